@@ -1,0 +1,47 @@
+# Two entry points do all the set-up on a fresh machine (Python 3.11+ with venv):
+#   make demo   installs chatcodec into .venv and runs it on the bundled agent session
+#   make test   installs the pinned dev tools and runs every check CI runs
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint typecheck schemas schema-check pytest clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/chatcodec validate examples/agent_session.json --pretty
+
+test: lint typecheck schema-check pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy
+	$(BIN)/pyright
+	$(BIN)/mypy --strict --warn-unused-ignores tests/typing
+	$(BIN)/pyright --pythonversion 3.11 tests/typing
+
+schemas: $(VENV)/.installed
+	$(BIN)/chatcodec schema --out schemas
+
+schema-check: $(VENV)/.installed-dev
+	$(BIN)/chatcodec schema --out schemas --check
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

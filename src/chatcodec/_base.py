@@ -1,0 +1,92 @@
+"""The one base model every canonical type derives from.
+
+Strictness (``extra="forbid"``) lives here so a typo in a field name is an error
+everywhere, and dict-like access lives here so code written against plain message
+dicts (Verifiers, OpenHands, hand-rolled agents) keeps working on validated models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+ProviderMetadata = dict[str, dict[str, JsonValue]]
+"""Provider data with no canonical field, keyed by provider name (``"anthropic"``, ...).
+
+Codecs put ids, signatures, citations and unknown fields here when decoding and read
+them back when encoding to the same provider, so a same-provider round trip is exact.
+"""
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+def _is_false(value: object) -> bool:
+    return value is False
+
+
+def omitted_when_none(**constraints: Any) -> Any:
+    """Field default for optional fields: ``None``, and left out of dumps when ``None``.
+
+    Canonical JSON stays small and readable (``{"type": "text", "text": "hi"}`` rather
+    than a page of nulls), and validating a dump gives back the same model.
+    """
+    return Field(default=None, exclude_if=_is_none, **constraints)
+
+
+def _is_empty(value: object) -> bool:
+    return isinstance(value, list | dict) and not value
+
+
+def omitted_when_empty() -> Any:
+    """Field default for lists: empty, and left out of dumps when empty."""
+    return Field(default_factory=list, exclude_if=_is_empty)
+
+
+def false_by_default() -> Any:
+    """Field default for flags: ``False``, and left out of dumps when ``False``."""
+    return Field(default=False, exclude_if=_is_false)
+
+
+class CanonicalModel(BaseModel):
+    """Strict pydantic model that also reads like the dict it dumps to.
+
+    ``model["role"]``, ``model.get("content")``, ``"role" in model`` and ``keys()``
+    agree with ``model_dump()``: the keys are exactly the fields a dump would emit.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        use_attribute_docstrings=True,
+    )
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in type(self).model_fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field's value when a dump would emit it, else ``default``."""
+        return getattr(self, key) if key in self else default
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        field = type(self).model_fields.get(key)
+        if field is None:
+            return False
+        return field.exclude_if is None or not field.exclude_if(getattr(self, key))
+
+    def keys(self) -> list[str]:
+        """The field names a ``model_dump()`` would emit, in declaration order."""
+        return [name for name in type(self).model_fields if name in self]
+
+    def values(self) -> list[Any]:
+        """The values behind ``keys()``, as model attributes (not dumped)."""
+        return [getattr(self, name) for name in self.keys()]
+
+    def items(self) -> list[tuple[str, Any]]:
+        """``(key, value)`` pairs behind ``keys()``."""
+        return [(name, getattr(self, name)) for name in self.keys()]

@@ -1,0 +1,130 @@
+"""The stable top-level functions: decode, encode, convert and accumulate.
+
+Every function names its wire format by registry name (``"openai-chat"``,
+``"anthropic"``, ... or ``"canonical"``) and accepts payloads as dicts, JSON text or
+bytes. Encoders take ``on_loss`` and an optional ``losses`` list that receives every
+:class:`~chatcodec.Loss`, whatever the policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from chatcodec.accumulator import StreamAccumulator
+from chatcodec.losses import Loss, LossRecorder, OnLoss
+from chatcodec.payloads import Payload, load_object
+from chatcodec.registry import get_codec
+from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
+from chatcodec.stream_events import AnyStreamEvent
+from chatcodec.stream_input import StreamInput, iter_event_payloads
+from chatcodec.validation import validate_model
+
+ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
+
+
+def decode_request(provider: str, payload: Payload) -> ChatRequest:
+    """Read a ``provider`` request body into a :class:`ChatRequest`."""
+    codec = get_codec(provider)
+    return codec.decode_request(load_object(payload, f"{provider} request"))
+
+
+def encode_request(
+    provider: str,
+    request: ChatRequest | Mapping[str, Any],
+    *,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any]:
+    """Write ``request`` as a ``provider`` request body (a JSON-ready dict)."""
+    codec = get_codec(provider)
+    recorder = LossRecorder()
+    encoded = codec.encode_request(_as_model(ChatRequest, request), recorder)
+    recorder.settle(on_loss, losses)
+    return encoded
+
+
+def decode_response(provider: str, payload: Payload) -> ChatResponse:
+    """Read a ``provider`` response body into a :class:`ChatResponse`."""
+    codec = get_codec(provider)
+    return codec.decode_response(load_object(payload, f"{provider} response"))
+
+
+def encode_response(
+    provider: str,
+    response: ChatResponse | Mapping[str, Any],
+    *,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any]:
+    """Write ``response`` as a ``provider`` response body (for proxies and test doubles)."""
+    codec = get_codec(provider)
+    recorder = LossRecorder()
+    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder)
+    recorder.settle(on_loss, losses)
+    return encoded
+
+
+def decode_stream(provider: str, events: StreamInput) -> Iterator[AnyStreamEvent]:
+    """Map a ``provider`` stream to canonical events, lazily.
+
+    ``events`` is raw SSE (text or bytes, whole or in chunks), JSON lines, or an
+    iterable of already-parsed event dicts.
+    """
+    codec = get_codec(provider)
+    return codec.decode_stream(iter_event_payloads(events))
+
+
+def encode_stream(
+    provider: str,
+    events: Iterable[AnyStreamEvent],
+    *,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Write canonical events as ``provider`` stream events, lazily (for proxies).
+
+    The loss policy is applied when the stream is exhausted.
+    """
+    codec = get_codec(provider)
+    recorder = LossRecorder()
+    yield from codec.encode_stream(events, recorder)
+    recorder.settle(on_loss, losses)
+
+
+def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
+    """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`."""
+    accumulator = StreamAccumulator()
+    accumulator.extend(decode_stream(provider, events))
+    return accumulator.response()
+
+
+def convert_request(
+    payload: Payload,
+    *,
+    source: str,
+    target: str,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any]:
+    """Convert a request body from the ``source`` format to the ``target`` format."""
+    return encode_request(target, decode_request(source, payload), on_loss=on_loss, losses=losses)
+
+
+def convert_response(
+    payload: Payload,
+    *,
+    source: str,
+    target: str,
+    on_loss: OnLoss = "warn",
+    losses: list[Loss] | None = None,
+) -> dict[str, Any]:
+    """Convert a response body from the ``source`` format to the ``target`` format."""
+    return encode_response(target, decode_response(source, payload), on_loss=on_loss, losses=losses)
+
+
+def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:
+    if isinstance(value, model):
+        return value
+    return validate_model(model, value)

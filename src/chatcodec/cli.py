@@ -1,0 +1,153 @@
+"""The ``chatcodec`` command line: validate conversations, export schemas.
+
+Exit codes: 0 success, 1 invalid input (every problem printed with its JSON path), 2 bad
+usage or an unreadable file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from chatcodec._narrow import as_dict
+from chatcodec.errors import ChatcodecError, ValidationError
+from chatcodec.messages import AnyMessage, AssistantMessage
+from chatcodec.payloads import parse_json
+from chatcodec.rendering import render_conversation
+from chatcodec.request import ChatRequest
+from chatcodec.schema import SCHEMA_KINDS, SchemaKind, render_schema, stale_schemas, write_schemas
+from chatcodec.validation import dump_messages, validate_messages, validate_model
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    try:
+        code: int = arguments.run(arguments, sys.stdout)
+    except OSError as error:
+        print(f"chatcodec: {error}", file=sys.stderr)
+        return 2
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="chatcodec", description=__doc__)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")
+    validate.add_argument("file", type=Path, help="a JSON file (messages list or request object) or JSONL")
+    shown = validate.add_mutually_exclusive_group()
+    shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
+    shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
+    validate.set_defaults(run=_run_validate)
+
+    schema = commands.add_parser("schema", help="print or write the JSON Schemas of the canonical types")
+    schema.add_argument("--kind", choices=SCHEMA_KINDS, default="messages", help="the schema to print")
+    schema.add_argument("--out", type=Path, help="write every schema into this folder")
+    schema.add_argument("--check", action="store_true", help="with --out: fail if the files differ from the code")
+    schema.set_defaults(run=_run_schema)
+    return parser
+
+
+def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
+    path: Path = arguments.file
+    failures = 0
+    conversations = 0
+    for label, data in _documents(path):
+        conversations += 1
+        try:
+            messages = _validate_document(data)
+        except ChatcodecError as error:
+            failures += 1
+            print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
+            continue
+        if arguments.pretty:
+            print(f"# {path}{label}: {_summary(messages)}", file=out)
+            print(render_conversation(messages), file=out)
+        elif arguments.canonical:
+            print(json.dumps(dump_messages(messages), ensure_ascii=False), file=out)
+        else:
+            print(f"{path}{label}: ok, {_summary(messages)}", file=out)
+    if failures:
+        print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _documents(path: Path) -> Iterator[tuple[str, object]]:
+    """(label, parsed JSON) per conversation: the whole file, or one per JSONL line."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        yield "", parse_json(text)
+        return
+    except ChatcodecError:
+        if path.suffix != ".jsonl" and "\n" not in text.strip():
+            raise
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield f":{number}", _parse_line(line)
+
+
+def _parse_line(line: str) -> object:
+    try:
+        return parse_json(line)
+    except ChatcodecError as error:
+        return _Unparsable(str(error))
+
+
+class _Unparsable:
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _validate_document(data: object) -> list[AnyMessage]:
+    if isinstance(data, _Unparsable):
+        raise ChatcodecError(data.reason)
+    fields = as_dict(data)
+    if fields is not None and "messages" in fields:
+        return validate_model(ChatRequest, fields).messages
+    return validate_messages(data)
+
+
+def _describe(error: ChatcodecError) -> str:
+    if isinstance(error, ValidationError):
+        return "\n".join(f"  {line}" if index else line for index, line in enumerate(str(error).splitlines()))
+    return str(error)
+
+
+def _summary(messages: list[AnyMessage]) -> str:
+    roles = Counter(message.role for message in messages)
+    calls = sum(len(message.tool_calls) for message in messages if isinstance(message, AssistantMessage))
+    answered = {tool_use_id for message in messages if message.role == "tool" for tool_use_id in _ids(message)}
+    called = {call.id for message in messages if isinstance(message, AssistantMessage) for call in message.tool_calls}
+    by_role = ", ".join(f"{count} {role}" for role, count in roles.items())
+    return f"{len(messages)} messages ({by_role}), {calls} tool calls, {len(called - answered)} unanswered"
+
+
+def _ids(message: Any) -> list[str]:
+    return list(message.tool_use_ids)
+
+
+def _run_schema(arguments: argparse.Namespace, out: TextIO) -> int:
+    directory: Path | None = arguments.out
+    if directory is None:
+        kind: SchemaKind = arguments.kind
+        out.write(render_schema(kind))
+        return 0
+    if arguments.check:
+        stale = stale_schemas(directory)
+        for path in stale:
+            print(f"{path} is out of date: run `chatcodec schema --out {directory}`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_schemas(directory):
+        print(f"wrote {path}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

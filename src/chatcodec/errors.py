@@ -1,0 +1,235 @@
+"""Every error chatcodec raises, under one base class.
+
+    ChatcodecError
+    ├── ValidationError        input broke a schema rule (also pydantic's ValidationError)
+    ├── PayloadError           input is not JSON, or not the JSON shape expected (ValueError)
+    ├── StreamError            a stream is malformed or out of order (ValueError)
+    ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)
+    ├── ProviderLookupError    a provider name cannot be used (LookupError)
+    │   ├── UnknownProviderError    the name is not a known wire format
+    │   └── CodecNotAvailableError  the format is known but no codec is registered yet
+    ├── LossError              an encode could not carry something and on_loss="error"
+    └── ProviderAPIError       the provider itself reported an error (in a body or stream)
+
+Every error names the JSON path of the offending value (``$.messages[2].content[0]``)
+and the rule it broke, so a caller can fix the input without a debugger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, LiteralString
+
+import pydantic_core
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+
+from chatcodec._narrow import as_dict, as_list
+
+if TYPE_CHECKING:
+    from chatcodec.losses import Loss
+
+
+_NO_ROOT: object = object()
+
+
+def json_path(location: Sequence[int | str]) -> str:
+    """Render a pydantic ``loc`` tuple as a JSON path: ``("messages", 2, "role")`` ->
+    ``$.messages[2].role``."""
+    rendered = ["$"]
+    for step in location:
+        if isinstance(step, int):
+            rendered.append(f"[{step}]")
+        elif step.isidentifier():
+            rendered.append(f".{step}")
+        else:
+            rendered.append(f"[{step!r}]")
+    return "".join(rendered)
+
+
+class ChatcodecError(Exception):
+    """Base class of every error chatcodec raises on purpose."""
+
+
+class ValidationError(pydantic_core.ValidationError, ChatcodecError):
+    """Input broke a rule of the canonical schema or of a provider's wire format.
+
+    It *is* a pydantic ``ValidationError`` (``errors()``, ``error_count()`` work as
+    usual); its message leads with the JSON path of each problem and the rule's name.
+    """
+
+    def __str__(self) -> str:
+        lines = [f"{self.error_count()} validation error(s) for {self.title}"]
+        for detail in self.errors(include_url=False):
+            lines.append(f"  at {json_path(detail['loc'])}: {detail['msg']} [rule: {detail['type']}]")
+        return "\n".join(lines)
+
+    @property
+    def paths(self) -> list[str]:
+        """JSON path of every problem, in the order found."""
+        return [json_path(detail["loc"]) for detail in self.errors(include_url=False)]
+
+
+def as_chatcodec_error(
+    error: pydantic_core.ValidationError,
+    title: str | None = None,
+    root: object = _NO_ROOT,
+    prefix: Sequence[int | str] = (),
+) -> ValidationError:
+    """Re-raise a pydantic error as chatcodec's own, keeping every detail.
+
+    Given the ``root`` input, locations are cleaned to real JSON paths: pydantic's
+    union-branch labels (``user``, ``str``, ``list[...]``) are dropped, and so are the
+    errors of branches the input plainly is not (the ``str`` branch of a list). ``prefix``
+    is prepended to every location, for errors found inside a larger payload.
+    """
+    details: list[InitErrorDetails] = []
+    for detail in _relevant_details(error, root):
+        location = detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root)
+        custom = PydanticCustomError(_literal(detail["type"]), _literal(_escape(detail["msg"])))
+        details.append({"type": custom, "loc": (*prefix, *location), "input": detail["input"]})
+    built = ValidationError.from_exception_data(title or error.title, details)
+    assert isinstance(built, ValidationError)
+    return built
+
+
+def _literal(text: str) -> LiteralString:
+    # pydantic asks for literal templates to keep user data out of them; ours are escaped.
+    return text  # pyright: ignore[reportReturnType]
+
+
+def _escape(message: str) -> str:
+    return message.replace("{", "{{").replace("}", "}}")
+
+
+def _relevant_details(error: pydantic_core.ValidationError, root: object) -> list[ErrorDetails]:
+    details = error.errors(include_url=False)
+    if root is _NO_ROOT or len(details) < 2:
+        return details
+    branch_points = [_other_branch_point(detail["loc"], root) for detail in details]
+    kept_locations = [detail["loc"] for detail, point in zip(details, branch_points, strict=True) if point is None]
+    relevant: list[ErrorDetails] = []
+    for detail, point in zip(details, branch_points, strict=True):
+        # Drop a wrong-branch error only when the right branch explains the same value.
+        if point is None or not any(location[:point] == detail["loc"][:point] for location in kept_locations):
+            relevant.append(detail)
+    return relevant
+
+
+_MISSING: object = object()
+
+
+def _child(node: object, step: int | str) -> object:
+    """The value at ``step`` inside ``node``, or ``_MISSING`` when the input has none."""
+    mapping = as_dict(node)
+    if mapping is not None:
+        return mapping.get(step, _MISSING) if isinstance(step, str) else _MISSING
+    items = as_list(node)
+    if items is not None and isinstance(step, int) and 0 <= step < len(items):
+        return items[step]
+    return _MISSING
+
+
+def _other_branch_point(location: tuple[int | str, ...], root: object) -> int | None:
+    """Where the error enters a union branch whose JSON type the input is not, if it does."""
+    node = root
+    for position, step in enumerate(location):
+        child = _child(node, step)
+        if child is not _MISSING:
+            node = child
+        elif (
+            (step == "str" and not isinstance(node, str))
+            or (isinstance(step, str) and step.startswith("list[") and as_list(node) is None)
+            or (isinstance(step, str) and step.startswith("dict[") and as_dict(node) is None)
+        ):
+            return position
+    return None
+
+
+def _real_location(location: tuple[int | str, ...], root: object) -> tuple[int | str, ...]:
+    """Keep the steps that exist in the input; drop pydantic's branch labels."""
+    node = root
+    kept: list[int | str] = []
+    last = len(location) - 1
+    for position, step in enumerate(location):
+        child = _child(node, step)
+        if child is not _MISSING:
+            node = child
+        elif not (position == last and as_dict(node) is not None and isinstance(step, str) and step.isidentifier()):
+            continue  # a union-branch label, not a place in the input
+        kept.append(step)  # a step into the input, or the name of a missing field
+    return tuple(kept)
+
+
+def rule_error(title: str, location: Sequence[int | str], rule: str, message: str, value: object) -> ValidationError:
+    """Build a one-problem :class:`ValidationError` for a rule checked by hand."""
+    custom = PydanticCustomError(_literal(rule), _literal(_escape(message)))
+    built = ValidationError.from_exception_data(title, [{"type": custom, "loc": tuple(location), "input": value}])
+    assert isinstance(built, ValidationError)
+    return built
+
+
+class PayloadError(ChatcodecError, ValueError):
+    """A payload is not JSON, or its top level is not the kind of value expected."""
+
+    def __init__(self, message: str, path: str = "$") -> None:
+        super().__init__(f"at {path}: {message}")
+        self.path = path
+        """JSON path of the problem."""
+
+
+class StreamError(ChatcodecError, ValueError):
+    """A stream is malformed (bad SSE, bad JSON in an event) or its events are out of order."""
+
+    def __init__(self, message: str, path: str = "$", event_index: int | None = None) -> None:
+        where = f"event {event_index}, " if event_index is not None else ""
+        super().__init__(f"at {where}{path}: {message}")
+        self.path = path
+        """JSON path of the problem inside the event."""
+        self.event_index = event_index
+        """Position of the offending event in the stream, counting from 0."""
+
+
+class ToolArgumentsError(ChatcodecError, ValueError):
+    """A tool call's argument text is not valid JSON (raised only when it is parsed)."""
+
+    def __init__(self, tool_use_id: str, name: str, arguments: str, reason: str) -> None:
+        super().__init__(f"arguments of tool call {tool_use_id!r} ({name}) are not valid JSON: {reason}")
+        self.tool_use_id = tool_use_id
+        """Id of the call."""
+        self.name = name
+        """Name of the tool called."""
+        self.arguments = arguments
+        """The argument text, unchanged."""
+
+
+class ProviderLookupError(ChatcodecError, LookupError):
+    """A provider name cannot be used."""
+
+
+class UnknownProviderError(ProviderLookupError):
+    """The name is not one of the wire formats chatcodec knows."""
+
+
+class CodecNotAvailableError(ProviderLookupError):
+    """The wire format is known, but no codec for it is registered (yet)."""
+
+
+class LossError(ChatcodecError, ValueError):
+    """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
+
+    def __init__(self, losses: Sequence[Loss]) -> None:
+        listed = "\n".join(f"  {loss}" for loss in losses)
+        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
+        self.losses = list(losses)
+        """Every loss found, not only the first."""
+
+
+class ProviderAPIError(ChatcodecError):
+    """The provider reported an error, in a response body or inside a stream."""
+
+    def __init__(self, message: str, error_type: str | None = None, body: object = None) -> None:
+        super().__init__(f"{error_type}: {message}" if error_type else message)
+        self.error_type = error_type
+        """The provider's error type or code, when it gave one."""
+        self.body = body
+        """The error as the provider sent it."""

@@ -1,0 +1,66 @@
+"""What an encode could not carry into the target format, and what to do about it.
+
+A conversion is exact or it says what it dropped or changed: codecs record a
+:class:`Loss` for each thing the target cannot hold, and the caller's ``on_loss`` policy
+decides whether that warns (the default), raises, or stays quiet. The list is always
+available to the caller, whatever the policy.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Literal
+
+from chatcodec.errors import LossError
+
+OnLoss = Literal["warn", "error", "ignore"]
+"""Policy for losses: emit a :class:`LossWarning` each, raise :class:`LossError` with
+all of them, or say nothing (they are still collected)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """One thing the target format could not carry."""
+
+    path: str
+    """JSON path in the canonical input (``$.messages[3].content[1]``)."""
+    what: str
+    """What was dropped or changed (``thinking part``, ``cache_control``)."""
+    why: str
+    """Why the target cannot carry it."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.what} ({self.why})"
+
+
+class LossWarning(UserWarning):
+    """Warning category for losses under ``on_loss="warn"``; ``.loss`` holds the record."""
+
+    def __init__(self, loss: Loss) -> None:
+        super().__init__(str(loss))
+        self.loss = loss
+        """The loss warned about."""
+
+
+class LossRecorder:
+    """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`."""
+
+    def __init__(self) -> None:
+        self.losses: list[Loss] = []
+        """Losses recorded so far, in the order found."""
+
+    def add(self, path: str, what: str, why: str) -> None:
+        """Record that ``what`` at ``path`` cannot be carried, because ``why``."""
+        self.losses.append(Loss(path, what, why))
+
+    def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None) -> None:
+        """Apply the caller's policy; ``sink`` receives every loss whatever the policy."""
+        if sink is not None:
+            sink.extend(self.losses)
+        if not self.losses or on_loss == "ignore":
+            return
+        if on_loss == "error":
+            raise LossError(self.losses)
+        for loss in self.losses:
+            warnings.warn(LossWarning(loss), stacklevel=4)

@@ -1,0 +1,190 @@
+"""Messages, tagged by ``role``, and the validated ``Messages`` list.
+
+Content is ``str | list[part]`` and keeps the form the caller used: a string stays a
+string, so encoding back to the provider it came from reproduces it exactly. An
+assistant message keeps its parts in the order the model produced them (thinking, text
+and tool calls interleaved). Tool results live in :class:`ToolMessage`, one message per
+group of results, never inside a user message.
+
+Dumping with ``context={"content_form": "list"}`` always emits the list form (what a
+provider needs when caching, images or tool calls are involved: the OpenHands rule);
+``"string"`` emits a string wherever that is exact (a single uncached text part); the
+default, ``"preserve"``, emits what was given.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BeforeValidator,
+    Discriminator,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    field_serializer,
+    model_validator,
+)
+
+from chatcodec import compat
+from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._narrow import as_list
+from chatcodec.content import (
+    AnyPart,
+    AssistantContentPart,
+    CacheControl,
+    SystemContentPart,
+    TextPart,
+    ThinkingPart,
+    ToolResultPart,
+    ToolUsePart,
+    UserContentPart,
+    content_text,
+    render_content,
+)
+
+
+class _MessageBase(CanonicalModel):
+    name: str | None = omitted_when_none()
+    """Participant name (OpenAI ``name``), to tell apart speakers sharing a role."""
+    cache_control: CacheControl | None = omitted_when_none()
+    """Prompt-cache breakpoint at the end of this message, if any."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data with no canonical field, keyed by provider name."""
+
+    @property
+    def parts(self) -> list[AnyPart]:
+        """The content as a list of parts, whichever form it was given in."""
+        content: object = getattr(self, "content", "")
+        if isinstance(content, str):
+            return [TextPart(text=content)] if content else []
+        listed = as_list(content)
+        assert listed is not None
+        return listed.copy()
+
+    @property
+    def text(self) -> str:
+        """The message's text parts joined, without thinking or tool calls."""
+        return content_text(self.parts)
+
+
+class _ChatMessageBase(_MessageBase):
+    @field_serializer("content", mode="wrap", check_fields=False)
+    def _serialize_content(self, value: object, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        return render_content(value, handler, info)
+
+
+class SystemMessage(_ChatMessageBase):
+    """Instructions for the model. ``role="developer"`` is OpenAI's newer spelling and is
+    kept distinct so it survives a round trip; other providers treat both alike."""
+
+    role: Literal["system", "developer"] = "system"
+    """``system``, or ``developer`` where the caller used OpenAI's developer role."""
+    content: str | list[SystemContentPart]
+    """The instructions."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_alternate_shapes(cls, data: object) -> object:
+        return compat.normalize_message_content(data)
+
+
+class UserMessage(_ChatMessageBase):
+    """What the user (or the application on their behalf) says."""
+
+    role: Literal["user"] = "user"
+    """Tag of this message kind."""
+    content: str | list[UserContentPart]
+    """Text, or parts: text, images, audio, documents."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_alternate_shapes(cls, data: object) -> object:
+        return compat.normalize_message_content(data)
+
+
+class AssistantMessage(_ChatMessageBase):
+    """What the model said: text, reasoning and tool calls in the order produced."""
+
+    role: Literal["assistant"] = "assistant"
+    """Tag of this message kind."""
+    content: str | list[AssistantContentPart] = ""
+    """Text, or parts in the order the model produced them."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_alternate_shapes(cls, data: object) -> object:
+        return compat.normalize_assistant_message(data)
+
+    @property
+    def tool_calls(self) -> list[ToolUsePart]:
+        """The tool calls, in order."""
+        return [part for part in self.parts if isinstance(part, ToolUsePart)]
+
+    @property
+    def thinking(self) -> list[ThinkingPart]:
+        """The reasoning parts, in order."""
+        return [part for part in self.parts if isinstance(part, ThinkingPart)]
+
+    @property
+    def reasoning_text(self) -> str:
+        """All readable reasoning joined (what Verifiers calls ``reasoning_content``)."""
+        return "".join(part.text for part in self.thinking)
+
+
+class ToolMessage(_ChatMessageBase):
+    """Results of tool calls, sent back to the model.
+
+    One message may carry several results (Anthropic, Gemini and Bedrock send all
+    results of a turn together); OpenAI-style input gives one result per message.
+    """
+
+    role: Literal["tool"] = "tool"
+    """Tag of this message kind."""
+    content: list[ToolResultPart] = Field(min_length=1)
+    """The results, in the order given."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_alternate_shapes(cls, data: object) -> object:
+        return compat.normalize_tool_message(data)
+
+    @property
+    def text(self) -> str:
+        """The results' text joined."""
+        return "".join(result.text for result in self.content)
+
+    @property
+    def tool_use_ids(self) -> list[str]:
+        """Ids of the calls these results answer."""
+        return [result.tool_use_id for result in self.content]
+
+
+class TextMessage(_MessageBase):
+    """Completion-style raw text (a prompt or completion with no chat structure)."""
+
+    role: Literal["text"] = "text"
+    """Tag of this message kind."""
+    content: str
+    """The raw text."""
+
+
+Message = Annotated[
+    SystemMessage | UserMessage | AssistantMessage | ToolMessage | TextMessage,
+    Discriminator("role"),
+]
+"""Any message, told apart by ``role``."""
+
+AnyMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage | TextMessage
+"""Plain union of every message class, for ``match`` statements and annotations."""
+
+Messages = Annotated[list[Message], BeforeValidator(compat.split_tool_results)]
+"""A conversation: messages in order. Anthropic-style user turns holding tool results
+are split into a tool message and a user message before validation."""
+
+MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = TypeAdapter(Messages)
+"""Validates and dumps whole conversations in one pass through pydantic-core."""
+
+MESSAGE_ADAPTER: TypeAdapter[AnyMessage] = TypeAdapter(Message)
+"""Validates a single message of any role."""

@@ -1,0 +1,50 @@
+"""Reading payloads given as dicts, JSON text or bytes.
+
+Every public entry point accepts all three, because callers hold whatever their HTTP
+client or dataset gave them; the JSON is parsed once, here, with a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, cast
+
+from chatcodec._narrow import as_dict
+from chatcodec.errors import PayloadError
+
+Payload = Mapping[str, Any] | str | bytes | bytearray
+"""A JSON object as a dict, or as JSON text or bytes."""
+
+
+def parse_json(text: str | bytes | bytearray) -> Any:
+    """Parse JSON text, raising :class:`PayloadError` with the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PayloadError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
+    except UnicodeDecodeError as error:
+        raise PayloadError(f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+
+
+def load_object(payload: object, what: str = "payload") -> dict[str, Any]:
+    """The payload as a dict; JSON text and bytes are parsed.
+
+    A mapping that is not a dict is copied into one; anything else is a
+    :class:`PayloadError` saying what was expected.
+    """
+    if isinstance(payload, str | bytes | bytearray):
+        payload = parse_json(payload)
+    fields = as_dict(payload)
+    if fields is not None:
+        return fields
+    if isinstance(payload, Mapping):
+        return dict(cast(Mapping[str, Any], payload))
+    raise PayloadError(f"a {what} must be a JSON object, got {type(payload).__name__}")
+
+
+def load_value(payload: object) -> Any:
+    """The payload as Python data; JSON text and bytes are parsed, the rest passes."""
+    if isinstance(payload, str | bytes | bytearray):
+        return parse_json(payload)
+    return payload

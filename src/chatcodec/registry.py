@@ -1,0 +1,109 @@
+"""The codec contract and the registry of wire formats.
+
+A codec is a module-level object with six methods (:class:`Codec`). Provider codecs
+live in ``chatcodec.providers.<name>`` and are imported only when first used, so
+``import chatcodec`` stays light. Adding a provider means writing its folder and adding
+one line to :data:`_BUILT_IN`; see CONTRIBUTING.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
+from chatcodec.losses import LossRecorder
+from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
+from chatcodec.stream_events import AnyStreamEvent
+
+PROVIDER_NAMES = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
+"""The provider wire formats chatcodec knows, by their registry names."""
+
+CANONICAL = "canonical"
+"""Name of chatcodec's own JSON format, usable wherever a provider name is."""
+
+
+class Codec(Protocol):
+    """What every wire format implements. ``decode_*`` read the wire into canonical
+    models; ``encode_*`` write canonical models to the wire, recording losses."""
+
+    name: str
+    """The registry name (``"openai-chat"``)."""
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest: ...
+
+    def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]: ...
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse: ...
+
+    def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]: ...
+
+    def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
+
+    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]: ...
+
+
+# name -> "module:attribute" of the codec object; empty until provider codecs land.
+_BUILT_IN: dict[str, str] = {
+    CANONICAL: "chatcodec.canonical_codec:CODEC",
+}
+
+_loaded: dict[str, Codec] = {}
+_custom: dict[str, Callable[[], Codec]] = {}
+
+
+def register_codec(name: str, factory: Callable[[], Codec]) -> None:
+    """Register (or replace) a codec under ``name``; ``factory`` runs on first use."""
+    _custom[name] = factory
+    _loaded.pop(name, None)
+
+
+def unregister_codec(name: str) -> None:
+    """Remove a codec added with :func:`register_codec`."""
+    _custom.pop(name, None)
+    _loaded.pop(name, None)
+
+
+def available_formats() -> list[str]:
+    """Every name :func:`get_codec` accepts right now, ``canonical`` first."""
+    return [*_BUILT_IN, *(name for name in _custom if name not in _BUILT_IN)]
+
+
+def registered_providers() -> list[str]:
+    """The provider formats with a codec right now (``canonical`` excluded)."""
+    return [name for name in available_formats() if name != CANONICAL]
+
+
+def get_codec(name: str) -> Codec:
+    """The codec for ``name``, imported on first use.
+
+    Raises :class:`~chatcodec.CodecNotAvailableError` for a known provider without a
+    codec yet, and :class:`~chatcodec.UnknownProviderError` for any other name.
+    """
+    codec = _loaded.get(name)
+    if codec is not None:
+        return codec
+    if name in _custom:
+        codec = _custom[name]()
+    elif name in _BUILT_IN:
+        module_name, _, attribute = _BUILT_IN[name].partition(":")
+        codec = getattr(importlib.import_module(module_name), attribute)
+    else:
+        raise _lookup_error(name)
+    _loaded[name] = codec
+    return codec
+
+
+def _lookup_error(name: str) -> Exception:
+    available = ", ".join(available_formats())
+    providers = registered_providers()
+    registered = ", ".join(providers) if providers else "none yet"
+    if name in PROVIDER_NAMES:
+        return CodecNotAvailableError(
+            f"provider {name!r} is a known wire format but has no codec registered yet "
+            f"(registered providers: {registered}; usable formats: {available})"
+        )
+    known = ", ".join(PROVIDER_NAMES)
+    return UnknownProviderError(f"unknown provider {name!r}; known wire formats: {known}, {CANONICAL}")

@@ -1,0 +1,143 @@
+"""The canonical chat request: everything a caller asks of a model, provider-free."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, JsonValue, model_validator
+
+from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_empty, omitted_when_none
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.content import CacheControl, OpaquePart, TextPart
+from chatcodec.messages import AnyMessage, Messages, SystemMessage
+from chatcodec.tools import ToolChoice, ToolDefinition
+
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+"""Effort levels across providers: OpenAI's ``none``..``xhigh`` and Anthropic's ``max``."""
+
+
+def _no_messages() -> list[AnyMessage]:
+    return []
+
+
+class ReasoningConfig(CanonicalModel):
+    """How much the model should think before answering."""
+
+    enabled: bool | None = omitted_when_none()
+    """Turn reasoning on or off where the provider has a switch; ``None``: default."""
+    effort: ReasoningEffort | None = omitted_when_none()
+    """Qualitative effort (OpenAI ``reasoning_effort``, Anthropic ``effort``)."""
+    budget_tokens: int | None = omitted_when_none(ge=0)
+    """Token budget for thinking (Anthropic ``budget_tokens``, Gemini ``thinkingBudget``)."""
+    adaptive: bool | None = omitted_when_none()
+    """Let the model decide how much to think (Anthropic ``adaptive`` thinking)."""
+    summary: str | None = omitted_when_none()
+    """Reasoning summary detail to return (OpenAI Responses ``summary``)."""
+    include_thoughts: bool | None = omitted_when_none()
+    """Return readable thoughts (Gemini ``includeThoughts``)."""
+
+
+class ResponseFormat(CanonicalModel):
+    """The shape the answer must take."""
+
+    type: Literal["text", "json_object", "json_schema"] = "text"
+    """Free text, any JSON object, or JSON matching ``json_schema``."""
+    name: str | None = omitted_when_none()
+    """Name of the schema (OpenAI requires one)."""
+    description: str | None = omitted_when_none()
+    """What the schema describes."""
+    json_schema: dict[str, JsonValue] | None = omitted_when_none()
+    """The JSON Schema, when ``type`` is ``json_schema``."""
+    strict: bool | None = omitted_when_none()
+    """Enforce the schema exactly."""
+
+
+class ChatRequest(CanonicalModel):
+    """A request for the model's next turn.
+
+    System instructions are :class:`SystemMessage` entries in ``messages``, where they
+    stand (OpenAI allows them mid-conversation); passing ``system=`` prepends one, and
+    :attr:`system` reads the leading ones back.
+    """
+
+    model: str | None = omitted_when_none()
+    """Model name, as the target provider spells it."""
+    messages: Messages = Field(default_factory=_no_messages)
+    """The conversation so far, system messages included."""
+    tools: list[ToolDefinition] = omitted_when_empty()
+    """Functions the model may call."""
+    provider_tools: list[OpaquePart] = omitted_when_empty()
+    """Provider-hosted tools (web search, code execution), kept as the provider spells them."""
+    tool_choice: ToolChoice | None = omitted_when_none()
+    """Whether and which tool must be called; ``None``: provider default."""
+    parallel_tool_calls: bool | None = omitted_when_none()
+    """Allow several tool calls in one turn; ``None``: provider default."""
+    max_tokens: int | None = omitted_when_none(ge=1)
+    """Upper bound on generated tokens (reasoning included where the provider counts it)."""
+    stop: list[str] = omitted_when_empty()
+    """Sequences that end generation."""
+    temperature: float | None = omitted_when_none()
+    """Sampling randomness; higher is more random."""
+    top_p: float | None = omitted_when_none()
+    """Nucleus sampling mass."""
+    top_k: int | None = omitted_when_none()
+    """Sample from the k likeliest tokens (Anthropic, Gemini)."""
+    frequency_penalty: float | None = omitted_when_none()
+    """Penalty on tokens by how often they appeared."""
+    presence_penalty: float | None = omitted_when_none()
+    """Penalty on tokens that appeared at all."""
+    seed: int | None = omitted_when_none()
+    """Seed for best-effort determinism."""
+    reasoning: ReasoningConfig | None = omitted_when_none()
+    """Reasoning settings; ``None``: provider default."""
+    response_format: ResponseFormat | None = omitted_when_none()
+    """Required shape of the answer; ``None``: free text."""
+    stream: bool | None = omitted_when_none()
+    """Whether the response is streamed."""
+    cache_control: CacheControl | None = omitted_when_none()
+    """Request-wide automatic prompt caching (Anthropic top-level ``cache_control``)."""
+    metadata: dict[str, JsonValue] | None = omitted_when_none()
+    """Caller metadata sent along (user ids, tags)."""
+    provider_options: ProviderMetadata | None = omitted_when_none()
+    """Knobs with no canonical field, keyed by provider name; sent only to that provider."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_system(cls, data: object) -> object:
+        fields = as_dict(data)
+        if fields is None or "system" not in fields:
+            return data
+        rest = {key: value for key, value in fields.items() if key != "system"}
+        system: object = fields["system"]
+        if system is None:
+            return rest
+        messages = as_list(fields.get("messages") or [])
+        if messages is None:
+            return data  # let the schema report the messages type
+        rest["messages"] = [{"role": "system", "content": system}, *messages]
+        return rest
+
+    @property
+    def system(self) -> list[SystemMessage]:
+        """The system messages before the first non-system message."""
+        leading: list[SystemMessage] = []
+        for message in self.messages:
+            if not isinstance(message, SystemMessage):
+                break
+            leading.append(message)
+        return leading
+
+    @property
+    def system_text(self) -> str:
+        """The leading system messages' text, joined by blank lines."""
+        return "\n\n".join(message.text for message in self.system)
+
+    @property
+    def conversation(self) -> list[AnyMessage]:
+        """The messages after the leading system messages."""
+        return self.messages[len(self.system) :]
+
+
+def system_parts(messages: list[SystemMessage]) -> list[TextPart | OpaquePart]:
+    """All parts of ``messages`` in order (for providers with one system field)."""
+    return [part for message in messages for part in message.parts if isinstance(part, TextPart | OpaquePart)]

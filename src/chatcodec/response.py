@@ -1,0 +1,116 @@
+"""The canonical chat response: the model's turn, why it ended, and what it cost."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._narrow import as_dict
+from chatcodec.messages import AssistantMessage
+
+UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
+"""Why generation ended, the same across providers.
+
+``stop``: natural end or a stop sequence; ``length``: hit the token limit;
+``tool_calls``: wants tool results; ``content_filter``: blocked by a safety system;
+``refusal``: the model declined; ``pause``: a long server-side turn paused (Anthropic
+``pause_turn``), send it back to continue; ``error``: failed; ``other``: anything else
+(look at ``raw``).
+"""
+
+
+class FinishReason(CanonicalModel):
+    """Why generation ended: the normalized value and the provider's own words."""
+
+    unified: UnifiedFinishReason
+    """The normalized reason."""
+    raw: str | None = omitted_when_none()
+    """The provider's value exactly as sent (``end_turn``, ``STOP``, ``tool_use`` ...)."""
+
+
+class Usage(CanonicalModel):
+    """Token counts, normalized so nothing is counted twice.
+
+    ``input_tokens`` is the whole prompt, cached parts included (Anthropic reports cache
+    reads and writes *outside* its ``input_tokens``; its codec adds them back in).
+    ``output_tokens`` includes ``reasoning_tokens``.
+    """
+
+    input_tokens: int | None = omitted_when_none(ge=0)
+    """All prompt tokens, cache reads and writes included."""
+    output_tokens: int | None = omitted_when_none(ge=0)
+    """All generated tokens, reasoning included."""
+    cache_read_tokens: int | None = omitted_when_none(ge=0)
+    """Prompt tokens served from the cache (part of ``input_tokens``)."""
+    cache_write_tokens: int | None = omitted_when_none(ge=0)
+    """Prompt tokens written to the cache (part of ``input_tokens``)."""
+    reasoning_tokens: int | None = omitted_when_none(ge=0)
+    """Generated tokens spent on reasoning (part of ``output_tokens``)."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider-specific counts (cache TTL split, server-tool use, audio tokens ...)."""
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Input plus output, when both are known."""
+        if self.input_tokens is None or self.output_tokens is None:
+            return None
+        return self.input_tokens + self.output_tokens
+
+
+class ResponseChoice(CanonicalModel):
+    """One generated answer; requests for several (OpenAI ``n``) give several."""
+
+    index: int = Field(default=0, ge=0)
+    """Position of this answer among the choices."""
+    message: AssistantMessage
+    """What the model said."""
+    finish_reason: FinishReason | None = omitted_when_none()
+    """Why this answer ended; ``None`` when unknown (an interrupted stream)."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Per-choice provider data (logprobs ...)."""
+
+
+class ChatResponse(CanonicalModel):
+    """A model's response to a :class:`~chatcodec.ChatRequest`.
+
+    Most responses have one choice; :attr:`message` and :attr:`finish_reason` read it.
+    Passing ``message=`` (and ``finish_reason=``) builds that single choice.
+    """
+
+    id: str | None = omitted_when_none()
+    """The provider's response id."""
+    model: str | None = omitted_when_none()
+    """The model that answered, as the provider named it."""
+    created: int | None = omitted_when_none()
+    """Unix time of creation, when the provider says."""
+    choices: list[ResponseChoice] = Field(min_length=1)
+    """The answers; one unless several were requested."""
+    usage: Usage | None = omitted_when_none()
+    """Token counts, when reported."""
+    provider_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data with no canonical field (system fingerprint, service tier ...)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_single_message(cls, data: object) -> object:
+        fields = as_dict(data)
+        if fields is None or "message" not in fields or "choices" in fields:
+            return data
+        rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
+        choice: dict[str, object] = {"message": fields["message"]}
+        if fields.get("finish_reason") is not None:
+            choice["finish_reason"] = fields["finish_reason"]
+        rest["choices"] = [choice]
+        return rest
+
+    @property
+    def message(self) -> AssistantMessage:
+        """The first choice's message."""
+        return self.choices[0].message
+
+    @property
+    def finish_reason(self) -> FinishReason | None:
+        """The first choice's finish reason."""
+        return self.choices[0].finish_reason

@@ -1,0 +1,82 @@
+"""JSON Schema export, so other languages can validate chatcodec's canonical JSON.
+
+One document per top-level type, written to ``schemas/`` and committed; a test
+regenerates them and fails on drift. Descriptions come from the models' docstrings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import TypeAdapter
+
+from chatcodec.messages import MESSAGES_ADAPTER
+from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
+from chatcodec.stream_events import STREAM_EVENT_ADAPTER
+
+SchemaKind = Literal["messages", "request", "response", "stream-event"]
+"""The top-level types with a schema document."""
+
+SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
+
+_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_ID_BASE = "https://chatcodec.dev/schemas/"
+_ADAPTERS: dict[SchemaKind, TypeAdapter[Any]] = {
+    "messages": MESSAGES_ADAPTER,
+    "request": TypeAdapter(ChatRequest),
+    "response": TypeAdapter(ChatResponse),
+    "stream-event": STREAM_EVENT_ADAPTER,
+}
+_TITLES: dict[SchemaKind, str] = {
+    "messages": "Messages",
+    "request": "ChatRequest",
+    "response": "ChatResponse",
+    "stream-event": "StreamEvent",
+}
+
+
+def json_schema(kind: SchemaKind = "messages") -> dict[str, Any]:
+    """The JSON Schema (Draft 2020-12) of one top-level canonical type.
+
+    It describes canonical JSON as chatcodec dumps it; the alternate input shapes that
+    validation also accepts (see :mod:`chatcodec.compat`) are not part of it.
+    """
+    if kind not in _ADAPTERS:
+        known = ", ".join(SCHEMA_KINDS)
+        raise ValueError(f"unknown schema kind {kind!r}; known kinds: {known}")
+    body = _ADAPTERS[kind].json_schema(mode="validation")
+    return {"$schema": _DIALECT, "$id": f"{_ID_BASE}{kind}.schema.json", "title": _TITLES[kind], **body}
+
+
+def schema_file_name(kind: SchemaKind) -> str:
+    """File name of the schema document for ``kind``."""
+    return f"{kind}.schema.json"
+
+
+def render_schema(kind: SchemaKind) -> str:
+    """The schema document as committed: sorted keys, two-space indent, final newline."""
+    return json.dumps(json_schema(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(directory: Path) -> list[Path]:
+    """Write every schema document into ``directory``; return the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for kind in SCHEMA_KINDS:
+        path = directory / schema_file_name(kind)
+        path.write_text(render_schema(kind), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def stale_schemas(directory: Path) -> list[Path]:
+    """Schema files in ``directory`` that are missing or differ from the code."""
+    stale: list[Path] = []
+    for kind in SCHEMA_KINDS:
+        path = directory / schema_file_name(kind)
+        if not path.exists() or path.read_text(encoding="utf-8") != render_schema(kind):
+            stale.append(path)
+    return stale

@@ -1,0 +1,58 @@
+"""Reading a stream in whatever form the caller holds it.
+
+An HTTP client gives raw SSE bytes in chunks; a recording is one SSE text or JSON lines;
+an SDK gives parsed event dicts. All become one iterator of event dicts, lazily, so a
+stream is decoded while it arrives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, cast
+
+from chatcodec._narrow import as_dict
+from chatcodec.errors import StreamError
+from chatcodec.sse import iter_jsonl, iter_sse_json, looks_like_sse
+
+StreamInput = str | bytes | bytearray | Iterable[Mapping[str, Any]] | Iterable[str] | Iterable[bytes]
+"""Raw SSE or JSON lines (whole, or as an iterable of chunks), or parsed event dicts."""
+
+
+def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
+    """Event dicts from any :data:`StreamInput`."""
+    if isinstance(events, str | bytes | bytearray):
+        whole = events if isinstance(events, str) else bytes(events)
+        return iter_sse_json(whole) if looks_like_sse(_sniff(whole)) else iter_jsonl(whole)
+    iterator = iter(events)
+    first = next(iterator, None)
+    if first is None:
+        return iter(())
+    rest = itertools.chain([first], iterator)
+    if isinstance(first, Mapping):
+        return _dicts(rest)
+    head = _sniff(first)
+    chunks = cast(Iterable[str | bytes], rest)
+    return iter_sse_json(chunks) if looks_like_sse(head) or not head.strip() else iter_jsonl(chunks)
+
+
+def _dicts(events: Iterable[object]) -> Iterator[dict[str, Any]]:
+    for index, event in enumerate(events):
+        fields = as_dict(event)
+        if fields is not None:
+            yield fields
+        elif isinstance(event, Mapping):
+            yield dict(cast(Mapping[str, Any], event))
+        else:
+            kind = type(event).__name__
+            raise StreamError(f"expected an event object, got {kind}", "$", index)
+
+
+def _sniff(data: object) -> str:
+    """The start of ``data`` as text, only to tell SSE from JSON lines (the parsers
+    decode strictly and report bad UTF-8 themselves)."""
+    if isinstance(data, str):
+        return data[:4096]
+    if isinstance(data, bytes | bytearray):
+        return bytes(data[:4096]).decode("utf-8", errors="ignore")
+    raise StreamError(f"a stream must be SSE text, JSON lines or event dicts, got {type(data).__name__}", "$", 0)

@@ -1,0 +1,93 @@
+"""Turning a finished :class:`ChatResponse` back into canonical stream events.
+
+Proxies serve a streaming API from a non-streaming upstream (or from a cache), and tests
+check accumulation against the non-streamed result; both need a response replayed as
+events. ``split`` decides how text and argument deltas are cut, so any chunking can be
+reproduced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, assert_never
+
+from chatcodec.content import (
+    AnyPart,
+    AudioPart,
+    DocumentPart,
+    ImagePart,
+    OpaquePart,
+    RefusalPart,
+    TextPart,
+    ThinkingPart,
+    ToolResultPart,
+    ToolUsePart,
+)
+from chatcodec.response import ChatResponse
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+
+Splitter = Callable[[str], list[str]]
+"""Cuts a text into the deltas to emit; joined, they must give the text back."""
+
+
+def whole(text: str) -> list[str]:
+    """The default splitter: one delta holding everything (none for empty text)."""
+    return [text] if text else []
+
+
+def events_from_response(response: ChatResponse, split: Splitter = whole) -> Iterator[AnyStreamEvent]:
+    """The events that, accumulated, give ``response`` back."""
+    yield ResponseStartEvent(
+        id=response.id, model=response.model, created=response.created, provider_metadata=response.provider_metadata
+    )
+    for choice in response.choices:
+        for index, part in enumerate(choice.message.parts):
+            yield from _part_events(part, index, choice.index, split)
+        if choice.finish_reason is not None:
+            yield FinishEvent(choice=choice.index, finish_reason=choice.finish_reason)
+    if response.usage is not None:
+        yield UsageEvent(usage=response.usage)
+
+
+def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Iterator[AnyStreamEvent]:
+    where: dict[str, Any] = {"index": index, "choice": choice}
+    metadata = part.provider_metadata
+    match part:
+        case TextPart() if part.cache_control is None:
+            yield TextStartEvent(**where)
+            yield from (TextDeltaEvent(**where, delta=delta) for delta in split(part.text))
+            yield TextEndEvent(**where, provider_metadata=metadata)
+        case ThinkingPart() if part.cache_control is None and not part.redacted:
+            yield ThinkingStartEvent(**where, provider=part.provider, model=part.model)
+            yield from (ThinkingDeltaEvent(**where, delta=delta) for delta in split(part.text))
+            yield from (ThinkingSignatureDeltaEvent(**where, delta=delta) for delta in split(part.signature or ""))
+            yield ThinkingEndEvent(**where, encrypted=part.encrypted, provider_metadata=metadata)
+        case ToolUsePart() if part.cache_control is None:
+            yield ToolCallStartEvent(**where, id=part.id, name=part.name)
+            yield from (ToolCallDeltaEvent(**where, delta=delta) for delta in split(part.arguments))
+            yield ToolCallEndEvent(**where, provider_metadata=metadata)
+        case RefusalPart() if part.cache_control is None and metadata is None and part.text:
+            yield from (RefusalDeltaEvent(**where, delta=delta) for delta in split(part.text))
+        case TextPart() | ThinkingPart() | ToolUsePart() | RefusalPart() | ImagePart() | AudioPart() | OpaquePart():
+            yield PartEvent(**where, part=part)
+        case DocumentPart() | ToolResultPart():
+            raise ValueError(f"an assistant message cannot hold a {part.type} part")
+        case _:
+            assert_never(part)

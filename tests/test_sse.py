@@ -1,0 +1,333 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chatcodec.errors import StreamError
+from chatcodec.sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
+
+_REPO_ROOT = Path(__file__).resolve().parent.parent
+_SHARED_FIXTURES = _REPO_ROOT.parent / "shared" / "fixtures"
+_LOCAL_FIXTURES = _REPO_ROOT / "tests" / "fixtures"
+
+
+def _recorded_streams() -> list[Path]:
+    found = set(_SHARED_FIXTURES.glob("*/stream/*.sse")) | set(_LOCAL_FIXTURES.glob("**/*.sse"))
+    return sorted(found)
+
+
+def _fixture_id(path: Path) -> str:
+    for root in (_SHARED_FIXTURES, _LOCAL_FIXTURES):
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return path.name
+
+
+def _chunks(data: bytes, size: int) -> Iterator[bytes]:
+    for start in range(0, len(data), size):
+        yield data[start : start + size]
+
+
+# --- framing -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_line_endings(ending: str) -> None:
+    stream = ending.join(["event: a", "data: 1", "", "data: 2", "", ""])
+    assert list(iter_sse(stream)) == [SSEEvent("a", "1"), SSEEvent(None, "2")]
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_line_endings_in_single_character_chunks(ending: str) -> None:
+    stream = ending.join(["event: a", "data: 1", "", "data: 2", "", ""])
+    assert list(iter_sse(iter(stream))) == [SSEEvent("a", "1"), SSEEvent(None, "2")]
+
+
+def test_crlf_split_across_chunks_is_one_line_end() -> None:
+    chunks = ["data: one\r", "\ndata: two\r", "\n\r", "\n", "data: three\r", "", "\n\r\n"]
+    assert list(iter_sse(chunks)) == [SSEEvent(None, "one\ntwo"), SSEEvent(None, "three")]
+
+
+def test_crlf_split_across_byte_chunks() -> None:
+    assert list(iter_sse([b"data: x\r", b"\n\r", b"\ndata: y\r\n\r\n"])) == [SSEEvent(None, "x"), SSEEvent(None, "y")]
+
+
+def test_lone_cr_then_lf_in_next_chunk_is_not_an_extra_blank_line() -> None:
+    # Were the split CRLF counted twice, "a" and "b" would become two events.
+    assert list(iter_sse(["data: a\r", "\ndata: b\n\n"])) == [SSEEvent(None, "a\nb")]
+
+
+def test_multibyte_utf8_split_across_byte_chunks() -> None:
+    encoded = 'data: {"text": "héllo 世界 🎉"}\n\n'.encode()
+    events = list(iter_sse(_chunks(encoded, 1)))
+    assert events == [SSEEvent(None, '{"text": "héllo 世界 🎉"}')]
+    assert list(iter_sse_json(_chunks(encoded, 3))) == [{"text": "héllo 世界 🎉"}]
+
+
+def test_bytearray_and_mixed_chunk_types() -> None:
+    assert list(iter_sse(bytearray(b"data: a\n\n"))) == [SSEEvent(None, "a")]
+    assert list(iter_sse([b"data: ", "b", b"\n\n"])) == [SSEEvent(None, "b")]
+
+
+def test_invalid_utf8_is_replaced_not_raised() -> None:
+    assert list(iter_sse(b"data: \xff\n\n")) == [SSEEvent(None, "\ufffd")]
+
+
+def test_comments_are_ignored() -> None:
+    stream = ": ping\n\n: OPENROUTER PROCESSING\ndata: x\n:\n\n"
+    assert list(iter_sse(stream)) == [SSEEvent(None, "x")]
+
+
+def test_multiple_data_lines_are_joined_with_newline() -> None:
+    assert list(iter_sse("data: a\ndata:\ndata: b\n\n")) == [SSEEvent(None, "a\n\nb")]
+
+
+def test_only_one_leading_space_is_stripped() -> None:
+    assert list(iter_sse("data:no-space\n\ndata:   three  \n\n")) == [
+        SSEEvent(None, "no-space"),
+        SSEEvent(None, "  three  "),
+    ]
+
+
+def test_field_without_colon_has_empty_value() -> None:
+    assert list(iter_sse("data\n\ndata\ndata\n\n")) == [SSEEvent(None, ""), SSEEvent(None, "\n")]
+
+
+def test_event_without_data_is_not_dispatched() -> None:
+    assert list(iter_sse("event: ping\n\nid: 3\n\nevent: real\ndata: d\n\n")) == [SSEEvent("real", "d", id="3")]
+
+
+def test_event_name_does_not_leak_into_next_event() -> None:
+    assert list(iter_sse("event: a\ndata: 1\n\ndata: 2\n\n")) == [SSEEvent("a", "1"), SSEEvent(None, "2")]
+
+
+def test_unknown_fields_are_ignored() -> None:
+    assert list(iter_sse("foo: bar\ndata: x\nData: y\n\n")) == [SSEEvent(None, "x")]
+
+
+def test_final_event_without_blank_line_is_dispatched() -> None:
+    assert list(iter_sse("data: 1\n\ndata: 2")) == [SSEEvent(None, "1"), SSEEvent(None, "2")]
+    assert list(iter_sse("data: 1\n\ndata: 2\n")) == [SSEEvent(None, "1"), SSEEvent(None, "2")]
+
+
+def test_byte_order_mark_is_skipped() -> None:
+    assert list(iter_sse("\ufeffdata: a\n\n")) == [SSEEvent(None, "a")]
+    assert list(iter_sse(b"\xef\xbb\xbfdata: a\n\n")) == [SSEEvent(None, "a")]
+    assert list(iter_sse([b"\xef", b"\xbb", b"\xbfdata: a\n\n"])) == [SSEEvent(None, "a")]
+
+
+def test_byte_order_mark_is_only_skipped_at_the_start() -> None:
+    assert list(iter_sse("data: a\n\n\ufeffdata: b\n\n")) == [SSEEvent(None, "a")]
+
+
+def test_id_persists_and_retry_requires_digits() -> None:
+    stream = "id: 7\nretry: 1500\ndata: a\n\ndata: b\n\nretry: 12x\nid\ndata: c\n\nid: bad\0id\nretry: ²\ndata: d\n\n"
+    assert list(iter_sse(stream)) == [
+        SSEEvent(None, "a", id="7", retry=1500),
+        SSEEvent(None, "b", id="7"),
+        SSEEvent(None, "c", id=""),
+        SSEEvent(None, "d", id=""),
+    ]
+
+
+def test_empty_input_has_no_events() -> None:
+    assert list(iter_sse("")) == []
+    assert list(iter_sse([])) == []
+    assert list(iter_sse([b"", "", b"\n\n"])) == []
+
+
+def test_long_line_in_tiny_chunks_is_read_in_one_pass() -> None:
+    # A quadratic buffer would copy ~10^10 characters here; a linear one finishes at once.
+    count = 200_000
+    chunks = ["data: ", *("x" for _ in range(count)), "\n\n"]
+    assert list(iter_sse(chunks)) == [SSEEvent(None, "x" * count)]
+
+
+# --- JSON events -----------------------------------------------------------------
+
+
+def test_json_events_tolerate_padding() -> None:
+    stream = 'event: message_start\ndata:   {"type": "message_start"}   \n\ndata: \t{"a": [1,  2]}\t\n\n'
+    assert list(iter_sse_json(stream)) == [{"type": "message_start"}, {"a": [1, 2]}]
+
+
+def test_blank_data_is_skipped() -> None:
+    assert list(iter_sse_json('data:\n\ndata:    \n\ndata: {"a": 1}\n\n')) == [{"a": 1}]
+
+
+def test_done_stops_iteration() -> None:
+    stream = 'data: {"a": 1}\n\ndata:  [DONE] \n\ndata: not json at all\n\n'
+    assert list(iter_sse_json(stream)) == [{"a": 1}]
+
+
+def test_error_event_without_type_is_wrapped() -> None:
+    stream = 'event: error\ndata: {"message": "overloaded"}\n\n'
+    assert list(iter_sse_json(stream)) == [{"type": "error", "error": {"message": "overloaded"}}]
+
+
+def test_error_event_with_type_is_unchanged() -> None:
+    stream = 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error"}}\n\n'
+    assert list(iter_sse_json(stream)) == [{"type": "error", "error": {"type": "overloaded_error"}}]
+
+
+def test_named_event_without_type_is_not_given_one() -> None:
+    assert list(iter_sse_json('event: message_stop\ndata: {"x": 1}\n\n')) == [{"x": 1}]
+
+
+def test_bad_json_raises_stream_error_with_event_index() -> None:
+    stream = 'data: {"ok": 1}\n\n: comment\n\ndata: {"broken": \n\n'
+    with pytest.raises(StreamError, match=r"not valid JSON") as raised:
+        list(iter_sse_json(stream))
+    assert raised.value.event_index == 1
+    assert raised.value.path == "$"
+    assert '{"broken":' in str(raised.value)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_bad_json_message_shows_only_first_80_characters() -> None:
+    data = "x" * 80 + "TAIL"
+    with pytest.raises(StreamError) as raised:
+        list(iter_sse_json(f"data: {data}\n\n"))
+    assert "x" * 80 in str(raised.value)
+    assert "TAIL" not in str(raised.value)
+    assert raised.value.event_index == 0
+
+
+def test_event_index_counts_skipped_events() -> None:
+    with pytest.raises(StreamError) as raised:
+        list(iter_sse_json("data:\n\ndata: {}\n\ndata: nope\n\n"))
+    assert raised.value.event_index == 2
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"), [("[1, 2]", "array"), ('"text"', "string"), ("3", "number"), ("null", "null")]
+)
+def test_non_object_json_raises_stream_error(data: str, kind: str) -> None:
+    with pytest.raises(StreamError, match=f"JSON {kind}, not an object") as raised:
+        list(iter_sse_json(f'data: {{"ok": 1}}\n\ndata: {data}\n\n'))
+    assert raised.value.event_index == 1
+
+
+# --- format detection ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "data: {}\n\n",
+        "\n\n  \nevent: message_start\ndata: {}\n",
+        ": OPENROUTER PROCESSING\n\n",
+        "id: 1\n",
+        "retry: 100\n",
+        "\ufeffdata: {}",
+        "\r\n\r\ndata:{}",
+    ],
+)
+def test_looks_like_sse(text: str) -> None:
+    assert looks_like_sse(text)
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}\n{"b": 2}\n', '\n\n  [{"a": 1}]', "", "   \n\n", "hello: world\n"])
+def test_does_not_look_like_sse(text: str) -> None:
+    assert not looks_like_sse(text)
+
+
+# --- JSON Lines ------------------------------------------------------------------
+
+
+def test_jsonl_skips_blank_lines() -> None:
+    text = '{"a": 1}\n\n   \r\n{"b": 2}\r{"c": 3}'
+    assert list(iter_jsonl(text)) == [{"a": 1}, {"b": 2}, {"c": 3}]
+    assert list(iter_jsonl(_chunks(text.encode(), 2))) == [{"a": 1}, {"b": 2}, {"c": 3}]
+
+
+def test_jsonl_bad_line_names_its_line_number() -> None:
+    text = '{"a": 1}\n\n{"b": 2}\n{oops\n'
+    with pytest.raises(StreamError, match=r"line 4 is not valid JSON") as raised:
+        list(iter_jsonl(text))
+    assert raised.value.event_index == 2
+    assert raised.value.path == "$"
+
+
+def test_jsonl_non_object_line_raises() -> None:
+    with pytest.raises(StreamError, match=r"line 1 is a JSON array") as raised:
+        list(iter_jsonl(b"[1]\n"))
+    assert raised.value.event_index == 0
+
+
+# --- recorded provider streams ---------------------------------------------------
+
+_RECORDED_STREAMS = _recorded_streams()
+
+if _RECORDED_STREAMS:
+
+    @pytest.mark.parametrize("path", _RECORDED_STREAMS, ids=_fixture_id)
+    def test_recorded_stream_parses(path: Path) -> None:
+        raw = path.read_bytes()
+        parsed = list(iter_sse_json(raw))
+        assert parsed
+        assert all(isinstance(item, dict) for item in parsed)
+        assert list(iter_sse_json(_chunks(raw, 1))) == parsed
+        assert list(iter_sse_json(_chunks(raw, 7))) == parsed
+        assert looks_like_sse(raw.decode())
+
+
+# --- property: what is written comes back ---------------------------------------
+
+_JSON_TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _JSON_TEXT,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_JSON_TEXT, children, max_size=3),
+    max_leaves=8,
+)
+_JSON_OBJECTS = st.dictionaries(_JSON_TEXT, _JSON_VALUES, max_size=4)
+_LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
+_ENDINGS_AFTER_CR = st.sampled_from(["\r\n", "\r"])
+
+
+@st.composite
+def _serialized_event(draw: st.DrawFn, payload: dict[str, Any]) -> str:
+    indent = draw(st.sampled_from([None, 1]))
+    data_lines = json.dumps(payload, ensure_ascii=draw(st.booleans()), indent=indent).split("\n")
+    lines: list[str] = []
+    if draw(st.booleans()):
+        lines.append(": keep-alive")
+    if draw(st.booleans()):
+        lines.append("event: " + draw(st.sampled_from(["message", "delta", "response.created"])))
+    for data_line in data_lines:
+        padding = " " * draw(st.integers(0, 3))
+        lines.append(f"data:{padding}{data_line}{padding}")
+    lines.append("")
+    written: list[str] = []
+    ending = ""
+    for line in lines:
+        # CR then an empty line's LF would read as one CRLF and swallow the blank line.
+        ending = draw(_ENDINGS_AFTER_CR if ending == "\r" and not line else _LINE_ENDINGS)
+        written.append(line + ending)
+    return "".join(written)
+
+
+@st.composite
+def _stream_and_payloads(draw: st.DrawFn) -> tuple[list[str | bytes], list[dict[str, Any]]]:
+    payloads = draw(st.lists(_JSON_OBJECTS, max_size=5))
+    text = "".join([draw(_serialized_event(payload)) for payload in payloads])
+    as_bytes = draw(st.booleans())
+    whole: str | bytes = text.encode() if as_bytes else text
+    cuts = sorted(draw(st.lists(st.integers(0, len(whole)), max_size=12)))
+    bounds = [0, *cuts, len(whole)]
+    chunks = [whole[start:end] for start, end in pairwise(bounds)]
+    return chunks, payloads
+
+
+@settings(max_examples=200, database=None, deadline=None)
+@given(_stream_and_payloads())
+def test_round_trip_through_random_chunks(case: tuple[list[str | bytes], list[dict[str, Any]]]) -> None:
+    chunks, payloads = case
+    assert list(iter_sse_json(chunks)) == payloads

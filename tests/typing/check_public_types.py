@@ -1,0 +1,62 @@
+"""Static typing checks of the public API, run by mypy and pyright (not by pytest).
+
+``assert_type`` lines must hold; each line marked ``type: ignore[...]`` is misuse that
+the checkers must flag: with ``warn_unused_ignores`` (mypy) and
+``reportUnnecessaryTypeIgnoreComment`` (pyright), an ignore that is no longer needed is
+itself an error, so a regression that makes misuse type-check fails CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import JsonValue
+from typing_extensions import assert_type
+
+import chatcodec
+from chatcodec import (
+    AnyMessage,
+    AssistantMessage,
+    ChatRequest,
+    ChatResponse,
+    FinishReason,
+    StreamAccumulator,
+    TextPart,
+    ThinkingPart,
+    ToolUsePart,
+    UserMessage,
+)
+
+messages = chatcodec.validate_messages([{"role": "user", "content": "hi"}])
+assert_type(messages, list[AnyMessage])
+
+first = messages[0]
+if isinstance(first, UserMessage):
+    assert_type(first.role, Literal["user"])
+    assert_type(first.text, str)
+
+assistant = AssistantMessage(content=[TextPart(text="hi"), ToolUsePart(id="1", name="f", arguments="{}")])
+assert_type(assistant.tool_calls, list[ToolUsePart])
+assert_type(assistant.thinking, list[ThinkingPart])
+assert_type(assistant["content"], Any)
+assert_type(assistant.tool_calls[0].parsed_arguments(), JsonValue)
+
+request = chatcodec.decode_request("canonical", {"messages": []})
+assert_type(request, ChatRequest)
+assert_type(chatcodec.encode_request("canonical", request), dict[str, Any])
+assert_type(chatcodec.decode_stream("canonical", []), Iterator[chatcodec.AnyStreamEvent])
+assert_type(chatcodec.accumulate_stream("canonical", []), ChatResponse)
+
+accumulator = StreamAccumulator()
+assert_type(accumulator.response(), ChatResponse)
+reason = FinishReason(unified="stop", raw="end_turn")
+assert_type(reason.unified, chatcodec.UnifiedFinishReason)
+
+# --- misuse the checkers must reject -------------------------------------------------
+
+UserMessage(content=123)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+FinishReason(unified="finished")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+chatcodec.encode_request("canonical", request, on_loss="shout")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+ToolUsePart(id="1", name="f", arguments={"a": 1})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+assistant.tool_calls[0].arguments.keys()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
