@@ -76,7 +76,7 @@ from chatcodec.registry import (
 from chatcodec.rendering import render_conversation, render_message
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
-from chatcodec.schema import json_schema
+from chatcodec.schema import SCHEMA_KINDS, SchemaKind, json_schema
 from chatcodec.stream_events import (
     STREAM_EVENT_ADAPTER,
     AnyStreamEvent,
@@ -105,6 +105,7 @@ __all__ = [
     "MESSAGES_ADAPTER",
     "MESSAGE_ADAPTER",
     "PROVIDER_NAMES",
+    "SCHEMA_KINDS",
     "STREAM_EVENT_ADAPTER",
     "AnyMessage",
     "AnyPart",
@@ -144,6 +145,7 @@ __all__ = [
     "ResponseChoice",
     "ResponseFormat",
     "ResponseStartEvent",
+    "SchemaKind",
     "StreamAccumulator",
     "StreamError",
     "StreamEvent",

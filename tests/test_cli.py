@@ -1,0 +1,78 @@
+"""The command line: validate conversations (JSON and JSONL) and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chatcodec.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agent_session.json"
+
+
+def test_validate_the_bundled_session(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert "ok, 9 messages" in out
+    assert "4 tool calls, 0 unanswered" in out
+
+
+def test_pretty_prints_one_line_per_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(EXAMPLE), "--pretty"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# ")
+    assert len(lines) == 1 + 9
+    assert lines[3].startswith("[2] assistant: <thinking:")
+    assert "#call_Qm1" in lines[3]
+
+
+def test_canonical_output_is_canonical_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(EXAMPLE), "--canonical"]) == 0
+    dumped = json.loads(capsys.readouterr().out)
+    assert dumped[2]["content"][0] == {"type": "thinking", "text": dumped[2]["content"][0]["text"]}
+    assert [message["role"] for message in dumped].count("tool") == 3
+
+
+def test_invalid_conversation_exits_1_with_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"role": "user", "content": [{"type": "video"}]}]), encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "at $[0].content[0]" in err
+    assert "union_tag_invalid" in err
+
+
+def test_jsonl_reports_each_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [
+        json.dumps([{"role": "user", "content": "hi"}]),
+        "{not json",
+        "",
+        json.dumps([{"role": "wizard", "content": "hi"}]),
+        json.dumps({"messages": [{"role": "user", "content": "as a request"}]}),
+    ]
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert f"{path}:2: at $: not valid JSON" in captured.err
+    assert f"{path}:4: " in captured.err
+    assert "2 of 4 conversation(s) invalid" in captured.err
+    assert f"{path}:1: ok" in captured.out
+    assert f"{path}:5: ok" in captured.out
+
+
+def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "chatcodec", "validate", str(EXAMPLE)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert "ok, 9 messages" in result.stdout

@@ -1,0 +1,66 @@
+"""The committed JSON Schemas match the code, and canonical JSON validates against them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import chatcodec
+from chatcodec.cli import main
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+KINDS = chatcodec.SCHEMA_KINDS
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_committed_schema_matches_the_code(kind: chatcodec.SchemaKind) -> None:
+    committed = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    assert committed == chatcodec.json_schema(kind)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_is_valid_draft_2020_12(kind: chatcodec.SchemaKind) -> None:
+    schema = chatcodec.json_schema(kind)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_descriptions_come_from_docstrings() -> None:
+    definitions = chatcodec.json_schema("messages")["$defs"]
+    assert definitions["ToolUsePart"]["properties"]["arguments"]["description"].startswith("Argument text exactly")
+    assert "reasoning" in definitions["ThinkingPart"]["description"]
+
+
+def test_unknown_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="known kinds"):
+        chatcodec.json_schema("conversation")  # type: ignore[arg-type]  # misuse on purpose
+
+
+def test_example_session_validates_against_the_messages_schema() -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "agent_session.json"
+    messages = chatcodec.validate_messages(example.read_bytes())
+    validator = jsonschema.Draft202012Validator(chatcodec.json_schema("messages"))
+    validator.validate(chatcodec.dump_messages(messages))
+
+
+def test_schema_rejects_what_validation_rejects() -> None:
+    validator = jsonschema.Draft202012Validator(chatcodec.json_schema("messages"))
+    assert not validator.is_valid([{"role": "user", "content": [{"type": "video"}]}])
+    assert not validator.is_valid([{"role": "user", "content": "hi", "colour": "red"}])
+    assert validator.is_valid([{"role": "user", "content": "hi"}])
+
+
+def test_cli_check_reports_drift(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--out", str(tmp_path)]) == 0
+    assert main(["schema", "--out", str(tmp_path), "--check"]) == 0
+    (tmp_path / "request.schema.json").write_text("{}\n", encoding="utf-8")
+    assert main(["schema", "--out", str(tmp_path), "--check"]) == 1
+    assert "request.schema.json is out of date" in capsys.readouterr().err
+
+
+def test_cli_prints_one_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--kind", "response"]) == 0
+    assert json.loads(capsys.readouterr().out) == chatcodec.json_schema("response")
