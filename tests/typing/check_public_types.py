@@ -9,10 +9,9 @@ itself an error, so a regression that makes misuse type-check fails CI.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any, Literal, assert_type
 
 from pydantic import JsonValue
-from typing_extensions import assert_type
 
 import chatcodec
 from chatcodec import (
