@@ -63,7 +63,7 @@ class CanonicalModel(BaseModel):
     )
 
     def __getitem__(self, key: str) -> Any:
-        if key not in type(self).model_fields:
+        if key not in self:
             raise KeyError(key)
         return getattr(self, key)
 

@@ -109,7 +109,11 @@ def convert_request(
     losses: list[Loss] | None = None,
 ) -> dict[str, Any]:
     """Convert a request body from the ``source`` format to the ``target`` format."""
-    return encode_request(target, decode_request(source, payload), on_loss=on_loss, losses=losses)
+    codec = get_codec(target)
+    recorder = LossRecorder()
+    encoded = codec.encode_request(decode_request(source, payload), recorder)
+    recorder.settle(on_loss, losses)
+    return encoded
 
 
 def convert_response(
@@ -121,7 +125,11 @@ def convert_response(
     losses: list[Loss] | None = None,
 ) -> dict[str, Any]:
     """Convert a response body from the ``source`` format to the ``target`` format."""
-    return encode_response(target, decode_response(source, payload), on_loss=on_loss, losses=losses)
+    codec = get_codec(target)
+    recorder = LossRecorder()
+    encoded = codec.encode_response(decode_response(source, payload), recorder)
+    recorder.settle(on_loss, losses)
+    return encoded
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

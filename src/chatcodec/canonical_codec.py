@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import pydantic_core
+
+from chatcodec.errors import as_chatcodec_error
 from chatcodec.losses import LossRecorder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
-from chatcodec.validation import validate_model, validate_with
+from chatcodec.validation import validate_model
 
 
 class CanonicalCodec:
@@ -33,8 +36,12 @@ class CanonicalCodec:
         return response.model_dump(mode="json")
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-        for event in events:
-            yield validate_with(STREAM_EVENT_ADAPTER, event, "StreamEvent")
+        for index, event in enumerate(events):
+            try:
+                yield STREAM_EVENT_ADAPTER.validate_python(event)
+            except pydantic_core.ValidationError as error:
+                # $[n] is the n-th event of the stream
+                raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         for event in events:

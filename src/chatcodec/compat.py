@@ -36,6 +36,8 @@ import json
 import re
 from typing import Any
 
+from pydantic_core import PydanticCustomError
+
 from chatcodec._narrow import as_dict as _mapping
 from chatcodec._narrow import as_list as _sequence
 
@@ -167,16 +169,27 @@ def normalize_tool_use_part(data: object) -> object:
         return data
     arguments = _mapping(part["input"])
     if arguments is None:
-        return data  # "input" is not a field: the schema reports it as extra
-    text = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+        raise PydanticCustomError("tool_input_type", "tool_use input must be a JSON object")
+    try:
+        text = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise PydanticCustomError(
+            "tool_input_not_json", "tool_use input is not JSON: {reason}", {"reason": str(error)}
+        ) from None
     return {**_without(part, "input"), "arguments": text}
 
 
 def normalize_tool_result_part(data: object) -> object:
     part = _mapping(data)
-    if part is not None and "tool_call_id" in part and "tool_use_id" not in part:
-        return {**_without(part, "tool_call_id"), "tool_use_id": part["tool_call_id"]}
-    return data
+    if part is None:
+        return data
+    if "tool_call_id" in part and "tool_use_id" not in part:
+        part = {**_without(part, "tool_call_id"), "tool_use_id": part["tool_call_id"]}
+    content = part.get("content")
+    normalized = normalize_parts(content)
+    if normalized is not content:
+        part = {**part, "content": normalized}
+    return part
 
 
 _PART_NORMALIZERS = {
@@ -222,7 +235,7 @@ def normalize_message_content(data: object) -> object:
     return data
 
 
-_ASSISTANT_ALIASES = ("tool_calls", "reasoning_content", "thinking_blocks", "function_call")
+_ASSISTANT_ALIASES = ("tool_calls", "reasoning_content", "thinking_blocks")
 
 
 def normalize_assistant_message(data: object) -> object:
@@ -236,9 +249,9 @@ def normalize_assistant_message(data: object) -> object:
             return {**message, "content": []}
         return normalize_message_content(message)
     content: object = message.get("content")
-    tool_calls = _sequence(message.get("tool_calls"))
-    if not isinstance(content, str | list | None) or (tool_calls is None and message.get("tool_calls") is not None):
-        return data  # wrong types: let the schema say where
+    if not isinstance(content, str | list | None):
+        return {**_without(message, *_ASSISTANT_ALIASES), "content": content}  # the schema reports the type
+    tool_calls = _checked_tool_calls(message.get("tool_calls"))
     parts = _thinking_parts(message.get("thinking_blocks"), message.get("reasoning_content"))
     listed = _sequence(message.get("content"))
     if listed is not None:
@@ -254,13 +267,41 @@ def normalize_assistant_message(data: object) -> object:
     return folded
 
 
+def _checked_tool_calls(tool_calls: object) -> list[Any]:
+    """The ``tool_calls`` list, checked here because after folding, the schema could only
+    point at content parts the caller never wrote."""
+    if tool_calls is None:
+        return []
+    calls = _sequence(tool_calls)
+    if calls is None:
+        raise PydanticCustomError("tool_calls_type", "tool_calls must be a list of tool calls")
+    for index, call in enumerate(calls):
+        fields = _mapping(call)
+        function = _mapping(fields.get("function")) if fields is not None else None
+        named = function if function is not None else fields
+        if fields is None or named is None:
+            raise PydanticCustomError("tool_call_type", "tool_calls[{index}] must be an object", {"index": index})
+        arguments = named.get("arguments", named.get("input", ""))
+        if not isinstance(fields.get("id"), str) or not isinstance(named.get("name"), str):
+            raise PydanticCustomError(
+                "tool_call_fields", "tool_calls[{index}] needs a string id and name", {"index": index}
+            )
+        if not isinstance(arguments, str) and "input" not in named:
+            raise PydanticCustomError(
+                "tool_call_arguments", "tool_calls[{index}].arguments must be a string", {"index": index}
+            )
+    return calls
+
+
 def _thinking_parts(blocks: object, reasoning_content: object) -> list[Any]:
     parts: list[Any] = []
+    if reasoning_content is not None and not isinstance(reasoning_content, str):
+        raise PydanticCustomError("reasoning_content_type", "reasoning_content must be a string")
     listed = _sequence(blocks)
     if listed is not None:
         parts.extend(normalize_thinking_part(block) for block in listed)
     elif blocks is not None:
-        parts.append(blocks)  # not a list: the schema reports it
+        raise PydanticCustomError("thinking_blocks_type", "thinking_blocks must be a list of thinking blocks")
     joined = "".join(str(mapping.get("text", "")) for mapping in map(_mapping, parts) if mapping is not None)
     if reasoning_content is not None and reasoning_content not in ("", joined):
         parts.append({"type": "thinking", "text": reasoning_content})
@@ -287,6 +328,8 @@ def normalize_tool_message(data: object) -> object:
     message = _mapping(data)
     if message is None or "tool_call_id" not in message:
         return data
+    if not isinstance(message["tool_call_id"], str):
+        raise PydanticCustomError("tool_call_id_type", "tool_call_id must be a string")
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     content = message.get("content")
     result["content"] = "" if content is None else normalize_parts(content)
@@ -324,7 +367,9 @@ def _split_from(messages: list[Any], start: int) -> list[Any]:
             result.append(message)
             continue
         rest = [part for part in message["content"] if _part_type(part) != "tool_result"]
-        result.append({"role": "tool", "content": results})
         if rest:
+            result.append({"role": "tool", "content": results})
             result.append({**message, "content": rest})
+        else:  # the tool message takes the user turn's place, markers included
+            result.append({**_without(message, "role", "content"), "role": "tool", "content": results})
     return result

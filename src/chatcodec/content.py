@@ -192,6 +192,12 @@ class ThinkingPart(_PartBase):
     def _accept_alternate_shapes(cls, data: object) -> object:
         return compat.normalize_thinking_part(data)
 
+    @model_validator(mode="after")
+    def _redacted_carries_payload(self) -> Self:
+        if self.redacted and self.encrypted is None:
+            raise ValueError("redacted thinking must carry its encrypted payload")
+        return self
+
 
 class RefusalPart(_PartBase):
     """The model declined; the text says why (OpenAI ``refusal``)."""
@@ -271,8 +277,10 @@ def render_content(value: object, handler: SerializerFunctionWrapHandler, info: 
     """Dump ``content`` in the form the serialization context asks for."""
     context = as_dict(info.context)
     form = "preserve" if context is None else context.get("content_form", "preserve")
+    if form not in ("preserve", "list", "string"):
+        raise ValueError(f"unknown content_form {form!r}: use 'preserve', 'list' or 'string'")
     if form == "list" and isinstance(value, str):
-        return handler([TextPart(text=value)])
+        return handler([TextPart(text=value)] if value else [])
     parts = as_list(value)
     if form == "string" and parts is not None and _is_one_plain_text(parts):
         return parts[0].text if parts else ""

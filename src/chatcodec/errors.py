@@ -84,7 +84,9 @@ def as_chatcodec_error(
     """
     details: list[InitErrorDetails] = []
     for detail in _relevant_details(error, root):
-        location = detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root)
+        location = (
+            detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root, detail["type"] == "missing")
+        )
         custom = PydanticCustomError(_literal(detail["type"]), _literal(_escape(detail["msg"])))
         details.append({"type": custom, "loc": (*prefix, *location), "input": detail["input"]})
     built = ValidationError.from_exception_data(title or error.title, details)
@@ -145,18 +147,29 @@ def _other_branch_point(location: tuple[int | str, ...], root: object) -> int | 
     return None
 
 
-def _real_location(location: tuple[int | str, ...], root: object) -> tuple[int | str, ...]:
-    """Keep the steps that exist in the input; drop pydantic's branch labels."""
+def _real_location(location: tuple[int | str, ...], root: object, missing: bool) -> tuple[int | str, ...]:
+    """Keep the steps that exist in the input; drop pydantic's branch labels.
+
+    A tagged union adds the tag's value (``user``, ``text``) as a step; it is recognized
+    as the first step at an object whose ``role`` or ``type`` has that value, so a field
+    named like its tag (the ``text`` of a text part) still counts.
+    """
     node = root
     kept: list[int | str] = []
     last = len(location) - 1
+    at_new_node = True
     for position, step in enumerate(location):
+        fields = as_dict(node)
+        if at_new_node and fields is not None and step in (fields.get("type"), fields.get("role")):
+            at_new_node = False
+            continue  # the tagged union's label for this object
         child = _child(node, step)
         if child is not _MISSING:
             node = child
-        elif not (position == last and as_dict(node) is not None and isinstance(step, str) and step.isidentifier()):
-            continue  # a union-branch label, not a place in the input
-        kept.append(step)  # a step into the input, or the name of a missing field
+            at_new_node = True
+        elif not (missing and position == last and fields is not None and isinstance(step, str)):
+            continue  # a union-branch label (``str``, ``list[...]``), not a place in the input
+        kept.append(step)  # a step into the input, or the name of the missing field
     return tuple(kept)
 
 

@@ -54,8 +54,12 @@ class LossRecorder:
         """Record that ``what`` at ``path`` cannot be carried, because ``why``."""
         self.losses.append(Loss(path, what, why))
 
-    def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None) -> None:
-        """Apply the caller's policy; ``sink`` receives every loss whatever the policy."""
+    def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
+        """Apply the caller's policy; ``sink`` receives every loss whatever the policy.
+
+        ``stacklevel`` is counted from this method: the default points a warning at the
+        code that called the public function that called :meth:`settle`.
+        """
         if sink is not None:
             sink.extend(self.losses)
         if not self.losses or on_loss == "ignore":
@@ -63,4 +67,4 @@ class LossRecorder:
         if on_loss == "error":
             raise LossError(self.losses)
         for loss in self.losses:
-            warnings.warn(LossWarning(loss), stacklevel=4)
+            warnings.warn(LossWarning(loss), stacklevel=stacklevel)

@@ -25,6 +25,8 @@ def parse_json(text: str | bytes | bytearray) -> Any:
         raise PayloadError(f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
     except UnicodeDecodeError as error:
         raise PayloadError(f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    except RecursionError:
+        raise PayloadError("JSON nested too deeply to read") from None
 
 
 def load_object(payload: object, what: str = "payload") -> dict[str, Any]:

@@ -113,7 +113,7 @@ class ChatRequest(CanonicalModel):
             return rest
         messages = as_list(fields.get("messages") or [])
         if messages is None:
-            return data  # let the schema report the messages type
+            return rest  # let the schema report the messages type, and only that
         rest["messages"] = [{"role": "system", "content": system}, *messages]
         return rest
 

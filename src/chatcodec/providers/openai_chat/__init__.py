@@ -1,0 +1,7 @@
+"""OpenAI Chat Completions (``/v1/chat/completions``), registered as ``openai-chat``.
+
+The lingua franca of LLM APIs: OpenAI itself and the compatible servers (DeepSeek,
+OpenRouter, Groq, Mistral, vLLM, z.ai) speak it, each adding its own reasoning field.
+The codec reads all of them and writes each back the way it came; see ``reasoning.py``
+for the reasoning fields and ``stream.py`` for how tool-call fragments are keyed.
+"""

@@ -1,0 +1,335 @@
+"""Assistant messages (in requests and in responses), both ways.
+
+OpenAI spreads one assistant turn over fields: reasoning (on compatible servers), then
+``content`` (a string, ``null``, or a list of text/refusal parts), then ``refusal``, then
+``tool_calls``. Decoding lists the parts in that order. A canonical message whose parts
+are interleaved otherwise (text, tool call, text) cannot keep its order; the encoder then
+records a loss naming the message and writes the fields in OpenAI's order.
+
+Content form: a message holding only a ``content`` string decodes to a canonical string;
+otherwise the string becomes a text part. Encoding writes ``content`` as a string whenever
+that reads back the same (one plain text part next to reasoning, refusal or tool calls),
+and as a list of parts otherwise; the ``_content`` marker keeps the payload's own choice
+(``"list"``, or ``"absent"`` for no ``content`` key; ``null`` is the default). A response
+message must be a string (the SDK's ``ChatCompletionMessage.content``), so there several
+parts are joined, with a loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec.content import (
+    AssistantContentPart,
+    AudioPart,
+    ImagePart,
+    OpaquePart,
+    RefusalPart,
+    TextPart,
+    ThinkingPart,
+    ToolUsePart,
+)
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AssistantMessage
+from chatcodec.providers.openai_chat import parts, reasoning
+from chatcodec.providers.openai_chat.common import (
+    PROVIDER,
+    absent,
+    attach,
+    mark_absent,
+    own,
+    path,
+    present,
+    report_foreign,
+    rest,
+    wire_bag,
+)
+
+Steps = tuple[int | str, ...]
+
+_STRING_SHAPES = ((), ("T",), ("R",), ("T", "R"))
+
+
+def writes_string(kinds: Sequence[str], field_refusals: int, others: bool) -> bool:
+    """Whether the encoder writes ``content`` as a string (``T``: plain text, ``R``: plain
+    refusal, ``X``: anything else, for the parts that belong in ``content``)."""
+    if tuple(kinds) not in _STRING_SHAPES or kinds.count("R") + field_refusals > 1:
+        return False
+    return not (tuple(kinds) == ("T",) and not others and not field_refusals)  # would decode as a string
+
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_assistant(message: Mapping[str, Any]) -> dict[str, Any]:
+    """A wire assistant message (request history or response ``message``), canonical."""
+    thinking, mapped = reasoning.decode_reasoning(message)
+    mapped += ["role", *present(message, "name", "refusal")]
+    canonical: dict[str, Any] = {"role": "assistant"}
+    if isinstance(message.get("name"), str):
+        canonical["name"] = message["name"]
+    calls = message.get("tool_calls")
+    call_parts = [decode_tool_call(call) for call in calls] if isinstance(calls, list) and calls else []
+    refusal = message.get("refusal")
+    content = message.get("content")
+    bag: dict[str, Any] = {}
+    if not thinking and not call_parts and refusal is None and isinstance(content, str):
+        canonical["content"] = content
+        return attach(canonical, rest(message, [*mapped, "content"]))
+    items = _decode_content(content, message, bag)
+    listed = isinstance(content, list)
+    if listed and writes_string([_kind(item) for item in items], refusal is not None, bool(thinking or call_parts)):
+        bag["_content"] = "list"
+    body = [*thinking, *items]
+    if isinstance(refusal, str):
+        body.append(attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
+    if call_parts:
+        body.extend(call_parts)
+        mapped.append("tool_calls")
+    canonical["content"] = body
+    bag.update(rest(message, [*mapped, "content"]))
+    return attach(canonical, bag)
+
+
+def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return [_decode_item(item) for item in content]
+    if "content" not in message:
+        bag["_content"] = "absent"
+    return []
+
+
+def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
+    match item.get("type"):
+        case "text":
+            return parts.decode_text_part(item)
+        case "refusal":
+            return attach({"type": "refusal", "text": item["refusal"]}, rest(item, ("type", "refusal")))
+        case "thinking":
+            return reasoning.decode_content_thinking(item)
+        case _:
+            return parts.opaque(item)
+
+
+def _kind(part: Mapping[str, Any]) -> str:
+    plain = "provider_metadata" not in part and "cache_control" not in part
+    if part["type"] == "text" and plain:
+        return "T"
+    return "R" if part["type"] == "refusal" and plain else "X"
+
+
+def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
+    if call.get("type", "function") != "function":
+        return parts.opaque(dict(call), {"_in": "tool_calls"})
+    function: dict[str, Any] = call["function"]
+    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+    bag = rest(call, ("id", "type", "function"))
+    function_rest = rest(function, ("name", "arguments"))
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, call, "type")
+    return attach(part, bag)
+
+
+# --- encode --------------------------------------------------------------------------
+
+
+@dataclass
+class _Layout:
+    """The parts of one canonical message, sorted into the wire fields they go to."""
+
+    thinking: list[tuple[ThinkingPart, str, Steps]] = field(default_factory=list[tuple[ThinkingPart, str, Steps]])
+    items: list[tuple[TextPart | RefusalPart | ThinkingPart | OpaquePart, Steps]] = field(
+        default_factory=list[tuple[TextPart | RefusalPart | ThinkingPart | OpaquePart, Steps]]
+    )
+    refusals: list[RefusalPart] = field(default_factory=list[RefusalPart])
+    calls: list[tuple[ToolUsePart | OpaquePart, Steps]] = field(
+        default_factory=list[tuple[ToolUsePart | OpaquePart, Steps]]
+    )
+    slots: list[int] = field(default_factory=list[int])
+
+    def kinds(self) -> list[str]:
+        return [_model_kind(part) for part, _ in self.items]
+
+
+_SLOTS = {"reasoning_content": 0, "reasoning": 1, "reasoning_details": 2, "item": 3, "refusal": 4, "call": 5}
+
+
+def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> str:
+    if isinstance(part, TextPart) and part.cache_control is None and not own(part.provider_metadata):
+        return "T"
+    return "R" if isinstance(part, RefusalPart) and not wire_bag(own(part.provider_metadata)) else "X"
+
+
+def encode_assistant(
+    message: AssistantMessage, reasoning_field: str | None, losses: LossRecorder, at: Steps, *, response: bool = False
+) -> dict[str, Any]:
+    """The wire assistant message; ``response`` writes the stricter response shape."""
+    report_foreign(losses, message.provider_metadata, path(*at))
+    bag = own(message.provider_metadata)
+    wire: dict[str, Any] = {**wire_bag(bag), "role": "assistant"}
+    if message.name is not None:
+        wire["name"] = message.name
+    if message.cache_control is not None:
+        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+    if isinstance(message.content, str):
+        wire["content"] = message.content
+        return wire
+    layout = _lay_out(message.content, reasoning_field, losses, at)
+    if layout.slots != sorted(layout.slots):
+        why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
+        losses.add(path(*at, "content"), "order of the assistant message's parts", why)
+    writer = reasoning.ReasoningWriter(losses)
+    for part, target, steps in layout.thinking:
+        writer.add(part, target, steps)
+    wire.update(writer.fields(at))
+    _write_content(wire, layout, bag, losses, at, response=response)
+    if layout.calls:
+        encoded_calls = (_encode_call(part, losses, steps) for part, steps in layout.calls)
+        wire["tool_calls"] = [call for call in encoded_calls if call is not None]
+    return wire
+
+
+def _lay_out(
+    content: list[AssistantContentPart], reasoning_field: str | None, losses: LossRecorder, at: Steps
+) -> _Layout:
+    layout = _Layout()
+    for index, part in enumerate(content):
+        steps = (*at, "content", index)
+        slot = _place(part, layout, reasoning_field, losses, steps)
+        if slot is not None:
+            layout.slots.append(_SLOTS[slot])
+    return layout
+
+
+def _place(
+    part: AssistantContentPart, layout: _Layout, reasoning_field: str | None, losses: LossRecorder, steps: Steps
+) -> str | None:
+    match part:
+        case ThinkingPart():
+            target = reasoning.field_for(part, reasoning_field)
+            if target is None:
+                reasoning.drop_loss(part, losses, steps)
+                return None
+            if target == reasoning.CONTENT:
+                layout.items.append((part, steps))
+                return "item"
+            layout.thinking.append((part, target, steps))
+            return target
+        case TextPart():
+            layout.items.append((part, steps))
+            return "item"
+        case RefusalPart() if own(part.provider_metadata).get("_field") == "refusal":
+            layout.refusals.append(part)
+            return "refusal"
+        case RefusalPart():
+            layout.items.append((part, steps))
+            return "item"
+        case ToolUsePart():
+            layout.calls.append((part, steps))
+            return "call"
+        case OpaquePart() if part.provider == PROVIDER:
+            in_calls = own(part.provider_metadata).get("_in") == "tool_calls"
+            (layout.calls if in_calls else layout.items).append((part, steps))
+            return "call" if in_calls else "item"
+        case OpaquePart() | ImagePart() | AudioPart():
+            _unplaceable(part, losses, steps)
+            return None
+        case _:
+            assert_never(part)
+
+
+def _unplaceable(part: OpaquePart | ImagePart | AudioPart, losses: LossRecorder, steps: Steps) -> None:
+    if isinstance(part, OpaquePart):
+        losses.add(path(*steps), f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+    else:
+        losses.add(
+            path(*steps), f"{part.type} part", "OpenAI assistant messages hold only text, refusals and tool calls"
+        )
+
+
+def _write_content(
+    wire: dict[str, Any], layout: _Layout, bag: dict[str, Any], losses: LossRecorder, at: Steps, *, response: bool
+) -> None:
+    kinds = layout.kinds()
+    listed = bag.get("_content") == "list"
+    as_string = writes_string(kinds, len(layout.refusals), bool(layout.thinking or layout.calls))
+    if response and kinds == ["T"]:
+        as_string = True  # a lone text reads back as a string: the normal response shape
+    if response and not listed and not as_string:
+        _write_joined(wire, layout, losses, at)
+        return
+    if listed or not as_string:
+        encoded = (_encode_item(part, losses, steps) for part, steps in layout.items)
+        wire["content"] = [item for item in encoded if item is not None]
+        _write_refusal(wire, layout.refusals, losses, at)
+        return
+    texts = [part for part, _ in layout.items if isinstance(part, TextPart)]
+    if texts:
+        wire["content"] = texts[0].text
+    elif bag.get("_content") != "absent":
+        wire["content"] = None
+    item_refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
+    _write_refusal(wire, [*item_refusals, *layout.refusals], losses, at)
+
+
+def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, at: Steps) -> None:
+    """A response message: text parts joined into one string, refusals into ``refusal``."""
+    texts = [part.text for part, _ in layout.items if isinstance(part, TextPart)]
+    refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
+    for part, steps in layout.items:
+        if isinstance(part, ThinkingPart | OpaquePart):
+            losses.add(path(*steps), f"{part.type} part in content", "a response message's content is a string")
+    why = "a response message's content is one string"
+    losses.add(path(*at, "content"), f"{len(layout.items)} content parts joined", why)
+    wire["content"] = "".join(texts) if texts else None
+    _write_refusal(wire, [*refusals, *layout.refusals], losses, at)
+
+
+def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: LossRecorder, at: Steps) -> None:
+    if not refusals:
+        return
+    if len(refusals) > 1:
+        losses.add(path(*at, "content"), f"{len(refusals)} refusals joined", "OpenAI has one refusal field")
+    wire["refusal"] = "".join(part.text for part in refusals)
+
+
+def _encode_item(
+    part: TextPart | RefusalPart | ThinkingPart | OpaquePart, losses: LossRecorder, steps: Steps
+) -> dict[str, Any] | None:
+    report_foreign(losses, part.provider_metadata, path(*steps))
+    match part:
+        case TextPart():
+            return parts.encode_text_part(part, losses, steps)
+        case RefusalPart():
+            if part.cache_control is not None:
+                losses.add(path(*steps, "cache_control"), "cache_control", "refusal parts take no cache breakpoint")
+            return {**wire_bag(own(part.provider_metadata)), "type": "refusal", "refusal": part.text}
+        case ThinkingPart():
+            return reasoning.encode_content_thinking(part, losses, steps)
+        case OpaquePart():
+            return parts.encode_opaque(part, losses, steps)
+        case _:
+            assert_never(part)
+
+
+def _encode_call(part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
+    if isinstance(part, OpaquePart):
+        return parts.encode_opaque(part, losses, steps)
+    report_foreign(losses, part.provider_metadata, path(*steps))
+    if part.cache_control is not None:
+        losses.add(path(*steps, "cache_control"), "cache_control", "tool calls take no cache breakpoint")
+    bag = own(part.provider_metadata)
+    function_rest = bag.pop("function", None)
+    function = {**(function_rest if isinstance(function_rest, dict) else {}), "name": part.name}
+    function["arguments"] = part.arguments
+    call: dict[str, Any] = {**wire_bag(bag), "id": part.id}
+    if "type" not in absent(bag):
+        call["type"] = "function"
+    call["function"] = function
+    return call

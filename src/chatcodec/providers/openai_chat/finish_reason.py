@@ -1,0 +1,66 @@
+"""``finish_reason`` both ways: the unified value plus the raw word.
+
+OpenAI sends ``stop``, ``length``, ``tool_calls``, ``content_filter`` and the legacy
+``function_call``. Compatible servers add their own: OpenRouter ``error`` (a provider
+failed mid-generation) and DeepSeek ``insufficient_system_resource`` (the request was cut
+off for capacity) both mean the answer is broken, so they map to ``error``; anything else
+is ``other`` with the word kept in ``raw``.
+
+Encoding writes ``raw`` back when it is one of OpenAI's words for the same unified reason,
+or when this codec decoded it (the ``_finish_reason`` marker on the choice or finish event),
+so a compatible server's own words survive a round trip but another provider's
+(``end_turn``, ``MAX_TOKENS``) never reach the wire. Otherwise the unified reason picks
+OpenAI's word; reasons OpenAI has no word for become ``stop``, with a loss.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.response import FinishReason, UnifiedFinishReason
+
+STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
+"""The values of the SDK's ``Choice.finish_reason``."""
+
+_UNIFIED: dict[str, UnifiedFinishReason] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "content_filter": "content_filter",
+    "function_call": "tool_calls",
+    "error": "error",
+    "insufficient_system_resource": "error",
+}
+
+_OPENAI_WORD: dict[UnifiedFinishReason, str] = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool_calls",
+    "content_filter": "content_filter",
+}
+
+MARKER = "_finish_reason"
+"""Bag key holding a non-standard raw value this codec read, so it is written back."""
+
+
+def decode_finish_reason(raw: str) -> dict[str, Any]:
+    """A wire value as a canonical finish-reason dict."""
+    return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
+
+
+def own_marker(raw: str) -> dict[str, Any]:
+    """The bag entry that lets a non-standard ``raw`` be written back, if it needs one."""
+    return {} if raw in STANDARD else {MARKER: raw}
+
+
+def encode_finish_reason(reason: FinishReason, marker: object, losses: LossRecorder, at: str) -> str:
+    """The wire value for ``reason``; ``marker`` is the bag's ``_finish_reason`` entry."""
+    raw = reason.raw
+    if raw is not None and _UNIFIED.get(raw, "other") == reason.unified and (raw in STANDARD or raw == marker):
+        return raw
+    word = _OPENAI_WORD.get(reason.unified)
+    if word is None:
+        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'")
+        return "stop"
+    return word

@@ -1,0 +1,158 @@
+"""The ``messages`` list of a request, both ways.
+
+Two rewrites keep OpenAI's rules without losing anything, so they record no loss:
+
+- **Tool results are grouped.** OpenAI sends one ``role: tool`` message per result;
+  consecutive ones decode into a single :class:`~chatcodec.ToolMessage` (as Anthropic,
+  Gemini and Bedrock send them), and a tool message with N results encodes as N
+  ``tool`` messages. Two canonical tool messages in a row therefore read back as one.
+- **Media in tool results move to a user message.** OpenAI ``tool`` messages hold text
+  only, so the images, audio and files of a result are sent in a ``user`` message right
+  after the group of ``tool`` messages (tool messages must directly follow the assistant
+  turn). Decoding gives that user message back as a :class:`~chatcodec.UserMessage`.
+
+A tool message's own leftovers (keys OpenAI adds in future, or a compatible server's
+``name``) live on its result part, since grouping makes the result the unit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from chatcodec.content import OpaquePart, TextPart, ToolResultPart
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import (
+    AnyMessage,
+    AssistantMessage,
+    SystemMessage,
+    TextMessage,
+    ToolMessage,
+    UserMessage,
+)
+from chatcodec.providers.openai_chat import assistant, parts
+from chatcodec.providers.openai_chat.common import PROVIDER, attach, own, path, present, report_foreign, rest, wire_bag
+
+Steps = tuple[int | str, ...]
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Wire messages as canonical message dicts (tool results grouped)."""
+    decoded: list[dict[str, Any]] = []
+    for message in messages:
+        role = message["role"]
+        if role == "assistant":
+            decoded.append(assistant.decode_assistant(message))
+        elif role == "tool":
+            result = _decode_tool_result(message)
+            if decoded and decoded[-1]["role"] == "tool":
+                decoded[-1]["content"].append(result)
+            else:
+                decoded.append({"role": "tool", "content": [result]})
+        else:  # system, developer, user: the wire types allow no other role
+            canonical: dict[str, Any] = {"role": role, "content": parts.decode_parts(message["content"])}
+            if isinstance(message.get("name"), str):
+                canonical["name"] = message["name"]
+            decoded.append(attach(canonical, rest(message, ("role", "content", *present(message, "name")))))
+    return decoded
+
+
+def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
+    result = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
+    result["content"] = parts.decode_parts(message["content"])
+    return attach(result, rest(message, ("role", "tool_call_id", "content")))
+
+
+# --- encode --------------------------------------------------------------------------
+
+
+def encode_messages(
+    messages: list[AnyMessage], reasoning_field: str | None, losses: LossRecorder
+) -> list[dict[str, Any]]:
+    """Canonical messages as wire messages."""
+    wire: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []  # media from tool results, sent after the tool group
+    for index, message in enumerate(messages):
+        at: Steps = ("messages", index)
+        if moved and not isinstance(message, ToolMessage):
+            wire.append({"role": "user", "content": moved})
+            moved = []
+        match message:
+            case SystemMessage() | UserMessage():
+                wire.append(_encode_plain(message, losses, at))
+            case AssistantMessage():
+                wire.append(assistant.encode_assistant(message, reasoning_field, losses, at))
+            case ToolMessage():
+                wire.extend(_encode_tool_message(message, moved, losses, at))
+            case TextMessage():
+                losses.add(path(*at), "text message", "OpenAI Chat has no raw-text role; sent as a user message")
+                wire.append({"role": "user", "content": message.content})
+            case _:
+                assert_never(message)
+    if moved:
+        wire.append({"role": "user", "content": moved})
+    return wire
+
+
+def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    report_foreign(losses, message.provider_metadata, path(*at))
+    wire: dict[str, Any] = {**wire_bag(own(message.provider_metadata)), "role": message.role}
+    if isinstance(message.content, str):
+        wire["content"] = message.content
+    else:
+        encoded = (
+            parts.encode_part(part, losses, (*at, "content", index)) for index, part in enumerate(message.content)
+        )
+        wire["content"] = [part for part in encoded if part is not None]
+    if message.name is not None:
+        wire["name"] = message.name
+    _message_cache_loss(message, losses, at)
+    return wire
+
+
+def _message_cache_loss(message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
+    if message.cache_control is not None:
+        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+
+
+def _encode_tool_message(
+    message: ToolMessage, moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+) -> list[dict[str, Any]]:
+    report_foreign(losses, message.provider_metadata, path(*at))
+    _message_cache_loss(message, losses, at)
+    if message.name is not None:
+        losses.add(path(*at, "name"), "tool message name", "OpenAI tool messages have no name")
+    shared = wire_bag(own(message.provider_metadata))
+    return [
+        _encode_result(result, shared, moved, losses, (*at, "content", index))
+        for index, result in enumerate(message.content)
+    ]
+
+
+def _encode_result(
+    result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    report_foreign(losses, result.provider_metadata, path(*at))
+    wire: dict[str, Any] = {**shared, **wire_bag(own(result.provider_metadata)), "role": "tool"}
+    wire["tool_call_id"] = result.tool_use_id
+    if isinstance(result.content, str):
+        wire["content"] = result.content
+    else:
+        kept: list[dict[str, Any]] = []
+        for index, part in enumerate(result.content):
+            steps = (*at, "content", index)
+            stays = isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == PROVIDER)
+            encoded = parts.encode_part(part, losses, steps)
+            if encoded is not None:
+                (kept if stays else moved).append(encoded)
+        wire["content"] = kept
+    if result.is_error:
+        losses.add(
+            path(*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)"
+        )
+    if result.name is not None:
+        losses.add(path(*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
+    if result.cache_control is not None:
+        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+    return wire

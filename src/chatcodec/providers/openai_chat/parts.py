@@ -1,0 +1,265 @@
+"""Content parts of system, user and tool messages, both ways.
+
+OpenAI spells media as ``image_url`` (a URL or a ``data:`` URL), ``input_audio`` (base64
+plus a short format name) and ``file`` (a ``data:`` URL in ``file_data``, or a
+``file_id``). What cannot be said that way (an image by file id, audio by URL, a PDF by
+URL) is dropped with a loss. ``prompt_cache_breakpoint`` (explicit prompt caching) maps
+to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from chatcodec import compat
+from chatcodec._narrow import as_dict
+from chatcodec.content import (
+    AudioPart,
+    Base64Source,
+    CacheControl,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    OpaquePart,
+    TextPart,
+    TextSource,
+    UrlSource,
+)
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat.common import PROVIDER, attach, own, path, report_foreign, rest, wire_bag
+
+Steps = tuple[int | str, ...]
+"""Steps of a JSON path into the canonical input."""
+
+_TTLS = ("30m", "12h")
+_DETAILS = ("auto", "low", "high")
+_BREAKPOINT = "prompt_cache_breakpoint"
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A wire content part of a system, user or tool message, as a canonical part dict."""
+    match part.get("type"):
+        case "text":
+            return decode_text_part(part)
+        case "image_url":
+            return _decode_image(part)
+        case "input_audio":
+            return _decode_audio(part)
+        case "file":
+            return _decode_file(part)
+        case _:
+            return opaque(part)
+
+
+def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """Message content: a string stays a string, a list becomes canonical parts."""
+    if isinstance(content, str):
+        return content
+    return [decode_part(part) for part in content]
+
+
+def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A wire object this codec has no canonical meaning for, kept whole."""
+    return attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
+
+
+def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:
+    canonical: dict[str, Any] = {"type": "text", "text": part["text"]}
+    return _finish(canonical, part, ("type", "text"))
+
+
+def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, ...], **nested: Any) -> dict[str, Any]:
+    """Add the cache marker and keep the unmapped keys (``nested`` holds sub-object rests)."""
+    cache = _cache_control(part.get(_BREAKPOINT))
+    if cache is not None:
+        canonical["cache_control"] = cache
+        mapped = (*mapped, _BREAKPOINT)
+    bag = rest(part, mapped)
+    bag.update({key: value for key, value in nested.items() if value})
+    return attach(canonical, bag)
+
+
+def _cache_control(breakpoint: object) -> dict[str, Any] | None:
+    fields = as_dict(breakpoint)
+    if fields is None or fields.get("mode") != "explicit" or set(fields) - {"mode", "ttl"}:
+        return None
+    if "ttl" not in fields:
+        return {"type": "ephemeral"}
+    return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in _TTLS else None
+
+
+def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
+    image_url: dict[str, Any] = part["image_url"]
+    canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
+    mapped = ["url"]
+    if image_url.get("detail") in _DETAILS:  # "original" and future values stay in the bag
+        canonical["detail"] = image_url["detail"]
+        mapped.append("detail")
+    return _finish(canonical, part, ("type", "image_url"), image_url=rest(image_url, mapped))
+
+
+def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
+    audio: dict[str, Any] = part["input_audio"]
+    media_type = compat.media_type_for_audio_format(audio["format"])
+    source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
+    nested = rest(audio, ("data", "format"))
+    canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
+    if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
+        canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
+    return canonical
+
+
+def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
+    file: dict[str, Any] = part["file"]
+    canonical: dict[str, Any] = {"type": "document"}
+    if "file_data" in file:
+        source = compat.source_from_url(file["file_data"])
+        if source["type"] != "base64":
+            return opaque(part)  # OpenAI wants a data URL here; anything else is kept verbatim
+        canonical["source"] = source
+        mapped = ["file_data"]
+    elif "file_id" in file:
+        canonical["source"] = {"type": "file", "file_id": file["file_id"]}
+        mapped = ["file_id"]
+    else:
+        return opaque(part)
+    if "filename" in file:
+        canonical["filename"] = file["filename"]
+        mapped.append("filename")
+    return _finish(canonical, part, ("type", "file"), file=rest(file, mapped))
+
+
+# --- encode --------------------------------------------------------------------------
+
+EncodablePart = TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart
+
+
+def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold it."""
+    report_foreign(losses, part.provider_metadata, path(*at))
+    match part:
+        case TextPart():
+            return encode_text_part(part, losses, at)
+        case ImagePart():
+            return _encode_image(part, losses, at)
+        case AudioPart():
+            return _encode_audio(part, losses, at)
+        case DocumentPart():
+            return _encode_document(part, losses, at)
+        case OpaquePart():
+            return encode_opaque(part, losses, at)
+        case _:
+            assert_never(part)
+
+
+def encode_text_part(part: TextPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    wire = {**wire_bag(own(part.provider_metadata)), "type": "text", "text": part.text}
+    return _with_breakpoint(wire, part.cache_control, losses, at)
+
+
+def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    if part.provider != PROVIDER:
+        losses.add(path(*at), f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+        return None
+    if part.cache_control is not None:
+        losses.add(path(*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint")
+    return dict(part.data)
+
+
+def _with_breakpoint(
+    wire: dict[str, Any], cache: CacheControl | None, losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    if cache is None:
+        return wire
+    breakpoint: dict[str, Any] = {"mode": "explicit"}
+    if cache.ttl in _TTLS:
+        breakpoint["ttl"] = cache.ttl
+    elif cache.ttl is not None:
+        why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
+        losses.add(path(*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why)
+    wire[_BREAKPOINT] = breakpoint
+    return wire
+
+
+def _nested(bag: dict[str, Any], key: str) -> dict[str, Any]:
+    return dict(as_dict(bag.pop(key, None)) or {})
+
+
+def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part.source
+    match source:
+        case UrlSource():
+            url = source.url
+            _media_type_loss(source.media_type, losses, at)
+        case Base64Source():
+            url = _data_url(source, losses, at)
+        case FileSource():
+            losses.add(path(*at), "image by file id", "OpenAI chat images are URLs or data URLs")
+            return None
+        case _:
+            assert_never(source)
+    bag = own(part.provider_metadata)
+    image_url = {**_nested(bag, "image_url"), "url": url}
+    if part.detail is not None:
+        image_url["detail"] = part.detail
+    wire = {**wire_bag(bag), "type": "image_url", "image_url": image_url}
+    return _with_breakpoint(wire, part.cache_control, losses, at)
+
+
+def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part.source
+    if not isinstance(source, Base64Source):
+        losses.add(path(*at), f"audio by {source.type}", "OpenAI input_audio is inline base64 only")
+        return None
+    bag = own(part.provider_metadata)
+    spelled = bag.get("_format")
+    audio_format = compat.audio_format_from_media_type(source.media_type) or ""
+    if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == source.media_type:
+        audio_format = spelled
+    if compat.media_type_for_audio_format(audio_format) != source.media_type:
+        losses.add(path(*at), f"audio of type {source.media_type}", "it has no OpenAI input_audio format name")
+        return None
+    input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": audio_format}
+    wire = {**wire_bag(bag), "type": "input_audio", "input_audio": input_audio}
+    return _with_breakpoint(wire, part.cache_control, losses, at)
+
+
+def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part.source
+    bag = own(part.provider_metadata)
+    file = _nested(bag, "file")
+    match source:
+        case Base64Source():
+            file["file_data"] = _data_url(source, losses, at)
+        case FileSource():
+            file["file_id"] = source.file_id
+            _media_type_loss(source.media_type, losses, at)
+        case TextSource():
+            losses.add(path(*at), "plain-text document", "OpenAI has no text documents; sent as a text part")
+            return _with_breakpoint({"type": "text", "text": source.text}, part.cache_control, losses, at)
+        case UrlSource():
+            losses.add(path(*at), "document by URL", "OpenAI files are data URLs or file ids")
+            return None
+        case _:
+            assert_never(source)
+    if part.filename is not None:
+        file["filename"] = part.filename
+    if part.title is not None:
+        losses.add(path(*at, "title"), "document title", "OpenAI file parts have no title")
+    wire = {**wire_bag(bag), "type": "file", "file": file}
+    return _with_breakpoint(wire, part.cache_control, losses, at)
+
+
+def _data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:
+    url = compat.data_url(source.media_type, source.data)
+    if compat.source_from_url(url) != source.model_dump():
+        why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
+        losses.add(path(*at, "source"), "base64 source", why)
+    return url
+
+
+def _media_type_loss(media_type: str | None, losses: LossRecorder, at: Steps) -> None:
+    if media_type is not None:
+        losses.add(path(*at, "source", "media_type"), "media type", "OpenAI sends no media type with a URL or file id")

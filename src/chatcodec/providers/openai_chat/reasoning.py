@@ -1,0 +1,263 @@
+"""Reasoning on OpenAI-compatible servers: three fields and a content part, both ways.
+
+OpenAI's own Chat Completions API never returns reasoning and takes none back; the
+compatible servers each chose a spelling:
+
+- ``reasoning_content`` (string): DeepSeek, z.ai GLM, Qwen, older vLLM;
+- ``reasoning`` (string): OpenRouter, Groq, newer vLLM;
+- ``reasoning_details`` (list of ``reasoning.text`` / ``reasoning.summary`` /
+  ``reasoning.encrypted`` entries with ``signature``, ``format``, ``index``): OpenRouter,
+  which uses it to replay signed Anthropic or Gemini reasoning;
+- a ``{"type": "thinking", "thinking": [text chunks]}`` part inside ``content``: Mistral.
+
+Each becomes a :class:`~chatcodec.ThinkingPart` with ``provider="openai-chat"`` whose
+metadata bag names its ``field`` (and keeps the rest of a ``reasoning_details`` entry), so
+encoding writes it back where it came from. OpenRouter repeats the text of
+``reasoning_details`` in ``reasoning``, and vLLM has sent the same text as both
+``reasoning_content`` and ``reasoning``; such a copy is not a second part but an ``_also``
+marker on the parts it repeats.
+
+Reasoning produced by another provider has no standard place in an OpenAI request, so it
+is dropped with a loss, unless the request sets
+``provider_options["openai-chat"]["_reasoning_field"]`` to one of the three field names
+(on a response: ``provider_metadata["openai-chat"]["_reasoning_field"]``); then it is sent
+there, which is how DeepSeek (``reasoning_content``) or OpenRouter
+(``reasoning_details``, signatures included) accept replayed reasoning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.content import ThinkingPart
+from chatcodec.errors import PayloadError
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat.common import PROVIDER, absent, attach, own, path, rest, wire_bag
+
+Steps = tuple[int | str, ...]
+
+STRING_FIELDS = ("reasoning_content", "reasoning")
+DETAILS = "reasoning_details"
+FIELDS = (*STRING_FIELDS, DETAILS)
+"""The message fields reasoning is read from and written to, in the order decoded."""
+
+CONTENT = "content"
+"""``field`` of a Mistral thinking part, which lives inside ``content``."""
+
+OPTION = "_reasoning_field"
+
+_FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
+"""OpenRouter's ``format`` names for reasoning replayed from other providers."""
+
+
+# --- decode --------------------------------------------------------------------------
+
+
+def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
+    """A canonical thinking part produced by this codec."""
+    return attach({"type": "thinking", "text": text, "provider": PROVIDER}, bag)
+
+
+def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The thinking parts in a message's reasoning fields, and the fields they used."""
+    content = message.get("reasoning_content")
+    reasoning = message.get("reasoning")
+    details = message.get(DETAILS)
+    parts: list[dict[str, Any]] = []
+    mapped: list[str] = []
+    if isinstance(content, str):
+        parts.append(thinking(content, {"field": "reasoning_content"}))
+        mapped.append("reasoning_content")
+    detail_parts = [decode_detail(detail) for detail in details] if isinstance(details, list) and details else []
+    if isinstance(reasoning, str):
+        mapped.append("reasoning")
+        copied = _copied_by_reasoning(reasoning, content, parts, detail_parts)
+        for part in copied:
+            part["provider_metadata"][PROVIDER]["_also"] = ["reasoning"]
+        if not copied:
+            parts.append(thinking(reasoning, {"field": "reasoning"}))
+    if detail_parts:
+        parts.extend(detail_parts)
+        mapped.append(DETAILS)
+    return parts, mapped
+
+
+def _copied_by_reasoning(
+    reasoning: str, content: object, content_parts: list[dict[str, Any]], detail_parts: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    if content_parts and reasoning == content:
+        return content_parts
+    if detail_parts and reasoning == "".join(part["text"] for part in detail_parts):
+        return detail_parts
+    return []
+
+
+def decode_detail(detail: Mapping[str, Any]) -> dict[str, Any]:
+    """One ``reasoning_details`` entry as a thinking part (the entry's other keys in its bag)."""
+    canonical: dict[str, Any] = {"type": "thinking", "text": "", "provider": PROVIDER}
+    mapped: list[str] = []
+    kind = detail.get("type")
+    if kind == "reasoning.encrypted":
+        if isinstance(detail.get("data"), str):
+            canonical.update(encrypted=detail["data"], redacted=True)
+            mapped.append("data")
+    else:
+        key = "summary" if kind == "reasoning.summary" else "text"
+        if isinstance(detail.get(key), str):
+            canonical["text"] = detail[key]
+            mapped.append(key)
+    if isinstance(detail.get("signature"), str):
+        canonical["signature"] = detail["signature"]
+        mapped.append("signature")
+    bag = {"field": DETAILS, **rest(detail, mapped)}
+    if kind != "reasoning.encrypted":
+        key = "summary" if kind == "reasoning.summary" else "text"
+        if key not in detail:
+            bag["_absent"] = [key]
+    return attach(canonical, bag)
+
+
+def decode_content_thinking(part: Mapping[str, Any]) -> dict[str, Any]:
+    """Mistral's ``{"type": "thinking", "thinking": [chunks]}`` content part."""
+    chunks: list[Any] = part["thinking"]
+    bag: dict[str, Any] = {"field": CONTENT, **rest(part, ("type", "thinking"))}
+    if (
+        len(chunks) == 1
+        and chunks[0] == {"type": "text", "text": chunks[0].get("text")}
+        and isinstance(chunks[0]["text"], str)
+    ):
+        return thinking(chunks[0]["text"], bag)
+    bag["thinking"] = chunks
+    return thinking(chunk_text(chunks), bag)
+
+
+def chunk_text(chunks: list[Any]) -> str:
+    return "".join(
+        chunk["text"]
+        for chunk in chunks
+        if isinstance(chunk, dict) and chunk.get("type") == "text" and isinstance(chunk.get("text"), str)
+    )
+
+
+# --- encode --------------------------------------------------------------------------
+
+
+def option(bag: Mapping[str, Any], at: str) -> str | None:
+    """The ``_reasoning_field`` option, checked."""
+    value = bag.get(OPTION)
+    if value is None or value in FIELDS:
+        return value
+    raise PayloadError(f"{OPTION} must be one of {', '.join(FIELDS)}, not {value!r}", at)
+
+
+def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
+    """Where ``part`` goes: its own field when this codec produced it, else the option."""
+    if part.provider == PROVIDER:
+        field = own(part.provider_metadata).get("field")
+        if field in FIELDS or field == CONTENT:
+            return str(field)
+    return reasoning_field
+
+
+def drop_loss(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
+    """Record that ``part`` has nowhere to go."""
+    source = part.provider or "an unknown provider"
+    why = f"OpenAI Chat takes no reasoning input; set provider_options[{PROVIDER!r}][{OPTION!r}] to one of {FIELDS}"
+    losses.add(path(*at), f"thinking part from {source}", why)
+
+
+class ReasoningWriter:
+    """Collects the thinking parts of one message into its reasoning fields."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self._losses = losses
+        self._strings: dict[str, list[str]] = {}
+        self._sources: dict[str, list[str]] = {}
+        self._details: list[dict[str, Any]] = []
+
+    def add(self, part: ThinkingPart, field: str, at: Steps) -> None:
+        """Write ``part`` to ``field`` (one of :data:`FIELDS`)."""
+        bag = own(part.provider_metadata) if part.provider == PROVIDER else {}
+        if field == DETAILS and bag.get("field") == DETAILS:
+            self._details.append(_own_detail(part, bag, self._losses, at))
+        elif field == DETAILS:
+            first = len(self._details)
+            entries = _foreign_entries(part)
+            self._details.extend({**entry, "index": first + count} for count, entry in enumerate(entries))
+        else:
+            self._add_string(field, part.text, path(*at))
+            _carry_nothing_else(part, field, self._losses, at)
+        also = bag.get("_also")
+        for copy in also if isinstance(also, list) else ():
+            if copy in STRING_FIELDS and copy != field:
+                self._add_string(str(copy), part.text, "copy")
+
+    def _add_string(self, field: str, text: str, source: str) -> None:
+        self._strings.setdefault(field, []).append(text)
+        sources = self._sources.setdefault(field, [])
+        if source not in sources:
+            sources.append(source)
+
+    def fields(self, at: Steps) -> dict[str, Any]:
+        """The reasoning fields to put on the wire message."""
+        written: dict[str, Any] = {field: "".join(texts) for field, texts in self._strings.items()}
+        for field, sources in self._sources.items():
+            if len(sources) > 1:
+                why = f"OpenAI-compatible servers take one {field} string per message"
+                self._losses.add(path(*at), f"{len(sources)} reasoning parts joined into one {field}", why)
+        if self._details:
+            written[DETAILS] = self._details
+        return written
+
+
+def _foreign_entries(part: ThinkingPart) -> list[dict[str, Any]]:
+    """OpenRouter entries for reasoning from another provider (signature and payload kept)."""
+    entry_format = _FORMATS.get(part.provider or "", "unknown")
+    entries: list[dict[str, Any]] = []
+    if part.text or part.signature is not None or part.encrypted is None:
+        entry: dict[str, Any] = {"type": "reasoning.text", "text": part.text, "format": entry_format}
+        if part.signature is not None:
+            entry["signature"] = part.signature
+        entries.append(entry)
+    if part.encrypted is not None:
+        entries.append({"type": "reasoning.encrypted", "data": part.encrypted, "format": entry_format})
+    return entries
+
+
+def _own_detail(part: ThinkingPart, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    detail = {key: value for key, value in wire_bag(bag).items() if key != "field"}
+    kind = detail.get("type")
+    if kind == "reasoning.encrypted":
+        if part.encrypted is not None:
+            detail["data"] = part.encrypted
+        if part.text:
+            losses.add(path(*at, "text"), "reasoning text", "an encrypted reasoning entry carries no text")
+    else:
+        key = "summary" if kind == "reasoning.summary" else "text"
+        if part.text or (key not in detail and key not in absent(bag)):
+            detail[key] = part.text
+        if part.encrypted is not None:
+            losses.add(path(*at, "encrypted"), "encrypted reasoning", f"a {kind} entry carries no encrypted data")
+    if part.signature is not None:
+        detail["signature"] = part.signature
+    return detail
+
+
+def _carry_nothing_else(part: ThinkingPart, field: str, losses: LossRecorder, at: Steps) -> None:
+    why = f"{field} is plain text"
+    if part.signature is not None:
+        losses.add(path(*at, "signature"), "thinking signature", why)
+    if part.encrypted is not None:
+        losses.add(path(*at, "encrypted"), "encrypted reasoning", why)
+
+
+def encode_content_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A Mistral thinking part for ``content``."""
+    bag = own(part.provider_metadata)
+    chunks = bag.pop("thinking", None)
+    wire = {key: value for key, value in wire_bag(bag).items() if key != "field"}
+    if not (isinstance(chunks, list) and chunk_text(chunks) == part.text):
+        chunks = [{"type": "text", "text": part.text}]
+    _carry_nothing_else(part, "a thinking content part", losses, at)
+    return {**wire, "type": "thinking", "thinking": chunks}

@@ -1,0 +1,286 @@
+"""Chat Completions request bodies, both ways.
+
+Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
+``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
+``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were.
+``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
+newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
+caller sets ``provider_options["openai-chat"]["_max_tokens_key"] = "max_tokens"``, for
+servers that know only that one). Custom tools (``type: custom``) are kept whole in
+``provider_tools``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, get_args
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat.common import (
+    PROVIDER,
+    absent,
+    attach,
+    mark_absent,
+    own,
+    path,
+    present,
+    report_foreign,
+    rest,
+    wire_bag,
+)
+from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
+from chatcodec.providers.openai_chat.parts import opaque
+from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
+from chatcodec.request import ChatRequest, ReasoningEffort, ResponseFormat
+from chatcodec.tools import ToolDefinition
+from chatcodec.validation import validate_model, validate_with
+
+_SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
+_SAME_NAME_TOO = ("seed", "stream")
+_EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
+_MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
+_DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
+"""Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
+
+# --- decode --------------------------------------------------------------------------
+
+
+def decode_request(payload: dict[str, Any]) -> ChatRequest:
+    """Read a request body; everything without a canonical field is kept."""
+    wire: dict[str, Any] = dict(validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request"))
+    data: dict[str, Any] = {"messages": decode_messages(wire["messages"])}
+    bag: dict[str, Any] = {}
+    mapped = ["messages"]
+    for decoder in _DECODERS:
+        mapped += decoder(wire, data, bag)
+    bag = {**rest(wire, mapped), **bag}
+    if bag:
+        data["provider_options"] = {PROVIDER: bag}
+    return validate_model(ChatRequest, data)
+
+
+def _decode_same_name(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    keys = present(wire, *_SAME_NAME, *_SAME_NAME_TOO)
+    data.update((key, wire[key]) for key in keys)
+    return keys
+
+
+def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    tools = wire.get("tools")
+    if not tools:
+        return []
+    data["tools"] = [_decode_function_tool(tool) for tool in tools if tool["type"] == "function"]
+    functions_left = len(data["tools"])
+    provider_tools: list[dict[str, Any]] = []
+    for position, tool in enumerate(tools):
+        if tool["type"] == "function":
+            functions_left -= 1
+        else:  # kept whole; its position matters only when a function tool follows it
+            provider_tools.append(opaque(tool, {"_position": position} if functions_left else {}))
+    data["provider_tools"] = provider_tools
+    return ["tools"]
+
+
+def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    function: dict[str, Any] = tool["function"]
+    mapped = ["name", *present(function, "description", "parameters", "strict")]
+    definition = {key: function[key] for key in mapped}
+    bag = rest(tool, ("type", "function"))
+    function_rest = rest(function, mapped)
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, function, "parameters")
+    return attach(definition, bag)
+
+
+def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    choice = wire.get("tool_choice")
+    if isinstance(choice, str):
+        data["tool_choice"] = {"type": choice}
+        return ["tool_choice"]
+    function = as_dict(choice.get("function")) if isinstance(choice, dict) else None
+    if choice is None or function is None or set(choice) != {"type", "function"} or set(function) != {"name"}:
+        return []  # allowed_tools, custom tools: kept as they are
+    data["tool_choice"] = {"type": "tool", "name": function["name"]}
+    return ["tool_choice"]
+
+
+def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    for key in _MAX_TOKENS_KEYS:
+        value = wire.get(key)
+        if isinstance(value, int) and value >= 1:  # 0 or less is not a canonical limit: kept as it is
+            data["max_tokens"] = value
+            if key == "max_tokens":
+                bag["_max_tokens_key"] = key
+            return [key]
+    return []
+
+
+def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    stop = wire.get("stop")
+    if isinstance(stop, str):
+        data["stop"] = [stop]
+        bag["_stop"] = "string"
+        return ["stop"]
+    if not stop:
+        return []  # null or []: kept as it is
+    data["stop"] = stop
+    return ["stop"]
+
+
+def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    effort = wire.get("reasoning_effort")
+    if effort not in _EFFORTS:
+        return []
+    data["reasoning"] = {"effort": effort}
+    return ["reasoning_effort"]
+
+
+def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    wire_format = wire.get("response_format")
+    if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
+        return []
+    canonical: dict[str, Any] = {"type": wire_format["type"]}
+    extra = rest(wire_format, ("type", "json_schema"))
+    if wire_format["type"] == "json_schema":
+        schema: dict[str, Any] = wire_format["json_schema"]
+        keys = ["name", *present(schema, "description", "schema", "strict")]
+        canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
+        schema_rest = rest(schema, keys)
+        if schema_rest:
+            extra["json_schema"] = schema_rest
+    if extra:
+        bag["response_format"] = extra
+    data["response_format"] = canonical
+    return ["response_format"]
+
+
+def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    metadata = wire.get("metadata")
+    if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
+        return []
+    data["metadata"] = metadata
+    return ["metadata"]
+
+
+_DECODERS: tuple[Decoder, ...] = (
+    _decode_same_name,
+    _decode_tools,
+    _decode_tool_choice,
+    _decode_max_tokens,
+    _decode_stop,
+    _decode_reasoning_effort,
+    _decode_response_format,
+    _decode_metadata,
+)
+
+# --- encode --------------------------------------------------------------------------
+
+
+def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
+    report_foreign(losses, request.provider_options, path("provider_options"))
+    bag = own(request.provider_options)
+    reasoning_field = reasoning.option(bag, path("provider_options", PROVIDER, reasoning.OPTION))
+    wire = wire_bag(bag)
+    if request.model is not None:
+        wire["model"] = request.model
+    wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
+    _encode_tools(request, wire, losses)
+    _encode_knobs(request, bag, wire, losses)
+    _encode_response_format(request.response_format, wire, losses)
+    if request.cache_control is not None:
+        why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
+        losses.add(path("cache_control"), "request-wide cache_control", why)
+    return wire
+
+
+def _encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
+    tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(request.tools)]
+    for index, tool in enumerate(request.provider_tools):
+        if tool.provider != PROVIDER:
+            why = f"{PROVIDER} has no {tool.provider} hosted tools"
+            losses.add(path("provider_tools", index), f"{tool.provider} tool", why)
+            continue
+        position = own(tool.provider_metadata).get("_position")
+        at = position if isinstance(position, int) and 0 <= position <= len(tools) else len(tools)
+        tools.insert(at, dict(tool.data))
+    if tools:
+        wire["tools"] = tools
+    if request.tool_choice is not None:
+        choice = request.tool_choice
+        named = {"type": "function", "function": {"name": choice.name}}
+        wire["tool_choice"] = named if choice.type == "tool" else choice.type
+
+
+def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
+    report_foreign(losses, tool.provider_metadata, path("tools", index))
+    if tool.cache_control is not None:
+        losses.add(path("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
+    bag = own(tool.provider_metadata)
+    function_rest = as_dict(bag.pop("function", None)) or {}
+    function: dict[str, Any] = {**function_rest, "name": tool.name}
+    if tool.description is not None:
+        function["description"] = tool.description
+    if not ("parameters" in absent(bag) and tool.parameters == _DEFAULT_PARAMETERS):
+        function["parameters"] = tool.parameters
+    if tool.strict is not None:
+        function["strict"] = tool.strict
+    return {**wire_bag(bag), "type": "function", "function": function}
+
+
+def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    for key in (*_SAME_NAME[1:], *_SAME_NAME_TOO):
+        value = getattr(request, key)
+        if value is not None:
+            wire[key] = value
+    if request.max_tokens is not None:
+        key = bag.get("_max_tokens_key")
+        wire[key if key in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
+    if request.stop:
+        one_string = bag.get("_stop") == "string" and len(request.stop) == 1
+        wire["stop"] = request.stop[0] if one_string else list(request.stop)
+    if request.top_k is not None:
+        losses.add(path("top_k"), "top_k", "OpenAI Chat has no top-k sampling")
+    if request.metadata is not None:
+        _encode_metadata(request.metadata, wire, losses)
+    if request.reasoning is not None:
+        config = request.reasoning
+        if config.effort is not None:
+            wire["reasoning_effort"] = config.effort
+        for name in ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts"):
+            if getattr(config, name) is not None:
+                losses.add(path("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
+
+
+def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
+    for key in metadata.keys() - kept.keys():
+        losses.add(path("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
+    wire["metadata"] = kept
+
+
+def _encode_response_format(response_format: ResponseFormat | None, wire: dict[str, Any], losses: LossRecorder) -> None:
+    if response_format is None:
+        return
+    extra = dict(as_dict(wire.get("response_format")) or {})
+    built: dict[str, Any] = {"type": response_format.type}
+    fields = {"name": response_format.name, "description": response_format.description}
+    fields |= {"schema": response_format.json_schema, "strict": response_format.strict}
+    if response_format.type == "json_schema":
+        schema = {**(as_dict(extra.get("json_schema")) or {})}
+        schema.update((key, value) for key, value in fields.items() if value is not None)
+        if response_format.name is None:
+            losses.add(path("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
+            schema["name"] = "response"
+        built["json_schema"] = schema
+    else:
+        for key, value in fields.items():
+            if value is not None:
+                name = "json_schema" if key == "schema" else key
+                losses.add(path("response_format", name), f"response_format {name}", f"not used with {built['type']}")
+    wire["response_format"] = {**extra, **built}

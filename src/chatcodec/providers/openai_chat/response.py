@@ -1,0 +1,107 @@
+"""``chat.completion`` response bodies, both ways.
+
+Every choice is kept (``n`` > 1), and so is what has no canonical field: per-choice
+``logprobs`` and OpenRouter's ``native_finish_reason`` in the choice's bag, message
+``annotations``, ``audio`` and ``refusal: null`` in the message's bag, and
+``system_fingerprint``, ``service_tier``, ``moderation`` or OpenRouter's ``provider`` in
+the response's bag.
+
+The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
+``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
+are then written as ``""`` and ``created`` as ``0`` (placeholders, not data), and a missing
+finish reason as ``"stop"`` with a loss, since that one tells the client something.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
+from chatcodec.providers.openai_chat.common import (
+    absent,
+    attach,
+    mark_absent,
+    own,
+    path,
+    present,
+    report_foreign,
+    rest,
+    wire_bag,
+)
+from chatcodec.providers.openai_chat.finish_reason import MARKER, decode_finish_reason, encode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
+from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
+from chatcodec.response import ChatResponse, ResponseChoice
+from chatcodec.validation import validate_model, validate_with
+
+OBJECT = "chat.completion"
+_PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
+
+
+def decode_response(payload: dict[str, Any]) -> ChatResponse:
+    """Read a response body; everything without a canonical field is kept."""
+    wire: dict[str, Any] = dict(validate_with(RESPONSE_ADAPTER, payload, "OpenAI Chat response"))
+    known = present(wire, "id", "created", "model")
+    data: dict[str, Any] = {key: wire[key] for key in known}
+    mapped = ["choices", *known]
+    if wire.get("object") == OBJECT:
+        mapped.append("object")
+    data["choices"] = [decode_choice(choice) for choice in wire["choices"]]
+    if isinstance(wire.get("usage"), dict):
+        data["usage"] = decode_usage(wire["usage"])
+        mapped.append("usage")
+    bag = rest(wire, mapped)
+    mark_absent(bag, wire, "id", "object", "created", "model")
+    return validate_model(ChatResponse, attach(data, bag))
+
+
+def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
+    """One wire choice as a canonical choice dict."""
+    canonical: dict[str, Any] = {"index": choice["index"], "message": decode_assistant(choice["message"])}
+    bag = rest(choice, ("index", "message", *present(choice, "finish_reason")))
+    raw = choice.get("finish_reason")
+    if isinstance(raw, str):
+        canonical["finish_reason"] = decode_finish_reason(raw)
+        bag.update(own_marker(raw))
+    return attach(canonical, bag)
+
+
+def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+    """Write a response body; what OpenAI cannot carry is recorded in ``losses``."""
+    report_foreign(losses, response.provider_metadata, path())
+    bag = own(response.provider_metadata)
+    reasoning_field = reasoning.option(bag, path("provider_metadata", "openai-chat", reasoning.OPTION))
+    left_out = absent(bag)
+    wire = wire_bag(bag)
+    for key, default in _PLACEHOLDERS:
+        value = getattr(response, key)
+        if value is not None:
+            wire[key] = value
+        elif key not in left_out and key not in wire:
+            wire[key] = default
+    if "object" not in wire and "object" not in left_out:
+        wire["object"] = OBJECT
+    wire["choices"] = [
+        _encode_choice(choice, reasoning_field, losses, index) for index, choice in enumerate(response.choices)
+    ]
+    if response.usage is not None:
+        wire["usage"] = encode_usage(response.usage, losses, path("usage"))
+    return wire
+
+
+def _encode_choice(
+    choice: ResponseChoice, reasoning_field: str | None, losses: LossRecorder, index: int
+) -> dict[str, Any]:
+    report_foreign(losses, choice.provider_metadata, path("choices", index))
+    bag = own(choice.provider_metadata)
+    message = encode_assistant(choice.message, reasoning_field, losses, ("choices", index, "message"), response=True)
+    wire = {**wire_bag(bag), "index": choice.index, "message": message}
+    at = path("choices", index, "finish_reason")
+    if choice.finish_reason is not None:
+        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag.get(MARKER), losses, at)
+    elif "finish_reason" not in wire:
+        losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
+        wire["finish_reason"] = "stop"
+    return wire

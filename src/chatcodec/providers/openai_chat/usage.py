@@ -1,0 +1,71 @@
+"""Token usage both ways.
+
+``prompt_tokens`` already includes cached tokens (``prompt_tokens_details.cached_tokens``)
+and ``completion_tokens`` includes reasoning tokens, which is the canonical convention, so
+counts map one to one. ``total_tokens`` is derived when it is the plain sum, and kept
+otherwise. Other details (audio, image, prediction tokens, OpenRouter ``cost``, DeepSeek
+``prompt_cache_hit_tokens``) stay in the usage's metadata bag. The SDK requires the three
+top-level counts, so a count the source did not report is written as 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat.common import absent, attach, mark_absent, own, report_foreign, rest, wire_bag
+from chatcodec.response import Usage
+
+_DETAILS = {
+    "prompt_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),
+    "completion_tokens_details": (("reasoning_tokens", "reasoning_tokens"),),
+}
+_COUNTS = (("prompt_tokens", "input_tokens"), ("completion_tokens", "output_tokens"))
+
+
+def decode_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    """A wire ``usage`` object as a canonical usage dict."""
+    canonical: dict[str, Any] = {}
+    mapped: list[str] = []
+    for wire_key, key in _COUNTS:
+        if isinstance(usage.get(wire_key), int):
+            canonical[key] = usage[wire_key]
+            mapped.append(wire_key)
+    if len(mapped) == 2 and usage.get("total_tokens") == canonical["input_tokens"] + canonical["output_tokens"]:
+        mapped.append("total_tokens")
+    nested: dict[str, Any] = {}
+    for details_key, pairs in _DETAILS.items():
+        details = usage.get(details_key)
+        if not isinstance(details, dict):
+            continue
+        mapped.append(details_key)
+        taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int)]
+        canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
+        details_rest = rest(details, taken)
+        if details_rest or not taken:
+            nested[details_key] = details_rest
+    bag = {**rest(usage, mapped), **nested}
+    mark_absent(bag, usage, "prompt_tokens", "completion_tokens", "total_tokens")
+    return attach(canonical, bag)
+
+
+def encode_usage(usage: Usage, losses: LossRecorder, at: str) -> dict[str, Any]:
+    """The wire ``usage`` object."""
+    report_foreign(losses, usage.provider_metadata, at)
+    bag = own(usage.provider_metadata)
+    left_out = absent(bag)
+    wire = wire_bag(bag)
+    for wire_key, key in _COUNTS:
+        value = getattr(usage, key)
+        if value is not None:
+            wire[wire_key] = value
+        elif wire_key not in left_out and wire_key not in wire:  # a null kept in the bag stays null
+            wire[wire_key] = 0
+    if "total_tokens" not in wire and "total_tokens" not in left_out:
+        wire["total_tokens"] = (usage.input_tokens or 0) + (usage.output_tokens or 0)
+    for details_key, pairs in _DETAILS.items():
+        details = bag.get(details_key)
+        counted = {wire_key: getattr(usage, key) for wire_key, key in pairs if getattr(usage, key) is not None}
+        if counted or isinstance(details, dict):
+            wire[details_key] = {**(details if isinstance(details, dict) else {}), **counted}
+    return wire

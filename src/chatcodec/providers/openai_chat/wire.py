@@ -1,0 +1,463 @@
+"""Wire shapes of OpenAI Chat Completions, keys spelled exactly as the API spells them.
+
+These TypedDicts validate what comes *in*: types are checked strictly (a number is not
+text, ``"1"`` is not a number), unknown keys are allowed and kept (the decoder stores them
+in ``provider_metadata`` so a same-provider round trip is exact), and part or tool types
+this library does not know fall through to a catch-all shape that is kept whole, because
+compatible servers add their own (Mistral ``thinking`` parts, custom tools).
+
+Optional fields accept ``null`` as well: serializers commonly write ``"name": null``, and
+the decoder keeps such nulls verbatim rather than rejecting the payload.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
+from typing_extensions import TypedDict
+
+from chatcodec._narrow import as_dict
+
+_wire = with_config(ConfigDict(extra="allow", strict=True))
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+"""Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
+
+Number = int | float
+"""JSON numbers: ``int`` first so ``1`` stays ``1`` and is not rewritten as ``1.0``."""
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+"""Message roles this codec reads (the deprecated ``function`` role is not one)."""
+
+
+def _tagged(known: tuple[str, ...], key: str = "type", fallback: str = "unknown") -> Discriminator:
+    """Route a dict to its shape by ``key``; values not in ``known`` go to ``fallback``."""
+
+    def tag(value: Any) -> str:
+        fields = as_dict(value)
+        found = None if fields is None else fields.get(key)
+        return found if isinstance(found, str) and found in known else fallback
+
+    return Discriminator(tag)
+
+
+# --- content parts -------------------------------------------------------------------
+
+
+@_wire
+class WireCacheBreakpoint(TypedDict):
+    """``prompt_cache_breakpoint``: an explicit prompt-cache breakpoint after the part."""
+
+    mode: str
+    ttl: NotRequired[str]
+
+
+@_wire
+class WireTextPart(TypedDict):
+    type: Literal["text"]
+    text: str
+    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+
+
+@_wire
+class WireImageUrl(TypedDict):
+    url: NonEmpty
+    detail: NotRequired[str]
+
+
+@_wire
+class WireImagePart(TypedDict):
+    type: Literal["image_url"]
+    image_url: WireImageUrl
+    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+
+
+@_wire
+class WireInputAudio(TypedDict):
+    data: str
+    format: str
+
+
+@_wire
+class WireAudioPart(TypedDict):
+    type: Literal["input_audio"]
+    input_audio: WireInputAudio
+    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+
+
+@_wire
+class WireFile(TypedDict):
+    file_data: NotRequired[str]
+    file_id: NotRequired[NonEmpty]
+    filename: NotRequired[str]
+
+
+@_wire
+class WireFilePart(TypedDict):
+    type: Literal["file"]
+    file: WireFile
+    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+
+
+@_wire
+class WireRefusalPart(TypedDict):
+    type: Literal["refusal"]
+    refusal: str
+
+
+@_wire
+class WireThinkingPart(TypedDict):
+    """Mistral's reasoning part inside ``content``: ``thinking`` is a list of text chunks."""
+
+    type: Literal["thinking"]
+    thinking: list[dict[str, Any]]
+
+
+@_wire
+class WireUnknownPart(TypedDict):
+    """A part type this codec does not know; kept whole as an opaque part."""
+
+    type: str
+
+
+WireUserPart = Annotated[
+    Annotated[WireTextPart, Tag("text")]
+    | Annotated[WireImagePart, Tag("image_url")]
+    | Annotated[WireAudioPart, Tag("input_audio")]
+    | Annotated[WireFilePart, Tag("file")]
+    | Annotated[WireUnknownPart, Tag("unknown")],
+    _tagged(("text", "image_url", "input_audio", "file")),
+]
+
+WireTextOnlyPart = Annotated[
+    Annotated[WireTextPart, Tag("text")] | Annotated[WireUnknownPart, Tag("unknown")],
+    _tagged(("text",)),
+]
+"""Parts of system, developer and tool messages: text (anything else is kept opaque)."""
+
+WireAssistantPart = Annotated[
+    Annotated[WireTextPart, Tag("text")]
+    | Annotated[WireRefusalPart, Tag("refusal")]
+    | Annotated[WireThinkingPart, Tag("thinking")]
+    | Annotated[WireUnknownPart, Tag("unknown")],
+    _tagged(("text", "refusal", "thinking")),
+]
+
+
+# --- tool calls and reasoning ----------------------------------------------------------
+
+
+@_wire
+class WireFunctionCall(TypedDict):
+    name: str
+    arguments: str
+
+
+@_wire
+class WireToolCall(TypedDict):
+    id: str
+    type: NotRequired[Literal["function"]]
+    function: WireFunctionCall
+
+
+@_wire
+class WireUnknownToolCall(TypedDict):
+    """A custom-tool call (``type: custom``) or another kind: kept whole."""
+
+    type: str
+
+
+def _tool_call_tag(value: Any) -> str:
+    fields = as_dict(value)
+    if fields is None:
+        return "function"
+    kind = fields.get("type", "function")  # compatible servers sometimes leave out "type"
+    return "function" if kind == "function" else "unknown"
+
+
+WireAnyToolCall = Annotated[
+    Annotated[WireToolCall, Tag("function")] | Annotated[WireUnknownToolCall, Tag("unknown")],
+    Discriminator(_tool_call_tag),
+]
+
+
+@_wire
+class WireReasoningDetail(TypedDict):
+    """One entry of OpenRouter's ``reasoning_details`` (``reasoning.text``, ``.summary``,
+    ``.encrypted``); the same shape streams as fragments keyed by ``index``."""
+
+    type: NotRequired[str | None]
+    text: NotRequired[str | None]
+    summary: NotRequired[str | None]
+    data: NotRequired[str | None]
+    signature: NotRequired[str | None]
+    format: NotRequired[str | None]
+    id: NotRequired[str | None]
+    index: NotRequired[int]
+
+
+# --- messages --------------------------------------------------------------------------
+
+
+@_wire
+class WireSystemMessage(TypedDict):
+    role: Literal["system", "developer"]
+    content: str | list[WireTextOnlyPart]
+    name: NotRequired[str | None]
+
+
+@_wire
+class WireUserMessage(TypedDict):
+    role: Literal["user"]
+    content: str | list[WireUserPart]
+    name: NotRequired[str | None]
+
+
+@_wire
+class WireAssistantMessage(TypedDict):
+    role: Literal["assistant"]
+    content: NotRequired[str | list[WireAssistantPart] | None]
+    refusal: NotRequired[str | None]
+    name: NotRequired[str | None]
+    tool_calls: NotRequired[list[WireAnyToolCall] | None]
+    reasoning_content: NotRequired[str | None]
+    reasoning: NotRequired[str | None]
+    reasoning_details: NotRequired[list[WireReasoningDetail] | None]
+
+
+@_wire
+class WireToolMessage(TypedDict):
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str | list[WireTextOnlyPart]
+
+
+@_wire
+class WireUnknownRoleMessage(TypedDict):
+    """Catch-all so an unknown or missing role is reported at ``.role``."""
+
+    role: Literal["system", "developer", "user", "assistant", "tool"]
+
+
+WireMessage = Annotated[
+    Annotated[WireSystemMessage, Tag("system")]
+    | Annotated[WireSystemMessage, Tag("developer")]
+    | Annotated[WireUserMessage, Tag("user")]
+    | Annotated[WireAssistantMessage, Tag("assistant")]
+    | Annotated[WireToolMessage, Tag("tool")]
+    | Annotated[WireUnknownRoleMessage, Tag("unknown")],
+    _tagged(ROLES, key="role"),
+]
+
+
+# --- request ---------------------------------------------------------------------------
+
+
+@_wire
+class WireFunctionDefinition(TypedDict):
+    name: NonEmpty
+    description: NotRequired[str | None]
+    parameters: NotRequired[dict[str, Any] | None]
+    strict: NotRequired[bool | None]
+
+
+@_wire
+class WireFunctionTool(TypedDict):
+    type: Literal["function"]
+    function: WireFunctionDefinition
+
+
+@_wire
+class WireUnknownTool(TypedDict):
+    """A custom tool (``type: custom``) or another kind: kept whole."""
+
+    type: str
+
+
+WireTool = Annotated[
+    Annotated[WireFunctionTool, Tag("function")] | Annotated[WireUnknownTool, Tag("unknown")],
+    _tagged(("function",)),
+]
+
+
+@_wire
+class WireNamedFunction(TypedDict):
+    name: str
+
+
+@_wire
+class WireNamedToolChoice(TypedDict):
+    type: Literal["function"]
+    function: WireNamedFunction
+
+
+@_wire
+class WireOtherToolChoice(TypedDict):
+    """``allowed_tools``, a named custom tool, or a future kind: kept as it is."""
+
+    type: str
+
+
+WireToolChoice = (
+    Literal["none", "auto", "required"]
+    | Annotated[
+        Annotated[WireNamedToolChoice, Tag("function")] | Annotated[WireOtherToolChoice, Tag("unknown")],
+        _tagged(("function",)),
+    ]
+)
+
+
+@_wire
+class WireJsonSchema(TypedDict):
+    name: str
+    description: NotRequired[str | None]
+    schema: NotRequired[dict[str, Any] | None]
+    strict: NotRequired[bool | None]
+
+
+@_wire
+class WireJsonSchemaFormat(TypedDict):
+    type: Literal["json_schema"]
+    json_schema: WireJsonSchema
+
+
+@_wire
+class WireSimpleFormat(TypedDict):
+    type: Literal["text", "json_object"]
+
+
+@_wire
+class WireOtherFormat(TypedDict):
+    type: str
+
+
+def _response_format_tag(value: Any) -> str:
+    kind = (as_dict(value) or {}).get("type")
+    if kind == "json_schema":
+        return "json_schema"
+    return "simple" if kind in ("text", "json_object") else "unknown"
+
+
+WireResponseFormat = Annotated[
+    Annotated[WireJsonSchemaFormat, Tag("json_schema")]
+    | Annotated[WireSimpleFormat, Tag("simple")]
+    | Annotated[WireOtherFormat, Tag("unknown")],
+    Discriminator(_response_format_tag),
+]
+
+
+@_wire
+class WireRequest(TypedDict):
+    model: NotRequired[str]
+    messages: list[WireMessage]
+    tools: NotRequired[list[WireTool] | None]
+    tool_choice: NotRequired[WireToolChoice | None]
+    parallel_tool_calls: NotRequired[bool | None]
+    max_tokens: NotRequired[int | None]
+    max_completion_tokens: NotRequired[int | None]
+    stop: NotRequired[str | list[str] | None]
+    temperature: NotRequired[Number | None]
+    top_p: NotRequired[Number | None]
+    frequency_penalty: NotRequired[Number | None]
+    presence_penalty: NotRequired[Number | None]
+    seed: NotRequired[int | None]
+    reasoning_effort: NotRequired[str | None]
+    response_format: NotRequired[WireResponseFormat | None]
+    stream: NotRequired[bool | None]
+    metadata: NotRequired[dict[str, Any] | None]
+
+
+# --- response --------------------------------------------------------------------------
+
+
+@_wire
+class WirePromptTokensDetails(TypedDict):
+    cached_tokens: NotRequired[int | None]
+    cache_write_tokens: NotRequired[int | None]
+
+
+@_wire
+class WireCompletionTokensDetails(TypedDict):
+    reasoning_tokens: NotRequired[int | None]
+
+
+@_wire
+class WireUsage(TypedDict):
+    prompt_tokens: NotRequired[int | None]
+    completion_tokens: NotRequired[int | None]
+    total_tokens: NotRequired[int | None]
+    prompt_tokens_details: NotRequired[WirePromptTokensDetails | None]
+    completion_tokens_details: NotRequired[WireCompletionTokensDetails | None]
+
+
+@_wire
+class WireChoice(TypedDict):
+    index: int
+    message: WireAssistantMessage
+    finish_reason: NotRequired[str | None]
+
+
+@_wire
+class WireResponse(TypedDict):
+    id: NotRequired[str]
+    object: NotRequired[str]
+    created: NotRequired[int]
+    model: NotRequired[str]
+    choices: list[WireChoice]
+    usage: NotRequired[WireUsage | None]
+
+
+# --- stream ----------------------------------------------------------------------------
+
+
+@_wire
+class WireFunctionDelta(TypedDict):
+    name: NotRequired[str | None]
+    arguments: NotRequired[str | None]
+
+
+@_wire
+class WireToolCallDelta(TypedDict):
+    index: int
+    id: NotRequired[str | None]
+    type: NotRequired[str | None]
+    function: NotRequired[WireFunctionDelta | None]
+
+
+@_wire
+class WireDelta(TypedDict):
+    role: NotRequired[str | None]
+    content: NotRequired[str | list[WireAssistantPart] | None]  # a list: Mistral streams thinking parts
+    refusal: NotRequired[str | None]
+    reasoning_content: NotRequired[str | None]
+    reasoning: NotRequired[str | None]
+    reasoning_details: NotRequired[list[WireReasoningDetail] | None]
+    tool_calls: NotRequired[list[WireToolCallDelta] | None]
+
+
+@_wire
+class WireChunkChoice(TypedDict):
+    index: int
+    delta: WireDelta
+    finish_reason: NotRequired[str | None]
+
+
+@_wire
+class WireChunk(TypedDict):
+    id: NotRequired[str]
+    object: NotRequired[str]
+    created: NotRequired[int]
+    model: NotRequired[str]
+    choices: list[WireChunkChoice]
+    usage: NotRequired[WireUsage | None]
+
+
+REQUEST_ADAPTER: TypeAdapter[WireRequest] = TypeAdapter(WireRequest)
+"""Validates a request body."""
+
+RESPONSE_ADAPTER: TypeAdapter[WireResponse] = TypeAdapter(WireResponse)
+"""Validates a ``chat.completion`` response body."""
+
+CHUNK_ADAPTER: TypeAdapter[WireChunk] = TypeAdapter(WireChunk)
+"""Validates one ``chat.completion.chunk``."""

@@ -1,0 +1,133 @@
+"""Validated models read like the dicts they dump to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import (
+    AssistantMessage,
+    ChatRequest,
+    ChatResponse,
+    ThinkingPart,
+    ToolDefinition,
+    ToolMessage,
+    ToolUsePart,
+    Usage,
+    UserMessage,
+)
+
+
+def _models() -> list[Any]:
+    return [
+        UserMessage(content="hi"),
+        UserMessage(content=[{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}], name="bob"),
+        AssistantMessage(content=[{"type": "thinking", "text": "t", "signature": "s"}]),
+        ToolMessage(content=[{"type": "tool_result", "tool_use_id": "c", "content": "r", "is_error": True}]),
+        ThinkingPart(text="x"),
+        ThinkingPart(encrypted="e", redacted=True),
+        ToolUsePart(id="c", name="f"),
+        ToolDefinition(name="f", description="d"),
+        ChatRequest(model="m", messages=[{"role": "user", "content": "x"}], temperature=0.0, stop=["\n"]),
+        ChatRequest(),
+        ChatResponse(message={"role": "assistant", "content": "x"}, usage={"input_tokens": 1}),
+        Usage(output_tokens=3),
+        chatcodec.TextStartEvent(index=0),
+        chatcodec.TextStartEvent(index=1, choice=2),
+    ]
+
+
+@pytest.mark.parametrize("model", _models(), ids=lambda model: type(model).__name__)
+def test_keys_match_dump(model: Any) -> None:
+    dumped = model.model_dump()
+    assert model.keys() == list(dumped.keys())
+    assert [key for key, _ in model.items()] == model.keys()
+    assert len(model.values()) == len(model.keys())
+    for key in dumped:
+        assert key in model
+
+
+@pytest.mark.parametrize("model", _models(), ids=lambda model: type(model).__name__)
+def test_dict_of_model_has_dump_keys(model: Any) -> None:
+    as_dict = dict(model)
+    assert list(as_dict) == list(model.model_dump())
+    for key, value in as_dict.items():
+        assert value == getattr(model, key)
+
+
+def test_getitem_and_get() -> None:
+    message = UserMessage(content=[{"type": "text", "text": "hi"}])
+    assert message["role"] == "user"
+    assert message.get("content") is message.content
+    assert message.get("missing", 5) == 5
+    assert message.get("missing") is None
+
+
+def test_contains() -> None:
+    message = UserMessage(content="hi")
+    assert "role" in message
+    assert "content" in message
+    assert "cache_control" not in message
+    assert "name" not in message
+    assert "provider_metadata" not in message
+    assert "missing" not in message
+    assert 1 not in message
+
+
+def test_set_optional_fields_become_keys() -> None:
+    message = UserMessage(content="hi", name="bob", cache_control={"type": "ephemeral"})
+    assert "cache_control" in message
+    assert message.keys() == ["name", "cache_control", "role", "content"]
+    assert message["cache_control"]["type"] == "ephemeral"
+    assert message.get("name") == "bob"
+
+
+def test_get_of_omitted_field_returns_default() -> None:
+    message = UserMessage(content="hi")
+    assert message.get("cache_control", "fallback") == "fallback"
+    part = ThinkingPart(text="x")
+    assert "redacted" not in part
+    assert part.get("redacted", "fallback") == "fallback"
+    assert ThinkingPart(text="", redacted=True, encrypted="opaque").get("redacted") is True
+
+
+@pytest.mark.parametrize("key", ["missing", "tool_calls", "Role", ""])
+def test_unknown_key_raises_key_error(key: str) -> None:
+    message = AssistantMessage(content="x")
+    with pytest.raises(KeyError) as info:
+        message[key]
+    assert info.value.args == (key,)
+
+
+def test_nested_access() -> None:
+    message = chatcodec.validate_message(
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "hello"},
+                {"type": "tool_use", "id": "c1", "name": "f", "arguments": "{}"},
+            ],
+        }
+    )
+    assert message["content"][0]["text"] == "hello"
+    assert message["content"][1]["name"] == "f"
+    assert message["content"][1].get("arguments") == "{}"
+
+
+def test_nested_access_through_request_and_response() -> None:
+    request = ChatRequest(messages=[{"role": "user", "content": [{"type": "text", "text": "q"}]}])
+    assert request["messages"][0]["content"][0]["text"] == "q"
+    response = ChatResponse(message={"role": "assistant", "content": "a"}, finish_reason={"unified": "stop"})
+    assert response["choices"][0]["message"]["content"] == "a"
+    assert response["choices"][0]["finish_reason"]["unified"] == "stop"
+    tool = ToolMessage(
+        content=[{"type": "tool_result", "tool_use_id": "c", "content": [{"type": "text", "text": "deep"}]}]
+    )
+    assert tool["content"][0]["content"][0]["text"] == "deep"
+
+
+def test_star_star_unpacking() -> None:
+    message = UserMessage(content="hi", name="n")
+    assert {**message} == {"name": "n", "role": "user", "content": "hi"}
