@@ -39,6 +39,7 @@ from chatcodec.content import (
     UrlSource,
     UserContentPart,
 )
+from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
 from chatcodec.errors import (
     ChatcodecError,
     CodecNotAvailableError,
@@ -67,6 +68,9 @@ from chatcodec.messages import (
 from chatcodec.registry import (
     PROVIDER_NAMES,
     Codec,
+    StreamDecoder,
+    SupportsMessageDecoding,
+    SupportsStreamDecoder,
     available_formats,
     get_codec,
     register_codec,
@@ -104,6 +108,7 @@ from chatcodec.validation import dump_messages, validate_message, validate_messa
 __all__ = [
     "MESSAGES_ADAPTER",
     "MESSAGE_ADAPTER",
+    "MISSING_RESULT_TEXT",
     "PROVIDER_NAMES",
     "SCHEMA_KINDS",
     "STREAM_EVENT_ADAPTER",
@@ -121,6 +126,7 @@ __all__ = [
     "Codec",
     "CodecNotAvailableError",
     "ContentPart",
+    "Conversation",
     "DocumentPart",
     "ErrorEvent",
     "FileSource",
@@ -147,8 +153,11 @@ __all__ = [
     "ResponseStartEvent",
     "SchemaKind",
     "StreamAccumulator",
+    "StreamDecoder",
     "StreamError",
     "StreamEvent",
+    "SupportsMessageDecoding",
+    "SupportsStreamDecoder",
     "SystemContentPart",
     "SystemMessage",
     "TextDeltaEvent",

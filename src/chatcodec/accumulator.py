@@ -172,6 +172,13 @@ class StreamAccumulator:
             }
         return validate_model(ChatResponse, payload)
 
+    def part_so_far(self, choice: int, index: int) -> dict[str, Any]:
+        """The part at ``index`` of ``choice`` as built so far (canonical JSON)."""
+        builder = self._choices.get(choice, {}).get(index)
+        if builder is None:
+            raise StreamError(f"part {index} of choice {choice} was never started")
+        return builder.build()
+
     # --- event handlers ---------------------------------------------------------------
 
     def _start(self, event: ResponseStartEvent) -> None:

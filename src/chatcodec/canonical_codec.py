@@ -12,10 +12,11 @@ import pydantic_core
 
 from chatcodec.errors import as_chatcodec_error
 from chatcodec.losses import LossRecorder
+from chatcodec.messages import AnyMessage
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
-from chatcodec.validation import validate_model
+from chatcodec.validation import validate_messages, validate_model
 
 
 class CanonicalCodec:
@@ -36,16 +37,37 @@ class CanonicalCodec:
         return response.model_dump(mode="json")
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-        for index, event in enumerate(events):
-            try:
-                yield STREAM_EVENT_ADAPTER.validate_python(event)
-            except pydantic_core.ValidationError as error:
-                # $[n] is the n-th event of the stream
-                raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
+        decoder = self.stream_decoder()  # $[n] in errors is the n-th event of the stream
+        for event in events:
+            yield from decoder.feed(event)
+        yield from decoder.close()
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         for event in events:
             yield event.model_dump(mode="json")
+
+    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
+        return validate_messages(messages)
+
+    def stream_decoder(self) -> CanonicalStreamDecoder:
+        return CanonicalStreamDecoder()
+
+
+class CanonicalStreamDecoder:
+    """Push-style twin of :meth:`CanonicalCodec.decode_stream`."""
+
+    def __init__(self) -> None:
+        self._count = 0
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        index, self._count = self._count, self._count + 1
+        try:
+            return [STREAM_EVENT_ADAPTER.validate_python(event)]
+        except pydantic_core.ValidationError as error:
+            raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
+
+    def close(self) -> list[AnyStreamEvent]:
+        return []
 
 
 CODEC = CanonicalCodec()

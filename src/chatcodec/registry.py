@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
 from chatcodec.losses import LossRecorder
+from chatcodec.messages import AnyMessage
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import AnyStreamEvent
@@ -45,9 +46,38 @@ class Codec(Protocol):
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]: ...
 
 
+class StreamDecoder(Protocol):
+    """Push-style decoding of one provider stream: feed wire events as they arrive
+    (from a sync or async source alike)."""
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """Canonical events for one wire event (often none, sometimes several)."""
+        ...
+
+    def close(self) -> list[AnyStreamEvent]:
+        """Events still owed when the stream ends."""
+        ...
+
+
+@runtime_checkable
+class SupportsStreamDecoder(Protocol):
+    """A codec that decodes streams incrementally (what :class:`~chatcodec.Conversation`
+    and async proxies need); ``decode_stream`` is then ``feed`` over the events."""
+
+    def stream_decoder(self) -> StreamDecoder: ...
+
+
+@runtime_checkable
+class SupportsMessageDecoding(Protocol):
+    """A codec that reads wire messages without a whole request around them."""
+
+    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
+
+
 # name -> "module:attribute" of the codec object; empty until provider codecs land.
 _BUILT_IN: dict[str, str] = {
     CANONICAL: "chatcodec.canonical_codec:CODEC",
+    "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
 }
 
 _loaded: dict[str, Codec] = {}
