@@ -18,7 +18,26 @@ def test_provider_names() -> None:
     assert chatcodec.PROVIDER_NAMES == ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 
 
-def test_no_providers_registered_yet() -> None:
+def test_registered_providers_are_known_and_load() -> None:
+    providers = chatcodec.registered_providers()
+    assert set(providers) <= set(chatcodec.PROVIDER_NAMES)
+    assert chatcodec.available_formats() == ["canonical", *providers]
+    for name in providers:
+        assert chatcodec.get_codec(name).name == name
+
+
+@pytest.fixture
+def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry as it was before any provider codec landed."""
+    from chatcodec import registry
+
+    for name in chatcodec.PROVIDER_NAMES:
+        monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
+        monkeypatch.delitem(registry._loaded, name, raising=False)
+
+
+@pytest.mark.usefixtures("no_built_in_providers")
+def test_empty_registry_says_so() -> None:
     assert chatcodec.registered_providers() == []
     assert chatcodec.available_formats() == ["canonical"]
 
@@ -29,6 +48,7 @@ def test_canonical_codec() -> None:
     assert chatcodec.get_codec("canonical") is codec
 
 
+@pytest.mark.usefixtures("no_built_in_providers")
 @pytest.mark.parametrize("name", chatcodec.PROVIDER_NAMES)
 def test_known_provider_without_codec(name: str) -> None:
     with pytest.raises(chatcodec.CodecNotAvailableError) as info:
@@ -116,11 +136,12 @@ _EXPECTED_LOSSES = [
 
 
 def test_registered_codec_is_listed_then_removed(lossy: str) -> None:
-    assert chatcodec.available_formats() == ["canonical", "lossy"]
-    assert chatcodec.registered_providers() == ["lossy"]
+    before = [name for name in chatcodec.available_formats() if name != "lossy"]
+    assert chatcodec.available_formats() == [*before, "lossy"]
+    assert chatcodec.registered_providers()[-1] == "lossy"
     assert chatcodec.get_codec(lossy).name == "lossy"
     chatcodec.unregister_codec(lossy)
-    assert chatcodec.available_formats() == ["canonical"]
+    assert chatcodec.available_formats() == before
     with pytest.raises(chatcodec.UnknownProviderError):
         chatcodec.get_codec(lossy)
 

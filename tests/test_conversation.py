@@ -120,7 +120,11 @@ def test_dump_to_a_format_with_request_fields() -> None:
     assert [message["role"] for message in body["messages"]] == ["system", "user"]
 
 
-def test_dump_to_a_provider_without_codec_says_so() -> None:
+def test_dump_to_a_provider_without_codec_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatcodec import registry
+
+    monkeypatch.delitem(registry._BUILT_IN, "gemini", raising=False)
+    monkeypatch.delitem(registry._loaded, "gemini", raising=False)
     with pytest.raises(chatcodec.CodecNotAvailableError):
         Conversation(messages=[{"role": "user", "content": "hi"}]).dump("gemini")
 
