@@ -76,3 +76,44 @@ def test_python_dash_m_runs_the_cli() -> None:
     )
     assert result.returncode == 0
     assert "ok, 9 messages" in result.stdout
+
+
+def _request_line(text: str) -> str:
+    return json.dumps({"messages": [{"role": "user", "content": text}]})
+
+
+def test_convert_jsonl_keeps_order_and_reports_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "requests.jsonl"
+    source.write_text(
+        "\n".join([_request_line("one"), "{broken", "", json.dumps([1, 2]), _request_line("two")]) + "\n",
+        encoding="utf-8",
+    )
+    code = main(["convert", str(source), "--from", "canonical", "--to", "canonical"])
+    captured = capsys.readouterr()
+    assert code == 1
+    converted = [json.loads(line) for line in captured.out.splitlines()]
+    assert [request["messages"][0]["content"] for request in converted] == ["one", "two"]
+    assert f"{source}:2: at $: not valid JSON" in captured.err
+    assert f"{source}:4: at $: a canonical request must be a JSON object, got list" in captured.err
+    assert "2 of 4 payload(s) not converted" in captured.err
+
+
+def test_convert_writes_to_a_file(tmp_path: Path) -> None:
+    source = tmp_path / "request.json"
+    source.write_text(_request_line("hi"), encoding="utf-8")
+    target = tmp_path / "out.json"
+    assert main(["convert", str(source), "--from", "canonical", "--to", "canonical", "--out", str(target)]) == 0
+    assert json.loads(target.read_text(encoding="utf-8"))["messages"] == [{"role": "user", "content": "hi"}]
+
+
+def test_convert_responses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "response.json"
+    source.write_text(json.dumps({"message": {"role": "assistant", "content": "yo"}}), encoding="utf-8")
+    assert main(["convert", str(source), "--kind", "response", "--from", "canonical", "--to", "canonical"]) == 0
+    assert json.loads(capsys.readouterr().out)["choices"][0]["message"]["content"] == "yo"
+
+
+def test_convert_refuses_unknown_formats(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["convert", str(tmp_path / "x.json"), "--from", "openai", "--to", "canonical"])
+    assert exit_info.value.code == 2

@@ -10,14 +10,15 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from chatcodec._narrow import as_dict
+from chatcodec.cli_convert import add_convert_command
+from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
 from chatcodec.messages import AnyMessage, AssistantMessage
-from chatcodec.payloads import parse_json
 from chatcodec.rendering import render_conversation
 from chatcodec.request import ChatRequest
 from chatcodec.schema import SCHEMA_KINDS, SchemaKind, render_schema, stale_schemas, write_schemas
@@ -52,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     schema.add_argument("--out", type=Path, help="write every schema into this folder")
     schema.add_argument("--check", action="store_true", help="with --out: fail if the files differ from the code")
     schema.set_defaults(run=_run_schema)
+
+    add_convert_command(commands)
     return parser
 
 
@@ -59,10 +62,13 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     failures = 0
     conversations = 0
-    for label, data in _documents(path):
+    for document in iter_documents(path):
+        label = document.label
         conversations += 1
         try:
-            messages = _validate_document(data)
+            if document.error is not None:
+                raise ChatcodecError(document.error)
+            messages = _validate_document(document.data)
         except ChatcodecError as error:
             failures += 1
             print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
@@ -79,35 +85,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _documents(path: Path) -> Iterator[tuple[str, object]]:
-    """(label, parsed JSON) per conversation: the whole file, or one per JSONL line."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        yield "", parse_json(text)
-        return
-    except ChatcodecError:
-        if path.suffix != ".jsonl" and "\n" not in text.strip():
-            raise
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            yield f":{number}", _parse_line(line)
-
-
-def _parse_line(line: str) -> object:
-    try:
-        return parse_json(line)
-    except ChatcodecError as error:
-        return _Unparsable(str(error))
-
-
-class _Unparsable:
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-
 def _validate_document(data: object) -> list[AnyMessage]:
-    if isinstance(data, _Unparsable):
-        raise ChatcodecError(data.reason)
     fields = as_dict(data)
     if fields is not None and "messages" in fields:
         return validate_model(ChatRequest, fields).messages
