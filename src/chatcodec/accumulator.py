@@ -18,6 +18,7 @@ from chatcodec.stream_events import (
     ErrorEvent,
     FinishEvent,
     PartEvent,
+    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
     TextDeltaEvent,
@@ -68,21 +69,6 @@ _KIND_BY_EVENT = {
     "thinking_end": "thinking",
     "tool_call_end": "tool_use",
 }
-
-PartLifecycleEvent = (
-    TextStartEvent
-    | TextDeltaEvent
-    | TextEndEvent
-    | RefusalDeltaEvent
-    | ThinkingStartEvent
-    | ThinkingDeltaEvent
-    | ThinkingSignatureDeltaEvent
-    | ThinkingEndEvent
-    | ToolCallStartEvent
-    | ToolCallDeltaEvent
-    | ToolCallEndEvent
-    | PartEvent
-)
 
 
 class StreamAccumulator:

@@ -192,9 +192,8 @@ class ErrorEvent(_EventBase):
     """The error as the provider sent it."""
 
 
-StreamEvent = Annotated[
-    ResponseStartEvent
-    | TextStartEvent
+PartLifecycleEvent = (
+    TextStartEvent
     | TextDeltaEvent
     | TextEndEvent
     | RefusalDeltaEvent
@@ -206,32 +205,14 @@ StreamEvent = Annotated[
     | ToolCallDeltaEvent
     | ToolCallEndEvent
     | PartEvent
-    | UsageEvent
-    | FinishEvent
-    | ErrorEvent,
-    Discriminator("type"),
-]
-"""Any stream event, told apart by ``type``."""
-
-AnyStreamEvent = (
-    ResponseStartEvent
-    | TextStartEvent
-    | TextDeltaEvent
-    | TextEndEvent
-    | RefusalDeltaEvent
-    | ThinkingStartEvent
-    | ThinkingDeltaEvent
-    | ThinkingSignatureDeltaEvent
-    | ThinkingEndEvent
-    | ToolCallStartEvent
-    | ToolCallDeltaEvent
-    | ToolCallEndEvent
-    | PartEvent
-    | UsageEvent
-    | FinishEvent
-    | ErrorEvent
 )
+"""Events that build one part of the assistant message."""
+
+AnyStreamEvent = ResponseStartEvent | PartLifecycleEvent | UsageEvent | FinishEvent | ErrorEvent
 """Plain union of every event class, for ``match`` statements and annotations."""
+
+StreamEvent = Annotated[AnyStreamEvent, Discriminator("type")]
+"""Any stream event, told apart by ``type``."""
 
 STREAM_EVENT_ADAPTER: TypeAdapter[AnyStreamEvent] = TypeAdapter(StreamEvent)
 """Validates one stream event of any kind."""
