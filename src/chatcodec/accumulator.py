@@ -43,7 +43,7 @@ class _PartBuilder:
     kind: str
     fields: dict[str, Any]
     fragments: list[str] = field(default_factory=list[str])
-    signature: list[str] = field(default_factory=list[str])
+    signature: list[str] | None = None
     closed: bool = False
     whole: dict[str, Any] | None = None
 
@@ -56,7 +56,7 @@ class _PartBuilder:
             built["arguments"] = joined
         else:
             built["text"] = joined
-        if self.signature:
+        if self.signature is not None:
             built["signature"] = "".join(self.signature)
         return built
 
@@ -83,8 +83,7 @@ class StreamAccumulator:
         self._response: dict[str, Any] = {}
         self._choices: dict[int, dict[int, _PartBuilder]] = {}
         self._finish: dict[int, FinishReason] = {}
-        self._usage: dict[str, Any] = {}
-        self._usage_metadata: dict[str, Any] = {}
+        self._usage: dict[str, Any] | None = None
         self._count = 0
         self.errors: list[ErrorEvent] = []
         """Error events seen in the stream."""
@@ -115,14 +114,18 @@ class StreamAccumulator:
             case TextStartEvent():
                 self._open(event, "text", {})
             case ThinkingStartEvent():
-                fields = {key: value for key, value in (("provider", event.provider), ("model", event.model)) if value}
+                pairs = (("provider", event.provider), ("model", event.model))
+                fields = {key: value for key, value in pairs if value is not None}
                 self._open(event, "thinking", fields)
             case ToolCallStartEvent():
                 self._open(event, "tool_use", {"id": event.id, "name": event.name})
             case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
                 self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
             case ThinkingSignatureDeltaEvent():
-                self._growing(event, "thinking").signature.append(event.delta)
+                builder = self._growing(event, "thinking")
+                if builder.signature is None:
+                    builder.signature = []
+                builder.signature.append(event.delta)
             case RefusalDeltaEvent():
                 self._refusal(event)
             case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
@@ -151,11 +154,8 @@ class StreamAccumulator:
                 choice["finish_reason"] = self._finish[choice_index]
             choices.append(choice)
         payload: dict[str, Any] = {**self._response, "choices": choices}
-        if self._usage or self._usage_metadata:
-            payload["usage"] = {
-                **self._usage,
-                **({"provider_metadata": self._usage_metadata} if self._usage_metadata else {}),
-            }
+        if self._usage is not None:
+            payload["usage"] = self._usage
         return validate_model(ChatResponse, payload)
 
     def part_so_far(self, choice: int, index: int) -> dict[str, Any]:
@@ -219,16 +219,17 @@ class StreamAccumulator:
         parts[event.index] = _PartBuilder(event.part.type, {}, closed=True, whole=whole)
 
     def _add_usage(self, usage: Usage) -> None:
+        if self._usage is None:
+            self._usage = {}
         for key in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens"):
             value = getattr(usage, key)
             if value is not None:
                 self._usage[key] = value
-        for provider, values in (usage.provider_metadata or {}).items():
-            self._usage_metadata.setdefault(provider, {}).update(values)
+        self._merge_metadata(self._usage, usage.provider_metadata)
 
     @staticmethod
     def _merge_metadata(target: dict[str, Any], metadata: dict[str, dict[str, Any]] | None) -> None:
-        if not metadata:
+        if metadata is None:
             return
         merged: dict[str, dict[str, Any]] = target.setdefault("provider_metadata", {})
         for provider, values in metadata.items():

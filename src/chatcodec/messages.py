@@ -6,10 +6,12 @@ assistant message keeps its parts in the order the model produced them (thinking
 and tool calls interleaved). Tool results live in :class:`ToolMessage`, one message per
 group of results, never inside a user message.
 
-Dumping with ``context={"content_form": "list"}`` always emits the list form (what a
-provider needs when caching, images or tool calls are involved: the OpenHands rule);
-``"string"`` emits a string wherever that is exact (a single uncached text part); the
-default, ``"preserve"``, emits what was given.
+Dumping a chat message (system, user, assistant, tool) with
+``context={"content_form": "list"}`` emits the list form (what a provider needs when
+caching, images or tool calls are involved: the OpenHands rule; an empty string is an
+empty list); ``"string"`` emits a string wherever that is exact (a single uncached text
+part); the default, ``"preserve"``, emits what was given. A :class:`TextMessage` is raw
+completion text and always dumps as a string.
 """
 
 from __future__ import annotations

@@ -78,6 +78,7 @@ class SupportsMessageDecoding(Protocol):
 _BUILT_IN: dict[str, str] = {
     CANONICAL: "chatcodec.canonical_codec:CODEC",
     "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
+    "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
 }
 
 _loaded: dict[str, Codec] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -104,6 +104,13 @@ class ChatResponse(CanonicalModel):
             choice["finish_reason"] = fields["finish_reason"]
         rest["choices"] = [choice]
         return rest
+
+    @model_validator(mode="after")
+    def _choice_indexes_are_unique(self) -> Self:
+        indexes = [choice.index for choice in self.choices]
+        if len(set(indexes)) != len(indexes):
+            raise ValueError("choice indexes must be unique")
+        return self
 
     @property
     def message(self) -> AssistantMessage:

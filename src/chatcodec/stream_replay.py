@@ -77,7 +77,9 @@ def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Ite
         case ThinkingPart() if part.cache_control is None and not part.redacted:
             yield ThinkingStartEvent(**where, provider=part.provider, model=part.model)
             yield from (ThinkingDeltaEvent(**where, delta=delta) for delta in split(part.text))
-            yield from (ThinkingSignatureDeltaEvent(**where, delta=delta) for delta in split(part.signature or ""))
+            if part.signature is not None:  # an empty signature is still a signature
+                deltas = split(part.signature) or [""]
+                yield from (ThinkingSignatureDeltaEvent(**where, delta=delta) for delta in deltas)
             yield ThinkingEndEvent(**where, encrypted=part.encrypted, provider_metadata=metadata)
         case ToolUsePart() if part.cache_control is None:
             yield ToolCallStartEvent(**where, id=part.id, name=part.name)

@@ -7,8 +7,9 @@ strategies produce such values directly as canonical models, always valid, so a 
 property tests can say "for any conversation ..." in one line.
 
 Sizes are kept small (a few items per list, short texts) so properties run fast; text
-alphabets stay general (any code point but surrogates), and JSON values avoid floats so
-that values survive JSON round trips exactly.
+alphabets stay general (any code point but surrogates). Free-form JSON (provider metadata,
+tool schemas, opaque blocks) avoids floats, so it survives any JSON round trip exactly.
+Each public function returns the same (cached) strategy object on every call.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import cycle
 from typing import Literal, TypeVar, get_args
 
 from hypothesis import strategies as st
@@ -77,11 +79,6 @@ _MAX_TEXT = 20
 # --- building blocks -----------------------------------------------------------------
 
 
-@cache
-def _texts(min_size: int = 0) -> st.SearchStrategy[str]:
-    return st.text(min_size=min_size, max_size=_MAX_TEXT)
-
-
 def _optional(strategy: st.SearchStrategy[ValueT]) -> st.SearchStrategy[ValueT | None]:
     return st.one_of(st.none(), strategy)
 
@@ -90,29 +87,22 @@ def _lists(strategy: st.SearchStrategy[ValueT], min_size: int = 0) -> st.SearchS
     return st.lists(strategy, min_size=min_size, max_size=_MAX_ITEMS)
 
 
-@cache
-def _counts() -> st.SearchStrategy[int]:
-    return st.integers(min_value=0, max_value=2**31 - 1)
-
-
-@cache
-def _timestamps() -> st.SearchStrategy[int]:
-    return st.integers(min_value=0, max_value=2**40)
-
-
-@cache
-def _indexes() -> st.SearchStrategy[int]:
-    return st.integers(min_value=0, max_value=_MAX_ITEMS)
-
-
-@cache
-def _keys() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(["id", "type", "signature", "index"]), st.text(max_size=8))
-
-
-@cache
-def _scalars() -> st.SearchStrategy[JsonValue]:
-    return st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**53), max_value=2**53), _texts())
+_TEXTS = st.text(max_size=_MAX_TEXT)
+_NON_EMPTY_TEXTS = st.text(min_size=1, max_size=_MAX_TEXT)
+_COUNTS = st.integers(min_value=0, max_value=2**31 - 1)
+_TIMESTAMPS = st.integers(min_value=0, max_value=2**40)
+_INDEXES = st.integers(min_value=0, max_value=_MAX_ITEMS)
+_FINITE_FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+_KEYS = st.one_of(st.sampled_from(["id", "type", "signature", "index"]), st.text(max_size=8))
+_SCALARS: st.SearchStrategy[JsonValue] = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**53), max_value=2**53), _TEXTS
+)
+_PROVIDERS = st.one_of(st.sampled_from(["anthropic", "openai", "gemini", "bedrock"]), _TEXTS)
+_MEDIA_TYPES = st.one_of(
+    st.sampled_from(["image/png", "image/jpeg", "audio/wav", "audio/mpeg", "application/pdf", "text/plain"]),
+    _NON_EMPTY_TEXTS,
+)
+_BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_"
 
 
 @cache
@@ -122,33 +112,28 @@ def json_values() -> st.SearchStrategy[JsonValue]:
     def extend(children: st.SearchStrategy[JsonValue]) -> st.SearchStrategy[JsonValue]:
         return st.one_of(
             st.lists(children, max_size=3),
-            st.dictionaries(_keys(), children, max_size=3),
+            st.dictionaries(_KEYS, children, max_size=3),
         )
 
-    return st.recursive(_scalars(), extend, max_leaves=5)
+    return st.recursive(_SCALARS, extend, max_leaves=5)
 
 
 @cache
 def json_objects() -> st.SearchStrategy[dict[str, JsonValue]]:
     """Small JSON objects with :func:`json_values` as values."""
-    return st.dictionaries(_keys(), json_values(), max_size=3)
-
-
-@cache
-def _providers() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(["anthropic", "openai", "gemini", "bedrock"]), _texts())
+    return st.dictionaries(_KEYS, json_values(), max_size=3)
 
 
 @cache
 def provider_metadata() -> st.SearchStrategy[dict[str, dict[str, JsonValue]]]:
     """Provider metadata bags: provider name to a JSON object (either may be empty)."""
-    return st.dictionaries(_providers(), json_objects(), max_size=2)
+    return st.dictionaries(_PROVIDERS, json_objects(), max_size=2)
 
 
 @cache
 def cache_controls() -> st.SearchStrategy[CacheControl]:
     """Prompt-cache markers, with or without a TTL."""
-    return st.builds(CacheControl, ttl=_optional(st.one_of(st.sampled_from(["5m", "1h"]), _texts())))
+    return st.builds(CacheControl, ttl=_optional(st.one_of(st.sampled_from(["5m", "1h"]), _TEXTS)))
 
 
 def _part_extras() -> dict[str, st.SearchStrategy[object]]:
@@ -158,42 +143,36 @@ def _part_extras() -> dict[str, st.SearchStrategy[object]]:
 
 def _message_extras() -> dict[str, st.SearchStrategy[object]]:
     """Strategies for the fields every message carries."""
-    return {"name": _optional(_texts()), **_part_extras()}
+    return {"name": _optional(_TEXTS), **_part_extras()}
 
 
 # --- media sources ---------------------------------------------------------------------
 
 
 @cache
-def _media_types() -> st.SearchStrategy[str]:
-    common = st.sampled_from(["image/png", "image/jpeg", "audio/wav", "audio/mpeg", "application/pdf", "text/plain"])
-    return st.one_of(common, _texts(min_size=1))
-
-
-@cache
 def url_sources() -> st.SearchStrategy[UrlSource]:
     """URL media sources (any non-empty URL text, ``data:`` URLs included)."""
-    urls = st.one_of(st.sampled_from(["https://example.com/a.png", "gs://bucket/a.pdf", "data:,x"]), _texts(min_size=1))
-    return st.builds(UrlSource, url=urls, media_type=_optional(_media_types()))
+    urls = st.one_of(st.sampled_from(["https://example.com/a.png", "gs://bucket/a.pdf", "data:,x"]), _NON_EMPTY_TEXTS)
+    return st.builds(UrlSource, url=urls, media_type=_optional(_MEDIA_TYPES))
 
 
 @cache
 def base64_sources() -> st.SearchStrategy[Base64Source]:
     """Inline base64 sources (the data is kept verbatim, so any text is valid)."""
-    data = st.one_of(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_"), _texts())
-    return st.builds(Base64Source, media_type=_media_types(), data=data)
+    data = st.one_of(st.text(alphabet=_BASE64_ALPHABET, max_size=_MAX_TEXT), _TEXTS)
+    return st.builds(Base64Source, media_type=_MEDIA_TYPES, data=data)
 
 
 @cache
 def file_sources() -> st.SearchStrategy[FileSource]:
     """Provider file-id sources."""
-    return st.builds(FileSource, file_id=_texts(min_size=1), media_type=_optional(_media_types()))
+    return st.builds(FileSource, file_id=_NON_EMPTY_TEXTS, media_type=_optional(_MEDIA_TYPES))
 
 
 @cache
 def text_sources() -> st.SearchStrategy[TextSource]:
     """Inline plain-text document sources."""
-    return st.builds(TextSource, text=_texts(), media_type=_media_types())
+    return st.builds(TextSource, text=_TEXTS, media_type=_MEDIA_TYPES)
 
 
 @cache
@@ -207,7 +186,7 @@ def _media_sources() -> st.SearchStrategy[UrlSource | Base64Source | FileSource]
 @cache
 def text_parts() -> st.SearchStrategy[TextPart]:
     """Text parts, sometimes cached or carrying provider metadata."""
-    return st.builds(TextPart, text=_texts(), **_part_extras())
+    return st.builds(TextPart, text=_TEXTS, **_part_extras())
 
 
 @cache
@@ -229,38 +208,39 @@ def document_parts() -> st.SearchStrategy[DocumentPart]:
     return st.builds(
         DocumentPart,
         source=st.one_of(_media_sources(), text_sources()),
-        title=_optional(_texts()),
-        filename=_optional(_texts()),
+        title=_optional(_TEXTS),
+        filename=_optional(_TEXTS),
         **_part_extras(),
     )
 
 
 @cache
 def thinking_parts() -> st.SearchStrategy[ThinkingPart]:
-    """Thinking parts: readable, signed, encrypted or redacted."""
-    return st.builds(
-        ThinkingPart,
-        text=_texts(),
-        signature=_optional(_texts()),
-        encrypted=_optional(_texts()),
-        redacted=st.booleans(),
-        provider=_optional(_providers()),
-        model=_optional(_texts()),
+    """Thinking parts: readable, signed, encrypted or redacted (redacted ones carry a payload)."""
+    fields: dict[str, st.SearchStrategy[object]] = {
+        "text": _TEXTS,
+        "signature": _optional(_TEXTS),
+        "provider": _optional(_PROVIDERS),
+        "model": _optional(_TEXTS),
         **_part_extras(),
+    }
+    return st.one_of(
+        st.builds(ThinkingPart, encrypted=_optional(_TEXTS), **fields),
+        st.builds(ThinkingPart, encrypted=_TEXTS, redacted=st.booleans(), **fields),
     )
 
 
 @cache
 def refusal_parts() -> st.SearchStrategy[RefusalPart]:
     """Refusal parts."""
-    return st.builds(RefusalPart, text=_texts(), **_part_extras())
+    return st.builds(RefusalPart, text=_TEXTS, **_part_extras())
 
 
 @st.composite
 def _tool_arguments(draw: st.DrawFn) -> str:
     kind = draw(st.integers(min_value=0, max_value=5))
     if kind == 0:
-        return draw(_texts())  # anything at all, as a model may produce
+        return draw(_TEXTS)  # anything at all, as a model may produce
     valid = json.dumps(draw(json_objects()), ensure_ascii=draw(st.booleans()))
     if kind == 1:
         return valid[: draw(st.integers(min_value=0, max_value=len(valid)))]  # cut short
@@ -270,13 +250,13 @@ def _tool_arguments(draw: st.DrawFn) -> str:
 @cache
 def tool_use_parts() -> st.SearchStrategy[ToolUsePart]:
     """Tool calls; arguments are mostly JSON object text, sometimes truncated or arbitrary."""
-    return st.builds(ToolUsePart, id=_texts(), name=_texts(), arguments=_tool_arguments(), **_part_extras())
+    return st.builds(ToolUsePart, id=_TEXTS, name=_TEXTS, arguments=_tool_arguments(), **_part_extras())
 
 
 @cache
 def opaque_parts() -> st.SearchStrategy[OpaquePart]:
     """Opaque provider blocks."""
-    return st.builds(OpaquePart, provider=_providers(), data=json_objects(), **_part_extras())
+    return st.builds(OpaquePart, provider=_PROVIDERS, data=json_objects(), **_part_extras())
 
 
 @cache
@@ -287,10 +267,10 @@ def tool_result_parts() -> st.SearchStrategy[ToolResultPart]:
     )
     return st.builds(
         ToolResultPart,
-        tool_use_id=_texts(),
-        content=st.one_of(_texts(), _lists(nested)),
+        tool_use_id=_TEXTS,
+        content=st.one_of(_TEXTS, _lists(nested)),
         is_error=st.booleans(),
-        name=_optional(_texts()),
+        name=_optional(_TEXTS),
         **_part_extras(),
     )
 
@@ -311,7 +291,7 @@ def system_messages() -> st.SearchStrategy[SystemMessage]:
     """System messages, with role ``system`` or ``developer``."""
     roles: list[Literal["system", "developer"]] = ["system", "developer"]
     parts: st.SearchStrategy[SystemContentPart] = st.one_of(text_parts(), opaque_parts())
-    content = st.one_of(_texts(), _lists(parts))
+    content = st.one_of(_TEXTS, _lists(parts))
     return st.builds(SystemMessage, role=st.sampled_from(roles), content=content, **_message_extras())
 
 
@@ -321,13 +301,13 @@ def user_messages() -> st.SearchStrategy[UserMessage]:
     parts: st.SearchStrategy[UserContentPart] = st.one_of(
         text_parts(), image_parts(), audio_parts(), document_parts(), opaque_parts()
     )
-    return st.builds(UserMessage, content=st.one_of(_texts(), _lists(parts)), **_message_extras())
+    return st.builds(UserMessage, content=st.one_of(_TEXTS, _lists(parts)), **_message_extras())
 
 
 @cache
 def assistant_messages() -> st.SearchStrategy[AssistantMessage]:
     """Assistant messages: a string, or parts in any produced order."""
-    content = st.one_of(_texts(), _lists(assistant_content_parts()))
+    content = st.one_of(_TEXTS, _lists(assistant_content_parts()))
     return st.builds(AssistantMessage, content=content, **_message_extras())
 
 
@@ -340,7 +320,7 @@ def tool_messages() -> st.SearchStrategy[ToolMessage]:
 @cache
 def text_messages() -> st.SearchStrategy[TextMessage]:
     """Completion-style raw text messages."""
-    return st.builds(TextMessage, content=_texts(), **_message_extras())
+    return st.builds(TextMessage, content=_TEXTS, **_message_extras())
 
 
 @cache
@@ -369,8 +349,8 @@ def tool_definitions() -> st.SearchStrategy[ToolDefinition]:
     """Function tool definitions."""
     return st.builds(
         ToolDefinition,
-        name=_texts(min_size=1),
-        description=_optional(_texts()),
+        name=_NON_EMPTY_TEXTS,
+        description=_optional(_TEXTS),
         parameters=_json_schemas(),
         strict=_optional(st.booleans()),
         **_part_extras(),
@@ -381,7 +361,7 @@ def tool_definitions() -> st.SearchStrategy[ToolDefinition]:
 def tool_choices() -> st.SearchStrategy[ToolChoice]:
     """Tool choices; ``name`` is set exactly when ``type`` is ``tool``."""
     plain = st.builds(ToolChoice, type=st.sampled_from(["auto", "none", "required"]))
-    named = st.builds(ToolChoice, type=st.just("tool"), name=_texts())
+    named = st.builds(ToolChoice, type=st.just("tool"), name=_TEXTS)
     return st.one_of(plain, named)
 
 
@@ -393,9 +373,9 @@ def reasoning_configs() -> st.SearchStrategy[ReasoningConfig]:
         ReasoningConfig,
         enabled=_optional(st.booleans()),
         effort=_optional(st.sampled_from(efforts)),
-        budget_tokens=_optional(_counts()),
+        budget_tokens=_optional(_COUNTS),
         adaptive=_optional(st.booleans()),
-        summary=_optional(st.one_of(st.sampled_from(["auto", "concise", "detailed"]), _texts())),
+        summary=_optional(st.one_of(st.sampled_from(["auto", "concise", "detailed"]), _TEXTS)),
         include_thoughts=_optional(st.booleans()),
     )
 
@@ -406,16 +386,11 @@ def response_formats() -> st.SearchStrategy[ResponseFormat]:
     return st.builds(
         ResponseFormat,
         type=st.sampled_from(["text", "json_object", "json_schema"]),
-        name=_optional(_texts()),
-        description=_optional(_texts()),
+        name=_optional(_TEXTS),
+        description=_optional(_TEXTS),
         json_schema=_optional(_json_schemas()),
         strict=_optional(st.booleans()),
     )
-
-
-@cache
-def _finite_floats() -> st.SearchStrategy[float]:
-    return st.floats(allow_nan=False, allow_infinity=False)
 
 
 @cache
@@ -423,19 +398,19 @@ def chat_requests() -> st.SearchStrategy[ChatRequest]:
     """Chat requests with every optional knob present or not."""
     return st.builds(
         ChatRequest,
-        model=_optional(_texts()),
+        model=_optional(_TEXTS),
         messages=conversations(),
         tools=_lists(tool_definitions()),
         provider_tools=_lists(opaque_parts()),
         tool_choice=_optional(tool_choices()),
         parallel_tool_calls=_optional(st.booleans()),
         max_tokens=_optional(st.integers(min_value=1, max_value=2**31 - 1)),
-        stop=_lists(_texts()),
-        temperature=_optional(_finite_floats()),
-        top_p=_optional(_finite_floats()),
+        stop=_lists(_TEXTS),
+        temperature=_optional(_FINITE_FLOATS),
+        top_p=_optional(_FINITE_FLOATS),
         top_k=_optional(st.integers(min_value=-(2**31), max_value=2**31 - 1)),
-        frequency_penalty=_optional(_finite_floats()),
-        presence_penalty=_optional(_finite_floats()),
+        frequency_penalty=_optional(_FINITE_FLOATS),
+        presence_penalty=_optional(_FINITE_FLOATS),
         seed=_optional(st.integers(min_value=-(2**63), max_value=2**63 - 1)),
         reasoning=_optional(reasoning_configs()),
         response_format=_optional(response_formats()),
@@ -453,7 +428,7 @@ def chat_requests() -> st.SearchStrategy[ChatRequest]:
 def finish_reasons() -> st.SearchStrategy[FinishReason]:
     """Finish reasons, with or without the provider's raw value."""
     unified: tuple[UnifiedFinishReason, ...] = get_args(UnifiedFinishReason)
-    raw = st.one_of(st.sampled_from(["end_turn", "STOP", "tool_use", "max_tokens"]), _texts())
+    raw = st.one_of(st.sampled_from(["end_turn", "STOP", "tool_use", "max_tokens"]), _TEXTS)
     return st.builds(FinishReason, unified=st.sampled_from(unified), raw=_optional(raw))
 
 
@@ -462,20 +437,21 @@ def usages() -> st.SearchStrategy[Usage]:
     """Token counts, each present or not."""
     return st.builds(
         Usage,
-        input_tokens=_optional(_counts()),
-        output_tokens=_optional(_counts()),
-        cache_read_tokens=_optional(_counts()),
-        cache_write_tokens=_optional(_counts()),
-        reasoning_tokens=_optional(_counts()),
+        input_tokens=_optional(_COUNTS),
+        output_tokens=_optional(_COUNTS),
+        cache_read_tokens=_optional(_COUNTS),
+        cache_write_tokens=_optional(_COUNTS),
+        reasoning_tokens=_optional(_COUNTS),
         provider_metadata=_optional(provider_metadata()),
     )
 
 
-def response_choices(index: st.SearchStrategy[int] | None = None) -> st.SearchStrategy[ResponseChoice]:
-    """Response choices; ``index`` draws the choice index (any small index by default)."""
+@cache
+def response_choices() -> st.SearchStrategy[ResponseChoice]:
+    """Response choices at any small index."""
     return st.builds(
         ResponseChoice,
-        index=_indexes() if index is None else index,
+        index=_INDEXES,
         message=assistant_messages(),
         finish_reason=_optional(finish_reasons()),
         provider_metadata=_optional(provider_metadata()),
@@ -491,9 +467,9 @@ def chat_responses() -> st.SearchStrategy[ChatResponse]:
     """Chat responses with one to three choices, indexed 0, 1, 2 in order."""
     return st.builds(
         ChatResponse,
-        id=_optional(_texts()),
-        model=_optional(_texts()),
-        created=_optional(_timestamps()),
+        id=_optional(_TEXTS),
+        model=_optional(_TEXTS),
+        created=_optional(_TIMESTAMPS),
         choices=st.lists(response_choices(), min_size=1, max_size=3).map(_renumbered),
         usage=_optional(usages()),
         provider_metadata=_optional(provider_metadata()),
@@ -503,24 +479,20 @@ def chat_responses() -> st.SearchStrategy[ChatResponse]:
 # --- stream events ---------------------------------------------------------------------
 
 
-def _part_event_fields() -> dict[str, st.SearchStrategy[object]]:
-    return {
-        "index": _indexes(),
+@cache
+def _part_events() -> st.SearchStrategy[AnyStreamEvent]:
+    fields: dict[str, st.SearchStrategy[object]] = {
+        "index": _INDEXES,
         "choice": st.integers(min_value=0, max_value=2),
         "provider_metadata": _optional(provider_metadata()),
     }
-
-
-@cache
-def _part_events() -> st.SearchStrategy[AnyStreamEvent]:
-    fields = _part_event_fields()
     deltas = (TextDeltaEvent, RefusalDeltaEvent, ThinkingDeltaEvent, ThinkingSignatureDeltaEvent, ToolCallDeltaEvent)
     return st.one_of(
-        *(st.builds(kind, delta=_texts(), **fields) for kind in deltas),
+        *(st.builds(kind, delta=_TEXTS, **fields) for kind in deltas),
         *(st.builds(kind, **fields) for kind in (TextStartEvent, TextEndEvent, ToolCallEndEvent)),
-        st.builds(ThinkingStartEvent, provider=_optional(_providers()), model=_optional(_texts()), **fields),
-        st.builds(ThinkingEndEvent, encrypted=_optional(_texts()), **fields),
-        st.builds(ToolCallStartEvent, id=_texts(), name=_texts(), **fields),
+        st.builds(ThinkingStartEvent, provider=_optional(_PROVIDERS), model=_optional(_TEXTS), **fields),
+        st.builds(ThinkingEndEvent, encrypted=_optional(_TEXTS), **fields),
+        st.builds(ToolCallStartEvent, id=_TEXTS, name=_TEXTS, **fields),
         st.builds(PartEvent, part=assistant_content_parts(), **fields),
     )
 
@@ -531,9 +503,9 @@ def _response_events() -> st.SearchStrategy[AnyStreamEvent]:
     return st.one_of(
         st.builds(
             ResponseStartEvent,
-            id=_optional(_texts()),
-            model=_optional(_texts()),
-            created=_optional(_timestamps()),
+            id=_optional(_TEXTS),
+            model=_optional(_TEXTS),
+            created=_optional(_TIMESTAMPS),
             provider_metadata=metadata,
         ),
         st.builds(UsageEvent, usage=usages(), provider_metadata=metadata),
@@ -544,7 +516,7 @@ def _response_events() -> st.SearchStrategy[AnyStreamEvent]:
             provider_metadata=metadata,
         ),
         st.builds(
-            ErrorEvent, message=_texts(), error_type=_optional(_texts()), body=json_values(), provider_metadata=metadata
+            ErrorEvent, message=_TEXTS, error_type=_optional(_TEXTS), body=json_values(), provider_metadata=metadata
         ),
     )
 
@@ -567,12 +539,11 @@ class _Chunker:
     def __call__(self, text: str) -> list[str]:
         pieces: list[str] = []
         start = 0
-        turn = 0
+        sizes = cycle(self.sizes)
         while start < len(text):
-            end = start + self.sizes[turn % len(self.sizes)]
+            end = start + next(sizes)
             pieces.append(text[start:end])
             start = end
-            turn += 1
         return pieces
 
 
