@@ -74,6 +74,7 @@ def test_unknown_provider(name: str) -> None:
     assert "openai-chat, anthropic, openai-responses, gemini, bedrock-converse, canonical" in message
 
 
+@pytest.mark.usefixtures("no_built_in_providers")
 def test_top_level_functions_report_missing_codecs() -> None:
     with pytest.raises(chatcodec.CodecNotAvailableError):
         chatcodec.decode_request("anthropic", {"messages": []})
