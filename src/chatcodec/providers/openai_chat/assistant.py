@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import (
     AssistantContentPart,
     AudioPart,
@@ -41,7 +42,6 @@ from chatcodec.providers.openai_chat.common import (
     mark_absent,
     own,
     path,
-    present,
     report_foreign,
     rest,
     wire_bag,
@@ -63,15 +63,17 @@ def writes_string(kinds: Sequence[str], field_refusals: int, others: bool) -> bo
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_assistant(message: Mapping[str, Any]) -> dict[str, Any]:
-    """A wire assistant message (request history or response ``message``), canonical."""
+def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> dict[str, Any]:
+    """A wire assistant message (request history or, with ``response``, a response's), canonical."""
     thinking, mapped = reasoning.decode_reasoning(message)
-    mapped += ["role", *present(message, "name", "refusal")]
+    mapped.append("role")
     canonical: dict[str, Any] = {"role": "assistant"}
-    if isinstance(message.get("name"), str):
+    if message.get("name") is not None:
         canonical["name"] = message["name"]
-    calls = message.get("tool_calls")
-    call_parts = [decode_tool_call(call) for call in calls] if isinstance(calls, list) and calls else []
+        mapped.append("name")
+    if message.get("refusal") is not None:
+        mapped.append("refusal")
+    call_parts = [decode_tool_call(call) for call in as_list(message.get("tool_calls")) or ()]
     refusal = message.get("refusal")
     content = message.get("content")
     bag: dict[str, Any] = {}
@@ -80,8 +82,9 @@ def decode_assistant(message: Mapping[str, Any]) -> dict[str, Any]:
         return attach(canonical, rest(message, [*mapped, "content"]))
     items = _decode_content(content, message, bag)
     listed = isinstance(content, list)
-    if listed and writes_string([_kind(item) for item in items], refusal is not None, bool(thinking or call_parts)):
-        bag["_content"] = "list"
+    others = bool(thinking or call_parts)
+    if listed and (response or writes_string([_kind(item) for item in items], refusal is not None, others)):
+        bag["_content"] = "list"  # a response's content is written as a string unless marked
     body = [*thinking, *items]
     if isinstance(refusal, str):
         body.append(attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
@@ -96,8 +99,9 @@ def decode_assistant(message: Mapping[str, Any]) -> dict[str, Any]:
 def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
-    if isinstance(content, list):
-        return [_decode_item(item) for item in content]
+    listed = as_list(content)
+    if listed is not None:
+        return [_decode_item(item) for item in listed]
     if "content" not in message:
         bag["_content"] = "absent"
     return []
@@ -170,7 +174,7 @@ def encode_assistant(
     message: AssistantMessage, reasoning_field: str | None, losses: LossRecorder, at: Steps, *, response: bool = False
 ) -> dict[str, Any]:
     """The wire assistant message; ``response`` writes the stricter response shape."""
-    report_foreign(losses, message.provider_metadata, path(*at))
+    report_foreign(losses, message.provider_metadata, at)
     bag = own(message.provider_metadata)
     wire: dict[str, Any] = {**wire_bag(bag), "role": "assistant"}
     if message.name is not None:
@@ -214,7 +218,7 @@ def _place(
         case ThinkingPart():
             target = reasoning.field_for(part, reasoning_field)
             if target is None:
-                reasoning.drop_loss(part, losses, steps)
+                reasoning.drop_loss(part.provider, losses, steps)
                 return None
             if target == reasoning.CONTENT:
                 layout.items.append((part, steps))
@@ -302,7 +306,7 @@ def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: Lo
 def _encode_item(
     part: TextPart | RefusalPart | ThinkingPart | OpaquePart, losses: LossRecorder, steps: Steps
 ) -> dict[str, Any] | None:
-    report_foreign(losses, part.provider_metadata, path(*steps))
+    report_foreign(losses, part.provider_metadata, steps)
     match part:
         case TextPart():
             return parts.encode_text_part(part, losses, steps)
@@ -321,13 +325,11 @@ def _encode_item(
 def _encode_call(part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
     if isinstance(part, OpaquePart):
         return parts.encode_opaque(part, losses, steps)
-    report_foreign(losses, part.provider_metadata, path(*steps))
+    report_foreign(losses, part.provider_metadata, steps)
     if part.cache_control is not None:
         losses.add(path(*steps, "cache_control"), "cache_control", "tool calls take no cache breakpoint")
     bag = own(part.provider_metadata)
-    function_rest = bag.pop("function", None)
-    function = {**(function_rest if isinstance(function_rest, dict) else {}), "name": part.name}
-    function["arguments"] = part.arguments
+    function = {**(as_dict(bag.pop("function", None)) or {}), "name": part.name, "arguments": part.arguments}
     call: dict[str, Any] = {**wire_bag(bag), "id": part.id}
     if "type" not in absent(bag):
         call["type"] = "function"

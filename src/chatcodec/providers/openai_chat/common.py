@@ -13,17 +13,23 @@ write it the same way again. They are only added when the encoder's default woul
 ``_also``              on a reasoning part: other reasoning fields that repeated its text
 ``_position``          on a custom tool: its index in the wire ``tools`` list
 ``_in``                on an opaque part: ``"tool_calls"`` for a custom-tool call
+``_finish_reason``     a compatible server's own finish reason, so it is written back
+``_chunk``             on a stream's finish or usage event: chunk fields that changed late
 
-Request options for this encoder also start with ``_`` so other encoders never report them
-as lost: ``provider_options["openai-chat"]["_reasoning_field"]`` (see ``reasoning.py``).
+Options for this encoder also start with ``_`` so other encoders never report them as
+lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``)
+and ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``),
+in ``provider_options["openai-chat"]`` of a request (``_reasoning_field`` also in a
+response's or a stream start event's ``provider_metadata["openai-chat"]``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from chatcodec._base import ProviderMetadata
+from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers import _support
 
@@ -45,9 +51,13 @@ def attach(target: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
     return target
 
 
-def rest(wire: Mapping[str, Any], mapped: Iterable[str]) -> dict[str, Any]:
-    """The keys of ``wire`` not mapped to canonical fields (``null`` values are never mapped)."""
-    return _support.leftovers(wire, mapped)
+def rest(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
+    """The keys of ``wire`` not mapped to canonical fields (``null`` values are never mapped).
+
+    ``_support.leftovers`` without its set: mapped keys are a handful, and this runs for
+    every message and part, so a tuple lookup is the cheaper one.
+    """
+    return {key: value for key, value in wire.items() if key not in mapped}
 
 
 def present(wire: Mapping[str, Any], *keys: str) -> list[str]:
@@ -64,8 +74,7 @@ def mark_absent(bag: dict[str, Any], wire: Mapping[str, Any], *keys: str) -> Non
 
 def absent(bag: Mapping[str, Any]) -> frozenset[str]:
     """Keys the payload left out, from :func:`mark_absent` (popped from the bag by callers)."""
-    keys = bag.get(ABSENT)
-    return frozenset(key for key in keys if isinstance(key, str)) if isinstance(keys, list) else frozenset()
+    return frozenset(key for key in as_list(bag.get(ABSENT)) or () if isinstance(key, str))
 
 
 def wire_bag(bag: dict[str, Any]) -> dict[str, Any]:
@@ -73,10 +82,11 @@ def wire_bag(bag: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in bag.items() if not key.startswith("_")}
 
 
-def report_foreign(losses: LossRecorder, provider_metadata: ProviderMetadata | None, at: str) -> None:
-    """Record other providers' metadata on an object this codec encodes."""
-    if provider_metadata:
-        _support.report_foreign_metadata(losses, PROVIDER, provider_metadata, at)
+def report_foreign(losses: LossRecorder, provider_metadata: ProviderMetadata | None, at: Sequence[int | str]) -> None:
+    """Record other providers' metadata on an object this codec encodes (``at``: path steps,
+    rendered only when there is something to report, as this runs for every object)."""
+    if provider_metadata and any(name != PROVIDER for name in provider_metadata):
+        _support.report_foreign_metadata(losses, PROVIDER, provider_metadata, path(*at))
 
 
 def path(*steps: int | str) -> str:

@@ -96,7 +96,7 @@ def encode_messages(
 
 
 def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    report_foreign(losses, message.provider_metadata, path(*at))
+    report_foreign(losses, message.provider_metadata, at)
     wire: dict[str, Any] = {**wire_bag(own(message.provider_metadata)), "role": message.role}
     if isinstance(message.content, str):
         wire["content"] = message.content
@@ -119,7 +119,7 @@ def _message_cache_loss(message: AnyMessage, losses: LossRecorder, at: Steps) ->
 def _encode_tool_message(
     message: ToolMessage, moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> list[dict[str, Any]]:
-    report_foreign(losses, message.provider_metadata, path(*at))
+    report_foreign(losses, message.provider_metadata, at)
     _message_cache_loss(message, losses, at)
     if message.name is not None:
         losses.add(path(*at, "name"), "tool message name", "OpenAI tool messages have no name")
@@ -133,7 +133,7 @@ def _encode_tool_message(
 def _encode_result(
     result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> dict[str, Any]:
-    report_foreign(losses, result.provider_metadata, path(*at))
+    report_foreign(losses, result.provider_metadata, at)
     wire: dict[str, Any] = {**shared, **wire_bag(own(result.provider_metadata)), "role": "tool"}
     wire["tool_call_id"] = result.tool_use_id
     if isinstance(result.content, str):

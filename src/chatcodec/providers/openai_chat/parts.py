@@ -138,7 +138,7 @@ EncodablePart = TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart
 
 def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold it."""
-    report_foreign(losses, part.provider_metadata, path(*at))
+    report_foreign(losses, part.provider_metadata, at)
     match part:
         case TextPart():
             return encode_text_part(part, losses, at)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
 from chatcodec.losses import LossRecorder
@@ -47,7 +48,7 @@ CONTENT = "content"
 
 OPTION = "_reasoning_field"
 
-_FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
+FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
 """OpenRouter's ``format`` names for reasoning replayed from other providers."""
 
 
@@ -61,6 +62,8 @@ def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
 
 def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The thinking parts in a message's reasoning fields, and the fields they used."""
+    if "reasoning_content" not in message and "reasoning" not in message and DETAILS not in message:
+        return [], []  # the common case, checked first: most messages carry no reasoning
     content = message.get("reasoning_content")
     reasoning = message.get("reasoning")
     details = message.get(DETAILS)
@@ -69,7 +72,7 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
     if isinstance(content, str):
         parts.append(thinking(content, {"field": "reasoning_content"}))
         mapped.append("reasoning_content")
-    detail_parts = [decode_detail(detail) for detail in details] if isinstance(details, list) and details else []
+    detail_parts = [decode_detail(detail) for detail in as_list(details) or ()]
     if isinstance(reasoning, str):
         mapped.append("reasoning")
         copied = _copied_by_reasoning(reasoning, content, parts, detail_parts)
@@ -133,11 +136,8 @@ def decode_content_thinking(part: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def chunk_text(chunks: list[Any]) -> str:
-    return "".join(
-        chunk["text"]
-        for chunk in chunks
-        if isinstance(chunk, dict) and chunk.get("type") == "text" and isinstance(chunk.get("text"), str)
-    )
+    texts = ((as_dict(chunk) or {}) for chunk in chunks)
+    return "".join(text["text"] for text in texts if text.get("type") == "text" and isinstance(text.get("text"), str))
 
 
 # --- encode --------------------------------------------------------------------------
@@ -160,10 +160,10 @@ def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
     return reasoning_field
 
 
-def drop_loss(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
-    """Record that ``part`` has nowhere to go."""
-    source = part.provider or "an unknown provider"
-    why = f"OpenAI Chat takes no reasoning input; set provider_options[{PROVIDER!r}][{OPTION!r}] to one of {FIELDS}"
+def drop_loss(provider: str | None, losses: LossRecorder, at: Steps) -> None:
+    """Record that a thinking part from ``provider`` has nowhere to go."""
+    source = provider or "an unknown provider"
+    why = f"OpenAI Chat takes no reasoning input; the {PROVIDER} option {OPTION} can name a field: {', '.join(FIELDS)}"
     losses.add(path(*at), f"thinking part from {source}", why)
 
 
@@ -188,8 +188,7 @@ class ReasoningWriter:
         else:
             self._add_string(field, part.text, path(*at))
             _carry_nothing_else(part, field, self._losses, at)
-        also = bag.get("_also")
-        for copy in also if isinstance(also, list) else ():
+        for copy in as_list(bag.get("_also")) or ():
             if copy in STRING_FIELDS and copy != field:
                 self._add_string(str(copy), part.text, "copy")
 
@@ -208,12 +207,26 @@ class ReasoningWriter:
                 self._losses.add(path(*at), f"{len(sources)} reasoning parts joined into one {field}", why)
         if self._details:
             written[DETAILS] = self._details
+        if self._reads_as_copy(written):
+            why = "a reasoning string equal to the other reasoning reads back as a copy of it"
+            self._losses.add(path(*at), "separate reasoning part with the same text", why)
         return written
+
+    def _reads_as_copy(self, written: dict[str, Any]) -> bool:
+        """Whether a ``reasoning`` part of its own will decode as a mere copy (and vanish)."""
+        if "copy" in self._sources.get("reasoning", ["copy"]) or "reasoning" not in written:
+            return False
+        if "reasoning_content" in written:
+            return bool(written["reasoning"] == written["reasoning_content"])
+        details = [as_dict(entry) or {} for entry in self._details]
+        texts = (entry.get("summary" if entry.get("type") == "reasoning.summary" else "text") for entry in details)
+        joined = "".join(text for text in texts if isinstance(text, str))
+        return bool(details) and written["reasoning"] == joined
 
 
 def _foreign_entries(part: ThinkingPart) -> list[dict[str, Any]]:
     """OpenRouter entries for reasoning from another provider (signature and payload kept)."""
-    entry_format = _FORMATS.get(part.provider or "", "unknown")
+    entry_format = FORMATS.get(part.provider or "", "unknown")
     entries: list[dict[str, Any]] = []
     if part.text or part.signature is not None or part.encrypted is None:
         entry: dict[str, Any] = {"type": "reasoning.text", "text": part.text, "format": entry_format}
@@ -255,9 +268,9 @@ def _carry_nothing_else(part: ThinkingPart, field: str, losses: LossRecorder, at
 def encode_content_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """A Mistral thinking part for ``content``."""
     bag = own(part.provider_metadata)
-    chunks = bag.pop("thinking", None)
+    chunks = as_list(bag.pop("thinking", None))
     wire = {key: value for key, value in wire_bag(bag).items() if key != "field"}
-    if not (isinstance(chunks, list) and chunk_text(chunks) == part.text):
+    if chunks is None or chunk_text(chunks) != part.text:
         chunks = [{"type": "text", "text": part.text}]
     _carry_nothing_else(part, "a thinking content part", losses, at)
     return {**wire, "type": "thinking", "thinking": chunks}

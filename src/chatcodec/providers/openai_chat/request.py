@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.common import (
     PROVIDER,
@@ -32,6 +33,7 @@ from chatcodec.providers.openai_chat.common import (
 )
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.parts import opaque
+from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 from chatcodec.request import ChatRequest, ReasoningEffort, ResponseFormat
 from chatcodec.tools import ToolDefinition
@@ -51,7 +53,8 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
 
 def decode_request(payload: dict[str, Any]) -> ChatRequest:
     """Read a request body; everything without a canonical field is kept."""
-    wire: dict[str, Any] = dict(validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request"))
+    validated = validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request")
+    wire: dict[str, Any] = dict(validated)
     data: dict[str, Any] = {"messages": decode_messages(wire["messages"])}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
@@ -61,6 +64,12 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     if bag:
         data["provider_options"] = {PROVIDER: bag}
     return validate_model(ChatRequest, data)
+
+
+def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+    """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
+    wire = validate_with(WIRE_MESSAGES_ADAPTER, messages, "OpenAI Chat messages")
+    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire]), "Messages")
 
 
 def _decode_same_name(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
@@ -102,8 +111,9 @@ def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any], bag: dict[st
     if isinstance(choice, str):
         data["tool_choice"] = {"type": choice}
         return ["tool_choice"]
-    function = as_dict(choice.get("function")) if isinstance(choice, dict) else None
-    if choice is None or function is None or set(choice) != {"type", "function"} or set(function) != {"name"}:
+    named = as_dict(choice)
+    function = as_dict(named.get("function")) if named is not None else None
+    if named is None or function is None or set(named) != {"type", "function"} or set(function) != {"name"}:
         return []  # allowed_tools, custom tools: kept as they are
     data["tool_choice"] = {"type": "tool", "name": function["name"]}
     return ["tool_choice"]
@@ -183,7 +193,7 @@ _DECODERS: tuple[Decoder, ...] = (
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
-    report_foreign(losses, request.provider_options, path("provider_options"))
+    report_foreign(losses, request.provider_options, ("provider_options",))
     bag = own(request.provider_options)
     reasoning_field = reasoning.option(bag, path("provider_options", PROVIDER, reasoning.OPTION))
     wire = wire_bag(bag)
@@ -218,7 +228,7 @@ def _encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecord
 
 
 def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
-    report_foreign(losses, tool.provider_metadata, path("tools", index))
+    report_foreign(losses, tool.provider_metadata, ("tools", index))
     if tool.cache_control is not None:
         losses.add(path("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
     bag = own(tool.provider_metadata)
@@ -226,7 +236,8 @@ def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int
     function: dict[str, Any] = {**function_rest, "name": tool.name}
     if tool.description is not None:
         function["description"] = tool.description
-    if not ("parameters" in absent(bag) and tool.parameters == _DEFAULT_PARAMETERS):
+    left_out = "parameters" in absent(bag) or "parameters" in function_rest  # absent, or a kept null
+    if not (left_out and tool.parameters == _DEFAULT_PARAMETERS):
         function["parameters"] = tool.parameters
     if tool.strict is not None:
         function["strict"] = tool.strict
@@ -239,8 +250,8 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
         if value is not None:
             wire[key] = value
     if request.max_tokens is not None:
-        key = bag.get("_max_tokens_key")
-        wire[key if key in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
+        spelled = bag.get("_max_tokens_key")
+        wire[spelled if spelled in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
     if request.stop:
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1
         wire["stop"] = request.stop[0] if one_string else list(request.stop)
@@ -269,7 +280,7 @@ def _encode_response_format(response_format: ResponseFormat | None, wire: dict[s
         return
     extra = dict(as_dict(wire.get("response_format")) or {})
     built: dict[str, Any] = {"type": response_format.type}
-    fields = {"name": response_format.name, "description": response_format.description}
+    fields: dict[str, Any] = {"name": response_format.name, "description": response_format.description}
     fields |= {"schema": response_format.json_schema, "strict": response_format.strict}
     if response_format.type == "json_schema":
         schema = {**(as_dict(extra.get("json_schema")) or {})}

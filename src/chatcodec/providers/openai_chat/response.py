@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
+from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
@@ -32,7 +34,7 @@ from chatcodec.providers.openai_chat.common import (
 )
 from chatcodec.providers.openai_chat.finish_reason import MARKER, decode_finish_reason, encode_finish_reason, own_marker
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
-from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
+from chatcodec.providers.openai_chat.wire_response import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.validation import validate_model, validate_with
 
@@ -41,8 +43,17 @@ _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("m
 
 
 def decode_response(payload: dict[str, Any]) -> ChatResponse:
-    """Read a response body; everything without a canonical field is kept."""
-    wire: dict[str, Any] = dict(validate_with(RESPONSE_ADAPTER, payload, "OpenAI Chat response"))
+    """Read a response body; everything without a canonical field is kept.
+
+    An error body (``{"error": {...}}``, what a 4xx/5xx carries) raises
+    :class:`~chatcodec.ProviderAPIError` with the provider's message and type.
+    """
+    if "error" in payload and "choices" not in payload:
+        error = as_dict(payload["error"]) or {"message": str(payload["error"])}
+        kind = error.get("type") or error.get("code")
+        raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
+    validated = validate_with(RESPONSE_ADAPTER, payload, "OpenAI Chat response")
+    wire: dict[str, Any] = dict(validated)
     known = present(wire, "id", "created", "model")
     data: dict[str, Any] = {key: wire[key] for key in known}
     mapped = ["choices", *known]
@@ -59,18 +70,20 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
 
 def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     """One wire choice as a canonical choice dict."""
-    canonical: dict[str, Any] = {"index": choice["index"], "message": decode_assistant(choice["message"])}
+    message = decode_assistant(choice["message"], response=True)
+    canonical: dict[str, Any] = {"index": choice["index"], "message": message}
     bag = rest(choice, ("index", "message", *present(choice, "finish_reason")))
     raw = choice.get("finish_reason")
     if isinstance(raw, str):
         canonical["finish_reason"] = decode_finish_reason(raw)
         bag.update(own_marker(raw))
+    mark_absent(bag, choice, "finish_reason")
     return attach(canonical, bag)
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
     """Write a response body; what OpenAI cannot carry is recorded in ``losses``."""
-    report_foreign(losses, response.provider_metadata, path())
+    report_foreign(losses, response.provider_metadata, ())
     bag = own(response.provider_metadata)
     reasoning_field = reasoning.option(bag, path("provider_metadata", "openai-chat", reasoning.OPTION))
     left_out = absent(bag)
@@ -87,21 +100,21 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
         _encode_choice(choice, reasoning_field, losses, index) for index, choice in enumerate(response.choices)
     ]
     if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, losses, path("usage"))
+        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
     return wire
 
 
 def _encode_choice(
     choice: ResponseChoice, reasoning_field: str | None, losses: LossRecorder, index: int
 ) -> dict[str, Any]:
-    report_foreign(losses, choice.provider_metadata, path("choices", index))
+    report_foreign(losses, choice.provider_metadata, ("choices", index))
     bag = own(choice.provider_metadata)
     message = encode_assistant(choice.message, reasoning_field, losses, ("choices", index, "message"), response=True)
     wire = {**wire_bag(bag), "index": choice.index, "message": message}
     at = path("choices", index, "finish_reason")
     if choice.finish_reason is not None:
         wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag.get(MARKER), losses, at)
-    elif "finish_reason" not in wire:
+    elif "finish_reason" not in wire and "finish_reason" not in absent(bag):
         losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
         wire["finish_reason"] = "stop"
     return wire

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.openai_chat.common import absent, attach, mark_absent, own, report_foreign, rest, wire_bag
 from chatcodec.response import Usage
@@ -35,8 +36,8 @@ def decode_usage(usage: dict[str, Any]) -> dict[str, Any]:
         mapped.append("total_tokens")
     nested: dict[str, Any] = {}
     for details_key, pairs in _DETAILS.items():
-        details = usage.get(details_key)
-        if not isinstance(details, dict):
+        details = as_dict(usage.get(details_key))
+        if details is None:
             continue
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int)]
@@ -49,7 +50,7 @@ def decode_usage(usage: dict[str, Any]) -> dict[str, Any]:
     return attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: str) -> dict[str, Any]:
+def encode_usage(usage: Usage, losses: LossRecorder, at: tuple[int | str, ...]) -> dict[str, Any]:
     """The wire ``usage`` object."""
     report_foreign(losses, usage.provider_metadata, at)
     bag = own(usage.provider_metadata)

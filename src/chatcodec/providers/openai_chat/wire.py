@@ -19,7 +19,8 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 
-_wire = with_config(ConfigDict(extra="allow", strict=True))
+wire_shape = with_config(ConfigDict(extra="allow", strict=True))
+"""Strict types, unknown keys allowed and kept: the decorator on every wire TypedDict."""
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
@@ -45,7 +46,7 @@ def _tagged(known: tuple[str, ...], key: str = "type", fallback: str = "unknown"
 # --- content parts -------------------------------------------------------------------
 
 
-@_wire
+@wire_shape
 class WireCacheBreakpoint(TypedDict):
     """``prompt_cache_breakpoint``: an explicit prompt-cache breakpoint after the part."""
 
@@ -53,60 +54,60 @@ class WireCacheBreakpoint(TypedDict):
     ttl: NotRequired[str]
 
 
-@_wire
+@wire_shape
 class WireTextPart(TypedDict):
     type: Literal["text"]
     text: str
     prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
 
 
-@_wire
+@wire_shape
 class WireImageUrl(TypedDict):
     url: NonEmpty
     detail: NotRequired[str]
 
 
-@_wire
+@wire_shape
 class WireImagePart(TypedDict):
     type: Literal["image_url"]
     image_url: WireImageUrl
     prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
 
 
-@_wire
+@wire_shape
 class WireInputAudio(TypedDict):
     data: str
     format: str
 
 
-@_wire
+@wire_shape
 class WireAudioPart(TypedDict):
     type: Literal["input_audio"]
     input_audio: WireInputAudio
     prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
 
 
-@_wire
+@wire_shape
 class WireFile(TypedDict):
     file_data: NotRequired[str]
     file_id: NotRequired[NonEmpty]
     filename: NotRequired[str]
 
 
-@_wire
+@wire_shape
 class WireFilePart(TypedDict):
     type: Literal["file"]
     file: WireFile
     prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
 
 
-@_wire
+@wire_shape
 class WireRefusalPart(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
-@_wire
+@wire_shape
 class WireThinkingPart(TypedDict):
     """Mistral's reasoning part inside ``content``: ``thinking`` is a list of text chunks."""
 
@@ -114,7 +115,7 @@ class WireThinkingPart(TypedDict):
     thinking: list[dict[str, Any]]
 
 
-@_wire
+@wire_shape
 class WireUnknownPart(TypedDict):
     """A part type this codec does not know; kept whole as an opaque part."""
 
@@ -148,20 +149,20 @@ WireAssistantPart = Annotated[
 # --- tool calls and reasoning ----------------------------------------------------------
 
 
-@_wire
+@wire_shape
 class WireFunctionCall(TypedDict):
     name: str
     arguments: str
 
 
-@_wire
+@wire_shape
 class WireToolCall(TypedDict):
     id: str
     type: NotRequired[Literal["function"]]
     function: WireFunctionCall
 
 
-@_wire
+@wire_shape
 class WireUnknownToolCall(TypedDict):
     """A custom-tool call (``type: custom``) or another kind: kept whole."""
 
@@ -182,7 +183,7 @@ WireAnyToolCall = Annotated[
 ]
 
 
-@_wire
+@wire_shape
 class WireReasoningDetail(TypedDict):
     """One entry of OpenRouter's ``reasoning_details`` (``reasoning.text``, ``.summary``,
     ``.encrypted``); the same shape streams as fragments keyed by ``index``."""
@@ -200,21 +201,21 @@ class WireReasoningDetail(TypedDict):
 # --- messages --------------------------------------------------------------------------
 
 
-@_wire
+@wire_shape
 class WireSystemMessage(TypedDict):
     role: Literal["system", "developer"]
     content: str | list[WireTextOnlyPart]
     name: NotRequired[str | None]
 
 
-@_wire
+@wire_shape
 class WireUserMessage(TypedDict):
     role: Literal["user"]
     content: str | list[WireUserPart]
     name: NotRequired[str | None]
 
 
-@_wire
+@wire_shape
 class WireAssistantMessage(TypedDict):
     role: Literal["assistant"]
     content: NotRequired[str | list[WireAssistantPart] | None]
@@ -226,14 +227,14 @@ class WireAssistantMessage(TypedDict):
     reasoning_details: NotRequired[list[WireReasoningDetail] | None]
 
 
-@_wire
+@wire_shape
 class WireToolMessage(TypedDict):
     role: Literal["tool"]
     tool_call_id: str
     content: str | list[WireTextOnlyPart]
 
 
-@_wire
+@wire_shape
 class WireUnknownRoleMessage(TypedDict):
     """Catch-all so an unknown or missing role is reported at ``.role``."""
 
@@ -254,7 +255,7 @@ WireMessage = Annotated[
 # --- request ---------------------------------------------------------------------------
 
 
-@_wire
+@wire_shape
 class WireFunctionDefinition(TypedDict):
     name: NonEmpty
     description: NotRequired[str | None]
@@ -262,13 +263,13 @@ class WireFunctionDefinition(TypedDict):
     strict: NotRequired[bool | None]
 
 
-@_wire
+@wire_shape
 class WireFunctionTool(TypedDict):
     type: Literal["function"]
     function: WireFunctionDefinition
 
 
-@_wire
+@wire_shape
 class WireUnknownTool(TypedDict):
     """A custom tool (``type: custom``) or another kind: kept whole."""
 
@@ -281,18 +282,18 @@ WireTool = Annotated[
 ]
 
 
-@_wire
+@wire_shape
 class WireNamedFunction(TypedDict):
     name: str
 
 
-@_wire
+@wire_shape
 class WireNamedToolChoice(TypedDict):
     type: Literal["function"]
     function: WireNamedFunction
 
 
-@_wire
+@wire_shape
 class WireOtherToolChoice(TypedDict):
     """``allowed_tools``, a named custom tool, or a future kind: kept as it is."""
 
@@ -308,7 +309,7 @@ WireToolChoice = (
 )
 
 
-@_wire
+@wire_shape
 class WireJsonSchema(TypedDict):
     name: str
     description: NotRequired[str | None]
@@ -316,18 +317,18 @@ class WireJsonSchema(TypedDict):
     strict: NotRequired[bool | None]
 
 
-@_wire
+@wire_shape
 class WireJsonSchemaFormat(TypedDict):
     type: Literal["json_schema"]
     json_schema: WireJsonSchema
 
 
-@_wire
+@wire_shape
 class WireSimpleFormat(TypedDict):
     type: Literal["text", "json_object"]
 
 
-@_wire
+@wire_shape
 class WireOtherFormat(TypedDict):
     type: str
 
@@ -347,7 +348,7 @@ WireResponseFormat = Annotated[
 ]
 
 
-@_wire
+@wire_shape
 class WireRequest(TypedDict):
     model: NotRequired[str]
     messages: list[WireMessage]
@@ -368,96 +369,8 @@ class WireRequest(TypedDict):
     metadata: NotRequired[dict[str, Any] | None]
 
 
-# --- response --------------------------------------------------------------------------
-
-
-@_wire
-class WirePromptTokensDetails(TypedDict):
-    cached_tokens: NotRequired[int | None]
-    cache_write_tokens: NotRequired[int | None]
-
-
-@_wire
-class WireCompletionTokensDetails(TypedDict):
-    reasoning_tokens: NotRequired[int | None]
-
-
-@_wire
-class WireUsage(TypedDict):
-    prompt_tokens: NotRequired[int | None]
-    completion_tokens: NotRequired[int | None]
-    total_tokens: NotRequired[int | None]
-    prompt_tokens_details: NotRequired[WirePromptTokensDetails | None]
-    completion_tokens_details: NotRequired[WireCompletionTokensDetails | None]
-
-
-@_wire
-class WireChoice(TypedDict):
-    index: int
-    message: WireAssistantMessage
-    finish_reason: NotRequired[str | None]
-
-
-@_wire
-class WireResponse(TypedDict):
-    id: NotRequired[str]
-    object: NotRequired[str]
-    created: NotRequired[int]
-    model: NotRequired[str]
-    choices: list[WireChoice]
-    usage: NotRequired[WireUsage | None]
-
-
-# --- stream ----------------------------------------------------------------------------
-
-
-@_wire
-class WireFunctionDelta(TypedDict):
-    name: NotRequired[str | None]
-    arguments: NotRequired[str | None]
-
-
-@_wire
-class WireToolCallDelta(TypedDict):
-    index: int
-    id: NotRequired[str | None]
-    type: NotRequired[str | None]
-    function: NotRequired[WireFunctionDelta | None]
-
-
-@_wire
-class WireDelta(TypedDict):
-    role: NotRequired[str | None]
-    content: NotRequired[str | list[WireAssistantPart] | None]  # a list: Mistral streams thinking parts
-    refusal: NotRequired[str | None]
-    reasoning_content: NotRequired[str | None]
-    reasoning: NotRequired[str | None]
-    reasoning_details: NotRequired[list[WireReasoningDetail] | None]
-    tool_calls: NotRequired[list[WireToolCallDelta] | None]
-
-
-@_wire
-class WireChunkChoice(TypedDict):
-    index: int
-    delta: WireDelta
-    finish_reason: NotRequired[str | None]
-
-
-@_wire
-class WireChunk(TypedDict):
-    id: NotRequired[str]
-    object: NotRequired[str]
-    created: NotRequired[int]
-    model: NotRequired[str]
-    choices: list[WireChunkChoice]
-    usage: NotRequired[WireUsage | None]
-
-
 REQUEST_ADAPTER: TypeAdapter[WireRequest] = TypeAdapter(WireRequest)
 """Validates a request body."""
 
-RESPONSE_ADAPTER: TypeAdapter[WireResponse] = TypeAdapter(WireResponse)
-"""Validates a ``chat.completion`` response body."""
-
-CHUNK_ADAPTER: TypeAdapter[WireChunk] = TypeAdapter(WireChunk)
-"""Validates one ``chat.completion.chunk``."""
+MESSAGES_ADAPTER: TypeAdapter[list[WireMessage]] = TypeAdapter(list[WireMessage])
+"""Validates a bare ``messages`` list (conversation logs without a request around them)."""

@@ -1,0 +1,366 @@
+"""Canonical stream events to ``chat.completion.chunk`` dicts, so a proxy can serve the
+OpenAI streaming API from any upstream.
+
+One chunk per event that carries data, built on the fields of the
+:class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
+SDK requires ``id``, ``created`` and ``model`` on every chunk). A choice's first chunk
+says ``role: assistant``. A text part announces itself with ``content: ""`` (as OpenAI's
+first chunk does), which lets an empty text part survive the trip. Tool calls are
+numbered per choice in the order they start.
+
+Reasoning goes to the field its start event names (or, for a part whose field is only
+known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
+is held back until that end). Reasoning from another provider follows the
+``_reasoning_field`` option on the start event's metadata, else it is dropped with a
+loss. Several text parts of one choice run together in a stream, also with a loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec._narrow import as_dict
+from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat.common import PROVIDER, absent, own, path, report_foreign, wire_bag
+from chatcodec.providers.openai_chat.finish_reason import MARKER, encode_finish_reason
+from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT
+from chatcodec.providers.openai_chat.usage import encode_usage
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+
+_PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
+
+
+@dataclass
+class _Thinking:
+    """Where one thinking part's deltas go; ``target`` None means held back or dropped."""
+
+    target: str | None
+    entry: dict[str, Any] = field(default_factory=dict[str, Any])  # reasoning_details entry base
+    held: list[tuple[str, str]] | None = None  # ("text" | "signature", delta) until the end
+    dropped: bool = False
+    signature_lost: bool = False
+    sent: bool = False
+
+
+@dataclass
+class _ChoiceState:
+    role_sent: bool = False
+    text_parts: int = 0
+    calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
+    thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
+    details: int = 0
+
+
+class StreamWriter:
+    """Turns canonical events into wire chunks, one event at a time."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self._losses = losses
+        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": 0, "model": ""}
+        self._option: str | None = None
+        self._choices: dict[int, _ChoiceState] = {}
+
+    def event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
+        """The chunks for one event (often none or one)."""
+        at = (number,)
+        match event:
+            case ResponseStartEvent():
+                self._start(event, at)
+                return []
+            case UsageEvent():
+                usage = encode_usage(event.usage, self._losses, (*at, "usage"))
+                return [self._chunk([], event, usage=usage)]
+            case FinishEvent():
+                return [self._finish(event, at)]
+            case ErrorEvent():
+                body = (
+                    event.body if isinstance(event.body, dict) else {"message": event.message, "type": event.error_type}
+                )
+                return [{"error": body}]
+            case _:
+                return self._part_event(event, at)
+
+    def _start(self, event: ResponseStartEvent, at: tuple[int, ...]) -> None:
+        report_foreign(self._losses, event.provider_metadata, at)
+        bag = own(event.provider_metadata)
+        self._option = reasoning.option(bag, path(*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        left_out = absent(bag)
+        base = {**wire_bag(bag), "object": bag.get("object", CHUNK_OBJECT)}
+        for key, default in _PLACEHOLDERS:
+            value = getattr(event, key)
+            if value is not None:
+                base[key] = value
+            elif key not in left_out:
+                base[key] = default
+        if "object" in left_out:
+            del base["object"]
+        self._base = base
+
+    # --- chunk building ----------------------------------------------------------------
+
+    def _chunk(
+        self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
+    ) -> dict[str, Any]:
+        chunk = {**self._base, "choices": choices, **fields}
+        late = as_dict(own(event.provider_metadata).get("_chunk")) if event is not None else None
+        if late is not None:
+            chunk.update(late)
+        return chunk
+
+    def _delta(self, choice: int, delta: dict[str, Any], carrier: AnyStreamEvent | None = None) -> dict[str, Any]:
+        """A chunk with one choice's delta; a delta event ``carrier`` brings its chunk's extras."""
+        state = self._state(choice)
+        if not state.role_sent:
+            delta = {"role": "assistant", **delta}
+            state.role_sent = True
+        extras = wire_bag(own(carrier.provider_metadata)) if carrier is not None else {}
+        delta_extras = extras.pop("delta", None)
+        if isinstance(delta_extras, dict):
+            delta = {**delta, **delta_extras}
+        return self._chunk([{**extras, "index": choice, "delta": delta, "finish_reason": None}])
+
+    def _state(self, choice: int) -> _ChoiceState:
+        return self._choices.setdefault(choice, _ChoiceState())
+
+    def _finish(self, event: FinishEvent, at: tuple[int, ...]) -> dict[str, Any]:
+        bag = own(event.provider_metadata)
+        word = encode_finish_reason(event.finish_reason, bag.get(MARKER), self._losses, path(*at, "finish_reason"))
+        choice: dict[str, Any] = {**wire_bag(bag), "index": event.choice, "delta": {}, "finish_reason": word}
+        return self._chunk([choice], event)
+
+    # --- parts -------------------------------------------------------------------------
+
+    def _part_event(self, event: AnyStreamEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+        match event:
+            case TextStartEvent():
+                return self._text_start(event, at)
+            case TextDeltaEvent():
+                return [self._delta(event.choice, {"content": event.delta}, event)]
+            case RefusalDeltaEvent():
+                return [self._delta(event.choice, {"refusal": event.delta}, event)]
+            case ToolCallStartEvent():
+                return [self._call_start(event, at)]
+            case ToolCallDeltaEvent():
+                return self._call_delta(event, at)
+            case ThinkingStartEvent():
+                self._thinking_start(event, at)
+                return []
+            case ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent():
+                return self._thinking_delta(event, at)
+            case ThinkingEndEvent():
+                return self._thinking_end(event, at)
+            case TextEndEvent() | ToolCallEndEvent():
+                self._end_metadata_loss(event, at)
+                return []
+            case PartEvent():
+                return self._whole(event, at)
+            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ErrorEvent():
+                return []  # handled in event()
+            case _:
+                assert_never(event)
+
+    def _text_start(self, event: TextStartEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+        state = self._state(event.choice)
+        state.text_parts += 1
+        if state.text_parts == 2:
+            why = "an OpenAI stream has one content text per choice"
+            self._losses.add(path(*at), "second text part of a choice (runs into the first)", why)
+        return [self._delta(event.choice, {"content": ""})]
+
+    def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: tuple[int, ...]) -> None:
+        report_foreign(self._losses, event.provider_metadata, at)
+        kept = wire_bag(own(event.provider_metadata))
+        if kept:
+            why = "an OpenAI stream sends a part's fields with its first chunk"
+            self._losses.add(path(*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
+
+    def _call_start(self, event: ToolCallStartEvent, at: tuple[int, ...]) -> dict[str, Any]:
+        report_foreign(self._losses, event.provider_metadata, at)
+        state = self._state(event.choice)
+        wire_index = state.calls[event.index] = len(state.calls)
+        bag = own(event.provider_metadata)
+        function = {**(as_dict(bag.pop("function", None)) or {}), "name": event.name, "arguments": ""}
+        call: dict[str, Any] = {**wire_bag(bag), "index": wire_index, "id": event.id}
+        if "type" not in absent(bag):
+            call["type"] = "function"
+        call["function"] = function
+        return self._delta(event.choice, {"tool_calls": [call]})
+
+    def _call_delta(self, event: ToolCallDeltaEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+        wire_index = self._state(event.choice).calls.get(event.index)
+        if wire_index is None:
+            self._losses.add(path(*at), "tool-call delta for a call never started", "OpenAI needs the call's id first")
+            return []
+        fragment = {"index": wire_index, "function": {"arguments": event.delta}}
+        return [self._delta(event.choice, {"tool_calls": [fragment]}, event)]
+
+    # --- thinking ------------------------------------------------------------------------
+
+    def _thinking_start(self, event: ThinkingStartEvent, at: tuple[int, ...]) -> None:
+        report_foreign(self._losses, event.provider_metadata, at)
+        state = self._state(event.choice)
+        bag = own(event.provider_metadata) if event.provider == PROVIDER else {}
+        field_name = bag.get("field")
+        if event.provider == PROVIDER and field_name not in (*reasoning.FIELDS, reasoning.CONTENT):
+            state.thinking[event.index] = _Thinking(None, held=[])  # its field comes with its end
+            return
+        target = str(field_name) if event.provider == PROVIDER else self._option
+        thinking = _Thinking(target)
+        if target is None:
+            thinking.dropped = True
+            reasoning.drop_loss(event.provider, self._losses, at)
+        elif target == reasoning.DETAILS:
+            thinking.entry = self._entry(state, event.provider, bag)
+        state.thinking[event.index] = thinking
+
+    def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
+        if bag.get("field") == reasoning.DETAILS:
+            return {key: value for key, value in wire_bag(bag).items() if key != "field"}
+        entry_format = reasoning.FORMATS.get(provider or "", "unknown")
+        state.details += 1
+        return {"type": "reasoning.text", "format": entry_format, "index": state.details - 1}
+
+    def _thinking_delta(
+        self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: tuple[int, ...]
+    ) -> list[dict[str, Any]]:
+        thinking = self._state(event.choice).thinking.get(event.index)
+        kind = "text" if isinstance(event, ThinkingDeltaEvent) else "signature"
+        if thinking is None or thinking.dropped:
+            return []
+        if thinking.held is not None:
+            thinking.held.append((kind, event.delta))
+            return []
+        delta = self._reasoning_delta(thinking, kind, event.delta, at)
+        thinking.sent |= delta is not None
+        return [] if delta is None else [self._delta(event.choice, delta, event)]
+
+    def _reasoning_delta(self, thinking: _Thinking, kind: str, text: str, at: tuple[int, ...]) -> dict[str, Any] | None:
+        target = thinking.target
+        if target == reasoning.DETAILS:
+            key = (
+                "signature"
+                if kind == "signature"
+                else "summary"
+                if thinking.entry.get("type") == "reasoning.summary"
+                else "text"
+            )
+            return {target: [{**thinking.entry, key: text}]}
+        if kind == "signature":
+            if not thinking.signature_lost:
+                thinking.signature_lost = True
+                self._losses.add(path(*at), "thinking signature", f"{target} is plain text")
+            return None
+        if target == reasoning.CONTENT:
+            return {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
+        assert target is not None
+        return {target: text}
+
+    def _thinking_end(self, event: ThinkingEndEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+        state = self._state(event.choice)
+        thinking = state.thinking.pop(event.index, None)
+        if thinking is None or thinking.dropped:
+            return []
+        chunks: list[dict[str, Any]] = []
+        if thinking.held is not None:
+            bag = own(event.provider_metadata)
+            target = bag.get("field")
+            thinking.target = str(target) if target in (*reasoning.FIELDS, reasoning.CONTENT) else self._option
+            if thinking.target is None:
+                reasoning.drop_loss(PROVIDER, self._losses, at)
+                return []
+            if thinking.target == reasoning.DETAILS:
+                thinking.entry = self._entry(state, PROVIDER, bag)
+            for kind, text in thinking.held:
+                delta = self._reasoning_delta(thinking, kind, text, at)
+                if delta is not None:
+                    chunks.append(self._delta(event.choice, delta))
+        if thinking.target == reasoning.DETAILS and not (thinking.sent or chunks or event.encrypted is not None):
+            # an entry with no text or signature still exists: one empty fragment opens it
+            chunks.append(self._delta(event.choice, self._reasoning_delta(thinking, "text", "", at) or {}))
+        if event.encrypted is not None:
+            if thinking.target == reasoning.DETAILS:
+                entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
+                chunks.append(self._delta(event.choice, {reasoning.DETAILS: [entry]}))
+            else:
+                self._losses.add(path(*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
+        return chunks
+
+    # --- whole parts ---------------------------------------------------------------------
+
+    def _whole(self, event: PartEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+        part = event.part
+        where: tuple[int | str, ...] = (*at, "part")
+        report_foreign(self._losses, part.provider_metadata, where)
+        match part:
+            case TextPart():
+                self._whole_loss(part, where)
+                opened = self._text_start(TextStartEvent(index=event.index, choice=event.choice), at)
+                return [*opened, self._delta(event.choice, {"content": part.text})] if part.text else opened
+            case RefusalPart():
+                self._whole_loss(part, where)
+                return [self._delta(event.choice, {"refusal": part.text})]
+            case ToolUsePart():
+                self._whole_loss(part, where, bag=False)
+                start = ToolCallStartEvent(
+                    index=event.index,
+                    choice=event.choice,
+                    id=part.id,
+                    name=part.name,
+                    provider_metadata=part.provider_metadata,
+                )
+                chunks = [self._call_start(start, at)]
+                if part.arguments:
+                    delta = ToolCallDeltaEvent(index=event.index, choice=event.choice, delta=part.arguments)
+                    chunks.extend(self._call_delta(delta, at))
+                return chunks
+            case ThinkingPart():
+                return self._whole_thinking(event.choice, part, where)
+            case ImagePart() | AudioPart() | OpaquePart():
+                why = "an OpenAI stream carries text, refusals, reasoning and tool calls"
+                self._losses.add(path(*where), f"{part.type} part", why)
+                return []
+            case _:
+                assert_never(part)
+
+    def _whole_loss(
+        self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True
+    ) -> None:
+        if part.cache_control is not None:
+            self._losses.add(path(*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+        kept = wire_bag(own(part.provider_metadata))
+        if bag and kept:
+            why = "an OpenAI stream has no place for a content part's own fields"
+            self._losses.add(path(*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
+
+    def _whole_thinking(self, choice: int, part: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
+        target = reasoning.field_for(part, self._option)
+        if target is None:
+            reasoning.drop_loss(part.provider, self._losses, where)
+            return []
+        if target == reasoning.CONTENT:
+            content = reasoning.encode_content_thinking(part, self._losses, where)
+            return [self._delta(choice, {"content": [content]})]
+        writer = reasoning.ReasoningWriter(self._losses)
+        writer.add(part, target, where)
+        return [self._delta(choice, writer.fields(where))]

@@ -1,0 +1,101 @@
+"""Shared helpers for the openai-chat tests: fixtures, loss-collecting encoders, SDK oracles.
+
+The request oracle is ``tests/sdk_oracle.py``: it walks a payload against the SDK's request
+TypedDicts, looking inside every ``Iterable`` list and refusing keys the SDK does not
+declare. Compatible-server extensions (``reasoning_content``, ``reasoning``,
+``reasoning_details`` on assistant messages, Mistral ``thinking`` content parts) are not in
+the SDK types, so :func:`assert_request_matches_sdk` removes exactly those before checking
+and leaves everything else to the oracle.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.chat.completion_create_params import (
+    CompletionCreateParamsNonStreaming,
+    CompletionCreateParamsStreaming,
+)
+
+import chatcodec
+from chatcodec import ChatRequest, ChatResponse, Loss
+from sdk_oracle import assert_matches
+
+FORMAT = "openai-chat"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / FORMAT
+
+REASONING_EXTENSIONS = ("reasoning_content", "reasoning", "reasoning_details")
+
+
+def fixture_names(kind: str, suffix: str = ".json") -> list[str]:
+    """File names (without suffix) of the copied fixtures of one kind."""
+    return sorted(path.stem for path in (FIXTURES / kind).glob(f"*{suffix}"))
+
+
+def load_json(kind: str, name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((FIXTURES / kind / f"{name}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def load_stream(name: str) -> str:
+    return (FIXTURES / "stream" / f"{name}.sse").read_text(encoding="utf-8")
+
+
+def encode_request(request: ChatRequest | dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    losses: list[Loss] = []
+    return chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses), losses
+
+
+def encode_response(response: ChatResponse | dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    losses: list[Loss] = []
+    return chatcodec.encode_response(FORMAT, response, on_loss="ignore", losses=losses), losses
+
+
+def encode_events(events: list[chatcodec.AnyStreamEvent]) -> tuple[list[dict[str, Any]], list[Loss]]:
+    losses: list[Loss] = []
+    return list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses)), losses
+
+
+def without_extensions(payload: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a request without the compatible-server reasoning extensions."""
+    stripped = copy.deepcopy(payload)
+    for message in stripped.get("messages", []):
+        if message.get("role") != "assistant":
+            continue
+        for key in REASONING_EXTENSIONS:
+            message.pop(key, None)
+        if isinstance(message.get("content"), list):
+            message["content"] = [part for part in message["content"] if part.get("type") != "thinking"]
+    return stripped
+
+
+def assert_request_matches_sdk(payload: dict[str, Any]) -> None:
+    """The SDK request type (streaming or not) accepts ``payload``, extensions removed."""
+    expected = CompletionCreateParamsStreaming if payload.get("stream") is True else CompletionCreateParamsNonStreaming
+    assert_matches(without_extensions(payload), expected)
+
+
+def assert_response_matches_sdk(payload: dict[str, Any]) -> None:
+    ChatCompletion.model_validate(payload)
+
+
+def assert_chunks_match_sdk(chunks: list[dict[str, Any]]) -> None:
+    for chunk in chunks:
+        if "error" not in chunk:
+            ChatCompletionChunk.model_validate(chunk)
+
+
+def content_as_list(response: ChatResponse) -> dict[str, Any]:
+    """A response dump with every message's content as a list of parts, as a stream builds
+    it: a string becomes one text part (an empty string too, as the stream keeps an empty
+    text part; the core's ``content_form="list"`` would drop it)."""
+    dumped: dict[str, Any] = response.model_dump(mode="json")
+    for choice in dumped["choices"]:
+        message = choice["message"]
+        if isinstance(message.get("content", ""), str):
+            message["content"] = [{"type": "text", "text": message.get("content", "")}]
+    return dumped

@@ -1,0 +1,397 @@
+"""Hypothesis properties of the openai-chat codec.
+
+Inside OpenAI's capabilities (local strategies below build only what the wire can say),
+``decode(encode(x)) == x`` with no loss. For anything at all (the shared
+``chatcodec.testing`` strategies), the loss report is non-empty exactly when something
+changed, where "changed" is measured after the codec's documented, lossless rewrites
+(``messages.py``): consecutive tool messages group into one, media in tool results move to
+a user message after the group, a ``data:`` image URL reads back as a base64 source, and
+what says nothing is dropped (another provider's empty metadata bag, an empty reasoning
+config). Streams accumulate to
+the non-streamed result under any chunking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec import (
+    AnyMessage,
+    AssistantMessage,
+    AudioPart,
+    Base64Source,
+    CacheControl,
+    ChatRequest,
+    ChatResponse,
+    DocumentPart,
+    FileSource,
+    FinishReason,
+    ImagePart,
+    OpaquePart,
+    ReasoningConfig,
+    RefusalPart,
+    ResponseChoice,
+    ResponseFormat,
+    SystemMessage,
+    TextPart,
+    ThinkingPart,
+    ToolChoice,
+    ToolDefinition,
+    ToolMessage,
+    ToolResultPart,
+    ToolUsePart,
+    UrlSource,
+    Usage,
+    UserMessage,
+    compat,
+)
+from chatcodec.stream_replay import events_from_response
+from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects
+from providers.openai_chat.openai_chat_support import (
+    FORMAT,
+    assert_chunks_match_sdk,
+    assert_request_matches_sdk,
+    assert_response_matches_sdk,
+    content_as_list,
+    encode_events,
+    encode_request,
+    encode_response,
+)
+
+PROPERTY = settings(max_examples=100, deadline=None)
+
+TEXT = st.text(max_size=12)
+WORD = st.text(min_size=1, max_size=12)
+BASE64 = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", max_size=12)
+URLS = st.builds(lambda tail: f"https://example.com/{tail}", st.text(alphabet="abc/.-_", max_size=8))
+CACHE = st.one_of(st.none(), st.builds(CacheControl, ttl=st.sampled_from([None, "30m", "12h"])))
+NAMES = st.one_of(st.none(), TEXT)
+
+
+def own_thinking(field: str, text: str, signature: str | None = None, **bag: Any) -> ThinkingPart:
+    return ThinkingPart(
+        text=text, signature=signature, provider=FORMAT, provider_metadata={FORMAT: {"field": field, **bag}}
+    )
+
+
+# --- OpenAI-shaped canonical values --------------------------------------------------------
+
+TEXT_PARTS = st.builds(TextPart, text=TEXT, cache_control=CACHE)
+IMAGES = st.builds(
+    ImagePart,
+    source=st.one_of(
+        st.builds(UrlSource, url=URLS),
+        st.builds(Base64Source, media_type=st.sampled_from(["image/png", "image/jpeg"]), data=BASE64),
+    ),
+    detail=st.sampled_from([None, "auto", "low", "high"]),
+    cache_control=CACHE,
+)
+AUDIO = st.builds(
+    AudioPart, source=st.builds(Base64Source, media_type=st.sampled_from(["audio/wav", "audio/mpeg"]), data=BASE64)
+)
+DOCUMENTS = st.builds(
+    DocumentPart,
+    source=st.one_of(
+        st.builds(Base64Source, media_type=st.just("application/pdf"), data=BASE64), st.builds(FileSource, file_id=WORD)
+    ),
+    filename=NAMES,
+)
+CALLS = st.builds(ToolUsePart, id=TEXT, name=TEXT, arguments=TEXT)
+
+
+@st.composite
+def openai_assistant_content(draw: st.DrawFn, *, response: bool = False) -> list[Any]:
+    """Parts in OpenAI's order: reasoning fields, one text, one refusal, tool calls."""
+    parts: list[Any] = []
+    # Distinct prefixes: a reasoning string equal to the others reads back as their copy.
+    if draw(st.booleans()):
+        parts.append(own_thinking("reasoning_content", "c:" + draw(TEXT)))
+    if draw(st.booleans()):
+        parts.append(own_thinking("reasoning", "r:" + draw(TEXT)))
+    for index in range(draw(st.integers(0, 2))):
+        entry = {
+            "type": "reasoning.text",
+            "format": draw(st.sampled_from(["anthropic-claude-v1", "unknown"])),
+            "index": index,
+        }
+        parts.append(own_thinking("reasoning_details", "d:" + draw(TEXT), draw(st.one_of(st.none(), WORD)), **entry))
+    if draw(st.booleans()):
+        parts.append(TextPart(text=draw(TEXT), cache_control=None if response else draw(CACHE)))
+    if draw(st.booleans()):
+        parts.append(RefusalPart(text=draw(TEXT)))
+    parts.extend(draw(st.lists(CALLS, max_size=3)))
+    return parts
+
+
+def _user_content() -> st.SearchStrategy[Any]:
+    return st.one_of(TEXT, st.lists(st.one_of(TEXT_PARTS, IMAGES, AUDIO, DOCUMENTS), max_size=4))
+
+
+RESULTS = st.builds(ToolResultPart, tool_use_id=TEXT, content=st.one_of(TEXT, st.lists(TEXT_PARTS, max_size=2)))
+MESSAGES = st.one_of(
+    st.builds(
+        SystemMessage,
+        role=st.sampled_from(["system", "developer"]),
+        content=st.one_of(TEXT, st.lists(TEXT_PARTS, max_size=2)),
+        name=NAMES,
+    ),
+    st.builds(UserMessage, content=_user_content(), name=NAMES),
+    st.builds(AssistantMessage, content=st.one_of(TEXT, openai_assistant_content()), name=NAMES),
+    st.builds(ToolMessage, content=st.lists(RESULTS, min_size=1, max_size=3)),
+)
+
+
+def _no_adjacent_tool_messages(messages: list[AnyMessage]) -> list[AnyMessage]:
+    kept: list[AnyMessage] = []
+    for message in messages:
+        if not (isinstance(message, ToolMessage) and kept and isinstance(kept[-1], ToolMessage)):
+            kept.append(message)
+    return kept
+
+
+FORMATS = st.one_of(
+    st.builds(ResponseFormat, type=st.sampled_from(["text", "json_object"])),
+    st.builds(
+        ResponseFormat,
+        type=st.just("json_schema"),
+        name=TEXT,
+        description=st.one_of(st.none(), TEXT),
+        json_schema=st.one_of(st.none(), json_objects()),
+        strict=st.one_of(st.none(), st.booleans()),
+    ),
+)
+FLOATS = st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False))
+OPENAI_REQUESTS = st.builds(
+    ChatRequest,
+    model=WORD,
+    messages=st.lists(MESSAGES, max_size=5).map(_no_adjacent_tool_messages),
+    tools=st.lists(
+        st.builds(
+            ToolDefinition,
+            name=WORD,
+            description=st.one_of(st.none(), TEXT),
+            parameters=json_objects(),
+            strict=st.one_of(st.none(), st.booleans()),
+        ),
+        max_size=2,
+    ),
+    tool_choice=st.one_of(
+        st.none(),
+        st.builds(ToolChoice, type=st.sampled_from(["auto", "none", "required"])),
+        st.builds(ToolChoice, type=st.just("tool"), name=TEXT),
+    ),
+    parallel_tool_calls=st.one_of(st.none(), st.booleans()),
+    max_tokens=st.one_of(st.none(), st.integers(1, 2**31)),
+    stop=st.lists(TEXT, max_size=3),
+    temperature=FLOATS,
+    top_p=FLOATS,
+    frequency_penalty=FLOATS,
+    presence_penalty=FLOATS,
+    seed=st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1)),
+    reasoning=st.one_of(
+        st.none(), st.builds(ReasoningConfig, effort=st.sampled_from(["minimal", "low", "medium", "high"]))
+    ),
+    response_format=st.one_of(st.none(), FORMATS),
+    stream=st.one_of(st.none(), st.booleans()),
+    metadata=st.one_of(st.none(), st.dictionaries(TEXT, TEXT, max_size=2)),
+)
+
+
+def _finish_reasons() -> st.SearchStrategy[FinishReason]:
+    words = ["stop", "length", "tool_calls", "content_filter"]
+    return st.builds(lambda word: FinishReason(unified=word, raw=word), st.sampled_from(words))
+
+
+OPENAI_USAGE = st.builds(
+    Usage,
+    input_tokens=st.integers(0, 10**6),
+    output_tokens=st.integers(0, 10**6),
+    cache_read_tokens=st.one_of(st.none(), st.integers(0, 10**6)),
+    reasoning_tokens=st.one_of(st.none(), st.integers(0, 10**6)),
+)
+
+
+@st.composite
+def openai_responses(draw: st.DrawFn) -> ChatResponse:
+    count = draw(st.integers(1, 3))
+    choices = [
+        ResponseChoice(
+            index=index,
+            message=AssistantMessage(content=draw(openai_assistant_content(response=True))),
+            finish_reason=draw(_finish_reasons()),
+        )
+        for index in range(count)
+    ]
+    fingerprint = draw(st.one_of(st.none(), WORD))
+    return ChatResponse(
+        id=draw(WORD),
+        model=draw(WORD),
+        created=draw(st.integers(0, 2**40)),
+        choices=choices,
+        usage=draw(st.one_of(st.none(), OPENAI_USAGE)),
+        provider_metadata={FORMAT: {"system_fingerprint": fingerprint}} if fingerprint else None,
+    )
+
+
+# --- inside OpenAI's capabilities: exact --------------------------------------------------
+
+
+@PROPERTY
+@given(OPENAI_REQUESTS)
+def test_openai_shaped_requests_round_trip_exactly(request: ChatRequest) -> None:
+    encoded, losses = encode_request(request)
+    assert losses == []
+    assert_request_matches_sdk(encoded)
+    assert chatcodec.decode_request(FORMAT, encoded).model_dump(mode="json") == request.model_dump(mode="json")
+
+
+@PROPERTY
+@given(openai_responses())
+def test_openai_shaped_responses_round_trip(response: ChatResponse) -> None:
+    encoded, losses = encode_response(response)
+    assert losses == []
+    assert_response_matches_sdk(encoded)
+    decoded = chatcodec.decode_response(FORMAT, encoded)
+    assert content_as_list(decoded) == content_as_list(response)  # a lone text reads back as a string
+
+
+@PROPERTY
+@given(openai_responses(), chunkings())
+def test_stream_accumulates_to_the_non_streamed_result_under_any_split(
+    response: ChatResponse, split: chatcodec.testing.Splitter
+) -> None:
+    chunks, losses = encode_events(list(events_from_response(response, split)))
+    assert losses == []
+    assert_chunks_match_sdk(chunks)
+    streamed = chatcodec.accumulate_stream(FORMAT, chunks)
+    whole = chatcodec.decode_response(FORMAT, encode_response(response)[0])
+    assert content_as_list(streamed) == content_as_list(whole)
+
+
+# --- anything at all: losses exactly when something changed -----------------------------------
+
+
+def _expected(request: ChatRequest) -> dict[str, Any]:
+    """``request`` after the codec's documented lossless rewrites, as canonical JSON."""
+    messages: list[AnyMessage] = []
+    moved: list[Any] = []
+    for message in [*request.messages, None]:
+        if moved and not isinstance(message, ToolMessage):
+            messages.append(UserMessage(content=moved))
+            moved = []
+        if message is None:
+            break
+        if isinstance(message, ToolMessage):
+            grouped = message.model_copy(update={"content": [_keep_text(result, moved) for result in message.content]})
+            if messages and isinstance(messages[-1], ToolMessage):  # the same group: read back as one message
+                messages[-1] = _merge(messages[-1], grouped)
+            else:
+                messages.append(grouped)
+        else:
+            messages.append(message)
+    dumped: dict[str, Any] = request.model_copy(update={"messages": messages}).model_dump(mode="json")
+    if dumped.get("reasoning") == {}:
+        del dumped["reasoning"]  # a reasoning config with nothing set says nothing
+    return _drop_silent_bags(_data_urls(dumped))
+
+
+def _merge(first: ToolMessage, second: ToolMessage) -> ToolMessage:
+    return ToolMessage(
+        content=[*first.content, *second.content],
+        name=first.name if first.name is not None else second.name,
+        cache_control=first.cache_control or second.cache_control,
+        provider_metadata={**(second.provider_metadata or {}), **(first.provider_metadata or {})} or None,
+    )
+
+
+def _keep_text(result: ToolResultPart, moved: list[Any]) -> ToolResultPart:
+    if isinstance(result.content, str):
+        return result
+    stays = [
+        part
+        for part in result.content
+        if isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == FORMAT)
+    ]
+    moved.extend(part for part in result.content if part not in stays)
+    return result.with_content(stays)
+
+
+def _data_urls(value: Any) -> Any:
+    if isinstance(value, dict):
+        source = value.get("source")
+        if (
+            value.get("type") == "image"
+            and isinstance(source, dict)
+            and source.get("type") == "url"
+            and "media_type" not in source
+        ):
+            value = {**value, "source": compat.source_from_url(source["url"])}
+        return {key: _data_urls(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_data_urls(item) for item in value]
+    return value
+
+
+def _drop_silent_bags(value: Any) -> Any:
+    """Another provider's bag with nothing but ``_`` markers is dropped without a report."""
+    if isinstance(value, list):
+        return [_drop_silent_bags(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _drop_silent_bags(item) for key, item in value.items()}
+    for key in ("provider_metadata", "provider_options"):
+        bags = cleaned.get(key)
+        if isinstance(bags, dict):
+            kept = {
+                name: bag for name, bag in bags.items() if name == FORMAT or any(not k.startswith("_") for k in bag)
+            }
+            if kept:
+                cleaned[key] = kept
+            else:
+                del cleaned[key]
+    return cleaned
+
+
+@PROPERTY
+@given(chat_requests())
+def test_losses_are_reported_exactly_when_something_changed(request: ChatRequest) -> None:
+    encoded, losses = encode_request(request)
+    decoded = chatcodec.decode_request(FORMAT, encoded).model_dump(mode="json")
+    changed = decoded != _expected(request)
+    assert bool(losses) == changed, (losses, decoded, _expected(request))
+
+
+def _sdk_formats_only(payload: dict[str, Any]) -> dict[str, Any]:
+    """Audio formats other than wav and mp3 are sent as given (compatible servers take more);
+    the SDK lists only those two, so such parts are left out of the SDK check."""
+    for message in payload.get("messages", []):
+        if isinstance(message.get("content"), list):
+            message["content"] = [
+                part
+                for part in message["content"]
+                if part.get("type") != "input_audio" or part["input_audio"]["format"] in ("wav", "mp3")
+            ]
+    return payload
+
+
+@PROPERTY
+@given(chat_requests())
+def test_any_request_encodes_to_an_sdk_valid_body(request: ChatRequest) -> None:
+    encoded, _ = encode_request(request.model_copy(update={"model": request.model or "m"}))
+    assert_request_matches_sdk(_sdk_formats_only(encoded))
+
+
+@PROPERTY
+@given(chat_responses(), chunkings())
+def test_any_response_encodes_to_sdk_valid_bodies_and_chunks(
+    response: ChatResponse, split: chatcodec.testing.Splitter
+) -> None:
+    encoded, _ = encode_response(response)
+    assert_response_matches_sdk(encoded)
+    chunks, _ = encode_events(list(events_from_response(response, split)))
+    assert_chunks_match_sdk(chunks)
+    chatcodec.accumulate_stream(FORMAT, chunks)  # and they decode again

@@ -1,0 +1,376 @@
+"""Streams: the accumulation cases other libraries got wrong, errors, reasoning deltas, and
+encoding canonical events (from any provider) as OpenAI chunks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import (
+    ErrorEvent,
+    FinishEvent,
+    FinishReason,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingPart,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    ToolUsePart,
+    UsageEvent,
+)
+from chatcodec.providers.openai_chat.stream import to_sse
+from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
+
+
+def chunk(*choices: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {
+        "id": "c1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": list(choices),
+        **fields,
+    }
+
+
+def delta(index: int = 0, finish_reason: str | None = None, **fields: Any) -> dict[str, Any]:
+    return {"index": index, "delta": fields, "finish_reason": finish_reason}
+
+
+def fragment(index: int, arguments: str = "", call_id: str | None = None, name: str | None = None) -> dict[str, Any]:
+    function: dict[str, Any] = {"arguments": arguments}
+    if name is not None:
+        function["name"] = name
+    call: dict[str, Any] = {"index": index, "function": function}
+    if call_id is not None:
+        call.update(id=call_id, type="function")
+    return call
+
+
+def accumulate(chunks: list[dict[str, Any]]) -> chatcodec.ChatResponse:
+    return chatcodec.accumulate_stream(FORMAT, chunks)
+
+
+def calls(response: chatcodec.ChatResponse, choice: int = 0) -> list[tuple[str, str, str]]:
+    return [(part.id, part.name, part.arguments) for part in response.choices[choice].message.tool_calls]
+
+
+# --- tool-call fragments -----------------------------------------------------------------
+
+
+def test_interleaved_fragments_of_parallel_calls_stay_apart() -> None:
+    chunks = [
+        chunk(delta(role="assistant", content=None)),
+        chunk(delta(tool_calls=[fragment(0, call_id="a", name="f"), fragment(1, call_id="b", name="g")])),
+        chunk(delta(tool_calls=[fragment(1, '{"y"'), fragment(0, '{"x"')])),
+        chunk(delta(tool_calls=[fragment(0, ":1}")])),
+        chunk(delta(tool_calls=[fragment(2, '{"z":3}', call_id="c", name="h"), fragment(1, ":2}")])),
+        chunk(delta(finish_reason="tool_calls")),
+    ]
+    assert calls(accumulate(chunks)) == [("a", "f", '{"x":1}'), ("b", "g", '{"y":2}'), ("c", "h", '{"z":3}')]
+
+
+def test_a_new_id_at_a_used_index_is_a_new_call() -> None:
+    # Some servers number every call 0; merging by index alone fused them (the langchain bug).
+    chunks = [
+        chunk(delta(tool_calls=[fragment(0, '{"q":1}', call_id="a", name="f")])),
+        chunk(delta(tool_calls=[fragment(0, '{"q":2}', call_id="b", name="f")])),
+        chunk(delta(finish_reason="tool_calls")),
+    ]
+    assert calls(accumulate(chunks)) == [("a", "f", '{"q":1}'), ("b", "f", '{"q":2}')]
+
+
+def test_a_whole_call_in_one_delta() -> None:
+    response = chatcodec.accumulate_stream(FORMAT, load_stream("groq_reasoning_channel_tool_call"))
+    assert calls(response) == [
+        ("fc_bfb39741-3748-4def-9886-a93fc9c64a90", "get_something_by_name", '{"name":"example"}')
+    ]
+    assert response.usage is not None
+    assert response.usage.reasoning_tokens == 23
+
+
+def test_repeated_id_and_name_continue_the_call() -> None:
+    chunks = [
+        chunk(delta(tool_calls=[fragment(0, "{", call_id="a", name="f")])),
+        chunk(delta(tool_calls=[fragment(0, "}", call_id="a", name="f")])),
+    ]
+    assert calls(accumulate(chunks)) == [("a", "f", "{}")]
+
+
+def test_a_fragment_for_an_index_never_started_is_an_error() -> None:
+    chunks = [chunk(delta(content="hi")), chunk(delta(tool_calls=[fragment(3, '{"x":1}')]))]
+    with pytest.raises(chatcodec.StreamError) as raised:
+        accumulate(chunks)
+    assert raised.value.event_index == 1
+    assert raised.value.path == "$.choices[0].delta.tool_calls[0]"
+
+
+def test_a_call_changing_its_name_is_an_error() -> None:
+    chunks = [
+        chunk(delta(tool_calls=[fragment(0, call_id="a", name="f")])),
+        chunk(delta(tool_calls=[fragment(0, name="g")])),
+    ]
+    with pytest.raises(chatcodec.StreamError, match="changed its name"):
+        accumulate(chunks)
+
+
+def test_content_after_the_finish_is_an_error() -> None:
+    chunks = [chunk(delta(content="a", finish_reason="stop")), chunk(delta(content="b"))]
+    with pytest.raises(chatcodec.StreamError) as raised:
+        accumulate(chunks)
+    assert (raised.value.event_index, raised.value.path) == (1, "$.choices[0].delta")
+
+
+def test_a_malformed_chunk_names_its_position_and_path() -> None:
+    with pytest.raises(chatcodec.StreamError) as raised:
+        accumulate([chunk(delta(content="a")), chunk(delta(content=5))])
+    assert raised.value.event_index == 1
+    assert raised.value.path == "$.choices[0].delta.content"
+    with pytest.raises(chatcodec.StreamError) as raised:
+        accumulate([{"id": "c1", "object": "chat.completion.chunk"}])
+    assert raised.value.path == "$.choices"
+
+
+# --- errors, usage, padding ----------------------------------------------------------------
+
+
+def test_an_error_object_inside_a_200_stream_is_an_error_event() -> None:
+    error = {"message": "The server had an error", "type": "server_error", "code": None}
+    events = list(chatcodec.decode_stream(FORMAT, [chunk(delta(content="par")), {"error": error}]))
+    assert events[-1] == ErrorEvent(message="The server had an error", error_type="server_error", body=error)
+    with pytest.raises(chatcodec.ProviderAPIError, match="server_error"):
+        accumulate([chunk(delta(content="par")), {"error": error}])
+
+
+def test_an_error_sse_event_is_an_error_event() -> None:
+    sse = 'data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[]}\n\n'
+    sse += 'event: error\ndata: {"message":"overloaded","code":529}\n\n'
+    events = list(chatcodec.decode_stream(FORMAT, sse))
+    assert events[-1] == ErrorEvent(message="overloaded", error_type="529", body={"message": "overloaded", "code": 529})
+
+
+def test_openrouter_error_chunk_with_a_finishing_choice() -> None:
+    error_chunk = chunk(
+        delta(content="", finish_reason="error"), error={"code": 502, "message": "Provider returned error"}
+    )
+    accumulator = chatcodec.StreamAccumulator()
+    accumulator.extend(chatcodec.decode_stream(FORMAT, [chunk(delta(content="Hel")), error_chunk]))
+    response = accumulator.response(allow_errors=True)
+    assert response.finish_reason == FinishReason(unified="error", raw="error")
+    assert accumulator.errors[0].message == "Provider returned error"
+
+
+def test_usage_chunk_with_no_choices_and_obfuscation_padding() -> None:
+    events = list(chatcodec.decode_stream(FORMAT, load_stream("text_with_usage_obfuscation")))
+    usage = [event for event in events if isinstance(event, UsageEvent)]
+    assert [event.usage.input_tokens for event in usage] == [14]
+    assert "obfuscation" not in json.dumps([event.model_dump() for event in events])
+
+
+# --- reasoning and refusals -------------------------------------------------------------
+
+
+def test_reasoning_content_deltas() -> None:
+    chunks = [
+        chunk(delta(role="assistant", content="", reasoning_content="Think")),
+        chunk(delta(reasoning_content="ing.")),
+        chunk(delta(content="Answer.", reasoning_content=None)),
+        chunk(delta(finish_reason="stop")),
+    ]
+    thinking, text = accumulate(chunks).message.parts
+    assert thinking == ThinkingPart(
+        text="Thinking.", provider=FORMAT, provider_metadata={FORMAT: {"field": "reasoning_content"}}
+    )
+    assert text == chatcodec.TextPart(text="Answer.")
+
+
+def test_openrouter_reasoning_is_not_doubled_and_keeps_its_signature() -> None:
+    response = chatcodec.accumulate_stream(FORMAT, load_stream("openrouter_reasoning"))
+    thinking, text = response.message.parts
+    assert isinstance(thinking, ThinkingPart)
+    assert thinking.text == "This is a simple arithmetic question. 2+2 equals 4."
+    assert thinking.signature is not None
+    assert thinking.signature.startswith("Et0BCkgI")
+    assert thinking.provider_metadata == {
+        FORMAT: {"field": "reasoning_details", "type": "reasoning.text", "format": "anthropic-claude-v1", "index": 0}
+    }
+    assert text == chatcodec.TextPart(text="2 + 2 = 4")
+
+
+def test_groq_reasoning_deltas_keep_their_channel() -> None:
+    events = list(chatcodec.decode_stream(FORMAT, load_stream("groq_reasoning_channel_tool_call")))
+    deltas = [event for event in events if isinstance(event, ThinkingDeltaEvent)]
+    assert all(event.provider_metadata == {FORMAT: {"delta": {"channel": "analysis"}}} for event in deltas)
+    starts = [event for event in events if isinstance(event, ResponseStartEvent)]
+    assert starts[0].provider_metadata is not None
+    assert starts[0].provider_metadata[FORMAT]["x_groq"] == {"id": "req_01khrvt32ze9rb75za4xqmdz13", "seed": 1367355884}
+
+
+def test_encrypted_reasoning_detail_arrives_whole() -> None:
+    encrypted = {"type": "reasoning.encrypted", "data": "ENC", "format": "openai-responses-v1", "index": 0}
+    response = accumulate(
+        [chunk(delta(reasoning_details=[encrypted], content="ok")), chunk(delta(finish_reason="stop"))]
+    )
+    part = response.message.parts[0]
+    assert isinstance(part, ThinkingPart)
+    assert (part.encrypted, part.redacted) == ("ENC", True)
+
+
+def test_mistral_thinking_parts_in_streamed_content() -> None:
+    chunks = [
+        chunk(delta(content=[{"type": "thinking", "thinking": [{"type": "text", "text": "Let "}]}])),
+        chunk(delta(content=[{"type": "thinking", "thinking": [{"type": "text", "text": "me see."}]}])),
+        chunk(delta(content="Four.")),
+        chunk(delta(finish_reason="stop")),
+    ]
+    thinking, text = accumulate(chunks).message.parts
+    assert thinking == ThinkingPart(
+        text="Let me see.", provider=FORMAT, provider_metadata={FORMAT: {"field": "content"}}
+    )
+    assert text.text == "Four."  # type: ignore[union-attr]
+
+
+def test_refusal_deltas() -> None:
+    response = chatcodec.accumulate_stream(FORMAT, load_stream("refusal_deltas"))
+    assert response.message.parts == [chatcodec.RefusalPart(text="I'm sorry, I can't assist with that request.")]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "kinds"),
+    [
+        ([chunk(delta(content="")), chunk(delta(finish_reason="stop"))], ["text"]),
+        ([chunk(delta(content="", reasoning="r")), chunk(delta(finish_reason="stop"))], ["thinking", "text"]),
+        (
+            [
+                chunk(delta(content="", tool_calls=[fragment(0, "{}", "a", "f")])),
+                chunk(delta(finish_reason="tool_calls")),
+            ],
+            ["text", "tool_use"],
+        ),
+        ([chunk(delta(content=None, refusal="")), chunk(delta(refusal="No.", finish_reason="stop"))], ["refusal"]),
+        ([chunk(delta(content=None)), chunk(delta(finish_reason="stop"))], []),
+    ],
+    ids=["empty-text", "empty-text-after-reasoning", "empty-text-before-call", "refusal", "nothing"],
+)
+def test_empty_content_takes_its_non_streamed_place(chunks: list[dict[str, Any]], kinds: list[str]) -> None:
+    assert [part.type for part in accumulate(chunks).message.parts] == kinds
+
+
+# --- encoding --------------------------------------------------------------------------
+
+
+def test_to_sse_renders_openai_framing() -> None:
+    chunks = [chunk(delta(role="assistant", content="héllo"))]
+    rendered = "".join(to_sse(chunks))
+    assert rendered == f"data: {json.dumps(chunks[0], ensure_ascii=False, separators=(',', ':'))}\n\ndata: [DONE]\n\n"
+    assert list(chatcodec.decode_stream(FORMAT, rendered)) == list(chatcodec.decode_stream(FORMAT, chunks))
+
+
+def test_fixture_sse_round_trips_through_to_sse() -> None:
+    events = list(chatcodec.decode_stream(FORMAT, load_stream("parallel_tool_calls")))
+    wire, _ = encode_events(events)
+    assert list(chatcodec.decode_stream(FORMAT, "".join(to_sse(wire)))) == events
+
+
+def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:
+    metadata = {FORMAT: start_options} if start_options else None
+    return [
+        ResponseStartEvent(id="msg_1", model="claude", provider_metadata=metadata),
+        ThinkingStartEvent(index=0, provider="anthropic"),
+        ThinkingDeltaEvent(index=0, delta="Plan"),
+        ThinkingSignatureDeltaEvent(index=0, delta="sig"),
+        ThinkingEndEvent(index=0),
+        TextStartEvent(index=1),
+        TextDeltaEvent(index=1, delta="Calling."),
+        TextEndEvent(index=1),
+        ToolCallStartEvent(index=2, id="toolu_1", name="get"),
+        ToolCallDeltaEvent(index=2, delta='{"a"'),
+        ToolCallDeltaEvent(index=2, delta=":1}"),
+        ToolCallEndEvent(index=2),
+        FinishEvent(finish_reason=FinishReason(unified="tool_calls", raw="tool_use")),
+        UsageEvent(usage=chatcodec.Usage(input_tokens=10, output_tokens=5)),
+    ]
+
+
+def test_an_anthropic_stream_as_openai_chunks() -> None:
+    chunks, losses = encode_events(anthropic_events())
+    assert_chunks_match_sdk(chunks)
+    assert [loss.path for loss in losses] == ["$[1]"]
+    assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
+    assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
+    assert chunks[-1]["choices"] == []
+    response = accumulate(chunks)
+    assert response.message.parts == [
+        chatcodec.TextPart(text="Calling."),
+        ToolUsePart(id="toolu_1", name="get", arguments='{"a":1}'),
+    ]
+    assert (response.id, response.model) == ("msg_1", "claude")
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning_details"])
+def test_the_start_event_option_sends_foreign_reasoning(field: str) -> None:
+    chunks, losses = encode_events(anthropic_events(_reasoning_field=field))
+    thinking = accumulate(chunks).message.parts[0]
+    assert isinstance(thinking, ThinkingPart)
+    assert thinking.text == "Plan"
+    if field == "reasoning_details":
+        assert (thinking.signature, losses) == ("sig", [])
+    else:
+        assert [loss.what for loss in losses] == ["thinking signature"]
+
+
+def test_events_without_a_start_get_placeholders() -> None:
+    chunks, losses = encode_events(
+        [TextDeltaEvent(index=0, delta="hi"), FinishEvent(finish_reason=FinishReason(unified="stop"))]
+    )
+    assert losses == []
+    assert_chunks_match_sdk(chunks)
+    assert {(part["id"], part["created"], part["model"]) for part in chunks} == {("", 0, "")}
+
+
+def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
+    events = [
+        TextStartEvent(index=0),
+        TextDeltaEvent(index=0, delta="a"),
+        TextStartEvent(index=1),
+        TextDeltaEvent(index=1, delta="b"),
+    ]
+    chunks, losses = encode_events(events)
+    assert [loss.path for loss in losses] == ["$[2]"]
+    assert accumulate(chunks).message.text == "ab"
+
+
+def test_error_events_encode_as_error_chunks() -> None:
+    body = {"message": "boom", "type": "server_error"}
+    chunks, _ = encode_events(
+        [ErrorEvent(message="boom", error_type="server_error", body=body), ErrorEvent(message="bare")]
+    )
+    assert chunks == [{"error": body}, {"error": {"message": "bare", "type": None}}]
+
+
+def test_push_style_decoder() -> None:
+    codec = chatcodec.get_codec(FORMAT)
+    assert isinstance(codec, chatcodec.registry.SupportsStreamDecoder)
+    decoder = codec.stream_decoder()
+    events = [
+        event
+        for item in (chunk(delta(content="a")), chunk(delta(finish_reason="stop")))
+        for event in decoder.feed(item)
+    ]
+    assert [event.type for event in [*events, *decoder.close()]] == [
+        "response_start",
+        "text_start",
+        "text_delta",
+        "text_end",
+        "finish",
+    ]
