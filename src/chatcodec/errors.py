@@ -147,6 +147,24 @@ def _other_branch_point(location: tuple[int | str, ...], root: object) -> int | 
     return None
 
 
+def _is_tag_label(fields: dict[str, object], location: tuple[int | str, ...], position: int) -> bool:
+    """Whether ``location[position]`` is a tagged union's label rather than a key.
+
+    The step must equal the object's ``type`` or ``role``; when the object also has a
+    key of that name (a text part's ``text``), the next step decides: a label is followed
+    by a key of the object itself, a key by something inside its value.
+    """
+    step = location[position]
+    if step not in (fields.get("type"), fields.get("role")):
+        return False
+    if not isinstance(step, str) or step not in fields:
+        return True
+    if position + 1 == len(location):
+        return False
+    following = location[position + 1]
+    return following in fields and _child(fields[step], following) is _MISSING
+
+
 def _real_location(location: tuple[int | str, ...], root: object, missing: bool) -> tuple[int | str, ...]:
     """Keep the steps that exist in the input; drop pydantic's branch labels.
 
@@ -160,7 +178,7 @@ def _real_location(location: tuple[int | str, ...], root: object, missing: bool)
     at_new_node = True
     for position, step in enumerate(location):
         fields = as_dict(node)
-        if at_new_node and fields is not None and step in (fields.get("type"), fields.get("role")):
+        if at_new_node and fields is not None and _is_tag_label(fields, location, position):
             at_new_node = False
             continue  # the tagged union's label for this object
         child = _child(node, step)
