@@ -1,0 +1,24 @@
+"""The Anthropic Messages API codec (registry name ``"anthropic"``).
+
+Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
+functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
+mapping) that have no place in the provider-neutral API.
+"""
+
+from chatcodec.providers.anthropic.convenience import (
+    build_request_body,
+    format_tool_results,
+    parse_response,
+    sanitize_tool_use_id,
+)
+from chatcodec.providers.anthropic.request import tool_id_map
+from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
+
+__all__ = [
+    "build_request_body",
+    "format_tool_results",
+    "parse_response",
+    "restore_tool_use_id",
+    "sanitize_tool_use_id",
+    "tool_id_map",
+]

@@ -1,0 +1,64 @@
+"""``stop_reason`` <-> canonical finish reason (unified value plus the raw word).
+
+``max_tokens`` and ``model_context_window_exceeded`` both mean the answer was cut by a
+token limit, so both are ``length``; ``pause_turn`` (a long server-tool turn paused, send
+it back to continue) is ``pause``. A value the API adds later decodes to ``other`` with
+the raw word kept, and encodes back as that word when it is spelled the way Anthropic
+spells them (lowercase snake case); any other ``other`` becomes ``end_turn``, reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatcodec.losses import LossRecorder
+from chatcodec.response import FinishReason, UnifiedFinishReason
+
+_UNIFIED: dict[str, UnifiedFinishReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "pause_turn": "pause",
+    "refusal": "refusal",
+}
+
+_ANTHROPIC_SPELLING = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+"""How Anthropic spells stop reasons; another provider's ``STOP`` or ``Stop`` is not one."""
+
+# Best Anthropic word for a unified reason that came from another provider.
+_RAW: dict[UnifiedFinishReason, str] = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "pause": "pause_turn",
+    "refusal": "refusal",
+    "content_filter": "refusal",
+    "error": "end_turn",
+    "other": "end_turn",
+}
+
+
+def decode_finish_reason(stop_reason: str | None) -> FinishReason | None:
+    """The canonical reason for a wire ``stop_reason`` (None while a stream is running)."""
+    if stop_reason is None:
+        return None
+    return FinishReason(unified=_UNIFIED.get(stop_reason, "other"), raw=stop_reason)
+
+
+def encode_finish_reason(finish_reason: FinishReason | None, losses: LossRecorder, at: str) -> str | None:
+    """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
+    unified value, else the closest word for the unified value (a loss when that changes
+    the unified value, e.g. ``content_filter`` -> ``refusal``)."""
+    if finish_reason is None:
+        return None
+    raw, unified = finish_reason.raw, finish_reason.unified
+    if raw is not None and _UNIFIED.get(raw) == unified:
+        return raw
+    if raw is not None and unified == "other" and _ANTHROPIC_SPELLING.match(raw):
+        return raw  # most likely a stop_reason added after this was written: kept as sent
+    chosen = _RAW[unified]
+    if _UNIFIED[chosen] != unified:
+        losses.add(at, f"finish reason {unified!r}", f"Anthropic has no such stop_reason; sent as {chosen!r}")
+    return chosen

@@ -1,0 +1,279 @@
+"""Anthropic turns <-> canonical messages.
+
+Decoding splits a user turn holding ``tool_result`` blocks into a tool message (the
+results) and a user message (the other blocks), as :mod:`chatcodec.compat` does for
+stored histories.
+
+Encoding follows the API's rules for tool results, which are where conversions fail:
+
+* every result of one assistant turn goes in the *one* user message right after it
+  (results sent as separate user messages get 400 "tool_use ids were found without
+  tool_result blocks immediately after"), so consecutive tool messages merge;
+* results come first in that message, so a user message right after tool results joins
+  their turn behind them (text before ``tool_result`` blocks is rejected);
+* other consecutive same-role messages stay separate: the API itself combines them;
+* a system message after the conversation started becomes a ``role: "system"`` turn
+  (the API's ``SystemMessageParam``), the leading ones the top-level ``system``;
+* empty text blocks are dropped, and whitespace-only ones too when their turn has no
+  other text (the API rejects both); a turn left empty is dropped. Each is a loss.
+
+A wire turn that followed tool results without joining them (two user turns in a row)
+decodes with a ``_separate`` marker, so encoding keeps it apart and the round trip is
+exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, assert_never
+
+from chatcodec.content import AnyPart
+from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.anthropic.blocks import (
+    ASSISTANT_KINDS,
+    SYSTEM_KINDS,
+    USER_KINDS,
+    decode_block,
+    decode_tool_result,
+    is_tool_result,
+)
+from chatcodec.providers.anthropic.fields import (
+    PROVIDER,
+    bag_for,
+    encode_cache_control,
+    restore_fields,
+    split_fields,
+    with_metadata,
+)
+from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+
+SEPARATE = "_separate"
+IN_MESSAGES = "_in_messages"
+_MESSAGE_FIELDS = frozenset({"role", "content"})
+
+# --- decoding ----------------------------------------------------------------------------
+
+
+def decode_system(system: str | list[Any]) -> dict[str, Any]:
+    """The canonical system message for the top-level ``system`` (string or blocks)."""
+    if isinstance(system, str):
+        return {"role": "system", "content": system}
+    return {"role": "system", "content": [decode_block(block, SYSTEM_KINDS) for block in system]}
+
+
+def decode_messages(wire_messages: list[Any]) -> list[dict[str, Any]]:
+    """Canonical messages (as dicts) for the wire ``messages`` list."""
+    canonical: list[dict[str, Any]] = []
+    after_results = False
+    for message in wire_messages:
+        produced = _decode_message(message)
+        if after_results and message["role"] == "user":
+            metadata = produced[0].setdefault("provider_metadata", {PROVIDER: {}})
+            metadata[PROVIDER][SEPARATE] = True
+        after_results = produced[-1]["role"] == "tool"
+        canonical.extend(produced)
+    return canonical
+
+
+def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
+    role, content = message["role"], message["content"]
+    bag = split_fields(message, _MESSAGE_FIELDS)
+    if role == "system":
+        decoded = decode_system(content)
+        return [with_metadata(decoded, {**bag, IN_MESSAGES: True})]
+    if role == "assistant":
+        blocks = content if isinstance(content, str) else [decode_block(block, ASSISTANT_KINDS) for block in content]
+        return [with_metadata({"role": "assistant", "content": blocks}, bag)]
+    if isinstance(content, str):
+        return [with_metadata({"role": "user", "content": content}, bag)]
+    produced: list[dict[str, Any]] = []
+    results = [decode_tool_result(block) for block in content if is_tool_result(block)]
+    if results:
+        produced.append({"role": "tool", "content": results})
+    rest = [decode_block(block, USER_KINDS) for block in content if not is_tool_result(block)]
+    if rest or not results:
+        produced.append({"role": "user", "content": rest})
+    with_metadata(produced[0], bag)
+    return produced
+
+
+# --- encoding ----------------------------------------------------------------------------
+
+WireRole = Literal["user", "assistant", "system"]
+
+
+@dataclass
+class _Turn:
+    """One wire message being built from one or more canonical messages."""
+
+    role: WireRole
+    at: str
+    results: list[tuple[dict[str, Any], str]] = field(default_factory=list[tuple[dict[str, Any], str]])
+    blocks: list[tuple[dict[str, Any], str]] = field(default_factory=list[tuple[dict[str, Any], str]])
+    string: str | None = None
+    bag: dict[str, Any] = field(default_factory=dict[str, Any])
+    open_to_results: bool = False
+    contributions: int = 0
+
+
+def leading_system_count(messages: list[AnyMessage]) -> int:
+    """How many leading system messages go to the top-level ``system``."""
+    count = 0
+    for message in messages:
+        if not isinstance(message, SystemMessage) or _marker(message, IN_MESSAGES):
+            break
+        count += 1
+    return count
+
+
+def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | list[dict[str, Any]] | None:
+    """The top-level ``system``: one message's string as is, else all their blocks in order."""
+    if not messages:
+        return None
+    for index, message in enumerate(messages):
+        own = bag_for(context.losses, message.provider_metadata, f"$.messages[{index}]")
+        if any(not key.startswith("_") for key in own):  # the top-level system has no fields of its own
+            context.losses.add(f"$.messages[{index}]", "anthropic message fields", "the system prompt has no message")
+    first = messages[0]
+    if len(messages) == 1 and isinstance(first.content, str) and first.cache_control is None:
+        _message_losses(first, context, "$.messages[0]")
+        return first.content
+    blocks: list[tuple[dict[str, Any], str]] = []
+    for index, message in enumerate(messages):
+        blocks.extend(_contribution(message, context, f"$.messages[{index}]"))
+        if message.content == [] and len(messages) > 1:
+            context.losses.add(f"$.messages[{index}]", "empty system message", "joined with the others, it is gone")
+    kept = _drop_empty(blocks, context)
+    return [block for block, _ in kept]
+
+
+def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """The wire ``messages`` for ``messages[start:]``."""
+    turns: list[_Turn] = []
+    for index in range(start, len(messages)):
+        message = messages[index]
+        at = f"$.messages[{index}]"
+        match message:
+            case SystemMessage():
+                _add(turns, _Turn("system", at), message, context, at)
+            case AssistantMessage():
+                _add(turns, _Turn("assistant", at), message, context, at)
+            case ToolMessage():
+                turn = _joinable(turns, message) or _Turn("user", at)
+                _add(turns, turn, message, context, at, results=True)
+                turn.open_to_results = True
+            case UserMessage() | TextMessage():
+                if isinstance(message, TextMessage):
+                    context.losses.add(at, "text message", "Anthropic has no raw-text turn; sent as user text")
+                turn = _joinable(turns, message) or _Turn("user", at)
+                _add(turns, turn, message, context, at)
+                turn.open_to_results = False
+            case _:
+                assert_never(message)
+    return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
+
+
+def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
+    """The previous turn when it holds tool results this message should join."""
+    if not turns or not turns[-1].open_to_results or _marker(message, SEPARATE):
+        return None
+    return turns[-1]
+
+
+def _add(
+    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: str, *, results: bool = False
+) -> None:
+    if not turns or turns[-1] is not turn:
+        turns.append(turn)
+    for key, value in bag_for(context.losses, message.provider_metadata, at).items():
+        if not key.startswith("_"):
+            turn.bag.setdefault(key, value)
+    # A turn of one string message keeps the string form; a turn never takes company
+    # after that (only a turn holding tool results is joined).
+    alone = turn.contributions == 0 and not results
+    if alone and isinstance(message.content, str) and message.cache_control is None:
+        _message_losses(message, context, at)
+        turn.string = message.content
+    else:
+        target = turn.results if results else turn.blocks
+        target.extend(_contribution(message, context, at))
+        if message.content == []:
+            context.losses.add(at, "message with no content", "Anthropic rejects empty messages")
+    turn.contributions += 1
+
+
+def _contribution(message: AnyMessage, context: EncodeContext, at: str) -> list[tuple[dict[str, Any], str]]:
+    """The blocks ``message`` adds, each with its canonical path; message-level
+    ``cache_control`` lands on the last one."""
+    _message_losses(message, context, at)
+    blocks: list[tuple[dict[str, Any], str]] = []
+    if isinstance(message.content, str):
+        blocks.append(({"type": "text", "text": message.content}, at))
+    else:
+        parts: list[AnyPart] = list(message.content)
+        for index, part in enumerate(parts):
+            part_at = f"{at}.content[{index}]"
+            block = encode_part(part, context, part_at)
+            if block is not None:
+                blocks.append((block, part_at))
+    if message.cache_control is not None:
+        _cache_last(blocks, message, context, at)
+    return blocks
+
+
+def _cache_last(blocks: list[tuple[dict[str, Any], str]], message: AnyMessage, context: EncodeContext, at: str) -> None:
+    marker = message.cache_control
+    assert marker is not None
+    if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
+        context.losses.add(f"{at}.cache_control", "cache_control", "no block at the end of the message can carry it")
+        return
+    block, block_at = blocks[-1]
+    if "cache_control" not in block:
+        context.cache(block, marker, block_at)
+    elif block["cache_control"] != encode_cache_control(marker):
+        context.losses.add(f"{at}.cache_control", "cache_control", "its last block has a different marker, kept")
+
+
+def _message_losses(message: AnyMessage, context: EncodeContext, at: str) -> None:
+    if message.name is not None:
+        context.losses.add(f"{at}.name", "participant name", "Anthropic messages have no name")
+
+
+def _marker(message: AnyMessage, key: str) -> bool:
+    bag = (message.provider_metadata or {}).get(PROVIDER) or {}
+    return bag.get(key) is True
+
+
+def _drop_empty(blocks: list[tuple[dict[str, Any], str]], context: EncodeContext) -> list[tuple[dict[str, Any], str]]:
+    """Drop empty text blocks; whitespace-only ones too when no other text is left."""
+    kept: list[tuple[dict[str, Any], str]] = []
+    has_text = False
+    for block, at in blocks:
+        if block["type"] != "text":
+            kept.append((block, at))
+        elif block["text"] == "":
+            context.losses.add(at, "empty text block", "Anthropic rejects empty text blocks")
+        else:
+            kept.append((block, at))
+            has_text = has_text or not block["text"].isspace()
+    if has_text:
+        return kept
+    for block, at in kept:
+        if block["type"] == "text":
+            context.losses.add(at, "whitespace-only text block", "Anthropic rejects a turn with no other text")
+    return [(block, at) for block, at in kept if block["type"] != "text"]
+
+
+def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+    wire = {**restore_fields(turn.bag), "role": turn.role}
+    if turn.string is not None:
+        if not turn.string.strip():
+            context.losses.add(turn.at, "empty message", "Anthropic rejects empty or whitespace-only text")
+            return None
+        wire["content"] = turn.string
+        return wire
+    kept = _drop_empty(turn.results + turn.blocks, context)
+    if not kept:
+        return None  # every block it had was dropped and reported
+    wire["content"] = [block for block, _ in kept]
+    return wire

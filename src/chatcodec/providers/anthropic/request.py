@@ -1,0 +1,185 @@
+"""Anthropic Messages request <-> :class:`~chatcodec.ChatRequest`.
+
+Top-level fields with a canonical meaning are mapped (``thinking`` and
+``output_config.effort`` to ``reasoning``, ``output_config.format`` to
+``response_format``, ``tool_choice.disable_parallel_tool_use`` to
+``parallel_tool_calls=False``, server tools such as ``web_search_20250305`` to
+``provider_tools``); everything else rides in ``provider_options["anthropic"]`` and is
+written back verbatim. Knobs for this encoder also live there:
+``unsigned_thinking`` (``"drop"``, the default, or ``"text"``) and ``max_tokens``
+(used when the request has none, since Anthropic requires it; default 4096).
+
+Prompt caching allows at most four breakpoints per request (the top-level
+``cache_control`` takes one). The prefix is read in the order tools, system, messages,
+and the last breakpoint caches the longest prefix, so the *last* four are kept and
+earlier ones are dropped and reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
+from chatcodec.messages import AnyMessage
+from chatcodec.providers._support import path
+from chatcodec.providers.anthropic.fields import (
+    PROVIDER,
+    bag_for,
+    decode_cache_control,
+    encode_cache_control,
+    restore_fields,
+    split_fields,
+)
+from chatcodec.providers.anthropic.messages import (
+    decode_messages,
+    decode_system,
+    encode_system,
+    encode_turns,
+    leading_system_count,
+)
+from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
+from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
+from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
+from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.request import ChatRequest
+from chatcodec.validation import validate_model, validate_with
+
+MAX_BREAKPOINTS = 4
+"""Anthropic's limit on ``cache_control`` markers in one request."""
+
+DEFAULT_MAX_TOKENS = 4096
+"""``max_tokens`` sent when the request has none (Anthropic requires the field)."""
+
+_MAPPED = frozenset(
+    {
+        "model",
+        "messages",
+        "system",
+        "max_tokens",
+        "stop_sequences",
+        "temperature",
+        "top_p",
+        "top_k",
+        "metadata",
+        "stream",
+        "cache_control",
+        "tools",
+        "tool_choice",
+        "thinking",
+        "output_config",
+    }
+)
+_SCALARS = ("model", "temperature", "top_p", "top_k", "metadata", "stream")
+_KNOBS = frozenset({"unsigned_thinking"})
+
+
+def decode_request(payload: dict[str, Any]) -> ChatRequest:
+    """Read an Anthropic request body (the API's rules are not enforced: decoding is not the API)."""
+    request = validated(REQUEST_ADAPTER, payload, "Anthropic request")
+    canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
+    bag = split_fields(request, _MAPPED)
+    messages = decode_messages(request["messages"])
+    if "system" in request:
+        messages.insert(0, decode_system(request["system"]))
+    canonical["messages"] = messages
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None and max_tokens >= 1:
+        canonical["max_tokens"] = max_tokens
+    elif max_tokens is not None:
+        bag["max_tokens"] = max_tokens  # 0 pre-warms the cache; canonical needs >= 1
+    if request.get("stop_sequences") is not None:
+        canonical["stop"] = request["stop_sequences"]
+        if not request["stop_sequences"]:
+            bag["_empty_stop_sequences"] = True
+    cache_control = request.get("cache_control")
+    if cache_control is not None:
+        marker = decode_cache_control(cache_control)
+        if marker is None:
+            bag["cache_control"] = cache_control
+        else:
+            canonical["cache_control"] = marker
+    decode_tools(request, canonical, bag)
+    decode_settings(request, canonical, bag)
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    return validate_model(ChatRequest, canonical)
+
+
+def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+    """Read a bare Anthropic ``messages`` list (a stored conversation)."""
+    wire = validate_with(MESSAGES_ADAPTER, messages, "Anthropic messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+
+
+def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``request`` as an Anthropic request body, applying the API's rules."""
+    bag = bag_for(losses, request.provider_options, path("provider_options"))
+    knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
+    context = EncodeContext(
+        losses,
+        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+        tool_names=_names(request),
+    )
+    wire = restore_fields(bag)
+    if request.model is not None:
+        wire["model"] = request.model
+    wire["max_tokens"] = request.max_tokens or bag.get("max_tokens", DEFAULT_MAX_TOKENS)
+    encode_tools(request, wire, bag, context)
+    leading = leading_system_count(request.messages)
+    system = encode_system(request.messages[:leading], context)
+    if system is not None:
+        wire["system"] = system
+    wire["messages"] = encode_turns(request.messages, leading, context)
+    if request.stop or bag.get("_empty_stop_sequences"):
+        wire["stop_sequences"] = list(request.stop)
+    for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
+        value = getattr(request, key)
+        if value is not None:
+            wire[key] = value
+    for key in ("frequency_penalty", "presence_penalty", "seed"):
+        if getattr(request, key) is not None:
+            losses.add(path(key), key, "Anthropic has no such setting")
+    encode_settings(request, wire, bag, losses)
+    if request.cache_control is not None:
+        wire["cache_control"] = encode_cache_control(request.cache_control)
+    _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
+    return wire
+
+
+def _names(request: ChatRequest) -> dict[str, str]:
+    """Tool names by call id, to tell whether a result's name is implied by its call."""
+    return {
+        call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls
+    }
+
+
+def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
+    room = max(MAX_BREAKPOINTS - reserved, 0)
+    excess = len(context.breakpoints) - room
+    for breakpoint in context.breakpoints[: max(excess, 0)]:
+        del breakpoint.block["cache_control"]
+        context.losses.add(
+            f"{breakpoint.at}.cache_control",
+            "cache breakpoint",
+            f"Anthropic allows {MAX_BREAKPOINTS} per request; the last ones (longest cached prefix) were kept",
+        )
+
+
+def tool_id_map(request: ChatRequest) -> dict[str, str]:
+    """``{original id: id sent to Anthropic}`` for every tool id the encoder rewrites.
+
+    A proxy that forwards a request from a provider with ids Anthropic rejects
+    (``functions.write:0``) can invert this map to restore ids in whatever it sends back;
+    :func:`~chatcodec.providers.anthropic.tool_ids.restore_tool_use_id` does the same for
+    one id without the request.
+    """
+    ids: list[str] = []
+    for message in request.messages:
+        for part in message.parts:
+            if part.type == "tool_use":
+                ids.append(part.id)
+            elif part.type == "tool_result":
+                ids.append(part.tool_use_id)
+    return tool_id_rewrites(ids)

@@ -1,0 +1,120 @@
+"""Anthropic ``Message`` (the non-streamed response body) <-> :class:`~chatcodec.ChatResponse`.
+
+Content blocks map one to one and in order to the assistant message's parts; thinking
+parts record ``provider="anthropic"`` and the response's model, so an encoder never
+replays them to another provider as if they were its own. ``stop_reason`` becomes the
+finish reason (unified plus raw), usage is normalized (see :mod:`.usage`), and the rest
+(``stop_sequence``, ``stop_details``, ``container``, ...) rides in the response's bag.
+
+An error body (``{"type": "error", ...}``) is not a response: decoding it raises
+:class:`~chatcodec.ProviderAPIError` with the provider's error type and message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.errors import ProviderAPIError
+from chatcodec.losses import LossRecorder
+from chatcodec.providers._support import path
+from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, decode_blocks
+from chatcodec.providers.anthropic.fields import bag_for, restore_fields, split_fields, with_metadata
+from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+from chatcodec.providers.anthropic.usage import decode_usage, encode_usage
+from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.response import ChatResponse, ResponseChoice
+from chatcodec.validation import validate_model
+
+MESSAGE_DEFAULTS: Mapping[str, Any] = {
+    "type": "message",
+    "role": "assistant",
+    "stop_reason": None,
+    "stop_sequence": None,
+}
+"""Fields every ``Message`` has, with the value that carries no information."""
+
+MESSAGE_MAPPED = frozenset({"id", "model", "content", "stop_reason", "usage"})
+"""``Message`` fields with a canonical home."""
+
+
+def message_bag(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The response-level bag for a wire ``Message``."""
+    return split_fields(message, MESSAGE_MAPPED, MESSAGE_DEFAULTS)
+
+
+def raise_if_error(payload: dict[str, Any]) -> None:
+    """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
+    if payload.get("type") != "error":
+        return
+    body = validated(ERROR_ADAPTER, payload, "Anthropic error")
+    error = body["error"]
+    raise ProviderAPIError(error.get("message", ""), error.get("type"), payload)
+
+
+def decode_response(payload: dict[str, Any]) -> ChatResponse:
+    """Read an Anthropic response body."""
+    raise_if_error(payload)
+    message = validated(RESPONSE_ADAPTER, payload, "Anthropic response")
+    model = message.get("model") or None  # an empty name says nothing about who thought
+    choice: dict[str, Any] = {
+        "message": {"role": "assistant", "content": decode_blocks(message["content"], ASSISTANT_KINDS, model)}
+    }
+    finish_reason = decode_finish_reason(message.get("stop_reason"))
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    canonical: dict[str, Any] = {key: message[key] for key in ("id", "model") if message.get(key) is not None}
+    canonical["choices"] = [choice]
+    usage = as_dict(message.get("usage"))
+    if usage is not None:
+        canonical["usage"] = decode_usage(usage)
+    return validate_model(ChatResponse, with_metadata(canonical, message_bag(message)))
+
+
+def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``response`` as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
+    bag = bag_for(losses, response.provider_metadata, "$")
+    wire = restore_fields(bag, MESSAGE_DEFAULTS)
+    if response.id is not None or not bag:
+        wire["id"] = response.id or ""
+    if response.model is not None or not bag:
+        wire["model"] = response.model or ""
+    if response.created is not None:
+        losses.add(path("created"), "creation time", "Anthropic responses have none")
+    for index in range(1, len(response.choices)):
+        losses.add(path("choices", index), "extra choice", "Anthropic returns one answer per response")
+    choice = response.choices[0]
+    wire["content"] = encode_content(choice, EncodeContext(losses, for_request=False), ("choices", 0, "message"))
+    stop_reason = encode_finish_reason(choice.finish_reason, losses, path("choices", 0, "finish_reason"))
+    if stop_reason is not None:
+        wire["stop_reason"] = stop_reason
+    if response.usage is not None or not bag:
+        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+    return wire
+
+
+_RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
+
+
+def encode_content(choice: ResponseChoice, context: EncodeContext, at: tuple[str | int, ...]) -> list[dict[str, Any]]:
+    """The response's content blocks; parts a response cannot hold (images, audio) are losses."""
+    message = choice.message
+    bag_for(context.losses, choice.provider_metadata, path(*at[:-1]))
+    bag_for(context.losses, message.provider_metadata, path(*at))
+    if message.name is not None:
+        context.losses.add(path(*at, "name"), "participant name", "Anthropic messages have no name")
+    if message.cache_control is not None:
+        context.losses.add(path(*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+    blocks: list[dict[str, Any]] = []
+    for index, part in enumerate(message.parts):
+        part_at = path(*at, "content", index)
+        if not isinstance(part, _RESPONSE_PARTS):
+            context.losses.add(part_at, f"{part.type} part", "an Anthropic response cannot contain it")
+            continue
+        block = encode_part(part, context, part_at)
+        if block is not None:
+            blocks.append(block)
+    return blocks

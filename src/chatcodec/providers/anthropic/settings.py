@@ -1,0 +1,138 @@
+"""``thinking`` and ``output_config`` <-> canonical ``reasoning`` and ``response_format``.
+
+Anthropic splits reasoning over two fields: ``thinking`` says whether and how
+(``enabled`` with ``budget_tokens``, ``adaptive``, ``disabled``), ``output_config.effort``
+how hard (``low``..``max``). Canonical ``ReasoningConfig`` has a field for each, so both
+map exactly. What canonical can say and Anthropic cannot (OpenAI's ``minimal`` and
+``none`` efforts, reasoning summaries, Gemini's ``include_thoughts``) is sent as the
+closest setting and reported. Structured output (``output_config.format`` with a JSON
+schema) is canonical ``response_format``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.providers._support import path
+from chatcodec.providers.anthropic.fields import restore_fields, split_fields
+from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+
+_EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
+_THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}
+_THINKING_KEYS["disabled"] = _THINKING_KEYS["adaptive"]
+
+
+def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Fill ``reasoning`` and ``response_format`` from ``thinking`` and ``output_config``."""
+    reasoning: dict[str, Any] = {}
+    thinking = as_dict(request.get("thinking"))
+    if thinking is not None:
+        _decode_thinking(thinking, reasoning, bag)
+    output_config = as_dict(request.get("output_config"))
+    if output_config is not None:
+        mapped: set[str] = set()
+        if output_config.get("effort") in _EFFORTS:
+            reasoning["effort"] = output_config["effort"]
+            mapped.add("effort")
+        schema = _json_schema_format(output_config.get("format"))
+        if schema is not None:
+            canonical["response_format"] = {"type": "json_schema", "json_schema": schema}
+            mapped.add("format")
+        rest = {key: value for key, value in output_config.items() if key not in mapped}
+        if rest or not output_config:
+            bag["output_config"] = rest
+    if reasoning:
+        canonical["reasoning"] = reasoning
+
+
+def _decode_thinking(thinking: dict[str, Any], reasoning: dict[str, Any], bag: dict[str, Any]) -> None:
+    kind = thinking["type"]
+    budget = thinking.get("budget_tokens")
+    if kind == "enabled" and isinstance(budget, int) and budget >= 0:
+        reasoning.update(enabled=True, budget_tokens=budget)
+    elif kind == "adaptive":
+        reasoning["adaptive"] = True
+    elif kind == "disabled":
+        reasoning["enabled"] = False
+    else:
+        bag["thinking"] = thinking  # a type canonical has no word for: kept whole
+        return
+    rest = split_fields(thinking, _THINKING_KEYS[kind])
+    if rest:
+        bag["thinking"] = rest
+
+
+def _json_schema_format(value: object) -> dict[str, Any] | None:
+    fields = as_dict(value)
+    if fields is None or fields.get("type") != "json_schema" or set(fields) != {"type", "schema"}:
+        return None
+    return as_dict(fields["schema"])
+
+
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``thinking`` and ``output_config`` (the bag's leftovers first, canonical over them)."""
+    thinking_rest = as_dict(wire.pop("thinking", None)) or {}
+    had_output_config = "output_config" in wire
+    output_config = dict(as_dict(wire.pop("output_config", None)) or {})
+    thinking: dict[str, Any] | None = None
+    reasoning = request.reasoning
+    if reasoning is not None:
+        thinking = _encode_thinking(reasoning, losses)
+        effort = _encode_effort(reasoning, losses)
+        if effort == "none" and thinking is None:
+            thinking = {"type": "disabled"}
+        elif effort is not None and effort != "none":
+            output_config["effort"] = effort
+    if thinking is not None:
+        wire["thinking"] = {**restore_fields(thinking_rest), **thinking}
+    elif "type" in thinking_rest:
+        wire["thinking"] = thinking_rest
+    _encode_format(request.response_format, output_config, losses)
+    if output_config or had_output_config:
+        wire["output_config"] = output_config
+
+
+def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
+    at = path("reasoning")
+    for key in ("summary", "include_thoughts"):
+        if getattr(reasoning, key) is not None:
+            losses.add(f"{at}.{key}", f"reasoning {key}", "Anthropic has no such setting")
+    if reasoning.enabled is False:
+        if reasoning.budget_tokens is not None or reasoning.adaptive:
+            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
+        return {"type": "disabled"}
+    if reasoning.budget_tokens is not None:
+        if reasoning.adaptive:
+            losses.add(f"{at}.adaptive", "adaptive thinking", "a budget was given too; sent as enabled thinking")
+        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
+    if reasoning.adaptive:
+        return {"type": "adaptive"}
+    if reasoning.enabled:
+        losses.add(f"{at}.enabled", "reasoning on without a budget", "sent as adaptive thinking")
+        return {"type": "adaptive"}
+    return None
+
+
+def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
+    effort = reasoning.effort
+    if effort == "minimal":
+        losses.add(path("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that")
+        return "low"
+    if effort == "none":
+        losses.add(path("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled")
+    return effort
+
+
+def _encode_format(response_format: ResponseFormat | None, output_config: dict[str, Any], losses: LossRecorder) -> None:
+    if response_format is None or response_format.type == "text":
+        return
+    at = path("response_format")
+    if response_format.type == "json_object" or response_format.json_schema is None:
+        losses.add(at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output")
+        return
+    output_config["format"] = {"type": "json_schema", "schema": response_format.json_schema}
+    for key in ("name", "description", "strict"):
+        if getattr(response_format, key) is not None:
+            losses.add(f"{at}.{key}", f"schema {key}", "Anthropic's output format has only the schema")

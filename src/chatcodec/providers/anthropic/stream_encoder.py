@@ -1,0 +1,330 @@
+"""Canonical stream events -> Anthropic server-sent events, for proxies.
+
+Anthropic's stream has a fixed frame: ``message_start`` (with usage so far), blocks
+numbered from 0 in order, one ``message_delta`` (stop reason and usage totals), then
+``message_stop``. Canonical events arrive in the upstream's order, so this keeps a little
+state: the response start waits for the first usage (so ``message_start`` can carry the
+input count), block indexes are assigned as parts begin, open blocks are closed before
+the ``message_delta``, and the finish reason waits for later usage. Anthropic has one
+answer per response: events of other choices are dropped and reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.errors import StreamError
+from chatcodec.losses import LossRecorder
+from chatcodec.providers._support import path
+from chatcodec.providers.anthropic.fields import PROVIDER, bag_for, restore_fields
+from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
+from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
+from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.anthropic.usage import encode_usage
+from chatcodec.response import Usage
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+
+_USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+_WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
+
+
+@dataclass
+class _Open:
+    """A wire block that has started and not stopped."""
+
+    kind: str
+    wire_index: int
+    start: dict[str, Any]
+    foreign_signature: bool = False
+    """Thinking from another provider: its signature is not sent."""
+    reported: bool = False
+    """Whether that was reported already (once per part)."""
+    arguments: list[str] = field(default_factory=list[str])
+    """A tool call's argument fragments, checked once the call ends."""
+
+
+class StreamEncoder:
+    """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self.losses = losses
+        self.context = EncodeContext(losses, for_request=False)
+        self.start: ResponseStartEvent | None = None
+        self.started = False
+        self.start_fields: dict[str, Any] = {}
+        self.usage: dict[str, Any] = {}
+        self.usage_metadata: dict[str, dict[str, Any]] = {}
+        self.finish: FinishEvent | None = None
+        self.open: dict[int, _Open] = {}
+        self.next_index = 0
+        self.position = 0
+        self.dropped_choices: set[int] = set()
+
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        """The wire events ``event`` completes (possibly none yet)."""
+        try:
+            yield from self._feed(event)
+        finally:
+            self.position += 1
+
+    def _feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        match event:
+            case ResponseStartEvent():
+                self.start = event if self.start is None else self.start
+            case UsageEvent():
+                self._add_usage(event.usage)
+            case FinishEvent():
+                if self._other_choice(event.choice):
+                    return
+                yield from self._ensure_started()
+                yield from self._close_all()
+                self.finish = event
+            case ErrorEvent():
+                yield self._error(event)
+            case _:
+                if self._other_choice(event.choice):
+                    return
+                yield from self._ensure_started()
+                yield from self._part_event(event)
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The closing events: open blocks stop, then ``message_delta`` and ``message_stop``."""
+        if not self.started and self.start is None and self.finish is None and not self.usage:
+            return
+        yield from self._ensure_started()
+        yield from self._close_all()
+        delta = self._delta_fields()
+        yield {"type": "message_delta", "delta": delta, "usage": self._wire_usage()}
+        yield {"type": "message_stop"}
+
+    # --- framing -------------------------------------------------------------------------
+
+    def _other_choice(self, choice: int) -> bool:
+        if choice != 0 and choice not in self.dropped_choices:
+            self.dropped_choices.add(choice)
+            self.losses.add(path("choices", choice), "extra choice", "Anthropic streams one answer")
+        return choice != 0
+
+    def _ensure_started(self) -> Iterator[dict[str, Any]]:
+        if self.started:
+            return
+        self.started = True
+        start = self.start or ResponseStartEvent()
+        bag = bag_for(self.losses, start.provider_metadata, path("provider_metadata"))
+        if start.created is not None:
+            self.losses.add(path("created"), "creation time", "Anthropic responses have none")
+        message = restore_fields(bag, {"type": "message", "role": "assistant"})
+        message.update(id=start.id or "", model=start.model or "", content=[], stop_reason=None, stop_sequence=None)
+        message["usage"] = self._wire_usage(LossRecorder())  # the final usage reports any loss
+        self.start_fields = {key: value for key, value in message.items() if key not in MESSAGE_MAPPED}
+        yield {"type": "message_start", "message": message}
+
+    def _add_usage(self, usage: Usage) -> None:
+        for key in _USAGE_FIELDS:
+            value = getattr(usage, key)
+            if value is not None:
+                self.usage[key] = value
+        for provider, values in (usage.provider_metadata or {}).items():
+            self.usage_metadata.setdefault(provider, {}).update(values)
+
+    def _wire_usage(self, losses: LossRecorder | None = None) -> dict[str, Any]:
+        usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
+        return encode_usage(usage, losses or self.losses, ("usage",))
+
+    def _delta_fields(self) -> dict[str, Any]:
+        """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
+        finish = self.finish
+        at = path("finish_reason")
+        delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": None}
+        if finish is None:
+            return delta
+        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, self.losses, at)
+        bag = bag_for(self.losses, finish.provider_metadata, path("provider_metadata"))
+        for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
+            if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):
+                delta[key] = value
+        return delta
+
+    def _error(self, event: ErrorEvent) -> dict[str, Any]:
+        body = event.body
+        if isinstance(body, dict) and body.get("type") == "error" and isinstance(body.get("error"), dict):
+            return dict(body)
+        return {"type": "error", "error": {"type": event.error_type or "api_error", "message": event.message}}
+
+    # --- blocks --------------------------------------------------------------------------
+
+    def _begin(self, index: int, kind: str, block: dict[str, Any]) -> dict[str, Any]:
+        if index in self.open:
+            raise StreamError(f"part {index} started again before it ended", "$.index", self.position)
+        self.open[index] = _Open(kind, self.next_index, block)
+        self.next_index += 1
+        return {"type": "content_block_start", "index": self.open[index].wire_index, "content_block": block}
+
+    def _delta(self, index: int, kind: str, delta: dict[str, Any]) -> dict[str, Any]:
+        block = self.open.get(index)
+        if block is None or block.kind != kind:
+            what = "was never started" if block is None else f"is a {block.kind} block"
+            raise StreamError(f"a {kind} delta for part {index}, which {what}", "$.index", self.position)
+        return {"type": "content_block_delta", "index": block.wire_index, "delta": delta}
+
+    def _stop(self, index: int, kind: str) -> Iterator[dict[str, Any]]:
+        block = self.open.get(index)
+        if block is None or block.kind != kind:
+            raise StreamError(f"the end of part {index}, which is not an open {kind} block", "$.index", self.position)
+        del self.open[index]
+        yield {"type": "content_block_stop", "index": block.wire_index}
+
+    def _close_all(self) -> Iterator[dict[str, Any]]:
+        for index in list(self.open):
+            yield from self._stop(index, self.open[index].kind)
+
+    def _bag(self, event: AnyStreamEvent, at: str) -> dict[str, Any]:
+        return restore_fields(bag_for(self.losses, event.provider_metadata, at))
+
+    def _part_event(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        at = path("content", getattr(event, "index", 0))
+        match event:
+            case TextStartEvent() | TextDeltaEvent() | TextEndEvent() | RefusalDeltaEvent() | PartEvent():
+                yield from self._text_event(event, at)
+            case ThinkingStartEvent() | ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
+                yield from self._thinking_event(event, at)
+            case ToolCallStartEvent() | ToolCallDeltaEvent() | ToolCallEndEvent():
+                yield from self._tool_event(event, at)
+            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ErrorEvent():
+                return
+            case _:
+                assert_never(event)
+
+    def _text_event(
+        self, event: TextStartEvent | TextDeltaEvent | TextEndEvent | RefusalDeltaEvent | PartEvent, at: str
+    ) -> Iterator[dict[str, Any]]:
+        match event:
+            case TextStartEvent():
+                yield self._begin(event.index, "text", {**self._bag(event, at), "type": "text", "text": ""})
+            case TextDeltaEvent():
+                yield self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
+            case TextEndEvent():
+                yield from self._text_end(event, at)
+            case RefusalDeltaEvent():
+                yield from self._refusal(event, at)
+            case PartEvent():
+                yield from self._whole(event, at)
+            case _:
+                assert_never(event)
+
+    def _thinking_event(
+        self,
+        event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent,
+        at: str,
+    ) -> Iterator[dict[str, Any]]:
+        match event:
+            case ThinkingStartEvent():
+                block = {**self._bag(event, at), "type": "thinking", "thinking": "", "signature": ""}
+                yield self._begin(event.index, "thinking", block)
+                self.open[event.index].foreign_signature = event.provider not in (PROVIDER, None)
+            case ThinkingDeltaEvent():
+                yield self._delta(event.index, "thinking", {"type": "thinking_delta", "thinking": event.delta})
+            case ThinkingSignatureDeltaEvent():
+                yield from self._signature(event, at)
+            case ThinkingEndEvent():
+                if event.encrypted is not None:
+                    self.losses.add(f"{at}.encrypted", "encrypted reasoning", "Anthropic has no such payload")
+                self._bag(event, at)
+                yield from self._stop(event.index, "thinking")
+            case _:
+                assert_never(event)
+
+    def _tool_event(
+        self, event: ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent, at: str
+    ) -> Iterator[dict[str, Any]]:
+        match event:
+            case ToolCallStartEvent():
+                block = {**self._bag(event, at), "type": "tool_use", "id": sanitize_tool_use_id(event.id)}
+                block.update(name=event.name, input={})
+                yield self._begin(event.index, "tool_use", block)
+            case ToolCallDeltaEvent():
+                yield self._delta(event.index, "tool_use", {"type": "input_json_delta", "partial_json": event.delta})
+                self.open[event.index].arguments.append(event.delta)
+            case ToolCallEndEvent():
+                self._bag(event, at)
+                self._check_arguments(event.index, at)
+                yield from self._stop(event.index, "tool_use")
+            case _:
+                assert_never(event)
+
+    def _signature(self, event: ThinkingSignatureDeltaEvent, at: str) -> Iterator[dict[str, Any]]:
+        """Only Anthropic's own signature goes out (as in a non-streamed response); the
+        start block already says ``"signature": ""``, so empty deltas add nothing."""
+        delta = self._delta(event.index, "thinking", {"type": "signature_delta", "signature": event.delta})
+        block = self.open[event.index]
+        if not event.delta:
+            return
+        if not block.foreign_signature:
+            yield delta
+        elif not block.reported:
+            block.reported = True
+            self.losses.add(f"{at}.signature", "signature of another provider", "meaningless to Anthropic clients")
+
+    def _check_arguments(self, index: int, at: str) -> None:
+        """Anthropic clients parse ``input_json_delta`` fragments into an object; what went
+        out cannot be taken back, but a call whose text is not one is reported."""
+        block = self.open.get(index)
+        text = "".join(block.arguments) if block is not None else ""
+        if not text.strip():
+            return
+        try:
+            parsed: object = json.loads(text)
+        except json.JSONDecodeError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            self.losses.add(f"{at}.arguments", "tool arguments", "not a JSON object; Anthropic clients cannot parse it")
+
+    def _text_end(self, event: TextEndEvent, at: str) -> Iterator[dict[str, Any]]:
+        """Citations known at the end go out as ``citations_delta`` events first."""
+        bag = bag_for(self.losses, event.provider_metadata, at)
+        citations = bag.get("citations")
+        if isinstance(citations, list) and event.index in self.open:
+            for citation in citations:  # pyright: ignore[reportUnknownVariableType]
+                yield self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
+        yield from self._stop(event.index, "text")
+
+    def _refusal(self, event: RefusalDeltaEvent, at: str) -> Iterator[dict[str, Any]]:
+        if event.index not in self.open:
+            self.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
+            yield self._begin(event.index, "text", {"type": "text", "text": ""})
+        yield self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
+
+    def _whole(self, event: PartEvent, at: str) -> Iterator[dict[str, Any]]:
+        part = event.part
+        if not isinstance(part, _WHOLE_PARTS):
+            self.losses.add(at, f"{part.type} part", "an Anthropic response cannot contain it")
+            return
+        block = encode_part(part, self.context, at)
+        if block is None:
+            return
+        self._bag(event, at)
+        yield self._begin(event.index, block["type"], block)
+        yield from self._stop(event.index, block["type"])

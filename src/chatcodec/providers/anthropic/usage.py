@@ -1,0 +1,100 @@
+"""Anthropic usage <-> canonical usage, without counting anything twice.
+
+Anthropic's ``input_tokens`` counts only the uncached part of the prompt: cache reads
+(``cache_read_input_tokens``) and cache writes (``cache_creation_input_tokens``) are
+reported beside it, not inside it. Canonical ``input_tokens`` is the whole prompt, so
+decoding adds the three and encoding subtracts them back. Libraries that copy
+``input_tokens`` straight across under-report cached prompts; libraries that add the
+cache counts to an already-inclusive total double count them.
+
+``output_tokens_details.thinking_tokens`` is canonical ``reasoning_tokens``; the rest
+(``cache_creation`` with its 5m/1h split, ``server_tool_use``, ``service_tier``,
+``inference_geo``, ...) is kept in the usage bag and written back exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.losses import LossRecorder
+from chatcodec.providers._support import path
+from chatcodec.providers.anthropic.fields import ABSENT, bag_for, restore_fields, split_fields, with_metadata
+from chatcodec.response import Usage
+
+_INPUT = "input_tokens"
+_READ = "cache_read_input_tokens"
+_WRITE = "cache_creation_input_tokens"
+_OUTPUT = "output_tokens"
+_DETAILS = "output_tokens_details"
+_THINKING = "thinking_tokens"
+_MAPPED = frozenset({_INPUT, _READ, _WRITE, _OUTPUT, _DETAILS})
+_REQUIRED = (_INPUT, _OUTPUT)
+
+
+def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
+    """Canonical usage fields (as a dict) for a wire usage object."""
+    canonical: dict[str, Any] = {}
+    read, write = wire.get(_READ), wire.get(_WRITE)
+    if wire.get(_INPUT) is not None:
+        canonical["input_tokens"] = wire[_INPUT] + (read or 0) + (write or 0)
+    if wire.get(_OUTPUT) is not None:
+        canonical["output_tokens"] = wire[_OUTPUT]
+    if read is not None:
+        canonical["cache_read_tokens"] = read
+    if write is not None:
+        canonical["cache_write_tokens"] = write
+    bag = split_fields(wire, _MAPPED)
+    absent = [key for key in _REQUIRED if key not in wire]
+    if absent:
+        bag[ABSENT] = absent  # compatible endpoints leave counts out; keep them out
+    details = as_dict(wire.get(_DETAILS))
+    if details is not None:
+        if details.get(_THINKING) is not None:
+            canonical["reasoning_tokens"] = details[_THINKING]
+        rest = {key: value for key, value in details.items() if key != _THINKING or value is None}
+        if rest or _THINKING not in details:
+            bag[_DETAILS] = rest
+    return with_metadata(canonical, bag)
+
+
+def merge_wire_usage(merged: dict[str, Any], update: Mapping[str, Any]) -> None:
+    """Fold a ``message_delta`` usage into the counts so far.
+
+    Counts in a ``message_delta`` are totals so far, never increments: a later value
+    replaces the earlier one. A field left out (or null) keeps its earlier value, as the
+    anthropic SDK's accumulator does.
+    """
+    for key, value in update.items():
+        if value is not None:
+            merged[key] = value
+
+
+def encode_usage(usage: Usage | None, losses: LossRecorder, at: tuple[str | int, ...]) -> dict[str, Any]:
+    """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing usage
+    or count is written as zero, unless the decoder saw the count absent."""
+    if usage is None:
+        return {_INPUT: 0, _OUTPUT: 0}
+    bag = bag_for(losses, usage.provider_metadata, path(*at))
+    wire = restore_fields(bag)
+    read, write = usage.cache_read_tokens, usage.cache_write_tokens
+    if usage.input_tokens is not None:
+        uncached = usage.input_tokens - (read or 0) - (write or 0)
+        if uncached < 0:
+            losses.add(path(*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
+            uncached = 0
+        wire[_INPUT] = uncached
+    if usage.output_tokens is not None:
+        wire[_OUTPUT] = usage.output_tokens
+    if read is not None:
+        wire[_READ] = read
+    if write is not None:
+        wire[_WRITE] = write
+    if usage.reasoning_tokens is not None:
+        details = as_dict(wire.get(_DETAILS)) or {}
+        wire[_DETAILS] = {**details, _THINKING: usage.reasoning_tokens}
+    for key in _REQUIRED:
+        if key not in (as_list(bag.get(ABSENT)) or []):
+            wire.setdefault(key, 0)
+    return wire

@@ -1,0 +1,343 @@
+"""Anthropic Messages API wire shapes, keys spelled as the API spells them.
+
+These TypedDicts check what the decoders read, nothing more: every object allows extra
+keys (the API adds fields often, and the decoders keep them for the round trip), and
+block unions fall back to :class:`OtherBlock` for block types added after this was
+written, which decode to opaque parts. Validation is strict (no ``"1"`` -> ``1``
+coercion), so once a payload validates the decoders can read the original dicts
+without re-checking types; errors carry wire JSON paths (``$.messages[2].content[0]``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, with_config
+from typing_extensions import TypedDict
+
+from chatcodec._narrow import as_dict
+from chatcodec.validation import validate_with
+
+_LENIENT = ConfigDict(extra="allow", strict=True)
+
+
+@with_config(_LENIENT)
+class CacheControl(TypedDict):
+    """``{"type": "ephemeral", "ttl": "5m" | "1h"}``."""
+
+    type: str
+    ttl: NotRequired[str]
+
+
+@with_config(_LENIENT)
+class Source(TypedDict):
+    """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
+
+    type: str
+    media_type: NotRequired[str]
+    data: NotRequired[str]
+    url: NotRequired[str]
+    file_id: NotRequired[str]
+
+
+@with_config(_LENIENT)
+class TextBlock(TypedDict):
+    type: Literal["text"]
+    text: str
+    cache_control: NotRequired[CacheControl | None]
+    citations: NotRequired[list[dict[str, Any]] | None]
+
+
+@with_config(_LENIENT)
+class ImageBlock(TypedDict):
+    type: Literal["image"]
+    source: Source
+    cache_control: NotRequired[CacheControl | None]
+
+
+@with_config(_LENIENT)
+class DocumentBlock(TypedDict):
+    type: Literal["document"]
+    source: Source
+    cache_control: NotRequired[CacheControl | None]
+    title: NotRequired[str | None]
+
+
+@with_config(_LENIENT)
+class ThinkingBlock(TypedDict):
+    type: Literal["thinking"]
+    thinking: str
+    signature: NotRequired[str]
+
+
+@with_config(_LENIENT)
+class RedactedThinkingBlock(TypedDict):
+    type: Literal["redacted_thinking"]
+    data: str
+
+
+@with_config(_LENIENT)
+class ToolUseBlock(TypedDict):
+    type: Literal["tool_use"]
+    id: str
+    name: str
+    input: dict[str, Any]
+    cache_control: NotRequired[CacheControl | None]
+
+
+@with_config(_LENIENT)
+class OtherBlock(TypedDict):
+    """Any other block (server-tool calls and results, search results, future types)."""
+
+    type: str
+
+
+def _block_tag(value: Any) -> str:
+    fields = as_dict(value)  # not an object: the OtherBlock branch reports it at the block's path
+    kind = None if fields is None else fields.get("type")
+    return kind if isinstance(kind, str) and kind in _BLOCK_TAGS else "other"
+
+
+_BLOCK_TAGS = frozenset({"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"})
+
+ToolResultContentBlock = Annotated[
+    Annotated[TextBlock, Tag("text")]
+    | Annotated[ImageBlock, Tag("image")]
+    | Annotated[DocumentBlock, Tag("document")]
+    | Annotated[ThinkingBlock, Tag("thinking")]
+    | Annotated[RedactedThinkingBlock, Tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, Tag("tool_use")]
+    | Annotated[OtherBlock, Tag("tool_result")]
+    | Annotated[OtherBlock, Tag("other")],
+    Discriminator(_block_tag),
+]
+"""A block inside a ``tool_result``'s content list."""
+
+
+@with_config(_LENIENT)
+class ToolResultBlock(TypedDict):
+    type: Literal["tool_result"]
+    tool_use_id: str
+    content: NotRequired[str | list[ToolResultContentBlock]]
+    is_error: NotRequired[bool]
+    cache_control: NotRequired[CacheControl | None]
+
+
+ContentBlock = Annotated[
+    Annotated[TextBlock, Tag("text")]
+    | Annotated[ImageBlock, Tag("image")]
+    | Annotated[DocumentBlock, Tag("document")]
+    | Annotated[ThinkingBlock, Tag("thinking")]
+    | Annotated[RedactedThinkingBlock, Tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, Tag("tool_use")]
+    | Annotated[ToolResultBlock, Tag("tool_result")]
+    | Annotated[OtherBlock, Tag("other")],
+    Discriminator(_block_tag),
+]
+"""Any content block, in a request message or a response."""
+
+
+@with_config(_LENIENT)
+class Message(TypedDict):
+    """One turn. ``system`` turns inside ``messages`` exist in the API since 2026
+    (``SystemMessageParam`` in the SDK); some clients sent them earlier anyway."""
+
+    role: Literal["user", "assistant", "system"]
+    content: str | list[ContentBlock]
+
+
+@with_config(_LENIENT)
+class Tool(TypedDict):
+    """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
+
+    name: str
+    type: NotRequired[str | None]
+    description: NotRequired[str]
+    input_schema: NotRequired[dict[str, Any]]
+    cache_control: NotRequired[CacheControl | None]
+    strict: NotRequired[bool]
+
+
+@with_config(_LENIENT)
+class ToolChoice(TypedDict):
+    type: Literal["auto", "any", "tool", "none"]
+    name: NotRequired[str]
+    disable_parallel_tool_use: NotRequired[bool]
+
+
+@with_config(_LENIENT)
+class Thinking(TypedDict):
+    """``enabled`` (with ``budget_tokens``), ``adaptive``, ``disabled``, or a newer type."""
+
+    type: str
+    budget_tokens: NotRequired[int]
+
+
+@with_config(_LENIENT)
+class OutputConfig(TypedDict):
+    effort: NotRequired[str | None]
+    format: NotRequired[dict[str, Any] | None]
+
+
+@with_config(_LENIENT)
+class Request(TypedDict):
+    """The body of ``POST /v1/messages``."""
+
+    messages: list[Message]
+    model: NotRequired[str]
+    max_tokens: NotRequired[int]
+    system: NotRequired[str | list[ContentBlock]]
+    tools: NotRequired[list[Tool]]
+    tool_choice: NotRequired[ToolChoice]
+    thinking: NotRequired[Thinking]
+    output_config: NotRequired[OutputConfig]
+    stop_sequences: NotRequired[list[str]]
+    temperature: NotRequired[float]
+    top_p: NotRequired[float]
+    top_k: NotRequired[int]
+    metadata: NotRequired[dict[str, Any]]
+    stream: NotRequired[bool]
+    cache_control: NotRequired[CacheControl | None]
+
+
+@with_config(_LENIENT)
+class Usage(TypedDict):
+    """Token counts. ``input_tokens`` excludes cache reads and writes."""
+
+    input_tokens: NotRequired[int | None]
+    output_tokens: NotRequired[int | None]
+    cache_creation_input_tokens: NotRequired[int | None]
+    cache_read_input_tokens: NotRequired[int | None]
+    output_tokens_details: NotRequired[dict[str, Any] | None]
+
+
+@with_config(_LENIENT)
+class Response(TypedDict):
+    """A ``Message`` object: the non-streamed response body."""
+
+    content: list[ContentBlock]
+    id: NotRequired[str | None]
+    type: NotRequired[str]
+    role: NotRequired[str]
+    model: NotRequired[str | None]
+    stop_reason: NotRequired[str | None]
+    stop_sequence: NotRequired[str | None]
+    usage: NotRequired[Usage | None]
+
+
+@with_config(_LENIENT)
+class ErrorObject(TypedDict):
+    type: NotRequired[str]
+    message: NotRequired[str]
+
+
+@with_config(_LENIENT)
+class ErrorBody(TypedDict):
+    """``{"type": "error", "error": {"type": ..., "message": ...}}``, in a body or a stream."""
+
+    type: Literal["error"]
+    error: ErrorObject
+
+
+@with_config(_LENIENT)
+class MessageStart(TypedDict):
+    type: Literal["message_start"]
+    message: Response
+
+
+@with_config(_LENIENT)
+class BlockStart(TypedDict):
+    type: Literal["content_block_start"]
+    index: int
+    content_block: ContentBlock
+
+
+@with_config(_LENIENT)
+class Delta(TypedDict):
+    """A block delta; which text field it carries depends on ``type``."""
+
+    type: str
+    text: NotRequired[str]
+    partial_json: NotRequired[str]
+    thinking: NotRequired[str]
+    signature: NotRequired[str]
+    citation: NotRequired[dict[str, Any]]
+
+
+@with_config(_LENIENT)
+class BlockDelta(TypedDict):
+    type: Literal["content_block_delta"]
+    index: int
+    delta: Delta
+
+
+@with_config(_LENIENT)
+class BlockStop(TypedDict):
+    type: Literal["content_block_stop"]
+    index: int
+
+
+@with_config(_LENIENT)
+class MessageDeltaFields(TypedDict):
+    stop_reason: NotRequired[str | None]
+    stop_sequence: NotRequired[str | None]
+
+
+@with_config(_LENIENT)
+class MessageDelta(TypedDict):
+    type: Literal["message_delta"]
+    delta: MessageDeltaFields
+    usage: NotRequired[Usage | None]
+
+
+@with_config(_LENIENT)
+class OtherEvent(TypedDict):
+    """``message_stop``, ``ping`` and event types added later (ignored when decoding)."""
+
+    type: str
+
+
+def _event_tag(value: Any) -> str:
+    fields = as_dict(value)
+    kind = None if fields is None else fields.get("type")
+    return kind if isinstance(kind, str) and kind in _EVENT_TAGS else "other"
+
+
+_EVENT_TAGS = frozenset(
+    {"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "error"}
+)
+
+StreamEvent = Annotated[
+    Annotated[MessageStart, Tag("message_start")]
+    | Annotated[BlockStart, Tag("content_block_start")]
+    | Annotated[BlockDelta, Tag("content_block_delta")]
+    | Annotated[BlockStop, Tag("content_block_stop")]
+    | Annotated[MessageDelta, Tag("message_delta")]
+    | Annotated[ErrorBody, Tag("error")]
+    | Annotated[OtherEvent, Tag("other")],
+    Discriminator(_event_tag),
+]
+"""One server-sent event's JSON."""
+
+REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
+"""Validates a request body."""
+
+
+MESSAGES_ADAPTER: TypeAdapter[list[Any]] = TypeAdapter(list[Message])
+"""Validates a stored list of messages (a conversation without the request around it)."""
+
+RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
+"""Validates a response body."""
+
+ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
+"""Validates an error body."""
+
+STREAM_EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(StreamEvent)
+"""Validates one stream event."""
+
+
+def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
+    checked = as_dict(validate_with(adapter, payload, title))
+    assert checked is not None  # every adapter here validates a TypedDict
+    return checked

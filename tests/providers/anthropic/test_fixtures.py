@@ -1,0 +1,159 @@
+"""Every recorded Anthropic payload round-trips exactly and passes the SDK's types.
+
+Requests and responses: ``encode(decode(x)) == x``. Streams: decoding and accumulating
+works, canonical events -> Anthropic events -> canonical events is the identity, the
+encoded events are valid SDK stream events, and the accumulated result equals what the
+anthropic SDK's own accumulator makes of the same stream (the non-streamed message the
+API would have returned). Each non-streamed response, replayed as a stream through the
+encoder, accumulates back to the same response.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from anthropic.lib.streaming._messages import accumulate_event
+
+import chatcodec
+from chatcodec.providers.anthropic.stream import to_sse
+from chatcodec.stream_replay import events_from_response
+from providers.anthropic.anthropic_support import (
+    ERROR_FIXTURES,
+    PREDATES_SDK,
+    REQUEST_FIXTURES,
+    RESPONSE_FIXTURES,
+    STREAM_FIXTURES,
+    assert_valid_request,
+    assert_valid_response,
+    assert_valid_stream,
+    encode_events,
+    encode_request,
+    encode_response,
+    load_json,
+    load_stream_text,
+    normalized_arguments,
+    stream_events,
+    with_web_fetch_count,
+    without_null_markers,
+)
+
+
+@pytest.mark.parametrize("name", REQUEST_FIXTURES)
+def test_request_round_trip_is_exact(name: str) -> None:
+    payload = load_json("request", name)
+    encoded, losses = encode_request(chatcodec.decode_request("anthropic", payload))
+    assert encoded == payload
+    assert losses == []
+
+
+@pytest.mark.parametrize("name", REQUEST_FIXTURES)
+def test_encoded_request_matches_sdk_types(name: str) -> None:
+    encoded, _ = encode_request(chatcodec.decode_request("anthropic", load_json("request", name)))
+    assert_valid_request(encoded)
+
+
+def test_the_orphan_request_decodes() -> None:
+    """Decoding is not the API: the request the API refused (a result with no call, in a
+    second user turn) decodes, and the second turn stays a separate turn."""
+    payload = load_json("request", "orphan_tool_result_invalid.json")
+    request = chatcodec.decode_request("anthropic", payload)
+    assert [message.role for message in request.messages] == ["user", "tool"]
+    assert request.messages[1].provider_metadata is None
+    assert encode_request(request)[0]["messages"] == payload["messages"]
+
+
+@pytest.mark.parametrize("name", RESPONSE_FIXTURES)
+def test_response_round_trip_is_exact(name: str) -> None:
+    payload = load_json("response", name)
+    encoded, losses = encode_response(chatcodec.decode_response("anthropic", payload))
+    assert encoded == payload
+    assert losses == []
+    assert_valid_response(with_web_fetch_count(encoded) if name in PREDATES_SDK else encoded)
+
+
+@pytest.mark.parametrize("name", ERROR_FIXTURES)
+def test_error_body_raises_the_providers_error(name: str) -> None:
+    payload = load_json("response", name)
+    with pytest.raises(chatcodec.ProviderAPIError) as caught:
+        chatcodec.decode_response("anthropic", payload)
+    assert caught.value.error_type == payload["error"]["type"]
+    assert caught.value.body == payload
+    assert "tool_use_id" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", STREAM_FIXTURES)
+def test_stream_decodes_and_accumulates(name: str) -> None:
+    response = chatcodec.accumulate_stream("anthropic", load_stream_text(name))
+    assert response.finish_reason is not None
+    assert response.usage is not None
+    assert response.message.parts
+
+
+@pytest.mark.parametrize("name", STREAM_FIXTURES)
+def test_stream_events_survive_encoding(name: str) -> None:
+    events = list(chatcodec.decode_stream("anthropic", load_stream_text(name)))
+    wire, losses = encode_events(events)
+    assert losses == []
+    assert_valid_stream(wire)
+    assert list(chatcodec.decode_stream("anthropic", wire)) == events
+    sse = "".join(to_sse(wire))
+    assert list(chatcodec.decode_stream("anthropic", sse)) == events
+
+
+@pytest.mark.parametrize("name", STREAM_FIXTURES)
+def test_recorded_stream_events_match_sdk_types(name: str) -> None:
+    assert_valid_stream(stream_events(name))
+
+
+def _sdk_message(events: list[dict[str, Any]]) -> dict[str, Any]:
+    snapshot = None
+    buffers: dict[int, bytes] = {}
+    for event in events:
+        if event["type"] not in ("ping", "error"):
+            snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
+    assert snapshot is not None
+    message: dict[str, Any] = snapshot.to_dict(mode="json")
+    return message
+
+
+@pytest.mark.parametrize("name", STREAM_FIXTURES)
+def test_accumulation_agrees_with_the_anthropic_sdk(name: str) -> None:
+    """Differential test against ``anthropic.lib.streaming``'s accumulator.
+
+    Two documented differences are normalized away: tool argument text (the stream's
+    exact text versus the SDK's parsed object), and ``stop_details`` (the SDK sets the
+    attribute to null even when the stream never sent it).
+    """
+    events = stream_events(name)
+    ours = chatcodec.accumulate_stream("anthropic", events)
+    sdk = chatcodec.decode_response("anthropic", _sdk_message(events))
+    assert without_null_markers(normalized_arguments(ours)) == without_null_markers(normalized_arguments(sdk))
+
+
+@pytest.mark.parametrize("name", STREAM_FIXTURES)
+def test_accumulated_stream_encodes_as_the_non_streamed_message(name: str) -> None:
+    """The accumulated result, encoded, is a valid Message equal to the SDK's (modulo
+    the argument spelling and ``stop_details`` null/absent)."""
+    events = stream_events(name)
+    encoded, losses = encode_response(normalized_arguments(chatcodec.accumulate_stream("anthropic", events)))
+    assert losses == []
+    assert_valid_response(encoded)
+    sdk = _sdk_message(events)
+    for message in (encoded, sdk):
+        if message.get("stop_details") is None:
+            message.pop("stop_details", None)
+    assert encoded == sdk
+
+
+@pytest.mark.parametrize("name", RESPONSE_FIXTURES)
+def test_response_replayed_as_a_stream_accumulates_back(name: str) -> None:
+    """Streamed == non-streamed for the same scenario: the response as events, encoded as
+    Anthropic SSE, decoded and accumulated, is the response again."""
+    response = chatcodec.decode_response("anthropic", load_json("response", name))
+    wire, losses = encode_events(events_from_response(response, lambda text: [text[:7], text[7:]] if text else []))
+    assert losses == []
+    assert_valid_stream([with_web_fetch_count(event) for event in wire] if name in PREDATES_SDK else wire)
+    again = chatcodec.accumulate_stream("anthropic", "".join(to_sse(wire)))
+    assert normalized_arguments(again) == normalized_arguments(response)
+    assert encode_response(again)[0] == load_json("response", name)

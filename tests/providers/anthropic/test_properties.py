@@ -1,0 +1,314 @@
+"""Hypothesis properties.
+
+* Inside Anthropic's capabilities, ``decode(encode(request)) == request`` with no loss,
+  and the body passes the SDK's request types.
+* Outside them (any canonical request), the loss report is non-empty exactly when the
+  round trip changed something, judged on the request's meaning (:func:`_meaning`).
+* For any response and any chunking, the response replayed as events, encoded as
+  Anthropic events, decoded and accumulated equals the response encoded and decoded
+  non-streamed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec.stream_replay import events_from_response
+from chatcodec.testing import strategies as canonical
+from providers.anthropic.anthropic_support import assert_valid_request, assert_valid_stream, encode_events
+from providers.anthropic.anthropic_support import encode_request as encode
+from providers.anthropic.anthropic_support import encode_response as encode_body
+
+SETTINGS = settings(max_examples=100, deadline=None)
+_UNIFIED = ["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
+
+# --- inside the capabilities ---------------------------------------------------------------
+
+_words = st.text(min_size=1, max_size=12).filter(lambda text: text.strip() != "")
+_caches = st.one_of(st.none(), st.builds(chatcodec.CacheControl, ttl=st.sampled_from([None, "5m", "1h"])))
+_json_objects = st.dictionaries(st.text(max_size=5), canonical.json_values(), max_size=3)
+
+
+def _text_parts(cache: bool) -> st.SearchStrategy[chatcodec.TextPart]:
+    return st.builds(chatcodec.TextPart, text=_words, cache_control=_caches if cache else st.none())
+
+
+_media = st.one_of(
+    st.builds(chatcodec.Base64Source, media_type=st.sampled_from(["image/png", "image/jpeg"]), data=st.text()),
+    st.builds(chatcodec.UrlSource, url=st.sampled_from(["https://example.com/a.png", "gs://b/c"])),
+    st.builds(chatcodec.FileSource, file_id=_words),
+)
+_images = st.builds(chatcodec.ImagePart, source=_media)
+_document_sources = st.one_of(
+    st.builds(chatcodec.Base64Source, media_type=st.just("application/pdf"), data=st.text()),
+    st.builds(chatcodec.UrlSource, url=st.just("https://example.com/a.pdf")),
+    st.builds(chatcodec.FileSource, file_id=_words),
+    st.builds(chatcodec.TextSource, text=st.text()),
+)
+_documents = st.builds(
+    chatcodec.DocumentPart,
+    source=_document_sources,
+    title=st.one_of(st.none(), st.text(max_size=8)),
+)
+_thinking = st.one_of(
+    st.builds(chatcodec.ThinkingPart, text=st.text(max_size=20), signature=_words, provider=st.just("anthropic")),
+    st.builds(chatcodec.ThinkingPart, encrypted=_words, redacted=st.just(True), provider=st.just("anthropic")),
+)
+_calls = st.builds(
+    chatcodec.ToolUsePart,
+    id=st.text(max_size=10),
+    name=_words,
+    arguments=_json_objects.map(lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"))),
+)
+
+
+@st.composite
+def _conversation(draw: st.DrawFn) -> list[chatcodec.AnyMessage]:
+    messages: list[chatcodec.AnyMessage] = []
+    if draw(st.booleans()):
+        content = draw(st.one_of(_words, st.lists(_text_parts(cache=True), min_size=1, max_size=2)))
+        messages.append(chatcodec.SystemMessage(content=content))
+    for _ in range(draw(st.integers(0, 3))):
+        user_parts = st.lists(st.one_of(_text_parts(cache=True), _images, _documents), min_size=1, max_size=3)
+        after_results = bool(messages) and messages[-1].role == "tool"  # joins their turn: list form
+        messages.append(
+            chatcodec.UserMessage(content=draw(user_parts if after_results else st.one_of(_words, user_parts)))
+        )
+        assistant_parts = st.lists(st.one_of(_text_parts(cache=False), _thinking, _calls), min_size=1, max_size=3)
+        assistant = chatcodec.AssistantMessage(content=draw(st.one_of(_words, assistant_parts)))
+        messages.append(assistant)
+        if assistant.tool_calls:
+            results = [_result(draw, call.id) for call in assistant.tool_calls]
+            messages.append(chatcodec.ToolMessage(content=results))
+    return messages
+
+
+def _result(draw: st.DrawFn, tool_use_id: str) -> chatcodec.ToolResultPart:
+    content = draw(st.one_of(st.text(max_size=10), st.lists(st.one_of(_text_parts(cache=False), _images), max_size=2)))
+    return chatcodec.ToolResultPart(tool_use_id=tool_use_id, content=content, is_error=draw(st.booleans()))
+
+
+@st.composite
+def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
+    """Requests Anthropic carries exactly (at most four cache markers, no sampling knobs
+    the SDK 2.12 types lack: those are checked separately)."""
+    messages = draw(_conversation())
+    tools = draw(
+        st.lists(
+            st.builds(
+                chatcodec.ToolDefinition,
+                name=_words,
+                description=st.one_of(st.none(), st.text(max_size=8)),
+                parameters=st.just({"type": "object", "properties": {}}),
+                strict=st.one_of(st.none(), st.booleans()),
+            ),
+            max_size=2,
+        )
+    )
+    choice = draw(st.one_of(st.none(), canonical.tool_choices()))
+    parallel = None if choice is None or choice.type == "none" else draw(st.one_of(st.none(), st.booleans()))
+    reasoning = draw(
+        st.one_of(
+            st.none(),
+            st.builds(chatcodec.ReasoningConfig, enabled=st.just(True), budget_tokens=st.integers(1024, 9000)),
+            st.builds(chatcodec.ReasoningConfig, adaptive=st.just(True), effort=st.sampled_from(["low", "max"])),
+            st.builds(chatcodec.ReasoningConfig, enabled=st.just(False)),
+        )
+    )
+    request = chatcodec.ChatRequest(
+        model=draw(_words),
+        messages=messages,
+        tools=tools,
+        tool_choice=choice,
+        parallel_tool_calls=parallel,
+        max_tokens=draw(st.integers(1, 64000)),
+        stop=draw(st.lists(_words, max_size=2)),
+        metadata=draw(st.one_of(st.none(), st.builds(dict, user_id=_words))),
+        stream=draw(st.one_of(st.none(), st.booleans())),
+        reasoning=reasoning,
+    )
+    markers = sum(1 for message in messages for part in message.parts if part.cache_control is not None)
+    return request if markers <= 4 else request.model_copy(update={"messages": []})
+
+
+@SETTINGS
+@given(_requests())
+def test_requests_inside_the_capabilities_round_trip_exactly(request: chatcodec.ChatRequest) -> None:
+    body, losses = encode(request)
+    assert losses == []
+    assert chatcodec.decode_request("anthropic", body) == request
+    assert_valid_request(body)
+
+
+@SETTINGS
+@given(_requests(), st.floats(0, 1), st.integers(1, 500))
+def test_sampling_settings_round_trip(request: chatcodec.ChatRequest, temperature: float, top_k: int) -> None:
+    """Sampling knobs are carried (the SDK 2.12 request types no longer list them)."""
+    request = request.model_copy(update={"temperature": temperature, "top_p": temperature, "top_k": top_k})
+    body, losses = encode(request)
+    assert (body["temperature"], body["top_p"], body["top_k"]) == (temperature, temperature, top_k)
+    assert chatcodec.decode_request("anthropic", body) == request
+    assert losses == []
+
+
+# --- outside the capabilities --------------------------------------------------------------
+
+
+def _scrubbed(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """The generated request without Anthropic bags or opaque Anthropic blocks: those are
+    written only by this codec's decoder, and random ones are not Anthropic data."""
+    dumped = request.model_dump(mode="json")
+    return chatcodec.validate_model(chatcodec.ChatRequest, _scrub(dumped) | {"reasoning": None})
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    scrubbed = {key: _scrub(item) for key, item in value.items()}
+    if value.get("type") == "opaque" and value.get("provider") == "anthropic":
+        scrubbed["provider"] = "acme"
+    for key in ("provider_metadata", "provider_options"):
+        if isinstance(scrubbed.get(key), dict):
+            scrubbed[key] = {name: bag for name, bag in scrubbed[key].items() if name != "anthropic"} or None
+    return scrubbed
+
+
+def _meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """What a request says, without the spellings the codec is documented to change:
+    turn boundaries (results are grouped, system prompts joined), string versus list
+    content, the ``developer`` role, a message's cache marker (it moves to its last
+    part), thinking attribution (``provider``/``model`` are re-derived on decoding),
+    argument JSON formatting, defaults written out (``max_tokens``, ``tool_choice`` auto
+    for ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``."""
+    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    items: list[Any] = []
+    for message in request.messages:
+        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
+        parts = [_part_meaning(part, names) for part in parts] or [{"empty": True}]
+        marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
+        if marker is not None and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = marker
+        elif marker is not None and parts[-1]["cache_control"] != marker:
+            parts.append({"message cache_control": marker})  # two different markers at one point
+        items += [(role, part) for part in parts]
+        items += [("name", message.name)] if message.name is not None else []
+        metadata = _without_markers({"provider_metadata": message.provider_metadata or {}})
+        items += [("metadata", metadata)] if metadata else []
+    dumped = request.model_dump(mode="json", exclude={"messages"})
+    dumped["max_tokens"] = request.max_tokens or 4096
+    choice = request.tool_choice
+    if request.parallel_tool_calls and (choice is None or choice.type == "none"):
+        del dumped["parallel_tool_calls"]  # parallel calls are the default
+    if choice is None and request.parallel_tool_calls is False:
+        dumped["tool_choice"] = {"type": "auto"}
+    if request.response_format is not None and request.response_format.type == "text":
+        del dumped["response_format"]
+    return _without_markers({"items": items, **dumped})
+
+
+def _without_markers(value: Any) -> Any:
+    """Provider bags without ``_`` spelling markers, and without bags left empty: neither
+    carries information (so neither is reported when another provider drops them)."""
+    if isinstance(value, list):
+        return [_without_markers(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_without_markers(item) for item in value)
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _without_markers(item) for key, item in value.items()}
+    for key in ("provider_metadata", "provider_options"):
+        if isinstance(cleaned.get(key), dict):
+            bags = {name: {k: v for k, v in bag.items() if not k.startswith("_")} for name, bag in cleaned[key].items()}
+            cleaned[key] = {name: bag for name, bag in bags.items() if bag} or None
+            if cleaned[key] is None:
+                del cleaned[key]
+    return cleaned
+
+
+def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
+    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
+
+
+def _part_meaning(part: Any, names: dict[str, str]) -> dict[str, Any]:
+    dumped: dict[str, Any] = part.model_dump(mode="json")
+    if isinstance(part, chatcodec.ThinkingPart):
+        dumped.pop("provider", None)
+        dumped.pop("model", None)
+    if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
+        dumped["arguments"] = part.parsed_arguments()
+    if isinstance(part, chatcodec.ToolResultPart):
+        if part.name is not None and names.get(part.tool_use_id) == part.name:
+            dumped.pop("name")
+        if isinstance(part.content, list):
+            dumped["content"] = [_part_meaning(item, names) for item in part.content]
+    if isinstance(part, chatcodec.ImagePart) and part.detail == "auto":
+        dumped.pop("detail")
+    return {key: value for key, value in dumped.items() if value is not None}
+
+
+_single_messages = st.builds(chatcodec.ChatRequest, messages=st.lists(canonical.messages(), max_size=1))
+
+
+@SETTINGS
+@given(st.one_of(canonical.chat_requests(), _single_messages).map(_scrubbed))
+def test_losses_are_reported_exactly_when_something_changed(request: chatcodec.ChatRequest) -> None:
+    """Single-message requests too, so one loss is not hidden behind another change."""
+    body, losses = encode(request)
+    decoded = chatcodec.decode_request("anthropic", body)
+    changed = _meaning(decoded) != _meaning(request)
+    assert changed == bool(losses), losses
+
+
+# --- streams -------------------------------------------------------------------------------
+
+
+@st.composite
+def _responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
+    parts = draw(
+        st.lists(st.one_of(_text_parts(cache=False), _thinking, _calls, canonical.refusal_parts()), max_size=4)
+    )
+    raws = st.sampled_from([None, "end_turn", "tool_use", "STOP", "max_tokens", "refusal"])
+    finish = draw(st.one_of(st.none(), st.builds(chatcodec.FinishReason, unified=st.sampled_from(_UNIFIED), raw=raws)))
+    usages = canonical.usages().map(lambda usage: usage.model_copy(update={"provider_metadata": None}))
+    usage = draw(st.one_of(st.none(), usages))
+    return chatcodec.ChatResponse(
+        id=draw(st.one_of(st.none(), _words)),
+        model=draw(st.one_of(st.none(), _words)),
+        message=chatcodec.AssistantMessage(content=parts),
+        finish_reason=finish,
+        usage=usage,
+    )
+
+
+@SETTINGS
+@given(_responses(), canonical.chunkings())
+def test_streaming_gives_the_non_streamed_result(response: chatcodec.ChatResponse, split: Any) -> None:
+    non_streamed = chatcodec.decode_response("anthropic", encode_body(response)[0])
+    wire, _ = encode_events(events_from_response(response, split))
+    assert_valid_stream(wire)
+    streamed = chatcodec.accumulate_stream("anthropic", wire)
+    assert _compact(streamed) == _compact(non_streamed)
+
+
+def _compact(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """Tool arguments compared as JSON values: a stream passes the text through, a
+    non-streamed body carries the parsed object (invalid text is sent as ``{}`` there and
+    reported, while a stream cannot know until it ends)."""
+    parts: list[Any] = []
+    for part in response.message.parts:
+        if isinstance(part, chatcodec.ToolUsePart):
+            parsed = part.parsed_arguments() if part.arguments_are_valid_json else None
+            arguments = json.dumps(parsed, sort_keys=True) if isinstance(parsed, dict) else "{}"
+            parts.append(part.model_copy(update={"arguments": arguments}))
+        else:
+            parts.append(part)
+    choice = response.choices[0].model_copy(update={"message": chatcodec.AssistantMessage(content=parts)})
+    return response.model_copy(update={"choices": [choice]})
