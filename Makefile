@@ -1,5 +1,5 @@
 # Two entry points do all the set-up on a fresh machine (Python 3.11+ with venv):
-#   make demo   installs chatcodec into .venv and runs it on the bundled agent session
+#   make demo   installs chatcodec into .venv and converts the bundled agent session
 #   make test   installs the pinned dev tools and runs every check CI runs
 PYTHON ?= python3
 VENV := .venv
@@ -20,6 +20,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(VENV)/.installed
+	$(BIN)/chatcodec convert examples/agent_session.openai-chat.json --from openai-chat --to anthropic
 	$(BIN)/chatcodec validate examples/agent_session.json --pretty
 
 test: lint typecheck schema-check pytest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,25 @@ def test_convert_refuses_unknown_formats(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["convert", str(tmp_path / "x.json"), "--from", "openai", "--to", "canonical"])
     assert exit_info.value.code == 2
+
+
+def test_the_demo_conversion_openai_chat_to_anthropic(capsys: pytest.CaptureFixture[str]) -> None:
+    example = EXAMPLE.with_name("agent_session.openai-chat.json")
+    assert main(["convert", str(example), "--from", "openai-chat", "--to", "anthropic"]) == 0
+    captured = capsys.readouterr()
+    body = json.loads(captured.out)
+    assert body["system"].startswith("You are Ledger")
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user", "assistant", "user"]
+    results = body["messages"][4]["content"]
+    assert [block["type"] for block in results] == ["tool_result", "tool_result", "text"]
+    calls = [block for block in body["messages"][3]["content"] if block["type"] == "tool_use"]
+    assert all(re.fullmatch(r"[a-zA-Z0-9_-]+", call["id"]) for call in calls)
+    assert [result["tool_use_id"] for result in results[:2]] == [call["id"] for call in calls]
+    assert "thinking part" in captured.err
+    assert "loss:" in captured.err
+
+
+def test_strict_refuses_a_lossy_conversion(capsys: pytest.CaptureFixture[str]) -> None:
+    example = EXAMPLE.with_name("agent_session.openai-chat.json")
+    assert main(["convert", str(example), "--from", "openai-chat", "--to", "anthropic", "--strict"]) == 1
+    assert "not converted" in capsys.readouterr().err
