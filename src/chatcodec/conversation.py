@@ -158,7 +158,7 @@ class Conversation:
                 self.messages[index + 1] = following.model_copy(update={"content": [*following.content, *results]})
             else:
                 rebuilt.append(ToolMessage(content=results))
-        self.messages = rebuilt if len(rebuilt) != len(self.messages) else self.messages
+        self.messages = rebuilt
         return added
 
     # --- output -------------------------------------------------------------------------
