@@ -132,3 +132,29 @@ def test_dump_to_a_provider_without_codec_says_so(monkeypatch: pytest.MonkeyPatc
 def test_render_is_one_line_per_message() -> None:
     conversation = Conversation(system="sys", messages=[{"role": "user", "content": "hi"}])
     assert conversation.render().splitlines() == ["[0] system: sys", "[1] user: hi"]
+
+
+def test_a_recorded_openai_stream_then_dump_to_anthropic() -> None:
+    from pathlib import Path
+
+    from chatcodec.sse import iter_sse_json
+
+    recording = Path(__file__).parent / "fixtures" / "openai-chat" / "stream" / "parallel_tool_calls.sse"
+    conversation = Conversation(system="sys", messages=[{"role": "user", "content": "weather?"}])
+    shown = [
+        event
+        for chunk in iter_sse_json(recording.read_bytes())
+        for event in conversation.append_chunk("openai-chat", chunk)
+    ]
+    message = conversation.finish_stream()
+    calls = [event.part for event in shown if isinstance(event, PartEvent) and isinstance(event.part, ToolUsePart)]
+    assert calls == message.tool_calls
+    assert len(calls) >= 2
+    assert len({call.id for call in calls}) == len(calls)
+    assert all(call.arguments_are_valid_json for call in calls)
+    conversation.fill_missing_tool_results()
+    body = conversation.dump("anthropic", model="claude-sonnet-4-5", max_tokens=256, on_loss="ignore")
+    last = body["messages"][-1]
+    assert last["role"] == "user"
+    assert [block["type"] for block in last["content"]] == ["tool_result"] * len(calls)
+    assert all(block["is_error"] for block in last["content"])
