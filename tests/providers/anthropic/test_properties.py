@@ -171,7 +171,8 @@ def _scrub(value: Any) -> Any:
         return [_scrub(item) for item in value]
     if not isinstance(value, dict):
         return value
-    scrubbed = {key: _scrub(item) for key, item in value.items()}
+    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
+    scrubbed = {key: item if key in opaque_data else _scrub(item) for key, item in value.items()}
     if value.get("type") == "opaque" and value.get("provider") == "anthropic":
         scrubbed["provider"] = "acme"
     for key in ("provider_metadata", "provider_options"):
@@ -223,8 +224,9 @@ def _without_markers(value: Any) -> Any:
         return tuple(_without_markers(item) for item in value)
     if not isinstance(value, dict):
         return value
-    cleaned = {key: _without_markers(item) for key, item in value.items()}
-    for key in ("provider_metadata", "provider_options"):
+    bag_keys = ("provider_metadata", "provider_options")  # provider data: not walked into
+    cleaned = {key: item if key in bag_keys else _without_markers(item) for key, item in value.items()}
+    for key in bag_keys:
         if isinstance(cleaned.get(key), dict):
             bags = {name: {k: v for k, v in bag.items() if not k.startswith("_")} for name, bag in cleaned[key].items()}
             cleaned[key] = {name: bag for name, bag in bags.items() if bag} or None

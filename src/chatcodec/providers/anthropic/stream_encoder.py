@@ -32,6 +32,7 @@ from chatcodec.stream_events import (
     ErrorEvent,
     FinishEvent,
     PartEvent,
+    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
     TextDeltaEvent,
@@ -104,7 +105,7 @@ class StreamEncoder:
                 self.finish = event
             case ErrorEvent():
                 yield self._error(event)
-            case _:
+            case _:  # narrowed to the part events, matched exhaustively below
                 if self._other_choice(event.choice):
                     return
                 yield from self._ensure_started()
@@ -204,8 +205,8 @@ class StreamEncoder:
     def _bag(self, event: AnyStreamEvent, at: str) -> dict[str, Any]:
         return restore_fields(bag_for(self.losses, event.provider_metadata, at))
 
-    def _part_event(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
-        at = path("content", getattr(event, "index", 0))
+    def _part_event(self, event: PartLifecycleEvent) -> Iterator[dict[str, Any]]:
+        at = path("content", event.index)
         match event:
             case TextStartEvent() | TextDeltaEvent() | TextEndEvent() | RefusalDeltaEvent() | PartEvent():
                 yield from self._text_event(event, at)
@@ -213,8 +214,6 @@ class StreamEncoder:
                 yield from self._thinking_event(event, at)
             case ToolCallStartEvent() | ToolCallDeltaEvent() | ToolCallEndEvent():
                 yield from self._tool_event(event, at)
-            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ErrorEvent():
-                return
             case _:
                 assert_never(event)
 
