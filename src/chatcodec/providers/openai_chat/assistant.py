@@ -300,6 +300,10 @@ def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: Lo
         return
     if len(refusals) > 1:
         losses.add(path(*at, "content"), f"{len(refusals)} refusals joined", "OpenAI has one refusal field")
+    for part in refusals:
+        report_foreign(losses, part.provider_metadata, (*at, "content"))
+        if part.cache_control is not None:
+            losses.add(path(*at, "content"), "cache_control", "the refusal field takes no cache breakpoint")
     wire["refusal"] = "".join(part.text for part in refusals)
 
 
