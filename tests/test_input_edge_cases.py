@@ -149,3 +149,9 @@ def test_loss_warning_points_at_the_callers_line() -> None:
     finally:
         chatcodec.unregister_codec("lossy-stack")
     assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize("events", [None, 5, ["event: ping\n", {"type": "ping"}]])
+def test_stream_input_of_the_wrong_kind_is_a_stream_error(events: object) -> None:
+    with pytest.raises(chatcodec.StreamError):
+        chatcodec.accumulate_stream("canonical", events)  # type: ignore[arg-type]

@@ -24,7 +24,11 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     if isinstance(events, str | bytes | bytearray):
         whole = events if isinstance(events, str) else bytes(events)
         return iter_sse_json(whole) if looks_like_sse(_sniff(whole)) else iter_jsonl(whole)
-    iterator = iter(events)
+    try:
+        iterator = iter(events)
+    except TypeError:  # callers without type checking pass anything
+        kind = type(events).__name__
+        raise StreamError(f"a stream must be SSE text, JSON lines or event dicts, got {kind}", "$") from None
     first = next(iterator, None)
     if first is None:
         return iter(())
@@ -32,8 +36,20 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     if isinstance(first, Mapping):
         return _dicts(rest)
     head = _sniff(first)
-    chunks = cast(Iterable[str | bytes], rest)
+    chunks = _text_chunks(rest)
     return iter_sse_json(chunks) if looks_like_sse(head) or not head.strip() else iter_jsonl(chunks)
+
+
+def _text_chunks(chunks: Iterable[object]) -> Iterator[str | bytes]:
+    """The chunks of a raw stream, refusing a parsed event mixed in among them."""
+    for index, chunk in enumerate(chunks):
+        if isinstance(chunk, bytearray):
+            yield bytes(chunk)
+        elif isinstance(chunk, str | bytes):
+            yield chunk
+        else:
+            kind = type(chunk).__name__
+            raise StreamError(f"chunk {index} is a {kind}; a raw stream holds only text or bytes", "$")
 
 
 def _dicts(events: Iterable[object]) -> Iterator[dict[str, Any]]:
