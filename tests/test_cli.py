@@ -1,4 +1,4 @@
-"""The command line: validate conversations (JSON and JSONL) and exit codes."""
+"""The command line: validate and convert conversations (JSON and JSONL) and exit codes."""
 
 from __future__ import annotations
 
@@ -66,9 +66,17 @@ def test_jsonl_reports_each_bad_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert f"{path}:5: ok" in captured.out
 
 
-def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(tmp_path / "nope.json")]) == 2
+def test_missing_file_exits_66(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(tmp_path / "nope.json")]) == 66
     assert "nope.json" in capsys.readouterr().err
+
+
+def test_bad_usage_exits_64_for_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["validate"], ["schema", "--kind", "nope"], ["frobnicate"], []):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 64, argv
+    assert "usage: chatcodec" in capsys.readouterr().err
 
 
 def test_python_dash_m_runs_the_cli() -> None:
@@ -83,15 +91,20 @@ def _request_line(text: str) -> str:
     return json.dumps({"messages": [{"role": "user", "content": text}]})
 
 
-def test_convert_jsonl_keeps_order_and_reports_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_jsonl_keeps_order_and_reports_bad_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = tmp_path / "requests.jsonl"
     source.write_text(
         "\n".join([_request_line("one"), "{broken", "", json.dumps([1, 2]), _request_line("two")]) + "\n",
         encoding="utf-8",
     )
+    monkeypatch.chdir(tmp_path)  # the rejects file goes to the current folder
     code = main(["convert", str(source), "--from", "canonical", "--to", "canonical"])
     captured = capsys.readouterr()
-    assert code == 1
+    assert code == 2  # two lines rejected
+    rejected = [json.loads(line) for line in (tmp_path / "requests.rejects.jsonl").read_text().splitlines()]
+    assert [(reject["line"], reject["text"]) for reject in rejected] == [(2, "{broken"), (4, "[1, 2]")]
     converted = [json.loads(line) for line in captured.out.splitlines()]
     assert [request["messages"][0]["content"] for request in converted] == ["one", "two"]
     assert f"{source}:2: at $: not valid JSON" in captured.err
@@ -117,7 +130,7 @@ def test_convert_responses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_convert_refuses_unknown_formats(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["convert", str(tmp_path / "x.json"), "--from", "openai", "--to", "canonical"])
-    assert exit_info.value.code == 2
+    assert exit_info.value.code == 64
 
 
 def test_the_demo_conversion_openai_chat_to_anthropic(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,21 +1,26 @@
-"""The ``chatcodec`` command line: validate conversations, export schemas.
+"""The ``chatcodec`` command line: validate conversations, convert payloads, export schemas.
 
-Exit codes: 0 success, 1 invalid input (every problem printed with its JSON path), 2 bad
-usage or an unreadable file.
+Exit codes (all in :mod:`chatcodec.exit_codes`): 0 success; ``validate``: 1 when any
+conversation is invalid (every problem printed with its JSON path); ``convert``: the
+number of payloads rejected, 1 to 63 (63 or more); 64 bad usage (argparse's own errors
+included, instead of its usual 2), 66 the input is missing or unreadable, 70 an internal
+error, 74 an I/O error, 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
+from chatcodec import exit_codes
 from chatcodec._narrow import as_dict
-from chatcodec.cli_convert import add_convert_command
+from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
 from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
 from chatcodec.messages import AnyMessage, AssistantMessage
@@ -26,19 +31,48 @@ from chatcodec.validation import dump_messages, validate_messages, validate_mode
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code (bad usage exits 64 via ``SystemExit``)."""
     parser = _parser()
     arguments = parser.parse_args(argv)
     try:
         code: int = arguments.run(arguments, sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from
+        # complaining again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exit_codes.IO_ERROR
     except OSError as error:
         print(f"chatcodec: {error}", file=sys.stderr)
-        return 2
+        return exit_codes.NO_INPUT if _is_input(error, arguments) else exit_codes.IO_ERROR
+    except ChatcodecError as error:  # a whole file that is not JSON at all
+        print(f"{getattr(arguments, 'file', 'chatcodec')}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("chatcodec: interrupted", file=sys.stderr)
+        return exit_codes.INTERRUPTED
     return code
 
 
+def _is_input(error: OSError, arguments: argparse.Namespace) -> bool:
+    source: Path | None = getattr(arguments, "file", None)
+    filename: object = error.filename
+    return source is not None and isinstance(filename, str) and filename == os.fspath(source)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse, exiting 64 (``EX_USAGE``) on bad usage rather than 2, for every sub-command."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(exit_codes.USAGE, f"{self.prog}: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="chatcodec", description=__doc__)
+    parser = _ArgumentParser(
+        prog="chatcodec",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog=EXIT_CODES_HELP,
+    )
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")

@@ -1,80 +1,259 @@
-"""``chatcodec convert``: move requests or responses between wire formats.
+"""``chatcodec convert``: move requests or responses between wire formats, at any scale.
 
-Losses go to standard error with the document's label and JSON path; ``--strict``
-turns any loss into a failure. Exit code 0 when every document converted, 1 when any
-failed (each failure is printed), 2 for bad usage or an unreadable file.
+A single JSON document is converted and pretty-printed. JSON lines (one payload per
+line) stream through in constant memory and in input order, on ``--workers`` processes:
+every line that cannot be converted goes to a rejects file with its line number, the
+error (with its JSON path) and the line verbatim, so nothing is lost or silently
+skipped. Losses go to standard error with the line and JSON path (``--quiet``: only a
+count); ``--strict`` turns any loss into a reject. A progress bar is drawn on standard
+error when it is a terminal.
+
+The exit code is the number of rejected payloads (63 for 63 or more), or a
+``sysexits`` code when the run itself failed: see :mod:`chatcodec.exit_codes`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
+from collections.abc import Callable, Generator
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-from chatcodec.api import convert_request, convert_response
-from chatcodec.documents import Document, iter_documents
-from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss
-from chatcodec.payloads import load_object
+from chatcodec import exit_codes
+from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
+from chatcodec.documents import is_json_lines
+from chatcodec.parallel import convert_batches, usable_cores
+from chatcodec.progress import ProgressBar
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES
+
+_REJECTS_SUFFIX = ".rejects.jsonl"
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 everything converted; 1-63 that many payloads rejected (63: 63 or more, the count is printed); "
+    "64 bad usage; 66 input missing or unreadable; 70 internal error; 74 I/O error"
+)
 
 
 def add_convert_command(commands: Any) -> None:
     """Register ``convert`` on the CLI's sub-command parser."""
     formats = [*PROVIDER_NAMES, CANONICAL]
-    convert = commands.add_parser("convert", help="convert requests or responses between wire formats")
+    convert = commands.add_parser(
+        "convert",
+        help="convert requests or responses between wire formats",
+        description="Convert a JSON payload, or JSONL with one payload per line (in order, in constant memory).",
+        epilog=EXIT_CODES_HELP,
+    )
     convert.add_argument("file", type=Path, help="a JSON payload, or JSONL with one payload per line")
     convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
     convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
     convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
-    convert.add_argument("--strict", action="store_true", help="fail a payload that cannot be carried exactly")
+    convert.add_argument("--strict", action="store_true", help="reject a payload that cannot be carried exactly")
     convert.add_argument("--out", type=Path, help="write here instead of standard output")
     convert.add_argument("--compact", action="store_true", help="one line per payload even for a single JSON file")
+    convert.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="processes converting JSONL lines: a number, or 'auto' for every usable core (default: 1)",
+    )
+    convert.add_argument(
+        "--rejects",
+        type=Path,
+        metavar="PATH",
+        help=f"JSONL of the lines not converted (default: OUT's stem + {_REJECTS_SUFFIX} beside --out, or the "
+        f"input's stem + {_REJECTS_SUFFIX} in the current folder); written only when a line is rejected",
+    )
+    convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
     convert.set_defaults(run=run_convert)
 
 
-def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
-    """Convert every document of the input file; returns the exit code."""
-    if arguments.out is None:
-        return _convert_all(arguments, out)
-    with arguments.out.open("w", encoding="utf-8") as target:
-        return _convert_all(arguments, target)
-
-
-def _convert_all(arguments: argparse.Namespace, out: TextIO) -> int:
-    failures = 0
-    total = 0
-    for document in iter_documents(arguments.file):
-        total += 1
-        converted = _convert_one(arguments, document)
-        if converted is None:
-            failures += 1
-            continue
-        indent = None if document.label or arguments.compact else 2
-        out.write(json.dumps(converted, ensure_ascii=False, indent=indent) + "\n")
-    if failures:
-        print(f"{failures} of {total} payload(s) not converted", file=sys.stderr)
-    return 1 if failures else 0
-
-
-def _convert_one(arguments: argparse.Namespace, document: Document) -> dict[str, Any] | None:
-    where = f"{arguments.file}{document.label}"
-    if document.error is not None:
-        print(f"{where}: {document.error}", file=sys.stderr)
-        return None
-    convert = convert_request if arguments.kind == "request" else convert_response
-    losses: list[Loss] = []
+def _workers(text: str) -> int:
+    if text == "auto":
+        return usable_cores()
     try:
-        payload = load_object(document.data, f"{arguments.source} {arguments.kind}")
-        converted = convert(payload, source=arguments.source, target=arguments.target, on_loss="ignore", losses=losses)
-    except ChatcodecError as error:
-        print(f"{where}: {error}", file=sys.stderr)
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or 'auto', got {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1 process, got {count}")
+    return count
+
+
+def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
+    """Convert every payload of the input file; returns the exit code."""
+    path: Path = arguments.file
+    options = ConvertOptions(arguments.source, arguments.target, arguments.kind, arguments.strict)
+    try:
+        lines = is_json_lines(path)
+    except OSError as error:
+        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        return exit_codes.NO_INPUT
+    if lines:
+        return _convert_lines(arguments, options, out)
+    return _convert_document(arguments, options, out)
+
+
+def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
+    path: Path = arguments.file
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        return exit_codes.NO_INPUT
+    outcome = convert_payload(text, options)
+    if outcome.converted is None:
+        print(f"{path}: {outcome.error}", file=sys.stderr)
+        return 1
+    _report_losses(arguments, [f"{path}: loss: {loss}" for loss in outcome.losses], sys.stderr.write)
+    body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
+    if arguments.out is None:
+        _byte_writer(out)(body)
+    else:
+        arguments.out.write_bytes(body)
+    return exit_codes.OK
+
+
+def _report_losses(arguments: argparse.Namespace, messages: list[str], write: Callable[[str], object]) -> None:
+    if arguments.quiet:
+        if messages:
+            write(f"{len(messages)} loss(es) (run without --quiet to see them)\n")
+        return
+    for message in messages:
+        write(message + "\n")
+
+
+def _convert_lines(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
+    path: Path = arguments.file
+    rejects_path = _rejects_path(arguments)
+    if _same_file(rejects_path, path) or (arguments.out is not None and _same_file(rejects_path, arguments.out)):
+        print(f"chatcodec convert: error: the rejects file {rejects_path} is the input or the output", file=sys.stderr)
+        return exit_codes.USAGE
+    try:
+        source = path.open("rb")
+    except OSError as error:
+        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        return exit_codes.NO_INPUT
+    with source:
+        report = _Report(path, ProgressBar(sys.stderr, _regular_file_size(source)), _RejectsFile(rejects_path))
+        try:
+            with _output(arguments.out, out) as write:
+                for result in convert_batches(iter_line_batches(source), options, arguments.workers):
+                    write(result.output)
+                    report.record(result, quiet=arguments.quiet)
+        except BrokenProcessPool as error:
+            report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
+            return exit_codes.SOFTWARE
+        finally:
+            report.close()
+    return report.summarize(quiet=arguments.quiet)
+
+
+@dataclass(slots=True)
+class _Report:
+    """Where a JSONL run's rejects, losses and counts go."""
+
+    path: Path
+    progress: ProgressBar
+    rejects: _RejectsFile
+    converted: int = 0
+    rejected: int = 0
+    losses: int = 0
+    lossy_lines: int = 0
+
+    def record(self, result: BatchResult, *, quiet: bool) -> None:
+        self.converted += result.converted
+        self.rejected += len(result.rejects)
+        self.losses += len(result.losses)
+        self.lossy_lines += len({line for line, _ in result.losses})
+        for reject in result.rejects:
+            self.rejects.write(reject.record)
+            if not quiet:
+                self.progress.print(f"{self.path}:{reject.line}: {reject.error}")
+        if not quiet:
+            for line, loss in result.losses:
+                self.progress.print(f"{self.path}:{line}: loss: {loss}")
+        self.progress.advance(result.converted + len(result.rejects), result.size)
+
+    def close(self) -> None:
+        self.progress.close()
+        self.rejects.close()
+
+    def summarize(self, *, quiet: bool) -> int:
+        if quiet and self.losses:
+            print(
+                f"{self.losses} loss(es) in {self.lossy_lines} converted payload(s) (run without --quiet to see them)",
+                file=sys.stderr,
+            )
+        if self.rejected:
+            total = self.converted + self.rejected
+            where = self.rejects.path
+            print(f"{self.rejected} of {total} payload(s) not converted; they are in {where}", file=sys.stderr)
+        return exit_codes.rejects_exit_code(self.rejected)
+
+
+def _rejects_path(arguments: argparse.Namespace) -> Path:
+    if arguments.rejects is not None:
+        return Path(arguments.rejects)
+    if arguments.out is not None:
+        out: Path = arguments.out
+        return out.with_name(out.stem + _REJECTS_SUFFIX)
+    source: Path = arguments.file
+    return Path(source.stem + _REJECTS_SUFFIX)
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    return os.path.abspath(first) == os.path.abspath(second)
+
+
+def _regular_file_size(source: IO[bytes]) -> int | None:
+    try:
+        status = os.fstat(source.fileno())
+    except (OSError, ValueError):
         return None
-    for loss in losses:
-        print(f"{where}: loss: {loss}", file=sys.stderr)
-    if losses and arguments.strict:
-        print(f"{where}: not converted: {len(losses)} loss(es) under --strict", file=sys.stderr)
-        return None
-    return converted
+    return status.st_size if status.st_size > 0 else None
+
+
+class _RejectsFile:
+    """The rejects file: created at the first reject; an old one is emptied, never left stale."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[bytes] | None = None
+
+    def write(self, record: bytes) -> None:
+        if self._file is None:
+            self._file = self.path.open("wb")
+        self._file.write(record)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        elif self.path.is_file() and self.path.stat().st_size:
+            self.path.write_bytes(b"")  # from an earlier run: this one rejected nothing
+
+
+@contextmanager
+def _output(path: Path | None, out: TextIO) -> Generator[Callable[[bytes], object]]:
+    """The converted lines' destination as a bytes writer: ``--out``, or ``out``."""
+    if path is not None:
+        with path.open("wb") as target:
+            yield target.write
+        return
+    yield _byte_writer(out)
+    getattr(out, "buffer", out).flush()
+
+
+def _byte_writer(out: TextIO) -> Callable[[bytes], object]:
+    """Write bytes to a text stream: straight to its buffer when it has one."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        return lambda data: out.write(data.decode("utf-8"))
+    out.flush()  # anything already written as text goes first
+    write: Callable[[bytes], object] = buffer.write
+    return write

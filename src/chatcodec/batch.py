@@ -1,0 +1,192 @@
+"""Converting many payloads at once: the pure work behind ``chatcodec convert`` and
+:class:`~chatcodec.BatchConverter`.
+
+Nothing here does I/O or keeps state between calls, so a batch can run in this process
+or in a worker process, and the result (already-serialized output plus rejects) goes
+back to whoever writes it. A payload that cannot be converted is never dropped: it
+becomes an :class:`Outcome` with an error, or a :class:`Reject` that keeps the line
+verbatim.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from chatcodec.api import convert_request, convert_response
+from chatcodec.errors import ChatcodecError
+from chatcodec.losses import Loss
+from chatcodec.payloads import load_object
+
+PayloadKind = Literal["request", "response"]
+"""What the payloads are: request bodies or response bodies."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertOptions:
+    """What to convert from and to; small and picklable, so workers receive it."""
+
+    source: str
+    """The input format (a registry name such as ``openai-chat``, or ``canonical``)."""
+    target: str
+    """The output format."""
+    kind: PayloadKind = "request"
+    """Whether the payloads are requests or responses."""
+    strict: bool = False
+    """Refuse a payload that cannot be carried exactly (its losses become the error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one payload: the converted body, or why there is none."""
+
+    converted: dict[str, Any] | None
+    """The payload in the target format; ``None`` when ``error`` is set."""
+    error: str | None
+    """Why the payload was not converted, naming the JSON path; ``None`` when it was."""
+    losses: tuple[Loss, ...] = ()
+    """What the target format could not carry (under ``strict`` these are the error)."""
+
+
+def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert one payload (a dict, or JSON text or bytes); never raises for bad input.
+
+    An error chatcodec raises on purpose says where the input is wrong; anything else
+    is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
+    """
+    convert = convert_request if options.kind == "request" else convert_response
+    losses: list[Loss] = []
+    try:
+        body = load_object(payload, f"{options.source} {options.kind}")
+        converted = convert(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    except Exception as error:  # one bad payload must not stop a whole dataset
+        return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
+    if losses and options.strict:
+        listed = "\n".join(f"  {loss}" for loss in losses)
+        return Outcome(None, f"not converted under strict: {len(losses)} loss(es):\n{listed}", tuple(losses))
+    return Outcome(converted, None, tuple(losses))
+
+
+def dump_json(value: object, indent: int | None = None) -> bytes:
+    """``value`` as UTF-8 JSON; text the input held as unpaired surrogates stays escaped."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, indent=indent).encode("ascii")
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """A line that was not converted, ready for the rejects file."""
+
+    line: int
+    """Its line number in the input, counting from 1."""
+    error: str
+    """Why, naming the JSON path."""
+    record: bytes
+    """The rejects-file record: one JSON object and a newline (see :func:`reject_record`)."""
+
+
+def reject_record(line: int, error: str, text: bytes, losses: Iterable[Loss] = ()) -> bytes:
+    """One rejects-file line: ``{"line", "error", "losses"?, "text" | "text_base64"}``.
+
+    ``text`` is the input line verbatim (without its terminator); a line that is not
+    UTF-8 is kept byte for byte as ``text_base64`` instead.
+    """
+    record: dict[str, object] = {"line": line, "error": error}
+    listed = [str(loss) for loss in losses]
+    if listed:
+        record["losses"] = listed
+    try:
+        record["text"] = text.decode("utf-8")
+    except UnicodeDecodeError:
+        record["text_base64"] = base64.b64encode(text).decode("ascii")
+    return dump_json(record) + b"\n"
+
+
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """One non-blank line of a JSONL input, unparsed."""
+
+    number: int
+    """Its line number, counting from 1 (blank lines count too)."""
+    text: bytes
+    """The line as read, without its terminator (``\\n`` or ``\\r\\n``)."""
+
+
+@dataclass(slots=True)
+class LineBatch:
+    """Consecutive lines of a JSONL input, sent to a worker together."""
+
+    lines: list[RawLine] = field(default_factory=list[RawLine])
+    """The non-blank lines, in input order."""
+    size: int = 0
+    """Bytes of input the batch covers, blank lines included (for progress)."""
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What became of a :class:`LineBatch`, in input order."""
+
+    output: bytes = b""
+    """The converted payloads, one JSON document per line, already serialized."""
+    converted: int = 0
+    """How many lines were converted."""
+    rejects: list[Reject] = field(default_factory=list[Reject])
+    """The lines that were not, in input order."""
+    losses: list[tuple[int, Loss]] = field(default_factory=list[tuple[int, Loss]])
+    """Losses of converted lines, with their line numbers."""
+    size: int = 0
+    """Bytes of input the batch covered."""
+
+
+def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: int = 1 << 21) -> Iterator[LineBatch]:
+    """Group the lines of a binary JSONL stream into batches, lazily.
+
+    A batch closes at ``max_lines`` non-blank lines or ``max_bytes`` of input, whichever
+    comes first, so memory stays bounded whatever the line lengths; a single line
+    longer than ``max_bytes`` is a batch of its own. Blank lines are skipped but counted.
+    """
+    batch = LineBatch()
+    for number, line in enumerate(lines, start=1):
+        batch.size += len(line)
+        if line.strip():
+            batch.lines.append(RawLine(number, _without_terminator(line)))
+        if len(batch.lines) >= max_lines or batch.size >= max_bytes:
+            yield batch
+            batch = LineBatch()
+    if batch.size:
+        yield batch
+
+
+def _without_terminator(line: bytes) -> bytes:
+    if line.endswith(b"\r\n"):
+        return line[:-2]
+    if line.endswith(b"\n"):
+        return line[:-1]
+    return line
+
+
+def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None = None) -> BatchResult:
+    """Convert every line of ``batch``; the work one worker does per batch."""
+    result = BatchResult(size=batch.size)
+    pieces: list[bytes] = []
+    for line in batch.lines:
+        outcome = convert_payload(line.text, options)
+        if outcome.converted is None:
+            error = outcome.error or "not converted"
+            result.rejects.append(
+                Reject(line.number, error, reject_record(line.number, error, line.text, outcome.losses))
+            )
+            continue
+        pieces.append(dump_json(outcome.converted, indent) + b"\n")
+        result.converted += 1
+        result.losses.extend((line.number, loss) for loss in outcome.losses)
+    result.output = b"".join(pieces)
+    return result
