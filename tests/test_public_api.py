@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import chatcodec
 
 
@@ -24,9 +26,26 @@ def test_every_name_in_all_is_importable() -> None:
 
 
 def test_no_public_name_is_left_out_of_all() -> None:
+    for name in chatcodec.__all__:
+        getattr(chatcodec, name)  # names load lazily: resolve them all first
     public = {name for name in vars(chatcodec) if not name.startswith("_")}
     submodules = {name for name in public if type(getattr(chatcodec, name)).__name__ == "module"}
     assert public - submodules == set(chatcodec.__all__)
+    assert [name for name in dir(chatcodec) if name not in submodules] == sorted(chatcodec.__all__)
+
+
+def test_public_names_load_on_first_access() -> None:
+    code = (
+        "import sys, chatcodec; before = 'chatcodec.messages' in sys.modules; "
+        "chatcodec.UserMessage; print(before, 'chatcodec.messages' in sys.modules)"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert loaded.split() == ["False", "True"]
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        getattr(chatcodec, "Nope")  # noqa: B009
 
 
 def test_importing_chatcodec_loads_no_provider_codec_or_test_helper() -> None:

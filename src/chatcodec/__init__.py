@@ -3,107 +3,114 @@
 Validate conversations at an API boundary with :func:`validate_messages`; move requests,
 responses and streams between providers with :func:`convert_request`,
 :func:`decode_stream` and friends. Every public name is listed in ``__all__``.
+
+Public names load on first access (PEP 562): ``import chatcodec`` costs about as much
+as ``import pydantic``, and a program pays only for the models and codecs it uses.
 """
 
-from chatcodec.accumulator import StreamAccumulator
-from chatcodec.api import (
-    accumulate_stream,
-    convert_request,
-    convert_response,
-    decode_request,
-    decode_response,
-    decode_stream,
-    encode_request,
-    encode_response,
-    encode_stream,
-)
-from chatcodec.content import (
-    AnyPart,
-    AssistantContentPart,
-    AudioPart,
-    Base64Source,
-    CacheControl,
-    ContentPart,
-    DocumentPart,
-    FileSource,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    SystemContentPart,
-    TextPart,
-    TextSource,
-    ThinkingPart,
-    ToolResultContentPart,
-    ToolResultPart,
-    ToolUsePart,
-    UrlSource,
-    UserContentPart,
-)
-from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
-from chatcodec.errors import (
-    ChatcodecError,
-    CodecNotAvailableError,
-    LossError,
-    PayloadError,
-    ProviderAPIError,
-    ProviderLookupError,
-    StreamError,
-    ToolArgumentsError,
-    UnknownProviderError,
-    ValidationError,
-)
-from chatcodec.losses import Loss, LossWarning, OnLoss
-from chatcodec.messages import (
-    MESSAGE_ADAPTER,
-    MESSAGES_ADAPTER,
-    AnyMessage,
-    AssistantMessage,
-    Message,
-    Messages,
-    SystemMessage,
-    TextMessage,
-    ToolMessage,
-    UserMessage,
-)
-from chatcodec.registry import (
-    PROVIDER_NAMES,
-    Codec,
-    StreamDecoder,
-    SupportsMessageDecoding,
-    SupportsStreamDecoder,
-    available_formats,
-    get_codec,
-    register_codec,
-    registered_providers,
-    unregister_codec,
-)
-from chatcodec.rendering import render_conversation, render_message
-from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
-from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
-from chatcodec.schema import SCHEMA_KINDS, SchemaKind, json_schema
-from chatcodec.stream_events import (
-    STREAM_EVENT_ADAPTER,
-    AnyStreamEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    RefusalDeltaEvent,
-    ResponseStartEvent,
-    StreamEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
-)
-from chatcodec.tools import ToolChoice, ToolDefinition
-from chatcodec.validation import dump_messages, validate_message, validate_messages, validate_model
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from chatcodec.accumulator import StreamAccumulator
+    from chatcodec.api import (
+        accumulate_stream,
+        convert_request,
+        convert_response,
+        decode_request,
+        decode_response,
+        decode_stream,
+        encode_request,
+        encode_response,
+        encode_stream,
+    )
+    from chatcodec.content import (
+        AnyPart,
+        AssistantContentPart,
+        AudioPart,
+        Base64Source,
+        CacheControl,
+        ContentPart,
+        DocumentPart,
+        FileSource,
+        ImagePart,
+        OpaquePart,
+        RefusalPart,
+        SystemContentPart,
+        TextPart,
+        TextSource,
+        ThinkingPart,
+        ToolResultContentPart,
+        ToolResultPart,
+        ToolUsePart,
+        UrlSource,
+        UserContentPart,
+    )
+    from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
+    from chatcodec.errors import (
+        ChatcodecError,
+        CodecNotAvailableError,
+        LossError,
+        PayloadError,
+        ProviderAPIError,
+        ProviderLookupError,
+        StreamError,
+        ToolArgumentsError,
+        UnknownProviderError,
+        ValidationError,
+    )
+    from chatcodec.losses import Loss, LossWarning, OnLoss
+    from chatcodec.messages import (
+        MESSAGE_ADAPTER,
+        MESSAGES_ADAPTER,
+        AnyMessage,
+        AssistantMessage,
+        Message,
+        Messages,
+        SystemMessage,
+        TextMessage,
+        ToolMessage,
+        UserMessage,
+    )
+    from chatcodec.registry import (
+        PROVIDER_NAMES,
+        Codec,
+        StreamDecoder,
+        SupportsMessageDecoding,
+        SupportsStreamDecoder,
+        available_formats,
+        get_codec,
+        register_codec,
+        registered_providers,
+        unregister_codec,
+    )
+    from chatcodec.rendering import render_conversation, render_message
+    from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
+    from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
+    from chatcodec.schema import SCHEMA_KINDS, SchemaKind, json_schema
+    from chatcodec.stream_events import (
+        STREAM_EVENT_ADAPTER,
+        AnyStreamEvent,
+        ErrorEvent,
+        FinishEvent,
+        PartEvent,
+        RefusalDeltaEvent,
+        ResponseStartEvent,
+        StreamEvent,
+        TextDeltaEvent,
+        TextEndEvent,
+        TextStartEvent,
+        ThinkingDeltaEvent,
+        ThinkingEndEvent,
+        ThinkingSignatureDeltaEvent,
+        ThinkingStartEvent,
+        ToolCallDeltaEvent,
+        ToolCallEndEvent,
+        ToolCallStartEvent,
+        UsageEvent,
+    )
+    from chatcodec.tools import ToolChoice, ToolDefinition
+    from chatcodec.validation import dump_messages, validate_message, validate_messages, validate_model
 
 __all__ = [
     "MESSAGES_ADAPTER",
@@ -211,3 +218,123 @@ __all__ = [
     "validate_messages",
     "validate_model",
 ]
+
+_EXPORTED_FROM: dict[str, str] = {
+    "MESSAGES_ADAPTER": "chatcodec.messages",
+    "MESSAGE_ADAPTER": "chatcodec.messages",
+    "MISSING_RESULT_TEXT": "chatcodec.conversation",
+    "PROVIDER_NAMES": "chatcodec.registry",
+    "SCHEMA_KINDS": "chatcodec.schema",
+    "STREAM_EVENT_ADAPTER": "chatcodec.stream_events",
+    "AnyMessage": "chatcodec.messages",
+    "AnyPart": "chatcodec.content",
+    "AnyStreamEvent": "chatcodec.stream_events",
+    "AssistantContentPart": "chatcodec.content",
+    "AssistantMessage": "chatcodec.messages",
+    "AudioPart": "chatcodec.content",
+    "Base64Source": "chatcodec.content",
+    "CacheControl": "chatcodec.content",
+    "ChatRequest": "chatcodec.request",
+    "ChatResponse": "chatcodec.response",
+    "ChatcodecError": "chatcodec.errors",
+    "Codec": "chatcodec.registry",
+    "CodecNotAvailableError": "chatcodec.errors",
+    "ContentPart": "chatcodec.content",
+    "Conversation": "chatcodec.conversation",
+    "DocumentPart": "chatcodec.content",
+    "ErrorEvent": "chatcodec.stream_events",
+    "FileSource": "chatcodec.content",
+    "FinishEvent": "chatcodec.stream_events",
+    "FinishReason": "chatcodec.response",
+    "ImagePart": "chatcodec.content",
+    "Loss": "chatcodec.losses",
+    "LossError": "chatcodec.errors",
+    "LossWarning": "chatcodec.losses",
+    "Message": "chatcodec.messages",
+    "Messages": "chatcodec.messages",
+    "OnLoss": "chatcodec.losses",
+    "OpaquePart": "chatcodec.content",
+    "PartEvent": "chatcodec.stream_events",
+    "PayloadError": "chatcodec.errors",
+    "ProviderAPIError": "chatcodec.errors",
+    "ProviderLookupError": "chatcodec.errors",
+    "ReasoningConfig": "chatcodec.request",
+    "ReasoningEffort": "chatcodec.request",
+    "RefusalDeltaEvent": "chatcodec.stream_events",
+    "RefusalPart": "chatcodec.content",
+    "ResponseChoice": "chatcodec.response",
+    "ResponseFormat": "chatcodec.request",
+    "ResponseStartEvent": "chatcodec.stream_events",
+    "SchemaKind": "chatcodec.schema",
+    "StreamAccumulator": "chatcodec.accumulator",
+    "StreamDecoder": "chatcodec.registry",
+    "StreamError": "chatcodec.errors",
+    "StreamEvent": "chatcodec.stream_events",
+    "SupportsMessageDecoding": "chatcodec.registry",
+    "SupportsStreamDecoder": "chatcodec.registry",
+    "SystemContentPart": "chatcodec.content",
+    "SystemMessage": "chatcodec.messages",
+    "TextDeltaEvent": "chatcodec.stream_events",
+    "TextEndEvent": "chatcodec.stream_events",
+    "TextMessage": "chatcodec.messages",
+    "TextPart": "chatcodec.content",
+    "TextSource": "chatcodec.content",
+    "TextStartEvent": "chatcodec.stream_events",
+    "ThinkingDeltaEvent": "chatcodec.stream_events",
+    "ThinkingEndEvent": "chatcodec.stream_events",
+    "ThinkingPart": "chatcodec.content",
+    "ThinkingSignatureDeltaEvent": "chatcodec.stream_events",
+    "ThinkingStartEvent": "chatcodec.stream_events",
+    "ToolArgumentsError": "chatcodec.errors",
+    "ToolCallDeltaEvent": "chatcodec.stream_events",
+    "ToolCallEndEvent": "chatcodec.stream_events",
+    "ToolCallStartEvent": "chatcodec.stream_events",
+    "ToolChoice": "chatcodec.tools",
+    "ToolDefinition": "chatcodec.tools",
+    "ToolMessage": "chatcodec.messages",
+    "ToolResultContentPart": "chatcodec.content",
+    "ToolResultPart": "chatcodec.content",
+    "ToolUsePart": "chatcodec.content",
+    "UnifiedFinishReason": "chatcodec.response",
+    "UnknownProviderError": "chatcodec.errors",
+    "UrlSource": "chatcodec.content",
+    "Usage": "chatcodec.response",
+    "UsageEvent": "chatcodec.stream_events",
+    "UserContentPart": "chatcodec.content",
+    "UserMessage": "chatcodec.messages",
+    "ValidationError": "chatcodec.errors",
+    "accumulate_stream": "chatcodec.api",
+    "available_formats": "chatcodec.registry",
+    "convert_request": "chatcodec.api",
+    "convert_response": "chatcodec.api",
+    "decode_request": "chatcodec.api",
+    "decode_response": "chatcodec.api",
+    "decode_stream": "chatcodec.api",
+    "dump_messages": "chatcodec.validation",
+    "encode_request": "chatcodec.api",
+    "encode_response": "chatcodec.api",
+    "encode_stream": "chatcodec.api",
+    "get_codec": "chatcodec.registry",
+    "json_schema": "chatcodec.schema",
+    "register_codec": "chatcodec.registry",
+    "registered_providers": "chatcodec.registry",
+    "render_conversation": "chatcodec.rendering",
+    "render_message": "chatcodec.rendering",
+    "unregister_codec": "chatcodec.registry",
+    "validate_message": "chatcodec.validation",
+    "validate_messages": "chatcodec.validation",
+    "validate_model": "chatcodec.validation",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    module_name = _EXPORTED_FROM.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'chatcodec' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module_name), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*(name for name in globals() if not name.startswith("_")), *__all__})

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from chatcodec._field_docs import describe_fields
 
 ProviderMetadata = dict[str, dict[str, JsonValue]]
 """Provider data with no canonical field, keyed by provider name (``"anthropic"``, ...).
@@ -17,6 +19,15 @@ ProviderMetadata = dict[str, dict[str, JsonValue]]
 Codecs put ids, signatures, citations and unknown fields here when decoding and read
 them back when encoding to the same provider, so a same-provider round trip is exact.
 """
+
+
+def deferred_adapter(annotation: Any) -> TypeAdapter[Any]:
+    """A ``TypeAdapter`` whose validator is built on first use rather than at import.
+
+    Module-level adapters otherwise compile every canonical schema when ``chatcodec`` is
+    imported, which made the import cost several hundred milliseconds.
+    """
+    return TypeAdapter(annotation, config=ConfigDict(defer_build=True))
 
 
 def _is_none(value: object) -> bool:
@@ -59,7 +70,12 @@ class CanonicalModel(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        use_attribute_docstrings=True,
+        # Field docstrings become JSON Schema descriptions when a schema is generated,
+        # not at class creation (see ``_field_docs``).
+        json_schema_extra=describe_fields,
+        # Schemas are built on first use, not at import: ``import chatcodec`` stays cheap
+        # and a program pays only for the models it touches.
+        defer_build=True,
     )
 
     def __getitem__(self, key: str) -> Any:

@@ -30,7 +30,7 @@ from pydantic import (
 )
 
 from chatcodec import compat
-from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._base import CanonicalModel, ProviderMetadata, deferred_adapter, omitted_when_none
 from chatcodec._narrow import as_list
 from chatcodec.content import (
     AnyPart,
@@ -185,8 +185,8 @@ Messages = Annotated[list[Message], BeforeValidator(compat.split_tool_results)]
 """A conversation: messages in order. Anthropic-style user turns holding tool results
 are split into a tool message and a user message before validation."""
 
-MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = TypeAdapter(Messages)
+MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = deferred_adapter(Messages)
 """Validates and dumps whole conversations in one pass through pydantic-core."""
 
-MESSAGE_ADAPTER: TypeAdapter[AnyMessage] = TypeAdapter(Message)
+MESSAGE_ADAPTER: TypeAdapter[AnyMessage] = deferred_adapter(Message)
 """Validates a single message of any role."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, JsonValue, TypeAdapter
 
-from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._base import CanonicalModel, ProviderMetadata, deferred_adapter, omitted_when_none
 from chatcodec.content import AssistantContentPart
 from chatcodec.response import FinishReason, Usage
 
@@ -214,5 +214,5 @@ AnyStreamEvent = ResponseStartEvent | PartLifecycleEvent | UsageEvent | FinishEv
 StreamEvent = Annotated[AnyStreamEvent, Discriminator("type")]
 """Any stream event, told apart by ``type``."""
 
-STREAM_EVENT_ADAPTER: TypeAdapter[AnyStreamEvent] = TypeAdapter(StreamEvent)
+STREAM_EVENT_ADAPTER: TypeAdapter[AnyStreamEvent] = deferred_adapter(StreamEvent)
 """Validates one stream event of any kind."""
