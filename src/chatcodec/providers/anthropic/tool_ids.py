@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 PREFIX = "cc-"
 """Start of every rewritten id."""
@@ -30,8 +31,10 @@ _VALID = re.compile(r"^[a-zA-Z0-9_-]+$")
 _ESCAPED_BODY = re.compile(r"^(?:[A-Za-z0-9-]|_[0-9a-f]{2})*$")
 _ESCAPE_SEQUENCE = re.compile(r"_([0-9a-f]{2})")
 _KEPT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+_ASCII_ESCAPES = {byte: f"_{byte:02x}" for byte in range(128) if byte not in _KEPT}
 
 
+@lru_cache(maxsize=4096)  # each id is sent twice (call and result), often in every request of a session
 def sanitize_tool_use_id(tool_use_id: str) -> str:
     """The id Anthropic is sent for ``tool_use_id``: unchanged when valid, else escaped."""
     if _VALID.match(tool_use_id) and _original_of(tool_use_id) is None:
@@ -56,6 +59,8 @@ def tool_id_rewrites(ids: Iterable[str]) -> dict[str, str]:
 
 
 def _escape(text: str) -> str:
+    if text.isascii():
+        return text.translate(_ASCII_ESCAPES)
     return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8"))
 
 
