@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
         encode_response,
         encode_stream,
     )
+    from chatcodec.batch_converter import BatchConverter
     from chatcodec.content import (
         AnyPart,
         AssistantContentPart,
@@ -126,6 +127,7 @@ __all__ = [
     "AssistantMessage",
     "AudioPart",
     "Base64Source",
+    "BatchConverter",
     "CacheControl",
     "ChatRequest",
     "ChatResponse",
@@ -233,6 +235,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "AssistantMessage": "chatcodec.messages",
     "AudioPart": "chatcodec.content",
     "Base64Source": "chatcodec.content",
+    "BatchConverter": "chatcodec.batch_converter",
     "CacheControl": "chatcodec.content",
     "ChatRequest": "chatcodec.request",
     "ChatResponse": "chatcodec.response",

@@ -155,6 +155,9 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
     """
     batch = LineBatch()
     for number, line in enumerate(lines, start=1):
+        if batch.lines and batch.size + len(line) > max_bytes:
+            yield batch
+            batch = LineBatch()
         batch.size += len(line)
         if line.strip():
             batch.lines.append(RawLine(number, _without_terminator(line)))
