@@ -18,6 +18,7 @@ import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.context import BaseContext
 
 from chatcodec.batch import BatchResult, ConvertOptions, LineBatch, convert_lines
 from chatcodec.registry import get_codec
@@ -55,9 +56,11 @@ def convert_batches(
 def _pooled(batches: Iterator[LineBatch], options: ConvertOptions, workers: int, window: int) -> Iterator[BatchResult]:
     # forkserver (or spawn) rather than fork: forking a process that has threads can
     # deadlock its children, and Python 3.12+ warns about it.
+    context: BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["chatcodec.batch"])  # workers start with it imported
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(["chatcodec.batch"])  # workers start with it imported
+        context = forkserver
     else:
         context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(options,))
