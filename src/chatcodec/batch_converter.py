@@ -15,6 +15,10 @@ error column and a losses column, so no row is ever dropped or silently changed:
 Payloads may be dicts or JSON text. Arrow (under both libraries) fills keys missing from
 some rows' objects with nulls, which a strict codec then rejects or keeps as ``null``:
 to convert exactly, store payloads as JSON strings; the output is then JSON text too.
+
+One Ray quirk to know: a column that is all ``None`` within a block (the error column of
+a block where every row converted) reaches a *later* ``map_batches`` in numpy format as
+``NaN``; test errors with ``isinstance(error, str)`` there.
 """
 
 from __future__ import annotations
