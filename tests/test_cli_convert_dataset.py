@@ -287,3 +287,24 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
     assert err.decode().splitlines() == [
         f"1 of 501 payload(s) not converted; they are in {tmp_path / 'out.rejects.jsonl'}"
     ]
+
+
+def test_a_format_without_a_codec_is_refused_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("a"))] * 3)
+    assert main(["convert", str(source), "--from", "openai-chat", "--to", "gemini"]) == 64
+    err = capsys.readouterr().err
+    assert err.count("no codec registered yet") == 1
+    assert not (tmp_path / "in.rejects.jsonl").exists()
+
+
+def test_a_bug_exits_70_not_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(_: Path) -> bool:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("chatcodec.cli_convert.is_json_lines", broken)
+    assert _convert(str(tmp_path / "in.jsonl")) == 70
+    err = capsys.readouterr().err
+    assert "RuntimeError: a bug" in err
+    assert "internal error" in err

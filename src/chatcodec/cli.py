@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("chatcodec: interrupted", file=sys.stderr)
         return exit_codes.INTERRUPTED
+    except Exception:  # a bug: exit 70, not Python's 1, which means "one payload rejected"
+        traceback.print_exc()
+        print("chatcodec: internal error; please report it with the traceback above", file=sys.stderr)
+        return exit_codes.SOFTWARE
     return code
 
 

@@ -27,9 +27,10 @@ from typing import IO, Any, TextIO
 from chatcodec import exit_codes
 from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
 from chatcodec.documents import is_json_lines
+from chatcodec.errors import ProviderLookupError
 from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, get_codec
 
 _REJECTS_SUFFIX = ".rejects.jsonl"
 
@@ -89,6 +90,12 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
     options = ConvertOptions(arguments.source, arguments.target, arguments.kind, arguments.strict)
+    try:
+        get_codec(options.source)  # a format without a codec is refused once, not on every line
+        get_codec(options.target)
+    except ProviderLookupError as error:
+        print(f"chatcodec convert: error: {error}", file=sys.stderr)
+        return exit_codes.USAGE
     try:
         lines = is_json_lines(path)
     except OSError as error:
