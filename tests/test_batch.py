@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,6 +188,21 @@ def test_workers_keep_the_order_and_read_at_most_a_window_ahead() -> None:
         received.append(json.loads(result.output)["messages"][0]["content"])
         assert len(produced) - len(received) <= 3
     assert received == [str(index) for index in range(40)]
+
+
+def test_workers_start_from_a_fresh_interpreter_when_another_thread_runs() -> None:
+    # forking a process with threads could deadlock a child: the forkserver starts them
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        produced: list[int] = []
+        options = ConvertOptions("canonical", "canonical")
+        results = list(convert_batches(_numbered_batches(6, produced), options, workers=2))
+    finally:
+        stop.set()
+        other.join()
+    assert [json.loads(result.output)["messages"][0]["content"] for result in results] == [str(i) for i in range(6)]
 
 
 def test_closing_early_stops_reading_and_the_workers() -> None:
