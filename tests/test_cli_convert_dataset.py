@@ -212,11 +212,13 @@ def test_an_unwritable_output_exits_74(tmp_path: Path, capsys: pytest.CaptureFix
     assert "No such file or directory" in capsys.readouterr().err
 
 
-def test_the_rejects_file_cannot_be_the_input_or_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_output_and_rejects_cannot_overwrite_the_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("a"))])
     assert _convert(str(source), "--rejects", str(source)) == 64
     assert _convert(str(source), "--out", str(tmp_path / "o.jsonl"), "--rejects", str(tmp_path / "o.jsonl")) == 64
     assert "is the input or the output" in capsys.readouterr().err
+    assert _convert(str(source), "--out", str(tmp_path / "." / "in.jsonl")) == 64
+    assert "is the input file" in capsys.readouterr().err
     assert source.read_text(encoding="utf-8") == json.dumps(_request("a")) + "\n"
 
 

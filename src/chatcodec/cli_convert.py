@@ -138,8 +138,9 @@ def _report_losses(arguments: argparse.Namespace, messages: list[str], write: Ca
 def _convert_lines(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
     path: Path = arguments.file
     rejects_path = _rejects_path(arguments)
-    if _same_file(rejects_path, path) or (arguments.out is not None and _same_file(rejects_path, arguments.out)):
-        print(f"chatcodec convert: error: the rejects file {rejects_path} is the input or the output", file=sys.stderr)
+    clash = _clash(path, arguments.out, rejects_path)
+    if clash:
+        print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
     try:
         source = path.open("rb")
@@ -214,8 +215,20 @@ def _rejects_path(arguments: argparse.Namespace) -> Path:
     return Path(source.stem + _REJECTS_SUFFIX)
 
 
+def _clash(source: Path, out: Path | None, rejects: Path) -> str | None:
+    """Why the files cannot be used together (a line-by-line rewrite would eat its input)."""
+    if out is not None and _same_file(out, source):
+        return f"--out {out} is the input file: write elsewhere, then move it"
+    if _same_file(rejects, source) or (out is not None and _same_file(rejects, out)):
+        return f"the rejects file {rejects} is the input or the output"
+    return None
+
+
 def _same_file(first: Path, second: Path) -> bool:
-    return os.path.abspath(first) == os.path.abspath(second)
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist yet
+        return os.path.abspath(first) == os.path.abspath(second)
 
 
 def _regular_file_size(source: IO[bytes]) -> int | None:
