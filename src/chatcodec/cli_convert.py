@@ -119,10 +119,11 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, ou
         return 1
     _report_losses(arguments, [f"{path}: loss: {loss}" for loss in outcome.losses], sys.stderr.write)
     body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
-    if arguments.out is None:
-        _byte_writer(out)(body)
-    else:
+    if arguments.out is not None:
         arguments.out.write_bytes(body)
+        return exit_codes.OK
+    with _output(None, out) as write:
+        write(body)
     return exit_codes.OK
 
 
