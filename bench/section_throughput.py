@@ -1,0 +1,107 @@
+"""Section 5: JSON bytes in, validated, JSON text out, in MB/s of input.
+
+Two jobs on the 50-turn session: canonical JSON through ``ChatRequest`` (validate, then
+dump), and OpenAI Chat bytes to Anthropic JSON through ``convert_request``. The floor is
+``json.loads`` then ``json.dumps`` of the same bytes: the least any JSON-to-JSON service
+does. The floor converter (parse, convert, dump with no validation) is shown too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import chatcodec
+from bench import floor, workloads
+from bench.compare import Outcome, run_checked
+from bench.equivalence import anthropic_view
+from bench.report import Section, Table, ratio, seconds
+from bench.timing import Contender, RunSettings
+
+TURNS = 50
+QUICK_TURNS = 8
+
+INTRO = (
+    "Throughput of whole JSON documents: bytes in, parsed and validated, JSON text out. MB/s counts input bytes "
+    "(MB = 10^6 bytes). The floor is `json.dumps(json.loads(data))`. Outputs were checked before timing: the "
+    "canonical round trip must give back the same document, the conversions an Anthropic request equivalent to "
+    "the floor converter's."
+)
+
+
+def _parsed(text: str) -> object:
+    return json.loads(text)
+
+
+def _json_floor(data: bytes) -> Contender:
+    """Checked like the others: it must give back the document it read."""
+    return Contender(
+        "floor `json.loads` + `json.dumps`", lambda: json.dumps(json.loads(data)), _parsed, scope="document"
+    )
+
+
+def _canonical(data: bytes, settings: RunSettings) -> Table:
+    request_type = chatcodec.ChatRequest
+    contenders = [
+        _json_floor(data),
+        Contender(
+            "chatcodec `ChatRequest.model_validate_json` + `model_dump_json`",
+            lambda: request_type.model_validate_json(data).model_dump_json(),
+            _parsed,
+            scope="document",
+        ),
+    ]
+    outcomes = run_checked(
+        contenders,
+        {"document": json.loads(data)},
+        settings=settings,
+    )
+    return _table(outcomes, len(data), f"**canonical JSON** ({len(data) / 1024:.0f} KiB)")
+
+
+def _conversion(data: bytes, settings: RunSettings) -> Table:
+    def view(text: str) -> object:
+        return anthropic_view(json.loads(text))
+
+    expected = anthropic_view(floor.openai_to_anthropic(json.loads(data)))
+
+    def convert() -> str:
+        converted = chatcodec.convert_request(data, source="openai-chat", target="anthropic", on_loss="ignore")
+        return json.dumps(converted)
+
+    contenders = [
+        _json_floor(data),
+        Contender(
+            "floor converter + `json.dumps`", lambda: json.dumps(floor.openai_to_anthropic(json.loads(data))), view
+        ),
+        Contender("chatcodec `convert_request(bytes)` + `json.dumps`", convert, view),
+    ]
+    outcomes = run_checked(
+        contenders,
+        {"document": json.loads(data), "request": expected},
+        settings=settings,
+    )
+    return _table(outcomes, len(data), f"**OpenAI Chat bytes -> Anthropic JSON** ({len(data) / 1024:.0f} KiB)")
+
+
+def _table(outcomes: Sequence[Outcome], size: int, caption: str) -> Table:
+    floor_median = outcomes[0].median
+    table = Table(["contender", "median", "MB/s", "ratio to floor"], caption=caption)
+    for outcome in outcomes:
+        if outcome.median is None or floor_median is None:
+            table.rows.append([outcome.name, "-", "-", outcome.status])
+        else:
+            throughput = f"{size / outcome.median / 1e6:.1f}"
+            table.rows.append([outcome.name, seconds(outcome.median), throughput, ratio(outcome.median / floor_median)])
+    return table
+
+
+def run(settings: RunSettings) -> Section:
+    turns = QUICK_TURNS if settings.quick else TURNS
+    openai_bytes = json.dumps(workloads.openai_session(turns)).encode()
+    request = chatcodec.decode_request("openai-chat", openai_bytes)
+    canonical_bytes = request.model_dump_json().encode()
+    section = Section("throughput", f"JSON throughput ({turns}-turn session)", INTRO)
+    section.tables.append(_canonical(canonical_bytes, settings))
+    section.tables.append(_conversion(openai_bytes, settings))
+    return section

@@ -1,0 +1,79 @@
+"""chatcodec's contenders: the public calls a user makes, with full validation.
+
+Every call goes through the stable top-level API exactly as documented, with
+``on_loss="ignore"`` (losses are still found and recorded, just not warned about: the
+reasoning that Anthropic cannot take is one of them).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import chatcodec
+from bench.equivalence import anthropic_view, openai_view, stream_view
+from bench.timing import Contender
+
+
+def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
+    """The whole conversion, then its two stages timed apart."""
+    decoded = chatcodec.decode_request("openai-chat", payload)
+
+    def convert() -> object:
+        return chatcodec.convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore")
+
+    def decode() -> object:
+        return chatcodec.decode_request("openai-chat", payload)
+
+    def encode() -> object:
+        return chatcodec.encode_request("anthropic", decoded, on_loss="ignore")
+
+    def view_decoded(request: Any) -> object:
+        return anthropic_view(chatcodec.encode_request("anthropic", request, on_loss="ignore"))
+
+    return [
+        Contender(
+            "chatcodec convert_request", convert, anthropic_view, "openai-chat dict -> anthropic dict, validated"
+        ),
+        Contender(
+            "chatcodec decode_request (stage)",
+            decode,
+            view_decoded,
+            "openai-chat dict -> ChatRequest; checked by encoding it",
+        ),
+        Contender(
+            "chatcodec encode_request (stage)", encode, anthropic_view, "ChatRequest (prebuilt) -> anthropic dict"
+        ),
+    ]
+
+
+def anthropic_to_openai(payload: dict[str, Any]) -> list[Contender]:
+    def convert() -> object:
+        return chatcodec.convert_request(payload, source="anthropic", target="openai-chat", on_loss="ignore")
+
+    return [
+        Contender("chatcodec convert_request", convert, openai_view, "anthropic dict -> openai-chat dict, validated")
+    ]
+
+
+def response_view(response: Any) -> object:
+    """The stream view of a :class:`chatcodec.ChatResponse`."""
+    message = response.message
+    thinking = message.thinking
+    usage = response.usage
+    return stream_view(
+        text=message.text,
+        thinking=message.reasoning_text,
+        signature=thinking[-1].signature if thinking else None,
+        tool_calls=[(call.id, call.name, json.loads(call.arguments)) for call in message.tool_calls],
+        finish=response.finish_reason.raw if response.finish_reason else None,
+        usage=(usage.input_tokens, usage.output_tokens) if usage else (None, None),
+    )
+
+
+def accumulate(provider: str, events: list[dict[str, Any]]) -> list[Contender]:
+    def run() -> object:
+        return chatcodec.accumulate_stream(provider, events)
+
+    note = f"parsed {provider} event dicts -> ChatResponse, validated"
+    return [Contender("chatcodec accumulate_stream", run, response_view, note, scope="stream")]
