@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,16 +49,27 @@ def _variant(session: dict[str, Any], index: int) -> dict[str, Any]:
     return variant
 
 
-def time_convert(source: Path, out: Path, workers: int) -> float:
-    """Seconds for one ``chatcodec convert`` run; fails unless every line converted."""
+def time_convert(source: Path, out: Path, workers: int) -> tuple[float, float]:
+    """Wall and CPU seconds (the command and its workers) of one ``chatcodec convert`` run.
+
+    Fails unless every line converted. CPU time does not depend on what else the machine
+    runs, so ``conv/CPU s`` compares worker counts fairly on a busy machine; ``cores``
+    (CPU / wall) shows how much of the machine the run actually got.
+    """
     command = [sys.executable, "-m", "chatcodec", "convert", str(source), "--from", "openai-chat"]
     command += ["--to", "anthropic", "--quiet", "--out", str(out), "--workers", str(workers)]
+    before = _children_cpu()
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise SystemExit(f"convert exited {result.returncode}:\n{result.stderr}")
-    return elapsed
+    return elapsed, _children_cpu() - before
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -71,18 +83,21 @@ def main() -> None:
         make_dataset(source, arguments.lines)
         size = source.stat().st_size
         print(f"{arguments.lines:,} conversations, {size / 1e6:.1f} MB, openai-chat -> anthropic")
-        print(f"{'workers':>7}  {'best s':>7}  {'median s':>8}  {'conv/s (best)':>13}  {'conv/s (median)':>15}")
+        print(f"{'workers':>7}  {'best s':>7}  {'median s':>8}  {'conv/s best':>11}  {'conv/s median':>13}", end="")
+        print(f"  {'conv/CPU s':>10}  {'cores':>5}")
         reference: bytes | None = None
         for workers in arguments.workers:
             out = Path(folder) / f"out-{workers}.jsonl"
-            times = [time_convert(source, out, workers) for _ in range(arguments.repeat)]
+            runs = [time_convert(source, out, workers) for _ in range(arguments.repeat)]
             output = out.read_bytes()
             if reference is not None and output != reference:
                 raise SystemExit(f"--workers {workers} wrote different output")
             reference = output
-            best, median = min(times), statistics.median(times)
-            rates = f"{arguments.lines / best:>13,.0f}  {arguments.lines / median:>15,.0f}"
-            print(f"{workers:>7}  {best:>7.2f}  {median:>8.2f}  {rates}")
+            walls = [wall for wall, _ in runs]
+            best, median = min(walls), statistics.median(walls)
+            cpu = statistics.median(cpu for _, cpu in runs)
+            print(f"{workers:>7}  {best:>7.2f}  {median:>8.2f}  {arguments.lines / best:>11,.0f}", end="")
+            print(f"  {arguments.lines / median:>13,.0f}  {arguments.lines / cpu:>10,.0f}  {cpu / median:>5.2f}")
 
 
 if __name__ == "__main__":
