@@ -144,6 +144,38 @@ def test_a_jsonl_file_without_the_suffix_streams_too(tmp_path: Path) -> None:
     assert _rejects(tmp_path / "out.rejects.jsonl")[0]["line"] == 2
 
 
+def test_a_jsonl_file_without_the_suffix_may_start_with_a_broken_line(tmp_path: Path) -> None:
+    source = _write_lines(tmp_path / "in.txt", ["{bad", "", json.dumps(_request("b"))])
+    out = tmp_path / "out.jsonl"
+    assert _convert(str(source), "--out", str(out)) == 1
+    assert _texts(out) == ["b"]
+    assert _rejects(tmp_path / "out.rejects.jsonl") == [
+        {
+            "line": 1,
+            "error": "at $: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)",
+            "text": "{bad",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ((json.dumps(_request("a")) + "\n" + json.dumps(_request("b")) + "\n").encode(), ["a", "b"]),
+        (json.dumps(_request("pretty"), indent=2).encode(), ["pretty"]),
+    ],
+    ids=["json-lines", "one-pretty-document"],
+)
+def test_a_pipe_is_read_once(tmp_path: Path, given: bytes, expected: list[str]) -> None:
+    code = "import sys; from chatcodec.cli import main; raise SystemExit(main(sys.argv[1:]))"
+    arguments = ["convert", "/dev/stdin", "--from", "openai-chat", "--to", "anthropic", "--compact"]
+    arguments += ["--rejects", str(tmp_path / "rejects.jsonl")]
+    result = subprocess.run([sys.executable, "-c", code, *arguments], input=given, capture_output=True, check=False)
+    assert result.returncode == 0, result.stderr
+    converted = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [request["messages"][0]["content"] for request in converted] == expected
+
+
 def test_a_huge_line_converts(tmp_path: Path) -> None:
     huge_text = "x" * (40 * 1024 * 1024)
     source = _write_lines(
@@ -302,10 +334,10 @@ def test_a_format_without_a_codec_is_refused_once(tmp_path: Path, capsys: pytest
 def test_a_bug_exits_70_not_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(_: Path) -> bool:
+    def broken(_: Path) -> object:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("chatcodec.cli_convert.is_json_lines", broken)
+    monkeypatch.setattr("chatcodec.cli_convert.open_input", broken)
     assert _convert(str(tmp_path / "in.jsonl")) == 70
     err = capsys.readouterr().err
     assert "RuntimeError: a bug" in err

@@ -17,16 +17,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TextIO
 
 from chatcodec import exit_codes
 from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
-from chatcodec.documents import is_json_lines
+from chatcodec.documents import open_input
 from chatcodec.errors import ProviderLookupError
 from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
@@ -96,23 +96,19 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
         return exit_codes.USAGE
-    try:
-        lines = is_json_lines(path)
-    except OSError as error:
-        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
-        return exit_codes.NO_INPUT
-    if lines:
-        return _convert_lines(arguments, options, out)
-    return _convert_document(arguments, options, out)
+    with ExitStack() as stack:
+        try:
+            source = stack.enter_context(open_input(path))
+        except OSError as error:
+            print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+            return exit_codes.NO_INPUT
+        if source.lines is not None:
+            return _convert_lines(arguments, options, source.lines, source.size, out)
+        return _convert_document(arguments, options, source.document or b"", out)
 
 
-def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
+def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, text: bytes, out: TextIO) -> int:
     path: Path = arguments.file
-    try:
-        text = path.read_bytes()
-    except OSError as error:
-        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
-        return exit_codes.NO_INPUT
     outcome = convert_payload(text, options)
     if outcome.converted is None:
         print(f"{path}: {outcome.error}", file=sys.stderr)
@@ -120,7 +116,7 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, ou
     _report_losses(arguments, [f"{path}: loss: {loss}" for loss in outcome.losses], sys.stderr.write)
     body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
     if arguments.out is not None:
-        arguments.out.write_bytes(body)
+        arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
         return exit_codes.OK
     with _output(None, out) as write:
         write(body)
@@ -136,30 +132,26 @@ def _report_losses(arguments: argparse.Namespace, messages: list[str], write: Ca
         write(message + "\n")
 
 
-def _convert_lines(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
+def _convert_lines(
+    arguments: argparse.Namespace, options: ConvertOptions, lines: Iterable[bytes], size: int | None, out: TextIO
+) -> int:
     path: Path = arguments.file
     rejects_path = _rejects_path(arguments)
     clash = _clash(path, arguments.out, rejects_path)
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
+    report = _Report(path, ProgressBar(sys.stderr, size), _RejectsFile(rejects_path))
     try:
-        source = path.open("rb")
-    except OSError as error:
-        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
-        return exit_codes.NO_INPUT
-    with source:
-        report = _Report(path, ProgressBar(sys.stderr, _regular_file_size(source)), _RejectsFile(rejects_path))
-        try:
-            with _output(arguments.out, out) as write:
-                for result in convert_batches(iter_line_batches(source), options, arguments.workers):
-                    write(result.output)
-                    report.record(result, quiet=arguments.quiet)
-        except BrokenProcessPool as error:
-            report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
-            return exit_codes.SOFTWARE
-        finally:
-            report.close()
+        with _output(arguments.out, out) as write:
+            for result in convert_batches(iter_line_batches(lines), options, arguments.workers):
+                write(result.output)
+                report.record(result, quiet=arguments.quiet)
+    except BrokenProcessPool as error:
+        report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
+        return exit_codes.SOFTWARE
+    finally:
+        report.close()
     return report.summarize(quiet=arguments.quiet)
 
 
@@ -230,14 +222,6 @@ def _same_file(first: Path, second: Path) -> bool:
         return os.path.samefile(first, second)
     except OSError:  # one of them does not exist yet
         return os.path.abspath(first) == os.path.abspath(second)
-
-
-def _regular_file_size(source: IO[bytes]) -> int | None:
-    try:
-        status = os.fstat(source.fileno())
-    except (OSError, ValueError):
-        return None
-    return status.st_size if status.st_size > 0 else None
 
 
 class _RejectsFile:

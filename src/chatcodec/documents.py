@@ -1,16 +1,22 @@
 """Reading the command line's input files: one JSON document, or JSON lines.
 
-JSONL files (``.jsonl``/``.ndjson``, or any file whose first line is a whole JSON value
-followed by more lines) are read line by line, so a dataset of any size converts in
-constant memory; a line that is not JSON is reported with its number and never
-silently skipped. Blank lines are skipped but still count in the line numbers.
+JSONL files (``.jsonl``/``.ndjson``, or for ``convert`` any file whose first line is a
+whole JSON value followed by more lines) are read line by line, so a dataset of any size
+converts in constant memory; a line that is not JSON is reported with its number and
+never silently skipped. Blank lines are skipped but still count in the line numbers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+import itertools
+import os
+import stat
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.payloads import parse_json
@@ -44,33 +50,71 @@ def iter_documents(path: Path) -> Iterator[Document]:
         yield from _lines(path)  # a JSONL file without the suffix
 
 
-def is_json_lines(path: Path) -> bool:
-    """Whether ``path`` holds JSON lines rather than one JSON document.
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """An input file opened for ``convert``: JSON lines to stream, or one JSON document."""
 
-    True for the ``.jsonl``/``.ndjson`` suffixes, for an empty or blank file (no
-    documents), and for a file whose first non-blank line is a whole JSON value followed
-    by more non-blank lines. Only when the first line is not JSON on its own (a
-    pretty-printed document, or JSONL whose first line is broken) is the whole file read
-    to tell the two apart.
+    lines: Iterator[bytes] | None
+    """The raw lines (terminators kept) when the file holds JSON lines, read lazily."""
+    document: bytes | None
+    """The whole file when it holds one JSON document (or something that is not JSON)."""
+    size: int | None
+    """Its size in bytes when known (a regular file), for progress."""
+
+
+@contextmanager
+def open_input(path: Path) -> Generator[InputFile]:
+    """Open ``path`` and tell JSON lines from one JSON document, reading each byte once.
+
+    JSON lines: the ``.jsonl``/``.ndjson`` suffixes, an empty or blank file (no
+    documents), or a first non-blank line that is a whole JSON value followed by more
+    non-blank lines; they stream in constant memory, from a pipe too. Only when the first
+    line is not JSON on its own (a pretty-printed document, or JSON lines whose first
+    line is broken) is the whole file read to tell the two apart.
     """
-    if path.suffix in _JSONL_SUFFIXES:
-        return True
-    with path.open("rb") as lines:
-        first = next((line for line in lines if line.strip()), None)
-        if first is None:
-            return True
-        try:
-            parse_json(first)
-        except ChatcodecError:
-            pass
+    with path.open("rb") as stream:
+        size = _regular_size(stream)
+        if path.suffix in _JSONL_SUFFIXES:
+            yield InputFile(iter(stream), None, size)
+            return
+        head = _through_first_content(stream)
+        if not head or not head[-1].strip():  # nothing but blank lines
+            yield InputFile(iter(head), None, size)
+        elif _is_json(head[-1]):
+            after = _through_first_content(stream)
+            if after and after[-1].strip():
+                yield InputFile(itertools.chain(head, after, stream), None, size)
+            else:
+                yield InputFile(None, b"".join(head + after), size)
         else:
-            return any(line.strip() for line in lines)
-    text = path.read_bytes()
+            whole = b"".join(head) + stream.read()
+            if _is_json(whole) or b"\n" not in whole.strip():
+                yield InputFile(None, whole, size)
+            else:
+                yield InputFile(iter(io.BytesIO(whole)), None, size)  # split exactly as a file is
+
+
+def _through_first_content(stream: BinaryIO) -> list[bytes]:
+    """Lines up to and including the next non-blank one (or to the end)."""
+    lines: list[bytes] = []
+    for line in stream:
+        lines.append(line)
+        if line.strip():
+            break
+    return lines
+
+
+def _is_json(text: bytes) -> bool:
     try:
         parse_json(text)
     except ChatcodecError:
-        return b"\n" in text.strip()
-    return False
+        return False
+    return True
+
+
+def _regular_size(stream: BinaryIO) -> int | None:
+    status = os.fstat(stream.fileno())
+    return status.st_size if stat.S_ISREG(status.st_mode) and status.st_size > 0 else None
 
 
 def _lines(path: Path) -> Iterator[Document]:
