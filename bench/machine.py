@@ -73,7 +73,8 @@ def header(command: str) -> str:
         "checked equivalent to the floor's are timed.",
         "",
         f"- date: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average at start {load}",
+        f"- machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average at start {load} (above the CPU count, "
+        "other work shared the machine: ratios, measured interleaved, hold up better than absolute times)",
         f"- python: {platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         f"- chatcodec source: {_revision()}",
         f"- libraries: {versions}",

@@ -8,11 +8,11 @@ noise over all of them, and the median of the rounds ignores the spikes.
 Each sample times a batch of calls sized (once, before the rounds) to take at least
 ``min_sample_seconds``, so the clock's resolution and the loop's own cost do not count.
 The garbage collector stays on during a sample (real code pays for the garbage it makes)
-and is run between rounds so no contender inherits another's garbage. Before the rounds,
-everything alive (the anchor libraries, the workloads) is moved out of the collector's
-reach with ``gc.freeze()``: otherwise every full collection walks half a million objects
-that litellm and LangChain leave behind, charging each contender for the libraries that
-happen to share its process.
+and is run before every sample, outside the clock, so no contender pays for the garbage
+the one before it left. Before the rounds, everything alive (the anchor libraries, the
+workloads) is moved out of the collector's reach with ``gc.freeze()``: otherwise every
+full collection walks half a million objects that litellm and LangChain leave behind,
+charging each contender for the libraries that happen to share its process.
 
 Nothing is timed before it is checked: :func:`check` runs the contender twice and
 compares each result's view with the floor's; a contender that fails is reported with
@@ -114,10 +114,10 @@ def measure(
     gc.freeze()
     order = list(contenders)
     for round_index in range(rounds):
-        gc.collect()
         shift = round_index % len(order)
         for contender in order[shift:] + order[:shift]:
             measurement = measurements[contender.name]
+            gc.collect()
             measurement.samples.append(_sample(contender.call, measurement.batch))
     gc.unfreeze()
     return measurements
