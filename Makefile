@@ -44,5 +44,27 @@ schema-check: $(VENV)/.installed-dev
 pytest: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest
 
+# The benchmarks run in their own venv: the anchors (litellm, pydantic-ai, LangChain, the
+# SDKs) come from the bench dependency group, whose openai pin conflicts with the dev extra.
+# pip >= 25.1 reads dependency groups (--group).
+BENCH_VENV := .venv-bench
+BENCH_BIN := $(BENCH_VENV)/bin
+
+.PHONY: bench bench-quick
+
+$(BENCH_BIN)/python:
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+
+$(BENCH_VENV)/.installed: pyproject.toml | $(BENCH_BIN)/python
+	$(BENCH_BIN)/python -m pip install --quiet -e . --group bench
+	touch $@
+
+bench: $(BENCH_VENV)/.installed
+	$(BENCH_BIN)/python bench/run.py
+
+bench-quick: $(BENCH_VENV)/.installed
+	$(BENCH_BIN)/python bench/run.py --quick
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
