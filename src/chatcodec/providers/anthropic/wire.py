@@ -15,10 +15,11 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
 from chatcodec.validation import validate_with
 
-_LENIENT = ConfigDict(extra="allow", strict=True)
+_LENIENT = ConfigDict(extra="allow", strict=True, defer_build=True)  # built on first use
 
 
 @with_config(_LENIENT)
@@ -323,7 +324,7 @@ REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
 """Validates a request body."""
 
 
-MESSAGES_ADAPTER: TypeAdapter[list[Any]] = TypeAdapter(list[Message])
+MESSAGES_ADAPTER: TypeAdapter[list[Any]] = deferred_adapter(list[Message])
 """Validates a stored list of messages (a conversation without the request around it)."""
 
 RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
@@ -332,7 +333,7 @@ RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
 ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
 """Validates an error body."""
 
-STREAM_EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(StreamEvent)
+STREAM_EVENT_ADAPTER: TypeAdapter[Any] = deferred_adapter(StreamEvent)
 """Validates one stream event."""
 
 

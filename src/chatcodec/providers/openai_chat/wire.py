@@ -17,9 +17,10 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
 
-wire_shape = with_config(ConfigDict(extra="allow", strict=True))
+wire_shape = with_config(ConfigDict(extra="allow", strict=True, defer_build=True))  # built on first use
 """Strict types, unknown keys allowed and kept: the decorator on every wire TypedDict."""
 
 NonEmpty = Annotated[str, Field(min_length=1)]
@@ -372,5 +373,5 @@ class WireRequest(TypedDict):
 REQUEST_ADAPTER: TypeAdapter[WireRequest] = TypeAdapter(WireRequest)
 """Validates a request body."""
 
-MESSAGES_ADAPTER: TypeAdapter[list[WireMessage]] = TypeAdapter(list[WireMessage])
+MESSAGES_ADAPTER: TypeAdapter[list[WireMessage]] = deferred_adapter(list[WireMessage])
 """Validates a bare ``messages`` list (conversation logs without a request around them)."""
