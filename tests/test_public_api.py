@@ -34,6 +34,13 @@ def test_no_public_name_is_left_out_of_all() -> None:
     assert [name for name in dir(chatcodec) if name not in submodules] == sorted(chatcodec.__all__)
 
 
+def test_importing_chatcodec_loads_neither_pydantic_nor_the_models() -> None:
+    # the cold-import budget (bench/ measures it): names resolve on first access
+    code = "import sys, chatcodec; print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'chatcodec.'))))"
+    loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert loaded.strip() == "[]"
+
+
 def test_public_names_load_on_first_access() -> None:
     code = (
         "import sys, chatcodec; before = 'chatcodec.messages' in sys.modules; "
