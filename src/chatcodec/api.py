@@ -9,12 +9,13 @@ bytes. Encoders take ``on_loss`` and an optional ``losses`` list that receives e
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from functools import cache
+from typing import Any, TypeGuard, TypeVar
 
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.registry import get_codec
+from chatcodec.registry import Codec, SupportsStreamAccumulation, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import AnyStreamEvent
@@ -94,9 +95,17 @@ def encode_stream(
 
 
 def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
-    """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`."""
+    """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
+
+    A codec that accumulates streams itself (:class:`~chatcodec.registry.SupportsStreamAccumulation`)
+    is asked to: it gives the same response, without a validated event per delta.
+    """
+    codec = get_codec(provider)
+    payloads = iter_event_payloads(events)
+    if _accumulates(codec):
+        return codec.accumulate_stream(payloads)
     accumulator = StreamAccumulator()
-    accumulator.extend(decode_stream(provider, events))
+    accumulator.extend(codec.decode_stream(payloads))
     return accumulator.response()
 
 
@@ -130,6 +139,17 @@ def convert_response(
     encoded = codec.encode_response(decode_response(source, payload), recorder)
     recorder.settle(on_loss, losses)
     return encoded
+
+
+def _accumulates(codec: Codec) -> TypeGuard[SupportsStreamAccumulation]:
+    return _accumulating_class(type(codec))
+
+
+@cache
+def _accumulating_class(kind: type[object]) -> bool:
+    """Whether a codec class accumulates streams itself: asked once per class, as a
+    protocol ``isinstance`` costs more than accumulating a short stream."""
+    return issubclass(kind, SupportsStreamAccumulation)
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

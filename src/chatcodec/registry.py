@@ -68,6 +68,16 @@ class SupportsStreamDecoder(Protocol):
 
 
 @runtime_checkable
+class SupportsStreamAccumulation(Protocol):
+    """A codec with its own way to accumulate a whole stream into a response, faster
+    than decoding every wire event to canonical events; :func:`~chatcodec.accumulate_stream`
+    uses it. It must give exactly the response (or raise exactly the error) that
+    ``decode_stream`` followed by :class:`~chatcodec.StreamAccumulator` gives."""
+
+    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse: ...
+
+
+@runtime_checkable
 class SupportsMessageDecoding(Protocol):
     """A codec that reads wire messages without a whole request around them."""
 

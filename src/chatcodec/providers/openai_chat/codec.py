@@ -10,6 +10,7 @@ from chatcodec.messages import AnyMessage
 from chatcodec.providers.openai_chat import request as requests
 from chatcodec.providers.openai_chat import response as responses
 from chatcodec.providers.openai_chat import stream as streams
+from chatcodec.providers.openai_chat import stream_accumulate
 from chatcodec.providers.openai_chat.common import PROVIDER
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -41,6 +42,9 @@ class OpenAIChatCodec:
 
     def stream_decoder(self) -> streams.StreamDecoder:
         return streams.StreamDecoder()
+
+    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse:
+        return stream_accumulate.accumulate_stream(payloads)
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         return requests.decode_message_list(messages)
