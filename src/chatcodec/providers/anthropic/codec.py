@@ -15,6 +15,7 @@ from chatcodec.providers.anthropic.response import encode_response as _encode_re
 from chatcodec.providers.anthropic.stream import StreamDecoder
 from chatcodec.providers.anthropic.stream import decode_stream as _decode_stream
 from chatcodec.providers.anthropic.stream import encode_stream as _encode_stream
+from chatcodec.providers.anthropic.stream_accumulate import accumulate_stream as _accumulate_stream
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import AnyStreamEvent
@@ -45,6 +46,9 @@ class AnthropicCodec:
 
     def stream_decoder(self) -> StreamDecoder:
         return StreamDecoder()
+
+    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse:
+        return _accumulate_stream(payloads)
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         return decode_message_list(messages)
