@@ -22,7 +22,6 @@ general path's.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +29,9 @@ from typing import Any
 import pydantic_core
 from typing_extensions import TypeIs
 
-from chatcodec.accumulator import StreamAccumulator, accumulate
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.accumulator import StreamAccumulator
+from chatcodec.errors import StreamError
+from chatcodec.providers._fast_accumulation import UnhandledError, accumulate_or_replay
 from chatcodec.providers.anthropic.fields import PROVIDER, split_fields
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
@@ -94,32 +94,10 @@ _KINDS = {
 }
 
 
-class _UnhandledError(Exception):
-    """The stream holds something only the general path handles."""
-
-
 def accumulate_stream(payloads: Iterable[dict[str, Any]]) -> ChatResponse:
     """The response the events accumulate to: what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives (or raises), in a fraction of the time."""
-    walker = _Walker()
-    continues, feed = walker.continues, walker.feed
-    seen: list[dict[str, Any]]
-    if isinstance(payloads, list):  # replayed from the list itself when needed
-        seen = payloads
-        for payload in seen:
-            if not (continues(payload) or feed(payload)):
-                return accumulate(decode_stream(seen))
-    else:
-        seen = []
-        iterator = iter(payloads)
-        for payload in iterator:  # errors of the input itself (bad SSE) propagate as they are
-            seen.append(payload)
-            if not (continues(payload) or feed(payload)):
-                return accumulate(decode_stream(itertools.chain(seen, iterator)))
-    try:
-        return walker.response()
-    except ValidationError:  # replayed, so the error is worded as the general path words it
-        return accumulate(decode_stream(seen))
+    return accumulate_or_replay(payloads, _Walker(), decode_stream)
 
 
 @dataclass(slots=True)
@@ -148,7 +126,7 @@ class _Walker:
         """Take any event, strictly; False when the stream needs the general path."""
         try:
             self._event(event)
-        except (_UnhandledError, StreamError, pydantic_core.ValidationError):
+        except (UnhandledError, StreamError, pydantic_core.ValidationError):
             return False
         return True
 
@@ -183,7 +161,7 @@ class _Walker:
 
     def _event(self, event: _Json) -> None:
         if type(event) is not dict:
-            raise _UnhandledError
+            raise UnhandledError
         kind: _Json = event.get("type")
         keys = event.keys()
         if kind == "message_start" and keys == {"type", "message"}:
@@ -197,7 +175,7 @@ class _Walker:
         elif kind == "message_delta" and keys <= {"type", "delta", "usage"}:
             self._message_delta(event.get("delta"), event.get("usage"))
         elif kind not in ("ping", "message_stop"):  # which carry nothing the general path reads
-            raise _UnhandledError
+            raise UnhandledError
 
     def _message_start(self, message: _Json) -> None:
         """What ``StreamDecoder._message_start`` does, for a message with no content yet."""
@@ -207,10 +185,10 @@ class _Walker:
             or not all(_text_or_none(message.get(key)) for key in _MESSAGE_TEXT)
             or not all(type(message[key]) is str for key in _MESSAGE_WORDS if key in message)
         ):
-            raise _UnhandledError
+            raise UnhandledError
         usage: _Json = message.get("usage")
         if not _valid_usage(usage):
-            raise _UnhandledError
+            raise UnhandledError
         self.model = message.get("model") or None
         self.fields = dict(message)
         start_fields = {key: value for key, value in message.items() if key not in DELTA_FIELDS}
@@ -223,11 +201,11 @@ class _Walker:
     def _block_start(self, index: _Json, block: _Json) -> None:
         """What ``StreamDecoder._block_start`` does for a text, thinking or tool_use block."""
         if type(index) is not int or index in self.blocks or type(block) is not dict:
-            raise _UnhandledError
+            raise UnhandledError
         kind_name: _Json = block.get("type")
         kind = _KINDS.get(kind_name) if type(kind_name) is str else None
         if kind is None or "cache_control" in block or "citations" in block:
-            raise _UnhandledError
+            raise UnhandledError
         first = _first_text(block)
         bag = split_fields(block, kind.mapped)
         metadata = {PROVIDER: bag} if bag else None
@@ -246,17 +224,17 @@ class _Walker:
     def _signature(self, index: _Json, delta: _Json) -> None:
         """A ``signature_delta`` for an open thinking block (other deltas are continuations)."""
         if type(index) is not int or type(delta) is not dict or index not in self.blocks:
-            raise _UnhandledError
+            raise UnhandledError
         if self.blocks[index].delta_type != "thinking_delta":
-            raise _UnhandledError
+            raise UnhandledError
         signature: _Json = delta.get("signature")
         if delta.keys() != {"type", "signature"} or delta["type"] != "signature_delta" or type(signature) is not str:
-            raise _UnhandledError
+            raise UnhandledError
         self._add(ThinkingSignatureDeltaEvent(index=index, delta=signature))
 
     def _block_stop(self, index: _Json) -> None:
         if type(index) is not int or (block := self.blocks.pop(index, None)) is None:
-            raise _UnhandledError  # the general path's "never started"
+            raise UnhandledError  # the general path's "never started"
         self._flush(index, block)
         self._add(block.kind.end_event(index=index))
 
@@ -268,7 +246,7 @@ class _Walker:
             or not _text_or_none(delta.get("stop_sequence"))
             or not _valid_usage(usage)
         ):
-            raise _UnhandledError
+            raise UnhandledError
         self.fields.update(delta)
         finish_reason = decode_finish_reason(delta.get("stop_reason"))
         if finish_reason is not None:
@@ -297,13 +275,13 @@ def _first_text(block: dict[str, Any]) -> str:
     if kind == "tool_use":
         wire_input: _Json = block.get("input")
         if type(block.get("id")) is not str or type(block.get("name")) is not str or type(wire_input) is not dict:
-            raise _UnhandledError
+            raise UnhandledError
         if wire_input:
-            raise _UnhandledError  # input given whole in the start is left to the general path
+            raise UnhandledError  # input given whole in the start is left to the general path
         return ""
     text: _Json = block.get(kind)
     if type(text) is not str or not _text_or_absent(block, "signature"):
-        raise _UnhandledError
+        raise UnhandledError
     return text
 
 

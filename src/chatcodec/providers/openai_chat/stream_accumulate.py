@@ -22,7 +22,6 @@ message and path, is exactly the general path's.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -32,8 +31,9 @@ import pydantic_core
 from pydantic import TypeAdapter
 from typing_extensions import TypeIs
 
-from chatcodec.accumulator import StreamAccumulator, accumulate
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.accumulator import StreamAccumulator
+from chatcodec.errors import StreamError
+from chatcodec.providers._fast_accumulation import UnhandledError, accumulate_or_replay
 from chatcodec.providers.openai_chat.common import PROVIDER, mark_absent
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, own_marker
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT, decode_stream
@@ -82,32 +82,10 @@ _DELTA_EVENTS = {"text": TextDeltaEvent, "thinking": ThinkingDeltaEvent, "tool_u
 _END_EVENTS = {"text": TextEndEvent, "thinking": ThinkingEndEvent, "tool_use": ToolCallEndEvent}
 
 
-class _UnhandledError(Exception):
-    """The stream holds something only the general path handles."""
-
-
 def accumulate_stream(payloads: Iterable[dict[str, Any]]) -> ChatResponse:
     """The response the chunks accumulate to: what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives (or raises), in a fraction of the time."""
-    walker = _Walker()
-    continues, feed = walker.continues, walker.feed
-    seen: list[dict[str, Any]]
-    if isinstance(payloads, list):  # replayed from the list itself when needed
-        seen = payloads
-        for payload in seen:
-            if not (continues(payload) or feed(payload)):
-                return accumulate(decode_stream(seen))
-    else:
-        seen = []
-        iterator = iter(payloads)
-        for payload in iterator:  # errors of the input itself (bad SSE) propagate as they are
-            seen.append(payload)
-            if not (continues(payload) or feed(payload)):
-                return accumulate(decode_stream(itertools.chain(seen, iterator)))
-    try:
-        return walker.response()
-    except ValidationError:  # replayed, so the error is worded as the general path words it
-        return accumulate(decode_stream(seen))
+    return accumulate_or_replay(payloads, _Walker(), decode_stream)
 
 
 @dataclass(slots=True)
@@ -242,7 +220,7 @@ class _Walker:
         """Take any chunk, strictly; False when the stream needs the general path."""
         try:
             self._chunk(chunk)
-        except (_UnhandledError, StreamError, pydantic_core.ValidationError):
+        except (UnhandledError, StreamError, pydantic_core.ValidationError):
             return False
         return True
 
@@ -259,7 +237,7 @@ class _Walker:
         ``system_fingerprint`` and ``service_tier`` must repeat the first's (the general
         path would keep a change as ``_chunk`` metadata)."""
         if type(chunk) is not dict or not chunk.keys() <= _CHUNK_KEYS:
-            raise _UnhandledError
+            raise UnhandledError
         choices: _Json = chunk.get("choices")
         if (
             type(choices) is not list
@@ -268,14 +246,14 @@ class _Walker:
             or type(chunk.get("created", 0)) is not int
             or chunk.get("object", CHUNK_OBJECT) != CHUNK_OBJECT
         ):
-            raise _UnhandledError
+            raise UnhandledError
         if not self.started:
             self._open_response(chunk)
         elif (
             chunk.get("system_fingerprint", self.fingerprint) != self.fingerprint
             or chunk.get("service_tier", self.tier) != self.tier
         ):
-            raise _UnhandledError
+            raise UnhandledError
         for wire_choice in choices:
             self._choice(wire_choice)
         if chunk.get("usage") is not None:
@@ -284,10 +262,10 @@ class _Walker:
     def _open_response(self, chunk: dict[str, Any]) -> None:
         """The start event ``stream._Decoder._chunk_fields`` makes of the first chunk."""
         if type(chunk.get("object", CHUNK_OBJECT)) is not str:
-            raise _UnhandledError
+            raise UnhandledError
         fields = {key: value for key, value in chunk.items() if key not in _MAPPED}
         if any(value is not None and type(value) is not str for value in fields.values()):
-            raise _UnhandledError
+            raise UnhandledError
         self.started = True
         if all(key in chunk for key in ("id", "model", "object")):
             self.names = _NAMES(chunk)
@@ -306,7 +284,7 @@ class _Walker:
 
     def _choice(self, wire_choice: _Json) -> None:
         if type(wire_choice) is not dict or not wire_choice.keys() <= _CHOICE_KEYS:
-            raise _UnhandledError
+            raise UnhandledError
         number: _Json = wire_choice.get("index")
         delta: _Json = wire_choice.get("delta")
         finish: _Json = wire_choice.get("finish_reason")
@@ -317,14 +295,14 @@ class _Walker:
             or wire_choice.get("logprobs") is not None
             or not _text_or_none(finish)
         ):
-            raise _UnhandledError
+            raise UnhandledError
         state = self.choices.get(number)
         if state is None:
             state = self.choices[number] = _Choice()
         content, reasoning_content, reasoning, tool_calls = _read_delta(delta)
         if state.finished:
             if finish is not None or content or reasoning_content or reasoning or tool_calls:
-                raise _UnhandledError  # the general path's "continues after its finish_reason"
+                raise UnhandledError  # the general path's "continues after its finish_reason"
             return
         if reasoning_content:
             self._part(state, number, "reasoning_content").append(reasoning_content)
@@ -341,25 +319,25 @@ class _Walker:
 
     def _tool_call(self, state: _Choice, number: int, fragment: _Json) -> None:
         if type(fragment) is not dict or not fragment.keys() <= _FRAGMENT_KEYS:
-            raise _UnhandledError
+            raise UnhandledError
         key: _Json = fragment.get("index")
         call_id: _Json = fragment.get("id")
         function: _Json = fragment.get("function")
         if function is None:
             function = {}
         if type(key) is not int or type(function) is not dict or not function.keys() <= _FUNCTION_KEYS:
-            raise _UnhandledError
+            raise UnhandledError
         name: _Json = function.get("name")
         arguments: _Json = function.get("arguments")
         if not (_text_or_none(call_id) and _text_or_none(name) and _text_or_none(fragment.get("type"))):
-            raise _UnhandledError
+            raise UnhandledError
         call = self.calls.get((number, key))
         if call is None or (call_id and call_id != call.id):
             call = self.calls[number, key] = self._start_call(state, number, "type" in fragment, call_id, name)
         elif name and name != call.name:
-            raise _UnhandledError  # the general path's "changed its name"
+            raise UnhandledError  # the general path's "changed its name"
         if not _text_or_none(arguments):
-            raise _UnhandledError
+            raise UnhandledError
         if arguments:
             call.fragments.append(arguments)
 
@@ -392,7 +370,7 @@ class _Walker:
 
     def _start_call(self, state: _Choice, number: int, typed: bool, call_id: _Json, name: _Json) -> _Call:
         if type(call_id) is not str or type(name) is not str:
-            raise _UnhandledError  # the general path's "never started (no id and name)"
+            raise UnhandledError  # the general path's "never started (no id and name)"
         self._settle(state, number)
         index, fragments = self._take(state, "tool_use")
         metadata: dict[str, dict[str, Any]] | None = None if typed else {PROVIDER: {"_absent": ["type"]}}
@@ -459,13 +437,13 @@ def _read_delta(delta: dict[str, Any]) -> tuple[str | None, str | None, str | No
         elif key == "reasoning":
             reasoning = value
         elif key != "role" and (key not in _NULL_ONLY or value is not None):
-            raise _UnhandledError
+            raise UnhandledError
     if (
         not (_text_or_none(content) and _text_or_none(reasoning_content) and _text_or_none(reasoning))
         or not _text_or_none(delta.get("role"))  # read by nothing, but typed by the adapter
         or (tool_calls is not None and type(tool_calls) is not list)
     ):
-        raise _UnhandledError
+        raise UnhandledError
     return content, reasoning_content, reasoning, tool_calls
 
 
