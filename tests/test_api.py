@@ -320,12 +320,12 @@ def test_decode_request_schema_errors_are_validation_errors() -> None:
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        ("[1]", "a canonical request must be a JSON object, got list"),
-        (b"[1]", "a canonical request must be a JSON object, got list"),
-        ("1", "a canonical request must be a JSON object, got int"),
-        ("null", "a canonical request must be a JSON object, got NoneType"),
-        ([1], "a canonical request must be a JSON object, got list"),
-        (None, "a canonical request must be a JSON object, got NoneType"),
+        ("[1]", "the canonical request must be a JSON object, got list"),
+        (b"[1]", "the canonical request must be a JSON object, got list"),
+        ("1", "the canonical request must be a JSON object, got int"),
+        ("null", "the canonical request must be a JSON object, got NoneType"),
+        ([1], "the canonical request must be a JSON object, got list"),
+        (None, "the canonical request must be a JSON object, got NoneType"),
         ("{bad", "not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
         ('{\n  "model": "m",\n  oops\n}', "(line 3, column 3)"),
         (b'{"model": "\xff"}', "not UTF-8 text"),
@@ -342,8 +342,8 @@ def test_decode_request_payload_errors(payload: Any, message: str) -> None:
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        ("[]", "a canonical response must be a JSON object, got list"),
-        (b"7", "a canonical response must be a JSON object, got int"),
+        ("[]", "the canonical response must be a JSON object, got list"),
+        (b"7", "the canonical response must be a JSON object, got int"),
         ("{oops", "not valid JSON"),
     ],
 )

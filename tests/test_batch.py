@@ -51,7 +51,7 @@ def test_every_row_comes_back_converted_or_with_its_error() -> None:
     errors = result["chatcodec_error"]
     assert errors[:2] == [None, None]
     assert errors[2].startswith("at $: not valid JSON")
-    assert errors[3] == "at $: a openai-chat request must be a JSON object, got list"
+    assert errors[3] == "at $: the openai-chat request must be a JSON object, got list"
     assert result["chatcodec_losses"] == [[], [], [], []]
 
 

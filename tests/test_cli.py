@@ -108,7 +108,7 @@ def test_convert_jsonl_keeps_order_and_reports_bad_lines(
     converted = [json.loads(line) for line in captured.out.splitlines()]
     assert [request["messages"][0]["content"] for request in converted] == ["one", "two"]
     assert f"{source}:2: at $: not valid JSON" in captured.err
-    assert f"{source}:4: at $: a canonical request must be a JSON object, got list" in captured.err
+    assert f"{source}:4: at $: the canonical request must be a JSON object, got list" in captured.err
     assert "2 of 4 payload(s) not converted" in captured.err
 
 

@@ -42,7 +42,7 @@ def load_object(payload: object, what: str = "payload") -> dict[str, Any]:
         return fields
     if isinstance(payload, Mapping):
         return dict(cast(Mapping[str, Any], payload))
-    raise PayloadError(f"a {what} must be a JSON object, got {type(payload).__name__}")
+    raise PayloadError(f"the {what} must be a JSON object, got {type(payload).__name__}")
 
 
 def load_value(payload: object) -> Any:
