@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.accumulator import accumulate
 from chatcodec.providers.anthropic import stream, stream_accumulate
 from chatcodec.providers.anthropic.stream import to_sse
 from chatcodec.stream_replay import events_from_response
@@ -23,6 +22,7 @@ from chatcodec.testing import chat_responses, chunkings, stream_events
 from providers.anthropic.anthropic_support import STREAM_FIXTURES, load_stream_text
 from providers.anthropic.anthropic_support import stream_events as recorded_events
 from providers.anthropic.test_properties import _responses as anthropic_responses
+from stream_paths import StreamPaths, one_by_one, outcome
 
 FORMAT = "anthropic"
 PROPERTY = settings(max_examples=100, deadline=None)
@@ -36,56 +36,15 @@ FAST = {
 """Recordings read start to end on the fast path; the others hold server-tool blocks,
 which it leaves to the general path."""
 
-Outcome = str | tuple[type[BaseException], str]
-
-
-def general(events: Any) -> chatcodec.ChatResponse:
-    """What ``accumulate_stream`` gave before it had a fast path."""
-    accumulator = chatcodec.StreamAccumulator()
-    accumulator.extend(chatcodec.decode_stream(FORMAT, events))
-    return accumulator.response()
-
-
-def fast(events: Any) -> chatcodec.ChatResponse:
-    return chatcodec.accumulate_stream(FORMAT, events)
-
-
-def outcome(accumulate_with: Callable[[Any], chatcodec.ChatResponse], events: Any) -> Outcome:
-    """The response as JSON (key order included), or the error's type and message."""
-    try:
-        return accumulate_with(events).model_dump_json()
-    except Exception as error:  # any error at all must be the general path's
-        return type(error), str(error)
-
-
-def assert_same(events: Any) -> None:
-    assert outcome(fast, events) == outcome(general, events)
-
-
-def one_by_one(events: list[Any]) -> Iterator[Any]:
-    """The events as a one-pass iterator, as an HTTP client hands them over."""
-    yield from events
-
-
-def assert_same_one_by_one(events: list[Any]) -> None:
-    """The provider's own ``accumulate_stream`` against its own decoder, on a one-pass
-    iterator (``accumulate_stream`` of the API gives them a list of dicts as it is)."""
-    fast_outcome = outcome(stream_accumulate.accumulate_stream, one_by_one(events))
-    assert fast_outcome == outcome(lambda given: accumulate(stream.decode_stream(given)), one_by_one(events))
+PATHS = StreamPaths(FORMAT, stream, stream_accumulate)
+general, fast = PATHS.general, PATHS.fast
+assert_same, assert_same_one_by_one = PATHS.assert_same, PATHS.assert_same_one_by_one
 
 
 @pytest.fixture
 def general_path_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every event the general decoder is given from now on."""
-    given_events: list[dict[str, Any]] = []
-    feed = stream.StreamDecoder.feed
-
-    def recording(self: stream.StreamDecoder, event: dict[str, Any]) -> list[chatcodec.AnyStreamEvent]:
-        given_events.append(event)
-        return feed(self, event)
-
-    monkeypatch.setattr(stream.StreamDecoder, "feed", recording)
-    return given_events
+    return PATHS.record_general_path(monkeypatch)
 
 
 def block_delta(index: int, kind: str, key: str, text: object) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.accumulator import accumulate
 from chatcodec.providers.openai_chat import stream, stream_accumulate
 from chatcodec.providers.openai_chat.stream import to_sse
 from chatcodec.stream_input import iter_event_payloads
@@ -23,6 +22,7 @@ from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import chat_responses, chunkings, stream_events
 from providers.openai_chat.openai_chat_support import FORMAT, encode_events, fixture_names, load_stream
 from providers.openai_chat.test_properties import openai_responses
+from stream_paths import StreamPaths, one_by_one, outcome
 
 PROPERTY = settings(max_examples=100, deadline=None)
 
@@ -39,56 +39,15 @@ FAST = {
 the general path (logprobs, Groq's ``x_groq`` and ``channel``, OpenRouter's
 ``reasoning_details``, refusals)."""
 
-Outcome = str | tuple[type[BaseException], str]
-
-
-def general(events: Any) -> chatcodec.ChatResponse:
-    """What ``accumulate_stream`` gave before it had a fast path."""
-    accumulator = chatcodec.StreamAccumulator()
-    accumulator.extend(chatcodec.decode_stream(FORMAT, events))
-    return accumulator.response()
-
-
-def fast(events: Any) -> chatcodec.ChatResponse:
-    return chatcodec.accumulate_stream(FORMAT, events)
-
-
-def outcome(accumulate: Callable[[Any], chatcodec.ChatResponse], events: Any) -> Outcome:
-    """The response as JSON (key order included), or the error's type and message."""
-    try:
-        return accumulate(events).model_dump_json()
-    except Exception as error:  # any error at all must be the general path's
-        return type(error), str(error)
-
-
-def assert_same(events: Any) -> None:
-    assert outcome(fast, events) == outcome(general, events)
-
-
-def one_by_one(chunks: list[Any]) -> Iterator[Any]:
-    """The chunks as a one-pass iterator, as an HTTP client hands them over."""
-    yield from chunks
-
-
-def assert_same_one_by_one(chunks: list[Any]) -> None:
-    """The provider's own ``accumulate_stream`` against its own decoder, on a one-pass
-    iterator (``accumulate_stream`` of the API gives them a list of dicts as it is)."""
-    fast_outcome = outcome(stream_accumulate.accumulate_stream, one_by_one(chunks))
-    assert fast_outcome == outcome(lambda events: accumulate(stream.decode_stream(events)), one_by_one(chunks))
+PATHS = StreamPaths(FORMAT, stream, stream_accumulate)
+general, fast = PATHS.general, PATHS.fast
+assert_same, assert_same_one_by_one = PATHS.assert_same, PATHS.assert_same_one_by_one
 
 
 @pytest.fixture
 def general_path_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every chunk the general decoder is given from now on."""
-    given_chunks: list[dict[str, Any]] = []
-    feed = stream.StreamDecoder.feed
-
-    def recording(self: stream.StreamDecoder, event: dict[str, Any]) -> list[chatcodec.AnyStreamEvent]:
-        given_chunks.append(event)
-        return feed(self, event)
-
-    monkeypatch.setattr(stream.StreamDecoder, "feed", recording)
-    return given_chunks
+    """Every event the general decoder is given from now on."""
+    return PATHS.record_general_path(monkeypatch)
 
 
 def chunk(*choices: dict[str, Any], **fields: Any) -> dict[str, Any]:
