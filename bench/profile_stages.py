@@ -4,7 +4,7 @@ The main benchmark says how far chatcodec is from the plain-dict floor; this say
 It times each stage of ``convert_request`` on its own input (interleaved rounds, medians,
 ratios to the floor in the same run), using only the dev install::
 
-    python bench/profile_stages.py            # 50 turns
+    .venv/bin/python bench/profile_stages.py            # 50 turns, after make test
     python bench/profile_stages.py --turns 200
 
 Stages: wire validation of the OpenAI body, mapping wire messages to canonical dicts,
