@@ -72,3 +72,11 @@ class StreamPaths:
 
         monkeypatch.setattr(decoder, "feed", recording)
         return given_events
+
+    def forbid_general_path(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Make any use of the general decoder fail the test from now on."""
+
+        def refuse(self: Any, event: dict[str, Any]) -> list[chatcodec.AnyStreamEvent]:
+            raise AssertionError("the general path was used")
+
+        monkeypatch.setattr(self.stream.StreamDecoder, "feed", refuse)

@@ -115,11 +115,7 @@ def test_only_odd_recordings_reach_the_general_path(name: str, general_path_call
 def test_a_plain_stream_needs_no_general_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
     events = plain_stream()
     expected = general(events)
-
-    def refuse(self: stream.StreamDecoder, event: dict[str, Any]) -> list[chatcodec.AnyStreamEvent]:
-        raise AssertionError("the general path was used")
-
-    monkeypatch.setattr(stream.StreamDecoder, "feed", refuse)
+    PATHS.forbid_general_path(monkeypatch)
     assert fast(events) == expected
     assert stream_accumulate.accumulate_stream(one_by_one(events)) == expected
     assert [part.type for part in expected.message.parts] == ["thinking", "text", "tool_use"]

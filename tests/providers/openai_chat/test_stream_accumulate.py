@@ -107,11 +107,7 @@ def test_only_odd_recordings_reach_the_general_path(name: str, general_path_call
 def test_a_plain_stream_needs_no_general_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
     chunks = plain_stream()
     expected = general(chunks)
-
-    def refuse(self: stream.StreamDecoder, event: dict[str, Any]) -> list[chatcodec.AnyStreamEvent]:
-        raise AssertionError("the general path was used")
-
-    monkeypatch.setattr(stream.StreamDecoder, "feed", refuse)
+    PATHS.forbid_general_path(monkeypatch)
     assert fast(chunks) == expected
     assert stream_accumulate.accumulate_stream(one_by_one(chunks)) == expected
     thinking, text, *calls = expected.message.parts
