@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeAlias
 
-from chatcodec.errors import LossError
+from chatcodec.errors import LossError, json_path
+
+Steps: TypeAlias = tuple[int | str, ...]
+"""A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
+pass steps, so the text ``$.messages[2].content[0]`` is built only for a real loss."""
 
 OnLoss = Literal["warn", "error", "ignore"]
 """Policy for losses: emit a :class:`LossWarning` each, raise :class:`LossError` with
@@ -50,9 +54,10 @@ class LossRecorder:
         self.losses: list[Loss] = []
         """Losses recorded so far, in the order found."""
 
-    def add(self, path: str, what: str, why: str) -> None:
-        """Record that ``what`` at ``path`` cannot be carried, because ``why``."""
-        self.losses.append(Loss(path, what, why))
+    def add(self, path: str | Steps, what: str, why: str) -> None:
+        """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
+        carried, because ``why``."""
+        self.losses.append(Loss(path if isinstance(path, str) else json_path(path), what, why))
 
     def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
         """Apply the caller's policy; ``sink`` receives every loss whatever the policy.

@@ -2,5 +2,5 @@
 
 Nothing here is imported by ``import chatcodec``: the registry imports a provider's
 ``codec`` module the first time its name is used. Providers import canonical modules and
-:mod:`chatcodec.providers._support`, never each other.
+:mod:`chatcodec.providers.kit`, never each other.
 """

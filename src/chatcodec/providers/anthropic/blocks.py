@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.anthropic.fields import PROVIDER, decode_cache_control, split_fields, with_metadata
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
+from chatcodec.providers.kit import decode_cache_control, split_fields
 
 USER_KINDS = frozenset({"text", "image", "document"})
 """Block types a canonical user message (or tool result) holds as parts."""
@@ -55,7 +56,7 @@ def _part(
     if marker is not None:
         canonical["cache_control"] = marker
         mapped = mapped | {"cache_control"}
-    return with_metadata(canonical, {**split_fields(block, mapped), **markers})
+    return KIT.attach(canonical, {**split_fields(block, mapped), **markers})
 
 
 _TEXT_FIELDS = frozenset({"type", "text"})

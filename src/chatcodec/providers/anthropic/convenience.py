@@ -15,7 +15,6 @@ from chatcodec.content import CacheControl, ToolResultPart
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers._support import path
 from chatcodec.providers.anthropic.request import encode_request
 from chatcodec.providers.anthropic.response import decode_response
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
@@ -112,7 +111,7 @@ def _reasoning(effort: ReasoningEffort | None, max_tokens: int, losses: LossReco
         return ReasoningConfig(enabled=False)
     budget = min(THINKING_BUDGETS[effort], max_tokens - 1)
     if budget < MIN_THINKING_BUDGET:
-        losses.add(path("reasoning_effort"), f"reasoning effort {effort!r}", "max_tokens leaves no room for thinking")
+        losses.add(("reasoning_effort",), f"reasoning effort {effort!r}", "max_tokens leaves no room for thinking")
         return None
     return ReasoningConfig(enabled=True, budget_tokens=budget)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
@@ -47,7 +47,7 @@ def decode_finish_reason(stop_reason: str | None) -> FinishReason | None:
     return FinishReason(unified=_UNIFIED.get(stop_reason, "other"), raw=stop_reason)
 
 
-def encode_finish_reason(finish_reason: FinishReason | None, losses: LossRecorder, at: str) -> str | None:
+def encode_finish_reason(finish_reason: FinishReason | None, losses: LossRecorder, at: Steps) -> str | None:
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value, else the closest word for the unified value (a loss when that changes
     the unified value, e.g. ``content_filter`` -> ``refusal``)."""

@@ -37,15 +37,12 @@ from chatcodec.providers.anthropic.blocks import (
     decode_tool_result,
     is_tool_result,
 )
-from chatcodec.providers.anthropic.fields import (
-    PROVIDER,
-    bag_for,
-    encode_cache_control,
-    restore_fields,
-    split_fields,
-    with_metadata,
-)
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+from chatcodec.providers.kit import Steps, encode_cache_control, restore_fields, split_fields
+
+Block = tuple[dict[str, Any], Steps]
+"""A wire block with the canonical path it came from (for loss reports)."""
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
@@ -80,12 +77,12 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
     bag = split_fields(message, _MESSAGE_FIELDS)
     if role == "system":
         decoded = decode_system(content)
-        return [with_metadata(decoded, {**bag, IN_MESSAGES: True})]
+        return [KIT.attach(decoded, {**bag, IN_MESSAGES: True})]
     if role == "assistant":
         blocks = content if isinstance(content, str) else [decode_block(block, ASSISTANT_KINDS) for block in content]
-        return [with_metadata({"role": "assistant", "content": blocks}, bag)]
+        return [KIT.attach({"role": "assistant", "content": blocks}, bag)]
     if isinstance(content, str):
-        return [with_metadata({"role": "user", "content": content}, bag)]
+        return [KIT.attach({"role": "user", "content": content}, bag)]
     produced: list[dict[str, Any]] = []
     results = [decode_tool_result(block) for block in content if is_tool_result(block)]
     if results:
@@ -93,7 +90,7 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
     rest = [decode_block(block, USER_KINDS) for block in content if not is_tool_result(block)]
     if rest or not results:
         produced.append({"role": "user", "content": rest})
-    with_metadata(produced[0], bag)
+    KIT.attach(produced[0], bag)
     return produced
 
 
@@ -107,9 +104,9 @@ class _Turn:
     """One wire message being built from one or more canonical messages."""
 
     role: WireRole
-    at: str
-    results: list[tuple[dict[str, Any], str]] = field(default_factory=list[tuple[dict[str, Any], str]])
-    blocks: list[tuple[dict[str, Any], str]] = field(default_factory=list[tuple[dict[str, Any], str]])
+    at: Steps
+    results: list[Block] = field(default_factory=list[Block])
+    blocks: list[Block] = field(default_factory=list[Block])
     string: str | None = None
     bag: dict[str, Any] = field(default_factory=dict[str, Any])
     open_to_results: bool = False
@@ -131,18 +128,18 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | l
     if not messages:
         return None
     for index, message in enumerate(messages):
-        own = bag_for(context.losses, message.provider_metadata, f"$.messages[{index}]")
+        own = KIT.claim(context.losses, message.provider_metadata, ("messages", index))
         if any(not key.startswith("_") for key in own):  # the top-level system has no fields of its own
-            context.losses.add(f"$.messages[{index}]", "anthropic message fields", "the system prompt has no message")
+            context.losses.add(("messages", index), "anthropic message fields", "the system prompt has no message")
     first = messages[0]
     if len(messages) == 1 and isinstance(first.content, str) and first.cache_control is None:
-        _message_losses(first, context, "$.messages[0]")
+        _message_losses(first, context, ("messages", 0))
         return first.content
-    blocks: list[tuple[dict[str, Any], str]] = []
+    blocks: list[Block] = []
     for index, message in enumerate(messages):
-        blocks.extend(_contribution(message, context, f"$.messages[{index}]"))
+        blocks.extend(_contribution(message, context, ("messages", index)))
         if message.content == [] and len(messages) > 1:
-            context.losses.add(f"$.messages[{index}]", "empty system message", "joined with the others, it is gone")
+            context.losses.add(("messages", index), "empty system message", "joined with the others, it is gone")
     kept = _drop_empty(blocks, context)
     return [block for block, _ in kept]
 
@@ -152,7 +149,7 @@ def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext)
     turns: list[_Turn] = []
     for index in range(start, len(messages)):
         message = messages[index]
-        at = f"$.messages[{index}]"
+        at = ("messages", index)
         match message:
             case SystemMessage():
                 _add(turns, _Turn("system", at), message, context, at)
@@ -181,11 +178,11 @@ def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
 
 
 def _add(
-    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: str, *, results: bool = False
+    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps, *, results: bool = False
 ) -> None:
     if not turns or turns[-1] is not turn:
         turns.append(turn)
-    for key, value in bag_for(context.losses, message.provider_metadata, at).items():
+    for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
         if not key.startswith("_"):
             turn.bag.setdefault(key, value)
     # A turn of one string message keeps the string form; a turn never takes company
@@ -202,17 +199,17 @@ def _add(
     turn.contributions += 1
 
 
-def _contribution(message: AnyMessage, context: EncodeContext, at: str) -> list[tuple[dict[str, Any], str]]:
+def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[Block]:
     """The blocks ``message`` adds, each with its canonical path; message-level
     ``cache_control`` lands on the last one."""
     _message_losses(message, context, at)
-    blocks: list[tuple[dict[str, Any], str]] = []
+    blocks: list[Block] = []
     if isinstance(message.content, str):
         blocks.append(({"type": "text", "text": message.content}, at))
     else:
         parts: list[AnyPart] = list(message.content)
         for index, part in enumerate(parts):
-            part_at = f"{at}.content[{index}]"
+            part_at = (*at, "content", index)
             block = encode_part(part, context, part_at)
             if block is not None:
                 blocks.append((block, part_at))
@@ -221,22 +218,22 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: str) -> list[
     return blocks
 
 
-def _cache_last(blocks: list[tuple[dict[str, Any], str]], message: AnyMessage, context: EncodeContext, at: str) -> None:
+def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext, at: Steps) -> None:
     marker = message.cache_control
     assert marker is not None
     if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
-        context.losses.add(f"{at}.cache_control", "cache_control", "no block at the end of the message can carry it")
+        context.losses.add((*at, "cache_control"), "cache_control", "no block at the end of the message can carry it")
         return
     block, block_at = blocks[-1]
     if "cache_control" not in block:
         context.cache(block, marker, block_at)
     elif block["cache_control"] != encode_cache_control(marker):
-        context.losses.add(f"{at}.cache_control", "cache_control", "its last block has a different marker, kept")
+        context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
 
 
-def _message_losses(message: AnyMessage, context: EncodeContext, at: str) -> None:
+def _message_losses(message: AnyMessage, context: EncodeContext, at: Steps) -> None:
     if message.name is not None:
-        context.losses.add(f"{at}.name", "participant name", "Anthropic messages have no name")
+        context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
 
 
 def _marker(message: AnyMessage, key: str) -> bool:
@@ -244,9 +241,9 @@ def _marker(message: AnyMessage, key: str) -> bool:
     return bag.get(key) is True
 
 
-def _drop_empty(blocks: list[tuple[dict[str, Any], str]], context: EncodeContext) -> list[tuple[dict[str, Any], str]]:
+def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
     """Drop empty text blocks; whitespace-only ones too when no other text is left."""
-    kept: list[tuple[dict[str, Any], str]] = []
+    kept: list[Block] = []
     has_text = False
     for block, at in blocks:
         if block["type"] != "text":

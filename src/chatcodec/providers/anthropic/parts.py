@@ -39,8 +39,9 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.fields import PROVIDER, bag_for, encode_cache_control, restore_fields
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.kit import Steps, encode_cache_control, restore_fields
 
 UnsignedThinking = Literal["drop", "text"]
 """What to do with thinking Anthropic cannot verify: drop it, or send its text as text."""
@@ -51,7 +52,7 @@ class Breakpoint:
     """A ``cache_control`` written into the output, in prompt order."""
 
     block: dict[str, Any]
-    at: str
+    at: Steps
 
 
 @dataclass
@@ -64,10 +65,10 @@ class EncodeContext:
     tool_names: dict[str, str] = field(default_factory=dict[str, str])
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
 
-    def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: str) -> dict[str, Any]:
+    def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: Steps) -> dict[str, Any]:
         """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
         if cache_control is not None and not self.for_request:
-            self.losses.add(f"{at}.cache_control", "cache_control", "Anthropic responses carry no cache markers")
+            self.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
         elif cache_control is not None:
             block["cache_control"] = encode_cache_control(cache_control)
         if "cache_control" in block:
@@ -75,7 +76,7 @@ class EncodeContext:
         return block
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: str) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The wire block for ``part``, or None when Anthropic cannot carry it (a loss)."""
     match part:
         case TextPart():
@@ -104,12 +105,12 @@ def encode_part(part: AnyPart, context: EncodeContext, at: str) -> dict[str, Any
             assert_never(part)
 
 
-def _bag(part: AnyPart, context: EncodeContext, at: str) -> dict[str, Any]:
-    return restore_fields(bag_for(context.losses, part.provider_metadata, at))
+def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    return restore_fields(KIT.claim(context.losses, part.provider_metadata, at))
 
 
 def _media_source(
-    source: UrlSource | Base64Source | FileSource | TextSource, context: EncodeContext, at: str
+    source: UrlSource | Base64Source | FileSource | TextSource, context: EncodeContext, at: Steps
 ) -> dict[str, Any]:
     match source:
         case Base64Source():
@@ -123,29 +124,29 @@ def _media_source(
         case _:
             assert_never(source)
     if source.media_type is not None:
-        context.losses.add(f"{at}.source.media_type", "media type", f"Anthropic {source.type} sources have none")
+        context.losses.add((*at, "source", "media_type"), "media type", f"Anthropic {source.type} sources have none")
     return wire
 
 
-def _image(part: ImagePart, context: EncodeContext, at: str) -> dict[str, Any]:
+def _image(part: ImagePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     if part.detail not in (None, "auto"):
-        context.losses.add(f"{at}.detail", f"image detail {part.detail!r}", "Anthropic has no resolution hint")
+        context.losses.add((*at, "detail"), f"image detail {part.detail!r}", "Anthropic has no resolution hint")
     block = {**_bag(part, context, at), "type": "image", "source": _media_source(part.source, context, at)}
     return context.cache(block, part.cache_control, at)
 
 
-def _document(part: DocumentPart, context: EncodeContext, at: str) -> dict[str, Any]:
+def _document(part: DocumentPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     block = {**_bag(part, context, at), "type": "document", "source": _media_source(part.source, context, at)}
     if part.title is not None:
         block["title"] = part.title
     if part.filename is not None:
-        context.losses.add(f"{at}.filename", "document file name", "Anthropic documents have a title, no file name")
+        context.losses.add((*at, "filename"), "document file name", "Anthropic documents have a title, no file name")
     return context.cache(block, part.cache_control, at)
 
 
-def _thinking(part: ThinkingPart, context: EncodeContext, at: str) -> dict[str, Any] | None:
+def _thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     if part.cache_control is not None:
-        context.losses.add(f"{at}.cache_control", "cache_control on thinking", "not allowed on thinking blocks")
+        context.losses.add((*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks")
     ours = part.provider in (PROVIDER, None)
     if part.redacted and ours and part.encrypted:
         if part.text or part.signature:
@@ -167,22 +168,22 @@ def _thinking(part: ThinkingPart, context: EncodeContext, at: str) -> dict[str, 
     return None
 
 
-def _response_thinking(part: ThinkingPart, ours: bool, context: EncodeContext, at: str) -> dict[str, Any]:
+def _response_thinking(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A response may show reasoning from any source; only Anthropic's signature is kept."""
     _encrypted_loss(part, context, at)
     signature = part.signature or ""
     if not ours and signature:
-        context.losses.add(f"{at}.signature", f"{part.provider} signature", "meaningless to Anthropic clients")
+        context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to Anthropic clients")
         signature = ""
     return {**_bag(part, context, at), "type": "thinking", "thinking": part.text, "signature": signature}
 
 
-def _encrypted_loss(part: ThinkingPart, context: EncodeContext, at: str) -> None:
+def _encrypted_loss(part: ThinkingPart, context: EncodeContext, at: Steps) -> None:
     if part.encrypted is not None:
-        context.losses.add(f"{at}.encrypted", "encrypted reasoning", "Anthropic thinking blocks have no such payload")
+        context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
 
 
-def tool_input(part: ToolUsePart, context: EncodeContext, at: str) -> dict[str, Any]:
+def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """The arguments as the JSON object ``tool_use.input`` must be (``{}`` if they are not one)."""
     if not part.arguments.strip():
         return {}
@@ -192,11 +193,11 @@ def tool_input(part: ToolUsePart, context: EncodeContext, at: str) -> dict[str, 
         parsed = None
     if isinstance(parsed, dict):
         return parsed  # pyright: ignore[reportUnknownVariableType]
-    context.losses.add(f"{at}.arguments", "tool arguments", "not a JSON object; Anthropic needs one, sent {}")
+    context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Anthropic needs one, sent {}")
     return {}
 
 
-def _tool_use(part: ToolUsePart, context: EncodeContext, at: str) -> dict[str, Any]:
+def _tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     block = {
         **_bag(part, context, at),
         "type": "tool_use",
@@ -207,42 +208,42 @@ def _tool_use(part: ToolUsePart, context: EncodeContext, at: str) -> dict[str, A
     return context.cache(block, part.cache_control, at)
 
 
-def _tool_result(part: ToolResultPart, context: EncodeContext, at: str) -> dict[str, Any]:
-    bag = bag_for(context.losses, part.provider_metadata, at)
+def _tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = KIT.claim(context.losses, part.provider_metadata, at)
     block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": sanitize_tool_use_id(part.tool_use_id)}
     if isinstance(part.content, str):
         if part.content or not bag.get("_no_content"):
             block["content"] = part.content
     else:
-        content = [encode_part(item, context, f"{at}.content[{index}]") for index, item in enumerate(part.content)]
+        content = [encode_part(item, context, (*at, "content", index)) for index, item in enumerate(part.content)]
         block["content"] = drop_empty_text(content, context, at)
     if part.is_error:
         block["is_error"] = True
     elif "_is_error" in bag:
         block["is_error"] = False
     if part.name is not None and context.tool_names.get(part.tool_use_id) != part.name:
-        context.losses.add(f"{at}.name", "tool name", "Anthropic results carry no name; no matching call names it")
+        context.losses.add((*at, "name"), "tool name", "Anthropic results carry no name; no matching call names it")
     return context.cache(block, part.cache_control, at)
 
 
-def drop_empty_text(blocks: list[dict[str, Any] | None], context: EncodeContext, at: str) -> list[dict[str, Any]]:
+def drop_empty_text(blocks: list[dict[str, Any] | None], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The blocks that could be carried, less empty text blocks, which Anthropic rejects
     ("text content blocks must be non-empty")."""
     kept: list[dict[str, Any]] = []
     for index, block in enumerate(blocks):
         if block is not None and block.get("type") == "text" and block.get("text") == "":
-            context.losses.add(f"{at}.content[{index}]", "empty text block", "Anthropic rejects empty text blocks")
+            context.losses.add((*at, "content", index), "empty text block", "Anthropic rejects empty text blocks")
         elif block is not None:
             kept.append(block)
     return kept
 
 
-def _opaque(part: OpaquePart, context: EncodeContext, at: str) -> dict[str, Any] | None:
+def _opaque(part: OpaquePart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
         context.losses.add(at, f"{part.provider} block", "only Anthropic's own blocks can be sent to Anthropic")
         return None
     if part.provider_metadata:
-        bag_for(context.losses, part.provider_metadata, at)
+        KIT.claim(context.losses, part.provider_metadata, at)
     if not isinstance(part.data.get("type"), str):
         context.losses.add(at, "anthropic block without a type", "Anthropic cannot read a block without one")
         return None

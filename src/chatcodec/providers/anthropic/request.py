@@ -22,15 +22,7 @@ from typing import Any
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
-from chatcodec.providers._support import path
-from chatcodec.providers.anthropic.fields import (
-    PROVIDER,
-    bag_for,
-    decode_cache_control,
-    encode_cache_control,
-    restore_fields,
-    split_fields,
-)
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
     decode_system,
@@ -43,6 +35,7 @@ from chatcodec.providers.anthropic.settings import decode_settings, encode_setti
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_model, validate_with
 
@@ -115,7 +108,7 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
-    bag = bag_for(losses, request.provider_options, path("provider_options"))
+    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
     context = EncodeContext(
         losses,
@@ -140,7 +133,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         if getattr(request, key) is not None:
-            losses.add(path(key), key, "Anthropic has no such setting")
+            losses.add((key,), key, "Anthropic has no such setting")
     encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
@@ -161,7 +154,7 @@ def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
     for breakpoint in context.breakpoints[: max(excess, 0)]:
         del breakpoint.block["cache_control"]
         context.losses.add(
-            f"{breakpoint.at}.cache_control",
+            (*breakpoint.at, "cache_control"),
             "cache breakpoint",
             f"Anthropic allows {MAX_BREAKPOINTS} per request; the last ones (longest cached prefix) were kept",
         )

@@ -19,13 +19,13 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers._support import path
 from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, decode_blocks
-from chatcodec.providers.anthropic.fields import bag_for, restore_fields, split_fields, with_metadata
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.validation import validate_model
 
@@ -71,24 +71,24 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     usage = as_dict(message.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_model(ChatResponse, with_metadata(canonical, message_bag(message)))
+    return validate_model(ChatResponse, KIT.attach(canonical, message_bag(message)))
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
     """Write ``response`` as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
-    bag = bag_for(losses, response.provider_metadata, "$")
+    bag = KIT.claim(losses, response.provider_metadata, ())
     wire = restore_fields(bag, MESSAGE_DEFAULTS)
     if response.id is not None or not bag:
         wire["id"] = response.id or ""
     if response.model is not None or not bag:
         wire["model"] = response.model or ""
     if response.created is not None:
-        losses.add(path("created"), "creation time", "Anthropic responses have none")
+        losses.add(("created",), "creation time", "Anthropic responses have none")
     for index in range(1, len(response.choices)):
-        losses.add(path("choices", index), "extra choice", "Anthropic returns one answer per response")
+        losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")
     choice = response.choices[0]
     wire["content"] = encode_content(choice, EncodeContext(losses, for_request=False), ("choices", 0, "message"))
-    stop_reason = encode_finish_reason(choice.finish_reason, losses, path("choices", 0, "finish_reason"))
+    stop_reason = encode_finish_reason(choice.finish_reason, losses, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
     if response.usage is not None or not bag:
@@ -99,18 +99,18 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
 _RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 
 
-def encode_content(choice: ResponseChoice, context: EncodeContext, at: tuple[str | int, ...]) -> list[dict[str, Any]]:
+def encode_content(choice: ResponseChoice, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The response's content blocks; parts a response cannot hold (images, audio) are losses."""
     message = choice.message
-    bag_for(context.losses, choice.provider_metadata, path(*at[:-1]))
-    bag_for(context.losses, message.provider_metadata, path(*at))
+    KIT.claim(context.losses, choice.provider_metadata, at[:-1])
+    KIT.claim(context.losses, message.provider_metadata, at)
     if message.name is not None:
-        context.losses.add(path(*at, "name"), "participant name", "Anthropic messages have no name")
+        context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
     if message.cache_control is not None:
-        context.losses.add(path(*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+        context.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
-        part_at = path(*at, "content", index)
+        part_at = (*at, "content", index)
         if not isinstance(part, _RESPONSE_PARTS):
             context.losses.add(part_at, f"{part.type} part", "an Anthropic response cannot contain it")
             continue

@@ -15,8 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers._support import path
-from chatcodec.providers.anthropic.fields import restore_fields, split_fields
+from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
@@ -95,22 +94,22 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
 
 
 def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
-    at = path("reasoning")
+    at = ("reasoning",)
     for key in ("summary", "include_thoughts"):
         if getattr(reasoning, key) is not None:
-            losses.add(f"{at}.{key}", f"reasoning {key}", "Anthropic has no such setting")
+            losses.add((*at, key), f"reasoning {key}", "Anthropic has no such setting")
     if reasoning.enabled is False:
         if reasoning.budget_tokens is not None or reasoning.adaptive:
             losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
         return {"type": "disabled"}
     if reasoning.budget_tokens is not None:
         if reasoning.adaptive:
-            losses.add(f"{at}.adaptive", "adaptive thinking", "a budget was given too; sent as enabled thinking")
+            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
         return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
     if reasoning.adaptive:
         return {"type": "adaptive"}
     if reasoning.enabled:
-        losses.add(f"{at}.enabled", "reasoning on without a budget", "sent as adaptive thinking")
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
         return {"type": "adaptive"}
     return None
 
@@ -118,21 +117,21 @@ def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[s
 def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
     effort = reasoning.effort
     if effort == "minimal":
-        losses.add(path("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that")
+        losses.add(("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that")
         return "low"
     if effort == "none":
-        losses.add(path("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled")
+        losses.add(("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled")
     return effort
 
 
 def _encode_format(response_format: ResponseFormat | None, output_config: dict[str, Any], losses: LossRecorder) -> None:
     if response_format is None or response_format.type == "text":
         return
-    at = path("response_format")
+    at = ("response_format",)
     if response_format.type == "json_object" or response_format.json_schema is None:
         losses.add(at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output")
         return
     output_config["format"] = {"type": "json_schema", "schema": response_format.json_schema}
     for key in ("name", "description", "strict"):
         if getattr(response_format, key) is not None:
-            losses.add(f"{at}.{key}", f"schema {key}", "Anthropic's output format has only the schema")
+            losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema")

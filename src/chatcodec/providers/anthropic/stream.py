@@ -26,13 +26,14 @@ import pydantic_core
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, arguments_text, decode_block
-from chatcodec.providers.anthropic.fields import PROVIDER, split_fields
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
+from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.stream_encoder import StreamEncoder
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
+from chatcodec.providers.kit import split_fields
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,

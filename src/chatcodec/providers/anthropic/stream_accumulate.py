@@ -32,12 +32,13 @@ from typing_extensions import TypeIs
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.errors import StreamError
 from chatcodec.providers._fast_accumulation import UnhandledError, accumulate_or_replay
-from chatcodec.providers.anthropic.fields import PROVIDER, split_fields
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
+from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.stream import DELTA_FIELDS, decode_stream
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
+from chatcodec.providers.kit import split_fields
 from chatcodec.response import ChatResponse, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,

@@ -19,13 +19,13 @@ from typing import Any, assert_never
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers._support import path
-from chatcodec.providers.anthropic.fields import PROVIDER, bag_for, restore_fields
 from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
 from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
+from chatcodec.providers.kit import Steps, restore_fields
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -126,7 +126,7 @@ class StreamEncoder:
     def _other_choice(self, choice: int) -> bool:
         if choice != 0 and choice not in self.dropped_choices:
             self.dropped_choices.add(choice)
-            self.losses.add(path("choices", choice), "extra choice", "Anthropic streams one answer")
+            self.losses.add(("choices", choice), "extra choice", "Anthropic streams one answer")
         return choice != 0
 
     def _ensure_started(self) -> Iterator[dict[str, Any]]:
@@ -134,9 +134,9 @@ class StreamEncoder:
             return
         self.started = True
         start = self.start or ResponseStartEvent()
-        bag = bag_for(self.losses, start.provider_metadata, path("provider_metadata"))
+        bag = KIT.claim(self.losses, start.provider_metadata, ("provider_metadata",))
         if start.created is not None:
-            self.losses.add(path("created"), "creation time", "Anthropic responses have none")
+            self.losses.add(("created",), "creation time", "Anthropic responses have none")
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
         message.update(id=start.id or "", model=start.model or "", content=[], stop_reason=None, stop_sequence=None)
         message["usage"] = self._wire_usage(LossRecorder())  # the final usage reports any loss
@@ -158,12 +158,12 @@ class StreamEncoder:
     def _delta_fields(self) -> dict[str, Any]:
         """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
         finish = self.finish
-        at = path("finish_reason")
+        at = ("finish_reason",)
         delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": None}
         if finish is None:
             return delta
         delta["stop_reason"] = encode_finish_reason(finish.finish_reason, self.losses, at)
-        bag = bag_for(self.losses, finish.provider_metadata, path("provider_metadata"))
+        bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):
                 delta[key] = value
@@ -202,11 +202,11 @@ class StreamEncoder:
         for index in list(self.open):
             yield from self._stop(index, self.open[index].kind)
 
-    def _bag(self, event: AnyStreamEvent, at: str) -> dict[str, Any]:
-        return restore_fields(bag_for(self.losses, event.provider_metadata, at))
+    def _bag(self, event: AnyStreamEvent, at: Steps) -> dict[str, Any]:
+        return restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
 
     def _part_event(self, event: PartLifecycleEvent) -> Iterator[dict[str, Any]]:
-        at = path("content", event.index)
+        at = ("content", event.index)
         match event:
             case TextStartEvent() | TextDeltaEvent() | TextEndEvent() | RefusalDeltaEvent() | PartEvent():
                 yield from self._text_event(event, at)
@@ -218,7 +218,7 @@ class StreamEncoder:
                 assert_never(event)
 
     def _text_event(
-        self, event: TextStartEvent | TextDeltaEvent | TextEndEvent | RefusalDeltaEvent | PartEvent, at: str
+        self, event: TextStartEvent | TextDeltaEvent | TextEndEvent | RefusalDeltaEvent | PartEvent, at: Steps
     ) -> Iterator[dict[str, Any]]:
         match event:
             case TextStartEvent():
@@ -237,7 +237,7 @@ class StreamEncoder:
     def _thinking_event(
         self,
         event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent,
-        at: str,
+        at: Steps,
     ) -> Iterator[dict[str, Any]]:
         match event:
             case ThinkingStartEvent():
@@ -250,14 +250,14 @@ class StreamEncoder:
                 yield from self._signature(event, at)
             case ThinkingEndEvent():
                 if event.encrypted is not None:
-                    self.losses.add(f"{at}.encrypted", "encrypted reasoning", "Anthropic has no such payload")
+                    self.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic has no such payload")
                 self._bag(event, at)
                 yield from self._stop(event.index, "thinking")
             case _:
                 assert_never(event)
 
     def _tool_event(
-        self, event: ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent, at: str
+        self, event: ToolCallStartEvent | ToolCallDeltaEvent | ToolCallEndEvent, at: Steps
     ) -> Iterator[dict[str, Any]]:
         match event:
             case ToolCallStartEvent():
@@ -274,7 +274,7 @@ class StreamEncoder:
             case _:
                 assert_never(event)
 
-    def _signature(self, event: ThinkingSignatureDeltaEvent, at: str) -> Iterator[dict[str, Any]]:
+    def _signature(self, event: ThinkingSignatureDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
         """Only Anthropic's own signature goes out (as in a non-streamed response); the
         start block already says ``"signature": ""``, so empty deltas add nothing."""
         delta = self._delta(event.index, "thinking", {"type": "signature_delta", "signature": event.delta})
@@ -285,9 +285,9 @@ class StreamEncoder:
             yield delta
         elif not block.reported:
             block.reported = True
-            self.losses.add(f"{at}.signature", "signature of another provider", "meaningless to Anthropic clients")
+            self.losses.add((*at, "signature"), "signature of another provider", "meaningless to Anthropic clients")
 
-    def _check_arguments(self, index: int, at: str) -> None:
+    def _check_arguments(self, index: int, at: Steps) -> None:
         """Anthropic clients parse ``input_json_delta`` fragments into an object; what went
         out cannot be taken back, but a call whose text is not one is reported."""
         block = self.open.get(index)
@@ -299,24 +299,26 @@ class StreamEncoder:
         except json.JSONDecodeError:
             parsed = None
         if not isinstance(parsed, dict):
-            self.losses.add(f"{at}.arguments", "tool arguments", "not a JSON object; Anthropic clients cannot parse it")
+            self.losses.add(
+                (*at, "arguments"), "tool arguments", "not a JSON object; Anthropic clients cannot parse it"
+            )
 
-    def _text_end(self, event: TextEndEvent, at: str) -> Iterator[dict[str, Any]]:
+    def _text_end(self, event: TextEndEvent, at: Steps) -> Iterator[dict[str, Any]]:
         """Citations known at the end go out as ``citations_delta`` events first."""
-        bag = bag_for(self.losses, event.provider_metadata, at)
+        bag = KIT.claim(self.losses, event.provider_metadata, at)
         citations = bag.get("citations")
         if isinstance(citations, list) and event.index in self.open:
             for citation in citations:  # pyright: ignore[reportUnknownVariableType]
                 yield self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
         yield from self._stop(event.index, "text")
 
-    def _refusal(self, event: RefusalDeltaEvent, at: str) -> Iterator[dict[str, Any]]:
+    def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
         if event.index not in self.open:
             self.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
             yield self._begin(event.index, "text", {"type": "text", "text": ""})
         yield self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
 
-    def _whole(self, event: PartEvent, at: str) -> Iterator[dict[str, Any]]:
+    def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
         part = event.part
         if not isinstance(part, _WHOLE_PARTS):
             self.losses.add(at, f"{part.type} part", "an Anthropic response cannot contain it")

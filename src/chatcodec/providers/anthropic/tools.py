@@ -16,16 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers._support import path
 from chatcodec.providers.anthropic.blocks import opaque
-from chatcodec.providers.anthropic.fields import (
-    bag_for,
-    decode_cache_control,
-    restore_fields,
-    split_fields,
-    with_metadata,
-)
+from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice
 
@@ -77,7 +71,7 @@ def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
     rest = split_fields(tool, mapped)
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
-    return with_metadata(definition, rest)
+    return KIT.attach(definition, rest)
 
 
 def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
@@ -86,13 +80,13 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
     functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
     servers: list[dict[str, Any]] = []
     for index, tool in enumerate(request.provider_tools):
-        at = path("provider_tools", index)
+        at = ("provider_tools", index)
         if tool.provider != "anthropic":
             context.losses.add(
                 at, f"{tool.provider} tool", "only Anthropic's own server tools can be sent to Anthropic"
             )
             continue
-        bag_for(context.losses, tool.provider_metadata, at)
+        KIT.claim(context.losses, tool.provider_metadata, at)
         servers.append(context.cache(dict(tool.data), tool.cache_control, at))
     tools = _ordered(functions, servers, as_list(bag.get("_tool_order")))
     if tools or bag.get("_empty_tools"):
@@ -102,8 +96,8 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
 
 def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> dict[str, Any]:
     tool = request.tools[index]
-    at = path("tools", index)
-    rest = bag_for(context.losses, tool.provider_metadata, at)
+    at = ("tools", index)
+    rest = KIT.claim(context.losses, tool.provider_metadata, at)
     wire = {**restore_fields(rest), "name": tool.name}
     if tool.description is not None:
         wire["description"] = tool.description
@@ -137,6 +131,6 @@ def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, An
     if choice.type != "none" and parallel is not None:
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:
-        at = path("parallel_tool_calls")
+        at = ("parallel_tool_calls",)
         context.losses.add(at, "parallel_tool_calls", "Anthropic's tool_choice none takes no parallel setting")
     wire["tool_choice"] = encoded

@@ -19,8 +19,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers._support import path
-from chatcodec.providers.anthropic.fields import ABSENT, bag_for, restore_fields, split_fields, with_metadata
+from chatcodec.providers.anthropic.markers import KIT
+from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields
 from chatcodec.response import Usage
 
 _INPUT = "input_tokens"
@@ -56,7 +56,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
         rest = {key: value for key, value in details.items() if key != _THINKING or value is None}
         if rest or _THINKING not in details:
             bag[_DETAILS] = rest
-    return with_metadata(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 def merge_wire_usage(merged: dict[str, Any], update: Mapping[str, Any]) -> None:
@@ -71,18 +71,18 @@ def merge_wire_usage(merged: dict[str, Any], update: Mapping[str, Any]) -> None:
             merged[key] = value
 
 
-def encode_usage(usage: Usage | None, losses: LossRecorder, at: tuple[str | int, ...]) -> dict[str, Any]:
+def encode_usage(usage: Usage | None, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing usage
     or count is written as zero, unless the decoder saw the count absent."""
     if usage is None:
         return {_INPUT: 0, _OUTPUT: 0}
-    bag = bag_for(losses, usage.provider_metadata, path(*at))
+    bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
     if usage.input_tokens is not None:
         uncached = usage.input_tokens - (read or 0) - (write or 0)
         if uncached < 0:
-            losses.add(path(*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
+            losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
             uncached = 0
         wire[_INPUT] = uncached
     if usage.output_tokens is not None:

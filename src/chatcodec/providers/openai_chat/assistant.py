@@ -34,20 +34,9 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
+from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, wire_fields
 from chatcodec.providers.openai_chat import parts, reasoning
-from chatcodec.providers.openai_chat.common import (
-    PROVIDER,
-    absent,
-    attach,
-    mark_absent,
-    own,
-    path,
-    report_foreign,
-    rest,
-    wire_bag,
-)
-
-Steps = tuple[int | str, ...]
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 _STRING_SHAPES = ((), ("T",), ("R",), ("T", "R"))
 
@@ -79,7 +68,7 @@ def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> d
     bag: dict[str, Any] = {}
     if not thinking and not call_parts and refusal is None and isinstance(content, str):
         canonical["content"] = content
-        return attach(canonical, rest(message, [*mapped, "content"]))
+        return KIT.attach(canonical, leftovers(message, [*mapped, "content"]))
     items = _decode_content(content, message, bag)
     listed = isinstance(content, list)
     others = bool(thinking or call_parts)
@@ -87,13 +76,13 @@ def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> d
         bag["_content"] = "list"  # a response's content is written as a string unless marked
     body = [*thinking, *items]
     if isinstance(refusal, str):
-        body.append(attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
+        body.append(KIT.attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
     if call_parts:
         body.extend(call_parts)
         mapped.append("tool_calls")
     canonical["content"] = body
-    bag.update(rest(message, [*mapped, "content"]))
-    return attach(canonical, bag)
+    bag.update(leftovers(message, [*mapped, "content"]))
+    return KIT.attach(canonical, bag)
 
 
 def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
@@ -112,7 +101,7 @@ def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
         case "text":
             return parts.decode_text_part(item)
         case "refusal":
-            return attach({"type": "refusal", "text": item["refusal"]}, rest(item, ("type", "refusal")))
+            return KIT.attach({"type": "refusal", "text": item["refusal"]}, leftovers(item, ("type", "refusal")))
         case "thinking":
             return reasoning.decode_content_thinking(item)
         case _:
@@ -132,12 +121,12 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
         return parts.opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-    bag = rest(call, ("id", "type", "function"))
-    function_rest = rest(function, ("name", "arguments"))
+    bag = leftovers(call, ("id", "type", "function"))
+    function_rest = leftovers(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")
-    return attach(part, bag)
+    return KIT.attach(part, bag)
 
 
 # --- encode --------------------------------------------------------------------------
@@ -165,29 +154,29 @@ _SLOTS = {"reasoning_content": 0, "reasoning": 1, "reasoning_details": 2, "item"
 
 
 def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> str:
-    if isinstance(part, TextPart) and part.cache_control is None and not own(part.provider_metadata):
+    if isinstance(part, TextPart) and part.cache_control is None and not KIT.own(part.provider_metadata):
         return "T"
-    return "R" if isinstance(part, RefusalPart) and not wire_bag(own(part.provider_metadata)) else "X"
+    return "R" if isinstance(part, RefusalPart) and not wire_fields(KIT.own(part.provider_metadata)) else "X"
 
 
 def encode_assistant(
     message: AssistantMessage, reasoning_field: str | None, losses: LossRecorder, at: Steps, *, response: bool = False
 ) -> dict[str, Any]:
     """The wire assistant message; ``response`` writes the stricter response shape."""
-    report_foreign(losses, message.provider_metadata, at)
-    bag = own(message.provider_metadata)
-    wire: dict[str, Any] = {**wire_bag(bag), "role": "assistant"}
+    KIT.report_foreign(losses, message.provider_metadata, at)
+    bag = KIT.own(message.provider_metadata)
+    wire: dict[str, Any] = {**wire_fields(bag), "role": "assistant"}
     if message.name is not None:
         wire["name"] = message.name
     if message.cache_control is not None:
-        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
     if isinstance(message.content, str):
         wire["content"] = message.content
         return wire
     layout = _lay_out(message.content, reasoning_field, losses, at)
     if layout.slots != sorted(layout.slots):
         why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
-        losses.add(path(*at, "content"), "order of the assistant message's parts", why)
+        losses.add((*at, "content"), "order of the assistant message's parts", why)
     writer = reasoning.ReasoningWriter(losses)
     for part, target, steps in layout.thinking:
         writer.add(part, target, steps)
@@ -228,7 +217,7 @@ def _place(
         case TextPart():
             layout.items.append((part, steps))
             return "item"
-        case RefusalPart() if own(part.provider_metadata).get("_field") == "refusal":
+        case RefusalPart() if KIT.own(part.provider_metadata).get("_field") == "refusal":
             layout.refusals.append(part)
             return "refusal"
         case RefusalPart():
@@ -238,7 +227,7 @@ def _place(
             layout.calls.append((part, steps))
             return "call"
         case OpaquePart() if part.provider == PROVIDER:
-            in_calls = own(part.provider_metadata).get("_in") == "tool_calls"
+            in_calls = KIT.own(part.provider_metadata).get("_in") == "tool_calls"
             (layout.calls if in_calls else layout.items).append((part, steps))
             return "call" if in_calls else "item"
         case OpaquePart() | ImagePart() | AudioPart():
@@ -250,11 +239,9 @@ def _place(
 
 def _unplaceable(part: OpaquePart | ImagePart | AudioPart, losses: LossRecorder, steps: Steps) -> None:
     if isinstance(part, OpaquePart):
-        losses.add(path(*steps), f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+        losses.add(steps, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
     else:
-        losses.add(
-            path(*steps), f"{part.type} part", "OpenAI assistant messages hold only text, refusals and tool calls"
-        )
+        losses.add(steps, f"{part.type} part", "OpenAI assistant messages hold only text, refusals and tool calls")
 
 
 def _write_content(
@@ -288,9 +275,9 @@ def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, a
     refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
     for part, steps in layout.items:
         if isinstance(part, ThinkingPart | OpaquePart):
-            losses.add(path(*steps), f"{part.type} part in content", "a response message's content is a string")
+            losses.add(steps, f"{part.type} part in content", "a response message's content is a string")
     why = "a response message's content is one string"
-    losses.add(path(*at, "content"), f"{len(layout.items)} content parts joined", why)
+    losses.add((*at, "content"), f"{len(layout.items)} content parts joined", why)
     wire["content"] = "".join(texts) if texts else None
     _write_refusal(wire, [*refusals, *layout.refusals], losses, at)
 
@@ -299,25 +286,25 @@ def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: Lo
     if not refusals:
         return
     if len(refusals) > 1:
-        losses.add(path(*at, "content"), f"{len(refusals)} refusals joined", "OpenAI has one refusal field")
+        losses.add((*at, "content"), f"{len(refusals)} refusals joined", "OpenAI has one refusal field")
     for part in refusals:
-        report_foreign(losses, part.provider_metadata, (*at, "content"))
+        KIT.report_foreign(losses, part.provider_metadata, (*at, "content"))
         if part.cache_control is not None:
-            losses.add(path(*at, "content"), "cache_control", "the refusal field takes no cache breakpoint")
+            losses.add((*at, "content"), "cache_control", "the refusal field takes no cache breakpoint")
     wire["refusal"] = "".join(part.text for part in refusals)
 
 
 def _encode_item(
     part: TextPart | RefusalPart | ThinkingPart | OpaquePart, losses: LossRecorder, steps: Steps
 ) -> dict[str, Any] | None:
-    report_foreign(losses, part.provider_metadata, steps)
+    KIT.report_foreign(losses, part.provider_metadata, steps)
     match part:
         case TextPart():
             return parts.encode_text_part(part, losses, steps)
         case RefusalPart():
             if part.cache_control is not None:
-                losses.add(path(*steps, "cache_control"), "cache_control", "refusal parts take no cache breakpoint")
-            return {**wire_bag(own(part.provider_metadata)), "type": "refusal", "refusal": part.text}
+                losses.add((*steps, "cache_control"), "cache_control", "refusal parts take no cache breakpoint")
+            return {**wire_fields(KIT.own(part.provider_metadata)), "type": "refusal", "refusal": part.text}
         case ThinkingPart():
             return reasoning.encode_content_thinking(part, losses, steps)
         case OpaquePart():
@@ -329,13 +316,13 @@ def _encode_item(
 def _encode_call(part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
     if isinstance(part, OpaquePart):
         return parts.encode_opaque(part, losses, steps)
-    report_foreign(losses, part.provider_metadata, steps)
+    KIT.report_foreign(losses, part.provider_metadata, steps)
     if part.cache_control is not None:
-        losses.add(path(*steps, "cache_control"), "cache_control", "tool calls take no cache breakpoint")
-    bag = own(part.provider_metadata)
+        losses.add((*steps, "cache_control"), "cache_control", "tool calls take no cache breakpoint")
+    bag = KIT.own(part.provider_metadata)
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": part.name, "arguments": part.arguments}
-    call: dict[str, Any] = {**wire_bag(bag), "id": part.id}
-    if "type" not in absent(bag):
+    call: dict[str, Any] = {**wire_fields(bag), "id": part.id}
+    if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function
     return call

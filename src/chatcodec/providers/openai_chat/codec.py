@@ -11,7 +11,7 @@ from chatcodec.providers.openai_chat import request as requests
 from chatcodec.providers.openai_chat import response as responses
 from chatcodec.providers.openai_chat import stream as streams
 from chatcodec.providers.openai_chat import stream_accumulate
-from chatcodec.providers.openai_chat.common import PROVIDER
+from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import AnyStreamEvent

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
@@ -54,7 +54,7 @@ def own_marker(raw: str) -> dict[str, Any]:
     return {} if raw in STANDARD else {MARKER: raw}
 
 
-def encode_finish_reason(reason: FinishReason, marker: object, losses: LossRecorder, at: str) -> str:
+def encode_finish_reason(reason: FinishReason, marker: object, losses: LossRecorder, at: Steps) -> str:
     """The wire value for ``reason``; ``marker`` is the bag's ``_finish_reason`` entry."""
     raw = reason.raw
     if raw is not None and _UNIFIED.get(raw, "other") == reason.unified and (raw in STANDARD or raw == marker):

@@ -29,10 +29,9 @@ from chatcodec.messages import (
     ToolMessage,
     UserMessage,
 )
+from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
 from chatcodec.providers.openai_chat import assistant, parts
-from chatcodec.providers.openai_chat.common import PROVIDER, attach, own, path, present, report_foreign, rest, wire_bag
-
-Steps = tuple[int | str, ...]
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 # --- decode --------------------------------------------------------------------------
 
@@ -54,14 +53,14 @@ def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             canonical: dict[str, Any] = {"role": role, "content": parts.decode_parts(message["content"])}
             if isinstance(message.get("name"), str):
                 canonical["name"] = message["name"]
-            decoded.append(attach(canonical, rest(message, ("role", "content", *present(message, "name")))))
+            decoded.append(KIT.attach(canonical, leftovers(message, ("role", "content", *present(message, "name")))))
     return decoded
 
 
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     result["content"] = parts.decode_parts(message["content"])
-    return attach(result, rest(message, ("role", "tool_call_id", "content")))
+    return KIT.attach(result, leftovers(message, ("role", "tool_call_id", "content")))
 
 
 # --- encode --------------------------------------------------------------------------
@@ -86,7 +85,7 @@ def encode_messages(
             case ToolMessage():
                 wire.extend(_encode_tool_message(message, moved, losses, at))
             case TextMessage():
-                losses.add(path(*at), "text message", "OpenAI Chat has no raw-text role; sent as a user message")
+                losses.add(at, "text message", "OpenAI Chat has no raw-text role; sent as a user message")
                 wire.append({"role": "user", "content": message.content})
             case _:
                 assert_never(message)
@@ -96,8 +95,8 @@ def encode_messages(
 
 
 def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    report_foreign(losses, message.provider_metadata, at)
-    wire: dict[str, Any] = {**wire_bag(own(message.provider_metadata)), "role": message.role}
+    KIT.report_foreign(losses, message.provider_metadata, at)
+    wire: dict[str, Any] = {**wire_fields(KIT.own(message.provider_metadata)), "role": message.role}
     if isinstance(message.content, str):
         wire["content"] = message.content
     else:
@@ -113,17 +112,17 @@ def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at
 
 def _message_cache_loss(message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
     if message.cache_control is not None:
-        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
 
 
 def _encode_tool_message(
     message: ToolMessage, moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> list[dict[str, Any]]:
-    report_foreign(losses, message.provider_metadata, at)
+    KIT.report_foreign(losses, message.provider_metadata, at)
     _message_cache_loss(message, losses, at)
     if message.name is not None:
-        losses.add(path(*at, "name"), "tool message name", "OpenAI tool messages have no name")
-    shared = wire_bag(own(message.provider_metadata))
+        losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
+    shared = wire_fields(KIT.own(message.provider_metadata))
     return [
         _encode_result(result, shared, moved, losses, (*at, "content", index))
         for index, result in enumerate(message.content)
@@ -133,8 +132,8 @@ def _encode_tool_message(
 def _encode_result(
     result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> dict[str, Any]:
-    report_foreign(losses, result.provider_metadata, at)
-    wire: dict[str, Any] = {**shared, **wire_bag(own(result.provider_metadata)), "role": "tool"}
+    KIT.report_foreign(losses, result.provider_metadata, at)
+    wire: dict[str, Any] = {**shared, **wire_fields(KIT.own(result.provider_metadata)), "role": "tool"}
     wire["tool_call_id"] = result.tool_use_id
     if isinstance(result.content, str):
         wire["content"] = result.content
@@ -148,11 +147,9 @@ def _encode_result(
                 (kept if stays else moved).append(encoded)
         wire["content"] = kept
     if result.is_error:
-        losses.add(
-            path(*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)"
-        )
+        losses.add((*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)")
     if result.name is not None:
-        losses.add(path(*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
+        losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
     if result.cache_control is not None:
-        losses.add(path(*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
     return wire

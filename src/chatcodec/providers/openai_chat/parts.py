@@ -26,9 +26,9 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_chat.common import PROVIDER, attach, own, path, report_foreign, rest, wire_bag
+from chatcodec.providers.kit import Steps, leftovers, wire_fields
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
-Steps = tuple[int | str, ...]
 """Steps of a JSON path into the canonical input."""
 
 _TTLS = ("30m", "12h")
@@ -62,7 +62,7 @@ def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, An
 
 def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:
     """A wire object this codec has no canonical meaning for, kept whole."""
-    return attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
+    return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
 
 
 def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:
@@ -76,9 +76,9 @@ def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, 
     if cache is not None:
         canonical["cache_control"] = cache
         mapped = (*mapped, _BREAKPOINT)
-    bag = rest(part, mapped)
+    bag = leftovers(part, mapped)
     bag.update({key: value for key, value in nested.items() if value})
-    return attach(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 def _cache_control(breakpoint: object) -> dict[str, Any] | None:
@@ -97,14 +97,14 @@ def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
     if image_url.get("detail") in _DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
         mapped.append("detail")
-    return _finish(canonical, part, ("type", "image_url"), image_url=rest(image_url, mapped))
+    return _finish(canonical, part, ("type", "image_url"), image_url=leftovers(image_url, mapped))
 
 
 def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
     audio: dict[str, Any] = part["input_audio"]
     media_type = compat.media_type_for_audio_format(audio["format"])
     source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
-    nested = rest(audio, ("data", "format"))
+    nested = leftovers(audio, ("data", "format"))
     canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
     if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
         canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
@@ -128,7 +128,7 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     if "filename" in file:
         canonical["filename"] = file["filename"]
         mapped.append("filename")
-    return _finish(canonical, part, ("type", "file"), file=rest(file, mapped))
+    return _finish(canonical, part, ("type", "file"), file=leftovers(file, mapped))
 
 
 # --- encode --------------------------------------------------------------------------
@@ -138,7 +138,7 @@ EncodablePart = TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart
 
 def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold it."""
-    report_foreign(losses, part.provider_metadata, at)
+    KIT.report_foreign(losses, part.provider_metadata, at)
     match part:
         case TextPart():
             return encode_text_part(part, losses, at)
@@ -155,16 +155,16 @@ def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[st
 
 
 def encode_text_part(part: TextPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    wire = {**wire_bag(own(part.provider_metadata)), "type": "text", "text": part.text}
+    wire = {**wire_fields(KIT.own(part.provider_metadata)), "type": "text", "text": part.text}
     return _with_breakpoint(wire, part.cache_control, losses, at)
 
 
 def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
-        losses.add(path(*at), f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+        losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
         return None
     if part.cache_control is not None:
-        losses.add(path(*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint")
     return dict(part.data)
 
 
@@ -178,7 +178,7 @@ def _with_breakpoint(
         breakpoint["ttl"] = cache.ttl
     elif cache.ttl is not None:
         why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
-        losses.add(path(*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why)
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why)
     wire[_BREAKPOINT] = breakpoint
     return wire
 
@@ -196,39 +196,39 @@ def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str,
         case Base64Source():
             url = _data_url(source, losses, at)
         case FileSource():
-            losses.add(path(*at), "image by file id", "OpenAI chat images are URLs or data URLs")
+            losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
             return None
         case _:
             assert_never(source)
-    bag = own(part.provider_metadata)
+    bag = KIT.own(part.provider_metadata)
     image_url = {**_nested(bag, "image_url"), "url": url}
     if part.detail is not None:
         image_url["detail"] = part.detail
-    wire = {**wire_bag(bag), "type": "image_url", "image_url": image_url}
+    wire = {**wire_fields(bag), "type": "image_url", "image_url": image_url}
     return _with_breakpoint(wire, part.cache_control, losses, at)
 
 
 def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     source = part.source
     if not isinstance(source, Base64Source):
-        losses.add(path(*at), f"audio by {source.type}", "OpenAI input_audio is inline base64 only")
+        losses.add(at, f"audio by {source.type}", "OpenAI input_audio is inline base64 only")
         return None
-    bag = own(part.provider_metadata)
+    bag = KIT.own(part.provider_metadata)
     spelled = bag.get("_format")
     audio_format = compat.audio_format_from_media_type(source.media_type) or ""
     if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == source.media_type:
         audio_format = spelled
     if compat.media_type_for_audio_format(audio_format) != source.media_type:
-        losses.add(path(*at), f"audio of type {source.media_type}", "it has no OpenAI input_audio format name")
+        losses.add(at, f"audio of type {source.media_type}", "it has no OpenAI input_audio format name")
         return None
     input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": audio_format}
-    wire = {**wire_bag(bag), "type": "input_audio", "input_audio": input_audio}
+    wire = {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}
     return _with_breakpoint(wire, part.cache_control, losses, at)
 
 
 def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     source = part.source
-    bag = own(part.provider_metadata)
+    bag = KIT.own(part.provider_metadata)
     file = _nested(bag, "file")
     match source:
         case Base64Source():
@@ -237,18 +237,18 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
             file["file_id"] = source.file_id
             _media_type_loss(source.media_type, losses, at)
         case TextSource():
-            losses.add(path(*at), "plain-text document", "OpenAI has no text documents; sent as a text part")
+            losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
             return _with_breakpoint({"type": "text", "text": source.text}, part.cache_control, losses, at)
         case UrlSource():
-            losses.add(path(*at), "document by URL", "OpenAI files are data URLs or file ids")
+            losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
             return None
         case _:
             assert_never(source)
     if part.filename is not None:
         file["filename"] = part.filename
     if part.title is not None:
-        losses.add(path(*at, "title"), "document title", "OpenAI file parts have no title")
-    wire = {**wire_bag(bag), "type": "file", "file": file}
+        losses.add((*at, "title"), "document title", "OpenAI file parts have no title")
+    wire = {**wire_fields(bag), "type": "file", "file": file}
     return _with_breakpoint(wire, part.cache_control, losses, at)
 
 
@@ -256,10 +256,10 @@ def _data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:
     url = compat.data_url(source.media_type, source.data)
     if compat.source_from_url(url) != source.model_dump():
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
-        losses.add(path(*at, "source"), "base64 source", why)
+        losses.add((*at, "source"), "base64 source", why)
     return url
 
 
 def _media_type_loss(media_type: str | None, losses: LossRecorder, at: Steps) -> None:
     if media_type is not None:
-        losses.add(path(*at, "source", "media_type"), "media type", "OpenAI sends no media type with a URL or file id")
+        losses.add((*at, "source", "media_type"), "media type", "OpenAI sends no media type with a URL or file id")

@@ -34,9 +34,8 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_chat.common import PROVIDER, absent, attach, own, path, rest, wire_bag
-
-Steps = tuple[int | str, ...]
+from chatcodec.providers.kit import Steps, absent_keys, leftovers, path, wire_fields
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 STRING_FIELDS = ("reasoning_content", "reasoning")
 DETAILS = "reasoning_details"
@@ -57,7 +56,7 @@ FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "op
 
 def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
     """A canonical thinking part produced by this codec."""
-    return attach({"type": "thinking", "text": text, "provider": PROVIDER}, bag)
+    return KIT.attach({"type": "thinking", "text": text, "provider": PROVIDER}, bag)
 
 
 def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -113,18 +112,18 @@ def decode_detail(detail: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(detail.get("signature"), str):
         canonical["signature"] = detail["signature"]
         mapped.append("signature")
-    bag = {"field": DETAILS, **rest(detail, mapped)}
+    bag = {"field": DETAILS, **leftovers(detail, mapped)}
     if kind != "reasoning.encrypted":
         key = "summary" if kind == "reasoning.summary" else "text"
         if key not in detail:
             bag["_absent"] = [key]
-    return attach(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 def decode_content_thinking(part: Mapping[str, Any]) -> dict[str, Any]:
     """Mistral's ``{"type": "thinking", "thinking": [chunks]}`` content part."""
     chunks: list[Any] = part["thinking"]
-    bag: dict[str, Any] = {"field": CONTENT, **rest(part, ("type", "thinking"))}
+    bag: dict[str, Any] = {"field": CONTENT, **leftovers(part, ("type", "thinking"))}
     if (
         len(chunks) == 1
         and chunks[0] == {"type": "text", "text": chunks[0].get("text")}
@@ -143,18 +142,18 @@ def chunk_text(chunks: list[Any]) -> str:
 # --- encode --------------------------------------------------------------------------
 
 
-def option(bag: Mapping[str, Any], at: str) -> str | None:
+def option(bag: Mapping[str, Any], at: Steps) -> str | None:
     """The ``_reasoning_field`` option, checked."""
     value = bag.get(OPTION)
     if value is None or value in FIELDS:
         return value
-    raise PayloadError(f"{OPTION} must be one of {', '.join(FIELDS)}, not {value!r}", at)
+    raise PayloadError(f"{OPTION} must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
 
 
 def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
     """Where ``part`` goes: its own field when this codec produced it, else the option."""
     if part.provider == PROVIDER:
-        field = own(part.provider_metadata).get("field")
+        field = KIT.own(part.provider_metadata).get("field")
         if field in FIELDS or field == CONTENT:
             return str(field)
     return reasoning_field
@@ -164,7 +163,7 @@ def drop_loss(provider: str | None, losses: LossRecorder, at: Steps) -> None:
     """Record that a thinking part from ``provider`` has nowhere to go."""
     source = provider or "an unknown provider"
     why = f"OpenAI Chat takes no reasoning input; the {PROVIDER} option {OPTION} can name a field: {', '.join(FIELDS)}"
-    losses.add(path(*at), f"thinking part from {source}", why)
+    losses.add(at, f"thinking part from {source}", why)
 
 
 class ReasoningWriter:
@@ -178,7 +177,7 @@ class ReasoningWriter:
 
     def add(self, part: ThinkingPart, field: str, at: Steps) -> None:
         """Write ``part`` to ``field`` (one of :data:`FIELDS`)."""
-        bag = own(part.provider_metadata) if part.provider == PROVIDER else {}
+        bag = KIT.own(part.provider_metadata) if part.provider == PROVIDER else {}
         if field == DETAILS and bag.get("field") == DETAILS:
             self._details.append(_own_detail(part, bag, self._losses, at))
         elif field == DETAILS:
@@ -204,12 +203,12 @@ class ReasoningWriter:
         for field, sources in self._sources.items():
             if len(sources) > 1:
                 why = f"OpenAI-compatible servers take one {field} string per message"
-                self._losses.add(path(*at), f"{len(sources)} reasoning parts joined into one {field}", why)
+                self._losses.add(at, f"{len(sources)} reasoning parts joined into one {field}", why)
         if self._details:
             written[DETAILS] = self._details
         if self._reads_as_copy(written):
             why = "a reasoning string equal to the other reasoning reads back as a copy of it"
-            self._losses.add(path(*at), "separate reasoning part with the same text", why)
+            self._losses.add(at, "separate reasoning part with the same text", why)
         return written
 
     def _reads_as_copy(self, written: dict[str, Any]) -> bool:
@@ -239,19 +238,19 @@ def _foreign_entries(part: ThinkingPart) -> list[dict[str, Any]]:
 
 
 def _own_detail(part: ThinkingPart, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    detail = {key: value for key, value in wire_bag(bag).items() if key != "field"}
+    detail = {key: value for key, value in wire_fields(bag).items() if key != "field"}
     kind = detail.get("type")
     if kind == "reasoning.encrypted":
         if part.encrypted is not None:
             detail["data"] = part.encrypted
         if part.text:
-            losses.add(path(*at, "text"), "reasoning text", "an encrypted reasoning entry carries no text")
+            losses.add((*at, "text"), "reasoning text", "an encrypted reasoning entry carries no text")
     else:
         key = "summary" if kind == "reasoning.summary" else "text"
-        if part.text or (key not in detail and key not in absent(bag)):
+        if part.text or (key not in detail and key not in absent_keys(bag)):
             detail[key] = part.text
         if part.encrypted is not None:
-            losses.add(path(*at, "encrypted"), "encrypted reasoning", f"a {kind} entry carries no encrypted data")
+            losses.add((*at, "encrypted"), "encrypted reasoning", f"a {kind} entry carries no encrypted data")
     if part.signature is not None:
         detail["signature"] = part.signature
     return detail
@@ -260,16 +259,16 @@ def _own_detail(part: ThinkingPart, bag: dict[str, Any], losses: LossRecorder, a
 def _carry_nothing_else(part: ThinkingPart, field: str, losses: LossRecorder, at: Steps) -> None:
     why = f"{field} is plain text"
     if part.signature is not None:
-        losses.add(path(*at, "signature"), "thinking signature", why)
+        losses.add((*at, "signature"), "thinking signature", why)
     if part.encrypted is not None:
-        losses.add(path(*at, "encrypted"), "encrypted reasoning", why)
+        losses.add((*at, "encrypted"), "encrypted reasoning", why)
 
 
 def encode_content_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """A Mistral thinking part for ``content``."""
-    bag = own(part.provider_metadata)
+    bag = KIT.own(part.provider_metadata)
     chunks = as_list(bag.pop("thinking", None))
-    wire = {key: value for key, value in wire_bag(bag).items() if key != "field"}
+    wire = {key: value for key, value in wire_fields(bag).items() if key != "field"}
     if chunks is None or chunk_text(chunks) != part.text:
         chunks = [{"type": "text", "text": part.text}]
     _carry_nothing_else(part, "a thinking content part", losses, at)

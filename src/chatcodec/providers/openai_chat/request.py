@@ -18,19 +18,9 @@ from typing import Any, get_args
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
 from chatcodec.providers.openai_chat import reasoning
-from chatcodec.providers.openai_chat.common import (
-    PROVIDER,
-    absent,
-    attach,
-    mark_absent,
-    own,
-    path,
-    present,
-    report_foreign,
-    rest,
-    wire_bag,
-)
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.parts import opaque
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
@@ -60,7 +50,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     mapped = ["messages"]
     for decoder in _DECODERS:
         mapped += decoder(wire, data, bag)
-    bag = {**rest(wire, mapped), **bag}
+    bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
     return validate_model(ChatRequest, data)
@@ -98,12 +88,12 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     function: dict[str, Any] = tool["function"]
     mapped = ["name", *present(function, "description", "parameters", "strict")]
     definition = {key: function[key] for key in mapped}
-    bag = rest(tool, ("type", "function"))
-    function_rest = rest(function, mapped)
+    bag = leftovers(tool, ("type", "function"))
+    function_rest = leftovers(function, mapped)
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")
-    return attach(definition, bag)
+    return KIT.attach(definition, bag)
 
 
 def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
@@ -155,12 +145,12 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
     if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
         return []
     canonical: dict[str, Any] = {"type": wire_format["type"]}
-    extra = rest(wire_format, ("type", "json_schema"))
+    extra = leftovers(wire_format, ("type", "json_schema"))
     if wire_format["type"] == "json_schema":
         schema: dict[str, Any] = wire_format["json_schema"]
         keys = ["name", *present(schema, "description", "schema", "strict")]
         canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
-        schema_rest = rest(schema, keys)
+        schema_rest = leftovers(schema, keys)
         if schema_rest:
             extra["json_schema"] = schema_rest
     if extra:
@@ -193,10 +183,10 @@ _DECODERS: tuple[Decoder, ...] = (
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
-    report_foreign(losses, request.provider_options, ("provider_options",))
-    bag = own(request.provider_options)
-    reasoning_field = reasoning.option(bag, path("provider_options", PROVIDER, reasoning.OPTION))
-    wire = wire_bag(bag)
+    KIT.report_foreign(losses, request.provider_options, ("provider_options",))
+    bag = KIT.own(request.provider_options)
+    reasoning_field = reasoning.option(bag, ("provider_options", PROVIDER, reasoning.OPTION))
+    wire = wire_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
     wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
@@ -205,7 +195,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     _encode_response_format(request.response_format, wire, losses)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
-        losses.add(path("cache_control"), "request-wide cache_control", why)
+        losses.add(("cache_control",), "request-wide cache_control", why)
     return wire
 
 
@@ -214,9 +204,9 @@ def _encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecord
     for index, tool in enumerate(request.provider_tools):
         if tool.provider != PROVIDER:
             why = f"{PROVIDER} has no {tool.provider} hosted tools"
-            losses.add(path("provider_tools", index), f"{tool.provider} tool", why)
+            losses.add(("provider_tools", index), f"{tool.provider} tool", why)
             continue
-        position = own(tool.provider_metadata).get("_position")
+        position = KIT.own(tool.provider_metadata).get("_position")
         at = position if isinstance(position, int) and 0 <= position <= len(tools) else len(tools)
         tools.insert(at, dict(tool.data))
     if tools:
@@ -228,20 +218,20 @@ def _encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecord
 
 
 def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
-    report_foreign(losses, tool.provider_metadata, ("tools", index))
+    KIT.report_foreign(losses, tool.provider_metadata, ("tools", index))
     if tool.cache_control is not None:
-        losses.add(path("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
-    bag = own(tool.provider_metadata)
+        losses.add(("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
+    bag = KIT.own(tool.provider_metadata)
     function_rest = as_dict(bag.pop("function", None)) or {}
     function: dict[str, Any] = {**function_rest, "name": tool.name}
     if tool.description is not None:
         function["description"] = tool.description
-    left_out = "parameters" in absent(bag) or "parameters" in function_rest  # absent, or a kept null
+    left_out = "parameters" in absent_keys(bag) or "parameters" in function_rest  # absent, or a kept null
     if not (left_out and tool.parameters == _DEFAULT_PARAMETERS):
         function["parameters"] = tool.parameters
     if tool.strict is not None:
         function["strict"] = tool.strict
-    return {**wire_bag(bag), "type": "function", "function": function}
+    return {**wire_fields(bag), "type": "function", "function": function}
 
 
 def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
@@ -256,7 +246,7 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1
         wire["stop"] = request.stop[0] if one_string else list(request.stop)
     if request.top_k is not None:
-        losses.add(path("top_k"), "top_k", "OpenAI Chat has no top-k sampling")
+        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling")
     if request.metadata is not None:
         _encode_metadata(request.metadata, wire, losses)
     if request.reasoning is not None:
@@ -265,13 +255,13 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
             wire["reasoning_effort"] = config.effort
         for name in ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts"):
             if getattr(config, name) is not None:
-                losses.add(path("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
+                losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
 
 
 def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
     kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
     for key in metadata.keys() - kept.keys():
-        losses.add(path("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
+        losses.add(("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
     wire["metadata"] = kept
 
 
@@ -286,12 +276,12 @@ def _encode_response_format(response_format: ResponseFormat | None, wire: dict[s
         schema = {**(as_dict(extra.get("json_schema")) or {})}
         schema.update((key, value) for key, value in fields.items() if value is not None)
         if response_format.name is None:
-            losses.add(path("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
+            losses.add(("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
             schema["name"] = "response"
         built["json_schema"] = schema
     else:
         for key, value in fields.items():
             if value is not None:
                 name = "json_schema" if key == "schema" else key
-                losses.add(path("response_format", name), f"response_format {name}", f"not used with {built['type']}")
+                losses.add(("response_format", name), f"response_format {name}", f"not used with {built['type']}")
     wire["response_format"] = {**extra, **built}

@@ -19,20 +19,11 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
-from chatcodec.providers.openai_chat.common import (
-    absent,
-    attach,
-    mark_absent,
-    own,
-    path,
-    present,
-    report_foreign,
-    rest,
-    wire_bag,
-)
 from chatcodec.providers.openai_chat.finish_reason import MARKER, decode_finish_reason, encode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire_response import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
@@ -63,31 +54,31 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     if isinstance(wire.get("usage"), dict):
         data["usage"] = decode_usage(wire["usage"])
         mapped.append("usage")
-    bag = rest(wire, mapped)
+    bag = leftovers(wire, mapped)
     mark_absent(bag, wire, "id", "object", "created", "model")
-    return validate_model(ChatResponse, attach(data, bag))
+    return validate_model(ChatResponse, KIT.attach(data, bag))
 
 
 def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     """One wire choice as a canonical choice dict."""
     message = decode_assistant(choice["message"], response=True)
     canonical: dict[str, Any] = {"index": choice["index"], "message": message}
-    bag = rest(choice, ("index", "message", *present(choice, "finish_reason")))
+    bag = leftovers(choice, ("index", "message", *present(choice, "finish_reason")))
     raw = choice.get("finish_reason")
     if isinstance(raw, str):
         canonical["finish_reason"] = decode_finish_reason(raw)
         bag.update(own_marker(raw))
     mark_absent(bag, choice, "finish_reason")
-    return attach(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
     """Write a response body; what OpenAI cannot carry is recorded in ``losses``."""
-    report_foreign(losses, response.provider_metadata, ())
-    bag = own(response.provider_metadata)
-    reasoning_field = reasoning.option(bag, path("provider_metadata", "openai-chat", reasoning.OPTION))
-    left_out = absent(bag)
-    wire = wire_bag(bag)
+    KIT.report_foreign(losses, response.provider_metadata, ())
+    bag = KIT.own(response.provider_metadata)
+    reasoning_field = reasoning.option(bag, ("provider_metadata", "openai-chat", reasoning.OPTION))
+    left_out = absent_keys(bag)
+    wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:
         value = getattr(response, key)
         if value is not None:
@@ -107,14 +98,14 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
 def _encode_choice(
     choice: ResponseChoice, reasoning_field: str | None, losses: LossRecorder, index: int
 ) -> dict[str, Any]:
-    report_foreign(losses, choice.provider_metadata, ("choices", index))
-    bag = own(choice.provider_metadata)
+    KIT.report_foreign(losses, choice.provider_metadata, ("choices", index))
+    bag = KIT.own(choice.provider_metadata)
     message = encode_assistant(choice.message, reasoning_field, losses, ("choices", index, "message"), response=True)
-    wire = {**wire_bag(bag), "index": choice.index, "message": message}
-    at = path("choices", index, "finish_reason")
+    wire = {**wire_fields(bag), "index": choice.index, "message": message}
+    at = ("choices", index, "finish_reason")
     if choice.finish_reason is not None:
         wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag.get(MARKER), losses, at)
-    elif "finish_reason" not in wire and "finish_reason" not in absent(bag):
+    elif "finish_reason" not in wire and "finish_reason" not in absent_keys(bag):
         losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
         wire["finish_reason"] = "stop"
     return wire

@@ -38,9 +38,10 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat import reasoning
-from chatcodec.providers.openai_chat.common import PROVIDER, mark_absent, rest
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire_response import CHUNK_ADAPTER
 from chatcodec.response import FinishReason
@@ -170,7 +171,7 @@ class _Decoder:
     def _chunk_fields(self, chunk: dict[str, Any], events: list[AnyStreamEvent]) -> dict[str, Any]:
         """Open the response on the first chunk; later, the chunk fields that changed."""
         mapped = _CHUNK_KEYS if chunk.get("object") != CHUNK_OBJECT else (*_CHUNK_KEYS, "object")
-        fields = rest(chunk, mapped)
+        fields = leftovers(chunk, mapped)
         if self.start is not None:
             return {key: value for key, value in fields.items() if self.start.get(key, ...) != value}
         self.start = fields
@@ -193,9 +194,9 @@ class _Decoder:
         self._refusal(state, number, delta.get("refusal"), events)
         for position, fragment in enumerate(delta.get("tool_calls") or ()):
             self._tool_call(state, number, fragment, events, (*where, position))
-        choice_rest = rest(wire_choice, ("index", "delta", "finish_reason"))
+        choice_rest = leftovers(wire_choice, ("index", "delta", "finish_reason"))
         extras = {key: value for key, value in choice_rest.items() if value is not None}
-        delta_extras = {key: value for key, value in rest(delta, _DELTA_KEYS).items() if value is not None}
+        delta_extras = {key: value for key, value in leftovers(delta, _DELTA_KEYS).items() if value is not None}
         if delta_extras:
             extras["delta"] = delta_extras
         if isinstance(finish, str):
@@ -242,7 +243,7 @@ class _Decoder:
             return
         if index is None:
             state.details[key] = index = state.take("thinking")
-            bag = {"field": reasoning.DETAILS, **rest(fragment, ("text", "summary", "signature", "data"))}
+            bag = {"field": reasoning.DETAILS, **leftovers(fragment, ("text", "summary", "signature", "data"))}
             events.append(
                 ThinkingStartEvent(index=index, choice=number, provider=PROVIDER, provider_metadata={PROVIDER: bag})
             )
@@ -271,7 +272,7 @@ class _Decoder:
             case "text":
                 self._content(state, number, item["text"], events)
             case "thinking":
-                extra = rest(item, ("type", "thinking"))
+                extra = leftovers(item, ("type", "thinking"))
                 text = reasoning.chunk_text(item["thinking"])
                 self._thinking_text(state, number, reasoning.CONTENT, text, events, **extra)
             case _:
@@ -395,8 +396,8 @@ def _has_payload(delta: dict[str, Any]) -> bool:
 
 
 def _call_bag(fragment: dict[str, Any], function: dict[str, Any]) -> dict[str, Any] | None:
-    bag = rest(fragment, ("index", "id", "type", "function"))
-    function_rest = rest(function, ("name", "arguments"))
+    bag = leftovers(fragment, ("index", "id", "type", "function"))
+    function_rest = leftovers(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, fragment, "type")

@@ -34,8 +34,9 @@ from typing_extensions import TypeIs
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.errors import StreamError
 from chatcodec.providers._fast_accumulation import UnhandledError, accumulate_or_replay
-from chatcodec.providers.openai_chat.common import PROVIDER, mark_absent
+from chatcodec.providers.kit import mark_absent
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT, decode_stream
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire_response import WireUsage

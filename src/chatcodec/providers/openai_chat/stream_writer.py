@@ -23,9 +23,10 @@ from typing import Any, assert_never
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import Steps, absent_keys, wire_fields
 from chatcodec.providers.openai_chat import reasoning
-from chatcodec.providers.openai_chat.common import PROVIDER, absent, own, path, report_foreign, wire_bag
 from chatcodec.providers.openai_chat.finish_reason import MARKER, encode_finish_reason
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT
 from chatcodec.providers.openai_chat.usage import encode_usage
 from chatcodec.stream_events import (
@@ -101,12 +102,12 @@ class StreamWriter:
             case _:
                 return self._part_event(event, at)
 
-    def _start(self, event: ResponseStartEvent, at: tuple[int, ...]) -> None:
-        report_foreign(self._losses, event.provider_metadata, at)
-        bag = own(event.provider_metadata)
-        self._option = reasoning.option(bag, path(*at, "provider_metadata", PROVIDER, reasoning.OPTION))
-        left_out = absent(bag)
-        base = {**wire_bag(bag), "object": bag.get("object", CHUNK_OBJECT)}
+    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        bag = KIT.own(event.provider_metadata)
+        self._option = reasoning.option(bag, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        left_out = absent_keys(bag)
+        base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
         for key, default in _PLACEHOLDERS:
             value = getattr(event, key)
             if value is not None:
@@ -123,7 +124,7 @@ class StreamWriter:
         self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
     ) -> dict[str, Any]:
         chunk = {**self._base, "choices": choices, **fields}
-        late = as_dict(own(event.provider_metadata).get("_chunk")) if event is not None else None
+        late = as_dict(KIT.own(event.provider_metadata).get("_chunk")) if event is not None else None
         if late is not None:
             chunk.update(late)
         return chunk
@@ -134,7 +135,7 @@ class StreamWriter:
         if not state.role_sent:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
-        extras = wire_bag(own(carrier.provider_metadata)) if carrier is not None else {}
+        extras = wire_fields(KIT.own(carrier.provider_metadata)) if carrier is not None else {}
         delta_extras = extras.pop("delta", None)
         if isinstance(delta_extras, dict):
             delta = {**delta, **delta_extras}
@@ -143,15 +144,15 @@ class StreamWriter:
     def _state(self, choice: int) -> _ChoiceState:
         return self._choices.setdefault(choice, _ChoiceState())
 
-    def _finish(self, event: FinishEvent, at: tuple[int, ...]) -> dict[str, Any]:
-        bag = own(event.provider_metadata)
-        word = encode_finish_reason(event.finish_reason, bag.get(MARKER), self._losses, path(*at, "finish_reason"))
-        choice: dict[str, Any] = {**wire_bag(bag), "index": event.choice, "delta": {}, "finish_reason": word}
+    def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
+        bag = KIT.own(event.provider_metadata)
+        word = encode_finish_reason(event.finish_reason, bag.get(MARKER), self._losses, (*at, "finish_reason"))
+        choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
         return self._chunk([choice], event)
 
     # --- parts -------------------------------------------------------------------------
 
-    def _part_event(self, event: AnyStreamEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _part_event(self, event: AnyStreamEvent, at: Steps) -> list[dict[str, Any]]:
         match event:
             case TextStartEvent():
                 return self._text_start(event, at)
@@ -180,47 +181,47 @@ class StreamWriter:
             case _:
                 assert_never(event)
 
-    def _text_start(self, event: TextStartEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _text_start(self, event: TextStartEvent, at: Steps) -> list[dict[str, Any]]:
         state = self._state(event.choice)
         state.text_parts += 1
         if state.text_parts == 2:
             why = "an OpenAI stream has one content text per choice"
-            self._losses.add(path(*at), "second text part of a choice (runs into the first)", why)
+            self._losses.add(at, "second text part of a choice (runs into the first)", why)
         return [self._delta(event.choice, {"content": ""})]
 
-    def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: tuple[int, ...]) -> None:
-        report_foreign(self._losses, event.provider_metadata, at)
-        kept = wire_bag(own(event.provider_metadata))
+    def _end_metadata_loss(self, event: TextEndEvent | ToolCallEndEvent, at: Steps) -> None:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        kept = wire_fields(KIT.own(event.provider_metadata))
         if kept:
             why = "an OpenAI stream sends a part's fields with its first chunk"
-            self._losses.add(path(*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
+            self._losses.add((*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
 
-    def _call_start(self, event: ToolCallStartEvent, at: tuple[int, ...]) -> dict[str, Any]:
-        report_foreign(self._losses, event.provider_metadata, at)
+    def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)
-        bag = own(event.provider_metadata)
+        bag = KIT.own(event.provider_metadata)
         function = {**(as_dict(bag.pop("function", None)) or {}), "name": event.name, "arguments": ""}
-        call: dict[str, Any] = {**wire_bag(bag), "index": wire_index, "id": event.id}
-        if "type" not in absent(bag):
+        call: dict[str, Any] = {**wire_fields(bag), "index": wire_index, "id": event.id}
+        if "type" not in absent_keys(bag):
             call["type"] = "function"
         call["function"] = function
         return self._delta(event.choice, {"tool_calls": [call]})
 
-    def _call_delta(self, event: ToolCallDeltaEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
         wire_index = self._state(event.choice).calls.get(event.index)
         if wire_index is None:
-            self._losses.add(path(*at), "tool-call delta for a call never started", "OpenAI needs the call's id first")
+            self._losses.add(at, "tool-call delta for a call never started", "OpenAI needs the call's id first")
             return []
         fragment = {"index": wire_index, "function": {"arguments": event.delta}}
         return [self._delta(event.choice, {"tool_calls": [fragment]}, event)]
 
     # --- thinking ------------------------------------------------------------------------
 
-    def _thinking_start(self, event: ThinkingStartEvent, at: tuple[int, ...]) -> None:
-        report_foreign(self._losses, event.provider_metadata, at)
+    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
+        KIT.report_foreign(self._losses, event.provider_metadata, at)
         state = self._state(event.choice)
-        bag = own(event.provider_metadata) if event.provider == PROVIDER else {}
+        bag = KIT.own(event.provider_metadata) if event.provider == PROVIDER else {}
         field_name = bag.get("field")
         if event.provider == PROVIDER and field_name not in (*reasoning.FIELDS, reasoning.CONTENT):
             state.thinking[event.index] = _Thinking(None, held=[])  # its field comes with its end
@@ -236,13 +237,13 @@ class StreamWriter:
 
     def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
         if bag.get("field") == reasoning.DETAILS:
-            return {key: value for key, value in wire_bag(bag).items() if key != "field"}
+            return {key: value for key, value in wire_fields(bag).items() if key != "field"}
         entry_format = reasoning.FORMATS.get(provider or "", "unknown")
         state.details += 1
         return {"type": "reasoning.text", "format": entry_format, "index": state.details - 1}
 
     def _thinking_delta(
-        self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: tuple[int, ...]
+        self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
     ) -> list[dict[str, Any]]:
         thinking = self._state(event.choice).thinking.get(event.index)
         kind = "text" if isinstance(event, ThinkingDeltaEvent) else "signature"
@@ -255,7 +256,7 @@ class StreamWriter:
         thinking.sent |= delta is not None
         return [] if delta is None else [self._delta(event.choice, delta, event)]
 
-    def _reasoning_delta(self, thinking: _Thinking, kind: str, text: str, at: tuple[int, ...]) -> dict[str, Any] | None:
+    def _reasoning_delta(self, thinking: _Thinking, kind: str, text: str, at: Steps) -> dict[str, Any] | None:
         target = thinking.target
         if target == reasoning.DETAILS:
             key = (
@@ -269,21 +270,21 @@ class StreamWriter:
         if kind == "signature":
             if not thinking.signature_lost:
                 thinking.signature_lost = True
-                self._losses.add(path(*at), "thinking signature", f"{target} is plain text")
+                self._losses.add(at, "thinking signature", f"{target} is plain text")
             return None
         if target == reasoning.CONTENT:
             return {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
         assert target is not None
         return {target: text}
 
-    def _thinking_end(self, event: ThinkingEndEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _thinking_end(self, event: ThinkingEndEvent, at: Steps) -> list[dict[str, Any]]:
         state = self._state(event.choice)
         thinking = state.thinking.pop(event.index, None)
         if thinking is None or thinking.dropped:
             return []
         chunks: list[dict[str, Any]] = []
         if thinking.held is not None:
-            bag = own(event.provider_metadata)
+            bag = KIT.own(event.provider_metadata)
             target = bag.get("field")
             thinking.target = str(target) if target in (*reasoning.FIELDS, reasoning.CONTENT) else self._option
             if thinking.target is None:
@@ -303,15 +304,15 @@ class StreamWriter:
                 entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
                 chunks.append(self._delta(event.choice, {reasoning.DETAILS: [entry]}))
             else:
-                self._losses.add(path(*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
+                self._losses.add((*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
         return chunks
 
     # --- whole parts ---------------------------------------------------------------------
 
-    def _whole(self, event: PartEvent, at: tuple[int, ...]) -> list[dict[str, Any]]:
+    def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
         part = event.part
         where: tuple[int | str, ...] = (*at, "part")
-        report_foreign(self._losses, part.provider_metadata, where)
+        KIT.report_foreign(self._losses, part.provider_metadata, where)
         match part:
             case TextPart():
                 self._whole_loss(part, where)
@@ -338,7 +339,7 @@ class StreamWriter:
                 return self._whole_thinking(event.choice, part, where)
             case ImagePart() | AudioPart() | OpaquePart():
                 why = "an OpenAI stream carries text, refusals, reasoning and tool calls"
-                self._losses.add(path(*where), f"{part.type} part", why)
+                self._losses.add(where, f"{part.type} part", why)
                 return []
             case _:
                 assert_never(part)
@@ -347,11 +348,11 @@ class StreamWriter:
         self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True
     ) -> None:
         if part.cache_control is not None:
-            self._losses.add(path(*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
-        kept = wire_bag(own(part.provider_metadata))
+            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+        kept = wire_fields(KIT.own(part.provider_metadata))
         if bag and kept:
             why = "an OpenAI stream has no place for a content part's own fields"
-            self._losses.add(path(*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
+            self._losses.add((*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
 
     def _whole_thinking(self, choice: int, part: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
         target = reasoning.field_for(part, self._option)

@@ -14,7 +14,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_chat.common import absent, attach, mark_absent, own, report_foreign, rest, wire_bag
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, wire_fields
+from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.response import Usage
 
 _DETAILS = {
@@ -42,20 +43,20 @@ def decode_usage(usage: dict[str, Any]) -> dict[str, Any]:
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int)]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
-        details_rest = rest(details, taken)
+        details_rest = leftovers(details, taken)
         if details_rest or not taken:
             nested[details_key] = details_rest
-    bag = {**rest(usage, mapped), **nested}
+    bag = {**leftovers(usage, mapped), **nested}
     mark_absent(bag, usage, "prompt_tokens", "completion_tokens", "total_tokens")
-    return attach(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 def encode_usage(usage: Usage, losses: LossRecorder, at: tuple[int | str, ...]) -> dict[str, Any]:
     """The wire ``usage`` object."""
-    report_foreign(losses, usage.provider_metadata, at)
-    bag = own(usage.provider_metadata)
-    left_out = absent(bag)
-    wire = wire_bag(bag)
+    KIT.report_foreign(losses, usage.provider_metadata, at)
+    bag = KIT.own(usage.provider_metadata)
+    left_out = absent_keys(bag)
+    wire = wire_fields(bag)
     for wire_key, key in _COUNTS:
         value = getattr(usage, key)
         if value is not None:

@@ -1,0 +1,201 @@
+"""The one toolkit every provider codec is written with.
+
+The rule that makes a same-provider round trip exact: a decoder maps what has a canonical
+field and keeps the *rest* of each wire object in that object's
+``provider_metadata[provider]`` bag; the encoder for the same provider starts from the
+bag and writes the canonical fields over it. Another provider's encoder does not read the
+bag: it reports it as a loss (:meth:`ProviderKit.claim`).
+
+Vocabulary, the same in every provider folder:
+
+``leftovers``      the wire fields a decoder did not map (``null`` values kept as they are)
+``split_fields``   the same, with ``null`` values and missing defaults kept as markers
+``restore_fields`` the inverse of ``split_fields``: the wire fields a bag stands for
+``wire_fields``    a bag without its markers: what is written to the wire as it is
+``mark_absent``    record keys the encoder writes by default that the payload left out
+``absent_keys``    read them back
+``Steps``          a loss path as steps (``("messages", 2, "content", 0)``), rendered
+                   ``$.messages[2].content[0]`` only when a loss is recorded
+
+Keys starting with ``_`` in a bag are *markers*: how a value was spelled (a ``null``, a
+missing default, one string instead of a list), or an option for that provider's
+encoder. They carry no information another provider could use, so they are never
+reported as lost. Each provider documents its own markers in its ``markers.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from chatcodec._base import ProviderMetadata
+from chatcodec._narrow import as_list
+from chatcodec.content import CacheControl
+from chatcodec.errors import json_path
+from chatcodec.losses import LossRecorder, Steps
+
+NULLS = "_nulls"
+"""Marker: the wire fields that were ``null``, sorted (see :func:`split_fields`)."""
+ABSENT = "_absent"
+"""Marker: keys with a default that the payload left out."""
+
+_NO_DEFAULTS: Mapping[str, Any] = {}
+
+__all__ = [
+    "ABSENT",
+    "NULLS",
+    "ProviderKit",
+    "Steps",
+    "absent_keys",
+    "decode_cache_control",
+    "encode_cache_control",
+    "leftovers",
+    "mark_absent",
+    "path",
+    "present",
+    "restore_fields",
+    "split_fields",
+    "wire_fields",
+]
+
+
+class ProviderKit:
+    """The bag operations bound to one provider's name (each provider's ``markers.KIT``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        """Registry name of the provider, and the key of its ``provider_metadata`` bags."""
+
+    def own(self, metadata: ProviderMetadata | None) -> dict[str, Any]:
+        """A copy of what this provider kept on an object when it decoded it, or ``{}``."""
+        if not metadata:
+            return {}
+        return dict(metadata.get(self.name) or {})
+
+    def claim(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps) -> dict[str, Any]:
+        """This provider's bag on an object being encoded; other providers' bags are
+        reported as lost at ``at``."""
+        if not metadata:
+            return {}
+        self.report_foreign(losses, metadata, at)
+        return dict(metadata.get(self.name) or {})
+
+    def report_foreign(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps) -> None:
+        """Record a loss for every other provider's data on an object this one encodes."""
+        if not metadata:
+            return
+        for name, bag in metadata.items():
+            if name == self.name:
+                continue
+            keys = sorted(key for key in bag if not key.startswith("_"))
+            if keys:
+                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it")
+
+    def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
+        """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
+        if bag:
+            canonical["provider_metadata"] = {self.name: dict(bag)}
+        return canonical
+
+    def marker(self, metadata: ProviderMetadata | None, key: str) -> object:
+        """The value of marker ``key`` in this provider's bag, or ``None``."""
+        if not metadata:
+            return None
+        bag = metadata.get(self.name)
+        return None if bag is None else bag.get(key)
+
+
+def leftovers(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
+    """The fields of ``wire`` not mapped to canonical fields (``null`` values kept).
+
+    ``mapped`` is usually a handful of keys, so a tuple is the cheaper container: this
+    runs for every message and part.
+    """
+    return {key: value for key, value in wire.items() if key not in mapped}
+
+
+def present(wire: Mapping[str, Any], *keys: str) -> list[str]:
+    """The ``keys`` whose value in ``wire`` is not ``null``: the ones a decoder maps."""
+    return [key for key in keys if wire.get(key) is not None]
+
+
+def split_fields(
+    wire: Mapping[str, Any], mapped: Collection[str], defaults: Mapping[str, Any] = _NO_DEFAULTS
+) -> dict[str, Any]:
+    """The bag for ``wire``: unmapped fields, plus :data:`NULLS` / :data:`ABSENT` markers.
+
+    A field equal to its default is not kept at all, so a bag holds only information.
+    """
+    bag: dict[str, Any] = {}
+    nulls: list[str] = []
+    for key, value in wire.items():
+        if key in defaults and value == defaults[key]:
+            continue
+        if value is None:
+            nulls.append(key)
+        elif key not in mapped:
+            bag[key] = value
+    if nulls:
+        bag[NULLS] = sorted(nulls)
+    absent = [key for key in defaults if key not in wire]
+    if absent:
+        bag[ABSENT] = absent
+    return bag
+
+
+def restore_fields(bag: Mapping[str, Any], defaults: Mapping[str, Any] = _NO_DEFAULTS) -> dict[str, Any]:
+    """The wire fields a :func:`split_fields` bag stands for; the encoder then writes the
+    canonical fields over them."""
+    if not bag:
+        return dict(defaults)
+    absent = as_list(bag.get(ABSENT)) or []
+    wire = {key: value for key, value in defaults.items() if key not in absent}
+    for key in as_list(bag.get(NULLS)) or []:
+        if isinstance(key, str):
+            wire[key] = None
+    wire.update((key, value) for key, value in bag.items() if not key.startswith("_"))
+    return wire
+
+
+def wire_fields(bag: Mapping[str, Any]) -> dict[str, Any]:
+    """The bag without markers: what is written to the wire as it is."""
+    return {key: value for key, value in bag.items() if not key.startswith("_")}
+
+
+def mark_absent(bag: dict[str, Any], wire: Mapping[str, Any], *keys: str) -> None:
+    """Record which of ``keys`` (written by the encoder by default) the payload left out."""
+    missing = [key for key in keys if key not in wire]
+    if missing:
+        bag[ABSENT] = missing
+
+
+def absent_keys(bag: Mapping[str, Any]) -> frozenset[str]:
+    """The keys :func:`mark_absent` recorded."""
+    return frozenset(key for key in as_list(bag.get(ABSENT)) or () if isinstance(key, str))
+
+
+def path(*steps: int | str) -> str:
+    """A JSON path for messages: ``path("messages", 2, "content")`` -> ``$.messages[2].content``."""
+    return json_path(steps)
+
+
+def decode_cache_control(value: object) -> dict[str, Any] | None:
+    """The canonical marker for a wire ``cache_control``, or None when it has another shape
+    (an unknown ``type`` or extra keys), in which case the caller keeps it in the bag."""
+    if not isinstance(value, dict):
+        return None
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if fields.get("type") != "ephemeral" or not set(fields) <= {"type", "ttl"}:
+        return None
+    if "ttl" in fields and not isinstance(fields["ttl"], str):
+        return None
+    return dict(fields)
+
+
+def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
+    """``{"type": "ephemeral"}`` plus the TTL when one is set."""
+    if cache_control.ttl is None:
+        return {"type": cache_control.type}
+    return {"type": cache_control.type, "ttl": cache_control.ttl}

@@ -1,0 +1,34 @@
+"""This provider's name, its kit, and the spelling markers it keeps in its bags.
+
+Spelling markers (keys starting with ``_`` in this codec's ``provider_metadata`` bag)
+record how the wire wrote something that has no canonical difference, so the encoder can
+write it the same way again. They are only added when the encoder's default would differ:
+
+``_absent``            keys the encoder writes by default but the payload left out
+``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
+``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
+``_format``            input-audio ``format`` spelled differently from its MIME type's name
+``_stop``              ``"string"`` when ``stop`` was one string, not a list
+``_max_tokens_key``    ``"max_tokens"`` when the request used the older key
+``_also``              on a reasoning part: other reasoning fields that repeated its text
+``_position``          on a custom tool: its index in the wire ``tools`` list
+``_in``                on an opaque part: ``"tool_calls"`` for a custom-tool call
+``_finish_reason``     a compatible server's own finish reason, so it is written back
+``_chunk``             on a stream's finish or usage event: chunk fields that changed late
+
+Options for this encoder also start with ``_`` so other encoders never report them as
+lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``)
+and ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``),
+in ``provider_options["openai-chat"]`` of a request (``_reasoning_field`` also in a
+response's or a stream start event's ``provider_metadata["openai-chat"]``).
+"""
+
+from __future__ import annotations
+
+from chatcodec.providers.kit import ProviderKit
+
+PROVIDER = "openai-chat"
+"""Registry name of this wire format and key of its ``provider_metadata`` bags."""
+
+KIT = ProviderKit(PROVIDER)
+"""The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
