@@ -1,0 +1,119 @@
+"""The one codec class every provider is an instance of.
+
+A provider folder writes functions (``request.py``, ``response.py``, ``stream_decode.py``,
+``stream_encode.py``), never a codec class: its ``codec.py`` hands those modules to
+:class:`ProviderCodec`, which gives the registry the :class:`~chatcodec.registry.Codec`
+methods and the incremental stream decoding the conversation builder needs. So the
+forwarding is written once, and a reader who knows one provider's ``codec.py`` knows
+them all.
+
+The module arguments are typed by protocols (a module satisfies a protocol through its
+functions), so a provider missing a function, or with a different signature, fails
+type-checking in its ``codec.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from chatcodec.accumulator import accumulate
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AnyMessage
+from chatcodec.registry import StreamDecoder
+from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
+from chatcodec.stream_events import AnyStreamEvent
+
+
+class RequestFunctions(Protocol):
+    """What a provider's ``request.py`` offers."""
+
+    def decode_request(self, payload: dict[str, Any], /) -> ChatRequest: ...
+
+    def encode_request(self, request: ChatRequest, losses: LossRecorder, /) -> dict[str, Any]: ...
+
+    def decode_message_list(self, messages: list[dict[str, Any]], /) -> list[AnyMessage]: ...
+
+
+class ResponseFunctions(Protocol):
+    """What a provider's ``response.py`` offers."""
+
+    def decode_response(self, payload: dict[str, Any], /) -> ChatResponse: ...
+
+    def encode_response(self, response: ChatResponse, losses: LossRecorder, /) -> dict[str, Any]: ...
+
+
+class StreamEncodeFunctions(Protocol):
+    """What a provider's stream encoder offers."""
+
+    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder, /) -> Iterator[dict[str, Any]]: ...
+
+
+class ProviderCodec:
+    """A wire format's codec, assembled from its folder's modules."""
+
+    __slots__ = ("_accumulate", "_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        requests: RequestFunctions,
+        responses: ResponseFunctions,
+        stream_decoder: Callable[[], StreamDecoder],
+        stream_encoder: StreamEncodeFunctions,
+        accumulate: Callable[[Iterable[dict[str, Any]]], ChatResponse] | None = None,
+    ) -> None:
+        self.name = name
+        """The registry name (``"openai-chat"``)."""
+        self._requests = requests
+        self._responses = responses
+        self._new_stream_decoder = stream_decoder
+        self._stream_encoder = stream_encoder
+        self._accumulate = accumulate
+
+    def __repr__(self) -> str:
+        return f"ProviderCodec({self.name!r})"
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
+        """Read a request body; everything without a canonical field is kept."""
+        return self._requests.decode_request(payload)
+
+    def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+        """Write a request body; what the format cannot carry is recorded in ``losses``."""
+        return self._requests.encode_request(request, losses)
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
+        """Read a response body."""
+        return self._responses.decode_response(payload)
+
+    def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+        """Write a response body (for proxies and test doubles)."""
+        return self._responses.encode_response(response, losses)
+
+    def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
+        """Read a bare wire ``messages`` list (a stored conversation)."""
+        return self._requests.decode_message_list(messages)
+
+    def stream_decoder(self) -> StreamDecoder:
+        """A fresh push-style decoder for one stream (``feed`` each event, then ``close``)."""
+        return self._new_stream_decoder()
+
+    def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+        """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
+        decoder = self._new_stream_decoder()
+        for event in events:
+            yield from decoder.feed(event)
+        yield from decoder.close()
+
+    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse:
+        """The response a whole stream amounts to: what :meth:`decode_stream` followed by a
+        :class:`~chatcodec.StreamAccumulator` gives."""
+        if self._accumulate is not None:
+            return self._accumulate(payloads)
+        return accumulate(self.decode_stream(payloads))
+
+    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+        """Wire events for canonical ones, lazily (for proxies)."""
+        return self._stream_encoder.encode_stream(events, losses)
