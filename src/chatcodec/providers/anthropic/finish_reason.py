@@ -10,6 +10,8 @@ spells them (lowercase snake case); any other ``other`` becomes ``end_turn``, re
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.response import FinishReason, UnifiedFinishReason
@@ -40,14 +42,17 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
-def decode_finish_reason(stop_reason: str | None) -> FinishReason | None:
-    """The canonical reason for a wire ``stop_reason`` (None while a stream is running)."""
-    if stop_reason is None:
+def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+    """The canonical reason for a wire ``stop_reason`` (None while a stream is running).
+    Every word comes back from ``raw`` alone, so nothing goes into ``bag``."""
+    if raw is None:
         return None
-    return FinishReason(unified=_UNIFIED.get(stop_reason, "other"), raw=stop_reason)
+    return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
 
 
-def encode_finish_reason(finish_reason: FinishReason | None, losses: LossRecorder, at: Steps) -> str | None:
+def encode_finish_reason(
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> str | None:
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value, else the closest word for the unified value (a loss when that changes
     the unified value, e.g. ``content_filter`` -> ``refusal``)."""

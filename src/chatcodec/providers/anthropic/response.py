@@ -23,7 +23,7 @@ from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, decode_blocks
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
-from chatcodec.providers.anthropic.usage import decode_usage, encode_usage
+from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.response import ChatResponse, ResponseChoice
@@ -63,7 +63,7 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     choice: dict[str, Any] = {
         "message": {"role": "assistant", "content": decode_blocks(message["content"], ASSISTANT_KINDS, model)}
     }
-    finish_reason = decode_finish_reason(message.get("stop_reason"))
+    finish_reason = decode_finish_reason(message.get("stop_reason"), {})
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
     canonical: dict[str, Any] = {key: message[key] for key in ("id", "model") if message.get(key) is not None}
@@ -88,11 +88,12 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
         losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")
     choice = response.choices[0]
     wire["content"] = encode_content(choice, EncodeContext(losses, for_request=False), ("choices", 0, "message"))
-    stop_reason = encode_finish_reason(choice.finish_reason, losses, ("choices", 0, "finish_reason"))
+    stop_reason = encode_finish_reason(choice.finish_reason, {}, losses, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
     if response.usage is not None or not bag:
-        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+        usage = response.usage
+        wire["usage"] = no_usage() if usage is None else encode_usage(usage, losses, ("usage",))
     return wire
 
 

@@ -34,7 +34,7 @@ from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import split_fields
-from chatcodec.response import Usage
+from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ErrorEvent,
@@ -241,10 +241,12 @@ class StreamDecoder:
     def _message_delta(self, event: dict[str, Any]) -> Iterator[AnyStreamEvent]:
         delta = event["delta"]
         self.fields.update(delta)
-        finish_reason = decode_finish_reason(delta.get("stop_reason"))
+        finish_reason = decode_finish_reason(delta.get("stop_reason"), {})
         if finish_reason is not None:
             bag = message_bag(self.fields)
-            yield FinishEvent(finish_reason=finish_reason, provider_metadata={PROVIDER: bag} if bag else None)
+            yield FinishEvent(
+                finish_reason=FinishReason(**finish_reason), provider_metadata={PROVIDER: bag} if bag else None
+            )
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)

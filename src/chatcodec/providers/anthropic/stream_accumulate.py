@@ -39,7 +39,7 @@ from chatcodec.providers.anthropic.stream import DELTA_FIELDS, decode_stream
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.kit import split_fields
-from chatcodec.response import ChatResponse, Usage
+from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
     FinishEvent,
@@ -249,10 +249,14 @@ class _Walker:
         ):
             raise UnhandledError
         self.fields.update(delta)
-        finish_reason = decode_finish_reason(delta.get("stop_reason"))
+        finish_reason = decode_finish_reason(delta.get("stop_reason"), {})
         if finish_reason is not None:
             bag = message_bag(self.fields)
-            self._add(FinishEvent(finish_reason=finish_reason, provider_metadata={PROVIDER: bag} if bag else None))
+            self._add(
+                FinishEvent(
+                    finish_reason=FinishReason(**finish_reason), provider_metadata={PROVIDER: bag} if bag else None
+                )
+            )
         if usage is not None:
             self._add_usage(usage)
 

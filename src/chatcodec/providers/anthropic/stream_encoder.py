@@ -162,7 +162,7 @@ class StreamEncoder:
         delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": None}
         if finish is None:
             return delta
-        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, self.losses, at)
+        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {}, self.losses, at)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):

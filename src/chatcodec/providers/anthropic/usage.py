@@ -71,11 +71,14 @@ def merge_wire_usage(merged: dict[str, Any], update: Mapping[str, Any]) -> None:
             merged[key] = value
 
 
-def encode_usage(usage: Usage | None, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing usage
-    or count is written as zero, unless the decoder saw the count absent."""
-    if usage is None:
-        return {_INPUT: 0, _OUTPUT: 0}
+def no_usage() -> dict[str, Any]:
+    """The wire usage for a response that has none: the SDK requires both counts."""
+    return {_INPUT: 0, _OUTPUT: 0}
+
+
+def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing
+    count is written as zero, unless the decoder saw the count absent."""
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens

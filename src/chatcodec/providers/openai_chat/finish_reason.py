@@ -15,6 +15,7 @@ OpenAI's word; reasons OpenAI has no word for become ``stop``, with a loss.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
@@ -44,20 +45,24 @@ MARKER = "_finish_reason"
 """Bag key holding a non-standard raw value this codec read, so it is written back."""
 
 
-def decode_finish_reason(raw: str) -> dict[str, Any]:
-    """A wire value as a canonical finish-reason dict."""
+def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+    """A wire value as a canonical finish-reason dict (None while a stream runs); a
+    non-standard word is also recorded in ``bag`` so it is written back."""
+    if raw is None:
+        return None
+    if raw not in STANDARD:
+        bag[MARKER] = raw
     return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
 
 
-def own_marker(raw: str) -> dict[str, Any]:
-    """The bag entry that lets a non-standard ``raw`` be written back, if it needs one."""
-    return {} if raw in STANDARD else {MARKER: raw}
-
-
-def encode_finish_reason(reason: FinishReason, marker: object, losses: LossRecorder, at: Steps) -> str:
-    """The wire value for ``reason``; ``marker`` is the bag's ``_finish_reason`` entry."""
+def encode_finish_reason(
+    reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> str | None:
+    """The wire value for ``reason``; ``bag`` is the choice's (or finish event's) own bag."""
+    if reason is None:
+        return None
     raw = reason.raw
-    if raw is not None and _UNIFIED.get(raw, "other") == reason.unified and (raw in STANDARD or raw == marker):
+    if raw is not None and _UNIFIED.get(raw, "other") == reason.unified and (raw in STANDARD or raw == bag.get(MARKER)):
         return raw
     word = _OPENAI_WORD.get(reason.unified)
     if word is None:

@@ -22,7 +22,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
-from chatcodec.providers.openai_chat.finish_reason import MARKER, decode_finish_reason, encode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire_response import RESPONSE_ADAPTER
@@ -64,10 +64,9 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     message = decode_assistant(choice["message"], response=True)
     canonical: dict[str, Any] = {"index": choice["index"], "message": message}
     bag = leftovers(choice, ("index", "message", *present(choice, "finish_reason")))
-    raw = choice.get("finish_reason")
-    if isinstance(raw, str):
-        canonical["finish_reason"] = decode_finish_reason(raw)
-        bag.update(own_marker(raw))
+    finish_reason = decode_finish_reason(choice.get("finish_reason"), bag)
+    if finish_reason is not None:
+        canonical["finish_reason"] = finish_reason
     mark_absent(bag, choice, "finish_reason")
     return KIT.attach(canonical, bag)
 
@@ -104,7 +103,7 @@ def _encode_choice(
     wire = {**wire_fields(bag), "index": choice.index, "message": message}
     at = ("choices", index, "finish_reason")
     if choice.finish_reason is not None:
-        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag.get(MARKER), losses, at)
+        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag, losses, at)
     elif "finish_reason" not in wire and "finish_reason" not in absent_keys(bag):
         losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
         wire["finish_reason"] = "stop"

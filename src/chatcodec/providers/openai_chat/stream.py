@@ -40,7 +40,7 @@ from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat import reasoning
-from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire_response import CHUNK_ADAPTER
@@ -352,9 +352,9 @@ class _Decoder:
                 events.append(ToolCallEndEvent(index=index, choice=number))
         state.open = []
         state.finished = True
-        marker = own_marker(finish)
+        marker: dict[str, Any] = {}
+        reason = FinishReason(**(decode_finish_reason(finish, marker) or {}))
         metadata = {PROVIDER: marker} if marker else None
-        reason = FinishReason(**decode_finish_reason(finish))
         events.append(FinishEvent(choice=number, finish_reason=reason, provider_metadata=metadata))
         return events
 

@@ -35,7 +35,7 @@ from chatcodec.accumulator import StreamAccumulator
 from chatcodec.errors import StreamError
 from chatcodec.providers._fast_accumulation import UnhandledError, accumulate_or_replay
 from chatcodec.providers.kit import mark_absent
-from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, own_marker
+from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT, decode_stream
 from chatcodec.providers.openai_chat.usage import decode_usage
@@ -392,8 +392,8 @@ class _Walker:
         state.finished = True
         self.open = {key: fragments for key, fragments in self.open.items() if key[0] != number}
         self.calls = {key: call for key, call in self.calls.items() if key[0] != number}
-        marker = own_marker(finish)
-        reason = FinishReason(**decode_finish_reason(finish))
+        marker: dict[str, Any] = {}
+        reason = FinishReason(**(decode_finish_reason(finish, marker) or {}))
         metadata = {PROVIDER: marker} if marker else None
         self._add(FinishEvent(choice=number, finish_reason=reason, provider_metadata=metadata))
 

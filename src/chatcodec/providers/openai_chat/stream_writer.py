@@ -25,7 +25,7 @@ from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, Tex
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, absent_keys, wire_fields
 from chatcodec.providers.openai_chat import reasoning
-from chatcodec.providers.openai_chat.finish_reason import MARKER, encode_finish_reason
+from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT
 from chatcodec.providers.openai_chat.usage import encode_usage
@@ -146,7 +146,7 @@ class StreamWriter:
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
         bag = KIT.own(event.provider_metadata)
-        word = encode_finish_reason(event.finish_reason, bag.get(MARKER), self._losses, (*at, "finish_reason"))
+        word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
         choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
         return self._chunk([choice], event)
 

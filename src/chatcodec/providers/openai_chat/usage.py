@@ -10,6 +10,7 @@ top-level counts, so a count the source did not report is written as 0.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -25,7 +26,7 @@ _DETAILS = {
 _COUNTS = (("prompt_tokens", "input_tokens"), ("completion_tokens", "output_tokens"))
 
 
-def decode_usage(usage: dict[str, Any]) -> dict[str, Any]:
+def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
     """A wire ``usage`` object as a canonical usage dict."""
     canonical: dict[str, Any] = {}
     mapped: list[str] = []
