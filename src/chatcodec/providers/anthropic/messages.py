@@ -29,16 +29,17 @@ from typing import Any, Literal, assert_never
 
 from chatcodec.content import AnyPart
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.anthropic.blocks import (
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
-    decode_block,
+    EncodeContext,
+    decode_part,
     decode_tool_result,
+    encode_part,
     is_tool_result,
 )
-from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
 from chatcodec.providers.kit import Steps, encode_cache_control, restore_fields, split_fields
 
 Block = tuple[dict[str, Any], Steps]
@@ -55,7 +56,7 @@ def decode_system(system: str | list[Any]) -> dict[str, Any]:
     """The canonical system message for the top-level ``system`` (string or blocks)."""
     if isinstance(system, str):
         return {"role": "system", "content": system}
-    return {"role": "system", "content": [decode_block(block, SYSTEM_KINDS) for block in system]}
+    return {"role": "system", "content": [decode_part(block, SYSTEM_KINDS) for block in system]}
 
 
 def decode_messages(wire_messages: list[Any]) -> list[dict[str, Any]]:
@@ -79,7 +80,7 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
         decoded = decode_system(content)
         return [KIT.attach(decoded, {**bag, IN_MESSAGES: True})]
     if role == "assistant":
-        blocks = content if isinstance(content, str) else [decode_block(block, ASSISTANT_KINDS) for block in content]
+        blocks = content if isinstance(content, str) else [decode_part(block, ASSISTANT_KINDS) for block in content]
         return [KIT.attach({"role": "assistant", "content": blocks}, bag)]
     if isinstance(content, str):
         return [KIT.attach({"role": "user", "content": content}, bag)]
@@ -87,7 +88,7 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
     results = [decode_tool_result(block) for block in content if is_tool_result(block)]
     if results:
         produced.append({"role": "tool", "content": results})
-    rest = [decode_block(block, USER_KINDS) for block in content if not is_tool_result(block)]
+    rest = [decode_part(block, USER_KINDS) for block in content if not is_tool_result(block)]
     if rest or not results:
         produced.append({"role": "user", "content": rest})
     KIT.attach(produced[0], bag)

@@ -19,10 +19,9 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, decode_blocks
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT
-from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, EncodeContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
@@ -61,7 +60,7 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     message = validated(RESPONSE_ADAPTER, payload, "Anthropic response")
     model = message.get("model") or None  # an empty name says nothing about who thought
     choice: dict[str, Any] = {
-        "message": {"role": "assistant", "content": decode_blocks(message["content"], ASSISTANT_KINDS, model)}
+        "message": {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_KINDS, model)}
     }
     finish_reason = decode_finish_reason(message.get("stop_reason"), {})
     if finish_reason is not None:

@@ -25,9 +25,9 @@ import pydantic_core
 
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.blocks import ASSISTANT_KINDS, arguments_text, decode_block
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.stream_encoder import StreamEncoder
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
@@ -236,7 +236,7 @@ class StreamDecoder:
             raise self._error(f"input_json_delta fragments are not JSON: {error}", "$.delta.partial_json") from None
 
     def _part_event(self, index: int, block: dict[str, Any]) -> PartEvent:
-        return validate_model(PartEvent, {"index": index, "part": decode_block(block, ASSISTANT_KINDS, self.model)})
+        return validate_model(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 
     def _message_delta(self, event: dict[str, Any]) -> Iterator[AnyStreamEvent]:
         delta = event["delta"]

@@ -16,9 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.anthropic.blocks import opaque
 from chatcodec.providers.anthropic.markers import KIT
-from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.parts import EncodeContext, opaque
 from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice

@@ -18,22 +18,19 @@ from typing import Any, get_args
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
-from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.kit import leftovers, present, wire_fields
+from chatcodec.providers.openai_chat import reasoning, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
-from chatcodec.providers.openai_chat.parts import opaque
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 from chatcodec.request import ChatRequest, ReasoningEffort, ResponseFormat
-from chatcodec.tools import ToolDefinition
 from chatcodec.validation import validate_model, validate_with
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 _SAME_NAME_TOO = ("seed", "stream")
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 _MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
-_DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
 Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
 """Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
@@ -69,44 +66,8 @@ def _decode_same_name(wire: dict[str, Any], data: dict[str, Any], bag: dict[str,
 
 
 def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    tools = wire.get("tools")
-    if not tools:
-        return []
-    data["tools"] = [_decode_function_tool(tool) for tool in tools if tool["type"] == "function"]
-    functions_left = len(data["tools"])
-    provider_tools: list[dict[str, Any]] = []
-    for position, tool in enumerate(tools):
-        if tool["type"] == "function":
-            functions_left -= 1
-        else:  # kept whole; its position matters only when a function tool follows it
-            provider_tools.append(opaque(tool, {"_position": position} if functions_left else {}))
-    data["provider_tools"] = provider_tools
-    return ["tools"]
-
-
-def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    function: dict[str, Any] = tool["function"]
-    mapped = ["name", *present(function, "description", "parameters", "strict")]
-    definition = {key: function[key] for key in mapped}
-    bag = leftovers(tool, ("type", "function"))
-    function_rest = leftovers(function, mapped)
-    if function_rest:
-        bag["function"] = function_rest
-    mark_absent(bag, function, "parameters")
-    return KIT.attach(definition, bag)
-
-
-def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    choice = wire.get("tool_choice")
-    if isinstance(choice, str):
-        data["tool_choice"] = {"type": choice}
-        return ["tool_choice"]
-    named = as_dict(choice)
-    function = as_dict(named.get("function")) if named is not None else None
-    if named is None or function is None or set(named) != {"type", "function"} or set(function) != {"name"}:
-        return []  # allowed_tools, custom tools: kept as they are
-    data["tool_choice"] = {"type": "tool", "name": function["name"]}
-    return ["tool_choice"]
+    tools.decode_tools(wire, data, bag)
+    return [key for key in ("tools", "tool_choice") if key in data]
 
 
 def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
@@ -170,7 +131,6 @@ def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, 
 _DECODERS: tuple[Decoder, ...] = (
     _decode_same_name,
     _decode_tools,
-    _decode_tool_choice,
     _decode_max_tokens,
     _decode_stop,
     _decode_reasoning_effort,
@@ -190,48 +150,13 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     if request.model is not None:
         wire["model"] = request.model
     wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
-    _encode_tools(request, wire, losses)
+    tools.encode_tools(request, wire, bag, losses)
     _encode_knobs(request, bag, wire, losses)
     _encode_response_format(request.response_format, wire, losses)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why)
     return wire
-
-
-def _encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
-    tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(request.tools)]
-    for index, tool in enumerate(request.provider_tools):
-        if tool.provider != PROVIDER:
-            why = f"{PROVIDER} has no {tool.provider} hosted tools"
-            losses.add(("provider_tools", index), f"{tool.provider} tool", why)
-            continue
-        position = KIT.own(tool.provider_metadata).get("_position")
-        at = position if isinstance(position, int) and 0 <= position <= len(tools) else len(tools)
-        tools.insert(at, dict(tool.data))
-    if tools:
-        wire["tools"] = tools
-    if request.tool_choice is not None:
-        choice = request.tool_choice
-        named = {"type": "function", "function": {"name": choice.name}}
-        wire["tool_choice"] = named if choice.type == "tool" else choice.type
-
-
-def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
-    KIT.report_foreign(losses, tool.provider_metadata, ("tools", index))
-    if tool.cache_control is not None:
-        losses.add(("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
-    bag = KIT.own(tool.provider_metadata)
-    function_rest = as_dict(bag.pop("function", None)) or {}
-    function: dict[str, Any] = {**function_rest, "name": tool.name}
-    if tool.description is not None:
-        function["description"] = tool.description
-    left_out = "parameters" in absent_keys(bag) or "parameters" in function_rest  # absent, or a kept null
-    if not (left_out and tool.parameters == _DEFAULT_PARAMETERS):
-        function["parameters"] = tool.parameters
-    if tool.strict is not None:
-        function["strict"] = tool.strict
-    return {**wire_fields(bag), "type": "function", "function": function}
 
 
 def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:

@@ -25,7 +25,7 @@ from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_a
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
-from chatcodec.providers.openai_chat.wire_response import RESPONSE_ADAPTER
+from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.validation import validate_model, validate_with
 

@@ -43,7 +43,7 @@ from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.usage import decode_usage
-from chatcodec.providers.openai_chat.wire_response import CHUNK_ADAPTER
+from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.response import FinishReason
 from chatcodec.stream_events import (
     AnyStreamEvent,

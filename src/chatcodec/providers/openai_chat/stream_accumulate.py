@@ -39,7 +39,7 @@ from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT, decode_stream
 from chatcodec.providers.openai_chat.usage import decode_usage
-from chatcodec.providers.openai_chat.wire_response import WireUsage
+from chatcodec.providers.openai_chat.wire import WireUsage
 from chatcodec.response import ChatResponse, FinishReason
 from chatcodec.stream_events import (
     AnyStreamEvent,
