@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict, as_list
@@ -38,15 +39,36 @@ from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, 
 from chatcodec.providers.openai_chat import parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
-_STRING_SHAPES = ((), ("T",), ("R",), ("T", "R"))
+
+class ContentKind(Enum):
+    """What a part that belongs in ``content`` is, as far as the string form is concerned."""
+
+    PLAIN_TEXT = "plain text"
+    """A text part with no cache marker and no bag: a string can hold it."""
+    PLAIN_REFUSAL = "plain refusal"
+    """A refusal with no wire fields of its own: the ``refusal`` field can hold it."""
+    OTHER = "other"
+    """Anything else: only the list form holds it."""
 
 
-def writes_string(kinds: Sequence[str], field_refusals: int, others: bool) -> bool:
-    """Whether the encoder writes ``content`` as a string (``T``: plain text, ``R``: plain
-    refusal, ``X``: anything else, for the parts that belong in ``content``)."""
-    if tuple(kinds) not in _STRING_SHAPES or kinds.count("R") + field_refusals > 1:
+_STRING_SHAPES = (
+    (),
+    (ContentKind.PLAIN_TEXT,),
+    (ContentKind.PLAIN_REFUSAL,),
+    (ContentKind.PLAIN_TEXT, ContentKind.PLAIN_REFUSAL),
+)
+"""The ``content`` layouts a string (plus the ``refusal`` field) writes exactly."""
+
+
+def writes_string(kinds: Sequence[ContentKind], field_refusals: int, others: bool) -> bool:
+    """Whether the encoder writes ``content`` as a string, given the kinds of the parts
+    that belong in ``content``, the refusals from the ``refusal`` field, and whether
+    reasoning or tool calls come with them."""
+    shape = tuple(kinds)
+    if shape not in _STRING_SHAPES or shape.count(ContentKind.PLAIN_REFUSAL) + field_refusals > 1:
         return False
-    return not (tuple(kinds) == ("T",) and not others and not field_refusals)  # would decode as a string
+    lone_text = shape == (ContentKind.PLAIN_TEXT,) and not others and not field_refusals
+    return not lone_text  # a lone plain text already decodes as a string
 
 
 # --- decode --------------------------------------------------------------------------
@@ -108,11 +130,12 @@ def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
             return parts.opaque(item)
 
 
-def _kind(part: Mapping[str, Any]) -> str:
-    plain = "provider_metadata" not in part and "cache_control" not in part
-    if part["type"] == "text" and plain:
-        return "T"
-    return "R" if part["type"] == "refusal" and plain else "X"
+def _kind(part: Mapping[str, Any]) -> ContentKind:
+    if "provider_metadata" in part or "cache_control" in part:
+        return ContentKind.OTHER
+    if part["type"] == "text":
+        return ContentKind.PLAIN_TEXT
+    return ContentKind.PLAIN_REFUSAL if part["type"] == "refusal" else ContentKind.OTHER
 
 
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,17 +169,19 @@ class _Layout:
     )
     slots: list[int] = field(default_factory=list[int])
 
-    def kinds(self) -> list[str]:
+    def kinds(self) -> list[ContentKind]:
         return [_model_kind(part) for part, _ in self.items]
 
 
 _SLOTS = {"reasoning_content": 0, "reasoning": 1, "reasoning_details": 2, "item": 3, "refusal": 4, "call": 5}
 
 
-def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> str:
+def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> ContentKind:
     if isinstance(part, TextPart) and part.cache_control is None and not KIT.own(part.provider_metadata):
-        return "T"
-    return "R" if isinstance(part, RefusalPart) and not wire_fields(KIT.own(part.provider_metadata)) else "X"
+        return ContentKind.PLAIN_TEXT
+    if isinstance(part, RefusalPart) and not wire_fields(KIT.own(part.provider_metadata)):
+        return ContentKind.PLAIN_REFUSAL
+    return ContentKind.OTHER
 
 
 def encode_assistant(
@@ -250,7 +275,7 @@ def _write_content(
     kinds = layout.kinds()
     listed = bag.get("_content") == "list"
     as_string = writes_string(kinds, len(layout.refusals), bool(layout.thinking or layout.calls))
-    if response and kinds == ["T"]:
+    if response and kinds == [ContentKind.PLAIN_TEXT]:
         as_string = True  # a lone text reads back as a string: the normal response shape
     if response and not listed and not as_string:
         _write_joined(wire, layout, losses, at)
