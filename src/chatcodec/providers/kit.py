@@ -113,7 +113,10 @@ def leftovers(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any
     ``mapped`` is usually a handful of keys, so a tuple is the cheaper container: this
     runs for every message and part.
     """
-    return {key: value for key, value in wire.items() if key not in mapped}
+    for key in wire:  # usually every key is mapped: say so without building a dict
+        if key not in mapped:
+            return {key: value for key, value in wire.items() if key not in mapped}
+    return {}
 
 
 def present(wire: Mapping[str, Any], *keys: str) -> list[str]:

@@ -47,6 +47,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
+from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
 from chatcodec.providers.kit import Steps, decode_cache_control, encode_cache_control, restore_fields, split_fields
@@ -290,6 +291,8 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
 
 
 def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    if part.provider_metadata is None:  # the common case, and this runs for every part
+        return {}
     return restore_fields(KIT.claim(context.losses, part.provider_metadata, at))
 
 
@@ -372,8 +375,8 @@ def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str
     if not part.arguments.strip():
         return {}
     try:
-        parsed: object = json.loads(part.arguments)
-    except json.JSONDecodeError:
+        parsed: object = loads(part.arguments)
+    except (ValueError, RecursionError):
         parsed = None
     if isinstance(parsed, dict):
         return parsed  # pyright: ignore[reportUnknownVariableType]
