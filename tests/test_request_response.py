@@ -62,12 +62,15 @@ def test_leading_system_messages_and_conversation() -> None:
 
 
 def test_request_messages_get_compat_normalization() -> None:
-    request = ChatRequest(
-        messages=[
-            {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "name": "f", "arguments": "{}"}]},
-            {"role": "tool", "tool_call_id": "c", "content": "r"},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "d", "content": "s"}]},
-        ]
+    request = chatcodec.validate_model(
+        ChatRequest,
+        {
+            "messages": [
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "name": "f", "arguments": "{}"}]},
+                {"role": "tool", "tool_call_id": "c", "content": "r"},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "d", "content": "s"}]},
+            ]
+        },
     )
     assert [message.role for message in request.messages] == ["assistant", "tool", "tool"]
     assert isinstance(request.messages[0], AssistantMessage)

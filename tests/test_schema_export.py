@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pydantic
 import pytest
 
 import chatcodec
@@ -64,3 +65,44 @@ def test_cli_check_reports_drift(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_cli_prints_one_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "--kind", "response"]) == 0
     assert json.loads(capsys.readouterr().out) == chatcodec.json_schema("response")
+
+
+_AGREEMENT_CASES: list[tuple[str, object]] = [
+    ("canonical", [{"role": "assistant", "content": [{"type": "thinking", "encrypted": "E", "redacted": True}]}]),
+    ("redacted without payload", [{"role": "assistant", "content": [{"type": "thinking", "redacted": True}]}]),
+    ("OpenAI tool message", [{"role": "tool", "tool_call_id": "c", "content": "r"}]),
+    ("assistant content null", [{"role": "assistant", "content": None}]),
+    ("image_url part", [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]}]),
+    ("Anthropic thinking", [{"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}]}]),
+    ("tool_use input", [{"role": "assistant", "content": [{"type": "tool_use", "id": "c", "name": "f", "input": {}}]}]),
+    ("tool_calls", [{"role": "assistant", "tool_calls": [{"id": "c", "name": "f", "arguments": "{}"}]}]),
+    ("tool results in a user turn", [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c"}]}]),
+]
+
+
+@pytest.mark.parametrize(("name", "data"), _AGREEMENT_CASES, ids=[case[0] for case in _AGREEMENT_CASES])
+def test_schema_accepts_exactly_what_the_models_accept(name: str, data: object) -> None:
+    """The models carry no before-validators: the schema and validation agree on every input."""
+    by_schema = jsonschema.Draft202012Validator(chatcodec.json_schema("messages")).is_valid(data)
+    try:
+        chatcodec.MESSAGES_ADAPTER.validate_python(data)
+    except pydantic.ValidationError:
+        by_model = False
+    else:
+        by_model = True
+    assert by_schema == by_model == (name == "canonical")
+
+
+@pytest.mark.parametrize(
+    ("choice", "valid"),
+    [({"type": "tool", "name": "f"}, True), ({"type": "tool"}, False), ({"type": "auto", "name": "f"}, False)],
+)
+def test_schema_states_the_tool_choice_rule(choice: dict[str, str], valid: bool) -> None:
+    request = {"tool_choice": choice}
+    assert jsonschema.Draft202012Validator(chatcodec.json_schema("request")).is_valid(request) is valid
+    try:
+        chatcodec.ChatRequest.model_validate(request)
+    except pydantic.ValidationError:
+        assert not valid
+    else:
+        assert valid

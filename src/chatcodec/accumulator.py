@@ -33,7 +33,7 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.validation import validate_model
+from chatcodec.validation import validate_canonical
 
 
 @dataclass
@@ -156,7 +156,7 @@ class StreamAccumulator:
         payload: dict[str, Any] = {**self._response, "choices": choices}
         if self._usage is not None:
             payload["usage"] = self._usage
-        return validate_model(ChatResponse, payload)
+        return validate_canonical(ChatResponse, payload)
 
     def part_so_far(self, choice: int, index: int) -> dict[str, Any]:
         """The part at ``index`` of ``choice`` as built so far (canonical JSON)."""

@@ -2,9 +2,10 @@
 
 One vocabulary for every provider. Each part carries an optional prompt-cache marker and
 a ``provider_metadata`` bag for what a provider said that has no canonical field, so a
-same-provider round trip is exact. Alternate input shapes (OpenAI ``image_url`` and
-``input_audio`` parts, Anthropic-style ``tool_use`` with ``input``, ``thinking`` with
-``thinking``/``data``) are normalized in :mod:`chatcodec.compat`.
+same-provider round trip is exact. The models accept canonical data only; alternate
+input shapes (OpenAI ``image_url`` and ``input_audio`` parts, Anthropic-style
+``tool_use`` with ``input``, ``thinking`` with ``thinking``/``data``) are read by
+:mod:`chatcodec.dialects` at the API boundary, before validation.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import (
+    ConfigDict,
     Discriminator,
     Field,
     JsonValue,
@@ -25,6 +27,7 @@ from pydantic import (
 
 from chatcodec import compat
 from chatcodec._base import CanonicalModel, ProviderMetadata, false_by_default, omitted_when_none
+from chatcodec._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ToolArgumentsError
 
@@ -121,11 +124,6 @@ class ImagePart(_PartBase):
     detail: Literal["auto", "low", "high"] | None = omitted_when_none()
     """OpenAI's resolution hint; other providers ignore it."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_image_part(data)
-
 
 class AudioPart(_PartBase):
     """An audio clip, inline base64 (with its format) or by URL."""
@@ -134,11 +132,6 @@ class AudioPart(_PartBase):
     """Tag of this part kind."""
     source: MediaSource
     """Where the audio comes from; ``media_type`` gives its format (``audio/wav``)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_audio_part(data)
 
     @property
     def format(self) -> str | None:
@@ -158,10 +151,13 @@ class DocumentPart(_PartBase):
     filename: str | None = omitted_when_none()
     """File name as uploaded (OpenAI ``filename``, Bedrock ``name``)."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_document_part(data)
+
+def _redacted_needs_payload_schema(schema: dict[str, Any], model: type[Any]) -> None:
+    """State :class:`ThinkingPart`'s one cross-field rule in its JSON Schema too, so the
+    schema accepts exactly what validation accepts."""
+    describe_fields(schema, model)
+    schema["if"] = {"properties": {"redacted": {"const": True}}, "required": ["redacted"]}
+    schema["then"] = {"properties": {"encrypted": {"type": "string"}}, "required": ["encrypted"]}
 
 
 class ThinkingPart(_PartBase):
@@ -187,10 +183,7 @@ class ThinkingPart(_PartBase):
     model: str | None = omitted_when_none()
     """Model that produced this reasoning, when known."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_thinking_part(data)
+    model_config = ConfigDict(json_schema_extra=_redacted_needs_payload_schema)
 
     @model_validator(mode="after")
     def _redacted_carries_payload(self) -> Self:
@@ -224,11 +217,6 @@ class ToolUsePart(_PartBase):
     """Name of the tool called."""
     arguments: str = ""
     """Argument text exactly as the model produced it (normally a JSON object)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_tool_use_part(data)
 
     def parsed_arguments(self) -> JsonValue:
         """The arguments parsed as JSON; an empty text is an empty object.
@@ -313,11 +301,6 @@ class ToolResultPart(_PartBase):
     """True when the tool failed and ``content`` describes the error."""
     name: str | None = omitted_when_none()
     """Name of the tool that ran (Gemini needs it; others infer it from the call)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_tool_result_part(data)
 
     @property
     def text(self) -> str:

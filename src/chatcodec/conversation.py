@@ -28,7 +28,7 @@ from chatcodec.stream_events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from chatcodec.validation import validate_message
+from chatcodec.validation import validate_message, validate_model
 
 MISSING_RESULT_TEXT = "Tool call was not executed: no result was recorded for it."
 """Text of the error result :meth:`Conversation.fill_missing_tool_results` inserts."""
@@ -165,7 +165,7 @@ class Conversation:
 
     def to_request(self, **fields: Any) -> ChatRequest:
         """A :class:`ChatRequest` with these messages and any other request fields."""
-        return ChatRequest.model_validate({**fields, "messages": self.messages})
+        return validate_model(ChatRequest, {**fields, "messages": self.messages})
 
     def dump(
         self,

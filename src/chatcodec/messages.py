@@ -19,17 +19,14 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BeforeValidator,
     Discriminator,
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
     TypeAdapter,
     field_serializer,
-    model_validator,
 )
 
-from chatcodec import compat
 from chatcodec._base import CanonicalModel, ProviderMetadata, deferred_adapter, omitted_when_none
 from chatcodec._narrow import as_list
 from chatcodec.content import (
@@ -86,11 +83,6 @@ class SystemMessage(_ChatMessageBase):
     content: str | list[SystemContentPart]
     """The instructions."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_message_content(data)
-
 
 class UserMessage(_ChatMessageBase):
     """What the user (or the application on their behalf) says."""
@@ -100,11 +92,6 @@ class UserMessage(_ChatMessageBase):
     content: str | list[UserContentPart]
     """Text, or parts: text, images, audio, documents."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_message_content(data)
-
 
 class AssistantMessage(_ChatMessageBase):
     """What the model said: text, reasoning and tool calls in the order produced."""
@@ -113,11 +100,6 @@ class AssistantMessage(_ChatMessageBase):
     """Tag of this message kind."""
     content: str | list[AssistantContentPart] = ""
     """Text, or parts in the order the model produced them."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_assistant_message(data)
 
     @property
     def tool_calls(self) -> list[ToolUsePart]:
@@ -146,11 +128,6 @@ class ToolMessage(_ChatMessageBase):
     """Tag of this message kind."""
     content: list[ToolResultPart] = Field(min_length=1)
     """The results, in the order given."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_alternate_shapes(cls, data: object) -> object:
-        return compat.normalize_tool_message(data)
 
     @property
     def text(self) -> str:
@@ -181,9 +158,9 @@ Message = Annotated[
 AnyMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage | TextMessage
 """Plain union of every message class, for ``match`` statements and annotations."""
 
-Messages = Annotated[list[Message], BeforeValidator(compat.split_tool_results)]
-"""A conversation: messages in order. Anthropic-style user turns holding tool results
-are split into a tool message and a user message before validation."""
+Messages = list[Message]
+"""A conversation: messages in order, canonical only (Anthropic-style user turns holding
+tool results are split by :func:`~chatcodec.validate_messages`, see :mod:`chatcodec.dialects`)."""
 
 MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = deferred_adapter(Messages)
 """Validates and dumps whole conversations in one pass through pydantic-core."""

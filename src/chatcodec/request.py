@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, JsonValue, model_validator
+from pydantic import Field, JsonValue
 
 from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_empty, omitted_when_none
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl, OpaquePart, TextPart
 from chatcodec.messages import AnyMessage, Messages, SystemMessage
 from chatcodec.tools import ToolChoice, ToolDefinition
@@ -101,21 +101,10 @@ class ChatRequest(CanonicalModel):
     provider_options: ProviderMetadata | None = omitted_when_none()
     """Knobs with no canonical field, keyed by provider name; sent only to that provider."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_system(cls, data: object) -> object:
-        fields = as_dict(data)
-        if fields is None or "system" not in fields:
-            return data
-        rest = {key: value for key, value in fields.items() if key != "system"}
-        system: object = fields["system"]
-        if system is None:
-            return rest
-        messages = as_list(fields.get("messages") or [])
-        if messages is None:
-            return rest  # let the schema report the messages type, and only that
-        rest["messages"] = [{"role": "system", "content": system}, *messages]
-        return rest
+    def __init__(self, /, **data: Any) -> None:
+        """Build a request from its fields; ``system=`` (a string or parts) prepends a system
+        message. The shorthand is the constructor's: ``model_validate`` takes canonical data."""
+        super().__init__(**with_system_shorthand(data))
 
     @property
     def system(self) -> list[SystemMessage]:
@@ -136,6 +125,21 @@ class ChatRequest(CanonicalModel):
     def conversation(self) -> list[AnyMessage]:
         """The messages after the leading system messages."""
         return self.messages[len(self.system) :]
+
+
+def with_system_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with a ``system`` key turned into a leading system message (``None``: none).
+
+    A messages value that is not a list is left for the schema to report, and only that.
+    """
+    if "system" not in fields:
+        return fields
+    rest = {key: value for key, value in fields.items() if key != "system"}
+    system: object = fields["system"]
+    messages = as_list(fields.get("messages") or [])
+    if system is not None and messages is not None:
+        rest["messages"] = [{"role": "system", "content": system}, *messages]
+    return rest
 
 
 def system_parts(messages: list[SystemMessage]) -> list[TextPart | OpaquePart]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
 from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
-from chatcodec._narrow import as_dict
 from chatcodec.messages import AssistantMessage
 
 UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
@@ -86,24 +85,16 @@ class ChatResponse(CanonicalModel):
     created: int | None = omitted_when_none()
     """Unix time of creation, when the provider says."""
     choices: list[ResponseChoice] = Field(min_length=1)
-    """The answers; one unless several were requested."""
+    """The answers; one unless several were requested (each ``index`` used once)."""
     usage: Usage | None = omitted_when_none()
     """Token counts, when reported."""
     provider_metadata: ProviderMetadata | None = omitted_when_none()
     """Provider data with no canonical field (system fingerprint, service tier ...)."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_single_message(cls, data: object) -> object:
-        fields = as_dict(data)
-        if fields is None or "message" not in fields or "choices" in fields:
-            return data
-        rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
-        choice: dict[str, object] = {"message": fields["message"]}
-        if fields.get("finish_reason") is not None:
-            choice["finish_reason"] = fields["finish_reason"]
-        rest["choices"] = [choice]
-        return rest
+    def __init__(self, /, **data: Any) -> None:
+        """Build a response from its fields; ``message=`` (and ``finish_reason=``) build its
+        single choice. The shorthand is the constructor's: ``model_validate`` takes canonical data."""
+        super().__init__(**with_single_message_shorthand(data))
 
     @model_validator(mode="after")
     def _choice_indexes_are_unique(self) -> Self:
@@ -121,3 +112,16 @@ class ChatResponse(CanonicalModel):
     def finish_reason(self) -> FinishReason | None:
         """The first choice's finish reason."""
         return self.choices[0].finish_reason
+
+
+def with_single_message_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with ``message`` (and ``finish_reason``) turned into the single choice,
+    unless ``choices`` is given too (then the schema reports the stray keys)."""
+    if "message" not in fields or "choices" in fields:
+        return fields
+    rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
+    choice: dict[str, object] = {"message": fields["message"]}
+    if fields.get("finish_reason") is not None:
+        choice["finish_reason"] = fields["finish_reason"]
+    rest["choices"] = [choice]
+    return rest

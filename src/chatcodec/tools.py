@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
-from pydantic import Field, JsonValue, model_validator
+from pydantic import ConfigDict, Field, JsonValue, model_validator
 
 from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._field_docs import describe_fields
 from chatcodec.content import CacheControl
 
 
@@ -33,8 +34,19 @@ class ToolDefinition(CanonicalModel):
     """Provider data with no canonical field, keyed by provider name."""
 
 
+def _name_goes_with_tool_schema(schema: dict[str, Any], model: type[Any]) -> None:
+    """State :class:`ToolChoice`'s cross-field rule in its JSON Schema too, so the schema
+    accepts exactly what validation accepts."""
+    describe_fields(schema, model)
+    schema["if"] = {"properties": {"type": {"const": "tool"}}, "required": ["type"]}
+    schema["then"] = {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    schema["else"] = {"properties": {"name": {"type": "null"}}}
+
+
 class ToolChoice(CanonicalModel):
     """Whether and which tool the model must call."""
+
+    model_config = ConfigDict(json_schema_extra=_name_goes_with_tool_schema)
 
     type: Literal["auto", "none", "required", "tool"] = "auto"
     """``auto``: model decides; ``none``: no tool; ``required``: some tool (Anthropic

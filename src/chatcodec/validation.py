@@ -1,27 +1,33 @@
-"""Validating canonical data at an API boundary, with chatcodec's errors.
+"""Validating data at an API boundary, with chatcodec's errors.
 
-Each function takes Python data, JSON text or bytes, validates in one pass through
-pydantic-core, and raises :class:`~chatcodec.ValidationError` whose paths point into
-the caller's input.
+Each function takes Python data, JSON text or bytes, reads the accepted dialects into
+canonical data (:mod:`chatcodec.dialects`), validates in one pass through pydantic-core,
+and raises :class:`~chatcodec.ValidationError` whose paths point into the caller's input.
+:func:`validate_canonical` skips the dialect step, for data that is canonical by
+construction (codec output).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any, TypeVar
 
 import pydantic_core
 from pydantic import BaseModel, TypeAdapter
 
-from chatcodec.errors import as_chatcodec_error
+from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec.payloads import parse_json
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ValueT = TypeVar("ValueT")
 
+Reader = Callable[[object], Any]
+
 
 def validate_with(adapter: TypeAdapter[ValueT], data: object, title: str) -> ValueT:
-    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``."""
+    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``, as it is."""
     try:
         if isinstance(data, str | bytes | bytearray):
             return adapter.validate_json(data)
@@ -31,8 +37,58 @@ def validate_with(adapter: TypeAdapter[ValueT], data: object, title: str) -> Val
         raise as_chatcodec_error(error, title, root) from None
 
 
+def _read_then_validate(validate: Callable[[object], ValueT], reader: Reader, data: object, title: str) -> ValueT:
+    """Read the dialects of ``data`` (parsed first when it is JSON), then validate."""
+    from chatcodec.dialects import DialectError  # the readers load the codecs: on first use only
+
+    root = _parsed(data)
+    try:
+        canonical = reader(root)
+    except DialectError as error:
+        raise rule_error(title, error.location, error.rule, error.message, error.value) from None
+    try:
+        return validate(canonical)
+    except pydantic_core.ValidationError as error:
+        raise as_chatcodec_error(error, title, root) from None
+
+
+def _parsed(data: object) -> object:
+    """``data`` parsed when it is JSON; bytes must be UTF-8, as pydantic-core reads them."""
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise PayloadError(f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    return parse_json(data) if isinstance(data, str) else data
+
+
+@cache
+def _reader_for(model: type[BaseModel]) -> Reader | None:
+    from chatcodec import dialects
+    from chatcodec.request import ChatRequest
+    from chatcodec.response import ChatResponse
+
+    if issubclass(model, ChatRequest):
+        return dialects.read_request
+    if issubclass(model, ChatResponse):
+        return dialects.read_response
+    return None
+
+
 def validate_model(model: type[ModelT], data: object) -> ModelT:
-    """Validate ``data`` as ``model`` (any canonical class), with chatcodec's errors."""
+    """Validate ``data`` as ``model`` (any canonical class), with chatcodec's errors.
+
+    A ``ChatRequest`` or ``ChatResponse`` given as a mapping may use the accepted input
+    shapes (:mod:`chatcodec.dialects`); other models take canonical data only.
+    """
+    reader = _reader_for(model)
+    if reader is None:
+        return validate_canonical(model, data)
+    return _read_then_validate(model.model_validate, reader, data, model.__name__)
+
+
+def validate_canonical(model: type[ModelT], data: object) -> ModelT:
+    """Validate canonical ``data`` as ``model``, reading no dialect (codecs build canonical data)."""
     try:
         if isinstance(data, str | bytes | bytearray):
             return model.model_validate_json(data)
@@ -44,12 +100,16 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
 
 def validate_messages(data: object) -> list[AnyMessage]:
     """Validate a conversation: a list of messages in any accepted shape."""
-    return validate_with(MESSAGES_ADAPTER, data, "Messages")
+    from chatcodec.dialects import read_messages
+
+    return _read_then_validate(MESSAGES_ADAPTER.validate_python, read_messages, data, "Messages")
 
 
 def validate_message(data: object) -> AnyMessage:
-    """Validate one message of any role."""
-    return validate_with(MESSAGE_ADAPTER, data, "Message")
+    """Validate one message of any role, in any accepted shape."""
+    from chatcodec.dialects import read_message
+
+    return _read_then_validate(MESSAGE_ADAPTER.validate_python, read_message, data, "Message")
 
 
 def dump_messages(messages: list[AnyMessage], **options: Any) -> list[dict[str, Any]]:

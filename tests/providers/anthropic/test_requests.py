@@ -14,7 +14,9 @@ SIGNATURE = "EqEECkYICxgCKkAo3UA4WwDbB8ihhpykVCsPx6iMzwNTNP8dePIgYjNpu2EWrt5JbAp
 
 
 def _request(messages: list[Any], **fields: Any) -> chatcodec.ChatRequest:
-    return chatcodec.ChatRequest(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, **fields)
+    # validate_model reads the dialects (Anthropic blocks, tool_call_id) these tests write
+    fields = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages, **fields}
+    return chatcodec.validate_model(chatcodec.ChatRequest, fields)
 
 
 def _turn(thinking: dict[str, Any]) -> chatcodec.ChatRequest:

@@ -17,10 +17,9 @@ def _request(*ids: str) -> chatcodec.ChatRequest:
     """One assistant turn calling a tool under each id, then one result per call."""
     calls = [{"type": "tool_use", "id": tool_id, "name": "write", "arguments": "{}"} for tool_id in ids]
     results = [{"role": "tool", "tool_call_id": tool_id, "content": "done"} for tool_id in ids]
-    return chatcodec.ChatRequest(
-        model="claude-sonnet-4-5",
-        max_tokens=100,
-        messages=[{"role": "user", "content": "go"}, {"role": "assistant", "content": calls}, *results],
+    messages = [{"role": "user", "content": "go"}, {"role": "assistant", "content": calls}, *results]
+    return chatcodec.validate_model(
+        chatcodec.ChatRequest, {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": messages}
     )
 
 

@@ -37,7 +37,7 @@ from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_model, validate_with
+from chatcodec.validation import validate_canonical, validate_with
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
@@ -97,7 +97,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     decode_settings(request, canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
-    return validate_model(ChatRequest, canonical)
+    return validate_canonical(ChatRequest, canonical)
 
 
 def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:

@@ -26,7 +26,7 @@ from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_u
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_model
+from chatcodec.validation import validate_canonical
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -70,7 +70,7 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     usage = as_dict(message.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_model(ChatResponse, KIT.attach(canonical, message_bag(message)))
+    return validate_canonical(ChatResponse, KIT.attach(canonical, message_bag(message)))
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:

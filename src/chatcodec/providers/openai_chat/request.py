@@ -25,7 +25,7 @@ from chatcodec.providers.openai_chat.messages import decode_messages, encode_mes
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 from chatcodec.request import ChatRequest, ReasoningEffort, ResponseFormat
-from chatcodec.validation import validate_model, validate_with
+from chatcodec.validation import validate_canonical, validate_with
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 _SAME_NAME_TOO = ("seed", "stream")
@@ -50,7 +50,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
-    return validate_model(ChatRequest, data)
+    return validate_canonical(ChatRequest, data)
 
 
 def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:

@@ -27,7 +27,7 @@ from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_model, validate_with
+from chatcodec.validation import validate_canonical, validate_with
 
 OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
@@ -56,7 +56,7 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
         mapped.append("usage")
     bag = leftovers(wire, mapped)
     mark_absent(bag, wire, "id", "object", "created", "model")
-    return validate_model(ChatResponse, KIT.attach(data, bag))
+    return validate_canonical(ChatResponse, KIT.attach(data, bag))
 
 
 def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""Alternate input shapes (the table in chatcodec.compat) become the canonical form."""
+"""Alternate input shapes (the table in chatcodec.dialects) become the canonical form at
+the API boundary; OpenAI shapes read as the openai-chat codec reads them, Anthropic
+blocks as the anthropic codec does."""
 
 from __future__ import annotations
 
@@ -6,10 +8,18 @@ import copy
 import json
 from typing import Any
 
+import pydantic
 import pytest
 
 import chatcodec
-from chatcodec import AssistantMessage, ToolMessage, UserMessage, compat
+from chatcodec import AssistantMessage, ToolMessage, UserMessage, compat, dialects
+
+# What the codecs add when they read reasoning: who produced it, and (openai-chat) the field.
+_FROM_ANTHROPIC = {"provider": "anthropic"}
+_FROM_REASONING_CONTENT = {
+    "provider": "openai-chat",
+    "provider_metadata": {"openai-chat": {"field": "reasoning_content"}},
+}
 
 
 def _canonical(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -79,12 +89,18 @@ def test_reasoning_content_becomes_leading_thinking_part() -> None:
     assert dumped == [
         {
             "role": "assistant",
-            "content": [{"type": "thinking", "text": "because"}, {"type": "text", "text": "answer"}],
+            "content": [
+                {"type": "thinking", "text": "because", **_FROM_REASONING_CONTENT},
+                {"type": "text", "text": "answer"},
+            ],
         }
     ]
     message = chatcodec.validate_messages([{"role": "assistant", "content": "", "reasoning_content": "r"}])[0]
     assert isinstance(message, AssistantMessage)
-    assert message.model_dump() == {"role": "assistant", "content": [{"type": "thinking", "text": "r"}]}
+    assert message.model_dump() == {
+        "role": "assistant",
+        "content": [{"type": "thinking", "text": "r", **_FROM_REASONING_CONTENT}],
+    }
     assert message.reasoning_text == "r"
 
 
@@ -113,8 +129,8 @@ def test_thinking_blocks_with_equal_reasoning_content_kept_once() -> None:
         {
             "role": "assistant",
             "content": [
-                {"type": "thinking", "text": "a", "signature": "s1"},
-                {"type": "thinking", "text": "bc", "signature": "s2"},
+                {"type": "thinking", "text": "a", "signature": "s1", **_FROM_ANTHROPIC},
+                {"type": "thinking", "text": "bc", "signature": "s2", **_FROM_ANTHROPIC},
                 {"type": "text", "text": "hi"},
                 {"type": "tool_use", "id": "c1", "name": "f", "arguments": "{}"},
             ],
@@ -141,9 +157,9 @@ def test_thinking_blocks_with_different_reasoning_content_keep_both() -> None:
         {
             "role": "assistant",
             "content": [
-                {"type": "thinking", "text": "full", "signature": "s1"},
-                {"type": "thinking", "text": "", "encrypted": "ENC", "redacted": True},
-                {"type": "thinking", "text": "a summary"},
+                {"type": "thinking", "text": "full", "signature": "s1", **_FROM_ANTHROPIC},
+                {"type": "thinking", "text": "", "encrypted": "ENC", "redacted": True, **_FROM_ANTHROPIC},
+                {"type": "thinking", "text": "a summary", **_FROM_REASONING_CONTENT},
                 {"type": "text", "text": "hi"},
             ],
         }
@@ -285,8 +301,8 @@ def test_anthropic_assistant_blocks() -> None:
         {
             "role": "assistant",
             "content": [
-                {"type": "thinking", "text": "hmm", "signature": "sig=="},
-                {"type": "thinking", "text": "", "encrypted": "ENCRYPTED", "redacted": True},
+                {"type": "thinking", "text": "hmm", "signature": "sig==", **_FROM_ANTHROPIC},
+                {"type": "thinking", "text": "", "encrypted": "ENCRYPTED", "redacted": True, **_FROM_ANTHROPIC},
                 {"type": "text", "text": "calling"},
                 {"type": "tool_use", "id": "toolu_1", "name": "get", "arguments": '{"city":"Paris","n":[1,2]}'},
             ],
@@ -365,9 +381,13 @@ def test_input_audio_part(audio_format: str, media_type: str) -> None:
             },
         ),
         ({"file_id": "file-abc"}, {"type": "document", "source": {"type": "file", "file_id": "file-abc"}}),
-        (
+        (  # OpenAI takes data URLs only; the codec keeps anything else verbatim
             {"file_data": "https://x/a.pdf", "filename": "a.pdf"},
-            {"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}, "filename": "a.pdf"},
+            {
+                "type": "opaque",
+                "provider": "openai-chat",
+                "data": {"type": "file", "file": {"file_data": "https://x/a.pdf", "filename": "a.pdf"}},
+            },
         ),
     ],
 )
@@ -414,7 +434,14 @@ _SMALL_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {
             "role": "assistant",
             "content": [
-                {"type": "thinking", "text": "", "encrypted": "E", "redacted": True, "cache_control": _EPHEMERAL}
+                {
+                    "type": "thinking",
+                    "text": "",
+                    "encrypted": "E",
+                    "redacted": True,
+                    "cache_control": _EPHEMERAL,
+                    **_FROM_ANTHROPIC,
+                }
             ],
         },
     ),
@@ -491,7 +518,7 @@ def test_validated_models_pass_through() -> None:
     assert isinstance(messages[1], ToolMessage)
 
 
-# --- helper functions in chatcodec.compat ----------------------------------------------
+# --- media helpers in chatcodec.compat ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -517,8 +544,65 @@ def test_data_url_round_trips_through_source_from_url() -> None:
 
 
 def test_unrecognized_input_passes_through_untouched() -> None:
-    for value in (None, 1, "x", [1], {"type": "text", "text": "t"}):
-        assert compat.normalize_image_part(value) is value
-        assert compat.normalize_thinking_part(value) is value
-        assert compat.normalize_tool_use_part(value) is value
-        assert compat.normalize_assistant_message(value) == value
+    for value in (None, 1, "x", [1], {"type": "text", "text": "t"}, {"type": ["x"]}):
+        assert dialects.read_part(value) is value
+        assert dialects.read_parts(value) is value
+        assert dialects.read_message(value) is value
+        assert dialects.read_messages(value) is value
+
+
+def test_canonical_data_is_returned_as_it_is() -> None:
+    """The fast path: canonical messages are neither copied nor rebuilt."""
+    canonical = _canonical(_MIXED)
+    assert dialects.read_messages(canonical) is canonical
+    request = {"model": "m", "messages": canonical}
+    assert dialects.read_request(request) is request
+    response = {"choices": [{"message": canonical[4 - 1]}]}
+    assert dialects.read_response(response) is response
+
+
+_OPENAI_ASSISTANT = {
+    "role": "assistant",
+    "content": "The answer.",
+    "reasoning_content": "Think first.",
+    "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+}
+
+
+def test_validate_messages_and_the_openai_codec_read_one_message_alike() -> None:
+    """One reader per dialect: the same OpenAI message, the same canonical parts."""
+    validated = chatcodec.validate_messages([_OPENAI_ASSISTANT])
+    decoded = chatcodec.decode_request("openai-chat", {"model": "m", "messages": [_OPENAI_ASSISTANT]}).messages
+    assert validated == decoded
+    encoded = chatcodec.encode_request("openai-chat", {"model": "m", "messages": validated}, on_loss="error")
+    assert encoded["messages"] == [_OPENAI_ASSISTANT]
+
+
+def test_validate_messages_and_the_anthropic_codec_read_blocks_alike() -> None:
+    blocks = [
+        {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+        {"type": "redacted_thinking", "data": "ENC"},
+        {"type": "tool_use", "id": "cc-a_2eb", "name": "f", "input": {"x": 1}},
+    ]
+    message = {"role": "assistant", "content": blocks}
+    validated = chatcodec.validate_messages([message])
+    decoded = chatcodec.decode_request("anthropic", {"model": "m", "max_tokens": 1, "messages": [message]}).messages
+    assert validated == decoded
+    assert isinstance(validated[0], AssistantMessage)
+    assert validated[0].tool_calls[0].id == "a.b"  # the anthropic codec's id escape, undone
+
+
+@pytest.mark.parametrize(
+    "dialect",
+    [
+        {"role": "tool", "tool_call_id": "c", "content": "r"},
+        {"role": "assistant", "content": None},
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x"}}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}]},
+    ],
+)
+def test_models_take_canonical_data_only(dialect: dict[str, Any]) -> None:
+    """The models' own validation is the JSON Schema's: dialects are read at the boundary."""
+    with pytest.raises(pydantic.ValidationError):
+        chatcodec.MESSAGE_ADAPTER.validate_python(dialect)
+    chatcodec.validate_message(dialect)  # the boundary reads it
