@@ -8,8 +8,8 @@ ratios to the floor in the same run), using only the dev install::
     python bench/profile_stages.py --turns 200
 
 Stages: wire validation of the OpenAI body, mapping wire messages to canonical dicts,
-validating the canonical request into models (with and without the compat hooks'
-cost, estimated by a run where they return their input), and encoding the models for
+validating the canonical request into models (the models alone, and through the API
+boundary, which first reads the accepted dialects), and encoding the models for
 Anthropic.
 """
 
@@ -58,21 +58,6 @@ def _medians(stages: dict[str, Callable[[], object]], rounds: int) -> dict[str, 
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
-def _without_hooks(canonical: dict[str, Any], rounds: int) -> float:
-    """Canonical validation with every compat hook returning its input unchanged."""
-    from chatcodec import compat
-
-    saved = {name: getattr(compat, name) for name in dir(compat) if name.startswith("normalize_")}
-    saved["split_tool_results"] = compat.split_tool_results
-    try:
-        for name in saved:
-            setattr(compat, name, lambda data: data)
-        return _medians({"hooks": lambda: chatcodec.ChatRequest.model_validate(canonical)}, rounds)["hooks"]
-    finally:
-        for name, function in saved.items():
-            setattr(compat, name, function)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=50)
@@ -82,7 +67,9 @@ def main() -> None:
     medians = _medians(_stages(request), arguments.rounds)
     floor = medians["floor (plain dicts)"]
     canonical = chatcodec.decode_request("openai-chat", request).model_dump()
-    medians["3b canonical validation, hooks as identity"] = _without_hooks(canonical, arguments.rounds)
+    medians["3b validate_model, dialects read first"] = _medians(
+        {"boundary": lambda: chatcodec.validate_model(chatcodec.ChatRequest, canonical)}, arguments.rounds
+    )["boundary"]
     print(f"{arguments.turns} turns, {len(request['messages'])} messages; medians of {arguments.rounds} rounds")
     for name, seconds in medians.items():
         print(f"{name:45s} {seconds * 1e3:8.2f} ms  {seconds / floor:6.2f}x floor")

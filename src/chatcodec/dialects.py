@@ -194,6 +194,8 @@ def _read_document(part: dict[str, Any], at: Location) -> Any:
 
 
 def _read_tool_result(part: dict[str, Any], at: Location) -> Any:
+    if "tool_call_id" not in part and part.get("content").__class__ is not list:
+        return part  # the canonical case
     read = part
     if "tool_call_id" in part and "tool_use_id" not in part:
         read = {**_without(part, ("tool_call_id",)), "tool_use_id": part["tool_call_id"]}
@@ -216,12 +218,27 @@ _PART_READERS: dict[str, Callable[[dict[str, Any], Location], Any]] = {
 }
 
 
+_ALWAYS = ""
+# Per part type, the key whose presence means there is something to read ("": always read;
+# those tags are not canonical). Canonical text, image, audio, refusal and opaque parts are
+# not listed: they cost one dict lookup.
+_READ_WHEN: dict[str, str] = {
+    "image_url": _ALWAYS,
+    "input_audio": _ALWAYS,
+    "file": _ALWAYS,
+    "redacted_thinking": _ALWAYS,
+    "document": _ALWAYS,
+    "tool_result": _ALWAYS,
+    "thinking": "thinking",
+    "tool_use": "input",
+}
+
+
 def read_part(part: object, at: Location = ()) -> Any:
     """The canonical dict for one content part; ``part`` itself when nothing is to be read."""
-    if part.__class__ is not dict:
-        return part
     fields = as_dict(part)
-    assert fields is not None
+    if fields is None:
+        return part
     kind = fields.get("type")
     reader = _PART_READERS.get(kind) if isinstance(kind, str) else None
     return part if reader is None else reader(fields, at)
@@ -230,26 +247,39 @@ def read_part(part: object, at: Location = ()) -> Any:
 def read_parts(content: object, at: Location = ()) -> Any:
     """A content list with every part read; the same list when no part needed it."""
     parts = as_list(content)
-    if parts is None:
+    if parts is None or not _any_to_read(parts):
         return content
-    read: list[Any] | None = None
+    read = list(parts)
     for index, part in enumerate(parts):
-        # inlined type test: this runs for every part of every message validated
+        read[index] = read_part(part, (*at, index))
+    return read
+
+
+def _any_to_read(parts: list[Any]) -> bool:
+    """Whether some part needs reading: the check every canonical part pays, kept to a
+    type test and a lookup or two (a tool result is read only when it has an alias key or
+    parts of its own)."""
+    for part in parts:
         if part.__class__ is not dict:
             continue
         kind = part.get("type")
-        if kind.__class__ is not str or kind not in _PART_READERS:
+        if kind.__class__ is not str:
             continue
-        new = read_part(part, (*at, index))
-        if new is not part:
-            if read is None:
-                read = list(parts)
-            read[index] = new
-    return content if read is None else read
+        marker = _READ_WHEN.get(kind)
+        if marker is None:
+            continue
+        if kind == "tool_result":
+            if "tool_call_id" in part or part.get("content").__class__ is list:
+                return True
+        elif not marker or marker in part:
+            return True
+    return False
 
 
 def _with_content(message: dict[str, Any], at: Location) -> Any:
     content = message.get("content")
+    if content.__class__ is not list:
+        return message
     read = read_parts(content, (*at, "content"))
     return message if read is content else {**message, "content": read}
 
@@ -428,12 +458,19 @@ def read_messages(messages: object, at: Location = ()) -> Any:
     read: list[Any] | None = None
     split_from: int | None = None
     for index, message in enumerate(listed):
-        new = read_message(message, (*at, index))
+        # inlined checks: this runs for every message validated
+        if message.__class__ is not dict:
+            continue
+        role = message.get("role")
+        reader = _MESSAGE_READERS.get(role) if role.__class__ is str else None
+        if reader is None:
+            continue
+        new = reader(message, (*at, index))
         if new is not message:
             if read is None:
                 read = list(listed)
             read[index] = new
-        if split_from is None and _tool_result_blocks(new):
+        if role == "user" and split_from is None and _tool_result_blocks(new):
             split_from = index
     result = listed if read is None else read
     return result if split_from is None else _split_tool_results(result, split_from)
