@@ -249,10 +249,9 @@ def read_parts(content: object, at: Location = ()) -> Any:
     parts = as_list(content)
     if parts is None or not _any_to_read(parts):
         return content
-    read = list(parts)
-    for index, part in enumerate(parts):
-        read[index] = read_part(part, (*at, index))
-    return read
+    read = [read_part(part, (*at, index)) for index, part in enumerate(parts)]
+    changed = any(new is not part for new, part in zip(read, parts, strict=True))
+    return read if changed else content  # a canonical document or tool result reads as itself
 
 
 def _any_to_read(parts: list[Any]) -> bool:
