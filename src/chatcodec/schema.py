@@ -41,8 +41,9 @@ _TITLES: dict[SchemaKind, str] = {
 def json_schema(kind: SchemaKind = "messages") -> dict[str, Any]:
     """The JSON Schema (Draft 2020-12) of one top-level canonical type.
 
-    It describes canonical JSON as chatcodec dumps it; the alternate input shapes that
-    validation also accepts (see :mod:`chatcodec.compat`) are not part of it.
+    It describes exactly what the models validate: canonical JSON as chatcodec dumps it.
+    The alternate input shapes the API boundary reads first (:mod:`chatcodec.dialects`)
+    are not part of it.
     """
     if kind not in _ADAPTERS:
         known = ", ".join(SCHEMA_KINDS)
