@@ -48,16 +48,32 @@ class LossWarning(UserWarning):
 
 
 class LossRecorder:
-    """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`."""
+    """Collects losses during one encode; codecs call :meth:`add`, the API calls :meth:`settle`.
+
+    A loss is kept as its parts and becomes a :class:`Loss` (its path rendered) only when
+    :attr:`losses` is read: a caller who ignores losses never pays for their text.
+    """
+
+    __slots__ = ("_pending", "_rendered")
 
     def __init__(self) -> None:
-        self.losses: list[Loss] = []
+        self._pending: list[tuple[str | Steps, str, str]] = []
+        self._rendered: list[Loss] = []
+
+    @property
+    def losses(self) -> list[Loss]:
         """Losses recorded so far, in the order found."""
+        if self._pending:
+            self._rendered.extend(
+                Loss(path if isinstance(path, str) else json_path(path), what, why) for path, what, why in self._pending
+            )
+            self._pending.clear()
+        return self._rendered
 
     def add(self, path: str | Steps, what: str, why: str) -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be
         carried, because ``why``."""
-        self.losses.append(Loss(path if isinstance(path, str) else json_path(path), what, why))
+        self._pending.append((path, what, why))
 
     def settle(self, on_loss: OnLoss, sink: list[Loss] | None = None, stacklevel: int = 3) -> None:
         """Apply the caller's policy; ``sink`` receives every loss whatever the policy.
@@ -65,6 +81,8 @@ class LossRecorder:
         ``stacklevel`` is counted from this method: the default points a warning at the
         code that called the public function that called :meth:`settle`.
         """
+        if sink is None and (on_loss == "ignore" or not (self._pending or self._rendered)):
+            return
         if sink is not None:
             sink.extend(self.losses)
         if not self.losses or on_loss == "ignore":

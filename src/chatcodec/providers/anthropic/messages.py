@@ -24,6 +24,7 @@ exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
@@ -183,9 +184,10 @@ def _add(
 ) -> None:
     if not turns or turns[-1] is not turn:
         turns.append(turn)
-    for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
-        if not key.startswith("_"):
-            turn.bag.setdefault(key, value)
+    if message.provider_metadata is not None:
+        for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
+            if not key.startswith("_"):
+                turn.bag.setdefault(key, value)
     # A turn of one string message keeps the string form; a turn never takes company
     # after that (only a turn holding tool results is joined).
     alone = turn.contributions == 0 and not results
@@ -208,7 +210,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     if isinstance(message.content, str):
         blocks.append(({"type": "text", "text": message.content}, at))
     else:
-        parts: list[AnyPart] = list(message.content)
+        parts: Sequence[AnyPart] = message.content
         for index, part in enumerate(parts):
             part_at = (*at, "content", index)
             block = encode_part(part, context, part_at)

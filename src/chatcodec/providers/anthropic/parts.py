@@ -263,20 +263,20 @@ class EncodeContext:
 
 def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The wire block for ``part``, or None when Anthropic cannot carry it (a loss)."""
-    match part:
+    match part:  # the most frequent kinds in agent sessions first
+        case ToolResultPart():
+            return _encode_tool_result(part, context, at)
+        case ToolUsePart():
+            return _encode_tool_use(part, context, at)
         case TextPart():
             block = {**_bag(part, context, at), "type": "text", "text": part.text}
             return context.cache(block, part.cache_control, at)
+        case ThinkingPart():
+            return _encode_thinking(part, context, at)
         case ImagePart():
             return _encode_image(part, context, at)
         case DocumentPart():
             return _encode_document(part, context, at)
-        case ThinkingPart():
-            return _encode_thinking(part, context, at)
-        case ToolUsePart():
-            return _encode_tool_use(part, context, at)
-        case ToolResultPart():
-            return _encode_tool_result(part, context, at)
         case OpaquePart():
             return _encode_opaque(part, context, at)
         case RefusalPart():
@@ -372,11 +372,11 @@ def _encrypted_loss(part: ThinkingPart, context: EncodeContext, at: Steps) -> No
 
 def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """The arguments as the JSON object ``tool_use.input`` must be (``{}`` if they are not one)."""
-    if not part.arguments.strip():
-        return {}
-    try:
+    try:  # parsed first: valid arguments are the rule, and strip() would copy them
         parsed: object = loads(part.arguments)
     except (ValueError, RecursionError):
+        if not part.arguments.strip():
+            return {}
         parsed = None
     if isinstance(parsed, dict):
         return parsed  # pyright: ignore[reportUnknownVariableType]
