@@ -247,7 +247,8 @@ class EncodeContext:
     losses: LossRecorder
     for_request: bool = True
     unsigned_thinking: UnsignedThinking = "drop"
-    tool_names: dict[str, str] = field(default_factory=dict[str, str])
+    tool_names: Callable[[], dict[str, str]] = dict
+    """Tool names by call id, asked for only when a result names its tool (rare)."""
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
 
     def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: Steps) -> dict[str, Any]:
@@ -408,7 +409,7 @@ def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps)
         block["is_error"] = True
     elif "_is_error" in bag:
         block["is_error"] = False
-    if part.name is not None and context.tool_names.get(part.tool_use_id) != part.name:
+    if part.name is not None and context.tool_names().get(part.tool_use_id) != part.name:
         context.losses.add((*at, "name"), "tool name", "Anthropic results carry no name; no matching call names it")
     return context.cache(block, part.cache_control, at)
 

@@ -17,6 +17,7 @@ earlier ones are dropped and reported.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from chatcodec.losses import LossRecorder
@@ -113,7 +114,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     context = EncodeContext(
         losses,
         unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
-        tool_names=_names(request),
+        tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)
     if request.model is not None:
