@@ -131,6 +131,12 @@ def split_fields(
 
     A field equal to its default is not kept at all, so a bag holds only information.
     """
+    if not defaults:
+        for key, value in wire.items():  # usually every key is mapped and none is null
+            if value is None or key not in mapped:
+                break
+        else:
+            return {}
     bag: dict[str, Any] = {}
     nulls: list[str] = []
     for key, value in wire.items():

@@ -26,9 +26,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from typing import Any, Literal, assert_never, cast
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_list
 from chatcodec.content import (
     AnyPart,
     AudioPart,
@@ -72,7 +72,12 @@ def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
 def arguments_text(tool_input: Mapping[str, Any]) -> str:
     """``tool_use.input`` as canonical argument text: compact JSON, non-ASCII kept, so that
     parsing it back gives the identical object."""
-    return json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT_JSON.encode(tool_input)
+
+
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` without building an
+encoder per call (``dumps`` does for any non-default option)."""
 
 
 def decode_part(block: Mapping[str, Any], allowed: frozenset[str], model: str | None = None) -> dict[str, Any]:
@@ -88,11 +93,17 @@ def _decoded_part(
     canonical: dict[str, Any], block: Mapping[str, Any], mapped: frozenset[str], **markers: Any
 ) -> dict[str, Any]:
     """Attach the cache marker and the bag of unmapped fields (plus spelling ``markers``)."""
-    marker = decode_cache_control(block.get("cache_control"))
-    if marker is not None:
-        canonical["cache_control"] = marker
-        mapped = mapped | {"cache_control"}
-    return KIT.attach(canonical, {**split_fields(block, mapped), **markers})
+    if "cache_control" in block:
+        marker = decode_cache_control(block["cache_control"])
+        if marker is not None:
+            canonical["cache_control"] = marker
+            mapped = mapped | {"cache_control"}
+    bag = split_fields(block, mapped)
+    if markers:
+        bag.update(markers)
+    if bag:
+        canonical["provider_metadata"] = {PROVIDER: bag}
+    return canonical
 
 
 _TEXT_FIELDS = frozenset({"type", "text"})
@@ -222,8 +233,7 @@ def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None =
 
 def is_tool_result(block: object) -> bool:
     """Whether a (validated) block is a ``tool_result``."""
-    fields = as_dict(block)
-    return fields is not None and fields.get("type") == "tool_result"
+    return isinstance(block, dict) and cast("dict[str, Any]", block).get("type") == "tool_result"
 
 
 # --- encode ------------------------------------------------------------------------------

@@ -94,8 +94,9 @@ class OtherBlock(TypedDict):
 
 
 def _block_tag(value: Any) -> str:
-    fields = as_dict(value)  # not an object: the OtherBlock branch reports it at the block's path
-    kind = None if fields is None else fields.get("type")
+    # Called by pydantic-core for every block. Not an object: the OtherBlock branch reports
+    # it at the block's path.
+    kind: object = value.get("type") if isinstance(value, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     return kind if isinstance(kind, str) and kind in _BLOCK_TAGS else "other"
 
 

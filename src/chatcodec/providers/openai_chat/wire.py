@@ -36,10 +36,11 @@ ROLES = ("system", "developer", "user", "assistant", "tool")
 def _tagged(known: tuple[str, ...], key: str = "type", fallback: str = "unknown") -> Discriminator:
     """Route a dict to its shape by ``key``; values not in ``known`` go to ``fallback``."""
 
-    def tag(value: Any) -> str:
-        fields = as_dict(value)
-        found = None if fields is None else fields.get(key)
-        return found if isinstance(found, str) and found in known else fallback
+    known_tags = frozenset(known)
+
+    def tag(value: Any) -> str:  # called by pydantic-core for every part: kept to the bone
+        found: object = value.get(key) if isinstance(value, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        return found if isinstance(found, str) and found in known_tags else fallback
 
     return Discriminator(tag)
 
@@ -171,10 +172,10 @@ class WireUnknownToolCall(TypedDict):
 
 
 def _tool_call_tag(value: Any) -> str:
-    fields = as_dict(value)
-    if fields is None:
+    if not isinstance(value, dict):
         return "function"
-    kind = fields.get("type", "function")  # compatible servers sometimes leave out "type"
+    # Compatible servers sometimes leave out "type".
+    kind: object = value.get("type", "function")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     return "function" if kind == "function" else "unknown"
 
 
