@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, with_config
+from pydantic import Discriminator, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import tagged, wire_shape
 from chatcodec.validation import validate_with
 
-_LENIENT = ConfigDict(extra="allow", strict=True, defer_build=True)  # built on first use
 
-
-@with_config(_LENIENT)
+@wire_shape
 class CacheControl(TypedDict):
     """``{"type": "ephemeral", "ttl": "5m" | "1h"}``."""
 
@@ -30,7 +29,7 @@ class CacheControl(TypedDict):
     ttl: NotRequired[str]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Source(TypedDict):
     """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
 
@@ -41,7 +40,7 @@ class Source(TypedDict):
     file_id: NotRequired[str]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class TextBlock(TypedDict):
     type: Literal["text"]
     text: str
@@ -49,14 +48,14 @@ class TextBlock(TypedDict):
     citations: NotRequired[list[dict[str, Any]] | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ImageBlock(TypedDict):
     type: Literal["image"]
     source: Source
     cache_control: NotRequired[CacheControl | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class DocumentBlock(TypedDict):
     type: Literal["document"]
     source: Source
@@ -64,20 +63,20 @@ class DocumentBlock(TypedDict):
     title: NotRequired[str | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ThinkingBlock(TypedDict):
     type: Literal["thinking"]
     thinking: str
     signature: NotRequired[str]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class RedactedThinkingBlock(TypedDict):
     type: Literal["redacted_thinking"]
     data: str
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ToolUseBlock(TypedDict):
     type: Literal["tool_use"]
     id: str
@@ -86,18 +85,11 @@ class ToolUseBlock(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class OtherBlock(TypedDict):
     """Any other block (server-tool calls and results, search results, future types)."""
 
     type: str
-
-
-def _block_tag(value: Any) -> str:
-    # Called by pydantic-core for every block. Not an object: the OtherBlock branch reports
-    # it at the block's path.
-    kind: object = value.get("type") if isinstance(value, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    return kind if isinstance(kind, str) and kind in _BLOCK_TAGS else "other"
 
 
 _BLOCK_TAGS = frozenset({"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"})
@@ -111,12 +103,12 @@ ToolResultContentBlock = Annotated[
     | Annotated[ToolUseBlock, Tag("tool_use")]
     | Annotated[OtherBlock, Tag("tool_result")]
     | Annotated[OtherBlock, Tag("other")],
-    Discriminator(_block_tag),
+    tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """A block inside a ``tool_result``'s content list."""
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
     tool_use_id: str
@@ -134,12 +126,12 @@ ContentBlock = Annotated[
     | Annotated[ToolUseBlock, Tag("tool_use")]
     | Annotated[ToolResultBlock, Tag("tool_result")]
     | Annotated[OtherBlock, Tag("other")],
-    Discriminator(_block_tag),
+    tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """Any content block, in a request message or a response."""
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Message(TypedDict):
     """One turn. ``system`` turns inside ``messages`` exist in the API since 2026
     (``SystemMessageParam`` in the SDK); some clients sent them earlier anyway."""
@@ -148,7 +140,7 @@ class Message(TypedDict):
     content: str | list[ContentBlock]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Tool(TypedDict):
     """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
 
@@ -160,14 +152,14 @@ class Tool(TypedDict):
     strict: NotRequired[bool]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ToolChoice(TypedDict):
     type: Literal["auto", "any", "tool", "none"]
     name: NotRequired[str]
     disable_parallel_tool_use: NotRequired[bool]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Thinking(TypedDict):
     """``enabled`` (with ``budget_tokens``), ``adaptive``, ``disabled``, or a newer type."""
 
@@ -175,13 +167,13 @@ class Thinking(TypedDict):
     budget_tokens: NotRequired[int]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class OutputConfig(TypedDict):
     effort: NotRequired[str | None]
     format: NotRequired[dict[str, Any] | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Request(TypedDict):
     """The body of ``POST /v1/messages``."""
 
@@ -202,7 +194,7 @@ class Request(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Usage(TypedDict):
     """Token counts. ``input_tokens`` excludes cache reads and writes."""
 
@@ -213,7 +205,7 @@ class Usage(TypedDict):
     output_tokens_details: NotRequired[dict[str, Any] | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Response(TypedDict):
     """A ``Message`` object: the non-streamed response body."""
 
@@ -227,13 +219,13 @@ class Response(TypedDict):
     usage: NotRequired[Usage | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ErrorObject(TypedDict):
     type: NotRequired[str]
     message: NotRequired[str]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class ErrorBody(TypedDict):
     """``{"type": "error", "error": {"type": ..., "message": ...}}``, in a body or a stream."""
 
@@ -241,20 +233,20 @@ class ErrorBody(TypedDict):
     error: ErrorObject
 
 
-@with_config(_LENIENT)
+@wire_shape
 class MessageStart(TypedDict):
     type: Literal["message_start"]
     message: Response
 
 
-@with_config(_LENIENT)
+@wire_shape
 class BlockStart(TypedDict):
     type: Literal["content_block_start"]
     index: int
     content_block: ContentBlock
 
 
-@with_config(_LENIENT)
+@wire_shape
 class Delta(TypedDict):
     """A block delta; which text field it carries depends on ``type``."""
 
@@ -266,33 +258,33 @@ class Delta(TypedDict):
     citation: NotRequired[dict[str, Any]]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class BlockDelta(TypedDict):
     type: Literal["content_block_delta"]
     index: int
     delta: Delta
 
 
-@with_config(_LENIENT)
+@wire_shape
 class BlockStop(TypedDict):
     type: Literal["content_block_stop"]
     index: int
 
 
-@with_config(_LENIENT)
+@wire_shape
 class MessageDeltaFields(TypedDict):
     stop_reason: NotRequired[str | None]
     stop_sequence: NotRequired[str | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class MessageDelta(TypedDict):
     type: Literal["message_delta"]
     delta: MessageDeltaFields
     usage: NotRequired[Usage | None]
 
 
-@with_config(_LENIENT)
+@wire_shape
 class OtherEvent(TypedDict):
     """``message_stop``, ``ping`` and event types added later (ignored when decoding)."""
 

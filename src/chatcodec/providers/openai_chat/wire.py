@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter, with_config
+from pydantic import Discriminator, Field, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
-
-wire_shape = with_config(ConfigDict(extra="allow", strict=True, defer_build=True))  # built on first use
-"""Strict types, unknown keys allowed and kept: the decorator on every wire TypedDict."""
+from chatcodec.providers.kit import tagged, wire_shape
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
@@ -31,18 +29,6 @@ Number = int | float
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 """Message roles this codec reads (the deprecated ``function`` role is not one)."""
-
-
-def _tagged(known: tuple[str, ...], key: str = "type", fallback: str = "unknown") -> Discriminator:
-    """Route a dict to its shape by ``key``; values not in ``known`` go to ``fallback``."""
-
-    known_tags = frozenset(known)
-
-    def tag(value: Any) -> str:  # called by pydantic-core for every part: kept to the bone
-        found: object = value.get(key) if isinstance(value, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        return found if isinstance(found, str) and found in known_tags else fallback
-
-    return Discriminator(tag)
 
 
 # --- content parts -------------------------------------------------------------------
@@ -130,12 +116,12 @@ WireUserPart = Annotated[
     | Annotated[WireAudioPart, Tag("input_audio")]
     | Annotated[WireFilePart, Tag("file")]
     | Annotated[WireUnknownPart, Tag("unknown")],
-    _tagged(("text", "image_url", "input_audio", "file")),
+    tagged(("text", "image_url", "input_audio", "file")),
 ]
 
 WireTextOnlyPart = Annotated[
     Annotated[WireTextPart, Tag("text")] | Annotated[WireUnknownPart, Tag("unknown")],
-    _tagged(("text",)),
+    tagged(("text",)),
 ]
 """Parts of system, developer and tool messages: text (anything else is kept opaque)."""
 
@@ -144,7 +130,7 @@ WireAssistantPart = Annotated[
     | Annotated[WireRefusalPart, Tag("refusal")]
     | Annotated[WireThinkingPart, Tag("thinking")]
     | Annotated[WireUnknownPart, Tag("unknown")],
-    _tagged(("text", "refusal", "thinking")),
+    tagged(("text", "refusal", "thinking")),
 ]
 
 
@@ -250,7 +236,7 @@ WireMessage = Annotated[
     | Annotated[WireAssistantMessage, Tag("assistant")]
     | Annotated[WireToolMessage, Tag("tool")]
     | Annotated[WireUnknownRoleMessage, Tag("unknown")],
-    _tagged(ROLES, key="role"),
+    tagged(ROLES, key="role"),
 ]
 
 
@@ -280,7 +266,7 @@ class WireUnknownTool(TypedDict):
 
 WireTool = Annotated[
     Annotated[WireFunctionTool, Tag("function")] | Annotated[WireUnknownTool, Tag("unknown")],
-    _tagged(("function",)),
+    tagged(("function",)),
 ]
 
 
@@ -306,7 +292,7 @@ WireToolChoice = (
     Literal["none", "auto", "required"]
     | Annotated[
         Annotated[WireNamedToolChoice, Tag("function")] | Annotated[WireOtherToolChoice, Tag("unknown")],
-        _tagged(("function",)),
+        tagged(("function",)),
     ]
 )
 
