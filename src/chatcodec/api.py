@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from typing import Any, TypeGuard, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.registry import Codec, SupportsStreamAccumulation, get_codec
+from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
+from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
 from chatcodec.validation import validate_model
@@ -97,17 +98,21 @@ def encode_stream(
 def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
-    A codec that accumulates streams itself (:class:`~chatcodec.registry.SupportsStreamAccumulation`)
-    is asked to: it gives the same response, without a validated event per delta.
+    A codec with an incremental decoder (:class:`~chatcodec.registry.SupportsStreamDecoder`)
+    drives a :class:`~chatcodec.stream_builder.StreamBuilder` that builds the response
+    directly, with no event per delta; the result is what ``decode_stream`` followed by
+    :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
     """
     codec = get_codec(provider)
-    if _accumulates(codec):
-        dicts = _plain_dicts(events)
-        return codec.accumulate_stream(iter_event_payloads(events) if dicts is None else dicts)
-    payloads = iter_event_payloads(events)
-    accumulator = StreamAccumulator()
-    accumulator.extend(codec.decode_stream(payloads))
-    return accumulator.response()
+    if not _decodes_incrementally(type(codec)):
+        accumulator = StreamAccumulator()
+        accumulator.extend(codec.decode_stream(iter_event_payloads(events)))
+        return accumulator.response()
+    builder = StreamBuilder()
+    decoder = cast(SupportsStreamDecoder, codec).stream_decoder(builder)
+    decoder.read(_plain_dicts(events) or iter_event_payloads(events))
+    decoder.close()
+    return builder.response()
 
 
 def convert_request(
@@ -142,21 +147,17 @@ def convert_response(
     return encoded
 
 
-def _accumulates(codec: Codec) -> TypeGuard[SupportsStreamAccumulation]:
-    return _accumulating_class(type(codec))
-
-
 @cache
-def _accumulating_class(kind: type[object]) -> bool:
-    """Whether a codec class accumulates streams itself: asked once per class, as a
-    protocol ``isinstance`` costs more than accumulating a short stream."""
-    return issubclass(kind, SupportsStreamAccumulation)
+def _decodes_incrementally(kind: type[object]) -> bool:
+    """Whether a codec class has an incremental stream decoder: asked once per class, as
+    a protocol ``isinstance`` costs more than accumulating a short stream."""
+    return issubclass(kind, SupportsStreamDecoder)
 
 
 def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     """``events`` itself when it is a list of plain dicts, which is what
-    :func:`iter_event_payloads` would yield one by one: a fast accumulation then saves
-    the generator step per event, which costs about as much as the rest of its work."""
+    :func:`iter_event_payloads` would yield one by one: accumulating then saves the
+    generator step per event, which costs about as much as the rest of its work."""
     if type(events) is not list:
         return None
     items = cast(list[object], events)

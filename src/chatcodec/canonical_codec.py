@@ -15,6 +15,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
+from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
 from chatcodec.validation import validate_messages, validate_model
 
@@ -49,25 +50,32 @@ class CanonicalCodec:
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         return validate_messages(messages)
 
-    def stream_decoder(self) -> CanonicalStreamDecoder:
-        return CanonicalStreamDecoder()
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> CanonicalStreamDecoder:
+        return CanonicalStreamDecoder(builder)
 
 
 class CanonicalStreamDecoder:
-    """Push-style twin of :meth:`CanonicalCodec.decode_stream`."""
+    """Push-style twin of :meth:`CanonicalCodec.decode_stream`: each event validated and
+    handed to the builder as it is."""
 
-    def __init__(self) -> None:
+    def __init__(self, builder: StreamBuilder | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self._count = 0
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        index, self._count = self._count, self._count + 1
-        try:
-            return [STREAM_EVENT_ADAPTER.validate_python(event)]
-        except pydantic_core.ValidationError as error:
-            raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
+        self.read((event,))
+        return self.builder.take_events()
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        for event in events:
+            index, self._count = self._count, self._count + 1
+            try:
+                self.builder.add(STREAM_EVENT_ADAPTER.validate_python(event))
+            except pydantic_core.ValidationError as error:
+                raise as_chatcodec_error(error, "StreamEvent", event, prefix=(index,)) from None
 
     def close(self) -> list[AnyStreamEvent]:
-        return []
+        return self.builder.take_events()
 
 
 CODEC = CanonicalCodec()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
 from chatcodec.losses import LossRecorder
@@ -18,6 +18,9 @@ from chatcodec.messages import AnyMessage
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import AnyStreamEvent
+
+if TYPE_CHECKING:
+    from chatcodec.stream_builder import StreamBuilder
 
 PROVIDER_NAMES = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 """The provider wire formats chatcodec knows, by their registry names."""
@@ -54,6 +57,11 @@ class StreamDecoder(Protocol):
         """Canonical events for one wire event (often none, sometimes several)."""
         ...
 
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the decoder's builder (what :meth:`feed` does, without
+        handing events back: how ``accumulate_stream`` drives it, with the whole stream)."""
+        ...
+
     def close(self) -> list[AnyStreamEvent]:
         """Events still owed when the stream ends."""
         ...
@@ -61,20 +69,16 @@ class StreamDecoder(Protocol):
 
 @runtime_checkable
 class SupportsStreamDecoder(Protocol):
-    """A codec that decodes streams incrementally (what :class:`~chatcodec.Conversation`
-    and async proxies need); ``decode_stream`` is then ``feed`` over the events."""
+    """A codec that decodes streams incrementally (what :class:`~chatcodec.Conversation`,
+    async proxies and :func:`~chatcodec.accumulate_stream` use); ``decode_stream`` is then
+    ``feed`` over the events.
 
-    def stream_decoder(self) -> StreamDecoder: ...
+    The decoder drives ``builder`` (a :class:`~chatcodec.stream_builder.StreamBuilder`):
+    none means one that emits canonical events; ``accumulate_stream`` passes one that
+    builds the response directly.
+    """
 
-
-@runtime_checkable
-class SupportsStreamAccumulation(Protocol):
-    """A codec with its own way to accumulate a whole stream into a response, faster
-    than decoding every wire event to canonical events; :func:`~chatcodec.accumulate_stream`
-    uses it. It must give exactly the response (or raise exactly the error) that
-    ``decode_stream`` followed by :class:`~chatcodec.StreamAccumulator` gives."""
-
-    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse: ...
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder: ...
 
 
 @runtime_checkable

@@ -61,6 +61,13 @@ _DELTA_EVENTS: dict[str, type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDelt
     "tool_use": ToolCallDeltaEvent,
     "refusal": RefusalDeltaEvent,
 }
+_START_EVENTS: dict[str, type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent]] = {
+    "text": TextStartEvent,
+    "thinking": ThinkingStartEvent,
+    "tool_use": ToolCallStartEvent,
+}
+_START_FIELDS: dict[str, dict[str, str]] = {"text": {}, "thinking": {}, "tool_use": {"id": "", "name": ""}}
+"""Placeholders for the start events' other required fields."""
 _KIND_BY_EVENT = {
     "text_delta": "text",
     "thinking_delta": "thinking",
@@ -133,7 +140,9 @@ class StreamBuilder:
     ) -> None:
         """The response began, with what is known up front."""
         if self.emitting:
-            known = {key: value for key, value in (("id", id), ("model", model), ("created", created)) if value is not None}
+            known = {
+                key: value for key, value in (("id", id), ("model", model), ("created", created)) if value is not None
+            }
             self._events.append(ResponseStartEvent(**known, provider_metadata=metadata))
             return
         for key, value in (("id", id), ("model", model), ("created", created)):
@@ -161,6 +170,8 @@ class StreamBuilder:
         if self.emitting:
             self._events.append(FinishEvent(choice=choice, finish_reason=finish_reason, provider_metadata=metadata))
             return
+        if choice < 0:  # refused as the finish event would refuse it
+            FinishEvent(choice=choice, finish_reason=finish_reason)
         self._finish[choice] = finish_reason
         _merge_metadata(self._response, metadata)
         self._count += 1
@@ -213,6 +224,8 @@ class StreamBuilder:
         """A refusal part: it has no start event, its first delta starts it."""
         if self.emitting:
             return self._emitter("refusal", choice, index)
+        if choice < 0 or index < 0:  # refused as its first delta event would refuse it
+            RefusalDeltaEvent(index=index, choice=choice, delta="")
         parts = self._choices.setdefault(choice, {})
         builder = parts.get(index)
         if builder is None:
@@ -224,14 +237,18 @@ class StreamBuilder:
         place for it, as the accumulator never had)."""
         if self.emitting:
             event_class = _DELTA_EVENTS[part.kind]
-            self._events.append(event_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata))
+            self._events.append(
+                event_class(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata)
+            )
         else:
             part.fragments.append(text)
 
     def signature(self, part: PartBuilder, text: str, metadata: Metadata = None) -> None:
         """More of a thinking part's signature."""
         if self.emitting:
-            event = ThinkingSignatureDeltaEvent(index=part.index, choice=part.choice, delta=text, provider_metadata=metadata)
+            event = ThinkingSignatureDeltaEvent(
+                index=part.index, choice=part.choice, delta=text, provider_metadata=metadata
+            )
             self._events.append(event)
         elif part.signature is None:
             part.signature = [text]
@@ -296,7 +313,9 @@ class StreamBuilder:
                     metadata=event.provider_metadata,
                 )
             case ToolCallStartEvent():
-                self.open_tool_call(event.choice, event.index, id=event.id, name=event.name, metadata=event.provider_metadata)
+                self.open_tool_call(
+                    event.choice, event.index, id=event.id, name=event.name, metadata=event.provider_metadata
+                )
             case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
                 self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
             case ThinkingSignatureDeltaEvent():
@@ -350,6 +369,8 @@ class StreamBuilder:
     # --- helpers ---------------------------------------------------------------------------
 
     def _open(self, kind: str, choice: int, index: int, fields: dict[str, Any], metadata: Metadata) -> PartBuilder:
+        if choice < 0 or index < 0:  # refused as the start event would refuse it
+            _START_EVENTS[kind](index=index, choice=choice, **_START_FIELDS[kind])
         parts = self._choices.setdefault(choice, {})
         if index in parts:
             raise self._error(f"part {index} of choice {choice} was already started")
@@ -361,10 +382,10 @@ class StreamBuilder:
     def _emitter(self, kind: str, choice: int, index: int) -> PartBuilder:
         """A part whose ``append`` emits its delta event (nothing is kept)."""
         part = PartBuilder(kind, choice, index, {})
-        event_class, events = _DELTA_EVENTS[kind], self._events
+        event_class = _DELTA_EVENTS[kind]
 
         def emit(text: str) -> None:
-            events.append(event_class(index=index, choice=choice, delta=text))
+            self._events.append(event_class(index=index, choice=choice, delta=text))
 
         part.append = emit
         return part
@@ -383,7 +404,9 @@ class StreamBuilder:
         """How many canonical events the calls so far stand for: the others counted as
         they came, each delta as the fragment it left."""
         deltas = sum(
-            len(part.fragments) + len(part.signature or ()) for parts in self._choices.values() for part in parts.values()
+            len(part.fragments) + len(part.signature or ())
+            for parts in self._choices.values()
+            for part in parts.values()
         )
         return self._count + deltas
 

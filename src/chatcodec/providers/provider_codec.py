@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from chatcodec.accumulator import accumulate
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
+from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 
 
@@ -53,7 +53,7 @@ class StreamEncodeFunctions(Protocol):
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's modules."""
 
-    __slots__ = ("_accumulate", "_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
+    __slots__ = ("_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
 
     def __init__(
         self,
@@ -61,9 +61,8 @@ class ProviderCodec:
         *,
         requests: RequestFunctions,
         responses: ResponseFunctions,
-        stream_decoder: Callable[[], StreamDecoder],
+        stream_decoder: Callable[[StreamBuilder | None], StreamDecoder],
         stream_encoder: StreamEncodeFunctions,
-        accumulate: Callable[[Iterable[dict[str, Any]]], ChatResponse] | None = None,
     ) -> None:
         self.name = name
         """The registry name (``"openai-chat"``)."""
@@ -71,7 +70,6 @@ class ProviderCodec:
         self._responses = responses
         self._new_stream_decoder = stream_decoder
         self._stream_encoder = stream_encoder
-        self._accumulate = accumulate
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
@@ -96,23 +94,17 @@ class ProviderCodec:
         """Read a bare wire ``messages`` list (a stored conversation)."""
         return self._requests.decode_message_list(messages)
 
-    def stream_decoder(self) -> StreamDecoder:
-        """A fresh push-style decoder for one stream (``feed`` each event, then ``close``)."""
-        return self._new_stream_decoder()
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
+        """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
+        driving ``builder`` (by default one that emits canonical events)."""
+        return self._new_stream_decoder(builder)
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
-        decoder = self._new_stream_decoder()
+        decoder = self._new_stream_decoder(None)
         for event in events:
             yield from decoder.feed(event)
         yield from decoder.close()
-
-    def accumulate_stream(self, payloads: Iterable[dict[str, Any]]) -> ChatResponse:
-        """The response a whole stream amounts to: what :meth:`decode_stream` followed by a
-        :class:`~chatcodec.StreamAccumulator` gives."""
-        if self._accumulate is not None:
-            return self._accumulate(payloads)
-        return accumulate(self.decode_stream(payloads))
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies)."""

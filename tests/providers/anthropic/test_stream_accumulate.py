@@ -1,7 +1,7 @@
-"""``accumulate_stream`` has a fast path; it must give exactly what the general path
-(decoding to canonical events, then ``StreamAccumulator``) gives: the same response for
+"""``accumulate_stream`` builds the response straight from the decoder; it must give exactly
+what decoding to canonical events and ``StreamAccumulator`` give: the same response for
 every recorded and generated stream, the same error (type and message) for every broken
-one. Plain streams take it; odd ones fall back to the general path."""
+one (see ``stream_law.py``)."""
 
 from __future__ import annotations
 
@@ -15,36 +15,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.providers.anthropic import stream, stream_accumulate
-from chatcodec.providers.anthropic.stream import to_sse
+from chatcodec.providers.anthropic.stream_encode import to_sse
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import chat_responses, chunkings, stream_events
 from providers.anthropic.anthropic_support import STREAM_FIXTURES, load_stream_text
 from providers.anthropic.anthropic_support import stream_events as recorded_events
 from providers.anthropic.test_properties import _responses as anthropic_responses
-from stream_paths import StreamPaths, one_by_one, outcome
+from stream_law import StreamLaw, one_by_one, outcome
 
 FORMAT = "anthropic"
 PROPERTY = settings(max_examples=100, deadline=None)
 
-FAST = {
-    "message_delta_input_tokens_compat.jsonl",
-    "text_basic.sse",
-    "thinking_signature_delta.sse",
-    "tool_use_input_json_delta.sse",
-}
-"""Recordings read start to end on the fast path; the others hold server-tool blocks,
-which it leaves to the general path."""
 
-PATHS = StreamPaths(FORMAT, stream, stream_accumulate)
-general, fast = PATHS.general, PATHS.fast
-assert_same, assert_same_one_by_one = PATHS.assert_same, PATHS.assert_same_one_by_one
-
-
-@pytest.fixture
-def general_path_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every event the general decoder is given from now on."""
-    return PATHS.record_general_path(monkeypatch)
+LAW = StreamLaw(FORMAT)
+general, fast = LAW.decoded, LAW.accumulated
+assert_same, assert_same_one_by_one = LAW.assert_same, LAW.assert_same_one_by_one
 
 
 def block_delta(index: int, kind: str, key: str, text: object) -> dict[str, Any]:
@@ -96,39 +81,30 @@ def plain_stream() -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_every_recording_accumulates_as_the_general_path_does(name: str) -> None:
+def test_every_recording_accumulates_as_decoded(name: str) -> None:
     events = recorded_events(name)
     assert_same(load_stream_text(name))
     assert_same(events)
     assert_same_one_by_one(events)
 
 
-@pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_only_odd_recordings_reach_the_general_path(name: str, general_path_calls: list[dict[str, Any]]) -> None:
-    fast(load_stream_text(name))
-    assert (not general_path_calls) == (name in FAST)
-
-
 # --- the fast path is taken, and left when it should be ----------------------------------
 
 
-def test_a_plain_stream_needs_no_general_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plain_stream_accumulates_to_its_parts() -> None:
     events = plain_stream()
     expected = general(events)
-    PATHS.forbid_general_path(monkeypatch)
     assert fast(events) == expected
-    assert stream_accumulate.accumulate_stream(one_by_one(events)) == expected
+    assert fast(one_by_one(events)) == expected
     assert [part.type for part in expected.message.parts] == ["thinking", "text", "tool_use"]
 
 
-def test_fields_that_say_nothing_on_a_delta_stay_on_the_fast_path(general_path_calls: list[dict[str, Any]]) -> None:
+def test_fields_that_say_nothing_on_a_delta_change_nothing() -> None:
     """The general path reads only ``index`` and ``delta`` from a delta event."""
     events = plain_stream()
     events[8] = {**events[8], "x_extra": {"any": "thing"}}
     expected = outcome(general, events)
-    general_path_calls.clear()
     assert outcome(fast, events) == expected
-    assert general_path_calls == []
 
 
 @pytest.mark.parametrize(
@@ -143,15 +119,11 @@ def test_fields_that_say_nothing_on_a_delta_stay_on_the_fast_path(general_path_c
     ],
     ids=["error", "citations", "server-tool", "text-with-citations", "whole-input", "unknown-event"],
 )
-def test_an_odd_event_falls_back_and_the_result_is_the_general_paths(
-    position: int, odd: dict[str, Any], general_path_calls: list[dict[str, Any]]
-) -> None:
+def test_an_odd_event_accumulates_as_decoded(position: int, odd: dict[str, Any]) -> None:
     events = plain_stream()
     events[position] = odd
     expected = outcome(general, events)
-    general_path_calls.clear()
     assert outcome(fast, events) == expected
-    assert general_path_calls[: position + 1] == events[: position + 1]  # replayed from the start
     assert_same_one_by_one(events)
 
 
@@ -199,11 +171,11 @@ def test_an_odd_event_falls_back_and_the_result_is_the_general_paths(
         "empty",
     ],
 )
-def test_broken_streams_raise_the_general_paths_error(events: list[Any]) -> None:
+def test_broken_streams_raise_the_decoded_error(events: list[Any]) -> None:
     assert_same(events)
 
 
-def test_a_broken_sse_stream_raises_where_the_general_path_does() -> None:
+def test_a_broken_sse_stream_raises_as_decoded() -> None:
     sse = "".join(to_sse(plain_stream()))
     assert_same(sse.replace('"ing."', '"ing.'))  # bad JSON mid-stream
     assert_same(sse[: len(sse) // 2])  # cut off
@@ -257,7 +229,7 @@ def changed(events: list[dict[str, Any]], position: int, path: tuple[str, ...], 
     return changed_events
 
 
-def test_every_field_set_to_anything_gives_the_general_paths_outcome() -> None:
+def test_every_field_set_to_anything_gives_the_decoded_outcome() -> None:
     events = plain_stream()
     for position, paths in _READ_OR_SKIPPED.items():
         for path in paths:
@@ -267,7 +239,7 @@ def test_every_field_set_to_anything_gives_the_general_paths_outcome() -> None:
 
 
 def shapes() -> dict[str, list[dict[str, Any]]]:
-    """Streams that exercise one rule of the general path each."""
+    """Streams that exercise one rule of the decoder each."""
     text = block_start(0, {"type": "text", "text": "Hi"})
     end = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}}
     return {
@@ -308,7 +280,7 @@ def shapes() -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("name", list(shapes()))
-def test_each_rule_of_the_general_path_holds(name: str) -> None:
+def test_each_rule_holds_both_ways(name: str) -> None:
     events = shapes()[name]
     assert_same(events)
     assert_same_one_by_one(events)
@@ -327,7 +299,7 @@ def wire(events: Iterable[chatcodec.AnyStreamEvent]) -> list[dict[str, Any]]:
 
 @PROPERTY
 @given(anthropic_responses(), chunkings())
-def test_anthropic_shaped_streams_accumulate_as_the_general_path_does(
+def test_anthropic_shaped_streams_accumulate_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter
 ) -> None:
     events = wire(events_from_response(response, split))
@@ -337,7 +309,7 @@ def test_anthropic_shaped_streams_accumulate_as_the_general_path_does(
 
 @PROPERTY
 @given(chat_responses(), chunkings())
-def test_any_response_streamed_accumulates_as_the_general_path_does(
+def test_any_response_streamed_accumulates_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter
 ) -> None:
     assert_same(wire(events_from_response(response, split)))
@@ -345,7 +317,7 @@ def test_any_response_streamed_accumulates_as_the_general_path_does(
 
 @PROPERTY
 @given(st.lists(stream_events(), max_size=12))
-def test_any_event_sequence_accumulates_as_the_general_path_does(events: list[chatcodec.AnyStreamEvent]) -> None:
+def test_any_event_sequence_accumulates_as_decoded(events: list[chatcodec.AnyStreamEvent]) -> None:
     assert_same(wire(events))
 
 
@@ -408,7 +380,7 @@ def _broken(draw: st.DrawFn, events: list[dict[str, Any]]) -> list[Any]:
 
 @PROPERTY
 @given(anthropic_responses(), chunkings(), st.data())
-def test_broken_streams_fail_or_succeed_as_the_general_path_does(
+def test_broken_streams_fail_or_succeed_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter, data: st.DataObject
 ) -> None:
     broken = data.draw(_broken(wire(events_from_response(response, split))))

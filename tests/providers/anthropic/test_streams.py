@@ -10,7 +10,7 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.providers.anthropic.stream import to_sse
+from chatcodec.providers.anthropic.stream_encode import to_sse
 from chatcodec.stream_events import (
     FinishEvent,
     RefusalDeltaEvent,

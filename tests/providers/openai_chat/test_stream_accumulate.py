@@ -1,7 +1,7 @@
-"""``accumulate_stream`` has a fast path; it must give exactly what the general path
-(decoding to canonical events, then ``StreamAccumulator``) gives: the same response for
+"""``accumulate_stream`` builds the response straight from the decoder; it must give exactly
+what decoding to canonical events and ``StreamAccumulator`` give: the same response for
 every recorded and generated stream, the same error (type and message) for every broken
-one. Plain streams take it; odd ones fall back to the general path."""
+one (see ``stream_law.py``)."""
 
 from __future__ import annotations
 
@@ -15,39 +15,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.providers.openai_chat import stream, stream_accumulate
-from chatcodec.providers.openai_chat.stream import to_sse
+from chatcodec.providers.openai_chat.stream_encode import to_sse
 from chatcodec.stream_input import iter_event_payloads
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import chat_responses, chunkings, stream_events
 from providers.openai_chat.openai_chat_support import FORMAT, encode_events, fixture_names, load_stream
 from providers.openai_chat.test_properties import openai_responses
-from stream_paths import StreamPaths, one_by_one, outcome
+from stream_law import StreamLaw, one_by_one, outcome
 
 PROPERTY = settings(max_examples=100, deadline=None)
 
 RECORDINGS = fixture_names("stream", ".sse")
-FAST = {
-    "finish_length",
-    "n3_choices_interleaved",
-    "parallel_tool_calls",
-    "parallel_tool_calls_2024",
-    "single_tool_call_args",
-    "text_with_usage_obfuscation",
-}
-"""Recordings read start to end on the fast path; the others hold something it leaves to
-the general path (logprobs, Groq's ``x_groq`` and ``channel``, OpenRouter's
-``reasoning_details``, refusals)."""
 
-PATHS = StreamPaths(FORMAT, stream, stream_accumulate)
-general, fast = PATHS.general, PATHS.fast
-assert_same, assert_same_one_by_one = PATHS.assert_same, PATHS.assert_same_one_by_one
-
-
-@pytest.fixture
-def general_path_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every event the general decoder is given from now on."""
-    return PATHS.record_general_path(monkeypatch)
+LAW = StreamLaw(FORMAT)
+general, fast = LAW.decoded, LAW.accumulated
+assert_same, assert_same_one_by_one = LAW.assert_same, LAW.assert_same_one_by_one
 
 
 def chunk(*choices: dict[str, Any], **fields: Any) -> dict[str, Any]:
@@ -87,7 +69,7 @@ def plain_stream() -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", RECORDINGS)
-def test_every_recording_accumulates_as_the_general_path_does(name: str) -> None:
+def test_every_recording_accumulates_as_decoded(name: str) -> None:
     sse = load_stream(name)
     chunks = list(iter_event_payloads(sse))
     assert_same(sse)
@@ -95,28 +77,19 @@ def test_every_recording_accumulates_as_the_general_path_does(name: str) -> None
     assert_same_one_by_one(chunks)
 
 
-@pytest.mark.parametrize("name", RECORDINGS)
-def test_only_odd_recordings_reach_the_general_path(name: str, general_path_calls: list[dict[str, Any]]) -> None:
-    fast(load_stream(name))
-    assert (not general_path_calls) == (name in FAST)
-
-
 # --- the fast path is taken, and left when it should be ----------------------------------
 
 
-def test_a_plain_stream_needs_no_general_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plain_stream_accumulates_to_its_parts() -> None:
     chunks = plain_stream()
     expected = general(chunks)
-    PATHS.forbid_general_path(monkeypatch)
     assert fast(chunks) == expected
-    assert stream_accumulate.accumulate_stream(one_by_one(chunks)) == expected
+    assert fast(one_by_one(chunks)) == expected
     thinking, text, *calls = expected.message.parts
     assert (thinking.type, text.type, [part.type for part in calls]) == ("thinking", "text", ["tool_use", "tool_use"])
 
 
-def test_fields_that_say_nothing_on_a_continuing_chunk_stay_on_the_fast_path(
-    general_path_calls: list[dict[str, Any]],
-) -> None:
+def test_fields_that_say_nothing_on_a_continuing_chunk_change_nothing() -> None:
     """The general path drops them (or keeps them on a delta event, which the accumulator
     does not read), so the fast path need not look at them."""
     chunks = plain_stream()
@@ -125,9 +98,7 @@ def test_fields_that_say_nothing_on_a_continuing_chunk_stay_on_the_fast_path(
     chunks[8]["choices"][0]["delta"]["channel"] = "analysis"
     chunks[9]["choices"][0]["delta"]["tool_calls"][0]["id"] = None
     expected = outcome(general, chunks)
-    general_path_calls.clear()
     assert outcome(fast, chunks) == expected
-    assert general_path_calls == []
 
 
 @pytest.mark.parametrize(
@@ -141,16 +112,11 @@ def test_fields_that_say_nothing_on_a_continuing_chunk_stay_on_the_fast_path(
     ],
     ids=["error", "new-field", "changed-field", "float-created", "number-model"],
 )
-def test_an_odd_chunk_falls_back_and_the_result_is_the_general_paths(
-    odd: dict[str, Any], general_path_calls: list[dict[str, Any]]
-) -> None:
+def test_an_odd_chunk_accumulates_as_decoded(odd: dict[str, Any]) -> None:
     chunks = plain_stream()
     chunks[-2] = {**chunks[-2], **odd}
     expected = outcome(general, chunks)
-    general_path_calls.clear()
     assert outcome(fast, chunks) == expected
-    odd_position = len(chunks) - 2
-    assert general_path_calls[: odd_position + 1] == chunks[: odd_position + 1]  # replayed from the start
     assert_same_one_by_one(chunks)
 
 
@@ -181,7 +147,7 @@ def test_an_odd_chunk_falls_back_and_the_result_is_the_general_paths(
         "empty",
     ],
 )
-def test_broken_streams_raise_the_general_paths_error(chunks: list[Any]) -> None:
+def test_broken_streams_raise_the_decoded_error(chunks: list[Any]) -> None:
     assert_same(chunks)
 
 
@@ -253,7 +219,7 @@ def changed(chunks: list[dict[str, Any]], position: int, path: tuple[str | int, 
     return changed_chunks
 
 
-def test_every_field_set_to_anything_gives_the_general_paths_outcome() -> None:
+def test_every_field_set_to_anything_gives_the_decoded_outcome() -> None:
     chunks = plain_stream()
     for position, paths in _READ_OR_SKIPPED.items():
         for path in paths:
@@ -264,7 +230,7 @@ def test_every_field_set_to_anything_gives_the_general_paths_outcome() -> None:
 
 
 def shapes() -> dict[str, list[dict[str, Any]]]:
-    """Streams that exercise one rule of the general path each."""
+    """Streams that exercise one rule of the decoder each."""
     start = chunk(delta(role="assistant", content=""))
     return {
         "repeated-reasoning": [
@@ -310,13 +276,13 @@ def shapes() -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("name", list(shapes()))
-def test_each_rule_of_the_general_path_holds(name: str) -> None:
+def test_each_rule_holds_both_ways(name: str) -> None:
     chunks = shapes()[name]
     assert_same(chunks)
     assert_same_one_by_one(chunks)
 
 
-def test_a_broken_sse_stream_raises_where_the_general_path_does() -> None:
+def test_a_broken_sse_stream_raises_as_decoded() -> None:
     sse = "".join(to_sse(plain_stream()))
     assert_same(sse.replace('"ling."', '"ling.'))  # bad JSON mid-stream
     assert_same(sse[: len(sse) // 2])  # cut off
@@ -335,7 +301,7 @@ def wire(events: Iterable[chatcodec.AnyStreamEvent]) -> list[dict[str, Any]]:
 
 @PROPERTY
 @given(openai_responses(), chunkings())
-def test_openai_shaped_streams_accumulate_as_the_general_path_does(
+def test_openai_shaped_streams_accumulate_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter
 ) -> None:
     chunks, _ = encode_events(list(events_from_response(response, split)))
@@ -345,7 +311,7 @@ def test_openai_shaped_streams_accumulate_as_the_general_path_does(
 
 @PROPERTY
 @given(chat_responses(), chunkings())
-def test_any_response_streamed_accumulates_as_the_general_path_does(
+def test_any_response_streamed_accumulates_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter
 ) -> None:
     assert_same(wire(events_from_response(response, split)))
@@ -353,7 +319,7 @@ def test_any_response_streamed_accumulates_as_the_general_path_does(
 
 @PROPERTY
 @given(st.lists(stream_events(), max_size=12))
-def test_any_event_sequence_accumulates_as_the_general_path_does(events: list[chatcodec.AnyStreamEvent]) -> None:
+def test_any_event_sequence_accumulates_as_decoded(events: list[chatcodec.AnyStreamEvent]) -> None:
     assert_same(wire(events))
 
 
@@ -447,7 +413,7 @@ def _change(draw: st.DrawFn, container: dict[str, Any] | list[Any], change: str)
 
 @PROPERTY
 @given(openai_responses(), chunkings(), st.data())
-def test_broken_streams_fail_or_succeed_as_the_general_path_does(
+def test_broken_streams_fail_or_succeed_as_decoded(
     response: chatcodec.ChatResponse, split: chatcodec.testing.Splitter, data: st.DataObject
 ) -> None:
     chunks, _ = encode_events(list(events_from_response(response, split)))

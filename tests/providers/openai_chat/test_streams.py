@@ -28,7 +28,7 @@ from chatcodec import (
     ToolUsePart,
     UsageEvent,
 )
-from chatcodec.providers.openai_chat.stream import to_sse
+from chatcodec.providers.openai_chat.stream_encode import to_sse
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
 

@@ -3,7 +3,7 @@ servers compatible with it."""
 
 from __future__ import annotations
 
-from chatcodec.providers.openai_chat import request, response, stream, stream_accumulate
+from chatcodec.providers.openai_chat import request, response, stream_decode, stream_encode
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.provider_codec import ProviderCodec
 
@@ -11,8 +11,7 @@ CODEC = ProviderCodec(
     PROVIDER,
     requests=request,
     responses=response,
-    stream_decoder=stream.StreamDecoder,
-    stream_encoder=stream,
-    accumulate=stream_accumulate.accumulate_stream,
+    stream_decoder=stream_decode.StreamDecoder,
+    stream_encoder=stream_encode,
 )
 """The codec instance registered as ``openai-chat``."""

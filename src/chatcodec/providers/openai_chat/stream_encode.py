@@ -1,5 +1,6 @@
-"""Canonical stream events to ``chat.completion.chunk`` dicts, so a proxy can serve the
-OpenAI streaming API from any upstream.
+"""Canonical stream events to ``chat.completion.chunk`` dicts (:func:`encode_stream`), so a
+proxy can serve the OpenAI streaming API from any upstream, and those as SSE text
+(:func:`to_sse`).
 
 One chunk per event that carries data, built on the fields of the
 :class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
@@ -17,6 +18,8 @@ loss. Several text parts of one choice run together in a stream, also with a los
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -27,7 +30,7 @@ from chatcodec.providers.kit import Steps, absent_keys, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.providers.openai_chat.stream import CHUNK_OBJECT
+from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT
 from chatcodec.providers.openai_chat.usage import encode_usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -50,6 +53,20 @@ from chatcodec.stream_events import (
 )
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
+
+
+def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    """Map canonical events to wire chunks, lazily."""
+    writer = StreamWriter(losses)
+    for number, event in enumerate(events):
+        yield from writer.event(event, number)
+
+
+def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The SSE text OpenAI sends: one compact ``data:`` line per chunk, then ``[DONE]``."""
+    for event in wire_events:
+        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
+    yield "data: [DONE]\n\n"
 
 
 @dataclass

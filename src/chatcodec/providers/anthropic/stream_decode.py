@@ -1,64 +1,56 @@
-"""Anthropic server-sent events <-> canonical stream events.
+"""Decoding Anthropic server-sent events: the one path, driving the shared stream builder.
 
-Decoding only maps: text, thinking and client ``tool_use`` blocks stream as canonical
-start/delta/end events (``partial_json`` is passed through as argument text); any other
-block (server-tool calls and results, redacted thinking, future types) is gathered until
-its ``content_block_stop`` and sent as one :class:`~chatcodec.PartEvent` holding the same
-opaque part the non-streamed response has (``input_json_delta`` fragments become its
-``input``; an unknown delta type replaces the fields it names, as ``compaction_delta``
-does). ``citations_delta`` entries are gathered and given with the block's end. State is
-a few dicts and lists of fragments, so the work is linear in the stream (the anthropic
-SDK's accumulator re-parses a tool's whole JSON on every fragment).
+:class:`StreamDecoder` reads each event and tells a
+:class:`~chatcodec.stream_builder.StreamBuilder` what it means; the builder emits canonical
+events (``decode_stream``) or builds the response (``accumulate_stream``). Text, thinking
+and client ``tool_use`` blocks stream as parts that open, grow and close
+(``partial_json`` is passed through as argument text); any other block (server-tool calls
+and results, redacted thinking, future types) is gathered until its
+``content_block_stop`` and given whole, as the same opaque part the non-streamed response
+has (``input_json_delta`` fragments become its ``input``; an unknown delta type replaces
+the fields it names, as ``compaction_delta`` does). ``citations_delta`` entries are
+gathered and given with the block's end. State is a few dicts and lists of fragments, so
+the work is linear in the stream (the anthropic SDK's accumulator re-parses a tool's
+whole JSON on every fragment).
 
 Usage in ``message_delta`` repeats totals (input and cache counts included, sometimes
 differing from ``message_start``): later values replace earlier ones, never add.
+
+Validation is strict and per event. Nearly every event of a stream is a
+``content_block_delta`` whose delta holds only its type and its text, for a block that is
+streaming that kind of delta: :meth:`StreamDecoder.push` checks that shape by hand, each
+value of exactly the type the wire adapter requires, and appends the text, which is all
+the general reading below would do with it. Any other event goes through the wire
+adapter, whose errors name the event (``$[n]``) and the path.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic_core
 
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
-from chatcodec.providers.anthropic.stream_encoder import StreamEncoder
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import split_fields
 from chatcodec.response import FinishReason, Usage
-from chatcodec.stream_events import (
-    AnyStreamEvent,
-    ErrorEvent,
-    FinishEvent,
-    PartEvent,
-    ResponseStartEvent,
-    TextDeltaEvent,
-    TextEndEvent,
-    TextStartEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ThinkingSignatureDeltaEvent,
-    ThinkingStartEvent,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-    UsageEvent,
-)
+from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.validation import validate_model
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
 
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
+_TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_delta": "partial_json"}
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
 _MAPPED_BLOCK_FIELDS = {
     "text": frozenset({"type", "text"}),
@@ -67,20 +59,31 @@ _MAPPED_BLOCK_FIELDS = {
 }
 
 
-@dataclass
 class _Block:
     """A content block between its start and stop."""
 
-    kind: str
-    start: dict[str, Any]
-    fragments: list[str] = field(default_factory=list[str])
-    citations: list[Any] | None = None
+    __slots__ = ("citations", "delta_type", "fragments", "kind", "part", "start", "streamed", "text_key")
+
+    def __init__(self, kind: str, start: dict[str, Any]) -> None:
+        self.kind = kind
+        self.start = start
+        self.part: PartBuilder | None = None  # None for a block given whole at its stop
+        self.delta_type = _STREAMED.get(kind)  # the delta that only appends text, if any
+        self.text_key = _TEXT_KEYS.get(self.delta_type or "")
+        self.fragments: list[str] = []  # a whole block's input_json_delta fragments
+        self.streamed = False  # whether a tool call's input arrived as fragments
+        self.citations: list[Any] | None = None
 
 
 class StreamDecoder:
-    """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
+    """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`.
 
-    def __init__(self) -> None:
+    ``builder`` receives what the events mean; by default one that emits canonical events,
+    which :meth:`feed` returns.
+    """
+
+    def __init__(self, builder: StreamBuilder | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.model: str | None = None
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
@@ -89,30 +92,64 @@ class StreamDecoder:
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one wire event (errors name its position in the stream)."""
-        self.position += 1
-        return list(self._map(event))
+        self.read((event,))
+        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """Nothing is owed at the end: a block that never stopped (an interrupted stream)
         has streamed what it had, and a gathered block with no stop is incomplete."""
-        return []
+        return self.builder.take_events()
 
-    def _map(self, event: dict[str, Any]) -> Iterator[AnyStreamEvent]:
-        self._validate(event)
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
+
+        A delta that only appends text (see the module docstring) is read here, flat, as it
+        is nearly every event; any other event, or one that fails a check, is read by
+        :meth:`_read`.
+        """
+        blocks = self.blocks
+        for event in events:
+            self.position += 1
+            try:
+                if event["type"] == "content_block_delta":
+                    index, delta = event["index"], event["delta"]
+                    block = blocks.get(index)
+                    if (
+                        block is not None
+                        and type(event) is dict
+                        and type(index) is int
+                        and type(delta) is dict
+                        and len(delta) == 2
+                        and delta["type"] == block.delta_type
+                    ):
+                        text = delta[block.text_key]
+                        if type(text) is str and block.part is not None:
+                            block.streamed = True
+                            block.part.append(text)
+                            continue
+            except (KeyError, TypeError):
+                pass
+            self._read(event)
+
+    # --- any event -----------------------------------------------------------------------
+
+    def _read(self, event: dict[str, Any]) -> None:
+        if not _checked_by_hand(event):
+            self._validate(event)
         kind = event["type"]
         if kind == "message_start":
-            yield from self._message_start(event["message"])
+            self._message_start(event["message"])
         elif kind == "content_block_start":
-            yield from self._block_start(event["index"], event["content_block"])
+            self._block_start(event["index"], event["content_block"])
         elif kind == "content_block_delta":
-            yield from self._block_delta(event["index"], event["delta"])
+            self._block_delta(event["index"], event["delta"])
         elif kind == "content_block_stop":
-            yield from self._block_stop(event["index"])
+            self._block_stop(event["index"])
         elif kind == "message_delta":
-            yield from self._message_delta(event)
+            self._message_delta(event)
         elif kind == "error":
             error = event["error"]
-            yield ErrorEvent(message=error.get("message", ""), error_type=error.get("type"), body=event)
+            self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=error.get("type"), body=event))
         # ping, message_stop and event types added later carry nothing to map
 
     def _validate(self, event: dict[str, Any]) -> None:
@@ -126,21 +163,20 @@ class StreamDecoder:
     def _error(self, message: str, at: str = "$.index") -> StreamError:
         return StreamError(message, at, self.position)
 
-    def _message_start(self, message: dict[str, Any]) -> Iterator[AnyStreamEvent]:
+    def _message_start(self, message: dict[str, Any]) -> None:
         self.model = message.get("model") or None
         self.fields = dict(message)
         start_fields = {key: value for key, value in message.items() if key not in DELTA_FIELDS}
         bag = split_fields(start_fields, MESSAGE_MAPPED, {"type": "message", "role": "assistant"})
-        metadata = {PROVIDER: bag} if bag else None
-        yield ResponseStartEvent(id=message.get("id"), model=message.get("model"), provider_metadata=metadata)
+        self.builder.start(id=message.get("id"), model=message.get("model"), metadata={PROVIDER: bag} if bag else None)
         for index, block in enumerate(message.get("content") or []):
-            yield self._part_event(index, block)
+            self.builder.whole(self._part_event(index, block))
         usage = message.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            yield UsageEvent(usage=validate_model(Usage, decode_usage(self.usage)))
+            self.builder.usage(validate_model(Usage, decode_usage(self.usage)))
 
-    def _block_start(self, index: int, block: dict[str, Any]) -> Iterator[AnyStreamEvent]:
+    def _block_start(self, index: int, block: dict[str, Any]) -> None:
         if index in self.blocks:
             raise self._error(f"content block {index} started again before it stopped")
         kind = block["type"] if block["type"] in _STREAMED else "whole"
@@ -154,38 +190,34 @@ class StreamDecoder:
         metadata = {PROVIDER: bag} if bag else None
         if kind == "text":
             state.citations = block.get("citations")
-            yield TextStartEvent(index=index, provider_metadata=metadata)
+            state.part = self.builder.open_text(0, index, metadata)
             if block["text"]:
-                yield TextDeltaEvent(index=index, delta=block["text"])
+                state.part.append(block["text"])
         elif kind == "thinking":
-            yield ThinkingStartEvent(index=index, provider=PROVIDER, model=self.model, provider_metadata=metadata)
+            state.part = self.builder.open_thinking(0, index, provider=PROVIDER, model=self.model, metadata=metadata)
             if block["thinking"]:
-                yield ThinkingDeltaEvent(index=index, delta=block["thinking"])
+                state.part.append(block["thinking"])
             if isinstance(block.get("signature"), str):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
-                yield ThinkingSignatureDeltaEvent(index=index, delta=block["signature"])
+                self.builder.signature(state.part, block["signature"])
         else:
             tool_id = restore_tool_use_id(block["id"])
-            yield ToolCallStartEvent(index=index, id=tool_id, name=block["name"], provider_metadata=metadata)
+            state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
 
-    def _block_delta(self, index: int, delta: dict[str, Any]) -> Iterator[AnyStreamEvent]:
+    def _block_delta(self, index: int, delta: dict[str, Any]) -> None:
         state = self._open(index, "content_block_delta")
         kind = delta["type"]
-        if state.kind == "whole":
+        if state.part is None:
             self._whole_delta(state, delta)
         elif kind == "citations_delta" and state.kind == "text":
             state.citations = [*(state.citations or []), delta.get("citation")]
         elif kind == "signature_delta" and state.kind == "thinking":
-            yield ThinkingSignatureDeltaEvent(index=index, delta=self._text(delta, "signature"))
-        elif kind != _STREAMED[state.kind]:
+            self.builder.signature(state.part, self._text(delta, "signature"))
+        elif kind != state.delta_type:
             raise self._error(f"{kind} for content block {index}, a {state.kind} block", "$.delta.type")
-        elif kind == "text_delta":
-            yield TextDeltaEvent(index=index, delta=self._text(delta, "text"))
-        elif kind == "thinking_delta":
-            yield ThinkingDeltaEvent(index=index, delta=self._text(delta, "thinking"))
         else:
-            state.fragments.append(self._text(delta, "partial_json"))
-            yield ToolCallDeltaEvent(index=index, delta=state.fragments[-1])
+            state.streamed = True
+            state.part.append(self._text(delta, _TEXT_KEYS[kind]))
 
     def _text(self, delta: dict[str, Any], key: str) -> str:
         value = delta.get(key)
@@ -208,23 +240,24 @@ class StreamDecoder:
             raise self._error(f"{event} for content block {index}, which was never started")
         return state
 
-    def _block_stop(self, index: int) -> Iterator[AnyStreamEvent]:
+    def _block_stop(self, index: int) -> None:
         state = self._open(index, "content_block_stop")
         del self.blocks[index]
-        if state.kind == "whole":
-            yield self._part_event(index, self._finished_whole(state))
+        part = state.part
+        if part is None:
+            self.builder.whole(self._part_event(index, self._finished_whole(state)))
         elif state.kind == "text":
             final = dict(state.start)
             if state.citations is not None or "citations" in final:
                 final["citations"] = state.citations
             bag = split_fields(final, _MAPPED_BLOCK_FIELDS["text"])
-            yield TextEndEvent(index=index, provider_metadata={PROVIDER: bag} if "citations" in final else None)
+            self.builder.close(part, metadata={PROVIDER: bag} if "citations" in final else None)
         elif state.kind == "thinking":
-            yield ThinkingEndEvent(index=index)
+            self.builder.close(part)
         else:
-            if not state.fragments and state.start["input"]:
-                yield ToolCallDeltaEvent(index=index, delta=arguments_text(state.start["input"]))
-            yield ToolCallEndEvent(index=index)
+            if not state.streamed and state.start["input"]:
+                part.append(arguments_text(state.start["input"]))
+            self.builder.close(part)
 
     def _finished_whole(self, state: _Block) -> dict[str, Any]:
         joined = "".join(state.fragments)
@@ -238,19 +271,28 @@ class StreamDecoder:
     def _part_event(self, index: int, block: dict[str, Any]) -> PartEvent:
         return validate_model(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 
-    def _message_delta(self, event: dict[str, Any]) -> Iterator[AnyStreamEvent]:
+    def _message_delta(self, event: dict[str, Any]) -> None:
         delta = event["delta"]
         self.fields.update(delta)
         finish_reason = decode_finish_reason(delta.get("stop_reason"), {})
         if finish_reason is not None:
             bag = message_bag(self.fields)
-            yield FinishEvent(
-                finish_reason=FinishReason(**finish_reason), provider_metadata={PROVIDER: bag} if bag else None
-            )
+            self.builder.finish(0, FinishReason(**finish_reason), {PROVIDER: bag} if bag else None)
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            yield UsageEvent(usage=validate_model(Usage, decode_usage(self.usage)))
+            self.builder.usage(validate_model(Usage, decode_usage(self.usage)))
+
+
+def _checked_by_hand(event: object) -> bool:
+    """Whether ``event`` is a ``content_block_stop``, ``message_stop`` or ``ping`` whose
+    every typed value is of its type: all the wire adapter would check of it."""
+    if type(event) is not dict:
+        return False
+    kind = event.get("type")
+    if kind == "content_block_stop":
+        return type(event.get("index")) is int
+    return kind == "message_stop" or kind == "ping"
 
 
 def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
@@ -259,19 +301,3 @@ def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
     for event in events:
         yield from decoder.feed(event)
     yield from decoder.close()
-
-
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Map canonical events to Anthropic stream events, so a proxy can serve the
-    Anthropic streaming API from any upstream."""
-    encoder = StreamEncoder(losses)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.close()
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """SSE text as Anthropic sends it: ``event: <type>`` then ``data: <json>``, blank line."""
-    for event in wire_events:
-        data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        yield f"event: {event.get('type', 'message')}\ndata: {data}\n\n"

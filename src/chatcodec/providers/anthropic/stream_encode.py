@@ -1,4 +1,6 @@
-"""Canonical stream events -> Anthropic server-sent events, for proxies.
+"""Canonical stream events -> Anthropic server-sent events (:func:`encode_stream`), so a
+proxy can serve the Anthropic streaming API from any upstream, and those as SSE text
+(:func:`to_sse`).
 
 Anthropic's stream has a fixed frame: ``message_start`` (with usage so far), blocks
 numbered from 0 in order, one ``message_delta`` (stop reason and usage totals), then
@@ -12,7 +14,7 @@ answer per response: events of other choices are dropped and reported.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -50,6 +52,21 @@ from chatcodec.stream_events import (
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
+
+
+def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    """Map canonical events to Anthropic stream events, lazily."""
+    encoder = StreamEncoder(losses)
+    for event in events:
+        yield from encoder.feed(event)
+    yield from encoder.close()
+
+
+def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """SSE text as Anthropic sends it: ``event: <type>`` then ``data: <json>``, blank line."""
+    for event in wire_events:
+        data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        yield f"event: {event.get('type', 'message')}\ndata: {data}\n\n"
 
 
 @dataclass

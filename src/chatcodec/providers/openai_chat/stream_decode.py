@@ -1,0 +1,523 @@
+"""Decoding ``chat.completion.chunk`` streams: the one path, driving the shared stream builder.
+
+:class:`StreamDecoder` reads each chunk and tells a
+:class:`~chatcodec.stream_builder.StreamBuilder` what it means; the builder emits canonical
+events (``decode_stream``) or builds the response (``accumulate_stream``). State is which
+canonical part each wire stream feeds, per choice, so work stays linear in the stream.
+What it gets right where other libraries did not:
+
+- tool-call fragments are keyed by ``(choice, index)``: parallel calls whose fragments
+  interleave never mix (litellm once squashed three calls into ``{...}{...}{...}``, and
+  any-llm attached fragments to the wrong call); a fragment carrying a *new* ``id`` at an
+  index already in use starts a new call rather than merging into the old one (the
+  langchain bug); a call may also arrive whole in one fragment (Groq);
+- a fragment for an index never started (no ``id`` and ``name``), or content for a choice
+  that already finished, raises :class:`~chatcodec.StreamError` naming the chunk;
+- ``content: ""`` and ``refusal: ""`` (OpenAI's first chunk) start nothing by themselves:
+  an empty part is only created if nothing fills it, just before the next tool call (or
+  refusal) or at the finish, so the parts come out in the non-streamed order (reasoning,
+  content, refusal, tool calls) even when the empty content precedes the reasoning;
+- an ``error`` object inside a 200 stream (or an ``event: error``) is an
+  :class:`~chatcodec.ErrorEvent`, not a crash; OpenRouter's usage chunk with
+  ``choices: []``, the ``obfuscation`` padding and n > 1 interleaved choices are handled.
+
+Kept for a proxy to re-encode: the first chunk's ``id``, ``model``, ``created`` and other
+chunk fields (``system_fingerprint``, ``service_tier``, OpenRouter ``provider``, Groq
+``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; per-chunk ``logprobs`` and delta
+extras (Groq ``channel``) on the delta event they came with; chunk fields that change
+later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event. Dropped, as
+meaningless after parsing: ``obfuscation``, ``delta.role``, ``null`` values, and the
+``reasoning`` text OpenRouter repeats from ``reasoning_details`` in the same chunk.
+
+Validation is strict and per chunk. Nearly every chunk of a stream only continues an open
+part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder.push` checks
+that shape by hand, every value the wire adapter types being of exactly its type (the
+envelope by equality with the first chunk's, which the adapter checked), and appends the
+delta; that is all the general reading below would do with such a chunk. Any other chunk
+goes through the wire adapter, whose errors name the chunk (``$[n]``) and the path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from operator import itemgetter
+from typing import Any, cast
+
+import pydantic_core
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.errors import StreamError, ValidationError
+from chatcodec.providers.kit import leftovers as rest
+from chatcodec.providers.kit import mark_absent
+from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
+from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.usage import decode_usage
+from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
+from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    PartEvent,
+    ThinkingDeltaEvent,
+    ThinkingSignatureDeltaEvent,
+    UsageEvent,
+)
+from chatcodec.validation import validate_with
+
+CHUNK_OBJECT = "chat.completion.chunk"
+"""The ``object`` of every stream chunk."""
+_CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
+_DELTA_KEYS = ("role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls")
+_DELTA_KEY_SET = frozenset(_DELTA_KEYS)
+_CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
+_ENVELOPE = itemgetter("id", "object", "created", "model")
+_CHOICE = itemgetter("index", "delta", "finish_reason")
+_FRAGMENT = itemgetter("index", "function")
+_CONTINUED_REASONING = ("reasoning_content", "reasoning")
+
+
+def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+    """Map wire chunks to canonical events, lazily."""
+    decoder = StreamDecoder()
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.close()
+
+
+class _Choice:
+    """Which canonical part each wire stream of one choice feeds."""
+
+    __slots__ = (
+        "details",
+        "encrypted",
+        "finished",
+        "next_index",
+        "open",
+        "pending_refusal",
+        "pending_text",
+        "refusal",
+        "text",
+        "thinking",
+        "tools",
+    )
+
+    def __init__(self) -> None:
+        self.next_index = 0
+        self.text: PartBuilder | None = None
+        self.refusal: PartBuilder | None = None
+        self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
+        self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
+        self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
+        self.open: list[PartBuilder] = []
+        self.encrypted: dict[int, str] = {}
+        self.pending_text = False
+        self.pending_refusal = False
+        self.finished = False
+
+    def take(self) -> int:
+        index = self.next_index
+        self.next_index += 1
+        return index
+
+
+class StreamDecoder:
+    """Push-style decoding: feed chunks as they arrive (from a sync or async source).
+
+    ``builder`` receives what the chunks mean; by default one that emits canonical events,
+    which :meth:`feed` returns.
+    """
+
+    def __init__(self, builder: StreamBuilder | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self._count = 0
+        self._start: dict[str, Any] | None = None
+        self._envelope: tuple[Any, ...] | None = None
+        self._choices: dict[int, _Choice] = {}
+        self._extras: dict[str, Any] | None = None  # for the choice's first delta or finish
+        self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """Canonical events for one wire chunk; errors name it by its position."""
+        self.read((event,))
+        return self.builder.take_events()
+
+    def close(self) -> list[AnyStreamEvent]:
+        """Nothing is owed at the end: parts a cut-off stream left open stay as they are."""
+        return self.builder.take_events()
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``).
+
+        A chunk that only continues an open part (see the module docstring) is read here,
+        flat, as it is nearly every chunk: each check is one the wire adapter or the
+        general reading would make of such a chunk, and the delta is appended. Any other
+        chunk, or one that fails a check, is read by :meth:`_read`.
+        """
+        count, envelope, states = self._count, self._envelope, self._choices
+        for event in events:
+            count += 1
+            try:
+                (wire_choice,) = event["choices"]
+                number, delta, finish = _CHOICE(wire_choice)
+                if (
+                    finish is None
+                    and type(delta) is dict
+                    and len(delta) == 1
+                    and type(number) is int
+                    and type(wire_choice) is dict
+                    and type(event) is dict
+                    and _ENVELOPE(event) == envelope
+                    and type(event["created"]) is int
+                    and event.get("usage") is None
+                    and "error" not in event
+                    and (len(wire_choice) == 3 or (len(wire_choice) == 4 and wire_choice["logprobs"] is None))
+                    and (state := states.get(number)) is not None
+                ):
+                    content = delta.get("content")
+                    if content is not None:
+                        part = state.text
+                    elif (calls := delta.get("tool_calls")) is not None:  # one fragment of a known call
+                        (fragment,) = calls
+                        key, function = _FRAGMENT(fragment)
+                        content = function["arguments"]
+                        known = state.tools.get(key)
+                        plain = type(key) is int and type(calls) is list and type(fragment) is dict
+                        part = None
+                        if known and plain and type(function) is dict and _same_call(known, fragment, function):
+                            part = known[0]
+                    else:
+                        part, content = _continued_reasoning(state, delta)
+                    if part is not None and type(content) is str and content:
+                        part.append(content)
+                        continue
+            except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
+                pass
+            self._count = count
+            self._read(event, count - 1)
+            envelope = self._envelope
+        self._count = count
+
+    # --- any chunk ---------------------------------------------------------------------
+
+    def _read(self, event: dict[str, Any], position: int) -> None:
+        if "error" in event:
+            self.builder.error(_error_event(event["error"]))
+            if "choices" not in event:
+                return
+        chunk = _validated(event, position)
+        if self._start is None:
+            self._open_response(chunk)
+        self._chunk = chunk
+        for index, wire_choice in enumerate(chunk["choices"]):
+            self._choice(wire_choice, (position, index))
+        if isinstance(chunk.get("usage"), dict):
+            usage = UsageEvent.model_validate({"usage": decode_usage(chunk["usage"])}).usage
+            self.builder.usage(usage, self._late_fields(None))
+        self._chunk = None
+
+    def _open_response(self, chunk: dict[str, Any]) -> None:
+        """The first chunk opens the response; its fields are what later ones are compared to."""
+        self._start = rest(chunk, _mapped(chunk))
+        if "id" in chunk and "object" in chunk and "created" in chunk and "model" in chunk:
+            self._envelope = _ENVELOPE(chunk)
+        bag = dict(self._start)
+        mark_absent(bag, chunk, "id", "object", "created", "model")
+        self.builder.start(
+            id=chunk.get("id"),
+            model=chunk.get("model"),
+            created=chunk.get("created"),
+            metadata={PROVIDER: bag} if bag else None,
+        )
+
+    def _late_fields(self, bag: dict[str, Any] | None) -> dict[str, dict[str, Any]] | None:
+        """``bag`` with, on the chunk's first finish or usage, the chunk fields that
+        changed since the first chunk (``_chunk``), as the event's metadata."""
+        chunk, self._chunk = self._chunk, None
+        if chunk is not None and self._start is not None:
+            start = self._start
+            late = {key: value for key, value in rest(chunk, _mapped(chunk)).items() if start.get(key, ...) != value}
+            if late:
+                bag = {**(bag or {}), "_chunk": late}
+        return {PROVIDER: bag} if bag else None
+
+    def _choice(self, wire_choice: dict[str, Any], where: tuple[int, int]) -> None:
+        number: int = wire_choice["index"]
+        state = self._choices.get(number)
+        if state is None:
+            state = self._choices[number] = _Choice()
+        delta: dict[str, Any] = wire_choice["delta"]
+        finish = wire_choice.get("finish_reason")
+        if state.finished and (_has_payload(delta) or finish is not None):
+            raise StreamError(f"choice {number} continues after its finish_reason", _at(where, "delta"), where[0])
+        self._extras = _extras(wire_choice, delta)
+        if "reasoning_content" in delta or "reasoning" in delta or "reasoning_details" in delta:
+            self._reasoning(state, number, delta)
+        if "content" in delta:
+            self._content(state, number, delta["content"])
+        if "refusal" in delta:
+            self._refusal(state, number, delta["refusal"])
+        for index, fragment in enumerate(delta.get("tool_calls") or ()):
+            self._tool_call(state, number, fragment, (*where, index))
+        if isinstance(finish, str):
+            self._finish(state, number, finish)
+        self._extras = None
+
+    def _append(self, part: PartBuilder, text: str) -> None:
+        """A delta; the first of a choice carries the choice's extras (``logprobs`` ...)."""
+        if self._extras is None:
+            part.append(text)
+        else:
+            self.builder.delta(part, text, {PROVIDER: self._extras})
+            self._extras = None
+
+    # --- reasoning ---------------------------------------------------------------------
+
+    def _reasoning(self, state: _Choice, number: int, delta: dict[str, Any]) -> None:
+        content = delta.get("reasoning_content")
+        details: list[dict[str, Any]] = delta.get("reasoning_details") or []
+        copied = _repeated_reasoning(delta.get("reasoning"), content, details)
+        if isinstance(content, str) and content:
+            self._thinking_text(state, number, "reasoning_content", content)
+        if isinstance(delta.get("reasoning"), str) and delta["reasoning"] and not copied:
+            self._thinking_text(state, number, "reasoning", delta["reasoning"])
+        for position, fragment in enumerate(details):
+            self._detail(state, number, fragment, position)
+
+    def _thinking_text(self, state: _Choice, number: int, field: str, text: str, **bag: Any) -> None:
+        part = state.thinking.get(field)
+        if part is None:
+            metadata = {PROVIDER: {"field": field, **bag}}
+            part = self.builder.open_thinking(number, state.take(), provider=PROVIDER, metadata=metadata)
+            state.thinking[field] = part
+            state.open.append(part)
+        if text:
+            self._append(part, text)
+
+    def _detail(self, state: _Choice, number: int, fragment: dict[str, Any], position: int) -> None:
+        key = fragment["index"] if isinstance(fragment.get("index"), int) else position
+        kind = fragment.get("type")
+        if key not in state.details:
+            if kind == "reasoning.encrypted":
+                index = state.take()
+                state.details[key] = index
+                part = reasoning.decode_detail(fragment)
+                self.builder.whole(PartEvent.model_validate({"index": index, "choice": number, "part": part}))
+                return
+            bag = {"field": reasoning.DETAILS, **rest(fragment, ("text", "summary", "signature", "data"))}
+            thinking = self.builder.open_thinking(number, state.take(), provider=PROVIDER, metadata={PROVIDER: bag})
+            state.details[key] = thinking
+            state.open.append(thinking)
+        target = state.details[key]
+        text = fragment.get("summary" if kind == "reasoning.summary" else "text")
+        if isinstance(text, str) and text:
+            self._detail_text(target, number, text, ThinkingDeltaEvent)
+        if isinstance(fragment.get("signature"), str) and fragment["signature"]:
+            self._detail_text(target, number, fragment["signature"], ThinkingSignatureDeltaEvent)
+        if isinstance(fragment.get("data"), str) and kind != "reasoning.encrypted":
+            state.encrypted[target if isinstance(target, int) else target.index] = fragment["data"]
+
+    def _detail_text(
+        self,
+        target: PartBuilder | int,
+        number: int,
+        text: str,
+        event_class: type[ThinkingDeltaEvent] | type[ThinkingSignatureDeltaEvent],
+    ) -> None:
+        """Reasoning text or signature for an entry's part; an encrypted entry's part is
+        complete, so text for it is an event the builder refuses when building."""
+        if isinstance(target, int):
+            extras, self._extras = self._extras, None
+            metadata = {PROVIDER: extras} if extras is not None else None
+            self.builder.add(event_class(index=target, choice=number, delta=text, provider_metadata=metadata))
+        elif event_class is ThinkingSignatureDeltaEvent:
+            self._signature(target, text)
+        else:
+            self._append(target, text)
+
+    def _signature(self, part: PartBuilder, text: str) -> None:
+        extras, self._extras = self._extras, None
+        self.builder.signature(part, text, {PROVIDER: extras} if extras is not None else None)
+
+    # --- content, refusal, tool calls ----------------------------------------------------
+
+    def _content(self, state: _Choice, number: int, content: object) -> None:
+        listed = as_list(content)
+        if listed is not None:  # Mistral: text and thinking parts
+            for item in listed:
+                self._content_part(state, number, item)
+        elif isinstance(content, str) and content:
+            self._append(self._text(state, number), content)
+        elif content == "" and state.text is None:
+            state.pending_text = True
+
+    def _content_part(self, state: _Choice, number: int, item: dict[str, Any]) -> None:
+        match item.get("type"):
+            case "text":
+                self._content(state, number, item["text"])
+            case "thinking":
+                extra = rest(item, ("type", "thinking"))
+                text = reasoning.chunk_text(item["thinking"])
+                self._thinking_text(state, number, reasoning.CONTENT, text, **extra)
+            case _:
+                part = {"type": "opaque", "provider": PROVIDER, "data": item}
+                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+
+    def _text(self, state: _Choice, number: int) -> PartBuilder:
+        if state.text is None:
+            state.text = self.builder.open_text(number, state.take())
+            state.open.append(state.text)
+        state.pending_text = False
+        return state.text
+
+    def _refusal(self, state: _Choice, number: int, refusal: object) -> None:
+        if not isinstance(refusal, str):
+            return
+        if refusal == "" and state.refusal is None:
+            state.pending_refusal = True
+            return
+        if refusal:
+            self._settle(state, number, refusal=False)
+            self._append(self._refusal_part(state, number), refusal)
+
+    def _refusal_part(self, state: _Choice, number: int) -> PartBuilder:
+        if state.refusal is None:
+            state.refusal = self.builder.open_refusal(number, state.take())
+        state.pending_refusal = False
+        return state.refusal
+
+    def _settle(self, state: _Choice, number: int, *, refusal: bool) -> None:
+        """Create the empty parts announced by ``""`` now that their place is known."""
+        if state.pending_text and state.text is None:
+            self._text(state, number)
+        if refusal and state.pending_refusal and state.refusal is None:
+            self._append(self._refusal_part(state, number), "")
+
+    def _tool_call(self, state: _Choice, number: int, fragment: dict[str, Any], where: tuple[int, int, int]) -> None:
+        key: int = fragment["index"]
+        function: dict[str, Any] = fragment.get("function") or {}
+        call_id, name = fragment.get("id"), function.get("name")
+        known = state.tools.get(key)
+        if known is None or (call_id and call_id != known[1]):
+            if not isinstance(call_id, str) or not isinstance(name, str):
+                message = f"tool-call fragment for index {key}, which was never started (no id and name)"
+                raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}]"), where[0])
+            self._settle(state, number, refusal=True)
+            metadata = _call_bag(fragment, function)
+            part = self.builder.open_tool_call(number, state.take(), id=call_id, name=name, metadata=metadata)
+            state.open.append(part)
+            state.tools[key] = known = (part, call_id, name)
+        elif name and name != known[2]:
+            message = f"tool call {known[1]!r} changed its name from {known[2]!r} to {name!r}"
+            raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}].function.name"), where[0])
+        arguments = function.get("arguments")
+        if isinstance(arguments, str) and arguments:
+            self._append(known[0], arguments)
+
+    def _finish(self, state: _Choice, number: int, finish: str) -> None:
+        self._settle(state, number, refusal=True)
+        for part in state.open:
+            self.builder.close(part, encrypted=state.encrypted.get(part.index) if part.kind == "thinking" else None)
+        state.open = []
+        state.finished = True
+        state.text = state.refusal = None  # nothing continues a finished choice
+        state.thinking, state.tools = {}, {}
+        bag: dict[str, Any] = {}
+        reason = decode_finish_reason(finish, bag) or {}
+        if self._extras is not None:
+            bag.update(self._extras)
+            self._extras = None
+        self.builder.finish(number, reason, self._late_fields(bag or None))
+
+
+def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, object]:
+    """The open thinking part a one-field reasoning delta continues, and its text."""
+    field, text = next(iter(delta.items()))
+    return (state.thinking.get(field) if field in _CONTINUED_REASONING else None), text
+
+
+def _same_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any], function: dict[str, Any]) -> bool:
+    """Whether a fragment for a started call's index only continues it: its ``id`` and
+    ``function.name`` absent, empty or the call's, its ``type`` text if given (a new id
+    starts another call; a new name is an error)."""
+    if len(fragment) == 2 and len(function) == 1:  # index and function.arguments: the usual one
+        return True
+    call_id, kind, name = fragment.get("id"), fragment.get("type"), function.get("name")
+    return (
+        (call_id is None or (type(call_id) is str and (not call_id or call_id == known[1])))
+        and (kind is None or type(kind) is str)
+        and (name is None or (type(name) is str and (not name or name == known[2])))
+    )
+
+
+def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
+    """A choice's and its delta's unmapped fields that are not ``null`` (``logprobs``,
+    Groq ``channel``), or None when there are none, as in nearly every chunk."""
+    extras: dict[str, Any] = {}
+    if not wire_choice.keys() <= _CHOICE_KEYS or wire_choice.get("logprobs") is not None:
+        choice_rest = rest(wire_choice, ("index", "delta", "finish_reason"))
+        extras = {key: value for key, value in choice_rest.items() if value is not None}
+    if not delta.keys() <= _DELTA_KEY_SET:
+        delta_extras = {key: value for key, value in rest(delta, _DELTA_KEYS).items() if value is not None}
+        if delta_extras:
+            extras["delta"] = delta_extras
+    return extras or None
+
+
+def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
+    """Chunk keys that never reach a bag (``object`` only when it is the chunk object)."""
+    return _CHUNK_KEYS if chunk.get("object") != CHUNK_OBJECT else (*_CHUNK_KEYS, "object")
+
+
+def _validated(event: dict[str, Any], event_index: int) -> dict[str, Any]:
+    try:
+        return cast(dict[str, Any], CHUNK_ADAPTER.validate_python(event))
+    except pydantic_core.ValidationError:
+        pass
+    try:  # again, for chatcodec's error with its path
+        validate_with(CHUNK_ADAPTER, event, "OpenAI Chat stream chunk")
+    except ValidationError as error:
+        detail = error.errors(include_url=False)[0]
+        raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None
+    raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
+
+
+def _error_event(error: object) -> ErrorEvent:
+    fields = as_dict(error)
+    if fields is not None:
+        message = fields.get("message")
+        kind = fields.get("type") or fields.get("code")
+        return ErrorEvent(
+            message=message if isinstance(message, str) else json.dumps(error),
+            error_type=str(kind) if kind is not None else None,
+            body=fields,
+        )
+    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
+
+
+def _repeated_reasoning(reasoning_text: object, content: object, details: list[dict[str, Any]]) -> bool:
+    """Whether ``reasoning`` only repeats the chunk's other reasoning (OpenRouter, vLLM)."""
+    if not isinstance(reasoning_text, str) or not reasoning_text:
+        return False
+    if reasoning_text == content:
+        return True
+    texts = (fragment.get("summary" if fragment.get("type") == "reasoning.summary" else "text") for fragment in details)
+    return bool(details) and reasoning_text == "".join(text for text in texts if isinstance(text, str))
+
+
+def _has_payload(delta: dict[str, Any]) -> bool:
+    return any(delta.get(key) for key in _DELTA_KEYS if key != "role")
+
+
+def _call_bag(fragment: dict[str, Any], function: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    bag = rest(fragment, ("index", "id", "type", "function"))
+    function_rest = rest(function, ("name", "arguments"))
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, fragment, "type")
+    return {PROVIDER: bag} if bag else None
+
+
+def _at(where: tuple[int, int], rest_of_path: str) -> str:
+    return f"$.choices[{where[1]}].{rest_of_path}"
