@@ -143,7 +143,7 @@ class StreamBuilder:
             known = {
                 key: value for key, value in (("id", id), ("model", model), ("created", created)) if value is not None
             }
-            self._events.append(ResponseStartEvent(**known, provider_metadata=metadata))
+            self._events.append(ResponseStartEvent.model_validate({**known, "provider_metadata": metadata}))
             return
         for key, value in (("id", id), ("model", model), ("created", created)):
             if value is not None:
@@ -168,10 +168,11 @@ class StreamBuilder:
     def finish(self, choice: int, finish_reason: FinishReason | dict[str, Any], metadata: Metadata = None) -> None:
         """Answer ``choice`` ended, and why."""
         if self.emitting:
-            self._events.append(FinishEvent(choice=choice, finish_reason=finish_reason, provider_metadata=metadata))
+            fields = {"choice": choice, "finish_reason": finish_reason, "provider_metadata": metadata}
+            self._events.append(FinishEvent.model_validate(fields))
             return
         if choice < 0:  # refused as the finish event would refuse it
-            FinishEvent(choice=choice, finish_reason=finish_reason)
+            FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
         self._finish[choice] = finish_reason
         _merge_metadata(self._response, metadata)
         self._count += 1
@@ -370,7 +371,7 @@ class StreamBuilder:
 
     def _open(self, kind: str, choice: int, index: int, fields: dict[str, Any], metadata: Metadata) -> PartBuilder:
         if choice < 0 or index < 0:  # refused as the start event would refuse it
-            _START_EVENTS[kind](index=index, choice=choice, **_START_FIELDS[kind])
+            _START_EVENTS[kind].model_validate({"index": index, "choice": choice, **_START_FIELDS[kind]})
         parts = self._choices.setdefault(choice, {})
         if index in parts:
             raise self._error(f"part {index} of choice {choice} was already started")

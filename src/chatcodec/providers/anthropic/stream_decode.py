@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pydantic_core
+from pydantic import TypeAdapter
 
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
@@ -39,6 +40,7 @@ from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text,
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
+from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import split_fields
 from chatcodec.response import FinishReason, Usage
@@ -49,6 +51,16 @@ from chatcodec.validation import validate_model
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
 
+_EVENT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "message_start": TypeAdapter(wire.MessageStart),
+    "content_block_start": TypeAdapter(wire.BlockStart),
+    "content_block_delta": TypeAdapter(wire.BlockDelta),
+    "content_block_stop": TypeAdapter(wire.BlockStop),
+    "message_delta": TypeAdapter(wire.MessageDelta),
+    "error": TypeAdapter(wire.ErrorBody),
+}
+"""Each member of ``wire.StreamEvent`` by its tag: an event of a known type validates as
+the union would validate it, minus the call that picks the member."""
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
 _TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_delta": "partial_json"}
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
@@ -69,7 +81,7 @@ class _Block:
         self.start = start
         self.part: PartBuilder | None = None  # None for a block given whole at its stop
         self.delta_type = _STREAMED.get(kind)  # the delta that only appends text, if any
-        self.text_key = _TEXT_KEYS.get(self.delta_type or "")
+        self.text_key = _TEXT_KEYS.get(self.delta_type or "", "")
         self.fragments: list[str] = []  # a whole block's input_json_delta fragments
         self.streamed = False  # whether a tool call's input arrived as fragments
         self.citations: list[Any] | None = None
@@ -118,7 +130,7 @@ class StreamDecoder:
                         block is not None
                         and type(event) is dict
                         and type(index) is int
-                        and type(delta) is dict
+                        and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
                         and len(delta) == 2
                         and delta["type"] == block.delta_type
                     ):
@@ -153,6 +165,14 @@ class StreamDecoder:
         # ping, message_stop and event types added later carry nothing to map
 
     def _validate(self, event: dict[str, Any]) -> None:
+        kind = event.get("type") if isinstance(event, dict) else None
+        adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
+        if adapter is not None:  # the union's member for this type, without its discriminator call
+            try:
+                adapter.validate_python(event)
+                return
+            except pydantic_core.ValidationError:
+                pass  # validated again by the union, for its error
         try:
             STREAM_EVENT_ADAPTER.validate_python(event)
         except pydantic_core.ValidationError as error:
@@ -287,12 +307,13 @@ class StreamDecoder:
 def _checked_by_hand(event: object) -> bool:
     """Whether ``event`` is a ``content_block_stop``, ``message_stop`` or ``ping`` whose
     every typed value is of its type: all the wire adapter would check of it."""
-    if type(event) is not dict:
+    if not isinstance(event, dict):
         return False
-    kind = event.get("type")
+    fields = cast(dict[str, Any], event)
+    kind = fields.get("type")
     if kind == "content_block_stop":
-        return type(event.get("index")) is int
-    return kind == "message_stop" or kind == "ping"
+        return type(fields.get("index")) is int
+    return kind in ("message_stop", "ping")
 
 
 def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:

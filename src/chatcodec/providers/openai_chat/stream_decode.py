@@ -71,6 +71,7 @@ CHUNK_OBJECT = "chat.completion.chunk"
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
 _DELTA_KEYS = ("role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls")
 _DELTA_KEY_SET = frozenset(_DELTA_KEYS)
+
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 _ENVELOPE = itemgetter("id", "object", "created", "model")
 _CHOICE = itemgetter("index", "delta", "finish_reason")
@@ -153,7 +154,8 @@ class StreamDecoder:
         A chunk that only continues an open part (see the module docstring) is read here,
         flat, as it is nearly every chunk: each check is one the wire adapter or the
         general reading would make of such a chunk, and the delta is appended. Any other
-        chunk, or one that fails a check, is read by :meth:`_read`.
+        chunk, or one that fails a check, is read by :meth:`_read`. (``x.__class__ is
+        dict`` is ``type(x) is dict`` that leaves a value typed ``Any`` for the checkers.)
         """
         count, envelope, states = self._count, self._envelope, self._choices
         for event in events:
@@ -163,10 +165,10 @@ class StreamDecoder:
                 number, delta, finish = _CHOICE(wire_choice)
                 if (
                     finish is None
-                    and type(delta) is dict
+                    and delta.__class__ is dict
                     and len(delta) == 1
                     and type(number) is int
-                    and type(wire_choice) is dict
+                    and wire_choice.__class__ is dict
                     and type(event) is dict
                     and _ENVELOPE(event) == envelope
                     and type(event["created"]) is int
@@ -178,14 +180,19 @@ class StreamDecoder:
                     content = delta.get("content")
                     if content is not None:
                         part = state.text
-                    elif (calls := delta.get("tool_calls")) is not None:  # one fragment of a known call
+                    elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
                         (fragment,) = calls
                         key, function = _FRAGMENT(fragment)
                         content = function["arguments"]
                         known = state.tools.get(key)
-                        plain = type(key) is int and type(calls) is list and type(fragment) is dict
                         part = None
-                        if known and plain and type(function) is dict and _same_call(known, fragment, function):
+                        if (
+                            known
+                            and type(key) is int
+                            and fragment.__class__ is dict
+                            and function.__class__ is dict
+                            and _same_call(known, fragment, function)
+                        ):
                             part = known[0]
                     else:
                         part, content = _continued_reasoning(state, delta)
