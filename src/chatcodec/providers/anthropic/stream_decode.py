@@ -34,13 +34,13 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
+from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
-from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import split_fields
 from chatcodec.response import FinishReason, Usage
@@ -164,8 +164,8 @@ class StreamDecoder:
             self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=error.get("type"), body=event))
         # ping, message_stop and event types added later carry nothing to map
 
-    def _validate(self, event: dict[str, Any]) -> None:
-        kind = event.get("type") if isinstance(event, dict) else None
+    def _validate(self, event: Any) -> None:
+        kind = cast(dict[str, Any], event).get("type") if event.__class__ is dict else None
         adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
         if adapter is not None:  # the union's member for this type, without its discriminator call
             try:
