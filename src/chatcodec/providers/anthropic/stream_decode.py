@@ -46,7 +46,7 @@ from chatcodec.providers.kit import split_fields
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_model
+from chatcodec.validation import validate_canonical
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
@@ -169,7 +169,7 @@ class StreamDecoder:
         adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
         if adapter is not None:  # the union's member for this type, without its discriminator call
             try:
-                adapter.validate_python(event)
+                adapter.validator.validate_python(event)
                 return
             except pydantic_core.ValidationError:
                 pass  # validated again by the union, for its error
@@ -194,7 +194,7 @@ class StreamDecoder:
         usage = message.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            self.builder.usage(validate_model(Usage, decode_usage(self.usage)))
+            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
 
     def _block_start(self, index: int, block: dict[str, Any]) -> None:
         if index in self.blocks:
@@ -289,7 +289,7 @@ class StreamDecoder:
             raise self._error(f"input_json_delta fragments are not JSON: {error}", "$.delta.partial_json") from None
 
     def _part_event(self, index: int, block: dict[str, Any]) -> PartEvent:
-        return validate_model(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
+        return validate_canonical(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 
     def _message_delta(self, event: dict[str, Any]) -> None:
         delta = event["delta"]
@@ -301,7 +301,7 @@ class StreamDecoder:
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            self.builder.usage(validate_model(Usage, decode_usage(self.usage)))
+            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
 
 
 def _checked_by_hand(event: object) -> bool:

@@ -180,6 +180,8 @@ class StreamDecoder:
                     content = delta.get("content")
                     if content is not None:
                         part = state.text
+                        if part is None and not state.finished and content.__class__ is str and content:
+                            part = self._text(state, number)  # the text's first delta opens it
                     elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
                         (fragment,) = calls
                         key, function = _FRAGMENT(fragment)
@@ -479,7 +481,7 @@ def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
 
 def _validated(event: dict[str, Any], event_index: int) -> dict[str, Any]:
     try:
-        return cast(dict[str, Any], CHUNK_ADAPTER.validate_python(event))
+        return cast(dict[str, Any], CHUNK_ADAPTER.validator.validate_python(event))  # the adapter's core
     except pydantic_core.ValidationError:
         pass
     try:  # again, for chatcodec's error with its path
