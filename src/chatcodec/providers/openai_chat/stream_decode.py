@@ -167,14 +167,14 @@ class StreamDecoder:
                     finish is None
                     and delta.__class__ is dict
                     and len(delta) == 1
-                    and type(number) is int
+                    and number.__class__ is int
                     and wire_choice.__class__ is dict
-                    and type(event) is dict
+                    and event.__class__ is dict
                     and _ENVELOPE(event) == envelope
-                    and type(event["created"]) is int
+                    and event["created"].__class__ is int
                     and event.get("usage") is None
                     and "error" not in event
-                    and (len(wire_choice) == 3 or (len(wire_choice) == 4 and wire_choice["logprobs"] is None))
+                    and ((len(wire_choice) == 4 and wire_choice["logprobs"] is None) or len(wire_choice) == 3)
                     and (state := states.get(number)) is not None
                 ):
                     content = delta.get("content")
@@ -193,12 +193,12 @@ class StreamDecoder:
                             and type(key) is int
                             and fragment.__class__ is dict
                             and function.__class__ is dict
-                            and _same_call(known, fragment, function)
+                            and ((len(fragment) == 2 and len(function) == 1) or _same_call(known, fragment, function))
                         ):
                             part = known[0]
                     else:
                         part, content = _continued_reasoning(state, delta)
-                    if part is not None and type(content) is str and content:
+                    if part is not None and content.__class__ is str and content:
                         part.append(content)
                         continue
             except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
@@ -440,18 +440,17 @@ class StreamDecoder:
         self.builder.finish(number, reason, self._late_fields(bag or None))
 
 
-def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, object]:
+def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:
     """The open thinking part a one-field reasoning delta continues, and its text."""
     field, text = next(iter(delta.items()))
     return (state.thinking.get(field) if field in _CONTINUED_REASONING else None), text
 
 
 def _same_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any], function: dict[str, Any]) -> bool:
-    """Whether a fragment for a started call's index only continues it: its ``id`` and
-    ``function.name`` absent, empty or the call's, its ``type`` text if given (a new id
-    starts another call; a new name is an error)."""
-    if len(fragment) == 2 and len(function) == 1:  # index and function.arguments: the usual one
-        return True
+    """Whether a fragment for a started call's index, with more than ``index`` and
+    ``function.arguments``, only continues it: its ``id`` and ``function.name`` absent,
+    empty or the call's, its ``type`` text if given (a new id starts another call; a new
+    name is an error)."""
     call_id, kind, name = fragment.get("id"), fragment.get("type"), function.get("name")
     return (
         (call_id is None or (type(call_id) is str and (not call_id or call_id == known[1])))
