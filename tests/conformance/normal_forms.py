@@ -1,0 +1,69 @@
+"""Normal forms shared by the laws: what "the same" means, stated once.
+
+Each function maps a value to what two spellings of one thing have in common; a law
+compares normal forms only where a provider cannot reproduce a spelling, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+import chatcodec
+
+ModelT = TypeVar("ModelT", chatcodec.ChatRequest, chatcodec.ChatResponse)
+
+
+def identical(response: chatcodec.ChatResponse) -> object:
+    """No normalization: the canonical value itself."""
+    return response
+
+
+def with_compact_arguments(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """``response`` with valid JSON tool arguments rewritten as compact JSON.
+
+    A stream gives the argument text as the model wrote it, a provider that sends
+    parsed objects only the object: the same arguments, spelled differently.
+    """
+    choices = []
+    for choice in response.choices:
+        parts: list[Any] = []
+        for part in choice.message.parts:
+            if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
+                compact = json.dumps(part.parsed_arguments(), ensure_ascii=False, separators=(",", ":"))
+                parts.append(part.model_copy(update={"arguments": compact}))
+            else:
+                parts.append(part)
+        message = choice.message.model_copy(update={"content": parts})
+        choices.append(choice.model_copy(update={"message": message}))
+    return response.model_copy(update={"choices": choices})
+
+
+KNOWN_PROVIDERS = frozenset(chatcodec.registered_providers())
+
+
+def _scrubbed(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_scrubbed(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema", "body")
+    scrubbed = {key: item if key in opaque_data else _scrubbed(item) for key, item in value.items()}
+    if value.get("type") == "opaque" and value.get("provider") in KNOWN_PROVIDERS:
+        scrubbed["provider"] = "acme"
+    for key in ("provider_metadata", "provider_options"):
+        bags = scrubbed.get(key)
+        if isinstance(bags, dict):
+            kept = {name: bag for name, bag in bags.items() if name not in KNOWN_PROVIDERS}
+            scrubbed[key] = kept or None
+    return scrubbed
+
+
+def without_provider_data(model: ModelT) -> ModelT:
+    """A generated value without metadata bags or opaque parts of a registered provider.
+
+    Those are written only by that provider's decoder: random ones are not its data (a
+    random ``{"id": null}`` in Anthropic's usage bag is sent as written and makes an
+    invalid body), so the laws over generated values leave them out.
+    """
+    return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))

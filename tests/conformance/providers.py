@@ -1,0 +1,149 @@
+"""The provider table of the conformance suite: one entry per codec, and nothing else.
+
+Every law in ``tests/conformance`` is parametrized over :data:`PROVIDERS`; a new codec
+gets the whole suite by adding one :class:`Provider` entry here (its fixtures copied to
+``tests/fixtures/<name>/`` with their provenance, its SDK oracle written beside its own
+tests). The laws use only the public API (``chatcodec``, ``chatcodec.testing``,
+``chatcodec.stream_replay``), so refactors of the codecs' internals cannot break them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import chatcodec
+from conformance import anthropic_rules, openai_chat_rules
+from conformance.fixtures import JsonObject, stream_event_dicts
+from conformance.normal_forms import identical
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+Comparable = Callable[[chatcodec.ChatResponse], object]
+"""Maps a response to what two spellings of the same result share (see each use)."""
+
+
+@dataclass(frozen=True)
+class StreamPair:
+    """A recorded stream and the non-streamed body the same request gave (or would give)."""
+
+    stream: str
+    """File name of the stream under ``stream/``."""
+    response: Callable[[], JsonObject]
+    """The non-streamed body: a recorded file, or the SDK's own accumulation of the stream."""
+    comparable: Comparable
+    """What the two share: separate live recordings differ in ids, timestamps and usage."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    """Everything the conformance laws need to know about one codec."""
+
+    name: str
+    """The registry name."""
+    check_request: Callable[[JsonObject], None]
+    """SDK oracle for an encoded request body (fails with the SDK's complaint)."""
+    check_response: Callable[[JsonObject], None]
+    """SDK oracle for an encoded response body."""
+    check_stream: Callable[[list[JsonObject]], None]
+    """SDK oracle for encoded (or recorded) stream events."""
+    finish_reasons: Mapping[str, chatcodec.UnifiedFinishReason]
+    """Every raw finish word the provider documents, with the unified reason it means."""
+    with_finish_reason: Callable[[JsonObject, str], JsonObject]
+    """A copy of a response body whose (first) finish word is the given one."""
+    finish_reason_fixture: str
+    """The recorded response the finish-reason law rewrites."""
+    stream_pairs: Callable[[], list[StreamPair]]
+    """Recorded streams and their non-streamed equivalents."""
+    same_result: Comparable = identical
+    """Normal form under which a streamed and a non-streamed result of the same
+    response must be equal: only spellings a stream cannot reproduce are normalized."""
+    for_sdk: Callable[[str, JsonObject], JsonObject] = lambda _name, body: body
+    """Adapts a recorded body (by fixture name) to the installed SDK's types, for
+    recordings older than a field the SDK now requires."""
+    stream_gaps: Mapping[str, str] = field(default_factory=dict[str, str])
+    """Recorded responses left out of the replay law, each with the bug that breaks it
+    (fix the bug, then delete the entry)."""
+    written_defaults: Mapping[str, object] = field(default_factory=dict[str, object])
+    """Request settings the wire requires, written out when a request leaves them unset
+    (documented, so not a loss): the cross-provider law accepts exactly these."""
+
+    def __repr__(self) -> str:  # Hypothesis prints it in every falsifying example
+        return f"Provider({self.name!r})"
+
+    @property
+    def folder(self) -> Path:
+        return FIXTURES / self.name
+
+    def names(self, kind: str) -> list[str]:
+        """File names of the recorded fixtures of one kind (``request``, ``response``,
+        ``stream``); provider error bodies (``error_*``) are not responses."""
+        return sorted(
+            path.name
+            for path in (self.folder / kind).iterdir()
+            if path.is_file() and not (kind == "response" and path.name.startswith("error_"))
+        )
+
+    def load(self, kind: str, name: str) -> JsonObject:
+        loaded: JsonObject = json.loads((self.folder / kind / name).read_text(encoding="utf-8"))
+        return loaded
+
+    def stream_text(self, name: str) -> str:
+        return (self.folder / "stream" / name).read_text(encoding="utf-8")
+
+    def stream_events(self, name: str) -> list[JsonObject]:
+        return stream_event_dicts(self.stream_text(name))
+
+    @cached_property
+    def recorded(self) -> dict[str, list[str]]:
+        return {kind: self.names(kind) for kind in ("request", "response", "stream")}
+
+
+PROVIDERS: tuple[Provider, ...] = (
+    Provider(
+        name="openai-chat",
+        check_request=openai_chat_rules.check_request,
+        check_response=openai_chat_rules.check_response,
+        check_stream=openai_chat_rules.check_stream,
+        finish_reasons=openai_chat_rules.FINISH_REASONS,
+        with_finish_reason=openai_chat_rules.with_finish_reason,
+        finish_reason_fixture="text_stop.json",
+        stream_pairs=lambda: openai_chat_rules.stream_pairs(PROVIDER["openai-chat"]),
+        same_result=openai_chat_rules.streamed_form,
+        stream_gaps=openai_chat_rules.STREAM_GAPS,
+    ),
+    Provider(
+        name="anthropic",
+        check_request=anthropic_rules.check_request,
+        check_response=anthropic_rules.check_response,
+        check_stream=anthropic_rules.check_stream,
+        finish_reasons=anthropic_rules.FINISH_REASONS,
+        with_finish_reason=anthropic_rules.with_finish_reason,
+        finish_reason_fixture="parallel_tool_use.json",
+        stream_pairs=lambda: anthropic_rules.stream_pairs(PROVIDER["anthropic"]),
+        same_result=anthropic_rules.compact_arguments,
+        for_sdk=anthropic_rules.for_sdk,
+        written_defaults={"max_tokens": anthropic_rules.DEFAULT_MAX_TOKENS},
+    ),
+)
+
+PROVIDER = {provider.name: provider for provider in PROVIDERS}
+PROVIDER_NAMES = list(PROVIDER)
+"""Hypothesis tests take the name (it prints a falsifying example's dataclass in full)."""
+
+
+def by_name(provider: Provider) -> str:
+    """Test ids: the registry name."""
+    return provider.name
+
+
+def fixture_cases(kind: str) -> list[tuple[Provider, str]]:
+    """``(provider, file name)`` for every recorded fixture of ``kind``, every provider."""
+    return [(provider, name) for provider in PROVIDERS for name in provider.recorded[kind]]
+
+
+def case_id(case: object) -> str:
+    return case.name if isinstance(case, Provider) else str(case)
