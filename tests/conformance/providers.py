@@ -65,8 +65,9 @@ class Provider:
     """Adapts a recorded body (by fixture name) to the installed SDK's types, for
     recordings older than a field the SDK now requires."""
     stream_gaps: Mapping[str, str] = field(default_factory=dict[str, str])
-    """Recorded responses left out of the replay law, each with the bug that breaks it
-    (fix the bug, then delete the entry)."""
+    """Recorded responses (by file name) and raw finish words left out of the laws that
+    replay a response as a stream, each with the bug that breaks it (fix the bug, then
+    delete the entry)."""
     written_defaults: Mapping[str, object] = field(default_factory=dict[str, object])
     """Request settings the wire requires, written out when a request leaves them unset
     (documented, so not a loss): the cross-provider law accepts exactly these."""
