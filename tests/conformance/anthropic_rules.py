@@ -9,6 +9,7 @@ from it: the non-streamed body the API would have returned.
 from __future__ import annotations
 
 import copy
+import json
 from typing import TYPE_CHECKING, Any
 
 from anthropic.lib.streaming._messages import accumulate_event
@@ -49,6 +50,62 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
     "refusal": "refusal",
     "a_reason_added_in_2027": "other",  # spelled as Anthropic spells them: kept as sent
 }
+
+
+def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """What the codec rewrites without a report (``request.py`` and ``messages.py``):
+
+    * ``max_tokens`` is required: a request without one gets :data:`DEFAULT_MAX_TOKENS`;
+    * ``response_format`` of type ``text`` is the default output: it is left out;
+    * a ``developer`` message is a system message (OpenAI's newer name for one);
+    * ``parallel_tool_calls=False`` rides on ``tool_choice``, so without a choice it is sent
+      with the default choice, ``auto``; ``parallel_tool_calls=True`` is the default, left
+      out when there is no choice to carry it (none, or ``none``);
+    * tool-call arguments are sent as the parsed ``input`` object: a JSON object's text
+      reads back as compact JSON;
+    * an image's ``detail="auto"`` is OpenAI's default: Anthropic has no such setting, and
+      sending none says the same.
+    """
+    update: dict[str, Any] = {}
+    choice = request.tool_choice
+    if request.parallel_tool_calls is False and choice is None:
+        update["tool_choice"] = chatcodec.ToolChoice(type="auto")
+    if request.parallel_tool_calls is True and (choice is None or choice.type == "none"):
+        update["parallel_tool_calls"] = None
+    if request.max_tokens is None:
+        update["max_tokens"] = DEFAULT_MAX_TOKENS
+    if request.response_format is not None and request.response_format.type == "text":
+        update["response_format"] = None
+    messages = [_message_rewritten(message) for message in request.messages]
+    rewritten = request.model_copy(update={**update, "messages": messages})
+    return chatcodec.ChatRequest.model_validate(_without_auto_detail(rewritten.model_dump(mode="json")))
+
+
+def _without_auto_detail(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_without_auto_detail(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _without_auto_detail(item) for key, item in value.items()}
+    if value.get("type") == "image" and value.get("detail") == "auto":
+        cleaned["detail"] = None
+    return cleaned
+
+
+def _message_rewritten(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
+    if isinstance(message, chatcodec.SystemMessage) and message.role == "developer":
+        return message.model_copy(update={"role": "system"})
+    if isinstance(message, chatcodec.AssistantMessage) and message.tool_calls:
+        return message.model_copy(update={"content": [_compact(part) for part in message.parts]})
+    return message
+
+
+def _compact(part: Any) -> Any:
+    if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
+        parsed = part.parsed_arguments()
+        if isinstance(parsed, dict):
+            return part.model_copy(update={"arguments": json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))})
+    return part
 
 
 def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:

@@ -67,3 +67,27 @@ def without_provider_data(model: ModelT) -> ModelT:
     invalid body), so the laws over generated values leave them out.
     """
     return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))
+
+
+def _unmarked(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_unmarked(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _unmarked(item) for key, item in value.items()}
+    for key in ("provider_metadata", "provider_options"):
+        bags = value.get(key)
+        if isinstance(bags, dict):
+            kept = {name: {k: v for k, v in bag.items() if not k.startswith("_")} for name, bag in bags.items()}
+            cleaned[key] = {name: bag for name, bag in kept.items() if bag} or None
+    return cleaned
+
+
+def without_spelling_markers(model: ModelT) -> ModelT:
+    """``model`` without the ``_`` keys of provider bags, and without bags left empty.
+
+    Those keys are spelling markers (null versus absent, which field a value came from):
+    they say how the provider wrote a value, not what it means, and by design another
+    provider drops them without a report (CONTRIBUTING.md, "Adding a provider", step 6).
+    """
+    return type(model).model_validate(_unmarked(model.model_dump(mode="json")))

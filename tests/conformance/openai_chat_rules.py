@@ -22,7 +22,7 @@ from providers.openai_chat.openai_chat_support import (
 if TYPE_CHECKING:
     from conformance.providers import Provider, StreamPair
 
-__all__ = ["FINISH_REASONS", "check_request", "check_response", "check_stream"]
+__all__ = ["FINISH_REASONS", "check_request", "check_response", "check_stream", "silent_rewrites"]
 
 check_request = assert_request_matches_sdk
 check_response = assert_response_matches_sdk
@@ -38,6 +38,75 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
     "insufficient_system_resource": "error",  # DeepSeek: cut off for capacity
     "eos": "other",  # a compatible server's own word: kept as sent
 }
+
+
+def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """What the codec rewrites without a report (``messages.py``, ``request.py``):
+
+    * consecutive tool messages are one group on the wire: they read back as one message;
+    * media in tool results (OpenAI's tool messages carry text only) move, in order, to a
+      user message right after the group;
+    * a ``data:`` image URL reads back as the base64 source it spells;
+    * a reasoning config with nothing set says nothing: it is left out.
+    """
+    messages: list[chatcodec.AnyMessage] = []
+    moved: list[Any] = []
+    for message in [*request.messages, None]:
+        if moved and not isinstance(message, chatcodec.ToolMessage):
+            messages.append(chatcodec.UserMessage(content=moved))
+            moved = []
+        if message is None:
+            break
+        if not isinstance(message, chatcodec.ToolMessage):
+            messages.append(message)
+            continue
+        grouped = message.model_copy(update={"content": [_text_stays(result, moved) for result in message.content]})
+        if messages and isinstance(messages[-1], chatcodec.ToolMessage):
+            messages[-1] = _merged(messages[-1], grouped)
+        else:
+            messages.append(grouped)
+    dumped: dict[str, Any] = request.model_copy(update={"messages": messages}).model_dump(mode="json")
+    if dumped.get("reasoning") == {}:
+        dumped["reasoning"] = None
+    return chatcodec.ChatRequest.model_validate(_data_urls(dumped))
+
+
+def _merged(first: chatcodec.ToolMessage, second: chatcodec.ToolMessage) -> chatcodec.ToolMessage:
+    return chatcodec.ToolMessage(
+        content=[*first.content, *second.content],
+        name=first.name if first.name is not None else second.name,
+        cache_control=first.cache_control or second.cache_control,
+        provider_metadata={**(second.provider_metadata or {}), **(first.provider_metadata or {})} or None,
+    )
+
+
+def _text_stays(result: chatcodec.ToolResultPart, moved: list[Any]) -> chatcodec.ToolResultPart:
+    if isinstance(result.content, str):
+        return result
+    stays = [
+        part
+        for part in result.content
+        if isinstance(part, chatcodec.TextPart)
+        or (isinstance(part, chatcodec.OpaquePart) and part.provider == "openai-chat")
+    ]
+    moved.extend(part for part in result.content if part not in stays)
+    return result.with_content(stays)
+
+
+def _data_urls(value: Any) -> Any:
+    if isinstance(value, dict):
+        source = value.get("source")
+        if (
+            value.get("type") == "image"
+            and isinstance(source, dict)
+            and source.get("type") == "url"
+            and "media_type" not in source
+        ):
+            value = {**value, "source": chatcodec.compat.source_from_url(source["url"])}
+        return {key: _data_urls(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_data_urls(item) for item in value]
+    return value
 
 
 def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:

@@ -3,7 +3,8 @@
 Requests and responses: ``encode(decode(x)) == x`` with no loss reported, and the
 encoded body passes the provider SDK's own types. Streams: the recorded events pass
 the SDK's event types; decoded, encoded again and decoded, they give the same canonical
-events with no loss, and the encoded events pass the SDK's event types too.
+events with no loss, and the encoded events pass the SDK's event types too; accumulated,
+they give a finished response (every choice has a finish reason) with the stream's id.
 """
 
 from __future__ import annotations
@@ -57,6 +58,16 @@ def test_recorded_stream_events_survive_encoding(provider: Provider, name: str) 
     assert losses == []
     provider.check_stream([provider.for_sdk(name, event) for event in encoded])
     assert list(chatcodec.decode_stream(provider.name, encoded)) == events
+
+
+@pytest.mark.parametrize(("provider", "name"), fixture_cases("stream"), ids=case_id)
+def test_recorded_stream_accumulates_to_a_finished_response(provider: Provider, name: str) -> None:
+    start = next(chatcodec.decode_stream(provider.name, provider.stream_text(name)))
+    response = chatcodec.accumulate_stream(provider.name, provider.stream_text(name))
+    assert isinstance(start, chatcodec.ResponseStartEvent)
+    assert response.id == start.id
+    assert response.choices
+    assert all(choice.finish_reason is not None for choice in response.choices)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)

@@ -1,11 +1,10 @@
-"""Every recorded Anthropic payload round-trips exactly and passes the SDK's types.
+"""Anthropic behaviour on its recorded fixtures beyond the conformance laws.
 
-Requests and responses: ``encode(decode(x)) == x``. Streams: decoding and accumulating
-works, canonical events -> Anthropic events -> canonical events is the identity, the
-encoded events are valid SDK stream events, and the accumulated result equals what the
-anthropic SDK's own accumulator makes of the same stream (the non-streamed message the
-API would have returned). Each non-streamed response, replayed as a stream through the
-encoder, accumulates back to the same response.
+The laws every provider shares (exact round trips, SDK oracles, accumulation equal to
+the anthropic SDK's own) are in ``tests/conformance``. Here: the refused orphan request
+and the error body, SSE rendering, and two wire-level checks stronger than the shared
+laws: the accumulated stream *encodes* to the SDK's message, and each response replayed
+as SSE encodes back to the recorded body.
 """
 
 from __future__ import annotations
@@ -21,10 +20,8 @@ from chatcodec.stream_replay import events_from_response
 from providers.anthropic.anthropic_support import (
     ERROR_FIXTURES,
     PREDATES_SDK,
-    REQUEST_FIXTURES,
     RESPONSE_FIXTURES,
     STREAM_FIXTURES,
-    assert_valid_request,
     assert_valid_response,
     assert_valid_stream,
     encode_events,
@@ -35,22 +32,7 @@ from providers.anthropic.anthropic_support import (
     normalized_arguments,
     stream_events,
     with_web_fetch_count,
-    without_null_markers,
 )
-
-
-@pytest.mark.parametrize("name", REQUEST_FIXTURES)
-def test_request_round_trip_is_exact(name: str) -> None:
-    payload = load_json("request", name)
-    encoded, losses = encode_request(chatcodec.decode_request("anthropic", payload))
-    assert encoded == payload
-    assert losses == []
-
-
-@pytest.mark.parametrize("name", REQUEST_FIXTURES)
-def test_encoded_request_matches_sdk_types(name: str) -> None:
-    encoded, _ = encode_request(chatcodec.decode_request("anthropic", load_json("request", name)))
-    assert_valid_request(encoded)
 
 
 def test_the_orphan_request_decodes() -> None:
@@ -61,15 +43,6 @@ def test_the_orphan_request_decodes() -> None:
     assert [message.role for message in request.messages] == ["user", "tool"]
     assert request.messages[1].provider_metadata is None
     assert encode_request(request)[0]["messages"] == payload["messages"]
-
-
-@pytest.mark.parametrize("name", RESPONSE_FIXTURES)
-def test_response_round_trip_is_exact(name: str) -> None:
-    payload = load_json("response", name)
-    encoded, losses = encode_response(chatcodec.decode_response("anthropic", payload))
-    assert encoded == payload
-    assert losses == []
-    assert_valid_response(with_web_fetch_count(encoded) if name in PREDATES_SDK else encoded)
 
 
 @pytest.mark.parametrize("name", ERROR_FIXTURES)
@@ -83,27 +56,13 @@ def test_error_body_raises_the_providers_error(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_stream_decodes_and_accumulates(name: str) -> None:
-    response = chatcodec.accumulate_stream("anthropic", load_stream_text(name))
-    assert response.finish_reason is not None
-    assert response.usage is not None
-    assert response.message.parts
-
-
-@pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_stream_events_survive_encoding(name: str) -> None:
+def test_stream_events_survive_sse_rendering(name: str) -> None:
+    """Encoded events rendered as Anthropic SSE decode to the same events (the encoding
+    itself is a conformance law)."""
     events = list(chatcodec.decode_stream("anthropic", load_stream_text(name)))
-    wire, losses = encode_events(events)
-    assert losses == []
-    assert_valid_stream(wire)
-    assert list(chatcodec.decode_stream("anthropic", wire)) == events
+    wire, _ = encode_events(events)
     sse = "".join(to_sse(wire))
     assert list(chatcodec.decode_stream("anthropic", sse)) == events
-
-
-@pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_recorded_stream_events_match_sdk_types(name: str) -> None:
-    assert_valid_stream(stream_events(name))
 
 
 def _sdk_message(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -115,20 +74,6 @@ def _sdk_message(events: list[dict[str, Any]]) -> dict[str, Any]:
     assert snapshot is not None
     message: dict[str, Any] = snapshot.to_dict(mode="json")
     return message
-
-
-@pytest.mark.parametrize("name", STREAM_FIXTURES)
-def test_accumulation_agrees_with_the_anthropic_sdk(name: str) -> None:
-    """Differential test against ``anthropic.lib.streaming``'s accumulator.
-
-    Two documented differences are normalized away: tool argument text (the stream's
-    exact text versus the SDK's parsed object), and ``stop_details`` (the SDK sets the
-    attribute to null even when the stream never sent it).
-    """
-    events = stream_events(name)
-    ours = chatcodec.accumulate_stream("anthropic", events)
-    sdk = chatcodec.decode_response("anthropic", _sdk_message(events))
-    assert without_null_markers(normalized_arguments(ours)) == without_null_markers(normalized_arguments(sdk))
 
 
 @pytest.mark.parametrize("name", STREAM_FIXTURES)

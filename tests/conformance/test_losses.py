@@ -1,0 +1,83 @@
+"""Law: a loss is reported if and only if something changed, across providers.
+
+For every ordered pair of providers ``A != B`` and a generated request ``r``
+(``chatcodec.testing.chat_requests``, without data of a registered provider, which only
+that provider's decoder writes): ``a = encode_A(r)`` is an A request and
+``original = decode_A(a)`` the canonical request it says. Converted A -> B -> A
+(``convert_request`` both ways), with no loss reported on either hop, the result
+``again = decode_A(final)`` must equal the original:
+
+    unmarked(again) == expected   and   final == encode_A(expected)
+
+with canonical model equality (every field, provider bags included), where
+``unmarked`` drops the ``_`` spelling markers of provider bags
+(:func:`~conformance.normal_forms.without_spelling_markers`: they record how a value was
+spelled, and another provider drops them by design), and ``expected`` is
+``unmarked(original)`` after B's ``silent_rewrites``: the rewrites B documents as
+meaning-preserving (each listed in the provider table, such as Anthropic writing out its
+required ``max_tokens``). Nothing else may differ: not a turn boundary, not a part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec.testing import chat_requests, messages
+from conformance.normal_forms import without_provider_data, without_spelling_markers
+from conformance.providers import PROVIDER, PROVIDER_NAMES, Provider, case_id
+
+PAIRS = [(first, second) for first in PROVIDER_NAMES for second in PROVIDER_NAMES if first != second]
+
+
+def _expected(original: chatcodec.ChatRequest, via: str) -> chatcodec.ChatRequest:
+    return PROVIDER[via].silent_rewrites(without_spelling_markers(original))
+
+
+def _there_and_back(payload: dict[str, Any], source: str, via: str) -> bool:
+    """Check the law for one ``source`` payload; whether it applied (no loss reported)."""
+    original = chatcodec.decode_request(source, payload)
+    there: list[chatcodec.Loss] = []
+    back: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_request(payload, source=source, target=via, on_loss="ignore", losses=there)
+    final = chatcodec.convert_request(converted, source=via, target=source, on_loss="ignore", losses=back)
+    if there or back:
+        return False  # something was reported: the law says nothing about the result
+    expected = _expected(original, via)
+    assert without_spelling_markers(chatcodec.decode_request(source, final)) == expected
+    assert final == chatcodec.encode_request(source, expected, on_loss="error")
+    return True
+
+
+_SINGLE_MESSAGES = st.builds(chatcodec.ChatRequest, messages=st.lists(messages(), max_size=1))
+"""Small requests too: most large generated ones lose something, and one loss would hide
+an unreported change beside it."""
+
+
+@given(data=st.data())
+@pytest.mark.parametrize(("source", "via"), PAIRS)
+def test_no_loss_there_and_back_means_nothing_changed(source: str, via: str, data: st.DataObject) -> None:
+    generated = data.draw(st.one_of(chat_requests(), _SINGLE_MESSAGES).map(without_provider_data), "request")
+    _there_and_back(chatcodec.encode_request(source, generated, on_loss="ignore"), source, via)
+
+
+RECORDED = [(PROVIDER[source], name, via) for source, via in PAIRS for name in PROVIDER[source].recorded["request"]]
+
+
+@pytest.mark.parametrize(("source", "name", "via"), RECORDED, ids=case_id)
+def test_recorded_request_there_and_back(source: Provider, name: str, via: str) -> None:
+    _there_and_back(source.load("request", name), source.name, via)
+
+
+def test_the_law_applies_to_some_recordings() -> None:
+    """Not vacuous: some recorded requests cross and come back with no loss reported."""
+    applied = [
+        (source.name, name)
+        for source, name, via in RECORDED
+        if _there_and_back(source.load("request", name), source.name, via)
+    ]
+    assert len(applied) >= 4, applied
