@@ -64,7 +64,11 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * tool-call arguments are sent as the parsed ``input`` object: a JSON object's text
       reads back as compact JSON;
     * an image's ``detail="auto"`` is OpenAI's default: Anthropic has no such setting, and
-      sending none says the same.
+      sending none says the same;
+    * a user message right after tool results joins their user turn as blocks, so its
+      string content reads back as one text part;
+    * leading system messages are one ``system`` field: two or more read back as one
+      system message holding their parts in order.
     """
     update: dict[str, Any] = {}
     choice = request.tool_choice
@@ -76,7 +80,11 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["max_tokens"] = DEFAULT_MAX_TOKENS
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
-    messages = [_message_rewritten(message) for message in request.messages]
+    messages = _leading_systems_joined(request.messages)
+    messages = [
+        _joined_to_results(_message_rewritten(message), previous)
+        for previous, message in zip([None, *messages], messages, strict=False)
+    ]
     rewritten = request.model_copy(update={**update, "messages": messages})
     return chatcodec.ChatRequest.model_validate(_without_auto_detail(rewritten.model_dump(mode="json")))
 
@@ -90,6 +98,28 @@ def _without_auto_detail(value: Any) -> Any:
     if value.get("type") == "image" and value.get("detail") == "auto":
         cleaned["detail"] = None
     return cleaned
+
+
+def _leading_systems_joined(messages: list[chatcodec.AnyMessage]) -> list[chatcodec.AnyMessage]:
+    count = 0
+    while count < len(messages) and isinstance(messages[count], chatcodec.SystemMessage):
+        count += 1
+    if count < 2:
+        return messages
+    parts = [part for message in messages[:count] for part in message.parts]
+    return [chatcodec.SystemMessage(content=parts), *messages[count:]]
+
+
+def _joined_to_results(message: chatcodec.AnyMessage, previous: chatcodec.AnyMessage | None) -> chatcodec.AnyMessage:
+    after_results = isinstance(previous, chatcodec.ToolMessage)
+    if (
+        isinstance(message, chatcodec.UserMessage)
+        and after_results
+        and isinstance(message.content, str)
+        and message.content
+    ):
+        return message.model_copy(update={"content": [chatcodec.TextPart(text=message.content)]})
+    return message
 
 
 def _message_rewritten(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:

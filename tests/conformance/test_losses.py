@@ -80,4 +80,4 @@ def test_the_law_applies_to_some_recordings() -> None:
         for source, name, via in RECORDED
         if _there_and_back(source.load("request", name), source.name, via)
     ]
-    assert len(applied) >= 4, applied
+    assert len(applied) >= 10, applied  # 15 of 26 when written
