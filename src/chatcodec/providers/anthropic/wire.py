@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import Discriminator, Tag, TypeAdapter
+from pydantic import Discriminator, Field, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
@@ -194,15 +194,29 @@ class Request(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
+BlockIndex = Annotated[int, Field(ge=0)]
+"""A content block's ``index``: canonical stream events refuse negative ones, so the wire
+does too (a negative one escaped as a bare pydantic error from a stream event)."""
+
+Count = Annotated[int, Field(ge=0)]
+"""A token count: the canonical ``Usage`` refuses negative counts, so the wire does too,
+and the error names the wire path, not a canonical one the input does not have."""
+
+
+@wire_shape
+class OutputTokensDetails(TypedDict):
+    thinking_tokens: NotRequired[Count | None]
+
+
 @wire_shape
 class Usage(TypedDict):
     """Token counts. ``input_tokens`` excludes cache reads and writes."""
 
-    input_tokens: NotRequired[int | None]
-    output_tokens: NotRequired[int | None]
-    cache_creation_input_tokens: NotRequired[int | None]
-    cache_read_input_tokens: NotRequired[int | None]
-    output_tokens_details: NotRequired[dict[str, Any] | None]
+    input_tokens: NotRequired[Count | None]
+    output_tokens: NotRequired[Count | None]
+    cache_creation_input_tokens: NotRequired[Count | None]
+    cache_read_input_tokens: NotRequired[Count | None]
+    output_tokens_details: NotRequired[OutputTokensDetails | None]
 
 
 @wire_shape
@@ -242,7 +256,7 @@ class MessageStart(TypedDict):
 @wire_shape
 class BlockStart(TypedDict):
     type: Literal["content_block_start"]
-    index: int
+    index: BlockIndex
     content_block: ContentBlock
 
 
@@ -261,14 +275,14 @@ class Delta(TypedDict):
 @wire_shape
 class BlockDelta(TypedDict):
     type: Literal["content_block_delta"]
-    index: int
+    index: BlockIndex
     delta: Delta
 
 
 @wire_shape
 class BlockStop(TypedDict):
     type: Literal["content_block_stop"]
-    index: int
+    index: BlockIndex
 
 
 @wire_shape

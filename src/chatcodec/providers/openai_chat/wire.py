@@ -366,22 +366,30 @@ MESSAGES_ADAPTER: TypeAdapter[list[WireMessage]] = deferred_adapter(list[WireMes
 
 # --- response --------------------------------------------------------------------------
 
+Count = Annotated[int, Field(ge=0)]
+"""A token count: the canonical ``Usage`` refuses negative counts, so the wire does too,
+and the error names the wire path, not a canonical one the input does not have."""
+
+ChoiceIndex = Annotated[int, Field(ge=0)]
+"""A choice's ``index``: canonical choices and stream events refuse negative ones, so the
+wire does too (a negative one escaped as a bare pydantic error from a stream event)."""
+
 
 @wire_shape
 class WirePromptTokensDetails(TypedDict):
-    cached_tokens: NotRequired[int | None]
-    cache_write_tokens: NotRequired[int | None]
+    cached_tokens: NotRequired[Count | None]
+    cache_write_tokens: NotRequired[Count | None]
 
 
 @wire_shape
 class WireCompletionTokensDetails(TypedDict):
-    reasoning_tokens: NotRequired[int | None]
+    reasoning_tokens: NotRequired[Count | None]
 
 
 @wire_shape
 class WireUsage(TypedDict):
-    prompt_tokens: NotRequired[int | None]
-    completion_tokens: NotRequired[int | None]
+    prompt_tokens: NotRequired[Count | None]
+    completion_tokens: NotRequired[Count | None]
     total_tokens: NotRequired[int | None]
     prompt_tokens_details: NotRequired[WirePromptTokensDetails | None]
     completion_tokens_details: NotRequired[WireCompletionTokensDetails | None]
@@ -389,7 +397,7 @@ class WireUsage(TypedDict):
 
 @wire_shape
 class WireChoice(TypedDict):
-    index: int
+    index: ChoiceIndex
     message: WireAssistantMessage
     finish_reason: NotRequired[str | None]
 
@@ -434,7 +442,7 @@ class WireDelta(TypedDict):
 
 @wire_shape
 class WireChunkChoice(TypedDict):
-    index: int
+    index: ChoiceIndex
     delta: WireDelta
     finish_reason: NotRequired[str | None]
 
