@@ -17,7 +17,6 @@ The number of examples comes from the Hypothesis profile (short by default; see
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import pytest
@@ -122,12 +121,42 @@ def _stream_outcome(run: Callable[[], object], events: list[Any]) -> None:
 @given(data=st.data())
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
 def test_mutated_stream_raises_only_chatcodec_errors(name: str, data: st.DataObject) -> None:
-    # deep=False: bug, a JSON value nested deeper than pydantic-core's recursion limit in an
-    # event field kept as provider data escapes as a bare pydantic ValidationError from the
-    # canonical event's constructor (the wire decoders build events without catching it).
-    events = data.draw(_recordings(name, "stream").flatmap(partial(mutated, deep=False)), "events")
+    events = data.draw(_recordings(name, "stream").flatmap(mutated), "events")
     if not isinstance(events, list):
         events = [events]  # the whole stream replaced by one odd value: a stream of that value
     _stream_outcome(lambda: list(chatcodec.decode_stream(name, events)), events)
     _stream_outcome(lambda: chatcodec.accumulate_stream(name, events), events)
     _stream_outcome(lambda: chatcodec.accumulate_stream(name, iter(events)), events)
+
+
+def _nested(depth: int) -> object:
+    value: object = "bottom"
+    for _ in range(depth):
+        value = {"deeper": value}
+    return value
+
+
+def _with_deep_kept_value(name: str, events: list[Any]) -> list[Any]:
+    """The stream with a 400-level JSON value in a field the first event's decoder keeps
+    (a chunk field for openai-chat, a ``message`` field of ``message_start`` for anthropic)."""
+    first = dict(events[0])
+    if name == "anthropic":
+        first["message"] = {**first["message"], "x_extension": _nested(400)}
+    else:
+        first["x_extension"] = _nested(400)
+    return [first, *events[1:]]
+
+
+@pytest.mark.parametrize("name", PROVIDER_NAMES)
+def test_a_value_nested_past_the_depth_limit_in_kept_stream_data_is_a_chatcodec_error(name: str) -> None:
+    # The wire keeps unknown values as they are; the canonical event refuses one nested
+    # past pydantic-core's depth limit. Decoding says so as a StreamError naming the event,
+    # never as a bare pydantic error from an event's constructor; accumulating (no events
+    # built) finds it when the response is validated, as chatcodec's ValidationError.
+    events = _with_deep_kept_value(name, PROVIDER[name].stream_events(PROVIDER[name].recorded["stream"][0]))
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream(name, events))
+    assert caught.value.event_index == 0
+    assert "recursion_depth_exceeded" in str(caught.value)
+    with pytest.raises(chatcodec.ValidationError, match="recursion_depth_exceeded"):
+        chatcodec.accumulate_stream(name, events)

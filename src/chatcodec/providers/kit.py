@@ -28,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+import pydantic_core
 from pydantic import ConfigDict, Discriminator, with_config
 
 from chatcodec._base import ProviderMetadata
 from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl
-from chatcodec.errors import json_path
+from chatcodec.errors import StreamError, json_path
 from chatcodec.losses import LossRecorder, Steps
 
 NULLS = "_nulls"
@@ -49,6 +50,7 @@ __all__ = [
     "ProviderKit",
     "Steps",
     "absent_keys",
+    "canonical_refusal",
     "decode_cache_control",
     "encode_cache_control",
     "leftovers",
@@ -234,3 +236,16 @@ def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
     if cache_control.ttl is None:
         return {"type": cache_control.type}
     return {"type": cache_control.type, "ttl": cache_control.ttl}
+
+
+def canonical_refusal(error: pydantic_core.ValidationError, event_index: int) -> StreamError:
+    """The :class:`~chatcodec.StreamError` for a canonical event that refused what the wire
+    schema let through, so a stream decoder never lets a bare pydantic error out.
+
+    The wire schemas keep unknown values as they are, for speed; a JSON value nested past
+    pydantic-core's depth limit in such a value is refused only when the canonical event
+    (its ``provider_metadata``) is built, at a canonical path the input does not have, so
+    the error names the event and the rule.
+    """
+    detail = error.errors(include_url=False)[0]
+    return StreamError(f"{detail['msg']} [rule: {detail['type']}]", "$", event_index)

@@ -33,7 +33,7 @@ from typing import Any, cast
 import pydantic_core
 from pydantic import TypeAdapter
 
-from chatcodec.errors import StreamError, as_chatcodec_error, json_path
+from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
@@ -42,7 +42,7 @@ from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
-from chatcodec.providers.kit import split_fields
+from chatcodec.providers.kit import canonical_refusal, split_fields
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -141,7 +141,12 @@ class StreamDecoder:
                             continue
             except (KeyError, TypeError):
                 pass
-            self._read(event)
+            try:
+                self._read(event)
+            except ChatcodecError:
+                raise
+            except pydantic_core.ValidationError as error:
+                raise canonical_refusal(error, self.position) from None
 
     # --- any event -----------------------------------------------------------------------
 

@@ -47,9 +47,9 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.errors import ChatcodecError, StreamError, ValidationError
+from chatcodec.providers.kit import canonical_refusal, mark_absent
 from chatcodec.providers.kit import leftovers as rest
-from chatcodec.providers.kit import mark_absent
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
@@ -204,7 +204,12 @@ class StreamDecoder:
             except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
                 pass
             self._count = count
-            self._read(event, count - 1)
+            try:
+                self._read(event, count - 1)
+            except ChatcodecError:
+                raise
+            except pydantic_core.ValidationError as error:
+                raise canonical_refusal(error, count - 1) from None
             envelope = self._envelope
         self._count = count
 
