@@ -116,12 +116,6 @@ def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
 
 
 STREAM_GAPS = {
-    "openrouter_gemini_reasoning_signature_only.json": (
-        "bug: a reasoning_details entry streamed without `text` (signature only) accumulates to a"
-        " thinking part without the `_absent: [text]` marker the non-streamed decoder sets, so the"
-        ' accumulated response encodes `"text": ""` where the recorded body has no `text` key'
-    ),
-} | {
     word: (
         "bug: a compatible server's own finish word is written back only with the `_finish_reason`"
         " marker of the choice's bag; `chatcodec.stream_replay.events_from_response` cannot carry a"

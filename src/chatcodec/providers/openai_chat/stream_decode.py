@@ -320,6 +320,9 @@ class StreamDecoder:
                 self.builder.whole(PartEvent.model_validate({"index": index, "choice": number, "part": part}))
                 return
             bag = {"field": reasoning.DETAILS, **rest(fragment, ("text", "summary", "signature", "data"))}
+            text_key = "summary" if kind == "reasoning.summary" else "text"
+            if text_key not in fragment:  # a signature-only entry, as reasoning.decode_detail marks it
+                bag["_absent"] = [text_key]
             thinking = self.builder.open_thinking(number, state.take(), provider=PROVIDER, metadata={PROVIDER: bag})
             state.details[key] = thinking
             state.open.append(thinking)
