@@ -119,9 +119,9 @@ class StreamDecoder:
         is nearly every event; any other event, or one that fails a check, is read by
         :meth:`_read`.
         """
-        blocks = self.blocks
+        blocks, position = self.blocks, self.position  # a local counter: this loop runs per delta
         for event in events:
-            self.position += 1
+            position += 1
             try:
                 if event["type"] == "content_block_delta":
                     index, delta = event["index"], event["delta"]
@@ -141,12 +141,14 @@ class StreamDecoder:
                             continue
             except (KeyError, TypeError):
                 pass
+            self.position = position
             try:
                 self._read(event)
             except ChatcodecError:
                 raise
             except pydantic_core.ValidationError as error:
                 raise canonical_refusal(error, self.position) from None
+        self.position = position
 
     # --- any event -----------------------------------------------------------------------
 
