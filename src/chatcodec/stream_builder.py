@@ -125,6 +125,7 @@ class StreamBuilder:
         self._response: dict[str, Any] = {}
         self._choices: dict[int, dict[int, PartBuilder]] = {}
         self._finish: dict[int, FinishReason | dict[str, Any]] = {}
+        self._choice_bags: dict[int, dict[str, Any]] = {}  # choice -> {"provider_metadata": ...}
         self._usage: dict[str, Any] | None = None
         self._count = 0  # events other than deltas (a delta is counted by its fragment)
 
@@ -165,16 +166,31 @@ class StreamBuilder:
         _merge_metadata(self._usage, usage.provider_metadata)
         self._count += 1
 
-    def finish(self, choice: int, finish_reason: FinishReason | dict[str, Any], metadata: Metadata = None) -> None:
-        """Answer ``choice`` ended, and why."""
+    def finish(
+        self,
+        choice: int,
+        finish_reason: FinishReason | dict[str, Any],
+        metadata: Metadata = None,
+        *,
+        choice_metadata: Metadata = None,
+    ) -> None:
+        """Answer ``choice`` ended, and why; ``metadata`` belongs to the response,
+        ``choice_metadata`` to the choice (see :class:`~chatcodec.FinishEvent`)."""
         if self.emitting:
-            fields = {"choice": choice, "finish_reason": finish_reason, "provider_metadata": metadata}
+            fields = {
+                "choice": choice,
+                "finish_reason": finish_reason,
+                "provider_metadata": metadata,
+                "choice_metadata": choice_metadata,
+            }
             self._events.append(FinishEvent.model_validate(fields))
             return
         if choice < 0:  # refused as the finish event would refuse it
             FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
         self._finish[choice] = finish_reason
         _merge_metadata(self._response, metadata)
+        if choice_metadata is not None:
+            _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
         self._count += 1
 
     def error(self, event: ErrorEvent) -> None:
@@ -295,7 +311,9 @@ class StreamBuilder:
             case UsageEvent():
                 self.usage(event.usage)
             case FinishEvent():
-                self.finish(event.choice, event.finish_reason, event.provider_metadata)
+                self.finish(
+                    event.choice, event.finish_reason, event.provider_metadata, choice_metadata=event.choice_metadata
+                )
             case ErrorEvent():
                 self.error(event)
             case _:
@@ -354,6 +372,7 @@ class StreamBuilder:
             choice: dict[str, Any] = {"index": choice_index, "message": {"role": "assistant", "content": content}}
             if choice_index in self._finish:
                 choice["finish_reason"] = self._finish[choice_index]
+            choice.update(self._choice_bags.get(choice_index, {}))
             choices.append(choice)
         payload: dict[str, Any] = {**self._response, "choices": choices}
         if self._usage is not None:

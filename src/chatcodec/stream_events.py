@@ -30,7 +30,8 @@ def _choice_field() -> Any:
 
 class _EventBase(CanonicalModel):
     provider_metadata: ProviderMetadata | None = omitted_when_none()
-    """Provider data with no canonical field; on part events it is merged into the part."""
+    """Provider data with no canonical field; on part events it is merged into the part,
+    on the response-start and finish events into the response."""
 
 
 class _PartEventBase(_EventBase):
@@ -169,7 +170,12 @@ class UsageEvent(_EventBase):
 
 
 class FinishEvent(_EventBase):
-    """An answer ended, and why."""
+    """An answer ended, and why.
+
+    Its ``provider_metadata`` is response-level data that arrived with the end (Anthropic's
+    ``message_delta`` fields), merged into the response; ``choice_metadata`` is the ended
+    answer's own data, merged into that choice, so a choice's bag survives a stream.
+    """
 
     type: Literal["finish"] = "finish"
     """Tag of this event kind."""
@@ -177,6 +183,9 @@ class FinishEvent(_EventBase):
     """Which answer ended."""
     finish_reason: FinishReason
     """Why it ended."""
+    choice_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data of the choice that ended (its ``provider_metadata``: the raw finish
+    word's spelling marker, OpenAI ``logprobs``, OpenRouter ``native_finish_reason`` ...)."""
 
 
 class ErrorEvent(_EventBase):

@@ -60,8 +60,10 @@ def events_from_response(response: ChatResponse, split: Splitter = whole) -> Ite
     for choice in response.choices:
         for index, part in enumerate(choice.message.parts):
             yield from _part_events(part, index, choice.index, split)
-        if choice.finish_reason is not None:
-            yield FinishEvent(choice=choice.index, finish_reason=choice.finish_reason)
+        if choice.finish_reason is not None:  # a choice's bag rides on its finish (none: no carrier)
+            yield FinishEvent(
+                choice=choice.index, finish_reason=choice.finish_reason, choice_metadata=choice.provider_metadata
+            )
     if response.usage is not None:
         yield UsageEvent(usage=response.usage)
 

@@ -514,6 +514,7 @@ def _response_events() -> st.SearchStrategy[AnyStreamEvent]:
             choice=st.integers(min_value=0, max_value=2),
             finish_reason=finish_reasons(),
             provider_metadata=metadata,
+            choice_metadata=metadata,
         ),
         st.builds(
             ErrorEvent, message=_TEXTS, error_type=_optional(_TEXTS), body=json_values(), provider_metadata=metadata

@@ -180,6 +180,7 @@ class StreamEncoder:
         if finish is None:
             return delta
         delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {}, self.losses, at)
+        KIT.claim(self.losses, finish.choice_metadata, ("choices", 0))  # a choice has no wire fields here
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):

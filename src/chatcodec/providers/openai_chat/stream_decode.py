@@ -25,7 +25,11 @@ Kept for a proxy to re-encode: the first chunk's ``id``, ``model``, ``created`` 
 chunk fields (``system_fingerprint``, ``service_tier``, OpenRouter ``provider``, Groq
 ``x_groq``) on :class:`~chatcodec.ResponseStartEvent`; per-chunk ``logprobs`` and delta
 extras (Groq ``channel``) on the delta event they came with; chunk fields that change
-later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event. Dropped, as
+later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the finishing
+choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
+compatible server's finish word (``_finish_reason``) as the finish event's
+``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
+them. Dropped, as
 meaningless after parsing: ``obfuscation``, ``delta.role``, ``null`` values, and the
 ``reasoning`` text OpenRouter repeats from ``reasoning_details`` in the same chunk.
 
@@ -228,7 +232,7 @@ class StreamDecoder:
             self._choice(wire_choice, (position, index))
         if isinstance(chunk.get("usage"), dict):
             usage = UsageEvent.model_validate({"usage": decode_usage(chunk["usage"])}).usage
-            self.builder.usage(usage, self._late_fields(None))
+            self.builder.usage(usage, self._late_fields())
         self._chunk = None
 
     def _open_response(self, chunk: dict[str, Any]) -> None:
@@ -245,16 +249,16 @@ class StreamDecoder:
             metadata={PROVIDER: bag} if bag else None,
         )
 
-    def _late_fields(self, bag: dict[str, Any] | None) -> dict[str, dict[str, Any]] | None:
-        """``bag`` with, on the chunk's first finish or usage, the chunk fields that
-        changed since the first chunk (``_chunk``), as the event's metadata."""
+    def _late_fields(self) -> dict[str, dict[str, Any]] | None:
+        """On the chunk's first finish or usage, the chunk fields that changed since the
+        first chunk (``_chunk``), as the event's (response-level) metadata."""
         chunk, self._chunk = self._chunk, None
         if chunk is not None and self._start is not None:
             start = self._start
             late = {key: value for key, value in rest(chunk, _mapped(chunk)).items() if start.get(key, ...) != value}
             if late:
-                bag = {**(bag or {}), "_chunk": late}
-        return {PROVIDER: bag} if bag else None
+                return {PROVIDER: {"_chunk": late}}
+        return None
 
     def _choice(self, wire_choice: dict[str, Any], where: tuple[int, int]) -> None:
         number: int = wire_choice["index"]
@@ -440,12 +444,13 @@ class StreamDecoder:
         state.finished = True
         state.text = state.refusal = None  # nothing continues a finished choice
         state.thinking, state.tools = {}, {}
-        bag: dict[str, Any] = {}
+        bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
         reason = decode_finish_reason(finish, bag) or {}
         if self._extras is not None:
             bag.update(self._extras)
             self._extras = None
-        self.builder.finish(number, reason, self._late_fields(bag or None))
+        choice_metadata = {PROVIDER: bag} if bag else None
+        self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata)
 
 
 def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:

@@ -162,7 +162,9 @@ class StreamWriter:
         return self._choices.setdefault(choice, _ChoiceState())
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
-        bag = KIT.own(event.provider_metadata)
+        """The finish chunk: the choice's bag (``choice_metadata``) gives its fields and the
+        finish word's spelling; the event's own bag only the chunk's late fields."""
+        bag = KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))
         word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
         choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
         return self._chunk([choice], event)
