@@ -115,26 +115,19 @@ def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
     return changed
 
 
-STREAM_GAPS = {
-    word: (
-        "bug: a compatible server's own finish word is written back only with the `_finish_reason`"
-        " marker of the choice's bag; `chatcodec.stream_replay.events_from_response` cannot carry a"
-        " choice's bag (the accumulator merges a FinishEvent's bag into the response), so a replayed"
-        " stream sends 'stop' and reports a loss"
-    )
-    for word in ("error", "insufficient_system_resource", "eos")
-}
-"""Recorded responses and finish words the stream laws leave out, with the bug."""
-
-
 def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
     """What a stream can reproduce of a response: message content as a list of parts (a
     stream builds parts) without empty texts (a replay sends no delta for an empty text,
-    so none arrives), and no choice- or message-level field (``logprobs``, ``refusal: null``,
-    ``annotations``, a message ``name``): the canonical stream has no event carrying them."""
+    so none arrives), no message-level field (``refusal: null``, ``annotations``, a message
+    ``name``): the canonical stream has no event carrying them, and of the choice's bag
+    (carried by its finish event) only what is not ``null`` (a chunk's ``logprobs: null``
+    says nothing, so the stream decoder drops it)."""
     choices = [
         choice.model_copy(
-            update={"provider_metadata": None, "message": chatcodec.AssistantMessage(content=choice.message.parts)}
+            update={
+                "provider_metadata": _without_nulls(choice.provider_metadata),
+                "message": chatcodec.AssistantMessage(content=choice.message.parts),
+            }
         )
         for choice in response.choices
     ]
@@ -143,6 +136,14 @@ def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
         message = choice["message"]
         message["content"] = [part for part in message["content"] if part != {"type": "text", "text": ""}]
     return dumped
+
+
+def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
+    kept = {
+        provider: {key: value for key, value in bag.items() if value is not None}
+        for provider, bag in (metadata or {}).items()
+    }
+    return {provider: bag for provider, bag in kept.items() if bag} or None
 
 
 def separate_recordings(response: chatcodec.ChatResponse) -> dict[str, Any]:

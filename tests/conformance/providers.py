@@ -116,7 +116,6 @@ PROVIDERS: tuple[Provider, ...] = (
         finish_reason_fixture="text_stop.json",
         stream_pairs=lambda: openai_chat_rules.stream_pairs(PROVIDER["openai-chat"]),
         same_result=openai_chat_rules.streamed_form,
-        stream_gaps=openai_chat_rules.STREAM_GAPS,
         silent_rewrites=openai_chat_rules.silent_rewrites,
     ),
     Provider(

@@ -29,6 +29,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec.providers.openai_chat.stream_encode import to_sse
+from chatcodec.stream_replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
 
@@ -374,3 +375,49 @@ def test_push_style_decoder() -> None:
         "text_end",
         "finish",
     ]
+
+
+# --- a choice's bag rides on its finish event ------------------------------------------------
+
+
+def _two_choices(word: str) -> dict[str, Any]:
+    """A compatible server's body: choice 0 stops, choice 1 ends with its own ``word``."""
+    choice: dict[str, Any] = {"message": {"role": "assistant", "content": "Paris."}}
+    return {
+        "id": "gen-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {**choice, "index": 0, "finish_reason": "stop"},
+            {**choice, "index": 1, "finish_reason": word, "native_finish_reason": "SAFETY"},
+        ],
+    }
+
+
+@pytest.mark.parametrize("word", ["error", "insufficient_system_resource", "eos"])
+def test_a_compatible_servers_finish_word_survives_replay_stream_encoding_and_accumulation(word: str) -> None:
+    """The bug: the word was written back only with the ``_finish_reason`` marker of the
+    choice's bag, which a replayed stream did not carry, so the stream said ``stop`` and
+    reported a loss. The choice's bag now rides on its finish event's ``choice_metadata``."""
+    response = chatcodec.decode_response(FORMAT, _two_choices(word))
+    events = list(events_from_response(response))
+    finishes = [event for event in events if isinstance(event, FinishEvent)]
+    assert [event.choice_metadata for event in finishes] == [choice.provider_metadata for choice in response.choices]
+    losses: list[chatcodec.Loss] = []
+    chunks = list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses))
+    assert losses == []  # (no SDK check: its Literal knows only OpenAI's own words)
+    finish_choices = [choice for each in chunks for choice in each["choices"] if choice["finish_reason"] is not None]
+    assert [(choice["index"], choice["finish_reason"]) for choice in finish_choices] == [(0, "stop"), (1, word)]
+    assert finish_choices[1]["native_finish_reason"] == "SAFETY"
+    expected = [(choice.finish_reason, choice.provider_metadata) for choice in response.choices]
+    assert expected[1][1] == {"openai-chat": {"native_finish_reason": "SAFETY", "_finish_reason": word}}
+    replayed = chatcodec.StreamAccumulator()
+    replayed.extend(events)
+    for accumulated in (replayed.response(), accumulate(chunks)):
+        assert [(choice.finish_reason, choice.provider_metadata) for choice in accumulated.choices] == expected
+        assert accumulated.provider_metadata is None  # the choice's bag is not the response's
+        body = chatcodec.encode_response(FORMAT, accumulated, on_loss="ignore", losses=losses)
+        assert [choice["finish_reason"] for choice in body["choices"]] == ["stop", word]
+        assert "native_finish_reason" not in body
+    assert losses == []
