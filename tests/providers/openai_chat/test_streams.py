@@ -421,3 +421,11 @@ def test_a_compatible_servers_finish_word_survives_replay_stream_encoding_and_ac
         assert [choice["finish_reason"] for choice in body["choices"]] == ["stop", word]
         assert "native_finish_reason" not in body
     assert losses == []
+
+
+def test_a_recorded_finish_chunks_choice_fields_land_in_the_choice_not_the_response() -> None:
+    response = chatcodec.accumulate_stream(FORMAT, load_stream("openrouter_reasoning"))
+    assert response.choices[0].provider_metadata == {"openai-chat": {"native_finish_reason": "stop"}}
+    assert response.provider_metadata == {"openai-chat": {"provider": "Google"}}
+    assert "native_finish_reason" not in chatcodec.encode_response(FORMAT, response)
+    assert chatcodec.encode_response(FORMAT, response)["choices"][0]["native_finish_reason"] == "stop"
