@@ -429,3 +429,23 @@ def test_a_recorded_finish_chunks_choice_fields_land_in_the_choice_not_the_respo
     assert response.provider_metadata == {"openai-chat": {"provider": "Google"}}
     assert "native_finish_reason" not in chatcodec.encode_response(FORMAT, response)
     assert chatcodec.encode_response(FORMAT, response)["choices"][0]["native_finish_reason"] == "stop"
+
+
+def test_another_providers_data_on_a_finish_event_is_reported_when_streamed_to_openai() -> None:
+    # Anthropic's message_delta fields (container, stop_details) ride on the finish event's
+    # provider_metadata; OpenAI chunks have no place for them, so they are a loss, not a
+    # silent drop.
+    events: list[chatcodec.StreamEvent] = [
+        chatcodec.ResponseStartEvent(id="msg_1", model="claude"),
+        chatcodec.TextStartEvent(index=0),
+        chatcodec.TextDeltaEvent(index=0, delta="hi"),
+        chatcodec.TextEndEvent(index=0),
+        chatcodec.FinishEvent(
+            finish_reason=chatcodec.FinishReason(unified="stop", raw="end_turn"),
+            provider_metadata={"anthropic": {"container": {"id": "container_1"}}},
+        ),
+    ]
+    losses: list[chatcodec.Loss] = []
+    chunks = list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses))
+    assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
+    assert [(loss.path, loss.what) for loss in losses] == [("$[4].provider_metadata", "anthropic data ['container']")]

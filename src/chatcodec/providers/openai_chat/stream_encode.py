@@ -164,6 +164,7 @@ class StreamWriter:
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
         """The finish chunk: the choice's bag (``choice_metadata``) gives its fields and the
         finish word's spelling; the event's own bag only the chunk's late fields."""
+        KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         bag = KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))
         word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
         choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
