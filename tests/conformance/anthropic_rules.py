@@ -13,8 +13,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from anthropic.lib.streaming._messages import accumulate_event
+from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec.testing import strategies as canonical
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import with_compact_arguments
 from providers.anthropic.anthropic_support import (
@@ -179,3 +181,110 @@ def stream_pairs(provider: Provider) -> list[StreamPair]:
         StreamPair(name, lambda name=name: sdk_accumulation(provider.stream_events(name)), sdk_comparable)
         for name in provider.recorded["stream"]
     ]
+
+
+# --- the single-hop loss law: judged on what a request means ------------------------------
+
+
+def scrubbed(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """The generated request without Anthropic bags or opaque Anthropic blocks: those are
+    written only by this codec's decoder, and random ones are not Anthropic data."""
+    dumped = request.model_dump(mode="json")
+    return chatcodec.validate_model(chatcodec.ChatRequest, _scrub(dumped) | {"reasoning": None})
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
+    scrubbed = {key: item if key in opaque_data else _scrub(item) for key, item in value.items()}
+    if value.get("type") == "opaque" and value.get("provider") == "anthropic":
+        scrubbed["provider"] = "acme"
+    for key in ("provider_metadata", "provider_options"):
+        if isinstance(scrubbed.get(key), dict):
+            scrubbed[key] = {name: bag for name, bag in scrubbed[key].items() if name != "anthropic"} or None
+    return scrubbed
+
+
+def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """What a request says, without the spellings the codec is documented to change:
+    turn boundaries (results are grouped, system prompts joined), string versus list
+    content, the ``developer`` role, a message's cache marker (it moves to its last
+    part), thinking attribution (``provider``/``model`` are re-derived on decoding),
+    argument JSON formatting, defaults written out (``max_tokens``, ``tool_choice`` auto
+    for ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``."""
+    names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
+    items: list[Any] = []
+    for message in request.messages:
+        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
+        parts = [_part_meaning(part, names) for part in parts] or [{"empty": True}]
+        marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
+        if marker is not None and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = marker
+        elif marker is not None and parts[-1]["cache_control"] != marker:
+            parts.append({"message cache_control": marker})  # two different markers at one point
+        items += [(role, part) for part in parts]
+        items += [("name", message.name)] if message.name is not None else []
+        metadata = _without_markers({"provider_metadata": message.provider_metadata or {}})
+        items += [("metadata", metadata)] if metadata else []
+    dumped = request.model_dump(mode="json", exclude={"messages"})
+    dumped["max_tokens"] = request.max_tokens or 4096
+    choice = request.tool_choice
+    if request.parallel_tool_calls and (choice is None or choice.type == "none"):
+        del dumped["parallel_tool_calls"]  # parallel calls are the default
+    if choice is None and request.parallel_tool_calls is False:
+        dumped["tool_choice"] = {"type": "auto"}
+    if request.response_format is not None and request.response_format.type == "text":
+        del dumped["response_format"]
+    return _without_markers({"items": items, **dumped})
+
+
+def _without_markers(value: Any) -> Any:
+    """Provider bags without ``_`` spelling markers, and without bags left empty: neither
+    carries information (so neither is reported when another provider drops them)."""
+    if isinstance(value, list):
+        return [_without_markers(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_without_markers(item) for item in value)
+    if not isinstance(value, dict):
+        return value
+    bag_keys = ("provider_metadata", "provider_options")  # provider data: not walked into
+    cleaned = {key: item if key in bag_keys else _without_markers(item) for key, item in value.items()}
+    for key in bag_keys:
+        if isinstance(cleaned.get(key), dict):
+            bags = {name: {k: v for k, v in bag.items() if not k.startswith("_")} for name, bag in cleaned[key].items()}
+            cleaned[key] = {name: bag for name, bag in bags.items() if bag} or None
+            if cleaned[key] is None:
+                del cleaned[key]
+    return cleaned
+
+
+def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:
+    return message.tool_calls if isinstance(message, chatcodec.AssistantMessage) else []
+
+
+def _part_meaning(part: Any, names: dict[str, str]) -> dict[str, Any]:
+    dumped: dict[str, Any] = part.model_dump(mode="json")
+    if isinstance(part, chatcodec.ThinkingPart):
+        dumped.pop("provider", None)
+        dumped.pop("model", None)
+    if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
+        dumped["arguments"] = part.parsed_arguments()
+    if isinstance(part, chatcodec.ToolResultPart):
+        if part.name is not None and names.get(part.tool_use_id) == part.name:
+            dumped.pop("name")
+        if isinstance(part.content, list):
+            dumped["content"] = [_part_meaning(item, names) for item in part.content]
+    if isinstance(part, chatcodec.ImagePart) and part.detail == "auto":
+        dumped.pop("detail")
+    return {key: value for key, value in dumped.items() if value is not None}
+
+
+def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    """Any canonical request, and single-message ones too, so one loss is not hidden behind
+    another change; without Anthropic data (:func:`scrubbed`)."""
+    single_messages = st.builds(chatcodec.ChatRequest, messages=st.lists(canonical.messages(), max_size=1))
+    return st.one_of(canonical.chat_requests(), single_messages).map(scrubbed)

@@ -10,7 +10,10 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from hypothesis import strategies as st
+
 import chatcodec
+from chatcodec.testing import chat_requests
 from conformance.fixtures import JsonObject
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
@@ -193,3 +196,45 @@ def stream_pairs(provider: Provider) -> list[StreamPair]:
         StreamPair(stream, lambda response=response: provider.load("response", response), separate_recordings)
         for stream, response in pairs
     ]
+
+
+# --- the single-hop loss law ----------------------------------------------------------------
+
+
+def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    """Any canonical request: the codec must report what it cannot carry of any of them."""
+    return chat_requests()
+
+
+def single_hop_original(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """What ``request`` reads back as when nothing is lost: after :func:`silent_rewrites`,
+    without another provider's bag holding only ``_`` markers (dropped without a report:
+    it says how another provider spelled a value)."""
+    return _without_silent_bags(silent_rewrites(request).model_dump(mode="json"))
+
+
+def single_hop_decoded(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """The request read back, exactly: every field, this provider's markers included."""
+    dumped: dict[str, Any] = request.model_dump(mode="json")
+    return dumped
+
+
+def _without_silent_bags(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_without_silent_bags(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _without_silent_bags(item) for key, item in value.items()}
+    for key in ("provider_metadata", "provider_options"):
+        bags = cleaned.get(key)
+        if isinstance(bags, dict):
+            kept = {
+                name: bag
+                for name, bag in bags.items()
+                if name == "openai-chat" or any(not bag_key.startswith("_") for bag_key in bag)
+            }
+            if kept:
+                cleaned[key] = kept
+            else:
+                del cleaned[key]
+    return cleaned

@@ -15,10 +15,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from hypothesis import strategies as st
+
 import chatcodec
-from conformance import anthropic_rules, openai_chat_rules
+from conformance import anthropic_rules, anthropic_streams, openai_chat_rules, openai_chat_streams
 from conformance.fixtures import JsonObject, stream_event_dicts
 from conformance.normal_forms import identical
+from conformance.stream_law import StreamCases
+from providers.anthropic.test_properties import anthropic_responses
+from providers.openai_chat.test_properties import openai_responses
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -36,6 +41,20 @@ class StreamPair:
     """The non-streamed body: a recorded file, or the SDK's own accumulation of the stream."""
     comparable: Comparable
     """What the two share: separate live recordings differ in ids, timestamps and usage."""
+
+
+@dataclass(frozen=True)
+class SingleHop:
+    """What the single-hop loss law needs: encode a request, decode it, and a loss is
+    reported exactly when ``decoded(read back) != original(request)``."""
+
+    requests: Callable[[], st.SearchStrategy[chatcodec.ChatRequest]]
+    """The requests to encode (any canonical request, without what only the provider's
+    own decoder writes)."""
+    original: Callable[[chatcodec.ChatRequest], object]
+    """What a request reads back as when nothing is lost (after the documented rewrites)."""
+    decoded: Callable[[chatcodec.ChatRequest], object]
+    """The same normal form, of the request read back."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,13 @@ class Provider:
     """The recorded response the finish-reason law rewrites."""
     stream_pairs: Callable[[], list[StreamPair]]
     """Recorded streams and their non-streamed equivalents."""
+    streams: StreamCases
+    """Hand-written streams (plain, broken, one per decoder rule) and the mutation
+    vocabulary of the stream law (``accumulate_stream`` gives what ``decode_stream`` does)."""
+    shaped_responses: Callable[[], st.SearchStrategy[chatcodec.ChatResponse]]
+    """Responses the provider carries exactly (its own shapes), streamed by the stream law."""
+    single_hop: SingleHop
+    """The single-hop loss law's generator and normal forms."""
     same_result: Comparable = identical
     """Normal form under which a streamed and a non-streamed result of the same
     response must be equal: only spellings a stream cannot reproduce are normalized."""
@@ -115,6 +141,13 @@ PROVIDERS: tuple[Provider, ...] = (
         with_finish_reason=openai_chat_rules.with_finish_reason,
         finish_reason_fixture="text_stop.json",
         stream_pairs=lambda: openai_chat_rules.stream_pairs(PROVIDER["openai-chat"]),
+        streams=openai_chat_streams.CASES,
+        shaped_responses=openai_responses,
+        single_hop=SingleHop(
+            requests=openai_chat_rules.single_hop_requests,
+            original=openai_chat_rules.single_hop_original,
+            decoded=openai_chat_rules.single_hop_decoded,
+        ),
         same_result=openai_chat_rules.streamed_form,
         silent_rewrites=openai_chat_rules.silent_rewrites,
     ),
@@ -127,6 +160,13 @@ PROVIDERS: tuple[Provider, ...] = (
         with_finish_reason=anthropic_rules.with_finish_reason,
         finish_reason_fixture="parallel_tool_use.json",
         stream_pairs=lambda: anthropic_rules.stream_pairs(PROVIDER["anthropic"]),
+        streams=anthropic_streams.CASES,
+        shaped_responses=anthropic_responses,
+        single_hop=SingleHop(
+            requests=anthropic_rules.single_hop_requests,
+            original=anthropic_rules.meaning,
+            decoded=anthropic_rules.meaning,
+        ),
         same_result=anthropic_rules.compact_arguments,
         for_sdk=anthropic_rules.for_sdk,
         silent_rewrites=anthropic_rules.silent_rewrites,
