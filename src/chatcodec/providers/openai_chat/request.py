@@ -15,16 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
-from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers.kit import leftovers, present, wire_fields
-from chatcodec.providers.openai_chat import reasoning, tools
+from chatcodec.providers.openai_chat import reasoning, settings, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
-from chatcodec.request import ChatRequest, ReasoningEffort, ResponseFormat
+from chatcodec.request import ChatRequest, ReasoningEffort
 from chatcodec.validation import validate_canonical, validate_with
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -93,31 +92,12 @@ def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]
     return ["stop"]
 
 
-def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    effort = wire.get("reasoning_effort")
-    if effort not in _EFFORTS:
-        return []
-    data["reasoning"] = {"effort": effort}
-    return ["reasoning_effort"]
+def _decode_settings(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+    settings.decode_settings(wire, data, bag)
+    return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
 
 
-def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    wire_format = wire.get("response_format")
-    if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
-        return []
-    canonical: dict[str, Any] = {"type": wire_format["type"]}
-    extra = leftovers(wire_format, ("type", "json_schema"))
-    if wire_format["type"] == "json_schema":
-        schema: dict[str, Any] = wire_format["json_schema"]
-        keys = ["name", *present(schema, "description", "schema", "strict")]
-        canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
-        schema_rest = leftovers(schema, keys)
-        if schema_rest:
-            extra["json_schema"] = schema_rest
-    if extra:
-        bag["response_format"] = extra
-    data["response_format"] = canonical
-    return ["response_format"]
+_SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
 
 
 def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
@@ -133,8 +113,7 @@ _DECODERS: tuple[Decoder, ...] = (
     _decode_tools,
     _decode_max_tokens,
     _decode_stop,
-    _decode_reasoning_effort,
-    _decode_response_format,
+    _decode_settings,
     _decode_metadata,
 )
 
@@ -152,7 +131,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
     tools.encode_tools(request, wire, bag, losses)
     _encode_knobs(request, bag, wire, losses)
-    _encode_response_format(request.response_format, wire, losses)
+    settings.encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why)
@@ -174,13 +153,6 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
         losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling")
     if request.metadata is not None:
         _encode_metadata(request.metadata, wire, losses)
-    if request.reasoning is not None:
-        config = request.reasoning
-        if config.effort is not None:
-            wire["reasoning_effort"] = config.effort
-        for name in ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts"):
-            if getattr(config, name) is not None:
-                losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
 
 
 def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
@@ -188,25 +160,3 @@ def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: Los
     for key in metadata.keys() - kept.keys():
         losses.add(("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
     wire["metadata"] = kept
-
-
-def _encode_response_format(response_format: ResponseFormat | None, wire: dict[str, Any], losses: LossRecorder) -> None:
-    if response_format is None:
-        return
-    extra = dict(as_dict(wire.get("response_format")) or {})
-    built: dict[str, Any] = {"type": response_format.type}
-    fields: dict[str, Any] = {"name": response_format.name, "description": response_format.description}
-    fields |= {"schema": response_format.json_schema, "strict": response_format.strict}
-    if response_format.type == "json_schema":
-        schema = {**(as_dict(extra.get("json_schema")) or {})}
-        schema.update((key, value) for key, value in fields.items() if value is not None)
-        if response_format.name is None:
-            losses.add(("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
-            schema["name"] = "response"
-        built["json_schema"] = schema
-    else:
-        for key, value in fields.items():
-            if value is not None:
-                name = "json_schema" if key == "schema" else key
-                losses.add(("response_format", name), f"response_format {name}", f"not used with {built['type']}")
-    wire["response_format"] = {**extra, **built}

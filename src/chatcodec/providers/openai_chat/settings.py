@@ -1,0 +1,88 @@
+"""Reasoning and output settings <-> canonical ``reasoning`` and ``response_format``.
+
+OpenAI Chat has one reasoning knob, ``reasoning_effort``: a budget, adaptive thinking, a
+summary setting or ``include_thoughts`` from another provider is a loss. ``response_format``
+is ``text``, ``json_object`` or ``json_schema`` (its ``schema`` is the canonical
+``json_schema``); other types, and an effort this library does not know, stay in the
+request's leftovers and go back as they came.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import leftovers, present
+from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
+
+_EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
+_OTHER_REASONING = ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts")
+
+
+def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
+    _decode_reasoning_effort(request, canonical)
+    _decode_response_format(request, canonical, bag)
+
+
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``reasoning_effort`` and ``response_format`` (``bag`` is the request's own bag,
+    unused: the wire fields kept from decoding are already in ``wire``)."""
+    if request.reasoning is not None:
+        _encode_reasoning(request.reasoning, wire, losses)
+    _encode_response_format(request.response_format, wire, losses)
+
+
+def _encode_reasoning(config: ReasoningConfig, wire: dict[str, Any], losses: LossRecorder) -> None:
+    if config.effort is not None:
+        wire["reasoning_effort"] = config.effort
+    for name in _OTHER_REASONING:
+        if getattr(config, name) is not None:
+            losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
+
+
+def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None:
+    effort = wire.get("reasoning_effort")
+    if effort in _EFFORTS:  # anything else stays in the request's leftovers
+        data["reasoning"] = {"effort": effort}
+
+
+def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> None:
+    wire_format = wire.get("response_format")
+    if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
+        return  # another shape: kept in the request's leftovers
+    canonical: dict[str, Any] = {"type": wire_format["type"]}
+    extra = leftovers(wire_format, ("type", "json_schema"))
+    if wire_format["type"] == "json_schema":
+        schema: dict[str, Any] = wire_format["json_schema"]
+        keys = ["name", *present(schema, "description", "schema", "strict")]
+        canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
+        schema_rest = leftovers(schema, keys)
+        if schema_rest:
+            extra["json_schema"] = schema_rest
+    if extra:
+        bag["response_format"] = extra
+    data["response_format"] = canonical
+
+
+def _encode_response_format(response_format: ResponseFormat | None, wire: dict[str, Any], losses: LossRecorder) -> None:
+    if response_format is None:
+        return
+    extra = dict(as_dict(wire.get("response_format")) or {})
+    built: dict[str, Any] = {"type": response_format.type}
+    fields: dict[str, Any] = {"name": response_format.name, "description": response_format.description}
+    fields |= {"schema": response_format.json_schema, "strict": response_format.strict}
+    if response_format.type == "json_schema":
+        schema = {**(as_dict(extra.get("json_schema")) or {})}
+        schema.update((key, value) for key, value in fields.items() if value is not None)
+        if response_format.name is None:
+            losses.add(("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
+            schema["name"] = "response"
+        built["json_schema"] = schema
+    else:
+        for key, value in fields.items():
+            if value is not None:
+                name = "json_schema" if key == "schema" else key
+                losses.add(("response_format", name), f"response_format {name}", f"not used with {built['type']}")
+    wire["response_format"] = {**extra, **built}
