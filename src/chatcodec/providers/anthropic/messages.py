@@ -240,8 +240,7 @@ def _message_losses(message: AnyMessage, context: EncodeContext, at: Steps) -> N
 
 
 def _marker(message: AnyMessage, key: str) -> bool:
-    bag = (message.provider_metadata or {}).get(PROVIDER) or {}
-    return bag.get(key) is True
+    return KIT.marker(message.provider_metadata, key) is True
 
 
 def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
