@@ -30,6 +30,7 @@ from chatcodec._base import CanonicalModel, ProviderMetadata, false_by_default, 
 from chatcodec._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ToolArgumentsError
+from chatcodec.payloads import loads
 
 
 class CacheControl(CanonicalModel):
@@ -227,7 +228,7 @@ class ToolUsePart(_PartBase):
         if not self.arguments.strip():
             return {}
         try:
-            parsed: JsonValue = json.loads(self.arguments)
+            parsed: JsonValue = loads(self.arguments)
         except json.JSONDecodeError as error:
             raise ToolArgumentsError(self.id, self.name, self.arguments, str(error)) from None
         return parsed

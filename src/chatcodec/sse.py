@@ -19,13 +19,13 @@ more than one read whole.
 from __future__ import annotations
 
 import codecs
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
 from chatcodec.errors import StreamError
+from chatcodec.payloads import loads
 
 __all__ = ["SSEEvent", "StreamSource", "iter_jsonl", "iter_sse", "iter_sse_json", "looks_like_sse"]
 
@@ -191,7 +191,7 @@ def _split_field(line: str) -> tuple[str, str]:
 def _parse_object(text: str, event_index: int, what: str) -> dict[str, Any]:
     preview = text[:_PREVIEW_LENGTH]
     try:
-        parsed: object = json.loads(text)
+        parsed: object = loads(text)
     except (ValueError, RecursionError) as error:
         raise StreamError(f"{what} is not valid JSON ({error}): {preview!r}", event_index=event_index) from error
     if not isinstance(parsed, dict):

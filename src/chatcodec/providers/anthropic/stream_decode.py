@@ -34,6 +34,7 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
+from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
@@ -291,7 +292,7 @@ class StreamDecoder:
         if not joined:
             return state.start
         try:
-            return {**state.start, "input": json.loads(joined)}
+            return {**state.start, "input": loads(joined)}
         except json.JSONDecodeError as error:
             raise self._error(f"input_json_delta fragments are not JSON: {error}", "$.delta.partial_json") from None
 

@@ -21,6 +21,7 @@ from typing import Any, assert_never
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
+from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
@@ -313,7 +314,7 @@ class StreamEncoder:
         if not text.strip():
             return
         try:
-            parsed: object = json.loads(text)
+            parsed: object = loads(text)
         except json.JSONDecodeError:
             parsed = None
         if not isinstance(parsed, dict):
