@@ -88,7 +88,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec.rendering import render_conversation, render_message
     from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
     from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
-    from chatcodec.schema import SCHEMA_KINDS, SchemaKind, json_schema
+    from chatcodec.schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
@@ -119,6 +119,7 @@ __all__ = [
     "MISSING_RESULT_TEXT",
     "PROVIDER_NAMES",
     "SCHEMA_KINDS",
+    "SCHEMA_VERSION",
     "STREAM_EVENT_ADAPTER",
     "AnyMessage",
     "AnyPart",
@@ -227,6 +228,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "MISSING_RESULT_TEXT": "chatcodec.conversation",
     "PROVIDER_NAMES": "chatcodec.registry",
     "SCHEMA_KINDS": "chatcodec.schema",
+    "SCHEMA_VERSION": "chatcodec.schema",
     "STREAM_EVENT_ADAPTER": "chatcodec.stream_events",
     "AnyMessage": "chatcodec.messages",
     "AnyPart": "chatcodec.content",

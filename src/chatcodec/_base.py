@@ -7,9 +7,12 @@ dicts (Verifiers, OpenHands, hand-rolled agents) keeps working on validated mode
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, TypeAdapter
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from chatcodec._field_docs import describe_fields
 
@@ -19,6 +22,55 @@ ProviderMetadata = dict[str, dict[str, JsonValue]]
 Codecs put ids, signatures, citations and unknown fields here when decoding and read
 them back when encoding to the same provider, so a same-provider round trip is exact.
 """
+
+
+@dataclass(frozen=True)
+class _WholeNumber:
+    """Core schema of an integer field: an ``int``, or a float with no fraction (``3.0``, made
+    an ``int``), never a string or bool; at least ``minimum`` when one is set.
+
+    JSON has one number type, and JSON Schema (hence ajv and ``jsonschema``) counts ``3.0``
+    as an integer; strict pydantic would refuse it, so the schema and the models would
+    disagree. Ints take the strict path in pydantic-core; only floats reach Python.
+    """
+
+    minimum: int | None = None
+
+    def __get_pydantic_core_schema__(self, source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
+        whole = core_schema.union_schema(
+            [
+                core_schema.int_schema(strict=True),
+                core_schema.chain_schema(
+                    [core_schema.float_schema(strict=True), core_schema.no_info_plain_validator_function(_float_as_int)]
+                ),
+            ],
+            mode="left_to_right",
+            custom_error_type="int_type",
+        )
+        if self.minimum is None:
+            return whole
+        return core_schema.chain_schema([whole, core_schema.int_schema(ge=self.minimum)])
+
+    def __get_pydantic_json_schema__(self, schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        if self.minimum is None:
+            return {"type": "integer"}
+        return {"type": "integer", "minimum": self.minimum}
+
+
+def _float_as_int(value: float) -> int:
+    if not value.is_integer():
+        raise ValueError("not a whole number")
+    return int(value)
+
+
+JsonInt = Annotated[int, _WholeNumber()]
+"""An integer field that reads ``3.0`` as ``3``, as JSON Schema does (see :class:`_WholeNumber`)."""
+
+NonNegativeInt = Annotated[int, _WholeNumber(minimum=0)]
+"""A :data:`JsonInt` that is at least 0 (counts, positions)."""
+
+PositiveInt = Annotated[int, _WholeNumber(minimum=1)]
+"""A :data:`JsonInt` that is at least 1."""
 
 
 def deferred_adapter(annotation: Any) -> TypeAdapter[Any]:
@@ -70,6 +122,10 @@ class CanonicalModel(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        # No coercion: ``"yes"`` is not ``True`` and ``"0.5"`` is not ``0.5``. The exported
+        # JSON Schema refuses those inputs, so the models must too (issue 11); an int is
+        # still a valid float, as it is in JSON Schema.
+        strict=True,
         # Field docstrings become JSON Schema descriptions when a schema is generated,
         # not at class creation (see ``_field_docs``).
         json_schema_extra=describe_fields,

@@ -126,8 +126,8 @@ class ToolMessage(_ChatMessageBase):
 
     role: Literal["tool"] = "tool"
     """Tag of this message kind."""
-    content: list[ToolResultPart] = Field(min_length=1)
-    """The results, in the order given."""
+    content: list[Annotated[ToolResultPart, Discriminator("type")]] = Field(min_length=1)
+    """The results, in the order given (each with its ``type`` tag, as everywhere else)."""
 
     @property
     def text(self) -> str:

@@ -6,7 +6,15 @@ from typing import Any, Literal
 
 from pydantic import Field, JsonValue
 
-from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_empty, omitted_when_none
+from chatcodec._base import (
+    CanonicalModel,
+    JsonInt,
+    NonNegativeInt,
+    PositiveInt,
+    ProviderMetadata,
+    omitted_when_empty,
+    omitted_when_none,
+)
 from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl, OpaquePart, TextPart
 from chatcodec.messages import AnyMessage, Messages, SystemMessage
@@ -27,7 +35,7 @@ class ReasoningConfig(CanonicalModel):
     """Turn reasoning on or off where the provider has a switch; ``None``: default."""
     effort: ReasoningEffort | None = omitted_when_none()
     """Qualitative effort (OpenAI ``reasoning_effort``, Anthropic ``effort``)."""
-    budget_tokens: int | None = omitted_when_none(ge=0)
+    budget_tokens: NonNegativeInt | None = omitted_when_none()
     """Token budget for thinking (Anthropic ``budget_tokens``, Gemini ``thinkingBudget``)."""
     adaptive: bool | None = omitted_when_none()
     """Let the model decide how much to think (Anthropic ``adaptive`` thinking)."""
@@ -72,7 +80,7 @@ class ChatRequest(CanonicalModel):
     """Whether and which tool must be called; ``None``: provider default."""
     parallel_tool_calls: bool | None = omitted_when_none()
     """Allow several tool calls in one turn; ``None``: provider default."""
-    max_tokens: int | None = omitted_when_none(ge=1)
+    max_tokens: PositiveInt | None = omitted_when_none()
     """Upper bound on generated tokens (reasoning included where the provider counts it)."""
     stop: list[str] = omitted_when_empty()
     """Sequences that end generation."""
@@ -80,13 +88,13 @@ class ChatRequest(CanonicalModel):
     """Sampling randomness; higher is more random."""
     top_p: float | None = omitted_when_none()
     """Nucleus sampling mass."""
-    top_k: int | None = omitted_when_none()
+    top_k: JsonInt | None = omitted_when_none()
     """Sample from the k likeliest tokens (Anthropic, Gemini)."""
     frequency_penalty: float | None = omitted_when_none()
     """Penalty on tokens by how often they appeared."""
     presence_penalty: float | None = omitted_when_none()
     """Penalty on tokens that appeared at all."""
-    seed: int | None = omitted_when_none()
+    seed: JsonInt | None = omitted_when_none()
     """Seed for best-effort determinism."""
     reasoning: ReasoningConfig | None = omitted_when_none()
     """Reasoning settings; ``None``: provider default."""

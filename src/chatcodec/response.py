@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import Discriminator, Field, model_validator
 
-from chatcodec._base import CanonicalModel, ProviderMetadata, omitted_when_none
+from chatcodec._base import CanonicalModel, JsonInt, NonNegativeInt, ProviderMetadata, omitted_when_none
+from chatcodec._narrow import as_dict
 from chatcodec.messages import AssistantMessage
 
 UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
@@ -37,15 +38,15 @@ class Usage(CanonicalModel):
     ``output_tokens`` includes ``reasoning_tokens``.
     """
 
-    input_tokens: int | None = omitted_when_none(ge=0)
+    input_tokens: NonNegativeInt | None = omitted_when_none()
     """All prompt tokens, cache reads and writes included."""
-    output_tokens: int | None = omitted_when_none(ge=0)
+    output_tokens: NonNegativeInt | None = omitted_when_none()
     """All generated tokens, reasoning included."""
-    cache_read_tokens: int | None = omitted_when_none(ge=0)
+    cache_read_tokens: NonNegativeInt | None = omitted_when_none()
     """Prompt tokens served from the cache (part of ``input_tokens``)."""
-    cache_write_tokens: int | None = omitted_when_none(ge=0)
+    cache_write_tokens: NonNegativeInt | None = omitted_when_none()
     """Prompt tokens written to the cache (part of ``input_tokens``)."""
-    reasoning_tokens: int | None = omitted_when_none(ge=0)
+    reasoning_tokens: NonNegativeInt | None = omitted_when_none()
     """Generated tokens spent on reasoning (part of ``output_tokens``)."""
     provider_metadata: ProviderMetadata | None = omitted_when_none()
     """Provider-specific counts (cache TTL split, server-tool use, audio tokens ...)."""
@@ -61,10 +62,10 @@ class Usage(CanonicalModel):
 class ResponseChoice(CanonicalModel):
     """One generated answer; requests for several (OpenAI ``n``) give several."""
 
-    index: int = Field(default=0, ge=0)
+    index: NonNegativeInt = 0
     """Position of this answer among the choices."""
-    message: AssistantMessage
-    """What the model said."""
+    message: Annotated[AssistantMessage, Discriminator("role")]
+    """What the model said (with its ``role`` tag, as every message carries one)."""
     finish_reason: FinishReason | None = omitted_when_none()
     """Why this answer ended; ``None`` when unknown (an interrupted stream)."""
     provider_metadata: ProviderMetadata | None = omitted_when_none()
@@ -82,7 +83,7 @@ class ChatResponse(CanonicalModel):
     """The provider's response id."""
     model: str | None = omitted_when_none()
     """The model that answered, as the provider named it."""
-    created: int | None = omitted_when_none()
+    created: JsonInt | None = omitted_when_none()
     """Unix time of creation, when the provider says."""
     choices: list[ResponseChoice] = Field(min_length=1)
     """The answers; one unless several were requested (each ``index`` used once)."""
@@ -116,11 +117,18 @@ class ChatResponse(CanonicalModel):
 
 def with_single_message_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
     """``fields`` with ``message`` (and ``finish_reason``) turned into the single choice,
-    unless ``choices`` is given too (then the schema reports the stray keys)."""
+    unless ``choices`` is given too (then the schema reports the stray keys). A message
+    given as a dict may leave out its ``role``."""
     if "message" not in fields or "choices" in fields:
         return fields
     rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
-    choice: dict[str, object] = {"message": fields["message"]}
+    message: object = fields["message"]
+    untagged = as_dict(message)
+    if untagged is not None and "role" not in untagged:
+        # The constructor's shorthand, like ``AssistantMessage(content=...)``: the one role a
+        # response message can have. ``model_validate`` takes tagged canonical data only.
+        message = {"role": "assistant", **untagged}
+    choice: dict[str, object] = {"message": message}
     if fields.get("finish_reason") is not None:
         choice["finish_reason"] = fields["finish_reason"]
     rest["choices"] = [choice]

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
+from chatcodec._portable_schema import portable_schema
 from chatcodec.messages import MESSAGES_ADAPTER
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -22,8 +23,15 @@ SchemaKind = Literal["messages", "request", "response", "stream-event"]
 
 SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
 
+SCHEMA_VERSION = "0.1"
+"""Version of the canonical JSON, stamped in every schema's ``$id``.
+
+It is the package's ``major.minor`` (a test holds them together): the canonical JSON
+changes incompatibly only in a minor release before 1.0 and a major one after.
+"""
+
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
-_ID_BASE = "https://chatcodec.dev/schemas/"
+_ID_BASE = f"https://chatcodec.dev/schemas/{SCHEMA_VERSION}/"
 _ADAPTERS: dict[SchemaKind, TypeAdapter[Any]] = {
     "messages": MESSAGES_ADAPTER,
     "request": TypeAdapter(ChatRequest),
@@ -41,14 +49,19 @@ _TITLES: dict[SchemaKind, str] = {
 def json_schema(kind: SchemaKind = "messages") -> dict[str, Any]:
     """The JSON Schema (Draft 2020-12) of one top-level canonical type.
 
-    It describes exactly what the models validate: canonical JSON as chatcodec dumps it.
-    The alternate input shapes the API boundary reads first (:mod:`chatcodec.dialects`)
-    are not part of it.
+    It describes exactly what the models validate: canonical JSON as chatcodec dumps it
+    (``model_dump()`` of any canonical object validates as it is). The alternate input
+    shapes the API boundary reads first (:mod:`chatcodec.dialects`) are not part of it.
+
+    The document is self-contained (its definitions under ``$defs``) and uses no
+    vendor keywords, so ajv's default strict mode, Python ``jsonschema`` and OpenAPI
+    3.1 tools take it as it is; to embed it in an OpenAPI document, move its ``$defs``
+    into ``components/schemas`` or reference it by its ``$id``.
     """
     if kind not in _ADAPTERS:
         known = ", ".join(SCHEMA_KINDS)
         raise ValueError(f"unknown schema kind {kind!r}; known kinds: {known}")
-    body = _ADAPTERS[kind].json_schema(mode="validation")
+    body = portable_schema(_ADAPTERS[kind].json_schema(mode="validation"))
     return {"$schema": _DIALECT, "$id": f"{_ID_BASE}{kind}.schema.json", "title": _TITLES[kind], **body}
 
 

@@ -15,7 +15,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, JsonValue, TypeAdapter
 
-from chatcodec._base import CanonicalModel, ProviderMetadata, deferred_adapter, omitted_when_none
+from chatcodec._base import (
+    CanonicalModel,
+    JsonInt,
+    NonNegativeInt,
+    ProviderMetadata,
+    deferred_adapter,
+    omitted_when_none,
+)
 from chatcodec.content import AssistantContentPart
 from chatcodec.response import FinishReason, Usage
 
@@ -25,7 +32,7 @@ def _is_zero(value: object) -> bool:
 
 
 def _choice_field() -> Any:
-    return Field(default=0, ge=0, exclude_if=_is_zero)
+    return Field(default=0, exclude_if=_is_zero)
 
 
 class _EventBase(CanonicalModel):
@@ -35,9 +42,9 @@ class _EventBase(CanonicalModel):
 
 
 class _PartEventBase(_EventBase):
-    index: int = Field(ge=0)
+    index: NonNegativeInt
     """Position of the part in the assistant message."""
-    choice: int = _choice_field()
+    choice: NonNegativeInt = _choice_field()
     """Which answer the part belongs to (0 unless several were requested)."""
 
 
@@ -50,7 +57,7 @@ class ResponseStartEvent(_EventBase):
     """The provider's response id."""
     model: str | None = omitted_when_none()
     """The model answering."""
-    created: int | None = omitted_when_none()
+    created: JsonInt | None = omitted_when_none()
     """Unix time of creation."""
 
 
@@ -179,7 +186,7 @@ class FinishEvent(_EventBase):
 
     type: Literal["finish"] = "finish"
     """Tag of this event kind."""
-    choice: int = _choice_field()
+    choice: NonNegativeInt = _choice_field()
     """Which answer ended."""
     finish_reason: FinishReason
     """Why it ended."""
