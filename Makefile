@@ -1,11 +1,11 @@
 # Two entry points do all the set-up on a fresh machine (Python 3.11+ with venv):
 #   make demo   installs chatcodec into .venv and converts the bundled agent session
-#   make test   installs the pinned dev tools and runs every check CI runs
+#   make test   installs the pinned dev tools (and, with npm, js/'s pinned packages) and runs every check CI runs
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck schemas schema-check pytest clean
+.PHONY: demo test lint typecheck schemas schema-check pytest js clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,18 @@ schemas: $(VENV)/.installed
 schema-check: $(VENV)/.installed-dev
 	$(BIN)/chatcodec schema --out schemas --check
 
-pytest: $(VENV)/.installed-dev
+# The JavaScript/TypeScript check of the schemas (tests/test_schema_js.py) runs ajv,
+# json-schema-to-typescript and tsc from js/, installed from the npm registry at the
+# versions js/package-lock.json pins (node 20 and npm on the PATH).
+JS_INSTALLED := js/node_modules/.package-lock.json
+
+$(JS_INSTALLED): js/package.json js/package-lock.json
+	cd js && npm ci --no-audit --no-fund
+	touch $@
+
+js: $(JS_INSTALLED)
+
+pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
 	$(BIN)/python -m pytest
 
 # The benchmarks run in their own venv: the anchors (litellm, pydantic-ai, LangChain, the
@@ -67,4 +78,4 @@ bench-quick: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/run.py --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build

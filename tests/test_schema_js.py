@@ -1,0 +1,194 @@
+"""The JSON Schemas checked from JavaScript and TypeScript, as users of other languages use them
+(issue 12): ajv 8 in its default strict mode (draft 2020-12) compiles them without a warning
+and gives the same verdicts as the models; json-schema-to-typescript's types compile under
+``tsc --strict`` with a small program that builds a conversation, which chatcodec accepts.
+
+The tools come from the npm registry at the versions ``js/package-lock.json`` pins;
+``make test`` installs them (``npm ci``), and so does this module when they are missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chatcodec
+from schema_agreement import (
+    KINDS,
+    canonical_objects,
+    dump,
+    duplicate_choice_indexes,
+    model_accepts,
+    mutated,
+    schema_accepts,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+JS = ROOT / "js"
+SCHEMAS = ROOT / "schemas"
+_NODE_TIMEOUT = 120
+
+
+def _run(command: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=JS, capture_output=True, text=True, timeout=_NODE_TIMEOUT, check=False, **options
+    )
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    """``node``, with js/'s packages installed from the lockfile."""
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    assert node is not None, "node (20 or later) must be on the PATH for the schema check from JavaScript"
+    assert npm is not None, "npm must be on the PATH to install js/'s pinned packages"
+    installed = JS / "node_modules" / ".package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < (JS / "package-lock.json").stat().st_mtime:
+        result = _run([npm, "ci", "--no-audit", "--no-fund"])
+        assert result.returncode == 0, result.stderr
+    return node
+
+
+def ajv_verdicts(node: str, batch: list[tuple[chatcodec.SchemaKind, object]], tmp_path: Path) -> list[dict[str, Any]]:
+    """ajv's verdict on each document, from one node process for the whole batch."""
+    batch_file = tmp_path / "batch.json"
+    batch_file.write_text(json.dumps([{"kind": kind, "document": document} for kind, document in batch]))
+    result = _run([node, "validate.mjs", str(SCHEMAS), str(batch_file)])
+    assert result.returncode == 0, result.stderr
+    verdicts: list[dict[str, Any]] = json.loads(result.stdout)
+    assert len(verdicts) == len(batch)
+    return verdicts
+
+
+def test_ajv_strict_compiles_every_schema_without_a_warning(node: str, tmp_path: Path) -> None:
+    """validate.mjs fails on any ajv warning; one trivial document per kind compiles each schema."""
+    batch: list[tuple[chatcodec.SchemaKind, object]] = [(kind, None) for kind in KINDS]
+    assert [verdict["valid"] for verdict in ajv_verdicts(node, batch, tmp_path)] == [False] * len(KINDS)
+
+
+def _collect_documents() -> list[tuple[chatcodec.SchemaKind, object, bool]]:
+    """Valid dumps and one-mistake mutants of every kind, each with the models' verdict,
+    which Python ``jsonschema`` is checked to share on the way."""
+    collected: list[tuple[chatcodec.SchemaKind, object, bool]] = []
+    for kind in KINDS:
+        _collector(kind, collected)()
+    return collected
+
+
+def _collector(kind: chatcodec.SchemaKind, collected: list[tuple[chatcodec.SchemaKind, object, bool]]) -> Any:
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+    @given(value=canonical_objects(kind), data=st.data())
+    def collect(value: Any, data: st.DataObject) -> None:
+        document = dump(kind, value)
+        _, mutant = data.draw(mutated(document))
+        for candidate in (document, mutant):
+            verdict = model_accepts(kind, candidate)
+            if not duplicate_choice_indexes(kind, candidate):
+                assert schema_accepts(kind, candidate) == verdict, candidate
+            collected.append((kind, candidate, verdict))
+
+    return collect
+
+
+def test_ajv_gives_the_verdicts_of_the_models(node: str, tmp_path: Path) -> None:
+    collected = _collect_documents()
+    verdicts = ajv_verdicts(node, [(kind, document) for kind, document, _ in collected], tmp_path)
+    disagreements = [
+        (kind, document, by_model, verdict["errors"])
+        for (kind, document, by_model), verdict in zip(collected, verdicts, strict=True)
+        if verdict["valid"] != by_model and not duplicate_choice_indexes(kind, document)
+    ]
+    assert disagreements == []
+    assert {by_model for _, _, by_model in collected} == {True, False}
+
+
+_TRAIL_KEYWORDS = frozenset({"if", "then", "else", "anyOf", "oneOf", "allOf"})
+"""ajv keywords that only say a subschema failed; the error beneath them is the mistake."""
+
+
+@pytest.mark.parametrize(
+    ("document", "leaf"),
+    [
+        ([{}], "/0 must have required property 'role'"),
+        ([{"role": "user", "content": [{"type": "text"}]}], "/0/content/0 must have required property 'text'"),
+        ([{"role": "user", "content": [{"type": "video"}]}], "/0/content/0/type must be equal to one of the allowed"),
+        (
+            [{"role": "assistant", "content": [{"type": "tool_use", "id": "c"}]}],
+            "/0/content/0 must have required property 'name'",
+        ),
+        (
+            [{"role": "tool", "content": [{"type": "tool_result"}]}],
+            "/0/content/0 must have required property 'tool_use_id'",
+        ),
+        ([{"role": "user", "content": "hi", "colour": "red"}], "/0 must NOT have additional properties"),
+    ],
+)
+def test_one_mistake_one_ajv_error(node: str, tmp_path: Path, document: object, leaf: str) -> None:
+    """The tag picks the branch: ajv reports the mistake once, not once per branch (the
+    plain ``oneOf`` gave 10 to 66 errors); what remains is the ``then``/``anyOf`` trail
+    above it and, for ``content``, that it is not a string either."""
+    [verdict] = ajv_verdicts(node, [("messages", document)], tmp_path)
+    leaves = [
+        error for error in verdict["errors"] if not _is_trail(error) and not error.endswith("/content must be string")
+    ]
+    assert len(leaves) == 1, verdict["errors"]
+    assert leaves[0].startswith(leaf)
+
+
+def _is_trail(error: str) -> bool:
+    return bool(re.search(r'must match ("then"|"else") schema|must match (a|exactly one) schema in', error))
+
+
+@pytest.fixture(scope="module")
+def typescript_output(node: str) -> str:
+    """Types generated into js/generated/, compiled with conversation.ts under ``tsc --strict``,
+    and the program's output."""
+    generated = _run([node, "types.mjs", str(SCHEMAS), "generated"])
+    assert generated.returncode == 0, generated.stderr
+    compiled = _run([node, "node_modules/typescript/bin/tsc", "-p", "tsconfig.json"])
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    ran = _run([node, "build/conversation.js"])
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
+
+
+def test_typescript_program_builds_a_conversation_chatcodec_accepts(typescript_output: str) -> None:
+    built = json.loads(typescript_output)
+    messages = chatcodec.validate_messages(built["messages"])
+    assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
+    request = chatcodec.ChatRequest.model_validate(built["request"])
+    assert request.tools[0].name == "get_weather"
+    assert [call["name"] for call in built["calls"]] == ["get_weather"]
+    assert model_accepts("messages", built["messages"])
+
+
+def test_generated_types_have_readable_names(typescript_output: str) -> None:
+    del typescript_output  # the fixture generated the files
+    names = set(re.findall(r"^export (?:type|interface) (\w+)", (JS / "generated" / "messages.ts").read_text(), re.M))
+    assert {"Messages", "UserMessage", "AssistantMessage", "ToolUsePart", "ToolResultPart", "ImagePart"} <= names
+    assert not [name for name in names if re.search(r"\d$", name)], names
+
+
+def test_schema_id_carries_the_schema_version() -> None:
+    package_version = chatcodec_version()
+    assert ".".join(package_version.split(".")[:2]) == chatcodec.SCHEMA_VERSION
+    for kind in KINDS:
+        assert (
+            chatcodec.json_schema(kind)["$id"]
+            == f"https://chatcodec.dev/schemas/{chatcodec.SCHEMA_VERSION}/{kind}.schema.json"
+        )
+
+
+def chatcodec_version() -> str:
+    """The version in pyproject.toml (the source of truth for this checkout)."""
+    match = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert match is not None
+    return match.group(1)
