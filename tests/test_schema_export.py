@@ -106,3 +106,32 @@ def test_schema_states_the_tool_choice_rule(choice: dict[str, str], valid: bool)
         assert not valid
     else:
         assert valid
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_embeds_in_an_openapi_document(kind: chatcodec.SchemaKind) -> None:
+    """With ``ref_template``, the definitions move into ``components/schemas`` and every
+    reference still resolves: the embedded schema validates as the document does."""
+    schema = chatcodec.json_schema(kind, ref_template="#/components/schemas/{model}")
+    assert "$id" not in schema
+    assert "$schema" not in schema
+    components = {**schema.pop("$defs"), "Root": schema}
+    openapi = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": "#/components/schemas/Root",
+        "components": {"schemas": components},
+    }
+    assert "#/$defs/" not in json.dumps(openapi)
+    embedded = jsonschema.Draft202012Validator(openapi)
+    document = jsonschema.Draft202012Validator(chatcodec.json_schema(kind))
+    samples: dict[str, list[object]] = {
+        "messages": [[{"role": "user", "content": [{"type": "text", "text": "hi"}]}], [{"role": "user"}]],
+        "request": [{"messages": [{"role": "user", "content": "hi"}]}, {"messages": [{"content": "hi"}]}],
+        "response": [{"choices": [{"message": {"role": "assistant", "content": "x"}}]}, {"choices": [{}]}],
+        "stream-event": [{"type": "text_delta", "index": 0, "delta": "x"}, {"type": "text_delta", "index": 0}],
+    }
+    valid, invalid = samples[kind]
+    assert embedded.is_valid(valid)
+    assert document.is_valid(valid)
+    assert not embedded.is_valid(invalid)
+    assert not document.is_valid(invalid)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec._portable_schema import portable_schema
 from chatcodec.messages import MESSAGES_ADAPTER
 from chatcodec.request import ChatRequest
@@ -46,23 +47,53 @@ _TITLES: dict[SchemaKind, str] = {
 }
 
 
-def json_schema(kind: SchemaKind = "messages") -> dict[str, Any]:
+def json_schema(kind: SchemaKind = "messages", *, ref_template: str | None = None) -> dict[str, Any]:
     """The JSON Schema (Draft 2020-12) of one top-level canonical type.
 
     It describes exactly what the models validate: canonical JSON as chatcodec dumps it
     (``model_dump()`` of any canonical object validates as it is). The alternate input
     shapes the API boundary reads first (:mod:`chatcodec.dialects`) are not part of it.
 
-    The document is self-contained (its definitions under ``$defs``) and uses no
-    vendor keywords, so ajv's default strict mode, Python ``jsonschema`` and OpenAPI
-    3.1 tools take it as it is; to embed it in an OpenAPI document, move its ``$defs``
-    into ``components/schemas`` or reference it by its ``$id``.
+    The document is self-contained (its definitions under ``$defs``) and uses no vendor
+    keywords, so ajv's default strict mode and Python ``jsonschema`` take it as it is.
+
+    To embed it in an OpenAPI 3.1 document, pass ``ref_template`` (as pydantic spells it,
+    ``"#/components/schemas/{model}"``): references then point there, ``$id`` and
+    ``$schema`` (which would move the base of those references) are left out, and the
+    caller moves ``$defs`` into ``components/schemas``::
+
+        schema = chatcodec.json_schema("request", ref_template="#/components/schemas/{model}")
+        openapi["components"]["schemas"].update(schema.pop("$defs"))
+        openapi["components"]["schemas"]["ChatRequest"] = schema
     """
     if kind not in _ADAPTERS:
         known = ", ".join(SCHEMA_KINDS)
         raise ValueError(f"unknown schema kind {kind!r}; known kinds: {known}")
     body = portable_schema(_ADAPTERS[kind].json_schema(mode="validation"))
+    if ref_template is not None:
+        return {"title": _TITLES[kind], **_with_references(body, ref_template)}
     return {"$schema": _DIALECT, "$id": f"{_ID_BASE}{kind}.schema.json", "title": _TITLES[kind], **body}
+
+
+def _with_references(node: Any, ref_template: str) -> Any:
+    """``node`` with every ``#/$defs/Name`` reference spelled by ``ref_template``."""
+    mapping = as_dict(node)
+    if mapping is not None:
+        return {
+            key: _reference(value, ref_template) if key == "$ref" else _with_references(value, ref_template)
+            for key, value in mapping.items()
+        }
+    items = as_list(node)
+    if items is not None:
+        return [_with_references(item, ref_template) for item in items]
+    return node
+
+
+def _reference(value: object, ref_template: str) -> object:
+    prefix = "#/$defs/"
+    if isinstance(value, str) and value.startswith(prefix):
+        return ref_template.format(model=value.removeprefix(prefix))
+    return value
 
 
 def schema_file_name(kind: SchemaKind) -> str:
