@@ -13,10 +13,11 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
+from typing_extensions import TypeAliasType
 
 from chatcodec._field_docs import describe_fields
 
-ProviderMetadata = dict[str, dict[str, JsonValue]]
+ProviderMetadata = TypeAliasType("ProviderMetadata", dict[str, dict[str, JsonValue]])
 """Provider data with no canonical field, keyed by provider name (``"anthropic"``, ...).
 
 Codecs put ids, signatures, citations and unknown fields here when decoding and read
