@@ -1,5 +1,6 @@
 """Shared by the schema agreement tests: valid documents per schema kind, one-step mutations
-of them, and the verdicts of the models and of the schema (Python ``jsonschema``).
+of them, and the verdicts of the models and of the schema (Python ``jsonschema``, and the
+Rust ``jsonschema`` crate through its PyPI binding ``jsonschema-rs``).
 
 The models and the JSON Schema must accept exactly the same documents (issue 12); the
 mutations are the mistakes people make by hand: a missing or unknown key, a wrong tag,
@@ -16,6 +17,7 @@ from functools import cache
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 import pydantic
 from hypothesis import strategies as st
 
@@ -51,6 +53,16 @@ def _schema_validator(kind: chatcodec.SchemaKind) -> jsonschema.Draft202012Valid
 def schema_accepts(kind: chatcodec.SchemaKind, document: object) -> bool:
     """Whether the exported JSON Schema of ``kind`` accepts ``document`` (Python ``jsonschema``)."""
     return bool(_schema_validator(kind).is_valid(document))
+
+
+@cache
+def _rust_validator(kind: chatcodec.SchemaKind) -> Any:
+    return jsonschema_rs.validator_for(chatcodec.json_schema(kind))
+
+
+def rust_schema_accepts(kind: chatcodec.SchemaKind, document: object) -> bool:
+    """Whether the Rust ``jsonschema`` crate (through ``jsonschema-rs``) accepts ``document``."""
+    return bool(_rust_validator(kind).is_valid(document))
 
 
 def schema_errors(kind: chatcodec.SchemaKind, document: object) -> list[jsonschema.ValidationError]:

@@ -1,5 +1,6 @@
 """The models and the exported JSON Schema accept exactly the same documents (issue 12), and
-the models coerce nothing (issue 11, "strict canonical validation").
+the models coerce nothing (issue 11, "strict canonical validation"). The schema's verdicts
+come from Python ``jsonschema`` and from the Rust ``jsonschema`` crate (``jsonschema-rs``).
 
 ajv's verdicts on the same documents are compared in ``test_schema_js.py``.
 """
@@ -21,6 +22,7 @@ from schema_agreement import (
     duplicate_choice_indexes,
     model_accepts,
     mutated,
+    rust_schema_accepts,
     schema_accepts,
     schema_errors,
 )
@@ -40,6 +42,7 @@ def test_model_dump_validates_again_as_it_is(kind: chatcodec.SchemaKind) -> None
             document = dump(kind, value, mode)
             assert model_accepts(kind, document), document
             assert schema_accepts(kind, document), [error.message for error in schema_errors(kind, document)]
+            assert rust_schema_accepts(kind, document)
 
     check()
 
@@ -52,6 +55,7 @@ def test_one_mistake_gets_the_same_verdict_from_models_and_schema(kind: chatcode
         mistake, document = data.draw(mutated(dump(kind, value)))
         by_model = model_accepts(kind, document)
         by_schema = schema_accepts(kind, document)
+        assert rust_schema_accepts(kind, document) == by_schema, (mistake, document)
         if duplicate_choice_indexes(kind, document):
             assert (by_model, by_schema) == (False, by_schema)
             return
@@ -65,6 +69,7 @@ def test_duplicate_choice_indexes_are_the_one_rule_the_schema_cannot_state() -> 
     message = {"role": "assistant", "content": "x"}
     document = {"choices": [{"message": message}, {"index": 0, "message": message}]}
     assert schema_accepts("response", document)
+    assert rust_schema_accepts("response", document)
     assert not model_accepts("response", document)
     description = chatcodec.json_schema("response")["properties"]["choices"]["description"]
     assert "each ``index`` used once" in description
@@ -90,6 +95,7 @@ def test_models_coerce_nothing(kind: chatcodec.SchemaKind, document: object) -> 
     """``"yes"`` is not ``True`` and ``"0.5"`` is not ``0.5``: both the models and the schema refuse."""
     assert not model_accepts(kind, document)
     assert not schema_accepts(kind, document)
+    assert not rust_schema_accepts(kind, document)
 
 
 @pytest.mark.parametrize(
@@ -104,6 +110,7 @@ def test_one_json_number_type(kind: chatcodec.SchemaKind, document: object) -> N
     """An int is a valid float, and ``100.0`` a valid integer, as JSON Schema counts them."""
     assert model_accepts(kind, document)
     assert schema_accepts(kind, document)
+    assert rust_schema_accepts(kind, document)
 
 
 def test_integral_floats_become_ints() -> None:
@@ -136,3 +143,4 @@ def test_tags_are_required(kind: chatcodec.SchemaKind, document: object) -> None
     """``role`` and ``type`` tags are required wherever they tell kinds apart, in both."""
     assert not model_accepts(kind, document)
     assert not schema_accepts(kind, document)
+    assert not rust_schema_accepts(kind, document)
