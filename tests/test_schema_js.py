@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from conformance.providers import PROVIDERS
 from schema_agreement import (
     KINDS,
     canonical_objects,
@@ -28,6 +29,7 @@ from schema_agreement import (
     duplicate_choice_indexes,
     model_accepts,
     mutated,
+    rust_schema_accepts,
     schema_accepts,
 )
 
@@ -192,3 +194,31 @@ def chatcodec_version() -> str:
     match = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
     assert match is not None
     return match.group(1)
+
+
+def _recorded_canonical_documents() -> list[tuple[chatcodec.SchemaKind, object]]:
+    """Every recorded request, response and stream of every provider in the conformance
+    table, decoded and dumped as canonical JSON: real traffic, not generated."""
+    documents: list[tuple[chatcodec.SchemaKind, object]] = []
+    for provider in PROVIDERS:
+        for name in provider.recorded["request"]:
+            request = chatcodec.decode_request(provider.name, provider.load("request", name))
+            documents.append(("request", request.model_dump(mode="json")))
+            documents.append(("messages", [message.model_dump(mode="json") for message in request.messages]))
+        for name in provider.recorded["response"]:
+            response = chatcodec.decode_response(provider.name, provider.load("response", name))
+            documents.append(("response", response.model_dump(mode="json")))
+        for name in provider.recorded["stream"]:
+            for event in chatcodec.decode_stream(provider.name, provider.stream_text(name)):
+                documents.append(("stream-event", event.model_dump(mode="json")))
+    return documents
+
+
+def test_every_recording_decodes_to_json_every_validator_accepts(node: str, tmp_path: Path) -> None:
+    documents = _recorded_canonical_documents()
+    assert {kind for kind, _ in documents} == set(KINDS)
+    refused_by_python = [(kind, document) for kind, document in documents if not schema_accepts(kind, document)]
+    refused_by_rust = [(kind, document) for kind, document in documents if not rust_schema_accepts(kind, document)]
+    verdicts = ajv_verdicts(node, documents, tmp_path)
+    refused_by_ajv = [verdict["errors"] for verdict in verdicts if not verdict["valid"]]
+    assert (refused_by_python, refused_by_rust, refused_by_ajv) == ([], [], [])
