@@ -172,10 +172,18 @@ def test_typescript_program_builds_a_conversation_chatcodec_accepts(typescript_o
 
 
 def test_generated_types_have_readable_names(typescript_output: str) -> None:
+    """Definition names become type names; no ``Type7`` or ``Content1`` in any module."""
     del typescript_output  # the fixture generated the files
-    names = set(re.findall(r"^export (?:type|interface) (\w+)", (JS / "generated" / "messages.ts").read_text(), re.M))
-    assert {"Messages", "UserMessage", "AssistantMessage", "ToolUsePart", "ToolResultPart", "ImagePart"} <= names
-    assert not [name for name in names if re.search(r"\d$", name)], names
+    for kind in KINDS:
+        module = (JS / "generated" / f"{kind}.ts").read_text()
+        names = set(re.findall(r"^export (?:type|interface) (\w+)", module, re.M))
+        assert not [name for name in names if re.search(r"\d$", name)], (kind, names)
+        assert "ProviderMetadata" in names
+    messages = (JS / "generated" / "messages.ts").read_text()
+    names = set(re.findall(r"^export (?:type|interface) (\w+)", messages, re.M))
+    expected = {"Messages", "UserMessage", "AssistantMessage", "ToolUsePart", "ToolResultPart", "ImagePart"}
+    assert expected | {"UserContentPart", "AssistantContentPart"} <= names
+    assert "content: string | UserContentPart[];" in messages
 
 
 def test_schema_id_carries_the_schema_version() -> None:

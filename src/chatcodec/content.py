@@ -24,6 +24,7 @@ from pydantic import (
     field_serializer,
     model_validator,
 )
+from typing_extensions import TypeAliasType
 
 from chatcodec import compat
 from chatcodec._base import CanonicalModel, ProviderMetadata, false_by_default, omitted_when_none
@@ -285,7 +286,10 @@ def _is_one_plain_text(parts: list[Any]) -> bool:
     return isinstance(part, TextPart) and part.cache_control is None and part.provider_metadata is None
 
 
-ToolResultContentPart = Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")]
+ToolResultContentPart = TypeAliasType(
+    "ToolResultContentPart",
+    Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")],
+)
 """What a tool result may contain."""
 
 
@@ -317,30 +321,38 @@ class ToolResultPart(_PartBase):
         return self.model_copy(update={"content": content})
 
 
-UserContentPart = Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")]
+UserContentPart = TypeAliasType(
+    "UserContentPart", Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")]
+)
 """What a user message may contain."""
 
-AssistantContentPart = Annotated[
-    TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart,
-    Discriminator("type"),
-]
+AssistantContentPart = TypeAliasType(
+    "AssistantContentPart",
+    Annotated[
+        TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart,
+        Discriminator("type"),
+    ],
+)
 """What an assistant message may contain, in the order the model produced it."""
 
-SystemContentPart = Annotated[TextPart | OpaquePart, Discriminator("type")]
+SystemContentPart = TypeAliasType("SystemContentPart", Annotated[TextPart | OpaquePart, Discriminator("type")])
 """What a system message may contain."""
 
-ContentPart = Annotated[
-    TextPart
-    | ImagePart
-    | AudioPart
-    | DocumentPart
-    | ThinkingPart
-    | RefusalPart
-    | ToolUsePart
-    | ToolResultPart
-    | OpaquePart,
-    Discriminator("type"),
-]
+ContentPart = TypeAliasType(
+    "ContentPart",
+    Annotated[
+        TextPart
+        | ImagePart
+        | AudioPart
+        | DocumentPart
+        | ThinkingPart
+        | RefusalPart
+        | ToolUsePart
+        | ToolResultPart
+        | OpaquePart,
+        Discriminator("type"),
+    ],
+)
 """Any content part."""
 
 AnyPart = (
