@@ -9,9 +9,11 @@ its default strict mode refuses the schema outright (``unknown keyword:
   ``const``), and the ``oneOf`` goes second in an ``allOf`` whose first member picks the
   branch by its tag (``if``/``then``). A validator that stops at the first failure
   (ajv's default) so reports the one branch the tag names (one mistake, one error, where
-  a plain ``oneOf`` gave one or more per branch: 10 to 66), or one error for a missing or
-  unknown tag; json-schema-to-typescript ignores ``if`` and types the ``oneOf`` as the
-  union (``TextPart | ImagePart``);
+  a plain ``oneOf`` gave one or more per branch: 26 to 42 for a mistake in a part), or
+  one error for a missing or unknown tag; json-schema-to-typescript ignores ``if`` and
+  types the ``oneOf`` as the union (``TextPart | ImagePart``). Python ``jsonschema``
+  evaluates every keyword, so its ``best_match`` heuristic, which prefers the deepest
+  error inside a ``oneOf``, may still point into another branch;
 - a ``oneOf`` of a single branch (a position that takes one tagged type) becomes its
   ``$ref``;
 - property titles go (``"title": "Content"``): json-schema-to-typescript names a type
