@@ -2,7 +2,8 @@
 
 Every function names its wire format by registry name (``"openai-chat"``,
 ``"anthropic"``, ... or ``"canonical"``) and accepts payloads as dicts, JSON text or
-bytes. Encoders take ``on_loss`` and an optional ``losses`` list that receives every
+bytes, or the official SDKs' objects (read as the JSON their server sent, see
+:mod:`chatcodec.sdk_objects`). Encoders take ``on_loss`` and an optional ``losses`` list that receives every
 :class:`~chatcodec.Loss`, whatever the policy.
 """
 
@@ -18,6 +19,7 @@ from chatcodec.payloads import Payload, load_object
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
+from chatcodec.sdk_objects import SdkObject, sdk_json, sdk_json_items
 from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
@@ -25,11 +27,14 @@ from chatcodec.validation import validate_model
 
 ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
 
+SdkPayload = Payload | SdkObject
+"""A payload, or an SDK object holding one (``client.chat.completions.create(...)``)."""
 
-def decode_request(provider: str, payload: Payload) -> ChatRequest:
+
+def decode_request(provider: str, payload: SdkPayload) -> ChatRequest:
     """Read a ``provider`` request body into a :class:`ChatRequest`."""
     codec = get_codec(provider)
-    return codec.decode_request(load_object(payload, f"{provider} request"))
+    return codec.decode_request(load_object(sdk_json(payload), f"{provider} request"))
 
 
 def encode_request(
@@ -47,10 +52,10 @@ def encode_request(
     return encoded
 
 
-def decode_response(provider: str, payload: Payload) -> ChatResponse:
+def decode_response(provider: str, payload: SdkPayload) -> ChatResponse:
     """Read a ``provider`` response body into a :class:`ChatResponse`."""
     codec = get_codec(provider)
-    return codec.decode_response(load_object(payload, f"{provider} response"))
+    return codec.decode_response(load_object(sdk_json(payload), f"{provider} response"))
 
 
 def encode_response(
@@ -116,7 +121,7 @@ def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
 
 
 def convert_request(
-    payload: Payload,
+    payload: SdkPayload,
     *,
     source: str,
     target: str,
@@ -132,7 +137,7 @@ def convert_request(
 
 
 def convert_response(
-    payload: Payload,
+    payload: SdkPayload,
     *,
     source: str,
     target: str,
@@ -167,4 +172,4 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:
     if isinstance(value, model):
         return value
-    return validate_model(model, value)
+    return validate_model(model, sdk_json_items(value))

@@ -10,17 +10,19 @@ so switching providers mid-conversation is a change of one name.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from chatcodec.accumulator import StreamAccumulator
-from chatcodec.api import decode_request, decode_response, encode_request
+from chatcodec.api import SdkPayload, decode_request, decode_response, encode_request
 from chatcodec.content import ToolResultContentPart, ToolResultPart, ToolUsePart
 from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.losses import Loss, OnLoss
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
+from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.payloads import load_object
 from chatcodec.registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
 from chatcodec.rendering import render_conversation
 from chatcodec.request import ChatRequest
+from chatcodec.sdk_objects import SdkObject, sdk_json
 from chatcodec.stream_events import (
     AnyStreamEvent,
     PartEvent,
@@ -29,6 +31,8 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
 )
 from chatcodec.validation import validate_message, validate_model
+
+_MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolMessage, TextMessage)
 
 MISSING_RESULT_TEXT = "Tool call was not executed: no result was recorded for it."
 """Text of the error result :meth:`Conversation.fill_missing_tool_results` inserts."""
@@ -48,15 +52,26 @@ class Conversation:
 
     # --- adding messages ---------------------------------------------------------------
 
-    def append(self, message: AnyMessage | Mapping[str, Any]) -> AnyMessage:
-        """Add a canonical message, or a dict in any accepted shape (validated)."""
-        validated = message if not isinstance(message, Mapping) else validate_message(dict(message))
+    def append(self, message: AnyMessage | Mapping[str, Any] | SdkObject) -> AnyMessage:
+        """Add a canonical message, or a dict or SDK message object in any accepted shape.
+
+        Anything but a canonical message is validated first, so a bad message fails here,
+        with its path, rather than later in :meth:`dump`.
+        """
+        if isinstance(message, _MESSAGE_CLASSES):
+            validated: AnyMessage = message
+        else:
+            plain = sdk_json(message)
+            validated = validate_message(dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain)
         self.messages.append(validated)
         return validated
 
-    def append_provider_messages(self, provider: str, messages: Sequence[Mapping[str, Any]]) -> list[AnyMessage]:
-        """Add messages written in ``provider``'s wire format (e.g. OpenAI chat dicts)."""
-        listed = [dict(message) for message in messages]
+    def append_provider_messages(
+        self, provider: str, messages: Sequence[Mapping[str, Any] | SdkObject]
+    ) -> list[AnyMessage]:
+        """Add messages written in ``provider``'s wire format (e.g. OpenAI chat dicts or
+        the SDK's message objects)."""
+        listed = [load_object(sdk_json(message), f"{provider} message") for message in messages]
         codec = get_codec(provider)
         if isinstance(codec, SupportsMessageDecoding):
             added = codec.decode_messages(listed)
@@ -65,7 +80,7 @@ class Conversation:
         self.messages.extend(added)
         return added
 
-    def append_response(self, provider: str, payload: Mapping[str, Any] | str | bytes) -> AssistantMessage:
+    def append_response(self, provider: str, payload: SdkPayload) -> AssistantMessage:
         """Add the assistant message of a whole ``provider`` response."""
         message = decode_response(provider, payload).message
         self.messages.append(message)
@@ -90,7 +105,7 @@ class Conversation:
 
     # --- streaming ---------------------------------------------------------------------
 
-    def append_chunk(self, provider: str, chunk: Mapping[str, Any]) -> list[AnyStreamEvent]:
+    def append_chunk(self, provider: str, chunk: Mapping[str, Any] | SdkObject) -> list[AnyStreamEvent]:
         """Feed one wire stream event; returns the canonical events to show a user.
 
         Text and thinking deltas come back as they arrive; a tool call comes back once,
@@ -102,7 +117,7 @@ class Conversation:
         elif self._stream.provider_decoder is not None and provider != self._stream.provider:
             raise StreamError(f"a {self._stream.provider} stream is in progress; finish it first")
         self._stream.provider = provider
-        return self._stream.feed(dict(chunk))
+        return self._stream.feed(load_object(sdk_json(chunk), f"{provider} stream chunk"))
 
     def finish_stream(self) -> AssistantMessage:
         """End the stream in progress and add the message it built."""

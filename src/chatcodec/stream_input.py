@@ -13,10 +13,14 @@ from typing import Any, cast
 
 from chatcodec._narrow import as_dict
 from chatcodec.errors import StreamError
+from chatcodec.sdk_objects import SdkObject, is_sdk_object, sdk_json
 from chatcodec.sse import iter_jsonl, iter_sse_json, looks_like_sse
 
-StreamInput = str | bytes | bytearray | Iterable[Mapping[str, Any]] | Iterable[str] | Iterable[bytes]
-"""Raw SSE or JSON lines (whole, or as an iterable of chunks), or parsed event dicts."""
+StreamInput = (
+    str | bytes | bytearray | Iterable[Mapping[str, Any]] | Iterable[SdkObject] | Iterable[str] | Iterable[bytes]
+)
+"""Raw SSE or JSON lines (whole, or as an iterable of chunks), parsed event dicts, or an
+SDK's event objects (``client.chat.completions.create(stream=True)``)."""
 
 
 def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
@@ -33,7 +37,7 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     if first is None:
         return iter(())
     rest = itertools.chain([first], iterator)
-    if isinstance(first, Mapping):
+    if isinstance(first, Mapping) or is_sdk_object(first):
         return _dicts(rest)
     head = _sniff(first)
     chunks = _text_chunks(rest)
@@ -53,7 +57,8 @@ def _text_chunks(chunks: Iterable[object]) -> Iterator[str | bytes]:
 
 
 def _dicts(events: Iterable[object]) -> Iterator[dict[str, Any]]:
-    for index, event in enumerate(events):
+    for index, given in enumerate(events):
+        event = sdk_json(given)  # an SDK's event object as the JSON the server sent
         fields = as_dict(event)
         if fields is not None:
             yield fields

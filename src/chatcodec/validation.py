@@ -19,6 +19,7 @@ from pydantic import BaseModel, TypeAdapter
 from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec.payloads import parse_json
+from chatcodec.sdk_objects import sdk_json_items
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ValueT = TypeVar("ValueT")
@@ -53,7 +54,10 @@ def _read_then_validate(validate: Callable[[object], ValueT], reader: Reader, da
 
 
 def _parsed(data: object) -> object:
-    """``data`` parsed when it is JSON; bytes must be UTF-8, as pydantic-core reads them."""
+    """``data`` parsed when it is JSON; bytes must be UTF-8, as pydantic-core reads them;
+    SDK objects (the data itself, a list's items, a mapping's lists' items) become the
+    JSON their server sent (:mod:`chatcodec.sdk_objects`)."""
+    data = sdk_json_items(data)
     if isinstance(data, bytes | bytearray):
         try:
             data = bytes(data).decode("utf-8")
@@ -83,7 +87,7 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
     """
     reader = _reader_for(model)
     if reader is None:
-        return validate_canonical(model, data)
+        return validate_canonical(model, sdk_json_items(data))
     return _read_then_validate(model.model_validate, reader, data, model.__name__)
 
 

@@ -1,0 +1,121 @@
+"""SDK objects as the JSON the server sent, read at the API boundary without importing any SDK.
+
+People hold what their client returned: an ``openai`` ``ChatCompletion``, an
+``anthropic`` ``Message``, stream chunk objects, a ``google-genai`` response, a litellm
+``ModelResponse``. Every function that takes a payload turns such an object into plain
+JSON data here, by duck typing, before any dialect or codec reads it.
+
+Which call gives back exactly the JSON the server sent matters, because a codec keeps
+every field it was given for an exact round trip:
+
+- ``model_dump()`` is not exact: it fills every field the server left out with ``None``,
+  and those nulls go into ``provider_metadata`` and back out in a re-encoded body.
+- ``to_dict()`` (Stainless SDKs: openai, anthropic) defaults to ``mode="python"``, which
+  keeps ``datetime`` objects (Anthropic batch and file objects) that are not JSON.
+- ``to_dict(mode="json")`` is ``model_dump(mode="json", by_alias=True,
+  exclude_unset=True)``: the fields the server sent, under their wire names, and nothing
+  else. That is the rule used for every pydantic object (google-genai's fields are
+  snake_case with camelCase aliases, so ``by_alias`` gives its wire names back too).
+- litellm builds its objects itself and sets every field, ``None`` included, so "unset"
+  means nothing there; its ``None`` fields are dropped instead (litellm's own
+  ``model_dump(exclude_none=True)`` is what it sends on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, cast, runtime_checkable
+
+from pydantic import BaseModel
+
+from chatcodec.errors import PayloadError
+
+
+@runtime_checkable
+class SdkObject(Protocol):
+    """An SDK object: anything pydantic (openai, anthropic, google-genai, litellm types)."""
+
+    def model_dump(self, *args: Any, **kwargs: Any) -> Any:
+        """The object as Python data (pydantic's signature)."""
+        ...
+
+
+_PLAIN = (dict, list, str, bytes, bytearray, int, float, bool, type(None))
+
+_NONE_FILLING_MODULES = ("litellm.",)
+"""Modules whose objects set every field, ``None`` included (see the module docstring)."""
+
+
+def is_sdk_object(value: object) -> bool:
+    """Whether ``value`` is an object of some SDK (pydantic, or with ``to_dict`` /
+    ``model_dump``) rather than plain data or one of chatcodec's own models."""
+    if isinstance(value, (*_PLAIN, Mapping)):
+        return False
+    from chatcodec._base import CanonicalModel
+
+    if isinstance(value, CanonicalModel):
+        return False
+    return isinstance(value, BaseModel) or callable(getattr(value, "to_dict", None)) or _has_model_dump(value)
+
+
+def _has_model_dump(value: object) -> bool:
+    return callable(getattr(value, "model_dump", None))
+
+
+def sdk_json(value: object) -> object:
+    """``value`` as the JSON data its server sent when it is an SDK object; anything
+    else is returned as it is (plain data is checked with one ``isinstance``)."""
+    if not is_sdk_object(value):
+        return value
+    try:
+        return _dump(value)
+    except Exception as error:  # an SDK's own failure, reported as ours with its type
+        kind = type(value).__name__
+        raise PayloadError(f"could not read the {kind} object as JSON: {error}") from None
+
+
+def _dump(value: object) -> object:
+    module = type(value).__module__ or ""
+    if isinstance(value, BaseModel):
+        # ``warnings=False``: a field whose value the SDK's type does not expect (a newer
+        # server, or an object built with ``model_construct``) is still what was sent.
+        if module.startswith(_NONE_FILLING_MODULES):
+            dumped: object = value.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+        else:
+            dumped = value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        return dumped
+    to_dict = cast(Callable[..., object] | None, getattr(value, "to_dict", None))
+    if to_dict is not None:
+        try:
+            return to_dict(mode="json")
+        except TypeError:  # a ``to_dict`` with no ``mode``
+            return to_dict()
+    assert isinstance(value, SdkObject)  # is_sdk_object let nothing else through
+    try:
+        return value.model_dump(mode="json", exclude_unset=True)
+    except TypeError:  # a ``model_dump`` with pydantic's name but not its options
+        return value.model_dump()
+
+
+def sdk_json_items(value: object) -> object:
+    """``value`` read by :func:`sdk_json`, and so are the items of a list (a conversation
+    of SDK message objects) and the list items of a mapping's values (a request whose
+    ``messages`` or ``tools`` are SDK objects). Nothing is copied when nothing is read."""
+    value = sdk_json(value)
+    if isinstance(value, list):
+        return _read_list(cast(list[object], value))
+    if isinstance(value, dict):
+        fields = cast(dict[str, object], value)
+        read: dict[str, object] | None = None
+        for key, item in fields.items():
+            new = _read_list(cast(list[object], item)) if isinstance(item, list) else sdk_json(item)
+            if new is not item:
+                read = dict(fields) if read is None else read
+                read[key] = new
+        return fields if read is None else read
+    return value
+
+
+def _read_list(items: list[object]) -> list[object]:
+    read = [sdk_json(item) for item in items]
+    return items if all(new is old for new, old in zip(read, items, strict=True)) else read
