@@ -41,8 +41,10 @@ def _models() -> list[Any]:
 
 @pytest.mark.parametrize("model", _models(), ids=lambda model: type(model).__name__)
 def test_keys_match_dump(model: Any) -> None:
+    """The keys are the dump's, then the aliases a class answers (Verifiers' keys)."""
     dumped = model.model_dump()
-    assert model.keys() == list(dumped.keys())
+    aliases = model.dict_aliases()
+    assert model.keys() == [*dumped.keys(), *(key for key in aliases if key not in dumped)]
     assert [key for key, _ in model.items()] == model.keys()
     assert len(model.values()) == len(model.keys())
     for key in dumped:
@@ -52,9 +54,10 @@ def test_keys_match_dump(model: Any) -> None:
 @pytest.mark.parametrize("model", _models(), ids=lambda model: type(model).__name__)
 def test_dict_of_model_has_dump_keys(model: Any) -> None:
     as_dict = dict(model)
-    assert list(as_dict) == list(model.model_dump())
+    assert list(as_dict) == model.keys()
+    aliases = model.dict_aliases()
     for key, value in as_dict.items():
-        assert value == getattr(model, key)
+        assert value == (aliases[key] if key in aliases else getattr(model, key))
 
 
 def test_getitem_and_get() -> None:
@@ -111,9 +114,12 @@ def test_nested_access() -> None:
             ],
         }
     )
-    assert message["content"][0]["text"] == "hello"
-    assert message["content"][1]["name"] == "f"
-    assert message["content"][1].get("arguments") == "{}"
+    # Verifiers' reading: the text as the content, the calls beside it (the attribute
+    # stays canonical)
+    assert message["content"] == "hello"
+    assert message["tool_calls"][0]["name"] == "f"
+    assert message["tool_calls"][0].get("arguments") == "{}"
+    assert message.content[1]["name"] == "f"
 
 
 def test_nested_access_through_request_and_response() -> None:
@@ -125,7 +131,8 @@ def test_nested_access_through_request_and_response() -> None:
     tool = ToolMessage(
         content=[{"type": "tool_result", "tool_use_id": "c", "content": [{"type": "text", "text": "deep"}]}]
     )
-    assert tool["content"][0]["content"][0]["text"] == "deep"
+    assert tool.content[0]["content"][0]["text"] == "deep"
+    assert tool["content"][0]["text"] == "deep"  # one result reads as Verifiers' tool message
 
 
 def test_star_star_unpacking() -> None:

@@ -180,15 +180,21 @@ def _dumped(value: object) -> object:
 @given(st.one_of(messages(), _any_part))
 def test_dict_view_matches_model_dump(model: AnyMessage | AnyPart) -> None:
     dumped = model.model_dump()
-    assert model.keys() == list(dumped)
-    assert dict(model) == {key: getattr(model, key) for key in dumped}
+    aliases = model.dict_aliases()  # the keys Verifiers-style code reads (messages only)
+    assert model.keys() == [*dumped, *(key for key in aliases if key not in dumped)]
+    assert dict(model) == {**{key: getattr(model, key) for key in dumped}, **aliases}
     assert dict(model.items()) == dict(model)
-    assert model.values() == [model[key] for key in dumped]
+    keys = model.keys()  # (iterating a pydantic model gives pairs, not keys)
+    assert model.values() == [model[key] for key in keys]
+    for key in aliases:
+        assert key in model
+        assert model.get(key) == model[key] == aliases[key]
     for key, value in dumped.items():
         assert key in model
         assert model.get(key) == model[key]
-        assert _dumped(model[key]) == value
-    for key in type(model).model_fields.keys() - dumped.keys():
+        if key not in aliases:
+            assert _dumped(model[key]) == value
+    for key in type(model).model_fields.keys() - dumped.keys() - aliases.keys():
         assert key not in model
         assert model.get(key) is None
         assert model.get(key, "absent") == "absent"

@@ -118,7 +118,9 @@ class CanonicalModel(BaseModel):
     """Strict pydantic model that also reads like the dict it dumps to.
 
     ``model["role"]``, ``model.get("content")``, ``"role" in model`` and ``keys()``
-    agree with ``model_dump()``: the keys are exactly the fields a dump would emit.
+    agree with each other: the keys are the fields a ``model_dump()`` would emit, plus
+    the aliases a class answers for code written against plain message dicts
+    (:meth:`dict_aliases`: Verifiers' ``tool_calls``, ``reasoning_content`` ...).
     """
 
     model_config = ConfigDict(
@@ -135,31 +137,51 @@ class CanonicalModel(BaseModel):
         defer_build=True,
     )
 
+    def dict_aliases(self) -> dict[str, Any]:
+        """Keys dict-like access answers beyond (or instead of) the canonical fields.
+
+        None here; message classes answer the keys Verifiers-style code reads (see
+        :class:`~chatcodec.AssistantMessage`). ``model_dump()`` never emits them.
+        """
+        return {}
+
     def __getitem__(self, key: str) -> Any:
-        if key not in self:
+        aliases = self.dict_aliases()
+        if key in aliases:
+            return aliases[key]
+        if not self._emits(key):
             raise KeyError(key)
         return getattr(self, key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        """The field's value when a dump would emit it, else ``default``."""
-        return getattr(self, key) if key in self else default
+        """The value ``model[key]`` gives when ``key in model``, else ``default``."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
             return False
+        return self._emits(key) or key in self.dict_aliases()
+
+    def _emits(self, key: str) -> bool:
+        """Whether a dump would emit the field ``key``."""
         field = type(self).model_fields.get(key)
         if field is None:
             return False
         return field.exclude_if is None or not field.exclude_if(getattr(self, key))
 
     def keys(self) -> list[str]:
-        """The field names a ``model_dump()`` would emit, in declaration order."""
-        return [name for name in type(self).model_fields if name in self]
+        """The field names a ``model_dump()`` would emit, in declaration order, then the
+        alias keys (:meth:`dict_aliases`)."""
+        emitted = [name for name in type(self).model_fields if self._emits(name)]
+        return emitted + [name for name in self.dict_aliases() if name not in emitted]
 
     def values(self) -> list[Any]:
-        """The values behind ``keys()``, as model attributes (not dumped)."""
-        return [getattr(self, name) for name in self.keys()]
+        """The values behind ``keys()``, as ``model[key]`` gives them (not dumped)."""
+        return [self[name] for name in self.keys()]
 
     def items(self) -> list[tuple[str, Any]]:
         """``(key, value)`` pairs behind ``keys()``."""
-        return [(name, getattr(self, name)) for name in self.keys()]
+        return [(name, self[name]) for name in self.keys()]

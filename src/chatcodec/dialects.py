@@ -58,6 +58,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
+
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic import parts as anthropic_parts
 from chatcodec.providers.openai_chat import assistant as openai_assistant
@@ -172,6 +174,10 @@ def _read_redacted_thinking(part: dict[str, Any], at: Location) -> Any:
 def _read_tool_use(part: dict[str, Any], at: Location) -> Any:
     if "input" not in part or "arguments" in part:
         return part
+    if isinstance(part["input"], str):
+        # AskTable's internal format: ``input`` is the argument JSON *text*, built up
+        # delta by delta as it streamed; it is the model's text, kept exactly.
+        return {**_without(part, ("input",)), "arguments": part["input"]}
     arguments = as_dict(part["input"])
     if arguments is None:
         raise DialectError(at, "tool_input_type", "tool_use input must be a JSON object", part["input"])
@@ -234,11 +240,23 @@ _READ_WHEN: dict[str, str] = {
 }
 
 
+def _without_nulls(fields: dict[str, Any], keep: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``fields`` without its ``None`` values: Hugging Face ``datasets`` gives every part
+    of a column every key any part has (``{"type": "text", "text": "hi", "image_url":
+    None}``), and Verifiers dumps its unset optional fields (``provider_state: None``). A
+    null is an absent key; ``keep`` names the keys where ``None`` means something."""
+    if None not in fields.values():
+        return fields
+    return {key: value for key, value in fields.items() if value is not None or key in keep}
+
+
 def read_part(part: object, at: Location = ()) -> Any:
     """The canonical dict for one content part; ``part`` itself when nothing is to be read."""
     fields = as_dict(part)
     if fields is None:
         return part
+    fields = _without_nulls(fields)
+    part = fields
     kind = fields.get("type")
     reader = _PART_READERS.get(kind) if isinstance(kind, str) else None
     return part if reader is None else reader(fields, at)
@@ -261,6 +279,8 @@ def _any_to_read(parts: list[Any]) -> bool:
     for part in parts:
         if part.__class__ is not dict:
             continue
+        if None in part.values():
+            return True
         kind = part.get("type")
         if kind.__class__ is not str:
             continue
@@ -286,7 +306,12 @@ def _with_content(message: dict[str, Any], at: Location) -> Any:
 # --- assistant messages --------------------------------------------------------------
 
 _ASSISTANT_FIELDS = ("tool_calls", "thinking_blocks", *openai_reasoning.FIELDS)
-_ASSISTANT_FIELD_SET = frozenset(_ASSISTANT_FIELDS)
+_OPENAI_ONLY = frozenset({"refusal", "annotations", "audio"})
+"""Fields only an OpenAI response message has (``choices[0].message``, or the SDK's
+``ChatCompletionMessage``): such a message is read whole by the openai-chat codec. A legacy
+``function_call`` is not among them: the boundary refuses it rather than keep it unused."""
+_OPENAI_KEYS = frozenset({"role", "content", "name", "tool_calls", *_OPENAI_ONLY, *openai_reasoning.FIELDS})
+_ASSISTANT_FIELD_SET = frozenset((*_ASSISTANT_FIELDS, *_OPENAI_ONLY, "provider_state"))
 
 
 def _read_assistant(message: dict[str, Any], at: Location) -> Any:
@@ -294,6 +319,10 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
         if "content" in message and message["content"] is None:
             return {**message, "content": []}
         return _with_content(message, at)
+    if "provider_state" in message:
+        message = _with_provider_state(message, at)
+    if not _OPENAI_ONLY.isdisjoint(message) and _is_openai_message(message, at):
+        return _decoded(openai_assistant.decode_assistant, message, _OPENAI_KEYS)
     content: Any = message.get("content")
     folded = _without(message, _ASSISTANT_FIELDS)
     if not isinstance(content, str | list | None):
@@ -313,14 +342,52 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
     return folded
 
 
+def _is_openai_message(message: dict[str, Any], at: Location) -> bool:
+    """Whether an assistant message with OpenAI-only fields is OpenAI's shape through and
+    through (string, null or list content; nested tool calls), so the codec reads it."""
+    if not isinstance(message.get("content"), str | list | None) or "thinking_blocks" in message:
+        return False
+    calls = _checked_tool_calls(message.get("tool_calls"), at)
+    return all(isinstance(call.get("function"), dict) for call in calls)
+
+
+def _with_provider_state(message: dict[str, Any], at: Location) -> dict[str, Any]:
+    """Verifiers 0.4's ``provider_state``: the provider's own reasoning items, replayed to
+    keep signed or encrypted reasoning (``verifiers/v1/dialects``): Anthropic thinking
+    blocks, OpenRouter ``reasoning_details`` entries, or OpenAI Responses output items.
+    The first two are read as the fields they are; anything else is kept whole as opaque
+    parts of the Responses format, never dropped."""
+    state = message["provider_state"]
+    rest = _without(message, ("provider_state",))
+    listed = as_list(state)
+    items = [fields for fields in map(as_dict, listed or ()) if fields is not None]
+    if listed is None or len(items) != len(listed):
+        raise DialectError(at, "provider_state_type", "provider_state must be a list of objects", state)
+    kinds = [item.get("type") for item in items]
+    if all(kind in ("thinking", "redacted_thinking") for kind in kinds):
+        field = "thinking_blocks"
+    elif all(isinstance(kind, str) and kind.startswith("reasoning.") for kind in kinds):
+        field = openai_reasoning.DETAILS
+    else:
+        content = rest.get("content")
+        listed = [{"type": "text", "text": content}] if isinstance(content, str) and content else as_list(content) or []
+        opaque = [{"type": "opaque", "provider": "openai-responses", "data": item} for item in items]
+        return {**rest, "content": [*opaque, *listed]}
+    if field in rest:
+        raise DialectError(at, "provider_state_conflict", f"provider_state and {field} are both given", state)
+    return {**rest, field: items}
+
+
 def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
     """The ``tool_calls`` list, checked here because after folding, the schema could only
-    point at content parts the caller never wrote."""
+    point at content parts the caller never wrote. Canonical tool-use parts are taken
+    too: they are what ``message["tool_calls"]`` gives (``dict(message)`` reads back)."""
     if tool_calls is None:
         return []
     calls = as_list(tool_calls)
     if calls is None:
         raise DialectError(at, "tool_calls_type", "tool_calls must be a list of tool calls", tool_calls)
+    calls = [_without_nulls(fields) if (fields := as_dict(call)) is not None else _dumped(call) for call in calls]
     for index, call in enumerate(calls):
         fields = as_dict(call)
         function = as_dict(fields.get("function")) if fields is not None else None
@@ -332,6 +399,11 @@ def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
         if not isinstance(named.get("arguments", ""), str) and "input" not in named:
             raise DialectError(at, "tool_call_arguments", f"tool_calls[{index}].arguments must be a string", call)
     return calls
+
+
+def _dumped(value: object) -> object:
+    """A canonical model as its dict; anything else as it is (the checks report it)."""
+    return value.model_dump() if isinstance(value, BaseModel) else value
 
 
 def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
@@ -436,6 +508,10 @@ _MESSAGE_READERS: dict[str, Callable[[dict[str, Any], Location], Any]] = {
 }
 
 
+_NULL_KEPT = frozenset({"content"})
+"""Message keys where ``None`` means something (an assistant's ``content: null``)."""
+
+
 def read_message(message: object, at: Location = ()) -> Any:
     """One message in any accepted shape as canonical data (a user turn holding tool
     results stays one message here: only :func:`read_messages` can split it)."""
@@ -445,7 +521,7 @@ def read_message(message: object, at: Location = ()) -> Any:
     assert fields is not None
     role = fields.get("role")
     reader = _MESSAGE_READERS.get(role) if isinstance(role, str) else None
-    return message if reader is None else reader(fields, at)
+    return message if reader is None else reader(_without_nulls(fields, _NULL_KEPT), at)
 
 
 def read_messages(messages: object, at: Location = ()) -> Any:
@@ -464,7 +540,7 @@ def read_messages(messages: object, at: Location = ()) -> Any:
         reader = _MESSAGE_READERS.get(role) if role.__class__ is str else None
         if reader is None:
             continue
-        new = reader(message, (*at, index))
+        new = reader(_without_nulls(message, _NULL_KEPT), (*at, index))
         if new is not message:
             if read is None:
                 read = list(listed)

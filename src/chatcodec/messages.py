@@ -116,6 +116,56 @@ class AssistantMessage(_ChatMessageBase):
         """All readable reasoning joined (what Verifiers calls ``reasoning_content``)."""
         return "".join(part.text for part in self.thinking)
 
+    def dict_aliases(self) -> dict[str, Any]:
+        """What Verifiers' ``AssistantMessage`` gives for the keys its rollout code reads.
+
+        Verifiers (``verifiers/types.py``) keeps reasoning and tool calls beside the
+        content: ``if message.get("tool_calls"):`` runs the tools, each call with ``id``,
+        ``name`` and ``arguments``. So when the content holds thinking or tool calls,
+        ``content`` reads as the rest (its text as one string, ``None`` when there is
+        none), and ``tool_calls``, ``reasoning_content`` and (for Anthropic-signed
+        thinking) ``thinking_blocks`` are keys, present when non-empty. The attributes
+        (``message.content``) stay canonical; ``dict(message)`` validates back to the
+        same message.
+        """
+        if isinstance(self.content, str):
+            return {}
+        calls = self.tool_calls
+        thinking = self.thinking
+        if not calls and not thinking:
+            return {}
+        rest = [part for part in self.content if not isinstance(part, ThinkingPart | ToolUsePart)]
+        aliases: dict[str, Any] = {"content": _verifiers_content(rest)}
+        if calls:
+            aliases["tool_calls"] = calls
+        if self.reasoning_text:
+            aliases["reasoning_content"] = self.reasoning_text
+        blocks = [_anthropic_block(part) for part in thinking if part.provider == "anthropic"]
+        if blocks:
+            aliases["thinking_blocks"] = blocks
+        return aliases
+
+
+def _verifiers_content(parts: list[Any]) -> Any:
+    """Content as Verifiers holds it beside its tool calls: plain text as one string
+    (``None`` for none), anything richer as the parts."""
+    if all(
+        isinstance(part, TextPart) and part.cache_control is None and part.provider_metadata is None for part in parts
+    ):
+        return "".join(part.text for part in parts) or None
+    return parts
+
+
+def _anthropic_block(part: ThinkingPart) -> dict[str, Any]:
+    """A thinking part in the Anthropic block shape LiteLLM and Verifiers call
+    ``thinking_blocks``."""
+    if part.redacted:
+        return {"type": "redacted_thinking", "data": part.encrypted}
+    block: dict[str, Any] = {"type": "thinking", "thinking": part.text}
+    if part.signature is not None:
+        block["signature"] = part.signature
+    return block
+
 
 class ToolMessage(_ChatMessageBase):
     """Results of tool calls, sent back to the model.
@@ -138,6 +188,27 @@ class ToolMessage(_ChatMessageBase):
     def tool_use_ids(self) -> list[str]:
         """Ids of the calls these results answer."""
         return [result.tool_use_id for result in self.content]
+
+    @property
+    def tool_call_id(self) -> str:
+        """The id of the call answered (Verifiers' and OpenAI's ``tool_call_id``): the
+        first result's, as OpenAI-style messages carry one result each."""
+        return self.content[0].tool_use_id
+
+    def dict_aliases(self) -> dict[str, Any]:
+        """What Verifiers' ``ToolMessage`` gives, for a message holding one result:
+        ``tool_call_id``, the result's ``content``, and its ``is_error`` and ``name``
+        when set (the dialect reads exactly these back, see :mod:`chatcodec.dialects`).
+        A message with several results (Anthropic's grouped shape) reads canonically."""
+        if len(self.content) != 1:
+            return {}
+        result = self.content[0]
+        aliases: dict[str, Any] = {"tool_call_id": result.tool_use_id, "content": result.content}
+        if result.is_error:
+            aliases["is_error"] = True
+        if result.name is not None and self.name is None:
+            aliases["name"] = result.name
+        return aliases
 
 
 class TextMessage(_MessageBase):
