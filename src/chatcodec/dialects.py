@@ -61,6 +61,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.dialect_tools import read_tools
 from chatcodec.providers.anthropic import parts as anthropic_parts
 from chatcodec.providers.openai_chat import assistant as openai_assistant
 from chatcodec.providers.openai_chat import parts as openai_parts
@@ -553,14 +554,19 @@ def read_messages(messages: object, at: Location = ()) -> Any:
 
 def read_request(data: object) -> Any:
     """A ``ChatRequest`` mapping: ``system`` becomes a leading system message, and the
-    messages are read."""
+    messages and tools are read (tools in OpenAI's or Anthropic's shape, see
+    :mod:`chatcodec.dialect_tools`)."""
     fields = as_dict(data)
     if fields is None:
         return data
     fields = with_system_shorthand(fields)
     messages = fields.get("messages")
     read = read_messages(messages, ("messages",))
-    return fields if read is messages else {**fields, "messages": read}
+    if read is not messages:
+        fields = {**fields, "messages": read}
+    tools = fields.get("tools")
+    tools_read = read_tools(tools)
+    return fields if tools_read is tools else {**fields, "tools": tools_read}
 
 
 def read_response(data: object) -> Any:

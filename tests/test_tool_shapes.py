@@ -1,0 +1,56 @@
+"""Tools in OpenAI's and Anthropic's shapes are taken wherever chatcodec takes tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import ChatRequest, ToolDefinition
+
+SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+OPENAI_TOOL = {
+    "type": "function",
+    "function": {"name": "get_weather", "description": "Weather now.", "parameters": SCHEMA, "strict": True},
+}
+ANTHROPIC_TOOL = {"name": "get_weather", "description": "Weather now.", "input_schema": SCHEMA}
+CANONICAL_TOOL = {"name": "get_weather", "description": "Weather now.", "parameters": SCHEMA}
+
+
+@pytest.mark.parametrize(
+    ("tool", "expected"),
+    [
+        (OPENAI_TOOL, ToolDefinition(name="get_weather", description="Weather now.", parameters=SCHEMA, strict=True)),
+        (ANTHROPIC_TOOL, ToolDefinition(name="get_weather", description="Weather now.", parameters=SCHEMA)),
+        (CANONICAL_TOOL, ToolDefinition(name="get_weather", description="Weather now.", parameters=SCHEMA)),
+    ],
+    ids=["openai", "anthropic", "canonical"],
+)
+def test_a_tool_in_any_shape_is_the_canonical_tool(tool: dict[str, Any], expected: ToolDefinition) -> None:
+    assert chatcodec.validate_model(ChatRequest, {"tools": [tool]}).tools == [expected]
+
+
+def test_the_shapes_read_as_their_codecs_decode_them() -> None:
+    """The same tool the codec decodes from its own request body, metadata included."""
+    odd = {"type": "function", "function": {"name": "f", "x-vendor": 1}, "extra": True}
+    from_body = chatcodec.decode_request("openai-chat", {"model": "m", "messages": [], "tools": [odd]}).tools
+    assert chatcodec.validate_model(ChatRequest, {"tools": [odd]}).tools == from_body
+    assert chatcodec.encode_request("openai-chat", {"model": "m", "tools": [odd]})["tools"] == [odd]
+
+
+def test_conversation_dump_takes_provider_tools() -> None:
+    conversation = chatcodec.Conversation(system="Be brief.")
+    conversation.append({"role": "user", "content": "Weather in Paris?"})
+    openai_body = conversation.dump("openai-chat", model="gpt-4o", tools=[OPENAI_TOOL])
+    assert openai_body["tools"] == [OPENAI_TOOL]
+    anthropic_body = conversation.dump("anthropic", model="claude", max_tokens=100, tools=[ANTHROPIC_TOOL])
+    assert anthropic_body["tools"] == [ANTHROPIC_TOOL]
+    crossed = conversation.dump("anthropic", model="claude", max_tokens=100, tools=[OPENAI_TOOL])
+    assert crossed["tools"][0]["input_schema"] == SCHEMA
+
+
+def test_a_malformed_tool_is_reported_where_it_was_written() -> None:
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.validate_model(ChatRequest, {"tools": [CANONICAL_TOOL, {"type": "function", "function": {}}]})
+    assert "$.tools[1]" in str(caught.value)
