@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from chatcodec.api import convert_request, convert_response
+from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss
 from chatcodec.payloads import load_object
@@ -61,6 +62,9 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
+        wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
+        if wrong_format is not None:
+            return Outcome(None, wrong_format)
         converted = convert(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
     except ChatcodecError as error:
         return Outcome(None, str(error))

@@ -19,14 +19,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from chatcodec import exit_codes
+from chatcodec import detect, exit_codes
 from chatcodec._narrow import as_dict
+from chatcodec.api import decode_request, decode_response
 from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
 from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
 from chatcodec.messages import AnyMessage, AssistantMessage
+from chatcodec.payloads import load_object
 from chatcodec.rendering import render_conversation
 from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
 from chatcodec.schema import SCHEMA_KINDS, SchemaKind, render_schema, stale_schemas, write_schemas
 from chatcodec.validation import dump_messages, validate_messages, validate_model
 
@@ -78,10 +81,19 @@ def _parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
         epilog=EXIT_CODES_HELP,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")
-    validate.add_argument("file", type=Path, help="a JSON file (messages list or request object) or JSONL")
+    validate.add_argument(
+        "file", type=Path, help="a JSON file (messages list, request or response body) or JSONL ('-': standard input)"
+    )
+    validate.add_argument(
+        "--format",
+        choices=detect.KNOWN,
+        help="the input's wire format (default: told from the input; canonical and the accepted dialects "
+        "when nothing tells)",
+    )
     shown = validate.add_mutually_exclusive_group()
     shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
     shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
@@ -107,7 +119,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
         try:
             if document.error is not None:
                 raise ChatcodecError(document.error)
-            messages = _validate_document(document.data)
+            messages = _validate_document(document.data, arguments.format)
         except ChatcodecError as error:
             failures += 1
             print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
@@ -124,11 +136,49 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _validate_document(data: object) -> list[AnyMessage]:
+def _validate_document(data: object, format_name: str | None) -> list[AnyMessage]:
+    """The messages of one document, read in ``format_name`` or the format it shows."""
+    if format_name is not None:
+        wrong = detect.mismatch(format_name, data)
+        if wrong is not None:
+            raise ChatcodecError(wrong.replace("--from", "--format"))
+    chosen = format_name or detect.detect(data)
+    if chosen is not None and chosen != detect.CANONICAL:
+        return _decoded_messages(chosen, data)
+    try:
+        return _canonical_messages(data)
+    except ValidationError as error:
+        if format_name is None and not detect.markers(data):
+            known = ", ".join(detect.KNOWN)
+            raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
+        raise
+
+
+def _canonical_messages(data: object) -> list[AnyMessage]:
     fields = as_dict(data)
     if fields is not None and "messages" in fields:
         return validate_model(ChatRequest, fields).messages
+    if fields is not None and ("choices" in fields or "message" in fields):
+        return [choice.message for choice in validate_model(ChatResponse, fields).choices]
     return validate_messages(data)
+
+
+def _decoded_messages(format_name: str, data: object) -> list[AnyMessage]:
+    """A provider body's messages, as its codec decodes it (request or response)."""
+    fields = load_object(data, f"{format_name} body")
+    if _is_response(fields):
+        return [choice.message for choice in decode_response(format_name, fields).choices]
+    return decode_request(format_name, fields).messages
+
+
+def _is_response(fields: dict[str, Any]) -> bool:
+    return "choices" in fields or fields.get("type") in ("message", "error")
+
+
+def _version() -> str:
+    from chatcodec import __version__
+
+    return __version__
 
 
 def _describe(error: ChatcodecError) -> str:

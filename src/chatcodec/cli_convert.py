@@ -26,7 +26,7 @@ from typing import IO, Any, TextIO
 
 from chatcodec import exit_codes
 from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
-from chatcodec.documents import open_input
+from chatcodec.documents import is_stdin, open_input
 from chatcodec.errors import ProviderLookupError
 from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
@@ -49,7 +49,9 @@ def add_convert_command(commands: Any) -> None:
         description="Convert a JSON payload, or JSONL with one payload per line (in order, in constant memory).",
         epilog=EXIT_CODES_HELP,
     )
-    convert.add_argument("file", type=Path, help="a JSON payload, or JSONL with one payload per line")
+    convert.add_argument(
+        "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
+    )
     convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
     convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
     convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
@@ -205,7 +207,7 @@ def _rejects_path(arguments: argparse.Namespace) -> Path:
         out: Path = arguments.out
         return out.with_name(out.stem + _REJECTS_SUFFIX)
     source: Path = arguments.file
-    return Path(source.stem + _REJECTS_SUFFIX)
+    return Path(("stdin" if is_stdin(source) else source.stem) + _REJECTS_SUFFIX)
 
 
 def _clash(source: Path, out: Path | None, rejects: Path) -> str | None:

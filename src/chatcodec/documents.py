@@ -12,7 +12,8 @@ import io
 import itertools
 import os
 import stat
-from collections.abc import Generator, Iterator
+import sys
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,18 +37,28 @@ class Document:
     """Why the line could not be parsed."""
 
 
+STDIN = "-"
+"""The file name that means standard input, as for most command-line tools."""
+
+
+def is_stdin(path: Path) -> bool:
+    """Whether ``path`` is ``-``, standard input."""
+    return str(path) == STDIN
+
+
 def iter_documents(path: Path) -> Iterator[Document]:
-    """The documents in ``path``: the whole file, or one per non-blank JSONL line."""
-    if path.suffix in _JSONL_SUFFIXES:
+    """The documents in ``path`` (``-``: standard input): the whole file, or one per
+    non-blank JSONL line."""
+    if path.suffix in _JSONL_SUFFIXES and not is_stdin(path):
         yield from _lines(path)
         return
-    text = path.read_text(encoding="utf-8")
+    text = sys.stdin.read() if is_stdin(path) else path.read_text(encoding="utf-8")
     try:
         yield Document("", parse_json(text))
     except ChatcodecError:
         if "\n" not in text.strip():
             raise
-        yield from _lines(path)  # a JSONL file without the suffix
+        yield from _numbered(io.StringIO(text))  # a JSONL file without the suffix
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +83,7 @@ def open_input(path: Path) -> Generator[InputFile]:
     line is not JSON on its own (a pretty-printed document, or JSON lines whose first
     line is broken) is the whole file read to tell the two apart.
     """
-    with path.open("rb") as stream:
+    with _binary(path) as stream:
         size = _regular_size(stream)
         if path.suffix in _JSONL_SUFFIXES:
             yield InputFile(iter(stream), None, size)
@@ -94,6 +105,16 @@ def open_input(path: Path) -> Generator[InputFile]:
                 yield InputFile(iter(io.BytesIO(whole)), None, size)  # split exactly as a file is
 
 
+@contextmanager
+def _binary(path: Path) -> Generator[BinaryIO]:
+    """``path`` opened for reading bytes; ``-`` is standard input, left open after."""
+    if is_stdin(path):
+        yield sys.stdin.buffer
+        return
+    with path.open("rb") as stream:
+        yield stream
+
+
 def _through_first_content(stream: BinaryIO) -> list[bytes]:
     """Lines up to and including the next non-blank one (or to the end)."""
     lines: list[bytes] = []
@@ -113,16 +134,23 @@ def _is_json(text: bytes) -> bool:
 
 
 def _regular_size(stream: BinaryIO) -> int | None:
-    status = os.fstat(stream.fileno())
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # a stream with no file behind it (a test's standard input)
+        return None
     return status.st_size if stat.S_ISREG(status.st_mode) and status.st_size > 0 else None
 
 
 def _lines(path: Path) -> Iterator[Document]:
     with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield Document(f":{number}", parse_json(line))
-            except ChatcodecError as error:
-                yield Document(f":{number}", None, str(error))
+        yield from _numbered(lines)
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[Document]:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield Document(f":{number}", parse_json(line))
+        except ChatcodecError as error:
+            yield Document(f":{number}", None, str(error))

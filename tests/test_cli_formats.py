@@ -1,0 +1,125 @@
+"""The command line knows the wire formats: ``validate --format`` (told from the input
+when omitted), ``convert`` refusing input in another format than ``--from``, ``-`` for
+standard input, ``--version``; and ``chatcodec.testing`` says what to install."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+import chatcodec
+from chatcodec.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+EXAMPLE = ROOT / "examples" / "agent_session.openai-chat.json"
+
+
+def _bodies(provider: str) -> list[Path]:
+    return sorted((FIXTURES / provider).glob("re*/*.json"))  # requests and responses
+
+
+def _other(provider: str) -> str:
+    return "anthropic" if provider == "openai-chat" else "openai-chat"
+
+
+ALL_BODIES = [(provider, path) for provider in ("openai-chat", "anthropic") for path in _bodies(provider)]
+REJECTED_BY_THE_PROVIDER = ("orphan_tool_result_invalid", "error_400_orphan_tool_result")
+"""Recorded bodies that are no conversation: a request the API refused, its error response."""
+CONVERSATIONS = [(provider, path) for provider, path in ALL_BODIES if path.stem not in REJECTED_BY_THE_PROVIDER]
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("provider", "path"), CONVERSATIONS, ids=lambda value: getattr(value, "stem", value))
+def test_validate_tells_every_recorded_body_apart(
+    provider: str, path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+    assert main(["validate", "--format", provider, str(path)]) == 0
+
+
+@pytest.mark.parametrize(("provider", "path"), ALL_BODIES, ids=lambda value: getattr(value, "stem", value))
+def test_convert_refuses_a_body_in_another_format_and_names_it(
+    provider: str, path: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    kind = "request" if path.parent.name == "request" else "response"
+    wrong = _other(provider)
+    code = main(["convert", str(path), "--from", wrong, "--to", "canonical", "--kind", kind])
+    assert code == 1
+    error = capsys.readouterr().err
+    assert f"this is not {wrong} input" in error
+    assert f"it looks like {provider}" in error
+    assert not list(tmp_path.iterdir())  # no rejects file for one document
+
+
+def test_the_repo_example_validates_with_and_without_format(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(EXAMPLE)]) == 0
+    assert "ok, 7 messages" in capsys.readouterr().out
+    assert main(["validate", "--format", "anthropic", str(EXAMPLE)]) == 1
+    assert "it looks like openai-chat (give that as --format)" in capsys.readouterr().err
+
+
+def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text('{"prompt": "hi", "answer": 3}')
+    assert main(["validate", str(path)]) == 1
+    assert "not in any format chatcodec knows (openai-chat, anthropic, canonical; --format names one)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_jsonl_line_in_the_wrong_format_is_rejected_with_the_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    good = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    anthropic = json.loads((FIXTURES / "anthropic" / "request" / "text_with_system_string.json").read_text())
+    source = tmp_path / "mixed.jsonl"
+    source.write_text(json.dumps(good) + "\n" + json.dumps(anthropic) + "\n")
+    rejects = tmp_path / "rejects.jsonl"
+    code = main(["convert", str(source), "--from", "openai-chat", "--to", "anthropic", "--rejects", str(rejects)])
+    assert code == 1
+    record = json.loads(rejects.read_text())
+    assert record["line"] == 2
+    assert "it looks like anthropic" in record["error"]
+    assert json.loads(capsys.readouterr().out)["messages"] == [{"role": "user", "content": "hi"}]
+
+
+def test_dash_is_standard_input_for_validate_and_convert(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, EXAMPLE.read_text())
+    assert main(["validate", "-"]) == 0
+    assert capsys.readouterr().out.startswith("-: ok, 7 messages")
+    _stdin(monkeypatch, EXAMPLE.read_text())
+    assert main(["convert", "-", "--from", "openai-chat", "--to", "anthropic"]) == 0
+    assert json.loads(capsys.readouterr().out)["model"] == json.loads(EXAMPLE.read_text())["model"]
+    lines = "".join(json.dumps({"messages": [{"role": "user", "content": str(n)}]}) + "\n" for n in range(3))
+    _stdin(monkeypatch, lines)
+    assert main(["validate", "-"]) == 0
+    assert capsys.readouterr().out.count("ok, 1 messages") == 3
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.strip() == f"chatcodec {version('chatcodec')}"
+    assert chatcodec.__version__ == version("chatcodec")
+
+
+def test_testing_without_hypothesis_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [name for name in sys.modules if name.startswith("chatcodec.testing")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "hypothesis", None)  # what an environment without it gives
+    with pytest.raises(ModuleNotFoundError, match=r"pip install 'chatcodec\[testing\]'"):
+        importlib.import_module("chatcodec.testing")
