@@ -12,6 +12,8 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    __version__: str
+    """The installed distribution's version (``importlib.metadata``)."""
     from chatcodec.accumulator import StreamAccumulator
     from chatcodec.api import (
         accumulate_stream,
@@ -47,6 +49,7 @@ if _typing.TYPE_CHECKING:
         UrlSource,
         UserContentPart,
     )
+    from chatcodec.content_rule import ContentRule
     from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
     from chatcodec.errors import (
         ChatcodecError,
@@ -136,6 +139,7 @@ __all__ = [
     "Codec",
     "CodecNotAvailableError",
     "ContentPart",
+    "ContentRule",
     "Conversation",
     "DocumentPart",
     "ErrorEvent",
@@ -238,6 +242,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "AudioPart": "chatcodec.content",
     "Base64Source": "chatcodec.content",
     "BatchConverter": "chatcodec.batch_converter",
+    "ContentRule": "chatcodec.content_rule",
     "CacheControl": "chatcodec.content",
     "ChatRequest": "chatcodec.request",
     "ChatResponse": "chatcodec.response",
@@ -333,6 +338,15 @@ _EXPORTED_FROM: dict[str, str] = {
 
 
 def __getattr__(name: str) -> _typing.Any:
+    if name == "__version__":  # from the installed package's metadata, read on first use
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("chatcodec")
+        except PackageNotFoundError:  # a source tree on sys.path, not installed
+            found = "0+unknown"
+        globals()[name] = found
+        return found
     module_name = _EXPORTED_FROM.get(name)
     if module_name is None:
         raise AttributeError(f"module 'chatcodec' has no attribute {name!r}")

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any, TypeVar, cast
 
 from chatcodec.accumulator import StreamAccumulator
+from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
 from chatcodec.registry import SupportsStreamDecoder, get_codec
@@ -43,11 +44,20 @@ def encode_request(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    content_rule: ContentRule | None = None,
 ) -> dict[str, Any]:
-    """Write ``request`` as a ``provider`` request body (a JSON-ready dict)."""
+    """Write ``request`` as a ``provider`` request body (a JSON-ready dict).
+
+    ``content_rule`` shapes message content by the target model's capabilities first
+    (OpenHands' string-or-list rule, :class:`~chatcodec.ContentRule`); what it drops is a
+    loss like any other.
+    """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    encoded = codec.encode_request(_as_model(ChatRequest, request), recorder)
+    model = _as_model(ChatRequest, request)
+    if content_rule is not None:
+        model = model.model_copy(update={"messages": content_rule.apply(model.messages, recorder)})
+    encoded = codec.encode_request(model, recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
