@@ -123,3 +123,21 @@ def test_testing_without_hypothesis_says_what_to_install(monkeypatch: pytest.Mon
     monkeypatch.setitem(sys.modules, "hypothesis", None)  # what an environment without it gives
     with pytest.raises(ModuleNotFoundError, match=r"pip install 'chatcodec\[testing\]'"):
         importlib.import_module("chatcodec.testing")
+
+
+NOT_JSON = {
+    "request.yaml": ("model: gpt-4o\nmessages:\n  - role: user\n    content: hi\n", "this is YAML"),
+    "stream.sse": ((FIXTURES / "anthropic" / "stream" / "text_basic.sse").read_text(), "server-sent event stream"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_JSON))
+def test_convert_says_what_a_non_json_file_is_and_leaves_no_rejects(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, said = NOT_JSON[name]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(text)
+    assert main(["convert", name, "--from", "anthropic", "--to", "openai-chat"]) == 1
+    assert said in capsys.readouterr().err
+    assert [path.name for path in tmp_path.iterdir()] == [name]

@@ -15,9 +15,11 @@ The exit code is the number of rejected payloads (63 for 63 or more), or a
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
+import re
 import sys
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -138,6 +140,14 @@ def _convert_lines(
     arguments: argparse.Namespace, options: ConvertOptions, lines: Iterable[bytes], size: int | None, out: TextIO
 ) -> int:
     path: Path = arguments.file
+    first, lines = _first_content(lines)
+    other = _text_format(first)
+    if other is not None:  # every line would be a reject: say what the file is instead
+        print(
+            f"{path}: this is {other}, not JSON or JSON lines; convert takes request or response bodies",
+            file=sys.stderr,
+        )
+        return 1
     rejects_path = _rejects_path(arguments)
     clash = _clash(path, arguments.out, rejects_path)
     if clash:
@@ -155,6 +165,34 @@ def _convert_lines(
     finally:
         report.close()
     return report.summarize(quiet=arguments.quiet)
+
+
+def _first_content(lines: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:
+    """The first non-blank line, and every line again (that one included)."""
+    iterator = iter(lines)
+    seen: list[bytes] = []
+    for line in iterator:
+        seen.append(line)
+        if line.strip():
+            return line, itertools.chain(seen, iterator)
+    return b"", iter(seen)
+
+
+_SSE_FIELDS = (b"event:", b"data:", b"id:", b"retry:", b":")
+_YAML_KEY = re.compile(rb"^(---\s*$|- |[A-Za-z_][\w.-]*:(\s|$))")
+
+
+def _text_format(line: bytes) -> str | None:
+    """What a first line that is not JSON shows the file to be: a server-sent event
+    stream (``event:`` / ``data:`` fields) or YAML (``key: value``, ``---``, ``- item``)."""
+    text = line.strip()
+    if not text or text[:1] in (b"{", b"["):
+        return None
+    if text.startswith(_SSE_FIELDS):
+        return "a server-sent event stream (accumulate it with chatcodec.accumulate_stream)"
+    if _YAML_KEY.match(text):
+        return "YAML"
+    return None
 
 
 @dataclass(slots=True)
