@@ -12,9 +12,10 @@ so do the ``None`` keys Hugging Face ``datasets`` adds to content parts.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
+from pydantic import BaseModel
 
 import chatcodec
 from chatcodec import AssistantMessage, ThinkingPart, ToolMessage, ToolUsePart
@@ -246,3 +247,30 @@ def test_asktable_tool_use_input_as_argument_text_is_kept_exactly() -> None:
         {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "w", "input": '{"ci'}]}
     )
     assert partial.tool_calls[0].arguments == '{"ci'  # half-streamed text stays what it was
+
+
+class _VerifiersToolCall(BaseModel):
+    """Verifiers' v1 ``ToolCall`` (``verifiers/v1/types.py``), mirrored: the package is not a test dependency."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+class _VerifiersAssistant(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str | None = None
+    reasoning_content: str | None = None
+    tool_calls: list[_VerifiersToolCall] | None = None
+    provider_state: list[dict[str, Any]] | None = None
+
+
+def test_verifiers_message_objects_are_taken_as_they_are() -> None:
+    """A rollout holds Verifiers' pydantic messages, not dumps: read as the fields set."""
+    call = _VerifiersToolCall(id="call_1", name="weather", arguments='{"city": "Paris"}')
+    message = _VerifiersAssistant(content="On it.", tool_calls=[call])
+    validated = chatcodec.validate_messages([{"role": "user", "content": "Weather?"}, message])[1]
+    assert validated == chatcodec.validate_message(message.model_dump())  # nulls and all
+    assert [(tool_call.id, tool_call.arguments) for tool_call in validated["tool_calls"]] == [
+        ("call_1", '{"city": "Paris"}')
+    ]

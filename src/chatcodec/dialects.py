@@ -38,6 +38,13 @@ document source ``{type: text, data}``          text source with ``text`` (same 
 ``ChatRequest`` mapping with ``system``         a leading system message
 ``ChatResponse`` mapping with ``message``       its single choice
 (and ``finish_reason``)
+an OpenAI response message (``refusal``,        the message as the openai-chat codec reads it
+``annotations``, ``audio``)                     (``decode_assistant``)
+Verifiers 0.4 ``provider_state``                thinking blocks, ``reasoning_details`` or
+                                                opaque Responses items (:mod:`.dialect_state`)
+``{type: tool_use, input: "<JSON text>"}``      ``tool_use`` with that text as ``arguments``
+keys whose value is ``null``                    absent (but an assistant's ``content: null``)
+tools in OpenAI's or Anthropic's shape          ``ToolDefinition`` (:mod:`.dialect_tools`)
 ==============================================  ==============================================
 
 One reader per dialect: OpenAI shapes are read by the openai-chat codec's decoders and
@@ -61,6 +68,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.dialect_state import with_provider_state
 from chatcodec.dialect_tools import read_tools
 from chatcodec.providers.anthropic import parts as anthropic_parts
 from chatcodec.providers.openai_chat import assistant as openai_assistant
@@ -321,7 +329,7 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
             return {**message, "content": []}
         return _with_content(message, at)
     if "provider_state" in message:
-        message = _with_provider_state(message, at)
+        message = with_provider_state(message, at)
     if not _OPENAI_ONLY.isdisjoint(message) and _is_openai_message(message, at):
         return _decoded(openai_assistant.decode_assistant, message, _OPENAI_KEYS)
     content: Any = message.get("content")
@@ -350,33 +358,6 @@ def _is_openai_message(message: dict[str, Any], at: Location) -> bool:
         return False
     calls = _checked_tool_calls(message.get("tool_calls"), at)
     return all(isinstance(call.get("function"), dict) for call in calls)
-
-
-def _with_provider_state(message: dict[str, Any], at: Location) -> dict[str, Any]:
-    """Verifiers 0.4's ``provider_state``: the provider's own reasoning items, replayed to
-    keep signed or encrypted reasoning (``verifiers/v1/dialects``): Anthropic thinking
-    blocks, OpenRouter ``reasoning_details`` entries, or OpenAI Responses output items.
-    The first two are read as the fields they are; anything else is kept whole as opaque
-    parts of the Responses format, never dropped."""
-    state = message["provider_state"]
-    rest = _without(message, ("provider_state",))
-    listed = as_list(state)
-    items = [fields for fields in map(as_dict, listed or ()) if fields is not None]
-    if listed is None or len(items) != len(listed):
-        raise DialectError(at, "provider_state_type", "provider_state must be a list of objects", state)
-    kinds = [item.get("type") for item in items]
-    if all(kind in ("thinking", "redacted_thinking") for kind in kinds):
-        field = "thinking_blocks"
-    elif all(isinstance(kind, str) and kind.startswith("reasoning.") for kind in kinds):
-        field = openai_reasoning.DETAILS
-    else:
-        content = rest.get("content")
-        listed = [{"type": "text", "text": content}] if isinstance(content, str) and content else as_list(content) or []
-        opaque = [{"type": "opaque", "provider": "openai-responses", "data": item} for item in items]
-        return {**rest, "content": [*opaque, *listed]}
-    if field in rest:
-        raise DialectError(at, "provider_state_conflict", f"provider_state and {field} are both given", state)
-    return {**rest, field: items}
 
 
 def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:

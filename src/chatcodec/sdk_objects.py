@@ -15,7 +15,8 @@ every field it was given for an exact round trip:
 - ``to_dict(mode="json")`` is ``model_dump(mode="json", by_alias=True,
   exclude_unset=True)``: the fields the server sent, under their wire names, and nothing
   else. That is the rule used for every pydantic object (google-genai's fields are
-  snake_case with camelCase aliases, so ``by_alias`` gives its wire names back too).
+  snake_case with camelCase aliases, so ``by_alias`` gives its wire names back too),
+  plus the non-null defaults of an object built in code (its ``role`` or ``type`` tag).
 - litellm builds its objects itself and sets every field, ``None`` included, so "unset"
   means nothing there; its ``None`` fields are dropped instead (litellm's own
   ``model_dump(exclude_none=True)`` is what it sends on).
@@ -79,11 +80,11 @@ def _dump(value: object) -> object:
     if isinstance(value, BaseModel):
         # ``warnings=False``: a field whose value the SDK's type does not expect (a newer
         # server, or an object built with ``model_construct``) is still what was sent.
+        filled: object = value.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
         if module.startswith(_NONE_FILLING_MODULES):
-            dumped: object = value.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
-        else:
-            dumped = value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-        return dumped
+            return filled
+        sent: object = value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        return _with_defaults(sent, filled)
     to_dict = cast(Callable[..., object] | None, getattr(value, "to_dict", None))
     if to_dict is not None:
         try:
@@ -95,6 +96,25 @@ def _dump(value: object) -> object:
         return value.model_dump(mode="json", exclude_unset=True)
     except TypeError:  # a ``model_dump`` with pydantic's name but not its options
         return value.model_dump()
+
+
+def _with_defaults(sent: object, filled: object) -> object:
+    """``sent`` (the fields set) plus the non-null defaults only ``filled`` has: an object
+    built in code rather than parsed from a body (Verifiers' ``AssistantMessage()``)
+    leaves its ``role`` or ``type`` tag unset, and that tag is part of its JSON; a
+    ``None`` default is not (it is what "unset" means)."""
+    if isinstance(sent, dict) and isinstance(filled, dict):
+        sent_fields = cast(dict[str, object], sent)
+        filled_fields = cast(dict[str, object], filled)
+        merged = {key: _with_defaults(item, filled_fields.get(key)) for key, item in sent_fields.items()}
+        merged.update({key: item for key, item in filled_fields.items() if key not in sent_fields})
+        return merged
+    if isinstance(sent, list) and isinstance(filled, list):
+        sent_items = cast(list[object], sent)
+        filled_items = cast(list[object], filled)
+        if len(sent_items) == len(filled_items):
+            return [_with_defaults(item, other) for item, other in zip(sent_items, filled_items, strict=True)]
+    return sent
 
 
 def sdk_json_items(value: object) -> object:
