@@ -29,6 +29,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError
 
 
@@ -103,17 +104,14 @@ def _with_defaults(sent: object, filled: object) -> object:
     built in code rather than parsed from a body (Verifiers' ``AssistantMessage()``)
     leaves its ``role`` or ``type`` tag unset, and that tag is part of its JSON; a
     ``None`` default is not (it is what "unset" means)."""
-    if isinstance(sent, dict) and isinstance(filled, dict):
-        sent_fields = cast(dict[str, object], sent)
-        filled_fields = cast(dict[str, object], filled)
+    sent_fields, filled_fields = as_dict(sent), as_dict(filled)
+    if sent_fields is not None and filled_fields is not None:
         merged = {key: _with_defaults(item, filled_fields.get(key)) for key, item in sent_fields.items()}
         merged.update({key: item for key, item in filled_fields.items() if key not in sent_fields})
         return merged
-    if isinstance(sent, list) and isinstance(filled, list):
-        sent_items = cast(list[object], sent)
-        filled_items = cast(list[object], filled)
-        if len(sent_items) == len(filled_items):
-            return [_with_defaults(item, other) for item, other in zip(sent_items, filled_items, strict=True)]
+    sent_items, filled_items = as_list(sent), as_list(filled)
+    if sent_items is not None and filled_items is not None and len(sent_items) == len(filled_items):
+        return [_with_defaults(item, other) for item, other in zip(sent_items, filled_items, strict=True)]
     return sent
 
 
