@@ -215,3 +215,23 @@ def test_an_object_whose_dump_fails_is_a_payload_error() -> None:
 
     with pytest.raises(chatcodec.ChatcodecError, match="could not read the Broken object as JSON: boom"):
         chatcodec.decode_response("openai-chat", Broken())  # type: ignore[arg-type]  # duck-typed input
+
+
+def test_sdk_tool_calls_and_thinking_blocks_inside_message_dicts() -> None:
+    """LiteLLM and OpenHands keep the SDK's tool-call and thinking-block objects inside
+    otherwise plain message dicts."""
+    from anthropic.types import ThinkingBlock
+    from openai.types.chat import ChatCompletionMessageFunctionToolCall
+
+    call = ChatCompletionMessageFunctionToolCall.model_validate(
+        {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+    )
+    block = ThinkingBlock.model_validate({"type": "thinking", "thinking": "plan", "signature": "sig"})
+    message = {"role": "assistant", "content": None, "tool_calls": [call], "thinking_blocks": [block]}
+    plain = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [call.model_dump(mode="json")],
+        "thinking_blocks": [block.model_dump(mode="json")],
+    }
+    assert chatcodec.validate_message(message) == chatcodec.validate_message(plain)

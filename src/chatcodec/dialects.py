@@ -67,6 +67,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from chatcodec._base import CanonicalModel
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.dialect_state import with_provider_state
 from chatcodec.dialect_tools import read_tools
@@ -76,6 +77,7 @@ from chatcodec.providers.openai_chat import parts as openai_parts
 from chatcodec.providers.openai_chat import reasoning as openai_reasoning
 from chatcodec.request import with_system_shorthand
 from chatcodec.response import with_single_message_shorthand
+from chatcodec.sdk_objects import sdk_json
 
 Location = tuple[int | str, ...]
 """Steps of a JSON path into the caller's input."""
@@ -369,7 +371,7 @@ def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
     calls = as_list(tool_calls)
     if calls is None:
         raise DialectError(at, "tool_calls_type", "tool_calls must be a list of tool calls", tool_calls)
-    calls = [_without_nulls(fields) if (fields := as_dict(call)) is not None else _dumped(call) for call in calls]
+    calls = [_plain(call) for call in calls]
     for index, call in enumerate(calls):
         fields = as_dict(call)
         function = as_dict(fields.get("function")) if fields is not None else None
@@ -383,9 +385,14 @@ def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
     return calls
 
 
-def _dumped(value: object) -> object:
-    """A canonical model as its dict; anything else as it is (the checks report it)."""
-    return value.model_dump() if isinstance(value, BaseModel) else value
+def _plain(value: object) -> object:
+    """A tool call or thinking block as a dict without null keys: a canonical model as its
+    dump (what ``message["tool_calls"]`` gives), an SDK object as its JSON (LiteLLM's and
+    OpenHands' messages hold the SDK's tool-call objects); anything else as it is."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json") if isinstance(value, CanonicalModel) else sdk_json(value)
+    fields = as_dict(value)
+    return value if fields is None else _without_nulls(fields)
 
 
 def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
@@ -403,7 +410,7 @@ def _thinking_blocks(blocks: object, at: Location) -> list[Any]:
     listed = as_list(blocks)
     if listed is None:
         raise DialectError(at, "thinking_blocks_type", "thinking_blocks must be a list of thinking blocks", blocks)
-    return [read_part(block, at) for block in listed]
+    return [read_part(_plain(block), at) for block in listed]
 
 
 def _reasoning_parts(message: dict[str, Any], blocks: list[Any], at: Location) -> list[dict[str, Any]]:
