@@ -125,8 +125,10 @@ class AssistantMessage(_ChatMessageBase):
         ``content`` reads as the rest (its text as one string, ``None`` when there is
         none), and ``tool_calls``, ``reasoning_content`` and (for Anthropic-signed
         thinking) ``thinking_blocks`` are keys, present when non-empty. The attributes
-        (``message.content``) stay canonical; ``dict(message)`` validates back to the
-        same message.
+        (``message.content``) stay canonical, and so does ``model_dump()``. For a message
+        read from Verifiers' shape, ``dict(message)`` validates back to the same message;
+        what that shape cannot hold (text interleaved with tool calls, a reasoning field
+        other than ``reasoning_content``) is only in the canonical forms.
         """
         if isinstance(self.content, str):
             return {}
