@@ -92,3 +92,29 @@ def test_encode_request_for_openai_chat_takes_the_rule() -> None:
         content_rule=ContentRule(cache=True),
     )
     assert listed["messages"][0]["content"] == [{"type": "text", "text": "hi"}]
+
+
+def test_openhands_own_dumps_validate_and_the_rule_gives_its_string_form() -> None:
+    """OpenHands' ``_list_serializer`` output validates; the string form of it is what its
+    ``_string_serializer`` writes (text joined with newlines, tool calls beside it)."""
+    list_form = [
+        {"role": "system", "content": [{"type": "text", "text": "You are OpenHands.", "cache_control": CACHED}]},
+        {"role": "user", "content": [{"type": "text", "text": "fix it"}, {"type": "text", "text": "please"}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Running."}],
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "bash", "arguments": '{"cmd": "ls"}'}}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "a.py"}], "tool_call_id": "c", "name": "bash"},
+    ]
+    messages = chatcodec.validate_messages(list_form)
+    body = chatcodec.encode_request(
+        "openai-chat", {"model": "m", "messages": messages}, content_rule=ContentRule(), on_loss="ignore"
+    )
+    assert [message["content"] for message in body["messages"]] == [
+        "You are OpenHands.",
+        "fix it\nplease",
+        "Running.",
+        "a.py",
+    ]
+    assert body["messages"][2]["tool_calls"] == list_form[2]["tool_calls"]
