@@ -93,6 +93,7 @@ _BUILT_IN: dict[str, str] = {
     CANONICAL: "chatcodec.canonical_codec:CODEC",
     "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
     "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
+    "gemini": "chatcodec.providers.gemini.codec:CODEC",
 }
 
 _loaded: dict[str, Codec] = {}

@@ -1,0 +1,98 @@
+"""``finishReason`` (and a blocked prompt's ``blockReason``) <-> canonical finish reason.
+
+Gemini ends a turn that calls functions with ``STOP``, like a plain answer, so ``STOP``
+is ``tool_calls`` when the candidate holds a function call (the caller says so) and
+``stop`` otherwise; the raw word is kept either way. The safety family (``SAFETY``,
+``RECITATION``, ``BLOCKLIST``, ``PROHIBITED_CONTENT``, ``SPII``, the ``IMAGE_*`` ones,
+``MODEL_ARMOR``, and every ``blockReason``) is ``content_filter``; the tool-call failures
+(``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``, ``TOO_MANY_TOOL_CALLS``,
+``MISSING_THOUGHT_SIGNATURE``, ``MALFORMED_RESPONSE``) are ``error``. Libraries that map
+all of these to ``stop`` hide a blocked or broken answer. A word added later decodes to
+``other`` with the raw word kept, and encodes back as that word when it is spelled the
+way Gemini spells them (upper snake case).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.losses import LossRecorder, Steps
+from chatcodec.response import FinishReason, UnifiedFinishReason
+
+FINISH_REASONS: dict[str, UnifiedFinishReason] = {
+    "STOP": "stop",
+    "MAX_TOKENS": "length",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "MODEL_ARMOR": "content_filter",
+    "MALFORMED_FUNCTION_CALL": "error",
+    "UNEXPECTED_TOOL_CALL": "error",
+    "TOO_MANY_TOOL_CALLS": "error",
+    "MISSING_THOUGHT_SIGNATURE": "error",
+    "MALFORMED_RESPONSE": "error",
+    "LANGUAGE": "other",
+    "OTHER": "other",
+    "IMAGE_OTHER": "other",
+    "NO_IMAGE": "other",
+    "FINISH_REASON_UNSPECIFIED": "other",
+}
+"""Every ``FinishReason`` the google-genai SDK knows (the rest are ``other``)."""
+
+BLOCK_REASONS = frozenset(
+    {"BLOCKED_REASON_UNSPECIFIED", "SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY", "MODEL_ARMOR", "JAILBREAK"}
+)
+"""``promptFeedback.blockReason`` values: each means the prompt was refused (content_filter)."""
+
+_GEMINI_SPELLING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+
+_RAW: dict[UnifiedFinishReason, str] = {
+    "stop": "STOP",
+    "tool_calls": "STOP",
+    "length": "MAX_TOKENS",
+    "content_filter": "SAFETY",
+    "refusal": "SAFETY",
+    "error": "MALFORMED_FUNCTION_CALL",
+    "pause": "OTHER",
+    "other": "OTHER",
+}
+
+
+def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, has_calls: bool = False) -> dict[str, Any] | None:
+    """The canonical reason for a wire ``finishReason`` (None while a stream is running)."""
+    if raw is None:
+        return None
+    unified = FINISH_REASONS.get(raw, "other")
+    if raw == "STOP" and has_calls:
+        unified = "tool_calls"
+    return {"unified": unified, "raw": raw}
+
+
+def decode_block_reason(raw: str) -> dict[str, Any]:
+    """The finish reason of a response whose prompt was blocked."""
+    return {"unified": "content_filter", "raw": raw}
+
+
+def encode_finish_reason(
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> str | None:
+    """The wire ``finishReason``: the raw word when it is Gemini's and agrees with the
+    unified value, else the closest word (a loss when that changes the unified value)."""
+    if finish_reason is None:
+        return None
+    raw, unified = finish_reason.raw, finish_reason.unified
+    if raw is not None and (FINISH_REASONS.get(raw) == unified or (raw == "STOP" and unified == "tool_calls")):
+        return raw
+    if raw is not None and unified == "other" and raw not in FINISH_REASONS and _GEMINI_SPELLING.match(raw):
+        return raw  # most likely a reason added after this was written: kept as sent
+    chosen = _RAW[unified]
+    if FINISH_REASONS[chosen] != unified and unified != "tool_calls":
+        losses.add(at, f"finish reason {unified!r}", f"Gemini has no such finishReason; sent as {chosen!r}")
+    return chosen

@@ -1,0 +1,115 @@
+"""Gemini ``generateContent`` request <-> :class:`~chatcodec.ChatRequest`.
+
+``contents`` and ``systemInstruction`` are the messages (:mod:`.messages`), ``tools`` and
+``toolConfig`` the tools (:mod:`.tools`), ``generationConfig`` the settings
+(:mod:`.settings`). ``safetySettings``, ``cachedContent``, ``labels`` and every other
+top-level field ride in ``provider_options["gemini"]`` and are written back verbatim,
+in the spelling they came in (:mod:`.spelling`).
+
+The model is part of the URL, not the body; a body that names one (``model``, as SDK
+dumps do) gives the canonical model, and a request with a model writes it back.
+Encoder options in ``provider_options["gemini"]``: ``missing_signature`` (see
+:mod:`.signatures`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
+from chatcodec.messages import AnyMessage
+from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
+from chatcodec.providers.gemini.messages import (
+    decode_messages,
+    decode_system,
+    encode_system,
+    encode_turns,
+    leading_system_count,
+)
+from chatcodec.providers.gemini.parts import EncodeContext
+from chatcodec.providers.gemini.settings import decode_settings, encode_settings
+from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
+from chatcodec.providers.gemini.spelling import snake_cased
+from chatcodec.providers.gemini.tools import decode_tools, encode_tools
+from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.request import ChatRequest
+from chatcodec.validation import validate_canonical, validate_with
+
+_MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
+_KNOBS = ("missing_signature",)
+
+
+def decode_request(payload: dict[str, Any]) -> ChatRequest:
+    """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
+    request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
+    canonical: dict[str, Any] = {}
+    if request.get("model") is not None:
+        canonical["model"] = request["model"]
+    bag = leftovers(request, _MAPPED)
+    if snake:
+        bag[SNAKE] = snake
+    messages = decode_messages(request["contents"])
+    if "systemInstruction" in request:
+        messages.insert(0, decode_system(request["systemInstruction"]))
+    canonical["messages"] = messages
+    decode_tools(request, canonical, bag)
+    decode_settings(request, canonical, bag)
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    return validate_canonical(ChatRequest, canonical)
+
+
+def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+    """Read a bare Gemini ``contents`` list (a stored conversation)."""
+    contents, _ = validated(CONTENTS_ADAPTER, messages, "Gemini contents")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents), "Messages")
+
+
+def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``request`` as a Gemini request body, applying the API's rules."""
+    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
+    context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request))
+    wire = restore_fields(bag)
+    if request.model is not None:
+        wire["model"] = request.model
+    leading = leading_system_count(request.messages)
+    system = encode_system(request.messages[:leading], context)
+    if system is not None:
+        wire["systemInstruction"] = system
+    turns = encode_turns(request.messages, leading, context)
+    if needs_signatures(request.model):
+        policy = missing_signature_policy(knobs.get("missing_signature"))
+        apply_signature_rule(turns, policy, losses, context.unsigned_by_gemini)
+    wire["contents"] = [turn.wire() for turn in turns]
+    encode_tools(request, wire, losses)
+    encode_settings(request, wire, bag, losses)
+    _report_unmapped(request, losses)
+    return snake_cased(wire, bag.get(SNAKE))
+
+
+def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
+    if request.stream:
+        losses.add(("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field")
+    if request.metadata is not None:
+        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field")
+    if request.cache_control is not None:
+        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)")
+
+
+def _names(request: ChatRequest) -> dict[str, str]:
+    """Tool names by call id: a Gemini result must name its function."""
+    return {call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls}
+
+
+def _synthesized_ids(request: ChatRequest) -> frozenset[str]:
+    """Ids the decoder made up for calls: results answering them are sent without an id."""
+    return frozenset(
+        call.id
+        for message in request.messages
+        if message.role == "assistant"
+        for call in message.tool_calls
+        if KIT.marker(call.provider_metadata, SYNTHESIZED_ID) is True
+    )

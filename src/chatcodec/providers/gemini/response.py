@@ -1,0 +1,171 @@
+"""Gemini ``GenerateContentResponse`` <-> :class:`~chatcodec.ChatResponse`.
+
+Each candidate is a choice: its parts map in order to the assistant message's parts
+(thought parts record ``provider="gemini"`` and ``modelVersion``; calls get made-up ids,
+:mod:`.call_ids`), ``finishReason`` the finish reason (:mod:`.finish_reason`), and the
+rest (``safetyRatings``, ``citationMetadata``, ``groundingMetadata``,
+``urlContextMetadata``, ``avgLogprobs``, ``finishMessage``...) rides in the choice's
+bag. ``usageMetadata`` is normalized (:mod:`.usage`); ``responseId`` is the id,
+``modelVersion`` the model, and ``promptFeedback``, ``createTime`` and the rest ride in
+the response's bag.
+
+A blocked prompt comes back with ``promptFeedback.blockReason`` and no candidate: it
+decodes to one empty choice whose finish reason is ``content_filter`` (raw: the block
+reason), marked ``_no_candidates`` so it encodes back without a candidate. An error body
+(``{"error": {...}}``) is not a response: decoding it raises
+:class:`~chatcodec.ProviderAPIError` with the error's status and message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.errors import ProviderAPIError
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini.call_ids import response_prefix
+from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
+from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
+from chatcodec.providers.gemini.messages import content_fields
+from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, decode_part, encode_part
+from chatcodec.providers.gemini.spelling import snake_cased
+from chatcodec.providers.gemini.usage import decode_usage, encode_usage
+from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields
+from chatcodec.response import ChatResponse, ResponseChoice
+from chatcodec.validation import validate_canonical
+
+RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
+"""Response fields with a canonical home."""
+CANDIDATE_MAPPED = ("content", "finishReason", "index")
+"""Candidate fields with a canonical home."""
+
+
+def raise_if_error(payload: object) -> None:
+    """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
+    if not is_error_body(payload):
+        return
+    body, _ = validated(ERROR_ADAPTER, payload, "Gemini error")
+    error: dict[str, Any] = body["error"]
+    error_type = error.get("status") or (str(error["code"]) if "code" in error else None)
+    raise ProviderAPIError(error.get("message", ""), error_type, payload)
+
+
+def decode_response(payload: dict[str, Any]) -> ChatResponse:
+    """Read a Gemini response body, in either spelling."""
+    raise_if_error(payload)
+    response, snake = validated(RESPONSE_ADAPTER, payload, "Gemini response")
+    bag = response_bag(response)
+    if snake:
+        bag[SNAKE] = snake
+    canonical = response_fields(response)
+    model = response.get("modelVersion") or None
+    prefix = response_prefix(response.get("responseId"))
+    candidates: list[dict[str, Any]] = response.get("candidates") or []
+    choices = [decode_candidate(candidate, position, model, prefix) for position, candidate in enumerate(candidates)]
+    if not choices:
+        choices = [blocked_choice(response)]
+        bag[NO_CANDIDATES] = "empty" if "candidates" in response else "absent"
+    canonical["choices"] = choices
+    if "usageMetadata" in response:
+        canonical["usage"] = decode_usage(response["usageMetadata"])
+    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
+
+
+def response_bag(response: dict[str, Any]) -> dict[str, Any]:
+    """The response-level bag: every field without a canonical home."""
+    return leftovers(response, RESPONSE_MAPPED)
+
+
+def response_fields(response: dict[str, Any]) -> dict[str, Any]:
+    """The canonical id and model of a response (or stream chunk)."""
+    fields: dict[str, Any] = {}
+    if "responseId" in response:
+        fields["id"] = response["responseId"]
+    if "modelVersion" in response:
+        fields["model"] = response["modelVersion"]
+    return fields
+
+
+def blocked_choice(response: dict[str, Any]) -> dict[str, Any]:
+    """The one empty choice of a response with no candidate (a blocked prompt)."""
+    choice: dict[str, Any] = {"message": {"role": "assistant", "content": []}}
+    reason = (response.get("promptFeedback") or {}).get("blockReason")
+    if isinstance(reason, str):
+        choice["finish_reason"] = decode_block_reason(reason)
+    return choice
+
+
+def decode_candidate(candidate: dict[str, Any], position: int, model: str | None, prefix: str) -> dict[str, Any]:
+    """One choice (as a dict) for a wire candidate."""
+    index = candidate.get("index", position)
+    bag = leftovers(candidate, CANDIDATE_MAPPED)
+    mark_absent(bag, candidate, "content", "index")
+    content: dict[str, Any] = candidate.get("content") or {}
+    context = DecodeContext(model=model, id_prefix=prefix, container=index)
+    parts = [decode_part(part, "model", context, number) for number, part in enumerate(content.get("parts") or [])]
+    message_bag = leftovers(content, ("role", "parts") if content.get("role") == "model" else ("parts",))
+    if "content" in candidate:
+        mark_absent(message_bag, content, "role", "parts")
+    choice: dict[str, Any] = {"index": index, "message": KIT.attach({"role": "assistant", "content": parts}, message_bag)}
+    has_calls = any(part["type"] == "tool_use" for part in parts)
+    finish_reason = decode_finish_reason(candidate.get("finishReason"), bag, has_calls=has_calls)
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    return KIT.attach(choice, bag)
+
+
+def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``response`` as a Gemini ``GenerateContentResponse``."""
+    bag = KIT.claim(losses, response.provider_metadata, ())
+    wire = restore_fields(bag)
+    no_candidates = bag.get(NO_CANDIDATES)
+    if no_candidates is None:
+        wire["candidates"] = [encode_candidate(choice, position, losses) for position, choice in enumerate(response.choices)]
+    else:
+        _check_blocked(response, losses)
+        if no_candidates == "empty":
+            wire["candidates"] = []
+    if response.id is not None:
+        wire["responseId"] = response.id
+    if response.model is not None:
+        wire["modelVersion"] = response.model
+    if response.created is not None:
+        losses.add(("created",), "creation time", "Gemini sends createTime only on Vertex, as text")
+    if response.usage is not None:
+        wire["usageMetadata"] = encode_usage(response.usage, losses, ("usage",))
+    return snake_cased(wire, bag.get(SNAKE))
+
+
+def _check_blocked(response: ChatResponse, losses: LossRecorder) -> None:
+    for position, choice in enumerate(response.choices):
+        if choice.message.parts or position > 0:
+            losses.add(("choices", position), "answer", "the prompt was blocked: Gemini sends no candidate")
+
+
+def encode_candidate(choice: ResponseChoice, position: int, losses: LossRecorder) -> dict[str, Any]:
+    """A wire candidate for one choice."""
+    at: Steps = ("choices", position)
+    bag = KIT.claim(losses, choice.provider_metadata, at)
+    absent = absent_keys(bag)
+    wire = restore_fields({key: value for key, value in bag.items() if key != ABSENT})
+    message = choice.message
+    message_at: Steps = (*at, "message")
+    message_bag = KIT.claim(losses, message.provider_metadata, message_at)
+    if message.name is not None:
+        losses.add((*message_at, "name"), "participant name", "Gemini turns have no name")
+    if message.cache_control is not None:
+        losses.add((*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers")
+    context = EncodeContext(losses)
+    parts: list[dict[str, Any]] = []
+    for index, part in enumerate(message.parts):
+        encoded = encode_part(part, context, (*message_at, "content", index))
+        if encoded is not None:
+            parts.append(encoded)
+    if parts or message_bag or "content" not in absent:
+        wire["content"] = content_fields(message_bag, "model", parts)
+    if "index" not in absent or choice.index != position:
+        wire["index"] = choice.index
+    finish_reason = encode_finish_reason(choice.finish_reason, bag, losses, (*at, "finish_reason"))
+    if finish_reason is not None:
+        wire["finishReason"] = finish_reason
+    return wire

@@ -1,0 +1,149 @@
+"""``functionResponse`` parts <-> canonical tool results.
+
+Gemini's result is a JSON object (``response``), named after the function it answers,
+with media beside it in ``parts`` (Gemini 3 multimodal results). Google documents two
+keys: ``{"output": ...}`` for the function's output and ``{"error": ...}`` for its error;
+any other object is the output as a whole. So:
+
+* ``{"output": "<text>"}`` decodes to the text, ``{"error": "<text>"}`` to the text with
+  ``is_error``; any other object to its compact JSON text;
+* encoding reverses it: an error's text goes in ``error``; a text that is the compact
+  JSON of an object (and not one of the two forms above) is sent as that object, any
+  other text as ``output``; so each direction gives the other back exactly;
+* media in ``parts`` follow the text as image / audio / document parts.
+
+The result's ``name`` is required by Gemini: the encoder takes it from the result, else
+from the call it answers (results from OpenAI-style histories carry only the call id).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, ToolResultPart
+from chatcodec.losses import LossRecorder
+from chatcodec.payloads import loads
+from chatcodec.providers.gemini.call_ids import OpenCalls
+from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec.providers.kit import Steps, leftovers, restore_fields
+
+_TEXT_FORMS = ("output", "error")
+
+
+def compact_json(value: object) -> str:
+    """``value`` as compact JSON text (what decoding a wire object gives)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def parsed_object(text: str) -> dict[str, Any] | None:
+    """``text`` parsed as a JSON object (empty text: ``{}``), or None."""
+    if not text.strip():
+        return {}
+    try:
+        parsed: object = loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None  # pyright: ignore[reportUnknownVariableType]
+
+
+def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
+    """A tool-result part for a ``functionResponse`` part."""
+    from chatcodec.providers.gemini.parts import decode_media
+
+    function_response: dict[str, Any] = part["functionResponse"]
+    wire_id = function_response.get("id")
+    bag = leftovers(part, ("functionResponse",))
+    rest = leftovers(function_response, ("name", "response", "id", "parts"))
+    if rest:
+        bag["functionResponse"] = rest
+    call_id = open_calls.answer(function_response["name"], wire_id)
+    if wire_id is None:
+        bag[WITHOUT_ID] = True  # paired by position: no id is written back
+    result: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": wire_id or call_id or fallback_id,
+        "name": function_response["name"],
+    }
+    response = function_response.get("response")
+    text, is_error = _response_text(response)
+    if response is None:
+        bag[NO_RESPONSE] = True
+    if is_error:
+        result["is_error"] = True
+    media = function_response.get("parts")
+    if media is None:
+        result["content"] = text
+    else:
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        for item in media:
+            decoded = decode_media(item, "inlineData" if "inlineData" in item else "fileData", "user")
+            content.append(decoded or {"type": "opaque", "provider": PROVIDER, "data": item})
+        result["content"] = content
+    return KIT.attach(result, bag)
+
+
+def _response_text(response: dict[str, Any] | None) -> tuple[str, bool]:
+    if response is None:
+        return "", False
+    if len(response) == 1:
+        key, value = next(iter(response.items()))
+        if key in _TEXT_FORMS and isinstance(value, str):
+            return value, key == "error"
+    return compact_json(response), False
+
+
+def response_object(text: str, is_error: bool) -> dict[str, Any]:
+    """The wire ``response`` for a result's text (see the module docstring)."""
+    if is_error:
+        return {"error": text}
+    parsed = parsed_object(text) if text.startswith("{") else None
+    if parsed is not None and compact_json(parsed) == text and _response_text(parsed) == (text, False):
+        return parsed
+    return {"output": text}
+
+
+def encode_result(
+    part: ToolResultPart, bag: dict[str, Any], call: tuple[str | None, bool], losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    """A ``functionResponse`` part for a tool result; ``call`` is the name of the call it
+    answers (if known) and whether that call's id was made up (then no id is written)."""
+    call_name, made_up = call
+    wire = restore_fields(bag)
+    function_response: dict[str, Any] = dict(wire.pop("functionResponse", None) or {})
+    name = part.name or call_name
+    if name is None:
+        losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
+        name = "unknown_function"
+    function_response["name"] = name
+    if isinstance(part.content, str):
+        text, media = part.content, []
+    else:
+        texts = [item.text for item in part.content if isinstance(item, TextPart)]
+        if len(texts) > 1:
+            losses.add((*at, "content"), "several text parts", "a Gemini result has one response: joined")
+        text = "".join(texts)
+        media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(part.content)]
+    if not (bag.get(NO_RESPONSE) and text == "" and not part.is_error):
+        function_response["response"] = response_object(text, part.is_error)
+    wire_media = [item for item in media if item is not None]
+    if wire_media:
+        function_response["parts"] = wire_media
+    if not bag.get(WITHOUT_ID) and not made_up:
+        function_response["id"] = part.tool_use_id
+    wire["functionResponse"] = function_response
+    return wire
+
+
+def _media(item: object, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    from chatcodec.providers.gemini.parts import encode_media
+
+    if isinstance(item, TextPart):
+        return None
+    if isinstance(item, ImagePart | AudioPart | DocumentPart):
+        bag = KIT.claim(losses, item.provider_metadata, at)
+        return encode_media(item, bag, losses, at)
+    if isinstance(item, OpaquePart) and item.provider == PROVIDER:
+        return dict(item.data)
+    losses.add(at, "result block", "Gemini results carry only media beside the response")
+    return None

@@ -1,0 +1,154 @@
+"""``generationConfig`` <-> canonical sampling settings, reasoning and output format.
+
+Sampling: ``temperature``, ``topP``, ``topK``, ``maxOutputTokens``, ``stopSequences``,
+``seed``, ``presencePenalty``, ``frequencyPenalty`` map to their canonical fields.
+
+Reasoning (``thinkingConfig``): ``thinkingBudget`` is ``budget_tokens`` (``-1``, dynamic
+thinking, is ``adaptive``), ``thinkingLevel`` (``LOW``/``HIGH``... in Gemini 3) is
+``effort``, ``includeThoughts`` is ``include_thoughts``.
+
+Output format: ``responseMimeType: application/json`` with ``responseJsonSchema`` (or
+``responseSchema``, Google's OpenAPI subset; the ``_response_schema_key`` marker
+remembers which) is a ``json_schema`` format, without a schema ``json_object``. Gemini
+has no schema name, description or strict switch: those are losses on encoding.
+
+Everything else in ``generationConfig`` (``candidateCount``, ``responseModalities``,
+``mediaResolution``, ``speechConfig``...) rides in the request's bag and is written back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini.markers import LEVEL_SPELLING
+from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+
+_SCALARS = (
+    ("temperature", "temperature"),
+    ("topP", "top_p"),
+    ("seed", "seed"),
+    ("presencePenalty", "presence_penalty"),
+    ("frequencyPenalty", "frequency_penalty"),
+)
+_EFFORTS = frozenset({"minimal", "low", "medium", "high", "xhigh"})
+RESPONSE_SCHEMA_KEY = "_response_schema_key"
+"""Marker: the output schema came as ``responseSchema``."""
+JSON = "application/json"
+
+
+def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Map ``generationConfig`` into ``canonical``; what is left of it goes into ``bag``."""
+    if "generationConfig" not in request:
+        return
+    rest = dict(request["generationConfig"])
+    for wire_key, key in _SCALARS:
+        if wire_key in rest:
+            canonical[key] = rest.pop(wire_key)
+    if isinstance(rest.get("topK"), int):
+        canonical["top_k"] = rest.pop("topK")
+    if isinstance(rest.get("maxOutputTokens"), int) and rest["maxOutputTokens"] >= 1:
+        canonical["max_tokens"] = rest.pop("maxOutputTokens")
+    if rest.get("stopSequences"):
+        canonical["stop"] = rest.pop("stopSequences")
+    _decode_format(rest, canonical, bag)
+    if "thinkingConfig" in rest:
+        canonical["reasoning"] = _decode_thinking(rest, bag)
+    bag["generationConfig"] = rest
+
+
+def _decode_format(rest: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    if rest.get("responseMimeType") != JSON:
+        return
+    schema_key = next((key for key in ("responseJsonSchema", "responseSchema") if key in rest), None)
+    if schema_key is None:
+        del rest["responseMimeType"]
+        canonical["response_format"] = {"type": "json_object"}
+    elif isinstance(rest[schema_key], dict):
+        del rest["responseMimeType"]
+        canonical["response_format"] = {"type": "json_schema", "json_schema": rest.pop(schema_key)}
+        if schema_key == "responseSchema":
+            bag[RESPONSE_SCHEMA_KEY] = True
+
+
+def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+    thinking = dict(rest.pop("thinkingConfig"))
+    reasoning: dict[str, Any] = {}
+    budget = thinking.get("thinkingBudget")
+    if budget == -1:
+        reasoning["adaptive"] = True
+        del thinking["thinkingBudget"]
+    elif isinstance(budget, int) and budget >= 0:
+        reasoning["budget_tokens"] = thinking.pop("thinkingBudget")
+    level = thinking.get("thinkingLevel")
+    if isinstance(level, str) and level.lower() in _EFFORTS:
+        reasoning["effort"] = level.lower()
+        del thinking["thinkingLevel"]
+        if level != level.upper():
+            bag[LEVEL_SPELLING] = level
+    if "includeThoughts" in thinking:
+        reasoning["include_thoughts"] = thinking.pop("includeThoughts")
+    if thinking:
+        rest["thinkingConfig"] = thinking
+    return reasoning
+
+
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
+    present = "generationConfig" in wire
+    config: dict[str, Any] = dict(wire.get("generationConfig") or {})
+    for wire_key, key in _SCALARS:
+        value = getattr(request, key)
+        if value is not None:
+            config[wire_key] = value
+    if request.top_k is not None:
+        config["topK"] = request.top_k
+    if request.max_tokens is not None:
+        config["maxOutputTokens"] = request.max_tokens
+    if request.stop:
+        config["stopSequences"] = list(request.stop)
+    if request.response_format is not None:
+        _encode_format(request.response_format, config, bag, losses)
+    if request.reasoning is not None:
+        config["thinkingConfig"] = _encode_thinking(request.reasoning, config, bag, losses)
+    if config or present:
+        wire["generationConfig"] = config
+
+
+def _encode_format(fmt: ResponseFormat, config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    at = ("response_format",)
+    if fmt.type == "text":
+        return  # Gemini's default output
+    config["responseMimeType"] = JSON
+    if fmt.type == "json_schema" and fmt.json_schema is not None:
+        config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = fmt.json_schema
+    for key in ("name", "description"):
+        if getattr(fmt, key) is not None:
+            losses.add((*at, key), f"schema {key}", "Gemini output schemas have none")
+    if fmt.strict is False:
+        losses.add((*at, "strict"), "strict=False", "Gemini always holds the answer to its schema")
+
+
+def _encode_thinking(
+    reasoning: ReasoningConfig, config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder
+) -> dict[str, Any]:
+    at = ("reasoning",)
+    thinking: dict[str, Any] = dict(config.get("thinkingConfig") or {})
+    if reasoning.budget_tokens is not None:
+        thinking["thinkingBudget"] = reasoning.budget_tokens
+    elif reasoning.adaptive:
+        thinking["thinkingBudget"] = -1
+    elif reasoning.enabled is False or reasoning.effort == "none":
+        thinking["thinkingBudget"] = 0
+    effort = reasoning.effort
+    if effort == "max":
+        losses.add((*at, "effort"), "effort 'max'", "Gemini's highest thinking level is XHIGH")
+        effort = "xhigh"
+    if effort is not None and effort != "none":
+        spelling = bag.get(LEVEL_SPELLING)
+        thinking["thinkingLevel"] = spelling if isinstance(spelling, str) and spelling.lower() == effort else effort.upper()
+    if reasoning.include_thoughts is not None:
+        thinking["includeThoughts"] = reasoning.include_thoughts
+    if reasoning.summary is not None:
+        losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only")
+    return thinking

@@ -1,0 +1,305 @@
+"""Decoding a Gemini stream (``streamGenerateContent``): the one path, driving the shared builder.
+
+Each chunk is a partial ``GenerateContentResponse`` (SSE ``data:`` lines with
+``?alt=sse``, or the elements of a JSON array / JSON lines). A chunk's parts continue
+the answer: the *first* part of a chunk continues the part still open in its candidate
+when both are text of the same kind (answer or thought) and the chunk's part carries
+nothing but text (and at most the one signature the open part lacks); any other part
+starts a new canonical part, numbered by the decoder (never by the chunk, whose
+positions restart at 0: clients that trust them overwrite parallel calls). So a
+trailing chunk that carries only a ``thoughtSignature`` on an empty text lands on the
+part it signs, as in the non-streamed body, and two signed parts are never joined.
+
+Function calls arrive whole, except on Vertex with streamed arguments: ``functionCall
+{name, willContinue}`` opens the call, ``{partialArgs: [{jsonPath, stringValue...,
+willContinue}]}`` chunks fill its arguments, and an empty ``functionCall {}`` ends it
+(:mod:`.partial_args`). Other parts (media, code execution) are given whole.
+
+``usageMetadata`` repeats totals so far on many chunks: later values replace earlier
+ones, key by key; the counts are emitted whenever they change (live usage), and the
+whole usage (with its bag) once at the end, when it is final. A chunk with no candidate and a
+``promptFeedback.blockReason`` is a blocked prompt; ``{"error": {...}}`` is an error event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic_core
+
+from chatcodec.errors import ChatcodecError, StreamError, ValidationError, json_path
+from chatcodec.providers.gemini.call_ids import response_prefix
+from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
+from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
+from chatcodec.providers.gemini.partial_args import PartialCall
+from chatcodec.providers.gemini.parts import DecodeContext, decode_call, decode_part
+from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, response_bag
+from chatcodec.providers.gemini.usage import decode_usage
+from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.kit import canonical_refusal, leftovers, mark_absent
+from chatcodec.response import Usage
+from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.validation import validate_canonical
+
+_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
+
+
+@dataclass
+class _OpenText:
+    """A text or thought part that may still grow."""
+
+    kind: str
+    part: PartBuilder
+    signed: bool
+    end_metadata: dict[str, Any] = field(default_factory=dict[str, Any])
+
+
+@dataclass
+class _Choice:
+    """One candidate's state across chunks."""
+
+    next_index: int = 0
+    open: _OpenText | None = None
+    partial: PartialCall | None = None
+    has_calls: bool = False
+
+
+class StreamDecoder:
+    """Push-style decoding: :meth:`feed` each chunk as it arrives, then :meth:`close`."""
+
+    def __init__(self, builder: StreamBuilder | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.position = -1
+        self.started = False
+        self.model: str | None = None
+        self.prefix = response_prefix(None)
+        self.usage: dict[str, Any] | None = None
+        self.counts: dict[str, Any] = {}
+        self.choices: dict[int, _Choice] = {}
+        self.finished: set[int] = set()
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one chunk (errors name its position in the stream)."""
+        self.read((event,))
+        return self.builder.take_events()
+
+    def close(self) -> list[AnyStreamEvent]:
+        """Close what is still open, and give the final usage."""
+        for choice, state in sorted(self.choices.items()):
+            self._close_open(state)
+            if state.partial is not None:
+                self._end_partial(choice, state)
+        if self.usage is not None:
+            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+        return self.builder.take_events()
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read chunks into the builder (the whole stream, for ``accumulate_stream``)."""
+        for event in events:
+            self.position += 1
+            try:
+                self._read(event)
+            except ChatcodecError:
+                raise
+            except pydantic_core.ValidationError as error:
+                raise canonical_refusal(error, self.position) from None
+
+    # --- one chunk -----------------------------------------------------------------------
+
+    def _read(self, event: object) -> None:
+        if is_error_body(event):
+            body = self._validated(ERROR_ADAPTER, event)
+            error: dict[str, Any] = body["error"]
+            kind = error.get("status") or (str(error["code"]) if "code" in error else None)
+            self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=kind, body=body))
+            return
+        chunk = self._validated(RESPONSE_ADAPTER, event)
+        if not self.started:
+            self._start(chunk)
+        candidates: list[dict[str, Any]] = chunk.get("candidates") or []
+        for position, candidate in enumerate(candidates):
+            self._candidate(candidate, position)
+        if not candidates and not self.choices and 0 not in self.finished:
+            self._blocked(chunk)
+        if "usageMetadata" in chunk:
+            self.usage = {**(self.usage or {}), **chunk["usageMetadata"]}
+            counts = decode_usage(self.usage)
+            counts.pop("provider_metadata", None)
+            if counts != self.counts:  # most chunks repeat the totals so far
+                self.counts = counts
+                self.builder.usage(validate_canonical(Usage, counts))
+
+    def _validated(self, adapter: Any, event: object) -> dict[str, Any]:
+        try:
+            checked, _ = validated(adapter, event, "Gemini stream chunk")
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            raise StreamError(first["msg"], json_path(first["loc"]), self.position) from None
+        return checked  # type: ignore[no-any-return]
+
+    def _start(self, chunk: dict[str, Any]) -> None:
+        self.started = True
+        self.model = chunk.get("modelVersion") or None
+        self.prefix = response_prefix(chunk.get("responseId"))
+        bag = response_bag(chunk)
+        self.builder.start(
+            id=chunk.get("responseId"), model=chunk.get("modelVersion"), metadata={PROVIDER: bag} if bag else None
+        )
+
+    def _blocked(self, chunk: dict[str, Any]) -> None:
+        reason = (chunk.get("promptFeedback") or {}).get("blockReason")
+        if not isinstance(reason, str):
+            return
+        marker = {PROVIDER: {NO_CANDIDATES: "empty" if "candidates" in chunk else "absent"}}
+        self.builder.finish(0, decode_block_reason(reason), marker)
+        self.finished.add(0)
+
+    def _candidate(self, candidate: dict[str, Any], position: int) -> None:
+        choice: int = candidate.get("index", position)
+        state = self.choices.setdefault(choice, _Choice())
+        parts: list[dict[str, Any]] = (candidate.get("content") or {}).get("parts") or []
+        for number, part in enumerate(parts):
+            self._part(choice, state, part, continues=number == 0)
+        if "finishReason" in candidate:
+            bag = leftovers(candidate, CANDIDATE_MAPPED)
+            mark_absent(bag, candidate, "index")
+            reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
+            assert reason is not None
+            self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None)
+            self.finished.add(choice)
+
+    # --- parts ---------------------------------------------------------------------------
+
+    def _part(self, choice: int, state: _Choice, part: dict[str, Any], *, continues: bool) -> None:
+        if "text" in part:
+            kind = "thinking" if part.get("thought") is True else "text"
+            if continues and self._continues(state, kind, part):
+                self._grow(state, part)
+                return
+        call = part.get("functionCall")
+        if call is not None and state.partial is not None:
+            if self._partial_piece(choice, state, call):
+                return
+        self._close_open(state)
+        if "text" in part:
+            self._open_text(choice, state, part)
+        elif call is not None and "name" in call and call.get("willContinue") is True and "partialArgs" not in call:
+            self._start_partial(choice, state, part)
+        else:
+            self._whole(choice, state, part)
+
+    def _continues(self, state: _Choice, kind: str, part: dict[str, Any]) -> bool:
+        open_part = state.open
+        if open_part is None or open_part.kind != kind or not set(part) <= _TEXT_KEYS:
+            return False
+        if kind == "text" and "thought" in part:
+            return False
+        return not (open_part.signed and "thoughtSignature" in part)
+
+    def _grow(self, state: _Choice, part: dict[str, Any]) -> None:
+        open_part = state.open
+        assert open_part is not None
+        open_part.part.append(part["text"])
+        signature = part.get("thoughtSignature")
+        if signature is None:
+            return
+        open_part.signed = True
+        if open_part.kind == "thinking":
+            self.builder.signature(open_part.part, signature)
+        else:
+            open_part.end_metadata["thoughtSignature"] = signature
+
+    def _open_text(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
+        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        decoded = decode_part(part, "model", context, state.next_index)
+        metadata = decoded.get("provider_metadata")
+        index = self._next(state)
+        if decoded["type"] == "thinking":
+            builder = self.builder.open_thinking(
+                choice, index, provider=PROVIDER, model=decoded.get("model"), metadata=metadata
+            )
+            builder.append(decoded["text"])
+            if "signature" in decoded:
+                self.builder.signature(builder, decoded["signature"])
+            state.open = _OpenText("thinking", builder, "signature" in decoded)
+        else:
+            builder = self.builder.open_text(choice, index, metadata)
+            builder.append(decoded["text"])
+            state.open = _OpenText("text", builder, "thoughtSignature" in part)
+
+    def _close_open(self, state: _Choice) -> None:
+        open_part = state.open
+        if open_part is None:
+            return
+        metadata = {PROVIDER: open_part.end_metadata} if open_part.end_metadata else None
+        self.builder.close(open_part.part, metadata=metadata)
+        state.open = None
+
+    def _whole(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
+        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        index = state.next_index
+        decoded = decode_part(part, "model", context, index)
+        self._next(state)
+        if decoded["type"] == "tool_use":
+            state.has_calls = True
+            self._tool_call(choice, index, decoded)
+            return
+        self.builder.whole(PartEvent.model_validate({"index": index, "choice": choice, "part": decoded}))
+
+    def _tool_call(self, choice: int, index: int, decoded: dict[str, Any]) -> None:
+        builder = self.builder.open_tool_call(
+            choice, index, id=decoded["id"], name=decoded["name"], metadata=decoded.get("provider_metadata")
+        )
+        if decoded["arguments"]:
+            builder.append(decoded["arguments"])
+        self.builder.close(builder)
+
+    def _next(self, state: _Choice) -> int:
+        index = state.next_index
+        state.next_index += 1
+        return index
+
+    # --- Vertex streamed arguments ----------------------------------------------------------
+
+    def _start_partial(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
+        """A call whose arguments stream: it is given (opened, filled, closed) when it ends,
+        so the events are those of the same call arriving whole."""
+        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        index = self._next(state)
+        call = {key: value for key, value in part["functionCall"].items() if key != "willContinue"}
+        decoded = decode_call({**part, "functionCall": call}, context, index)
+        bag = (decoded.get("provider_metadata") or {}).get(PROVIDER, {})
+        bag.pop(NO_ARGS, None)
+        decoded["provider_metadata"] = {PROVIDER: bag} if bag else None
+        state.has_calls = True
+        state.partial = PartialCall(index, decoded)
+
+    def _partial_piece(self, choice: int, state: _Choice, call: dict[str, Any]) -> bool:
+        """Read one piece of a streamed call; False when ``call`` is not one."""
+        partial = state.partial
+        assert partial is not None
+        if not call:
+            self._end_partial(choice, state)
+            return True
+        if "partialArgs" not in call or "name" in call:
+            return False
+        partial.add(call["partialArgs"], self.position)
+        return True
+
+    def _end_partial(self, choice: int, state: _Choice) -> None:
+        partial = state.partial
+        assert partial is not None
+        state.partial = None
+        partial.call["arguments"] = partial.arguments_text()
+        self._tool_call(choice, partial.index, partial.call)
+
+
+def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+    """Canonical events for a whole stream of chunks, lazily."""
+    decoder = StreamDecoder()
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.close()

@@ -1,0 +1,296 @@
+"""Canonical stream events -> Gemini stream chunks (:func:`encode_stream`), so a proxy can
+serve ``streamGenerateContent`` from any upstream, and those as SSE text (:func:`to_sse`).
+
+Every chunk is a partial ``GenerateContentResponse`` carrying ``responseId`` and
+``modelVersion``. The decoder's rule (:mod:`.stream_decode`) says what a chunk's parts
+mean: the first part of a chunk continues the candidate's open text, any other part is
+a new part. So the encoder keeps one chunk pending: a delta of the part being written
+goes first in a fresh chunk, the first piece of a new part joins the pending chunk
+behind what it holds. A tool call is sent whole when it ends (its argument text parsed
+into ``args``), media and opaque parts whole; a signature rides on the last piece of its
+part. A usage event ends the pending chunk (Gemini sends usage on the chunk it
+describes), and the finish reason goes on the pending chunk's candidate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec.content import ToolUsePart
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini.finish_reason import encode_finish_reason
+from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
+from chatcodec.providers.gemini.parts import EncodeContext, encode_part
+from chatcodec.providers.gemini.usage import encode_usage
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+
+
+def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    """Map canonical events to Gemini stream chunks, lazily."""
+    encoder = StreamEncoder(losses)
+    for event in events:
+        yield from encoder.feed(event)
+    yield from encoder.close()
+
+
+def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """SSE text as Gemini sends it (``?alt=sse``): ``data: <json>`` and a blank line, CRLF."""
+    for event in wire_events:
+        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\r\n\r\n"
+
+
+@dataclass
+class _Open:
+    """A part between its start and end event."""
+
+    kind: str
+    fields: dict[str, Any]
+    """Wire fields from the start event's bag (a signature, ``thought: false``...)."""
+    piece: dict[str, Any] | None = None
+    """The last wire part written for it, while it is in the pending chunk."""
+    written: bool = False
+    call: dict[str, Any] = field(default_factory=dict[str, Any])
+    arguments: list[str] = field(default_factory=list[str])
+
+
+class StreamEncoder:
+    """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self.losses = losses
+        self.context = EncodeContext(losses)
+        self.head: dict[str, Any] = {}
+        self.first_fields: dict[str, Any] | None = {}
+        self.pending: dict[str, Any] | None = None
+        self.sealed = False
+        """Whether the pending chunk has its usage: the next piece starts a new chunk."""
+        self.open: dict[tuple[int, int], _Open] = {}
+        self.ready: list[dict[str, Any]] = []
+        self.position = 0
+
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        """The chunks ``event`` completes (possibly none yet)."""
+        try:
+            self._feed(event, ("events", self.position))
+        finally:
+            self.position += 1
+        ready, self.ready = self.ready, []
+        yield from ready
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The pending chunk."""
+        self._flush()
+        ready, self.ready = self.ready, []
+        yield from ready
+
+    def _flush(self) -> None:
+        if self.pending is not None:
+            self.ready.append(self.pending)
+            self.pending = None
+        self.sealed = False
+
+    def _feed(self, event: AnyStreamEvent, at: Steps) -> None:
+        match event:
+            case ResponseStartEvent():
+                self._start(event, at)
+            case UsageEvent():
+                if self.sealed:
+                    self._flush()
+                self._chunk()["usageMetadata"] = encode_usage(event.usage, self.losses, (*at, "usage"))
+                self.sealed = True
+            case FinishEvent():
+                self._finish(event, at)
+            case ErrorEvent():
+                self._flush()
+                self.ready.append(_error_body(event))
+            case _:
+                self._part_event(event, at)
+
+    def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        bag = KIT.claim(self.losses, event.provider_metadata, at)
+        if event.id is not None:
+            self.head["responseId"] = event.id
+        if event.model is not None:
+            self.head["modelVersion"] = event.model
+        if event.created is not None:
+            self.losses.add((*at, "created"), "creation time", "Gemini sends createTime only on Vertex, as text")
+        self.first_fields = restore_fields(bag)
+
+    def _chunk(self) -> dict[str, Any]:
+        if self.pending is None:
+            self.pending = {**(self.first_fields or {}), **self.head}
+            self.first_fields = None
+        return self.pending
+
+    def _candidate(self, choice: int) -> dict[str, Any]:
+        chunk = self._chunk()
+        candidates: list[dict[str, Any]] = chunk.setdefault("candidates", [])
+        for candidate in candidates:
+            if candidate.get("index", 0) == choice:
+                return candidate
+        candidate = {"content": {"parts": [], "role": "model"}, "index": choice}
+        candidates.append(candidate)
+        return candidate
+
+    def _parts(self, choice: int) -> list[dict[str, Any]]:
+        candidate = self._candidate(choice)
+        content: dict[str, Any] = candidate.setdefault("content", {"parts": [], "role": "model"})
+        parts: list[dict[str, Any]] = content.setdefault("parts", [])
+        return parts
+
+    def _piece(self, choice: int, piece: dict[str, Any], *, continuation: bool) -> None:
+        """Write ``piece``: first in a chunk when it continues a part, else behind the
+        pending chunk's parts."""
+        if self.sealed or (continuation and self.pending is not None and self._parts(choice)):
+            self._flush()
+        self._parts(choice).append(piece)
+
+    def _finish(self, event: FinishEvent, at: Steps) -> None:
+        response_bag = KIT.claim(self.losses, event.provider_metadata, at)
+        if response_bag.get(NO_CANDIDATES) is not None:
+            self._chunk()
+            return
+        bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
+        candidate = self._candidate(event.choice)
+        candidate.update(restore_fields({key: value for key, value in bag.items() if key != ABSENT}))
+        if "index" in absent_keys(bag) and event.choice == 0:
+            del candidate["index"]
+        reason = encode_finish_reason(event.finish_reason, bag, self.losses, (*at, "finish_reason"))
+        if reason is not None:
+            candidate["finishReason"] = reason
+        if not candidate["content"]["parts"]:
+            del candidate["content"]
+
+    # --- parts ---------------------------------------------------------------------------
+
+    def _part_event(self, event: AnyStreamEvent, at: Steps) -> None:
+        match event:
+            case TextStartEvent():
+                fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+                self.open[(event.choice, event.index)] = _Open("text", fields)
+            case ThinkingStartEvent():
+                self._thinking_start(event, at)
+            case TextDeltaEvent() | ThinkingDeltaEvent():
+                self._text(event.choice, event.index, event.delta)
+            case ThinkingSignatureDeltaEvent():
+                self._signature(event.choice, event.index, event.delta)
+            case TextEndEvent() | ThinkingEndEvent():
+                self._text_end(event, at)
+            case ToolCallStartEvent():
+                bag = KIT.claim(self.losses, event.provider_metadata, at)
+                self.open[(event.choice, event.index)] = _Open("tool_use", {}, call={"id": event.id, "name": event.name, "bag": bag})
+            case ToolCallDeltaEvent():
+                state = self.open.get((event.choice, event.index))
+                if state is not None:
+                    state.arguments.append(event.delta)
+            case ToolCallEndEvent():
+                self._tool_end(event, at)
+            case RefusalDeltaEvent():
+                self.losses.add(at, "refusal", "Gemini has no refusal part; sent as text")
+                self._piece(event.choice, {"text": event.delta}, continuation=False)
+            case PartEvent():
+                self._whole(event, at)
+            case _:
+                assert_never(event)
+
+    def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
+        """A thought part; another provider's reasoning is not sent (as in a body)."""
+        fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+        if event.provider != PROVIDER:
+            source = event.provider or "an unknown provider"
+            self.losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
+            return
+        self.open[(event.choice, event.index)] = _Open("thinking", {**fields, "thought": True})
+
+    def _text(self, choice: int, index: int, delta: str) -> None:
+        state = self.open.get((choice, index))
+        if state is None:
+            return
+        piece: dict[str, Any] = {"text": delta}
+        if state.kind == "thinking":
+            piece["thought"] = True
+        if not state.written:
+            piece = {**state.fields, **piece}
+        self._piece(choice, piece, continuation=state.written)
+        state.piece = piece
+        state.written = True
+
+    def _signature(self, choice: int, index: int, delta: str) -> None:
+        state = self.open.get((choice, index))
+        if state is None:
+            return
+        if state.piece is None or not self._is_pending(choice, state.piece):
+            self._text(choice, index, "")
+        assert state.piece is not None
+        state.piece["thoughtSignature"] = state.piece.get("thoughtSignature", "") + delta
+
+    def _is_pending(self, choice: int, piece: dict[str, Any]) -> bool:
+        return self.pending is not None and any(part is piece for part in self._parts(choice))
+
+    def _text_end(self, event: TextEndEvent | ThinkingEndEvent, at: Steps) -> None:
+        key = (event.choice, event.index)
+        state = self.open.get(key)
+        if state is None:
+            return
+        if isinstance(event, ThinkingEndEvent) and event.encrypted is not None:
+            self.losses.add((*at, "encrypted"), "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
+        extra = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
+        if not state.written or (extra and not (state.piece is not None and self._is_pending(event.choice, state.piece))):
+            self._text(event.choice, event.index, "")  # a piece for an empty part, or to carry the end
+        if extra and state.piece is not None:
+            state.piece.update(extra)
+        del self.open[key]
+
+    def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
+        state = self.open.pop((event.choice, event.index), None)
+        if state is None:
+            return
+        extra = KIT.claim(self.losses, event.provider_metadata, at)
+        bag = {**state.call["bag"], **extra}
+        part = ToolUsePart(
+            id=state.call["id"], name=state.call["name"], arguments="".join(state.arguments),
+            provider_metadata={PROVIDER: bag} if bag else None,
+        )
+        wire = encode_part(part, self.context, at)
+        if wire is not None:
+            self._piece(event.choice, wire, continuation=False)
+
+    def _whole(self, event: PartEvent, at: Steps) -> None:
+        part = event.part
+        if event.provider_metadata is not None:
+            part = part.model_copy(update={"provider_metadata": {**(part.provider_metadata or {}), **event.provider_metadata}})
+        wire = encode_part(part, self.context, at)
+        if wire is not None:
+            self._piece(event.choice, wire, continuation=False)
+
+
+def _error_body(event: ErrorEvent) -> dict[str, Any]:
+    body = event.body
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return dict(body)
+    error: dict[str, Any] = {"message": event.message}
+    if event.error_type is not None:
+        error["status"] = event.error_type
+    return {"error": error}

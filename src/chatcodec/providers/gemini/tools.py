@@ -1,0 +1,126 @@
+"""Gemini ``tools`` and ``toolConfig`` <-> canonical tools, provider tools and tool choice.
+
+``tools`` is a list of Tool objects: ``functionDeclarations`` (each a canonical tool
+definition; its schema in ``parameters``, Google's OpenAPI subset, or
+``parametersJsonSchema``, full JSON Schema, remembered by the ``_schema_key`` marker)
+or a built-in tool (``googleSearch``, ``codeExecution``, ``urlContext``...), kept whole
+as an opaque provider tool. Encoding writes one Tool object holding every declaration,
+then each built-in tool object, the layout every client sends.
+
+``toolConfig.functionCallingConfig.mode``: ``AUTO`` is ``auto``, ``NONE`` is ``none``,
+``ANY`` is ``required``, or ``tool`` when ``allowedFunctionNames`` names one function.
+``VALIDATED``, several allowed names and any other setting have no canonical meaning and
+ride in the request's bag as they were sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
+from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.request import ChatRequest
+
+_DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
+_MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
+_WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
+
+
+def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Map ``tools`` and ``toolConfig`` into ``canonical``; the rest goes into ``bag``."""
+    definitions: list[dict[str, Any]] = []
+    provider_tools: list[dict[str, Any]] = []
+    for tool in request.get("tools") or []:
+        definitions.extend(_decode_declaration(declaration) for declaration in tool.get("functionDeclarations") or [])
+        built_in = leftovers(tool, ("functionDeclarations",))
+        if built_in or "functionDeclarations" not in tool:
+            provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": built_in})
+    if definitions:
+        canonical["tools"] = definitions
+    if provider_tools:
+        canonical["provider_tools"] = provider_tools
+    if "toolConfig" in request:
+        _decode_tool_config(request["toolConfig"], canonical, bag)
+
+
+def _decode_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
+    definition: dict[str, Any] = {"name": declaration["name"]}
+    if "description" in declaration:
+        definition["description"] = declaration["description"]
+    bag = leftovers(declaration, _DECLARATION_FIELDS)
+    if "parametersJsonSchema" in declaration:
+        definition["parameters"] = declaration["parametersJsonSchema"]
+        if "parameters" in declaration:
+            bag["parameters"] = declaration["parameters"]
+    elif "parameters" in declaration:
+        definition["parameters"] = declaration["parameters"]
+        bag[SCHEMA_KEY] = "parameters"
+    else:
+        bag[SCHEMA_KEY] = None
+    return KIT.attach(definition, bag)
+
+
+def _decode_tool_config(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    calling = config.get("functionCallingConfig")
+    choice = None if calling is None else _choice(calling)
+    if choice is None:
+        bag["toolConfig"] = config
+        return
+    canonical["tool_choice"] = choice
+    rest = leftovers(config, ("functionCallingConfig",))
+    if rest:
+        bag["toolConfig"] = rest
+
+
+def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
+    mode = calling.get("mode")
+    names = calling.get("allowedFunctionNames")
+    if set(calling) - {"mode", "allowedFunctionNames"} or not isinstance(mode, str):
+        return None
+    if names is None and mode in _MODES:
+        return {"type": _MODES[mode]}
+    if mode == "ANY" and names is not None and len(names) == 1:
+        return {"type": "tool", "name": names[0]}
+    return None
+
+
+def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``tools`` and ``toolConfig`` for ``request`` into ``wire``."""
+    declarations = [_encode_declaration(request, index, losses) for index in range(len(request.tools))]
+    tools: list[dict[str, Any]] = [{"functionDeclarations": declarations}] if declarations else []
+    for index, tool in enumerate(request.provider_tools):
+        if tool.provider != PROVIDER:
+            losses.add(("provider_tools", index), f"{tool.provider} tool", "Gemini has no such built-in tool")
+            continue
+        tools.append(dict(tool.data))
+    if tools:
+        wire["tools"] = tools
+    choice = request.tool_choice
+    if choice is not None:
+        calling: dict[str, Any] = {"mode": _WIRE_MODES[choice.type]}
+        if choice.name is not None:
+            calling["allowedFunctionNames"] = [choice.name]
+        wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
+    if request.parallel_tool_calls is False:
+        losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off")
+
+
+def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) -> dict[str, Any]:
+    tool = request.tools[index]
+    at = ("tools", index)
+    bag = KIT.claim(losses, tool.provider_metadata, at)
+    declaration = restore_fields(bag)
+    declaration["name"] = tool.name
+    if tool.description is not None:
+        declaration["description"] = tool.description
+    schema_key = bag.get(SCHEMA_KEY, "parametersJsonSchema")
+    if schema_key in ("parameters", "parametersJsonSchema"):
+        declaration[schema_key] = tool.parameters
+    elif tool.parameters != {"type": "object", "properties": {}}:
+        declaration["parametersJsonSchema"] = tool.parameters
+    if tool.strict is not None:
+        losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch")
+    if tool.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+    return declaration
