@@ -13,6 +13,8 @@ Markers (keys starting with ``_``, never written to the wire, never reported as 
   signature rule (:mod:`.signatures`) does not report it;
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
   the result no ``response``;
+* ``_skip_signature`` (tool calls): the call carried Google's documented sentinel
+  ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
 * ``_schema_key`` (tools, response format): which wire key held the schema
   (``parameters`` or ``parametersJsonSchema``; ``responseSchema`` or
@@ -47,3 +49,6 @@ JOINED = "_joined"
 UNSIGNED = "_unsigned"
 NO_ARGS = "_no_args"
 NO_RESPONSE = "_no_response"
+SKIPPED = "_skip_signature"
+SKIP_SENTINEL = "skip_thought_signature_validator"
+"""Google's documented value that tells Gemini to skip signature validation."""

@@ -37,7 +37,7 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SYNTHESIZED_ID, UNSIGNED
+from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
 from chatcodec.providers.gemini.results import decode_result, encode_result
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
@@ -152,6 +152,9 @@ def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dic
         bag[SYNTHESIZED_ID] = True
     if "thoughtSignature" not in part:
         bag[UNSIGNED] = True
+    elif part["thoughtSignature"] == SKIP_SENTINEL:
+        del bag["thoughtSignature"]
+        bag[SKIPPED] = True  # the sentinel is not a signature: kept as a marker only
     arguments = arguments_text(call["args"]) if "args" in call else ""
     if "args" not in call:
         bag[NO_ARGS] = True
@@ -221,6 +224,9 @@ def encode_media(
     if isinstance(part, DocumentPart) and (part.title is not None or part.filename is not None):
         losses.add(at, "document title or file name", "Gemini media parts have neither")
     source = part.source
+    kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
+    if kind != part.type:
+        losses.add((*at, "source"), f"{part.type} media type", f"Gemini tells media apart by MIME type; it reads back as {kind}")
     match source:
         case Base64Source():
             return {**restore_fields(bag), "inlineData": {"mimeType": source.media_type, "data": source.data}}
@@ -255,6 +261,8 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
     wire["functionCall"] = call
+    if bag.get(SKIPPED):
+        wire["thoughtSignature"] = SKIP_SENTINEL
     if bag.get(UNSIGNED):
         context.unsigned_by_gemini.append(wire)
     return wire

@@ -62,7 +62,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
         bag[WITHOUT_ID] = True  # paired by position: no id is written back
     result: dict[str, Any] = {
         "type": "tool_result",
-        "tool_use_id": wire_id or call_id or fallback_id,
+        "tool_use_id": wire_id if wire_id is not None else call_id or fallback_id,
         "name": function_response["name"],
     }
     response = function_response.get("response")
@@ -75,7 +75,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     if media is None:
         result["content"] = text
     else:
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        content: list[dict[str, Any]] = [] if response is None else [{"type": "text", "text": text}]
         for item in media:
             decoded = decode_media(item, "inlineData" if "inlineData" in item else "fileData", "user")
             content.append(decoded or {"type": "opaque", "provider": PROVIDER, "data": item})
@@ -124,7 +124,8 @@ def encode_result(
             losses.add((*at, "content"), "several text parts", "a Gemini result has one response: joined")
         text = "".join(texts)
         media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(part.content)]
-    if not (bag.get(NO_RESPONSE) and text == "" and not part.is_error):
+    texts_given = isinstance(part.content, str) or any(isinstance(item, TextPart) for item in part.content)
+    if (texts_given or part.is_error) and not (bag.get(NO_RESPONSE) and text == "" and not part.is_error):
         function_response["response"] = response_object(text, part.is_error)
     wire_media = [item for item in media if item is not None]
     if wire_media:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
@@ -140,6 +140,7 @@ def _encode_thinking(
         thinking["thinkingBudget"] = -1
     elif reasoning.enabled is False or reasoning.effort == "none":
         thinking["thinkingBudget"] = 0
+    _report_switches(reasoning, losses, at)
     effort = reasoning.effort
     if effort == "max":
         losses.add((*at, "effort"), "effort 'max'", "Gemini's highest thinking level is XHIGH")
@@ -152,3 +153,13 @@ def _encode_thinking(
     if reasoning.summary is not None:
         losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only")
     return thinking
+
+
+def _report_switches(reasoning: ReasoningConfig, losses: LossRecorder, at: Steps) -> None:
+    """Gemini has a budget and a level, no switches: what reads back differently."""
+    if reasoning.enabled is not None:
+        losses.add((*at, "enabled"), "reasoning switch", "Gemini has none; thinkingBudget 0 turns thinking off")
+    if reasoning.adaptive is False:
+        losses.add((*at, "adaptive"), "adaptive=False", "Gemini has no such switch")
+    if reasoning.effort == "none":
+        losses.add((*at, "effort"), "effort 'none'", "Gemini has no such level; sent as thinkingBudget 0")

@@ -25,10 +25,9 @@ import re
 from typing import Any, Literal
 
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini.markers import SKIP_SENTINEL
 from chatcodec.providers.gemini.messages import WireTurn
 
-SKIP_SENTINEL = "skip_thought_signature_validator"
-"""Google's documented value that tells Gemini to skip signature validation."""
 
 MissingSignature = Literal["report", "skip"]
 """What the encoder does with an unsigned first call (see the module docstring)."""
