@@ -18,11 +18,19 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 import chatcodec
-from conformance import anthropic_rules, anthropic_streams, openai_chat_rules, openai_chat_streams
+from conformance import (
+    anthropic_rules,
+    anthropic_streams,
+    gemini_rules,
+    gemini_streams,
+    openai_chat_rules,
+    openai_chat_streams,
+)
 from conformance.fixtures import JsonObject, stream_event_dicts
 from conformance.normal_forms import identical
 from conformance.stream_law import StreamCases
 from providers.anthropic.test_properties import anthropic_responses
+from providers.gemini.strategies import gemini_responses
 from providers.openai_chat.test_properties import openai_responses
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -170,6 +178,26 @@ PROVIDERS: tuple[Provider, ...] = (
         same_result=anthropic_rules.compact_arguments,
         for_sdk=anthropic_rules.for_sdk,
         silent_rewrites=anthropic_rules.silent_rewrites,
+    ),
+    Provider(
+        name="gemini",
+        check_request=gemini_rules.check_request,
+        check_response=gemini_rules.check_response,
+        check_stream=gemini_rules.check_stream,
+        finish_reasons=gemini_rules.FINISH_REASONS,
+        with_finish_reason=gemini_rules.with_finish_reason,
+        finish_reason_fixture="text_stop.json",
+        stream_pairs=lambda: gemini_rules.stream_pairs(PROVIDER["gemini"]),
+        streams=gemini_streams.CASES,
+        shaped_responses=gemini_responses,
+        single_hop=SingleHop(
+            requests=gemini_rules.single_hop_requests,
+            original=gemini_rules.single_hop_original,
+            decoded=gemini_rules.single_hop_decoded,
+        ),
+        same_result=gemini_rules.streamed_form,
+        for_sdk=gemini_rules.for_sdk,
+        silent_rewrites=gemini_rules.silent_rewrites,
     ),
 )
 

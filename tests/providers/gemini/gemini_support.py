@@ -101,13 +101,16 @@ def assert_valid_stream(events: Iterable[dict[str, Any]]) -> None:
     """Every chunk is a ``GenerateContentResponse``, or an error body."""
     for event in events:
         if "error" in event and "candidates" not in event:
-            assert set(event) == {"error"} and isinstance(event["error"], dict)
+            assert set(event) == {"error"}
+            assert isinstance(event["error"], dict)
             assert set(event["error"]) <= {"code", "message", "status", "details"}
             continue
         assert_valid_response(event)
 
 
-def encode_request(request: chatcodec.ChatRequest | dict[str, Any], **options: Any) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+def encode_request(
+    request: chatcodec.ChatRequest | dict[str, Any], **options: Any
+) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
     losses: list[chatcodec.Loss] = []
     return chatcodec.encode_request("gemini", request, on_loss="ignore", losses=losses, **options), losses
 

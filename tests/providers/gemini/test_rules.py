@@ -46,7 +46,8 @@ def test_a_signature_goes_back_inside_the_part_it_came_with() -> None:
     calls = request.messages[2].parts  # three parallel calls, only the first signed
     assert "thoughtSignature" in (calls[0].provider_metadata or {})["gemini"]
     encoded, losses = encode_request(request)
-    assert encoded == body and losses == []
+    assert encoded == body
+    assert losses == []
     parts = encoded["contents"][1]["parts"]
     assert ["thoughtSignature" in part for part in parts] == [True, False, False]
 
@@ -71,9 +72,11 @@ def test_signed_parts_are_never_merged() -> None:
 def test_a_thought_keeps_its_signature_on_the_thinking_part() -> None:
     response = chatcodec.decode_response("gemini", load_json("response", "thought_parts.json"))
     thought, answer = response.message.parts
-    assert isinstance(thought, chatcodec.ThinkingPart) and thought.provider == "gemini"
+    assert isinstance(thought, chatcodec.ThinkingPart)
+    assert thought.provider == "gemini"
     assert thought.model == "gemini-3-pro-preview"
-    assert isinstance(answer, chatcodec.TextPart) and "thoughtSignature" in (answer.provider_metadata or {})["gemini"]
+    assert isinstance(answer, chatcodec.TextPart)
+    assert "thoughtSignature" in (answer.provider_metadata or {})["gemini"]
 
 
 def _foreign_history(model: str | None = None, **options: Any) -> chatcodec.ChatRequest:
@@ -124,7 +127,8 @@ def test_calls_gemini_sent_unsigned_are_not_reported() -> None:
     second_only = copy.deepcopy(body)
     del second_only["contents"][1]["parts"][0]["thoughtSignature"]
     encoded, losses = encode_request(chatcodec.decode_request("gemini", second_only))
-    assert encoded == second_only and losses == []
+    assert encoded == second_only
+    assert losses == []
 
 
 def test_another_providers_thinking_is_never_sent_as_a_gemini_thought() -> None:
@@ -156,7 +160,9 @@ def test_ids_are_made_up_deterministically_and_not_written_back() -> None:
     body = {
         "contents": [
             _user({"text": "two cities"}),
-            _model_turn(_call("weather", {"city": "Paris"}, thoughtSignature=SIGNATURE), _call("weather", {"city": "Rome"})),
+            _model_turn(
+                _call("weather", {"city": "Paris"}, thoughtSignature=SIGNATURE), _call("weather", {"city": "Rome"})
+            ),
             _user(_response("weather", "rain"), _response("weather", "sun")),
         ]
     }
@@ -170,7 +176,8 @@ def test_ids_are_made_up_deterministically_and_not_written_back() -> None:
     ]
     assert chatcodec.decode_request("gemini", body) == request
     encoded, losses = encode_request(request)
-    assert encoded == body and losses == []
+    assert encoded == body
+    assert losses == []
 
 
 def test_a_result_pairs_with_its_call_by_id_when_two_calls_share_a_name() -> None:
@@ -207,7 +214,9 @@ def test_an_openai_history_becomes_user_and_model_turns() -> None:
             {
                 "role": "assistant",
                 "content": None,
-                "tool_calls": [{"id": "call_9", "type": "function", "function": {"name": "get", "arguments": '{"c": "Paris"}'}}],
+                "tool_calls": [
+                    {"id": "call_9", "type": "function", "function": {"name": "get", "arguments": '{"c": "Paris"}'}}
+                ],
             },
             {"role": "tool", "tool_call_id": "call_9", "content": "rain"},
         ],
@@ -230,8 +239,12 @@ def test_tool_results_of_one_turn_go_in_one_user_turn() -> None:
         update={
             "messages": [
                 *request.messages[:2],
-                chatcodec.ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="call_1", content="a", name="get")]),
-                chatcodec.ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="call_2", content="b", name="get")]),
+                chatcodec.ToolMessage(
+                    content=[chatcodec.ToolResultPart(tool_use_id="call_1", content="a", name="get")]
+                ),
+                chatcodec.ToolMessage(
+                    content=[chatcodec.ToolResultPart(tool_use_id="call_2", content="b", name="get")]
+                ),
             ]
         }
     )
@@ -264,7 +277,8 @@ def test_snake_case_comes_back_snake_case_and_new_data_goes_camel_case() -> None
     assert encode_request(request)[0] == body
     fresh = request.model_copy(update={"provider_options": None})
     encoded = encode_request(fresh)[0]
-    assert "function_call" not in json.dumps(encoded) and "functionCall" in json.dumps(encoded)
+    assert "function_call" not in json.dumps(encoded)
+    assert "functionCall" in json.dumps(encoded)
 
 
 def test_an_error_names_the_path_as_the_payload_spelled_it() -> None:
@@ -299,7 +313,8 @@ def test_stop_with_a_function_call_means_tool_calls() -> None:
     response = chatcodec.decode_response("gemini", load_json("response", "function_call_thought_signature.json"))
     assert response.finish_reason == chatcodec.FinishReason(unified="tool_calls", raw="STOP")
     call = response.message.parts[0]
-    assert isinstance(call, chatcodec.ToolUsePart) and call.id == "gemini_call_7UJaaubyNKDXz7IP_9HOUA_0_0"
+    assert isinstance(call, chatcodec.ToolUsePart)
+    assert call.id == "gemini_call_7UJaaubyNKDXz7IP_9HOUA_0_0"
 
 
 def test_usage_counts_nothing_twice() -> None:
@@ -309,9 +324,13 @@ def test_usage_counts_nothing_twice() -> None:
     assert (usage.input_tokens, usage.output_tokens, usage.reasoning_tokens) == (1220, 241, 159)
     assert usage.total_tokens == 1461
     cached = {"promptTokenCount": 100, "cachedContentTokenCount": 60, "candidatesTokenCount": 5, "totalTokenCount": 105}
-    body = {"candidates": [{"content": {"parts": [{"text": "x"}], "role": "model"}, "index": 0}], "usageMetadata": cached}
+    body = {
+        "candidates": [{"content": {"parts": [{"text": "x"}], "role": "model"}, "index": 0}],
+        "usageMetadata": cached,
+    }
     read = chatcodec.decode_response("gemini", body).usage
-    assert read is not None and (read.input_tokens, read.cache_read_tokens, read.output_tokens) == (100, 60, 5)
+    assert read is not None
+    assert (read.input_tokens, read.cache_read_tokens, read.output_tokens) == (100, 60, 5)
     assert encode_response(chatcodec.decode_response("gemini", body)) == (body, [])
 
 
@@ -332,7 +351,12 @@ def test_an_encoded_response_passes_the_sdk() -> None:
     body, losses = encode_response(response)
     assert losses == []
     assert_valid_response(body)
-    assert body["usageMetadata"] == {"promptTokenCount": 3, "candidatesTokenCount": 3, "thoughtsTokenCount": 1, "totalTokenCount": 7}
+    assert body["usageMetadata"] == {
+        "promptTokenCount": 3,
+        "candidatesTokenCount": 3,
+        "thoughtsTokenCount": 1,
+        "totalTokenCount": 7,
+    }
 
 
 def test_the_oracle_rejects_unknown_fields() -> None:
@@ -355,8 +379,16 @@ def test_a_json_array_stream_reads_like_sse() -> None:
 
 def test_parallel_streamed_calls_do_not_overwrite_each_other() -> None:
     chunks = [
-        {"candidates": [{"content": {"parts": [_call("f", {"a": 1}, thoughtSignature="s")], "role": "model"}, "index": 0}]},
-        {"candidates": [{"content": {"parts": [_call("f", {"a": 2})], "role": "model"}, "index": 0, "finishReason": "STOP"}]},
+        {
+            "candidates": [
+                {"content": {"parts": [_call("f", {"a": 1}, thoughtSignature="s")], "role": "model"}, "index": 0}
+            ]
+        },
+        {
+            "candidates": [
+                {"content": {"parts": [_call("f", {"a": 2})], "role": "model"}, "index": 0, "finishReason": "STOP"}
+            ]
+        },
     ]
     response = chatcodec.accumulate_stream("gemini", chunks)
     assert [(part.id, part.arguments) for part in response.message.parts] == [  # type: ignore[union-attr]
@@ -379,12 +411,17 @@ def test_a_trailing_signature_chunk_signs_the_text_it_follows() -> None:
     text = (load_json.__globals__["FIXTURES"] / "stream" / "gemini3_trailing_signature_chunk.jsonl").read_text()
     response = chatcodec.accumulate_stream("gemini", text)
     (part,) = response.message.parts
-    assert isinstance(part, chatcodec.TextPart) and part.text.endswith("St**r**awbe**rr**y")
+    assert isinstance(part, chatcodec.TextPart)
+    assert part.text.endswith("St**r**awbe**rr**y")
     assert (part.provider_metadata or {})["gemini"]["thoughtSignature"].startswith("EpAICo0I")
 
 
 def test_usage_mid_stream_is_live_and_final_at_the_end() -> None:
     text = (load_json.__globals__["FIXTURES"] / "stream" / "usage_mid_stream.sse").read_text()
-    usages = [event.usage for event in chatcodec.decode_stream("gemini", text) if isinstance(event, chatcodec.UsageEvent)]
+    usages = [
+        event.usage for event in chatcodec.decode_stream("gemini", text) if isinstance(event, chatcodec.UsageEvent)
+    ]
     assert [usage.output_tokens for usage in usages] == [66, 114, 115, 115]
-    assert usages[-1].provider_metadata == {"gemini": {"promptTokensDetails": [{"modality": "TEXT", "tokenCount": 18}], "serviceTier": "standard"}}
+    assert usages[-1].provider_metadata == {
+        "gemini": {"promptTokensDetails": [{"modality": "TEXT", "tokenCount": 18}], "serviceTier": "standard"}
+    }

@@ -47,7 +47,16 @@ FINISH_REASONS: dict[str, UnifiedFinishReason] = {
 """Every ``FinishReason`` the google-genai SDK knows (the rest are ``other``)."""
 
 BLOCK_REASONS = frozenset(
-    {"BLOCKED_REASON_UNSPECIFIED", "SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY", "MODEL_ARMOR", "JAILBREAK"}
+    {
+        "BLOCKED_REASON_UNSPECIFIED",
+        "SAFETY",
+        "OTHER",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "IMAGE_SAFETY",
+        "MODEL_ARMOR",
+        "JAILBREAK",
+    }
 )
 """``promptFeedback.blockReason`` values: each means the prompt was refused (content_filter)."""
 

@@ -12,6 +12,7 @@ ends, which is what the non-streamed body's ``args`` decodes to.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -43,7 +44,9 @@ class PartialCall:
                 raise StreamError("unreadable partial argument", f"$.partialArgs[{number}]", position)
             value = None if key == "nullValue" else piece[key]
             if not _set(self.arguments, steps, value, joined=key == "stringValue"):
-                raise StreamError("partial argument path conflicts with an earlier one", f"$.partialArgs[{number}]", position)
+                raise StreamError(
+                    "partial argument path conflicts with an earlier one", f"$.partialArgs[{number}]", position
+                )
 
     def arguments_text(self) -> str:
         """The arguments gathered so far, as compact JSON."""
@@ -68,7 +71,7 @@ def _set(target: dict[str, Any], steps: list[str | int], value: object, *, joine
     """Put ``value`` at ``steps`` (a string piece is joined to the one before); False when
     the path runs through a value of another kind."""
     container: Any = target
-    for step, following in zip(steps, steps[1:], strict=False):
+    for step, following in itertools.pairwise(steps):
         empty: Any = [] if isinstance(following, int) else {}
         container = _child(container, step, empty)
     last = steps[-1]

@@ -16,8 +16,12 @@ part's bag.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
+
+import pydantic_core
+from pydantic import ConfigDict, TypeAdapter
 
 from chatcodec.content import (
     AnyPart,
@@ -45,6 +49,18 @@ Turn = Literal["user", "model", "system"]
 """Which kind of content a part is read for: each canonical message takes other parts."""
 
 _MEDIA_KEYS = {"inlineData": ("mimeType", "data"), "fileData": ("fileUri", "mimeType")}
+_BASE64_BYTES: TypeAdapter[bytes] = TypeAdapter(bytes, config=ConfigDict(val_json_bytes="base64"))
+"""pydantic's base64 reading, which the google-genai types use for ``bytes`` fields."""
+
+
+def is_base64(text: str) -> bool:
+    """Whether ``text`` reads as base64 bytes (standard or URL-safe alphabet, padding
+    optional, no stray bits), as ``inlineData.data`` and ``thoughtSignature`` must."""
+    try:
+        _BASE64_BYTES.validate_json(json.dumps(text))
+    except pydantic_core.ValidationError:
+        return False
+    return True
 
 
 @dataclass
@@ -210,8 +226,10 @@ def _encode_thought(
     if part.encrypted is not None or part.redacted:
         context.losses.add(at, "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
     wire: dict[str, Any] = {**restore_fields(bag), "text": part.text, "thought": True}
-    if part.signature is not None:
+    if part.signature is not None and is_base64(part.signature):
         wire["thoughtSignature"] = part.signature
+    elif part.signature is not None:
+        context.losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
     return wire
 
 
@@ -226,9 +244,16 @@ def encode_media(
     source = part.source
     kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
     if kind != part.type:
-        losses.add((*at, "source"), f"{part.type} media type", f"Gemini tells media apart by MIME type; it reads back as {kind}")
+        losses.add(
+            (*at, "source"),
+            f"{part.type} media type",
+            f"Gemini tells media apart by MIME type; it reads back as {kind}",
+        )
     match source:
         case Base64Source():
+            if not is_base64(source.data):
+                losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
+                return None
             return {**restore_fields(bag), "inlineData": {"mimeType": source.media_type, "data": source.data}}
         case UrlSource():
             file_data = {"fileUri": source.url}

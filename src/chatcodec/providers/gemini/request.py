@@ -101,7 +101,9 @@ def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
 
 def _names(request: ChatRequest) -> dict[str, str]:
     """Tool names by call id: a Gemini result must name its function."""
-    return {call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls}
+    return {
+        call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls
+    }
 
 
 def _synthesized_ids(request: ChatRequest) -> frozenset[str]:

@@ -106,7 +106,10 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     message_bag = leftovers(content, ("role", "parts") if content.get("role") == "model" else ("parts",))
     if "content" in candidate:
         mark_absent(message_bag, content, "role", "parts")
-    choice: dict[str, Any] = {"index": index, "message": KIT.attach({"role": "assistant", "content": parts}, message_bag)}
+    choice: dict[str, Any] = {
+        "index": index,
+        "message": KIT.attach({"role": "assistant", "content": parts}, message_bag),
+    }
     has_calls = any(part["type"] == "tool_use" for part in parts)
     finish_reason = decode_finish_reason(candidate.get("finishReason"), bag, has_calls=has_calls)
     if finish_reason is not None:
@@ -120,7 +123,9 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     wire = restore_fields(bag)
     no_candidates = bag.get(NO_CANDIDATES)
     if no_candidates is None:
-        wire["candidates"] = [encode_candidate(choice, position, losses) for position, choice in enumerate(response.choices)]
+        wire["candidates"] = [
+            encode_candidate(choice, position, losses) for position, choice in enumerate(response.choices)
+        ]
     else:
         _check_blocked(response, losses)
         if no_candidates == "empty":

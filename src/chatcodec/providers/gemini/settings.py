@@ -147,7 +147,9 @@ def _encode_thinking(
         effort = "xhigh"
     if effort is not None and effort != "none":
         spelling = bag.get(LEVEL_SPELLING)
-        thinking["thinkingLevel"] = spelling if isinstance(spelling, str) and spelling.lower() == effort else effort.upper()
+        thinking["thinkingLevel"] = (
+            spelling if isinstance(spelling, str) and spelling.lower() == effort else effort.upper()
+        )
     if reasoning.include_thoughts is not None:
         thinking["includeThoughts"] = reasoning.include_thoughts
     if reasoning.summary is not None:

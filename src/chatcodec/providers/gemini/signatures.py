@@ -28,7 +28,6 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import SKIP_SENTINEL
 from chatcodec.providers.gemini.messages import WireTurn
 
-
 MissingSignature = Literal["report", "skip"]
 """What the encoder does with an unsigned first call (see the module docstring)."""
 

@@ -180,9 +180,8 @@ class StreamDecoder:
                 self._grow(state, part)
                 return
         call = part.get("functionCall")
-        if call is not None and state.partial is not None:
-            if self._partial_piece(choice, state, call):
-                return
+        if call is not None and state.partial is not None and self._partial_piece(choice, state, call):
+            return
         self._close_open(state)
         if "text" in part:
             self._open_text(choice, state, part)

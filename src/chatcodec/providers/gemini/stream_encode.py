@@ -88,6 +88,7 @@ class StreamEncoder:
         """Whether the pending chunk has its usage: the next piece starts a new chunk."""
         self.open: dict[tuple[int, int], _Open] = {}
         self.ready: list[dict[str, Any]] = []
+        self.emitted = False
         self.position = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
@@ -100,7 +101,9 @@ class StreamEncoder:
         yield from ready
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The pending chunk."""
+        """The pending chunk (a response with nothing in it is still one chunk)."""
+        if not self.emitted and self.pending is None and self.head:
+            self._chunk()
         self._flush()
         ready, self.ready = self.ready, []
         yield from ready
@@ -109,6 +112,7 @@ class StreamEncoder:
         if self.pending is not None:
             self.ready.append(self.pending)
             self.pending = None
+            self.emitted = True
         self.sealed = False
 
     def _feed(self, event: AnyStreamEvent, at: Steps) -> None:
@@ -125,6 +129,7 @@ class StreamEncoder:
             case ErrorEvent():
                 self._flush()
                 self.ready.append(_error_body(event))
+                self.emitted = True
             case _:
                 self._part_event(event, at)
 
@@ -200,7 +205,9 @@ class StreamEncoder:
                 self._text_end(event, at)
             case ToolCallStartEvent():
                 bag = KIT.claim(self.losses, event.provider_metadata, at)
-                self.open[(event.choice, event.index)] = _Open("tool_use", {}, call={"id": event.id, "name": event.name, "bag": bag})
+                self.open[(event.choice, event.index)] = _Open(
+                    "tool_use", {}, call={"id": event.id, "name": event.name, "bag": bag}
+                )
             case ToolCallDeltaEvent():
                 state = self.open.get((event.choice, event.index))
                 if state is not None:
@@ -257,7 +264,9 @@ class StreamEncoder:
         if isinstance(event, ThinkingEndEvent) and event.encrypted is not None:
             self.losses.add((*at, "encrypted"), "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
         extra = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
-        if not state.written or (extra and not (state.piece is not None and self._is_pending(event.choice, state.piece))):
+        if not state.written or (
+            extra and not (state.piece is not None and self._is_pending(event.choice, state.piece))
+        ):
             self._text(event.choice, event.index, "")  # a piece for an empty part, or to carry the end
         if extra and state.piece is not None:
             state.piece.update(extra)
@@ -270,7 +279,9 @@ class StreamEncoder:
         extra = KIT.claim(self.losses, event.provider_metadata, at)
         bag = {**state.call["bag"], **extra}
         part = ToolUsePart(
-            id=state.call["id"], name=state.call["name"], arguments="".join(state.arguments),
+            id=state.call["id"],
+            name=state.call["name"],
+            arguments="".join(state.arguments),
             provider_metadata={PROVIDER: bag} if bag else None,
         )
         wire = encode_part(part, self.context, at)
@@ -280,7 +291,9 @@ class StreamEncoder:
     def _whole(self, event: PartEvent, at: Steps) -> None:
         part = event.part
         if event.provider_metadata is not None:
-            part = part.model_copy(update={"provider_metadata": {**(part.provider_metadata or {}), **event.provider_metadata}})
+            part = part.model_copy(
+                update={"provider_metadata": {**(part.provider_metadata or {}), **event.provider_metadata}}
+            )
         wire = encode_part(part, self.context, at)
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)
