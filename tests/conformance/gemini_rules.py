@@ -131,7 +131,9 @@ def streamed_form(response: chatcodec.ChatResponse) -> object:
     ``index`` on the chunk that did not carry it, its tool arguments are text, and a later
     choice with nothing in it (no part, no finish) has no event to stand for it."""
     choices = [
-        choice for choice in response.choices if choice.message.parts or choice.finish_reason or choice.provider_metadata
+        choice
+        for choice in response.choices
+        if choice.message.parts or choice.finish_reason or choice.provider_metadata
     ]
     kept = response.model_copy(update={"choices": choices or response.choices[:1]})
     return without_spelling_markers(with_compact_arguments(kept))

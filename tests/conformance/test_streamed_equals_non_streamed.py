@@ -29,7 +29,11 @@ def _pair_id(case: object) -> str:
 
 
 def test_every_provider_pairs_recorded_streams() -> None:
-    assert {provider.name: len(provider.stream_pairs()) for provider in PROVIDERS} == {"openai-chat": 2, "anthropic": 6}
+    assert {provider.name: len(provider.stream_pairs()) for provider in PROVIDERS} == {
+        "openai-chat": 2,
+        "anthropic": 6,
+        "gemini": 6,
+    }
 
 
 @pytest.mark.parametrize(("provider", "pair"), PAIRS, ids=_pair_id)

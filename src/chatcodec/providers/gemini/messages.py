@@ -56,9 +56,9 @@ def _decode_content(content: dict[str, Any], context: DecodeContext) -> list[dic
     mark_absent(bag, content, "role", "parts")
     parts: list[dict[str, Any]] = content.get("parts") or []
     if role == "model":
-        decoded = [decode_part(part, "model", context, index) for index, part in enumerate(parts)]
-        context.open_calls.reset([(part["id"], part["name"]) for part in decoded if part["type"] == "tool_use"])
-        return [KIT.attach({"role": "assistant", "content": decoded}, bag)]
+        answer = [decode_part(part, "model", context, index) for index, part in enumerate(parts)]
+        context.open_calls.reset([(part["id"], part["name"]) for part in answer if part["type"] == "tool_use"])
+        return [KIT.attach({"role": "assistant", "content": answer}, bag)]
     messages: list[dict[str, Any]] = []
     for index, part in enumerate(parts):
         kind = "tool" if "functionResponse" in part else "user"

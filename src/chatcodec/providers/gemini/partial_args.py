@@ -16,6 +16,7 @@ import itertools
 import re
 from typing import Any
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
 from chatcodec.providers.gemini.results import compact_json
 
@@ -75,13 +76,15 @@ def _set(target: dict[str, Any], steps: list[str | int], value: object, *, joine
         empty: Any = [] if isinstance(following, int) else {}
         container = _child(container, step, empty)
     last = steps[-1]
-    if isinstance(container, list) and isinstance(last, int):
-        while len(container) <= last:
-            container.append(None)
-        container[last] = _joined(container[last], value, joined)
+    items = as_list(container)
+    if items is not None and isinstance(last, int):
+        while len(items) <= last:
+            items.append(None)
+        items[last] = _joined(items[last], value, joined)
         return True
-    if isinstance(container, dict) and isinstance(last, str):
-        container[last] = _joined(container.get(last), value, joined)
+    fields = as_dict(container)
+    if fields is not None and isinstance(last, str):
+        fields[last] = _joined(fields.get(last), value, joined)
         return True
     return False
 
@@ -95,14 +98,16 @@ def _joined(current: object, value: object, joined: bool) -> object:
 def _child(container: Any, step: str | int, empty: Any) -> Any:
     """The container at ``step`` (made ``empty`` when missing); a mismatched step gives a
     detached container, and :func:`_set` then reports the conflict."""
-    if isinstance(container, list) and isinstance(step, int):
-        while len(container) <= step:
-            container.append(None)
-        if not isinstance(container[step], list | dict):
-            container[step] = empty
-        return container[step]
-    if isinstance(container, dict) and isinstance(step, str):
-        if not isinstance(container.get(step), list | dict):
-            container[step] = empty
-        return container[step]
+    items = as_list(container)
+    if items is not None and isinstance(step, int):
+        while len(items) <= step:
+            items.append(None)
+        if not isinstance(items[step], list | dict):
+            items[step] = empty
+        return items[step]
+    fields = as_dict(container)
+    if fields is not None and isinstance(step, str):
+        if not isinstance(fields.get(step), list | dict):
+            fields[step] = empty
+        return fields[step]
     return None

@@ -89,7 +89,8 @@ def response_fields(response: dict[str, Any]) -> dict[str, Any]:
 def blocked_choice(response: dict[str, Any]) -> dict[str, Any]:
     """The one empty choice of a response with no candidate (a blocked prompt)."""
     choice: dict[str, Any] = {"message": {"role": "assistant", "content": []}}
-    reason = (response.get("promptFeedback") or {}).get("blockReason")
+    feedback: dict[str, Any] = response.get("promptFeedback") or {}
+    reason = feedback.get("blockReason")
     if isinstance(reason, str):
         choice["finish_reason"] = decode_block_reason(reason)
     return choice

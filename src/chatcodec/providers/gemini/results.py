@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, ToolResultPart
+from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, TextSource, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
@@ -77,7 +77,8 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     else:
         content: list[dict[str, Any]] = [] if response is None else [{"type": "text", "text": text}]
         for item in media:
-            decoded = decode_media(item, "inlineData" if "inlineData" in item else "fileData", "user")
+            key = next((key for key in ("inlineData", "fileData") if key in item), None)
+            decoded = None if key is None else decode_media(item, key, "user")
             content.append(decoded or {"type": "opaque", "provider": PROVIDER, "data": item})
         result["content"] = content
     return KIT.attach(result, bag)
@@ -143,6 +144,9 @@ def _media(item: object, losses: LossRecorder, at: Steps) -> dict[str, Any] | No
         return None
     if isinstance(item, ImagePart | AudioPart | DocumentPart):
         bag = KIT.claim(losses, item.provider_metadata, at)
+        if isinstance(item.source, TextSource):
+            losses.add((*at, "source"), "text document", "Gemini result parts carry only media")
+            return None
         return encode_media(item, bag, losses, at)
     if isinstance(item, OpaquePart) and item.provider == PROVIDER:
         return dict(item.data)

@@ -35,6 +35,8 @@ _EFFORTS = frozenset({"minimal", "low", "medium", "high", "xhigh"})
 RESPONSE_SCHEMA_KEY = "_response_schema_key"
 """Marker: the output schema came as ``responseSchema``."""
 JSON = "application/json"
+CONFIG_PRESENT = "_generation_config"
+"""Marker: the request carried a ``generationConfig`` whose every field has a canonical home."""
 
 
 def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -54,7 +56,10 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
     _decode_format(rest, canonical, bag)
     if "thinkingConfig" in rest:
         canonical["reasoning"] = _decode_thinking(rest, bag)
-    bag["generationConfig"] = rest
+    if rest:
+        bag["generationConfig"] = rest
+    else:
+        bag[CONFIG_PRESENT] = True  # sent even when empty (``"generationConfig": {}``)
 
 
 def _decode_format(rest: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -95,7 +100,7 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
 
 def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
     """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
-    present = "generationConfig" in wire
+    present = "generationConfig" in wire or bag.get(CONFIG_PRESENT) is True
     config: dict[str, Any] = dict(wire.get("generationConfig") or {})
     for wire_key, key in _SCALARS:
         value = getattr(request, key)

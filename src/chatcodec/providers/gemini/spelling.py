@@ -72,7 +72,7 @@ def _camel(value: object, at: Path, renamed: list[Path]) -> Any:
     if fields is not None:
         result: dict[str, Any] = {}
         for key, item in fields.items():
-            camel = to_camel(key) if isinstance(key, str) else key
+            camel = to_camel(key)
             if camel != key:
                 if camel in fields:  # both spellings: keep both, the wire check reports it
                     result[key] = item

@@ -150,7 +150,8 @@ class StreamDecoder:
         )
 
     def _blocked(self, chunk: dict[str, Any]) -> None:
-        reason = (chunk.get("promptFeedback") or {}).get("blockReason")
+        feedback: dict[str, Any] = chunk.get("promptFeedback") or {}
+        reason = feedback.get("blockReason")
         if not isinstance(reason, str):
             return
         marker = {PROVIDER: {NO_CANDIDATES: "empty" if "candidates" in chunk else "absent"}}
@@ -160,7 +161,8 @@ class StreamDecoder:
     def _candidate(self, candidate: dict[str, Any], position: int) -> None:
         choice: int = candidate.get("index", position)
         state = self.choices.setdefault(choice, _Choice())
-        parts: list[dict[str, Any]] = (candidate.get("content") or {}).get("parts") or []
+        content: dict[str, Any] = candidate.get("content") or {}
+        parts: list[dict[str, Any]] = content.get("parts") or []
         for number, part in enumerate(parts):
             self._part(choice, state, part, continues=number == 0)
         if "finishReason" in candidate:
@@ -270,7 +272,8 @@ class StreamDecoder:
         index = self._next(state)
         call = {key: value for key, value in part["functionCall"].items() if key != "willContinue"}
         decoded = decode_call({**part, "functionCall": call}, context, index)
-        bag = (decoded.get("provider_metadata") or {}).get(PROVIDER, {})
+        metadata: dict[str, dict[str, Any]] = decoded.get("provider_metadata") or {}
+        bag = metadata.get(PROVIDER, {})
         bag.pop(NO_ARGS, None)
         decoded["provider_metadata"] = {PROVIDER: bag} if bag else None
         state.has_calls = True

@@ -31,6 +31,7 @@ from chatcodec.stream_events import (
     ErrorEvent,
     FinishEvent,
     PartEvent,
+    PartLifecycleEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
     TextDeltaEvent,
@@ -89,6 +90,7 @@ class StreamEncoder:
         self.open: dict[tuple[int, int], _Open] = {}
         self.ready: list[dict[str, Any]] = []
         self.emitted = False
+        self.refusals: set[tuple[int, int]] = set()
         self.position = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
@@ -155,9 +157,9 @@ class StreamEncoder:
         for candidate in candidates:
             if candidate.get("index", 0) == choice:
                 return candidate
-        candidate = {"content": {"parts": [], "role": "model"}, "index": choice}
-        candidates.append(candidate)
-        return candidate
+        fresh: dict[str, Any] = {"content": {"parts": [], "role": "model"}, "index": choice}
+        candidates.append(fresh)
+        return fresh
 
     def _parts(self, choice: int) -> list[dict[str, Any]]:
         candidate = self._candidate(choice)
@@ -185,12 +187,13 @@ class StreamEncoder:
         reason = encode_finish_reason(event.finish_reason, bag, self.losses, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
-        if not candidate["content"]["parts"]:
-            del candidate["content"]
+        content: dict[str, Any] = candidate.get("content") or {}
+        if not content.get("parts"):
+            candidate.pop("content", None)
 
     # --- parts ---------------------------------------------------------------------------
 
-    def _part_event(self, event: AnyStreamEvent, at: Steps) -> None:
+    def _part_event(self, event: PartLifecycleEvent, at: Steps) -> None:
         match event:
             case TextStartEvent():
                 fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
@@ -215,12 +218,20 @@ class StreamEncoder:
             case ToolCallEndEvent():
                 self._tool_end(event, at)
             case RefusalDeltaEvent():
-                self.losses.add(at, "refusal", "Gemini has no refusal part; sent as text")
-                self._piece(event.choice, {"text": event.delta}, continuation=False)
+                self._refusal(event, at)
             case PartEvent():
                 self._whole(event, at)
             case _:
                 assert_never(event)
+
+    def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> None:
+        """A refusal is sent as text (reported once per part)."""
+        key = (event.choice, event.index)
+        if key not in self.refusals:
+            self.losses.add(at, "refusal", "Gemini has no refusal part; sent as text")
+            self.refusals.add(key)
+            self.open[key] = _Open("text", {})
+        self._text(event.choice, event.index, event.delta)
 
     def _thinking_start(self, event: ThinkingStartEvent, at: Steps) -> None:
         """A thought part; another provider's reasoning is not sent (as in a body)."""

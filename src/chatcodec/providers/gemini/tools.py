@@ -31,8 +31,10 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     """Map ``tools`` and ``toolConfig`` into ``canonical``; the rest goes into ``bag``."""
     definitions: list[dict[str, Any]] = []
     provider_tools: list[dict[str, Any]] = []
-    for tool in request.get("tools") or []:
-        definitions.extend(_decode_declaration(declaration) for declaration in tool.get("functionDeclarations") or [])
+    tools: list[dict[str, Any]] = request.get("tools") or []
+    for tool in tools:
+        declarations: list[dict[str, Any]] = tool.get("functionDeclarations") or []
+        definitions.extend(_decode_declaration(declaration) for declaration in declarations)
         built_in = leftovers(tool, ("functionDeclarations",))
         if built_in or "functionDeclarations" not in tool:
             provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": built_in})
