@@ -8,11 +8,13 @@ stream is decoded while it arrives.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
+from chatcodec.payloads import loads
 from chatcodec.sdk_objects import SdkObject, is_sdk_object, sdk_json
 from chatcodec.sse import iter_jsonl, iter_sse_json, looks_like_sse
 
@@ -27,7 +29,10 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     """Event dicts from any :data:`StreamInput`."""
     if isinstance(events, str | bytes | bytearray):
         whole = events if isinstance(events, str) else bytes(events)
-        return iter_sse_json(whole) if looks_like_sse(_sniff(whole)) else iter_jsonl(whole)
+        head = _sniff(whole)
+        if head.lstrip("\ufeff \t\r\n").startswith("["):
+            return _json_array(whole)
+        return iter_sse_json(whole) if looks_like_sse(head) else iter_jsonl(whole)
     try:
         iterator = iter(events)
     except TypeError:  # callers without type checking pass anything
@@ -42,6 +47,19 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     head = _sniff(first)
     chunks = _text_chunks(rest)
     return iter_sse_json(chunks) if looks_like_sse(head) or not head.strip() else iter_jsonl(chunks)
+
+
+def _json_array(whole: str | bytes) -> Iterator[dict[str, Any]]:
+    """The events of a stream sent as one JSON array (Gemini's ``streamGenerateContent``
+    without ``alt=sse``)."""
+    try:
+        parsed: object = loads(whole.removeprefix("\ufeff") if isinstance(whole, str) else whole)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise StreamError(f"not a valid JSON array of events: {error}", "$") from None
+    items = as_list(parsed)
+    if items is None:
+        raise StreamError("expected a JSON array of events", "$")
+    return _dicts(items)
 
 
 def _text_chunks(chunks: Iterable[object]) -> Iterator[str | bytes]:

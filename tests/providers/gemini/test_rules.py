@@ -371,10 +371,15 @@ def test_the_oracle_rejects_unknown_fields() -> None:
 
 
 def test_a_json_array_stream_reads_like_sse() -> None:
+    """``streamGenerateContent`` without ``alt=sse`` sends one JSON array of chunks."""
     text = (load_json.__globals__["FIXTURES"] / "stream" / "text.sse").read_text(encoding="utf-8")
     chunks = [json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")]
-    as_array = json.loads(json.dumps(chunks))
-    assert chatcodec.accumulate_stream("gemini", as_array) == chatcodec.accumulate_stream("gemini", text)
+    expected = chatcodec.accumulate_stream("gemini", text)
+    assert chatcodec.accumulate_stream("gemini", json.dumps(chunks, indent=2)) == expected
+    assert chatcodec.accumulate_stream("gemini", json.dumps(chunks).encode()) == expected
+    assert chatcodec.accumulate_stream("gemini", chunks) == expected
+    with pytest.raises(chatcodec.StreamError, match="not a valid JSON array"):
+        chatcodec.accumulate_stream("gemini", json.dumps(chunks)[:-1])
 
 
 def test_parallel_streamed_calls_do_not_overwrite_each_other() -> None:
