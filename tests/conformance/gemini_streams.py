@@ -107,6 +107,10 @@ def rules() -> dict[str, list[JsonObject]]:
         "candidate-extras": [
             {"candidates": [{"content": {"parts": [{"text": "a"}]}, "finishReason": "SAFETY", "safetyRatings": []}]},
         ],
+        "candidate-extras-over-chunks": [
+            {"candidates": [{"content": {"parts": [{"text": "a"}]}, "citationMetadata": {"citations": []}}]},
+            {"candidates": [{"content": {"parts": [{"text": "b"}]}, "finishReason": "STOP", "avgLogprobs": -0.1}]},
+        ],
         "inline-image": [chunk({"inlineData": {"mimeType": "image/png", "data": "iVBO"}})],
         "snake-case-chunk": [
             {

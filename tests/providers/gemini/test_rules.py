@@ -268,6 +268,27 @@ def test_result_texts_and_objects_are_told_apart() -> None:
     assert losses == []
 
 
+def test_tool_objects_keep_their_grouping() -> None:
+    body: dict[str, Any] = {
+        "contents": [],
+        "tools": [
+            {"googleSearch": {}},
+            {"functionDeclarations": [{"name": "a"}]},
+            {"functionDeclarations": [{"name": "b"}], "codeExecution": {}},
+        ],
+    }
+    request = chatcodec.decode_request("gemini", body)
+    assert [tool.name for tool in request.tools] == ["a", "b"]
+    assert [tool.data for tool in request.provider_tools] == [{"googleSearch": {}}, {"codeExecution": {}}]
+    assert encode_request(request) == (body, [])
+    edited = request.model_copy(update={"tools": request.tools[:1]})  # the grouping no longer fits
+    assert encode_request(edited)[0]["tools"] == [
+        {"functionDeclarations": [{"name": "a"}]},
+        {"googleSearch": {}},
+        {"codeExecution": {}},
+    ]
+
+
 # --- spelling ------------------------------------------------------------------------------------
 
 

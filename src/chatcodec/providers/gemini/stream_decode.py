@@ -62,6 +62,9 @@ class _Choice:
     """One candidate's state across chunks."""
 
     next_index: int = 0
+    extras: dict[str, Any] = field(default_factory=dict[str, Any])
+    """Candidate fields without a canonical home (``safetyRatings``, ``citationMetadata``,
+    ``groundingMetadata``...), gathered over the chunks, given with the finish reason."""
     open: _OpenText | None = None
     partial: PartialCall | None = None
     has_calls: bool = False
@@ -165,8 +168,9 @@ class StreamDecoder:
         parts: list[dict[str, Any]] = content.get("parts") or []
         for number, part in enumerate(parts):
             self._part(choice, state, part, continues=number == 0)
+        state.extras.update(leftovers(candidate, CANDIDATE_MAPPED))
         if "finishReason" in candidate:
-            bag = leftovers(candidate, CANDIDATE_MAPPED)
+            bag = dict(state.extras)
             mark_absent(bag, candidate, "index")
             reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
             assert reason is not None

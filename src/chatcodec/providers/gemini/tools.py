@@ -17,12 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
+LAYOUT = "_tools_layout"
+"""Marker: how the payload grouped its Tool objects, when not as the encoder would."""
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 _WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 
@@ -32,18 +35,30 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     definitions: list[dict[str, Any]] = []
     provider_tools: list[dict[str, Any]] = []
     tools: list[dict[str, Any]] = request.get("tools") or []
+    layout: list[list[Any]] = []
     for tool in tools:
         declarations: list[dict[str, Any]] = tool.get("functionDeclarations") or []
         definitions.extend(_decode_declaration(declaration) for declaration in declarations)
         built_in = leftovers(tool, ("functionDeclarations",))
-        if built_in or "functionDeclarations" not in tool:
+        has_built_in = bool(built_in) or "functionDeclarations" not in tool
+        if has_built_in:
             provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": built_in})
+        layout.append([len(declarations) if "functionDeclarations" in tool else None, has_built_in])
+    if layout != _default_layout(len(definitions), len(provider_tools)):
+        bag[LAYOUT] = layout
     if definitions:
         canonical["tools"] = definitions
     if provider_tools:
         canonical["provider_tools"] = provider_tools
     if "toolConfig" in request:
         _decode_tool_config(request["toolConfig"], canonical, bag)
+
+
+def _default_layout(declarations: int, built_in: int) -> list[list[Any]]:
+    """One Tool object of every declaration, then one per built-in tool: what the encoder
+    writes unless the payload grouped its tools otherwise (``_tools_layout``)."""
+    functions: list[list[Any]] = [[declarations, False]] if declarations else []
+    return functions + [[None, True]] * built_in
 
 
 def _decode_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
@@ -90,12 +105,13 @@ def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
 def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
     """Write ``tools`` and ``toolConfig`` for ``request`` into ``wire``."""
     declarations = [_encode_declaration(request, index, losses) for index in range(len(request.tools))]
-    tools: list[dict[str, Any]] = [{"functionDeclarations": declarations}] if declarations else []
+    built_in: list[dict[str, Any]] = []
     for index, tool in enumerate(request.provider_tools):
         if tool.provider != PROVIDER:
             losses.add(("provider_tools", index), f"{tool.provider} tool", "Gemini has no such built-in tool")
             continue
-        tools.append(dict(tool.data))
+        built_in.append(dict(tool.data))
+    tools = _laid_out(declarations, built_in, KIT.marker(request.provider_options, LAYOUT))
     if tools:
         wire["tools"] = tools
     choice = request.tool_choice
@@ -106,6 +122,39 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorde
         wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
     if request.parallel_tool_calls is False:
         losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off")
+
+
+def _laid_out(
+    declarations: list[dict[str, Any]], built_in: list[dict[str, Any]], layout: object
+) -> list[dict[str, Any]]:
+    """The Tool objects, grouped as the decoded payload grouped them when the marker still
+    fits the tools, else in the default layout."""
+    entries = as_list(layout)
+    if entries is None or not _fits(entries, len(declarations), len(built_in)):
+        entries = _default_layout(len(declarations), len(built_in))
+    tools: list[dict[str, Any]] = []
+    next_declaration, next_built_in = 0, 0
+    for count, has_built_in in entries:
+        tool: dict[str, Any] = {}
+        if count is not None:
+            tool["functionDeclarations"] = declarations[next_declaration : next_declaration + count]
+            next_declaration += count
+        if has_built_in:
+            tool.update(built_in[next_built_in])
+            next_built_in += 1
+        tools.append(tool)
+    return tools
+
+
+def _fits(entries: list[Any], declarations: int, built_in: int) -> bool:
+    shaped = [as_list(entry) for entry in entries]
+    if any(entry is None or len(entry) != 2 for entry in shaped):
+        return False
+    counts = [entry[0] for entry in shaped if entry is not None]
+    flags = [entry[1] for entry in shaped if entry is not None]
+    if not all(count is None or (isinstance(count, int) and count >= 0) for count in counts):
+        return False
+    return sum(count or 0 for count in counts) == declarations and sum(flag is True for flag in flags) == built_in
 
 
 def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) -> dict[str, Any]:
