@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import pydantic_core
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -62,9 +62,26 @@ def to_camel(key: str) -> str:
 
 def camel_cased(payload: object) -> tuple[Any, list[Path]]:
     """``payload`` with every snake_case key renamed to camelCase, and the wire paths of
-    the renamed keys (as spelled in ``payload``)."""
+    the renamed keys (as spelled in ``payload``). A payload with none (every REST
+    response, most requests) is returned as it is, after one walk that copies nothing."""
+    if not _has_snake_key(payload):
+        return payload, []
     renamed: list[Path] = []
     return _camel(payload, (), renamed), renamed
+
+
+def _has_snake_key(value: object) -> bool:
+    if isinstance(value, dict):
+        fields = cast(dict[Any, Any], value)
+        for key, item in fields.items():
+            if isinstance(key, str) and "_" in key and _SNAKE_KEY.match(key):
+                return True
+            if key not in FREE_FORM and isinstance(item, dict | list) and _has_snake_key(item):
+                return True
+        return False
+    if isinstance(value, list):
+        return any(isinstance(item, dict | list) and _has_snake_key(item) for item in cast(list[Any], value))
+    return False
 
 
 def _camel(value: object, at: Path, renamed: list[Path]) -> Any:
