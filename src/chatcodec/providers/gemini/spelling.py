@@ -76,12 +76,16 @@ def _has_snake_key(value: object) -> bool:
         for key, item in fields.items():
             if isinstance(key, str) and "_" in key and _SNAKE_KEY.match(key):
                 return True
-            if key not in FREE_FORM and isinstance(item, dict | list) and _has_snake_key(item):
+            if key not in FREE_FORM and _is_container(item) and _has_snake_key(item):
                 return True
         return False
     if isinstance(value, list):
-        return any(isinstance(item, dict | list) and _has_snake_key(item) for item in cast(list[Any], value))
+        return any(_is_container(item) and _has_snake_key(item) for item in cast(list[Any], value))
     return False
+
+
+def _is_container(value: object) -> bool:
+    return isinstance(value, dict | list)
 
 
 def _camel(value: object, at: Path, renamed: list[Path]) -> Any:
