@@ -289,6 +289,17 @@ def test_tool_objects_keep_their_grouping() -> None:
     ]
 
 
+def test_a_string_system_instruction_is_read_and_written_back() -> None:
+    body = {"contents": [_user({"text": "hi"})], "system_instruction": "be brief"}
+    request = chatcodec.decode_request("gemini", body)
+    assert request.system_text == "be brief"
+    assert encode_request(request) == (body, [])
+    edited = request.model_copy(
+        update={"messages": [chatcodec.SystemMessage(content="be kind"), *request.messages[1:]]}
+    )
+    assert encode_request(edited)[0]["system_instruction"] == {"parts": [{"text": "be kind"}]}  # spelled as it came
+
+
 # --- spelling ------------------------------------------------------------------------------------
 
 

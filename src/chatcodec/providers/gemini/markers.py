@@ -22,6 +22,8 @@ Markers (keys starting with ``_``, never written to the wire, never reported as 
 * ``_level_spelling`` (reasoning): how ``thinkingLevel`` was spelled (``"HIGH"``);
 * ``_no_candidates`` (responses): a blocked prompt had no candidate; the canonical
   response holds one empty choice for it;
+* ``_string`` (system message): ``systemInstruction`` was a bare string (a google-genai
+  config dump), written back as one;
 * ``_joined`` (user messages): the message shared its wire turn with the tool results
   before it.
 
@@ -52,3 +54,4 @@ NO_RESPONSE = "_no_response"
 SKIPPED = "_skip_signature"
 SKIP_SENTINEL = "skip_thought_signature_validator"
 """Google's documented value that tells Gemini to skip signature validation."""
+STRING_SYSTEM = "_string"

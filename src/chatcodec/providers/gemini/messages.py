@@ -21,7 +21,7 @@ from typing import Any, Literal, assert_never
 
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.gemini.call_ids import OpenCalls
-from chatcodec.providers.gemini.markers import JOINED, KIT
+from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, Turn, decode_part, encode_part
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
 
@@ -31,8 +31,11 @@ WirePart = tuple[dict[str, Any], Steps]
 # --- decoding ----------------------------------------------------------------------------
 
 
-def decode_system(content: dict[str, Any]) -> dict[str, Any]:
-    """The canonical system message for ``systemInstruction``."""
+def decode_system(content: dict[str, Any] | str) -> dict[str, Any]:
+    """The canonical system message for ``systemInstruction``: a ``Content``, or a bare
+    string as google-genai config dumps carry it (``system_instruction="..."``)."""
+    if isinstance(content, str):
+        return KIT.attach({"role": "system", "content": content}, {STRING_SYSTEM: True})
     context = DecodeContext()
     parts = [decode_part(part, "system", context, index) for index, part in enumerate(content.get("parts") or [])]
     bag = leftovers(content, ("parts",))
@@ -113,10 +116,16 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[str, Any] | None:
-    """``systemInstruction`` for the leading system messages (their parts in order)."""
+def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[str, Any] | str | None:
+    """``systemInstruction`` for the leading system messages (their parts in order); one
+    string message that came as a string goes back as one."""
     if not messages:
         return None
+    first = messages[0]
+    if len(messages) == 1 and isinstance(first.content, str) and KIT.marker(first.provider_metadata, STRING_SYSTEM):
+        bag = _message_bag(first, context, ("messages", 0))
+        if not any(not key.startswith("_") for key in bag):
+            return first.content
     turn = WireTurn("user", ("messages", 0))
     for index, message in enumerate(messages):
         at: Steps = ("messages", index)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any
 
 import pydantic_core
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -72,7 +72,7 @@ def camel_cased(payload: object) -> tuple[Any, list[Path]]:
 
 def _has_snake_key(value: object) -> bool:
     if isinstance(value, dict):
-        fields = cast(dict[Any, Any], value)
+        fields: dict[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
         for key, item in fields.items():
             if isinstance(key, str) and "_" in key and _SNAKE_KEY.match(key):
                 return True
@@ -80,7 +80,8 @@ def _has_snake_key(value: object) -> bool:
                 return True
         return False
     if isinstance(value, list):
-        return any(_is_container(item) and _has_snake_key(item) for item in cast(list[Any], value))
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return any(_is_container(item) and _has_snake_key(item) for item in items)
     return False
 
 

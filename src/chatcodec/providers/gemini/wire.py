@@ -158,7 +158,7 @@ class Request(TypedDict):
 
     contents: list[Content]
     model: NotRequired[str]
-    systemInstruction: NotRequired[Content]
+    systemInstruction: NotRequired[Content | str]
     tools: NotRequired[list[Tool]]
     toolConfig: NotRequired[ToolConfig]
     generationConfig: NotRequired[GenerationConfig]
