@@ -161,8 +161,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * tool-call arguments are sent as the parsed ``args`` object: compact JSON back
       (empty text is ``{}``);
     * a result names its function (taken from the call when the result has no name); its
-      text is the ``response``, its media follow: a list holding only one text reads back
-      as that text, and the text of a list reads back ahead of its media;
+      text is the ``response``, its media follow: a list holding only one text (or
+      nothing) reads back as that text (or ``""``), and the text of a list reads back
+      ahead of its media;
     * ``detail="auto"``, ``parallel_tool_calls=True``, ``response_format`` ``text`` and
       ``stream=False`` are Gemini's defaults: left out;
     * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent.
@@ -231,7 +232,9 @@ def _result(part: Any, names: dict[str, str]) -> Any:
     if result.get("name") is None and result["tool_use_id"] in names:
         result["name"] = names[result["tool_use_id"]]
     content = result.get("content", "")
-    if isinstance(content, list):
+    if content == []:
+        result["content"] = ""  # an empty result is an empty output
+    elif isinstance(content, list):
         texts = [item for item in content if item.get("type") == "text"]
         media = [item for item in content if item.get("type") != "text"]
         if (

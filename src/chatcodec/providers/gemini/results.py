@@ -125,10 +125,12 @@ def encode_result(
             losses.add((*at, "content"), "several text parts", "a Gemini result has one response: joined")
         text = "".join(texts)
         media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(part.content)]
-    texts_given = isinstance(part.content, str) or any(isinstance(item, TextPart) for item in part.content)
-    if (texts_given or part.is_error) and not (bag.get(NO_RESPONSE) and text == "" and not part.is_error):
-        function_response["response"] = response_object(text, part.is_error)
     wire_media = [item for item in media if item is not None]
+    texts_given = isinstance(part.content, str) or any(isinstance(item, TextPart) for item in part.content)
+    media_only = not texts_given and bool(wire_media)  # read back as media alone
+    left_out = media_only or (bag.get(NO_RESPONSE) and text == "")  # as it came, or media alone
+    if part.is_error or not left_out:
+        function_response["response"] = response_object(text, part.is_error)
     if wire_media:
         function_response["parts"] = wire_media
     if not bag.get(WITHOUT_ID) and not made_up:
