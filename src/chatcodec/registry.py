@@ -94,6 +94,7 @@ _BUILT_IN: dict[str, str] = {
     "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
     "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
+    "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
 }
 
 _loaded: dict[str, Codec] = {}

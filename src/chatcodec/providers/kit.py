@@ -51,8 +51,10 @@ __all__ = [
     "Steps",
     "absent_keys",
     "canonical_refusal",
+    "claude_signed",
     "decode_cache_control",
     "encode_cache_control",
+    "is_claude_model",
     "leftovers",
     "mark_absent",
     "path",
@@ -249,3 +251,24 @@ def canonical_refusal(error: pydantic_core.ValidationError, event_index: int) ->
     """
     detail = error.errors(include_url=False)[0]
     return StreamError(f"{detail['msg']} [rule: {detail['type']}]", "$", event_index)
+
+
+CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
+"""Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic
+API itself; Claude on Bedrock Converse): Anthropic's documentation says signatures are
+compatible across the platforms that serve Claude."""
+
+
+def is_claude_model(model: str | None) -> bool:
+    """Whether a model id names a Claude model (``claude-sonnet-4-5``, Bedrock's
+    ``us.anthropic.claude-3-7-sonnet-20250219-v1:0`` or an ARN holding one)."""
+    return model is not None and "claude" in model.lower()
+
+
+def claude_signed(provider: str | None, model: str | None) -> bool:
+    """Whether thinking from ``provider`` and ``model`` is signed by Claude's scheme, so
+    another platform serving Claude can verify it: Anthropic's own, or Bedrock's when the
+    model that produced it is known to be Claude."""
+    if provider == "anthropic":
+        return True
+    return provider in CLAUDE_SIGNERS and is_claude_model(model)

@@ -1,0 +1,1 @@
+"""The ``bedrock-converse`` codec: AWS Bedrock Converse and ConverseStream as JSON."""

@@ -1,0 +1,71 @@
+"""``stopReason`` <-> canonical finish reason (unified value plus the raw word).
+
+Every value botocore's ``StopReason`` lists is mapped: ``guardrail_intervened`` and
+``content_filtered`` are ``content_filter`` (a safety system stopped the answer),
+``malformed_model_output`` and ``malformed_tool_use`` are ``error`` (the model produced
+something Bedrock could not parse; retrying may help), ``model_context_window_exceeded``
+and ``max_tokens`` are ``length``. The raw word is always kept, so none of them collapses
+into another on the way back. A value AWS adds later decodes to ``other`` with the raw
+word kept, and encodes back as that word when it is spelled as Bedrock spells them
+(lowercase snake case); any other ``other`` becomes ``end_turn``, reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.losses import LossRecorder, Steps
+from chatcodec.response import FinishReason, UnifiedFinishReason
+
+UNIFIED: dict[str, UnifiedFinishReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+    "malformed_model_output": "error",
+    "malformed_tool_use": "error",
+}
+"""Every ``StopReason`` in botocore's ``bedrock-runtime`` model, with its unified reason."""
+
+_SPELLING = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+
+_RAW: dict[UnifiedFinishReason, str] = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "content_filter": "content_filtered",
+    "error": "malformed_model_output",
+    "refusal": "content_filtered",
+    "pause": "end_turn",
+    "other": "end_turn",
+}
+
+
+def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+    """The canonical reason for a wire ``stopReason`` (nothing goes into ``bag``)."""
+    if raw is None:
+        return None
+    return {"unified": UNIFIED.get(raw, "other"), "raw": raw}
+
+
+def encode_finish_reason(
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> str | None:
+    """The wire ``stopReason``: the raw word when it is Bedrock's and agrees with the
+    unified value, else the closest word (a loss when that changes the unified value)."""
+    if finish_reason is None:
+        return None
+    raw, unified = finish_reason.raw, finish_reason.unified
+    if raw is not None and UNIFIED.get(raw) == unified:
+        return raw
+    if raw is not None and unified == "other" and raw not in UNIFIED and _SPELLING.match(raw):
+        return raw  # most likely a stopReason added after this was written: kept as sent
+    chosen = _RAW[unified]
+    if UNIFIED[chosen] != unified:
+        losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}")
+    return chosen

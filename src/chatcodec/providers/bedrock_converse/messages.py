@@ -1,0 +1,214 @@
+"""Bedrock Converse turns and ``system`` <-> canonical messages.
+
+Decoding splits a user turn holding ``toolResult`` blocks into a tool message (the
+results) and a user message (the other blocks), as the Anthropic codec does: Converse
+puts results in user turns the same way. A wire turn that followed tool results without
+joining them decodes with a ``_separate`` marker, so the round trip is exact.
+
+Encoding follows the API's rules:
+
+* leading system messages are the top-level ``system`` list (text, ``cachePoint`` and
+  ``guardContent`` blocks); a later one is a ``role: "system"`` turn
+  (``ConversationRole`` has it);
+* consecutive tool messages merge into one user turn, and a user message right after
+  them joins it behind the results (results first, as with Claude);
+* Bedrock rejects blank text ("text content blocks must contain non-whitespace text"):
+  empty and whitespace-only text blocks are dropped, and a turn left empty is dropped;
+  each is a loss;
+* a message's ``cache_control`` is a ``cachePoint`` after its last block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, assert_never
+
+from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.bedrock_converse.parts import (
+    ASSISTANT_KINDS,
+    SYSTEM_KINDS,
+    USER_KINDS,
+    Blocks,
+    EncodeContext,
+    cache_point,
+    decode_blocks,
+    decode_tool_result,
+    encode_part,
+    member_of,
+)
+from chatcodec.providers.kit import Steps, leftovers, restore_fields
+
+SEPARATE = "_separate"
+IN_MESSAGES = "_in_messages"
+_MESSAGE_FIELDS = ("role", "content")
+
+# --- decoding ----------------------------------------------------------------------------
+
+
+def decode_system(system: list[Any]) -> dict[str, Any]:
+    """The canonical system message for the top-level ``system`` blocks."""
+    return {"role": "system", "content": decode_blocks(system, SYSTEM_KINDS)}
+
+
+def _is_result(block: Any) -> bool:
+    return isinstance(block, dict) and member_of(block) == "toolResult"  # pyright: ignore[reportUnknownArgumentType]
+
+
+def decode_messages(wire_messages: list[Any], model: str | None = None) -> list[dict[str, Any]]:
+    """Canonical messages (as dicts) for the wire ``messages`` list."""
+    canonical: list[dict[str, Any]] = []
+    after_results = False
+    for message in wire_messages:
+        produced = _decode_message(message, model)
+        if after_results and message["role"] == "user":
+            metadata = produced[0].setdefault("provider_metadata", {PROVIDER: {}})
+            metadata[PROVIDER][SEPARATE] = True
+        after_results = produced[-1]["role"] == "tool"
+        canonical.extend(produced)
+    return canonical
+
+
+def _decode_message(message: dict[str, Any], model: str | None) -> list[dict[str, Any]]:
+    role, content = message["role"], message["content"]
+    bag = leftovers(message, _MESSAGE_FIELDS)
+    if role == "system":
+        return [KIT.attach(decode_system(content), {**bag, IN_MESSAGES: True})]
+    if role == "assistant":
+        return [KIT.attach({"role": "assistant", "content": decode_blocks(content, ASSISTANT_KINDS, model)}, bag)]
+    if role != "user":
+        bag["role"] = role  # a role added after this was written: kept, read as a user turn
+    produced: list[dict[str, Any]] = []
+    results = [decode_tool_result(block["toolResult"]) for block in content if _is_result(block)]
+    if results:
+        produced.append({"role": "tool", "content": results})
+    rest = [block for block in content if not _is_result(block)]
+    if rest or not results:
+        produced.append({"role": "user", "content": decode_blocks(rest, USER_KINDS)})
+    KIT.attach(produced[0], bag)
+    return produced
+
+
+# --- encoding ----------------------------------------------------------------------------
+
+WireRole = Literal["user", "assistant", "system"]
+
+
+@dataclass
+class _Turn:
+    role: WireRole
+    at: Steps
+    blocks: list[tuple[dict[str, Any], Steps]] = field(default_factory=list[tuple[dict[str, Any], Steps]])
+    results: list[tuple[dict[str, Any], Steps]] = field(default_factory=list[tuple[dict[str, Any], Steps]])
+    bag: dict[str, Any] = field(default_factory=dict[str, Any])
+    open_to_results: bool = False
+
+
+def leading_system_count(messages: list[AnyMessage]) -> int:
+    """How many leading system messages go to the top-level ``system``."""
+    count = 0
+    for message in messages:
+        if not isinstance(message, SystemMessage) or KIT.marker(message.provider_metadata, IN_MESSAGES) is True:
+            break
+        count += 1
+    return count
+
+
+def encode_system(messages: list[AnyMessage], context: EncodeContext) -> Blocks:
+    """The top-level ``system`` blocks for the leading system messages."""
+    blocks: list[tuple[dict[str, Any], Steps]] = []
+    for index, message in enumerate(messages):
+        at: Steps = ("messages", index)
+        own = KIT.claim(context.losses, message.provider_metadata, at)
+        if restore_fields(own):
+            context.losses.add(at, "bedrock-converse message fields", "the system prompt has no message")
+        blocks.extend(_contribution(message, context, at))
+    return [block for block, _ in _without_blank_text(blocks, context)]
+
+
+def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """The wire ``messages`` for ``messages[start:]``."""
+    turns: list[_Turn] = []
+    for index in range(start, len(messages)):
+        message = messages[index]
+        at: Steps = ("messages", index)
+        match message:
+            case SystemMessage():
+                turn = _Turn("system", at)
+            case AssistantMessage():
+                turn = _Turn("assistant", at)
+            case ToolMessage():
+                turn = _joinable(turns, message) or _Turn("user", at)
+            case UserMessage() | TextMessage():
+                if isinstance(message, TextMessage):
+                    context.losses.add(at, "text message", "Bedrock has no raw-text turn; sent as user text")
+                turn = _joinable(turns, message) or _Turn("user", at)
+            case _:
+                assert_never(message)
+        if not turns or turns[-1] is not turn:
+            turns.append(turn)
+        _add(turn, message, context, at)
+    return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
+
+
+def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
+    if not turns or not turns[-1].open_to_results or KIT.marker(message.provider_metadata, SEPARATE) is True:
+        return None
+    return turns[-1]
+
+
+def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+    for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
+        if not key.startswith("_"):
+            turn.bag.setdefault(key, value)
+    contribution = _contribution(message, context, at)
+    if isinstance(message, ToolMessage):
+        turn.results.extend(contribution)
+        turn.open_to_results = True
+    else:
+        turn.blocks.extend(contribution)
+        turn.open_to_results = False
+
+
+def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[tuple[dict[str, Any], Steps]]:
+    """The blocks ``message`` adds, each with its canonical path; its ``cache_control`` is a
+    ``cachePoint`` after the last one."""
+    if message.name is not None:
+        context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
+    blocks: list[tuple[dict[str, Any], Steps]] = []
+    if isinstance(message.content, str):
+        blocks.append(({"text": message.content}, at))
+    else:
+        for index, part in enumerate(message.content):
+            part_at = (*at, "content", index)
+            blocks.extend((block, part_at) for block in encode_part(part, context, part_at))
+    if message.cache_control is not None:
+        if blocks and "cachePoint" not in blocks[-1][0]:
+            blocks.append((cache_point(message.cache_control), at))
+        elif not blocks:
+            context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache")
+    return blocks
+
+
+def _without_blank_text(
+    blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
+) -> list[tuple[dict[str, Any], Steps]]:
+    """Drop blank text blocks (Bedrock rejects them) and cache points left with nothing before them."""
+    kept: list[tuple[dict[str, Any], Steps]] = []
+    for block, at in blocks:
+        text = block.get("text")
+        if len(block) == 1 and isinstance(text, str) and not text.strip():
+            context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
+        elif "cachePoint" in block and (not kept or "cachePoint" in kept[-1][0]):
+            context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped")
+        else:
+            kept.append((block, at))
+    return kept
+
+
+def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+    kept = _without_blank_text(turn.results + turn.blocks, context)
+    if not kept:
+        context.losses.add(turn.at, "empty message", "Bedrock rejects a message with no content")
+        return None
+    return {"role": turn.role, **restore_fields(turn.bag), "content": [block for block, _ in kept]}

@@ -1,0 +1,167 @@
+"""Bedrock ``Converse`` / ``ConverseStream`` request <-> :class:`~chatcodec.ChatRequest`.
+
+The body is the REST API's; ``modelId`` (in the URL there, a parameter in boto3) is read
+when present and written when the request names a model, so the output is what boto3's
+``converse(**body)`` takes. ``inferenceConfig`` maps to ``max_tokens``, ``temperature``,
+``top_p`` and ``stop``; ``toolConfig`` to tools (``tools.py``);
+``additionalModelRequestFields`` and ``outputConfig`` to reasoning and response format
+(``settings.py``); ``guardrailConfig``, ``promptVariables``,
+``additionalModelResponseFieldPaths``, ``requestMetadata``, ``performanceConfig``,
+``serviceTier`` and any newer member ride in ``provider_options["bedrock-converse"]`` and
+are written back verbatim.
+
+Options for this encoder, in the same bag: ``unsigned_thinking`` (``"drop"``, the
+default, or ``"text"``) and ``tool_result_status`` (``"source"``, the default: written
+where the source had it and for errors; ``"always"``; ``"never"``, for model families
+that reject the field).
+
+Canonical settings Converse has no field for (``top_k``, penalties, ``seed``,
+``metadata``, ``stream``: streaming is the ``ConverseStream`` operation) are reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
+from chatcodec.messages import AnyMessage
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.bedrock_converse.messages import (
+    decode_messages,
+    decode_system,
+    encode_system,
+    encode_turns,
+    leading_system_count,
+)
+from chatcodec.providers.bedrock_converse.parts import EncodeContext
+from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
+from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
+from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
+from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.request import ChatRequest
+from chatcodec.validation import validate_canonical, validate_with
+
+_MAPPED = (
+    "modelId",
+    "messages",
+    "system",
+    "inferenceConfig",
+    "toolConfig",
+    "additionalModelRequestFields",
+    "outputConfig",
+)
+_INFERENCE = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p"))
+_KNOBS = ("unsigned_thinking", "tool_result_status")
+_UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
+
+
+def decode_request(payload: dict[str, Any]) -> ChatRequest:
+    """Read a Converse request body (the API's rules are not enforced: decoding is not the API)."""
+    request = validated(REQUEST_ADAPTER, payload, "Bedrock Converse request")
+    model = request.get("modelId")
+    canonical: dict[str, Any] = {} if model is None else {"model": model}
+    bag = leftovers(request, _MAPPED)
+    messages = decode_messages(request.get("messages", []), model)
+    if "messages" not in request:
+        bag["_no_messages"] = True
+    system = request.get("system")
+    if system:
+        messages.insert(0, decode_system(system))
+    elif system is not None:
+        bag["_empty_system"] = True
+    canonical["messages"] = messages
+    _decode_inference(request, canonical, bag)
+    decode_tools(request, canonical, bag)
+    decode_settings(request, canonical, bag)
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    return validate_canonical(ChatRequest, canonical)
+
+
+def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    config = as_dict(request.get("inferenceConfig"))
+    if config is None:
+        return
+    for wire_key, canonical_key in _INFERENCE:
+        if wire_key in config:
+            canonical[canonical_key] = config[wire_key]
+    mapped = ["temperature", "topP", "stopSequences"]
+    if canonical.get("max_tokens", 1) >= 1:
+        mapped.append("maxTokens")
+    else:
+        del canonical["max_tokens"]  # canonical needs >= 1: kept as it was
+    if "stopSequences" in config:
+        canonical["stop"] = config["stopSequences"]
+    rest = leftovers(config, mapped)
+    if rest:
+        bag["inferenceConfig"] = rest
+    if not config:
+        bag["_inference_config"] = True
+    if config.get("stopSequences") == []:
+        bag["_empty_stop"] = True
+
+
+def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+    """Read a bare Converse ``messages`` list (a stored conversation)."""
+    wire = validate_with(MESSAGES_ADAPTER, messages, "Bedrock Converse messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+
+
+def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``request`` as a Converse request body, applying the API's rules."""
+    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
+    status = knobs.get("tool_result_status")
+    context = EncodeContext(
+        losses,
+        model=request.model,
+        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+        tool_result_status=status if status in ("always", "never") else "source",
+    )
+    wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})
+    if request.model is not None:
+        wire["modelId"] = request.model
+    leading = leading_system_count(request.messages)
+    turns = encode_turns(request.messages, leading, context)
+    if turns or not bag.get("_no_messages"):
+        wire["messages"] = turns
+    system = encode_system(request.messages[:leading], context)
+    if system or bag.get("_empty_system"):
+        wire["system"] = system
+    _encode_inference(request, wire, bag)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, losses)
+    for key in _UNSUPPORTED:
+        if getattr(request, key) is not None:
+            losses.add((key,), key, "Bedrock Converse has no such setting")
+    if request.cache_control is not None:
+        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only")
+    return wire
+
+
+def _encode_inference(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]) -> None:
+    config: dict[str, Any] = dict(as_dict(bag.get("inferenceConfig")) or {})
+    for wire_key, canonical_key in _INFERENCE:
+        value = getattr(request, canonical_key)
+        if value is not None:
+            config[wire_key] = value
+    if request.stop or bag.get("_empty_stop"):
+        config["stopSequences"] = list(request.stop)
+    if config or bag.get("_inference_config"):
+        wire["inferenceConfig"] = config
+
+
+def tool_id_map(request: ChatRequest) -> dict[str, str]:
+    """``{original id: id sent to Bedrock}`` for every tool id the encoder rewrites (a
+    proxy inverts it to restore ids in what it sends back)."""
+    ids: list[str] = []
+    for message in request.messages:
+        for part in message.parts:
+            if part.type == "tool_use":
+                ids.append(part.id)
+            elif part.type == "tool_result":
+                ids.append(part.tool_use_id)
+    return MAPPING.rewrites(ids)

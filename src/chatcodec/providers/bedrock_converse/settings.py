@@ -1,0 +1,159 @@
+"""Reasoning and structured output <-> ``additionalModelRequestFields`` and ``outputConfig``.
+
+Converse has no reasoning field of its own: each model family takes its switch through
+``additionalModelRequestFields`` (Claude's ``thinking`` object, as the Anthropic API
+spells it; Nova's ``reasoningConfig``; gpt-oss ``reasoning_effort``). Claude's
+``{"type": "enabled", "budget_tokens": N}`` and ``{"type": "adaptive"}`` map to canonical
+``reasoning``; everything else in that object rides in the request bag and is written
+back. Canonical reasoning is written as Claude's ``thinking`` object (the family that
+takes most histories here); what it cannot say (an effort, a summary) is reported.
+
+``outputConfig.textFormat`` with ``type: "json_schema"`` is canonical ``response_format``:
+its ``structure.jsonSchema.schema`` is a JSON *string* on the wire (botocore's
+``JsonSchemaDefinition``), parsed here; the string as spelled rides as ``_schema_text``
+so the round trip is exact.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.payloads import loads
+from chatcodec.request import ChatRequest, ReasoningConfig
+
+_FORMAT_KEYS = {"name", "description", "schema"}
+
+
+def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Fill ``reasoning`` and ``response_format``."""
+    fields = as_dict(request.get("additionalModelRequestFields"))
+    if fields is not None:
+        thinking = as_dict(fields.get("thinking"))
+        reasoning = _decode_thinking(thinking) if thinking is not None else None
+        rest = dict(fields)
+        if reasoning is not None:
+            canonical["reasoning"] = reasoning
+            del rest["thinking"]
+        if rest or reasoning is None:
+            bag["additionalModelRequestFields"] = rest
+    output = as_dict(request.get("outputConfig"))
+    if output is not None:
+        _decode_output(output, canonical, bag)
+
+
+def _decode_thinking(thinking: dict[str, Any]) -> dict[str, Any] | None:
+    budget = thinking.get("budget_tokens")
+    if thinking == {"type": "enabled", "budget_tokens": budget} and type(budget) is int and budget >= 0:
+        return {"enabled": True, "budget_tokens": budget}
+    if thinking == {"type": "adaptive"}:
+        return {"adaptive": True}
+    if thinking == {"type": "disabled"}:
+        return {"enabled": False}
+    return None
+
+
+def _decode_output(output: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    text_format = as_dict(output.get("textFormat"))
+    structure = as_dict(text_format.get("structure")) if text_format is not None else None
+    schema = as_dict(structure.get("jsonSchema")) if structure is not None else None
+    if (
+        text_format is None
+        or text_format.keys() != {"type", "structure"}
+        or text_format["type"] != "json_schema"
+        or structure is None
+        or structure.keys() != {"jsonSchema"}
+        or schema is None
+        or not set(schema) <= _FORMAT_KEYS
+        or not all(isinstance(value, str) for value in schema.values())
+    ):
+        bag["outputConfig"] = output
+        return
+    try:
+        parsed = as_dict(loads(schema.get("schema", "{}")))
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        bag["outputConfig"] = output
+        return
+    response_format: dict[str, Any] = {"type": "json_schema", "json_schema": parsed}
+    for key in ("name", "description"):
+        if key in schema:
+            response_format[key] = schema[key]
+    canonical["response_format"] = response_format
+    if "schema" in schema and schema["schema"] != _schema_text(parsed):
+        bag["_schema_text"] = schema["schema"]
+    if "schema" not in schema:
+        bag["_no_schema"] = True
+    rest = {key: value for key, value in output.items() if key != "textFormat"}
+    if rest:
+        bag["outputConfig"] = rest
+
+
+def _schema_text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over it)."""
+    fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
+    had_fields = "additionalModelRequestFields" in bag
+    if request.reasoning is not None:
+        thinking = _encode_thinking(request.reasoning, losses)
+        if thinking is not None:
+            fields["thinking"] = thinking
+    if fields or had_fields:
+        wire["additionalModelRequestFields"] = fields
+    output = dict(as_dict(bag.get("outputConfig")) or {})
+    response_format = request.response_format
+    if response_format is not None and response_format.type != "text":
+        at = ("response_format",)
+        if response_format.json_schema is None:
+            losses.add(at, f"response format {response_format.type!r}", "Bedrock needs a JSON schema for JSON output")
+        else:
+            schema: dict[str, Any] = {}
+            if response_format.name is not None:
+                schema["name"] = response_format.name
+            if response_format.description is not None:
+                schema["description"] = response_format.description
+            if not bag.get("_no_schema") or response_format.json_schema:
+                schema["schema"] = _spelled(response_format.json_schema, bag.get("_schema_text"))
+            if response_format.strict is not None:
+                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag")
+            output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
+    if output:
+        wire["outputConfig"] = output
+
+
+def _spelled(schema: dict[str, Any], text: object) -> str:
+    """The schema as text: the spelling the decoder saw when it still says the same."""
+    if isinstance(text, str):
+        try:
+            if loads(text) == schema:
+                return text
+        except ValueError:
+            pass
+    return _schema_text(schema)
+
+
+def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
+    at = ("reasoning",)
+    for key in ("effort", "summary", "include_thoughts"):
+        if getattr(reasoning, key) is not None:
+            losses.add((*at, key), f"reasoning {key}", "Bedrock Converse has no such setting (Claude thinking sent)")
+    if reasoning.enabled is False:
+        if reasoning.budget_tokens is not None or reasoning.adaptive:
+            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
+        return {"type": "disabled"}
+    if reasoning.budget_tokens is not None:
+        if reasoning.adaptive:
+            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
+        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
+    if reasoning.adaptive:
+        return {"type": "adaptive"}
+    if reasoning.enabled:
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
+        return {"type": "adaptive"}
+    return None

@@ -1,0 +1,145 @@
+"""``toolConfig`` <-> canonical tools, provider tools and tool choice.
+
+A ``toolSpec`` is a canonical :class:`~chatcodec.ToolDefinition` (``inputSchema.json`` is
+its parameters); a ``cachePoint`` after one is that tool's ``cache_control``; a
+``systemTool`` (Bedrock-run tools such as Nova's ``nova_code_interpreter``) or a member
+added later is kept whole in ``provider_tools``, and the order of the two kinds is kept
+as a ``_tool_order`` marker when they were interleaved.
+
+``toolChoice``: ``auto`` -> ``auto``, ``any`` -> ``required``, ``tool`` -> ``tool`` with its
+name. Converse has no ``none`` choice and no parallel-calls switch: both are reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.bedrock_converse.parts import EncodeContext, cache_marker, cache_point, opaque, tool_name
+from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.request import ChatRequest
+
+_FUNCTION, _SERVER = "function", "server"
+_CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
+_WIRE_CHOICES = {canonical: wire for wire, canonical in _CHOICES.items()}
+
+
+def _is_spec(tool: dict[str, Any]) -> bool:
+    spec = as_dict(tool.get("toolSpec"))
+    return len(tool) == 1 and spec is not None and set(as_dict(spec["inputSchema"]) or {}) == {"json"}
+
+
+def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Fill ``tools``, ``provider_tools`` and ``tool_choice`` from ``toolConfig``."""
+    config = as_dict(request.get("toolConfig"))
+    if config is None:
+        return
+    tools: list[dict[str, Any]] = []
+    servers: list[dict[str, Any]] = []
+    order: list[str] = []
+    for tool in config["tools"]:
+        marker = cache_marker(tool)
+        last = (tools if order and order[-1] == _FUNCTION else servers) if order else None
+        if marker is not None and last and "cache_control" not in last[-1]:
+            last[-1]["cache_control"] = marker
+        elif _is_spec(tool):
+            tools.append(_decode_spec(tool["toolSpec"]))
+            order.append(_FUNCTION)
+        else:
+            servers.append(opaque(tool))
+            order.append(_SERVER)
+    canonical["tools"], canonical["provider_tools"] = tools, servers
+    if order != sorted(order, key=lambda kind: kind == _SERVER):
+        bag["_tool_order"] = order
+    rest = leftovers(config, ("tools", "toolChoice"))
+    if rest:
+        bag["toolConfig"] = rest
+    elif not config["tools"] and "toolChoice" not in config:
+        bag["_tool_config"] = True
+    _decode_choice(config.get("toolChoice"), canonical, bag)
+
+
+def _decode_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    definition: dict[str, Any] = {"name": spec["name"], "parameters": spec["inputSchema"]["json"]}
+    for key in ("description", "strict"):
+        if key in spec:
+            definition[key] = spec[key]
+    return KIT.attach(definition, leftovers(spec, ("name", "inputSchema", "description", "strict")))
+
+
+def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    fields = as_dict(choice)
+    if fields is None:
+        return
+    kind = next(iter(fields)) if len(fields) == 1 else None
+    value = as_dict(fields.get(kind)) if kind in _CHOICES else None
+    expected = {"name"} if kind == "tool" else set[str]()
+    if kind is None or value is None or set(value) != expected or not all(isinstance(v, str) for v in value.values()):
+        bag["toolChoice"] = fields  # a choice canonical has no word for: kept whole
+        return
+    canonical["tool_choice"] = {"type": _CHOICES[kind], **value}
+
+
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+    """Write ``toolConfig``."""
+    functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
+    servers: list[list[dict[str, Any]]] = []
+    for index, tool in enumerate(request.provider_tools):
+        at = ("provider_tools", index)
+        if tool.provider != KIT.name:
+            context.losses.add(at, f"{tool.provider} tool", "only Bedrock's own tools can be sent to Bedrock")
+            continue
+        KIT.claim(context.losses, tool.provider_metadata, at)
+        servers.append([dict(tool.data), *([cache_point(tool.cache_control)] if tool.cache_control else [])])
+    tools = [block for group in _ordered(functions, servers, as_list(bag.get("_tool_order"))) for block in group]
+    config: dict[str, Any] = restore_fields(as_dict(bag.get("toolConfig")) or {})
+    choice = _encode_choice(request, bag, context)
+    if tools or choice is not None or config or bag.get("_tool_config"):
+        config["tools"] = tools
+        if choice is not None:
+            config["toolChoice"] = choice
+        wire["toolConfig"] = config
+    if request.parallel_tool_calls is not None:
+        context.losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch")
+
+
+def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> list[dict[str, Any]]:
+    tool = request.tools[index]
+    at = ("tools", index)
+    spec: dict[str, Any] = {**restore_fields(KIT.claim(context.losses, tool.provider_metadata, at))}
+    spec["name"] = tool_name(tool.name, context, at)
+    if tool.description is not None:
+        if tool.description:
+            spec["description"] = tool.description
+        else:
+            context.losses.add((*at, "description"), "empty tool description", "Bedrock rejects an empty one")
+    spec["inputSchema"] = {"json": tool.parameters}
+    if tool.strict is not None:
+        spec["strict"] = tool.strict
+    blocks = [{"toolSpec": spec}]
+    if tool.cache_control is not None:
+        blocks.append(cache_point(tool.cache_control))
+    return blocks
+
+
+def _ordered(
+    functions: list[list[dict[str, Any]]], servers: list[list[dict[str, Any]]], order: list[Any] | None
+) -> list[list[dict[str, Any]]]:
+    if order is None or order.count(_FUNCTION) != len(functions) or order.count(_SERVER) != len(servers):
+        return functions + servers
+    pending = {_FUNCTION: iter(functions), _SERVER: iter(servers)}
+    return [next(pending[kind]) for kind in order]
+
+
+def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: EncodeContext) -> dict[str, Any] | None:
+    choice = request.tool_choice
+    if choice is None:
+        kept = as_dict(bag.get("toolChoice"))
+        return None if kept is None else dict(kept)
+    if choice.type == "none":
+        context.losses.add(("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none")
+        return None
+    if choice.type == "tool":
+        return {"tool": {"name": tool_name(choice.name or "", context, ("tool_choice",))}}
+    return {_WIRE_CHOICES[choice.type]: {}}
