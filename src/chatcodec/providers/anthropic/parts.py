@@ -8,8 +8,10 @@ verbatim, so nothing is lost and the same block goes back out.
 
 Encoding follows the rules Anthropic rejects requests over:
 
-* thinking is replayed only when Anthropic produced it and signed it: a part from another
-  provider (its signature means nothing here) or with no or an empty signature (OpenAI
+* thinking is replayed only when Claude produced it and signed it (here, or on Bedrock
+  Converse when the part names a Claude model: one signature scheme,
+  :func:`~chatcodec.providers.kit.claude_signed`): a part from another provider (its
+  signature means nothing here) or with no or an empty signature (OpenAI
   reasoning, an interrupted stream) would get 400 "Invalid signature", so it is dropped,
   or sent as plain text when ``provider_options["anthropic"]["unsigned_thinking"]`` is
   ``"text"``; either way it is a loss. Redacted thinking goes back as ``redacted_thinking``
@@ -50,7 +52,14 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
-from chatcodec.providers.kit import Steps, decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit import (
+    Steps,
+    claude_signed,
+    decode_cache_control,
+    encode_cache_control,
+    restore_fields,
+    split_fields,
+)
 
 # --- decode ------------------------------------------------------------------------------
 
@@ -345,7 +354,7 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
 def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     if part.cache_control is not None:
         context.losses.add((*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks")
-    ours = part.provider in (PROVIDER, None)
+    ours = part.provider in (PROVIDER, None) or claude_signed(part.provider, part.model)  # Claude on Bedrock too
     if part.redacted and ours and part.encrypted:
         if part.text or part.signature:
             context.losses.add(at, "text or signature of redacted thinking", "redacted_thinking carries only data")

@@ -28,7 +28,7 @@ from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
 from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
-from chatcodec.providers.kit import Steps, restore_fields
+from chatcodec.providers.kit import Steps, claude_signed, restore_fields
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -262,7 +262,8 @@ class StreamEncoder:
             case ThinkingStartEvent():
                 block = {**self._bag(event, at), "type": "thinking", "thinking": "", "signature": ""}
                 yield self._begin(event.index, "thinking", block)
-                self.open[event.index].foreign_signature = event.provider not in (PROVIDER, None)
+                ours = event.provider in (PROVIDER, None) or claude_signed(event.provider, event.model)
+                self.open[event.index].foreign_signature = not ours
             case ThinkingDeltaEvent():
                 yield self._delta(event.index, "thinking", {"type": "thinking_delta", "thinking": event.delta})
             case ThinkingSignatureDeltaEvent():

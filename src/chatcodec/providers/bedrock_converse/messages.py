@@ -31,6 +31,7 @@ from chatcodec.providers.bedrock_converse.parts import (
     USER_KINDS,
     Blocks,
     EncodeContext,
+    cache_marker,
     cache_point,
     decode_blocks,
     decode_tool_result,
@@ -79,14 +80,30 @@ def _decode_message(message: dict[str, Any], model: str | None) -> list[dict[str
     if role != "user":
         bag["role"] = role  # a role added after this was written: kept, read as a user turn
     produced: list[dict[str, Any]] = []
-    results = [decode_tool_result(block["toolResult"]) for block in content if _is_result(block)]
+    results, rest = _split_results(content)
     if results:
         produced.append({"role": "tool", "content": results})
-    rest = [block for block in content if not _is_result(block)]
     if rest or not results:
         produced.append({"role": "user", "content": decode_blocks(rest, USER_KINDS)})
     KIT.attach(produced[0], bag)
     return produced
+
+
+def _split_results(content: list[Any]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """A user turn's tool results (with the cache point right after one) and its other blocks."""
+    results: list[dict[str, Any]] = []
+    rest: list[Any] = []
+    previous_was_result = False
+    for block in content:
+        marker = cache_marker(block) if previous_was_result else None
+        if marker is not None and "cache_control" not in results[-1]:
+            results[-1]["cache_control"] = marker
+        elif _is_result(block):
+            results.append(decode_tool_result(block["toolResult"]))
+        else:
+            rest.append(block)
+        previous_was_result = _is_result(block)
+    return results, rest
 
 
 # --- encoding ----------------------------------------------------------------------------
@@ -193,16 +210,19 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
 def _without_blank_text(
     blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
 ) -> list[tuple[dict[str, Any], Steps]]:
-    """Drop blank text blocks (Bedrock rejects them) and cache points left with nothing before them."""
+    """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one."""
     kept: list[tuple[dict[str, Any], Steps]] = []
+    dropped = False
     for block, at in blocks:
         text = block.get("text")
         if len(block) == 1 and isinstance(text, str) and not text.strip():
             context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
-        elif "cachePoint" in block and (not kept or "cachePoint" in kept[-1][0]):
+            dropped = True
+        elif "cachePoint" in block and dropped:
             context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped")
         else:
             kept.append((block, at))
+            dropped = False
     return kept
 
 
