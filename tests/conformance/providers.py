@@ -23,6 +23,8 @@ from conformance import (
     anthropic_streams,
     gemini_rules,
     gemini_streams,
+    bedrock_converse_rules,
+    bedrock_converse_streams,
     openai_chat_rules,
     openai_chat_streams,
 )
@@ -198,6 +200,26 @@ PROVIDERS: tuple[Provider, ...] = (
         same_result=gemini_rules.streamed_form,
         for_sdk=gemini_rules.for_sdk,
         silent_rewrites=gemini_rules.silent_rewrites,
+    ),
+    Provider(
+        name="bedrock-converse",
+        check_request=bedrock_converse_rules.check_request,
+        check_response=bedrock_converse_rules.check_response,
+        check_stream=bedrock_converse_rules.check_stream,
+        finish_reasons=bedrock_converse_rules.FINISH_REASONS,
+        with_finish_reason=bedrock_converse_rules.with_finish_reason,
+        finish_reason_fixture="tool_use_with_nova_thinking_text.json",
+        stream_pairs=lambda: bedrock_converse_rules.stream_pairs(PROVIDER["bedrock-converse"]),
+        streams=bedrock_converse_streams.CASES,
+        shaped_responses=bedrock_converse_rules.bedrock_responses,
+        single_hop=SingleHop(
+            requests=bedrock_converse_rules.single_hop_requests,
+            original=bedrock_converse_rules.meaning,
+            decoded=bedrock_converse_rules.meaning,
+        ),
+        same_result=bedrock_converse_rules.compact_arguments,
+        for_sdk=bedrock_converse_rules.for_sdk,
+        silent_rewrites=bedrock_converse_rules.silent_rewrites,
     ),
 )
 

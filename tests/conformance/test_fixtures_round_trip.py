@@ -21,6 +21,7 @@ def test_every_provider_has_recordings_of_every_kind() -> None:
         "openai-chat": {"request": 12, "response": 12, "stream": 10},
         "anthropic": {"request": 14, "response": 10, "stream": 6},
         "gemini": {"request": 9, "response": 7, "stream": 6},
+        "bedrock-converse": {"request": 9, "response": 7, "stream": 5},
     }
 
 

@@ -138,10 +138,13 @@ def _nested(depth: int) -> object:
 
 def _with_deep_kept_value(name: str, events: list[Any]) -> list[Any]:
     """The stream with a 400-level JSON value in a field the first event's decoder keeps
-    (a chunk field for openai-chat, a ``message`` field of ``message_start`` for anthropic)."""
+    (a chunk field for openai-chat, a ``message`` field of ``message_start`` for anthropic,
+    a ``messageStart`` member for bedrock-converse)."""
     first = dict(events[0])
     if name == "anthropic":
         first["message"] = {**first["message"], "x_extension": _nested(400)}
+    elif name == "bedrock-converse":
+        first["messageStart"] = {**first["messageStart"], "x_extension": _nested(400)}
     else:
         first["x_extension"] = _nested(400)
     return [first, *events[1:]]

@@ -33,6 +33,7 @@ def test_every_provider_pairs_recorded_streams() -> None:
         "openai-chat": 2,
         "anthropic": 6,
         "gemini": 6,
+        "bedrock-converse": 5,
     }
 
 

@@ -85,7 +85,9 @@ def test_escapes_that_cannot_collide() -> None:
 def test_ids_too_long_for_bedrock_are_hashed_the_same_way_twice_and_reported(call_id: str) -> None:
     body, losses = _encode(_call_and_result(call_id))
     sent, result = _ids(body)
-    assert sent == result and len(sent) <= 64 and sent.startswith("cc.")
+    assert sent == result
+    assert len(sent) <= 64
+    assert sent.startswith("cc.")
     assert _paths(losses) == ["$.messages[1].content[0].id", "$.messages[2].content[0]"]
 
 
@@ -251,7 +253,8 @@ def test_tool_result_status_is_written_only_where_the_source_had_it() -> None:
 def test_tool_result_status_option(policy: str, ok: str | None, failed: str | None) -> None:
     options = {"provider_options": {PROVIDER: {"tool_result_status": policy}}}
     body, losses = _encode(_result().model_copy(update=options))
-    assert _status(body) == ok and losses == []
+    assert _status(body) == ok
+    assert losses == []
     body, losses = _encode(_result(is_error=True).model_copy(update=options))
     assert _status(body) == failed
     assert _paths(losses) == ([] if failed else ["$.messages[1].content[0].is_error"])
@@ -370,7 +373,8 @@ def test_inference_settings_and_claude_thinking_map_to_canonical() -> None:
     assert decoded.stop == ["END"]
     assert decoded.reasoning == chatcodec.ReasoningConfig(enabled=True, budget_tokens=2048)
     encoded, losses = _encode(decoded)
-    assert encoded == body and losses == []
+    assert encoded == body
+    assert losses == []
 
 
 def test_json_schema_output_keeps_its_spelling_and_maps_to_response_format() -> None:

@@ -5,13 +5,17 @@ Spellings that carry no information but must come back exactly are kept as marke
 starting with ``_``, which other providers never report as losses):
 
 * ``_nulls`` / ``_absent``: the kit's markers (``null`` fields, defaults left out);
-* ``_empty_system``, ``_inference_config``, ``_tool_config``: an empty ``system`` list,
-  ``inferenceConfig`` or ``toolConfig`` object was sent (``parts`` of a request);
+* ``_inference_config``, ``_tool_config``, ``_empty_stop``, ``_no_messages``: an empty
+  ``inferenceConfig`` or ``toolConfig`` object, an empty ``stopSequences`` list, or no
+  ``messages`` at all was sent (``request.py``, ``tools.py``);
 * ``_schema_text``: the ``outputConfig`` JSON schema exactly as spelled (it is a string
   on the wire, an object in canonical);
 * ``_json``: a tool-result ``json`` block, read as its JSON text;
+* ``_no_name``, ``_no_format``: a document without ``name`` or ``format``;
+* ``_tool_order``: server and client tools were interleaved;
+* ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
-* ``_total``: ``usage.totalTokens`` was absent; ``_count_twins``: the legacy
+* ``_count_twins``: the legacy
   ``cache*InputTokenCount`` twins repeated the counts;
 * ``_in_messages``, ``_separate``: as in the Anthropic codec (``messages.py``).
 

@@ -199,11 +199,14 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
         for index, part in enumerate(message.content):
             part_at = (*at, "content", index)
             blocks.extend((block, part_at) for block in encode_part(part, context, part_at))
-    if message.cache_control is not None:
-        if blocks and "cachePoint" not in blocks[-1][0]:
-            blocks.append((cache_point(message.cache_control), at))
-        elif not blocks:
+    marker = message.cache_control
+    if marker is not None:
+        if not blocks:
             context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache")
+        elif "cachePoint" not in blocks[-1][0]:
+            blocks.append((cache_point(marker), at))
+        elif blocks[-1][0] != cache_point(marker):
+            context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
     return blocks
 
 

@@ -37,6 +37,8 @@ response carries none), the part is dropped and reported rather than risking a 4
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from collections.abc import Mapping
@@ -337,6 +339,14 @@ def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     return KIT.claim(context.losses, part.provider_metadata, at)
 
 
+def is_base64(text: str) -> bool:
+    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty."""
+    try:
+        return bool(text) and len(base64.b64decode(text, validate=True)) > 0
+    except (binascii.Error, ValueError):
+        return False
+
+
 def _format(
     media_type: str | None, formats: Mapping[str, str], what: str, context: EncodeContext, at: Steps
 ) -> str | None:
@@ -350,8 +360,10 @@ def _source(
     source: UrlSource | Base64Source | FileSource | TextSource, what: str, context: EncodeContext, at: Steps
 ) -> dict[str, Any] | None:
     match source:
-        case Base64Source():
+        case Base64Source() if is_base64(source.data):
             return {"bytes": source.data}
+        case Base64Source():
+            context.losses.add((*at, "source", "data"), f"{what} data", "not standard base64 (Bedrock bytes)")
         case UrlSource() if source.url.startswith("s3://"):
             return {"s3Location": {"uri": source.url}}
         case UrlSource():
@@ -430,7 +442,7 @@ def accepts_signed_thinking(part: ThinkingPart, context: EncodeContext) -> bool:
 def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     ours = accepts_signed_thinking(part, context)
     if part.redacted and part.encrypted:
-        if not ours:
+        if not ours or not is_base64(part.encrypted):
             context.losses.add(at, "redacted thinking", "its payload is not one this Bedrock model can read")
             return None
         if part.text or part.signature:

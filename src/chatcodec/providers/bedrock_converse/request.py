@@ -67,11 +67,8 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     messages = decode_messages(request.get("messages", []), model)
     if "messages" not in request:
         bag["_no_messages"] = True
-    system = request.get("system")
-    if system:
-        messages.insert(0, decode_system(system))
-    elif system is not None:
-        bag["_empty_system"] = True
+    if "system" in request:  # even an empty list: an empty system prompt, as Anthropic reads one
+        messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
     _decode_inference(request, canonical, bag)
     decode_tools(request, canonical, bag)
@@ -128,9 +125,8 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     turns = encode_turns(request.messages, leading, context)
     if turns or not bag.get("_no_messages"):
         wire["messages"] = turns
-    system = encode_system(request.messages[:leading], context)
-    if system or bag.get("_empty_system"):
-        wire["system"] = system
+    if leading:
+        wire["system"] = encode_system(request.messages[:leading], context)
     _encode_inference(request, wire, bag)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, losses)

@@ -82,6 +82,8 @@ class _Open:
     own_signature: bool = True
     reported: bool = False
     arguments: list[str] = field(default_factory=list[str])
+    pending: list[Event] = field(default_factory=list[Event])
+    """A tool call's events, held until its end (when all its fields are known)."""
 
 
 class StreamEncoder:
@@ -216,6 +218,7 @@ class StreamEncoder:
     def _stop(self, index: int, kind: str) -> Iterator[Event]:
         block = self._block(index, kind)
         del self.open[index]
+        yield from block.pending
         if not block.sent and kind in ("text", "thinking"):
             yield self._delta(block, {"text": ""} if kind == "text" else {"reasoningContent": {"text": ""}})
         yield {"contentBlockStop": {"contentBlockIndex": block.wire_index}}
@@ -283,13 +286,14 @@ class StreamEncoder:
     ) -> Iterator[Event]:
         match event:
             case ToolCallStartEvent():
-                yield self._tool_start(event, at)
+                self._tool_start(event, at)
             case ToolCallDeltaEvent():
                 block = self._block(event.index, "tool")
                 block.arguments.append(event.delta)
-                yield self._delta(block, {"toolUse": {"input": event.delta}})
+                block.pending.append(self._delta(block, {"toolUse": {"input": event.delta}}))
             case ToolCallEndEvent():
-                self._own(event, at)
+                block = self._block(event.index, "tool")
+                block.pending[0]["contentBlockStart"]["start"]["toolUse"].update(self._own(event, at))
                 self._check_arguments(event.index, at)
                 yield from self._stop(event.index, "tool")
             case _:
@@ -308,15 +312,15 @@ class StreamEncoder:
 
     def _signature(self, event: ThinkingSignatureDeltaEvent, at: Steps) -> Iterator[Event]:
         block = self._block(event.index, "thinking")
-        if not event.delta:
-            return
-        if block.own_signature:
+        if block.own_signature:  # even "": the part then has a signature, as the body says
             yield self._delta(block, {"reasoningContent": {"signature": event.delta}})
-        elif not block.reported:
+        elif event.delta and not block.reported:
             block.reported = True
             self.losses.add((*at, "signature"), "signature of another provider", "meaningless to Bedrock clients")
 
-    def _tool_start(self, event: ToolCallStartEvent, at: Steps) -> Event:
+    def _tool_start(self, event: ToolCallStartEvent, at: Steps) -> None:
+        """The start is held with the deltas: a canonical stream gives a part's provider
+        fields (a ``toolUse.type``) with its end event, and they belong in the start."""
         call = {
             **self._own(event, at),
             "toolUseId": tool_use_id(event.id, self.context, (*at, "id")),
@@ -324,7 +328,7 @@ class StreamEncoder:
         }
         block = self._begin(event.index, "tool")
         block.sent = True
-        return {"contentBlockStart": {"contentBlockIndex": block.wire_index, "start": {"toolUse": call}}}
+        block.pending.append({"contentBlockStart": {"contentBlockIndex": block.wire_index, "start": {"toolUse": call}}})
 
     def _check_arguments(self, index: int, at: Steps) -> None:
         text = "".join(self._block(index, "tool").arguments)

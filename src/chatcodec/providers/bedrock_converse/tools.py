@@ -26,8 +26,12 @@ _WIRE_CHOICES = {canonical: wire for wire, canonical in _CHOICES.items()}
 
 
 def _is_spec(tool: dict[str, Any]) -> bool:
+    """A ``toolSpec`` canonical can hold: a name, and a JSON-object schema alone in ``inputSchema``."""
     spec = as_dict(tool.get("toolSpec"))
-    return len(tool) == 1 and spec is not None and set(as_dict(spec["inputSchema"]) or {}) == {"json"}
+    if len(tool) != 1 or spec is None or not spec["name"]:
+        return False
+    schema = as_dict(spec["inputSchema"])
+    return schema is not None and set(schema) == {"json"} and isinstance(schema["json"], dict)
 
 
 def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:

@@ -1,0 +1,329 @@
+"""What the conformance laws need to know about bedrock-converse (entry in ``providers.py``).
+
+The oracles are botocore's ``ParamValidator`` on the ``bedrock-runtime`` service model
+(``providers/bedrock_converse/bedrock_support.py``). botocore has no stream accumulator,
+so each recorded stream pairs with :func:`reference_accumulation`: the ``Converse`` body
+the events stand for, built here by the rules the AWS documentation gives (deltas of one
+``contentBlockIndex`` concatenate; ``toolUse.input`` fragments are JSON text; the stop
+reason and usage come from ``messageStop`` and ``metadata``), independently of the codec.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec.testing import strategies as canonical
+from conformance.fixtures import JsonObject
+from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from providers.bedrock_converse.bedrock_support import (
+    assert_valid_request,
+    assert_valid_response,
+    assert_valid_stream,
+    for_sdk,
+)
+
+if TYPE_CHECKING:
+    from conformance.providers import Provider, StreamPair
+
+__all__ = ["assert_valid_request", "assert_valid_response", "assert_valid_stream", "for_sdk"]
+
+check_request = assert_valid_request
+check_response = assert_valid_response
+
+
+def check_stream(events: list[JsonObject]) -> None:
+    """botocore's stream shapes, minus two things recordings show are not required on the
+    wire: usage members newer than the installed model (AWS sends them; botocore's parser
+    skips them), and ``metrics`` in ``metadata``, which SDK-level recordings leave out (the
+    encoder writes it unless the stream it re-encodes had none: its ``_no_metrics`` marker,
+    tested in ``providers/bedrock_converse/test_streams.py``)."""
+    adapted = [for_sdk("", event) for event in events]
+    for event in adapted:
+        if isinstance(event.get("metadata"), dict):
+            event["metadata"].setdefault("metrics", {"latencyMs": 0})
+    assert_valid_stream(adapted)
+
+
+FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool_calls",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+    "malformed_model_output": "error",
+    "malformed_tool_use": "error",
+    "a_reason_added_in_2027": "other",  # spelled as Bedrock spells them: kept as sent
+}
+
+
+def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
+    return copy.deepcopy(payload) | {"stopReason": raw}
+
+
+def compact_arguments(response: chatcodec.ChatResponse) -> object:
+    """A stream passes argument text through; a non-streamed body carries the parsed
+    ``input`` object, which decodes to compact JSON."""
+    return with_compact_arguments(response)
+
+
+# --- recorded streams and what they stand for ------------------------------------------------
+
+
+def reference_accumulation(events: list[JsonObject]) -> JsonObject:
+    """The ``Converse`` body a ConverseStream stands for (see the module docstring)."""
+    blocks: dict[int, dict[str, Any]] = {}
+    body: dict[str, Any] = {}
+    for event in events:
+        ((kind, payload),) = event.items()
+        payload = {key: value for key, value in payload.items() if key != "p"}
+        if kind == "contentBlockStart":
+            ((member, start),) = payload["start"].items()
+            blocks[payload["contentBlockIndex"]] = {member: dict(start)}
+        elif kind == "contentBlockDelta":
+            _add_delta(blocks, payload["contentBlockIndex"], payload["delta"])
+        elif kind in {"messageStop", "metadata"}:
+            body.update(payload)
+    content = [_finished(blocks[index]) for index in sorted(blocks)]
+    return {"output": {"message": {"role": "assistant", "content": content}}, **body}
+
+
+def _add_delta(blocks: dict[int, dict[str, Any]], index: int, delta: JsonObject) -> None:
+    ((member, value),) = delta.items()
+    block = blocks.setdefault(index, {})
+    if member == "text":
+        block["text"] = block.get("text", "") + value
+    elif member == "toolUse":
+        block["toolUse"]["input"] = block["toolUse"].get("input", "") + value["input"]
+    elif member == "reasoningContent":
+        reasoning = block.setdefault("reasoningContent", {})
+        if "redactedContent" in value:
+            reasoning["redactedContent"] = value["redactedContent"]
+        else:
+            text = reasoning.setdefault("reasoningText", {"text": ""})
+            for key, item in value.items():
+                text[key] = text.get(key, "") + item
+
+
+def _finished(block: dict[str, Any]) -> dict[str, Any]:
+    if "toolUse" in block:
+        call = block["toolUse"]
+        return {"toolUse": {**call, "input": json.loads(call.get("input") or "{}")}}
+    return block
+
+
+def unmarked_compact(response: chatcodec.ChatResponse) -> object:
+    """Against the reference accumulation: argument spelling, and spelling markers (a
+    stream records that its ``metadata`` had no ``metrics``; the body cannot say so)."""
+    return without_spelling_markers(with_compact_arguments(response))
+
+
+def stream_pairs(provider: Provider) -> list[StreamPair]:
+    from conformance.providers import StreamPair
+
+    return [
+        StreamPair(name, lambda name=name: reference_accumulation(provider.stream_events(name)), unmarked_compact)
+        for name in provider.recorded["stream"]
+    ]
+
+
+# --- responses as Bedrock carries them ----------------------------------------------------------
+
+_words = st.text(alphabet="abcdefghij _-", min_size=1, max_size=10).filter(lambda text: text.strip() != "")
+_ids = st.text(alphabet="abcXYZ019_.:-", min_size=1, max_size=20)
+_names = st.text(alphabet="abcXYZ019_-", min_size=1, max_size=20)
+
+
+@st.composite
+def bedrock_responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
+    """Responses the codec carries exactly: text, signed or redacted reasoning of Bedrock,
+    client tool calls with object arguments, Bedrock's stop reasons, plain usage."""
+    thinking = st.one_of(
+        st.builds(
+            chatcodec.ThinkingPart,
+            text=_words,
+            signature=st.one_of(st.none(), _words),
+            provider=st.just("bedrock-converse"),
+        ),
+        st.builds(
+            chatcodec.ThinkingPart,
+            encrypted=st.just("RXU4"),
+            redacted=st.just(True),
+            provider=st.just("bedrock-converse"),
+        ),
+    )
+    calls = st.builds(
+        chatcodec.ToolUsePart,
+        id=_ids,
+        name=_names,
+        arguments=st.dictionaries(_names, st.integers(0, 9), max_size=2).map(json.dumps),
+    )
+    parts = draw(st.lists(st.one_of(st.builds(chatcodec.TextPart, text=_words), thinking, calls), max_size=4))
+    raw = draw(st.sampled_from(list(FINISH_REASONS)[:-1]))
+    usage = draw(
+        st.one_of(
+            st.none(),
+            st.builds(
+                chatcodec.Usage,
+                input_tokens=st.integers(10, 90),
+                output_tokens=st.integers(0, 9),
+                cache_read_tokens=st.one_of(st.none(), st.integers(0, 5)),
+            ),
+        )
+    )
+    return chatcodec.ChatResponse(
+        message=chatcodec.AssistantMessage(content=parts),
+        finish_reason=chatcodec.FinishReason(unified=FINISH_REASONS[raw], raw=raw),
+        usage=usage,
+    )
+
+
+def same_streamed(response: chatcodec.ChatResponse) -> object:
+    """Argument spelling (text versus parsed object), and the response-level fields a
+    ConverseStream always sends (``metrics``, required by botocore) which a generated
+    response may lack."""
+    compacted = with_compact_arguments(response).model_dump(mode="json")
+    compacted.pop("provider_metadata", None)
+    if compacted.get("usage") is not None:
+        compacted["usage"].pop("provider_metadata", None)
+    return compacted
+
+
+# --- the single-hop loss law: judged on what a request means --------------------------------
+
+
+def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    """Any canonical request (single-message ones too), without a registered provider's
+    data and without reasoning (canonical's several spellings of one thinking setting)."""
+    single = st.builds(chatcodec.ChatRequest, messages=st.lists(canonical.messages(), max_size=1))
+    return (
+        st.one_of(canonical.chat_requests(), single)
+        .map(without_provider_data)
+        .map(lambda request: request.model_copy(update={"reasoning": None}))
+    )
+
+
+def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """What a request says, without the spellings the codec is documented to change:
+    turn boundaries (results grouped, leading system prompts joined), string versus list
+    content, the ``developer`` role, a message's cache marker (it moves to its last part),
+    thinking attribution (re-derived on decoding), argument JSON formatting, an empty
+    result as ``""`` or ``[]``, ``detail="auto"``, a ``text`` response format, and the
+    spelling markers and empty bags of provider data (they carry nothing)."""
+    request = without_spelling_markers(request)
+    items: list[Any] = []
+    for message in request.messages:
+        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
+        parts = [_part_meaning(part) for part in parts] or [{"empty": True}]
+        marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
+        if marker is not None and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = marker
+        elif marker is not None and parts[-1]["cache_control"] != marker:
+            parts.append({"message cache_control": marker})  # two different markers at one point
+        items += [(role, part) for part in parts]
+        items += [("name", message.name)] if message.name is not None else []
+        items += [("metadata", message.provider_metadata)] if message.provider_metadata else []
+    dumped = request.model_dump(mode="json", exclude={"messages"})
+    if request.response_format is not None and request.response_format.type == "text":
+        del dumped["response_format"]
+    return {"items": items, **dumped}
+
+
+def _part_meaning(part: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = part.model_dump(mode="json")
+    if isinstance(part, chatcodec.ThinkingPart):
+        dumped.pop("provider", None)
+        dumped.pop("model", None)
+    if isinstance(part, chatcodec.ToolUsePart) and part.arguments_are_valid_json:
+        dumped["arguments"] = part.parsed_arguments()
+    if isinstance(part, chatcodec.ToolResultPart):
+        content = part.content
+        if isinstance(content, str):
+            content = [chatcodec.TextPart(text=content)] if content else []
+        dumped["content"] = [_part_meaning(item) for item in content]
+    if isinstance(part, chatcodec.ImagePart) and part.detail == "auto":
+        dumped.pop("detail")
+    return {key: value for key, value in dumped.items() if value is not None}
+
+
+def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """What the codec rewrites without a report (``request.py``, ``messages.py``, ``parts.py``):
+
+    * content is always a block list: a string reads back as one text part, and a tool
+      result's string as one text part (``""`` as no parts);
+    * a ``developer`` message is a system message; leading system messages are one
+      ``system`` list, so two or more read back as one holding their parts in order;
+    * consecutive tool messages are one user turn of results, read back as one tool
+      message; a user message right after results joins their turn (read back apart);
+    * a message's ``cache_control`` is a cache point after its last block, read back on
+      that block's part;
+    * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
+    * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
+    * thinking reads back attributed to ``bedrock-converse`` and the request's model.
+    """
+    dumped = request.model_dump(mode="json")
+    dumped["messages"] = _rewritten_messages(request)
+    if request.response_format is not None and request.response_format.type == "text":
+        dumped["response_format"] = None
+    return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
+
+
+def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
+    rewritten: list[dict[str, Any]] = []
+    leading = True
+    for message in request.messages:
+        dumped = message.model_dump(mode="json", context={"content_form": "list"})
+        parts = [_rewritten_part(part, request.model) for part in dumped["content"]]
+        if message.cache_control is not None and parts and "cache_control" not in parts[-1]:
+            parts[-1]["cache_control"] = dumped.pop("cache_control")
+        dumped["content"] = parts
+        is_system = dumped["role"] in ("system", "developer")
+        dumped["role"] = "system" if is_system else dumped["role"]
+        previous = rewritten[-1] if rewritten else None
+        if previous is not None and previous["role"] == dumped["role"] and dumped["role"] == "tool":
+            previous["content"] += parts
+            continue
+        if previous is not None and leading and is_system and previous["role"] == "system":
+            previous["content"] += parts
+            continue
+        leading = leading and is_system
+        rewritten.append(dumped)
+    return rewritten
+
+
+def _rewritten_part(part: dict[str, Any], model: str | None) -> dict[str, Any]:
+    if part.get("type") == "thinking":
+        part = {**part, "provider": "bedrock-converse", "model": model}
+    if part.get("type") == "tool_use":
+        parsed = _parsed(part.get("arguments", ""))
+        if isinstance(parsed, dict):
+            part = {**part, "arguments": json.dumps(parsed, ensure_ascii=False, separators=(",", ":"))}
+    if part.get("type") == "tool_result" and isinstance(part.get("content"), str):
+        text = part["content"]
+        part = {**part, "content": [{"type": "text", "text": text}] if text else []}
+    return part
+
+
+def _parsed(text: str) -> object:
+    try:
+        return json.loads(text) if text.strip() else {}
+    except ValueError:
+        return None
+
+
+def _without_auto_detail(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_without_auto_detail(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _without_auto_detail(item) for key, item in value.items()}
+    if value.get("type") == "image" and value.get("detail") == "auto":
+        cleaned["detail"] = None
+    return cleaned
