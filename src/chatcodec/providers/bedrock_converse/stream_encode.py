@@ -129,12 +129,15 @@ class StreamEncoder:
                     yield from self._part_event(event)
 
     def close(self) -> Iterator[Event]:
-        """The closing events: open blocks stop, then ``metadata`` (usage and metrics)."""
+        """The closing events: open blocks stop, then ``metadata`` (usage and metrics), when
+        the canonical stream had usage or metrics."""
         if not self.started and not self.finished and not self.usage:
             return
         yield from self._ensure_started()
         yield from self._close_all()
         metadata: dict[str, Any] = {key: value for key, value in self.bag.items() if key in _METADATA_MEMBERS}
+        if not metadata and not self.usage:
+            return  # a stream that had no metadata event (usage, metrics) gets none
         usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
         metadata["usage"] = encode_usage(usage, self.losses, ("usage",))
         if not self.bag.get(NO_METRICS):

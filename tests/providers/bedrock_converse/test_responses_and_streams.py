@@ -1,0 +1,181 @@
+"""Converse responses and ConverseStream events: stop reasons, usage without double
+counting, error bodies and exception events, padding, and what a stream writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.bedrock_converse.stream_encode import to_sse
+from chatcodec.registry import get_codec
+from chatcodec.stream_replay import events_from_response
+from providers.bedrock_converse.bedrock_support import assert_valid_response, assert_valid_stream
+
+PROVIDER = "bedrock-converse"
+
+
+def _body(**fields: Any) -> dict[str, Any]:
+    message = {"role": "assistant", "content": [{"text": "hi"}]}
+    usage = {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8}
+    return {
+        "output": {"message": message},
+        "stopReason": "end_turn",
+        "usage": usage,
+        "metrics": {"latencyMs": 9},
+    } | fields
+
+
+@pytest.mark.parametrize(
+    ("raw", "unified"),
+    [
+        ("guardrail_intervened", "content_filter"),
+        ("content_filtered", "content_filter"),
+        ("malformed_tool_use", "error"),
+        ("malformed_model_output", "error"),
+        ("model_context_window_exceeded", "length"),
+        ("max_tokens", "length"),
+    ],
+)
+def test_stop_reasons_keep_their_word_and_do_not_collapse(raw: str, unified: str) -> None:
+    response = chatcodec.decode_response(PROVIDER, _body(stopReason=raw))
+    assert response.finish_reason == chatcodec.FinishReason(unified=unified, raw=raw)  # type: ignore[arg-type]
+    assert chatcodec.encode_response(PROVIDER, response, on_loss="error")["stopReason"] == raw
+
+
+def test_a_finish_reason_bedrock_has_no_word_for_is_reported() -> None:
+    response = chatcodec.decode_response(PROVIDER, _body())
+    choice = response.choices[0].model_copy(update={"finish_reason": chatcodec.FinishReason(unified="pause")})
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response(
+        PROVIDER, response.model_copy(update={"choices": [choice]}), on_loss="ignore", losses=losses
+    )
+    assert body["stopReason"] == "end_turn"
+    assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
+
+
+def test_usage_counts_the_cache_once() -> None:
+    """Recorded: inputTokens 3 + cacheRead 1712 + cacheWrite 236 + output 121 = total 2072."""
+    usage = {
+        "inputTokens": 3,
+        "outputTokens": 121,
+        "totalTokens": 2072,
+        "cacheReadInputTokens": 1712,
+        "cacheWriteInputTokens": 236,
+        "cacheReadInputTokenCount": 1712,
+        "cacheWriteInputTokenCount": 236,
+    }
+    response = chatcodec.decode_response(PROVIDER, _body(usage=usage))
+    assert response.usage is not None
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (1951, 121)
+    assert (response.usage.cache_read_tokens, response.usage.cache_write_tokens) == (1712, 236)
+    assert response.usage.total_tokens == 2072
+    assert chatcodec.encode_response(PROVIDER, response, on_loss="error")["usage"] == usage
+
+
+def test_usage_from_another_provider_is_written_as_bedrock_counts_it() -> None:
+    usage = chatcodec.Usage(input_tokens=100, output_tokens=7, cache_read_tokens=60, reasoning_tokens=2)
+    response = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content="x"), usage=usage)
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response(PROVIDER, response, on_loss="ignore", losses=losses)
+    assert body["usage"] == {"inputTokens": 40, "outputTokens": 7, "totalTokens": 107, "cacheReadInputTokens": 60}
+    assert [loss.path for loss in losses] == ["$.usage.reasoning_tokens"]
+    assert_valid_response(body)
+
+
+def test_an_error_body_raises_the_providers_message() -> None:
+    with pytest.raises(chatcodec.ProviderAPIError, match="doesn't support the s3Uri field"):
+        chatcodec.decode_response(PROVIDER, {"message": "This model doesn't support the s3Uri field."})
+
+
+def test_bad_input_names_the_wire_path() -> None:
+    body = _body()
+    body["output"]["message"]["content"] = [{"toolUse": {"toolUseId": 5, "name": "f", "input": {}}}]
+    with pytest.raises(chatcodec.ValidationError, match=r"output\.message\.content\[0\]\.toolUse\.toolUseId"):
+        chatcodec.decode_response(PROVIDER, body)
+
+
+# --- streams ---------------------------------------------------------------------------------
+
+
+def _events(*events: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"messageStart": {"role": "assistant", "p": "abc"}}, *events]
+
+
+def test_padding_is_read_and_dropped() -> None:
+    events = _events(
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "a"}, "p": "abcdef"}},
+        {"messageStop": {"stopReason": "end_turn", "p": "ab"}},
+    )
+    response = chatcodec.accumulate_stream(PROVIDER, events)
+    assert response.provider_metadata is None
+    assert response.choices[0].message.parts == [chatcodec.TextPart(text="a")]
+
+
+def test_exception_events_are_error_events() -> None:
+    events = _events({"throttlingException": {"message": "Too many requests"}})
+    decoded = list(chatcodec.decode_stream(PROVIDER, events))
+    error = decoded[-1]
+    assert isinstance(error, chatcodec.ErrorEvent)
+    assert (error.message, error.error_type) == ("Too many requests", "throttlingException")
+    with pytest.raises(chatcodec.ProviderAPIError, match="Too many requests"):
+        chatcodec.accumulate_stream(PROVIDER, events)
+    wire = list(chatcodec.encode_stream(PROVIDER, decoded, on_loss="error"))
+    assert wire[-1] == {"throttlingException": {"message": "Too many requests"}}
+
+
+def test_a_stream_from_another_provider_writes_what_botocore_requires() -> None:
+    response = chatcodec.ChatResponse(
+        message=chatcodec.AssistantMessage(
+            content=[
+                chatcodec.TextPart(text="Calling."),
+                chatcodec.ToolUsePart(id="functions.get:0", name="get", arguments='{"a": 1}'),
+            ]
+        ),
+        finish_reason=chatcodec.FinishReason(unified="tool_calls", raw="tool_calls"),
+        usage=chatcodec.Usage(input_tokens=10, output_tokens=3),
+    )
+    losses: list[chatcodec.Loss] = []
+    wire = list(chatcodec.encode_stream(PROVIDER, events_from_response(response), on_loss="ignore", losses=losses))
+    assert losses == []
+    assert_valid_stream(wire)
+    assert [next(iter(event)) for event in wire] == [
+        "messageStart",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "contentBlockStart",
+        "contentBlockDelta",
+        "contentBlockStop",
+        "messageStop",
+        "metadata",
+    ]
+    assert wire[-1]["metadata"]["metrics"] == {"latencyMs": 0}
+    assert wire[3]["contentBlockStart"]["start"]["toolUse"]["toolUseId"] == "functions.get:0"
+    assert chatcodec.accumulate_stream(PROVIDER, wire).choices[0].message.parts == response.choices[0].message.parts
+
+
+def test_a_text_part_without_deltas_survives_as_an_empty_delta() -> None:
+    response = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="")]))
+    wire = list(chatcodec.encode_stream(PROVIDER, events_from_response(response), on_loss="error"))
+    assert wire[1] == {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": ""}}}
+    assert chatcodec.accumulate_stream(PROVIDER, wire).choices[0].message.parts == [chatcodec.TextPart(text="")]
+
+
+def test_another_providers_signature_is_not_streamed() -> None:
+    thinking = chatcodec.ThinkingPart(text="hm", signature="sig", provider="openai-responses")
+    response = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content=[thinking]))
+    losses: list[chatcodec.Loss] = []
+    wire = list(chatcodec.encode_stream(PROVIDER, events_from_response(response), on_loss="ignore", losses=losses))
+    assert all("signature" not in json.dumps(event) for event in wire)
+    assert [loss.path for loss in losses] == ["$.content[0].signature"]
+
+
+def test_to_sse_writes_json_lines_that_decode_back() -> None:
+    codec = get_codec(PROVIDER)
+    events = list(codec.decode_stream(_events({"messageStop": {"stopReason": "end_turn"}})))
+    text = "".join(to_sse(codec.encode_stream(events, LossRecorder())))
+    assert text.splitlines()[0] == '{"messageStart":{"role":"assistant"}}'
+    assert list(chatcodec.decode_stream(PROVIDER, text)) == events
