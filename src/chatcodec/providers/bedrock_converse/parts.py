@@ -6,7 +6,8 @@ canonical can hold where it stands becomes that part, anything else (``video``,
 with ``type: "server_tool_use"`` and its ``toolResult`` inside the *assistant* turn, a
 member added after this was written) an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it: it becomes that part's ``cache_control``
-(see ``cache_points`` below).
+(:func:`cache_marker`; one with nothing before it, or with fields canonical has no word
+for, is kept whole).
 
 Encoding follows the rules Bedrock rejects requests over:
 
@@ -21,24 +22,11 @@ Encoding follows the rules Bedrock rejects requests over:
 * ``toolResult.status`` is written when the source had it (``"error"`` for a failed
   result, ``"success"`` when it was spelled out), or always / never by the
   ``tool_result_status`` option (some model families reject the field);
-* thinking: see :func:`accepts_signed_thinking`.
-
-Claude on Bedrock and the direct Anthropic API sign thinking with one scheme: Anthropic's
-extended-thinking documentation says signatures are compatible across its platforms
-(Claude API, Bedrock, Vertex AI), and histories moved between the two fail only when a
-codec drops or rewrites the signature. So the decoder records ``provider =
-"bedrock-converse"`` and, when the request names it (``modelId``), the model; this
-encoder replays a thinking part signed by ``anthropic`` only when the target
-``modelId`` is a Claude model, and the Anthropic encoder replays one signed by
-``bedrock-converse`` only when its ``model`` is a Claude model
-(:func:`chatcodec.providers.kit.claude_signed`). Where the model is unknown (a Converse
-response carries none), the part is dropped and reported rather than risking a 400.
+* thinking: replayed only where the target can verify it (:mod:`.thinking`).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 from collections.abc import Mapping
@@ -66,8 +54,9 @@ from chatcodec.content import (
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, TOOL_NAME, restore_tool_use_id
-from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -163,7 +152,7 @@ def decode_block(block: Mapping[str, Any], kinds: frozenset[str], model: str | N
     elif member == "toolUse":
         decoded = _decode_tool_use(value)
     else:
-        decoded = _decode_reasoning(value, model)
+        decoded = decode_reasoning(value, model)
     return opaque(block) if decoded is None else decoded
 
 
@@ -225,23 +214,6 @@ def _decode_tool_use(call: Mapping[str, Any]) -> dict[str, Any] | None:
         "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
     }
     return KIT.attach(canonical, leftovers(call, ("toolUseId", "name", "input")))
-
-
-def _decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
-    if len(reasoning) != 1:
-        return None
-    canonical: dict[str, Any] = {"type": "thinking", "provider": PROVIDER}
-    if model is not None:
-        canonical["model"] = model
-    if "redactedContent" in reasoning:
-        return {**canonical, "encrypted": reasoning["redactedContent"], "redacted": True}
-    text = reasoning.get("reasoningText")
-    if not isinstance(text, dict):
-        return None
-    canonical["text"] = text["text"]
-    if "signature" in text:
-        canonical["signature"] = text["signature"]
-    return KIT.attach(canonical, leftovers(text, ("text", "signature")))  # pyright: ignore[reportUnknownArgumentType]
 
 
 def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -318,7 +290,7 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
             _bag(part, context, at)  # a text block has no other fields: only other providers' data is lost
             block = {"text": part.text}
         case ThinkingPart():
-            block = _encode_thinking(part, context, at)
+            block = encode_thinking(part, context, at)
         case ImagePart():
             block = _encode_image(part, context, at)
         case DocumentPart():
@@ -337,14 +309,6 @@ def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     if part.provider_metadata is None:
         return {}
     return KIT.claim(context.losses, part.provider_metadata, at)
-
-
-def is_base64(text: str) -> bool:
-    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty."""
-    try:
-        return bool(text) and len(base64.b64decode(text, validate=True)) > 0
-    except (binascii.Error, ValueError):
-        return False
 
 
 def _format(
@@ -429,47 +393,6 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
         document["name"] = name
     document["source"] = source
     return {"document": document}
-
-
-def accepts_signed_thinking(part: ThinkingPart, context: EncodeContext) -> bool:
-    """Whether Bedrock can verify ``part``'s reasoning: its own (or of unknown origin), or
-    Anthropic's when the target ``modelId`` is a Claude model (same signature scheme)."""
-    if part.provider in (PROVIDER, None):
-        return True
-    return claude_signed(part.provider, part.model) and is_claude_model(context.model)
-
-
-def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    ours = accepts_signed_thinking(part, context)
-    if part.redacted and part.encrypted:
-        if not ours or not is_base64(part.encrypted):
-            context.losses.add(at, "redacted thinking", "its payload is not one this Bedrock model can read")
-            return None
-        if part.text or part.signature:
-            context.losses.add(at, "text or signature of redacted thinking", "redactedContent carries only the payload")
-        return {"reasoningContent": {"redactedContent": part.encrypted}}
-    if part.encrypted is not None:
-        context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
-    if not context.for_request:
-        return _reasoning(part, ours, context, at)
-    unverifiable = part.provider == "anthropic" and not part.signature
-    if ours and not unverifiable:
-        return _reasoning(part, ours, context, at)
-    why = f"produced by {part.provider!r}; the target model cannot verify it"
-    if context.unsigned_thinking == "text" and part.text:
-        context.losses.add(at, "thinking part", f"{why}; sent as plain text")
-        return {"text": part.text}
-    context.losses.add(at, "thinking part", f"{why}; replaying it would be rejected")
-    return None
-
-
-def _reasoning(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    text: dict[str, Any] = {**restore_fields(_bag(part, context, at)), "text": part.text}
-    if part.signature is not None and ours:
-        text["signature"] = part.signature
-    elif part.signature:
-        context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to this Bedrock model")
-    return {"reasoningContent": {"reasoningText": text}}
 
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:

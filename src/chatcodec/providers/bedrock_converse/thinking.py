@@ -1,0 +1,105 @@
+"""Reasoning blocks (``reasoningContent``) <-> canonical thinking parts, and when a
+signature may be replayed.
+
+Claude on Bedrock and the direct Anthropic API sign thinking with one scheme: Anthropic's
+extended-thinking documentation says signatures are compatible across its platforms
+(Claude API, Bedrock, Vertex AI), and histories moved between the two fail only when a
+codec drops or rewrites the signature. So the decoder records ``provider =
+"bedrock-converse"`` and, when the request names it (``modelId``), the model; this
+encoder replays a thinking part signed by ``anthropic`` only when the target
+``modelId`` is a Claude model, and the Anthropic encoder replays one signed by
+``bedrock-converse`` only when its ``model`` is a Claude model
+(:func:`chatcodec.providers.kit.claude_signed`). Where the model is unknown (a Converse
+response carries none), the part is dropped and reported rather than risking a 400.
+
+Bedrock's own reasoning without a signature (DeepSeek-R1, gpt-oss) goes back as it came:
+those models verify nothing. Reasoning of another provider is dropped (or sent as text by
+the ``unsigned_thinking`` option) and reported, never sent as Bedrock's; a redacted
+payload that is not base64 (Bedrock's ``redactedContent`` is a blob) is reported too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec.content import ThinkingPart
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
+
+if TYPE_CHECKING:
+    from chatcodec.providers.bedrock_converse.parts import EncodeContext
+
+
+def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
+    """A ``reasoningContent`` block as a thinking part (None when canonical cannot hold it)."""
+    if len(reasoning) != 1:
+        return None
+    canonical: dict[str, Any] = {"type": "thinking", "provider": PROVIDER}
+    if model is not None:
+        canonical["model"] = model
+    if "redactedContent" in reasoning:
+        return {**canonical, "encrypted": reasoning["redactedContent"], "redacted": True}
+    text = reasoning.get("reasoningText")
+    if not isinstance(text, dict):
+        return None
+    canonical["text"] = text["text"]
+    if "signature" in text:
+        canonical["signature"] = text["signature"]
+    return KIT.attach(canonical, leftovers(text, ("text", "signature")))  # pyright: ignore[reportUnknownArgumentType]
+
+
+def accepts_signed_thinking(part: ThinkingPart, context: EncodeContext) -> bool:
+    """Whether Bedrock can verify ``part``'s reasoning: its own (or of unknown origin), or
+    Anthropic's when the target ``modelId`` is a Claude model (same signature scheme)."""
+    if part.provider in (PROVIDER, None):
+        return True
+    return claude_signed(part.provider, part.model) and is_claude_model(context.model)
+
+
+def encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The ``reasoningContent`` block for ``part``, or None when the target cannot take it (a loss)."""
+    ours = accepts_signed_thinking(part, context)
+    if part.redacted and part.encrypted:
+        if not ours or not is_base64(part.encrypted):
+            context.losses.add(at, "redacted thinking", "its payload is not one this Bedrock model can read")
+            return None
+        if part.text or part.signature:
+            context.losses.add(at, "text or signature of redacted thinking", "redactedContent carries only the payload")
+        return {"reasoningContent": {"redactedContent": part.encrypted}}
+    if part.encrypted is not None:
+        context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
+    if not context.for_request:
+        return _reasoning(part, ours, context, at)
+    unverifiable = part.provider == "anthropic" and not part.signature
+    if ours and not unverifiable:
+        return _reasoning(part, ours, context, at)
+    why = f"produced by {part.provider!r}; the target model cannot verify it"
+    if context.unsigned_thinking == "text" and part.text:
+        context.losses.add(at, "thinking part", f"{why}; sent as plain text")
+        return {"text": part.text}
+    context.losses.add(at, "thinking part", f"{why}; replaying it would be rejected")
+    return None
+
+
+def _reasoning(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    text: dict[str, Any] = {**restore_fields(_bag(part, context, at)), "text": part.text}
+    if part.signature is not None and ours:
+        text["signature"] = part.signature
+    elif part.signature:
+        context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to this Bedrock model")
+    return {"reasoningContent": {"reasoningText": text}}
+
+
+def _bag(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    return {} if part.provider_metadata is None else KIT.claim(context.losses, part.provider_metadata, at)
+
+
+def is_base64(text: str) -> bool:
+    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty."""
+    try:
+        return bool(text) and len(base64.b64decode(text, validate=True)) > 0
+    except (binascii.Error, ValueError):
+        return False
