@@ -1,0 +1,145 @@
+"""Every Converse block kind decodes to the canonical part it means (or is kept whole) and
+goes back exactly: the issue's list of blocks, one case each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from providers.bedrock_converse.bedrock_support import assert_valid_request
+
+PROVIDER = "bedrock-converse"
+PNG = "iVBORw0KGgo="
+
+USER_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
+    ("text", {"text": "hi"}, "text"),
+    ("image bytes", {"image": {"format": "png", "source": {"bytes": PNG}}}, "image"),
+    ("image s3", {"image": {"format": "gif", "source": {"s3Location": {"uri": "s3://b/k.gif"}}}}, "image"),
+    (
+        "image s3 owner",
+        {"image": {"format": "gif", "source": {"s3Location": {"uri": "s3://b/k", "bucketOwner": "1"}}}},
+        "opaque",
+    ),
+    ("document bytes", {"document": {"format": "pdf", "name": "Report", "source": {"bytes": PNG}}}, "document"),
+    ("document text", {"document": {"format": "md", "name": "Notes", "source": {"text": "# hi"}}}, "document"),
+    ("document no format", {"document": {"name": "Notes", "source": {"text": "hi"}}}, "document"),
+    (
+        "document citations",
+        {
+            "document": {
+                "format": "txt",
+                "name": "N",
+                "source": {"text": "a"},
+                "citations": {"enabled": True},
+                "context": "c",
+            }
+        },
+        "document",
+    ),
+    (
+        "document content",
+        {"document": {"format": "txt", "name": "N", "source": {"content": [{"text": "a"}]}}},
+        "opaque",
+    ),
+    ("video", {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://b/v.mp4"}}}}, "opaque"),
+    ("guard content", {"guardContent": {"text": {"text": "check this", "qualifiers": ["query"]}}}, "opaque"),
+    ("search result", {"searchResult": {"source": "s", "title": "t", "content": [{"text": "x"}]}}, "opaque"),
+    ("unknown member", {"hologram": {"x": 1}}, "opaque"),
+    ("two members", {"text": "a", "image": {"format": "png", "source": {"bytes": PNG}}}, "opaque"),
+]
+
+
+@pytest.mark.parametrize(
+    ("block", "kind"), [(block, kind) for _, block, kind in USER_BLOCKS], ids=[name for name, _, _ in USER_BLOCKS]
+)
+def test_user_blocks_decode_to_their_part_and_back(block: dict[str, Any], kind: str) -> None:
+    body = {"messages": [{"role": "user", "content": [{"text": "see"}, block]}]}
+    decoded = chatcodec.decode_request(PROVIDER, body)
+    assert decoded.messages[0].parts[1].type == kind
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
+
+
+ASSISTANT_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
+    ("reasoning text", {"reasoningContent": {"reasoningText": {"text": "r", "signature": "c2ln"}}}, "thinking"),
+    ("redacted reasoning", {"reasoningContent": {"redactedContent": "RXU4"}}, "thinking"),
+    ("client tool use", {"toolUse": {"toolUseId": "t.1", "name": "f", "input": {"a": [1]}}}, "tool_use"),
+    ("typed tool use", {"toolUse": {"toolUseId": "t1", "name": "f", "input": {}, "type": "tool_use"}}, "tool_use"),
+    (
+        "server tool use",
+        {"toolUse": {"toolUseId": "t1", "name": "f", "input": {}, "type": "server_tool_use"}},
+        "opaque",
+    ),
+    (
+        "server tool result",
+        {"toolResult": {"toolUseId": "t1", "content": [{"json": {}}], "type": "x_result"}},
+        "opaque",
+    ),
+    ("citations content", {"citationsContent": {"content": [{"text": "a"}], "citations": [{"title": "t"}]}}, "opaque"),
+    ("image", {"image": {"format": "webp", "source": {"bytes": PNG}}}, "image"),
+]
+
+
+@pytest.mark.parametrize(
+    ("block", "kind"),
+    [(block, kind) for _, block, kind in ASSISTANT_BLOCKS],
+    ids=[name for name, _, _ in ASSISTANT_BLOCKS],
+)
+def test_assistant_blocks_decode_to_their_part_and_back(block: dict[str, Any], kind: str) -> None:
+    body = {"messages": [{"role": "user", "content": [{"text": "q"}]}, {"role": "assistant", "content": [block]}]}
+    decoded = chatcodec.decode_request(PROVIDER, body)
+    assert decoded.messages[1].parts[0].type == kind
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
+    assert_valid_request(body)
+
+
+def test_system_blocks_text_cache_point_and_guard_content() -> None:
+    system = [
+        {"text": "rules"},
+        {"cachePoint": {"type": "default"}},
+        {"guardContent": {"text": {"text": "guarded"}}},
+    ]
+    body = {"messages": [{"role": "user", "content": [{"text": "q"}]}], "system": system}
+    decoded = chatcodec.decode_request(PROVIDER, body)
+    system_message = decoded.messages[0]
+    assert [part.type for part in system_message.parts] == ["text", "opaque"]
+    assert system_message.parts[0].cache_control == chatcodec.CacheControl()
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
+
+
+def test_tool_results_hold_text_json_images_and_documents() -> None:
+    content = [
+        {"text": "a"},
+        {"json": {"rows": [1, 2.5, None]}},
+        {"image": {"format": "jpeg", "source": {"bytes": PNG}}},
+        {"document": {"format": "csv", "name": "Data", "source": {"bytes": PNG}}},
+        {"video": {"format": "mp4", "source": {"bytes": PNG}}},
+    ]
+    body = {
+        "messages": [
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": content, "status": "error"}}]},
+        ]
+    }
+    decoded = chatcodec.decode_request(PROVIDER, body)
+    result = decoded.messages[1].parts[0]
+    assert isinstance(result, chatcodec.ToolResultPart)
+    assert result.is_error
+    assert isinstance(result.content, list)
+    assert [part.type for part in result.content] == ["text", "text", "image", "document", "opaque"]
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
+    assert_valid_request(body)
+
+
+def test_request_members_without_a_canonical_field_ride_along() -> None:
+    body = {
+        "messages": [{"role": "user", "content": [{"text": "q"}]}],
+        "serviceTier": {"type": "priority"},
+        "toolConfig": {"tools": [{"systemTool": {"name": "nova_grounding"}}, {"cachePoint": {"type": "default"}}]},
+        "outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"schema": "{}"}}}, "x": 1},
+    }
+    decoded = chatcodec.decode_request(PROVIDER, body)
+    assert decoded.provider_tools[0].cache_control == chatcodec.CacheControl()
+    assert decoded.response_format is not None
+    assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
