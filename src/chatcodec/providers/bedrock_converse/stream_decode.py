@@ -51,6 +51,23 @@ NO_METRICS = "_no_metrics"
 """Marker: the ``metadata`` event had no ``metrics`` (SDK-level recordings leave it out)."""
 
 
+_DELTA_KEYS = frozenset({"contentBlockIndex", "delta", PADDING})
+
+
+def _streamed_text(kind: str, delta: Any) -> str | None:
+    """The text a one-member delta adds to a block of ``kind``, or None for anything else."""
+    value: Any = None
+    if kind == "text":
+        value = delta.get("text")
+    elif kind == "tool":
+        call: Any = delta.get("toolUse")
+        value = call.get("input") if call.__class__ is dict and len(call) == 1 else None
+    elif kind == "thinking":
+        reasoning: Any = delta.get("reasoningContent")
+        value = reasoning.get("text") if reasoning.__class__ is dict and len(reasoning) == 1 else None
+    return value if value.__class__ is str else None
+
+
 class _Block:
     """A content block between its first event and its stop."""
 
@@ -88,15 +105,44 @@ class StreamDecoder:
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
+
+        Nearly every event is a ``contentBlockDelta`` adding text to a block that is
+        streaming it: :meth:`_appended` checks that shape by hand, each value of exactly
+        the type the wire adapter requires, and appends the text, which is all the
+        general reading would do with it; any other event is read by :meth:`_read`.
+        """
         for event in events:
             self.position += 1
+            if self._appended(event):
+                continue
             try:
                 self._read(event)
             except ChatcodecError:
                 raise
             except pydantic_core.ValidationError as error:
                 raise canonical_refusal(error, self.position) from None
+
+    def _appended(self, event: Any) -> bool:
+        """Whether ``event`` was a plain text delta for an open block, now appended
+        (``x.__class__ is dict`` is ``type(x) is dict``, leaving ``x`` Any for the checkers)."""
+        if event.__class__ is not dict or len(event) != 1:
+            return False
+        payload: Any = event.get("contentBlockDelta")
+        if payload.__class__ is not dict or not payload.keys() <= _DELTA_KEYS:
+            return False
+        index: Any = payload.get("contentBlockIndex")
+        delta: Any = payload.get("delta")
+        block = self.blocks.get(index) if index.__class__ is int else None
+        if block is None or block.part is None or delta.__class__ is not dict or len(delta) != 1:
+            return False
+        if payload.get("p", "").__class__ is not str:
+            return False
+        text = _streamed_text(block.kind, delta)
+        if text is None:
+            return False
+        block.part.append(text)
+        return True
 
     def _error(self, message: str, at: str = "$") -> StreamError:
         return StreamError(message, at, self.position)
@@ -189,7 +235,9 @@ class StreamDecoder:
         elif member == "text" and block.kind == "text":
             block.part.append(value)
         elif member == "citation" and block.kind == "text":
-            block.citations = [*(block.citations or []), value]
+            if block.citations is None:
+                block.citations = []
+            block.citations.append(value)
         elif member == "toolUse" and block.kind == "tool":
             block.part.append(value["input"])
         elif member == "reasoningContent" and block.kind == "thinking":
