@@ -143,3 +143,22 @@ def test_request_members_without_a_canonical_field_ride_along() -> None:
     assert decoded.provider_tools[0].cache_control == chatcodec.CacheControl()
     assert decoded.response_format is not None
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
+
+
+def test_a_stored_bedrock_conversation_is_read_and_written_back() -> None:
+    stored = [
+        {"role": "user", "content": [{"text": "q"}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]},
+        {
+            "role": "user",
+            "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}]}}, {"text": "and?"}],
+        },
+    ]
+    conversation = chatcodec.Conversation()
+    added = conversation.append_provider_messages(PROVIDER, stored)
+    assert [message.role for message in added] == ["user", "assistant", "tool", "user"]
+    assert conversation.dump(PROVIDER, on_loss="error")["messages"] == stored
+    with pytest.raises(chatcodec.ValidationError, match=r"\[2\]\.content\[0\]\.toolResult\.content"):
+        chatcodec.Conversation().append_provider_messages(
+            PROVIDER, [*stored[:2], {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": 5}}]}]
+        )
