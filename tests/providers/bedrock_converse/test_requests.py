@@ -414,3 +414,11 @@ def test_the_botocore_oracle_refuses_what_boto3_refuses(body: dict[str, Any]) ->
 def test_the_response_oracle_refuses_a_missing_required_member() -> None:
     with pytest.raises(AssertionError, match="refused by botocore"):
         assert_valid_response({"output": {"message": {"role": "assistant", "content": []}}, "stopReason": "end_turn"})
+
+
+def test_a_tool_choice_without_tools_is_not_sent() -> None:
+    """botocore: ``toolConfig.tools`` has at least one tool."""
+    request = _request([{"role": "user", "content": "q"}], tool_choice={"type": "required"})
+    body, losses = _encode(request)
+    assert "toolConfig" not in body
+    assert _paths(losses) == ["$.tool_choice"]

@@ -59,8 +59,8 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     rest = leftovers(config, ("tools", "toolChoice"))
     if rest:
         bag["toolConfig"] = rest
-    elif not config["tools"] and "toolChoice" not in config:
-        bag["_tool_config"] = True
+    if not config["tools"]:
+        bag["_tool_config"] = True  # sent with no tools (botocore refuses that; kept as read)
     _decode_choice(config.get("toolChoice"), canonical, bag)
 
 
@@ -99,7 +99,10 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
     tools = [block for group in _ordered(functions, servers, as_list(bag.get("_tool_order"))) for block in group]
     config: dict[str, Any] = restore_fields(as_dict(bag.get("toolConfig")) or {})
     choice = _encode_choice(request, bag, context)
-    if tools or choice is not None or config or bag.get("_tool_config"):
+    if choice is not None and not tools and not bag.get("_tool_config"):
+        context.losses.add(("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it")
+        choice = None
+    if tools or config or bag.get("_tool_config"):
         config["tools"] = tools
         if choice is not None:
             config["toolChoice"] = choice
