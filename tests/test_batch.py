@@ -131,7 +131,7 @@ def test_mistakes_in_the_set_up_fail_at_once() -> None:
     with pytest.raises(chatcodec.UnknownProviderError):
         BatchConverter(source="openai", target="anthropic", column="request")
     with pytest.raises(chatcodec.CodecNotAvailableError):
-        BatchConverter(source="openai-chat", target="bedrock-converse", column="request")
+        BatchConverter(source="openai-chat", target="openai-responses", column="request")
     with pytest.raises(ValueError, match="must differ"):
         _to_anthropic(output_column="chatcodec_error")
     with pytest.raises(ValueError, match="has no column 'request'; it has \\['messages'\\]"):

@@ -325,7 +325,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
 
 def test_a_format_without_a_codec_is_refused_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("a"))] * 3)
-    assert main(["convert", str(source), "--from", "openai-chat", "--to", "bedrock-converse"]) == 64
+    assert main(["convert", str(source), "--from", "openai-chat", "--to", "openai-responses"]) == 64
     err = capsys.readouterr().err
     assert err.count("no codec registered yet") == 1
     assert not (tmp_path / "in.rejects.jsonl").exists()

@@ -21,10 +21,10 @@ import chatcodec
 from conformance import (
     anthropic_rules,
     anthropic_streams,
-    gemini_rules,
-    gemini_streams,
     bedrock_converse_rules,
     bedrock_converse_streams,
+    gemini_rules,
+    gemini_streams,
     openai_chat_rules,
     openai_chat_streams,
 )
