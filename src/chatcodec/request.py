@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Discriminator, Field, JsonValue
 
 from chatcodec._base import (
     CanonicalModel,
@@ -74,8 +74,9 @@ class ChatRequest(CanonicalModel):
     """The conversation so far, system messages included."""
     tools: list[ToolDefinition] = omitted_when_empty()
     """Functions the model may call."""
-    provider_tools: list[OpaquePart] = omitted_when_empty()
-    """Provider-hosted tools (web search, code execution), kept as the provider spells them."""
+    provider_tools: list[Annotated[OpaquePart, Discriminator("type")]] = omitted_when_empty()
+    """Provider-hosted tools (web search, code execution), kept as the provider spells them.
+    Each needs its ``type`` tag, as every tagged object does (and as the schema says)."""
     tool_choice: ToolChoice | None = omitted_when_none()
     """Whether and which tool must be called; ``None``: provider default."""
     parallel_tool_calls: bool | None = omitted_when_none()
