@@ -62,6 +62,8 @@ def broken() -> dict[str, list[Any]]:
         "negative-usage": [chunk(delta(content="a"), usage={"prompt_tokens": -1})],
         "error": [chunk(delta(content="a"), error={"message": "boom"})],
         "empty": [],
+        "finish-conflicts": [chunk(delta(content="a", finish_reason="stop")), chunk(delta(finish_reason="length"))],
+        "role-conflicts": [chunk(delta(role="assistant", content="a")), chunk(delta(role="user", content="b"))],
     }
 
 
@@ -108,6 +110,15 @@ def rules() -> dict[str, list[JsonObject]]:
         "later-chunk-without-id": [chunk(delta(content="a")), {"choices": [delta(content="b")]}],
         "created-per-chunk": [chunk(delta(content="a")), chunk(delta(content="b"), created=2)],
         "service-tier-later": [chunk(delta(content="a")), chunk(delta(content="b"), service_tier="flex")],
+        "finish-repeated-on-usage-chunk": [  # OpenRouter
+            chunk(delta(role="assistant", content="a")),
+            chunk(delta(role="assistant", content="b", finish_reason="stop")),
+            chunk(delta(role="assistant", content="", finish_reason="stop"), usage={"prompt_tokens": 1}),
+        ],
+        "finish-repeated-with-new-field": [
+            chunk(delta(content="a", finish_reason="stop")),
+            chunk({**delta(finish_reason="stop"), "native_finish_reason": "end_turn"}),
+        ],
     }
 
 

@@ -97,12 +97,15 @@ class _Choice:
     __slots__ = (
         "details",
         "encrypted",
+        "extras",
+        "finish_word",
         "finished",
         "next_index",
         "open",
         "pending_refusal",
         "pending_text",
         "refusal",
+        "role",
         "text",
         "thinking",
         "tools",
@@ -120,6 +123,9 @@ class _Choice:
         self.pending_text = False
         self.pending_refusal = False
         self.finished = False
+        self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
+        self.role: str | None = None  # the first delta.role, which a repeat must match
+        self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
 
     def take(self) -> int:
         index = self.next_index
@@ -267,9 +273,13 @@ class StreamDecoder:
             state = self._choices[number] = _Choice()
         delta: dict[str, Any] = wire_choice["delta"]
         finish = wire_choice.get("finish_reason")
-        if state.finished and (_has_payload(delta) or finish is not None):
-            raise StreamError(f"choice {number} continues after its finish_reason", _at(where, "delta"), where[0])
+        self._check_role(state, number, delta.get("role"), where)
+        if state.finished:
+            self._after_finish(state, number, wire_choice, where)
+            return
         self._extras = _extras(wire_choice, delta)
+        if self._extras is not None:
+            state.extras.update(self._extras)
         if "reasoning_content" in delta or "reasoning" in delta or "reasoning_details" in delta:
             self._reasoning(state, number, delta)
         if "content" in delta:
@@ -281,6 +291,37 @@ class StreamDecoder:
         if isinstance(finish, str):
             self._finish(state, number, finish)
         self._extras = None
+
+    def _check_role(self, state: _Choice, number: int, role: object, where: tuple[int, int]) -> None:
+        """``delta.role`` may come again (OpenRouter repeats it on every chunk); another
+        role in the same choice is a conflict, not an answer."""
+        if not isinstance(role, str):
+            return
+        if state.role is None:
+            state.role = role
+        elif role != state.role:
+            message = f"choice {number} changed its role from {state.role!r} to {role!r}"
+            raise StreamError(message, _at(where, "delta.role"), where[0])
+
+    def _after_finish(self, state: _Choice, number: int, wire_choice: dict[str, Any], where: tuple[int, int]) -> None:
+        """A chunk for a choice that already finished: benign when it only repeats the
+        finish (OpenRouter puts ``finish_reason`` again on its trailing usage-only chunk,
+        with an empty ``content``); content or another finish word is an error. Fields of
+        the choice that are new on the repeat (not ``null``, not seen at the finish) are
+        carried by a repeated finish event, so nothing is dropped."""
+        delta: dict[str, Any] = wire_choice["delta"]
+        finish = wire_choice.get("finish_reason")
+        if _has_payload(delta):
+            raise StreamError(f"choice {number} continues after its finish_reason", _at(where, "delta"), where[0])
+        if finish is not None and finish != state.finish_word:
+            message = f"choice {number} finished again with {finish!r} after {state.finish_word!r}"
+            raise StreamError(message, _at(where, "finish_reason"), where[0])
+        extras = _extras(wire_choice, delta)
+        new = {key: value for key, value in (extras or {}).items() if state.extras.get(key, ...) != value}
+        if new and state.finish_word is not None:
+            state.extras.update(new)
+            self._extras = new
+            self._finish(state, number, state.finish_word)
 
     def _append(self, part: PartBuilder, text: str) -> None:
         """A delta; the first of a choice carries the choice's extras (``logprobs`` ...)."""
@@ -444,6 +485,7 @@ class StreamDecoder:
         state.finished = True
         state.text = state.refusal = None  # nothing continues a finished choice
         state.thinking, state.tools = {}, {}
+        state.finish_word = finish
         bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
         reason = decode_finish_reason(finish, bag) or {}
         if self._extras is not None:
