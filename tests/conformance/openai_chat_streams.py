@@ -63,6 +63,9 @@ def broken() -> dict[str, list[Any]]:
         "error": [chunk(delta(content="a"), error={"message": "boom"})],
         "empty": [],
         "finish-conflicts": [chunk(delta(content="a", finish_reason="stop")), chunk(delta(finish_reason="length"))],
+        "custom-call-never-started": [
+            chunk(delta(tool_calls=[{"index": 0, "type": "custom", "custom": {"input": "x"}}]))
+        ],
         "role-conflicts": [chunk(delta(role="assistant", content="a")), chunk(delta(role="user", content="b"))],
     }
 
@@ -114,6 +117,15 @@ def rules() -> dict[str, list[JsonObject]]:
             chunk(delta(role="assistant", content="a")),
             chunk(delta(role="assistant", content="b", finish_reason="stop")),
             chunk(delta(role="assistant", content="", finish_reason="stop"), usage={"prompt_tokens": 1}),
+        ],
+        "custom-tool-calls": [
+            chunk(delta(content="Running.")),
+            chunk(
+                delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": "ls"}}])
+            ),
+            chunk(delta(tool_calls=[{"index": 0, "custom": {"input": " -l"}}])),
+            chunk(delta(tool_calls=[call(1, "{}", "f", "g")])),
+            chunk(delta(tool_calls=[{"index": 2, "id": "d", "type": "custom", "custom": {"name": "sh", "input": ""}}])),
         ],
         "finish-repeated-with-new-field": [
             chunk(delta(content="a", finish_reason="stop")),

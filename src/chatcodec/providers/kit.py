@@ -25,6 +25,7 @@ reported as lost. Each provider documents its own markers in its ``markers.py``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "absent_keys",
     "canonical_refusal",
     "claude_signed",
+    "compact_json",
     "decode_cache_control",
     "encode_cache_control",
     "is_claude_model",
@@ -272,3 +274,10 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
     if provider == "anthropic":
         return True
     return provider in CLAUDE_SIGNERS and is_claude_model(model)
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def compact_json(value: object) -> str:
+    """``value`` as compact JSON text, non-ASCII kept: the argument text for a tool call
+    whose wire gives its arguments as a JSON value (parsing it back gives the same value)."""
+    return _COMPACT_JSON.encode(value)

@@ -3,6 +3,7 @@ traffic from OpenRouter, litellm and older OpenAI clients looks like, read and w
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -93,3 +94,293 @@ def test_item11_conflicting_repetition_is_still_an_error(stream: list[dict[str, 
         list(chatcodec.decode_stream(FORMAT, stream))
     assert message in str(accumulated.value)
     assert str(accumulated.value) == str(decoded.value)
+
+
+# --- item 8: cache_control in OpenAI-format requests (OpenRouter, litellm) -----------------
+
+EPHEMERAL = {"type": "ephemeral"}
+
+CACHED_REQUEST: dict[str, Any] = {
+    "model": "anthropic/claude-sonnet-4.5",
+    "messages": [
+        {
+            "role": "system",
+            "content": [
+                {"type": "text", "text": "You are terse."},
+                {"type": "text", "text": "<long document>", "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+            ],
+        },
+        {"role": "user", "content": "Summarise it.", "cache_control": EPHEMERAL},
+        {
+            "role": "assistant",
+            "content": "Calling.",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "lookup", "arguments": "{}"},
+                    "cache_control": EPHEMERAL,
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "found", "cache_control": EPHEMERAL},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}, "cache_control": EPHEMERAL},
+                {"type": "text", "text": "And this?"},
+            ],
+        },
+    ],
+    "tools": [
+        {
+            "type": "function",
+            "function": {"name": "lookup", "parameters": {"type": "object"}},
+            "cache_control": EPHEMERAL,
+        }
+    ],
+}
+
+
+def test_item8_cache_control_on_openai_parts_and_messages_round_trips_exactly() -> None:
+    request = chatcodec.decode_request(FORMAT, CACHED_REQUEST)
+    system, user, assistant, tool, last = request.messages
+    assert system.content[1].cache_control == chatcodec.CacheControl(ttl="1h")  # type: ignore[index, union-attr]
+    assert user.cache_control == chatcodec.CacheControl()
+    assert user.content == "Summarise it."
+    assert assistant.content[1].cache_control == chatcodec.CacheControl()  # type: ignore[index, union-attr]
+    assert tool.content[0].cache_control == chatcodec.CacheControl()  # type: ignore[index, union-attr]
+    assert last.content[0].cache_control == chatcodec.CacheControl()  # type: ignore[index, union-attr]
+    assert request.tools[0].cache_control == chatcodec.CacheControl()
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error", losses=losses) == CACHED_REQUEST
+    assert losses == []
+
+
+def test_item8_cache_control_from_openai_format_reaches_anthropic() -> None:
+    payload = copy.deepcopy(CACHED_REQUEST)
+    del payload["tools"][0]["cache_control"]  # Anthropic takes four breakpoints
+    del payload["messages"][4]["content"][0]["cache_control"]
+    losses: list[chatcodec.Loss] = []
+    anthropic = chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
+    assert [loss for loss in losses if "cache" in loss.path or "cache" in loss.what] == []
+    assert anthropic["system"][1]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    user, assistant, results = anthropic["messages"][:3]
+    # the message-level marker lands on the message's last (here: only) block
+    assert user["content"] == [{"type": "text", "text": "Summarise it.", "cache_control": EPHEMERAL}]
+    assert assistant["content"][1]["cache_control"] == EPHEMERAL
+    assert results["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": "call_1",
+        "content": "found",
+        "cache_control": EPHEMERAL,
+    }
+
+
+def test_item8_cache_control_from_anthropic_keeps_openai_own_spelling() -> None:
+    anthropic = {
+        "model": "claude",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": EPHEMERAL}]}],
+    }
+    openai = chatcodec.convert_request(anthropic, source="anthropic", target=FORMAT, on_loss="error")
+    part = openai["messages"][0]["content"][0]
+    assert part == {"type": "text", "text": "hi", "prompt_cache_breakpoint": {"mode": "explicit"}}
+
+
+def test_item8_cache_control_of_another_shape_stays_as_it_is() -> None:
+    odd = {"type": "persistent", "scope": "org"}
+    payload = {"model": "m", "messages": [{"role": "user", "content": "hi", "cache_control": odd}]}
+    request = chatcodec.decode_request(FORMAT, payload)
+    assert request.messages[0].cache_control is None
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
+    assert any("cache_control" in loss.what for loss in losses)
+
+
+# --- item 10: deprecated function calling, object arguments, custom tool calls ------------
+
+LEGACY_REQUEST: dict[str, Any] = {
+    "model": "gpt-3.5-turbo-0613",
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "function_call": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
+        },
+        {"role": "function", "name": "get_weather", "content": "sunny"},
+        {"role": "assistant", "content": "Sunny. And Rome?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "function_call": {"name": "get_weather", "arguments": '{"city":"Rome"}'},
+        },
+        {"role": "function", "name": "get_weather", "content": None},
+    ],
+}
+
+
+def test_item10_function_role_and_function_call_decode_to_tool_use_and_result() -> None:
+    request = chatcodec.decode_request(FORMAT, LEGACY_REQUEST)
+    calls = [part for message in request.messages if message.role == "assistant" for part in message.content]
+    uses = [part for part in calls if isinstance(part, chatcodec.ToolUsePart)]
+    results = [part for message in request.messages if message.role == "tool" for part in message.content]
+    assert [(use.id, use.name, use.arguments) for use in uses] == [
+        ("function_call_0", "get_weather", '{"city":"Paris"}'),
+        ("function_call_1", "get_weather", '{"city":"Rome"}'),
+    ]
+    assert [(result.tool_use_id, result.name, result.content) for result in results] == [  # type: ignore[union-attr]
+        ("function_call_0", "get_weather", "sunny"),
+        ("function_call_1", "get_weather", ""),
+    ]
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error", losses=losses) == LEGACY_REQUEST
+    assert losses == []
+
+
+def test_item10_function_calls_reach_anthropic_as_paired_tool_use() -> None:
+    losses: list[chatcodec.Loss] = []
+    payload = {**LEGACY_REQUEST, "max_tokens": 50}
+    anthropic = chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
+    assert anthropic["messages"][1] == {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "function_call_0", "name": "get_weather", "input": {"city": "Paris"}}],
+    }
+    assert anthropic["messages"][2]["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": "function_call_0",
+        "content": "sunny",
+    }
+    assert [loss for loss in losses if "messages" in loss.path] == []
+
+
+def test_item10_legacy_function_call_in_a_response_round_trips() -> None:
+    response = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-3.5-turbo-0613",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}},
+                "finish_reason": "function_call",
+            }
+        ],
+    }
+    decoded = chatcodec.decode_response(FORMAT, response)
+    part = decoded.choices[0].message.content[0]  # type: ignore[index]
+    assert isinstance(part, chatcodec.ToolUsePart)
+    assert chatcodec.encode_response(FORMAT, decoded, on_loss="error") == response
+
+
+def test_item10_arguments_given_as_a_json_object_are_kept_exactly() -> None:
+    arguments = {"city": "Zürich", "days": 3, "ratio": 0.5, "big": 12345678901234567890, "tags": ["a"]}
+    payload = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        ],
+    }
+    request = chatcodec.decode_request(FORMAT, payload)
+    call = request.messages[0].content[0]  # type: ignore[index]
+    assert isinstance(call, chatcodec.ToolUsePart)
+    assert call.parsed_arguments() == arguments
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
+    # to a provider that takes an object: the same object, nothing reported
+    losses: list[chatcodec.Loss] = []
+    anthropic = chatcodec.convert_request(
+        {**payload, "max_tokens": 5}, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
+    )
+    assert anthropic["messages"][0]["content"][0]["input"] == arguments
+    assert [loss for loss in losses if "arguments" in loss.path] == []
+    # an edit that leaves no object behind is written as the text it is
+    edited = call.model_copy(update={"arguments": "not json"})
+    message = request.messages[0].model_copy(update={"content": [edited]})
+    written = chatcodec.encode_request(FORMAT, request.model_copy(update={"messages": [message]}))
+    assert written["messages"][0]["tool_calls"][0]["function"]["arguments"] == "not json"
+
+
+CUSTOM_CALL = {"id": "call_c", "type": "custom", "custom": {"name": "shell", "input": "ls -l"}}
+
+
+def test_item10_custom_tool_call_in_a_message_is_no_function_call_and_a_loss_elsewhere() -> None:
+    payload = {"model": "m", "messages": [{"role": "assistant", "content": None, "tool_calls": [CUSTOM_CALL]}]}
+    request = chatcodec.decode_request(FORMAT, payload)
+    assert not any(isinstance(part, chatcodec.ToolUsePart) for part in request.messages[0].content)
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        {**payload, "max_tokens": 5}, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
+    )
+    assert [loss.path for loss in losses if loss.what == "openai-chat block"] == ["$.messages[0].content[0]"]
+
+
+def test_item10_custom_tool_call_in_a_stream_is_no_function_call() -> None:
+    stream = [
+        chunk(delta(role="assistant", content="Running.")),
+        chunk(
+            delta(
+                tool_calls=[{"index": 0, "id": "call_c", "type": "custom", "custom": {"name": "shell", "input": "ls"}}]
+            )
+        ),
+        chunk(delta(tool_calls=[{"index": 0, "custom": {"input": " -l"}}])),
+        chunk(
+            delta(
+                tool_calls=[
+                    {"index": 1, "id": "call_f", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ]
+            )
+        ),
+        chunk(delta("tool_calls")),
+    ]
+    response = chatcodec.accumulate_stream(FORMAT, stream)
+    content = response.choices[0].message.content
+    assert isinstance(content, list)
+    assert [part.type for part in content] == ["text", "opaque", "tool_use"]
+    assert content[1].data == CUSTOM_CALL  # type: ignore[union-attr]
+    non_streamed = {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": "Running.",
+                    "tool_calls": [
+                        CUSTOM_CALL,
+                        {"id": "call_f", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                    ],
+                },
+                "finish_reason": "tool_calls",
+            }
+        ],
+    }
+    assert chatcodec.decode_response(FORMAT, non_streamed) == response
+    # streamed again: one fragment holding the whole call, at its place
+    events = list(chatcodec.decode_stream(FORMAT, stream))
+    losses: list[chatcodec.Loss] = []
+    chunks = list(chatcodec.encode_stream(FORMAT, events, on_loss="error", losses=losses))
+    assert chatcodec.accumulate_stream(FORMAT, chunks) == response
+    # to Anthropic, which has no custom tools: a reported loss
+    anthropic_losses: list[chatcodec.Loss] = []
+    list(chatcodec.encode_stream("anthropic", events, on_loss="ignore", losses=anthropic_losses))
+    assert any(loss.what == "opaque part" or "openai-chat" in loss.what for loss in anthropic_losses)
+
+
+def test_item10_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
+    stream = [
+        chunk(delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": "l"}}]))
+    ]
+    response = chatcodec.accumulate_stream(FORMAT, stream)
+    assert response.choices[0].message.content[0].data["custom"] == {"name": "sh", "input": "l"}  # type: ignore[index, union-attr]

@@ -493,12 +493,12 @@ def test_loss_policy_warns_by_default() -> None:
     [
         (request_with({"role": "robot", "content": "x"}), "$.messages[0].role"),
         (request_with({"content": "x"}), "$.messages[0].role"),
-        (request_with({"role": "function", "name": "f", "content": "x"}), "$.messages[0].role"),
+        (request_with({"role": "function", "content": "x"}), "$.messages[0].name"),
         (request_with({"role": "user", "content": 5}), "$.messages[0].content"),
         (request_with({"role": "user", "content": [{"type": "text", "text": 5}]}), "$.messages[0].content[0].text"),
         (
             request_with(
-                USER, {"role": "assistant", "tool_calls": [{**CALL, "function": {"name": "f", "arguments": {"a": 1}}}]}
+                USER, {"role": "assistant", "tool_calls": [{**CALL, "function": {"name": "f", "arguments": 1}}]}
             ),
             "$.messages[1].tool_calls[0].function.arguments",
         ),
@@ -516,10 +516,10 @@ def test_loss_policy_warns_by_default() -> None:
     ids=[
         "unknown-role",
         "missing-role",
-        "legacy-function-role",
+        "function-role-without-name",
         "content-type",
         "text-type",
-        "arguments-not-a-string",
+        "arguments-a-number",
         "tool-call-id-missing",
         "temperature-text",
         "max-tokens-text",

@@ -36,7 +36,7 @@ from chatcodec.content import (
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, wire_fields
-from chatcodec.providers.openai_chat import parts, reasoning
+from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 
@@ -74,8 +74,11 @@ def writes_string(kinds: Sequence[ContentKind], field_refusals: int, others: boo
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> dict[str, Any]:
-    """A wire assistant message (request history or, with ``response``, a response's), canonical."""
+def decode_assistant(
+    message: Mapping[str, Any], *, response: bool = False, ids: functions.CallIds | None = None
+) -> dict[str, Any]:
+    """A wire assistant message (request history or, with ``response``, a response's),
+    canonical; ``ids`` names the conversation's deprecated ``function_call`` entries."""
     thinking, mapped = reasoning.decode_reasoning(message)
     mapped.append("role")
     canonical: dict[str, Any] = {"role": "assistant"}
@@ -85,12 +88,19 @@ def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> d
     if message.get("refusal") is not None:
         mapped.append("refusal")
     call_parts = [decode_tool_call(call) for call in as_list(message.get("tool_calls")) or ()]
+    function_call = as_dict(message.get("function_call"))
+    if function_call is not None:
+        call_parts.append(functions.decode_function_call(function_call, ids or functions.CallIds()))
+        mapped.append("function_call")
     refusal = message.get("refusal")
     content = message.get("content")
-    bag: dict[str, Any] = {}
+    bag: dict[str, Any]
     if not thinking and not call_parts and refusal is None and isinstance(content, str):
         canonical["content"] = content
-        return KIT.attach(canonical, leftovers(message, [*mapped, "content"]))
+        bag = leftovers(message, [*mapped, "content"])
+        cache_control.take(bag, canonical)
+        return KIT.attach(canonical, bag)
+    bag = {}
     items = _decode_content(content, message, bag)
     listed = isinstance(content, list)
     others = bool(thinking or call_parts)
@@ -99,11 +109,12 @@ def decode_assistant(message: Mapping[str, Any], *, response: bool = False) -> d
     body = [*thinking, *items]
     if isinstance(refusal, str):
         body.append(KIT.attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
-    if call_parts:
-        body.extend(call_parts)
+    body.extend(call_parts)
+    if as_list(message.get("tool_calls")):
         mapped.append("tool_calls")
     canonical["content"] = body
     bag.update(leftovers(message, [*mapped, "content"]))
+    cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
 
 
@@ -143,12 +154,14 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     if call.get("type", "function") != "function":
         return parts.opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
-    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
     bag = leftovers(call, ("id", "type", "function"))
+    arguments = functions.decode_arguments(function, bag)
+    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
     function_rest = leftovers(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")
+    cache_control.take(bag, part)
     return KIT.attach(part, bag)
 
 
@@ -193,8 +206,8 @@ def encode_assistant(
     wire: dict[str, Any] = {**wire_fields(bag), "role": "assistant"}
     if message.name is not None:
         wire["name"] = message.name
-    if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+    why = "OpenAI cache breakpoints sit on content parts"
+    cache_control.write(wire, message.cache_control, message.provider_metadata, losses, at, why=why)
     if isinstance(message.content, str):
         wire["content"] = message.content
         return wire
@@ -207,10 +220,29 @@ def encode_assistant(
         writer.add(part, target, steps)
     wire.update(writer.fields(at))
     _write_content(wire, layout, bag, losses, at, response=response)
-    if layout.calls:
-        encoded_calls = (_encode_call(part, losses, steps) for part, steps in layout.calls)
-        wire["tool_calls"] = [call for call in encoded_calls if call is not None]
+    _write_calls(wire, layout.calls, losses, at)
     return wire
+
+
+def _write_calls(
+    wire: dict[str, Any], calls: list[tuple[ToolUsePart | OpaquePart, Steps]], losses: LossRecorder, at: Steps
+) -> None:
+    """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
+    (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
+    listed: list[tuple[ToolUsePart | OpaquePart, Steps]] = []
+    for part, steps in calls:
+        if isinstance(part, ToolUsePart) and functions.is_function_call(part) and "function_call" not in wire:
+            encoded = _encode_call(part, losses, steps)
+            if encoded is not None:
+                wire["function_call"] = encoded["function"]
+        else:
+            if isinstance(part, ToolUsePart) and functions.is_function_call(part):
+                why = "a message has one function_call; this one goes in tool_calls"
+                losses.add(steps, "second function_call", why)
+            listed.append((part, steps))
+    if listed:
+        encoded_calls = (_encode_call(part, losses, steps) for part, steps in listed)
+        wire["tool_calls"] = [call for call in encoded_calls if call is not None]
 
 
 def _lay_out(
@@ -342,12 +374,16 @@ def _encode_call(part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: St
     if isinstance(part, OpaquePart):
         return parts.encode_opaque(part, losses, steps)
     KIT.report_foreign(losses, part.provider_metadata, steps)
-    if part.cache_control is not None:
-        losses.add((*steps, "cache_control"), "cache_control", "tool calls take no cache breakpoint")
     bag = KIT.own(part.provider_metadata)
-    function = {**(as_dict(bag.pop("function", None)) or {}), "name": part.name, "arguments": part.arguments}
+    function = {
+        **(as_dict(bag.pop("function", None)) or {}),
+        "name": part.name,
+        "arguments": functions.encode_arguments(part),
+    }
     call: dict[str, Any] = {**wire_fields(bag), "id": part.id}
     if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function
+    why = "OpenAI tool calls take no cache breakpoint"
+    cache_control.write(call, part.cache_control, part.provider_metadata, losses, steps, why=why)
     return call

@@ -30,7 +30,7 @@ from chatcodec.messages import (
     UserMessage,
 )
 from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
-from chatcodec.providers.openai_chat import assistant, parts
+from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 # --- decode --------------------------------------------------------------------------
@@ -39,12 +39,13 @@ from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Wire messages as canonical message dicts (tool results grouped)."""
     decoded: list[dict[str, Any]] = []
+    ids = functions.CallIds()
     for message in messages:
         role = message["role"]
         if role == "assistant":
-            decoded.append(assistant.decode_assistant(message))
-        elif role == "tool":
-            result = _decode_tool_result(message)
+            decoded.append(assistant.decode_assistant(message, ids=ids))
+        elif role in ("tool", "function"):
+            result = _decode_tool_result(message) if role == "tool" else functions.decode_function_message(message, ids)
             if decoded and decoded[-1]["role"] == "tool":
                 decoded[-1]["content"].append(result)
             else:
@@ -53,14 +54,18 @@ def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             canonical: dict[str, Any] = {"role": role, "content": parts.decode_parts(message["content"])}
             if isinstance(message.get("name"), str):
                 canonical["name"] = message["name"]
-            decoded.append(KIT.attach(canonical, leftovers(message, ("role", "content", *present(message, "name")))))
+            bag = leftovers(message, ("role", "content", *present(message, "name")))
+            cache_control.take(bag, canonical)
+            decoded.append(KIT.attach(canonical, bag))
     return decoded
 
 
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     result["content"] = parts.decode_parts(message["content"])
-    return KIT.attach(result, leftovers(message, ("role", "tool_call_id", "content")))
+    bag = leftovers(message, ("role", "tool_call_id", "content"))
+    cache_control.take(bag, result)
+    return KIT.attach(result, bag)
 
 
 # --- encode --------------------------------------------------------------------------
@@ -106,20 +111,19 @@ def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at
         wire["content"] = [part for part in encoded if part is not None]
     if message.name is not None:
         wire["name"] = message.name
-    _message_cache_loss(message, losses, at)
+    cache_control.write(wire, message.cache_control, message.provider_metadata, losses, at, why=_ON_PARTS)
     return wire
 
 
-def _message_cache_loss(message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
-    if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
+_ON_PARTS = "OpenAI cache breakpoints sit on content parts"
 
 
 def _encode_tool_message(
     message: ToolMessage, moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> list[dict[str, Any]]:
     KIT.report_foreign(losses, message.provider_metadata, at)
-    _message_cache_loss(message, losses, at)
+    if message.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", _ON_PARTS)
     if message.name is not None:
         losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
     shared = wire_fields(KIT.own(message.provider_metadata))
@@ -133,7 +137,12 @@ def _encode_result(
     result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
 ) -> dict[str, Any]:
     KIT.report_foreign(losses, result.provider_metadata, at)
-    wire: dict[str, Any] = {**shared, **wire_fields(KIT.own(result.provider_metadata)), "role": "tool"}
+    own = {**shared, **wire_fields(KIT.own(result.provider_metadata))}
+    function_message = functions.encode_function_message(result, own)
+    if function_message is not None:
+        _result_losses(result, losses, at, named=True)
+        return function_message
+    wire: dict[str, Any] = {**own, "role": "tool"}
     wire["tool_call_id"] = result.tool_use_id
     if isinstance(result.content, str):
         wire["content"] = result.content
@@ -146,10 +155,16 @@ def _encode_result(
             if encoded is not None:
                 (kept if stays else moved).append(encoded)
         wire["content"] = kept
+    _result_losses(result, losses, at, named=False)
+    cache_control.write(wire, result.cache_control, result.provider_metadata, losses, at, why=_ON_PARTS)
+    return wire
+
+
+def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, named: bool) -> None:
+    """What a ``tool`` message (or, ``named``, a ``function`` message) has no field for."""
     if result.is_error:
         losses.add((*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)")
-    if result.name is not None:
+    if result.name is not None and not named:
         losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
-    if result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "OpenAI cache breakpoints sit on content parts")
-    return wire
+    if named and result.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint")

@@ -16,7 +16,6 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import (
     AudioPart,
     Base64Source,
-    CacheControl,
     DocumentPart,
     FileSource,
     ImagePart,
@@ -26,7 +25,8 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, leftovers, wire_fields
+from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, wire_fields
+from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 """Steps of a JSON path into the canonical input."""
@@ -78,6 +78,8 @@ def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, 
         mapped = (*mapped, _BREAKPOINT)
     bag = leftovers(part, mapped)
     bag.update({key: value for key, value in nested.items() if value})
+    if cache is None:
+        cache_control.take(bag, canonical)  # the OpenRouter / litellm spelling
     return KIT.attach(canonical, bag)
 
 
@@ -156,7 +158,7 @@ def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[st
 
 def encode_text_part(part: TextPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     wire = {**wire_fields(KIT.own(part.provider_metadata)), "type": "text", "text": part.text}
-    return _with_breakpoint(wire, part.cache_control, losses, at)
+    return _with_breakpoint(wire, part, losses, at)
 
 
 def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
@@ -169,9 +171,15 @@ def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str
 
 
 def _with_breakpoint(
-    wire: dict[str, Any], cache: CacheControl | None, losses: LossRecorder, at: Steps
+    wire: dict[str, Any], part: TextPart | ImagePart | AudioPart | DocumentPart, losses: LossRecorder, at: Steps
 ) -> dict[str, Any]:
+    """The part's cache marker: as ``cache_control`` when it was read so, else as OpenAI's
+    ``prompt_cache_breakpoint``."""
+    cache = part.cache_control
     if cache is None:
+        return wire
+    if cache_control.spelled(part.provider_metadata):
+        wire[cache_control.KEY] = encode_cache_control(cache)
         return wire
     breakpoint: dict[str, Any] = {"mode": "explicit"}
     if cache.ttl in _TTLS:
@@ -205,7 +213,7 @@ def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str,
     if part.detail is not None:
         image_url["detail"] = part.detail
     wire = {**wire_fields(bag), "type": "image_url", "image_url": image_url}
-    return _with_breakpoint(wire, part.cache_control, losses, at)
+    return _with_breakpoint(wire, part, losses, at)
 
 
 def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
@@ -223,7 +231,7 @@ def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str,
         return None
     input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": audio_format}
     wire = {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}
-    return _with_breakpoint(wire, part.cache_control, losses, at)
+    return _with_breakpoint(wire, part, losses, at)
 
 
 def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
@@ -238,7 +246,7 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
             _media_type_loss(source.media_type, losses, at)
         case TextSource():
             losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
-            return _with_breakpoint({"type": "text", "text": source.text}, part.cache_control, losses, at)
+            return _with_breakpoint({"type": "text", "text": source.text}, part, losses, at)
         case UrlSource():
             losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
             return None
@@ -249,7 +257,7 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
     if part.title is not None:
         losses.add((*at, "title"), "document title", "OpenAI file parts have no title")
     wire = {**wire_fields(bag), "type": "file", "file": file}
-    return _with_breakpoint(wire, part.cache_control, losses, at)
+    return _with_breakpoint(wire, part, losses, at)
 
 
 def _data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:

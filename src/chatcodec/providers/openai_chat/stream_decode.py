@@ -91,10 +91,37 @@ def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
     yield from decoder.close()
 
 
+class _CustomCall:
+    """A custom (freeform) tool call being streamed: ``{"index", "id", "type": "custom",
+    "custom": {"name", "input"}}``, then fragments of ``custom.input`` (the shape
+    openai/openai-openapi#576 reports; the SDK's chunk types have no ``custom`` yet). It is
+    no function call, so it is gathered and given whole when the next call begins or the
+    choice finishes, as the same opaque part the non-streamed message has."""
+
+    __slots__ = ("call", "id", "index", "inputs")
+
+    def __init__(self, index: int, fragment: dict[str, Any]) -> None:
+        self.index = index
+        self.id: str = fragment["id"]
+        self.call = {key: value for key, value in fragment.items() if key != "index"}
+        self.inputs: list[str] = []
+
+    def part(self) -> dict[str, Any]:
+        custom = {**(as_dict(self.call.get("custom")) or {}), "input": "".join(self.inputs)}
+        data = {**self.call, "custom": custom}
+        return {
+            "type": "opaque",
+            "provider": PROVIDER,
+            "data": data,
+            "provider_metadata": {PROVIDER: {"_in": "tool_calls"}},
+        }
+
+
 class _Choice:
     """Which canonical part each wire stream of one choice feeds."""
 
     __slots__ = (
+        "custom",
         "details",
         "encrypted",
         "extras",
@@ -118,6 +145,7 @@ class _Choice:
         self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
         self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
         self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
+        self.custom: dict[int, _CustomCall] = {}  # tool-call index -> custom call being gathered
         self.open: list[PartBuilder] = []
         self.encrypted: dict[int, str] = {}
         self.pending_text = False
@@ -155,7 +183,10 @@ class StreamDecoder:
         return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
-        """Nothing is owed at the end: parts a cut-off stream left open stay as they are."""
+        """Parts a cut-off stream left open stay as they are; a custom tool call it cut
+        off is given as far as it came."""
+        for number, state in self._choices.items():
+            self._flush_custom(state, number)
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
@@ -458,6 +489,9 @@ class StreamDecoder:
 
     def _tool_call(self, state: _Choice, number: int, fragment: dict[str, Any], where: tuple[int, int, int]) -> None:
         key: int = fragment["index"]
+        if fragment.get("type") == "custom" or (key in state.custom and fragment.get("type") is None):
+            self._custom_call(state, number, fragment, where)
+            return
         function: dict[str, Any] = fragment.get("function") or {}
         call_id, name = fragment.get("id"), function.get("name")
         known = state.tools.get(key)
@@ -466,6 +500,7 @@ class StreamDecoder:
                 message = f"tool-call fragment for index {key}, which was never started (no id and name)"
                 raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}]"), where[0])
             self._settle(state, number, refusal=True)
+            self._flush_custom(state, number)  # calls stream one after another: it is complete
             metadata = _call_bag(fragment, function)
             part = self.builder.open_tool_call(number, state.take(), id=call_id, name=name, metadata=metadata)
             state.open.append(part)
@@ -477,8 +512,33 @@ class StreamDecoder:
         if isinstance(arguments, str) and arguments:
             self._append(known[0], arguments)
 
+    def _custom_call(self, state: _Choice, number: int, fragment: dict[str, Any], where: tuple[int, int, int]) -> None:
+        key: int = fragment["index"]
+        custom = as_dict(fragment.get("custom")) or {}
+        call_id = fragment.get("id")
+        known = state.custom.get(key)
+        if known is None or (call_id and call_id != known.id):
+            if not isinstance(call_id, str) or not isinstance(custom.get("name"), str):
+                message = f"custom tool-call fragment for index {key}, which was never started (no id and name)"
+                raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}]"), where[0])
+            self._flush_custom(state, number)
+            self._settle(state, number, refusal=True)
+            known = state.custom[key] = _CustomCall(state.take(), fragment)
+        text = custom.get("input")
+        if isinstance(text, str):
+            known.inputs.append(text)
+
+    def _flush_custom(self, state: _Choice, number: int) -> None:
+        """Give the custom call being gathered as a whole part: the next call began (calls
+        stream one after another), the choice finished, or the stream ended."""
+        for _, call in sorted(state.custom.items()):
+            event = PartEvent.model_validate({"index": call.index, "choice": number, "part": call.part()})
+            self.builder.whole(event)
+        state.custom = {}
+
     def _finish(self, state: _Choice, number: int, finish: str) -> None:
         self._settle(state, number, refusal=True)
+        self._flush_custom(state, number)
         for part in state.open:
             self.builder.close(part, encrypted=state.encrypted.get(part.index) if part.kind == "thinking" else None)
         state.open = []

@@ -357,12 +357,25 @@ class StreamWriter:
                 return chunks
             case ThinkingPart():
                 return self._whole_thinking(event.choice, part, where)
+            case OpaquePart() if (
+                part.provider == PROVIDER and KIT.own(part.provider_metadata).get("_in") == "tool_calls"
+            ):
+                return [self._whole_call(event, part, where)]
             case ImagePart() | AudioPart() | OpaquePart():
                 why = "an OpenAI stream carries text, refusals, reasoning and tool calls"
                 self._losses.add(where, f"{part.type} part", why)
                 return []
             case _:
                 assert_never(part)
+
+    def _whole_call(self, event: PartEvent, part: OpaquePart, where: tuple[int | str, ...]) -> dict[str, Any]:
+        """A custom (freeform) tool call, or another non-function call kept whole: one
+        ``tool_calls`` fragment holding all of it, at the next tool-call index."""
+        state = self._state(event.choice)
+        wire_index = state.calls[event.index] = len(state.calls)
+        if part.cache_control is not None:
+            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+        return self._delta(event.choice, {"tool_calls": [{"index": wire_index, **part.data}]})
 
     def _whole_loss(
         self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True

@@ -15,6 +15,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
+from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.parts import opaque
 from chatcodec.request import ChatRequest
@@ -54,6 +55,7 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")
+    cache_control.take(bag, definition)
     return KIT.attach(definition, bag)
 
 
@@ -91,8 +93,6 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
 
 def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
     KIT.report_foreign(losses, tool.provider_metadata, ("tools", index))
-    if tool.cache_control is not None:
-        losses.add(("tools", index, "cache_control"), "cache_control", "OpenAI tools take no cache breakpoint")
     bag = KIT.own(tool.provider_metadata)
     function_rest = as_dict(bag.pop("function", None)) or {}
     function: dict[str, Any] = {**function_rest, "name": tool.name}
@@ -103,4 +103,7 @@ def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int
         function["parameters"] = tool.parameters
     if tool.strict is not None:
         function["strict"] = tool.strict
-    return {**wire_fields(bag), "type": "function", "function": function}
+    wire = {**wire_fields(bag), "type": "function", "function": function}
+    why = "OpenAI tools take no cache breakpoint"
+    cache_control.write(wire, tool.cache_control, tool.provider_metadata, losses, ("tools", index), why=why)
+    return wire

@@ -27,8 +27,8 @@ NonEmpty = Annotated[str, Field(min_length=1)]
 Number = int | float
 """JSON numbers: ``int`` first so ``1`` stays ``1`` and is not rewritten as ``1.0``."""
 
-ROLES = ("system", "developer", "user", "assistant", "tool")
-"""Message roles this codec reads (the deprecated ``function`` role is not one)."""
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+"""Message roles this codec reads (``function``: the deprecated result of a ``function_call``)."""
 
 
 # --- content parts -------------------------------------------------------------------
@@ -139,8 +139,11 @@ WireAssistantPart = Annotated[
 
 @wire_shape
 class WireFunctionCall(TypedDict):
+    """A call's function; ``arguments`` is JSON text, or (litellm, some compatible
+    servers) the JSON object itself."""
+
     name: str
-    arguments: str
+    arguments: str | dict[str, Any]
 
 
 @wire_shape
@@ -210,6 +213,7 @@ class WireAssistantMessage(TypedDict):
     refusal: NotRequired[str | None]
     name: NotRequired[str | None]
     tool_calls: NotRequired[list[WireAnyToolCall] | None]
+    function_call: NotRequired[WireFunctionCall | None]
     reasoning_content: NotRequired[str | None]
     reasoning: NotRequired[str | None]
     reasoning_details: NotRequired[list[WireReasoningDetail] | None]
@@ -223,10 +227,19 @@ class WireToolMessage(TypedDict):
 
 
 @wire_shape
+class WireFunctionMessage(TypedDict):
+    """The deprecated ``function`` role: the result of an assistant's ``function_call``."""
+
+    role: Literal["function"]
+    name: str
+    content: str | None
+
+
+@wire_shape
 class WireUnknownRoleMessage(TypedDict):
     """Catch-all so an unknown or missing role is reported at ``.role``."""
 
-    role: Literal["system", "developer", "user", "assistant", "tool"]
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
 
 
 WireMessage = Annotated[
@@ -235,6 +248,7 @@ WireMessage = Annotated[
     | Annotated[WireUserMessage, Tag("user")]
     | Annotated[WireAssistantMessage, Tag("assistant")]
     | Annotated[WireToolMessage, Tag("tool")]
+    | Annotated[WireFunctionMessage, Tag("function")]
     | Annotated[WireUnknownRoleMessage, Tag("unknown")],
     tagged(ROLES, key="role"),
 ]

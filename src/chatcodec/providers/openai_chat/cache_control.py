@@ -1,0 +1,71 @@
+"""``cache_control`` written into OpenAI-format messages: the OpenRouter / litellm convention.
+
+OpenAI itself marks prompt-cache breakpoints with ``prompt_cache_breakpoint`` on a content
+part (see :mod:`~chatcodec.providers.openai_chat.parts`). Gateways that send OpenAI-format
+requests on to Claude take Anthropic's own ``cache_control`` instead, in the places an
+Anthropic block would hold it (OpenRouter "Prompt caching" docs, litellm
+``add_cache_control_to_content`` in ``prompt_templates/factory.py``):
+
+- on a content part: ``{"type": "text", "text": ..., "cache_control": {"type": "ephemeral"}}``;
+- on a message, typically one with string content (litellm turns the string into a text
+  block that carries the marker), and on a ``tool`` message (its ``tool_result``);
+- on a ``tool_calls`` entry (its ``tool_use``) and on a tool definition.
+
+Such a marker decodes to the canonical ``cache_control`` of the part, message, tool result,
+tool call or tool, so it reaches Anthropic (a message-level one lands on the message's last
+block there), and the ``_cache`` spelling marker makes this encoder write it back as
+``cache_control`` in the same place. A ``cache_control`` of another shape (an unknown
+``type``, extra keys) is no canonical marker: it stays in the bag, as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._base import ProviderMetadata
+from chatcodec.content import CacheControl
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import Steps, decode_cache_control, encode_cache_control
+from chatcodec.providers.openai_chat.markers import KIT
+
+KEY = "cache_control"
+"""The wire key, as the gateways spell it."""
+SPELLING = "_cache"
+"""Marker: the breakpoint came as ``cache_control`` (value ``"cache_control"``)."""
+
+
+def take(bag: dict[str, Any], canonical: dict[str, Any]) -> None:
+    """Move a ``cache_control`` of the canonical shape from the wire object's ``bag`` to
+    ``canonical``, leaving the spelling marker in its place."""
+    if KEY not in bag:
+        return
+    marker = decode_cache_control(bag[KEY])
+    if marker is None:
+        return
+    canonical[KEY] = marker
+    del bag[KEY]
+    bag[SPELLING] = KEY
+
+
+def spelled(metadata: ProviderMetadata | None) -> bool:
+    """Whether the object was read with a ``cache_control`` key (the ``_cache`` marker)."""
+    return KIT.marker(metadata, SPELLING) == KEY
+
+
+def write(
+    wire: dict[str, Any],
+    cache: CacheControl | None,
+    metadata: ProviderMetadata | None,
+    losses: LossRecorder,
+    at: Steps,
+    *,
+    why: str,
+) -> None:
+    """Write ``cache`` back as ``cache_control`` where it was read from; a marker from
+    elsewhere has no place in OpenAI's own format and is reported (``why``)."""
+    if cache is None:
+        return
+    if spelled(metadata):
+        wire[KEY] = encode_cache_control(cache)
+    else:
+        losses.add((*at, KEY), KEY, why)

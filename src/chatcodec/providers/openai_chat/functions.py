@@ -1,0 +1,123 @@
+"""The deprecated function-calling shapes, and arguments given as a JSON object.
+
+Before ``tool_calls``, an assistant message carried one ``function_call: {name, arguments}``
+and its result came back as a ``{"role": "function", "name": ..., "content": ...}``
+message (OpenAI API reference: "Deprecated and replaced by ``tool_calls``"; the SDK still
+types both as ``ChatCompletionAssistantMessageParam.function_call`` and
+``ChatCompletionFunctionMessageParam``). Stored conversations and older clients still send
+them. They decode to the canonical tool call and tool result, so they reach every
+provider, with the markers this encoder needs to write them back as they came:
+
+``_function_call``  on a tool call: it was the message's ``function_call``
+``_function``       on a tool result: it was a ``function`` message
+``_arguments``      ``"object"`` on a tool call whose ``arguments`` was a JSON object
+
+Neither shape has a call id, which canonical tool calls and results need to pair up (and
+Anthropic requires). The ids are made up as ``function_call_<n>``, ``n`` counting the
+``function_call`` entries of the conversation; a ``function`` message answers the oldest
+call not yet answered. They never reach the OpenAI wire (the markers leave them out).
+
+``arguments`` given as an object (litellm writes them so, and some compatible servers
+accept it) is kept as compact JSON text, which parses back to the identical object: the
+object is what this encoder writes back and what Anthropic gets as ``input``, so nothing
+changes and no loss is reported; a provider that takes text gets that text.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.content import ToolResultPart, ToolUsePart
+from chatcodec.payloads import loads
+from chatcodec.providers.kit import compact_json, leftovers
+from chatcodec.providers.openai_chat.markers import KIT
+
+FUNCTION_CALL = "_function_call"
+FUNCTION_RESULT = "_function"
+ARGUMENTS = "_arguments"
+_NULL_CONTENT = "_null_content"
+
+
+class CallIds:
+    """The made-up ids of one conversation's ``function_call`` entries, handed to their
+    ``function`` results in order."""
+
+    __slots__ = ("count", "unanswered")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.unanswered: deque[str] = deque()
+
+    def call(self) -> str:
+        call_id = f"function_call_{self.count}"
+        self.count += 1
+        self.unanswered.append(call_id)
+        return call_id
+
+    def result(self) -> str:
+        return self.unanswered.popleft() if self.unanswered else self.call_without_result()
+
+    def call_without_result(self) -> str:
+        """An id for a result whose call is not in the conversation (a trimmed history)."""
+        call_id = f"function_call_{self.count}"
+        self.count += 1
+        return call_id
+
+
+def decode_arguments(function: Mapping[str, Any], bag: dict[str, Any]) -> str:
+    """The argument text of a wire ``function`` (an object becomes compact JSON, marked)."""
+    arguments = function["arguments"]
+    if isinstance(arguments, str):
+        return arguments
+    bag[ARGUMENTS] = "object"
+    return compact_json(arguments)
+
+
+def encode_arguments(part: ToolUsePart) -> str | dict[str, Any]:
+    """The wire ``arguments``: the object again when it came as one and still is one."""
+    if KIT.marker(part.provider_metadata, ARGUMENTS) != "object":
+        return part.arguments
+    try:
+        parsed: object = loads(part.arguments)
+    except (ValueError, RecursionError):
+        return part.arguments
+    return parsed if isinstance(parsed, dict) else part.arguments  # pyright: ignore[reportUnknownVariableType]
+
+
+def decode_function_call(function_call: Mapping[str, Any], ids: CallIds) -> dict[str, Any]:
+    """An assistant's ``function_call`` as a canonical tool call."""
+    bag: dict[str, Any] = {FUNCTION_CALL: True}
+    arguments = decode_arguments(function_call, bag)
+    part = {"type": "tool_use", "id": ids.call(), "name": function_call["name"], "arguments": arguments}
+    rest = leftovers(function_call, ("name", "arguments"))
+    if rest:
+        bag["function"] = rest
+    return KIT.attach(part, bag)
+
+
+def decode_function_message(message: Mapping[str, Any], ids: CallIds) -> dict[str, Any]:
+    """A ``function`` message as a canonical tool result (named after its function)."""
+    bag = {FUNCTION_RESULT: True, **leftovers(message, ("role", "name", "content"))}
+    content = message["content"]
+    if content is None:
+        bag[_NULL_CONTENT] = True
+    result = {"type": "tool_result", "tool_use_id": ids.result(), "name": message["name"], "content": content or ""}
+    return KIT.attach(result, bag)
+
+
+def is_function_call(part: ToolUsePart) -> bool:
+    """Whether the call came as a ``function_call`` (and goes back as one)."""
+    return KIT.marker(part.provider_metadata, FUNCTION_CALL) is True
+
+
+def encode_function_message(result: ToolResultPart, shared: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``function`` message for a result that came as one, or None when it is no
+    longer one (no name, or content that is not text): it then goes as a ``tool`` message."""
+    if KIT.marker(result.provider_metadata, FUNCTION_RESULT) is not True or result.name is None:
+        return None
+    if not isinstance(result.content, str):
+        return None
+    null = result.content == "" and KIT.marker(result.provider_metadata, _NULL_CONTENT) is True
+    return {**shared, "role": "function", "name": result.name, "content": None if null else result.content}
