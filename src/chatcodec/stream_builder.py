@@ -51,6 +51,11 @@ from chatcodec.stream_events import (
 )
 from chatcodec.validation import validate_canonical
 
+COMPACT_EVERY = 4096
+"""Events between two :meth:`StreamBuilder.compact` calls."""
+_FOLD_AT = 256
+"""Fragments a growing part holds before :meth:`StreamBuilder.compact` folds them."""
+
 Metadata = dict[str, dict[str, Any]] | None
 """Provider metadata for an event (merged into the part or response it belongs to)."""
 
@@ -85,7 +90,19 @@ class PartBuilder:
     ``append`` (the cheapest call Python has), in emitting mode it emits the delta event.
     """
 
-    __slots__ = ("append", "choice", "closed", "fields", "fragments", "index", "kind", "signature", "whole")
+    __slots__ = (
+        "append",
+        "choice",
+        "closed",
+        "fields",
+        "folded",
+        "folded_count",
+        "fragments",
+        "index",
+        "kind",
+        "signature",
+        "whole",
+    )
 
     def __init__(self, kind: str, choice: int, index: int, fields: dict[str, Any]) -> None:
         self.kind = kind
@@ -93,17 +110,33 @@ class PartBuilder:
         self.index = index
         self.fields = fields
         self.fragments: list[str] = []
+        self.folded: list[str] = []  # earlier fragments, joined a batch at a time
+        self.folded_count = 0  # how many fragments ``folded`` holds (each was one delta event)
         self.signature: list[str] | None = None
         self.closed = False
         self.whole: dict[str, Any] | None = None
         self.append: Callable[[str], None] = self.fragments.append
+
+    def fold(self) -> None:
+        """Join the fragments so far into one string: a fragment is a string object of
+        its own (~50 bytes plus its text), so a stream of a million one-token deltas kept
+        as fragments costs some 60 MB for a 1 MB answer; folded, memory follows the text.
+        The list is emptied in place, as ``append`` is bound to it."""
+        if len(self.fragments) > 1:
+            self.folded.append("".join(self.fragments))
+            self.folded_count += len(self.fragments)
+            self.fragments.clear()
+
+    def deltas(self) -> int:
+        """How many deltas (text and signature) this part has taken."""
+        return len(self.fragments) + self.folded_count + len(self.signature or ())
 
     def build(self) -> dict[str, Any]:
         """The part as canonical JSON, its text joined once."""
         if self.whole is not None:
             return self.whole
         built = {"type": self.kind, **self.fields}
-        joined = "".join(self.fragments)
+        joined = "".join(self.folded + self.fragments if self.folded else self.fragments)
         if self.kind == "tool_use":
             built["arguments"] = joined
         else:
@@ -128,6 +161,20 @@ class StreamBuilder:
         self._choice_bags: dict[int, dict[str, Any]] = {}  # choice -> {"provider_metadata": ...}
         self._usage: dict[str, Any] | None = None
         self._count = 0  # events other than deltas (a delta is counted by its fragment)
+        self._growing_parts: list[PartBuilder] = []  # parts opened in building mode, for compact()
+        self._deltas_added = 0  # delta events taken through add(), to compact now and then
+
+    def compact(self) -> None:
+        """Fold the fragments of the parts still growing (see :meth:`PartBuilder.fold`).
+
+        Stream decoders call it every :data:`COMPACT_EVERY` events, and :meth:`add` every
+        as many deltas, so memory follows the size of the answer, not the number of
+        events; each fragment is copied once more, so the work stays linear."""
+        growing = [part for part in self._growing_parts if not part.closed]
+        for part in growing:
+            if len(part.fragments) >= _FOLD_AT:
+                part.fold()
+        self._growing_parts = growing
 
     def take_events(self) -> list[AnyStreamEvent]:
         """The events emitted since the last call (always none in building mode)."""
@@ -247,6 +294,7 @@ class StreamBuilder:
         builder = parts.get(index)
         if builder is None:
             builder = parts[index] = PartBuilder("refusal", choice, index, {})
+            self._growing_parts.append(builder)
         return builder
 
     def delta(self, part: PartBuilder, text: str, metadata: Metadata) -> None:
@@ -279,6 +327,7 @@ class StreamBuilder:
             return
         if encrypted is not None:
             part.fields["encrypted"] = encrypted
+        part.fold()  # the part is complete: one string from now on
         part.closed = True
         _merge_metadata(part.fields, metadata)
         self._count += 1
@@ -337,6 +386,9 @@ class StreamBuilder:
                 )
             case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
                 self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)
+                self._deltas_added += 1
+                if not self._deltas_added % COMPACT_EVERY:
+                    self.compact()
             case ThinkingSignatureDeltaEvent():
                 self.signature(self._growing(event, "thinking"), event.delta)
             case RefusalDeltaEvent():
@@ -397,6 +449,7 @@ class StreamBuilder:
         builder = parts[index] = PartBuilder(kind, choice, index, fields)
         _merge_metadata(fields, metadata)
         self._count += 1
+        self._growing_parts.append(builder)
         return builder
 
     def _emitter(self, kind: str, choice: int, index: int) -> PartBuilder:
@@ -423,11 +476,7 @@ class StreamBuilder:
     def _events_so_far(self) -> int:
         """How many canonical events the calls so far stand for: the others counted as
         they came, each delta as the fragment it left."""
-        deltas = sum(
-            len(part.fragments) + len(part.signature or ())
-            for parts in self._choices.values()
-            for part in parts.values()
-        )
+        deltas = sum(part.deltas() for parts in self._choices.values() for part in parts.values())
         return self._count + deltas
 
     def _error(self, message: str) -> StreamError:

@@ -45,7 +45,7 @@ from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import canonical_refusal, split_fields
 from chatcodec.response import FinishReason, Usage
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.validation import validate_canonical
 
@@ -123,6 +123,8 @@ class StreamDecoder:
         blocks, position = self.blocks, self.position  # a local counter: this loop runs per delta
         for event in events:
             position += 1
+            if not position % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
             try:
                 if event["type"] == "content_block_delta":
                     index, delta = event["index"], event["delta"]

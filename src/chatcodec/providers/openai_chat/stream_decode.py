@@ -59,7 +59,7 @@ from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ErrorEvent,
@@ -201,6 +201,8 @@ class StreamDecoder:
         count, envelope, states = self._count, self._envelope, self._choices
         for event in events:
             count += 1
+            if not count % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
             try:
                 (wire_choice,) = event["choices"]
                 number, delta, finish = _CHOICE(wire_choice)
