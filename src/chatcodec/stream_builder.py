@@ -200,10 +200,12 @@ class StreamBuilder:
         self._count += 1
 
     def usage(self, usage: Usage, metadata: Metadata = None) -> None:
-        """Token counts so far; later values replace earlier ones field by field."""
+        """Token counts so far; later values replace earlier ones field by field.
+        ``metadata`` is response-level data that came with them, merged into the response."""
         if self.emitting:
             self._events.append(UsageEvent(usage=usage, provider_metadata=metadata))
             return
+        _merge_metadata(self._response, metadata)
         if self._usage is None:
             self._usage = {}
         for key in _USAGE_FIELDS:
@@ -358,7 +360,7 @@ class StreamBuilder:
             case ResponseStartEvent():
                 self.start(id=event.id, model=event.model, created=event.created, metadata=event.provider_metadata)
             case UsageEvent():
-                self.usage(event.usage)
+                self.usage(event.usage, event.provider_metadata)
             case FinishEvent():
                 self.finish(
                     event.choice, event.finish_reason, event.provider_metadata, choice_metadata=event.choice_metadata

@@ -109,8 +109,19 @@ class StreamDecoder:
         return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
-        """Nothing is owed at the end: a block that never stopped (an interrupted stream)
-        has streamed what it had, and a gathered block with no stop is incomplete."""
+        """What a cut-off stream left open: a streamed block has streamed what it had; a
+        gathered block (server-tool call or result, redacted thinking, a newer type) is
+        given whole as far as it came, with ``input`` from its fragments when they parse,
+        so the response keeps it as the blocks before it are kept."""
+        for index in sorted(self.blocks):
+            state = self.blocks[index]
+            if state.part is None:
+                try:
+                    block = self._finished_whole(state)
+                except StreamError:
+                    block = state.start  # fragments cut mid-JSON: the block as it started
+                self.builder.whole(self._part_event(index, block))
+        self.blocks = {}
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
@@ -302,16 +313,22 @@ class StreamDecoder:
         return validate_canonical(PartEvent, {"index": index, "part": decode_part(block, ASSISTANT_KINDS, self.model)})
 
     def _message_delta(self, event: dict[str, Any]) -> None:
+        """The message's late fields, with its finish; a ``stop_reason`` of ``null`` (the
+        message goes on, or the stream was cut) still updates the other fields
+        (``stop_sequence``, ``stop_details``, ``container``), which then ride on the usage
+        event as response-level data, so the response keeps them as the non-streamed
+        message would."""
         delta = event["delta"]
         self.fields.update(delta)
         finish_reason = decode_finish_reason(delta.get("stop_reason"), {})
+        bag = message_bag(self.fields)
         if finish_reason is not None:
-            bag = message_bag(self.fields)
             self.builder.finish(0, FinishReason(**finish_reason), {PROVIDER: bag} if bag else None)
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+            late = {PROVIDER: bag} if finish_reason is None and bag else None
+            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)), late)
 
 
 def _checked_by_hand(event: object) -> bool:

@@ -127,6 +127,7 @@ class _Choice:
         "extras",
         "finish_word",
         "finished",
+        "logprobs",
         "next_index",
         "open",
         "pending_refusal",
@@ -154,6 +155,7 @@ class _Choice:
         self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
         self.role: str | None = None  # the first delta.role, which a repeat must match
         self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
+        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
 
     def take(self) -> int:
         index = self.next_index
@@ -313,6 +315,7 @@ class StreamDecoder:
         self._extras = _extras(wire_choice, delta)
         if self._extras is not None:
             state.extras.update(self._extras)
+            state.logprobs = join_logprobs(state.logprobs, self._extras.get("logprobs"))
         if "reasoning_content" in delta or "reasoning" in delta or "reasoning_details" in delta:
             self._reasoning(state, number, delta)
         if "content" in delta:
@@ -553,8 +556,27 @@ class StreamDecoder:
         if self._extras is not None:
             bag.update(self._extras)
             self._extras = None
+        if state.logprobs is not None:  # the whole answer's, as the non-streamed choice has them
+            bag["logprobs"] = state.logprobs
         choice_metadata = {PROVIDER: bag} if bag else None
         self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata)
+
+
+def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:
+    """``joined`` with one chunk's ``logprobs`` added: each chunk carries the entries of
+    its own tokens (``content``, ``refusal``), the non-streamed choice all of them in one
+    object, so the lists are concatenated; a key that is ``null`` stays ``null`` until a
+    list comes."""
+    fields = as_dict(chunk)
+    if fields is None:
+        return joined
+    result = dict(joined or {})
+    for key, value in fields.items():
+        if isinstance(value, list):
+            result[key] = [*(as_list(result.get(key)) or []), *value]
+        else:
+            result.setdefault(key, value)
+    return result
 
 
 def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:

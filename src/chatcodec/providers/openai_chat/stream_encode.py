@@ -30,7 +30,7 @@ from chatcodec.providers.kit import Steps, absent_keys, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT
+from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, join_logprobs
 from chatcodec.providers.openai_chat.usage import encode_usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -88,6 +88,7 @@ class _ChoiceState:
     calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0
+    logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
 
 
 class StreamWriter:
@@ -153,6 +154,8 @@ class StreamWriter:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
         extras = wire_fields(KIT.own(carrier.provider_metadata)) if carrier is not None else {}
+        if "logprobs" in extras:
+            state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
         delta_extras = extras.pop("delta", None)
         if isinstance(delta_extras, dict):
             delta = {**delta, **delta_extras}
@@ -167,6 +170,8 @@ class StreamWriter:
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         bag = KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))
         word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
+        if bag.get("logprobs") is not None and bag["logprobs"] == self._state(event.choice).logprobs:
+            del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
         return self._chunk([choice], event)
 
