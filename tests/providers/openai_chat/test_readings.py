@@ -384,3 +384,71 @@ def test_item10_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
     ]
     response = chatcodec.accumulate_stream(FORMAT, stream)
     assert response.choices[0].message.content[0].data["custom"] == {"name": "sh", "input": "l"}  # type: ignore[index, union-attr]
+
+
+# --- item 9: Anthropic server-tool blocks in OpenAI-format assistant messages (litellm) ----
+
+SEARCH_RESULT = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01",
+    "content": [
+        {"type": "web_search_result", "url": "https://otters.example", "title": "Otters", "encrypted_content": "e"}
+    ],
+}
+LITELLM_TURN = {
+    "role": "assistant",
+    "content": "Otters hold hands while sleeping.",
+    "tool_calls": [
+        {
+            "id": "srvtoolu_01",
+            "type": "function",
+            "function": {"name": "web_search", "arguments": '{"query": "otters"}'},
+        },
+        {"id": "toolu_02", "type": "function", "function": {"name": "add", "arguments": '{"a":1,"b":2}'}},
+    ],
+    "provider_specific_fields": {"web_search_results": [SEARCH_RESULT]},
+}
+LITELLM_REQUEST = {
+    "model": "anthropic/claude-sonnet-4-5",
+    "max_tokens": 100,
+    "messages": [
+        {"role": "user", "content": "Search otters, then add 1 and 2."},
+        LITELLM_TURN,
+        {"role": "tool", "tool_call_id": "toolu_02", "content": "3"},
+    ],
+}
+
+
+def test_item9_litellm_server_tool_blocks_reach_anthropic_as_server_tool_blocks() -> None:
+    losses: list[chatcodec.Loss] = []
+    anthropic = chatcodec.convert_request(
+        LITELLM_REQUEST, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
+    )
+    assert anthropic["messages"][1]["content"] == [
+        {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "otters"}},
+        SEARCH_RESULT,
+        {"type": "text", "text": "Otters hold hands while sleeping."},
+        {"type": "tool_use", "id": "toolu_02", "name": "add", "input": {"a": 1, "b": 2}},
+    ]
+    assert [loss for loss in losses if loss.path.startswith("$.messages")] == []
+    # the same blocks as the anthropic codec reads from Anthropic's own message
+    native = chatcodec.decode_request("anthropic", anthropic).messages[1].content
+    ours = chatcodec.decode_request(FORMAT, LITELLM_REQUEST).messages[1].content
+    assert [part.model_dump(exclude={"provider_metadata"}) for part in ours] == [  # type: ignore[union-attr]
+        part.model_dump(exclude={"provider_metadata"})
+        for part in native  # type: ignore[union-attr]
+    ]
+
+
+def test_item9_litellm_server_tool_blocks_round_trip_exactly() -> None:
+    request = chatcodec.decode_request(FORMAT, LITELLM_REQUEST)
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error", losses=losses) == LITELLM_REQUEST
+    assert losses == []
+
+
+def test_item9_a_call_without_its_result_stays_a_tool_call() -> None:
+    turn = {**LITELLM_TURN, "provider_specific_fields": {"other": 1}}
+    request = chatcodec.decode_request(FORMAT, {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]})
+    kinds = [part.type for part in request.messages[1].content]  # type: ignore[union-attr]
+    assert kinds == ["text", "tool_use", "tool_use"]

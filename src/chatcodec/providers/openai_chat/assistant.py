@@ -36,7 +36,7 @@ from chatcodec.content import (
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, wire_fields
-from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning
+from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 
@@ -87,7 +87,11 @@ def decode_assistant(
         mapped.append("name")
     if message.get("refusal") is not None:
         mapped.append("refusal")
-    call_parts = [decode_tool_call(call) for call in as_list(message.get("tool_calls")) or ()]
+    wire_calls = as_list(message.get("tool_calls")) or []
+    server_parts, taken, fields_rest = server_tools.decode_server_tools(message, wire_calls)
+    if server_parts:
+        mapped.append(server_tools.FIELDS)
+    call_parts = [decode_tool_call(call) for position, call in enumerate(wire_calls) if position not in taken]
     function_call = as_dict(message.get("function_call"))
     if function_call is not None:
         call_parts.append(functions.decode_function_call(function_call, ids or functions.CallIds()))
@@ -95,7 +99,7 @@ def decode_assistant(
     refusal = message.get("refusal")
     content = message.get("content")
     bag: dict[str, Any]
-    if not thinking and not call_parts and refusal is None and isinstance(content, str):
+    if not thinking and not call_parts and not server_parts and refusal is None and isinstance(content, str):
         canonical["content"] = content
         bag = leftovers(message, [*mapped, "content"])
         cache_control.take(bag, canonical)
@@ -103,10 +107,10 @@ def decode_assistant(
     bag = {}
     items = _decode_content(content, message, bag)
     listed = isinstance(content, list)
-    others = bool(thinking or call_parts)
+    others = bool(thinking or call_parts or server_parts)
     if listed and (response or writes_string([_kind(item) for item in items], refusal is not None, others)):
         bag["_content"] = "list"  # a response's content is written as a string unless marked
-    body = [*thinking, *items]
+    body = [*thinking, *server_parts, *items]
     if isinstance(refusal, str):
         body.append(KIT.attach({"type": "refusal", "text": refusal}, {"_field": "refusal"} if listed else {}))
     body.extend(call_parts)
@@ -114,6 +118,8 @@ def decode_assistant(
         mapped.append("tool_calls")
     canonical["content"] = body
     bag.update(leftovers(message, [*mapped, "content"]))
+    if fields_rest:
+        bag[server_tools.FIELDS] = fields_rest
     cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
 
@@ -180,13 +186,22 @@ class _Layout:
     calls: list[tuple[ToolUsePart | OpaquePart, Steps]] = field(
         default_factory=list[tuple[ToolUsePart | OpaquePart, Steps]]
     )
+    server: list[OpaquePart] = field(default_factory=list[OpaquePart])
     slots: list[int] = field(default_factory=list[int])
 
     def kinds(self) -> list[ContentKind]:
         return [_model_kind(part) for part, _ in self.items]
 
 
-_SLOTS = {"reasoning_content": 0, "reasoning": 1, "reasoning_details": 2, "item": 3, "refusal": 4, "call": 5}
+_SLOTS = {
+    "reasoning_content": 0,
+    "reasoning": 1,
+    "reasoning_details": 2,
+    "server": 3,
+    "item": 4,
+    "refusal": 5,
+    "call": 6,
+}
 
 
 def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> ContentKind:
@@ -221,6 +236,8 @@ def encode_assistant(
     wire.update(writer.fields(at))
     _write_content(wire, layout, bag, losses, at, response=response)
     _write_calls(wire, layout.calls, losses, at)
+    if layout.server:
+        server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
     return wire
 
 
@@ -283,6 +300,9 @@ def _place(
         case ToolUsePart():
             layout.calls.append((part, steps))
             return "call"
+        case OpaquePart() if server_tools.is_server_part(part):
+            layout.server.append(part)
+            return "server"
         case OpaquePart() if part.provider == PROVIDER:
             in_calls = KIT.own(part.provider_metadata).get("_in") == "tool_calls"
             (layout.calls if in_calls else layout.items).append((part, steps))
