@@ -15,6 +15,14 @@ write it the same way again. They are only added when the encoder's default woul
 ``_in``                on an opaque part: ``"tool_calls"`` for a custom-tool call
 ``_finish_reason``     a compatible server's own finish reason, so it is written back
 ``_chunk``             on a stream's finish or usage event: chunk fields that changed late
+``_cache``             ``"cache_control"``: the breakpoint came as OpenRouter / litellm
+                       ``cache_control``, not ``prompt_cache_breakpoint`` (``cache_control.py``)
+``_function_call``     on a tool call: it was the deprecated ``function_call`` (``functions.py``)
+``_function``          on a tool result: it was a deprecated ``function`` message
+``_null_content``      on such a result: its ``content`` was ``null``
+``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
+``_server_tool``       on an Anthropic server-tool block read from litellm's shape: where it
+                       was (``server_tools.py``), with ``_position`` and ``_arguments_text``
 
 Options for this encoder also start with ``_`` so other encoders never report them as
 lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``)

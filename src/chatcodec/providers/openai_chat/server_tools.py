@@ -17,7 +17,7 @@ an Anthropic turn). Markers let this encoder write them back where they came fro
 
 ``_server_tool``   ``"tool_calls"`` on the call; on a result, its ``provider_specific_fields`` key
 ``_position``      on the call: its index in ``tool_calls``
-``_arguments``     on the call: the ``arguments`` text, when it is not the compact JSON of ``input``
+``_arguments_text`` on the call: the ``arguments`` text, when it is not the compact JSON of ``input``
 
 Only a call of the plain shape (``id``, ``type: function``, ``function.name`` and
 ``arguments`` holding a JSON object) with a matching result is read so; anything else
@@ -86,7 +86,7 @@ def server_call(call: Mapping[str, Any], position: int) -> dict[str, Any] | None
     block: dict[str, Any] = {"type": "server_tool_use", "id": call["id"], "name": name, "input": tool_input}
     bag: dict[str, Any] = {SERVER_TOOL: _CALLS, "_position": position}
     if compact_json(tool_input) != arguments:
-        bag["_arguments"] = arguments
+        bag["_arguments_text"] = arguments
     return KIT.attach({"type": "opaque", "provider": ANTHROPIC, "data": block}, bag)
 
 
@@ -137,7 +137,7 @@ def write_server_parts(wire: dict[str, Any], parts: list[OpaquePart], rest: obje
         bag = KIT.own(part.provider_metadata)
         where = bag.get(SERVER_TOOL)
         if where == _CALLS:
-            arguments = bag.get("_arguments")
+            arguments = bag.get("_arguments_text")
             text = arguments if isinstance(arguments, str) else compact_json(part.data.get("input", {}))
             function = {"name": part.data.get("name"), "arguments": text}
             call = {"id": part.data.get("id"), "type": "function", "function": function}
