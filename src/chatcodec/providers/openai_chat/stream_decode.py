@@ -57,6 +57,7 @@ from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.stream_calls import CustomCall, join_logprobs
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
@@ -91,32 +92,6 @@ def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
     yield from decoder.close()
 
 
-class _CustomCall:
-    """A custom (freeform) tool call being streamed: ``{"index", "id", "type": "custom",
-    "custom": {"name", "input"}}``, then fragments of ``custom.input`` (the shape
-    openai/openai-openapi#576 reports; the SDK's chunk types have no ``custom`` yet). It is
-    no function call, so it is gathered and given whole when the next call begins or the
-    choice finishes, as the same opaque part the non-streamed message has."""
-
-    __slots__ = ("call", "id", "index", "inputs")
-
-    def __init__(self, index: int, fragment: dict[str, Any]) -> None:
-        self.index = index
-        self.id: str = fragment["id"]
-        self.call = {key: value for key, value in fragment.items() if key != "index"}
-        self.inputs: list[str] = []
-
-    def part(self) -> dict[str, Any]:
-        custom = {**(as_dict(self.call.get("custom")) or {}), "input": "".join(self.inputs)}
-        data = {**self.call, "custom": custom}
-        return {
-            "type": "opaque",
-            "provider": PROVIDER,
-            "data": data,
-            "provider_metadata": {PROVIDER: {"_in": "tool_calls"}},
-        }
-
-
 class _Choice:
     """Which canonical part each wire stream of one choice feeds."""
 
@@ -146,7 +121,7 @@ class _Choice:
         self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
         self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
         self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
-        self.custom: dict[int, _CustomCall] = {}  # tool-call index -> custom call being gathered
+        self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered
         self.open: list[PartBuilder] = []
         self.encrypted: dict[int, str] = {}
         self.pending_text = False
@@ -528,7 +503,7 @@ class StreamDecoder:
                 raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}]"), where[0])
             self._flush_custom(state, number)
             self._settle(state, number, refusal=True)
-            known = state.custom[key] = _CustomCall(state.take(), fragment)
+            known = state.custom[key] = CustomCall(state.take(), fragment)
         text = custom.get("input")
         if isinstance(text, str):
             known.inputs.append(text)
@@ -560,23 +535,6 @@ class StreamDecoder:
             bag["logprobs"] = state.logprobs
         choice_metadata = {PROVIDER: bag} if bag else None
         self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata)
-
-
-def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:
-    """``joined`` with one chunk's ``logprobs`` added: each chunk carries the entries of
-    its own tokens (``content``, ``refusal``), the non-streamed choice all of them in one
-    object, so the lists are concatenated; a key that is ``null`` stays ``null`` until a
-    list comes."""
-    fields = as_dict(chunk)
-    if fields is None:
-        return joined
-    result = dict(joined or {})
-    for key, value in fields.items():
-        if isinstance(value, list):
-            result[key] = [*(as_list(result.get(key)) or []), *value]
-        else:
-            result.setdefault(key, value)
-    return result
 
 
 def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:

@@ -30,7 +30,8 @@ from chatcodec.providers.kit import Steps, absent_keys, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, join_logprobs
+from chatcodec.providers.openai_chat.stream_calls import join_logprobs
+from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT
 from chatcodec.providers.openai_chat.usage import encode_usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
