@@ -452,3 +452,10 @@ def test_item9_a_call_without_its_result_stays_a_tool_call() -> None:
     request = chatcodec.decode_request(FORMAT, {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]})
     kinds = [part.type for part in request.messages[1].content]  # type: ignore[union-attr]
     assert kinds == ["text", "tool_use", "tool_use"]
+
+
+def test_item9_a_server_tool_alone_keeps_the_string_content() -> None:
+    turn = {**LITELLM_TURN, "tool_calls": LITELLM_TURN["tool_calls"][:1]}
+    payload = {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]}
+    request = chatcodec.decode_request(FORMAT, payload)
+    assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload

@@ -326,7 +326,7 @@ def _write_content(
 ) -> None:
     kinds = layout.kinds()
     listed = bag.get("_content") == "list"
-    as_string = writes_string(kinds, len(layout.refusals), bool(layout.thinking or layout.calls))
+    as_string = writes_string(kinds, len(layout.refusals), bool(layout.thinking or layout.calls or layout.server))
     if response and kinds == [ContentKind.PLAIN_TEXT]:
         as_string = True  # a lone text reads back as a string: the normal response shape
     if response and not listed and not as_string:
