@@ -66,6 +66,9 @@ def broken() -> dict[str, list[Any]]:
         "custom-call-never-started": [
             chunk(delta(tool_calls=[{"index": 0, "type": "custom", "custom": {"input": "x"}}]))
         ],
+        "custom-input-number": [
+            chunk(delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": 5}}]))
+        ],
         "role-conflicts": [chunk(delta(role="assistant", content="a")), chunk(delta(role="user", content="b"))],
     }
 

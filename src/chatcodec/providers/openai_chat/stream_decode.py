@@ -507,6 +507,9 @@ class StreamDecoder:
         text = custom.get("input")
         if isinstance(text, str):
             known.inputs.append(text)
+        elif text is not None:
+            message = f"custom tool call {known.id!r}: input must be text"
+            raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}].custom.input"), where[0])
 
     def _flush_custom(self, state: _Choice, number: int) -> None:
         """Give the custom call being gathered as a whole part: the next call began (calls
