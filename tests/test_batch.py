@@ -21,12 +21,16 @@ from chatcodec.progress import ProgressBar
 
 
 def _request(text: str) -> dict[str, Any]:
-    return {"model": "m", "messages": [{"role": "user", "content": text}]}
+    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
 def _lossy_request(text: str) -> dict[str, Any]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low"}}
-    return {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}]}
+    return {
+        "model": "m",
+        "max_tokens": 4096,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
+    }
 
 
 def _to_anthropic(**options: Any) -> BatchConverter:
@@ -56,7 +60,11 @@ def test_every_row_comes_back_converted_or_with_its_error() -> None:
 
 
 def test_validation_errors_name_the_json_path() -> None:
-    bad = {"model": "m", "messages": [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "hi"}]}
+    bad = {
+        "model": "m",
+        "max_tokens": 4096,
+        "messages": [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "hi"}],
+    }
     (error,) = _to_anthropic()({"request": [bad]})["chatcodec_error"]
     assert "at $.messages[1]" in error
 
@@ -76,7 +84,11 @@ def test_losses_are_listed_and_strict_turns_them_into_errors() -> None:
 
 def test_numpy_object_arrays_as_ray_gives_them() -> None:
     requests = np.array([_request("a"), json.dumps(_request("b")), None], dtype=object)
-    nested = {"model": "m", "messages": np.array([{"role": "user", "content": np.str_("c")}], dtype=object)}
+    nested = {
+        "model": "m",
+        "max_tokens": 4096,
+        "messages": np.array([{"role": "user", "content": np.str_("c")}], dtype=object),
+    }
     batch = {"id": np.arange(4), "request": np.concatenate([requests, np.array([nested], dtype=object)])}
     result = _to_anthropic()(batch)
     assert result["id"] is batch["id"]

@@ -19,13 +19,13 @@ _LOSS = "$.messages[0].content[1].detail: image detail 'low' (Anthropic has no r
 
 
 def _request(index: int) -> dict[str, Any]:
-    return {"model": "m", "messages": [{"role": "user", "content": f"row {index}"}]}
+    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": f"row {index}"}]}
 
 
 def _lossy_request(index: int) -> dict[str, Any]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low"}}
     content = [{"type": "text", "text": f"row {index}"}, image]
-    return {"model": "m", "messages": [{"role": "user", "content": content}]}
+    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": content}]}
 
 
 def _rows(count: int) -> list[dict[str, Any]]:

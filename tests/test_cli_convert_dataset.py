@@ -18,12 +18,16 @@ from chatcodec.cli import main
 
 
 def _request(text: str) -> dict[str, object]:
-    return {"model": "m", "messages": [{"role": "user", "content": text}]}
+    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
 def _lossy_request(text: str) -> dict[str, object]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "high"}}
-    return {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}]}
+    return {
+        "model": "m",
+        "max_tokens": 4096,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
+    }
 
 
 def _write_lines(path: Path, lines: list[str]) -> Path:
@@ -63,7 +67,7 @@ def test_a_malformed_line_is_rejected_with_its_number_and_text(
 
 def test_rejects_keep_every_line_byte_for_byte(tmp_path: Path) -> None:
     source = tmp_path / "in.jsonl"
-    wrong_role = json.dumps({"model": "m", "messages": [{"role": "wizard", "content": "hi"}]})
+    wrong_role = json.dumps({"model": "m", "max_tokens": 4096, "messages": [{"role": "wizard", "content": "hi"}]})
     source.write_bytes(b"\xc3( not utf-8\r\n" + wrong_role.encode() + b"\r\n" + json.dumps(_request("ok")).encode())
     rejects = tmp_path / "bad.jsonl"
     assert _convert(str(source), "--out", str(tmp_path / "out.jsonl"), "--rejects", str(rejects)) == 2

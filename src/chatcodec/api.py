@@ -45,16 +45,19 @@ def encode_request(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     content_rule: ContentRule | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write ``request`` as a ``provider`` request body (a JSON-ready dict).
 
     ``content_rule`` shapes message content by the target model's capabilities first
     (OpenHands' string-or-list rule, :class:`~chatcodec.ContentRule`); what it drops is a
-    loss like any other.
+    loss like any other. ``options`` are settings for this provider's encoder, as its
+    ``provider_options[provider]`` keys (over the request's own), such as the
+    ``max_tokens`` Anthropic requires when the request has none.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    model = _as_model(ChatRequest, request)
+    model = with_options(_as_model(ChatRequest, request), provider, options)
     if content_rule is not None:
         model = model.model_copy(update={"messages": content_rule.apply(model.messages, recorder)})
     encoded = codec.encode_request(model, recorder)
@@ -137,11 +140,13 @@ def convert_request(
     target: str,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Convert a request body from the ``source`` format to the ``target`` format."""
+    """Convert a request body from the ``source`` format to the ``target`` format
+    (``options``: the target encoder's, as in :func:`encode_request`)."""
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_request(decode_request(source, payload), recorder)
+    encoded = codec.encode_request(with_options(decode_request(source, payload), target, options), recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -177,6 +182,16 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
         return None
     items = cast(list[object], events)
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
+
+
+def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
+    """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
+    reads its settings there, so an option and a provider option are one mechanism."""
+    if not options:
+        return request
+    provider_options = dict(request.provider_options or {})
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **options}
+    return request.model_copy(update={"provider_options": provider_options})
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

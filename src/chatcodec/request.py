@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, JsonValue
+from pydantic import (
+    Discriminator,
+    Field,
+    JsonValue,
+    PlainSerializer,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    WrapValidator,
+)
 
 from chatcodec._base import (
     CanonicalModel,
@@ -19,6 +27,26 @@ from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl, OpaquePart, TextPart
 from chatcodec.messages import AnyMessage, Messages, SystemMessage
 from chatcodec.tools import ToolChoice, ToolDefinition
+
+
+def _integer_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A JSON integer stays an ``int``: read as a float, one past 2**53 would change."""
+    return value if type(value) is int else handler(value)
+
+
+def _number_as_held(value: float) -> Any:
+    return value
+
+
+SamplingNumber = Annotated[
+    float,
+    WrapValidator(_integer_as_given),
+    PlainSerializer(_number_as_held, return_type=Any, when_used="json"),
+    WithJsonSchema({"type": "number"}),
+]
+"""A sampling parameter: any JSON number, an integer kept exact (issue 10 item 22: an
+integer above 2**53 came back as a different float). The type checker sees ``float``,
+which an ``int`` is; validation and errors are a float's."""
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 """Effort levels across providers: OpenAI's ``none``..``xhigh`` and Anthropic's ``max``."""
@@ -85,15 +113,15 @@ class ChatRequest(CanonicalModel):
     """Upper bound on generated tokens (reasoning included where the provider counts it)."""
     stop: list[str] = omitted_when_empty()
     """Sequences that end generation."""
-    temperature: float | None = omitted_when_none()
+    temperature: SamplingNumber | None = omitted_when_none()
     """Sampling randomness; higher is more random."""
-    top_p: float | None = omitted_when_none()
+    top_p: SamplingNumber | None = omitted_when_none()
     """Nucleus sampling mass."""
     top_k: JsonInt | None = omitted_when_none()
     """Sample from the k likeliest tokens (Anthropic, Gemini)."""
-    frequency_penalty: float | None = omitted_when_none()
+    frequency_penalty: SamplingNumber | None = omitted_when_none()
     """Penalty on tokens by how often they appeared."""
-    presence_penalty: float | None = omitted_when_none()
+    presence_penalty: SamplingNumber | None = omitted_when_none()
     """Penalty on tokens that appeared at all."""
     seed: JsonInt | None = omitted_when_none()
     """Seed for best-effort determinism."""

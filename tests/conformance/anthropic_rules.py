@@ -8,6 +8,7 @@ from it: the non-streamed body the API would have returned.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from typing import TYPE_CHECKING, Any
@@ -39,9 +40,6 @@ def check_stream(events: list[JsonObject]) -> None:
     assert_valid_stream(events)
 
 
-DEFAULT_MAX_TOKENS = 4096
-"""Anthropic requires ``max_tokens``; the encoder writes this when a request has none."""
-
 FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -57,7 +55,6 @@ FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
 def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``request.py`` and ``messages.py``):
 
-    * ``max_tokens`` is required: a request without one gets :data:`DEFAULT_MAX_TOKENS`;
     * ``response_format`` of type ``text`` is the default output: it is left out;
     * a ``developer`` message is a system message (OpenAI's newer name for one);
     * ``parallel_tool_calls=False`` rides on ``tool_choice``, so without a choice it is sent
@@ -70,7 +67,14 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a user message right after tool results joins their user turn as blocks, so its
       string content reads back as one text part;
     * leading system messages are one ``system`` field: two or more read back as one
-      system message holding their parts in order.
+      system message holding their parts in order;
+    * a document's ``filename`` is sent as its ``title`` when it has none (or the same
+      one): both are the name the document is shown by (OpenAI ``filename``, Anthropic
+      ``title``), so it reads back as the title;
+    * a base64 ``text/plain`` document is sent as the UTF-8 text it encodes (Anthropic
+      takes base64 documents as PDF only): the same bytes, read back as a text source.
+
+    (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
     """
     update: dict[str, Any] = {}
     choice = request.tool_choice
@@ -78,8 +82,6 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["tool_choice"] = chatcodec.ToolChoice(type="auto")
     if request.parallel_tool_calls is True and (choice is None or choice.type == "none"):
         update["parallel_tool_calls"] = None
-    if request.max_tokens is None:
-        update["max_tokens"] = DEFAULT_MAX_TOKENS
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
     messages = _leading_systems_joined(request.messages)
@@ -99,7 +101,24 @@ def _without_auto_detail(value: Any) -> Any:
     cleaned = {key: _without_auto_detail(item) for key, item in value.items()}
     if value.get("type") == "image" and value.get("detail") == "auto":
         cleaned["detail"] = None
+    if value.get("type") == "document":
+        cleaned = document_as_sent(cleaned)
     return cleaned
+
+
+def document_as_sent(document: dict[str, Any]) -> dict[str, Any]:
+    """A dumped document part as Anthropic reads it back (see :func:`silent_rewrites`)."""
+    sent = dict(document)
+    if sent.get("filename") is not None and sent.get("title") in (None, sent["filename"]):
+        sent["title"], sent["filename"] = sent["filename"], None
+    source = sent.get("source")
+    if isinstance(source, dict) and source.get("type") == "base64" and source.get("media_type") == "text/plain":
+        try:
+            text = base64.b64decode(source["data"], validate=True).decode("utf-8")
+        except ValueError:
+            return sent
+        sent["source"] = {"type": "text", "text": text, "media_type": "text/plain"}
+    return sent
 
 
 def _leading_systems_joined(messages: list[chatcodec.AnyMessage]) -> list[chatcodec.AnyMessage]:
@@ -213,8 +232,9 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     turn boundaries (results are grouped, system prompts joined), string versus list
     content, the ``developer`` role, a message's cache marker (it moves to its last
     part), thinking attribution (``provider``/``model`` are re-derived on decoding),
-    argument JSON formatting, defaults written out (``max_tokens``, ``tool_choice`` auto
-    for ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``."""
+    argument JSON formatting, defaults written out (``tool_choice`` auto for
+    ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``,
+    a document's name and plain-text source (:func:`document_as_sent`)."""
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
@@ -231,7 +251,6 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
         metadata = _without_markers({"provider_metadata": message.provider_metadata or {}})
         items += [("metadata", metadata)] if metadata else []
     dumped = request.model_dump(mode="json", exclude={"messages"})
-    dumped["max_tokens"] = request.max_tokens or 4096
     choice = request.tool_choice
     if request.parallel_tool_calls and (choice is None or choice.type == "none"):
         del dumped["parallel_tool_calls"]  # parallel calls are the default
@@ -280,6 +299,8 @@ def _part_meaning(part: Any, names: dict[str, str]) -> dict[str, Any]:
             dumped["content"] = [_part_meaning(item, names) for item in part.content]
     if isinstance(part, chatcodec.ImagePart) and part.detail == "auto":
         dumped.pop("detail")
+    if isinstance(part, chatcodec.DocumentPart):
+        dumped = document_as_sent(dumped)
     return {key: value for key, value in dumped.items() if value is not None}
 
 

@@ -105,4 +105,6 @@ def test_the_law_applies_to_some_recordings() -> None:
         for source, name, via in RECORDED
         if _there_and_back(source.load("request", name), source.name, via)
     ]
-    assert len(applied) >= 10, applied  # 15 of 26 when written
+    # 15 of 26 when written; 9 since a request without max_tokens reports that Anthropic
+    # requires one (issue 10 item 21: no silent default), as most OpenAI recordings lack it
+    assert len(applied) >= 8, applied

@@ -16,6 +16,10 @@ Vocabulary, the same in every provider folder:
 ``absent_keys``    read them back
 ``Steps``          a loss path as steps (``("messages", 2, "content", 0)``), rendered
                    ``$.messages[2].content[0]`` only when a loss is recorded
+``tool_name``      a tool name as a provider accepts it (blank: an error; too long or
+                   with other characters: rewritten, the same everywhere, and reported)
+``arguments_object`` tool-argument text parsed for a provider that takes an object,
+                   and whether writing that object back says exactly what the text said
 
 Keys starting with ``_`` in a bag are *markers*: how a value was spelled (a ``null``, a
 missing default, one string instead of a list), or an option for that provider's
@@ -25,8 +29,13 @@ reported as lost. Each provider documents its own markers in its ``markers.py``.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import re
 from collections.abc import Collection, Iterable, Mapping
+from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 import pydantic_core
@@ -35,7 +44,7 @@ from pydantic import ConfigDict, Discriminator, with_config
 from chatcodec._base import ProviderMetadata
 from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl
-from chatcodec.errors import StreamError, json_path
+from chatcodec.errors import StreamError, json_path, rule_error
 from chatcodec.losses import LossRecorder, Steps
 
 NULLS = "_nulls"
@@ -51,6 +60,7 @@ __all__ = [
     "ProviderKit",
     "Steps",
     "absent_keys",
+    "arguments_object",
     "canonical_refusal",
     "claude_signed",
     "compact_json",
@@ -64,6 +74,7 @@ __all__ = [
     "restore_fields",
     "split_fields",
     "tagged",
+    "tool_name",
     "wire_fields",
     "wire_shape",
 ]
@@ -274,6 +285,8 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
     if provider == "anthropic":
         return True
     return provider in CLAUDE_SIGNERS and is_claude_model(model)
+
+
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
@@ -281,3 +294,90 @@ def compact_json(value: object) -> str:
     """``value`` as compact JSON text, non-ASCII kept: the argument text for a tool call
     whose wire gives its arguments as a JSON value (parsing it back gives the same value)."""
     return _COMPACT_JSON.encode(value)
+
+
+TOOL_NAME_LIMIT = 64
+"""The longest tool name OpenAI and Anthropic accept."""
+
+_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+"""OpenAI's function-name rule (the SDK's ``FunctionDefinition.name``: "a-z, A-Z, 0-9,
+underscores and dashes, with a maximum length of 64"), which Anthropic's API reference
+states for client tools too (``^[a-zA-Z0-9_-]{1,64}$``)."""
+
+_NOT_IN_NAMES = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str) -> str:
+    """``name`` as ``provider`` is sent it, for the tool definition, call or choice at ``at``.
+
+    A blank name names no tool: a :class:`~chatcodec.ValidationError` at ``at`` + ``name``.
+    A name the provider rejects (400 "string does not match pattern") becomes
+    :func:`fitted_tool_name` of it, a pure function, so a definition, the calls of that
+    tool and a ``tool_choice`` naming it stay consistent; each rewrite is reported, as
+    the model then sees (and calls) the tool by another name.
+    """
+    if _TOOL_NAME.match(name):
+        return name
+    if not name.strip():
+        raise rule_error(f"{provider} request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
+    sent = fitted_tool_name(name)
+    why = f"{provider} tool names match ^[a-zA-Z0-9_-]{{1,{TOOL_NAME_LIMIT}}}$; sent as {sent!r}"
+    losses.add((*at, "name"), f"tool name {name!r}", why)
+    return sent
+
+
+@lru_cache(maxsize=1024)
+def fitted_tool_name(name: str) -> str:
+    """A valid tool name for ``name``: other characters become ``_``, then a cut to fit and
+    8 hex digits of the name's SHA-256, so two names that differ only past the cut, or only
+    in characters replaced, do not collide."""
+    if _TOOL_NAME.match(name):
+        return name
+    cleaned = _NOT_IN_NAMES.sub("_", name)
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{cleaned[: TOOL_NAME_LIMIT - len(digest) - 1]}_{digest}"
+
+
+class _Reading:
+    """What parsing argument text dropped: a repeated key, or a number changed."""
+
+    __slots__ = ("changed",)
+
+    def __init__(self) -> None:
+        self.changed = False
+
+    def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        built = dict(pairs)
+        if len(built) != len(pairs):
+            self.changed = True  # json.loads keeps the last value of a repeated key
+        return built
+
+    def number(self, text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value) or Decimal(repr(value)) != Decimal(text):
+            self.changed = True  # more digits than a double holds, or past its range
+        return value
+
+    def constant(self, text: str) -> float:
+        self.changed = True  # NaN / Infinity: Python reads them, JSON has no such value
+        return float(text)
+
+
+def arguments_object(arguments: str) -> tuple[object, bool]:
+    """The argument text parsed (``None`` when it is not JSON), and whether the parsed
+    value, written back as JSON, says exactly what the text said.
+
+    For providers that take tool input as an object (Anthropic ``tool_use.input``): the
+    text is parsed and re-serialised there, which silently keeps only the last of
+    repeated keys and rounds a number to the nearest double (issue 10 item 24), so a
+    caller reports the difference rather than sending it unsaid. Whitespace and number
+    spelling (``1.50``, ``2e3``) carry no information and are not differences.
+    """
+    reading = _Reading()
+    try:
+        parsed: object = json.loads(
+            arguments, object_pairs_hook=reading.pairs, parse_float=reading.number, parse_constant=reading.constant
+        )
+    except (ValueError, RecursionError):
+        return None, False
+    return parsed, not reading.changed

@@ -89,6 +89,8 @@ def _lists(strategy: st.SearchStrategy[ValueT], min_size: int = 0) -> st.SearchS
 
 _TEXTS = st.text(max_size=_MAX_TEXT)
 _NON_EMPTY_TEXTS = st.text(min_size=1, max_size=_MAX_TEXT)
+_TOOL_NAMES = _NON_EMPTY_TEXTS.filter(str.strip)
+"""Tool names: never blank, which names no tool (encoders refuse it)."""
 _COUNTS = st.integers(min_value=0, max_value=2**31 - 1)
 _TIMESTAMPS = st.integers(min_value=0, max_value=2**40)
 _INDEXES = st.integers(min_value=0, max_value=_MAX_ITEMS)
@@ -250,7 +252,7 @@ def _tool_arguments(draw: st.DrawFn) -> str:
 @cache
 def tool_use_parts() -> st.SearchStrategy[ToolUsePart]:
     """Tool calls; arguments are mostly JSON object text, sometimes truncated or arbitrary."""
-    return st.builds(ToolUsePart, id=_TEXTS, name=_TEXTS, arguments=_tool_arguments(), **_part_extras())
+    return st.builds(ToolUsePart, id=_TEXTS, name=_TOOL_NAMES, arguments=_tool_arguments(), **_part_extras())
 
 
 @cache
@@ -349,7 +351,7 @@ def tool_definitions() -> st.SearchStrategy[ToolDefinition]:
     """Function tool definitions."""
     return st.builds(
         ToolDefinition,
-        name=_NON_EMPTY_TEXTS,
+        name=_TOOL_NAMES,
         description=_optional(_TEXTS),
         parameters=_json_schemas(),
         strict=_optional(st.booleans()),
@@ -361,7 +363,7 @@ def tool_definitions() -> st.SearchStrategy[ToolDefinition]:
 def tool_choices() -> st.SearchStrategy[ToolChoice]:
     """Tool choices; ``name`` is set exactly when ``type`` is ``tool``."""
     plain = st.builds(ToolChoice, type=st.sampled_from(["auto", "none", "required"]))
-    named = st.builds(ToolChoice, type=st.just("tool"), name=_TEXTS)
+    named = st.builds(ToolChoice, type=st.just("tool"), name=_TOOL_NAMES)
     return st.one_of(plain, named)
 
 

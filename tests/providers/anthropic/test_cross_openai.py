@@ -32,8 +32,13 @@ def _openai(kind: str, name: str) -> Any:
 
 
 def _convert_request(payload: Any, source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    """The conversion as a proxy makes it: into Anthropic with the ``max_tokens`` it
+    requires set by the caller (OpenAI requests often have none)."""
     losses: list[chatcodec.Loss] = []
-    body = chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore", losses=losses)
+    options = {"max_tokens": 1024} if target == "anthropic" else None
+    body = chatcodec.convert_request(
+        payload, source=source, target=target, on_loss="ignore", losses=losses, options=options
+    )
     return body, losses
 
 

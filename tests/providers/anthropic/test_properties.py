@@ -30,6 +30,8 @@ _UNIFIED = ["stop", "length", "tool_calls", "content_filter", "refusal", "pause"
 # --- inside the capabilities ---------------------------------------------------------------
 
 _words = st.text(min_size=1, max_size=12).filter(lambda text: text.strip() != "")
+_tool_names = st.from_regex(r"[a-zA-Z0-9_-]{1,64}", fullmatch=True)
+"""Tool names Anthropic accepts (``^[a-zA-Z0-9_-]{1,64}$``)."""
 _caches = st.one_of(st.none(), st.builds(chatcodec.CacheControl, ttl=st.sampled_from([None, "5m", "1h"])))
 _json_objects = st.dictionaries(st.text(max_size=5), canonical.json_values(), max_size=3)
 
@@ -62,7 +64,7 @@ _thinking = st.one_of(
 _calls = st.builds(
     chatcodec.ToolUsePart,
     id=st.text(max_size=10),
-    name=_words,
+    name=_tool_names,
     arguments=_json_objects.map(lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"))),
 )
 
@@ -85,6 +87,8 @@ def _conversation(draw: st.DrawFn) -> list[chatcodec.AnyMessage]:
         if assistant.tool_calls:
             results = [_result(draw, call.id) for call in assistant.tool_calls]
             messages.append(chatcodec.ToolMessage(content=results))
+    if messages and messages[-1].role == "assistant":  # not a prefill, whose trailing whitespace is trimmed
+        messages.append(chatcodec.UserMessage(content="go on"))
     return messages
 
 
@@ -102,7 +106,7 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
         st.lists(
             st.builds(
                 chatcodec.ToolDefinition,
-                name=_words,
+                name=_tool_names,
                 description=st.one_of(st.none(), st.text(max_size=8)),
                 parameters=st.just({"type": "object", "properties": {}}),
                 strict=st.one_of(st.none(), st.booleans()),
@@ -110,7 +114,8 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
             max_size=2,
         )
     )
-    choice = draw(st.one_of(st.none(), canonical.tool_choices()))
+    named = st.builds(chatcodec.ToolChoice, type=st.just("tool"), name=_tool_names)
+    choice = draw(st.one_of(st.none(), canonical.tool_choices().filter(lambda choice: choice.type != "tool"), named))
     parallel = None if choice is None or choice.type == "none" else draw(st.one_of(st.none(), st.booleans()))
     reasoning = draw(
         st.one_of(

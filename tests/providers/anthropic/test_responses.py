@@ -69,10 +69,15 @@ def test_thinking_tokens_are_reasoning_tokens() -> None:
     }
 
 
+def _named(response: dict[str, Any]) -> dict[str, Any]:
+    """A response with the ``id`` and ``model`` an Anthropic ``Message`` requires."""
+    return {"id": "msg_1", "model": "claude-sonnet-4-5", **response}
+
+
 def test_inclusive_usage_from_another_provider_is_split_back() -> None:
     """OpenAI counts cached tokens inside ``prompt_tokens``; Anthropic outside."""
     usage = {"input_tokens": 100, "output_tokens": 7, "cache_read_tokens": 30, "reasoning_tokens": 2}
-    body, losses = encode_response({"message": {"role": "assistant", "content": "hi"}, "usage": usage})
+    body, losses = encode_response(_named({"message": {"role": "assistant", "content": "hi"}, "usage": usage}))
     assert body["usage"] == {
         "input_tokens": 70,
         "output_tokens": 7,
@@ -84,7 +89,7 @@ def test_inclusive_usage_from_another_provider_is_split_back() -> None:
 
 def test_inconsistent_usage_is_clamped_and_reported() -> None:
     usage = {"input_tokens": 10, "cache_read_tokens": 30}
-    body, losses = encode_response({"message": {"role": "assistant", "content": "hi"}, "usage": usage})
+    body, losses = encode_response(_named({"message": {"role": "assistant", "content": "hi"}, "usage": usage}))
     assert body["usage"]["input_tokens"] == 0
     assert [loss.path for loss in losses] == ["$.usage.input_tokens"]
 
@@ -103,7 +108,8 @@ def test_inconsistent_usage_is_clamped_and_reported() -> None:
     ],
 )
 def test_finish_reasons_from_other_providers(finish_reason: dict[str, Any], stop_reason: str, lossy: bool) -> None:
-    body, losses = encode_response({"message": {"role": "assistant", "content": "x"}, "finish_reason": finish_reason})
+    response = {"message": {"role": "assistant", "content": "x"}, "finish_reason": finish_reason}
+    body, losses = encode_response(_named(response | {"usage": {"input_tokens": 1, "output_tokens": 1}}))
     assert body["stop_reason"] == stop_reason
     assert bool(losses) is lossy
 
@@ -151,6 +157,7 @@ def test_a_response_from_another_provider_encodes_to_a_valid_message() -> None:
         "$",
         "$.choices[0]",
         "$.choices[0].message.content[0].encrypted",
+        "$.choices[0].message.content[0].signature",
         "$.choices[0].message.content[2]",
         "$.choices[0].message.content[3]",
         "$.choices[1]",
@@ -158,7 +165,8 @@ def test_a_response_from_another_provider_encodes_to_a_valid_message() -> None:
     ]
 
 
-def test_an_empty_foreign_response_still_has_the_required_fields() -> None:
+def test_an_empty_foreign_response_still_has_the_required_fields_and_says_they_are_invented() -> None:
+    """Issue 10 item 21: ``id``, ``model`` and ``usage`` the source lacks are reported."""
     body, losses = encode_response({"message": {"role": "assistant", "content": ""}})
     assert body == {
         "type": "message",
@@ -170,7 +178,7 @@ def test_an_empty_foreign_response_still_has_the_required_fields() -> None:
         "stop_reason": None,
         "usage": {"input_tokens": 0, "output_tokens": 0},
     }
-    assert losses == []
+    assert [loss.path for loss in losses] == ["$.id", "$.model", "$.usage"]
     assert_valid_response(body)
 
 

@@ -8,7 +8,9 @@ spellings carry no information but must come back exactly, so they are kept as m
 * ``_absent``: fields with a fixed default (``"type": "message"``) that were missing.
 
 A field equal to its default is not kept at all, so a bag holds only real information.
-Markers of single modules: ``_separate`` and ``_in_messages`` on messages (``messages.py``).
+Markers of single modules: ``_separate`` and ``_in_messages`` on messages (``messages.py``);
+``_rejected_id`` on a ``tool_use`` or ``tool_result`` whose wire id Anthropic itself
+rejects, so its rewrite on encode is reported (``parts.py``).
 """
 
 from __future__ import annotations

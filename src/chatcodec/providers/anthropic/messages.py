@@ -15,7 +15,12 @@ Encoding follows the API's rules for tool results, which are where conversions f
 * a system message after the conversation started becomes a ``role: "system"`` turn
   (the API's ``SystemMessageParam``), the leading ones the top-level ``system``;
 * empty text blocks are dropped, and whitespace-only ones too when their turn has no
-  other text (the API rejects both); a turn left empty is dropped. Each is a loss.
+  other text (the API rejects both); a turn left empty is dropped. Each is a loss;
+* a final assistant turn (a prefill) must not end in whitespace (400 "final assistant
+  content cannot end with trailing whitespace"): its trailing whitespace is trimmed, a loss;
+* in an assistant turn, a client ``tool_use`` must come after the server-tool blocks
+  (``server_tool_use``, ``web_search_tool_result``, ...), as its result can only follow
+  the turn: one placed before them is moved after the last of them, a loss.
 
 A wire turn that followed tool results without joining them (two user turns in a row)
 decodes with a ``_separate`` marker, so encoding keeps it apart and the round trip is
@@ -169,7 +174,49 @@ def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext)
                 turn.open_to_results = False
             case _:
                 assert_never(message)
+    if turns and turns[-1].role == "assistant":
+        _trim_prefill(turns[-1], context)
     return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
+
+
+def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
+    """Trim the trailing whitespace Anthropic rejects at the end of a final assistant turn."""
+    why = "Anthropic rejects a final assistant turn that ends in whitespace"
+    if turn.string is not None:
+        trimmed = turn.string.rstrip()
+        if trimmed != turn.string:
+            context.losses.add(turn.at, "trailing whitespace of the final assistant turn", why)
+            turn.string = trimmed
+        return
+    if not turn.blocks:
+        return
+    block, at = turn.blocks[-1]
+    text = block.get("text")
+    if block.get("type") == "text" and isinstance(text, str) and text != text.rstrip():
+        context.losses.add(at, "trailing whitespace of the final assistant turn", why)
+        block["text"] = text.rstrip()
+
+
+def _is_server_tool_block(block: dict[str, Any]) -> bool:
+    kind = block.get("type")
+    if not isinstance(kind, str):
+        return False
+    return kind in ("server_tool_use", "mcp_tool_use") or (kind.endswith("_tool_result") and kind != "tool_result")
+
+
+def _calls_after_server_blocks(blocks: list[Block], context: EncodeContext) -> list[Block]:
+    """The turn's blocks with every client ``tool_use`` that stood before a server-tool
+    block moved right after the last of them (in their order)."""
+    last_server = max((index for index, (block, _) in enumerate(blocks) if _is_server_tool_block(block)), default=-1)
+    early = [index for index in range(last_server) if blocks[index][0].get("type") == "tool_use"]
+    if not early:
+        return blocks
+    why = "Anthropic needs a client tool_use after the turn's server-tool blocks; moved after them"
+    for index in early:
+        context.losses.add(blocks[index][1], "order of a tool_use block", why)
+    rest = [block for index, block in enumerate(blocks) if index not in early]
+    position = last_server + 1 - len(early)
+    return [*rest[:position], *(blocks[index] for index in early), *rest[position:]]
 
 
 def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
@@ -271,7 +318,8 @@ def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
             return None
         wire["content"] = turn.string
         return wire
-    kept = _drop_empty(turn.results + turn.blocks, context)
+    blocks = _calls_after_server_blocks(turn.blocks, context) if turn.role == "assistant" else turn.blocks
+    kept = _drop_empty(turn.results + blocks, context)
     if not kept:
         return None  # every block it had was dropped and reported
     wire["content"] = [block for block, _ in kept]

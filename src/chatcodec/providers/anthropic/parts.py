@@ -25,6 +25,7 @@ Encoding follows the rules Anthropic rejects requests over:
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -49,16 +50,17 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
 from chatcodec.providers.kit import (
     Steps,
+    arguments_object,
     claude_signed,
     decode_cache_control,
     encode_cache_control,
     restore_fields,
     split_fields,
+    tool_name,
 )
 
 # --- decode ------------------------------------------------------------------------------
@@ -194,13 +196,23 @@ _TOOL_USE_FIELDS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
+    tool_use_id = restore_tool_use_id(block["id"])
     canonical = {
         "type": "tool_use",
-        "id": restore_tool_use_id(block["id"]),
+        "id": tool_use_id,
         "name": block["name"],
         "arguments": arguments_text(block["input"]),
     }
-    return _decoded_part(canonical, block, _TOOL_USE_FIELDS)
+    return _decoded_part(canonical, block, _TOOL_USE_FIELDS, **_rejected_id(block["id"], tool_use_id))
+
+
+REJECTED_ID = "_rejected_id"
+"""Marker on a decoded ``tool_use`` / ``tool_result``: its wire id is one Anthropic rejects,
+so the encoder's rewrite of it is a change to report (see :func:`_tool_id`)."""
+
+
+def _rejected_id(wire_id: str, tool_use_id: str) -> dict[str, Any]:
+    return {REJECTED_ID: True} if sanitize_tool_use_id(tool_use_id) != wire_id else {}
 
 
 _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
@@ -208,14 +220,15 @@ _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
 def decode_tool_result(block: Mapping[str, Any]) -> dict[str, Any]:
     """A ``tool_result`` block as a canonical tool-result part (images and documents kept)."""
-    canonical: dict[str, Any] = {"type": "tool_result", "tool_use_id": restore_tool_use_id(block["tool_use_id"])}
+    tool_use_id = restore_tool_use_id(block["tool_use_id"])
+    canonical: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id}
     content = block.get("content")
     listed = as_list(content)
     if listed is not None:
         canonical["content"] = [decode_part(item, USER_KINDS) for item in listed]
     elif isinstance(content, str):
         canonical["content"] = content
-    markers: dict[str, Any] = {}
+    markers: dict[str, Any] = _rejected_id(block["tool_use_id"], tool_use_id)
     if block.get("is_error") is True:
         canonical["is_error"] = True
     elif block.get("is_error") is False:
@@ -342,13 +355,58 @@ def _encode_image(part: ImagePart, context: EncodeContext, at: Steps) -> dict[st
     return context.cache(block, part.cache_control, at)
 
 
-def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    block = {**_bag(part, context, at), "type": "document", "source": _media_source(part.source, context, at)}
-    if part.title is not None:
-        block["title"] = part.title
-    if part.filename is not None:
-        context.losses.add((*at, "filename"), "document file name", "Anthropic documents have a title, no file name")
+def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    source = _document_source(part.source, context, at)
+    if source is None:
+        return None
+    block = {**_bag(part, context, at), "type": "document", "source": source}
+    title = part.title if part.title is not None else part.filename  # OpenAI's file name is the name shown
+    if title is not None:
+        block["title"] = title
+    if part.filename not in (None, title):
+        context.losses.add((*at, "filename"), "document file name", "Anthropic documents have one title, kept")
     return context.cache(block, part.cache_control, at)
+
+
+PDF = "application/pdf"
+PLAIN_TEXT = "text/plain"
+
+
+def _document_source(
+    source: UrlSource | Base64Source | FileSource | TextSource, context: EncodeContext, at: Steps
+) -> dict[str, Any] | None:
+    """The document source Anthropic takes (``Base64PDFSource``, ``PlainTextSource``,
+    ``URLPDFSource``, ``FileDocumentSource`` in the API reference and SDK types): base64
+    only as a PDF, text only as ``text/plain``. Base64 plain text is sent as the text it
+    encodes (the same bytes, so nothing changes); any other base64 document would be
+    rejected, so it is dropped and reported."""
+    match source:
+        case Base64Source() if source.media_type == PDF:
+            return _media_source(source, context, at)
+        case Base64Source():
+            text = _plain_text(source) if source.media_type == PLAIN_TEXT else None
+            if text is not None:
+                return {"type": "text", "media_type": PLAIN_TEXT, "data": text}
+            why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
+            context.losses.add(at, f"document of type {source.media_type}", why)
+            return None
+        case TextSource() if source.media_type != PLAIN_TEXT:
+            why = "Anthropic text documents are text/plain; sent as that"
+            context.losses.add((*at, "source", "media_type"), f"media type {source.media_type}", why)
+            return {"type": "text", "media_type": PLAIN_TEXT, "data": source.text}
+        case TextSource() | UrlSource() | FileSource():
+            return _media_source(source, context, at)
+        case _:
+            assert_never(source)
+
+
+def _plain_text(source: Base64Source) -> str | None:
+    """The UTF-8 text a base64 source encodes, or None when it is not that (bad base64,
+    other bytes)."""
+    try:
+        return base64.b64decode(source.data, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
@@ -382,6 +440,9 @@ def _response_thinking(part: ThinkingPart, ours: bool, context: EncodeContext, a
     if not ours and signature:
         context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to Anthropic clients")
         signature = ""
+    elif part.signature is None:
+        why = "Anthropic thinking blocks require one; none was given, sent ''"
+        context.losses.add((*at, "signature"), "thinking signature", why)
     return {**_bag(part, context, at), "type": "thinking", "thinking": part.text, "signature": signature}
 
 
@@ -391,15 +452,17 @@ def _encrypted_loss(part: ThinkingPart, context: EncodeContext, at: Steps) -> No
 
 
 def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """The arguments as the JSON object ``tool_use.input`` must be (``{}`` if they are not one)."""
-    try:  # parsed first: valid arguments are the rule, and strip() would copy them
-        parsed: object = loads(part.arguments)
-    except (ValueError, RecursionError):
-        if not part.arguments.strip():
-            return {}
-        parsed = None
+    """The arguments as the JSON object ``tool_use.input`` must be (``{}`` if they are not
+    one); a parse that changes what the text said (a repeated key, a number past a
+    double's precision) is reported, as the API gets the object re-serialised."""
+    parsed, exact = arguments_object(part.arguments)
     if isinstance(parsed, dict):
+        if not exact:
+            why = "Anthropic takes them as an object: repeated keys or numbers a double cannot hold changed"
+            context.losses.add((*at, "arguments"), "tool arguments", why)
         return parsed  # pyright: ignore[reportUnknownVariableType]
+    if parsed is None and not part.arguments.strip():
+        return {}
     context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Anthropic needs one, sent {}")
     return {}
 
@@ -408,8 +471,8 @@ def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> di
     block = {
         **_bag(part, context, at),
         "type": "tool_use",
-        "id": sanitize_tool_use_id(part.id),
-        "name": part.name,
+        "id": _tool_id(part, part.id, context, (*at, "id")),
+        "name": tool_name(part.name, context.losses, at, PROVIDER) if context.for_request else part.name,
         "input": tool_input(part, context, at),
     }
     return context.cache(block, part.cache_control, at)
@@ -417,7 +480,8 @@ def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> di
 
 def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, part.provider_metadata, at)
-    block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": sanitize_tool_use_id(part.tool_use_id)}
+    tool_use_id = _tool_id(part, part.tool_use_id, context, (*at, "tool_use_id"))
+    block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": tool_use_id}
     if isinstance(part.content, str):
         if part.content or not bag.get("_no_content"):
             block["content"] = part.content
@@ -431,6 +495,16 @@ def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps)
     if part.name is not None and context.tool_names().get(part.tool_use_id) != part.name:
         context.losses.add((*at, "name"), "tool name", "Anthropic results carry no name; no matching call names it")
     return context.cache(block, part.cache_control, at)
+
+
+def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: EncodeContext, at: Steps) -> str:
+    """The id Anthropic accepts; reported when the id came from an Anthropic payload that
+    Anthropic itself would reject (``a.b``, empty): decoding the rewrite gives the
+    canonical id back, but the wire id the payload had is gone."""
+    sent = sanitize_tool_use_id(tool_use_id)
+    if sent != tool_use_id and KIT.marker(part.provider_metadata, REJECTED_ID) is True:
+        context.losses.add(at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}")
+    return sent
 
 
 def drop_empty_text(blocks: list[dict[str, Any] | None], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:

@@ -5,9 +5,13 @@ Top-level fields with a canonical meaning are mapped (``thinking`` and
 ``response_format``, ``tool_choice.disable_parallel_tool_use`` to
 ``parallel_tool_calls=False``, server tools such as ``web_search_20250305`` to
 ``provider_tools``); everything else rides in ``provider_options["anthropic"]`` and is
-written back verbatim. Knobs for this encoder also live there:
-``unsigned_thinking`` (``"drop"``, the default, or ``"text"``) and ``max_tokens``
-(used when the request has none, since Anthropic requires it; default 4096).
+written back verbatim. Knobs for this encoder also live there (or in the ``options``
+of :func:`chatcodec.encode_request` / :func:`chatcodec.convert_request`):
+``unsigned_thinking`` (``"drop"``, the default, or ``"text"``), and ``max_tokens`` and
+``model``, used when the request has none. Anthropic requires both: a request with
+neither the field nor the option is a reported loss (``max_tokens`` is then sent as
+:data:`DEFAULT_MAX_TOKENS` so the body stays valid, ``model`` is left out), never a
+silent default.
 
 Prompt caching allows at most four breakpoints per request (the top-level
 ``cache_control`` takes one). The prefix is read in the order tools, system, messages,
@@ -44,7 +48,7 @@ MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
 
 DEFAULT_MAX_TOKENS = 4096
-"""``max_tokens`` sent when the request has none (Anthropic requires the field)."""
+"""``max_tokens`` sent, with a loss, when neither the request nor the caller's options set it."""
 
 _MAPPED = frozenset(
     {
@@ -117,9 +121,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
         tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)
-    if request.model is not None:
-        wire["model"] = request.model
-    wire["max_tokens"] = request.max_tokens or bag.get("max_tokens", DEFAULT_MAX_TOKENS)
+    _encode_required(request, wire, losses)
     encode_tools(request, wire, bag, context)
     leading = leading_system_count(request.messages)
     system = encode_system(request.messages[:leading], context)
@@ -140,6 +142,21 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
         wire["cache_control"] = encode_cache_control(request.cache_control)
     _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     return wire
+
+
+def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
+    """``model`` and ``max_tokens``: the request's, else the caller's option (already in
+    ``wire`` from the bag), else a loss: Anthropic rejects a request without them."""
+    if request.model is not None:
+        wire["model"] = request.model
+    elif "model" not in wire:
+        losses.add(("model",), "model", "Anthropic requires one; none was given (set it, or the option 'model')")
+    if request.max_tokens is not None:
+        wire["max_tokens"] = request.max_tokens
+    elif "max_tokens" not in wire:
+        why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
+        losses.add(("max_tokens",), "max_tokens", why)
+        wire["max_tokens"] = DEFAULT_MAX_TOKENS
 
 
 def _names(request: ChatRequest) -> dict[str, str]:

@@ -77,10 +77,10 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     """Write ``response`` as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
     bag = KIT.claim(losses, response.provider_metadata, ())
     wire = restore_fields(bag, MESSAGE_DEFAULTS)
-    if response.id is not None or not bag:
-        wire["id"] = response.id or ""
-    if response.model is not None or not bag:
-        wire["model"] = response.model or ""
+    for key in ("id", "model"):
+        value = getattr(response, key)
+        if value is not None or not bag:
+            wire[key] = value if value is not None else _invented(losses, key)
     if response.created is not None:
         losses.add(("created",), "creation time", "Anthropic responses have none")
     for index in range(1, len(response.choices)):
@@ -90,10 +90,18 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     stop_reason = encode_finish_reason(choice.finish_reason, {}, losses, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
-    if response.usage is not None or not bag:
-        usage = response.usage
-        wire["usage"] = no_usage() if usage is None else encode_usage(usage, losses, ("usage",))
+    if response.usage is not None:
+        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+    elif not bag:
+        losses.add(("usage",), "usage", "an Anthropic Message requires it; none was given, sent zero counts")
+        wire["usage"] = no_usage()
     return wire
+
+
+def _invented(losses: LossRecorder, key: str) -> str:
+    """The empty string for a field an Anthropic ``Message`` requires and the response lacks."""
+    losses.add((key,), key, "an Anthropic Message requires one; none was given, sent ''")
+    return ""
 
 
 _RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)

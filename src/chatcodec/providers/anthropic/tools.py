@@ -8,7 +8,8 @@ kept as a ``_tool_order`` marker so the list comes back as it was.
 
 ``tool_choice.type`` ``any`` is canonical ``required``; ``disable_parallel_tool_use: true``
 is canonical ``parallel_tool_calls=False`` (sent on an ``auto`` choice when the request
-names no choice, which means the same thing).
+names no choice, which means the same thing). Tool names follow
+:func:`~chatcodec.providers.kit.tool_name` here, in tool calls and in ``tool_choice``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.anthropic.markers import KIT
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import EncodeContext, opaque
-from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice
 
@@ -97,7 +98,7 @@ def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> di
     tool = request.tools[index]
     at = ("tools", index)
     rest = KIT.claim(context.losses, tool.provider_metadata, at)
-    wire = {**restore_fields(rest), "name": tool.name}
+    wire = {**restore_fields(rest), "name": tool_name(tool.name, context.losses, at, PROVIDER)}
     if tool.description is not None:
         wire["description"] = tool.description
     if not rest.get("_no_input_schema"):
@@ -126,7 +127,7 @@ def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, An
     choice = choice or ToolChoice(type="auto")
     encoded: dict[str, Any] = {**restore_fields(rest), "type": _WIRE_CHOICE_TYPES[choice.type]}
     if choice.name is not None:
-        encoded["name"] = choice.name
+        encoded["name"] = tool_name(choice.name, context.losses, ("tool_choice",), PROVIDER)
     if choice.type != "none" and parallel is not None:
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:

@@ -186,8 +186,8 @@ class Request(TypedDict):
     thinking: NotRequired[Thinking]
     output_config: NotRequired[OutputConfig]
     stop_sequences: NotRequired[list[str]]
-    temperature: NotRequired[float]
-    top_p: NotRequired[float]
+    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact (issue 10 item 22)
+    top_p: NotRequired[int | float]
     top_k: NotRequired[int]
     metadata: NotRequired[dict[str, Any]]
     stream: NotRequired[bool]
