@@ -47,31 +47,39 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``messages.py``, ``request.py``):
 
     * consecutive tool messages are one group on the wire: they read back as one message;
-    * media in tool results (OpenAI's tool messages carry text only) move, in order, to a
-      user message right after the group;
     * a ``data:`` image URL reads back as the base64 source it spells;
-    * a reasoning config with nothing set says nothing: it is left out.
+    * a reasoning config with nothing set says nothing: it is left out;
+    * a document's ``title`` is sent as its ``filename`` when it has none (or the same
+      one): both are the name the document is shown by, so it reads back as the file name;
+    * a tool call's blank argument text means no arguments: it is sent as ``"{}"``.
+
+    (Media in tool results, which move to a user message after the group, are a reported
+    loss since issue 10 item 23, so they are not rewritten here.)
     """
     messages: list[chatcodec.AnyMessage] = []
-    moved: list[Any] = []
-    for message in [*request.messages, None]:
-        if moved and not isinstance(message, chatcodec.ToolMessage):
-            messages.append(chatcodec.UserMessage(content=moved))
-            moved = []
-        if message is None:
-            break
-        if not isinstance(message, chatcodec.ToolMessage):
-            messages.append(message)
-            continue
-        grouped = message.model_copy(update={"content": [_text_stays(result, moved) for result in message.content]})
-        if messages and isinstance(messages[-1], chatcodec.ToolMessage):
-            messages[-1] = _merged(messages[-1], grouped)
+    for message in request.messages:
+        if isinstance(message, chatcodec.ToolMessage) and messages and isinstance(messages[-1], chatcodec.ToolMessage):
+            messages[-1] = _merged(messages[-1], message)
         else:
-            messages.append(grouped)
+            messages.append(message)
     dumped: dict[str, Any] = request.model_copy(update={"messages": messages}).model_dump(mode="json")
     if dumped.get("reasoning") == {}:
         dumped["reasoning"] = None
-    return chatcodec.ChatRequest.model_validate(_data_urls(dumped))
+    return chatcodec.ChatRequest.model_validate(_names_and_arguments(_data_urls(dumped)))
+
+
+def _names_and_arguments(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_names_and_arguments(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _names_and_arguments(item) for key, item in value.items()}
+    kind = value.get("type")
+    if kind == "document" and value.get("title") is not None and value.get("filename") in (None, value["title"]):
+        cleaned["filename"], cleaned["title"] = value["title"], None
+    if kind == "tool_use" and isinstance(value.get("arguments"), str) and not value["arguments"].strip():
+        cleaned["arguments"] = "{}"
+    return cleaned
 
 
 def _merged(first: chatcodec.ToolMessage, second: chatcodec.ToolMessage) -> chatcodec.ToolMessage:
@@ -81,19 +89,6 @@ def _merged(first: chatcodec.ToolMessage, second: chatcodec.ToolMessage) -> chat
         cache_control=first.cache_control or second.cache_control,
         provider_metadata={**(second.provider_metadata or {}), **(first.provider_metadata or {})} or None,
     )
-
-
-def _text_stays(result: chatcodec.ToolResultPart, moved: list[Any]) -> chatcodec.ToolResultPart:
-    if isinstance(result.content, str):
-        return result
-    stays = [
-        part
-        for part in result.content
-        if isinstance(part, chatcodec.TextPart)
-        or (isinstance(part, chatcodec.OpaquePart) and part.provider == "openai-chat")
-    ]
-    moved.extend(part for part in result.content if part not in stays)
-    return result.with_content(stays)
 
 
 def _data_urls(value: Any) -> Any:

@@ -87,14 +87,15 @@ IMAGES = st.builds(
 AUDIO = st.builds(
     AudioPart, source=st.builds(Base64Source, media_type=st.sampled_from(["audio/wav", "audio/mpeg"]), data=BASE64)
 )
-DOCUMENTS = st.builds(
-    DocumentPart,
-    source=st.one_of(
-        st.builds(Base64Source, media_type=st.just("application/pdf"), data=BASE64), st.builds(FileSource, file_id=WORD)
+DOCUMENTS = st.one_of(
+    st.builds(  # file data needs a file name (OpenAI rejects it without one)
+        DocumentPart, source=st.builds(Base64Source, media_type=st.just("application/pdf"), data=BASE64), filename=TEXT
     ),
-    filename=NAMES,
+    st.builds(DocumentPart, source=st.builds(FileSource, file_id=WORD), filename=NAMES),
 )
-CALLS = st.builds(ToolUsePart, id=TEXT, name=TEXT, arguments=TEXT)
+TOOL_NAMES = st.from_regex(r"[a-zA-Z0-9_-]{1,64}", fullmatch=True)
+"""Function names OpenAI accepts (``^[a-zA-Z0-9_-]{1,64}$``)."""
+CALLS = st.builds(ToolUsePart, id=TEXT, name=TOOL_NAMES, arguments=TEXT.filter(str.strip))  # blank: sent as "{}"
 
 
 @st.composite
@@ -166,7 +167,7 @@ OPENAI_REQUESTS = st.builds(
     tools=st.lists(
         st.builds(
             ToolDefinition,
-            name=WORD,
+            name=TOOL_NAMES,
             description=st.one_of(st.none(), TEXT),
             parameters=json_objects(),
             strict=st.one_of(st.none(), st.booleans()),
@@ -176,7 +177,7 @@ OPENAI_REQUESTS = st.builds(
     tool_choice=st.one_of(
         st.none(),
         st.builds(ToolChoice, type=st.sampled_from(["auto", "none", "required"])),
-        st.builds(ToolChoice, type=st.just("tool"), name=TEXT),
+        st.builds(ToolChoice, type=st.just("tool"), name=TOOL_NAMES),
     ),
     parallel_tool_calls=st.one_of(st.none(), st.booleans()),
     max_tokens=st.one_of(st.none(), st.integers(1, 2**31)),

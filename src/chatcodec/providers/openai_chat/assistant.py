@@ -35,7 +35,7 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, wire_fields
+from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, wire_fields
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -235,21 +235,26 @@ def encode_assistant(
         writer.add(part, target, steps)
     wire.update(writer.fields(at))
     _write_content(wire, layout, bag, losses, at, response=response)
-    _write_calls(wire, layout.calls, losses, at)
+    _write_calls(wire, layout.calls, losses, at, response=response)
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
     return wire
 
 
 def _write_calls(
-    wire: dict[str, Any], calls: list[tuple[ToolUsePart | OpaquePart, Steps]], losses: LossRecorder, at: Steps
+    wire: dict[str, Any],
+    calls: list[tuple[ToolUsePart | OpaquePart, Steps]],
+    losses: LossRecorder,
+    at: Steps,
+    *,
+    response: bool,
 ) -> None:
     """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
     (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
     listed: list[tuple[ToolUsePart | OpaquePart, Steps]] = []
     for part, steps in calls:
         if isinstance(part, ToolUsePart) and functions.is_function_call(part) and "function_call" not in wire:
-            encoded = _encode_call(part, losses, steps)
+            encoded = _encode_call(part, losses, steps, response=response)
             if encoded is not None:
                 wire["function_call"] = encoded["function"]
         else:
@@ -258,7 +263,7 @@ def _write_calls(
                 losses.add(steps, "second function_call", why)
             listed.append((part, steps))
     if listed:
-        encoded_calls = (_encode_call(part, losses, steps) for part, steps in listed)
+        encoded_calls = (_encode_call(part, losses, steps, response=response) for part, steps in listed)
         wire["tool_calls"] = [call for call in encoded_calls if call is not None]
 
 
@@ -390,16 +395,21 @@ def _encode_item(
             assert_never(part)
 
 
-def _encode_call(part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
+def _encode_call(
+    part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps, *, response: bool
+) -> dict[str, Any] | None:
+    """A wire tool call. In a request the name follows OpenAI's rule (``kit.tool_name``);
+    a response carries the name the model called, as it is."""
     if isinstance(part, OpaquePart):
         return parts.encode_opaque(part, losses, steps)
     KIT.report_foreign(losses, part.provider_metadata, steps)
     bag = KIT.own(part.provider_metadata)
-    function = {
-        **(as_dict(bag.pop("function", None)) or {}),
-        "name": part.name,
-        "arguments": functions.encode_arguments(part),
-    }
+    name = part.name if response else tool_name(part.name, losses, steps, PROVIDER)
+    arguments = functions.encode_arguments(part)
+    if isinstance(arguments, str) and not arguments.strip():
+        # A call without arguments is "{}": OpenAI (and servers that parse it) reject "" (issue 10 item 5).
+        arguments = "{}"
+    function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
     call: dict[str, Any] = {**wire_fields(bag), "id": part.id}
     if "type" not in absent_keys(bag):
         call["type"] = "function"

@@ -8,6 +8,7 @@ write it the same way again. They are only added when the encoder's default woul
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
+``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_max_tokens_key``    ``"max_tokens"`` when the request used the older key
 ``_also``              on a reasoning part: other reasoning fields that repeated its text

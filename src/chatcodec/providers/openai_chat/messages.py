@@ -1,15 +1,21 @@
 """The ``messages`` list of a request, both ways.
 
-Two rewrites keep OpenAI's rules without losing anything, so they record no loss:
+Two rewrites keep OpenAI's rules:
 
-- **Tool results are grouped.** OpenAI sends one ``role: tool`` message per result;
-  consecutive ones decode into a single :class:`~chatcodec.ToolMessage` (as Anthropic,
-  Gemini and Bedrock send them), and a tool message with N results encodes as N
-  ``tool`` messages. Two canonical tool messages in a row therefore read back as one.
-- **Media in tool results move to a user message.** OpenAI ``tool`` messages hold text
-  only, so the images, audio and files of a result are sent in a ``user`` message right
-  after the group of ``tool`` messages (tool messages must directly follow the assistant
-  turn). Decoding gives that user message back as a :class:`~chatcodec.UserMessage`.
+- **Tool results are grouped** (no loss: nothing changes but the grouping). OpenAI sends
+  one ``role: tool`` message per result; consecutive ones decode into a single
+  :class:`~chatcodec.ToolMessage` (as Anthropic, Gemini and Bedrock send them), and a
+  tool message with N results encodes as N ``tool`` messages. Two canonical tool
+  messages in a row therefore read back as one.
+- **Media in tool results move to a user message** (a loss: the result no longer holds
+  them). OpenAI ``tool`` messages hold text only, so the images, audio and files of a
+  result are sent in a ``user`` message right after the group of ``tool`` messages (tool
+  messages must directly follow the assistant turn), and a result left with no text is
+  sent as ``""``. Decoding gives that user message back as a :class:`~chatcodec.UserMessage`.
+
+OpenAI rejects ``content: []`` on a system or user message, and an assistant message
+with neither content nor tool calls: one whose parts were all dropped (each a loss) is
+left out, with a loss; one that was empty at the source is written as it was.
 
 A tool message's own leftovers (keys OpenAI adds in future, or a compatible server's
 ``name``) live on its result part, since grouping makes the result the unit.
@@ -19,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from chatcodec.content import OpaquePart, TextPart, ToolResultPart
+from chatcodec.content import OpaquePart, TextPart, ToolResultContentPart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import (
     AnyMessage,
@@ -84,9 +90,15 @@ def encode_messages(
             moved = []
         match message:
             case SystemMessage() | UserMessage():
-                wire.append(_encode_plain(message, losses, at))
+                plain = _encode_plain(message, losses, at)
+                if plain is not None:
+                    wire.append(plain)
             case AssistantMessage():
-                wire.append(assistant.encode_assistant(message, reasoning_field, losses, at))
+                encoded = assistant.encode_assistant(message, reasoning_field, losses, at)
+                if message.content and set(encoded) <= {"role", "content"} and not encoded.get("content"):
+                    losses.add(at, "assistant message", "none of its parts can be carried; OpenAI rejects it empty")
+                else:
+                    wire.append(encoded)
             case ToolMessage():
                 wire.extend(_encode_tool_message(message, moved, losses, at))
             case TextMessage():
@@ -99,7 +111,7 @@ def encode_messages(
     return wire
 
 
-def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     KIT.report_foreign(losses, message.provider_metadata, at)
     wire: dict[str, Any] = {**wire_fields(KIT.own(message.provider_metadata)), "role": message.role}
     if isinstance(message.content, str):
@@ -109,6 +121,9 @@ def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at
             parts.encode_part(part, losses, (*at, "content", index)) for index, part in enumerate(message.content)
         )
         wire["content"] = [part for part in encoded if part is not None]
+        if message.content and not wire["content"]:
+            losses.add(at, f"{message.role} message", "none of its parts can be carried; OpenAI rejects empty content")
+            return None
     if message.name is not None:
         wire["name"] = message.name
     cache_control.write(wire, message.cache_control, message.provider_metadata, losses, at, why=_ON_PARTS)
@@ -147,14 +162,7 @@ def _encode_result(
     if isinstance(result.content, str):
         wire["content"] = result.content
     else:
-        kept: list[dict[str, Any]] = []
-        for index, part in enumerate(result.content):
-            steps = (*at, "content", index)
-            stays = isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == PROVIDER)
-            encoded = parts.encode_part(part, losses, steps)
-            if encoded is not None:
-                (kept if stays else moved).append(encoded)
-        wire["content"] = kept
+        wire["content"] = _result_content(result.content, moved, losses, at)
     _result_losses(result, losses, at, named=False)
     cache_control.write(wire, result.cache_control, result.provider_metadata, losses, at, why=_ON_PARTS)
     return wire
@@ -168,3 +176,23 @@ def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, n
         losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
     if named and result.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint")
+
+
+def _result_content(
+    content: list[ToolResultContentPart], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+) -> list[dict[str, Any]] | str:
+    """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each)."""
+    kept: list[dict[str, Any]] = []
+    for index, part in enumerate(content):
+        steps = (*at, "content", index)
+        stays = isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == PROVIDER)
+        encoded = parts.encode_part(part, losses, steps)
+        if encoded is None:
+            continue
+        if stays:
+            kept.append(encoded)
+        else:
+            why = "OpenAI tool messages hold text only; sent in a user message after the results"
+            losses.add(steps, f"{part.type} part in a tool result", why)
+            moved.append(encoded)
+    return kept if kept or not content else ""

@@ -9,6 +9,7 @@ to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h``
 
 from __future__ import annotations
 
+import mimetypes
 from typing import Any, assert_never
 
 from chatcodec import compat
@@ -34,6 +35,10 @@ from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 _TTLS = ("30m", "12h")
 _DETAILS = ("auto", "low", "high")
 _BREAKPOINT = "prompt_cache_breakpoint"
+NO_FILENAME = "_no_filename"
+"""Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
+_MEDIA_TYPES = mimetypes.MimeTypes()
+"""Python's own media-type table, not the system's: the same invented file name everywhere."""
 
 # --- decode --------------------------------------------------------------------------
 
@@ -130,7 +135,10 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     if "filename" in file:
         canonical["filename"] = file["filename"]
         mapped.append("filename")
-    return _finish(canonical, part, ("type", "file"), file=leftovers(file, mapped))
+    decoded = _finish(canonical, part, ("type", "file"), file=leftovers(file, mapped))
+    if "file_data" in file and "filename" not in file:  # written back without one (see _encode_filename)
+        decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
+    return decoded
 
 
 # --- encode --------------------------------------------------------------------------
@@ -252,12 +260,29 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
             return None
         case _:
             assert_never(source)
-    if part.filename is not None:
-        file["filename"] = part.filename
-    if part.title is not None:
-        losses.add((*at, "title"), "document title", "OpenAI file parts have no title")
+    _encode_filename(part, file, losses, at)
     wire = {**wire_fields(bag), "type": "file", "file": file}
     return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """``filename``: the part's, else its title (Anthropic's ``title`` is the name shown,
+    OpenAI's ``filename`` the same). OpenAI rejects ``file_data`` without a file name
+    ("Missing required parameter: 'messages[0].content[0].file.filename'"), so one with
+    neither gets a name from its media type, and the invented name is reported (unless it
+    came from an OpenAI payload that had none: a same-provider round trip stays exact)."""
+    filename = part.filename if part.filename is not None else part.title
+    if part.title not in (None, filename):
+        losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
+    unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
+    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
+        source_type = part.source.media_type or ""
+        filename = f"document{_MEDIA_TYPES.guess_extension(source_type, strict=False) or ''}"
+        losses.add(
+            (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
+        )
+    if filename is not None:
+        file["filename"] = filename
 
 
 def _data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:

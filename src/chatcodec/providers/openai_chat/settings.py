@@ -53,8 +53,10 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
     if wire_format is None or wire_format["type"] not in ("text", "json_object", "json_schema"):
         return  # another shape: kept in the request's leftovers
     canonical: dict[str, Any] = {"type": wire_format["type"]}
-    extra = leftovers(wire_format, ("type", "json_schema"))
-    if wire_format["type"] == "json_schema":
+    if wire_format["type"] != "json_schema":  # a json_schema beside another type is kept as it came
+        extra = leftovers(wire_format, ("type",))
+    else:
+        extra = leftovers(wire_format, ("type", "json_schema"))
         schema: dict[str, Any] = wire_format["json_schema"]
         keys = ["name", *present(schema, "description", "schema", "strict")]
         canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)

@@ -5,7 +5,8 @@ A ``function`` tool is a canonical :class:`~chatcodec.ToolDefinition`; any other
 with its position when a function tool follows it, so the list comes back as it was.
 A ``tool_choice`` string is a canonical choice of that type; a named function is
 ``{"type": "tool", "name": ...}``; other shapes (``allowed_tools``, a custom tool) stay in
-the request's bag as they are.
+the request's bag as they are. Function names follow
+:func:`~chatcodec.providers.kit.tool_name` here, in tool calls and in ``tool_choice``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.parts import opaque
@@ -87,15 +88,18 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         wire["tools"] = tools
     if request.tool_choice is not None:
         choice = request.tool_choice
-        named = {"type": "function", "function": {"name": choice.name}}
-        wire["tool_choice"] = named if choice.type == "tool" else choice.type
+        if choice.type == "tool" and choice.name is not None:
+            name = tool_name(choice.name, losses, ("tool_choice",), PROVIDER)
+            wire["tool_choice"] = {"type": "function", "function": {"name": name}}
+        else:
+            wire["tool_choice"] = choice.type
 
 
 def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
     KIT.report_foreign(losses, tool.provider_metadata, ("tools", index))
     bag = KIT.own(tool.provider_metadata)
     function_rest = as_dict(bag.pop("function", None)) or {}
-    function: dict[str, Any] = {**function_rest, "name": tool.name}
+    function: dict[str, Any] = {**function_rest, "name": tool_name(tool.name, losses, ("tools", index), PROVIDER)}
     if tool.description is not None:
         function["description"] = tool.description
     left_out = "parameters" in absent_keys(bag) or "parameters" in function_rest  # absent, or a kept null

@@ -1,0 +1,126 @@
+"""Issue 10, OpenAI Chat's rules on encode and the silent changes it made: each numbered
+item is one named test (file names, empty arguments, messages left empty,
+``response_format``, media moved out of tool results)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import chatcodec
+from providers.openai_chat.openai_chat_support import assert_request_matches_sdk, encode_request
+
+PDF = {"type": "base64", "media_type": "application/pdf", "data": base64.b64encode(b"%PDF-1.4").decode()}
+
+
+def _request(messages: list[Any], **fields: Any) -> chatcodec.ChatRequest:
+    return chatcodec.validate_model(chatcodec.ChatRequest, {"model": "gpt-4o", "messages": messages, **fields})
+
+
+def _paths(losses: list[chatcodec.Loss]) -> list[str]:
+    return [loss.path for loss in losses]
+
+
+def test_item_04_anthropic_title_becomes_the_openai_filename() -> None:
+    document = {"type": "document", "source": PDF, "title": "report.pdf"}
+    body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
+    assert body["messages"][0]["content"][0]["file"]["filename"] == "report.pdf"
+    assert losses == []
+    assert_request_matches_sdk(body)
+
+
+def test_item_04_file_data_without_any_name_gets_one_and_says_so() -> None:
+    """OpenAI rejects ``file_data`` without ``filename``."""
+    body, losses = encode_request(_request([{"role": "user", "content": [{"type": "document", "source": PDF}]}]))
+    filename = body["messages"][0]["content"][0]["file"]["filename"]
+    assert filename.endswith(".pdf")
+    assert _paths(losses) == ["$.messages[0].content[0].filename"]
+
+
+def test_item_04_a_title_beside_a_different_filename_is_reported() -> None:
+    document = {"type": "document", "source": PDF, "title": "Q3 report", "filename": "q3.pdf"}
+    body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
+    assert body["messages"][0]["content"][0]["file"]["filename"] == "q3.pdf"
+    assert _paths(losses) == ["$.messages[0].content[0].title"]
+
+
+def test_item_05_tool_call_without_arguments_is_sent_as_an_empty_object() -> None:
+    call = {"type": "tool_use", "id": "call_1", "name": "now", "arguments": ""}
+    request = _request(
+        [
+            {"role": "user", "content": "time?"},
+            {"role": "assistant", "content": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "noon"},
+        ]
+    )
+    body, losses = encode_request(request)
+    assert body["messages"][1]["tool_calls"][0]["function"]["arguments"] == "{}"
+    assert losses == []
+
+
+def test_item_06_message_whose_only_content_cannot_be_carried_is_not_sent_empty() -> None:
+    audio = {"type": "audio", "source": {"type": "url", "url": "https://example.com/a.mp3", "media_type": "audio/mpeg"}}
+    request = _request([{"role": "user", "content": [audio]}, {"role": "user", "content": "what did I say?"}])
+    body, losses = encode_request(request)
+    assert all(message["content"] != [] for message in body["messages"])
+    assert body["messages"] == [{"role": "user", "content": "what did I say?"}]
+    assert "$.messages[0]" in _paths(losses)
+    assert_request_matches_sdk(body)
+
+
+def test_item_06_assistant_message_with_nothing_openai_can_carry_is_not_sent_empty() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    request = _request(
+        [{"role": "user", "content": "q"}, {"role": "assistant", "content": [image]}, {"role": "user", "content": "?"}]
+    )
+    body, losses = encode_request(request)
+    assert [message["role"] for message in body["messages"]] == ["user", "user"]
+    assert _paths(losses) == ["$.messages[1].content[0]", "$.messages[1]"]
+    assert_request_matches_sdk(body)
+
+
+def test_item_06_a_message_that_was_empty_stays_as_it_was() -> None:
+    """``content: []`` from the source is the source's choice: a same-provider round trip keeps it."""
+    wire = {"model": "gpt-4o", "messages": [{"role": "user", "content": []}]}
+    body, losses = encode_request(chatcodec.decode_request("openai-chat", wire))
+    assert body == wire
+    assert losses == []
+
+
+def test_item_20_json_schema_beside_json_object_is_kept() -> None:
+    schema = {"name": "answer", "schema": {"type": "object"}}
+    wire = {"model": "gpt-4o", "messages": [{"role": "user", "content": "q"}]}
+    wire["response_format"] = {"type": "json_object", "json_schema": schema}
+    body, losses = encode_request(chatcodec.decode_request("openai-chat", wire))
+    assert body == wire
+    assert losses == []
+
+
+def test_item_23_openai_round_trip_reports_an_image_moved_out_of_a_tool_result() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    result = {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "see"}, image]}
+    request = _request(
+        [
+            {"role": "user", "content": "draw"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "draw", "arguments": "{}"}]},
+            {"role": "tool", "content": [result]},
+        ]
+    )
+    body, losses = encode_request(request)
+    assert body["messages"][-1]["role"] == "user"
+    assert _paths(losses) == ["$.messages[2].content[0].content[1]"]
+    assert_request_matches_sdk(body)
+
+
+def test_item_23_a_tool_result_left_with_no_text_is_not_sent_as_an_empty_list() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    request = _request(
+        [
+            {"role": "user", "content": "draw"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "draw", "arguments": "{}"}]},
+            {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": [image]}]},
+        ]
+    )
+    body, _ = encode_request(request)
+    assert body["messages"][2]["content"] != []
+    assert_request_matches_sdk(body)
