@@ -197,6 +197,9 @@ def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
         block["text"] = text.rstrip()
 
 
+_CLIENT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
+
+
 def _is_server_tool_block(block: dict[str, Any]) -> bool:
     kind = block.get("type")
     if not isinstance(kind, str):
@@ -207,6 +210,8 @@ def _is_server_tool_block(block: dict[str, Any]) -> bool:
 def _calls_after_server_blocks(blocks: list[Block], context: EncodeContext) -> list[Block]:
     """The turn's blocks with every client ``tool_use`` that stood before a server-tool
     block moved right after the last of them (in their order)."""
+    if all(block.get("type") in _CLIENT_BLOCKS for block, _ in blocks):
+        return blocks  # the usual turn: no server-tool block at all
     last_server = max((index for index, (block, _) in enumerate(blocks) if _is_server_tool_block(block)), default=-1)
     early = [index for index in range(last_server) if blocks[index][0].get("type") == "tool_use"]
     if not early:
