@@ -265,3 +265,11 @@ def test_no_bar_unless_a_terminal() -> None:
     assert log.getvalue() == "only this\n"
     assert bar.render(1.0).startswith("converting: 10 lines")
     assert "%" not in bar.render(1.0)
+
+
+def test_encoder_options_reach_the_target_encoder() -> None:
+    """Issue 10 item 21: Anthropic requires ``max_tokens``; ``options`` set it for every row."""
+    converter = BatchConverter(source="openai-chat", target="anthropic", column="request", options={"max_tokens": 64})
+    result = converter({"request": [{"model": "m", "messages": [{"role": "user", "content": "hi"}]}]})
+    assert result["anthropic_request"][0]["max_tokens"] == 64
+    assert result["chatcodec_losses"] == [[]]

@@ -346,3 +346,14 @@ def test_a_bug_exits_70_not_1(
     err = capsys.readouterr().err
     assert "RuntimeError: a bug" in err
     assert "internal error" in err
+
+
+def test_encoder_options_set_what_the_target_requires(tmp_path: Path) -> None:
+    """Issue 10 item 21: Anthropic requires ``max_tokens``; without it each line reports a
+    loss, and ``--option max_tokens=...`` sets it."""
+    request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    source = _write_lines(tmp_path / "in.jsonl", [json.dumps(request)])
+    out = tmp_path / "out.jsonl"
+    assert _convert(str(source), "--out", str(out), "--strict") == 1
+    assert _convert(str(source), "--out", str(out), "--strict", "--option", "max_tokens=1024") == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["max_tokens"] == 1024

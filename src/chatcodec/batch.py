@@ -38,6 +38,9 @@ class ConvertOptions:
     """Whether the payloads are requests or responses."""
     strict: bool = False
     """Refuse a payload that cannot be carried exactly (its losses become the error)."""
+    encoder_options: tuple[tuple[str, Any], ...] = ()
+    """Settings for the target's request encoder (``options`` of
+    :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +61,21 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
-    convert = convert_request if options.kind == "request" else convert_response
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
         if wrong_format is not None:
             return Outcome(None, wrong_format)
-        converted = convert(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
+        if options.kind == "request":
+            settings = dict(options.encoder_options)
+            converted = convert_request(
+                body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
+            )
+        else:
+            converted = convert_response(
+                body, source=options.source, target=options.target, on_loss="ignore", losses=losses
+            )
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset

@@ -41,7 +41,8 @@ class BatchConverter:
     returns) plus ``output_column`` (the converted payload, ``None`` when the row failed),
     ``error_column`` (``None``, or why the row failed, naming the JSON path) and, unless
     ``losses_column`` is ``None``, the losses of each row as a list of strings. With
-    ``strict=True`` a row with any loss fails.
+    ``strict=True`` a row with any loss fails. ``options`` go to the target's request
+    encoder (as in :func:`~chatcodec.convert_request`: ``{"max_tokens": 1024}`` for Anthropic).
     """
 
     def __init__(
@@ -56,10 +57,11 @@ class BatchConverter:
         losses_column: str | None = "chatcodec_losses",
         strict: bool = False,
         output_format: OutputFormat = "auto",
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         get_codec(source)  # an unknown or missing codec fails here, not on every row
         get_codec(target)
-        self.options = ConvertOptions(source, target, kind, strict)
+        self.options = ConvertOptions(source, target, kind, strict, tuple((options or {}).items()))
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads."""

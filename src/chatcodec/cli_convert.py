@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import re
 import sys
@@ -75,7 +76,27 @@ def add_convert_command(commands: Any) -> None:
         f"input's stem + {_REJECTS_SUFFIX} in the current folder); written only when a line is rejected",
     )
     convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
+    convert.add_argument(
+        "--option",
+        dest="encoder_options",
+        type=_encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
+    )
     convert.set_defaults(run=run_convert)
+
+
+def _encoder_option(text: str) -> tuple[str, object]:
+    key, equals, value = text.partition("=")
+    if not equals or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
 
 
 def _workers(text: str) -> int:
@@ -93,7 +114,9 @@ def _workers(text: str) -> int:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
-    options = ConvertOptions(arguments.source, arguments.target, arguments.kind, arguments.strict)
+    options = ConvertOptions(
+        arguments.source, arguments.target, arguments.kind, arguments.strict, tuple(arguments.encoder_options)
+    )
     try:
         get_codec(options.source)  # a format without a codec is refused once, not on every line
         get_codec(options.target)
