@@ -75,6 +75,7 @@ __all__ = [
     "split_fields",
     "tagged",
     "tool_name",
+    "tool_name_map",
     "wire_fields",
     "wire_shape",
 ]
@@ -324,6 +325,12 @@ def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str) -> str:
     why = f"{provider} tool names match ^[a-zA-Z0-9_-]{{1,{TOOL_NAME_LIMIT}}}$; sent as {sent!r}"
     losses.add((*at, "name"), f"tool name {name!r}", why)
     return sent
+
+
+def tool_name_map(names: Iterable[str]) -> dict[str, str]:
+    """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
+    proxy can give the model's calls (``sent``) back their original names."""
+    return {name: sent for name in names if name.strip() and (sent := fitted_tool_name(name)) != name}
 
 
 @lru_cache(maxsize=1024)

@@ -1,5 +1,6 @@
-"""``kit.arguments_object``: its fast paths agree with the careful ``json.loads`` reading on
-any argument text (issue 10 item 24: a re-serialisation that changes the text is reported)."""
+"""The kit's encode rules: ``arguments_object``'s fast paths agree with the careful
+``json.loads`` reading on any argument text (issue 10 item 24: a re-serialisation that
+changes the text is reported); ``tool_name_map`` inverts the tool-name rewrite (item 7)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chatcodec
 from chatcodec.providers import kit
 
 _SCALARS = st.one_of(
@@ -60,3 +62,15 @@ def test_what_counts_as_a_change() -> None:
     assert kit.arguments_object('{"x": 0.1000000000000000055511151231257827}')[1] is False
     assert kit.arguments_object('{"x": 1.50, "y": 2e3, "s": "\\":"}')[1] is True
     assert kit.arguments_object("not json") == (None, False)
+
+
+def test_item_07_a_proxy_can_map_rewritten_names_back() -> None:
+    long_name = "t" * 70
+    request = chatcodec.ChatRequest(
+        model="m",
+        max_tokens=1,
+        tools=[chatcodec.ToolDefinition(name=long_name)],
+        messages=[chatcodec.UserMessage(content="q")],
+    )
+    body = chatcodec.encode_request("anthropic", request, on_loss="ignore")
+    assert kit.tool_name_map([long_name, "valid_name"]) == {long_name: body["tools"][0]["name"]}
