@@ -230,11 +230,13 @@ def test_item_21_options_apply_to_conversions_too() -> None:
     assert losses == []
 
 
-def test_item_21_missing_model_is_a_reported_loss() -> None:
+def test_item_21_a_missing_model_is_not_made_up() -> None:
+    """Nothing invented, so nothing changed: the body has no ``model`` and no loss says so
+    (the single-hop law: a loss exactly when the decoded request differs)."""
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="q")], max_tokens=10)
     body, losses = encode_request(request)
-    assert "model" not in body or body["model"]
-    assert _paths(losses) == ["$.model"]
+    assert "model" not in body
+    assert losses == []
 
 
 def test_item_21_response_values_the_source_lacks_are_reported() -> None:

@@ -9,9 +9,9 @@ written back verbatim. Knobs for this encoder also live there (or in the ``optio
 of :func:`chatcodec.encode_request` / :func:`chatcodec.convert_request`):
 ``unsigned_thinking`` (``"drop"``, the default, or ``"text"``), and ``max_tokens`` and
 ``model``, used when the request has none. Anthropic requires both: a request with
-neither the field nor the option is a reported loss (``max_tokens`` is then sent as
-:data:`DEFAULT_MAX_TOKENS` so the body stays valid, ``model`` is left out), never a
-silent default.
+neither the field nor the option for ``max_tokens`` gets :data:`DEFAULT_MAX_TOKENS` with
+a reported loss, never a silent default; one without a ``model`` is sent without one
+(no value is made up).
 
 Prompt caching allows at most four breakpoints per request (the top-level
 ``cache_control`` takes one). The prefix is read in the order tools, system, messages,
@@ -146,11 +146,11 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
 
 def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (already in
-    ``wire`` from the bag), else a loss: Anthropic rejects a request without them."""
+    ``wire`` from the bag). Without ``max_tokens`` Anthropic rejects the request, so the
+    default is sent and reported; a missing ``model`` is left out (nothing is made up, so
+    nothing changed to report: the API names the field it wants)."""
     if request.model is not None:
         wire["model"] = request.model
-    elif "model" not in wire:
-        losses.add(("model",), "model", "Anthropic requires one; none was given (set it, or the option 'model')")
     if request.max_tokens is not None:
         wire["max_tokens"] = request.max_tokens
     elif "max_tokens" not in wire:
