@@ -30,8 +30,18 @@ from chatcodec.tools import ToolChoice, ToolDefinition
 
 
 def _integer_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """A JSON integer stays an ``int``: read as a float, one past 2**53 would change."""
-    return value if type(value) is int else handler(value)
+    """A JSON integer a double cannot hold (past 2**53) stays an exact ``int``; any other
+    number is a float as usual (``1`` reads as ``1.0``, the same JSON number)."""
+    if type(value) is int and not _fits_a_double(value):
+        return value
+    return handler(value)
+
+
+def _fits_a_double(value: int) -> bool:
+    try:
+        return int(float(value)) == value
+    except OverflowError:
+        return False
 
 
 def _number_as_held(value: float) -> Any:
@@ -44,9 +54,9 @@ SamplingNumber = Annotated[
     PlainSerializer(_number_as_held, return_type=Any, when_used="json"),
     WithJsonSchema({"type": "number"}),
 ]
-"""A sampling parameter: any JSON number, an integer kept exact (issue 10 item 22: an
-integer above 2**53 came back as a different float). The type checker sees ``float``,
-which an ``int`` is; validation and errors are a float's."""
+"""A sampling parameter: any JSON number, as a float, except an integer a double cannot
+hold, kept exact (issue 10 item 22: one above 2**53 came back as a different float). The
+type checker sees ``float``, which an ``int`` is; validation and errors are a float's."""
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 """Effort levels across providers: OpenAI's ``none``..``xhigh`` and Anthropic's ``max``."""
