@@ -23,6 +23,7 @@ def _convert(payload: dict[str, Any], source: str, target: str) -> tuple[dict[st
 def test_an_openai_history_with_kimi_style_ids_crosses_to_bedrock_unchanged() -> None:
     openai = {
         "model": "kimi-k2",
+        "max_completion_tokens": 100,  # Anthropic requires max_tokens: given, so no loss for it
         "messages": [
             {"role": "user", "content": "weather?"},
             {

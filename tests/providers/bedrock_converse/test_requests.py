@@ -327,6 +327,7 @@ def test_claude_thinking_from_bedrock_replays_to_the_anthropic_api_when_the_mode
     redacted = {"reasoningContent": {"redactedContent": "RXU4"}}
     body = {
         "modelId": CLAUDE,
+        "inferenceConfig": {"maxTokens": 100},  # Anthropic requires max_tokens: given, so no loss for it
         "messages": [
             {"role": "user", "content": [{"text": "q"}]},
             {"role": "assistant", "content": [reasoning, redacted, {"text": "a"}]},
@@ -346,7 +347,10 @@ def test_claude_thinking_from_bedrock_replays_to_the_anthropic_api_when_the_mode
 
 def test_bedrock_thinking_of_an_unknown_model_is_not_replayed_to_anthropic() -> None:
     reasoning = {"reasoningContent": {"reasoningText": {"text": "hmm", "signature": SIGNATURE}}}
-    body = {"messages": [{"role": "assistant", "content": [reasoning, {"text": "a"}]}]}
+    body = {
+        "inferenceConfig": {"maxTokens": 100},
+        "messages": [{"role": "assistant", "content": [reasoning, {"text": "a"}]}],
+    }
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(body, source=PROVIDER, target="anthropic", on_loss="ignore", losses=losses)
     assert anthropic["messages"][0]["content"] == [{"type": "text", "text": "a"}]

@@ -122,8 +122,8 @@ class Message(TypedDict):
 @wire_shape
 class InferenceConfig(TypedDict):
     maxTokens: NotRequired[int]
-    temperature: NotRequired[float]
-    topP: NotRequired[float]
+    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact (issue 10 item 22)
+    topP: NotRequired[int | float]
     stopSequences: NotRequired[list[str]]
 
 
