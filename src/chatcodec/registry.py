@@ -93,6 +93,7 @@ _BUILT_IN: dict[str, str] = {
     CANONICAL: "chatcodec.canonical_codec:CODEC",
     "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
     "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
+    "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
 }

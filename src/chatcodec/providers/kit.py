@@ -458,3 +458,33 @@ def _careful_arguments(arguments: str) -> tuple[object, bool]:
     except (ValueError, RecursionError):
         return None, False
     return parsed, not reading.changed
+
+
+OPENAI_CACHE_TTLS = ("30m", "12h")
+"""The lifetimes OpenAI's ``prompt_cache_breakpoint`` accepts (Chat and Responses)."""
+
+
+def decode_prompt_cache_breakpoint(value: object) -> dict[str, Any] | None:
+    """The canonical cache marker for OpenAI's ``prompt_cache_breakpoint``
+    (``{"mode": "explicit", "ttl"?: "30m" | "12h"}``, the same object on Chat parts and
+    Responses input parts), or None when it has another shape (kept in the bag)."""
+    if not isinstance(value, dict):
+        return None
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if fields.get("mode") != "explicit" or set(fields) - {"mode", "ttl"}:
+        return None
+    if "ttl" not in fields:
+        return {"type": "ephemeral"}
+    return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in OPENAI_CACHE_TTLS else None
+
+
+def encode_prompt_cache_breakpoint(cache_control: CacheControl, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """OpenAI's ``prompt_cache_breakpoint`` for a canonical marker; a lifetime OpenAI does
+    not offer is left to the default, with a loss."""
+    breakpoint: dict[str, Any] = {"mode": "explicit"}
+    if cache_control.ttl in OPENAI_CACHE_TTLS:
+        breakpoint["ttl"] = cache_control.ttl
+    elif cache_control.ttl is not None:
+        why = f"OpenAI cache breakpoints last {' or '.join(OPENAI_CACHE_TTLS)}; the default is used"
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache_control.ttl!r}", why)
+    return breakpoint

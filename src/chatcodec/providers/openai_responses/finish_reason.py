@@ -1,0 +1,86 @@
+"""``status`` and ``incomplete_details.reason`` <-> the unified + raw finish reason.
+
+A Responses answer says why it ended in two fields: ``status`` (``completed``,
+``incomplete``, ``failed``, ``cancelled``, and ``in_progress`` / ``queued`` for a
+background response not done yet) and, when ``incomplete``, ``incomplete_details.reason``
+(``max_output_tokens``, ``content_filter``). The raw word is the reason when there is
+one, else the status. ``completed`` is ``tool_calls`` when the output holds a function
+call (there is no separate status for it) and ``stop`` otherwise.
+
+Encoding writes the raw word back when it means the same unified reason (or this codec
+read it: the ``_finish_reason`` marker), so a new incomplete reason survives a round trip
+while another provider's words (``end_turn``, ``MAX_TOKENS``) never reach the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.losses import LossRecorder, Steps
+from chatcodec.response import FinishReason, UnifiedFinishReason
+
+STATUSES: dict[str, UnifiedFinishReason] = {
+    "completed": "stop",
+    "failed": "error",
+    "cancelled": "other",
+    "in_progress": "other",
+    "queued": "other",
+}
+"""The statuses other than ``incomplete`` and what they mean."""
+
+INCOMPLETE_REASONS: dict[str, UnifiedFinishReason] = {"max_output_tokens": "length", "content_filter": "content_filter"}
+"""The documented ``incomplete_details.reason`` values."""
+
+MARKER = "_finish_reason"
+"""Bag key holding an undocumented incomplete reason this codec read, so it is written back."""
+
+STATUS_MARKER = "_status"
+"""Bag key holding an undocumented status this codec read, so it is written back."""
+
+_WORDS: dict[UnifiedFinishReason, tuple[str, str | None]] = {
+    "stop": ("completed", None),
+    "tool_calls": ("completed", None),
+    "length": ("incomplete", "max_output_tokens"),
+    "content_filter": ("incomplete", "content_filter"),
+    "error": ("failed", None),
+}
+
+
+def decode_finish_reason(
+    status: str | None, reason: object, tool_calls: bool, bag: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The canonical finish reason for a ``status`` and incomplete ``reason``; an
+    undocumented word is also recorded in ``bag`` so it is written back."""
+    if status == "incomplete" and isinstance(reason, str):
+        if reason not in INCOMPLETE_REASONS:
+            bag[MARKER] = reason
+        return {"unified": INCOMPLETE_REASONS.get(reason, "other"), "raw": reason}
+    if status is None:
+        return None
+    if status not in STATUSES:
+        bag[STATUS_MARKER] = status
+    unified = STATUSES.get(status, "other")
+    return {"unified": "tool_calls" if unified == "stop" and tool_calls else unified, "raw": status}
+
+
+def encode_finish_reason(
+    reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> tuple[str, str | None]:
+    """``(status, incomplete reason or None)`` for ``reason``; ``bag`` is the response's."""
+    if reason is None:
+        return "completed", None
+    raw, unified = reason.raw, reason.unified
+    if raw is not None:
+        ours = raw in INCOMPLETE_REASONS or raw == bag.get(MARKER)
+        if ours and INCOMPLETE_REASONS.get(raw, "other") == unified:
+            return "incomplete", raw
+        if raw in STATUSES and (STATUSES[raw] == unified or (raw == "completed" and unified == "tool_calls")):
+            return raw, None
+        if raw == bag.get(STATUS_MARKER) and unified == "other":
+            return raw, None
+    word = _WORDS.get(unified)
+    if word is None:
+        losses.add(at, f"finish reason {unified!r}", "Responses has no such status; sent 'completed'")
+        return "completed", None
+    return word

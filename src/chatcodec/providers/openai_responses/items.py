@@ -1,0 +1,294 @@
+"""The assistant side of a Responses conversation: items <-> one canonical assistant turn.
+
+The Responses API has no assistant *message*: a model turn is a run of flat items
+(``reasoning``, ``message`` with ``output_text``, ``function_call``, ``custom_tool_call``,
+built-in tool calls such as ``web_search_call``), in the order produced. Canonical keeps a
+turn as one :class:`~chatcodec.AssistantMessage` whose parts are in that order:
+
+* a ``message`` item gives one part per ``output_text`` / ``refusal``; its own fields
+  (``id``, ``status``, ``phase``) ride on its first part (markers in ``markers.py``);
+* a ``reasoning`` item gives a thinking part per summary entry and per ``content`` entry
+  (or one empty part), ``encrypted`` (``encrypted_content``) on the last one and ``id``
+  on the first, so it is replayed whole and next to the item that followed it;
+* a ``function_call`` is a tool-use part whose id is the ``call_id`` (what results answer)
+  while the item ``id`` (``fc_...``) stays in the bag and is echoed back verbatim: the two
+  are different ids, and confusing them is a known failure of bridges;
+* a built-in tool call (or any item kind added later) is an opaque part, kept whole.
+
+Rules on encode, from the API's errors:
+
+* "Item 'rs_...' of type 'reasoning' was provided without its required following item":
+  a reasoning item is only sent with the item that followed it, so one left last in a
+  turn (its follower was dropped or never came) is dropped, and reported;
+* reasoning produced elsewhere (an Anthropic signature, Gemini thoughts) means nothing to
+  OpenAI and is never sent as a ``reasoning`` item: it is dropped and reported (an error
+  under ``on_loss="error"``), never turned into text silently. Unsigned plain reasoning
+  text (a compatible server's ``reasoning_content``, an interrupted stream) has no id and
+  no ``encrypted_content``, which a replayed reasoning item needs, so it is dropped and
+  reported the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, assert_never
+
+from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AssistantMessage
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, split_fields
+from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
+from chatcodec.providers.openai_responses.parts import (
+    ASSISTANT_KINDS,
+    decode_parts,
+    encode_opaque,
+    encode_output_part,
+    opaque,
+    part_bag,
+)
+
+AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
+"""What an assistant message may hold."""
+
+ASSISTANT_ITEMS = frozenset(
+    {"reasoning", "function_call", "custom_tool_call", "mcp_list_tools", "mcp_approval_request", "compaction"}
+)
+"""Item kinds the model produces besides messages and ``*_call`` items."""
+
+_MESSAGE_FIELDS = ("type", "role", "content")
+_REASONING_FIELDS = ("type", "summary", "content", "encrypted_content")
+_CALL_FIELDS = ("type", "call_id", "name", "arguments")
+_CUSTOM_FIELDS = ("type", "call_id", "name", "input")
+
+
+def is_assistant_item(item: Mapping[str, Any]) -> bool:
+    """Whether an input item belongs to the model's turn (what it produced)."""
+    kind = item.get("type")
+    if kind is None or kind == "message":
+        return item.get("role") == "assistant"
+    return isinstance(kind, str) and (kind in ASSISTANT_ITEMS or kind.endswith("_call"))
+
+
+# --- decode ------------------------------------------------------------------------------
+
+
+def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The canonical parts for one (validated) assistant-side item, in order."""
+    match item.get("type"):
+        case "message" | None if item.get("role") == "assistant":
+            return _decode_message(item)
+        case "reasoning":
+            return _decode_reasoning(item)
+        case "function_call":
+            canonical = {
+                "type": "tool_use",
+                "id": item["call_id"],
+                "name": item["name"],
+                "arguments": item["arguments"],
+            }
+            return [KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
+        case "custom_tool_call":
+            canonical = {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["input"]}
+            return [KIT.attach(canonical, {**split_fields(item, _CUSTOM_FIELDS), CUSTOM: True})]
+        case _:
+            return [opaque(item)]
+
+
+def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    content = item["content"]
+    if isinstance(content, list) and not content:
+        return [opaque(item)]  # no part to carry the item's fields
+    parts = [{"type": "text", "text": content}] if isinstance(content, str) else decode_parts(content, ASSISTANT_KINDS)
+    first = parts[0]
+    bag: dict[str, Any] = dict(KIT.own(first.get("provider_metadata")))
+    bag[ITEM] = "message" if "type" in item else "bare"
+    if isinstance(content, str):
+        bag[STRING] = True
+    rest = split_fields(item, _MESSAGE_FIELDS)
+    if rest:
+        bag["item"] = rest
+    KIT.attach(first, bag)
+    return parts
+
+
+def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    entries = [(entry, "summary") for entry in item["summary"]]
+    entries += [(entry, "content") for entry in item.get("content") or []]
+    parts: list[dict[str, Any]] = []
+    for entry, kind in entries or [({"text": ""}, "empty")]:
+        bag: dict[str, Any] = {}
+        if kind != "summary":
+            bag[KIND] = kind
+        default_type = "reasoning_text" if kind == "content" else "summary_text"
+        entry_rest = leftovers(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
+        if entry_rest:
+            bag["entry"] = entry_rest
+        parts.append({"type": "thinking", "text": entry["text"], "provider": PROVIDER, "bag": bag})
+    item_bag = split_fields(item, _REASONING_FIELDS)
+    if item.get("content") == []:
+        item_bag["_empty_content"] = True
+    parts[0]["bag"] = {**item_bag, **parts[0]["bag"], ITEM: "reasoning"}
+    if item.get("encrypted_content") is not None:
+        parts[-1]["encrypted"] = item["encrypted_content"]
+    return [KIT.attach(part, part.pop("bag")) for part in parts]
+
+
+# --- encode ------------------------------------------------------------------------------
+
+
+@dataclass
+class ItemWriter:
+    """The items of one assistant turn being written, part by part (the stream encoder
+    drives one too, so streamed items are grouped exactly as a response's output)."""
+
+    losses: LossRecorder
+    for_request: bool
+    items: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    steps: list[Steps] = field(default_factory=list[Steps])
+    open_message: dict[str, Any] | None = None
+    open_reasoning: dict[str, Any] | None = None
+
+    def add_part(self, part: AssistantPart, at: Steps) -> None:
+        """Write one part: into the open item it continues, or as a new item."""
+        _encode_part(part, self, at)
+
+    def add(self, item: dict[str, Any], at: Steps) -> dict[str, Any]:
+        self.items.append(item)
+        self.steps.append(at)
+        self.open_message = self.open_reasoning = None
+        return item
+
+
+def encode_assistant(
+    message: AssistantMessage, losses: LossRecorder, at: Steps, *, for_request: bool = True
+) -> list[dict[str, Any]]:
+    """The items for one canonical assistant turn (a request's history, or a response's output)."""
+    KIT.claim(losses, message.provider_metadata, at)
+    if message.name is not None:
+        losses.add((*at, "name"), "participant name", "Responses items have no name")
+    if message.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint")
+    if isinstance(message.content, str):
+        return [{"role": "assistant", "content": message.content}]
+    state = ItemWriter(losses, for_request)
+    for index, part in enumerate(message.content):
+        state.add_part(part, (*at, "content", index))
+    if for_request:
+        _drop_unfollowed_reasoning(state)
+    return state.items
+
+
+def _encode_part(
+    part: AssistantPart,
+    state: ItemWriter,
+    at: Steps,
+) -> None:
+    match part:
+        case TextPart() | RefusalPart():
+            _encode_output(part, state, at)
+        case ThinkingPart():
+            _encode_thinking(part, state, at)
+        case ToolUsePart():
+            state.add(encode_tool_use(part, state.losses, at), at)
+        case OpaquePart():
+            wire = encode_opaque(part, state.losses, at)
+            if wire is not None:
+                state.add(wire, at)
+        case ImagePart() | AudioPart():
+            state.losses.add(at, f"assistant {part.type} part", "Responses assistant items hold no media")
+        case _:
+            assert_never(part)
+
+
+def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -> None:
+    bag = part_bag(part, state.losses, at)
+    starts = ITEM in bag
+    if not starts and state.open_message is not None:
+        state.open_message["content"].append(encode_output_part(part, state.losses, at))
+        return
+    item: dict[str, Any] = restore_fields(bag.pop("item", None) or {})
+    if bag.get(ITEM) == "message" or not (starts or state.for_request):
+        item["type"] = "message"
+    if not (starts or state.for_request):  # a response's output message needs them (ResponseOutputMessage)
+        item.update(id="", status="completed")
+    item["role"] = "assistant"
+    if bag.get(STRING) or (state.for_request and not starts and isinstance(part, TextPart) and not bag):
+        if part.cache_control is not None:
+            state.losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint")
+        item["content"] = part.text
+        if isinstance(part, RefusalPart):
+            state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
+        state.add(item, at)
+        return
+    stripped = part.model_copy(update={"provider_metadata": {PROVIDER: {k: v for k, v in bag.items() if k != ITEM}}})
+    item["content"] = [encode_output_part(stripped, state.losses, at)]
+    state.open_message = item
+    state.items.append(item)
+    state.steps.append(at)
+
+
+def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
+    if part.cache_control is not None:
+        state.losses.add((*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint")
+    bag = part_bag(part, state.losses, at)
+    if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
+        _foreign_thinking(part, state.losses, at)
+        return
+    item = state.open_reasoning
+    if item is None or ITEM in bag:
+        item = {**restore_fields({k: v for k, v in bag.items() if k != "entry"}), "type": "reasoning", "summary": []}
+        if bag.get("_empty_content"):
+            item["content"] = []
+        state.add(item, at)
+        state.open_reasoning = item
+    entry = dict(bag.get("entry") or {})
+    kind = bag.get(KIND)
+    if kind == "content":
+        if item.get("content") is None:
+            item["content"] = []
+        item["content"].append({"type": "reasoning_text", **entry, "text": part.text})
+    elif kind != "empty" or part.text:
+        item["summary"].append({"type": "summary_text", **entry, "text": part.text})
+    if part.encrypted is not None:
+        item["encrypted_content"] = part.encrypted
+
+
+def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
+    if part.provider is not None or part.signature or part.encrypted:
+        who = part.provider or "another provider"
+        why = "OpenAI cannot verify it and it is never sent as a Responses reasoning item"
+        losses.add(at, f"reasoning from {who}", why)
+    else:
+        why = "a replayed Responses reasoning item needs the id and encrypted_content OpenAI gave it"
+        losses.add(at, "unsigned reasoning text", why)
+
+
+def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A ``function_call`` (or ``custom_tool_call``) item; the bag's ``id`` echoed verbatim."""
+    bag = part_bag(part, losses, at)
+    if part.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
+    if bag.get(CUSTOM):
+        return {
+            **restore_fields(bag),
+            "type": "custom_tool_call",
+            "call_id": part.id,
+            "name": part.name,
+            "input": part.arguments,
+        }
+    return {
+        **restore_fields(bag),
+        "type": "function_call",
+        "call_id": part.id,
+        "name": part.name,
+        "arguments": part.arguments,
+    }
+
+
+def _drop_unfollowed_reasoning(state: ItemWriter) -> None:
+    """A reasoning item last in the turn has lost the item that must follow it."""
+    while state.items and state.items[-1].get("type") == "reasoning":
+        state.items.pop()
+        why = "the API rejects a reasoning item without its required following item"
+        state.losses.add(state.steps.pop(), "reasoning item with nothing after it", why)

@@ -1,0 +1,220 @@
+"""Responses ``input`` items <-> canonical messages.
+
+Items map to messages where they stand, so order is kept exactly:
+
+* a ``message`` item with role ``user``, ``system`` or ``developer`` is one canonical
+  message of that role (``developer`` is kept distinct, as canonical allows);
+* a run of assistant-side items is one assistant message (:mod:`.items`);
+* a ``function_call_output`` (or ``custom_tool_call_output``) is one tool message
+  holding its result, as openai-chat maps one ``tool`` message per result; a canonical
+  tool message with several results (Anthropic, Gemini) becomes one output item each;
+* anything else on the caller's side (``item_reference``, ``computer_call_output``,
+  ``mcp_approval_response``, kinds added later) is kept whole, as opaque parts of a user
+  message marked ``_items``, and goes back out as the same items.
+
+Function outputs have no error flag, so a canonical ``is_error`` result is a loss; their
+``name`` is the canonical result's ``name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
+
+from chatcodec.content import AnyPart, ToolResultPart
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
+from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
+from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
+from chatcodec.providers.openai_responses.parts import (
+    RESULT_KINDS,
+    SYSTEM_KINDS,
+    USER_KINDS,
+    decode_parts,
+    encode_input_part,
+    encode_opaque,
+    opaque,
+)
+
+_MESSAGE_FIELDS = ("type", "role", "content")
+_OUTPUT_FIELDS = ("type", "call_id", "output", "name")
+_OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
+
+# --- decode ------------------------------------------------------------------------------
+
+
+def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Canonical messages (as dicts) for a (validated) ``input`` item list."""
+    canonical: list[dict[str, Any]] = []
+    open_kind: str | None = None  # "assistant" or "items" while a run of them continues
+    for item in items:
+        kind = _kind(item)
+        if kind in ("assistant", "items") and kind == open_kind:
+            canonical[-1]["content"].extend(decode_item(item) if kind == "assistant" else [opaque(item)])
+            continue
+        canonical.append(_decode_item(item, kind))
+        open_kind = kind
+    for message in canonical:
+        if message["role"] == "assistant":
+            _to_string_form(message)
+    return canonical
+
+
+def _kind(item: Mapping[str, Any]) -> str:
+    if is_assistant_item(item):
+        return "assistant"
+    if item.get("type") in _OUTPUT_KINDS:
+        return "output"
+    if item.get("type") in (None, "message") and "role" in item:
+        return "message"
+    return "items"
+
+
+def _decode_item(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    match kind:
+        case "assistant":
+            return {"role": "assistant", "content": decode_item(item)}
+        case "output":
+            return {"role": "tool", "content": [decode_output(item)]}
+        case "message":
+            return decode_message(item)
+        case _:
+            return {"role": "user", "content": [opaque(item)], "provider_metadata": {KIT.name: {ITEMS: True}}}
+
+
+def decode_message(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A user, system or developer message item as a canonical message dict."""
+    role, content = item["role"], item["content"]
+    allowed = USER_KINDS if role == "user" else SYSTEM_KINDS
+    canonical = {"role": role, "content": content if isinstance(content, str) else decode_parts(content, allowed)}
+    bag = split_fields(item, _MESSAGE_FIELDS)
+    if "type" in item:
+        bag[TYPED] = True
+    return KIT.attach(canonical, bag)
+
+
+def decode_output(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A function (or custom tool) call output item as a canonical tool-result part."""
+    output = item["output"]
+    canonical: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": item["call_id"],
+        "content": output if isinstance(output, str) else decode_parts(output, RESULT_KINDS),
+    }
+    if item.get("name") is not None:
+        canonical["name"] = item["name"]
+    bag = split_fields(item, _OUTPUT_FIELDS)
+    if item["type"] == "custom_tool_call_output":
+        bag[CUSTOM] = True
+    return KIT.attach(canonical, bag)
+
+
+def _to_string_form(message: dict[str, Any]) -> None:
+    """A turn that is one bare ``{"role": "assistant", "content": "..."}`` item is the
+    canonical string form (what a canonical string encodes to)."""
+    parts = message["content"]
+    if len(parts) == 1 and parts[0]["type"] == "text":
+        bag = KIT.own(parts[0].get("provider_metadata"))
+        if bag == {ITEM: "bare", STRING: True}:
+            message["content"] = parts[0]["text"]
+
+
+# --- encode ------------------------------------------------------------------------------
+
+
+def encode_messages(messages: Sequence[AnyMessage], start: int, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The ``input`` items for ``messages[start:]``."""
+    items: list[dict[str, Any]] = []
+    for index in range(start, len(messages)):
+        message = messages[index]
+        at: Steps = ("messages", index)
+        match message:
+            case AssistantMessage():
+                items.extend(encode_assistant(message, losses, at))
+            case ToolMessage():
+                items.extend(_encode_tool_message(message, losses, at))
+            case UserMessage() if KIT.marker(message.provider_metadata, ITEMS):
+                items.extend(_encode_carried_items(message, losses, at))
+            case SystemMessage() | UserMessage():
+                items.append(encode_message(message, losses, at))
+            case TextMessage():
+                losses.add(at, "text message", "Responses has no raw-text item; sent as user text")
+                items.append({"role": "user", "content": message.content})
+            case _:
+                assert_never(message)
+    return items
+
+
+def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A user, system or developer message item."""
+    bag = KIT.claim(losses, message.provider_metadata, at)
+    if message.name is not None:
+        losses.add((*at, "name"), "participant name", "Responses messages have no name")
+    item = restore_fields(bag)
+    if bag.get(TYPED):
+        item["type"] = "message"
+    item["role"] = message.role
+    if isinstance(message.content, str):
+        item["content"] = message.content
+        if message.cache_control is not None:
+            losses.add((*at, "cache_control"), "cache_control", "a string message has no part to carry it")
+        return item
+    item["content"] = encode_parts(message.content, losses, at)
+    if message.cache_control is not None:
+        _cache_last(item["content"], message, losses, at)
+    return item
+
+
+def encode_parts(parts: Sequence[AnyPart], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+    """Input parts for canonical parts; those with no input part are reported and left out."""
+    encoded = [encode_input_part(part, losses, (*at, "content", index)) for index, part in enumerate(parts)]
+    return [part for part in encoded if part is not None]
+
+
+def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
+    """Message-level ``cache_control`` goes on the last part, as a breakpoint."""
+    if not parts or parts[-1].get("type") not in ("input_text", "input_image", "input_file"):
+        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it")
+        return
+    assert message.cache_control is not None
+    parts[-1].setdefault("prompt_cache_breakpoint", encode_prompt_cache_breakpoint(message.cache_control, losses, at))
+
+
+def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+    KIT.claim(losses, message.provider_metadata, at)
+    if message.name is not None:
+        losses.add((*at, "name"), "participant name", "Responses items have no name")
+    if message.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+    return [encode_result(result, losses, (*at, "content", index)) for index, result in enumerate(message.content)]
+
+
+def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A ``function_call_output`` (or ``custom_tool_call_output``) item."""
+    bag = KIT.claim(losses, result.provider_metadata, at)
+    kind = "custom_tool_call_output" if bag.get(CUSTOM) else "function_call_output"
+    item = {**restore_fields(bag), "type": kind, "call_id": result.tool_use_id}
+    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, losses, at)
+    if result.name is not None:
+        item["name"] = result.name
+    if result.is_error:
+        losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
+    if result.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+    return item
+
+
+def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+    """The items a ``_items`` user message carries, back as they were."""
+    KIT.claim(losses, message.provider_metadata, at)
+    items: list[dict[str, Any]] = []
+    for index, part in enumerate(message.parts):
+        part_at = (*at, "content", index)
+        if part.type == "opaque":
+            wire = encode_opaque(part, losses, part_at)
+        else:
+            wire = encode_message(UserMessage(content=[part]), losses, at)
+        if wire is not None:
+            items.append(wire)
+    return items

@@ -1,0 +1,283 @@
+"""Responses content parts <-> canonical content parts.
+
+Input parts (``input_text``, ``input_image``, ``input_file``, ``input_audio``) live in
+user, system and developer messages and in function call outputs; output parts
+(``output_text`` with its ``annotations`` and ``logprobs``, ``refusal``) in assistant
+message items. A part canonical cannot hold where it stands is kept whole as an opaque
+part. ``prompt_cache_breakpoint`` on an input part is the canonical cache marker.
+
+Encoding rules from the API and its SDK types (``openai.types.responses``):
+
+* ``input_image`` requires ``detail`` (``ResponseInputImageParam``): a canonical image
+  with none is sent with ``"auto"``, the API's default, which is what it meant;
+* images and files go by URL (a ``data:`` URL for base64), ``file_id``, or for files
+  ``file_data`` (a data URL) and ``file_url``; text documents have no input part;
+* assistant text is ``output_text``; an assistant image or audio clip has no part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, assert_never
+
+from chatcodec import compat
+from chatcodec.content import (
+    AnyPart,
+    AudioPart,
+    Base64Source,
+    CacheControl,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    OpaquePart,
+    RefusalPart,
+    TextPart,
+    TextSource,
+    ThinkingPart,
+    ToolResultPart,
+    ToolUsePart,
+    UrlSource,
+)
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import (
+    ABSENT,
+    Steps,
+    absent_keys,
+    decode_prompt_cache_breakpoint,
+    encode_prompt_cache_breakpoint,
+    restore_fields,
+    split_fields,
+)
+from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
+
+BREAKPOINT = "prompt_cache_breakpoint"
+DETAILS = ("auto", "low", "high")
+"""Image details canonical names; ``original`` and later values stay in the bag."""
+
+USER_KINDS = frozenset({"input_text", "input_image", "input_file", "input_audio"})
+SYSTEM_KINDS = frozenset({"input_text"})
+RESULT_KINDS = frozenset({"input_text", "input_image", "input_file"})
+ASSISTANT_KINDS = frozenset({"output_text", "refusal"})
+
+# --- decode ------------------------------------------------------------------------------
+
+
+def opaque(wire: Mapping[str, Any], bag: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A wire object kept whole, for this provider to get back verbatim."""
+    return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": dict(wire)}, bag or {})
+
+
+def decode_parts(parts: list[Any], allowed: frozenset[str]) -> list[dict[str, Any]]:
+    """Canonical parts for a (validated) wire content list."""
+    return [decode_part(part, allowed) for part in parts]
+
+
+def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
+    """The canonical part for a wire part, opaque when ``allowed`` excludes its kind."""
+    kind = part["type"]
+    if kind not in allowed:
+        return opaque(part)
+    decoded: dict[str, Any] | None
+    match kind:
+        case "input_text" | "output_text":
+            decoded = {"type": "text", "text": part["text"]}
+            mapped: tuple[str, ...] = ("type", "text")
+        case "refusal":
+            decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
+        case "input_image":
+            decoded, mapped = _decode_image(part)
+        case "input_file":
+            decoded, mapped = _decode_file(part)
+        case _:
+            decoded, mapped = _decode_audio(part)
+    return opaque(part) if decoded is None else _finish(decoded, part, mapped)
+
+
+def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    cache = decode_prompt_cache_breakpoint(part.get(BREAKPOINT))
+    if cache is not None:
+        canonical["cache_control"] = cache
+        mapped = (*mapped, BREAKPOINT)
+    bag = split_fields(part, mapped)
+    bag.update(KIT.own(canonical.pop("provider_metadata", None)))
+    return KIT.attach(canonical, bag)
+
+
+def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    url, file_id = part.get("image_url"), part.get("file_id")
+    if isinstance(url, str) and url and file_id is None:
+        source, mapped = compat.source_from_url(url), ("type", "image_url")
+    elif isinstance(file_id, str) and file_id and url is None:
+        source, mapped = {"type": "file", "file_id": file_id}, ("type", "file_id")
+    else:
+        return None, ()
+    canonical: dict[str, Any] = {"type": "image", "source": source}
+    if "detail" not in part:  # the SDK requires it; a payload without it gets none back
+        canonical["provider_metadata"] = {PROVIDER: {ABSENT: ["detail"]}}
+    if part.get("detail") in DETAILS:
+        canonical["detail"] = part["detail"]
+        mapped = (*mapped, "detail")
+    return canonical, mapped
+
+
+def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    given = [key for key in ("file_data", "file_id", "file_url") if part.get(key) is not None]
+    if len(given) != 1 or not part[given[0]]:
+        return None, ()
+    key = given[0]
+    if key == "file_data":
+        source = compat.source_from_url(part[key])
+        if source["type"] != "base64":
+            return None, ()  # the API wants a data URL here; anything else stays verbatim
+    elif key == "file_id":
+        source = {"type": "file", "file_id": part[key]}
+    else:
+        source = {"type": "url", "url": part[key]}
+    canonical: dict[str, Any] = {"type": "document", "source": source}
+    mapped: tuple[str, ...] = ("type", key)
+    if part.get("filename") is not None:
+        canonical["filename"] = part["filename"]
+        mapped = (*mapped, "filename")
+    return canonical, mapped
+
+
+def _decode_audio(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    audio = part["input_audio"]
+    media_type = compat.media_type_for_audio_format(audio["format"])
+    if set(audio) != {"data", "format"} or compat.audio_format_from_media_type(media_type) != audio["format"]:
+        return None, ()  # a spelling canonical would not give back: kept whole
+    return {"type": "audio", "source": {"type": "base64", "media_type": media_type, "data": audio["data"]}}, (
+        "type",
+        "input_audio",
+    )
+
+
+# --- encode ------------------------------------------------------------------------------
+
+
+def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """This provider's bag on ``part`` (other providers' reported as lost)."""
+    if part.provider_metadata is None:  # the common case
+        return {}
+    return KIT.claim(losses, part.provider_metadata, at)
+
+
+def encode_input_part(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    """The input part for a user, system or tool-result part; None (a loss) when none fits."""
+    match part:
+        case TextPart():
+            wire = {**restore_fields(part_bag(part, losses, at)), "type": "input_text", "text": part.text}
+        case ImagePart():
+            wire = _encode_image(part, losses, at)
+        case DocumentPart():
+            wire = _encode_document(part, losses, at)
+        case AudioPart():
+            wire = _encode_audio(part, losses, at)
+        case OpaquePart():
+            return encode_opaque(part, losses, at)
+        case ThinkingPart() | RefusalPart() | ToolUsePart() | ToolResultPart():
+            losses.add(at, f"{part.type} part", "a Responses input message has no such part")
+            return None
+        case _:
+            assert_never(part)
+    if wire is not None:
+        _cache(wire, part.cache_control, losses, at)
+    return wire
+
+
+def _cache(wire: dict[str, Any], cache_control: CacheControl | None, losses: LossRecorder, at: Steps) -> None:
+    if cache_control is not None:
+        wire[BREAKPOINT] = encode_prompt_cache_breakpoint(cache_control, losses, at)
+
+
+def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    own = part_bag(part, losses, at)
+    bag = restore_fields(own)
+    source = part.source
+    match source:
+        case UrlSource():
+            bag["image_url"] = source.url
+            _media_type_loss(source.media_type, losses, at)
+        case Base64Source():
+            bag["image_url"] = data_url(source, losses, at)
+        case FileSource():
+            bag["file_id"] = source.file_id
+            _media_type_loss(source.media_type, losses, at)
+        case _:
+            assert_never(source)
+    wire = {**bag, "type": "input_image"}
+    if part.detail is not None:
+        wire["detail"] = part.detail
+    elif "detail" not in absent_keys(own):
+        wire.setdefault("detail", "auto")
+    return wire
+
+
+def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    bag = restore_fields(part_bag(part, losses, at))
+    source = part.source
+    match source:
+        case Base64Source():
+            bag["file_data"] = data_url(source, losses, at)
+        case FileSource():
+            bag["file_id"] = source.file_id
+            _media_type_loss(source.media_type, losses, at)
+        case UrlSource():
+            bag["file_url"] = source.url
+            _media_type_loss(source.media_type, losses, at)
+        case TextSource():
+            losses.add(at, "plain-text document", "Responses has no text documents; sent as input_text")
+            return {"type": "input_text", "text": source.text}
+        case _:
+            assert_never(source)
+    if part.filename is not None:
+        bag["filename"] = part.filename
+    if part.title is not None:
+        losses.add((*at, "title"), "document title", "Responses input files have no title")
+    return {**bag, "type": "input_file"}
+
+
+def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part.source
+    audio_format = compat.audio_format_from_media_type(source.media_type) or ""
+    if not isinstance(source, Base64Source) or compat.media_type_for_audio_format(audio_format) != source.media_type:
+        losses.add(at, f"audio by {source.type} ({source.media_type})", "Responses input_audio is base64 wav or mp3")
+        return None
+    bag = restore_fields(part_bag(part, losses, at))
+    return {**bag, "type": "input_audio", "input_audio": {"data": source.data, "format": audio_format}}
+
+
+def encode_output_part(part: TextPart | RefusalPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """An assistant message item's part: ``output_text`` (annotations from the bag, or
+    none) or ``refusal``."""
+    bag = restore_fields(part_bag(part, losses, at))
+    if part.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint")
+    if isinstance(part, RefusalPart):
+        return {**bag, "type": "refusal", "refusal": part.text}
+    return {"annotations": [], **bag, "type": "output_text", "text": part.text}
+
+
+def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    """An opaque part back as the object it was, when it is this provider's."""
+    if part.provider != PROVIDER:
+        losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+        return None
+    KIT.report_foreign(losses, part.provider_metadata, at)
+    if part.cache_control is not None:
+        losses.add((*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint")
+    return dict(part.data)
+
+
+def data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:
+    """The ``data:`` URL for a base64 source (a loss when it would not read back the same)."""
+    url = compat.data_url(source.media_type, source.data)
+    if compat.source_from_url(url) != source.model_dump():
+        why = "Responses sends it as a data URL, which does not read back as this media type and data"
+        losses.add((*at, "source"), "base64 source", why)
+    return url
+
+
+def _media_type_loss(media_type: str | None, losses: LossRecorder, at: Steps) -> None:
+    if media_type is not None:
+        losses.add((*at, "source", "media_type"), "media type", "Responses sends no media type with a URL or file id")

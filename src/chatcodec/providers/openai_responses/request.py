@@ -1,0 +1,174 @@
+"""Responses request body <-> :class:`~chatcodec.ChatRequest`.
+
+``instructions`` is a leading system message (marked, so it goes back to
+``instructions``, not into ``input``); ``input`` as one string is one user message
+(marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
+``max_tokens``; ``reasoning`` and ``text.format`` are the canonical settings; every other
+top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
+``prompt_cache_key``, ``service_tier``, ``user`` ...) rides in
+``provider_options["openai-responses"]`` and is written back verbatim.
+
+A system message from another provider goes into ``input`` with its role (exact: the
+same instructions in the same place), never into ``instructions``, which does not carry
+over with ``previous_response_id``.
+
+The API's rule on encode: a stateless request (``store: false``, or items from another
+store) that replays reasoning must ask for ``include: ["reasoning.encrypted_content"]``
+to keep getting it back, or the next turn's reasoning cannot be replayed. A request built
+in canonical (a :class:`~chatcodec.Conversation` of Responses turns) that replays this
+provider's encrypted reasoning gets that ``include`` entry added; a request read from
+the wire keeps what it said.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.content import ThinkingPart
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
+from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
+from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
+from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
+from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
+from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
+from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.request import ChatRequest
+from chatcodec.validation import validate_canonical, validate_with
+
+ENCRYPTED_REASONING = "reasoning.encrypted_content"
+"""The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
+
+_MAPPED = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "metadata",
+        "stream",
+        "reasoning",
+        "text",
+    }
+)
+_SCALARS = ("model", "temperature", "top_p", "metadata", "stream")
+_NO_INCLUDE = "_no_include"
+_NO_INPUT = "_no_input"
+
+
+def decode_request(payload: dict[str, Any]) -> ChatRequest:
+    """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
+    request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
+    canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
+    bag = split_fields(request, _MAPPED)
+    messages: list[dict[str, Any]] = []
+    if isinstance(request.get("instructions"), str):
+        messages.append(
+            {
+                "role": "system",
+                "content": request["instructions"],
+                "provider_metadata": {PROVIDER: {INSTRUCTIONS: True}},
+            }
+        )
+    wire_input = request.get("input")
+    if isinstance(wire_input, str):
+        messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
+    elif wire_input is not None:
+        messages.extend(decode_messages(wire_input))
+        if "include" not in request and _replays_encrypted(wire_input):
+            bag[_NO_INCLUDE] = True
+    elif "input" not in request:
+        bag[_NO_INPUT] = True
+    canonical["messages"] = messages
+    max_tokens = request.get("max_output_tokens")
+    if max_tokens is not None and max_tokens >= 1:
+        canonical["max_tokens"] = max_tokens
+    elif max_tokens is not None:
+        bag["max_output_tokens"] = max_tokens
+    decode_tools(request, canonical, bag)
+    decode_settings(request, canonical, bag)
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    return validate_canonical(ChatRequest, canonical)
+
+
+def _replays_encrypted(items: list[Any]) -> bool:
+    return any(item.get("type") == "reasoning" and item.get("encrypted_content") for item in items)
+
+
+def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+    """Read a bare Responses ``input`` item list (a stored conversation)."""
+    wire = validate_with(ITEMS_ADAPTER, messages, "OpenAI Responses input items")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire]), "Messages")
+
+
+def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    """Write ``request`` as a Responses request body, applying the API's rules."""
+    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    wire = restore_fields(bag)
+    if request.model is not None:
+        wire["model"] = request.model
+    messages = request.messages
+    start = 0
+    if messages and _is_instructions(messages[0]):
+        wire["instructions"] = messages[0].content
+        start = 1
+    if _is_input_string(messages, start):
+        wire["input"] = messages[start].content
+    elif len(messages) > start or not bag.get(_NO_INPUT):
+        wire["input"] = encode_messages(messages, start, losses)
+    if request.max_tokens is not None:
+        wire["max_output_tokens"] = request.max_tokens
+    for key in ("temperature", "top_p", "metadata", "stream"):
+        value = getattr(request, key)
+        if value is not None:
+            wire[key] = value
+    for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
+        if getattr(request, key) is not None:
+            losses.add((key,), key, "Responses has no such request setting")
+    if request.stop:
+        losses.add(("stop",), "stop sequences", "Responses has no stop sequences")
+    encode_tools(request, wire, bag, losses)
+    encode_settings(request, wire, bag, losses)
+    if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
+        wire["include"] = [ENCRYPTED_REASONING]
+    return wire
+
+
+def _is_instructions(message: AnyMessage) -> bool:
+    return (
+        isinstance(message, SystemMessage)
+        and isinstance(message.content, str)
+        and KIT.marker(message.provider_metadata, INSTRUCTIONS) is True
+        and message.role == "system"
+        and message.name is None
+        and message.cache_control is None
+    )
+
+
+def _is_input_string(messages: list[AnyMessage], start: int) -> bool:
+    if len(messages) != start + 1:
+        return False
+    message = messages[start]
+    return (
+        isinstance(message, UserMessage)
+        and isinstance(message.content, str)
+        and KIT.marker(message.provider_metadata, INPUT_STRING) is True
+        and message.name is None
+        and message.cache_control is None
+    )
+
+
+def _has_encrypted_reasoning(request: ChatRequest) -> bool:
+    return any(
+        isinstance(part, ThinkingPart) and part.provider == PROVIDER and part.encrypted
+        for message in request.messages
+        if message.role == "assistant"
+        for part in message.parts
+    )

@@ -1,0 +1,123 @@
+"""``response`` bodies (``Response``), both ways.
+
+The ``output`` items in order are the one choice's assistant message (:mod:`.items`);
+``status`` and ``incomplete_details.reason`` are its finish reason; ``usage`` is usage;
+``created_at`` is ``created``. Everything else (``error``, the echoed request settings
+such as ``instructions``, ``tools``, ``reasoning``, ``text``, ``store``, ``billing``
+...) rides in the response's bag and is written back verbatim.
+
+The SDK's ``Response`` requires ``id``, ``created_at``, ``model``, ``object``,
+``output``, ``parallel_tool_calls``, ``tool_choice`` and ``tools``. A canonical response
+from elsewhere may lack them; they are then written as placeholders (``""``, ``0``,
+``"response"``, ``true``, ``"auto"``, ``[]``), never as data; a recorded body that left
+one out gets none back. Responses has one answer per response: choices after the first
+are reported and left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.errors import ProviderAPIError
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AssistantMessage
+from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
+from chatcodec.providers.openai_responses.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.openai_responses.items import decode_item, encode_assistant
+from chatcodec.providers.openai_responses.markers import KIT
+from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
+from chatcodec.providers.openai_responses.wire import RESPONSE_ADAPTER, validated
+from chatcodec.response import ChatResponse
+from chatcodec.validation import validate_canonical
+
+OBJECT = "response"
+PLACEHOLDERS: tuple[tuple[str, object], ...] = (
+    ("id", ""),
+    ("created_at", 0),
+    ("model", ""),
+    ("object", OBJECT),
+    ("parallel_tool_calls", True),
+    ("tool_choice", "auto"),
+    ("tools", []),
+)
+"""The fields ``Response`` requires, with what is written when canonical has no value."""
+
+_TOOL_CALLS = ("function_call", "custom_tool_call")
+
+
+def raise_error_body(payload: dict[str, Any]) -> None:
+    """An error body (``{"error": {...}}`` with no ``output``, what a 4xx/5xx carries)
+    raises :class:`~chatcodec.ProviderAPIError` with the provider's message and type."""
+    if "error" in payload and "output" not in payload:
+        error = as_dict(payload["error"]) or {"message": str(payload["error"])}
+        kind = error.get("type") or error.get("code")
+        raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
+
+
+def decode_response(payload: dict[str, Any]) -> ChatResponse:
+    """Read a response body; everything without a canonical field is kept."""
+    raise_error_body(payload)
+    wire = validated(RESPONSE_ADAPTER, payload, "OpenAI Responses response")
+    return validate_canonical(ChatResponse, decode_response_dict(wire))
+
+
+def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
+    """The canonical response (as a dict) for a validated body; the stream decoder uses it
+    for the response a terminal event carries."""
+    mapped = ["output", "status", "usage"]
+    data: dict[str, Any] = {}
+    for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
+        if isinstance(wire.get(wire_key), str | int) and not isinstance(wire.get(wire_key), bool):
+            data[key] = wire[wire_key]
+            mapped.append(wire_key)
+    if wire.get("object") == OBJECT:
+        mapped.append("object")
+    output = wire["output"]
+    parts = [part for item in output for part in decode_item(item)]
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
+    bag = split_fields(wire, mapped)
+    details = as_dict(wire.get("incomplete_details")) or {}
+    tool_calls = any(item.get("type") in _TOOL_CALLS for item in output)
+    finish_reason = decode_finish_reason(wire.get("status"), details.get("reason"), tool_calls, bag)
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+        if finish_reason["raw"] == details.get("reason") and set(details) == {"reason"}:
+            bag.pop("incomplete_details")
+    data["choices"] = [choice]
+    if isinstance(wire.get("usage"), dict):
+        data["usage"] = decode_usage(wire["usage"])
+    mark_absent(bag, wire, *(key for key, _ in PLACEHOLDERS), "status")
+    return KIT.attach(data, bag)
+
+
+def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+    """Write a response body; what Responses cannot carry is recorded in ``losses``."""
+    KIT.report_foreign(losses, response.provider_metadata, ())
+    bag = KIT.own(response.provider_metadata)
+    left_out = absent_keys(bag)
+    wire = restore_fields(bag)
+    for key, placeholder in PLACEHOLDERS:
+        if key not in left_out:
+            wire.setdefault(key, placeholder)
+    for wire_key, value in (("id", response.id), ("model", response.model), ("created_at", response.created)):
+        if value is not None:
+            wire[wire_key] = value
+    for index in range(1, len(response.choices)):
+        losses.add(("choices", index), "extra choice", "a Responses response holds one answer")
+    choice = response.choices[0]
+    KIT.report_foreign(losses, choice.provider_metadata, ("choices", 0))
+    wire["output"] = encode_output(choice.message, losses)
+    status, reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
+    if "status" not in left_out or choice.finish_reason is not None:
+        wire["status"] = status
+    if reason is not None:
+        wire["incomplete_details"] = {**(as_dict(wire.get("incomplete_details")) or {}), "reason": reason}
+    if response.usage is not None:
+        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+    return wire
+
+
+def encode_output(message: AssistantMessage, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The ``output`` items for the answer."""
+    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False)

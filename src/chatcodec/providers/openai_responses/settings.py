@@ -1,0 +1,127 @@
+"""``reasoning`` and ``text`` <-> canonical ``reasoning`` and ``response_format``.
+
+``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``) and
+``reasoning.summary`` (``auto``, ``concise``, ``detailed``) are canonical fields; the
+deprecated ``generate_summary`` and anything else stay in the bag. Structured output is
+``text.format`` (``json_schema`` flat: ``name``, ``schema``, ``description``, ``strict``;
+``json_object``; ``text``), and ``text.verbosity`` stays in the bag. What canonical can say
+and Responses cannot (a token budget, adaptive thinking, Gemini's ``include_thoughts``,
+Anthropic's ``max`` effort, a reasoning on/off switch) is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+
+_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh"})
+_FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
+
+
+def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """Fill ``reasoning`` and ``response_format`` from ``reasoning`` and ``text``."""
+    reasoning = as_dict(request.get("reasoning"))
+    if reasoning is not None:
+        config: dict[str, Any] = {}
+        if reasoning.get("effort") in _EFFORTS:
+            config["effort"] = reasoning["effort"]
+        if isinstance(reasoning.get("summary"), str):
+            config["summary"] = reasoning["summary"]
+        rest = leftovers(reasoning, list(config))
+        if config:
+            canonical["reasoning"] = config
+        if rest or not config:
+            bag["reasoning"] = rest
+    text = as_dict(request.get("text"))
+    if text is not None:
+        _decode_text(text, canonical, bag)
+
+
+def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    fields = as_dict(text.get("format"))
+    response_format = None if fields is None else _decode_format(fields)
+    if response_format is None:
+        bag["text"] = text
+        return
+    canonical["response_format"] = response_format
+    mapped = ["type", *(wire for wire, key in _FORMAT_KEYS if key in response_format)]
+    format_rest = leftovers(fields, mapped)
+    rest = leftovers(text, ("format",))
+    if format_rest:
+        rest["format"] = format_rest
+    bag["text"] = rest  # kept even empty: `text` was spelled out
+
+
+def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
+    kind = fields.get("type")
+    if kind in ("text", "json_object"):
+        return {"type": kind}
+    if kind != "json_schema" or not isinstance(fields.get("schema"), dict):
+        return None
+    decoded: dict[str, Any] = {"type": "json_schema"}
+    for wire, key in _FORMAT_KEYS:
+        value = fields.get(wire)
+        if value is not None and isinstance(value, bool if key == "strict" else dict if key == "json_schema" else str):
+            decoded[key] = value
+    return decoded
+
+
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
+    if request.reasoning is not None:
+        wire["reasoning"] = {
+            **restore_fields(as_dict(bag.get("reasoning")) or {}),
+            **_reasoning(request.reasoning, losses),
+        }
+    text = dict(as_dict(wire.pop("text", None)) or {})
+    if request.response_format is not None:
+        text["format"] = {**(as_dict(text.get("format")) or {}), **_format(request.response_format, losses)}
+    if text or "text" in bag:
+        wire["text"] = text
+
+
+def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any]:
+    at = ("reasoning",)
+    wire: dict[str, Any] = {}
+    effort = reasoning.effort
+    if effort == "max":
+        losses.add((*at, "effort"), "effort 'max'", "Responses' highest effort is 'xhigh'; sent as that")
+        effort = "xhigh"
+    if reasoning.enabled is False and effort is None:
+        effort = "none"
+    elif reasoning.enabled is not None:
+        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent")
+    if effort is not None:
+        wire["effort"] = effort
+    if reasoning.summary is not None:
+        wire["summary"] = reasoning.summary
+    for key in ("budget_tokens", "adaptive", "include_thoughts"):
+        if getattr(reasoning, key) is not None:
+            losses.add((*at, key), f"reasoning {key}", "Responses has no such setting")
+    return wire
+
+
+def _format(response_format: ResponseFormat, losses: LossRecorder) -> dict[str, Any]:
+    at = ("response_format",)
+    wire: dict[str, Any] = {"type": response_format.type}
+    if response_format.type != "json_schema" or response_format.json_schema is None:
+        for key in ("name", "description", "strict", "json_schema"):
+            if getattr(response_format, key) is not None:
+                losses.add((*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields")
+        if response_format.type == "json_schema":
+            losses.add(at, "JSON schema format without a schema", "sent as a JSON object format")
+            wire["type"] = "json_object"
+        return wire
+    if response_format.name is None:
+        losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'")
+    wire["name"] = response_format.name or "response"
+    wire["schema"] = response_format.json_schema
+    if response_format.description is not None:
+        wire["description"] = response_format.description
+    if response_format.strict is not None:
+        wire["strict"] = response_format.strict
+    return wire

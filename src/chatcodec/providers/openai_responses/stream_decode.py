@@ -1,0 +1,296 @@
+"""Decoding Responses stream events: the one path, driving the shared stream builder.
+
+The API streams *semantic* events keyed by ``output_index`` (which output item) and, in
+an item, ``content_index`` or ``summary_index``: ``response.output_item.added`` opens an
+item, ``response.content_part.added`` a text or refusal part, ``*.delta`` events grow
+them (``output_text``, ``refusal``, ``reasoning_summary_text``, ``reasoning_text``,
+``function_call_arguments``, ``custom_tool_call_input``), and
+``response.output_item.done`` gives the finished item whole. Parts are keyed by
+``(output_index, slot)``, never by a counter shared between items, so parallel function
+calls (several items streaming at once) never overwrite each other.
+
+The finished item is the truth for everything a delta does not carry (item ``id``,
+``status``, ``annotations``, ``logprobs``, ``encrypted_content``): at
+``output_item.done`` the decoder reads the item exactly as the non-streamed response
+decoder does (:func:`.items.decode_item`) and closes each streamed part with that part's
+bag, opening (with its whole text) any part that never streamed. Built-in tool items
+(``web_search_call`` ...) arrive whole at their ``done``. The terminal event
+(``response.completed``, ``.incomplete``, ``.failed``) carries the whole response: its
+status, usage and top-level fields are read as :mod:`.response` reads them. So streamed
+equals non-streamed, as the SDK's own accumulator (``openai.lib.streaming.responses``,
+which keeps the final ``response`` snapshot) has it.
+
+Events this decoder does not map (``response.in_progress``, ``*.done`` text events whose
+text the deltas already gave, ``output_text.annotation.added`` whose annotation the
+finished item repeats, built-in tool progress such as ``web_search_call.searching``, and
+event types added later) are validated as events and otherwise passed over: never fatal,
+and what they say comes back in ``output_item.done`` or the terminal response.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic_core
+
+from chatcodec.errors import ChatcodecError, StreamError
+from chatcodec.providers.kit import canonical_refusal
+from chatcodec.providers.openai_responses.items import decode_item
+from chatcodec.providers.openai_responses.markers import PROVIDER
+from chatcodec.providers.openai_responses.response import decode_response_dict
+from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.response import Usage
+from chatcodec.stream_builder import PartBuilder, StreamBuilder
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.validation import validate_canonical
+
+TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+"""The events that end a stream with the whole response."""
+
+_STARTS = ("response.created", "response.queued", "response.in_progress")
+_DELTAS = {
+    "response.output_text.delta": "content_index",
+    "response.refusal.delta": "content_index",
+    "response.reasoning_summary_text.delta": "summary_index",
+    "response.reasoning_text.delta": "content_index",
+    "response.function_call_arguments.delta": None,
+    "response.custom_tool_call_input.delta": None,
+}
+_SLOT_KINDS = {
+    "response.output_text.delta": ("content", "text"),
+    "response.refusal.delta": ("content", "refusal"),
+    "response.reasoning_summary_text.delta": ("summary", "thinking"),
+    "response.reasoning_text.delta": ("reasoning", "thinking"),
+    "response.function_call_arguments.delta": ("call", "tool_use"),
+    "response.custom_tool_call_input.delta": ("call", "tool_use"),
+}
+
+Slot = tuple[str, int]
+"""Where a part sits in its item: ``("content", i)``, ``("summary", i)``,
+``("reasoning", i)`` (a reasoning item's ``content``), ``("call", 0)``, ``("empty", 0)``."""
+
+
+@dataclass
+class _Item:
+    """An output item between its ``added`` and ``done``."""
+
+    kind: str
+    parts: dict[Slot, PartBuilder] = field(default_factory=dict[Slot, PartBuilder])
+    streamed: set[Slot] = field(default_factory=set[Slot])
+    reserved: int | None = None
+
+
+class StreamDecoder:
+    """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
+
+    def __init__(self, builder: StreamBuilder | None = None) -> None:
+        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.items: dict[int, _Item] = {}
+        self.next_index = 0
+        self.started = False
+        self.position = -1
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one wire event (errors name its position in the stream)."""
+        self.read((event,))
+        return self.builder.take_events()
+
+    def close(self) -> list[AnyStreamEvent]:
+        """Nothing is owed at the end: parts of an item that never finished (an
+        interrupted stream) keep what streamed."""
+        return self.builder.take_events()
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
+        for event in events:
+            self.position += 1
+            try:
+                self._read(validated(EVENT_ADAPTER, event, f"OpenAI Responses stream event {self.position}"))
+            except ChatcodecError:
+                raise
+            except pydantic_core.ValidationError as error:
+                raise canonical_refusal(error, self.position) from None
+            except (KeyError, TypeError, AttributeError) as error:  # a field of the wrong shape
+                raise StreamError(f"malformed {event.get('type')} event: {error!r}", "$", self.position) from None
+
+    def _read(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind in _DELTAS:
+            self._delta(event, kind)
+        elif kind in _STARTS:
+            self._start(event)
+        elif kind == "response.output_item.added":
+            self._item_added(self._index(event, "output_index"), self._item(event))
+        elif kind == "response.content_part.added":
+            self._content_added(event)
+        elif kind == "response.reasoning_summary_part.added":
+            self._part(self._index(event, "output_index"), ("summary", self._index(event, "summary_index")), "thinking")
+        elif kind == "response.output_item.done":
+            self._item_done(self._index(event, "output_index"), self._item(event))
+        elif kind in TERMINAL:
+            self._terminal(event)
+        elif kind == "error":
+            message = event.get("message")
+            code = event.get("code")
+            self.builder.error(
+                ErrorEvent(
+                    message=message if isinstance(message, str) else "",
+                    error_type=code if isinstance(code, str) else None,
+                    body=event,
+                )
+            )
+
+    # --- fields ----------------------------------------------------------------------------
+
+    def _index(self, event: dict[str, Any], key: str) -> int:
+        value = event.get(key)
+        if type(value) is not int or value < 0:
+            raise StreamError(f"{key} must be a non-negative integer", f"$.{key}", self.position)
+        return value
+
+    def _item(self, event: dict[str, Any]) -> dict[str, Any]:
+        return validated(ITEM_ADAPTER, event.get("item"), f"OpenAI Responses stream event {self.position} item")
+
+    # --- response ----------------------------------------------------------------------------
+
+    def _start(self, event: dict[str, Any]) -> None:
+        if self.started:
+            return
+        self.started = True
+        response = event.get("response")
+        fields = response if isinstance(response, dict) else {}
+        created = fields.get("created_at")
+        self.builder.start(
+            id=fields.get("id") if isinstance(fields.get("id"), str) else None,
+            model=fields.get("model") if isinstance(fields.get("model"), str) else None,
+            created=created if type(created) is int else None,
+        )
+
+    def _terminal(self, event: dict[str, Any]) -> None:
+        wire = validated(
+            RESPONSE_ADAPTER, event.get("response"), f"OpenAI Responses stream event {self.position} response"
+        )
+        decoded = decode_response_dict(wire)
+        if not self.started:
+            self._start(event)
+        for output_index, item in enumerate(wire["output"]):
+            if output_index in self.items:  # an item whose done never came: the response has it
+                self._item_done(output_index, item)
+        usage = decoded.get("usage")
+        if usage is not None:
+            self.builder.usage(validate_canonical(Usage, usage))
+        choice = decoded["choices"][0]
+        if "finish_reason" in choice:
+            self.builder.finish(0, choice["finish_reason"], decoded.get("provider_metadata"))
+
+    # --- items -------------------------------------------------------------------------------
+
+    def _item_added(self, output_index: int, item: dict[str, Any]) -> None:
+        kind = item["type"] if isinstance(item.get("type"), str) else "message"
+        record = self.items[output_index] = _Item(kind)
+        if kind in ("function_call", "custom_tool_call"):
+            self._part(output_index, ("call", 0), "tool_use", item)
+        elif kind not in ("message", "reasoning"):
+            record.reserved = self._allocate()
+
+    def _content_added(self, event: dict[str, Any]) -> None:
+        part = event.get("part")
+        kind = part.get("type") if isinstance(part, dict) else None
+        content_index = self._index(event, "content_index")
+        output_index = self._index(event, "output_index")
+        if kind == "reasoning_text":
+            self._part(output_index, ("reasoning", content_index), "thinking")
+        elif kind in ("output_text", "refusal"):
+            self._part(output_index, ("content", content_index), "text" if kind == "output_text" else "refusal")
+
+    def _delta(self, event: dict[str, Any], kind: str) -> None:
+        output_index = self._index(event, "output_index")
+        key = _DELTAS[kind]
+        slot_name, part_kind = _SLOT_KINDS[kind]
+        slot = (slot_name, 0 if key is None else self._index(event, key))
+        delta = event.get("delta")
+        if not isinstance(delta, str):
+            raise StreamError("delta must be text", "$.delta", self.position)
+        part = self._part(output_index, slot, part_kind)
+        if part is not None:
+            self.items[output_index].streamed.add(slot)
+            part.append(delta)
+
+    def _part(self, output_index: int, slot: Slot, kind: str, item: dict[str, Any] | None = None) -> PartBuilder | None:
+        """The part at ``slot`` of an item, opened on first mention (tolerant of a stream
+        that skipped its ``added`` events)."""
+        record = self.items.setdefault(output_index, _Item("message" if slot[0] == "content" else "reasoning"))
+        found = record.parts.get(slot)
+        if found is not None:
+            return found if found.kind == kind else None
+        index = self._allocate()
+        match kind:
+            case "text":
+                part = self.builder.open_text(0, index)
+            case "refusal":
+                part = self.builder.open_refusal(0, index)
+            case "thinking":
+                part = self.builder.open_thinking(0, index, provider=PROVIDER)
+            case _:
+                fields = item or {}
+                call_id, name = fields.get("call_id"), fields.get("name")
+                if not (isinstance(call_id, str) and call_id and isinstance(name, str) and name):
+                    raise StreamError("a function call item needs its call_id and name", "$.item", self.position)
+                part = self.builder.open_tool_call(0, index, id=call_id, name=name)
+        record.parts[slot] = part
+        return part
+
+    def _allocate(self) -> int:
+        index = self.next_index
+        self.next_index += 1
+        return index
+
+    def _item_done(self, output_index: int, item: dict[str, Any]) -> None:
+        record = self.items.pop(output_index, None) or _Item(str(item.get("type")))
+        decoded = decode_item(item)
+        slots = _slots(item, len(decoded))
+        for part, slot in zip(decoded, slots, strict=True):
+            if part["type"] == "opaque" or slot is None:
+                index = record.reserved if record.reserved is not None else self._allocate()
+                record.reserved = None
+                self.builder.whole(PartEvent.model_validate({"index": index, "choice": 0, "part": part}))
+                continue
+            self._finish_part(output_index, record, slot, part, item)
+        for slot, builder in record.parts.items():  # streamed parts the finished item does not have
+            if slot not in slots and builder.kind != "refusal":
+                self.builder.close(builder)
+
+    def _finish_part(
+        self, output_index: int, record: _Item, slot: Slot, part: dict[str, Any], item: dict[str, Any]
+    ) -> None:
+        kind = part["type"]
+        self.items[output_index] = record
+        builder = self._part(output_index, slot, kind, item)
+        del self.items[output_index]
+        if builder is None:
+            return
+        if slot not in record.streamed:
+            text = part.get("arguments") if kind == "tool_use" else part.get("text")
+            if text:
+                builder.append(text)
+        if kind != "refusal":
+            self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
+
+
+def _slots(item: dict[str, Any], count: int) -> list[Slot | None]:
+    """The slot of each part :func:`decode_item` gives for ``item``, in order."""
+    kind = item.get("type")
+    if kind == "reasoning":
+        summary = len(item["summary"])
+        if summary == 0 and not item.get("content"):
+            return [("empty", 0)]
+        return [("summary", index) if index < summary else ("reasoning", index - summary) for index in range(count)]
+    if kind in ("function_call", "custom_tool_call"):
+        return [("call", 0)]
+    if (kind in (None, "message")) and item.get("role") == "assistant" and isinstance(item.get("content"), list):
+        return [("content", index) for index in range(count)]
+    if (kind in (None, "message")) and isinstance(item.get("content"), str):
+        return [("content", 0)]
+    return [None] * count

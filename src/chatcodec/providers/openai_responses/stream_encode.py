@@ -1,0 +1,324 @@
+"""Canonical stream events -> Responses stream events (for proxies), and SSE text.
+
+Parts are grouped into output items by the same :class:`.items.ItemWriter` that writes a
+response's ``output``, so a stream and its non-streamed response hold the same items.
+What makes an item (a message item's ``id`` and ``status``, a reasoning item's summary
+or content, ``encrypted_content``, a call's ``fc_`` id) arrives on a canonical part's
+*end* event, so each part is written when it ends: its deltas keep their chunking but
+wait for the part's end (a proxy streams part by part, not token by token, a known
+limit of this encoder). Each event carries ``sequence_number``; ``output_index`` counts
+items and ``content_index`` / ``summary_index`` count parts within one, so parallel calls
+are separate items with their own indexes, never all at index 0.
+
+The stream ends with ``response.completed`` (``.incomplete`` or ``.failed`` by the
+finish reason's status) holding the whole response: the items, usage, and the
+response's own fields (from the start or finish event's bag).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.losses import LossRecorder
+from chatcodec.messages import AssistantMessage
+from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter
+from chatcodec.providers.openai_responses.markers import KIT
+from chatcodec.providers.openai_responses.response import encode_response
+from chatcodec.response import ChatResponse, FinishReason, Usage
+from chatcodec.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    FinishEvent,
+    PartEvent,
+    RefusalDeltaEvent,
+    ResponseStartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingSignatureDeltaEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UsageEvent,
+)
+
+_TERMINAL = {"completed": "response.completed", "incomplete": "response.incomplete", "failed": "response.failed"}
+
+
+@dataclass
+class _Pending:
+    """A canonical part between its start and end events."""
+
+    start: TextStartEvent | ThinkingStartEvent | ToolCallStartEvent | None
+    kind: str
+    fragments: list[str] = field(default_factory=list[str])
+    signature: list[str] | None = None
+
+
+@dataclass
+class _Stream:
+    losses: LossRecorder
+    writer: ItemWriter
+    sequence: int = 0
+    start: ResponseStartEvent | None = None
+    finish: FinishEvent | None = None
+    usage: Usage | None = None
+    pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
+    parts: list[AssistantPart] = field(default_factory=list[AssistantPart])
+    done: int = 0  # items whose output_item.done was written
+    counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
+
+    def event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        wire = {"type": kind, **fields, "sequence_number": self.sequence}
+        self.sequence += 1
+        return wire
+
+
+def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    """Wire events for canonical ones, lazily."""
+    stream = _Stream(losses, ItemWriter(losses, for_request=False))
+    for event in events:
+        yield from _encode_event(event, stream)
+    for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
+        yield from _end(stream, index, None, {})
+    yield from _close_items(stream, len(stream.writer.items))
+    yield _terminal(stream)
+
+
+def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, Any]]:
+    match event:
+        case ResponseStartEvent():
+            stream.start = event
+            yield stream.event("response.created", response=_snapshot(stream, "in_progress"))
+        case TextStartEvent() | ThinkingStartEvent() | ToolCallStartEvent():
+            stream.pending[event.index] = _Pending(event, event.type.removesuffix("_start"))
+        case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
+            _pending(stream, event.index, "text").fragments.append(event.delta)
+        case RefusalDeltaEvent():
+            _pending(stream, event.index, "refusal").fragments.append(event.delta)
+        case ThinkingSignatureDeltaEvent():
+            pending = _pending(stream, event.index, "thinking")
+            pending.signature = [*(pending.signature or []), event.delta]
+        case TextEndEvent() | ToolCallEndEvent() | ThinkingEndEvent():
+            encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
+            yield from _end(stream, event.index, encrypted, event.provider_metadata or {})
+        case PartEvent():
+            yield from _write_part(stream, event.part, event.index)
+        case UsageEvent():
+            stream.usage = event.usage
+        case FinishEvent():
+            stream.finish = event
+        case ErrorEvent():
+            yield stream.event("error", code=event.error_type, message=event.message, param=None)
+
+
+def _pending(stream: _Stream, index: int, kind: str) -> _Pending:
+    found = stream.pending.get(index)
+    if found is None:
+        found = stream.pending[index] = _Pending(None, kind)
+    return found
+
+
+def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    pending = stream.pending.pop(index, None)
+    if pending is None:
+        return
+    start = pending.start
+    text = "".join(pending.fragments)
+    merged = {**((start.provider_metadata or {}) if start is not None else {})}
+    for name, bag in metadata.items():
+        merged[name] = {**merged.get(name, {}), **bag}
+    extra: dict[str, Any] = {"provider_metadata": merged or None}
+    part: AssistantPart
+    if isinstance(start, ThinkingStartEvent):
+        signature = None if pending.signature is None else "".join(pending.signature)
+        part = ThinkingPart(
+            text=text, signature=signature, encrypted=encrypted, provider=start.provider, model=start.model, **extra
+        )
+    elif isinstance(start, ToolCallStartEvent):
+        part = ToolUsePart(id=start.id, name=start.name, arguments=text, **extra)
+    elif pending.kind == "refusal":
+        part = RefusalPart(text=text, **extra)
+    else:
+        part = TextPart(text=text, **extra)
+    yield from _write_part(stream, part, index, pending.fragments)
+
+
+def _write_part(stream: _Stream, part: Any, index: int, fragments: list[str] | None = None) -> Iterator[dict[str, Any]]:
+    writer = stream.writer
+    before = len(writer.items)
+    last = writer.items[-1] if writer.items else None
+    last_size = _size(last)
+    writer.add_part(part, ("choices", 0, "message", "content", index))
+    stream.parts.append(part)
+    items = writer.items
+    if len(items) > before:  # a new item (or several): the ones before it are complete
+        yield from _close_items(stream, before)
+        for position in range(before, len(items)):
+            yield stream.event("response.output_item.added", output_index=position, item=_empty(items[position]))
+            yield from _content_events(stream, position, 0, fragments)
+    elif last is not None and _size(last) > last_size:
+        yield from _content_events(stream, len(items) - 1, last_size, fragments)
+
+
+def _size(item: dict[str, Any] | None) -> int:
+    if item is None:
+        return 0
+    if item.get("type") == "reasoning":
+        return len(item.get("summary") or []) + len(item.get("content") or [])
+    content = item.get("content")
+    return len(content) if isinstance(content, list) else 0
+
+
+def _empty(item: dict[str, Any]) -> dict[str, Any]:
+    """The item as ``output_item.added`` shows it: nothing generated yet."""
+    kind = item.get("type")
+    if kind == "message":
+        return {**item, "status": "in_progress", "content": []}
+    if kind == "reasoning":
+        return {key: value for key, value in item.items() if key not in ("encrypted_content", "content")} | {
+            "summary": []
+        }
+    if kind == "function_call":
+        return {**item, "status": "in_progress", "arguments": ""}
+    if kind == "custom_tool_call":
+        return {**item, "input": ""}
+    return item
+
+
+def _content_events(
+    stream: _Stream, output_index: int, first: int, fragments: list[str] | None
+) -> Iterator[dict[str, Any]]:
+    """The events for the parts of item ``output_index`` from part ``first`` on."""
+    item = stream.writer.items[output_index]
+    item_id = item.get("id") if isinstance(item.get("id"), str) else ""
+    where = {"item_id": item_id, "output_index": output_index}
+    kind = item.get("type")
+    if kind in ("function_call", "custom_tool_call"):
+        text = item["arguments"] if kind == "function_call" else item["input"]
+        prefix = "response.function_call_arguments" if kind == "function_call" else "response.custom_tool_call_input"
+        for delta in _deltas(text, fragments):
+            yield stream.event(f"{prefix}.delta", **where, delta=delta)
+        yield stream.event(
+            f"{prefix}.done", **where, **({"arguments": text} if kind == "function_call" else {"input": text})
+        )
+        return
+    if kind == "reasoning":
+        yield from _reasoning_events(stream, item, where, first, fragments)
+        return
+    content = item.get("content")
+    if not isinstance(content, list):
+        return
+    for content_index in range(first, len(content)):
+        yield from _message_part_events(
+            stream, content[content_index], {**where, "content_index": content_index}, fragments
+        )
+
+
+def _message_part_events(
+    stream: _Stream, part: dict[str, Any], where: dict[str, Any], fragments: list[str] | None
+) -> Iterator[dict[str, Any]]:
+    if part.get("type") == "refusal":
+        yield stream.event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
+        for delta in _deltas(part["refusal"], fragments):
+            yield stream.event("response.refusal.delta", **where, delta=delta)
+        yield stream.event("response.refusal.done", **where, refusal=part["refusal"])
+    else:
+        empty = {
+            "type": "output_text",
+            "text": "",
+            "annotations": [],
+            **({"logprobs": []} if "logprobs" in part else {}),
+        }
+        yield stream.event("response.content_part.added", **where, part=empty)
+        for delta in _deltas(part["text"], fragments):
+            yield stream.event("response.output_text.delta", **where, delta=delta, logprobs=[])
+        yield stream.event("response.output_text.done", **where, text=part["text"], logprobs=part.get("logprobs") or [])
+    yield stream.event("response.content_part.done", **where, part=part)
+
+
+def _reasoning_events(
+    stream: _Stream, item: dict[str, Any], where: dict[str, Any], first: int, fragments: list[str] | None
+) -> Iterator[dict[str, Any]]:
+    summary = item.get("summary") or []
+    content = item.get("content") or []
+    for position in range(first, len(summary) + len(content)):
+        if position < len(summary):
+            entry = summary[position]
+            at = {**where, "summary_index": position}
+            yield stream.event("response.reasoning_summary_part.added", **at, part={"type": "summary_text", "text": ""})
+            for delta in _deltas(entry["text"], fragments):
+                yield stream.event("response.reasoning_summary_text.delta", **at, delta=delta)
+            yield stream.event("response.reasoning_summary_text.done", **at, text=entry["text"])
+            yield stream.event("response.reasoning_summary_part.done", **at, part=entry)
+        else:
+            entry = content[position - len(summary)]
+            at = {**where, "content_index": position - len(summary)}
+            yield stream.event("response.content_part.added", **at, part={"type": "reasoning_text", "text": ""})
+            for delta in _deltas(entry["text"], fragments):
+                yield stream.event("response.reasoning_text.delta", **at, delta=delta)
+            yield stream.event("response.reasoning_text.done", **at, text=entry["text"])
+            yield stream.event("response.content_part.done", **at, part=entry)
+
+
+def _deltas(text: str, fragments: list[str] | None) -> list[str]:
+    """The canonical deltas when they spell ``text``, else ``text`` in one delta."""
+    if fragments is not None and "".join(fragments) == text:
+        return [fragment for fragment in fragments if fragment]
+    return [text] if text else []
+
+
+def _close_items(stream: _Stream, upto: int) -> Iterator[dict[str, Any]]:
+    for position in range(stream.done, upto):
+        yield stream.event("response.output_item.done", output_index=position, item=stream.writer.items[position])
+    stream.done = max(stream.done, upto)
+
+
+def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
+    start = stream.start
+    response = ChatResponse(
+        id=None if start is None else start.id,
+        model=None if start is None else start.model,
+        created=None if start is None else start.created,
+        message=AssistantMessage(content=[]),
+        provider_metadata=None if start is None else start.provider_metadata,
+    )
+    wire = encode_response(response, LossRecorder())
+    wire.update(status=status, output=[])
+    wire.pop("usage", None)
+    return wire
+
+
+def _terminal(stream: _Stream) -> dict[str, Any]:
+    start, finish = stream.start, stream.finish
+    metadata: dict[str, Any] = dict((start.provider_metadata or {}) if start is not None else {})
+    if finish is not None:
+        for name, bag in (finish.provider_metadata or {}).items():
+            metadata[name] = {**metadata.get(name, {}), **bag}
+        KIT.report_foreign(stream.losses, finish.choice_metadata, ("choices", 0))
+    reason: FinishReason | None = None if finish is None else finish.finish_reason
+    response = ChatResponse(
+        id=None if start is None else start.id,
+        model=None if start is None else start.model,
+        created=None if start is None else start.created,
+        message=AssistantMessage(content=[]),
+        finish_reason=reason,
+        usage=stream.usage,
+        provider_metadata=metadata or None,
+    )
+    wire = encode_response(response, stream.losses)
+    wire["output"] = stream.writer.items
+    return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """Server-sent event text for wire events: ``event:`` names the type, as OpenAI sends."""
+    for event in wire_events:
+        yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
