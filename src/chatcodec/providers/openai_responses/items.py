@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
@@ -96,12 +97,18 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    content = item["content"]
+    content: object = item["content"]
     if isinstance(content, list) and not content:
         return [opaque(item)]  # no part to carry the item's fields
-    parts = [{"type": "text", "text": content}] if isinstance(content, str) else decode_parts(content, ASSISTANT_KINDS)
+    parts: list[dict[str, Any]]
+    if isinstance(content, str):
+        parts = [{"type": "text", "text": content}]
+    else:
+        listed: list[Any] = as_list(content) or []
+        parts = decode_parts(listed, ASSISTANT_KINDS)
     first = parts[0]
-    bag: dict[str, Any] = dict(KIT.own(first.get("provider_metadata")))
+    metadata = as_dict(first.get("provider_metadata")) or {}
+    bag: dict[str, Any] = dict(as_dict(metadata.get(PROVIDER)) or {})
     bag[ITEM] = "message" if "type" in item else "bare"
     if isinstance(content, str):
         bag[STRING] = True
@@ -113,8 +120,8 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    entries = [(entry, "summary") for entry in item["summary"]]
-    entries += [(entry, "content") for entry in item.get("content") or []]
+    entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in as_list(item["summary"]) or []]
+    entries += [(entry, "content") for entry in as_list(item.get("content")) or []]
     parts: list[dict[str, Any]] = []
     for entry, kind in entries or [({"text": ""}, "empty")]:
         bag: dict[str, Any] = {}
@@ -235,21 +242,25 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
     if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
         _foreign_thinking(part, state.losses, at)
         return
-    item = state.open_reasoning
+    item: dict[str, Any] | None = state.open_reasoning
     if item is None or ITEM in bag:
         item = {**restore_fields({k: v for k, v in bag.items() if k != "entry"}), "type": "reasoning", "summary": []}
         if bag.get("_empty_content"):
             item["content"] = []
         state.add(item, at)
         state.open_reasoning = item
-    entry = dict(bag.get("entry") or {})
+    entry = as_dict(bag.get("entry")) or {}
     kind = bag.get(KIND)
     if kind == "content":
-        if item.get("content") is None:
-            item["content"] = []
-        item["content"].append({"type": "reasoning_text", **entry, "text": part.text})
+        content = as_list(item.get("content"))
+        if content is None:
+            content = item["content"] = []
+        content.append({"type": "reasoning_text", **entry, "text": part.text})
     elif kind != "empty" or part.text:
-        item["summary"].append({"type": "summary_text", **entry, "text": part.text})
+        summary = as_list(item.get("summary"))
+        if summary is None:
+            summary = item["summary"] = []
+        summary.append({"type": "summary_text", **entry, "text": part.text})
     if part.encrypted is not None:
         item["encrypted_content"] = part.encrypted
 

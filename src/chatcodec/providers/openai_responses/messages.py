@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from chatcodec.content import AnyPart, ToolResultPart
+from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
@@ -211,10 +211,11 @@ def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps)
     items: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)
-        if part.type == "opaque":
+        if isinstance(part, OpaquePart):
             wire = encode_opaque(part, losses, part_at)
         else:
-            wire = encode_message(UserMessage(content=[part]), losses, at)
+            wire = encode_input_part(part, losses, part_at)
+            wire = None if wire is None else {"role": "user", "content": [wire]}
         if wire is not None:
             items.append(wire)
     return items

@@ -105,6 +105,7 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
 
 def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     url, file_id = part.get("image_url"), part.get("file_id")
+    mapped: tuple[str, ...]
     if isinstance(url, str) and url and file_id is None:
         source, mapped = compat.source_from_url(url), ("type", "image_url")
     elif isinstance(file_id, str) and file_id and url is None:
@@ -164,6 +165,7 @@ def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
 
 def encode_input_part(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     """The input part for a user, system or tool-result part; None (a loss) when none fits."""
+    wire: dict[str, Any] | None
     match part:
         case TextPart():
             wire = {**restore_fields(part_bag(part, losses, at)), "type": "input_text", "text": part.text}

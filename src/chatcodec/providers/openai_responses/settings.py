@@ -44,7 +44,7 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
 def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
     fields = as_dict(text.get("format"))
     response_format = None if fields is None else _decode_format(fields)
-    if response_format is None:
+    if fields is None or response_format is None:
         bag["text"] = text
         return
     canonical["response_format"] = response_format

@@ -35,6 +35,7 @@ from typing import Any
 
 import pydantic_core
 
+from chatcodec._narrow import as_dict
 from chatcodec.errors import ChatcodecError, StreamError
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.openai_responses.items import decode_item
@@ -159,13 +160,12 @@ class StreamDecoder:
         if self.started:
             return
         self.started = True
-        response = event.get("response")
-        fields = response if isinstance(response, dict) else {}
-        created = fields.get("created_at")
+        fields = as_dict(event.get("response")) or {}
+        known = {key: fields.get(key) for key in ("id", "model", "created_at")}
         self.builder.start(
-            id=fields.get("id") if isinstance(fields.get("id"), str) else None,
-            model=fields.get("model") if isinstance(fields.get("model"), str) else None,
-            created=created if type(created) is int else None,
+            id=_text(known["id"]),
+            model=_text(known["model"]),
+            created=known["created_at"] if type(known["created_at"]) is int else None,
         )
 
     def _terminal(self, event: dict[str, Any]) -> None:
@@ -196,8 +196,7 @@ class StreamDecoder:
             record.reserved = self._allocate()
 
     def _content_added(self, event: dict[str, Any]) -> None:
-        part = event.get("part")
-        kind = part.get("type") if isinstance(part, dict) else None
+        kind = (as_dict(event.get("part")) or {}).get("type")
         content_index = self._index(event, "content_index")
         output_index = self._index(event, "output_index")
         if kind == "reasoning_text":
@@ -277,6 +276,10 @@ class StreamDecoder:
                 builder.append(text)
         if kind != "refusal":
             self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _slots(item: dict[str, Any], count: int) -> list[Slot | None]:

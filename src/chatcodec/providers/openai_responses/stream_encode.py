@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatcodec._narrow import as_list
 from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
@@ -172,9 +173,8 @@ def _size(item: dict[str, Any] | None) -> int:
     if item is None:
         return 0
     if item.get("type") == "reasoning":
-        return len(item.get("summary") or []) + len(item.get("content") or [])
-    content = item.get("content")
-    return len(content) if isinstance(content, list) else 0
+        return len(as_list(item.get("summary")) or []) + len(as_list(item.get("content")) or [])
+    return len(as_list(item.get("content")) or [])
 
 
 def _empty(item: dict[str, Any]) -> dict[str, Any]:
@@ -213,8 +213,8 @@ def _content_events(
     if kind == "reasoning":
         yield from _reasoning_events(stream, item, where, first, fragments)
         return
-    content = item.get("content")
-    if not isinstance(content, list):
+    content = as_list(item.get("content"))
+    if content is None:
         return
     for content_index in range(first, len(content)):
         yield from _message_part_events(
@@ -231,7 +231,7 @@ def _message_part_events(
             yield stream.event("response.refusal.delta", **where, delta=delta)
         yield stream.event("response.refusal.done", **where, refusal=part["refusal"])
     else:
-        empty = {
+        empty: dict[str, Any] = {
             "type": "output_text",
             "text": "",
             "annotations": [],
@@ -247,8 +247,8 @@ def _message_part_events(
 def _reasoning_events(
     stream: _Stream, item: dict[str, Any], where: dict[str, Any], first: int, fragments: list[str] | None
 ) -> Iterator[dict[str, Any]]:
-    summary = item.get("summary") or []
-    content = item.get("content") or []
+    summary: list[dict[str, Any]] = as_list(item.get("summary")) or []
+    content: list[dict[str, Any]] = as_list(item.get("content")) or []
     for position in range(first, len(summary) + len(content)):
         if position < len(summary):
             entry = summary[position]

@@ -49,7 +49,7 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     if choice in _CHOICES:
         canonical["tool_choice"] = {"type": choice}
     elif _is_named_function(choice):
-        canonical["tool_choice"] = {"type": "tool", "name": choice["name"]}
+        canonical["tool_choice"] = {"type": "tool", "name": (as_dict(choice) or {})["name"]}
     elif choice is not None:
         bag["tool_choice"] = choice
     if isinstance(request.get("parallel_tool_calls"), bool):
