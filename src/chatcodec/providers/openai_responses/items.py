@@ -98,14 +98,13 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     content: object = item["content"]
-    if isinstance(content, list) and not content:
+    listed = as_list(content)
+    if listed is not None and not listed:
         return [opaque(item)]  # no part to carry the item's fields
-    parts: list[dict[str, Any]]
     if isinstance(content, str):
         parts = [{"type": "text", "text": content}]
     else:
-        listed: list[Any] = as_list(content) or []
-        parts = decode_parts(listed, ASSISTANT_KINDS)
+        parts = decode_parts(listed or [], ASSISTANT_KINDS)
     first = parts[0]
     metadata = as_dict(first.get("provider_metadata")) or {}
     bag: dict[str, Any] = dict(as_dict(metadata.get(PROVIDER)) or {})
