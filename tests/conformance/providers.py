@@ -27,6 +27,8 @@ from conformance import (
     gemini_streams,
     openai_chat_rules,
     openai_chat_streams,
+    openai_responses_rules,
+    openai_responses_streams,
 )
 from conformance.fixtures import JsonObject, stream_event_dicts
 from conformance.normal_forms import identical
@@ -220,6 +222,25 @@ PROVIDERS: tuple[Provider, ...] = (
         same_result=bedrock_converse_rules.compact_arguments,
         for_sdk=bedrock_converse_rules.for_sdk,
         silent_rewrites=bedrock_converse_rules.silent_rewrites,
+    ),
+    Provider(
+        name="openai-responses",
+        check_request=openai_responses_rules.check_request,
+        check_response=openai_responses_rules.check_response,
+        check_stream=openai_responses_rules.check_stream,
+        finish_reasons=openai_responses_rules.FINISH_REASONS,
+        with_finish_reason=openai_responses_rules.with_finish_reason,
+        finish_reason_fixture="output_text_logprobs.json",
+        stream_pairs=lambda: openai_responses_rules.stream_pairs(PROVIDER["openai-responses"]),
+        streams=openai_responses_streams.CASES,
+        shaped_responses=openai_responses_rules.shaped_responses,
+        single_hop=SingleHop(
+            requests=openai_responses_rules.single_hop_requests,
+            original=openai_responses_rules.single_hop_original,
+            decoded=openai_responses_rules.single_hop_decoded,
+        ),
+        for_sdk=openai_responses_rules.for_sdk,
+        silent_rewrites=openai_responses_rules.silent_rewrites,
     ),
 )
 

@@ -22,6 +22,7 @@ def test_every_provider_has_recordings_of_every_kind() -> None:
         "anthropic": {"request": 14, "response": 10, "stream": 6},
         "gemini": {"request": 9, "response": 7, "stream": 6},
         "bedrock-converse": {"request": 9, "response": 7, "stream": 5},
+        "openai-responses": {"request": 8, "response": 8, "stream": 3},
     }
 
 

@@ -201,8 +201,8 @@ class StreamDecoder:
         output_index = self._index(event, "output_index")
         if kind == "reasoning_text":
             self._part(output_index, ("reasoning", content_index), "thinking")
-        elif kind in ("output_text", "refusal"):
-            self._part(output_index, ("content", content_index), "text" if kind == "output_text" else "refusal")
+        elif kind == "output_text":  # a refusal has no start event: its first delta opens it
+            self._part(output_index, ("content", content_index), "text")
 
     def _delta(self, event: dict[str, Any], kind: str) -> None:
         output_index = self._index(event, "output_index")
@@ -265,6 +265,8 @@ class StreamDecoder:
         self, output_index: int, record: _Item, slot: Slot, part: dict[str, Any], item: dict[str, Any]
     ) -> None:
         kind = part["type"]
+        if kind == "refusal" and slot not in record.parts and not part["text"]:
+            return  # nothing to stream, and no start event to stand for it
         self.items[output_index] = record
         builder = self._part(output_index, slot, kind, item)
         del self.items[output_index]

@@ -1,0 +1,280 @@
+"""What the conformance laws need to know about openai-responses (entry in ``providers.py``).
+
+The SDK oracles are the provider's own test helpers (``responses_support``): the
+``ResponseCreateParams`` TypedDict walk, the SDK's ``Response`` model and its
+``ResponseStreamEvent`` union. A recorded stream pairs with the response its terminal
+event (``response.completed``) carries: the API's own non-streamed body for that turn,
+which is also what the SDK's accumulator (``openai.lib.streaming.responses``) ends with.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec.testing import strategies as canonical
+from conformance.fixtures import JsonObject
+from providers.openai_responses.responses_support import (
+    assert_request_matches_sdk,
+    assert_response_matches_sdk,
+    assert_stream_matches_sdk,
+    with_cache_write_count,
+)
+
+if TYPE_CHECKING:
+    from conformance.providers import Provider, StreamPair
+
+NAME = "openai-responses"
+
+check_request = assert_request_matches_sdk
+
+
+def check_response(payload: JsonObject) -> None:
+    assert_response_matches_sdk(payload)
+
+
+def check_stream(events: list[JsonObject]) -> None:
+    """Recordings predate fields the SDK now requires (``cache_write_tokens``; the March
+    2025 ones also ``sequence_number`` and a delta's ``logprobs``): they are filled in
+    where missing. The encoder writes all three, which its own tests check strictly."""
+    assert_stream_matches_sdk([_newer_fields(position, event) for position, event in enumerate(events)])
+
+
+def _newer_fields(position: int, event: JsonObject) -> JsonObject:
+    patched = with_cache_write_count(event)
+    patched.setdefault("sequence_number", position)
+    if patched.get("type") in ("response.output_text.delta", "response.output_text.done"):
+        patched.setdefault("logprobs", [])
+    return patched
+
+
+def for_sdk(_name: str, body: JsonObject) -> JsonObject:
+    return with_cache_write_count(body)
+
+
+FINISH_REASONS: dict[str, chatcodec.UnifiedFinishReason] = {
+    "completed": "stop",
+    "failed": "error",
+    "cancelled": "other",
+    "in_progress": "other",
+    "queued": "other",
+    "max_output_tokens": "length",  # incomplete_details.reason
+    "content_filter": "content_filter",  # incomplete_details.reason
+}
+
+
+def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
+    changed = copy.deepcopy(payload)
+    if raw in ("max_output_tokens", "content_filter"):
+        changed.update(status="incomplete", incomplete_details={"reason": raw})
+    else:
+        changed.update(status=raw, incomplete_details=None)
+    return changed
+
+
+def stream_pairs(provider: Provider) -> list[StreamPair]:
+    from conformance.providers import StreamPair
+
+    return [
+        StreamPair(name, lambda name=name: _terminal_response(provider, name), _same)
+        for name in provider.recorded["stream"]
+    ]
+
+
+def _terminal_response(provider: Provider, name: str) -> JsonObject:
+    events = provider.stream_events(name)
+    terminal = [event for event in events if event.get("type") == "response.completed"]
+    response: JsonObject = terminal[-1]["response"]
+    return response
+
+
+def _same(response: chatcodec.ChatResponse) -> object:
+    return response.model_dump(mode="json")
+
+
+# --- silent rewrites and the single-hop loss law ------------------------------------------------
+
+
+def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """What the codec rewrites without a report (``messages.py``, ``items.py``, ``parts.py``):
+
+    * a tool message is one ``function_call_output`` item per result: each reads back as
+      its own tool message (as openai-chat's wire has it);
+    * a run of assistant messages is one run of items: it reads back as one assistant
+      message, its parts in order (string content as a text part), and an assistant turn
+      that is one plain text reads back as a string;
+    * ``input_image`` requires ``detail``: an image with none is sent ``"auto"``, the API's
+      default;
+    * a ``data:`` image URL reads back as the base64 source it spells;
+    * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
+      ``enabled=False`` with no effort is effort ``none``.
+    """
+    messages: list[chatcodec.AnyMessage] = []
+    for message in request.messages:
+        if isinstance(message, chatcodec.ToolMessage):
+            messages.extend(_one_result_each(message))
+        elif isinstance(message, chatcodec.AssistantMessage) and messages and _joinable(messages[-1], message):
+            previous = messages[-1]
+            assert isinstance(previous, chatcodec.AssistantMessage)
+            messages[-1] = previous.model_copy(update={"content": [*previous.parts, *message.parts]})
+        else:
+            messages.append(message)
+    messages = [_string_form(message) for message in messages]
+    update: dict[str, Any] = {"messages": messages}
+    reasoning = request.reasoning
+    if reasoning is not None and reasoning.model_dump(exclude_none=True) == {}:
+        update["reasoning"] = None
+    elif reasoning is not None and reasoning.enabled is False and reasoning.effort is None:
+        update["reasoning"] = reasoning.model_copy(update={"enabled": None, "effort": "none"})
+    dumped = request.model_copy(update=update).model_dump(mode="json")
+    return chatcodec.ChatRequest.model_validate(_images(dumped))
+
+
+def _one_result_each(message: chatcodec.ToolMessage) -> list[chatcodec.AnyMessage]:
+    if len(message.content) == 1:
+        return [message]
+    return [message.model_copy(update={"content": [result]}) for result in message.content]
+
+
+def _joinable(previous: chatcodec.AnyMessage, message: chatcodec.AssistantMessage) -> bool:
+    return isinstance(previous, chatcodec.AssistantMessage) and previous.parts != [] and message.parts != []
+
+
+def _string_form(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
+    if not isinstance(message, chatcodec.AssistantMessage) or isinstance(message.content, str):
+        return message
+    parts = message.content
+    if len(parts) == 1 and isinstance(parts[0], chatcodec.TextPart) and parts[0].provider_metadata is None:
+        if parts[0].cache_control is None:
+            return message.model_copy(update={"content": parts[0].text})
+    return message
+
+
+def _images(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_images(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _images(item) for key, item in value.items()}
+    if value.get("type") == "image":
+        if cleaned.get("detail") is None:
+            cleaned["detail"] = "auto"
+        source = value.get("source")
+        if isinstance(source, dict) and source.get("type") == "url" and "media_type" not in source:
+            cleaned["source"] = chatcodec.compat.source_from_url(source["url"])
+    return cleaned
+
+
+def scrubbed(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
+    """The generated request without this provider's bags or opaque parts, which only its
+    decoder writes (random ones are not Responses data)."""
+    return chatcodec.validate_model(chatcodec.ChatRequest, _scrub(request.model_dump(mode="json")))
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    opaque_data = ("provider_metadata", "provider_options", "data", "metadata", "parameters", "json_schema")
+    cleaned = {key: item if key in opaque_data else _scrub(item) for key, item in value.items()}
+    if value.get("provider") == NAME:
+        cleaned["provider"] = "acme"
+    for key in ("provider_metadata", "provider_options"):
+        if isinstance(cleaned.get(key), dict):
+            cleaned[key] = {name: bag for name, bag in cleaned[key].items() if name != NAME} or None
+    return cleaned
+
+
+def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
+    single_messages = st.builds(chatcodec.ChatRequest, messages=st.lists(canonical.messages(), max_size=1))
+    return st.one_of(canonical.chat_requests(), single_messages).map(scrubbed)
+
+
+def single_hop_original(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """What ``request`` reads back as when nothing is lost: after :func:`silent_rewrites`,
+    without provider bags holding only ``_`` markers."""
+    return _unmarked(silent_rewrites(request).model_dump(mode="json"))
+
+
+def single_hop_decoded(request: chatcodec.ChatRequest) -> dict[str, Any]:
+    """The request read back, without this codec's ``_`` spelling markers."""
+    return _unmarked(request.model_dump(mode="json"))
+
+
+def _unmarked(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_unmarked(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleaned = {key: _unmarked(item) for key, item in value.items()}
+    for key in ("provider_metadata", "provider_options"):
+        bags = cleaned.get(key)
+        if isinstance(bags, dict):
+            kept = {
+                name: {k: v for k, v in bag.items() if not k.startswith("_")}
+                for name, bag in bags.items()
+                if isinstance(bag, dict)
+            }
+            kept = {name: bag for name, bag in kept.items() if bag}
+            cleaned[key] = kept or None
+    return cleaned
+
+
+# --- responses as this provider shapes them -------------------------------------------------
+
+_WORD = st.text("abcdefgh xyz", min_size=1, max_size=8)
+
+
+@st.composite
+def _output_item(draw: st.DrawFn, index: int) -> JsonObject:
+    kind = draw(st.sampled_from(["message", "reasoning", "function_call", "web_search_call"]))
+    if kind == "message":
+        texts = draw(st.lists(_WORD, min_size=1, max_size=2))
+        content = [{"type": "output_text", "text": text, "annotations": []} for text in texts]
+        return {"type": "message", "id": f"msg_{index}", "status": "completed", "role": "assistant", "content": content}
+    if kind == "reasoning":
+        summary = [{"type": "summary_text", "text": text} for text in draw(st.lists(_WORD, max_size=2))]
+        return {"type": "reasoning", "id": f"rs_{index}", "summary": summary, "encrypted_content": draw(_WORD)}
+    if kind == "function_call":
+        arguments = draw(st.sampled_from(['{"a":1}', "{}", '{"city": "Paris"}']))
+        return {
+            "type": "function_call",
+            "id": f"fc_{index}",
+            "call_id": f"call_{index}",
+            "name": draw(st.sampled_from(["get", "look_up"])),
+            "arguments": arguments,
+            "status": "completed",
+        }
+    return {"type": "web_search_call", "id": f"ws_{index}", "status": "completed", "action": {"type": "search"}}
+
+
+@st.composite
+def shaped_responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
+    """Responses decoded from Responses bodies: exactly what the codec carries."""
+    count = draw(st.integers(0, 4))
+    output = [draw(_output_item(index)) for index in range(count)]
+    status = draw(st.sampled_from(["completed", "incomplete", "failed"]))
+    body: JsonObject = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": draw(st.integers(0, 2**31)),
+        "model": "gpt-5",
+        "status": status,
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "incomplete_details": {"reason": "max_output_tokens"} if status == "incomplete" else None,
+        "usage": {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": draw(st.integers(0, 10)), "cache_write_tokens": 0},
+            "output_tokens": 20,
+            "output_tokens_details": {"reasoning_tokens": draw(st.integers(0, 20))},
+            "total_tokens": 30,
+        },
+    }
+    return chatcodec.decode_response(NAME, body)

@@ -1,0 +1,222 @@
+"""The Responses API's rules on encode (issue 13), each a named test, and the failures
+users of other bridges report: reasoning replayed without ``encrypted_content`` or
+without the item that followed it, ``fc_`` item ids confused with ``call_id``, another
+provider's thinking sent as Responses reasoning or as plain text, cache markers dropped
+on the Chat bridge, parallel calls overwriting each other in a stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import AssistantMessage, ChatRequest, TextPart, ThinkingPart, ToolUsePart, UserMessage
+from chatcodec.stream_replay import events_from_response
+from providers.openai_responses.responses_support import (
+    FORMAT,
+    assert_request_matches_sdk,
+    assert_response_matches_sdk,
+    assert_stream_matches_sdk,
+    encode_request,
+    encode_response,
+    load_json,
+)
+
+
+def _replayed_turn(name: str) -> tuple[chatcodec.Conversation, dict[str, Any]]:
+    """A conversation that replays a recorded Responses turn, as an agent loop builds it."""
+    conversation = chatcodec.Conversation(messages=[UserMessage(content="Weather in Paris?")])
+    body = load_json("response", name)
+    conversation.append_response(FORMAT, body)
+    return conversation, body
+
+
+def test_reasoning_is_replayed_with_its_id_and_encrypted_content_next_to_its_following_item() -> None:
+    conversation, body = _replayed_turn("reasoning_then_function_call")
+    call = conversation.messages[-1].parts[-1]
+    assert isinstance(call, ToolUsePart)
+    conversation.add_tool_result(call.id, "18C")
+    payload, losses = encode_request(conversation.to_request(model="gpt-5"))
+    assert losses == []
+    reasoning, function_call = body["output"]
+    assert payload["input"][1] == reasoning  # id, summary and encrypted_content byte for byte
+    assert payload["input"][2] == {key: function_call[key] for key in function_call}
+    assert payload["input"][3] == {"type": "function_call_output", "call_id": function_call["call_id"], "output": "18C"}
+    assert_request_matches_sdk(payload)
+
+
+def test_a_function_call_keeps_call_id_as_the_tool_id_and_echoes_its_fc_item_id() -> None:
+    conversation, body = _replayed_turn("function_call_no_reasoning")
+    item = body["output"][0]
+    call = conversation.messages[-1].parts[0]
+    assert isinstance(call, ToolUsePart)
+    assert call.id == item["call_id"] != item["id"]
+    payload, _ = encode_request(conversation.to_request())
+    assert payload["input"][1]["id"] == item["id"]
+    assert payload["input"][1]["call_id"] == item["call_id"]
+
+
+def test_encrypted_reasoning_replayed_from_canonical_asks_to_keep_getting_it() -> None:
+    conversation, _ = _replayed_turn("reasoning_then_function_call")
+    conversation.fill_missing_tool_results()
+    payload, _ = encode_request(conversation.to_request(model="gpt-5", provider_options={FORMAT: {"store": False}}))
+    assert payload["include"] == ["reasoning.encrypted_content"]
+    assert payload["store"] is False
+
+
+def test_a_request_read_from_the_wire_keeps_its_own_include() -> None:
+    payload = load_json("request", "assistant_message_phase_replay")
+    without_include = {key: value for key, value in payload.items() if key != "include"}
+    again, losses = encode_request(chatcodec.decode_request(FORMAT, without_include))
+    assert again == without_include
+    assert losses == []
+
+
+def _with_thinking(part: ThinkingPart) -> ChatRequest:
+    call = ToolUsePart(id="call_1", name="get", arguments="{}")
+    return ChatRequest(
+        messages=[
+            UserMessage(content="Hi"),
+            AssistantMessage(content=[part, call]),
+            chatcodec.ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="call_1", content="ok")]),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        ThinkingPart(text="Let me think", signature="EqQBsig", provider="anthropic", model="claude-x"),
+        ThinkingPart(text="", encrypted="opaque", redacted=True, provider="anthropic"),
+        ThinkingPart(text="thought", signature="CiQB", provider="gemini"),
+    ],
+    ids=["anthropic-signed", "anthropic-redacted", "gemini-thought"],
+)
+def test_reasoning_from_another_provider_is_never_sent_as_a_reasoning_item(part: ThinkingPart) -> None:
+    payload, losses = encode_request(_with_thinking(part))
+    kinds = [item.get("type") for item in payload["input"]]
+    assert "reasoning" not in kinds
+    assert all(part.text not in str(item) for item in payload["input"] if part.text)  # nor as plain text
+    assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
+    assert "never sent as a Responses reasoning item" in losses[0].why
+    with pytest.raises(chatcodec.LossError):
+        chatcodec.encode_request(FORMAT, _with_thinking(part), on_loss="error")
+
+
+def test_unsigned_plain_reasoning_text_is_dropped_and_reported() -> None:
+    payload, losses = encode_request(_with_thinking(ThinkingPart(text="plain reasoning_content")))
+    assert [item.get("type") for item in payload["input"]] == [None, "function_call", "function_call_output"]
+    assert [loss.what for loss in losses] == ["unsigned reasoning text"]
+
+
+def test_a_reasoning_item_left_without_its_following_item_is_dropped_and_reported() -> None:
+    conversation, body = _replayed_turn("reasoning_then_function_call")
+    turn = conversation.messages[-1]
+    assert isinstance(turn, AssistantMessage)
+    only_reasoning = turn.model_copy(update={"content": turn.parts[:1]})
+    request = ChatRequest(messages=[UserMessage(content="Hi"), only_reasoning, UserMessage(content="Go on")])
+    payload, losses = encode_request(request)
+    assert [item.get("type") for item in payload["input"]] == [None, None]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1].content[0]", "reasoning item with nothing after it")
+    ]
+    assert body["output"][0]["type"] == "reasoning"
+
+
+def test_cache_markers_survive_the_chat_bridge() -> None:
+    chat = {
+        "model": "gpt-5",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "long prefix", "prompt_cache_breakpoint": {"mode": "explicit"}}],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    payload = chatcodec.convert_request(chat, source="openai-chat", target=FORMAT, on_loss="ignore", losses=losses)
+    assert payload["input"][0]["content"][0]["prompt_cache_breakpoint"] == {"mode": "explicit"}
+    assert losses == []
+    back = chatcodec.convert_request(payload, source=FORMAT, target="openai-chat", on_loss="ignore", losses=losses)
+    assert back == chat
+    assert losses == []
+
+
+def test_anthropic_thinking_routed_to_responses_is_reported_not_turned_into_text() -> None:
+    body = {
+        "model": "claude-x",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "secret plan", "signature": "EqQB"},
+                    {"type": "text", "text": "Hello"},
+                ],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    payload = chatcodec.convert_request(body, source="anthropic", target=FORMAT, on_loss="ignore", losses=losses)
+    assert "secret plan" not in str(payload)
+    assert payload["input"][1] == {"role": "assistant", "content": "Hello"}
+    assert [loss.what for loss in losses] == ["reasoning from anthropic"]
+
+
+def test_parallel_function_calls_stream_into_separate_parts() -> None:
+    from conformance.openai_responses_streams import rules
+
+    response = chatcodec.accumulate_stream(FORMAT, rules()["parallel-calls-interleaved"])
+    calls = response.message.tool_calls
+    assert [(call.id, call.arguments) for call in calls] == [("call_1", '{"a":1}'), ("call_2", '{"b":2}')]
+    assert response.finish_reason == chatcodec.FinishReason(unified="tool_calls", raw="completed")
+
+
+def test_unknown_stream_events_are_never_fatal() -> None:
+    from conformance.openai_responses_streams import plain_stream
+
+    events = plain_stream()
+    events.insert(3, {"type": "response.something_new", "output_index": 0, "payload": {"x": 1}})
+    events.insert(9, {"type": "response.web_search_call.searching", "item_id": "ws", "output_index": 7})
+    assert chatcodec.accumulate_stream(FORMAT, events) == chatcodec.accumulate_stream(FORMAT, plain_stream())
+
+
+def test_a_response_from_another_provider_encodes_to_a_valid_responses_body_and_stream() -> None:
+    anthropic = chatcodec.decode_response(
+        "anthropic",
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [
+                {"type": "text", "text": "Let me check."},
+                {"type": "tool_use", "id": "toolu_1", "name": "get", "input": {"city": "Paris"}},
+            ],
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        },
+    )
+    body, losses = encode_response(anthropic)
+    assert_response_matches_sdk(body, no_extra_keys=True)
+    assert [item["type"] for item in body["output"]] == ["message", "function_call"]
+    assert body["status"] == "completed"
+    events = list(chatcodec.encode_stream(FORMAT, events_from_response(anthropic), on_loss="ignore"))
+    assert_stream_matches_sdk(events, no_extra_keys=True)
+    assert [event["sequence_number"] for event in events] == list(range(len(events)))
+    assert chatcodec.accumulate_stream(FORMAT, events).message.tool_calls == anthropic.message.tool_calls
+    assert all("anthropic" in loss.what for loss in losses)
+
+
+def test_conversation_dumps_to_and_appends_from_responses() -> None:
+    conversation = chatcodec.Conversation(system="Be brief.")
+    conversation.append({"role": "user", "content": "Capital of France?"})
+    conversation.append_response(FORMAT, load_json("response", "output_text_logprobs"))
+    conversation.append({"role": "user", "content": [TextPart(text="And Spain?")]})
+    payload = conversation.dump(FORMAT, model="gpt-4o-mini", on_loss="error")
+    assert [item.get("role") for item in payload["input"]] == ["system", "user", "assistant", "user"]
+    assert payload["input"][2]["id"].startswith("msg_")
+    assert_request_matches_sdk(payload)
