@@ -98,3 +98,37 @@ def accumulate_openai(chunks: list[dict[str, Any]]) -> list[Contender]:
 
     note = "`stream_chunk_builder` on `ModelResponseStream` objects built beforehand (what its stream yields)"
     return [Contender("litellm stream_chunk_builder", build, view, note, scope="stream")]
+
+
+RESPONSES_FOOTNOTES = [
+    "litellm Responses bridge = `LiteLLMResponsesTransformationHandler.transform_request` "
+    "(`litellm/completion_extras/litellm_responses_transformation/`), what `litellm.completion` runs for a model "
+    "served only by the Responses API, on a fresh `optional_params` each call (its `litellm_logging_obj` is a "
+    "stand-in, its litellm-only keys are left out of the comparison). It sends the system prompt as `instructions`.",
+]
+
+
+def openai_to_responses(payload: dict[str, Any]) -> list[Contender]:
+    _import()
+    from types import SimpleNamespace
+
+    from litellm.completion_extras.litellm_responses_transformation.transformation import (
+        LiteLLMResponsesTransformationHandler,
+    )
+
+    from bench.equivalence import responses_view
+
+    handler = LiteLLMResponsesTransformationHandler()
+    settings = {key: value for key, value in payload.items() if key not in ("model", "messages")}
+
+    def transform() -> object:
+        return handler.transform_request(
+            model=payload["model"],
+            messages=payload["messages"],
+            optional_params=dict(settings),
+            litellm_params={},
+            headers={},
+            litellm_logging_obj=SimpleNamespace(),
+        )
+
+    return [Contender("litellm Responses bridge", transform, responses_view, "chat request -> Responses request")]

@@ -21,6 +21,7 @@ from bench import (
     report,
     section_convert,
     section_imports,
+    section_responses,
     section_reverse,
     section_streams,
     section_throughput,
@@ -50,6 +51,7 @@ def _imports(settings: RunSettings) -> Section:
 SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "convert": section_convert.run,
     "reverse": section_reverse.run,
+    "responses": section_responses.run,
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,

@@ -220,3 +220,51 @@ def first_difference(expected: object, actual: object, at: str = "$") -> str | N
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+# --- OpenAI Responses requests ---------------------------------------------------------------
+
+
+def _responses_content(content: str | list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    if isinstance(content, str):
+        return [("text", content)] if content else []
+    parts: list[tuple[Any, ...]] = []
+    for part in content:
+        if part["type"] in ("input_text", "output_text"):
+            parts.append(("text", part["text"]))
+        elif part["type"] == "input_image":
+            parts.append(("image", part.get("image_url") or part.get("file_id")))
+        else:
+            parts.append((part["type"], json.dumps(part, sort_keys=True)))
+    return parts
+
+
+def _responses_item(item: dict[str, Any]) -> tuple[Any, ...]:
+    kind = item.get("type", "message")
+    if kind == "message":
+        role = "system" if item["role"] == "developer" else item["role"]
+        return (role, _responses_content(item["content"]))
+    if kind == "function_call":
+        return ("call", item["call_id"], item["name"], json.loads(item["arguments"] or "{}"))
+    if kind == "function_call_output":
+        output = item["output"]
+        return ("result", item["call_id"], _responses_content(output))
+    return (kind, json.dumps(item, sort_keys=True))
+
+
+def responses_view(request: dict[str, Any]) -> dict[str, Any]:
+    """What an OpenAI Responses request means, for comparison: ``instructions`` are a
+    leading system message, an empty assistant text item says nothing."""
+    items = [_responses_item(item) for item in request["input"]]
+    if request.get("instructions"):
+        items.insert(0, ("system", [("text", request["instructions"])]))
+    return {
+        "model": request.get("model"),
+        "items": [item for item in items if item != ("assistant", [])],
+        "max_output_tokens": request.get("max_output_tokens"),
+        "temperature": request.get("temperature"),
+        "tool_choice": request.get("tool_choice"),
+        "tools": [
+            (tool["name"], tool.get("description"), tool.get("parameters")) for tool in request.get("tools") or ()
+        ],
+    }

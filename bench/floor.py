@@ -300,3 +300,67 @@ def accumulate_anthropic_events(events: list[dict[str, Any]]) -> dict[str, Any]:
         _finish_block(block, "".join(pieces))
     message["content"] = blocks
     return message
+
+
+# --- OpenAI Chat -> OpenAI Responses ------------------------------------------------------------
+
+
+def _responses_user(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, Any]] = []
+    for part in content:
+        if part["type"] == "text":
+            parts.append({"type": "input_text", "text": part["text"]})
+        else:
+            image_url = part["image_url"]
+            detail = image_url.get("detail", "auto")
+            parts.append({"type": "input_image", "image_url": image_url["url"], "detail": detail})
+    return parts
+
+
+def _responses_items(message: dict[str, Any]) -> list[dict[str, Any]]:
+    role = message["role"]
+    if role == "tool":
+        return [{"type": "function_call_output", "call_id": message["tool_call_id"], "output": message["content"]}]
+    if role != "assistant":
+        return [{"role": role, "content": _responses_user(message["content"])}]
+    items: list[dict[str, Any]] = []
+    if message.get("content"):
+        items.append({"role": "assistant", "content": message["content"]})
+    for call in message.get("tool_calls") or ():
+        function = call["function"]
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call["id"],
+                "name": function["name"],
+                "arguments": function["arguments"],
+            }
+        )
+    return items  # reasoning_content: Responses takes no unsigned reasoning, so it goes
+
+
+def openai_to_responses(request: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI Chat request as an OpenAI Responses request, in plain dicts."""
+    items = [item for message in request["messages"] for item in _responses_items(message)]
+    wire: dict[str, Any] = {"model": request["model"], "input": items}
+    tools = request.get("tools")
+    if tools:
+        wire["tools"] = [
+            {
+                "type": "function",
+                "name": tool["function"]["name"],
+                "description": tool["function"].get("description"),
+                "parameters": tool["function"].get("parameters"),
+                "strict": tool["function"].get("strict"),
+            }
+            for tool in tools
+        ]
+    if "tool_choice" in request:
+        wire["tool_choice"] = request["tool_choice"]
+    if "max_tokens" in request or "max_completion_tokens" in request:
+        wire["max_output_tokens"] = request.get("max_completion_tokens") or request["max_tokens"]
+    if "temperature" in request:
+        wire["temperature"] = request["temperature"]
+    return wire

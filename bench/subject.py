@@ -77,3 +77,28 @@ def accumulate(provider: str, events: list[dict[str, Any]]) -> list[Contender]:
 
     note = f"parsed {provider} event dicts -> ChatResponse, validated"
     return [Contender("chatcodec accumulate_stream", run, response_view, note, scope="stream")]
+
+
+def openai_to_responses(payload: dict[str, Any]) -> list[Contender]:
+    """openai-chat -> openai-responses, whole and in its two stages."""
+    from bench.equivalence import responses_view
+
+    decoded = chatcodec.decode_request("openai-chat", payload)
+
+    def convert() -> object:
+        return chatcodec.convert_request(payload, source="openai-chat", target="openai-responses", on_loss="ignore")
+
+    def encode() -> object:
+        return chatcodec.encode_request("openai-responses", decoded, on_loss="ignore")
+
+    return [
+        Contender(
+            "chatcodec convert_request", convert, responses_view, "openai-chat dict -> openai-responses dict, validated"
+        ),
+        Contender(
+            "chatcodec encode_request (stage)",
+            encode,
+            responses_view,
+            "ChatRequest (prebuilt) -> openai-responses dict",
+        ),
+    ]
