@@ -175,10 +175,15 @@ def encode_assistant(
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint")
-    if isinstance(message.content, str):
-        return [{"role": "assistant", "content": message.content}]
+    content = message.content
+    if isinstance(content, str) and for_request:
+        return [{"role": "assistant", "content": content}]
+    parts: list[AssistantPart] = list(content) if not isinstance(content, str) else [TextPart(text=content)]
+    if not content and for_request:  # a response's output may be empty
+        losses.add((*at, "content"), "empty assistant turn", "Responses has no item for a turn with nothing in it")
+        return []
     state = ItemWriter(losses, for_request)
-    for index, part in enumerate(message.content):
+    for index, part in enumerate(parts if content else []):  # a response's output is output messages
         state.add_part(part, (*at, "content", index))
     if for_request:
         _drop_unfollowed_reasoning(state)

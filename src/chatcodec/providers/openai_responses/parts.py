@@ -10,6 +10,7 @@ Encoding rules from the API and its SDK types (``openai.types.responses``):
 
 * ``input_image`` requires ``detail`` (``ResponseInputImageParam``): a canonical image
   with none is sent with ``"auto"``, the API's default, which is what it meant;
+* audio: see :data:`INPUT_AUDIO`;
 * images and files go by URL (a ``data:`` URL for base64), ``file_id``, or for files
   ``file_data`` (a data URL) and ``file_url``; text documents have no input part;
 * assistant text is ``output_text``; an assistant image or audio clip has no part.
@@ -51,6 +52,10 @@ from chatcodec.providers.kit import (
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
+INPUT_AUDIO = "_input_audio"
+"""Marker: an audio part read from an ``input_audio`` part. The API's message content
+(``ResponseInputMessageContentListParam``) has no audio part, so only audio that came from
+Responses goes back as ``input_audio``; other audio is reported."""
 DETAILS = ("auto", "low", "high")
 """Image details canonical names; ``original`` and later values stay in the bag."""
 
@@ -147,10 +152,9 @@ def _decode_audio(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
     media_type = compat.media_type_for_audio_format(audio["format"])
     if set(audio) != {"data", "format"} or compat.audio_format_from_media_type(media_type) != audio["format"]:
         return None, ()  # a spelling canonical would not give back: kept whole
-    return {"type": "audio", "source": {"type": "base64", "media_type": media_type, "data": audio["data"]}}, (
-        "type",
-        "input_audio",
-    )
+    source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
+    canonical = {"type": "audio", "source": source, "provider_metadata": {PROVIDER: {INPUT_AUDIO: True}}}
+    return canonical, ("type", "input_audio")
 
 
 # --- encode ------------------------------------------------------------------------------
@@ -240,6 +244,10 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
 
 
 def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    if not KIT.marker(part.provider_metadata, INPUT_AUDIO):
+        why = "the Responses SDK's message content has no audio part; only one read from Responses goes back"
+        losses.add(at, "audio part", why)
+        return None
     source = part.source
     audio_format = compat.audio_format_from_media_type(source.media_type) or ""
     if not isinstance(source, Base64Source) or compat.media_type_for_audio_format(audio_format) != source.media_type:

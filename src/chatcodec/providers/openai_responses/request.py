@@ -114,21 +114,15 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     wire = restore_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
-    messages = request.messages
-    start = 0
-    if messages and _is_instructions(messages[0]):
-        wire["instructions"] = messages[0].content
-        start = 1
-    if _is_input_string(messages, start):
-        wire["input"] = messages[start].content
-    elif len(messages) > start or not bag.get(_NO_INPUT):
-        wire["input"] = encode_messages(messages, start, losses)
+    _encode_input(request.messages, wire, bag, losses)
     if request.max_tokens is not None:
         wire["max_output_tokens"] = request.max_tokens
-    for key in ("temperature", "top_p", "metadata", "stream"):
+    for key in ("temperature", "top_p", "stream"):
         value = getattr(request, key)
         if value is not None:
             wire[key] = value
+    if request.metadata is not None:
+        wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
         if getattr(request, key) is not None:
             losses.add((key,), key, "Responses has no such request setting")
@@ -139,6 +133,32 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
         wire["include"] = [ENCRYPTED_REASONING]
     return wire
+
+
+def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+    """``instructions`` (a marked leading system message) and ``input``."""
+    start = 0
+    if messages and _is_instructions(messages[0]):
+        wire["instructions"] = messages[0].content
+        start = 1
+    if _is_input_string(messages, start):
+        wire["input"] = messages[start].content
+    elif len(messages) > start or not bag.get(_NO_INPUT):
+        wire["input"] = encode_messages(messages, start, losses)
+
+
+def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
+    """Responses ``metadata`` values are strings (``Dict[str, str]`` in the SDK): others
+    are left out and reported."""
+    kept: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if isinstance(value, str):
+            kept[key] = value
+        else:
+            losses.add(
+                ("metadata", key), f"metadata value of type {type(value).__name__}", "Responses metadata is text"
+            )
+    return kept
 
 
 def _is_instructions(message: AnyMessage) -> bool:

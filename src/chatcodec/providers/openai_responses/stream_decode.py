@@ -14,7 +14,10 @@ The finished item is the truth for everything a delta does not carry (item ``id`
 ``output_item.done`` the decoder reads the item exactly as the non-streamed response
 decoder does (:func:`.items.decode_item`) and closes each streamed part with that part's
 bag, opening (with its whole text) any part that never streamed. Built-in tool items
-(``web_search_call`` ...) arrive whole at their ``done``. The terminal event
+(``web_search_call`` ...) arrive whole at their ``done``, and so does a refusal: a
+canonical refusal has no start or end event to carry its item's bag, so its deltas are
+passed over and the finished item gives it whole, at the place its first event kept.
+The terminal event
 (``response.completed``, ``.incomplete``, ``.failed``) carries the whole response: its
 status, usage and top-level fields are read as :mod:`.response` reads them. So streamed
 equals non-streamed, as the SDK's own accumulator (``openai.lib.streaming.responses``,
@@ -81,6 +84,7 @@ class _Item:
     parts: dict[Slot, PartBuilder] = field(default_factory=dict[Slot, PartBuilder])
     streamed: set[Slot] = field(default_factory=set[Slot])
     reserved: int | None = None
+    refusals: dict[Slot, int] = field(default_factory=dict[Slot, int])
 
 
 class StreamDecoder:
@@ -201,11 +205,22 @@ class StreamDecoder:
         output_index = self._index(event, "output_index")
         if kind == "reasoning_text":
             self._part(output_index, ("reasoning", content_index), "thinking")
-        elif kind == "output_text":  # a refusal has no start event: its first delta opens it
+        elif kind == "output_text":
             self._part(output_index, ("content", content_index), "text")
+        elif kind == "refusal":  # given whole at the item's done (see _delta): its place is kept
+            record = self.items.setdefault(output_index, _Item("message"))
+            record.refusals.setdefault(("content", content_index), self._allocate())
 
     def _delta(self, event: dict[str, Any], kind: str) -> None:
         output_index = self._index(event, "output_index")
+        if kind == "response.refusal.delta":
+            # A canonical refusal has no start or end event to carry its bag (the item's
+            # id and status): it is given whole, from the finished item.
+            if not isinstance(event.get("delta"), str):
+                raise StreamError("delta must be text", "$.delta", self.position)
+            record = self.items.setdefault(output_index, _Item("message"))
+            record.refusals.setdefault(("content", self._index(event, "content_index")), self._allocate())
+            return
         key = _DELTAS[kind]
         slot_name, part_kind = _SLOT_KINDS[kind]
         slot = (slot_name, 0 if key is None else self._index(event, key))
@@ -228,14 +243,12 @@ class StreamDecoder:
         match kind:
             case "text":
                 part = self.builder.open_text(0, index)
-            case "refusal":
-                part = self.builder.open_refusal(0, index)
             case "thinking":
                 part = self.builder.open_thinking(0, index, provider=PROVIDER)
             case _:
                 fields = item or {}
                 call_id, name = fields.get("call_id"), fields.get("name")
-                if not (isinstance(call_id, str) and call_id and isinstance(name, str) and name):
+                if not (isinstance(call_id, str) and isinstance(name, str)):
                     raise StreamError("a function call item needs its call_id and name", "$.item", self.position)
                 part = self.builder.open_tool_call(0, index, id=call_id, name=name)
         record.parts[slot] = part
@@ -251,6 +264,11 @@ class StreamDecoder:
         decoded = decode_item(item)
         slots = _slots(item, len(decoded))
         for part, slot in zip(decoded, slots, strict=True):
+            if part["type"] == "refusal" and slot is not None:
+                index = record.refusals.pop(slot, None)
+                index = self._allocate() if index is None else index
+                self.builder.whole(PartEvent.model_validate({"index": index, "choice": 0, "part": part}))
+                continue
             if part["type"] == "opaque" or slot is None:
                 index = record.reserved if record.reserved is not None else self._allocate()
                 record.reserved = None
@@ -258,15 +276,13 @@ class StreamDecoder:
                 continue
             self._finish_part(output_index, record, slot, part, item)
         for slot, builder in record.parts.items():  # streamed parts the finished item does not have
-            if slot not in slots and builder.kind != "refusal":
+            if slot not in slots:
                 self.builder.close(builder)
 
     def _finish_part(
         self, output_index: int, record: _Item, slot: Slot, part: dict[str, Any], item: dict[str, Any]
     ) -> None:
         kind = part["type"]
-        if kind == "refusal" and slot not in record.parts and not part["text"]:
-            return  # nothing to stream, and no start event to stand for it
         self.items[output_index] = record
         builder = self._part(output_index, slot, kind, item)
         del self.items[output_index]
@@ -276,8 +292,7 @@ class StreamDecoder:
             text = part.get("arguments") if kind == "tool_use" else part.get("text")
             if text:
                 builder.append(text)
-        if kind != "refusal":
-            self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
+        self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
 
 
 def _text(value: object) -> str | None:

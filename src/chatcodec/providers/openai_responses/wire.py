@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter
+from pydantic import Discriminator, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
@@ -23,9 +23,6 @@ from chatcodec.validation import validate_with
 
 Number = int | float
 """JSON numbers: ``int`` first so ``1`` stays ``1``."""
-
-NonEmpty = Annotated[str, Field(min_length=1)]
-"""Text canonical requires to be non-empty (call ids, tool names, file ids)."""
 
 # --- content parts -------------------------------------------------------------------
 
@@ -128,16 +125,16 @@ class WireReasoning(TypedDict):
 @wire_shape
 class WireFunctionCall(TypedDict):
     type: Literal["function_call"]
-    call_id: NonEmpty
-    name: NonEmpty
+    call_id: str
+    name: str
     arguments: str
 
 
 @wire_shape
 class WireCustomToolCall(TypedDict):
     type: Literal["custom_tool_call"]
-    call_id: NonEmpty
-    name: NonEmpty
+    call_id: str
+    name: str
     input: str
 
 
