@@ -220,3 +220,13 @@ def test_conversation_dumps_to_and_appends_from_responses() -> None:
     assert [item.get("role") for item in payload["input"]] == ["system", "user", "assistant", "user"]
     assert payload["input"][2]["id"].startswith("msg_")
     assert_request_matches_sdk(payload)
+
+
+def test_another_providers_refusal_is_sent_as_assistant_text_and_reported() -> None:
+    request = ChatRequest(
+        messages=[UserMessage(content="Hi"), AssistantMessage(content=[chatcodec.RefusalPart(text="No.")])]
+    )
+    payload, losses = encode_request(request)
+    assert payload["input"][1] == {"role": "assistant", "content": "No."}
+    assert [loss.what for loss in losses] == ["refusal"]
+    assert_request_matches_sdk(payload)

@@ -224,7 +224,7 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
     if not (starts or state.for_request):  # a response's output message needs them (ResponseOutputMessage)
         item.update(id="", status="completed")
     item["role"] = "assistant"
-    if bag.get(STRING) or (state.for_request and not starts and isinstance(part, TextPart) and not bag):
+    if bag.get(STRING) or (state.for_request and not starts and not bag):  # another provider's: a plain item
         if part.cache_control is not None:
             state.losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint")
         item["content"] = part.text

@@ -19,6 +19,7 @@ from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh"})
+_SUMMARIES = frozenset({"auto", "concise", "detailed"})
 _FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
 
 
@@ -29,7 +30,7 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
         config: dict[str, Any] = {}
         if reasoning.get("effort") in _EFFORTS:
             config["effort"] = reasoning["effort"]
-        if isinstance(reasoning.get("summary"), str):
+        if reasoning.get("summary") in _SUMMARIES:
             config["summary"] = reasoning["summary"]
         rest = leftovers(reasoning, list(config))
         if config:
@@ -97,8 +98,12 @@ def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, An
         losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent")
     if effort is not None:
         wire["effort"] = effort
-    if reasoning.summary is not None:
+    if reasoning.summary in _SUMMARIES:
         wire["summary"] = reasoning.summary
+    elif reasoning.summary is not None:
+        losses.add(
+            (*at, "summary"), f"summary {reasoning.summary!r}", "Responses summaries are auto, concise, detailed"
+        )
     for key in ("budget_tokens", "adaptive", "include_thoughts"):
         if getattr(reasoning, key) is not None:
             losses.add((*at, key), f"reasoning {key}", "Responses has no such setting")
