@@ -38,14 +38,18 @@ def check_response(payload: JsonObject) -> None:
 
 def check_stream(events: list[JsonObject]) -> None:
     """Recordings predate fields the SDK now requires (``cache_write_tokens``; the March
-    2025 ones also ``sequence_number`` and a delta's ``logprobs``): they are filled in
-    where missing. The encoder writes all three, which its own tests check strictly."""
+    2025 ones also ``sequence_number`` and a delta's ``logprobs``), and the live API sends
+    a ``web_search_call`` without the ``action`` the SDK requires in ``output_item.added``:
+    they are filled in where missing. The encoder writes all three, which its own tests check strictly."""
     assert_stream_matches_sdk([_newer_fields(position, event) for position, event in enumerate(events)])
 
 
 def _newer_fields(position: int, event: JsonObject) -> JsonObject:
     patched = with_cache_write_count(event)
     patched.setdefault("sequence_number", position)
+    item = patched.get("item")
+    if isinstance(item, dict) and item.get("type") == "web_search_call":
+        item.setdefault("action", {"type": "search"})  # the live API sends none at `added`
     if patched.get("type") in ("response.output_text.delta", "response.output_text.done"):
         patched.setdefault("logprobs", [])
     return patched
@@ -119,7 +123,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         elif isinstance(message, chatcodec.AssistantMessage) and messages and _joinable(messages[-1], message):
             previous = messages[-1]
             assert isinstance(previous, chatcodec.AssistantMessage)
-            messages[-1] = previous.model_copy(update={"content": [*previous.parts, *message.parts]})
+            messages[-1] = previous.model_copy(update={"content": [*_item_parts(previous), *_item_parts(message)]})
         else:
             messages.append(message)
     messages = [_string_form(message) for message in messages]
@@ -140,7 +144,13 @@ def _one_result_each(message: chatcodec.ToolMessage) -> list[chatcodec.AnyMessag
 
 
 def _joinable(previous: chatcodec.AnyMessage, message: chatcodec.AssistantMessage) -> bool:
-    return isinstance(previous, chatcodec.AssistantMessage) and previous.parts != [] and message.parts != []
+    """Two assistant turns in a row are one run of items, when both write any."""
+    return isinstance(previous, chatcodec.AssistantMessage) and previous.content != [] and message.content != []
+
+
+def _item_parts(message: chatcodec.AssistantMessage) -> list[Any]:
+    """The parts a turn's items read back as (a string turn is one text item)."""
+    return [chatcodec.TextPart(text=message.content)] if isinstance(message.content, str) else message.parts
 
 
 def _string_form(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
@@ -148,8 +158,7 @@ def _string_form(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
         return message
     parts = message.content
     if len(parts) == 1 and isinstance(parts[0], chatcodec.TextPart) and parts[0].provider_metadata is None:
-        if parts[0].cache_control is None:
-            return message.model_copy(update={"content": parts[0].text})
+        return message.model_copy(update={"content": parts[0].text}) if parts[0].cache_control is None else message
     return message
 
 
@@ -220,7 +229,10 @@ def _unmarked(value: Any) -> Any:
                 if isinstance(bag, dict)
             }
             kept = {name: bag for name, bag in kept.items() if bag}
-            cleaned[key] = kept or None
+            if kept:
+                cleaned[key] = kept
+            else:
+                del cleaned[key]
     return cleaned
 
 

@@ -204,13 +204,15 @@ def field_paths() -> dict[int, list[Path]]:
     """Where in ``plain_stream()`` each field of each event kind is."""
     item: list[Path] = [("output_index",), ("item",), *[("item", key) for key in _ITEM_FIELDS]]
     delta: list[Path] = [("type",), ("output_index",), ("delta",), ("item_id",), ("x_extra",)]
+    summary_delta: list[Path] = [*delta, ("summary_index",)]
+    text_delta: list[Path] = [*delta, ("content_index",)]
     return {
         0: [("response",), *[("response", key) for key in _RESPONSE_FIELDS]],
         **dict.fromkeys((1, 7, 8, 14, 15, 19), item),
         2: [("summary_index",), ("part",), ("part", "type")],
-        **dict.fromkeys((3, 4), [*delta, ("summary_index",)]),
+        **dict.fromkeys((3, 4), summary_delta),
         9: [("content_index",), ("part",), ("part", "type")],
-        **dict.fromkeys((10, 11), [*delta, ("content_index",)]),
+        **dict.fromkeys((10, 11), text_delta),
         **dict.fromkeys((16, 17), delta),
         20: [
             ("response",),
