@@ -230,3 +230,20 @@ def test_another_providers_refusal_is_sent_as_assistant_text_and_reported() -> N
     assert payload["input"][1] == {"role": "assistant", "content": "No."}
     assert [loss.what for loss in losses] == ["refusal"]
     assert_request_matches_sdk(payload)
+
+
+def test_a_text_part_that_opens_a_message_item_streams_live() -> None:
+    from chatcodec.stream_events import ResponseStartEvent, TextDeltaEvent, TextStartEvent
+
+    wire = chatcodec.encode_stream(
+        FORMAT,
+        iter([ResponseStartEvent(id="resp_1"), TextStartEvent(index=0), TextDeltaEvent(index=0, delta="Hel")]),
+        on_loss="ignore",
+    )
+    first = [next(wire)["type"] for _ in range(4)]
+    assert first == [
+        "response.created",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+    ]

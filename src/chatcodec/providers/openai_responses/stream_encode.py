@@ -4,11 +4,14 @@ Parts are grouped into output items by the same :class:`.items.ItemWriter` that 
 response's ``output``, so a stream and its non-streamed response hold the same items.
 What makes an item (a message item's ``id`` and ``status``, a reasoning item's summary
 or content, ``encrypted_content``, a call's ``fc_`` id) arrives on a canonical part's
-*end* event, so each part is written when it ends: its deltas keep their chunking but
-wait for the part's end (a proxy streams part by part, not token by token, a known
-limit of this encoder). Each event carries ``sequence_number``; ``output_index`` counts
-items and ``content_index`` / ``summary_index`` count parts within one, so parallel calls
-are separate items with their own indexes, never all at index 0.
+*end* event. A text part that opens a new message item (the common case: no message
+item open, nothing else under way) streams live, its deltas as they come; any other part
+is written when it ends, its deltas keeping their chunking but waiting for the end
+(reasoning summaries, argument text, a second text part of one message item: a known
+limit of this encoder, since which item they belong to is known only then). Each event
+carries ``sequence_number``; ``output_index`` counts items and ``content_index`` /
+``summary_index`` count parts within one, so parallel calls are separate items with
+their own indexes, never all at index 0.
 
 The stream ends with ``response.completed`` (``.incomplete`` or ``.failed`` by the
 finish reason's status) holding the whole response: the items, usage, and the
@@ -61,6 +64,8 @@ class _Pending:
     kind: str
     fragments: list[str] = field(default_factory=list[str])
     signature: list[str] | None = None
+    live: int | None = None
+    """The ``output_index`` of the message item a text part streams into as it arrives."""
 
 
 @dataclass
@@ -98,10 +103,12 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case ResponseStartEvent():
             stream.start = event
             yield stream.event("response.created", response=_snapshot(stream, "in_progress"))
-        case TextStartEvent() | ThinkingStartEvent() | ToolCallStartEvent():
+        case TextStartEvent():
+            yield from _start_text(stream, event)
+        case ThinkingStartEvent() | ToolCallStartEvent():
             stream.pending[event.index] = _Pending(event, event.type.removesuffix("_start"))
         case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
-            _pending(stream, event.index, "text").fragments.append(event.delta)
+            yield from _delta(stream, event.index, event.delta)
         case RefusalDeltaEvent():
             _pending(stream, event.index, "refusal").fragments.append(event.delta)
         case ThinkingSignatureDeltaEvent():
@@ -118,6 +125,46 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             stream.finish = event
         case ErrorEvent():
             yield stream.event("error", code=event.error_type, message=event.message, param=None)
+
+
+def _delta(stream: _Stream, index: int, delta: str) -> Iterator[dict[str, Any]]:
+    pending = _pending(stream, index, "text")
+    pending.fragments.append(delta)
+    if pending.live is not None and delta:
+        yield stream.event("response.output_text.delta", **_live_at(pending.live), delta=delta, logprobs=[])
+
+
+def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, Any]]:
+    """A text part that can only open a new message item (no message item is open and no
+    other part is under way) streams live: its item and part open now, its deltas go
+    out as they come, and its end gives the item's own fields (``output_item.done``)."""
+    pending = stream.pending[event.index] = _Pending(event, "text")
+    if stream.pending.keys() != {event.index} or stream.writer.open_message is not None:
+        return  # it may continue the open item: that is known at its end
+    position = len(stream.writer.items)
+    yield from _close_items(stream, position)
+    pending.live = position
+    added: dict[str, Any] = {"id": "", "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+    yield stream.event("response.output_item.added", output_index=position, item=added)
+    empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
+    yield stream.event("response.content_part.added", **_live_at(position), part=empty)
+
+
+def _live_at(position: int) -> dict[str, Any]:
+    return {"item_id": "", "output_index": position, "content_index": 0}
+
+
+def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Iterator[dict[str, Any]]:
+    """The end of a live text part: the item it opened is written, and its part closes."""
+    stream.writer.add_part(part, ("choices", 0, "message", "content", index))
+    stream.parts.append(part)
+    item = stream.writer.items[position]
+    wire_part = item["content"][0]
+    where = {**_live_at(position), "item_id": item.get("id") if isinstance(item.get("id"), str) else ""}
+    yield stream.event(
+        "response.output_text.done", **where, text=wire_part["text"], logprobs=wire_part.get("logprobs") or []
+    )
+    yield stream.event("response.content_part.done", **where, part=wire_part)
 
 
 def _pending(stream: _Stream, index: int, kind: str) -> _Pending:
@@ -149,6 +196,9 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
         part = RefusalPart(text=text, **extra)
     else:
         part = TextPart(text=text, **extra)
+        if pending.live is not None:
+            yield from _end_live(stream, part, index, pending.live)
+            return
     yield from _write_part(stream, part, index, pending.fragments)
 
 
