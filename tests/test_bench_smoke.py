@@ -119,3 +119,16 @@ def test_the_bench_session_has_the_issue_proportions() -> None:
     assert {"data:", "https"} == set(images)
     assert any(len(message.get("tool_calls") or ()) > 1 for message in payload["messages"])
     assert any("reasoning_content" in message for message in payload["messages"])
+
+
+@pytest.mark.parametrize("turns", [1, 5])
+def test_openai_to_responses_floor_is_chatcodec_exactly(turns: int) -> None:
+    workloads, floor, subject = _bench("workloads"), _bench("floor"), _bench("subject")
+    equivalence, timing = _bench("equivalence"), _bench("timing")
+    payload = workloads.openai_session(turns)
+
+    converted = chatcodec.convert_request(payload, source="openai-chat", target="openai-responses", on_loss="ignore")
+
+    assert floor.openai_to_responses(payload) == converted
+    expected = equivalence.responses_view(floor.openai_to_responses(payload))
+    assert [timing.check(contender, expected) for contender in subject.openai_to_responses(payload)] == [None, None]

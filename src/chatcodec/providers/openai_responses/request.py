@@ -189,6 +189,6 @@ def _has_encrypted_reasoning(request: ChatRequest) -> bool:
     return any(
         isinstance(part, ThinkingPart) and part.provider == PROVIDER and part.encrypted
         for message in request.messages
-        if message.role == "assistant"
-        for part in message.parts
+        if message.role == "assistant" and not isinstance(message.content, str)
+        for part in message.content
     )
