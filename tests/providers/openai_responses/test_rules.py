@@ -247,3 +247,16 @@ def test_a_text_part_that_opens_a_message_item_streams_live() -> None:
         "response.content_part.added",
         "response.output_text.delta",
     ]
+
+
+def test_the_conversation_builder_appends_a_responses_stream_event_by_event() -> None:
+    from conformance.openai_responses_streams import plain_stream
+
+    conversation = chatcodec.Conversation(messages=[UserMessage(content="Hi")])
+    for event in plain_stream():
+        conversation.append_chunk(FORMAT, event)
+    message = conversation.finish_stream()
+    assert message == chatcodec.accumulate_stream(FORMAT, plain_stream()).message
+    assert conversation.unresolved_tool_calls() == message.tool_calls
+    payload = conversation.dump(FORMAT, on_loss="error")
+    assert [item.get("type") for item in payload["input"][1:]] == ["reasoning", "message", "function_call"]
