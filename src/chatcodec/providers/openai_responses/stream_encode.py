@@ -144,6 +144,8 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     position = len(stream.writer.items)
     yield from _close_items(stream, position)
     pending.live = position
+    # The item's place is taken now, so parts written before this one ends come after it.
+    stream.writer.add_part(TextPart(text=""), ("choices", 0, "message", "content", event.index))
     added: dict[str, Any] = {"id": "", "type": "message", "status": "in_progress", "role": "assistant", "content": []}
     yield stream.event("response.output_item.added", output_index=position, item=added)
     empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
@@ -156,10 +158,19 @@ def _live_at(position: int) -> dict[str, Any]:
 
 def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Iterator[dict[str, Any]]:
     """The end of a live text part: the item it opened is written, and its part closes."""
-    stream.writer.add_part(part, ("choices", 0, "message", "content", index))
+    alone = ItemWriter(stream.losses, for_request=False)
+    alone.add_part(part, ("choices", 0, "message", "content", index))
     stream.parts.append(part)
     item = stream.writer.items[position]
-    wire_part = item["content"][0]
+    joined = (as_list(item.get("content")) or [])[1:]  # text parts that joined it meanwhile
+    item.clear()
+    item.update(alone.items[0])
+    content: list[Any] | None = as_list(item.get("content"))
+    if content is None:  # a string-content item (a request's spelling): one part all the same
+        content = [{"type": "output_text", "text": part.text, "annotations": list[Any]()}]
+    else:
+        item["content"] = [*content, *joined]
+    wire_part: dict[str, Any] = content[0]
     where = {**_live_at(position), "item_id": item.get("id") if isinstance(item.get("id"), str) else ""}
     yield stream.event(
         "response.output_text.done", **where, text=wire_part["text"], logprobs=wire_part.get("logprobs") or []
@@ -326,6 +337,10 @@ def _deltas(text: str, fragments: list[str] | None) -> list[str]:
 
 
 def _close_items(stream: _Stream, upto: int) -> Iterator[dict[str, Any]]:
+    """``output_item.done`` for the items before ``upto``, in order, up to the first one
+    a live text part still streams into."""
+    live = [pending.live for pending in stream.pending.values() if pending.live is not None]
+    upto = min([upto, *live])
     for position in range(stream.done, upto):
         yield stream.event("response.output_item.done", output_index=position, item=stream.writer.items[position])
     stream.done = max(stream.done, upto)
