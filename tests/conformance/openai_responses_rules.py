@@ -105,28 +105,30 @@ def _same(response: chatcodec.ChatResponse) -> object:
 def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``messages.py``, ``items.py``, ``parts.py``):
 
-    * a tool message is one ``function_call_output`` item per result: each reads back as
-      its own tool message (as openai-chat's wire has it);
+    * a tool message is one ``function_call_output`` item per result, and a run of them
+      reads back as one tool message (as openai-chat groups consecutive tool messages);
     * a run of assistant messages is one run of items: it reads back as one assistant
       message, its parts in order (string content as a text part), and an assistant turn
       that is one plain text reads back as a string;
     * ``input_image`` requires ``detail``: an image with none is sent ``"auto"``, the API's
       default;
     * a ``data:`` image URL reads back as the base64 source it spells;
+    * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
       ``enabled=False`` with no effort is effort ``none``.
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
-        if isinstance(message, chatcodec.ToolMessage):
-            messages.extend(_one_result_each(message))
+        if isinstance(message, chatcodec.ToolMessage) and messages and isinstance(messages[-1], chatcodec.ToolMessage):
+            previous = messages[-1]
+            messages[-1] = previous.model_copy(update={"content": [*previous.content, *message.content]})
         elif isinstance(message, chatcodec.AssistantMessage) and messages and _joinable(messages[-1], message):
             previous = messages[-1]
             assert isinstance(previous, chatcodec.AssistantMessage)
             messages[-1] = previous.model_copy(update={"content": [*_item_parts(previous), *_item_parts(message)]})
         else:
             messages.append(message)
-    messages = [_string_form(message) for message in messages]
+    messages = [_cache_on_last_part(_string_form(message)) for message in messages]
     update: dict[str, Any] = {"messages": messages}
     reasoning = request.reasoning
     if reasoning is not None and reasoning.model_dump(exclude_none=True) == {}:
@@ -137,10 +139,20 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 
 
-def _one_result_each(message: chatcodec.ToolMessage) -> list[chatcodec.AnyMessage]:
-    if len(message.content) == 1:
-        return [message]
-    return [message.model_copy(update={"content": [result]}) for result in message.content]
+def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
+    """A user or system message's cache marker is its last input part's breakpoint."""
+    marker = message.cache_control
+    if marker is None or not isinstance(message, chatcodec.UserMessage | chatcodec.SystemMessage):
+        return message
+    if isinstance(message.content, str) or not message.content:
+        return message
+    last = message.content[-1]
+    if not isinstance(last, chatcodec.TextPart | chatcodec.ImagePart | chatcodec.DocumentPart):
+        return message
+    if last.cache_control not in (None, marker):
+        return message
+    content = [*message.content[:-1], last.model_copy(update={"cache_control": marker})]
+    return message.model_copy(update={"content": content, "cache_control": None})
 
 
 def _joinable(previous: chatcodec.AnyMessage, message: chatcodec.AssistantMessage) -> bool:

@@ -136,8 +136,7 @@ def test_items_map_to_canonical_messages_in_order() -> None:
         ("SystemMessage", "developer"),
         ("UserMessage", "user"),
         ("AssistantMessage", "assistant"),  # reasoning .. mcp_approval_request: one turn
-        ("ToolMessage", "tool"),
-        ("ToolMessage", "tool"),
+        ("ToolMessage", "tool"),  # custom_tool_call_output, function_call_output: one group
         ("UserMessage", "user"),  # mcp_approval_response, item_reference: kept whole
         ("UserMessage", "user"),
     ]
@@ -160,9 +159,9 @@ def test_items_map_to_canonical_messages_in_order() -> None:
     assert isinstance(user, UserMessage)
     assert [part.type for part in user.parts] == ["text", "image", "image", "document", "document", "document"]
     assert user.parts[0].cache_control == chatcodec.CacheControl(ttl="12h")
-    results = request.messages[5]
+    results = request.messages[4]
     assert isinstance(results, ToolMessage)
-    assert results.content[0].tool_use_id == "call_f"
+    assert [result.tool_use_id for result in results.content] == ["call_c", "call_f"]
     assert isinstance(request.messages[0], SystemMessage)
     assert request.reasoning == chatcodec.ReasoningConfig(effort="high", summary="auto")
     assert request.response_format == chatcodec.ResponseFormat(
@@ -179,7 +178,7 @@ def test_input_as_one_string_and_a_bare_item_list_round_trip() -> None:
         encoded, losses = encode_request(chatcodec.decode_request(FORMAT, payload))
         assert (encoded, losses) == (payload, [])
     messages = chatcodec.get_codec(FORMAT).decode_messages(_every_kind()["input"])
-    assert len(messages) == 7
+    assert len(messages) == 6
 
 
 def test_metadata_values_that_are_not_text_are_reported() -> None:

@@ -5,9 +5,9 @@ Items map to messages where they stand, so order is kept exactly:
 * a ``message`` item with role ``user``, ``system`` or ``developer`` is one canonical
   message of that role (``developer`` is kept distinct, as canonical allows);
 * a run of assistant-side items is one assistant message (:mod:`.items`);
-* a ``function_call_output`` (or ``custom_tool_call_output``) is one tool message
-  holding its result, as openai-chat maps one ``tool`` message per result; a canonical
-  tool message with several results (Anthropic, Gemini) becomes one output item each;
+* a run of ``function_call_output`` (or ``custom_tool_call_output``) items is one tool
+  message holding their results in order, as openai-chat groups consecutive ``tool``
+  messages (the results of parallel calls); each result is one output item on the way out;
 * anything else on the caller's side (``item_reference``, ``computer_call_output``,
   ``mcp_approval_response``, kinds added later) is kept whole, as opaque parts of a user
   message marked ``_items``, and goes back out as the same items.
@@ -47,11 +47,11 @@ _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for a (validated) ``input`` item list."""
     canonical: list[dict[str, Any]] = []
-    open_kind: str | None = None  # "assistant" or "items" while a run of them continues
+    open_kind: str | None = None  # the kind of the run the last message stands for
     for item in items:
         kind = _kind(item)
-        if kind in ("assistant", "items") and kind == open_kind:
-            canonical[-1]["content"].extend(decode_item(item) if kind == "assistant" else [opaque(item)])
+        if kind in _RUNS and kind == open_kind:
+            canonical[-1]["content"].extend(_RUNS[kind](item))
             continue
         canonical.append(_decode_item(item, kind))
         open_kind = kind
@@ -59,6 +59,19 @@ def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if message["role"] == "assistant":
             _to_string_form(message)
     return canonical
+
+
+def _decode_items(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [opaque(item)]
+
+
+def _decode_outputs(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [decode_output(item)]
+
+
+_RUNS = {"assistant": decode_item, "items": _decode_items, "output": _decode_outputs}
+"""Item kinds whose runs are one canonical message: the assistant's turn, the results of
+its calls (as openai-chat groups consecutive ``tool`` messages), carried items."""
 
 
 def _kind(item: Mapping[str, Any]) -> str:
@@ -178,7 +191,9 @@ def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRe
         losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it")
         return
     assert message.cache_control is not None
-    parts[-1].setdefault("prompt_cache_breakpoint", encode_prompt_cache_breakpoint(message.cache_control, losses, at))
+    breakpoint = encode_prompt_cache_breakpoint(message.cache_control, losses, at)
+    if parts[-1].setdefault("prompt_cache_breakpoint", breakpoint) != breakpoint:
+        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept")
 
 
 def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
