@@ -136,10 +136,16 @@ def _nested(depth: int) -> object:
     return value
 
 
-def _with_deep_kept_value(name: str, events: list[Any]) -> list[Any]:
-    """The stream with a 400-level JSON value in a field the first event's decoder keeps
-    (a chunk field for openai-chat, a ``message`` field of ``message_start`` for anthropic,
-    a ``messageStart`` member for bedrock-converse)."""
+def _with_deep_kept_value(name: str, events: list[Any]) -> tuple[list[Any], int]:
+    """The stream with a 400-level JSON value in a field an event's decoder keeps (a chunk
+    field for openai-chat, a ``message`` field of ``message_start`` for anthropic, a
+    ``messageStart`` member for bedrock-converse, a ``response`` field of the terminal
+    ``response.completed`` for openai-responses, whose decoder reads the response's fields
+    there), and that event's position."""
+    if name == "openai-responses":
+        last = dict(events[-1])
+        last["response"] = {**last["response"], "x_extension": _nested(400)}
+        return [*events[:-1], last], len(events) - 1
     first = dict(events[0])
     if name == "anthropic":
         first["message"] = {**first["message"], "x_extension": _nested(400)}
@@ -147,7 +153,7 @@ def _with_deep_kept_value(name: str, events: list[Any]) -> list[Any]:
         first["messageStart"] = {**first["messageStart"], "x_extension": _nested(400)}
     else:
         first["x_extension"] = _nested(400)
-    return [first, *events[1:]]
+    return [first, *events[1:]], 0
 
 
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
@@ -156,10 +162,11 @@ def test_a_value_nested_past_the_depth_limit_in_kept_stream_data_is_a_chatcodec_
     # past pydantic-core's depth limit. Decoding says so as a StreamError naming the event,
     # never as a bare pydantic error from an event's constructor; accumulating (no events
     # built) finds it when the response is validated, as chatcodec's ValidationError.
-    events = _with_deep_kept_value(name, PROVIDER[name].stream_events(PROVIDER[name].recorded["stream"][0]))
+    recording = PROVIDER[name].stream_events(PROVIDER[name].recorded["stream"][0])
+    events, position = _with_deep_kept_value(name, recording)
     with pytest.raises(chatcodec.StreamError) as caught:
         list(chatcodec.decode_stream(name, events))
-    assert caught.value.event_index == 0
+    assert caught.value.event_index == position
     assert "recursion_depth_exceeded" in str(caught.value)
     with pytest.raises(chatcodec.ValidationError, match="recursion_depth_exceeded"):
         chatcodec.accumulate_stream(name, events)
