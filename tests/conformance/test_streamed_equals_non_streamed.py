@@ -34,6 +34,7 @@ def test_every_provider_pairs_recorded_streams() -> None:
         "anthropic": 6,
         "gemini": 6,
         "bedrock-converse": 5,
+        "openai-responses": 3,
     }
 
 
