@@ -53,6 +53,9 @@ from chatcodec.stream_events import (
     UsageEvent,
 )
 
+_ENDS_A_REFUSAL = (TextStartEvent, ThinkingStartEvent, ToolCallStartEvent, PartEvent, FinishEvent)
+"""Events after which a refusal under way is complete (the next part, or the finish)."""
+
 _TERMINAL = {"completed": "response.completed", "incomplete": "response.incomplete", "failed": "response.failed"}
 
 
@@ -91,6 +94,8 @@ def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Ite
     """Wire events for canonical ones, lazily."""
     stream = _Stream(losses, ItemWriter(losses, for_request=False))
     for event in events:
+        if isinstance(event, _ENDS_A_REFUSAL):
+            yield from _finish_refusals(stream)
         yield from _encode_event(event, stream)
     for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
         yield from _end(stream, index, None, {})
@@ -125,6 +130,12 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             stream.finish = event
         case ErrorEvent():
             yield stream.event("error", code=event.error_type, message=event.message, param=None)
+
+
+def _finish_refusals(stream: _Stream) -> Iterator[dict[str, Any]]:
+    """A canonical refusal has no end event: it is complete when the next part begins."""
+    for index in sorted(index for index, pending in stream.pending.items() if pending.kind == "refusal"):
+        yield from _end(stream, index, None, {})
 
 
 def _delta(stream: _Stream, index: int, delta: str) -> Iterator[dict[str, Any]]:
