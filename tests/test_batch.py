@@ -139,7 +139,17 @@ def test_the_converter_pickles_for_worker_processes() -> None:
     assert copy({"request": [_request("a")]}) == converter({"request": [_request("a")]})
 
 
-def test_mistakes_in_the_set_up_fail_at_once() -> None:
+def _without_codec(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The registry without ``name``'s codec: every known format has one now, so the
+    "known format, no codec" path is tested on a registry that lacks one."""
+    from chatcodec import registry
+
+    monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
+    monkeypatch.delitem(registry._loaded, name, raising=False)
+
+
+def test_mistakes_in_the_set_up_fail_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    _without_codec(monkeypatch, "openai-responses")
     with pytest.raises(chatcodec.UnknownProviderError):
         BatchConverter(source="openai", target="anthropic", column="request")
     with pytest.raises(chatcodec.CodecNotAvailableError):

@@ -327,7 +327,19 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
     ]
 
 
-def test_a_format_without_a_codec_is_refused_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _without_codec(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The registry without ``name``'s codec: every known format has one now, so the
+    "known format, no codec" path is tested on a registry that lacks one."""
+    from chatcodec import registry
+
+    monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
+    monkeypatch.delitem(registry._loaded, name, raising=False)
+
+
+def test_a_format_without_a_codec_is_refused_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _without_codec(monkeypatch, "openai-responses")
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("a"))] * 3)
     assert main(["convert", str(source), "--from", "openai-chat", "--to", "openai-responses"]) == 64
     err = capsys.readouterr().err
