@@ -459,3 +459,19 @@ def test_item9_a_server_tool_alone_keeps_the_string_content() -> None:
     payload = {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]}
     request = chatcodec.decode_request(FORMAT, payload)
     assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
+
+
+def test_a_hosted_tool_without_a_type_is_a_loss_not_a_tool_the_api_rejects() -> None:
+    """Found by the single-hop loss law: ``data: {}`` was written as ``{}``, which OpenAI
+    and this codec's own decoder refuse (``$.tools[0].type`` missing)."""
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "messages": [{"role": "user", "content": "q"}],
+            "provider_tools": [{"type": "opaque", "provider": "openai-chat", "data": {}}],
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses)
+    assert "tools" not in body
+    assert [loss.path for loss in losses] == ["$.provider_tools[0]"]
+    assert chatcodec.decode_request("openai-chat", body).provider_tools == []

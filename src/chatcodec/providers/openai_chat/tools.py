@@ -81,6 +81,11 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
             why = f"{PROVIDER} has no {tool.provider} hosted tools"
             losses.add(("provider_tools", index), f"{tool.provider} tool", why)
             continue
+        if not isinstance(tool.data.get("type"), str):
+            # OpenAI tells every tool by its ``type``; one without it is refused by the API
+            # (and by this codec's own decoder), so it is not written.
+            losses.add(("provider_tools", index), "openai-chat tool without a type", "OpenAI requires a tool's type")
+            continue
         position = KIT.own(tool.provider_metadata).get("_position")
         at = position if isinstance(position, int) and 0 <= position <= len(tools) else len(tools)
         tools.insert(at, dict(tool.data))
