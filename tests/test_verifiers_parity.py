@@ -274,3 +274,20 @@ def test_verifiers_message_objects_are_taken_as_they_are() -> None:
     assert [(tool_call.id, tool_call.arguments) for tool_call in validated["tool_calls"]] == [
         ("call_1", '{"city": "Paris"}')
     ]
+
+
+def test_a_verifiers_dump_with_arguments_given_as_an_object() -> None:
+    """Issue 11: ``function.arguments`` as a JSON object (as some Verifiers dumps and
+    compatible servers hold it) is read, and written back to OpenAI exactly as it came."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}
+    dump = [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+    ]
+    messages = chatcodec.validate_messages(dump)
+    [tool_use] = messages[1]["tool_calls"]
+    assert json.loads(tool_use.arguments) == {"city": "Paris"}
+    assert chatcodec.encode_request("openai-chat", {"messages": dump})["messages"] == dump
+    anthropic = chatcodec.encode_request("anthropic", {"messages": dump, "max_tokens": 10})
+    assert anthropic["messages"][1]["content"][0]["input"] == {"city": "Paris"}

@@ -380,7 +380,11 @@ def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
             raise DialectError(at, "tool_call_type", f"tool_calls[{index}] must be an object", call)
         if not isinstance(fields.get("id"), str) or not isinstance(named.get("name"), str):
             raise DialectError(at, "tool_call_fields", f"tool_calls[{index}] needs a string id and name", call)
-        if not isinstance(named.get("arguments", ""), str) and "input" not in named:
+        arguments = named.get("arguments", "")
+        # OpenAI's nested shape may carry arguments as a JSON object (Verifiers dumps,
+        # compatible servers): the openai-chat codec reads and keeps it exactly.
+        as_object = function is not None and isinstance(arguments, dict)
+        if not isinstance(arguments, str) and not as_object and "input" not in named:
             raise DialectError(at, "tool_call_arguments", f"tool_calls[{index}].arguments must be a string", call)
     return calls
 
