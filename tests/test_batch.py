@@ -184,12 +184,15 @@ def test_lines_are_batched_by_count_and_by_size() -> None:
     assert list(iter_line_batches(iter([]))) == []
 
 
-def test_unpaired_surrogates_in_the_input_stay_escaped_in_the_output() -> None:
+def test_unpaired_surrogates_in_the_input_are_rejected_at_their_path() -> None:
+    # One rule at every JSON reader (issue 10, item 13): a lone surrogate escape is refused
+    # where it is, as pydantic-core's own parser refuses it, never half-kept.
     line = json.dumps(_request("half \ud800 a pair")).encode()
     (batch,) = iter_line_batches([line])
     result = convert_lines(batch, ConvertOptions("canonical", "canonical"))
-    assert b"\\ud800" in result.output
-    assert json.loads(result.output)["messages"][0]["content"] == "half \ud800 a pair"
+    assert result.output == b""
+    (reject,) = result.rejects
+    assert reject.error.startswith("at $.messages[0].content: a string holds a lone UTF-16 surrogate")
 
 
 # Workers

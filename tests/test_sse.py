@@ -76,8 +76,12 @@ def test_bytearray_and_mixed_chunk_types() -> None:
     assert list(iter_sse([b"data: ", "b", b"\n\n"])) == [SSEEvent(None, "b")]
 
 
-def test_invalid_utf8_is_replaced_not_raised() -> None:
-    assert list(iter_sse(b"data: \xff\n\n")) == [SSEEvent(None, "\ufffd")]
+def test_invalid_utf8_is_refused_with_its_byte_offset() -> None:
+    # Replacing it with U+FFFD would change the payload without a word (issue 10, item 13).
+    with pytest.raises(StreamError, match="not UTF-8 text: invalid start byte at byte 6"):
+        list(iter_sse(b"data: \xff\n\n"))
+    with pytest.raises(StreamError, match="at byte 9"):
+        list(iter_sse([b"data: ab", b"c\xff\n\n"]))
 
 
 def test_comments_are_ignored() -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, cast
 
 from chatcodec.errors import StreamError
-from chatcodec.payloads import loads
+from chatcodec.payloads import JSONValueError, loads
 
 __all__ = ["SSEEvent", "StreamSource", "iter_jsonl", "iter_sse", "iter_sse_json", "looks_like_sse"]
 
@@ -149,15 +149,26 @@ def _decoded(source: StreamSource) -> Iterator[str]:
         chunks = (bytes(source),)
     else:
         chunks = source
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    decoder = codecs.getincrementaldecoder("utf-8")()
     at_start = True
+    read = 0
     for chunk in chunks:
-        text = chunk if isinstance(chunk, str) else decoder.decode(chunk)
+        text = chunk if isinstance(chunk, str) else _decode_chunk(decoder, chunk, read)
+        read += len(chunk) if not isinstance(chunk, str) else 0
         if at_start and text:
             text = text.removeprefix(_BOM)
             at_start = False
         yield text
-    yield decoder.decode(b"", final=True)
+    yield _decode_chunk(decoder, b"", read, final=True)
+
+
+def _decode_chunk(decoder: codecs.IncrementalDecoder, chunk: bytes, read: int, *, final: bool = False) -> str:
+    """The text of ``chunk``; bytes that are not UTF-8 are refused (issue 10, item 13), not
+    replaced by U+FFFD: a stream is read exactly or not at all."""
+    try:
+        return decoder.decode(chunk, final)
+    except UnicodeDecodeError as error:
+        raise StreamError(f"the stream is not UTF-8 text: {error.reason} at byte {read + error.start}") from None
 
 
 def _lines(texts: Iterable[str]) -> Iterator[str]:
@@ -192,7 +203,9 @@ def _parse_object(text: str, event_index: int, what: str) -> dict[str, Any]:
     preview = text[:_PREVIEW_LENGTH]
     try:
         parsed: object = loads(text)
-    except (ValueError, RecursionError) as error:
+    except JSONValueError as error:
+        raise StreamError(f"{what} cannot be kept: {error.reason}", error.path, event_index) from None
+    except ValueError as error:
         raise StreamError(f"{what} is not valid JSON ({error}): {preview!r}", event_index=event_index) from error
     if not isinstance(parsed, dict):
         kind = _JSON_TYPE_NAMES.get(type(parsed), type(parsed).__name__)

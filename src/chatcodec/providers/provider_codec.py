@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
+from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
+from chatcodec.payloads import too_deep
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -76,36 +78,97 @@ class ProviderCodec:
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body; everything without a canonical field is kept."""
-        return self._requests.decode_request(payload)
+        try:
+            return self._requests.decode_request(payload)
+        except RecursionError:
+            raise too_deep(payload) from None
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
         """Write a request body; what the format cannot carry is recorded in ``losses``."""
-        return self._requests.encode_request(request, losses)
+        try:
+            return self._requests.encode_request(request, losses)
+        except RecursionError:
+            raise too_deep() from None
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
-        return self._responses.decode_response(payload)
+        try:
+            return self._responses.decode_response(payload)
+        except RecursionError:
+            raise too_deep(payload) from None
 
     def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
         """Write a response body (for proxies and test doubles)."""
-        return self._responses.encode_response(response, losses)
+        try:
+            return self._responses.encode_response(response, losses)
+        except RecursionError:
+            raise too_deep() from None
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation)."""
-        return self._requests.decode_message_list(messages)
+        try:
+            return self._requests.decode_message_list(messages)
+        except RecursionError:
+            raise too_deep(messages) from None
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
-        return self._new_stream_decoder(builder)
+        return _DepthGuard(self._new_stream_decoder(builder))
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
-        decoder = self._new_stream_decoder(None)
+        decoder = self.stream_decoder(None)
         for event in events:
             yield from decoder.feed(event)
         yield from decoder.close()
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies)."""
-        return self._stream_encoder.encode_stream(events, losses)
+        try:
+            yield from self._stream_encoder.encode_stream(events, losses)
+        except RecursionError:
+            raise too_deep() from None
+
+
+class _DepthGuard:
+    """A stream decoder whose ``RecursionError`` (an event nested a thousand levels deep,
+    issue 10, item 16) is a :class:`~chatcodec.StreamError` naming the event and the route
+    into its deepest value. Written once here, so every provider's decoder has it."""
+
+    __slots__ = ("_decoder", "_fed")
+
+    def __init__(self, decoder: StreamDecoder) -> None:
+        self._decoder = decoder
+        self._fed = 0
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        self._fed += 1
+        try:
+            return self._decoder.feed(event)
+        except RecursionError:
+            raise self._error(event) from None
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        last: list[dict[str, Any] | None] = [None]
+        try:
+            self._decoder.read(self._counted(events, last))
+        except RecursionError:
+            raise self._error(last[0]) from None
+
+    def _counted(self, events: Iterable[dict[str, Any]], last: list[dict[str, Any] | None]) -> Iterator[dict[str, Any]]:
+        for event in events:
+            self._fed += 1
+            last[0] = event
+            yield event
+
+    def close(self) -> list[AnyStreamEvent]:
+        try:
+            return self._decoder.close()
+        except RecursionError:
+            raise self._error(None) from None
+
+    def _error(self, event: object) -> StreamError:
+        refused = too_deep(event)
+        message = str(refused).partition(": ")[2]
+        return StreamError(message, refused.path, max(self._fed - 1, 0))

@@ -67,7 +67,7 @@ class ToolIdMapping:
         escaped = PREFIX + _escape(tool_use_id)
         if self.max_length is None or len(escaped) <= self.max_length:
             return escaped
-        digest = hashlib.sha256(tool_use_id.encode("utf-8")).hexdigest()
+        digest = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()
         return HASHED_PREFIX + digest[: self.max_length - len(HASHED_PREFIX)]
 
     def hashed(self, tool_use_id: str) -> bool:
@@ -106,7 +106,7 @@ class ToolIdMapping:
             return None
         raw = _ESCAPE_SEQUENCE.sub(lambda match: chr(int(match[1], 16)), body).encode("latin-1")
         try:
-            original = raw.decode("utf-8")
+            original = raw.decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:
             return None
         needed_escape = not self._accepts(original) or self._original_of(original) is not None
@@ -116,4 +116,4 @@ class ToolIdMapping:
 def _escape(text: str) -> str:
     if text.isascii():
         return text.translate(_ASCII_ESCAPES)
-    return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8"))
+    return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8", "surrogatepass"))

@@ -119,11 +119,11 @@ WireUserPart = Annotated[
     tagged(("text", "image_url", "input_audio", "file")),
 ]
 
-WireTextOnlyPart = Annotated[
-    Annotated[WireTextPart, Tag("text")] | Annotated[WireUnknownPart, Tag("unknown")],
-    tagged(("text",)),
-]
-"""Parts of system, developer and tool messages: text (anything else is kept opaque)."""
+WireTextOnlyPart = WireUserPart
+"""Parts of system, developer and tool messages. OpenAI documents text only there, but the
+decoder reads every part by its ``type``, so a media part (an image a compatible server let
+through) is validated as strictly as in a user message: a bad one is refused at its path,
+never a ``KeyError`` from the decoder (issue 10, item 14)."""
 
 WireAssistantPart = Annotated[
     Annotated[WireTextPart, Tag("text")]

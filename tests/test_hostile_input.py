@@ -1,0 +1,305 @@
+"""Issue 10, items 12-17: input that crashed chatcodec from deep inside.
+
+Each one must be a chatcodec error naming the JSON path (or be accepted); never a
+``ValueError``, ``KeyError``, ``TypeError``, ``AttributeError``, ``UnicodeEncodeError`` or
+``RecursionError`` from a library or a decoder. The rules chosen:
+
+* integers over Python's 4,300-digit conversion limit are refused where they are (no
+  encoder could write them back);
+* numbers that overflow to infinity (``1e400``), and ``NaN`` / ``Infinity`` (not JSON), are
+  refused where they are, rather than read as ``inf`` and written out as ``Infinity``;
+* JSON text holding a lone UTF-16 surrogate escape is refused where it is (pydantic-core's
+  own parser refuses it, and a string holding one cannot be written as UTF-8 JSON); bytes
+  that are not UTF-8 are refused, in a body and in a stream;
+* values nested past Python's recursion limit are refused naming the route into them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.cli import main
+
+_BIG = "1" * 5000
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def _openai_request(**extra: Any) -> dict[str, Any]:
+    return {"model": "m", "messages": [{"role": "user", "content": "hi"}], **extra}
+
+
+def _chunk_text(extra: str = "") -> str:
+    chunk = '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m",'
+    chunk += '"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]' + extra + "}"
+    return f"data: {chunk}\n\n"
+
+
+# --- item 12: integers over the 4,300-digit limit ------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "anthropic"])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_item12_a_huge_integer_in_a_body_is_refused_at_its_path(provider: str, as_bytes: bool) -> None:
+    text = json.dumps(_openai_request(max_tokens=0)).replace('"max_tokens": 0', f'"max_tokens": {_BIG}')
+    payload: str | bytes = text.encode() if as_bytes else text
+    with pytest.raises(chatcodec.PayloadError, match="5000 digits is over Python's 4300-digit limit") as caught:
+        chatcodec.decode_request(provider, payload)
+    assert caught.value.path == "$.max_tokens"
+
+
+def test_item12_a_huge_integer_in_a_stream_event_names_the_event_and_path() -> None:
+    stream = _chunk_text() + _chunk_text(f', "n": {_BIG}')
+    with pytest.raises(chatcodec.StreamError, match="4300-digit limit") as caught:
+        chatcodec.accumulate_stream("openai-chat", stream)
+    assert (caught.value.event_index, caught.value.path) == (1, "$.n")
+
+
+def test_item12_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = tmp_path / "conversation.json"
+    document.write_text(f'[{{"role": "user", "content": "hi", "x": {_BIG}}}]')
+    assert main(["validate", str(document)]) == 1
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert "at $[0].x: an integer of 5000 digits" in err
+    with pytest.raises(chatcodec.PayloadError, match=r"at \$\[0\]\.x"):
+        chatcodec.validate_messages(document.read_text())
+
+
+def test_item12_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() -> None:
+    request = chatcodec.decode_request(
+        "openai-chat",
+        {
+            "model": "m",
+            "messages": [
+                {
+                    "role": "assistant",
+                    "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": _BIG}}],
+                }
+            ],
+        },
+    )
+    call = request.messages[0].content[0]
+    assert isinstance(call, chatcodec.ToolUsePart)
+    with pytest.raises(chatcodec.ToolArgumentsError, match="4300-digit limit"):
+        call.parsed_arguments()
+
+
+# --- item 17: numbers that overflow ---------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1" * 400 + ".0"])
+def test_item17_a_number_that_overflows_to_infinity_is_refused_at_its_path(number: str) -> None:
+    text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", number)
+    with pytest.raises(chatcodec.PayloadError, match="out of range") as caught:
+        chatcodec.decode_request("openai-chat", text)
+    assert caught.value.path == "$.temperature"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_item17_nan_and_infinity_are_not_json(constant: str) -> None:
+    text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", constant)
+    with pytest.raises(chatcodec.PayloadError):
+        chatcodec.convert_request(text, source="openai-chat", target="anthropic")
+
+
+def test_item17_large_finite_numbers_still_read() -> None:
+    text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", "1e300")
+    assert chatcodec.decode_request("openai-chat", text).temperature == 1e300
+
+
+# --- item 13: lone surrogates and bytes that are not UTF-8 ----------------------------
+
+
+def test_item13_a_lone_surrogate_in_a_tool_id_is_refused_at_its_path_not_a_unicode_error() -> None:
+    text = (
+        '{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":'
+        '[{"type":"tool_use","id":"t\\ud800","name":"n","input":{}}]}]}'
+    )
+    with pytest.raises(chatcodec.PayloadError, match="lone UTF-16 surrogate") as caught:
+        chatcodec.convert_request(text, source="anthropic", target="anthropic")
+    assert caught.value.path == "$.messages[0].content[0].id"
+
+
+def test_item13_a_lone_surrogate_in_a_key_is_refused_at_its_path() -> None:
+    text = '{"model":"m","messages":[{"role":"user","content":"hi","\\udc00x":1}]}'
+    with pytest.raises(chatcodec.PayloadError, match="key holds a lone UTF-16 surrogate") as caught:
+        chatcodec.convert_request(text, source="openai-chat", target="anthropic")
+    assert caught.value.path == "$.messages[0]['\\udc00x']"
+
+
+def test_item13_the_stream_reader_applies_the_same_rule() -> None:
+    stream = _chunk_text().replace('"content":"a"', '"content":"a\\ud800"')
+    with pytest.raises(chatcodec.StreamError, match="lone UTF-16 surrogate") as caught:
+        list(chatcodec.decode_stream("openai-chat", stream))
+    assert caught.value.path == "$.choices[0].delta.content"
+    with pytest.raises(chatcodec.StreamError, match="lone UTF-16 surrogate"):
+        chatcodec.accumulate_stream("openai-chat", stream)
+
+
+def test_item13_a_surrogate_pair_escape_is_one_character_and_reads() -> None:
+    text = '{"model":"m","messages":[{"role":"user","content":"\\ud83d\\ude00"}]}'
+    assert chatcodec.decode_request("openai-chat", text).messages[0].content == "\U0001f600"
+
+
+def test_item13_a_python_string_with_a_lone_surrogate_in_a_tool_id_is_escaped_reversibly() -> None:
+    # Dicts are taken as given: the id rewrite Anthropic needs works on any code point.
+    request = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t\ud800", "name": "n", "input": {}}]}
+        ],
+    }
+    wire = chatcodec.encode_request("anthropic", chatcodec.decode_request("anthropic", request))
+    sent = wire["messages"][0]["content"][0]["id"]
+    assert sent == "cc-t_ed_a0_80"
+    assert chatcodec.decode_request("anthropic", wire).messages[0].content[0]["id"] == "t\ud800"
+
+
+def test_item13_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> None:
+    with pytest.raises(chatcodec.PayloadError, match="not UTF-8 text"):
+        chatcodec.decode_request("openai-chat", b'{"model":"m\xff","messages":[]}')
+    stream = _chunk_text().encode().replace(b'"content":"a"', b'"content":"\xff"')
+    with pytest.raises(chatcodec.StreamError, match="not UTF-8 text"):
+        chatcodec.accumulate_stream("openai-chat", stream)
+
+
+# --- item 14: media parts in system, developer and tool messages ----------------------
+
+_BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
+    ({"type": "image_url"}, "image_url"),
+    ({"type": "image_url", "image_url": "http://x"}, "image_url"),
+    ({"type": "image_url", "image_url": {"url": 5}}, "image_url.url"),
+    ({"type": "image_url", "image_url": {}}, "image_url.url"),
+    ({"type": "input_audio"}, "input_audio"),
+    ({"type": "input_audio", "input_audio": {"data": "AAAA"}}, "input_audio.format"),
+    ({"type": "input_audio", "input_audio": "AAAA"}, "input_audio"),
+    ({"type": "file"}, "file"),
+    ({"type": "file", "file": 5}, "file"),
+]
+
+
+@pytest.mark.parametrize("role", ["system", "developer", "tool"])
+@pytest.mark.parametrize(("part", "where"), _BAD_MEDIA_PARTS)
+def test_item14_a_bad_media_part_outside_a_user_message_is_refused_at_its_path(
+    role: str, part: dict[str, Any], where: str
+) -> None:
+    message: dict[str, Any] = {"role": role, "content": [part]}
+    if role == "tool":
+        message["tool_call_id"] = "c"
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request("openai-chat", {"model": "m", "messages": [message]})
+    assert f"$.messages[0].content[0].{where}" in caught.value.paths
+
+
+def test_item14_a_good_image_in_a_tool_message_is_read() -> None:
+    message = {
+        "role": "tool",
+        "tool_call_id": "c",
+        "content": [{"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}],
+    }
+    request = chatcodec.decode_request("openai-chat", {"model": "m", "messages": [message]})
+    result = request.messages[0].content[0]
+    assert isinstance(result, chatcodec.ToolResultPart)
+    assert isinstance(result.content, list)
+    assert isinstance(result.content[0], chatcodec.ImagePart)
+
+
+# --- item 16: deep nesting --------------------------------------------------------------
+
+
+def test_item16_tool_input_nested_1000_levels_is_refused_naming_its_route() -> None:
+    request = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "n", "input": _nested(1000)}]}
+        ],
+    }
+    with pytest.raises(chatcodec.PayloadError, match="nested 1005 levels deep") as caught:
+        chatcodec.convert_request(request, source="anthropic", target="openai-chat")
+    assert caught.value.path.startswith("$.messages[0].content[0].input.a.a.a")
+
+
+@pytest.mark.parametrize(
+    ("provider", "body"),
+    [("openai-chat", {"error": _nested(1000)}), ("anthropic", {"type": "error", "error": _nested(1000)})],
+)
+def test_item16_an_error_body_nested_1000_levels_is_a_chatcodec_error(provider: str, body: Any) -> None:
+    with pytest.raises(chatcodec.ChatcodecError):
+        chatcodec.decode_response(provider, body)
+
+
+def _deep_arguments_request() -> dict[str, Any]:
+    arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    return {"model": "m", "messages": [{"role": "assistant", "tool_calls": [call]}]}
+
+
+def test_item16_argument_text_nested_10000_levels_through_parsed_arguments() -> None:
+    call = chatcodec.decode_request("openai-chat", _deep_arguments_request()).messages[0].content[0]
+    assert isinstance(call, chatcodec.ToolUsePart)
+    with pytest.raises(chatcodec.ToolArgumentsError, match="nested too deeply"):
+        call.parsed_arguments()
+    assert not call.arguments_are_valid_json
+
+
+def test_item16_argument_text_nested_10000_levels_through_convert_is_a_reported_loss() -> None:
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.convert_request(
+        _deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
+    )
+    assert wire["messages"][0]["content"][0]["input"] == {}
+    assert [loss.path for loss in losses] == ["$.messages[0].content[0].arguments"]
+    with pytest.raises(chatcodec.LossError):
+        chatcodec.convert_request(_deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="error")
+
+
+def test_item16_argument_text_nested_10000_levels_streamed_then_encoded() -> None:
+    arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
+    chunk = {
+        "id": "x",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "delta": {
+                    "tool_calls": [
+                        {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}
+                    ]
+                },
+                "finish_reason": "tool_calls",
+            }
+        ],
+    }
+    events = list(chatcodec.decode_stream("openai-chat", [chunk]))
+    losses: list[chatcodec.Loss] = []
+    wire = list(chatcodec.encode_stream("anthropic", events, on_loss="ignore", losses=losses))
+    assert wire
+    assert any(loss.path.endswith(".arguments") for loss in losses)
+
+
+@pytest.mark.parametrize("depth", [1000, 5000])
+def test_item16_a_stream_event_nested_past_the_recursion_limit_names_the_event(depth: int) -> None:
+    first = json.loads(_chunk_text().removeprefix("data: "))
+    events = [{**first, "x_extension": _nested(depth)}, first]
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream("openai-chat", events))
+    assert caught.value.event_index == 0
+    with pytest.raises(chatcodec.ChatcodecError):
+        chatcodec.accumulate_stream("openai-chat", iter(events))
