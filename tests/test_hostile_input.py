@@ -303,3 +303,30 @@ def test_item16_a_stream_event_nested_past_the_recursion_limit_names_the_event(d
     assert caught.value.event_index == 0
     with pytest.raises(chatcodec.ChatcodecError):
         chatcodec.accumulate_stream("openai-chat", iter(events))
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "anthropic"])
+def test_item16_kept_data_past_pydantics_depth_limit_is_refused_at_the_inputs_path(provider: str) -> None:
+    # pydantic-core refuses it when the canonical model is built, at a canonical place
+    # (provider_metadata[...]) the input does not have; the error names the input's.
+    request = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}], "x_ext": _nested(300)}
+    with pytest.raises(chatcodec.PayloadError, match="nested 301 levels deep") as caught:
+        chatcodec.decode_request(provider, request)
+    assert caught.value.path.startswith("$.x_ext.a.a")
+
+
+def test_a_file_that_is_not_utf8_is_one_rejected_document_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = tmp_path / "conversation.json"
+    document.write_bytes(b'[{"role": "user", "content": "\xff"}]')
+    assert main(["validate", str(document)]) == 1
+    err = capsys.readouterr().err
+    assert "not UTF-8 text" in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("message", [None, 5, "hi", [{"role": "user", "content": "hi"}]])
+def test_a_conversation_refuses_a_value_that_is_no_message(message: Any) -> None:
+    with pytest.raises(chatcodec.ChatcodecError):
+        chatcodec.Conversation(messages=[message])

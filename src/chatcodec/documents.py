@@ -52,13 +52,14 @@ def iter_documents(path: Path) -> Iterator[Document]:
     if path.suffix in _JSONL_SUFFIXES and not is_stdin(path):
         yield from _lines(path)
         return
-    text = sys.stdin.read() if is_stdin(path) else path.read_text(encoding="utf-8")
+    # bytes: text that is not UTF-8 is then a PayloadError, not a crash
+    data = sys.stdin.buffer.read() if is_stdin(path) else path.read_bytes()
     try:
-        yield Document("", parse_json(text))
+        yield Document("", parse_json(data))
     except ChatcodecError:
-        if "\n" not in text.strip():
+        if b"\n" not in data.strip():
             raise
-        yield from _numbered(io.StringIO(text))  # a JSONL file without the suffix
+        yield from _numbered(io.BytesIO(data))  # a JSONL file without the suffix
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +143,11 @@ def _regular_size(stream: BinaryIO) -> int | None:
 
 
 def _lines(path: Path) -> Iterator[Document]:
-    with path.open(encoding="utf-8") as lines:
+    with path.open("rb") as lines:  # bytes: a line that is not UTF-8 is one bad document
         yield from _numbered(lines)
 
 
-def _numbered(lines: Iterable[str]) -> Iterator[Document]:
+def _numbered(lines: Iterable[bytes]) -> Iterator[Document]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue

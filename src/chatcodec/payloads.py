@@ -54,7 +54,7 @@ def loads(text: str | bytes | bytearray) -> Any:
     """
     try:
         value = pydantic_core.from_json(text, allow_inf_nan=False)
-    except ValueError:
+    except (ValueError, TypeError):  # TypeError: a str holding a lone surrogate is not UTF-8
         return _loads_slowly(text)
     if _MAY_OVERFLOW_TEXT.search(text if isinstance(text, str) else text.decode("latin-1")):
         _refuse_unkept(value, text)

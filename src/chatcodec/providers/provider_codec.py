@@ -15,9 +15,9 @@ type-checking in its ``codec.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from chatcodec.errors import StreamError
+from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
@@ -26,6 +26,9 @@ from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
+
+InputT = TypeVar("InputT")
+ResultT = TypeVar("ResultT")
 
 
 class RequestFunctions(Protocol):
@@ -78,10 +81,7 @@ class ProviderCodec:
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body; everything without a canonical field is kept."""
-        try:
-            return self._requests.decode_request(payload)
-        except RecursionError:
-            raise too_deep(payload) from None
+        return _reading(self._requests.decode_request, payload)
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
         """Write a request body; what the format cannot carry is recorded in ``losses``."""
@@ -92,10 +92,7 @@ class ProviderCodec:
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
-        try:
-            return self._responses.decode_response(payload)
-        except RecursionError:
-            raise too_deep(payload) from None
+        return _reading(self._responses.decode_response, payload)
 
     def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
         """Write a response body (for proxies and test doubles)."""
@@ -106,10 +103,7 @@ class ProviderCodec:
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation)."""
-        try:
-            return self._requests.decode_message_list(messages)
-        except RecursionError:
-            raise too_deep(messages) from None
+        return _reading(self._requests.decode_message_list, messages)
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
@@ -129,6 +123,23 @@ class ProviderCodec:
             yield from self._stream_encoder.encode_stream(events, losses)
         except RecursionError:
             raise too_deep() from None
+
+
+def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
+    """``decode(payload)``, with a value nested too deeply for Python or for pydantic
+    refused at its place in ``payload`` (issue 10, items 15-16).
+
+    pydantic-core refuses a value nested past its depth limit only when the canonical
+    model is built, at the value's canonical place (``provider_metadata[...]``), which the
+    input does not have; the route into the input's deepest value is where it is."""
+    try:
+        return decode(payload)
+    except RecursionError:
+        raise too_deep(payload) from None
+    except ValidationError as error:
+        if any(detail["type"] == "recursion_depth_exceeded" for detail in error.errors(include_url=False)):
+            raise too_deep(payload) from None
+        raise
 
 
 class _DepthGuard:

@@ -1,0 +1,335 @@
+"""Every public entry point as a fuzz target, and the one law they all obey.
+
+The law: given any input, an entry point returns, or raises a
+:class:`chatcodec.ChatcodecError` whose JSON path exists in that input (the last step of a
+``missing`` error names the absent key of an object that is there); a
+:class:`chatcodec.StreamError` names an event that exists. Anything else (``KeyError``,
+``TypeError``, ``RecursionError``, a bare pydantic error, a warning, the CLI's "internal
+error" exit) is a bug: :func:`check` lets it out.
+
+A target is ``(name, make, run)``: ``make(chooser)`` builds one input from the fixtures
+with structure-aware mutations, ``run(input)`` calls the entry point; both are plain
+functions, so the Hypothesis short run, the seeded long run and atheris share them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import chatcodec
+from chatcodec.cli import main
+from chatcodec.sse import iter_sse_json
+from fuzz import seeds
+from fuzz.mutate import Chooser, dumps, mutated, mutated_bytes, mutated_json_text, pick
+
+NO_LOSS_WARNINGS: dict[str, Any] = {"on_loss": "ignore"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One entry point under one provider (or pair)."""
+
+    name: str
+    make: Callable[[Chooser], Any]
+    run: Callable[[Any], object]
+
+
+class ForeignError(AssertionError):
+    """An entry point let out something other than a chatcodec error, or a bad path."""
+
+
+# --- the law ---------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _child(node: object, step: int | str) -> object:
+    if isinstance(node, dict) and isinstance(step, str):
+        return node.get(step, _MISSING)
+    if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        return node[step]
+    return _MISSING
+
+
+def location_exists(root: object, location: tuple[int | str, ...], missing: bool) -> bool:
+    """Whether every step of ``location`` is in ``root`` (a missing key: all but the last)."""
+    node = root
+    for position, step in enumerate(location):
+        child = _child(node, step)
+        if child is _MISSING:
+            return missing and position == len(location) - 1 and isinstance(node, dict)
+        node = child
+    return True
+
+
+def rendered_paths(root: object) -> Iterator[str]:
+    """The JSON path of every place in ``root``, rendered as chatcodec renders them."""
+    from chatcodec.errors import json_path
+
+    stack: list[tuple[object, tuple[int | str, ...]]] = [(root, ())]
+    while stack:
+        node, steps = stack.pop()
+        yield json_path(steps)
+        if len(steps) > 64:
+            continue
+        if isinstance(node, dict):
+            stack.extend((item, (*steps, key)) for key, item in node.items())
+        elif isinstance(node, list):
+            stack.extend((item, (*steps, index)) for index, item in enumerate(node))
+
+
+def _json_root(value: object) -> object:
+    """The JSON value an input stands for (text parsed), or ``_MISSING`` when it has none."""
+    if isinstance(value, str | bytes):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return _MISSING
+    return value
+
+
+def _check_error(error: chatcodec.ChatcodecError, value: object, events: list[Any] | None) -> None:
+    root = _json_root(value)
+    if isinstance(error, chatcodec.ValidationError) and root is not _MISSING and events is None:
+        for detail in error.errors(include_url=False):
+            if not location_exists(root, detail["loc"], detail["type"] == "missing"):
+                raise ForeignError(f"path {detail['loc']} is not in the input: {error}")
+    payload_path = error.path if isinstance(error, chatcodec.PayloadError) and root is not _MISSING else "$"
+    if payload_path != "$" and payload_path not in set(rendered_paths(root)):
+        raise ForeignError(f"path {payload_path} is not in the input: {error}")
+    event_index = error.event_index if isinstance(error, chatcodec.StreamError) and events is not None else None
+    if events is not None and event_index is not None and not 0 <= event_index < max(len(events), 1):
+        raise ForeignError(f"event {event_index} of {len(events)}: {error}")
+
+
+def check(target: Target, value: Any, events: list[Any] | None = None) -> str:
+    """Run ``target`` on ``value``; the outcome's name (``ok`` or the error class), or
+    :class:`ForeignError` / the foreign exception itself when the law is broken."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            target.run(value)
+        except chatcodec.ChatcodecError as error:
+            _check_error(error, value, events if events is not None else _events_of(value))
+            return type(error).__name__
+    return "ok"
+
+
+def _events_of(value: object) -> list[Any] | None:
+    return value if isinstance(value, list) and all(isinstance(item, dict) for item in value) else None
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+def _mutated_one(choices: Callable[[], tuple[Any, ...]]) -> Callable[[Chooser], Any]:
+    def make(chooser: Chooser) -> Any:
+        return mutated(chooser, pick(chooser, choices()))
+
+    return make
+
+
+def _mutated_text(choices: Callable[[], tuple[Any, ...]]) -> Callable[[Chooser], Any]:
+    def make(chooser: Chooser) -> Any:
+        return mutated_json_text(chooser, pick(chooser, choices()))
+
+    return make
+
+
+def _mutated_sse(choices: Callable[[], tuple[bytes, ...]]) -> Callable[[Chooser], Any]:
+    def make(chooser: Chooser) -> Any:
+        data = mutated_bytes(chooser, pick(chooser, choices()))
+        cuts = sorted({chooser.below(len(data) + 1) for _ in range(chooser.below(4))})
+        return [data[start:end] for start, end in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+
+    return make
+
+
+def _stream_as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _drain(iterator: Iterator[Any]) -> None:
+    for _ in iterator:
+        pass
+
+
+# --- entry points ----------------------------------------------------------------------
+
+
+def _provider_targets(name: str) -> list[Target]:
+    found = seeds.seeds(name)
+
+    def requests() -> tuple[Any, ...]:
+        return found.requests
+
+    def responses() -> tuple[Any, ...]:
+        return found.responses
+
+    def streams() -> tuple[Any, ...]:
+        return tuple(list(stream) for stream in found.streams)
+
+    def stream_texts() -> tuple[bytes, ...]:
+        return found.stream_texts or (b"",)
+
+    return [
+        Target(f"decode_request[{name}]", _mutated_one(requests), lambda v: chatcodec.decode_request(name, v)),
+        Target(f"decode_request_text[{name}]", _mutated_text(requests), lambda v: chatcodec.decode_request(name, v)),
+        Target(f"decode_response[{name}]", _mutated_one(responses), lambda v: chatcodec.decode_response(name, v)),
+        Target(f"decode_response_text[{name}]", _mutated_text(responses), lambda v: chatcodec.decode_response(name, v)),
+        Target(
+            f"decode_stream[{name}]",
+            _mutated_one(streams),
+            lambda v: _drain(chatcodec.decode_stream(name, _stream_as_list(v))),
+        ),
+        Target(
+            f"accumulate_stream[{name}]",
+            _mutated_one(streams),
+            lambda v: chatcodec.accumulate_stream(name, iter(_stream_as_list(v))),
+        ),
+        Target(
+            f"accumulate_stream_sse[{name}]", _mutated_sse(stream_texts), lambda v: chatcodec.accumulate_stream(name, v)
+        ),
+        Target(f"sse_reader[{name}]", _mutated_sse(stream_texts), lambda v: _drain(iter_sse_json(v))),
+        Target(f"conversation[{name}]", _mutated_one(streams), lambda v: _conversation(name, v)),
+        Target(f"cli_convert[{name}]", _mutated_text(requests), lambda v: _cli(["convert", "--from", name], v)),
+    ]
+
+
+def _pair_targets(source: str, target: str) -> list[Target]:
+    found = seeds.seeds(source)
+
+    def requests() -> tuple[Any, ...]:
+        return found.requests
+
+    def responses() -> tuple[Any, ...]:
+        return found.responses
+
+    def streams() -> tuple[Any, ...]:
+        return tuple(list(stream) for stream in found.streams)
+
+    pair = f"{source}->{target}"
+    return [
+        Target(
+            f"convert_request[{pair}]",
+            _mutated_one(requests),
+            lambda v: chatcodec.convert_request(v, source=source, target=target, **NO_LOSS_WARNINGS),
+        ),
+        Target(
+            f"convert_response[{pair}]",
+            _mutated_one(responses),
+            lambda v: chatcodec.convert_response(v, source=source, target=target, **NO_LOSS_WARNINGS),
+        ),
+        Target(f"stream_then_encode[{pair}]", _mutated_one(streams), lambda v: _stream_then_encode(source, target, v)),
+    ]
+
+
+def _canonical_targets(name: str) -> list[Target]:
+    return [
+        Target(
+            f"encode_request[{name}]",
+            _mutated_one(seeds.canonical_requests),
+            lambda v: chatcodec.encode_request(name, v, **NO_LOSS_WARNINGS),
+        ),
+        Target(
+            f"encode_response[{name}]",
+            _mutated_one(seeds.canonical_responses),
+            lambda v: chatcodec.encode_response(name, v, **NO_LOSS_WARNINGS),
+        ),
+        Target(f"parsed_arguments[{name}]", _mutated_arguments, lambda v: _arguments(name, v)),
+    ]
+
+
+def _messages() -> tuple[Any, ...]:
+    return tuple(request["messages"] for request in seeds.canonical_requests())
+
+
+def _shared_targets() -> list[Target]:
+    return [
+        Target("validate_messages", _mutated_one(_messages), chatcodec.validate_messages),
+        Target("validate_messages_text", _mutated_text(_messages), chatcodec.validate_messages),
+        Target("conversation_messages", _mutated_one(_messages), _conversation_messages),
+        Target("cli_validate", _mutated_text(_messages), lambda v: _cli(["validate"], v)),
+    ]
+
+
+def all_targets() -> list[Target]:
+    """Every entry point, under every provider with fixtures, and every pair of them."""
+    names = seeds.provider_names()
+    found = _shared_targets()
+    for name in names:
+        found += _provider_targets(name) + _canonical_targets(name)
+        for target in names:
+            found += _pair_targets(name, target)
+    return found
+
+
+# --- entry points that take more than one call ---------------------------------------
+
+
+def _stream_then_encode(source: str, target: str, value: Any) -> None:
+    events = list(chatcodec.decode_stream(source, _stream_as_list(value)))
+    _drain(chatcodec.encode_stream(target, events, **NO_LOSS_WARNINGS))
+    response = chatcodec.accumulate_stream(source, _stream_as_list(value))
+    chatcodec.encode_response(target, response, **NO_LOSS_WARNINGS)
+
+
+def _conversation(provider: str, value: Any) -> None:
+    conversation = chatcodec.Conversation(system="s")
+    for chunk in _stream_as_list(value):
+        conversation.append_chunk(provider, chunk if isinstance(chunk, dict) else {"chunk": chunk})
+    conversation.finish_stream()
+    conversation.fill_missing_tool_results()
+    conversation.render()
+    for name in seeds.provider_names():
+        conversation.dump(name, model="m", **NO_LOSS_WARNINGS)
+
+
+def _conversation_messages(value: Any) -> None:
+    conversation = chatcodec.Conversation(messages=value if isinstance(value, list) else [value])
+    conversation.unresolved_tool_calls()
+    conversation.fill_missing_tool_results()
+    conversation.render()
+    for name in seeds.provider_names():
+        conversation.dump(name, model="m", **NO_LOSS_WARNINGS)
+
+
+def _mutated_arguments(chooser: Chooser) -> str:
+    text = pick(chooser, seeds.tool_arguments()).encode("utf-8")
+    return mutated_bytes(chooser, text).decode("utf-8", "surrogateescape")
+
+
+def _arguments(provider: str, arguments: str) -> None:
+    call = chatcodec.ToolUsePart(id="c", name="f", arguments=arguments)
+    with contextlib.suppress(chatcodec.ToolArgumentsError):
+        call.parsed_arguments()
+    request = chatcodec.ChatRequest(model="m", messages=[chatcodec.AssistantMessage(content=[call])])
+    chatcodec.encode_request(provider, request, **NO_LOSS_WARNINGS)
+
+
+_CLI_FOLDER = Path(tempfile.mkdtemp(prefix="chatcodec-fuzz-"))
+
+
+def _cli(arguments: list[str], text: bytes) -> None:
+    document = _CLI_FOLDER / "input.json"
+    document.write_bytes(text)
+    extra: list[str] = []
+    if arguments[0] == "convert":
+        target = "anthropic" if "openai-chat" in arguments else "openai-chat"
+        rejects = _CLI_FOLDER / "rejects.jsonl"
+        extra = ["--to", target, "--quiet", "--out", str(_CLI_FOLDER / "out.json"), "--rejects", str(rejects)]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        code = main([*arguments, str(document), *extra])
+    if code == 70 or "internal error" in err.getvalue():
+        raise ForeignError(f"the CLI reported an internal error:\n{err.getvalue()}")
+
+
+__all__ = ["ForeignError", "Target", "all_targets", "check", "dumps", "location_exists"]
