@@ -21,10 +21,17 @@ Vocabulary, the same in every provider folder:
 ``arguments_object`` tool-argument text parsed for a provider that takes an object,
                    and whether writing that object back says exactly what the text said
 
-Keys starting with ``_`` in a bag are *markers*: how a value was spelled (a ``null``, a
-missing default, one string instead of a list), or an option for that provider's
-encoder. They carry no information another provider could use, so they are never
-reported as lost. Each provider documents its own markers in its ``markers.py``.
+Keys starting with exactly one ``_`` in a bag are *markers*: how a value was spelled (a
+``null``, a missing default, one string instead of a list), or an option for that
+provider's encoder. They carry no information another provider could use, so they are
+never reported as lost. Each provider documents its own markers in its ``markers.py``.
+
+A wire key that itself starts with ``_`` (user data: ``{"_trace": ...}``) is kept in the
+bag *escaped*, with one more ``_`` (``__trace``), so it can never be taken for a marker:
+markers are exactly the keys with a single leading underscore, and every other bag key
+is a wire key, unescaped by dropping one ``_`` when it is written back or reported
+(:func:`bag_key`, :func:`wire_key`, :func:`is_marker`; issue 10, item 18). Only the
+functions here escape and unescape, so every codec written with them gets the rule.
 """
 
 from __future__ import annotations
@@ -61,12 +68,14 @@ __all__ = [
     "Steps",
     "absent_keys",
     "arguments_object",
+    "bag_key",
     "canonical_refusal",
     "claude_signed",
     "compact_json",
     "decode_cache_control",
     "encode_cache_control",
     "is_claude_model",
+    "is_marker",
     "leftovers",
     "mark_absent",
     "path",
@@ -76,7 +85,9 @@ __all__ = [
     "tagged",
     "tool_name",
     "tool_name_map",
+    "unmapped",
     "wire_fields",
+    "wire_key",
     "wire_shape",
 ]
 
@@ -133,7 +144,7 @@ class ProviderKit:
         for name, bag in metadata.items():
             if name == self.name:
                 continue
-            keys = sorted(key for key in bag if not key.startswith("_"))
+            keys = sorted(wire_key(key) for key in bag if not is_marker(key))
             if keys:
                 losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it")
 
@@ -151,16 +162,41 @@ class ProviderKit:
         return None if bag is None else bag.get(key)
 
 
+def is_marker(key: str) -> bool:
+    """Whether a bag key is a marker: exactly one leading ``_`` (see the module docstring)."""
+    return key[:1] == "_" and key[1:2] != "_"
+
+
+def bag_key(key: str) -> str:
+    """The bag key for a wire key: one more ``_`` when it starts with ``_``, so a wire key
+    is never a marker."""
+    return "_" + key if key[:1] == "_" else key
+
+
+def wire_key(key: str) -> str:
+    """The wire key a (non-marker) bag key stands for: :func:`bag_key` undone."""
+    return key[1:] if key[:2] == "__" else key
+
+
 def leftovers(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
-    """The fields of ``wire`` not mapped to canonical fields (``null`` values kept).
+    """The fields of ``wire`` not mapped to canonical fields (``null`` values kept), keyed
+    by :func:`bag_key`.
 
     ``mapped`` is usually a handful of keys, so a tuple is the cheaper container: this
     runs for every message and part.
     """
     for key in wire:  # usually every key is mapped: say so without building a dict
         if key not in mapped:
-            return {key: value for key, value in wire.items() if key not in mapped}
+            return {bag_key(key): value for key, value in wire.items() if key not in mapped}
     return {}
+
+
+def unmapped(wire: Mapping[str, Any], mapped: Collection[str]) -> dict[str, Any]:
+    """The unmapped fields of a *nested* wire object (an ``image_url``, a tool call's
+    ``function``), keys as they are: kept as a wire value under its key in the parent's
+    bag and merged back into the object on encode, so it holds no markers and needs no
+    escape (:func:`leftovers` is for a bag itself)."""
+    return {key: value for key, value in wire.items() if key not in mapped}
 
 
 def present(wire: Mapping[str, Any], *keys: str) -> list[str]:
@@ -189,7 +225,7 @@ def split_fields(
         if value is None:
             nulls.append(key)
         elif key not in mapped:
-            bag[key] = value
+            bag[bag_key(key)] = value
     if nulls:
         bag[NULLS] = sorted(nulls)
     absent = [key for key in defaults if key not in wire]
@@ -208,13 +244,13 @@ def restore_fields(bag: Mapping[str, Any], defaults: Mapping[str, Any] = _NO_DEF
     for key in as_list(bag.get(NULLS)) or []:
         if isinstance(key, str):
             wire[key] = None
-    wire.update((key, value) for key, value in bag.items() if not key.startswith("_"))
+    wire.update((wire_key(key), value) for key, value in bag.items() if not is_marker(key))
     return wire
 
 
 def wire_fields(bag: Mapping[str, Any]) -> dict[str, Any]:
-    """The bag without markers: what is written to the wire as it is."""
-    return {key: value for key, value in bag.items() if not key.startswith("_")}
+    """The bag without markers, keys unescaped: what is written to the wire as it is."""
+    return {wire_key(key): value for key, value in bag.items() if not is_marker(key)}
 
 
 def mark_absent(bag: dict[str, Any], wire: Mapping[str, Any], *keys: str) -> None:

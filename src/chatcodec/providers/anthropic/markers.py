@@ -2,7 +2,8 @@
 
 A decoder keeps, on the closest canonical object, every wire field it did not map. Two
 spellings carry no information but must come back exactly, so they are kept as markers
-(keys starting with ``_``, which other providers never report as losses):
+(keys starting with exactly one ``_``, which other providers never report as losses; a
+wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit.py``):
 
 * ``_nulls``: fields that were ``null`` (``"stop_details": null``), sorted;
 * ``_absent``: fields with a fixed default (``"type": "message"``) that were missing.

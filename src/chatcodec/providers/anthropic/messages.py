@@ -46,7 +46,7 @@ from chatcodec.providers.anthropic.parts import (
     encode_part,
     is_tool_result,
 )
-from chatcodec.providers.kit import Steps, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit import Steps, encode_cache_control, is_marker, restore_fields, split_fields
 
 Block = tuple[dict[str, Any], Steps]
 """A wire block with the canonical path it came from (for loss reports)."""
@@ -136,7 +136,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | l
         return None
     for index, message in enumerate(messages):
         own = KIT.claim(context.losses, message.provider_metadata, ("messages", index))
-        if any(not key.startswith("_") for key in own):  # the top-level system has no fields of its own
+        if any(not is_marker(key) for key in own):  # the top-level system has no fields of its own
             context.losses.add(("messages", index), "anthropic message fields", "the system prompt has no message")
     first = messages[0]
     if len(messages) == 1 and isinstance(first.content, str) and first.cache_control is None:
@@ -238,7 +238,7 @@ def _add(
         turns.append(turn)
     if message.provider_metadata is not None:
         for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
-            if not key.startswith("_"):
+            if not is_marker(key):
                 turn.bag.setdefault(key, value)
     # A turn of one string message keeps the string form; a turn never takes company
     # after that (only a turn holding tool results is joined).

@@ -35,7 +35,7 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, wire_fields
+from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -163,7 +163,7 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     bag = leftovers(call, ("id", "type", "function"))
     arguments = functions.decode_arguments(function, bag)
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
-    function_rest = leftovers(function, ("name", "arguments"))
+    function_rest = unmapped(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")

@@ -31,7 +31,7 @@ from typing import Any
 
 from chatcodec.content import ToolResultPart, ToolUsePart
 from chatcodec.payloads import loads
-from chatcodec.providers.kit import compact_json, leftovers
+from chatcodec.providers.kit import compact_json, leftovers, unmapped
 from chatcodec.providers.openai_chat.markers import KIT
 
 FUNCTION_CALL = "_function_call"
@@ -91,7 +91,7 @@ def decode_function_call(function_call: Mapping[str, Any], ids: CallIds) -> dict
     bag: dict[str, Any] = {FUNCTION_CALL: True}
     arguments = decode_arguments(function_call, bag)
     part = {"type": "tool_use", "id": ids.call(), "name": function_call["name"], "arguments": arguments}
-    rest = leftovers(function_call, ("name", "arguments"))
+    rest = unmapped(function_call, ("name", "arguments"))
     if rest:
         bag["function"] = rest
     return KIT.attach(part, bag)

@@ -26,7 +26,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, wire_fields
+from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -104,14 +104,14 @@ def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
     if image_url.get("detail") in _DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
         mapped.append("detail")
-    return _finish(canonical, part, ("type", "image_url"), image_url=leftovers(image_url, mapped))
+    return _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
 
 
 def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
     audio: dict[str, Any] = part["input_audio"]
     media_type = compat.media_type_for_audio_format(audio["format"])
     source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
-    nested = leftovers(audio, ("data", "format"))
+    nested = unmapped(audio, ("data", "format"))
     canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
     if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
         canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
@@ -135,7 +135,7 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     if "filename" in file:
         canonical["filename"] = file["filename"]
         mapped.append("filename")
-    decoded = _finish(canonical, part, ("type", "file"), file=leftovers(file, mapped))
+    decoded = _finish(canonical, part, ("type", "file"), file=unmapped(file, mapped))
     if "file_data" in file and "filename" not in file:  # written back without one (see _encode_filename)
         decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][NO_FILENAME] = True
     return decoded

@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import leftovers, present
+from chatcodec.providers.kit import present, unmapped
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
@@ -54,13 +54,13 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
         return  # another shape: kept in the request's leftovers
     canonical: dict[str, Any] = {"type": wire_format["type"]}
     if wire_format["type"] != "json_schema":  # a json_schema beside another type is kept as it came
-        extra = leftovers(wire_format, ("type",))
+        extra = unmapped(wire_format, ("type",))
     else:
-        extra = leftovers(wire_format, ("type", "json_schema"))
+        extra = unmapped(wire_format, ("type", "json_schema"))
         schema: dict[str, Any] = wire_format["json_schema"]
         keys = ["name", *present(schema, "description", "schema", "strict")]
         canonical.update((("json_schema" if key == "schema" else key), schema[key]) for key in keys)
-        schema_rest = leftovers(schema, keys)
+        schema_rest = unmapped(schema, keys)
         if schema_rest:
             extra["json_schema"] = schema_rest
     if extra:

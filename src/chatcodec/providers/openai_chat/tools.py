@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.parts import opaque
@@ -52,7 +52,7 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     mapped = ["name", *present(function, "description", "parameters", "strict")]
     definition = {key: function[key] for key in mapped}
     bag = leftovers(tool, ("type", "function"))
-    function_rest = leftovers(function, mapped)
+    function_rest = unmapped(function, mapped)
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")

@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.response import Usage
 
@@ -44,7 +44,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int)]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
-        details_rest = leftovers(details, taken)
+        details_rest = unmapped(details, taken)
         if details_rest or not taken:
             nested[details_key] = details_rest
     bag = {**leftovers(usage, mapped), **nested}
