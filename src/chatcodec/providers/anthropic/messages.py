@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
+from chatcodec._narrow import as_list
 from chatcodec.content import AnyPart
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
@@ -46,7 +47,7 @@ from chatcodec.providers.anthropic.parts import (
     encode_part,
     is_tool_result,
 )
-from chatcodec.providers.kit import Steps, encode_cache_control, is_marker, restore_fields, split_fields
+from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
 
 Block = tuple[dict[str, Any], Steps]
 """A wire block with the canonical path it came from (for loss reports)."""
@@ -231,15 +232,24 @@ def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
     return turns[-1]
 
 
+def _merge_bag(turn_bag: dict[str, Any], own: dict[str, Any]) -> None:
+    """A message's bag into its turn's: the wire fields, and the keys that were ``null``
+    (an unknown message key sent as ``null`` comes back; issue 10, item 19)."""
+    for key, value in own.items():
+        if not is_marker(key):
+            turn_bag.setdefault(key, value)
+    nulls = {key for key in [*(as_list(turn_bag.get(NULLS)) or ()), *(as_list(own.get(NULLS)) or ())]}
+    if nulls:
+        turn_bag[NULLS] = sorted(key for key in nulls if isinstance(key, str))
+
+
 def _add(
     turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps, *, results: bool = False
 ) -> None:
     if not turns or turns[-1] is not turn:
         turns.append(turn)
     if message.provider_metadata is not None:
-        for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
-            if not is_marker(key):
-                turn.bag.setdefault(key, value)
+        _merge_bag(turn.bag, KIT.claim(context.losses, message.provider_metadata, at))
     # A turn of one string message keeps the string form; a turn never takes company
     # after that (only a turn holding tool results is joined).
     alone = turn.contributions == 0 and not results

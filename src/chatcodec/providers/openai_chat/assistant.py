@@ -342,6 +342,7 @@ def _write_content(
         wire["content"] = [item for item in encoded if item is not None]
         _write_refusal(wire, layout.refusals, losses, at)
         return
+    _report_foreign_texts(layout, losses)
     texts = [part for part, _ in layout.items if isinstance(part, TextPart)]
     if texts:
         wire["content"] = texts[0].text
@@ -353,6 +354,7 @@ def _write_content(
 
 def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, at: Steps) -> None:
     """A response message: text parts joined into one string, refusals into ``refusal``."""
+    _report_foreign_texts(layout, losses)
     texts = [part.text for part, _ in layout.items if isinstance(part, TextPart)]
     refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
     for part, steps in layout.items:
@@ -362,6 +364,15 @@ def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, a
     losses.add((*at, "content"), f"{len(layout.items)} content parts joined", why)
     wire["content"] = "".join(texts) if texts else None
     _write_refusal(wire, [*refusals, *layout.refusals], losses, at)
+
+
+def _report_foreign_texts(layout: _Layout, losses: LossRecorder) -> None:
+    """Text parts written as a plain string carry no bag: another provider's data on one
+    is reported, as it is on a listed part (issue 10, item 19: an unknown key on an
+    Anthropic assistant text block vanished into the string)."""
+    for part, steps in layout.items:
+        if isinstance(part, TextPart):
+            KIT.report_foreign(losses, part.provider_metadata, steps)
 
 
 def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: LossRecorder, at: Steps) -> None:
