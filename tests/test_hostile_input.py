@@ -330,3 +330,62 @@ def test_a_file_that_is_not_utf8_is_one_rejected_document_not_an_internal_error(
 def test_a_conversation_refuses_a_value_that_is_no_message(message: Any) -> None:
     with pytest.raises(chatcodec.ChatcodecError):
         chatcodec.Conversation(messages=[message])
+
+
+# --- item 15: stream decoders say which event and where --------------------------------
+
+_CHUNK: dict[str, Any] = {
+    "id": "x",
+    "object": "chat.completion.chunk",
+    "created": 1,
+    "model": "m",
+    "choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": None}],
+}
+_MESSAGE_START: dict[str, Any] = {
+    "type": "message_start",
+    "message": {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "x",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    },
+}
+
+
+def _stream_cases() -> list[Any]:
+    negative_choice = {**_CHUNK, "choices": [{**_CHUNK["choices"][0], "index": -1}]}
+    negative_usage = {**_CHUNK, "usage": {"prompt_tokens": -1, "completion_tokens": 1, "total_tokens": 0}}
+    negative_block = {"type": "content_block_start", "index": -1, "content_block": {"type": "text", "text": ""}}
+    negative_delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": -3}}
+    deep_block = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "text", "text": "", "x": _nested(300)},
+    }
+    deep_delta = {"type": "message_delta", "delta": {"stop_reason": "end_turn", "x": _nested(300)}, "usage": {}}
+    return [
+        pytest.param("openai-chat", [negative_choice], 0, "$.choices[0].index", id="openai-negative-choice"),
+        pytest.param("openai-chat", [negative_usage], 0, "$.usage.prompt_tokens", id="openai-negative-usage"),
+        pytest.param("anthropic", [_MESSAGE_START, negative_block], 1, "$.index", id="anthropic-negative-index"),
+        pytest.param(
+            "anthropic", [_MESSAGE_START, negative_delta], 1, "$.usage.output_tokens", id="anthropic-negative-usage"
+        ),
+        pytest.param("anthropic", [_MESSAGE_START, deep_block], 1, "$.content_block.x.a.a", id="anthropic-deep-block"),
+        pytest.param("anthropic", [_MESSAGE_START, deep_delta], 1, "$.delta.x.a.a", id="anthropic-deep-delta"),
+    ]
+
+
+@pytest.mark.parametrize(("provider", "events", "index", "path"), _stream_cases())
+def test_item15_a_stream_decoder_names_the_event_and_the_path(
+    provider: str, events: list[Any], index: int, path: str
+) -> None:
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream(provider, events))
+    assert caught.value.event_index == index
+    assert caught.value.path.startswith(path)
+    with pytest.raises(chatcodec.ChatcodecError):
+        chatcodec.accumulate_stream(provider, events)

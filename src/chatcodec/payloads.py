@@ -186,7 +186,8 @@ def too_deep(value: object = None) -> PayloadError:
     if not depth:  # a canonical object being written: its path is not the input's
         return PayloadError("a value is nested too deeply for chatcodec to write")
     return PayloadError(
-        f"nested {depth} levels deep, past what chatcodec can read (the path shows its first steps)",
+        f"nested {depth} levels deep, past what chatcodec can read (the path shows its first steps)"
+        " [rule: recursion_depth_exceeded]",
         json_path(steps[:_PATH_STEPS_SHOWN]),
     )
 

@@ -142,6 +142,10 @@ def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
         raise
 
 
+_DEPTH_RULE = "[rule: recursion_depth_exceeded]"
+"""How :func:`~chatcodec.providers.kit.canonical_refusal` names pydantic-core's depth limit."""
+
+
 class _DepthGuard:
     """A stream decoder whose ``RecursionError`` (an event nested a thousand levels deep,
     issue 10, item 16) is a :class:`~chatcodec.StreamError` naming the event and the route
@@ -159,6 +163,10 @@ class _DepthGuard:
             return self._decoder.feed(event)
         except RecursionError:
             raise self._error(event) from None
+        except StreamError as error:
+            if error.path == "$" and _DEPTH_RULE in str(error):  # refused at a canonical place: name the event's
+                raise self._error(event) from None
+            raise
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         last: list[dict[str, Any] | None] = [None]
