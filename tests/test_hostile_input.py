@@ -389,3 +389,16 @@ def test_item15_a_stream_decoder_names_the_event_and_the_path(
     assert caught.value.path.startswith(path)
     with pytest.raises(chatcodec.ChatcodecError):
         chatcodec.accumulate_stream(provider, events)
+
+
+def test_item15_usage_nested_past_the_depth_limit_is_a_stream_error_both_ways() -> None:
+    usage = {"input_tokens": 1, "output_tokens": 1, "cache_creation": {"ephemeral_1h_input_tokens": _nested(300)}}
+    events = [{**_MESSAGE_START, "message": {**_MESSAGE_START["message"], "usage": usage}}]
+    for run in (
+        lambda: list(chatcodec.decode_stream("anthropic", events)),
+        lambda: chatcodec.accumulate_stream("anthropic", events),
+    ):
+        with pytest.raises(chatcodec.StreamError) as caught:
+            run()
+        assert caught.value.event_index == 0
+        assert caught.value.path.startswith("$.message.usage.cache_creation.ephemeral_1h_input_tokens.a.a")

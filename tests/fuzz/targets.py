@@ -75,19 +75,18 @@ def location_exists(root: object, location: tuple[int | str, ...], missing: bool
 
 
 def rendered_paths(root: object) -> Iterator[str]:
-    """The JSON path of every place in ``root``, rendered as chatcodec renders them."""
+    """The JSON path of every place in ``root``, rendered as chatcodec renders them (each
+    from its parent's, so a value nested a thousand levels costs no more than its size)."""
     from chatcodec.errors import json_path
 
-    stack: list[tuple[object, tuple[int | str, ...]]] = [(root, ())]
+    stack: list[tuple[object, str]] = [(root, "$")]
     while stack:
-        node, steps = stack.pop()
-        yield json_path(steps)
-        if len(steps) > 64:
-            continue
+        node, rendered = stack.pop()
+        yield rendered
         if isinstance(node, dict):
-            stack.extend((item, (*steps, key)) for key, item in node.items())
+            stack.extend((item, rendered + json_path((key,))[1:]) for key, item in node.items())
         elif isinstance(node, list):
-            stack.extend((item, (*steps, index)) for index, item in enumerate(node))
+            stack.extend((item, f"{rendered}[{index}]") for index, item in enumerate(node))
 
 
 def _json_root(value: object) -> object:

@@ -137,9 +137,13 @@ def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
     except RecursionError:
         raise too_deep(payload) from None
     except ValidationError as error:
-        if any(detail["type"] == "recursion_depth_exceeded" for detail in error.errors(include_url=False)):
+        if _too_deep(error):
             raise too_deep(payload) from None
         raise
+
+
+def _too_deep(error: ValidationError) -> bool:
+    return any(detail["type"] == "recursion_depth_exceeded" for detail in error.errors(include_url=False))
 
 
 _DEPTH_RULE = "[rule: recursion_depth_exceeded]"
@@ -167,6 +171,10 @@ class _DepthGuard:
             if error.path == "$" and _DEPTH_RULE in str(error):  # refused at a canonical place: name the event's
                 raise self._error(event) from None
             raise
+        except ValidationError as error:  # a canonical model built from the event refused a too-deep value
+            if _too_deep(error):
+                raise self._error(event) from None
+            raise
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         last: list[dict[str, Any] | None] = [None]
@@ -174,6 +182,10 @@ class _DepthGuard:
             self._decoder.read(self._counted(events, last))
         except RecursionError:
             raise self._error(last[0]) from None
+        except ValidationError as error:
+            if _too_deep(error):
+                raise self._error(last[0]) from None
+            raise
 
     def _counted(self, events: Iterable[dict[str, Any]], last: list[dict[str, Any] | None]) -> Iterator[dict[str, Any]]:
         for event in events:
