@@ -55,6 +55,12 @@ js: $(JS_INSTALLED)
 pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
 	$(BIN)/python -m pytest
 
+# The long fuzz run (tests/fuzz/README.md): every public entry point, FUZZ_INPUTS inputs each.
+FUZZ_INPUTS ?= 100000
+.PHONY: fuzz
+fuzz: $(VENV)/.installed-dev
+	PYTHONPATH=src:tests $(BIN)/python -m fuzz.run --inputs $(FUZZ_INPUTS)
+
 # The benchmarks run in their own venv: the anchors (litellm, pydantic-ai, LangChain, the
 # SDKs) come from the bench dependency group, whose openai pin conflicts with the dev extra.
 # pip >= 25.1 reads dependency groups (--group).

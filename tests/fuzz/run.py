@@ -85,6 +85,7 @@ def _run_atheris(target: Target, extra: list[str]) -> None:
     def one_input(data: bytes) -> None:
         check(target, target.make(BytesChooser(atheris.FuzzedDataProvider(data))))
 
+    atheris.instrument_all()  # coverage of chatcodec (imported already, so not by import hooks)
     atheris.Setup([sys.argv[0], *extra], one_input)
     atheris.Fuzz()
 
