@@ -78,6 +78,27 @@ def test_item12_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_
         chatcodec.validate_messages(document.read_text())
 
 
+def test_item12_a_huge_integer_on_a_jsonl_line_names_the_line_and_path() -> None:
+    from chatcodec.sse import iter_jsonl
+
+    lines = '{"a": 1}\n{"b": [' + _BIG + "]}\n"
+    with pytest.raises(chatcodec.StreamError, match="4300-digit limit") as caught:
+        list(iter_jsonl(lines))
+    assert (caught.value.event_index, caught.value.path) == (1, "$.b[0]")
+
+
+def test_item12_a_huge_integer_in_a_jsonl_dataset_is_one_reject_with_its_path(tmp_path: Path) -> None:
+    dataset = tmp_path / "requests.jsonl"
+    good = json.dumps(_openai_request())
+    dataset.write_text(good + "\n" + good.replace('"model": "m"', f'"model": "m", "n": {_BIG}') + "\n")
+    rejects = tmp_path / "rejects.jsonl"
+    out = tmp_path / "out.jsonl"
+    arguments = ["convert", str(dataset), "--from", "openai-chat", "--to", "anthropic", "--quiet"]
+    assert main([*arguments, "--out", str(out), "--rejects", str(rejects)]) == 1
+    (reject,) = [json.loads(line) for line in rejects.read_text().splitlines()]
+    assert "at $.n: an integer of 5000 digits" in reject["error"]
+
+
 def test_item12_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() -> None:
     request = chatcodec.decode_request(
         "openai-chat",
