@@ -28,7 +28,7 @@ from chatcodec.providers.kit import (
 )
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-PROVIDERS = ["openai-chat", "anthropic"]
+PROVIDERS = ["openai-chat", "anthropic", "gemini"]
 
 
 def _load(provider: str, kind: str) -> list[tuple[str, Any]]:
@@ -111,9 +111,9 @@ def test_item18_underscored_keys_at_every_level_of_a_response_round_trip(provide
     assert losses == []
 
 
-@pytest.mark.parametrize("source", PROVIDERS)
+@pytest.mark.parametrize("source", ["openai-chat", "anthropic"])
 def test_item18_underscored_keys_crossing_providers_are_reported(source: str) -> None:
-    target = next(name for name in PROVIDERS if name != source)
+    target = "anthropic" if source == "openai-chat" else "openai-chat"
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": "hi", "_part": 1}], "_msg": 2}
     ]

@@ -23,7 +23,7 @@ from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, Text
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, Turn, decode_part, encode_part
-from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 
 WirePart = tuple[dict[str, Any], Steps]
 """A wire part with the canonical path it came from (for loss reports)."""
@@ -124,7 +124,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[st
     first = messages[0]
     if len(messages) == 1 and isinstance(first.content, str) and KIT.marker(first.provider_metadata, STRING_SYSTEM):
         bag = _message_bag(first, context, ("messages", 0))
-        if not any(not key.startswith("_") for key in bag):
+        if not any(not is_marker(key) for key in bag):
             return first.content
     turn = WireTurn("user", ("messages", 0))
     for index, message in enumerate(messages):

@@ -43,7 +43,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
 from chatcodec.providers.gemini.results import decode_result, encode_result
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
 
 Turn = Literal["user", "model", "system"]
 """Which kind of content a part is read for: each canonical message takes other parts."""
@@ -159,7 +159,7 @@ def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dic
     """A tool-use part for a whole ``functionCall`` part (arguments as compact JSON text)."""
     call: dict[str, Any] = part["functionCall"]
     bag = leftovers(part, ("functionCall",))
-    rest = leftovers(call, ("name", "args", "id"))
+    rest = unmapped(call, ("name", "args", "id"))
     if rest:
         bag["functionCall"] = rest
     call_id = call.get("id")

@@ -26,7 +26,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
 
 _TEXT_FORMS = ("output", "error")
 
@@ -54,7 +54,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     function_response: dict[str, Any] = part["functionResponse"]
     wire_id = function_response.get("id")
     bag = leftovers(part, ("functionResponse",))
-    rest = leftovers(function_response, ("name", "response", "id", "parts"))
+    rest = unmapped(function_response, ("name", "response", "id", "parts"))
     if rest:
         bag["functionResponse"] = rest
     call_id = open_calls.answer(function_response["name"], wire_id)

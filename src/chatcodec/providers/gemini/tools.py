@@ -20,7 +20,7 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
-from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
@@ -39,7 +39,7 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     for tool in tools:
         declarations: list[dict[str, Any]] = tool.get("functionDeclarations") or []
         definitions.extend(_decode_declaration(declaration) for declaration in declarations)
-        built_in = leftovers(tool, ("functionDeclarations",))
+        built_in = unmapped(tool, ("functionDeclarations",))
         has_built_in = bool(built_in) or "functionDeclarations" not in tool
         if has_built_in:
             provider_tools.append({"type": "opaque", "provider": PROVIDER, "data": built_in})
@@ -85,7 +85,7 @@ def _decode_tool_config(config: dict[str, Any], canonical: dict[str, Any], bag: 
         bag["toolConfig"] = config
         return
     canonical["tool_choice"] = choice
-    rest = leftovers(config, ("functionCallingConfig",))
+    rest = unmapped(config, ("functionCallingConfig",))
     if rest:
         bag["toolConfig"] = rest
 

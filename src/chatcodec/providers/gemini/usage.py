@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
 from chatcodec.response import Usage
 
 _PROMPT = "promptTokenCount"
@@ -46,7 +46,7 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
         canonical["reasoning_tokens"] = wire[_THOUGHTS]
     if _CACHED in wire:
         canonical["cache_read_tokens"] = wire[_CACHED]
-    bag = {key: value for key, value in wire.items() if key not in _MAPPED}
+    bag = leftovers(wire, _MAPPED)  # the kit escapes wire keys starting with "_" (not markers)
     absent = [key for key in (_CANDIDATES, _TOTAL) if key not in wire]
     if absent:
         bag[ABSENT] = absent
