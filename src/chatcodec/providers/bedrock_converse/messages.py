@@ -38,7 +38,7 @@ from chatcodec.providers.bedrock_converse.parts import (
     encode_part,
     member_of,
 )
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
@@ -176,7 +176,7 @@ def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
 
 def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) -> None:
     for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
-        if not key.startswith("_"):
+        if not is_marker(key):
             turn.bag.setdefault(key, value)
     contribution = _contribution(message, context, at)
     if isinstance(message, ToolMessage):

@@ -40,7 +40,7 @@ from chatcodec.providers.bedrock_converse.settings import decode_settings, encod
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
 
@@ -92,7 +92,7 @@ def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: d
         del canonical["max_tokens"]  # canonical needs >= 1: kept as it was
     if "stopSequences" in config:
         canonical["stop"] = config["stopSequences"]
-    rest = leftovers(config, mapped)
+    rest = unmapped(config, mapped)
     if rest:
         bag["inferenceConfig"] = rest
     if not config:

@@ -17,7 +17,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import EncodeContext, cache_marker, cache_point, opaque, tool_name
-from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 
 _FUNCTION, _SERVER = "function", "server"
@@ -56,7 +56,7 @@ def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[s
     canonical["tools"], canonical["provider_tools"] = tools, servers
     if order != sorted(order, key=lambda kind: kind == _SERVER):
         bag["_tool_order"] = order
-    rest = leftovers(config, ("tools", "toolChoice"))
+    rest = unmapped(config, ("tools", "toolChoice"))
     if rest:
         bag["toolConfig"] = rest
     if not config["tools"]:
