@@ -309,7 +309,7 @@ _GARBAGE: list[object] = [
     [{"role": "assistant", "tool_calls": "x"}],
     [{"role": "assistant", "tool_calls": [1]}],
     [{"role": "assistant", "tool_calls": [{"function": 5}]}],
-    [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}]}],
+    [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": 5}}]}],
     [{"role": "assistant", "reasoning_content": 5}],
     [{"role": "assistant", "thinking_blocks": "x"}],
     [{"role": "assistant", "thinking_blocks": [1]}],
