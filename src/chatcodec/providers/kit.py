@@ -53,6 +53,7 @@ from chatcodec._narrow import as_list
 from chatcodec.content import CacheControl
 from chatcodec.errors import StreamError, json_path, rule_error
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.response import Usage
 
 NULLS = "_nulls"
 """Marker: the wire fields that were ``null``, sorted (see :func:`split_fields`)."""
@@ -85,6 +86,7 @@ __all__ = [
     "tagged",
     "tool_name",
     "tool_name_map",
+    "uncached_input_tokens",
     "unmapped",
     "wire_fields",
     "wire_key",
@@ -288,6 +290,20 @@ def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
     if cache_control.ttl is None:
         return {"type": cache_control.type}
     return {"type": cache_control.type, "ttl": cache_control.ttl}
+
+
+def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int | None:
+    """The input tokens neither read from nor written to the cache, for wires that count
+    those apart (Anthropic, Bedrock Converse) while canonical ``input_tokens`` includes
+    them (so nothing is counted twice). A total smaller than its cache parts cannot be
+    written: it is reported and sent as zero."""
+    if usage.input_tokens is None:
+        return None
+    uncached = usage.input_tokens - (usage.cache_read_tokens or 0) - (usage.cache_write_tokens or 0)
+    if uncached < 0:
+        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
+        return 0
+    return uncached
 
 
 def canonical_refusal(error: pydantic_core.ValidationError, event_index: int) -> StreamError:

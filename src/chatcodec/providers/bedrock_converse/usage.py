@@ -20,7 +20,7 @@ from typing import Any
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields, uncached_input_tokens
 from chatcodec.response import Usage
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
@@ -60,11 +60,8 @@ def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    if usage.input_tokens is not None:
-        uncached = usage.input_tokens - (read or 0) - (write or 0)
-        if uncached < 0:
-            losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
-            uncached = 0
+    uncached = uncached_input_tokens(usage, losses, at)
+    if uncached is not None:
         wire[_INPUT] = uncached
     if usage.output_tokens is not None:
         wire[_OUTPUT] = usage.output_tokens
