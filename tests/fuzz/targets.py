@@ -313,10 +313,6 @@ _GEMINI_ALIAS_PATHS = (
     " spelling's path or the other way round, a path the input does not have"
 )
 KNOWN_BROKEN_TARGETS: dict[str, str] = {
-    "encode_request[gemini]": (
-        "gemini's encoder trusts its own bag: provider_options['gemini'] with generationConfig (or"
-        " another kept object) that is not an object raises ValueError/TypeError in settings.encode_settings"
-    ),
     "decode_request[gemini]": _GEMINI_ALIAS_PATHS,
     "decode_request_text[gemini]": _GEMINI_ALIAS_PATHS,
     **{f"convert_request[gemini->{name}]": _GEMINI_ALIAS_PATHS for name in ("anthropic", "gemini", "openai-chat")},

@@ -49,7 +49,7 @@ import pydantic_core
 from pydantic import ConfigDict, Discriminator, with_config
 
 from chatcodec._base import ProviderMetadata
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import CacheControl
 from chatcodec.errors import StreamError, json_path, rule_error
 from chatcodec.losses import LossRecorder, Steps
@@ -77,6 +77,7 @@ __all__ = [
     "encode_cache_control",
     "is_claude_model",
     "is_marker",
+    "kept_object",
     "leftovers",
     "mark_absent",
     "path",
@@ -290,6 +291,22 @@ def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
     if cache_control.ttl is None:
         return {"type": cache_control.type}
     return {"type": cache_control.type, "ttl": cache_control.ttl}
+
+
+def kept_object(fields: dict[str, Any], key: str, at: Steps, provider: str, *, take: bool = False) -> dict[str, Any]:
+    """A copy of the object ``fields`` keep under ``key`` (``{}`` when there is none),
+    removed from ``fields`` when ``take``. A bag comes from the caller as well as from a
+    decoder (``provider_metadata``, ``provider_options``), so a value that is not an
+    object is a :class:`~chatcodec.ValidationError` at ``at`` + ``key``, never a
+    TypeError from inside an encoder (found by the fuzz harness)."""
+    value = fields.pop(key, None) if take else fields.get(key)
+    if value is None:
+        return {}
+    found = as_dict(value)
+    if found is None:
+        why = f"{key} kept for {provider} must be an object"
+        raise rule_error(f"{provider} request", (*at, key), "kept_object_type", why, value)
+    return dict(found)
 
 
 def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int | None:

@@ -43,7 +43,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
 from chatcodec.providers.gemini.results import decode_result, encode_result
-from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
 
 Turn = Literal["user", "model", "system"]
 """Which kind of content a part is read for: each canonical message takes other parts."""
@@ -275,7 +275,7 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
     from chatcodec.providers.gemini.results import parsed_object
 
     wire = restore_fields(bag)
-    call: dict[str, Any] = dict(wire.pop("functionCall", None) or {})
+    call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
     call["name"] = part.name
     args = parsed_object(part.arguments)
     if args is None:

@@ -26,7 +26,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
-from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
 
 _TEXT_FORMS = ("output", "error")
 
@@ -111,7 +111,8 @@ def encode_result(
     answers (if known) and whether that call's id was made up (then no id is written)."""
     call_name, made_up = call
     wire = restore_fields(bag)
-    function_response: dict[str, Any] = dict(wire.pop("functionResponse", None) or {})
+    at_bag = (*at, "provider_metadata", PROVIDER)
+    function_response = kept_object(wire, "functionResponse", at_bag, PROVIDER, take=True)
     name = part.name or call_name
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")

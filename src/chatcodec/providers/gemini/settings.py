@@ -21,8 +21,12 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.gemini.markers import LEVEL_SPELLING
+from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
+from chatcodec.providers.kit import kept_object
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+
+_OPTIONS = ("provider_options", PROVIDER)
+"""Where a request keeps Gemini's own settings (what the encoder starts from)."""
 
 _SCALARS = (
     ("temperature", "temperature"),
@@ -101,7 +105,7 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
 def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
     """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
     present = "generationConfig" in wire or bag.get(CONFIG_PRESENT) is True
-    config: dict[str, Any] = dict(wire.get("generationConfig") or {})
+    config = kept_object(wire, "generationConfig", _OPTIONS, PROVIDER)
     for wire_key, key in _SCALARS:
         value = getattr(request, key)
         if value is not None:
@@ -138,7 +142,7 @@ def _encode_thinking(
     reasoning: ReasoningConfig, config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder
 ) -> dict[str, Any]:
     at = ("reasoning",)
-    thinking: dict[str, Any] = dict(config.get("thinkingConfig") or {})
+    thinking = kept_object(config, "thinkingConfig", (*_OPTIONS, "generationConfig"), PROVIDER)
     if reasoning.budget_tokens is not None:
         thinking["thinkingBudget"] = reasoning.budget_tokens
     elif reasoning.adaptive:
