@@ -316,18 +316,6 @@ KNOWN_BROKEN_TARGETS: dict[str, str] = {
     "decode_request[gemini]": _GEMINI_ALIAS_PATHS,
     "decode_request_text[gemini]": _GEMINI_ALIAS_PATHS,
     **{f"convert_request[gemini->{name}]": _GEMINI_ALIAS_PATHS for name in ("anthropic", "gemini", "openai-chat")},
-    **{
-        name: (
-            "bedrock-converse's stream decoder names $.start.toolUse (a StreamError) for an event"
-            " whose start is not there, a path in no event of the stream"
-        )
-        for name in (
-            "decode_stream[bedrock-converse]",
-            "accumulate_stream[bedrock-converse]",
-            "conversation[bedrock-converse]",
-            *(f"stream_then_encode[bedrock-converse->{target}]" for target in _CODECS_WITH_FIXTURES),
-        )
-    },
 }
 """Targets the short run in the suite leaves out, each with the bug (found by this harness
 in a codec that landed after it; the long run still runs them). Fix the bug, delete the entry."""

@@ -92,6 +92,7 @@ class StreamDecoder:
         self.tail: dict[str, Any] | None = None  # the metadata event's other members
         self.finished = False
         self.started = False
+        self.event_type: str | None = None  # the member of the event being read
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one wire event (errors name its position in the stream)."""
@@ -145,6 +146,11 @@ class StreamDecoder:
         return True
 
     def _error(self, message: str, at: str = "$") -> StreamError:
+        """A StreamError at ``at``, a path inside the event's payload, given as a path in
+        the event itself (``$.start`` of a ``contentBlockStart`` is
+        ``$.contentBlockStart.start``), so it names a place the input has."""
+        if self.event_type is not None and at.startswith("$."):
+            at = f"$.{self.event_type}{at[1:]}"
         return StreamError(message, at, self.position)
 
     def _read(self, event: Any) -> None:
@@ -152,6 +158,7 @@ class StreamDecoder:
         if fields is None or len(fields) != 1:
             raise self._error("a ConverseStream event is an object with one member, its event type")
         ((kind, payload),) = fields.items()
+        self.event_type = kind
         if kind.endswith("Exception"):
             self._exception(kind, self._validated(kind, payload, EXCEPTION_ADAPTER.validator), event)
             return
