@@ -156,9 +156,12 @@ def respelled_error(error: pydantic_core.ValidationError, renamed: list[Path], t
     by_camel: Mapping[Path, str] = {_camel_path(path): str(path[-1]) for path in renamed}
     details: list[InitErrorDetails] = []
     for detail in error.errors(include_url=False):
-        location = list(detail["loc"])
+        camel_location = tuple(detail["loc"])
+        location = list(camel_location)
         for index in range(len(location)):
-            original = by_camel.get(tuple(location[: index + 1]))
+            # Looked up in the camelCase location: a renamed key under a renamed key
+            # (``inline_data.mime_type``) is known by its camelCase path.
+            original = by_camel.get(camel_location[: index + 1])
             if original is not None:
                 location[index] = original
         message = detail["msg"].replace("{", "{{").replace("}", "}}")

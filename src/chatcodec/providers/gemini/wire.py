@@ -56,7 +56,9 @@ class FunctionCall(TypedDict):
     """A call; ``args`` is an object. Vertex streams ``partialArgs`` with ``willContinue``
     and ends the call with an empty ``functionCall {}``."""
 
-    name: NotRequired[str]
+    name: NotRequired[
+        Annotated[str, Field(min_length=1)]
+    ]  # a call names its tool (the encoders' rule, at the wire path)
     args: NotRequired[dict[str, Any]]
     id: NotRequired[str]
     partialArgs: NotRequired[list[PartialArg]]
@@ -104,7 +106,9 @@ class Content(TypedDict):
 
 @wire_shape
 class FunctionDeclaration(TypedDict):
-    name: str
+    name: Annotated[
+        str, Field(min_length=1)
+    ]  # a tool needs a name (canonical ToolDefinition's rule, checked here at the wire path)
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
     parametersJsonSchema: NotRequired[dict[str, Any]]
