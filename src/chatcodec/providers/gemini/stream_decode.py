@@ -83,6 +83,12 @@ class StreamDecoder:
         self.counts: dict[str, Any] = {}
         self.choices: dict[int, _Choice] = {}
         self.finished: set[int] = set()
+        self.finishes: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        """Finish reasons read but not yet given: a candidate's parts stay open after its
+        ``finishReason`` (Gemini 3 sends a trailing chunk with only the last part's
+        ``thoughtSignature``), and canonical streams end a part before the finish, so the
+        finish is given at :meth:`close`, after the parts end (every stream encoder
+        closes its blocks at the finish)."""
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one chunk (errors name its position in the stream)."""
@@ -95,6 +101,9 @@ class StreamDecoder:
             self._close_open(state)
             if state.partial is not None:
                 self._end_partial(choice, state)
+        for choice, (reason, choice_metadata) in sorted(self.finishes.items()):
+            self.builder.finish(choice, reason, choice_metadata=choice_metadata)
+        self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
         return self.builder.take_events()
@@ -174,7 +183,7 @@ class StreamDecoder:
             mark_absent(bag, candidate, "index")
             reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
             assert reason is not None
-            self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None)
+            self.finishes[choice] = (reason, {PROVIDER: bag} if bag else None)
             self.finished.add(choice)
 
     # --- parts ---------------------------------------------------------------------------
