@@ -93,7 +93,14 @@ class _Stream:
 def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
     """Wire events for canonical ones, lazily."""
     stream = _Stream(losses, ItemWriter(losses, for_request=False))
+    dropped: set[int] = set()
     for event in events:
+        choice: int = getattr(event, "choice", 0)
+        if choice != 0:  # a Responses stream carries one answer: other choices are reported
+            if choice not in dropped:
+                dropped.add(choice)
+                losses.add(("choices", choice), "extra choice", "a Responses stream carries one answer")
+            continue
         if isinstance(event, _ENDS_A_REFUSAL):
             yield from _finish_refusals(stream)
         yield from _encode_event(event, stream)
