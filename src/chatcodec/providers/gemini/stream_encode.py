@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from chatcodec.content import ToolUsePart
+from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
@@ -284,9 +285,14 @@ class StreamEncoder:
         del self.open[key]
 
     def _tool_end(self, event: ToolCallEndEvent, at: Steps) -> None:
-        state = self.open.pop((event.choice, event.index), None)
+        state = self.open.get((event.choice, event.index))
         if state is None:
             return
+        if state.kind != "tool_use":  # found by the stream law: a tool end for a text part
+            raise StreamError(
+                f"the end of tool call {event.index}, which is an open {state.kind} part", "$.index", self.position
+            )
+        del self.open[(event.choice, event.index)]
         extra = KIT.claim(self.losses, event.provider_metadata, at)
         bag = {**state.call["bag"], **extra}
         part = ToolUsePart(
