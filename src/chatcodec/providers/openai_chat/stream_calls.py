@@ -1,13 +1,16 @@
 """What an OpenAI Chat stream spreads over chunks that the non-streamed choice holds in one
-place: a custom (freeform) tool call, gathered until it is complete, and the ``logprobs``
-of each chunk, joined into the choice's."""
+place: a tool call's fragments (which continue a call, and what the call keeps), a custom
+(freeform) tool call, gathered until it is complete, and the ``logprobs`` of each chunk,
+joined into the choice's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.stream_builder import PartBuilder
 
 
 class CustomCall:
@@ -51,3 +54,26 @@ def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any
         else:
             result.setdefault(key, value)
     return result
+
+
+def continues_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any], function: dict[str, Any]) -> bool:
+    """Whether a fragment for a started call's index, with more than ``index`` and
+    ``function.arguments``, only continues it: its ``id`` and ``function.name`` absent,
+    empty or the call's, its ``type`` text if given (a new id starts another call; a new
+    name is an error)."""
+    call_id, kind, name = fragment.get("id"), fragment.get("type"), function.get("name")
+    return (
+        (call_id is None or (type(call_id) is str and (not call_id or call_id == known[1])))
+        and (kind is None or type(kind) is str)
+        and (name is None or (type(name) is str and (not name or name == known[2])))
+    )
+
+
+def call_bag(fragment: dict[str, Any], function: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """What a call's first fragment keeps beyond its index, id, type, name and arguments."""
+    bag = leftovers(fragment, ("index", "id", "type", "function"))
+    function_rest = leftovers(function, ("name", "arguments"))
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, fragment, "type")
+    return {PROVIDER: bag} if bag else None

@@ -57,7 +57,7 @@ from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.providers.openai_chat.stream_calls import CustomCall, join_logprobs
+from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
@@ -213,7 +213,9 @@ class StreamDecoder:
                             and type(key) is int
                             and fragment.__class__ is dict
                             and function.__class__ is dict
-                            and ((len(fragment) == 2 and len(function) == 1) or _same_call(known, fragment, function))
+                            and (
+                                (len(fragment) == 2 and len(function) == 1) or continues_call(known, fragment, function)
+                            )
                         ):
                             part = known[0]
                     else:
@@ -481,7 +483,7 @@ class StreamDecoder:
                 raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}]"), where[0])
             self._settle(state, number, refusal=True)
             self._flush_custom(state, number)  # calls stream one after another: it is complete
-            metadata = _call_bag(fragment, function)
+            metadata = call_bag(fragment, function)
             part = self.builder.open_tool_call(number, state.take(), id=call_id, name=name, metadata=metadata)
             state.open.append(part)
             state.tools[key] = known = (part, call_id, name)
@@ -546,19 +548,6 @@ def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBui
     return (state.thinking.get(field) if field in _CONTINUED_REASONING else None), text
 
 
-def _same_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any], function: dict[str, Any]) -> bool:
-    """Whether a fragment for a started call's index, with more than ``index`` and
-    ``function.arguments``, only continues it: its ``id`` and ``function.name`` absent,
-    empty or the call's, its ``type`` text if given (a new id starts another call; a new
-    name is an error)."""
-    call_id, kind, name = fragment.get("id"), fragment.get("type"), function.get("name")
-    return (
-        (call_id is None or (type(call_id) is str and (not call_id or call_id == known[1])))
-        and (kind is None or type(kind) is str)
-        and (name is None or (type(name) is str and (not name or name == known[2])))
-    )
-
-
 def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
     """A choice's and its delta's unmapped fields that are not ``null`` (``logprobs``,
     Groq ``channel``), or None when there are none, as in nearly every chunk."""
@@ -616,15 +605,6 @@ def _repeated_reasoning(reasoning_text: object, content: object, details: list[d
 
 def _has_payload(delta: dict[str, Any]) -> bool:
     return any(delta.get(key) for key in _DELTA_KEYS if key != "role")
-
-
-def _call_bag(fragment: dict[str, Any], function: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
-    bag = rest(fragment, ("index", "id", "type", "function"))
-    function_rest = rest(function, ("name", "arguments"))
-    if function_rest:
-        bag["function"] = function_rest
-    mark_absent(bag, fragment, "type")
-    return {PROVIDER: bag} if bag else None
 
 
 def _at(where: tuple[int, int], rest_of_path: str) -> str:
