@@ -22,3 +22,13 @@ def as_list(data: object) -> list[Any] | None:
     if not isinstance(data, list):
         return None
     return cast(list[Any], data)  # type: ignore[redundant-cast]  # mypy knows list[Any]; pyright does not
+
+
+def as_count(data: object, minimum: int = 0) -> int | None:
+    """``data`` as a whole number of at least ``minimum`` (a token count, a budget), or
+    ``None``: ``True`` and ``False`` are not counts, though Python's ``bool`` is an ``int``
+    (a decoder that took ``false`` as 0 handed the strict canonical model a bool, refused
+    at a canonical path the input does not have)."""
+    if type(data) is not int or data < minimum:
+        return None
+    return data

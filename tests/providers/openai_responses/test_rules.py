@@ -260,3 +260,22 @@ def test_the_conversation_builder_appends_a_responses_stream_event_by_event() ->
     assert conversation.unresolved_tool_calls() == message.tool_calls
     payload = conversation.dump(FORMAT, on_loss="error")
     assert [item.get("type") for item in payload["input"][1:]] == ["reasoning", "message", "function_call"]
+
+
+@pytest.mark.parametrize(
+    ("details", "key"), [("input_tokens_details", "cached_tokens"), ("output_tokens_details", "reasoning_tokens")]
+)
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_boolean_where_a_token_count_goes_is_kept_not_read_as_a_count(details: str, key: str, flag: bool) -> None:
+    """Python's ``bool`` is an ``int``: read as a count, ``false`` reached the strict
+    canonical model and was refused at ``$.usage.cache_read_tokens``, a path the input
+    does not have (found by the long fuzz run). The value is kept and written back."""
+    usage: dict[str, Any] = {"input_tokens": 5, "output_tokens": 1, "total_tokens": 6}
+    usage[details] = {key: flag}
+    payload = {"id": "r", "object": "response", "created_at": 1, "model": "m", "status": "completed", "output": []}
+    payload["usage"] = usage
+    response = chatcodec.decode_response("openai-responses", payload)
+    assert response.usage is not None
+    assert response.usage.cache_read_tokens is None
+    assert response.usage.reasoning_tokens is None
+    assert chatcodec.encode_response("openai-responses", response, on_loss="error")["usage"][details][key] is flag

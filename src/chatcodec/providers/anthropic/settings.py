@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -49,7 +49,7 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
 def _decode_thinking(thinking: dict[str, Any], reasoning: dict[str, Any], bag: dict[str, Any]) -> None:
     kind = thinking["type"]
     budget = thinking.get("budget_tokens")
-    if kind == "enabled" and isinstance(budget, int) and budget >= 0:
+    if kind == "enabled" and as_count(budget) is not None:
         reasoning.update(enabled=True, budget_tokens=budget)
     elif kind == "adaptive":
         reasoning["adaptive"] = True

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
@@ -87,7 +88,7 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     if budget == -1:
         reasoning["adaptive"] = True
         del thinking["thinkingBudget"]
-    elif isinstance(budget, int) and budget >= 0:
+    elif as_count(budget) is not None:
         reasoning["budget_tokens"] = thinking.pop("thinkingBudget")
     level = thinking.get("thinkingLevel")
     if isinstance(level, str) and level.lower() in _EFFORTS:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
@@ -152,7 +152,7 @@ def _fits(entries: list[Any], declarations: int, built_in: int) -> bool:
         return False
     counts = [entry[0] for entry in shaped if entry is not None]
     flags = [entry[1] for entry in shaped if entry is not None]
-    if not all(count is None or (isinstance(count, int) and count >= 0) for count in counts):
+    if not all(count is None or as_count(count) is not None for count in counts):
         return False
     return sum(count or 0 for count in counts) == declarations and sum(flag is True for flag in flags) == built_in
 

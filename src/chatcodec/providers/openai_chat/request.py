@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
+from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers.kit import leftovers, present, wire_fields
@@ -72,7 +73,7 @@ def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any
 def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
     for key in _MAX_TOKENS_KEYS:
         value = wire.get(key)
-        if isinstance(value, int) and value >= 1:  # 0 or less is not a canonical limit: kept as it is
+        if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
             data["max_tokens"] = value
             if key == "max_tokens":
                 bag["_max_tokens_key"] = key

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, wire_fields
 from chatcodec.providers.openai_responses.markers import KIT
@@ -36,7 +36,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
     canonical: dict[str, Any] = {}
     mapped: list[str] = []
     for wire_key, key in _COUNTS:
-        if isinstance(usage.get(wire_key), int) and usage[wire_key] >= 0:
+        if as_count(usage.get(wire_key)) is not None:
             canonical[key] = usage[wire_key]
             mapped.append(wire_key)
     if len(mapped) == 2 and usage.get("total_tokens") == canonical["input_tokens"] + canonical["output_tokens"]:
@@ -47,7 +47,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
         if details is None:
             continue
         mapped.append(details_key)
-        taken = [wire_key for wire_key, _ in pairs if isinstance(details.get(wire_key), int) and details[wire_key] >= 0]
+        taken = [wire_key for wire_key, _ in pairs if as_count(details.get(wire_key)) is not None]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
         rest = leftovers(details, taken)
         if rest or not taken:
