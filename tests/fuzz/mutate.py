@@ -159,33 +159,73 @@ def _parent(root: Any, path: Path) -> Any:
     return node
 
 
-def mutate_once(chooser: Chooser, root: Any) -> Any:
-    """``root`` with one mutation, in place where it can be (the new root is returned)."""
-    path = pick(chooser, places(root))
+def mutate_once(chooser: Chooser, root: Any, known: tuple[list[Path], list[str]] | None = None) -> Any:
+    """``root`` with one mutation, in place where it can be (the new root is returned).
+
+    ``known``: the places and strings of the seed ``root`` was copied from, so a mutation
+    need not walk the whole value again (the walk cost more than most targets' run). A
+    place the seed has that ``root`` no longer has (a dropped subtree) is looked for again
+    in ``root`` itself."""
+    if known is None:
+        known = (places(root), strings_in(root))
+    seed_places, strings = known
+    path = pick(chooser, seed_places)
+    if not _has(root, path):
+        path = pick(chooser, places(root))
     action = chooser.below(5)
     if not path:
-        return odd_value(chooser, strings_in(root))
+        return odd_value(chooser, strings)
     parent = _parent(root, path)
     key = path[-1]
     if action == 0:
         del parent[key]
     elif action == 1 and isinstance(parent, dict):
         new_key = pick(chooser, _KEYS) if chooser.below(2) else _text(chooser, 6)
-        parent[new_key] = odd_value(chooser, strings_in(root))
+        parent[new_key] = odd_value(chooser, strings)
     elif action == 2 and isinstance(parent, list):
         parent.insert(int(key), copy_json(parent[int(key)]))
     elif action == 3 and isinstance(parent, dict) and isinstance(key, str) and key in parent:
         parent["_" + key] = parent.pop(key)  # the same value under an underscored name
     else:
-        parent[key] = odd_value(chooser, strings_in(root))
+        parent[key] = odd_value(chooser, strings)
     return root
 
 
+def _has(root: Any, path: Path) -> bool:
+    node = root
+    for step in path:
+        if isinstance(node, dict) and isinstance(step, str) and step in node:
+            node = node[step]
+            continue
+        if not (isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)):
+            return False
+        node = node[step]
+    return True
+
+
+_SEED_FACTS: dict[int, tuple[object, list[Path], list[str]]] = {}
+"""Places and strings of each seed, by identity (the seed is held, so its id stays its own)."""
+
+
+def seed_facts(original: object) -> tuple[list[Path], list[str]]:
+    """The places and strings of ``original``, walked once per seed."""
+    found = _SEED_FACTS.get(id(original))
+    if found is None or found[0] is not original:
+        if len(_SEED_FACTS) > 10_000:  # seeds are few; a caller making new ones each time
+            _SEED_FACTS.clear()
+        found = (original, places(original), strings_in(original))
+        _SEED_FACTS[id(original)] = found
+    return found[1], found[2]
+
+
 def mutated(chooser: Chooser, original: object) -> Any:
-    """A deep copy of ``original`` with one to three mutations."""
+    """A deep copy of ``original`` with one to three mutations (a later one may land in
+    what an earlier one put in: every fourth walks the mutated value again)."""
+    known = seed_facts(original)
     value = copy_json(original)
-    for _ in range(1 + chooser.below(3)):
-        value = mutate_once(chooser, value)
+    for count in range(1 + chooser.below(3)):
+        fresh = count > 0 and chooser.below(4) == 0
+        value = mutate_once(chooser, value, None if fresh else known)
     return value
 
 

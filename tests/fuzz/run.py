@@ -1,13 +1,16 @@
 """The long fuzz run: every entry point, as many inputs as asked, from one command.
 
     PYTHONPATH=src:tests .venv/bin/python -m fuzz.run --inputs 1000000
+    PYTHONPATH=src:tests .venv/bin/python -m fuzz.run --per-entry-point 1000000 --part 1/2
     PYTHONPATH=src:tests .venv/bin/python -m fuzz.run --inputs 20000 --target 'decode_request[anthropic]'
     PYTHONPATH=src:tests .venv/bin/python -m fuzz.run --atheris --target 'decode_stream[openai-chat]' -- -runs=1000000
 
 The default driver is a seeded ``random.Random`` (reproducible: the seed and the input's
 number name an input); ``--atheris`` hands one target to atheris (the ``fuzz`` extra),
 whose coverage-guided bytes drive the same mutation engine. Counts, outcomes and
-throughput are printed per target; the first input that breaks the law is written to
+throughput are printed per target (and, with ``--per-entry-point``, per entry point: a
+function such as ``convert_request`` has a target per provider or pair, which share its
+count); the first input that breaks the law is written to
 ``--crashes`` (as Python ``repr``) with its traceback, and the run exits 1.
 """
 
@@ -93,6 +96,13 @@ def _run_atheris(target: Target, extra: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.run", description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=10_000, help="inputs per target (default 10,000)")
+    parser.add_argument(
+        "--per-entry-point",
+        type=int,
+        metavar="N",
+        help="N inputs per entry point, shared evenly by its targets (instead of --inputs per target)",
+    )
+    parser.add_argument("--part", default="1/1", help="K/N: run only the K-th of N interleaved shares of the targets")
     parser.add_argument("--target", action="append", help="a target's name (repeat; default: every target)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first target (each target adds its index)")
     parser.add_argument("--crashes", type=Path, default=Path("fuzz-crashes"), help="where failing inputs go")
@@ -111,12 +121,38 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--atheris fuzzes exactly one --target")
         _run_atheris(targets[0], arguments.extra)
         return 0
+    part, parts = (int(number) for number in arguments.part.split("/"))
     sys.setrecursionlimit(1000)  # the default, whatever the caller set: depth bugs must show
-    results = [
-        run_target(target, arguments.inputs, arguments.seed + index, arguments.crashes)
-        for index, target in enumerate(targets)
-    ]
-    return 0 if all(results) else 1
+    shares = _inputs_per_target(targets, arguments.inputs, arguments.per_entry_point)
+    started = time.perf_counter()
+    results: dict[str, bool] = {}
+    for index, target in enumerate(targets):
+        if index % parts == part - 1:
+            results[target.name] = run_target(target, shares[target.name], arguments.seed + index, arguments.crashes)
+    _print_entry_points(results, shares, time.perf_counter() - started)
+    return 0 if all(results.values()) else 1
+
+
+def entry_point(target_name: str) -> str:
+    """The entry point a target exercises: its name without the provider (``convert_request``)."""
+    return target_name.partition("[")[0]
+
+
+def _inputs_per_target(targets: list[Target], inputs: int, per_entry_point: int | None) -> dict[str, int]:
+    if per_entry_point is None:
+        return {target.name: inputs for target in targets}
+    sharing = Counter(entry_point(target.name) for target in targets)
+    return {target.name: -(-per_entry_point // sharing[entry_point(target.name)]) for target in targets}
+
+
+def _print_entry_points(results: dict[str, bool], shares: dict[str, int], elapsed: float) -> None:
+    """Inputs per entry point over the targets that ran to the end (a failed one counts none)."""
+    done: Counter[str] = Counter()
+    for name, passed in results.items():
+        done[entry_point(name)] += shares[name] if passed else 0
+    print(f"entry points ({elapsed / 60:.1f} min):", flush=True)
+    for name, count in sorted(done.items()):
+        print(f"  {name}: {count} inputs", flush=True)
 
 
 if __name__ == "__main__":

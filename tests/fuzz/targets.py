@@ -15,6 +15,7 @@ functions, so the Hypothesis short run, the seeded long run and atheris share th
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import tempfile
@@ -78,19 +79,25 @@ def location_exists(root: object, location: tuple[int | str, ...], missing: bool
     return True
 
 
-def rendered_paths(root: object) -> Iterator[str]:
-    """The JSON path of every place in ``root``, rendered as chatcodec renders them (each
-    from its parent's, so a value nested a thousand levels costs no more than its size)."""
+def path_in(root: object, wanted: str) -> bool:
+    """Whether ``wanted`` is the JSON path of a place in ``root``, rendered as chatcodec
+    renders them: each place's path is built from its parent's, and only places whose path
+    starts ``wanted`` are entered, so the cost is the path's length, not the value's size
+    (a value nested a thousand levels included)."""
     from chatcodec.errors import json_path
 
     stack: list[tuple[object, str]] = [(root, "$")]
     while stack:
         node, rendered = stack.pop()
-        yield rendered
+        if rendered == wanted:
+            return True
+        if not wanted.startswith(rendered):
+            continue
         if isinstance(node, dict):
             stack.extend((item, rendered + json_path((key,))[1:]) for key, item in node.items())
         elif isinstance(node, list):
             stack.extend((item, f"{rendered}[{index}]") for index, item in enumerate(node))
+    return False
 
 
 def _json_root(value: object) -> object:
@@ -124,7 +131,7 @@ def _check_error(error: chatcodec.ChatcodecError, value: object) -> None:
                 continue
             if not location_exists(root, detail["loc"], detail["type"] == "missing"):
                 raise ForeignError(f"path {detail['loc']} is not in the input: {error}")
-    if isinstance(error, chatcodec.PayloadError) and error.path != "$" and error.path not in set(rendered_paths(root)):
+    if isinstance(error, chatcodec.PayloadError) and error.path != "$" and not path_in(root, error.path):
         raise ForeignError(f"path {error.path} is not in the input: {error}")
 
 
@@ -155,9 +162,8 @@ def _check_stream_error(error: chatcodec.ChatcodecError, value: object) -> None:
         raise ForeignError(f"event {error.event_index} of {len(events)}: {error}")
     if error.path == "$" or not isinstance(events[error.event_index] if events else None, dict):
         return
-    known = {path for event in events for path in rendered_paths(event)}
     parent = error.path.rpartition(".")[0] or "$"  # a missing key names its parent's place
-    if error.path not in known and parent not in known:
+    if not any(path_in(event, error.path) or path_in(event, parent) for event in events):
         raise ForeignError(f"path {error.path} is in no event: {error}")
 
 
@@ -165,15 +171,19 @@ def _check_stream_error(error: chatcodec.ChatcodecError, value: object) -> None:
 
 
 def _mutated_one(choices: Callable[[], tuple[Any, ...]]) -> Callable[[Chooser], Any]:
+    seeds_once = functools.cache(choices)  # the same seed objects each time: their walks are kept
+
     def make(chooser: Chooser) -> Any:
-        return mutated(chooser, pick(chooser, choices()))
+        return mutated(chooser, pick(chooser, seeds_once()))
 
     return make
 
 
 def _mutated_text(choices: Callable[[], tuple[Any, ...]]) -> Callable[[Chooser], Any]:
+    seeds_once = functools.cache(choices)
+
     def make(chooser: Chooser) -> Any:
-        return mutated_json_text(chooser, pick(chooser, choices()))
+        return mutated_json_text(chooser, pick(chooser, seeds_once()))
 
     return make
 
