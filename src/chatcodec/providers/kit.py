@@ -17,7 +17,8 @@ Vocabulary, the same in every provider folder:
 ``Steps``          a loss path as steps (``("messages", 2, "content", 0)``), rendered
                    ``$.messages[2].content[0]`` only when a loss is recorded
 ``tool_name``      a tool name as a provider accepts it (blank: an error; too long or
-                   with other characters: rewritten, the same everywhere, and reported)
+                   with other characters: rewritten, the same everywhere, and reported;
+                   the rules and the rewrite are in ``tool_names.py``)
 ``arguments_object`` tool-argument text parsed for a provider that takes an object,
                    and whether writing that object back says exactly what the text said
 
@@ -36,13 +37,11 @@ functions here escape and unescape, so every codec written with them gets the ru
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
 from collections.abc import Collection, Iterable, Mapping
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 import pydantic_core
@@ -53,6 +52,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import CacheControl
 from chatcodec.errors import StreamError, json_path, rule_error
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.tool_names import tool_name, tool_name_map
 from chatcodec.response import Usage
 
 NULLS = "_nulls"
@@ -364,54 +364,6 @@ def compact_json(value: object) -> str:
     """``value`` as compact JSON text, non-ASCII kept: the argument text for a tool call
     whose wire gives its arguments as a JSON value (parsing it back gives the same value)."""
     return _COMPACT_JSON.encode(value)
-
-
-TOOL_NAME_LIMIT = 64
-"""The longest tool name OpenAI and Anthropic accept."""
-
-_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-"""OpenAI's function-name rule (the SDK's ``FunctionDefinition.name``: "a-z, A-Z, 0-9,
-underscores and dashes, with a maximum length of 64"), which Anthropic's API reference
-states for client tools too (``^[a-zA-Z0-9_-]{1,64}$``)."""
-
-_NOT_IN_NAMES = re.compile(r"[^a-zA-Z0-9_-]")
-
-
-def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str) -> str:
-    """``name`` as ``provider`` is sent it, for the tool definition, call or choice at ``at``.
-
-    A blank name names no tool: a :class:`~chatcodec.ValidationError` at ``at`` + ``name``.
-    A name the provider rejects (400 "string does not match pattern") becomes
-    :func:`fitted_tool_name` of it, a pure function, so a definition, the calls of that
-    tool and a ``tool_choice`` naming it stay consistent; each rewrite is reported, as
-    the model then sees (and calls) the tool by another name.
-    """
-    if _TOOL_NAME.match(name):
-        return name
-    if not name.strip():
-        raise rule_error(f"{provider} request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
-    sent = fitted_tool_name(name)
-    why = f"{provider} tool names match ^[a-zA-Z0-9_-]{{1,{TOOL_NAME_LIMIT}}}$; sent as {sent!r}"
-    losses.add((*at, "name"), f"tool name {name!r}", why)
-    return sent
-
-
-def tool_name_map(names: Iterable[str]) -> dict[str, str]:
-    """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
-    proxy can give the model's calls (``sent``) back their original names."""
-    return {name: sent for name in names if name.strip() and (sent := fitted_tool_name(name)) != name}
-
-
-@lru_cache(maxsize=1024)
-def fitted_tool_name(name: str) -> str:
-    """A valid tool name for ``name``: other characters become ``_``, then a cut to fit and
-    8 hex digits of the name's SHA-256, so two names that differ only past the cut, or only
-    in characters replaced, do not collide."""
-    if _TOOL_NAME.match(name):
-        return name
-    cleaned = _NOT_IN_NAMES.sub("_", name)
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{cleaned[: TOOL_NAME_LIMIT - len(digest) - 1]}_{digest}"
 
 
 class _Reading:

@@ -99,9 +99,10 @@ def test_tool_names_outside_bedrocks_pattern_are_rewritten_everywhere_and_report
         }
     )
     body, losses = _encode(request)
-    assert body["messages"][1]["content"][0]["toolUse"]["name"] == "weather_get"
-    assert body["toolConfig"]["tools"][0]["toolSpec"]["name"] == "weather_get"
-    assert body["toolConfig"]["toolChoice"] == {"tool": {"name": "weather_get"}}
+    sent = body["messages"][1]["content"][0]["toolUse"]["name"]
+    assert sent.startswith("weather_get_")  # then 8 hex digits of the name's hash: weather:get differs
+    assert body["toolConfig"]["tools"][0]["toolSpec"]["name"] == sent
+    assert body["toolConfig"]["toolChoice"] == {"tool": {"name": sent}}
     assert sorted(_paths(losses)) == ["$.messages[1].content[0].name", "$.tool_choice.name", "$.tools[0].name"]
 
 

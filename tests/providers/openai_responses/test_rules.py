@@ -279,3 +279,57 @@ def test_a_boolean_where_a_token_count_goes_is_kept_not_read_as_a_count(details:
     assert response.usage.cache_read_tokens is None
     assert response.usage.reasoning_tokens is None
     assert chatcodec.encode_response("openai-responses", response, on_loss="error")["usage"][details][key] is flag
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "path"),
+    [
+        (
+            {
+                "messages": [
+                    {
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "text",
+                                "text": "a",
+                                "provider_metadata": {"openai-responses": {"_item": "message", "item": 5}},
+                            }
+                        ],
+                    }
+                ]
+            },
+            "$.messages[0].content[0].provider_metadata['openai-responses'].item",
+        ),
+        (
+            {
+                "messages": [
+                    {
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "thinking",
+                                "text": "t",
+                                "provider_metadata": {"openai-responses": {"id": "rs_1", "_item": True, "entry": []}},
+                            }
+                        ],
+                    }
+                ]
+            },
+            "$.messages[0].content[0].provider_metadata['openai-responses'].entry",
+        ),
+        (
+            {"reasoning": {"effort": "low"}, "provider_options": {"openai-responses": {"reasoning": 7}}},
+            "$.provider_options['openai-responses'].reasoning",
+        ),
+        ({"provider_options": {"openai-responses": {"text": 5}}}, "$.provider_options['openai-responses'].text"),
+    ],
+)
+def test_a_kept_object_that_is_not_an_object_is_refused_at_its_path(request_fields: dict[str, Any], path: str) -> None:
+    """A bag comes from the caller as well as from the decoder: ``item`` 5 raised
+    AttributeError deep in the encoder (found by the long fuzz run), and ``text`` 5 or
+    ``reasoning`` 7 in the request's options were silently replaced or dropped."""
+    request = {"model": "m", "messages": [{"role": "user", "content": "q"}], **request_fields}
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.encode_request("openai-responses", request, on_loss="ignore")
+    assert caught.value.paths == [path]

@@ -53,9 +53,10 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers import tool_names
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, TOOL_NAME, restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 # --- formats -------------------------------------------------------------------------------
@@ -396,13 +397,14 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
 
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
-    """``name`` as Bedrock's ``ToolName`` allows it; a changed name is reported (the same
-    rewrite everywhere, so calls, choices and definitions still agree)."""
-    if TOOL_NAME.match(name):
-        return name
-    sent = re.sub(r"[^a-zA-Z0-9_-]", "_", name)[:64] or "tool"
-    context.losses.add((*at, "name"), "tool name", f"Bedrock tool names match [a-zA-Z0-9_-]{{1,64}}; sent {sent!r}")
-    return sent
+    """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
+    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`..tool_names`), reported, so
+    two long names stay two names and calls, choices and definitions agree. A blank name
+    is an error in a request and ``tool``, reported, in a response or stream."""
+    if not name.strip() and not context.for_request:  # what the model called: no request to refuse
+        context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
+        return "tool"
+    return tool_names.tool_name(name, context.losses, at, PROVIDER)
 
 
 def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:

@@ -14,18 +14,13 @@ a request Bedrock rejects with a ValidationException, so it is an error by polic
 
 from __future__ import annotations
 
-import re
-
 from chatcodec.providers.tool_id_mapping import ToolIdMapping
 
 MAX_LENGTH = 64
-"""Longest tool id and tool name Bedrock accepts."""
+"""Longest tool id Bedrock accepts (its tool names follow ``tool_names.OPENAI_TOOL_NAMES``)."""
 
 MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_.:-]+\Z", max_length=MAX_LENGTH)
 """Bedrock's ``ToolUseId`` rule."""
-
-TOOL_NAME = re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z")
-"""Bedrock's ``ToolName`` rule."""
 
 
 def sanitize_tool_use_id(tool_use_id: str) -> str:

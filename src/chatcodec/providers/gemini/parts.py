@@ -44,6 +44,7 @@ from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
 from chatcodec.providers.gemini.results import decode_result, encode_result
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 Turn = Literal["user", "model", "system"]
 """Which kind of content a part is read for: each canonical message takes other parts."""
@@ -84,6 +85,8 @@ class EncodeContext:
     losses: LossRecorder
     synthesized: frozenset[str] = frozenset()
     """Ids the decoder made up: not written to the wire."""
+    for_request: bool = False
+    """Writing a request: tool names follow Gemini's rule (a response says what the model called)."""
     names: dict[str, str] = field(default_factory=dict[str, str])
     """Tool names by call id (a result needs its call's name)."""
     unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
@@ -276,7 +279,9 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
 
     wire = restore_fields(bag)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
-    call["name"] = part.name
+    call["name"] = (
+        tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name
+    )
     args = parsed_object(part.arguments)
     if args is None:
         context.losses.add((*at, "arguments"), "tool-call arguments", "not a JSON object; Gemini takes an object")

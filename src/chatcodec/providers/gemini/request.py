@@ -71,7 +71,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     """Write ``request`` as a Gemini request body, applying the API's rules."""
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
-    context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request))
+    context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)
     wire = restore_fields(bag)
     if request.model is not None:
         wire["model"] = request.model

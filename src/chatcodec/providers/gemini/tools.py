@@ -21,6 +21,7 @@ from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
@@ -118,7 +119,9 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorde
     if choice is not None:
         calling: dict[str, Any] = {"mode": _WIRE_MODES[choice.type]}
         if choice.name is not None:
-            calling["allowedFunctionNames"] = [choice.name]
+            calling["allowedFunctionNames"] = [
+                tool_name(choice.name, losses, ("tool_choice",), PROVIDER, GEMINI_TOOL_NAMES)
+            ]
         wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
     if request.parallel_tool_calls is False:
         losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off")
@@ -162,7 +165,7 @@ def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) 
     at = ("tools", index)
     bag = KIT.claim(losses, tool.provider_metadata, at)
     declaration = restore_fields(bag)
-    declaration["name"] = tool.name
+    declaration["name"] = tool_name(tool.name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
     if tool.description is not None:
         declaration["description"] = tool.description
     schema_key = bag.get(SCHEMA_KEY, "parametersJsonSchema")

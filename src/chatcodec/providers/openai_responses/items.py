@@ -38,7 +38,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, leftovers, restore_fields, split_fields
+from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -48,6 +48,7 @@ from chatcodec.providers.openai_responses.parts import (
     opaque,
     part_bag,
 )
+from chatcodec.providers.tool_names import tool_name
 
 AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
 """What an assistant message may hold."""
@@ -201,7 +202,7 @@ def _encode_part(
         case ThinkingPart():
             _encode_thinking(part, state, at)
         case ToolUsePart():
-            state.add(encode_tool_use(part, state.losses, at), at)
+            state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
         case OpaquePart():
             wire = encode_opaque(part, state.losses, at)
             if wire is not None:
@@ -218,7 +219,7 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
     if not starts and state.open_message is not None:
         state.open_message["content"].append(encode_output_part(part, state.losses, at))
         return
-    item: dict[str, Any] = restore_fields(bag.pop("item", None) or {})
+    item = restore_fields(kept_object(bag, "item", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True))
     if bag.get(ITEM) == "message" or not (starts or state.for_request):
         item["type"] = "message"
     if not (starts or state.for_request):  # a response's output message needs them (ResponseOutputMessage)
@@ -253,7 +254,7 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
             item["content"] = []
         state.add(item, at)
         state.open_reasoning = item
-    entry = as_dict(bag.get("entry")) or {}
+    entry = kept_object(bag, "entry", (*at, "provider_metadata", PROVIDER), PROVIDER)
     kind = bag.get(KIND)
     if kind == "content":
         content = as_list(item.get("content"))
@@ -279,9 +280,11 @@ def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> No
         losses.add(at, "unsigned reasoning text", why)
 
 
-def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    """A ``function_call`` (or ``custom_tool_call``) item; the bag's ``id`` echoed verbatim."""
+def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_request: bool = True) -> dict[str, Any]:
+    """A ``function_call`` (or ``custom_tool_call``) item; the bag's ``id`` echoed verbatim.
+    In a request the name follows OpenAI's rule (a response says what the model called)."""
     bag = part_bag(part, losses, at)
+    name = tool_name(part.name, losses, at, PROVIDER) if for_request else part.name
     if part.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
     if bag.get(CUSTOM):
@@ -289,14 +292,14 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps) -> dict[
             **restore_fields(bag),
             "type": "custom_tool_call",
             "call_id": part.id,
-            "name": part.name,
+            "name": name,
             "input": part.arguments,
         }
     return {
         **restore_fields(bag),
         "type": "function_call",
         "call_id": part.id,
-        "name": part.name,
+        "name": name,
         "arguments": part.arguments,
     }
 

@@ -15,11 +15,14 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit import kept_object, leftovers, restore_fields
+from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh"})
 _SUMMARIES = frozenset({"auto", "concise", "detailed"})
+_AT_BAG = ("provider_options", PROVIDER)
+"""Where a request's kept fields are, for an error about one of them."""
 _FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
 
 
@@ -75,10 +78,10 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
     if request.reasoning is not None:
         wire["reasoning"] = {
-            **restore_fields(as_dict(bag.get("reasoning")) or {}),
+            **restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)),
             **_reasoning(request.reasoning, losses),
         }
-    text = dict(as_dict(wire.pop("text", None)) or {})
+    text = kept_object(wire, "text", _AT_BAG, PROVIDER, take=True)
     if request.response_format is not None:
         text["format"] = {**(as_dict(text.get("format")) or {}), **_format(request.response_format, losses)}
     if text or "text" in bag:

@@ -25,6 +25,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
+from chatcodec.providers.tool_names import tool_name
 from chatcodec.request import ChatRequest
 
 _TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
@@ -107,7 +108,11 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         wire["tools"] = tools
     choice = request.tool_choice
     if choice is not None:
-        wire["tool_choice"] = choice.type if choice.type != "tool" else {"type": "function", "name": choice.name}
+        wire["tool_choice"] = (
+            choice.type
+            if choice.type != "tool"
+            else {"type": "function", "name": tool_name(choice.name or "", losses, ("tool_choice",), PROVIDER)}
+        )
     if request.parallel_tool_calls is not None:
         wire["parallel_tool_calls"] = request.parallel_tool_calls
 
@@ -117,7 +122,11 @@ def _encode_tool(request: ChatRequest, index: int, losses: LossRecorder) -> dict
     at = ("tools", index)
     rest = KIT.claim(losses, tool.provider_metadata, at)
     nulls = as_list(rest.get(NULLS)) or []
-    wire: dict[str, Any] = {**restore_fields(rest), "type": "function", "name": tool.name}
+    wire: dict[str, Any] = {
+        **restore_fields(rest),
+        "type": "function",
+        "name": tool_name(tool.name, losses, at, PROVIDER),
+    }
     if tool.description is not None:
         wire["description"] = tool.description
     if not rest.get("_no_parameters") and "parameters" not in nulls:

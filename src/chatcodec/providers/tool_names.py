@@ -1,0 +1,104 @@
+"""Tool names a provider accepts, by one rewrite shared by every encoder (kit module).
+
+Each provider restricts tool (function) names, and refuses a request whose name breaks
+the rule with a 400 ("string does not match pattern"):
+
+* OpenAI Chat and Responses: ``^[a-zA-Z0-9_-]{1,64}$`` (the SDK's
+  ``FunctionDefinition.name``: "a-z, A-Z, 0-9, underscores and dashes, with a maximum
+  length of 64"); Anthropic states the same pattern for client tools, and Bedrock
+  Converse's ``ToolName`` shape is the same (botocore: ``[a-zA-Z0-9_-]+``, 1 to 64).
+* Gemini: "must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots,
+  colons and dashes, with a maximum length of 128" (google-genai's
+  ``FunctionDeclaration.name``).
+
+Names from another provider break these rules all the time: Gemini's ``lookup.v2``,
+MCP's ``server:tool``, a 70-character generated name, ``get weather``. A name that
+breaks the rule becomes :func:`fitted_tool_name` of it: other characters become ``_``,
+then a cut to fit and 8 hex digits of the name's SHA-256, so two names that differ only
+past the cut, or only in characters replaced, stay two names. The rewrite is a pure
+function, so a tool's definition, the calls of it and a ``tool_choice`` naming it agree,
+and :func:`tool_name_map` gives a proxy the way back. Every rewrite is reported, as the
+model then sees (and calls) the tool by another name; a blank name names no tool and is
+an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from chatcodec.errors import rule_error
+from chatcodec.losses import LossRecorder, Steps
+
+
+@dataclass(frozen=True, slots=True)
+class ToolNameRule:
+    """One provider family's tool-name rule."""
+
+    valid: re.Pattern[str]
+    """A whole name the provider accepts."""
+    limit: int
+    """The longest name it accepts."""
+    replaced: re.Pattern[str]
+    """A character it does not accept anywhere."""
+    shown: str
+    """The rule as a loss says it."""
+    first: re.Pattern[str] | None = None
+    """A first character it accepts, when that is narrower than the rest."""
+
+
+OPENAI_TOOL_NAMES = ToolNameRule(
+    valid=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
+    limit=64,
+    replaced=re.compile(r"[^a-zA-Z0-9_-]"),
+    shown="^[a-zA-Z0-9_-]{1,64}$",
+)
+"""OpenAI Chat, OpenAI Responses, Anthropic client tools and Bedrock Converse."""
+
+GEMINI_TOOL_NAMES = ToolNameRule(
+    valid=re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}\Z"),
+    limit=128,
+    replaced=re.compile(r"[^a-zA-Z0-9_.:-]"),
+    shown="^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    first=re.compile(r"[a-zA-Z_]"),
+)
+"""Gemini function declarations (and the calls and responses naming them)."""
+
+TOOL_NAME_LIMIT = OPENAI_TOOL_NAMES.limit
+"""The longest tool name OpenAI and Anthropic accept."""
+
+
+def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: ToolNameRule = OPENAI_TOOL_NAMES) -> str:
+    """``name`` as ``provider`` is sent it, for the tool definition, call or choice at
+    ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported.
+    A blank name is a :class:`~chatcodec.ValidationError` at ``at`` + ``name``."""
+    if rule.valid.match(name):
+        return name
+    if not name.strip():
+        raise rule_error(f"{provider} request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
+    sent = fitted_tool_name(name, rule)
+    losses.add((*at, "name"), f"tool name {name!r}", f"{provider} tool names match {rule.shown}; sent as {sent!r}")
+    return sent
+
+
+def tool_name_map(names: Iterable[str], rule: ToolNameRule = OPENAI_TOOL_NAMES) -> dict[str, str]:
+    """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
+    proxy can give the model's calls (``sent``) back their original names."""
+    return {name: sent for name in names if name.strip() and (sent := fitted_tool_name(name, rule)) != name}
+
+
+@lru_cache(maxsize=1024)
+def fitted_tool_name(name: str, rule: ToolNameRule = OPENAI_TOOL_NAMES) -> str:
+    """A name ``rule`` accepts for ``name``: itself when it does; else other characters
+    as ``_`` (and a leading ``_`` when the first character may not start a name), cut to
+    fit beside ``_`` and 8 hex digits of the name's SHA-256."""
+    if rule.valid.match(name):
+        return name
+    cleaned = rule.replaced.sub("_", name)
+    if rule.first is not None and not rule.first.match(cleaned):
+        cleaned = "_" + cleaned
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{cleaned[: rule.limit - len(digest) - 1]}_{digest}"
