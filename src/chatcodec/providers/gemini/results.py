@@ -27,7 +27,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, fitted_tool_name
+from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
 
@@ -118,7 +118,7 @@ def encode_result(
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
-    function_response["name"] = fitted_tool_name(name, GEMINI_TOOL_NAMES) if name.strip() else name
+    function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if name.strip() else name
     if isinstance(part.content, str):
         text, media = part.content, []
     else:
