@@ -6,14 +6,17 @@ on the Chat bridge, parallel calls overwriting each other in a stream."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatRequest, TextPart, ThinkingPart, ToolUsePart, UserMessage
+from chatcodec.sse import iter_sse_json
 from chatcodec.stream_replay import events_from_response
 from providers.openai_responses.responses_support import (
+    FIXTURES,
     FORMAT,
     assert_request_matches_sdk,
     assert_response_matches_sdk,
@@ -333,3 +336,47 @@ def test_a_kept_object_that_is_not_an_object_is_refused_at_its_path(request_fiel
     with pytest.raises(chatcodec.ValidationError) as caught:
         chatcodec.encode_request("openai-responses", request, on_loss="ignore")
     assert caught.value.paths == [path]
+
+
+def test_a_tool_call_streams_its_arguments_as_they_come() -> None:
+    """A proxy's client sees a call being written: each argument delta goes out before
+    the call's end has arrived, on the item announced when the call began."""
+    from chatcodec import stream_events as ev
+
+    pulled: list[str] = []
+
+    def canonical() -> Iterator[chatcodec.AnyStreamEvent]:
+        for event in [
+            ev.ResponseStartEvent(id="resp_1", model="m"),
+            ev.ToolCallStartEvent(index=0, id="call_1", name="f"),
+            ev.ToolCallDeltaEvent(index=0, delta='{"a":'),
+            ev.ToolCallDeltaEvent(index=0, delta="1}"),
+            ev.ToolCallEndEvent(index=0),
+            ev.FinishEvent(finish_reason=chatcodec.FinishReason(unified="tool_calls")),
+        ]:
+            pulled.append(event.type)
+            yield event
+
+    seen: list[tuple[str, list[str]]] = []
+    wires: list[dict[str, Any]] = []
+    for wire in chatcodec.encode_stream(FORMAT, canonical(), on_loss="ignore"):
+        seen.append((wire["type"], list(pulled)))
+        wires.append(wire)
+    assert_stream_matches_sdk(wires, no_extra_keys=True)
+    deltas = [(kind, before) for kind, before in seen if kind == "response.function_call_arguments.delta"]
+    assert len(deltas) == 2
+    assert all("tool_call_end" not in before for _, before in deltas)
+    added = next(before for kind, before in seen if kind == "response.output_item.added")
+    assert "tool_call_delta" not in added
+
+
+def test_a_responses_call_streamed_through_keeps_its_item_id_from_the_start() -> None:
+    """Responses -> canonical -> Responses: the argument deltas name the call's item
+    (``fc_...`` from OpenAI), as the original did (the decoder hands the item's id to the call's start)."""
+    stream = (FIXTURES / "stream" / "deepseek_reasoning_and_function_call.sse").read_bytes()
+    original = list(iter_sse_json(stream))
+    ids = {event["item_id"] for event in original if event["type"] == "response.function_call_arguments.delta"}
+    again = chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, original), on_loss="ignore")
+    resent = {event["item_id"] for event in again if event["type"] == "response.function_call_arguments.delta"}
+    assert resent == ids
+    assert ids and all(ids), ids  # the recording names its call item (DeepSeek's ids, not fc_ ones)

@@ -42,7 +42,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import ChatcodecError, StreamError
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.openai_responses.items import decode_item
-from chatcodec.providers.openai_responses.markers import PROVIDER
+from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.response import Usage
@@ -250,7 +250,7 @@ class StreamDecoder:
                 call_id, name = fields.get("call_id"), fields.get("name")
                 if not (isinstance(call_id, str) and isinstance(name, str)):
                     raise StreamError("a function call item needs its call_id and name", "$.item", self.position)
-                part = self.builder.open_tool_call(0, index, id=call_id, name=name)
+                part = self.builder.open_tool_call(0, index, id=call_id, name=name, metadata=_call_start_bag(fields))
         record.parts[slot] = part
         return part
 
@@ -293,6 +293,17 @@ class StreamDecoder:
             if text:
                 builder.append(text)
         self.builder.close(builder, encrypted=part.get("encrypted"), metadata=part.get("provider_metadata"))
+
+
+def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """What a call's start says of its item, so a proxy re-encoding the stream can open the
+    item live with the same ``fc_`` id and type (the finished item repeats both)."""
+    bag: dict[str, Any] = {}
+    if isinstance(item.get("id"), str):
+        bag["id"] = item["id"]
+    if item.get("type") == "custom_tool_call":
+        bag[CUSTOM] = True
+    return {PROVIDER: bag} if bag else None
 
 
 def _text(value: object) -> str | None:

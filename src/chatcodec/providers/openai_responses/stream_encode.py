@@ -5,10 +5,12 @@ response's ``output``, so a stream and its non-streamed response hold the same i
 What makes an item (a message item's ``id`` and ``status``, a reasoning item's summary
 or content, ``encrypted_content``, a call's ``fc_`` id) arrives on a canonical part's
 *end* event. A text part that opens a new message item (the common case: no message
-item open, nothing else under way) streams live, its deltas as they come; any other part
-is written when it ends, its deltas keeping their chunking but waiting for the end
-(reasoning summaries, argument text, a second text part of one message item: a known
-limit of this encoder, since which item they belong to is known only then). Each event
+item open, nothing else under way) streams live, its deltas as they come, and so does a
+tool call with nothing else under way (a call is always an item of its own); any other
+part is written when it ends, its deltas keeping their chunking but waiting for the end
+(reasoning summaries, a second text part of one message item, a part that began while
+another was under way: a known limit of this encoder, since which item they belong to is
+known only then). Each event
 carries ``sequence_number``; ``output_index`` counts items and ``content_index`` /
 ``summary_index`` count parts within one, so parallel calls are separate items with
 their own indexes, never all at index 0.
@@ -27,9 +29,9 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter
+from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
 from chatcodec.response import ChatResponse, FinishReason, Usage
@@ -115,10 +117,10 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case ResponseStartEvent():
             stream.start = event
             yield stream.event("response.created", response=_snapshot(stream, "in_progress"))
-        case TextStartEvent():
-            yield from _start_text(stream, event)
-        case ThinkingStartEvent() | ToolCallStartEvent():
-            stream.pending[event.index] = _Pending(event, event.type.removesuffix("_start"))
+        case TextStartEvent() | ToolCallStartEvent():  # the parts that can stream live
+            yield from _start_text(stream, event) if isinstance(event, TextStartEvent) else _start_call(stream, event)
+        case ThinkingStartEvent():
+            stream.pending[event.index] = _Pending(event, "thinking")
         case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
             yield from _delta(stream, event.index, event.delta)
         case RefusalDeltaEvent():
@@ -148,7 +150,12 @@ def _finish_refusals(stream: _Stream) -> Iterator[dict[str, Any]]:
 def _delta(stream: _Stream, index: int, delta: str) -> Iterator[dict[str, Any]]:
     pending = _pending(stream, index, "text")
     pending.fragments.append(delta)
-    if pending.live is not None and delta:
+    if pending.live is None or not delta:
+        return
+    if pending.kind == "tool_call":
+        item = stream.writer.items[pending.live]
+        yield stream.event(f"{_CALL_EVENTS[item['type']]}.delta", **_call_at(item, pending.live), delta=delta)
+    else:
         yield stream.event("response.output_text.delta", **_live_at(pending.live), delta=delta, logprobs=[])
 
 
@@ -168,6 +175,48 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     yield stream.event("response.output_item.added", output_index=position, item=added)
     empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
     yield stream.event("response.content_part.added", **_live_at(position), part=empty)
+
+
+def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str, Any]]:
+    """A tool call always opens an item of its own: when no other part is under way, the
+    item is added now and its argument deltas go out as they come (a client of a proxy
+    sees the call being written, as from OpenAI), and its end gives the item's own fields
+    (``output_item.done``)."""
+    pending = stream.pending[event.index] = _Pending(event, "tool_call")
+    if stream.pending.keys() != {event.index}:
+        return  # a part before it is under way: the call's item comes after that part's
+    position = len(stream.writer.items)
+    yield from _close_items(stream, position)
+    pending.live = position
+    at: Steps = ("choices", 0, "message", "content", event.index)
+    begun = ToolUsePart(id=event.id, name=event.name, arguments="", provider_metadata=event.provider_metadata)
+    item = encode_tool_use(begun, LossRecorder(), at, for_request=False)  # its losses are the end's
+    stream.writer.add(item, at)
+    yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
+
+
+_CALL_EVENTS = {
+    "function_call": "response.function_call_arguments",
+    "custom_tool_call": "response.custom_tool_call_input",
+}
+"""The delta and done events of a call item, by its type."""
+
+
+def _call_at(item: dict[str, Any], position: int) -> dict[str, Any]:
+    return {"item_id": item.get("id") if isinstance(item.get("id"), str) else "", "output_index": position}
+
+
+def _end_live_call(stream: _Stream, part: ToolUsePart, index: int, position: int) -> Iterator[dict[str, Any]]:
+    """The end of a live call: its item takes the call's final fields (the ``fc_`` id
+    and status from the end's bag) and its arguments are done."""
+    alone = ItemWriter(stream.losses, for_request=False)
+    alone.add_part(part, ("choices", 0, "message", "content", index))
+    stream.parts.append(part)
+    item = stream.writer.items[position]
+    item.clear()
+    item.update(alone.items[0])
+    key = "arguments" if item["type"] == "function_call" else "input"
+    yield stream.event(f"{_CALL_EVENTS[item['type']]}.done", **_call_at(item, position), **{key: item[key]})
 
 
 def _live_at(position: int) -> dict[str, Any]:
@@ -220,7 +269,11 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
             text=text, signature=signature, encrypted=encrypted, provider=start.provider, model=start.model, **extra
         )
     elif isinstance(start, ToolCallStartEvent):
-        part = ToolUsePart(id=start.id, name=start.name, arguments=text, **extra)
+        call = ToolUsePart(id=start.id, name=start.name, arguments=text, **extra)
+        if pending.live is not None:
+            yield from _end_live_call(stream, call, index, pending.live)
+            return
+        part = call
     elif pending.kind == "refusal":
         part = RefusalPart(text=text, **extra)
     else:
