@@ -17,10 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
+import pydantic_core
+
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
+from chatcodec.providers.kit import canonical_refusal
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -198,6 +201,8 @@ class _DepthGuard:
             return self._decoder.close()
         except RecursionError:
             raise self._error(None) from None
+        except pydantic_core.ValidationError as error:  # an event built at the end (the finish) refused a kept value
+            raise canonical_refusal(error, max(self._fed - 1, 0)) from None
 
     def _error(self, event: object) -> StreamError:
         refused = too_deep(event)

@@ -179,3 +179,42 @@ def test_to_sse_writes_json_lines_that_decode_back() -> None:
     text = "".join(to_sse(codec.encode_stream(events, LossRecorder())))
     assert text.splitlines()[0] == '{"messageStart":{"role":"assistant"}}'
     assert list(chatcodec.decode_stream(PROVIDER, text)) == events
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"a": 1}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def test_a_finish_refusing_a_kept_value_at_the_streams_end_is_a_stream_error() -> None:
+    """The finish is built at ``close()`` from ``messageStop``'s kept fields: a value
+    nested past pydantic-core's limit there raised a bare pydantic error (found by the long
+    fuzz run). Every provider's decoder is wrapped by the same guard."""
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "hi"}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "end_turn", "x": _nested(1200)}},
+    ]
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream("bedrock-converse", events))
+    assert caught.value.event_index == 3
+    assert "recursion_depth_exceeded" in str(caught.value)
+
+
+def test_tool_input_fragments_that_are_not_json_name_the_delta_events_path() -> None:
+    """A block kept whole (a ``toolUse`` start without its id and name) has its input
+    fragments parsed when it stops: the error names where they were, the
+    ``contentBlockDelta`` events (it named ``$.contentBlockStop.delta...``, a place no event
+    has; found by the long fuzz run)."""
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"type": "text"}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": '{"a": 1} x'}}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+    ]
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream("bedrock-converse", events))
+    assert caught.value.path == "$.contentBlockDelta.delta.toolUse.input"

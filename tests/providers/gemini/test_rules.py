@@ -462,3 +462,14 @@ def test_usage_mid_stream_is_live_and_final_at_the_end() -> None:
     assert usages[-1].provider_metadata == {
         "gemini": {"promptTokensDetails": [{"modality": "TEXT", "tokenCount": 18}], "serviceTier": "standard"}
     }
+
+
+@pytest.mark.parametrize("key", ["fileData", "file_data"])
+def test_an_empty_file_uri_is_refused_at_its_wire_path(key: str) -> None:
+    """A URL source names something: refused at the wire path, not at the canonical
+    ``source.url`` the input does not have (found by the long fuzz run)."""
+    uri = "fileUri" if key == "fileData" else "file_uri"
+    body = {"contents": [{"role": "user", "parts": [{"text": "see"}, {key: {uri: "", "mimeType": "image/png"}}]}]}
+    with pytest.raises(chatcodec.ValidationError) as caught:
+        chatcodec.decode_request("gemini", body)
+    assert caught.value.paths == [f"$.contents[0].parts[1].{key}.{uri}"]

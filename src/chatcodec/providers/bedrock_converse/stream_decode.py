@@ -153,6 +153,11 @@ class StreamDecoder:
             at = f"$.{self.event_type}{at[1:]}"
         return StreamError(message, at, self.position)
 
+    def _fragments_error(self, message: str, at: str) -> StreamError:
+        """A StreamError about a block's joined fragments, judged at its end (or at the
+        stream's): ``at`` is in the ``contentBlockDelta`` events that carried them."""
+        return StreamError(message, f"$.contentBlockDelta{at[1:]}", self.position)
+
     def _read(self, event: Any) -> None:
         fields = as_dict(event)
         if fields is None or len(fields) != 1:
@@ -315,7 +320,7 @@ class StreamDecoder:
         try:
             return base64.b64encode(b"".join(base64.b64decode(text, validate=True) for text in texts)).decode()
         except (binascii.Error, ValueError):
-            raise self._error("redactedContent is not base64", "$.delta.reasoningContent") from None
+            raise self._fragments_error("redactedContent is not base64", "$.delta.reasoningContent") from None
 
     def _input(self, text: str) -> Any:
         if not text:
@@ -323,7 +328,9 @@ class StreamDecoder:
         try:
             return loads(text)
         except json.JSONDecodeError as error:
-            raise self._error(f"toolUse input fragments are not JSON: {error}", "$.delta.toolUse.input") from None
+            raise self._fragments_error(
+                f"toolUse input fragments are not JSON: {error}", "$.delta.toolUse.input"
+            ) from None
 
     # --- the end -------------------------------------------------------------------------
 

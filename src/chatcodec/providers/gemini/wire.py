@@ -39,7 +39,7 @@ class Blob(TypedDict):
 class FileData(TypedDict):
     """``fileData``: a URI (Files API, ``gs://``, ``https://``) and its MIME type."""
 
-    fileUri: str
+    fileUri: Annotated[str, Field(min_length=1)]  # a URL source names something (canonical rule, at the wire path)
     mimeType: NotRequired[str]
 
 
