@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         help="N inputs per entry point, shared evenly by its targets (instead of --inputs per target)",
     )
     parser.add_argument("--part", default="1/1", help="K/N: run only the K-th of N interleaved shares of the targets")
+    parser.add_argument("--targets-file", type=Path, help="a file of target names, one per line (as --target)")
     parser.add_argument("--target", action="append", help="a target's name (repeat; default: every target)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first target (each target adds its index)")
     parser.add_argument("--crashes", type=Path, default=Path("fuzz-crashes"), help="where failing inputs go")
@@ -111,11 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("extra", nargs="*", help="after --: arguments for atheris (libFuzzer's -runs=N ...)")
     arguments = parser.parse_args(argv)
     targets = all_targets()
+    shares = _inputs_per_target(targets, arguments.inputs, arguments.per_entry_point)  # before --target picks
     if arguments.list:
         print("\n".join(target.name for target in targets))
         return 0
-    if arguments.target:
-        targets = [target for target in targets if target.name in arguments.target]
+    chosen = set(arguments.target or [])
+    if arguments.targets_file is not None:
+        chosen |= set(arguments.targets_file.read_text(encoding="utf-8").split("\n")) - {""}
+    if chosen:
+        targets = [target for target in targets if target.name in chosen]
     if arguments.atheris:
         if len(targets) != 1:
             parser.error("--atheris fuzzes exactly one --target")
@@ -123,7 +128,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     part, parts = (int(number) for number in arguments.part.split("/"))
     sys.setrecursionlimit(1000)  # the default, whatever the caller set: depth bugs must show
-    shares = _inputs_per_target(targets, arguments.inputs, arguments.per_entry_point)
     started = time.perf_counter()
     results: dict[str, bool] = {}
     for index, target in enumerate(targets):
