@@ -55,11 +55,20 @@ js: $(JS_INSTALLED)
 pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
 	$(BIN)/python -m pytest
 
-# The long fuzz run (tests/fuzz/README.md): every public entry point, FUZZ_INPUTS inputs each.
-FUZZ_INPUTS ?= 100000
+# The long fuzz run (tests/fuzz/README.md): FUZZ_INPUTS inputs per public entry point
+# (shared by its providers and provider pairs), in FUZZ_JOBS processes, logs in fuzz-logs/.
+FUZZ_INPUTS ?= 1000000
+FUZZ_JOBS ?= 2
 .PHONY: fuzz
 fuzz: $(VENV)/.installed-dev
-	PYTHONPATH=src:tests $(BIN)/python -m fuzz.run --inputs $(FUZZ_INPUTS)
+	@mkdir -p fuzz-logs; pids=""; \
+	for part in $$(seq 1 $(FUZZ_JOBS)); do \
+	  PYTHONPATH=src:tests $(BIN)/python -m fuzz.run --per-entry-point $(FUZZ_INPUTS) --part $$part/$(FUZZ_JOBS) \
+	    > fuzz-logs/part$$part.log 2>&1 & pids="$$pids $$!"; \
+	done; status=0; for pid in $$pids; do wait $$pid || status=1; done; \
+	grep -h "^FAIL" fuzz-logs/part*.log; echo "inputs per entry point:"; \
+	awk '/^  [a-z_]+: [0-9]+ inputs$$/ {sum[$$1] += $$2} END {for (k in sum) print "  " k, sum[k]}' fuzz-logs/part*.log | sort; \
+	exit $$status
 
 # The benchmarks run in their own venv: the anchors (litellm, pydantic-ai, LangChain, the
 # SDKs) come from the bench dependency group, whose openai pin conflicts with the dev extra.
