@@ -208,6 +208,9 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
         if joins_system or joins_tool:
             assert previous is not None
             previous["content"] = [*previous["content"], *message["content"]]
+            for key in ("cache_control", "name"):  # reported when dropped: the joined turn still says it
+                if previous.get(key) is None and message.get(key) is not None:
+                    previous[key] = message[key]
         else:
             rewritten.append(message)
         leading = leading and message["role"] == "system"
