@@ -218,3 +218,36 @@ def test_tool_input_fragments_that_are_not_json_name_the_delta_events_path() -> 
     with pytest.raises(chatcodec.StreamError) as caught:
         list(chatcodec.decode_stream("bedrock-converse", events))
     assert caught.value.path == "$.contentBlockDelta.delta.toolUse.input"
+
+
+def test_a_redacted_block_with_other_deltas_names_the_delta_events_path() -> None:
+    """Judged when the block stops, like a whole block's input (found by the long fuzz run)."""
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"redactedContent": "QUJD"}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"_redactedContent": "QUJD"}}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+    ]
+    with pytest.raises(chatcodec.StreamError) as caught:
+        list(chatcodec.decode_stream("bedrock-converse", events))
+    assert caught.value.path == "$.contentBlockDelta.delta.reasoningContent"
+
+
+@pytest.mark.parametrize("twins", [[["x"]], [{"a": 1}], "cacheReadInputTokenCount", [None, 3]])
+def test_a_count_twins_marker_holding_other_json_is_passed_over(twins: object) -> None:
+    """A bag comes from the caller too: a list in ``_count_twins`` raised TypeError
+    (unhashable) deep in the usage encoder (found by the long fuzz run)."""
+    response = chatcodec.validate_model(
+        chatcodec.ChatResponse,
+        {
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}],
+            "usage": {
+                "input_tokens": 5,
+                "output_tokens": 1,
+                "provider_metadata": {"bedrock-converse": {"_count_twins": twins}},
+            },
+        },
+    )
+    body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore")
+    assert body["usage"]["inputTokens"] == 5
+    assert "cacheReadInputTokenCount" not in body["usage"]

@@ -313,7 +313,9 @@ class StreamDecoder:
         """One base64 payload for the ``redactedContent`` deltas (usually one)."""
         values = [piece.get("redactedContent") for piece in pieces]
         if not all(isinstance(value, str) for value in values):
-            raise self._error("a redacted block holds only redactedContent deltas", "$.delta.reasoningContent")
+            raise self._fragments_error(
+                "a redacted block holds only redactedContent deltas", "$.delta.reasoningContent"
+            )
         texts: list[str] = [value for value in values if isinstance(value, str)]
         if len(texts) == 1:
             return texts[0]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields, uncached_input_tokens
@@ -72,8 +73,8 @@ def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any
     absent = absent_keys(bag)
     if _TOTAL not in wire and _TOTAL not in absent:
         wire[_TOTAL] = (usage.input_tokens or 0) + (usage.output_tokens or 0)
-    for twin in bag.get("_count_twins") or ():
-        if twin in _TWINS and _TWINS[twin] in wire:
+    for twin in as_list(bag.get("_count_twins")) or ():  # a caller's bag may hold anything
+        if isinstance(twin, str) and twin in _TWINS and _TWINS[twin] in wire:
             wire[twin] = wire[_TWINS[twin]]
     if usage.reasoning_tokens is not None:
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count")

@@ -188,7 +188,7 @@ class ReasoningWriter:
             self._add_string(field, part.text, path(*at))
             _carry_nothing_else(part, field, self._losses, at)
         for copy in as_list(bag.get("_also")) or ():
-            if copy in STRING_FIELDS and copy != field:
+            if isinstance(copy, str) and copy in STRING_FIELDS and copy != field:
                 self._add_string(str(copy), part.text, "copy")
 
     def _add_string(self, field: str, text: str, source: str) -> None:
