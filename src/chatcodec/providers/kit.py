@@ -24,8 +24,16 @@ Vocabulary, the same in every provider folder:
 
 Keys starting with exactly one ``_`` in a bag are *markers*: how a value was spelled (a
 ``null``, a missing default, one string instead of a list), or an option for that
-provider's encoder. They carry no information another provider could use, so they are
-never reported as lost. Each provider documents its own markers in its ``markers.py``.
+provider's encoder. Each provider documents its own markers in its ``markers.py``, and
+classifies each one there. Most are *pure spelling*: the two spellings mean the same to
+every server that takes either, so another provider drops them without a report. A few
+*carry meaning*: a server may accept one spelling and refuse or misread the other
+(OpenAI Chat's ``max_tokens`` against ``max_completion_tokens``), or the model would see
+something else. A provider declares those in its kit (``ProviderKit(name,
+meaningful_markers={marker: why})``), and another provider's encoder reports one it drops
+as a loss (:meth:`ProviderKit.report_foreign`; issue 10, item 24). The declaration is
+found by provider name (:func:`meaningful_markers`), loading that provider through the
+registry when it was not imported yet, so it does not depend on import order.
 
 A wire key that itself starts with ``_`` (user data: ``{"_trace": ...}``) is kept in the
 bag *escaped*, with one more ``_`` (``__trace``), so it can never be taken for a marker:
@@ -53,6 +61,7 @@ from chatcodec.content import CacheControl
 from chatcodec.errors import StreamError, json_path, rule_error
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.tool_names import tool_name, tool_name_map
+from chatcodec.registry import get_codec, registered_providers
 from chatcodec.response import Usage
 
 NULLS = "_nulls"
@@ -61,10 +70,14 @@ ABSENT = "_absent"
 """Marker: keys with a default that the payload left out."""
 
 _NO_DEFAULTS: Mapping[str, Any] = {}
+_NO_MEANINGFUL: Mapping[str, str] = {}
+_KITS: dict[str, ProviderKit] = {}
+"""Every kit made so far, by provider name (each provider's ``markers.KIT``)."""
 
 __all__ = [
     "ABSENT",
     "NULLS",
+    "TOOL_ORDER",
     "ProviderKit",
     "Steps",
     "absent_keys",
@@ -80,6 +93,7 @@ __all__ = [
     "kept_object",
     "leftovers",
     "mark_absent",
+    "meaningful_markers",
     "path",
     "present",
     "restore_fields",
@@ -120,11 +134,15 @@ def tagged(known: Iterable[str], key: str = "type", fallback: str = "unknown") -
 class ProviderKit:
     """The bag operations bound to one provider's name (each provider's ``markers.KIT``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("meaningful_markers", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL) -> None:
         self.name = name
         """Registry name of the provider, and the key of its ``provider_metadata`` bags."""
+        self.meaningful_markers: Mapping[str, str] = dict(meaningful_markers)
+        """This provider's markers that carry meaning, each with why: another provider
+        that drops one reports it as lost (see the module docstring)."""
+        _KITS[name] = self
 
     def own(self, metadata: ProviderMetadata | None) -> dict[str, Any]:
         """A copy of what this provider kept on an object when it decoded it, or ``{}``."""
@@ -141,7 +159,9 @@ class ProviderKit:
         return dict(metadata.get(self.name) or {})
 
     def report_foreign(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps) -> None:
-        """Record a loss for every other provider's data on an object this one encodes."""
+        """Record a loss for every other provider's data on an object this one encodes:
+        its wire fields, and its markers that carry meaning (pure spellings are dropped
+        without a report)."""
         if not metadata:
             return
         for name, bag in metadata.items():
@@ -150,6 +170,20 @@ class ProviderKit:
             keys = sorted(wire_key(key) for key in bag if not is_marker(key))
             if keys:
                 losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it")
+            if any(is_marker(key) for key in bag):
+                self._report_meaningful(losses, name, bag, at)
+
+    def _report_meaningful(self, losses: LossRecorder, name: str, bag: Mapping[str, Any], at: Steps) -> None:
+        """Report the markers of ``name``'s bag that ``name`` declared meaningful, with the
+        value they held. One set to ``null`` records that there was nothing to spell
+        (Gemini's ``_schema_key: null``: a declaration without a schema), so it is not reported."""
+        declared = meaningful_markers(name)
+        for key in sorted(declared.keys() & bag.keys()):
+            value = bag[key]
+            if value is None:
+                continue
+            spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
+            losses.add(at, f"{name} spelling {key}{spelled}", f"{self.name} has no field for it: {declared[key]}")
 
     def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
         """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
@@ -163,6 +197,27 @@ class ProviderKit:
             return None
         bag = metadata.get(self.name)
         return None if bag is None else bag.get(key)
+
+
+TOOL_ORDER: Mapping[str, str] = {
+    "_tool_order": "the tools come back function tools first, and the model reads them in order"
+}
+"""The ``_tool_order`` marker of the wires that list server and client tools in one list
+(Anthropic, Bedrock Converse, Responses): meaningful, declared the same way by each."""
+
+
+def meaningful_markers(provider: str) -> Mapping[str, str]:
+    """The markers of ``provider`` that carry meaning, each with why (``{}`` for a name
+    no kit declared). A provider not imported yet is loaded through the registry first:
+    a bag can reach another provider's encoder without its own codec ever running (a
+    caller wrote ``provider_options["openai-chat"]`` by hand)."""
+    kit = _KITS.get(provider)
+    if kit is None:
+        if provider not in registered_providers():
+            return _NO_MEANINGFUL
+        get_codec(provider)
+        kit = _KITS.get(provider)
+    return _NO_MEANINGFUL if kit is None else kit.meaningful_markers
 
 
 def is_marker(key: str) -> bool:

@@ -4,7 +4,13 @@ Property tests find the shapes nobody writes by hand; shipping the strategies wi
 package lets users test their own codecs, proxies and agents against the same values
 chatcodec tests itself with. Needs the optional ``hypothesis`` dependency
 (``pip install chatcodec[testing]``); ``chatcodec`` itself never imports this package.
+
+:func:`meaningful_markers` names the spelling markers of a provider's bags that carry
+meaning (another provider reports one it drops as lost): a cross-provider test may
+ignore every other marker, never these.
 """
+
+from chatcodec.providers.kit import meaningful_markers
 
 try:
     from chatcodec.testing.strategies import (
@@ -71,6 +77,7 @@ __all__ = [
     "image_parts",
     "json_objects",
     "json_values",
+    "meaningful_markers",
     "messages",
     "opaque_parts",
     "provider_metadata",

@@ -1,25 +1,40 @@
 """This provider's name, its kit, and the spelling markers it keeps in its bags.
 
-A decoder keeps, on the closest canonical object, every wire field it did not map. Two
+A decoder keeps, on the closest canonical object, every wire field it did not map. Some
 spellings carry no information but must come back exactly, so they are kept as markers
-(keys starting with exactly one ``_``, which other providers never report as losses; a
-wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit.py``):
+(keys starting with exactly one ``_``; a wire key starting with ``_`` is kept escaped as
+``__key``, see ``providers/kit.py``). A field equal to its default is not kept at all, so
+a bag holds only real information.
+
+Pure spelling (every server that takes one spelling takes the other with the same
+meaning; another provider drops them without a report):
 
 * ``_nulls``: fields that were ``null`` (``"stop_details": null``), sorted;
-* ``_absent``: fields with a fixed default (``"type": "message"``) that were missing.
+* ``_absent``: fields with a fixed default (``"type": "message"``) that were missing;
+* ``_separate`` (messages): a turn that followed tool results without joining them (the
+  API combines consecutive same-role turns itself, ``messages.py``);
+* ``_in_messages`` (system messages): a leading system message written as a
+  ``role: "system"`` turn rather than the top-level ``system``, which every server takes;
+* ``_rejected_id`` (``tool_use``, ``tool_result``): the wire id is one Anthropic itself
+  rejects, so its rewrite on encode is reported (``parts.py``);
+* ``_is_error`` (tool results): ``is_error: false`` was spelled out;
+* ``_no_content`` (tool results): the result had no ``content`` key;
+* ``_no_input_schema`` (tools): the tool had no ``input_schema`` key;
+* ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent.
 
-A field equal to its default is not kept at all, so a bag holds only real information.
-Markers of single modules: ``_separate`` and ``_in_messages`` on messages (``messages.py``);
-``_rejected_id`` on a ``tool_use`` or ``tool_result`` whose wire id Anthropic itself
-rejects, so its rewrite on encode is reported (``parts.py``).
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
+
+* ``_tool_order`` (requests): server and client tools were interleaved; the model reads
+  the tools in order (and the prompt cache prefix holds them). It only exists beside
+  server tools, which another provider reports as lost too.
 """
 
 from __future__ import annotations
 
-from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
-KIT = ProviderKit(PROVIDER)
+KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""

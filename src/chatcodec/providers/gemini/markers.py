@@ -1,6 +1,9 @@
 """This provider's name, its kit, and the spelling markers it keeps in its bags.
 
-Markers (keys starting with ``_``, never written to the wire, never reported as lost):
+Markers are keys starting with exactly one ``_``, never written to the wire.
+
+Pure spelling (every server that takes one spelling takes the other with the same
+meaning; another provider drops them without a report):
 
 * ``_nulls`` / ``_absent``: the kit's (``null`` fields; defaults the payload left out);
 * ``_snake`` (request and response bags): where the payload spelled a key in snake_case
@@ -8,24 +11,33 @@ Markers (keys starting with ``_``, never written to the wire, never reported as 
   the encoder writes those keys back that way, every other key in camelCase
   (:mod:`.spelling`);
 * ``_synthesized_id`` (tool calls): the call id was made up on decoding, because Gemini
-  calls carry none (:mod:`.call_ids`); it is not written back;
+  calls carry none (:mod:`.call_ids`); it is not written back (without it the id is
+  sent, as for every call from another provider);
 * ``_unsigned`` (tool calls): Gemini sent the call without a ``thoughtSignature``, so the
-  signature rule (:mod:`.signatures`) does not report it;
+  signature rule (:mod:`.signatures`) does not report it (without it, it does);
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
   the result no ``response``;
 * ``_skip_signature`` (tool calls): the call carried Google's documented sentinel
   ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
-* ``_schema_key`` (tools, response format): which wire key held the schema
-  (``parameters`` or ``parametersJsonSchema``; ``responseSchema`` or
-  ``responseJsonSchema``);
 * ``_level_spelling`` (reasoning): how ``thinkingLevel`` was spelled (``"HIGH"``);
 * ``_no_candidates`` (responses): a blocked prompt had no candidate; the canonical
   response holds one empty choice for it;
 * ``_string`` (system message): ``systemInstruction`` was a bare string (a google-genai
   config dump), written back as one;
 * ``_joined`` (user messages): the message shared its wire turn with the tool results
-  before it.
+  before it;
+* ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
+* ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
+  has a canonical home, even an empty one (:mod:`.settings`).
+
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
+
+* ``_schema_key`` (tools): which wire key held the schema: ``parameters`` (Google's
+  OpenAPI subset: upper-case ``type``, ``nullable``) rather than ``parametersJsonSchema``
+  (JSON Schema), or none; a schema read under the other key is misread or refused;
+* ``_response_schema_key`` (requests): the output schema came as ``responseSchema``
+  rather than ``responseJsonSchema``, the same way.
 
 Encoder options, in ``provider_options["gemini"]``: ``missing_signature`` (see
 :mod:`.signatures`).
@@ -38,7 +50,15 @@ from chatcodec.providers.kit import ProviderKit
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
-KIT = ProviderKit(PROVIDER)
+KIT = ProviderKit(
+    PROVIDER,
+    meaningful_markers={
+        "_schema_key": "Gemini gets the schema back as parametersJsonSchema (JSON Schema), which reads "
+        "an OpenAPI-subset schema otherwise or refuses it",
+        "_response_schema_key": "Gemini gets the schema back as responseJsonSchema (JSON Schema), which "
+        "reads an OpenAPI-subset schema otherwise or refuses it",
+    },
+)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
 SNAKE = "_snake"

@@ -3,7 +3,10 @@
 Spelling markers (keys starting with exactly one ``_`` in this codec's ``provider_metadata`` bag;
 a wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit.py``)
 record how the wire wrote something that has no canonical difference, so the encoder can
-write it the same way again. They are only added when the encoder's default would differ:
+write it the same way again. They are only added when the encoder's default would differ.
+
+Pure spelling (every server that takes one spelling takes the other with the same
+meaning; another provider drops them without a report):
 
 ``_absent``            keys the encoder writes by default but the payload left out
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
@@ -11,26 +14,44 @@ write it the same way again. They are only added when the encoder's default woul
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
-``_max_tokens_key``    ``"max_tokens"`` when the request used the older key
 ``_also``              on a reasoning part: other reasoning fields that repeated its text
-``_position``          on a custom tool: its index in the wire ``tools`` list
+``_position``          on a custom tool: its index in the wire ``tools`` list (the order is
+                       in the prompt, but a custom tool is an openai-chat provider tool,
+                       which every other provider reports as lost already); on a
+                       server-tool block read from litellm's shape: its place there
 ``_in``                on an opaque part: ``"tool_calls"`` for a custom-tool call
-``_finish_reason``     a compatible server's own finish reason, so it is written back
+``_finish_reason``     a compatible server's own finish reason, so it is written back (the
+                       canonical finish reason carries its meaning)
 ``_chunk``             on a stream's finish or usage event: chunk fields that changed late
-``_cache``             ``"cache_control"``: the breakpoint came as OpenRouter / litellm
-                       ``cache_control``, not ``prompt_cache_breakpoint`` (``cache_control.py``)
 ``_function_call``     on a tool call: it was the deprecated ``function_call`` (``functions.py``)
-``_function``          on a tool result: it was a deprecated ``function`` message
-``_null_content``      on such a result: its ``content`` was ``null``
+``_function``          on a tool result: it was a deprecated ``function`` message; both pure
+                       here: a request that still declares ``functions`` reports them as lost
+                       itself, and one that declares ``tools`` goes to a server that takes
+                       ``tool_calls`` and ``tool`` messages
+``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
+                       (litellm; the text form is the one every OpenAI server takes)
 ``_server_tool``       on an Anthropic server-tool block read from litellm's shape: where it
                        was (``server_tools.py``), with ``_position`` and ``_arguments_text``
+``_arguments_text``    that block's ``arguments`` text, when not the compact JSON of its input
+
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
+because OpenAI Chat then gets the other spelling back, which some servers refuse):
+
+``_max_tokens_key``    ``"max_tokens"`` when the request used the older key: older
+                       compatible servers (vLLM, llama.cpp, Ollama, proxies) know only it,
+                       while o-series OpenAI models refuse it
+``_cache``             ``"cache_control"``: the breakpoint came as OpenRouter / litellm
+                       ``cache_control``, not ``prompt_cache_breakpoint`` (``cache_control.py``);
+                       those gateways do not read OpenAI's key
 
 Options for this encoder also start with ``_`` so other encoders never report them as
-lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``)
-and ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``),
-in ``provider_options["openai-chat"]`` of a request (``_reasoning_field`` also in a
-response's or a stream start event's ``provider_metadata["openai-chat"]``).
+lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
+pure: without it this encoder reports the reasoning it cannot place) and
+``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; as
+a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a request
+(``_reasoning_field`` also in a response's or a stream start event's
+``provider_metadata["openai-chat"]``).
 """
 
 from __future__ import annotations
@@ -40,5 +61,15 @@ from chatcodec.providers.kit import ProviderKit
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
 
-KIT = ProviderKit(PROVIDER)
+_BACK = "OpenAI Chat gets"
+
+KIT = ProviderKit(
+    PROVIDER,
+    meaningful_markers={
+        "_max_tokens_key": f"{_BACK} max_completion_tokens back, which servers that know only max_tokens "
+        "(older vLLM, llama.cpp, Ollama, some proxies) ignore or refuse",
+        "_cache": f"{_BACK} prompt_cache_breakpoint back, which the gateways that read cache_control "
+        "(OpenRouter, litellm) do not",
+    },
+)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""

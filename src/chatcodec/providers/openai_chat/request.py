@@ -6,7 +6,8 @@ Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
 newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
 caller sets ``provider_options["openai-chat"]["_max_tokens_key"] = "max_tokens"``, for
-servers that know only that one). Custom tools (``type: custom``) are kept whole in
+servers that know only that one). That choice is not a pure spelling, so converting such a
+request to another provider reports it (``markers.py``). Custom tools (``type: custom``) are kept whole in
 ``provider_tools``.
 """
 

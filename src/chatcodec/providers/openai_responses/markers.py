@@ -3,8 +3,11 @@
 The Responses API speaks in flat *items* (a message, a reasoning item, a function call,
 a built-in tool call ...), where canonical speaks in messages made of parts. A decoder
 keeps on the closest canonical object every wire field it did not map, and these markers
-(keys starting with ``_``, never reported as lost by other providers) say how the items
-were cut, so the same items come back out:
+(keys starting with exactly one ``_``) say how the items were cut, so the same items come
+back out.
+
+Pure spelling (every server that takes one spelling takes the other with the same
+meaning; another provider drops them without a report):
 
 * ``_item``: on a part, this part opened a new wire item (value: ``"message"`` when the
   item spelled ``"type": "message"``, ``"bare"`` when it did not); the item's own fields
@@ -14,22 +17,51 @@ were cut, so the same items come back out:
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
-* ``_custom``: a tool call or result was a ``custom_tool_call`` / ``custom_tool_call_output``;
+* ``_empty_content``: a reasoning item spelled ``"content": []``;
 * ``_items``: a user message that only carries items canonical has no message for
-  (``item_reference``, ``computer_call_output``, ``mcp_approval_response`` ...), kept opaque;
-* ``_instructions``: a system message that was the top-level ``instructions``;
+  (``item_reference``, ``computer_call_output``, ``mcp_approval_response`` ...), kept opaque
+  (another provider reports the opaque items themselves);
 * ``_input_string``: the request's ``input`` was one string;
+* ``_instructions``: a system message that was the top-level ``instructions``. Pure for
+  the request it is in: the model sees the same system text. Only a later request that
+  chains this one with ``previous_response_id`` would tell them apart (instructions are
+  not carried over, an input system message is; OpenAI API reference), and that field is
+  reported as lost by every other provider itself;
+* ``_input_audio``: an audio part read from ``input_audio`` (``parts.py``); other audio
+  is reported when encoded here, so dropping it is reported in the end;
+* ``_no_input``, ``_no_include``: the request had no ``input``, or replayed encrypted
+  reasoning without asking for it in ``include`` (``request.py``);
+* ``_empty_tools``: ``tools`` was an empty list;
+* ``_no_parameters``, ``_no_strict``: a function tool without those keys;
+* ``_no_cached_tokens``, ``_no_cache_write_tokens``, ``_no_reasoning_tokens``: usage
+  details without those counts (``usage.py``);
+* ``_finish_reason``, ``_status``: an undocumented incomplete reason or status, written
+  back (the canonical finish reason carries its meaning; ``finish_reason.py``);
 * ``_nulls`` / ``_absent``: fields that were ``null`` / defaults that were missing (the kit's).
+
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
+
+* ``_custom``: a tool call or result was a ``custom_tool_call`` /
+  ``custom_tool_call_output``; without it the call comes back as a ``function_call``, a
+  JSON function call where the model made a free-form one;
+* ``_tool_order``: built-in and function tools were interleaved (the kit's
+  :data:`~chatcodec.providers.kit.TOOL_ORDER`).
 """
 
 from __future__ import annotations
 
-from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
-KIT = ProviderKit(PROVIDER)
+KIT = ProviderKit(
+    PROVIDER,
+    meaningful_markers={
+        "_custom": "Responses gets a function_call item back for a custom tool's free-form call",
+        **TOOL_ORDER,
+    },
+)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
 ITEM = "_item"
