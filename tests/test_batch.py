@@ -24,11 +24,17 @@ def _request(text: str) -> dict[str, Any]:
     return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
+def _exact_request(text: str) -> dict[str, Any]:
+    """Exact into Anthropic: an OpenAI Chat ``max_tokens`` converted to another provider
+    reports its spelling (issue 10 item 24)."""
+    return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": text}]}
+
+
 def _lossy_request(text: str) -> dict[str, Any]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low"}}
     return {
         "model": "m",
-        "max_tokens": 4096,
+        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too (issue 10 item 24)
         "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
     }
 
@@ -43,7 +49,7 @@ def _to_anthropic(**options: Any) -> BatchConverter:
 def test_every_row_comes_back_converted_or_with_its_error() -> None:
     batch = {
         "id": [1, 2, 3, 4],
-        "request": [_request("dict"), json.dumps(_request("text")), '{"model": ', [1, 2]],
+        "request": [_exact_request("dict"), json.dumps(_exact_request("text")), '{"model": ', [1, 2]],
     }
     result = _to_anthropic()(batch)
     assert result["id"] == [1, 2, 3, 4]  # other columns pass through: Ray keeps only what is returned
@@ -70,7 +76,7 @@ def test_validation_errors_name_the_json_path() -> None:
 
 
 def test_losses_are_listed_and_strict_turns_them_into_errors() -> None:
-    batch = {"request": [_lossy_request("a"), _request("b")]}
+    batch = {"request": [_lossy_request("a"), _exact_request("b")]}
     loss = "$.messages[0].content[1].detail: image detail 'low' (Anthropic has no resolution hint)"
     lenient = _to_anthropic()(batch)
     assert lenient["chatcodec_losses"] == [[loss], []]

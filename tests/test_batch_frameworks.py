@@ -19,13 +19,15 @@ _LOSS = "$.messages[0].content[1].detail: image detail 'low' (Anthropic has no r
 
 
 def _request(index: int) -> dict[str, Any]:
-    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": f"row {index}"}]}
+    """``max_completion_tokens``: an OpenAI Chat ``max_tokens`` converted to another provider
+    reports its spelling (issue 10 item 24), and these rows are exact or have one loss."""
+    return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": f"row {index}"}]}
 
 
 def _lossy_request(index: int) -> dict[str, Any]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low"}}
     content = [{"type": "text", "text": f"row {index}"}, image]
-    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": content}]}
+    return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": content}]}
 
 
 def _rows(count: int) -> list[dict[str, Any]]:

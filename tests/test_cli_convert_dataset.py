@@ -21,11 +21,17 @@ def _request(text: str) -> dict[str, object]:
     return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
+def _exact_request(text: str) -> dict[str, object]:
+    """Exact into Anthropic: an OpenAI Chat ``max_tokens`` converted to another provider
+    reports its spelling (issue 10 item 24)."""
+    return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": text}]}
+
+
 def _lossy_request(text: str) -> dict[str, object]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "high"}}
     return {
         "model": "m",
-        "max_tokens": 4096,
+        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too (issue 10 item 24)
         "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
     }
 
@@ -82,7 +88,9 @@ def test_rejects_keep_every_line_byte_for_byte(tmp_path: Path) -> None:
 
 
 def test_strict_rejects_lossy_lines_with_their_losses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("exact")), json.dumps(_lossy_request("lossy"))])
+    source = _write_lines(
+        tmp_path / "in.jsonl", [json.dumps(_exact_request("exact")), json.dumps(_lossy_request("lossy"))]
+    )
     out = tmp_path / "out.jsonl"
     assert _convert(str(source), "--out", str(out), "--strict") == 1
     (reject,) = _rejects(tmp_path / "out.rejects.jsonl")

@@ -10,6 +10,7 @@ import json
 from typing import Any, TypeVar
 
 import chatcodec
+from chatcodec.testing import meaningful_markers
 
 ModelT = TypeVar("ModelT", chatcodec.ChatRequest, chatcodec.ChatResponse)
 
@@ -69,6 +70,10 @@ def without_provider_data(model: ModelT) -> ModelT:
     return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))
 
 
+def _is_pure_spelling(provider: str, key: str) -> bool:
+    return key.startswith("_") and not key.startswith("__") and key not in meaningful_markers(provider)
+
+
 def _unmarked(value: Any) -> Any:
     if isinstance(value, list):
         return [_unmarked(item) for item in value]
@@ -78,16 +83,21 @@ def _unmarked(value: Any) -> Any:
     for key in ("provider_metadata", "provider_options"):
         bags = value.get(key)
         if isinstance(bags, dict):
-            kept = {name: {k: v for k, v in bag.items() if not k.startswith("_")} for name, bag in bags.items()}
+            kept = {
+                name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k)} for name, bag in bags.items()
+            }
             cleaned[key] = {name: bag for name, bag in kept.items() if bag} or None
     return cleaned
 
 
 def without_spelling_markers(model: ModelT) -> ModelT:
-    """``model`` without the ``_`` keys of provider bags, and without bags left empty.
+    """``model`` without the pure-spelling markers of provider bags, and without bags left empty.
 
     Those keys are spelling markers (null versus absent, which field a value came from):
     they say how the provider wrote a value, not what it means, and by design another
     provider drops them without a report (CONTRIBUTING.md, "Adding a provider", step 6).
+    The markers a provider declares meaningful (``max_tokens`` against
+    ``max_completion_tokens``: a server may take one and refuse the other) stay: another
+    provider that drops one must report it (issue 10 item 24).
     """
     return type(model).model_validate(_unmarked(model.model_dump(mode="json")))

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import chatcodec
+from chatcodec.testing import meaningful_markers
 from conformance.providers import PROVIDER_NAMES
 
 BIG = 2**53 + 1
@@ -121,3 +122,135 @@ def test_item_04_title_and_filename_cross_both_ways_without_loss() -> None:
     back = chatcodec.convert_request(there, source="anthropic", target="openai-chat", on_loss="error")
     assert back["messages"] == openai_body["messages"]
     assert [loss.path for loss in there_losses] == ["$.max_tokens"]
+
+
+def _there_and_back(payload: dict[str, Any], source: str, via: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    there, there_losses = _convert(payload, source, via)
+    back, back_losses = _convert(there, via, source)
+    return back, there_losses + back_losses
+
+
+def _names(losses: list[chatcodec.Loss], marker: str) -> bool:
+    return any(f" spelling {marker}" in loss.what for loss in losses)
+
+
+_CHAT_MAX_TOKENS = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "q"}]}
+
+
+@pytest.mark.parametrize("via", [name for name in PROVIDER_NAMES if name != "openai-chat"])
+def test_item_24_max_tokens_spelling_comes_back_or_is_reported(via: str) -> None:
+    """OpenAI Chat's ``max_tokens`` is not a pure spelling of ``max_completion_tokens``:
+    older compatible servers (vLLM, llama.cpp, Ollama) know only the first, o-series
+    models refuse it. Through another provider it comes back, or a loss names it."""
+    back, losses = _there_and_back(_CHAT_MAX_TOKENS, "openai-chat", via)
+    assert "max_tokens" in back or _names(losses, "_max_tokens_key"), (back, losses)
+    assert back.get("max_tokens", back.get("max_completion_tokens")) == 10
+
+
+def test_item_24_max_tokens_spelling_is_kept_at_home() -> None:
+    back, losses = _there_and_back(_CHAT_MAX_TOKENS, "openai-chat", "openai-chat")
+    assert back == _CHAT_MAX_TOKENS
+    assert losses == []
+
+
+def _chat(content: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"model": "m", "max_completion_tokens": 10, "messages": [{"role": "user", "content": content}]}
+
+
+def _gemini(**config: Any) -> dict[str, Any]:
+    user = {"role": "user", "parts": [{"text": "q"}]}
+    return {"contents": [user], "generationConfig": {"maxOutputTokens": 10, **config}}
+
+
+def _responses(**fields: Any) -> dict[str, Any]:
+    return {"model": "m", "max_output_tokens": 10, "input": [{"role": "user", "content": "q"}], **fields}
+
+
+_OBJECT_SCHEMA = {"type": "OBJECT", "properties": {"a": {"type": "STRING", "nullable": True}}}
+_SERVER_THEN_CLIENT = {
+    "anthropic": {
+        "model": "m",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "q"}],
+        "tools": [{"type": "web_search_20250305", "name": "web_search"}, {"name": "f", "input_schema": {}}],
+    },
+    "bedrock-converse": {
+        "modelId": "m",
+        "messages": [{"role": "user", "content": [{"text": "q"}]}],
+        "inferenceConfig": {"maxTokens": 10},
+        "toolConfig": {
+            "tools": [
+                {"systemTool": {"name": "nova_grounding"}},
+                {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
+            ]
+        },
+    },
+    "openai-responses": _responses(
+        tools=[{"type": "web_search"}, {"type": "function", "name": "f", "parameters": {}, "strict": True}]
+    ),
+}
+
+MEANINGFUL = [
+    ("openai-chat", "_max_tokens_key", _CHAT_MAX_TOKENS),
+    (
+        "openai-chat",
+        "_cache",
+        _chat([{"type": "text", "text": "q", "cache_control": {"type": "ephemeral"}}]),
+    ),
+    (
+        "gemini",
+        "_schema_key",
+        _gemini() | {"tools": [{"functionDeclarations": [{"name": "f", "parameters": _OBJECT_SCHEMA}]}]},
+    ),
+    ("gemini", "_response_schema_key", _gemini(responseMimeType="application/json", responseSchema=_OBJECT_SCHEMA)),
+    (
+        "openai-responses",
+        "_custom",
+        _responses(
+            input=[
+                {"role": "user", "content": "q"},
+                {"type": "custom_tool_call", "call_id": "c1", "name": "f", "input": "raw"},
+                {"type": "custom_tool_call_output", "call_id": "c1", "output": "ok"},
+            ]
+        ),
+    ),
+    *((source, "_tool_order", payload) for source, payload in _SERVER_THEN_CLIENT.items()),
+]
+"""Every marker a provider declares meaningful, on a payload that makes its decoder write it."""
+
+
+@pytest.mark.parametrize(("source", "marker", "payload"), MEANINGFUL, ids=[f"{s}{m}" for s, m, _ in MEANINGFUL])
+@pytest.mark.parametrize("via", PROVIDER_NAMES)
+def test_item_24_meaningful_spellings_come_back_or_are_reported(
+    source: str, marker: str, payload: dict[str, Any], via: str
+) -> None:
+    """A marker declared meaningful: at home the payload comes back exactly and nothing
+    is reported; through any other provider it comes back, or a loss names it."""
+    assert marker in meaningful_markers(source)
+    assert marker in _markers(chatcodec.decode_request(source, payload))
+    back, losses = _there_and_back(payload, source, via)
+    if via == source:
+        assert (back, losses) == (payload, [])
+    else:
+        assert marker in _markers(chatcodec.decode_request(source, back)) or _names(losses, marker), losses
+
+
+def _markers(request: chatcodec.ChatRequest) -> set[str]:
+    found: set[str] = set()
+    pending: list[object] = [request.model_dump(mode="json")]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            for key in ("provider_metadata", "provider_options"):
+                bags = value.get(key)
+                if isinstance(bags, dict):
+                    found.update(marker for bag in bags.values() for marker in bag if marker[:1] == "_" != marker[1:2])
+            pending.extend(value.values())
+    return found
+
+
+def test_every_meaningful_marker_has_a_payload() -> None:
+    declared = {(name, marker) for name in PROVIDER_NAMES for marker in meaningful_markers(name)}
+    assert declared == {(source, marker) for source, marker, _ in MEANINGFUL}

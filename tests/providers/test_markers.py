@@ -1,0 +1,110 @@
+"""Every spelling marker a decoder writes is classified where its provider documents its
+markers (``providers/<name>/markers.py``): pure spelling, dropped by another provider
+without a report, or carrying meaning, declared in the provider's kit and reported when
+dropped (issue 10 item 24). A new marker cannot slip in unclassified: decoding every
+recorded request, response and stream finds the markers the decoders really write."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import chatcodec
+from chatcodec.providers.kit import is_marker, meaningful_markers
+from conformance.providers import PROVIDER, PROVIDER_NAMES
+
+_BAGS = ("provider_metadata", "provider_options", "choice_metadata")
+_MEANINGFUL_SECTION = "Carry meaning"
+_SOURCES = Path(chatcodec.__file__).parent / "providers"
+_NOT_MARKERS = {
+    "_tool_result": "a block type's suffix (web_search_tool_result)",
+    "_call": "an item type's suffix (computer_call)",
+    "_start": "a stream event type's suffix (thinking_start)",
+    "_no_": "the prefix of Responses' usage markers, documented one by one (_no_cached_tokens)",
+}
+"""String literals in provider code that look like markers and are not."""
+
+
+@cache
+def _docstring(provider: str) -> str:
+    module = importlib.import_module(f"chatcodec.providers.{provider.replace('-', '_')}.markers")
+    return module.__doc__ or ""
+
+
+def _documented(text: str) -> set[str]:
+    return set(re.findall(r"``(_[a-z][a-z_]*)``", text))
+
+
+def _collect(value: object, provider: str, found: set[str]) -> None:
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            for key in _BAGS:
+                bags = item.get(key)
+                if isinstance(bags, dict) and isinstance(bags.get(provider), dict):
+                    found.update(marker for marker in bags[provider] if is_marker(marker))
+            pending.extend(item.values())
+
+
+@cache
+def _written(provider: str) -> frozenset[str]:
+    """The markers ``provider``'s decoders write on its recorded payloads."""
+    source = PROVIDER[provider]
+    found: set[str] = set()
+    for name in source.recorded["request"]:
+        _collect(chatcodec.decode_request(provider, source.load("request", name)).model_dump(), provider, found)
+    for name in source.recorded["response"]:
+        _collect(chatcodec.decode_response(provider, source.load("response", name)).model_dump(), provider, found)
+    for name in source.recorded["stream"]:
+        events = chatcodec.decode_stream(provider, source.stream_events(name))
+        _collect([event.model_dump() for event in events], provider, found)
+    return frozenset(found)
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_every_marker_written_is_documented(provider: str) -> None:
+    undocumented = _written(provider) - _documented(_docstring(provider))
+    assert not undocumented, f"classify these in providers/{provider}/markers.py: {sorted(undocumented)}"
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_declared_meaningful_markers_are_the_documented_ones(provider: str) -> None:
+    """The docstring's "Carry meaning" list and the kit's declaration say the same."""
+    doc = _docstring(provider)
+    assert _MEANINGFUL_SECTION in doc
+    listed = doc.split(_MEANINGFUL_SECTION, 1)[1].split("\n\n")[1]  # the paragraph after the heading
+    assert set(meaningful_markers(provider)) == _documented(listed)
+
+
+def test_some_markers_are_found() -> None:
+    """Not vacuous: the recordings make every decoder write markers."""
+    assert all(len(_written(provider)) >= 2 for provider in PROVIDER_NAMES)
+
+
+def _literals(provider: str) -> set[str]:
+    found: set[str] = set()
+    for source in (_SOURCES / provider.replace("-", "_")).glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and re.fullmatch(r"_[a-z][a-z_]*", node.value)
+            ):
+                found.add(node.value)
+    return found
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_every_marker_in_the_code_is_documented(provider: str) -> None:
+    """The recordings do not make a decoder write every marker it can: the code's string
+    literals that look like markers are all documented too (or known not to be one)."""
+    undocumented = _literals(provider) - _documented(_docstring(provider)) - _NOT_MARKERS.keys()
+    assert not undocumented, f"classify these in providers/{provider}/markers.py: {sorted(undocumented)}"
