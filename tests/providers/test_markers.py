@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -108,3 +110,20 @@ def test_every_marker_in_the_code_is_documented(provider: str) -> None:
     literals that look like markers are all documented too (or known not to be one)."""
     undocumented = _literals(provider) - _documented(_docstring(provider)) - _NOT_MARKERS.keys()
     assert not undocumented, f"classify these in providers/{provider}/markers.py: {sorted(undocumented)}"
+
+
+def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
+    """A caller can write ``provider_options["openai-chat"]`` by hand and encode to
+    Anthropic without the OpenAI Chat codec ever running: the kit loads it by name."""
+    code = (
+        "import sys, chatcodec\n"
+        "request = chatcodec.ChatRequest(model='m', max_tokens=5, messages=[chatcodec.UserMessage(content='q')],\n"
+        "    provider_options={'openai-chat': {'_max_tokens_key': 'max_tokens', '_stop': 'string'},\n"
+        "                      'acme': {'_max_tokens_key': 'max_tokens'}})\n"
+        "assert 'chatcodec.providers.openai_chat.markers' not in sys.modules\n"
+        "losses = []\n"
+        "chatcodec.encode_request('anthropic', request, on_loss='ignore', losses=losses)\n"
+        "print([loss.what for loss in losses])\n"
+    )
+    printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert printed.strip() == """['openai-chat spelling _max_tokens_key="max_tokens"']"""
