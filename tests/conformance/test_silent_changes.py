@@ -282,3 +282,32 @@ def _markers(request: chatcodec.ChatRequest) -> Counter[str]:
 def test_every_meaningful_marker_has_a_payload() -> None:
     declared = {(name, marker) for name in PROVIDER_NAMES for marker in meaningful_markers(name)}
     assert declared == {(source, marker) for source, marker, _ in MEANINGFUL}
+
+
+_CUSTOM_CALL_RESPONSE = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "model": "m",
+    "status": "completed",
+    "output": [
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "c1", "name": "f", "input": "raw", "status": "completed"}
+    ],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+}
+
+
+@pytest.mark.parametrize("target", PROVIDER_NAMES)
+def test_item_24_meaningful_spellings_in_a_response_are_reported_too(target: str) -> None:
+    """The rule is the kit's, so response encoders follow it as request encoders do."""
+    losses: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_response(
+        _CUSTOM_CALL_RESPONSE, source="openai-responses", target=target, on_loss="ignore", losses=losses
+    )
+    spelling = [loss for loss in losses if " spelling " in loss.what]
+    if target == "openai-responses":
+        assert (converted, losses) == (_CUSTOM_CALL_RESPONSE, [])
+    else:
+        assert [loss.what for loss in spelling] == ["openai-responses spelling _custom=true"]
