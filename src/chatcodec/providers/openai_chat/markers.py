@@ -43,10 +43,11 @@ because OpenAI Chat then gets the other spelling back, which some servers refuse
                        while o-series OpenAI models refuse it
 ``_cache``             ``"cache_control"``: the breakpoint came as OpenRouter / litellm
                        ``cache_control``, not ``prompt_cache_breakpoint`` (``cache_control.py``);
-                       those gateways do not read OpenAI's key
+                       the gateways document only ``cache_control``, so they may not read
+                       OpenAI's key (the cache is then silently off)
 
-Options for this encoder also start with ``_`` so other encoders never report them as
-lost: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
+Options for this encoder also start with ``_``, so other encoders report them only when
+they carry meaning: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
 pure: without it this encoder reports the reasoning it cannot place) and
 ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; as
 a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a request
@@ -68,8 +69,8 @@ KIT = ProviderKit(
     meaningful_markers={
         "_max_tokens_key": f"{_BACK} max_completion_tokens back, which servers that know only max_tokens "
         "(older vLLM, llama.cpp, Ollama, some proxies) ignore or refuse",
-        "_cache": f"{_BACK} prompt_cache_breakpoint back, which the gateways that read cache_control "
-        "(OpenRouter, litellm) do not",
+        "_cache": f"{_BACK} prompt_cache_breakpoint back, which gateways documenting only cache_control "
+        "(OpenRouter, litellm) may not read",
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
