@@ -95,6 +95,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
+        ChoiceMetadataEvent,
         ErrorEvent,
         FinishEvent,
         PartEvent,
@@ -136,6 +137,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "ChatcodecError",
+    "ChoiceMetadataEvent",
     "Codec",
     "CodecNotAvailableError",
     "ContentPart",
@@ -247,6 +249,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "ChatRequest": "chatcodec.request",
     "ChatResponse": "chatcodec.response",
     "ChatcodecError": "chatcodec.errors",
+    "ChoiceMetadataEvent": "chatcodec.stream_events",
     "Codec": "chatcodec.registry",
     "CodecNotAvailableError": "chatcodec.errors",
     "ContentPart": "chatcodec.content",

@@ -31,6 +31,7 @@ from chatcodec.errors import ProviderAPIError, StreamError
 from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -159,6 +160,7 @@ class StreamBuilder:
         self._choices: dict[int, dict[int, PartBuilder]] = {}
         self._finish: dict[int, FinishReason | dict[str, Any]] = {}
         self._choice_bags: dict[int, dict[str, Any]] = {}  # choice -> {"provider_metadata": ...}
+        self._message_bags: dict[int, dict[str, Any]] = {}  # choice -> its message's, the same way
         self._usage: dict[str, Any] | None = None
         self._count = 0  # events other than deltas (a delta is counted by its fragment)
         self._growing_parts: list[PartBuilder] = []  # parts opened in building mode, for compact()
@@ -240,6 +242,31 @@ class StreamBuilder:
         _merge_metadata(self._response, metadata)
         if choice_metadata is not None:
             _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+        self._count += 1
+
+    def choice_data(
+        self,
+        choice: int,
+        choice_metadata: Metadata = None,
+        message_metadata: Metadata = None,
+        metadata: Metadata = None,
+    ) -> None:
+        """Data of answer ``choice`` that needs no finish: its own bag and its message's
+        (see :class:`~chatcodec.ChoiceMetadataEvent`); ``metadata`` belongs to the response."""
+        if self.emitting:
+            fields = {
+                "choice": choice,
+                "choice_metadata": choice_metadata,
+                "message_metadata": message_metadata,
+                "provider_metadata": metadata,
+            }
+            self._events.append(ChoiceMetadataEvent.model_validate(fields))
+            return
+        if choice < 0:  # refused as the event would refuse it
+            ChoiceMetadataEvent.model_validate({"choice": choice})
+        _merge_metadata(self._response, metadata)
+        _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
+        _merge_metadata(self._message_bags.setdefault(choice, {}), message_metadata)
         self._count += 1
 
     def error(self, event: ErrorEvent) -> None:
@@ -365,6 +392,8 @@ class StreamBuilder:
                 self.finish(
                     event.choice, event.finish_reason, event.provider_metadata, choice_metadata=event.choice_metadata
                 )
+            case ChoiceMetadataEvent():
+                self.choice_data(event.choice, event.choice_metadata, event.message_metadata, event.provider_metadata)
             case ErrorEvent():
                 self.error(event)
             case _:
@@ -420,10 +449,11 @@ class StreamBuilder:
             first = self.errors[0]
             raise ProviderAPIError(first.message, first.error_type, first.body)
         choices: list[dict[str, Any]] = []
-        for choice_index in sorted(self._choices.keys() | self._finish.keys() or {0}):
+        for choice_index in sorted(self._choices.keys() | self._finish.keys() | self._choice_bags.keys() or {0}):
             builders = self._choices.get(choice_index, {})
             content = [builders[index].build() for index in sorted(builders)]
-            choice: dict[str, Any] = {"index": choice_index, "message": {"role": "assistant", "content": content}}
+            message = {"role": "assistant", "content": content, **self._message_bags.get(choice_index, {})}
+            choice: dict[str, Any] = {"index": choice_index, "message": message}
             if choice_index in self._finish:
                 choice["finish_reason"] = self._finish[choice_index]
             choice.update(self._choice_bags.get(choice_index, {}))

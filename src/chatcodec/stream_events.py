@@ -6,7 +6,9 @@ assistant message being built, ``choice`` the answer it belongs to (OpenAI ``n``
 
 A text, thinking or tool-call part is announced by a ``*_start`` event, grows through
 ``*_delta`` events and is closed by a ``*_end`` event; a part that arrives whole (an
-image, redacted thinking, a server-tool block) is a single :class:`PartEvent`.
+image, redacted thinking, a server-tool block) is a single :class:`PartEvent`. An answer
+ends with a :class:`FinishEvent` (carrying the choice's bag); a :class:`ChoiceMetadataEvent`
+carries a choice's and its message's bags where no finish does.
 """
 
 from __future__ import annotations
@@ -195,6 +197,29 @@ class FinishEvent(_EventBase):
     word's spelling marker, OpenAI ``logprobs``, OpenRouter ``native_finish_reason`` ...)."""
 
 
+class ChoiceMetadataEvent(_EventBase):
+    """Data of one answer that is neither a part nor its finish: the choice's own bag and
+    its message's, merged into them as they come (later values replace earlier ones key by
+    key, as on the other events).
+
+    It needs no finish reason, so an answer cut off before its end keeps its bag, and it is
+    the one event that carries the message's ``provider_metadata`` (OpenAI's
+    ``annotations``, Gemini's ``content`` fields); on its own, with neither bag, it says
+    the answer exists (a choice with nothing in it). Its ``provider_metadata`` is
+    response-level, as on :class:`FinishEvent` (issue 10, item 26).
+    """
+
+    type: Literal["choice_metadata"] = "choice_metadata"
+    """Tag of this event kind."""
+    choice: NonNegativeInt = _choice_field()
+    """Which answer the data belongs to."""
+    choice_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data of the choice (its ``provider_metadata``), as :class:`FinishEvent`
+    carries it when the answer has a finish."""
+    message_metadata: ProviderMetadata | None = omitted_when_none()
+    """Provider data of the choice's message (``message.provider_metadata``)."""
+
+
 class ErrorEvent(_EventBase):
     """The provider reported an error inside the stream."""
 
@@ -224,7 +249,7 @@ PartLifecycleEvent = (
 )
 """Events that build one part of the assistant message."""
 
-AnyStreamEvent = ResponseStartEvent | PartLifecycleEvent | UsageEvent | FinishEvent | ErrorEvent
+AnyStreamEvent = ResponseStartEvent | PartLifecycleEvent | UsageEvent | FinishEvent | ChoiceMetadataEvent | ErrorEvent
 """Plain union of every event class, for ``match`` statements and annotations."""
 
 StreamEvent = Annotated[AnyStreamEvent, Discriminator("type")]

@@ -23,9 +23,10 @@ from chatcodec.content import (
     ToolResultPart,
     ToolUsePart,
 )
-from chatcodec.response import ChatResponse
+from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     FinishEvent,
     PartEvent,
     RefusalDeltaEvent,
@@ -53,19 +54,34 @@ def whole(text: str) -> list[str]:
 
 
 def events_from_response(response: ChatResponse, split: Splitter = whole) -> Iterator[AnyStreamEvent]:
-    """The events that, accumulated, give ``response`` back."""
+    """The events that, accumulated, give ``response`` back: every choice, in index order,
+    with its bag and its message's, its content as a list of parts. Only the message's
+    ``name`` and ``cache_control`` have no event (an answer has neither on any wire)."""
     yield ResponseStartEvent(
         id=response.id, model=response.model, created=response.created, provider_metadata=response.provider_metadata
     )
     for choice in response.choices:
-        for index, part in enumerate(choice.message.parts):
-            yield from _part_events(part, index, choice.index, split)
-        if choice.finish_reason is not None:  # a choice's bag rides on its finish (none: no carrier)
-            yield FinishEvent(
-                choice=choice.index, finish_reason=choice.finish_reason, choice_metadata=choice.provider_metadata
-            )
+        yield from _choice_events(choice, split)
     if response.usage is not None:
         yield UsageEvent(usage=response.usage)
+
+
+def _choice_events(choice: ResponseChoice, split: Splitter) -> Iterator[AnyStreamEvent]:
+    """A choice's parts, then its message's bag (and its own, when it has no finish to
+    carry it) on a :class:`ChoiceMetadataEvent`, then its finish. A choice with nothing
+    at all still gets that event, so it is not lost from the response."""
+    parts = choice.message.parts
+    for index, part in enumerate(parts):
+        yield from _part_events(part, index, choice.index, split)
+    finished = choice.finish_reason is not None
+    choice_bag = None if finished else choice.provider_metadata
+    message_bag = choice.message.provider_metadata
+    if choice_bag is not None or message_bag is not None or not (parts or finished):
+        yield ChoiceMetadataEvent(choice=choice.index, choice_metadata=choice_bag, message_metadata=message_bag)
+    if choice.finish_reason is not None:  # the choice's bag rides on its finish
+        yield FinishEvent(
+            choice=choice.index, finish_reason=choice.finish_reason, choice_metadata=choice.provider_metadata
+        )
 
 
 def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Iterator[AnyStreamEvent]:

@@ -116,15 +116,17 @@ def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
 def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
     """What a stream can reproduce of a response: message content as a list of parts (a
     stream builds parts) without empty texts (a replay sends no delta for an empty text,
-    so none arrives), no message-level field (``refusal: null``, ``annotations``, a message
-    ``name``): the canonical stream has no event carrying them, and of the choice's bag
-    (carried by its finish event) only what is not ``null`` (a chunk's ``logprobs: null``
-    says nothing, so the stream decoder drops it)."""
+    so none arrives), no message ``name`` (an answer's message has none on the wire), and
+    of the choice's bag and the message's (carried on the finish chunk, the message's in
+    its ``delta``) only what is not ``null`` (a chunk's ``logprobs: null`` or
+    ``refusal: null`` says nothing, so the stream decoder drops it; issue 10, item 26)."""
     choices = [
         choice.model_copy(
             update={
                 "provider_metadata": _without_nulls(choice.provider_metadata),
-                "message": chatcodec.AssistantMessage(content=choice.message.parts),
+                "message": chatcodec.AssistantMessage(
+                    content=choice.message.parts, provider_metadata=_without_nulls(choice.message.provider_metadata)
+                ),
             }
         )
         for choice in response.choices

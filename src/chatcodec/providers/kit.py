@@ -185,6 +185,14 @@ class ProviderKit:
             spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
             losses.add(at, f"{name} spelling {key}{spelled}", f"{self.name} has no field for it: {declared[key]}")
 
+    def report_unplaced(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps, why: str) -> None:
+        """Record a loss for every bag on an object this provider has no place for on the
+        wire at hand, its own included (``why`` says so); markers are never reported."""
+        self.report_foreign(losses, metadata, at)
+        keys = sorted(wire_key(key) for key in self.own(metadata) if not is_marker(key))
+        if keys:
+            losses.add(at, f"{self.name} data {keys}", why)
+
     def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
         """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
         if bag:

@@ -49,6 +49,7 @@ from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, Res
 from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -517,6 +518,13 @@ def _response_events() -> st.SearchStrategy[AnyStreamEvent]:
             finish_reason=finish_reasons(),
             provider_metadata=metadata,
             choice_metadata=metadata,
+        ),
+        st.builds(
+            ChoiceMetadataEvent,
+            choice=st.integers(min_value=0, max_value=2),
+            provider_metadata=metadata,
+            choice_metadata=metadata,
+            message_metadata=metadata,
         ),
         st.builds(
             ErrorEvent, message=_TEXTS, error_type=_optional(_TEXTS), body=json_values(), provider_metadata=metadata

@@ -110,8 +110,9 @@ _RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 def encode_content(choice: ResponseChoice, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The response's content blocks; parts a response cannot hold (images, audio) are losses."""
     message = choice.message
-    KIT.claim(context.losses, choice.provider_metadata, at[:-1])
-    KIT.claim(context.losses, message.provider_metadata, at)
+    why = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
+    KIT.report_unplaced(context.losses, choice.provider_metadata, at[:-1], why)
+    KIT.report_unplaced(context.losses, message.provider_metadata, at, why)
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
     if message.cache_control is not None:

@@ -32,6 +32,7 @@ from chatcodec.providers.kit import Steps, claude_signed, restore_fields
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -51,6 +52,7 @@ from chatcodec.stream_events import (
     UsageEvent,
 )
 
+_NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 
@@ -121,6 +123,9 @@ class StreamEncoder:
                 yield from self._ensure_started()
                 yield from self._close_all()
                 self.finish = event
+            case ChoiceMetadataEvent():
+                if not self._other_choice(event.choice):
+                    self._choice_data(event)
             case ErrorEvent():
                 yield self._error(event)
             case _:  # narrowed to the part events, matched exhaustively below
@@ -138,6 +143,16 @@ class StreamEncoder:
         delta = self._delta_fields()
         yield {"type": "message_delta", "delta": delta, "usage": self._wire_usage()}
         yield {"type": "message_stop"}
+
+    def _choice_data(self, event: ChoiceMetadataEvent) -> None:
+        """An Anthropic message is the whole answer: the decoder keeps every field of it on
+        the response, so a choice's or its message's own bag has no place (as in
+        ``encode_response``); the event's response-level bag has none mid-stream either."""
+        at: Steps = ("events", self.position)
+        why = "an Anthropic stream gives response fields on message_start and message_delta"
+        KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), why)
+        KIT.report_unplaced(self.losses, event.choice_metadata, ("choices", 0), _NO_PLACE)
+        KIT.report_unplaced(self.losses, event.message_metadata, ("choices", 0, "message"), _NO_PLACE)
 
     # --- framing -------------------------------------------------------------------------
 
@@ -181,7 +196,7 @@ class StreamEncoder:
         if finish is None:
             return delta
         delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {}, self.losses, at)
-        KIT.claim(self.losses, finish.choice_metadata, ("choices", 0))  # a choice has no wire fields here
+        KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):

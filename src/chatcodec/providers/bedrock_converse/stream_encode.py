@@ -34,6 +34,7 @@ from chatcodec.providers.kit import Steps, restore_fields
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -58,6 +59,9 @@ _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})
 _METADATA_MEMBERS = frozenset({"metrics", "trace", "performanceConfig", "serviceTier"})
 _WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart, ImagePart)
 Event = dict[str, Any]
+
+
+_NO_PLACE = "a ConverseStream has no place for it after messageStart"
 
 
 def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[Event]:
@@ -121,6 +125,9 @@ class StreamEncoder:
             case FinishEvent():
                 if not self._other_choice(event.choice):
                     yield from self._finish(event)
+            case ChoiceMetadataEvent():
+                if not self._other_choice(event.choice):
+                    self._choice_data(event)
             case ErrorEvent():
                 yield self._error(event)
             case _:
@@ -182,6 +189,15 @@ class StreamEncoder:
         stop["stopReason"] = reason if reason is not None else "end_turn"
         stop.update((key, value) for key, value in self.bag.items() if key in _STOP_MEMBERS)
         yield {"messageStop": stop}
+
+    def _choice_data(self, event: ChoiceMetadataEvent) -> None:
+        """A ConverseStream has no ``output`` object for a choice's fields, and its message
+        no fields but ``role`` (``messageStart``'s other members are the response's, as
+        the decoder reads them): both bags are losses, as a finish's choice bag is."""
+        at: Steps = ("events", self.position)
+        KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), _NO_PLACE)
+        KIT.report_unplaced(self.losses, event.choice_metadata, ("choices", 0), "a stream has no output object")
+        KIT.report_unplaced(self.losses, event.message_metadata, ("choices", 0, "message"), _NO_PLACE)
 
     def _add_usage(self, usage: Usage) -> None:
         for key in _USAGE_FIELDS:

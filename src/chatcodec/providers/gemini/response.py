@@ -96,6 +96,12 @@ def blocked_choice(response: dict[str, Any]) -> dict[str, Any]:
     return choice
 
 
+def content_rest(content: dict[str, Any]) -> dict[str, Any]:
+    """A candidate ``content``'s fields other than its parts and the answer's own
+    ``role: model``: the message's bag (streamed or not)."""
+    return leftovers(content, ("role", "parts") if content.get("role") == "model" else ("parts",))
+
+
 def decode_candidate(candidate: dict[str, Any], position: int, model: str | None, prefix: str) -> dict[str, Any]:
     """One choice (as a dict) for a wire candidate."""
     index = candidate.get("index", position)
@@ -104,7 +110,7 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     content: dict[str, Any] = candidate.get("content") or {}
     context = DecodeContext(model=model, id_prefix=prefix, container=index)
     parts = [decode_part(part, "model", context, number) for number, part in enumerate(content.get("parts") or [])]
-    message_bag = leftovers(content, ("role", "parts") if content.get("role") == "model" else ("parts",))
+    message_bag = content_rest(content)
     if "content" in candidate:
         mark_absent(message_bag, content, "role", "parts")
     choice: dict[str, Any] = {

@@ -35,7 +35,7 @@ from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode
 from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
 from chatcodec.providers.gemini.partial_args import PartialCall
 from chatcodec.providers.gemini.parts import DecodeContext, decode_call, decode_part
-from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, response_bag
+from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, response_bag
 from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.kit import canonical_refusal, leftovers, mark_absent
@@ -64,7 +64,10 @@ class _Choice:
     next_index: int = 0
     extras: dict[str, Any] = field(default_factory=dict[str, Any])
     """Candidate fields without a canonical home (``safetyRatings``, ``citationMetadata``,
-    ``groundingMetadata``...), gathered over the chunks, given with the finish reason."""
+    ``groundingMetadata``...), gathered over the chunks, given with the finish reason (or,
+    for a candidate that never finished, on its own at the end)."""
+    message: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The ``content`` fields other than ``parts`` (and ``role: model``): the message's bag."""
     open: _OpenText | None = None
     partial: PartialCall | None = None
     has_calls: bool = False
@@ -96,17 +99,27 @@ class StreamDecoder:
         return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
-        """Close what is still open, and give the final usage."""
+        """Close what is still open, and give the final usage. The events given here carry
+        wire values too (candidate fields), so a value the canonical event refuses is a
+        :class:`~chatcodec.StreamError` naming the last chunk, as in :meth:`read`."""
+        try:
+            self._close()
+        except pydantic_core.ValidationError as error:
+            raise canonical_refusal(error, self.position) from None
+        return self.builder.take_events()
+
+    def _close(self) -> None:
         for choice, state in sorted(self.choices.items()):
             self._close_open(state)
             if state.partial is not None:
                 self._end_partial(choice, state)
+        for choice, state in sorted(self.choices.items()):
+            self._choice_data(choice, state)
         for choice, (reason, choice_metadata) in sorted(self.finishes.items()):
             self.builder.finish(choice, reason, choice_metadata=choice_metadata)
         self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
-        return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read chunks into the builder (the whole stream, for ``accumulate_stream``)."""
@@ -178,6 +191,7 @@ class StreamDecoder:
         for number, part in enumerate(parts):
             self._part(choice, state, part, continues=number == 0)
         state.extras.update(leftovers(candidate, CANDIDATE_MAPPED))
+        state.message.update(content_rest(content))
         if "finishReason" in candidate:
             bag = dict(state.extras)
             mark_absent(bag, candidate, "index")
@@ -185,6 +199,21 @@ class StreamDecoder:
             assert reason is not None
             self.finishes[choice] = (reason, {PROVIDER: bag} if bag else None)
             self.finished.add(choice)
+
+    def _choice_data(self, choice: int, state: _Choice) -> None:
+        """At the end, before the finishes: the message's bag, and the candidate fields of a
+        candidate that never finished (a finished one has them on its finish), on a
+        :class:`~chatcodec.ChoiceMetadataEvent` (issue 10, item 26)."""
+        unfinished = state.extras if choice not in self.finished else {}
+        if unfinished or state.message:
+            self.builder.choice_data(
+                choice,
+                choice_metadata={PROVIDER: dict(unfinished)} if unfinished else None,
+                message_metadata={PROVIDER: dict(state.message)} if state.message else None,
+            )
+        state.message = {}
+        if choice not in self.finished:
+            state.extras = {}
 
     # --- parts ---------------------------------------------------------------------------
 

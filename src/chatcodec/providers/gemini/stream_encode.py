@@ -25,10 +25,12 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec.providers.gemini.parts import EncodeContext, encode_part
+from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
-from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields
+from chatcodec.providers.kit import Steps, absent_keys, restore_fields
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -129,6 +131,8 @@ class StreamEncoder:
                 self.sealed = True
             case FinishEvent():
                 self._finish(event, at)
+            case ChoiceMetadataEvent():
+                self._choice_data(event, at)
             case ErrorEvent():
                 self._flush()
                 self.ready.append(_error_body(event))
@@ -182,15 +186,33 @@ class StreamEncoder:
             return
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         candidate = self._candidate(event.choice)
-        candidate.update(restore_fields({key: value for key, value in bag.items() if key != ABSENT}))
+        candidate.update(_unmapped(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
         reason = encode_finish_reason(event.finish_reason, bag, self.losses, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
         content: dict[str, Any] = candidate.get("content") or {}
-        if not content.get("parts"):
-            candidate.pop("content", None)
+        if not content.get("parts") and content.keys() <= {"parts", "role"} and content.get("role") == "model":
+            candidate.pop("content", None)  # nothing in it but the answer's role
+
+    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+        """A choice's bag goes on its candidate and its message's on the candidate's
+        ``content``, where ``encode_response`` writes them; the decoder gathers both over
+        the chunks (issue 10, item 26)."""
+        why = "a Gemini stream gives response fields on its first chunk"
+        KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), why)
+        bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
+        message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
+        # what the candidate and its content say themselves wins, as in ``encode_response``
+        fields = _unmapped(restore_fields(bag), CANDIDATE_MAPPED)
+        message_fields = _unmapped(restore_fields(message_bag), ("parts",))
+        if not fields and not message_fields:
+            return
+        candidate = self._candidate(event.choice)
+        candidate.update(fields)
+        content: dict[str, Any] = candidate.setdefault("content", {"parts": [], "role": "model"})
+        content.update(message_fields)
 
     # --- parts ---------------------------------------------------------------------------
 
@@ -314,6 +336,10 @@ class StreamEncoder:
         wire = encode_part(part, self.context, at)
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)
+
+
+def _unmapped(fields: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if key not in mapped}
 
 
 def _error_body(event: ErrorEvent) -> dict[str, Any]:

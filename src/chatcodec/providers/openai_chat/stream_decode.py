@@ -29,9 +29,10 @@ later (Groq's final ``x_groq``) as ``_chunk`` on the finish or usage event; the 
 choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the marker of a
 compatible server's finish word (``_finish_reason``) as the finish event's
 ``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
-them. Dropped, as
-meaningless after parsing: ``obfuscation``, ``delta.role``, ``null`` values, and the
-``reasoning`` text OpenRouter repeats from ``reasoning_details`` in the same chunk.
+them; the finish chunk's other ``delta`` fields (``annotations``) are the message's bag, on
+a ``ChoiceMetadataEvent`` (issue 10, item 26). Dropped, as meaningless after parsing:
+``obfuscation``, ``delta.role``, ``null`` values, and the ``reasoning`` text OpenRouter
+repeats from ``reasoning_details`` in the same chunk.
 
 Validation is strict and per chunk. Nearly every chunk of a stream only continues an open
 part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder.push` checks
@@ -74,8 +75,9 @@ from chatcodec.validation import validate_with
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-_DELTA_KEYS = ("role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls")
-_DELTA_KEY_SET = frozenset(_DELTA_KEYS)
+DELTA_KEYS = ("role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls")
+"""The ``delta`` fields the decoder reads; any other is kept (the finish chunk's as the message's)."""
+_DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 _ENVELOPE = itemgetter("id", "object", "created", "model")
@@ -522,6 +524,8 @@ class StreamDecoder:
         state.custom = {}
 
     def _finish(self, state: _Choice, number: int, finish: str) -> None:
+        # the chunk's extras are the finishing choice's, not the empty part settled here
+        extras, self._extras = self._extras, None
         self._settle(state, number, refusal=True)
         self._flush_custom(state, number)
         for part in state.open:
@@ -533,9 +537,10 @@ class StreamDecoder:
         state.finish_word = finish
         bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
         reason = decode_finish_reason(finish, bag) or {}
-        if self._extras is not None:
-            bag.update(self._extras)
-            self._extras = None
+        bag.update(extras or {})
+        message_fields = bag.pop("delta", None)
+        if message_fields is not None:  # the finish chunk's delta: the message's own fields
+            self.builder.choice_data(number, message_metadata={PROVIDER: message_fields})
         if state.logprobs is not None:  # the whole answer's, as the non-streamed choice has them
             bag["logprobs"] = state.logprobs
         choice_metadata = {PROVIDER: bag} if bag else None
@@ -556,7 +561,7 @@ def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any
         choice_rest = rest(wire_choice, ("index", "delta", "finish_reason"))
         extras = {key: value for key, value in choice_rest.items() if value is not None}
     if not delta.keys() <= _DELTA_KEY_SET:
-        delta_extras = {key: value for key, value in rest(delta, _DELTA_KEYS).items() if value is not None}
+        delta_extras = {key: value for key, value in rest(delta, DELTA_KEYS).items() if value is not None}
         if delta_extras:
             extras["delta"] = delta_extras
     return extras or None
@@ -604,7 +609,7 @@ def _repeated_reasoning(reasoning_text: object, content: object, details: list[d
 
 
 def _has_payload(delta: dict[str, Any]) -> bool:
-    return any(delta.get(key) for key in _DELTA_KEYS if key != "role")
+    return any(delta.get(key) for key in DELTA_KEYS if key != "role")
 
 
 def _at(where: tuple[int, int], rest_of_path: str) -> str:

@@ -26,15 +26,16 @@ from typing import Any, assert_never
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, absent_keys, wire_fields
+from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
-from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT
+from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -61,6 +62,7 @@ def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Ite
     writer = StreamWriter(losses)
     for number, event in enumerate(events):
         yield from writer.event(event, number)
+    writer.close()
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -90,6 +92,10 @@ class _ChoiceState:
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
+    held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
+    message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
+    held_at: Steps | None = None  # the event that brought them, for a loss if no finish comes
+    finished: bool = False
 
 
 class StreamWriter:
@@ -113,6 +119,9 @@ class StreamWriter:
                 return [self._chunk([], event, usage=usage)]
             case FinishEvent():
                 return [self._finish(event, at)]
+            case ChoiceMetadataEvent():
+                self._choice_data(event, at)
+                return []
             case ErrorEvent():
                 body = (
                     event.body if isinstance(event.body, dict) else {"message": event.message, "type": event.error_type}
@@ -166,15 +175,59 @@ class StreamWriter:
         return self._choices.setdefault(choice, _ChoiceState())
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
-        """The finish chunk: the choice's bag (``choice_metadata``) gives its fields and the
-        finish word's spelling; the event's own bag only the chunk's late fields."""
+        """The finish chunk: the choice's bag (``choice_metadata``, over what a
+        :class:`ChoiceMetadataEvent` brought) gives its fields and the finish word's
+        spelling, the message's bag the fields of its ``delta`` (where the non-streamed
+        response has them on the message: ``annotations`` ...); the event's own bag only
+        the chunk's late fields."""
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
-        bag = KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))
+        state = self._state(event.choice)
+        bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
         word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
-        if bag.get("logprobs") is not None and bag["logprobs"] == self._state(event.choice).logprobs:
+        if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
-        choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": {}, "finish_reason": word}
+        delta = self._message_fields(state.message, at)
+        state.held, state.message, state.held_at, state.finished = {}, {}, None, True
+        choice: dict[str, Any] = {**wire_fields(bag), "index": event.choice, "delta": delta, "finish_reason": word}
         return self._chunk([choice], event)
+
+    def _message_fields(self, bag: dict[str, Any], at: Steps) -> dict[str, Any]:
+        """The message bag's fields for the finish chunk's ``delta``. A field the decoder
+        reads as content (``content``, ``tool_calls`` ...) would add to the answer there,
+        so one that is not ``null`` (which a decoder never keeps in the bag) is a loss, as
+        the message's own value wins over it in ``encode_response``."""
+        fields = wire_fields(bag)
+        clashing = sorted(key for key in DELTA_KEYS if fields.get(key) is not None)
+        if clashing:
+            why = "in a stream's delta it would add to the answer"
+            self._losses.add((*at, "message_metadata"), f"{PROVIDER} data {clashing}", why)
+        return {key: value for key, value in fields.items() if key not in clashing}
+
+    def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
+        """The choice's and its message's bags wait for the choice's finish chunk: an OpenAI
+        stream gives a choice's own fields with its ``finish_reason`` (the decoder reads
+        them there), so data that comes after the finish, or with none, is a loss."""
+        why = "an OpenAI stream gives a choice's own fields with its finish_reason"
+        KIT.report_unplaced(self._losses, event.provider_metadata, (*at, "provider_metadata"), why)
+        state = self._state(event.choice)
+        bags = (
+            ("choice_metadata", event.choice_metadata, state.held),
+            ("message_metadata", event.message_metadata, state.message),
+        )
+        for name, metadata, held in bags:
+            if state.finished:
+                KIT.report_unplaced(self._losses, metadata, (*at, name), f"{why}, which came before")
+            else:
+                held.update(KIT.claim(self._losses, metadata, (*at, name)))
+        state.held_at = at
+
+    def close(self) -> None:
+        """Report the choice data no finish came for (see :meth:`_choice_data`)."""
+        for state in self._choices.values():
+            held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
+            if held and state.held_at is not None:
+                why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
+                self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
 
     # --- parts -------------------------------------------------------------------------
 
@@ -202,7 +255,7 @@ class StreamWriter:
                 return []
             case PartEvent():
                 return self._whole(event, at)
-            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ErrorEvent():
+            case ResponseStartEvent() | UsageEvent() | FinishEvent() | ChoiceMetadataEvent() | ErrorEvent():
                 return []  # handled in event()
             case _:
                 assert_never(event)

@@ -171,7 +171,10 @@ def encode_assistant(
     message: AssistantMessage, losses: LossRecorder, at: Steps, *, for_request: bool = True
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's output)."""
-    KIT.claim(losses, message.provider_metadata, at)
+    if for_request:
+        KIT.claim(losses, message.provider_metadata, at)
+    else:  # a response's answer is its output items: the decoder keeps no message bag
+        KIT.report_unplaced(losses, message.provider_metadata, at, "Responses output items have no place for it")
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:

@@ -106,7 +106,8 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     for index in range(1, len(response.choices)):
         losses.add(("choices", index), "extra choice", "a Responses response holds one answer")
     choice = response.choices[0]
-    KIT.report_foreign(losses, choice.provider_metadata, ("choices", 0))
+    why = "a Responses answer is its output items: the decoder keeps no choice bag"
+    KIT.report_unplaced(losses, choice.provider_metadata, ("choices", 0), why)
     wire["output"] = encode_output(choice.message, losses)
     status, reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
     if "status" not in left_out or choice.finish_reason is not None:

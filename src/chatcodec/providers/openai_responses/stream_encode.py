@@ -37,6 +37,7 @@ from chatcodec.providers.openai_responses.response import encode_response
 from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ChoiceMetadataEvent,
     ErrorEvent,
     FinishEvent,
     PartEvent,
@@ -92,6 +93,9 @@ class _Stream:
         return wire
 
 
+_NO_CHOICE_BAG = "a Responses answer is its output items: the decoder keeps no choice bag"
+
+
 def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
     """Wire events for canonical ones, lazily."""
     stream = _Stream(losses, ItemWriter(losses, for_request=False))
@@ -133,12 +137,29 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             yield from _end(stream, event.index, encrypted, event.provider_metadata or {})
         case PartEvent():
             yield from _write_part(stream, event.part, event.index)
-        case UsageEvent():
-            stream.usage = event.usage
-        case FinishEvent():
-            stream.finish = event
+        case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
+            _answer_data(stream, event)
         case ErrorEvent():
             yield stream.event("error", code=event.error_type, message=event.message, param=None)
+
+
+def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetadataEvent) -> None:
+    """What the terminal event says (usage, finish), held until it is written."""
+    if isinstance(event, UsageEvent):
+        stream.usage = event.usage
+    elif isinstance(event, FinishEvent):
+        stream.finish = event
+    else:
+        _choice_data(stream, event)
+
+
+def _choice_data(stream: _Stream, event: ChoiceMetadataEvent) -> None:
+    """A Responses answer is its output items: the decoder keeps no choice or message bag,
+    so neither has a place on the wire (as in ``encode_response``); both are losses."""
+    why = "a Responses stream has no place for it"
+    KIT.report_unplaced(stream.losses, event.provider_metadata, ("provider_metadata",), why)
+    KIT.report_unplaced(stream.losses, event.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
+    KIT.report_unplaced(stream.losses, event.message_metadata, ("choices", 0, "message"), why)
 
 
 def _finish_refusals(stream: _Stream) -> Iterator[dict[str, Any]]:
@@ -438,7 +459,7 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
     if finish is not None:
         for name, bag in (finish.provider_metadata or {}).items():
             metadata[name] = {**metadata.get(name, {}), **bag}
-        KIT.report_foreign(stream.losses, finish.choice_metadata, ("choices", 0))
+        KIT.report_unplaced(stream.losses, finish.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
     reason: FinishReason | None = None if finish is None else finish.finish_reason
     response = ChatResponse(
         id=None if start is None else start.id,

@@ -1,0 +1,257 @@
+"""Law (issue 10, item 26): a choice's and its message's metadata survive a replayed stream.
+
+* Accumulating ``events_from_response(r)`` gives ``r`` back exactly (content as a list of
+  parts; a message's ``name`` and cache breakpoint have no event), for every generated
+  response, among them a choice with a bag and no finish reason and a message with a bag.
+* For every provider P, a response as P carries it, with the kind of bag P's own decoder
+  writes on a choice and on its message: encoded as P's stream (from the replayed events)
+  and accumulated, it is what ``decode_response(encode_response(r))`` gives, and the
+  stream reports a loss for a bag exactly when ``encode_response`` does (streamed ==
+  non-streamed, or a loss on both sides; never a silent drop on one).
+* A choice with a bag and no finish reason: P's stream gives the bag back, or reports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chatcodec
+from chatcodec.stream_replay import events_from_response
+from chatcodec.testing import Splitter, chat_responses, chunkings, json_objects
+from conformance.normal_forms import without_provider_data
+from conformance.providers import PROVIDER, PROVIDER_NAMES, Provider
+
+_URL_CITATION = {
+    "type": "url_citation",
+    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
+}
+_GEMINI_CITATIONS = {"citations": [{"startIndex": 0, "endIndex": 1, "uri": "https://example.com/otters"}]}
+
+CHOICE_BAGS: dict[str, dict[str, Any]] = {
+    "openai-chat": {"native_finish_reason": "end_turn", "logprobs": {"content": [], "refusal": None}},
+    "gemini": {"citationMetadata": _GEMINI_CITATIONS, "finishMessage": "done"},
+    "anthropic": {"x_trace": "abc"},
+    "bedrock-converse": {"x_trace": "abc"},
+    "openai-responses": {"x_trace": "abc"},
+}
+"""A choice's bag as each provider's decoder writes one (the last three write none: any
+bag of theirs has no place on their wire)."""
+
+MESSAGE_BAGS: dict[str, dict[str, Any] | None] = {
+    "openai-chat": {"annotations": [_URL_CITATION], "refusal": None},
+    "gemini": None,  # a Gemini Content has no field but parts and role (the SDK forbids others)
+    "anthropic": {"x_trace": "abc"},
+    "bedrock-converse": {"x_trace": "abc"},
+    "openai-responses": {"x_trace": "abc"},
+}
+"""A message's bag as each provider's decoder writes one (OpenAI's ``annotations``)."""
+
+CARRIES_UNFINISHED_CHOICE_BAG = {"gemini"}
+"""Providers whose stream carries a choice's bag with no finish reason (a Gemini candidate
+has its fields on any chunk; OpenAI's stream gives them with ``finish_reason`` only)."""
+
+
+def _with_bags(response: chatcodec.ChatResponse, choice_bag: Any, message_bag: Any) -> chatcodec.ChatResponse:
+    """``response`` with ``choice_bag`` merged into every choice's bag and ``message_bag``
+    into every message's (each a ``provider_metadata`` value, or None for none)."""
+    choices = [
+        choice.model_copy(
+            update={
+                "provider_metadata": _merged(choice.provider_metadata, choice_bag),
+                "message": choice.message.model_copy(
+                    update={"provider_metadata": _merged(choice.message.provider_metadata, message_bag)}
+                ),
+            }
+        )
+        for choice in response.choices
+    ]
+    return response.model_copy(update={"choices": choices})
+
+
+def _merged(metadata: Any, extra: Any) -> Any:
+    if extra is None:
+        return metadata
+    merged = {provider: dict(bag) for provider, bag in (metadata or {}).items()}
+    for provider, bag in extra.items():
+        merged.setdefault(provider, {}).update(bag)
+    return merged
+
+
+# --- the canonical law ---------------------------------------------------------------------
+
+
+def _replayable(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """List content, no message ``name`` or ``cache_control`` (no event carries them)."""
+    choices = [
+        choice.model_copy(
+            update={
+                "message": choice.message.model_copy(
+                    update={"content": choice.message.parts, "name": None, "cache_control": None}
+                )
+            }
+        )
+        for choice in response.choices
+    ]
+    return response.model_copy(update={"choices": choices})
+
+
+_BAGS = st.dictionaries(st.sampled_from([*PROVIDER_NAMES, "acme"]), json_objects(), min_size=1, max_size=2)
+"""Non-empty ``provider_metadata``: any provider's bag, any JSON object."""
+
+
+@st.composite
+def _responses_with_item26_bags(draw: st.DrawFn) -> chatcodec.ChatResponse:
+    """A generated response whose first choice has a bag and no finish reason, and whose
+    every message has a bag (any provider's, any JSON)."""
+    response = draw(chat_responses())
+    first = response.choices[0].model_copy(update={"finish_reason": None, "provider_metadata": draw(_BAGS)})
+    response = response.model_copy(update={"choices": [first, *response.choices[1:]]})
+    return _with_bags(response, None, draw(_BAGS))
+
+
+@given(response=_responses_with_item26_bags().map(_replayable), split=chunkings())
+def test_item26_replayed_events_accumulate_to_the_response_with_every_bag(
+    response: chatcodec.ChatResponse, split: Splitter
+) -> None:
+    events = list(events_from_response(response, split))
+    assert any(isinstance(event, chatcodec.ChoiceMetadataEvent) for event in events)
+    accumulator = chatcodec.StreamAccumulator()
+    accumulator.extend(events)
+    assert accumulator.response() == response
+    assert accumulator.response().choices[0].finish_reason is None
+
+
+def test_item26_a_choice_with_nothing_in_it_is_replayed() -> None:
+    empty = chatcodec.ResponseChoice(index=1, message=chatcodec.AssistantMessage(content=[]))
+    full = chatcodec.ResponseChoice(message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="hi")]))
+    response = chatcodec.ChatResponse(choices=[full, empty])
+    events = list(events_from_response(response))
+    assert events[-1] == chatcodec.ChoiceMetadataEvent(choice=1)
+    assert _accumulated(events) == response
+
+
+def _accumulated(events: list[chatcodec.AnyStreamEvent]) -> chatcodec.ChatResponse:
+    accumulator = chatcodec.StreamAccumulator()
+    accumulator.extend(events)
+    return accumulator.response()
+
+
+# --- every provider's stream -------------------------------------------------------------------
+
+
+def _known_finish_words(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """Every choice finished, with a raw word the SDK types know (see the streamed ==
+    non-streamed law: an ``other`` word passes through as written)."""
+    choices = [
+        choice.model_copy(
+            update={
+                "finish_reason": chatcodec.FinishReason(unified="stop")
+                if choice.finish_reason is None or choice.finish_reason.unified == "other"
+                else choice.finish_reason
+            }
+        )
+        for choice in response.choices
+    ]
+    return response.model_copy(update={"choices": choices})
+
+
+def _bag_losses(losses: list[chatcodec.Loss]) -> list[str]:
+    """The losses of the sample bags' keys, by what they say was lost."""
+    keys = {key for bags in (CHOICE_BAGS, MESSAGE_BAGS) for bag in bags.values() for key in bag or {}}
+    return sorted(loss.what for loss in losses if any(repr(key) in loss.what for key in keys))
+
+
+def _as_provider_carries(provider: Provider, response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    body = chatcodec.encode_response(provider.name, response, on_loss="ignore")
+    return chatcodec.decode_response(provider.name, body)
+
+
+@given(data=st.data())
+@pytest.mark.parametrize("name", PROVIDER_NAMES)
+def test_item26_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
+    provider = PROVIDER[name]
+    generated = data.draw(chat_responses().map(without_provider_data).map(_known_finish_words), "response")
+    message_bag = MESSAGE_BAGS[name]
+    response = _with_bags(
+        _as_provider_carries(provider, generated),
+        {name: CHOICE_BAGS[name]},
+        None if message_bag is None else {name: message_bag},
+    )
+    whole_losses: list[chatcodec.Loss] = []
+    whole = chatcodec.decode_response(
+        name, chatcodec.encode_response(name, response, on_loss="ignore", losses=whole_losses)
+    )
+
+    stream_losses: list[chatcodec.Loss] = []
+    events = events_from_response(response, data.draw(chunkings(), "split"))
+    wire = list(chatcodec.encode_stream(name, events, on_loss="ignore", losses=stream_losses))
+    provider.check_stream(wire)
+    streamed = chatcodec.accumulate_stream(name, wire)
+
+    if not _bag_losses(stream_losses):  # carried: exactly as the non-streamed body carries them
+        assert provider.same_result(streamed) == provider.same_result(whole)
+        assert _bag_losses(whole_losses) == []
+        assert (streamed.choices[0].provider_metadata or {})[name].items() >= _without_nulls(CHOICE_BAGS[name]).items()
+        if message_bag is not None:
+            assert (streamed.choices[0].message.provider_metadata or {})[name]["annotations"] == [_URL_CITATION]
+    else:  # reported: what arrives is the rest, the same as without the bags
+        assert provider.same_result(streamed) == provider.same_result(_without_sample_bags(whole))
+        assert name in NO_STREAM_PLACE
+
+
+NO_STREAM_PLACE = {"anthropic", "bedrock-converse", "openai-responses"}
+"""Providers whose stream has no place for a choice's or message's bag (Anthropic and
+Responses keep none in ``encode_response`` either, and report them there too; a Converse
+body has ``output`` and ``output.message`` for them, its stream neither)."""
+
+
+def _without_sample_bags(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """``response`` without the sample bags' keys on its choices and messages."""
+    keys = {key for bags in (CHOICE_BAGS, MESSAGE_BAGS) for bag in bags.values() for key in bag or {}}
+
+    def kept(metadata: Any) -> Any:
+        bags = {provider: {k: v for k, v in bag.items() if k not in keys} for provider, bag in (metadata or {}).items()}
+        return {provider: bag for provider, bag in bags.items() if bag} or None
+
+    choices = [
+        choice.model_copy(
+            update={
+                "provider_metadata": kept(choice.provider_metadata),
+                "message": choice.message.model_copy(
+                    update={"provider_metadata": kept(choice.message.provider_metadata)}
+                ),
+            }
+        )
+        for choice in response.choices
+    ]
+    return response.model_copy(update={"choices": choices})
+
+
+def _without_nulls(bag: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in bag.items() if value is not None}
+
+
+@pytest.mark.parametrize("name", PROVIDER_NAMES)
+def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) -> None:
+    provider = PROVIDER[name]
+    bag = {name: CHOICE_BAGS[name]}
+    choice = chatcodec.ResponseChoice(
+        message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="Otters hold hands")]),
+        provider_metadata=bag,
+    )
+    response = chatcodec.ChatResponse(id="resp_1", model="m", choices=[choice])
+    losses: list[chatcodec.Loss] = []
+    wire = list(chatcodec.encode_stream(name, events_from_response(response), on_loss="ignore", losses=losses))
+    provider.check_stream(wire)
+    streamed = chatcodec.accumulate_stream(name, wire)
+    if name in CARRIES_UNFINISHED_CHOICE_BAG:
+        assert losses == []
+        assert streamed.choices[0].finish_reason is None
+        assert streamed.choices[0].provider_metadata == bag
+    else:
+        assert _bag_losses(losses), losses
+        assert streamed.choices[0].message.text == "Otters hold hands"
