@@ -23,7 +23,7 @@ import chatcodec
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, json_objects
 from conformance.normal_forms import without_provider_data
-from conformance.providers import PROVIDER, PROVIDER_NAMES, Provider
+from conformance.providers import PROVIDER, PROVIDER_NAMES, Provider, case_id, fixture_cases
 
 _URL_CITATION = {
     "type": "url_citation",
@@ -217,12 +217,17 @@ def _without_sample_bags(response: chatcodec.ChatResponse) -> chatcodec.ChatResp
         bags = {provider: {k: v for k, v in bag.items() if k not in keys} for provider, bag in (metadata or {}).items()}
         return {provider: bag for provider, bag in bags.items() if bag} or None
 
+    return _with_bags_replaced(response, kept)
+
+
+def _with_bags_replaced(response: chatcodec.ChatResponse, change: Any) -> chatcodec.ChatResponse:
+    """``response`` with ``change`` applied to every choice's and message's bag."""
     choices = [
         choice.model_copy(
             update={
-                "provider_metadata": kept(choice.provider_metadata),
+                "provider_metadata": change(choice.provider_metadata),
                 "message": choice.message.model_copy(
-                    update={"provider_metadata": kept(choice.message.provider_metadata)}
+                    update={"provider_metadata": change(choice.message.provider_metadata)}
                 ),
             }
         )
@@ -255,3 +260,50 @@ def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name
     else:
         assert _bag_losses(losses), losses
         assert streamed.choices[0].message.text == "Otters hold hands"
+
+
+def _cut_before_the_finish(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    return response.model_copy(
+        update={"choices": [choice.model_copy(update={"finish_reason": None}) for choice in response.choices]}
+    )
+
+
+def _has_bags(provider: Provider, name: str) -> bool:
+    response = chatcodec.decode_response(provider.name, provider.load("response", name))
+    return any(choice.provider_metadata or choice.message.provider_metadata for choice in response.choices)
+
+
+WITH_BAGS = [
+    (provider, name)
+    for provider, name in fixture_cases("response")
+    if name not in provider.stream_gaps and _has_bags(provider, name)
+]
+"""Recorded responses with a choice or message bag (OpenAI's and Gemini's)."""
+
+
+def test_item26_recorded_responses_with_bags_are_openai_and_gemini_ones() -> None:
+    assert {provider.name for provider, _name in WITH_BAGS} == {"openai-chat", "gemini"}
+    assert len(WITH_BAGS) >= 14
+
+
+@pytest.mark.parametrize(("provider", "name"), WITH_BAGS, ids=case_id)
+def test_item26_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_reports_them(
+    provider: Provider, name: str
+) -> None:
+    cut = _cut_before_the_finish(chatcodec.decode_response(provider.name, provider.load("response", name)))
+    losses: list[chatcodec.Loss] = []
+    wire = list(chatcodec.encode_stream(provider.name, events_from_response(cut), on_loss="ignore", losses=losses))
+    provider.check_stream([provider.for_sdk(name, event) for event in wire])
+    streamed = chatcodec.accumulate_stream(provider.name, wire)
+    assert all(choice.finish_reason is None for choice in streamed.choices)
+    if losses:  # only the bags a stream cannot give without a finish (OpenAI's annotations)
+        assert provider.name not in CARRIES_UNFINISHED_CHOICE_BAG
+        assert {loss.what.split(" data ")[0] for loss in losses} == {provider.name}
+        assert provider.same_result(streamed) == provider.same_result(_without_bags(cut))
+    else:
+        assert provider.same_result(streamed) == provider.same_result(cut)
+
+
+def _without_bags(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+    """``response`` without its choices' and messages' bags (what the loss reported)."""
+    return _with_bags_replaced(response, lambda _metadata: None)
