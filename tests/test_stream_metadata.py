@@ -264,3 +264,16 @@ def test_item26_a_bag_field_the_wire_reads_as_the_answer_does_not_change_it() ->
     assert streamed.choices[0].index == 0
     assert streamed.message.text == "Otters"
     assert streamed.choices[0].provider_metadata == {"gemini": {"finishMessage": "done"}}
+
+
+def test_item26_gemini_candidate_fields_after_the_finish_reason_are_kept() -> None:
+    """The finish is given at the end (a trailing chunk may still sign the last part), so a
+    candidate field on a chunk after the ``finishReason`` joins the choice's bag too."""
+    citations = {"citations": [{"startIndex": 0, "endIndex": 6, "uri": "https://example.com/otters"}]}
+    stream = [
+        _gemini_chunk({"content": {"role": "model", "parts": [{"text": "Otters"}]}, "finishReason": "STOP"}),
+        _gemini_chunk({"content": {"role": "model", "parts": [{"text": ""}]}, "citationMetadata": citations}),
+    ]
+    response = chatcodec.accumulate_stream("gemini", stream)
+    assert (response.choices[0].provider_metadata or {})["gemini"]["citationMetadata"] == citations
+    assert response.choices[0].finish_reason == chatcodec.FinishReason(unified="stop", raw="STOP")

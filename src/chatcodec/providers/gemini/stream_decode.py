@@ -86,7 +86,7 @@ class StreamDecoder:
         self.counts: dict[str, Any] = {}
         self.choices: dict[int, _Choice] = {}
         self.finished: set[int] = set()
-        self.finishes: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        self.finishes: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         """Finish reasons read but not yet given: a candidate's parts stay open after its
         ``finishReason`` (Gemini 3 sends a trailing chunk with only the last part's
         ``thoughtSignature``), and canonical streams end a part before the finish, so the
@@ -115,8 +115,9 @@ class StreamDecoder:
                 self._end_partial(choice, state)
         for choice, state in sorted(self.choices.items()):
             self._choice_data(choice, state)
-        for choice, (reason, choice_metadata) in sorted(self.finishes.items()):
-            self.builder.finish(choice, reason, choice_metadata=choice_metadata)
+        for choice, (reason, bag) in sorted(self.finishes.items()):
+            bag.update(self.choices[choice].extras)  # a chunk after the finish may add fields
+            self.builder.finish(choice, reason, choice_metadata={PROVIDER: bag} if bag else None)
         self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
@@ -197,7 +198,7 @@ class StreamDecoder:
             mark_absent(bag, candidate, "index")
             reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
             assert reason is not None
-            self.finishes[choice] = (reason, {PROVIDER: bag} if bag else None)
+            self.finishes[choice] = (reason, bag)
             self.finished.add(choice)
 
     def _choice_data(self, choice: int, state: _Choice) -> None:
