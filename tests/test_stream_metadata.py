@@ -225,8 +225,8 @@ def test_item26_anthropic_encode_response_reports_a_choice_or_message_bag_of_its
 
 def test_item26_gemini_candidate_fields_nested_too_deep_are_a_stream_error_at_the_end() -> None:
     """The candidate fields are given at ``close()`` (with the finish, or on their own): a
-    value nested past pydantic's depth limit is refused there as a chatcodec error (found
-    by the fuzz harness: a bare pydantic error left ``decode_stream``)."""
+    value nested past pydantic's depth limit is refused there as a chatcodec error, for
+    the new ``ChoiceMetadataEvent`` too (the codec's guard around every decoder's close)."""
     deep: dict[str, Any] = {}
     for _ in range(300):
         deep = {"a": deep}

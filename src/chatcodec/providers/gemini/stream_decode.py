@@ -99,16 +99,7 @@ class StreamDecoder:
         return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
-        """Close what is still open, and give the final usage. The events given here carry
-        wire values too (candidate fields), so a value the canonical event refuses is a
-        :class:`~chatcodec.StreamError` naming the last chunk, as in :meth:`read`."""
-        try:
-            self._close()
-        except pydantic_core.ValidationError as error:
-            raise canonical_refusal(error, self.position) from None
-        return self.builder.take_events()
-
-    def _close(self) -> None:
+        """Close what is still open, give the candidates' bags and finishes, and the final usage."""
         for choice, state in sorted(self.choices.items()):
             self._close_open(state)
             if state.partial is not None:
@@ -121,6 +112,7 @@ class StreamDecoder:
         self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+        return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read chunks into the builder (the whole stream, for ``accumulate_stream``)."""
