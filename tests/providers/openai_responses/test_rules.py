@@ -381,3 +381,18 @@ def test_a_responses_call_streamed_through_keeps_its_item_id_from_the_start() ->
     assert resent == ids
     assert ids  # the recording names its call item (DeepSeek's ids, not fc_ ones)
     assert all(ids)
+
+
+def test_an_assistant_turns_own_bag_is_reported_in_a_request_too() -> None:
+    """The decoder keeps an assistant turn's fields on its items' parts, never on the turn:
+    a bag there (a caller's) has no place in the request, and was dropped unreported."""
+    request = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "a", "provider_metadata": {"openai-responses": {"phase": "final"}}},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1]", "openai-responses data ['phase']")]

@@ -171,10 +171,9 @@ def encode_assistant(
     message: AssistantMessage, losses: LossRecorder, at: Steps, *, for_request: bool = True
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's output)."""
-    if for_request:
-        KIT.claim(losses, message.provider_metadata, at)
-    else:  # a response's answer is its output items: the decoder keeps no message bag
-        KIT.report_unplaced(losses, message.provider_metadata, at, "Responses output items have no place for it")
+    # A turn is a run of items, each carrying its own fields (on its parts' bags): the
+    # decoder keeps no bag on the turn itself, so one there (a caller's) has no place.
+    KIT.report_unplaced(losses, message.provider_metadata, at, "a Responses turn is items; the turn has no fields")
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
