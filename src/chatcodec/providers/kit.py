@@ -188,6 +188,8 @@ class ProviderKit:
     def report_unplaced(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
         wire at hand, its own included (``why`` says so); markers are never reported."""
+        if not metadata:  # the usual case: every assistant turn a Responses encoder writes
+            return
         self.report_foreign(losses, metadata, at)
         keys = sorted(wire_key(key) for key in self.own(metadata) if not is_marker(key))
         if keys:
