@@ -396,3 +396,30 @@ def test_an_assistant_turns_own_bag_is_reported_in_a_request_too() -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1]", "openai-responses data ['phase']")]
+
+
+def test_a_live_text_item_that_ends_with_string_content_takes_no_more_parts() -> None:
+    """A message item whose ``output_item.done`` gives its content as one string (a
+    request's spelling) holds no parts: a text part after it opens its own item. The
+    stream encoder appended to the string and raised AttributeError (found by the long
+    fuzz run)."""
+    item = {"id": "msg_1", "type": "message", "role": "assistant"}
+    where = {"item_id": "msg_1", "output_index": 0}
+    events = [
+        {"type": "response.created", "response": {"id": "r", "created_at": 1, "model": "m", "output": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**item, "status": "in_progress", "content": []},
+        },
+        {"type": "response.output_text.delta", **where, "content_index": 7, "delta": "b"},
+        {"type": "response.output_text.delta", **where, "content_index": 0, "delta": "a"},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": {**item, "status": "completed", "content": "ab"},
+        },
+    ]
+    again = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, events), on_loss="ignore"))
+    texts = [part.text for part in chatcodec.accumulate_stream(FORMAT, again).message.parts]
+    assert texts == [part.text for part in chatcodec.accumulate_stream(FORMAT, events).message.parts]

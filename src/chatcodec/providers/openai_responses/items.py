@@ -218,8 +218,9 @@ def _encode_part(
 def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -> None:
     bag = part_bag(part, state.losses, at)
     starts = ITEM in bag
-    if not starts and state.open_message is not None:
-        state.open_message["content"].append(encode_output_part(part, state.losses, at))
+    open_content = None if state.open_message is None else as_list(state.open_message.get("content"))
+    if not starts and open_content is not None:  # a string-content item (live text ended as one) takes no more
+        open_content.append(encode_output_part(part, state.losses, at))
         return
     item = restore_fields(kept_object(bag, "item", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True))
     if bag.get(ITEM) == "message" or not (starts or state.for_request):
