@@ -405,20 +405,25 @@ def test_a_live_text_item_that_ends_with_string_content_takes_no_more_parts() ->
     fuzz run)."""
     item = {"id": "msg_1", "type": "message", "role": "assistant"}
     where = {"item_id": "msg_1", "output_index": 0}
+    done = {**item, "status": "completed", "content": "ab"}
+    response = {"id": "r", "object": "response", "created_at": 1, "model": "m"}
     events = [
-        {"type": "response.created", "response": {"id": "r", "created_at": 1, "model": "m", "output": []}},
+        {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}},
         {
             "type": "response.output_item.added",
             "output_index": 0,
             "item": {**item, "status": "in_progress", "content": []},
         },
+        {
+            "type": "response.content_part.added",
+            **where,
+            "content_index": 0,
+            "part": {"type": "output_text", "text": ""},
+        },
         {"type": "response.output_text.delta", **where, "content_index": 7, "delta": "b"},
         {"type": "response.output_text.delta", **where, "content_index": 0, "delta": "a"},
-        {
-            "type": "response.output_item.done",
-            "output_index": 0,
-            "item": {**item, "status": "completed", "content": "ab"},
-        },
+        {"type": "response.output_item.done", "output_index": 0, "item": done},
+        {"type": "response.completed", "response": {**response, "status": "completed", "output": [done]}},
     ]
     again = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, events), on_loss="ignore"))
     texts = [part.text for part in chatcodec.accumulate_stream(FORMAT, again).message.parts]
