@@ -428,3 +428,32 @@ def test_a_live_text_item_that_ends_with_string_content_takes_no_more_parts() ->
     again = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, events), on_loss="ignore"))
     texts = [part.text for part in chatcodec.accumulate_stream(FORMAT, again).message.parts]
     assert texts == [part.text for part in chatcodec.accumulate_stream(FORMAT, events).message.parts]
+
+
+def test_a_message_part_kept_whole_streams_as_it_is() -> None:
+    """A finished message item holding a content entry the decoder keeps whole (here an
+    ``output_text`` without its text) is streamed as that entry, with no deltas; the
+    encoder read its ``text`` and raised KeyError (found by the long fuzz run)."""
+    item = {"type": "message", "id": "msg_1", "role": "assistant"}
+    response = {"id": "r", "object": "response", "created_at": 1, "model": "m"}
+    done = {**item, "type": "", "status": "completed", "content": [{"type": "output_text", "annotations": []}]}
+    where = {"item_id": "msg_1", "output_index": 0, "content_index": 0}
+    events = [
+        {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**item, "status": "in_progress", "content": []},
+        },
+        {
+            "type": "response.content_part.added",
+            **where,
+            "part": {"type": "output_text", "text": "", "annotations": []},
+        },
+        {"type": "response.output_text.delta", **where, "delta": "Hi"},
+        {"type": "response.output_item.done", "output_index": 0, "item": done},
+        {"type": "response.completed", "response": {**response, "status": "completed", "output": [done]}},
+    ]
+    again = list(chatcodec.encode_stream(FORMAT, chatcodec.decode_stream(FORMAT, events), on_loss="ignore"))
+    kept = [event["part"] for event in again if event["type"] == "response.content_part.done"]
+    assert {"type": "output_text", "annotations": []} in kept

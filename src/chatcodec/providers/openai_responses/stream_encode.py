@@ -378,7 +378,10 @@ def _content_events(
 def _message_part_events(
     stream: _Stream, part: dict[str, Any], where: dict[str, Any], fragments: list[str] | None
 ) -> Iterator[dict[str, Any]]:
-    if part.get("type") == "refusal":
+    text = part.get("refusal" if part.get("type") == "refusal" else "text")
+    if not isinstance(text, str):  # a part kept whole (one the decoder could not read): no deltas to give
+        yield stream.event("response.content_part.added", **where, part=part)
+    elif part.get("type") == "refusal":
         yield stream.event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
         for delta in _deltas(part["refusal"], fragments):
             yield stream.event("response.refusal.delta", **where, delta=delta)
