@@ -273,3 +273,14 @@ def encode_content_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps)
         chunks = [{"type": "text", "text": part.text}]
     _carry_nothing_else(part, "a thinking content part", losses, at)
     return {**wire, "type": "thinking", "thinking": chunks}
+
+
+def repeated_reasoning(reasoning_text: object, content: object, details: list[dict[str, Any]]) -> bool:
+    """Whether a stream chunk's ``reasoning`` only repeats its other reasoning (OpenRouter,
+    vLLM send the same text as ``reasoning`` beside ``reasoning_content`` or the details)."""
+    if not isinstance(reasoning_text, str) or not reasoning_text:
+        return False
+    if reasoning_text == content:
+        return True
+    texts = (fragment.get("summary" if fragment.get("type") == "reasoning.summary" else "text") for fragment in details)
+    return bool(details) and reasoning_text == "".join(text for text in texts if isinstance(text, str))

@@ -14,6 +14,7 @@ finish reason as ``"stop"`` with a loss, since that one tells the client somethi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -27,6 +28,7 @@ from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
+from chatcodec.stream_events import ErrorEvent
 from chatcodec.validation import validate_canonical, validate_with
 
 OBJECT = "chat.completion"
@@ -108,3 +110,18 @@ def _encode_choice(
         losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
         wire["finish_reason"] = "stop"
     return wire
+
+
+def error_event(error: object) -> ErrorEvent:
+    """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
+    event: the same fields :func:`decode_response` reads from an error body."""
+    fields = as_dict(error)
+    if fields is not None:
+        message = fields.get("message")
+        kind = fields.get("type") or fields.get("code")
+        return ErrorEvent(
+            message=message if isinstance(message, str) else json.dumps(error),
+            error_type=str(kind) if kind is not None else None,
+            body=fields,
+        )
+    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)

@@ -44,7 +44,6 @@ goes through the wire adapter, whose errors name the chunk (``$[n]``) and the pa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from typing import Any, cast
@@ -58,13 +57,13 @@ from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.response import error_event
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import (
     AnyStreamEvent,
-    ErrorEvent,
     PartEvent,
     ThinkingDeltaEvent,
     ThinkingSignatureDeltaEvent,
@@ -241,7 +240,7 @@ class StreamDecoder:
 
     def _read(self, event: dict[str, Any], position: int) -> None:
         if "error" in event:
-            self.builder.error(_error_event(event["error"]))
+            self.builder.error(error_event(event["error"]))
             if "choices" not in event:
                 return
         chunk = _validated(event, position)
@@ -351,7 +350,7 @@ class StreamDecoder:
     def _reasoning(self, state: _Choice, number: int, delta: dict[str, Any]) -> None:
         content = delta.get("reasoning_content")
         details: list[dict[str, Any]] = delta.get("reasoning_details") or []
-        copied = _repeated_reasoning(delta.get("reasoning"), content, details)
+        copied = reasoning.repeated_reasoning(delta.get("reasoning"), content, details)
         if isinstance(content, str) and content:
             self._thinking_text(state, number, "reasoning_content", content)
         if isinstance(delta.get("reasoning"), str) and delta["reasoning"] and not copied:
@@ -583,29 +582,6 @@ def _validated(event: dict[str, Any], event_index: int) -> dict[str, Any]:
         detail = error.errors(include_url=False)[0]
         raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None
     raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
-
-
-def _error_event(error: object) -> ErrorEvent:
-    fields = as_dict(error)
-    if fields is not None:
-        message = fields.get("message")
-        kind = fields.get("type") or fields.get("code")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else json.dumps(error),
-            error_type=str(kind) if kind is not None else None,
-            body=fields,
-        )
-    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
-
-
-def _repeated_reasoning(reasoning_text: object, content: object, details: list[dict[str, Any]]) -> bool:
-    """Whether ``reasoning`` only repeats the chunk's other reasoning (OpenRouter, vLLM)."""
-    if not isinstance(reasoning_text, str) or not reasoning_text:
-        return False
-    if reasoning_text == content:
-        return True
-    texts = (fragment.get("summary" if fragment.get("type") == "reasoning.summary" else "text") for fragment in details)
-    return bool(details) and reasoning_text == "".join(text for text in texts if isinstance(text, str))
 
 
 def _has_payload(delta: dict[str, Any]) -> bool:
