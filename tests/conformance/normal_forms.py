@@ -64,7 +64,7 @@ def without_provider_data(model: ModelT) -> ModelT:
     """A generated value without metadata bags or opaque parts of a registered provider.
 
     Those are written only by that provider's decoder: random ones are not its data (a
-    random ``{"id": null}`` in Anthropic's usage bag is sent as written and makes an
+    random ``{"id": null}`` in one provider's usage bag is sent as written and makes an
     invalid body), so the laws over generated values leave them out.
     """
     return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))
