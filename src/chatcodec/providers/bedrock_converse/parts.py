@@ -53,11 +53,10 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers import tool_names
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -398,9 +397,9 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
-    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`..tool_names`), reported, so
-    two long names stay two names and calls, choices and definitions agree. A blank name
-    is an error in a request and ``tool``, reported, in a response or stream."""
+    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`~chatcodec.providers.kit.tool_names`),
+    reported, so two long names stay two names and calls, choices and definitions agree.
+    A blank name is an error in a request and ``tool``, reported, in a response or stream."""
     if not name.strip() and not context.for_request:  # what the model called: no request to refuse
         context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
         return "tool"
