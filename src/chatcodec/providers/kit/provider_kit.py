@@ -12,13 +12,23 @@ spelling and refuse or misread the other (OpenAI Chat's ``max_tokens`` against
 ``max_completion_tokens``), or the model would see something else. A provider declares
 those in its kit (``ProviderKit(name, meaningful_markers={marker: why})``), and another
 provider's encoder reports one it drops as a loss (:meth:`ProviderKit.report_foreign`;
-issue 10, item 24). The declaration is found by provider name
-(:func:`meaningful_markers`), loading that provider through the registry when it was not
-imported yet, so it does not depend on import order.
+issue 10, item 24).
+
+The declarations form a table keyed by provider name, which each provider's
+``markers.py`` fills by making its kit (``KIT = ProviderKit(...)`` registers itself).
+:func:`meaningful_markers` reads it without depending on import order: a provider whose
+``markers.py`` was not imported yet is found by the folder naming rule every provider
+follows (``openai-chat`` -> ``chatcodec.providers.openai_chat.markers``) and that small
+module is imported (with its folder's ``__init__``), not the provider's codec and not the
+registry, which sits above the kit (issue 20 item 4). A name no such module answers, or
+one whose kit declares nothing, has no meaningful markers. A codec registered from
+outside chatcodec and written with this kit fills its entry when its kit is made, which
+its decoder's import does.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,11 +36,15 @@ from chatcodec._base import ProviderMetadata
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.arguments import compact_json
 from chatcodec.providers.kit.bags import is_marker, wire_key
-from chatcodec.registry import get_codec, registered_providers
 
 _NO_MEANINGFUL: Mapping[str, str] = {}
 _KITS: dict[str, ProviderKit] = {}
-"""Every kit made so far, by provider name (each provider's ``markers.KIT``)."""
+"""The marker table: every kit made so far, by provider name (each provider's ``markers.KIT``)."""
+_PROVIDERS_PACKAGE = "chatcodec.providers"
+"""Where every provider folder is (``<folder>/markers.py`` holds its kit)."""
+_NOT_PROVIDERS: set[str] = set()
+"""Names whose ``markers`` module does not exist, so a bag under such a name (written by
+hand, or by a provider outside this package) costs one failed import, not one per bag."""
 
 
 class ProviderKit:
@@ -120,13 +134,29 @@ TOOL_ORDER: Mapping[str, str] = {
 
 def meaningful_markers(provider: str) -> Mapping[str, str]:
     """The markers of ``provider`` that carry meaning, each with why (``{}`` for a name
-    no kit declared). A provider not imported yet is loaded through the registry first:
-    a bag can reach another provider's encoder without its own codec ever running (a
-    caller wrote ``provider_options["openai-chat"]`` by hand)."""
+    no kit declared). A provider whose kit was not made yet has its ``markers.py``
+    imported first (see the module docstring): a bag can reach another provider's encoder
+    without its own codec ever running (a caller wrote ``provider_options["openai-chat"]``
+    by hand)."""
     kit = _KITS.get(provider)
-    if kit is None:
-        if provider not in registered_providers():
-            return _NO_MEANINGFUL
-        get_codec(provider)
+    if kit is None and provider not in _NOT_PROVIDERS:
+        _import_markers(provider)
         kit = _KITS.get(provider)
     return _NO_MEANINGFUL if kit is None else kit.meaningful_markers
+
+
+def _import_markers(provider: str) -> None:
+    """Import ``chatcodec.providers.<folder>.markers`` for ``provider`` (its name with
+    ``-`` as ``_``), remembering a name that has no such module; a module that exists but
+    fails on its own imports raises as usual."""
+    folder = provider.replace("-", "_")
+    if not folder.isidentifier() or folder != folder.lower():
+        _NOT_PROVIDERS.add(provider)
+        return
+    module = f"{_PROVIDERS_PACKAGE}.{folder}.markers"
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or not (module == error.name or module.startswith(f"{error.name}.")):
+            raise
+        _NOT_PROVIDERS.add(provider)
