@@ -54,7 +54,6 @@ if _typing.TYPE_CHECKING:
     from chatcodec.errors import (
         ChatcodecError,
         CodecNotAvailableError,
-        LossError,
         PayloadError,
         ProviderAPIError,
         ProviderLookupError,
@@ -63,7 +62,7 @@ if _typing.TYPE_CHECKING:
         UnknownProviderError,
         ValidationError,
     )
-    from chatcodec.losses import Loss, LossWarning, OnLoss
+    from chatcodec.losses import Loss, LossError, LossWarning, OnLoss
     from chatcodec.messages import (
         MESSAGE_ADAPTER,
         MESSAGES_ADAPTER,
@@ -261,7 +260,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "FinishReason": "chatcodec.response",
     "ImagePart": "chatcodec.content",
     "Loss": "chatcodec.losses",
-    "LossError": "chatcodec.errors",
+    "LossError": "chatcodec.losses",
     "LossWarning": "chatcodec.losses",
     "Message": "chatcodec.messages",
     "Messages": "chatcodec.messages",

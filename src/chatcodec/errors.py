@@ -9,6 +9,7 @@
     │   ├── UnknownProviderError    the name is not a known wire format
     │   └── CodecNotAvailableError  the format is known but no codec is registered yet
     ├── LossError              an encode could not carry something and on_loss="error"
+    │                          (in :mod:`chatcodec.losses`, beside the losses it lists)
     └── ProviderAPIError       the provider itself reported an error (in a body or stream)
 
 Every error names the JSON path of the offending value (``$.messages[2].content[0]``)
@@ -18,16 +19,12 @@ and the rule it broke, so a caller can fix the input without a debugger.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, LiteralString
+from typing import LiteralString
 
 import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from chatcodec._narrow import as_dict, as_list
-
-if TYPE_CHECKING:
-    from chatcodec.losses import Loss
-
 
 _NO_ROOT: object = object()
 
@@ -243,16 +240,6 @@ class UnknownProviderError(ProviderLookupError):
 
 class CodecNotAvailableError(ProviderLookupError):
     """The wire format is known, but no codec for it is registered (yet)."""
-
-
-class LossError(ChatcodecError, ValueError):
-    """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
-
-    def __init__(self, losses: Sequence[Loss]) -> None:
-        listed = "\n".join(f"  {loss}" for loss in losses)
-        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
-        self.losses = list(losses)
-        """Every loss found, not only the first."""
 
 
 class ProviderAPIError(ChatcodecError):

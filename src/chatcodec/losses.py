@@ -9,10 +9,11 @@ available to the caller, whatever the policy.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from chatcodec.errors import LossError, json_path
+from chatcodec.errors import ChatcodecError, json_path
 
 Steps: TypeAlias = tuple[int | str, ...]
 """A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
@@ -45,6 +46,16 @@ class LossWarning(UserWarning):
         super().__init__(str(loss))
         self.loss = loss
         """The loss warned about."""
+
+
+class LossError(ChatcodecError, ValueError):
+    """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
+
+    def __init__(self, losses: Sequence[Loss]) -> None:
+        listed = "\n".join(f"  {loss}" for loss in losses)
+        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
+        self.losses = list(losses)
+        """Every loss found, not only the first."""
 
 
 class LossRecorder:

@@ -3,7 +3,7 @@
 A decoder keeps, on the closest canonical object, every wire field it did not map. Some
 spellings carry no information but must come back exactly, so they are kept as markers
 (keys starting with exactly one ``_``; a wire key starting with ``_`` is kept escaped as
-``__key``, see ``providers/kit.py``). A field equal to its default is not kept at all, so
+``__key``, see ``providers/kit/bags.py``). A field equal to its default is not kept at all, so
 a bag holds only real information.
 
 Pure spelling (every server that takes one spelling takes the other with the same

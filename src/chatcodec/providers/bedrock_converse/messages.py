@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
     Blocks,
-    EncodeContext,
     cache_marker,
     cache_point,
     decode_blocks,

@@ -30,8 +30,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import (
@@ -51,13 +50,12 @@ from chatcodec.content import (
     ToolUsePart,
     UrlSource,
 )
-from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers import tool_names
+from chatcodec.providers.bedrock_converse.context import EncodeContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -237,25 +235,6 @@ def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------------
 
-StatusPolicy = Literal["source", "always", "never"]
-"""When ``toolResult.status`` is written: as the source had it, always, or never."""
-UnsignedThinking = Literal["drop", "text"]
-"""What to do with thinking Bedrock cannot verify: drop it, or send its text as text."""
-
-
-@dataclass
-class EncodeContext:
-    """What one encode carries along: the loss recorder and the rules in force."""
-
-    losses: LossRecorder
-    for_request: bool = True
-    model: str | None = None
-    """The target ``modelId``, when known: decides whether Claude signatures replay."""
-    unsigned_thinking: UnsignedThinking = "drop"
-    tool_result_status: StatusPolicy = "source"
-    document_names: set[str] = field(default_factory=set[str])
-
-
 Blocks = list[dict[str, Any]]
 
 
@@ -398,9 +377,9 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
 
 def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
-    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`..tool_names`), reported, so
-    two long names stay two names and calls, choices and definitions agree. A blank name
-    is an error in a request and ``tool``, reported, in a response or stream."""
+    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`~chatcodec.providers.kit.tool_names`),
+    reported, so two long names stay two names and calls, choices and definitions agree.
+    A blank name is an error in a request and ``tool``, reported, in a response or stream."""
     if not name.strip() and not context.for_request:  # what the model called: no request to refuse
         context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
         return "tool"

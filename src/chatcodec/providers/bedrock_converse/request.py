@@ -27,6 +27,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
     decode_messages,
@@ -35,7 +36,6 @@ from chatcodec.providers.bedrock_converse.messages import (
     encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.bedrock_converse.parts import EncodeContext
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools

@@ -19,9 +19,10 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, EncodeContext, decode_blocks, encode_part
+from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_part
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, leftovers, restore_fields

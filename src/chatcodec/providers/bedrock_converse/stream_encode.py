@@ -25,9 +25,10 @@ from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, Thin
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.bedrock_converse.parts import EncodeContext, encode_part, tool_name, tool_use_id
+from chatcodec.providers.bedrock_converse.parts import encode_part, tool_name, tool_use_id
 from chatcodec.providers.bedrock_converse.stream_decode import NO_METRICS
 from chatcodec.providers.bedrock_converse.usage import encode_usage
 from chatcodec.providers.kit import Steps, restore_fields

@@ -23,14 +23,12 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec.content import ThinkingPart
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
-
-if TYPE_CHECKING:
-    from chatcodec.providers.bedrock_converse.parts import EncodeContext
 
 
 def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:

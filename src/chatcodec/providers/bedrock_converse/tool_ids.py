@@ -4,7 +4,7 @@ botocore's ``bedrock-runtime`` service model (``ToolUseId``) allows ``[a-zA-Z0-9
 of 1 to 64 characters, so ids Anthropic rejects (``functions.write:0``) pass here, and
 ids Anthropic accepts can be too long here (OpenAI ``call_`` ids of 40+ characters with a
 proxy prefix, Gemini-generated ones). The rewrite is the kit's collision-free, reversible
-:class:`~chatcodec.providers.tool_id_mapping.ToolIdMapping` with Bedrock's rule; an id
+:class:`~chatcodec.providers.kit.tool_id_mapping.ToolIdMapping` with Bedrock's rule; an id
 whose escape would exceed 64 characters is hashed, and the encoder reports it.
 
 Tool names (``ToolName``): ``[a-zA-Z0-9_-]+``, 1 to 64 characters; a name outside that is
@@ -14,7 +14,7 @@ a request Bedrock rejects with a ValidationException, so it is an error by polic
 
 from __future__ import annotations
 
-from chatcodec.providers.tool_id_mapping import ToolIdMapping
+from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
 
 MAX_LENGTH = 64
 """Longest tool id Bedrock accepts (its tool names follow ``tool_names.OPENAI_TOOL_NAMES``)."""

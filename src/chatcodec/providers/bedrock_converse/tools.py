@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.bedrock_converse.parts import EncodeContext, cache_marker, cache_point, opaque, tool_name
+from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 

@@ -22,7 +22,8 @@ from typing import Any, Literal, assert_never
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
-from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, Turn, decode_part, encode_part
+from chatcodec.providers.gemini.media import Turn
+from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, decode_part, encode_part
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 
 WirePart = tuple[dict[str, Any], Steps]

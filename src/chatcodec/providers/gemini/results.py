@@ -26,8 +26,9 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
 
@@ -50,8 +51,6 @@ def parsed_object(text: str) -> dict[str, Any] | None:
 
 def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
     """A tool-result part for a ``functionResponse`` part."""
-    from chatcodec.providers.gemini.parts import decode_media
-
     function_response: dict[str, Any] = part["functionResponse"]
     wire_id = function_response.get("id")
     bag = leftovers(part, ("functionResponse",))
@@ -142,8 +141,6 @@ def encode_result(
 
 
 def _media(item: object, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    from chatcodec.providers.gemini.parts import encode_media
-
     if isinstance(item, TextPart):
         return None
     if isinstance(item, ImagePart | AudioPart | DocumentPart):

@@ -21,7 +21,7 @@ from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")

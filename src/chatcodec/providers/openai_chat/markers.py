@@ -1,7 +1,7 @@
 """This provider's name, its kit, and the spelling markers it keeps in its bags.
 
 Spelling markers (keys starting with exactly one ``_`` in this codec's ``provider_metadata`` bag;
-a wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit.py``)
+a wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit/bags.py``)
 record how the wire wrote something that has no canonical difference, so the encoder can
 write it the same way again. They are only added when the encoder's default would differ.
 

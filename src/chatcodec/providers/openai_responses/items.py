@@ -39,6 +39,7 @@ from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, Tex
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, split_fields
+from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -48,7 +49,6 @@ from chatcodec.providers.openai_responses.parts import (
     opaque,
     part_bag,
 )
-from chatcodec.providers.tool_names import tool_name
 
 AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
 """What an assistant message may hold."""

@@ -23,9 +23,9 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
+from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
-from chatcodec.providers.tool_names import tool_name
 from chatcodec.request import ChatRequest
 
 _TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
