@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.openai_chat import reasoning as openai_reasoning
+from chatcodec.dialect_codecs import REASONING_DETAILS
 
 
 def _without(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def with_provider_state(message: dict[str, Any], at: tuple[int | str, ...]) -> d
     if all(kind in ("thinking", "redacted_thinking") for kind in kinds):
         field = "thinking_blocks"
     elif all(isinstance(kind, str) and kind.startswith("reasoning.") for kind in kinds):
-        field = openai_reasoning.DETAILS
+        field = REASONING_DETAILS
     else:
         content = rest.get("content")
         listed = [{"type": "text", "text": content}] if isinstance(content, str) and content else as_list(content) or []

@@ -1,0 +1,45 @@
+"""The codecs the dialect readers read with, through the codec interface only.
+
+One reader per dialect: an OpenAI shape found in a stored conversation is read by the
+openai-chat codec, an Anthropic block by the anthropic codec, so the boundary and
+``decode_request`` give the same parts. The readers sit above the providers and reach
+them only through the registry (:func:`~chatcodec.get_codec`) and the dialect-reading
+methods of :class:`~chatcodec.providers.provider_codec.ProviderCodec`; a codec is loaded
+the first time a dialect needs it, so canonical input loads none (issue 20, item 3).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from chatcodec.registry import get_codec
+
+OPENAI_CHAT = "openai-chat"
+ANTHROPIC = "anthropic"
+
+REASONING_STRING_FIELDS = ("reasoning_content", "reasoning")
+"""The compatible servers' reasoning strings on an OpenAI assistant message (DeepSeek,
+vLLM: ``reasoning_content``; OpenRouter, Groq: ``reasoning``), as the openai-chat codec
+reads them (``providers/openai_chat/reasoning.py``; a test keeps the two lists equal)."""
+REASONING_DETAILS = "reasoning_details"
+"""OpenRouter's list of reasoning entries on an OpenAI assistant message."""
+REASONING_FIELDS = (*REASONING_STRING_FIELDS, REASONING_DETAILS)
+
+
+@runtime_checkable
+class DialectCodec(Protocol):
+    """What the dialect readers need of a codec (``ProviderCodec`` offers it)."""
+
+    def decode_part(self, part: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def decode_assistant(self, message: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def decode_tools(self, tools: list[dict[str, Any]], /) -> list[dict[str, Any]]: ...
+
+
+def dialect_codec(name: str) -> DialectCodec:
+    """The registered codec ``name``, which must read the pieces of its dialect."""
+    codec = get_codec(name)
+    if not isinstance(codec, DialectCodec):
+        raise TypeError(f"the codec registered as {name!r} cannot read its dialect outside a body")
+    return codec
