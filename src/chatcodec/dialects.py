@@ -69,12 +69,14 @@ from pydantic import BaseModel
 
 from chatcodec._base import CanonicalModel
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.dialect_codecs import (
+from chatcodec.dialect_base import (
     ANTHROPIC,
     OPENAI_CHAT,
     REASONING_DETAILS,
     REASONING_FIELDS,
     REASONING_STRING_FIELDS,
+    DialectError,
+    Location,
     dialect_codec,
 )
 from chatcodec.dialect_state import with_provider_state
@@ -82,25 +84,6 @@ from chatcodec.dialect_tools import read_tools
 from chatcodec.request import with_system_shorthand
 from chatcodec.response import with_single_message_shorthand
 from chatcodec.sdk_objects import sdk_json
-
-Location = tuple[int | str, ...]
-"""Steps of a JSON path into the caller's input."""
-
-
-class DialectError(Exception):
-    """An alias field the caller wrote cannot be read (raised before validation)."""
-
-    def __init__(self, location: Location, rule: str, message: str, value: object) -> None:
-        super().__init__(message)
-        self.location = location
-        """Where the value is in the input."""
-        self.rule = rule
-        """Name of the rule broken (``tool_calls_type``, ...)."""
-        self.message = message
-        """What is wrong."""
-        self.value = value
-        """The offending value."""
-
 
 _CARRIED = frozenset({"cache_control", "provider_metadata"})
 

@@ -17,7 +17,8 @@ import pydantic_core
 from pydantic import BaseModel
 
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.dialects import DialectError, read_message, read_messages, read_request, read_response
+from chatcodec.dialect_base import DialectError
+from chatcodec.dialects import read_message, read_messages, read_request, read_response
 from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec.payloads import parse_json

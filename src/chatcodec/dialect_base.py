@@ -1,4 +1,4 @@
-"""The codecs the dialect readers read with, through the codec interface only.
+"""What every dialect reader shares: the codecs they read with, and their error.
 
 One reader per dialect: an OpenAI shape found in a stored conversation is read by the
 openai-chat codec, an Anthropic block by the anthropic codec, so the boundary and
@@ -16,6 +16,25 @@ from chatcodec.registry import get_codec
 
 OPENAI_CHAT = "openai-chat"
 ANTHROPIC = "anthropic"
+
+Location = tuple[int | str, ...]
+"""Steps of a JSON path into the caller's input."""
+
+
+class DialectError(Exception):
+    """An alias field the caller wrote cannot be read (raised before validation)."""
+
+    def __init__(self, location: Location, rule: str, message: str, value: object) -> None:
+        super().__init__(message)
+        self.location = location
+        """Where the value is in the input."""
+        self.rule = rule
+        """Name of the rule broken (``tool_calls_type``, ...)."""
+        self.message = message
+        """What is wrong."""
+        self.value = value
+        """The offending value."""
+
 
 REASONING_STRING_FIELDS = ("reasoning_content", "reasoning")
 """The compatible servers' reasoning strings on an OpenAI assistant message (DeepSeek,
