@@ -56,9 +56,18 @@ class DialectCodec(Protocol):
     def decode_tools(self, tools: list[dict[str, Any]], /) -> list[dict[str, Any]]: ...
 
 
+_CHECKED: dict[str, DialectCodec] = {}
+"""The codecs found able to read their dialect, by name: ``isinstance`` against a protocol
+costs microseconds, and the readers ask for a codec once per part they read."""
+
+
 def dialect_codec(name: str) -> DialectCodec:
     """The registered codec ``name``, which must read the pieces of its dialect."""
     codec = get_codec(name)
+    checked = _CHECKED.get(name)
+    if checked is codec:  # the same object the registry gave last time
+        return checked
     if not isinstance(codec, DialectCodec):
         raise TypeError(f"the codec registered as {name!r} cannot read its dialect outside a body")
+    _CHECKED[name] = codec
     return codec
