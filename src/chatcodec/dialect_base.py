@@ -10,7 +10,7 @@ the first time a dialect needs it, so canonical input loads none (issue 20, item
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from chatcodec.registry import get_codec
 
@@ -63,9 +63,9 @@ costs microseconds, and the readers ask for a codec once per part they read."""
 
 def dialect_codec(name: str) -> DialectCodec:
     """The registered codec ``name``, which must read the pieces of its dialect."""
-    codec = get_codec(name)
+    codec = cast("object", get_codec(name))  # compared by identity, then checked
     checked = _CHECKED.get(name)
-    if checked is codec:  # the same object the registry gave last time
+    if checked is not None and checked is codec:  # the same object the registry gave last time
         return checked
     if not isinstance(codec, DialectCodec):
         raise TypeError(f"the codec registered as {name!r} cannot read its dialect outside a body")
