@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
@@ -27,7 +28,6 @@ from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usag
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 from chatcodec.response import ChatResponse, ResponseChoice, Usage
-from chatcodec.validation import validate_canonical
 
 RESPONSE_MAPPED = ("output", "stopReason", "usage")
 """Response members with a canonical home."""

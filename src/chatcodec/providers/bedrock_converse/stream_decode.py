@@ -30,6 +30,7 @@ from typing import Any
 import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
@@ -42,7 +43,6 @@ from chatcodec.providers.kit import canonical_refusal, leftovers
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 PADDING = "p"
 """AWS's padding member, dropped on reading."""

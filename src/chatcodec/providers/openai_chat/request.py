@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from chatcodec._narrow import as_count
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers.kit import leftovers, present, wire_fields
@@ -26,7 +27,6 @@ from chatcodec.providers.openai_chat.messages import decode_messages, encode_mes
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 from chatcodec.request import ChatRequest, ReasoningEffort
-from chatcodec.validation import validate_canonical, validate_with
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 _SAME_NAME_TOO = ("seed", "stream")

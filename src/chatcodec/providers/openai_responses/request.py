@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.content import ThinkingPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
@@ -35,7 +36,6 @@ from chatcodec.providers.openai_responses.settings import decode_settings, encod
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
@@ -29,7 +30,6 @@ from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_responses.wire import RESPONSE_ADAPTER, validated
 from chatcodec.response import ChatResponse
-from chatcodec.validation import validate_canonical
 
 OBJECT = "response"
 PLACEHOLDERS: tuple[tuple[str, object], ...] = (

@@ -39,6 +39,7 @@ from typing import Any
 import pydantic_core
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ChatcodecError, StreamError
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.openai_responses.items import decode_item
@@ -48,7 +49,6 @@ from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTE
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 """The events that end a stream with the whole response."""
