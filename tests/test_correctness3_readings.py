@@ -1,0 +1,76 @@
+"""Issue 24 (items 6-16): readings, streams and round trips across providers, each found by
+other projects' cases, differential fuzzing or recorded traffic chatcodec had not seen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chatcodec
+from chatcodec.stream_replay import events_from_response
+
+RESPONSES = "openai-responses"
+
+
+def convert_response(payload: dict[str, Any], source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_response(payload, source=source, target=target, on_loss="ignore", losses=losses)
+    return out, losses
+
+
+def encode_events(
+    target: str, events: list[chatcodec.AnyStreamEvent]
+) -> tuple[list[dict[str, Any]], list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    return list(chatcodec.encode_stream(target, events, on_loss="ignore", losses=losses)), losses
+
+
+# --- item 7: Responses output shows other providers' reasoning ------------------------------
+
+ANTHROPIC_THINKING = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude",
+    "content": [{"type": "thinking", "thinking": "Let me think", "signature": "sig"}, {"type": "text", "text": "Hi"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 2},
+}
+SUMMARY = [{"type": "summary_text", "text": "Let me think"}]
+
+
+def test_item_7_responses_output_gets_foreign_reasoning_as_a_reasoning_item() -> None:
+    out, losses = convert_response(ANTHROPIC_THINKING, "anthropic", RESPONSES)
+    assert [item["type"] for item in out["output"]] == ["reasoning", "message"]
+    assert out["output"][0]["summary"] == SUMMARY
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.choices[0].message.content[0]", "signature of reasoning from anthropic")
+    ]
+    assert chatcodec.decode_response(RESPONSES, out).choices[0].message.content[0].text == "Let me think"  # type: ignore[union-attr]
+
+
+def test_item_7_responses_stream_gets_foreign_reasoning_as_a_reasoning_item() -> None:
+    response = chatcodec.decode_response("anthropic", ANTHROPIC_THINKING)
+    events, _ = encode_events(RESPONSES, list(events_from_response(response)))
+    added = [event["item"]["type"] for event in events if event["type"] == "response.output_item.added"]
+    assert added == ["reasoning", "message"]
+    deltas = [event["delta"] for event in events if event["type"] == "response.reasoning_summary_text.delta"]
+    assert "".join(deltas) == "Let me think"
+    assert events[-1]["response"]["output"][0]["summary"] == SUMMARY
+
+
+def test_item_7_cache_marker_on_a_string_message_becomes_a_prompt_cache_breakpoint() -> None:
+    request = {
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": "sys", "cache_control": {"type": "ephemeral"}},
+            {"role": "user", "content": "hi"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(request, source="openai-chat", target=RESPONSES, on_loss="ignore", losses=losses)
+    assert out["input"][0]["content"] == [
+        {"type": "input_text", "text": "sys", "prompt_cache_breakpoint": {"mode": "explicit"}}
+    ]
+    assert out["input"][1]["content"] == "hi"
+    assert [loss.path for loss in losses if "cache_control" in loss.path] == []
