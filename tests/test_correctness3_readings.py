@@ -74,3 +74,64 @@ def test_item_7_cache_marker_on_a_string_message_becomes_a_prompt_cache_breakpoi
     ]
     assert out["input"][1]["content"] == "hi"
     assert [loss.path for loss in losses if "cache_control" in loss.path] == []
+
+
+# --- item 8: a tool call with id "" gets a made-up id ----------------------------------------
+
+GEMINI_EMPTY_ID = {
+    "candidates": [
+        {
+            "content": {"role": "model", "parts": [{"functionCall": {"id": "", "name": "f", "args": {}}}]},
+            "finishReason": "STOP",
+        }
+    ],
+    "modelVersion": "g",
+}
+BEDROCK_EMPTY_ID = {
+    "output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "", "name": "f", "input": {}}}]}},
+    "stopReason": "tool_use",
+    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+    "metrics": {"latencyMs": 1},
+}
+
+
+def test_item_8_gemini_call_with_empty_id_gets_a_made_up_id_and_round_trips() -> None:
+    call = chatcodec.decode_response("gemini", GEMINI_EMPTY_ID).choices[0].message.tool_calls[0]
+    without = {**GEMINI_EMPTY_ID, "candidates": [{**GEMINI_EMPTY_ID["candidates"][0]}]}
+    without["candidates"][0]["content"] = {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
+    assert call.id == chatcodec.decode_response("gemini", without).choices[0].message.tool_calls[0].id
+    assert call.id
+    assert chatcodec.encode_response("gemini", chatcodec.decode_response("gemini", GEMINI_EMPTY_ID)) == GEMINI_EMPTY_ID
+
+
+def test_item_8_gemini_result_with_empty_id_pairs_with_its_call_by_position() -> None:
+    request = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "", "name": "f", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "", "name": "f", "response": {"ok": 1}}}]},
+        ]
+    }
+    decoded = chatcodec.decode_request("gemini", request)
+    call, result = decoded.messages[1].content[0], decoded.messages[2].content[0]
+    assert call.id  # type: ignore[union-attr]
+    assert result.tool_use_id == call.id  # type: ignore[union-attr]
+    assert chatcodec.encode_request("gemini", decoded) == request
+
+
+def test_item_8_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams() -> None:
+    response = chatcodec.decode_response("bedrock-converse", BEDROCK_EMPTY_ID)
+    call = response.choices[0].message.tool_calls[0]
+    assert call.id == "bedrock_call_0"
+    assert chatcodec.encode_response("bedrock-converse", response) == BEDROCK_EMPTY_ID
+    stream = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "", "name": "f"}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "tool_use"}},
+    ]
+    streamed = chatcodec.accumulate_stream("bedrock-converse", stream)
+    assert streamed.choices[0].message.tool_calls[0].id == "bedrock_call_0"
+    anthropic, _ = convert_response(BEDROCK_EMPTY_ID, "bedrock-converse", "anthropic")
+    assert anthropic["content"][0]["id"] == "bedrock_call_0"

@@ -56,7 +56,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers import tool_names
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 # --- formats -------------------------------------------------------------------------------
@@ -415,9 +415,10 @@ def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
 
 
 def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = _bag(part, context, at)
     call = {
-        **restore_fields(_bag(part, context, at)),
-        "toolUseId": tool_use_id(part.id, context, (*at, "id")),
+        **restore_fields(bag),
+        "toolUseId": "" if bag.get(EMPTY_ID) else tool_use_id(part.id, context, (*at, "id")),
         "name": tool_name(part.name, context, at),
         "input": tool_input(part, context, at),
     }

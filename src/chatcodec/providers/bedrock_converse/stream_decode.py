@@ -35,7 +35,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_block
-from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import EVENT_ADAPTERS, EXCEPTION_ADAPTER
 from chatcodec.providers.kit import canonical_refusal, leftovers
@@ -227,6 +227,8 @@ class StreamDecoder:
             if not isinstance(tool_id, str) or not isinstance(name, str):
                 raise self._error("a toolUse start needs a toolUseId and a name", "$.start.toolUse")
             rest = leftovers(call, ("toolUseId", "name"))
+            if not tool_id:  # "": a made-up id, as in a response (tool_ids.py)
+                tool_id, rest[EMPTY_ID] = made_up_id(index), True
             metadata = {PROVIDER: rest} if rest else None
             part = self.builder.open_tool_call(0, index, id=restore_tool_use_id(tool_id), name=name, metadata=metadata)
             self.blocks[index] = _Block("tool", part)

@@ -41,7 +41,16 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
+from chatcodec.providers.gemini.markers import (
+    EMPTY_ID,
+    KIT,
+    NO_ARGS,
+    PROVIDER,
+    SKIP_SENTINEL,
+    SKIPPED,
+    SYNTHESIZED_ID,
+    UNSIGNED,
+)
 from chatcodec.providers.gemini.results import decode_result, encode_result
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
@@ -166,9 +175,11 @@ def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dic
     if rest:
         bag["functionCall"] = rest
     call_id = call.get("id")
-    if call_id is None:
+    if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
         bag[SYNTHESIZED_ID] = True
+        if "id" in call:
+            bag[EMPTY_ID] = True
     if "thoughtSignature" not in part:
         bag[UNSIGNED] = True
     elif part["thoughtSignature"] == SKIP_SENTINEL:
@@ -290,6 +301,8 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
         call["args"] = args
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
+    elif bag.get(EMPTY_ID):
+        call["id"] = ""
     wire["functionCall"] = call
     if bag.get(SKIPPED):
         wire["thoughtSignature"] = SKIP_SENTINEL
