@@ -135,3 +135,36 @@ def test_item_8_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_st
     assert streamed.choices[0].message.tool_calls[0].id == "bedrock_call_0"
     anthropic, _ = convert_response(BEDROCK_EMPTY_ID, "bedrock-converse", "anthropic")
     assert anthropic["content"][0]["id"] == "bedrock_call_0"
+
+
+# --- item 10: a stream read in chunks reads as it reads whole --------------------------------
+
+GEMINI_SSE = (
+    'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}], "modelVersion": "g"}\n\n'
+    'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "lo"}]}, "finishReason": "STOP"}],'
+    ' "modelVersion": "g"}\n\n'
+)
+
+
+def test_item_10_sse_whose_first_chunk_is_shorter_than_a_field_name_is_read_as_sse() -> None:
+    whole = chatcodec.accumulate_stream("gemini", GEMINI_SSE)
+    for size in (1, 2, 4, 5):
+        chunks = [GEMINI_SSE[:size], GEMINI_SSE[size:]]
+        assert chatcodec.accumulate_stream("gemini", chunks) == whole
+        assert chatcodec.accumulate_stream("gemini", [chunk.encode() for chunk in chunks]) == whole
+    event_first = "event: message\n" + GEMINI_SSE
+    assert chatcodec.accumulate_stream("gemini", ["e", event_first[1:]]) == whole
+
+
+def test_item_10_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> None:
+    array = (
+        '[{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}], "modelVersion": "g"},\n'
+        '{"candidates": [{"content": {"role": "model", "parts": [{"text": "lo"}]}, "finishReason": "STOP"}],'
+        ' "modelVersion": "g"}]'
+    )
+    whole = chatcodec.accumulate_stream("gemini", array)
+    assert whole == chatcodec.accumulate_stream("gemini", GEMINI_SSE)
+    for size in (1, 7, 64):
+        chunks = [array[start : start + size] for start in range(0, len(array), size)]
+        assert chatcodec.accumulate_stream("gemini", chunks) == whole
+        assert chatcodec.accumulate_stream("gemini", [chunk.encode() for chunk in chunks]) == whole
