@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import chatcodec
+from chatcodec import stream_events
 from chatcodec.stream_replay import events_from_response
 
 RESPONSES = "openai-responses"
@@ -168,3 +169,60 @@ def test_item_10_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> Non
         chunks = [array[start : start + size] for start in range(0, len(array), size)]
         assert chatcodec.accumulate_stream("gemini", chunks) == whole
         assert chatcodec.accumulate_stream("gemini", [chunk.encode() for chunk in chunks]) == whole
+
+
+# --- item 11: Responses streams in order, read once ------------------------------------------
+
+
+def test_item_11_responses_stream_encoder_numbers_items_in_answer_order() -> None:
+    events: list[chatcodec.AnyStreamEvent] = [
+        stream_events.ResponseStartEvent(id="resp_1", model="m"),
+        stream_events.ThinkingStartEvent(index=0, provider=RESPONSES),
+        stream_events.ThinkingDeltaEvent(index=0, delta="think"),
+        stream_events.TextStartEvent(index=1),
+        stream_events.TextDeltaEvent(index=1, delta="Hi"),
+        stream_events.TextEndEvent(index=1),  # the answer's text ends before the reasoning
+        stream_events.ThinkingEndEvent(index=0),
+        stream_events.FinishEvent(finish_reason=chatcodec.FinishReason(unified="stop")),
+    ]
+    wire, _ = encode_events(RESPONSES, events)
+    added = [(event["output_index"], event["item"]["type"]) for event in wire if event["type"].endswith("item.added")]
+    assert added == [(0, "reasoning"), (1, "message")]
+    assert [item["type"] for item in wire[-1]["response"]["output"]] == ["reasoning", "message"]
+    content = chatcodec.accumulate_stream(RESPONSES, wire).choices[0].message.content
+    assert [part.type for part in content] == ["thinking", "text"]  # type: ignore[union-attr]
+
+
+def _responses_text_stream() -> list[dict[str, Any]]:
+    response = chatcodec.decode_response(
+        RESPONSES,
+        {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 1,
+            "status": "completed",
+            "model": "m",
+            "output": [
+                {
+                    "type": "message",
+                    "id": "msg_1",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Hello", "annotations": []}],
+                }
+            ],
+        },
+    )
+    wire, _ = encode_events(RESPONSES, list(events_from_response(response, split=lambda text: [text[:3], text[3:]])))
+    return wire
+
+
+def test_item_11_responses_decoder_ignores_repeated_delta_by_sequence_number() -> None:
+    wire = _responses_text_stream()
+    first_delta = next(index for index, event in enumerate(wire) if event["type"] == "response.output_text.delta")
+    repeated = [*wire[: first_delta + 1], wire[first_delta], *wire[first_delta + 1 :]]  # "Hel" delivered twice
+    assert chatcodec.accumulate_stream(RESPONSES, repeated) == chatcodec.accumulate_stream(RESPONSES, wire)
+    text = chatcodec.accumulate_stream(RESPONSES, repeated).choices[0].message.content[0].text  # type: ignore[union-attr,index]
+    assert text == "Hello"
+    streamed = [event for event in chatcodec.decode_stream(RESPONSES, repeated) if event.type == "text_delta"]
+    assert "".join(event.delta for event in streamed) == "Hello"  # type: ignore[union-attr]
