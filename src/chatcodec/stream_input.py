@@ -48,6 +48,7 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     rest = itertools.chain([first], iterator)
     if isinstance(first, Mapping) or is_sdk_object(first):
         return _dicts(rest)
+    _sniff(first)  # a first item that is neither text nor bytes nor an event is refused as such
     chunks = _text_chunks(rest)
     read, head = _first_line(chunks)
     chunks = itertools.chain(read, chunks)
