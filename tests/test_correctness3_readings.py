@@ -226,3 +226,12 @@ def test_item_11_responses_decoder_ignores_repeated_delta_by_sequence_number() -
     assert text == "Hello"
     streamed = [event for event in chatcodec.decode_stream(RESPONSES, repeated) if event.type == "text_delta"]
     assert "".join(event.delta for event in streamed) == "Hello"  # type: ignore[union-attr]
+
+
+def test_item_8_gemini_encoder_reports_a_canonical_empty_call_id() -> None:
+    response = chatcodec.ChatResponse.model_validate(
+        {"choices": [{"message": {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f"}]}}]}
+    )
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_response("gemini", response, on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses] == [("$.choices[0].message.content[0].id", "empty tool call id")]

@@ -214,7 +214,10 @@ def _decode_tool_use(call: Mapping[str, Any]) -> dict[str, Any] | None:
         "name": call["name"],
         "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
     }
-    return KIT.attach(canonical, leftovers(call, ("toolUseId", "name", "input")))
+    bag = leftovers(call, ("toolUseId", "name", "input"))
+    if call["toolUseId"] == "":  # a response gives it a made-up id (tool_ids.name_empty_calls)
+        bag[EMPTY_ID] = True
+    return KIT.attach(canonical, bag)
 
 
 def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:

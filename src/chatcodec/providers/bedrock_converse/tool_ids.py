@@ -51,9 +51,11 @@ def made_up_id(block_index: int) -> str:
 
 
 def name_empty_calls(parts: list[dict[str, Any]], provider: str) -> list[dict[str, Any]]:
-    """``parts`` with a made-up id on each call whose id is ``""`` (marked in ``provider``'s bag)."""
+    """``parts`` with a made-up id on each call whose wire id was ``""`` (marked ``_empty_id``
+    in ``provider``'s bag by the block decoder; an escaped id that restores to ``""`` is a
+    canonical ``""`` sent through, and stays one)."""
     for index, part in enumerate(parts):
-        if part.get("type") == "tool_use" and part.get("id") == "":
+        bag = part.get("provider_metadata", {}).get(provider, {})
+        if part.get("type") == "tool_use" and part.get("id") == "" and bag.get(EMPTY_ID):
             part["id"] = made_up_id(index)
-            part.setdefault("provider_metadata", {}).setdefault(provider, {})[EMPTY_ID] = True
     return parts

@@ -301,6 +301,9 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
         call["args"] = args
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
+        if not part.id and not bag.get(EMPTY_ID):
+            why = 'Gemini reads an id "" as none: the call reads back with a made-up id'
+            context.losses.add((*at, "id"), "empty tool call id", why)
     elif bag.get(EMPTY_ID):
         call["id"] = ""
     wire["functionCall"] = call
