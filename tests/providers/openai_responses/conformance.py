@@ -139,11 +139,15 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
 
 def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    """A user or system message's cache marker is its last input part's breakpoint."""
+    """A user or system message's cache marker is its last input part's breakpoint (a
+    string message is sent as one ``input_text`` part to carry it: issue 24 item 7)."""
     marker = message.cache_control
     if marker is None or not isinstance(message, chatcodec.UserMessage | chatcodec.SystemMessage):
         return message
-    if isinstance(message.content, str) or not message.content:
+    if isinstance(message.content, str):
+        part = chatcodec.TextPart(text=message.content, cache_control=marker)
+        return message.model_copy(update={"content": [part], "cache_control": None})
+    if not message.content:
         return message
     last = message.content[-1]
     if not isinstance(last, chatcodec.TextPart | chatcodec.ImagePart | chatcodec.DocumentPart):

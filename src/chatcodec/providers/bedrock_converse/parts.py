@@ -54,7 +54,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.context import EncodeContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
 
 # --- formats -------------------------------------------------------------------------------
@@ -212,7 +212,10 @@ def _decode_tool_use(call: Mapping[str, Any]) -> dict[str, Any] | None:
         "name": call["name"],
         "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
     }
-    return KIT.attach(canonical, leftovers(call, ("toolUseId", "name", "input")))
+    bag = leftovers(call, ("toolUseId", "name", "input"))
+    if call["toolUseId"] == "":  # a response gives it a made-up id (tool_ids.name_empty_calls)
+        bag[EMPTY_ID] = True
+    return KIT.attach(canonical, bag)
 
 
 def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -394,9 +397,10 @@ def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
 
 
 def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = _bag(part, context, at)
     call = {
-        **restore_fields(_bag(part, context, at)),
-        "toolUseId": tool_use_id(part.id, context, (*at, "id")),
+        **restore_fields(bag),
+        "toolUseId": "" if bag.get(EMPTY_ID) else tool_use_id(part.id, context, (*at, "id")),
         "name": tool_name(part.name, context, at),
         "input": tool_input(part, context, at),
     }

@@ -22,8 +22,9 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.context import EncodeContext
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_part
+from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
@@ -49,7 +50,10 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     output = response["output"]
     message = output["message"]
     assistant = KIT.attach(
-        {"role": "assistant", "content": decode_blocks(message["content"], ASSISTANT_KINDS)},
+        {
+            "role": "assistant",
+            "content": name_empty_calls(decode_blocks(message["content"], ASSISTANT_KINDS), PROVIDER),
+        },
         leftovers(message, ("role", "content")) | ({"role": message["role"]} if message["role"] != "assistant" else {}),
     )
     choice: dict[str, Any] = KIT.attach({"message": assistant}, leftovers(output, ("message",)))

@@ -13,6 +13,8 @@ meaning; another provider drops them without a report):
 * ``_synthesized_id`` (tool calls): the call id was made up on decoding, because Gemini
   calls carry none (:mod:`.call_ids`); it is not written back (without it the id is
   sent, as for every call from another provider);
+* ``_empty_id`` (tool calls and results): the wire ``id`` was ``""``, read as no id (a
+  made-up id for a call, pairing by position for a result); written back as ``""``;
 * ``_unsigned`` (tool calls): Gemini sent the call without a ``thoughtSignature``, so the
   signature rule (:mod:`.signatures`) does not report it (without it, it does);
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
@@ -63,6 +65,7 @@ KIT = ProviderKit(
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"
+EMPTY_ID = "_empty_id"
 WITHOUT_ID = "_without_id"
 SCHEMA_KEY = "_schema_key"
 LEVEL_SPELLING = "_level_spelling"

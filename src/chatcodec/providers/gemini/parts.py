@@ -31,7 +31,16 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
+from chatcodec.providers.gemini.markers import (
+    EMPTY_ID,
+    KIT,
+    NO_ARGS,
+    PROVIDER,
+    SKIP_SENTINEL,
+    SKIPPED,
+    SYNTHESIZED_ID,
+    UNSIGNED,
+)
 from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import compact_json, decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
@@ -108,9 +117,11 @@ def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dic
     if rest:
         bag["functionCall"] = rest
     call_id = call.get("id")
-    if call_id is None:
+    if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
         bag[SYNTHESIZED_ID] = True
+        if "id" in call:
+            bag[EMPTY_ID] = True
     if "thoughtSignature" not in part:
         bag[UNSIGNED] = True
     elif part["thoughtSignature"] == SKIP_SENTINEL:
@@ -191,6 +202,11 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
         call["args"] = args
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
+        if not part.id and not bag.get(EMPTY_ID):
+            why = 'Gemini reads an id "" as none: the call reads back with a made-up id'
+            context.losses.add((*at, "id"), "empty tool call id", why)
+    elif bag.get(EMPTY_ID):
+        call["id"] = ""
     wire["functionCall"] = call
     if bag.get(SKIPPED):
         wire["thoughtSignature"] = SKIP_SENTINEL

@@ -25,7 +25,7 @@ from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, Te
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
-from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
@@ -52,7 +52,7 @@ def parsed_object(text: str) -> dict[str, Any] | None:
 def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
     """A tool-result part for a ``functionResponse`` part."""
     function_response: dict[str, Any] = part["functionResponse"]
-    wire_id = function_response.get("id")
+    wire_id = function_response.get("id") or None  # "" answers by position, as a call's "" id is made up
     bag = leftovers(part, ("functionResponse",))
     rest = unmapped(function_response, ("name", "response", "id", "parts"))
     if rest:
@@ -60,6 +60,8 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     call_id = open_calls.answer(function_response["name"], wire_id)
     if wire_id is None:
         bag[WITHOUT_ID] = True  # paired by position: no id is written back
+        if "id" in function_response:
+            bag[EMPTY_ID] = True  # ... but the "" it came with
     result: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": wire_id if wire_id is not None else call_id or fallback_id,
@@ -136,6 +138,8 @@ def encode_result(
         function_response["parts"] = wire_media
     if not bag.get(WITHOUT_ID) and not made_up:
         function_response["id"] = part.tool_use_id
+    elif bag.get(EMPTY_ID):
+        function_response["id"] = ""
     wire["functionResponse"] = function_response
     return wire
 

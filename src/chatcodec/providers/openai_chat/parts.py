@@ -37,6 +37,12 @@ _DETAILS = ("auto", "low", "high")
 _BREAKPOINT = "prompt_cache_breakpoint"
 NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
+_AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+"""Media types other providers use for the two formats OpenAI's ``input_audio`` takes
+(``Literal["wav", "mp3"]`` in the SDK's ``ChatCompletionContentPartInputAudioParam``):
+Gemini documents ``audio/mp3`` for MP3 (ai.google.dev "Audio understanding", supported
+formats), browsers and Python's ``mimetypes`` give ``audio/x-wav`` / ``audio/wave``; the
+registered names are ``audio/mpeg`` and ``audio/wav``."""
 _MEDIA_TYPES = mimetypes.MimeTypes()
 """Python's own media-type table, not the system's: the same invented file name everywhere."""
 
@@ -97,7 +103,17 @@ def _cache_control(breakpoint: object) -> dict[str, Any] | None:
     return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in _TTLS else None
 
 
+IMAGE_URL_STRING = "_image_url"
+"""Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
+
+
 def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.WireImagePart)
+        bare = _finish(
+            {"type": "image", "source": compat.source_from_url(part["image_url"])}, part, ("type", "image_url")
+        )
+        bare.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][IMAGE_URL_STRING] = "string"
+        return bare
     image_url: dict[str, Any] = part["image_url"]
     canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
     mapped = ["url"]
@@ -220,7 +236,8 @@ def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str,
     image_url = {**_nested(bag, "image_url"), "url": url}
     if part.detail is not None:
         image_url["detail"] = part.detail
-    wire = {**wire_fields(bag), "type": "image_url", "image_url": image_url}
+    bare = bag.get(IMAGE_URL_STRING) == "string" and image_url == {"url": url}  # still says nothing more
+    wire = {**wire_fields(bag), "type": "image_url", "image_url": url if bare else image_url}
     return _with_breakpoint(wire, part, losses, at)
 
 
@@ -231,6 +248,14 @@ def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str,
         return None
     bag = KIT.own(part.provider_metadata)
     spelled = bag.get("_format")
+    alias = _AUDIO_ALIASES.get(source.media_type)
+    if alias is not None:
+        why = f"OpenAI names it {alias!r}, which reads back as {compat.media_type_for_audio_format(alias)}"
+        losses.add((*at, "source", "media_type"), f"media type {source.media_type}", why)
+        input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": alias}
+        return _with_breakpoint(
+            {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}, part, losses, at
+        )
     audio_format = compat.audio_format_from_media_type(source.media_type) or ""
     if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == source.media_type:
         audio_format = spelled

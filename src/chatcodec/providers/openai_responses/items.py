@@ -26,6 +26,12 @@ Rules on encode, from the API's errors:
   text (a compatible server's ``reasoning_content``, an interrupted stream) has no id and
   no ``encrypted_content``, which a replayed reasoning item needs, so it is dropped and
   reported the same way.
+* in a response or stream (``output``, what a proxy hands its client), reasoning produced
+  elsewhere is shown as what it is: a ``reasoning`` item whose ``summary_text`` is its
+  text (the SDK's ``ResponseReasoningItem``: ``summary`` is required, ``encrypted_content``
+  optional), as an OpenAI-compatible gateway in front of Claude or Gemini returns it. The
+  signature or encrypted reasoning OpenAI cannot carry is reported; reasoning with no
+  text (Anthropic's redacted thinking) is dropped and reported as before.
 """
 
 from __future__ import annotations
@@ -248,6 +254,9 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
         state.losses.add((*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint")
     bag = part_bag(part, state.losses, at)
     if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
+        if not state.for_request and part.text:
+            _foreign_reasoning_item(part, state, at)
+            return
         _foreign_thinking(part, state.losses, at)
         return
     item: dict[str, Any] | None = state.open_reasoning
@@ -271,6 +280,17 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
         summary.append({"type": "summary_text", **entry, "text": part.text})
     if part.encrypted is not None:
         item["encrypted_content"] = part.encrypted
+
+
+def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
+    """Another provider's reasoning in a response's output: a reasoning item with its text
+    as the summary (its id made up like a message item's)."""
+    if part.signature or part.encrypted:
+        why = "a Responses reasoning item carries OpenAI's encrypted_content only"
+        state.losses.add(at, f"signature of reasoning from {part.provider or 'another provider'}", why)
+    item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part.text}]}
+    state.add(item, at)
+    state.open_reasoning = None  # a following part of its own starts its own item
 
 
 def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:

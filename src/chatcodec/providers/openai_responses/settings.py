@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields
 from chatcodec.providers.openai_responses.markers import PROVIDER
@@ -30,6 +31,7 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
     """Fill ``reasoning`` and ``response_format`` from ``reasoning`` and ``text``."""
     reasoning = as_dict(request.get("reasoning"))
     if reasoning is not None:
+        _check_reasoning(reasoning)
         config: dict[str, Any] = {}
         if reasoning.get("effort") in _EFFORTS:
             config["effort"] = reasoning["effort"]
@@ -43,6 +45,16 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
     text = as_dict(request.get("text"))
     if text is not None:
         _decode_text(text, canonical, bag)
+
+
+def _check_reasoning(reasoning: dict[str, Any]) -> None:
+    """``effort`` and ``summary`` are text or null (the SDK's ``Reasoning``: literals, and an
+    unknown text stays in the bag as a value added later); a list or an object is refused at
+    its path (it raised ``TypeError`` from the set lookup: issue 24 item 16)."""
+    for key in ("effort", "summary"):
+        value = reasoning.get(key)
+        if value is not None and not isinstance(value, str):
+            raise rule_error("OpenAI Responses request", ("reasoning", key), "string_type", "must be text", value)
 
 
 def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
