@@ -18,6 +18,7 @@ and the rule it broke, so a caller can fix the input without a debugger.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, LiteralString
 
 import pydantic_core
@@ -189,6 +190,31 @@ def _real_location(location: tuple[int | str, ...], root: object, missing: bool)
             continue  # a union-branch label (``str``, ``list[...]``), not a place in the input
         kept.append(step)  # a step into the input, or the name of the missing field
     return tuple(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found by a check written by hand (strict reading): where, which rule, what."""
+
+    location: tuple[int | str, ...]
+    rule: str
+    message: str
+    value: object
+
+
+def problems_error(title: str, problems: Sequence[Problem]) -> ValidationError:
+    """One :class:`ValidationError` holding every problem, each once."""
+    details: list[InitErrorDetails] = [
+        {
+            "type": PydanticCustomError(_literal(problem.rule), _literal(_escape(problem.message))),
+            "loc": problem.location,
+            "input": problem.value,
+        }
+        for problem in problems
+    ]
+    built = ValidationError.from_exception_data(title, details)
+    assert isinstance(built, ValidationError)
+    return built
 
 
 def rule_error(title: str, location: Sequence[int | str], rule: str, message: str, value: object) -> ValidationError:
