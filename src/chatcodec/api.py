@@ -22,9 +22,9 @@ from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 from chatcodec.stream_builder import StreamBuilder
-from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
 from chatcodec.stream_events import AnyStreamEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
+from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
 from chatcodec.validation import validate_model
 
 ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
