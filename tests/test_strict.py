@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
 from chatcodec.strict import schema_for
 from chatcodec.strict_extensions import EXTENSIONS
-from tests.conformance.fixtures import stream_event_dicts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
@@ -92,11 +92,11 @@ _CONVERSATION = {
 }
 _PARTS = {"gemini": "parts"}
 _TOP = {
-    "openai-chat": ("temperature", "temprature"),
-    "anthropic": ("system", "sytem"),
-    "openai-responses": ("instructions", "instructons"),
-    "gemini": ("systemInstruction", "systemInstrution"),
-    "bedrock-converse": ("system", "sytem"),
+    "openai-chat": "temprature",
+    "anthropic": "sytem",
+    "openai-responses": "instructons",
+    "gemini": "systemInstrution",
+    "bedrock-converse": "sytem",
 }
 
 
@@ -105,7 +105,7 @@ def _misspelt(provider: str, place: str) -> tuple[dict[str, Any], str, str]:
     turn = body[_CONVERSATION[provider]][0]
     part = turn[_PARTS.get(provider, "content")][0]
     if place == "top":
-        right, wrong = _TOP[provider]
+        wrong = _TOP[provider]
         body[wrong] = "be brief" if provider != "bedrock-converse" else [{"text": "be brief"}]
         return body, wrong, f"$.{wrong}"
     if place == "turn":

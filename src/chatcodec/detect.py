@@ -90,10 +90,6 @@ def _top_level(fields: dict[str, Any]) -> Iterator[Marker]:
             yield _marker("a 'finish_reason' object in 'choices'", CANONICAL)
     if "system" in fields:
         yield _marker("a top-level 'system'", ANTHROPIC, BEDROCK, CANONICAL)
-    if fields.get("object") == "response" or isinstance(fields.get("output"), list):
-        yield _marker("'object': 'response' or an 'output' list", RESPONSES)
-    if isinstance(fields.get("output"), dict):
-        yield _marker("an 'output' object", BEDROCK)
     if "stop" in fields:
         yield _marker("a top-level 'stop'", OPENAI, CANONICAL)
     for keys, formats in (
@@ -110,6 +106,15 @@ def _top_level(fields: dict[str, Any]) -> Iterator[Marker]:
             if key in fields:
                 yield _marker(f"a top-level {key!r}", *formats)
     yield from _in_tools(fields.get("tools"))
+    yield from _output(fields)
+
+
+def _output(fields: dict[str, Any]) -> Iterator[Marker]:
+    """A Responses answer's ``output`` is a list of items; a Bedrock answer's an object."""
+    if fields.get("object") == "response" or isinstance(fields.get("output"), list):
+        yield _marker("'object': 'response' or an 'output' list", RESPONSES)
+    if isinstance(fields.get("output"), dict):
+        yield _marker("an 'output' object", BEDROCK)
 
 
 def _in_tools(tools: object) -> Iterator[Marker]:
