@@ -290,3 +290,120 @@ def test_a_strict_stream_names_the_event_and_the_field() -> None:
     chatcodec.accumulate_stream("openai-chat", events)
     with pytest.raises(chatcodec.StreamError, match=r"at event 1, \$\.usgae: `usgae`: unknown field"):
         chatcodec.accumulate_stream("openai-chat", events, strict=True)
+
+
+# --- SDK objects anywhere (issue 22 item 5) -----------------------------------------------
+
+
+def _anthropic_message() -> Any:
+    from anthropic.types import Message
+
+    return Message.model_validate(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude",
+            "content": [{"type": "text", "text": "hi"}, {"type": "tool_use", "id": "t1", "name": "f", "input": {}}],
+            "stop_reason": "tool_use",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+    )
+
+
+def test_anthropic_sdk_blocks_inside_a_message_dict_decode_strictly() -> None:
+    """What Anthropic's tool-use guide teaches: ``{"role": "assistant", "content": message.content}``."""
+    message = _anthropic_message()
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": message.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+        ],
+    }
+    plain = json.loads(
+        json.dumps(
+            {
+                **body,
+                "messages": [
+                    *body["messages"][:1],
+                    {
+                        "role": "assistant",
+                        "content": [block.model_dump(mode="json", exclude_none=True) for block in message.content],
+                    },
+                    body["messages"][2],
+                ],
+            }
+        )
+    )
+    assert chatcodec.decode_request("anthropic", body, strict=True) == chatcodec.decode_request("anthropic", plain)
+    converted = chatcodec.convert_request(body, source="anthropic", target="openai-chat", strict=True)
+    assert converted["messages"][1]["tool_calls"][0]["id"] == "t1"
+
+
+def test_an_openai_sdk_message_appended_to_a_list_decodes_strictly() -> None:
+    """What OpenAI's function-calling guide teaches: ``messages.append(completion.choices[0].message)``."""
+    from openai.types.chat import ChatCompletion
+
+    completion = ChatCompletion.model_validate(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "g",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                        ],
+                    },
+                }
+            ],
+        }
+    )
+    messages: list[Any] = [{"role": "user", "content": "hi"}]
+    messages.append(completion.choices[0].message)
+    messages.append({"role": "tool", "tool_call_id": "call_1", "content": "ok"})
+    request = chatcodec.decode_request("openai-chat", {"model": "g", "messages": messages}, strict=True)
+    assistant = request.messages[1]
+    assert isinstance(assistant, chatcodec.AssistantMessage)
+    assert assistant.tool_calls[0].id == "call_1"
+    conversation = chatcodec.Conversation()
+    assert len(conversation.append_provider_messages("openai-chat", messages, strict=True)) == 3
+
+
+def test_a_litellm_message_with_provider_specific_fields_decodes_strictly() -> None:
+    """litellm's ``Message`` (emulated: litellm is not installed) carries its own key."""
+    from pydantic import BaseModel
+
+    class Message(BaseModel):
+        content: str | None = None
+        role: str = "assistant"
+        tool_calls: list[dict[str, Any]] | None = None
+        function_call: dict[str, Any] | None = None
+        provider_specific_fields: dict[str, Any] | None = None
+
+    Message.__module__ = "litellm.types.utils"
+    message = Message(content="hello", provider_specific_fields={"citations": None})
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}, message]}
+    assistant = chatcodec.decode_request("openai-chat", body, strict=True).messages[1]
+    assert isinstance(assistant, chatcodec.AssistantMessage)
+    assert assistant.text == "hello"
+
+
+def test_a_whole_response_appended_as_a_message_names_the_entry_point_that_fits() -> None:
+    conversation = chatcodec.Conversation()
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        conversation.append(_anthropic_message())
+    assert raised.value.error_count() == 1
+    assert 'this is an Anthropic response: use `append_response("anthropic", ...)`' in str(raised.value)
+    conversation.append_response("anthropic", _anthropic_message(), strict=True)
+    assert conversation.messages[-1].role == "assistant"

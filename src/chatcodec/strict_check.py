@@ -11,11 +11,29 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from chatcodec.errors import StreamError, json_path, problems_error
+from chatcodec import detect
+from chatcodec._narrow import as_dict
+from chatcodec.errors import StreamError, ValidationError, json_path, problems_error, rule_error
 from chatcodec.strict import check_messages, check_payload, payload_problems
 from chatcodec.strict_rules import first_turn_problems, request_problems
 
-__all__ = ["check_messages", "check_payload", "check_request", "check_target", "checked_events"]
+__all__ = [
+    "check_messages",
+    "check_payload",
+    "check_request",
+    "check_stream_event",
+    "check_target",
+    "checked_events",
+    "wrong_entry_point",
+]
+
+_RESPONSE_NAMES = {
+    "openai-chat": "an OpenAI Chat Completions response",
+    "anthropic": "an Anthropic response",
+    "openai-responses": "an OpenAI Responses response",
+    "gemini": "a Gemini response",
+    "bedrock-converse": "a Bedrock Converse response",
+}
 
 
 def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
@@ -44,3 +62,34 @@ def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
                 raise StreamError(f"{first.message}{more} [rule: {first.rule}]", json_path(first.location), index)
         yield event
+
+
+def check_stream_event(provider: str, event: Mapping[str, Any], title: str) -> None:
+    """Raise a :class:`~chatcodec.ValidationError` for unknown fields of one stream event
+    (an error event passes: the decoder raises it)."""
+    if "error" not in event and event.get("type") != "error":
+        problems = payload_problems(provider, "stream", event)
+        if problems:
+            raise problems_error(title, problems)
+
+
+def wrong_entry_point(data: object) -> ValidationError | None:
+    """The error for a whole provider response given where a message goes, naming the
+    entry point that fits ("this is an Anthropic response: use
+    ``append_response("anthropic", ...)``"); ``None`` for anything else."""
+    fields = as_dict(data)
+    if fields is None:
+        return None
+    provider = detect.detect(fields)
+    if provider not in _RESPONSE_NAMES or not _is_response(fields):
+        return None
+    message = f"this is {_RESPONSE_NAMES[provider]}: use `append_response({provider!r}, ...)`".replace("'", '"')
+    return rule_error("Message", (), "wrong_entry_point", message, data)
+
+
+def _is_response(fields: Mapping[str, Any]) -> bool:
+    return (
+        any(key in fields for key in ("choices", "candidates", "stopReason"))
+        or fields.get("type") == "message"
+        or fields.get("object") == "response"
+    )

@@ -44,6 +44,7 @@ _VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.lo
 _VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
 _GEMINI_REST = "https://ai.google.dev/api/generate-content#request-body"
 _PROTO_JSON = "https://protobuf.dev/programming-guides/json/#json-options"
+_LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
 _DEEPSEEK_CACHE = "https://api-docs.deepseek.com/guides/kv_cache"
 _GROQ = "https://console.groq.com/docs/api-reference#chat-create"
 _RESPONSES_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
@@ -68,6 +69,10 @@ EXTENSIONS: tuple[Extension, ...] = (
         for kind in _CHAT_MESSAGES
     ),
     *(Extension("openai-chat", kind, ("cache_control",), _OPENROUTER_CACHE) for kind in _CHAT_PARTS),
+    *(
+        Extension("openai-chat", kind, ("provider_specific_fields", "thinking_blocks", "reasoning_content"), _LITELLM)
+        for kind in _CHAT_MESSAGES
+    ),
     Extension("openai-chat", "ChatCompletionSystemMessageParam", ("cache_control",), _OPENROUTER_CACHE),
     Extension("openai-chat", "ChatCompletionFunctionToolParam", ("cache_control",), _OPENROUTER_CACHE),
     Extension(
