@@ -25,7 +25,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import Problem, json_path, problems_error
+from chatcodec.errors import Problem, json_path
 from chatcodec.strict_extensions import extension_fields
 
 Root = Literal["request", "response", "stream"]
@@ -135,7 +135,13 @@ def _walk(schema: Schema, value: object, target: str, location: tuple[int | str,
 def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, ...], value: object) -> Problem:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     hint = f"; did you mean `{close[0]}`?" if close else ""
-    return Problem(location, "unknown_field", f"`{key}`: unknown field{hint}", value)
+    return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value)
+
+
+def shown(text: str) -> str:
+    """``text`` fit for a message: a lone surrogate (JSON can spell one as an escape)
+    cannot be encoded, so it is shown escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _choose(
@@ -171,18 +177,9 @@ def _unknown_tag(
     return Problem(
         location,
         f"unknown_{tag}",
-        f"`{value}`: unknown {tag}{hint} ({schema.provider} {tag}s here: {listed})",
+        f"`{shown(value)}`: unknown {tag}{hint} ({schema.provider} {tag}s here: {listed})",
         value,
     )
-
-
-def check_payload(provider: str, root: Root, payload: Mapping[str, Any], title: str) -> None:
-    """Raise a :class:`ValidationError` listing every unknown field of a ``provider``
-    ``root`` (request, response or stream event) payload; nothing for a format with no
-    published field set."""
-    problems = payload_problems(provider, root, payload)
-    if problems:
-        raise problems_error(title, problems)
 
 
 def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> list[Problem]:
@@ -193,26 +190,6 @@ def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> l
     if root == "stream" and payload.get("type") in _STREAM_EVENTS_OUTSIDE_SDK.get(provider, ()):
         return []
     return unknown_fields(schema, payload, schema.roots[root])
-
-
-def conversation_target(schema: Schema) -> str:
-    """What a request's conversation list holds, for messages given without a request."""
-    key = CONVERSATION_KEYS[schema.provider]
-    for arm in schema.arms(schema.roots["request"]):
-        target = schema.kinds.get(arm, {}).get(key)
-        if target:
-            return target
-    return ""
-
-
-def check_messages(provider: str, messages: list[dict[str, Any]], title: str) -> None:
-    """Raise for unknown fields in a bare wire ``messages`` list of ``provider``."""
-    schema = schema_for(provider)
-    if schema is None:
-        return
-    problems = unknown_fields(schema, messages, conversation_target(schema))
-    if problems:
-        raise problems_error(title, problems)
 
 
 def describe(problems: list[Problem]) -> str:

@@ -9,12 +9,12 @@ decoder, and needs nothing from it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from chatcodec import detect
 from chatcodec._narrow import as_dict
-from chatcodec.errors import StreamError, ValidationError, json_path, problems_error, rule_error
-from chatcodec.strict import check_messages, check_payload, payload_problems
+from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
+from chatcodec.strict import CONVERSATION_KEYS, Schema, payload_problems, schema_for, shown, unknown_fields
 from chatcodec.strict_rules import first_turn_problems, request_problems
 
 __all__ = [
@@ -41,14 +41,14 @@ def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None
     structural rule of a ``provider`` request."""
     problems = [*payload_problems(provider, "request", payload), *request_problems(provider, payload)]
     if problems:
-        raise problems_error(title, problems)
+        raise _error(title, problems)
 
 
 def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:
     """Raise when a ``source`` request has a turn order the ``target`` refuses."""
     problems = first_turn_problems(source, payload, target)
     if problems:
-        raise problems_error(title, problems)
+        raise _error(title, problems)
 
 
 def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -70,7 +70,7 @@ def check_stream_event(provider: str, event: Mapping[str, Any], title: str) -> N
     if "error" not in event and event.get("type") != "error":
         problems = payload_problems(provider, "stream", event)
         if problems:
-            raise problems_error(title, problems)
+            raise _error(title, problems)
 
 
 def wrong_entry_point(data: object) -> ValidationError | None:
@@ -93,3 +93,42 @@ def _is_response(fields: Mapping[str, Any]) -> bool:
         or fields.get("type") == "message"
         or fields.get("object") == "response"
     )
+
+
+def check_payload(
+    provider: str, root: Literal["request", "response", "stream"], payload: Mapping[str, Any], title: str
+) -> None:
+    """Raise for every unknown field of a ``provider`` request, response or stream event."""
+    problems = payload_problems(provider, root, payload)
+    if problems:
+        raise _error(title, problems)
+
+
+def check_messages(provider: str, messages: list[dict[str, Any]], title: str) -> None:
+    """Raise for unknown fields in a bare wire ``messages`` list of ``provider``."""
+    schema = schema_for(provider)
+    if schema is None:
+        return
+    problems = unknown_fields(schema, messages, _conversation_target(schema))
+    if problems:
+        raise _error(title, problems)
+
+
+def _conversation_target(schema: Schema) -> str:
+    """What a request's conversation list holds, for messages given without a request."""
+    key = CONVERSATION_KEYS[schema.provider]
+    for arm in schema.arms(schema.roots["request"]):
+        target = schema.kinds.get(arm, {}).get(key)
+        if target:
+            return target
+    return ""
+
+
+def _error(title: str, problems: list[Problem]) -> ValidationError | PayloadError:
+    """One error for ``problems``; a :class:`~chatcodec.PayloadError` when a key on the way
+    holds a lone surrogate, which a pydantic error location cannot keep (it would name a
+    place the input does not have)."""
+    for problem in problems:
+        if any(isinstance(step, str) and shown(step) != step for step in problem.location):
+            return PayloadError(f"{problem.message} [rule: {problem.rule}]", json_path(problem.location))
+    return problems_error(title, problems)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem
-from chatcodec.strict import CONVERSATION_KEYS
+from chatcodec.strict import CONVERSATION_KEYS, shown
 
 Location = tuple[int | str, ...]
 
@@ -146,7 +146,7 @@ def _tool_results(provider: str, key: str, conversation: list[Any]) -> Iterator[
             rule = "orphan_tool_result"
         answered.add(step.tool_id)
         if template is not None:
-            yield Problem(step.location, rule, template.replace("{id}", step.tool_id), step.tool_id)
+            yield Problem(step.location, rule, template.replace("{id}", shown(step.tool_id)), step.tool_id)
 
 
 def tool_steps(provider: str, key: str, conversation: list[Any]) -> Iterator[ToolStep]:
