@@ -62,13 +62,12 @@ class Conversation:
         if isinstance(message, _MESSAGE_CLASSES):
             validated: AnyMessage = message
         else:
-            plain = sdk_json_nested(message)
+            plain: object = sdk_json_nested(message)
+            data = dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain
             try:
-                validated = validate_message(
-                    dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain
-                )
+                validated = validate_message(data)
             except ValidationError as error:
-                raise wrong_entry_point(plain) or error from None
+                raise wrong_entry_point(data) or error from None
         self.messages.append(validated)
         return validated
 

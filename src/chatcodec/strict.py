@@ -65,7 +65,7 @@ class Schema:
     tags: dict[str, dict[str, tuple[str, ...]]]
     unions: dict[str, tuple[str, ...]]
     extensions: dict[str, frozenset[str]]
-    known_fields: dict[str, frozenset[str]] = field(default_factory=dict)
+    known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
     def arms(self, target: str) -> tuple[str, ...]:

@@ -137,7 +137,7 @@ def _tool_results(provider: str, key: str, conversation: list[Any]) -> Iterator[
         if step.kind == "call":
             called[step.tool_id] = step.turn
             continue
-        template = None
+        template, rule = None, ""
         if step.tool_id in answered and provider != "gemini":  # Gemini may answer one name many times
             template = _DUPLICATE.get(provider, "the tool call {id} already has a result")
             rule = "duplicate_tool_result"
