@@ -83,16 +83,41 @@ def as_chatcodec_error(
     errors of branches the input plainly is not (the ``str`` branch of a list). ``prefix``
     is prepended to every location, for errors found inside a larger payload.
     """
-    details: list[InitErrorDetails] = []
+    found: dict[tuple[int | str, ...], list[ErrorDetails]] = {}
     for detail in _relevant_details(error, root):
         location = (
             detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root, detail["type"] == "missing")
         )
-        custom = PydanticCustomError(_literal(detail["type"]), _literal(_escape(detail["msg"])))
-        details.append({"type": custom, "loc": (*prefix, *location), "input": detail["input"]})
+        found.setdefault((*prefix, *location), []).append(detail)
+    details: list[InitErrorDetails] = []
+    for location, at_place in found.items():
+        for rule, message, value in _one_per_mistake(at_place):
+            custom = PydanticCustomError(_literal(rule), _literal(_escape(message)))
+            details.append({"type": custom, "loc": location, "input": value})
     built = ValidationError.from_exception_data(title or error.title, details)
     assert isinstance(built, ValidationError)
     return built
+
+
+_TYPE_RULE = "_type"
+"""How pydantic's rules for a value of the wrong JSON type end (``string_type``, ``list_type``)."""
+
+
+def _one_per_mistake(details: list[ErrorDetails]) -> list[tuple[str, str, object]]:
+    """The errors at one place, with the arms of a union collapsed: a value of the wrong
+    type for a ``str | list`` field is one mistake ("a valid string or a valid list"), and
+    a number given as a string one error (``float_type``, not also ``int_type``)."""
+    wrong_type = [detail for detail in details if detail["type"].endswith(_TYPE_RULE)]
+    rest = [(detail["type"], detail["msg"], detail["input"]) for detail in details if detail not in wrong_type]
+    if len(wrong_type) < 2:
+        return [(detail["type"], detail["msg"], detail["input"]) for detail in details]
+    kinds = [detail for detail in wrong_type if detail["type"] != "int_type" or "float_type" not in _types(wrong_type)]
+    wanted = " or ".join(dict.fromkeys(detail["msg"].removeprefix("Input should be ") for detail in kinds))
+    return [(kinds[0]["type"], f"Input should be {wanted}", kinds[0]["input"]), *rest]
+
+
+def _types(details: list[ErrorDetails]) -> set[str]:
+    return {detail["type"] for detail in details}
 
 
 def _literal(text: str) -> LiteralString:
