@@ -48,7 +48,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
     ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
-    ("readers", "detect.py rendering.py stream_input.py stream_replay.py"),
+    ("readers", "detect.py rendering.py stream_input.py stream_replay.py strict*.py"),  # strict: the boundary checks
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
     ("API", "schema.py _portable_schema.py testing/**"),
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
