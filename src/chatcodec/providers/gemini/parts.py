@@ -17,6 +17,7 @@ part's bag.
 from __future__ import annotations
 
 import json
+import mimetypes
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
@@ -41,7 +42,16 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
+from chatcodec.providers.gemini.markers import (
+    KIT,
+    NO_ARGS,
+    NO_MIME_TYPE,
+    PROVIDER,
+    SKIP_SENTINEL,
+    SKIPPED,
+    SYNTHESIZED_ID,
+    UNSIGNED,
+)
 from chatcodec.providers.gemini.results import decode_result, encode_result
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
@@ -116,13 +126,16 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
     kind = media_kind(mime_type, turn)
     if kind == "opaque":
         return None
+    bag = leftovers(part, (key,))
     if key == "inlineData":
         source: dict[str, Any] = {"type": "base64", "media_type": mime_type, "data": blob["data"]}
     else:
         source = {"type": "url", "url": blob["fileUri"]}
         if mime_type is not None:
             source["media_type"] = mime_type
-    return KIT.attach({"type": kind, "source": source}, leftovers(part, (key,)))
+        else:
+            bag[NO_MIME_TYPE] = True  # written back without one (see _file_mime_type)
+    return KIT.attach({"type": kind, "source": source}, bag)
 
 
 def decode_part(part: dict[str, Any], turn: Turn, context: DecodeContext, index: int) -> dict[str, Any]:
@@ -197,7 +210,7 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
         context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
     match part:
         case TextPart():
-            return {**restore_fields(bag), "text": part.text}
+            return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)
         case ThinkingPart():
             return _encode_thought(part, bag, context, at)
         case ImagePart() | AudioPart() | DocumentPart():
@@ -236,6 +249,34 @@ def _encode_thought(
     return wire
 
 
+def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
+    bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
+    on a text or call part as on a thought part (issue 24 item 3); reported."""
+    signature = wire.get("thoughtSignature")
+    if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
+        del wire["thoughtSignature"]
+        losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
+    return wire
+
+
+_MIME_TYPES = mimetypes.MimeTypes()
+_DEFAULT_MIME_TYPES = {"image": "image/jpeg", "audio": "audio/mpeg", "document": "application/pdf"}
+"""What a URL with no telling extension is sent as, by canonical part type."""
+
+
+def _file_mime_type(part: ImagePart | AudioPart | DocumentPart, url: str, losses: LossRecorder, at: Steps) -> str:
+    """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none:
+    guessed from the URL's extension when it names one of the part's kind, else the
+    part's usual type (JPEG, MP3, PDF); either guess is reported."""
+    guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0].split("#", 1)[0], strict=False)
+    kind = part.type if part.type != "document" else "application"
+    if guessed is None or not (guessed.startswith(f"{kind}/") or part.type == "document"):
+        guessed = _DEFAULT_MIME_TYPES[part.type]
+    losses.add((*at, "source", "media_type"), "media type", f"Gemini fileData needs one; none given, guessed {guessed}")
+    return guessed
+
+
 def encode_media(
     part: ImagePart | AudioPart | DocumentPart, bag: dict[str, Any], losses: LossRecorder, at: Steps
 ) -> dict[str, Any] | None:
@@ -245,6 +286,8 @@ def encode_media(
     if isinstance(part, DocumentPart) and (part.title is not None or part.filename is not None):
         losses.add(at, "document title or file name", "Gemini media parts have neither")
     source = part.source
+    if isinstance(source, UrlSource) and source.media_type is None and not bag.get(NO_MIME_TYPE):
+        source = source.model_copy(update={"media_type": _file_mime_type(part, source.url, losses, at)})
     kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
     if kind != part.type:
         losses.add(
@@ -277,7 +320,7 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
     from chatcodec.providers.gemini.results import parsed_object
 
-    wire = restore_fields(bag)
+    wire = checked_signature(restore_fields(bag), context.losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
     call["name"] = (
         tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name
