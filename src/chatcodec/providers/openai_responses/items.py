@@ -317,6 +317,8 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
     In a request the name follows OpenAI's rule (a response says what the model called)."""
     bag = part_bag(part, losses, at)
     name = tool_name(part.name, losses, at, PROVIDER) if for_request else part.name
+    if not (for_request or name.strip()):  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
     if bag.get(CUSTOM):

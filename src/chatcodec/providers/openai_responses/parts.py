@@ -50,6 +50,7 @@ from chatcodec.providers.kit import (
     restore_fields,
     split_fields,
 )
+from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
@@ -105,8 +106,18 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
         canonical["cache_control"] = cache
         mapped = (*mapped, BREAKPOINT)
     bag = split_fields(part, mapped)
+    if part["type"] in _TEXT_DOCUMENTED and None in part.values():
+        with_unknown_nulls(bag, _TEXT_DOCUMENTED[part["type"]])
     bag.update(KIT.own(canonical.pop("provider_metadata", None)))
     return KIT.attach(canonical, bag)
+
+
+_TEXT_DOCUMENTED = {
+    "output_text": frozenset({"type", "text", "annotations", "logprobs"}),
+    "input_text": frozenset({"type", "text", BREAKPOINT}),
+}
+"""The SDK's fields of each text part: a ``null`` in one of them is spelling, in any other
+key data (:mod:`chatcodec.providers.null_fields`)."""
 
 
 def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
