@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
@@ -196,8 +197,9 @@ def placeholder(text: bytes, id_field: str | None) -> bytes:
             row: object = json.loads(text)
         except (ValueError, RecursionError):
             row = None
-        if isinstance(row, dict) and id_field in row:
-            return dump_json({id_field: row[id_field]}) + b"\n"
+        fields = as_dict(row)
+        if fields is not None and id_field in fields:
+            return dump_json({id_field: fields[id_field]}) + b"\n"
     return b"null\n"
 
 
