@@ -283,7 +283,8 @@ def test_item16_argument_text_nested_10000_levels_through_convert_is_a_reported_
     wire = chatcodec.convert_request(
         _deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
     )
-    assert wire["messages"][0]["content"][0]["input"] == {}
+    arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
+    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped (issue 24 item 4)
     assert "$.messages[0].content[0].arguments" in [loss.path for loss in losses]
     with pytest.raises(chatcodec.LossError):
         chatcodec.convert_request(_deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="error")

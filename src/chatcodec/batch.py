@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
@@ -41,6 +42,12 @@ class ConvertOptions:
     encoder_options: tuple[tuple[str, Any], ...] = ()
     """Settings for the target's request encoder (``options`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
+    keep_lines: bool = False
+    """Write a placeholder line for each rejected line, so output line N is input line N
+    (blank input lines are no payload and have none)."""
+    id_field: str | None = None
+    """With ``keep_lines``: the placeholder is ``{id_field: value}`` taken from the
+    rejected line's top-level object, when it has that field; else ``null``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +189,20 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
         yield batch
 
 
+def placeholder(text: bytes, id_field: str | None) -> bytes:
+    """The output line standing for a rejected line: ``{id_field: value}`` when the line
+    is a JSON object holding ``id_field``, else ``null``."""
+    if id_field is not None:
+        try:
+            row: object = json.loads(text)
+        except (ValueError, RecursionError):
+            row = None
+        fields = as_dict(row)
+        if fields is not None and id_field in fields:
+            return dump_json({id_field: fields[id_field]}) + b"\n"
+    return b"null\n"
+
+
 def _without_terminator(line: bytes) -> bytes:
     if line.endswith(b"\r\n"):
         return line[:-2]
@@ -201,6 +222,8 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             result.rejects.append(
                 Reject(line.number, error, reject_record(line.number, error, line.text, outcome.losses))
             )
+            if options.keep_lines:
+                pieces.append(placeholder(line.text, options.id_field))
             continue
         pieces.append(dump_json(outcome.converted, indent) + b"\n")
         result.converted += 1

@@ -4,7 +4,9 @@ A single JSON document is converted and pretty-printed. JSON lines (one payload 
 line) stream through in constant memory and in input order, on ``--workers`` processes:
 every line that cannot be converted goes to a rejects file with its line number, the
 error (with its JSON path) and the line verbatim, so nothing is lost or silently
-skipped. Losses go to standard error with the line and JSON path (``--quiet``: only a
+skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
+``{NAME: value}`` passed through from the row by ``--id-field NAME``), so output line N
+is the N-th payload of the input. Losses go to standard error with the line and JSON path (``--quiet``: only a
 count); ``--strict`` turns any loss into a reject. A progress bar is drawn on standard
 error when it is a terminal.
 
@@ -77,6 +79,16 @@ def add_convert_command(commands: Any) -> None:
     )
     convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
     convert.add_argument(
+        "--keep-lines",
+        action="store_true",
+        help="keep JSONL output aligned with the input: write a placeholder line (null) for each rejected line",
+    )
+    convert.add_argument(
+        "--id-field",
+        metavar="NAME",
+        help="with --keep-lines: the placeholder is {NAME: value} from the rejected line, when it has NAME",
+    )
+    convert.add_argument(
         "--option",
         dest="encoder_options",
         type=_encoder_option,
@@ -86,7 +98,7 @@ def add_convert_command(commands: Any) -> None:
         help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
-    convert.set_defaults(run=run_convert)
+    convert.set_defaults(run=run_convert, parser=convert)
 
 
 def _encoder_option(text: str) -> tuple[str, object]:
@@ -114,8 +126,16 @@ def _workers(text: str) -> int:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
+    if arguments.id_field is not None and not arguments.keep_lines:
+        arguments.parser.error("--id-field needs --keep-lines")
     options = ConvertOptions(
-        arguments.source, arguments.target, arguments.kind, arguments.strict, tuple(arguments.encoder_options)
+        arguments.source,
+        arguments.target,
+        arguments.kind,
+        arguments.strict,
+        tuple(arguments.encoder_options),
+        keep_lines=arguments.keep_lines,
+        id_field=arguments.id_field,
     )
     try:
         get_codec(options.source)  # a format without a codec is refused once, not on every line

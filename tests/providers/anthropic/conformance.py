@@ -58,7 +58,6 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``request.py`` and ``messages.py``):
 
     * ``response_format`` of type ``text`` is the default output: it is left out;
-    * a ``developer`` message is a system message (OpenAI's newer name for one);
     * ``parallel_tool_calls=False`` rides on ``tool_choice``, so without a choice it is sent
       with the default choice, ``auto``; ``parallel_tool_calls=True`` is the default, left
       out when there is no choice to carry it (none, or ``none``);
@@ -146,8 +145,6 @@ def _joined_to_results(message: chatcodec.AnyMessage, previous: chatcodec.AnyMes
 
 
 def _message_rewritten(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    if isinstance(message, chatcodec.SystemMessage) and message.role == "developer":
-        return message.model_copy(update={"role": "system"})
     if isinstance(message, chatcodec.AssistantMessage) and message.tool_calls:
         return message.model_copy(update={"content": [_compact(part) for part in message.parts]})
     return message

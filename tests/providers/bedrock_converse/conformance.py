@@ -257,8 +257,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * content is always a block list: a string reads back as one text part, and a tool
       result's string as one text part (``""`` as no parts);
-    * a ``developer`` message is a system message; leading system messages are one
-      ``system`` list, so two or more read back as one holding their parts in order;
+    * leading system messages are one ``system`` list, so two or more read back as one
+      holding their parts in order (a ``developer`` message reads back as system,
+      reported: issue 24 item 5);
     * consecutive tool messages are one user turn of results, read back as one tool
       message; a user message right after results joins their turn (read back apart);
     * a message's ``cache_control`` is a cache point after its last block, read back on
@@ -283,8 +284,7 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         if message.cache_control is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = dumped.pop("cache_control")
         dumped["content"] = parts
-        is_system = dumped["role"] in ("system", "developer")
-        dumped["role"] = "system" if is_system else dumped["role"]
+        is_system = dumped["role"] == "system"
         previous = rewritten[-1] if rewritten else None
         if previous is not None and previous["role"] == dumped["role"] and dumped["role"] == "tool":
             previous["content"] += parts

@@ -177,11 +177,8 @@ def test_blank_text_blocks_are_dropped_and_reported() -> None:
         ]
     )
     body, losses = _encode(request)
-    assert body["messages"] == [
-        {"role": "user", "content": [{"text": "hi"}]},
-        {"role": "user", "content": [{"text": "again"}]},
-    ]
-    assert _paths(losses) == ["$.messages[0].content[0]", "$.messages[1]", "$.messages[1]"]
+    assert body["messages"] == [{"role": "user", "content": [{"text": "hi"}, {"text": "again"}]}]  # roles alternate
+    assert _paths(losses) == ["$.messages[0].content[0]", "$.messages[1]", "$.messages[1]", "$.messages[2]"]
 
 
 # --- cache points ----------------------------------------------------------------------------

@@ -42,6 +42,8 @@ from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
 
 MAX_BREAKPOINTS = 4
@@ -113,6 +115,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Anthropic")
+    report_developer_roles(request.messages, losses, "Anthropic")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
     context = EncodeContext(

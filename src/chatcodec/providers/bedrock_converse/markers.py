@@ -21,7 +21,9 @@ meaning; another provider drops them without a report):
   (``tool_ids.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
   ``cache*InputTokenCount`` twins repeated the counts;
-* ``_in_messages``, ``_separate``: as in the Anthropic codec (``messages.py``).
+* ``_in_messages``: as in the Anthropic codec (``messages.py``);
+* ``_separate``: the wire had this turn apart from a same-role turn before it (after tool
+  results, or two user or assistant turns in a row), so it is not merged (``messages.py``).
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 

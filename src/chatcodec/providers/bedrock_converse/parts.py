@@ -56,6 +56,7 @@ from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
+from chatcodec.providers.tool_arguments import input_object
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -407,18 +408,11 @@ def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> di
     return {"toolUse": call}
 
 
-def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> Any:
-    """The arguments as the JSON object models expect in ``toolUse.input`` (``{}`` if they are not one)."""
-    try:
-        parsed: object = loads(part.arguments)
-    except (ValueError, RecursionError):
-        if not part.arguments.strip():
-            return {}
-        parsed = None
-    if isinstance(parsed, dict):
-        return parsed  # pyright: ignore[reportUnknownVariableType]
-    context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Bedrock needs one, sent {}")
-    return {}
+def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """The arguments as the JSON object ``toolUse.input`` must be, by the rule shared with
+    Anthropic (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
+    wrapped, never sent as ``{}``, and reported)."""
+    return input_object(part.arguments, context.losses, at, "Bedrock")
 
 
 def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:

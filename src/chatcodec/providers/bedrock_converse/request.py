@@ -42,6 +42,8 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
 
 _MAPPED = (
@@ -109,6 +111,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Bedrock Converse")
+    report_developer_roles(request.messages, losses, "Bedrock Converse")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
     status = knobs.get("tool_result_status")

@@ -19,6 +19,7 @@ meaning; another provider drops them without a report):
   signature rule (:mod:`.signatures`) does not report it (without it, it does);
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
   the result no ``response``;
+* ``_no_mime_type`` (media): a ``fileData`` part had no ``mimeType`` (``parts.py``);
 * ``_skip_signature`` (tool calls): the call carried Google's documented sentinel
   ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
@@ -74,6 +75,7 @@ JOINED = "_joined"
 UNSIGNED = "_unsigned"
 NO_ARGS = "_no_args"
 NO_RESPONSE = "_no_response"
+NO_MIME_TYPE = "_no_mime_type"
 SKIPPED = "_skip_signature"
 SKIP_SENTINEL = "skip_thought_signature_validator"
 """Google's documented value that tells Gemini to skip signature validation."""

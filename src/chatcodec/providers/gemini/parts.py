@@ -148,7 +148,7 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
         context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
     match part:
         case TextPart():
-            return {**restore_fields(bag), "text": part.text}
+            return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)
         case ThinkingPart():
             return _encode_thought(part, bag, context, at)
         case ImagePart() | AudioPart() | DocumentPart():
@@ -187,9 +187,20 @@ def _encode_thought(
     return wire
 
 
+def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
+    bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
+    on a text or call part as on a thought part (issue 24 item 3); reported."""
+    signature = wire.get("thoughtSignature")
+    if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
+        del wire["thoughtSignature"]
+        losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
+    return wire
+
+
 def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
-    wire = restore_fields(bag)
+    wire = checked_signature(restore_fields(bag), context.losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
     call["name"] = (
         tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name

@@ -35,6 +35,8 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
@@ -69,6 +71,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Gemini")
+    report_developer_roles(request.messages, losses, "Gemini")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
     context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)

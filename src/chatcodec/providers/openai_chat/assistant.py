@@ -421,6 +421,8 @@ def _encode_call(
     KIT.report_foreign(losses, part.provider_metadata, steps)
     bag = KIT.own(part.provider_metadata)
     name = part.name if response else tool_name(part.name, losses, steps, PROVIDER)
+    if response and not name.strip():  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     arguments = functions.encode_arguments(part)
     if isinstance(arguments, str) and not arguments.strip():
         # A call without arguments is "{}": OpenAI (and servers that parse it) reject "" (issue 10 item 5).

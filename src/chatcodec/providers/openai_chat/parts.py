@@ -9,7 +9,6 @@ to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h``
 
 from __future__ import annotations
 
-import mimetypes
 from typing import Any, assert_never
 
 from chatcodec import compat
@@ -26,6 +25,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -43,8 +43,6 @@ _AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 Gemini documents ``audio/mp3`` for MP3 (ai.google.dev "Audio understanding", supported
 formats), browsers and Python's ``mimetypes`` give ``audio/x-wav`` / ``audio/wave``; the
 registered names are ``audio/mpeg`` and ``audio/wav``."""
-_MEDIA_TYPES = mimetypes.MimeTypes()
-"""Python's own media-type table, not the system's: the same invented file name everywhere."""
 
 # --- decode --------------------------------------------------------------------------
 
@@ -301,8 +299,7 @@ def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecor
         losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
     unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
     if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        source_type = part.source.media_type or ""
-        filename = f"document{_MEDIA_TYPES.guess_extension(source_type, strict=False) or ''}"
+        filename = invented_filename(part.source.media_type)
         losses.add(
             (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
         )

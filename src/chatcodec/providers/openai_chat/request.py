@@ -26,6 +26,7 @@ from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
+from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.request import ChatRequest, ReasoningEffort
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -124,6 +125,7 @@ _DECODERS: tuple[Decoder, ...] = (
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
+    request = with_results_after_calls(request, losses, "OpenAI Chat")
     KIT.report_foreign(losses, request.provider_options, ("provider_options",))
     bag = KIT.own(request.provider_options)
     reasoning_field = reasoning.option(bag, ("provider_options", PROVIDER, reasoning.OPTION))

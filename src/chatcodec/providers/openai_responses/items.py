@@ -36,6 +36,7 @@ Rules on encode, from the API's errors:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, assert_never
@@ -161,6 +162,8 @@ class ItemWriter:
     steps: list[Steps] = field(default_factory=list[Steps])
     open_message: dict[str, Any] | None = None
     open_reasoning: dict[str, Any] | None = None
+    unnamed: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    """Output items built from another format, which have no id of their own."""
 
     def add_part(self, part: AssistantPart, at: Steps) -> None:
         """Write one part: into the open item it continues, or as a new item."""
@@ -174,7 +177,12 @@ class ItemWriter:
 
 
 def encode_assistant(
-    message: AssistantMessage, losses: LossRecorder, at: Steps, *, for_request: bool = True
+    message: AssistantMessage,
+    losses: LossRecorder,
+    at: Steps,
+    *,
+    for_request: bool = True,
+    response_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's output)."""
     # A turn is a run of items, each carrying its own fields (on its parts' bags): the
@@ -196,7 +204,25 @@ def encode_assistant(
         state.add_part(part, (*at, "content", index))
     if for_request:
         _drop_unfollowed_reasoning(state)
+    else:
+        _name_items(state, response_id)
     return state.items
+
+
+_ID_PREFIXES = {"message": "msg", "function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+"""The prefix of each output item kind's id, as OpenAI spells them (``msg_...``, ``fc_...``)."""
+
+
+def _name_items(state: ItemWriter, response_id: str | None) -> None:
+    """Give each output item built from another format an id (a response's output items
+    have one; ``""`` is none, issue 24 item 2): the kind's prefix and a digest of the
+    response id and the item's position, so the same conversion always gives the same ids
+    and two answers' ids differ. Ids read from a Responses payload are kept as they were."""
+    for position, item in enumerate(state.items):
+        prefix = _ID_PREFIXES.get(str(item.get("type")))
+        if prefix is not None and any(item is unnamed for unnamed in state.unnamed):
+            seed = f"{response_id or ''}/{position}".encode()
+            item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
 
 
 def _encode_part(
@@ -210,7 +236,9 @@ def _encode_part(
         case ThinkingPart():
             _encode_thinking(part, state, at)
         case ToolUsePart():
-            state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
+            call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
+            if "id" not in call and not state.for_request:
+                state.unnamed.append(call)
         case OpaquePart():
             wire = encode_opaque(part, state.losses, at)
             if wire is not None:
@@ -233,6 +261,7 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
         item["type"] = "message"
     if not (starts or state.for_request):  # a response's output message needs them (ResponseOutputMessage)
         item.update(id="", status="completed")
+        state.unnamed.append(item)
     item["role"] = "assistant"
     if bag.get(STRING) or (state.for_request and not starts and not bag):  # another provider's: a plain item
         if part.cache_control is not None:
@@ -308,6 +337,8 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
     In a request the name follows OpenAI's rule (a response says what the model called)."""
     bag = part_bag(part, losses, at)
     name = tool_name(part.name, losses, at, PROVIDER) if for_request else part.name
+    if not (for_request or name.strip()):  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
     if bag.get(CUSTOM):
@@ -318,13 +349,13 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
             "name": name,
             "input": part.arguments,
         }
-    return {
-        **restore_fields(bag),
-        "type": "function_call",
-        "call_id": part.id,
-        "name": name,
-        "arguments": part.arguments,
-    }
+    arguments = part.arguments
+    if not arguments.strip():
+        # The API parses ``arguments`` as JSON and rejects "" (issue 24 item 2): a call
+        # without arguments is "{}", as in openai-chat, and the new spelling is reported.
+        losses.add((*at, "arguments"), "empty tool arguments", "Responses needs JSON; sent '{}'")
+        arguments = "{}"
+    return {**restore_fields(bag), "type": "function_call", "call_id": part.id, "name": name, "arguments": arguments}
 
 
 def _drop_unfollowed_reasoning(state: ItemWriter) -> None:

@@ -18,6 +18,12 @@ to keep getting it back, or the next turn's reasoning cannot be replayed. A requ
 in canonical (a :class:`~chatcodec.Conversation` of Responses turns) that replays this
 provider's encrypted reasoning gets that ``include`` entry added; a request read from
 the wire keeps what it said.
+
+With ``store: false`` nothing is kept server-side, so a reasoning item replayed by its
+``id`` alone (no ``encrypted_content``) is a 404 "Item with id 'rs_...' not found. Items
+are not persisted when `store` is set to false"
+(https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context):
+such an item is left out and reported.
 """
 
 from __future__ import annotations
@@ -145,6 +151,27 @@ def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[st
         wire["input"] = messages[start].content
     elif len(messages) > start or not bag.get(_NO_INPUT):
         wire["input"] = encode_messages(messages, start, losses)
+        if wire.get("store") is False:
+            wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], losses)
+
+
+def _without_unpersisted_reasoning(
+    messages: list[AnyMessage], items: list[dict[str, Any]], losses: LossRecorder
+) -> list[dict[str, Any]]:
+    """The items without reasoning that only an id names (``store: false`` keeps none)."""
+    unpersisted = {
+        item["id"]
+        for item in items
+        if item.get("type") == "reasoning" and isinstance(item.get("id"), str) and not item.get("encrypted_content")
+    }
+    if not unpersisted:
+        return items
+    why = "with store: false the API keeps no item to find by id, and it has no encrypted_content"
+    for index, message in enumerate(messages):
+        for part_index, part in enumerate(message.parts if message.role == "assistant" else ()):
+            if isinstance(part, ThinkingPart) and KIT.own(part.provider_metadata).get("id") in unpersisted:
+                losses.add(("messages", index, "content", part_index), "reasoning item replayed by id", why)
+    return [item for item in items if not (item.get("type") == "reasoning" and item.get("id") in unpersisted)]
 
 
 def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:

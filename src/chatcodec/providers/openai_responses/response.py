@@ -108,7 +108,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     choice = response.choices[0]
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
     KIT.report_unplaced(losses, choice.provider_metadata, ("choices", 0), why)
-    wire["output"] = encode_output(choice.message, losses)
+    wire["output"] = encode_output(choice.message, losses, response.id)
     status, reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
     if "status" not in left_out or choice.finish_reason is not None:
         wire["status"] = status
@@ -119,6 +119,8 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     return wire
 
 
-def encode_output(message: AssistantMessage, losses: LossRecorder) -> list[dict[str, Any]]:
+def encode_output(
+    message: AssistantMessage, losses: LossRecorder, response_id: str | None = None
+) -> list[dict[str, Any]]:
     """The ``output`` items for the answer."""
-    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False)
+    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False, response_id=response_id)
