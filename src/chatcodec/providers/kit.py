@@ -59,7 +59,7 @@ from chatcodec._base import ProviderMetadata
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import CacheControl
 from chatcodec.errors import StreamError, json_path, rule_error
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import LossKind, LossRecorder, Steps
 from chatcodec.providers.tool_names import tool_name, tool_name_map
 from chatcodec.registry import get_codec, registered_providers
 from chatcodec.response import Usage
@@ -169,7 +169,7 @@ class ProviderKit:
                 continue
             keys = sorted(wire_key(key) for key in bag if not is_marker(key))
             if keys:
-                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it")
+                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it", _bag_kind(at))
             if any(is_marker(key) for key in bag):
                 self._report_meaningful(losses, name, bag, at)
 
@@ -183,7 +183,8 @@ class ProviderKit:
             if value is None:
                 continue
             spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
-            losses.add(at, f"{name} spelling {key}{spelled}", f"{self.name} has no field for it: {declared[key]}")
+            why = f"{self.name} has no field for it: {declared[key]}"
+            losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
 
     def report_unplaced(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
@@ -193,7 +194,7 @@ class ProviderKit:
         self.report_foreign(losses, metadata, at)
         keys = sorted(wire_key(key) for key in self.own(metadata) if not is_marker(key))
         if keys:
-            losses.add(at, f"{self.name} data {keys}", why)
+            losses.add(at, f"{self.name} data {keys}", why, _bag_kind(at))
 
     def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
         """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
@@ -207,6 +208,12 @@ class ProviderKit:
             return None
         bag = metadata.get(self.name)
         return None if bag is None else bag.get(key)
+
+
+def _bag_kind(at: Steps) -> LossKind:
+    """A request's own bag holds settings (``n``, ``logprobs``); any other object's holds
+    data kept for round trips (ids, a block's extra fields)."""
+    return "setting" if at == ("provider_options",) else "metadata"
 
 
 TOOL_ORDER: Mapping[str, str] = {
@@ -383,7 +390,7 @@ def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int 
         return None
     uncached = usage.input_tokens - (usage.cache_read_tokens or 0) - (usage.cache_write_tokens or 0)
     if uncached < 0:
-        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
+        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes", "metadata")
         return 0
     return uncached
 

@@ -136,7 +136,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         if getattr(request, key) is not None:
-            losses.add((key,), key, "Anthropic has no such setting")
+            losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
@@ -155,7 +155,7 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRec
         wire["max_tokens"] = request.max_tokens
     elif "max_tokens" not in wire:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why)
+        losses.add(("max_tokens",), "max_tokens", why, "required")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
 
 
@@ -175,6 +175,7 @@ def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
             (*breakpoint.at, "cache_control"),
             "cache breakpoint",
             f"Anthropic allows {MAX_BREAKPOINTS} per request; the last ones (longest cached prefix) were kept",
+            "setting",
         )
 
 

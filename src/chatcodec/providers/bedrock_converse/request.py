@@ -132,9 +132,9 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     encode_settings(request, wire, bag, losses)
     for key in _UNSUPPORTED:
         if getattr(request, key) is not None:
-            losses.add((key,), key, "Bedrock Converse has no such setting")
+            losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only")
+        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
     return wire
 
 

@@ -103,5 +103,5 @@ def encode_finish_reason(
         return raw  # most likely a reason added after this was written: kept as sent
     chosen = _RAW[unified]
     if FINISH_REASONS[chosen] != unified and unified != "tool_calls":
-        losses.add(at, f"finish reason {unified!r}", f"Gemini has no such finishReason; sent as {chosen!r}")
+        losses.add(at, f"finish reason {unified!r}", f"Gemini has no such finishReason; sent as {chosen!r}", "metadata")
     return chosen

@@ -136,7 +136,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     settings.encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
-        losses.add(("cache_control",), "request-wide cache_control", why)
+        losses.add(("cache_control",), "request-wide cache_control", why, "setting")
     return wire
 
 
@@ -152,7 +152,7 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1
         wire["stop"] = request.stop[0] if one_string else list(request.stop)
     if request.top_k is not None:
-        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling")
+        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
     if request.metadata is not None:
         _encode_metadata(request.metadata, wire, losses)
 
@@ -160,5 +160,7 @@ def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any
 def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
     kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
     for key in metadata.keys() - kept.keys():
-        losses.add(("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
+        losses.add(
+            ("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings", "metadata"
+        )
     wire["metadata"] = kept

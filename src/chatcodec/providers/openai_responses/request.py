@@ -125,9 +125,9 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
         wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
         if getattr(request, key) is not None:
-            losses.add((key,), key, "Responses has no such request setting")
+            losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.stop:
-        losses.add(("stop",), "stop sequences", "Responses has no stop sequences")
+        losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
     encode_tools(request, wire, bag, losses)
     encode_settings(request, wire, bag, losses)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
@@ -156,7 +156,10 @@ def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
             kept[key] = value
         else:
             losses.add(
-                ("metadata", key), f"metadata value of type {type(value).__name__}", "Responses metadata is text"
+                ("metadata", key),
+                f"metadata value of type {type(value).__name__}",
+                "Responses metadata is text",
+                "metadata",
             )
     return kept
 

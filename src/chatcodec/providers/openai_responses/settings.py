@@ -93,23 +93,26 @@ def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, An
     wire: dict[str, Any] = {}
     effort = reasoning.effort
     if effort == "max":
-        losses.add((*at, "effort"), "effort 'max'", "Responses' highest effort is 'xhigh'; sent as that")
+        losses.add((*at, "effort"), "effort 'max'", "Responses' highest effort is 'xhigh'; sent as that", "setting")
         effort = "xhigh"
     if reasoning.enabled is False and effort is None:
         effort = "none"
     elif reasoning.enabled is not None:
-        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent")
+        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent", "setting")
     if effort is not None:
         wire["effort"] = effort
     if reasoning.summary in _SUMMARIES:
         wire["summary"] = reasoning.summary
     elif reasoning.summary is not None:
         losses.add(
-            (*at, "summary"), f"summary {reasoning.summary!r}", "Responses summaries are auto, concise, detailed"
+            (*at, "summary"),
+            f"summary {reasoning.summary!r}",
+            "Responses summaries are auto, concise, detailed",
+            "setting",
         )
     for key in ("budget_tokens", "adaptive", "include_thoughts"):
         if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Responses has no such setting")
+            losses.add((*at, key), f"reasoning {key}", "Responses has no such setting", "setting")
     return wire
 
 
@@ -119,13 +122,15 @@ def _format(response_format: ResponseFormat, losses: LossRecorder) -> dict[str, 
     if response_format.type != "json_schema" or response_format.json_schema is None:
         for key in ("name", "description", "strict", "json_schema"):
             if getattr(response_format, key) is not None:
-                losses.add((*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields")
+                losses.add(
+                    (*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields", "setting"
+                )
         if response_format.type == "json_schema":
-            losses.add(at, "JSON schema format without a schema", "sent as a JSON object format")
+            losses.add(at, "JSON schema format without a schema", "sent as a JSON object format", "setting")
             wire["type"] = "json_object"
         return wire
     if response_format.name is None:
-        losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'")
+        losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
     wire["name"] = response_format.name or "response"
     wire["schema"] = response_format.json_schema
     if response_format.description is not None:
