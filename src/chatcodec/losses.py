@@ -15,8 +15,10 @@ model reads, warn about the rest). The kinds:
               (a sampling penalty, a reasoning summary, a service tier, a cache breakpoint)
 ``rule``      the target's API version or model family refuses what was asked, so the body
               was changed to what it accepts (:mod:`chatcodec.providers.target_rules`)
-``required``  a field the target requires was missing: filled in with a default, or left
-              out when none can be made up (``model``)
+``default``   a field the target requires was missing and its default was sent (Anthropic's
+              ``max_tokens``)
+``required``  a field the target requires is missing and was left out, as no value can be
+              made up (``model``): the target will refuse the body
 ``metadata``  data kept for exact round trips that the model never sees: another
               provider's bag, an id, a usage detail, a provider's own finish reason
 ``spelling``  a spelling another server may read differently (OpenAI Chat's
@@ -39,7 +41,7 @@ Steps: TypeAlias = tuple[int | str, ...]
 """A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
 pass steps, so the text ``$.messages[2].content[0]`` is built only for a real loss."""
 
-LossKind = Literal["content", "setting", "rule", "required", "metadata", "spelling"]
+LossKind = Literal["content", "setting", "rule", "default", "required", "metadata", "spelling"]
 """What a loss touches (see the module docstring)."""
 
 LOSS_KINDS: tuple[LossKind, ...] = get_args(LossKind)

@@ -155,7 +155,7 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRec
         wire["max_tokens"] = request.max_tokens
     elif "max_tokens" not in wire:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why, "required")
+        losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
 
 
