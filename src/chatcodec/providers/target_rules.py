@@ -212,6 +212,17 @@ def is_default(value: object, default: float) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == default
 
 
+NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}
+"""Canonical settings whose value here changes nothing: a target without the setting does
+the same, so dropping it is no loss."""
+
+
+def carries_nothing(key: str, value: object) -> bool:
+    """Whether a canonical setting ``key`` at ``value`` is the neutral one (a penalty of 0)."""
+    neutral = NEUTRAL_SETTINGS.get(key)
+    return neutral is not None and is_default(value, neutral)
+
+
 def rules_table() -> str:
     """The README's table of every built-in rule (generated, so it cannot drift)."""
     lines = [

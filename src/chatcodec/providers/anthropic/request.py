@@ -36,11 +36,13 @@ from chatcodec.providers.anthropic.messages import (
     leading_system_count,
 )
 from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.target_rules import API_VERSION, carries_nothing
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
 
@@ -100,6 +102,9 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
             canonical["cache_control"] = marker
     decode_tools(request, canonical, bag)
     decode_settings(request, canonical, bag)
+    version = version_shown(dict(request))
+    if version is not None:  # re-encoded for the version it was written for (``rules.py``)
+        bag[API_VERSION] = version
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -135,7 +140,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
         if value is not None:
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
-        if getattr(request, key) is not None:
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:

@@ -144,6 +144,33 @@ def _system_turns(call: RuleCall) -> None:
     fold_system_turns(call, lambda text: {"type": "text", "text": text})
 
 
+def version_shown(request: dict[str, Any]) -> str | None:
+    """``2023-06-01`` when a request body holds what only that version accepts (a sampling
+    setting, an assistant ``document``, user-text ``citations``): it was written for it."""
+    if any(key in request for key in ("temperature", "top_p", "top_k")):
+        return OLD
+    for message in as_list(request.get("messages")) or []:
+        fields = as_dict(message) or {}
+        blocks = as_list(fields.get("content")) or []
+        if fields.get("role") == "assistant" and any(_is_document(block) for block in blocks):
+            return OLD
+        if fields.get("role") == "user" and _has_citations(blocks):
+            return OLD
+    return None
+
+
+def _has_citations(blocks: list[Any]) -> bool:
+    for block in blocks:
+        fields = as_dict(block) or {}
+        if fields.get("type") == "text" and fields.get("citations"):
+            return True
+        if fields.get("type") in ("search_result", "tool_result") and _has_citations(
+            as_list(fields.get("content")) or []
+        ):
+            return True
+    return False
+
+
 RULES = ProviderRules(
     provider="anthropic",
     api_versions=(OLD, NEW),

@@ -41,6 +41,7 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
 
@@ -131,7 +132,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, losses)
     for key in _UNSUPPORTED:
-        if getattr(request, key) is not None:
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
     if request.cache_control is not None:
         losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")

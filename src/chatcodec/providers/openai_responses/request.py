@@ -34,6 +34,7 @@ from chatcodec.providers.openai_responses.messages import decode_messages, encod
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
 
@@ -124,7 +125,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     if request.metadata is not None:
         wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
-        if getattr(request, key) is not None:
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.stop:
         losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")

@@ -1,12 +1,12 @@
 """``reasoning`` and ``text`` <-> canonical ``reasoning`` and ``response_format``.
 
-``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``) and
+``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``, ``max``) and
 ``reasoning.summary`` (``auto``, ``concise``, ``detailed``) are canonical fields; the
 deprecated ``generate_summary`` and anything else stay in the bag. Structured output is
 ``text.format`` (``json_schema`` flat: ``name``, ``schema``, ``description``, ``strict``;
 ``json_object``; ``text``), and ``text.verbosity`` stays in the bag. What canonical can say
 and Responses cannot (a token budget, adaptive thinking, Gemini's ``include_thoughts``,
-Anthropic's ``max`` effort, a reasoning on/off switch) is reported.
+a reasoning on/off switch) is reported.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from chatcodec.providers.kit import kept_object, leftovers, restore_fields
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
-_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh"})
+_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
+"""Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,
+https://www.openrouter.ai/docs/cookbook/evaluate-and-optimize/model-migrations/gpt-5-6)."""
 _SUMMARIES = frozenset({"auto", "concise", "detailed"})
 _AT_BAG = ("provider_options", PROVIDER)
 """Where a request's kept fields are, for an error about one of them."""
@@ -92,9 +94,6 @@ def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, An
     at = ("reasoning",)
     wire: dict[str, Any] = {}
     effort = reasoning.effort
-    if effort == "max":
-        losses.add((*at, "effort"), "effort 'max'", "Responses' highest effort is 'xhigh'; sent as that", "setting")
-        effort = "xhigh"
     if reasoning.enabled is False and effort is None:
         effort = "none"
     elif reasoning.enabled is not None:
