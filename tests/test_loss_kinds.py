@@ -73,3 +73,14 @@ def test_quiet_counts_losses_by_kind(tmp_path: Path, capsys: pytest.CaptureFixtu
         ["convert", source.as_posix(), "--from", "openai-chat", "--to", "anthropic", "--out", out.as_posix(), "--quiet"]
     )
     assert "2 loss(es) in 1 converted payload(s): 1 setting, 1 spelling" in capsys.readouterr().err
+
+
+def test_gemini_continuation_is_a_pause_both_ways() -> None:
+    """Issue 21, item 5: Gemini's ``CONTINUATION`` is Anthropic's ``pause_turn``."""
+    gemini = {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "so far"}]}, "finishReason": "CONTINUATION"}]
+    }
+    anthropic = chatcodec.convert_response(gemini, source="gemini", target="anthropic", on_loss="ignore")
+    assert anthropic["stop_reason"] == "pause_turn"
+    back = chatcodec.convert_response(anthropic, source="anthropic", target="gemini", on_loss="ignore")
+    assert back["candidates"][0]["finishReason"] == "CONTINUATION"
