@@ -213,13 +213,19 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
+_MARKER_OPTIONS = frozenset({"api_version", "skip_rules"})
+"""Options that choose the target's rules (:mod:`chatcodec.providers.target_rules`): kept
+as markers (``_api_version``), so they are never written into the body."""
+
+
 def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
     """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
     reads its settings there, so an option and a provider option are one mechanism."""
     if not options:
         return request
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **options}
+    marked = {f"_{key}" if key in _MARKER_OPTIONS else key: value for key, value in options.items()}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked}
     return request.model_copy(update={"provider_options": provider_options})
 
 

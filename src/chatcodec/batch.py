@@ -20,7 +20,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss
+from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.payloads import load_object
 
 PayloadKind = Literal["request", "response"]
@@ -38,7 +38,7 @@ class ConvertOptions:
     kind: PayloadKind = "request"
     """Whether the payloads are requests or responses."""
     strict: bool = False
-    """Refuse a payload that cannot be carried exactly (its losses become the error)."""
+    """Refuse a payload with a loss of a kind in ``strict_kinds`` (its losses become the error)."""
     encoder_options: tuple[tuple[str, Any], ...] = ()
     """Settings for the target's request encoder (``options`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
@@ -48,6 +48,9 @@ class ConvertOptions:
     id_field: str | None = None
     """With ``keep_lines``: the placeholder is ``{id_field: value}`` taken from the
     rejected line's top-level object, when it has that field; else ``null``."""
+    strict_kinds: tuple[str, ...] = LOSS_KINDS
+    """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
+    narrows it to ``content``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +90,10 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
         return Outcome(None, str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
-    if losses and options.strict:
-        listed = "\n".join(f"  {loss}" for loss in losses)
-        return Outcome(None, f"not converted under strict: {len(losses)} loss(es):\n{listed}", tuple(losses))
+    refused = [loss for loss in losses if loss.kind in options.strict_kinds] if options.strict else []
+    if refused:
+        listed = "\n".join(f"  {loss}" for loss in refused)
+        return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", tuple(losses))
     return Outcome(converted, None, tuple(losses))
 
 

@@ -25,6 +25,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
 from chatcodec.providers.kit import canonical_refusal
+from chatcodec.providers.target_rules import apply_target_rules
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -91,11 +92,16 @@ class ProviderCodec:
         return _reading(self._requests.decode_request, payload)
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-        """Write a request body; what the format cannot carry is recorded in ``losses``."""
+        """Write a request body; what the format cannot carry is recorded in ``losses``,
+        and the provider's rules in force (API version, model family) are applied last
+        (:mod:`chatcodec.providers.target_rules`)."""
         try:
-            return self._requests.encode_request(request, losses)
+            wire = self._requests.encode_request(request, losses)
         except RecursionError:
             raise too_deep() from None
+        options = (request.provider_options or {}).get(self.name)
+        apply_target_rules(self.name, wire, model=request.model, options=options, losses=losses)
+        return wire
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""

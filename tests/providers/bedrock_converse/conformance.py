@@ -22,7 +22,12 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from conformance.normal_forms import (
+    with_compact_arguments,
+    without_neutral_penalties,
+    without_provider_data,
+    without_spelling_markers,
+)
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,
     assert_valid_response,
@@ -266,9 +271,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       that block's part;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
-    * thinking reads back attributed to ``bedrock-converse`` and the request's model.
+    * thinking reads back attributed to ``bedrock-converse`` and the request's model;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
-    dumped = request.model_dump(mode="json")
+    update: dict[str, Any] = {}
+    without_neutral_penalties(update, request)
+    dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
     if request.response_format is not None and request.response_format.type == "text":
         dumped["response_format"] = None

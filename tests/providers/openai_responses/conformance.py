@@ -20,6 +20,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
+from conformance.normal_forms import without_neutral_penalties
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -114,7 +115,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a ``data:`` image URL reads back as the base64 source it spells;
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
-      ``enabled=False`` with no effort is effort ``none``.
+      ``enabled=False`` with no effort is effort ``none``;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
@@ -134,6 +136,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["reasoning"] = None
     elif reasoning is not None and reasoning.enabled is False and reasoning.effort is None:
         update["reasoning"] = reasoning.model_copy(update={"enabled": None, "effort": "none"})
+    without_neutral_penalties(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 

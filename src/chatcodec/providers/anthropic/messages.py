@@ -280,13 +280,17 @@ def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext
     marker = message.cache_control
     assert marker is not None
     if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
-        context.losses.add((*at, "cache_control"), "cache_control", "no block at the end of the message can carry it")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "no block at the end of the message can carry it", "setting"
+        )
         return
     block, block_at = blocks[-1]
     if "cache_control" not in block:
         context.cache(block, marker, block_at)
     elif block["cache_control"] != encode_cache_control(marker):
-        context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
+        )
 
 
 def _message_losses(message: AnyMessage, context: EncodeContext, at: Steps) -> None:

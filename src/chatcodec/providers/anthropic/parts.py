@@ -295,7 +295,9 @@ class EncodeContext:
     def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: Steps) -> dict[str, Any]:
         """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
         if cache_control is not None and not self.for_request:
-            self.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+            self.losses.add(
+                (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
+            )
         elif cache_control is not None:
             block["cache_control"] = encode_cache_control(cache_control)
         if "cache_control" in block:
@@ -420,7 +422,9 @@ def _plain_text(source: Base64Source) -> str | None:
 
 def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     if part.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
+        )
     ours = part.provider in (PROVIDER, None) or claude_signed(part.provider, part.model)  # Claude on Bedrock too
     if part.redacted and ours and part.encrypted:
         if part.text or part.signature:
@@ -503,7 +507,9 @@ def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: Enco
     canonical id back, but the wire id the payload had is gone."""
     sent = sanitize_tool_use_id(tool_use_id)
     if sent != tool_use_id and KIT.marker(part.provider_metadata, REJECTED_ID) is True:
-        context.losses.add(at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}")
+        context.losses.add(
+            at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}", "metadata"
+        )
     return sent
 
 

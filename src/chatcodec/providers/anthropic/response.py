@@ -116,7 +116,9 @@ def encode_content(choice: ResponseChoice, context: EncodeContext, at: Steps) ->
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
+        )
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)

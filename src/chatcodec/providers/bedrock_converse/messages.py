@@ -247,11 +247,13 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     marker = message.cache_control
     if marker is not None:
         if not blocks:
-            context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache")
+            context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache", "setting")
         elif "cachePoint" not in blocks[-1][0]:
             blocks.append((cache_point(marker), at))
         elif blocks[-1][0] != cache_point(marker):
-            context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
+            context.losses.add(
+                (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
+            )
     return blocks
 
 
@@ -267,7 +269,7 @@ def _without_blank_text(
             context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
             dropped = True
         elif "cachePoint" in block and dropped:
-            context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped")
+            context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped", "setting")
         else:
             kept.append((block, at))
             dropped = False

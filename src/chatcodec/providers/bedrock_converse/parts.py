@@ -254,7 +254,9 @@ def _with_cache(block: dict[str, Any], part: AnyPart, context: EncodeContext, at
     if part.cache_control is None:
         return [block]
     if not context.for_request:
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
         return [block]
     return [block, cache_point(part.cache_control)]
 
@@ -393,7 +395,9 @@ def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
 def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
     """The id sent for ``original``; a hashed one (too long to escape) is reported."""
     if MAPPING.hashed(original):
-        context.losses.add(at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed")
+        context.losses.add(
+            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
+        )
     return MAPPING.sanitize(original)
 
 
@@ -454,7 +458,9 @@ def _result_content(item: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
             pass  # edited into text that is not JSON: sent as text
     blocks = encode_part(item, context, at)
     if len(blocks) > 1:  # a tool result's content has no cache points
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
+        )
     return blocks[:1]
 
 

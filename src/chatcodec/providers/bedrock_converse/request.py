@@ -44,6 +44,7 @@ from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
 
 _MAPPED = (
@@ -135,10 +136,10 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, losses)
     for key in _UNSUPPORTED:
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Bedrock Converse has no such setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only")
+        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
     return wire
 
 

@@ -98,7 +98,9 @@ def encode_message(choice: ResponseChoice, context: EncodeContext, at: Steps) ->
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)

@@ -145,7 +145,9 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
     """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     if part.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
+        )
     match part:
         case TextPart():
             return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)

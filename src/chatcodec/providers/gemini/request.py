@@ -96,11 +96,13 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
 
 def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
     if request.stream:
-        losses.add(("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field")
+        losses.add(
+            ("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field", "setting"
+        )
     if request.metadata is not None:
-        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field")
+        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field", "metadata")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
 
 
 def _names(request: ChatRequest) -> dict[str, str]:

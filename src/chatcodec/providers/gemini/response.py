@@ -166,7 +166,9 @@ def encode_candidate(choice: ResponseChoice, position: int, losses: LossRecorder
     if message.name is not None:
         losses.add((*message_at, "name"), "participant name", "Gemini turns have no name")
     if message.cache_control is not None:
-        losses.add((*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers")
+        losses.add(
+            (*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers", "setting"
+        )
     context = EncodeContext(losses)
     parts: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):

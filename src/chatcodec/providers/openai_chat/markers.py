@@ -9,6 +9,8 @@ Pure spelling (every server that takes one spelling takes the other with the sam
 meaning; another provider drops them without a report):
 
 ``_absent``            keys the encoder writes by default but the payload left out
+``_defaults``          request fields equal to what every provider does anyway (``n: 1``,
+                       ``logprobs: false``, ``store: false``; ``request.py``)
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
 ``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object

@@ -188,7 +188,9 @@ def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str
         losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
         return None
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint", "setting"
+        )
     return dict(part.data)
 
 
@@ -208,7 +210,7 @@ def _with_breakpoint(
         breakpoint["ttl"] = cache.ttl
     elif cache.ttl is not None:
         why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
-        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why)
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why, "setting")
     wire[_BREAKPOINT] = breakpoint
     return wire
 

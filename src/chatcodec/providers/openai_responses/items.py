@@ -191,7 +191,9 @@ def encode_assistant(
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint", "setting"
+        )
     content = message.content
     if isinstance(content, str) and for_request:
         return [{"role": "assistant", "content": content}]
@@ -265,7 +267,9 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
     item["role"] = "assistant"
     if bag.get(STRING) or (state.for_request and not starts and not bag):  # another provider's: a plain item
         if part.cache_control is not None:
-            state.losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint")
+            state.losses.add(
+                (*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint", "setting"
+            )
         item["content"] = part.text
         if isinstance(part, RefusalPart):
             state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
@@ -280,7 +284,9 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
 
 def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
     if part.cache_control is not None:
-        state.losses.add((*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint")
+        state.losses.add(
+            (*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint", "setting"
+        )
     bag = part_bag(part, state.losses, at)
     if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
         if not state.for_request and part.text:
@@ -340,7 +346,7 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
     if not (for_request or name.strip()):  # a request refuses it (tool_names); what a model called is kept
         losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint", "setting")
     if bag.get(CUSTOM):
         return {
             **restore_fields(bag),

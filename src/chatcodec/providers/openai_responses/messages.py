@@ -191,12 +191,12 @@ def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRe
     message is sent as one ``input_text`` part to carry it, as Anthropic's encoder makes a
     string a text block for its marker)."""
     if not parts or parts[-1].get("type") not in ("input_text", "input_image", "input_file"):
-        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it")
+        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it", "setting")
         return
     assert message.cache_control is not None
     breakpoint = encode_prompt_cache_breakpoint(message.cache_control, losses, at)
     if parts[-1].setdefault("prompt_cache_breakpoint", breakpoint) != breakpoint:
-        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept")
+        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
 def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
@@ -204,7 +204,7 @@ def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) 
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return [encode_result(result, losses, (*at, "content", index)) for index, result in enumerate(message.content)]
 
 
@@ -219,7 +219,7 @@ def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> di
     if result.is_error:
         losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
     if result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return item
 
 

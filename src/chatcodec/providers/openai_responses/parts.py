@@ -289,7 +289,9 @@ def encode_output_part(part: TextPart | RefusalPart, losses: LossRecorder, at: S
     none) or ``refusal``."""
     bag = restore_fields(part_bag(part, losses, at))
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint", "setting"
+        )
     if isinstance(part, RefusalPart):
         return {**bag, "type": "refusal", "refusal": part.text}
     return {"annotations": [], **bag, "type": "output_text", "text": part.text}
@@ -302,7 +304,9 @@ def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str
         return None
     KIT.report_foreign(losses, part.provider_metadata, at)
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint", "setting"
+        )
     return dict(part.data)
 
 

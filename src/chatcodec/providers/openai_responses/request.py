@@ -41,6 +41,7 @@ from chatcodec.providers.openai_responses.messages import decode_messages, encod
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -130,10 +131,10 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     if request.metadata is not None:
         wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Responses has no such request setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.stop:
-        losses.add(("stop",), "stop sequences", "Responses has no stop sequences")
+        losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
     encode_tools(request, wire, bag, losses)
     encode_settings(request, wire, bag, losses)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
@@ -183,7 +184,10 @@ def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
             kept[key] = value
         else:
             losses.add(
-                ("metadata", key), f"metadata value of type {type(value).__name__}", "Responses metadata is text"
+                ("metadata", key),
+                f"metadata value of type {type(value).__name__}",
+                "Responses metadata is text",
+                "metadata",
             )
     return kept
 
