@@ -4,7 +4,7 @@ The decoders are tolerant readers (a field they do not know is kept and reported
 is right for a proxy and wrong for a gateway: ``"temprature": 0.1`` should be a 400, as
 OpenAI itself answers "Unrecognized request argument supplied: temprature". With
 ``strict=True`` the entry points first walk the wire payload against the provider's
-published field set (``providers/<name>/known_fields.py``, generated from the official
+published field set (``providers/<name>/known_fields.json``, generated from the official
 SDK types) plus the documented extensions of compatible servers
 (:mod:`chatcodec.strict_extensions`), at every depth where that schema is closed, and
 never inside free-form values (tool input, JSON schemas, metadata).
@@ -17,15 +17,14 @@ tags of that place as the caller's format spells them (``image_url``, not ``imag
 from __future__ import annotations
 
 import difflib
-import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem, json_path
+from chatcodec.providers.field_sets import load_field_sets
 from chatcodec.strict_extensions import extension_fields
 
 Root = Literal["request", "response", "stream"]
@@ -57,7 +56,7 @@ _STREAM_EVENTS_OUTSIDE_SDK = {"anthropic": frozenset({"ping", "error"})}
 
 @dataclass(frozen=True, slots=True)
 class Schema:
-    """One provider's published field set, read from its ``known_fields`` module."""
+    """One provider's published field set (its ``known_fields.json``) and documented extensions."""
 
     provider: str
     roots: dict[str, str]
@@ -87,14 +86,16 @@ def schema_for(provider: str) -> Schema | None:
     package = _PACKAGES.get(provider)
     if package is None:
         return None
-    module: ModuleType = importlib.import_module(f"chatcodec.providers.{package}.known_fields")
+    field_sets = load_field_sets(f"chatcodec.providers.{package}")
+    if field_sets is None:
+        return None
     return Schema(
         provider=provider,
-        roots=module.ROOTS,
-        kinds=module.KINDS,
-        tags=module.TAGS,
-        unions=module.UNIONS,
-        extensions=extension_fields(provider, module.KINDS),
+        roots=field_sets.roots,
+        kinds=field_sets.kinds,
+        tags=field_sets.tags,
+        unions=field_sets.unions,
+        extensions=extension_fields(provider, field_sets.kinds),
     )
 
 

@@ -1,13 +1,13 @@
 """Fields that compatible servers document beyond the official SDK types, kept by hand.
 
 Strict decoding (:mod:`chatcodec.strict`) refuses a field the provider's published API
-does not define; the generated ``providers/<name>/known_fields.py`` modules hold what
+does not define; the generated ``providers/<name>/known_fields.json`` files hold what
 the SDKs define. The servers chatcodec also reads (DeepSeek, Kimi, OpenRouter, Z.ai,
 vLLM, Vertex AI, ...) speak those formats with documented additions, and a request or
 answer using them is not a mistake. Each row names where the addition is documented; a
 field listed here is read as free-form (strict mode does not look inside it).
 
-A row's kind is a kind name of the provider's ``known_fields`` module, or a pattern
+A row's kind is a kind name of the provider's ``known_fields.json``, or a pattern
 (``fnmatch``: ``*`` for every kind, ``Response*DeltaEvent``). A row sourced
 "recorded" was seen in a real answer in the repository's fixtures, with no document
 naming it yet (servers add answer fields before their references list them).
