@@ -11,6 +11,8 @@ from types import ModuleType
 import pytest
 
 from chatcodec.providers.field_sets import load_field_sets
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import get_codec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,16 +37,19 @@ def test_known_fields_match_the_installed_sdk(package: str) -> None:
 
 
 def test_a_request_field_the_sdk_defines_is_known() -> None:
-    field_sets = load_field_sets("chatcodec.providers.openai_chat")
+    codec = get_codec("openai-chat")
+    assert isinstance(codec, ProviderCodec)
+    field_sets = codec.field_sets()
     assert field_sets is not None
     request_kinds = [field_sets.kinds[arm] for arm in field_sets.unions[field_sets.roots["request"]]]
     assert all("max_completion_tokens" in kind for kind in request_kinds)
 
 
 def test_the_field_sets_are_read_once_per_provider() -> None:
-    assert load_field_sets("chatcodec.providers.anthropic") is load_field_sets("chatcodec.providers.anthropic")
+    codec = get_codec("anthropic")
+    assert isinstance(codec, ProviderCodec)
+    assert codec.field_sets() is codec.field_sets() is load_field_sets("chatcodec.providers.anthropic")
 
 
 def test_a_package_without_a_data_file_has_no_field_sets() -> None:
     assert load_field_sets("chatcodec.providers.kit") is None
-

@@ -4,8 +4,8 @@ The decoders are tolerant readers (a field they do not know is kept and reported
 is right for a proxy and wrong for a gateway: ``"temprature": 0.1`` should be a 400, as
 OpenAI itself answers "Unrecognized request argument supplied: temprature". With
 ``strict=True`` the entry points first walk the wire payload against the provider's
-published field set (``providers/<name>/known_fields.json``, generated from the official
-SDK types) plus the documented extensions of compatible servers
+published field set (its codec's :meth:`~chatcodec.providers.provider_codec.ProviderCodec.field_sets`,
+the ``known_fields.json`` generated from the official SDK types) plus the documented extensions of compatible servers
 (:mod:`chatcodec.strict_extensions`), at every depth where that schema is closed, and
 never inside free-form values (tool input, JSON schemas, metadata).
 
@@ -23,22 +23,16 @@ from functools import cache
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import Problem, json_path
-from chatcodec.providers.field_sets import load_field_sets
+from chatcodec.errors import Problem, ProviderLookupError, json_path
+from chatcodec.providers.field_sets import FieldSets
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import get_codec
 from chatcodec.strict_extensions import extension_fields
 
 Root = Literal["request", "response", "stream"]
 
 TAG_FIELDS = ("type", "role")
 """The fields whose literal value tells the arms of a union apart (as in the generator)."""
-
-_PACKAGES = {
-    "openai-chat": "openai_chat",
-    "anthropic": "anthropic",
-    "openai-responses": "openai_responses",
-    "gemini": "gemini",
-    "bedrock-converse": "bedrock_converse",
-}
 
 CONVERSATION_KEYS = {
     "openai-chat": "messages",
@@ -79,16 +73,21 @@ class Schema:
         return known
 
 
-@cache
 def schema_for(provider: str) -> Schema | None:
     """The field set of ``provider``, or ``None`` for a format with none (``canonical``,
-    a codec registered by a caller)."""
-    package = _PACKAGES.get(provider)
-    if package is None:
+    a codec registered by a caller), asked of its codec: readers reach a provider only
+    through the registry."""
+    try:
+        codec = get_codec(provider)
+    except ProviderLookupError:
         return None
-    field_sets = load_field_sets(f"chatcodec.providers.{package}")
-    if field_sets is None:
-        return None
+    field_sets = codec.field_sets() if isinstance(codec, ProviderCodec) else None
+    return None if field_sets is None else _schema(provider, field_sets)
+
+
+@cache
+def _schema(provider: str, field_sets: FieldSets) -> Schema:
+    """Built once per provider and field set (a codec registered again under the name brings its own)."""
     return Schema(
         provider=provider,
         roots=field_sets.roots,
