@@ -24,6 +24,7 @@ from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
+from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.target_rules import apply_target_rules
 from chatcodec.registry import StreamDecoder
@@ -164,6 +165,19 @@ class ProviderCodec:
         if decoder is None:
             raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
         return decoder
+
+    # --- published field sets, for strict reading (issue 22 follow-up) ------------------------
+    # What chatcodec.strict reads through the codec (never from a provider folder): the
+    # ``known_fields.json`` package data beside the provider's own modules.
+
+    def field_sets(self) -> FieldSets | None:
+        """The fields this provider's published API defines, per object kind (its
+        ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
+        read once on first use; ``None`` for a codec whose package has no such file."""
+        package = getattr(self._requests, "__package__", None)
+        return load_field_sets(package) if isinstance(package, str) and package else None
+
+    # --- end of published field sets --------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
