@@ -23,7 +23,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Ma
 from typing import Any
 
 from chatcodec.api import OptionStamp
-from chatcodec.error_shapes import translated_event
+from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
@@ -104,6 +104,14 @@ class StreamConverter:
         written.append(self._writer.close())
         self._recorder.settle(self._on_loss, self._losses)
         return b"".join(written)
+
+    def fail(self, message: str, status: int = 502) -> bytes:
+        """The bytes that end the stream with an error in the target's shape (for a proxy
+        whose upstream broke off or sent what cannot be read: headers are already sent, so
+        the error must travel inside the stream); applies the loss policy."""
+        written = self._written(error_event(self._target, message, status)) + self._writer.close()
+        self._recorder.settle(self._on_loss, self._losses)
+        return written
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
         if isinstance(event, ErrorEvent):
