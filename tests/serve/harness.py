@@ -55,7 +55,7 @@ class Reply:
 
 @dataclass
 class Received:
-    path: str
+    path: str  # as sent, percent-escapes kept
     query: str
     headers: dict[str, str]
     body: dict[str, Any]
@@ -82,7 +82,8 @@ class FakeUpstream:
     async def _handle(self, request: Request) -> Response:
         body = json.loads(await request.body())
         headers = {name.lower(): value for name, value in request.headers.items()}
-        self.received.append(Received(request.url.path, request.url.query, headers, body))
+        raw_path = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode()
+        self.received.append(Received(raw_path, request.url.query, headers, body))
         reply = self.replies.pop(0)
         if reply.status != 200 or reply.content_type == "application/json":
             return Response(reply.body, reply.status, media_type=reply.content_type, headers=reply.headers)

@@ -27,9 +27,11 @@ def fake() -> Iterator[FakeUpstream]:
 
 @pytest.fixture(scope="module")
 def client(fake: FakeUpstream) -> Iterator[openai.OpenAI]:
-    with proxy("openai-chat", "anthropic", fake.base, model_map={"gpt-4o": "claude-sonnet-4-6"}) as origin:
-        with openai.OpenAI(base_url=f"{origin}/v1", api_key=KEY, max_retries=0) as sdk:
-            yield sdk
+    with (
+        proxy("openai-chat", "anthropic", fake.base, model_map={"gpt-4o": "claude-sonnet-4-6"}) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key=KEY, max_retries=0) as sdk,
+    ):
+        yield sdk
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +51,8 @@ def test_plain_answer_with_thinking_and_a_tool_call(fake: FakeUpstream, client: 
         tools=[{"type": "function", "function": {"name": "get_user_country", "parameters": {"type": "object"}}}],
     )
     message = completion.choices[0].message
-    assert message.content is not None and message.content.startswith("I'll help you find the largest city")
+    assert message.content is not None
+    assert message.content.startswith("I'll help you find the largest city")
     assert message.tool_calls is not None
     assert [call.model_dump()["function"]["name"] for call in message.tool_calls] == ["get_user_country"]
     assert (message.model_extra or {})["reasoning_content"].startswith("The user is asking")
@@ -72,7 +75,8 @@ def test_streamed_answer_with_include_usage_has_one_usage_chunk_last(fake: FakeU
     fake.reply(fixture_bytes("anthropic", "stream", "thinking_signature_delta.sse"), content_type=SSE)
     chunks = _stream(client, stream_options={"include_usage": True})
     assert [chunk.usage is not None for chunk in chunks].count(True) == 1
-    assert chunks[-1].usage is not None and chunks[-1].choices == []
+    assert chunks[-1].usage is not None
+    assert chunks[-1].choices == []
     assert chunks[-1].usage.prompt_tokens == 43
     assert all(chunk.choices for chunk in chunks[:-1])
     reasoning = "".join(
@@ -95,7 +99,8 @@ def test_streamed_tool_call(fake: FakeUpstream, client: openai.OpenAI) -> None:
     fake.reply(fixture_bytes("anthropic", "stream", "tool_use_input_json_delta.sse"), content_type=SSE)
     chunks = _stream(client, tools=[{"type": "function", "function": {"name": "get_weather", "parameters": {}}}])
     calls = [call for chunk in chunks for call in chunk.choices[0].delta.tool_calls or []]
-    assert calls[0].function is not None and calls[0].function.name
+    assert calls[0].function is not None
+    assert calls[0].function.name
     arguments = "".join(call.function.arguments or "" for call in calls if call.function is not None)
     assert isinstance(json.loads(arguments), dict)
     assert chunks[-1].choices[0].finish_reason == "tool_calls"
@@ -106,7 +111,8 @@ def test_a_bad_request_is_a_400_in_openai_shape_and_never_sent(fake: FakeUpstrea
         client.chat.completions.create(model="gpt-4o", messages=[{"role": "robot", "content": "hi"}], extra_body={})
     assert raised.value.status_code == 400
     assert "invalid openai-chat request" in raised.value.message
-    assert isinstance(raised.value.body, dict) and raised.value.body["type"] == "invalid_request_error"
+    assert isinstance(raised.value.body, dict)
+    assert raised.value.body["type"] == "invalid_request_error"
     assert fake.received == []
 
 
@@ -165,5 +171,6 @@ def test_one_json_log_line_per_request_with_losses_and_the_losses_header(
         "claude-sonnet-4-6",
     )
     assert line["latency_ms"] > 0
-    assert line["losses"] >= 1 and any("seed" in summary for summary in line["loss_summary"])
+    assert line["losses"] >= 1
+    assert any("seed" in summary for summary in line["loss_summary"])
     assert raw.headers["chatcodec-losses"].startswith(f"{line['losses']}; ")
