@@ -27,7 +27,7 @@ from chatcodec.payloads import too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.target_rules import apply_target_rules
-from chatcodec.registry import StreamDecoder
+from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_builder import StreamBuilder
@@ -60,6 +60,8 @@ class StreamEncodeFunctions(Protocol):
     """What a provider's stream encoder offers."""
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder, /) -> Iterator[dict[str, Any]]: ...
+
+    def stream_encoder(self, losses: LossRecorder, /) -> StreamEncoder: ...
 
 
 class ProviderCodec:
@@ -130,6 +132,11 @@ class ProviderCodec:
         for event in events:
             yield from decoder.feed(event)
         yield from decoder.close()
+
+    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, then
+        ``close``), for a proxy that gets events as the upstream sends them."""
+        return self._stream_encoder.stream_encoder(losses)
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies)."""
