@@ -37,7 +37,9 @@ def test_openai_to_anthropic_floor_is_chatcodec_exactly(turns: int) -> None:
     payload = workloads.openai_session(turns)
     untouched = copy.deepcopy(payload)
 
-    converted = chatcodec.convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore")
+    converted = chatcodec.convert_request(
+        payload, source="openai-chat", target="anthropic", on_loss="ignore", options=workloads.ANTHROPIC_OPTIONS
+    )
 
     assert floor.openai_to_anthropic(payload) == converted
     assert payload == untouched

@@ -41,16 +41,22 @@ PLACES: tuple[tuple[str, str], ...] = (
     # (layer, module paths under src/chatcodec; the first line a module matches places it;
     #  ``*`` stays inside one directory, ``**`` spans any depth)
     ("vocabulary", "_base.py _field_docs.py _narrow.py compat.py content.py messages.py tools.py request.py"),
-    ("vocabulary", "response.py stream_events.py errors.py losses.py payloads.py"),
+    ("vocabulary", "response.py stream_events.py errors.py error_statuses.py losses.py payloads.py"),
     ("core validation", "canonical_validation.py"),
     ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
-    ("kit", "registry.py stream_builder.py sse.py"),  # the codec interface, the stream path, SSE framing
+    (
+        "kit",
+        "registry.py stream_builder.py sse.py event_stream.py stream_framing.py",
+    ),  # the codec interface, the stream path, SSE framing
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
     ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
-    ("readers", "detect.py rendering.py stream_input.py stream_replay.py strict*.py"),  # strict: the boundary checks
+    (
+        "readers",
+        "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py",
+    ),  # strict: the boundary checks
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
-    ("API", "schema.py _portable_schema.py testing/**"),
+    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py"),
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
 )
 

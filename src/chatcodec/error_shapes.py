@@ -23,103 +23,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.error_statuses import OPENAI_TYPES, SERVER_ERROR, TYPES_BY_PROVIDER, error_status
 from chatcodec.errors import ProviderAPIError
 from chatcodec.stream_events import ErrorEvent
 
 __all__ = ["error_body", "error_event", "error_status", "error_type_for", "read_error"]
 
-_OPENAI_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    409: "conflict_error",
-    422: "unprocessable_entity_error",
-    429: "rate_limit_error",
-}
-_ANTHROPIC_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    402: "billing_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    500: "api_error",
-    504: "timeout_error",
-    529: "overloaded_error",
-}
-_GEMINI_STATUSES = {
-    400: "INVALID_ARGUMENT",
-    401: "UNAUTHENTICATED",
-    403: "PERMISSION_DENIED",
-    404: "NOT_FOUND",
-    409: "ABORTED",
-    429: "RESOURCE_EXHAUSTED",
-    499: "CANCELLED",
-    500: "INTERNAL",
-    501: "UNIMPLEMENTED",
-    503: "UNAVAILABLE",
-    504: "DEADLINE_EXCEEDED",
-}
-_BEDROCK_TYPES = {
-    400: "ValidationException",
-    403: "AccessDeniedException",
-    404: "ResourceNotFoundException",
-    408: "ModelTimeoutException",
-    424: "ModelErrorException",
-    429: "ThrottlingException",
-    500: "InternalServerException",
-    503: "ServiceUnavailableException",
-}
-_TYPES: dict[str, dict[int, str]] = {
-    "openai-chat": _OPENAI_TYPES,
-    "openai-responses": _OPENAI_TYPES,
-    "anthropic": _ANTHROPIC_TYPES,
-    "gemini": _GEMINI_STATUSES,
-    "bedrock-converse": _BEDROCK_TYPES,
-}
-_SERVER_ERROR = {
-    "openai-chat": "server_error",
-    "openai-responses": "server_error",
-    "anthropic": "api_error",
-    "gemini": "INTERNAL",
-    "bedrock-converse": "InternalServerException",
-}
-_EXTRA_STATUSES = {
-    "server_error": 500,
-    "insufficient_quota": 429,
-    "rate_limit_exceeded": 429,
-    "invalid_api_key": 401,
-    "context_length_exceeded": 400,
-    "FAILED_PRECONDITION": 400,
-    "OUT_OF_RANGE": 400,
-    "ServiceQuotaExceededException": 429,
-    "ModelNotReadyException": 429,
-    "ModelStreamErrorException": 424,
-}
-
-
-def error_status(error_type: str | None, default: int = 500) -> int:
-    """The HTTP status an error type stands for, in any provider's vocabulary (a
-    Bedrock stream's ``throttlingException`` spelling included)."""
-    if error_type is None:
-        return default
-    if error_type in _EXTRA_STATUSES:
-        return _EXTRA_STATUSES[error_type]
-    for table in _TYPES.values():
-        for status, name in table.items():
-            if name == error_type or name == error_type[:1].upper() + error_type[1:]:
-                return status
-    return default
-
 
 def error_type_for(provider: str, status: int) -> str:
     """``provider``'s error type for an HTTP status (its server error for an unknown one)."""
-    table = _TYPES.get(provider, _OPENAI_TYPES)
+    table = TYPES_BY_PROVIDER.get(provider, OPENAI_TYPES)
     if status in table:
         return table[status]
-    return _SERVER_ERROR.get(provider, "server_error") if status >= 500 or status < 400 else table.get(400, "error")
+    return SERVER_ERROR.get(provider, "server_error") if status >= 500 or status < 400 else table.get(400, "error")
 
 
 def error_body(provider: str, message: str, status: int = 500) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.error_statuses import error_status
 
 _NO_ROOT: object = object()
 
@@ -308,13 +309,11 @@ class ProviderAPIError(ChatcodecError):
         """The error as the provider sent it."""
         self.status_code = status_code if status_code is not None else _status_of(error_type)
         """The HTTP status it came with, else the one its type stands for
-        (:func:`chatcodec.error_shapes.error_status`, 500 for an unknown type); None
+        (:func:`chatcodec.error_statuses.error_status`, 500 for an unknown type); None
         when neither is known."""
 
 
 def _status_of(error_type: str | None) -> int | None:
     if error_type is None:
         return None
-    from chatcodec.error_shapes import error_status  # the tables import this module
-
     return error_status(error_type)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from hypothesis import strategies as st
 
@@ -142,6 +142,9 @@ class ProviderEntry:
     decoder write that marker (issue 10 item 24)."""
     marker_responses: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire response for a meaningful marker its response decoder writes."""
+    sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    """Encoder options under which this wire takes the sampling settings (``temperature``,
+    ``top_p``) a law sends through it: an API version that still has them (issue 21)."""
     own_parameters: Sequence[str] = ()
     """Top-level request keys of numeric settings only this wire has (issue 10 item 22:
     integers above 2**53 survive a conversion to the same provider)."""

@@ -86,7 +86,7 @@ _CHANGES_ERROR: chatcodec.OnLoss = {"required": "ignore", "*": "error"}
 
 def _changes(losses: list[chatcodec.Loss]) -> list[chatcodec.Loss]:
     """The losses that say something changed: a ``required`` one says the body lacks a
-    field the target requires (``model`` of a Gemini request going to OpenAI), which
+    field the target requires (``model`` of a request whose format keeps it in the URL), which
     nothing in the request held (issue 21, item 4)."""
     return [loss for loss in losses if loss.kind != "required"]
 

@@ -16,22 +16,23 @@ BIG = 2**53 + 1
 """The first integer a float cannot hold."""
 
 
-def _convert(payload: dict[str, Any], source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+def _convert(
+    payload: dict[str, Any], source: str, target: str, **options: Any
+) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
     losses: list[chatcodec.Loss] = []
-    options = _OLD_ANTHROPIC if target == "anthropic" else None  # 2026-10-21 takes no sampling settings
+    options = {**_ENTRIES[target].sampling_options, **options}
     converted = chatcodec.convert_request(
         payload, source=source, target=target, on_loss="ignore", losses=losses, options=options
     )
     return converted, losses
 
 
-_OLD_ANTHROPIC = {"api_version": "2023-06-01"}
+_ENTRIES = {provider.name: provider for provider in PROVIDERS}
 
 
 def _body(provider: str, **fields: Any) -> dict[str, Any]:
     request = chatcodec.ChatRequest(model="m", max_tokens=10, messages=[chatcodec.UserMessage(content="q")], **fields)
-    options = _OLD_ANTHROPIC if provider == "anthropic" else None
-    return chatcodec.encode_request(provider, request, on_loss="error", options=options)
+    return chatcodec.encode_request(provider, request, on_loss="error", options=_ENTRIES[provider].sampling_options)
 
 
 @pytest.mark.parametrize("source", PROVIDER_NAMES)
@@ -41,7 +42,7 @@ def test_item_22_integers_above_2_53_in_sampling_parameters_survive(source: str,
     """Read back through the target's own decoder, so the law holds for every wire's
     spelling of the setting (``temperature``, ``generationConfig.temperature``, ...)."""
     payload = _body(source, **{key: BIG})
-    converted, losses = _convert(payload, source, target)
+    converted, losses = _convert(payload, source, target, model="m")  # a source may keep its model in the URL
     read_back = getattr(chatcodec.decode_request(target, converted), key)
     assert read_back == BIG
     assert isinstance(read_back, int)
