@@ -230,7 +230,7 @@ def _scrub(value: Any) -> Any:
 def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     """What a request says, without the spellings the codec is documented to change:
     turn boundaries (results are grouped, system prompts joined), string versus list
-    content, the ``developer`` role, a message's cache marker (it moves to its last
+    content, a message's cache marker (it moves to its last
     part), thinking attribution (``provider``/``model`` are re-derived on decoding),
     argument JSON formatting, defaults written out (``tool_choice`` auto for
     ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``,
@@ -238,7 +238,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
-        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part, names) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")

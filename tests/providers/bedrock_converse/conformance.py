@@ -216,14 +216,14 @@ def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
 def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     """What a request says, without the spellings the codec is documented to change:
     turn boundaries (results grouped, leading system prompts joined), string versus list
-    content, the ``developer`` role, a message's cache marker (it moves to its last part),
+    content, a message's cache marker (it moves to its last part),
     thinking attribution (re-derived on decoding), argument JSON formatting, an empty
     result as ``""`` or ``[]``, ``detail="auto"``, a ``text`` response format, and the
     spelling markers and empty bags of provider data (they carry nothing)."""
     request = without_spelling_markers(request)
     items: list[Any] = []
     for message in request.messages:
-        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
