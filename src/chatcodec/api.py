@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, TypeVar, cast
 
+from chatcodec import one_pass
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -143,7 +144,15 @@ def convert_request(
     options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Convert a request body from the ``source`` format to the ``target`` format
-    (``options``: the target encoder's, as in :func:`encode_request`)."""
+    (``options``: the target encoder's, as in :func:`encode_request`).
+
+    A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
+    shapes there, with the same output, losses and errors."""
+    converted = one_pass.convert_request(payload, source, target) if options is None else None
+    if converted is not None:
+        encoded, recorder = converted
+        recorder.settle(on_loss, losses)
+        return encoded
     codec = get_codec(target)
     recorder = LossRecorder()
     encoded = codec.encode_request(with_options(decode_request(source, payload), target, options), recorder)

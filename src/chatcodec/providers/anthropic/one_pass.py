@@ -1,0 +1,308 @@
+"""The one-pass writing of an Anthropic request from canonical dicts (issue 25).
+
+It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
+the same losses in the same order, for requests made of the common shapes: text,
+image, tool-use and string tool-result parts with no cache marker or bag of their own,
+thinking from another provider (dropped and reported, as
+:func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
+names Anthropic accepts, and no Anthropic options. Every wire turn is built as it is
+read, with no per-turn object and no loss path unless a rule fires.
+
+When a request needs a rule this pass does not write (a turn an empty or whitespace
+text would leave out, a prefill ending in whitespace, server tools, cache markers, a
+bag, a system message in the middle), it returns ``None`` and the caller runs the
+general encoder, where every rule lives; the rules that do fire here (tool ids,
+tool names, argument parsing, unsigned thinking, the required ``max_tokens``) call or
+repeat the general encoder's functions and texts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
+from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+
+_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_TOP_KEYS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "provider_tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "frequency_penalty",
+        "presence_penalty",
+        "seed",
+        "stop",
+        "stream",
+        "metadata",
+        "provider_options",
+    }
+)
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
+_SYSTEM_ROLES = ("system", "developer")
+_ARGUMENTS_CHANGED = "Anthropic takes them as an object: repeated keys or numbers a double cannot hold changed"
+
+
+class _Refused(Exception):
+    """A shape this pass does not write: the general encoder writes the request."""
+
+
+def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any] | None:
+    """The Anthropic request body for a canonical request dict, or ``None`` when it holds
+    a shape only the general encoder writes."""
+    if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
+        return None
+    if KIT.claim(losses, request.get("provider_options"), ("provider_options",)):
+        return None  # this encoder's own options or markers: the general path reads them
+    try:
+        return _encode(request, losses)
+    except _Refused:
+        return None
+
+
+def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
+    wire: dict[str, Any] = {}
+    if request.get("model") is not None:
+        wire["model"] = request["model"]
+    if request.get("max_tokens") is not None:
+        wire["max_tokens"] = request["max_tokens"]
+    else:
+        why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
+        losses.add(("max_tokens",), "max_tokens", why)
+        wire["max_tokens"] = DEFAULT_MAX_TOKENS
+    tools = request.get("tools")
+    if tools:
+        wire["tools"] = [_tool(tool) for tool in tools]
+    _choice(request, wire)
+    messages: list[dict[str, Any]] = request["messages"]
+    leading = 0
+    while leading < len(messages) and messages[leading]["role"] in _SYSTEM_ROLES:
+        leading += 1
+    if leading:
+        wire["system"] = _system(messages[:leading])
+    wire["messages"] = _turns(messages, leading, losses)
+    if request.get("stop"):
+        wire["stop_sequences"] = list(request["stop"])
+    for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
+    for key in ("frequency_penalty", "presence_penalty", "seed"):
+        if request.get(key) is not None:
+            losses.add((key,), key, "Anthropic has no such setting")
+    return wire
+
+
+def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if not tool.keys() <= _TOOL_KEYS or not _VALID_NAME(tool["name"]):
+        raise _Refused
+    wire = {"name": tool["name"]}
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
+    wire["input_schema"] = tool["parameters"]
+    if tool.get("strict") is not None:
+        wire["strict"] = tool["strict"]
+    return wire
+
+
+def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
+    """As ``tools._encode_choice`` writes it, for a choice with a valid name."""
+    choice = request.get("tool_choice")
+    parallel = request.get("parallel_tool_calls")
+    if choice is None and parallel is not False:
+        return
+    kind = "auto" if choice is None else choice["type"]
+    encoded: dict[str, Any] = {"type": _WIRE_CHOICE_TYPES[kind]}
+    name = None if choice is None else choice.get("name")
+    if name is not None:
+        if not _VALID_NAME(name):
+            raise _Refused
+        encoded["name"] = name
+    if kind != "none" and parallel is not None:
+        encoded["disable_parallel_tool_use"] = not parallel
+    elif parallel is False:
+        raise _Refused  # a loss the general encoder reports
+    wire["tool_choice"] = encoded
+
+
+def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """The top-level ``system``: one message's string as is, else every text in order."""
+    if len(messages) == 1 and type(messages[0]["content"]) is str:
+        return messages[0]["content"]
+    blocks: list[dict[str, Any]] = []
+    for message in messages:
+        content = message["content"]
+        if type(content) is str:
+            blocks.append({"type": "text", "text": content})
+        elif not content:
+            raise _Refused  # an empty system message among others: a loss
+        else:
+            blocks.extend(_text_block(part) for part in content)
+    if not any(not block["text"].isspace() for block in blocks):
+        raise _Refused
+    for block in blocks:
+        if not block["text"]:
+            raise _Refused  # dropped with a loss by the general encoder
+    return blocks
+
+
+def _text_block(part: dict[str, Any]) -> dict[str, Any]:
+    if len(part) != 2 or part["type"] != "text":
+        raise _Refused
+    return {"type": "text", "text": part["text"]}
+
+
+def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The wire ``messages``: tool results and a user message right after them share one
+    user turn, results first; every other message is a turn of its own."""
+    turns: list[dict[str, Any]] = []
+    open_results: list[dict[str, Any]] | None = None  # the blocks of a turn holding tool results
+    for index in range(start, len(messages)):
+        message = messages[index]
+        if len(message) != 2:
+            raise _Refused  # a name, a cache marker or a bag
+        role = message["role"]
+        content = message["content"]
+        if role == "tool":
+            if open_results is None:
+                open_results = []
+                turns.append({"role": "user", "content": open_results})
+            open_results.extend(_result(part) for part in content)
+        elif role == "user":
+            if open_results is not None:
+                open_results.extend(_user_blocks(content))
+                open_results = None
+            else:
+                turns.append({"role": "user", "content": _user_content(content)})
+        elif role == "assistant":
+            open_results = None
+            turns.append({"role": "assistant", "content": _assistant_content(content, index, losses)})
+        else:
+            raise _Refused  # a system message mid-conversation, a text message
+    if turns and turns[-1]["role"] == "assistant":
+        _check_prefill(turns[-1]["content"])
+    return [turn for turn in turns if turn["content"]]
+
+
+def _text(text: str) -> dict[str, Any]:
+    if not text or text.isspace():
+        raise _Refused  # dropped (or its turn left out) with a loss by the general encoder
+    return {"type": "text", "text": text}
+
+
+def _result(part: dict[str, Any]) -> dict[str, Any]:
+    content = part["content"]
+    if len(part) != 3 or type(content) is not str:
+        raise _Refused
+    return {"type": "tool_result", "tool_use_id": sanitize_tool_use_id(part["tool_use_id"]), "content": content}
+
+
+def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    if type(content) is str:
+        if not content.strip():
+            raise _Refused
+        return content
+    return _user_blocks(content)
+
+
+def _user_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if type(content) is str:
+        return [_text(content)]
+    if not content:
+        raise _Refused  # "message with no content": a loss
+    blocks: list[dict[str, Any]] = []
+    for part in content:
+        kind = part["type"]
+        if kind == "text" and len(part) == 2:
+            blocks.append(_text(part["text"]))
+        elif kind == "image" and len(part) == 2:
+            blocks.append({"type": "image", "source": _source(part["source"])})
+        else:
+            raise _Refused
+    return blocks
+
+
+def _source(source: dict[str, Any]) -> dict[str, Any]:
+    if source["type"] == "base64":
+        return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
+    if source["type"] != "url" or len(source) != 2:
+        raise _Refused  # a file source, or a media type Anthropic URL sources lack (a loss)
+    return {"type": "url", "url": source["url"]}
+
+
+def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
+    if type(content) is str:
+        if not content.strip():
+            raise _Refused
+        return content
+    if not content:
+        raise _Refused
+    blocks: list[dict[str, Any]] = []
+    for position, part in enumerate(content):
+        kind = part["type"]
+        if kind == "tool_use" and len(part) == 4:
+            blocks.append(_tool_use(part, index, position, losses))
+        elif kind == "text" and len(part) == 2:
+            blocks.append(_text(part["text"]))
+        elif kind == "thinking":
+            _drop_thinking(part, index, position, losses)
+        else:
+            raise _Refused
+    return blocks
+
+
+def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
+    name = part["name"]
+    if not _VALID_NAME(name):
+        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+    return {
+        "type": "tool_use",
+        "id": sanitize_tool_use_id(part["id"]),
+        "name": name,
+        "input": _input(part["arguments"], index, position, losses),
+    }
+
+
+def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
+    """As ``parts.tool_input``: the arguments object, ``{}`` (reported) when they are not one."""
+    parsed, exact = arguments_object(arguments)
+    if type(parsed) is dict:
+        if not exact:
+            losses.add(("messages", index, "content", position, "arguments"), "tool arguments", _ARGUMENTS_CHANGED)
+        return parsed  # pyright: ignore[reportUnknownVariableType]
+    if parsed is None and not arguments.strip():
+        return {}
+    why = "not a JSON object; Anthropic needs one, sent {}"
+    losses.add(("messages", index, "content", position, "arguments"), "tool arguments", why)
+    return {}
+
+
+def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
+    """Unsigned thinking from another provider, dropped as ``parts._encode_thinking`` drops it."""
+    provider = part.get("provider")
+    signed_here = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))
+    if signed_here or part.get("redacted") or part.get("cache_control") is not None or part.get("encrypted"):
+        raise _Refused
+    why = f"produced by {provider!r}, not Anthropic; replaying it would get 400 'Invalid signature'"
+    losses.add(("messages", index, "content", position), "thinking part", why)
+
+
+def _check_prefill(content: str | list[dict[str, Any]]) -> None:
+    """A final assistant turn ending in whitespace is trimmed, a loss: the general path."""
+    if type(content) is str:
+        if content != content.rstrip():
+            raise _Refused
+    elif content and content[-1]["type"] == "text" and content[-1]["text"] != content[-1]["text"].rstrip():
+        raise _Refused
