@@ -61,7 +61,11 @@ class _Refused(Exception):
 
 def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any] | None:
     """The Anthropic request body for a canonical request dict, or ``None`` when it holds
-    a shape only the general encoder writes."""
+    a shape only the general encoder writes.
+
+    The request is taken over (the one pass builds it for this call alone): objects that
+    read the same in canonical and on the wire (a text part, an image, a tool result, a
+    message of a role and a string) go into the output as they are, and may be changed."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
     if KIT.claim(losses, request.get("provider_options"), ("provider_options",)):
@@ -185,10 +189,12 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
                 open_results.extend(_user_blocks(content))
                 open_results = None
             else:
-                turns.append({"role": "user", "content": _user_content(content)})
+                message["content"] = _user_content(content)
+                turns.append(message)
         elif role == "assistant":
             open_results = None
-            turns.append({"role": "assistant", "content": _assistant_content(content, index, losses)})
+            message["content"] = _assistant_content(content, index, losses)
+            turns.append(message)
         else:
             raise _Refused  # a system message mid-conversation, a text message
     if turns and turns[-1]["role"] == "assistant":
@@ -196,17 +202,18 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
     return [turn for turn in turns if turn["content"]]
 
 
-def _text(text: str) -> dict[str, Any]:
+def _text(part: dict[str, Any]) -> dict[str, Any]:
+    text = part["text"]
     if not text or text.isspace():
         raise _Refused  # dropped (or its turn left out) with a loss by the general encoder
-    return {"type": "text", "text": text}
+    return part
 
 
 def _result(part: dict[str, Any]) -> dict[str, Any]:
-    content = part["content"]
-    if len(part) != 3 or type(content) is not str:
+    if len(part) != 3 or type(part["content"]) is not str:
         raise _Refused
-    return {"type": "tool_result", "tool_use_id": sanitize_tool_use_id(part["tool_use_id"]), "content": content}
+    part["tool_use_id"] = sanitize_tool_use_id(part["tool_use_id"])
+    return part
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -219,27 +226,23 @@ def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, A
 
 def _user_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
     if type(content) is str:
-        return [_text(content)]
+        return [_text({"type": "text", "text": content})]
     if not content:
         raise _Refused  # "message with no content": a loss
-    blocks: list[dict[str, Any]] = []
     for part in content:
         kind = part["type"]
         if kind == "text" and len(part) == 2:
-            blocks.append(_text(part["text"]))
-        elif kind == "image" and len(part) == 2:
-            blocks.append({"type": "image", "source": _source(part["source"])})
-        else:
+            _text(part)
+        elif kind != "image" or len(part) != 2 or not _same_source(part["source"]):
             raise _Refused
-    return blocks
+    return content
 
 
-def _source(source: dict[str, Any]) -> dict[str, Any]:
-    if source["type"] == "base64":
-        return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
-    if source["type"] != "url" or len(source) != 2:
-        raise _Refused  # a file source, or a media type Anthropic URL sources lack (a loss)
-    return {"type": "url", "url": source["url"]}
+def _same_source(source: dict[str, Any]) -> bool:
+    """Whether Anthropic spells the image source as canonical does: base64, or a URL
+    with no media type (which Anthropic URL sources lack: a loss), not a file."""
+    kind = source["type"]
+    return (kind == "base64" and len(source) == 3) or (kind == "url" and len(source) == 2)
 
 
 def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
@@ -255,7 +258,7 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
         if kind == "tool_use" and len(part) == 4:
             blocks.append(_tool_use(part, index, position, losses))
         elif kind == "text" and len(part) == 2:
-            blocks.append(_text(part["text"]))
+            blocks.append(_text(part))
         elif kind == "thinking":
             _drop_thinking(part, index, position, losses)
         else:

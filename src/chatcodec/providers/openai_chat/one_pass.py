@@ -11,6 +11,8 @@ canonical validation gives; there is nothing to keep in a bag, so no bag work is
 Anything else (a ``name``, a cache marker, an unknown key, ``null`` in an optional
 field, a part type not listed) is refused, and the caller runs the general path.
 
+The validated copy belongs to this pass, so objects that read the same on both sides
+(a text part, a message of a role and a string) are taken over rather than rebuilt.
 The top-level fields go through the general decoder's own functions
 (``request.DECODERS``), so their rules live in one place.
 """
@@ -163,10 +165,10 @@ def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | No
             continue
         content = message["content"]
         if type(content) is not str:
-            content = _parts(content)
+            content = message["content"] = _parts(content)
             if content is None:
                 return None
-        append({"role": role, "content": content})
+        append(message)  # a validated copy with exactly the canonical keys: taken over
     return decoded
 
 
@@ -174,7 +176,7 @@ def _parts(content: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     parts: list[dict[str, Any]] = []
     for part in content:
         if part["type"] == "text":
-            parts.append({"type": "text", "text": part["text"]})
+            parts.append(part)  # the validated copy is the canonical part
             continue
         url = part["image_url"]["url"]
         if not url:
@@ -195,7 +197,7 @@ def _assistant(message: dict[str, Any]) -> dict[str, Any] | None:
     if reasoning is None and calls is None:
         if content is None:
             return None  # no content at all: the general decoder's markers
-        return {"role": "assistant", "content": content}
+        return message  # role and content: the validated copy is the canonical message
     body: list[dict[str, Any]] = []
     if reasoning is not None:
         metadata = {PROVIDER: {"field": "reasoning_content"}}
