@@ -51,10 +51,16 @@ def json_object() -> cs.CoreSchema:
     return cs.dict_schema(cs.str_schema(strict=True), cs.definition_reference_schema(JSON_VALUE), strict=True)
 
 
-def closed(required: Mapping[str, cs.CoreSchema], optional: Mapping[str, cs.CoreSchema] | None = None) -> cs.CoreSchema:
-    """An object with exactly these keys (the optional ones may be left out, never ``null``)."""
+def closed(
+    required: Mapping[str, cs.CoreSchema], optional: Mapping[str, cs.CoreSchema] | None = None, *, extra: bool = False
+) -> cs.CoreSchema:
+    """An object with exactly these keys (the optional ones may be left out, never
+    ``null``); with ``extra``, other keys too, each holding a JSON value."""
     fields = {key: cs.typed_dict_field(schema, required=True) for key, schema in required.items()}
     fields.update({key: cs.typed_dict_field(schema, required=False) for key, schema in (optional or {}).items()})
+    if extra:
+        extras = cs.definition_reference_schema(JSON_VALUE)
+        return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True)
     return cs.typed_dict_schema(fields, extra_behavior="forbid", strict=True)
 
 

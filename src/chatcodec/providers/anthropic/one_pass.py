@@ -176,7 +176,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
     for index in range(start, len(messages)):
         message = messages[index]
         if len(message) != 2:
-            raise _Refused  # a name, a cache marker or a bag
+            _claim_bag(message, index, losses)
         role = message["role"]
         content = message["content"]
         if role == "tool":
@@ -200,6 +200,15 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
     if turns and turns[-1]["role"] == "assistant":
         _check_prefill(turns[-1]["content"])
     return [turn for turn in turns if turn["content"]]
+
+
+def _claim_bag(message: dict[str, Any], index: int, losses: LossRecorder) -> None:
+    """Another provider's bag on a message, reported as ``messages._merge_bag`` reports
+    it; a name, a cache marker or a bag of this provider's own: the general path."""
+    if len(message) != 3 or "provider_metadata" not in message:
+        raise _Refused
+    if KIT.claim(losses, message.pop("provider_metadata"), ("messages", index)):
+        raise _Refused
 
 
 def _text(part: dict[str, Any]) -> dict[str, Any]:

@@ -51,8 +51,12 @@ def _messages() -> cs.CoreSchema:
         }
     )
     assistant = closed(
-        {"role": literal("assistant"), "content": cs.nullable_schema(text())},
-        {"reasoning_content": text(), "tool_calls": cs.list_schema(call, strict=True, min_length=1)},
+        {"role": literal("assistant")},
+        {
+            "content": cs.nullable_schema(text()),
+            "reasoning_content": text(),
+            "tool_calls": cs.list_schema(call, strict=True, min_length=1),
+        },
     )
     choices = {
         "system": closed({"role": literal("system"), "content": _content(["text"])}),
@@ -88,12 +92,18 @@ def _request(json_input: bool) -> cs.CoreSchema:
             "stop": either(text(), cs.list_schema(text(), strict=True)),
             "stream": cs.bool_schema(strict=True),
             "parallel_tool_calls": cs.bool_schema(strict=True),
+            "metadata": json_object(),
         },
+        extra=True,  # fields with no canonical home, kept in the request's bag
     )
 
 
 REQUEST = LazyValidator(_request)
 """The common request shapes, for dicts and for JSON text or bytes."""
+
+_GENERAL_ONLY = frozenset({"reasoning_effort", "response_format"})
+"""Fields the wire types know and :data:`REQUEST` does not: read by the general path only
+(as unknown fields they would skip the general path's check of their shape)."""
 
 _SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
 _DOUBLE_EXACT = 2**53
@@ -103,7 +113,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     """The canonical request dict for ``payload`` (a dict, or JSON text or bytes), or
     ``None`` when it is not one of the common shapes."""
     wire = REQUEST.validate(payload)
-    if wire is None:
+    if wire is None or not _GENERAL_ONLY.isdisjoint(wire):
         return None
     messages = decode_messages(wire["messages"])
     if messages is None:
@@ -191,7 +201,7 @@ def _parts(content: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
 def _assistant(message: dict[str, Any]) -> dict[str, Any] | None:
     """As :func:`~chatcodec.providers.openai_chat.assistant.decode_assistant` reads the
     common shape: the reasoning first, then the text, then the calls."""
-    content = message["content"]
+    content = message.get("content")
     reasoning = message.get("reasoning_content")
     calls = message.get("tool_calls")
     if reasoning is None and calls is None:
@@ -207,4 +217,7 @@ def _assistant(message: dict[str, Any]) -> dict[str, Any] | None:
     for call in calls or ():
         function = call["function"]
         body.append({"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]})
-    return {"role": "assistant", "content": body}
+    canonical = {"role": "assistant", "content": body}
+    if "content" not in message:
+        canonical["provider_metadata"] = {PROVIDER: {"_content": "absent"}}  # as assistant.decode_assistant marks it
+    return canonical
