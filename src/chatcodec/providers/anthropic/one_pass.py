@@ -55,7 +55,7 @@ _SYSTEM_ROLES = ("system", "developer")
 _ARGUMENTS_CHANGED = "Anthropic takes them as an object: repeated keys or numbers a double cannot hold changed"
 
 
-class _Refused(Exception):
+class _DeclinedError(Exception):
     """A shape this pass does not write: the general encoder writes the request."""
 
 
@@ -72,7 +72,7 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
         return None  # this encoder's own options or markers: the general path reads them
     try:
         return _encode(request, losses)
-    except _Refused:
+    except _DeclinedError:
         return None
 
 
@@ -111,7 +111,7 @@ def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
 
 def _tool(tool: dict[str, Any]) -> dict[str, Any]:
     if not tool.keys() <= _TOOL_KEYS or not _VALID_NAME(tool["name"]):
-        raise _Refused
+        raise _DeclinedError
     wire = {"name": tool["name"]}
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
@@ -132,39 +132,39 @@ def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
     name = None if choice is None else choice.get("name")
     if name is not None:
         if not _VALID_NAME(name):
-            raise _Refused
+            raise _DeclinedError
         encoded["name"] = name
     if kind != "none" and parallel is not None:
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:
-        raise _Refused  # a loss the general encoder reports
+        raise _DeclinedError  # a loss the general encoder reports
     wire["tool_choice"] = encoded
 
 
 def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
     """The top-level ``system``: one message's string as is, else every text in order."""
-    if len(messages) == 1 and type(messages[0]["content"]) is str:
+    if len(messages) == 1 and isinstance(messages[0]["content"], str):
         return messages[0]["content"]
     blocks: list[dict[str, Any]] = []
     for message in messages:
         content = message["content"]
-        if type(content) is str:
+        if isinstance(content, str):
             blocks.append({"type": "text", "text": content})
         elif not content:
-            raise _Refused  # an empty system message among others: a loss
+            raise _DeclinedError  # an empty system message among others: a loss
         else:
             blocks.extend(_text_block(part) for part in content)
     if not any(not block["text"].isspace() for block in blocks):
-        raise _Refused
+        raise _DeclinedError
     for block in blocks:
         if not block["text"]:
-            raise _Refused  # dropped with a loss by the general encoder
+            raise _DeclinedError  # dropped with a loss by the general encoder
     return blocks
 
 
 def _text_block(part: dict[str, Any]) -> dict[str, Any]:
     if len(part) != 2 or part["type"] != "text":
-        raise _Refused
+        raise _DeclinedError
     return {"type": "text", "text": part["text"]}
 
 
@@ -196,7 +196,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             message["content"] = _assistant_content(content, index, losses)
             turns.append(message)
         else:
-            raise _Refused  # a system message mid-conversation, a text message
+            raise _DeclinedError  # a system message mid-conversation, a text message
     if turns and turns[-1]["role"] == "assistant":
         _check_prefill(turns[-1]["content"])
     return [turn for turn in turns if turn["content"]]
@@ -206,44 +206,44 @@ def _claim_bag(message: dict[str, Any], index: int, losses: LossRecorder) -> Non
     """Another provider's bag on a message, reported as ``messages._merge_bag`` reports
     it; a name, a cache marker or a bag of this provider's own: the general path."""
     if len(message) != 3 or "provider_metadata" not in message:
-        raise _Refused
+        raise _DeclinedError
     if KIT.claim(losses, message.pop("provider_metadata"), ("messages", index)):
-        raise _Refused
+        raise _DeclinedError
 
 
 def _text(part: dict[str, Any]) -> dict[str, Any]:
     text = part["text"]
     if not text or text.isspace():
-        raise _Refused  # dropped (or its turn left out) with a loss by the general encoder
+        raise _DeclinedError  # dropped (or its turn left out) with a loss by the general encoder
     return part
 
 
 def _result(part: dict[str, Any]) -> dict[str, Any]:
-    if len(part) != 3 or type(part["content"]) is not str:
-        raise _Refused
+    if len(part) != 3 or not isinstance(part["content"], str):
+        raise _DeclinedError
     part["tool_use_id"] = sanitize_tool_use_id(part["tool_use_id"])
     return part
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
-    if type(content) is str:
+    if isinstance(content, str):
         if not content.strip():
-            raise _Refused
+            raise _DeclinedError
         return content
     return _user_blocks(content)
 
 
 def _user_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
-    if type(content) is str:
+    if isinstance(content, str):
         return [_text({"type": "text", "text": content})]
     if not content:
-        raise _Refused  # "message with no content": a loss
+        raise _DeclinedError  # "message with no content": a loss
     for part in content:
         kind = part["type"]
         if kind == "text" and len(part) == 2:
             _text(part)
         elif kind != "image" or len(part) != 2 or not _same_source(part["source"]):
-            raise _Refused
+            raise _DeclinedError
     return content
 
 
@@ -255,12 +255,12 @@ def _same_source(source: dict[str, Any]) -> bool:
 
 
 def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
-    if type(content) is str:
+    if isinstance(content, str):
         if not content.strip():
-            raise _Refused
+            raise _DeclinedError
         return content
     if not content:
-        raise _Refused
+        raise _DeclinedError
     blocks: list[dict[str, Any]] = []
     for position, part in enumerate(content):
         kind = part["type"]
@@ -271,7 +271,7 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
         elif kind == "thinking":
             _drop_thinking(part, index, position, losses)
         else:
-            raise _Refused
+            raise _DeclinedError
     return blocks
 
 
@@ -306,15 +306,15 @@ def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: Loss
     provider = part.get("provider")
     signed_here = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))
     if signed_here or part.get("redacted") or part.get("cache_control") is not None or part.get("encrypted"):
-        raise _Refused
+        raise _DeclinedError
     why = f"produced by {provider!r}, not Anthropic; replaying it would get 400 'Invalid signature'"
     losses.add(("messages", index, "content", position), "thinking part", why)
 
 
 def _check_prefill(content: str | list[dict[str, Any]]) -> None:
     """A final assistant turn ending in whitespace is trimmed, a loss: the general path."""
-    if type(content) is str:
+    if isinstance(content, str):
         if content != content.rstrip():
-            raise _Refused
+            raise _DeclinedError
     elif content and content[-1]["type"] == "text" and content[-1]["text"] != content[-1]["text"].rstrip():
-        raise _Refused
+        raise _DeclinedError

@@ -108,12 +108,12 @@ call) is counted by its length."""
 def _census(value: object) -> tuple[int, bool]:
     """How many object keys ``value`` holds, and whether it holds a float (whose text
     may have had more digits than a double keeps)."""
-    if type(value) is dict:
+    if isinstance(value, dict):
         values = cast("dict[str, object]", value).values()
         if _FLAT.issuperset(map(type, values)):
             return len(values), False
     keys = 0
-    pending = [value]
+    pending: list[object] = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, dict):

@@ -216,8 +216,10 @@ def _assistant(message: dict[str, Any]) -> dict[str, Any] | None:
         body.append({"type": "text", "text": content})
     for call in calls or ():
         function = call["function"]
-        body.append({"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]})
-    canonical = {"role": "assistant", "content": body}
+        body.append(
+            {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+        )
+    canonical: dict[str, Any] = {"role": "assistant", "content": body}
     if "content" not in message:
         canonical["provider_metadata"] = {PROVIDER: {"_content": "absent"}}  # as assistant.decode_assistant marks it
     return canonical
