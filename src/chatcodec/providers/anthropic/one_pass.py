@@ -18,16 +18,18 @@ repeat the general encoder's functions and texts.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
-from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_SANITIZE = MAPPING.sanitize
 _TOP_KEYS = frozenset(
     {
         "model",
@@ -183,7 +185,8 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             if open_results is None:
                 open_results = []
                 turns.append({"role": "user", "content": open_results})
-            open_results.extend(_result(part) for part in content)
+            for part in content:
+                open_results.append(_result(part))
         elif role == "user":
             if open_results is not None:
                 open_results.extend(_user_blocks(content))
@@ -221,7 +224,7 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
 def _result(part: dict[str, Any]) -> dict[str, Any]:
     if len(part) != 3 or not isinstance(part["content"], str):
         raise _DeclinedError
-    part["tool_use_id"] = sanitize_tool_use_id(part["tool_use_id"])
+    part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
     return part
 
 
@@ -281,7 +284,7 @@ def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecor
         name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
     return {
         "type": "tool_use",
-        "id": sanitize_tool_use_id(part["id"]),
+        "id": _SANITIZE(part["id"]),
         "name": name,
         "input": _input(part["arguments"], index, position, losses),
     }
@@ -303,12 +306,24 @@ def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> A
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
     """Unsigned thinking from another provider, dropped as ``parts._encode_thinking`` drops it."""
-    provider = part.get("provider")
-    signed_here = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))
-    if signed_here or part.get("redacted") or part.get("cache_control") is not None or part.get("encrypted"):
+    if not part.keys() <= _FOREIGN_THINKING_KEYS:
+        raise _DeclinedError  # redacted, encrypted, cached, or from a Claude model
+    why = _dropped_why(part.get("provider"))
+    if why is None:
         raise _DeclinedError
-    why = f"produced by {provider!r}, not Anthropic; replaying it would get 400 'Invalid signature'"
     losses.add(("messages", index, "content", position), "thinking part", why)
+
+
+_FOREIGN_THINKING_KEYS = frozenset({"type", "text", "signature", "provider", "provider_metadata"})
+
+
+@cache
+def _dropped_why(provider: str | None) -> str | None:
+    """Why thinking from ``provider`` (no model named) is dropped; ``None`` when Anthropic
+    may have signed it (the general encoder's rules decide)."""
+    if provider in (PROVIDER, None) or claude_signed(provider, None):
+        return None
+    return f"produced by {provider!r}, not Anthropic; replaying it would get 400 'Invalid signature'"
 
 
 def _check_prefill(content: str | list[dict[str, Any]]) -> None:

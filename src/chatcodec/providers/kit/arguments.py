@@ -7,7 +7,7 @@ import json
 import math
 import re
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 import pydantic_core
 
@@ -109,9 +109,9 @@ def _census(value: object) -> tuple[int, bool]:
     """How many object keys ``value`` holds, and whether it holds a float (whose text
     may have had more digits than a double keeps)."""
     if isinstance(value, dict):
-        values = cast("dict[str, object]", value).values()
-        if _FLAT.issuperset(map(type, values)):
-            return len(values), False
+        flat: dict[str, object] = value  # pyright: ignore[reportUnknownVariableType]
+        if _FLAT.issuperset(map(type, flat.values())):
+            return len(flat), False
     keys = 0
     pending: list[object] = [value]
     while pending:
