@@ -21,10 +21,11 @@ from chatcodec.payloads import Payload, load_object
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
-from chatcodec.sdk_objects import SdkObject, sdk_json, sdk_json_items
+from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
+from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
 from chatcodec.validation import validate_model
 
 ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
@@ -33,10 +34,19 @@ SdkPayload = Payload | SdkObject
 """A payload, or an SDK object holding one (``client.chat.completions.create(...)``)."""
 
 
-def decode_request(provider: str, payload: SdkPayload) -> ChatRequest:
-    """Read a ``provider`` request body into a :class:`ChatRequest`."""
+def decode_request(provider: str, payload: SdkPayload, *, strict: bool = False) -> ChatRequest:
+    """Read a ``provider`` request body into a :class:`ChatRequest`.
+
+    ``strict``: refuse, as the provider would, a field its published API does not define
+    (with the nearest known name), and the structure it refuses (an orphan tool result,
+    an empty conversation, a token limit under 1); see :mod:`chatcodec.strict`. By
+    default such fields are read, kept and reported.
+    """
     codec = get_codec(provider)
-    return codec.decode_request(load_object(sdk_json(payload), f"{provider} request"))
+    fields = load_object(sdk_json_nested(payload), f"{provider} request")
+    if strict:
+        check_request(provider, fields, f"{provider} request")
+    return codec.decode_request(fields)
 
 
 def encode_request(
@@ -66,10 +76,15 @@ def encode_request(
     return encoded
 
 
-def decode_response(provider: str, payload: SdkPayload) -> ChatResponse:
-    """Read a ``provider`` response body into a :class:`ChatResponse`."""
+def decode_response(provider: str, payload: SdkPayload, *, strict: bool = False) -> ChatResponse:
+    """Read a ``provider`` response body into a :class:`ChatResponse` (``strict``: refuse
+    a field the provider's published API does not define, as :func:`decode_request`)."""
     codec = get_codec(provider)
-    return codec.decode_response(load_object(sdk_json(payload), f"{provider} response"))
+    fields = load_object(sdk_json_nested(payload), f"{provider} response")
+    response = codec.decode_response(fields)  # an error body raises ProviderAPIError first
+    if strict:
+        check_payload(provider, "response", fields, f"{provider} response")
+    return response
 
 
 def encode_response(
@@ -87,14 +102,17 @@ def encode_response(
     return encoded
 
 
-def decode_stream(provider: str, events: StreamInput) -> Iterator[AnyStreamEvent]:
+def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -> Iterator[AnyStreamEvent]:
     """Map a ``provider`` stream to canonical events, lazily.
 
     ``events`` is raw SSE (text or bytes, whole or in chunks), JSON lines, or an
-    iterable of already-parsed event dicts.
+    iterable of already-parsed event dicts. ``strict``: an event holding a field the
+    provider's published API does not define raises a :class:`~chatcodec.StreamError`
+    naming the event and the field.
     """
     codec = get_codec(provider)
-    return codec.decode_stream(iter_event_payloads(events))
+    payloads = iter_event_payloads(events)
+    return codec.decode_stream(checked_events(provider, payloads) if strict else payloads)
 
 
 def encode_stream(
@@ -114,15 +132,18 @@ def encode_stream(
     recorder.settle(on_loss, losses)
 
 
-def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
+def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = False) -> ChatResponse:
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
     A codec with an incremental decoder (:class:`~chatcodec.registry.SupportsStreamDecoder`)
     drives a :class:`~chatcodec.stream_builder.StreamBuilder` that builds the response
     directly, with no event per delta; the result is what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
+    ``strict`` as in :func:`decode_stream`.
     """
     codec = get_codec(provider)
+    if strict:
+        events = checked_events(provider, iter_event_payloads(events))
     if not _decodes_incrementally(type(codec)):
         accumulator = StreamAccumulator()
         accumulator.extend(codec.decode_stream(iter_event_payloads(events)))
@@ -142,20 +163,27 @@ def convert_request(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     options: Mapping[str, Any] | None = None,
+    strict: bool = False,
 ) -> dict[str, Any]:
     """Convert a request body from the ``source`` format to the ``target`` format
-    (``options``: the target encoder's, as in :func:`encode_request`).
+    (``options``: the target encoder's, as in :func:`encode_request`; ``strict``: the
+    source is read as in :func:`decode_request`, and a turn order the target refuses is
+    refused here).
 
     A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
-    shapes there, with the same output, losses and errors."""
-    converted = one_pass.convert_request(payload, source, target) if options is None else None
+    shapes there (when neither ``options`` nor ``strict`` is given), with the same output,
+    losses and errors."""
+    converted = one_pass.convert_request(payload, source, target) if options is None and not strict else None
     if converted is not None:
         encoded, recorder = converted
         recorder.settle(on_loss, losses)
         return encoded
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_request(with_options(decode_request(source, payload), target, options), recorder)
+    decoded = decode_request(source, payload, strict=strict)
+    if strict:
+        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
+    encoded = codec.encode_request(with_options(decoded, target, options), recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -167,11 +195,13 @@ def convert_response(
     target: str,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    strict: bool = False,
 ) -> dict[str, Any]:
-    """Convert a response body from the ``source`` format to the ``target`` format."""
+    """Convert a response body from the ``source`` format to the ``target`` format
+    (``strict``: the source is read as in :func:`decode_response`)."""
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_response(decode_response(source, payload), recorder)
+    encoded = codec.encode_response(decode_response(source, payload, strict=strict), recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -193,13 +223,19 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
+_MARKER_OPTIONS = frozenset({"api_version", "skip_rules"})
+"""Options that choose the target's rules (:mod:`chatcodec.providers.target_rules`): kept
+as markers (``_api_version``), so they are never written into the body."""
+
+
 def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
     """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
     reads its settings there, so an option and a provider option are one mechanism."""
     if not options:
         return request
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **options}
+    marked = {f"_{key}" if key in _MARKER_OPTIONS else key: value for key, value in options.items()}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked}
     return request.model_copy(update={"provider_options": provider_options})
 
 

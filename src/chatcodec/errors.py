@@ -19,6 +19,7 @@ and the rule it broke, so a caller can fix the input without a debugger.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import LiteralString
 
 import pydantic_core
@@ -79,16 +80,41 @@ def as_chatcodec_error(
     errors of branches the input plainly is not (the ``str`` branch of a list). ``prefix``
     is prepended to every location, for errors found inside a larger payload.
     """
-    details: list[InitErrorDetails] = []
+    found: dict[tuple[int | str, ...], list[ErrorDetails]] = {}
     for detail in _relevant_details(error, root):
         location = (
             detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root, detail["type"] == "missing")
         )
-        custom = PydanticCustomError(_literal(detail["type"]), _literal(_escape(detail["msg"])))
-        details.append({"type": custom, "loc": (*prefix, *location), "input": detail["input"]})
+        found.setdefault((*prefix, *location), []).append(detail)
+    details: list[InitErrorDetails] = []
+    for location, at_place in found.items():
+        for rule, message, value in _one_per_mistake(at_place):
+            custom = PydanticCustomError(_literal(rule), _literal(_escape(message)))
+            details.append({"type": custom, "loc": location, "input": value})
     built = ValidationError.from_exception_data(title or error.title, details)
     assert isinstance(built, ValidationError)
     return built
+
+
+_TYPE_RULE = "_type"
+"""How pydantic's rules for a value of the wrong JSON type end (``string_type``, ``list_type``)."""
+
+
+def _one_per_mistake(details: list[ErrorDetails]) -> list[tuple[str, str, object]]:
+    """The errors at one place, with the arms of a union collapsed: a value of the wrong
+    type for a ``str | list`` field is one mistake ("a valid string or a valid list"), and
+    a number given as a string one error (``float_type``, not also ``int_type``)."""
+    wrong_type = [detail for detail in details if detail["type"].endswith(_TYPE_RULE)]
+    rest = [(detail["type"], detail["msg"], detail["input"]) for detail in details if detail not in wrong_type]
+    if len(wrong_type) < 2:
+        return [(detail["type"], detail["msg"], detail["input"]) for detail in details]
+    kinds = [detail for detail in wrong_type if detail["type"] != "int_type" or "float_type" not in _types(wrong_type)]
+    wanted = " or ".join(dict.fromkeys(detail["msg"].removeprefix("Input should be ") for detail in kinds))
+    return [(kinds[0]["type"], f"Input should be {wanted}", kinds[0]["input"]), *rest]
+
+
+def _types(details: list[ErrorDetails]) -> set[str]:
+    return {detail["type"] for detail in details}
 
 
 def _literal(text: str) -> LiteralString:
@@ -186,6 +212,31 @@ def _real_location(location: tuple[int | str, ...], root: object, missing: bool)
             continue  # a union-branch label (``str``, ``list[...]``), not a place in the input
         kept.append(step)  # a step into the input, or the name of the missing field
     return tuple(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found by a check written by hand (strict reading): where, which rule, what."""
+
+    location: tuple[int | str, ...]
+    rule: str
+    message: str
+    value: object
+
+
+def problems_error(title: str, problems: Sequence[Problem]) -> ValidationError:
+    """One :class:`ValidationError` holding every problem, each once."""
+    details: list[InitErrorDetails] = [
+        {
+            "type": PydanticCustomError(_literal(problem.rule), _literal(_escape(problem.message))),
+            "loc": problem.location,
+            "input": problem.value,
+        }
+        for problem in problems
+    ]
+    built = ValidationError.from_exception_data(title, details)
+    assert isinstance(built, ValidationError)
+    return built
 
 
 def rule_error(title: str, location: Sequence[int | str], rule: str, message: str, value: object) -> ValidationError:

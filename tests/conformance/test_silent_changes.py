@@ -18,13 +18,20 @@ BIG = 2**53 + 1
 
 def _convert(payload: dict[str, Any], source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
     losses: list[chatcodec.Loss] = []
-    converted = chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore", losses=losses)
+    options = _OLD_ANTHROPIC if target == "anthropic" else None  # 2026-10-21 takes no sampling settings
+    converted = chatcodec.convert_request(
+        payload, source=source, target=target, on_loss="ignore", losses=losses, options=options
+    )
     return converted, losses
+
+
+_OLD_ANTHROPIC = {"api_version": "2023-06-01"}
 
 
 def _body(provider: str, **fields: Any) -> dict[str, Any]:
     request = chatcodec.ChatRequest(model="m", max_tokens=10, messages=[chatcodec.UserMessage(content="q")], **fields)
-    return chatcodec.encode_request(provider, request, on_loss="error")
+    options = _OLD_ANTHROPIC if provider == "anthropic" else None
+    return chatcodec.encode_request(provider, request, on_loss="error", options=options)
 
 
 @pytest.mark.parametrize("source", PROVIDER_NAMES)

@@ -14,7 +14,8 @@ type-checking in its ``codec.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import pydantic_core
@@ -24,6 +25,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
 from chatcodec.providers.kit import canonical_refusal
+from chatcodec.providers.target_rules import apply_target_rules
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -32,6 +34,7 @@ from chatcodec.stream_events import AnyStreamEvent
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
+DecoderT = TypeVar("DecoderT")
 
 
 class RequestFunctions(Protocol):
@@ -61,7 +64,7 @@ class StreamEncodeFunctions(Protocol):
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's modules."""
 
-    __slots__ = ("_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
+    __slots__ = ("_dialect", "_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
 
     def __init__(
         self,
@@ -71,6 +74,7 @@ class ProviderCodec:
         responses: ResponseFunctions,
         stream_decoder: Callable[[StreamBuilder | None], StreamDecoder],
         stream_encoder: StreamEncodeFunctions,
+        dialect: DialectDecoders | None = None,
     ) -> None:
         self.name = name
         """The registry name (``"openai-chat"``)."""
@@ -78,6 +82,7 @@ class ProviderCodec:
         self._responses = responses
         self._new_stream_decoder = stream_decoder
         self._stream_encoder = stream_encoder
+        self._dialect = dialect or DialectDecoders()
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
@@ -87,11 +92,16 @@ class ProviderCodec:
         return _reading(self._requests.decode_request, payload)
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-        """Write a request body; what the format cannot carry is recorded in ``losses``."""
+        """Write a request body; what the format cannot carry is recorded in ``losses``,
+        and the provider's rules in force (API version, model family) are applied last
+        (:mod:`chatcodec.providers.target_rules`)."""
         try:
-            return self._requests.encode_request(request, losses)
+            wire = self._requests.encode_request(request, losses)
         except RecursionError:
             raise too_deep() from None
+        options = (request.provider_options or {}).get(self.name)
+        apply_target_rules(self.name, wire, model=request.model, options=options, losses=losses)
+        return wire
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
@@ -126,6 +136,51 @@ class ProviderCodec:
             yield from self._stream_encoder.encode_stream(events, losses)
         except RecursionError:
             raise too_deep() from None
+
+    # --- dialect reading (issue 20, item 3) -----------------------------------------------
+    # What the dialect readers (chatcodec.dialects, chatcodec.dialect_tools) call: pieces of
+    # this provider's shape found outside a request body, read into canonical *data* (dicts,
+    # not yet validated: the boundary validates them with the caller's paths). Each method is
+    # backed by the provider's own decoder, given in ``dialect=``.
+
+    def decode_part(self, part: dict[str, Any]) -> dict[str, Any]:
+        """One content part (block) in this provider's shape, as canonical part data."""
+        return self._dialect_decoder(self._dialect.part, "content parts")(part)
+
+    def decode_assistant(self, message: dict[str, Any]) -> dict[str, Any]:
+        """One assistant message in this provider's shape, as canonical message data."""
+        return self._dialect_decoder(self._dialect.assistant, "assistant messages")(message)
+
+    def decode_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A request's ``tools`` list in this provider's shape, as canonical tool data
+        (function tools only: a provider's own tool kinds have no canonical tool)."""
+        decode = self._dialect_decoder(self._dialect.tools, "tool definitions")
+        canonical: dict[str, Any] = {}
+        decode({"tools": tools}, canonical, {})
+        decoded: list[dict[str, Any]] = canonical.get("tools") or []
+        return decoded
+
+    def _dialect_decoder(self, decoder: DecoderT | None, what: str) -> DecoderT:
+        if decoder is None:
+            raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
+        return decoder
+
+
+@dataclass(frozen=True, slots=True)
+class DialectDecoders:
+    """The provider's own decoders behind :class:`ProviderCodec`'s dialect-reading methods
+    (``decode_part``, ``decode_assistant``, ``decode_tools``); a provider gives the ones
+    whose shapes the dialect readers accept, the rest stay ``None``."""
+
+    part: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Its ``parts.decode_part`` for any content part or block."""
+    assistant: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    """Its decoder of one wire assistant message."""
+    tools: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], None] | None = None
+    """Its ``tools.decode_tools(request, canonical, bag)``."""
+
+
+# --- end of dialect reading ----------------------------------------------------------------
 
 
 def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:

@@ -22,7 +22,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments
+from conformance.normal_forms import with_compact_arguments, without_neutral_penalties
 from providers.anthropic.anthropic_support import (
     PREDATES_SDK,
     assert_valid_request,
@@ -58,7 +58,6 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``request.py`` and ``messages.py``):
 
     * ``response_format`` of type ``text`` is the default output: it is left out;
-    * a ``developer`` message is a system message (OpenAI's newer name for one);
     * ``parallel_tool_calls=False`` rides on ``tool_choice``, so without a choice it is sent
       with the default choice, ``auto``; ``parallel_tool_calls=True`` is the default, left
       out when there is no choice to carry it (none, or ``none``);
@@ -76,6 +75,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a base64 ``text/plain`` document is sent as the UTF-8 text it encodes (Anthropic
       takes base64 documents as PDF only): the same bytes, read back as a text source.
 
+    * a penalty of 0 changes nothing: not sent (issue 21).
+
     (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
     """
     update: dict[str, Any] = {}
@@ -86,6 +87,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["parallel_tool_calls"] = None
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
+    without_neutral_penalties(update, request)
     messages = _leading_systems_joined(request.messages)
     messages = [
         _joined_to_results(_message_rewritten(message), previous)
@@ -146,8 +148,6 @@ def _joined_to_results(message: chatcodec.AnyMessage, previous: chatcodec.AnyMes
 
 
 def _message_rewritten(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    if isinstance(message, chatcodec.SystemMessage) and message.role == "developer":
-        return message.model_copy(update={"role": "system"})
     if isinstance(message, chatcodec.AssistantMessage) and message.tool_calls:
         return message.model_copy(update={"content": [_compact(part) for part in message.parts]})
     return message

@@ -22,7 +22,12 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from conformance.normal_forms import (
+    with_compact_arguments,
+    without_neutral_penalties,
+    without_provider_data,
+    without_spelling_markers,
+)
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,
     assert_valid_response,
@@ -257,17 +262,21 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * content is always a block list: a string reads back as one text part, and a tool
       result's string as one text part (``""`` as no parts);
-    * a ``developer`` message is a system message; leading system messages are one
-      ``system`` list, so two or more read back as one holding their parts in order;
+    * leading system messages are one ``system`` list, so two or more read back as one
+      holding their parts in order (a ``developer`` message reads back as system,
+      reported: issue 24 item 5);
     * consecutive tool messages are one user turn of results, read back as one tool
       message; a user message right after results joins their turn (read back apart);
     * a message's ``cache_control`` is a cache point after its last block, read back on
       that block's part;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
-    * thinking reads back attributed to ``bedrock-converse`` and the request's model.
+    * thinking reads back attributed to ``bedrock-converse`` and the request's model;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
-    dumped = request.model_dump(mode="json")
+    update: dict[str, Any] = {}
+    without_neutral_penalties(update, request)
+    dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
     if request.response_format is not None and request.response_format.type == "text":
         dumped["response_format"] = None
@@ -283,8 +292,7 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         if message.cache_control is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = dumped.pop("cache_control")
         dumped["content"] = parts
-        is_system = dumped["role"] in ("system", "developer")
-        dumped["role"] = "system" if is_system else dumped["role"]
+        is_system = dumped["role"] == "system"
         previous = rewritten[-1] if rewritten else None
         if previous is not None and previous["role"] == dumped["role"] and dumped["role"] == "tool":
             previous["content"] += parts

@@ -155,8 +155,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``messages.py``, ``parts.py``, ``results.py``):
 
     * Gemini has no string content: a string reads back as one text part (``""`` too);
-    * a ``developer`` message is a system message, and leading system messages are one
-      ``systemInstruction``: two or more read back as one holding their parts in order;
+    * leading system messages are one ``systemInstruction``: two or more read back as one
+      holding their parts in order (a ``developer`` message reads back as system, reported:
+      issue 24 item 5);
     * the results of consecutive tool messages are one user turn: one tool message;
     * tool-call arguments are sent as the parsed ``args`` object: compact JSON back
       (empty text is ``{}``);
@@ -194,8 +195,6 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
     leading = True
     for original in messages:
         message = dict(original)
-        if message["role"] == "developer":
-            message["role"] = "system"
         if isinstance(message.get("content"), str) and message["role"] != "text":
             message["content"] = [{"type": "text", "text": message["content"]}]
         if message["role"] == "assistant":

@@ -486,7 +486,7 @@ def test_what_openai_cannot_carry_is_listed() -> None:
 
 def test_loss_policy_warns_by_default() -> None:
     with pytest.warns(chatcodec.LossWarning, match="top_k"):
-        chatcodec.encode_request(FORMAT, ChatRequest(top_k=3))
+        chatcodec.encode_request(FORMAT, ChatRequest(model="m", top_k=3))
 
 
 # --- bad input -------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
+from conformance.normal_forms import without_neutral_penalties
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -114,7 +115,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a ``data:`` image URL reads back as the base64 source it spells;
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
-      ``enabled=False`` with no effort is effort ``none``.
+      ``enabled=False`` with no effort is effort ``none``;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
@@ -134,16 +136,21 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["reasoning"] = None
     elif reasoning is not None and reasoning.enabled is False and reasoning.effort is None:
         update["reasoning"] = reasoning.model_copy(update={"enabled": None, "effort": "none"})
+    without_neutral_penalties(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 
 
 def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    """A user or system message's cache marker is its last input part's breakpoint."""
+    """A user or system message's cache marker is its last input part's breakpoint (a
+    string message is sent as one ``input_text`` part to carry it: issue 24 item 7)."""
     marker = message.cache_control
     if marker is None or not isinstance(message, chatcodec.UserMessage | chatcodec.SystemMessage):
         return message
-    if isinstance(message.content, str) or not message.content:
+    if isinstance(message.content, str):
+        part = chatcodec.TextPart(text=message.content, cache_control=marker)
+        return message.model_copy(update={"content": [part], "cache_control": None})
+    if not message.content:
         return message
     last = message.content[-1]
     if not isinstance(last, chatcodec.TextPart | chatcodec.ImagePart | chatcodec.DocumentPart):

@@ -261,7 +261,7 @@ def test_the_conversation_builder_appends_a_responses_stream_event_by_event() ->
     message = conversation.finish_stream()
     assert message == chatcodec.accumulate_stream(FORMAT, plain_stream()).message
     assert conversation.unresolved_tool_calls() == message.tool_calls
-    payload = conversation.dump(FORMAT, on_loss="error")
+    payload = conversation.dump(FORMAT, on_loss="error", model="m")
     assert [item.get("type") for item in payload["input"][1:]] == ["reasoning", "message", "function_call"]
 
 

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from chatcodec.providers.anthropic import request, response, stream_decode, stream_encode
+from functools import partial
+
+from chatcodec.providers.anthropic import parts, request, response, stream_decode, stream_encode, tools
 from chatcodec.providers.anthropic.markers import PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,
@@ -13,5 +15,9 @@ CODEC = ProviderCodec(
     responses=response,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode,
+    # a block read outside its message may be of any kind a user or assistant turn holds
+    dialect=DialectDecoders(
+        part=partial(parts.decode_part, allowed=parts.ASSISTANT_KINDS | parts.USER_KINDS), tools=tools.decode_tools
+    ),
 )
 """The codec instance registered as ``anthropic``."""

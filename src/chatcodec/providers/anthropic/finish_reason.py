@@ -65,5 +65,7 @@ def encode_finish_reason(
         return raw  # most likely a stop_reason added after this was written: kept as sent
     chosen = _RAW[unified]
     if _UNIFIED[chosen] != unified:
-        losses.add(at, f"finish reason {unified!r}", f"Anthropic has no such stop_reason; sent as {chosen!r}")
+        losses.add(
+            at, f"finish reason {unified!r}", f"Anthropic has no such stop_reason; sent as {chosen!r}", "metadata"
+        )
     return chosen

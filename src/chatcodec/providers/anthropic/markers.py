@@ -20,7 +20,10 @@ meaning; another provider drops them without a report):
 * ``_is_error`` (tool results): ``is_error: false`` was spelled out;
 * ``_no_content`` (tool results): the result had no ``content`` key;
 * ``_no_input_schema`` (tools): the tool had no ``input_schema`` key;
-* ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent.
+* ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent;
+* ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
+  ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
+  another provider.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 

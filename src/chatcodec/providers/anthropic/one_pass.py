@@ -8,10 +8,14 @@ thinking from another provider (dropped and reported, as
 names Anthropic accepts, and no Anthropic options. Every wire turn is built as it is
 read, with no per-turn object and no loss path unless a rule fires.
 
+As on the general path, ``developer`` messages are reported (sent as system) and the
+target rules of the API version in force (:mod:`chatcodec.providers.target_rules`) are
+applied to the body last.
+
 When a request needs a rule this pass does not write (a turn an empty or whitespace
 text would leave out, a prefill ending in whitespace, server tools, cache markers, a
-bag, a system message in the middle), it returns ``None`` and the caller runs the
-general encoder, where every rule lives; the rules that do fire here (tool ids,
+bag, a system message in the middle, a message between tool calls and their results),
+it returns ``None`` and the caller runs the general encoder, where every rule lives; the rules that do fire here (tool ids,
 tool names, argument parsing, unsigned thinking, the required ``max_tokens``) call or
 repeat the general encoder's functions and texts.
 """
@@ -27,6 +31,8 @@ from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
+from chatcodec.providers.tool_arguments import input_object
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _SANITIZE = MAPPING.sanitize
@@ -54,7 +60,6 @@ _TOP_KEYS = frozenset(
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM_ROLES = ("system", "developer")
-_ARGUMENTS_CHANGED = "Anthropic takes them as an object: repeated keys or numbers a double cannot hold changed"
 
 
 class _DeclinedError(Exception):
@@ -70,12 +75,21 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     message of a role and a string) go into the output as they are, and may be changed."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
+    messages: list[dict[str, Any]] = request["messages"]
+    if _results_wait(messages):
+        return None  # the general encoder moves them after the results, with a loss
+    for index, message in enumerate(messages):
+        if message["role"] == "developer":  # as roles.report_developer_roles reports it
+            losses.add(("messages", index, "role"), "developer role", "Anthropic has no developer role; sent as system")
     if KIT.claim(losses, request.get("provider_options"), ("provider_options",)):
         return None  # this encoder's own options or markers: the general path reads them
     try:
-        return _encode(request, losses)
+        wire = _encode(request, losses)
     except _DeclinedError:
         return None
+    # last, as ProviderCodec.encode_request applies them: the rules of the API version in force
+    apply_target_rules(PROVIDER, wire, model=request.get("model"), options=None, losses=losses)
+    return wire
 
 
 def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
@@ -86,7 +100,7 @@ def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
         wire["max_tokens"] = request["max_tokens"]
     else:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why)
+        losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
     tools = request.get("tools")
     if tools:
@@ -106,9 +120,29 @@ def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
         if value is not None:
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
-        if request.get(key) is not None:
-            losses.add((key,), key, "Anthropic has no such setting")
+        value = request.get(key)
+        if value is not None and not carries_nothing(key, value):
+            losses.add((key,), key, "Anthropic has no such setting", "setting")
     return wire
+
+
+def _results_wait(messages: list[dict[str, Any]]) -> bool:
+    """Whether a message stands between an assistant's tool calls and a later tool
+    message (``result_order.results_after_calls`` moves it, a loss)."""
+    calls_open = between = False
+    for message in messages:
+        role = message["role"]
+        if role == "tool":
+            if between:
+                return True
+            calls_open = False
+        elif role == "assistant":
+            content = message["content"]
+            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
+            between = False
+        elif calls_open:
+            between = True
+    return False
 
 
 def _tool(tool: dict[str, Any]) -> dict[str, Any]:
@@ -291,17 +325,12 @@ def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecor
 
 
 def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
-    """As ``parts.tool_input``: the arguments object, ``{}`` (reported) when they are not one."""
+    """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
+    whose path is built only when the text is not a plain, exact object."""
     parsed, exact = arguments_object(arguments)
-    if type(parsed) is dict:
-        if not exact:
-            losses.add(("messages", index, "content", position, "arguments"), "tool arguments", _ARGUMENTS_CHANGED)
+    if exact and type(parsed) is dict:
         return parsed  # pyright: ignore[reportUnknownVariableType]
-    if parsed is None and not arguments.strip():
-        return {}
-    why = "not a JSON object; Anthropic needs one, sent {}"
-    losses.add(("messages", index, "content", position, "arguments"), "tool arguments", why)
-    return {}
+    return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
@@ -36,13 +37,16 @@ from chatcodec.providers.anthropic.messages import (
     leading_system_count,
 )
 from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.target_rules import API_VERSION, carries_nothing
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
@@ -100,6 +104,9 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
             canonical["cache_control"] = marker
     decode_tools(request, canonical, bag)
     decode_settings(request, canonical, bag)
+    version = version_shown(dict(request))
+    if version is not None:  # re-encoded for the version it was written for (``rules.py``)
+        bag[API_VERSION] = version
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -113,6 +120,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Anthropic")
+    report_developer_roles(request.messages, losses, "Anthropic")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
     context = EncodeContext(
@@ -135,8 +144,8 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
         if value is not None:
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Anthropic has no such setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, losses)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
@@ -155,7 +164,7 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRec
         wire["max_tokens"] = request.max_tokens
     elif "max_tokens" not in wire:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why)
+        losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
 
 
@@ -175,6 +184,7 @@ def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
             (*breakpoint.at, "cache_control"),
             "cache breakpoint",
             f"Anthropic allows {MAX_BREAKPOINTS} per request; the last ones (longest cached prefix) were kept",
+            "setting",
         )
 
 

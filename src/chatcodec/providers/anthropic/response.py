@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
@@ -26,7 +27,6 @@ from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_u
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_canonical
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -116,7 +116,9 @@ def encode_content(choice: ResponseChoice, context: EncodeContext, at: Steps) ->
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
+        )
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)

@@ -97,19 +97,23 @@ def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[s
     at = ("reasoning",)
     for key in ("summary", "include_thoughts"):
         if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Anthropic has no such setting")
+            losses.add((*at, key), f"reasoning {key}", "Anthropic has no such setting", "setting")
     if reasoning.enabled is False:
         if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
+            losses.add(
+                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
+            )
         return {"type": "disabled"}
     if reasoning.budget_tokens is not None:
         if reasoning.adaptive:
-            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
+            losses.add(
+                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
+            )
         return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
     if reasoning.adaptive:
         return {"type": "adaptive"}
     if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
         return {"type": "adaptive"}
     return None
 
@@ -117,10 +121,14 @@ def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[s
 def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
     effort = reasoning.effort
     if effort == "minimal":
-        losses.add(("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that")
+        losses.add(
+            ("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that", "setting"
+        )
         return "low"
     if effort == "none":
-        losses.add(("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled")
+        losses.add(
+            ("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled", "setting"
+        )
     return effort
 
 
@@ -129,9 +137,11 @@ def _encode_format(response_format: ResponseFormat | None, output_config: dict[s
         return
     at = ("response_format",)
     if response_format.type == "json_object" or response_format.json_schema is None:
-        losses.add(at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output")
+        losses.add(
+            at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output", "setting"
+        )
         return
     output_config["format"] = {"type": "json_schema", "schema": response_format.json_schema}
     for key in ("name", "description", "strict"):
         if getattr(response_format, key) is not None:
-            losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema")
+            losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema", "setting")

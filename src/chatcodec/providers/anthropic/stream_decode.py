@@ -33,6 +33,7 @@ from typing import Any, cast
 import pydantic_core
 from pydantic import TypeAdapter
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
@@ -47,7 +48,6 @@ from chatcodec.providers.kit import canonical_refusal, split_fields
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""

@@ -132,5 +132,7 @@ def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, An
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:
         at = ("parallel_tool_calls",)
-        context.losses.add(at, "parallel_tool_calls", "Anthropic's tool_choice none takes no parallel setting")
+        context.losses.add(
+            at, "parallel_tool_calls", "Anthropic's tool_choice none takes no parallel setting", "setting"
+        )
     wire["tool_choice"] = encoded

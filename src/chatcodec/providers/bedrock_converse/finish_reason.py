@@ -67,5 +67,5 @@ def encode_finish_reason(
         return raw  # most likely a stopReason added after this was written: kept as sent
     chosen = _RAW[unified]
     if UNIFIED[chosen] != unified:
-        losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}")
+        losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}", "metadata")
     return chosen

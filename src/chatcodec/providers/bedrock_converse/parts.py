@@ -54,8 +54,9 @@ from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.context import EncodeContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
+from chatcodec.providers.tool_arguments import input_object
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -212,7 +213,10 @@ def _decode_tool_use(call: Mapping[str, Any]) -> dict[str, Any] | None:
         "name": call["name"],
         "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
     }
-    return KIT.attach(canonical, leftovers(call, ("toolUseId", "name", "input")))
+    bag = leftovers(call, ("toolUseId", "name", "input"))
+    if call["toolUseId"] == "":  # a response gives it a made-up id (tool_ids.name_empty_calls)
+        bag[EMPTY_ID] = True
+    return KIT.attach(canonical, bag)
 
 
 def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -250,7 +254,9 @@ def _with_cache(block: dict[str, Any], part: AnyPart, context: EncodeContext, at
     if part.cache_control is None:
         return [block]
     if not context.for_request:
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
         return [block]
     return [block, cache_point(part.cache_control)]
 
@@ -389,32 +395,28 @@ def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
 def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
     """The id sent for ``original``; a hashed one (too long to escape) is reported."""
     if MAPPING.hashed(original):
-        context.losses.add(at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed")
+        context.losses.add(
+            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
+        )
     return MAPPING.sanitize(original)
 
 
 def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    bag = _bag(part, context, at)
     call = {
-        **restore_fields(_bag(part, context, at)),
-        "toolUseId": tool_use_id(part.id, context, (*at, "id")),
+        **restore_fields(bag),
+        "toolUseId": "" if bag.get(EMPTY_ID) else tool_use_id(part.id, context, (*at, "id")),
         "name": tool_name(part.name, context, at),
         "input": tool_input(part, context, at),
     }
     return {"toolUse": call}
 
 
-def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> Any:
-    """The arguments as the JSON object models expect in ``toolUse.input`` (``{}`` if they are not one)."""
-    try:
-        parsed: object = loads(part.arguments)
-    except (ValueError, RecursionError):
-        if not part.arguments.strip():
-            return {}
-        parsed = None
-    if isinstance(parsed, dict):
-        return parsed  # pyright: ignore[reportUnknownVariableType]
-    context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Bedrock needs one, sent {}")
-    return {}
+def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """The arguments as the JSON object ``toolUse.input`` must be, by the rule shared with
+    Anthropic (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
+    wrapped, never sent as ``{}``, and reported)."""
+    return input_object(part.arguments, context.losses, at, "Bedrock")
 
 
 def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
@@ -456,7 +458,9 @@ def _result_content(item: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
             pass  # edited into text that is not JSON: sent as text
     blocks = encode_part(item, context, at)
     if len(blocks) > 1:  # a tool result's content has no cache points
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
+        )
     return blocks[:1]
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
@@ -41,8 +42,10 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 _MAPPED = (
     "modelId",
@@ -109,6 +112,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Bedrock Converse")
+    report_developer_roles(request.messages, losses, "Bedrock Converse")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
     status = knobs.get("tool_result_status")
@@ -131,10 +136,10 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, losses)
     for key in _UNSUPPORTED:
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Bedrock Converse has no such setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only")
+        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
     return wire
 
 

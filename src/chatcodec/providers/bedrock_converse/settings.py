@@ -111,7 +111,12 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     if response_format is not None and response_format.type != "text":
         at = ("response_format",)
         if response_format.json_schema is None:
-            losses.add(at, f"response format {response_format.type!r}", "Bedrock needs a JSON schema for JSON output")
+            losses.add(
+                at,
+                f"response format {response_format.type!r}",
+                "Bedrock needs a JSON schema for JSON output",
+                "setting",
+            )
         else:
             schema: dict[str, Any] = {}
             if response_format.name is not None:
@@ -121,7 +126,7 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
             if not bag.get("_no_schema") or response_format.json_schema:
                 schema["schema"] = _spelled(response_format.json_schema, bag.get("_schema_text"))
             if response_format.strict is not None:
-                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag")
+                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag", "setting")
             output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
     if output:
         wire["outputConfig"] = output
@@ -142,18 +147,24 @@ def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[s
     at = ("reasoning",)
     for key in ("effort", "summary", "include_thoughts"):
         if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Bedrock Converse has no such setting (Claude thinking sent)")
+            losses.add(
+                (*at, key), f"reasoning {key}", "Bedrock Converse has no such setting (Claude thinking sent)", "setting"
+            )
     if reasoning.enabled is False:
         if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
+            losses.add(
+                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
+            )
         return {"type": "disabled"}
     if reasoning.budget_tokens is not None:
         if reasoning.adaptive:
-            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
+            losses.add(
+                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
+            )
         return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
     if reasoning.adaptive:
         return {"type": "adaptive"}
     if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
         return {"type": "adaptive"}
     return None

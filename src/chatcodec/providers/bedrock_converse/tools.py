@@ -101,7 +101,9 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
     config: dict[str, Any] = restore_fields(as_dict(bag.get("toolConfig")) or {})
     choice = _encode_choice(request, bag, context)
     if choice is not None and not tools and not bag.get("_tool_config"):
-        context.losses.add(("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it")
+        context.losses.add(
+            ("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it", "setting"
+        )
         choice = None
     if tools or config or bag.get("_tool_config"):
         config["tools"] = tools
@@ -109,7 +111,9 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
             config["toolChoice"] = choice
         wire["toolConfig"] = config
     if request.parallel_tool_calls is not None:
-        context.losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch")
+        context.losses.add(
+            ("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch", "setting"
+        )
 
 
 def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> list[dict[str, Any]]:
@@ -146,7 +150,9 @@ def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: EncodeCon
         kept = as_dict(bag.get("toolChoice"))
         return None if kept is None else dict(kept)
     if choice.type == "none":
-        context.losses.add(("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none")
+        context.losses.add(
+            ("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none", "setting"
+        )
         return None
     if choice.type == "tool":
         return {"tool": {"name": tool_name(choice.name or "", context, ("tool_choice",))}}

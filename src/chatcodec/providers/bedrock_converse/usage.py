@@ -77,7 +77,7 @@ def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any
         if isinstance(twin, str) and twin in _TWINS and _TWINS[twin] in wire:
             wire[twin] = wire[_TWINS[twin]]
     if usage.reasoning_tokens is not None:
-        losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count")
+        losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
     for key in _REQUIRED:
         if key not in absent:
             wire.setdefault(key, 0)

@@ -13,10 +13,13 @@ meaning; another provider drops them without a report):
 * ``_synthesized_id`` (tool calls): the call id was made up on decoding, because Gemini
   calls carry none (:mod:`.call_ids`); it is not written back (without it the id is
   sent, as for every call from another provider);
+* ``_empty_id`` (tool calls and results): the wire ``id`` was ``""``, read as no id (a
+  made-up id for a call, pairing by position for a result); written back as ``""``;
 * ``_unsigned`` (tool calls): Gemini sent the call without a ``thoughtSignature``, so the
   signature rule (:mod:`.signatures`) does not report it (without it, it does);
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
   the result no ``response``;
+* ``_no_mime_type`` (media): a ``fileData`` part had no ``mimeType`` (``parts.py``);
 * ``_skip_signature`` (tool calls): the call carried Google's documented sentinel
   ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
@@ -63,6 +66,7 @@ KIT = ProviderKit(
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"
+EMPTY_ID = "_empty_id"
 WITHOUT_ID = "_without_id"
 SCHEMA_KEY = "_schema_key"
 LEVEL_SPELLING = "_level_spelling"
@@ -71,6 +75,7 @@ JOINED = "_joined"
 UNSIGNED = "_unsigned"
 NO_ARGS = "_no_args"
 NO_RESPONSE = "_no_response"
+NO_MIME_TYPE = "_no_mime_type"
 SKIPPED = "_skip_signature"
 SKIP_SENTINEL = "skip_thought_signature_validator"
 """Google's documented value that tells Gemini to skip signature validation."""

@@ -11,6 +11,7 @@ part's bag.
 from __future__ import annotations
 
 import json
+import mimetypes
 from typing import Any, Literal, assert_never
 
 import pydantic_core
@@ -18,7 +19,7 @@ from pydantic import ConfigDict, TypeAdapter
 
 from chatcodec.content import AudioPart, Base64Source, DocumentPart, FileSource, ImagePart, TextSource, UrlSource
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.gemini.markers import KIT
+from chatcodec.providers.gemini.markers import KIT, NO_MIME_TYPE
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 Turn = Literal["user", "model", "system"]
@@ -62,13 +63,33 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
     kind = media_kind(mime_type, turn)
     if kind == "opaque":
         return None
+    bag = leftovers(part, (key,))
     if key == "inlineData":
         source: dict[str, Any] = {"type": "base64", "media_type": mime_type, "data": blob["data"]}
     else:
         source = {"type": "url", "url": blob["fileUri"]}
         if mime_type is not None:
             source["media_type"] = mime_type
-    return KIT.attach({"type": kind, "source": source}, leftovers(part, (key,)))
+        else:
+            bag[NO_MIME_TYPE] = True  # written back without one (see _file_mime_type)
+    return KIT.attach({"type": kind, "source": source}, bag)
+
+
+_MIME_TYPES = mimetypes.MimeTypes()
+_DEFAULT_MIME_TYPES = {"image": "image/jpeg", "audio": "audio/mpeg", "document": "application/pdf"}
+"""What a URL with no telling extension is sent as, by canonical part type."""
+
+
+def _file_mime_type(part: ImagePart | AudioPart | DocumentPart, url: str, losses: LossRecorder, at: Steps) -> str:
+    """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none:
+    guessed from the URL's extension when it names one of the part's kind, else the
+    part's usual type (JPEG, MP3, PDF); either guess is reported (issue 24 item 3)."""
+    guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0].split("#", 1)[0], strict=False)
+    kind = part.type if part.type != "document" else "application"
+    if guessed is None or not (guessed.startswith(f"{kind}/") or part.type == "document"):
+        guessed = _DEFAULT_MIME_TYPES[part.type]
+    losses.add((*at, "source", "media_type"), "media type", f"Gemini fileData needs one; none given, guessed {guessed}")
+    return guessed
 
 
 def encode_media(
@@ -80,6 +101,8 @@ def encode_media(
     if isinstance(part, DocumentPart) and (part.title is not None or part.filename is not None):
         losses.add(at, "document title or file name", "Gemini media parts have neither")
     source = part.source
+    if isinstance(source, UrlSource) and source.media_type is None and not bag.get(NO_MIME_TYPE):
+        source = source.model_copy(update={"media_type": _file_mime_type(part, source.url, losses, at)})
     kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
     if kind != part.type:
         losses.add(

@@ -186,7 +186,9 @@ def _message_bag(message: AnyMessage, context: EncodeContext, at: Steps) -> dict
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Gemini turns have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
+        )
     return bag
 
 

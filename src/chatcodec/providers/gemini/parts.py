@@ -31,7 +31,16 @@ from chatcodec.content import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
+from chatcodec.providers.gemini.markers import (
+    EMPTY_ID,
+    KIT,
+    NO_ARGS,
+    PROVIDER,
+    SKIP_SENTINEL,
+    SKIPPED,
+    SYNTHESIZED_ID,
+    UNSIGNED,
+)
 from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import compact_json, decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
@@ -108,9 +117,11 @@ def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dic
     if rest:
         bag["functionCall"] = rest
     call_id = call.get("id")
-    if call_id is None:
+    if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
         bag[SYNTHESIZED_ID] = True
+        if "id" in call:
+            bag[EMPTY_ID] = True
     if "thoughtSignature" not in part:
         bag[UNSIGNED] = True
     elif part["thoughtSignature"] == SKIP_SENTINEL:
@@ -134,10 +145,12 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
     """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     if part.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
+        )
     match part:
         case TextPart():
-            return {**restore_fields(bag), "text": part.text}
+            return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)
         case ThinkingPart():
             return _encode_thought(part, bag, context, at)
         case ImagePart() | AudioPart() | DocumentPart():
@@ -176,9 +189,20 @@ def _encode_thought(
     return wire
 
 
+def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
+    bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
+    on a text or call part as on a thought part (issue 24 item 3); reported."""
+    signature = wire.get("thoughtSignature")
+    if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
+        del wire["thoughtSignature"]
+        losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
+    return wire
+
+
 def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
-    wire = restore_fields(bag)
+    wire = checked_signature(restore_fields(bag), context.losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
     call["name"] = (
         tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name
@@ -191,6 +215,11 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, 
         call["args"] = args
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
+        if not part.id and not bag.get(EMPTY_ID):
+            why = 'Gemini reads an id "" as none: the call reads back with a made-up id'
+            context.losses.add((*at, "id"), "empty tool call id", why)
+    elif bag.get(EMPTY_ID):
+        call["id"] = ""
     wire["functionCall"] = call
     if bag.get(SKIPPED):
         wire["thoughtSignature"] = SKIP_SENTINEL

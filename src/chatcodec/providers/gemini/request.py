@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
@@ -34,8 +35,9 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
 _KNOBS = ("missing_signature",)
@@ -69,6 +71,8 @@ def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
 
 def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
+    request = with_results_after_calls(request, losses, "Gemini")
+    report_developer_roles(request.messages, losses, "Gemini")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
     context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)
@@ -92,11 +96,13 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
 
 def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
     if request.stream:
-        losses.add(("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field")
+        losses.add(
+            ("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field", "setting"
+        )
     if request.metadata is not None:
-        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field")
+        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field", "metadata")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
 
 
 def _names(request: ChatRequest) -> dict[str, str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import response_prefix
@@ -32,7 +33,6 @@ from chatcodec.providers.gemini.usage import decode_usage, encode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_canonical
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""
@@ -166,7 +166,9 @@ def encode_candidate(choice: ResponseChoice, position: int, losses: LossRecorder
     if message.name is not None:
         losses.add((*message_at, "name"), "participant name", "Gemini turns have no name")
     if message.cache_control is not None:
-        losses.add((*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers")
+        losses.add(
+            (*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers", "setting"
+        )
     context = EncodeContext(losses)
     parts: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):

@@ -29,6 +29,7 @@ from typing import Any
 
 import pydantic_core
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ChatcodecError, StreamError, ValidationError, json_path
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
@@ -42,7 +43,6 @@ from chatcodec.providers.kit import canonical_refusal, leftovers, mark_absent
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 

@@ -124,7 +124,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorde
             ]
         wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
     if request.parallel_tool_calls is False:
-        losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off")
+        losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off", "setting")
 
 
 def _laid_out(
@@ -174,7 +174,7 @@ def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) 
     elif tool.parameters != {"type": "object", "properties": {}}:
         declaration["parametersJsonSchema"] = tool.parameters
     if tool.strict is not None:
-        losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch")
+        losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch", "setting")
     if tool.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
     return declaration

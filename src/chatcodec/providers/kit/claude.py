@@ -36,6 +36,6 @@ def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int 
         return None
     uncached = usage.input_tokens - (usage.cache_read_tokens or 0) - (usage.cache_write_tokens or 0)
     if uncached < 0:
-        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes")
+        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes", "metadata")
         return 0
     return uncached

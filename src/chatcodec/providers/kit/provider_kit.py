@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._base import ProviderMetadata
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import LossKind, LossRecorder, Steps
 from chatcodec.providers.kit.arguments import compact_json
 from chatcodec.providers.kit.bags import is_marker, wire_key
 
@@ -85,7 +85,7 @@ class ProviderKit:
                 continue
             keys = sorted(wire_key(key) for key in bag if not is_marker(key))
             if keys:
-                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it")
+                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it", _bag_kind(at))
             if any(is_marker(key) for key in bag):
                 self._report_meaningful(losses, name, bag, at)
 
@@ -99,7 +99,8 @@ class ProviderKit:
             if value is None:
                 continue
             spelled = f"={compact_json(value)}" if isinstance(value, str | int | bool) else ""
-            losses.add(at, f"{name} spelling {key}{spelled}", f"{self.name} has no field for it: {declared[key]}")
+            why = f"{self.name} has no field for it: {declared[key]}"
+            losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
 
     def report_unplaced(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
@@ -109,7 +110,7 @@ class ProviderKit:
         self.report_foreign(losses, metadata, at)
         keys = sorted(wire_key(key) for key in self.own(metadata) if not is_marker(key))
         if keys:
-            losses.add(at, f"{self.name} data {keys}", why)
+            losses.add(at, f"{self.name} data {keys}", why, _bag_kind(at))
 
     def attach(self, canonical: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:
         """``canonical`` with ``provider_metadata = {name: bag}`` when ``bag`` is not empty."""
@@ -130,6 +131,12 @@ TOOL_ORDER: Mapping[str, str] = {
 }
 """The ``_tool_order`` marker of the wires that list server and client tools in one list
 (Anthropic, Bedrock Converse, Responses): meaningful, declared the same way by each."""
+
+
+def _bag_kind(at: Steps) -> LossKind:
+    """A request's own bag holds settings (``n``, ``logprobs``); any other object's holds
+    data kept for round trips (ids, a block's extra fields)."""
+    return "setting" if at == ("provider_options",) else "metadata"
 
 
 def meaningful_markers(provider: str) -> Mapping[str, str]:

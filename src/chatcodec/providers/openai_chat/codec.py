@@ -3,9 +3,9 @@ servers compatible with it."""
 
 from __future__ import annotations
 
-from chatcodec.providers.openai_chat import request, response, stream_decode, stream_encode
+from chatcodec.providers.openai_chat import assistant, parts, request, response, stream_decode, stream_encode, tools
 from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,
@@ -13,5 +13,6 @@ CODEC = ProviderCodec(
     responses=response,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode,
+    dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
 )
 """The codec instance registered as ``openai-chat``."""

@@ -66,6 +66,6 @@ def encode_finish_reason(
         return raw
     word = _OPENAI_WORD.get(reason.unified)
     if word is None:
-        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'")
+        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")
         return "stop"
     return word

@@ -9,8 +9,11 @@ Pure spelling (every server that takes one spelling takes the other with the sam
 meaning; another provider drops them without a report):
 
 ``_absent``            keys the encoder writes by default but the payload left out
+``_defaults``          request fields equal to what every provider does anyway (``n: 1``,
+                       ``logprobs: false``, ``store: false``; ``request.py``)
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
+``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
@@ -31,7 +34,7 @@ meaning; another provider drops them without a report):
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
                        (litellm; the text form is the one every OpenAI server takes)
-``_server_tool``       on an Anthropic server-tool block read from litellm's shape: where it
+``_server_tool``       on an Anthropic server-tool block read from litellm's shapes: where it
                        was (``server_tools.py``), with ``_position`` and ``_arguments_text``
 ``_arguments_text``    that block's ``arguments`` text, when not the compact JSON of its input
 

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
@@ -29,7 +30,6 @@ from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.stream_events import ErrorEvent
-from chatcodec.validation import validate_canonical, validate_with
 
 OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))

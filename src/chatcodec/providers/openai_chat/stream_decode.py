@@ -51,6 +51,7 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import ChatcodecError, StreamError, ValidationError
 from chatcodec.providers.kit import canonical_refusal, mark_absent
 from chatcodec.providers.kit import leftovers as rest
@@ -69,7 +70,6 @@ from chatcodec.stream_events import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec.validation import validate_with
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""

@@ -433,14 +433,18 @@ class StreamWriter:
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)
         if part.cache_control is not None:
-            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
         return self._delta(event.choice, {"tool_calls": [{"index": wire_index, **part.data}]})
 
     def _whole_loss(
         self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True
     ) -> None:
         if part.cache_control is not None:
-            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
         kept = wire_fields(KIT.own(part.provider_metadata))
         if bag and kept:
             why = "an OpenAI stream has no place for a content part's own fields"

@@ -57,8 +57,12 @@ class WireImageUrl(TypedDict):
 
 @wire_shape
 class WireImagePart(TypedDict):
+    """``image_url`` may be the URL itself: litellm types it ``Union[str,
+    ChatCompletionImageUrlObject]`` (``litellm/types/llms/openai.py``), and callers of
+    litellm and llama.cpp-style servers send it so (OpenAI itself takes the object only)."""
+
     type: Literal["image_url"]
-    image_url: WireImageUrl
+    image_url: WireImageUrl | NonEmpty
     prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
 
 

@@ -81,6 +81,6 @@ def encode_finish_reason(
             return raw, None
     word = _WORDS.get(unified)
     if word is None:
-        losses.add(at, f"finish reason {unified!r}", "Responses has no such status; sent 'completed'")
+        losses.add(at, f"finish reason {unified!r}", "Responses has no such status; sent 'completed'", "metadata")
         return "completed", None
     return word

@@ -168,12 +168,13 @@ def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, a
     if bag.get(TYPED):
         item["type"] = "message"
     item["role"] = message.role
-    if isinstance(message.content, str):
+    if isinstance(message.content, str) and message.cache_control is None:
         item["content"] = message.content
-        if message.cache_control is not None:
-            losses.add((*at, "cache_control"), "cache_control", "a string message has no part to carry it")
         return item
-    item["content"] = encode_parts(message.content, losses, at)
+    if isinstance(message.content, str):  # the marker needs a part: the string as one input_text
+        item["content"] = [{"type": "input_text", "text": message.content}]
+    else:
+        item["content"] = encode_parts(message.content, losses, at)
     if message.cache_control is not None:
         _cache_last(item["content"], message, losses, at)
     return item
@@ -186,14 +187,16 @@ def encode_parts(parts: Sequence[AnyPart], losses: LossRecorder, at: Steps) -> l
 
 
 def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
-    """Message-level ``cache_control`` goes on the last part, as a breakpoint."""
+    """Message-level ``cache_control`` goes on the last part, as a breakpoint (a string
+    message is sent as one ``input_text`` part to carry it, as Anthropic's encoder makes a
+    string a text block for its marker)."""
     if not parts or parts[-1].get("type") not in ("input_text", "input_image", "input_file"):
-        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it")
+        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it", "setting")
         return
     assert message.cache_control is not None
     breakpoint = encode_prompt_cache_breakpoint(message.cache_control, losses, at)
     if parts[-1].setdefault("prompt_cache_breakpoint", breakpoint) != breakpoint:
-        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept")
+        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
 def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
@@ -201,7 +204,7 @@ def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) 
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return [encode_result(result, losses, (*at, "content", index)) for index, result in enumerate(message.content)]
 
 
@@ -216,7 +219,7 @@ def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> di
     if result.is_error:
         losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
     if result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return item
 
 

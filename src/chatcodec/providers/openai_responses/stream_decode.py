@@ -39,6 +39,7 @@ from typing import Any
 import pydantic_core
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ChatcodecError, StreamError
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.openai_responses.items import decode_item
@@ -48,7 +49,6 @@ from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTE
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 """The events that end a stream with the whole response."""
@@ -96,6 +96,7 @@ class StreamDecoder:
         self.next_index = 0
         self.started = False
         self.position = -1
+        self.sequence = -1  # the highest sequence_number read so far
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one wire event (errors name its position in the stream)."""
@@ -122,6 +123,8 @@ class StreamDecoder:
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event["type"]
+        if self._repeated(event):
+            return
         if kind in _DELTAS:
             self._delta(event, kind)
         elif kind in _STARTS:
@@ -146,6 +149,20 @@ class StreamDecoder:
                     body=event,
                 )
             )
+
+    def _repeated(self, event: dict[str, Any]) -> bool:
+        """Whether ``event`` is a delta already read: ``sequence_number`` only grows
+        through a stream (API reference, "Streaming events"), so a delta whose number is
+        not above the highest seen was delivered twice (a proxy's retry, a resumed stream
+        replaying ``starting_after``); appending it again gave "HelHello" where the
+        ``done`` text said "Hello". Other events are read again harmlessly."""
+        number = event.get("sequence_number")
+        if type(number) is not int:
+            return False
+        if number <= self.sequence:
+            return event["type"] in _DELTAS
+        self.sequence = number
+        return False
 
     # --- fields ----------------------------------------------------------------------------
 

@@ -136,7 +136,7 @@ def _encode_tool(request: ChatRequest, index: int, losses: LossRecorder) -> dict
     elif not rest.get("_no_strict"):
         wire["strict"] = None
     if tool.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint", "setting")
     return wire
 
 
