@@ -15,9 +15,9 @@ applied to the body last.
 When a request needs a rule this pass does not write (a turn an empty or whitespace
 text would leave out, a prefill ending in whitespace, server tools, cache markers, a
 bag, a system message in the middle, a message between tool calls and their results),
-it returns ``None`` and the caller runs the general encoder, where every rule lives; the rules that do fire here (tool ids,
-tool names, argument parsing, unsigned thinking, the required ``max_tokens``) call or
-repeat the general encoder's functions and texts.
+it returns ``None`` and the caller runs the general encoder, where every rule lives;
+the rules that do fire here (tool ids, tool names, argument parsing, unsigned thinking,
+the required ``max_tokens``) call or repeat the general encoder's functions and texts.
 """
 
 from __future__ import annotations
