@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bench import (
     machine,
+    proxy,
     report,
     section_convert,
     section_imports,
@@ -57,6 +58,7 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,
+    "proxy": proxy.run,
 }
 
 

@@ -128,7 +128,8 @@ def test_item_5_the_developer_role_is_not_turned_into_system_without_a_loss(targ
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request(target, request, on_loss="ignore", losses=losses)
     assert chatcodec.decode_request(target, body).messages[0].role == "system"
-    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].role", "developer role")]
+    content_losses = [(loss.path, loss.what) for loss in losses if loss.kind != "required"]  # no model given
+    assert content_losses == [("$.messages[0].role", "developer role")]
 
 
 # --- item 17: unknown null fields --------------------------------------------------------------
@@ -161,3 +162,34 @@ def test_item_17_an_unknown_null_key_on_an_assistant_text_block_is_not_dropped_s
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_request(target, _assistant_text_with_a_null(source), on_loss="ignore", losses=losses)
     assert any("foo" in loss.what for loss in losses)
+
+
+def test_item_17_an_unknown_null_key_on_a_streamed_anthropic_text_block_reads_as_in_a_response() -> None:
+    """The stream decoder keeps an unknown ``null`` as data too, so a streamed answer equals
+    the same answer not streamed (found by the stream property test after the fix)."""
+    block = {"type": "text", "text": "hi", "foo": None}
+    body = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [block],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    stream = [
+        {"type": "message_start", "message": {**body, "content": [], "stop_reason": None}},
+        {"type": "content_block_start", "index": 0, "content_block": {**block, "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": 1},
+        },
+        {"type": "message_stop"},
+    ]
+    streamed = chatcodec.accumulate_stream(ANTHROPIC, stream).message.parts[0]
+    assert streamed.provider_metadata == chatcodec.decode_response(ANTHROPIC, body).message.parts[0].provider_metadata
+    assert streamed.provider_metadata == {ANTHROPIC: {"foo": None}}

@@ -1,4 +1,4 @@
-"""The committed ``providers/<name>/known_fields.py`` modules are what the installed SDKs
+"""The committed ``providers/<name>/known_fields.json`` files are what the installed SDKs
 define (issue 22): regenerated here, and compared with the files."""
 
 from __future__ import annotations
@@ -9,6 +9,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from chatcodec.providers.field_sets import load_field_sets
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import get_codec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,12 +32,24 @@ GENERATOR = _generator()
 
 @pytest.mark.parametrize("package", list(GENERATOR.GENERATORS))
 def test_known_fields_match_the_installed_sdk(package: str) -> None:
-    committed = GENERATOR.module_path(package).read_text()
+    committed = GENERATOR.data_path(package).read_text(encoding="utf-8")
     assert committed == GENERATOR.render(package), f"run: python tools/known_fields.py ({package} drifted)"
 
 
 def test_a_request_field_the_sdk_defines_is_known() -> None:
-    from chatcodec.providers.openai_chat import known_fields
-
-    request_kinds = [known_fields.KINDS[arm] for arm in known_fields.UNIONS[known_fields.ROOTS["request"]]]
+    codec = get_codec("openai-chat")
+    assert isinstance(codec, ProviderCodec)
+    field_sets = codec.field_sets()
+    assert field_sets is not None
+    request_kinds = [field_sets.kinds[arm] for arm in field_sets.unions[field_sets.roots["request"]]]
     assert all("max_completion_tokens" in kind for kind in request_kinds)
+
+
+def test_the_field_sets_are_read_once_per_provider() -> None:
+    codec = get_codec("anthropic")
+    assert isinstance(codec, ProviderCodec)
+    assert codec.field_sets() is codec.field_sets() is load_field_sets("chatcodec.providers.anthropic")
+
+
+def test_a_package_without_a_data_file_has_no_field_sets() -> None:
+    assert load_field_sets("chatcodec.providers.kit") is None

@@ -216,7 +216,7 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
         "providers/__init__.py": "",
         "providers/tool_names.py": "def f():\n    from chatcodec import dialects\n",
         "providers/openai_chat/__init__.py": "",
-        "providers/openai_chat/parts.py": "from chatcodec.providers.kit import tool_names\n",
+        "providers/openai_chat/parts.py": "from chatcodec.providers import tool_names\n",
         "providers/anthropic/__init__.py": "",
         "providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
     }

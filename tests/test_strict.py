@@ -12,6 +12,7 @@ import pytest
 from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
+from chatcodec.registry import get_codec
 from chatcodec.strict import schema_for
 from chatcodec.strict_extensions import EXTENSIONS
 
@@ -407,3 +408,64 @@ def test_a_whole_response_appended_as_a_message_names_the_entry_point_that_fits(
     assert 'this is an Anthropic response: use `append_response("anthropic", ...)`' in str(raised.value)
     conversation.append_response("anthropic", _anthropic_message(), strict=True)
     assert conversation.messages[-1].role == "assistant"
+
+
+# --- field sets come from the codec (issue 22 follow-up: layering) ----------------------
+
+
+def test_the_field_set_is_the_codecs_so_a_codec_registered_under_another_name_has_it() -> None:
+    """strict reaches providers through the registry only: the name is looked up there,
+    and the codec it gives hands out its own field set."""
+    chatcodec.register_codec("anthropic-gateway", lambda: get_codec("anthropic"))
+    try:
+        schema = schema_for("anthropic-gateway")
+        with pytest.raises(chatcodec.ValidationError, match="did you mean `max_tokens`"):
+            chatcodec.decode_request(
+                "anthropic-gateway",
+                {"model": "m", "max_tokenz": 5, "messages": [{"role": "user", "content": "hi"}]},
+                strict=True,
+            )
+    finally:
+        chatcodec.unregister_codec("anthropic-gateway")
+    assert schema is not None
+    assert "MessageCreateParamsNonStreaming" in schema.kinds
+
+
+def test_formats_without_a_field_set_are_not_checked() -> None:
+    assert schema_for("canonical") is None
+    assert schema_for("no-such-format") is None
+
+
+# --- every API version the provider documents (issue 22 follow-up) ----------------------
+
+_ANTHROPIC_2023_06_01_REQUEST = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 64,
+    "temperature": 0.2,
+    "top_p": 0.9,
+    "top_k": 40,
+    "messages": [{"role": "user", "content": "hi"}],
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_anthropic_sampling_parameters_of_api_version_2023_06_01_pass_strict(stream: bool) -> None:
+    """anthropic 2.12 (the generated table) targets 2026-10-21, which removed them; clients
+    on ``anthropic-version: 2023-06-01`` (Claude Code, every older SDK) still send them."""
+    body = {**_ANTHROPIC_2023_06_01_REQUEST, "stream": stream}
+    decoded = chatcodec.decode_request("anthropic", body, strict=True)
+    assert (decoded.temperature, decoded.top_p, decoded.top_k) == (0.2, 0.9, 40)
+
+
+def test_a_misspelt_anthropic_sampling_parameter_is_refused_with_the_nearest_name() -> None:
+    body = {**_ANTHROPIC_2023_06_01_REQUEST, "temprature": 0.2}
+    del body["temperature"]
+    with pytest.raises(chatcodec.ValidationError, match="did you mean `temperature`") as caught:
+        chatcodec.decode_request("anthropic", body, strict=True)
+    assert caught.value.paths == ["$.temprature"]
+
+
+def test_every_api_version_row_names_its_versioning_source() -> None:
+    rows = [row for row in EXTENSIONS if row.api_version]
+    assert rows
+    assert all("/versioning" in row.source for row in rows), rows

@@ -23,7 +23,7 @@ from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 from chatcodec.stream_builder import StreamBuilder
-from chatcodec.stream_events import AnyStreamEvent
+from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
 from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
 from chatcodec.validation import validate_model
@@ -93,11 +93,16 @@ def encode_response(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write ``response`` as a ``provider`` response body (for proxies and test doubles)."""
+    """Write ``response`` as a ``provider`` response body (for proxies and test doubles).
+
+    ``options`` are the encoder's output options by name (see :func:`encode_stream`).
+    """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder)
+    model = with_output_options(_as_model(ChatResponse, response), provider, options)
+    encoded = codec.encode_response(model, recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -121,14 +126,21 @@ def encode_stream(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Write canonical events as ``provider`` stream events, lazily (for proxies).
 
-    The loss policy is applied when the stream is exhausted.
+    The loss policy is applied when the stream is exhausted. ``options`` are the
+    encoder's output options by name; OpenAI Chat's: ``reasoning_field`` (where another
+    provider's reasoning goes: ``"reasoning_content"``, the default, ``"reasoning"``,
+    ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
+    ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
+    last, or none). They ride on the response's (the start event's) metadata for
+    ``provider`` as markers (``_reasoning_field``), which is also accepted.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    yield from codec.encode_stream(events, recorder)
+    yield from codec.encode_stream(OptionStamp(provider, options).events(events), recorder)
     recorder.settle(on_loss, losses)
 
 
@@ -196,12 +208,15 @@ def convert_response(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     strict: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Convert a response body from the ``source`` format to the ``target`` format
-    (``strict``: the source is read as in :func:`decode_response`)."""
+    (``strict``: the source is read as in :func:`decode_response`; ``options``: the target
+    encoder's output options, as in :func:`encode_stream`)."""
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_response(decode_response(source, payload, strict=strict), recorder)
+    response = with_output_options(decode_response(source, payload, strict=strict), target, options)
+    encoded = codec.encode_response(response, recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -237,6 +252,52 @@ def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any]
     marked = {f"_{key}" if key in _MARKER_OPTIONS else key: value for key, value in options.items()}
     provider_options[provider] = {**(provider_options.get(provider) or {}), **marked}
     return request.model_copy(update={"provider_options": provider_options})
+
+
+def option_markers(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Output options as the markers an encoder reads: ``reasoning_field`` ->
+    ``_reasoning_field`` (a name already spelled as a marker is kept)."""
+    return {(name if name.startswith("_") else f"_{name}"): value for name, value in (options or {}).items()}
+
+
+def with_output_options(response: ChatResponse, provider: str, options: Mapping[str, Any] | None) -> ChatResponse:
+    """``response`` with ``options`` as markers in its ``provider_metadata[provider]``."""
+    if not options:
+        return response
+    metadata = dict(response.provider_metadata or {})
+    metadata[provider] = {**(metadata.get(provider) or {}), **option_markers(options)}
+    return response.model_copy(update={"provider_metadata": metadata})
+
+
+class OptionStamp:
+    """Puts output options on a stream's :class:`~chatcodec.ResponseStartEvent` (where
+    stream encoders read them), adding one first when the stream has none."""
+
+    __slots__ = ("_markers", "_provider", "_seen")
+
+    def __init__(self, provider: str, options: Mapping[str, Any] | None) -> None:
+        self._provider = provider
+        self._markers = option_markers(options)
+        self._seen = not self._markers
+
+    def event(self, event: AnyStreamEvent) -> list[AnyStreamEvent]:
+        """``event``, stamped when it is the start; preceded by a start when none came first."""
+        if self._seen:
+            return [event]
+        self._seen = True
+        if isinstance(event, ResponseStartEvent):
+            return [self._stamped(event)]
+        return [self._stamped(ResponseStartEvent()), event]
+
+    def events(self, events: Iterable[AnyStreamEvent]) -> Iterator[AnyStreamEvent]:
+        """Every event, through :meth:`event`."""
+        for event in events:
+            yield from self.event(event)
+
+    def _stamped(self, event: ResponseStartEvent) -> ResponseStartEvent:
+        metadata = dict(event.provider_metadata or {})
+        metadata[self._provider] = {**(metadata.get(self._provider) or {}), **self._markers}
+        return event.model_copy(update={"provider_metadata": metadata})
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

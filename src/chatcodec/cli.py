@@ -24,6 +24,7 @@ from chatcodec import detect, exit_codes
 from chatcodec._narrow import as_dict
 from chatcodec.api import decode_request, decode_response
 from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
+from chatcodec.cli_serve import add_serve_command
 from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
 from chatcodec.messages import AnyMessage, AssistantMessage
@@ -117,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=_run_schema)
 
     add_convert_command(commands)
+    add_serve_command(commands)
     return parser
 
 

@@ -296,9 +296,25 @@ class CodecNotAvailableError(ProviderLookupError):
 class ProviderAPIError(ChatcodecError):
     """The provider reported an error, in a response body or inside a stream."""
 
-    def __init__(self, message: str, error_type: str | None = None, body: object = None) -> None:
+    def __init__(
+        self, message: str, error_type: str | None = None, body: object = None, *, status_code: int | None = None
+    ) -> None:
         super().__init__(f"{error_type}: {message}" if error_type else message)
+        self.message = message
+        """The provider's message, alone."""
         self.error_type = error_type
         """The provider's error type or code, when it gave one."""
         self.body = body
         """The error as the provider sent it."""
+        self.status_code = status_code if status_code is not None else _status_of(error_type)
+        """The HTTP status it came with, else the one its type stands for
+        (:func:`chatcodec.error_shapes.error_status`, 500 for an unknown type); None
+        when neither is known."""
+
+
+def _status_of(error_type: str | None) -> int | None:
+    if error_type is None:
+        return None
+    from chatcodec.error_shapes import error_status  # the tables import this module
+
+    return error_status(error_type)

@@ -4,8 +4,8 @@ The decoders are tolerant readers (a field they do not know is kept and reported
 is right for a proxy and wrong for a gateway: ``"temprature": 0.1`` should be a 400, as
 OpenAI itself answers "Unrecognized request argument supplied: temprature". With
 ``strict=True`` the entry points first walk the wire payload against the provider's
-published field set (``providers/<name>/known_fields.py``, generated from the official
-SDK types) plus the documented extensions of compatible servers
+published field set (its codec's :meth:`~chatcodec.providers.provider_codec.ProviderCodec.field_sets`,
+the ``known_fields.json`` generated from the official SDK types) plus the documented extensions of compatible servers
 (:mod:`chatcodec.strict_extensions`), at every depth where that schema is closed, and
 never inside free-form values (tool input, JSON schemas, metadata).
 
@@ -17,29 +17,22 @@ tags of that place as the caller's format spells them (``image_url``, not ``imag
 from __future__ import annotations
 
 import difflib
-import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import Problem, json_path
+from chatcodec.errors import Problem, ProviderLookupError, json_path
+from chatcodec.providers.field_sets import FieldSets
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import get_codec
 from chatcodec.strict_extensions import extension_fields
 
 Root = Literal["request", "response", "stream"]
 
 TAG_FIELDS = ("type", "role")
 """The fields whose literal value tells the arms of a union apart (as in the generator)."""
-
-_PACKAGES = {
-    "openai-chat": "openai_chat",
-    "anthropic": "anthropic",
-    "openai-responses": "openai_responses",
-    "gemini": "gemini",
-    "bedrock-converse": "bedrock_converse",
-}
 
 CONVERSATION_KEYS = {
     "openai-chat": "messages",
@@ -57,7 +50,7 @@ _STREAM_EVENTS_OUTSIDE_SDK = {"anthropic": frozenset({"ping", "error"})}
 
 @dataclass(frozen=True, slots=True)
 class Schema:
-    """One provider's published field set, read from its ``known_fields`` module."""
+    """One provider's published field set (its ``known_fields.json``) and documented extensions."""
 
     provider: str
     roots: dict[str, str]
@@ -80,21 +73,28 @@ class Schema:
         return known
 
 
-@cache
 def schema_for(provider: str) -> Schema | None:
     """The field set of ``provider``, or ``None`` for a format with none (``canonical``,
-    a codec registered by a caller)."""
-    package = _PACKAGES.get(provider)
-    if package is None:
+    a codec registered by a caller), asked of its codec: readers reach a provider only
+    through the registry."""
+    try:
+        codec = get_codec(provider)
+    except ProviderLookupError:
         return None
-    module: ModuleType = importlib.import_module(f"chatcodec.providers.{package}.known_fields")
+    field_sets = codec.field_sets() if isinstance(codec, ProviderCodec) else None
+    return None if field_sets is None else _schema(provider, field_sets)
+
+
+@cache
+def _schema(provider: str, field_sets: FieldSets) -> Schema:
+    """Built once per provider and field set (a codec registered again under the name brings its own)."""
     return Schema(
         provider=provider,
-        roots=module.ROOTS,
-        kinds=module.KINDS,
-        tags=module.TAGS,
-        unions=module.UNIONS,
-        extensions=extension_fields(provider, module.KINDS),
+        roots=field_sets.roots,
+        kinds=field_sets.kinds,
+        tags=field_sets.tags,
+        unions=field_sets.unions,
+        extensions=extension_fields(provider, field_sets.kinds),
     )
 
 

@@ -116,7 +116,9 @@ def check_messages(provider: str, messages: list[dict[str, Any]], title: str) ->
 
 def _conversation_target(schema: Schema) -> str:
     """What a request's conversation list holds, for messages given without a request."""
-    key = CONVERSATION_KEYS[schema.provider]
+    key = CONVERSATION_KEYS.get(schema.provider)
+    if key is None:  # a provider codec a caller registered under its own name
+        return ""
     for arm in schema.arms(schema.roots["request"]):
         target = schema.kinds.get(arm, {}).get(key)
         if target:

@@ -1,16 +1,22 @@
 """Fields that compatible servers document beyond the official SDK types, kept by hand.
 
 Strict decoding (:mod:`chatcodec.strict`) refuses a field the provider's published API
-does not define; the generated ``providers/<name>/known_fields.py`` modules hold what
+does not define; the generated ``providers/<name>/known_fields.json`` files hold what
 the SDKs define. The servers chatcodec also reads (DeepSeek, Kimi, OpenRouter, Z.ai,
 vLLM, Vertex AI, ...) speak those formats with documented additions, and a request or
 answer using them is not a mistake. Each row names where the addition is documented; a
 field listed here is read as free-form (strict mode does not look inside it).
 
-A row's kind is a kind name of the provider's ``known_fields`` module, or a pattern
+A row's kind is a kind name of the provider's ``known_fields.json``, or a pattern
 (``fnmatch``: ``*`` for every kind, ``Response*DeltaEvent``). A row sourced
 "recorded" was seen in a real answer in the repository's fixtures, with no document
 naming it yet (servers add answer fields before their references list them).
+
+A row with an ``api_version`` holds fields of an older API version the provider still
+serves, which the SDK the table was generated from no longer types: strict decoding
+accepts the fields of every API version the provider documents, since a gateway cannot
+tell which version its client speaks from the body alone (Anthropic's comes in the
+``anthropic-version`` header).
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ class Extension:
     kind: str
     fields: tuple[str, ...]
     source: str
+    api_version: str = ""
+    """The API version whose fields these are, when the generated table's SDK targets a
+    later one that removed them (``""``: an addition, not a version difference)."""
 
 
 _DEEPSEEK = "https://api-docs.deepseek.com/guides/reasoning_model"
@@ -50,6 +59,9 @@ _GROQ = "https://console.groq.com/docs/api-reference#chat-create"
 _RESPONSES_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
 _RESPONSES_OBFUSCATION = "https://platform.openai.com/docs/api-reference/responses-streaming"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
+_ANTHROPIC_VERSIONS = (
+    "https://platform.claude.com/docs/en/api/versioning ; https://platform.claude.com/docs/en/api/migration-2026-10-21"
+)
 _AWS_EVENT_STREAM = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html"
 
 _CHAT_MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "ChoiceDelta")
@@ -153,6 +165,13 @@ EXTENSIONS: tuple[Extension, ...] = (
         "WebSearchTool",
         ("return_token_budget", "search_content_types"),
         _RECORDED + "openai-responses/response/web_search_call_url_citation.json",
+    ),
+    # --- Anthropic: API version 2023-06-01, which anthropic 2.12 (targeting 2026-10-21) no longer types ---
+    # 2026-10-21 removed the sampling parameters (400 "temperature: Extra inputs are not
+    # permitted"); 2023-06-01 keeps them, and Claude Code and every older SDK send that version.
+    *(
+        Extension("anthropic", kind, ("temperature", "top_p", "top_k"), _ANTHROPIC_VERSIONS, api_version="2023-06-01")
+        for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
     ),
     # --- Anthropic: answer fields newer than the SDK ---
     Extension(

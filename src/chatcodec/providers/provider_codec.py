@@ -24,9 +24,10 @@ from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
+from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.target_rules import apply_target_rules
-from chatcodec.registry import StreamDecoder
+from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_builder import StreamBuilder
@@ -59,6 +60,8 @@ class StreamEncodeFunctions(Protocol):
     """What a provider's stream encoder offers."""
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder, /) -> Iterator[dict[str, Any]]: ...
+
+    def stream_encoder(self, losses: LossRecorder, /) -> StreamEncoder: ...
 
 
 class ProviderCodec:
@@ -130,6 +133,11 @@ class ProviderCodec:
             yield from decoder.feed(event)
         yield from decoder.close()
 
+    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, then
+        ``close``), for a proxy that gets events as the upstream sends them."""
+        return self._stream_encoder.stream_encoder(losses)
+
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies)."""
         try:
@@ -164,6 +172,19 @@ class ProviderCodec:
         if decoder is None:
             raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
         return decoder
+
+    # --- published field sets, for strict reading (issue 22 follow-up) ------------------------
+    # What chatcodec.strict reads through the codec (never from a provider folder): the
+    # ``known_fields.json`` package data beside the provider's own modules.
+
+    def field_sets(self) -> FieldSets | None:
+        """The fields this provider's published API defines, per object kind (its
+        ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
+        read once on first use; ``None`` for a codec whose package has no such file."""
+        package = getattr(self._requests, "__package__", None)
+        return load_field_sets(package) if isinstance(package, str) and package else None
+
+    # --- end of published field sets --------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

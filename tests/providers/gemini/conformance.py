@@ -167,9 +167,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       ahead of its media;
     * ``detail="auto"``, ``parallel_tool_calls=True``, ``response_format`` ``text`` and
       ``stream=False`` are Gemini's defaults: left out;
-    * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent.
+    * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent;
+    * the model travels in the URL, not the body (issue 23): a body written from a
+      canonical request names none.
     """
     dumped = request.model_dump(mode="json")
+    dumped["model"] = None
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     dumped["messages"] = _messages(dumped["messages"], names)
     for key, default in (("parallel_tool_calls", True), ("stream", False)):

@@ -136,8 +136,24 @@ def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
     dumped = content_as_list(response.model_copy(update={"choices": choices}))
     for choice in dumped["choices"]:
         message = choice["message"]
-        message["content"] = [part for part in message["content"] if part != {"type": "text", "text": ""}]
+        message["content"] = [part for part in message["content"] if not _empty(part)]
     return dumped
+
+
+def _empty(part: dict[str, Any]) -> bool:
+    """An empty text, or a plain reasoning string left empty (``reasoning_content: ""``,
+    which OpenAI Chat output now writes for another provider's reasoning, issue 23): a
+    stream's empty delta opens no part, so neither arrives."""
+    if part == {"type": "text", "text": ""}:
+        return True
+    bag = (part.get("provider_metadata") or {}).get("openai-chat") or {}
+    return (
+        part.get("type") == "thinking"
+        and part.get("text") == ""
+        and bag.get("field") in ("reasoning_content", "reasoning")
+        and part.get("signature") is None
+        and part.get("encrypted") is None
+    )
 
 
 def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:

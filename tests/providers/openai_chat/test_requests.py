@@ -398,7 +398,7 @@ def test_foreign_thinking_is_a_loss_and_no_field_is_invented() -> None:
     encoded, losses = encode_request(anthropic_turn())
     assert encoded["messages"][1] == {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}
     assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
-    assert "_reasoning_field" in losses[0].why
+    assert "reasoning_field" in losses[0].why
 
 
 def test_foreign_thinking_goes_where_the_option_says() -> None:

@@ -121,7 +121,7 @@ def _decoded_part(
 _TEXT_FIELDS = frozenset({"type", "text"})
 
 
-_TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
+TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
 """``TextBlockParam``'s fields: a ``null`` in one of them is spelling, in any other key data
 (:mod:`chatcodec.providers.null_fields`)."""
 
@@ -129,7 +129,7 @@ _TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
 def _decode_text(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     part = _decoded_part({"type": "text", "text": block["text"]}, block, _TEXT_FIELDS)
     if None in block.values():
-        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), _TEXT_DOCUMENTED)
+        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), TEXT_DOCUMENTED)
     return part
 
 

@@ -39,12 +39,13 @@ from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
-from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text, decode_part
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_DOCUMENTED, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import canonical_refusal, split_fields
+from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -228,6 +229,8 @@ class StreamDecoder:
         bag = split_fields(
             {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
         )
+        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
+            with_unknown_nulls(bag, TEXT_DOCUMENTED)
         metadata = {PROVIDER: bag} if bag else None
         if kind == "text":
             state.citations = block.get("citations")
@@ -291,7 +294,7 @@ class StreamDecoder:
             final = dict(state.start)
             if state.citations is not None or "citations" in final:
                 final["citations"] = state.citations
-            bag = split_fields(final, _MAPPED_BLOCK_FIELDS["text"])
+            bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), TEXT_DOCUMENTED)
             self.builder.close(part, metadata={PROVIDER: bag} if "citations" in final else None)
         elif state.kind == "thinking":
             self.builder.close(part)

@@ -73,6 +73,11 @@ def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Ite
     yield from encoder.close()
 
 
+def stream_encoder(losses: LossRecorder) -> StreamEncoder:
+    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
+    return StreamEncoder(losses)
+
+
 def to_sse(wire_events: Iterable[Event]) -> Iterator[str]:
     """JSON Lines: one compact event object per line (see the module docstring)."""
     for event in wire_events:

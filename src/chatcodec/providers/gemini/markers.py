@@ -30,6 +30,8 @@ meaning; another provider drops them without a report):
   config dump), written back as one;
 * ``_joined`` (user messages): the message shared its wire turn with the tool results
   before it;
+* ``_model_in_body`` (requests): the body named its ``model`` (an SDK dump); the API takes
+  the model in the URL, so only such a body gets it back (:mod:`.request`);
 * ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
   has a canonical home, even an empty one (:mod:`.settings`).

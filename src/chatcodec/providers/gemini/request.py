@@ -6,8 +6,11 @@
 top-level field ride in ``provider_options["gemini"]`` and are written back verbatim,
 in the spelling they came in (:mod:`.spelling`).
 
-The model is part of the URL, not the body; a body that names one (``model``, as SDK
-dumps do) gives the canonical model, and a request with a model writes it back.
+The model is part of the URL, not the body: the REST API refuses a ``model`` field
+("Invalid JSON payload received. Unknown name \"model\""), so the encoder leaves it out
+and a caller puts ``request.model`` in the URL (issue 23). A body that names one
+(``model``, as SDK dumps do) gives the canonical model and the ``_model_in_body`` marker,
+so such a dump round-trips.
 Encoder options in ``provider_options["gemini"]``: ``missing_signature`` (see
 :mod:`.signatures`).
 """
@@ -41,15 +44,17 @@ from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
 _KNOBS = ("missing_signature",)
+MODEL_IN_BODY = "_model_in_body"
 
 
 def decode_request(payload: dict[str, Any]) -> ChatRequest:
     """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
     request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
     canonical: dict[str, Any] = {}
+    bag = leftovers(request, _MAPPED)
     if request.get("model") is not None:
         canonical["model"] = request["model"]
-    bag = leftovers(request, _MAPPED)
+        bag[MODEL_IN_BODY] = True
     if snake:
         bag[SNAKE] = snake
     messages = decode_messages(request["contents"])
@@ -77,7 +82,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
     context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)
     wire = restore_fields(bag)
-    if request.model is not None:
+    if request.model is not None and bag.get(MODEL_IN_BODY):
         wire["model"] = request.model
     leading = leading_system_count(request.messages)
     system = encode_system(request.messages[:leading], context)

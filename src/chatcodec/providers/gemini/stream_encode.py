@@ -59,6 +59,11 @@ def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Ite
     yield from encoder.close()
 
 
+def stream_encoder(losses: LossRecorder) -> StreamEncoder:
+    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
+    return StreamEncoder(losses)
+
+
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
     """SSE text as Gemini sends it (``?alt=sse``): ``data: <json>`` and a blank line, CRLF."""
     for event in wire_events:

@@ -55,7 +55,10 @@ pure: without it this encoder reports the reasoning it cannot place) and
 ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; as
 a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a request
 (``_reasoning_field`` also in a response's or a stream start event's
-``provider_metadata["openai-chat"]``).
+``provider_metadata["openai-chat"]``, where it defaults to ``reasoning_content``), and
+``_include_usage`` on a stream start event (the client's ``stream_options.include_usage``:
+pure, as it only says whether the held usage is sent as the last chunk). Their public
+names drop the ``_`` (``options={"reasoning_field": ...}``).
 """
 
 from __future__ import annotations

@@ -8,13 +8,15 @@ the response's bag.
 
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
-are then written as ``""`` and ``created`` as ``0`` (placeholders, not data), and a missing
+are then written as ``""`` (placeholders, not data) and ``created`` as the current time (a
+client that sorts or expires by it reads 1970 from ``0``, issue 23), and a missing
 finish reason as ``"stop"`` with a loss, since that one tells the client something.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -77,7 +79,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     """Write a response body; what OpenAI cannot carry is recorded in ``losses``."""
     KIT.report_foreign(losses, response.provider_metadata, ())
     bag = KIT.own(response.provider_metadata)
-    reasoning_field = reasoning.option(bag, ("provider_metadata", "openai-chat", reasoning.OPTION))
+    reasoning_field = reasoning.output_option(bag, ("provider_metadata", "openai-chat", reasoning.OPTION))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:
@@ -85,7 +87,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
         if value is not None:
             wire[key] = value
         elif key not in left_out and key not in wire:
-            wire[key] = default
+            wire[key] = int(time.time()) if key == "created" else default
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [

@@ -12,13 +12,24 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``_reasoning_field`` option on the start event's metadata, else it is dropped with a
-loss. Several text parts of one choice run together in a stream, also with a loss.
+``reasoning_field`` option (``_reasoning_field`` on the start event's metadata), by
+default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
+parts of one choice run together in a stream, also with a loss.
+
+Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
+asked for ``stream_options.include_usage``. Other providers report usage early
+(Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
+usage chunk it did not ask for (issue 23), so usage events are merged and held to the
+end. The ``include_usage`` option (``_include_usage`` on the start event) says whether
+that chunk is sent: a proxy passes the client's ``stream_options.include_usage``; with no
+option the chunk is sent when the stream had usage. ``created`` is stamped with the
+current time when the upstream gave none.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
@@ -33,6 +44,7 @@ from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
+from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -62,7 +74,29 @@ def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Ite
     writer = StreamWriter(losses)
     for number, event in enumerate(events):
         yield from writer.event(event, number)
-    writer.close()
+    yield from writer.close()
+
+
+def stream_encoder(losses: LossRecorder) -> StreamEncoder:
+    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
+    return StreamEncoder(losses)
+
+
+class StreamEncoder:
+    """:class:`StreamWriter` numbering the events it is fed (loss paths name them)."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self._writer = StreamWriter(losses)
+        self._number = 0
+
+    def feed(self, event: AnyStreamEvent) -> list[dict[str, Any]]:
+        """The chunks for ``event`` (often none or one)."""
+        self._number += 1
+        return self._writer.event(event, self._number - 1)
+
+    def close(self) -> list[dict[str, Any]]:
+        """The usage chunk, when one is owed."""
+        return self._writer.close()
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -70,6 +104,30 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
     for event in wire_events:
         yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
     yield "data: [DONE]\n\n"
+
+
+INCLUDE_USAGE = "_include_usage"
+"""The ``include_usage`` option as a marker on the start event (see the module docstring)."""
+
+
+def _merged_usage(held: Usage, later: Usage) -> Usage:
+    fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
+    metadata = {**(held.provider_metadata or {})}
+    for provider, bag in (later.provider_metadata or {}).items():
+        metadata[provider] = {**metadata.get(provider, {}), **bag}
+    if metadata:
+        fields["provider_metadata"] = metadata
+    return Usage.model_validate(fields)
+
+
+def _error_object(event: ErrorEvent) -> dict[str, Any]:
+    """OpenAI's error object for a mid-stream error: the upstream's own when it is one
+    (``{"message": ..., "type": ...}``), else built from the message and type, so the SDK
+    shows the message rather than another provider's body nested inside (issue 23)."""
+    body = as_dict(event.body)
+    if body is not None and isinstance(body.get("message"), str) and body.get("type") != "error":
+        return dict(body)
+    return {"message": event.message, "type": event.error_type or "server_error", "param": None, "code": None}
 
 
 @dataclass
@@ -103,8 +161,11 @@ class StreamWriter:
 
     def __init__(self, losses: LossRecorder) -> None:
         self._losses = losses
-        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": 0, "model": ""}
-        self._option: str | None = None
+        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
+        self._option: str | None = reasoning.OUTPUT_DEFAULT
+        self._include_usage: bool | None = None
+        self._usage: UsageEvent | None = None  # merged, sent once at the end
+        self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
 
     def event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
@@ -115,25 +176,24 @@ class StreamWriter:
                 self._start(event, at)
                 return []
             case UsageEvent():
-                usage = encode_usage(event.usage, self._losses, (*at, "usage"))
-                return [self._chunk([], event, usage=usage)]
+                self._hold_usage(event, at)
+                return []
             case FinishEvent():
                 return [self._finish(event, at)]
             case ChoiceMetadataEvent():
                 self._choice_data(event, at)
                 return []
             case ErrorEvent():
-                body = (
-                    event.body if isinstance(event.body, dict) else {"message": event.message, "type": event.error_type}
-                )
-                return [{"error": body}]
+                return [{"error": _error_object(event)}]
             case _:
                 return self._part_event(event, at)
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        self._option = reasoning.option(bag, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._option = reasoning.output_option(bag, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        include_usage = bag.get(INCLUDE_USAGE)
+        self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
         base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
         for key, default in _PLACEHOLDERS:
@@ -141,7 +201,7 @@ class StreamWriter:
             if value is not None:
                 base[key] = value
             elif key not in left_out:
-                base[key] = default
+                base[key] = int(time.time()) if key == "created" else default
         if "object" in left_out:
             del base["object"]
         self._base = base
@@ -221,13 +281,25 @@ class StreamWriter:
                 held.update(KIT.claim(self._losses, metadata, (*at, name)))
         state.held_at = at
 
-    def close(self) -> None:
-        """Report the choice data no finish came for (see :meth:`_choice_data`)."""
+    def close(self) -> list[dict[str, Any]]:
+        """The usage chunk (see the module docstring); report the choice data no finish
+        came for (see :meth:`_choice_data`)."""
         for state in self._choices.values():
             held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        if self._usage is None or self._include_usage is False:
+            return []
+        usage = encode_usage(self._usage.usage, self._losses, (*self._usage_at, "usage"))
+        return [self._chunk([], self._usage, usage=usage)]
+
+    def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
+        """Merge ``event`` into the usage held for the end (later counts replace earlier
+        ones field by field, as :class:`~chatcodec.UsageEvent` says)."""
+        if self._usage is not None:
+            event = event.model_copy(update={"usage": _merged_usage(self._usage.usage, event.usage)})
+        self._usage, self._usage_at = event, at
 
     # --- parts -------------------------------------------------------------------------
 

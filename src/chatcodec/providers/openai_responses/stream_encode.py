@@ -101,23 +101,45 @@ _NO_CHOICE_BAG = "a Responses answer is its output items: the decoder keeps no c
 
 def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
     """Wire events for canonical ones, lazily."""
-    stream = _Stream(losses, ItemWriter(losses, for_request=False))
-    dropped: set[int] = set()
+    encoder = StreamEncoder(losses)
     for event in events:
+        yield from encoder.feed(event)
+    yield from encoder.close()
+
+
+def stream_encoder(losses: LossRecorder) -> StreamEncoder:
+    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
+    return StreamEncoder(losses)
+
+
+class StreamEncoder:
+    """Canonical events in, Responses wire events out, one event at a time."""
+
+    def __init__(self, losses: LossRecorder) -> None:
+        self._losses = losses
+        self._stream = _Stream(losses, ItemWriter(losses, for_request=False))
+        self._dropped: set[int] = set()
+
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
+        """The wire events ``event`` completes (possibly none yet)."""
         choice: int = getattr(event, "choice", 0)
         if choice != 0:  # a Responses stream carries one answer: other choices are reported
-            if choice not in dropped:
-                dropped.add(choice)
-                losses.add(("choices", choice), "extra choice", "a Responses stream carries one answer")
-            continue
+            if choice not in self._dropped:
+                self._dropped.add(choice)
+                self._losses.add(("choices", choice), "extra choice", "a Responses stream carries one answer")
+            return
         if isinstance(event, _ENDS_A_REFUSAL):
-            yield from _finish_refusals(stream)
-        yield from _encode_event(event, stream)
-    for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
-        yield from _end(stream, index, None, {})
-    yield from _flush_held(stream)
-    yield from _close_items(stream, len(stream.writer.items))
-    yield _terminal(stream)
+            yield from _finish_refusals(self._stream)
+        yield from _encode_event(event, self._stream)
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The closing events: parts never ended, the items' ``done`` events, the terminal event."""
+        stream = self._stream
+        for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
+            yield from _end(stream, index, None, {})
+        yield from _flush_held(stream)
+        yield from _close_items(stream, len(stream.writer.items))
+        yield _terminal(stream)
 
 
 def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, Any]]:
