@@ -75,7 +75,7 @@ def openai_to_gemini(request: dict[str, Any]) -> dict[str, Any]:
             content = message["content"]
             parts = [{"text": content}] if isinstance(content, str) else [_gemini_part(part) for part in content]
             contents.append({"role": "user", "parts": parts})
-    wire: dict[str, Any] = {"model": request["model"]}
+    wire: dict[str, Any] = {}  # the model is named in the URL, not the body
     if system:
         wire["systemInstruction"] = {"parts": [{"text": text} for text in system]}
     wire["contents"] = contents
@@ -161,7 +161,9 @@ def gemini_to_openai(request: dict[str, Any]) -> dict[str, Any]:
                 )
         if rest:
             messages.append({"role": "user", "content": rest})
-    wire: dict[str, Any] = {"model": request["model"], "messages": messages}
+    wire: dict[str, Any] = {"messages": messages}
+    if "model" in request:
+        wire["model"] = request["model"]
     declarations = [declaration for tool in request.get("tools") or () for declaration in tool["functionDeclarations"]]
     if declarations:
         wire["tools"] = [
