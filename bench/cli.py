@@ -26,6 +26,7 @@ from bench import (
     section_reverse,
     section_streams,
     section_throughput,
+    section_wires,
 )
 from bench.report import Section
 from bench.timing import RunSettings
@@ -53,6 +54,7 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "convert": section_convert.run,
     "reverse": section_reverse.run,
     "responses": section_responses.run,
+    "wires": section_wires.run,
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,

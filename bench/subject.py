@@ -52,6 +52,18 @@ def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
     ]
 
 
+def json_bytes(body: bytes, source: str, target: str, view: Any) -> Contender:
+    """The whole conversion of a JSON body as bytes (as a server or the CLI reads it)."""
+
+    def convert() -> object:
+        return chatcodec.convert_request(body, source=source, target=target, on_loss="ignore")
+
+    return Contender(CONVERT_JSON, convert, view, f"{source} JSON bytes -> {target} dict, validated")
+
+
+CONVERT_JSON = "chatcodec convert_request (JSON bytes)"
+
+
 def anthropic_to_openai(payload: dict[str, Any]) -> list[Contender]:
     def convert() -> object:
         return chatcodec.convert_request(payload, source="anthropic", target="openai-chat", on_loss="ignore")

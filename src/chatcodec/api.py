@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, TypeVar, cast
 
+from chatcodec import one_pass
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -179,7 +180,16 @@ def convert_request(
     """Convert a request body from the ``source`` format to the ``target`` format
     (``options``: the target encoder's, as in :func:`encode_request`; ``strict``: the
     source is read as in :func:`decode_request`, and a turn order the target refuses is
-    refused here)."""
+    refused here).
+
+    A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
+    shapes there (when neither ``options`` nor ``strict`` is given), with the same output,
+    losses and errors."""
+    converted = one_pass.convert_request(payload, source, target) if options is None and not strict else None
+    if converted is not None:
+        encoded, recorder = converted
+        recorder.settle(on_loss, losses)
+        return encoded
     codec = get_codec(target)
     recorder = LossRecorder()
     decoded = decode_request(source, payload, strict=strict)

@@ -78,13 +78,13 @@ _KEY_ENDS = re.compile(r'"\s*:')
 """Where an object key ends; a string value holding ``":`` only adds to the count, so an
 equal count proves there is no repeated key."""
 
-_QUOTE_GAPS = ('" ', '"\n', '"\t', '"\r')
+_QUOTE_GAP = re.compile('"[ \n\t\r]')
 """Whitespace after a quote: only then can a key end be spelled other than ``":``."""
 
 
 def _key_ends(arguments: str) -> int:
     """How many key ends the text holds (string values can add to it, never take away)."""
-    if any(gap in arguments for gap in _QUOTE_GAPS):
+    if _QUOTE_GAP.search(arguments) is not None:
         return len(_KEY_ENDS.findall(arguments))
     return arguments.count('":')
 
@@ -100,11 +100,20 @@ def _python_spelling(value: object) -> str | None:
         return None
 
 
+_FLAT = frozenset({str, int, bool, type(None)})
+"""Value types that hold no key and no float: an object of only these (the usual tool
+call) is counted by its length."""
+
+
 def _census(value: object) -> tuple[int, bool]:
     """How many object keys ``value`` holds, and whether it holds a float (whose text
     may have had more digits than a double keeps)."""
+    if isinstance(value, dict):
+        flat: dict[str, object] = value  # pyright: ignore[reportUnknownVariableType]
+        if _FLAT.issuperset(map(type, flat.values())):
+            return len(flat), False
     keys = 0
-    pending = [value]
+    pending: list[object] = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, dict):

@@ -47,7 +47,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     data: dict[str, Any] = {"messages": decode_messages(wire["messages"])}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
-    for decoder in _DECODERS:
+    for decoder in DECODERS:
         mapped += decoder(wire, data, bag)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
@@ -134,7 +134,7 @@ def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, 
     return ["metadata"]
 
 
-_DECODERS: tuple[Decoder, ...] = (
+DECODERS: tuple[Decoder, ...] = (
     _decode_same_name,
     _decode_tools,
     _decode_max_tokens,
