@@ -8,6 +8,11 @@ and ``max_tokens`` are ``length``. The raw word is always kept, so none of them 
 into another on the way back. A value AWS adds later decodes to ``other`` with the raw
 word kept, and encodes back as that word when it is spelled as Bedrock spells them
 (lowercase snake case); any other ``other`` becomes ``end_turn``, reported.
+
+An answer with no finish reason ended where nobody knows (a cut-off stream): a Converse
+response requires a ``stopReason`` and has no word for "not finished", so it is written
+``max_tokens`` (cut short), reported, never ``end_turn``, which says the answer is whole
+(issue 24 item 12).
 """
 
 from __future__ import annotations
@@ -69,3 +74,14 @@ def encode_finish_reason(
     if UNIFIED[chosen] != unified:
         losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}")
     return chosen
+
+
+UNKNOWN_END = "max_tokens"
+"""The ``stopReason`` of an answer whose end is unknown: cut short, not whole."""
+
+
+def encode_unknown_finish(losses: LossRecorder, at: Steps) -> str:
+    """The required ``stopReason`` for an answer with no finish reason (a cut-off stream)."""
+    why = f"a Converse response requires a stopReason; the answer's end is unknown (cut off), sent {UNKNOWN_END!r}"
+    losses.add(at, "missing finish reason", why)
+    return UNKNOWN_END
