@@ -73,3 +73,122 @@ def test_item_12_cut_off_stream_is_never_streamed_as_complete(target: str) -> No
     assert again.finish_reason is None
     assert not any(event.get("type") == "response.completed" for event in events)
     assert not any("messageStop" in event for event in events)
+
+
+# --- item 15: Responses round trips and foreign finish statuses ----------------------------
+
+
+def same_format_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(payload, source=RESPONSES, target=RESPONSES, on_loss="ignore", losses=losses)
+    return out, losses
+
+
+FUTURE_PART = {"type": "output_future", "x": 1}
+TEXT_PART = {"type": "output_text", "text": "a", "annotations": []}
+
+
+@pytest.mark.parametrize(
+    "content", [[FUTURE_PART], [TEXT_PART, FUTURE_PART], [FUTURE_PART, TEXT_PART]], ids=["alone", "after", "before"]
+)
+def test_item_15_an_unknown_part_keeps_its_assistant_message_wrapper(content: list[dict[str, Any]]) -> None:
+    message = {
+        "type": "message",
+        "role": "assistant",
+        "id": "msg_1",
+        "phase": "final_answer",
+        "status": "completed",
+        "content": content,
+    }
+    payload = {"model": "m", "input": [{"role": "user", "content": "hi"}, message]}
+    out, losses = same_format_request(payload)
+    assert out == payload
+    assert losses == []
+
+
+def test_item_15_an_unknown_part_keeps_its_wrapper_in_a_response_and_a_stream() -> None:
+    message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": [FUTURE_PART]}
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "completed",
+        "output": [message],
+    }
+    response = chatcodec.decode_response(RESPONSES, body)
+    assert chatcodec.encode_response(RESPONSES, response, on_loss="error") == body
+    events, losses = encode_stream(RESPONSES, response)
+    assert losses == []
+    assert events[-1]["response"]["output"] == [message]
+    assert chatcodec.accumulate_stream(RESPONSES, events) == response
+
+
+def assistant_item(text: str, item_id: str) -> dict[str, Any]:
+    return {"type": "message", "role": "assistant", "id": item_id, "content": [{**TEXT_PART, "text": text}]}
+
+
+def test_item_15_two_consecutive_assistant_messages_are_not_merged_without_a_loss() -> None:
+    payload = {
+        "model": "m",
+        "input": [{"role": "user", "content": "hi"}, assistant_item("a", "msg_1"), assistant_item("b", "msg_2")],
+    }
+    request = chatcodec.decode_request(RESPONSES, payload)
+    for target in ("openai-chat", "anthropic", "gemini", BEDROCK):
+        losses: list[chatcodec.Loss] = []
+        out = chatcodec.encode_request(target, request, on_loss="ignore", losses=losses, options={"max_tokens": 9})
+        again = chatcodec.decode_request(target, out)
+        assistants = [message for message in again.messages if message.role == "assistant"]
+        assert len(assistants) == 2 or any("assistant" in loss.what or "turn" in loss.what for loss in losses), (
+            target,
+            out,
+            losses,
+        )
+    assert same_format_request(payload) == (payload, [])
+
+
+@pytest.mark.parametrize("value", [1, 0, 2])
+def test_item_15_an_integer_temperature_stays_an_integer(value: int) -> None:
+    payload = {"model": "m", "input": "hi", "temperature": value, "top_p": value}
+    out, losses = same_format_request(payload)
+    assert out == payload
+    assert type(out["temperature"]) is int
+    assert type(out["top_p"]) is int
+    assert losses == []
+
+
+@pytest.mark.parametrize("status", ["queued", "cancelled", "in_progress"])
+@pytest.mark.parametrize("target", ["anthropic", BEDROCK])
+def test_item_15_a_foreign_finish_status_is_never_copied_into_a_stop_reason(status: str, target: str) -> None:
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": status,
+        "output": [assistant_item("a", "msg_1")],
+    }
+    response = chatcodec.decode_response(RESPONSES, body)
+    key = "stop_reason" if target == "anthropic" else "stopReason"
+    out, losses = encode_response(target, response)
+    assert out[key] != status
+    assert "$.choices[0].finish_reason" in [loss.path for loss in losses]
+    events, losses = encode_stream(target, response)
+    assert status not in str(events)
+    assert "$.finish_reason" in [loss.path for loss in losses]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", BEDROCK, "gemini"])
+def test_item_15_a_raw_word_no_decoder_of_this_provider_read_is_mapped_from_the_unified_reason(
+    provider: str,
+) -> None:
+    """Spelled as the provider spells its words, but with no record that its decoder read
+    it (the conformance law covers the other half: a word it read comes back)."""
+    word = "A_REASON_ADDED_IN_2027" if provider == "gemini" else "a_reason_added_in_2027"
+    finished = chatcodec.FinishReason(unified="other", raw=word)
+    foreign = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content="x"), finish_reason=finished)
+    out, losses = encode_response(provider, foreign)
+    assert word not in str(out)
+    again = chatcodec.decode_response(provider, out).finish_reason
+    assert again is not None
+    assert again.unified == "other" or "$.choices[0].finish_reason" in [loss.path for loss in losses]

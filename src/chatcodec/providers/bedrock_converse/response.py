@@ -61,14 +61,15 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
         leftovers(message, ("role", "content")) | ({"role": message["role"]} if message["role"] != "assistant" else {}),
     )
     choice: dict[str, Any] = KIT.attach({"message": assistant}, leftovers(output, ("message",)))
-    finish_reason = decode_finish_reason(response.get("stopReason"), {})
+    bag = leftovers(response, RESPONSE_MAPPED)
+    finish_reason = decode_finish_reason(response.get("stopReason"), bag)
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
     canonical: dict[str, Any] = {"choices": [choice]}
     usage = as_dict(response.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_canonical(ChatResponse, KIT.attach(canonical, leftovers(response, RESPONSE_MAPPED)))
+    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     output["message"] = encode_message(choice, context, ("choices", 0, "message"))
     wire["output"] = output
     at: Steps = ("choices", 0, "finish_reason")
-    stop_reason = encode_finish_reason(choice.finish_reason, {}, losses, at)
+    stop_reason = encode_finish_reason(choice.finish_reason, bag, losses, at)
     wire["stopReason"] = stop_reason if stop_reason is not None else encode_unknown_finish(losses, at)
     wire["usage"] = encode_usage(response.usage or _NO_USAGE, losses, ("usage",))
     wire.setdefault("metrics", {"latencyMs": 0})
