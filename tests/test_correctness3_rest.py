@@ -192,3 +192,100 @@ def test_item_15_a_raw_word_no_decoder_of_this_provider_read_is_mapped_from_the_
     again = chatcodec.decode_response(provider, out).finish_reason
     assert again is not None
     assert again.unified == "other" or "$.choices[0].finish_reason" in [loss.path for loss in losses]
+
+
+# --- item 14: Bedrock and Responses same-format round trips --------------------------------
+
+
+def round_trip(provider: str, payload: dict[str, Any], kind: str = "request") -> tuple[dict[str, Any], list[Any]]:
+    losses: list[chatcodec.Loss] = []
+    convert = chatcodec.convert_request if kind == "request" else chatcodec.convert_response
+    return convert(payload, source=provider, target=provider, on_loss="ignore", losses=losses), losses
+
+
+USER_HI = {"role": "user", "content": [{"text": "hi"}]}
+CACHE_POINT = {"cachePoint": {"type": "default"}}
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}, {"text": " "}, CACHE_POINT]}]},
+        {"modelId": "m", "system": [{"text": "sys"}, {"text": "\n"}, CACHE_POINT], "messages": [USER_HI]},
+    ],
+    ids=["message", "system"],
+)
+def test_item_14_a_whitespace_text_block_before_a_cache_point_is_kept(payload: dict[str, Any]) -> None:
+    assert round_trip(BEDROCK, payload) == (payload, [])
+
+
+def test_item_14_an_empty_text_block_is_still_dropped() -> None:
+    payload = {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}, {"text": ""}, CACHE_POINT]}]}
+    out, losses = round_trip(BEDROCK, payload)
+    assert out["messages"][0]["content"] == [{"text": "hi"}]
+    assert "blank text block" in [loss.what for loss in losses]
+
+
+TOOL = {"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"tools": [TOOL], "toolChoice": {"tool": {"name": "f", "extra": 1}}},
+        {"tools": [TOOL], "toolChoice": {"auto": {"x": 1}}},
+        {"tools": [TOOL], "toolChoice": {"any": {}}, "_x": {"_y": 1}},
+    ],
+)
+def test_item_14_an_unmapped_field_inside_tool_config_stays_inside_it(config: dict[str, Any]) -> None:
+    payload = {"modelId": "m", "messages": [USER_HI], "toolConfig": config}
+    assert round_trip(BEDROCK, payload) == (payload, [])
+
+
+NESTED = {"_a": {"__b": {"_": 1, "___c": [{"_d": 2}]}}}
+
+
+def test_item_14_nested_underscore_keys_survive_a_responses_request() -> None:
+    payload = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": [{"type": "input_text", "text": "hi", "_x": NESTED}], "_m": NESTED},
+            {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "s", "_e": NESTED}]},
+            {"type": "message", "role": "assistant", "content": [{**TEXT_PART, "_p": NESTED}], "_w": NESTED},
+        ],
+        "reasoning": {"effort": "low", "_r": NESTED},
+        "text": {"format": {"type": "text", "_f": NESTED}, "_t": NESTED},
+        "_top": NESTED,
+    }
+    assert round_trip(RESPONSES, payload) == (payload, [])
+
+
+def test_item_14_nested_underscore_keys_survive_a_responses_response() -> None:
+    usage = {
+        "input_tokens": 1,
+        "output_tokens": 1,
+        "total_tokens": 2,
+        "input_tokens_details": {"cached_tokens": 0, "_d": NESTED},
+        "output_tokens_details": {"reasoning_tokens": 0, "_o": NESTED},
+    }
+    payload = {
+        "id": "r",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "completed",
+        "output": [{**assistant_item("x", "msg_1"), "status": "completed"}],
+        "usage": usage,
+    }
+    assert round_trip(RESPONSES, payload, "response") == (payload, [])
+
+
+def test_item_14_nested_underscore_keys_survive_a_bedrock_request() -> None:
+    payload = {
+        "modelId": "m",
+        "messages": [{"role": "user", "content": [{"text": "hi", "_t": NESTED}]}],
+        "inferenceConfig": {"maxTokens": 5, "_i": NESTED},
+        "additionalModelRequestFields": NESTED,
+        "toolConfig": {"tools": [{"toolSpec": {**TOOL["toolSpec"], "_s": NESTED}}], "_c": NESTED},
+    }
+    assert round_trip(BEDROCK, payload) == (payload, [])

@@ -213,12 +213,17 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
 def _without_blank_text(
     blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
 ) -> list[tuple[dict[str, Any], Steps]]:
-    """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one."""
+    """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one.
+
+    A whitespace-only text block followed by a ``cachePoint`` is kept: Bedrock accepted
+    such a recorded request (issue 24 item 14), and dropping it changed a same-format
+    round trip; an empty one is still dropped."""
     kept: list[tuple[dict[str, Any], Steps]] = []
     dropped = False
-    for block, at in blocks:
+    for position, (block, at) in enumerate(blocks):
         text = block.get("text")
-        if len(block) == 1 and isinstance(text, str) and not text.strip():
+        cached = position + 1 < len(blocks) and "cachePoint" in blocks[position + 1][0]
+        if len(block) == 1 and isinstance(text, str) and not text.strip() and not (text and cached):
             context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
             dropped = True
         elif "cachePoint" in block and dropped:

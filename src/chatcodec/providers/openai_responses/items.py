@@ -46,7 +46,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, split_fields
+from chatcodec.providers.kit import Steps, kept_object, restore_fields, split_fields, unmapped
 from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
@@ -145,7 +145,7 @@ def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
         if kind != "summary":
             bag[KIND] = kind
         default_type = "reasoning_text" if kind == "content" else "summary_text"
-        entry_rest = leftovers(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
+        entry_rest = unmapped(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
         if entry_rest:
             bag["entry"] = entry_rest
         parts.append({"type": "thinking", "text": entry["text"], "provider": PROVIDER, "bag": bag})
