@@ -78,7 +78,10 @@ def test_usage_counts_the_cache_once() -> None:
 
 def test_usage_from_another_provider_is_written_as_bedrock_counts_it() -> None:
     usage = chatcodec.Usage(input_tokens=100, output_tokens=7, cache_read_tokens=60, reasoning_tokens=2)
-    response = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content="x"), usage=usage)
+    finished = chatcodec.FinishReason(unified="stop")
+    response = chatcodec.ChatResponse(
+        message=chatcodec.AssistantMessage(content="x"), usage=usage, finish_reason=finished
+    )
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_response(PROVIDER, response, on_loss="ignore", losses=losses)
     assert body["usage"] == {"inputTokens": 40, "outputTokens": 7, "totalTokens": 107, "cacheReadInputTokens": 60}

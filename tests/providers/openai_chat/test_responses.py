@@ -70,8 +70,8 @@ def test_missing_fields_get_placeholders_and_a_missing_finish_reason_a_loss() ->
         "id": "",
         "object": "chat.completion",
         "model": "",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
-    }
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "length"}],
+    }  # an unknown end is cut short, never "stop" (issue 24 item 12)
     assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
     assert_response_matches_sdk(encoded)
 

@@ -108,8 +108,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a tool message is one ``function_call_output`` item per result, and a run of them
       reads back as one tool message (as openai-chat groups consecutive tool messages);
     * a run of assistant messages is one run of items: it reads back as one assistant
-      message, its parts in order (string content as a text part), and an assistant turn
-      that is one plain text reads back as a string;
+      message, its parts in order (string content as a text part), except where a message
+      item follows a message item (a new turn), and an assistant turn that is one plain
+      text reads back as a string;
     * ``input_image`` requires ``detail``: an image with none is sent ``"auto"``, the API's
       default;
     * a ``data:`` image URL reads back as the base64 source it spells;
@@ -162,8 +163,15 @@ def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
 
 
 def _joinable(previous: chatcodec.AnyMessage, message: chatcodec.AssistantMessage) -> bool:
-    """Two assistant turns in a row are one run of items, when both write any."""
-    return isinstance(previous, chatcodec.AssistantMessage) and previous.content != [] and message.content != []
+    """Two assistant turns in a row are one run of items, when both write any, except that
+    a message item right after another one is a turn of its own (issue 24 item 15)."""
+    if not (isinstance(previous, chatcodec.AssistantMessage) and previous.content != [] and message.content != []):
+        return False
+    return not (_writes_message(_item_parts(previous)[-1]) and _writes_message(_item_parts(message)[0]))
+
+
+def _writes_message(part: Any) -> bool:
+    return isinstance(part, chatcodec.TextPart | chatcodec.RefusalPart)
 
 
 def _item_parts(message: chatcodec.AssistantMessage) -> list[Any]:

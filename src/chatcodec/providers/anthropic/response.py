@@ -62,7 +62,8 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     choice: dict[str, Any] = {
         "message": {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_KINDS, model)}
     }
-    finish_reason = decode_finish_reason(message.get("stop_reason"), {})
+    bag = message_bag(message)
+    finish_reason = decode_finish_reason(message.get("stop_reason"), bag)
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
     canonical: dict[str, Any] = {key: message[key] for key in ("id", "model") if message.get(key) is not None}
@@ -70,7 +71,7 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     usage = as_dict(message.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_canonical(ChatResponse, KIT.attach(canonical, message_bag(message)))
+    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
         losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")
     choice = response.choices[0]
     wire["content"] = encode_content(choice, EncodeContext(losses, for_request=False), ("choices", 0, "message"))
-    stop_reason = encode_finish_reason(choice.finish_reason, {}, losses, ("choices", 0, "finish_reason"))
+    stop_reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
     if response.usage is not None:

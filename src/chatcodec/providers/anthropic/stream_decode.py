@@ -323,8 +323,8 @@ class StreamDecoder:
         message would."""
         delta = event["delta"]
         self.fields.update(delta)
-        finish_reason = decode_finish_reason(delta.get("stop_reason"), {})
         bag = message_bag(self.fields)
+        finish_reason = decode_finish_reason(delta.get("stop_reason"), bag)
         if finish_reason is not None:
             self.builder.finish(0, FinishReason(**finish_reason), {PROVIDER: bag} if bag else None)
         usage = event.get("usage")

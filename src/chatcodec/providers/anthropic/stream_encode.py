@@ -109,6 +109,7 @@ class StreamEncoder:
         self.position = 0
         self.dropped_choices: set[int] = set()
         self.stop_sequence: object = None
+        self.start_bag: dict[str, Any] = {}
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The wire events ``event`` completes (possibly none yet)."""
@@ -173,7 +174,7 @@ class StreamEncoder:
             return
         self.started = True
         start = self.start or ResponseStartEvent()
-        bag = KIT.claim(self.losses, start.provider_metadata, ("provider_metadata",))
+        bag = self.start_bag = KIT.claim(self.losses, start.provider_metadata, ("provider_metadata",))
         if start.created is not None:
             self.losses.add(("created",), "creation time", "Anthropic responses have none")
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
@@ -204,9 +205,10 @@ class StreamEncoder:
         delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": self.stop_sequence}
         if finish is None:
             return delta
-        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {}, self.losses, at)
         KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
+        # A replayed response's bag rides on its start, a live stream's on its finish.
+        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {**self.start_bag, **bag}, self.losses, at)
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key == "stop_sequence" and value is None and self.stop_sequence is not None:
                 continue  # the finish says nothing of it (a default): the replayed start's stands

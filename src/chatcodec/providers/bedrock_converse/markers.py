@@ -7,6 +7,8 @@ one ``_``).
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_finish_reason`` (responses): a ``stopReason`` this codec does not know, written back
+  by this codec only (the canonical finish reason carries the word; ``finish_reason.py``);
 * ``_nulls`` / ``_absent``: the kit's markers (``null`` fields, defaults left out);
 * ``_inference_config``, ``_tool_config``, ``_empty_stop``, ``_no_messages``: an empty
   ``inferenceConfig`` or ``toolConfig`` object, an empty ``stopSequences`` list, or no

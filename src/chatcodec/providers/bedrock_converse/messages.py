@@ -260,12 +260,23 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
 def _without_blank_text(
     blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
 ) -> list[tuple[dict[str, Any], Steps]]:
-    """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one."""
+    """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one.
+
+    A whitespace-only text block followed by a ``cachePoint`` is kept: Bedrock accepted
+    such a recorded request (issue 24 item 14), and dropping it changed a same-format
+    round trip; an empty one is still dropped."""
     kept: list[tuple[dict[str, Any], Steps]] = []
     dropped = False
     for index, (block, at) in enumerate(blocks):
         text = block.get("text")
-        if len(block) == 1 and isinstance(text, str) and not text.strip() and not _between_reasoning(blocks, index):
+        cached = index + 1 < len(blocks) and "cachePoint" in blocks[index + 1][0]
+        if (
+            len(block) == 1
+            and isinstance(text, str)
+            and not text.strip()
+            and not (text and cached)
+            and not _between_reasoning(blocks, index)
+        ):
             context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
             dropped = True
         elif "cachePoint" in block and dropped:

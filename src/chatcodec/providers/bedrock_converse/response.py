@@ -21,7 +21,11 @@ from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, Thin
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.context import EncodeContext
-from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.bedrock_converse.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    encode_unknown_finish,
+)
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_part
 from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
@@ -57,14 +61,15 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
         leftovers(message, ("role", "content")) | ({"role": message["role"]} if message["role"] != "assistant" else {}),
     )
     choice: dict[str, Any] = KIT.attach({"message": assistant}, leftovers(output, ("message",)))
-    finish_reason = decode_finish_reason(response.get("stopReason"), {})
+    bag = leftovers(response, RESPONSE_MAPPED)
+    finish_reason = decode_finish_reason(response.get("stopReason"), bag)
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
     canonical: dict[str, Any] = {"choices": [choice]}
     usage = as_dict(response.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_canonical(ChatResponse, KIT.attach(canonical, leftovers(response, RESPONSE_MAPPED)))
+    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
 
 
 def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
@@ -81,8 +86,9 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     output = restore_fields(KIT.claim(losses, choice.provider_metadata, ("choices", 0)))
     output["message"] = encode_message(choice, context, ("choices", 0, "message"))
     wire["output"] = output
-    stop_reason = encode_finish_reason(choice.finish_reason, {}, losses, ("choices", 0, "finish_reason"))
-    wire["stopReason"] = stop_reason if stop_reason is not None else "end_turn"
+    at: Steps = ("choices", 0, "finish_reason")
+    stop_reason = encode_finish_reason(choice.finish_reason, bag, losses, at)
+    wire["stopReason"] = stop_reason if stop_reason is not None else encode_unknown_finish(losses, at)
     wire["usage"] = encode_usage(response.usage or _NO_USAGE, losses, ("usage",))
     wire.setdefault("metrics", {"latencyMs": 0})
     return wire

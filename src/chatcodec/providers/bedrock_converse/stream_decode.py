@@ -374,7 +374,7 @@ class StreamDecoder:
         self._flush_gathered()
         stop = self.stop or {}
         self.finished = True
-        reason = decode_finish_reason(stop["stopReason"], {})
-        assert reason is not None
         bag = {**leftovers(stop, ("stopReason", PADDING)), **(self.tail or {})}
+        reason = decode_finish_reason(stop["stopReason"], bag)
+        assert reason is not None
         self.builder.finish(0, reason, {PROVIDER: bag} if bag else None)

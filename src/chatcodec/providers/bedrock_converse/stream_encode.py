@@ -26,6 +26,7 @@ from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.finish_reason import MARKER as FINISH_MARKER
 from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import encode_part, tool_name, tool_use_id
@@ -104,6 +105,7 @@ class StreamEncoder:
         self.context = EncodeContext(losses, for_request=False)
         self.started = False
         self.bag: dict[str, Any] = {}
+        self.finish_word: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
         self.finished = False
@@ -164,6 +166,8 @@ class StreamEncoder:
         self.bag.update(restore_fields(bag))
         if bag.get(NO_METRICS):
             self.bag[NO_METRICS] = True
+        if FINISH_MARKER in bag:  # a stopReason the decoder read (on the start when replayed)
+            self.finish_word = {FINISH_MARKER: bag[FINISH_MARKER]}
 
     def _other_choice(self, choice: int) -> bool:
         if choice != 0 and choice not in self.dropped_choices:
@@ -191,7 +195,7 @@ class StreamEncoder:
         if restore_fields(choice_bag):
             self.losses.add(("choices", 0), "bedrock-converse output fields", "a stream has no output object")
         stop: dict[str, Any] = {}
-        reason = encode_finish_reason(event.finish_reason, {}, self.losses, ("finish_reason",))
+        reason = encode_finish_reason(event.finish_reason, self.finish_word, self.losses, ("finish_reason",))
         stop["stopReason"] = reason if reason is not None else "end_turn"
         stop.update((key, value) for key, value in self.bag.items() if key in _STOP_MEMBERS)
         yield {"messageStop": stop}

@@ -81,7 +81,9 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
     value = as_dict(fields.get(kind)) if kind in _CHOICES else None
     expected = {"name"} if kind == "tool" else set[str]()
     if kind is None or value is None or set(value) != expected or not all(isinstance(v, str) for v in value.values()):
-        bag["toolChoice"] = fields  # a choice canonical has no word for: kept whole
+        # A choice canonical has no word for is kept whole, inside toolConfig where it was
+        # (it was written at the request's top level too; issue 24 item 14).
+        bag["toolConfig"] = {**(as_dict(bag.get("toolConfig")) or {}), "toolChoice": fields}
         return
     canonical["tool_choice"] = {"type": _CHOICES[kind], **value}
 
@@ -98,8 +100,11 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         KIT.claim(context.losses, tool.provider_metadata, at)
         servers.append([dict(tool.data), *([cache_point(tool.cache_control)] if tool.cache_control else [])])
     tools = [block for group in _ordered(functions, servers, as_list(bag.get("_tool_order"))) for block in group]
-    config: dict[str, Any] = restore_fields(as_dict(bag.get("toolConfig")) or {})
-    choice = _encode_choice(request, bag, context)
+    # toolConfig's unmapped members are a wire value (``unmapped``): a key like ``_x`` is
+    # the caller's, not a marker, so they are written as they are.
+    config: dict[str, Any] = dict(as_dict(bag.get("toolConfig")) or {})
+    kept_choice = as_dict(config.pop("toolChoice", None))
+    choice = _encode_choice(request, kept_choice, context)
     if choice is not None and not tools and not bag.get("_tool_config"):
         context.losses.add(
             ("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it", "setting"
@@ -144,10 +149,9 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: EncodeContext) -> dict[str, Any] | None:
+def _encode_choice(request: ChatRequest, kept: dict[str, Any] | None, context: EncodeContext) -> dict[str, Any] | None:
     choice = request.tool_choice
     if choice is None:
-        kept = as_dict(bag.get("toolChoice"))
         return None if kept is None else dict(kept)
     if choice.type == "none":
         context.losses.add(

@@ -10,13 +10,13 @@ is ``tool_calls`` when the candidate holds a function call (the caller says so) 
 (google-genai 3.4: the turn paused, ``Candidate.continuationToken`` resumes it) is
 ``pause``, like Anthropic's ``pause_turn``. Libraries that map
 all of these to ``stop`` hide a blocked or broken answer. A word added later decodes to
-``other`` with the raw word kept, and encodes back as that word when it is spelled the
-way Gemini spells them (upper snake case).
+``other`` with the raw word kept and recorded in the candidate's bag (``_finish_reason``),
+and encodes back as that word only with that record: a raw word is written back only by
+the provider that read it (issue 24 item 15).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,7 +63,9 @@ BLOCK_REASONS = frozenset(
 )
 """``promptFeedback.blockReason`` values: each means the prompt was refused (content_filter)."""
 
-_GEMINI_SPELLING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
+MARKER = "_finish_reason"
+"""Candidate-bag key holding a ``finishReason`` this codec read and does not know, so it
+is written back (and only then: the word alone does not say which provider sent it)."""
 
 _RAW: dict[UnifiedFinishReason, str] = {
     "stop": "STOP",
@@ -81,6 +83,8 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, has_calls: boo
     """The canonical reason for a wire ``finishReason`` (None while a stream is running)."""
     if raw is None:
         return None
+    if raw not in FINISH_REASONS:
+        bag[MARKER] = raw
     unified = FINISH_REASONS.get(raw, "other")
     if raw == "STOP" and has_calls:
         unified = "tool_calls"
@@ -102,7 +106,7 @@ def encode_finish_reason(
     raw, unified = finish_reason.raw, finish_reason.unified
     if raw is not None and (FINISH_REASONS.get(raw) == unified or (raw == "STOP" and unified == "tool_calls")):
         return raw
-    if raw is not None and unified == "other" and raw not in FINISH_REASONS and _GEMINI_SPELLING.match(raw):
+    if raw is not None and unified == "other" and raw not in FINISH_REASONS and raw == bag.get(MARKER):
         return raw  # most likely a reason added after this was written: kept as sent
     chosen = _RAW[unified]
     if FINISH_REASONS[chosen] != unified and unified != "tool_calls":

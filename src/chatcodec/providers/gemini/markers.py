@@ -5,6 +5,8 @@ Markers are keys starting with exactly one ``_``, never written to the wire.
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_finish_reason`` (candidates): a ``finishReason`` this codec does not know, written
+  back by this codec only (the canonical finish reason carries the word; ``finish_reason.py``);
 * ``_nulls`` / ``_absent``: the kit's (``null`` fields; defaults the payload left out);
 * ``_snake`` (request and response bags): where the payload spelled a key in snake_case
   (the google-genai SDK and Vertex clients do, next to camelCase keys), as wire paths;

@@ -11,6 +11,11 @@ or when this codec decoded it (the ``_finish_reason`` marker on the choice or fi
 so a compatible server's own words survive a round trip but another provider's
 (``end_turn``, ``MAX_TOKENS``) never reach the wire. Otherwise the unified reason picks
 OpenAI's word; reasons OpenAI has no word for become ``stop``, with a loss.
+
+An answer with no finish reason ended where nobody knows (a cut-off stream). A stream
+just ends without a finish chunk; a ``chat.completion`` requires a ``finish_reason``, so
+it is written ``length`` (cut short), reported, never ``stop``, which says the answer is
+whole (issue 24 item 12).
 """
 
 from __future__ import annotations
@@ -69,3 +74,14 @@ def encode_finish_reason(
         losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")
         return "stop"
     return word
+
+
+UNKNOWN_END = "length"
+"""The ``finish_reason`` of an answer whose end is unknown: cut short, not whole."""
+
+
+def encode_unknown_finish(losses: LossRecorder, at: Steps) -> str:
+    """The required ``finish_reason`` for an answer with no finish reason (a cut-off stream)."""
+    why = f"OpenAI requires one; the answer's end is unknown (cut off), sent {UNKNOWN_END!r}"
+    losses.add(at, "missing finish reason", why)
+    return UNKNOWN_END

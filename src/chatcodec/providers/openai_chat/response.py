@@ -26,7 +26,11 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
-from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.openai_chat.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    encode_unknown_finish,
+)
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
@@ -109,8 +113,7 @@ def _encode_choice(
     if choice.finish_reason is not None:
         wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag, losses, at)
     elif "finish_reason" not in wire and "finish_reason" not in absent_keys(bag):
-        losses.add(at, "missing finish reason", "OpenAI requires one; sent 'stop'")
-        wire["finish_reason"] = "stop"
+        wire["finish_reason"] = encode_unknown_finish(losses, at)
     return wire
 
 

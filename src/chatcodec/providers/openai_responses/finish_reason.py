@@ -7,6 +7,11 @@ background response not done yet) and, when ``incomplete``, ``incomplete_details
 one, else the status. ``completed`` is ``tool_calls`` when the output holds a function
 call (there is no separate status for it) and ``stop`` otherwise.
 
+``incomplete`` with no reason is an answer whose end is unknown, as a stream cut off
+before its terminal event is: both are no finish reason, and no finish reason is written
+``incomplete`` (``response.incomplete`` in a stream), never ``completed``, which says the
+answer is whole (issue 24 item 12).
+
 Encoding writes the raw word back when it means the same unified reason (or this codec
 read it: the ``_finish_reason`` marker), so a new incomplete reason survives a round trip
 while another provider's words (``end_turn``, ``MAX_TOKENS``) never reach the wire.
@@ -38,6 +43,9 @@ MARKER = "_finish_reason"
 STATUS_MARKER = "_status"
 """Bag key holding an undocumented status this codec read, so it is written back."""
 
+UNKNOWN_END = "incomplete"
+"""The status of an answer whose end is unknown (no reason given): not ``completed``."""
+
 _WORDS: dict[UnifiedFinishReason, tuple[str, str | None]] = {
     "stop": ("completed", None),
     "tool_calls": ("completed", None),
@@ -56,7 +64,7 @@ def decode_finish_reason(
         if reason not in INCOMPLETE_REASONS:
             bag[MARKER] = reason
         return {"unified": INCOMPLETE_REASONS.get(reason, "other"), "raw": reason}
-    if status is None:
+    if status is None or status == UNKNOWN_END:
         return None
     if status not in STATUSES:
         bag[STATUS_MARKER] = status
@@ -69,7 +77,7 @@ def encode_finish_reason(
 ) -> tuple[str, str | None]:
     """``(status, incomplete reason or None)`` for ``reason``; ``bag`` is the response's."""
     if reason is None:
-        return "completed", None
+        return UNKNOWN_END, None
     raw, unified = reason.raw, reason.unified
     if raw is not None:
         ours = raw in INCOMPLETE_REASONS or raw == bag.get(MARKER)

@@ -5,8 +5,10 @@ The Responses API has no assistant *message*: a model turn is a run of flat item
 built-in tool calls such as ``web_search_call``), in the order produced. Canonical keeps a
 turn as one :class:`~chatcodec.AssistantMessage` whose parts are in that order:
 
-* a ``message`` item gives one part per ``output_text`` / ``refusal``; its own fields
-  (``id``, ``status``, ``phase``) ride on its first part (markers in ``markers.py``);
+* a ``message`` item gives one part per ``output_text`` / ``refusal``, and an opaque part
+  (marked ``_content``) per part of a kind added later, which goes back into its message
+  item, not out as an item of its own; the item's own fields (``role``, ``id``,
+  ``status``, ``phase``) ride on its first part (markers in ``markers.py``);
 * a ``reasoning`` item gives a thinking part per summary entry and per ``content`` entry
   (or one empty part), ``encrypted`` (``encrypted_content``) on the last one and ``id``
   on the first, so it is replayed whole and next to the item that followed it;
@@ -45,9 +47,9 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, split_fields
+from chatcodec.providers.kit import Steps, kept_object, restore_fields, split_fields, unmapped
 from chatcodec.providers.kit.tool_names import tool_name
-from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
+from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
     decode_parts,
@@ -112,7 +114,7 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         parts = [{"type": "text", "text": content}]
     else:
-        parts = decode_parts(listed or [], ASSISTANT_KINDS)
+        parts = [_in_message(part) for part in decode_parts(listed or [], ASSISTANT_KINDS)]
     first = parts[0]
     metadata = as_dict(first.get("provider_metadata")) or {}
     bag: dict[str, Any] = dict(as_dict(metadata.get(PROVIDER)) or {})
@@ -126,6 +128,15 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     return parts
 
 
+def _in_message(part: dict[str, Any]) -> dict[str, Any]:
+    """A message item's part; one of a kind added later (opaque) is marked as content."""
+    if part["type"] == "opaque":
+        metadata = as_dict(part.get("provider_metadata")) or {}
+        bag = as_dict(metadata.get(PROVIDER)) or {}
+        KIT.attach(part, {**bag, CONTENT: True})
+    return part
+
+
 def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in as_list(item["summary"]) or []]
     entries += [(entry, "content") for entry in as_list(item.get("content")) or []]
@@ -135,7 +146,7 @@ def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
         if kind != "summary":
             bag[KIND] = kind
         default_type = "reasoning_text" if kind == "content" else "summary_text"
-        entry_rest = leftovers(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
+        entry_rest = unmapped(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
         if entry_rest:
             bag["entry"] = entry_rest
         parts.append({"type": "thinking", "text": entry["text"], "provider": PROVIDER, "bag": bag})
@@ -241,6 +252,8 @@ def _encode_part(
             call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
             if "id" not in call and not state.for_request:
                 state.unnamed.append(call)
+        case OpaquePart() if _message_content(part):
+            _encode_output(part, state, at)
         case OpaquePart():
             wire = encode_opaque(part, state.losses, at)
             if wire is not None:
@@ -251,12 +264,12 @@ def _encode_part(
             assert_never(part)
 
 
-def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -> None:
+def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter, at: Steps) -> None:
     bag = part_bag(part, state.losses, at)
     starts = ITEM in bag
     open_content = None if state.open_message is None else as_list(state.open_message.get("content"))
     if not starts and open_content is not None:  # a string-content item (live text ended as one) takes no more
-        open_content.append(encode_output_part(part, state.losses, at))
+        open_content.append(_content_part(part, bag, state.losses, at))
         return
     item = restore_fields(kept_object(bag, "item", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True))
     if bag.get(ITEM) == "message" or not (starts or state.for_request):
@@ -265,7 +278,8 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
         item.update(id="", status="completed")
         state.unnamed.append(item)
     item["role"] = "assistant"
-    if bag.get(STRING) or (state.for_request and not starts and not bag):  # another provider's: a plain item
+    plain = bag.get(STRING) or (state.for_request and not starts and not bag)  # another provider's: a plain item
+    if plain and not isinstance(part, OpaquePart):
         if part.cache_control is not None:
             state.losses.add(
                 (*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint", "setting"
@@ -275,11 +289,28 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
             state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
         state.add(item, at)
         return
-    stripped = part.model_copy(update={"provider_metadata": {PROVIDER: {k: v for k, v in bag.items() if k != ITEM}}})
-    item["content"] = [encode_output_part(stripped, state.losses, at)]
+    item["content"] = [_content_part(part, {k: v for k, v in bag.items() if k != ITEM}, state.losses, at)]
     state.open_message = item
     state.items.append(item)
     state.steps.append(at)
+
+
+def _message_content(part: OpaquePart) -> bool:
+    """Whether ``part`` is a message item's content part of a kind added later."""
+    own = as_dict((part.provider_metadata or {}).get(PROVIDER)) or {}
+    return part.provider == PROVIDER and own.get(CONTENT) is True
+
+
+def _content_part(
+    part: TextPart | RefusalPart | OpaquePart, bag: dict[str, Any], losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
+    """A message item's content part: ``output_text``, ``refusal``, or one kept whole."""
+    if isinstance(part, OpaquePart):
+        if part.cache_control is not None:
+            losses.add((*at, "cache_control"), "cache_control", "the part is sent verbatim, without a breakpoint")
+        return dict(part.data)
+    stripped = part.model_copy(update={"provider_metadata": {PROVIDER: bag} if bag else None})
+    return encode_output_part(stripped, losses, at)
 
 
 def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:

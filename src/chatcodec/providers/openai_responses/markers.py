@@ -13,6 +13,8 @@ meaning; another provider drops them without a report):
   item spelled ``"type": "message"``, ``"bare"`` when it did not); the item's own fields
   (``id``, ``status``, ``phase``) ride in the part's bag under ``item`` (message items) or
   directly (reasoning, function call items, which are one part each or whole);
+* ``_content``: on an opaque part, a message item's content part of a kind added later,
+  written back inside its message item (``items.py``);
 * ``_string``: the message item's ``content`` was a string, not a list of parts;
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
@@ -32,6 +34,8 @@ meaning; another provider drops them without a report):
 * ``_no_input``, ``_no_include``: the request had no ``input``, or replayed encrypted
   reasoning without asking for it in ``include`` (``request.py``);
 * ``_no_filename``: an inline ``input_file`` had no ``filename`` (``parts.py``);
+* ``_integers`` (requests): the sampling numbers (``temperature``, ``top_p``) spelled as
+  JSON integers (``1``, not ``1.0``: the same number to every server);
 * ``_empty_tools``: ``tools`` was an empty list;
 * ``_no_parameters``, ``_no_strict``: a function tool without those keys;
 * ``_no_cached_tokens``, ``_no_cache_write_tokens``, ``_no_reasoning_tokens``: usage
@@ -66,6 +70,7 @@ KIT = ProviderKit(
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
 ITEM = "_item"
+CONTENT = "_content"
 STRING = "_string"
 TYPED = "_typed"
 KIND = "_kind"

@@ -4,7 +4,10 @@ Items map to messages where they stand, so order is kept exactly:
 
 * a ``message`` item with role ``user``, ``system`` or ``developer`` is one canonical
   message of that role (``developer`` is kept distinct, as canonical allows);
-* a run of assistant-side items is one assistant message (:mod:`.items`);
+* a run of assistant-side items is one assistant message (:mod:`.items`), except that a
+  ``message`` item right after another one starts a new assistant message: each is a
+  message the model reads as such, and one canonical message would reach another
+  provider as one turn with both texts in it (issue 24 item 15);
 * a run of ``function_call_output`` (or ``custom_tool_call_output``) items is one tool
   message holding their results in order, as openai-chat groups consecutive ``tool``
   messages (the results of parallel calls); each result is one output item on the way out;
@@ -48,17 +51,28 @@ def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for a (validated) ``input`` item list."""
     canonical: list[dict[str, Any]] = []
     open_kind: str | None = None  # the kind of the run the last message stands for
+    previous: Mapping[str, Any] | None = None
     for item in items:
         kind = _kind(item)
-        if kind in _RUNS and kind == open_kind:
+        if kind in _RUNS and kind == open_kind and not _another_message(previous, item):
             canonical[-1]["content"].extend(_RUNS[kind](item))
-            continue
-        canonical.append(_decode_item(item, kind))
-        open_kind = kind
+        else:
+            canonical.append(_decode_item(item, kind))
+            open_kind = kind
+        previous = item
     for message in canonical:
         if message["role"] == "assistant":
             _to_string_form(message)
     return canonical
+
+
+def _another_message(previous: Mapping[str, Any] | None, item: Mapping[str, Any]) -> bool:
+    """Whether ``item`` is an assistant message item right after another one."""
+    return previous is not None and _is_message(previous) and _is_message(item)
+
+
+def _is_message(item: Mapping[str, Any]) -> bool:
+    return item.get("type") in (None, "message") and item.get("role") == "assistant"
 
 
 def _decode_items(item: Mapping[str, Any]) -> list[dict[str, Any]]:

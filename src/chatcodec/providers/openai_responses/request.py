@@ -67,6 +67,8 @@ _MAPPED = frozenset(
 _SCALARS = ("model", "temperature", "top_p", "metadata", "stream")
 _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
+_INTEGERS = "_integers"
+_SAMPLING = ("temperature", "top_p")
 
 
 def decode_request(payload: dict[str, Any]) -> ChatRequest:
@@ -74,6 +76,9 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
     bag = split_fields(request, _MAPPED)
+    integers = [key for key in _SAMPLING if type(request.get(key)) is int]
+    if integers:  # canonical holds a float: ``1`` would come back as ``1.0`` (issue 24 item 15)
+        bag[_INTEGERS] = integers
     messages: list[dict[str, Any]] = []
     if isinstance(request.get("instructions"), str):
         messages.append(
@@ -105,6 +110,14 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     return validate_canonical(ChatRequest, canonical)
 
 
+def _as_spelled(key: str, value: object, bag: dict[str, Any]) -> object:
+    """A sampling number spelled as an integer when the decoded request spelled it so."""
+    integers = bag.get(_INTEGERS)
+    if isinstance(value, float) and value.is_integer() and isinstance(integers, list) and key in integers:
+        return int(value)
+    return value
+
+
 def _replays_encrypted(items: list[Any]) -> bool:
     return any(item.get("type") == "reasoning" and item.get("encrypted_content") for item in items)
 
@@ -127,7 +140,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     for key in ("temperature", "top_p", "stream"):
         value = getattr(request, key)
         if value is not None:
-            wire[key] = value
+            wire[key] = _as_spelled(key, value, bag)
     if request.metadata is not None:
         wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):

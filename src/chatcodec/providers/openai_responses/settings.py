@@ -16,7 +16,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import kept_object, leftovers, restore_fields
+from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
@@ -67,8 +67,8 @@ def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
         return
     canonical["response_format"] = response_format
     mapped = ["type", *(wire for wire, key in _FORMAT_KEYS if key in response_format)]
-    format_rest = leftovers(fields, mapped)
-    rest = leftovers(text, ("format",))
+    format_rest = unmapped(fields, mapped)  # wire values, written back as they are: not escaped
+    rest = unmapped(text, ("format",))
     if format_rest:
         rest["format"] = format_rest
     bag["text"] = rest  # kept even empty: `text` was spelled out

@@ -203,8 +203,11 @@ class StreamDecoder:
         if usage is not None:
             self.builder.usage(validate_canonical(Usage, usage))
         choice = decoded["choices"][0]
+        metadata = decoded.get("provider_metadata")
         if "finish_reason" in choice:
-            self.builder.finish(0, choice["finish_reason"], decoded.get("provider_metadata"))
+            self.builder.finish(0, choice["finish_reason"], metadata)
+        elif metadata is not None:  # an answer whose end is unknown (issue 24 item 12) keeps its fields
+            self.builder.choice_data(0, metadata=metadata)
 
     # --- items -------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ response's own fields (from the start or finish event's bag).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +83,8 @@ class _Stream:
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
     usage: Usage | None = None
+    metadata: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The response's bags given without a finish (an answer whose end is unknown)."""
     pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
     parts: list[AssistantPart] = field(default_factory=list[AssistantPart])
     done: int = 0  # items whose output_item.done was written
@@ -182,9 +184,10 @@ def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetada
 
 def _choice_data(stream: _Stream, event: ChoiceMetadataEvent) -> None:
     """A Responses answer is its output items: the decoder keeps no choice or message bag,
-    so neither has a place on the wire (as in ``encode_response``); both are losses."""
+    so neither has a place on the wire (as in ``encode_response``); both are losses. The
+    response's own bag goes on the terminal response, as a finish's does."""
     why = "a Responses stream has no place for it"
-    KIT.report_unplaced(stream.losses, event.provider_metadata, ("provider_metadata",), why)
+    _merge_bags(stream.metadata, event.provider_metadata)
     KIT.report_unplaced(stream.losses, event.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
     KIT.report_unplaced(stream.losses, event.message_metadata, ("choices", 0, "message"), why)
 
@@ -500,9 +503,9 @@ def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
 def _terminal(stream: _Stream) -> dict[str, Any]:
     start, finish = stream.start, stream.finish
     metadata: dict[str, Any] = dict((start.provider_metadata or {}) if start is not None else {})
+    _merge_bags(metadata, stream.metadata)
     if finish is not None:
-        for name, bag in (finish.provider_metadata or {}).items():
-            metadata[name] = {**metadata.get(name, {}), **bag}
+        _merge_bags(metadata, finish.provider_metadata)
         KIT.report_unplaced(stream.losses, finish.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
     reason: FinishReason | None = None if finish is None else finish.finish_reason
     response = ChatResponse(
@@ -517,6 +520,12 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
     wire = encode_response(response, stream.losses)
     wire["output"] = stream.writer.items
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> None:
+    """``more``'s bags over ``metadata``'s, provider by provider."""
+    for name, bag in (more or {}).items():
+        metadata[name] = {**metadata.get(name, {}), **bag}
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:

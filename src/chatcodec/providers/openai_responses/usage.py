@@ -16,7 +16,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.response import Usage
 
@@ -49,7 +49,7 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
         mapped.append(details_key)
         taken = [wire_key for wire_key, _ in pairs if as_count(details.get(wire_key)) is not None]
         canonical.update((key, details[wire_key]) for wire_key, key in pairs if wire_key in taken)
-        rest = leftovers(details, taken)
+        rest = unmapped(details, taken)  # a wire value, written back as it is: not escaped
         if rest or not taken:
             nested[details_key] = rest
         nested.update((f"_no_{key}", True) for key in _REQUIRED_DETAILS[details_key] if key not in details)
