@@ -56,7 +56,7 @@ PLACES: tuple[tuple[str, str], ...] = (
         "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py",
     ),  # strict: the boundary checks
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
-    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py"),
+    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
 )
 

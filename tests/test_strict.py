@@ -469,3 +469,10 @@ def test_every_api_version_row_names_its_versioning_source() -> None:
     rows = [row for row in EXTENSIONS if row.api_version]
     assert rows
     assert all("/versioning" in row.source for row in rows), rows
+
+
+def test_a_stream_event_whose_type_is_a_list_is_refused_at_its_path() -> None:
+    """Found by the fuzz law: the check for event types outside the SDK hashed the type."""
+    with pytest.raises(chatcodec.StreamError) as caught:
+        chatcodec.accumulate_stream("anthropic", [{"type": ["message_start"]}], strict=True)
+    assert caught.value.event_index == 0

@@ -187,8 +187,9 @@ def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> l
     schema = schema_for(provider)
     if schema is None:
         return []
-    if root == "stream" and payload.get("type") in _STREAM_EVENTS_OUTSIDE_SDK.get(provider, ()):
-        return []
+    event_type = payload.get("type")
+    if root == "stream" and isinstance(event_type, str) and event_type in _STREAM_EVENTS_OUTSIDE_SDK.get(provider, ()):
+        return []  # a non-string type is the walk's to refuse, at its path
     return unknown_fields(schema, payload, schema.roots[root])
 
 
