@@ -235,3 +235,21 @@ def test_item_8_gemini_encoder_reports_a_canonical_empty_call_id() -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_response("gemini", response, on_loss="ignore", losses=losses)
     assert [(loss.path, loss.what) for loss in losses] == [("$.choices[0].message.content[0].id", "empty tool call id")]
+
+
+def test_item_8_a_tool_result_with_an_empty_id_sent_to_gemini_is_reported() -> None:
+    """Like a call's ``""`` id: Gemini reads it as none, so it reads back with a made-up id
+    (the there-and-back law found the result side silent)."""
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest,
+        {
+            "messages": [
+                {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": "", "content": "", "name": "A"}]}
+            ]
+        },
+    )
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_request("gemini", request, on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[0].content[0].tool_use_id", "empty tool result id")
+    ]

@@ -146,6 +146,9 @@ def encode_result(
         function_response["parts"] = wire_media
     if not bag.get(WITHOUT_ID) and not made_up:
         function_response["id"] = part.tool_use_id
+        if not part.tool_use_id and not bag.get(EMPTY_ID):  # as for a call's "" id (parts.encode_call)
+            why = 'Gemini reads an id "" as none: the result reads back with a made-up id'
+            losses.add((*at, "tool_use_id"), "empty tool result id", why)
     elif bag.get(EMPTY_ID):
         function_response["id"] = ""
     wire["functionResponse"] = function_response
