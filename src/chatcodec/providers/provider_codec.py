@@ -1,117 +1,238 @@
-"""The one codec class every provider is an instance of.
+"""The one codec class every provider is an instance of, and the roles it is built from.
 
-A provider folder writes functions (``request.py``, ``response.py``, ``stream_decode.py``,
-``stream_encode.py``), never a codec class: its ``codec.py`` hands those modules to
-:class:`ProviderCodec`, which gives the registry the :class:`~chatcodec.registry.Codec`
-methods and the incremental stream decoding the conversation builder needs. So the
-forwarding is written once, and a reader who knows one provider's ``codec.py`` knows
-them all.
+A provider folder writes functions, never a codec class: its ``codec.py`` hands its role
+modules (``request.py``, ``response.py``, ``finish_reason.py``, ``usage.py``,
+``messages.py``, ``parts.py``, ``tools.py``, ``settings.py``) and its stream decoder and
+encoder classes to :class:`ProviderCodec`, which gives the registry the
+:class:`~chatcodec.registry.Codec` methods and the incremental stream decoding the
+conversation builder needs. So the forwarding is written once, and a reader who knows
+one provider's ``codec.py`` knows them all.
 
-The module arguments are typed by protocols (a module satisfies a protocol through its
-functions), so a provider missing a function, or with a different signature, fails
-type-checking in its ``codec.py``.
+Each role is a protocol below, with one signature for all five providers (a module
+satisfies a protocol through its functions), so a provider missing a role function, or
+with a different signature, fails type-checking in its ``codec.py`` (issue 20, item 1).
+Where a provider's reading really differs, the difference is a named keyword argument
+with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
+AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
+an :class:`~chatcodec.providers.context.EncodeContext` (a provider may pass its own
+subclass through its roles: the ``ContextT`` of the protocols), the entry points a
+:class:`~chatcodec.providers.context.DecodeContext`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol, TypeVar
 
 import pydantic_core
 
-from chatcodec.errors import StreamError, ValidationError
-from chatcodec.losses import LossRecorder
+from chatcodec.content import AnyPart
+from chatcodec.errors import ChatcodecError, StreamError, ValidationError
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
+from chatcodec.providers.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.registry import StreamDecoder
 from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
+from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
+ContextT = TypeVar("ContextT", bound=EncodeContext, contravariant=True)
+"""The encode context a provider's roles share: :class:`EncodeContext` or the
+provider's subclass of it (Anthropic's carries its cache breakpoints)."""
+ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
 
 
 class RequestFunctions(Protocol):
-    """What a provider's ``request.py`` offers."""
+    """``request.py``: request bodies, and a bare stored message list."""
 
-    def decode_request(self, payload: dict[str, Any], /) -> ChatRequest: ...
+    def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatRequest: ...
 
-    def encode_request(self, request: ChatRequest, losses: LossRecorder, /) -> dict[str, Any]: ...
+    def encode_request(self, request: ChatRequest, context: EncodeContext, /) -> dict[str, Any]: ...
 
-    def decode_message_list(self, messages: list[dict[str, Any]], /) -> list[AnyMessage]: ...
+    def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext, /) -> list[AnyMessage]: ...
 
 
 class ResponseFunctions(Protocol):
-    """What a provider's ``response.py`` offers."""
+    """``response.py``: response bodies."""
 
-    def decode_response(self, payload: dict[str, Any], /) -> ChatResponse: ...
+    def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatResponse: ...
 
-    def encode_response(self, response: ChatResponse, losses: LossRecorder, /) -> dict[str, Any]: ...
+    def encode_response(self, response: ChatResponse, context: EncodeContext, /) -> dict[str, Any]: ...
 
 
-class StreamEncodeFunctions(Protocol):
-    """What a provider's stream encoder offers."""
+class FinishReasonFunctions(Protocol):
+    """``finish_reason.py``: the wire's stop word <-> :class:`~chatcodec.FinishReason`.
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder, /) -> Iterator[dict[str, Any]]: ...
+    ``decode_finish_reason`` gives the canonical ``{"unified", "raw"}`` dict (None when
+    the wire has no word), recording an undocumented word in ``bag`` so it is written
+    back; ``encode_finish_reason`` gives the wire word (None: the field is left out),
+    reading such a word back from ``bag``."""
+
+    def decode_finish_reason(self, raw: str | None, bag: dict[str, Any], /) -> dict[str, Any] | None: ...
+
+    def encode_finish_reason(
+        self, reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps, /
+    ) -> str | None: ...
+
+
+class UsageFunctions(Protocol):
+    """``usage.py``: the wire's token counts <-> :class:`~chatcodec.Usage`."""
+
+    def decode_usage(self, wire: Mapping[str, Any], /) -> dict[str, Any]: ...
+
+    def encode_usage(self, usage: Usage, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
+
+
+class MessageFunctions(Protocol[ContextT]):
+    """``messages.py``: the wire's message list <-> canonical messages.
+
+    ``encode_messages`` writes ``messages[start:]`` (the messages before ``start`` are a
+    leading system prompt the format carries elsewhere, written by the request)."""
+
+    def decode_messages(self, wire: list[Any], /) -> list[dict[str, Any]]: ...
+
+    def encode_messages(self, messages: list[AnyMessage], start: int, context: ContextT, /) -> list[dict[str, Any]]: ...
+
+
+class PartFunctions(Protocol[ContextT]):
+    """``parts.py``: one wire content entry <-> one canonical part.
+
+    ``encode_part`` gives None for a part the format cannot carry (a loss)."""
+
+    def encode_part(self, part: AnyPart, context: ContextT, at: Steps, /) -> dict[str, Any] | None: ...
+
+
+class ToolFunctions(Protocol[ContextT]):
+    """``tools.py``: the request's tool definitions and tool choice.
+
+    ``decode_tools`` reads ``request`` (the validated wire body) into ``canonical`` and
+    keeps what has no canonical field in ``bag``; ``encode_tools`` writes into ``wire``,
+    reading such kept fields back from ``bag``."""
+
+    def decode_tools(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
+
+    def encode_tools(
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT, /
+    ) -> None: ...
+
+
+class SettingsFunctions(Protocol[ContextT]):
+    """``settings.py``: sampling, reasoning and output-format settings, the same shape as
+    :class:`ToolFunctions`."""
+
+    def decode_settings(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
+
+    def encode_settings(
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT, /
+    ) -> None: ...
+
+
+class StreamEncoder(Protocol):
+    """``stream_encode.py``'s ``StreamEncoder``: canonical events in, wire events out,
+    pushed one at a time (so a server can write each as it comes)."""
+
+    def feed(self, event: AnyStreamEvent, /) -> Iterator[dict[str, Any]]:
+        """The wire events for one canonical event (often none, sometimes several)."""
+        ...
+
+    def close(self) -> Iterator[dict[str, Any]]:
+        """The wire events still owed when the canonical stream ends."""
+        ...
 
 
 class ProviderCodec:
-    """A wire format's codec, assembled from its folder's modules."""
+    """A wire format's codec, assembled from its folder's role modules."""
 
-    __slots__ = ("_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
+    __slots__ = ("_new_stream_decoder", "_new_stream_encoder", "_options", "_requests", "_responses", "name")
 
     def __init__(
         self,
         name: str,
         *,
+        options: Mapping[str, str],
         requests: RequestFunctions,
         responses: ResponseFunctions,
-        stream_decoder: Callable[[StreamBuilder | None], StreamDecoder],
-        stream_encoder: StreamEncodeFunctions,
+        finish_reasons: FinishReasonFunctions,
+        usage: UsageFunctions,
+        messages: MessageFunctions[ProviderContextT],
+        parts: PartFunctions[ProviderContextT],
+        tools: ToolFunctions[ProviderContextT],
+        settings: SettingsFunctions[ProviderContextT],
+        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
+        stream_encoder: Callable[[EncodeContext], StreamEncoder],
     ) -> None:
+        """``options`` maps each public option name to the key it rides under in this
+        provider's ``provider_options`` bag (see :func:`~chatcodec.providers.context.read_options`).
+        The finish-reason, usage, message, part, tool and settings modules are taken to
+        be checked: the requests and responses use them directly."""
+        del finish_reasons, usage, messages, parts, tools, settings
         self.name = name
         """The registry name (``"openai-chat"``)."""
+        self._options = options
         self._requests = requests
         self._responses = responses
         self._new_stream_decoder = stream_decoder
-        self._stream_encoder = stream_encoder
+        self._new_stream_encoder = stream_encoder
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
 
+    def decode_context(self) -> DecodeContext:
+        """A fresh context for one decode."""
+        return DecodeContext(self.name)
+
+    def encode_context(
+        self,
+        losses: LossRecorder,
+        *,
+        model: str | None = None,
+        bag: Mapping[str, Any] | None = None,
+        for_request: bool = True,
+    ) -> EncodeContext:
+        """A fresh context for one encode: ``bag`` is this provider's own bag of the
+        request or response, where options are still spelled (``provider_options[name]``)."""
+        options = read_options(bag, self._options)
+        return EncodeContext(self.name, losses, model=model, options=options, for_request=for_request)
+
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body; everything without a canonical field is kept."""
-        return _reading(self._requests.decode_request, payload)
+        return _reading(self._requests.decode_request, payload, self.decode_context())
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
         """Write a request body; what the format cannot carry is recorded in ``losses``."""
+        bag = (request.provider_options or {}).get(self.name)
+        context = self.encode_context(losses, model=request.model, bag=bag)
         try:
-            return self._requests.encode_request(request, losses)
+            return self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
-        return _reading(self._responses.decode_response, payload)
+        return _reading(self._responses.decode_response, payload, self.decode_context())
 
     def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
         """Write a response body (for proxies and test doubles)."""
+        bag = (response.provider_metadata or {}).get(self.name)
+        context = self.encode_context(losses, model=response.model, bag=bag, for_request=False)
         try:
-            return self._responses.encode_response(response, losses)
+            return self._responses.encode_response(response, context)
         except RecursionError:
             raise too_deep() from None
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation)."""
-        return _reading(self._requests.decode_message_list, messages)
+        return _reading(self._requests.decode_message_list, messages, self.decode_context())
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
-        return _DepthGuard(self._new_stream_decoder(builder))
+        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()))
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
@@ -120,15 +241,55 @@ class ProviderCodec:
             yield from decoder.feed(event)
         yield from decoder.close()
 
+    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
+        """A fresh push-style encoder for one stream (``feed`` each canonical event, then
+        ``close``); options ride on the stream's start event, which the encoder reads."""
+        return self._new_stream_encoder(self.encode_context(losses, for_request=False))
+
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-        """Wire events for canonical ones, lazily (for proxies)."""
+        """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
+        then ``close``."""
+        encoder = self.stream_encoder(losses)
         try:
-            yield from self._stream_encoder.encode_stream(events, losses)
+            for event in events:
+                yield from encoder.feed(event)
+            yield from encoder.close()
         except RecursionError:
             raise too_deep() from None
 
 
-def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
+def read_event(read: Callable[[InputT], None], event: InputT, position: int) -> None:
+    """``read(event)``, the slow path of every provider's stream decoder: a canonical
+    model refusing a value the event carried is a :class:`~chatcodec.StreamError` at the
+    event's ``position``; the library's own errors pass as they are. Written once here,
+    where each decoder's ``read`` loop once repeated it."""
+    try:
+        read(event)
+    except ChatcodecError:
+        raise
+    except pydantic_core.ValidationError as error:
+        raise canonical_refusal(error, position) from None
+
+
+class FeedByReading:
+    """The ``feed`` every provider's stream decoder has: read the one event as
+    :meth:`read` reads a whole stream, and hand back what the builder made of it."""
+
+    __slots__ = ()
+
+    builder: StreamBuilder
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
+        raise NotImplementedError
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one wire event (errors name its position in the stream)."""
+        self.read((event,))
+        return self.builder.take_events()
+
+
+def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:
     """``decode(payload)``, with a value nested too deeply for Python or for pydantic
     refused at its place in ``payload`` (issue 10, items 15-16).
 
@@ -136,7 +297,7 @@ def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
     model is built, at the value's canonical place (``provider_metadata[...]``), which the
     input does not have; the route into the input's deepest value is where it is."""
     try:
-        return decode(payload)
+        return decode(payload, context)
     except RecursionError:
         raise too_deep(payload) from None
     except ValidationError as error:

@@ -13,7 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
@@ -51,11 +52,12 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any]
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value, else the closest word for the unified value (a loss when that changes
     the unified value, e.g. ``content_filter`` -> ``refusal``)."""
+    losses = context.losses
     if finish_reason is None:
         return None
     raw, unified = finish_reason.raw, finish_reason.unified

@@ -40,6 +40,7 @@ from chatcodec.providers.anthropic.settings import decode_settings, encode_setti
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
@@ -73,7 +74,7 @@ _SCALARS = ("model", "temperature", "top_p", "top_k", "metadata", "stream")
 _KNOBS = frozenset({"unsigned_thinking"})
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read an Anthropic request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "Anthropic request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
@@ -105,7 +106,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     return validate_canonical(ChatRequest, canonical)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Anthropic ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Anthropic messages")
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")

@@ -24,6 +24,7 @@ from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, EncodeContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.validation import validate_canonical
@@ -54,7 +55,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
     raise ProviderAPIError(error.get("message", ""), error.get("type"), payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read an Anthropic response body."""
     raise_if_error(payload)
     message = validated(RESPONSE_ADAPTER, payload, "Anthropic response")

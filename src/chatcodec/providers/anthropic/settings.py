@@ -15,6 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
@@ -70,8 +71,9 @@ def _json_schema_format(value: object) -> dict[str, Any] | None:
     return as_dict(fields["schema"])
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``thinking`` and ``output_config`` (the bag's leftovers first, canonical over them)."""
+    losses = context.losses
     thinking_rest = as_dict(wire.pop("thinking", None)) or {}
     had_output_config = "output_config" in wire
     output_config = dict(as_dict(wire.pop("output_config", None)) or {})

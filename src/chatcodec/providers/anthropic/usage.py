@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields, uncached_input_tokens
 from chatcodec.response import Usage
 
@@ -76,9 +76,10 @@ def no_usage() -> dict[str, Any]:
     return {_INPUT: 0, _OUTPUT: 0}
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing
     count is written as zero, unless the decoder saw the count absent."""
+    losses = context.losses
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens

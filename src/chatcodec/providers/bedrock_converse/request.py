@@ -40,6 +40,7 @@ from chatcodec.providers.bedrock_converse.settings import decode_settings, encod
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
@@ -58,7 +59,7 @@ _KNOBS = ("unsigned_thinking", "tool_result_status")
 _UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Converse request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "Bedrock Converse request")
     model = request.get("modelId")
@@ -101,7 +102,7 @@ def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: d
         bag["_empty_stop"] = True
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Converse ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Bedrock Converse messages")
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")

@@ -24,6 +24,7 @@ from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, EncodeContext, decode_blocks, encode_part
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 from chatcodec.response import ChatResponse, ResponseChoice, Usage
 from chatcodec.validation import validate_canonical
@@ -41,7 +42,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
     raise ProviderAPIError(body["message"], error_type if isinstance(error_type, str) else None, payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a Converse response body."""
     raise_if_error(payload)
     response = validated(RESPONSE_ADAPTER, payload, "Bedrock Converse response")

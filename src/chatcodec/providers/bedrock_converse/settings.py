@@ -22,6 +22,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers.context import EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig
 
 _FORMAT_KEYS = {"name", "description", "schema"}
@@ -96,8 +97,9 @@ def _schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over it)."""
+    losses = context.losses
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     if request.reasoning is not None:

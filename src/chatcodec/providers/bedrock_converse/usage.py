@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields, uncached_input_tokens
 from chatcodec.response import Usage
 
@@ -55,9 +55,10 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage``; botocore requires the three counts, so a missing
     one is written as zero unless the decoder saw it absent."""
+    losses = context.losses
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens

@@ -18,7 +18,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 FINISH_REASONS: dict[str, UnifiedFinishReason] = {
@@ -90,10 +91,11 @@ def decode_block_reason(raw: str) -> dict[str, Any]:
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``finishReason``: the raw word when it is Gemini's and agrees with the
     unified value, else the closest word (a loss when that changes the unified value)."""
+    losses = context.losses
     if finish_reason is None:
         return None
     raw, unified = finish_reason.raw, finish_reason.unified

@@ -45,6 +45,8 @@ Encoder options, in ``provider_options["gemini"]``: ``missing_signature`` (see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import ProviderKit
 
 PROVIDER = "gemini"
@@ -60,6 +62,13 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_layout": "_tools_layout"}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
+signature (see ``signatures.py``), and how the ``Tool`` objects were grouped when a
+payload was read. The codec reads them into
+:attr:`~chatcodec.providers.context.EncodeContext.options`."""
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"

@@ -22,7 +22,7 @@ from typing import Any, Literal, assert_never
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
-from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, Turn, decode_part, encode_part
+from chatcodec.providers.gemini.parts import EncodeContext, PartDecoding, Turn, decode_part, encode_part
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 
 WirePart = tuple[dict[str, Any], Steps]
@@ -36,7 +36,7 @@ def decode_system(content: dict[str, Any] | str) -> dict[str, Any]:
     string as google-genai config dumps carry it (``system_instruction="..."``)."""
     if isinstance(content, str):
         return KIT.attach({"role": "system", "content": content}, {STRING_SYSTEM: True})
-    context = DecodeContext()
+    context = PartDecoding()
     parts = [decode_part(part, "system", context, index) for index, part in enumerate(content.get("parts") or [])]
     bag = leftovers(content, ("parts",))
     mark_absent(bag, content, "parts")
@@ -48,12 +48,12 @@ def decode_messages(contents: list[Any], model: str | None = None) -> list[dict[
     canonical: list[dict[str, Any]] = []
     open_calls = OpenCalls()
     for index, content in enumerate(contents):
-        context = DecodeContext(model=model, container=index, open_calls=open_calls)
+        context = PartDecoding(model=model, container=index, open_calls=open_calls)
         canonical.extend(_decode_content(content, context))
     return canonical
 
 
-def _decode_content(content: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
+def _decode_content(content: dict[str, Any], context: PartDecoding) -> list[dict[str, Any]]:
     role = content.get("role")
     bag = leftovers(content, ("role", "parts") if role in ("user", "model") else ("parts",))
     mark_absent(bag, content, "role", "parts")

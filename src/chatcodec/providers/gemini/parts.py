@@ -65,7 +65,7 @@ def is_base64(text: str) -> bool:
 
 
 @dataclass
-class DecodeContext:
+class PartDecoding:
     """What decoding a part needs beyond the part."""
 
     model: str | None = None
@@ -125,7 +125,7 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
     return KIT.attach({"type": kind, "source": source}, leftovers(part, (key,)))
 
 
-def decode_part(part: dict[str, Any], turn: Turn, context: DecodeContext, index: int) -> dict[str, Any]:
+def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: int) -> dict[str, Any]:
     """The canonical part (as a dict) for wire ``part`` at ``index`` of a ``turn``."""
     if "text" in part and turn != "system" and part.get("thought") is True:
         if turn == "model":
@@ -149,7 +149,7 @@ def _is_whole_call(call: dict[str, Any]) -> bool:
     return "name" in call and "partialArgs" not in call and "willContinue" not in call
 
 
-def _decode_thought(part: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+def _decode_thought(part: dict[str, Any], context: PartDecoding) -> dict[str, Any]:
     thinking: dict[str, Any] = {"type": "thinking", "text": part["text"], "provider": PROVIDER}
     if "thoughtSignature" in part:
         thinking["signature"] = part["thoughtSignature"]
@@ -158,7 +158,7 @@ def _decode_thought(part: dict[str, Any], context: DecodeContext) -> dict[str, A
     return KIT.attach(thinking, leftovers(part, ("text", "thought", "thoughtSignature")))
 
 
-def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dict[str, Any]:
+def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict[str, Any]:
     """A tool-use part for a whole ``functionCall`` part (arguments as compact JSON text)."""
     call: dict[str, Any] = part["functionCall"]
     bag = leftovers(part, ("functionCall",))

@@ -19,6 +19,7 @@ from typing import Any
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec.providers.gemini.messages import (
     decode_messages,
@@ -41,7 +42,7 @@ _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "gen
 _KNOBS = ("missing_signature",)
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
     request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
     canonical: dict[str, Any] = {}
@@ -61,7 +62,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     return validate_canonical(ChatRequest, canonical)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Gemini ``contents`` list (a stored conversation)."""
     contents, _ = validated(CONTENTS_ADAPTER, messages, "Gemini contents")
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents), "Messages")

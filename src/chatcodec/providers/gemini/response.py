@@ -22,11 +22,12 @@ from typing import Any
 
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
 from chatcodec.providers.gemini.messages import content_fields
-from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, decode_part, encode_part
+from chatcodec.providers.gemini.parts import EncodeContext, PartDecoding, decode_part, encode_part
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.usage import decode_usage, encode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
@@ -50,7 +51,7 @@ def raise_if_error(payload: object) -> None:
     raise ProviderAPIError(error.get("message", ""), error_type, payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a Gemini response body, in either spelling."""
     raise_if_error(payload)
     response, snake = validated(RESPONSE_ADAPTER, payload, "Gemini response")
@@ -108,7 +109,7 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     bag = leftovers(candidate, CANDIDATE_MAPPED)
     mark_absent(bag, candidate, "content", "index")
     content: dict[str, Any] = candidate.get("content") or {}
-    context = DecodeContext(model=model, id_prefix=prefix, container=index)
+    context = PartDecoding(model=model, id_prefix=prefix, container=index)
     parts = [decode_part(part, "model", context, number) for number, part in enumerate(content.get("parts") or [])]
     message_bag = content_rest(content)
     if "content" in candidate:

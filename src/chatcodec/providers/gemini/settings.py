@@ -22,6 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -103,8 +104,9 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     return reasoning
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
+    losses = context.losses
     present = "generationConfig" in wire or bag.get(CONFIG_PRESENT) is True
     config = kept_object(wire, "generationConfig", _OPTIONS, PROVIDER)
     for wire_key, key in _SCALARS:

@@ -57,6 +57,8 @@ a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import ProviderKit
 
 PROVIDER = "openai-chat"
@@ -74,3 +76,10 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {"reasoning_field": "_reasoning_field", "max_tokens_key": "_max_tokens_key"}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: where another provider's reasoning goes (see
+``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
+servers without ``max_completion_tokens``). The codec reads them into
+:attr:`~chatcodec.providers.context.EncodeContext.options`."""

@@ -34,6 +34,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, path, wire_fields
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -46,6 +47,8 @@ CONTENT = "content"
 """``field`` of a Mistral thinking part, which lives inside ``content``."""
 
 OPTION = "_reasoning_field"
+PUBLIC_OPTION = "reasoning_field"
+"""The option's public name (:attr:`~chatcodec.providers.context.EncodeContext.options`)."""
 
 FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
 """OpenRouter's ``format`` names for reasoning replayed from other providers."""
@@ -142,9 +145,10 @@ def chunk_text(chunks: list[Any]) -> str:
 # --- encode --------------------------------------------------------------------------
 
 
-def option(bag: Mapping[str, Any], at: Steps) -> str | None:
-    """The ``_reasoning_field`` option, checked."""
-    value = bag.get(OPTION)
+def option(context: EncodeContext, at: Steps) -> str | None:
+    """The ``reasoning_field`` option (spelled ``_reasoning_field`` in a bag), checked;
+    ``at`` is where the caller spelled it, for the error."""
+    value = context.option(PUBLIC_OPTION)
     if value is None or value in FIELDS:
         return value
     raise PayloadError(f"{OPTION} must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))

@@ -19,8 +19,9 @@ from typing import Any, get_args
 from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, present, wire_fields
-from chatcodec.providers.openai_chat import reasoning, settings, tools
+from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
@@ -39,7 +40,7 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a request body; everything without a canonical field is kept."""
     validated = validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request")
     wire: dict[str, Any] = dict(validated)
@@ -54,7 +55,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     return validate_canonical(ChatRequest, data)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
     wire = validate_with(WIRE_MESSAGES_ADAPTER, messages, "OpenAI Chat messages")
     return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire]), "Messages")
@@ -122,31 +123,32 @@ _DECODERS: tuple[Decoder, ...] = (
 # --- encode --------------------------------------------------------------------------
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-    """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
+def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
+    """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
+    losses = context.losses
     KIT.report_foreign(losses, request.provider_options, ("provider_options",))
     bag = KIT.own(request.provider_options)
-    reasoning_field = reasoning.option(bag, ("provider_options", PROVIDER, reasoning.OPTION))
     wire = wire_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
-    wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
-    tools.encode_tools(request, wire, bag, losses)
-    _encode_knobs(request, bag, wire, losses)
-    settings.encode_settings(request, wire, bag, losses)
+    wire["messages"] = encode_messages(request.messages, 0, context)
+    tools.encode_tools(request, wire, bag, context)
+    _encode_knobs(request, context, wire)
+    settings.encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why)
     return wire
 
 
-def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, Any]) -> None:
+    losses, bag = context.losses, KIT.own(request.provider_options)
     for key in (*_SAME_NAME[1:], *_SAME_NAME_TOO):
         value = getattr(request, key)
         if value is not None:
             wire[key] = value
     if request.max_tokens is not None:
-        spelled = bag.get("_max_tokens_key")
+        spelled = context.option("max_tokens_key")
         wire[spelled if spelled in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
     if request.stop:
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1

@@ -13,6 +13,7 @@ from typing import Any, get_args
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import present, unmapped
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
@@ -26,9 +27,10 @@ def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dic
     _decode_response_format(request, canonical, bag)
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``reasoning_effort`` and ``response_format`` (``bag`` is the request's own bag,
     unused: the wire fields kept from decoding are already in ``wire``)."""
+    losses = context.losses
     if request.reasoning is not None:
         _encode_reasoning(request.reasoning, wire, losses)
     _encode_response_format(request.response_format, wire, losses)

@@ -1,4 +1,4 @@
-"""Canonical stream events to ``chat.completion.chunk`` dicts (:func:`encode_stream`), so a
+"""Canonical stream events to ``chat.completion.chunk`` dicts (:class:`StreamEncoder`), so a
 proxy can serve the OpenAI streaming API from any upstream, and those as SSE text
 (:func:`to_sse`).
 
@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext, read_options
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
@@ -55,14 +55,6 @@ from chatcodec.stream_events import (
 )
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
-
-
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Map canonical events to wire chunks, lazily."""
-    writer = StreamWriter(losses)
-    for number, event in enumerate(events):
-        yield from writer.event(event, number)
-    writer.close()
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -98,24 +90,30 @@ class _ChoiceState:
     finished: bool = False
 
 
-class StreamWriter:
+class StreamEncoder:
     """Turns canonical events into wire chunks, one event at a time."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self._losses = losses
+    def __init__(self, context: EncodeContext) -> None:
+        self._context = context
+        self._losses = context.losses
         self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": 0, "model": ""}
         self._option: str | None = None
         self._choices: dict[int, _ChoiceState] = {}
+        self._number = -1
 
-    def event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks for one event (often none or one)."""
+        self._number += 1
+        return iter(self._event(event, self._number))
+
+    def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
         at = (number,)
         match event:
             case ResponseStartEvent():
                 self._start(event, at)
                 return []
             case UsageEvent():
-                usage = encode_usage(event.usage, self._losses, (*at, "usage"))
+                usage = encode_usage(event.usage, self._context, (*at, "usage"))
                 return [self._chunk([], event, usage=usage)]
             case FinishEvent():
                 return [self._finish(event, at)]
@@ -133,7 +131,8 @@ class StreamWriter:
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        self._option = reasoning.option(bag, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._context = replace(self._context, options=read_options(bag, OPTIONS))  # options ride on the start
+        self._option = reasoning.option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
         left_out = absent_keys(bag)
         base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
         for key, default in _PLACEHOLDERS:
@@ -183,7 +182,7 @@ class StreamWriter:
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         state = self._state(event.choice)
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
-        word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
+        word = encode_finish_reason(event.finish_reason, bag, self._context, (*at, "finish_reason"))
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
@@ -221,13 +220,15 @@ class StreamWriter:
                 held.update(KIT.claim(self._losses, metadata, (*at, name)))
         state.held_at = at
 
-    def close(self) -> None:
-        """Report the choice data no finish came for (see :meth:`_choice_data`)."""
+    def close(self) -> Iterator[dict[str, Any]]:
+        """Nothing more to send; report the choice data no finish came for (see
+        :meth:`_choice_data`)."""
         for state in self._choices.values():
             held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        return iter(())
 
     # --- parts -------------------------------------------------------------------------
 

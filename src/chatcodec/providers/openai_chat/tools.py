@@ -15,6 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -72,9 +73,10 @@ def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
     data["tool_choice"] = {"type": "tool", "name": function["name"]}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools`` (function tools, and this provider's own tools at their places) and
     ``tool_choice``; ``bag`` is the request's own bag (unused: OpenAI keeps nothing there)."""
+    losses = context.losses
     tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(request.tools)]
     for index, tool in enumerate(request.provider_tools):
         if tool.provider != PROVIDER:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STATUSES: dict[str, UnifiedFinishReason] = {
@@ -65,9 +66,10 @@ def decode_finish_reason(
 
 
 def encode_finish_reason(
-    reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> tuple[str, str | None]:
     """``(status, incomplete reason or None)`` for ``reason``; ``bag`` is the response's."""
+    losses = context.losses
     if reason is None:
         return "completed", None
     raw, unified = reason.raw, reason.unified

@@ -50,6 +50,8 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
 PROVIDER = "openai-responses"
@@ -63,6 +65,11 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: none yet. The codec reads them into
+:attr:`~chatcodec.providers.context.EncodeContext.options`."""
 
 ITEM = "_item"
 STRING = "_string"

@@ -24,6 +24,7 @@ from typing import Any, assert_never
 from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
@@ -136,8 +137,9 @@ def _to_string_form(message: dict[str, Any]) -> None:
 # --- encode ------------------------------------------------------------------------------
 
 
-def encode_messages(messages: Sequence[AnyMessage], start: int, losses: LossRecorder) -> list[dict[str, Any]]:
+def encode_messages(messages: Sequence[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """The ``input`` items for ``messages[start:]``."""
+    losses = context.losses
     items: list[dict[str, Any]] = []
     for index in range(start, len(messages)):
         message = messages[index]

@@ -40,6 +40,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import (
     ABSENT,
     Steps,
@@ -167,8 +168,9 @@ def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     return KIT.claim(losses, part.provider_metadata, at)
 
 
-def encode_input_part(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def encode_input_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The input part for a user, system or tool-result part; None (a loss) when none fits."""
+    losses = context.losses
     wire: dict[str, Any] | None
     match part:
         case TextPart():

@@ -28,6 +28,7 @@ from chatcodec.content import ThinkingPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
@@ -62,7 +63,7 @@ _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
@@ -102,7 +103,7 @@ def _replays_encrypted(items: list[Any]) -> bool:
     return any(item.get("type") == "reasoning" and item.get("encrypted_content") for item in items)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Responses ``input`` item list (a stored conversation)."""
     wire = validate_with(ITEMS_ADAPTER, messages, "OpenAI Responses input items")
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire]), "Messages")

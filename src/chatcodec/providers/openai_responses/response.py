@@ -22,6 +22,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
 from chatcodec.providers.openai_responses.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant
@@ -55,7 +56,7 @@ def raise_error_body(payload: dict[str, Any]) -> None:
         raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a response body; everything without a canonical field is kept."""
     raise_error_body(payload)
     wire = validated(RESPONSE_ADAPTER, payload, "OpenAI Responses response")

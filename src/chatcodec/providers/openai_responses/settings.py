@@ -15,6 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -74,8 +75,9 @@ def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
     return decoded
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
+    losses = context.losses
     if request.reasoning is not None:
         wire["reasoning"] = {
             **restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)),

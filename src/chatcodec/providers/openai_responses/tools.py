@@ -22,6 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
@@ -91,8 +92,9 @@ def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(definition, rest)
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools``, ``tool_choice`` and ``parallel_tool_calls``."""
+    losses = context.losses
     wire.pop("tools", None)
     functions = [_encode_tool(request, index, losses) for index in range(len(request.tools))]
     built_in: list[dict[str, Any]] = []
