@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from chatcodec.losses import LossRecorder
 
@@ -39,6 +40,9 @@ def read_options(bag: Mapping[str, Any] | None, spellings: Mapping[str, str]) ->
     return MappingProxyType(found) if found else NO_OPTIONS
 
 
+ContextT = TypeVar("ContextT", bound="EncodeContext")
+
+
 @dataclass(slots=True)
 class EncodeContext:
     """One encode's shared state: who is writing, where losses go, for which model, with
@@ -58,7 +62,7 @@ class EncodeContext:
     model: str | None = None
     """The request's (or response's) model, when known: some rules depend on it (Gemini 3
     wants thought signatures replayed, Bedrock replays Claude signatures only to Claude)."""
-    options: Mapping[str, object] = NO_OPTIONS
+    options: Mapping[str, object] = field(default_factory=lambda: NO_OPTIONS)
     """This provider's encoder options, read-only and by public name
     (``reasoning_field``, ``unsigned_thinking``...): the one place encoders read settings
     from, whatever spelling the caller used (see :func:`read_options`)."""
@@ -72,6 +76,13 @@ class EncodeContext:
     def option(self, name: str) -> object:
         """The option ``name``, or None when not set."""
         return self.options.get(name)
+
+    def extend(self, kind: type[ContextT], **fields: Any) -> ContextT:
+        """This context as a provider's subclass of it, with that subclass's own
+        ``fields``: how an encoder that needs more state (cache breakpoints, tool names
+        by call id) keeps the shared fields the codec gave it."""
+        shared = {name.name: getattr(self, name.name) for name in dataclass_fields(EncodeContext)}
+        return kind(**{**shared, **fields})
 
 
 @dataclass(slots=True)

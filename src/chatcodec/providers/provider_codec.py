@@ -15,7 +15,7 @@ Where a provider's reading really differs, the difference is a named keyword arg
 with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
 AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
 an :class:`~chatcodec.providers.context.EncodeContext` (a provider may pass its own
-subclass through its roles: the ``ContextT`` of the protocols), the entry points a
+subclass through its roles: the ``ContextT_contra`` of the protocols), the entry points a
 :class:`~chatcodec.providers.context.DecodeContext`.
 """
 
@@ -41,7 +41,7 @@ from chatcodec.stream_events import AnyStreamEvent
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
-ContextT = TypeVar("ContextT", bound=EncodeContext, contravariant=True)
+ContextT_contra = TypeVar("ContextT_contra", bound=EncodeContext, contravariant=True)
 """The encode context a provider's roles share: :class:`EncodeContext` or the
 provider's subclass of it (Anthropic's carries its cache breakpoints)."""
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
@@ -88,7 +88,7 @@ class UsageFunctions(Protocol):
     def encode_usage(self, usage: Usage, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
 
 
-class MessageFunctions(Protocol[ContextT]):
+class MessageFunctions(Protocol[ContextT_contra]):
     """``messages.py``: the wire's message list <-> canonical messages.
 
     ``encode_messages`` writes ``messages[start:]`` (the messages before ``start`` are a
@@ -96,18 +96,20 @@ class MessageFunctions(Protocol[ContextT]):
 
     def decode_messages(self, wire: list[Any], /) -> list[dict[str, Any]]: ...
 
-    def encode_messages(self, messages: list[AnyMessage], start: int, context: ContextT, /) -> list[dict[str, Any]]: ...
+    def encode_messages(
+        self, messages: list[AnyMessage], start: int, context: ContextT_contra, /
+    ) -> list[dict[str, Any]]: ...
 
 
-class PartFunctions(Protocol[ContextT]):
+class PartFunctions(Protocol[ContextT_contra]):
     """``parts.py``: one wire content entry <-> one canonical part.
 
     ``encode_part`` gives None for a part the format cannot carry (a loss)."""
 
-    def encode_part(self, part: AnyPart, context: ContextT, at: Steps, /) -> dict[str, Any] | None: ...
+    def encode_part(self, part: AnyPart, context: ContextT_contra, at: Steps, /) -> dict[str, Any] | None: ...
 
 
-class ToolFunctions(Protocol[ContextT]):
+class ToolFunctions(Protocol[ContextT_contra]):
     """``tools.py``: the request's tool definitions and tool choice.
 
     ``decode_tools`` reads ``request`` (the validated wire body) into ``canonical`` and
@@ -117,18 +119,18 @@ class ToolFunctions(Protocol[ContextT]):
     def decode_tools(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
 
     def encode_tools(
-        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT, /
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
     ) -> None: ...
 
 
-class SettingsFunctions(Protocol[ContextT]):
+class SettingsFunctions(Protocol[ContextT_contra]):
     """``settings.py``: sampling, reasoning and output-format settings, the same shape as
     :class:`ToolFunctions`."""
 
     def decode_settings(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
 
     def encode_settings(
-        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT, /
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
     ) -> None: ...
 
 

@@ -41,7 +41,7 @@ from chatcodec.providers.anthropic.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
-    EncodeContext,
+    AnthropicContext,
     decode_part,
     decode_tool_result,
     encode_part,
@@ -131,7 +131,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | list[dict[str, Any]] | None:
+def encode_system(messages: list[AnyMessage], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
     """The top-level ``system``: one message's string as is, else all their blocks in order."""
     if not messages:
         return None
@@ -152,7 +152,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | l
     return [block for block, _ in kept]
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: list[AnyMessage], start: int, context: AnthropicContext) -> list[dict[str, Any]]:
     """The wire ``messages`` for ``messages[start:]``."""
     turns: list[_Turn] = []
     for index in range(start, len(messages)):
@@ -180,7 +180,7 @@ def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext)
     return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
 
 
-def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
+def _trim_prefill(turn: _Turn, context: AnthropicContext) -> None:
     """Trim the trailing whitespace Anthropic rejects at the end of a final assistant turn."""
     why = "Anthropic rejects a final assistant turn that ends in whitespace"
     if turn.string is not None:
@@ -208,7 +208,7 @@ def _is_server_tool_block(block: dict[str, Any]) -> bool:
     return kind in ("server_tool_use", "mcp_tool_use") or (kind.endswith("_tool_result") and kind != "tool_result")
 
 
-def _calls_after_server_blocks(blocks: list[Block], context: EncodeContext) -> list[Block]:
+def _calls_after_server_blocks(blocks: list[Block], context: AnthropicContext) -> list[Block]:
     """The turn's blocks with every client ``tool_use`` that stood before a server-tool
     block moved right after the last of them (in their order)."""
     if all(block.get("type") in _CLIENT_BLOCKS for block, _ in blocks):
@@ -244,7 +244,7 @@ def _merge_bag(turn_bag: dict[str, Any], own: dict[str, Any]) -> None:
 
 
 def _add(
-    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps, *, results: bool = False
+    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: AnthropicContext, at: Steps, *, results: bool = False
 ) -> None:
     if not turns or turns[-1] is not turn:
         turns.append(turn)
@@ -264,7 +264,7 @@ def _add(
     turn.contributions += 1
 
 
-def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[Block]:
+def _contribution(message: AnyMessage, context: AnthropicContext, at: Steps) -> list[Block]:
     """The blocks ``message`` adds, each with its canonical path; message-level
     ``cache_control`` lands on the last one."""
     _message_losses(message, context, at)
@@ -283,7 +283,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     return blocks
 
 
-def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _cache_last(blocks: list[Block], message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
     marker = message.cache_control
     assert marker is not None
     if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
@@ -296,7 +296,7 @@ def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext
         context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
 
 
-def _message_losses(message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _message_losses(message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
 
@@ -305,7 +305,7 @@ def _marker(message: AnyMessage, key: str) -> bool:
     return KIT.marker(message.provider_metadata, key) is True
 
 
-def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
+def _drop_empty(blocks: list[Block], context: AnthropicContext) -> list[Block]:
     """Drop empty text blocks; whitespace-only ones too when no other text is left."""
     kept: list[Block] = []
     has_text = False
@@ -325,7 +325,7 @@ def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
     return [(block, at) for block, at in kept if block["type"] != "text"]
 
 
-def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+def _finish(turn: _Turn, context: AnthropicContext) -> dict[str, Any] | None:
     wire = {**restore_fields(turn.bag), "role": turn.role}
     if turn.string is not None:
         if not turn.string.strip():

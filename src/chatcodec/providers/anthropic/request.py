@@ -31,16 +31,16 @@ from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
@@ -112,13 +112,15 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
+    losses = shared.losses
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
-    context = EncodeContext(
-        losses,
-        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+    for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
+        del bag[key]
+    context = shared.extend(
+        AnthropicContext,
+        unsigned_thinking="text" if shared.option("unsigned_thinking") == "text" else "drop",
         tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)
@@ -128,7 +130,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     system = encode_system(request.messages[:leading], context)
     if system is not None:
         wire["system"] = system
-    wire["messages"] = encode_turns(request.messages, leading, context)
+    wire["messages"] = encode_messages(request.messages, leading, context)
     if request.stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(request.stop)
     for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
@@ -138,7 +140,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         if getattr(request, key) is not None:
             losses.add((key,), key, "Anthropic has no such setting")
-    encode_settings(request, wire, bag, losses)
+    encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
     _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
@@ -167,7 +169,7 @@ def _names(request: ChatRequest) -> dict[str, str]:
     }
 
 
-def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
+def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
     room = max(MAX_BREAKPOINTS - reserved, 0)
     excess = len(context.breakpoints) - room
     for breakpoint in context.breakpoints[: max(excess, 0)]:
