@@ -33,8 +33,8 @@ from chatcodec.providers.openai_responses.parts import (
     SYSTEM_KINDS,
     USER_KINDS,
     decode_parts,
-    encode_input_part,
     encode_opaque,
+    encode_part,
     opaque,
 )
 
@@ -148,11 +148,11 @@ def encode_messages(messages: Sequence[AnyMessage], start: int, context: EncodeC
             case AssistantMessage():
                 items.extend(encode_assistant(message, losses, at))
             case ToolMessage():
-                items.extend(_encode_tool_message(message, losses, at))
+                items.extend(_encode_tool_message(message, context, at))
             case UserMessage() if KIT.marker(message.provider_metadata, ITEMS):
-                items.extend(_encode_carried_items(message, losses, at))
+                items.extend(_encode_carried_items(message, context, at))
             case SystemMessage() | UserMessage():
-                items.append(encode_message(message, losses, at))
+                items.append(encode_message(message, context, at))
             case TextMessage():
                 losses.add(at, "text message", "Responses has no raw-text item; sent as user text")
                 items.append({"role": "user", "content": message.content})
@@ -161,8 +161,9 @@ def encode_messages(messages: Sequence[AnyMessage], start: int, context: EncodeC
     return items
 
 
-def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_message(message: SystemMessage | UserMessage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user, system or developer message item."""
+    losses = context.losses
     bag = KIT.claim(losses, message.provider_metadata, at)
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses messages have no name")
@@ -175,15 +176,15 @@ def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, a
         if message.cache_control is not None:
             losses.add((*at, "cache_control"), "cache_control", "a string message has no part to carry it")
         return item
-    item["content"] = encode_parts(message.content, losses, at)
+    item["content"] = encode_parts(message.content, context, at)
     if message.cache_control is not None:
         _cache_last(item["content"], message, losses, at)
     return item
 
 
-def encode_parts(parts: Sequence[AnyPart], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def encode_parts(parts: Sequence[AnyPart], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """Input parts for canonical parts; those with no input part are reported and left out."""
-    encoded = [encode_input_part(part, losses, (*at, "content", index)) for index, part in enumerate(parts)]
+    encoded = [encode_part(part, context, (*at, "content", index)) for index, part in enumerate(parts)]
     return [part for part in encoded if part is not None]
 
 
@@ -198,21 +199,23 @@ def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRe
         losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept")
 
 
-def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def _encode_tool_message(message: ToolMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    losses = context.losses
     KIT.claim(losses, message.provider_metadata, at)
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
-    return [encode_result(result, losses, (*at, "content", index)) for index, result in enumerate(message.content)]
+    return [encode_result(result, context, (*at, "content", index)) for index, result in enumerate(message.content)]
 
 
-def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_result(result: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A ``function_call_output`` (or ``custom_tool_call_output``) item."""
+    losses = context.losses
     bag = KIT.claim(losses, result.provider_metadata, at)
     kind = "custom_tool_call_output" if bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result.tool_use_id}
-    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, losses, at)
+    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, context, at)
     if result.name is not None:
         item["name"] = result.name
     if result.is_error:
@@ -222,8 +225,9 @@ def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> di
     return item
 
 
-def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def _encode_carried_items(message: UserMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The items a ``_items`` user message carries, back as they were."""
+    losses = context.losses
     KIT.claim(losses, message.provider_metadata, at)
     items: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
@@ -231,7 +235,7 @@ def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps)
         if isinstance(part, OpaquePart):
             wire = encode_opaque(part, losses, part_at)
         else:
-            wire = encode_input_part(part, losses, part_at)
+            wire = encode_part(part, context, part_at)
             wire = None if wire is None else {"role": "user", "content": [wire]}
         if wire is not None:
             items.append(wire)

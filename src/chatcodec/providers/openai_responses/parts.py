@@ -168,7 +168,7 @@ def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     return KIT.claim(losses, part.provider_metadata, at)
 
 
-def encode_input_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The input part for a user, system or tool-result part; None (a loss) when none fits."""
     losses = context.losses
     wire: dict[str, Any] | None

@@ -28,7 +28,7 @@ from chatcodec.content import ThinkingPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
@@ -109,13 +109,14 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire]), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Responses request body, applying the API's rules."""
+    losses = context.losses
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     wire = restore_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
-    _encode_input(request.messages, wire, bag, losses)
+    _encode_input(request.messages, wire, bag, context)
     if request.max_tokens is not None:
         wire["max_output_tokens"] = request.max_tokens
     for key in ("temperature", "top_p", "stream"):
@@ -129,14 +130,16 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
             losses.add((key,), key, "Responses has no such request setting")
     if request.stop:
         losses.add(("stop",), "stop sequences", "Responses has no stop sequences")
-    encode_tools(request, wire, bag, losses)
-    encode_settings(request, wire, bag, losses)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
         wire["include"] = [ENCRYPTED_REASONING]
     return wire
 
 
-def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_input(
+    messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
     """``instructions`` (a marked leading system message) and ``input``."""
     start = 0
     if messages and _is_instructions(messages[0]):
@@ -145,7 +148,7 @@ def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[st
     if _is_input_string(messages, start):
         wire["input"] = messages[start].content
     elif len(messages) > start or not bag.get(_NO_INPUT):
-        wire["input"] = encode_messages(messages, start, losses)
+        wire["input"] = encode_messages(messages, start, context)
 
 
 def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
