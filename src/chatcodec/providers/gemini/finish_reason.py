@@ -75,12 +75,14 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
-def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, has_calls: bool = False) -> dict[str, Any] | None:
+def decode_finish_reason(
+    raw: str | None, bag: dict[str, Any], *, has_tool_calls: bool = False
+) -> dict[str, Any] | None:
     """The canonical reason for a wire ``finishReason`` (None while a stream is running)."""
     if raw is None:
         return None
     unified = FINISH_REASONS.get(raw, "other")
-    if raw == "STOP" and has_calls:
+    if raw == "STOP" and has_tool_calls:
         unified = "tool_calls"
     return {"unified": unified, "raw": raw}
 

@@ -22,7 +22,8 @@ from typing import Any, Literal, assert_never
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
-from chatcodec.providers.gemini.parts import EncodeContext, PartDecoding, Turn, decode_part, encode_part
+from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, Turn, decode_part, encode_part
+from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 
 WirePart = tuple[dict[str, Any], Steps]
@@ -116,7 +117,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[str, Any] | str | None:
+def encode_system(messages: list[AnyMessage], context: GeminiContext) -> dict[str, Any] | str | None:
     """``systemInstruction`` for the leading system messages (their parts in order); one
     string message that came as a string goes back as one."""
     if not messages:
@@ -136,7 +137,17 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[st
     return content_fields(turn.bag, None, [part for part, _ in turn.parts])
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[WireTurn]:
+def encode_messages(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[dict[str, Any]]:
+    """The wire ``contents`` for ``messages[start:]``, with the thought-signature rule of
+    the context's model applied (the ``missing_signature`` option, see :mod:`.signatures`)."""
+    turns = encode_turns(messages, start, context)
+    if needs_signatures(context.model):
+        policy = missing_signature_policy(context.option("missing_signature"))
+        apply_signature_rule(turns, policy, context.losses, context.unsigned_by_gemini)
+    return [turn.wire() for turn in turns]
+
+
+def encode_turns(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[WireTurn]:
     """The wire turns for ``messages[start:]``."""
     turns: list[WireTurn] = []
     for index in range(start, len(messages)):
@@ -179,7 +190,7 @@ def _joinable(turns: list[WireTurn], message: AnyMessage, *, results: bool) -> W
     return None
 
 
-def _message_bag(message: AnyMessage, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _message_bag(message: AnyMessage, context: GeminiContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, message.provider_metadata, at)
     bag.pop(JOINED, None)
     if message.name is not None:
@@ -189,7 +200,7 @@ def _message_bag(message: AnyMessage, context: EncodeContext, at: Steps) -> dict
     return bag
 
 
-def _parts(message: AnyMessage, context: EncodeContext, at: Steps) -> list[WirePart]:
+def _parts(message: AnyMessage, context: GeminiContext, at: Steps) -> list[WirePart]:
     if isinstance(message.content, str):
         return [({"text": message.content}, at)]
     parts: list[WirePart] = []

@@ -40,6 +40,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
 from chatcodec.providers.gemini.results import decode_result, encode_result
@@ -78,15 +79,13 @@ class PartDecoding:
     """Calls not answered yet, for pairing results."""
 
 
-@dataclass
-class EncodeContext:
-    """What encoding a part needs beyond the part."""
+@dataclass(slots=True, kw_only=True)
+class GeminiContext(EncodeContext):
+    """A Gemini encode's state beyond the shared context: the ids the decoder made up,
+    tool names by call id, and the calls Gemini itself left unsigned."""
 
-    losses: LossRecorder
     synthesized: frozenset[str] = frozenset()
     """Ids the decoder made up: not written to the wire."""
-    for_request: bool = False
-    """Writing a request: tool names follow Gemini's rule (a response says what the model called)."""
     names: dict[str, str] = field(default_factory=dict[str, str])
     """Tool names by call id (a result needs its call's name)."""
     unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
@@ -190,7 +189,7 @@ def arguments_text(args: object) -> str:
 # --- encoding ----------------------------------------------------------------------------
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: GeminiContext, at: Steps) -> dict[str, Any] | None:
     """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     if part.cache_control is not None:
@@ -220,7 +219,7 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
 
 
 def _encode_thought(
-    part: ThinkingPart, bag: dict[str, Any], context: EncodeContext, at: Steps
+    part: ThinkingPart, bag: dict[str, Any], context: GeminiContext, at: Steps
 ) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
         source = part.provider or "an unknown provider"
@@ -273,7 +272,7 @@ def encode_media(
             assert_never(source)
 
 
-def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_call(part: ToolUsePart, bag: dict[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
     from chatcodec.providers.gemini.results import parsed_object
 

@@ -19,18 +19,17 @@ from typing import Any
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec.providers.gemini.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.gemini.parts import EncodeContext
+from chatcodec.providers.gemini.parts import GeminiContext
 from chatcodec.providers.gemini.settings import decode_settings, encode_settings
-from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
@@ -68,11 +67,13 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
+    losses = shared.losses
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
-    context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)
+    for key in _KNOBS:  # options (read into the context), not fields to send
+        bag.pop(key, None)
+    context = shared.extend(GeminiContext, synthesized=_synthesized_ids(request), names=_names(request))
     wire = restore_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
@@ -80,13 +81,9 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     system = encode_system(request.messages[:leading], context)
     if system is not None:
         wire["systemInstruction"] = system
-    turns = encode_turns(request.messages, leading, context)
-    if needs_signatures(request.model):
-        policy = missing_signature_policy(knobs.get("missing_signature"))
-        apply_signature_rule(turns, policy, losses, context.unsigned_by_gemini)
-    wire["contents"] = [turn.wire() for turn in turns]
-    encode_tools(request, wire, losses)
-    encode_settings(request, wire, bag, losses)
+    wire["contents"] = encode_messages(request.messages, leading, context)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
     _report_unmapped(request, losses)
     return snake_cased(wire, bag.get(SNAKE))
 

@@ -180,7 +180,7 @@ class StreamDecoder(FeedByReading):
         if "finishReason" in candidate:
             bag = dict(state.extras)
             mark_absent(bag, candidate, "index")
-            reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
+            reason = decode_finish_reason(candidate["finishReason"], bag, has_tool_calls=state.has_calls)
             assert reason is not None
             self.finishes[choice] = (reason, bag)
             self.finished.add(choice)
