@@ -29,13 +29,13 @@ from chatcodec.providers.bedrock_converse.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
+    BedrockContext,
     Blocks,
-    EncodeContext,
     cache_marker,
     cache_point,
     decode_blocks,
     decode_tool_result,
-    encode_part,
+    encode_blocks,
     member_of,
 )
 from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields
@@ -131,7 +131,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> Blocks:
+def encode_system(messages: list[AnyMessage], context: BedrockContext) -> Blocks:
     """The top-level ``system`` blocks for the leading system messages."""
     blocks: list[tuple[dict[str, Any], Steps]] = []
     for index, message in enumerate(messages):
@@ -143,7 +143,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> Blocks:
     return [block for block, _ in _without_blank_text(blocks, context)]
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: list[AnyMessage], start: int, context: BedrockContext) -> list[dict[str, Any]]:
     """The wire ``messages`` for ``messages[start:]``."""
     turns: list[_Turn] = []
     for index in range(start, len(messages)):
@@ -174,7 +174,7 @@ def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
     return turns[-1]
 
 
-def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _add(turn: _Turn, message: AnyMessage, context: BedrockContext, at: Steps) -> None:
     for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
         if not is_marker(key):
             turn.bag.setdefault(key, value)
@@ -187,7 +187,7 @@ def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) ->
         turn.open_to_results = False
 
 
-def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[tuple[dict[str, Any], Steps]]:
+def _contribution(message: AnyMessage, context: BedrockContext, at: Steps) -> list[tuple[dict[str, Any], Steps]]:
     """The blocks ``message`` adds, each with its canonical path; its ``cache_control`` is a
     ``cachePoint`` after the last one."""
     if message.name is not None:
@@ -198,7 +198,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     else:
         for index, part in enumerate(message.content):
             part_at = (*at, "content", index)
-            blocks.extend((block, part_at) for block in encode_part(part, context, part_at))
+            blocks.extend((block, part_at) for block in encode_blocks(part, context, part_at))
     marker = message.cache_control
     if marker is not None:
         if not blocks:
@@ -211,7 +211,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
 
 
 def _without_blank_text(
-    blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
+    blocks: list[tuple[dict[str, Any], Steps]], context: BedrockContext
 ) -> list[tuple[dict[str, Any], Steps]]:
     """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one."""
     kept: list[tuple[dict[str, Any], Steps]] = []
@@ -229,7 +229,7 @@ def _without_blank_text(
     return kept
 
 
-def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+def _finish(turn: _Turn, context: BedrockContext) -> dict[str, Any] | None:
     kept = _without_blank_text(turn.results + turn.blocks, context)
     if not kept:
         context.losses.add(turn.at, "empty message", "Bedrock rejects a message with no content")

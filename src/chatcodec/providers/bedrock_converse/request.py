@@ -24,23 +24,22 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.bedrock_converse.parts import EncodeContext
+from chatcodec.providers.bedrock_converse.parts import BedrockContext
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 from chatcodec.validation import validate_canonical, validate_with
@@ -108,29 +107,30 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
+    losses = shared.losses
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
-    status = knobs.get("tool_result_status")
-    context = EncodeContext(
-        losses,
-        model=request.model,
-        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+    for key in _KNOBS:  # options (read into the context), not fields to send
+        bag.pop(key, None)
+    status = shared.option("tool_result_status")
+    context = shared.extend(
+        BedrockContext,
+        unsigned_thinking="text" if shared.option("unsigned_thinking") == "text" else "drop",
         tool_result_status=status if status in ("always", "never") else "source",
     )
     wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})
     if request.model is not None:
         wire["modelId"] = request.model
     leading = leading_system_count(request.messages)
-    turns = encode_turns(request.messages, leading, context)
+    turns = encode_messages(request.messages, leading, context)
     if turns or not bag.get("_no_messages"):
         wire["messages"] = turns
     if leading:
         wire["system"] = encode_system(request.messages[:leading], context)
     _encode_inference(request, wire, bag)
     encode_tools(request, wire, bag, context)
-    encode_settings(request, wire, bag, losses)
+    encode_settings(request, wire, bag, context)
     for key in _UNSUPPORTED:
         if getattr(request, key) is not None:
             losses.add((key,), key, "Bedrock Converse has no such setting")

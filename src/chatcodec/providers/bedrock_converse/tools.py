@@ -16,7 +16,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.bedrock_converse.parts import EncodeContext, cache_marker, cache_point, opaque, tool_name
+from chatcodec.providers.bedrock_converse.parts import BedrockContext, cache_marker, cache_point, opaque, tool_name
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 
@@ -85,7 +85,7 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
     canonical["tool_choice"] = {"type": _CHOICES[kind], **value}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: BedrockContext) -> None:
     """Write ``toolConfig``."""
     functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
     servers: list[list[dict[str, Any]]] = []
@@ -111,7 +111,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         context.losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch")
 
 
-def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> list[dict[str, Any]]:
+def _encode_tool(request: ChatRequest, index: int, context: BedrockContext) -> list[dict[str, Any]]:
     tool = request.tools[index]
     at = ("tools", index)
     spec: dict[str, Any] = {**restore_fields(KIT.claim(context.losses, tool.provider_metadata, at))}
@@ -139,7 +139,7 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: EncodeContext) -> dict[str, Any] | None:
+def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: BedrockContext) -> dict[str, Any] | None:
     choice = request.tool_choice
     if choice is None:
         kept = as_dict(bag.get("toolChoice"))
