@@ -9,11 +9,11 @@ spells them (lowercase snake case); any other ``other`` becomes ``end_turn``, re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
+from chatcodec.providers.claude import StopReasons
 from chatcodec.providers.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
@@ -26,9 +26,6 @@ _UNIFIED: dict[str, UnifiedFinishReason] = {
     "pause_turn": "pause",
     "refusal": "refusal",
 }
-
-_ANTHROPIC_SPELLING = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
-"""How Anthropic spells stop reasons; another provider's ``STOP`` or ``Stop`` is not one."""
 
 # Best Anthropic word for a unified reason that came from another provider.
 _RAW: dict[UnifiedFinishReason, str] = {
@@ -43,12 +40,13 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
+_STOP_REASONS = StopReasons(_UNIFIED, _RAW, field="stop_reason", provider="Anthropic", keep_known_words=True)
+
+
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
     """The canonical reason for a wire ``stop_reason`` (None while a stream is running).
     Every word comes back from ``raw`` alone, so nothing goes into ``bag``."""
-    if raw is None:
-        return None
-    return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
+    return _STOP_REASONS.decode(raw)
 
 
 def encode_finish_reason(
@@ -57,15 +55,4 @@ def encode_finish_reason(
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value, else the closest word for the unified value (a loss when that changes
     the unified value, e.g. ``content_filter`` -> ``refusal``)."""
-    losses = context.losses
-    if finish_reason is None:
-        return None
-    raw, unified = finish_reason.raw, finish_reason.unified
-    if raw is not None and _UNIFIED.get(raw) == unified:
-        return raw
-    if raw is not None and unified == "other" and _ANTHROPIC_SPELLING.match(raw):
-        return raw  # most likely a stop_reason added after this was written: kept as sent
-    chosen = _RAW[unified]
-    if _UNIFIED[chosen] != unified:
-        losses.add(at, f"finish reason {unified!r}", f"Anthropic has no such stop_reason; sent as {chosen!r}")
-    return chosen
+    return _STOP_REASONS.encode(finish_reason, context.losses, at)

@@ -29,7 +29,7 @@ import base64
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never, cast
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_list
 from chatcodec.content import (
@@ -51,6 +51,7 @@ from chatcodec.content import (
 )
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
+from chatcodec.providers.claude import UnsignedThinking
 from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import (
     Steps,
@@ -259,9 +260,6 @@ def is_tool_result(block: object) -> bool:
 
 
 # --- encode ------------------------------------------------------------------------------
-
-UnsignedThinking = Literal["drop", "text"]
-"""What to do with thinking Anthropic cannot verify: drop it, or send its text as text."""
 
 
 @dataclass

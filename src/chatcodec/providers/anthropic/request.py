@@ -40,6 +40,7 @@ from chatcodec.providers.anthropic.settings import decode_settings, encode_setti
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.claude import unsigned_thinking
 from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.request import ChatRequest
@@ -120,7 +121,7 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
         del bag[key]
     context = shared.extend(
         AnthropicContext,
-        unsigned_thinking="text" if shared.option("unsigned_thinking") == "text" else "drop",
+        unsigned_thinking=unsigned_thinking(shared),
         tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)

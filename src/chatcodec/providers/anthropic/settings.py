@@ -15,6 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.claude import encode_thinking_config
 from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -80,7 +81,9 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     thinking: dict[str, Any] | None = None
     reasoning = request.reasoning
     if reasoning is not None:
-        thinking = _encode_thinking(reasoning, losses)
+        thinking = encode_thinking_config(
+            reasoning, losses, unsupported=("summary", "include_thoughts"), why="Anthropic has no such setting"
+        )
         effort = _encode_effort(reasoning, losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
@@ -93,27 +96,6 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     _encode_format(request.response_format, output_config, losses)
     if output_config or had_output_config:
         wire["output_config"] = output_config
-
-
-def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
-    at = ("reasoning",)
-    for key in ("summary", "include_thoughts"):
-        if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Anthropic has no such setting")
-    if reasoning.enabled is False:
-        if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
-        return {"type": "disabled"}
-    if reasoning.budget_tokens is not None:
-        if reasoning.adaptive:
-            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
-        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
-    if reasoning.adaptive:
-        return {"type": "adaptive"}
-    if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
-        return {"type": "adaptive"}
-    return None
 
 
 def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:

@@ -12,11 +12,11 @@ word kept, and encodes back as that word when it is spelled as Bedrock spells th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
+from chatcodec.providers.claude import StopReasons
 from chatcodec.providers.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
@@ -33,8 +33,6 @@ UNIFIED: dict[str, UnifiedFinishReason] = {
 }
 """Every ``StopReason`` in botocore's ``bedrock-runtime`` model, with its unified reason."""
 
-_SPELLING = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
-
 _RAW: dict[UnifiedFinishReason, str] = {
     "stop": "end_turn",
     "length": "max_tokens",
@@ -47,11 +45,12 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
+_STOP_REASONS = StopReasons(UNIFIED, _RAW, field="stopReason", provider="Bedrock")
+
+
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
     """The canonical reason for a wire ``stopReason`` (nothing goes into ``bag``)."""
-    if raw is None:
-        return None
-    return {"unified": UNIFIED.get(raw, "other"), "raw": raw}
+    return _STOP_REASONS.decode(raw)
 
 
 def encode_finish_reason(
@@ -59,15 +58,4 @@ def encode_finish_reason(
 ) -> str | None:
     """The wire ``stopReason``: the raw word when it is Bedrock's and agrees with the
     unified value, else the closest word (a loss when that changes the unified value)."""
-    losses = context.losses
-    if finish_reason is None:
-        return None
-    raw, unified = finish_reason.raw, finish_reason.unified
-    if raw is not None and UNIFIED.get(raw) == unified:
-        return raw
-    if raw is not None and unified == "other" and raw not in UNIFIED and _SPELLING.match(raw):
-        return raw  # most likely a stopReason added after this was written: kept as sent
-    chosen = _RAW[unified]
-    if UNIFIED[chosen] != unified:
-        losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}")
-    return chosen
+    return _STOP_REASONS.encode(finish_reason, context.losses, at)

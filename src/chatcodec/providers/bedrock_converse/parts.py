@@ -56,6 +56,7 @@ from chatcodec.providers import tool_names
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.claude import UnsignedThinking
 from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
@@ -239,8 +240,6 @@ def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
 
 StatusPolicy = Literal["source", "always", "never"]
 """When ``toolResult.status`` is written: as the source had it, always, or never."""
-UnsignedThinking = Literal["drop", "text"]
-"""What to do with thinking Bedrock cannot verify: drop it, or send its text as text."""
 
 
 @dataclass(slots=True, kw_only=True)

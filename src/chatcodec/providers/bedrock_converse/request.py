@@ -39,6 +39,7 @@ from chatcodec.providers.bedrock_converse.settings import decode_settings, encod
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.claude import unsigned_thinking
 from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
@@ -116,7 +117,7 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     status = shared.option("tool_result_status")
     context = shared.extend(
         BedrockContext,
-        unsigned_thinking="text" if shared.option("unsigned_thinking") == "text" else "drop",
+        unsigned_thinking=unsigned_thinking(shared),
         tool_result_status=status if status in ("always", "never") else "source",
     )
     wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})

@@ -20,10 +20,10 @@ import json
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers.claude import encode_thinking_config
 from chatcodec.providers.context import EncodeContext
-from chatcodec.request import ChatRequest, ReasoningConfig
+from chatcodec.request import ChatRequest
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 
@@ -103,7 +103,12 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     if request.reasoning is not None:
-        thinking = _encode_thinking(request.reasoning, losses)
+        thinking = encode_thinking_config(
+            request.reasoning,
+            losses,
+            unsupported=("effort", "summary", "include_thoughts"),
+            why="Bedrock Converse has no such setting (Claude thinking sent)",
+        )
         if thinking is not None:
             fields["thinking"] = thinking
     if fields or had_fields:
@@ -138,24 +143,3 @@ def _spelled(schema: dict[str, Any], text: object) -> str:
         except ValueError:
             pass
     return _schema_text(schema)
-
-
-def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
-    at = ("reasoning",)
-    for key in ("effort", "summary", "include_thoughts"):
-        if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Bedrock Converse has no such setting (Claude thinking sent)")
-    if reasoning.enabled is False:
-        if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
-        return {"type": "disabled"}
-    if reasoning.budget_tokens is not None:
-        if reasoning.adaptive:
-            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
-        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
-    if reasoning.adaptive:
-        return {"type": "adaptive"}
-    if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
-        return {"type": "adaptive"}
-    return None
