@@ -150,7 +150,20 @@ class StreamEncoder(Protocol):
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's role modules."""
 
-    __slots__ = ("_new_stream_decoder", "_new_stream_encoder", "_options", "_requests", "_responses", "name")
+    __slots__ = (
+        "_new_stream_decoder",
+        "_new_stream_encoder",
+        "_requests",
+        "_responses",
+        "finish_reasons",
+        "messages",
+        "name",
+        "options",
+        "parts",
+        "settings",
+        "tools",
+        "usage",
+    )
 
     def __init__(
         self,
@@ -168,14 +181,22 @@ class ProviderCodec:
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
         stream_encoder: Callable[[EncodeContext], StreamEncoder],
     ) -> None:
-        """``options`` maps each public option name to the key it rides under in this
-        provider's ``provider_options`` bag (see :func:`~chatcodec.providers.context.read_options`).
-        The finish-reason, usage, message, part, tool and settings modules are taken to
-        be checked: the requests and responses use them directly."""
-        del finish_reasons, usage, messages, parts, tools, settings
+        """The arguments are the folder's modules (and its two stream classes), each
+        checked against its role's protocol; ``options`` maps each public option name to
+        the key it rides under in this provider's ``provider_options`` bag (see
+        :func:`~chatcodec.providers.context.read_options`)."""
         self.name = name
         """The registry name (``"openai-chat"``)."""
-        self._options = options
+        self.options: Mapping[str, str] = options
+        """This encoder's options: public name -> the key it rides under in a bag."""
+        self.finish_reasons: FinishReasonFunctions = finish_reasons
+        """The role modules, for readers above the providers (the dialect readers), which
+        reach a provider only through its codec."""
+        self.usage: UsageFunctions = usage
+        self.messages: MessageFunctions[Any] = messages
+        self.parts: PartFunctions[Any] = parts
+        self.tools: ToolFunctions[Any] = tools
+        self.settings: SettingsFunctions[Any] = settings
         self._requests = requests
         self._responses = responses
         self._new_stream_decoder = stream_decoder
@@ -198,7 +219,7 @@ class ProviderCodec:
     ) -> EncodeContext:
         """A fresh context for one encode: ``bag`` is this provider's own bag of the
         request or response, where options are still spelled (``provider_options[name]``)."""
-        options = read_options(bag, self._options)
+        options = read_options(bag, self.options)
         return EncodeContext(self.name, losses, model=model, options=options, for_request=for_request)
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
