@@ -47,7 +47,9 @@ def _decoded_with(provider: str, tool: dict[str, Any]) -> Any:
         from chatcodec.providers.openai_chat.tools import decode_tools
     else:
         from chatcodec.providers.anthropic.tools import decode_tools
+    from chatcodec.providers.context import DecodeContext
+
     canonical: dict[str, Any] = {}
-    decode_tools({"tools": [tool]}, canonical, {})
+    decode_tools({"tools": [tool]}, canonical, {}, DecodeContext(provider))
     decoded = as_list(canonical.get("tools"))
     return tool if not decoded else decoded[0]  # a server tool is no function tool: the schema says so

@@ -94,7 +94,7 @@ class MessageFunctions(Protocol[ContextT_contra]):
     ``encode_messages`` writes ``messages[start:]`` (the messages before ``start`` are a
     leading system prompt the format carries elsewhere, written by the request)."""
 
-    def decode_messages(self, wire: list[Any], /) -> list[dict[str, Any]]: ...
+    def decode_messages(self, wire: list[Any], context: DecodeContext, /) -> list[dict[str, Any]]: ...
 
     def encode_messages(
         self, messages: list[AnyMessage], start: int, context: ContextT_contra, /
@@ -116,7 +116,9 @@ class ToolFunctions(Protocol[ContextT_contra]):
     keeps what has no canonical field in ``bag``; ``encode_tools`` writes into ``wire``,
     reading such kept fields back from ``bag``."""
 
-    def decode_tools(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
+    def decode_tools(
+        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
+    ) -> None: ...
 
     def encode_tools(
         self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
@@ -127,7 +129,9 @@ class SettingsFunctions(Protocol[ContextT_contra]):
     """``settings.py``: sampling, reasoning and output-format settings, the same shape as
     :class:`ToolFunctions`."""
 
-    def decode_settings(self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], /) -> None: ...
+    def decode_settings(
+        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
+    ) -> None: ...
 
     def encode_settings(
         self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /

@@ -47,6 +47,7 @@ from chatcodec.providers.anthropic.parts import (
     encode_part,
     is_tool_result,
 )
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
 
 Block = tuple[dict[str, Any], Steps]
@@ -66,7 +67,7 @@ def decode_system(system: str | list[Any]) -> dict[str, Any]:
     return {"role": "system", "content": [decode_part(block, SYSTEM_KINDS) for block in system]}
 
 
-def decode_messages(wire_messages: list[Any]) -> list[dict[str, Any]]:
+def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``messages`` list."""
     canonical: list[dict[str, Any]] = []
     after_results = False

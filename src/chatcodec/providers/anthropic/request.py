@@ -80,7 +80,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     request = validated(REQUEST_ADAPTER, payload, "Anthropic request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
     bag = split_fields(request, _MAPPED)
-    messages = decode_messages(request["messages"])
+    messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
@@ -100,8 +100,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
             bag["cache_control"] = cache_control
         else:
             canonical["cache_control"] = marker
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -110,7 +110,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Anthropic ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Anthropic messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
 
 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.claude import encode_thinking_config
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
@@ -25,7 +25,9 @@ _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": f
 _THINKING_KEYS["disabled"] = _THINKING_KEYS["adaptive"]
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``thinking`` and ``output_config``."""
     reasoning: dict[str, Any] = {}
     thinking = as_dict(request.get("thinking"))

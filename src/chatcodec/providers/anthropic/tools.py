@@ -19,6 +19,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice
@@ -31,7 +32,9 @@ _WIRE_CHOICE_TYPES = {canonical: wire for wire, canonical in _CHOICE_TYPES.items
 _FUNCTION, _SERVER = "function", "server"
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     if tools is not None:

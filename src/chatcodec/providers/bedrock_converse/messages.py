@@ -38,6 +38,7 @@ from chatcodec.providers.bedrock_converse.parts import (
     encode_blocks,
     member_of,
 )
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields
 
 SEPARATE = "_separate"
@@ -56,7 +57,9 @@ def _is_result(block: Any) -> bool:
     return isinstance(block, dict) and member_of(block) == "toolResult"  # pyright: ignore[reportUnknownArgumentType]
 
 
-def decode_messages(wire_messages: list[Any], model: str | None = None) -> list[dict[str, Any]]:
+def decode_messages(
+    wire_messages: list[Any], context: DecodeContext, *, model: str | None = None
+) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``messages`` list."""
     canonical: list[dict[str, Any]] = []
     after_results = False

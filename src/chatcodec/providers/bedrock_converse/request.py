@@ -65,15 +65,15 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     model = request.get("modelId")
     canonical: dict[str, Any] = {} if model is None else {"model": model}
     bag = leftovers(request, _MAPPED)
-    messages = decode_messages(request.get("messages", []), model)
+    messages = decode_messages(request.get("messages", []), context, model=model)
     if "messages" not in request:
         bag["_no_messages"] = True
     if "system" in request:  # even an empty list: an empty system prompt, as Anthropic reads one
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
     _decode_inference(request, canonical, bag)
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -105,7 +105,7 @@ def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: d
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Converse ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Bedrock Converse messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
 
 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:

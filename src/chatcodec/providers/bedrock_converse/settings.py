@@ -22,13 +22,15 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import loads
 from chatcodec.providers.claude import encode_thinking_config
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format``."""
     fields = as_dict(request.get("additionalModelRequestFields"))
     if fields is not None:

@@ -17,6 +17,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import BedrockContext, cache_marker, cache_point, opaque, tool_name
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.request import ChatRequest
 
@@ -34,7 +35,9 @@ def _is_spec(tool: dict[str, Any]) -> bool:
     return schema is not None and set(schema) == {"json"} and isinstance(schema["json"], dict)
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` from ``toolConfig``."""
     config = as_dict(request.get("toolConfig"))
     if config is None:

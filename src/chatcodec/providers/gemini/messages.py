@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, Turn, decode_part, encode_part
@@ -44,13 +45,13 @@ def decode_system(content: dict[str, Any] | str) -> dict[str, Any]:
     return KIT.attach({"role": "system", "content": parts}, bag)
 
 
-def decode_messages(contents: list[Any], model: str | None = None) -> list[dict[str, Any]]:
+def decode_messages(contents: list[Any], context: DecodeContext, *, model: str | None = None) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``contents`` list."""
     canonical: list[dict[str, Any]] = []
     open_calls = OpenCalls()
     for index, content in enumerate(contents):
-        context = PartDecoding(model=model, container=index, open_calls=open_calls)
-        canonical.extend(_decode_content(content, context))
+        reading = PartDecoding(model=model, container=index, open_calls=open_calls)
+        canonical.extend(_decode_content(content, reading))
     return canonical
 
 

@@ -50,12 +50,12 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     bag = leftovers(request, _MAPPED)
     if snake:
         bag[SNAKE] = snake
-    messages = decode_messages(request["contents"])
+    messages = decode_messages(request["contents"], context)
     if "systemInstruction" in request:
         messages.insert(0, decode_system(request["systemInstruction"]))
     canonical["messages"] = messages
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -64,7 +64,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Gemini ``contents`` list (a stored conversation)."""
     contents, _ = validated(CONTENTS_ADAPTER, messages, "Gemini contents")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents, context), "Messages")
 
 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -45,7 +45,9 @@ CONFIG_PRESENT = "_generation_config"
 """Marker: the request carried a ``generationConfig`` whose every field has a canonical home."""
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Map ``generationConfig`` into ``canonical``; what is left of it goes into ``bag``."""
     if "generationConfig" not in request:
         return

@@ -19,7 +19,7 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
@@ -34,7 +34,9 @@ _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 _WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Map ``tools`` and ``toolConfig`` into ``canonical``; the rest goes into ``bag``."""
     definitions: list[dict[str, Any]] = []
     provider_tools: list[dict[str, Any]] = []

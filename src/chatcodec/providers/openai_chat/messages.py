@@ -35,7 +35,7 @@ from chatcodec.messages import (
     ToolMessage,
     UserMessage,
 )
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
 from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -43,7 +43,7 @@ from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Wire messages as canonical message dicts (tool results grouped)."""
     decoded: list[dict[str, Any]] = []
     ids = functions.CallIds()

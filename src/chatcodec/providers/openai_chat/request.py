@@ -34,7 +34,7 @@ _SAME_NAME_TOO = ("seed", "stream")
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 _MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
 
-Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
+Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
 """Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
 
 # --- decode --------------------------------------------------------------------------
@@ -44,11 +44,11 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     """Read a request body; everything without a canonical field is kept."""
     validated = validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request")
     wire: dict[str, Any] = dict(validated)
-    data: dict[str, Any] = {"messages": decode_messages(wire["messages"])}
+    data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
     for decoder in _DECODERS:
-        mapped += decoder(wire, data, bag)
+        mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
@@ -58,21 +58,25 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
     wire = validate_with(WIRE_MESSAGES_ADAPTER, messages, "OpenAI Chat messages")
-    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire]), "Messages")
+    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire], context), "Messages")
 
 
-def _decode_same_name(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_same_name(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     keys = present(wire, *_SAME_NAME, *_SAME_NAME_TOO)
     data.update((key, wire[key]) for key in keys)
     return keys
 
 
-def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    tools.decode_tools(wire, data, bag)
+def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    tools.decode_tools(wire, data, bag, context)
     return [key for key in ("tools", "tool_choice") if key in data]
 
 
-def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_max_tokens(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     for key in _MAX_TOKENS_KEYS:
         value = wire.get(key)
         if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
@@ -83,7 +87,7 @@ def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str
     return []
 
 
-def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
     stop = wire.get("stop")
     if isinstance(stop, str):
         data["stop"] = [stop]
@@ -95,15 +99,19 @@ def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]
     return ["stop"]
 
 
-def _decode_settings(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    settings.decode_settings(wire, data, bag)
+def _decode_settings(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    settings.decode_settings(wire, data, bag, context)
     return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
 
 
 _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
 
 
-def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_metadata(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     metadata = wire.get("metadata")
     if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
         return []

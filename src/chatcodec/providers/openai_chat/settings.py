@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import present, unmapped
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
@@ -21,7 +21,9 @@ _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 _OTHER_REASONING = ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts")
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
     _decode_reasoning_effort(request, canonical)
     _decode_response_format(request, canonical, bag)

@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -26,7 +26,9 @@ from chatcodec.tools import ToolDefinition
 _DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
     _decode_function_tools(request, canonical)

@@ -24,7 +24,7 @@ from typing import Any, assert_never
 from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
@@ -45,7 +45,7 @@ _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 # --- decode ------------------------------------------------------------------------------
 
 
-def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for a (validated) ``input`` item list."""
     canonical: list[dict[str, Any]] = []
     open_kind: str | None = None  # the kind of the run the last message stands for

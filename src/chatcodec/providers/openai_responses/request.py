@@ -81,7 +81,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     if isinstance(wire_input, str):
         messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
     elif wire_input is not None:
-        messages.extend(decode_messages(wire_input))
+        messages.extend(decode_messages(wire_input, context))
         if "include" not in request and _replays_encrypted(wire_input):
             bag[_NO_INCLUDE] = True
     elif "input" not in request:
@@ -92,8 +92,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
         canonical["max_tokens"] = max_tokens
     elif max_tokens is not None:
         bag["max_output_tokens"] = max_tokens
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -106,7 +106,7 @@ def _replays_encrypted(items: list[Any]) -> bool:
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Responses ``input`` item list (a stored conversation)."""
     wire = validate_with(ITEMS_ADAPTER, messages, "OpenAI Responses input items")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire]), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire], context), "Messages")
 
 
 def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:

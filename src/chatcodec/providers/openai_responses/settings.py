@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
@@ -27,7 +27,9 @@ _AT_BAG = ("provider_options", PROVIDER)
 _FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning`` and ``text``."""
     reasoning = as_dict(request.get("reasoning"))
     if reasoning is not None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
@@ -34,7 +34,9 @@ _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     if tools is not None:
