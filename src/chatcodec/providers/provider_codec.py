@@ -15,8 +15,10 @@ Where a provider's reading really differs, the difference is a named keyword arg
 with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
 AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
 an :class:`~chatcodec.providers.context.EncodeContext` (a provider may pass its own
-subclass through its roles: the ``ContextT_contra`` of the protocols), the entry points a
-:class:`~chatcodec.providers.context.DecodeContext`.
+subclass through its roles: the ``ContextT_contra`` of the protocols); the decode entry
+points and the decoders that read a body (messages, tools, settings) take a
+:class:`~chatcodec.providers.context.DecodeContext`. ``decode_usage`` and
+``decode_finish_reason`` map one value and take none.
 """
 
 from __future__ import annotations
