@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bench import (
     machine,
+    proxy,
     report,
     section_convert,
     section_imports,
@@ -25,6 +26,7 @@ from bench import (
     section_reverse,
     section_streams,
     section_throughput,
+    section_wires,
 )
 from bench.report import Section
 from bench.timing import RunSettings
@@ -52,9 +54,11 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "convert": section_convert.run,
     "reverse": section_reverse.run,
     "responses": section_responses.run,
+    "wires": section_wires.run,
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,
+    "proxy": proxy.run,
 }
 
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chatcodec
 from bench.floor import openai_to_anthropic
-from bench.workloads import openai_session
-from chatcodec.providers.context import DecodeContext
+from bench.workloads import ANTHROPIC_OPTIONS, openai_session
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat.messages import decode_messages
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 
@@ -40,12 +40,14 @@ def _stages(request: dict[str, Any]) -> dict[str, Callable[[], object]]:
     return {
         "floor (plain dicts)": lambda: openai_to_anthropic(request),
         "convert_request, whole": lambda: chatcodec.convert_request(
-            request, source="openai-chat", target="anthropic", on_loss="ignore"
+            request, source="openai-chat", target="anthropic", on_loss="ignore", options=ANTHROPIC_OPTIONS
         ),
         "1 wire validation": lambda: REQUEST_ADAPTER.validate_python(request),
         "2 wire -> canonical dicts": lambda: decode_messages(wire["messages"], DecodeContext("openai-chat")),
         "3 canonical validation": lambda: chatcodec.ChatRequest.model_validate(canonical),
-        "4 encode for anthropic": lambda: chatcodec.encode_request("anthropic", model, on_loss="ignore"),
+        "4 encode for anthropic": lambda: chatcodec.encode_request(
+            "anthropic", model, on_loss="ignore", options=ANTHROPIC_OPTIONS
+        ),
     }
 
 

@@ -19,8 +19,8 @@ INTRO = (
     "measured with `tracemalloc` in separate, untimed runs (it slows imports down): the peak of Python allocations "
     "during the import. `import pydantic` alone is lazy in pydantic 2 and loads almost nothing; "
     "`from pydantic import BaseModel, TypeAdapter` is what any pydantic-based library pays, so both are shown. "
-    "*First use* is what a process pays after the import the first time it converts: loading both codecs (the "
-    "registry imports them lazily) and one small `convert_request`."
+    "*First use* is what a process pays after the import the first time it converts: one small "
+    "`convert_request` from OpenAI Chat to Anthropic, with whatever it loads on the way."
 )
 
 # Peak RSS comes from VmHWM, the high-water mark of this process's own address space:
@@ -53,10 +53,11 @@ print(json.dumps({{"current": current, "peak": peak}}))
 """
 
 _FIRST_USE = (
-    "chatcodec.get_codec('openai-chat'); chatcodec.get_codec('anthropic'); "
     "chatcodec.convert_request({'model': 'm', 'messages': [{'role': 'user', 'content': 'hi'}]}, "
     "source='openai-chat', target='anthropic', on_loss='ignore')"
 )
+FIRST_USE_MILLISECONDS = 100.0
+"""Issue 25's limit on a fresh process's ``import chatcodec`` plus its first conversion."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +151,10 @@ def run(runs: int, traced_runs: int) -> Section:
     )
     section.targets.append(
         Target(
-            "cold `import chatcodec` + first conversion (same limit, for context)",
-            f"<= {TARGET_MILLISECONDS:.0f} ms",
+            "first use: cold `import chatcodec` + one OpenAI -> Anthropic conversion",
+            f"<= {FIRST_USE_MILLISECONDS:.0f} ms",
             f"{converting_ms:.1f} ms",
-            converting_ms <= TARGET_MILLISECONDS,
+            converting_ms <= FIRST_USE_MILLISECONDS,
         )
     )
     return section

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bench import anchors_litellm, floor, subject, workloads
-from bench.compare import Candidate, load, ratio_table, run_checked
+from bench.compare import Candidate, load, median_of, ratio_table, run_checked
 from bench.equivalence import openai_view
-from bench.report import Section
+from bench.report import Section, Target, ratio
 from bench.timing import Contender, RunSettings
 
 INTRO = (
     "The same session as a native Anthropic request (assistant turns open with *signed* thinking blocks) converted "
     "to an OpenAI Chat Completions request: tool results split out of user turns into `tool` messages, `tool_use` "
-    "blocks into `tool_calls` with the input serialized, base64 images into data URLs."
+    "blocks into `tool_calls` with the input serialized, base64 images into data URLs. The *JSON bytes in* tables "
+    "time the same conversion from the body as bytes, against `json.loads` plus the floor."
 )
 
 FOOTNOTES = [
@@ -42,4 +44,27 @@ def run(settings: RunSettings) -> Section:
         size = workloads.size_of(payload) / 1024
         caption = f"**{turns} turns**: {len(payload['messages'])} Anthropic turns, {size:.0f} KiB of JSON"
         section.tables.append(ratio_table(outcomes, caption))
+        body = json.dumps(payload).encode()
+        json_outcomes = run_checked(_json_candidates(body), expected, settings=settings)
+        section.tables.append(ratio_table(json_outcomes, f"**{turns} turns, JSON bytes in**"))
+        _target(section, outcomes, "chatcodec convert_request", f"validated Anthropic -> OpenAI, {turns} turns", 3.0)
+        _target(section, json_outcomes, subject.CONVERT_JSON, f"Anthropic -> OpenAI, JSON bytes in, {turns} turns", 2.0)
     return section
+
+
+def _json_candidates(body: bytes) -> list[Candidate]:
+    floor_contender = Contender(
+        "floor (json.loads + plain dicts)",
+        lambda: floor.anthropic_to_openai(json.loads(body)),
+        openai_view,
+        "`json.loads` then `floor.anthropic_to_openai`",
+    )
+    return [floor_contender, subject.json_bytes(body, "anthropic", "openai-chat", openai_view)]
+
+
+def _target(section: Section, outcomes: list[Any], name: str, what: str, limit: float) -> None:
+    floor_median = outcomes[0].median
+    measured_median = median_of(outcomes, name)
+    if floor_median and measured_median:
+        measured = measured_median / floor_median
+        section.targets.append(Target(what, f"<= {limit:.0f}x floor", ratio(measured), measured <= limit))

@@ -17,6 +17,7 @@ from bench.compare import Outcome, run_checked
 from bench.equivalence import anthropic_view
 from bench.report import Section, Table, ratio, seconds
 from bench.timing import Contender, RunSettings
+from bench.workloads import ANTHROPIC_OPTIONS
 
 TURNS = 50
 QUICK_TURNS = 8
@@ -66,7 +67,9 @@ def _conversion(data: bytes, settings: RunSettings) -> Table:
     expected = anthropic_view(floor.openai_to_anthropic(json.loads(data)))
 
     def convert() -> str:
-        converted = chatcodec.convert_request(data, source="openai-chat", target="anthropic", on_loss="ignore")
+        converted = chatcodec.convert_request(
+            data, source="openai-chat", target="anthropic", on_loss="ignore", options=ANTHROPIC_OPTIONS
+        )
         return json.dumps(converted)
 
     contenders = [

@@ -13,6 +13,7 @@ from typing import Any
 import chatcodec
 from bench.equivalence import anthropic_view, openai_view, stream_view
 from bench.timing import Contender
+from bench.workloads import ANTHROPIC_OPTIONS
 
 
 def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
@@ -20,16 +21,20 @@ def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
     decoded = chatcodec.decode_request("openai-chat", payload)
 
     def convert() -> object:
-        return chatcodec.convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore")
+        return chatcodec.convert_request(
+            payload, source="openai-chat", target="anthropic", on_loss="ignore", options=ANTHROPIC_OPTIONS
+        )
 
     def decode() -> object:
         return chatcodec.decode_request("openai-chat", payload)
 
     def encode() -> object:
-        return chatcodec.encode_request("anthropic", decoded, on_loss="ignore")
+        return chatcodec.encode_request("anthropic", decoded, on_loss="ignore", options=ANTHROPIC_OPTIONS)
 
     def view_decoded(request: Any) -> object:
-        return anthropic_view(chatcodec.encode_request("anthropic", request, on_loss="ignore"))
+        return anthropic_view(
+            chatcodec.encode_request("anthropic", request, on_loss="ignore", options=ANTHROPIC_OPTIONS)
+        )
 
     return [
         Contender(
@@ -45,6 +50,18 @@ def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
             "chatcodec encode_request (stage)", encode, anthropic_view, "ChatRequest (prebuilt) -> anthropic dict"
         ),
     ]
+
+
+def json_bytes(body: bytes, source: str, target: str, view: Any) -> Contender:
+    """The whole conversion of a JSON body as bytes (as a server or the CLI reads it)."""
+
+    def convert() -> object:
+        return chatcodec.convert_request(body, source=source, target=target, on_loss="ignore")
+
+    return Contender(CONVERT_JSON, convert, view, f"{source} JSON bytes -> {target} dict, validated")
+
+
+CONVERT_JSON = "chatcodec convert_request (JSON bytes)"
 
 
 def anthropic_to_openai(payload: dict[str, Any]) -> list[Contender]:

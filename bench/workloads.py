@@ -352,3 +352,10 @@ def anthropic_stream(deltas: int, seed: int = 13) -> list[dict[str, Any]]:
 def size_of(payload: object) -> int:
     """The payload's size as compact JSON, in bytes."""
     return len(json.dumps(payload, separators=(",", ":")).encode())
+
+
+ANTHROPIC_OPTIONS = {"api_version": "2023-06-01"}
+"""chatcodec's encoder options for the Anthropic target in the bench: the anchors
+(litellm, pydantic-ai, LangChain) send ``temperature`` as the ``2023-06-01`` API takes it,
+so chatcodec is told that version and every contender does the same job (under its
+default, ``2026-10-21``, chatcodec drops the sampling settings and reports it)."""

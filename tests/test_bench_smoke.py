@@ -37,7 +37,9 @@ def test_openai_to_anthropic_floor_is_chatcodec_exactly(turns: int) -> None:
     payload = workloads.openai_session(turns)
     untouched = copy.deepcopy(payload)
 
-    converted = chatcodec.convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore")
+    converted = chatcodec.convert_request(
+        payload, source="openai-chat", target="anthropic", on_loss="ignore", options=workloads.ANTHROPIC_OPTIONS
+    )
 
     assert floor.openai_to_anthropic(payload) == converted
     assert payload == untouched
@@ -132,3 +134,26 @@ def test_openai_to_responses_floor_is_chatcodec_exactly(turns: int) -> None:
     assert floor.openai_to_responses(payload) == converted
     expected = equivalence.responses_view(floor.openai_to_responses(payload))
     assert [timing.check(contender, expected) for contender in subject.openai_to_responses(payload)] == [None, None]
+
+
+@pytest.mark.parametrize("turns", [1, 5])
+def test_gemini_and_bedrock_floors_mean_what_chatcodec_writes_both_ways(turns: int) -> None:
+    """Issue 25: the Gemini and Bedrock Converse rows compare the same job (and the
+    chatcodec rows pass the check the bench runs before timing them)."""
+    section = _bench("section_wires")
+    for direction in section.DIRECTIONS:
+        payload = direction.workload(turns)
+        untouched = copy.deepcopy(payload)
+        converted = chatcodec.convert_request(
+            payload, source=direction.source, target=direction.target, on_loss="ignore"
+        )
+        assert direction.view(direction.floor(payload)) == direction.view(converted), direction
+        assert payload == untouched
+
+
+def test_json_bytes_rows_convert_the_body_as_the_dict_rows_do() -> None:
+    workloads, subject, equivalence = _bench("workloads"), _bench("subject"), _bench("equivalence")
+    payload = workloads.openai_session(3)
+    contender = subject.json_bytes(json.dumps(payload).encode(), "openai-chat", "anthropic", equivalence.anthropic_view)
+    expected = chatcodec.convert_request(payload, source="openai-chat", target="anthropic", on_loss="ignore")
+    assert contender.call() == expected

@@ -104,7 +104,7 @@ def test_strict_rejects_lossy_lines_with_their_losses(tmp_path: Path, capsys: py
     capsys.readouterr()
     # without --strict the line converts and its loss is reported on stderr
     assert _convert(str(source), "--out", str(out)) == 0
-    assert f"{source}:2: loss: $.messages[0].content[1].detail" in capsys.readouterr().err
+    assert f"{source}:2: loss (content): $.messages[0].content[1].detail" in capsys.readouterr().err
 
 
 def test_quiet_prints_counts_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -113,7 +113,7 @@ def test_quiet_prints_counts_only(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert _convert(str(source), "--out", str(tmp_path / "out.jsonl"), "--quiet") == 1
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        "3 loss(es) in 3 converted payload(s) (run without --quiet to see them)",
+        "3 loss(es) in 3 converted payload(s): 3 content (run without --quiet to see them)",
         f"1 of 4 payload(s) not converted; they are in {tmp_path / 'out.rejects.jsonl'}",
     ]
 
@@ -370,10 +370,11 @@ def test_a_bug_exits_70_not_1(
 
 def test_encoder_options_set_what_the_target_requires(tmp_path: Path) -> None:
     """Issue 10 item 21: Anthropic requires ``max_tokens``; without it each line reports a
-    loss, and ``--option max_tokens=...`` sets it."""
+    loss (kind ``default``, so ``--strict-all`` refuses it, issue 21), and ``--option
+    max_tokens=...`` sets it."""
     request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(request)])
     out = tmp_path / "out.jsonl"
-    assert _convert(str(source), "--out", str(out), "--strict") == 1
-    assert _convert(str(source), "--out", str(out), "--strict", "--option", "max_tokens=1024") == 0
+    assert _convert(str(source), "--out", str(out), "--strict-all") == 1
+    assert _convert(str(source), "--out", str(out), "--strict-all", "--option", "max_tokens=1024") == 0
     assert json.loads(out.read_text(encoding="utf-8"))["max_tokens"] == 1024

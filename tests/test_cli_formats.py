@@ -73,9 +73,32 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
     path = tmp_path / "odd.json"
     path.write_text('{"prompt": "hi", "answer": 3}')
     assert main(["validate", str(path)]) == 1
-    assert "not in any format chatcodec knows (openai-chat, anthropic, canonical; --format names one)" in (
-        capsys.readouterr().err
-    )
+    known = "openai-chat, anthropic, openai-responses, gemini, bedrock-converse, canonical"
+    assert f"not in any format chatcodec knows ({known}; --format names one)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse"])
+def test_validate_tells_all_five_formats_apart(provider: str, tmp_path: Path) -> None:
+    """Issue 22 item 6: a recorded request of each format is read as that format."""
+    from chatcodec import detect
+
+    for recorded in sorted((FIXTURES / provider / "request").iterdir()):
+        assert detect.detect(json.loads(recorded.read_text())) == provider, recorded.name
+        assert main(["validate", "--strict", str(recorded)]) == (1 if "invalid" in recorded.stem else 0)
+
+
+def test_validate_strict_says_what_the_input_looks_like_and_where_it_is_wrong(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 22 item 6: "looks like X, invalid at $.path", not "not in any format"."""
+    path = tmp_path / "typo.json"
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"temprature": 0.2}}
+    path.write_text(json.dumps(body))
+    assert main(["validate", str(path)]) == 0
+    assert main(["validate", "--strict", str(path)]) == 1
+    error = capsys.readouterr().err
+    assert "looks like gemini, invalid at $.generationConfig.temprature" in error
+    assert "did you mean `temperature`?" in error
 
 
 def test_a_jsonl_line_in_the_wrong_format_is_rejected_with_the_reason(

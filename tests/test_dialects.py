@@ -606,3 +606,38 @@ def test_models_take_canonical_data_only(dialect: dict[str, Any]) -> None:
     with pytest.raises(pydantic.ValidationError):
         chatcodec.MESSAGE_ADAPTER.validate_python(dialect)
     chatcodec.validate_message(dialect)  # the boundary reads it
+
+
+# --- the readers reach the codecs through the codec interface (issue 20, item 3) -------
+
+
+def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:
+    from chatcodec import dialect_base
+    from chatcodec.providers.openai_chat import reasoning
+
+    assert dialect_base.REASONING_STRING_FIELDS == reasoning.STRING_FIELDS
+    assert dialect_base.REASONING_DETAILS == reasoning.DETAILS
+    assert dialect_base.REASONING_FIELDS == reasoning.FIELDS
+
+
+def test_a_codec_without_a_dialect_decoder_says_what_it_cannot_read() -> None:
+    from chatcodec.providers.provider_codec import ProviderCodec
+
+    codec = chatcodec.get_codec("gemini")
+    assert isinstance(codec, ProviderCodec)
+    with pytest.raises(NotImplementedError, match="gemini codec reads no assistant messages"):
+        codec.decode_assistant({"role": "model", "parts": []})
+
+
+def test_a_dialect_read_with_a_codec_registered_in_the_providers_place() -> None:
+    """The readers use the codec the registry gives: one without the dialect-reading
+    methods cannot read that dialect, and says so as it stands in for the codec."""
+    original = chatcodec.get_codec("openai-chat")
+    chatcodec.register_codec("openai-chat", lambda: chatcodec.get_codec("canonical"))
+    try:
+        with pytest.raises(TypeError, match="registered as 'openai-chat' cannot read its dialect"):
+            chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_content": "because"}])
+        assert chatcodec.validate_messages([{"role": "user", "content": "hi"}])[0].content == "hi"
+    finally:
+        chatcodec.unregister_codec("openai-chat")
+    assert chatcodec.get_codec("openai-chat") is original

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pydantic
 import pytest
 
 import chatcodec
@@ -138,3 +139,38 @@ def test_nested_access_through_request_and_response() -> None:
 def test_star_star_unpacking() -> None:
     message = UserMessage(content="hi", name="n")
     assert {**message} == {"name": "n", "role": "user", "content": "hi"}
+
+
+# --- issue 24 item 18: assignment and the flat tool call -----------------------------------
+
+
+def test_item_18_item_assignment_sets_the_field_with_validation() -> None:
+    message = UserMessage(content="hi")
+    message["content"] = "changed"
+    assert message.content == "changed"
+    assert message["content"] == "changed"
+    with pytest.raises(chatcodec.ValidationError):
+        message["content"] = 123
+
+
+def test_item_18_models_validate_attribute_assignment() -> None:
+    message = AssistantMessage(content="x")
+    with pytest.raises(pydantic.ValidationError):
+        message.content = [{"type": "nonsense"}]  # pyright: ignore[reportAttributeAccessIssue]
+    message.content = [{"type": "text", "text": "y"}]  # pyright: ignore[reportAttributeAccessIssue]
+    assert message.text == "y"  # validated into a part, not left a dict
+
+
+def test_item_18_assigning_a_key_that_is_not_a_field_names_the_fields() -> None:
+    message = AssistantMessage(content="x")
+    with pytest.raises(KeyError, match="content"):
+        message["tool_calls"] = []
+
+
+def test_item_18_function_on_a_flat_tool_call_names_the_flat_fields() -> None:
+    call = ToolUsePart(id="c1", name="f", arguments="{}")
+    with pytest.raises(KeyError) as info:
+        call["function"]
+    assert "name" in str(info.value)
+    assert "arguments" in str(info.value)
+    assert call.get("function") is None  # get still answers its default

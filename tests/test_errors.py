@@ -75,10 +75,10 @@ _MESSAGES_CASES: list[tuple[str, object, list[str], list[str]]] = [
     ),
     ("missing text", [{"role": "user", "content": [{"type": "text"}]}], ["$[0].content[0].text"], ["missing"]),
     (
-        "content is a number",
+        "content is a number (issue 22 item 3: one error for the union's arms)",
         [{"role": "user", "content": 123}],
-        ["$[0].content", "$[0].content"],
-        ["string_type", "list_type"],
+        ["$[0].content"],
+        ["string_type"],
     ),
     (
         "arguments as a dict",
@@ -202,8 +202,8 @@ def test_json_text_and_bytes_report_the_same_paths(encode: Any) -> None:
         ({"tool_choice": {"type": "any"}}, ["$.tool_choice.type"], ["literal_error"]),
         (
             {"messages": [{"role": "user", "content": "x"}, {"role": "user", "content": 5}]},
-            ["$.messages[1].content", "$.messages[1].content"],
-            ["string_type", "list_type"],
+            ["$.messages[1].content"],
+            ["string_type"],
         ),
         (
             {"messages": [{"role": "user", "content": "x"}], "temperature": "hot", "max_tokens": 0, "bogus": 1},
@@ -347,3 +347,28 @@ def test_garbage_raises_only_chatcodec_errors(data: object) -> None:
 def test_garbage_as_a_request_raises_only_chatcodec_errors(data: object) -> None:
     with pytest.raises((chatcodec.ValidationError, chatcodec.PayloadError)):
         chatcodec.validate_model(ChatRequest, {"messages": data})
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "path", "message"),
+    [
+        (
+            "openai-chat",
+            {"model": "m", "messages": [{"role": "user", "content": 5}]},
+            "$.messages[0].content",
+            "Input should be a valid string or a valid list",
+        ),
+        (
+            "openai-chat",
+            {"model": "m", "temperature": "0.5", "messages": [{"role": "user", "content": "hi"}]},
+            "$.temperature",
+            "Input should be a valid number",
+        ),
+    ],
+)
+def test_one_mistake_is_one_error(provider: str, body: dict[str, Any], path: str, message: str) -> None:
+    """Issue 22 item 3: a union's arms collapse to one error, and ``paths`` has no repeats."""
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request(provider, body)
+    assert raised.value.paths == [path]
+    assert message in str(raised.value)

@@ -202,7 +202,7 @@ def test_item13_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> 
 
 _BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
     ({"type": "image_url"}, "image_url"),
-    ({"type": "image_url", "image_url": "http://x"}, "image_url"),
+    ({"type": "image_url", "image_url": ""}, "image_url"),  # a bare URL is read (issue 24 item 6), an empty one not
     ({"type": "image_url", "image_url": {"url": 5}}, "image_url.url"),
     ({"type": "image_url", "image_url": {}}, "image_url.url"),
     ({"type": "input_audio"}, "input_audio"),
@@ -283,7 +283,8 @@ def test_item16_argument_text_nested_10000_levels_through_convert_is_a_reported_
     wire = chatcodec.convert_request(
         _deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
     )
-    assert wire["messages"][0]["content"][0]["input"] == {}
+    arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
+    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped (issue 24 item 4)
     assert "$.messages[0].content[0].arguments" in [loss.path for loss in losses]
     with pytest.raises(chatcodec.LossError):
         chatcodec.convert_request(_deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="error")

@@ -12,8 +12,8 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic import finish_reason as anthropic_finish
 from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.bedrock_converse import finish_reason as bedrock_finish
-from chatcodec.providers.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.gemini import finish_reason as gemini_finish
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import PROVIDER_NAMES, get_codec
 from chatcodec.response import FinishReason

@@ -1,9 +1,19 @@
-"""The public surface is deliberate: ``__all__`` is sorted, complete and importable."""
+"""The public surface is deliberate: ``__all__`` is sorted, complete and importable.
+
+``chatcodec.__all__`` is the one list of public names (httpx's ``test_exported_members``
+pattern, issue 20 item 6): every other place that lists or uses them is tested against
+it here. The lazy-import table and the type checkers' imports in ``__init__.py`` hold
+exactly its names; the README and the static typing checks use no other.
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +79,61 @@ def test_package_is_typed() -> None:
     from importlib.resources import files
 
     assert files("chatcodec").joinpath("py.typed").is_file()
+
+
+ROOT = Path(__file__).resolve().parents[1]
+INIT = Path(chatcodec.__file__)
+
+
+def _type_checking_imports() -> dict[str, str]:
+    """``name -> module`` of the imports under ``if TYPE_CHECKING:`` in ``__init__.py``."""
+    tree = ast.parse(INIT.read_text(encoding="utf-8"))
+    block = next(
+        node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+    )
+    return {
+        alias.asname or alias.name: node.module or ""
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+def _lazy_table() -> dict[str, str]:
+    table: dict[str, str] = vars(chatcodec)["_EXPORTED_FROM"]
+    return table
+
+
+def test_item_06_the_lazy_import_table_holds_exactly_all() -> None:
+    assert sorted(_lazy_table()) == sorted(chatcodec.__all__)
+
+
+def test_item_06_the_type_checkers_import_exactly_all_from_the_same_modules() -> None:
+    assert _type_checking_imports() == _lazy_table()
+
+
+def _public_uses(text: str) -> set[str]:
+    """The names ``text`` takes from chatcodec: ``chatcodec.<name>`` and ``from chatcodec import ...``."""
+    used = set(re.findall(r"(?<![\w/.-])chatcodec\.([A-Za-z_]\w*)", text))
+    imports = re.findall(r"^from chatcodec import \(([^)]*)\)", text, flags=re.MULTILINE)
+    imports += re.findall(r"^from chatcodec import ([^(\n]+)$", text, flags=re.MULTILINE)
+    for imported in imports:
+        used |= {name.split(" as ")[0].strip() for name in imported.replace("\n", ",").split(",") if name.strip()}
+    return used
+
+
+def _submodule(name: str) -> bool:
+    return importlib.util.find_spec(f"chatcodec.{name}") is not None
+
+
+@pytest.mark.parametrize("document", ["README.md", "tests/typing/check_public_types.py"])
+def test_item_06_documents_use_only_names_in_all(document: str) -> None:
+    used = _public_uses((ROOT / document).read_text(encoding="utf-8"))
+    unknown = sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name))
+    assert unknown == []
+    assert used & set(chatcodec.__all__)  # the check found the names the document uses
+
+
+def test_item_06_the_use_finder_reads_both_spellings() -> None:
+    text = "x = chatcodec.Loss\nfrom chatcodec import (\n    ChatRequest,\n    Usage as U,\n)\n"
+    assert _public_uses(text) == {"Loss", "ChatRequest", "Usage"}

@@ -288,6 +288,6 @@ def test_a_verifiers_dump_with_arguments_given_as_an_object() -> None:
     messages = chatcodec.validate_messages(dump)
     [tool_use] = messages[1]["tool_calls"]
     assert json.loads(tool_use.arguments) == {"city": "Paris"}
-    assert chatcodec.encode_request("openai-chat", {"messages": dump})["messages"] == dump
-    anthropic = chatcodec.encode_request("anthropic", {"messages": dump, "max_tokens": 10})
+    assert chatcodec.encode_request("openai-chat", {"messages": dump}, options={"model": "m"})["messages"] == dump
+    anthropic = chatcodec.encode_request("anthropic", {"messages": dump, "max_tokens": 10}, options={"model": "m"})
     assert anthropic["messages"][1]["content"][0]["input"] == {"city": "Paris"}

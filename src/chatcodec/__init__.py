@@ -51,10 +51,10 @@ if _typing.TYPE_CHECKING:
     )
     from chatcodec.content_rule import ContentRule
     from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
+    from chatcodec.error_shapes import error_body, error_event, read_error
     from chatcodec.errors import (
         ChatcodecError,
         CodecNotAvailableError,
-        LossError,
         PayloadError,
         ProviderAPIError,
         ProviderLookupError,
@@ -63,7 +63,7 @@ if _typing.TYPE_CHECKING:
         UnknownProviderError,
         ValidationError,
     )
-    from chatcodec.losses import Loss, LossWarning, OnLoss
+    from chatcodec.losses import Loss, LossError, LossWarning, OnLoss
     from chatcodec.messages import (
         MESSAGE_ADAPTER,
         MESSAGES_ADAPTER,
@@ -80,8 +80,10 @@ if _typing.TYPE_CHECKING:
         PROVIDER_NAMES,
         Codec,
         StreamDecoder,
+        StreamEncoder,
         SupportsMessageDecoding,
         SupportsStreamDecoder,
+        SupportsStreamEncoder,
         available_formats,
         get_codec,
         register_codec,
@@ -92,6 +94,8 @@ if _typing.TYPE_CHECKING:
     from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
     from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
     from chatcodec.schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
+    from chatcodec.sse import SSEEvent, SSEParser, format_sse
+    from chatcodec.stream_convert import StreamConverter, aconvert_stream, convert_stream
     from chatcodec.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
@@ -114,8 +118,10 @@ if _typing.TYPE_CHECKING:
         ToolCallStartEvent,
         UsageEvent,
     )
+    from chatcodec.stream_framing import to_sse
     from chatcodec.tools import ToolChoice, ToolDefinition
     from chatcodec.validation import dump_messages, validate_message, validate_messages, validate_model
+    from chatcodec.warm import warm_up
 
 __all__ = [
     "MESSAGES_ADAPTER",
@@ -167,13 +173,18 @@ __all__ = [
     "ResponseChoice",
     "ResponseFormat",
     "ResponseStartEvent",
+    "SSEEvent",
+    "SSEParser",
     "SchemaKind",
     "StreamAccumulator",
+    "StreamConverter",
     "StreamDecoder",
+    "StreamEncoder",
     "StreamError",
     "StreamEvent",
     "SupportsMessageDecoding",
     "SupportsStreamDecoder",
+    "SupportsStreamEncoder",
     "SystemContentPart",
     "SystemMessage",
     "TextDeltaEvent",
@@ -206,9 +217,11 @@ __all__ = [
     "UserMessage",
     "ValidationError",
     "accumulate_stream",
+    "aconvert_stream",
     "available_formats",
     "convert_request",
     "convert_response",
+    "convert_stream",
     "decode_request",
     "decode_response",
     "decode_stream",
@@ -216,16 +229,22 @@ __all__ = [
     "encode_request",
     "encode_response",
     "encode_stream",
+    "error_body",
+    "error_event",
+    "format_sse",
     "get_codec",
     "json_schema",
+    "read_error",
     "register_codec",
     "registered_providers",
     "render_conversation",
     "render_message",
+    "to_sse",
     "unregister_codec",
     "validate_message",
     "validate_messages",
     "validate_model",
+    "warm_up",
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
@@ -261,7 +280,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "FinishReason": "chatcodec.response",
     "ImagePart": "chatcodec.content",
     "Loss": "chatcodec.losses",
-    "LossError": "chatcodec.errors",
+    "LossError": "chatcodec.losses",
     "LossWarning": "chatcodec.losses",
     "Message": "chatcodec.messages",
     "Messages": "chatcodec.messages",
@@ -337,6 +356,19 @@ _EXPORTED_FROM: dict[str, str] = {
     "validate_message": "chatcodec.validation",
     "validate_messages": "chatcodec.validation",
     "validate_model": "chatcodec.validation",
+    "StreamConverter": "chatcodec.stream_convert",
+    "aconvert_stream": "chatcodec.stream_convert",
+    "convert_stream": "chatcodec.stream_convert",
+    "SSEParser": "chatcodec.sse",
+    "SSEEvent": "chatcodec.sse",
+    "format_sse": "chatcodec.sse",
+    "to_sse": "chatcodec.stream_framing",
+    "error_body": "chatcodec.error_shapes",
+    "error_event": "chatcodec.error_shapes",
+    "read_error": "chatcodec.error_shapes",
+    "StreamEncoder": "chatcodec.registry",
+    "SupportsStreamEncoder": "chatcodec.registry",
+    "warm_up": "chatcodec.warm",
 }
 
 

@@ -8,14 +8,16 @@ dicts (Verifiers, OpenHands, hand-rolled agents) keeps working on validated mode
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 from typing_extensions import TypeAliasType
 
 from chatcodec._field_docs import describe_fields
+from chatcodec.errors import as_chatcodec_error
 
 ProviderMetadata = TypeAliasType("ProviderMetadata", dict[str, dict[str, JsonValue]])
 """Provider data with no canonical field, keyed by provider name (``"anthropic"``, ...).
@@ -135,7 +137,14 @@ class CanonicalModel(BaseModel):
         # Schemas are built on first use, not at import: ``import chatcodec`` stays cheap
         # and a program pays only for the models it touches.
         defer_build=True,
+        # ``message.content = ...`` and ``message["content"] = ...`` are checked like
+        # construction (issue 24 item 18): an agent editing a history in place gets the
+        # error where it made it, not a 400 later. Construction does not pay for it.
+        validate_assignment=True,
     )
+
+    _KEY_HINTS: ClassVar[dict[str, str]] = {}
+    """Why a key that is not here was looked for, and what to use instead."""
 
     def dict_aliases(self) -> dict[str, Any]:
         """Keys dict-like access answers beyond (or instead of) the canonical fields.
@@ -150,8 +159,20 @@ class CanonicalModel(BaseModel):
         if key in aliases:
             return aliases[key]
         if not self._emits(key):
-            raise KeyError(key)
+            hint = self._KEY_HINTS.get(key)
+            raise KeyError(key if hint is None else f"{key!r}: {hint}")
         return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        """``model[key] = value`` for a field ``key``, validated as the field is."""
+        fields = type(self).model_fields
+        if key not in fields:
+            named = ", ".join(fields)
+            raise KeyError(f"{key!r} is not a field of {type(self).__name__} (its fields: {named})")
+        try:
+            setattr(self, key, value)
+        except pydantic_core.ValidationError as error:
+            raise as_chatcodec_error(error, type(self).__name__) from None
 
     def get(self, key: str, default: Any = None) -> Any:
         """The value ``model[key]`` gives when ``key in model``, else ``default``."""

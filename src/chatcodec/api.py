@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, TypeVar, cast
 
+from chatcodec import one_pass
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -20,10 +21,11 @@ from chatcodec.payloads import Payload, load_object
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
-from chatcodec.sdk_objects import SdkObject, sdk_json, sdk_json_items
+from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 from chatcodec.stream_builder import StreamBuilder
-from chatcodec.stream_events import AnyStreamEvent
+from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
 from chatcodec.stream_input import StreamInput, iter_event_payloads
+from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
 from chatcodec.validation import validate_model
 
 ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
@@ -32,10 +34,19 @@ SdkPayload = Payload | SdkObject
 """A payload, or an SDK object holding one (``client.chat.completions.create(...)``)."""
 
 
-def decode_request(provider: str, payload: SdkPayload) -> ChatRequest:
-    """Read a ``provider`` request body into a :class:`ChatRequest`."""
+def decode_request(provider: str, payload: SdkPayload, *, strict: bool = False) -> ChatRequest:
+    """Read a ``provider`` request body into a :class:`ChatRequest`.
+
+    ``strict``: refuse, as the provider would, a field its published API does not define
+    (with the nearest known name), and the structure it refuses (an orphan tool result,
+    an empty conversation, a token limit under 1); see :mod:`chatcodec.strict`. By
+    default such fields are read, kept and reported.
+    """
     codec = get_codec(provider)
-    return codec.decode_request(load_object(sdk_json(payload), f"{provider} request"))
+    fields = load_object(sdk_json_nested(payload), f"{provider} request")
+    if strict:
+        check_request(provider, fields, f"{provider} request")
+    return codec.decode_request(fields)
 
 
 def encode_request(
@@ -65,10 +76,15 @@ def encode_request(
     return encoded
 
 
-def decode_response(provider: str, payload: SdkPayload) -> ChatResponse:
-    """Read a ``provider`` response body into a :class:`ChatResponse`."""
+def decode_response(provider: str, payload: SdkPayload, *, strict: bool = False) -> ChatResponse:
+    """Read a ``provider`` response body into a :class:`ChatResponse` (``strict``: refuse
+    a field the provider's published API does not define, as :func:`decode_request`)."""
     codec = get_codec(provider)
-    return codec.decode_response(load_object(sdk_json(payload), f"{provider} response"))
+    fields = load_object(sdk_json_nested(payload), f"{provider} response")
+    response = codec.decode_response(fields)  # an error body raises ProviderAPIError first
+    if strict:
+        check_payload(provider, "response", fields, f"{provider} response")
+    return response
 
 
 def encode_response(
@@ -77,23 +93,31 @@ def encode_response(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write ``response`` as a ``provider`` response body (for proxies and test doubles)."""
+    """Write ``response`` as a ``provider`` response body (for proxies and test doubles).
+
+    ``options`` are the encoder's output options by name (see :func:`encode_stream`).
+    """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder)
+    model = with_output_options(_as_model(ChatResponse, response), provider, options)
+    encoded = codec.encode_response(model, recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
 
-def decode_stream(provider: str, events: StreamInput) -> Iterator[AnyStreamEvent]:
+def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -> Iterator[AnyStreamEvent]:
     """Map a ``provider`` stream to canonical events, lazily.
 
     ``events`` is raw SSE (text or bytes, whole or in chunks), JSON lines, or an
-    iterable of already-parsed event dicts.
+    iterable of already-parsed event dicts. ``strict``: an event holding a field the
+    provider's published API does not define raises a :class:`~chatcodec.StreamError`
+    naming the event and the field.
     """
     codec = get_codec(provider)
-    return codec.decode_stream(iter_event_payloads(events))
+    payloads = iter_event_payloads(events)
+    return codec.decode_stream(checked_events(provider, payloads) if strict else payloads)
 
 
 def encode_stream(
@@ -102,26 +126,36 @@ def encode_stream(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Write canonical events as ``provider`` stream events, lazily (for proxies).
 
-    The loss policy is applied when the stream is exhausted.
+    The loss policy is applied when the stream is exhausted. ``options`` are the
+    encoder's output options by name; OpenAI Chat's: ``reasoning_field`` (where another
+    provider's reasoning goes: ``"reasoning_content"``, the default, ``"reasoning"``,
+    ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
+    ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
+    last, or none). They ride on the response's (the start event's) metadata for
+    ``provider`` as markers (``_reasoning_field``), which is also accepted.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    yield from codec.encode_stream(events, recorder)
+    yield from codec.encode_stream(OptionStamp(provider, options).events(events), recorder)
     recorder.settle(on_loss, losses)
 
 
-def accumulate_stream(provider: str, events: StreamInput) -> ChatResponse:
+def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = False) -> ChatResponse:
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
     A codec with an incremental decoder (:class:`~chatcodec.registry.SupportsStreamDecoder`)
     drives a :class:`~chatcodec.stream_builder.StreamBuilder` that builds the response
     directly, with no event per delta; the result is what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
+    ``strict`` as in :func:`decode_stream`.
     """
     codec = get_codec(provider)
+    if strict:
+        events = checked_events(provider, iter_event_payloads(events))
     if not _decodes_incrementally(type(codec)):
         accumulator = StreamAccumulator()
         accumulator.extend(codec.decode_stream(iter_event_payloads(events)))
@@ -141,12 +175,27 @@ def convert_request(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     options: Mapping[str, Any] | None = None,
+    strict: bool = False,
 ) -> dict[str, Any]:
     """Convert a request body from the ``source`` format to the ``target`` format
-    (``options``: the target encoder's, as in :func:`encode_request`)."""
+    (``options``: the target encoder's, as in :func:`encode_request`; ``strict``: the
+    source is read as in :func:`decode_request`, and a turn order the target refuses is
+    refused here).
+
+    A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
+    shapes there (when neither ``options`` nor ``strict`` is given), with the same output,
+    losses and errors."""
+    converted = one_pass.convert_request(payload, source, target) if options is None and not strict else None
+    if converted is not None:
+        encoded, recorder = converted
+        recorder.settle(on_loss, losses)
+        return encoded
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_request(with_options(decode_request(source, payload), target, options), recorder)
+    decoded = decode_request(source, payload, strict=strict)
+    if strict:
+        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
+    encoded = codec.encode_request(with_options(decoded, target, options), recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -158,11 +207,16 @@ def convert_response(
     target: str,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
+    strict: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Convert a response body from the ``source`` format to the ``target`` format."""
+    """Convert a response body from the ``source`` format to the ``target`` format
+    (``strict``: the source is read as in :func:`decode_response`; ``options``: the target
+    encoder's output options, as in :func:`encode_stream`)."""
     codec = get_codec(target)
     recorder = LossRecorder()
-    encoded = codec.encode_response(decode_response(source, payload), recorder)
+    response = with_output_options(decode_response(source, payload, strict=strict), target, options)
+    encoded = codec.encode_response(response, recorder)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -184,14 +238,66 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
+_MARKER_OPTIONS = frozenset({"api_version", "skip_rules"})
+"""Options that choose the target's rules (:mod:`chatcodec.providers.target_rules`): kept
+as markers (``_api_version``), so they are never written into the body."""
+
+
 def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
     """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
     reads its settings there, so an option and a provider option are one mechanism."""
     if not options:
         return request
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **options}
+    marked = {f"_{key}" if key in _MARKER_OPTIONS else key: value for key, value in options.items()}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked}
     return request.model_copy(update={"provider_options": provider_options})
+
+
+def option_markers(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Output options as the markers an encoder reads: ``reasoning_field`` ->
+    ``_reasoning_field`` (a name already spelled as a marker is kept)."""
+    return {(name if name.startswith("_") else f"_{name}"): value for name, value in (options or {}).items()}
+
+
+def with_output_options(response: ChatResponse, provider: str, options: Mapping[str, Any] | None) -> ChatResponse:
+    """``response`` with ``options`` as markers in its ``provider_metadata[provider]``."""
+    if not options:
+        return response
+    metadata = dict(response.provider_metadata or {})
+    metadata[provider] = {**(metadata.get(provider) or {}), **option_markers(options)}
+    return response.model_copy(update={"provider_metadata": metadata})
+
+
+class OptionStamp:
+    """Puts output options on a stream's :class:`~chatcodec.ResponseStartEvent` (where
+    stream encoders read them), adding one first when the stream has none."""
+
+    __slots__ = ("_markers", "_provider", "_seen")
+
+    def __init__(self, provider: str, options: Mapping[str, Any] | None) -> None:
+        self._provider = provider
+        self._markers = option_markers(options)
+        self._seen = not self._markers
+
+    def event(self, event: AnyStreamEvent) -> list[AnyStreamEvent]:
+        """``event``, stamped when it is the start; preceded by a start when none came first."""
+        if self._seen:
+            return [event]
+        self._seen = True
+        if isinstance(event, ResponseStartEvent):
+            return [self._stamped(event)]
+        return [self._stamped(ResponseStartEvent()), event]
+
+    def events(self, events: Iterable[AnyStreamEvent]) -> Iterator[AnyStreamEvent]:
+        """Every event, through :meth:`event`."""
+        for event in events:
+            yield from self.event(event)
+
+    def _stamped(self, event: ResponseStartEvent) -> ResponseStartEvent:
+        metadata = dict(event.provider_metadata or {})
+        metadata[self._provider] = {**(metadata.get(self._provider) or {}), **self._markers}
+        return event.model_copy(update={"provider_metadata": metadata})
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

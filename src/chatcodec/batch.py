@@ -16,10 +16,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss
+from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.payloads import load_object
 
 PayloadKind = Literal["request", "response"]
@@ -37,10 +38,19 @@ class ConvertOptions:
     kind: PayloadKind = "request"
     """Whether the payloads are requests or responses."""
     strict: bool = False
-    """Refuse a payload that cannot be carried exactly (its losses become the error)."""
+    """Refuse a payload with a loss of a kind in ``strict_kinds`` (its losses become the error)."""
     encoder_options: tuple[tuple[str, Any], ...] = ()
     """Settings for the target's request encoder (``options`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
+    keep_lines: bool = False
+    """Write a placeholder line for each rejected line, so output line N is input line N
+    (blank input lines are no payload and have none)."""
+    id_field: str | None = None
+    """With ``keep_lines``: the placeholder is ``{id_field: value}`` taken from the
+    rejected line's top-level object, when it has that field; else ``null``."""
+    strict_kinds: tuple[str, ...] = LOSS_KINDS
+    """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
+    narrows it to ``content``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +90,10 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
         return Outcome(None, str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
-    if losses and options.strict:
-        listed = "\n".join(f"  {loss}" for loss in losses)
-        return Outcome(None, f"not converted under strict: {len(losses)} loss(es):\n{listed}", tuple(losses))
+    refused = [loss for loss in losses if loss.kind in options.strict_kinds] if options.strict else []
+    if refused:
+        listed = "\n".join(f"  {loss}" for loss in refused)
+        return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", tuple(losses))
     return Outcome(converted, None, tuple(losses))
 
 
@@ -182,6 +193,20 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
         yield batch
 
 
+def placeholder(text: bytes, id_field: str | None) -> bytes:
+    """The output line standing for a rejected line: ``{id_field: value}`` when the line
+    is a JSON object holding ``id_field``, else ``null``."""
+    if id_field is not None:
+        try:
+            row: object = json.loads(text)
+        except (ValueError, RecursionError):
+            row = None
+        fields = as_dict(row)
+        if fields is not None and id_field in fields:
+            return dump_json({id_field: fields[id_field]}) + b"\n"
+    return b"null\n"
+
+
 def _without_terminator(line: bytes) -> bytes:
     if line.endswith(b"\r\n"):
         return line[:-2]
@@ -201,6 +226,8 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             result.rejects.append(
                 Reject(line.number, error, reject_record(line.number, error, line.text, outcome.losses))
             )
+            if options.keep_lines:
+                pieces.append(placeholder(line.text, options.id_field))
             continue
         pieces.append(dump_json(outcome.converted, indent) + b"\n")
         result.converted += 1

@@ -47,11 +47,24 @@ class CanonicalCodec:
         for event in events:
             yield event.model_dump(mode="json")
 
+    def stream_encoder(self, losses: LossRecorder) -> CanonicalStreamEncoder:
+        return CanonicalStreamEncoder()
+
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         return validate_messages(messages)
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> CanonicalStreamDecoder:
         return CanonicalStreamDecoder(builder)
+
+
+class CanonicalStreamEncoder:
+    """Push-style twin of :meth:`CanonicalCodec.encode_stream`."""
+
+    def feed(self, event: AnyStreamEvent) -> list[dict[str, Any]]:
+        return [event.model_dump(mode="json")]
+
+    def close(self) -> list[dict[str, Any]]:
+        return []
 
 
 class CanonicalStreamDecoder:

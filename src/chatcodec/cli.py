@@ -24,6 +24,7 @@ from chatcodec import detect, exit_codes
 from chatcodec._narrow import as_dict
 from chatcodec.api import decode_request, decode_response
 from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
+from chatcodec.cli_serve import add_serve_command
 from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
 from chatcodec.messages import AnyMessage, AssistantMessage
@@ -99,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the input's wire format (default: told from the input; canonical and the accepted dialects "
         "when nothing tells)",
     )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse what the provider would refuse: unknown fields (with the nearest name), orphan or duplicate "
+        "tool results, empty conversations, token limits under 1",
+    )
     shown = validate.add_mutually_exclusive_group()
     shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
     shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
@@ -111,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     schema.set_defaults(run=_run_schema)
 
     add_convert_command(commands)
+    add_serve_command(commands)
     return parser
 
 
@@ -124,7 +132,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
         try:
             if document.error is not None:
                 raise ChatcodecError(document.error)
-            messages = _validate_document(document.data, arguments.format)
+            messages = _validate_document(document.data, arguments.format, strict=arguments.strict)
         except ChatcodecError as error:
             failures += 1
             print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
@@ -141,7 +149,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _validate_document(data: object, format_name: str | None) -> list[AnyMessage]:
+def _validate_document(data: object, format_name: str | None, *, strict: bool = False) -> list[AnyMessage]:
     """The messages of one document, read in ``format_name`` or the format it shows."""
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
@@ -149,7 +157,11 @@ def _validate_document(data: object, format_name: str | None) -> list[AnyMessage
             raise ChatcodecError(wrong.replace("--from", "--format"))
     chosen = format_name or detect.detect(data)
     if chosen is not None and chosen != detect.CANONICAL:
-        return _decoded_messages(chosen, data)
+        try:
+            return _decoded_messages(chosen, data, strict=strict)
+        except ValidationError as error:
+            told = "is" if format_name is not None else "looks like"
+            raise ChatcodecError(f"{told} {chosen}, invalid at {error.paths[0]}:\n{_describe(error)}") from None
     try:
         return _canonical_messages(data)
     except ValidationError as error:
@@ -168,16 +180,19 @@ def _canonical_messages(data: object) -> list[AnyMessage]:
     return validate_messages(data)
 
 
-def _decoded_messages(format_name: str, data: object) -> list[AnyMessage]:
+def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[AnyMessage]:
     """A provider body's messages, as its codec decodes it (request or response)."""
     fields = load_object(data, f"{format_name} body")
     if _is_response(fields):
-        return [choice.message for choice in decode_response(format_name, fields).choices]
-    return decode_request(format_name, fields).messages
+        return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
+    return decode_request(format_name, fields, strict=strict).messages
+
+
+_RESPONSE_KEYS = ("choices", "candidates", "output", "stopReason")
 
 
 def _is_response(fields: dict[str, Any]) -> bool:
-    return "choices" in fields or fields.get("type") in ("message", "error")
+    return any(key in fields for key in _RESPONSE_KEYS) or fields.get("type") in ("message", "error")
 
 
 def _version() -> str:

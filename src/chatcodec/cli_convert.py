@@ -4,9 +4,11 @@ A single JSON document is converted and pretty-printed. JSON lines (one payload 
 line) stream through in constant memory and in input order, on ``--workers`` processes:
 every line that cannot be converted goes to a rejects file with its line number, the
 error (with its JSON path) and the line verbatim, so nothing is lost or silently
-skipped. Losses go to standard error with the line and JSON path (``--quiet``: only a
-count); ``--strict`` turns any loss into a reject. A progress bar is drawn on standard
-error when it is a terminal.
+skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
+``{NAME: value}`` passed through from the row by ``--id-field NAME``), so output line N
+is the N-th payload of the input. Losses go to standard error with the line, kind and JSON
+path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
+``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
 The exit code is the number of rejected payloads (63 for 63 or more), or a
 ``sysexits`` code when the run itself failed: see :mod:`chatcodec.exit_codes`.
@@ -20,10 +22,11 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TextIO
 
@@ -31,6 +34,7 @@ from chatcodec import exit_codes
 from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
 from chatcodec.documents import is_stdin, open_input
 from chatcodec.errors import ProviderLookupError
+from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES, get_codec
@@ -58,7 +62,12 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
     convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
     convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
-    convert.add_argument("--strict", action="store_true", help="reject a payload that cannot be carried exactly")
+    convert.add_argument(
+        "--strict", action="store_true", help="reject a payload with a content loss (what the model reads or writes)"
+    )
+    convert.add_argument(
+        "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
+    )
     convert.add_argument("--out", type=Path, help="write here instead of standard output")
     convert.add_argument("--compact", action="store_true", help="one line per payload even for a single JSON file")
     convert.add_argument(
@@ -77,6 +86,16 @@ def add_convert_command(commands: Any) -> None:
     )
     convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
     convert.add_argument(
+        "--keep-lines",
+        action="store_true",
+        help="keep JSONL output aligned with the input: write a placeholder line (null) for each rejected line",
+    )
+    convert.add_argument(
+        "--id-field",
+        metavar="NAME",
+        help="with --keep-lines: the placeholder is {NAME: value} from the rejected line, when it has NAME",
+    )
+    convert.add_argument(
         "--option",
         dest="encoder_options",
         type=_encoder_option,
@@ -86,7 +105,7 @@ def add_convert_command(commands: Any) -> None:
         help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
-    convert.set_defaults(run=run_convert)
+    convert.set_defaults(run=run_convert, parser=convert)
 
 
 def _encoder_option(text: str) -> tuple[str, object]:
@@ -114,8 +133,17 @@ def _workers(text: str) -> int:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
+    if arguments.id_field is not None and not arguments.keep_lines:
+        arguments.parser.error("--id-field needs --keep-lines")
     options = ConvertOptions(
-        arguments.source, arguments.target, arguments.kind, arguments.strict, tuple(arguments.encoder_options)
+        arguments.source,
+        arguments.target,
+        arguments.kind,
+        arguments.strict or arguments.strict_all,
+        tuple(arguments.encoder_options),
+        strict_kinds=LOSS_KINDS if arguments.strict_all else ("content",),
+        keep_lines=arguments.keep_lines,
+        id_field=arguments.id_field,
     )
     try:
         get_codec(options.source)  # a format without a codec is refused once, not on every line
@@ -140,7 +168,7 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
     if outcome.converted is None:
         print(f"{path}: {outcome.error}", file=sys.stderr)
         return 1
-    _report_losses(arguments, [f"{path}: loss: {loss}" for loss in outcome.losses], sys.stderr.write)
+    _report_losses(arguments, outcome.losses, sys.stderr.write)
     body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
     if arguments.out is not None:
         arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
@@ -150,13 +178,19 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
     return exit_codes.OK
 
 
-def _report_losses(arguments: argparse.Namespace, messages: list[str], write: Callable[[str], object]) -> None:
+def _report_losses(arguments: argparse.Namespace, losses: Sequence[Loss], write: Callable[[str], object]) -> None:
+    path: Path = arguments.file
     if arguments.quiet:
-        if messages:
-            write(f"{len(messages)} loss(es) (run without --quiet to see them)\n")
+        if losses:
+            write(f"{len(losses)} loss(es), {_by_kind(Counter(loss.kind for loss in losses))} (run without --quiet)\n")
         return
-    for message in messages:
-        write(message + "\n")
+    for loss in losses:
+        write(f"{path}: loss ({loss.kind}): {loss}\n")
+
+
+def _by_kind(counts: Counter[str]) -> str:
+    """``3 content, 1 setting``: loss counts by kind, in :data:`LOSS_KINDS` order."""
+    return ", ".join(f"{counts[kind]} {kind}" for kind in LOSS_KINDS if counts[kind])
 
 
 def _convert_lines(
@@ -229,19 +263,21 @@ class _Report:
     rejected: int = 0
     losses: int = 0
     lossy_lines: int = 0
+    kinds: Counter[str] = field(default_factory=Counter[str])
 
     def record(self, result: BatchResult, *, quiet: bool) -> None:
         self.converted += result.converted
         self.rejected += len(result.rejects)
         self.losses += len(result.losses)
         self.lossy_lines += len({line for line, _ in result.losses})
+        self.kinds.update(loss.kind for _, loss in result.losses)
         for reject in result.rejects:
             self.rejects.write(reject.record)
             if not quiet:
                 self.progress.print(f"{self.path}:{reject.line}: {reject.error}")
         if not quiet:
             for line, loss in result.losses:
-                self.progress.print(f"{self.path}:{line}: loss: {loss}")
+                self.progress.print(f"{self.path}:{line}: loss ({loss.kind}): {loss}")
         self.progress.advance(result.converted + len(result.rejects), result.size)
 
     def close(self) -> None:
@@ -251,7 +287,8 @@ class _Report:
     def summarize(self, *, quiet: bool) -> int:
         if quiet and self.losses:
             print(
-                f"{self.losses} loss(es) in {self.lossy_lines} converted payload(s) (run without --quiet to see them)",
+                f"{self.losses} loss(es) in {self.lossy_lines} converted payload(s): {_by_kind(self.kinds)} "
+                "(run without --quiet to see them)",
                 file=sys.stderr,
             )
         if self.rejected:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, Self, TypeAlias
+from typing import Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import (
     ConfigDict,
@@ -219,6 +219,10 @@ class ToolUsePart(_PartBase):
     """Name of the tool called."""
     arguments: str = ""
     """Argument text exactly as the model produced it (normally a JSON object)."""
+
+    _KEY_HINTS: ClassVar[dict[str, str]] = {
+        "function": "a canonical tool call is flat: use call['name'] and call['arguments'] (and call['id'])",
+    }
 
     def parsed_arguments(self) -> JsonValue:
         """The arguments parsed as JSON; an empty text is an empty object.

@@ -15,14 +15,14 @@ from typing import Any, cast
 from chatcodec.accumulator import StreamAccumulator
 from chatcodec.api import SdkPayload, decode_request, decode_response, encode_request
 from chatcodec.content import ToolResultContentPart, ToolResultPart, ToolUsePart
-from chatcodec.errors import CodecNotAvailableError, StreamError
+from chatcodec.errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec.losses import Loss, OnLoss
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.payloads import load_object
 from chatcodec.registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
 from chatcodec.rendering import render_conversation
 from chatcodec.request import ChatRequest
-from chatcodec.sdk_objects import SdkObject, sdk_json
+from chatcodec.sdk_objects import SdkObject, sdk_json_nested
 from chatcodec.stream_events import (
     AnyStreamEvent,
     PartEvent,
@@ -30,6 +30,7 @@ from chatcodec.stream_events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
+from chatcodec.strict_check import check_messages, check_stream_event, wrong_entry_point
 from chatcodec.validation import validate_message, validate_model
 
 _MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolMessage, TextMessage)
@@ -61,17 +62,24 @@ class Conversation:
         if isinstance(message, _MESSAGE_CLASSES):
             validated: AnyMessage = message
         else:
-            plain = sdk_json(message)
-            validated = validate_message(dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain)
+            plain: object = sdk_json_nested(message)
+            data = dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain
+            try:
+                validated = validate_message(data)
+            except ValidationError as error:
+                raise wrong_entry_point(data) or error from None
         self.messages.append(validated)
         return validated
 
     def append_provider_messages(
-        self, provider: str, messages: Sequence[Mapping[str, Any] | SdkObject]
+        self, provider: str, messages: Sequence[Mapping[str, Any] | SdkObject], *, strict: bool = False
     ) -> list[AnyMessage]:
         """Add messages written in ``provider``'s wire format (e.g. OpenAI chat dicts or
-        the SDK's message objects)."""
-        listed = [load_object(sdk_json(message), f"{provider} message") for message in messages]
+        the SDK's message objects); ``strict`` refuses unknown fields, as in
+        :func:`~chatcodec.decode_request`."""
+        listed = [load_object(sdk_json_nested(message), f"{provider} message") for message in messages]
+        if strict:
+            check_messages(provider, listed, f"{provider} messages")
         codec = get_codec(provider)
         if isinstance(codec, SupportsMessageDecoding):
             added = codec.decode_messages(listed)
@@ -80,9 +88,10 @@ class Conversation:
         self.messages.extend(added)
         return added
 
-    def append_response(self, provider: str, payload: SdkPayload) -> AssistantMessage:
-        """Add the assistant message of a whole ``provider`` response."""
-        message = decode_response(provider, payload).message
+    def append_response(self, provider: str, payload: SdkPayload, *, strict: bool = False) -> AssistantMessage:
+        """Add the assistant message of a whole ``provider`` response (``strict`` as in
+        :func:`~chatcodec.decode_response`)."""
+        message = decode_response(provider, payload, strict=strict).message
         self.messages.append(message)
         return message
 
@@ -105,19 +114,25 @@ class Conversation:
 
     # --- streaming ---------------------------------------------------------------------
 
-    def append_chunk(self, provider: str, chunk: Mapping[str, Any] | SdkObject) -> list[AnyStreamEvent]:
+    def append_chunk(
+        self, provider: str, chunk: Mapping[str, Any] | SdkObject, *, strict: bool = False
+    ) -> list[AnyStreamEvent]:
         """Feed one wire stream event; returns the canonical events to show a user.
 
         Text and thinking deltas come back as they arrive; a tool call comes back once,
         complete, as a :class:`PartEvent` (a frontend cannot act on half its arguments).
-        Call :meth:`finish_stream` when the stream ends.
+        Call :meth:`finish_stream` when the stream ends. ``strict`` refuses a chunk
+        holding a field the provider's API does not define.
         """
         if self._stream is None:
             self._stream = _StreamInProgress(_decoder_for(provider))
         elif self._stream.provider_decoder is not None and provider != self._stream.provider:
             raise StreamError(f"a {self._stream.provider} stream is in progress; finish it first")
         self._stream.provider = provider
-        return self._stream.feed(load_object(sdk_json(chunk), f"{provider} stream chunk"))
+        event = load_object(sdk_json_nested(chunk), f"{provider} stream chunk")
+        if strict:
+            check_stream_event(provider, event, f"{provider} stream chunk")
+        return self._stream.feed(event)
 
     def finish_stream(self) -> AssistantMessage:
         """End the stream in progress and add the message it built."""

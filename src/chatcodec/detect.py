@@ -19,7 +19,8 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 
 OPENAI, ANTHROPIC, CANONICAL = "openai-chat", "anthropic", "canonical"
-KNOWN = (OPENAI, ANTHROPIC, CANONICAL)
+RESPONSES, GEMINI, BEDROCK = "openai-responses", "gemini", "bedrock-converse"
+KNOWN = (OPENAI, ANTHROPIC, RESPONSES, GEMINI, BEDROCK, CANONICAL)
 """The formats detection knows, in the order preferred when several fit."""
 
 
@@ -37,8 +38,10 @@ def _marker(found: str, *formats: str) -> Marker:
     return Marker(found, frozenset(formats))
 
 
-_OPENAI_REQUEST_KEYS = ("max_completion_tokens", "n", "logit_bias", "logprobs", "top_logprobs", "stream_options")
-_OPENAI_REQUEST_KEYS_MORE = ("reasoning_effort", "web_search_options", "modalities", "audio", "prediction", "user")
+_OPENAI_REQUEST_KEYS = ("max_completion_tokens", "n", "logit_bias", "logprobs", "stream_options")
+_OPENAI_REQUEST_KEYS_MORE = ("reasoning_effort", "web_search_options", "modalities", "audio", "prediction")
+_OPENAI_BOTH_KEYS = ("user", "top_logprobs")
+"""Keys both OpenAI formats have."""
 _ANTHROPIC_REQUEST_KEYS = (
     "stop_sequences",
     "thinking",
@@ -48,6 +51,18 @@ _ANTHROPIC_REQUEST_KEYS = (
     "output_config",
 )
 _CANONICAL_REQUEST_KEYS = ("provider_options", "provider_tools")
+_RESPONSES_KEYS = ("input", "instructions", "max_output_tokens", "previous_response_id", "include")
+_GEMINI_KEYS = (
+    "contents",
+    "systemInstruction",
+    "system_instruction",
+    "generationConfig",
+    "generation_config",
+    "candidates",
+    "usageMetadata",
+    "safetySettings",
+)
+_BEDROCK_KEYS = ("modelId", "inferenceConfig", "additionalModelRequestFields", "stopReason")
 _OPENAI_PARTS = ("image_url", "input_audio", "file")
 _ANTHROPIC_BLOCKS = ("redacted_thinking", "server_tool_use", "web_search_tool_result", "search_result")
 
@@ -74,18 +89,32 @@ def _top_level(fields: dict[str, Any]) -> Iterator[Marker]:
         elif isinstance(reason, dict):
             yield _marker("a 'finish_reason' object in 'choices'", CANONICAL)
     if "system" in fields:
-        yield _marker("a top-level 'system'", ANTHROPIC, CANONICAL)
+        yield _marker("a top-level 'system'", ANTHROPIC, BEDROCK, CANONICAL)
     if "stop" in fields:
         yield _marker("a top-level 'stop'", OPENAI, CANONICAL)
     for keys, formats in (
         (_OPENAI_REQUEST_KEYS + _OPENAI_REQUEST_KEYS_MORE, (OPENAI,)),
         (_ANTHROPIC_REQUEST_KEYS, (ANTHROPIC,)),
         (_CANONICAL_REQUEST_KEYS, (CANONICAL,)),
+        (_RESPONSES_KEYS, (RESPONSES,)),
+        (_GEMINI_KEYS, (GEMINI,)),
+        (_BEDROCK_KEYS, (BEDROCK,)),
+        (_OPENAI_BOTH_KEYS, (OPENAI, RESPONSES)),
+        (("toolConfig",), (GEMINI, BEDROCK)),
     ):
         for key in keys:
             if key in fields:
                 yield _marker(f"a top-level {key!r}", *formats)
     yield from _in_tools(fields.get("tools"))
+    yield from _output(fields)
+
+
+def _output(fields: dict[str, Any]) -> Iterator[Marker]:
+    """A Responses answer's ``output`` is a list of items; a Bedrock answer's an object."""
+    if fields.get("object") == "response" or isinstance(fields.get("output"), list):
+        yield _marker("'object': 'response' or an 'output' list", RESPONSES)
+    if isinstance(fields.get("output"), dict):
+        yield _marker("an 'output' object", BEDROCK)
 
 
 def _in_tools(tools: object) -> Iterator[Marker]:
@@ -99,7 +128,10 @@ def _in_tools(tools: object) -> Iterator[Marker]:
             yield _marker("a tool with 'input_schema'", ANTHROPIC, CANONICAL)
             return
         if "parameters" in tool:
-            yield _marker("a tool with top-level 'parameters'", CANONICAL)
+            yield _marker("a tool with top-level 'parameters'", RESPONSES, CANONICAL)
+            return
+        if "functionDeclarations" in tool or "function_declarations" in tool:
+            yield _marker("a tool with 'functionDeclarations'", GEMINI)
             return
         kind = tool.get("type")
         if isinstance(kind, str) and kind[-8:].isdigit():  # server tools: ``web_search_20250305``
@@ -122,6 +154,8 @@ def _in_message(message: dict[str, Any], index: int) -> Iterator[Marker]:
     role = message.get("role")
     if role in ("system", "developer", "tool"):
         yield _marker(f"a {role!r} role ({where})", OPENAI, CANONICAL)
+    if role == "model" or "parts" in message:
+        yield _marker(f"a 'model' role or 'parts' ({where})", GEMINI)
     if "tool_calls" in message:
         yield _marker(f"'tool_calls' ({where})", OPENAI)
     if role == "tool" and isinstance(message.get("content"), list) and "tool_call_id" not in message:
@@ -133,7 +167,9 @@ def _in_message(message: dict[str, Any], index: int) -> Iterator[Marker]:
 
 def _in_part(part: dict[str, Any], where: str) -> Iterator[Marker]:
     kind = part.get("type")
-    if kind in _OPENAI_PARTS:
+    if kind is None and part and not part.keys() & {"role", "content"}:
+        yield _marker(f"a content block with no 'type' ({where})", BEDROCK)
+    elif kind in _OPENAI_PARTS:
         yield _marker(f"a {kind!r} part ({where})", OPENAI, CANONICAL)
     elif kind in _ANTHROPIC_BLOCKS or (kind == "thinking" and "thinking" in part):
         yield _marker(f"a {kind!r} block ({where})", ANTHROPIC, CANONICAL)

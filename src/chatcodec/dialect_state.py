@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.openai_chat import reasoning as openai_reasoning
+from chatcodec.dialect_base import REASONING_DETAILS, DialectError
 
 
 def _without(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -26,8 +26,6 @@ def with_provider_state(message: dict[str, Any], at: tuple[int | str, ...]) -> d
     blocks, OpenRouter ``reasoning_details`` entries, or OpenAI Responses output items.
     The first two are read as the fields they are; anything else is kept whole as opaque
     parts of the Responses format, never dropped."""
-    from chatcodec.dialects import DialectError  # the module that reads messages imports this one
-
     state = message["provider_state"]
     rest = _without(message, ("provider_state",))
     listed = as_list(state)
@@ -38,7 +36,7 @@ def with_provider_state(message: dict[str, Any], at: tuple[int | str, ...]) -> d
     if all(kind in ("thinking", "redacted_thinking") for kind in kinds):
         field = "thinking_blocks"
     elif all(isinstance(kind, str) and kind.startswith("reasoning.") for kind in kinds):
-        field = openai_reasoning.DETAILS
+        field = REASONING_DETAILS
     else:
         content = rest.get("content")
         listed = [{"type": "text", "text": content}] if isinstance(content, str) and content else as_list(content) or []

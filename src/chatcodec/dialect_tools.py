@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.dialect_base import ANTHROPIC, OPENAI_CHAT, dialect_codec
 
 
 def read_tool(tool: object) -> Any:
@@ -26,9 +27,9 @@ def read_tool(tool: object) -> Any:
         return tool
     function = as_dict(fields.get("function"))
     if fields.get("type") == "function" and function is not None and isinstance(function.get("name"), str):
-        return _decoded_with("openai-chat", fields)
+        return _decoded_with(OPENAI_CHAT, fields)
     if "input_schema" in fields and "parameters" not in fields and isinstance(fields.get("name"), str):
-        return _decoded_with("anthropic", fields)
+        return _decoded_with(ANTHROPIC, fields)
     return tool
 
 
@@ -43,13 +44,5 @@ def read_tools(tools: object) -> Any:
 
 def _decoded_with(provider: str, tool: dict[str, Any]) -> Any:
     """``tool`` read by ``provider``'s own request decoder for tools (loaded on first use)."""
-    if provider == "openai-chat":
-        from chatcodec.providers.openai_chat.tools import decode_tools
-    else:
-        from chatcodec.providers.anthropic.tools import decode_tools
-    from chatcodec.providers.context import DecodeContext
-
-    canonical: dict[str, Any] = {}
-    decode_tools({"tools": [tool]}, canonical, {}, DecodeContext(provider))
-    decoded = as_list(canonical.get("tools"))
+    decoded = dialect_codec(provider).decode_tools([tool])
     return tool if not decoded else decoded[0]  # a server tool is no function tool: the schema says so

@@ -69,37 +69,23 @@ from pydantic import BaseModel
 
 from chatcodec._base import CanonicalModel
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.dialect_base import (
+    ANTHROPIC,
+    OPENAI_CHAT,
+    REASONING_DETAILS,
+    REASONING_FIELDS,
+    REASONING_STRING_FIELDS,
+    DialectError,
+    Location,
+    dialect_codec,
+)
 from chatcodec.dialect_state import with_provider_state
 from chatcodec.dialect_tools import read_tools
-from chatcodec.providers.anthropic import parts as anthropic_parts
-from chatcodec.providers.openai_chat import assistant as openai_assistant
-from chatcodec.providers.openai_chat import parts as openai_parts
-from chatcodec.providers.openai_chat import reasoning as openai_reasoning
 from chatcodec.request import with_system_shorthand
 from chatcodec.response import with_single_message_shorthand
 from chatcodec.sdk_objects import sdk_json
 
-Location = tuple[int | str, ...]
-"""Steps of a JSON path into the caller's input."""
-
-
-class DialectError(Exception):
-    """An alias field the caller wrote cannot be read (raised before validation)."""
-
-    def __init__(self, location: Location, rule: str, message: str, value: object) -> None:
-        super().__init__(message)
-        self.location = location
-        """Where the value is in the input."""
-        self.rule = rule
-        """Name of the rule broken (``tool_calls_type``, ...)."""
-        self.message = message
-        """What is wrong."""
-        self.value = value
-        """The offending value."""
-
-
 _CARRIED = frozenset({"cache_control", "provider_metadata"})
-_ANTHROPIC_KINDS = anthropic_parts.ASSISTANT_KINDS | anthropic_parts.USER_KINDS
 
 
 def _without(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -124,7 +110,7 @@ def _decoded(decoder: Callable[[dict[str, Any]], dict[str, Any]], part: dict[str
 
 
 def _openai_part(part: dict[str, Any], known: frozenset[str]) -> Any:
-    return _decoded(openai_parts.decode_part, part, known)
+    return _decoded(dialect_codec(OPENAI_CHAT).decode_part, part, known)
 
 
 _IMAGE_KEYS = frozenset({"type", "image_url", "prompt_cache_breakpoint"})
@@ -158,7 +144,7 @@ def _read_file(part: dict[str, Any], at: Location) -> Any:
 
 
 def _anthropic_block(block: dict[str, Any]) -> dict[str, Any]:
-    return anthropic_parts.decode_part(block, _ANTHROPIC_KINDS)
+    return dialect_codec(ANTHROPIC).decode_part(block)
 
 
 _THINKING_KEYS = frozenset({"type", "thinking", "signature"})
@@ -316,12 +302,12 @@ def _with_content(message: dict[str, Any], at: Location) -> Any:
 
 # --- assistant messages --------------------------------------------------------------
 
-_ASSISTANT_FIELDS = ("tool_calls", "thinking_blocks", *openai_reasoning.FIELDS)
+_ASSISTANT_FIELDS = ("tool_calls", "thinking_blocks", *REASONING_FIELDS)
 _OPENAI_ONLY = frozenset({"refusal", "annotations", "audio"})
 """Fields only an OpenAI response message has (``choices[0].message``, or the SDK's
 ``ChatCompletionMessage``): such a message is read whole by the openai-chat codec. A legacy
 ``function_call`` is not among them: the boundary refuses it rather than keep it unused."""
-_OPENAI_KEYS = frozenset({"role", "content", "name", "tool_calls", *_OPENAI_ONLY, *openai_reasoning.FIELDS})
+_OPENAI_KEYS = frozenset({"role", "content", "name", "tool_calls", *_OPENAI_ONLY, *REASONING_FIELDS})
 _ASSISTANT_FIELD_SET = frozenset((*_ASSISTANT_FIELDS, *_OPENAI_ONLY, "provider_state"))
 
 
@@ -333,7 +319,7 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
     if "provider_state" in message:
         message = with_provider_state(message, at)
     if not _OPENAI_ONLY.isdisjoint(message) and _is_openai_message(message, at):
-        return _decoded(openai_assistant.decode_assistant, message, _OPENAI_KEYS)
+        return _decoded(dialect_codec(OPENAI_CHAT).decode_assistant, message, _OPENAI_KEYS)
     content: Any = message.get("content")
     folded = _without(message, _ASSISTANT_FIELDS)
     if not isinstance(content, str | list | None):
@@ -404,7 +390,8 @@ def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
     if function is not None:  # OpenAI's nested shape, read as the openai-chat codec reads it
         if "arguments" not in function:
             call = {**call, "function": {**function, "arguments": ""}}
-        return openai_assistant.decode_tool_call(call)
+        # the call alone in an assistant message: its one part is the call's
+        return dialect_codec(OPENAI_CHAT).decode_assistant({"role": "assistant", "tool_calls": [call]})["content"][0]
     return _read_tool_use({**_without(call, ("type",)), "type": "tool_use"}, at)
 
 
@@ -422,22 +409,25 @@ def _reasoning_parts(message: dict[str, Any], blocks: list[Any], at: Location) -
     and a string equal to the thinking blocks' joined text is those blocks again."""
     joined = "".join(str(block.get("text", "")) for block in map(as_dict, blocks) if block is not None)
     fields: dict[str, Any] = {}
-    for field in openai_reasoning.STRING_FIELDS:
+    for field in REASONING_STRING_FIELDS:
         value = message.get(field)
         if value is not None and not isinstance(value, str):
             raise DialectError(at, f"{field}_type", f"{field} must be a string", value)
         if value and not (blocks and value == joined):
             fields[field] = value
-    details = message.get(openai_reasoning.DETAILS)
+    details = message.get(REASONING_DETAILS)
     if details is not None:
         listed = as_list(details)
         if listed is None or not all(isinstance(detail, dict) for detail in listed):
-            rule = f"{openai_reasoning.DETAILS}_type"
-            raise DialectError(at, rule, f"{openai_reasoning.DETAILS} must be a list of objects", details)
-        fields[openai_reasoning.DETAILS] = listed
+            rule = f"{REASONING_DETAILS}_type"
+            raise DialectError(at, rule, f"{REASONING_DETAILS} must be a list of objects", details)
+        fields[REASONING_DETAILS] = listed
     if not fields:
         return []
-    parts, _ = openai_reasoning.decode_reasoning(fields)
+    # the fields alone in an assistant message: its parts are their thinking parts
+    parts: list[dict[str, Any]] = dialect_codec(OPENAI_CHAT).decode_assistant({"role": "assistant", **fields})[
+        "content"
+    ]
     return parts
 
 

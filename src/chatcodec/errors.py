@@ -9,6 +9,7 @@
     │   ├── UnknownProviderError    the name is not a known wire format
     │   └── CodecNotAvailableError  the format is known but no codec is registered yet
     ├── LossError              an encode could not carry something and on_loss="error"
+    │                          (in :mod:`chatcodec.losses`, beside the losses it lists)
     └── ProviderAPIError       the provider itself reported an error (in a body or stream)
 
 Every error names the JSON path of the offending value (``$.messages[2].content[0]``)
@@ -18,16 +19,14 @@ and the rule it broke, so a caller can fix the input without a debugger.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, LiteralString
+from dataclasses import dataclass
+from typing import LiteralString
 
 import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from chatcodec._narrow import as_dict, as_list
-
-if TYPE_CHECKING:
-    from chatcodec.losses import Loss
-
+from chatcodec.error_statuses import error_status
 
 _NO_ROOT: object = object()
 
@@ -82,16 +81,41 @@ def as_chatcodec_error(
     errors of branches the input plainly is not (the ``str`` branch of a list). ``prefix``
     is prepended to every location, for errors found inside a larger payload.
     """
-    details: list[InitErrorDetails] = []
+    found: dict[tuple[int | str, ...], list[ErrorDetails]] = {}
     for detail in _relevant_details(error, root):
         location = (
             detail["loc"] if root is _NO_ROOT else _real_location(detail["loc"], root, detail["type"] == "missing")
         )
-        custom = PydanticCustomError(_literal(detail["type"]), _literal(_escape(detail["msg"])))
-        details.append({"type": custom, "loc": (*prefix, *location), "input": detail["input"]})
+        found.setdefault((*prefix, *location), []).append(detail)
+    details: list[InitErrorDetails] = []
+    for location, at_place in found.items():
+        for rule, message, value in _one_per_mistake(at_place):
+            custom = PydanticCustomError(_literal(rule), _literal(_escape(message)))
+            details.append({"type": custom, "loc": location, "input": value})
     built = ValidationError.from_exception_data(title or error.title, details)
     assert isinstance(built, ValidationError)
     return built
+
+
+_TYPE_RULE = "_type"
+"""How pydantic's rules for a value of the wrong JSON type end (``string_type``, ``list_type``)."""
+
+
+def _one_per_mistake(details: list[ErrorDetails]) -> list[tuple[str, str, object]]:
+    """The errors at one place, with the arms of a union collapsed: a value of the wrong
+    type for a ``str | list`` field is one mistake ("a valid string or a valid list"), and
+    a number given as a string one error (``float_type``, not also ``int_type``)."""
+    wrong_type = [detail for detail in details if detail["type"].endswith(_TYPE_RULE)]
+    rest = [(detail["type"], detail["msg"], detail["input"]) for detail in details if detail not in wrong_type]
+    if len(wrong_type) < 2:
+        return [(detail["type"], detail["msg"], detail["input"]) for detail in details]
+    kinds = [detail for detail in wrong_type if detail["type"] != "int_type" or "float_type" not in _types(wrong_type)]
+    wanted = " or ".join(dict.fromkeys(detail["msg"].removeprefix("Input should be ") for detail in kinds))
+    return [(kinds[0]["type"], f"Input should be {wanted}", kinds[0]["input"]), *rest]
+
+
+def _types(details: list[ErrorDetails]) -> set[str]:
+    return {detail["type"] for detail in details}
 
 
 def _literal(text: str) -> LiteralString:
@@ -191,6 +215,31 @@ def _real_location(location: tuple[int | str, ...], root: object, missing: bool)
     return tuple(kept)
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found by a check written by hand (strict reading): where, which rule, what."""
+
+    location: tuple[int | str, ...]
+    rule: str
+    message: str
+    value: object
+
+
+def problems_error(title: str, problems: Sequence[Problem]) -> ValidationError:
+    """One :class:`ValidationError` holding every problem, each once."""
+    details: list[InitErrorDetails] = [
+        {
+            "type": PydanticCustomError(_literal(problem.rule), _literal(_escape(problem.message))),
+            "loc": problem.location,
+            "input": problem.value,
+        }
+        for problem in problems
+    ]
+    built = ValidationError.from_exception_data(title, details)
+    assert isinstance(built, ValidationError)
+    return built
+
+
 def rule_error(title: str, location: Sequence[int | str], rule: str, message: str, value: object) -> ValidationError:
     """Build a one-problem :class:`ValidationError` for a rule checked by hand."""
     custom = PydanticCustomError(_literal(rule), _literal(_escape(message)))
@@ -245,22 +294,26 @@ class CodecNotAvailableError(ProviderLookupError):
     """The wire format is known, but no codec for it is registered (yet)."""
 
 
-class LossError(ChatcodecError, ValueError):
-    """An encode could not carry everything and the caller asked for ``on_loss="error"``."""
-
-    def __init__(self, losses: Sequence[Loss]) -> None:
-        listed = "\n".join(f"  {loss}" for loss in losses)
-        super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
-        self.losses = list(losses)
-        """Every loss found, not only the first."""
-
-
 class ProviderAPIError(ChatcodecError):
     """The provider reported an error, in a response body or inside a stream."""
 
-    def __init__(self, message: str, error_type: str | None = None, body: object = None) -> None:
+    def __init__(
+        self, message: str, error_type: str | None = None, body: object = None, *, status_code: int | None = None
+    ) -> None:
         super().__init__(f"{error_type}: {message}" if error_type else message)
+        self.message = message
+        """The provider's message, alone."""
         self.error_type = error_type
         """The provider's error type or code, when it gave one."""
         self.body = body
         """The error as the provider sent it."""
+        self.status_code = status_code if status_code is not None else _status_of(error_type)
+        """The HTTP status it came with, else the one its type stands for
+        (:func:`chatcodec.error_statuses.error_status`, 500 for an unknown type); None
+        when neither is known."""
+
+
+def _status_of(error_type: str | None) -> int | None:
+    if error_type is None:
+        return None
+    return error_status(error_type)

@@ -81,6 +81,29 @@ class SupportsStreamDecoder(Protocol):
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder: ...
 
 
+class StreamEncoder(Protocol):
+    """Push-style encoding of one canonical stream: ``feed`` each canonical event as it
+    is decoded (from a sync or async source alike), ``close`` at the end. What the losses
+    recorder passed to :meth:`SupportsStreamEncoder.stream_encoder` collects is settled
+    by the caller."""
+
+    def feed(self, event: AnyStreamEvent) -> Iterable[dict[str, Any]]:
+        """The wire events ``event`` completes (often none or one)."""
+        ...
+
+    def close(self) -> Iterable[dict[str, Any]]:
+        """The closing wire events."""
+        ...
+
+
+@runtime_checkable
+class SupportsStreamEncoder(Protocol):
+    """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
+    and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
+
+    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder: ...
+
+
 @runtime_checkable
 class SupportsMessageDecoding(Protocol):
     """A codec that reads wire messages without a whole request around them."""

@@ -137,3 +137,29 @@ def sdk_json_items(value: object) -> object:
 def _read_list(items: list[object]) -> list[object]:
     read = [sdk_json(item) for item in items]
     return items if all(new is old for new, old in zip(read, items, strict=True)) else read
+
+
+_NESTING_READ = 6
+"""How deep :func:`sdk_json_nested` looks for SDK objects: deep enough for a block inside
+a message inside a request (``{"messages": [{"role": "assistant", "content":
+message.content}]}``, what OpenAI's and Anthropic's tool-use guides teach), shallow
+enough that a large tool argument or schema is not walked."""
+
+
+def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
+    """``value`` with SDK objects read (:func:`sdk_json`) wherever they are in the first
+    ``depth`` levels of dicts and lists, an SDK object's own JSON included (litellm's
+    ``Message`` inside a list, Anthropic blocks inside a dict). Nothing is copied when
+    nothing is read."""
+    value = sdk_json(value)
+    if depth <= 0:
+        return value
+    if isinstance(value, list):
+        items = cast(list[object], value)
+        read = [sdk_json_nested(item, depth - 1) for item in items]
+        return items if all(new is old for new, old in zip(read, items, strict=True)) else read
+    if isinstance(value, dict):
+        fields = cast(dict[str, object], value)
+        changed = {key: new for key, item in fields.items() if (new := sdk_json_nested(item, depth - 1)) is not item}
+        return {**fields, **changed} if changed else fields
+    return value

@@ -27,7 +27,16 @@ from typing import Any, TypeAlias, cast
 from chatcodec.errors import StreamError
 from chatcodec.payloads import JSONValueError, loads
 
-__all__ = ["SSEEvent", "StreamSource", "iter_jsonl", "iter_sse", "iter_sse_json", "looks_like_sse"]
+__all__ = [
+    "SSEEvent",
+    "SSEParser",
+    "StreamSource",
+    "format_sse",
+    "iter_jsonl",
+    "iter_sse",
+    "iter_sse_json",
+    "looks_like_sse",
+]
 
 StreamSource: TypeAlias = str | bytes | bytearray | Iterable[str | bytes]
 """A whole stream as text or bytes, or its chunks split anywhere (as read from a socket)."""
@@ -102,6 +111,85 @@ def iter_sse(source: StreamSource) -> Iterator[SSEEvent]:
     event = buffer.dispatch()
     if event is not None:
         yield event
+
+
+class SSEParser:
+    """Push-style SSE parsing for an async server or client: ``feed`` each chunk as it is
+    read (bytes split anywhere, inside a UTF-8 sequence or between the CR and LF of a
+    CRLF), get back the events it completed; ``close`` at the end gives a last event that
+    had no blank line after it. The same framing rules as :func:`iter_sse`.
+
+    >>> parser = SSEParser()
+    >>> parser.feed(b"data: {\\"a\\"")
+    []
+    >>> parser.feed(b": 1}\\r")
+    []
+    >>> parser.feed(b"\\n\\r\\n")
+    [SSEEvent(event=None, data='{"a": 1}', id=None, retry=None)]
+    """
+
+    __slots__ = ("_after_cr", "_at_start", "_buffer", "_decoder", "_pending", "_read")
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self._buffer = _EventBuffer()
+        self._pending: list[str] = []
+        self._after_cr = False
+        self._at_start = True
+        self._read = 0
+
+    def feed(self, chunk: bytes | str) -> list[SSEEvent]:
+        """The events ``chunk`` completes (often none, sometimes several)."""
+        if isinstance(chunk, str):
+            text = chunk
+        else:
+            text = _decode_chunk(self._decoder, chunk, self._read)
+            self._read += len(chunk)
+        if self._at_start and text:
+            text = text.removeprefix(_BOM)
+            self._at_start = False
+        return self._lines(text)
+
+    def close(self) -> list[SSEEvent]:
+        """The events still owed at the end of the stream (an unterminated last one)."""
+        events = self._lines(_decode_chunk(self._decoder, b"", self._read, final=True))
+        if self._pending:
+            events.extend(self._line("".join(self._pending)))
+            self._pending = []
+        event = self._buffer.dispatch()
+        return [*events, event] if event is not None else events
+
+    def _lines(self, text: str) -> list[SSEEvent]:
+        if not text:
+            return []
+        events: list[SSEEvent] = []
+        start = 1 if self._after_cr and text[0] == "\n" else 0
+        for match in _LINE_END.finditer(text, start):
+            self._pending.append(text[start : match.start()])
+            events.extend(self._line("".join(self._pending)))
+            self._pending = []
+            start = match.end()
+        self._after_cr = text.endswith("\r")
+        if start < len(text):
+            self._pending.append(text[start:])
+        return events
+
+    def _line(self, line: str) -> list[SSEEvent]:
+        if not line:
+            event = self._buffer.dispatch()
+            return [] if event is None else [event]
+        if not line.startswith(":"):
+            self._buffer.add_field(*_split_field(line))
+        return []
+
+
+def format_sse(data: str, event: str | None = None, *, line_end: str = "\n") -> str:
+    """One SSE event as text: an ``event:`` line when named, a ``data:`` line per line of
+    ``data`` (a newline inside data would otherwise end the field), then a blank line.
+    ``line_end`` is ``"\\r\\n"`` for Gemini, which frames its ``alt=sse`` stream that way."""
+    lines = [f"event: {event}"] if event is not None else []
+    lines.extend(f"data: {line}" for line in _LINE_END.split(data))
+    return line_end.join(lines) + line_end + line_end
 
 
 def iter_sse_json(source: StreamSource) -> Iterator[dict[str, Any]]:

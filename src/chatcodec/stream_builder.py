@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError, StreamError
 from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_events import (
@@ -50,7 +51,6 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.validation import validate_canonical
 
 COMPACT_EVERY = 4096
 """Events between two :meth:`StreamBuilder.compact` calls."""

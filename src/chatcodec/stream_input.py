@@ -25,6 +25,10 @@ StreamInput = (
 SDK's event objects (``client.chat.completions.create(stream=True)``)."""
 
 
+_SNIFF_SIZE = 4096
+"""How much of a stream's start is looked at to tell its format."""
+
+
 def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     """Event dicts from any :data:`StreamInput`."""
     if isinstance(events, str | bytes | bytearray):
@@ -44,9 +48,36 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     rest = itertools.chain([first], iterator)
     if isinstance(first, Mapping) or is_sdk_object(first):
         return _dicts(rest)
-    head = _sniff(first)
+    _sniff(first)  # a first item that is neither text nor bytes nor an event is refused as such
     chunks = _text_chunks(rest)
+    read, head = _first_line(chunks)
+    chunks = itertools.chain(read, chunks)
+    if head.lstrip("\ufeff \t\r\n").startswith("["):
+        return _json_array(_joined(list(chunks)))
     return iter_sse_json(chunks) if looks_like_sse(head) or not head.strip() else iter_jsonl(chunks)
+
+
+def _first_line(chunks: Iterator[str | bytes]) -> tuple[list[str | bytes], str]:
+    """The chunks read until the first non-blank line is whole (or the stream ended), and
+    that text: a first chunk may hold only ``d`` of ``data:``, which tells SSE from JSON
+    lines no better than nothing (issue 24 item 10), so the format is decided on the line,
+    the same rule as for a whole text."""
+    read: list[str | bytes] = []
+    head = ""
+    for chunk in chunks:
+        read.append(chunk)
+        head += _sniff(chunk)
+        stripped = head.lstrip("\ufeff \t\r\n")
+        if stripped.startswith("[") or "\n" in stripped or "\r" in stripped or len(head) >= _SNIFF_SIZE:
+            break
+    return read, head[:_SNIFF_SIZE]
+
+
+def _joined(chunks: list[str | bytes]) -> str | bytes:
+    """A JSON array sent in chunks, as one text (it is parsed whole either way)."""
+    if all(isinstance(chunk, str) for chunk in chunks):
+        return "".join(chunk for chunk in chunks if isinstance(chunk, str))
+    return b"".join(chunk.encode() if isinstance(chunk, str) else chunk for chunk in chunks)
 
 
 def _json_array(whole: str | bytes) -> Iterator[dict[str, Any]]:
@@ -91,7 +122,7 @@ def _sniff(data: object) -> str:
     """The start of ``data`` as text, only to tell SSE from JSON lines (the parsers
     decode strictly and report bad UTF-8 themselves)."""
     if isinstance(data, str):
-        return data[:4096]
+        return data[:_SNIFF_SIZE]
     if isinstance(data, bytes | bytearray):
-        return bytes(data[:4096]).decode("utf-8", errors="ignore")
+        return bytes(data[:_SNIFF_SIZE]).decode("utf-8", errors="ignore")
     raise StreamError(f"a stream must be SSE text, JSON lines or event dicts, got {type(data).__name__}", "$", 0)

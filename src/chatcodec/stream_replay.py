@@ -100,9 +100,12 @@ def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Ite
                 yield from (ThinkingSignatureDeltaEvent(**where, delta=delta) for delta in deltas)
             yield ThinkingEndEvent(**where, encrypted=part.encrypted, provider_metadata=metadata)
         case ToolUsePart() if part.cache_control is None:
-            yield ToolCallStartEvent(**where, id=part.id, name=part.name)
+            # The call's bag rides on its start, where the Anthropic, Bedrock and OpenAI Chat
+            # streams give a call's fields (Anthropic's ``caller`` is in content_block_start):
+            # an encoder that has sent the start cannot place them from the end (issue 24 item 13).
+            yield ToolCallStartEvent(**where, id=part.id, name=part.name, provider_metadata=metadata)
             yield from (ToolCallDeltaEvent(**where, delta=delta) for delta in split(part.arguments))
-            yield ToolCallEndEvent(**where, provider_metadata=metadata)
+            yield ToolCallEndEvent(**where)
         case RefusalPart() if part.cache_control is None and metadata is None and part.text:
             yield from (RefusalDeltaEvent(**where, delta=delta) for delta in split(part.text))
         case TextPart() | ThinkingPart() | ToolUsePart() | RefusalPart() | ImagePart() | AudioPart() | OpaquePart():

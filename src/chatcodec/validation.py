@@ -3,8 +3,8 @@
 Each function takes Python data, JSON text or bytes, reads the accepted dialects into
 canonical data (:mod:`chatcodec.dialects`), validates in one pass through pydantic-core,
 and raises :class:`~chatcodec.ValidationError` whose paths point into the caller's input.
-:func:`validate_canonical` skips the dialect step, for data that is canonical by
-construction (codec output).
+Data that is canonical by construction (codec output) is validated by
+:mod:`chatcodec.canonical_validation`, which reads no dialect and loads no reader.
 """
 
 from __future__ import annotations
@@ -14,11 +14,16 @@ from functools import cache
 from typing import Any, TypeVar
 
 import pydantic_core
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
+from chatcodec.canonical_validation import validate_canonical
+from chatcodec.dialect_base import DialectError
+from chatcodec.dialects import read_message, read_messages, read_request, read_response
 from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec.payloads import parse_json
+from chatcodec.request import ChatRequest
+from chatcodec.response import ChatResponse
 from chatcodec.sdk_objects import sdk_json_items
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -27,21 +32,8 @@ ValueT = TypeVar("ValueT")
 Reader = Callable[[object], Any]
 
 
-def validate_with(adapter: TypeAdapter[ValueT], data: object, title: str) -> ValueT:
-    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``, as it is."""
-    try:
-        if isinstance(data, str | bytes | bytearray):
-            return adapter.validate_json(data)
-        return adapter.validate_python(data)
-    except pydantic_core.ValidationError as error:
-        root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
-        raise as_chatcodec_error(error, title, root) from None
-
-
 def _read_then_validate(validate: Callable[[object], ValueT], reader: Reader, data: object, title: str) -> ValueT:
     """Read the dialects of ``data`` (parsed first when it is JSON), then validate."""
-    from chatcodec.dialects import DialectError  # the readers load the codecs: on first use only
-
     root = _parsed(data)
     try:
         canonical = reader(root)
@@ -68,14 +60,10 @@ def _parsed(data: object) -> object:
 
 @cache
 def _reader_for(model: type[BaseModel]) -> Reader | None:
-    from chatcodec import dialects
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
-
     if issubclass(model, ChatRequest):
-        return dialects.read_request
+        return read_request
     if issubclass(model, ChatResponse):
-        return dialects.read_response
+        return read_response
     return None
 
 
@@ -91,28 +79,13 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
     return _read_then_validate(model.model_validate, reader, data, model.__name__)
 
 
-def validate_canonical(model: type[ModelT], data: object) -> ModelT:
-    """Validate canonical ``data`` as ``model``, reading no dialect (codecs build canonical data)."""
-    try:
-        if isinstance(data, str | bytes | bytearray):
-            return model.model_validate_json(data)
-        return model.model_validate(data)
-    except pydantic_core.ValidationError as error:
-        root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
-        raise as_chatcodec_error(error, model.__name__, root) from None
-
-
 def validate_messages(data: object) -> list[AnyMessage]:
     """Validate a conversation: a list of messages in any accepted shape."""
-    from chatcodec.dialects import read_messages
-
     return _read_then_validate(MESSAGES_ADAPTER.validate_python, read_messages, data, "Messages")
 
 
 def validate_message(data: object) -> AnyMessage:
     """Validate one message of any role, in any accepted shape."""
-    from chatcodec.dialects import read_message
-
     return _read_then_validate(MESSAGE_ADAPTER.validate_python, read_message, data, "Message")
 
 

@@ -64,7 +64,7 @@ def without_provider_data(model: ModelT) -> ModelT:
     """A generated value without metadata bags or opaque parts of a registered provider.
 
     Those are written only by that provider's decoder: random ones are not its data (a
-    random ``{"id": null}`` in Anthropic's usage bag is sent as written and makes an
+    random ``{"id": null}`` in one provider's usage bag is sent as written and makes an
     invalid body), so the laws over generated values leave them out.
     """
     return type(model).model_validate(_scrubbed(model.model_dump(mode="json")))
@@ -101,3 +101,11 @@ def without_spelling_markers(model: ModelT) -> ModelT:
     provider that drops one must report it (issue 10 item 24).
     """
     return type(model).model_validate(_unmarked(model.model_dump(mode="json")))
+
+
+def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatRequest) -> None:
+    """A frequency or presence penalty of 0 changes nothing, so a target without the
+    setting drops it without a report (issue 21: a value equal to the default is no loss)."""
+    for key in ("frequency_penalty", "presence_penalty"):
+        if getattr(request, key) == 0:
+            update[key] = None

@@ -179,7 +179,7 @@ def _change(
 
 def data_lines(events: list[JsonObject], *, named: bool) -> str:
     """SSE text: ``data: <compact json>`` per event, under an ``event: <type>`` line if
-    ``named`` (Anthropic's framing)."""
+    ``named`` (the framing of a provider whose events are named)."""
     text = ""
     for event in events:
         data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))

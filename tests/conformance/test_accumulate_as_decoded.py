@@ -22,15 +22,16 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, stream_events
+from conformance.entry import ProviderEntry
 from conformance.fixtures import JsonObject
-from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, Provider, by_name, case_id, fixture_cases
+from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, by_name, case_id, fixture_cases
 from conformance.stream_law import StreamLaw, broken_streams, changed, one_by_one, outcome
 
 MINIMUM_EXAMPLES = 100
 AT_LEAST = settings(max_examples=max(MINIMUM_EXAMPLES, settings.default.max_examples), deadline=None)
 
 
-def _cases(kind: str) -> list[tuple[Provider, str]]:
+def _cases(kind: str) -> list[tuple[ProviderEntry, str]]:
     """``(provider, name)`` for each of a provider's named hand-written streams."""
     return [(provider, name) for provider in PROVIDERS for name in getattr(provider.streams, kind)()]
 
@@ -39,7 +40,7 @@ def _cases(kind: str) -> list[tuple[Provider, str]]:
 
 
 @pytest.mark.parametrize(("provider", "name"), fixture_cases("stream"), ids=case_id)
-def test_every_recording_accumulates_as_decoded(provider: Provider, name: str) -> None:
+def test_every_recording_accumulates_as_decoded(provider: ProviderEntry, name: str) -> None:
     law = StreamLaw(provider.name)
     events = provider.stream_events(name)
     law.assert_same(provider.stream_text(name))
@@ -48,7 +49,7 @@ def test_every_recording_accumulates_as_decoded(provider: Provider, name: str) -
 
 
 @pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
-def test_a_plain_stream_accumulates_to_its_parts(provider: Provider) -> None:
+def test_a_plain_stream_accumulates_to_its_parts(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     events = provider.streams.plain()
     expected = law.decoded(events)
@@ -58,19 +59,19 @@ def test_a_plain_stream_accumulates_to_its_parts(provider: Provider) -> None:
 
 
 @pytest.mark.parametrize(("provider", "name"), _cases("broken"), ids=case_id)
-def test_broken_streams_raise_the_decoded_error(provider: Provider, name: str) -> None:
+def test_broken_streams_raise_the_decoded_error(provider: ProviderEntry, name: str) -> None:
     StreamLaw(provider.name).assert_same(provider.streams.broken()[name])
 
 
 @pytest.mark.parametrize(("provider", "name"), _cases("rules"), ids=case_id)
-def test_each_rule_holds_both_ways(provider: Provider, name: str) -> None:
+def test_each_rule_holds_both_ways(provider: ProviderEntry, name: str) -> None:
     law = StreamLaw(provider.name)
     law.assert_same(provider.streams.rules()[name])
     law.assert_same_one_by_one(provider.streams.rules()[name])
 
 
 @pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
-def test_a_broken_sse_stream_raises_as_decoded(provider: Provider) -> None:
+def test_a_broken_sse_stream_raises_as_decoded(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     sse = provider.streams.to_sse(provider.streams.plain())
     fragment = f'"{provider.streams.text_fragment}"'
@@ -80,7 +81,7 @@ def test_a_broken_sse_stream_raises_as_decoded(provider: Provider) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
-def test_every_field_set_to_anything_gives_the_decoded_outcome(provider: Provider) -> None:
+def test_every_field_set_to_anything_gives_the_decoded_outcome(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     events = provider.streams.plain()
     for position, paths in provider.streams.field_paths().items():

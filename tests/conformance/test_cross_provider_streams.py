@@ -1,18 +1,19 @@
 """A proxy's law: every recorded stream of every provider, decoded and encoded as another
 provider's stream, gives events that provider's SDK accepts, and they accumulate to the
 same answer text the source stream gives (what is lost on the way is reported, never
-raised). Found missing when Gemini's decoder gave a part's end after the finish and the
-Anthropic and Bedrock encoders, which close their blocks at the finish, refused it."""
+raised). Found missing when one provider's decoder gave a part's end after the finish and
+the encoders that close their blocks at the finish refused it."""
 
 from __future__ import annotations
 
 import pytest
 
 import chatcodec
-from conformance.providers import PROVIDERS, Provider, case_id
+from conformance.entry import ProviderEntry
+from conformance.providers import PROVIDERS, case_id
 
 
-def _cases() -> list[tuple[Provider, str, Provider]]:
+def _cases() -> list[tuple[ProviderEntry, str, ProviderEntry]]:
     return [
         (source, name, target)
         for source in PROVIDERS
@@ -32,7 +33,9 @@ def _text(response: chatcodec.ChatResponse) -> str:
 
 
 @pytest.mark.parametrize(("source", "name", "target"), _cases(), ids=case_id)
-def test_a_recorded_stream_crosses_to_every_other_provider(source: Provider, name: str, target: Provider) -> None:
+def test_a_recorded_stream_crosses_to_every_other_provider(
+    source: ProviderEntry, name: str, target: ProviderEntry
+) -> None:
     events = source.stream_events(name)
     wire = list(chatcodec.encode_stream(target.name, chatcodec.decode_stream(source.name, events), on_loss="ignore"))
     target.check_stream(wire)

@@ -12,13 +12,14 @@ import pytest
 
 import chatcodec
 from chatcodec.stream_replay import events_from_response
-from conformance.providers import PROVIDERS, Provider, case_id
+from conformance.entry import ProviderEntry
+from conformance.providers import PROVIDERS, case_id
 
 CASES = [(provider, raw) for provider in PROVIDERS for raw in provider.finish_reasons]
 
 
 @pytest.mark.parametrize(("provider", "raw"), CASES, ids=case_id)
-def test_raw_finish_reason_maps_both_ways(provider: Provider, raw: str) -> None:
+def test_raw_finish_reason_maps_both_ways(provider: ProviderEntry, raw: str) -> None:
     payload = provider.with_finish_reason(provider.load("response", provider.finish_reason_fixture), raw)
     response = chatcodec.decode_response(provider.name, payload)
     assert response.finish_reason == chatcodec.FinishReason(unified=provider.finish_reasons[raw], raw=raw)
@@ -32,7 +33,7 @@ STREAMABLE = [(provider, raw) for provider, raw in CASES if raw not in provider.
 
 
 @pytest.mark.parametrize(("provider", "raw"), STREAMABLE, ids=case_id)
-def test_raw_finish_reason_survives_a_stream(provider: Provider, raw: str) -> None:
+def test_raw_finish_reason_survives_a_stream(provider: ProviderEntry, raw: str) -> None:
     payload = provider.with_finish_reason(provider.load("response", provider.finish_reason_fixture), raw)
     response = chatcodec.decode_response(provider.name, payload)
     losses: list[chatcodec.Loss] = []

@@ -22,37 +22,26 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, json_objects
+from conformance.entry import ProviderEntry
 from conformance.normal_forms import without_provider_data
-from conformance.providers import PROVIDER, PROVIDER_NAMES, Provider, case_id, fixture_cases
+from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, case_id, fixture_cases
 
-_URL_CITATION = {
-    "type": "url_citation",
-    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
-}
-_GEMINI_CITATIONS = {"citations": [{"startIndex": 0, "endIndex": 1, "uri": "https://example.com/otters"}]}
 
-CHOICE_BAGS: dict[str, dict[str, Any]] = {
-    "openai-chat": {"native_finish_reason": "end_turn", "logprobs": {"content": [], "refusal": None}},
-    "gemini": {"citationMetadata": _GEMINI_CITATIONS, "finishMessage": "done"},
-    "anthropic": {"x_trace": "abc"},
-    "bedrock-converse": {"x_trace": "abc"},
-    "openai-responses": {"x_trace": "abc"},
-}
-"""A choice's bag as each provider's decoder writes one (the last three write none: any
-bag of theirs has no place on their wire)."""
+def _choice_bag(name: str) -> dict[str, Any]:
+    """A choice's bag as the provider's decoder writes one (its entry's sample)."""
+    return dict(PROVIDER[name].bags.choice)
 
-MESSAGE_BAGS: dict[str, dict[str, Any] | None] = {
-    "openai-chat": {"annotations": [_URL_CITATION], "refusal": None},
-    "gemini": None,  # a Gemini Content has no field but parts and role (the SDK forbids others)
-    "anthropic": {"x_trace": "abc"},
-    "bedrock-converse": {"x_trace": "abc"},
-    "openai-responses": {"x_trace": "abc"},
-}
-"""A message's bag as each provider's decoder writes one (OpenAI's ``annotations``)."""
 
-CARRIES_UNFINISHED_CHOICE_BAG = {"gemini"}
-"""Providers whose stream carries a choice's bag with no finish reason (a Gemini candidate
-has its fields on any chunk; OpenAI's stream gives them with ``finish_reason`` only)."""
+def _message_bag(name: str) -> dict[str, Any] | None:
+    """A message's bag as the provider's decoder writes one, or None where it has none."""
+    message = PROVIDER[name].bags.message
+    return None if message is None else dict(message)
+
+
+def _sample_keys() -> set[str]:
+    """The keys of every provider's sample bags."""
+    bags = [bag for provider in PROVIDERS for bag in (provider.bags.choice, provider.bags.message)]
+    return {key for bag in bags for key in bag or {}}
 
 
 def _with_bags(response: chatcodec.ChatResponse, choice_bag: Any, message_bag: Any) -> chatcodec.ChatResponse:
@@ -161,11 +150,11 @@ def _known_finish_words(response: chatcodec.ChatResponse) -> chatcodec.ChatRespo
 
 def _bag_losses(losses: list[chatcodec.Loss]) -> list[str]:
     """The losses of the sample bags' keys, by what they say was lost."""
-    keys = {key for bags in (CHOICE_BAGS, MESSAGE_BAGS) for bag in bags.values() for key in bag or {}}
+    keys = _sample_keys()
     return sorted(loss.what for loss in losses if any(repr(key) in loss.what for key in keys))
 
 
-def _as_provider_carries(provider: Provider, response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
+def _as_provider_carries(provider: ProviderEntry, response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
     body = chatcodec.encode_response(provider.name, response, on_loss="ignore")
     return chatcodec.decode_response(provider.name, body)
 
@@ -175,10 +164,10 @@ def _as_provider_carries(provider: Provider, response: chatcodec.ChatResponse) -
 def test_item26_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
     provider = PROVIDER[name]
     generated = data.draw(chat_responses().map(without_provider_data).map(_known_finish_words), "response")
-    message_bag = MESSAGE_BAGS[name]
+    message_bag = _message_bag(name)
     response = _with_bags(
         _as_provider_carries(provider, generated),
-        {name: CHOICE_BAGS[name]},
+        {name: _choice_bag(name)},
         None if message_bag is None else {name: message_bag},
     )
     whole_losses: list[chatcodec.Loss] = []
@@ -195,23 +184,18 @@ def test_item26_choice_and_message_bags_stream_as_they_encode(name: str, data: s
     if not _bag_losses(stream_losses):  # carried: exactly as the non-streamed body carries them
         assert provider.same_result(streamed) == provider.same_result(whole)
         assert _bag_losses(whole_losses) == []
-        assert (streamed.choices[0].provider_metadata or {})[name].items() >= _without_nulls(CHOICE_BAGS[name]).items()
+        assert (streamed.choices[0].provider_metadata or {})[name].items() >= _without_nulls(_choice_bag(name)).items()
         if message_bag is not None:
-            assert (streamed.choices[0].message.provider_metadata or {})[name]["annotations"] == [_URL_CITATION]
+            streamed_message_bag = (streamed.choices[0].message.provider_metadata or {})[name]
+            assert streamed_message_bag.items() >= _without_nulls(message_bag).items()
     else:  # reported: what arrives is the rest, the same as without the bags
         assert provider.same_result(streamed) == provider.same_result(_without_sample_bags(whole))
-        assert name in NO_STREAM_PLACE
-
-
-NO_STREAM_PLACE = {"anthropic", "bedrock-converse", "openai-responses"}
-"""Providers whose stream has no place for a choice's or message's bag (Anthropic and
-Responses keep none in ``encode_response`` either, and report them there too; a Converse
-body has ``output`` and ``output.message`` for them, its stream neither)."""
+        assert provider.bags.stream_place == "none"
 
 
 def _without_sample_bags(response: chatcodec.ChatResponse) -> chatcodec.ChatResponse:
     """``response`` without the sample bags' keys on its choices and messages."""
-    keys = {key for bags in (CHOICE_BAGS, MESSAGE_BAGS) for bag in bags.values() for key in bag or {}}
+    keys = _sample_keys()
 
     def kept(metadata: Any) -> Any:
         bags = {provider: {k: v for k, v in bag.items() if k not in keys} for provider, bag in (metadata or {}).items()}
@@ -243,7 +227,7 @@ def _without_nulls(bag: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
 def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) -> None:
     provider = PROVIDER[name]
-    bag = {name: CHOICE_BAGS[name]}
+    bag = {name: _choice_bag(name)}
     choice = chatcodec.ResponseChoice(
         message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="Otters hold hands")]),
         provider_metadata=bag,
@@ -253,7 +237,7 @@ def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name
     wire = list(chatcodec.encode_stream(name, events_from_response(response), on_loss="ignore", losses=losses))
     provider.check_stream(wire)
     streamed = chatcodec.accumulate_stream(name, wire)
-    if name in CARRIES_UNFINISHED_CHOICE_BAG:
+    if provider.bags.stream_place == "on any event":
         assert losses == []
         assert streamed.choices[0].finish_reason is None
         assert streamed.choices[0].provider_metadata == bag
@@ -268,7 +252,7 @@ def _cut_before_the_finish(response: chatcodec.ChatResponse) -> chatcodec.ChatRe
     )
 
 
-def _has_bags(provider: Provider, name: str) -> bool:
+def _has_bags(provider: ProviderEntry, name: str) -> bool:
     response = chatcodec.decode_response(provider.name, provider.load("response", name))
     return any(choice.provider_metadata or choice.message.provider_metadata for choice in response.choices)
 
@@ -278,17 +262,17 @@ WITH_BAGS = [
     for provider, name in fixture_cases("response")
     if name not in provider.stream_gaps and _has_bags(provider, name)
 ]
-"""Recorded responses with a choice or message bag (OpenAI's and Gemini's)."""
+"""Recorded responses with a choice or message bag (of the providers whose entry says so)."""
 
 
-def test_item26_recorded_responses_with_bags_are_openai_and_gemini_ones() -> None:
-    assert {provider.name for provider, _name in WITH_BAGS} == {"openai-chat", "gemini"}
+def test_item26_recorded_responses_with_bags_are_the_ones_the_entries_name() -> None:
+    assert {provider.name for provider, _name in WITH_BAGS} == {p.name for p in PROVIDERS if p.bags.recorded}
     assert len(WITH_BAGS) >= 14
 
 
 @pytest.mark.parametrize(("provider", "name"), WITH_BAGS, ids=case_id)
 def test_item26_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_reports_them(
-    provider: Provider, name: str
+    provider: ProviderEntry, name: str
 ) -> None:
     cut = _cut_before_the_finish(chatcodec.decode_response(provider.name, provider.load("response", name)))
     losses: list[chatcodec.Loss] = []
@@ -296,8 +280,8 @@ def test_item26_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_report
     provider.check_stream([provider.for_sdk(name, event) for event in wire])
     streamed = chatcodec.accumulate_stream(provider.name, wire)
     assert all(choice.finish_reason is None for choice in streamed.choices)
-    if losses:  # only the bags a stream cannot give without a finish (OpenAI's annotations)
-        assert provider.name not in CARRIES_UNFINISHED_CHOICE_BAG
+    if losses:  # only the bags a stream cannot give without a finish (such as a message's annotations)
+        assert provider.bags.stream_place != "on any event"
         assert {loss.what.split(" data ")[0] for loss in losses} == {provider.name}
         assert provider.same_result(streamed) == provider.same_result(_without_bags(cut))
     else:

@@ -258,6 +258,43 @@ def _provider_targets(name: str) -> list[Target]:
         ),
         Target(f"conversation[{name}]", _mutated_one(streams), lambda v: _conversation(name, v), stream=True),
         Target(f"cli_convert[{name}]", _mutated_text(requests), lambda v: _cli(["convert", "--from", name], v)),
+        *_strict_targets(name, requests, responses, streams),
+    ]
+
+
+def _strict_targets(
+    name: str,
+    requests: Callable[[], tuple[Any, ...]],
+    responses: Callable[[], tuple[Any, ...]],
+    streams: Callable[[], tuple[Any, ...]],
+) -> list[Target]:
+    """The ``strict=True`` entry points (issue 22): the same law, every refusal at a path
+    of the input."""
+    return [
+        Target(
+            f"decode_request_strict[{name}]",
+            _mutated_one(requests),
+            lambda v: chatcodec.decode_request(name, v, strict=True),
+        ),
+        Target(
+            f"decode_response_strict[{name}]",
+            _mutated_one(responses),
+            lambda v: chatcodec.decode_response(name, v, strict=True),
+        ),
+        Target(
+            f"accumulate_stream_strict[{name}]",
+            _mutated_one(streams),
+            lambda v: chatcodec.accumulate_stream(name, iter(_stream_as_list(v)), strict=True),
+            stream=True,
+        ),
+        Target(
+            f"convert_request_strict[{name}]",
+            _mutated_one(requests),
+            lambda v: chatcodec.convert_request(
+                v, source=name, target="bedrock-converse", strict=True, **NO_LOSS_WARNINGS
+            ),
+        ),
+        Target(f"cli_validate_strict[{name}]", _mutated_text(requests), lambda v: _cli(["validate", "--strict"], v)),
     ]
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.providers import kit
+from chatcodec.providers.kit import arguments
 
 _SCALARS = st.one_of(
     st.none(),
@@ -45,7 +46,7 @@ def _argument_texts(draw: st.DrawFn) -> str:
 
 
 def _careful(text: str) -> tuple[Any, bool]:
-    return kit._careful_arguments(text)  # pyright: ignore[reportPrivateUsage]
+    return arguments._careful_arguments(text)  # pyright: ignore[reportPrivateUsage]
 
 
 @settings(max_examples=300, deadline=None)

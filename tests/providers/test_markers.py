@@ -127,3 +127,20 @@ def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
     )
     printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert printed.strip() == """['openai-chat spelling _max_tokens_key="max_tokens"']"""
+
+
+def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
+    """Issue 20 item 4: the kit sits below the registry, so a provider's declarations are
+    found through the table its ``markers.py`` fills, importing that module by the folder
+    naming rule, never the registry or the provider's codec; a name with no such module
+    declares nothing."""
+    code = (
+        "import sys\n"
+        "from chatcodec.providers.kit import meaningful_markers\n"
+        "print(sorted(meaningful_markers('openai-chat')), dict(meaningful_markers('acme')),\n"
+        "      dict(meaningful_markers('Not A Provider')), dict(meaningful_markers('kit')))\n"
+        "loaded = ('chatcodec.registry', 'chatcodec.providers.openai_chat.codec')\n"
+        "print([module for module in loaded if module in sys.modules])\n"
+    )
+    printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert printed.splitlines() == ["['_cache', '_max_tokens_key'] {} {} {}", "[]"]

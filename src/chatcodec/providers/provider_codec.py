@@ -14,16 +14,17 @@ with a different signature, fails type-checking in its ``codec.py`` (issue 20, i
 Where a provider's reading really differs, the difference is a named keyword argument
 with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
 AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
-an :class:`~chatcodec.providers.context.EncodeContext` (a provider may pass its own
+an :class:`~chatcodec.providers.kit.context.EncodeContext` (a provider may pass its own
 subclass through its roles: the ``ContextT_contra`` of the protocols); the decode entry
 points and the decoders that read a body (messages, tools, settings) take a
-:class:`~chatcodec.providers.context.DecodeContext`. ``decode_usage`` and
+:class:`~chatcodec.providers.kit.context.DecodeContext`. ``decode_usage`` and
 ``decode_finish_reason`` map one value and take none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 import pydantic_core
@@ -33,9 +34,11 @@ from chatcodec.errors import ChatcodecError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
-from chatcodec.providers.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
-from chatcodec.registry import StreamDecoder
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.target_rules import apply_target_rules
+from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_builder import StreamBuilder
@@ -47,6 +50,7 @@ ContextT_contra = TypeVar("ContextT_contra", bound=EncodeContext, contravariant=
 """The encode context a provider's roles share: :class:`EncodeContext` or the
 provider's subclass of it (Anthropic's carries its cache breakpoints)."""
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
+DecoderT = TypeVar("DecoderT")
 
 
 class RequestFunctions(Protocol):
@@ -140,23 +144,11 @@ class SettingsFunctions(Protocol[ContextT_contra]):
     ) -> None: ...
 
 
-class StreamEncoder(Protocol):
-    """``stream_encode.py``'s ``StreamEncoder``: canonical events in, wire events out,
-    pushed one at a time (so a server can write each as it comes)."""
-
-    def feed(self, event: AnyStreamEvent, /) -> Iterator[dict[str, Any]]:
-        """The wire events for one canonical event (often none, sometimes several)."""
-        ...
-
-    def close(self) -> Iterator[dict[str, Any]]:
-        """The wire events still owed when the canonical stream ends."""
-        ...
-
-
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's role modules."""
 
     __slots__ = (
+        "_dialect",
         "_new_stream_decoder",
         "_new_stream_encoder",
         "_requests",
@@ -186,11 +178,12 @@ class ProviderCodec:
         settings: SettingsFunctions[ProviderContextT],
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
         stream_encoder: Callable[[EncodeContext], StreamEncoder],
+        dialect: DialectDecoders | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` maps each public option name to
         the key it rides under in this provider's ``provider_options`` bag (see
-        :func:`~chatcodec.providers.context.read_options`)."""
+        :func:`~chatcodec.providers.kit.context.read_options`)."""
         self.name = name
         """The registry name (``"openai-chat"``)."""
         self.options: Mapping[str, str] = options
@@ -207,6 +200,7 @@ class ProviderCodec:
         self._responses = responses
         self._new_stream_decoder = stream_decoder
         self._new_stream_encoder = stream_encoder
+        self._dialect = dialect or DialectDecoders()
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
@@ -233,13 +227,18 @@ class ProviderCodec:
         return _reading(self._requests.decode_request, payload, self.decode_context())
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-        """Write a request body; what the format cannot carry is recorded in ``losses``."""
+        """Write a request body; what the format cannot carry is recorded in ``losses``,
+        and the provider's rules in force (API version, model family) are applied last
+        (:mod:`chatcodec.providers.target_rules`)."""
         bag = (request.provider_options or {}).get(self.name)
         context = self.encode_context(losses, model=request.model, bag=bag)
         try:
-            return self._requests.encode_request(request, context)
+            wire = self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
+        options = (request.provider_options or {}).get(self.name)
+        apply_target_rules(self.name, wire, model=request.model, options=options, losses=losses)
+        return wire
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
@@ -285,6 +284,64 @@ class ProviderCodec:
             yield from encoder.close()
         except RecursionError:
             raise too_deep() from None
+
+    # --- dialect reading (issue 20, item 3) -----------------------------------------------
+    # What the dialect readers (chatcodec.dialects, chatcodec.dialect_tools) call: pieces of
+    # this provider's shape found outside a request body, read into canonical *data* (dicts,
+    # not yet validated: the boundary validates them with the caller's paths). Each method is
+    # backed by the provider's own decoder, given in ``dialect=``.
+
+    def decode_part(self, part: dict[str, Any]) -> dict[str, Any]:
+        """One content part (block) in this provider's shape, as canonical part data."""
+        return self._dialect_decoder(self._dialect.part, "content parts")(part)
+
+    def decode_assistant(self, message: dict[str, Any]) -> dict[str, Any]:
+        """One assistant message in this provider's shape, as canonical message data."""
+        return self._dialect_decoder(self._dialect.assistant, "assistant messages")(message)
+
+    def decode_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A request's ``tools`` list in this provider's shape, as canonical tool data
+        (function tools only: a provider's own tool kinds have no canonical tool)."""
+        decode = self._dialect_decoder(self._dialect.tools, "tool definitions")
+        canonical: dict[str, Any] = {}
+        decode({"tools": tools}, canonical, {}, self.decode_context())
+        decoded: list[dict[str, Any]] = canonical.get("tools") or []
+        return decoded
+
+    def _dialect_decoder(self, decoder: DecoderT | None, what: str) -> DecoderT:
+        if decoder is None:
+            raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
+        return decoder
+
+    # --- published field sets, for strict reading (issue 22 follow-up) ------------------------
+    # What chatcodec.strict reads through the codec (never from a provider folder): the
+    # ``known_fields.json`` package data beside the provider's own modules.
+
+    def field_sets(self) -> FieldSets | None:
+        """The fields this provider's published API defines, per object kind (its
+        ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
+        read once on first use; ``None`` for a codec whose package has no such file."""
+        package = getattr(self._requests, "__package__", None)
+        return load_field_sets(package) if isinstance(package, str) and package else None
+
+    # --- end of published field sets --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DialectDecoders:
+    """The provider's own decoders behind :class:`ProviderCodec`'s dialect-reading methods
+    (``decode_part``, ``decode_assistant``, ``decode_tools``); a provider gives the ones
+    whose shapes the dialect readers accept, the rest stay ``None``."""
+
+    part: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Its ``parts.decode_part`` for any content part or block."""
+    assistant: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    """Its decoder of one wire assistant message."""
+    tools: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], None] | None = None
+    """Its ``tools.decode_tools(request, canonical, bag, context)``."""
+
+
+# --- end of dialect reading ----------------------------------------------------------------
 
 
 def read_event(read: Callable[[InputT], None], event: InputT, position: int) -> None:

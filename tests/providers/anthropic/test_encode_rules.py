@@ -230,13 +230,13 @@ def test_item_21_options_apply_to_conversions_too() -> None:
     assert losses == []
 
 
-def test_item_21_a_missing_model_is_not_made_up() -> None:
-    """Nothing invented, so nothing changed: the body has no ``model`` and no loss says so
-    (the single-hop law: a loss exactly when the decoded request differs)."""
+def test_item_21_a_missing_model_is_not_made_up_but_reported() -> None:
+    """Nothing invented: the body has no ``model``, and a ``required`` loss says the API
+    will refuse it (issue 21, item 4: never silently absent)."""
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="q")], max_tokens=10)
     body, losses = encode_request(request)
     assert "model" not in body
-    assert losses == []
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.model", "required")]
 
 
 def test_item_21_response_values_the_source_lacks_are_reported() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from conformance.anthropic_streams import block_delta, block_start, plain_stream
 from conformance.stream_law import StreamLaw, outcome
+from providers.anthropic.conformance_streams import block_delta, block_start, plain_stream
 
 LAW = StreamLaw("anthropic")
 

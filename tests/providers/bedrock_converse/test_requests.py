@@ -177,11 +177,8 @@ def test_blank_text_blocks_are_dropped_and_reported() -> None:
         ]
     )
     body, losses = _encode(request)
-    assert body["messages"] == [
-        {"role": "user", "content": [{"text": "hi"}]},
-        {"role": "user", "content": [{"text": "again"}]},
-    ]
-    assert _paths(losses) == ["$.messages[0].content[0]", "$.messages[1]", "$.messages[1]"]
+    assert body["messages"] == [{"role": "user", "content": [{"text": "hi"}, {"text": "again"}]}]  # roles alternate
+    assert _paths(losses) == ["$.messages[0].content[0]", "$.messages[1]", "$.messages[1]", "$.messages[2]"]
 
 
 # --- cache points ----------------------------------------------------------------------------
@@ -355,15 +352,16 @@ def test_bedrock_thinking_of_an_unknown_model_is_not_replayed_to_anthropic() -> 
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(body, source=PROVIDER, target="anthropic", on_loss="ignore", losses=losses)
     assert anthropic["messages"][0]["content"] == [{"type": "text", "text": "a"}]
-    assert _paths(losses) == ["$.messages[0].content[0]"]
+    assert _paths(losses) == ["$.messages[0].content[0]", "$.model"]  # no modelId: reported (issue 21)
 
 
 # --- settings --------------------------------------------------------------------------------
 
 
 def test_inference_settings_and_claude_thinking_map_to_canonical() -> None:
+    older = "us.anthropic.claude-3-7-sonnet-20250219-v1:0"  # Claude 4.5+ takes no temperature beside topP (issue 21)
     body = {
-        "modelId": CLAUDE,
+        "modelId": older,
         "messages": [{"role": "user", "content": [{"text": "q"}]}],
         "inferenceConfig": {"maxTokens": 512, "temperature": 0.5, "topP": 0.9, "stopSequences": ["END"]},
         "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}, "top_k": 5},
@@ -374,7 +372,7 @@ def test_inference_settings_and_claude_thinking_map_to_canonical() -> None:
         "additionalModelResponseFieldPaths": ["/stop_sequence"],
     }
     decoded = chatcodec.decode_request(PROVIDER, body)
-    assert (decoded.model, decoded.max_tokens, decoded.temperature, decoded.top_p) == (CLAUDE, 512, 0.5, 0.9)
+    assert (decoded.model, decoded.max_tokens, decoded.temperature, decoded.top_p) == (older, 512, 0.5, 0.9)
     assert decoded.stop == ["END"]
     assert decoded.reasoning == chatcodec.ReasoningConfig(enabled=True, budget_tokens=2048)
     encoded, losses = _encode(decoded)

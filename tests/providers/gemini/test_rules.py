@@ -18,7 +18,7 @@ from providers.gemini.gemini_support import (
     load_json,
 )
 
-SIGNATURE = "EqQBCqEBAXLI2nx"
+SIGNATURE = "EqQBCqEBAXLI2nw="
 
 
 def _model_turn(*parts: dict[str, Any]) -> dict[str, Any]:
@@ -55,15 +55,15 @@ def test_a_signature_goes_back_inside_the_part_it_came_with() -> None:
 def test_signed_parts_are_never_merged() -> None:
     assistant = chatcodec.AssistantMessage(
         content=[
-            chatcodec.TextPart(text="a", provider_metadata={"gemini": {"thoughtSignature": "s1"}}),
-            chatcodec.TextPart(text="b", provider_metadata={"gemini": {"thoughtSignature": "s2"}}),
+            chatcodec.TextPart(text="a", provider_metadata={"gemini": {"thoughtSignature": "czE="}}),
+            chatcodec.TextPart(text="b", provider_metadata={"gemini": {"thoughtSignature": "czI="}}),
             chatcodec.TextPart(text="c"),
         ]
     )
     encoded, losses = encode_request(chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi"), assistant]))
     assert encoded["contents"][1]["parts"] == [
-        {"text": "a", "thoughtSignature": "s1"},
-        {"text": "b", "thoughtSignature": "s2"},
+        {"text": "a", "thoughtSignature": "czE="},
+        {"text": "b", "thoughtSignature": "czI="},
         {"text": "c"},
     ]
     assert losses == []

@@ -475,6 +475,7 @@ def test_a_hosted_tool_without_a_type_is_a_loss_not_a_tool_the_api_rejects() -> 
     and this codec's own decoder refuse (``$.tools[0].type`` missing)."""
     request = chatcodec.ChatRequest.model_validate(
         {
+            "model": "m",
             "messages": [{"role": "user", "content": "q"}],
             "provider_tools": [{"type": "opaque", "provider": "openai-chat", "data": {}}],
         }

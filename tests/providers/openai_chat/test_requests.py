@@ -398,7 +398,7 @@ def test_foreign_thinking_is_a_loss_and_no_field_is_invented() -> None:
     encoded, losses = encode_request(anthropic_turn())
     assert encoded["messages"][1] == {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}
     assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
-    assert "_reasoning_field" in losses[0].why
+    assert "reasoning_field" in losses[0].why
 
 
 def test_foreign_thinking_goes_where_the_option_says() -> None:
@@ -486,7 +486,7 @@ def test_what_openai_cannot_carry_is_listed() -> None:
 
 def test_loss_policy_warns_by_default() -> None:
     with pytest.warns(chatcodec.LossWarning, match="top_k"):
-        chatcodec.encode_request(FORMAT, ChatRequest(top_k=3))
+        chatcodec.encode_request(FORMAT, ChatRequest(model="m", top_k=3))
 
 
 # --- bad input -------------------------------------------------------------------------

@@ -3,6 +3,7 @@ response loses on the way to OpenAI's shape."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -62,11 +63,12 @@ def test_finish_reasons_from_elsewhere(unified: str, raw: str | None, word: str,
 
 
 def test_missing_fields_get_placeholders_and_a_missing_finish_reason_a_loss() -> None:
+    before = int(time.time())
     encoded, losses = encode_response(ChatResponse(message=AssistantMessage(content="hi")))
-    assert encoded == {
+    assert before <= encoded["created"] <= time.time()  # issue 23: stamped now, not 0 (1970)
+    assert {key: value for key, value in encoded.items() if key != "created"} == {
         "id": "",
         "object": "chat.completion",
-        "created": 0,
         "model": "",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
     }
@@ -173,8 +175,8 @@ def anthropic_response(**options: Any) -> ChatResponse:
     )
 
 
-def test_an_anthropic_response_in_openai_shape() -> None:
-    encoded, losses = encode_response(anthropic_response())
+def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
+    encoded, losses = encode_response(anthropic_response(_reasoning_field=None))
     message = encoded["choices"][0]["message"]
     assert message == {
         "role": "assistant",
@@ -188,6 +190,21 @@ def test_an_anthropic_response_in_openai_shape() -> None:
         "$.choices[0].message.content[0]",
     ]
     assert_response_matches_sdk(encoded)
+
+
+def test_foreign_reasoning_goes_to_reasoning_content_by_default_issue_23() -> None:
+    encoded, losses = encode_response(anthropic_response())
+    assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
+    assert "$.choices[0].message.content[0].signature" in [loss.path for loss in losses]
+    assert_response_matches_sdk(encoded)
+
+
+def test_the_public_reasoning_field_option_names_the_field_issue_23() -> None:
+    converted = chatcodec.encode_response(
+        FORMAT, anthropic_response(), options={"reasoning_field": "reasoning"}, on_loss="ignore"
+    )
+    assert converted["choices"][0]["message"]["reasoning"] == "Plan."
+    assert "reasoning_content" not in converted["choices"][0]["message"]
 
 
 def test_the_response_option_sends_foreign_reasoning() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from conformance.openai_chat_streams import plain_stream
 from conformance.stream_law import StreamLaw, outcome
+from providers.openai_chat.conformance_streams import plain_stream
 from providers.openai_chat.openai_chat_support import FORMAT
 
 LAW = StreamLaw(FORMAT)

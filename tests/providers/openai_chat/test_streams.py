@@ -303,8 +303,8 @@ def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:
     ]
 
 
-def test_an_anthropic_stream_as_openai_chunks() -> None:
-    chunks, losses = encode_events(anthropic_events())
+def test_an_anthropic_stream_as_openai_chunks_with_reasoning_off() -> None:
+    chunks, losses = encode_events(anthropic_events(_reasoning_field=None))
     assert_chunks_match_sdk(chunks)
     assert [loss.path for loss in losses] == ["$[1]"]
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
@@ -336,7 +336,9 @@ def test_events_without_a_start_get_placeholders() -> None:
     )
     assert losses == []
     assert_chunks_match_sdk(chunks)
-    assert {(part["id"], part["created"], part["model"]) for part in chunks} == {("", 0, "")}
+    assert {(part["id"], part["model"]) for part in chunks} == {("", "")}
+    assert len({part["created"] for part in chunks}) == 1
+    assert chunks[0]["created"] > 1_700_000_000  # issue 23: stamped now, not 0
 
 
 def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
@@ -356,7 +358,46 @@ def test_error_events_encode_as_error_chunks() -> None:
     chunks, _ = encode_events(
         [ErrorEvent(message="boom", error_type="server_error", body=body), ErrorEvent(message="bare")]
     )
-    assert chunks == [{"error": body}, {"error": {"message": "bare", "type": None}}]
+    bare = {"message": "bare", "type": "server_error", "param": None, "code": None}
+    assert chunks == [{"error": body}, {"error": bare}]
+
+
+def test_a_foreign_error_body_is_not_nested_in_an_openai_error_issue_23() -> None:
+    anthropic_body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    chunks, _ = encode_events([ErrorEvent(message="Overloaded", error_type="overloaded_error", body=anthropic_body)])
+    assert chunks == [{"error": {"message": "Overloaded", "type": "overloaded_error", "param": None, "code": None}}]
+
+
+def test_foreign_reasoning_streams_as_reasoning_content_by_default_issue_23() -> None:
+    chunks, _ = encode_events(anthropic_events())
+    assert [chunk["choices"][0]["delta"].get("reasoning_content") for chunk in chunks[:1]] == ["Plan"]
+
+
+def usage_events() -> list[chatcodec.AnyStreamEvent]:
+    """Usage first and in two parts, as Anthropic reports it (message_start, message_delta)."""
+    return [
+        ResponseStartEvent(id="msg_1", model="claude"),
+        UsageEvent(usage=chatcodec.Usage(input_tokens=10)),
+        TextStartEvent(index=0),
+        TextDeltaEvent(index=0, delta="hi"),
+        TextEndEvent(index=0),
+        FinishEvent(finish_reason=FinishReason(unified="stop")),
+        UsageEvent(usage=chatcodec.Usage(output_tokens=5)),
+    ]
+
+
+def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
+    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": True}))
+    usage_chunks = [chunk for chunk in chunks if "usage" in chunk]
+    assert usage_chunks == [chunks[-1]]
+    assert chunks[-1]["choices"] == []
+    assert (chunks[-1]["usage"]["prompt_tokens"], chunks[-1]["usage"]["completion_tokens"]) == (10, 5)
+    assert all(chunk["choices"] for chunk in chunks[:-1])
+
+
+def test_no_usage_chunk_unless_include_usage_issue_23() -> None:
+    chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": False}))
+    assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 
 def test_push_style_decoder() -> None:

@@ -10,7 +10,7 @@ import chatcodec
 from chatcodec.stream_replay import events_from_response
 from chatcodec.testing import chat_responses
 from conformance.normal_forms import without_provider_data
-from conformance.openai_responses_rules import single_hop_requests
+from providers.openai_responses.conformance import single_hop_requests
 from providers.openai_responses.responses_support import (
     FORMAT,
     assert_request_matches_sdk,

@@ -169,7 +169,7 @@ def test_anthropic_thinking_routed_to_responses_is_reported_not_turned_into_text
 
 
 def test_parallel_function_calls_stream_into_separate_parts() -> None:
-    from conformance.openai_responses_streams import rules
+    from providers.openai_responses.conformance_streams import rules
 
     response = chatcodec.accumulate_stream(FORMAT, rules()["parallel-calls-interleaved"])
     calls = response.message.tool_calls
@@ -178,7 +178,7 @@ def test_parallel_function_calls_stream_into_separate_parts() -> None:
 
 
 def test_unknown_stream_events_are_never_fatal() -> None:
-    from conformance.openai_responses_streams import plain_stream
+    from providers.openai_responses.conformance_streams import plain_stream
 
     events = plain_stream()
     events.insert(3, {"type": "response.something_new", "output_index": 0, "payload": {"x": 1}})
@@ -253,7 +253,7 @@ def test_a_text_part_that_opens_a_message_item_streams_live() -> None:
 
 
 def test_the_conversation_builder_appends_a_responses_stream_event_by_event() -> None:
-    from conformance.openai_responses_streams import plain_stream
+    from providers.openai_responses.conformance_streams import plain_stream
 
     conversation = chatcodec.Conversation(messages=[UserMessage(content="Hi")])
     for event in plain_stream():
@@ -261,7 +261,7 @@ def test_the_conversation_builder_appends_a_responses_stream_event_by_event() ->
     message = conversation.finish_stream()
     assert message == chatcodec.accumulate_stream(FORMAT, plain_stream()).message
     assert conversation.unresolved_tool_calls() == message.tool_calls
-    payload = conversation.dump(FORMAT, on_loss="error")
+    payload = conversation.dump(FORMAT, on_loss="error", model="m")
     assert [item.get("type") for item in payload["input"][1:]] == ["reasoning", "message", "function_call"]
 
 

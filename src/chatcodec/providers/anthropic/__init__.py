@@ -1,5 +1,13 @@
 """The Anthropic Messages API codec (registry name ``"anthropic"``).
 
+API documentation:
+
+- Reference: https://platform.claude.com/docs/en/api/messages
+- Streaming (server-sent events): https://platform.claude.com/docs/en/build-with-claude/streaming
+- Versions and migration: https://platform.claude.com/docs/en/api/versioning ,
+  https://platform.claude.com/docs/en/api/migration-2026-10-21
+- SDK types (the tests' oracle): https://github.com/anthropics/anthropic-sdk-python/tree/main/src/anthropic/types
+
 Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
 functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
 mapping) that have no place in the provider-neutral API.

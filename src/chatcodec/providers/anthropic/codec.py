@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from chatcodec.providers.anthropic import (
     finish_reason,
     messages,
@@ -16,7 +18,7 @@ from chatcodec.providers.anthropic import (
     usage,
 )
 from chatcodec.providers.anthropic.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,
@@ -31,5 +33,9 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    # a block read outside its message may be of any kind a user or assistant turn holds
+    dialect=DialectDecoders(
+        part=partial(parts.decode_part, allowed=parts.ASSISTANT_KINDS | parts.USER_KINDS), tools=tools.decode_tools
+    ),
 )
 """The codec instance registered as ``anthropic``."""

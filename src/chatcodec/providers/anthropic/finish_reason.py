@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.claude import StopReasons
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.kit.claude import StopReasons
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {

@@ -3,7 +3,7 @@
 A decoder keeps, on the closest canonical object, every wire field it did not map. Some
 spellings carry no information but must come back exactly, so they are kept as markers
 (keys starting with exactly one ``_``; a wire key starting with ``_`` is kept escaped as
-``__key``, see ``providers/kit.py``). A field equal to its default is not kept at all, so
+``__key``, see ``providers/kit/bags.py``). A field equal to its default is not kept at all, so
 a bag holds only real information.
 
 Pure spelling (every server that takes one spelling takes the other with the same
@@ -20,7 +20,10 @@ meaning; another provider drops them without a report):
 * ``_is_error`` (tool results): ``is_error: false`` was spelled out;
 * ``_no_content`` (tool results): the result had no ``content`` key;
 * ``_no_input_schema`` (tools): the tool had no ``input_schema`` key;
-* ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent.
+* ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent;
+* ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
+  ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
+  another provider.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -45,4 +48,4 @@ OPTIONS: Mapping[str, str] = {"unsigned_thinking": "unsigned_thinking"}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with thinking Anthropic cannot verify
 (``"drop"`` or ``"text"``). The codec reads them into
-:attr:`~chatcodec.providers.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

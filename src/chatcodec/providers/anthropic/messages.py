@@ -47,8 +47,9 @@ from chatcodec.providers.anthropic.parts import (
     encode_part,
     is_tool_result,
 )
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.prefill import trim_prefill_block, trimmed_prefill
 
 Block = tuple[dict[str, Any], Steps]
 """A wire block with the canonical path it came from (for loss reports)."""
@@ -182,21 +183,13 @@ def encode_messages(messages: list[AnyMessage], start: int, context: AnthropicCo
 
 
 def _trim_prefill(turn: _Turn, context: AnthropicContext) -> None:
-    """Trim the trailing whitespace Anthropic rejects at the end of a final assistant turn."""
-    why = "Anthropic rejects a final assistant turn that ends in whitespace"
+    """Trim the trailing whitespace Claude rejects at the end of a final assistant turn
+    (:mod:`chatcodec.providers.prefill`, shared with Bedrock)."""
     if turn.string is not None:
-        trimmed = turn.string.rstrip()
-        if trimmed != turn.string:
-            context.losses.add(turn.at, "trailing whitespace of the final assistant turn", why)
-            turn.string = trimmed
-        return
-    if not turn.blocks:
-        return
-    block, at = turn.blocks[-1]
-    text = block.get("text")
-    if block.get("type") == "text" and isinstance(text, str) and text != text.rstrip():
-        context.losses.add(at, "trailing whitespace of the final assistant turn", why)
-        block["text"] = text.rstrip()
+        turn.string = trimmed_prefill(turn.string, turn.at, context.losses)
+    elif turn.blocks and turn.blocks[-1][0].get("type") == "text":
+        block, at = turn.blocks[-1]
+        trim_prefill_block(block, "text", at, context.losses)
 
 
 _CLIENT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
@@ -288,13 +281,17 @@ def _cache_last(blocks: list[Block], message: AnyMessage, context: AnthropicCont
     marker = message.cache_control
     assert marker is not None
     if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
-        context.losses.add((*at, "cache_control"), "cache_control", "no block at the end of the message can carry it")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "no block at the end of the message can carry it", "setting"
+        )
         return
     block, block_at = blocks[-1]
     if "cache_control" not in block:
         context.cache(block, marker, block_at)
     elif block["cache_control"] != encode_cache_control(marker):
-        context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
+        )
 
 
 def _message_losses(message: AnyMessage, context: AnthropicContext, at: Steps) -> None:

@@ -51,11 +51,8 @@ from chatcodec.content import (
 )
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
-from chatcodec.providers.claude import UnsignedThinking
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import (
     Steps,
-    arguments_object,
     claude_signed,
     decode_cache_control,
     encode_cache_control,
@@ -63,6 +60,10 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
+from chatcodec.providers.kit.claude import UnsignedThinking
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.tool_arguments import input_object
 
 # --- decode ------------------------------------------------------------------------------
 
@@ -121,8 +122,16 @@ def _decoded_part(
 _TEXT_FIELDS = frozenset({"type", "text"})
 
 
+TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
+"""``TextBlockParam``'s fields: a ``null`` in one of them is spelling, in any other key data
+(:mod:`chatcodec.providers.null_fields`)."""
+
+
 def _decode_text(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
-    return _decoded_part({"type": "text", "text": block["text"]}, block, _TEXT_FIELDS)
+    part = _decoded_part({"type": "text", "text": block["text"]}, block, _TEXT_FIELDS)
+    if None in block.values():
+        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), TEXT_DOCUMENTED)
+    return part
 
 
 _SOURCE_KEYS: dict[str, frozenset[str]] = {
@@ -284,7 +293,9 @@ class AnthropicContext(EncodeContext):
     def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: Steps) -> dict[str, Any]:
         """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
         if cache_control is not None and not self.for_request:
-            self.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+            self.losses.add(
+                (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
+            )
         elif cache_control is not None:
             block["cache_control"] = encode_cache_control(cache_control)
         if "cache_control" in block:
@@ -409,7 +420,9 @@ def _plain_text(source: Base64Source) -> str | None:
 
 def _encode_thinking(part: ThinkingPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     if part.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
+        )
     ours = part.provider in (PROVIDER, None) or claude_signed(part.provider, part.model)  # Claude on Bedrock too
     if part.redacted and ours and part.encrypted:
         if part.text or part.signature:
@@ -450,19 +463,10 @@ def _encrypted_loss(part: ThinkingPart, context: AnthropicContext, at: Steps) ->
 
 
 def tool_input(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """The arguments as the JSON object ``tool_use.input`` must be (``{}`` if they are not
-    one); a parse that changes what the text said (a repeated key, a number past a
-    double's precision) is reported, as the API gets the object re-serialised."""
-    parsed, exact = arguments_object(part.arguments)
-    if isinstance(parsed, dict):
-        if not exact:
-            why = "Anthropic takes them as an object: repeated keys or numbers a double cannot hold changed"
-            context.losses.add((*at, "arguments"), "tool arguments", why)
-        return parsed  # pyright: ignore[reportUnknownVariableType]
-    if parsed is None and not part.arguments.strip():
-        return {}
-    context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Anthropic needs one, sent {}")
-    return {}
+    """The arguments as the JSON object ``tool_use.input`` must be, by the rule shared with
+    Bedrock (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
+    wrapped, never sent as ``{}``, and reported)."""
+    return input_object(part.arguments, context.losses, at, "Anthropic")
 
 
 def _encode_tool_use(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
@@ -501,7 +505,9 @@ def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: Anth
     canonical id back, but the wire id the payload had is gone."""
     sent = sanitize_tool_use_id(tool_use_id)
     if sent != tool_use_id and KIT.marker(part.provider_metadata, REJECTED_ID) is True:
-        context.losses.add(at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}")
+        context.losses.add(
+            at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}", "metadata"
+        )
     return sent
 
 

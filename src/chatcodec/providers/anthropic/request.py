@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
@@ -36,15 +37,18 @@ from chatcodec.providers.anthropic.messages import (
     leading_system_count,
 )
 from chatcodec.providers.anthropic.parts import AnthropicContext
+from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.claude import unsigned_thinking
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit.claude import unsigned_thinking
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.target_rules import API_VERSION, carries_nothing
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
@@ -102,6 +106,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
             canonical["cache_control"] = marker
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
+    version = version_shown(dict(request))
+    if version is not None:  # re-encoded for the version it was written for (``rules.py``)
+        bag[API_VERSION] = version
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -116,6 +123,8 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
+    request = with_results_after_calls(request, losses, "Anthropic")
+    report_developer_roles(request.messages, losses, "Anthropic")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
@@ -139,8 +148,8 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
         if value is not None:
             wire[key] = value
     for key in ("frequency_penalty", "presence_penalty", "seed"):
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Anthropic has no such setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
@@ -159,7 +168,7 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRec
         wire["max_tokens"] = request.max_tokens
     elif "max_tokens" not in wire:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why)
+        losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
 
 
@@ -179,6 +188,7 @@ def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
             (*breakpoint.at, "cache_control"),
             "cache breakpoint",
             f"Anthropic allows {MAX_BREAKPOINTS} per request; the last ones (longest cached prefix) were kept",
+            "setting",
         )
 
 

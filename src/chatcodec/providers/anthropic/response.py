@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
@@ -24,10 +25,9 @@ from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_canonical
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -120,7 +120,9 @@ def encode_content(choice: ResponseChoice, context: AnthropicContext, at: Steps)
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
+        )
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)

@@ -15,9 +15,9 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.claude import encode_thinking_config
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit.claude import encode_thinking_config
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
@@ -103,10 +103,14 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
 def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
     effort = reasoning.effort
     if effort == "minimal":
-        losses.add(("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that")
+        losses.add(
+            ("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that", "setting"
+        )
         return "low"
     if effort == "none":
-        losses.add(("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled")
+        losses.add(
+            ("reasoning", "effort"), "effort 'none'", "Anthropic has no such effort; thinking disabled", "setting"
+        )
     return effort
 
 
@@ -115,9 +119,11 @@ def _encode_format(response_format: ResponseFormat | None, output_config: dict[s
         return
     at = ("response_format",)
     if response_format.type == "json_object" or response_format.json_schema is None:
-        losses.add(at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output")
+        losses.add(
+            at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output", "setting"
+        )
         return
     output_config["format"] = {"type": "json_schema", "schema": response_format.json_schema}
     for key in ("name", "description", "strict"):
         if getattr(response_format, key) is not None:
-            losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema")
+            losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema", "setting")

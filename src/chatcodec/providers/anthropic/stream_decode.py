@@ -33,23 +33,24 @@ from typing import Any, cast
 import pydantic_core
 from pydantic import TypeAdapter
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
-from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, arguments_text, decode_part
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_DOCUMENTED, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import split_fields
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
@@ -100,7 +101,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.model: str | None = None
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
@@ -222,6 +223,8 @@ class StreamDecoder(FeedByReading):
         bag = split_fields(
             {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
         )
+        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
+            with_unknown_nulls(bag, TEXT_DOCUMENTED)
         metadata = {PROVIDER: bag} if bag else None
         if kind == "text":
             state.citations = block.get("citations")
@@ -285,7 +288,7 @@ class StreamDecoder(FeedByReading):
             final = dict(state.start)
             if state.citations is not None or "citations" in final:
                 final["citations"] = state.citations
-            bag = split_fields(final, _MAPPED_BLOCK_FIELDS["text"])
+            bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), TEXT_DOCUMENTED)
             self.builder.close(part, metadata={PROVIDER: bag} if "citations" in final else None)
         elif state.kind == "thinking":
             self.builder.close(part)

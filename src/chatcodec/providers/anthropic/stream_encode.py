@@ -28,8 +28,8 @@ from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
 from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, claude_signed, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -96,6 +96,7 @@ class StreamEncoder:
         self.next_index = 0
         self.position = 0
         self.dropped_choices: set[int] = set()
+        self.stop_sequence: object = None
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The wire events ``event`` completes (possibly none yet)."""
@@ -164,6 +165,9 @@ class StreamEncoder:
         if start.created is not None:
             self.losses.add(("created",), "creation time", "Anthropic responses have none")
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
+        # A replayed response's stop_sequence is known at the start; a live stream says it
+        # in message_delta (message_start has null), where it goes (issue 24 item 13).
+        self.stop_sequence = message.get("stop_sequence")
         message.update(id=start.id or "", model=start.model or "", content=[], stop_reason=None, stop_sequence=None)
         message["usage"] = self._wire_usage(LossRecorder())  # the final usage reports any loss
         self.start_fields = {key: value for key, value in message.items() if key not in MESSAGE_MAPPED}
@@ -185,13 +189,15 @@ class StreamEncoder:
         """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
         finish = self.finish
         at = ("finish_reason",)
-        delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": None}
+        delta: dict[str, Any] = {"stop_reason": None, "stop_sequence": self.stop_sequence}
         if finish is None:
             return delta
         delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {}, self.context, at)
         KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
+            if key == "stop_sequence" and value is None and self.stop_sequence is not None:
+                continue  # the finish says nothing of it (a default): the replayed start's stands
             if key not in MESSAGE_MAPPED and (key == "stop_sequence" or self.start_fields.get(key, ...) != value):
                 delta[key] = value
         return delta

@@ -17,7 +17,7 @@ The rewrite here is a pure function, so a call and its result always agree, and 
 * **reversible**: :func:`restore_tool_use_id` undoes it, and decoding applies it, so
   ``encode(decode(x)) == x`` for every valid wire id.
 
-The mechanism is the kit's :class:`~chatcodec.providers.tool_id_mapping.ToolIdMapping`
+The mechanism is the kit's :class:`~chatcodec.providers.kit.tool_id_mapping.ToolIdMapping`
 (Bedrock Converse uses it with its own rule); this module binds it to Anthropic's.
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from chatcodec.providers.tool_id_mapping import PREFIX, ToolIdMapping
+from chatcodec.providers.kit.tool_id_mapping import PREFIX, ToolIdMapping
 
 __all__ = ["MAPPING", "PREFIX", "restore_tool_use_id", "sanitize_tool_use_id", "tool_id_rewrites"]
 

@@ -19,8 +19,8 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice
 
@@ -135,5 +135,7 @@ def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, An
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:
         at = ("parallel_tool_calls",)
-        context.losses.add(at, "parallel_tool_calls", "Anthropic's tool_choice none takes no parallel setting")
+        context.losses.add(
+            at, "parallel_tool_calls", "Anthropic's tool_choice none takes no parallel setting", "setting"
+        )
     wire["tool_choice"] = encoded

@@ -17,8 +17,8 @@ from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_with
 from chatcodec.providers.kit import tagged, wire_shape
-from chatcodec.validation import validate_with
 
 
 @wire_shape

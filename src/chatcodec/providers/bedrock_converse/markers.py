@@ -17,9 +17,13 @@ meaning; another provider drops them without a report):
 * ``_no_name``, ``_no_format``: a document without ``name`` or ``format``;
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id
+  (``tool_ids.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
   ``cache*InputTokenCount`` twins repeated the counts;
-* ``_in_messages``, ``_separate``: as in the Anthropic codec (``messages.py``).
+* ``_in_messages``: as in the Anthropic codec (``messages.py``);
+* ``_separate``: the wire had this turn apart from a same-role turn before it (after tool
+  results, or two user or assistant turns in a row), so it is not merged (``messages.py``).
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -45,4 +49,4 @@ OPTIONS: Mapping[str, str] = {"unsigned_thinking": "unsigned_thinking", "tool_re
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and when
 ``toolResult.status`` is written. The codec reads them into
-:attr:`~chatcodec.providers.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -12,9 +12,19 @@ Encoding follows the API's rules:
   (``ConversationRole`` has it);
 * consecutive tool messages merge into one user turn, and a user message right after
   them joins it behind the results (results first, as with Claude);
+* Converse requires alternating roles (ValidationException "A conversation must
+  alternate between user and assistant roles"; litellm's ``_bedrock_converse_messages_pt``
+  merges the same way): consecutive user or assistant turns are merged into one, each
+  merge a loss. Turns a Bedrock request itself had apart decode with ``_separate`` and
+  stay apart, so its own round trip is exact;
 * Bedrock rejects blank text ("text content blocks must contain non-whitespace text"):
   empty and whitespace-only text blocks are dropped, and a turn left empty is dropped;
-  each is a loss;
+  each is a loss. One exception: Claude may answer reasoning, an empty text, reasoning,
+  and a replay without that text is "modified thinking" (400), so a blank text between
+  two signed reasoning blocks is kept as it came;
+* a final assistant turn (a prefill) ending in whitespace is trimmed for a Claude model
+  or an unknown one (:mod:`chatcodec.providers.prefill`, the rule the Anthropic encoder
+  applies); other Bedrock models are sent it as it is;
 * a message's ``cache_control`` is a ``cachePoint`` after its last block.
 """
 
@@ -23,13 +33,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
+from chatcodec._narrow import as_dict
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
-    BedrockContext,
     Blocks,
     cache_marker,
     cache_point,
@@ -38,12 +49,15 @@ from chatcodec.providers.bedrock_converse.parts import (
     encode_blocks,
     member_of,
 )
-from chatcodec.providers.context import DecodeContext
-from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.prefill import trim_prefill_block
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
 _MESSAGE_FIELDS = ("role", "content")
+_ALTERNATING = ("user", "assistant")
+"""The roles Converse requires to alternate."""
 
 # --- decoding ----------------------------------------------------------------------------
 
@@ -62,13 +76,13 @@ def decode_messages(
 ) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``messages`` list."""
     canonical: list[dict[str, Any]] = []
-    after_results = False
+    previous_role = None
     for message in wire_messages:
         produced = _decode_message(message, model)
-        if after_results and message["role"] == "user":
+        if message["role"] == previous_role and previous_role in _ALTERNATING:
             metadata = produced[0].setdefault("provider_metadata", {PROVIDER: {}})
             metadata[PROVIDER][SEPARATE] = True
-        after_results = produced[-1]["role"] == "tool"
+        previous_role = message["role"]
         canonical.extend(produced)
     return canonical
 
@@ -122,6 +136,8 @@ class _Turn:
     results: list[tuple[dict[str, Any], Steps]] = field(default_factory=list[tuple[dict[str, Any], Steps]])
     bag: dict[str, Any] = field(default_factory=dict[str, Any])
     open_to_results: bool = False
+    separate: bool = False
+    """The source had this turn apart from a same-role one before it (``_separate``)."""
 
 
 def leading_system_count(messages: list[AnyMessage]) -> int:
@@ -166,9 +182,38 @@ def encode_messages(messages: list[AnyMessage], start: int, context: BedrockCont
             case _:
                 assert_never(message)
         if not turns or turns[-1] is not turn:
+            turn.separate = KIT.marker(message.provider_metadata, SEPARATE) is True
             turns.append(turn)
         _add(turn, message, context, at)
-    return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
+    if turns and turns[-1].role == "assistant" and (context.model is None or is_claude_model(context.model)):
+        _trim_prefill(turns[-1], context)
+    finished = [(wire, turn) for turn in turns if (wire := _finish(turn, context)) is not None]
+    return _alternating(finished, context)
+
+
+def _trim_prefill(turn: _Turn, context: BedrockContext) -> None:
+    """Trim the final assistant turn's last text (before any cache point after it)."""
+    blocks = [block for block in turn.blocks if "cachePoint" not in block[0]]
+    if blocks and set(blocks[-1][0]) == {"text"}:
+        block, at = blocks[-1]
+        trim_prefill_block(block, "text", at, context.losses)
+
+
+def _alternating(finished: list[tuple[dict[str, Any], _Turn]], context: BedrockContext) -> list[dict[str, Any]]:
+    """The wire turns with each user or assistant turn that follows one of its role merged
+    into it (a loss), unless the source had them apart."""
+    merged: list[dict[str, Any]] = []
+    for wire, turn in finished:
+        previous = merged[-1] if merged else None
+        if previous is None or previous["role"] != wire["role"] or wire["role"] not in _ALTERNATING or turn.separate:
+            merged.append(wire)
+            continue
+        why = "Bedrock Converse requires alternating user and assistant turns; merged into the one before"
+        context.losses.add(turn.at, f"consecutive {wire['role']} message", why)
+        for key, value in wire.items():
+            previous.setdefault(key, value)
+        previous["content"] = [*previous["content"], *wire["content"]]
+    return merged
 
 
 def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
@@ -205,11 +250,13 @@ def _contribution(message: AnyMessage, context: BedrockContext, at: Steps) -> li
     marker = message.cache_control
     if marker is not None:
         if not blocks:
-            context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache")
+            context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache", "setting")
         elif "cachePoint" not in blocks[-1][0]:
             blocks.append((cache_point(marker), at))
         elif blocks[-1][0] != cache_point(marker):
-            context.losses.add((*at, "cache_control"), "cache_control", "its last block has a different marker, kept")
+            context.losses.add(
+                (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
+            )
     return blocks
 
 
@@ -219,17 +266,34 @@ def _without_blank_text(
     """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one."""
     kept: list[tuple[dict[str, Any], Steps]] = []
     dropped = False
-    for block, at in blocks:
+    for index, (block, at) in enumerate(blocks):
         text = block.get("text")
-        if len(block) == 1 and isinstance(text, str) and not text.strip():
+        if len(block) == 1 and isinstance(text, str) and not text.strip() and not _between_reasoning(blocks, index):
             context.losses.add(at, "blank text block", "Bedrock rejects text without non-whitespace characters")
             dropped = True
         elif "cachePoint" in block and dropped:
-            context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped")
+            context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped", "setting")
         else:
             kept.append((block, at))
             dropped = False
     return kept
+
+
+def _signed_reasoning(block: dict[str, Any]) -> bool:
+    reasoning = as_dict(block.get("reasoningContent"))
+    if reasoning is None:
+        return False
+    text = as_dict(reasoning.get("reasoningText"))
+    return "redactedContent" in reasoning or (text is not None and bool(text.get("signature")))
+
+
+def _between_reasoning(blocks: list[tuple[dict[str, Any], Steps]], index: int) -> bool:
+    """Whether the block at ``index`` stands between two signed reasoning blocks."""
+    return (
+        0 < index < len(blocks) - 1
+        and _signed_reasoning(blocks[index - 1][0])
+        and _signed_reasoning(blocks[index + 1][0])
+    )
 
 
 def _finish(turn: _Turn, context: BedrockContext) -> dict[str, Any] | None:

@@ -30,8 +30,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import (
@@ -52,13 +51,12 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.payloads import loads
-from chatcodec.providers import tool_names
+from chatcodec.providers.bedrock_converse.context import BedrockContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING, restore_tool_use_id
-from chatcodec.providers.claude import UnsignedThinking
-from chatcodec.providers.context import EncodeContext
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, tool_names
+from chatcodec.providers.tool_arguments import input_object
 
 # --- formats -------------------------------------------------------------------------------
 
@@ -215,7 +213,10 @@ def _decode_tool_use(call: Mapping[str, Any]) -> dict[str, Any] | None:
         "name": call["name"],
         "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
     }
-    return KIT.attach(canonical, leftovers(call, ("toolUseId", "name", "input")))
+    bag = leftovers(call, ("toolUseId", "name", "input"))
+    if call["toolUseId"] == "":  # a response gives it a made-up id (tool_ids.name_empty_calls)
+        bag[EMPTY_ID] = True
+    return KIT.attach(canonical, bag)
 
 
 def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -238,23 +239,6 @@ def decode_tool_result(result: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------------
 
-StatusPolicy = Literal["source", "always", "never"]
-"""When ``toolResult.status`` is written: as the source had it, always, or never."""
-
-
-@dataclass(slots=True, kw_only=True)
-class BedrockContext(EncodeContext):
-    """A Bedrock encode's state beyond the shared context (whose ``model``, the target
-    ``modelId``, decides whether Claude signatures replay): the options, checked, and
-    the document names used so far."""
-
-    unsigned_thinking: UnsignedThinking = "drop"
-    """The ``unsigned_thinking`` option (anything but ``"text"`` is ``"drop"``)."""
-    tool_result_status: StatusPolicy = "source"
-    """The ``tool_result_status`` option (anything but ``"always"``/``"never"`` is ``"source"``)."""
-    document_names: set[str] = field(default_factory=set[str])
-
-
 Blocks = list[dict[str, Any]]
 
 
@@ -270,7 +254,9 @@ def _with_cache(block: dict[str, Any], part: AnyPart, context: BedrockContext, a
     if part.cache_control is None:
         return [block]
     if not context.for_request:
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
         return [block]
     return [block, cache_point(part.cache_control)]
 
@@ -404,9 +390,9 @@ def _encode_document(part: DocumentPart, context: BedrockContext, at: Steps) -> 
 
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
     """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
-    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`..tool_names`), reported, so
-    two long names stay two names and calls, choices and definitions agree. A blank name
-    is an error in a request and ``tool``, reported, in a response or stream."""
+    ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`~chatcodec.providers.kit.tool_names`),
+    reported, so two long names stay two names and calls, choices and definitions agree.
+    A blank name is an error in a request and ``tool``, reported, in a response or stream."""
     if not name.strip() and not context.for_request:  # what the model called: no request to refuse
         context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
         return "tool"
@@ -416,32 +402,28 @@ def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
 def tool_use_id(original: str, context: BedrockContext, at: Steps) -> str:
     """The id sent for ``original``; a hashed one (too long to escape) is reported."""
     if MAPPING.hashed(original):
-        context.losses.add(at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed")
+        context.losses.add(
+            at, "tool call id", "longer than Bedrock's 64 characters once escaped; sent hashed", "metadata"
+        )
     return MAPPING.sanitize(original)
 
 
 def _encode_tool_use(part: ToolUsePart, context: BedrockContext, at: Steps) -> dict[str, Any]:
+    bag = _bag(part, context, at)
     call = {
-        **restore_fields(_bag(part, context, at)),
-        "toolUseId": tool_use_id(part.id, context, (*at, "id")),
+        **restore_fields(bag),
+        "toolUseId": "" if bag.get(EMPTY_ID) else tool_use_id(part.id, context, (*at, "id")),
         "name": tool_name(part.name, context, at),
         "input": tool_input(part, context, at),
     }
     return {"toolUse": call}
 
 
-def tool_input(part: ToolUsePart, context: BedrockContext, at: Steps) -> Any:
-    """The arguments as the JSON object models expect in ``toolUse.input`` (``{}`` if they are not one)."""
-    try:
-        parsed: object = loads(part.arguments)
-    except (ValueError, RecursionError):
-        if not part.arguments.strip():
-            return {}
-        parsed = None
-    if isinstance(parsed, dict):
-        return parsed  # pyright: ignore[reportUnknownVariableType]
-    context.losses.add((*at, "arguments"), "tool arguments", "not a JSON object; Bedrock needs one, sent {}")
-    return {}
+def tool_input(part: ToolUsePart, context: BedrockContext, at: Steps) -> dict[str, Any]:
+    """The arguments as the JSON object ``toolUse.input`` must be, by the rule shared with
+    Anthropic (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
+    wrapped, never sent as ``{}``, and reported)."""
+    return input_object(part.arguments, context.losses, at, "Bedrock")
 
 
 def _encode_tool_result(part: ToolResultPart, context: BedrockContext, at: Steps) -> dict[str, Any]:
@@ -483,7 +465,9 @@ def _result_content(item: AnyPart, context: BedrockContext, at: Steps) -> Blocks
             pass  # edited into text that is not JSON: sent as text
     blocks = encode_blocks(item, context, at)
     if len(blocks) > 1:  # a tool result's content has no cache points
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
+        )
     return blocks[:1]
 
 

@@ -24,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
     decode_messages,
@@ -34,16 +36,17 @@ from chatcodec.providers.bedrock_converse.messages import (
     encode_system,
     leading_system_count,
 )
-from chatcodec.providers.bedrock_converse.parts import BedrockContext
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.claude import unsigned_thinking
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.claude import unsigned_thinking
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 _MAPPED = (
     "modelId",
@@ -111,6 +114,8 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
     losses = shared.losses
+    request = with_results_after_calls(request, losses, "Bedrock Converse")
+    report_developer_roles(request.messages, losses, "Bedrock Converse")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
@@ -133,10 +138,10 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     for key in _UNSUPPORTED:
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Bedrock Converse has no such setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only")
+        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
     return wire
 
 

@@ -16,17 +16,19 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, BedrockContext, decode_blocks, encode_blocks
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
+from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice, Usage
-from chatcodec.validation import validate_canonical
 
 RESPONSE_MAPPED = ("output", "stopReason", "usage")
 """Response members with a canonical home."""
@@ -48,7 +50,10 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResp
     output = response["output"]
     message = output["message"]
     assistant = KIT.attach(
-        {"role": "assistant", "content": decode_blocks(message["content"], ASSISTANT_KINDS)},
+        {
+            "role": "assistant",
+            "content": name_empty_calls(decode_blocks(message["content"], ASSISTANT_KINDS), PROVIDER),
+        },
         leftovers(message, ("role", "content")) | ({"role": message["role"]} if message["role"] != "assistant" else {}),
     )
     choice: dict[str, Any] = KIT.attach({"message": assistant}, leftovers(output, ("message",)))
@@ -94,7 +99,9 @@ def encode_message(choice: ResponseChoice, context: BedrockContext, at: Steps) -
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Bedrock responses carry no cache points", "setting"
+        )
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
         part_at = (*at, "content", index)

@@ -21,8 +21,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import loads
-from chatcodec.providers.claude import encode_thinking_config
-from chatcodec.providers.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.claude import encode_thinking_config
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest
 
 _FORMAT_KEYS = {"name", "description", "schema"}
@@ -120,7 +120,12 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     if response_format is not None and response_format.type != "text":
         at = ("response_format",)
         if response_format.json_schema is None:
-            losses.add(at, f"response format {response_format.type!r}", "Bedrock needs a JSON schema for JSON output")
+            losses.add(
+                at,
+                f"response format {response_format.type!r}",
+                "Bedrock needs a JSON schema for JSON output",
+                "setting",
+            )
         else:
             schema: dict[str, Any] = {}
             if response_format.name is not None:
@@ -130,7 +135,7 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
             if not bag.get("_no_schema") or response_format.json_schema:
                 schema["schema"] = _spelled(response_format.json_schema, bag.get("_schema_text"))
             if response_format.strict is not None:
-                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag")
+                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag", "setting")
             output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
     if output:
         wire["outputConfig"] = output

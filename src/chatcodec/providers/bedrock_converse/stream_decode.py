@@ -15,6 +15,11 @@ argument text; a server tool's ``toolUse`` or ``toolResult``, an ``image``, and
 part the non-streamed response has. ``citation`` deltas are gathered and given with the
 text part's end. ``messageStop`` (the stop reason) and ``metadata`` (usage, metrics,
 trace) arrive in either order: the finish is given once both are in, or at the end.
+A ``contentBlockStart`` with an empty ``start`` (``{}``, which servers built on the
+Converse shapes send before a text block, as Anthropic's ``content_block_start`` does)
+opens a text block. A gathered block never closed by ``contentBlockStop`` (a redacted
+reasoning block of a stream cut short before the stop) is given whole at the finish or
+at the end, not dropped.
 Exception events (``throttlingException``, ``modelStreamErrorException`` ...) become
 error events; event types added later are read and ignored.
 """
@@ -30,21 +35,21 @@ from typing import Any
 import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_block
-from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
+from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import EVENT_ADAPTERS, EXCEPTION_ADAPTER
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import leftovers
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 PADDING = "p"
 """AWS's padding member, dropped on reading."""
@@ -89,7 +94,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.blocks: dict[int, _Block] = {}
         self.position = -1
         self.stop: dict[str, Any] | None = None
@@ -99,10 +104,17 @@ class StreamDecoder(FeedByReading):
         self.event_type: str | None = None  # the member of the event being read
 
     def close(self) -> list[AnyStreamEvent]:
-        """The finish, when ``messageStop`` came without ``metadata``."""
+        """The finish, when ``messageStop`` came without ``metadata``; gathered blocks never
+        stopped are given whole."""
         if self.stop is not None and not self.finished:
             self._finish()
+        self._flush_gathered()
         return self.builder.take_events()
+
+    def _flush_gathered(self) -> None:
+        """Give every gathered block still open (no ``contentBlockStop`` came) as its part."""
+        for index in [index for index, block in self.blocks.items() if block.part is None]:
+            self._block_stop(index)
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
@@ -212,6 +224,9 @@ class StreamDecoder(FeedByReading):
     def _block_start(self, index: int, start: dict[str, Any]) -> None:
         if index in self.blocks:
             raise self._error(f"content block {index} started again before it stopped", "$.contentBlockIndex")
+        if not start:  # "start": {} opens a text block (compatible servers send it; see the docstring)
+            self.blocks[index] = _Block("text", self.builder.open_text(0, index))
+            return
         if len(start) != 1:
             raise self._error("a block start has one member", "$.start")
         ((member, value),) = start.items()
@@ -221,6 +236,8 @@ class StreamDecoder(FeedByReading):
             if not isinstance(tool_id, str) or not isinstance(name, str):
                 raise self._error("a toolUse start needs a toolUseId and a name", "$.start.toolUse")
             rest = leftovers(call, ("toolUseId", "name"))
+            if not tool_id:  # "": a made-up id, as in a response (tool_ids.py)
+                tool_id, rest[EMPTY_ID] = made_up_id(index), True
             metadata = {PROVIDER: rest} if rest else None
             part = self.builder.open_tool_call(0, index, id=restore_tool_use_id(tool_id), name=name, metadata=metadata)
             self.blocks[index] = _Block("tool", part)
@@ -348,6 +365,7 @@ class StreamDecoder(FeedByReading):
             self._finish()
 
     def _finish(self) -> None:
+        self._flush_gathered()
         stop = self.stop or {}
         self.finished = True
         reason = decode_finish_reason(stop["stopReason"], {})

@@ -24,13 +24,14 @@ from typing import Any, assert_never
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.bedrock_converse.parts import BedrockContext, encode_blocks, tool_name, tool_use_id
+from chatcodec.providers.bedrock_converse.parts import encode_blocks, tool_name, tool_use_id
 from chatcodec.providers.bedrock_converse.stream_decode import NO_METRICS
 from chatcodec.providers.bedrock_converse.usage import encode_usage
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,

@@ -13,7 +13,12 @@ encoder replays a thinking part signed by ``anthropic`` only when the target
 response carries none), the part is dropped and reported rather than risking a 400.
 
 Bedrock's own reasoning without a signature (DeepSeek-R1, gpt-oss) goes back as it came:
-those models verify nothing. Reasoning of another provider is dropped (or sent as text by
+those models verify nothing. Unsigned thinking of unknown origin (no ``provider``) goes
+as ``reasoningContent`` only to a model known not to be Claude: Claude requires a
+signature on every replayed reasoning block ("messages.1.content.0.reasoningContent:
+signature is required" on Bedrock; Anthropic's extended-thinking docs), so for a Claude
+``modelId`` or an unknown one it is handled as foreign reasoning (dropped, or sent as
+text by the option), and reported. Reasoning of another provider is dropped (or sent as text by
 the ``unsigned_thinking`` option) and reported, never sent as Bedrock's; a redacted
 payload that is not base64 (Bedrock's ``redactedContent`` is a blob) is reported too.
 """
@@ -23,14 +28,12 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec.content import ThinkingPart
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
-
-if TYPE_CHECKING:
-    from chatcodec.providers.bedrock_converse.parts import BedrockContext
 
 
 def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
@@ -73,10 +76,13 @@ def encode_thinking(part: ThinkingPart, context: BedrockContext, at: Steps) -> d
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
         return _reasoning(part, ours, context, at)
-    unverifiable = part.provider == "anthropic" and not part.signature
+    unverifiable = part.provider in ("anthropic", None) and not part.signature
+    if part.provider is None and context.model is not None and not is_claude_model(context.model):
+        unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable:
         return _reasoning(part, ours, context, at)
-    why = f"produced by {part.provider!r}; the target model cannot verify it"
+    origin = "of unknown origin and unsigned" if part.provider is None else f"produced by {part.provider!r}"
+    why = f"{origin}; the target model cannot verify it"
     if context.unsigned_thinking == "text" and part.text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
         return {"text": part.text}

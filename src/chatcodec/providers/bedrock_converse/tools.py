@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.bedrock_converse.parts import BedrockContext, cache_marker, cache_point, opaque, tool_name
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.request import ChatRequest
 
 _FUNCTION, _SERVER = "function", "server"
@@ -103,7 +104,9 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
     config: dict[str, Any] = restore_fields(as_dict(bag.get("toolConfig")) or {})
     choice = _encode_choice(request, bag, context)
     if choice is not None and not tools and not bag.get("_tool_config"):
-        context.losses.add(("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it")
+        context.losses.add(
+            ("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it", "setting"
+        )
         choice = None
     if tools or config or bag.get("_tool_config"):
         config["tools"] = tools
@@ -111,7 +114,9 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
             config["toolChoice"] = choice
         wire["toolConfig"] = config
     if request.parallel_tool_calls is not None:
-        context.losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch")
+        context.losses.add(
+            ("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch", "setting"
+        )
 
 
 def _encode_tool(request: ChatRequest, index: int, context: BedrockContext) -> list[dict[str, Any]]:
@@ -148,7 +153,9 @@ def _encode_choice(request: ChatRequest, bag: dict[str, Any], context: BedrockCo
         kept = as_dict(bag.get("toolChoice"))
         return None if kept is None else dict(kept)
     if choice.type == "none":
-        context.losses.add(("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none")
+        context.losses.add(
+            ("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none", "setting"
+        )
         return None
     if choice.type == "tool":
         return {"tool": {"name": tool_name(choice.name or "", context, ("tool_choice",))}}

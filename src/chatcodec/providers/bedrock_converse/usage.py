@@ -1,7 +1,7 @@
 """Bedrock ``TokenUsage`` <-> canonical usage, without counting anything twice.
 
 Bedrock's ``inputTokens`` counts only the uncached part of the prompt (Claude's rule, as
-Anthropic's does: shared in :mod:`chatcodec.providers.claude`): cache reads
+Anthropic's does: shared in :mod:`chatcodec.providers.kit.claude`): cache reads
 (``cacheReadInputTokens``) and writes (``cacheWriteInputTokens``) are reported beside
 it, and ``totalTokens`` is all four together (recorded: 3 + 1712 + 236 + 121 = 2072).
 Canonical ``input_tokens`` is the whole prompt, so decoding adds the cache counts and
@@ -21,9 +21,9 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.claude import UsageSpelling, decode_counts, encode_counts
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
@@ -63,7 +63,7 @@ def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, A
         if isinstance(twin, str) and twin in _TWINS and _TWINS[twin] in wire:
             wire[twin] = wire[_TWINS[twin]]
     if usage.reasoning_tokens is not None:
-        losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count")
+        losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
     for key in _REQUIRED:
         if key not in absent:
             wire.setdefault(key, 0)

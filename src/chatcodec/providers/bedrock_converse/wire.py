@@ -18,8 +18,8 @@ from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_with
 from chatcodec.providers.kit import wire_shape
-from chatcodec.validation import validate_with
 
 Count = Annotated[int, Field(ge=0)]
 """A token count or block index: canonical refuses negative ones, so the wire does too."""

@@ -6,7 +6,9 @@ is ``tool_calls`` when the candidate holds a function call (the caller says so) 
 ``RECITATION``, ``BLOCKLIST``, ``PROHIBITED_CONTENT``, ``SPII``, the ``IMAGE_*`` ones,
 ``MODEL_ARMOR``, and every ``blockReason``) is ``content_filter``; the tool-call failures
 (``MALFORMED_FUNCTION_CALL``, ``UNEXPECTED_TOOL_CALL``, ``TOO_MANY_TOOL_CALLS``,
-``MISSING_THOUGHT_SIGNATURE``, ``MALFORMED_RESPONSE``) are ``error``. Libraries that map
+``MISSING_THOUGHT_SIGNATURE``, ``MALFORMED_RESPONSE``) are ``error``; ``CONTINUATION``
+(google-genai 3.4: the turn paused, ``Candidate.continuationToken`` resumes it) is
+``pause``, like Anthropic's ``pause_turn``. Libraries that map
 all of these to ``stop`` hide a blocked or broken answer. A word added later decodes to
 ``other`` with the raw word kept, and encodes back as that word when it is spelled the
 way Gemini spells them (upper snake case).
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 FINISH_REASONS: dict[str, UnifiedFinishReason] = {
@@ -39,6 +41,7 @@ FINISH_REASONS: dict[str, UnifiedFinishReason] = {
     "TOO_MANY_TOOL_CALLS": "error",
     "MISSING_THOUGHT_SIGNATURE": "error",
     "MALFORMED_RESPONSE": "error",
+    "CONTINUATION": "pause",
     "LANGUAGE": "other",
     "OTHER": "other",
     "IMAGE_OTHER": "other",
@@ -70,7 +73,7 @@ _RAW: dict[UnifiedFinishReason, str] = {
     "content_filter": "SAFETY",
     "refusal": "SAFETY",
     "error": "MALFORMED_FUNCTION_CALL",
-    "pause": "OTHER",
+    "pause": "CONTINUATION",
     "other": "OTHER",
 }
 
@@ -107,5 +110,5 @@ def encode_finish_reason(
         return raw  # most likely a reason added after this was written: kept as sent
     chosen = _RAW[unified]
     if FINISH_REASONS[chosen] != unified and unified != "tool_calls":
-        losses.add(at, f"finish reason {unified!r}", f"Gemini has no such finishReason; sent as {chosen!r}")
+        losses.add(at, f"finish reason {unified!r}", f"Gemini has no such finishReason; sent as {chosen!r}", "metadata")
     return chosen

@@ -13,10 +13,13 @@ meaning; another provider drops them without a report):
 * ``_synthesized_id`` (tool calls): the call id was made up on decoding, because Gemini
   calls carry none (:mod:`.call_ids`); it is not written back (without it the id is
   sent, as for every call from another provider);
+* ``_empty_id`` (tool calls and results): the wire ``id`` was ``""``, read as no id (a
+  made-up id for a call, pairing by position for a result); written back as ``""``;
 * ``_unsigned`` (tool calls): Gemini sent the call without a ``thoughtSignature``, so the
   signature rule (:mod:`.signatures`) does not report it (without it, it does);
 * ``_no_args`` (tool calls) / ``_no_response`` (tool results): the call had no ``args``,
   the result no ``response``;
+* ``_no_mime_type`` (media): a ``fileData`` part had no ``mimeType`` (``parts.py``);
 * ``_skip_signature`` (tool calls): the call carried Google's documented sentinel
   ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
@@ -27,6 +30,8 @@ meaning; another provider drops them without a report):
   config dump), written back as one;
 * ``_joined`` (user messages): the message shared its wire turn with the tool results
   before it;
+* ``_model_in_body`` (requests): the body named its ``model`` (an SDK dump); the API takes
+  the model in the URL, so only such a body gets it back (:mod:`.request`);
 * ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
   has a canonical home, even an empty one (:mod:`.settings`).
@@ -68,10 +73,11 @@ OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_l
 ``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
 signature (see ``signatures.py``), and how the ``Tool`` objects were grouped when a
 payload was read. The codec reads them into
-:attr:`~chatcodec.providers.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"
+EMPTY_ID = "_empty_id"
 WITHOUT_ID = "_without_id"
 SCHEMA_KEY = "_schema_key"
 LEVEL_SPELLING = "_level_spelling"
@@ -80,6 +86,7 @@ JOINED = "_joined"
 UNSIGNED = "_unsigned"
 NO_ARGS = "_no_args"
 NO_RESPONSE = "_no_response"
+NO_MIME_TYPE = "_no_mime_type"
 SKIPPED = "_skip_signature"
 SKIP_SENTINEL = "skip_thought_signature_validator"
 """Google's documented value that tells Gemini to skip signature validation."""

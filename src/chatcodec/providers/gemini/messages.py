@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
-from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, Turn, decode_part, encode_part
+from chatcodec.providers.gemini.media import Turn
+from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit.context import DecodeContext
 
 WirePart = tuple[dict[str, Any], Steps]
 """A wire part with the canonical path it came from (for loss reports)."""
@@ -197,7 +198,9 @@ def _message_bag(message: AnyMessage, context: GeminiContext, at: Steps) -> dict
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Gemini turns have no name")
     if message.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
+        )
     return bag
 
 

@@ -8,61 +8,44 @@ a ``thoughtSignature``. The signature belongs to its part: it stays in that part
 never joining two parts, so a signature is sent back inside the part it came with
 (joining adjacent text parts moves or drops signatures: Gemini 3 then answers 400).
 
-Media map by MIME type: ``image/*`` to image parts, ``audio/*`` to audio parts, PDF and
-``text/*`` to documents (in user turns); anything else (video...) and code execution
-parts are kept whole as opaque parts. ``videoMetadata`` beside the media rides in the
-part's bag.
+Media and code execution parts are read and written by :mod:`.media`; results by
+:mod:`.results`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
-
-import pydantic_core
-from pydantic import ConfigDict, TypeAdapter
+from typing import Any, assert_never
 
 from chatcodec.content import (
     AnyPart,
     AudioPart,
-    Base64Source,
     DocumentPart,
-    FileSource,
     ImagePart,
     OpaquePart,
     RefusalPart,
     TextPart,
-    TextSource,
     ThinkingPart,
     ToolResultPart,
     ToolUsePart,
-    UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
-from chatcodec.providers.gemini.markers import KIT, NO_ARGS, PROVIDER, SKIP_SENTINEL, SKIPPED, SYNTHESIZED_ID, UNSIGNED
-from chatcodec.providers.gemini.results import decode_result, encode_result
+from chatcodec.providers.gemini.markers import (
+    EMPTY_ID,
+    KIT,
+    NO_ARGS,
+    PROVIDER,
+    SKIP_SENTINEL,
+    SKIPPED,
+    SYNTHESIZED_ID,
+    UNSIGNED,
+)
+from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
+from chatcodec.providers.gemini.results import compact_json, decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
-
-Turn = Literal["user", "model", "system"]
-"""Which kind of content a part is read for: each canonical message takes other parts."""
-
-_MEDIA_KEYS = {"inlineData": ("mimeType", "data"), "fileData": ("fileUri", "mimeType")}
-_BASE64_BYTES: TypeAdapter[bytes] = TypeAdapter(bytes, config=ConfigDict(val_json_bytes="base64"))
-"""pydantic's base64 reading, which the google-genai types use for ``bytes`` fields."""
-
-
-def is_base64(text: str) -> bool:
-    """Whether ``text`` reads as base64 bytes (standard or URL-safe alphabet, padding
-    optional, no stray bits), as ``inlineData.data`` and ``thoughtSignature`` must."""
-    try:
-        _BASE64_BYTES.validate_json(json.dumps(text))
-    except pydantic_core.ValidationError:
-        return False
-    return True
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 
 @dataclass
@@ -92,38 +75,6 @@ class GeminiContext(EncodeContext):
     """Wire calls Gemini itself sent without a signature: the signature rule leaves them be."""
 
 
-def media_kind(mime_type: str | None, turn: Turn) -> str:
-    """The canonical part type for media of ``mime_type`` in a ``turn``, or ``opaque``."""
-    if mime_type is None:
-        return "document" if turn == "user" else "opaque"
-    if mime_type.startswith("image/"):
-        return "image"
-    if mime_type.startswith("audio/"):
-        return "audio"
-    if turn == "user" and (mime_type == "application/pdf" or mime_type.startswith("text/")):
-        return "document"
-    return "opaque"
-
-
-def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] | None:
-    """The canonical media part for an ``inlineData`` / ``fileData`` part, or None when
-    it must stay whole (another kind of media, or fields with no canonical home)."""
-    blob: dict[str, Any] = part[key]
-    if not set(blob) <= set(_MEDIA_KEYS[key]):
-        return None
-    mime_type = blob.get("mimeType")
-    kind = media_kind(mime_type, turn)
-    if kind == "opaque":
-        return None
-    if key == "inlineData":
-        source: dict[str, Any] = {"type": "base64", "media_type": mime_type, "data": blob["data"]}
-    else:
-        source = {"type": "url", "url": blob["fileUri"]}
-        if mime_type is not None:
-            source["media_type"] = mime_type
-    return KIT.attach({"type": kind, "source": source}, leftovers(part, (key,)))
-
-
 def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: int) -> dict[str, Any]:
     """The canonical part (as a dict) for wire ``part`` at ``index`` of a ``turn``."""
     if "text" in part and turn != "system" and part.get("thought") is True:
@@ -131,7 +82,7 @@ def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: 
             return _decode_thought(part, context)
     elif "text" in part:
         return KIT.attach({"type": "text", "text": part["text"]}, leftovers(part, ("text",)))
-    for key in _MEDIA_KEYS:
+    for key in MEDIA_KEYS:
         if key in part and turn != "system":
             media = decode_media(part, key, turn)
             if media is not None:
@@ -165,9 +116,11 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
     if rest:
         bag["functionCall"] = rest
     call_id = call.get("id")
-    if call_id is None:
+    if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
         bag[SYNTHESIZED_ID] = True
+        if "id" in call:
+            bag[EMPTY_ID] = True
     if "thoughtSignature" not in part:
         bag[UNSIGNED] = True
     elif part["thoughtSignature"] == SKIP_SENTINEL:
@@ -181,8 +134,6 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
 
 def arguments_text(args: object) -> str:
     """Arguments as the compact JSON text a stream and a body both give."""
-    from chatcodec.providers.gemini.results import compact_json
-
     return compact_json(args)
 
 
@@ -193,10 +144,12 @@ def encode_part(part: AnyPart, context: GeminiContext, at: Steps) -> dict[str, A
     """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     if part.cache_control is not None:
-        context.losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        context.losses.add(
+            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
+        )
     match part:
         case TextPart():
-            return {**restore_fields(bag), "text": part.text}
+            return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)
         case ThinkingPart():
             return _encode_thought(part, bag, context, at)
         case ImagePart() | AudioPart() | DocumentPart():
@@ -235,48 +188,20 @@ def _encode_thought(
     return wire
 
 
-def encode_media(
-    part: ImagePart | AudioPart | DocumentPart, bag: dict[str, Any], losses: LossRecorder, at: Steps
-) -> dict[str, Any] | None:
-    """``inlineData`` for base64, ``fileData`` for a URL; other sources are losses."""
-    if isinstance(part, ImagePart) and part.detail not in (None, "auto"):
-        losses.add((*at, "detail"), "image detail", "Gemini sets resolution per request (mediaResolution)")
-    if isinstance(part, DocumentPart) and (part.title is not None or part.filename is not None):
-        losses.add(at, "document title or file name", "Gemini media parts have neither")
-    source = part.source
-    kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
-    if kind != part.type:
-        losses.add(
-            (*at, "source"),
-            f"{part.type} media type",
-            f"Gemini tells media apart by MIME type; it reads back as {kind}",
-        )
-    match source:
-        case Base64Source():
-            if not is_base64(source.data):
-                losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
-                return None
-            return {**restore_fields(bag), "inlineData": {"mimeType": source.media_type, "data": source.data}}
-        case UrlSource():
-            file_data = {"fileUri": source.url}
-            if source.media_type is not None:
-                file_data["mimeType"] = source.media_type
-            return {**restore_fields(bag), "fileData": file_data}
-        case FileSource():
-            losses.add((*at, "source"), "file id", "Gemini references files by URI, not another provider's file id")
-            return None
-        case TextSource():
-            losses.add((*at, "source"), "text document", "Gemini has no document part; sent as text")
-            return {**restore_fields(bag), "text": source.text}
-        case _:
-            assert_never(source)
+def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
+    bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
+    on a text or call part as on a thought part (issue 24 item 3); reported."""
+    signature = wire.get("thoughtSignature")
+    if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
+        del wire["thoughtSignature"]
+        losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
+    return wire
 
 
 def encode_call(part: ToolUsePart, bag: dict[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
-    from chatcodec.providers.gemini.results import parsed_object
-
-    wire = restore_fields(bag)
+    wire = checked_signature(restore_fields(bag), context.losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
     call["name"] = (
         tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name
@@ -289,6 +214,11 @@ def encode_call(part: ToolUsePart, bag: dict[str, Any], context: GeminiContext, 
         call["args"] = args
     if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
         call["id"] = part.id
+        if not part.id and not bag.get(EMPTY_ID):
+            why = 'Gemini reads an id "" as none: the call reads back with a made-up id'
+            context.losses.add((*at, "id"), "empty tool call id", why)
+    elif bag.get(EMPTY_ID):
+        call["id"] = ""
     wire["functionCall"] = call
     if bag.get(SKIPPED):
         wire["thoughtSignature"] = SKIP_SENTINEL

@@ -6,8 +6,11 @@
 top-level field ride in ``provider_options["gemini"]`` and are written back verbatim,
 in the spelling they came in (:mod:`.spelling`).
 
-The model is part of the URL, not the body; a body that names one (``model``, as SDK
-dumps do) gives the canonical model, and a request with a model writes it back.
+The model is part of the URL, not the body: the REST API refuses a ``model`` field
+("Invalid JSON payload received. Unknown name \"model\""), so the encoder leaves it out
+and a caller puts ``request.model`` in the URL (issue 23). A body that names one
+(``model``, as SDK dumps do) gives the canonical model and the ``_model_in_body`` marker,
+so such a dump round-trips.
 Encoder options in ``provider_options["gemini"]``: ``missing_signature`` (see
 :mod:`.signatures`).
 """
@@ -16,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec.providers.gemini.messages import (
     decode_messages,
@@ -34,20 +37,24 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.result_order import with_results_after_calls
+from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
 _KNOBS = ("missing_signature",)
+MODEL_IN_BODY = "_model_in_body"
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
     request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
     canonical: dict[str, Any] = {}
+    bag = leftovers(request, _MAPPED)
     if request.get("model") is not None:
         canonical["model"] = request["model"]
-    bag = leftovers(request, _MAPPED)
+        bag[MODEL_IN_BODY] = True
     if snake:
         bag[SNAKE] = snake
     messages = decode_messages(request["contents"], context)
@@ -70,12 +77,14 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
     losses = shared.losses
+    request = with_results_after_calls(request, losses, "Gemini")
+    report_developer_roles(request.messages, losses, "Gemini")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
     context = shared.extend(GeminiContext, synthesized=_synthesized_ids(request), names=_names(request))
     wire = restore_fields(bag)
-    if request.model is not None:
+    if request.model is not None and bag.get(MODEL_IN_BODY):
         wire["model"] = request.model
     leading = leading_system_count(request.messages)
     system = encode_system(request.messages[:leading], context)
@@ -90,11 +99,13 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
 
 def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
     if request.stream:
-        losses.add(("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field")
+        losses.add(
+            ("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field", "setting"
+        )
     if request.metadata is not None:
-        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field")
+        losses.add(("metadata",), "metadata", "Gemini requests have no metadata field", "metadata")
     if request.cache_control is not None:
-        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
 
 
 def _names(request: ChatRequest) -> dict[str, str]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
@@ -32,8 +32,8 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.usage import decode_usage, encode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.validation import validate_canonical
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""
@@ -169,7 +169,9 @@ def encode_candidate(choice: ResponseChoice, position: int, context: EncodeConte
     if message.name is not None:
         losses.add((*message_at, "name"), "participant name", "Gemini turns have no name")
     if message.cache_control is not None:
-        losses.add((*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers")
+        losses.add(
+            (*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers", "setting"
+        )
     part_context = context.extend(GeminiContext)
     parts: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):

@@ -10,7 +10,12 @@ any other object is the output as a whole. So:
 * encoding reverses it: an error's text goes in ``error``; a text that is the compact
   JSON of an object (and not one of the two forms above) is sent as that object, any
   other text as ``output``; so each direction gives the other back exactly;
-* media in ``parts`` follow the text as image / audio / document parts.
+* media in ``parts`` follow the text as image / audio / document parts. ``response`` is
+  required even then (400 without it; Google's multimodal function-response example
+  sends ``response`` beside ``parts``,
+  https://ai.google.dev/gemini-api/docs/function-calling#multimodal), so a result of
+  media alone is sent with ``"response": {}``, and ``{}`` beside media reads back as no
+  text; a text ``"{}"`` beside media goes as ``{"output": "{}"}`` to stay apart.
 
 The result's ``name`` is required by Gemini: the encoder takes it from the result, else
 from the call it answers (results from OpenAI-style histories carry only the call id).
@@ -25,9 +30,10 @@ from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, Te
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
-from chatcodec.providers.gemini.markers import KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
+from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
 
@@ -50,10 +56,8 @@ def parsed_object(text: str) -> dict[str, Any] | None:
 
 def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
     """A tool-result part for a ``functionResponse`` part."""
-    from chatcodec.providers.gemini.parts import decode_media
-
     function_response: dict[str, Any] = part["functionResponse"]
-    wire_id = function_response.get("id")
+    wire_id = function_response.get("id") or None  # "" answers by position, as a call's "" id is made up
     bag = leftovers(part, ("functionResponse",))
     rest = unmapped(function_response, ("name", "response", "id", "parts"))
     if rest:
@@ -61,6 +65,8 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     call_id = open_calls.answer(function_response["name"], wire_id)
     if wire_id is None:
         bag[WITHOUT_ID] = True  # paired by position: no id is written back
+        if "id" in function_response:
+            bag[EMPTY_ID] = True  # ... but the "" it came with
     result: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": wire_id if wire_id is not None else call_id or fallback_id,
@@ -76,7 +82,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     if media is None:
         result["content"] = text
     else:
-        content: list[dict[str, Any]] = [] if response is None else [{"type": "text", "text": text}]
+        content: list[dict[str, Any]] = [] if response in (None, {}) else [{"type": "text", "text": text}]
         for item in media:
             key = next((key for key in ("inlineData", "fileData") if key in item), None)
             decoded = None if key is None else decode_media(item, key, "user")
@@ -129,21 +135,24 @@ def encode_result(
         media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(part.content)]
     wire_media = [item for item in media if item is not None]
     texts_given = isinstance(part.content, str) or any(isinstance(item, TextPart) for item in part.content)
-    media_only = not texts_given and bool(wire_media)  # read back as media alone
-    left_out = media_only or (bag.get(NO_RESPONSE) and text == "")  # as it came, or media alone
-    if part.is_error or not left_out:
-        function_response["response"] = response_object(text, part.is_error)
+    if part.is_error or not (bag.get(NO_RESPONSE) and text == ""):  # left out only as it came
+        if not texts_given and wire_media:
+            function_response["response"] = {}  # media alone (read back as such)
+        elif wire_media and text == "{}" and not part.is_error:
+            function_response["response"] = {"output": text}  # not {}: that is media alone
+        else:
+            function_response["response"] = response_object(text, part.is_error)
     if wire_media:
         function_response["parts"] = wire_media
     if not bag.get(WITHOUT_ID) and not made_up:
         function_response["id"] = part.tool_use_id
+    elif bag.get(EMPTY_ID):
+        function_response["id"] = ""
     wire["functionResponse"] = function_response
     return wire
 
 
 def _media(item: object, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    from chatcodec.providers.gemini.parts import encode_media
-
     if isinstance(item, TextPart):
         return None
     if isinstance(item, ImagePart | AudioPart | DocumentPart):

@@ -22,9 +22,9 @@ from typing import Any
 
 from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _OPTIONS = ("provider_options", PROVIDER)
@@ -138,9 +138,9 @@ def _encode_format(fmt: ResponseFormat, config: dict[str, Any], bag: dict[str, A
         config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = fmt.json_schema
     for key in ("name", "description"):
         if getattr(fmt, key) is not None:
-            losses.add((*at, key), f"schema {key}", "Gemini output schemas have none")
+            losses.add((*at, key), f"schema {key}", "Gemini output schemas have none", "setting")
     if fmt.strict is False:
-        losses.add((*at, "strict"), "strict=False", "Gemini always holds the answer to its schema")
+        losses.add((*at, "strict"), "strict=False", "Gemini always holds the answer to its schema", "setting")
 
 
 def _encode_thinking(
@@ -157,7 +157,7 @@ def _encode_thinking(
     _report_switches(reasoning, losses, at)
     effort = reasoning.effort
     if effort == "max":
-        losses.add((*at, "effort"), "effort 'max'", "Gemini's highest thinking level is XHIGH")
+        losses.add((*at, "effort"), "effort 'max'", "Gemini's highest thinking level is XHIGH", "setting")
         effort = "xhigh"
     if effort is not None and effort != "none":
         spelling = bag.get(LEVEL_SPELLING)
@@ -167,15 +167,17 @@ def _encode_thinking(
     if reasoning.include_thoughts is not None:
         thinking["includeThoughts"] = reasoning.include_thoughts
     if reasoning.summary is not None:
-        losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only")
+        losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only", "setting")
     return thinking
 
 
 def _report_switches(reasoning: ReasoningConfig, losses: LossRecorder, at: Steps) -> None:
     """Gemini has a budget and a level, no switches: what reads back differently."""
     if reasoning.enabled is not None:
-        losses.add((*at, "enabled"), "reasoning switch", "Gemini has none; thinkingBudget 0 turns thinking off")
+        losses.add(
+            (*at, "enabled"), "reasoning switch", "Gemini has none; thinkingBudget 0 turns thinking off", "setting"
+        )
     if reasoning.adaptive is False:
-        losses.add((*at, "adaptive"), "adaptive=False", "Gemini has no such switch")
+        losses.add((*at, "adaptive"), "adaptive=False", "Gemini has no such switch", "setting")
     if reasoning.effort == "none":
-        losses.add((*at, "effort"), "effort 'none'", "Gemini has no such level; sent as thinkingBudget 0")
+        losses.add((*at, "effort"), "effort 'none'", "Gemini has no such level; sent as thinkingBudget 0", "setting")

@@ -27,8 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, ValidationError, json_path
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
@@ -38,11 +38,11 @@ from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, 
 from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.kit import leftovers, mark_absent
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 
@@ -79,7 +79,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.position = -1
         self.started = False
         self.model: str | None = None

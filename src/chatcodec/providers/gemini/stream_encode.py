@@ -21,13 +21,13 @@ from typing import Any, assert_never
 
 from chatcodec.content import ToolUsePart
 from chatcodec.errors import StreamError
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
 from chatcodec.providers.gemini.parts import GeminiContext, encode_part
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,

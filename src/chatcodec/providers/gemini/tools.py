@@ -19,10 +19,10 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
-from chatcodec.providers.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
@@ -131,7 +131,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
             ]
         wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
     if request.parallel_tool_calls is False:
-        losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off")
+        losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off", "setting")
 
 
 def _laid_out(
@@ -181,7 +181,7 @@ def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) 
     elif tool.parameters != {"type": "object", "properties": {}}:
         declaration["parametersJsonSchema"] = tool.parameters
     if tool.strict is not None:
-        losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch")
+        losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch", "setting")
     if tool.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)")
+        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
     return declaration

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.gemini.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 
 _PROMPT = "promptTokenCount"
@@ -66,7 +66,7 @@ def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, A
     if input_tokens is not None:
         prompt = input_tokens - tool_use if isinstance(tool_use, int) else input_tokens
         if prompt < 0:
-            losses.add((*at, "input_tokens"), "input token count", "smaller than the tool-use prompt count")
+            losses.add((*at, "input_tokens"), "input token count", "smaller than the tool-use prompt count", "metadata")
             prompt = 0
         wire[_PROMPT] = prompt
     reasoning = usage.reasoning_tokens
@@ -74,7 +74,7 @@ def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, A
     if output is not None:
         candidates = output - (reasoning or 0)
         if candidates < 0:
-            losses.add((*at, "output_tokens"), "output token count", "smaller than the reasoning count")
+            losses.add((*at, "output_tokens"), "output token count", "smaller than the reasoning count", "metadata")
             candidates = 0
         if candidates or _CANDIDATES not in absent:
             wire[_CANDIDATES] = candidates
@@ -83,7 +83,7 @@ def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, A
     if usage.cache_read_tokens is not None:
         wire[_CACHED] = usage.cache_read_tokens
     if usage.cache_write_tokens:
-        losses.add((*at, "cache_write_tokens"), "cache write count", "Gemini reports no cache writes")
+        losses.add((*at, "cache_write_tokens"), "cache write count", "Gemini reports no cache writes", "metadata")
     known = input_tokens is not None or output is not None
     if _TOTAL not in wire and _TOTAL not in absent and known:
         wire[_TOTAL] = (input_tokens or 0) + (output or 0)

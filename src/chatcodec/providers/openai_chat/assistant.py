@@ -144,7 +144,7 @@ def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
         case "thinking":
             return reasoning.decode_content_thinking(item)
         case _:
-            return parts.opaque(item)
+            return server_tools.content_block(item) or parts.opaque(item)
 
 
 def _kind(part: Mapping[str, Any]) -> ContentKind:
@@ -305,6 +305,9 @@ def _place(
         case ToolUsePart():
             layout.calls.append((part, steps))
             return "call"
+        case OpaquePart() if server_tools.in_content(part):
+            layout.items.append((part, steps))
+            return "item"
         case OpaquePart() if server_tools.is_server_part(part):
             layout.server.append(part)
             return "server"
@@ -400,6 +403,8 @@ def _encode_item(
             return {**wire_fields(KIT.own(part.provider_metadata)), "type": "refusal", "refusal": part.text}
         case ThinkingPart():
             return reasoning.encode_content_thinking(part, losses, steps)
+        case OpaquePart() if server_tools.in_content(part):
+            return dict(part.data)
         case OpaquePart():
             return parts.encode_opaque(part, losses, steps)
         case _:
@@ -416,6 +421,8 @@ def _encode_call(
     KIT.report_foreign(losses, part.provider_metadata, steps)
     bag = KIT.own(part.provider_metadata)
     name = part.name if response else tool_name(part.name, losses, steps, PROVIDER)
+    if response and not name.strip():  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     arguments = functions.encode_arguments(part)
     if isinstance(arguments, str) and not arguments.strip():
         # A call without arguments is "{}": OpenAI (and servers that parse it) reject "" (issue 10 item 5).

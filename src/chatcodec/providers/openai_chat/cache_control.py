@@ -68,4 +68,4 @@ def write(
     if spelled(metadata):
         wire[KEY] = encode_cache_control(cache)
     else:
-        losses.add((*at, KEY), KEY, why)
+        losses.add((*at, KEY), KEY, why, "setting")

@@ -4,6 +4,7 @@ servers compatible with it."""
 from __future__ import annotations
 
 from chatcodec.providers.openai_chat import (
+    assistant,
     finish_reason,
     messages,
     parts,
@@ -16,7 +17,7 @@ from chatcodec.providers.openai_chat import (
     usage,
 )
 from chatcodec.providers.openai_chat.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,
@@ -31,5 +32,6 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
 )
 """The codec instance registered as ``openai-chat``."""

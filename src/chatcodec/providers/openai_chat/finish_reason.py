@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
@@ -68,6 +68,6 @@ def encode_finish_reason(
         return raw
     word = _OPENAI_WORD.get(reason.unified)
     if word is None:
-        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'")
+        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")
         return "stop"
     return word

@@ -1,7 +1,7 @@
 """This provider's name, its kit, and the spelling markers it keeps in its bags.
 
 Spelling markers (keys starting with exactly one ``_`` in this codec's ``provider_metadata`` bag;
-a wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit.py``)
+a wire key starting with ``_`` is kept escaped as ``__key``, see ``providers/kit/bags.py``)
 record how the wire wrote something that has no canonical difference, so the encoder can
 write it the same way again. They are only added when the encoder's default would differ.
 
@@ -9,8 +9,11 @@ Pure spelling (every server that takes one spelling takes the other with the sam
 meaning; another provider drops them without a report):
 
 ``_absent``            keys the encoder writes by default but the payload left out
+``_defaults``          request fields equal to what every provider does anyway (``n: 1``,
+                       ``logprobs: false``, ``store: false``; ``request.py``)
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
+``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
@@ -31,7 +34,7 @@ meaning; another provider drops them without a report):
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
                        (litellm; the text form is the one every OpenAI server takes)
-``_server_tool``       on an Anthropic server-tool block read from litellm's shape: where it
+``_server_tool``       on an Anthropic server-tool block read from litellm's shapes: where it
                        was (``server_tools.py``), with ``_position`` and ``_arguments_text``
 ``_arguments_text``    that block's ``arguments`` text, when not the compact JSON of its input
 
@@ -52,7 +55,10 @@ pure: without it this encoder reports the reasoning it cannot place) and
 ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; as
 a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a request
 (``_reasoning_field`` also in a response's or a stream start event's
-``provider_metadata["openai-chat"]``).
+``provider_metadata["openai-chat"]``, where it defaults to ``reasoning_content``), and
+``_include_usage`` on a stream start event (the client's ``stream_options.include_usage``:
+pure, as it only says whether the held usage is sent as the last chunk). Their public
+names drop the ``_`` (``options={"reasoning_field": ...}``).
 """
 
 from __future__ import annotations
@@ -82,4 +88,4 @@ OPTIONS: Mapping[str, str] = {"reasoning_field": "_reasoning_field", "max_tokens
 ``provider_options[PROVIDER]``: where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
 servers without ``max_completion_tokens``). The codec reads them into
-:attr:`~chatcodec.providers.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -35,8 +35,8 @@ from chatcodec.messages import (
     ToolMessage,
     UserMessage,
 )
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -142,7 +142,7 @@ def _encode_tool_message(
     losses = context.losses
     KIT.report_foreign(losses, message.provider_metadata, at)
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", _ON_PARTS)
+        losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
     if message.name is not None:
         losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
     shared = wire_fields(KIT.own(message.provider_metadata))
@@ -180,7 +180,7 @@ def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, n
     if result.name is not None and not named:
         losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
     if named and result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint", "setting")
 
 
 def _result_content(

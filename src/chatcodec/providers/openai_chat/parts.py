@@ -9,7 +9,6 @@ to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h``
 
 from __future__ import annotations
 
-import mimetypes
 from typing import Any, assert_never
 
 from chatcodec import compat
@@ -31,8 +30,9 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -43,8 +43,12 @@ _DETAILS = ("auto", "low", "high")
 _BREAKPOINT = "prompt_cache_breakpoint"
 NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
-_MEDIA_TYPES = mimetypes.MimeTypes()
-"""Python's own media-type table, not the system's: the same invented file name everywhere."""
+_AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
+"""Media types other providers use for the two formats OpenAI's ``input_audio`` takes
+(``Literal["wav", "mp3"]`` in the SDK's ``ChatCompletionContentPartInputAudioParam``):
+Gemini documents ``audio/mp3`` for MP3 (ai.google.dev "Audio understanding", supported
+formats), browsers and Python's ``mimetypes`` give ``audio/x-wav`` / ``audio/wave``; the
+registered names are ``audio/mpeg`` and ``audio/wav``."""
 
 # --- decode --------------------------------------------------------------------------
 
@@ -103,7 +107,17 @@ def _cache_control(breakpoint: object) -> dict[str, Any] | None:
     return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in _TTLS else None
 
 
+IMAGE_URL_STRING = "_image_url"
+"""Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
+
+
 def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.ImagePart)
+        bare = _finish(
+            {"type": "image", "source": compat.source_from_url(part["image_url"])}, part, ("type", "image_url")
+        )
+        bare.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][IMAGE_URL_STRING] = "string"
+        return bare
     image_url: dict[str, Any] = part["image_url"]
     canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
     mapped = ["url"]
@@ -184,7 +198,9 @@ def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str
         losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
         return None
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint", "setting"
+        )
     return dict(part.data)
 
 
@@ -204,7 +220,7 @@ def _with_breakpoint(
         breakpoint["ttl"] = cache.ttl
     elif cache.ttl is not None:
         why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
-        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why)
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why, "setting")
     wire[_BREAKPOINT] = breakpoint
     return wire
 
@@ -230,7 +246,8 @@ def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str,
     image_url = {**_nested(bag, "image_url"), "url": url}
     if part.detail is not None:
         image_url["detail"] = part.detail
-    wire = {**wire_fields(bag), "type": "image_url", "image_url": image_url}
+    bare = bag.get(IMAGE_URL_STRING) == "string" and image_url == {"url": url}  # still says nothing more
+    wire = {**wire_fields(bag), "type": "image_url", "image_url": url if bare else image_url}
     return _with_breakpoint(wire, part, losses, at)
 
 
@@ -241,6 +258,14 @@ def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str,
         return None
     bag = KIT.own(part.provider_metadata)
     spelled = bag.get("_format")
+    alias = _AUDIO_ALIASES.get(source.media_type)
+    if alias is not None:
+        why = f"OpenAI names it {alias!r}, which reads back as {compat.media_type_for_audio_format(alias)}"
+        losses.add((*at, "source", "media_type"), f"media type {source.media_type}", why)
+        input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": alias}
+        return _with_breakpoint(
+            {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}, part, losses, at
+        )
     audio_format = compat.audio_format_from_media_type(source.media_type) or ""
     if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == source.media_type:
         audio_format = spelled
@@ -286,8 +311,7 @@ def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecor
         losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
     unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
     if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        source_type = part.source.media_type or ""
-        filename = f"document{_MEDIA_TYPES.guess_extension(source_type, strict=False) or ''}"
+        filename = invented_filename(part.source.media_type)
         losses.add(
             (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
         )

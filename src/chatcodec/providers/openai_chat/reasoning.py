@@ -18,11 +18,16 @@ encoding writes it back where it came from. OpenRouter repeats the text of
 marker on the parts it repeats.
 
 Reasoning produced by another provider has no standard place in an OpenAI request, so it
-is dropped with a loss, unless the request sets
-``provider_options["openai-chat"]["_reasoning_field"]`` to one of the three field names
-(on a response: ``provider_metadata["openai-chat"]["_reasoning_field"]``); then it is sent
-there, which is how DeepSeek (``reasoning_content``) or OpenRouter
-(``reasoning_details``, signatures included) accept replayed reasoning.
+is dropped with a loss, unless the request sets the encoder option ``reasoning_field``
+(``options={"reasoning_field": ...}``, kept as ``provider_options["openai-chat"]["_reasoning_field"]``)
+to one of the three field names; then it is sent there, which is how DeepSeek
+(``reasoning_content``) or OpenRouter (``reasoning_details``, signatures included) accept
+replayed reasoning.
+
+On output (a response or a stream, what a proxy serves to OpenAI clients) the option
+defaults to ``reasoning_content``, as litellm and the other gateways write it (issue 23):
+a client reading reasoning reads it there, and the official SDK keeps the unknown field.
+``reasoning_field: None`` drops it with a loss instead.
 """
 
 from __future__ import annotations
@@ -34,8 +39,8 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, path, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 STRING_FIELDS = ("reasoning_content", "reasoning")
@@ -47,8 +52,13 @@ CONTENT = "content"
 """``field`` of a Mistral thinking part, which lives inside ``content``."""
 
 OPTION = "_reasoning_field"
+"""The option as a bag key (``provider_options[PROVIDER]``): its spelling before options
+were read into the context, still how callers and stored requests set it."""
 PUBLIC_OPTION = "reasoning_field"
-"""The option's public name (:attr:`~chatcodec.providers.context.EncodeContext.options`)."""
+"""The option's public name (:attr:`~chatcodec.providers.kit.context.EncodeContext.options`)."""
+
+OUTPUT_DEFAULT = "reasoning_content"
+"""Where a response or stream puts another provider's reasoning when no option says."""
 
 FORMATS = {"anthropic": "anthropic-claude-v1", "gemini": "google-gemini-v1", "openai-responses": "openai-responses-v1"}
 """OpenRouter's ``format`` names for reasoning replayed from other providers."""
@@ -151,7 +161,12 @@ def option(context: EncodeContext, at: Steps) -> str | None:
     value = context.option(PUBLIC_OPTION)
     if value is None or value in FIELDS:
         return value
-    raise PayloadError(f"{OPTION} must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
+    raise PayloadError(f"reasoning_field must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
+
+
+def output_option(context: EncodeContext, at: Steps) -> str | None:
+    """The option for a response or stream: :data:`OUTPUT_DEFAULT` unless set (``None`` drops)."""
+    return option(context, at) if PUBLIC_OPTION in context.options else OUTPUT_DEFAULT
 
 
 def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
@@ -166,7 +181,7 @@ def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
 def drop_loss(provider: str | None, losses: LossRecorder, at: Steps) -> None:
     """Record that a thinking part from ``provider`` has nowhere to go."""
     source = provider or "an unknown provider"
-    why = f"OpenAI Chat takes no reasoning input; the {PROVIDER} option {OPTION} can name a field: {', '.join(FIELDS)}"
+    why = f"OpenAI Chat has no standard reasoning field; the option reasoning_field can name one: {', '.join(FIELDS)}"
     losses.add(at, f"thinking part from {source}", why)
 
 

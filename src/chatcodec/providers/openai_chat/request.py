@@ -16,18 +16,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
-from chatcodec._narrow import as_count
+from chatcodec._narrow import as_count, as_dict
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, present, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
+from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.request import ChatRequest, ReasoningEffort
-from chatcodec.validation import validate_canonical, validate_with
 
 _SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 _SAME_NAME_TOO = ("seed", "stream")
@@ -47,7 +48,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
-    for decoder in _DECODERS:
+    for decoder in DECODERS:
         mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
@@ -109,6 +110,31 @@ def _decode_settings(
 _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
 
 
+NEUTRAL = {"n": 1, "logprobs": False, "store": False}
+"""Fields whose value here is what every other provider does anyway (one answer, no log
+probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
+OpenAI round trip is exact and another provider drops them without a report (a value
+equal to the target's default is not a loss; issue 21: ``--strict`` rejected 200 of 500
+ordinary lines for ``n: 1`` alone)."""
+_DEFAULTS = "_defaults"
+
+
+def _decode_defaults(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    found = {
+        key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
+    }
+    if found:
+        bag[_DEFAULTS] = found
+    return list(found)
+
+
+def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
+    kept = as_dict(bag.get(_DEFAULTS)) or {}
+    return {key: value for key, value in kept.items() if key in NEUTRAL and value == NEUTRAL[key]}
+
+
 def _decode_metadata(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
@@ -119,13 +145,14 @@ def _decode_metadata(
     return ["metadata"]
 
 
-_DECODERS: tuple[Decoder, ...] = (
+DECODERS: tuple[Decoder, ...] = (
     _decode_same_name,
     _decode_tools,
     _decode_max_tokens,
     _decode_stop,
     _decode_settings,
     _decode_metadata,
+    _decode_defaults,
 )
 
 # --- encode --------------------------------------------------------------------------
@@ -134,9 +161,10 @@ _DECODERS: tuple[Decoder, ...] = (
 def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
     losses = context.losses
+    request = with_results_after_calls(request, losses, "OpenAI Chat")
     KIT.report_foreign(losses, request.provider_options, ("provider_options",))
     bag = KIT.own(request.provider_options)
-    wire = wire_fields(bag)
+    wire = {**_neutral_fields(bag), **wire_fields(bag)}
     if request.model is not None:
         wire["model"] = request.model
     wire["messages"] = encode_messages(request.messages, 0, context)
@@ -145,7 +173,7 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     settings.encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
-        losses.add(("cache_control",), "request-wide cache_control", why)
+        losses.add(("cache_control",), "request-wide cache_control", why, "setting")
     return wire
 
 
@@ -162,7 +190,7 @@ def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, 
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1
         wire["stop"] = request.stop[0] if one_string else list(request.stop)
     if request.top_k is not None:
-        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling")
+        losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
     if request.metadata is not None:
         _encode_metadata(request.metadata, wire, losses)
 
@@ -170,5 +198,7 @@ def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, 
 def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
     kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
     for key in metadata.keys() - kept.keys():
-        losses.add(("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings")
+        losses.add(
+            ("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings", "metadata"
+        )
     wire["metadata"] = kept

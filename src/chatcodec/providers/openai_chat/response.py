@@ -8,19 +8,22 @@ the response's bag.
 
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
-are then written as ``""`` and ``created`` as ``0`` (placeholders, not data), and a missing
+are then written as ``""`` (placeholders, not data) and ``created`` as the current time (a
+client that sorts or expires by it reads 1970 from ``0``, issue 23), and a missing
 finish reason as ``"stop"`` with a loss, since that one tells the client something.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.errors import ProviderAPIError
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason, encode_finish_reason
@@ -29,7 +32,6 @@ from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
 from chatcodec.response import ChatResponse, ResponseChoice
 from chatcodec.stream_events import ErrorEvent
-from chatcodec.validation import validate_canonical, validate_with
 
 OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
@@ -78,7 +80,7 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
     losses = context.losses
     KIT.report_foreign(losses, response.provider_metadata, ())
     bag = KIT.own(response.provider_metadata)
-    reasoning_field = reasoning.option(context, ("provider_metadata", "openai-chat", reasoning.OPTION))
+    reasoning_field = reasoning.output_option(context, ("provider_metadata", "openai-chat", reasoning.OPTION))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:
@@ -86,7 +88,7 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
         if value is not None:
             wire[key] = value
         elif key not in left_out and key not in wire:
-            wire[key] = default
+            wire[key] = int(time.time()) if key == "created" else default
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [

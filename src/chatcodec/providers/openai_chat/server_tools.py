@@ -19,6 +19,11 @@ an Anthropic turn). Markers let this encoder write them back where they came fro
 ``_position``      on the call: its index in ``tool_calls``
 ``_arguments_text`` on the call: the ``arguments`` text, when it is not the compact JSON of ``input``
 
+Anthropic's blocks may also come as they are, in the assistant message's ``content`` list
+(litellm passes ``server_tool_use`` and ``*_tool_result`` content blocks through to
+Anthropic: BerriAI/litellm#18770, #22240). They decode to the same opaque Anthropic parts,
+marked ``_server_tool: "content"``, and this encoder writes them back in ``content``.
+
 Only a call of the plain shape (``id``, ``type: function``, ``function.name`` and
 ``arguments`` holding a JSON object) with a matching result is read so; anything else
 stays what it was.
@@ -66,6 +71,26 @@ def _is_result(block: object) -> bool:
         return False
     kind, call_id = fields.get("type"), fields.get("tool_use_id")
     return isinstance(kind, str) and kind.endswith("_tool_result") and isinstance(call_id, str)
+
+
+_CONTENT = "content"
+_CALL_BLOCKS = ("server_tool_use", "mcp_tool_use")
+
+
+def content_block(item: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The opaque Anthropic part for a server-tool block in ``content``, or None when the
+    item is no such block (a call needs a text ``id`` and ``name``, a result a text
+    ``tool_use_id``)."""
+    kind = item.get("type")
+    is_call = kind in _CALL_BLOCKS and isinstance(item.get("id"), str) and isinstance(item.get("name"), str)
+    if not is_call and not _is_result(item):
+        return None
+    return KIT.attach({"type": "opaque", "provider": ANTHROPIC, "data": dict(item)}, {SERVER_TOOL: _CONTENT})
+
+
+def in_content(part: OpaquePart) -> bool:
+    """Whether a server-tool part was read from (and goes back into) ``content``."""
+    return part.provider == ANTHROPIC and KIT.marker(part.provider_metadata, SERVER_TOOL) == _CONTENT
 
 
 def server_call(call: Mapping[str, Any], position: int) -> dict[str, Any] | None:

@@ -13,8 +13,8 @@ from typing import Any, get_args
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import present, unmapped
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
@@ -43,7 +43,7 @@ def _encode_reasoning(config: ReasoningConfig, wire: dict[str, Any], losses: Los
         wire["reasoning_effort"] = config.effort
     for name in _OTHER_REASONING:
         if getattr(config, name) is not None:
-            losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort")
+            losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort", "setting")
 
 
 def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None:
@@ -83,12 +83,16 @@ def _encode_response_format(response_format: ResponseFormat | None, wire: dict[s
         schema = {**(as_dict(extra.get("json_schema")) or {})}
         schema.update((key, value) for key, value in fields.items() if value is not None)
         if response_format.name is None:
-            losses.add(("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'")
+            losses.add(
+                ("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'", "setting"
+            )
             schema["name"] = "response"
         built["json_schema"] = schema
     else:
         for key, value in fields.items():
             if value is not None:
                 name = "json_schema" if key == "schema" else key
-                losses.add(("response_format", name), f"response_format {name}", f"not used with {built['type']}")
+                losses.add(
+                    ("response_format", name), f"response_format {name}", f"not used with {built['type']}", "setting"
+                )
     wire["response_format"] = {**extra, **built}

@@ -52,10 +52,11 @@ from typing import Any, cast
 import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
-from chatcodec.providers.context import DecodeContext
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
@@ -72,7 +73,6 @@ from chatcodec.stream_events import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec.validation import validate_with
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
@@ -144,7 +144,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self._count = 0
         self._start: dict[str, Any] | None = None
         self._envelope: tuple[Any, ...] | None = None

@@ -12,27 +12,39 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``_reasoning_field`` option on the start event's metadata, else it is dropped with a
-loss. Several text parts of one choice run together in a stream, also with a loss.
+``reasoning_field`` option (``_reasoning_field`` on the start event's metadata), by
+default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
+parts of one choice run together in a stream, also with a loss.
+
+Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
+asked for ``stream_options.include_usage``. Other providers report usage early
+(Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
+usage chunk it did not ask for (issue 23), so usage events are merged and held to the
+end. The ``include_usage`` option (``_include_usage`` on the start event) says whether
+that chunk is sent: a proxy passes the client's ``stream_options.include_usage``; with no
+option the chunk is sent when the stream had usage. ``created`` is stamped with the
+current time when the upstream gave none.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.providers.context import EncodeContext, read_options
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec.providers.kit.context import EncodeContext, read_options
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
+from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -62,6 +74,30 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
     for event in wire_events:
         yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
     yield "data: [DONE]\n\n"
+
+
+INCLUDE_USAGE = "_include_usage"
+"""The ``include_usage`` option as a marker on the start event (see the module docstring)."""
+
+
+def _merged_usage(held: Usage, later: Usage) -> Usage:
+    fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
+    metadata = {**(held.provider_metadata or {})}
+    for provider, bag in (later.provider_metadata or {}).items():
+        metadata[provider] = {**metadata.get(provider, {}), **bag}
+    if metadata:
+        fields["provider_metadata"] = metadata
+    return Usage.model_validate(fields)
+
+
+def _error_object(event: ErrorEvent) -> dict[str, Any]:
+    """OpenAI's error object for a mid-stream error: the upstream's own when it is one
+    (``{"message": ..., "type": ...}``), else built from the message and type, so the SDK
+    shows the message rather than another provider's body nested inside (issue 23)."""
+    body = as_dict(event.body)
+    if body is not None and isinstance(body.get("message"), str) and body.get("type") != "error":
+        return dict(body)
+    return {"message": event.message, "type": event.error_type or "server_error", "param": None, "code": None}
 
 
 @dataclass
@@ -96,8 +132,11 @@ class StreamEncoder:
     def __init__(self, context: EncodeContext) -> None:
         self._context = context
         self._losses = context.losses
-        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": 0, "model": ""}
-        self._option: str | None = None
+        self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
+        self._option: str | None = reasoning.OUTPUT_DEFAULT
+        self._include_usage: bool | None = None
+        self._usage: UsageEvent | None = None  # merged, sent once at the end
+        self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
         self._number = -1
 
@@ -113,18 +152,15 @@ class StreamEncoder:
                 self._start(event, at)
                 return []
             case UsageEvent():
-                usage = encode_usage(event.usage, self._context, (*at, "usage"))
-                return [self._chunk([], event, usage=usage)]
+                self._hold_usage(event, at)
+                return []
             case FinishEvent():
                 return [self._finish(event, at)]
             case ChoiceMetadataEvent():
                 self._choice_data(event, at)
                 return []
             case ErrorEvent():
-                body = (
-                    event.body if isinstance(event.body, dict) else {"message": event.message, "type": event.error_type}
-                )
-                return [{"error": body}]
+                return [{"error": _error_object(event)}]
             case _:
                 return self._part_event(event, at)
 
@@ -132,7 +168,9 @@ class StreamEncoder:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
         self._context = replace(self._context, options=read_options(bag, OPTIONS))  # options ride on the start
-        self._option = reasoning.option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        include_usage = bag.get(INCLUDE_USAGE)
+        self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
         base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}
         for key, default in _PLACEHOLDERS:
@@ -140,7 +178,7 @@ class StreamEncoder:
             if value is not None:
                 base[key] = value
             elif key not in left_out:
-                base[key] = default
+                base[key] = int(time.time()) if key == "created" else default
         if "object" in left_out:
             del base["object"]
         self._base = base
@@ -221,14 +259,24 @@ class StreamEncoder:
         state.held_at = at
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """Nothing more to send; report the choice data no finish came for (see
-        :meth:`_choice_data`)."""
+        """The usage chunk (see the module docstring); report the choice data no finish
+        came for (see :meth:`_choice_data`)."""
         for state in self._choices.values():
             held = {key: value for key, value in {**state.held, **state.message}.items() if not is_marker(key)}
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
-        return iter(())
+        if self._usage is None or self._include_usage is False:
+            return iter(())
+        usage = encode_usage(self._usage.usage, self._context, (*self._usage_at, "usage"))
+        return iter((self._chunk([], self._usage, usage=usage),))
+
+    def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
+        """Merge ``event`` into the usage held for the end (later counts replace earlier
+        ones field by field, as :class:`~chatcodec.UsageEvent` says)."""
+        if self._usage is not None:
+            event = event.model_copy(update={"usage": _merged_usage(self._usage.usage, event.usage)})
+        self._usage, self._usage_at = event, at
 
     # --- parts -------------------------------------------------------------------------
 
@@ -434,14 +482,18 @@ class StreamEncoder:
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)
         if part.cache_control is not None:
-            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
         return self._delta(event.choice, {"tool_calls": [{"index": wire_index, **part.data}]})
 
     def _whole_loss(
         self, part: TextPart | RefusalPart | ToolUsePart, where: tuple[int | str, ...], *, bag: bool = True
     ) -> None:
         if part.cache_control is not None:
-            self._losses.add((*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint")
+            self._losses.add(
+                (*where, "cache_control"), "cache_control", "stream chunks take no cache breakpoint", "setting"
+            )
         kept = wire_fields(KIT.own(part.provider_metadata))
         if bag and kept:
             why = "an OpenAI stream has no place for a content part's own fields"

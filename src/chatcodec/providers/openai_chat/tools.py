@@ -15,8 +15,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.parts import opaque

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.context import EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.response import Usage
 

@@ -57,8 +57,12 @@ class ImageUrl(TypedDict):
 
 @wire_shape
 class ImagePart(TypedDict):
+    """``image_url`` may be the URL itself: litellm types it ``Union[str,
+    ChatCompletionImageUrlObject]`` (``litellm/types/llms/openai.py``), and callers of
+    litellm and llama.cpp-style servers send it so (OpenAI itself takes the object only)."""
+
     type: Literal["image_url"]
-    image_url: ImageUrl
+    image_url: ImageUrl | NonEmpty
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 

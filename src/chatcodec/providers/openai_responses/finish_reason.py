@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STATUSES: dict[str, UnifiedFinishReason] = {
@@ -74,7 +74,8 @@ def encode_finish_reason(reason: FinishReason | None, bag: Mapping[str, Any], co
     words = _words(reason, bag)
     if words is None:
         unified = "other" if reason is None else reason.unified
-        context.losses.add(at, f"finish reason {unified!r}", "Responses has no such status; sent 'completed'")
+        why = "Responses has no such status; sent 'completed'"
+        context.losses.add(at, f"finish reason {unified!r}", why, "metadata")
         return "completed"
     return words[0]
 

@@ -26,10 +26,17 @@ Rules on encode, from the API's errors:
   text (a compatible server's ``reasoning_content``, an interrupted stream) has no id and
   no ``encrypted_content``, which a replayed reasoning item needs, so it is dropped and
   reported the same way.
+* in a response or stream (``output``, what a proxy hands its client), reasoning produced
+  elsewhere is shown as what it is: a ``reasoning`` item whose ``summary_text`` is its
+  text (the SDK's ``ResponseReasoningItem``: ``summary`` is required, ``encrypted_content``
+  optional), as an OpenAI-compatible gateway in front of Claude or Gemini returns it. The
+  signature or encrypted reasoning OpenAI cannot carry is reported; reasoning with no
+  text (Anthropic's redacted thinking) is dropped and reported as before.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, assert_never
@@ -39,6 +46,7 @@ from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, Tex
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, split_fields
+from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -48,7 +56,6 @@ from chatcodec.providers.openai_responses.parts import (
     opaque,
     part_bag,
 )
-from chatcodec.providers.tool_names import tool_name
 
 AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
 """What an assistant message may hold."""
@@ -155,6 +162,8 @@ class ItemWriter:
     steps: list[Steps] = field(default_factory=list[Steps])
     open_message: dict[str, Any] | None = None
     open_reasoning: dict[str, Any] | None = None
+    unnamed: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    """Output items built from another format, which have no id of their own."""
 
     def add_part(self, part: AssistantPart, at: Steps) -> None:
         """Write one part: into the open item it continues, or as a new item."""
@@ -168,7 +177,12 @@ class ItemWriter:
 
 
 def encode_assistant(
-    message: AssistantMessage, losses: LossRecorder, at: Steps, *, for_request: bool = True
+    message: AssistantMessage,
+    losses: LossRecorder,
+    at: Steps,
+    *,
+    for_request: bool = True,
+    response_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's output)."""
     # A turn is a run of items, each carrying its own fields (on its parts' bags): the
@@ -177,7 +191,9 @@ def encode_assistant(
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint", "setting"
+        )
     content = message.content
     if isinstance(content, str) and for_request:
         return [{"role": "assistant", "content": content}]
@@ -190,7 +206,25 @@ def encode_assistant(
         state.add_part(part, (*at, "content", index))
     if for_request:
         _drop_unfollowed_reasoning(state)
+    else:
+        _name_items(state, response_id)
     return state.items
+
+
+_ID_PREFIXES = {"message": "msg", "function_call": "fc", "custom_tool_call": "ctc", "reasoning": "rs"}
+"""The prefix of each output item kind's id, as OpenAI spells them (``msg_...``, ``fc_...``)."""
+
+
+def _name_items(state: ItemWriter, response_id: str | None) -> None:
+    """Give each output item built from another format an id (a response's output items
+    have one; ``""`` is none, issue 24 item 2): the kind's prefix and a digest of the
+    response id and the item's position, so the same conversion always gives the same ids
+    and two answers' ids differ. Ids read from a Responses payload are kept as they were."""
+    for position, item in enumerate(state.items):
+        prefix = _ID_PREFIXES.get(str(item.get("type")))
+        if prefix is not None and any(item is unnamed for unnamed in state.unnamed):
+            seed = f"{response_id or ''}/{position}".encode()
+            item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
 
 
 def _encode_part(
@@ -204,7 +238,9 @@ def _encode_part(
         case ThinkingPart():
             _encode_thinking(part, state, at)
         case ToolUsePart():
-            state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
+            call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
+            if "id" not in call and not state.for_request:
+                state.unnamed.append(call)
         case OpaquePart():
             wire = encode_opaque(part, state.losses, at)
             if wire is not None:
@@ -227,10 +263,13 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
         item["type"] = "message"
     if not (starts or state.for_request):  # a response's output message needs them (ResponseOutputMessage)
         item.update(id="", status="completed")
+        state.unnamed.append(item)
     item["role"] = "assistant"
     if bag.get(STRING) or (state.for_request and not starts and not bag):  # another provider's: a plain item
         if part.cache_control is not None:
-            state.losses.add((*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint")
+            state.losses.add(
+                (*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint", "setting"
+            )
         item["content"] = part.text
         if isinstance(part, RefusalPart):
             state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
@@ -245,9 +284,14 @@ def _encode_output(part: TextPart | RefusalPart, state: ItemWriter, at: Steps) -
 
 def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
     if part.cache_control is not None:
-        state.losses.add((*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint")
+        state.losses.add(
+            (*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint", "setting"
+        )
     bag = part_bag(part, state.losses, at)
     if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
+        if not state.for_request and part.text:
+            _foreign_reasoning_item(part, state, at)
+            return
         _foreign_thinking(part, state.losses, at)
         return
     item: dict[str, Any] | None = state.open_reasoning
@@ -273,6 +317,17 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
         item["encrypted_content"] = part.encrypted
 
 
+def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
+    """Another provider's reasoning in a response's output: a reasoning item with its text
+    as the summary (its id made up like a message item's)."""
+    if part.signature or part.encrypted:
+        why = "a Responses reasoning item carries OpenAI's encrypted_content only"
+        state.losses.add(at, f"signature of reasoning from {part.provider or 'another provider'}", why)
+    item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part.text}]}
+    state.add(item, at)
+    state.open_reasoning = None  # a following part of its own starts its own item
+
+
 def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
     if part.provider is not None or part.signature or part.encrypted:
         who = part.provider or "another provider"
@@ -288,8 +343,10 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
     In a request the name follows OpenAI's rule (a response says what the model called)."""
     bag = part_bag(part, losses, at)
     name = tool_name(part.name, losses, at, PROVIDER) if for_request else part.name
+    if not (for_request or name.strip()):  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint", "setting")
     if bag.get(CUSTOM):
         return {
             **restore_fields(bag),
@@ -298,13 +355,13 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
             "name": name,
             "input": part.arguments,
         }
-    return {
-        **restore_fields(bag),
-        "type": "function_call",
-        "call_id": part.id,
-        "name": name,
-        "arguments": part.arguments,
-    }
+    arguments = part.arguments
+    if not arguments.strip():
+        # The API parses ``arguments`` as JSON and rejects "" (issue 24 item 2): a call
+        # without arguments is "{}", as in openai-chat, and the new spelling is reported.
+        losses.add((*at, "arguments"), "empty tool arguments", "Responses needs JSON; sent '{}'")
+        arguments = "{}"
+    return {**restore_fields(bag), "type": "function_call", "call_id": part.id, "name": name, "arguments": arguments}
 
 
 def _drop_unfollowed_reasoning(state: ItemWriter) -> None:

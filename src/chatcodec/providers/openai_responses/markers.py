@@ -31,6 +31,7 @@ meaning; another provider drops them without a report):
   is reported when encoded here, so dropping it is reported in the end;
 * ``_no_input``, ``_no_include``: the request had no ``input``, or replayed encrypted
   reasoning without asking for it in ``include`` (``request.py``);
+* ``_no_filename``: an inline ``input_file`` had no ``filename`` (``parts.py``);
 * ``_empty_tools``: ``tools`` was an empty list;
 * ``_no_parameters``, ``_no_strict``: a function tool without those keys;
 * ``_no_cached_tokens``, ``_no_cache_write_tokens``, ``_no_reasoning_tokens``: usage
@@ -69,7 +70,7 @@ KIT = ProviderKit(
 OPTIONS: Mapping[str, str] = {}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: none yet. The codec reads them into
-:attr:`~chatcodec.providers.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 ITEM = "_item"
 STRING = "_string"
@@ -79,3 +80,4 @@ CUSTOM = "_custom"
 ITEMS = "_items"
 INSTRUCTIONS = "_instructions"
 INPUT_STRING = "_input_string"
+NO_FILENAME = "_no_filename"

@@ -24,8 +24,8 @@ from typing import Any, assert_never
 from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
 from chatcodec.providers.openai_responses.parts import (
@@ -171,12 +171,13 @@ def encode_message(message: SystemMessage | UserMessage, context: EncodeContext,
     if bag.get(TYPED):
         item["type"] = "message"
     item["role"] = message.role
-    if isinstance(message.content, str):
+    if isinstance(message.content, str) and message.cache_control is None:
         item["content"] = message.content
-        if message.cache_control is not None:
-            losses.add((*at, "cache_control"), "cache_control", "a string message has no part to carry it")
         return item
-    item["content"] = encode_parts(message.content, context, at)
+    if isinstance(message.content, str):  # the marker needs a part: the string as one input_text
+        item["content"] = [{"type": "input_text", "text": message.content}]
+    else:
+        item["content"] = encode_parts(message.content, context, at)
     if message.cache_control is not None:
         _cache_last(item["content"], message, losses, at)
     return item
@@ -189,14 +190,16 @@ def encode_parts(parts: Sequence[AnyPart], context: EncodeContext, at: Steps) ->
 
 
 def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
-    """Message-level ``cache_control`` goes on the last part, as a breakpoint."""
+    """Message-level ``cache_control`` goes on the last part, as a breakpoint (a string
+    message is sent as one ``input_text`` part to carry it, as Anthropic's encoder makes a
+    string a text block for its marker)."""
     if not parts or parts[-1].get("type") not in ("input_text", "input_image", "input_file"):
-        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it")
+        losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it", "setting")
         return
     assert message.cache_control is not None
     breakpoint = encode_prompt_cache_breakpoint(message.cache_control, losses, at)
     if parts[-1].setdefault("prompt_cache_breakpoint", breakpoint) != breakpoint:
-        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept")
+        losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
 def _encode_tool_message(message: ToolMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
@@ -205,7 +208,7 @@ def _encode_tool_message(message: ToolMessage, context: EncodeContext, at: Steps
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return [encode_result(result, context, (*at, "content", index)) for index, result in enumerate(message.content)]
 
 
@@ -221,7 +224,7 @@ def encode_result(result: ToolResultPart, context: EncodeContext, at: Steps) -> 
     if result.is_error:
         losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
     if result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
     return item
 
 

@@ -40,7 +40,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import (
     ABSENT,
     Steps,
@@ -50,7 +50,9 @@ from chatcodec.providers.kit import (
     restore_fields,
     split_fields,
 )
-from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
 INPUT_AUDIO = "_input_audio"
@@ -105,8 +107,18 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
         canonical["cache_control"] = cache
         mapped = (*mapped, BREAKPOINT)
     bag = split_fields(part, mapped)
+    if part["type"] in _TEXT_DOCUMENTED and None in part.values():
+        with_unknown_nulls(bag, _TEXT_DOCUMENTED[part["type"]])
     bag.update(KIT.own(canonical.pop("provider_metadata", None)))
     return KIT.attach(canonical, bag)
+
+
+_TEXT_DOCUMENTED = {
+    "output_text": frozenset({"type", "text", "annotations", "logprobs"}),
+    "input_text": frozenset({"type", "text", BREAKPOINT}),
+}
+"""The SDK's fields of each text part: a ``null`` in one of them is spelling, in any other
+key data (:mod:`chatcodec.providers.null_fields`)."""
 
 
 def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
@@ -145,6 +157,8 @@ def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[
     if part.get("filename") is not None:
         canonical["filename"] = part["filename"]
         mapped = (*mapped, "filename")
+    elif key == "file_data" and "filename" not in part:  # written back without one (see _encode_filename)
+        canonical["provider_metadata"] = {PROVIDER: {NO_FILENAME: True}}
     return canonical, mapped
 
 
@@ -238,11 +252,24 @@ def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dic
             return {"type": "input_text", "text": source.text}
         case _:
             assert_never(source)
-    if part.filename is not None:
-        bag["filename"] = part.filename
-    if part.title is not None:
-        losses.add((*at, "title"), "document title", "Responses input files have no title")
+    _encode_filename(part, bag, losses, at)
     return {**bag, "type": "input_file"}
+
+
+def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """``filename``: the part's, else its title. Inline ``file_data`` needs one (400
+    "Missing required parameter: 'input[0].content[0].filename'"), so a part with neither
+    gets an invented one (:mod:`chatcodec.providers.file_names`), reported, unless it was
+    read from a Responses payload that had none (its own round trip stays exact)."""
+    filename = part.filename if part.filename is not None else part.title
+    if part.title not in (None, filename):
+        losses.add((*at, "title"), "document title", "Responses input files have one file name, kept")
+    unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
+    if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
+        filename = invented_filename(part.source.media_type)
+        losses.add((*at, "filename"), "file name", f"Responses requires one with file data; sent {filename!r}")
+    if filename is not None:
+        file["filename"] = filename
 
 
 def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
@@ -264,7 +291,9 @@ def encode_output_part(part: TextPart | RefusalPart, losses: LossRecorder, at: S
     none) or ``refusal``."""
     bag = restore_fields(part_bag(part, losses, at))
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint", "setting"
+        )
     if isinstance(part, RefusalPart):
         return {**bag, "type": "refusal", "refusal": part.text}
     return {"annotations": [], **bag, "type": "output_text", "text": part.text}
@@ -277,7 +306,9 @@ def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str
         return None
     KIT.report_foreign(losses, part.provider_metadata, at)
     if part.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint")
+        losses.add(
+            (*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint", "setting"
+        )
     return dict(part.data)
 
 

@@ -18,25 +18,32 @@ to keep getting it back, or the next turn's reasoning cannot be replayed. A requ
 in canonical (a :class:`~chatcodec.Conversation` of Responses turns) that replays this
 provider's encrypted reasoning gets that ``include`` entry added; a request read from
 the wire keeps what it said.
+
+With ``store: false`` nothing is kept server-side, so a reasoning item replayed by its
+``id`` alone (no ``encrypted_content``) is a 404 "Item with id 'rs_...' not found. Items
+are not persisted when `store` is set to false"
+(https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context):
+such an item is left out and reported.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.content import ThinkingPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
-from chatcodec.validation import validate_canonical, validate_with
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
@@ -126,10 +133,10 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     if request.metadata is not None:
         wire["metadata"] = _metadata(request.metadata, losses)
     for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
-        if getattr(request, key) is not None:
-            losses.add((key,), key, "Responses has no such request setting")
+        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+            losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.stop:
-        losses.add(("stop",), "stop sequences", "Responses has no stop sequences")
+        losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
@@ -149,6 +156,27 @@ def _encode_input(
         wire["input"] = messages[start].content
     elif len(messages) > start or not bag.get(_NO_INPUT):
         wire["input"] = encode_messages(messages, start, context)
+        if wire.get("store") is False:
+            wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], context.losses)
+
+
+def _without_unpersisted_reasoning(
+    messages: list[AnyMessage], items: list[dict[str, Any]], losses: LossRecorder
+) -> list[dict[str, Any]]:
+    """The items without reasoning that only an id names (``store: false`` keeps none)."""
+    unpersisted = {
+        item["id"]
+        for item in items
+        if item.get("type") == "reasoning" and isinstance(item.get("id"), str) and not item.get("encrypted_content")
+    }
+    if not unpersisted:
+        return items
+    why = "with store: false the API keeps no item to find by id, and it has no encrypted_content"
+    for index, message in enumerate(messages):
+        for part_index, part in enumerate(message.parts if message.role == "assistant" else ()):
+            if isinstance(part, ThinkingPart) and KIT.own(part.provider_metadata).get("id") in unpersisted:
+                losses.add(("messages", index, "content", part_index), "reasoning item replayed by id", why)
+    return [item for item in items if not (item.get("type") == "reasoning" and item.get("id") in unpersisted)]
 
 
 def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
@@ -160,7 +188,10 @@ def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
             kept[key] = value
         else:
             losses.add(
-                ("metadata", key), f"metadata value of type {type(value).__name__}", "Responses metadata is text"
+                ("metadata", key),
+                f"metadata value of type {type(value).__name__}",
+                "Responses metadata is text",
+                "metadata",
             )
     return kept
 

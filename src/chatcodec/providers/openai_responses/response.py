@@ -19,11 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
@@ -34,7 +35,6 @@ from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_responses.wire import RESPONSE_ADAPTER, validated
 from chatcodec.response import ChatResponse
-from chatcodec.validation import validate_canonical
 
 OBJECT = "response"
 PLACEHOLDERS: tuple[tuple[str, object], ...] = (
@@ -116,7 +116,7 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
     choice = response.choices[0]
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
     KIT.report_unplaced(losses, choice.provider_metadata, ("choices", 0), why)
-    wire["output"] = encode_output(choice.message, losses)
+    wire["output"] = encode_output(choice.message, losses, response.id)
     status = encode_finish_reason(choice.finish_reason, bag, context, ("choices", 0, "finish_reason"))
     reason = incomplete_reason(choice.finish_reason, bag)
     if "status" not in left_out or choice.finish_reason is not None:
@@ -128,6 +128,8 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
     return wire
 
 
-def encode_output(message: AssistantMessage, losses: LossRecorder) -> list[dict[str, Any]]:
+def encode_output(
+    message: AssistantMessage, losses: LossRecorder, response_id: str | None = None
+) -> list[dict[str, Any]]:
     """The ``output`` items for the answer."""
-    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False)
+    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False, response_id=response_id)

@@ -1,12 +1,12 @@
 """``reasoning`` and ``text`` <-> canonical ``reasoning`` and ``response_format``.
 
-``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``) and
+``reasoning.effort`` (``none``, ``minimal``, ``low``, ``medium``, ``high``, ``xhigh``, ``max``) and
 ``reasoning.summary`` (``auto``, ``concise``, ``detailed``) are canonical fields; the
 deprecated ``generate_summary`` and anything else stay in the bag. Structured output is
 ``text.format`` (``json_schema`` flat: ``name``, ``schema``, ``description``, ``strict``;
 ``json_object``; ``text``), and ``text.verbosity`` stays in the bag. What canonical can say
 and Responses cannot (a token budget, adaptive thinking, Gemini's ``include_thoughts``,
-Anthropic's ``max`` effort, a reasoning on/off switch) is reported.
+a reasoning on/off switch) is reported.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
-_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh"})
+_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
+"""Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,
+https://www.openrouter.ai/docs/cookbook/evaluate-and-optimize/model-migrations/gpt-5-6)."""
 _SUMMARIES = frozenset({"auto", "concise", "detailed"})
 _AT_BAG = ("provider_options", PROVIDER)
 """Where a request's kept fields are, for an error about one of them."""
@@ -33,6 +36,7 @@ def decode_settings(
     """Fill ``reasoning`` and ``response_format`` from ``reasoning`` and ``text``."""
     reasoning = as_dict(request.get("reasoning"))
     if reasoning is not None:
+        _check_reasoning(reasoning)
         config: dict[str, Any] = {}
         if reasoning.get("effort") in _EFFORTS:
             config["effort"] = reasoning["effort"]
@@ -46,6 +50,16 @@ def decode_settings(
     text = as_dict(request.get("text"))
     if text is not None:
         _decode_text(text, canonical, bag)
+
+
+def _check_reasoning(reasoning: dict[str, Any]) -> None:
+    """``effort`` and ``summary`` are text or null (the SDK's ``Reasoning``: literals, and an
+    unknown text stays in the bag as a value added later); a list or an object is refused at
+    its path (it raised ``TypeError`` from the set lookup: issue 24 item 16)."""
+    for key in ("effort", "summary"):
+        value = reasoning.get(key)
+        if value is not None and not isinstance(value, str):
+            raise rule_error("OpenAI Responses request", ("reasoning", key), "string_type", "must be text", value)
 
 
 def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -96,24 +110,24 @@ def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, An
     at = ("reasoning",)
     wire: dict[str, Any] = {}
     effort = reasoning.effort
-    if effort == "max":
-        losses.add((*at, "effort"), "effort 'max'", "Responses' highest effort is 'xhigh'; sent as that")
-        effort = "xhigh"
     if reasoning.enabled is False and effort is None:
         effort = "none"
     elif reasoning.enabled is not None:
-        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent")
+        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent", "setting")
     if effort is not None:
         wire["effort"] = effort
     if reasoning.summary in _SUMMARIES:
         wire["summary"] = reasoning.summary
     elif reasoning.summary is not None:
         losses.add(
-            (*at, "summary"), f"summary {reasoning.summary!r}", "Responses summaries are auto, concise, detailed"
+            (*at, "summary"),
+            f"summary {reasoning.summary!r}",
+            "Responses summaries are auto, concise, detailed",
+            "setting",
         )
     for key in ("budget_tokens", "adaptive", "include_thoughts"):
         if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Responses has no such setting")
+            losses.add((*at, key), f"reasoning {key}", "Responses has no such setting", "setting")
     return wire
 
 
@@ -123,13 +137,15 @@ def _format(response_format: ResponseFormat, losses: LossRecorder) -> dict[str, 
     if response_format.type != "json_schema" or response_format.json_schema is None:
         for key in ("name", "description", "strict", "json_schema"):
             if getattr(response_format, key) is not None:
-                losses.add((*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields")
+                losses.add(
+                    (*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields", "setting"
+                )
         if response_format.type == "json_schema":
-            losses.add(at, "JSON schema format without a schema", "sent as a JSON object format")
+            losses.add(at, "JSON schema format without a schema", "sent as a JSON object format", "setting")
             wire["type"] = "json_object"
         return wire
     if response_format.name is None:
-        losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'")
+        losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
     wire["name"] = response_format.name or "response"
     wire["schema"] = response_format.json_schema
     if response_format.description is not None:

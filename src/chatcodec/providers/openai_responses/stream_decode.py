@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError
-from chatcodec.providers.context import DecodeContext
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
@@ -47,7 +48,6 @@ from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.validation import validate_canonical
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 """The events that end a stream with the whole response."""
@@ -92,11 +92,12 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.items: dict[int, _Item] = {}
         self.next_index = 0
         self.started = False
         self.position = -1
+        self.sequence = -1  # the highest sequence_number read so far
 
     def close(self) -> list[AnyStreamEvent]:
         """Nothing is owed at the end: parts of an item that never finished (an
@@ -117,6 +118,8 @@ class StreamDecoder(FeedByReading):
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event["type"]
+        if self._repeated(event):
+            return
         if kind in _DELTAS:
             self._delta(event, kind)
         elif kind in _STARTS:
@@ -141,6 +144,20 @@ class StreamDecoder(FeedByReading):
                     body=event,
                 )
             )
+
+    def _repeated(self, event: dict[str, Any]) -> bool:
+        """Whether ``event`` is a delta already read: ``sequence_number`` only grows
+        through a stream (API reference, "Streaming events"), so a delta whose number is
+        not above the highest seen was delivered twice (a proxy's retry, a resumed stream
+        replaying ``starting_after``); appending it again gave "HelHello" where the
+        ``done`` text said "Hello". Other events are read again harmlessly."""
+        number = event.get("sequence_number")
+        if type(number) is not int:
+            return False
+        if number <= self.sequence:
+            return event["type"] in _DELTAS
+        self.sequence = number
+        return False
 
     # --- fields ----------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ tool call with nothing else under way (a call is always an item of its own); any
 part is written when it ends, its deltas keeping their chunking but waiting for the end
 (reasoning summaries, a second text part of one message item, a part that began while
 another was under way: a known limit of this encoder, since which item they belong to is
-known only then). Each event
+known only then). A part that ends while a part before it is still under way waits for
+it, so items are numbered in the answer's order, not in the order their parts end. Each event
 carries ``sequence_number``; ``output_index`` counts items and ``content_index`` /
 ``summary_index`` count parts within one, so parallel calls are separate items with
 their own indexes, never all at index 0.
@@ -31,7 +32,7 @@ from chatcodec._narrow import as_list
 from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AssistantMessage
-from chatcodec.providers.context import EncodeContext
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
@@ -88,6 +89,8 @@ class _Stream:
     parts: list[AssistantPart] = field(default_factory=list[AssistantPart])
     done: int = 0  # items whose output_item.done was written
     counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
+    held: dict[int, tuple[Any, list[str] | None]] = field(default_factory=dict[int, tuple[Any, list[str] | None]])
+    """Parts that ended while a part before them was still under way, by canonical index."""
 
     def event(self, kind: str, **fields: Any) -> dict[str, Any]:
         wire = {"type": kind, **fields, "sequence_number": self.sequence}
@@ -106,7 +109,7 @@ class StreamEncoder:
         self._dropped: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
-        """The wire events for one canonical event."""
+        """The wire events ``event`` completes (possibly none yet)."""
         stream = self._stream
         choice: int = getattr(event, "choice", 0)
         if choice != 0:  # a Responses stream carries one answer: other choices are reported
@@ -119,10 +122,11 @@ class StreamEncoder:
         yield from _encode_event(event, stream)
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The ends still owed, the items' ``done`` events, then the terminal event."""
+        """The closing events: parts never ended, the items' ``done`` events, the terminal event."""
         stream = self._stream
         for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
             yield from _end(stream, index, None, {})
+        yield from _flush_held(stream)
         yield from _close_items(stream, len(stream.writer.items))
         yield _terminal(stream)
 
@@ -147,7 +151,8 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
             yield from _end(stream, event.index, encrypted, event.provider_metadata or {})
         case PartEvent():
-            yield from _write_part(stream, event.part, event.index)
+            stream.held[event.index] = (event.part, None)
+            yield from _flush_held(stream)
         case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
             _answer_data(stream, event)
         case ErrorEvent():
@@ -313,7 +318,21 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
         if pending.live is not None:
             yield from _end_live(stream, part, index, pending.live)
             return
-    yield from _write_part(stream, part, index, pending.fragments)
+    stream.held[index] = (part, pending.fragments)
+    yield from _flush_held(stream)
+
+
+def _flush_held(stream: _Stream) -> Iterator[dict[str, Any]]:
+    """Write the held parts, in canonical order, up to the first part before them still
+    under way: output items are numbered in the answer's order (reasoning before the text
+    that followed it), not in the order their parts happen to end."""
+    blocking = [index for index, pending in stream.pending.items() if pending.live is None]
+    first_open = min(blocking, default=None)
+    for index in sorted(stream.held):
+        if first_open is not None and first_open < index:
+            return
+        part, fragments = stream.held.pop(index)
+        yield from _write_part(stream, part, index, fragments)
 
 
 def _write_part(stream: _Stream, part: Any, index: int, fragments: list[str] | None = None) -> Iterator[dict[str, Any]]:

@@ -22,11 +22,11 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
-from chatcodec.providers.tool_names import tool_name
 from chatcodec.request import ChatRequest
 
 _TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
@@ -140,7 +140,7 @@ def _encode_tool(request: ChatRequest, index: int, losses: LossRecorder) -> dict
     elif not rest.get("_no_strict"):
         wire["strict"] = None
     if tool.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint")
+        losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint", "setting")
     return wire
 
 

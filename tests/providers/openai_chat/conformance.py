@@ -1,4 +1,5 @@
-"""What the conformance laws need to know about openai-chat (entry in ``providers.py``).
+"""What the conformance laws need to know about openai-chat: its :data:`ENTRY`, collected by
+``tests/conformance/providers.py``.
 
 The SDK oracles are the provider's own test helpers (``openai_chat_support``): the
 request TypedDict walk with the compatible-server reasoning extensions removed, and the
@@ -8,24 +9,25 @@ SDK's ``ChatCompletion`` / ``ChatCompletionChunk`` models.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import chat_requests
+from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
+from providers.openai_chat.conformance_streams import CASES
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
     assert_request_matches_sdk,
     assert_response_matches_sdk,
     content_as_list,
 )
+from providers.openai_chat.test_properties import openai_responses
 
-if TYPE_CHECKING:
-    from conformance.providers import Provider, StreamPair
-
-__all__ = ["FINISH_REASONS", "check_request", "check_response", "check_stream", "silent_rewrites"]
+__all__ = ["ENTRY", "FINISH_REASONS", "check_request", "check_response", "check_stream", "silent_rewrites"]
 
 check_request = assert_request_matches_sdk
 check_response = assert_response_matches_sdk
@@ -134,8 +136,24 @@ def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
     dumped = content_as_list(response.model_copy(update={"choices": choices}))
     for choice in dumped["choices"]:
         message = choice["message"]
-        message["content"] = [part for part in message["content"] if part != {"type": "text", "text": ""}]
+        message["content"] = [part for part in message["content"] if not _empty(part)]
     return dumped
+
+
+def _empty(part: dict[str, Any]) -> bool:
+    """An empty text, or a plain reasoning string left empty (``reasoning_content: ""``,
+    which OpenAI Chat output now writes for another provider's reasoning, issue 23): a
+    stream's empty delta opens no part, so neither arrives."""
+    if part == {"type": "text", "text": ""}:
+        return True
+    bag = (part.get("provider_metadata") or {}).get("openai-chat") or {}
+    return (
+        part.get("type") == "thinking"
+        and part.get("text") == ""
+        and bag.get("field") in ("reasoning_content", "reasoning")
+        and part.get("signature") is None
+        and part.get("encrypted") is None
+    )
 
 
 def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
@@ -179,10 +197,8 @@ def separate_recordings(response: chatcodec.ChatResponse) -> dict[str, Any]:
     return dumped
 
 
-def stream_pairs(provider: Provider) -> list[StreamPair]:
+def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
     """The scenarios recorded both ways (separate live recordings of one request)."""
-    from conformance.providers import StreamPair
-
     pairs = [
         ("finish_length.sse", "finish_length_max_tokens.json"),
         ("parallel_tool_calls_2024.sse", "parallel_tool_calls_2024.json"),
@@ -235,3 +251,74 @@ def _without_silent_bags(value: Any) -> Any:
             else:
                 del cleaned[key]
     return cleaned
+
+
+# --- the entry -----------------------------------------------------------------------------------
+
+_URL_CITATION = {
+    "type": "url_citation",
+    "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
+}
+
+MAX_TOKENS_REQUEST: JsonObject = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "q"}]}
+"""A request spelling its limit ``max_tokens`` (the ``_max_tokens_key`` marker): older
+compatible servers (vLLM, llama.cpp, Ollama) know only it, o-series models refuse it."""
+
+_EPHEMERAL = {"type": "ephemeral"}
+GATEWAY_CACHE_REQUEST: JsonObject = {
+    "model": "m",
+    "max_completion_tokens": 10,
+    "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}, "cache_control": _EPHEMERAL}],
+    "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "q", "cache_control": _EPHEMERAL}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}"},
+                    "cache_control": _EPHEMERAL,
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "ok", "cache_control": _EPHEMERAL},
+    ],
+}
+"""OpenRouter / litellm breakpoints on a tool, a part, a tool call and a tool message."""
+
+
+def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
+    """A chunk keeps its unknown top-level fields: ``value`` goes into the first one."""
+    return [{**events[0], "x_extension": value}, *events[1:]], 0
+
+
+ENTRY = ProviderEntry(
+    name="openai-chat",
+    names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
+    check_request=check_request,
+    check_response=check_response,
+    check_stream=check_stream,
+    recordings={"request": 12, "response": 12, "stream": 10},
+    finish_reasons=FINISH_REASONS,
+    with_finish_reason=with_finish_reason,
+    finish_reason_fixture="text_stop.json",
+    pair_streams=stream_pairs,
+    stream_pair_count=2,
+    streams=CASES,
+    shaped_responses=openai_responses,
+    single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the SDK's FunctionDefinition.name
+    bags=BagSamples(
+        choice={"native_finish_reason": "end_turn", "logprobs": {"content": [], "refusal": None}},
+        message={"annotations": [_URL_CITATION], "refusal": None},
+        stream_place="with the finish",  # a chunk's choice fields come with its finish_reason
+        recorded=True,
+    ),
+    deep_kept_value=deep_kept_value,
+    same_result=streamed_form,
+    silent_rewrites=silent_rewrites,
+    marker_requests={"_max_tokens_key": MAX_TOKENS_REQUEST, "_cache": GATEWAY_CACHE_REQUEST},
+    own_parameters=("frequency_penalty", "presence_penalty", "seed"),
+)

@@ -1,4 +1,5 @@
-"""What the conformance laws need to know about bedrock-converse (entry in ``providers.py``).
+"""What the conformance laws need to know about bedrock-converse: its :data:`ENTRY`, collected by
+``tests/conformance/providers.py``.
 
 The oracles are botocore's ``ParamValidator`` on the ``bedrock-runtime`` service model
 (``providers/bedrock_converse/bedrock_support.py``). botocore has no stream accumulator,
@@ -12,25 +13,30 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
+from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from conformance.normal_forms import (
+    with_compact_arguments,
+    without_neutral_penalties,
+    without_provider_data,
+    without_spelling_markers,
+)
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,
     assert_valid_response,
     assert_valid_stream,
     for_sdk,
 )
+from providers.bedrock_converse.conformance_streams import CASES
 
-if TYPE_CHECKING:
-    from conformance.providers import Provider, StreamPair
-
-__all__ = ["assert_valid_request", "assert_valid_response", "assert_valid_stream", "for_sdk"]
+__all__ = ["ENTRY", "assert_valid_request", "assert_valid_response", "assert_valid_stream", "for_sdk"]
 
 check_request = assert_valid_request
 check_response = assert_valid_response
@@ -124,9 +130,7 @@ def unmarked_compact(response: chatcodec.ChatResponse) -> object:
     return without_spelling_markers(with_compact_arguments(response))
 
 
-def stream_pairs(provider: Provider) -> list[StreamPair]:
-    from conformance.providers import StreamPair
-
+def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
     return [
         StreamPair(name, lambda name=name: reference_accumulation(provider.stream_events(name)), unmarked_compact)
         for name in provider.recorded["stream"]
@@ -212,14 +216,14 @@ def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
 def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     """What a request says, without the spellings the codec is documented to change:
     turn boundaries (results grouped, leading system prompts joined), string versus list
-    content, the ``developer`` role, a message's cache marker (it moves to its last part),
+    content, a message's cache marker (it moves to its last part),
     thinking attribution (re-derived on decoding), argument JSON formatting, an empty
     result as ``""`` or ``[]``, ``detail="auto"``, a ``text`` response format, and the
     spelling markers and empty bags of provider data (they carry nothing)."""
     request = without_spelling_markers(request)
     items: list[Any] = []
     for message in request.messages:
-        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
@@ -258,17 +262,21 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * content is always a block list: a string reads back as one text part, and a tool
       result's string as one text part (``""`` as no parts);
-    * a ``developer`` message is a system message; leading system messages are one
-      ``system`` list, so two or more read back as one holding their parts in order;
+    * leading system messages are one ``system`` list, so two or more read back as one
+      holding their parts in order (a ``developer`` message reads back as system,
+      reported: issue 24 item 5);
     * consecutive tool messages are one user turn of results, read back as one tool
       message; a user message right after results joins their turn (read back apart);
     * a message's ``cache_control`` is a cache point after its last block, read back on
       that block's part;
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
-    * thinking reads back attributed to ``bedrock-converse`` and the request's model.
+    * thinking reads back attributed to ``bedrock-converse`` and the request's model;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
-    dumped = request.model_dump(mode="json")
+    update: dict[str, Any] = {}
+    without_neutral_penalties(update, request)
+    dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
     if request.response_format is not None and request.response_format.type == "text":
         dumped["response_format"] = None
@@ -284,8 +292,7 @@ def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
         if message.cache_control is not None and parts and "cache_control" not in parts[-1]:
             parts[-1]["cache_control"] = dumped.pop("cache_control")
         dumped["content"] = parts
-        is_system = dumped["role"] in ("system", "developer")
-        dumped["role"] = "system" if is_system else dumped["role"]
+        is_system = dumped["role"] == "system"
         previous = rewritten[-1] if rewritten else None
         if previous is not None and previous["role"] == dumped["role"] and dumped["role"] == "tool":
             previous["content"] += parts
@@ -327,3 +334,58 @@ def _without_auto_detail(value: Any) -> Any:
     if value.get("type") == "image" and value.get("detail") == "auto":
         cleaned["detail"] = None
     return cleaned
+
+
+# --- the entry -----------------------------------------------------------------------------------
+
+SERVER_THEN_CLIENT_TOOLS: JsonObject = {
+    "modelId": "m",
+    "messages": [{"role": "user", "content": [{"text": "q"}]}],
+    "inferenceConfig": {"maxTokens": 10},
+    "toolConfig": {
+        "tools": [
+            {"systemTool": {"name": "nova_grounding"}},
+            {"toolSpec": {"name": "f", "inputSchema": {"json": {}}}},
+        ]
+    },
+}
+"""A system tool before a client tool: the ``_tool_order`` marker."""
+
+
+def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
+    """``messageStart`` keeps its unknown members: ``value`` goes into the first event's."""
+    first = {**events[0], "messageStart": {**events[0]["messageStart"], "x_extension": value}}
+    return [first, *events[1:]], 0
+
+
+ENTRY = ProviderEntry(
+    name="bedrock-converse",
+    names_in_prose=("bedrock", "aws", "amazon"),
+    check_request=check_request,
+    check_response=check_response,
+    check_stream=check_stream,
+    recordings={"request": 9, "response": 7, "stream": 5},
+    finish_reasons=FINISH_REASONS,
+    with_finish_reason=with_finish_reason,
+    finish_reason_fixture="tool_use_with_nova_thinking_text.json",
+    pair_streams=stream_pairs,
+    stream_pair_count=5,
+    streams=CASES,
+    shaped_responses=bedrock_responses,
+    single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # botocore's ToolName shape
+    bags=BagSamples(
+        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place in a stream
+        message={"x_trace": "abc"},
+        # A Converse body has ``output`` and ``output.message`` for them, its stream neither.
+        stream_place="none",
+        recorded=False,
+    ),
+    deep_kept_value=deep_kept_value,
+    same_result=compact_arguments,
+    for_sdk=for_sdk,
+    silent_rewrites=silent_rewrites,
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
+    # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate
+    # keys in the argument text collapse without a report today (found moving this table).
+)

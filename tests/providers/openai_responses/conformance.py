@@ -1,4 +1,5 @@
-"""What the conformance laws need to know about openai-responses (entry in ``providers.py``).
+"""What the conformance laws need to know about openai-responses: its :data:`ENTRY`, collected by
+``tests/conformance/providers.py``.
 
 The SDK oracles are the provider's own test helpers (``responses_support``): the
 ``ResponseCreateParams`` TypedDict walk, the SDK's ``Response`` model and its
@@ -10,22 +11,23 @@ which is also what the SDK's accumulator (``openai.lib.streaming.responses``) en
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
+from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
+from conformance.normal_forms import without_neutral_penalties
+from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
     assert_response_matches_sdk,
     assert_stream_matches_sdk,
     with_cache_write_count,
 )
-
-if TYPE_CHECKING:
-    from conformance.providers import Provider, StreamPair
 
 NAME = "openai-responses"
 
@@ -79,16 +81,14 @@ def with_finish_reason(payload: JsonObject, raw: str) -> JsonObject:
     return changed
 
 
-def stream_pairs(provider: Provider) -> list[StreamPair]:
-    from conformance.providers import StreamPair
-
+def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
     return [
         StreamPair(name, lambda name=name: _terminal_response(provider, name), _same)
         for name in provider.recorded["stream"]
     ]
 
 
-def _terminal_response(provider: Provider, name: str) -> JsonObject:
+def _terminal_response(provider: ProviderEntry, name: str) -> JsonObject:
     events = provider.stream_events(name)
     terminal = [event for event in events if event.get("type") == "response.completed"]
     response: JsonObject = terminal[-1]["response"]
@@ -115,7 +115,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a ``data:`` image URL reads back as the base64 source it spells;
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
-      ``enabled=False`` with no effort is effort ``none``.
+      ``enabled=False`` with no effort is effort ``none``;
+    * a penalty of 0 changes nothing: not sent (issue 21).
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
@@ -135,16 +136,21 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["reasoning"] = None
     elif reasoning is not None and reasoning.enabled is False and reasoning.effort is None:
         update["reasoning"] = reasoning.model_copy(update={"enabled": None, "effort": "none"})
+    without_neutral_penalties(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 
 
 def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    """A user or system message's cache marker is its last input part's breakpoint."""
+    """A user or system message's cache marker is its last input part's breakpoint (a
+    string message is sent as one ``input_text`` part to carry it: issue 24 item 7)."""
     marker = message.cache_control
     if marker is None or not isinstance(message, chatcodec.UserMessage | chatcodec.SystemMessage):
         return message
-    if isinstance(message.content, str) or not message.content:
+    if isinstance(message.content, str):
+        part = chatcodec.TextPart(text=message.content, cache_control=marker)
+        return message.model_copy(update={"content": [part], "cache_control": None})
+    if not message.content:
         return message
     last = message.content[-1]
     if not isinstance(last, chatcodec.TextPart | chatcodec.ImagePart | chatcodec.DocumentPart):
@@ -302,3 +308,77 @@ def shaped_responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
         },
     }
     return chatcodec.decode_response(NAME, body)
+
+
+# --- the entry -----------------------------------------------------------------------------------
+
+
+def _request(**fields: Any) -> JsonObject:
+    return {"model": "m", "max_output_tokens": 10, "input": [{"role": "user", "content": "q"}], **fields}
+
+
+MARKER_REQUESTS: dict[str, JsonObject] = {
+    "_custom": _request(
+        input=[
+            {"role": "user", "content": "q"},
+            {"type": "custom_tool_call", "call_id": "c1", "name": "f", "input": "raw"},
+            {"type": "custom_tool_call_output", "call_id": "c1", "output": "ok"},
+        ]
+    ),
+    "_tool_order": _request(
+        tools=[{"type": "web_search"}, {"type": "function", "name": "f", "parameters": {}, "strict": True}]
+    ),
+}
+"""A custom (free-form) tool call and its output; a server tool before a function tool."""
+
+CUSTOM_CALL_RESPONSE: JsonObject = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "model": "m",
+    "status": "completed",
+    "output": [
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "c1", "name": "f", "input": "raw", "status": "completed"}
+    ],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+}
+"""A response with a custom tool call: its decoder writes ``_custom: true``."""
+
+
+def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
+    """The decoder reads the response's fields from the terminal ``response.completed``:
+    ``value`` goes into that event's ``response``."""
+    last = {**events[-1], "response": {**events[-1]["response"], "x_extension": value}}
+    return [*events[:-1], last], len(events) - 1
+
+
+ENTRY = ProviderEntry(
+    name=NAME,
+    names_in_prose=("openai",),
+    check_request=check_request,
+    check_response=check_response,
+    check_stream=check_stream,
+    recordings={"request": 8, "response": 8, "stream": 3},
+    finish_reasons=FINISH_REASONS,
+    with_finish_reason=with_finish_reason,
+    finish_reason_fixture="output_text_logprobs.json",
+    pair_streams=stream_pairs,
+    stream_pair_count=3,
+    streams=CASES,
+    shaped_responses=shaped_responses,
+    single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the openai SDK's FunctionDefinition.name
+    bags=BagSamples(
+        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place on the wire
+        message={"x_trace": "abc"},
+        stream_place="none",  # encode_response keeps none either, and reports them there too
+        recorded=False,
+    ),
+    deep_kept_value=deep_kept_value,
+    for_sdk=for_sdk,
+    silent_rewrites=silent_rewrites,
+    marker_requests=MARKER_REQUESTS,
+    marker_responses={"_custom=true": CUSTOM_CALL_RESPONSE},
+)

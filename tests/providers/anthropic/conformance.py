@@ -1,4 +1,5 @@
-"""What the conformance laws need to know about anthropic (entry in ``providers.py``).
+"""What the conformance laws need to know about anthropic: its :data:`ENTRY`, collected by
+``tests/conformance/providers.py``.
 
 The SDK oracles are the provider's own test helpers (``anthropic_support``): the request
 TypedDict walk, the SDK's ``Message`` model and its ``RawMessageStreamEvent`` union.
@@ -11,15 +12,17 @@ from __future__ import annotations
 import base64
 import copy
 import json
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 from anthropic.lib.streaming._messages import accumulate_event
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
+from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments
+from conformance.normal_forms import with_compact_arguments, without_neutral_penalties
 from providers.anthropic.anthropic_support import (
     PREDATES_SDK,
     assert_valid_request,
@@ -28,9 +31,8 @@ from providers.anthropic.anthropic_support import (
     with_web_fetch_count,
     without_null_markers,
 )
-
-if TYPE_CHECKING:
-    from conformance.providers import Provider, StreamPair
+from providers.anthropic.conformance_streams import CASES
+from providers.anthropic.test_properties import anthropic_responses
 
 check_request = assert_valid_request
 check_response = assert_valid_response
@@ -56,7 +58,6 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``request.py`` and ``messages.py``):
 
     * ``response_format`` of type ``text`` is the default output: it is left out;
-    * a ``developer`` message is a system message (OpenAI's newer name for one);
     * ``parallel_tool_calls=False`` rides on ``tool_choice``, so without a choice it is sent
       with the default choice, ``auto``; ``parallel_tool_calls=True`` is the default, left
       out when there is no choice to carry it (none, or ``none``);
@@ -74,6 +75,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a base64 ``text/plain`` document is sent as the UTF-8 text it encodes (Anthropic
       takes base64 documents as PDF only): the same bytes, read back as a text source.
 
+    * a penalty of 0 changes nothing: not sent (issue 21).
+
     (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
     """
     update: dict[str, Any] = {}
@@ -84,6 +87,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         update["parallel_tool_calls"] = None
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
+    without_neutral_penalties(update, request)
     messages = _leading_systems_joined(request.messages)
     messages = [
         _joined_to_results(_message_rewritten(message), previous)
@@ -144,8 +148,6 @@ def _joined_to_results(message: chatcodec.AnyMessage, previous: chatcodec.AnyMes
 
 
 def _message_rewritten(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    if isinstance(message, chatcodec.SystemMessage) and message.role == "developer":
-        return message.model_copy(update={"role": "system"})
     if isinstance(message, chatcodec.AssistantMessage) and message.tool_calls:
         return message.model_copy(update={"content": [_compact(part) for part in message.parts]})
     return message
@@ -193,9 +195,7 @@ def sdk_comparable(response: chatcodec.ChatResponse) -> object:
     return without_null_markers(with_compact_arguments(response))
 
 
-def stream_pairs(provider: Provider) -> list[StreamPair]:
-    from conformance.providers import StreamPair
-
+def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
     return [
         StreamPair(name, lambda name=name: sdk_accumulation(provider.stream_events(name)), sdk_comparable)
         for name in provider.recorded["stream"]
@@ -230,7 +230,7 @@ def _scrub(value: Any) -> Any:
 def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     """What a request says, without the spellings the codec is documented to change:
     turn boundaries (results are grouped, system prompts joined), string versus list
-    content, the ``developer`` role, a message's cache marker (it moves to its last
+    content, a message's cache marker (it moves to its last
     part), thinking attribution (``provider``/``model`` are re-derived on decoding),
     argument JSON formatting, defaults written out (``tool_choice`` auto for
     ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``,
@@ -238,7 +238,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
-        role = {"developer": "system", "tool": "user"}.get(message.role, message.role)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part, names) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
@@ -309,3 +309,53 @@ def single_hop_requests() -> st.SearchStrategy[chatcodec.ChatRequest]:
     another change; without Anthropic data (:func:`scrubbed`)."""
     single_messages = st.builds(chatcodec.ChatRequest, messages=st.lists(canonical.messages(), max_size=1))
     return st.one_of(canonical.chat_requests(), single_messages).map(scrubbed)
+
+
+# --- the entry -----------------------------------------------------------------------------------
+
+SERVER_THEN_CLIENT_TOOLS: JsonObject = {
+    "model": "m",
+    "max_tokens": 10,
+    "messages": [{"role": "user", "content": "q"}],
+    "tools": [{"type": "web_search_20250305", "name": "web_search"}, {"name": "f", "input_schema": {}}],
+}
+"""A server tool before a client tool: the ``_tool_order`` marker."""
+
+
+def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
+    """``message_start`` keeps its message's unknown fields: ``value`` goes into the first."""
+    first = {**events[0], "message": {**events[0]["message"], "x_extension": value}}
+    return [first, *events[1:]], 0
+
+
+ENTRY = ProviderEntry(
+    sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
+    name="anthropic",
+    names_in_prose=("anthropic", "claude"),
+    check_request=check_request,
+    check_response=check_response,
+    check_stream=check_stream,
+    recordings={"request": 14, "response": 10, "stream": 6},
+    finish_reasons=FINISH_REASONS,
+    with_finish_reason=with_finish_reason,
+    finish_reason_fixture="parallel_tool_use.json",
+    pair_streams=stream_pairs,
+    stream_pair_count=6,
+    streams=CASES,
+    shaped_responses=anthropic_responses,
+    single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
+    # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
+    tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
+    bags=BagSamples(
+        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place on the wire
+        message={"x_trace": "abc"},
+        stream_place="none",  # encode_response keeps none either, and reports them there too
+        recorded=False,
+    ),
+    deep_kept_value=deep_kept_value,
+    same_result=compact_arguments,
+    for_sdk=for_sdk,
+    silent_rewrites=silent_rewrites,
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
+    reports_reparsed_arguments=True,  # ``input`` is an object: the argument text is parsed
+)

@@ -1,4 +1,5 @@
-"""What the conformance laws need to know about gemini (entry in ``providers.py``).
+"""What the conformance laws need to know about gemini: its :data:`ENTRY`, collected by
+``tests/conformance/providers.py``.
 
 The SDK oracles are google-genai's pydantic types with unknown fields forbidden
 (``providers/gemini/gemini_support.py``). google-genai has no stream accumulator, so each
@@ -12,19 +13,20 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
+from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import with_compact_arguments, without_provider_data, without_spelling_markers
+from providers.gemini.conformance_streams import CASES
 from providers.gemini.gemini_support import assert_valid_request, assert_valid_response, assert_valid_stream
 from providers.gemini.gemini_support import for_sdk as strip_newer_fields
-
-if TYPE_CHECKING:
-    from conformance.providers import Provider, StreamPair
+from providers.gemini.strategies import gemini_responses
 
 check_request = assert_valid_request
 check_response = assert_valid_response
@@ -139,9 +141,7 @@ def streamed_form(response: chatcodec.ChatResponse) -> object:
     return without_spelling_markers(with_compact_arguments(kept))
 
 
-def stream_pairs(provider: Provider) -> list[StreamPair]:
-    from conformance.providers import StreamPair
-
+def stream_pairs(provider: ProviderEntry) -> list[StreamPair]:
     return [
         StreamPair(name, lambda name=name: wire_accumulation(provider.stream_events(name)), streamed_form)
         for name in provider.recorded["stream"]
@@ -155,8 +155,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """What the codec rewrites without a report (``messages.py``, ``parts.py``, ``results.py``):
 
     * Gemini has no string content: a string reads back as one text part (``""`` too);
-    * a ``developer`` message is a system message, and leading system messages are one
-      ``systemInstruction``: two or more read back as one holding their parts in order;
+    * leading system messages are one ``systemInstruction``: two or more read back as one
+      holding their parts in order (a ``developer`` message reads back as system, reported:
+      issue 24 item 5);
     * the results of consecutive tool messages are one user turn: one tool message;
     * tool-call arguments are sent as the parsed ``args`` object: compact JSON back
       (empty text is ``{}``);
@@ -166,9 +167,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       ahead of its media;
     * ``detail="auto"``, ``parallel_tool_calls=True``, ``response_format`` ``text`` and
       ``stream=False`` are Gemini's defaults: left out;
-    * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent.
+    * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent;
+    * the model travels in the URL, not the body (issue 23): a body written from a
+      canonical request names none.
     """
     dumped = request.model_dump(mode="json")
+    dumped["model"] = None
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     dumped["messages"] = _messages(dumped["messages"], names)
     for key, default in (("parallel_tool_calls", True), ("stream", False)):
@@ -194,8 +198,6 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
     leading = True
     for original in messages:
         message = dict(original)
-        if message["role"] == "developer":
-            message["role"] = "system"
         if isinstance(message.get("content"), str) and message["role"] != "text":
             message["content"] = [{"type": "text", "text": message["content"]}]
         if message["role"] == "assistant":
@@ -287,3 +289,63 @@ def single_hop_original(request: chatcodec.ChatRequest) -> object:
 
 def single_hop_decoded(request: chatcodec.ChatRequest) -> object:
     return without_spelling_markers(request)
+
+
+# --- the entry -----------------------------------------------------------------------------------
+
+
+def _request(**config: Any) -> JsonObject:
+    user = {"role": "user", "parts": [{"text": "q"}]}
+    return {"contents": [user], "generationConfig": {"maxOutputTokens": 10, **config}}
+
+
+_OBJECT_SCHEMA = {"type": "OBJECT", "properties": {"a": {"type": "STRING", "nullable": True}}}
+
+MARKER_REQUESTS: dict[str, JsonObject] = {
+    "_schema_key": _request() | {"tools": [{"functionDeclarations": [{"name": "f", "parameters": _OBJECT_SCHEMA}]}]},
+    "_response_schema_key": _request(responseMimeType="application/json", responseSchema=_OBJECT_SCHEMA),
+}
+"""A tool's and an answer's schema spelled the OpenAPI way (``parameters``,
+``responseSchema``, against ``parametersJsonSchema`` / ``responseJsonSchema``)."""
+
+
+def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
+    """A chunk keeps its unknown top-level fields: ``value`` goes into the first one."""
+    return [{**events[0], "x_extension": value}, *events[1:]], 0
+
+
+ENTRY = ProviderEntry(
+    name="gemini",
+    names_in_prose=("gemini", "google", "vertex"),
+    check_request=check_request,
+    check_response=check_response,
+    check_stream=check_stream,
+    recordings={"request": 9, "response": 7, "stream": 6},
+    finish_reasons=FINISH_REASONS,
+    with_finish_reason=with_finish_reason,
+    finish_reason_fixture="text_stop.json",
+    pair_streams=stream_pairs,
+    stream_pair_count=6,
+    streams=CASES,
+    shaped_responses=gemini_responses,
+    single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
+    # google-genai's FunctionDeclaration.name: a letter or ``_`` first, then also ``.``,
+    # ``:`` and ``-``, up to 128.
+    tool_name_rule=re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}\Z"),
+    bags=BagSamples(
+        choice={
+            "citationMetadata": {"citations": [{"startIndex": 0, "endIndex": 1, "uri": "https://example.com/otters"}]},
+            "finishMessage": "done",
+        },
+        message=None,  # a Content has no field but parts and role (the SDK forbids others)
+        stream_place="on any event",  # a candidate has its fields on any chunk
+        recorded=True,
+    ),
+    deep_kept_value=deep_kept_value,
+    same_result=streamed_form,
+    for_sdk=for_sdk,
+    silent_rewrites=silent_rewrites,
+    marker_requests=MARKER_REQUESTS,
+    # Not ``reports_reparsed_arguments``: args are an object too, but duplicate keys in the
+    # argument text collapse without a report today (found moving this table; not yet fixed).
+)

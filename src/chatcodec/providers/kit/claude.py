@@ -1,5 +1,6 @@
 """Claude's rules, shared by the two formats that serve Claude: Anthropic Messages and
-Bedrock Converse (issue 20, item 4).
+Bedrock Converse (issue 20, item 4): whose thinking signatures verify where, usage counted
+apart from the cache, the thinking config, stop-reason spelling, unsigned thinking.
 
 The two wire formats spell things differently (``cache_read_input_tokens`` against
 ``cacheReadInputTokens``, ``stop_reason`` against ``stopReason``) but the model behind
@@ -27,10 +28,44 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.context import EncodeContext
-from chatcodec.providers.kit import uncached_input_tokens
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.request import ReasoningConfig
 from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
+
+CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
+"""Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic
+API itself; Claude on Bedrock Converse): Anthropic's documentation says signatures are
+compatible across the platforms that serve Claude."""
+
+
+def is_claude_model(model: str | None) -> bool:
+    """Whether a model id names a Claude model (``claude-sonnet-4-5``, Bedrock's
+    ``us.anthropic.claude-3-7-sonnet-20250219-v1:0`` or an ARN holding one)."""
+    return model is not None and "claude" in model.lower()
+
+
+def claude_signed(provider: str | None, model: str | None) -> bool:
+    """Whether thinking from ``provider`` and ``model`` is signed by Claude's scheme, so
+    another platform serving Claude can verify it: Anthropic's own, or Bedrock's when the
+    model that produced it is known to be Claude."""
+    if provider == "anthropic":
+        return True
+    return provider in CLAUDE_SIGNERS and is_claude_model(model)
+
+
+def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int | None:
+    """The input tokens neither read from nor written to the cache, for wires that count
+    those apart (Anthropic, Bedrock Converse) while canonical ``input_tokens`` includes
+    them (so nothing is counted twice). A total smaller than its cache parts cannot be
+    written: it is reported and sent as zero."""
+    if usage.input_tokens is None:
+        return None
+    uncached = usage.input_tokens - (usage.cache_read_tokens or 0) - (usage.cache_write_tokens or 0)
+    if uncached < 0:
+        losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes", "metadata")
+        return 0
+    return uncached
+
 
 UnsignedThinking = Literal["drop", "text"]
 """What to do with thinking Claude cannot verify: drop it, or send its text as text."""
@@ -95,19 +130,23 @@ def encode_thinking_config(
     at = ("reasoning",)
     for key in unsupported:
         if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", why)
+            losses.add((*at, key), f"reasoning {key}", why, "setting")
     if reasoning.enabled is False:
         if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent")
+            losses.add(
+                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
+            )
         return {"type": "disabled"}
     if reasoning.budget_tokens is not None:
         if reasoning.adaptive:
-            losses.add((*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking")
+            losses.add(
+                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
+            )
         return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
     if reasoning.adaptive:
         return {"type": "adaptive"}
     if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking")
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
         return {"type": "adaptive"}
     return None
 
@@ -155,6 +194,9 @@ class StopReasons:
         chosen = self.closest[unified]
         if self.words[chosen] != unified:
             losses.add(
-                at, f"finish reason {unified!r}", f"{self.provider} has no such {self.field}; sent as {chosen!r}"
+                at,
+                f"finish reason {unified!r}",
+                f"{self.provider} has no such {self.field}; sent as {chosen!r}",
+                "metadata",
             )
         return chosen

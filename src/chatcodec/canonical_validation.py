@@ -1,0 +1,43 @@
+"""Validating canonical data, with chatcodec's errors: the core every layer above uses.
+
+Codecs build canonical data by construction and validate it here; the API boundary
+(:mod:`chatcodec.validation`) reads the accepted dialects first, then validates here too.
+This module imports the canonical vocabulary only, never a provider or a dialect reader,
+so validating canonical messages loads no codec (issue 20, item 3; the import layers are
+a law in ``tests/test_layers.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import pydantic_core
+from pydantic import BaseModel, TypeAdapter
+
+from chatcodec.errors import as_chatcodec_error
+from chatcodec.payloads import parse_json
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+ValueT = TypeVar("ValueT")
+
+
+def validate_with(adapter: TypeAdapter[ValueT], data: object, title: str) -> ValueT:
+    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``, as it is."""
+    try:
+        if isinstance(data, str | bytes | bytearray):
+            return adapter.validate_json(data)
+        return adapter.validate_python(data)
+    except pydantic_core.ValidationError as error:
+        root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
+        raise as_chatcodec_error(error, title, root) from None
+
+
+def validate_canonical(model: type[ModelT], data: object) -> ModelT:
+    """Validate canonical ``data`` as ``model``, reading no dialect (codecs build canonical data)."""
+    try:
+        if isinstance(data, str | bytes | bytearray):
+            return model.model_validate_json(data)
+        return model.model_validate(data)
+    except pydantic_core.ValidationError as error:
+        root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
+        raise as_chatcodec_error(error, model.__name__, root) from None

@@ -1,0 +1,364 @@
+"""The one-pass writing of an Anthropic request from canonical dicts (issue 25).
+
+It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
+the same losses in the same order, for requests made of the common shapes: text,
+image, tool-use and string tool-result parts with no cache marker or bag of their own,
+thinking from another provider (dropped and reported, as
+:func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
+names Anthropic accepts, and no Anthropic options. Every wire turn is built as it is
+read, with no per-turn object and no loss path unless a rule fires.
+
+As on the general path, ``developer`` messages are reported (sent as system) and the
+target rules of the API version in force (:mod:`chatcodec.providers.target_rules`) are
+applied to the body last.
+
+When a request needs a rule this pass does not write (a turn an empty or whitespace
+text would leave out, a prefill ending in whitespace, server tools, cache markers, a
+bag, a system message in the middle, a message between tool calls and their results),
+it returns ``None`` and the caller runs the general encoder, where every rule lives;
+the rules that do fire here (tool ids, tool names, argument parsing, unsigned thinking,
+the required ``max_tokens``) call or repeat the general encoder's functions and texts.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
+from chatcodec.providers.anthropic.tool_ids import MAPPING
+from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
+from chatcodec.providers.tool_arguments import input_object
+
+_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_SANITIZE = MAPPING.sanitize
+_TOP_KEYS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "provider_tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "frequency_penalty",
+        "presence_penalty",
+        "seed",
+        "stop",
+        "stream",
+        "metadata",
+        "provider_options",
+    }
+)
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
+_SYSTEM_ROLES = ("system", "developer")
+
+
+class _DeclinedError(Exception):
+    """A shape this pass does not write: the general encoder writes the request."""
+
+
+def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any] | None:
+    """The Anthropic request body for a canonical request dict, or ``None`` when it holds
+    a shape only the general encoder writes.
+
+    The request is taken over (the one pass builds it for this call alone): objects that
+    read the same in canonical and on the wire (a text part, an image, a tool result, a
+    message of a role and a string) go into the output as they are, and may be changed."""
+    if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
+        return None
+    messages: list[dict[str, Any]] = request["messages"]
+    if _results_wait(messages):
+        return None  # the general encoder moves them after the results, with a loss
+    for index, message in enumerate(messages):
+        if message["role"] == "developer":  # as roles.report_developer_roles reports it
+            losses.add(("messages", index, "role"), "developer role", "Anthropic has no developer role; sent as system")
+    if KIT.claim(losses, request.get("provider_options"), ("provider_options",)):
+        return None  # this encoder's own options or markers: the general path reads them
+    try:
+        wire = _encode(request, losses)
+    except _DeclinedError:
+        return None
+    # last, as ProviderCodec.encode_request applies them: the rules of the API version in force
+    apply_target_rules(PROVIDER, wire, model=request.get("model"), options=None, losses=losses)
+    return wire
+
+
+def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
+    wire: dict[str, Any] = {}
+    if request.get("model") is not None:
+        wire["model"] = request["model"]
+    if request.get("max_tokens") is not None:
+        wire["max_tokens"] = request["max_tokens"]
+    else:
+        why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
+        losses.add(("max_tokens",), "max_tokens", why, "default")
+        wire["max_tokens"] = DEFAULT_MAX_TOKENS
+    tools = request.get("tools")
+    if tools:
+        wire["tools"] = [_tool(tool) for tool in tools]
+    _choice(request, wire)
+    messages: list[dict[str, Any]] = request["messages"]
+    leading = 0
+    while leading < len(messages) and messages[leading]["role"] in _SYSTEM_ROLES:
+        leading += 1
+    if leading:
+        wire["system"] = _system(messages[:leading])
+    wire["messages"] = _turns(messages, leading, losses)
+    if request.get("stop"):
+        wire["stop_sequences"] = list(request["stop"])
+    for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
+    for key in ("frequency_penalty", "presence_penalty", "seed"):
+        value = request.get(key)
+        if value is not None and not carries_nothing(key, value):
+            losses.add((key,), key, "Anthropic has no such setting", "setting")
+    return wire
+
+
+def _results_wait(messages: list[dict[str, Any]]) -> bool:
+    """Whether a message stands between an assistant's tool calls and a later tool
+    message (``result_order.results_after_calls`` moves it, a loss)."""
+    calls_open = between = False
+    for message in messages:
+        role = message["role"]
+        if role == "tool":
+            if between:
+                return True
+            calls_open = False
+        elif role == "assistant":
+            content = message["content"]
+            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
+            between = False
+        elif calls_open:
+            between = True
+    return False
+
+
+def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    if not tool.keys() <= _TOOL_KEYS or not _VALID_NAME(tool["name"]):
+        raise _DeclinedError
+    wire = {"name": tool["name"]}
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
+    wire["input_schema"] = tool["parameters"]
+    if tool.get("strict") is not None:
+        wire["strict"] = tool["strict"]
+    return wire
+
+
+def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
+    """As ``tools._encode_choice`` writes it, for a choice with a valid name."""
+    choice = request.get("tool_choice")
+    parallel = request.get("parallel_tool_calls")
+    if choice is None and parallel is not False:
+        return
+    kind = "auto" if choice is None else choice["type"]
+    encoded: dict[str, Any] = {"type": _WIRE_CHOICE_TYPES[kind]}
+    name = None if choice is None else choice.get("name")
+    if name is not None:
+        if not _VALID_NAME(name):
+            raise _DeclinedError
+        encoded["name"] = name
+    if kind != "none" and parallel is not None:
+        encoded["disable_parallel_tool_use"] = not parallel
+    elif parallel is False:
+        raise _DeclinedError  # a loss the general encoder reports
+    wire["tool_choice"] = encoded
+
+
+def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """The top-level ``system``: one message's string as is, else every text in order."""
+    if len(messages) == 1 and isinstance(messages[0]["content"], str):
+        return messages[0]["content"]
+    blocks: list[dict[str, Any]] = []
+    for message in messages:
+        content = message["content"]
+        if isinstance(content, str):
+            blocks.append({"type": "text", "text": content})
+        elif not content:
+            raise _DeclinedError  # an empty system message among others: a loss
+        else:
+            blocks.extend(_text_block(part) for part in content)
+    if not any(not block["text"].isspace() for block in blocks):
+        raise _DeclinedError
+    for block in blocks:
+        if not block["text"]:
+            raise _DeclinedError  # dropped with a loss by the general encoder
+    return blocks
+
+
+def _text_block(part: dict[str, Any]) -> dict[str, Any]:
+    if len(part) != 2 or part["type"] != "text":
+        raise _DeclinedError
+    return {"type": "text", "text": part["text"]}
+
+
+def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The wire ``messages``: tool results and a user message right after them share one
+    user turn, results first; every other message is a turn of its own."""
+    turns: list[dict[str, Any]] = []
+    open_results: list[dict[str, Any]] | None = None  # the blocks of a turn holding tool results
+    for index in range(start, len(messages)):
+        message = messages[index]
+        if len(message) != 2:
+            _claim_bag(message, index, losses)
+        role = message["role"]
+        content = message["content"]
+        if role == "tool":
+            if open_results is None:
+                open_results = []
+                turns.append({"role": "user", "content": open_results})
+            for part in content:
+                open_results.append(_result(part))
+        elif role == "user":
+            if open_results is not None:
+                open_results.extend(_user_blocks(content))
+                open_results = None
+            else:
+                message["content"] = _user_content(content)
+                turns.append(message)
+        elif role == "assistant":
+            open_results = None
+            message["content"] = _assistant_content(content, index, losses)
+            turns.append(message)
+        else:
+            raise _DeclinedError  # a system message mid-conversation, a text message
+    if turns and turns[-1]["role"] == "assistant":
+        _check_prefill(turns[-1]["content"])
+    return [turn for turn in turns if turn["content"]]
+
+
+def _claim_bag(message: dict[str, Any], index: int, losses: LossRecorder) -> None:
+    """Another provider's bag on a message, reported as ``messages._merge_bag`` reports
+    it; a name, a cache marker or a bag of this provider's own: the general path."""
+    if len(message) != 3 or "provider_metadata" not in message:
+        raise _DeclinedError
+    if KIT.claim(losses, message.pop("provider_metadata"), ("messages", index)):
+        raise _DeclinedError
+
+
+def _text(part: dict[str, Any]) -> dict[str, Any]:
+    text = part["text"]
+    if not text or text.isspace():
+        raise _DeclinedError  # dropped (or its turn left out) with a loss by the general encoder
+    return part
+
+
+def _result(part: dict[str, Any]) -> dict[str, Any]:
+    if len(part) != 3 or not isinstance(part["content"], str):
+        raise _DeclinedError
+    part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
+    return part
+
+
+def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    if isinstance(content, str):
+        if not content.strip():
+            raise _DeclinedError
+        return content
+    return _user_blocks(content)
+
+
+def _user_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [_text({"type": "text", "text": content})]
+    if not content:
+        raise _DeclinedError  # "message with no content": a loss
+    for part in content:
+        kind = part["type"]
+        if kind == "text" and len(part) == 2:
+            _text(part)
+        elif kind != "image" or len(part) != 2 or not _same_source(part["source"]):
+            raise _DeclinedError
+    return content
+
+
+def _same_source(source: dict[str, Any]) -> bool:
+    """Whether Anthropic spells the image source as canonical does: base64, or a URL
+    with no media type (which Anthropic URL sources lack: a loss), not a file."""
+    kind = source["type"]
+    return (kind == "base64" and len(source) == 3) or (kind == "url" and len(source) == 2)
+
+
+def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
+    if isinstance(content, str):
+        if not content.strip():
+            raise _DeclinedError
+        return content
+    if not content:
+        raise _DeclinedError
+    blocks: list[dict[str, Any]] = []
+    for position, part in enumerate(content):
+        kind = part["type"]
+        if kind == "tool_use" and len(part) == 4:
+            blocks.append(_tool_use(part, index, position, losses))
+        elif kind == "text" and len(part) == 2:
+            blocks.append(_text(part))
+        elif kind == "thinking":
+            _drop_thinking(part, index, position, losses)
+        else:
+            raise _DeclinedError
+    return blocks
+
+
+def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
+    name = part["name"]
+    if not _VALID_NAME(name):
+        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+    return {
+        "type": "tool_use",
+        "id": _SANITIZE(part["id"]),
+        "name": name,
+        "input": _input(part["arguments"], index, position, losses),
+    }
+
+
+def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
+    """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
+    whose path is built only when the text is not a plain, exact object."""
+    parsed, exact = arguments_object(arguments)
+    if exact and type(parsed) is dict:
+        return parsed  # pyright: ignore[reportUnknownVariableType]
+    return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
+
+
+def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
+    """Unsigned thinking from another provider, dropped as ``parts._encode_thinking`` drops it."""
+    if not part.keys() <= _FOREIGN_THINKING_KEYS:
+        raise _DeclinedError  # redacted, encrypted, cached, or from a Claude model
+    why = _dropped_why(part.get("provider"))
+    if why is None:
+        raise _DeclinedError
+    losses.add(("messages", index, "content", position), "thinking part", why)
+
+
+_FOREIGN_THINKING_KEYS = frozenset({"type", "text", "signature", "provider", "provider_metadata"})
+
+
+@cache
+def _dropped_why(provider: str | None) -> str | None:
+    """Why thinking from ``provider`` (no model named) is dropped; ``None`` when Anthropic
+    may have signed it (the general encoder's rules decide)."""
+    if provider in (PROVIDER, None) or claude_signed(provider, None):
+        return None
+    return f"produced by {provider!r}, not Anthropic; replaying it would get 400 'Invalid signature'"
+
+
+def _check_prefill(content: str | list[dict[str, Any]]) -> None:
+    """A final assistant turn ending in whitespace is trimmed, a loss: the general path."""
+    if isinstance(content, str):
+        if content != content.rstrip():
+            raise _DeclinedError
+    elif content and content[-1]["type"] == "text" and content[-1]["text"] != content[-1]["text"].rstrip():
+        raise _DeclinedError

@@ -1,0 +1,233 @@
+"""What the Anthropic Messages API accepts today, by API version and model family.
+
+API versions (the ``anthropic-version`` header): ``2023-06-01`` and ``2026-10-21``, the
+first new one since 2023, sent by default by every official SDK from Python 2.0.0 on
+(``ANTHROPIC_API_VERSION = "2026-10-21"`` in ``anthropic/_constants.py`` of SDK 2.12), so
+it is the default here. ``options={"api_version": "2023-06-01"}`` keeps the older rules.
+https://platform.claude.com/docs/en/api/versioning ;
+https://platform.claude.com/docs/en/api/migration-2026-10-21
+
+A request read from Anthropic that carries what only ``2023-06-01`` accepts (``temperature``
+and the rest: a valid body shows the version it was sent with) keeps that version for its
+own re-encode (``request.py``), so a same-provider round trip stays exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.claude_rules import (
+    BEFORE_OPUS_4_8,
+    CLAUDE_4_5_UP,
+    NO_TEMPERATURE,
+    PAIR_SOURCE,
+    SAMPLING_SOURCE,
+    SYSTEM_SOURCE,
+    TEMPERATURE_DEFAULT,
+    TOP_P_DEFAULT,
+    drop_temperature,
+    drop_top_p_beside_temperature,
+    fold_system_turns,
+)
+from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule, is_default
+
+OLD = "2023-06-01"
+"""The API version of 2023 to 2026."""
+NEW = "2026-10-21"
+"""The API version official SDKs send since Python 2.0.0 (2026-10-21)."""
+
+_MIGRATION = "https://platform.claude.com/docs/en/api/migration-2026-10-21"
+_KEEP_OLD = f'api_version="{OLD}"'
+_SAMPLING_DEFAULTS = {"temperature": TEMPERATURE_DEFAULT, "top_p": TOP_P_DEFAULT}
+
+
+def _sampling_removed(call: RuleCall) -> None:
+    """``temperature``, ``top_p`` and ``top_k`` are gone: 400 "Extra inputs are not
+    permitted", even ``temperature: 1.0``."""
+    for key in ("temperature", "top_p", "top_k"):
+        if key not in call.body:
+            continue
+        value = call.body.pop(key)
+        default = _SAMPLING_DEFAULTS.get(key)
+        if default is None or not is_default(value, default):
+            call.report((key,), f"{key} {value!r}", "not sent")
+
+
+def _assistant_document(call: RuleCall) -> None:
+    """A ``document`` block directly in an assistant turn is a 400: it moves to the end
+    of the preceding user turn, or is dropped when there is none."""
+    messages = as_list(call.body.get("messages")) or []
+    emptied: list[int] = []
+    for index, message in enumerate(messages):
+        fields = as_dict(message)
+        blocks = as_list(fields.get("content")) if fields is not None and fields.get("role") == "assistant" else None
+        if fields is None or not blocks or not any(_is_document(block) for block in blocks):
+            continue
+        fields["content"] = [block for block in blocks if not _is_document(block)]
+        if not fields["content"]:
+            emptied.append(index)  # an empty turn is refused too; the API joins the user turns around it
+        documents = [block for block in blocks if _is_document(block)]
+        target = _preceding_user(messages, index)
+        if target is None:
+            call.report(("messages", index), "document in an assistant turn", "dropped: no user turn before it")
+            continue
+        content = target.get("content")
+        target["content"] = [
+            *([{"type": "text", "text": content}] if isinstance(content, str) else content or []),
+            *documents,
+        ]
+        call.report(("messages", index), "document in an assistant turn", "moved to the end of the user turn before it")
+    if emptied:
+        call.body["messages"] = [message for index, message in enumerate(messages) if index not in emptied]
+
+
+def _is_document(block: object) -> bool:
+    fields = as_dict(block)
+    return fields is not None and fields.get("type") == "document"
+
+
+def _preceding_user(messages: list[Any], index: int) -> dict[str, Any] | None:
+    for message in reversed(messages[:index]):
+        fields = as_dict(message)
+        if fields is not None and fields.get("role") == "user":
+            return fields
+    return None
+
+
+def _user_text_citations(call: RuleCall) -> None:
+    """A user ``text`` block with non-empty ``citations``, directly or inside a
+    ``search_result`` (also one in a ``tool_result``), is a 400: the citations are dropped.
+    Blocks are copied, never changed in place: a block kept whole from the request's
+    ``provider_metadata`` is the caller's own object."""
+    for index, message in enumerate(as_list(call.body.get("messages")) or []):
+        fields = as_dict(message)
+        if fields is not None and fields.get("role") == "user":
+            stripped = _without_citations(call, as_list(fields.get("content")) or [], ("messages", index, "content"))
+            if stripped is not None:
+                fields["content"] = stripped
+
+
+def _without_citations(call: RuleCall, blocks: list[Any], at: tuple[str | int, ...]) -> list[Any] | None:
+    """``blocks`` without user-text citations, or ``None`` when there were none."""
+    changed = list(blocks)
+    found = False
+    for index, block in enumerate(blocks):
+        fields = as_dict(block)
+        if fields is None:
+            continue
+        if fields.get("type") == "text" and fields.get("citations"):
+            changed[index] = {key: value for key, value in fields.items() if key != "citations"}
+            found = True
+            call.report((*at, index, "citations"), "citations on user text", "not sent")
+        elif fields.get("type") in ("search_result", "tool_result"):
+            inner = _without_citations(call, as_list(fields.get("content")) or [], (*at, index, "content"))
+            if inner is not None:
+                changed[index] = {**fields, "content": inner}
+                found = True
+    return changed if found else None
+
+
+def _temperature_deprecated(call: RuleCall) -> None:
+    """Opus 4.7+, Sonnet 5 and Fable 5 refuse a non-default ``temperature``."""
+    drop_temperature(call, call.body, "temperature", ())
+
+
+def _temperature_with_top_p(call: RuleCall) -> None:
+    """Claude 4.5+ refuses ``temperature`` and ``top_p`` together: ``top_p`` goes."""
+    drop_top_p_beside_temperature(call, call.body, ("temperature", "top_p"), ())
+
+
+def _system_turns(call: RuleCall) -> None:
+    """Mid-conversation ``role: "system"`` turns exist only on Opus 4.8+ ("role 'system'
+    is not supported on this model"): folded into the top-level ``system``."""
+    fold_system_turns(call, lambda text: {"type": "text", "text": text})
+
+
+def version_shown(request: dict[str, Any]) -> str | None:
+    """``2023-06-01`` when a request body holds what only that version accepts (a sampling
+    setting, an assistant ``document``, user-text ``citations``): it was written for it."""
+    if any(key in request for key in ("temperature", "top_p", "top_k")):
+        return OLD
+    for message in as_list(request.get("messages")) or []:
+        fields = as_dict(message) or {}
+        blocks = as_list(fields.get("content")) or []
+        if fields.get("role") == "assistant" and any(_is_document(block) for block in blocks):
+            return OLD
+        if fields.get("role") == "user" and _has_citations(blocks):
+            return OLD
+    return None
+
+
+def _has_citations(blocks: list[Any]) -> bool:
+    for block in blocks:
+        fields = as_dict(block) or {}
+        if fields.get("type") == "text" and fields.get("citations"):
+            return True
+        if fields.get("type") in ("search_result", "tool_result") and _has_citations(
+            as_list(fields.get("content")) or []
+        ):
+            return True
+    return False
+
+
+RULES = ProviderRules(
+    provider="anthropic",
+    api_versions=(OLD, NEW),
+    default_version=NEW,
+    version_source="https://platform.claude.com/docs/en/api/versioning",
+    rules=(
+        TargetRule(
+            "sampling_removed",
+            "`temperature`, `top_p`, `top_k` not sent (a default value silently)",
+            _MIGRATION,
+            _sampling_removed,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+        ),
+        TargetRule(
+            "assistant_document",
+            "a `document` block in an assistant turn moves to the user turn before it (dropped if none)",
+            _MIGRATION,
+            _assistant_document,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+        ),
+        TargetRule(
+            "user_text_citations",
+            "`citations` on user `text` (also in `search_result`) not sent",
+            _MIGRATION,
+            _user_text_citations,
+            versions=frozenset({NEW}),
+            option=_KEEP_OLD,
+        ),
+        TargetRule(
+            "temperature_deprecated",
+            "a non-default `temperature` not sent",
+            SAMPLING_SOURCE,
+            _temperature_deprecated,
+            versions=frozenset({OLD}),
+            families=(NO_TEMPERATURE,),
+            option='skip_rules=["temperature_deprecated"]',
+        ),
+        TargetRule(
+            "temperature_with_top_p",
+            "`top_p` not sent beside `temperature`",
+            PAIR_SOURCE,
+            _temperature_with_top_p,
+            versions=frozenset({OLD}),
+            families=(CLAUDE_4_5_UP,),
+            option='skip_rules=["temperature_with_top_p"]',
+        ),
+        TargetRule(
+            "mid_conversation_system",
+            'a `role: "system"` turn after the first turn moves to the end of the top-level `system`',
+            SYSTEM_SOURCE,
+            _system_turns,
+            families=(BEFORE_OPUS_4_8,),
+            option='skip_rules=["mid_conversation_system"]',
+        ),
+    ),
+    required=(RequiredField("model", "https://platform.claude.com/docs/en/api/messages"),),
+)
+"""Anthropic's table (:mod:`chatcodec.providers.target_rules`)."""

@@ -1,0 +1,53 @@
+"""A provider's published field set: the ``known_fields.json`` data file beside its modules.
+
+``tools/known_fields.py`` generates the file from the official SDK types (the SDKs are
+test-only dependencies, so their field sets are committed as package data and shipped in
+the wheel); strict decoding (:mod:`chatcodec.strict`) reads it to refuse a field the
+provider's API does not define. The shape of the tables is described in the generator.
+
+Each file is read once per provider, on first use: a gateway that never decodes strictly
+never parses the few hundred kilobytes of JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+DATA_FILE = "known_fields.json"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FieldSets:
+    """One provider's ``known_fields.json``, as read (compared by identity: one per provider)."""
+
+    source: str
+    """The SDK and version the tables were generated from (``anthropic 2.12.0``)."""
+    roots: dict[str, str]
+    """The kind (or union) of a whole ``request``, ``response`` and ``stream`` event."""
+    kinds: dict[str, dict[str, str]]
+    """Kind -> field -> what its value holds (a kind, a union, or ``""`` for a scalar or free-form value)."""
+    tags: dict[str, dict[str, tuple[str, ...]]]
+    """Kind -> ``type``/``role`` -> the literal values that tell union arms apart."""
+    unions: dict[str, tuple[str, ...]]
+    """Union name -> its arms (kinds)."""
+
+
+@cache
+def load_field_sets(package: str) -> FieldSets | None:
+    """The field sets in ``package``'s ``known_fields.json``, or ``None`` when it has none
+    (a codec a caller registered from their own package)."""
+    try:
+        text = resources.files(package).joinpath(DATA_FILE).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return None
+    document = json.loads(text)
+    return FieldSets(
+        source=document["source"],
+        roots=document["roots"],
+        kinds=document["kinds"],
+        tags={kind: {tag: tuple(values) for tag, values in tags.items()} for kind, tags in document["tags"].items()},
+        unions={name: tuple(arms) for name, arms in document["unions"].items()},
+    )

@@ -1,0 +1,97 @@
+"""The one toolkit every provider codec is written with, one module per concern.
+
+``bags``            the rest of a wire object kept on the canonical one (``leftovers``,
+                    ``split_fields``, ``restore_fields``, ``wire_fields``), its markers and
+                    the escaping of wire keys that start with ``_``
+``provider_kit``    :class:`ProviderKit` (each provider's ``markers.KIT``): the bag
+                    operations bound to a provider, other providers' bags reported as
+                    losses, and the table of markers that carry meaning
+``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
+``cache``           cache markers: ``cache_control`` and OpenAI's ``prompt_cache_breakpoint``
+``wire``            ``wire_shape`` and ``tagged`` for the wire shapes (``TypedDict``)
+``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
+                    signatures, usage, thinking config, stop reasons, unsigned thinking
+``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
+                    function of a provider takes (issue 20, item 2)
+``errors``          JSON paths and the error for a canonical event a wire let through
+``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
+``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
+
+``Steps`` is a loss path as steps (``("messages", 2, "content", 0)``), rendered
+``$.messages[2].content[0]`` only when a loss is recorded. The names below are the kit's
+surface: a provider imports them from here (``from chatcodec.providers.kit import
+leftovers``), whichever module holds them.
+"""
+
+from __future__ import annotations
+
+from chatcodec.losses import Steps
+from chatcodec.providers.kit.arguments import arguments_object, compact_json
+from chatcodec.providers.kit.bags import (
+    ABSENT,
+    NULLS,
+    absent_keys,
+    bag_key,
+    is_marker,
+    kept_object,
+    leftovers,
+    mark_absent,
+    present,
+    restore_fields,
+    split_fields,
+    unmapped,
+    wire_fields,
+    wire_key,
+)
+from chatcodec.providers.kit.cache import (
+    OPENAI_CACHE_TTLS,
+    decode_cache_control,
+    decode_prompt_cache_breakpoint,
+    encode_cache_control,
+    encode_prompt_cache_breakpoint,
+)
+from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.errors import canonical_refusal, path
+from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
+from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
+from chatcodec.providers.kit.wire import tagged, wire_shape
+
+__all__ = [
+    "ABSENT",
+    "NULLS",
+    "OPENAI_CACHE_TTLS",
+    "TOOL_ORDER",
+    "DecodeContext",
+    "EncodeContext",
+    "ProviderKit",
+    "Steps",
+    "absent_keys",
+    "arguments_object",
+    "bag_key",
+    "canonical_refusal",
+    "claude_signed",
+    "compact_json",
+    "decode_cache_control",
+    "decode_prompt_cache_breakpoint",
+    "encode_cache_control",
+    "encode_prompt_cache_breakpoint",
+    "is_claude_model",
+    "is_marker",
+    "kept_object",
+    "leftovers",
+    "mark_absent",
+    "meaningful_markers",
+    "path",
+    "present",
+    "restore_fields",
+    "split_fields",
+    "tagged",
+    "tool_name",
+    "tool_name_map",
+    "uncached_input_tokens",
+    "unmapped",
+    "wire_fields",
+    "wire_key",
+    "wire_shape",
+]

@@ -1,0 +1,144 @@
+"""Tool-argument JSON: the compact text of an argument value, and argument text parsed for
+a provider that takes an object, with whether writing it back says exactly what it said."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+from typing import Any
+
+import pydantic_core
+
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def compact_json(value: object) -> str:
+    """``value`` as compact JSON text, non-ASCII kept: the argument text for a tool call
+    whose wire gives its arguments as a JSON value (parsing it back gives the same value)."""
+    return _COMPACT_JSON.encode(value)
+
+
+class _Reading:
+    """What parsing argument text dropped: a repeated key, or a number changed."""
+
+    __slots__ = ("changed",)
+
+    def __init__(self) -> None:
+        self.changed = False
+
+    def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        built = dict(pairs)
+        if len(built) != len(pairs):
+            self.changed = True  # json.loads keeps the last value of a repeated key
+        return built
+
+    def number(self, text: str) -> float:
+        if not _exact(text):
+            self.changed = True  # more digits than a double holds, or past its range
+        return float(text)
+
+    def constant(self, text: str) -> float:
+        self.changed = True  # NaN / Infinity: Python reads them, JSON has no such value
+        return float(text)
+
+
+def arguments_object(arguments: str) -> tuple[object, bool]:
+    """The argument text parsed (``None`` when it is not JSON), and whether the parsed
+    value, written back as JSON, says exactly what the text said.
+
+    For providers that take tool input as an object (Anthropic ``tool_use.input``): the
+    text is parsed and re-serialised there, which silently keeps only the last of
+    repeated keys and rounds a number to the nearest double (issue 10 item 24), so a
+    caller reports the difference rather than sending it unsaid. Whitespace and number
+    spelling (``1.50``, ``2e3``) carry no information and are not differences.
+
+    The common cases are read by pydantic-core alone: with no float, the text must hold
+    as many key ends (``"`` then ``:``) as the value holds keys, which a repeated key
+    would break; with floats, the text must be exactly the value's compact JSON (what
+    models write) or Python's default ``json.dumps`` of it. Anything else is read again,
+    carefully, by ``json.loads``.
+    """
+    try:
+        parsed: object = pydantic_core.from_json(arguments)
+    except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
+        return _careful_arguments(arguments)
+    keys, has_float = _census(parsed)
+    if not has_float:
+        return (parsed, True) if _key_ends(arguments) == keys else _careful_arguments(arguments)
+    written = pydantic_core.to_json(parsed)
+    finite = b"NaN" not in written and b"Infinity" not in written
+    if finite and (written == arguments.encode("utf-8", "surrogatepass") or _python_spelling(parsed) == arguments):
+        return parsed, True
+    return _careful_arguments(arguments)
+
+
+_KEY_ENDS = re.compile(r'"\s*:')
+"""Where an object key ends; a string value holding ``":`` only adds to the count, so an
+equal count proves there is no repeated key."""
+
+_QUOTE_GAP = re.compile('"[ \n\t\r]')
+"""Whitespace after a quote: only then can a key end be spelled other than ``":``."""
+
+
+def _key_ends(arguments: str) -> int:
+    """How many key ends the text holds (string values can add to it, never take away)."""
+    if _QUOTE_GAP.search(arguments) is not None:
+        return len(_KEY_ENDS.findall(arguments))
+    return arguments.count('":')
+
+
+_PYTHON_JSON = json.JSONEncoder(allow_nan=False)
+"""``json.dumps`` with its defaults (how Python tools write arguments), NaN refused."""
+
+
+def _python_spelling(value: object) -> str | None:
+    try:
+        return _PYTHON_JSON.encode(value)
+    except (ValueError, RecursionError):
+        return None
+
+
+_FLAT = frozenset({str, int, bool, type(None)})
+"""Value types that hold no key and no float: an object of only these (the usual tool
+call) is counted by its length."""
+
+
+def _census(value: object) -> tuple[int, bool]:
+    """How many object keys ``value`` holds, and whether it holds a float (whose text
+    may have had more digits than a double keeps)."""
+    if isinstance(value, dict):
+        flat: dict[str, object] = value  # pyright: ignore[reportUnknownVariableType]
+        if _FLAT.issuperset(map(type, flat.values())):
+            return len(flat), False
+    keys = 0
+    pending: list[object] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            fields: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
+            keys += len(fields)
+            pending.extend(fields.values())
+        elif isinstance(item, list):
+            pending.extend(item)  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(item, float):
+            return keys, True
+    return keys, False
+
+
+def _exact(spelling: str) -> bool:
+    """Whether a JSON number's spelling says no more than the double it is read as."""
+    value = float(spelling)
+    return math.isfinite(value) and Decimal(repr(value)) == Decimal(spelling)
+
+
+def _careful_arguments(arguments: str) -> tuple[object, bool]:
+    reading = _Reading()
+    try:
+        parsed: object = json.loads(
+            arguments, object_pairs_hook=reading.pairs, parse_float=reading.number, parse_constant=reading.constant
+        )
+    except (ValueError, RecursionError):
+        return None, False
+    return parsed, not reading.changed

@@ -1,0 +1,59 @@
+"""Cache markers: a canonical ``cache_control`` <-> Anthropic's ``cache_control`` and
+OpenAI's ``prompt_cache_breakpoint``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.content import CacheControl
+from chatcodec.losses import LossRecorder, Steps
+
+
+def decode_cache_control(value: object) -> dict[str, Any] | None:
+    """The canonical marker for a wire ``cache_control``, or None when it has another shape
+    (an unknown ``type`` or extra keys), in which case the caller keeps it in the bag."""
+    if not isinstance(value, dict):
+        return None
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if fields.get("type") != "ephemeral" or not set(fields) <= {"type", "ttl"}:
+        return None
+    if "ttl" in fields and not isinstance(fields["ttl"], str):
+        return None
+    return dict(fields)
+
+
+def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
+    """``{"type": "ephemeral"}`` plus the TTL when one is set."""
+    if cache_control.ttl is None:
+        return {"type": cache_control.type}
+    return {"type": cache_control.type, "ttl": cache_control.ttl}
+
+
+OPENAI_CACHE_TTLS = ("30m", "12h")
+"""The lifetimes OpenAI's ``prompt_cache_breakpoint`` accepts (Chat and Responses)."""
+
+
+def decode_prompt_cache_breakpoint(value: object) -> dict[str, Any] | None:
+    """The canonical cache marker for OpenAI's ``prompt_cache_breakpoint``
+    (``{"mode": "explicit", "ttl"?: "30m" | "12h"}``, the same object on Chat parts and
+    Responses input parts), or None when it has another shape (kept in the bag)."""
+    if not isinstance(value, dict):
+        return None
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if fields.get("mode") != "explicit" or set(fields) - {"mode", "ttl"}:
+        return None
+    if "ttl" not in fields:
+        return {"type": "ephemeral"}
+    return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in OPENAI_CACHE_TTLS else None
+
+
+def encode_prompt_cache_breakpoint(cache_control: CacheControl, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """OpenAI's ``prompt_cache_breakpoint`` for a canonical marker; a lifetime OpenAI does
+    not offer is left to the default, with a loss."""
+    breakpoint: dict[str, Any] = {"mode": "explicit"}
+    if cache_control.ttl in OPENAI_CACHE_TTLS:
+        breakpoint["ttl"] = cache_control.ttl
+    elif cache_control.ttl is not None:
+        why = f"OpenAI cache breakpoints last {' or '.join(OPENAI_CACHE_TTLS)}; the default is used"
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache_control.ttl!r}", why)
+    return breakpoint

@@ -1,0 +1,37 @@
+"""Which ``null`` fields are spelling and which are data, for text blocks.
+
+The kit's ``split_fields`` records every ``null`` field as a spelling marker (``_nulls``),
+which a same-provider round trip writes back and another provider drops without a word.
+That is right for a field the provider documents (Anthropic ``citations: null``,
+Responses ``logprobs: null``: null means "none", in every format). A key no one
+documents is data the caller sent (issue 24 item 17: ``{"type": "text", "text": "hi",
+"foo": null}`` vanished converting to any other format): it is kept as a wire field with
+its ``null`` value, so its own provider writes it back and another one reports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from chatcodec.providers.kit import NULLS, bag_key
+
+
+def with_unknown_nulls(bag: dict[str, Any], documented: Collection[str]) -> dict[str, Any]:
+    """``bag`` with each ``null`` field not in ``documented`` moved from the ``_nulls``
+    marker to a field holding ``None``."""
+    nulls = bag.get(NULLS)
+    if not isinstance(nulls, list):
+        return bag
+    names: list[str] = [name for name in nulls if isinstance(name, str)]  # pyright: ignore[reportUnknownVariableType]
+    unknown = [name for name in names if name not in documented]
+    if not unknown:
+        return bag
+    kept = [name for name in names if name in documented]
+    if kept:
+        bag[NULLS] = kept
+    else:
+        del bag[NULLS]
+    for name in unknown:
+        bag[bag_key(name)] = None
+    return bag

@@ -1,0 +1,130 @@
+"""Shared pieces of the one-pass conversion path (issue 25): closed wire schemas built
+directly in pydantic-core, so one validation in Rust does what the wire validation and
+the canonical validation do together on the shapes agent sessions are made of.
+
+A provider's ``one_pass.py`` writes the *common* shapes of its wire format as closed
+objects (extra keys forbidden, no ``null`` where a field may be left out) whose tagged
+unions dispatch in Rust; every untyped value (a tool's JSON Schema) is checked to be a
+JSON value, as the canonical ``JsonValue`` fields check it. A payload these schemas
+refuse is not an error: the caller runs the general path, which raises its own error or
+reads the unusual shape, so output, losses and errors stay those of the general path.
+
+Each validator is built on first use, in Rust from a hand-written core schema: no
+pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic_core import SchemaValidator
+from pydantic_core import core_schema as cs
+
+JSON_VALUE = "one-pass-json-value"
+"""The reference name of the recursive JSON value schema in every one-pass validator."""
+
+
+def json_value(*, json_input: bool) -> cs.CoreSchema:
+    """A JSON value (objects with string keys, arrays, strings, numbers, booleans, null),
+    checked in Rust. From JSON text (``json_input``) a number past a double's range or
+    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it."""
+    reference = cs.definition_reference_schema(JSON_VALUE)
+    number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
+    return cs.union_schema(
+        [
+            cs.str_schema(strict=True),
+            cs.bool_schema(strict=True),
+            cs.int_schema(strict=True),
+            number,
+            cs.none_schema(),
+            cs.list_schema(reference, strict=True),
+            cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
+        ],
+        mode="left_to_right",
+        ref=JSON_VALUE,
+    )
+
+
+def json_object() -> cs.CoreSchema:
+    """A JSON object (``dict[str, JsonValue]``)."""
+    return cs.dict_schema(cs.str_schema(strict=True), cs.definition_reference_schema(JSON_VALUE), strict=True)
+
+
+def closed(
+    required: Mapping[str, cs.CoreSchema], optional: Mapping[str, cs.CoreSchema] | None = None, *, extra: bool = False
+) -> cs.CoreSchema:
+    """An object with exactly these keys (the optional ones may be left out, never
+    ``null``); with ``extra``, other keys too, each holding a JSON value."""
+    fields = {key: cs.typed_dict_field(schema, required=True) for key, schema in required.items()}
+    fields.update({key: cs.typed_dict_field(schema, required=False) for key, schema in (optional or {}).items()})
+    if extra:
+        extras = cs.definition_reference_schema(JSON_VALUE)
+        return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True)
+    return cs.typed_dict_schema(fields, extra_behavior="forbid", strict=True)
+
+
+def literal(*values: str) -> cs.CoreSchema:
+    """One of these strings."""
+    return cs.literal_schema(list(values))
+
+
+def text() -> cs.CoreSchema:
+    """A string."""
+    return cs.str_schema(strict=True)
+
+
+def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
+    """The first of ``choices`` that accepts the value."""
+    return cs.union_schema(list(choices), mode="left_to_right")
+
+
+def tagged(choices: Mapping[str, cs.CoreSchema], key: str) -> cs.CoreSchema:
+    """The choice named by ``key``, dispatched in Rust. The error is a fixed text: the
+    default one quotes the tag's ``repr``, which for a value nested a thousand deep fails
+    in Python (and is reported as an unraisable exception)."""
+    return cs.tagged_union_schema(
+        dict(choices), discriminator=key, custom_error_type="one_pass_tag", custom_error_message="not a common shape"
+    )
+
+
+def build(root: Callable[[bool], cs.CoreSchema], *, json_input: bool) -> SchemaValidator:
+    """The validator for ``root(json_input)``, with the JSON value definition beside it."""
+    schema = cs.definitions_schema(root(json_input), [json_value(json_input=json_input)])
+    config = cs.CoreConfig(strict=True, allow_inf_nan=not json_input, hide_input_in_errors=True)
+    return SchemaValidator(schema, config=config)
+
+
+class LazyValidator:
+    """A validator for Python values and one for JSON text, each built on first use."""
+
+    __slots__ = ("_for_json", "_for_python", "_root")
+
+    def __init__(self, root: Callable[[bool], cs.CoreSchema]) -> None:
+        self._root = root
+        self._for_python: SchemaValidator | None = None
+        self._for_json: SchemaValidator | None = None
+
+    def python(self) -> SchemaValidator:
+        if self._for_python is None:
+            self._for_python = build(self._root, json_input=False)
+        return self._for_python
+
+    def json(self) -> SchemaValidator:
+        if self._for_json is None:
+            self._for_json = build(self._root, json_input=True)
+        return self._for_json
+
+    def validate(self, payload: object) -> dict[str, Any] | None:
+        """The validated copy of ``payload`` (a dict, or JSON text or bytes), or ``None``
+        when it is not one of the common shapes."""
+        try:
+            if type(payload) is dict:
+                validated: object = self.python().validate_python(payload)
+            elif isinstance(payload, str | bytes | bytearray):
+                validated = self.json().validate_json(payload)
+            else:
+                return None
+        except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
+            return None
+        return validated if type(validated) is dict else None  # pyright: ignore[reportUnknownVariableType]

@@ -1,0 +1,58 @@
+"""What the OpenAI Responses API accepts today: ``call_id`` of at most 64 characters.
+
+A ``function_call`` (or its output) whose ``call_id`` is longer is refused with
+``string_above_max_length`` (https://github.com/AnswerDotAI/fastllm/issues/45 ;
+https://github.com/decolua/9router/issues/393); other providers mint longer ids (chatcodec
+itself wrote 95 characters for some). Such an id is rewritten with the shared tool-id
+rewrite (``providers/tool_id_mapping.py``): deterministic, so a call and its output still
+agree, and collision-free; an id that long cannot be shortened reversibly, so each is
+reported with the id sent.
+"""
+
+from __future__ import annotations
+
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
+from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule
+
+VERSION = "v1"
+"""The one Responses API version."""
+
+CALL_ID_MAX_LENGTH = 64
+"""The longest ``call_id`` Responses takes."""
+
+CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
+"""Any id of up to 64 characters is kept; a longer one is hashed to 64."""
+
+
+def _call_id_length(call: RuleCall) -> None:
+    """Rewrite every ``call_id`` over 64 characters in the input items, reporting each id once."""
+    reported: set[str] = set()
+    for index, item in enumerate(as_list(call.body.get("input")) or []):
+        fields = as_dict(item)
+        call_id = fields.get("call_id") if fields is not None else None
+        if fields is None or not isinstance(call_id, str) or len(call_id) <= CALL_ID_MAX_LENGTH:
+            continue
+        fields["call_id"] = CALL_IDS.sanitize(call_id)
+        if call_id not in reported:
+            reported.add(call_id)
+            call.report(("input", index, "call_id"), f"call id {call_id!r}", f"sent as {fields['call_id']!r}")
+
+
+RULES = ProviderRules(
+    provider="openai-responses",
+    api_versions=(VERSION,),
+    default_version=VERSION,
+    version_source="https://platform.openai.com/docs/api-reference/responses",
+    rules=(
+        TargetRule(
+            "call_id_length",
+            "a `call_id` over 64 characters sent hashed to 64 (the same for a call and its output)",
+            "https://github.com/AnswerDotAI/fastllm/issues/45",
+            _call_id_length,
+            option='skip_rules=["call_id_length"]',
+        ),
+    ),
+    required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/responses/create"),),
+)
+"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`)."""

@@ -1,0 +1,245 @@
+"""What each provider accepts today, as data: API versions, model families, their rules.
+
+The provider APIs change under a converter: Anthropic's API version ``2026-10-21`` (the
+default of every official SDK since Python 2.0) refuses ``temperature``; Opus 4.7 refuses
+it under ``2023-06-01`` too; Gemini 3 refuses ``thinkingLevel`` beside ``thinkingBudget``;
+gpt-5.4 on Chat Completions refuses function tools beside ``reasoning_effort``. The SDK
+types cannot say any of this, so each provider keeps a table in its ``rules.py``
+(:class:`ProviderRules`): the API versions it knows and the default, the model families
+with their constraints, the fields it requires. :func:`apply_target_rules` runs once at the
+end of every request encode (``ProviderCodec.encode_request``): each rule in force edits
+the encoded body to what the target accepts and records one :class:`~chatcodec.Loss` of
+kind ``rule`` naming the rule, the API version or model family, and the option that
+changes it. A value equal to the target's default is dropped without a loss.
+
+Options (an encoder's ``options``, riding in ``provider_options[provider]`` as markers,
+so never written to the body):
+
+``api_version``  (``_api_version``) the API version the body is for; the provider's
+                 :attr:`ProviderRules.default_version` (what its current official SDK
+                 sends) when not given
+``skip_rules``   (``_skip_rules``) names of rules not to apply (a proxy that knows its
+                 upstream takes what the table says it refuses)
+
+Models: a family matches a model id by its :attr:`ModelFamily.matches` rule. **A model id
+no family of a rule recognizes (another vendor's id, a fine-tune alias, no model at all)
+gets the permissive rule: no model-family rule applies to it**, only the API version's.
+chatcodec never refuses or edits a request for a model it cannot name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from chatcodec.errors import ChatcodecError
+from chatcodec.losses import LossRecorder, Steps
+
+API_VERSION = "_api_version"
+"""The marker holding the ``api_version`` option in ``provider_options[provider]``."""
+SKIP_RULES = "_skip_rules"
+"""The marker holding the ``skip_rules`` option."""
+
+_RULE_MODULES = {
+    "anthropic": "chatcodec.providers.anthropic.rules",
+    "bedrock-converse": "chatcodec.providers.bedrock_converse.rules",
+    "gemini": "chatcodec.providers.gemini.rules",
+    "openai-chat": "chatcodec.providers.openai_chat.rules",
+    "openai-responses": "chatcodec.providers.openai_responses.rules",
+}
+"""Where each built-in provider keeps its table (``RULES``); a provider not listed has none."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFamily:
+    """Models that share a constraint, told apart by their id."""
+
+    name: str
+    """How losses and the README name it (``Claude Opus 4.7+``)."""
+    matches: Callable[[str], bool]
+    """Whether a model id (any case, with a platform prefix such as Bedrock's
+    ``us.anthropic.``) belongs to the family."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredField:
+    """A body field the target refuses a request without."""
+
+    key: str
+    """The wire key (``model``)."""
+    source: str
+    """Where the requirement is documented."""
+
+
+@dataclass(slots=True)
+class RuleCall:
+    """What a rule's edit gets: the body to change and where to say what changed."""
+
+    provider: str
+    """The target's registry name."""
+    body: dict[str, Any]
+    """The encoded request body, edited in place."""
+    model: str | None
+    """The request's model id, if known."""
+    version: str
+    """The API version in force."""
+    rule: TargetRule
+    """The rule being applied."""
+    scope: str
+    """``API version 2026-10-21`` or ``model family Claude Opus 4.7+``: why it applies."""
+    losses: LossRecorder
+    """Where each change is recorded."""
+
+    def report(self, at: Steps, what: str, change: str) -> None:
+        """Record one change the rule made, as a ``rule`` loss naming the rule, its
+        scope and the option that changes it; ``at`` is a path in the encoded body, which
+        is what the rule read."""
+        why = f"{change}: rule {self.provider}.{self.rule.name} ({self.scope}; {self.rule.option})"
+        self.losses.add(at, what, why, "rule")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRule:
+    """One thing a provider refuses, and what the encoder sends instead."""
+
+    name: str
+    """Its name in losses and in ``skip_rules`` (``sampling_removed``)."""
+    summary: str
+    """What the target refuses and what is sent instead (one line, for the README)."""
+    source: str
+    """Where the provider says so (documentation, migration guide or issue links)."""
+    edit: Callable[[RuleCall], None]
+    """Changes the body to what the target accepts, reporting each change."""
+    versions: frozenset[str] | None = None
+    """The API versions it applies under; ``None``: all of them."""
+    families: tuple[ModelFamily, ...] | None = None
+    """The model families it applies to (the first that matches names the scope);
+    ``None``: every model, a model no family recognizes included."""
+    option: str = ""
+    """The option that changes it (``api_version="2023-06-01"``), named in its losses."""
+
+    def scope(self, version: str, model: str | None) -> str | None:
+        """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""
+        if self.versions is not None and version not in self.versions:
+            return None
+        if self.families is None:
+            return f"API version {version}" if self.versions is not None else "every model"
+        if model is None:
+            return None
+        lowered = model.lower()
+        family = next((family for family in self.families if family.matches(lowered)), None)
+        return None if family is None else f"model family {family.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRules:
+    """One provider's table: what it accepts today."""
+
+    provider: str
+    """The registry name."""
+    api_versions: tuple[str, ...]
+    """Every API version it knows, oldest first."""
+    default_version: str
+    """The version its current official SDK sends, used when no ``api_version`` is given."""
+    version_source: str
+    """Where the versions and the default are documented."""
+    rules: tuple[TargetRule, ...] = ()
+    """Its rules, applied in this order."""
+    required: tuple[RequiredField, ...] = field(default=())
+    """Body fields it refuses a request without."""
+
+
+def rules_for(provider: str) -> ProviderRules | None:
+    """The table of ``provider``, or ``None`` when it has none."""
+    return _load(provider)
+
+
+@cache
+def _load(provider: str) -> ProviderRules | None:
+    module = _RULE_MODULES.get(provider)
+    if module is None:
+        return None
+    table: ProviderRules = importlib.import_module(module).RULES
+    return table
+
+
+def apply_target_rules(
+    provider: str,
+    wire_body: dict[str, Any],
+    *,
+    model: str | None,
+    options: Mapping[str, Any] | None,
+    losses: LossRecorder,
+) -> None:
+    """Edit ``wire_body`` (a request body for ``provider``) to what the provider accepts
+    under the API version and model in force, recording a ``rule`` loss for each change,
+    and report every required field that is missing (``required``)."""
+    table = _load(provider)
+    if table is None:
+        return
+    options = options or {}
+    version = _version(table, options)
+    if model is None and isinstance(wire_body.get("model"), str):
+        model = wire_body["model"]
+    skipped = options.get(SKIP_RULES) or ()
+    for rule in table.rules:
+        if rule.name in skipped:
+            continue
+        scope = rule.scope(version, model)
+        if scope is not None:
+            rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+    for required in table.required:
+        if wire_body.get(required.key) is None:
+            why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
+            losses.add((required.key,), required.key, why, "required")
+
+
+def _version(table: ProviderRules, options: Mapping[str, Any]) -> str:
+    chosen = options.get(API_VERSION)
+    if chosen is None:
+        return table.default_version
+    if chosen not in table.api_versions:
+        known = ", ".join(table.api_versions)
+        raise ChatcodecError(f"{table.provider} has no API version {chosen!r} (known: {known})")
+    return str(chosen)
+
+
+def is_default(value: object, default: float) -> bool:
+    """Whether a sampling value equals the target's default (``1`` is ``1.0``, ``True`` is not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == default
+
+
+NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}
+"""Canonical settings whose value here changes nothing: a target without the setting does
+the same, so dropping it is no loss."""
+
+
+def carries_nothing(key: str, value: object) -> bool:
+    """Whether a canonical setting ``key`` at ``value`` is the neutral one (a penalty of 0)."""
+    neutral = NEUTRAL_SETTINGS.get(key)
+    return neutral is not None and is_default(value, neutral)
+
+
+def rules_table() -> str:
+    """The README's table of every built-in rule (generated, so it cannot drift)."""
+    lines = [
+        "| provider | rule | applies to | what is sent instead | changed by | source |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for provider in _RULE_MODULES:
+        table = _load(provider)
+        assert table is not None
+        for rule in table.rules:
+            lines.append(
+                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{rule.option}` | {rule.source} |"
+            )
+    return "\n".join(lines)
+
+
+def _applies(rule: TargetRule) -> str:
+    versions = "any version" if rule.versions is None else "API " + ", ".join(sorted(rule.versions))
+    families = "every model" if rule.families is None else "; ".join(family.name for family in rule.families)
+    return f"{versions}; {families}"

@@ -1,0 +1,18 @@
+"""``chatcodec serve``: one provider's HTTP API in front of another's (``pip install chatcodec[serve]``).
+
+A caller's official SDK (``openai``, ``anthropic``, ``google-genai``) points its
+``base_url`` at this server; each request is read with :func:`~chatcodec.decode_request`
+(a bad one answered 400 in the caller's own error shape), written for the upstream with
+:func:`~chatcodec.encode_request`, and the upstream's answer converted back, a stream
+chunk by chunk as it arrives (:class:`~chatcodec.StreamConverter`), never buffered.
+
+Modules: :mod:`.config` (the settings), :mod:`.fronts` (the caller-facing APIs: paths,
+where the model, stream flag and key are), :mod:`.upstream` (URLs, bodies and headers
+for the upstream), :mod:`.auth` (keys and Bedrock's SigV4), :mod:`.request_log` (one JSON
+line per request), :mod:`.app` (the Starlette application), :mod:`.server` (uvicorn).
+Starlette, uvicorn and httpx are imported only here; the core never imports this package.
+"""
+
+from chatcodec.serve.config import ServeConfig
+
+__all__ = ["ServeConfig"]

@@ -1,0 +1,57 @@
+"""The settings of one ``chatcodec serve`` process (no third-party import, so the
+command line can build them before the server's dependencies are checked)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+FRONTS = ("openai-chat", "anthropic", "openai-responses", "gemini")
+"""The APIs the server can offer its callers."""
+
+UPSTREAMS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
+"""The APIs the server can call."""
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """What ``chatcodec serve`` was asked to do."""
+
+    api: str
+    """The API offered to callers (one of :data:`FRONTS`)."""
+    upstream: str
+    """The API called (one of :data:`UPSTREAMS`)."""
+    upstream_url: str
+    """The upstream's base URL, as its official SDK takes ``base_url``: OpenAI's includes
+    ``/v1`` (``https://api.openai.com/v1``), Anthropic's and Gemini's do not
+    (``https://api.anthropic.com``, ``https://generativelanguage.googleapis.com``),
+    Bedrock's is the runtime endpoint (``https://bedrock-runtime.us-east-1.amazonaws.com``)."""
+    model_map: Mapping[str, str] = field(default_factory=dict[str, str])
+    """Caller model name -> upstream model name; a name not listed passes unchanged."""
+    api_key_env: str | None = None
+    """The environment variable holding the upstream key when the caller sends none
+    (default: the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
+    strict: bool = False
+    """Refuse requests that need a dialect or repair to read (``decode_request(strict=True)``,
+    once the core has it)."""
+    timeout: float = 600.0
+    """Seconds to wait for the upstream between two reads."""
+
+    def __post_init__(self) -> None:
+        if self.api not in FRONTS:
+            raise ValueError(f"--api must be one of {', '.join(FRONTS)}, not {self.api!r}")
+        if self.upstream not in UPSTREAMS:
+            raise ValueError(f"--upstream must be one of {', '.join(UPSTREAMS)}, not {self.upstream!r}")
+        if not self.upstream_url.startswith(("http://", "https://")):
+            raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
+
+
+def parse_model_map(pairs: list[str]) -> dict[str, str]:
+    """``["gpt-4o=claude-sonnet-4-6", ...]`` as a dict; a pair without ``=`` is refused."""
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        source, equals, target = pair.partition("=")
+        if not equals or not source or not target:
+            raise ValueError(f"--model-map takes FROM=TO, not {pair!r}")
+        mapping[source] = target
+    return mapping

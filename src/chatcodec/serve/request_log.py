@@ -1,0 +1,76 @@
+"""One JSON line per request on the ``chatcodec.serve`` logger, and the losses header.
+
+The line says what an operator asks first: the status, the two formats, the models,
+whether it streamed, how long it took, and what the conversion could not carry
+(``losses``: the count, and each loss as ``path: what``). The same losses, counted and
+summarized, go back to the caller in the ``chatcodec-losses`` response header (request
+losses, and for a plain response the response's; a stream's are known only at its end,
+so they are in the log line).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatcodec.losses import Loss
+
+LOGGER = logging.getLogger("chatcodec.serve")
+LOSSES_HEADER = "chatcodec-losses"
+_HEADER_LIMIT = 512
+
+
+@dataclass
+class RequestRecord:
+    """What is known of one request so far; :meth:`emit` writes it once, at the end."""
+
+    api: str
+    upstream: str
+    path: str
+    started: float = field(default_factory=time.perf_counter)
+    status: int = 0
+    model: str | None = None
+    upstream_model: str | None = None
+    stream: bool = False
+    losses: list[Loss] = field(default_factory=list[Loss])
+    error: str | None = None
+    cancelled: bool = False
+    events: int | None = None
+
+    def emit(self) -> None:
+        """Log the line (at WARNING for a 5xx, INFO otherwise)."""
+        line: dict[str, Any] = {
+            "event": "chatcodec.request",
+            "path": self.path,
+            "status": self.status,
+            "api": self.api,
+            "upstream": self.upstream,
+            "model": self.model,
+            "upstream_model": self.upstream_model,
+            "stream": self.stream,
+            "latency_ms": round((time.perf_counter() - self.started) * 1000, 2),
+            "losses": len(self.losses),
+            "loss_summary": [f"{loss.path}: {loss.what}" for loss in self.losses],
+        }
+        if self.events is not None:
+            line["events"] = self.events
+        if self.error is not None:
+            line["error"] = self.error
+        if self.cancelled:
+            line["cancelled"] = True
+        LOGGER.log(logging.WARNING if self.status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
+
+
+def losses_header(losses: list[Loss]) -> dict[str, str]:
+    """``chatcodec-losses: 2; $.messages[1].content[0]: thinking part from anthropic; ...``
+    (ASCII, cut at 512 characters), or no header when nothing was lost."""
+    if not losses:
+        return {}
+    summary = "; ".join([str(len(losses)), *(f"{loss.path}: {loss.what}" for loss in losses)])
+    ascii_summary = summary.encode("ascii", "backslashreplace").decode("ascii").replace("\r", " ").replace("\n", " ")
+    if len(ascii_summary) > _HEADER_LIMIT:
+        ascii_summary = ascii_summary[: _HEADER_LIMIT - 3] + "..."
+    return {LOSSES_HEADER: ascii_summary}

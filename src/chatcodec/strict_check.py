@@ -1,0 +1,136 @@
+"""What the entry points call with ``strict=True``: the field check of :mod:`chatcodec.strict`
+and the structural rules of :mod:`chatcodec.strict_rules`, raised as one error.
+
+Kept apart from the provider codecs: the check reads the wire payload before (a request)
+or after (a response, so an error body is still a ``ProviderAPIError``) the tolerant
+decoder, and needs nothing from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+from chatcodec import detect
+from chatcodec._narrow import as_dict
+from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
+from chatcodec.strict import CONVERSATION_KEYS, Schema, payload_problems, schema_for, shown, unknown_fields
+from chatcodec.strict_rules import first_turn_problems, request_problems
+
+__all__ = [
+    "check_messages",
+    "check_payload",
+    "check_request",
+    "check_stream_event",
+    "check_target",
+    "checked_events",
+    "wrong_entry_point",
+]
+
+_RESPONSE_NAMES = {
+    "openai-chat": "an OpenAI Chat Completions response",
+    "anthropic": "an Anthropic response",
+    "openai-responses": "an OpenAI Responses response",
+    "gemini": "a Gemini response",
+    "bedrock-converse": "a Bedrock Converse response",
+}
+
+
+def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
+    """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
+    structural rule of a ``provider`` request."""
+    problems = [*payload_problems(provider, "request", payload), *request_problems(provider, payload)]
+    if problems:
+        raise _error(title, problems)
+
+
+def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:
+    """Raise when a ``source`` request has a turn order the ``target`` refuses."""
+    problems = first_turn_problems(source, payload, target)
+    if problems:
+        raise _error(title, problems)
+
+
+def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """``events``, each checked before it is passed on; an error event passes unchecked
+    (the decoder raises it as a :class:`~chatcodec.ProviderAPIError`)."""
+    for index, event in enumerate(events):
+        if "error" not in event and event.get("type") != "error":
+            problems = payload_problems(provider, "stream", event)
+            if problems:
+                first = problems[0]
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                raise StreamError(f"{first.message}{more} [rule: {first.rule}]", json_path(first.location), index)
+        yield event
+
+
+def check_stream_event(provider: str, event: Mapping[str, Any], title: str) -> None:
+    """Raise a :class:`~chatcodec.ValidationError` for unknown fields of one stream event
+    (an error event passes: the decoder raises it)."""
+    if "error" not in event and event.get("type") != "error":
+        problems = payload_problems(provider, "stream", event)
+        if problems:
+            raise _error(title, problems)
+
+
+def wrong_entry_point(data: object) -> ValidationError | None:
+    """The error for a whole provider response given where a message goes, naming the
+    entry point that fits ("this is an Anthropic response: use
+    ``append_response("anthropic", ...)``"); ``None`` for anything else."""
+    fields = as_dict(data)
+    if fields is None:
+        return None
+    provider = detect.detect(fields)
+    if provider not in _RESPONSE_NAMES or not _is_response(fields):
+        return None
+    message = f"this is {_RESPONSE_NAMES[provider]}: use `append_response({provider!r}, ...)`".replace("'", '"')
+    return rule_error("Message", (), "wrong_entry_point", message, data)
+
+
+def _is_response(fields: Mapping[str, Any]) -> bool:
+    return (
+        any(key in fields for key in ("choices", "candidates", "stopReason"))
+        or fields.get("type") == "message"
+        or fields.get("object") == "response"
+    )
+
+
+def check_payload(
+    provider: str, root: Literal["request", "response", "stream"], payload: Mapping[str, Any], title: str
+) -> None:
+    """Raise for every unknown field of a ``provider`` request, response or stream event."""
+    problems = payload_problems(provider, root, payload)
+    if problems:
+        raise _error(title, problems)
+
+
+def check_messages(provider: str, messages: list[dict[str, Any]], title: str) -> None:
+    """Raise for unknown fields in a bare wire ``messages`` list of ``provider``."""
+    schema = schema_for(provider)
+    if schema is None:
+        return
+    problems = unknown_fields(schema, messages, _conversation_target(schema))
+    if problems:
+        raise _error(title, problems)
+
+
+def _conversation_target(schema: Schema) -> str:
+    """What a request's conversation list holds, for messages given without a request."""
+    key = CONVERSATION_KEYS.get(schema.provider)
+    if key is None:  # a provider codec a caller registered under its own name
+        return ""
+    for arm in schema.arms(schema.roots["request"]):
+        target = schema.kinds.get(arm, {}).get(key)
+        if target:
+            return target
+    return ""
+
+
+def _error(title: str, problems: list[Problem]) -> ValidationError | PayloadError:
+    """One error for ``problems``; a :class:`~chatcodec.PayloadError` when a key on the way
+    holds a lone surrogate, which a pydantic error location cannot keep (it would name a
+    place the input does not have)."""
+    for problem in problems:
+        if any(isinstance(step, str) and shown(step) != step for step in problem.location):
+            return PayloadError(f"{problem.message} [rule: {problem.rule}]", json_path(problem.location))
+    return problems_error(title, problems)

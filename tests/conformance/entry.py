@@ -1,0 +1,190 @@
+"""What the conformance laws need to know about one provider: :class:`ProviderEntry`.
+
+Each provider's facts live beside its own tests, in ``tests/providers/<name>/conformance.py``
+(its ``ENTRY``); ``providers.py`` collects one entry per registered provider, and the laws
+read only the entry, so no law names a provider. A provider's difference from the others
+is a field here (data, or a named hook with its reason in the entry's docstring), never a
+branch on its name in a law.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from hypothesis import strategies as st
+
+import chatcodec
+from conformance.fixtures import JsonObject, stream_event_dicts
+from conformance.normal_forms import identical
+from conformance.stream_law import StreamCases
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+Comparable = Callable[[chatcodec.ChatResponse], object]
+"""Maps a response to what two spellings of the same result share (see each use)."""
+
+
+@dataclass(frozen=True)
+class StreamPair:
+    """A recorded stream and the non-streamed body the same request gave (or would give)."""
+
+    stream: str
+    """File name of the stream under ``stream/``."""
+    response: Callable[[], JsonObject]
+    """The non-streamed body: a recorded file, or the SDK's own accumulation of the stream."""
+    comparable: Comparable
+    """What the two share: separate live recordings differ in ids, timestamps and usage."""
+
+
+@dataclass(frozen=True)
+class SingleHop:
+    """What the single-hop loss law needs: encode a request, decode it, and a loss is
+    reported exactly when ``decoded(read back) != original(request)``."""
+
+    requests: Callable[[], st.SearchStrategy[chatcodec.ChatRequest]]
+    """The requests to encode (any canonical request, without what only the provider's
+    own decoder writes)."""
+    original: Callable[[chatcodec.ChatRequest], object]
+    """What a request reads back as when nothing is lost (after the documented rewrites)."""
+    decoded: Callable[[chatcodec.ChatRequest], object]
+    """The same normal form, of the request read back."""
+
+
+StreamPlace = Literal["with the finish", "on any event", "none"]
+"""Where a provider's stream carries a choice's (and its message's) bag: only with the
+choice's finish reason, on any event (so also for a choice that never finishes), or
+nowhere (every such bag is reported as a loss)."""
+
+
+@dataclass(frozen=True)
+class BagSamples:
+    """The bags this provider's decoder writes on a choice and on its message, for the
+    law that a replayed stream carries them as ``encode_response`` does (issue 10 item 26)."""
+
+    choice: JsonObject
+    """A choice's bag as the decoder writes one (any bag, where the wire has no place)."""
+    message: JsonObject | None
+    """A message's bag as the decoder writes one, or None where the wire allows none."""
+    stream_place: StreamPlace
+    """Where the provider's stream carries them."""
+    recorded: bool
+    """Whether some recorded responses carry a choice or message bag."""
+
+
+DeepValueHook = Callable[[list[JsonObject], object], tuple[list[JsonObject], int]]
+"""``(recorded events, a deeply nested value) -> (events with the value in a field the
+stream decoder keeps, the position of the event that holds it)``."""
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    """Everything the conformance laws need to know about one codec."""
+
+    name: str
+    """The registry name."""
+    names_in_prose: Sequence[str]
+    """The words that name this provider (its vendor, its models): no law may use them."""
+    check_request: Callable[[JsonObject], None]
+    """SDK oracle for an encoded request body (fails with the SDK's complaint)."""
+    check_response: Callable[[JsonObject], None]
+    """SDK oracle for an encoded response body."""
+    check_stream: Callable[[list[JsonObject]], None]
+    """SDK oracle for encoded (or recorded) stream events."""
+    recordings: Mapping[str, int]
+    """How many fixtures of each kind are recorded (a lost or new file changes it)."""
+    finish_reasons: Mapping[str, chatcodec.UnifiedFinishReason]
+    """Every raw finish word the provider documents, with the unified reason it means."""
+    with_finish_reason: Callable[[JsonObject, str], JsonObject]
+    """A copy of a response body whose (first) finish word is the given one."""
+    finish_reason_fixture: str
+    """The recorded response the finish-reason law rewrites."""
+    pair_streams: Callable[[ProviderEntry], list[StreamPair]]
+    """Recorded streams (of this entry) and their non-streamed equivalents."""
+    stream_pair_count: int
+    """How many recorded streams have a non-streamed equivalent."""
+    streams: StreamCases
+    """Hand-written streams (plain, broken, one per decoder rule) and the mutation
+    vocabulary of the stream law (``accumulate_stream`` gives what ``decode_stream`` does)."""
+    shaped_responses: Callable[[], st.SearchStrategy[chatcodec.ChatResponse]]
+    """Responses the provider carries exactly (its own shapes), streamed by the stream law."""
+    single_hop: SingleHop
+    """The single-hop loss law's generator and normal forms."""
+    tool_name_rule: re.Pattern[str]
+    """The provider's documented tool-name rule, written out from its SDK or API reference
+    (not taken from the codec), with the source in the entry (issue 10 item 7)."""
+    bags: BagSamples
+    """The bags its decoder writes on a choice and a message, and where its stream has them."""
+    deep_kept_value: DeepValueHook
+    """Puts a value into a field of a recorded stream that the decoder keeps as it is."""
+    same_result: Comparable = identical
+    """Normal form under which a streamed and a non-streamed result of the same
+    response must be equal: only spellings a stream cannot reproduce are normalized."""
+    for_sdk: Callable[[str, JsonObject], JsonObject] = lambda _name, body: body
+    """Adapts a recorded body (by fixture name) to the installed SDK's types, for
+    recordings older than a field the SDK now requires."""
+    stream_gaps: Mapping[str, str] = field(default_factory=dict[str, str])
+    """Recorded responses (by file name) and raw finish words left out of the laws that
+    replay a response as a stream, each with the bug that breaks it (fix the bug, then
+    delete the entry)."""
+    silent_rewrites: Callable[[chatcodec.ChatRequest], chatcodec.ChatRequest] = lambda request: request
+    """The documented rewrites the codec makes to a request on its way through without
+    reporting a loss, because the request means the same after them (a setting the wire
+    requires written out, a default setting left out, two spellings of one role). The
+    cross-provider loss law accepts exactly these; each is listed with its reason."""
+    marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
+    """A wire request for each marker the provider declares meaningful, which makes its
+    decoder write that marker (issue 10 item 24)."""
+    marker_responses: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
+    """A wire response for a meaningful marker its response decoder writes."""
+    sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    """Encoder options under which this wire takes the sampling settings (``temperature``,
+    ``top_p``) a law sends through it: an API version that still has them (issue 21)."""
+    own_parameters: Sequence[str] = ()
+    """Top-level request keys of numeric settings only this wire has (issue 10 item 22:
+    integers above 2**53 survive a conversion to the same provider)."""
+    reports_reparsed_arguments: bool = False
+    """The wire takes tool-call arguments as a parsed object, and the encoder reports the
+    argument text whenever parsing changes it (duplicate keys, rounded numbers; issue 10
+    item 24)."""
+    known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
+    """``(error type, first path step or None for any)`` of validation errors whose paths the
+    mutation law does not check yet, each with its bug (fix it, then delete the entry)."""
+
+    def __repr__(self) -> str:  # Hypothesis prints it in every falsifying example
+        return f"ProviderEntry({self.name!r})"
+
+    @property
+    def folder(self) -> Path:
+        return FIXTURES / self.name
+
+    def names(self, kind: str) -> list[str]:
+        """File names of the recorded fixtures of one kind (``request``, ``response``,
+        ``stream``); provider error bodies (``error_*``) are not responses."""
+        return sorted(
+            path.name
+            for path in (self.folder / kind).iterdir()
+            if path.is_file() and not (kind == "response" and path.name.startswith("error_"))
+        )
+
+    def load(self, kind: str, name: str) -> JsonObject:
+        loaded: JsonObject = json.loads((self.folder / kind / name).read_text(encoding="utf-8"))
+        return loaded
+
+    def stream_text(self, name: str) -> str:
+        return (self.folder / "stream" / name).read_text(encoding="utf-8")
+
+    def stream_events(self, name: str) -> list[JsonObject]:
+        return stream_event_dicts(self.stream_text(name))
+
+    def stream_pairs(self) -> list[StreamPair]:
+        return self.pair_streams(self)
+
+    @cached_property
+    def recorded(self) -> dict[str, list[str]]:
+        return {kind: self.names(kind) for kind in ("request", "response", "stream")}

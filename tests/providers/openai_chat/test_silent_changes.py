@@ -1,0 +1,83 @@
+"""Issue 10 items 4 and 24 between OpenAI Chat and the other providers: a conversion that
+changes a value reports it; one that reports nothing changed nothing (moved here from the
+conformance suite, whose laws name no provider)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+
+import chatcodec
+from providers.openai_chat.conformance import MAX_TOKENS_REQUEST
+
+OTHER_PROVIDERS = [name for name in chatcodec.registered_providers() if name != "openai-chat"]
+
+
+def _convert(payload: dict[str, Any], source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore", losses=losses)
+    return converted, losses
+
+
+def _there_and_back(payload: dict[str, Any], source: str, via: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    there, there_losses = _convert(payload, source, via)
+    back, back_losses = _convert(there, via, source)
+    return back, there_losses + back_losses
+
+
+def test_item_24_image_moved_out_of_a_tool_result_is_reported_across_providers() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    anthropic_body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "draw"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "draw", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": [image]}]},
+        ],
+    }
+    converted, losses = _convert(anthropic_body, "anthropic", "openai-chat")
+    assert converted["messages"][-1]["role"] == "user"
+    assert [loss.path for loss in losses] == ["$.messages[2].content[0].content[0]"]
+
+
+def test_item_04_title_and_filename_cross_both_ways_without_loss() -> None:
+    data = base64.b64encode(b"%PDF-1.4").decode()
+    openai_body = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_data": f"data:application/pdf;base64,{data}", "filename": "a.pdf"}}
+                ],
+            }
+        ],
+    }
+    there, there_losses = _convert(openai_body, "openai-chat", "anthropic")
+    assert there["messages"][0]["content"][0]["title"] == "a.pdf"
+    back = chatcodec.convert_request(there, source="anthropic", target="openai-chat", on_loss="error")
+    assert back["messages"] == openai_body["messages"]
+    assert [loss.path for loss in there_losses] == ["$.max_tokens"]
+
+
+def _names(losses: list[chatcodec.Loss], marker: str) -> bool:
+    return any(f" spelling {marker}" in loss.what for loss in losses)
+
+
+@pytest.mark.parametrize("via", OTHER_PROVIDERS)
+def test_item_24_max_tokens_spelling_comes_back_or_is_reported(via: str) -> None:
+    """OpenAI Chat's ``max_tokens`` is not a pure spelling of ``max_completion_tokens``:
+    older compatible servers (vLLM, llama.cpp, Ollama) know only the first, o-series
+    models refuse it. Through another provider it comes back, or a loss names it."""
+    back, losses = _there_and_back(MAX_TOKENS_REQUEST, "openai-chat", via)
+    assert "max_tokens" in back or _names(losses, "_max_tokens_key"), (back, losses)
+    assert back.get("max_tokens", back.get("max_completion_tokens")) == 10
+
+
+def test_item_24_max_tokens_spelling_is_kept_at_home() -> None:
+    back, losses = _there_and_back(MAX_TOKENS_REQUEST, "openai-chat", "openai-chat")
+    assert back == MAX_TOKENS_REQUEST
+    assert losses == []

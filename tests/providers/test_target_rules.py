@@ -1,0 +1,301 @@
+"""Issue 21: each target rule (API version or model family) is applied on the public API,
+over every provider it applies to, and reported as a ``rule`` loss naming the rule, its
+scope and the option that changes it; a default value goes without a report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.providers.target_rules import ProviderRules, rules_for, rules_table
+
+OLD = {"api_version": "2023-06-01"}
+NEW = {"api_version": "2026-10-21"}  # over the 2023-06-01 an Anthropic body with such blocks shows
+
+
+def _encode(
+    provider: str, options: dict[str, Any] | None = None, **fields: Any
+) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    fields.setdefault("messages", [{"role": "user", "content": "q"}])
+    fields.setdefault("max_tokens", 10)
+    losses: list[chatcodec.Loss] = []
+    request = chatcodec.validate_model(chatcodec.ChatRequest, fields)
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses, options=options)
+    return body, losses
+
+
+def _rule_losses(losses: list[chatcodec.Loss]) -> list[str]:
+    return [loss.why.partition("rule ")[2].partition(" ")[0] for loss in losses if loss.kind == "rule"]
+
+
+# --- Anthropic 2026-10-21 ---------------------------------------------------------------
+
+
+def test_sampling_removed_under_2026_10_21_the_default_version() -> None:
+    body, losses = _encode("anthropic", model="claude-sonnet-4-0", temperature=0.2, top_p=0.5, top_k=5)
+    assert not {"temperature", "top_p", "top_k"} & body.keys()
+    assert _rule_losses(losses) == ["anthropic.sampling_removed"] * 3
+    assert all("2026-10-21" in loss.why and 'api_version="2023-06-01"' in loss.why for loss in losses)
+
+
+def test_sampling_removed_reports_no_default_value() -> None:
+    body, losses = _encode("anthropic", model="claude-sonnet-4-0", temperature=1.0)
+    assert "temperature" not in body
+    assert losses == []
+
+
+def test_sampling_kept_under_2023_06_01_for_older_models() -> None:
+    body, losses = _encode("anthropic", OLD, model="claude-sonnet-4-0", temperature=0.2, top_k=5)
+    assert (body["temperature"], body["top_k"]) == (0.2, 5)
+    assert losses == []
+
+
+def test_api_version_is_never_written_into_the_body() -> None:
+    body, _ = _encode("anthropic", OLD, model="claude-sonnet-4-0")
+    assert not any("version" in key for key in body)
+
+
+def test_an_unknown_api_version_is_refused() -> None:
+    with pytest.raises(chatcodec.ChatcodecError, match="known: 2023-06-01, 2026-10-21"):
+        _encode("anthropic", {"api_version": "2024-01-01"}, model="claude-sonnet-4-0")
+
+
+def _document(text: str) -> dict[str, Any]:
+    return {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}}
+
+
+def test_assistant_document_moves_to_the_preceding_user_turn() -> None:
+    anthropic_body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "read this"},
+            {"role": "assistant", "content": [_document("doc"), {"type": "text", "text": "done"}]},
+            {"role": "user", "content": "and?"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        anthropic_body, source="anthropic", target="anthropic", on_loss="ignore", losses=losses, options=NEW
+    )
+    assert body["messages"][0]["content"] == [{"type": "text", "text": "read this"}, _document("doc")]
+    assert body["messages"][1]["content"] == [{"type": "text", "text": "done"}]
+    assert _rule_losses(losses) == ["anthropic.assistant_document"]
+    kept = chatcodec.convert_request(anthropic_body, source="anthropic", target="anthropic")
+    assert kept == anthropic_body  # read from Anthropic, it keeps the version it was written for
+
+
+def test_user_text_citations_are_stripped_also_inside_search_results() -> None:
+    citation = {
+        "type": "char_location",
+        "cited_text": "x",
+        "document_index": 0,
+        "start_char_index": 0,
+        "end_char_index": 1,
+    }
+    text = {"type": "text", "text": "q", "citations": [citation]}
+    search_result = {"type": "search_result", "source": "s", "title": "t", "content": [text]}
+    anthropic_body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": [text, search_result]}],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        anthropic_body, source="anthropic", target="anthropic", on_loss="ignore", losses=losses, options=NEW
+    )
+    sent = body["messages"][0]["content"]
+    assert "citations" not in sent[0]
+    assert "citations" not in sent[1]["content"][0]
+    assert _rule_losses(losses) == ["anthropic.user_text_citations"] * 2
+    assert anthropic_body["messages"][0]["content"][1]["content"][0]["citations"] == [citation]  # input untouched
+
+
+# --- Claude model families: Anthropic (2023-06-01) and Bedrock ----------------------------
+
+CLAUDE_TARGETS = [("anthropic", OLD, ("temperature",)), ("bedrock-converse", None, ("inferenceConfig", "temperature"))]
+
+
+def _dig(body: dict[str, Any], keys: tuple[str, ...]) -> object:
+    value: Any = body
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+@pytest.mark.parametrize(("provider", "options", "where"), CLAUDE_TARGETS)
+@pytest.mark.parametrize("model", ["claude-opus-4-7", "claude-sonnet-5", "us.anthropic.claude-fable-5-v1:0"])
+def test_temperature_deprecated_on_opus_4_7_sonnet_5_fable_5(
+    provider: str, options: dict[str, str] | None, where: tuple[str, ...], model: str
+) -> None:
+    body, losses = _encode(provider, options, model=model, temperature=0.3)
+    assert _dig(body, where) is None
+    assert _rule_losses(losses) == [f"{provider}.temperature_deprecated"]
+
+
+@pytest.mark.parametrize(("provider", "options", "where"), CLAUDE_TARGETS)
+def test_temperature_kept_on_older_claude_and_unknown_models(
+    provider: str, options: dict[str, str] | None, where: tuple[str, ...]
+) -> None:
+    for model in ("claude-opus-4-1", "claude-3-7-sonnet-20250219", "my-fine-tune", None):
+        body, losses = _encode(provider, options, model=model, temperature=0.3)
+        assert _dig(body, where) == 0.3, model
+        assert _rule_losses(losses) == []
+
+
+@pytest.mark.parametrize(("provider", "options", "where"), CLAUDE_TARGETS)
+def test_temperature_with_top_p_on_claude_4_5_keeps_temperature(
+    provider: str, options: dict[str, str] | None, where: tuple[str, ...]
+) -> None:
+    body, losses = _encode(provider, options, model="claude-sonnet-4-5-20250929", temperature=0.3, top_p=0.5)
+    assert _dig(body, where) == 0.3
+    top_p = (*where[:-1], "top_p" if provider == "anthropic" else "topP")
+    assert _dig(body, top_p) is None
+    assert _rule_losses(losses) == [f"{provider}.temperature_with_top_p"]
+
+
+def _with_late_system() -> list[dict[str, Any]]:
+    return [
+        {"role": "system", "content": "first"},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a"},
+        {"role": "system", "content": "later"},
+        {"role": "user", "content": "q2"},
+    ]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock-converse"])
+def test_mid_conversation_system_folded_except_opus_4_8_on_the_claude_api(provider: str) -> None:
+    body, losses = _encode(provider, model="claude-sonnet-4-5", messages=_with_late_system())
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user"]
+    assert "later" in str(body["system"])
+    assert _rule_losses(losses) == [f"{provider}.mid_conversation_system"]
+    body, losses = _encode(provider, model="claude-opus-4-8", messages=_with_late_system())
+    expected = ["user", "assistant", "system", "user"] if provider == "anthropic" else ["user", "assistant", "user"]
+    assert [message["role"] for message in body["messages"]] == expected
+
+
+def test_skip_rules_turns_a_rule_off() -> None:
+    options = {"skip_rules": ["mid_conversation_system"]}
+    body, losses = _encode("anthropic", options, model="claude-sonnet-4-5", messages=_with_late_system())
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "system", "user"]
+    assert _rule_losses(losses) == []
+
+
+# --- Gemini, OpenAI ---------------------------------------------------------------------
+
+
+def test_gemini_thinking_level_and_budget_are_never_sent_together() -> None:
+    reasoning = {"budget_tokens": 2048, "effort": "high"}
+    body, losses = _encode("gemini", model="gemini-3-pro-preview", reasoning=reasoning)
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "HIGH"}
+    assert _rule_losses(losses) == ["gemini.thinking_level_or_budget"]
+    body, _ = _encode("gemini", model="gemini-2.5-flash", reasoning=reasoning)
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 2048}
+    body, losses = _encode("gemini", model="gemini-3-flash", reasoning={"adaptive": True, "effort": "low"})
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "LOW"}
+    assert _rule_losses(losses) == []  # a dynamic budget is Gemini's default
+
+
+_TOOL = {"name": "f", "parameters": {"type": "object"}}
+
+
+def test_openai_chat_function_tools_beside_reasoning_effort() -> None:
+    body, losses = _encode("openai-chat", model="gpt-5.4", tools=[_TOOL], reasoning={"effort": "high"})
+    assert "reasoning_effort" not in body
+    assert _rule_losses(losses) == ["openai-chat.tools_with_reasoning_effort"]
+    body, losses = _encode("openai-chat", model="gpt-5.6-mini", tools=[_TOOL])
+    assert body["reasoning_effort"] == "none"
+    assert _rule_losses(losses) == ["openai-chat.tools_with_reasoning_effort"]
+    body, losses = _encode("openai-chat", model="gpt-5.1", tools=[_TOOL], reasoning={"effort": "high"})
+    assert body["reasoning_effort"] == "high"
+    assert _rule_losses(losses) == []
+
+
+def test_responses_call_ids_longer_than_64_are_rewritten_the_same_for_call_and_output() -> None:
+    call_id = "toolu_" + "x" * 89
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": "f", "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "r"}]},
+    ]
+    body, losses = _encode("openai-responses", model="gpt-5", messages=messages)
+    sent = [item["call_id"] for item in body["input"] if "call_id" in item]
+    assert len(sent) == 2
+    assert sent[0] == sent[1]
+    assert len(sent[0]) <= 64
+    assert _rule_losses(losses) == ["openai-responses.call_id_length"]
+
+
+def test_responses_effort_max_is_sent_as_max() -> None:
+    body, losses = _encode("openai-responses", model="gpt-5.6", reasoning={"effort": "max"})
+    assert body["reasoning"] == {"effort": "max"}
+    assert losses == []
+
+
+# --- required fields, kinds, the table ----------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "anthropic"])
+def test_a_missing_model_is_taken_from_options_else_reported(target: str) -> None:
+    gemini_body = {"contents": [{"role": "user", "parts": [{"text": "q"}]}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(gemini_body, source="gemini", target=target, on_loss="ignore", losses=losses)
+    assert "model" not in body
+    assert ("$.model", "required") in [(loss.path, loss.kind) for loss in losses]
+    losses.clear()
+    options = {"model": "m", "max_tokens": 5}
+    body = chatcodec.convert_request(gemini_body, source="gemini", target=target, losses=losses, options=options)
+    assert body["model"] == "m"
+    assert losses == []
+
+
+def test_on_loss_per_kind_raises_only_for_the_kinds_named() -> None:
+    request = {
+        "model": "claude-opus-4-7",
+        "max_tokens": 5,
+        "temperature": 0.5,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    chatcodec.encode_request("anthropic", request, on_loss={"content": "error", "*": "ignore"})
+    with pytest.raises(chatcodec.LossError, match="sampling_removed"):
+        chatcodec.encode_request("anthropic", request, on_loss={"rule": "error", "*": "ignore"})
+    with pytest.raises(ValueError, match="unknown kind"):
+        chatcodec.encode_request("anthropic", request, on_loss={"contnet": "error"})  # pyright: ignore[reportArgumentType]
+
+
+TABLES = [table for name in chatcodec.registered_providers() if (table := rules_for(name)) is not None]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda table: table.provider)
+def test_rule_table_is_complete_and_sourced(table: ProviderRules) -> None:
+    """What the SDK types cannot check: every version, default and rule is data with a source."""
+    assert table.default_version in table.api_versions
+    assert table.version_source.startswith("https://")
+    names = [rule.name for rule in table.rules]
+    assert len(names) == len(set(names))
+    for rule in table.rules:
+        assert rule.source.startswith("https://")
+        assert rule.summary
+        assert rule.option
+        assert rule.edit.__doc__, f"{rule.name}: its edit function says why"
+        assert rule.versions is None or rule.versions <= set(table.api_versions)
+
+
+def test_anthropic_default_version_is_what_the_pinned_sdk_sends() -> None:
+    from anthropic import _constants  # pyright: ignore[reportPrivateUsage]
+
+    table = rules_for("anthropic")
+    assert table is not None
+    assert table.default_version == _constants.ANTHROPIC_API_VERSION
+
+
+def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert rules_table() in readme, (
+        "run: python -c 'from chatcodec.providers.target_rules import rules_table; print(rules_table())'"
+    )

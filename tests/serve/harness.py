@@ -1,0 +1,135 @@
+"""A fake upstream and the proxy, each a real HTTP server on a loopback ephemeral port,
+run by uvicorn in a thread; the fake replays recorded traffic from tests/fixtures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from chatcodec.event_stream import encode_event_message
+from chatcodec.serve import ServeConfig
+from chatcodec.serve.app import create_app
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def fixture_bytes(provider: str, kind: str, name: str) -> bytes:
+    return (FIXTURES / provider / kind / name).read_bytes()
+
+
+def fixture_json(provider: str, kind: str, name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(fixture_bytes(provider, kind, name))
+    return loaded
+
+
+def bedrock_stream(name: str) -> bytes:
+    """A recorded Bedrock stream (boto3's event dicts, one a line) as event-stream bytes."""
+    lines = fixture_bytes("bedrock-converse", "stream", name).decode().splitlines()
+    return b"".join(encode_event_message(json.loads(line)) for line in lines if line.strip())
+
+
+@dataclass
+class Reply:
+    """What the fake upstream answers next."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    chunk_size: int = 7  # streamed in small pieces, as a network would
+    endless: bool = False  # keep streaming until the client goes away
+    headers: dict[str, str] = field(default_factory=dict[str, str])
+
+
+@dataclass
+class Received:
+    path: str  # as sent, percent-escapes kept
+    query: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class FakeUpstream:
+    """Answers every POST with the queued :class:`Reply` and keeps what it received."""
+
+    def __init__(self) -> None:
+        self.base = ""  # its origin, once served (:func:`serving_fake`)
+        self.replies: list[Reply] = []
+        self.received: list[Received] = []
+        self.stream_closed = threading.Event()
+        self.app = Starlette(routes=[Route("/{rest:path}", self._handle, methods=["POST"])])
+
+    def reply(self, body: bytes | dict[str, Any], status: int = 200, **settings: Any) -> None:
+        data = json.dumps(body).encode() if isinstance(body, dict) else body
+        self.replies.append(Reply(data, status, **settings))
+
+    @property
+    def last(self) -> Received:
+        return self.received[-1]
+
+    async def _handle(self, request: Request) -> Response:
+        body = json.loads(await request.body())
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        raw_path = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode()
+        self.received.append(Received(raw_path, request.url.query, headers, body))
+        reply = self.replies.pop(0)
+        if reply.status != 200 or reply.content_type == "application/json":
+            return Response(reply.body, reply.status, media_type=reply.content_type, headers=reply.headers)
+        return StreamingResponse(self._chunks(reply), media_type=reply.content_type)
+
+    async def _chunks(self, reply: Reply) -> AsyncIterator[bytes]:
+        try:
+            for start in range(0, len(reply.body), reply.chunk_size):
+                yield reply.body[start : start + reply.chunk_size]
+            while reply.endless:
+                await asyncio.sleep(0.02)
+                yield b": keep-alive\n\n"
+        finally:
+            self.stream_closed.set()
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[int]:
+    """Run ``app`` on 127.0.0.1 on an ephemeral port; yields the port."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    port: int = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextmanager
+def proxy(api: str, upstream: str, upstream_base: str, **settings: Any) -> Iterator[str]:
+    """The chatcodec proxy in front of ``upstream_base``; yields its origin URL."""
+    with serving(create_app(ServeConfig(api=api, upstream=upstream, upstream_url=upstream_base, **settings))) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def serving_fake() -> Iterator[FakeUpstream]:
+    """A :class:`FakeUpstream`, served; its ``base`` is its origin URL."""
+    upstream = FakeUpstream()
+    with serving(upstream.app) as port:
+        upstream.base = f"http://127.0.0.1:{port}"
+        yield upstream

@@ -1,0 +1,56 @@
+"""Static typing checks of dict-style access (issue 24 item 18), run by mypy --strict and
+pyright (``make typecheck``), not by pytest.
+
+Code written against the Verifiers dict API (``message["role"]``,
+``message.get("tool_calls")``) gets each key's type per message class; other keys stay
+``Any``. Lines marked ``type: ignore[...]`` are misuse the checkers must flag.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, assert_type
+
+from pydantic import JsonValue
+
+import chatcodec
+from chatcodec import (
+    AssistantContentPart,
+    AssistantMessage,
+    SystemMessage,
+    TextMessage,
+    ToolMessage,
+    ToolUsePart,
+    UserMessage,
+)
+
+assistant = AssistantMessage(content=[ToolUsePart(id="1", name="f", arguments="{}")])
+assert_type(assistant["role"], Literal["assistant"])
+assert_type(assistant["content"], str | list[AssistantContentPart] | None)
+assert_type(assistant["tool_calls"], list[ToolUsePart])
+assert_type(assistant.get("tool_calls"), list[ToolUsePart] | None)
+assert_type(assistant.get("reasoning_content", 0), str | int)
+assert_type(assistant.get("reasoning_content"), str | None)
+assert_type(assistant.get("name", ""), str)
+assert_type(assistant["provider_metadata"], dict[str, dict[str, JsonValue]])
+assert_type(assistant["anything else"], Any)
+
+for call in assistant.get("tool_calls") or []:
+    assert_type(call["name"], Any)  # parts keep untyped access; their attributes are typed
+    assert_type(call.name, str)
+
+tool = ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="1", content="ok")])
+assert_type(tool["role"], Literal["tool"])
+assert_type(tool["tool_call_id"], str)
+assert_type(tool.get("tool_call_id"), str | None)
+assert_type(SystemMessage(content="s")["role"], Literal["system", "developer"])
+assert_type(UserMessage(content="u").get("role"), Literal["user"] | None)
+assert_type(TextMessage(content="t")["content"], str)
+
+user = UserMessage(content="hi")
+user["content"] = "changed"  # item assignment is allowed (validated at run time)
+
+# --- misuse the checkers must reject -------------------------------------------------
+
+assistant.get("tool_calls")[0]  # type: ignore[index]  # pyright: ignore[reportOptionalSubscript]
+assistant["tool_calls"].upper()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+count: int = tool["tool_call_id"]  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]

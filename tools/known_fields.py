@@ -1,0 +1,355 @@
+"""Generate ``src/chatcodec/providers/<name>/known_fields.json`` from the official SDK types.
+
+The SDKs (openai, anthropic, google-genai, botocore's bedrock-runtime service model) are
+test-only dependencies of chatcodec, never runtime ones; their published field sets are
+therefore copied into a committed JSON data file per provider (package data, shipped in
+the wheel), which strict decoding (:mod:`chatcodec.strict`) reads through the provider's
+codec, ``ProviderCodec.field_sets()``. ``tests/test_known_fields.py`` regenerates the
+text from the installed SDKs and fails when the committed file drifts.
+
+Run: ``python tools/known_fields.py`` (writes every file) or ``--check`` (exit 1 on drift).
+
+Each file holds ``source`` (the SDK and its version) and, for every closed object kind
+reachable from a request, a response or a stream event:
+
+- ``kinds[kind][field]``: the name of what the field's value holds (a kind, a union of
+  kinds in ``unions``, or ``""`` for a scalar or a free-form value such as a tool's
+  input, a JSON schema or metadata, which strict mode never looks inside);
+- ``tags[kind][tag]``: the literal ``type``/``role`` values that tell union arms apart;
+- ``unions[name]``: the arms (kinds) of a union a field holds, in the SDK's order;
+- ``roots``: the kind (or union) of a whole request, response and stream event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typing_extensions
+
+ROOT = Path(__file__).resolve().parent.parent
+PROVIDERS_DIR = ROOT / "src" / "chatcodec" / "providers"
+TAG_FIELDS = ("type", "role")
+_WRAPPERS = {
+    typing.Annotated,
+    typing.Required,
+    typing.NotRequired,
+    typing_extensions.Annotated,
+    typing_extensions.Required,
+    typing_extensions.NotRequired,
+    typing_extensions.ReadOnly,
+}
+
+
+@dataclass
+class Graph:
+    """Kinds found so far, by name."""
+
+    kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    tags: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    unions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    names: dict[Any, str] = field(default_factory=dict)
+    """The kind name given to each class."""
+    free: frozenset[tuple[str, str]] = frozenset()
+    """``(kind, field)`` pairs whose values are free-form although the SDK types them."""
+
+    def target(self, owner: str, name: str, arms: Sequence[str]) -> str:
+        """The name standing for ``arms``: one kind, or a union named after its place."""
+        unique = tuple(dict.fromkeys(arms))
+        if (owner, name) in self.free or not unique:
+            return ""
+        if len(unique) == 1:
+            return unique[0]
+        key = f"{owner}.{name}"
+        self.unions[key] = unique
+        return key
+
+
+# --- Python types (openai, anthropic, google-genai) -------------------------------------
+
+
+def _strip(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    while origin in _WRAPPERS:
+        annotation = typing.get_args(annotation)[0]
+        origin = typing.get_origin(annotation)
+    return annotation
+
+
+def _alias(annotation: Any) -> str | None:
+    """The wire name a Stainless ``PropertyInfo(alias=...)`` gives a TypedDict key."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        for extra in typing.get_args(annotation)[1:]:
+            alias = getattr(extra, "alias", None)
+            if isinstance(alias, str):
+                return alias
+    for wrapped in typing.get_args(annotation)[:1]:
+        if typing.get_origin(annotation) in _WRAPPERS:
+            return _alias(wrapped)
+    return None
+
+
+def _is_object_type(value: Any) -> bool:
+    from pydantic import BaseModel
+
+    return isinstance(value, type) and (typing_extensions.is_typeddict(value) or issubclass(value, BaseModel))
+
+
+def _object_arms(annotation: Any) -> list[Any]:
+    """The object classes an annotation can hold (through lists and unions); a mapping or
+    anything untyped holds none (free-form)."""
+    annotation = _strip(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return [arm for item in typing.get_args(annotation) for arm in _object_arms(item)]
+    if origin in (list, tuple, set, frozenset, Iterable, Sequence, typing.Iterable, typing.Sequence):
+        return [arm for item in typing.get_args(annotation) for arm in _object_arms(item)]
+    if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
+        return []
+    return [annotation] if _is_object_type(annotation) else []
+
+
+def _literals(annotation: Any) -> tuple[str, ...]:
+    annotation = _strip(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return tuple(value for item in typing.get_args(annotation) for value in _literals(item))
+    if typing.get_origin(annotation) is typing.Literal:
+        return tuple(str(value) for value in typing.get_args(annotation))
+    return ()
+
+
+def _fields(kind: Any, snake_too: bool) -> dict[str, Any]:
+    """Wire name -> annotation for a TypedDict or pydantic class."""
+    if typing_extensions.is_typeddict(kind):
+        hints = typing_extensions.get_type_hints(kind, include_extras=True)
+        return {(_alias(annotation) or name): annotation for name, annotation in hints.items()}
+    fields: dict[str, Any] = {}
+    for name, info in kind.model_fields.items():
+        fields[info.alias or name] = info.annotation
+        if snake_too:
+            fields[name] = info.annotation
+    return fields
+
+
+def add_python_kind(graph: Graph, kind: Any, snake_too: bool = False) -> str:
+    """Add ``kind`` and every kind under it; returns its name."""
+    if kind in graph.names:
+        return graph.names[kind]
+    name = _unique_name(graph, kind)
+    graph.names[kind] = name
+    graph.kinds[name] = {}
+    fields = _fields(kind, snake_too)
+    tags = {key: _literals(fields[key]) for key in TAG_FIELDS if key in fields and _literals(fields[key])}
+    if tags:
+        graph.tags[name] = tags
+    for key, annotation in sorted(fields.items()):
+        arms = [add_python_kind(graph, arm, snake_too) for arm in _object_arms(annotation)]
+        graph.kinds[name][key] = graph.target(name, key, arms)
+    return name
+
+
+def _unique_name(graph: Graph, kind: Any) -> str:
+    """The class name, qualified by its module when another class has it (the SDKs have
+    several ``Choice`` and ``Reasoning`` classes)."""
+    name = str(kind.__name__)
+    if name not in graph.kinds:
+        return name
+    return f"{kind.__module__.rsplit('.', 1)[-1]}.{name}"
+
+
+def add_python_root(graph: Graph, name: str, kinds: Sequence[Any], snake_too: bool = False) -> str:
+    return graph.target("ROOT", name, [add_python_kind(graph, kind, snake_too) for kind in kinds])
+
+
+# --- botocore service model (bedrock-runtime) -----------------------------------------
+
+
+def add_shape(graph: Graph, shape: Any) -> str:
+    """Add a botocore shape (structure or union) and every structure under it."""
+    name = shape.name
+    if name in graph.kinds:
+        return name
+    graph.kinds[name] = {}
+    for key, member in sorted(shape.members.items()):
+        location = member.serialization.get("location") if hasattr(member, "serialization") else None
+        if location in ("uri", "header", "querystring"):
+            continue  # not in the JSON body
+        arms = [add_shape(graph, found) for found in _structures(member)]
+        graph.kinds[name][key] = graph.target(name, key, arms)
+    return name
+
+
+def _structures(shape: Any) -> list[Any]:
+    if shape.type_name == "list":
+        return _structures(shape.member)
+    if shape.type_name == "structure" and not getattr(shape, "is_document_type", False):
+        return [shape]
+    return []  # scalars, maps, documents: nothing closed inside
+
+
+# --- the providers -------------------------------------------------------------------
+
+
+def openai_chat() -> tuple[Graph, dict[str, str], str]:
+    import openai
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk, completion_create_params
+
+    graph = Graph()
+    roots = {
+        "request": add_python_root(
+            graph,
+            "request",
+            [
+                completion_create_params.CompletionCreateParamsNonStreaming,
+                completion_create_params.CompletionCreateParamsStreaming,
+            ],
+        ),
+        "response": add_python_root(graph, "response", [ChatCompletion]),
+        "stream": add_python_root(graph, "stream", [ChatCompletionChunk]),
+    }
+    return graph, roots, f"openai {openai.__version__}"
+
+
+def anthropic() -> tuple[Graph, dict[str, str], str]:
+    import anthropic as sdk
+    from anthropic.types import Message, RawMessageStreamEvent, message_create_params
+
+    free = {("ToolParam", "input_schema"), ("ToolUseBlockParam", "input"), ("ServerToolUseBlockParam", "input")}
+    graph = Graph(free=frozenset(free))
+    roots = {
+        "request": add_python_root(
+            graph,
+            "request",
+            [message_create_params.MessageCreateParamsNonStreaming, message_create_params.MessageCreateParamsStreaming],
+        ),
+        "response": add_python_root(graph, "response", [Message]),
+        "stream": add_python_root(graph, "stream", typing.get_args(_strip(RawMessageStreamEvent))),
+    }
+    return graph, roots, f"anthropic {sdk.__version__}"
+
+
+def openai_responses() -> tuple[Graph, dict[str, str], str]:
+    import openai
+    from openai.types.responses import Response, ResponseStreamEvent, response_create_params
+
+    graph = Graph()
+    roots = {
+        "request": add_python_root(
+            graph,
+            "request",
+            [
+                response_create_params.ResponseCreateParamsNonStreaming,
+                response_create_params.ResponseCreateParamsStreaming,
+            ],
+        ),
+        "response": add_python_root(graph, "response", [Response]),
+        "stream": add_python_root(graph, "stream", typing.get_args(_strip(ResponseStreamEvent))),
+    }
+    return graph, roots, f"openai {openai.__version__}"
+
+
+def gemini() -> tuple[Graph, dict[str, str], str]:
+    from google import genai
+    from google.genai import types as sdk
+
+    free = {("FunctionDeclaration", "parameters"), ("FunctionDeclaration", "response"), ("Schema", "properties")}
+    graph = Graph(free=frozenset(free))
+    # The REST request body has no SDK class (the SDK builds it from its own config object):
+    # https://ai.google.dev/api/generate-content#request-body
+    request_fields: dict[str, Any] = {
+        "contents": list[sdk.Content],
+        "systemInstruction": sdk.Content,
+        "tools": list[sdk.Tool],
+        "toolConfig": sdk.ToolConfig,
+        "safetySettings": list[sdk.SafetySetting],
+        "generationConfig": sdk.GenerationConfig,
+        "cachedContent": str,
+    }
+    graph.kinds["GenerateContentRequest"] = {}
+    for key, annotation in sorted(request_fields.items()):
+        arms = [add_python_kind(graph, arm, snake_too=True) for arm in _object_arms(annotation)]
+        graph.kinds["GenerateContentRequest"][key] = graph.target("GenerateContentRequest", key, arms)
+    roots = {
+        "request": "GenerateContentRequest",
+        "response": add_python_root(graph, "response", [sdk.GenerateContentResponse], snake_too=True),
+        "stream": add_python_root(graph, "stream", [sdk.GenerateContentResponse], snake_too=True),
+    }
+    return graph, roots, f"google-genai {genai.__version__}"
+
+
+def bedrock_converse() -> tuple[Graph, dict[str, str], str]:
+    import botocore
+    import botocore.session
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    graph = Graph()
+    request = [add_shape(graph, model.shape_for(name)) for name in ("ConverseRequest", "ConverseStreamRequest")]
+    roots = {
+        "request": graph.target("ROOT", "request", request),
+        "response": add_shape(graph, model.shape_for("ConverseResponse")),
+        "stream": add_shape(graph, model.shape_for("ConverseStreamOutput")),
+    }
+    return graph, roots, f"botocore {botocore.__version__} (bedrock-runtime service model)"
+
+
+GENERATORS: dict[str, Callable[[], tuple[Graph, dict[str, str], str]]] = {
+    "openai_chat": openai_chat,
+    "anthropic": anthropic,
+    "openai_responses": openai_responses,
+    "gemini": gemini,
+    "bedrock_converse": bedrock_converse,
+}
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def render(package: str) -> str:
+    """The ``known_fields.json`` text of ``package``: pretty-printed with sorted keys, so a
+    regeneration after an SDK upgrade diffs as the fields it added or removed."""
+    graph, roots, source = GENERATORS[package]()
+    document = {
+        "$comment": (
+            "Generated by tools/known_fields.py from the installed SDK; do not edit by hand "
+            "(tests/test_known_fields.py fails when this drifts from the SDK). Read by "
+            "chatcodec.strict through ProviderCodec.field_sets(); the tables are described in the generator."
+        ),
+        "source": source,
+        "roots": roots,
+        "kinds": graph.kinds,
+        "tags": {kind: {key: list(values) for key, values in tags.items()} for kind, tags in graph.tags.items()},
+        "unions": {key: list(arms) for key, arms in graph.unions.items()},
+    }
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def data_path(package: str) -> Path:
+    return PROVIDERS_DIR / package / "known_fields.json"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when a committed file differs")
+    arguments = parser.parse_args(argv)
+    stale = 0
+    for package in GENERATORS:
+        text, path = render(package), data_path(package)
+        if arguments.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                print(f"{path} is out of date: run python tools/known_fields.py", file=sys.stderr)
+                stale += 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
