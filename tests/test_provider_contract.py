@@ -13,6 +13,7 @@ from chatcodec.providers.anthropic import finish_reason as anthropic_finish
 from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.bedrock_converse import finish_reason as bedrock_finish
 from chatcodec.providers.gemini import finish_reason as gemini_finish
+from chatcodec.providers.gemini import rules as gemini_rules
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import PROVIDER_NAMES, get_codec
@@ -45,15 +46,26 @@ def test_item2_a_request_without_options_gets_the_shared_empty_options() -> None
     assert read_options({"other": 1}, {"unsigned_thinking": "unsigned_thinking"}) == {}
 
 
-def test_item2_the_codec_puts_the_request_model_on_the_context() -> None:
+def test_item2_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
+    """The rules slot holds the target's table (its ``rules.py``, the codec's ``rules``
+    role) since the target-rules work filled it (issue 21)."""
     codec = _codec("gemini")
     context = codec.encode_context(LossRecorder(), model="gemini-3-pro")
     assert (context.provider, context.model, context.for_request, context.rules) == (
         "gemini",
         "gemini-3-pro",
         True,
-        None,
+        gemini_rules.RULES,
     )
+
+
+def test_item2_rule_options_are_read_by_public_name() -> None:
+    """``api_version`` and ``skip_rules`` are options like the others: read from the
+    ``_api_version`` / ``_skip_rules`` markers into the context by public name."""
+    bag = {"_api_version": "2023-06-01", "_skip_rules": ["sampling_removed"]}
+    context = _codec("anthropic").encode_context(LossRecorder(), bag=bag)
+    assert context.option("api_version") == "2023-06-01"
+    assert context.option("skip_rules") == ["sampling_removed"]
 
 
 def test_item2_a_provider_context_keeps_the_shared_fields() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 import pydantic_core
@@ -37,7 +38,7 @@ from chatcodec.payloads import too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
-from chatcodec.providers.target_rules import apply_target_rules
+from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse, FinishReason, Usage
@@ -144,6 +145,13 @@ class SettingsFunctions(Protocol[ContextT_contra]):
     ) -> None: ...
 
 
+class RulesTable(Protocol):
+    """``rules.py``: the target's table of what it accepts (API versions, model families,
+    required fields; :mod:`chatcodec.providers.target_rules`)."""
+
+    RULES: ProviderRules
+
+
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's role modules."""
 
@@ -156,8 +164,10 @@ class ProviderCodec:
         "finish_reasons",
         "messages",
         "name",
+        "one_pass",
         "options",
         "parts",
+        "rules",
         "settings",
         "tools",
         "usage",
@@ -178,6 +188,8 @@ class ProviderCodec:
         settings: SettingsFunctions[ProviderContextT],
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
         stream_encoder: Callable[[EncodeContext], StreamEncoder],
+        rules: RulesTable | None = None,
+        one_pass: ModuleType | None = None,
         dialect: DialectDecoders | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
@@ -200,6 +212,13 @@ class ProviderCodec:
         self._responses = responses
         self._new_stream_decoder = stream_decoder
         self._new_stream_encoder = stream_encoder
+        self.rules: ProviderRules | None = None if rules is None else rules.RULES
+        """The target's rules (its ``rules.py`` table), put in every encode context and
+        applied last by :meth:`encode_request`; None for a provider without a table."""
+        self.one_pass: ModuleType | None = one_pass
+        """The provider's ``one_pass.py`` (a side of the one-pass request path: its
+        ``decode_request`` and/or ``encode_request``), for :mod:`chatcodec.one_pass`;
+        None where the provider has none."""
         self._dialect = dialect or DialectDecoders()
 
     def __repr__(self) -> str:
@@ -220,7 +239,7 @@ class ProviderCodec:
         """A fresh context for one encode: ``bag`` is this provider's own bag of the
         request or response, where options are still spelled (``provider_options[name]``)."""
         options = read_options(bag, self.options)
-        return EncodeContext(self.name, losses, model=model, options=options, for_request=for_request)
+        return EncodeContext(self.name, losses, model=model, options=options, rules=self.rules, for_request=for_request)
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body; everything without a canonical field is kept."""
@@ -236,8 +255,7 @@ class ProviderCodec:
             wire = self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
-        options = (request.provider_options or {}).get(self.name)
-        apply_target_rules(self.name, wire, model=request.model, options=options, losses=losses)
+        apply_target_rules(wire, context)
         return wire
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:

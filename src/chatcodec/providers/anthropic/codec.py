@@ -8,9 +8,11 @@ from functools import partial
 from chatcodec.providers.anthropic import (
     finish_reason,
     messages,
+    one_pass,
     parts,
     request,
     response,
+    rules,
     settings,
     stream_decode,
     stream_encode,
@@ -33,6 +35,8 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    rules=rules,
+    one_pass=one_pass,
     # a block read outside its message may be of any kind a user or assistant turn holds
     dialect=DialectDecoders(
         part=partial(parts.decode_part, allowed=parts.ASSISTANT_KINDS | parts.USER_KINDS), tools=tools.decode_tools

@@ -9,6 +9,7 @@ from chatcodec.providers.gemini import (
     parts,
     request,
     response,
+    rules,
     settings,
     stream_decode,
     stream_encode,
@@ -31,5 +32,6 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    rules=rules,
 )
 """The codec instance registered as ``gemini``."""

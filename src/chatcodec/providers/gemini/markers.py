@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.target_rules import OPTIONS as RULE_OPTIONS
 
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -68,7 +69,7 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_layout": "_tools_layout"}
+OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_layout": "_tools_layout", **RULE_OPTIONS}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
 signature (see ``signatures.py``), and how the ``Tool`` objects were grouped when a

@@ -18,9 +18,12 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from dataclasses import fields as dataclass_fields
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec.losses import LossRecorder
+
+if TYPE_CHECKING:
+    from chatcodec.providers.target_rules import ProviderRules
 
 NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
@@ -66,9 +69,11 @@ class EncodeContext:
     """This provider's encoder options, read-only and by public name
     (``reasoning_field``, ``unsigned_thinking``...): the one place encoders read settings
     from, whatever spelling the caller used (see :func:`read_options`)."""
-    rules: object | None = None
-    """The target's rules in force (API version, model family), for the rules an encoder
-    applies by target; None until the target-rules work fills it."""
+    rules: ProviderRules | None = None
+    """The target's rules table (its ``rules.py``, the codec's ``rules`` role): what the
+    API versions and model families accept, applied last to a request body
+    (:func:`~chatcodec.providers.target_rules.apply_target_rules`); None for a provider
+    without one."""
     for_request: bool = field(default=True)
     """Writing a request (True) or a response: some fields exist in only one of them
     (cache markers), and names follow request rules only in a request."""

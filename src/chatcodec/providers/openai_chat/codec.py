@@ -7,9 +7,11 @@ from chatcodec.providers.openai_chat import (
     assistant,
     finish_reason,
     messages,
+    one_pass,
     parts,
     request,
     response,
+    rules,
     settings,
     stream_decode,
     stream_encode,
@@ -32,6 +34,8 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    rules=rules,
+    one_pass=one_pass,
     dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
 )
 """The codec instance registered as ``openai-chat``."""

@@ -66,6 +66,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.target_rules import OPTIONS as RULE_OPTIONS
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
@@ -83,7 +84,11 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {"reasoning_field": "_reasoning_field", "max_tokens_key": "_max_tokens_key"}
+OPTIONS: Mapping[str, str] = {
+    "reasoning_field": "_reasoning_field",
+    "max_tokens_key": "_max_tokens_key",
+    **RULE_OPTIONS,
+}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for

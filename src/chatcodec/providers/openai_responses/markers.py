@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.providers.target_rules import OPTIONS as RULE_OPTIONS
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -67,7 +68,7 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {}
+OPTIONS: Mapping[str, str] = {**RULE_OPTIONS}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: none yet. The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
