@@ -40,18 +40,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit.context import RULE_OPTIONS
 from chatcodec.registry import get_codec, registered_providers
 
 if TYPE_CHECKING:
     from chatcodec.providers.kit.context import EncodeContext
 
-API_VERSION = "_api_version"
+API_VERSION = RULE_OPTIONS["api_version"]
 """The marker holding the ``api_version`` option in ``provider_options[provider]``."""
-SKIP_RULES = "_skip_rules"
+SKIP_RULES = RULE_OPTIONS["skip_rules"]
 """The marker holding the ``skip_rules`` option."""
-OPTIONS: Mapping[str, str] = {"api_version": API_VERSION, "skip_rules": SKIP_RULES}
-"""The rules' options by public name and marker, for the ``OPTIONS`` table of every
-provider's ``markers.py`` that has a ``rules.py``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.target_rules import OPTIONS as RULE_OPTIONS
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""

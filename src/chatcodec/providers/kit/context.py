@@ -25,6 +25,12 @@ from chatcodec.losses import LossRecorder
 if TYPE_CHECKING:
     from chatcodec.providers.target_rules import ProviderRules
 
+RULE_OPTIONS: Mapping[str, str] = MappingProxyType({"api_version": "_api_version", "skip_rules": "_skip_rules"})
+"""The target rules' options (:mod:`chatcodec.providers.target_rules`) by public name and
+the marker each rides under, for the ``OPTIONS`` table of every provider with a
+``rules.py`` (here, below the registry the rules engine imports, so a provider's
+``markers.py`` loads neither)."""
+
 NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
 

@@ -66,7 +66,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.target_rules import OPTIONS as RULE_OPTIONS
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
