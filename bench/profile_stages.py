@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chatcodec
 from bench.floor import openai_to_anthropic
 from bench.workloads import ANTHROPIC_OPTIONS, openai_session
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat.messages import decode_messages
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 
@@ -42,7 +43,7 @@ def _stages(request: dict[str, Any]) -> dict[str, Callable[[], object]]:
             request, source="openai-chat", target="anthropic", on_loss="ignore", options=ANTHROPIC_OPTIONS
         ),
         "1 wire validation": lambda: REQUEST_ADAPTER.validate_python(request),
-        "2 wire -> canonical dicts": lambda: decode_messages(wire["messages"]),
+        "2 wire -> canonical dicts": lambda: decode_messages(wire["messages"], DecodeContext("openai-chat")),
         "3 canonical validation": lambda: chatcodec.ChatRequest.model_validate(canonical),
         "4 encode for anthropic": lambda: chatcodec.encode_request(
             "anthropic", model, on_loss="ignore", options=ANTHROPIC_OPTIONS

@@ -53,8 +53,8 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
     (
         "readers",
-        "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py",
-    ),  # strict: the boundary checks
+        "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py one_pass.py",
+    ),  # strict: the boundary checks; one_pass: the fast request path, through get_codec
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
     ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),

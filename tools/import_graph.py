@@ -44,7 +44,7 @@ LAYERS: dict[str, str] = {
     "chatcodec.canonical_validation": "core validation",
     "chatcodec.providers.kit": "kit",
     "chatcodec.providers.provider_codec": "providers",
-    "chatcodec.providers.context": "providers",
+    "chatcodec.providers.kit.context": "providers",
     "chatcodec.providers.claude": "providers",
     "chatcodec.providers": "providers",
     "chatcodec.registry": "providers",

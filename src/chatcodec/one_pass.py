@@ -10,22 +10,18 @@ the general path). Whenever either side declines, or raises, the general path ru
 the start: output, losses and errors are the general path's, and the conformance suite
 checks that the two paths agree (``tests/conformance/test_one_pass.py``).
 
-Provider modules are imported by name on first use, as the registry imports codecs.
+A provider's side is its codec's ``one_pass`` role (``ProviderCodec(one_pass=...)``, its
+``one_pass.py``), reached through :func:`~chatcodec.registry.get_codec` as every reader
+above the providers reaches them: this module names no provider.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Any, Protocol, cast
 
+from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
-
-_MODULES: dict[str, str] = {
-    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
-    "anthropic": "chatcodec.providers.anthropic.one_pass",
-}
-"""The providers with a one-pass side, and the module that holds it."""
+from chatcodec.registry import get_codec
 
 
 class _Decoder(Protocol):
@@ -36,17 +32,14 @@ class _Encoder(Protocol):
     def encode_request(self, request: dict[str, Any], losses: LossRecorder, /) -> dict[str, Any] | None: ...
 
 
-_loaded: dict[str, ModuleType] = {}
-
-
-def _side(provider: str, function: str) -> ModuleType | None:
-    name = _MODULES.get(provider)
-    if name is None:
+def _side(provider: str, function: str) -> object | None:
+    """The provider's one-pass module when it has ``function``; None otherwise (no such
+    provider, or no one-pass side: the general path runs, and reports what it must)."""
+    try:
+        side: object = getattr(get_codec(provider), "one_pass", None)
+    except ChatcodecError:
         return None
-    module = _loaded.get(provider)
-    if module is None:
-        module = _loaded[provider] = importlib.import_module(name)
-    return module if hasattr(module, function) else None
+    return side if hasattr(side, function) else None
 
 
 def has_one_pass(source: str, target: str) -> bool:

@@ -1,130 +1,284 @@
-"""The one codec class every provider is an instance of.
+"""The one codec class every provider is an instance of, and the roles it is built from.
 
-A provider folder writes functions (``request.py``, ``response.py``, ``stream_decode.py``,
-``stream_encode.py``), never a codec class: its ``codec.py`` hands those modules to
-:class:`ProviderCodec`, which gives the registry the :class:`~chatcodec.registry.Codec`
-methods and the incremental stream decoding the conversation builder needs. So the
-forwarding is written once, and a reader who knows one provider's ``codec.py`` knows
-them all.
+A provider folder writes functions, never a codec class: its ``codec.py`` hands its role
+modules (``request.py``, ``response.py``, ``finish_reason.py``, ``usage.py``,
+``messages.py``, ``parts.py``, ``tools.py``, ``settings.py``) and its stream decoder and
+encoder classes to :class:`ProviderCodec`, which gives the registry the
+:class:`~chatcodec.registry.Codec` methods and the incremental stream decoding the
+conversation builder needs. So the forwarding is written once, and a reader who knows
+one provider's ``codec.py`` knows them all.
 
-The module arguments are typed by protocols (a module satisfies a protocol through its
-functions), so a provider missing a function, or with a different signature, fails
-type-checking in its ``codec.py``.
+Each role is a protocol below, with one signature for all five providers (a module
+satisfies a protocol through its functions), so a provider missing a role function, or
+with a different signature, fails type-checking in its ``codec.py`` (issue 20, item 1).
+Where a provider's reading really differs, the difference is a named keyword argument
+with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
+AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
+an :class:`~chatcodec.providers.kit.context.EncodeContext` (a provider may pass its own
+subclass through its roles: the ``ContextT_contra`` of the protocols); the decode entry
+points and the decoders that read a body (messages, tools, settings) take a
+:class:`~chatcodec.providers.kit.context.DecodeContext`. ``decode_usage`` and
+``decode_finish_reason`` map one value and take none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 import pydantic_core
 
-from chatcodec.errors import StreamError, ValidationError
-from chatcodec.losses import LossRecorder
+from chatcodec.content import AnyPart
+from chatcodec.errors import ChatcodecError, StreamError, ValidationError
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
-from chatcodec.providers.target_rules import apply_target_rules
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
+from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
+ContextT_contra = TypeVar("ContextT_contra", bound=EncodeContext, contravariant=True)
+"""The encode context a provider's roles share: :class:`EncodeContext` or the
+provider's subclass of it (Anthropic's carries its cache breakpoints)."""
+ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
 DecoderT = TypeVar("DecoderT")
 
 
 class RequestFunctions(Protocol):
-    """What a provider's ``request.py`` offers."""
+    """``request.py``: request bodies, and a bare stored message list."""
 
-    def decode_request(self, payload: dict[str, Any], /) -> ChatRequest: ...
+    def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatRequest: ...
 
-    def encode_request(self, request: ChatRequest, losses: LossRecorder, /) -> dict[str, Any]: ...
+    def encode_request(self, request: ChatRequest, context: EncodeContext, /) -> dict[str, Any]: ...
 
-    def decode_message_list(self, messages: list[dict[str, Any]], /) -> list[AnyMessage]: ...
+    def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext, /) -> list[AnyMessage]: ...
 
 
 class ResponseFunctions(Protocol):
-    """What a provider's ``response.py`` offers."""
+    """``response.py``: response bodies."""
 
-    def decode_response(self, payload: dict[str, Any], /) -> ChatResponse: ...
+    def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatResponse: ...
 
-    def encode_response(self, response: ChatResponse, losses: LossRecorder, /) -> dict[str, Any]: ...
+    def encode_response(self, response: ChatResponse, context: EncodeContext, /) -> dict[str, Any]: ...
 
 
-class StreamEncodeFunctions(Protocol):
-    """What a provider's stream encoder offers."""
+class FinishReasonFunctions(Protocol):
+    """``finish_reason.py``: the wire's stop word <-> :class:`~chatcodec.FinishReason`.
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder, /) -> Iterator[dict[str, Any]]: ...
+    ``decode_finish_reason`` gives the canonical ``{"unified", "raw"}`` dict (None when
+    the wire has no word), recording an undocumented word in ``bag`` so it is written
+    back; ``encode_finish_reason`` gives the wire word (None: the field is left out),
+    reading such a word back from ``bag``."""
 
-    def stream_encoder(self, losses: LossRecorder, /) -> StreamEncoder: ...
+    def decode_finish_reason(self, raw: str | None, bag: dict[str, Any], /) -> dict[str, Any] | None: ...
+
+    def encode_finish_reason(
+        self, reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps, /
+    ) -> str | None: ...
+
+
+class UsageFunctions(Protocol):
+    """``usage.py``: the wire's token counts <-> :class:`~chatcodec.Usage`."""
+
+    def decode_usage(self, wire: Mapping[str, Any], /) -> dict[str, Any]: ...
+
+    def encode_usage(self, usage: Usage, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
+
+
+class MessageFunctions(Protocol[ContextT_contra]):
+    """``messages.py``: the wire's message list <-> canonical messages.
+
+    ``encode_messages`` writes ``messages[start:]`` (the messages before ``start`` are a
+    leading system prompt the format carries elsewhere, written by the request)."""
+
+    def decode_messages(self, wire: list[Any], context: DecodeContext, /) -> list[dict[str, Any]]: ...
+
+    def encode_messages(
+        self, messages: list[AnyMessage], start: int, context: ContextT_contra, /
+    ) -> list[dict[str, Any]]: ...
+
+
+class PartFunctions(Protocol[ContextT_contra]):
+    """``parts.py``: one wire content entry <-> one canonical part.
+
+    ``encode_part`` gives None for a part the format cannot carry (a loss)."""
+
+    def encode_part(self, part: AnyPart, context: ContextT_contra, at: Steps, /) -> dict[str, Any] | None: ...
+
+
+class ToolFunctions(Protocol[ContextT_contra]):
+    """``tools.py``: the request's tool definitions and tool choice.
+
+    ``decode_tools`` reads ``request`` (the validated wire body) into ``canonical`` and
+    keeps what has no canonical field in ``bag``; ``encode_tools`` writes into ``wire``,
+    reading such kept fields back from ``bag``."""
+
+    def decode_tools(
+        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
+    ) -> None: ...
+
+    def encode_tools(
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
+    ) -> None: ...
+
+
+class SettingsFunctions(Protocol[ContextT_contra]):
+    """``settings.py``: sampling, reasoning and output-format settings, the same shape as
+    :class:`ToolFunctions`."""
+
+    def decode_settings(
+        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
+    ) -> None: ...
+
+    def encode_settings(
+        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
+    ) -> None: ...
+
+
+class RulesTable(Protocol):
+    """``rules.py``: the target's table of what it accepts (API versions, model families,
+    required fields; :mod:`chatcodec.providers.target_rules`)."""
+
+    RULES: ProviderRules
 
 
 class ProviderCodec:
-    """A wire format's codec, assembled from its folder's modules."""
+    """A wire format's codec, assembled from its folder's role modules."""
 
-    __slots__ = ("_dialect", "_new_stream_decoder", "_requests", "_responses", "_stream_encoder", "name")
+    __slots__ = (
+        "_dialect",
+        "_new_stream_decoder",
+        "_new_stream_encoder",
+        "_requests",
+        "_responses",
+        "finish_reasons",
+        "messages",
+        "name",
+        "one_pass",
+        "options",
+        "parts",
+        "rules",
+        "settings",
+        "tools",
+        "usage",
+    )
 
     def __init__(
         self,
         name: str,
         *,
+        options: Mapping[str, str],
         requests: RequestFunctions,
         responses: ResponseFunctions,
-        stream_decoder: Callable[[StreamBuilder | None], StreamDecoder],
-        stream_encoder: StreamEncodeFunctions,
+        finish_reasons: FinishReasonFunctions,
+        usage: UsageFunctions,
+        messages: MessageFunctions[ProviderContextT],
+        parts: PartFunctions[ProviderContextT],
+        tools: ToolFunctions[ProviderContextT],
+        settings: SettingsFunctions[ProviderContextT],
+        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
+        stream_encoder: Callable[[EncodeContext], StreamEncoder],
+        rules: RulesTable | None = None,
+        one_pass: ModuleType | None = None,
         dialect: DialectDecoders | None = None,
     ) -> None:
+        """The arguments are the folder's modules (and its two stream classes), each
+        checked against its role's protocol; ``options`` maps each public option name to
+        the key it rides under in this provider's ``provider_options`` bag (see
+        :func:`~chatcodec.providers.kit.context.read_options`)."""
         self.name = name
         """The registry name (``"openai-chat"``)."""
+        self.options: Mapping[str, str] = options
+        """This encoder's options: public name -> the key it rides under in a bag."""
+        self.finish_reasons: FinishReasonFunctions = finish_reasons
+        """The role modules, for readers above the providers (the dialect readers), which
+        reach a provider only through its codec."""
+        self.usage: UsageFunctions = usage
+        self.messages: MessageFunctions[Any] = messages
+        self.parts: PartFunctions[Any] = parts
+        self.tools: ToolFunctions[Any] = tools
+        self.settings: SettingsFunctions[Any] = settings
         self._requests = requests
         self._responses = responses
         self._new_stream_decoder = stream_decoder
-        self._stream_encoder = stream_encoder
+        self._new_stream_encoder = stream_encoder
+        self.rules: ProviderRules | None = None if rules is None else rules.RULES
+        """The target's rules (its ``rules.py`` table), put in every encode context and
+        applied last by :meth:`encode_request`; None for a provider without a table."""
+        self.one_pass: ModuleType | None = one_pass
+        """The provider's ``one_pass.py`` (a side of the one-pass request path: its
+        ``decode_request`` and/or ``encode_request``), for :mod:`chatcodec.one_pass`;
+        None where the provider has none."""
         self._dialect = dialect or DialectDecoders()
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
 
+    def decode_context(self) -> DecodeContext:
+        """A fresh context for one decode."""
+        return DecodeContext(self.name)
+
+    def encode_context(
+        self,
+        losses: LossRecorder,
+        *,
+        model: str | None = None,
+        bag: Mapping[str, Any] | None = None,
+        for_request: bool = True,
+    ) -> EncodeContext:
+        """A fresh context for one encode: ``bag`` is this provider's own bag of the
+        request or response, where options are still spelled (``provider_options[name]``)."""
+        options = read_options(bag, self.options)
+        return EncodeContext(self.name, losses, model=model, options=options, rules=self.rules, for_request=for_request)
+
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body; everything without a canonical field is kept."""
-        return _reading(self._requests.decode_request, payload)
+        return _reading(self._requests.decode_request, payload, self.decode_context())
 
     def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
         """Write a request body; what the format cannot carry is recorded in ``losses``,
         and the provider's rules in force (API version, model family) are applied last
         (:mod:`chatcodec.providers.target_rules`)."""
+        bag = (request.provider_options or {}).get(self.name)
+        context = self.encode_context(losses, model=request.model, bag=bag)
         try:
-            wire = self._requests.encode_request(request, losses)
+            wire = self._requests.encode_request(request, context)
         except RecursionError:
             raise too_deep() from None
-        options = (request.provider_options or {}).get(self.name)
-        apply_target_rules(self.name, wire, model=request.model, options=options, losses=losses)
+        apply_target_rules(wire, context)
         return wire
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body."""
-        return _reading(self._responses.decode_response, payload)
+        return _reading(self._responses.decode_response, payload, self.decode_context())
 
     def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
         """Write a response body (for proxies and test doubles)."""
+        bag = (response.provider_metadata or {}).get(self.name)
+        context = self.encode_context(losses, model=response.model, bag=bag, for_request=False)
         try:
-            return self._responses.encode_response(response, losses)
+            return self._responses.encode_response(response, context)
         except RecursionError:
             raise too_deep() from None
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation)."""
-        return _reading(self._requests.decode_message_list, messages)
+        return _reading(self._requests.decode_message_list, messages, self.decode_context())
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
-        return _DepthGuard(self._new_stream_decoder(builder))
+        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()))
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
@@ -135,13 +289,17 @@ class ProviderCodec:
 
     def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
-        ``close``), for a proxy that gets events as the upstream sends them."""
-        return self._stream_encoder.stream_encoder(losses)
+        ``close``); options ride on the stream's start event, which the encoder reads."""
+        return self._new_stream_encoder(self.encode_context(losses, for_request=False))
 
     def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-        """Wire events for canonical ones, lazily (for proxies)."""
+        """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
+        then ``close``."""
+        encoder = self.stream_encoder(losses)
         try:
-            yield from self._stream_encoder.encode_stream(events, losses)
+            for event in events:
+                yield from encoder.feed(event)
+            yield from encoder.close()
         except RecursionError:
             raise too_deep() from None
 
@@ -164,7 +322,7 @@ class ProviderCodec:
         (function tools only: a provider's own tool kinds have no canonical tool)."""
         decode = self._dialect_decoder(self._dialect.tools, "tool definitions")
         canonical: dict[str, Any] = {}
-        decode({"tools": tools}, canonical, {})
+        decode({"tools": tools}, canonical, {}, self.decode_context())
         decoded: list[dict[str, Any]] = canonical.get("tools") or []
         return decoded
 
@@ -197,14 +355,45 @@ class DialectDecoders:
     """Its ``parts.decode_part`` for any content part or block."""
     assistant: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     """Its decoder of one wire assistant message."""
-    tools: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], None] | None = None
-    """Its ``tools.decode_tools(request, canonical, bag)``."""
+    tools: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], None] | None = None
+    """Its ``tools.decode_tools(request, canonical, bag, context)``."""
 
 
 # --- end of dialect reading ----------------------------------------------------------------
 
 
-def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
+def read_event(read: Callable[[InputT], None], event: InputT, position: int) -> None:
+    """``read(event)``, the slow path of every provider's stream decoder: a canonical
+    model refusing a value the event carried is a :class:`~chatcodec.StreamError` at the
+    event's ``position``; the library's own errors pass as they are. Written once here,
+    where each decoder's ``read`` loop once repeated it."""
+    try:
+        read(event)
+    except ChatcodecError:
+        raise
+    except pydantic_core.ValidationError as error:
+        raise canonical_refusal(error, position) from None
+
+
+class FeedByReading:
+    """The ``feed`` every provider's stream decoder has: read the one event as
+    :meth:`read` reads a whole stream, and hand back what the builder made of it."""
+
+    __slots__ = ()
+
+    builder: StreamBuilder
+
+    def read(self, events: Iterable[dict[str, Any]]) -> None:
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
+        raise NotImplementedError
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one wire event (errors name its position in the stream)."""
+        self.read((event,))
+        return self.builder.take_events()
+
+
+def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:
     """``decode(payload)``, with a value nested too deeply for Python or for pydantic
     refused at its place in ``payload`` (issue 10, items 15-16).
 
@@ -212,7 +401,7 @@ def _reading(decode: Callable[[InputT], ResultT], payload: InputT) -> ResultT:
     model is built, at the value's canonical place (``provider_metadata[...]``), which the
     input does not have; the route into the input's deepest value is where it is."""
     try:
-        return decode(payload)
+        return decode(payload, context)
     except RecursionError:
         raise too_deep(payload) from None
     except ValidationError as error:

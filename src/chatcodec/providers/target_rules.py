@@ -12,14 +12,19 @@ the encoded body to what the target accepts and records one :class:`~chatcodec.L
 kind ``rule`` naming the rule, the API version or model family, and the option that
 changes it. A value equal to the target's default is dropped without a loss.
 
-Options (an encoder's ``options``, riding in ``provider_options[provider]`` as markers,
-so never written to the body):
+Options (read from the :class:`~chatcodec.providers.kit.context.EncodeContext` by public
+name, as every encoder option is; each provider's ``markers.OPTIONS`` names the marker
+they ride under in ``provider_options[provider]``, so they are never written to the body):
 
 ``api_version``  (``_api_version``) the API version the body is for; the provider's
                  :attr:`ProviderRules.default_version` (what its current official SDK
                  sends) when not given
 ``skip_rules``   (``_skip_rules``) names of rules not to apply (a proxy that knows its
                  upstream takes what the table says it refuses)
+
+The table is a role of the provider's codec (``ProviderCodec(rules=...)``, its
+``rules.py``), which puts it in every encode context (:attr:`EncodeContext.rules`): this
+module imports no provider.
 
 Models: a family matches a model id by its :attr:`ModelFamily.matches` rule. **A model id
 no family of a rule recognizes (another vendor's id, a fine-tune alias, no model at all)
@@ -29,28 +34,22 @@ chatcodec never refuses or edits a request for a model it cannot name.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit.context import RULE_OPTIONS
+from chatcodec.registry import get_codec, registered_providers
 
-API_VERSION = "_api_version"
+if TYPE_CHECKING:
+    from chatcodec.providers.kit.context import EncodeContext
+
+API_VERSION = RULE_OPTIONS["api_version"]
 """The marker holding the ``api_version`` option in ``provider_options[provider]``."""
-SKIP_RULES = "_skip_rules"
+SKIP_RULES = RULE_OPTIONS["skip_rules"]
 """The marker holding the ``skip_rules`` option."""
-
-_RULE_MODULES = {
-    "anthropic": "chatcodec.providers.anthropic.rules",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.rules",
-    "gemini": "chatcodec.providers.gemini.rules",
-    "openai-chat": "chatcodec.providers.openai_chat.rules",
-    "openai-responses": "chatcodec.providers.openai_responses.rules",
-}
-"""Where each built-in provider keeps its table (``RULES``); a provider not listed has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,38 +152,25 @@ class ProviderRules:
 
 
 def rules_for(provider: str) -> ProviderRules | None:
-    """The table of ``provider``, or ``None`` when it has none."""
-    return _load(provider)
+    """The table of ``provider`` (its codec's ``rules`` role), or ``None`` when it has none."""
+    table: object = getattr(get_codec(provider), "rules", None)
+    return table if isinstance(table, ProviderRules) else None
 
 
-@cache
-def _load(provider: str) -> ProviderRules | None:
-    module = _RULE_MODULES.get(provider)
-    if module is None:
-        return None
-    table: ProviderRules = importlib.import_module(module).RULES
-    return table
-
-
-def apply_target_rules(
-    provider: str,
-    wire_body: dict[str, Any],
-    *,
-    model: str | None,
-    options: Mapping[str, Any] | None,
-    losses: LossRecorder,
-) -> None:
-    """Edit ``wire_body`` (a request body for ``provider``) to what the provider accepts
-    under the API version and model in force, recording a ``rule`` loss for each change,
-    and report every required field that is missing (``required``)."""
-    table = _load(provider)
+def apply_target_rules(wire_body: dict[str, Any], context: EncodeContext) -> None:
+    """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
+    accepts under the API version and model in force (the context's rules, options and
+    model), recording a ``rule`` loss for each change, and report every required field
+    that is missing (``required``)."""
+    table = context.rules
     if table is None:
         return
-    options = options or {}
-    version = _version(table, options)
+    version = _version(table, context.option("api_version"))
+    model = context.model
     if model is None and isinstance(wire_body.get("model"), str):
         model = wire_body["model"]
-    skipped = options.get(SKIP_RULES) or ()
+    skipped = _skipped(context.option("skip_rules"))
+    provider, losses = context.provider, context.losses
     for rule in table.rules:
         if rule.name in skipped:
             continue
@@ -197,8 +183,12 @@ def apply_target_rules(
             losses.add((required.key,), required.key, why, "required")
 
 
-def _version(table: ProviderRules, options: Mapping[str, Any]) -> str:
-    chosen = options.get(API_VERSION)
+def _skipped(option: object) -> Container[str]:
+    """The ``skip_rules`` option as the names it holds (a list or set of names)."""
+    return cast(Container[str], option) if isinstance(option, str | list | tuple | set | frozenset) else ()
+
+
+def _version(table: ProviderRules, chosen: object) -> str:
     if chosen is None:
         return table.default_version
     if chosen not in table.api_versions:
@@ -229,10 +219,9 @@ def rules_table() -> str:
         "| provider | rule | applies to | what is sent instead | changed by | source |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for provider in _RULE_MODULES:
-        table = _load(provider)
-        assert table is not None
-        for rule in table.rules:
+    for provider in sorted(registered_providers()):
+        table = rules_for(provider)
+        for rule in table.rules if table is not None else ():
             lines.append(
                 f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{rule.option}` | {rule.source} |"
             )

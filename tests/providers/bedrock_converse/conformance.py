@@ -272,7 +272,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
     * thinking reads back attributed to ``bedrock-converse`` and the request's model;
-    * a penalty of 0 changes nothing: not sent (issue 21).
+    * a penalty of 0 changes nothing: not sent (issue 21);
+    * a reasoning config with no field set says nothing: no thinking config is sent
+      (found by the there-and-back law from Gemini's empty ``thinkingConfig``).
     """
     update: dict[str, Any] = {}
     without_neutral_penalties(update, request)
@@ -280,6 +282,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     dumped["messages"] = _rewritten_messages(request)
     if request.response_format is not None and request.response_format.type == "text":
         dumped["response_format"] = None
+    if request.reasoning is not None and not request.reasoning.model_dump(exclude_none=True):
+        dumped["reasoning"] = None
     return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
 
 

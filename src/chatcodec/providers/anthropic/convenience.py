@@ -15,8 +15,7 @@ from chatcodec.content import CacheControl, ToolResultPart
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.anthropic.request import encode_request
-from chatcodec.providers.anthropic.response import decode_response
+from chatcodec.providers.anthropic.codec import CODEC
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort
 from chatcodec.response import ChatResponse
@@ -75,7 +74,7 @@ def build_request_body(
         max_tokens=max_tokens,
         reasoning=_reasoning(reasoning_effort, max_tokens, recorder),
     )
-    body = encode_request(request, recorder)
+    body = CODEC.encode_request(request, recorder)
     recorder.settle(on_loss, losses)
     return body
 
@@ -118,7 +117,7 @@ def _reasoning(effort: ReasoningEffort | None, max_tokens: int, losses: LossReco
 
 def parse_response(payload: Payload) -> ChatResponse:
     """A canonical response from an Anthropic response body (dict, JSON text or bytes)."""
-    return decode_response(load_object(payload, "Anthropic response"))
+    return CODEC.decode_response(load_object(payload, "Anthropic response"))
 
 
 def format_tool_results(messages: Iterable[Any]) -> list[AnyMessage]:

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.kit.claude import StopReasons
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
@@ -27,10 +29,6 @@ _UNIFIED: dict[str, UnifiedFinishReason] = {
     "pause_turn": "pause",
     "refusal": "refusal",
 }
-
-MARKER = "_finish_reason"
-"""Response-bag key holding a ``stop_reason`` this codec read and does not know, so it is
-written back (and only then: the word alone does not say which provider sent it)."""
 
 # Best Anthropic word for a unified reason that came from another provider.
 _RAW: dict[UnifiedFinishReason, str] = {
@@ -45,33 +43,20 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
+_STOP_REASONS = StopReasons(_UNIFIED, _RAW, field="stop_reason", provider="Anthropic")
+
+
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
     """The canonical reason for a wire ``stop_reason`` (None while a stream is running);
     a word this codec does not know is also recorded in ``bag`` so it is written back."""
-    if raw is None:
-        return None
-    if raw not in _UNIFIED:
-        bag[MARKER] = raw
-    return {"unified": _UNIFIED.get(raw, "other"), "raw": raw}
+    return _STOP_REASONS.decode(raw, bag)
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value (a word it does not know only when ``bag``, the response's own, records
     it), else the closest word for the unified value (a loss when that changes the unified
     value, e.g. ``content_filter`` -> ``refusal``)."""
-    if finish_reason is None:
-        return None
-    raw, unified = finish_reason.raw, finish_reason.unified
-    if raw is not None and _UNIFIED.get(raw) == unified:
-        return raw
-    if raw is not None and unified == "other" and raw == bag.get(MARKER):
-        return raw  # most likely a stop_reason added after this was written: kept as sent
-    chosen = _RAW[unified]
-    if _UNIFIED[chosen] != unified:
-        losses.add(
-            at, f"finish reason {unified!r}", f"Anthropic has no such stop_reason; sent as {chosen!r}", "metadata"
-        )
-    return chosen
+    return _STOP_REASONS.encode(finish_reason, bag, context.losses, at)

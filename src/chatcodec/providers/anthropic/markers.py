@@ -36,10 +36,19 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {"unsigned_thinking": "unsigned_thinking", **RULE_OPTIONS}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: what to do with thinking Anthropic cannot verify
+(``"drop"`` or ``"text"``). The codec reads them into
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

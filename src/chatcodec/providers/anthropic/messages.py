@@ -41,13 +41,14 @@ from chatcodec.providers.anthropic.parts import (
     ASSISTANT_KINDS,
     SYSTEM_KINDS,
     USER_KINDS,
-    EncodeContext,
+    AnthropicContext,
     decode_part,
     decode_tool_result,
     encode_part,
     is_tool_result,
 )
 from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.prefill import trim_prefill_block, trimmed_prefill
 
 Block = tuple[dict[str, Any], Steps]
@@ -67,7 +68,7 @@ def decode_system(system: str | list[Any]) -> dict[str, Any]:
     return {"role": "system", "content": [decode_part(block, SYSTEM_KINDS) for block in system]}
 
 
-def decode_messages(wire_messages: list[Any]) -> list[dict[str, Any]]:
+def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``messages`` list."""
     canonical: list[dict[str, Any]] = []
     after_results = False
@@ -132,7 +133,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | list[dict[str, Any]] | None:
+def encode_system(messages: list[AnyMessage], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
     """The top-level ``system``: one message's string as is, else all their blocks in order."""
     if not messages:
         return None
@@ -153,7 +154,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> str | l
     return [block for block, _ in kept]
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: list[AnyMessage], start: int, context: AnthropicContext) -> list[dict[str, Any]]:
     """The wire ``messages`` for ``messages[start:]``."""
     turns: list[_Turn] = []
     for index in range(start, len(messages)):
@@ -181,7 +182,7 @@ def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext)
     return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
 
 
-def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
+def _trim_prefill(turn: _Turn, context: AnthropicContext) -> None:
     """Trim the trailing whitespace Claude rejects at the end of a final assistant turn
     (:mod:`chatcodec.providers.prefill`, shared with Bedrock)."""
     if turn.string is not None:
@@ -201,7 +202,7 @@ def _is_server_tool_block(block: dict[str, Any]) -> bool:
     return kind in ("server_tool_use", "mcp_tool_use") or (kind.endswith("_tool_result") and kind != "tool_result")
 
 
-def _calls_after_server_blocks(blocks: list[Block], context: EncodeContext) -> list[Block]:
+def _calls_after_server_blocks(blocks: list[Block], context: AnthropicContext) -> list[Block]:
     """The turn's blocks with every client ``tool_use`` that stood before a server-tool
     block moved right after the last of them (in their order)."""
     if all(block.get("type") in _CLIENT_BLOCKS for block, _ in blocks):
@@ -237,7 +238,7 @@ def _merge_bag(turn_bag: dict[str, Any], own: dict[str, Any]) -> None:
 
 
 def _add(
-    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps, *, results: bool = False
+    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: AnthropicContext, at: Steps, *, results: bool = False
 ) -> None:
     if not turns or turns[-1] is not turn:
         turns.append(turn)
@@ -257,7 +258,7 @@ def _add(
     turn.contributions += 1
 
 
-def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[Block]:
+def _contribution(message: AnyMessage, context: AnthropicContext, at: Steps) -> list[Block]:
     """The blocks ``message`` adds, each with its canonical path; message-level
     ``cache_control`` lands on the last one."""
     _message_losses(message, context, at)
@@ -276,7 +277,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     return blocks
 
 
-def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _cache_last(blocks: list[Block], message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
     marker = message.cache_control
     assert marker is not None
     if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
@@ -293,7 +294,7 @@ def _cache_last(blocks: list[Block], message: AnyMessage, context: EncodeContext
         )
 
 
-def _message_losses(message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _message_losses(message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
     if message.name is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
 
@@ -302,7 +303,7 @@ def _marker(message: AnyMessage, key: str) -> bool:
     return KIT.marker(message.provider_metadata, key) is True
 
 
-def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
+def _drop_empty(blocks: list[Block], context: AnthropicContext) -> list[Block]:
     """Drop empty text blocks; whitespace-only ones too when no other text is left."""
     kept: list[Block] = []
     has_text = False
@@ -322,7 +323,7 @@ def _drop_empty(blocks: list[Block], context: EncodeContext) -> list[Block]:
     return [(block, at) for block, at in kept if block["type"] != "text"]
 
 
-def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+def _finish(turn: _Turn, context: AnthropicContext) -> dict[str, Any] | None:
     wire = {**restore_fields(turn.bag), "role": turn.role}
     if turn.string is not None:
         if not turn.string.strip():

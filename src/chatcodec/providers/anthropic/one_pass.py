@@ -28,8 +28,10 @@ from typing import Any
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
+from chatcodec.providers.anthropic.rules import RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
@@ -88,7 +90,7 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     except _DeclinedError:
         return None
     # last, as ProviderCodec.encode_request applies them: the rules of the API version in force
-    apply_target_rules(PROVIDER, wire, model=request.get("model"), options=None, losses=losses)
+    apply_target_rules(wire, EncodeContext(PROVIDER, losses, model=request.get("model"), rules=RULES))
     return wire
 
 

@@ -29,7 +29,7 @@ import base64
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never, cast
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_list
 from chatcodec.content import (
@@ -49,7 +49,6 @@ from chatcodec.content import (
     ToolUsePart,
     UrlSource,
 )
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
 from chatcodec.providers.kit import (
@@ -61,6 +60,8 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
+from chatcodec.providers.kit.claude import UnsignedThinking
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.tool_arguments import input_object
 
@@ -269,9 +270,6 @@ def is_tool_result(block: object) -> bool:
 
 # --- encode ------------------------------------------------------------------------------
 
-UnsignedThinking = Literal["drop", "text"]
-"""What to do with thinking Anthropic cannot verify: drop it, or send its text as text."""
-
 
 @dataclass
 class Breakpoint:
@@ -281,13 +279,13 @@ class Breakpoint:
     at: Steps
 
 
-@dataclass
-class EncodeContext:
-    """What one encode carries along: the loss recorder and the rules in force."""
+@dataclass(slots=True, kw_only=True)
+class AnthropicContext(EncodeContext):
+    """An Anthropic encode's state beyond the shared context: how unsigned thinking is
+    sent, tool names for results, and the cache breakpoints written so far."""
 
-    losses: LossRecorder
-    for_request: bool = True
     unsigned_thinking: UnsignedThinking = "drop"
+    """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
@@ -305,7 +303,7 @@ class EncodeContext:
         return block
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """The wire block for ``part``, or None when Anthropic cannot carry it (a loss)."""
     match part:  # the most frequent kinds in agent sessions first
         case ToolResultPart():
@@ -334,14 +332,14 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
             assert_never(part)
 
 
-def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _bag(part: AnyPart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     if part.provider_metadata is None:  # the common case, and this runs for every part
         return {}
     return restore_fields(KIT.claim(context.losses, part.provider_metadata, at))
 
 
 def _media_source(
-    source: UrlSource | Base64Source | FileSource | TextSource, context: EncodeContext, at: Steps
+    source: UrlSource | Base64Source | FileSource | TextSource, context: AnthropicContext, at: Steps
 ) -> dict[str, Any]:
     match source:
         case Base64Source():
@@ -359,14 +357,14 @@ def _media_source(
     return wire
 
 
-def _encode_image(part: ImagePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_image(part: ImagePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     if part.detail not in (None, "auto"):
         context.losses.add((*at, "detail"), f"image detail {part.detail!r}", "Anthropic has no resolution hint")
     block = {**_bag(part, context, at), "type": "image", "source": _media_source(part.source, context, at)}
     return context.cache(block, part.cache_control, at)
 
 
-def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_document(part: DocumentPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     source = _document_source(part.source, context, at)
     if source is None:
         return None
@@ -384,7 +382,7 @@ PLAIN_TEXT = "text/plain"
 
 
 def _document_source(
-    source: UrlSource | Base64Source | FileSource | TextSource, context: EncodeContext, at: Steps
+    source: UrlSource | Base64Source | FileSource | TextSource, context: AnthropicContext, at: Steps
 ) -> dict[str, Any] | None:
     """The document source Anthropic takes (``Base64PDFSource``, ``PlainTextSource``,
     ``URLPDFSource``, ``FileDocumentSource`` in the API reference and SDK types): base64
@@ -420,7 +418,7 @@ def _plain_text(source: Base64Source) -> str | None:
         return None
 
 
-def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_thinking(part: ThinkingPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     if part.cache_control is not None:
         context.losses.add(
             (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
@@ -446,7 +444,7 @@ def _encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> d
     return None
 
 
-def _response_thinking(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _response_thinking(part: ThinkingPart, ours: bool, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     """A response may show reasoning from any source; only Anthropic's signature is kept."""
     _encrypted_loss(part, context, at)
     signature = part.signature or ""
@@ -459,19 +457,19 @@ def _response_thinking(part: ThinkingPart, ours: bool, context: EncodeContext, a
     return {**_bag(part, context, at), "type": "thinking", "thinking": part.text, "signature": signature}
 
 
-def _encrypted_loss(part: ThinkingPart, context: EncodeContext, at: Steps) -> None:
+def _encrypted_loss(part: ThinkingPart, context: AnthropicContext, at: Steps) -> None:
     if part.encrypted is not None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
 
 
-def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def tool_input(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     """The arguments as the JSON object ``tool_use.input`` must be, by the rule shared with
     Bedrock (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
     wrapped, never sent as ``{}``, and reported)."""
     return input_object(part.arguments, context.losses, at, "Anthropic")
 
 
-def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_use(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     block = {
         **_bag(part, context, at),
         "type": "tool_use",
@@ -482,7 +480,7 @@ def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> di
     return context.cache(block, part.cache_control, at)
 
 
-def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_result(part: ToolResultPart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     tool_use_id = _tool_id(part, part.tool_use_id, context, (*at, "tool_use_id"))
     block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": tool_use_id}
@@ -501,7 +499,7 @@ def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps)
     return context.cache(block, part.cache_control, at)
 
 
-def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: EncodeContext, at: Steps) -> str:
+def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: AnthropicContext, at: Steps) -> str:
     """The id Anthropic accepts; reported when the id came from an Anthropic payload that
     Anthropic itself would reject (``a.b``, empty): decoding the rewrite gives the
     canonical id back, but the wire id the payload had is gone."""
@@ -513,7 +511,7 @@ def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: Enco
     return sent
 
 
-def drop_empty_text(blocks: list[dict[str, Any] | None], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def drop_empty_text(blocks: list[dict[str, Any] | None], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
     """The blocks that could be carried, less empty text blocks, which Anthropic rejects
     ("text content blocks must be non-empty")."""
     kept: list[dict[str, Any]] = []
@@ -525,7 +523,7 @@ def drop_empty_text(blocks: list[dict[str, Any] | None], context: EncodeContext,
     return kept
 
 
-def _encode_opaque(part: OpaquePart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_opaque(part: OpaquePart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
         context.losses.add(at, f"{part.provider} block", "only Anthropic's own blocks can be sent to Anthropic")
         return None

@@ -32,17 +32,19 @@ from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.anthropic.parts import EncodeContext
+from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit.claude import unsigned_thinking
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import API_VERSION, carries_nothing
@@ -77,12 +79,12 @@ _SCALARS = ("model", "temperature", "top_p", "top_k", "metadata", "stream")
 _KNOBS = frozenset({"unsigned_thinking"})
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read an Anthropic request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "Anthropic request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
     bag = split_fields(request, _MAPPED)
-    messages = decode_messages(request["messages"])
+    messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
@@ -102,8 +104,8 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
             bag["cache_control"] = cache_control
         else:
             canonical["cache_control"] = marker
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     version = version_shown(dict(request))
     if version is not None:  # re-encoded for the version it was written for (``rules.py``)
         bag[API_VERSION] = version
@@ -112,21 +114,23 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     return validate_canonical(ChatRequest, canonical)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Anthropic ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Anthropic messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
+    losses = shared.losses
     request = with_results_after_calls(request, losses, "Anthropic")
     report_developer_roles(request.messages, losses, "Anthropic")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS & bag.keys()}
-    context = EncodeContext(
-        losses,
-        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+    for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
+        del bag[key]
+    context = shared.extend(
+        AnthropicContext,
+        unsigned_thinking=unsigned_thinking(shared),
         tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)
@@ -136,7 +140,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     system = encode_system(request.messages[:leading], context)
     if system is not None:
         wire["system"] = system
-    wire["messages"] = encode_turns(request.messages, leading, context)
+    wire["messages"] = encode_messages(request.messages, leading, context)
     if request.stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(request.stop)
     for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
@@ -146,7 +150,7 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
-    encode_settings(request, wire, bag, losses)
+    encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         wire["cache_control"] = encode_cache_control(request.cache_control)
     _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
@@ -175,7 +179,7 @@ def _names(request: ChatRequest) -> dict[str, str]:
     }
 
 
-def _limit_breakpoints(context: EncodeContext, reserved: int) -> None:
+def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
     room = max(MAX_BREAKPOINTS - reserved, 0)
     excess = len(context.breakpoints) - room
     for breakpoint in context.breakpoints[: max(excess, 0)]:

@@ -22,10 +22,11 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT
-from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, EncodeContext, decode_parts, encode_part
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
@@ -54,7 +55,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
     raise ProviderAPIError(error.get("message", ""), error.get("type"), payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read an Anthropic response body."""
     raise_if_error(payload)
     message = validated(RESPONSE_ADAPTER, payload, "Anthropic response")
@@ -74,8 +75,9 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
 
 
-def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
     """Write ``response`` as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
+    losses = context.losses
     bag = KIT.claim(losses, response.provider_metadata, ())
     wire = restore_fields(bag, MESSAGE_DEFAULTS)
     for key in ("id", "model"):
@@ -87,12 +89,14 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     for index in range(1, len(response.choices)):
         losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")
     choice = response.choices[0]
-    wire["content"] = encode_content(choice, EncodeContext(losses, for_request=False), ("choices", 0, "message"))
-    stop_reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
+    wire["content"] = encode_content(
+        choice, context.extend(AnthropicContext, for_request=False), ("choices", 0, "message")
+    )
+    stop_reason = encode_finish_reason(choice.finish_reason, bag, context, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
     if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+        wire["usage"] = encode_usage(response.usage, context, ("usage",))
     elif not bag:
         losses.add(("usage",), "usage", "an Anthropic Message requires it; none was given, sent zero counts")
         wire["usage"] = no_usage()
@@ -108,7 +112,7 @@ def _invented(losses: LossRecorder, key: str) -> str:
 _RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 
 
-def encode_content(choice: ResponseChoice, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def encode_content(choice: ResponseChoice, context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
     """The response's content blocks; parts a response cannot hold (images, audio) are losses."""
     message = choice.message
     why = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"

@@ -16,6 +16,8 @@ from typing import Any
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit.claude import encode_thinking_config
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
@@ -23,7 +25,9 @@ _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": f
 _THINKING_KEYS["disabled"] = _THINKING_KEYS["adaptive"]
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``thinking`` and ``output_config``."""
     reasoning: dict[str, Any] = {}
     thinking = as_dict(request.get("thinking"))
@@ -70,15 +74,18 @@ def _json_schema_format(value: object) -> dict[str, Any] | None:
     return as_dict(fields["schema"])
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``thinking`` and ``output_config`` (the bag's leftovers first, canonical over them)."""
+    losses = context.losses
     thinking_rest = as_dict(wire.pop("thinking", None)) or {}
     had_output_config = "output_config" in wire
     output_config = dict(as_dict(wire.pop("output_config", None)) or {})
     thinking: dict[str, Any] | None = None
     reasoning = request.reasoning
     if reasoning is not None:
-        thinking = _encode_thinking(reasoning, losses)
+        thinking = encode_thinking_config(
+            reasoning, losses, unsupported=("summary", "include_thoughts"), why="Anthropic has no such setting"
+        )
         effort = _encode_effort(reasoning, losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
@@ -91,31 +98,6 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     _encode_format(request.response_format, output_config, losses)
     if output_config or had_output_config:
         wire["output_config"] = output_config
-
-
-def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
-    at = ("reasoning",)
-    for key in ("summary", "include_thoughts"):
-        if getattr(reasoning, key) is not None:
-            losses.add((*at, key), f"reasoning {key}", "Anthropic has no such setting", "setting")
-    if reasoning.enabled is False:
-        if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(
-                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
-            )
-        return {"type": "disabled"}
-    if reasoning.budget_tokens is not None:
-        if reasoning.adaptive:
-            losses.add(
-                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
-            )
-        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
-    if reasoning.adaptive:
-        return {"type": "adaptive"}
-    if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
-        return {"type": "adaptive"}
-    return None
 
 
 def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:

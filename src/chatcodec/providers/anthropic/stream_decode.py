@@ -27,14 +27,14 @@ adapter, whose errors name the event (``$[n]``) and the path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, cast
 
 import pydantic_core
 from pydantic import TypeAdapter
 
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
+from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
@@ -44,8 +44,10 @@ from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
-from chatcodec.providers.kit import canonical_refusal, split_fields
+from chatcodec.providers.kit import split_fields
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -89,25 +91,22 @@ class _Block:
         self.citations: list[Any] | None = None
 
 
-class StreamDecoder:
+class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`.
 
     ``builder`` receives what the events mean; by default one that emits canonical events,
     which :meth:`feed` returns.
     """
 
-    def __init__(self, builder: StreamBuilder | None = None) -> None:
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.model: str | None = None
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
         self.position = -1
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """The canonical events for one wire event (errors name its position in the stream)."""
-        self.read((event,))
-        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """What a cut-off stream left open: a streamed block has streamed what it had; a
@@ -157,12 +156,7 @@ class StreamDecoder:
             except (KeyError, TypeError):
                 pass
             self.position = position
-            try:
-                self._read(event)
-            except ChatcodecError:
-                raise
-            except pydantic_core.ValidationError as error:
-                raise canonical_refusal(error, self.position) from None
+            read_event(self._read, event, self.position)
         self.position = position
 
     # --- any event -----------------------------------------------------------------------
@@ -344,11 +338,3 @@ def _checked_by_hand(event: object) -> bool:
     if kind == "content_block_stop":
         return type(fields.get("index")) is int
     return kind in ("message_stop", "ping")
-
-
-def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-    """Map Anthropic stream events (parsed ``data:`` objects) to canonical events, lazily."""
-    decoder = StreamDecoder()
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
@@ -24,11 +24,12 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.parts import EncodeContext, encode_part
+from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
 from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
 from chatcodec.providers.kit import Steps, claude_signed, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -57,19 +58,6 @@ _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_wr
 _WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 
 
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Map canonical events to Anthropic stream events, lazily."""
-    encoder = StreamEncoder(losses)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.close()
-
-
-def stream_encoder(losses: LossRecorder) -> StreamEncoder:
-    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
-    return StreamEncoder(losses)
-
-
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
     """SSE text as Anthropic sends it: ``event: <type>`` then ``data: <json>``, blank line."""
     for event in wire_events:
@@ -95,9 +83,9 @@ class _Open:
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self.losses = losses
-        self.context = EncodeContext(losses, for_request=False)
+    def __init__(self, context: EncodeContext) -> None:
+        self.losses = context.losses
+        self.context = context.extend(AnthropicContext, for_request=False)
         self.start: ResponseStartEvent | None = None
         self.started = False
         self.start_fields: dict[str, Any] = {}
@@ -196,7 +184,7 @@ class StreamEncoder:
 
     def _wire_usage(self, losses: LossRecorder | None = None) -> dict[str, Any]:
         usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
-        return encode_usage(usage, losses or self.losses, ("usage",))
+        return encode_usage(usage, replace(self.context, losses=losses) if losses else self.context, ("usage",))
 
     def _delta_fields(self) -> dict[str, Any]:
         """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
@@ -208,7 +196,7 @@ class StreamEncoder:
         KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         # A replayed response's bag rides on its start, a live stream's on its finish.
-        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {**self.start_bag, **bag}, self.losses, at)
+        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {**self.start_bag, **bag}, self.context, at)
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key == "stop_sequence" and value is None and self.stop_sequence is not None:
                 continue  # the finish says nothing of it (a default): the replayed start's stands

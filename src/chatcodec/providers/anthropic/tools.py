@@ -18,8 +18,9 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.parts import EncodeContext, opaque
+from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
 from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.request import ChatRequest
 from chatcodec.tools import ToolChoice
 
@@ -31,7 +32,9 @@ _WIRE_CHOICE_TYPES = {canonical: wire for wire, canonical in _CHOICE_TYPES.items
 _FUNCTION, _SERVER = "function", "server"
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     if tools is not None:
@@ -74,7 +77,7 @@ def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(definition, rest)
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: AnthropicContext) -> None:
     """Write ``tools`` and ``tool_choice`` (tools first: they open the cached prefix)."""
     wire.pop("tools", None)
     functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
@@ -94,7 +97,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
     _encode_choice(request, wire, bag, context)
 
 
-def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> dict[str, Any]:
+def _encode_tool(request: ChatRequest, index: int, context: AnthropicContext) -> dict[str, Any]:
     tool = request.tools[index]
     at = ("tools", index)
     rest = KIT.claim(context.losses, tool.provider_metadata, at)
@@ -118,7 +121,7 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: AnthropicContext) -> None:
     rest = as_dict(wire.pop("tool_choice", None)) or {}
     choice = request.tool_choice
     parallel = request.parallel_tool_calls

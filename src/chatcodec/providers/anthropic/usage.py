@@ -1,6 +1,7 @@
 """Anthropic usage <-> canonical usage, without counting anything twice.
 
-Anthropic's ``input_tokens`` counts only the uncached part of the prompt: cache reads
+Anthropic's ``input_tokens`` counts only the uncached part of the prompt (Claude's rule,
+shared with Bedrock in :mod:`chatcodec.providers.kit.claude`): cache reads
 (``cache_read_input_tokens``) and cache writes (``cache_creation_input_tokens``) are
 reported beside it, not inside it. Canonical ``input_tokens`` is the whole prompt, so
 decoding adds the three and encoding subtracts them back. Libraries that copy
@@ -18,9 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields, uncached_input_tokens
+from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields
+from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 
 _INPUT = "input_tokens"
@@ -31,20 +33,12 @@ _DETAILS = "output_tokens_details"
 _THINKING = "thinking_tokens"
 _MAPPED = frozenset({_INPUT, _READ, _WRITE, _OUTPUT, _DETAILS})
 _REQUIRED = (_INPUT, _OUTPUT)
+_SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
 
 
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical usage fields (as a dict) for a wire usage object."""
-    canonical: dict[str, Any] = {}
-    read, write = wire.get(_READ), wire.get(_WRITE)
-    if wire.get(_INPUT) is not None:
-        canonical["input_tokens"] = wire[_INPUT] + (read or 0) + (write or 0)
-    if wire.get(_OUTPUT) is not None:
-        canonical["output_tokens"] = wire[_OUTPUT]
-    if read is not None:
-        canonical["cache_read_tokens"] = read
-    if write is not None:
-        canonical["cache_write_tokens"] = write
+    canonical = decode_counts(wire, _SPELLING)
     bag = split_fields(wire, _MAPPED)
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
@@ -76,21 +70,13 @@ def no_usage() -> dict[str, Any]:
     return {_INPUT: 0, _OUTPUT: 0}
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing
     count is written as zero, unless the decoder saw the count absent."""
+    losses = context.losses
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
-    read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    uncached = uncached_input_tokens(usage, losses, at)
-    if uncached is not None:
-        wire[_INPUT] = uncached
-    if usage.output_tokens is not None:
-        wire[_OUTPUT] = usage.output_tokens
-    if read is not None:
-        wire[_READ] = read
-    if write is not None:
-        wire[_WRITE] = write
+    encode_counts(usage, wire, _SPELLING, losses, at)
     if usage.reasoning_tokens is not None:
         details = as_dict(wire.get(_DETAILS)) or {}
         wire[_DETAILS] = {**details, _THINKING: usage.reasoning_tokens}

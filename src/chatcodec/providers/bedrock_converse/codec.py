@@ -3,15 +3,35 @@
 
 from __future__ import annotations
 
-from chatcodec.providers.bedrock_converse import request, response, stream_decode, stream_encode
-from chatcodec.providers.bedrock_converse.markers import PROVIDER
+from chatcodec.providers.bedrock_converse import (
+    finish_reason,
+    messages,
+    parts,
+    request,
+    response,
+    rules,
+    settings,
+    stream_decode,
+    stream_encode,
+    tools,
+    usage,
+)
+from chatcodec.providers.bedrock_converse.markers import OPTIONS, PROVIDER
 from chatcodec.providers.provider_codec import ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,
+    options=OPTIONS,
     requests=request,
     responses=response,
+    finish_reasons=finish_reason,
+    usage=usage,
+    messages=messages,
+    parts=parts,
+    tools=tools,
+    settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode,
+    stream_encoder=stream_encode.StreamEncoder,
+    rules=rules,
 )
 """The codec instance registered as ``bedrock-converse``."""

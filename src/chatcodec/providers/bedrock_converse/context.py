@@ -1,28 +1,27 @@
-"""What one Bedrock Converse encode carries along (the loss recorder, the target model and
-the encoder options), apart from the modules that read it, so ``parts.py`` and
-``thinking.py`` both take it without importing each other."""
+"""What one Bedrock Converse encode carries beyond the shared context, apart from the
+modules that read it, so ``parts.py`` and ``thinking.py`` both take it without importing
+each other (issue 20, item 4)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
 
-from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit.claude import UnsignedThinking
+from chatcodec.providers.kit.context import EncodeContext
 
 StatusPolicy = Literal["source", "always", "never"]
 """When ``toolResult.status`` is written: as the source had it, always, or never."""
-UnsignedThinking = Literal["drop", "text"]
-"""What to do with thinking Bedrock cannot verify: drop it, or send its text as text."""
 
 
-@dataclass
-class EncodeContext:
-    """What one encode carries along: the loss recorder and the rules in force."""
+@dataclass(slots=True, kw_only=True)
+class BedrockContext(EncodeContext):
+    """A Bedrock encode's state beyond the shared context (whose ``model``, the target
+    ``modelId``, decides whether Claude signatures replay): the options, checked, and
+    the document names used so far."""
 
-    losses: LossRecorder
-    for_request: bool = True
-    model: str | None = None
-    """The target ``modelId``, when known: decides whether Claude signatures replay."""
     unsigned_thinking: UnsignedThinking = "drop"
+    """The ``unsigned_thinking`` option (anything but ``"text"`` is ``"drop"``)."""
     tool_result_status: StatusPolicy = "source"
+    """The ``tool_result_status`` option (anything but ``"always"``/``"never"`` is ``"source"``)."""
     document_names: set[str] = field(default_factory=set[str])

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit.claude import StopReasons
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 UNIFIED: dict[str, UnifiedFinishReason] = {
@@ -39,10 +41,6 @@ UNIFIED: dict[str, UnifiedFinishReason] = {
 }
 """Every ``StopReason`` in botocore's ``bedrock-runtime`` model, with its unified reason."""
 
-MARKER = "_finish_reason"
-"""Response-bag key holding a ``stopReason`` this codec read and does not know, so it is
-written back (and only then: the word alone does not say which provider sent it)."""
-
 _RAW: dict[UnifiedFinishReason, str] = {
     "stop": "end_turn",
     "length": "max_tokens",
@@ -55,33 +53,22 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
+_STOP_REASONS = StopReasons(UNIFIED, _RAW, field="stopReason", provider="Bedrock")
+
+
 def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
     """The canonical reason for a wire ``stopReason``; a word this codec does not know is
     also recorded in ``bag`` (the response's) so it is written back."""
-    if raw is None:
-        return None
-    if raw not in UNIFIED:
-        bag[MARKER] = raw
-    return {"unified": UNIFIED.get(raw, "other"), "raw": raw}
+    return _STOP_REASONS.decode(raw, bag)
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``stopReason``: the raw word when it is Bedrock's and agrees with the
     unified value (a word it does not know only when ``bag``, the response's own, records
     it), else the closest word (a loss when that changes the unified value)."""
-    if finish_reason is None:
-        return None
-    raw, unified = finish_reason.raw, finish_reason.unified
-    if raw is not None and UNIFIED.get(raw) == unified:
-        return raw
-    if raw is not None and unified == "other" and raw not in UNIFIED and raw == bag.get(MARKER):
-        return raw  # most likely a stopReason added after this was written: kept as sent
-    chosen = _RAW[unified]
-    if UNIFIED[chosen] != unified:
-        losses.add(at, f"finish reason {unified!r}", f"Bedrock has no such stopReason; sent as {chosen!r}", "metadata")
-    return chosen
+    return _STOP_REASONS.encode(finish_reason, bag, context.losses, at)
 
 
 UNKNOWN_END = "max_tokens"

@@ -37,10 +37,23 @@ Encoder options ride in ``provider_options["bedrock-converse"]`` (see ``request.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {
+    "unsigned_thinking": "unsigned_thinking",
+    "tool_result_status": "tool_result_status",
+    **RULE_OPTIONS,
+}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and when
+``toolResult.status`` is written. The codec reads them into
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -35,7 +35,7 @@ from typing import Any, Literal, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import (
     ASSISTANT_KINDS,
@@ -46,10 +46,11 @@ from chatcodec.providers.bedrock_converse.parts import (
     cache_point,
     decode_blocks,
     decode_tool_result,
-    encode_part,
+    encode_blocks,
     member_of,
 )
 from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.prefill import trim_prefill_block
 
 SEPARATE = "_separate"
@@ -70,7 +71,9 @@ def _is_result(block: Any) -> bool:
     return isinstance(block, dict) and member_of(block) == "toolResult"  # pyright: ignore[reportUnknownArgumentType]
 
 
-def decode_messages(wire_messages: list[Any], model: str | None = None) -> list[dict[str, Any]]:
+def decode_messages(
+    wire_messages: list[Any], context: DecodeContext, *, model: str | None = None
+) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``messages`` list."""
     canonical: list[dict[str, Any]] = []
     previous_role = None
@@ -147,7 +150,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> Blocks:
+def encode_system(messages: list[AnyMessage], context: BedrockContext) -> Blocks:
     """The top-level ``system`` blocks for the leading system messages."""
     blocks: list[tuple[dict[str, Any], Steps]] = []
     for index, message in enumerate(messages):
@@ -159,7 +162,7 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> Blocks:
     return [block for block, _ in _without_blank_text(blocks, context)]
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: list[AnyMessage], start: int, context: BedrockContext) -> list[dict[str, Any]]:
     """The wire ``messages`` for ``messages[start:]``."""
     turns: list[_Turn] = []
     for index in range(start, len(messages)):
@@ -188,7 +191,7 @@ def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext)
     return _alternating(finished, context)
 
 
-def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
+def _trim_prefill(turn: _Turn, context: BedrockContext) -> None:
     """Trim the final assistant turn's last text (before any cache point after it)."""
     blocks = [block for block in turn.blocks if "cachePoint" not in block[0]]
     if blocks and set(blocks[-1][0]) == {"text"}:
@@ -196,7 +199,7 @@ def _trim_prefill(turn: _Turn, context: EncodeContext) -> None:
         trim_prefill_block(block, "text", at, context.losses)
 
 
-def _alternating(finished: list[tuple[dict[str, Any], _Turn]], context: EncodeContext) -> list[dict[str, Any]]:
+def _alternating(finished: list[tuple[dict[str, Any], _Turn]], context: BedrockContext) -> list[dict[str, Any]]:
     """The wire turns with each user or assistant turn that follows one of its role merged
     into it (a loss), unless the source had them apart."""
     merged: list[dict[str, Any]] = []
@@ -219,7 +222,7 @@ def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
     return turns[-1]
 
 
-def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) -> None:
+def _add(turn: _Turn, message: AnyMessage, context: BedrockContext, at: Steps) -> None:
     for key, value in KIT.claim(context.losses, message.provider_metadata, at).items():
         if not is_marker(key):
             turn.bag.setdefault(key, value)
@@ -232,7 +235,7 @@ def _add(turn: _Turn, message: AnyMessage, context: EncodeContext, at: Steps) ->
         turn.open_to_results = False
 
 
-def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> list[tuple[dict[str, Any], Steps]]:
+def _contribution(message: AnyMessage, context: BedrockContext, at: Steps) -> list[tuple[dict[str, Any], Steps]]:
     """The blocks ``message`` adds, each with its canonical path; its ``cache_control`` is a
     ``cachePoint`` after the last one."""
     if message.name is not None:
@@ -243,7 +246,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
     else:
         for index, part in enumerate(message.content):
             part_at = (*at, "content", index)
-            blocks.extend((block, part_at) for block in encode_part(part, context, part_at))
+            blocks.extend((block, part_at) for block in encode_blocks(part, context, part_at))
     marker = message.cache_control
     if marker is not None:
         if not blocks:
@@ -258,7 +261,7 @@ def _contribution(message: AnyMessage, context: EncodeContext, at: Steps) -> lis
 
 
 def _without_blank_text(
-    blocks: list[tuple[dict[str, Any], Steps]], context: EncodeContext
+    blocks: list[tuple[dict[str, Any], Steps]], context: BedrockContext
 ) -> list[tuple[dict[str, Any], Steps]]:
     """Drop blank text blocks (Bedrock rejects them), and the cache point that marked one.
 
@@ -304,7 +307,7 @@ def _between_reasoning(blocks: list[tuple[dict[str, Any], Steps]], index: int) -
     )
 
 
-def _finish(turn: _Turn, context: EncodeContext) -> dict[str, Any] | None:
+def _finish(turn: _Turn, context: BedrockContext) -> dict[str, Any] | None:
     kept = _without_blank_text(turn.results + turn.blocks, context)
     if not kept:
         context.losses.add(turn.at, "empty message", "Bedrock rejects a message with no content")

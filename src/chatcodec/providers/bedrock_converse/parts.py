@@ -51,7 +51,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.payloads import loads
-from chatcodec.providers.bedrock_converse.context import EncodeContext, StatusPolicy
+from chatcodec.providers.bedrock_converse.context import BedrockContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
@@ -250,7 +250,7 @@ def cache_point(cache_control: CacheControl) -> dict[str, Any]:
     return {"cachePoint": point}
 
 
-def _with_cache(block: dict[str, Any], part: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
+def _with_cache(block: dict[str, Any], part: AnyPart, context: BedrockContext, at: Steps) -> Blocks:
     if part.cache_control is None:
         return [block]
     if not context.for_request:
@@ -261,9 +261,16 @@ def _with_cache(block: dict[str, Any], part: AnyPart, context: EncodeContext, at
     return [block, cache_point(part.cache_control)]
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
-    """The wire blocks for ``part`` (itself, then a ``cachePoint`` when it is marked);
-    none when Bedrock cannot carry it (a loss)."""
+def encode_blocks(part: AnyPart, context: BedrockContext, at: Steps) -> Blocks:
+    """The wire blocks for ``part`` (itself, then a ``cachePoint`` when it is marked: a
+    Bedrock cache marker is a block of its own); none when Bedrock cannot carry it."""
+    block = encode_part(part, context, at)
+    return [] if block is None else _with_cache(block, part, context, at)
+
+
+def encode_part(part: AnyPart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
+    """The wire block for ``part``, without its cache point (see :func:`encode_blocks`);
+    None when Bedrock cannot carry it (a loss)."""
     block: dict[str, Any] | None
     match part:
         case ToolResultPart():
@@ -288,17 +295,17 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
             block = None
         case _:
             assert_never(part)
-    return [] if block is None else _with_cache(block, part, context, at)
+    return block
 
 
-def _bag(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _bag(part: AnyPart, context: BedrockContext, at: Steps) -> dict[str, Any]:
     if part.provider_metadata is None:
         return {}
     return KIT.claim(context.losses, part.provider_metadata, at)
 
 
 def _format(
-    media_type: str | None, formats: Mapping[str, str], what: str, context: EncodeContext, at: Steps
+    media_type: str | None, formats: Mapping[str, str], what: str, context: BedrockContext, at: Steps
 ) -> str | None:
     found = formats.get((media_type or "").lower())
     if found is None:
@@ -307,7 +314,7 @@ def _format(
 
 
 def _source(
-    source: UrlSource | Base64Source | FileSource | TextSource, what: str, context: EncodeContext, at: Steps
+    source: UrlSource | Base64Source | FileSource | TextSource, what: str, context: BedrockContext, at: Steps
 ) -> dict[str, Any] | None:
     match source:
         case Base64Source() if is_base64(source.data):
@@ -328,7 +335,7 @@ def _source(
     return None
 
 
-def _encode_image(part: ImagePart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_image(part: ImagePart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     if part.detail not in (None, "auto"):
         context.losses.add((*at, "detail"), f"image detail {part.detail!r}", "Bedrock has no resolution hint")
     source = _source(part.source, "image", context, at)
@@ -344,7 +351,7 @@ _NAME_CHARACTER = re.compile(r"[^A-Za-z0-9\s\-()\[\]]")
 _SPACES = re.compile(r"\s+")
 
 
-def document_name(wanted: str, context: EncodeContext) -> str:
+def document_name(wanted: str, context: BedrockContext) -> str:
     """A name Bedrock accepts (its allowed characters, single spaces, 1-200 long), unique
     among the request's documents."""
     name = _SPACES.sub(" ", _NAME_CHARACTER.sub("-", wanted)).strip()[:190] or "document"
@@ -356,7 +363,7 @@ def document_name(wanted: str, context: EncodeContext) -> str:
     return unique
 
 
-def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_document(part: DocumentPart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     source = _source(part.source, "document", context, at)
     if source is None:
         return None
@@ -381,7 +388,7 @@ def _encode_document(part: DocumentPart, context: EncodeContext, at: Steps) -> d
     return {"document": document}
 
 
-def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
+def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
     """``name`` as Bedrock's ``ToolName`` allows it (OpenAI's rule: botocore's pattern
     ``[a-zA-Z0-9_-]+``, 1 to 64): the shared rewrite (:mod:`~chatcodec.providers.kit.tool_names`),
     reported, so two long names stay two names and calls, choices and definitions agree.
@@ -392,7 +399,7 @@ def tool_name(name: str, context: EncodeContext, at: Steps) -> str:
     return tool_names.tool_name(name, context.losses, at, PROVIDER)
 
 
-def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
+def tool_use_id(original: str, context: BedrockContext, at: Steps) -> str:
     """The id sent for ``original``; a hashed one (too long to escape) is reported."""
     if MAPPING.hashed(original):
         context.losses.add(
@@ -401,7 +408,7 @@ def tool_use_id(original: str, context: EncodeContext, at: Steps) -> str:
     return MAPPING.sanitize(original)
 
 
-def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_use(part: ToolUsePart, context: BedrockContext, at: Steps) -> dict[str, Any]:
     bag = _bag(part, context, at)
     call = {
         **restore_fields(bag),
@@ -412,14 +419,14 @@ def _encode_tool_use(part: ToolUsePart, context: EncodeContext, at: Steps) -> di
     return {"toolUse": call}
 
 
-def tool_input(part: ToolUsePart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def tool_input(part: ToolUsePart, context: BedrockContext, at: Steps) -> dict[str, Any]:
     """The arguments as the JSON object ``toolUse.input`` must be, by the rule shared with
     Anthropic (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
     wrapped, never sent as ``{}``, and reported)."""
     return input_object(part.arguments, context.losses, at, "Bedrock")
 
 
-def _encode_tool_result(part: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _encode_tool_result(part: ToolResultPart, context: BedrockContext, at: Steps) -> dict[str, Any]:
     bag = _bag(part, context, at)
     result: dict[str, Any] = {**restore_fields(bag), "toolUseId": tool_use_id(part.tool_use_id, context, at)}
     if isinstance(part.content, str):
@@ -450,13 +457,13 @@ def _status(part: ToolResultPart, bag: Mapping[str, Any], policy: StatusPolicy) 
     return None
 
 
-def _result_content(item: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
+def _result_content(item: AnyPart, context: BedrockContext, at: Steps) -> Blocks:
     if isinstance(item, TextPart) and KIT.marker(item.provider_metadata, "_json") is True:
         try:
             return [{"json": loads(item.text)}]
         except ValueError:
             pass  # edited into text that is not JSON: sent as text
-    blocks = encode_part(item, context, at)
+    blocks = encode_blocks(item, context, at)
     if len(blocks) > 1:  # a tool result's content has no cache points
         context.losses.add(
             (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
@@ -464,7 +471,7 @@ def _result_content(item: AnyPart, context: EncodeContext, at: Steps) -> Blocks:
     return blocks[:1]
 
 
-def _encode_opaque(part: OpaquePart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def _encode_opaque(part: OpaquePart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
         context.losses.add(at, f"{part.provider} block", "only Bedrock's own blocks can be sent to Bedrock")
         return None

@@ -25,16 +25,15 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical, validate_with
-from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
-from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
@@ -42,6 +41,8 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.claude import unsigned_thinking
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import carries_nothing
@@ -61,21 +62,21 @@ _KNOBS = ("unsigned_thinking", "tool_result_status")
 _UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Converse request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "Bedrock Converse request")
     model = request.get("modelId")
     canonical: dict[str, Any] = {} if model is None else {"model": model}
     bag = leftovers(request, _MAPPED)
-    messages = decode_messages(request.get("messages", []), model)
+    messages = decode_messages(request.get("messages", []), context, model=model)
     if "messages" not in request:
         bag["_no_messages"] = True
     if "system" in request:  # even an empty list: an empty system prompt, as Anthropic reads one
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
     _decode_inference(request, canonical, bag)
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -104,37 +105,38 @@ def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: d
         bag["_empty_stop"] = True
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Converse ``messages`` list (a stored conversation)."""
     wire = validate_with(MESSAGES_ADAPTER, messages, "Bedrock Converse messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
+    losses = shared.losses
     request = with_results_after_calls(request, losses, "Bedrock Converse")
     report_developer_roles(request.messages, losses, "Bedrock Converse")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
-    status = knobs.get("tool_result_status")
-    context = EncodeContext(
-        losses,
-        model=request.model,
-        unsigned_thinking="text" if knobs.get("unsigned_thinking") == "text" else "drop",
+    for key in _KNOBS:  # options (read into the context), not fields to send
+        bag.pop(key, None)
+    status = shared.option("tool_result_status")
+    context = shared.extend(
+        BedrockContext,
+        unsigned_thinking=unsigned_thinking(shared),
         tool_result_status=status if status in ("always", "never") else "source",
     )
     wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})
     if request.model is not None:
         wire["modelId"] = request.model
     leading = leading_system_count(request.messages)
-    turns = encode_turns(request.messages, leading, context)
+    turns = encode_messages(request.messages, leading, context)
     if turns or not bag.get("_no_messages"):
         wire["messages"] = turns
     if leading:
         wire["system"] = encode_system(request.messages[:leading], context)
     _encode_inference(request, wire, bag)
     encode_tools(request, wire, bag, context)
-    encode_settings(request, wire, bag, losses)
+    encode_settings(request, wire, bag, context)
     for key in _UNSUPPORTED:
         if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Bedrock Converse has no such setting", "setting")

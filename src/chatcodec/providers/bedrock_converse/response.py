@@ -19,19 +19,19 @@ from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
     encode_unknown_finish,
 )
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_part
+from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
 from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice, Usage
 
 RESPONSE_MAPPED = ("output", "stopReason", "usage")
@@ -47,7 +47,7 @@ def raise_if_error(payload: dict[str, Any]) -> None:
     raise ProviderAPIError(body["message"], error_type if isinstance(error_type, str) else None, payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a Converse response body."""
     raise_if_error(payload)
     response = validated(RESPONSE_ADAPTER, payload, "Bedrock Converse response")
@@ -72,8 +72,9 @@ def decode_response(payload: dict[str, Any]) -> ChatResponse:
     return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
 
 
-def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+def encode_response(response: ChatResponse, shared: EncodeContext) -> dict[str, Any]:
     """Write ``response`` as a Converse output (one choice: Converse has no ``n``)."""
+    losses = shared.losses
     bag = KIT.claim(losses, response.provider_metadata, ())
     wire = restore_fields(bag)
     for key in ("id", "model", "created"):
@@ -82,14 +83,14 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     for index in range(1, len(response.choices)):
         losses.add(("choices", index), "extra choice", "Bedrock returns one answer per response")
     choice = response.choices[0]
-    context = EncodeContext(losses, for_request=False)
+    context = shared.extend(BedrockContext, model=None)  # a response replays the answering model's own signatures
     output = restore_fields(KIT.claim(losses, choice.provider_metadata, ("choices", 0)))
     output["message"] = encode_message(choice, context, ("choices", 0, "message"))
     wire["output"] = output
     at: Steps = ("choices", 0, "finish_reason")
-    stop_reason = encode_finish_reason(choice.finish_reason, bag, losses, at)
+    stop_reason = encode_finish_reason(choice.finish_reason, bag, context, at)
     wire["stopReason"] = stop_reason if stop_reason is not None else encode_unknown_finish(losses, at)
-    wire["usage"] = encode_usage(response.usage or _NO_USAGE, losses, ("usage",))
+    wire["usage"] = encode_usage(response.usage or _NO_USAGE, context, ("usage",))
     wire.setdefault("metrics", {"latencyMs": 0})
     return wire
 
@@ -97,7 +98,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
 _RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart, ImagePart)
 
 
-def encode_message(choice: ResponseChoice, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_message(choice: ResponseChoice, context: BedrockContext, at: Steps) -> dict[str, Any]:
     """The response's ``output.message``; parts a response cannot hold are losses."""
     message = choice.message
     bag = KIT.claim(context.losses, message.provider_metadata, at)
@@ -113,7 +114,7 @@ def encode_message(choice: ResponseChoice, context: EncodeContext, at: Steps) ->
         if not isinstance(part, _RESPONSE_PARTS):
             context.losses.add(part_at, f"{part.type} part", "a Converse response cannot contain it")
             continue
-        blocks.extend(encode_part(part, context, part_at))
+        blocks.extend(encode_blocks(part, context, part_at))
     return {"role": "assistant", **restore_fields(bag), "content": blocks}
 
 

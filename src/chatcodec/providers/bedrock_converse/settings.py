@@ -20,14 +20,17 @@ import json
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.request import ChatRequest, ReasoningConfig
+from chatcodec.providers.kit.claude import encode_thinking_config
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.request import ChatRequest
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format``."""
     fields = as_dict(request.get("additionalModelRequestFields"))
     if fields is not None:
@@ -96,12 +99,18 @@ def _schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over it)."""
+    losses = context.losses
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     if request.reasoning is not None:
-        thinking = _encode_thinking(request.reasoning, losses)
+        thinking = encode_thinking_config(
+            request.reasoning,
+            losses,
+            unsupported=("effort", "summary", "include_thoughts"),
+            why="Bedrock Converse has no such setting (Claude thinking sent)",
+        )
         if thinking is not None:
             fields["thinking"] = thinking
     if fields or had_fields:
@@ -141,30 +150,3 @@ def _spelled(schema: dict[str, Any], text: object) -> str:
         except ValueError:
             pass
     return _schema_text(schema)
-
-
-def _encode_thinking(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any] | None:
-    at = ("reasoning",)
-    for key in ("effort", "summary", "include_thoughts"):
-        if getattr(reasoning, key) is not None:
-            losses.add(
-                (*at, key), f"reasoning {key}", "Bedrock Converse has no such setting (Claude thinking sent)", "setting"
-            )
-    if reasoning.enabled is False:
-        if reasoning.budget_tokens is not None or reasoning.adaptive:
-            losses.add(
-                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
-            )
-        return {"type": "disabled"}
-    if reasoning.budget_tokens is not None:
-        if reasoning.adaptive:
-            losses.add(
-                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
-            )
-        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
-    if reasoning.adaptive:
-        return {"type": "adaptive"}
-    if reasoning.enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
-        return {"type": "adaptive"}
-    return None

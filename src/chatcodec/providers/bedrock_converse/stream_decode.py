@@ -36,7 +36,7 @@ import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.errors import ChatcodecError, StreamError, as_chatcodec_error, json_path
+from chatcodec.errors import StreamError, as_chatcodec_error, json_path
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
@@ -44,7 +44,9 @@ from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_b
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import EVENT_ADAPTERS, EXCEPTION_ADAPTER
-from chatcodec.providers.kit import canonical_refusal, leftovers
+from chatcodec.providers.kit import leftovers
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -86,11 +88,13 @@ class _Block:
         self.citations: list[Any] | None = None
 
 
-class StreamDecoder:
+class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
 
-    def __init__(self, builder: StreamBuilder | None = None) -> None:
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.blocks: dict[int, _Block] = {}
         self.position = -1
         self.stop: dict[str, Any] | None = None
@@ -98,11 +102,6 @@ class StreamDecoder:
         self.finished = False
         self.started = False
         self.event_type: str | None = None  # the member of the event being read
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """The canonical events for one wire event (errors name its position in the stream)."""
-        self.read((event,))
-        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """The finish, when ``messageStop`` came without ``metadata``; gathered blocks never
@@ -129,12 +128,7 @@ class StreamDecoder:
             self.position += 1
             if self._appended(event):
                 continue
-            try:
-                self._read(event)
-            except ChatcodecError:
-                raise
-            except pydantic_core.ValidationError as error:
-                raise canonical_refusal(error, self.position) from None
+            read_event(self._read, event, self.position)
 
     def _appended(self, event: Any) -> bool:
         """Whether ``event`` was a plain text delta for an open block, now appended

@@ -23,16 +23,16 @@ from typing import Any, assert_never
 
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
-from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers.bedrock_converse.context import EncodeContext
-from chatcodec.providers.bedrock_converse.finish_reason import MARKER as FINISH_MARKER
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.bedrock_converse.parts import encode_part, tool_name, tool_use_id
+from chatcodec.providers.bedrock_converse.parts import encode_blocks, tool_name, tool_use_id
 from chatcodec.providers.bedrock_converse.stream_decode import NO_METRICS
 from chatcodec.providers.bedrock_converse.usage import encode_usage
 from chatcodec.providers.kit import Steps, restore_fields
+from chatcodec.providers.kit.claude import FINISH_MARKER
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -66,19 +66,6 @@ Event = dict[str, Any]
 _NO_PLACE = "a ConverseStream has no place for it after messageStart"
 
 
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[Event]:
-    """Map canonical events to ConverseStream events, lazily."""
-    encoder = StreamEncoder(losses)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.close()
-
-
-def stream_encoder(losses: LossRecorder) -> StreamEncoder:
-    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
-    return StreamEncoder(losses)
-
-
 def to_sse(wire_events: Iterable[Event]) -> Iterator[str]:
     """JSON Lines: one compact event object per line (see the module docstring)."""
     for event in wire_events:
@@ -100,9 +87,9 @@ class _Open:
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self.losses = losses
-        self.context = EncodeContext(losses, for_request=False)
+    def __init__(self, context: EncodeContext) -> None:
+        self.losses = context.losses
+        self.context = context.extend(BedrockContext, model=None)  # the answering model's own signatures
         self.started = False
         self.bag: dict[str, Any] = {}
         self.finish_word: dict[str, Any] = {}
@@ -154,7 +141,7 @@ class StreamEncoder:
         if not metadata and not self.usage:
             return  # a stream that had no metadata event (usage, metrics) gets none
         usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
-        metadata["usage"] = encode_usage(usage, self.losses, ("usage",))
+        metadata["usage"] = encode_usage(usage, self.context, ("usage",))
         if not self.bag.get(NO_METRICS):
             metadata.setdefault("metrics", {"latencyMs": 0})  # required by botocore
         yield {"metadata": metadata}
@@ -195,7 +182,7 @@ class StreamEncoder:
         if restore_fields(choice_bag):
             self.losses.add(("choices", 0), "bedrock-converse output fields", "a stream has no output object")
         stop: dict[str, Any] = {}
-        reason = encode_finish_reason(event.finish_reason, self.finish_word, self.losses, ("finish_reason",))
+        reason = encode_finish_reason(event.finish_reason, self.finish_word, self.context, ("finish_reason",))
         stop["stopReason"] = reason if reason is not None else "end_turn"
         stop.update((key, value) for key, value in self.bag.items() if key in _STOP_MEMBERS)
         yield {"messageStop": stop}
@@ -376,7 +363,7 @@ class StreamEncoder:
             self.losses.add(at, f"{part.type} part", "a Converse response cannot contain it")
             return
         self._own(event, at)
-        for block in encode_part(part, self.context, at):
+        for block in encode_blocks(part, self.context, at):
             yield from self._whole_block(event.index, block, at)
 
     def _whole_block(self, index: int, block: dict[str, Any], at: Steps) -> Iterator[Event]:

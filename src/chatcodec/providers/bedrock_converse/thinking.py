@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.content import ThinkingPart
-from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
 
@@ -54,7 +54,7 @@ def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[st
     return KIT.attach(canonical, leftovers(text, ("text", "signature")))  # pyright: ignore[reportUnknownArgumentType]
 
 
-def accepts_signed_thinking(part: ThinkingPart, context: EncodeContext) -> bool:
+def accepts_signed_thinking(part: ThinkingPart, context: BedrockContext) -> bool:
     """Whether Bedrock can verify ``part``'s reasoning: its own (or of unknown origin), or
     Anthropic's when the target ``modelId`` is a Claude model (same signature scheme)."""
     if part.provider in (PROVIDER, None):
@@ -62,7 +62,7 @@ def accepts_signed_thinking(part: ThinkingPart, context: EncodeContext) -> bool:
     return claude_signed(part.provider, part.model) and is_claude_model(context.model)
 
 
-def encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_thinking(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     """The ``reasoningContent`` block for ``part``, or None when the target cannot take it (a loss)."""
     ours = accepts_signed_thinking(part, context)
     if part.redacted and part.encrypted:
@@ -90,7 +90,7 @@ def encode_thinking(part: ThinkingPart, context: EncodeContext, at: Steps) -> di
     return None
 
 
-def _reasoning(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _reasoning(part: ThinkingPart, ours: bool, context: BedrockContext, at: Steps) -> dict[str, Any]:
     text: dict[str, Any] = {**restore_fields(_bag(part, context, at)), "text": part.text}
     if part.signature is not None and ours:
         text["signature"] = part.signature
@@ -99,7 +99,7 @@ def _reasoning(part: ThinkingPart, ours: bool, context: EncodeContext, at: Steps
     return {"reasoningContent": {"reasoningText": text}}
 
 
-def _bag(part: ThinkingPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _bag(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, Any]:
     return {} if part.provider_metadata is None else KIT.claim(context.losses, part.provider_metadata, at)
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.bedrock_converse.context import EncodeContext
+from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.request import ChatRequest
 
 _FUNCTION, _SERVER = "function", "server"
@@ -35,7 +36,9 @@ def _is_spec(tool: dict[str, Any]) -> bool:
     return schema is not None and set(schema) == {"json"} and isinstance(schema["json"], dict)
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` from ``toolConfig``."""
     config = as_dict(request.get("toolConfig"))
     if config is None:
@@ -88,7 +91,7 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
     canonical["tool_choice"] = {"type": _CHOICES[kind], **value}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: BedrockContext) -> None:
     """Write ``toolConfig``."""
     functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
     servers: list[list[dict[str, Any]]] = []
@@ -121,7 +124,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         )
 
 
-def _encode_tool(request: ChatRequest, index: int, context: EncodeContext) -> list[dict[str, Any]]:
+def _encode_tool(request: ChatRequest, index: int, context: BedrockContext) -> list[dict[str, Any]]:
     tool = request.tools[index]
     at = ("tools", index)
     spec: dict[str, Any] = {**restore_fields(KIT.claim(context.losses, tool.provider_metadata, at))}
@@ -149,7 +152,7 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, kept: dict[str, Any] | None, context: EncodeContext) -> dict[str, Any] | None:
+def _encode_choice(request: ChatRequest, kept: dict[str, Any] | None, context: BedrockContext) -> dict[str, Any] | None:
     choice = request.tool_choice
     if choice is None:
         return None if kept is None else dict(kept)

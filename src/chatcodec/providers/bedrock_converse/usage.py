@@ -1,11 +1,12 @@
 """Bedrock ``TokenUsage`` <-> canonical usage, without counting anything twice.
 
-Bedrock's ``inputTokens`` counts only the uncached part of the prompt (as Anthropic's
-does): cache reads (``cacheReadInputTokens``) and writes (``cacheWriteInputTokens``) are
-reported beside it, and ``totalTokens`` is all four together (recorded: 3 + 1712 + 236 +
-121 = 2072). Canonical ``input_tokens`` is the whole prompt, so decoding adds the cache
-counts and encoding subtracts them; ``totalTokens`` is written as canonical input plus
-output, and kept in the bag only when the wire said something else.
+Bedrock's ``inputTokens`` counts only the uncached part of the prompt (Claude's rule, as
+Anthropic's does: shared in :mod:`chatcodec.providers.kit.claude`): cache reads
+(``cacheReadInputTokens``) and writes (``cacheWriteInputTokens``) are reported beside
+it, and ``totalTokens`` is all four together (recorded: 3 + 1712 + 236 + 121 = 2072).
+Canonical ``input_tokens`` is the whole prompt, so decoding adds the cache counts and
+encoding subtracts them; ``totalTokens`` is written as canonical input plus output, and
+kept in the bag only when the wire said something else.
 
 Live responses also carry the legacy twins ``cacheReadInputTokenCount`` /
 ``cacheWriteInputTokenCount`` (same values; not in botocore's model): a twin equal to its
@@ -19,9 +20,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields, uncached_input_tokens
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
@@ -29,20 +31,12 @@ _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
 _TWINS = {"cacheReadInputTokenCount": _READ, "cacheWriteInputTokenCount": _WRITE}
 _REQUIRED = (_INPUT, _OUTPUT, _TOTAL)
 _MAPPED = frozenset({_INPUT, _OUTPUT, _TOTAL, _READ, _WRITE})
+_SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
 
 
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical usage fields (as a dict) for a wire usage object."""
-    canonical: dict[str, Any] = {}
-    read, write = wire.get(_READ), wire.get(_WRITE)
-    if wire.get(_INPUT) is not None:
-        canonical["input_tokens"] = wire[_INPUT] + (read or 0) + (write or 0)
-    if wire.get(_OUTPUT) is not None:
-        canonical["output_tokens"] = wire[_OUTPUT]
-    if read is not None:
-        canonical["cache_read_tokens"] = read
-    if write is not None:
-        canonical["cache_write_tokens"] = write
+    canonical = decode_counts(wire, _SPELLING)
     twins = [twin for twin, count in _TWINS.items() if twin in wire and wire[twin] == wire.get(count)]
     bag = split_fields({key: value for key, value in wire.items() if key not in twins}, _MAPPED)
     if _TOTAL in wire and wire[_TOTAL] != canonical.get("input_tokens", 0) + canonical.get("output_tokens", 0):
@@ -55,21 +49,13 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage``; botocore requires the three counts, so a missing
     one is written as zero unless the decoder saw it absent."""
+    losses = context.losses
     bag = KIT.claim(losses, usage.provider_metadata, at)
     wire = restore_fields(bag)
-    read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    uncached = uncached_input_tokens(usage, losses, at)
-    if uncached is not None:
-        wire[_INPUT] = uncached
-    if usage.output_tokens is not None:
-        wire[_OUTPUT] = usage.output_tokens
-    if read is not None:
-        wire[_READ] = read
-    if write is not None:
-        wire[_WRITE] = write
+    encode_counts(usage, wire, _SPELLING, losses, at)
     absent = absent_keys(bag)
     if _TOTAL not in wire and _TOTAL not in absent:
         wire[_TOTAL] = (usage.input_tokens or 0) + (usage.output_tokens or 0)

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 FINISH_REASONS: dict[str, UnifiedFinishReason] = {
@@ -79,14 +80,16 @@ _RAW: dict[UnifiedFinishReason, str] = {
 }
 
 
-def decode_finish_reason(raw: str | None, bag: dict[str, Any], *, has_calls: bool = False) -> dict[str, Any] | None:
+def decode_finish_reason(
+    raw: str | None, bag: dict[str, Any], *, has_tool_calls: bool = False
+) -> dict[str, Any] | None:
     """The canonical reason for a wire ``finishReason`` (None while a stream is running)."""
     if raw is None:
         return None
     if raw not in FINISH_REASONS:
         bag[MARKER] = raw
     unified = FINISH_REASONS.get(raw, "other")
-    if raw == "STOP" and has_calls:
+    if raw == "STOP" and has_tool_calls:
         unified = "tool_calls"
     return {"unified": unified, "raw": raw}
 
@@ -97,10 +100,11 @@ def decode_block_reason(raw: str) -> dict[str, Any]:
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``finishReason``: the raw word when it is Gemini's and agrees with the
     unified value, else the closest word (a loss when that changes the unified value)."""
+    losses = context.losses
     if finish_reason is None:
         return None
     raw, unified = finish_reason.raw, finish_reason.unified

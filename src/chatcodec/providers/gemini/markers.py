@@ -52,7 +52,10 @@ Encoder options, in ``provider_options["gemini"]``: ``missing_signature`` (see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -67,6 +70,13 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_layout": "_tools_layout", **RULE_OPTIONS}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
+signature (see ``signatures.py``), and how the ``Tool`` objects were grouped when a
+payload was read. The codec reads them into
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"

@@ -23,8 +23,10 @@ from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, Text
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.media import Turn
-from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, decode_part, encode_part
+from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
+from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit.context import DecodeContext
 
 WirePart = tuple[dict[str, Any], Steps]
 """A wire part with the canonical path it came from (for loss reports)."""
@@ -37,24 +39,24 @@ def decode_system(content: dict[str, Any] | str) -> dict[str, Any]:
     string as google-genai config dumps carry it (``system_instruction="..."``)."""
     if isinstance(content, str):
         return KIT.attach({"role": "system", "content": content}, {STRING_SYSTEM: True})
-    context = DecodeContext()
+    context = PartDecoding()
     parts = [decode_part(part, "system", context, index) for index, part in enumerate(content.get("parts") or [])]
     bag = leftovers(content, ("parts",))
     mark_absent(bag, content, "parts")
     return KIT.attach({"role": "system", "content": parts}, bag)
 
 
-def decode_messages(contents: list[Any], model: str | None = None) -> list[dict[str, Any]]:
+def decode_messages(contents: list[Any], context: DecodeContext, *, model: str | None = None) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for the wire ``contents`` list."""
     canonical: list[dict[str, Any]] = []
     open_calls = OpenCalls()
     for index, content in enumerate(contents):
-        context = DecodeContext(model=model, container=index, open_calls=open_calls)
-        canonical.extend(_decode_content(content, context))
+        reading = PartDecoding(model=model, container=index, open_calls=open_calls)
+        canonical.extend(_decode_content(content, reading))
     return canonical
 
 
-def _decode_content(content: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
+def _decode_content(content: dict[str, Any], context: PartDecoding) -> list[dict[str, Any]]:
     role = content.get("role")
     bag = leftovers(content, ("role", "parts") if role in ("user", "model") else ("parts",))
     mark_absent(bag, content, "role", "parts")
@@ -117,7 +119,7 @@ def leading_system_count(messages: list[AnyMessage]) -> int:
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[str, Any] | str | None:
+def encode_system(messages: list[AnyMessage], context: GeminiContext) -> dict[str, Any] | str | None:
     """``systemInstruction`` for the leading system messages (their parts in order); one
     string message that came as a string goes back as one."""
     if not messages:
@@ -137,7 +139,17 @@ def encode_system(messages: list[AnyMessage], context: EncodeContext) -> dict[st
     return content_fields(turn.bag, None, [part for part, _ in turn.parts])
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[WireTurn]:
+def encode_messages(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[dict[str, Any]]:
+    """The wire ``contents`` for ``messages[start:]``, with the thought-signature rule of
+    the context's model applied (the ``missing_signature`` option, see :mod:`.signatures`)."""
+    turns = encode_turns(messages, start, context)
+    if needs_signatures(context.model):
+        policy = missing_signature_policy(context.option("missing_signature"))
+        apply_signature_rule(turns, policy, context.losses, context.unsigned_by_gemini)
+    return [turn.wire() for turn in turns]
+
+
+def encode_turns(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[WireTurn]:
     """The wire turns for ``messages[start:]``."""
     turns: list[WireTurn] = []
     for index in range(start, len(messages)):
@@ -180,7 +192,7 @@ def _joinable(turns: list[WireTurn], message: AnyMessage, *, results: bool) -> W
     return None
 
 
-def _message_bag(message: AnyMessage, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def _message_bag(message: AnyMessage, context: GeminiContext, at: Steps) -> dict[str, Any]:
     bag = KIT.claim(context.losses, message.provider_metadata, at)
     bag.pop(JOINED, None)
     if message.name is not None:
@@ -192,7 +204,7 @@ def _message_bag(message: AnyMessage, context: EncodeContext, at: Steps) -> dict
     return bag
 
 
-def _parts(message: AnyMessage, context: EncodeContext, at: Steps) -> list[WirePart]:
+def _parts(message: AnyMessage, context: GeminiContext, at: Steps) -> list[WirePart]:
     if isinstance(message.content, str):
         return [({"text": message.content}, at)]
     parts: list[WirePart] = []

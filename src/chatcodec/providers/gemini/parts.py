@@ -44,11 +44,12 @@ from chatcodec.providers.gemini.markers import (
 from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import compact_json, decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 
 @dataclass
-class DecodeContext:
+class PartDecoding:
     """What decoding a part needs beyond the part."""
 
     model: str | None = None
@@ -61,22 +62,20 @@ class DecodeContext:
     """Calls not answered yet, for pairing results."""
 
 
-@dataclass
-class EncodeContext:
-    """What encoding a part needs beyond the part."""
+@dataclass(slots=True, kw_only=True)
+class GeminiContext(EncodeContext):
+    """A Gemini encode's state beyond the shared context: the ids the decoder made up,
+    tool names by call id, and the calls Gemini itself left unsigned."""
 
-    losses: LossRecorder
     synthesized: frozenset[str] = frozenset()
     """Ids the decoder made up: not written to the wire."""
-    for_request: bool = False
-    """Writing a request: tool names follow Gemini's rule (a response says what the model called)."""
     names: dict[str, str] = field(default_factory=dict[str, str])
     """Tool names by call id (a result needs its call's name)."""
     unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     """Wire calls Gemini itself sent without a signature: the signature rule leaves them be."""
 
 
-def decode_part(part: dict[str, Any], turn: Turn, context: DecodeContext, index: int) -> dict[str, Any]:
+def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: int) -> dict[str, Any]:
     """The canonical part (as a dict) for wire ``part`` at ``index`` of a ``turn``."""
     if "text" in part and turn != "system" and part.get("thought") is True:
         if turn == "model":
@@ -100,7 +99,7 @@ def _is_whole_call(call: dict[str, Any]) -> bool:
     return "name" in call and "partialArgs" not in call and "willContinue" not in call
 
 
-def _decode_thought(part: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+def _decode_thought(part: dict[str, Any], context: PartDecoding) -> dict[str, Any]:
     thinking: dict[str, Any] = {"type": "thinking", "text": part["text"], "provider": PROVIDER}
     if "thoughtSignature" in part:
         thinking["signature"] = part["thoughtSignature"]
@@ -109,7 +108,7 @@ def _decode_thought(part: dict[str, Any], context: DecodeContext) -> dict[str, A
     return KIT.attach(thinking, leftovers(part, ("text", "thought", "thoughtSignature")))
 
 
-def decode_call(part: dict[str, Any], context: DecodeContext, index: int) -> dict[str, Any]:
+def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict[str, Any]:
     """A tool-use part for a whole ``functionCall`` part (arguments as compact JSON text)."""
     call: dict[str, Any] = part["functionCall"]
     bag = leftovers(part, ("functionCall",))
@@ -141,7 +140,7 @@ def arguments_text(args: object) -> str:
 # --- encoding ----------------------------------------------------------------------------
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: GeminiContext, at: Steps) -> dict[str, Any] | None:
     """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
     bag = KIT.claim(context.losses, part.provider_metadata, at)
     if part.cache_control is not None:
@@ -173,7 +172,7 @@ def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, A
 
 
 def _encode_thought(
-    part: ThinkingPart, bag: dict[str, Any], context: EncodeContext, at: Steps
+    part: ThinkingPart, bag: dict[str, Any], context: GeminiContext, at: Steps
 ) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
         source = part.provider or "an unknown provider"
@@ -200,7 +199,7 @@ def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> 
     return wire
 
 
-def encode_call(part: ToolUsePart, bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_call(part: ToolUsePart, bag: dict[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
     """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
     wire = checked_signature(restore_fields(bag), context.losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)

@@ -27,17 +27,17 @@ from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED
 from chatcodec.providers.gemini.messages import (
     decode_messages,
     decode_system,
+    encode_messages,
     encode_system,
-    encode_turns,
     leading_system_count,
 )
-from chatcodec.providers.gemini.parts import EncodeContext
+from chatcodec.providers.gemini.parts import GeminiContext
 from chatcodec.providers.gemini.settings import decode_settings, encode_settings
-from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.request import ChatRequest
@@ -47,7 +47,7 @@ _KNOBS = ("missing_signature",)
 MODEL_IN_BODY = "_model_in_body"
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
     request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
     canonical: dict[str, Any] = {}
@@ -57,30 +57,32 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
         bag[MODEL_IN_BODY] = True
     if snake:
         bag[SNAKE] = snake
-    messages = decode_messages(request["contents"])
+    messages = decode_messages(request["contents"], context)
     if "systemInstruction" in request:
         messages.insert(0, decode_system(request["systemInstruction"]))
     canonical["messages"] = messages
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Gemini ``contents`` list (a stored conversation)."""
     contents, _ = validated(CONTENTS_ADAPTER, messages, "Gemini contents")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents, context), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
+    losses = shared.losses
     request = with_results_after_calls(request, losses, "Gemini")
     report_developer_roles(request.messages, losses, "Gemini")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
-    knobs = {key: bag.pop(key) for key in _KNOBS if key in bag}
-    context = EncodeContext(losses, synthesized=_synthesized_ids(request), names=_names(request), for_request=True)
+    for key in _KNOBS:  # options (read into the context), not fields to send
+        bag.pop(key, None)
+    context = shared.extend(GeminiContext, synthesized=_synthesized_ids(request), names=_names(request))
     wire = restore_fields(bag)
     if request.model is not None and bag.get(MODEL_IN_BODY):
         wire["model"] = request.model
@@ -88,13 +90,9 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
     system = encode_system(request.messages[:leading], context)
     if system is not None:
         wire["systemInstruction"] = system
-    turns = encode_turns(request.messages, leading, context)
-    if needs_signatures(request.model):
-        policy = missing_signature_policy(knobs.get("missing_signature"))
-        apply_signature_rule(turns, policy, losses, context.unsigned_by_gemini)
-    wire["contents"] = [turn.wire() for turn in turns]
-    encode_tools(request, wire, losses)
-    encode_settings(request, wire, bag, losses)
+    wire["contents"] = encode_messages(request.messages, leading, context)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
     _report_unmapped(request, losses)
     return snake_cased(wire, bag.get(SNAKE))
 

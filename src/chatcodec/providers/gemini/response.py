@@ -27,11 +27,12 @@ from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, SNAKE
 from chatcodec.providers.gemini.messages import content_fields
-from chatcodec.providers.gemini.parts import DecodeContext, EncodeContext, decode_part, encode_part
+from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.usage import decode_usage, encode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.response import ChatResponse, ResponseChoice
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
@@ -50,7 +51,7 @@ def raise_if_error(payload: object) -> None:
     raise ProviderAPIError(error.get("message", ""), error_type, payload)
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a Gemini response body, in either spelling."""
     raise_if_error(payload)
     response, snake = validated(RESPONSE_ADAPTER, payload, "Gemini response")
@@ -108,7 +109,7 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     bag = leftovers(candidate, CANDIDATE_MAPPED)
     mark_absent(bag, candidate, "content", "index")
     content: dict[str, Any] = candidate.get("content") or {}
-    context = DecodeContext(model=model, id_prefix=prefix, container=index)
+    context = PartDecoding(model=model, id_prefix=prefix, container=index)
     parts = [decode_part(part, "model", context, number) for number, part in enumerate(content.get("parts") or [])]
     message_bag = content_rest(content)
     if "content" in candidate:
@@ -118,20 +119,21 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
         "message": KIT.attach({"role": "assistant", "content": parts}, message_bag),
     }
     has_calls = any(part["type"] == "tool_use" for part in parts)
-    finish_reason = decode_finish_reason(candidate.get("finishReason"), bag, has_calls=has_calls)
+    finish_reason = decode_finish_reason(candidate.get("finishReason"), bag, has_tool_calls=has_calls)
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
     return KIT.attach(choice, bag)
 
 
-def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
     """Write ``response`` as a Gemini ``GenerateContentResponse``."""
+    losses = context.losses
     bag = KIT.claim(losses, response.provider_metadata, ())
     wire = restore_fields(bag)
     no_candidates = bag.get(NO_CANDIDATES)
     if no_candidates is None:
         wire["candidates"] = [
-            encode_candidate(choice, position, losses) for position, choice in enumerate(response.choices)
+            encode_candidate(choice, position, context) for position, choice in enumerate(response.choices)
         ]
     else:
         _check_blocked(response, losses)
@@ -144,7 +146,7 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     if response.created is not None:
         losses.add(("created",), "creation time", "Gemini sends createTime only on Vertex, as text")
     if response.usage is not None:
-        wire["usageMetadata"] = encode_usage(response.usage, losses, ("usage",))
+        wire["usageMetadata"] = encode_usage(response.usage, context, ("usage",))
     return snake_cased(wire, bag.get(SNAKE))
 
 
@@ -154,8 +156,9 @@ def _check_blocked(response: ChatResponse, losses: LossRecorder) -> None:
             losses.add(("choices", position), "answer", "the prompt was blocked: Gemini sends no candidate")
 
 
-def encode_candidate(choice: ResponseChoice, position: int, losses: LossRecorder) -> dict[str, Any]:
+def encode_candidate(choice: ResponseChoice, position: int, context: EncodeContext) -> dict[str, Any]:
     """A wire candidate for one choice."""
+    losses = context.losses
     at: Steps = ("choices", position)
     bag = KIT.claim(losses, choice.provider_metadata, at)
     absent = absent_keys(bag)
@@ -169,17 +172,17 @@ def encode_candidate(choice: ResponseChoice, position: int, losses: LossRecorder
         losses.add(
             (*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers", "setting"
         )
-    context = EncodeContext(losses)
+    part_context = context.extend(GeminiContext)
     parts: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
-        encoded = encode_part(part, context, (*message_at, "content", index))
+        encoded = encode_part(part, part_context, (*message_at, "content", index))
         if encoded is not None:
             parts.append(encoded)
     if parts or message_bag or "content" not in absent:
         wire["content"] = content_fields(message_bag, "model", parts)
     if "index" not in absent or choice.index != position:
         wire["index"] = choice.index
-    finish_reason = encode_finish_reason(choice.finish_reason, bag, losses, (*at, "finish_reason"))
+    finish_reason = encode_finish_reason(choice.finish_reason, bag, context, (*at, "finish_reason"))
     if finish_reason is not None:
         wire["finishReason"] = finish_reason
     return wire

@@ -24,6 +24,7 @@ from chatcodec._narrow import as_count
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _OPTIONS = ("provider_options", PROVIDER)
@@ -44,7 +45,9 @@ CONFIG_PRESENT = "_generation_config"
 """Marker: the request carried a ``generationConfig`` whose every field has a canonical home."""
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Map ``generationConfig`` into ``canonical``; what is left of it goes into ``bag``."""
     if "generationConfig" not in request:
         return
@@ -103,8 +106,9 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     return reasoning
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
+    losses = context.losses
     present = "generationConfig" in wire or bag.get(CONFIG_PRESENT) is True
     config = kept_object(wire, "generationConfig", _OPTIONS, PROVIDER)
     for wire_key, key in _SCALARS:

@@ -22,11 +22,13 @@ Models known not to validate (``gemini-1.x``, ``gemini-2.x``) are left alone.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import SKIP_SENTINEL
-from chatcodec.providers.gemini.messages import WireTurn
+
+if TYPE_CHECKING:  # messages.py applies the rule to the turns it builds
+    from chatcodec.providers.gemini.messages import WireTurn
 
 MissingSignature = Literal["report", "skip"]
 """What the encoder does with an unsigned first call (see the module docstring)."""

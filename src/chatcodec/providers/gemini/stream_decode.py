@@ -23,23 +23,23 @@ whole usage (with its bag) once at the end, when it is final. A chunk with no ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic_core
-
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.errors import ChatcodecError, StreamError, ValidationError, json_path
+from chatcodec.errors import StreamError, ValidationError, json_path
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
 from chatcodec.providers.gemini.partial_args import PartialCall
-from chatcodec.providers.gemini.parts import DecodeContext, decode_call, decode_part
+from chatcodec.providers.gemini.parts import PartDecoding, decode_call, decode_part
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, response_bag
 from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
-from chatcodec.providers.kit import canonical_refusal, leftovers, mark_absent
+from chatcodec.providers.kit import leftovers, mark_absent
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -73,11 +73,13 @@ class _Choice:
     has_calls: bool = False
 
 
-class StreamDecoder:
+class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each chunk as it arrives, then :meth:`close`."""
 
-    def __init__(self, builder: StreamBuilder | None = None) -> None:
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.position = -1
         self.started = False
         self.model: str | None = None
@@ -92,11 +94,6 @@ class StreamDecoder:
         ``thoughtSignature``), and canonical streams end a part before the finish, so the
         finish is given at :meth:`close`, after the parts end (every stream encoder
         closes its blocks at the finish)."""
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """The canonical events for one chunk (errors name its position in the stream)."""
-        self.read((event,))
-        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """Close what is still open, give the candidates' bags and finishes, and the final usage."""
@@ -118,12 +115,7 @@ class StreamDecoder:
         """Read chunks into the builder (the whole stream, for ``accumulate_stream``)."""
         for event in events:
             self.position += 1
-            try:
-                self._read(event)
-            except ChatcodecError:
-                raise
-            except pydantic_core.ValidationError as error:
-                raise canonical_refusal(error, self.position) from None
+            read_event(self._read, event, self.position)
 
     # --- one chunk -----------------------------------------------------------------------
 
@@ -188,7 +180,7 @@ class StreamDecoder:
         if "finishReason" in candidate:
             bag = dict(state.extras)
             mark_absent(bag, candidate, "index")
-            reason = decode_finish_reason(candidate["finishReason"], bag, has_calls=state.has_calls)
+            reason = decode_finish_reason(candidate["finishReason"], bag, has_tool_calls=state.has_calls)
             assert reason is not None
             self.finishes[choice] = (reason, bag)
             self.finished.add(choice)
@@ -249,7 +241,7 @@ class StreamDecoder:
             open_part.end_metadata["thoughtSignature"] = signature
 
     def _open_text(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
-        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        context = PartDecoding(model=self.model, id_prefix=self.prefix, container=choice)
         decoded = decode_part(part, "model", context, state.next_index)
         metadata = decoded.get("provider_metadata")
         index = self._next(state)
@@ -275,7 +267,7 @@ class StreamDecoder:
         state.open = None
 
     def _whole(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
-        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        context = PartDecoding(model=self.model, id_prefix=self.prefix, container=choice)
         index = state.next_index
         decoded = decode_part(part, "model", context, index)
         self._next(state)
@@ -303,7 +295,7 @@ class StreamDecoder:
     def _start_partial(self, choice: int, state: _Choice, part: dict[str, Any]) -> None:
         """A call whose arguments stream: it is given (opened, filled, closed) when it ends,
         so the events are those of the same call arriving whole."""
-        context = DecodeContext(model=self.model, id_prefix=self.prefix, container=choice)
+        context = PartDecoding(model=self.model, id_prefix=self.prefix, container=choice)
         index = self._next(state)
         call = {key: value for key, value in part["functionCall"].items() if key != "willContinue"}
         decoded = decode_call({**part, "functionCall": call}, context, index)
@@ -332,11 +324,3 @@ class StreamDecoder:
         state.partial = None
         partial.call["arguments"] = partial.arguments_text()
         self._tool_call(choice, partial.index, partial.call)
-
-
-def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-    """Canonical events for a whole stream of chunks, lazily."""
-    decoder = StreamDecoder()
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.close()

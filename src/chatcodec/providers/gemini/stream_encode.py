@@ -21,13 +21,13 @@ from typing import Any, assert_never
 
 from chatcodec.content import ToolUsePart
 from chatcodec.errors import StreamError
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
-from chatcodec.providers.gemini.parts import EncodeContext, encode_part
+from chatcodec.providers.gemini.parts import GeminiContext, encode_part
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -49,19 +49,6 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-
-
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Map canonical events to Gemini stream chunks, lazily."""
-    encoder = StreamEncoder(losses)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.close()
-
-
-def stream_encoder(losses: LossRecorder) -> StreamEncoder:
-    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
-    return StreamEncoder(losses)
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -87,9 +74,9 @@ class _Open:
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self.losses = losses
-        self.context = EncodeContext(losses)
+    def __init__(self, context: EncodeContext) -> None:
+        self.losses = context.losses
+        self.context = context.extend(GeminiContext)
         self.head: dict[str, Any] = {}
         self.first_fields: dict[str, Any] | None = {}
         self.pending: dict[str, Any] | None = None
@@ -132,7 +119,7 @@ class StreamEncoder:
             case UsageEvent():
                 if self.sealed:
                     self._flush()
-                self._chunk()["usageMetadata"] = encode_usage(event.usage, self.losses, (*at, "usage"))
+                self._chunk()["usageMetadata"] = encode_usage(event.usage, self.context, (*at, "usage"))
                 self.sealed = True
             case FinishEvent():
                 self._finish(event, at)
@@ -194,7 +181,7 @@ class StreamEncoder:
         candidate.update(_unmapped(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
-        reason = encode_finish_reason(event.finish_reason, bag, self.losses, (*at, "finish_reason"))
+        reason = encode_finish_reason(event.finish_reason, bag, self.context, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
         content: dict[str, Any] = candidate.get("content") or {}

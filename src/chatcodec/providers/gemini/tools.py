@@ -21,17 +21,22 @@ from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
 LAYOUT = "_tools_layout"
 """Marker: how the payload grouped its Tool objects, when not as the encoder would."""
+TOOLS_LAYOUT = "tools_layout"
+"""The encoder option :data:`LAYOUT` is read as (see ``markers.OPTIONS``)."""
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 _WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Map ``tools`` and ``toolConfig`` into ``canonical``; the rest goes into ``bag``."""
     definitions: list[dict[str, Any]] = []
     provider_tools: list[dict[str, Any]] = []
@@ -103,8 +108,10 @@ def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
-    """Write ``tools`` and ``toolConfig`` for ``request`` into ``wire``."""
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+    """Write ``tools`` and ``toolConfig`` for ``request`` into ``wire`` (the layout the
+    payload had is the ``tools_layout`` option, read from ``bag`` into the context)."""
+    losses = context.losses
     declarations = [_encode_declaration(request, index, losses) for index in range(len(request.tools))]
     built_in: list[dict[str, Any]] = []
     for index, tool in enumerate(request.provider_tools):
@@ -112,7 +119,7 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], losses: LossRecorde
             losses.add(("provider_tools", index), f"{tool.provider} tool", "Gemini has no such built-in tool")
             continue
         built_in.append(dict(tool.data))
-    tools = _laid_out(declarations, built_in, KIT.marker(request.provider_options, LAYOUT))
+    tools = _laid_out(declarations, built_in, context.option(TOOLS_LAYOUT))
     if tools:
         wire["tools"] = tools
     choice = request.tool_choice

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import Usage
 
 _PROMPT = "promptTokenCount"
@@ -55,8 +55,9 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire ``usageMetadata`` for canonical ``usage``."""
+    losses = context.losses
     bag = KIT.claim(losses, usage.provider_metadata, at)
     absent = absent_keys(bag)
     wire = restore_fields(bag)

@@ -9,7 +9,10 @@
 ``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
 ``cache``           cache markers: ``cache_control`` and OpenAI's ``prompt_cache_breakpoint``
 ``wire``            ``wire_shape`` and ``tagged`` for the wire shapes (``TypedDict``)
-``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse)
+``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
+                    signatures, usage, thinking config, stop reasons, unsigned thinking
+``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
+                    function of a provider takes (issue 20, item 2)
 ``errors``          JSON paths and the error for a canonical event a wire let through
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
@@ -48,6 +51,7 @@ from chatcodec.providers.kit.cache import (
     encode_prompt_cache_breakpoint,
 )
 from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.errors import canonical_refusal, path
 from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
 from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
@@ -58,6 +62,8 @@ __all__ = [
     "NULLS",
     "OPENAI_CACHE_TTLS",
     "TOOL_ORDER",
+    "DecodeContext",
+    "EncodeContext",
     "ProviderKit",
     "Steps",
     "absent_keys",

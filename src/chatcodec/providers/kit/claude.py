@@ -1,10 +1,35 @@
-"""Claude rules shared by the two wires that serve Claude (Anthropic, Bedrock Converse):
-whose thinking signatures verify where, and usage counted apart from the cache."""
+"""Claude's rules, shared by the two formats that serve Claude: Anthropic Messages and
+Bedrock Converse (issue 20, item 4): whose thinking signatures verify where, usage counted
+apart from the cache, the thinking config, stop-reason spelling, unsigned thinking.
+
+The two wire formats spell things differently (``cache_read_input_tokens`` against
+``cacheReadInputTokens``, ``stop_reason`` against ``stopReason``) but the model behind
+them is the same, so the rules are too:
+
+- **Usage.** The input count covers only the uncached part of the prompt; cache reads
+  and writes are reported beside it. Canonical ``input_tokens`` is the whole prompt, so
+  decoding adds the three and encoding subtracts them back
+  (https://docs.anthropic.com/en/api/messages#response-usage,
+  https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html).
+- **Thinking config.** ``{"type": "enabled", "budget_tokens": n}``, ``adaptive`` or
+  ``disabled``, the same object in both (Bedrock takes it inside
+  ``additionalModelRequestFields``).
+- **Stop reasons.** Lowercase snake-case words; an unknown word spelled that way is most
+  likely one added after this was written, and is kept.
+- **Unsigned thinking.** Claude verifies the signature of replayed thinking: thinking
+  without one is dropped or, with the ``unsigned_thinking`` option ``"text"``, sent as text.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.response import Usage
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.request import ReasoningConfig
+from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
 
 CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
 """Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic
@@ -39,3 +64,149 @@ def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int 
         losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes", "metadata")
         return 0
     return uncached
+
+
+UnsignedThinking = Literal["drop", "text"]
+"""What to do with thinking Claude cannot verify: drop it, or send its text as text."""
+
+
+def unsigned_thinking(context: EncodeContext) -> UnsignedThinking:
+    """The ``unsigned_thinking`` option, checked (anything but ``"text"`` is ``"drop"``)."""
+    return "text" if context.option("unsigned_thinking") == "text" else "drop"
+
+
+# --- usage ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UsageSpelling:
+    """The wire names of Claude's four counts in one format."""
+
+    input: str
+    output: str
+    cache_read: str
+    cache_write: str
+
+
+def decode_counts(wire: Mapping[str, Any], spelling: UsageSpelling) -> dict[str, Any]:
+    """The canonical counts for a wire usage object: input is the whole prompt (the
+    uncached part plus cache reads and writes)."""
+    canonical: dict[str, Any] = {}
+    read, write = wire.get(spelling.cache_read), wire.get(spelling.cache_write)
+    if wire.get(spelling.input) is not None:
+        canonical["input_tokens"] = wire[spelling.input] + (read or 0) + (write or 0)
+    if wire.get(spelling.output) is not None:
+        canonical["output_tokens"] = wire[spelling.output]
+    if read is not None:
+        canonical["cache_read_tokens"] = read
+    if write is not None:
+        canonical["cache_write_tokens"] = write
+    return canonical
+
+
+def encode_counts(usage: Usage, wire: dict[str, Any], spelling: UsageSpelling, losses: LossRecorder, at: Steps) -> None:
+    """Write the four counts into ``wire``: input as the uncached part alone."""
+    uncached = uncached_input_tokens(usage, losses, at)
+    if uncached is not None:
+        wire[spelling.input] = uncached
+    if usage.output_tokens is not None:
+        wire[spelling.output] = usage.output_tokens
+    if usage.cache_read_tokens is not None:
+        wire[spelling.cache_read] = usage.cache_read_tokens
+    if usage.cache_write_tokens is not None:
+        wire[spelling.cache_write] = usage.cache_write_tokens
+
+
+# --- thinking config -----------------------------------------------------------------
+
+
+def encode_thinking_config(
+    reasoning: ReasoningConfig, losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
+) -> dict[str, Any] | None:
+    """The ``thinking`` object for ``reasoning`` (None: nothing to send). The format's
+    reasoning settings Claude's thinking has no place for (``unsupported``) are losses,
+    reported with ``why``."""
+    at = ("reasoning",)
+    for key in unsupported:
+        if getattr(reasoning, key) is not None:
+            losses.add((*at, key), f"reasoning {key}", why, "setting")
+    if reasoning.enabled is False:
+        if reasoning.budget_tokens is not None or reasoning.adaptive:
+            losses.add(
+                at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
+            )
+        return {"type": "disabled"}
+    if reasoning.budget_tokens is not None:
+        if reasoning.adaptive:
+            losses.add(
+                (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
+            )
+        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
+    if reasoning.adaptive:
+        return {"type": "adaptive"}
+    if reasoning.enabled:
+        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
+        return {"type": "adaptive"}
+    return None
+
+
+# --- stop reasons --------------------------------------------------------------------
+
+"""How Claude's stop reasons are spelled; another provider's ``STOP`` or ``Stop`` is not one."""
+
+
+FINISH_MARKER = "_finish_reason"
+"""Response-bag key holding a stop-reason word the codec read and does not know, so it is
+written back (and only then: the word alone does not say which provider sent it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopReasons:
+    """One format's stop-reason words, read and written by Claude's rules.
+
+    A word the API adds later decodes to ``other`` with the raw word kept and recorded in
+    the response's bag (:data:`FINISH_MARKER`), and encodes back as that word only with
+    that record: a raw word is written back only by the provider that read it. Another
+    provider's word (a Responses ``queued`` or ``cancelled`` status) is mapped from the
+    unified value instead, reported (issue 24 item 15)."""
+
+    words: Mapping[str, UnifiedFinishReason]
+    """Every documented word, with its unified reason."""
+    closest: Mapping[UnifiedFinishReason, str]
+    """The word sent for a unified reason that came without one of ours."""
+    field: str
+    """The wire field (``stop_reason``), for loss messages."""
+    provider: str
+    """The format's display name, for loss messages."""
+
+    def decode(self, raw: str | None, bag: dict[str, Any]) -> dict[str, Any] | None:
+        """The canonical reason for a wire word (None: no word yet, as while streaming); a
+        word this format does not document is also recorded in ``bag``."""
+        if raw is None:
+            return None
+        if raw not in self.words:
+            bag[FINISH_MARKER] = raw
+        return {"unified": self.words.get(raw, "other"), "raw": raw}
+
+    def encode(
+        self, finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    ) -> str | None:
+        """The wire word: the raw word when it is ours and agrees with the unified value, or
+        an unknown word ``bag`` (the response's own) records; else the closest word (a loss
+        when that changes the unified value)."""
+        if finish_reason is None:
+            return None
+        raw, unified = finish_reason.raw, finish_reason.unified
+        if raw is not None and self.words.get(raw) == unified:
+            return raw
+        if raw is not None and unified == "other" and raw not in self.words and raw == bag.get(FINISH_MARKER):
+            return raw  # most likely a word added after this was written: kept as sent
+        chosen = self.closest[unified]
+        if self.words[chosen] != unified:
+            losses.add(
+                at,
+                f"finish reason {unified!r}",
+                f"{self.provider} has no such {self.field}; sent as {chosen!r}",
+                "metadata",
+            )
+        return chosen

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
@@ -61,9 +62,10 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any]
 
 
 def encode_finish_reason(
-    reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+    reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire value for ``reason``; ``bag`` is the choice's (or finish event's) own bag."""
+    losses = context.losses
     if reason is None:
         return None
     raw = reason.raw

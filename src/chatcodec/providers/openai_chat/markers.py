@@ -63,7 +63,10 @@ names drop the ``_`` (``options={"reasoning_field": ...}``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import ProviderKit
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
@@ -80,3 +83,14 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {
+    "reasoning_field": "_reasoning_field",
+    "max_tokens_key": "_max_tokens_key",
+    **RULE_OPTIONS,
+}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: where another provider's reasoning goes (see
+``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
+servers without ``max_completion_tokens``). The codec reads them into
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -36,13 +36,14 @@ from chatcodec.messages import (
     UserMessage,
 )
 from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
-from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Wire messages as canonical message dicts (tool results grouped)."""
     decoded: list[dict[str, Any]] = []
     ids = functions.CallIds()
@@ -77,20 +78,21 @@ def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
 # --- encode --------------------------------------------------------------------------
 
 
-def encode_messages(
-    messages: list[AnyMessage], reasoning_field: str | None, losses: LossRecorder
-) -> list[dict[str, Any]]:
-    """Canonical messages as wire messages."""
+def encode_messages(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+    """``messages[start:]`` as wire messages (the whole list: OpenAI keeps system
+    messages in it, so the request passes 0)."""
+    losses = context.losses
+    reasoning_field = reasoning.option(context, ("provider_options", PROVIDER, reasoning.OPTION))
     wire: list[dict[str, Any]] = []
     moved: list[dict[str, Any]] = []  # media from tool results, sent after the tool group
-    for index, message in enumerate(messages):
+    for index, message in enumerate(messages[start:], start):
         at: Steps = ("messages", index)
         if moved and not isinstance(message, ToolMessage):
             wire.append({"role": "user", "content": moved})
             moved = []
         match message:
             case SystemMessage() | UserMessage():
-                plain = _encode_plain(message, losses, at)
+                plain = _encode_plain(message, context, at)
                 if plain is not None:
                     wire.append(plain)
             case AssistantMessage():
@@ -100,7 +102,7 @@ def encode_messages(
                 else:
                     wire.append(encoded)
             case ToolMessage():
-                wire.extend(_encode_tool_message(message, moved, losses, at))
+                wire.extend(_encode_tool_message(message, moved, context, at))
             case TextMessage():
                 losses.add(at, "text message", "OpenAI Chat has no raw-text role; sent as a user message")
                 wire.append({"role": "user", "content": message.content})
@@ -111,14 +113,15 @@ def encode_messages(
     return wire
 
 
-def _encode_plain(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_plain(message: SystemMessage | UserMessage, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    losses = context.losses
     KIT.report_foreign(losses, message.provider_metadata, at)
     wire: dict[str, Any] = {**wire_fields(KIT.own(message.provider_metadata)), "role": message.role}
     if isinstance(message.content, str):
         wire["content"] = message.content
     else:
         encoded = (
-            parts.encode_part(part, losses, (*at, "content", index)) for index, part in enumerate(message.content)
+            parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(message.content)
         )
         wire["content"] = [part for part in encoded if part is not None]
         if message.content and not wire["content"]:
@@ -134,8 +137,9 @@ _ON_PARTS = "OpenAI cache breakpoints sit on content parts"
 
 
 def _encode_tool_message(
-    message: ToolMessage, moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+    message: ToolMessage, moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> list[dict[str, Any]]:
+    losses = context.losses
     KIT.report_foreign(losses, message.provider_metadata, at)
     if message.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
@@ -143,14 +147,15 @@ def _encode_tool_message(
         losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
     shared = wire_fields(KIT.own(message.provider_metadata))
     return [
-        _encode_result(result, shared, moved, losses, (*at, "content", index))
+        _encode_result(result, shared, moved, context, (*at, "content", index))
         for index, result in enumerate(message.content)
     ]
 
 
 def _encode_result(
-    result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+    result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> dict[str, Any]:
+    losses = context.losses
     KIT.report_foreign(losses, result.provider_metadata, at)
     own = {**shared, **wire_fields(KIT.own(result.provider_metadata))}
     function_message = functions.encode_function_message(result, own)
@@ -162,7 +167,7 @@ def _encode_result(
     if isinstance(result.content, str):
         wire["content"] = result.content
     else:
-        wire["content"] = _result_content(result.content, moved, losses, at)
+        wire["content"] = _result_content(result.content, moved, context, at)
     _result_losses(result, losses, at, named=False)
     cache_control.write(wire, result.cache_control, result.provider_metadata, losses, at, why=_ON_PARTS)
     return wire
@@ -179,14 +184,15 @@ def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, n
 
 
 def _result_content(
-    content: list[ToolResultContentPart], moved: list[dict[str, Any]], losses: LossRecorder, at: Steps
+    content: list[ToolResultContentPart], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> list[dict[str, Any]] | str:
     """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each)."""
+    losses = context.losses
     kept: list[dict[str, Any]] = []
     for index, part in enumerate(content):
         steps = (*at, "content", index)
         stays = isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == PROVIDER)
-        encoded = parts.encode_part(part, losses, steps)
+        encoded = parts.encode_part(part, context, steps)
         if encoded is None:
             continue
         if stays:

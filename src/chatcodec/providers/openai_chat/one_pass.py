@@ -25,6 +25,7 @@ from pydantic_core import core_schema as cs
 
 from chatcodec.compat import source_from_url
 from chatcodec.providers.kit import leftovers
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
 from chatcodec.providers.openai_chat import request as general
 from chatcodec.providers.openai_chat.markers import PROVIDER
@@ -123,8 +124,9 @@ def decode_request(payload: object) -> dict[str, Any] | None:
         return data
     bag: dict[str, Any] = {}
     mapped = ["messages"]
+    context = DecodeContext(PROVIDER)
     for decoder in general.DECODERS:
-        mapped += decoder(wire, data, bag)
+        mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}

@@ -14,19 +14,25 @@ from typing import Any, assert_never
 from chatcodec import compat
 from chatcodec._narrow import as_dict
 from chatcodec.content import (
+    AnyPart,
     AudioPart,
     Base64Source,
     DocumentPart,
     FileSource,
     ImagePart,
     OpaquePart,
+    RefusalPart,
     TextPart,
     TextSource,
+    ThinkingPart,
+    ToolResultPart,
+    ToolUsePart,
     UrlSource,
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
@@ -106,7 +112,7 @@ IMAGE_URL_STRING = "_image_url"
 
 
 def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
-    if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.WireImagePart)
+    if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.ImagePart)
         bare = _finish(
             {"type": "image", "source": compat.source_from_url(part["image_url"])}, part, ("type", "image_url")
         )
@@ -157,11 +163,12 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------
 
-EncodablePart = TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart
 
-
-def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold it."""
+def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold
+    it. Calls, results, reasoning and refusals are not content parts here: the message
+    encoders place them in their own fields, so they never reach this function."""
+    losses = context.losses
     KIT.report_foreign(losses, part.provider_metadata, at)
     match part:
         case TextPart():
@@ -174,6 +181,9 @@ def encode_part(part: EncodablePart, losses: LossRecorder, at: Steps) -> dict[st
             return _encode_document(part, losses, at)
         case OpaquePart():
             return encode_opaque(part, losses, at)
+        case ThinkingPart() | ToolUsePart() | ToolResultPart() | RefusalPart():
+            losses.add(at, f"{part.type} part", "OpenAI Chat content holds no such part")
+            return None
         case _:
             assert_never(part)
 

@@ -40,6 +40,7 @@ from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, path, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 STRING_FIELDS = ("reasoning_content", "reasoning")
@@ -51,7 +52,10 @@ CONTENT = "content"
 """``field`` of a Mistral thinking part, which lives inside ``content``."""
 
 OPTION = "_reasoning_field"
-"""The encoder option, as a marker (its public name is ``reasoning_field``)."""
+"""The option as a bag key (``provider_options[PROVIDER]``): its spelling before options
+were read into the context, still how callers and stored requests set it."""
+PUBLIC_OPTION = "reasoning_field"
+"""The option's public name (:attr:`~chatcodec.providers.kit.context.EncodeContext.options`)."""
 
 OUTPUT_DEFAULT = "reasoning_content"
 """Where a response or stream puts another provider's reasoning when no option says."""
@@ -151,17 +155,18 @@ def chunk_text(chunks: list[Any]) -> str:
 # --- encode --------------------------------------------------------------------------
 
 
-def option(bag: Mapping[str, Any], at: Steps) -> str | None:
-    """The ``_reasoning_field`` option, checked."""
-    value = bag.get(OPTION)
+def option(context: EncodeContext, at: Steps) -> str | None:
+    """The ``reasoning_field`` option (spelled ``_reasoning_field`` in a bag), checked;
+    ``at`` is where the caller spelled it, for the error."""
+    value = context.option(PUBLIC_OPTION)
     if value is None or value in FIELDS:
         return value
     raise PayloadError(f"reasoning_field must be one of {', '.join(FIELDS)}, not {value!r}", path(*at))
 
 
-def output_option(bag: Mapping[str, Any], at: Steps) -> str | None:
+def output_option(context: EncodeContext, at: Steps) -> str | None:
     """The option for a response or stream: :data:`OUTPUT_DEFAULT` unless set (``None`` drops)."""
-    return option(bag, at) if OPTION in bag else OUTPUT_DEFAULT
+    return option(context, at) if PUBLIC_OPTION in context.options else OUTPUT_DEFAULT
 
 
 def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:

@@ -21,7 +21,8 @@ from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers.kit import leftovers, present, wire_fields
-from chatcodec.providers.openai_chat import reasoning, settings, tools
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
@@ -34,45 +35,49 @@ _SAME_NAME_TOO = ("seed", "stream")
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 _MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
 
-Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], list[str]]
+Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
 """Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
 
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a request body; everything without a canonical field is kept."""
     validated = validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request")
     wire: dict[str, Any] = dict(validated)
-    data: dict[str, Any] = {"messages": decode_messages(wire["messages"])}
+    data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
     for decoder in DECODERS:
-        mapped += decoder(wire, data, bag)
+        mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, data)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
     wire = validate_with(WIRE_MESSAGES_ADAPTER, messages, "OpenAI Chat messages")
-    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire]), "Messages")
+    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire], context), "Messages")
 
 
-def _decode_same_name(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_same_name(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     keys = present(wire, *_SAME_NAME, *_SAME_NAME_TOO)
     data.update((key, wire[key]) for key in keys)
     return keys
 
 
-def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    tools.decode_tools(wire, data, bag)
+def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    tools.decode_tools(wire, data, bag, context)
     return [key for key in ("tools", "tool_choice") if key in data]
 
 
-def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_max_tokens(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     for key in _MAX_TOKENS_KEYS:
         value = wire.get(key)
         if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
@@ -83,7 +88,7 @@ def _decode_max_tokens(wire: dict[str, Any], data: dict[str, Any], bag: dict[str
     return []
 
 
-def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
     stop = wire.get("stop")
     if isinstance(stop, str):
         data["stop"] = [stop]
@@ -95,8 +100,10 @@ def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]
     return ["stop"]
 
 
-def _decode_settings(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
-    settings.decode_settings(wire, data, bag)
+def _decode_settings(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    settings.decode_settings(wire, data, bag, context)
     return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
 
 
@@ -112,7 +119,9 @@ ordinary lines for ``n: 1`` alone)."""
 _DEFAULTS = "_defaults"
 
 
-def _decode_defaults(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_defaults(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     found = {
         key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
     }
@@ -126,7 +135,9 @@ def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in kept.items() if key in NEUTRAL and value == NEUTRAL[key]}
 
 
-def _decode_metadata(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> list[str]:
+def _decode_metadata(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
     metadata = wire.get("metadata")
     if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
         return []
@@ -147,32 +158,33 @@ DECODERS: tuple[Decoder, ...] = (
 # --- encode --------------------------------------------------------------------------
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-    """Write a request body; what OpenAI cannot carry is recorded in ``losses``."""
+def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
+    """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
+    losses = context.losses
     request = with_results_after_calls(request, losses, "OpenAI Chat")
     KIT.report_foreign(losses, request.provider_options, ("provider_options",))
     bag = KIT.own(request.provider_options)
-    reasoning_field = reasoning.option(bag, ("provider_options", PROVIDER, reasoning.OPTION))
     wire = {**_neutral_fields(bag), **wire_fields(bag)}
     if request.model is not None:
         wire["model"] = request.model
-    wire["messages"] = encode_messages(request.messages, reasoning_field, losses)
-    tools.encode_tools(request, wire, bag, losses)
-    _encode_knobs(request, bag, wire, losses)
-    settings.encode_settings(request, wire, bag, losses)
+    wire["messages"] = encode_messages(request.messages, 0, context)
+    tools.encode_tools(request, wire, bag, context)
+    _encode_knobs(request, context, wire)
+    settings.encode_settings(request, wire, bag, context)
     if request.cache_control is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why, "setting")
     return wire
 
 
-def _encode_knobs(request: ChatRequest, bag: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, Any]) -> None:
+    losses, bag = context.losses, KIT.own(request.provider_options)
     for key in (*_SAME_NAME[1:], *_SAME_NAME_TOO):
         value = getattr(request, key)
         if value is not None:
             wire[key] = value
     if request.max_tokens is not None:
-        spelled = bag.get("_max_tokens_key")
+        spelled = context.option("max_tokens_key")
         wire[spelled if spelled in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
     if request.stop:
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1

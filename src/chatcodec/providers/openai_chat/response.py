@@ -22,8 +22,8 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.errors import ProviderAPIError
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec.providers.openai_chat.finish_reason import (
@@ -41,7 +41,7 @@ OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a response body; everything without a canonical field is kept.
 
     An error body (``{"error": {...}}``, what a 4xx/5xx carries) raises
@@ -79,11 +79,12 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
-    """Write a response body; what OpenAI cannot carry is recorded in ``losses``."""
+def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
+    """Write a response body; what OpenAI cannot carry is recorded in ``context.losses``."""
+    losses = context.losses
     KIT.report_foreign(losses, response.provider_metadata, ())
     bag = KIT.own(response.provider_metadata)
-    reasoning_field = reasoning.output_option(bag, ("provider_metadata", "openai-chat", reasoning.OPTION))
+    reasoning_field = reasoning.output_option(context, ("provider_metadata", "openai-chat", reasoning.OPTION))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:
@@ -95,23 +96,24 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [
-        _encode_choice(choice, reasoning_field, losses, index) for index, choice in enumerate(response.choices)
+        _encode_choice(choice, reasoning_field, context, index) for index, choice in enumerate(response.choices)
     ]
     if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+        wire["usage"] = encode_usage(response.usage, context, ("usage",))
     return wire
 
 
 def _encode_choice(
-    choice: ResponseChoice, reasoning_field: str | None, losses: LossRecorder, index: int
+    choice: ResponseChoice, reasoning_field: str | None, context: EncodeContext, index: int
 ) -> dict[str, Any]:
+    losses = context.losses
     KIT.report_foreign(losses, choice.provider_metadata, ("choices", index))
     bag = KIT.own(choice.provider_metadata)
     message = encode_assistant(choice.message, reasoning_field, losses, ("choices", index, "message"), response=True)
     wire = {**wire_fields(bag), "index": choice.index, "message": message}
     at = ("choices", index, "finish_reason")
     if choice.finish_reason is not None:
-        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag, losses, at)
+        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag, context, at)
     elif "finish_reason" not in wire and "finish_reason" not in absent_keys(bag):
         wire["finish_reason"] = encode_unknown_finish(losses, at)
     return wire

@@ -14,21 +14,25 @@ from typing import Any, get_args
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import present, unmapped
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
 _EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 _OTHER_REASONING = ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts")
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning_effort`` and ``response_format``."""
     _decode_reasoning_effort(request, canonical)
     _decode_response_format(request, canonical, bag)
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``reasoning_effort`` and ``response_format`` (``bag`` is the request's own bag,
     unused: the wire fields kept from decoding are already in ``wire``)."""
+    losses = context.losses
     if request.reasoning is not None:
         _encode_reasoning(request.reasoning, wire, losses)
     _encode_response_format(request.response_format, wire, losses)

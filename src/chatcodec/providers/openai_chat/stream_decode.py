@@ -44,7 +44,8 @@ goes through the wire adapter, whose errors name the chunk (``$[n]``) and the pa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from functools import partial
 from operator import itemgetter
 from typing import Any, cast
 
@@ -52,9 +53,10 @@ import pydantic_core
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.canonical_validation import validate_with
-from chatcodec.errors import ChatcodecError, StreamError, ValidationError
-from chatcodec.providers.kit import canonical_refusal, mark_absent
+from chatcodec.errors import StreamError, ValidationError
 from chatcodec.providers.kit import leftovers as rest
+from chatcodec.providers.kit import mark_absent
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
@@ -62,6 +64,7 @@ from chatcodec.providers.openai_chat.response import error_event
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
+from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import (
     AnyStreamEvent,
@@ -83,14 +86,6 @@ _ENVELOPE = itemgetter("id", "object", "created", "model")
 _CHOICE = itemgetter("index", "delta", "finish_reason")
 _FRAGMENT = itemgetter("index", "function")
 _CONTINUED_REASONING = ("reasoning_content", "reasoning")
-
-
-def decode_stream(events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-    """Map wire chunks to canonical events, lazily."""
-    decoder = StreamDecoder()
-    for event in events:
-        yield from decoder.feed(event)
-    yield from decoder.close()
 
 
 class _Choice:
@@ -139,26 +134,23 @@ class _Choice:
         return index
 
 
-class StreamDecoder:
+class StreamDecoder(FeedByReading):
     """Push-style decoding: feed chunks as they arrive (from a sync or async source).
 
     ``builder`` receives what the chunks mean; by default one that emits canonical events,
     which :meth:`feed` returns.
     """
 
-    def __init__(self, builder: StreamBuilder | None = None) -> None:
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self._count = 0
         self._start: dict[str, Any] | None = None
         self._envelope: tuple[Any, ...] | None = None
         self._choices: dict[int, _Choice] = {}
         self._extras: dict[str, Any] | None = None  # for the choice's first delta or finish
         self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """Canonical events for one wire chunk; errors name it by its position."""
-        self.read((event,))
-        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """Parts a cut-off stream left open stay as they are; a custom tool call it cut
@@ -227,12 +219,7 @@ class StreamDecoder:
             except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
                 pass
             self._count = count
-            try:
-                self._read(event, count - 1)
-            except ChatcodecError:
-                raise
-            except pydantic_core.ValidationError as error:
-                raise canonical_refusal(error, count - 1) from None
+            read_event(partial(self._read, position=count - 1), event, count - 1)
             envelope = self._envelope
         self._count = count
 

@@ -1,4 +1,4 @@
-"""Canonical stream events to ``chat.completion.chunk`` dicts (:func:`encode_stream`), so a
+"""Canonical stream events to ``chat.completion.chunk`` dicts (:class:`StreamEncoder`), so a
 proxy can serve the OpenAI streaming API from any upstream, and those as SSE text
 (:func:`to_sse`).
 
@@ -31,16 +31,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec.providers.kit.context import EncodeContext, read_options
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
@@ -67,36 +67,6 @@ from chatcodec.stream_events import (
 )
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
-
-
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Map canonical events to wire chunks, lazily."""
-    writer = StreamWriter(losses)
-    for number, event in enumerate(events):
-        yield from writer.event(event, number)
-    yield from writer.close()
-
-
-def stream_encoder(losses: LossRecorder) -> StreamEncoder:
-    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
-    return StreamEncoder(losses)
-
-
-class StreamEncoder:
-    """:class:`StreamWriter` numbering the events it is fed (loss paths name them)."""
-
-    def __init__(self, losses: LossRecorder) -> None:
-        self._writer = StreamWriter(losses)
-        self._number = 0
-
-    def feed(self, event: AnyStreamEvent) -> list[dict[str, Any]]:
-        """The chunks for ``event`` (often none or one)."""
-        self._number += 1
-        return self._writer.event(event, self._number - 1)
-
-    def close(self) -> list[dict[str, Any]]:
-        """The usage chunk, when one is owed."""
-        return self._writer.close()
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -156,20 +126,26 @@ class _ChoiceState:
     finished: bool = False
 
 
-class StreamWriter:
+class StreamEncoder:
     """Turns canonical events into wire chunks, one event at a time."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self._losses = losses
+    def __init__(self, context: EncodeContext) -> None:
+        self._context = context
+        self._losses = context.losses
         self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
         self._option: str | None = reasoning.OUTPUT_DEFAULT
         self._include_usage: bool | None = None
         self._usage: UsageEvent | None = None  # merged, sent once at the end
         self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
+        self._number = -1
 
-    def event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
+    def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks for one event (often none or one)."""
+        self._number += 1
+        return iter(self._event(event, self._number))
+
+    def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
         at = (number,)
         match event:
             case ResponseStartEvent():
@@ -191,7 +167,8 @@ class StreamWriter:
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        self._option = reasoning.output_option(bag, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._context = replace(self._context, options=read_options(bag, OPTIONS))  # options ride on the start
+        self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
         include_usage = bag.get(INCLUDE_USAGE)
         self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
@@ -243,7 +220,7 @@ class StreamWriter:
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         state = self._state(event.choice)
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
-        word = encode_finish_reason(event.finish_reason, bag, self._losses, (*at, "finish_reason"))
+        word = encode_finish_reason(event.finish_reason, bag, self._context, (*at, "finish_reason"))
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
@@ -281,7 +258,7 @@ class StreamWriter:
                 held.update(KIT.claim(self._losses, metadata, (*at, name)))
         state.held_at = at
 
-    def close(self) -> list[dict[str, Any]]:
+    def close(self) -> Iterator[dict[str, Any]]:
         """The usage chunk (see the module docstring); report the choice data no finish
         came for (see :meth:`_choice_data`)."""
         for state in self._choices.values():
@@ -290,9 +267,9 @@ class StreamWriter:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
         if self._usage is None or self._include_usage is False:
-            return []
-        usage = encode_usage(self._usage.usage, self._losses, (*self._usage_at, "usage"))
-        return [self._chunk([], self._usage, usage=usage)]
+            return iter(())
+        usage = encode_usage(self._usage.usage, self._context, (*self._usage_at, "usage"))
+        return iter((self._chunk([], self._usage, usage=usage),))
 
     def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
         """Merge ``event`` into the usage held for the end (later counts replace earlier

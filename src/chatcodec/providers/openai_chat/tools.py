@@ -16,6 +16,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.parts import opaque
@@ -25,7 +26,9 @@ from chatcodec.tools import ToolDefinition
 _DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools`` and ``tool_choice`` (``bag`` is the request's own
     bag, unused: what is not mapped stays in the request's leftovers)."""
     _decode_function_tools(request, canonical)
@@ -72,9 +75,10 @@ def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
     data["tool_choice"] = {"type": "tool", "name": function["name"]}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools`` (function tools, and this provider's own tools at their places) and
     ``tool_choice``; ``bag`` is the request's own bag (unused: OpenAI keeps nothing there)."""
+    losses = context.losses
     tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(request.tools)]
     for index, tool in enumerate(request.provider_tools):
         if tool.provider != PROVIDER:

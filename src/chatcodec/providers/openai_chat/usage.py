@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.response import Usage
 
@@ -52,8 +52,9 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, losses: LossRecorder, at: tuple[int | str, ...]) -> dict[str, Any]:
+def encode_usage(usage: Usage, context: EncodeContext, at: tuple[int | str, ...]) -> dict[str, Any]:
     """The wire ``usage`` object."""
+    losses = context.losses
     KIT.report_foreign(losses, usage.provider_metadata, at)
     bag = KIT.own(usage.provider_metadata)
     left_out = absent_keys(bag)

@@ -35,7 +35,7 @@ ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 
 
 @wire_shape
-class WireCacheBreakpoint(TypedDict):
+class CacheBreakpoint(TypedDict):
     """``prompt_cache_breakpoint``: an explicit prompt-cache breakpoint after the part."""
 
     mode: str
@@ -43,64 +43,64 @@ class WireCacheBreakpoint(TypedDict):
 
 
 @wire_shape
-class WireTextPart(TypedDict):
+class TextPart(TypedDict):
     type: Literal["text"]
     text: str
-    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+    prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
 @wire_shape
-class WireImageUrl(TypedDict):
+class ImageUrl(TypedDict):
     url: NonEmpty
     detail: NotRequired[str]
 
 
 @wire_shape
-class WireImagePart(TypedDict):
+class ImagePart(TypedDict):
     """``image_url`` may be the URL itself: litellm types it ``Union[str,
     ChatCompletionImageUrlObject]`` (``litellm/types/llms/openai.py``), and callers of
     litellm and llama.cpp-style servers send it so (OpenAI itself takes the object only)."""
 
     type: Literal["image_url"]
-    image_url: WireImageUrl | NonEmpty
-    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+    image_url: ImageUrl | NonEmpty
+    prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
 @wire_shape
-class WireInputAudio(TypedDict):
+class InputAudio(TypedDict):
     data: str
     format: str
 
 
 @wire_shape
-class WireAudioPart(TypedDict):
+class AudioPart(TypedDict):
     type: Literal["input_audio"]
-    input_audio: WireInputAudio
-    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+    input_audio: InputAudio
+    prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
 @wire_shape
-class WireFile(TypedDict):
+class File(TypedDict):
     file_data: NotRequired[str]
     file_id: NotRequired[NonEmpty]
     filename: NotRequired[str]
 
 
 @wire_shape
-class WireFilePart(TypedDict):
+class FilePart(TypedDict):
     type: Literal["file"]
-    file: WireFile
-    prompt_cache_breakpoint: NotRequired[WireCacheBreakpoint]
+    file: File
+    prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
 @wire_shape
-class WireRefusalPart(TypedDict):
+class RefusalPart(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
 @wire_shape
-class WireThinkingPart(TypedDict):
+class ThinkingPart(TypedDict):
     """Mistral's reasoning part inside ``content``: ``thinking`` is a list of text chunks."""
 
     type: Literal["thinking"]
@@ -108,32 +108,32 @@ class WireThinkingPart(TypedDict):
 
 
 @wire_shape
-class WireUnknownPart(TypedDict):
+class UnknownPart(TypedDict):
     """A part type this codec does not know; kept whole as an opaque part."""
 
     type: str
 
 
-WireUserPart = Annotated[
-    Annotated[WireTextPart, Tag("text")]
-    | Annotated[WireImagePart, Tag("image_url")]
-    | Annotated[WireAudioPart, Tag("input_audio")]
-    | Annotated[WireFilePart, Tag("file")]
-    | Annotated[WireUnknownPart, Tag("unknown")],
+UserPart = Annotated[
+    Annotated[TextPart, Tag("text")]
+    | Annotated[ImagePart, Tag("image_url")]
+    | Annotated[AudioPart, Tag("input_audio")]
+    | Annotated[FilePart, Tag("file")]
+    | Annotated[UnknownPart, Tag("unknown")],
     tagged(("text", "image_url", "input_audio", "file")),
 ]
 
-WireTextOnlyPart = WireUserPart
+TextOnlyPart = UserPart
 """Parts of system, developer and tool messages. OpenAI documents text only there, but the
 decoder reads every part by its ``type``, so a media part (an image a compatible server let
 through) is validated as strictly as in a user message: a bad one is refused at its path,
 never a ``KeyError`` from the decoder (issue 10, item 14)."""
 
-WireAssistantPart = Annotated[
-    Annotated[WireTextPart, Tag("text")]
-    | Annotated[WireRefusalPart, Tag("refusal")]
-    | Annotated[WireThinkingPart, Tag("thinking")]
-    | Annotated[WireUnknownPart, Tag("unknown")],
+AssistantPart = Annotated[
+    Annotated[TextPart, Tag("text")]
+    | Annotated[RefusalPart, Tag("refusal")]
+    | Annotated[ThinkingPart, Tag("thinking")]
+    | Annotated[UnknownPart, Tag("unknown")],
     tagged(("text", "refusal", "thinking")),
 ]
 
@@ -142,7 +142,7 @@ WireAssistantPart = Annotated[
 
 
 @wire_shape
-class WireFunctionCall(TypedDict):
+class FunctionCall(TypedDict):
     """A call's function; ``arguments`` is JSON text, or (litellm, some compatible
     servers) the JSON object itself."""
 
@@ -151,14 +151,14 @@ class WireFunctionCall(TypedDict):
 
 
 @wire_shape
-class WireToolCall(TypedDict):
+class ToolCall(TypedDict):
     id: str
     type: NotRequired[Literal["function"]]
-    function: WireFunctionCall
+    function: FunctionCall
 
 
 @wire_shape
-class WireUnknownToolCall(TypedDict):
+class UnknownToolCall(TypedDict):
     """A custom-tool call (``type: custom``) or another kind: kept whole."""
 
     type: str
@@ -172,14 +172,14 @@ def _tool_call_tag(value: Any) -> str:
     return "function" if kind == "function" else "unknown"
 
 
-WireAnyToolCall = Annotated[
-    Annotated[WireToolCall, Tag("function")] | Annotated[WireUnknownToolCall, Tag("unknown")],
+AnyToolCall = Annotated[
+    Annotated[ToolCall, Tag("function")] | Annotated[UnknownToolCall, Tag("unknown")],
     Discriminator(_tool_call_tag),
 ]
 
 
 @wire_shape
-class WireReasoningDetail(TypedDict):
+class ReasoningDetail(TypedDict):
     """One entry of OpenRouter's ``reasoning_details`` (``reasoning.text``, ``.summary``,
     ``.encrypted``); the same shape streams as fragments keyed by ``index``."""
 
@@ -197,41 +197,41 @@ class WireReasoningDetail(TypedDict):
 
 
 @wire_shape
-class WireSystemMessage(TypedDict):
+class SystemMessage(TypedDict):
     role: Literal["system", "developer"]
-    content: str | list[WireTextOnlyPart]
+    content: str | list[TextOnlyPart]
     name: NotRequired[str | None]
 
 
 @wire_shape
-class WireUserMessage(TypedDict):
+class UserMessage(TypedDict):
     role: Literal["user"]
-    content: str | list[WireUserPart]
+    content: str | list[UserPart]
     name: NotRequired[str | None]
 
 
 @wire_shape
-class WireAssistantMessage(TypedDict):
+class AssistantMessage(TypedDict):
     role: Literal["assistant"]
-    content: NotRequired[str | list[WireAssistantPart] | None]
+    content: NotRequired[str | list[AssistantPart] | None]
     refusal: NotRequired[str | None]
     name: NotRequired[str | None]
-    tool_calls: NotRequired[list[WireAnyToolCall] | None]
-    function_call: NotRequired[WireFunctionCall | None]
+    tool_calls: NotRequired[list[AnyToolCall] | None]
+    function_call: NotRequired[FunctionCall | None]
     reasoning_content: NotRequired[str | None]
     reasoning: NotRequired[str | None]
-    reasoning_details: NotRequired[list[WireReasoningDetail] | None]
+    reasoning_details: NotRequired[list[ReasoningDetail] | None]
 
 
 @wire_shape
-class WireToolMessage(TypedDict):
+class ToolMessage(TypedDict):
     role: Literal["tool"]
     tool_call_id: str
-    content: str | list[WireTextOnlyPart]
+    content: str | list[TextOnlyPart]
 
 
 @wire_shape
-class WireFunctionMessage(TypedDict):
+class FunctionMessage(TypedDict):
     """The deprecated ``function`` role: the result of an assistant's ``function_call``."""
 
     role: Literal["function"]
@@ -240,20 +240,20 @@ class WireFunctionMessage(TypedDict):
 
 
 @wire_shape
-class WireUnknownRoleMessage(TypedDict):
+class UnknownRoleMessage(TypedDict):
     """Catch-all so an unknown or missing role is reported at ``.role``."""
 
     role: Literal["system", "developer", "user", "assistant", "tool", "function"]
 
 
-WireMessage = Annotated[
-    Annotated[WireSystemMessage, Tag("system")]
-    | Annotated[WireSystemMessage, Tag("developer")]
-    | Annotated[WireUserMessage, Tag("user")]
-    | Annotated[WireAssistantMessage, Tag("assistant")]
-    | Annotated[WireToolMessage, Tag("tool")]
-    | Annotated[WireFunctionMessage, Tag("function")]
-    | Annotated[WireUnknownRoleMessage, Tag("unknown")],
+Message = Annotated[
+    Annotated[SystemMessage, Tag("system")]
+    | Annotated[SystemMessage, Tag("developer")]
+    | Annotated[UserMessage, Tag("user")]
+    | Annotated[AssistantMessage, Tag("assistant")]
+    | Annotated[ToolMessage, Tag("tool")]
+    | Annotated[FunctionMessage, Tag("function")]
+    | Annotated[UnknownRoleMessage, Tag("unknown")],
     tagged(ROLES, key="role"),
 ]
 
@@ -262,7 +262,7 @@ WireMessage = Annotated[
 
 
 @wire_shape
-class WireFunctionDefinition(TypedDict):
+class FunctionDefinition(TypedDict):
     name: NonEmpty
     description: NotRequired[str | None]
     parameters: NotRequired[dict[str, Any] | None]
@@ -270,53 +270,53 @@ class WireFunctionDefinition(TypedDict):
 
 
 @wire_shape
-class WireFunctionTool(TypedDict):
+class FunctionTool(TypedDict):
     type: Literal["function"]
-    function: WireFunctionDefinition
+    function: FunctionDefinition
 
 
 @wire_shape
-class WireUnknownTool(TypedDict):
+class UnknownTool(TypedDict):
     """A custom tool (``type: custom``) or another kind: kept whole."""
 
     type: str
 
 
-WireTool = Annotated[
-    Annotated[WireFunctionTool, Tag("function")] | Annotated[WireUnknownTool, Tag("unknown")],
+Tool = Annotated[
+    Annotated[FunctionTool, Tag("function")] | Annotated[UnknownTool, Tag("unknown")],
     tagged(("function",)),
 ]
 
 
 @wire_shape
-class WireNamedFunction(TypedDict):
+class NamedFunction(TypedDict):
     name: str
 
 
 @wire_shape
-class WireNamedToolChoice(TypedDict):
+class NamedToolChoice(TypedDict):
     type: Literal["function"]
-    function: WireNamedFunction
+    function: NamedFunction
 
 
 @wire_shape
-class WireOtherToolChoice(TypedDict):
+class OtherToolChoice(TypedDict):
     """``allowed_tools``, a named custom tool, or a future kind: kept as it is."""
 
     type: str
 
 
-WireToolChoice = (
+ToolChoice = (
     Literal["none", "auto", "required"]
     | Annotated[
-        Annotated[WireNamedToolChoice, Tag("function")] | Annotated[WireOtherToolChoice, Tag("unknown")],
+        Annotated[NamedToolChoice, Tag("function")] | Annotated[OtherToolChoice, Tag("unknown")],
         tagged(("function",)),
     ]
 )
 
 
 @wire_shape
-class WireJsonSchema(TypedDict):
+class JsonSchema(TypedDict):
     name: str
     description: NotRequired[str | None]
     schema: NotRequired[dict[str, Any] | None]
@@ -324,18 +324,18 @@ class WireJsonSchema(TypedDict):
 
 
 @wire_shape
-class WireJsonSchemaFormat(TypedDict):
+class JsonSchemaFormat(TypedDict):
     type: Literal["json_schema"]
-    json_schema: WireJsonSchema
+    json_schema: JsonSchema
 
 
 @wire_shape
-class WireSimpleFormat(TypedDict):
+class SimpleFormat(TypedDict):
     type: Literal["text", "json_object"]
 
 
 @wire_shape
-class WireOtherFormat(TypedDict):
+class OtherFormat(TypedDict):
     type: str
 
 
@@ -346,20 +346,20 @@ def _response_format_tag(value: Any) -> str:
     return "simple" if kind in ("text", "json_object") else "unknown"
 
 
-WireResponseFormat = Annotated[
-    Annotated[WireJsonSchemaFormat, Tag("json_schema")]
-    | Annotated[WireSimpleFormat, Tag("simple")]
-    | Annotated[WireOtherFormat, Tag("unknown")],
+ResponseFormat = Annotated[
+    Annotated[JsonSchemaFormat, Tag("json_schema")]
+    | Annotated[SimpleFormat, Tag("simple")]
+    | Annotated[OtherFormat, Tag("unknown")],
     Discriminator(_response_format_tag),
 ]
 
 
 @wire_shape
-class WireRequest(TypedDict):
+class Request(TypedDict):
     model: NotRequired[str]
-    messages: list[WireMessage]
-    tools: NotRequired[list[WireTool] | None]
-    tool_choice: NotRequired[WireToolChoice | None]
+    messages: list[Message]
+    tools: NotRequired[list[Tool] | None]
+    tool_choice: NotRequired[ToolChoice | None]
     parallel_tool_calls: NotRequired[bool | None]
     max_tokens: NotRequired[int | None]
     max_completion_tokens: NotRequired[int | None]
@@ -370,15 +370,15 @@ class WireRequest(TypedDict):
     presence_penalty: NotRequired[Number | None]
     seed: NotRequired[int | None]
     reasoning_effort: NotRequired[str | None]
-    response_format: NotRequired[WireResponseFormat | None]
+    response_format: NotRequired[ResponseFormat | None]
     stream: NotRequired[bool | None]
     metadata: NotRequired[dict[str, Any] | None]
 
 
-REQUEST_ADAPTER: TypeAdapter[WireRequest] = TypeAdapter(WireRequest)
+REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request)
 """Validates a request body."""
 
-MESSAGES_ADAPTER: TypeAdapter[list[WireMessage]] = deferred_adapter(list[WireMessage])
+MESSAGES_ADAPTER: TypeAdapter[list[Message]] = deferred_adapter(list[Message])
 """Validates a bare ``messages`` list (conversation logs without a request around them)."""
 
 
@@ -394,89 +394,89 @@ wire does too (a negative one escaped as a bare pydantic error from a stream eve
 
 
 @wire_shape
-class WirePromptTokensDetails(TypedDict):
+class PromptTokensDetails(TypedDict):
     cached_tokens: NotRequired[Count | None]
     cache_write_tokens: NotRequired[Count | None]
 
 
 @wire_shape
-class WireCompletionTokensDetails(TypedDict):
+class CompletionTokensDetails(TypedDict):
     reasoning_tokens: NotRequired[Count | None]
 
 
 @wire_shape
-class WireUsage(TypedDict):
+class Usage(TypedDict):
     prompt_tokens: NotRequired[Count | None]
     completion_tokens: NotRequired[Count | None]
     total_tokens: NotRequired[int | None]
-    prompt_tokens_details: NotRequired[WirePromptTokensDetails | None]
-    completion_tokens_details: NotRequired[WireCompletionTokensDetails | None]
+    prompt_tokens_details: NotRequired[PromptTokensDetails | None]
+    completion_tokens_details: NotRequired[CompletionTokensDetails | None]
 
 
 @wire_shape
-class WireChoice(TypedDict):
+class Choice(TypedDict):
     index: ChoiceIndex
-    message: WireAssistantMessage
+    message: AssistantMessage
     finish_reason: NotRequired[str | None]
 
 
 @wire_shape
-class WireResponse(TypedDict):
+class Response(TypedDict):
     id: NotRequired[str]
     object: NotRequired[str]
     created: NotRequired[int]
     model: NotRequired[str]
-    choices: list[WireChoice]
-    usage: NotRequired[WireUsage | None]
+    choices: list[Choice]
+    usage: NotRequired[Usage | None]
 
 
 # --- stream ----------------------------------------------------------------------------
 
 
 @wire_shape
-class WireFunctionDelta(TypedDict):
+class FunctionDelta(TypedDict):
     name: NotRequired[str | None]
     arguments: NotRequired[str | None]
 
 
 @wire_shape
-class WireToolCallDelta(TypedDict):
+class ToolCallDelta(TypedDict):
     index: int
     id: NotRequired[str | None]
     type: NotRequired[str | None]
-    function: NotRequired[WireFunctionDelta | None]
+    function: NotRequired[FunctionDelta | None]
 
 
 @wire_shape
-class WireDelta(TypedDict):
+class Delta(TypedDict):
     role: NotRequired[str | None]
-    content: NotRequired[str | list[WireAssistantPart] | None]  # a list: Mistral streams thinking parts
+    content: NotRequired[str | list[AssistantPart] | None]  # a list: Mistral streams thinking parts
     refusal: NotRequired[str | None]
     reasoning_content: NotRequired[str | None]
     reasoning: NotRequired[str | None]
-    reasoning_details: NotRequired[list[WireReasoningDetail] | None]
-    tool_calls: NotRequired[list[WireToolCallDelta] | None]
+    reasoning_details: NotRequired[list[ReasoningDetail] | None]
+    tool_calls: NotRequired[list[ToolCallDelta] | None]
 
 
 @wire_shape
-class WireChunkChoice(TypedDict):
+class ChunkChoice(TypedDict):
     index: ChoiceIndex
-    delta: WireDelta
+    delta: Delta
     finish_reason: NotRequired[str | None]
 
 
 @wire_shape
-class WireChunk(TypedDict):
+class Chunk(TypedDict):
     id: NotRequired[str]
     object: NotRequired[str]
     created: NotRequired[int]
     model: NotRequired[str]
-    choices: list[WireChunkChoice]
-    usage: NotRequired[WireUsage | None]
+    choices: list[ChunkChoice]
+    usage: NotRequired[Usage | None]
 
 
-RESPONSE_ADAPTER: TypeAdapter[WireResponse] = TypeAdapter(WireResponse)
+RESPONSE_ADAPTER: TypeAdapter[Response] = TypeAdapter(Response)
 """Validates a ``chat.completion`` response body."""
 
-CHUNK_ADAPTER: TypeAdapter[WireChunk] = TypeAdapter(WireChunk)
+CHUNK_ADAPTER: TypeAdapter[Chunk] = TypeAdapter(Chunk)
 """Validates one ``chat.completion.chunk``."""

@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import Steps
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.response import FinishReason, UnifiedFinishReason
 
 STATUSES: dict[str, UnifiedFinishReason] = {
@@ -56,10 +57,13 @@ _WORDS: dict[UnifiedFinishReason, tuple[str, str | None]] = {
 
 
 def decode_finish_reason(
-    status: str | None, reason: object, tool_calls: bool, bag: dict[str, Any]
+    raw: str | None, bag: dict[str, Any], *, incomplete_reason: object = None, has_tool_calls: bool = False
 ) -> dict[str, Any] | None:
-    """The canonical finish reason for a ``status`` and incomplete ``reason``; an
-    undocumented word is also recorded in ``bag`` so it is written back."""
+    """The canonical finish reason for a ``status`` (``raw``) and, when it is
+    ``incomplete``, ``incomplete_details.reason``; a completed response with tool calls
+    finished for them. An undocumented word is also recorded in ``bag`` so it is
+    written back."""
+    status, reason, tool_calls = raw, incomplete_reason, has_tool_calls
     if status == "incomplete" and isinstance(reason, str):
         if reason not in INCOMPLETE_REASONS:
             bag[MARKER] = reason
@@ -72,10 +76,27 @@ def decode_finish_reason(
     return {"unified": "tool_calls" if unified == "stop" and tool_calls else unified, "raw": status}
 
 
-def encode_finish_reason(
-    reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
-) -> tuple[str, str | None]:
-    """``(status, incomplete reason or None)`` for ``reason``; ``bag`` is the response's."""
+def encode_finish_reason(reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps) -> str:
+    """The ``status`` for ``reason`` (``bag`` is the response's); with ``incomplete``,
+    :func:`incomplete_reason` gives ``incomplete_details.reason``."""
+    words = _words(reason, bag)
+    if words is None:
+        unified = "other" if reason is None else reason.unified
+        why = "Responses has no such status; sent 'completed'"
+        context.losses.add(at, f"finish reason {unified!r}", why, "metadata")
+        return "completed"
+    return words[0]
+
+
+def incomplete_reason(reason: FinishReason | None, bag: Mapping[str, Any]) -> str | None:
+    """``incomplete_details.reason`` for ``reason``: None unless the status is
+    ``incomplete`` (a Responses finish is two fields, where other formats have one word)."""
+    words = _words(reason, bag)
+    return None if words is None else words[1]
+
+
+def _words(reason: FinishReason | None, bag: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    """``(status, incomplete reason or None)`` for ``reason``; None when it has none."""
     if reason is None:
         return UNKNOWN_END, None
     raw, unified = reason.raw, reason.unified
@@ -87,8 +108,4 @@ def encode_finish_reason(
             return raw, None
         if raw == bag.get(STATUS_MARKER) and unified == "other":
             return raw, None
-    word = _WORDS.get(unified)
-    if word is None:
-        losses.add(at, f"finish reason {unified!r}", "Responses has no such status; sent 'completed'", "metadata")
-        return "completed", None
-    return word
+    return _WORDS.get(unified)

@@ -55,7 +55,10 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
+from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -68,6 +71,11 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+OPTIONS: Mapping[str, str] = {**RULE_OPTIONS}
+"""This encoder's options, by public name, and the key each rides under in
+``provider_options[PROVIDER]``: none yet. The codec reads them into
+:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 ITEM = "_item"
 CONTENT = "_content"

@@ -28,6 +28,7 @@ from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
 from chatcodec.providers.openai_responses.parts import (
@@ -35,8 +36,8 @@ from chatcodec.providers.openai_responses.parts import (
     SYSTEM_KINDS,
     USER_KINDS,
     decode_parts,
-    encode_input_part,
     encode_opaque,
+    encode_part,
     opaque,
 )
 
@@ -47,7 +48,7 @@ _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 # --- decode ------------------------------------------------------------------------------
 
 
-def decode_messages(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Canonical messages (as dicts) for a (validated) ``input`` item list."""
     canonical: list[dict[str, Any]] = []
     open_kind: str | None = None  # the kind of the run the last message stands for
@@ -150,8 +151,9 @@ def _to_string_form(message: dict[str, Any]) -> None:
 # --- encode ------------------------------------------------------------------------------
 
 
-def encode_messages(messages: Sequence[AnyMessage], start: int, losses: LossRecorder) -> list[dict[str, Any]]:
+def encode_messages(messages: Sequence[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """The ``input`` items for ``messages[start:]``."""
+    losses = context.losses
     items: list[dict[str, Any]] = []
     for index in range(start, len(messages)):
         message = messages[index]
@@ -160,11 +162,11 @@ def encode_messages(messages: Sequence[AnyMessage], start: int, losses: LossReco
             case AssistantMessage():
                 items.extend(encode_assistant(message, losses, at))
             case ToolMessage():
-                items.extend(_encode_tool_message(message, losses, at))
+                items.extend(_encode_tool_message(message, context, at))
             case UserMessage() if KIT.marker(message.provider_metadata, ITEMS):
-                items.extend(_encode_carried_items(message, losses, at))
+                items.extend(_encode_carried_items(message, context, at))
             case SystemMessage() | UserMessage():
-                items.append(encode_message(message, losses, at))
+                items.append(encode_message(message, context, at))
             case TextMessage():
                 losses.add(at, "text message", "Responses has no raw-text item; sent as user text")
                 items.append({"role": "user", "content": message.content})
@@ -173,8 +175,9 @@ def encode_messages(messages: Sequence[AnyMessage], start: int, losses: LossReco
     return items
 
 
-def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_message(message: SystemMessage | UserMessage, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user, system or developer message item."""
+    losses = context.losses
     bag = KIT.claim(losses, message.provider_metadata, at)
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses messages have no name")
@@ -188,15 +191,15 @@ def encode_message(message: SystemMessage | UserMessage, losses: LossRecorder, a
     if isinstance(message.content, str):  # the marker needs a part: the string as one input_text
         item["content"] = [{"type": "input_text", "text": message.content}]
     else:
-        item["content"] = encode_parts(message.content, losses, at)
+        item["content"] = encode_parts(message.content, context, at)
     if message.cache_control is not None:
         _cache_last(item["content"], message, losses, at)
     return item
 
 
-def encode_parts(parts: Sequence[AnyPart], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def encode_parts(parts: Sequence[AnyPart], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """Input parts for canonical parts; those with no input part are reported and left out."""
-    encoded = [encode_input_part(part, losses, (*at, "content", index)) for index, part in enumerate(parts)]
+    encoded = [encode_part(part, context, (*at, "content", index)) for index, part in enumerate(parts)]
     return [part for part in encoded if part is not None]
 
 
@@ -213,21 +216,23 @@ def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRe
         losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
-def _encode_tool_message(message: ToolMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def _encode_tool_message(message: ToolMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    losses = context.losses
     KIT.claim(losses, message.provider_metadata, at)
     if message.name is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
     if message.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
-    return [encode_result(result, losses, (*at, "content", index)) for index, result in enumerate(message.content)]
+    return [encode_result(result, context, (*at, "content", index)) for index, result in enumerate(message.content)]
 
 
-def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_result(result: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A ``function_call_output`` (or ``custom_tool_call_output``) item."""
+    losses = context.losses
     bag = KIT.claim(losses, result.provider_metadata, at)
     kind = "custom_tool_call_output" if bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result.tool_use_id}
-    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, losses, at)
+    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, context, at)
     if result.name is not None:
         item["name"] = result.name
     if result.is_error:
@@ -237,8 +242,9 @@ def encode_result(result: ToolResultPart, losses: LossRecorder, at: Steps) -> di
     return item
 
 
-def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+def _encode_carried_items(message: UserMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The items a ``_items`` user message carries, back as they were."""
+    losses = context.losses
     KIT.claim(losses, message.provider_metadata, at)
     items: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
@@ -246,7 +252,7 @@ def _encode_carried_items(message: UserMessage, losses: LossRecorder, at: Steps)
         if isinstance(part, OpaquePart):
             wire = encode_opaque(part, losses, part_at)
         else:
-            wire = encode_input_part(part, losses, part_at)
+            wire = encode_part(part, context, part_at)
             wire = None if wire is None else {"role": "user", "content": [wire]}
         if wire is not None:
             items.append(wire)

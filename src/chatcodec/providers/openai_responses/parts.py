@@ -50,6 +50,7 @@ from chatcodec.providers.kit import (
     restore_fields,
     split_fields,
 )
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
@@ -181,8 +182,9 @@ def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     return KIT.claim(losses, part.provider_metadata, at)
 
 
-def encode_input_part(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The input part for a user, system or tool-result part; None (a loss) when none fits."""
+    losses = context.losses
     wire: dict[str, Any] | None
     match part:
         case TextPart():

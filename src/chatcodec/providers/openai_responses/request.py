@@ -36,6 +36,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
 from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
@@ -71,7 +72,7 @@ _INTEGERS = "_integers"
 _SAMPLING = ("temperature", "top_p")
 
 
-def decode_request(payload: dict[str, Any]) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
@@ -92,7 +93,7 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
     if isinstance(wire_input, str):
         messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
     elif wire_input is not None:
-        messages.extend(decode_messages(wire_input))
+        messages.extend(decode_messages(wire_input, context))
         if "include" not in request and _replays_encrypted(wire_input):
             bag[_NO_INCLUDE] = True
     elif "input" not in request:
@@ -103,8 +104,8 @@ def decode_request(payload: dict[str, Any]) -> ChatRequest:
         canonical["max_tokens"] = max_tokens
     elif max_tokens is not None:
         bag["max_output_tokens"] = max_tokens
-    decode_tools(request, canonical, bag)
-    decode_settings(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return validate_canonical(ChatRequest, canonical)
@@ -122,19 +123,20 @@ def _replays_encrypted(items: list[Any]) -> bool:
     return any(item.get("type") == "reasoning" and item.get("encrypted_content") for item in items)
 
 
-def decode_message_list(messages: list[dict[str, Any]]) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
     """Read a bare Responses ``input`` item list (a stored conversation)."""
     wire = validate_with(ITEMS_ADAPTER, messages, "OpenAI Responses input items")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire]), "Messages")
+    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire], context), "Messages")
 
 
-def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Responses request body, applying the API's rules."""
+    losses = context.losses
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     wire = restore_fields(bag)
     if request.model is not None:
         wire["model"] = request.model
-    _encode_input(request.messages, wire, bag, losses)
+    _encode_input(request.messages, wire, bag, context)
     if request.max_tokens is not None:
         wire["max_output_tokens"] = request.max_tokens
     for key in ("temperature", "top_p", "stream"):
@@ -148,14 +150,16 @@ def encode_request(request: ChatRequest, losses: LossRecorder) -> dict[str, Any]
             losses.add((key,), key, "Responses has no such request setting", "setting")
     if request.stop:
         losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
-    encode_tools(request, wire, bag, losses)
-    encode_settings(request, wire, bag, losses)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
         wire["include"] = [ENCRYPTED_REASONING]
     return wire
 
 
-def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_input(
+    messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
     """``instructions`` (a marked leading system message) and ``input``."""
     start = 0
     if messages and _is_instructions(messages[0]):
@@ -164,9 +168,9 @@ def _encode_input(messages: list[AnyMessage], wire: dict[str, Any], bag: dict[st
     if _is_input_string(messages, start):
         wire["input"] = messages[start].content
     elif len(messages) > start or not bag.get(_NO_INPUT):
-        wire["input"] = encode_messages(messages, start, losses)
+        wire["input"] = encode_messages(messages, start, context)
         if wire.get("store") is False:
-            wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], losses)
+            wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], context.losses)
 
 
 def _without_unpersisted_reasoning(

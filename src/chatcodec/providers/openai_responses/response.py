@@ -24,7 +24,12 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
-from chatcodec.providers.openai_responses.finish_reason import decode_finish_reason, encode_finish_reason
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_responses.finish_reason import (
+    decode_finish_reason,
+    encode_finish_reason,
+    incomplete_reason,
+)
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
@@ -55,7 +60,7 @@ def raise_error_body(payload: dict[str, Any]) -> None:
         raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
 
 
-def decode_response(payload: dict[str, Any]) -> ChatResponse:
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
     """Read a response body; everything without a canonical field is kept."""
     raise_error_body(payload)
     wire = validated(RESPONSE_ADAPTER, payload, "OpenAI Responses response")
@@ -79,7 +84,9 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     bag = split_fields(wire, mapped)
     details = as_dict(wire.get("incomplete_details")) or {}
     tool_calls = any(item.get("type") in _TOOL_CALLS for item in output)
-    finish_reason = decode_finish_reason(wire.get("status"), details.get("reason"), tool_calls, bag)
+    finish_reason = decode_finish_reason(
+        wire.get("status"), bag, incomplete_reason=details.get("reason"), has_tool_calls=tool_calls
+    )
     if finish_reason is not None:
         choice["finish_reason"] = finish_reason
         if finish_reason["raw"] == details.get("reason") and set(details) == {"reason"}:
@@ -91,8 +98,9 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(data, bag)
 
 
-def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
-    """Write a response body; what Responses cannot carry is recorded in ``losses``."""
+def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
+    """Write a response body; what Responses cannot carry is recorded in ``context.losses``."""
+    losses = context.losses
     KIT.report_foreign(losses, response.provider_metadata, ())
     bag = KIT.own(response.provider_metadata)
     left_out = absent_keys(bag)
@@ -109,13 +117,14 @@ def encode_response(response: ChatResponse, losses: LossRecorder) -> dict[str, A
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
     KIT.report_unplaced(losses, choice.provider_metadata, ("choices", 0), why)
     wire["output"] = encode_output(choice.message, losses, response.id)
-    status, reason = encode_finish_reason(choice.finish_reason, bag, losses, ("choices", 0, "finish_reason"))
+    status = encode_finish_reason(choice.finish_reason, bag, context, ("choices", 0, "finish_reason"))
+    reason = incomplete_reason(choice.finish_reason, bag)
     if "status" not in left_out or choice.finish_reason is not None:
         wire["status"] = status
     if reason is not None:
         wire["incomplete_details"] = {**(as_dict(wire.get("incomplete_details")) or {}), "reason": reason}
     if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, losses, ("usage",))
+        wire["usage"] = encode_usage(response.usage, context, ("usage",))
     return wire
 
 

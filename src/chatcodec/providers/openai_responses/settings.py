@@ -17,6 +17,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
@@ -29,7 +30,9 @@ _AT_BAG = ("provider_options", PROVIDER)
 _FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
 
 
-def decode_settings(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_settings(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``reasoning`` and ``response_format`` from ``reasoning`` and ``text``."""
     reasoning = as_dict(request.get("reasoning"))
     if reasoning is not None:
@@ -88,8 +91,9 @@ def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
     return decoded
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
+    losses = context.losses
     if request.reasoning is not None:
         wire["reasoning"] = {
             **restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)),

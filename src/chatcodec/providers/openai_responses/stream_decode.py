@@ -36,16 +36,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic_core
-
 from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.errors import ChatcodecError, StreamError
-from chatcodec.providers.kit import canonical_refusal
+from chatcodec.errors import StreamError
+from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
@@ -87,21 +86,18 @@ class _Item:
     refusals: dict[Slot, int] = field(default_factory=dict[Slot, int])
 
 
-class StreamDecoder:
+class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
 
-    def __init__(self, builder: StreamBuilder | None = None) -> None:
+    def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context = context if context is not None else DecodeContext(PROVIDER)
+        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
         self.items: dict[int, _Item] = {}
         self.next_index = 0
         self.started = False
         self.position = -1
         self.sequence = -1  # the highest sequence_number read so far
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """The canonical events for one wire event (errors name its position in the stream)."""
-        self.read((event,))
-        return self.builder.take_events()
 
     def close(self) -> list[AnyStreamEvent]:
         """Nothing is owed at the end: parts of an item that never finished (an
@@ -113,13 +109,12 @@ class StreamDecoder:
         for event in events:
             self.position += 1
             try:
-                self._read(validated(EVENT_ADAPTER, event, f"OpenAI Responses stream event {self.position}"))
-            except ChatcodecError:
-                raise
-            except pydantic_core.ValidationError as error:
-                raise canonical_refusal(error, self.position) from None
+                read_event(self._read_validated, event, self.position)
             except (KeyError, TypeError, AttributeError) as error:  # a field of the wrong shape
                 raise StreamError(f"malformed {event.get('type')} event: {error!r}", "$", self.position) from None
+
+    def _read_validated(self, event: dict[str, Any]) -> None:
+        self._read(validated(EVENT_ADAPTER, event, f"OpenAI Responses stream event {self.position}"))
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event["type"]

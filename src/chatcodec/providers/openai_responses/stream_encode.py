@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AssistantMessage
+from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
@@ -79,6 +80,7 @@ class _Pending:
 class _Stream:
     losses: LossRecorder
     writer: ItemWriter
+    context: EncodeContext
     sequence: int = 0
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
@@ -101,38 +103,25 @@ class _Stream:
 _NO_CHOICE_BAG = "a Responses answer is its output items: the decoder keeps no choice bag"
 
 
-def encode_stream(events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
-    """Wire events for canonical ones, lazily."""
-    encoder = StreamEncoder(losses)
-    for event in events:
-        yield from encoder.feed(event)
-    yield from encoder.close()
-
-
-def stream_encoder(losses: LossRecorder) -> StreamEncoder:
-    """A push-style encoder for one stream: ``feed`` each canonical event, then ``close``."""
-    return StreamEncoder(losses)
-
-
 class StreamEncoder:
-    """Canonical events in, Responses wire events out, one event at a time."""
+    """Canonical events in, Responses stream events out (see the module docstring)."""
 
-    def __init__(self, losses: LossRecorder) -> None:
-        self._losses = losses
-        self._stream = _Stream(losses, ItemWriter(losses, for_request=False))
+    def __init__(self, context: EncodeContext) -> None:
+        self._stream = _Stream(context.losses, ItemWriter(context.losses, for_request=False), context)
         self._dropped: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The wire events ``event`` completes (possibly none yet)."""
+        stream = self._stream
         choice: int = getattr(event, "choice", 0)
         if choice != 0:  # a Responses stream carries one answer: other choices are reported
             if choice not in self._dropped:
                 self._dropped.add(choice)
-                self._losses.add(("choices", choice), "extra choice", "a Responses stream carries one answer")
+                stream.losses.add(("choices", choice), "extra choice", "a Responses stream carries one answer")
             return
         if isinstance(event, _ENDS_A_REFUSAL):
-            yield from _finish_refusals(self._stream)
-        yield from _encode_event(event, self._stream)
+            yield from _finish_refusals(stream)
+        yield from _encode_event(event, stream)
 
     def close(self) -> Iterator[dict[str, Any]]:
         """The closing events: parts never ended, the items' ``done`` events, the terminal event."""
@@ -494,7 +483,9 @@ def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
         message=AssistantMessage(content=[]),
         provider_metadata=None if start is None else start.provider_metadata,
     )
-    wire = encode_response(response, LossRecorder())
+    wire = encode_response(
+        response, replace(stream.context, losses=LossRecorder())
+    )  # a snapshot: losses come at the end
     wire.update(status=status, output=[])
     wire.pop("usage", None)
     return wire
@@ -517,7 +508,7 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
         usage=stream.usage,
         provider_metadata=metadata or None,
     )
-    wire = encode_response(response, stream.losses)
+    wire = encode_response(response, stream.context)
     wire["output"] = stream.writer.items
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
 

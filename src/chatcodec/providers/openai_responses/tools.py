@@ -23,6 +23,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
@@ -33,7 +34,9 @@ _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
 
 
-def decode_tools(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_tools(
+    request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> None:
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     if tools is not None:
@@ -91,8 +94,9 @@ def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(definition, rest)
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools``, ``tool_choice`` and ``parallel_tool_calls``."""
+    losses = context.losses
     wire.pop("tools", None)
     functions = [_encode_tool(request, index, losses) for index in range(len(request.tools))]
     built_in: list[dict[str, Any]] = []

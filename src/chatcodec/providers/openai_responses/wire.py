@@ -28,13 +28,13 @@ Number = int | float
 
 
 @wire_shape
-class WireInputText(TypedDict):
+class InputText(TypedDict):
     type: Literal["input_text"]
     text: str
 
 
 @wire_shape
-class WireInputImage(TypedDict):
+class InputImage(TypedDict):
     type: Literal["input_image"]
     image_url: NotRequired[str | None]
     file_id: NotRequired[str | None]
@@ -42,7 +42,7 @@ class WireInputImage(TypedDict):
 
 
 @wire_shape
-class WireInputFile(TypedDict):
+class InputFile(TypedDict):
     type: Literal["input_file"]
     file_id: NotRequired[str | None]
     file_url: NotRequired[str | None]
@@ -51,32 +51,32 @@ class WireInputFile(TypedDict):
 
 
 @wire_shape
-class WireAudioData(TypedDict):
+class AudioData(TypedDict):
     data: str
     format: str
 
 
 @wire_shape
-class WireInputAudio(TypedDict):
+class InputAudio(TypedDict):
     type: Literal["input_audio"]
-    input_audio: WireAudioData
+    input_audio: AudioData
 
 
 @wire_shape
-class WireOutputText(TypedDict):
+class OutputText(TypedDict):
     type: Literal["output_text"]
     text: str
     annotations: NotRequired[list[Any]]
 
 
 @wire_shape
-class WireRefusal(TypedDict):
+class Refusal(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
 @wire_shape
-class WireUnknownPart(TypedDict):
+class UnknownPart(TypedDict):
     """A content kind this codec does not map; kept whole as an opaque part."""
 
     type: str
@@ -84,14 +84,14 @@ class WireUnknownPart(TypedDict):
 
 PART_KINDS = ("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal")
 
-WirePart = Annotated[
-    Annotated[WireInputText, Tag("input_text")]
-    | Annotated[WireInputImage, Tag("input_image")]
-    | Annotated[WireInputFile, Tag("input_file")]
-    | Annotated[WireInputAudio, Tag("input_audio")]
-    | Annotated[WireOutputText, Tag("output_text")]
-    | Annotated[WireRefusal, Tag("refusal")]
-    | Annotated[WireUnknownPart, Tag("unknown")],
+Part = Annotated[
+    Annotated[InputText, Tag("input_text")]
+    | Annotated[InputImage, Tag("input_image")]
+    | Annotated[InputFile, Tag("input_file")]
+    | Annotated[InputAudio, Tag("input_audio")]
+    | Annotated[OutputText, Tag("output_text")]
+    | Annotated[Refusal, Tag("refusal")]
+    | Annotated[UnknownPart, Tag("unknown")],
     tagged(PART_KINDS),
 ]
 
@@ -99,31 +99,31 @@ WirePart = Annotated[
 
 
 @wire_shape
-class WireMessage(TypedDict):
+class Message(TypedDict):
     """A message item; ``type`` may be left out (``EasyInputMessageParam``)."""
 
     role: Literal["user", "assistant", "system", "developer"]
-    content: str | list[WirePart]
+    content: str | list[Part]
     type: NotRequired[Literal["message"]]
 
 
 @wire_shape
-class WireSummary(TypedDict):
+class Summary(TypedDict):
     type: str
     text: str
 
 
 @wire_shape
-class WireReasoning(TypedDict):
+class Reasoning(TypedDict):
     type: Literal["reasoning"]
-    summary: list[WireSummary]
-    content: NotRequired[list[WireSummary] | None]
+    summary: list[Summary]
+    content: NotRequired[list[Summary] | None]
     encrypted_content: NotRequired[str | None]
     id: NotRequired[str]
 
 
 @wire_shape
-class WireFunctionCall(TypedDict):
+class FunctionCall(TypedDict):
     type: Literal["function_call"]
     call_id: str
     name: str
@@ -131,7 +131,7 @@ class WireFunctionCall(TypedDict):
 
 
 @wire_shape
-class WireCustomToolCall(TypedDict):
+class CustomToolCall(TypedDict):
     type: Literal["custom_tool_call"]
     call_id: str
     name: str
@@ -139,17 +139,17 @@ class WireCustomToolCall(TypedDict):
 
 
 @wire_shape
-class WireCallOutput(TypedDict):
+class CallOutput(TypedDict):
     """``function_call_output`` and ``custom_tool_call_output``."""
 
     type: Literal["function_call_output", "custom_tool_call_output"]
     call_id: str
-    output: str | list[WirePart]
+    output: str | list[Part]
     name: NotRequired[str | None]
 
 
 @wire_shape
-class WireUnknownItem(TypedDict):
+class UnknownItem(TypedDict):
     """An item this codec keeps whole (built-in tool calls and their outputs, MCP items,
     ``item_reference``, kinds added later)."""
 
@@ -171,13 +171,13 @@ def _item_tag(value: Any) -> str:
     return kind if isinstance(kind, str) and kind in ITEM_KINDS else "unknown"
 
 
-WireItem = Annotated[
-    Annotated[WireMessage, Tag("message")]
-    | Annotated[WireReasoning, Tag("reasoning")]
-    | Annotated[WireFunctionCall, Tag("function_call")]
-    | Annotated[WireCustomToolCall, Tag("custom_tool_call")]
-    | Annotated[WireCallOutput, Tag("function_call_output")]
-    | Annotated[WireUnknownItem, Tag("unknown")],
+Item = Annotated[
+    Annotated[Message, Tag("message")]
+    | Annotated[Reasoning, Tag("reasoning")]
+    | Annotated[FunctionCall, Tag("function_call")]
+    | Annotated[CustomToolCall, Tag("custom_tool_call")]
+    | Annotated[CallOutput, Tag("function_call_output")]
+    | Annotated[UnknownItem, Tag("unknown")],
     Discriminator(_item_tag),
 ]
 
@@ -185,9 +185,9 @@ WireItem = Annotated[
 
 
 @wire_shape
-class WireRequest(TypedDict):
+class Request(TypedDict):
     model: NotRequired[str | None]
-    input: NotRequired[str | list[WireItem] | None]
+    input: NotRequired[str | list[Item] | None]
     instructions: NotRequired[str | None]
     tools: NotRequired[list[dict[str, Any]] | None]
     tool_choice: NotRequired[str | dict[str, Any] | None]
@@ -206,33 +206,33 @@ class WireRequest(TypedDict):
 
 
 @wire_shape
-class WireIncompleteDetails(TypedDict):
+class IncompleteDetails(TypedDict):
     reason: NotRequired[str | None]
 
 
 @wire_shape
-class WireResponse(TypedDict):
+class Response(TypedDict):
     id: NotRequired[str]
     created_at: NotRequired[Number]
     model: NotRequired[str]
-    output: list[WireItem]
+    output: list[Item]
     status: NotRequired[str | None]
-    incomplete_details: NotRequired[WireIncompleteDetails | None]
+    incomplete_details: NotRequired[IncompleteDetails | None]
     usage: NotRequired[dict[str, Any] | None]
 
 
 @wire_shape
-class WireStreamEvent(TypedDict):
+class StreamEvent(TypedDict):
     """One stream event; the decoder reads its fields by ``type``."""
 
     type: str
 
 
-REQUEST_ADAPTER: TypeAdapter[WireRequest] = TypeAdapter(WireRequest)
-ITEMS_ADAPTER: TypeAdapter[list[WireItem]] = deferred_adapter(list[WireItem])
-ITEM_ADAPTER: TypeAdapter[WireItem] = deferred_adapter(WireItem)
-RESPONSE_ADAPTER: TypeAdapter[WireResponse] = TypeAdapter(WireResponse)
-EVENT_ADAPTER: TypeAdapter[WireStreamEvent] = TypeAdapter(WireStreamEvent)
+REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request)
+ITEMS_ADAPTER: TypeAdapter[list[Item]] = deferred_adapter(list[Item])
+ITEM_ADAPTER: TypeAdapter[Item] = deferred_adapter(Item)
+RESPONSE_ADAPTER: TypeAdapter[Response] = TypeAdapter(Response)
+EVENT_ADAPTER: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
 
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:

@@ -1,0 +1,155 @@
+"""The provider contract (issue 20, items 1-2): one context object per encode and decode,
+options read from it by public name, and the stream encoder as a push object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic import finish_reason as anthropic_finish
+from chatcodec.providers.anthropic.parts import AnthropicContext
+from chatcodec.providers.bedrock_converse import finish_reason as bedrock_finish
+from chatcodec.providers.gemini import finish_reason as gemini_finish
+from chatcodec.providers.gemini import rules as gemini_rules
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import PROVIDER_NAMES, get_codec
+from chatcodec.response import FinishReason
+from chatcodec.stream_events import AnyStreamEvent, FinishEvent, ResponseStartEvent, TextDeltaEvent, TextStartEvent
+
+
+def _codec(name: str) -> ProviderCodec:
+    codec = get_codec(name)
+    assert isinstance(codec, ProviderCodec)
+    return codec
+
+
+def test_item2_options_are_read_from_the_old_bag_spelling_by_public_name() -> None:
+    codec = _codec("openai-chat")
+    context = codec.encode_context(LossRecorder(), bag={"_reasoning_field": "reasoning_content", "seed_like": 1})
+    assert dict(context.options) == {"reasoning_field": "reasoning_content"}
+    assert context.option("max_tokens_key") is None
+
+
+def test_item2_options_are_read_only() -> None:
+    options = read_options({"unsigned_thinking": "text"}, {"unsigned_thinking": "unsigned_thinking"})
+    writable: Any = options
+    with pytest.raises(TypeError):
+        writable["unsigned_thinking"] = "drop"
+
+
+def test_item2_a_request_without_options_gets_the_shared_empty_options() -> None:
+    assert read_options(None, {"unsigned_thinking": "unsigned_thinking"}) == {}
+    assert read_options({"other": 1}, {"unsigned_thinking": "unsigned_thinking"}) == {}
+
+
+def test_item2_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
+    """The rules slot holds the target's table (its ``rules.py``, the codec's ``rules``
+    role) since the target-rules work filled it (issue 21)."""
+    codec = _codec("gemini")
+    context = codec.encode_context(LossRecorder(), model="gemini-3-pro")
+    assert (context.provider, context.model, context.for_request, context.rules) == (
+        "gemini",
+        "gemini-3-pro",
+        True,
+        gemini_rules.RULES,
+    )
+
+
+def test_item2_rule_options_are_read_by_public_name() -> None:
+    """``api_version`` and ``skip_rules`` are options like the others: read from the
+    ``_api_version`` / ``_skip_rules`` markers into the context by public name."""
+    bag = {"_api_version": "2023-06-01", "_skip_rules": ["sampling_removed"]}
+    context = _codec("anthropic").encode_context(LossRecorder(), bag=bag)
+    assert context.option("api_version") == "2023-06-01"
+    assert context.option("skip_rules") == ["sampling_removed"]
+
+
+def test_item2_a_provider_context_keeps_the_shared_fields() -> None:
+    losses = LossRecorder()
+    shared = EncodeContext("anthropic", losses, model="claude", options=read_options({"x": 1}, {"x": "x"}))
+    extended = shared.extend(AnthropicContext, for_request=False, unsigned_thinking="text")
+    assert extended.losses is losses
+    assert (extended.model, dict(extended.options), extended.for_request) == ("claude", {"x": 1}, False)
+    assert extended.unsigned_thinking == "text"
+
+
+def test_item2_a_decode_context_is_lenient_by_default() -> None:
+    context = DecodeContext("anthropic")
+    assert context.strict is False
+    assert context.losses.losses == []
+
+
+def test_item2_an_option_set_through_the_api_reaches_the_encoder() -> None:
+    thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
+    request = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]},
+        ]
+    }
+    dropped = chatcodec.encode_request("openai-chat", request, on_loss="ignore")
+    sent = chatcodec.encode_request(
+        "openai-chat", request, on_loss="ignore", options={"_reasoning_field": "reasoning_content"}
+    )
+    assert "reasoning_content" not in dropped["messages"][1]
+    assert sent["messages"][1]["reasoning_content"] == "step"
+
+
+def _events() -> list[AnyStreamEvent]:
+    return [
+        ResponseStartEvent(id="r1", model="m"),
+        TextStartEvent(index=0),
+        TextDeltaEvent(index=0, delta="Hel"),
+        TextDeltaEvent(index=0, delta="lo"),
+        FinishEvent(finish_reason=FinishReason(unified="stop")),
+    ]
+
+
+@pytest.mark.parametrize("name", PROVIDER_NAMES)
+def test_item1_the_stream_encoder_is_fed_and_closed_like_encode_stream(name: str) -> None:
+    codec = _codec(name)
+    pushed_losses, whole_losses = LossRecorder(), LossRecorder()
+    encoder = codec.stream_encoder(pushed_losses)
+    pushed: list[dict[str, Any]] = []
+    for event in _events():
+        pushed.extend(encoder.feed(event))
+    pushed.extend(encoder.close())
+    assert pushed == list(codec.encode_stream(_events(), whole_losses))
+    assert pushed, "a stream with text writes wire events"
+    assert pushed_losses.losses == whole_losses.losses
+
+
+def test_item1_gemini_reads_stop_with_calls_as_tool_calls_by_a_named_keyword() -> None:
+    assert gemini_finish.decode_finish_reason("STOP", {}) == {"unified": "stop", "raw": "STOP"}
+    assert gemini_finish.decode_finish_reason("STOP", {}, has_tool_calls=True) == {
+        "unified": "tool_calls",
+        "raw": "STOP",
+    }
+
+
+@pytest.mark.parametrize(
+    ("module", "provider"), [(anthropic_finish, "anthropic"), (bedrock_finish, "bedrock-converse")]
+)
+def test_item4_claude_stop_reasons_map_a_known_word_read_as_other_from_the_unified_value(
+    module: Any, provider: str
+) -> None:
+    """One rule for both formats since issue 24 item 15: a word is written back as it is
+    only when it agrees with the unified value, or when the response's own bag records
+    it as an unknown word this codec read; else the word for ``other``, reported."""
+    losses = LossRecorder()
+    context = EncodeContext(provider, losses)
+    word = module.encode_finish_reason(FinishReason(unified="other", raw="max_tokens"), {}, context, ("finish_reason",))
+    assert word == "end_turn"
+    assert len(losses.losses) == 1
+
+
+def test_item4_claude_stop_reasons_report_a_changed_meaning() -> None:
+    losses = LossRecorder()
+    context = EncodeContext("anthropic", losses)
+    reason = FinishReason(unified="content_filter")
+    assert anthropic_finish.encode_finish_reason(reason, {}, context, ("finish_reason",)) == "refusal"
+    assert len(losses.losses) == 1
