@@ -46,9 +46,9 @@ from chatcodec.providers.kit import decode_cache_control, encode_cache_control, 
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import API_VERSION, carries_nothing
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 MAX_BREAKPOINTS = 4

@@ -44,9 +44,9 @@ from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import carries_nothing
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = (

@@ -39,8 +39,8 @@ from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, v
 from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
