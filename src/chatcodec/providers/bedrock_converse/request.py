@@ -46,6 +46,7 @@ from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import carries_nothing
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = (
@@ -114,6 +115,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
     losses = shared.losses
+    request = without_unsent_calls(request, losses, PROVIDER, "Bedrock Converse")
     request = with_results_after_calls(request, losses, "Bedrock Converse")
     report_developer_roles(request.messages, losses, "Bedrock Converse")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))

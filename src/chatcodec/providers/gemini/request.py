@@ -40,6 +40,7 @@ from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.providers.roles import report_developer_roles
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
@@ -77,6 +78,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
     losses = shared.losses
+    request = without_unsent_calls(request, losses, PROVIDER, "Gemini")
     request = with_results_after_calls(request, losses, "Gemini")
     report_developer_roles(request.messages, losses, "Gemini")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))

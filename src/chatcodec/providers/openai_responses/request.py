@@ -43,6 +43,7 @@ from chatcodec.providers.openai_responses.settings import decode_settings, encod
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.target_rules import carries_nothing
+from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -132,6 +133,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Responses request body, applying the API's rules."""
     losses = context.losses
+    request = without_unsent_calls(request, losses, PROVIDER, "The Responses API")
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     wire = restore_fields(bag)
     if request.model is not None:
