@@ -11,8 +11,9 @@ the start: output, losses and errors are the general path's, and the conformance
 checks that the two paths agree (``tests/conformance/test_one_pass.py``).
 
 A provider's side is its codec's ``one_pass`` role (``ProviderCodec(one_pass=...)``, its
-``one_pass.py``), reached through :func:`~chatcodec.registry.get_codec` as every reader
-above the providers reaches them: this module names no provider.
+``one_pass.py``), reached through the registry (:func:`~chatcodec.registry.get_one_pass`,
+which imports a built-in provider's side without its codec) as every reader above the
+providers reaches them: this module names no provider.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Protocol, cast
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import marked_options
-from chatcodec.registry import get_codec
+from chatcodec.registry import get_one_pass
 
 
 class _Decoder(Protocol):
@@ -38,7 +39,7 @@ def _side(provider: str, function: str) -> object | None:
     """The provider's one-pass module when it has ``function``; None otherwise (no such
     provider, or no one-pass side: the general path runs, and reports what it must)."""
     try:
-        side: object = getattr(get_codec(provider), "one_pass", None)
+        side: object = get_one_pass(provider)
     except ChatcodecError:
         return None
     return side if hasattr(side, function) else None

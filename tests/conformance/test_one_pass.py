@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import one_pass
+from chatcodec.registry import get_one_pass
 from chatcodec.testing import chat_requests
 from conformance.mutations import mutated
 from conformance.providers import PROVIDER, PROVIDER_NAMES
@@ -254,3 +255,10 @@ def test_the_one_pass_takes_some_recorded_requests(source: str, target: str) -> 
         if one_pass.convert_request(provider.load("request", name), source, target) is not None
     ]
     assert taken, f"no recorded {source} request converts in one pass"
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_the_registry_finds_the_one_pass_role_of_each_codec(provider: str) -> None:
+    """``get_one_pass`` imports a built-in side without its codec (first use, issue 25):
+    it must be the module the codec is given as its ``one_pass`` role."""
+    assert get_one_pass(provider) is getattr(chatcodec.get_codec(provider), "one_pass", None)

@@ -27,8 +27,7 @@ from functools import cache
 from typing import Any
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.markers import KIT, OPTIONS, PROVIDER
-from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
+from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
 from chatcodec.providers.anthropic.rules import RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
