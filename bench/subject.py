@@ -55,8 +55,10 @@ def openai_to_anthropic(payload: dict[str, Any]) -> list[Contender]:
 def json_bytes(body: bytes, source: str, target: str, view: Any) -> Contender:
     """The whole conversion of a JSON body as bytes (as a server or the CLI reads it)."""
 
+    options = ANTHROPIC_OPTIONS if target == "anthropic" else None  # the API version the floor's output is for
+
     def convert() -> object:
-        return chatcodec.convert_request(body, source=source, target=target, on_loss="ignore")
+        return chatcodec.convert_request(body, source=source, target=target, on_loss="ignore", options=options)
 
     return Contender(CONVERT_JSON, convert, view, f"{source} JSON bytes -> {target} dict, validated")
 

@@ -18,6 +18,7 @@ from chatcodec.accumulator import StreamAccumulator
 from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
+from chatcodec.providers.kit.context import marked_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -183,9 +184,9 @@ def convert_request(
     refused here).
 
     A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
-    shapes there (when neither ``options`` nor ``strict`` is given), with the same output,
-    losses and errors."""
-    converted = one_pass.convert_request(payload, source, target) if options is None and not strict else None
+    shapes there (unless ``strict``; ``options`` its encoder does not read send the request
+    to the general path), with the same output, losses and errors."""
+    converted = None if strict else one_pass.convert_request(payload, source, target, options)
     if converted is not None:
         encoded, recorder = converted
         recorder.settle(on_loss, losses)
@@ -238,19 +239,13 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
-_MARKER_OPTIONS = frozenset({"api_version", "skip_rules"})
-"""Options that choose the target's rules (:mod:`chatcodec.providers.target_rules`): kept
-as markers (``_api_version``), so they are never written into the body."""
-
-
 def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
     """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
     reads its settings there, so an option and a provider option are one mechanism."""
     if not options:
         return request
     provider_options = dict(request.provider_options or {})
-    marked = {f"_{key}" if key in _MARKER_OPTIONS else key: value for key, value in options.items()}
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked_options(options)}
     return request.model_copy(update={"provider_options": provider_options})
 
 

@@ -11,17 +11,20 @@ the start: output, losses and errors are the general path's, and the conformance
 checks that the two paths agree (``tests/conformance/test_one_pass.py``).
 
 A provider's side is its codec's ``one_pass`` role (``ProviderCodec(one_pass=...)``, its
-``one_pass.py``), reached through :func:`~chatcodec.registry.get_codec` as every reader
-above the providers reaches them: this module names no provider.
+``one_pass.py``), reached through the registry (:func:`~chatcodec.registry.get_one_pass`,
+which imports a built-in provider's side without its codec) as every reader above the
+providers reaches them: this module names no provider.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
-from chatcodec.registry import get_codec
+from chatcodec.providers.kit.context import marked_options
+from chatcodec.registry import get_one_pass
 
 
 class _Decoder(Protocol):
@@ -36,7 +39,7 @@ def _side(provider: str, function: str) -> object | None:
     """The provider's one-pass module when it has ``function``; None otherwise (no such
     provider, or no one-pass side: the general path runs, and reports what it must)."""
     try:
-        side: object = getattr(get_codec(provider), "one_pass", None)
+        side: object = get_one_pass(provider)
     except ChatcodecError:
         return None
     return side if hasattr(side, function) else None
@@ -47,9 +50,16 @@ def has_one_pass(source: str, target: str) -> bool:
     return _side(source, "decode_request") is not None and _side(target, "encode_request") is not None
 
 
-def convert_request(payload: object, source: str, target: str) -> tuple[dict[str, Any], LossRecorder] | None:
+def convert_request(
+    payload: object, source: str, target: str, options: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], LossRecorder] | None:
     """The ``target`` request for a ``source`` request and the losses recorded, or
-    ``None`` when the general path must convert it."""
+    ``None`` when the general path must convert it.
+
+    ``options`` (the target encoder's) go where the general path puts them
+    (``api.with_options``): into the decoded request's ``provider_options[target]``,
+    under their markers; the target's side reads those it understands there and declines
+    a request carrying any other."""
     decoder = _side(source, "decode_request")
     encoder = _side(target, "encode_request")
     if decoder is None or encoder is None:
@@ -57,7 +67,19 @@ def convert_request(payload: object, source: str, target: str) -> tuple[dict[str
     recorder = LossRecorder()
     try:
         canonical = cast(_Decoder, decoder).decode_request(payload)
-        encoded = None if canonical is None else cast(_Encoder, encoder).encode_request(canonical, recorder)
+        if canonical is None:
+            return None
+        if options:
+            _put_options(canonical, target, options)
+        encoded = cast(_Encoder, encoder).encode_request(canonical, recorder)
     except Exception:  # any refusal, an error included, is the general path's to report
         return None
     return None if encoded is None else (encoded, recorder)
+
+
+def _put_options(request: dict[str, Any], target: str, options: Mapping[str, Any]) -> None:
+    """``options`` over the request's ``provider_options[target]``, as ``api.with_options``
+    puts them on a :class:`~chatcodec.ChatRequest`."""
+    provider_options = dict(request.get("provider_options") or {})
+    provider_options[target] = {**(provider_options.get(target) or {}), **marked_options(options)}
+    request["provider_options"] = provider_options

@@ -13,14 +13,16 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
-from chatcodec.losses import LossRecorder
-from chatcodec.messages import AnyMessage
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
-from chatcodec.stream_events import AnyStreamEvent
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model (issue 25)
+    from types import ModuleType
+
+    from chatcodec.losses import LossRecorder
+    from chatcodec.messages import AnyMessage
+    from chatcodec.request import ChatRequest
+    from chatcodec.response import ChatResponse
     from chatcodec.stream_builder import StreamBuilder
+    from chatcodec.stream_events import AnyStreamEvent
 
 PROVIDER_NAMES = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 """The provider wire formats chatcodec knows, by their registry names."""
@@ -121,6 +123,14 @@ _BUILT_IN: dict[str, str] = {
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
 }
 
+_ONE_PASS: dict[str, str] = {
+    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
+    "anthropic": "chatcodec.providers.anthropic.one_pass",
+}
+"""The built-in providers' ``one_pass`` role (the module their codec is given as
+``one_pass=``), importable without the codec: a conversion in one pass loads neither
+the codec's role modules nor the canonical models they build (first use, issue 25)."""
+
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
 
@@ -165,6 +175,15 @@ def get_codec(name: str) -> Codec:
         raise _lookup_error(name)
     _loaded[name] = codec
     return codec
+
+
+def get_one_pass(name: str) -> ModuleType | None:
+    """The one-pass side of ``name`` (its codec's ``one_pass`` role), or ``None`` when it
+    has none; a built-in provider's is imported without its codec."""
+    if name in _ONE_PASS and name not in _custom:
+        return importlib.import_module(_ONE_PASS[name])
+    side: ModuleType | None = getattr(get_codec(name), "one_pass", None)
+    return side
 
 
 def _lookup_error(name: str) -> Exception:

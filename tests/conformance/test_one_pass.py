@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import one_pass
+from chatcodec.registry import get_one_pass
 from chatcodec.testing import chat_requests
 from conformance.mutations import mutated
 from conformance.providers import PROVIDER, PROVIDER_NAMES
@@ -50,22 +51,27 @@ def _outcome(call: Callable[[list[chatcodec.Loss]], dict[str, Any]]) -> Outcome:
     return ("body", json.dumps(body), losses)
 
 
-def _converted(payload: Any, source: str, target: str) -> Outcome:
+Options = dict[str, Any] | None
+
+
+def _converted(payload: Any, source: str, target: str, options: Options = None) -> Outcome:
     return _outcome(
-        lambda losses: chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore", losses=losses)
+        lambda losses: chatcodec.convert_request(
+            payload, source=source, target=target, on_loss="ignore", losses=losses, options=options
+        )
     )
 
 
-def _general(payload: Any, source: str, target: str) -> Outcome:
+def _general(payload: Any, source: str, target: str, options: Options = None) -> Outcome:
     def convert(losses: list[chatcodec.Loss]) -> dict[str, Any]:
         request = chatcodec.decode_request(source, payload)
-        return chatcodec.encode_request(target, request, on_loss="ignore", losses=losses)
+        return chatcodec.encode_request(target, request, on_loss="ignore", losses=losses, options=options)
 
     return _outcome(convert)
 
 
-def _assert_same(payload: Any, source: str, target: str) -> None:
-    assert _converted(payload, source, target) == _general(payload, source, target)
+def _assert_same(payload: Any, source: str, target: str, options: Options = None) -> None:
+    assert _converted(payload, source, target, options) == _general(payload, source, target, options)
 
 
 def _forms(payload: dict[str, Any]) -> list[object]:
@@ -206,6 +212,40 @@ def test_one_pass_equals_the_general_path_at_the_edges(source: str, target: str,
         _assert_same(form, source, target)
 
 
+OPTIONS: list[dict[str, Any]] = [
+    {"api_version": "2023-06-01"},
+    {"api_version": "2026-10-21", "skip_rules": ["sampling_removed"]},
+    {"api_version": "1999-01-01"},
+    {"skip_rules": ["mid_conversation_system", "tools_with_reasoning_effort"]},
+    {"model": "claude-opus-4-7", "max_tokens": 77},
+    {"max_tokens": 5, "model": "gpt-5.6"},
+    {"unsigned_thinking": "text"},
+    {"reasoning_field": "reasoning"},
+    {"anything": 1},
+]
+"""Encoder options: the rule options, the ``model`` and ``max_tokens`` a request without
+them takes, an unknown API version (an error), and options a one pass may not read."""
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
+@pytest.mark.parametrize("options", OPTIONS, ids=[json.dumps(options) for options in OPTIONS])
+def test_one_pass_equals_the_general_path_with_options(source: str, target: str, options: dict[str, Any]) -> None:
+    provider = PROVIDER[source]
+    for name in provider.recorded["request"]:
+        payload = provider.load("request", name)
+        _assert_same(payload, source, target, options)
+        without_model = {key: value for key, value in payload.items() if key not in ("model", "max_tokens")}
+        _assert_same(without_model, source, target, options)
+
+
+def test_the_bench_options_take_the_one_pass() -> None:
+    """The bench converts with ``api_version`` given (its anchors' version): the one pass,
+    not the general path, must be what it times."""
+    payload = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 5}
+    assert one_pass.convert_request(payload, "openai-chat", "anthropic", {"api_version": "2023-06-01"}) is not None
+    assert one_pass.convert_request(payload, "openai-chat", "anthropic", {"unsigned_thinking": "text"}) is None
+
+
 @pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
 def test_the_one_pass_takes_some_recorded_requests(source: str, target: str) -> None:
     provider = PROVIDER[source]
@@ -215,3 +255,10 @@ def test_the_one_pass_takes_some_recorded_requests(source: str, target: str) -> 
         if one_pass.convert_request(provider.load("request", name), source, target) is not None
     ]
     assert taken, f"no recorded {source} request converts in one pass"
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+def test_the_registry_finds_the_one_pass_role_of_each_codec(provider: str) -> None:
+    """``get_one_pass`` imports a built-in side without its codec (first use, issue 25):
+    it must be the module the codec is given as its ``one_pass`` role."""
+    assert get_one_pass(provider) is getattr(chatcodec.get_codec(provider), "one_pass", None)

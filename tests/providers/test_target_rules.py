@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.providers.target_rules import ProviderRules, rules_for, rules_table
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.target_rules import ProviderRules, apply_target_rules, rules_for, rules_table
 
 OLD = {"api_version": "2023-06-01"}
 NEW = {"api_version": "2026-10-21"}  # over the 2023-06-01 an Anthropic body with such blocks shows
@@ -299,3 +301,33 @@ def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
     assert rules_table() in readme, (
         "run: python -c 'from chatcodec.providers.target_rules import rules_table; print(rules_table())'"
     )
+
+
+def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
+    """Issue 25: a writer that knows its body holds no document, citation or system turn
+    passes ``holds=()`` and the rules looking for one are skipped (they walk every
+    block); with ``holds`` unknown every rule in force runs."""
+    table = rules_for("anthropic")
+    assert table is not None
+    looking = {rule.name: rule.looks_for for rule in table.rules if rule.looks_for is not None}
+    assert looking == {
+        "assistant_document": "document",
+        "user_text_citations": "citations",
+        "mid_conversation_system": "system turn",
+    }
+
+    def body() -> dict[str, Any]:
+        document = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "d"}}
+        return {
+            "model": "claude-sonnet-4-5",
+            "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": [document]}],
+        }
+
+    def applied(holds: tuple[str, ...] | None) -> list[str]:
+        losses = LossRecorder()
+        apply_target_rules(body(), EncodeContext("anthropic", losses, rules=table), holds=holds)
+        return _rule_losses(losses.losses)
+
+    assert applied(None) == ["anthropic.assistant_document"]
+    assert applied(("document",)) == ["anthropic.assistant_document"]
+    assert applied(()) == []

@@ -119,6 +119,12 @@ class TargetRule:
     ``None``: every model, a model no family recognizes included."""
     option: str = ""
     """The option that changes it (``api_version="2023-06-01"``), named in its losses."""
+    looks_for: str | None = None
+    """What the rule looks for inside the messages (``"document"``, ``"citations"``,
+    ``"system turn"``), walking every block to find it; ``None`` for a rule that reads
+    top-level fields only. A writer that knows its body holds none of it says so
+    (``apply_target_rules(..., holds=...)``), and the rule is not run: on the one-pass
+    path the walks cost as much as the rest of the encode (issue 25)."""
 
     def scope(self, version: str, model: str | None) -> str | None:
         """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""
@@ -157,11 +163,18 @@ def rules_for(provider: str) -> ProviderRules | None:
     return table if isinstance(table, ProviderRules) else None
 
 
-def apply_target_rules(wire_body: dict[str, Any], context: EncodeContext) -> None:
+def apply_target_rules(
+    wire_body: dict[str, Any], context: EncodeContext, *, holds: Container[str] | None = None
+) -> None:
     """Edit ``wire_body`` (a request body for ``context.provider``) to what the provider
     accepts under the API version and model in force (the context's rules, options and
     model), recording a ``rule`` loss for each change, and report every required field
-    that is missing (``required``)."""
+    that is missing (``required``).
+
+    ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
+    when the writer knows (the one-pass encoder writes no document, citation or system
+    turn, so it passes ``()``); a rule looking for something else is skipped. ``None``
+    (unknown): every rule in force runs."""
     table = context.rules
     if table is None:
         return
@@ -172,7 +185,7 @@ def apply_target_rules(wire_body: dict[str, Any], context: EncodeContext) -> Non
     skipped = _skipped(context.option("skip_rules"))
     provider, losses = context.provider, context.losses
     for rule in table.rules:
-        if rule.name in skipped:
+        if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
         scope = rule.scope(version, model)
         if scope is not None:

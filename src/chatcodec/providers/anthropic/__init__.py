@@ -13,14 +13,29 @@ functions; the names below are the Anthropic-specific helpers (Clacky parity, to
 mapping) that have no place in the provider-neutral API.
 """
 
-from chatcodec.providers.anthropic.convenience import (
-    build_request_body,
-    format_tool_results,
-    parse_response,
-    sanitize_tool_use_id,
-)
-from chatcodec.providers.anthropic.request import tool_id_map
-from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from chatcodec.providers.anthropic.convenience import (
+        build_request_body,
+        format_tool_results,
+        parse_response,
+        sanitize_tool_use_id,
+    )
+    from chatcodec.providers.anthropic.request import tool_id_map
+    from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
+
+_LAZY = {
+    "build_request_body": "chatcodec.providers.anthropic.convenience",
+    "format_tool_results": "chatcodec.providers.anthropic.convenience",
+    "parse_response": "chatcodec.providers.anthropic.convenience",
+    "sanitize_tool_use_id": "chatcodec.providers.anthropic.convenience",
+    "tool_id_map": "chatcodec.providers.anthropic.request",
+    "restore_tool_use_id": "chatcodec.providers.anthropic.tool_ids",
+}
+"""Where each helper lives, imported on first access (PEP 562): importing a module of this
+folder (the one pass) does not load the codec and the canonical models (issue 25)."""
 
 __all__ = [
     "build_request_body",
@@ -30,3 +45,16 @@ __all__ = [
     "sanitize_tool_use_id",
     "tool_id_map",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

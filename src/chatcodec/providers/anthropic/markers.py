@@ -44,6 +44,10 @@ from chatcodec.providers.kit.context import RULE_OPTIONS
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
+DEFAULT_MAX_TOKENS = 4096
+"""``max_tokens`` sent, with a loss, when neither the request nor the caller's options set
+it (here, not in ``request.py``, so the one pass reads it without the general encoder)."""
+
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 

@@ -5,7 +5,8 @@ the same losses in the same order, for requests made of the common shapes: text,
 image, tool-use and string tool-result parts with no cache marker or bag of their own,
 thinking from another provider (dropped and reported, as
 :func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
-names Anthropic accepts, and no Anthropic options. Every wire turn is built as it is
+names Anthropic accepts, and of Anthropic's options only ``api_version``, ``skip_rules``,
+``model`` and ``max_tokens``. Every wire turn is built as it is
 read, with no per-turn object and no loss path unless a rule fires.
 
 As on the general path, ``developer`` messages are reported (sent as system) and the
@@ -26,12 +27,11 @@ from functools import cache
 from typing import Any
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
+from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
 from chatcodec.providers.anthropic.rules import RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
@@ -59,6 +59,7 @@ _TOP_KEYS = frozenset(
         "provider_options",
     }
 )
+_WRITTEN_OPTIONS = ("model", "max_tokens")
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM_ROLES = ("system", "developer")
@@ -83,24 +84,35 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     for index, message in enumerate(messages):
         if message["role"] == "developer":  # as roles.report_developer_roles reports it
             losses.add(("messages", index, "role"), "developer role", "Anthropic has no developer role; sent as system")
-    if KIT.claim(losses, request.get("provider_options"), ("provider_options",)):
-        return None  # this encoder's own options or markers: the general path reads them
+    own = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
+    if not own.keys() <= _OWN_KEYS:
+        return None  # another option, or a bag of this provider's: the general path reads them
     try:
-        wire = _encode(request, losses)
+        wire = _encode(request, own, losses)
     except _DeclinedError:
         return None
-    # last, as ProviderCodec.encode_request applies them: the rules of the API version in force
-    apply_target_rules(wire, EncodeContext(PROVIDER, losses, model=request.get("model"), rules=RULES))
+    # last, as ProviderCodec.encode_request applies them: the rules of the API version in
+    # force; this pass writes no document, citation or system turn for a rule to look for
+    context = EncodeContext(
+        PROVIDER, losses, model=request.get("model"), options=read_options(own, OPTIONS), rules=RULES
+    )
+    apply_target_rules(wire, context, holds=())
     return wire
 
 
-def _encode(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
-    wire: dict[str, Any] = {}
+_OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], "model", "max_tokens"})
+"""What this pass reads of its own ``provider_options`` bag: the rule options, and the
+options ``model`` and ``max_tokens`` (sent when the request has none; the general encoder
+starts its body from the bag, so they come first, in the bag's order)."""
+
+
+def _encode(request: dict[str, Any], own: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
+    wire: dict[str, Any] = {key: value for key, value in own.items() if key in _WRITTEN_OPTIONS}
     if request.get("model") is not None:
         wire["model"] = request["model"]
     if request.get("max_tokens") is not None:
         wire["max_tokens"] = request["max_tokens"]
-    else:
+    elif "max_tokens" not in wire:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
         losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS

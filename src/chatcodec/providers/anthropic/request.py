@@ -28,7 +28,7 @@ from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
-from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
     decode_system,
@@ -53,9 +53,6 @@ from chatcodec.request import ChatRequest
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
-
-DEFAULT_MAX_TOKENS = 4096
-"""``max_tokens`` sent, with a loss, when neither the request nor the caller's options set it."""
 
 _MAPPED = frozenset(
     {

@@ -192,6 +192,7 @@ RULES = ProviderRules(
             _assistant_document,
             versions=frozenset({NEW}),
             option=_KEEP_OLD,
+            looks_for="document",
         ),
         TargetRule(
             "user_text_citations",
@@ -200,6 +201,7 @@ RULES = ProviderRules(
             _user_text_citations,
             versions=frozenset({NEW}),
             option=_KEEP_OLD,
+            looks_for="citations",
         ),
         TargetRule(
             "temperature_deprecated",
@@ -226,6 +228,7 @@ RULES = ProviderRules(
             _system_turns,
             families=(BEFORE_OPUS_4_8,),
             option='skip_rules=["mid_conversation_system"]',
+            looks_for="system turn",
         ),
     ),
     required=(RequiredField("model", "https://platform.claude.com/docs/en/api/messages"),),

@@ -82,6 +82,7 @@ RULES = ProviderRules(
             _system_turns,
             families=(EVERY_CLAUDE,),
             option='skip_rules=["mid_conversation_system"]',
+            looks_for="system turn",
         ),
     ),
 )

@@ -25,37 +25,84 @@ leftovers``), whichever module holds them.
 
 from __future__ import annotations
 
-from chatcodec.losses import Steps
-from chatcodec.providers.kit.arguments import arguments_object, compact_json
-from chatcodec.providers.kit.bags import (
-    ABSENT,
-    NULLS,
-    absent_keys,
-    bag_key,
-    is_marker,
-    kept_object,
-    leftovers,
-    mark_absent,
-    present,
-    restore_fields,
-    split_fields,
-    unmapped,
-    wire_fields,
-    wire_key,
-)
-from chatcodec.providers.kit.cache import (
-    OPENAI_CACHE_TTLS,
-    decode_cache_control,
-    decode_prompt_cache_breakpoint,
-    encode_cache_control,
-    encode_prompt_cache_breakpoint,
-)
-from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.errors import canonical_refusal, path
-from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
-from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
-from chatcodec.providers.kit.wire import tagged, wire_shape
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from chatcodec.losses import Steps
+    from chatcodec.providers.kit.arguments import arguments_object, compact_json
+    from chatcodec.providers.kit.bags import (
+        ABSENT,
+        NULLS,
+        absent_keys,
+        bag_key,
+        is_marker,
+        kept_object,
+        leftovers,
+        mark_absent,
+        present,
+        restore_fields,
+        split_fields,
+        unmapped,
+        wire_fields,
+        wire_key,
+    )
+    from chatcodec.providers.kit.cache import (
+        OPENAI_CACHE_TTLS,
+        decode_cache_control,
+        decode_prompt_cache_breakpoint,
+        encode_cache_control,
+        encode_prompt_cache_breakpoint,
+    )
+    from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.kit.errors import canonical_refusal, path
+    from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
+    from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
+    from chatcodec.providers.kit.wire import tagged, wire_shape
+
+_LAZY: dict[str, str] = {
+    "ABSENT": "chatcodec.providers.kit.bags",
+    "DecodeContext": "chatcodec.providers.kit.context",
+    "EncodeContext": "chatcodec.providers.kit.context",
+    "NULLS": "chatcodec.providers.kit.bags",
+    "OPENAI_CACHE_TTLS": "chatcodec.providers.kit.cache",
+    "ProviderKit": "chatcodec.providers.kit.provider_kit",
+    "Steps": "chatcodec.losses",
+    "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
+    "absent_keys": "chatcodec.providers.kit.bags",
+    "arguments_object": "chatcodec.providers.kit.arguments",
+    "bag_key": "chatcodec.providers.kit.bags",
+    "canonical_refusal": "chatcodec.providers.kit.errors",
+    "claude_signed": "chatcodec.providers.kit.claude",
+    "compact_json": "chatcodec.providers.kit.arguments",
+    "decode_cache_control": "chatcodec.providers.kit.cache",
+    "decode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
+    "encode_cache_control": "chatcodec.providers.kit.cache",
+    "encode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
+    "is_claude_model": "chatcodec.providers.kit.claude",
+    "is_marker": "chatcodec.providers.kit.bags",
+    "kept_object": "chatcodec.providers.kit.bags",
+    "leftovers": "chatcodec.providers.kit.bags",
+    "mark_absent": "chatcodec.providers.kit.bags",
+    "meaningful_markers": "chatcodec.providers.kit.provider_kit",
+    "path": "chatcodec.providers.kit.errors",
+    "present": "chatcodec.providers.kit.bags",
+    "restore_fields": "chatcodec.providers.kit.bags",
+    "split_fields": "chatcodec.providers.kit.bags",
+    "tagged": "chatcodec.providers.kit.wire",
+    "tool_name": "chatcodec.providers.kit.tool_names",
+    "tool_name_map": "chatcodec.providers.kit.tool_names",
+    "uncached_input_tokens": "chatcodec.providers.kit.claude",
+    "unmapped": "chatcodec.providers.kit.bags",
+    "wire_fields": "chatcodec.providers.kit.bags",
+    "wire_key": "chatcodec.providers.kit.bags",
+    "wire_shape": "chatcodec.providers.kit.wire",
+}
+"""Where each name of the kit lives: imported on first access (PEP 562), so a module that
+needs one concern (the one-pass path needs bags, arguments and tool names) does not load
+the others (``cache`` loads the canonical content models; issue 25, first use)."""
+
 
 __all__ = [
     "ABSENT",
@@ -95,3 +142,16 @@ __all__ = [
     "wire_key",
     "wire_shape",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.request import ReasoningConfig
-from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
+
+if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model
+    from chatcodec.request import ReasoningConfig
+    from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
 
 CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
 """Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic

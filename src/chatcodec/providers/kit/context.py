@@ -31,6 +31,15 @@ the marker each rides under, for the ``OPTIONS`` table of every provider with a
 ``rules.py`` (here, below the registry the rules engine imports, so a provider's
 ``markers.py`` loads neither)."""
 
+
+def marked_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Encoder options as they ride in ``provider_options[provider]``: the rule options
+    under their markers (``api_version`` -> ``_api_version``, so they are never written
+    into the body), every other option under its own name. The general path
+    (``api.with_options``) and the one-pass path put options there alike."""
+    return {RULE_OPTIONS.get(name, name): value for name, value in options.items()}
+
+
 NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
 

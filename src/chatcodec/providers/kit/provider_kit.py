@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._base import ProviderMetadata
 from chatcodec.losses import LossKind, LossRecorder, Steps
 from chatcodec.providers.kit.arguments import compact_json
 from chatcodec.providers.kit.bags import is_marker, wire_key
+
+if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model
+    from chatcodec._base import ProviderMetadata
 
 _NO_MEANINGFUL: Mapping[str, str] = {}
 _KITS: dict[str, ProviderKit] = {}
