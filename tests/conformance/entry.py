@@ -145,6 +145,9 @@ class ProviderEntry:
     sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Encoder options under which this wire takes the sampling settings (``temperature``,
     ``top_p``) a law sends through it: an API version that still has them (issue 21)."""
+    rule_models: Sequence[str] = ()
+    """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
+    that check the rules fire the same way on every path."""
     own_parameters: Sequence[str] = ()
     """Top-level request keys of numeric settings only this wire has (issue 10 item 22:
     integers above 2**53 survive a conversion to the same provider)."""

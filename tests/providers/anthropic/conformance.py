@@ -329,6 +329,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 
 ENTRY = ProviderEntry(
+    rule_models=("claude-opus-4-7",),
     sampling_options={"api_version": "2023-06-01"},  # 2026-10-21 takes no sampling settings
     name="anthropic",
     names_in_prose=("anthropic", "claude"),

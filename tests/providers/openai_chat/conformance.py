@@ -295,6 +295,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 
 ENTRY = ProviderEntry(
+    rule_models=("gpt-5.6",),
     name="openai-chat",
     names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     check_request=check_request,
