@@ -24,6 +24,7 @@ response's own fields (from the start or finish event's bag).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -82,6 +83,8 @@ class _Stream:
     writer: ItemWriter
     context: EncodeContext
     sequence: int = 0
+    created: int = field(default_factory=lambda: int(time.time()))
+    """``created_at`` when the start event gives none: one time for every event (issue 23)."""
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
     usage: Usage | None = None
@@ -488,7 +491,7 @@ def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
     )  # a snapshot: losses come at the end
     wire.update(status=status, output=[])
     wire.pop("usage", None)
-    return wire
+    return _stamped(stream, wire)
 
 
 def _terminal(stream: _Stream) -> dict[str, Any]:
@@ -508,9 +511,17 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
         usage=stream.usage,
         provider_metadata=metadata or None,
     )
-    wire = encode_response(response, stream.context)
+    wire = _stamped(stream, encode_response(response, stream.context))
     wire["output"] = stream.writer.items
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def _stamped(stream: _Stream, wire: dict[str, Any]) -> dict[str, Any]:
+    """``wire`` with the stream's one creation time where ``encode_response`` stamped the
+    current time (the upstream gave none): the created and terminal events agree."""
+    if (stream.start is None or stream.start.created is None) and "created_at" in wire:
+        wire["created_at"] = stream.created
+    return wire
 
 
 def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> None:
