@@ -10,6 +10,7 @@ import openai
 import pytest
 from google import genai
 from google.genai import types
+from openai.types.responses import ResponseReasoningItem
 
 from providers.anthropic.anthropic_support import assert_valid_request as assert_anthropic_request
 from providers.bedrock_converse.bedrock_support import assert_valid_request as assert_bedrock_request
@@ -43,7 +44,8 @@ def test_responses_front_on_anthropic_plain_and_streamed(fake: FakeUpstream) -> 
         fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
         response = client.responses.create(model="claude-sonnet-4-6", input="Largest city?", max_output_tokens=500)
         assert response.output_text.startswith("I'll help you find")
-        assert [item.type for item in response.output][-2:] == ["message", "function_call"]
+        assert [item.type for item in response.output] == ["reasoning", "message", "function_call"]
+        _assert_reasoning_item(response.output[0], "thinking_text_tool_use.json")
         assert_anthropic_request(fake.last.body)
 
         fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse"), content_type=SSE)
@@ -54,6 +56,15 @@ def test_responses_front_on_anthropic_plain_and_streamed(fake: FakeUpstream) -> 
         assert deltas
         assert fake.last.body["stream"] is True
         assert_anthropic_request(fake.last.body)
+
+
+def _assert_reasoning_item(item: object, fixture: str) -> None:
+    """``item`` is a reasoning item whose one summary entry is the fixture's thinking."""
+    content = fixture_json("anthropic", "response", fixture)["content"]
+    thinking = [block["thinking"] for block in content if block["type"] == "thinking"]
+    assert isinstance(item, ResponseReasoningItem)
+    assert item.id.startswith("rs_")
+    assert [(entry.type, entry.text) for entry in item.summary] == [("summary_text", thinking[0])]
 
 
 # --- gemini in front of openai-chat ---------------------------------------------------

@@ -356,6 +356,7 @@ def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) ->
         state.losses.add(at, f"signature of reasoning from {part.provider or 'another provider'}", why)
     item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part.text}]}
     state.add(item, at)
+    state.unnamed.append(item)  # named ``rs_...`` with the response's other items
     state.open_reasoning = None  # a following part of its own starts its own item
 
 
