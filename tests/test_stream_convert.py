@@ -15,6 +15,7 @@ import pytest
 from botocore.eventstream import EventStreamBuffer
 
 import chatcodec
+from chatcodec import stream_framing
 from chatcodec.event_stream import EventStreamParser, encode_event_message
 from chatcodec.sse import iter_sse
 from chatcodec.stream_framing import WireEventReader
@@ -146,6 +147,33 @@ def test_gemini_json_array_framing_both_ways() -> None:
         )
     )
     assert json.loads(converted) == wire
+
+
+def test_a_huge_json_array_item_in_small_chunks_is_parsed_once_leftover_4(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini's JSON-array stream: a 2 MB item (inline media) fed in 64-byte chunks is
+    parsed once, when it completes, not re-parsed on each of its 32,000 chunks (issue 23
+    leftover 4: linear work, counted in parse calls rather than seconds)."""
+    calls: list[int] = []
+    real_loads, real_raw_decode = stream_framing.loads, json.JSONDecoder.raw_decode
+
+    def counting_loads(text: str | bytes) -> object:
+        calls.append(len(text))
+        return real_loads(text)
+
+    def counting_raw_decode(self: json.JSONDecoder, text: str, index: int = 0) -> tuple[Any, int]:
+        calls.append(len(text) - index)
+        return real_raw_decode(self, text, index)
+
+    monkeypatch.setattr(stream_framing, "loads", counting_loads)
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", counting_raw_decode)
+    media = 'x\\"}{[' * (2_000_000 // 6)  # escapes, quotes and brackets inside the string
+    items = [{"small": 1}, {"inlineData": {"mimeType": "image/png", "data": media}}, {"small": 2}]
+    data = ("[" + ",\r\n".join(json.dumps(item) for item in items) + "]").encode()
+    reader = WireEventReader("gemini", "json-array")
+    read = [event for chunk in _chunks(data, 64) for event in reader.feed(chunk)] + reader.close()
+    assert read == items
+    assert len(calls) == len(items)
+    assert sum(calls) == len(data) - len("[,\r\n,\r\n]")
 
 
 def test_an_upstream_stream_error_reaches_an_openai_client_in_its_shape_issue_23() -> None:

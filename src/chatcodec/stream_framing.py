@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, TypeAlias, cast
 
@@ -115,7 +116,7 @@ class WireEventReader:
         self._sse = SSEParser()
         self._binary = EventStreamParser()
         self._text = codecs.getincrementaldecoder("utf-8")()
-        self._pending = ""
+        self._items = _JsonItems()
         self._done = False
         self._count = 0
 
@@ -127,8 +128,7 @@ class WireEventReader:
             return self._counted(self._binary.feed(chunk))
         if self._framing == "sse":
             return self._from_sse(self._sse.feed(chunk))
-        self._pending += self._text.decode(chunk)
-        return self._json_items(final=False)
+        return self._json_items(self._text.decode(chunk), final=False)
 
     def close(self) -> list[dict[str, Any]]:
         """The events still owed when the body ends."""
@@ -138,8 +138,7 @@ class WireEventReader:
             return self._counted(self._binary.close())
         if self._framing == "sse":
             return self._from_sse(self._sse.close())
-        self._pending += self._text.decode(b"", True)
-        return self._json_items(final=True)
+        return self._json_items(self._text.decode(b"", True), final=True)
 
     def _counted(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self._count += len(events)
@@ -160,28 +159,11 @@ class WireEventReader:
             )
         return self._counted(found)
 
-    def _json_items(self, *, final: bool) -> list[dict[str, Any]]:
-        """Complete items of a JSON array (or lines of JSON Lines) read so far."""
-        decoder = json.JSONDecoder()
-        found: list[dict[str, Any]] = []
-        position = 0
-        text = self._pending
-        while True:
-            while position < len(text) and text[position] in " \t\r\n,[]\ufeff":
-                position += 1
-            if position >= len(text):
-                break
-            try:
-                _, end = decoder.raw_decode(text, position)
-            except json.JSONDecodeError:
-                if final:
-                    raise StreamError(
-                        f"the stream ends inside a JSON value: {text[position : position + 80]!r}", "$", self._count
-                    ) from None
-                break  # the value is not complete yet
-            found.append(self._object(text[position:end]))
-            position = end
-        self._pending = text[position:]
+    def _json_items(self, text: str, *, final: bool) -> list[dict[str, Any]]:
+        """Complete items of a JSON array (or lines of JSON Lines) that ``text`` completes."""
+        found = [self._object(item) for item in self._items.feed(text)]
+        if final and self._items.open:
+            raise StreamError(f"the stream ends inside a JSON value: {self._items.head()!r}", "$", self._count)
         return self._counted(found)
 
     def _object(self, text: str) -> dict[str, Any]:
@@ -192,3 +174,87 @@ class WireEventReader:
         if not isinstance(parsed, dict):
             raise StreamError(f"event data is not a JSON object: {text[:80]!r}", "$", self._count)
         return cast("dict[str, Any]", parsed)
+
+
+_SEPARATORS = " \t\r\n,[]\ufeff"
+"""What lies between the items of a JSON array (its brackets, commas, white space) or
+between JSON Lines."""
+_STRUCTURE = re.compile(r'["{}\[\]]')
+_IN_STRING = re.compile(r'["\\]')
+
+
+class _JsonItems:
+    """The items of a JSON array (or JSON Lines) as texts, from text fed in pieces.
+
+    Each piece is scanned once, resuming where the last one stopped (inside a string,
+    after a backslash, at a bracket depth), and an item is parsed once, when its closing
+    brace arrives: one huge item sent in tiny chunks is linear work, not a re-parse of
+    the unfinished item on every chunk (Gemini's ``streamGenerateContent`` without
+    ``alt=sse`` sends one array whose items can be megabytes of inline media). A value
+    that is not an object is passed on whole, up to the next separator, for the caller
+    to refuse."""
+
+    def __init__(self) -> None:
+        self._pieces: list[str] = []  # the unfinished item's text so far
+        self._depth = 0
+        self._in_string = False
+        self._escaped = False
+
+    @property
+    def open(self) -> bool:
+        """Whether an item has begun and not ended."""
+        return bool(self._pieces)
+
+    def head(self) -> str:
+        """The start of the unfinished item, for an error message."""
+        return "".join(self._pieces)[:80]
+
+    def feed(self, text: str) -> Iterator[str]:
+        position = 0
+        while position < len(text):
+            start = position
+            if not self._pieces:  # between items
+                while position < len(text) and text[position] in _SEPARATORS:
+                    position += 1
+                if position == len(text):
+                    return
+                start = position
+                if text[position] != "{":
+                    end = _scalar_end(text, position)
+                    yield text[position:end]
+                    position = end
+                    continue
+                self._depth, self._in_string, self._escaped = 1, False, False
+                position += 1
+            position = self._scan(text, position)
+            if self._depth:
+                self._pieces.append(text[start:])
+                return
+            item = "".join([*self._pieces, text[start:position]])
+            self._pieces.clear()
+            yield item
+
+    def _scan(self, text: str, position: int) -> int:
+        """Where the item ends in ``text`` (depth 0), or ``len(text)`` with the state to resume."""
+        if self._escaped:
+            self._escaped, position = False, position + 1
+        while self._depth and position < len(text):
+            found = (_IN_STRING if self._in_string else _STRUCTURE).search(text, position)
+            if found is None:
+                return len(text)
+            character, position = found.group(), found.end()
+            if character == "\\":
+                self._escaped = position == len(text)
+                position += 1
+            elif character == '"':
+                self._in_string = not self._in_string
+            else:
+                self._depth += 1 if character in "{[" else -1
+        return min(position, len(text))
+
+
+def _scalar_end(text: str, position: int) -> int:
+    """The end of a value that is not an object (refused by the caller): the next separator."""
+    while position < len(text) and text[position] not in _SEPARATORS:
+        position += 1
+    return position

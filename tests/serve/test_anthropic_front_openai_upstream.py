@@ -5,10 +5,13 @@ client against a fake OpenAI-compatible server replaying recorded traffic."""
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import anthropic
+import httpx
 import pytest
 
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
@@ -39,6 +42,7 @@ def client(fake: FakeUpstream) -> Iterator[anthropic.Anthropic]:
 def fresh(fake: FakeUpstream) -> None:
     fake.replies.clear()
     fake.received.clear()
+    fake.stream_closed.clear()
 
 
 def test_plain_answer_with_reasoning(fake: FakeUpstream, client: anthropic.Anthropic) -> None:
@@ -127,3 +131,25 @@ def test_a_mid_stream_upstream_error_is_an_anthropic_error_event(
         client.messages.stream(model="gpt-4o", max_tokens=100, messages=QUESTION) as stream,
     ):
         stream.get_final_message()
+
+
+def test_a_client_that_goes_away_cancels_the_upstream_request(
+    fake: FakeUpstream, client: anthropic.Anthropic, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 23: the Anthropic front, as the OpenAI front's test: a client that leaves
+    mid-stream closes the upstream stream, and the request's log line says cancelled."""
+    chunks = fixture_bytes("openai-chat", "stream", "text_with_usage_obfuscation.sse").split(b"\n\n")
+    head = b"\n\n".join(chunks[:3]) + b"\n\n"  # the answer begins; no finish ever comes
+    fake.reply(head, content_type=SSE, endless=True)
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    with httpx.Client(base_url=str(client.base_url), timeout=10) as http:
+        body = {"model": "gpt-4o", "max_tokens": 10, "messages": QUESTION, "stream": True}
+        headers = {"x-api-key": KEY, "anthropic-version": "2023-06-01"}
+        with http.stream("POST", "/v1/messages", json=body, headers=headers) as response:
+            assert response.status_code == 200
+            next(response.iter_bytes())
+    assert fake.stream_closed.wait(10), "the upstream stream was not closed after the client left"
+    deadline = time.monotonic() + 10
+    while not any('"cancelled": true' in record.getMessage() for record in caplog.records):
+        assert time.monotonic() < deadline, "no log line for the cancelled request"
+        time.sleep(0.05)

@@ -3,6 +3,7 @@ official client (``openai`` for Chat and Responses, ``google-genai`` for Gemini)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +11,7 @@ import openai
 import pytest
 from google import genai
 from google.genai import types
+from openai.types.responses import ResponseReasoningItem
 
 from providers.anthropic.anthropic_support import assert_valid_request as assert_anthropic_request
 from providers.bedrock_converse.bedrock_support import assert_valid_request as assert_bedrock_request
@@ -38,12 +40,15 @@ def fresh(fake: FakeUpstream) -> None:
 
 
 def test_responses_front_on_anthropic_plain_and_streamed(fake: FakeUpstream) -> None:
-    with proxy("openai-responses", "anthropic", fake.base) as origin:
-        client = openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0)
+    with (
+        proxy("openai-responses", "anthropic", fake.base) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
         fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
         response = client.responses.create(model="claude-sonnet-4-6", input="Largest city?", max_output_tokens=500)
         assert response.output_text.startswith("I'll help you find")
-        assert [item.type for item in response.output][-2:] == ["message", "function_call"]
+        assert [item.type for item in response.output] == ["reasoning", "message", "function_call"]
+        _assert_reasoning_item(response.output[0], "thinking_text_tool_use.json")
         assert_anthropic_request(fake.last.body)
 
         fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse"), content_type=SSE)
@@ -54,6 +59,46 @@ def test_responses_front_on_anthropic_plain_and_streamed(fake: FakeUpstream) -> 
         assert deltas
         assert fake.last.body["stream"] is True
         assert_anthropic_request(fake.last.body)
+
+
+def test_responses_front_on_anthropic_thinking_is_a_reasoning_item_streamed(fake: FakeUpstream) -> None:
+    """Issue 24 item 7 through the server: Anthropic's thinking is the first output item,
+    a reasoning item with the thinking as its summary and an ``rs_`` id, in the stream's
+    ``output_item`` events and its terminal response alike."""
+    with (
+        proxy("openai-responses", "anthropic", fake.base) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
+        fake.reply(fixture_bytes("anthropic", "stream", "thinking_signature_delta.sse"), content_type=SSE)
+        events = list(client.responses.create(model="claude-sonnet-4-6", input="Hi", stream=True))
+    added = [event.item for event in events if event.type == "response.output_item.added"]
+    done = [event.item for event in events if event.type == "response.output_item.done"]
+    assert [item.type for item in added] == [item.type for item in done] == ["reasoning", "message"]
+    assert events[-1].type == "response.completed"
+    final = events[-1].response.output
+    assert [item.type for item in final] == ["reasoning", "message"]
+    thinking = _streamed_thinking("thinking_signature_delta.sse")
+    for item in (done[0], final[0]):
+        assert isinstance(item, ResponseReasoningItem)
+        assert [(entry.type, entry.text) for entry in item.summary] == [("summary_text", thinking)]
+    assert added[0].id == done[0].id == final[0].id
+    assert added[0].id.startswith("rs_")
+
+
+def _assert_reasoning_item(item: object, fixture: str) -> None:
+    """``item`` is a reasoning item whose one summary entry is the fixture's thinking."""
+    content = fixture_json("anthropic", "response", fixture)["content"]
+    thinking = [block["thinking"] for block in content if block["type"] == "thinking"]
+    assert isinstance(item, ResponseReasoningItem)
+    assert item.id.startswith("rs_")
+    assert [(entry.type, entry.text) for entry in item.summary] == [("summary_text", thinking[0])]
+
+
+def _streamed_thinking(fixture: str) -> str:
+    """The thinking text an Anthropic stream fixture spells in its deltas."""
+    text = fixture_bytes("anthropic", "stream", fixture).decode()
+    datas = [json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")]
+    return "".join(data["delta"]["thinking"] for data in datas if data.get("delta", {}).get("type") == "thinking_delta")
 
 
 # --- gemini in front of openai-chat ---------------------------------------------------

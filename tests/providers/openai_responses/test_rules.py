@@ -210,7 +210,12 @@ def test_a_response_from_another_provider_encodes_to_a_valid_responses_body_and_
     events = list(chatcodec.encode_stream(FORMAT, events_from_response(anthropic), on_loss="ignore"))
     assert_stream_matches_sdk(events, no_extra_keys=True)
     assert [event["sequence_number"] for event in events] == list(range(len(events)))
-    assert chatcodec.accumulate_stream(FORMAT, events).message.tool_calls == anthropic.message.tool_calls
+    streamed = chatcodec.accumulate_stream(FORMAT, events).message.tool_calls
+    # the call item's made-up fc_ id is the non-streamed body's (issue 24 item 2)
+    assert streamed == chatcodec.decode_response(FORMAT, body).message.tool_calls
+    assert [(call.id, call.name, call.arguments) for call in streamed] == [
+        (call.id, call.name, call.arguments) for call in anthropic.message.tool_calls
+    ]
     assert all("anthropic" in loss.what for loss in losses)
 
 

@@ -338,7 +338,7 @@ class StreamDecoder(FeedByReading):
         content = delta.get("reasoning_content")
         details: list[dict[str, Any]] = delta.get("reasoning_details") or []
         copied = reasoning.repeated_reasoning(delta.get("reasoning"), content, details)
-        if isinstance(content, str) and content:
+        if isinstance(content, str):  # "" opens the part, as the non-streamed message's "" is one
             self._thinking_text(state, number, "reasoning_content", content)
         if isinstance(delta.get("reasoning"), str) and delta["reasoning"] and not copied:
             self._thinking_text(state, number, "reasoning", delta["reasoning"])

@@ -326,6 +326,8 @@ class StreamEncoder:
 
     def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
+        if not event.name.strip():  # as encode_response reports it (issue 24 item 5): kept, as the model called it
+            self._losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)
         bag = KIT.own(event.provider_metadata)

@@ -180,6 +180,10 @@ class ItemWriter:
         """Write one part: into the open item it continues, or as a new item."""
         _encode_part(part, self, at)
 
+    def is_unnamed(self, item: dict[str, Any]) -> bool:
+        """Whether ``item`` was built from another format (it has no id of its own)."""
+        return any(item is unnamed for unnamed in self.unnamed)
+
     def add(self, item: dict[str, Any], at: Steps) -> dict[str, Any]:
         self.items.append(item)
         self.steps.append(at)
@@ -228,14 +232,22 @@ _ID_PREFIXES = {"message": "msg", "function_call": "fc", "custom_tool_call": "ct
 
 def _name_items(state: ItemWriter, response_id: str | None) -> None:
     """Give each output item built from another format an id (a response's output items
-    have one; ``""`` is none, issue 24 item 2): the kind's prefix and a digest of the
-    response id and the item's position, so the same conversion always gives the same ids
-    and two answers' ids differ. Ids read from a Responses payload are kept as they were."""
+    have one; ``""`` is none, issue 24 item 2): see :func:`name_item`. Ids read from a
+    Responses payload are kept as they were."""
     for position, item in enumerate(state.items):
-        prefix = _ID_PREFIXES.get(str(item.get("type")))
-        if prefix is not None and any(item is unnamed for unnamed in state.unnamed):
-            seed = f"{response_id or ''}/{position}".encode()
-            item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
+        if state.is_unnamed(item):
+            name_item(item, response_id, position)
+
+
+def name_item(item: dict[str, Any], response_id: str | None, position: int) -> None:
+    """Name an output item built from another format: the kind's prefix and a digest of
+    the response id and the item's position, so the same conversion always gives the same
+    ids, streamed or not (the stream encoder names an item when it is added), and two
+    answers' ids differ."""
+    prefix = _ID_PREFIXES.get(str(item.get("type")))
+    if prefix is not None:
+        seed = f"{response_id or ''}/{position}".encode()
+        item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
 
 
 def _encode_part(
@@ -356,6 +368,7 @@ def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) ->
         state.losses.add(at, f"signature of reasoning from {part.provider or 'another provider'}", why)
     item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part.text}]}
     state.add(item, at)
+    state.unnamed.append(item)  # named ``rs_...`` with the response's other items
     state.open_reasoning = None  # a following part of its own starts its own item
 
 

@@ -8,14 +8,16 @@ such as ``instructions``, ``tools``, ``reasoning``, ``text``, ``store``, ``billi
 
 The SDK's ``Response`` requires ``id``, ``created_at``, ``model``, ``object``,
 ``output``, ``parallel_tool_calls``, ``tool_choice`` and ``tools``. A canonical response
-from elsewhere may lack them; they are then written as placeholders (``""``, ``0``,
-``"response"``, ``true``, ``"auto"``, ``[]``), never as data; a recorded body that left
-one out gets none back. Responses has one answer per response: choices after the first
+from elsewhere may lack them; they are then written as placeholders (``""``,
+``"response"``, ``true``, ``"auto"``, ``[]``), never as data, and ``created_at`` as the
+current time (as openai-chat stamps ``created``); a recorded body that left one out gets
+none back. Responses has one answer per response: choices after the first
 are reported and left out.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -108,6 +110,10 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
     for key, placeholder in PLACEHOLDERS:
         if key not in left_out:
             wire.setdefault(key, placeholder)
+    if response.created is None and "created_at" not in left_out and wire.get("created_at") == 0:
+        # Another format may have no creation time (Anthropic, Gemini): stamped now, as
+        # openai-chat's ``created`` is, so a client never reads 1970 (issue 23).
+        wire["created_at"] = int(time.time())
     for wire_key, value in (("id", response.id), ("model", response.model), ("created_at", response.created)):
         if value is not None:
             wire[wire_key] = value

@@ -24,6 +24,7 @@ response's own fields (from the start or finish event's bag).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -33,7 +34,7 @@ from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use
+from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
 from chatcodec.response import ChatResponse, FinishReason, Usage
@@ -82,6 +83,8 @@ class _Stream:
     writer: ItemWriter
     context: EncodeContext
     sequence: int = 0
+    created: int = field(default_factory=lambda: int(time.time()))
+    """``created_at`` when the start event gives none: one time for every event (issue 23)."""
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
     usage: Usage | None = None
@@ -93,6 +96,15 @@ class _Stream:
     counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
     held: dict[int, tuple[Any, list[str] | None]] = field(default_factory=dict[int, tuple[Any, list[str] | None]])
     """Parts that ended while a part before them was still under way, by canonical index."""
+
+    def name(self, position: int, writer: ItemWriter | None = None) -> None:
+        """Give item ``position`` its made-up id when it was built from another format
+        (``writer``: the one that built it, when not this stream's): the id the
+        non-streamed response would give it, from the response id and the position."""
+        item = self.writer.items[position]
+        built = item if writer is None else writer.items[0]
+        if (writer or self.writer).is_unnamed(built):
+            name_item(item, None if self.start is None else self.start.id, position)
 
     def event(self, kind: str, **fields: Any) -> dict[str, Any]:
         wire = {"type": kind, **fields, "sequence_number": self.sequence}
@@ -196,7 +208,7 @@ def _delta(stream: _Stream, index: int, delta: str) -> Iterator[dict[str, Any]]:
         item = stream.writer.items[pending.live]
         yield stream.event(f"{_CALL_EVENTS[item['type']]}.delta", **_call_at(item, pending.live), delta=delta)
     else:
-        yield stream.event("response.output_text.delta", **_live_at(pending.live), delta=delta, logprobs=[])
+        yield stream.event("response.output_text.delta", **_live_at(stream, pending.live), delta=delta, logprobs=[])
 
 
 def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, Any]]:
@@ -211,10 +223,12 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     pending.live = position
     # The item's place is taken now, so parts written before this one ends come after it.
     stream.writer.add_part(TextPart(text=""), ("choices", 0, "message", "content", event.index))
-    added: dict[str, Any] = {"id": "", "type": "message", "status": "in_progress", "role": "assistant", "content": []}
-    yield stream.event("response.output_item.added", output_index=position, item=added)
+    stream.name(position)
+    item_id = _item_id(stream.writer.items[position])
+    added: dict[str, Any] = {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant"}
+    yield stream.event("response.output_item.added", output_index=position, item={**added, "content": []})
     empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
-    yield stream.event("response.content_part.added", **_live_at(position), part=empty)
+    yield stream.event("response.content_part.added", **_live_at(stream, position), part=empty)
 
 
 def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str, Any]]:
@@ -232,6 +246,9 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
     begun = ToolUsePart(id=event.id, name=event.name, arguments="", provider_metadata=event.provider_metadata)
     item = encode_tool_use(begun, LossRecorder(), at, for_request=False)  # its losses are the end's
     stream.writer.add(item, at)
+    if "id" not in item:  # a call from another format: named as the response names it
+        stream.writer.unnamed.append(item)
+        stream.name(position)
     yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
 
 
@@ -242,8 +259,12 @@ _CALL_EVENTS = {
 """The delta and done events of a call item, by its type."""
 
 
+def _item_id(item: dict[str, Any]) -> str:
+    return item["id"] if isinstance(item.get("id"), str) else ""
+
+
 def _call_at(item: dict[str, Any], position: int) -> dict[str, Any]:
-    return {"item_id": item.get("id") if isinstance(item.get("id"), str) else "", "output_index": position}
+    return {"item_id": _item_id(item), "output_index": position}
 
 
 def _end_live_call(stream: _Stream, part: ToolUsePart, index: int, position: int) -> Iterator[dict[str, Any]]:
@@ -255,12 +276,13 @@ def _end_live_call(stream: _Stream, part: ToolUsePart, index: int, position: int
     item = stream.writer.items[position]
     item.clear()
     item.update(alone.items[0])
+    stream.name(position, alone)
     key = "arguments" if item["type"] == "function_call" else "input"
     yield stream.event(f"{_CALL_EVENTS[item['type']]}.done", **_call_at(item, position), **{key: item[key]})
 
 
-def _live_at(position: int) -> dict[str, Any]:
-    return {"item_id": "", "output_index": position, "content_index": 0}
+def _live_at(stream: _Stream, position: int) -> dict[str, Any]:
+    return {"item_id": _item_id(stream.writer.items[position]), "output_index": position, "content_index": 0}
 
 
 def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Iterator[dict[str, Any]]:
@@ -272,13 +294,14 @@ def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Ite
     joined = (as_list(item.get("content")) or [])[1:]  # text parts that joined it meanwhile
     item.clear()
     item.update(alone.items[0])
+    stream.name(position, alone)
     content: list[Any] | None = as_list(item.get("content"))
     if content is None:  # a string-content item (a request's spelling): one part all the same
         content = [{"type": "output_text", "text": part.text, "annotations": list[Any]()}]
     else:
         item["content"] = [*content, *joined]
     wire_part: dict[str, Any] = content[0]
-    where = {**_live_at(position), "item_id": item.get("id") if isinstance(item.get("id"), str) else ""}
+    where = _live_at(stream, position)
     yield stream.event(
         "response.output_text.done", **where, text=wire_part["text"], logprobs=wire_part.get("logprobs") or []
     )
@@ -349,6 +372,7 @@ def _write_part(stream: _Stream, part: Any, index: int, fragments: list[str] | N
     if len(items) > before:  # a new item (or several): the ones before it are complete
         yield from _close_items(stream, before)
         for position in range(before, len(items)):
+            stream.name(position)
             yield stream.event("response.output_item.added", output_index=position, item=_empty(items[position]))
             yield from _content_events(stream, position, 0, fragments)
     elif last is not None and _size(last) > last_size:
@@ -384,8 +408,7 @@ def _content_events(
 ) -> Iterator[dict[str, Any]]:
     """The events for the parts of item ``output_index`` from part ``first`` on."""
     item = stream.writer.items[output_index]
-    item_id = item.get("id") if isinstance(item.get("id"), str) else ""
-    where = {"item_id": item_id, "output_index": output_index}
+    where = {"item_id": _item_id(item), "output_index": output_index}
     kind = item.get("type")
     if kind in ("function_call", "custom_tool_call"):
         text = item["arguments"] if kind == "function_call" else item["input"]
@@ -488,7 +511,7 @@ def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
     )  # a snapshot: losses come at the end
     wire.update(status=status, output=[])
     wire.pop("usage", None)
-    return wire
+    return _stamped(stream, wire)
 
 
 def _terminal(stream: _Stream) -> dict[str, Any]:
@@ -508,9 +531,17 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
         usage=stream.usage,
         provider_metadata=metadata or None,
     )
-    wire = encode_response(response, stream.context)
+    wire = _stamped(stream, encode_response(response, stream.context))
     wire["output"] = stream.writer.items
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def _stamped(stream: _Stream, wire: dict[str, Any]) -> dict[str, Any]:
+    """``wire`` with the stream's one creation time where ``encode_response`` stamped the
+    current time (the upstream gave none): the created and terminal events agree."""
+    if (stream.start is None or stream.start.created is None) and "created_at" in wire:
+        wire["created_at"] = stream.created
+    return wire
 
 
 def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> None:
