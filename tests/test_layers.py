@@ -161,3 +161,35 @@ def test_validating_canonical_messages_loads_no_provider_module() -> None:
     before, after = result.stdout.splitlines()
     assert before == "[]"
     assert after == "['chatcodec.providers.openai_chat.codec']"
+
+
+_CODEC_PROBE = textwrap.dedent(
+    """
+    import sys
+    from chatcodec.registry import PROVIDER_NAMES, get_codec
+
+    for name in PROVIDER_NAMES:
+        get_codec(name)
+    print(" ".join(sorted(name for name in sys.modules if name.startswith("chatcodec"))))
+    """
+)
+
+
+def test_loading_every_codec_loads_no_reader() -> None:
+    """Issue 20 leftover: a codec sits below the readers, so loading one imports no module
+    of a later layer (``anthropic/__init__.py`` once imported its helpers, and with them
+    ``validation.py`` and the dialect readers, whenever its codec loaded). A package's
+    ``__init__`` is imported on the way to its modules, so those are left out."""
+    source = str(SOURCE.parent)
+    result = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {source!r})\n{_CODEC_PROBE}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    paths = graph.module_paths(SOURCE.parent)
+    lower = graph.LAYER_NAMES[: graph.LAYER_NAMES.index("providers") + 1]
+    loaded = [name for name in result.stdout.split() if name in paths and not paths[name].endswith("__init__.py")]
+    assert "chatcodec.providers.anthropic.codec" in loaded
+    assert [name for name in loaded if layer_of(paths[name]) not in lower] == []

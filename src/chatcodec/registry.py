@@ -22,11 +22,23 @@ from chatcodec.stream_events import AnyStreamEvent
 if TYPE_CHECKING:
     from chatcodec.stream_builder import StreamBuilder
 
-PROVIDER_NAMES = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
-"""The provider wire formats chatcodec knows, by their registry names."""
-
 CANONICAL = "canonical"
 """Name of chatcodec's own JSON format, usable wherever a provider name is."""
+
+_BUILT_IN: dict[str, str] = {
+    CANONICAL: "chatcodec.canonical_codec:CODEC",
+    "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
+    "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
+    "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
+    "gemini": "chatcodec.providers.gemini.codec:CODEC",
+    "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
+}
+"""Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
+the one line a new provider adds here."""
+
+PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CANONICAL)
+"""The provider wire formats chatcodec knows, by their registry names (read from
+:data:`_BUILT_IN`, so a provider is named once)."""
 
 
 class Codec(Protocol):
@@ -110,16 +122,6 @@ class SupportsMessageDecoding(Protocol):
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
 
-
-# name -> "module:attribute" of the codec object; empty until provider codecs land.
-_BUILT_IN: dict[str, str] = {
-    CANONICAL: "chatcodec.canonical_codec:CODEC",
-    "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
-    "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
-    "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
-    "gemini": "chatcodec.providers.gemini.codec:CODEC",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
-}
 
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
