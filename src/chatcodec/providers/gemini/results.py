@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, TextSource, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
@@ -45,7 +46,7 @@ def parsed_object(text: str) -> dict[str, Any] | None:
         parsed: object = loads(text)
     except ValueError:
         return None
-    return parsed if isinstance(parsed, dict) else None  # pyright: ignore[reportUnknownVariableType]
+    return as_dict(parsed)
 
 
 def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
