@@ -283,6 +283,74 @@ def test_a_conversation_bedrock_cannot_start_is_refused_when_converting_to_it() 
     assert raised.value.paths == ["$.messages[0].role"]
 
 
+_CALL = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+def test_a_function_call_turn_gemini_cannot_take_is_refused_when_converting_to_it() -> None:
+    """b22 item 1: Gemini wants a function call turn right after a user turn or a function
+    response turn; two assistant messages in a row (text, then calls) are two model turns."""
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "let me look"},
+            {"role": "assistant", "tool_calls": [_CALL]},
+            {"role": "tool", "tool_call_id": "c", "content": "1"},
+        ],
+    }
+    chatcodec.convert_request(body, source="openai-chat", target="gemini", on_loss="ignore")  # the default converts
+    chatcodec.convert_request(body, source="openai-chat", target="anthropic", strict=True, on_loss="ignore")
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.convert_request(body, source="openai-chat", target="gemini", strict=True)
+    assert raised.value.paths == ["$.messages[2].role"]
+    assert [detail["type"] for detail in raised.value.errors()] == ["function_call_turn"]
+    assert "function call turn comes immediately after a user turn or after a function response turn" in str(
+        raised.value
+    )
+
+
+def test_a_function_response_gemini_cannot_take_is_refused_when_converting_to_it() -> None:
+    """b22 item 1: Gemini wants the function responses right after the model turn with the calls."""
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [_CALL]},
+            {"role": "user", "content": "and then?"},
+            {"role": "tool", "tool_call_id": "c", "content": "1"},
+        ],
+    }
+    chatcodec.decode_request("openai-chat", body, strict=True)
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.convert_request(body, source="openai-chat", target="gemini", strict=True)
+    assert raised.value.paths == ["$.messages[3].role"]
+    assert [detail["type"] for detail in raised.value.errors()] == ["function_response_turn"]
+    assert "function response turn comes immediately after a function call turn" in str(raised.value)
+
+
+def test_a_gemini_request_out_of_turn_is_refused_once_per_mistake() -> None:
+    """Gemini's own request: a history opening on a function call is refused in Gemini's
+    words (gemini-cli#11814); an orphan response is one error, not an orphan and a turn error."""
+    call = {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
+    body = {"contents": [call, {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}]}
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request("gemini", body, strict=True)
+    assert raised.value.paths == ["$.contents[0].role"]
+    assert [detail["type"] for detail in raised.value.errors()] == ["function_call_turn"]
+    orphan = {"contents": [{"role": "user", "parts": [{"functionResponse": {"name": "g", "response": {}}}]}]}
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request("gemini", orphan, strict=True)
+    assert [detail["type"] for detail in raised.value.errors()] == ["orphan_tool_result"]
+
+
+def test_a_conversation_opening_on_the_assistant_is_taken_by_anthropic() -> None:
+    """Anthropic once refused it ("first message must use the user role"); the recorded live
+    request history_starts_with_assistant.json shows it no longer does, so strict does not."""
+    body = {"model": "m", "messages": [{"role": "assistant", "content": "earlier"}, {"role": "user", "content": "hi"}]}
+    converted = chatcodec.convert_request(body, source="openai-chat", target="anthropic", strict=True, on_loss="ignore")
+    assert converted["messages"][0]["role"] == "assistant"
+
+
 def test_a_strict_stream_names_the_event_and_the_field() -> None:
     events = [
         {"id": "1", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": []},
@@ -429,6 +497,35 @@ def test_the_field_set_is_the_codecs_so_a_codec_registered_under_another_name_ha
         chatcodec.unregister_codec("anthropic-gateway")
     assert schema is not None
     assert "MessageCreateParamsNonStreaming" in schema.kinds
+
+
+def test_a_codec_registered_under_another_name_brings_its_rules_and_extensions() -> None:
+    """b22 item 2: the structural rules, the documented extensions and the conversation
+    key come through the codec, not from tables keyed by the name it is registered under."""
+    chatcodec.register_codec("anthropic-gateway", lambda: get_codec("anthropic"))
+    orphan = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "1"}]}],
+    }
+    try:
+        with pytest.raises(chatcodec.ValidationError) as raised:
+            chatcodec.decode_request("anthropic-gateway", orphan, strict=True)
+        assert [detail["type"] for detail in raised.value.errors()] == ["orphan_tool_result"]
+        assert "Each `tool_result` block must have a corresponding `tool_use` block" in str(raised.value)
+        with pytest.raises(chatcodec.ValidationError, match="`max_tokens` must be at least 1"):
+            chatcodec.decode_request("anthropic-gateway", {**orphan, "max_tokens": 0, "messages": []}, strict=True)
+        # an API-version extension row (temperature under 2023-06-01) is the codec's too
+        body = {"model": "m", "max_tokens": 5, "temperature": 0.5, "messages": [{"role": "user", "content": "hi"}]}
+        chatcodec.decode_request("anthropic-gateway", body, strict=True)
+        with pytest.raises(chatcodec.ValidationError, match="did you mean `content`"):
+            chatcodec.Conversation().append_provider_messages(
+                "anthropic-gateway", [{"role": "user", "contnt": "hi"}], strict=True
+            )
+        events = [{"type": "ping"}]
+        list(chatcodec.decode_stream("anthropic-gateway", events, strict=True))
+    finally:
+        chatcodec.unregister_codec("anthropic-gateway")
 
 
 def test_formats_without_a_field_set_are_not_checked() -> None:

@@ -4,6 +4,10 @@ Run it from the repository root (``python tools/import_graph.py``) or point it a
 checkout's source folder (``python tools/import_graph.py /work/main/src``); add
 ``--list`` to print every cycle and every upward import, not only the counts.
 
+This module is the one implementation of the graph and the one table of layers
+(:data:`PLACES`): the layering law, ``tests/test_layers.py``, imports it, so the tool's
+counts and the law's verdict cannot disagree.
+
 What it reads: every ``import`` statement of every module under ``<src>/chatcodec``, by
 ``ast`` only (nothing is imported). Each import is one of three kinds, counted apart:
 
@@ -19,10 +23,9 @@ that re-exports its modules does not make every module of the package a circle.
 Cycles are the strongly connected components of more than one module, counted three
 times: over top-level imports, then adding the imports in functions, then adding the
 ``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order of
-issue 20, lowest first: vocabulary -> core validation -> kit -> providers -> readers
-(dialects, sdk_objects) -> API -> CLI (:data:`LAYERS` says which module is where; the
-registry of codecs is at the providers' level, below the readers that use it). An import
-from one provider folder into another is counted too (CONTRIBUTING.md forbids it).
+issue 20, lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
+API -> CLI (:data:`PLACES` says which module is where). An import from one provider
+folder into another is counted too (CONTRIBUTING.md forbids it).
 Standard library only, so it runs before anything is installed.
 """
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -39,42 +43,51 @@ PACKAGE = "chatcodec"
 KINDS = ("top level", "in functions", "TYPE_CHECKING")
 
 LAYER_NAMES = ("vocabulary", "core validation", "kit", "providers", "readers", "API", "CLI")
-LAYERS: dict[str, str] = {
-    "chatcodec.validation": "core validation",
-    "chatcodec.canonical_validation": "core validation",
-    "chatcodec.providers.kit": "kit",
-    "chatcodec.providers.provider_codec": "providers",
-    "chatcodec.providers.kit.context": "providers",
-    "chatcodec.providers.claude": "providers",
-    "chatcodec.providers": "providers",
-    "chatcodec.registry": "providers",
-    "chatcodec.canonical_codec": "providers",
-    "chatcodec.dialects": "readers",
-    "chatcodec.dialect_state": "readers",
-    "chatcodec.dialect_tools": "readers",
-    "chatcodec.sdk_objects": "readers",
-    "chatcodec.detect": "readers",
-    "chatcodec.documents": "readers",
-    "chatcodec.stream_input": "readers",
-    "chatcodec": "API",
-    "chatcodec.api": "API",
-    "chatcodec.batch": "API",
-    "chatcodec.batch_converter": "API",
-    "chatcodec.parallel": "API",
-    "chatcodec.conversation": "API",
-    "chatcodec.schema": "API",
-    "chatcodec._portable_schema": "API",
-    "chatcodec.testing": "API",
-    "chatcodec.serve": "API",
-    "chatcodec.cli": "CLI",
-    "chatcodec.cli_convert": "CLI",
-    "chatcodec.__main__": "CLI",
-    "chatcodec.progress": "CLI",
-    "chatcodec.exit_codes": "CLI",
-}
-"""A module's layer is that of the longest name here that is it or a package above it
-(``chatcodec`` itself names only the package's ``__init__``); every other ``chatcodec``
-module is vocabulary (the canonical models and their helpers)."""
+"""Lowest first: a module imports its own layer and earlier ones only."""
+
+PLACES: tuple[tuple[str, str], ...] = (
+    # (layer, module paths under src/chatcodec; the first line a module matches places it;
+    #  ``*`` stays inside one directory, ``**`` spans any depth)
+    ("vocabulary", "_base.py _field_docs.py _narrow.py compat.py content.py messages.py tools.py request.py"),
+    ("vocabulary", "response.py stream_events.py errors.py error_statuses.py losses.py payloads.py"),
+    ("core validation", "canonical_validation.py"),
+    ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
+    (
+        "kit",
+        "registry.py stream_builder.py sse.py event_stream.py stream_framing.py",
+    ),  # the codec interface, the stream path, SSE framing
+    ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
+    ("providers", "providers/*/**"),
+    ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
+    (
+        "readers",
+        "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py one_pass.py",
+    ),  # strict: the boundary checks; one_pass: the fast request path, through get_codec
+    ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
+    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),
+    ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
+)
+"""Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""
+
+
+def _pattern(glob: str) -> re.Pattern[str]:
+    escaped = re.escape(glob).replace(r"\*\*", ".*").replace(r"\*", "[^/]*")
+    return re.compile(escaped + r"\Z")
+
+
+_PATTERNS = [(layer, _pattern(glob)) for layer, globs in PLACES for glob in globs.split()]
+
+
+def layer_of(path: str) -> str | None:
+    """The layer of a module given by its path under ``chatcodec/`` (``providers/kit/bags.py``),
+    None for a module no line of :data:`PLACES` places."""
+    return next((layer for layer, pattern in _PATTERNS if pattern.match(path)), None)
+
+
+def provider_of(path: str) -> str | None:
+    """The provider folder a module belongs to (``anthropic``), None outside one."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "providers" and parts[1] != "kit" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +108,13 @@ def module_names(src: Path) -> dict[str, Path]:
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         found[name] = file
     return found
+
+
+def module_paths(src: Path) -> dict[str, str]:
+    """Dotted name -> path under ``src/chatcodec`` (``chatcodec.providers.kit`` ->
+    ``providers/kit/__init__.py``), the spelling :data:`PLACES` uses."""
+    root = src / PACKAGE
+    return {name: file.relative_to(root).as_posix() for name, file in module_names(src).items()}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -206,38 +226,38 @@ def _pop_component(stack: list[str], on_stack: set[str], root: str) -> list[str]
             return component
 
 
-def layer(module: str) -> int:
-    """The rank of ``module``'s layer in :data:`LAYER_NAMES`."""
-    if module == PACKAGE:  # the package's own __init__ (the public names); not a prefix
-        return LAYER_NAMES.index(LAYERS[PACKAGE])
-    name = module
-    while name != PACKAGE:
-        if name in LAYERS:
-            return LAYER_NAMES.index(LAYERS[name])
-        name = name.rpartition(".")[0]
-    return 0
+def unplaced(paths: dict[str, str]) -> list[str]:
+    """The modules no line of :data:`PLACES` places (by path)."""
+    return sorted(path for path in paths.values() if layer_of(path) is None)
 
 
-def provider_folder(module: str) -> str | None:
-    """The provider folder ``module`` is in (``openai_chat``), or None."""
-    parts = module.split(".")
-    if len(parts) > 3 and parts[1] == "providers" and parts[2] != "kit":
-        return parts[2]
-    return None
+def upward(edges: Iterable[Import], paths: dict[str, str]) -> list[Import]:
+    """The imports from a lower layer into a higher one (``paths``: :func:`module_paths`)."""
+    found: list[Import] = []
+    for edge in edges:
+        source, target = layer_of(paths[edge.source]), layer_of(paths[edge.target])
+        if source is not None and target is not None and LAYER_NAMES.index(target) > LAYER_NAMES.index(source):
+            found.append(edge)
+    return found
 
 
-def upward(edges: Iterable[Import]) -> list[Import]:
-    """The imports from a lower layer into a higher one."""
-    return [edge for edge in edges if layer(edge.target) > layer(edge.source)]
-
-
-def across_providers(edges: Iterable[Import]) -> list[Import]:
+def across_providers(edges: Iterable[Import], paths: dict[str, str]) -> list[Import]:
     """The imports from one provider folder into another."""
+    found: list[Import] = []
+    for edge in edges:
+        source, target = provider_of(paths[edge.source]), provider_of(paths[edge.target])
+        if source is not None and target is not None and source != target:
+            found.append(edge)
+    return found
+
+
+def spanning_layers(components: Iterable[list[str]], paths: dict[str, str]) -> list[list[str]]:
+    """The circles whose modules sit in more than one layer (or more than one provider folder)."""
     return [
-        edge
-        for edge in edges
-        if None not in (provider_folder(edge.source), provider_folder(edge.target))
-        and provider_folder(edge.source) != provider_folder(edge.target)
+        component
+        for component in components
+        if len({layer_of(paths[name]) for name in component}) > 1
+        or len({provider_of(paths[name]) for name in component}) > 1
     ]
 
 
@@ -249,6 +269,7 @@ def _by_kind(edges: list[Import]) -> str:
 def report(src: Path, listing: bool) -> list[str]:
     """The summary lines for the source folder ``src``."""
     modules = module_names(src)
+    paths = module_paths(src)
     edges = imports(modules)
     lines = [f"{src}: {len(modules)} modules, {len(edges)} imports ({_by_kind(edges)})", "cycles:"]
     for count in range(1, len(KINDS) + 1):
@@ -258,10 +279,16 @@ def report(src: Path, listing: bool) -> list[str]:
         lines.append(f"  {' + '.join(kinds):<40} {len(found)} (modules in each: {sizes})")
         if listing and count == len(KINDS):
             lines.extend(f"    {' '.join(component)}" for component in found)
+    spanning = spanning_layers(cycles(modules, edges), paths)
+    lines.append(f"  {'spanning layers (all kinds)':<40} {len(spanning)}")
+    missing = unplaced(paths)
+    lines.append(f"modules in no layer (add them to PLACES): {len(missing)}")
+    if listing:
+        lines.extend(f"    {path}" for path in missing)
     order = " -> ".join(LAYER_NAMES)
     for title, found_edges in (
-        (f"upward imports (against {order})", upward(edges)),
-        ("imports from one provider folder into another", across_providers(edges)),
+        (f"upward imports (against {order})", upward(edges, paths)),
+        ("imports from one provider folder into another", across_providers(edges, paths)),
     ):
         lines.append(f"{title}: {len(found_edges)} ({_by_kind(found_edges)})")
         if listing:

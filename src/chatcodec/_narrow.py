@@ -7,21 +7,28 @@ strictly typed.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, TypeGuard
+
+
+def is_dict(data: object) -> TypeGuard[dict[str, Any]]:
+    """Whether ``data`` is a JSON object (``isinstance(data, dict)``, said so that both
+    type checkers know its keys and values: pyright would narrow to ``dict[Unknown, Unknown]``)."""
+    return isinstance(data, dict)
+
+
+def is_list(data: object) -> TypeGuard[list[Any]]:
+    """Whether ``data`` is a JSON array (as :func:`is_dict`)."""
+    return isinstance(data, list)
 
 
 def as_dict(data: object) -> dict[str, Any] | None:
     """``data`` as a JSON object, or ``None`` when it is not a dict."""
-    if not isinstance(data, dict):
-        return None
-    return cast(dict[str, Any], data)
+    return data if is_dict(data) else None
 
 
 def as_list(data: object) -> list[Any] | None:
     """``data`` as a JSON array, or ``None`` when it is not a list."""
-    if not isinstance(data, list):
-        return None
-    return cast(list[Any], data)  # type: ignore[redundant-cast]  # mypy knows list[Any]; pyright does not
+    return data if is_list(data) else None
 
 
 def as_count(data: object, minimum: int = 0) -> int | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import LiteralString
+from typing import LiteralString, TypeGuard
 
 import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
@@ -118,9 +118,18 @@ def _types(details: list[ErrorDetails]) -> set[str]:
     return {detail["type"] for detail in details}
 
 
+def is_template(text: str) -> TypeGuard[LiteralString]:
+    """Whether ``text`` may stand where pydantic asks for a literal template (to keep user
+    data out of its ``{field}`` substitutions): it has no brace that is not escaped."""
+    unescaped = text.replace("{{", "").replace("}}", "")
+    return "{" not in unescaped and "}" not in unescaped
+
+
 def _literal(text: str) -> LiteralString:
-    # pydantic asks for literal templates to keep user data out of them; ours are escaped.
-    return text  # pyright: ignore[reportReturnType]
+    """``text`` (a rule name, or a message whose braces :func:`_escape` doubled) as a template."""
+    if not is_template(text):
+        raise ValueError(f"not a template: {text!r}")  # a bug here, never the caller's data
+    return text
 
 
 def _escape(message: str) -> str:

@@ -24,11 +24,23 @@ if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical mo
     from chatcodec.stream_builder import StreamBuilder
     from chatcodec.stream_events import AnyStreamEvent
 
-PROVIDER_NAMES = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
-"""The provider wire formats chatcodec knows, by their registry names."""
-
 CANONICAL = "canonical"
 """Name of chatcodec's own JSON format, usable wherever a provider name is."""
+
+_BUILT_IN: dict[str, str] = {
+    CANONICAL: "chatcodec.canonical_codec:CODEC",
+    "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
+    "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
+    "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
+    "gemini": "chatcodec.providers.gemini.codec:CODEC",
+    "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
+}
+"""Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
+the one line a new provider adds here."""
+
+PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CANONICAL)
+"""The provider wire formats chatcodec knows, by their registry names (read from
+:data:`_BUILT_IN`, so a provider is named once)."""
 
 
 class Codec(Protocol):
@@ -113,23 +125,14 @@ class SupportsMessageDecoding(Protocol):
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
 
 
-# name -> "module:attribute" of the codec object; empty until provider codecs land.
-_BUILT_IN: dict[str, str] = {
-    CANONICAL: "chatcodec.canonical_codec:CODEC",
-    "openai-chat": "chatcodec.providers.openai_chat.codec:CODEC",
-    "anthropic": "chatcodec.providers.anthropic.codec:CODEC",
-    "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
-    "gemini": "chatcodec.providers.gemini.codec:CODEC",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
-}
-
 _ONE_PASS: dict[str, str] = {
     "openai-chat": "chatcodec.providers.openai_chat.one_pass",
     "anthropic": "chatcodec.providers.anthropic.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as
 ``one_pass=``), importable without the codec: a conversion in one pass loads neither
-the codec's role modules nor the canonical models they build (first use, issue 25)."""
+the codec's role modules nor the canonical models they build (first use, issue 25).
+Optional: a provider without a one-pass side needs no line here."""
 
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}

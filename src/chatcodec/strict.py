@@ -34,19 +34,6 @@ Root = Literal["request", "response", "stream"]
 TAG_FIELDS = ("type", "role")
 """The fields whose literal value tells the arms of a union apart (as in the generator)."""
 
-CONVERSATION_KEYS = {
-    "openai-chat": "messages",
-    "anthropic": "messages",
-    "openai-responses": "input",
-    "gemini": "contents",
-    "bedrock-converse": "messages",
-}
-"""Where each format's request holds its conversation."""
-
-_STREAM_EVENTS_OUTSIDE_SDK = {"anthropic": frozenset({"ping", "error"})}
-"""Stream event types a provider documents that its SDK's event union leaves out
-(https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Schema:
@@ -58,6 +45,8 @@ class Schema:
     tags: dict[str, dict[str, tuple[str, ...]]]
     unions: dict[str, tuple[str, ...]]
     extensions: dict[str, frozenset[str]]
+    events_outside_sdk: frozenset[str] = frozenset()
+    """Stream event types the provider documents that its SDK's event union leaves out."""
     known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
@@ -76,25 +65,30 @@ class Schema:
 def schema_for(provider: str) -> Schema | None:
     """The field set of ``provider``, or ``None`` for a format with none (``canonical``,
     a codec registered by a caller), asked of its codec: readers reach a provider only
-    through the registry."""
+    through the registry, and a codec registered under another name brings its field set,
+    its documented extensions (kept under the codec's own name) and its stream events."""
     try:
         codec = get_codec(provider)
     except ProviderLookupError:
         return None
-    field_sets = codec.field_sets() if isinstance(codec, ProviderCodec) else None
-    return None if field_sets is None else _schema(provider, field_sets)
+    if not isinstance(codec, ProviderCodec):
+        return None
+    field_sets = codec.field_sets()
+    events = frozenset[str]() if codec.structure is None else codec.structure.stream_events_outside_sdk
+    return None if field_sets is None else _schema(provider, codec.name, field_sets, events)
 
 
 @cache
-def _schema(provider: str, field_sets: FieldSets) -> Schema:
-    """Built once per provider and field set (a codec registered again under the name brings its own)."""
+def _schema(provider: str, codec_name: str, field_sets: FieldSets, events: frozenset[str]) -> Schema:
+    """Built once per name and field set (a codec registered again under the name brings its own)."""
     return Schema(
         provider=provider,
         roots=field_sets.roots,
         kinds=field_sets.kinds,
         tags=field_sets.tags,
         unions=field_sets.unions,
-        extensions=extension_fields(provider, field_sets.kinds),
+        extensions=extension_fields(codec_name, field_sets.kinds),
+        events_outside_sdk=events,
     )
 
 
@@ -188,7 +182,7 @@ def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> l
     if schema is None:
         return []
     event_type = payload.get("type")
-    if root == "stream" and isinstance(event_type, str) and event_type in _STREAM_EVENTS_OUTSIDE_SDK.get(provider, ()):
+    if root == "stream" and isinstance(event_type, str) and event_type in schema.events_outside_sdk:
         return []  # a non-string type is the walk's to refuse, at its path
     return unknown_fields(schema, payload, schema.roots[root])
 

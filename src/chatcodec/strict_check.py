@@ -14,8 +14,8 @@ from typing import Any, Literal
 from chatcodec import detect
 from chatcodec._narrow import as_dict
 from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
-from chatcodec.strict import CONVERSATION_KEYS, Schema, payload_problems, schema_for, shown, unknown_fields
-from chatcodec.strict_rules import first_turn_problems, request_problems
+from chatcodec.strict import Schema, payload_problems, schema_for, shown, unknown_fields
+from chatcodec.strict_rules import request_problems, structure_for, target_problems
 
 __all__ = [
     "check_messages",
@@ -46,7 +46,7 @@ def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None
 
 def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:
     """Raise when a ``source`` request has a turn order the ``target`` refuses."""
-    problems = first_turn_problems(source, payload, target)
+    problems = target_problems(source, payload, target)
     if problems:
         raise _error(title, problems)
 
@@ -116,9 +116,10 @@ def check_messages(provider: str, messages: list[dict[str, Any]], title: str) ->
 
 def _conversation_target(schema: Schema) -> str:
     """What a request's conversation list holds, for messages given without a request."""
-    key = CONVERSATION_KEYS.get(schema.provider)
-    if key is None:  # a provider codec a caller registered under its own name
+    structure = structure_for(schema.provider)
+    if structure is None:  # a provider codec a caller wrote, with no structure role
         return ""
+    key = structure.conversation_key
     for arm in schema.arms(schema.roots["request"]):
         target = schema.kinds.get(arm, {}).get(key)
         if target:

@@ -360,7 +360,6 @@ def _shared_targets() -> list[Target]:
     ]
 
 
-_CODECS_WITH_FIXTURES = ("anthropic", "bedrock-converse", "gemini", "openai-chat", "openai-responses")
 KNOWN_BROKEN_TARGETS: dict[str, str] = {}
 """Targets the short run in the suite leaves out, each with the bug (found by this harness
 in a codec that landed after it; the long run still runs them). Fix the bug, delete the entry."""

@@ -14,16 +14,17 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from chatcodec._narrow import as_list
 from chatcodec.providers.kit import NULLS, bag_key
 
 
 def with_unknown_nulls(bag: dict[str, Any], documented: Collection[str]) -> dict[str, Any]:
     """``bag`` with each ``null`` field not in ``documented`` moved from the ``_nulls``
     marker to a field holding ``None``."""
-    nulls = bag.get(NULLS)
-    if not isinstance(nulls, list):
+    nulls = as_list(bag.get(NULLS))
+    if nulls is None:
         return bag
-    names: list[str] = [name for name in nulls if isinstance(name, str)]  # pyright: ignore[reportUnknownVariableType]
+    names: list[str] = [name for name in nulls if isinstance(name, str)]
     unknown = [name for name in names if name not in documented]
     if not unknown:
         return bag

@@ -21,6 +21,8 @@ from typing import Any
 from pydantic_core import SchemaValidator
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import is_dict
+
 JSON_VALUE = "one-pass-json-value"
 """The reference name of the recursive JSON value schema in every one-pass validator."""
 
@@ -127,4 +129,4 @@ class LazyValidator:
                 return None
         except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
             return None
-        return validated if type(validated) is dict else None  # pyright: ignore[reportUnknownVariableType]
+        return validated if is_dict(validated) and type(validated) is dict else None

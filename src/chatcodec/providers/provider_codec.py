@@ -38,6 +38,7 @@ from chatcodec.payloads import too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.structure import Structure
 from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
 from chatcodec.request import ChatRequest
@@ -152,6 +153,14 @@ class RulesTable(Protocol):
     RULES: ProviderRules
 
 
+class StructureTable(Protocol):
+    """``structure.py``: where the request holds its conversation, tool calls and token
+    limits, the provider's wording for what it refuses, and the turn order it requires
+    (:mod:`chatcodec.providers.structure`, read by strict mode)."""
+
+    STRUCTURE: Structure
+
+
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's role modules."""
 
@@ -169,6 +178,7 @@ class ProviderCodec:
         "parts",
         "rules",
         "settings",
+        "structure",
         "tools",
         "usage",
     )
@@ -189,6 +199,7 @@ class ProviderCodec:
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
         stream_encoder: Callable[[EncodeContext], StreamEncoder],
         rules: RulesTable | None = None,
+        structure: StructureTable | None = None,
         one_pass: ModuleType | None = None,
         dialect: DialectDecoders | None = None,
     ) -> None:
@@ -215,6 +226,9 @@ class ProviderCodec:
         self.rules: ProviderRules | None = None if rules is None else rules.RULES
         """The target's rules (its ``rules.py`` table), put in every encode context and
         applied last by :meth:`encode_request`; None for a provider without a table."""
+        self.structure: Structure | None = None if structure is None else structure.STRUCTURE
+        """The provider's conversation shape and refusals (its ``structure.py``), for the
+        structural rules of strict mode; None for a provider without one."""
         self.one_pass: ModuleType | None = one_pass
         """The provider's ``one_pass.py`` (a side of the one-pass request path: its
         ``decode_request`` and/or ``encode_request``), for :mod:`chatcodec.one_pass`;

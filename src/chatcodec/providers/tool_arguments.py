@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chatcodec._narrow import is_dict, is_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import arguments_object
 
@@ -34,11 +35,11 @@ def input_object(arguments: str, losses: LossRecorder, at: Steps, target: str) -
     if not arguments.strip():
         return {}
     parsed, exact = arguments_object(arguments)
-    if isinstance(parsed, dict) and (exact or _finite(parsed)):  # pyright: ignore[reportUnknownArgumentType]
+    if is_dict(parsed) and (exact or _finite(parsed)):
         if not exact:
             why = f"{target} takes them as an object: repeated keys or numbers a double cannot hold changed"
             losses.add((*at, "arguments"), "tool arguments", why)
-        return parsed  # pyright: ignore[reportUnknownVariableType]
+        return parsed
     why = f"not a JSON object; {target} needs one, sent wrapped as {{{INVALID_JSON!r}: <the text>}}"
     losses.add((*at, "arguments"), "tool arguments", why)
     return {INVALID_JSON: arguments}
@@ -51,8 +52,8 @@ def _finite(value: object) -> bool:
         item = pending.pop()
         if isinstance(item, float) and not math.isfinite(item):
             return False
-        if isinstance(item, dict):
-            pending.extend(item.values())  # pyright: ignore[reportUnknownArgumentType]
-        elif isinstance(item, list):
-            pending.extend(item)  # pyright: ignore[reportUnknownArgumentType]
+        if is_dict(item):
+            pending.extend(item.values())
+        elif is_list(item):
+            pending.extend(item)
     return True

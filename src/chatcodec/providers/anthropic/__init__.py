@@ -13,10 +13,12 @@ functions; the names below are the Anthropic-specific helpers (Clacky parity, to
 mapping) that have no place in the provider-neutral API.
 """
 
-import importlib as _importlib
-import typing as _typing
+from __future__ import annotations
 
-if _typing.TYPE_CHECKING:
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
     from chatcodec.providers.anthropic.convenience import (
         build_request_body,
         format_tool_results,
@@ -30,12 +32,23 @@ _LAZY = {
     "build_request_body": "chatcodec.providers.anthropic.convenience",
     "format_tool_results": "chatcodec.providers.anthropic.convenience",
     "parse_response": "chatcodec.providers.anthropic.convenience",
-    "sanitize_tool_use_id": "chatcodec.providers.anthropic.convenience",
+    "sanitize_tool_use_id": "chatcodec.providers.anthropic.tool_ids",
     "tool_id_map": "chatcodec.providers.anthropic.request",
     "restore_tool_use_id": "chatcodec.providers.anthropic.tool_ids",
 }
-"""Where each helper lives, imported on first access (PEP 562): importing a module of this
-folder (the one pass) does not load the codec and the canonical models (issue 25)."""
+"""Each helper's module, imported on first use: this package is imported whenever any of
+its modules is (the codec included), and ``convenience`` loads the canonical readers
+(``chatcodec.validation``), which loading a codec must not."""
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "build_request_body",
@@ -45,16 +58,3 @@ __all__ = [
     "sanitize_tool_use_id",
     "tool_id_map",
 ]
-
-
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)

@@ -16,6 +16,7 @@ from chatcodec.providers.anthropic import (
     settings,
     stream_decode,
     stream_encode,
+    structure,
     tools,
     usage,
 )
@@ -35,6 +36,7 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    structure=structure,
     rules=rules,
     one_pass=one_pass,
     # a block read outside its message may be of any kind a user or assistant turn holds

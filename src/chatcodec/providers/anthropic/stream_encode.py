@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
+from chatcodec._narrow import is_list
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
@@ -343,8 +344,8 @@ class StreamEncoder:
         """Citations known at the end go out as ``citations_delta`` events first."""
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         citations = bag.get("citations")
-        if isinstance(citations, list) and event.index in self.open:
-            for citation in citations:  # pyright: ignore[reportUnknownVariableType]
+        if is_list(citations) and event.index in self.open:
+            for citation in citations:
                 yield self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
         yield from self._stop(event.index, "text")
 

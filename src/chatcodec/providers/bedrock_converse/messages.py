@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, assert_never
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, is_dict
 from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
@@ -68,7 +68,7 @@ def decode_system(system: list[Any]) -> dict[str, Any]:
 
 
 def _is_result(block: Any) -> bool:
-    return isinstance(block, dict) and member_of(block) == "toolResult"  # pyright: ignore[reportUnknownArgumentType]
+    return is_dict(block) and member_of(block) == "toolResult"
 
 
 def decode_messages(

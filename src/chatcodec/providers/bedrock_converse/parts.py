@@ -161,8 +161,8 @@ def _decode_source(source: Mapping[str, Any], media_type: str | None) -> dict[st
         return None
     if isinstance(source.get("bytes"), str) and media_type is not None:
         return {"type": "base64", "media_type": media_type, "data": source["bytes"]}
-    location = source.get("s3Location")
-    if isinstance(location, dict) and set(location) == {"uri"} and location["uri"]:  # pyright: ignore[reportUnknownArgumentType]
+    location = as_dict(source.get("s3Location"))
+    if location is not None and set(location) == {"uri"} and location["uri"]:
         url: dict[str, Any] = {"type": "url", "url": location["uri"]}
         if media_type is not None:
             url["media_type"] = media_type

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from chatcodec._narrow import is_list
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
@@ -321,8 +322,8 @@ class StreamEncoder:
     def _text_end(self, event: TextEndEvent, at: Steps) -> Iterator[Event]:
         citations = self._own(event, at).get("citations")
         block = self._block(event.index, "text")
-        if isinstance(citations, list):
-            for citation in citations:  # pyright: ignore[reportUnknownVariableType]
+        if is_list(citations):
+            for citation in citations:
                 yield self._delta(block, {"citation": citation})
         yield from self._stop(event.index, "text")
 

@@ -30,6 +30,7 @@ import binascii
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.content import ThinkingPart
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
@@ -45,13 +46,13 @@ def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[st
         canonical["model"] = model
     if "redactedContent" in reasoning:
         return {**canonical, "encrypted": reasoning["redactedContent"], "redacted": True}
-    text = reasoning.get("reasoningText")
-    if not isinstance(text, dict):
+    text = as_dict(reasoning.get("reasoningText"))
+    if text is None:
         return None
     canonical["text"] = text["text"]
     if "signature" in text:
         canonical["signature"] = text["signature"]
-    return KIT.attach(canonical, leftovers(text, ("text", "signature")))  # pyright: ignore[reportUnknownArgumentType]
+    return KIT.attach(canonical, leftovers(text, ("text", "signature")))
 
 
 def accepts_signed_thinking(part: ThinkingPart, context: BedrockContext) -> bool:

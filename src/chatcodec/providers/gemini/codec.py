@@ -13,6 +13,7 @@ from chatcodec.providers.gemini import (
     settings,
     stream_decode,
     stream_encode,
+    structure,
     tools,
     usage,
 )
@@ -32,6 +33,7 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    structure=structure,
     rules=rules,
 )
 """The codec instance registered as ``gemini``."""

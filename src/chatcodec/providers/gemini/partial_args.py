@@ -18,7 +18,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
-from chatcodec.providers.gemini.results import compact_json
+from chatcodec.providers.kit import compact_json
 
 _STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _VALUE_KEYS = ("stringValue", "numberValue", "boolValue", "nullValue")

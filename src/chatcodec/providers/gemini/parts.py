@@ -42,8 +42,8 @@ from chatcodec.providers.gemini.markers import (
     UNSIGNED,
 )
 from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
-from chatcodec.providers.gemini.results import compact_json, decode_result, encode_result, parsed_object
-from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.gemini.results import decode_result, encode_result, parsed_object
+from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 

@@ -23,24 +23,19 @@ from the call it answers (results from OpenAI-style histories carry only the cal
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, TextSource, ToolResultPart
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
-from chatcodec.providers.kit import Steps, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
-
-
-def compact_json(value: object) -> str:
-    """``value`` as compact JSON text (what decoding a wire object gives)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def parsed_object(text: str) -> dict[str, Any] | None:
@@ -51,7 +46,7 @@ def parsed_object(text: str) -> dict[str, Any] | None:
         parsed: object = loads(text)
     except ValueError:
         return None
-    return parsed if isinstance(parsed, dict) else None  # pyright: ignore[reportUnknownVariableType]
+    return as_dict(parsed)
 
 
 def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:

@@ -28,8 +28,8 @@ from typing import Any
 import pydantic_core
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import ValidationError
+from chatcodec._narrow import as_dict, as_list, is_dict, is_list
+from chatcodec.errors import ValidationError, is_template
 
 FREE_FORM = frozenset(
     {
@@ -71,17 +71,15 @@ def camel_cased(payload: object) -> tuple[Any, list[Path]]:
 
 
 def _has_snake_key(value: object) -> bool:
-    if isinstance(value, dict):
-        fields: dict[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
-        for key, item in fields.items():
-            if isinstance(key, str) and "_" in key and _SNAKE_KEY.match(key):
+    if is_dict(value):
+        for key, item in value.items():
+            if "_" in key and _SNAKE_KEY.match(key):
                 return True
             if key not in FREE_FORM and _is_container(item) and _has_snake_key(item):
                 return True
         return False
-    if isinstance(value, list):
-        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        return any(_is_container(item) and _has_snake_key(item) for item in items)
+    if is_list(value):
+        return any(_is_container(item) and _has_snake_key(item) for item in value)
     return False
 
 
@@ -165,7 +163,10 @@ def respelled_error(error: pydantic_core.ValidationError, renamed: list[Path], t
             if original is not None:
                 location[index] = original
         message = detail["msg"].replace("{", "{{").replace("}", "}}")
-        custom = PydanticCustomError(detail["type"], message)  # pyright: ignore[reportArgumentType]
+        error_type = detail["type"]
+        assert is_template(error_type)  # pydantic's error types are names
+        assert is_template(message)  # braces escaped above
+        custom = PydanticCustomError(error_type, message)
         details.append({"type": custom, "loc": tuple(location), "input": detail["input"]})
     built = ValidationError.from_exception_data(title, details)
     assert isinstance(built, ValidationError)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pydantic_core
 
+from chatcodec._narrow import is_dict, is_list
+
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
@@ -108,20 +110,17 @@ call) is counted by its length."""
 def _census(value: object) -> tuple[int, bool]:
     """How many object keys ``value`` holds, and whether it holds a float (whose text
     may have had more digits than a double keeps)."""
-    if isinstance(value, dict):
-        flat: dict[str, object] = value  # pyright: ignore[reportUnknownVariableType]
-        if _FLAT.issuperset(map(type, flat.values())):
-            return len(flat), False
+    if is_dict(value) and _FLAT.issuperset(map(type, value.values())):
+        return len(value), False
     keys = 0
     pending: list[object] = [value]
     while pending:
         item = pending.pop()
-        if isinstance(item, dict):
-            fields: dict[str, object] = item  # pyright: ignore[reportUnknownVariableType]
-            keys += len(fields)
-            pending.extend(fields.values())
-        elif isinstance(item, list):
-            pending.extend(item)  # pyright: ignore[reportUnknownArgumentType]
+        if is_dict(item):
+            keys += len(item)
+            pending.extend(item.values())
+        elif is_list(item):
+            pending.extend(item)
         elif isinstance(item, float):
             return keys, True
     return keys, False

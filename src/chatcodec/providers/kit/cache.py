@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.content import CacheControl
 from chatcodec.losses import LossRecorder, Steps
 
@@ -12,9 +13,9 @@ from chatcodec.losses import LossRecorder, Steps
 def decode_cache_control(value: object) -> dict[str, Any] | None:
     """The canonical marker for a wire ``cache_control``, or None when it has another shape
     (an unknown ``type`` or extra keys), in which case the caller keeps it in the bag."""
-    if not isinstance(value, dict):
+    fields = as_dict(value)
+    if fields is None:
         return None
-    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
     if fields.get("type") != "ephemeral" or not set(fields) <= {"type", "ttl"}:
         return None
     if "ttl" in fields and not isinstance(fields["ttl"], str):
@@ -37,9 +38,9 @@ def decode_prompt_cache_breakpoint(value: object) -> dict[str, Any] | None:
     """The canonical cache marker for OpenAI's ``prompt_cache_breakpoint``
     (``{"mode": "explicit", "ttl"?: "30m" | "12h"}``, the same object on Chat parts and
     Responses input parts), or None when it has another shape (kept in the bag)."""
-    if not isinstance(value, dict):
+    fields = as_dict(value)
+    if fields is None:
         return None
-    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
     if fields.get("mode") != "explicit" or set(fields) - {"mode", "ttl"}:
         return None
     if "ttl" not in fields:

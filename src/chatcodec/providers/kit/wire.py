@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import ConfigDict, Discriminator, with_config
 
+from chatcodec._narrow import is_dict
+
 wire_shape = with_config(ConfigDict(extra="allow", strict=True, defer_build=True))
 """The decorator on every wire ``TypedDict``: strict types (``"1"`` is not a number, ``1``
 is not text), unknown keys allowed and kept (the decoder stores them in the bag, so a
@@ -23,7 +25,7 @@ def tagged(known: Iterable[str], key: str = "type", fallback: str = "unknown") -
     known_tags = frozenset(known)
 
     def tag(value: Any) -> str:  # pydantic-core calls this for every part: kept to the bone
-        found: object = value.get(key) if isinstance(value, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        found: object = value.get(key) if is_dict(value) else None
         return found if isinstance(found, str) and found in known_tags else fallback
 
     return Discriminator(tag)

@@ -15,6 +15,7 @@ from chatcodec.providers.openai_chat import (
     settings,
     stream_decode,
     stream_encode,
+    structure,
     tools,
     usage,
 )
@@ -34,6 +35,7 @@ CODEC = ProviderCodec(
     settings=settings,
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
+    structure=structure,
     rules=rules,
     one_pass=one_pass,
     dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),

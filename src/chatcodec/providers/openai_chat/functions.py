@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import is_dict
 from chatcodec.content import ToolResultPart, ToolUsePart
 from chatcodec.payloads import loads
 from chatcodec.providers.kit import compact_json, leftovers, unmapped
@@ -83,7 +84,7 @@ def encode_arguments(part: ToolUsePart) -> str | dict[str, Any]:
         parsed: object = loads(part.arguments)
     except (ValueError, RecursionError):
         return part.arguments
-    return parsed if isinstance(parsed, dict) else part.arguments  # pyright: ignore[reportUnknownVariableType]
+    return parsed if is_dict(parsed) else part.arguments
 
 
 def decode_function_call(function_call: Mapping[str, Any], ids: CallIds) -> dict[str, Any]:

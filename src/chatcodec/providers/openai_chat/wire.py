@@ -18,7 +18,7 @@ from pydantic import Discriminator, Field, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._base import deferred_adapter
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, is_dict
 from chatcodec.providers.kit import tagged, wire_shape
 
 NonEmpty = Annotated[str, Field(min_length=1)]
@@ -165,10 +165,10 @@ class UnknownToolCall(TypedDict):
 
 
 def _tool_call_tag(value: Any) -> str:
-    if not isinstance(value, dict):
+    if not is_dict(value):
         return "function"
     # Compatible servers sometimes leave out "type".
-    kind: object = value.get("type", "function")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    kind: object = value.get("type", "function")
     return "function" if kind == "function" else "unknown"
 
 
