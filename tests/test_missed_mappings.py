@@ -1,0 +1,104 @@
+"""Issue 21 item 5: fields two formats both have, mapped both ways (each fails before the fix).
+
+Every encoded request is checked against the SDK types (``tests/sdk_oracle.py``), with the
+documented compatible-server additions named in the test removed first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import chatcodec
+from chatcodec import Loss
+from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
+
+SIGNATURE = "CiQBcsjafE3q0uFk3CRrJ0W2qXzHn4YdB4vJYbXf0w=="
+
+
+def _convert(source: str, target: str, body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    """``body`` decoded from ``source`` and written for ``target``, with its losses (but the
+    ``required`` model a Gemini or Bedrock body, whose model is in the URL, has none of)."""
+    losses: list[Loss] = []
+    request = chatcodec.decode_request(source, body)
+    encoded = chatcodec.encode_request(target, request, on_loss="ignore", losses=losses)
+    return encoded, [loss for loss in losses if loss.kind != "required"]
+
+
+def _without_extra_content(body: dict[str, Any]) -> dict[str, Any]:
+    """``extra_content`` on a tool call is Gemini's OpenAI-compatible addition, not an SDK key."""
+    stripped = copy.deepcopy(body)
+    for message in stripped["messages"]:
+        for call in message.get("tool_calls", []):
+            call.pop("extra_content", None)
+    return stripped
+
+
+_OPENAI_WITH_SIGNATURE: dict[str, Any] = {
+    "model": "gemini-3-pro-preview",
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city":"Paris"}'},
+                    "extra_content": {"google": {"thought_signature": SIGNATURE}},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ],
+}
+
+_GEMINI_WITH_SIGNATURE: dict[str, Any] = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+        {
+            "role": "model",
+            "parts": [
+                {
+                    "functionCall": {"id": "call_1", "name": "weather", "args": {"city": "Paris"}},
+                    "thoughtSignature": SIGNATURE,
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [{"functionResponse": {"id": "call_1", "name": "weather", "response": {"output": "sunny"}}}],
+        },
+    ]
+}
+
+
+def test_issue21_5_openai_compatible_thought_signature_reaches_gemini() -> None:
+    body, losses = _convert("openai-chat", "gemini", _OPENAI_WITH_SIGNATURE)
+    call_part = body["contents"][1]["parts"][0]
+    assert call_part["thoughtSignature"] == SIGNATURE
+    assert not [loss for loss in losses if "extra_content" in loss.what or "thought" in loss.what]
+
+
+def test_issue21_5_gemini_thought_signature_reaches_openai_extra_content() -> None:
+    body, losses = _convert("gemini", "openai-chat", _GEMINI_WITH_SIGNATURE)
+    call = body["messages"][1]["tool_calls"][0]
+    assert call["extra_content"] == {"google": {"thought_signature": SIGNATURE}}
+    assert not [loss for loss in losses if "thoughtSignature" in loss.what]
+    assert_request_matches_sdk(_without_extra_content(body))
+
+
+def test_issue21_5_openai_extra_content_round_trips_unchanged() -> None:
+    extra: dict[str, Any] = {"google": {"thought_signature": SIGNATURE, "other": 1}, "vendor": True}
+    source = copy.deepcopy(_OPENAI_WITH_SIGNATURE)
+    source["messages"][1]["tool_calls"][0]["extra_content"] = extra
+    body, losses = _convert("openai-chat", "openai-chat", source)
+    assert body["messages"][1]["tool_calls"][0]["extra_content"] == extra
+    assert losses == []
+
+
+def test_issue21_5_strict_decoding_accepts_gemini_extra_content() -> None:
+    request = chatcodec.decode_request("openai-chat", _OPENAI_WITH_SIGNATURE, strict=True)
+    content = request.messages[1].content
+    assert isinstance(content, list)
+    assert content[0].provider_metadata == {"gemini": {"thoughtSignature": SIGNATURE}}
