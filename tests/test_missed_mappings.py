@@ -11,6 +11,7 @@ from typing import Any
 
 import chatcodec
 from chatcodec import Loss
+from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
 
 SIGNATURE = "CiQBcsjafE3q0uFk3CRrJ0W2qXzHn4YdB4vJYbXf0w=="
@@ -102,3 +103,51 @@ def test_issue21_5_strict_decoding_accepts_gemini_extra_content() -> None:
     content = request.messages[1].content
     assert isinstance(content, list)
     assert content[0].provider_metadata == {"gemini": {"thoughtSignature": SIGNATURE}}
+
+
+# --- Bedrock audio blocks ------------------------------------------------------------------
+
+AUDIO = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
+
+
+def _bedrock_audio(audio: dict[str, Any]) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"text": "Transcribe this."}, {"audio": audio}]}]}
+
+
+def test_issue21_5_openai_input_audio_becomes_a_bedrock_audio_block() -> None:
+    source = {
+        "model": "gpt-4o-audio-preview",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Transcribe this."},
+                    {"type": "input_audio", "input_audio": {"data": AUDIO, "format": "mp3"}},
+                ],
+            }
+        ],
+    }
+    body, losses = _convert("openai-chat", "bedrock-converse", source)
+    assert body["messages"][0]["content"][1] == {"audio": {"format": "mp3", "source": {"bytes": AUDIO}}}
+    assert losses == []
+    assert_valid_request({**body, "modelId": PLACEHOLDER_MODEL})
+
+
+def test_issue21_5_bedrock_audio_block_becomes_openai_input_audio() -> None:
+    body, losses = _convert(
+        "bedrock-converse", "openai-chat", _bedrock_audio({"format": "wav", "source": {"bytes": AUDIO}})
+    )
+    assert body["messages"][0]["content"][1] == {"type": "input_audio", "input_audio": {"data": AUDIO, "format": "wav"}}
+    assert losses == []
+    assert_request_matches_sdk({**body, "model": "gpt-4o-audio-preview"})
+
+
+def test_issue21_5_bedrock_audio_blocks_round_trip_with_their_format_and_s3_location() -> None:
+    for audio in (
+        {"format": "mpeg", "source": {"bytes": AUDIO}},
+        {"format": "flac", "source": {"s3Location": {"uri": "s3://bucket/clip.flac"}}},
+    ):
+        body, losses = _convert("bedrock-converse", "bedrock-converse", _bedrock_audio(audio))
+        assert body["messages"][0]["content"][1] == {"audio": audio}
+        assert losses == []
+        assert_valid_request({**body, "modelId": PLACEHOLDER_MODEL})

@@ -22,6 +22,7 @@ Encoding follows the rules Bedrock rejects requests over:
 * ``toolResult.status`` is written when the source had it (``"error"`` for a failed
   result, ``"success"`` when it was spelled out), or always / never by the
   ``tool_result_status`` option (some model families reject the field);
+* audio goes as an ``audio`` block, as an image does (:mod:`.audio`);
 * thinking: replayed only where the target can verify it (:mod:`.thinking`).
 """
 
@@ -51,6 +52,7 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.payloads import loads
+from chatcodec.providers.bedrock_converse.audio import decode_audio, encode_audio
 from chatcodec.providers.bedrock_converse.context import BedrockContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
@@ -79,7 +81,7 @@ DOCUMENT_TYPES = {
 _IMAGE_FORMATS = {media: name for name, media in IMAGE_TYPES.items()} | {"image/jpg": "jpeg"}
 _DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
 
-USER_KINDS = frozenset({"text", "image", "document"})
+USER_KINDS = frozenset({"text", "image", "document", "audio"})
 """Members a canonical user message (or tool result) holds as parts."""
 ASSISTANT_KINDS = frozenset({"text", "image", "toolUse", "reasoningContent"})
 """Members a canonical assistant message holds as parts."""
@@ -149,6 +151,8 @@ def decode_block(block: Mapping[str, Any], kinds: frozenset[str], model: str | N
         decoded = _decode_image(value)
     elif member == "document":
         decoded = _decode_document(value)
+    elif member == "audio":
+        decoded = decode_audio(value, _decode_source)
     elif member == "toolUse":
         decoded = _decode_tool_use(value)
     else:
@@ -291,8 +295,7 @@ def encode_part(part: AnyPart, context: BedrockContext, at: Steps) -> dict[str, 
         case OpaquePart():
             block = _encode_opaque(part, context, at)
         case AudioPart():
-            context.losses.add(at, "audio part", "Bedrock Converse takes no audio content here")
-            block = None
+            block = encode_audio(part, _bag(part, context, at), _source, context, at)
         case _:
             assert_never(part)
     return block
