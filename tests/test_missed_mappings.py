@@ -151,3 +151,43 @@ def test_issue21_5_bedrock_audio_blocks_round_trip_with_their_format_and_s3_loca
         assert body["messages"][0]["content"][1] == {"audio": audio}
         assert losses == []
         assert_valid_request({**body, "modelId": PLACEHOLDER_MODEL})
+
+
+# --- Bedrock outputConfig.effort -----------------------------------------------------------
+
+
+def _bedrock_request(**fields: Any) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"text": "Think hard."}]}], **fields}
+
+
+def test_issue21_5_bedrock_output_config_effort_reaches_anthropic_and_openai() -> None:
+    source = _bedrock_request(
+        additionalModelRequestFields={"thinking": {"type": "adaptive"}}, outputConfig={"effort": "high"}
+    )
+    anthropic, losses = _convert("bedrock-converse", "anthropic", source)
+    assert anthropic["output_config"] == {"effort": "high"}
+    assert anthropic["thinking"] == {"type": "adaptive"}
+    assert not [loss for loss in losses if "effort" in loss.path]
+    openai, losses = _convert("bedrock-converse", "openai-chat", source)
+    assert openai["reasoning_effort"] == "high"
+
+
+def test_issue21_5_openai_reasoning_effort_becomes_bedrock_output_config_effort() -> None:
+    source = {
+        "model": "us.anthropic.claude-opus-4-6-v1",
+        "reasoning_effort": "medium",
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    body, losses = _convert("openai-chat", "bedrock-converse", source)
+    assert body["outputConfig"] == {"effort": "medium"}
+    assert not [loss for loss in losses if "effort" in loss.path]
+    assert_valid_request(body)
+
+
+def test_issue21_5_bedrock_effort_round_trips_beside_a_text_format() -> None:
+    schema = {"type": "json_schema", "structure": {"jsonSchema": {"name": "answer", "schema": '{"type":"object"}'}}}
+    source = _bedrock_request(outputConfig={"effort": "max", "textFormat": schema})
+    body, losses = _convert("bedrock-converse", "bedrock-converse", source)
+    assert body["outputConfig"] == {"effort": "max", "textFormat": schema}
+    assert losses == []
+    assert_valid_request({**body, "modelId": PLACEHOLDER_MODEL})
