@@ -12,7 +12,10 @@ from typing import Any
 import chatcodec
 from chatcodec import Loss
 from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request
+from providers.anthropic.anthropic_support import assert_valid_request as assert_valid_anthropic
+from providers.gemini.gemini_support import assert_valid_request as assert_valid_gemini
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
+from providers.openai_responses.responses_support import assert_request_matches_sdk as assert_valid_responses
 
 SIGNATURE = "CiQBcsjafE3q0uFk3CRrJ0W2qXzHn4YdB4vJYbXf0w=="
 
@@ -78,6 +81,7 @@ def test_issue21_5_openai_compatible_thought_signature_reaches_gemini() -> None:
     body, losses = _convert("openai-chat", "gemini", _OPENAI_WITH_SIGNATURE)
     call_part = body["contents"][1]["parts"][0]
     assert call_part["thoughtSignature"] == SIGNATURE
+    assert_valid_gemini(body)
     assert not [loss for loss in losses if "extra_content" in loss.what or "thought" in loss.what]
 
 
@@ -168,6 +172,7 @@ def test_issue21_5_bedrock_output_config_effort_reaches_anthropic_and_openai() -
     assert anthropic["output_config"] == {"effort": "high"}
     assert anthropic["thinking"] == {"type": "adaptive"}
     assert not [loss for loss in losses if "effort" in loss.path]
+    assert_valid_anthropic({**anthropic, "model": "claude-opus-4-6", "max_tokens": 1024})
     openai, losses = _convert("bedrock-converse", "openai-chat", source)
     assert openai["reasoning_effort"] == "high"
 
@@ -191,3 +196,35 @@ def test_issue21_5_bedrock_effort_round_trips_beside_a_text_format() -> None:
     assert body["outputConfig"] == {"effort": "max", "textFormat": schema}
     assert losses == []
     assert_valid_request({**body, "modelId": PLACEHOLDER_MODEL})
+
+
+# --- service tiers -------------------------------------------------------------------------
+
+
+def test_issue21_5_openai_service_tier_becomes_bedrock_service_tier() -> None:
+    source = {"model": "m", "service_tier": "flex", "messages": [{"role": "user", "content": "Hi"}]}
+    body, losses = _convert("openai-chat", "bedrock-converse", source)
+    assert body["serviceTier"] == {"type": "flex"}
+    assert not [loss for loss in losses if "service_tier" in loss.what]
+    assert_valid_request(body)
+
+
+def test_issue21_5_bedrock_service_tier_becomes_openai_service_tier_both_apis() -> None:
+    source = _bedrock_request(serviceTier={"type": "priority"})
+    chat, losses = _convert("bedrock-converse", "openai-chat", source)
+    assert chat["service_tier"] == "priority"
+    assert not [loss for loss in losses if "serviceTier" in loss.what]
+    assert_request_matches_sdk({**chat, "model": "gpt-5"})
+    responses, losses = _convert("bedrock-converse", "openai-responses", source)
+    assert responses["service_tier"] == "priority"
+    assert not [loss for loss in losses if "serviceTier" in loss.what]
+    assert_valid_responses({**responses, "model": "gpt-5"})
+
+
+def test_issue21_5_a_tier_only_one_side_has_is_still_reported() -> None:
+    _, losses = _convert("bedrock-converse", "openai-chat", _bedrock_request(serviceTier={"type": "reserved"}))
+    assert [loss.what for loss in losses if "serviceTier" in loss.what] == ["bedrock-converse data ['serviceTier']"]
+    source = {"model": "m", "service_tier": "scale", "messages": [{"role": "user", "content": "Hi"}]}
+    body, losses = _convert("openai-chat", "bedrock-converse", source)
+    assert "serviceTier" not in body
+    assert [loss.what for loss in losses if "service_tier" in loss.what] == ["openai-chat data ['service_tier']"]
