@@ -11,8 +11,8 @@ from typing import Any
 
 import chatcodec
 from chatcodec import Loss
-from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request
 from providers.anthropic.anthropic_support import assert_valid_request as assert_valid_anthropic
+from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request
 from providers.gemini.gemini_support import assert_valid_request as assert_valid_gemini
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
 from providers.openai_responses.responses_support import assert_request_matches_sdk as assert_valid_responses
@@ -228,3 +228,59 @@ def test_issue21_5_a_tier_only_one_side_has_is_still_reported() -> None:
     body, losses = _convert("openai-chat", "bedrock-converse", source)
     assert "serviceTier" not in body
     assert [loss.what for loss in losses if "service_tier" in loss.what] == ["openai-chat data ['service_tier']"]
+
+
+# --- OpenAI user -> Anthropic metadata.user_id ---------------------------------------------
+
+
+def test_issue21_5_openai_user_becomes_anthropic_metadata_user_id() -> None:
+    source = {
+        "model": "claude-opus-4-6",
+        "max_tokens": 100,
+        "user": "user-42",
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    body, losses = _convert("openai-chat", "anthropic", source)
+    assert body["metadata"] == {"user_id": "user-42"}
+    assert not [loss for loss in losses if "user" in loss.what]
+    assert_valid_anthropic(body)
+
+
+def test_issue21_5_openai_metadata_is_not_copied_into_anthropic_metadata() -> None:
+    source = {
+        "model": "claude-opus-4-6",
+        "max_completion_tokens": 100,
+        "metadata": {"session": "abc"},
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    body, losses = _convert("openai-chat", "anthropic", source)
+    assert "metadata" not in body
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.metadata.session", "metadata")]
+    assert_valid_anthropic(body)
+
+
+def test_issue21_5_anthropic_metadata_user_id_round_trips() -> None:
+    source = {
+        "model": "claude-opus-4-6",
+        "max_tokens": 100,
+        "metadata": {"user_id": "user-42"},
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    body, losses = _convert("anthropic", "anthropic", source)
+    assert body["metadata"] == {"user_id": "user-42"}
+    assert losses == []
+
+
+def test_issue21_5_user_and_metadata_rules_hold_on_the_one_pass_conversion() -> None:
+    """``convert_request`` takes the one-pass path for plain requests (issue 25)."""
+    source = {
+        "model": "claude-opus-4-6",
+        "max_completion_tokens": 100,
+        "user": "user-42",
+        "metadata": {"session": "abc"},
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    losses: list[Loss] = []
+    body = chatcodec.convert_request(source, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
+    assert body["metadata"] == {"user_id": "user-42"}
+    assert [loss.path for loss in losses] == ["$.metadata.session"]
