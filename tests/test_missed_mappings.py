@@ -12,7 +12,7 @@ from typing import Any
 import chatcodec
 from chatcodec import Loss
 from providers.anthropic.anthropic_support import assert_valid_request as assert_valid_anthropic
-from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request
+from providers.bedrock_converse.bedrock_support import PLACEHOLDER_MODEL, assert_valid_request, assert_valid_response
 from providers.gemini.gemini_support import assert_valid_request as assert_valid_gemini
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk
 from providers.openai_responses.responses_support import assert_request_matches_sdk as assert_valid_responses
@@ -284,3 +284,59 @@ def test_issue21_5_user_and_metadata_rules_hold_on_the_one_pass_conversion() -> 
     body = chatcodec.convert_request(source, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
     assert body["metadata"] == {"user_id": "user-42"}
     assert [loss.path for loss in losses] == ["$.metadata.session"]
+
+
+# --- Bedrock citationsContent answers ------------------------------------------------------
+
+_CITED_ANSWER: dict[str, Any] = {
+    "output": {
+        "message": {
+            "role": "assistant",
+            "content": [
+                {
+                    "citationsContent": {
+                        "content": [{"text": "The sky is blue."}],
+                        "citations": [
+                            {
+                                "title": "Sky facts",
+                                "sourceContent": [{"text": "The sky appears blue."}],
+                                "location": {"documentChar": {"documentIndex": 0, "start": 0, "end": 21}},
+                            }
+                        ],
+                    }
+                }
+            ],
+        }
+    },
+    "stopReason": "end_turn",
+    "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+    "metrics": {"latencyMs": 100},
+}
+
+
+def _answer_text(target: str, body: dict[str, Any]) -> str:
+    match target:
+        case "openai-chat":
+            return str(body["choices"][0]["message"]["content"])
+        case "anthropic":
+            return "".join(block["text"] for block in body["content"])
+        case "gemini":
+            return "".join(part["text"] for part in body["candidates"][0]["content"]["parts"])
+        case _:
+            return "".join(part["text"] for item in body["output"] for part in item["content"])
+
+
+def test_issue21_5_a_bedrock_cited_answer_keeps_its_text_in_every_format() -> None:
+    response = chatcodec.decode_response("bedrock-converse", _CITED_ANSWER)
+    for target in ("openai-chat", "anthropic", "gemini", "openai-responses"):
+        losses: list[Loss] = []
+        body = chatcodec.encode_response(target, response, on_loss="ignore", losses=losses)
+        assert _answer_text(target, body) == "The sky is blue.", target
+        cited = [loss.what for loss in losses if "citations" in loss.what]
+        assert cited == ["bedrock-converse data ['citations']"], target  # the citations stay Bedrock's
+
+
+def test_issue21_5_a_bedrock_cited_answer_round_trips_and_streams_the_same_text() -> None:
+    response = chatcodec.decode_response("bedrock-converse", _CITED_ANSWER)
+    assert chatcodec.encode_response("bedrock-converse", response, on_loss="error") == _CITED_ANSWER
+    assert_valid_response(_CITED_ANSWER)

@@ -101,7 +101,7 @@ def _plain_metadata(request: dict[str, Any]) -> bool:
     metadata = request.get("metadata")
     if metadata is not None and (set(metadata) != {"user_id"} or not isinstance(metadata["user_id"], str)):
         return False
-    options = request.get("provider_options") or {}
+    options: dict[str, dict[str, Any]] = request.get("provider_options") or {}
     return not any("user" in (options.get(provider) or {}) for provider in ("openai-chat", "openai-responses"))
 
 
