@@ -340,3 +340,45 @@ def test_issue21_5_a_bedrock_cited_answer_round_trips_and_streams_the_same_text(
     response = chatcodec.decode_response("bedrock-converse", _CITED_ANSWER)
     assert chatcodec.encode_response("bedrock-converse", response, on_loss="error") == _CITED_ANSWER
     assert_valid_response(_CITED_ANSWER)
+
+
+# --- Gemini per-part mediaResolution <-> OpenAI image detail -------------------------------
+
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+
+def _openai_image(detail: str) -> dict[str, Any]:
+    image = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": detail}}
+    return {"model": "gemini-3-pro-preview", "messages": [{"role": "user", "content": [image]}]}
+
+
+def _gemini_image(resolution: dict[str, Any]) -> dict[str, Any]:
+    part = {"inlineData": {"mimeType": "image/png", "data": PNG}, "mediaResolution": resolution}
+    return {"contents": [{"role": "user", "parts": [part]}]}
+
+
+def test_issue21_5_openai_image_detail_becomes_gemini_part_media_resolution() -> None:
+    for detail, level in (("low", "MEDIA_RESOLUTION_LOW"), ("high", "MEDIA_RESOLUTION_HIGH")):
+        body, losses = _convert("openai-chat", "gemini", _openai_image(detail))
+        assert body["contents"][0]["parts"][0]["mediaResolution"] == {"level": level}
+        assert losses == []
+        assert_valid_gemini(body)
+    body, losses = _convert("openai-chat", "gemini", _openai_image("auto"))
+    assert "mediaResolution" not in body["contents"][0]["parts"][0]
+    assert losses == []
+
+
+def test_issue21_5_gemini_part_media_resolution_becomes_openai_image_detail() -> None:
+    body, losses = _convert("gemini", "openai-chat", _gemini_image({"level": "MEDIA_RESOLUTION_HIGH"}))
+    assert body["messages"][0]["content"][0]["image_url"]["detail"] == "high"
+    assert losses == []
+    assert_request_matches_sdk({**body, "model": "gpt-5"})
+
+
+def test_issue21_5_a_gemini_resolution_openai_lacks_is_kept_and_reported() -> None:
+    source = _gemini_image({"level": "MEDIA_RESOLUTION_ULTRA_HIGH"})
+    same, losses = _convert("gemini", "gemini", source)
+    assert same == source
+    assert losses == []
+    _, losses = _convert("gemini", "openai-chat", source)
+    assert [loss.what for loss in losses] == ["gemini data ['mediaResolution']"]
