@@ -299,3 +299,22 @@ def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
     assert rules_table() in readme, (
         "run: python -c 'from chatcodec.providers.target_rules import rules_table; print(rules_table())'"
     )
+
+
+def test_issue21_2_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
+    """Listed with the default sent; the option supplies it, else 4096 with a ``default`` loss."""
+    table = rules_for("anthropic")
+    assert table is not None
+    assert [(field.key, field.default) for field in table.required] == [("model", None), ("max_tokens", 4096)]
+    request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses)
+    assert body["max_tokens"] == 4096
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.max_tokens", "default")]
+    losses.clear()
+    body = chatcodec.encode_request("anthropic", request, losses=losses, options={"max_tokens": 321})
+    assert body["max_tokens"] == 321
+    assert losses == []
+    openai = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
+    body = chatcodec.convert_request(openai, source="openai-chat", target="anthropic", options={"max_tokens": 77})
+    assert body["max_tokens"] == 77

@@ -38,7 +38,7 @@ from chatcodec.providers.anthropic.messages import (
     leading_system_count,
 )
 from chatcodec.providers.anthropic.parts import AnthropicContext
-from chatcodec.providers.anthropic.rules import version_shown
+from chatcodec.providers.anthropic.rules import DEFAULT_MAX_TOKENS, version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
@@ -54,8 +54,6 @@ from chatcodec.request import ChatRequest
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
 
-DEFAULT_MAX_TOKENS = 4096
-"""``max_tokens`` sent, with a loss, when neither the request nor the caller's options set it."""
 
 _MAPPED = frozenset(
     {

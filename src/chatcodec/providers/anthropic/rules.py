@@ -32,6 +32,11 @@ from chatcodec.providers.claude_rules import (
 )
 from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule, is_default
 
+DEFAULT_MAX_TOKENS = 4096
+"""``max_tokens`` sent, with a ``default`` loss, when neither the request nor the caller's
+option ``max_tokens`` sets it: the Messages API refuses a request without it."""
+_MESSAGES = "https://platform.claude.com/docs/en/api/messages"
+
 OLD = "2023-06-01"
 """The API version of 2023 to 2026."""
 NEW = "2026-10-21"
@@ -228,6 +233,9 @@ RULES = ProviderRules(
             option='skip_rules=["mid_conversation_system"]',
         ),
     ),
-    required=(RequiredField("model", "https://platform.claude.com/docs/en/api/messages"),),
+    required=(
+        RequiredField("model", _MESSAGES),
+        RequiredField("max_tokens", _MESSAGES, default=DEFAULT_MAX_TOKENS),
+    ),
 )
 """Anthropic's table (:mod:`chatcodec.providers.target_rules`)."""
