@@ -27,8 +27,7 @@ from typing import Any
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.request import DEFAULT_MAX_TOKENS
-from chatcodec.providers.anthropic.rules import RULES
+from chatcodec.providers.anthropic.rules import DEFAULT_MAX_TOKENS, RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
 from chatcodec.providers.kit.context import EncodeContext
