@@ -59,6 +59,7 @@ _GROQ = "https://console.groq.com/docs/api-reference#chat-create"
 _RESPONSES_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
 _RESPONSES_OBFUSCATION = "https://platform.openai.com/docs/api-reference/responses-streaming"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
+_GEMINI_OPENAI = "https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility: extra_content)"
 _ANTHROPIC_VERSIONS = (
     "https://platform.claude.com/docs/en/api/versioning ; https://platform.claude.com/docs/en/api/migration-2026-10-21"
 )
@@ -86,6 +87,14 @@ EXTENSIONS: tuple[Extension, ...] = (
         for kind in _CHAT_MESSAGES
     ),
     Extension("openai-chat", "ChatCompletionSystemMessageParam", ("cache_control",), _OPENROUTER_CACHE),
+    *(
+        Extension("openai-chat", kind, ("extra_content",), _GEMINI_OPENAI)
+        for kind in (
+            "ChatCompletionMessageFunctionToolCall",
+            "ChatCompletionMessageFunctionToolCallParam",
+            "ChoiceDeltaToolCall",
+        )
+    ),
     Extension("openai-chat", "ChatCompletionFunctionToolParam", ("cache_control",), _OPENROUTER_CACHE),
     Extension(
         "openai-chat",

@@ -71,6 +71,10 @@ class RequiredField:
     """The wire key (``model``)."""
     source: str
     """Where the requirement is documented."""
+    default: object = None
+    """What the encoder sends when neither the request nor the option of the same name
+    gives it (a ``default`` loss: Anthropic's ``max_tokens``); ``None``: nothing is made
+    up, and the missing field is a ``required`` loss."""
 
 
 @dataclass(slots=True)
@@ -238,7 +242,20 @@ def rules_table() -> str:
             lines.append(
                 f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{rule.option}` | {rule.source} |"
             )
+        for required in table.required if table is not None else ():
+            lines.append(_required_row(provider, required))
     return "\n".join(lines)
+
+
+def _required_row(provider: str, required: RequiredField) -> str:
+    """A README row for a required field: what is sent when the request lacks it."""
+    key = required.key
+    if required.default is None:
+        instead = f"nothing: a missing `{key}` is reported (`required`)"
+    else:
+        instead = f"a missing `{key}` is sent as `{required.default}`, reported (`default`)"
+    option = f'`options={{"{key}": ...}}`'
+    return f"| {provider} | required `{key}` | every request | {instead} | {option} | {required.source} |"
 
 
 def _applies(rule: TargetRule) -> str:

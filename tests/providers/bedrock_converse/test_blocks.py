@@ -76,7 +76,12 @@ ASSISTANT_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
         {"toolResult": {"toolUseId": "t1", "content": [{"json": {}}], "type": "x_result"}},
         "opaque",
     ),
-    ("citations content", {"citationsContent": {"content": [{"text": "a"}], "citations": [{"title": "t"}]}}, "opaque"),
+    ("citations content", {"citationsContent": {"content": [{"text": "a"}], "citations": [{"title": "t"}]}}, "text"),
+    (
+        "citations content in pieces",
+        {"citationsContent": {"content": [{"text": "a"}, {"text": "b"}], "citations": [{"title": "t"}]}},
+        "text",
+    ),
     ("image", {"image": {"format": "webp", "source": {"bytes": PNG}}}, "image"),
 ]
 

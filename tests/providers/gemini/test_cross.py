@@ -18,23 +18,23 @@ def _convert(body: dict[str, Any], source: str, target: str) -> tuple[dict[str, 
     return converted, losses
 
 
-def test_a_vertex_history_crosses_to_openai_with_its_ids_and_back_without_signatures() -> None:
+def test_a_vertex_history_crosses_to_openai_with_its_ids_and_signatures_and_back() -> None:
+    """The signatures ride as Gemini's OpenAI-compatible ``extra_content`` (issue 21 item 5)."""
     body = load_json("request", "vertex_snake_case_function_error_responses.json")
     openai, losses = _convert(body, "gemini", "openai-chat")
-    calls = [message["tool_calls"][0]["id"] for message in openai["messages"] if message.get("tool_calls")]
-    assert calls == ["pyd_ai_643dd3d7cf8b46809ec8b53551b1b77c", "pyd_ai_08cb6a937520415188d39f4ee91ad388"]
-    signature_losses = [loss.path for loss in losses if loss.what == "gemini data ['thoughtSignature']"]
-    assert signature_losses == ["$.messages[1].content[0]", "$.messages[3].content[0]"]
+    calls = [message["tool_calls"][0] for message in openai["messages"] if message.get("tool_calls")]
+    assert [call["id"] for call in calls] == [
+        "pyd_ai_643dd3d7cf8b46809ec8b53551b1b77c",
+        "pyd_ai_08cb6a937520415188d39f4ee91ad388",
+    ]
+    sent = [content["parts"][0]["thought_signature"] for content in body["contents"] if content["role"] == "model"]
+    assert [call["extra_content"]["google"]["thought_signature"] for call in calls] == sent
+    assert not [loss for loss in losses if "thoughtSignature" in loss.what]
     assert "$.provider_options" in {loss.path for loss in losses}  # responseModalities stays behind
     back, back_losses = _convert(openai, "openai-chat", "gemini")
-    assert "thought_signature" not in json.dumps(back)
-    assert "thoughtSignature" not in json.dumps(back)
-    # both model steps follow the last user prompt (the turn is still running): each unsigned
-    # first call is reported, none is invented
-    assert [(loss.path, loss.what) for loss in back_losses] == [
-        ("$.messages[1].content[0]", "thought signature"),
-        ("$.messages[3].content[0]", "thought signature"),
-    ]
+    model_parts = [content["parts"][0] for content in back["contents"] if content["role"] == "model"]
+    assert [part["thoughtSignature"] for part in model_parts] == sent
+    assert not [loss for loss in back_losses if loss.what == "thought signature"]
     assert_valid_request(back)
 
 

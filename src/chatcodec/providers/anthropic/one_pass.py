@@ -77,7 +77,7 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     The request is taken over (the one pass builds it for this call alone): objects that
     read the same in canonical and on the wire (a text part, an image, a tool result, a
     message of a role and a string) go into the output as they are, and may be changed."""
-    if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
+    if not request.keys() <= _TOP_KEYS or request.get("provider_tools") or not _plain_metadata(request):
         return None
     messages: list[dict[str, Any]] = request["messages"]
     if _results_wait(messages):
@@ -105,6 +105,17 @@ _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], 
 """What this pass reads of its own ``provider_options`` bag: the rule options, and the
 options ``model`` and ``max_tokens`` (sent when the request has none; the general encoder
 starts its body from the bag, so they come first, in the bag's order)."""
+
+
+def _plain_metadata(request: dict[str, Any]) -> bool:
+    """Whether ``metadata`` is Anthropic's as it is (none, or only a string ``user_id``)
+    and no OpenAI ``user`` waits to become its ``user_id``: the general encoder's
+    ``_encode_metadata`` writes the rest."""
+    metadata = request.get("metadata")
+    if metadata is not None and (set(metadata) != {"user_id"} or not isinstance(metadata["user_id"], str)):
+        return False
+    options: dict[str, dict[str, Any]] = request.get("provider_options") or {}
+    return not any("user" in (options.get(provider) or {}) for provider in ("openai-chat", "openai-responses"))
 
 
 def _encode(request: dict[str, Any], own: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:

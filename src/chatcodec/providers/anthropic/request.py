@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from chatcodec._base import ProviderMetadata
 from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
@@ -124,7 +125,8 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     request = without_unsent_calls(request, losses, PROVIDER, "Anthropic")
     request = with_results_after_calls(request, losses, "Anthropic")
     report_developer_roles(request.messages, losses, "Anthropic")
-    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    user, options = _openai_user(request)
+    bag = KIT.claim(losses, options, ("provider_options",))
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
     context = shared.extend(
@@ -142,10 +144,11 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     wire["messages"] = encode_messages(request.messages, leading, context)
     if request.stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(request.stop)
-    for key in ("temperature", "top_p", "top_k", "metadata", "stream"):
+    for key in ("temperature", "top_p", "top_k", "stream"):
         value = getattr(request, key)
         if value is not None:
             wire[key] = value
+    _encode_metadata(request.metadata, user, wire, losses)
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
@@ -169,6 +172,43 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRec
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
         losses.add(("max_tokens",), "max_tokens", why, "default")
         wire["max_tokens"] = DEFAULT_MAX_TOKENS
+
+
+_OPENAI = ("openai-chat", "openai-responses")
+
+
+def _openai_user(request: ChatRequest) -> tuple[str | None, ProviderMetadata | None]:
+    """An OpenAI bag's ``user`` (the end-user id OpenAI's ``user`` field names, now
+    ``safety_identifier``), for ``metadata.user_id``, and the options without it (issue 21
+    item 5): Anthropic's ``metadata.user_id`` is the same id ("an external identifier for
+    the user who is associated with the request", API reference, Messages)."""
+    options = request.provider_options
+    for provider in _OPENAI:
+        bag = (options or {}).get(provider) or {}
+        user = bag.get("user")
+        if options is not None and isinstance(user, str) and user:
+            rest = {key: value for key, value in bag.items() if key != "user"}
+            others = {name: value for name, value in options.items() if name != provider}
+            return user, {**others, provider: rest} if rest else others
+    return None, options
+
+
+def _encode_metadata(
+    metadata: dict[str, Any] | None, user: str | None, wire: dict[str, Any], losses: LossRecorder
+) -> None:
+    """``metadata``, which takes only ``user_id`` (the SDK's ``MetadataParam``; any other
+    key is a 400 "Extra inputs are not permitted"): other keys (OpenAI's free-form
+    ``metadata``) are reported, not copied; an OpenAI ``user`` fills a missing ``user_id``."""
+    kept: dict[str, Any] = {}
+    for key, value in (metadata or {}).items():
+        if key == "user_id" and (value is None or isinstance(value, str)):
+            kept[key] = value
+        else:
+            losses.add(("metadata", key), f"metadata {key!r}", "Anthropic metadata takes only user_id", "metadata")
+    if user is not None and kept.get("user_id") is None:
+        kept["user_id"] = user
+    if kept or metadata == {}:  # an empty one as it came
+        wire["metadata"] = kept
 
 
 def _names(request: ChatRequest) -> dict[str, str]:

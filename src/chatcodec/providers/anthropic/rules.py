@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec.providers.claude_rules import (
     BEFORE_OPUS_4_8,
     CLAUDE_4_5_UP,
@@ -31,6 +32,8 @@ from chatcodec.providers.claude_rules import (
     fold_system_turns,
 )
 from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule, is_default
+
+_MESSAGES = "https://platform.claude.com/docs/en/api/messages"
 
 OLD = "2023-06-01"
 """The API version of 2023 to 2026."""
@@ -231,6 +234,9 @@ RULES = ProviderRules(
             looks_for="system turn",
         ),
     ),
-    required=(RequiredField("model", "https://platform.claude.com/docs/en/api/messages"),),
+    required=(
+        RequiredField("model", _MESSAGES),
+        RequiredField("max_tokens", _MESSAGES, default=DEFAULT_MAX_TOKENS),
+    ),
 )
 """Anthropic's table (:mod:`chatcodec.providers.target_rules`)."""

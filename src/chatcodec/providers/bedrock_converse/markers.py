@@ -17,6 +17,10 @@ meaning; another provider drops them without a report):
   on the wire, an object in canonical); ``_no_schema``: it had no schema;
 * ``_json``: a tool-result ``json`` block, read as its JSON text (the same JSON either way);
 * ``_no_name``, ``_no_format``: a document without ``name`` or ``format``;
+* ``_format``: an ``audio`` block's ``format`` when its media type reads back as another
+  name (``mpeg`` beside ``mp3``; ``audio.py``);
+* ``_citations_content``, ``_pieces``: a text part came as a ``citationsContent`` block,
+  with its text in these pieces when there were other than one (``citations.py``);
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id

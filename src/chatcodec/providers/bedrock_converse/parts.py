@@ -1,8 +1,9 @@
 """Bedrock Converse content blocks <-> canonical content parts.
 
 Decoding: a block is a union by member name; a block with exactly one known member that
-canonical can hold where it stands becomes that part, anything else (``video``,
-``guardContent``, ``citationsContent``, ``searchResult``, Nova's server-tool ``toolUse``
+canonical can hold where it stands becomes that part (an assistant's ``citationsContent``
+a text part: :mod:`.citations`), anything else (``video``,
+``guardContent``, ``searchResult``, Nova's server-tool ``toolUse``
 with ``type: "server_tool_use"`` and its ``toolResult`` inside the *assistant* turn, a
 member added after this was written) an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it: it becomes that part's ``cache_control``
@@ -22,6 +23,7 @@ Encoding follows the rules Bedrock rejects requests over:
 * ``toolResult.status`` is written when the source had it (``"error"`` for a failed
   result, ``"success"`` when it was spelled out), or always / never by the
   ``tool_result_status`` option (some model families reject the field);
+* audio goes as an ``audio`` block, as an image does (:mod:`.audio`);
 * thinking: replayed only where the target can verify it (:mod:`.thinking`).
 """
 
@@ -51,6 +53,8 @@ from chatcodec.content import (
     UrlSource,
 )
 from chatcodec.payloads import loads
+from chatcodec.providers.bedrock_converse.audio import decode_audio, encode_audio
+from chatcodec.providers.bedrock_converse.citations import decode_citations, encode_citations
 from chatcodec.providers.bedrock_converse.context import BedrockContext, StatusPolicy
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking, is_base64
@@ -79,9 +83,9 @@ DOCUMENT_TYPES = {
 _IMAGE_FORMATS = {media: name for name, media in IMAGE_TYPES.items()} | {"image/jpg": "jpeg"}
 _DOCUMENT_FORMATS = {media: name for name, media in DOCUMENT_TYPES.items()}
 
-USER_KINDS = frozenset({"text", "image", "document"})
+USER_KINDS = frozenset({"text", "image", "document", "audio"})
 """Members a canonical user message (or tool result) holds as parts."""
-ASSISTANT_KINDS = frozenset({"text", "image", "toolUse", "reasoningContent"})
+ASSISTANT_KINDS = frozenset({"text", "image", "toolUse", "reasoningContent", "citationsContent"})
 """Members a canonical assistant message holds as parts."""
 SYSTEM_KINDS = frozenset({"text"})
 """Members a canonical system message holds as parts."""
@@ -149,6 +153,10 @@ def decode_block(block: Mapping[str, Any], kinds: frozenset[str], model: str | N
         decoded = _decode_image(value)
     elif member == "document":
         decoded = _decode_document(value)
+    elif member == "audio":
+        decoded = decode_audio(value, _decode_source)
+    elif member == "citationsContent":
+        decoded = decode_citations(value)
     elif member == "toolUse":
         decoded = _decode_tool_use(value)
     else:
@@ -280,8 +288,8 @@ def encode_part(part: AnyPart, context: BedrockContext, at: Steps) -> dict[str, 
         case TextPart() | RefusalPart():
             if isinstance(part, RefusalPart):
                 context.losses.add(at, "refusal part", "Bedrock has no refusal block; sent as text")
-            _bag(part, context, at)  # a text block has no other fields: only other providers' data is lost
-            block = {"text": part.text}
+            bag = _bag(part, context, at)  # a text block has no other fields: only other providers' data is lost
+            block = encode_citations(part.text, bag) or {"text": part.text}
         case ThinkingPart():
             block = encode_thinking(part, context, at)
         case ImagePart():
@@ -291,8 +299,7 @@ def encode_part(part: AnyPart, context: BedrockContext, at: Steps) -> dict[str, 
         case OpaquePart():
             block = _encode_opaque(part, context, at)
         case AudioPart():
-            context.losses.add(at, "audio part", "Bedrock Converse takes no audio content here")
-            block = None
+            block = encode_audio(part, _bag(part, context, at), _source, context, at)
         case _:
             assert_never(part)
     return block

@@ -8,7 +8,8 @@ when present and written when the request names a model, so the output is what b
 (``settings.py``); ``guardrailConfig``, ``promptVariables``,
 ``additionalModelResponseFieldPaths``, ``requestMetadata``, ``performanceConfig``,
 ``serviceTier`` and any newer member ride in ``provider_options["bedrock-converse"]`` and
-are written back verbatim.
+are written back verbatim; an OpenAI ``service_tier`` Bedrock also has is written as
+``serviceTier`` (:mod:`chatcodec.providers.service_tiers`).
 
 Options for this encoder, in the same bag: ``unsigned_thinking`` (``"drop"``, the
 default, or ``"text"``) and ``tool_result_status`` (``"source"``, the default: written
@@ -27,6 +28,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage
+from chatcodec.providers import service_tiers
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
@@ -118,7 +120,8 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     request = without_unsent_calls(request, losses, PROVIDER, "Bedrock Converse")
     request = with_results_after_calls(request, losses, "Bedrock Converse")
     report_developer_roles(request.messages, losses, "Bedrock Converse")
-    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    tier, options = service_tiers.from_openai(request.provider_options)
+    bag = KIT.claim(losses, options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
     status = shared.option("tool_result_status")
@@ -130,6 +133,8 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})
     if request.model is not None:
         wire["modelId"] = request.model
+    if tier is not None and "serviceTier" not in wire:
+        wire["serviceTier"] = tier
     leading = leading_system_count(request.messages)
     turns = encode_messages(request.messages, leading, context)
     if turns or not bag.get("_no_messages"):

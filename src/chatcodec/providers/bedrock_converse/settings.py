@@ -6,7 +6,12 @@ spells it; Nova's ``reasoningConfig``; gpt-oss ``reasoning_effort``). Claude's
 ``{"type": "enabled", "budget_tokens": N}`` and ``{"type": "adaptive"}`` map to canonical
 ``reasoning``; everything else in that object rides in the request bag and is written
 back. Canonical reasoning is written as Claude's ``thinking`` object (the family that
-takes most histories here); what it cannot say (an effort, a summary) is reported.
+takes most histories here); what it cannot say (a summary) is reported.
+
+``outputConfig.effort`` (botocore ``OutputConfig.effort``: ``low``, ``medium``, ``high``,
+``xhigh``, ``max``) is canonical ``reasoning.effort``, as Anthropic's
+``output_config.effort`` is; OpenAI's ``minimal`` is sent as ``low`` and ``none`` as
+disabled thinking, both reported (issue 21 item 5).
 
 ``outputConfig.textFormat`` with ``type: "json_schema"`` is canonical ``response_format``:
 its ``structure.jsonSchema.schema`` is a JSON *string* on the wire (botocore's
@@ -20,12 +25,15 @@ import json
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest
+from chatcodec.request import ChatRequest, ReasoningConfig
 
 _FORMAT_KEYS = {"name", "description", "schema"}
+_EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
+"""botocore ``OutputConfig.effort`` values (the documented ones)."""
 
 
 def decode_settings(
@@ -43,6 +51,11 @@ def decode_settings(
         if rest or reasoning is None:
             bag["additionalModelRequestFields"] = rest
     output = as_dict(request.get("outputConfig"))
+    if output is not None and output.get("effort") in _EFFORTS:
+        canonical["reasoning"] = {**canonical.get("reasoning", {}), "effort": output["effort"]}
+        output = {key: value for key, value in output.items() if key != "effort"}
+        if not output:
+            return
     if output is not None:
         _decode_output(output, canonical, bag)
 
@@ -104,18 +117,11 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
     losses = context.losses
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
+    output = dict(as_dict(bag.get("outputConfig")) or {})
     if request.reasoning is not None:
-        thinking = encode_thinking_config(
-            request.reasoning,
-            losses,
-            unsupported=("effort", "summary", "include_thoughts"),
-            why="Bedrock Converse has no such setting (Claude thinking sent)",
-        )
-        if thinking is not None:
-            fields["thinking"] = thinking
+        _encode_reasoning(request.reasoning, fields, output, losses)
     if fields or had_fields:
         wire["additionalModelRequestFields"] = fields
-    output = dict(as_dict(bag.get("outputConfig")) or {})
     response_format = request.response_format
     if response_format is not None and response_format.type != "text":
         at = ("response_format",)
@@ -139,6 +145,36 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
             output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
     if output:
         wire["outputConfig"] = output
+
+
+def _encode_reasoning(
+    reasoning: ReasoningConfig, fields: dict[str, Any], output: dict[str, Any], losses: LossRecorder
+) -> None:
+    """Claude's ``thinking`` into ``fields`` and the effort into ``output``."""
+    thinking = encode_thinking_config(
+        reasoning,
+        losses,
+        unsupported=("summary", "include_thoughts"),
+        why="Bedrock Converse has no such setting (Claude thinking sent)",
+    )
+    effort = _encode_effort(reasoning, losses)
+    if effort == "none" and thinking is None:
+        thinking = {"type": "disabled"}
+    elif effort is not None and effort != "none":
+        output["effort"] = effort
+    if thinking is not None:
+        fields["thinking"] = thinking
+
+
+def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
+    """The ``outputConfig.effort`` for a canonical effort (``none``: thinking disabled)."""
+    at = ("reasoning", "effort")
+    if reasoning.effort == "minimal":
+        losses.add(at, "effort 'minimal'", "Bedrock's lowest effort is 'low'; sent as that", "setting")
+        return "low"
+    if reasoning.effort == "none":
+        losses.add(at, "effort 'none'", "Bedrock has no such effort; thinking disabled", "setting")
+    return reasoning.effort
 
 
 def _spelled(schema: dict[str, Any], text: object) -> str:

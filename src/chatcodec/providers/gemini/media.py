@@ -6,6 +6,13 @@ Media map by MIME type: ``image/*`` to image parts, ``audio/*`` to audio parts, 
 ``text/*`` to documents (in user turns); anything else (video...) and code execution
 parts are kept whole as opaque parts. ``videoMetadata`` beside the media rides in the
 part's bag.
+
+An image part's ``mediaResolution`` (per part, Gemini 3: ``PartMediaResolution.level``;
+https://ai.google.dev/gemini-api/docs/media-resolution, "Per-part media resolution") of
+``MEDIA_RESOLUTION_LOW`` or ``_HIGH`` is canonical ``detail`` ``low`` / ``high``, as
+OpenAI's image ``detail`` is (issue 21 item 5); ``auto`` is no field (Gemini's default).
+Other levels (``MEDIUM``, ``ULTRA_HIGH``, a ``numTokens``) have no canonical word and
+ride in the bag.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Any, Literal, assert_never
 import pydantic_core
 from pydantic import ConfigDict, TypeAdapter
 
+from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, Base64Source, DocumentPart, FileSource, ImagePart, TextSource, UrlSource
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, NO_MIME_TYPE
@@ -72,7 +80,23 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
             source["media_type"] = mime_type
         else:
             bag[NO_MIME_TYPE] = True  # written back without one (see _file_mime_type)
-    return KIT.attach({"type": kind, "source": source}, bag)
+    canonical: dict[str, Any] = {"type": kind, "source": source}
+    return KIT.attach(_take_detail(canonical, bag) if kind == "image" else canonical, bag)
+
+
+_LEVELS = {"MEDIA_RESOLUTION_LOW": "low", "MEDIA_RESOLUTION_HIGH": "high"}
+_DETAIL_LEVELS = {detail: level for level, detail in _LEVELS.items()}
+_RESOLUTION = "mediaResolution"
+
+
+def _take_detail(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+    """``canonical`` (an image) with the ``detail`` its bag's ``mediaResolution`` says."""
+    resolution = as_dict(bag.get(_RESOLUTION))
+    level = resolution.get("level") if resolution is not None and len(resolution) == 1 else None
+    if level in _LEVELS:
+        canonical["detail"] = _LEVELS[level]
+        del bag[_RESOLUTION]
+    return canonical
 
 
 _MIME_TYPES = mimetypes.MimeTypes()
@@ -96,8 +120,8 @@ def encode_media(
     part: ImagePart | AudioPart | DocumentPart, bag: dict[str, Any], losses: LossRecorder, at: Steps
 ) -> dict[str, Any] | None:
     """``inlineData`` for base64, ``fileData`` for a URL; other sources are losses."""
-    if isinstance(part, ImagePart) and part.detail not in (None, "auto"):
-        losses.add((*at, "detail"), "image detail", "Gemini sets resolution per request (mediaResolution)")
+    if isinstance(part, ImagePart) and part.detail in _DETAIL_LEVELS:
+        bag = {**bag, _RESOLUTION: {"level": _DETAIL_LEVELS[part.detail]}}
     if isinstance(part, DocumentPart) and (part.title is not None or part.filename is not None):
         losses.add(at, "document title or file name", "Gemini media parts have neither")
     source = part.source

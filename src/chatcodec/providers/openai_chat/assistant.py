@@ -36,7 +36,7 @@ from chatcodec.content import (
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
-from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools
+from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 
@@ -168,7 +168,8 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")
     cache_control.take(bag, part)
-    return KIT.attach(part, bag)
+    signature = thought_signatures.take_signature(bag)
+    return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
 
 
 # --- encode --------------------------------------------------------------------------
@@ -418,7 +419,8 @@ def _encode_call(
     a response carries the name the model called, as it is."""
     if isinstance(part, OpaquePart):
         return parts.encode_opaque(part, losses, steps)
-    KIT.report_foreign(losses, part.provider_metadata, steps)
+    signature, foreign = thought_signatures.split_signature(part.provider_metadata)
+    KIT.report_foreign(losses, foreign, steps)
     bag = KIT.own(part.provider_metadata)
     name = part.name if response else tool_name(part.name, losses, steps, PROVIDER)
     if response and not name.strip():  # a request refuses it (tool_names); what a model called is kept
@@ -432,6 +434,7 @@ def _encode_call(
     if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function
+    thought_signatures.write_signature(call, signature)
     why = "OpenAI tool calls take no cache breakpoint"
     cache_control.write(call, part.cache_control, part.provider_metadata, losses, steps, why=why)
     return call

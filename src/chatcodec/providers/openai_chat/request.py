@@ -20,6 +20,7 @@ from chatcodec._narrow import as_count, as_dict
 from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
+from chatcodec.providers import service_tiers
 from chatcodec.providers.kit import leftovers, present, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import settings, tools
@@ -162,9 +163,12 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
     losses = context.losses
     request = with_results_after_calls(request, losses, "OpenAI Chat")
-    KIT.report_foreign(losses, request.provider_options, ("provider_options",))
+    tier, options = service_tiers.from_bedrock(request.provider_options)
+    KIT.report_foreign(losses, options, ("provider_options",))
     bag = KIT.own(request.provider_options)
     wire = {**_neutral_fields(bag), **wire_fields(bag)}
+    if tier is not None:
+        wire.setdefault("service_tier", tier)
     if request.model is not None:
         wire["model"] = request.model
     wire["messages"] = encode_messages(request.messages, 0, context)

@@ -35,6 +35,7 @@ from chatcodec.content import ThinkingPart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
+from chatcodec.providers import service_tiers
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
@@ -134,8 +135,11 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     """Write ``request`` as a Responses request body, applying the API's rules."""
     losses = context.losses
     request = without_unsent_calls(request, losses, PROVIDER, "The Responses API")
-    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    tier, options = service_tiers.from_bedrock(request.provider_options)
+    bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
+    if tier is not None:
+        wire.setdefault("service_tier", tier)
     if request.model is not None:
         wire["model"] = request.model
     _encode_input(request.messages, wire, bag, context)

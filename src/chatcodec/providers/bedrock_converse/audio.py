@@ -1,0 +1,72 @@
+"""Bedrock Converse ``audio`` blocks <-> canonical audio parts (issue 21 item 5).
+
+botocore's ``bedrock-runtime`` model has ``ContentBlock.audio`` (``AudioBlock``: a
+``format`` of ``AudioFormat`` and a ``source`` union of ``bytes`` or ``s3Location``, as
+an image has; https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_AudioBlock.html).
+The format is a media type canonically: ``mp3`` is ``audio/mpeg`` as OpenAI's is, the
+rest ``audio/<format>``. Two formats share a media type with another (``mpeg`` with
+``mp3``), so the decoder keeps a format the media type does not give back in the
+``_format`` marker, and a same-provider round trip writes it as it came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from chatcodec.compat import audio_format_from_media_type, media_type_for_audio_format
+from chatcodec.content import AudioPart
+from chatcodec.providers.bedrock_converse.context import BedrockContext
+from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.kit import Steps, leftovers, restore_fields
+
+AUDIO_FORMATS = frozenset(
+    {"mp3", "opus", "wav", "aac", "flac", "mp4", "ogg", "mkv", "mka", "x-aac", "m4a", "mpeg", "mpga", "pcm", "webm"}
+)
+"""botocore ``AudioFormat``."""
+_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav", "audio/x-flac": "flac", "audio/x-m4a": "m4a"}
+"""Media types other providers and browsers use for a format (Gemini's ``audio/mp3``)."""
+FORMAT = "_format"
+"""Marker: the wire format, when the media type reads back as another name."""
+
+SourceReader = Callable[[Mapping[str, Any], str | None], dict[str, Any] | None]
+SourceWriter = Callable[[Any, str, BedrockContext, Steps], dict[str, Any] | None]
+
+
+def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[str, Any] | None:
+    """The canonical audio part for an ``AudioBlock``; None when canonical cannot hold it
+    (the block is then kept opaque)."""
+    wire_format = audio.get("format")
+    if wire_format not in AUDIO_FORMATS or not isinstance(audio.get("source"), dict):
+        return None
+    media_type = media_type_for_audio_format(wire_format)
+    source = read_source(audio["source"], media_type)
+    if source is None:
+        return None
+    bag = leftovers(audio, ("format", "source"))
+    if _format(media_type) != wire_format:
+        bag[FORMAT] = wire_format
+    return KIT.attach({"type": "audio", "source": source}, bag)
+
+
+def _format(media_type: str | None) -> str | None:
+    lowered = (media_type or "").lower()
+    found = _ALIASES.get(lowered) or audio_format_from_media_type(lowered)
+    return found if found in AUDIO_FORMATS else None
+
+
+def encode_audio(
+    part: AudioPart, bag: dict[str, Any], write_source: SourceWriter, context: BedrockContext, at: Steps
+) -> dict[str, Any] | None:
+    """An ``audio`` block; None when its format or source is not one Bedrock takes (reported)."""
+    source = write_source(part.source, "audio", context, at)
+    if source is None:
+        return None
+    kept = bag.get(FORMAT)
+    same_type = isinstance(kept, str) and media_type_for_audio_format(kept) == part.source.media_type
+    wire_format = kept if same_type and kept in AUDIO_FORMATS else _format(part.source.media_type)
+    if wire_format is None:
+        what = f"audio of type {part.source.media_type!r}"
+        context.losses.add((*at, "source", "media_type"), what, "Bedrock does not take it")
+        return None
+    return {"audio": {**restore_fields(bag), "format": wire_format, "source": source}}
