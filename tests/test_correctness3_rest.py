@@ -289,3 +289,21 @@ def test_item_14_nested_underscore_keys_survive_a_bedrock_request() -> None:
         "toolConfig": {"tools": [{"toolSpec": {**TOOL["toolSpec"], "_s": NESTED}}], "_c": NESTED},
     }
     assert round_trip(BEDROCK, payload) == (payload, [])
+
+
+def test_item_15_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split() -> None:
+    """Responses input messages hold one text each, and consecutive ones now read back as
+    separate turns (item 15): the split is reported (the there-and-back law found it)."""
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest,
+        {
+            "model": "m",
+            "messages": [
+                {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+            ],
+        },
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-responses", request, on_loss="ignore", losses=losses)
+    assert body["input"] == [{"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1]", "assistant text part")]

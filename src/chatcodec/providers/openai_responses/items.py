@@ -299,6 +299,13 @@ def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter,
         item["content"] = part.text
         if isinstance(part, RefusalPart):
             state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
+        if (
+            state.items
+            and state.items[-1].get("role") == "assistant"
+            and isinstance(state.items[-1].get("content"), str)
+        ):
+            why = "a Responses input message holds one text: sent as its own message, it reads back as another turn"
+            state.losses.add(at, "assistant text part", why)
         state.add(item, at)
         return
     item["content"] = [_content_part(part, {k: v for k, v in bag.items() if k != ITEM}, state.losses, at)]
