@@ -11,25 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec import one_pass
-from chatcodec.accumulator import StreamAccumulator
-from chatcodec.content_rule import ContentRule
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
 from chatcodec.providers.kit.context import marked_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
-from chatcodec.stream_builder import StreamBuilder
-from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
-from chatcodec.stream_input import StreamInput, iter_event_payloads
-from chatcodec.strict_check import check_payload, check_request, check_target, checked_events
-from chatcodec.validation import validate_model
 
-ModelT = TypeVar("ModelT", ChatRequest, ChatResponse)
+if TYPE_CHECKING:  # the models, streams and strict checks load on first use (issue 25, first use)
+    from chatcodec.content_rule import ContentRule
+    from chatcodec.request import ChatRequest
+    from chatcodec.response import ChatResponse
+    from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
+    from chatcodec.stream_input import StreamInput
+
+ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
 SdkPayload = Payload | SdkObject
 """A payload, or an SDK object holding one (``client.chat.completions.create(...)``)."""
@@ -46,6 +44,8 @@ def decode_request(provider: str, payload: SdkPayload, *, strict: bool = False) 
     codec = get_codec(provider)
     fields = load_object(sdk_json_nested(payload), f"{provider} request")
     if strict:
+        from chatcodec.strict_check import check_request
+
         check_request(provider, fields, f"{provider} request")
     return codec.decode_request(fields)
 
@@ -67,6 +67,8 @@ def encode_request(
     ``provider_options[provider]`` keys (over the request's own), such as the
     ``max_tokens`` Anthropic requires when the request has none.
     """
+    from chatcodec.request import ChatRequest
+
     codec = get_codec(provider)
     recorder = LossRecorder()
     model = with_options(_as_model(ChatRequest, request), provider, options)
@@ -84,6 +86,8 @@ def decode_response(provider: str, payload: SdkPayload, *, strict: bool = False)
     fields = load_object(sdk_json_nested(payload), f"{provider} response")
     response = codec.decode_response(fields)  # an error body raises ProviderAPIError first
     if strict:
+        from chatcodec.strict_check import check_payload
+
         check_payload(provider, "response", fields, f"{provider} response")
     return response
 
@@ -100,6 +104,8 @@ def encode_response(
 
     ``options`` are the encoder's output options by name (see :func:`encode_stream`).
     """
+    from chatcodec.response import ChatResponse
+
     codec = get_codec(provider)
     recorder = LossRecorder()
     model = with_output_options(_as_model(ChatResponse, response), provider, options)
@@ -116,6 +122,9 @@ def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -
     provider's published API does not define raises a :class:`~chatcodec.StreamError`
     naming the event and the field.
     """
+    from chatcodec.stream_input import iter_event_payloads
+    from chatcodec.strict_check import checked_events
+
     codec = get_codec(provider)
     payloads = iter_event_payloads(events)
     return codec.decode_stream(checked_events(provider, payloads) if strict else payloads)
@@ -154,6 +163,11 @@ def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = Fals
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
     ``strict`` as in :func:`decode_stream`.
     """
+    from chatcodec.accumulator import StreamAccumulator
+    from chatcodec.stream_builder import StreamBuilder
+    from chatcodec.stream_input import iter_event_payloads
+    from chatcodec.strict_check import checked_events
+
     codec = get_codec(provider)
     if strict:
         events = checked_events(provider, iter_event_payloads(events))
@@ -195,6 +209,8 @@ def convert_request(
     recorder = LossRecorder()
     decoded = decode_request(source, payload, strict=strict)
     if strict:
+        from chatcodec.strict_check import check_target
+
         check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
     encoded = codec.encode_request(with_options(decoded, target, options), recorder)
     recorder.settle(on_loss, losses)
@@ -279,6 +295,8 @@ class OptionStamp:
         """``event``, stamped when it is the start; preceded by a start when none came first."""
         if self._seen:
             return [event]
+        from chatcodec.stream_events import ResponseStartEvent
+
         self._seen = True
         if isinstance(event, ResponseStartEvent):
             return [self._stamped(event)]
@@ -298,4 +316,6 @@ class OptionStamp:
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:
     if isinstance(value, model):
         return value
+    from chatcodec.validation import validate_model
+
     return validate_model(model, sdk_json_items(value))

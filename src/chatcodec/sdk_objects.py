@@ -24,13 +24,15 @@ every field it was given for an exact round trip:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, cast, runtime_checkable
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 @runtime_checkable
@@ -57,7 +59,18 @@ def is_sdk_object(value: object) -> bool:
 
     if isinstance(value, CanonicalModel):
         return False
-    return isinstance(value, BaseModel) or callable(getattr(value, "to_dict", None)) or _has_model_dump(value)
+    return _pydantic_model(value) is not None or callable(getattr(value, "to_dict", None)) or _has_model_dump(value)
+
+
+def _pydantic_model(value: object) -> BaseModel | None:
+    """``value`` when it is a pydantic model. No such object exists before pydantic is
+    imported, so the check imports nothing: a plain-dict conversion need not load pydantic
+    (about 70 ms of a fresh process's first use; issue 25)."""
+    if "pydantic" not in sys.modules:
+        return None
+    from pydantic import BaseModel
+
+    return value if isinstance(value, BaseModel) else None
 
 
 def _has_model_dump(value: object) -> bool:
@@ -78,13 +91,14 @@ def sdk_json(value: object) -> object:
 
 def _dump(value: object) -> object:
     module = type(value).__module__ or ""
-    if isinstance(value, BaseModel):
+    model = _pydantic_model(value)
+    if model is not None:
         # ``warnings=False``: a field whose value the SDK's type does not expect (a newer
         # server, or an object built with ``model_construct``) is still what was sent.
-        filled: object = value.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+        filled: object = model.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
         if module.startswith(_NONE_FILLING_MODULES):
             return filled
-        sent: object = value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+        sent: object = model.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
         return _with_defaults(sent, filled)
     to_dict = cast(Callable[..., object] | None, getattr(value, "to_dict", None))
     if to_dict is not None:
