@@ -101,7 +101,8 @@ _LAZY: dict[str, str] = {
 }
 """Where each name of the kit lives: imported on first access (PEP 562), so a module that
 needs one concern (the one-pass path needs bags, arguments and tool names) does not load
-the others (``cache`` loads the canonical content models; issue 25, first use)."""
+the others (issue 25, first use). No kit module loads a canonical model at import time:
+the models appear in annotations only."""
 
 
 __all__ = [

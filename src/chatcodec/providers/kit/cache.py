@@ -3,11 +3,13 @@ OpenAI's ``prompt_cache_breakpoint``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.content import CacheControl
-from chatcodec.losses import LossRecorder, Steps
+
+if TYPE_CHECKING:  # annotations only: decoding a marker loads no content model (issue 25)
+    from chatcodec.content import CacheControl
+    from chatcodec.losses import LossRecorder, Steps
 
 
 def decode_cache_control(value: object) -> dict[str, Any] | None:

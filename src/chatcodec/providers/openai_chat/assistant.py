@@ -37,7 +37,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 
 class ContentKind(Enum):
@@ -144,7 +144,7 @@ def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
         case "thinking":
             return reasoning.decode_content_thinking(item)
         case _:
-            return server_tools.content_block(item) or parts.opaque(item)
+            return server_tools.content_block(item) or opaque(item)
 
 
 def _kind(part: Mapping[str, Any]) -> ContentKind:
@@ -158,7 +158,7 @@ def _kind(part: Mapping[str, Any]) -> ContentKind:
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
     if call.get("type", "function") != "function":
-        return parts.opaque(dict(call), {"_in": "tool_calls"})
+        return opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
     bag = leftovers(call, ("id", "type", "function"))
     arguments = functions.decode_arguments(function, bag)

@@ -20,13 +20,15 @@ block there), and the ``_cache`` spelling marker makes this encoder write it bac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._base import ProviderMetadata
-from chatcodec.content import CacheControl
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, decode_cache_control, encode_cache_control
+from chatcodec.providers.kit import decode_cache_control, encode_cache_control
 from chatcodec.providers.openai_chat.markers import KIT
+
+if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
+    from chatcodec._base import ProviderMetadata
+    from chatcodec.content import CacheControl
+    from chatcodec.losses import LossRecorder, Steps
 
 KEY = "cache_control"
 """The wire key, as the gateways spell it."""

@@ -64,6 +64,7 @@ names drop the ``_`` (``options={"reasoning_field": ...}``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from chatcodec.providers.kit import ProviderKit
 from chatcodec.providers.kit.context import RULE_OPTIONS
@@ -83,6 +84,13 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+
+def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A wire object this codec has no canonical meaning for, kept whole (here, beside
+    :data:`KIT`, so the tool decoder the one-pass path runs loads no content model)."""
+    return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
+
 
 OPTIONS: Mapping[str, str] = {
     "reasoning_field": "_reasoning_field",

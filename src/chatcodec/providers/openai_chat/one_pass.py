@@ -14,7 +14,8 @@ field, a part type not listed) is refused, and the caller runs the general path.
 The validated copy belongs to this pass, so objects that read the same on both sides
 (a text part, a message of a role and a string) are taken over rather than rebuilt.
 The top-level fields go through the general decoder's own functions
-(``request.DECODERS``), so their rules live in one place.
+(``request_fields.DECODERS``), so their rules live in one place; that module loads no
+canonical model, and neither does this one (issue 25, first use).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from chatcodec.compat import source_from_url
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
-from chatcodec.providers.openai_chat import request as general
+from chatcodec.providers.openai_chat import request_fields
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -125,7 +126,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     bag: dict[str, Any] = {}
     mapped = ["messages"]
     context = DecodeContext(PROVIDER)
-    for decoder in general.DECODERS:
+    for decoder in request_fields.DECODERS:
         mapped += decoder(wire, data, bag, context)
     bag = {**leftovers(wire, mapped), **bag}
     if bag:

@@ -34,7 +34,7 @@ from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat import cache_control
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 """Steps of a JSON path into the canonical input."""
 
@@ -73,11 +73,6 @@ def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, An
     if isinstance(content, str):
         return content
     return [decode_part(part) for part in content]
-
-
-def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A wire object this codec has no canonical meaning for, kept whole."""
-    return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
 
 
 def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:

@@ -13,31 +13,30 @@ request to another provider reports it (``markers.py``). Custom tools (``type: c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
-from chatcodec._narrow import as_count, as_dict
+from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers import service_tiers
-from chatcodec.providers.kit import leftovers, present, wire_fields
+from chatcodec.providers.kit import leftovers, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
+from chatcodec.providers.openai_chat.request_fields import (
+    DECODERS,
+    DEFAULTS,
+    MAX_TOKENS_KEYS,
+    NEUTRAL,
+    SAME_NAME,
+    SAME_NAME_TOO,
+)
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.request import ChatRequest, ReasoningEffort
-
-_SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
-_SAME_NAME_TOO = ("seed", "stream")
-_EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
-_MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
-
-Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
-"""Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
+from chatcodec.request import ChatRequest
 
 # --- decode --------------------------------------------------------------------------
 
@@ -63,98 +62,10 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire], context), "Messages")
 
 
-def _decode_same_name(
-    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
-) -> list[str]:
-    keys = present(wire, *_SAME_NAME, *_SAME_NAME_TOO)
-    data.update((key, wire[key]) for key in keys)
-    return keys
-
-
-def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
-    tools.decode_tools(wire, data, bag, context)
-    return [key for key in ("tools", "tool_choice") if key in data]
-
-
-def _decode_max_tokens(
-    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
-) -> list[str]:
-    for key in _MAX_TOKENS_KEYS:
-        value = wire.get(key)
-        if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
-            data["max_tokens"] = value
-            if key == "max_tokens":
-                bag["_max_tokens_key"] = key
-            return [key]
-    return []
-
-
-def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
-    stop = wire.get("stop")
-    if isinstance(stop, str):
-        data["stop"] = [stop]
-        bag["_stop"] = "string"
-        return ["stop"]
-    if not stop:
-        return []  # null or []: kept as it is
-    data["stop"] = stop
-    return ["stop"]
-
-
-def _decode_settings(
-    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
-) -> list[str]:
-    settings.decode_settings(wire, data, bag, context)
-    return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
-
-
-_SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
-
-
-NEUTRAL = {"n": 1, "logprobs": False, "store": False}
-"""Fields whose value here is what every other provider does anyway (one answer, no log
-probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
-OpenAI round trip is exact and another provider drops them without a report (a value
-equal to the target's default is not a loss; issue 21: ``--strict`` rejected 200 of 500
-ordinary lines for ``n: 1`` alone)."""
-_DEFAULTS = "_defaults"
-
-
-def _decode_defaults(
-    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
-) -> list[str]:
-    found = {
-        key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
-    }
-    if found:
-        bag[_DEFAULTS] = found
-    return list(found)
-
-
 def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
-    kept = as_dict(bag.get(_DEFAULTS)) or {}
+    kept = as_dict(bag.get(DEFAULTS)) or {}
     return {key: value for key, value in kept.items() if key in NEUTRAL and value == NEUTRAL[key]}
 
-
-def _decode_metadata(
-    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
-) -> list[str]:
-    metadata = wire.get("metadata")
-    if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
-        return []
-    data["metadata"] = metadata
-    return ["metadata"]
-
-
-DECODERS: tuple[Decoder, ...] = (
-    _decode_same_name,
-    _decode_tools,
-    _decode_max_tokens,
-    _decode_stop,
-    _decode_settings,
-    _decode_metadata,
-    _decode_defaults,
-)
 
 # --- encode --------------------------------------------------------------------------
 
@@ -183,13 +94,13 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
 
 def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, Any]) -> None:
     losses, bag = context.losses, KIT.own(request.provider_options)
-    for key in (*_SAME_NAME[1:], *_SAME_NAME_TOO):
+    for key in (*SAME_NAME[1:], *SAME_NAME_TOO):
         value = getattr(request, key)
         if value is not None:
             wire[key] = value
     if request.max_tokens is not None:
         spelled = context.option("max_tokens_key")
-        wire[spelled if spelled in _MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
+        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
     if request.stop:
         one_string = bag.get("_stop") == "string" and len(request.stop) == 1
         wire["stop"] = request.stop[0] if one_string else list(request.stop)

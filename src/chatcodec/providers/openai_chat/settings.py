@@ -9,15 +9,19 @@ request's leftovers and go back as they came.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import present, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
 
-_EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
+if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
+    from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+
+EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+"""The canonical :data:`~chatcodec.request.ReasoningEffort` values, spelled out so the
+decoder loads no model (a test checks they are the type's)."""
 _OTHER_REASONING = ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts")
 
 
@@ -48,7 +52,7 @@ def _encode_reasoning(config: ReasoningConfig, wire: dict[str, Any], losses: Los
 
 def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None:
     effort = wire.get("reasoning_effort")
-    if effort in _EFFORTS:  # anything else stays in the request's leftovers
+    if effort in EFFORTS:  # anything else stays in the request's leftovers
         data["reasoning"] = {"effort": effort}
 
 

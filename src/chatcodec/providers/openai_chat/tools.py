@@ -11,17 +11,18 @@ the request's bag as they are. Function names follow
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import cache_control
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
-from chatcodec.providers.openai_chat.parts import opaque
-from chatcodec.request import ChatRequest
-from chatcodec.tools import ToolDefinition
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+
+if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
+    from chatcodec.request import ChatRequest
+    from chatcodec.tools import ToolDefinition
 
 _DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 

@@ -1,0 +1,117 @@
+"""The top-level fields of a Chat Completions request, read into canonical dicts.
+
+Each decoder maps some wire fields into the canonical dict (and markers into the
+request's bag) and returns the keys it mapped. The general decoder
+(:func:`~chatcodec.providers.openai_chat.request.decode_request`) and the one-pass path
+(``one_pass.py``) both run :data:`DECODERS`, so the rules live in one place. This module
+and what it imports load no canonical model: the one-pass path, which builds none, stays
+light on first use (issue 25: a fresh process's import and one conversion).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chatcodec._narrow import as_count
+from chatcodec.providers.kit import present
+from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.openai_chat import settings, tools
+
+SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
+"""Fields with the same name and value in canonical (``model`` first)."""
+SAME_NAME_TOO = ("seed", "stream")
+MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
+
+Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
+"""Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
+
+
+def _decode_same_name(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    keys = present(wire, *SAME_NAME, *SAME_NAME_TOO)
+    data.update((key, wire[key]) for key in keys)
+    return keys
+
+
+def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    tools.decode_tools(wire, data, bag, context)
+    return [key for key in ("tools", "tool_choice") if key in data]
+
+
+def _decode_max_tokens(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    for key in MAX_TOKENS_KEYS:
+        value = wire.get(key)
+        if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
+            data["max_tokens"] = value
+            if key == "max_tokens":
+                bag["_max_tokens_key"] = key
+            return [key]
+    return []
+
+
+def _decode_stop(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
+    stop = wire.get("stop")
+    if isinstance(stop, str):
+        data["stop"] = [stop]
+        bag["_stop"] = "string"
+        return ["stop"]
+    if not stop:
+        return []  # null or []: kept as it is
+    data["stop"] = stop
+    return ["stop"]
+
+
+def _decode_settings(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    settings.decode_settings(wire, data, bag, context)
+    return [key for canonical, key in _SETTINGS_KEYS if canonical in data]
+
+
+_SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
+
+
+NEUTRAL = {"n": 1, "logprobs": False, "store": False}
+"""Fields whose value here is what every other provider does anyway (one answer, no log
+probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
+OpenAI round trip is exact and another provider drops them without a report (a value
+equal to the target's default is not a loss; issue 21: ``--strict`` rejected 200 of 500
+ordinary lines for ``n: 1`` alone)."""
+DEFAULTS = "_defaults"
+"""The marker :data:`NEUTRAL` fields are kept under."""
+
+
+def _decode_defaults(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    found = {
+        key: wire[key] for key, value in NEUTRAL.items() if type(wire.get(key)) is type(value) and wire[key] == value
+    }
+    if found:
+        bag[DEFAULTS] = found
+    return list(found)
+
+
+def _decode_metadata(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    metadata = wire.get("metadata")
+    if metadata is None or not all(isinstance(value, str) for value in metadata.values()):
+        return []
+    data["metadata"] = metadata
+    return ["metadata"]
+
+
+DECODERS: tuple[Decoder, ...] = (
+    _decode_same_name,
+    _decode_tools,
+    _decode_max_tokens,
+    _decode_stop,
+    _decode_settings,
+    _decode_metadata,
+    _decode_defaults,
+)

@@ -1,0 +1,95 @@
+"""First use (issue 25, item 5): a fresh process's ``import chatcodec`` and one request
+conversion on the one-pass path load no canonical model.
+
+The one-pass path builds no model, so loading the models (``chatcodec.messages`` and the
+modules it pulls in, about 100 ms) or pydantic (about 70 ms) for it is pure start-up
+cost: the API imports its general-path, stream and strict helpers where they are used,
+and the OpenAI Chat field decoders the one pass shares with the general decoder live in
+``request_fields.py``, which imports no model.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import get_args
+
+import chatcodec
+from chatcodec.providers.openai_chat import settings
+from chatcodec.request import ReasoningEffort
+
+SOURCE = Path(chatcodec.__file__).parent.parent
+"""The tree under test (the worktree's ``src`` when it comes first on the path)."""
+
+_BODY = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "weather", "arguments": '{"city":"Paris"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ],
+    "tools": [{"type": "function", "function": {"name": "weather", "parameters": {"type": "object"}}}],
+    "tool_choice": "auto",
+    "max_completion_tokens": 100,
+    "stop": "END",
+}
+
+_PROBE = textwrap.dedent(
+    """
+    import json, sys
+    import chatcodec
+    from chatcodec import one_pass
+
+    body = json.loads(sys.argv[1])
+    took_one_pass = one_pass.convert_request(body, "openai-chat", "anthropic") is not None
+    converted = chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="ignore")
+    loaded = sorted(name for name in sys.modules if name == "pydantic" or name.startswith("chatcodec"))
+    print(json.dumps({"one_pass": took_one_pass, "converted": converted, "loaded": loaded}))
+    """
+)
+
+_MODELS = ("chatcodec.messages", "chatcodec.content", "chatcodec.request", "chatcodec.response", "pydantic")
+
+
+def _probe() -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_PROBE}", json.dumps(_BODY)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    found: dict[str, object] = json.loads(result.stdout)
+    return found
+
+
+def test_a_one_pass_conversion_in_a_fresh_process_loads_no_canonical_model() -> None:
+    found = _probe()
+    assert found["one_pass"] is True  # the request is one the one pass converts
+    loaded = found["loaded"]
+    assert isinstance(loaded, list)
+    assert [name for name in _MODELS if name in loaded] == []
+    assert not any(name.startswith(("chatcodec.strict", "chatcodec.stream")) for name in loaded)
+
+
+def test_the_fresh_process_converts_as_the_general_path_does() -> None:
+    """The light start changes nothing: the output is the general path's (strict mode
+    takes the general path)."""
+    expected = chatcodec.convert_request(_BODY, source="openai-chat", target="anthropic", on_loss="ignore", strict=True)
+    assert _probe()["converted"] == expected
+
+
+def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
+    """``settings.EFFORTS`` spells out :data:`~chatcodec.request.ReasoningEffort` so the
+    decoder loads no model; a value added to the type must be added there too."""
+    assert get_args(ReasoningEffort) == settings.EFFORTS
