@@ -87,10 +87,13 @@ KIT = ProviderKit(
 OPTIONS: Mapping[str, str] = {
     "reasoning_field": "_reasoning_field",
     "max_tokens_key": "_max_tokens_key",
+    "include_usage": "_include_usage",
     **RULE_OPTIONS,
 }
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
-servers without ``max_completion_tokens``). The codec reads them into
+servers without ``max_completion_tokens``), and, for a stream, whether the held usage
+is sent as the last chunk (the client's ``stream_options.include_usage``). The codec
+reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
