@@ -102,6 +102,34 @@ def test_item2_an_option_set_through_the_api_reaches_the_encoder() -> None:
     assert sent["messages"][1]["reasoning_content"] == "step"
 
 
+@pytest.mark.parametrize(
+    ("provider", "options"),
+    [("openai-chat", {"reasoning_field": "reasoning_content"}), ("gemini", {"tools_layout": [[1, True]]})],
+)
+def test_leftover3_a_public_option_name_through_the_api_is_an_option_not_a_field(
+    provider: str, options: dict[str, Any]
+) -> None:
+    """A public name whose bag key differs (``reasoning_field`` rides as
+    ``_reasoning_field``) reaches the encoder as the option; before, ``with_options``
+    wrote it into the request body as a field."""
+    request = {"messages": [{"role": "user", "content": "hi"}]}
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", options=options)
+    assert not body.keys() & options.keys()
+
+
+def test_leftover3_reasoning_field_by_public_name_places_foreign_reasoning() -> None:
+    thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
+    request = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]},
+        ]
+    }
+    options = {"reasoning_field": "reasoning_content"}
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", options=options)
+    assert body["messages"][1]["reasoning_content"] == "step"
+
+
 _REQUEST_ENCODERS = {
     "anthropic": anthropic_request.encode_request,
     "openai-chat": openai_chat_request.encode_request,
