@@ -10,11 +10,14 @@ import pytest
 import chatcodec
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic import finish_reason as anthropic_finish
+from chatcodec.providers.anthropic import request as anthropic_request
 from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.bedrock_converse import finish_reason as bedrock_finish
 from chatcodec.providers.gemini import finish_reason as gemini_finish
 from chatcodec.providers.gemini import rules as gemini_rules
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.openai_chat import request as openai_chat_request
+from chatcodec.providers.openai_responses import request as openai_responses_request
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import PROVIDER_NAMES, get_codec
 from chatcodec.response import FinishReason
@@ -97,6 +100,60 @@ def test_item2_an_option_set_through_the_api_reaches_the_encoder() -> None:
     )
     assert "reasoning_content" not in dropped["messages"][1]
     assert sent["messages"][1]["reasoning_content"] == "step"
+
+
+@pytest.mark.parametrize(
+    ("provider", "options"),
+    [("openai-chat", {"reasoning_field": "reasoning_content"}), ("gemini", {"tools_layout": [[1, True]]})],
+)
+def test_leftover3_a_public_option_name_through_the_api_is_an_option_not_a_field(
+    provider: str, options: dict[str, Any]
+) -> None:
+    """A public name whose bag key differs (``reasoning_field`` rides as
+    ``_reasoning_field``) reaches the encoder as the option; before, ``with_options``
+    wrote it into the request body as a field."""
+    request = {"messages": [{"role": "user", "content": "hi"}]}
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", options=options)
+    assert not body.keys() & options.keys()
+
+
+def test_leftover3_reasoning_field_by_public_name_places_foreign_reasoning() -> None:
+    thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
+    request = {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [thinking, {"type": "text", "text": "ok"}]},
+        ]
+    }
+    options = {"reasoning_field": "reasoning_content"}
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", options=options)
+    assert body["messages"][1]["reasoning_content"] == "step"
+
+
+_REQUEST_ENCODERS = {
+    "anthropic": anthropic_request.encode_request,
+    "openai-chat": openai_chat_request.encode_request,
+    "openai-responses": openai_responses_request.encode_request,
+}
+
+
+@pytest.mark.parametrize("provider", sorted(_REQUEST_ENCODERS))
+def test_leftover2_the_model_option_is_read_from_the_context(provider: str) -> None:
+    """``model`` is an option like the others (issue 20 leftover 2): the encoder sends
+    the context's, not a ``model`` key it finds in the bag."""
+    assert _codec(provider).options["model"] == "model"
+    request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")], max_tokens=5)
+    context = EncodeContext(provider, LossRecorder(), options={"model": "from-options"})
+    assert _REQUEST_ENCODERS[provider](request, context)["model"] == "from-options"
+    with_model = request.model_copy(update={"model": "from-request"})
+    assert _REQUEST_ENCODERS[provider](with_model, context)["model"] == "from-request"
+
+
+def test_leftover2_anthropic_max_tokens_option_is_read_from_the_context() -> None:
+    request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")])
+    context = EncodeContext("anthropic", LossRecorder(), options={"max_tokens": 7})
+    assert anthropic_request.encode_request(request, context)["max_tokens"] == 7
+    assert context.losses.losses == []
 
 
 def _events() -> list[AnyStreamEvent]:

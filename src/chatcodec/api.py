@@ -257,11 +257,20 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
 
 def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
     """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
-    reads its settings there, so an option and a provider option are one mechanism."""
+    reads its settings there, so an option and a provider option are one mechanism.
+
+    A public option name goes under the key the provider's ``OPTIONS`` table gives it
+    (``reasoning_field`` -> ``_reasoning_field``), so the codec reads it into the
+    context; before, a name whose key differs was written into the body as a field."""
     if not options:
         return request
+    spellings: Mapping[str, str] | None = getattr(get_codec(provider), "options", None)
+    if spellings is None:  # a codec registered without an options table
+        spelled = marked_options(options)
+    else:
+        spelled = {spellings.get(name, name): value for name, value in options.items()}
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **marked_options(options)}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **spelled}
     return request.model_copy(update={"provider_options": provider_options})
 
 

@@ -28,7 +28,9 @@ from chatcodec import (
     ToolUsePart,
     UsageEvent,
 )
-from chatcodec.providers.openai_chat.stream_encode import to_sse
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
 from chatcodec.stream_replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
@@ -397,6 +399,18 @@ def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
 
 def test_no_usage_chunk_unless_include_usage_issue_23() -> None:
     chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": False}))
+    assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
+
+
+def test_include_usage_is_read_from_the_encode_context_issue_20() -> None:
+    """Item 1 of the issue-20 leftovers: ``include_usage`` is one of openai-chat's options
+    (``markers.OPTIONS``), read from the context, not only as a marker on the start event."""
+    assert chatcodec.get_codec(FORMAT).options["include_usage"] == "_include_usage"
+    context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)
+    encoder = StreamEncoder(context)
+    chunks = [chunk for event in usage_events() for chunk in encoder.feed(event)]
+    chunks.extend(encoder.close())
+    assert chunks
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import RULE_OPTIONS
+from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -51,8 +51,14 @@ it (here, not in ``request.py``, so the one pass reads it without the general en
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {"unsigned_thinking": "unsigned_thinking", **RULE_OPTIONS}
+OPTIONS: Mapping[str, str] = {
+    "unsigned_thinking": "unsigned_thinking",
+    "max_tokens": "max_tokens",
+    **MODEL_OPTION,
+    **RULE_OPTIONS,
+}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with thinking Anthropic cannot verify
-(``"drop"`` or ``"text"``). The codec reads them into
+(``"drop"`` or ``"text"``), and the ``max_tokens`` and ``model`` sent when the request
+has none. The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

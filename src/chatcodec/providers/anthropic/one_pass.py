@@ -60,7 +60,6 @@ _TOP_KEYS = frozenset(
         "provider_options",
     }
 )
-_WRITTEN_OPTIONS = ("model", "max_tokens")
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM_ROLES = ("system", "developer")
@@ -88,23 +87,23 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     own = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     if not own.keys() <= _OWN_KEYS:
         return None  # another option, or a bag of this provider's: the general path reads them
+    context = EncodeContext(
+        PROVIDER, losses, model=request.get("model"), options=read_options(own, OPTIONS), rules=RULES
+    )
     try:
-        wire = _encode(request, own, losses)
+        wire = _encode(request, context, losses)
     except _DeclinedError:
         return None
     # last, as ProviderCodec.encode_request applies them: the rules of the API version in
     # force; this pass writes no document, citation or system turn for a rule to look for
-    context = EncodeContext(
-        PROVIDER, losses, model=request.get("model"), options=read_options(own, OPTIONS), rules=RULES
-    )
     apply_target_rules(wire, context, holds=())
     return wire
 
 
 _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], "model", "max_tokens"})
 """What this pass reads of its own ``provider_options`` bag: the rule options, and the
-options ``model`` and ``max_tokens`` (sent when the request has none; the general encoder
-starts its body from the bag, so they come first, in the bag's order)."""
+options ``model`` and ``max_tokens`` (sent when the request has none, read from the
+context as the general encoder reads them)."""
 
 
 def _plain_metadata(request: dict[str, Any]) -> bool:
@@ -118,16 +117,17 @@ def _plain_metadata(request: dict[str, Any]) -> bool:
     return not any("user" in (options.get(provider) or {}) for provider in ("openai-chat", "openai-responses"))
 
 
-def _encode(request: dict[str, Any], own: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
-    wire: dict[str, Any] = {key: value for key, value in own.items() if key in _WRITTEN_OPTIONS}
-    if request.get("model") is not None:
-        wire["model"] = request["model"]
-    if request.get("max_tokens") is not None:
-        wire["max_tokens"] = request["max_tokens"]
-    elif "max_tokens" not in wire:
+def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorder) -> dict[str, Any]:
+    wire: dict[str, Any] = {}
+    model = request["model"] if request.get("model") is not None else context.option("model")
+    if model is not None:
+        wire["model"] = model
+    max_tokens = request["max_tokens"] if request.get("max_tokens") is not None else context.option("max_tokens")
+    if max_tokens is None:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
         losses.add(("max_tokens",), "max_tokens", why, "default")
-        wire["max_tokens"] = DEFAULT_MAX_TOKENS
+        max_tokens = DEFAULT_MAX_TOKENS
+    wire["max_tokens"] = max_tokens
     tools = request.get("tools")
     if tools:
         wire["tools"] = [_tool(tool) for tool in tools]

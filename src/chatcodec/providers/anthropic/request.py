@@ -75,7 +75,7 @@ _MAPPED = frozenset(
     }
 )
 _SCALARS = ("model", "temperature", "top_p", "top_k", "metadata", "stream")
-_KNOBS = frozenset({"unsigned_thinking"})
+_KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
@@ -135,7 +135,7 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
         tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
     )
     wire = restore_fields(bag)
-    _encode_required(request, wire, losses)
+    _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
     leading = leading_system_count(request.messages)
     system = encode_system(request.messages[:leading], context)
@@ -159,19 +159,20 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     return wire
 
 
-def _encode_required(request: ChatRequest, wire: dict[str, Any], losses: LossRecorder) -> None:
-    """``model`` and ``max_tokens``: the request's, else the caller's option (already in
-    ``wire`` from the bag). Without ``max_tokens`` Anthropic rejects the request, so the
-    default is sent and reported; a missing ``model`` is left out (nothing is made up, so
-    nothing changed to report: the API names the field it wants)."""
-    if request.model is not None:
-        wire["model"] = request.model
-    if request.max_tokens is not None:
-        wire["max_tokens"] = request.max_tokens
-    elif "max_tokens" not in wire:
+def _encode_required(request: ChatRequest, wire: dict[str, Any], context: EncodeContext) -> None:
+    """``model`` and ``max_tokens``: the request's, else the caller's option (from the
+    context). Without ``max_tokens`` Anthropic rejects the request, so the default is sent
+    and reported; a missing ``model`` is left out (nothing is made up, so nothing changed
+    to report: the API names the field it wants)."""
+    model = request.model if request.model is not None else context.option("model")
+    if model is not None:
+        wire["model"] = model
+    max_tokens = request.max_tokens if request.max_tokens is not None else context.option("max_tokens")
+    if max_tokens is None:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        losses.add(("max_tokens",), "max_tokens", why, "default")
-        wire["max_tokens"] = DEFAULT_MAX_TOKENS
+        context.losses.add(("max_tokens",), "max_tokens", why, "default")
+        max_tokens = DEFAULT_MAX_TOKENS
+    wire["max_tokens"] = max_tokens
 
 
 _OPENAI = ("openai-chat", "openai-responses")

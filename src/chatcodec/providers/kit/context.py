@@ -32,6 +32,12 @@ the marker each rides under, for the ``OPTIONS`` table of every provider with a
 ``markers.py`` loads neither)."""
 
 
+MODEL_OPTION: Mapping[str, str] = MappingProxyType({"model": "model"})
+"""The ``model`` option (the model a request without one is sent to) and the key it rides
+under in ``provider_options[provider]``, for the ``OPTIONS`` table of every provider whose
+body names the model (an option, not a field written back from the bag: issue 20)."""
+
+
 def marked_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Encoder options as they ride in ``provider_options[provider]``: the rule options
     under their markers (``api_version`` -> ``_api_version``, so they are never written

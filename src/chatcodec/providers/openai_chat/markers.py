@@ -67,7 +67,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import RULE_OPTIONS
+from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
@@ -95,10 +95,15 @@ def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str,
 OPTIONS: Mapping[str, str] = {
     "reasoning_field": "_reasoning_field",
     "max_tokens_key": "_max_tokens_key",
+    "include_usage": "_include_usage",
+    **MODEL_OPTION,
     **RULE_OPTIONS,
 }
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
-servers without ``max_completion_tokens``). The codec reads them into
+servers without ``max_completion_tokens``), and, for a stream, whether the held usage
+is sent as the last chunk (the client's ``stream_options.include_usage``), and the
+``model`` sent when the request has none. The codec
+reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

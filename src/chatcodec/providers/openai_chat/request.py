@@ -78,10 +78,12 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     KIT.report_foreign(losses, options, ("provider_options",))
     bag = KIT.own(request.provider_options)
     wire = {**_neutral_fields(bag), **wire_fields(bag)}
+    wire.pop("model", None)  # an option (read into the context), not a field to send back
     if tier is not None:
         wire.setdefault("service_tier", tier)
-    if request.model is not None:
-        wire["model"] = request.model
+    model = request.model if request.model is not None else context.option("model")
+    if model is not None:
+        wire["model"] = model
     wire["messages"] = encode_messages(request.messages, 0, context)
     tools.encode_tools(request, wire, bag, context)
     _encode_knobs(request, context, wire)

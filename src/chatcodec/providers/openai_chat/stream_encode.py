@@ -20,9 +20,10 @@ Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the r
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
 usage chunk it did not ask for (issue 23), so usage events are merged and held to the
-end. The ``include_usage`` option (``_include_usage`` on the start event) says whether
-that chunk is sent: a proxy passes the client's ``stream_options.include_usage``; with no
-option the chunk is sent when the stream had usage. ``created`` is stamped with the
+end. The ``include_usage`` option (read from the context's options, which the start
+event's ``_include_usage`` marker still sets) says whether that chunk is sent: a proxy
+passes the client's ``stream_options.include_usage``; with no option the chunk is sent
+when the stream had usage. ``created`` is stamped with the
 current time when the upstream gave none.
 """
 
@@ -74,10 +75,6 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
     for event in wire_events:
         yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
     yield "data: [DONE]\n\n"
-
-
-INCLUDE_USAGE = "_include_usage"
-"""The ``include_usage`` option as a marker on the start event (see the module docstring)."""
 
 
 def _merged_usage(held: Usage, later: Usage) -> Usage:
@@ -167,9 +164,11 @@ class StreamEncoder:
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        self._context = replace(self._context, options=read_options(bag, OPTIONS))  # options ride on the start
+        # the context's options, over which those still spelled as markers on the start
+        options = {**self._context.options, **read_options(bag, OPTIONS)}
+        self._context = replace(self._context, options=options)
         self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
-        include_usage = bag.get(INCLUDE_USAGE)
+        include_usage = self._context.option("include_usage")
         self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
         base = {**wire_fields(bag), "object": bag.get("object", CHUNK_OBJECT)}

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import RULE_OPTIONS
+from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -72,9 +72,9 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {**RULE_OPTIONS}
+OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS}
 """This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: none yet. The codec reads them into
+``provider_options[PROVIDER]``: the ``model`` sent when the request has none. The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 ITEM = "_item"

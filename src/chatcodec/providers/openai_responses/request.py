@@ -138,10 +138,12 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
     tier, options = service_tiers.from_bedrock(request.provider_options)
     bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
+    wire.pop("model", None)  # an option (read into the context), not a field to send back
     if tier is not None:
         wire.setdefault("service_tier", tier)
-    if request.model is not None:
-        wire["model"] = request.model
+    model = request.model if request.model is not None else context.option("model")
+    if model is not None:
+        wire["model"] = model
     _encode_input(request.messages, wire, bag, context)
     if request.max_tokens is not None:
         wire["max_output_tokens"] = request.max_tokens
