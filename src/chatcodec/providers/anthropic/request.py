@@ -43,13 +43,11 @@ from chatcodec.providers.anthropic.settings import decode_settings, encode_setti
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.history import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import API_VERSION, carries_nothing
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 MAX_BREAKPOINTS = 4
@@ -122,9 +120,9 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
-    request = without_unsent_calls(request, losses, PROVIDER, "Anthropic")
-    request = with_results_after_calls(request, losses, "Anthropic")
-    report_developer_roles(request.messages, losses, "Anthropic")
+    request = history_for(
+        request, losses, PROVIDER, "Anthropic", freeform_calls=False, results_follow_calls=True, developer_role=False
+    )
     user, options = _openai_user(request)
     bag = KIT.claim(losses, options, ("provider_options",))
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send

@@ -42,13 +42,11 @@ from chatcodec.providers.bedrock_converse.settings import decode_settings, encod
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.history import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.roles import report_developer_roles
 from chatcodec.providers.target_rules import carries_nothing
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = (
@@ -117,9 +115,15 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Converse request body, applying the API's rules."""
     losses = shared.losses
-    request = without_unsent_calls(request, losses, PROVIDER, "Bedrock Converse")
-    request = with_results_after_calls(request, losses, "Bedrock Converse")
-    report_developer_roles(request.messages, losses, "Bedrock Converse")
+    request = history_for(
+        request,
+        losses,
+        PROVIDER,
+        "Bedrock Converse",
+        freeform_calls=False,
+        results_follow_calls=True,
+        developer_role=False,
+    )
     tier, options = service_tiers.from_openai(request.provider_options)
     bag = KIT.claim(losses, options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send

@@ -36,11 +36,9 @@ from chatcodec.providers.gemini.settings import decode_settings, encode_settings
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.history import history_for
 from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.result_order import with_results_after_calls
-from chatcodec.providers.roles import report_developer_roles
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
@@ -78,9 +76,9 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Gemini request body, applying the API's rules."""
     losses = shared.losses
-    request = without_unsent_calls(request, losses, PROVIDER, "Gemini")
-    request = with_results_after_calls(request, losses, "Gemini")
-    report_developer_roles(request.messages, losses, "Gemini")
+    request = history_for(
+        request, losses, PROVIDER, "Gemini", freeform_calls=False, results_follow_calls=True, developer_role=False
+    )
     bag = KIT.claim(losses, request.provider_options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)

@@ -20,6 +20,7 @@ from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers import service_tiers
+from chatcodec.providers.history import history_for
 from chatcodec.providers.kit import leftovers, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import settings, tools
@@ -35,7 +36,6 @@ from chatcodec.providers.openai_chat.request_fields import (
 )
 from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
-from chatcodec.providers.result_order import with_results_after_calls
 from chatcodec.request import ChatRequest
 
 # --- decode --------------------------------------------------------------------------
@@ -73,7 +73,9 @@ def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
 def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
     losses = context.losses
-    request = with_results_after_calls(request, losses, "OpenAI Chat")
+    request = history_for(
+        request, losses, PROVIDER, "OpenAI Chat", freeform_calls=True, results_follow_calls=True, developer_role=True
+    )
     tier, options = service_tiers.from_bedrock(request.provider_options)
     KIT.report_foreign(losses, options, ("provider_options",))
     bag = KIT.own(request.provider_options)

@@ -36,6 +36,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
 from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
 from chatcodec.providers import service_tiers
+from chatcodec.providers.history import history_for
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
@@ -44,7 +45,6 @@ from chatcodec.providers.openai_responses.settings import decode_settings, encod
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
 from chatcodec.providers.target_rules import carries_nothing
-from chatcodec.providers.unsent_calls import without_unsent_calls
 from chatcodec.request import ChatRequest
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -134,7 +134,15 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
     """Write ``request`` as a Responses request body, applying the API's rules."""
     losses = context.losses
-    request = without_unsent_calls(request, losses, PROVIDER, "The Responses API")
+    request = history_for(
+        request,
+        losses,
+        PROVIDER,
+        "The Responses API",
+        freeform_calls=False,
+        results_follow_calls=False,
+        developer_role=True,
+    )
     tier, options = service_tiers.from_bedrock(request.provider_options)
     bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
