@@ -10,6 +10,7 @@ Reasoning is dropped, as chatcodec drops it (neither takes OpenAI's unsigned rea
 from __future__ import annotations
 
 import json
+import mimetypes
 from typing import Any
 
 _CHOICE_MODES = {"auto": "AUTO", "required": "ANY", "none": "NONE"}
@@ -37,7 +38,13 @@ def _gemini_part(part: dict[str, Any]) -> dict[str, Any]:
     if url.startswith(_DATA_PREFIX):
         header, _, data = url.partition(",")
         return {"inlineData": {"mimeType": header[5:].partition(";")[0], "data": data}}
-    return {"fileData": {"fileUri": url}}
+    # fileData needs a mimeType (a 400 without it): the URL's extension, else JPEG, as chatcodec guesses
+    guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0], strict=False)
+    mime_type = guessed if guessed is not None and guessed.startswith("image/") else "image/jpeg"
+    return {"fileData": {"fileUri": url, "mimeType": mime_type}}
+
+
+_MIME_TYPES = mimetypes.MimeTypes()
 
 
 def _gemini_model_turn(message: dict[str, Any]) -> dict[str, Any]:

@@ -136,7 +136,7 @@ def test_openai_to_responses_floor_is_chatcodec_exactly(turns: int) -> None:
     assert [timing.check(contender, expected) for contender in subject.openai_to_responses(payload)] == [None, None]
 
 
-@pytest.mark.parametrize("turns", [1, 5])
+@pytest.mark.parametrize("turns", [1, 5, 10])  # 10: the session's https images appear
 def test_gemini_and_bedrock_floors_mean_what_chatcodec_writes_both_ways(turns: int) -> None:
     """Issue 25: the Gemini and Bedrock Converse rows compare the same job (and the
     chatcodec rows pass the check the bench runs before timing them)."""
