@@ -41,6 +41,7 @@ _TOP_KEYS = frozenset(
         "model",
         "messages",
         "tools",
+        "provider_tools",
         "tool_choice",
         "parallel_tool_calls",
         "max_tokens",
@@ -80,7 +81,7 @@ class _DeclinedError(Exception):
 def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, Any] | None:
     """The Gemini request body for a canonical request dict, or ``None`` when it holds a
     shape only the general encoder writes."""
-    if not request.keys() <= _TOP_KEYS or request.get("parallel_tool_calls") is False:
+    if not request.keys() <= _TOP_KEYS or request.get("provider_tools") or request.get("parallel_tool_calls") is False:
         return None
     messages: list[dict[str, Any]] = request["messages"]
     if _results_wait(messages):
