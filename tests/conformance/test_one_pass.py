@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec import one_pass
 from chatcodec.registry import get_one_pass
-from chatcodec.testing import chat_requests
 from conformance.mutations import mutated
+from conformance.one_pass_requests import REQUESTS
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 
 PAIRS = [
@@ -39,7 +39,6 @@ PAIRS = [
 PAIR_IDS = [f"{source}->{target}" for source, target in PAIRS]
 
 Outcome = tuple[Any, ...]
-PartT = TypeVar("PartT", bound=chatcodec.ChatRequest | chatcodec.ToolDefinition | Any)
 
 
 def _outcome(call: Callable[[list[chatcodec.Loss]], dict[str, Any]]) -> Outcome:
@@ -112,32 +111,6 @@ def _writable(value: object) -> bool:
 GENERATED = settings(
     max_examples=max(40, settings.default.max_examples), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-
-
-def _bare(part: PartT) -> PartT:
-    return part.model_copy(update={"cache_control": None, "provider_metadata": None})
-
-
-def _bare_message(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    content = message.content if isinstance(message.content, str) else [_bare(part) for part in message.content]
-    update = {"cache_control": None, "provider_metadata": None, "name": None, "content": content}
-    return message.model_copy(update=update)
-
-
-def _bare_request(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    """The request with no cache marker, bag or name anywhere: the shapes agent sessions
-    are made of, which the one pass writes (generated requests have them rarely)."""
-    update = {
-        "messages": [_bare_message(message) for message in request.messages],
-        "tools": [_bare(tool) for tool in request.tools],
-        "provider_tools": [],
-        "provider_options": None,
-        "cache_control": None,
-    }
-    return request.model_copy(update=update)
-
-
-REQUESTS = st.one_of(chat_requests(), chat_requests().map(_bare_request))
 
 
 @pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
