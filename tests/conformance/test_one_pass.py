@@ -237,3 +237,25 @@ def test_the_registry_finds_the_one_pass_role_of_each_codec(provider: str) -> No
     """``get_one_pass`` imports a built-in side without its codec (first use, issue 25):
     it must be the module the codec is given as its ``one_pass`` role."""
     assert get_one_pass(provider) is getattr(chatcodec.get_codec(provider), "one_pass", None)
+
+
+UPDATES: list[dict[str, Any]] = [{"model": "mapped-model", "stream": True}, {"model": None, "stream": None}]
+"""Top-level fields a proxy sets between the two sides (its model mapping, its stream flag)."""
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
+@pytest.mark.parametrize("update", UPDATES, ids=[json.dumps(update) for update in UPDATES])
+def test_one_pass_equals_the_general_path_with_fields_updated(source: str, target: str, update: dict[str, Any]) -> None:
+    """``one_pass.convert_request(update=...)`` writes what the general path writes for
+    ``decode_request(...).model_copy(update=...)``, as the proxy uses them."""
+    provider = PROVIDER[source]
+    for name in provider.recorded["request"]:
+        payload = provider.load("request", name)
+        converted = one_pass.convert_request(payload, source, target, update=update)
+        one = None if converted is None else json.dumps(converted[0])
+        decoded = chatcodec.decode_request(source, payload).model_copy(update=update)
+        try:
+            general: str | None = json.dumps(chatcodec.encode_request(target, decoded, on_loss="ignore"))
+        except chatcodec.ChatcodecError:
+            general = None  # refused: the one pass must have declined
+        assert one in (None, general)
