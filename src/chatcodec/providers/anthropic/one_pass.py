@@ -137,7 +137,7 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
     while leading < len(messages) and messages[leading]["role"] in _SYSTEM_ROLES:
         leading += 1
     if leading:
-        wire["system"] = _system(messages[:leading], losses)
+        wire["system"] = _system(messages[:leading])
     wire["messages"] = _turns(messages, leading, losses)
     if request.get("stop"):
         wire["stop_sequences"] = list(request["stop"])
@@ -203,16 +203,14 @@ def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
     wire["tool_choice"] = encoded
 
 
-def _system(messages: list[dict[str, Any]], losses: LossRecorder) -> str | list[dict[str, Any]]:
-    """The top-level ``system``: one message's string as is, else every text in order
-    (another provider's bag on a system message reported, as on any other message)."""
-    for index, message in enumerate(messages):
-        if len(message) != 2:
-            _claim_bag(message, index, losses)
-    if len(messages) == 1 and isinstance(messages[0]["content"], str):
+def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """The top-level ``system``: one message's string as is, else every text in order."""
+    if len(messages) == 1 and len(messages[0]) == 2 and isinstance(messages[0]["content"], str):
         return messages[0]["content"]
     blocks: list[dict[str, Any]] = []
     for message in messages:
+        if len(message) != 2:
+            raise _DeclinedError  # a name, a cache marker or a bag: the general encoder reports it
         content = message["content"]
         if isinstance(content, str):
             blocks.append({"type": "text", "text": content})
