@@ -35,6 +35,7 @@ from chatcodec.providers.gemini.markers import (
     SCHEMA_KEY,
     SKIP_SENTINEL,
     SKIPPED,
+    SNAKE,
     STRING_SYSTEM,
     SYNTHESIZED_ID,
     UNSIGNED,
@@ -44,7 +45,7 @@ from chatcodec.providers.gemini.media import Turn, media_kind
 from chatcodec.providers.gemini.request import MODEL_IN_BODY
 from chatcodec.providers.gemini.results import response_text
 from chatcodec.providers.gemini.settings import CONFIG_PRESENT
-from chatcodec.providers.gemini.spelling import camel_cased
+from chatcodec.providers.gemini.spelling import as_marker, camel_cased
 from chatcodec.providers.kit import compact_json, leftovers
 from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, text
 
@@ -116,13 +117,14 @@ def _generation_config(json_input: bool) -> cs.CoreSchema:
             "frequencyPenalty": _number(json_input),
             "thinkingConfig": thinking,
         },
+        extra=True,  # responseModalities, mediaResolution...: kept in the request's bag
     )
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
     content = closed({"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
     system = either(text(), closed({"parts": _listed(closed({"text": text()}))}, {"role": text()}))
-    calling = closed({"mode": literal(*_MODES)}, {"allowedFunctionNames": _listed(text(), at_least=1)})
+    calling = closed({"mode": text()}, {"allowedFunctionNames": _listed(text())})
     return closed(
         {"contents": _listed(content)},
         {
@@ -144,22 +146,58 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     """The canonical request dict for ``payload`` (a dict, or JSON text or bytes), or
     ``None`` when it is not one of the common shapes."""
     wire = REQUEST.validate(payload)
+    snake: list[list[str | int]] = []
+    source = payload if type(payload) is dict else None
+    if wire is None and source is not None:
+        source, snake = _camel_cased(source)
+        wire = None if source is None else REQUEST.validate(source)
     if wire is None:
         return None
     bag = leftovers(wire, _MAPPED)
-    if bag and (any("_" in key for key in bag) or camel_cased(bag)[1]):
+    if bag and (any("_" in key for key in bag) or _spelled_snake(bag)):
         return None  # a snake_case spelling the general decoder renames and remembers
     try:
-        return _decode(wire, bag)
+        return _decode(wire, bag, snake, source)
     except _DeclinedError:
         return None
 
 
-def _decode(wire: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+def _camel_cased(payload: dict[str, Any]) -> tuple[dict[str, Any] | None, list[list[str | int]]]:
+    """The camelCase copy of a payload that spells keys in snake_case (an SDK dump),
+    renamed as ``wire.validated`` renames them, and the ``_snake`` marker; tried only
+    when the payload as it is was refused, so a REST body pays nothing for it."""
+    camel, renamed = camel_cased(payload)
+    return (camel, as_marker(renamed)) if renamed else (None, [])
+
+
+def _tool_config(
+    wire: dict[str, Any], source: dict[str, Any] | None, canonical: dict[str, Any], bag: dict[str, Any]
+) -> None:
+    """The tool choice, or a ``toolConfig`` with no canonical meaning kept in the bag as
+    it was sent (the payload's own object: the validated copy orders keys by schema)."""
+    choice = _choice(wire["toolConfig"]["functionCallingConfig"])
+    if choice is not None:
+        canonical["tool_choice"] = choice
+    elif source is None:
+        raise _DeclinedError  # JSON text: the order of its keys is not at hand
+    else:
+        bag["toolConfig"] = source["toolConfig"]
+
+
+def _spelled_snake(value: object) -> bool:
+    """Whether a kept value (a bag's) holds a key the general decoder renames."""
+    return bool(camel_cased(value)[1])
+
+
+def _decode(
+    wire: dict[str, Any], bag: dict[str, Any], snake: list[list[str | int]], source: dict[str, Any] | None
+) -> dict[str, Any]:
     canonical: dict[str, Any] = {}
     if "model" in wire:
         canonical["model"] = wire["model"]
         bag[MODEL_IN_BODY] = True
+    if snake:
+        bag[SNAKE] = snake
     messages = decode_contents(wire["contents"])
     if "systemInstruction" in wire:
         messages.insert(0, _system(wire["systemInstruction"]))
@@ -167,10 +205,13 @@ def _decode(wire: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
     if "tools" in wire:
         canonical["tools"] = [_declaration(declaration) for declaration in wire["tools"][0]["functionDeclarations"]]
     if "toolConfig" in wire:
-        canonical["tool_choice"] = _choice(wire["toolConfig"]["functionCallingConfig"])
+        _tool_config(wire, source, canonical, bag)
     if "generationConfig" in wire:
-        _settings(wire["generationConfig"], canonical)
-        bag[CONFIG_PRESENT] = True  # every key it may hold here has a canonical home
+        rest = _settings(wire["generationConfig"], canonical)
+        if rest:
+            bag["generationConfig"] = rest
+        else:
+            bag[CONFIG_PRESENT] = True  # sent even when empty
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return canonical
@@ -208,15 +249,16 @@ def _declaration(declaration: dict[str, Any]) -> dict[str, Any]:
     return definition
 
 
-def _choice(calling: dict[str, Any]) -> dict[str, Any]:
-    """As ``tools._choice``: a mode with a canonical meaning, or ``ANY`` of one function."""
-    mode = calling["mode"]
+def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
+    """As ``tools._choice``: a mode with a canonical meaning, or ``ANY`` of one function;
+    ``None`` for any other (``VALIDATED``, several names), kept in the bag."""
+    mode: str = calling["mode"]
     names: list[str] | None = calling.get("allowedFunctionNames")
-    if names is None:
+    if names is None and mode in _MODES:
         return {"type": _MODES[mode]}
-    if mode != "ANY" or len(names) != 1 or not names[0]:
-        raise _DeclinedError  # kept in the bag, or a name canonical refuses
-    return {"type": "tool", "name": names[0]}
+    if mode == "ANY" and names is not None and len(names) == 1:
+        return {"type": "tool", "name": names[0]}
+    return None
 
 
 _SCALARS = (
@@ -232,10 +274,17 @@ _SCALARS = (
 _SAMPLING = frozenset({"temperature", "top_p", "presence_penalty", "frequency_penalty"})
 
 
-def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> None:
-    """As ``settings.decode_settings`` maps the keys with a canonical home; a sampling
-    number is a float, as the canonical ``SamplingNumber`` reads it (one past 2**53 stays
-    exact)."""
+_OUTPUT_FORMAT = frozenset({"responseMimeType", "responseSchema", "responseJsonSchema"})
+_MAPPED_SETTINGS = frozenset({wire_key for wire_key, _ in _SCALARS} | {"thinkingConfig"})
+
+
+def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> dict[str, Any]:
+    """As ``settings.decode_settings`` maps the keys with a canonical home (a sampling
+    number is a float, as the canonical ``SamplingNumber`` reads it; one past 2**53
+    stays exact); the rest of the config, kept in the bag, is returned."""
+    rest = {key: value for key, value in config.items() if key not in _MAPPED_SETTINGS}
+    if rest and (not _OUTPUT_FORMAT.isdisjoint(rest) or _spelled_snake(rest)):
+        raise _DeclinedError  # an output format; a spelling the general decoder renames
     for wire_key, key in _SCALARS:
         if wire_key in config:
             value = config[wire_key]
@@ -253,6 +302,7 @@ def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> None:
         if "includeThoughts" in thinking:
             reasoning["include_thoughts"] = thinking["includeThoughts"]
         canonical["reasoning"] = reasoning
+    return rest
 
 
 def _as_double(value: float) -> float:
