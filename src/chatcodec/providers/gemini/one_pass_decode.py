@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.gemini.call_ids import REQUEST_PREFIX, OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import (
     EMPTY_ID,
@@ -147,7 +148,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     ``None`` when it is not one of the common shapes."""
     wire = REQUEST.validate(payload)
     snake: list[list[str | int]] = []
-    source = payload if type(payload) is dict else None
+    source = as_dict(payload)
     if wire is None and source is not None:
         source, snake = _camel_cased(source)
         wire = None if source is None else REQUEST.validate(source)
