@@ -25,10 +25,12 @@ caller runs the general encoder, where every rule lives.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from chatcodec.compat import data_url, source_from_url
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import tool_name
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
@@ -83,9 +85,6 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     the output as they are."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
-    messages: list[dict[str, Any]] = request["messages"]
-    if _results_wait(messages):
-        return None  # the general encoder moves them after the results, with a loss
     options: dict[str, Any] | None = request.get("provider_options")
     own: dict[str, Any] = {}
     if options:
@@ -145,25 +144,6 @@ def _settings(request: dict[str, Any], wire: dict[str, Any]) -> None:
             wire["reasoning_effort"] = reasoning["effort"]
 
 
-def _results_wait(messages: list[dict[str, Any]]) -> bool:
-    """Whether a message stands between an assistant's tool calls and a later tool
-    message (``result_order.results_after_calls`` moves it, a loss)."""
-    calls_open = between = False
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            if between:
-                return True
-            calls_open = False
-        elif role == "assistant":
-            content: str | list[dict[str, Any]] = message["content"]
-            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
-            between = False
-        elif calls_open:
-            between = True
-    return False
-
-
 def _tool(tool: dict[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
     """As ``tools._encode_function_tool`` writes a tool with no bag or cache marker."""
     if not tool.keys() <= _TOOL_KEYS:
@@ -189,22 +169,33 @@ def _choice(choice: dict[str, Any], losses: LossRecorder) -> str | dict[str, Any
 
 
 def _messages(messages: list[dict[str, Any]], losses: LossRecorder) -> list[dict[str, Any]]:
-    """The wire ``messages``: one per canonical message, a tool message's results one each."""
+    """The wire ``messages``: one per canonical message, a tool message's results one each.
+
+    A message standing between an assistant's tool calls and a later tool message is
+    declined (``result_order.results_after_calls`` moves it, a loss); the losses recorded
+    so far go with the refusal."""
     wire: list[dict[str, Any]] = []
     append = wire.append
+    calls_open = between = False
     for index, message in enumerate(messages):
         if len(message) != 2:
             _claim_bag(message, index, losses)
         role = message["role"]
-        if role in _PLAIN_ROLES:
+        if role == "assistant":
+            encoded = _assistant(message, index, losses)
+            calls_open, between = "tool_calls" in encoded, False
+            append(encoded)
+        elif role == "tool":
+            if between:
+                raise _DeclinedError
+            calls_open = False
+            wire.extend(_results(message["content"], index, losses))
+        elif role in _PLAIN_ROLES:
+            between = calls_open
             content = message["content"]
             if type(content) is not str:
-                message["content"] = [_user_part(part, index, position) for position, part in enumerate(content)]
+                message["content"] = [_user_part(part) for part in content]
             append(message)
-        elif role == "assistant":
-            append(_assistant(message, index, losses))
-        elif role == "tool":
-            wire.extend(_results(message["content"], index, losses))
         else:
             raise _DeclinedError  # a text message: a loss the general encoder reports
     return wire
@@ -222,7 +213,7 @@ def _claim_bag(message: dict[str, Any], index: int, losses: LossRecorder) -> Non
     _REPORT_FOREIGN(losses, metadata, ("messages", index))
 
 
-def _user_part(part: dict[str, Any], index: int, position: int) -> dict[str, Any]:
+def _user_part(part: dict[str, Any]) -> dict[str, Any]:
     """A text part as it is; an image as ``parts._encode_image`` writes one with no
     detail, bag or cache marker."""
     kind = part["type"]
@@ -278,16 +269,22 @@ def _assistant(message: dict[str, Any], index: int, losses: LossRecorder) -> dic
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
     """Another provider's thinking, with no ``reasoning_field`` option to place it."""
-    # imported here: reasoning.py loads the canonical models, which a request with no
-    # thinking to drop never needs (issue 25, first use)
+    _drop_loss()(part.get("provider"), losses, ("messages", index, "content", position))
+
+
+@cache
+def _drop_loss() -> Callable[[str | None, LossRecorder, Steps], None]:
+    """``reasoning.drop_loss``, imported on first need: ``reasoning.py`` loads the
+    canonical models, which a request with no thinking to drop never needs (issue 25,
+    first use)."""
     from chatcodec.providers.openai_chat.reasoning import drop_loss
 
-    drop_loss(part.get("provider"), losses, ("messages", index, "content", position))
+    return drop_loss
 
 
 def _call(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
     """As ``assistant._encode_call`` writes a call with no bag or cache marker."""
-    if not part.keys() <= _CALL_KEYS:
+    if (len(part) != 4 or "arguments" not in part) and not part.keys() <= _CALL_KEYS:
         raise _DeclinedError
     name = part["name"]
     if not _VALID_NAME(name):
@@ -307,13 +304,8 @@ def _results(results: list[dict[str, Any]], index: int, losses: LossRecorder) ->
     writes a text result with no error flag, name or cache marker."""
     wire: list[dict[str, Any]] = []
     for position, result in enumerate(results):
-        if not result.keys() <= _RESULT_KEYS or result.get("is_error"):
-            raise _DeclinedError
-        metadata = result.get("provider_metadata")
-        if metadata is not None:
-            if PROVIDER in metadata:
-                raise _DeclinedError
-            _REPORT_FOREIGN(losses, metadata, ("messages", index, "content", position))
+        if len(result) != 3 or "content" not in result:  # else type, tool_use_id, content
+            _check_result(result, index, position, losses)
         content = result.get("content", "")
         if type(content) is not str:
             for part in content:
@@ -321,3 +313,15 @@ def _results(results: list[dict[str, Any]], index: int, losses: LossRecorder) ->
                     raise _DeclinedError  # media move to a user message, with a loss
         wire.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
     return wire
+
+
+def _check_result(result: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
+    """A result with keys beyond the plain three: another provider's bag is reported;
+    an error flag, a name, a cache marker or this provider's own bag: the general path."""
+    if not result.keys() <= _RESULT_KEYS or result.get("is_error"):
+        raise _DeclinedError
+    metadata = result.get("provider_metadata")
+    if metadata is not None:
+        if PROVIDER in metadata:
+            raise _DeclinedError
+        _REPORT_FOREIGN(losses, metadata, ("messages", index, "content", position))
