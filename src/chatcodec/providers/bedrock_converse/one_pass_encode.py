@@ -29,7 +29,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers import service_tiers
 from chatcodec.providers.bedrock_converse.context import BedrockContext, StatusPolicy
@@ -206,8 +205,7 @@ def _turns(messages: list[dict[str, Any]], start: int, context: BedrockContext) 
         if role == "tool":
             if joinable is None:
                 joinable = _new_turn(turns, "user")
-            for position, part in enumerate(content):
-                joinable.append(_result(message, position, part, index, context))
+            _results(message, joinable, index, context)
             continue
         if role == "user":
             blocks = joinable if joinable is not None else _new_turn(turns, "user")
@@ -261,7 +259,9 @@ def _add_blocks(
         elif kind == "tool_use" and len(part) == 4:
             block = _tool_use(part, ("messages", index, "content", position), context)
         elif kind == "image":
-            block = _image(part) or _general(message, position, index, context)
+            block = _image(part, ("messages", index, "content", position), context)
+            if block is _GENERAL:
+                block = _general(message, position, index, context)
         elif kind == "thinking":
             block = _thinking(part, ("messages", index, "content", position), context)
             if block is _GENERAL:
@@ -276,15 +276,22 @@ _GENERAL: dict[str, Any] = {}
 """What :func:`_thinking` answers for a part the general encoder writes."""
 
 
-def _image(part: dict[str, Any]) -> dict[str, Any] | None:
-    """A base64 image Bedrock takes as it is; ``None`` for any other (the general encoder
-    writes it, or reports it)."""
+def _image(part: dict[str, Any], at: Steps, context: BedrockContext) -> dict[str, Any] | None:
+    """A base64 image Bedrock takes as it is, or an image by an ``http(s)`` URL, not sent
+    and reported (as ``parts._encode_image``); :data:`_GENERAL` for any other."""
     source = part["source"]
-    if len(part) != 2 or source["type"] != "base64" or len(source) != 3:
+    if len(part) != 2:
+        return _GENERAL  # a detail hint, a cache marker or a bag
+    if source["type"] == "url" and len(source) == 2 and not source["url"].startswith("s3://"):
+        from chatcodec.providers.bedrock_converse.parts import URL_WHY
+
+        context.losses.add((*at, "source"), "image by URL", URL_WHY)
         return None
+    if source["type"] != "base64" or len(source) != 3:
+        return _GENERAL
     image_format = _IMAGE_FORMATS.get(source["media_type"].lower())
     if image_format is None or not is_base64(source["data"]):
-        return None
+        return _GENERAL
     return {"image": {"format": image_format, "source": {"bytes": source["data"]}}}
 
 
@@ -349,36 +356,44 @@ def _name(name: str, context: BedrockContext, at: Steps) -> str:
 
 def _tool_use(part: dict[str, Any], at: Steps, context: BedrockContext) -> dict[str, Any]:
     """As ``parts._encode_tool_use``: the id, the name, then the arguments object."""
-    call_id = _call_id(part["id"], context, (*at, "id"))
-    name = _name(part["name"], context, at)
+    call_id = part["id"]
+    sent = _SANITIZE(call_id)
+    if sent != call_id:
+        sent = _call_id(call_id, context, (*at, "id"))
+    name = part["name"]
+    if not _VALID_NAME(name):
+        name = _name(name, context, at)
     arguments = part["arguments"]
     parsed, exact = arguments_object(arguments)
-    if not (exact and is_dict(parsed) and type(parsed) is dict):
+    if not exact or type(parsed) is not dict:
         parsed = input_object(arguments, context.losses, at, "Bedrock")
-    return {"toolUse": {"toolUseId": call_id, "name": name, "input": parsed}}
+    return {"toolUse": {"toolUseId": sent, "name": name, "input": parsed}}
 
 
-def _result(
-    message: dict[str, Any], position: int, part: dict[str, Any], index: int, context: BedrockContext
-) -> dict[str, Any]:
-    """As ``parts._encode_tool_result`` writes a string result."""
-    content = part["content"]
-    if type(content) is not str or not part.keys() <= _RESULT_KEYS:
-        block = _general(message, position, index, context)
-        if block is None:
-            raise _DeclinedError
-        return block
-    at: Steps = ("messages", index, "content", position)
-    result: dict[str, Any] = {"toolUseId": _call_id(part["tool_use_id"], context, at)}
-    result["content"] = [{"text": content}] if content else []
-    is_error = part.get("is_error") is True
+def _results(message: dict[str, Any], blocks: list[dict[str, Any]], index: int, context: BedrockContext) -> None:
+    """As ``parts._encode_tool_result`` writes string results (any other through
+    :func:`_general`)."""
     policy = context.tool_result_status
-    if policy == "never":
-        if is_error:
-            raise _DeclinedError  # reported by the general encoder
-    elif is_error or policy == "always":
-        result["status"] = "error" if is_error else "success"
-    return {"toolResult": result}
+    for position, part in enumerate(message["content"]):
+        content = part["content"]
+        if type(content) is not str or not part.keys() <= _RESULT_KEYS:
+            block = _general(message, position, index, context)
+            if block is None:
+                raise _DeclinedError
+            blocks.append(block)
+            continue
+        call_id = part["tool_use_id"]
+        sent = _SANITIZE(call_id)
+        if sent != call_id:
+            sent = _call_id(call_id, context, ("messages", index, "content", position))
+        result: dict[str, Any] = {"toolUseId": sent, "content": [{"text": content}] if content else []}
+        is_error = part.get("is_error") is True
+        if policy == "never":
+            if is_error:
+                raise _DeclinedError  # reported by the general encoder
+        elif is_error or policy == "always":
+            result["status"] = "error" if is_error else "success"
+        blocks.append({"toolResult": result})
 
 
 def _tools(request: dict[str, Any], wire: dict[str, Any], context: BedrockContext) -> None:
