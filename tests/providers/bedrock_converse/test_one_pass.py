@@ -177,7 +177,7 @@ def test_turn_rules_are_left_to_the_general_encoder(messages: list[dict[str, Any
 
 
 def test_the_one_pass_loads_no_canonical_model() -> None:
-    """First use (issue 25): the common shapes convert without the models' modules."""
+    """First use (issue 25): the common shapes convert without pydantic or the models."""
     script = """
 import sys, chatcodec
 image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
@@ -190,7 +190,7 @@ session = {"model": "m", "messages": [
     "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]}
 body = chatcodec.convert_request(session, source="openai-chat", target="bedrock-converse", on_loss="ignore")
 chatcodec.convert_request(body, source="bedrock-converse", target="anthropic", on_loss="ignore")
-print(sorted(name for name in sys.modules if name in ("chatcodec.content", "chatcodec.messages", "chatcodec.request")))
+print(sorted(name for name in sys.modules if name in ("pydantic", "chatcodec.content", "chatcodec.messages")))
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
