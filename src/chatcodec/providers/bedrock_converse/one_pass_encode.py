@@ -89,8 +89,6 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     a shape only the general encoder writes. The request is only read."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
-    if _results_wait(request["messages"]):
-        return None  # the general encoder moves them after the results, with a loss
     tier, options = service_tiers.from_openai(request.get("provider_options"))
     if tier is not None:
         return None
@@ -152,25 +150,6 @@ def _encode(request: dict[str, Any], context: BedrockContext) -> dict[str, Any]:
     return wire
 
 
-def _results_wait(messages: list[dict[str, Any]]) -> bool:
-    """Whether a message stands between an assistant's tool calls and a later tool
-    message (``result_order.with_results_after_calls`` moves it, a loss)."""
-    calls_open = between = False
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            if between:
-                return True
-            calls_open = False
-        elif role == "assistant":
-            content = message["content"]
-            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
-            between = False
-        elif calls_open:
-            between = True
-    return False
-
-
 def _system_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if len(message) != 2:
         raise _DeclinedError  # a name, a cache marker or a bag
@@ -196,6 +175,7 @@ def _turns(messages: list[dict[str, Any]], start: int, context: BedrockContext) 
     turn, results first; every other message is a turn of its own."""
     turns: list[dict[str, Any]] = []
     joinable: list[dict[str, Any]] | None = None  # the content of a user turn of tool results
+    calls_open = between = False  # calls wait for results; a user message came in between
     for index in range(start, len(messages)):
         message = messages[index]
         if len(message) != 2:
@@ -203,15 +183,20 @@ def _turns(messages: list[dict[str, Any]], start: int, context: BedrockContext) 
         role = message["role"]
         content = message["content"]
         if role == "tool":
+            if between:
+                raise _DeclinedError  # moved after the results, a loss (result_order)
+            calls_open = False
             if joinable is None:
                 joinable = _new_turn(turns, "user")
             _results(message, joinable, index, context)
             continue
         if role == "user":
+            between = calls_open
             blocks = joinable if joinable is not None else _new_turn(turns, "user")
             _add_blocks(message, content, blocks, index, context)
         elif role == "assistant":
-            _add_blocks(message, content, _new_turn(turns, "assistant"), index, context)
+            calls_open = _add_blocks(message, content, _new_turn(turns, "assistant"), index, context)
+            between = False
         else:
             raise _DeclinedError  # a system message later, a developer or text message
         joinable = None
@@ -247,17 +232,20 @@ def _add_blocks(
     blocks: list[dict[str, Any]],
     index: int,
     context: BedrockContext,
-) -> None:
+) -> bool:
+    """Append the blocks of ``message`` to ``blocks``; whether it holds tool calls."""
     if isinstance(content, str):
         blocks.append(_text(content))
-        return
+        return False
+    calls = False
     for position, part in enumerate(content):
         kind = part["type"]
         block: dict[str, Any] | None
         if kind == "text" and len(part) == 2:
             block = _text(part["text"])
         elif kind == "tool_use" and len(part) == 4:
-            block = _tool_use(part, ("messages", index, "content", position), context)
+            block = _tool_use(part, index, position, context)
+            calls = True
         elif kind == "image":
             block = _image(part, ("messages", index, "content", position), context)
             if block is _GENERAL:
@@ -267,9 +255,11 @@ def _add_blocks(
             if block is _GENERAL:
                 block = _general(message, position, index, context)
         else:
+            calls = calls or kind == "tool_use"
             block = _general(message, position, index, context)
         if block is not None:
             blocks.append(block)
+    return calls
 
 
 _GENERAL: dict[str, Any] = {}
@@ -354,19 +344,20 @@ def _name(name: str, context: BedrockContext, at: Steps) -> str:
     return tool_name(name, context, at)
 
 
-def _tool_use(part: dict[str, Any], at: Steps, context: BedrockContext) -> dict[str, Any]:
-    """As ``parts._encode_tool_use``: the id, the name, then the arguments object."""
+def _tool_use(part: dict[str, Any], index: int, position: int, context: BedrockContext) -> dict[str, Any]:
+    """As ``parts._encode_tool_use``: the id, the name, then the arguments object (the
+    call's path built only when a rule fires)."""
     call_id = part["id"]
     sent = _SANITIZE(call_id)
     if sent != call_id:
-        sent = _call_id(call_id, context, (*at, "id"))
+        sent = _call_id(call_id, context, ("messages", index, "content", position, "id"))
     name = part["name"]
     if not _VALID_NAME(name):
-        name = _name(name, context, at)
+        name = _name(name, context, ("messages", index, "content", position))
     arguments = part["arguments"]
     parsed, exact = arguments_object(arguments)
     if not exact or type(parsed) is not dict:
-        parsed = input_object(arguments, context.losses, at, "Bedrock")
+        parsed = input_object(arguments, context.losses, ("messages", index, "content", position), "Bedrock")
     return {"toolUse": {"toolUseId": sent, "name": name, "input": parsed}}
 
 
@@ -376,7 +367,7 @@ def _results(message: dict[str, Any], blocks: list[dict[str, Any]], index: int, 
     policy = context.tool_result_status
     for position, part in enumerate(message["content"]):
         content = part["content"]
-        if type(content) is not str or not part.keys() <= _RESULT_KEYS:
+        if type(content) is not str or (len(part) != 3 and not part.keys() <= _RESULT_KEYS):
             block = _general(message, position, index, context)
             if block is None:
                 raise _DeclinedError
