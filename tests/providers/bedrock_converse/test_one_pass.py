@@ -4,12 +4,16 @@ general path gives, and the shapes it leaves to the general path."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import subprocess
 import sys
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import one_pass
@@ -18,11 +22,16 @@ from chatcodec.providers.bedrock_converse import one_pass as bedrock_one_pass
 from chatcodec.providers.bedrock_converse import one_pass_decode
 from chatcodec.providers.bedrock_converse.parts import IMAGE_TYPES
 from chatcodec.providers.bedrock_converse.request import UNSUPPORTED
+from chatcodec.providers.bedrock_converse.thinking import is_base64
 from conformance.providers import PROVIDER
 
 BEDROCK = "bedrock-converse"
 PNG = "iVBORw0KGgo="
 LONG_ID = "call_" + "x" * 80
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
 
 
 def _general(payload: Any, source: str, target: str, options: dict[str, Any] | None) -> tuple[str, list[Any]]:
@@ -55,7 +64,7 @@ def _call(call_id: str, name: str = "get_weather", arguments: str = '{"city":"Pa
 
 def test_every_recorded_request_read_in_one_pass_is_the_general_decoders() -> None:
     provider = PROVIDER[BEDROCK]
-    taken = []
+    taken: list[str] = []
     for name in provider.recorded["request"]:
         payload = provider.load("request", name)
         decoded = one_pass_decode.decode_request(payload)
@@ -76,7 +85,7 @@ def test_unusual_converse_shapes_are_left_to_the_general_decoder(shape: str) -> 
     }[shape]
     payload: dict[str, Any] = {"messages": [{"role": "user", "content": blocks}]}
     if shape == "empty call id":
-        call = {"toolUse": {"toolUseId": "", "name": "f", "input": {}}}
+        call: dict[str, Any] = {"toolUse": {"toolUseId": "", "name": "f", "input": {}}}
         payload["messages"].append({"role": "assistant", "content": [call]})
     if shape == "output config":
         payload["outputConfig"] = {"effort": "high"}
@@ -194,3 +203,15 @@ print(sorted(name for name in sys.modules if name in ("pydantic", "chatcodec.con
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="AZaz09+/=-_ \n\u00e9", max_size=24) | st.binary(max_size=24).map(_b64))
+def test_base64_is_recognised_without_decoding_exactly_as_decoding_decides(text: str) -> None:
+    """``thinking.is_base64`` (Bedrock bytes) skips the decode for the usual spelling; it
+    must answer what ``base64.b64decode(validate=True)`` answers, on any text."""
+    try:
+        decoded = bool(text) and len(base64.b64decode(text, validate=True)) > 0
+    except (binascii.Error, ValueError):
+        decoded = False
+    assert is_base64(text) is decoded

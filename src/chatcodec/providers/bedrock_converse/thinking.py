@@ -116,8 +116,20 @@ def _bag(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, An
     return {} if part.provider_metadata is None else KIT.claim(context.losses, part.provider_metadata, at)
 
 
+_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
 def is_base64(text: str) -> bool:
-    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty."""
+    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty.
+
+    The usual spelling (the alphabet only, padded to a multiple of four) is recognised
+    without decoding, by ``bytes.translate`` (several times faster on an image, which every
+    request of a session resends); anything else is decided by decoding it."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        body = raw.rstrip(b"=")
+        if body and len(raw) % 4 == 0 and len(raw) - len(body) <= 2 and not body.translate(None, _ALPHABET):
+            return True
     try:
         return bool(text) and len(base64.b64decode(text, validate=True)) > 0
     except (binascii.Error, ValueError):
