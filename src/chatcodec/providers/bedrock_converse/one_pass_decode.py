@@ -30,6 +30,7 @@ from pydantic_core import core_schema as cs
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
 from chatcodec.providers.kit import leftovers
+from chatcodec.providers.kit.tool_id_mapping import PREFIX
 from chatcodec.providers.one_pass import JSON_VALUE, LazyValidator, closed, either, json_object, literal, tagged, text
 
 IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
@@ -42,6 +43,14 @@ _MAPPED = ("modelId", "messages", "system", "inferenceConfig", "toolConfig", "ad
 _GENERAL_ONLY = frozenset({"outputConfig"})
 """Fields the wire types know and :data:`REQUEST` does not: read by the general path only."""
 _DOUBLE_EXACT = 2**53
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, as the general decoder
+writes a tool's input and a ``json`` block, without building an encoder per call."""
+
+
+def _restored(wire_id: str) -> str:
+    """``restore_tool_use_id``, called only for an id the encoders' rewrite could have written."""
+    return restore_tool_use_id(wire_id) if wire_id.startswith(PREFIX) else wire_id
 
 
 def _list(item: cs.CoreSchema) -> cs.CoreSchema:
@@ -149,9 +158,7 @@ def _messages_of(turns: list[dict[str, Any]], model: str | None) -> list[dict[st
         role = turn["role"]
         first = len(decoded)
         if role == "assistant":
-            decoded.append(
-                {"role": "assistant", "content": [_assistant_part(block, model) for block in turn["content"]]}
-            )
+            decoded.append({"role": "assistant", "content": _assistant_parts(turn["content"], model)})
         else:
             _user_turn(turn["content"], decoded)
         if role == previous:
@@ -195,11 +202,11 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
         elif "image" in block:
             content.append(_image(block["image"]))
         else:  # as parts.decode_block reads a json block: its text, marked
-            data = json.dumps(block["json"], ensure_ascii=False, separators=(",", ":"))
+            data = _COMPACT(block["json"])
             content.append({"type": "text", "text": data, "provider_metadata": {PROVIDER: {"_json": True}}})
     canonical: dict[str, Any] = {
         "type": "tool_result",
-        "tool_use_id": restore_tool_use_id(result["toolUseId"]),
+        "tool_use_id": _restored(result["toolUseId"]),
         "content": content,
     }
     status = result.get("status")
@@ -210,22 +217,27 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
     return canonical
 
 
-def _assistant_part(block: dict[str, Any], model: str | None) -> dict[str, Any]:
-    if len(block) != 1:
-        raise _DeclinedError
-    if "text" in block:
-        return {"type": "text", "text": block["text"]}
-    if "toolUse" in block:
-        call = block["toolUse"]
-        if not call["toolUseId"]:
+def _assistant_parts(blocks: list[dict[str, Any]], model: str | None) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    append = parts.append
+    for block in blocks:
+        if len(block) != 1:
+            raise _DeclinedError  # none or several members: an opaque part
+        text = block.get("text")
+        if text is not None:
+            append({"type": "text", "text": text})
+            continue
+        call = block.get("toolUse")
+        if call is None:
+            append(_reasoning(block["reasoningContent"], model))
+            continue
+        call_id = call["toolUseId"]
+        if not call_id:
             raise _DeclinedError  # an empty id: the general decoder's ``_empty_id`` marker
-        return {
-            "type": "tool_use",
-            "id": restore_tool_use_id(call["toolUseId"]),
-            "name": call["name"],
-            "arguments": json.dumps(call["input"], ensure_ascii=False, separators=(",", ":")),
-        }
-    return _reasoning(block["reasoningContent"], model)
+        if call_id.startswith(PREFIX):
+            call_id = restore_tool_use_id(call_id)
+        append({"type": "tool_use", "id": call_id, "name": call["name"], "arguments": _COMPACT(call["input"])})
+    return parts
 
 
 def _reasoning(reasoning: dict[str, Any], model: str | None) -> dict[str, Any]:
