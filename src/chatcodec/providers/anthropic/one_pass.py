@@ -291,10 +291,17 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _result(part: dict[str, Any]) -> dict[str, Any]:
-    if len(part) != 3 or not isinstance(part["content"], str):
+    content = part["content"]
+    if len(part) != 3 or not (isinstance(content, str) or all(map(_plain_text, content))):
         raise _DeclinedError
     part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
     return part
+
+
+def _plain_text(part: dict[str, Any]) -> bool:
+    """A text part of a tool result that reads the same on the wire (Bedrock and Gemini
+    results hold their text so): an empty or blank one has rules of its own."""
+    return len(part) == 2 and part["type"] == "text" and not part["text"].isspace() and bool(part["text"])
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
