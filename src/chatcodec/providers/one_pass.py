@@ -30,20 +30,31 @@ JSON_VALUE = "one-pass-json-value"
 def json_value(*, json_input: bool) -> cs.CoreSchema:
     """A JSON value (objects with string keys, arrays, strings, numbers, booleans, null),
     checked in Rust. From JSON text (``json_input``) a number past a double's range or
-    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it."""
+    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it.
+
+    The choices exclude one another, so their order changes only the cost: each choice
+    tried before the one that accepts builds an error. A tool's JSON Schema, most of
+    what this checks, is objects holding strings: from Python values, strings come
+    first (a string is refused by an object schema more slowly than the reverse);
+    from JSON text, objects do (measured on the bench's six tools: 9.5 us -> 5 us from
+    dicts, 28 us -> 9 us from bytes). A fixed error spares the union collecting them."""
     reference = cs.definition_reference_schema(JSON_VALUE)
     number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
+    string = cs.str_schema(strict=True)
+    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
+    first = [mapping, string] if json_input else [string, mapping]
     return cs.union_schema(
         [
-            cs.str_schema(strict=True),
+            *first,
+            cs.list_schema(reference, strict=True),
             cs.bool_schema(strict=True),
             cs.int_schema(strict=True),
             number,
             cs.none_schema(),
-            cs.list_schema(reference, strict=True),
-            cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
         ],
         mode="left_to_right",
+        custom_error_type="one_pass_json",
+        custom_error_message="not a JSON value",
         ref=JSON_VALUE,
     )
 

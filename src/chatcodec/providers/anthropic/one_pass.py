@@ -26,7 +26,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
 from chatcodec.providers.anthropic.rules import RULES
@@ -327,8 +326,15 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
     blocks: list[dict[str, Any]] = []
     for position, part in enumerate(content):
         kind = part["type"]
-        if kind == "tool_use" and len(part) == 4:
-            blocks.append(_tool_use(part, index, position, losses))
+        if kind == "tool_use" and len(part) == 4:  # inline: the usual part of an agent's turn
+            name = part["name"]
+            if not _VALID_NAME(name):
+                name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+            arguments = part["arguments"]
+            parsed, exact = arguments_object(arguments)
+            if not exact or type(parsed) is not dict:  # the path only when a rule fires
+                parsed = input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
+            blocks.append({"type": "tool_use", "id": _SANITIZE(part["id"]), "name": name, "input": parsed})
         elif kind == "text" and len(part) == 2:
             blocks.append(_text(part))
         elif kind == "thinking":
@@ -336,27 +342,6 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
         else:
             raise _DeclinedError
     return blocks
-
-
-def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
-    name = part["name"]
-    if not _VALID_NAME(name):
-        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
-    return {
-        "type": "tool_use",
-        "id": _SANITIZE(part["id"]),
-        "name": name,
-        "input": _input(part["arguments"], index, position, losses),
-    }
-
-
-def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
-    """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
-    whose path is built only when the text is not a plain, exact object."""
-    parsed, exact = arguments_object(arguments)
-    if exact and is_dict(parsed) and type(parsed) is dict:
-        return parsed
-    return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
