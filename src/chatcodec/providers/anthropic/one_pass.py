@@ -163,8 +163,12 @@ def _results_wait(messages: list[dict[str, Any]]) -> bool:
             calls_open = False
         elif role == "assistant":
             content = message["content"]
-            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
-            between = False
+            calls_open = between = False
+            if not isinstance(content, str):
+                for part in content:  # a loop, not any(): no generator per message
+                    if part["type"] == "tool_use":
+                        calls_open = True
+                        break
         elif calls_open:
             between = True
     return False
@@ -244,8 +248,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             if open_results is None:
                 open_results = []
                 turns.append({"role": "user", "content": open_results})
-            for part in content:
-                open_results.append(_result(part))
+            open_results.extend(_results(content))
         elif role == "user":
             if open_results is not None:
                 open_results.extend(_user_blocks(content))
@@ -280,11 +283,13 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
     return part
 
 
-def _result(part: dict[str, Any]) -> dict[str, Any]:
-    if len(part) != 3 or not isinstance(part["content"], str):
-        raise _DeclinedError
-    part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
-    return part
+def _results(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A tool message's results, each with its id as sent (one call per message)."""
+    for part in content:
+        if len(part) != 3 or not isinstance(part["content"], str):
+            raise _DeclinedError
+        part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
+    return content
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
