@@ -27,7 +27,7 @@ adapter, whose errors name the event (``$[n]``) and the path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import pydantic_core
@@ -106,6 +106,8 @@ class StreamDecoder(FeedByReading):
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
+        self.streaming: dict[int, tuple[str, str, Callable[[str], None]]] = {}
+        """Blocks whose deltas only append: index -> (delta type, text key, the part's ``append``)."""
         self.position = -1
 
     def close(self) -> list[AnyStreamEvent]:
@@ -122,41 +124,41 @@ class StreamDecoder(FeedByReading):
                     block = state.start  # fragments cut mid-JSON: the block as it started
                 self.builder.whole(self._part_event(index, block))
         self.blocks = {}
+        self.streaming = {}
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
 
         A delta that only appends text (see the module docstring) is read here, flat, as it
-        is nearly every event; any other event, or one that fails a check, is read by
-        :meth:`_read`.
+        is nearly every event: ``self.streaming`` holds, for each block whose deltas only
+        append, the delta type it takes, where that type keeps its text and the part's
+        ``append``, so such a delta costs a few dict reads. Any other event, or one that
+        fails a check, is read by :meth:`_read`.
         """
-        blocks, position = self.blocks, self.position  # a local counter: this loop runs per delta
-        for event in events:
-            position += 1
+        streaming, position = self.streaming, self.position  # locals: this loop runs per delta
+        for position, event in enumerate(events, self.position + 1):
             if not position % COMPACT_EVERY:  # memory follows the answer, not the event count
                 self.builder.compact()
             try:
-                if event["type"] == "content_block_delta":
+                if event["type"] == "content_block_delta" and event.__class__ is dict:
                     index, delta = event["index"], event["delta"]
-                    block = blocks.get(index)
+                    entry = streaming.get(index)
                     if (
-                        block is not None
-                        and type(event) is dict
-                        and type(index) is int
+                        entry is not None
+                        and index.__class__ is int
                         and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
                         and len(delta) == 2
-                        and delta["type"] == block.delta_type
+                        and delta["type"] == entry[0]
                     ):
-                        text = delta[block.text_key]
-                        if type(text) is str and block.part is not None:
-                            block.streamed = True
-                            block.part.append(text)
+                        text = delta[entry[1]]
+                        if text.__class__ is str:
+                            entry[2](text)
                             continue
             except (KeyError, TypeError):
                 pass
             self.position = position
-            read_event(self._read, event, self.position)
+            read_event(self._read, event, position)
         self.position = position
 
     # --- any event -----------------------------------------------------------------------
@@ -238,9 +240,11 @@ class StreamDecoder(FeedByReading):
             if isinstance(block.get("signature"), str):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
                 self.builder.signature(state.part, block["signature"])
-        else:
+        else:  # streams by the fast path from its first input_json_delta on (see _block_delta)
             tool_id = restore_tool_use_id(block["id"])
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
+            return
+        self.streaming[index] = (_STREAMED[kind], state.text_key, state.part.append)
 
     def _block_delta(self, index: int, delta: dict[str, Any]) -> None:
         state = self._open(index, "content_block_delta")
@@ -256,6 +260,7 @@ class StreamDecoder(FeedByReading):
         else:
             state.streamed = True
             state.part.append(self._text(delta, _TEXT_KEYS[kind]))
+            self.streaming[index] = (kind, state.text_key, state.part.append)
 
     def _text(self, delta: dict[str, Any], key: str) -> str:
         value = delta.get(key)
@@ -281,6 +286,7 @@ class StreamDecoder(FeedByReading):
     def _block_stop(self, index: int) -> None:
         state = self._open(index, "content_block_stop")
         del self.blocks[index]
+        self.streaming.pop(index, None)
         part = state.part
         if part is None:
             self.builder.whole(self._part_event(index, self._finished_whole(state)))
