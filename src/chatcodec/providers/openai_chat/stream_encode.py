@@ -199,7 +199,10 @@ class StreamEncoder:
         if not state.role_sent:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
-        extras = wire_fields(KIT.own(carrier.provider_metadata)) if carrier is not None else {}
+        metadata = carrier.provider_metadata if carrier is not None else None
+        if not metadata:  # nearly every delta: nothing to merge
+            return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
+        extras = wire_fields(KIT.own(metadata))
         if "logprobs" in extras:
             state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
         delta_extras = extras.pop("delta", None)
@@ -208,7 +211,10 @@ class StreamEncoder:
         return self._chunk([{**extras, "index": choice, "delta": delta, "finish_reason": None}])
 
     def _state(self, choice: int) -> _ChoiceState:
-        return self._choices.setdefault(choice, _ChoiceState())
+        state = self._choices.get(choice)
+        if state is None:  # not setdefault: building a state to throw away cost more than the delta
+            state = self._choices[choice] = _ChoiceState()
+        return state
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
         """The finish chunk: the choice's bag (``choice_metadata``, over what a
