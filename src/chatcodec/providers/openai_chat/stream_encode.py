@@ -33,7 +33,7 @@ import json
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
@@ -138,8 +138,15 @@ class StreamEncoder:
         self._number = -1
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
-        """The chunks for one event (often none or one)."""
+        """The chunks for one event (often none or one). A text or tool-call delta, nearly
+        every event, goes straight to where :meth:`_part_event` would send it."""
         self._number += 1
+        kind = type(event)
+        if kind is TextDeltaEvent:
+            text = cast(TextDeltaEvent, event)
+            return iter((self._delta(text.choice, {"content": text.delta}, text),))
+        if kind is ToolCallDeltaEvent:
+            return iter(self._call_delta(cast(ToolCallDeltaEvent, event), (self._number,)))
         return iter(self._event(event, self._number))
 
     def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
