@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import Any, cast
 
 import pydantic_core
@@ -136,30 +137,35 @@ class StreamDecoder(FeedByReading):
         ``append``, so such a delta costs a few dict reads. Any other event, or one that
         fails a check, is read by :meth:`_read`.
         """
-        streaming, position = self.streaming, self.position  # locals: this loop runs per delta
-        for position, event in enumerate(events, self.position + 1):
-            if not position % COMPACT_EVERY:  # memory follows the answer, not the event count
+        streaming, position, iterator = self.streaming, self.position, iter(events)  # locals: run per delta
+        while True:  # a batch of events up to the next compaction, so no event pays for the count
+            first = position + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
                 self.builder.compact()
-            try:
-                if event["type"] == "content_block_delta" and event.__class__ is dict:
-                    index, delta = event["index"], event["delta"]
-                    entry = streaming.get(index)
-                    if (
-                        entry is not None
-                        and index.__class__ is int
-                        and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
-                        and len(delta) == 2
-                        and delta["type"] == entry[0]
-                    ):
-                        text = delta[entry[1]]
-                        if text.__class__ is str:
-                            entry[2](text)
-                            continue
-            except (KeyError, TypeError):
-                pass
+            last = first + COMPACT_EVERY - 1 - first % COMPACT_EVERY
+            for position, event in enumerate(islice(iterator, last - first + 1), first):
+                try:
+                    if event["type"] == "content_block_delta" and event.__class__ is dict:
+                        index, delta = event["index"], event["delta"]
+                        entry = streaming.get(index)
+                        if (
+                            entry is not None
+                            and index.__class__ is int
+                            and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
+                            and len(delta) == 2
+                            and delta["type"] == entry[0]
+                        ):
+                            text = delta[entry[1]]
+                            if text.__class__ is str:
+                                entry[2](text)
+                                continue
+                except (KeyError, TypeError):
+                    pass
+                self.position = position
+                read_event(self._read, event, position)
             self.position = position
-            read_event(self._read, event, position)
-        self.position = position
+            if position < last:  # the events ran out before the batch did
+                return
 
     # --- any event -----------------------------------------------------------------------
 

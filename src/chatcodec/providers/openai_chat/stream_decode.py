@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from itertools import islice
 from operator import itemgetter
 from typing import Any, cast
 
@@ -168,60 +169,65 @@ class StreamDecoder(FeedByReading):
         chunk, or one that fails a check, is read by :meth:`_read`. (``x.__class__ is
         dict`` is ``type(x) is dict`` that leaves a value typed ``Any`` for the checkers.)
         """
-        count, envelope, states = self._count, self._envelope, self._choices
-        for event in events:
-            count += 1
-            if not count % COMPACT_EVERY:  # memory follows the answer, not the event count
+        count, envelope, states, iterator = self._count, self._envelope, self._choices, iter(events)
+        while True:  # a batch of chunks up to the next compaction, so no chunk pays for the count
+            first = count + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
                 self.builder.compact()
-            try:
-                (wire_choice,) = event["choices"]
-                number, delta, finish = _CHOICE(wire_choice)
-                if (
-                    finish is None
-                    and delta.__class__ is dict
-                    and len(delta) == 1
-                    and number.__class__ is int
-                    and wire_choice.__class__ is dict
-                    and event.__class__ is dict
-                    and _ENVELOPE(event) == envelope
-                    and event["created"].__class__ is int
-                    and event.get("usage") is None
-                    and "error" not in event
-                    and ((len(wire_choice) == 4 and wire_choice["logprobs"] is None) or len(wire_choice) == 3)
-                    and (state := states.get(number)) is not None
-                ):
-                    content = delta.get("content")
-                    if content is not None:
-                        part = state.text
-                        if part is None and not state.finished and content.__class__ is str and content:
-                            part = self._text(state, number)  # the text's first delta opens it
-                    elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
-                        (fragment,) = calls
-                        key, function = _FRAGMENT(fragment)
-                        content = function["arguments"]
-                        known = state.tools.get(key)
-                        part = None
-                        if (
-                            known
-                            and type(key) is int
-                            and fragment.__class__ is dict
-                            and function.__class__ is dict
-                            and (
-                                (len(fragment) == 2 and len(function) == 1) or continues_call(known, fragment, function)
-                            )
-                        ):
-                            part = known[0]
-                    else:
-                        part, content = _continued_reasoning(state, delta)
-                    if part is not None and content.__class__ is str and content:
-                        part.append(content)
-                        continue
-            except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
-                pass
+            last = first + COMPACT_EVERY - 1 - first % COMPACT_EVERY
+            for count, event in enumerate(islice(iterator, last - first + 1), first):
+                try:
+                    (wire_choice,) = event["choices"]
+                    number, delta, finish = _CHOICE(wire_choice)
+                    if (
+                        finish is None
+                        and delta.__class__ is dict
+                        and len(delta) == 1
+                        and number.__class__ is int
+                        and wire_choice.__class__ is dict
+                        and event.__class__ is dict
+                        and _ENVELOPE(event) == envelope
+                        and event["created"].__class__ is int
+                        and event.get("usage") is None
+                        and "error" not in event
+                        and ((len(wire_choice) == 4 and wire_choice["logprobs"] is None) or len(wire_choice) == 3)
+                        and (state := states.get(number)) is not None
+                    ):
+                        content = delta.get("content")
+                        if content is not None:
+                            part = state.text
+                            if part is None and not state.finished and content.__class__ is str and content:
+                                part = self._text(state, number)  # the text's first delta opens it
+                        elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
+                            (fragment,) = calls
+                            key, function = _FRAGMENT(fragment)
+                            content = function["arguments"]
+                            known = state.tools.get(key)
+                            part = None
+                            if (
+                                known
+                                and type(key) is int
+                                and fragment.__class__ is dict
+                                and function.__class__ is dict
+                                and (
+                                    (len(fragment) == 2 and len(function) == 1)
+                                    or continues_call(known, fragment, function)
+                                )
+                            ):
+                                part = known[0]
+                        else:
+                            part, content = _continued_reasoning(state, delta)
+                        if part is not None and content.__class__ is str and content:
+                            part.append(content)
+                            continue
+                except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
+                    pass
+                self._count = count
+                read_event(partial(self._read, position=count - 1), event, count - 1)
+                envelope = self._envelope
             self._count = count
-            read_event(partial(self._read, position=count - 1), event, count - 1)
-            envelope = self._envelope
-        self._count = count
+            if count < last:  # the chunks ran out before the batch did
+                return
 
     # --- any chunk ---------------------------------------------------------------------
 
