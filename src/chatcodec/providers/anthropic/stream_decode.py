@@ -227,13 +227,8 @@ class StreamDecoder(FeedByReading):
         state = self.blocks[index] = _Block(kind, block)
         if kind == "whole":
             return
-        mutable = frozenset({"citations"}) if kind == "text" else frozenset[str]()
-        bag = split_fields(
-            {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
-        )
-        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
-            with_unknown_nulls(bag, TEXT_DOCUMENTED)
-        metadata = {PROVIDER: bag} if bag else None
+        plain = block.keys() <= _MAPPED_BLOCK_FIELDS[kind] and None not in block.values()
+        metadata = None if plain else self._block_metadata(kind, block)
         if kind == "text":
             state.citations = block.get("citations")
             state.part = self.builder.open_text(0, index, metadata)
@@ -251,6 +246,17 @@ class StreamDecoder(FeedByReading):
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
             return
         self.streaming[index] = (_STREAMED[kind], state.text_key, state.part.append)
+
+    def _block_metadata(self, kind: str, block: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+        """The bag of a streamed block's start with fields beyond those mapped or a
+        ``null`` (a block with only its mapped fields, none null, nearly every one, has none)."""
+        mutable = frozenset({"citations"}) if kind == "text" else frozenset[str]()
+        bag = split_fields(
+            {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
+        )
+        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
+            with_unknown_nulls(bag, TEXT_DOCUMENTED)
+        return {PROVIDER: bag} if bag else None
 
     def _block_delta(self, index: int, delta: dict[str, Any]) -> None:
         state = self._open(index, "content_block_delta")
