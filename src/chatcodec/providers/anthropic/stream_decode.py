@@ -18,7 +18,7 @@ differing from ``message_start``): later values replace earlier ones, never add.
 
 Validation is strict and per event. Nearly every event of a stream is a
 ``content_block_delta`` whose delta holds only its type and its text, for a block that is
-streaming that kind of delta: :meth:`StreamDecoder.push` checks that shape by hand, each
+streaming that kind of delta: :meth:`StreamDecoder._read_batch` checks that shape by hand, each
 value of exactly the type the wire adapter requires, and appends the text, which is all
 the general reading below would do with it. Any other event goes through the wire
 adapter, whose errors name the event (``$[n]``) and the path.
@@ -129,7 +129,27 @@ class StreamDecoder(FeedByReading):
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``),
+        a batch at a time up to the next compaction, so no event pays for the count."""
+        iterator = iter(events)
+        while True:
+            first = self.position + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
+            size = COMPACT_EVERY - first % COMPACT_EVERY
+            if self._read_batch(islice(iterator, size), first) < size:  # the events ran out
+                return
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
+        first = self.position + 1
+        if not first % COMPACT_EVERY:
+            self.builder.compact()
+        self._read_batch((event,), first)
+        return self.builder.take_events()
+
+    def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
+        """Read ``events``, the first at position ``first``; how many there were.
 
         A delta that only appends text (see the module docstring) is read here, flat, as it
         is nearly every event: ``self.streaming`` holds, for each block whose deltas only
@@ -137,35 +157,29 @@ class StreamDecoder(FeedByReading):
         ``append``, so such a delta costs a few dict reads. Any other event, or one that
         fails a check, is read by :meth:`_read`.
         """
-        streaming, position, iterator = self.streaming, self.position, iter(events)  # locals: run per delta
-        while True:  # a batch of events up to the next compaction, so no event pays for the count
-            first = position + 1
-            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
-            last = first + COMPACT_EVERY - 1 - first % COMPACT_EVERY
-            for position, event in enumerate(islice(iterator, last - first + 1), first):
-                try:
-                    if event["type"] == "content_block_delta" and event.__class__ is dict:
-                        index, delta = event["index"], event["delta"]
-                        entry = streaming.get(index)
-                        if (
-                            entry is not None
-                            and index.__class__ is int
-                            and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
-                            and len(delta) == 2
-                            and delta["type"] == entry[0]
-                        ):
-                            text = delta[entry[1]]
-                            if text.__class__ is str:
-                                entry[2](text)
-                                continue
-                except (KeyError, TypeError):
-                    pass
-                self.position = position
-                read_event(self._read, event, position)
+        streaming, position = self.streaming, first - 1  # locals: this loop runs per delta
+        for position, event in enumerate(events, first):
+            try:
+                if event["type"] == "content_block_delta" and event.__class__ is dict:
+                    index, delta = event["index"], event["delta"]
+                    entry = streaming.get(index)
+                    if (
+                        entry is not None
+                        and index.__class__ is int
+                        and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
+                        and len(delta) == 2
+                        and delta["type"] == entry[0]
+                    ):
+                        text = delta[entry[1]]
+                        if text.__class__ is str:
+                            entry[2](text)
+                            continue
+            except (KeyError, TypeError):
+                pass
             self.position = position
-            if position < last:  # the events ran out before the batch did
-                return
+            read_event(self._read, event, position)
+        self.position = position
+        return position - first + 1
 
     # --- any event -----------------------------------------------------------------------
 

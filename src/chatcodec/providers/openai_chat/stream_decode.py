@@ -35,7 +35,7 @@ a ``ChoiceMetadataEvent`` (issue 10, item 26). Dropped, as meaningless after par
 repeats from ``reasoning_details`` in the same chunk.
 
 Validation is strict and per chunk. Nearly every chunk of a stream only continues an open
-part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder.push` checks
+part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder._read_batch` checks
 that shape by hand, every value the wire adapter types being of exactly its type (the
 envelope by equality with the first chunk's, which the adapter checked), and appends the
 delta; that is all the general reading below would do with such a chunk. Any other chunk
@@ -161,7 +161,27 @@ class StreamDecoder(FeedByReading):
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``).
+        """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``),
+        a batch at a time up to the next compaction, so no chunk pays for the count."""
+        iterator = iter(events)
+        while True:
+            first = self._count + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
+            size = COMPACT_EVERY - first % COMPACT_EVERY
+            if self._read_batch(islice(iterator, size), first) < size:  # the chunks ran out
+                return
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
+        first = self._count + 1
+        if not first % COMPACT_EVERY:
+            self.builder.compact()
+        self._read_batch((event,), first)
+        return self.builder.take_events()
+
+    def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
+        """Read ``events``, the first being chunk number ``first`` (from 1); how many there were.
 
         A chunk that only continues an open part (see the module docstring) is read here,
         flat, as it is nearly every chunk: each check is one the wire adapter or the
@@ -169,65 +189,58 @@ class StreamDecoder(FeedByReading):
         chunk, or one that fails a check, is read by :meth:`_read`. (``x.__class__ is
         dict`` is ``type(x) is dict`` that leaves a value typed ``Any`` for the checkers.)
         """
-        count, envelope, states, iterator = self._count, self._envelope, self._choices, iter(events)
-        while True:  # a batch of chunks up to the next compaction, so no chunk pays for the count
-            first = count + 1
-            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
-            last = first + COMPACT_EVERY - 1 - first % COMPACT_EVERY
-            for count, event in enumerate(islice(iterator, last - first + 1), first):
-                try:
-                    (wire_choice,) = event["choices"]
-                    number, delta, finish = _CHOICE(wire_choice)
-                    if (
-                        finish is None
-                        and delta.__class__ is dict
-                        and len(delta) == 1
-                        and number.__class__ is int
-                        and wire_choice.__class__ is dict
-                        and event.__class__ is dict
-                        and _ENVELOPE(event) == envelope
-                        and event["created"].__class__ is int
-                        and event.get("usage") is None
-                        and "error" not in event
-                        and ((len(wire_choice) == 4 and wire_choice["logprobs"] is None) or len(wire_choice) == 3)
-                        and (state := states.get(number)) is not None
-                    ):
-                        content = delta.get("content")
-                        if content is not None:
-                            part = state.text
-                            if part is None and not state.finished and content.__class__ is str and content:
-                                part = self._text(state, number)  # the text's first delta opens it
-                        elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
-                            (fragment,) = calls
-                            key, function = _FRAGMENT(fragment)
-                            content = function["arguments"]
-                            known = state.tools.get(key)
-                            part = None
-                            if (
-                                known
-                                and type(key) is int
-                                and fragment.__class__ is dict
-                                and function.__class__ is dict
-                                and (
-                                    (len(fragment) == 2 and len(function) == 1)
-                                    or continues_call(known, fragment, function)
-                                )
-                            ):
-                                part = known[0]
-                        else:
-                            part, content = _continued_reasoning(state, delta)
-                        if part is not None and content.__class__ is str and content:
-                            part.append(content)
-                            continue
-                except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
-                    pass
-                self._count = count
-                read_event(partial(self._read, position=count - 1), event, count - 1)
-                envelope = self._envelope
+        count, envelope, states = first - 1, self._envelope, self._choices
+        for count, event in enumerate(events, first):
+            try:
+                (wire_choice,) = event["choices"]
+                number, delta, finish = _CHOICE(wire_choice)
+                if (
+                    finish is None
+                    and delta.__class__ is dict
+                    and len(delta) == 1
+                    and number.__class__ is int
+                    and wire_choice.__class__ is dict
+                    and event.__class__ is dict
+                    and _ENVELOPE(event) == envelope
+                    and event["created"].__class__ is int
+                    and event.get("usage") is None
+                    and "error" not in event
+                    and ((len(wire_choice) == 4 and wire_choice["logprobs"] is None) or len(wire_choice) == 3)
+                    and (state := states.get(number)) is not None
+                ):
+                    content = delta.get("content")
+                    if content is not None:
+                        part = state.text
+                        if part is None and not state.finished and content.__class__ is str and content:
+                            part = self._text(state, number)  # the text's first delta opens it
+                    elif (calls := delta.get("tool_calls")).__class__ is list:  # one fragment of a known call
+                        (fragment,) = calls
+                        key, function = _FRAGMENT(fragment)
+                        content = function["arguments"]
+                        known = state.tools.get(key)
+                        part = None
+                        if (
+                            known
+                            and type(key) is int
+                            and fragment.__class__ is dict
+                            and function.__class__ is dict
+                            and (
+                                (len(fragment) == 2 and len(function) == 1) or continues_call(known, fragment, function)
+                            )
+                        ):
+                            part = known[0]
+                    else:
+                        part, content = _continued_reasoning(state, delta)
+                    if part is not None and content.__class__ is str and content:
+                        part.append(content)
+                        continue
+            except (KeyError, TypeError, ValueError):  # not the shape of a continuing chunk
+                pass
             self._count = count
-            if count < last:  # the chunks ran out before the batch did
-                return
+            read_event(partial(self._read, position=count - 1), event, count - 1)
+            envelope = self._envelope
+        self._count = count
+        return count - first + 1
 
     # --- any chunk ---------------------------------------------------------------------
 
