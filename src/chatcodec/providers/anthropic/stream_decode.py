@@ -317,11 +317,12 @@ class StreamDecoder(FeedByReading):
         if part is None:
             self.builder.whole(self._part_event(index, self._finished_whole(state)))
         elif state.kind == "text":
-            final = dict(state.start)
-            if state.citations is not None or "citations" in final:
-                final["citations"] = state.citations
+            if state.citations is None and "citations" not in state.start:  # nearly every text block
+                self.builder.close(part)
+                return
+            final = {**state.start, "citations": state.citations}
             bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), TEXT_DOCUMENTED)
-            self.builder.close(part, metadata={PROVIDER: bag} if "citations" in final else None)
+            self.builder.close(part, metadata={PROVIDER: bag})
         elif state.kind == "thinking":
             self.builder.close(part)
         else:
