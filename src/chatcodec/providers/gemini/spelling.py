@@ -70,6 +70,10 @@ def camel_cased(payload: object) -> tuple[Any, list[Path]]:
     return _camel(payload, (), renamed), renamed
 
 
+_CONTAINERS: tuple[type, ...] = (dict, list)
+"""What the walk goes into (as a plain tuple of types, the values it finds stay untyped)."""
+
+
 def _has_snake_key(value: object) -> bool:
     """Whether ``value`` holds a snake_case key outside :data:`FREE_FORM` values. It runs
     on every request and stream chunk, so the walk makes no call but the recursion."""
@@ -77,12 +81,12 @@ def _has_snake_key(value: object) -> bool:
         for key, item in value.items():
             if "_" in key and _SNAKE_KEY.match(key):
                 return True
-            if isinstance(item, dict | list) and key not in FREE_FORM and _has_snake_key(item):
+            if isinstance(item, _CONTAINERS) and key not in FREE_FORM and _has_snake_key(item):
                 return True
         return False
     if is_list(value):
         for item in value:
-            if isinstance(item, dict | list) and _has_snake_key(item):
+            if isinstance(item, _CONTAINERS) and _has_snake_key(item):
                 return True
     return False
 
