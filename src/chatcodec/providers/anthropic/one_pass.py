@@ -244,6 +244,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
     user turn, results first; every other message is a turn of its own."""
     turns: list[dict[str, Any]] = []
     open_results: list[dict[str, Any]] | None = None  # the blocks of a turn holding tool results
+    names = _CallNames(messages)
     for index in range(start, len(messages)):
         message = messages[index]
         if len(message) != 2:
@@ -254,7 +255,9 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             if open_results is None:
                 open_results = []
                 turns.append({"role": "user", "content": open_results})
-            for part in content:
+            for position, part in enumerate(content):
+                if len(part) != 3:
+                    _check_result(part, index, position, losses, names)
                 open_results.append(_result(part))
         elif role == "user":
             if open_results is not None:
@@ -265,7 +268,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
                 turns.append(message)
         elif role == "assistant":
             open_results = None
-            message["content"] = _assistant_content(content, index, losses)
+            message["content"] = _assistant_content(content, index, losses, names)
             turns.append(message)
         else:
             raise _DeclinedError  # a system message mid-conversation, a text message
@@ -291,10 +294,56 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _result(part: dict[str, Any]) -> dict[str, Any]:
-    if len(part) != 3 or not isinstance(part["content"], str):
+    if "content" not in part or not isinstance(part["content"], str):
         raise _DeclinedError
     part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
     return part
+
+
+_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "name", "provider_metadata"})
+
+
+def _check_result(part: dict[str, Any], index: int, position: int, losses: LossRecorder, names: _CallNames) -> None:
+    """A result with a tool name or another provider's bag, as ``parts._encode_tool_result``
+    writes it: the bag reported (``KIT.claim``) and left out, the name left out without a
+    loss when its call names the same tool; an error flag, a cache marker, this provider's
+    own bag or a name no call gives (a loss): the general path."""
+    if not part.keys() <= _RESULT_KEYS:
+        raise _DeclinedError
+    if "provider_metadata" in part and KIT.claim(
+        losses, part.pop("provider_metadata"), ("messages", index, "content", position)
+    ):
+        raise _DeclinedError
+    name = part.pop("name", None)
+    if name is not None and names.lookup(part["tool_use_id"], index) != name:
+        raise _DeclinedError
+
+
+class _CallNames:
+    """Tool names by call id over the whole request, as ``request._names`` gives them to
+    a result that names its tool (the last call of an id wins): recorded as the calls are
+    written, and the messages after the first result with a name read once, then."""
+
+    __slots__ = ("complete", "messages", "names")
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        self.messages = messages
+        self.names: dict[str, str] = {}
+        self.complete = False
+
+    def record(self, call_id: str, name: str) -> None:
+        if not self.complete:
+            self.names[call_id] = name
+
+    def lookup(self, call_id: str, index: int) -> str | None:
+        """The name of the last call ``call_id`` for a result in message ``index``."""
+        if not self.complete:
+            self.complete = True  # the later calls are read now: recording them again would undo "last wins"
+            for message in self.messages[index + 1 :]:
+                content = message["content"]
+                if message["role"] == "assistant" and not isinstance(content, str):
+                    self.names.update((part["id"], part["name"]) for part in content if part["type"] == "tool_use")
+        return self.names.get(call_id)
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -326,7 +375,7 @@ def _same_source(source: dict[str, Any]) -> bool:
     return (kind == "base64" and len(source) == 3) or (kind == "url" and len(source) == 2)
 
 
-def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
+def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder, names: _CallNames) -> Any:
     if isinstance(content, str):
         if not content.strip():
             raise _DeclinedError
@@ -336,9 +385,13 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
     blocks: list[dict[str, Any]] = []
     for position, part in enumerate(content):
         kind = part["type"]
-        if kind == "tool_use" and len(part) == 4:
-            blocks.append(_tool_use(part, index, position, losses))
-        elif kind == "text" and len(part) == 2:
+        if kind == "tool_use":
+            if len(part) != 4:
+                _claim_part(part, _BAGGED_CALL_KEYS, index, position, losses)
+            blocks.append(_tool_use(part, index, position, losses, names))
+        elif kind == "text":
+            if len(part) != 2:
+                _claim_part(part, _BAGGED_TEXT_KEYS, index, position, losses)
             blocks.append(_text(part))
         elif kind == "thinking":
             _drop_thinking(part, index, position, losses)
@@ -347,8 +400,25 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
     return blocks
 
 
-def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
+_BAGGED_CALL_KEYS = frozenset({"type", "id", "name", "arguments", "provider_metadata"})
+_BAGGED_TEXT_KEYS = frozenset({"type", "text", "provider_metadata"})
+
+
+def _claim_part(part: dict[str, Any], keys: frozenset[str], index: int, position: int, losses: LossRecorder) -> None:
+    """Another provider's bag on a part (of ``keys`` at most, its required ones present),
+    reported as ``parts._bag`` reports it (``KIT.claim``) and left out of the block; a
+    cache marker, this provider's own bag or a key missing: the general path."""
+    if len(part) != len(keys) or not part.keys() <= keys:
+        raise _DeclinedError
+    if KIT.claim(losses, part.pop("provider_metadata"), ("messages", index, "content", position)):
+        raise _DeclinedError
+
+
+def _tool_use(
+    part: dict[str, Any], index: int, position: int, losses: LossRecorder, names: _CallNames
+) -> dict[str, Any]:
     name = part["name"]
+    names.record(part["id"], name)
     if not _VALID_NAME(name):
         name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
     return {
