@@ -12,7 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec.losses import LossRecorder
 from chatcodec.providers import kit
+from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC
+from chatcodec.providers.bedrock_converse.markers import KIT as BEDROCK
+from chatcodec.providers.gemini.markers import KIT as GEMINI
 from chatcodec.providers.kit import arguments
 
 _SCALARS = st.one_of(
@@ -142,3 +146,37 @@ def test_compact_json_raises_as_json_dumps_does() -> None:
             _dumps(value)
         assert str(raised.value) == str(expected.value)
         assert kit.compact_json({"a": [1]}) == '{"a":[1]}'
+
+
+def _reported(kit: kit.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str, str, str]]:
+    recorder = LossRecorder()
+    kit.report_foreign(recorder, metadata, ("messages", 0))
+    return [(loss.what, loss.why, loss.kind) for loss in recorder.losses]
+
+
+def test_a_foreign_bag_is_reported_the_same_from_its_remembered_shape() -> None:
+    """``report_foreign`` remembers what a bag of given keys reports (issue 25): the same
+    keys in another order, other values or another reporting kit give the texts anew."""
+    bag = {"b": 1, "_schema_key": "parameters", "a": 2}
+    expected = [
+        ("gemini data ['a', 'b']", "anthropic has no field for it", "metadata"),
+        ('gemini spelling _schema_key="parameters"', _schema_why("anthropic"), "spelling"),
+    ]
+    assert _reported(ANTHROPIC, {"gemini": bag}) == expected
+    assert _reported(ANTHROPIC, {"gemini": dict(reversed(bag.items()))}) == expected
+    assert _reported(ANTHROPIC, {"gemini": {**bag, "_schema_key": None}}) == expected[:1]
+    assert _reported(BEDROCK, {"gemini": bag})[0][1] == "bedrock-converse has no field for it"
+
+
+def _schema_why(reporter: str) -> str:
+    return f"{reporter} has no field for it: {GEMINI.meaningful_markers['_schema_key']}"
+
+
+def test_a_kit_made_later_changes_what_its_bags_report() -> None:
+    """A codec from outside chatcodec declares its markers when its kit is made: a bag
+    reported before that must not keep the old answer (the name is this test's alone)."""
+    assert _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}}) == []
+    kit.ProviderKit("acme-outside", meaningful_markers={"_mode": "the server reads it"})
+    why = "anthropic has no field for it: the server reads it"
+    found = _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}})
+    assert found == [('acme-outside spelling _mode="x"', why, "spelling")]
