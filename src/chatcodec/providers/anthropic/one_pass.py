@@ -6,8 +6,10 @@ The one-pass writing of an Anthropic request from canonical dicts.
 
 It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
 the same losses in the same order, for requests made of the common shapes: text,
-image, tool-use and string tool-result parts with no cache marker or bag of their own,
-thinking from another provider (dropped and reported, as
+image, tool-use and string tool-result parts with no cache marker or bag of their own
+(another provider's bag on a message, text, call or result is reported with
+``KIT.claim``, as the general encoder reports it; a result's tool name that its call
+gives is no loss), thinking from another provider (dropped and reported, as
 :func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
 names Anthropic accepts, and of Anthropic's options only ``api_version``, ``skip_rules``,
 ``model`` and ``max_tokens``. Every wire turn is built as it is
