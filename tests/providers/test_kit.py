@@ -7,11 +7,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec.losses import LossRecorder
 from chatcodec.providers import kit
+from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC
+from chatcodec.providers.bedrock_converse.markers import KIT as BEDROCK
+from chatcodec.providers.gemini.markers import KIT as GEMINI
 from chatcodec.providers.kit import arguments
 
 _SCALARS = st.one_of(
@@ -88,3 +93,103 @@ def test_item_07_a_proxy_can_map_rewritten_names_back() -> None:
     )
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore")
     assert kit.tool_name_map([long_name, "valid_name"]) == {long_name: body["tools"][0]["name"]}
+
+
+def _json_containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Text(str):
+    pass
+
+
+ODD_VALUES: list[object] = [
+    'é\u2028\x00"\\',
+    "\ud800",
+    _Text("sub"),
+    1.5,
+    -0.0,
+    1e300,
+    5e-324,
+    0.1 + 0.2,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    10**40,
+    -(10**40),
+    True,
+    None,
+    [],
+    {},
+    (1, "two"),
+    {"é": [1.25, {"a": None, "b": [True, False]}], "": "", "3": {"nested": {"deeper": ["x"]}}},
+    {3: "int key", 2.5: "float key", True: "bool key", None: "null key"},
+]
+
+
+def test_compact_json_is_json_dumps_with_its_settings() -> None:
+    """``compact_json`` reuses one C encoder (issue 25): the text must stay byte for byte
+    what ``json.dumps`` writes with the same settings, odd values included."""
+    for value in ODD_VALUES:
+        assert kit.compact_json(value) == _dumps(value), value
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(), _json_containers))
+def test_compact_json_is_json_dumps_on_any_json_value(value: object) -> None:
+    assert kit.compact_json(value) == _dumps(value)
+
+
+def test_compact_json_raises_as_json_dumps_does() -> None:
+    """A cycle, a value JSON has no form for and a too deep value fail as before, and the
+    reused encoder still writes the next value (no check state left behind)."""
+    cycle: list[object] = []
+    cycle.append(cycle)
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    for value, error in ((cycle, ValueError), ({"a": {1, 2}}, TypeError), (deep, RecursionError)):
+        with pytest.raises(error) as raised:
+            kit.compact_json(value)
+        with pytest.raises(error) as expected:
+            _dumps(value)
+        assert str(raised.value) == str(expected.value)
+        assert kit.compact_json({"a": [1]}) == '{"a":[1]}'
+
+
+def _reported(kit: kit.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str, str, str]]:
+    recorder = LossRecorder()
+    kit.report_foreign(recorder, metadata, ("messages", 0))
+    return [(loss.what, loss.why, loss.kind) for loss in recorder.losses]
+
+
+def test_a_foreign_bag_is_reported_the_same_from_its_remembered_shape() -> None:
+    """``report_foreign`` remembers what a bag of given keys reports (issue 25): the same
+    keys in another order, other values or another reporting kit give the texts anew."""
+    bag = {"b": 1, "_schema_key": "parameters", "a": 2}
+    expected = [
+        ("gemini data ['a', 'b']", "anthropic has no field for it", "metadata"),
+        ('gemini spelling _schema_key="parameters"', _schema_why("anthropic"), "spelling"),
+    ]
+    assert _reported(ANTHROPIC, {"gemini": bag}) == expected
+    assert _reported(ANTHROPIC, {"gemini": dict(reversed(bag.items()))}) == expected
+    assert _reported(ANTHROPIC, {"gemini": {**bag, "_schema_key": None}}) == expected[:1]
+    assert _reported(BEDROCK, {"gemini": bag})[0][1] == "bedrock-converse has no field for it"
+
+
+def _schema_why(reporter: str) -> str:
+    return f"{reporter} has no field for it: {GEMINI.meaningful_markers['_schema_key']}"
+
+
+def test_a_kit_made_later_changes_what_its_bags_report() -> None:
+    """A codec from outside chatcodec declares its markers when its kit is made: a bag
+    reported before that must not keep the old answer (the name is this test's alone)."""
+    assert _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}}) == []
+    kit.ProviderKit("acme-outside", meaningful_markers={"_mode": "the server reads it"})
+    why = "anthropic has no field for it: the server reads it"
+    found = _reported(ANTHROPIC, {"acme-outside": {"_mode": "x"}})
+    assert found == [('acme-outside spelling _mode="x"', why, "spelling")]

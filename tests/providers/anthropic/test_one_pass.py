@@ -3,6 +3,7 @@ decode side against the general decoder."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 import chatcodec
 from chatcodec import one_pass
+from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic import one_pass as anthropic_one_pass
 from chatcodec.providers.anthropic.parts import arguments_text
 from chatcodec.providers.kit import compact_json
@@ -130,3 +132,110 @@ side leaves them to it."""
 @pytest.mark.parametrize("shape", list(DECLINED))
 def test_the_decode_side_declines_what_only_the_general_decoder_reads(shape: str) -> None:
     assert _decoded(DECLINED[shape]) is None
+
+
+# --- the encode side: other providers' bags on parts (a Gemini session) -------------------
+
+
+def _call(call_id: str, name: str = "read", **bag: Any) -> dict[str, Any]:
+    call = {"type": "tool_use", "id": call_id, "name": name, "arguments": '{"path":"a"}'}
+    return {**call, "provider_metadata": {"gemini": bag}} if bag else call
+
+
+def _named_result(call_id: str, name: str) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": call_id, "content": "ok", "name": name}
+
+
+def _gemini_session(*later: dict[str, Any]) -> dict[str, Any]:
+    thinking = {"type": "thinking", "text": "hmm", "provider": "gemini"}
+    text = {"type": "text", "text": "reading", "provider_metadata": {"gemini": {"thought": False}}}
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "tools": [{"name": "read", "parameters": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "go", "provider_metadata": {"gemini": {"role": "user"}}},
+            {
+                "role": "assistant",
+                "content": [
+                    text,
+                    thinking,
+                    _call("c1", "a.b", _unsigned=True, y=2),
+                    _call("c2", thoughtSignature="c2ln"),
+                ],
+            },
+            {
+                "role": "tool",
+                "content": [
+                    {**_named_result("c1", "a.b"), "provider_metadata": {"gemini": {"w": 1}}},
+                    _named_result("c2", "read"),
+                ],
+            },
+            *later,
+        ],
+    }
+
+
+def _encoded(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]] | None:
+    recorder = LossRecorder()
+    body = anthropic_one_pass.encode_request(copy.deepcopy(request), recorder)
+    if body is None:
+        return None
+    losses: list[chatcodec.Loss] = []
+    recorder.settle("ignore", losses)
+    return json.dumps(body), losses
+
+
+def _general(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    typed = chatcodec.ChatRequest.model_validate(request)
+    return json.dumps(chatcodec.encode_request("anthropic", typed, on_loss="ignore", losses=losses)), losses
+
+
+def test_other_providers_bags_on_parts_are_reported_as_the_general_encoder_reports_them() -> None:
+    """Bags on a message, a text, calls and a result (a thought signature too: Anthropic
+    has no place for it) reported in order; a result's name that its call gives is no loss."""
+    request = _gemini_session()
+    found = _encoded(request)
+    assert found is not None
+    assert found == _general(request)
+    assert [(loss.path, loss.what) for loss in found[1]] == [
+        ("$.messages[0]", "gemini data ['role']"),
+        ("$.messages[1].content[0]", "gemini data ['thought']"),
+        ("$.messages[1].content[1]", "thinking part"),
+        ("$.messages[1].content[2]", "gemini data ['y']"),
+        ("$.messages[1].content[2].name", "tool name 'a.b'"),
+        ("$.messages[1].content[3]", "gemini data ['thoughtSignature']"),
+        ("$.messages[2].content[0]", "gemini data ['w']"),
+    ]
+
+
+def test_a_result_name_is_compared_with_the_last_call_of_its_id() -> None:
+    """``request._names`` maps every call id of the request to its last call's name: a
+    later call reusing an id with another name makes the earlier result's name a loss,
+    which the one pass leaves to the general encoder; the same name is taken."""
+    same = _gemini_session({"role": "assistant", "content": [_call("c2", "read")]})
+    assert _encoded(same) == _general(same)
+    renamed = _gemini_session({"role": "assistant", "content": [_call("c2", "other")]})
+    assert any(loss.what == "tool name" for loss in _general(renamed)[1])
+    assert _encoded(renamed) is None
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {**_call("c1"), "provider_metadata": {"anthropic": {"x": 1}}},
+        {**_call("c1"), "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "a", "provider_metadata": {"anthropic": {"x": 1}}},
+    ],
+)
+def test_a_part_with_this_providers_bag_or_a_cache_marker_is_left_to_the_general_encoder(part: dict[str, Any]) -> None:
+    request = _gemini_session()
+    request["messages"][1]["content"].append(part)
+    assert _encoded(request) is None
+
+
+def test_a_result_name_no_call_gives_is_left_to_the_general_encoder() -> None:
+    request = _gemini_session()
+    request["messages"][2]["content"][1]["name"] = "write"
+    assert _encoded(request) is None

@@ -126,3 +126,33 @@ def test_one_pass_makes_up_call_ids_and_pairs_results_by_position_as_the_general
         "gemini_call_1_1",
     ]
     assert decoded["messages"][3]["provider_metadata"] == {"gemini": {"_joined": True}}
+
+
+ARGUMENT_TEXTS = [
+    '{"path":"a","n":1,"ok":true,"none":null}',
+    '{"big":123456789012345678901234567890}',
+    '{"f":1.5}',
+    '{"f":1e400}',
+    '{"deep":{"f":-1e999}}',
+    '{"list":[1,2]}',
+    '{"a":1,"a":2}',
+    "",
+    "   ",
+    "[1]",
+    '"text"',
+    "{",
+    '{"n":NaN}',
+    '{"s":"\\ud800"}',
+    '{"s":"\ud800"}',
+]
+
+
+def test_arguments_read_in_one_step_are_what_parsed_object_reads() -> None:
+    """The encode side reads flat argument objects without the general reader's
+    infinity check (issue 25); every text must read as ``results.parsed_object`` reads it."""
+    from chatcodec.providers.gemini.one_pass_encode import _arguments  # pyright: ignore[reportPrivateUsage]
+    from chatcodec.providers.gemini.results import parsed_object
+
+    for text in ARGUMENT_TEXTS:
+        assert _arguments(text) == parsed_object(text), text
+    assert _arguments('{"f":1e400}') is None

@@ -71,6 +71,27 @@ TAKEN: dict[str, dict[str, Any]] = {
         {"role": "user", "content": "go"}, model="gpt-5.3", reasoning={"effort": "high"}
     ),
     "no model": {"messages": [{"role": "user", "content": "go"}]},
+    "a gemini session's bags": _request(
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "reading", "provider_metadata": {"gemini": {"thought": False, "x": 1}}},
+                THINKING,
+                {**_call("c1", name="a.b"), "provider_metadata": {"gemini": {"_unsigned": True, "y": 2}}},
+                {**_call("c2"), "provider_metadata": {"gemini": {"thoughtSignature": "c2ln"}, "anthropic": {"z": 3}}},
+            ],
+            "provider_metadata": {"gemini": {"role": "model", "_joined": True}},
+        },
+        {
+            "role": "tool",
+            "content": [
+                {**_result("c1"), "name": "a.b", "provider_metadata": {"gemini": {"w": 1}}},
+                {**_result("c2"), "name": "read"},
+            ],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "a", "provider_metadata": {"gemini": {"v": 1}}}]},
+    ),
 }
 """Canonical requests the encode side writes itself."""
 
@@ -119,6 +140,30 @@ def test_dropped_thinking_is_reported_with_the_general_encoders_text() -> None:
     assert dropped == [loss for loss in _general(TAKEN["a session"])[1] if loss.what.startswith("thinking part")]
 
 
+def test_other_providers_bags_on_parts_are_reported_in_the_general_encoders_order() -> None:
+    """A Gemini session (issue 25): bags on texts, calls and results are reported after
+    the dropped thinking, a call's before its name rewrite, a result's before its name;
+    a thought signature goes in the call's ``extra_content``, not in a loss."""
+    found = _one_pass(TAKEN["a gemini session's bags"])
+    assert found is not None
+    body, losses = found
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1]", "gemini data ['role']"),
+        ("$.messages[1].content[1]", "thinking part from anthropic"),
+        ("$.messages[1].content[0]", "gemini data ['thought', 'x']"),
+        ("$.messages[1].content[2]", "gemini data ['y']"),
+        ("$.messages[1].content[2].name", "tool name 'a.b'"),
+        ("$.messages[1].content[3]", "anthropic data ['z']"),
+        ("$.messages[2].content[0]", "gemini data ['w']"),
+        ("$.messages[2].content[0].name", "tool name on a result"),
+        ("$.messages[2].content[1].name", "tool name on a result"),
+        ("$.messages[3].content[0]", "gemini data ['v']"),
+    ]
+    calls = json.loads(body)["messages"][1]["tool_calls"]
+    assert "extra_content" not in calls[0]
+    assert calls[1]["extra_content"] == {"google": {"thought_signature": "c2ln"}}
+
+
 def _session(**fields: Any) -> dict[str, Any]:
     return copy.deepcopy({**TAKEN["a session"], **fields})
 
@@ -141,6 +186,18 @@ DECLINED: dict[str, dict[str, Any]] = {
     "a thinking budget": _session(reasoning={"enabled": True, "budget_tokens": 10}),
     "a metadata number": _session(metadata={"n": 1}),
     "an image detail": _request({"role": "user", "content": [{**IMAGE, "detail": "low"}]}),
+    "this provider's bag on a call": _request(
+        {"role": "assistant", "content": [{**_call("c1"), "provider_metadata": {"openai-chat": {"x": 1}}}]}
+    ),
+    "this provider's bag on a text": _request(
+        {"role": "assistant", "content": [{"type": "text", "text": "a", "provider_metadata": {"openai-chat": {}}}]}
+    ),
+    "a cache marker on a call": _request(
+        {"role": "assistant", "content": [{**_call("c1"), "cache_control": {"type": "ephemeral"}}]}
+    ),
+    "this provider's bag on a result": _request(
+        {"role": "tool", "content": [{**_result("c1"), "provider_metadata": {"openai-chat": {"x": 1}}}]}
+    ),
     "a Bedrock service tier": _session(provider_options={"bedrock-converse": {"serviceTier": {"type": "flex"}}}),
 }
 """Requests needing a rule the encode side leaves to the general encoder."""

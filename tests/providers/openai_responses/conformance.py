@@ -117,7 +117,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
       ``enabled=False`` with no effort is effort ``none``;
-    * a penalty of 0 changes nothing: not sent (issue 21).
+    * a penalty of 0 changes nothing: not sent (issue 21);
+    * an input file has one name: a document's title is sent as its ``filename`` when it
+      has none (or the same one), so it reads back as the file name.
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
@@ -200,6 +202,9 @@ def _images(value: Any) -> Any:
         source = value.get("source")
         if isinstance(source, dict) and source.get("type") == "url" and "media_type" not in source:
             cleaned["source"] = chatcodec.compat.source_from_url(source["url"])
+    if value.get("type") == "document" and cleaned.get("title") is not None:
+        if cleaned.get("filename") in (None, cleaned["title"]):
+            cleaned["filename"], cleaned["title"] = cleaned["title"], None
     return cleaned
 
 

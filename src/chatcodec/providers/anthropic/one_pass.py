@@ -6,8 +6,10 @@ The one-pass writing of an Anthropic request from canonical dicts.
 
 It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
 the same losses in the same order, for requests made of the common shapes: text,
-image, tool-use and string tool-result parts with no cache marker or bag of their own,
-thinking from another provider (dropped and reported, as
+image, tool-use and string tool-result parts with no cache marker or bag of their own
+(another provider's bag on a message, text, call or result is reported with
+``KIT.claim``, as the general encoder reports it; a result's tool name that its call
+gives is no loss), thinking from another provider (dropped and reported, as
 :func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
 names Anthropic accepts, and of Anthropic's options only ``api_version``, ``skip_rules``,
 ``model`` and ``max_tokens``. Every wire turn is built as it is
@@ -247,6 +249,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
     user turn, results first; every other message is a turn of its own."""
     turns: list[dict[str, Any]] = []
     open_results: list[dict[str, Any]] | None = None  # the blocks of a turn holding tool results
+    names = _CallNames(messages)
     for index in range(start, len(messages)):
         message = messages[index]
         if len(message) != 2:
@@ -257,7 +260,10 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             if open_results is None:
                 open_results = []
                 turns.append({"role": "user", "content": open_results})
-            open_results.extend(_results(content))
+            for position, part in enumerate(content):
+                if len(part) != 3:
+                    _check_result(part, index, position, losses, names)
+                open_results.append(_result(part))
         elif role == "user":
             if open_results is not None:
                 open_results.extend(_user_blocks(content))
@@ -267,7 +273,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
                 turns.append(message)
         elif role == "assistant":
             open_results = None
-            message["content"] = _assistant_content(content, index, losses)
+            message["content"] = _assistant_content(content, index, losses, names)
             turns.append(message)
         else:
             raise _DeclinedError  # a system message mid-conversation, a text message
@@ -292,20 +298,64 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
     return part
 
 
-def _results(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A tool message's results, each with its id as sent (one call per message)."""
-    for part in content:
-        result = part["content"]
-        if len(part) != 3 or not (isinstance(result, str) or all(map(_plain_text, result))):
-            raise _DeclinedError
-        part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
-    return content
+def _result(part: dict[str, Any]) -> dict[str, Any]:
+    result = part.get("content")
+    if result is None or not (isinstance(result, str) or all(map(_plain_text, result))):
+        raise _DeclinedError
+    part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
+    return part
 
 
 def _plain_text(part: dict[str, Any]) -> bool:
     """A text part of a tool result that reads the same on the wire (Bedrock and Gemini
     results hold their text so): an empty or blank one has rules of its own."""
     return len(part) == 2 and part["type"] == "text" and not part["text"].isspace() and bool(part["text"])
+
+
+_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "name", "provider_metadata"})
+
+
+def _check_result(part: dict[str, Any], index: int, position: int, losses: LossRecorder, names: _CallNames) -> None:
+    """A result with a tool name or another provider's bag, as ``parts._encode_tool_result``
+    writes it: the bag reported (``KIT.claim``) and left out, the name left out without a
+    loss when its call names the same tool; an error flag, a cache marker, this provider's
+    own bag or a name no call gives (a loss): the general path."""
+    if not part.keys() <= _RESULT_KEYS:
+        raise _DeclinedError
+    if "provider_metadata" in part and KIT.claim(
+        losses, part.pop("provider_metadata"), ("messages", index, "content", position)
+    ):
+        raise _DeclinedError
+    name = part.pop("name", None)
+    if name is not None and names.lookup(part["tool_use_id"], index) != name:
+        raise _DeclinedError
+
+
+class _CallNames:
+    """Tool names by call id over the whole request, as ``request._names`` gives them to
+    a result that names its tool (the last call of an id wins): recorded as the calls are
+    written, and the messages after the first result with a name read once, then."""
+
+    __slots__ = ("complete", "messages", "names")
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        self.messages = messages
+        self.names: dict[str, str] = {}
+        self.complete = False
+
+    def record(self, call_id: str, name: str) -> None:
+        if not self.complete:
+            self.names[call_id] = name
+
+    def lookup(self, call_id: str, index: int) -> str | None:
+        """The name of the last call ``call_id`` for a result in message ``index``."""
+        if not self.complete:
+            self.complete = True  # the later calls are read now: recording them again would undo "last wins"
+            for message in self.messages[index + 1 :]:
+                content = message["content"]
+                if message["role"] == "assistant" and not isinstance(content, str):
+                    self.names.update((part["id"], part["name"]) for part in content if part["type"] == "tool_use")
+        return self.names.get(call_id)
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -337,7 +387,7 @@ def _same_source(source: dict[str, Any]) -> bool:
     return (kind == "base64" and len(source) == 3) or (kind == "url" and len(source) == 2)
 
 
-def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> Any:
+def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder, names: _CallNames) -> Any:
     if isinstance(content, str):
         if not content.strip():
             raise _DeclinedError
@@ -347,22 +397,57 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
     blocks: list[dict[str, Any]] = []
     for position, part in enumerate(content):
         kind = part["type"]
-        if kind == "tool_use" and len(part) == 4:  # inline: the usual part of an agent's turn
-            name = part["name"]
-            if not _VALID_NAME(name):
-                name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
-            arguments = part["arguments"]
-            parsed, exact = arguments_object(arguments)
-            if not exact or type(parsed) is not dict:  # the path only when a rule fires
-                parsed = input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
-            blocks.append({"type": "tool_use", "id": _SANITIZE(part["id"]), "name": name, "input": parsed})
-        elif kind == "text" and len(part) == 2:
+        if kind == "tool_use":
+            if len(part) != 4:
+                _claim_part(part, _BAGGED_CALL_KEYS, index, position, losses)
+            blocks.append(_tool_use(part, index, position, losses, names))
+        elif kind == "text":
+            if len(part) != 2:
+                _claim_part(part, _BAGGED_TEXT_KEYS, index, position, losses)
             blocks.append(_text(part))
         elif kind == "thinking":
             _drop_thinking(part, index, position, losses)
         else:
             raise _DeclinedError
     return blocks
+
+
+_BAGGED_CALL_KEYS = frozenset({"type", "id", "name", "arguments", "provider_metadata"})
+_BAGGED_TEXT_KEYS = frozenset({"type", "text", "provider_metadata"})
+
+
+def _claim_part(part: dict[str, Any], keys: frozenset[str], index: int, position: int, losses: LossRecorder) -> None:
+    """Another provider's bag on a part (of ``keys`` at most, its required ones present),
+    reported as ``parts._bag`` reports it (``KIT.claim``) and left out of the block; a
+    cache marker, this provider's own bag or a key missing: the general path."""
+    if len(part) != len(keys) or not part.keys() <= keys:
+        raise _DeclinedError
+    if KIT.claim(losses, part.pop("provider_metadata"), ("messages", index, "content", position)):
+        raise _DeclinedError
+
+
+def _tool_use(
+    part: dict[str, Any], index: int, position: int, losses: LossRecorder, names: _CallNames
+) -> dict[str, Any]:
+    name = part["name"]
+    names.record(part["id"], name)
+    if not _VALID_NAME(name):
+        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+    return {
+        "type": "tool_use",
+        "id": _SANITIZE(part["id"]),
+        "name": name,
+        "input": _input(part["arguments"], index, position, losses),
+    }
+
+
+def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
+    """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
+    whose path is built only when the text is not a plain, exact object."""
+    parsed, exact = arguments_object(arguments)
+    if exact and type(parsed) is dict:
+        return parsed
+    return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:

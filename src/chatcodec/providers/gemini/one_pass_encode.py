@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic_core import from_json
+
+from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.gemini.media import file_mime_type, is_base64, media_kind
@@ -312,7 +315,7 @@ class _Contents:
         if not call_id or call_id in self.names:
             raise _DeclinedError  # an empty id is reported; a repeated one names its results twice
         self.names[call_id] = name
-        args = parsed_object(part["arguments"])
+        args = _arguments(part["arguments"])
         if args is None:
             raise _DeclinedError  # reported by the general encoder
         if not _VALID_NAME(name):
@@ -337,6 +340,22 @@ class _Contents:
 
 
 _RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error", "name", "provider_metadata"})
+
+_FLAT = frozenset({str, int, bool, type(None)})
+
+
+def _arguments(text: str) -> dict[str, Any] | None:
+    """``results.parsed_object(text)``, with its usual case read in one step: an object
+    of strings, integers, booleans and nulls holds no float, so none that overflowed to
+    infinity, which ``payloads.loads`` writes the value back to look for. Anything else
+    (a float, nesting, text pydantic-core refuses, empty text) goes through it."""
+    try:
+        parsed: object = from_json(text, allow_inf_nan=False)
+    except (ValueError, TypeError):
+        return parsed_object(text)
+    if is_dict(parsed) and type(parsed) is dict and _FLAT.issuperset(map(type, parsed.values())):
+        return parsed
+    return parsed_object(text)
 
 
 def _sign(

@@ -4,8 +4,10 @@ a provider that takes an object, with whether writing it back says exactly what 
 from __future__ import annotations
 
 import json
+import json.encoder as json_encoder
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -16,10 +18,45 @@ from chatcodec._narrow import is_dict, is_list
 _COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
+def _c_encoder() -> Callable[[object, int], Any] | None:
+    """The C encoder ``_COMPACT_JSON.encode`` makes on every call, made once.
+
+    ``JSONEncoder.encode`` builds a new ``c_make_encoder`` per call (with a new dict of
+    markers for its circular-reference check), about a quarter of an
+    anthropic -> openai-chat conversion on the one-pass path (issue 25). This one has no
+    markers (shared, they would be left behind by an error and could be read by another
+    thread): the values given are JSON trees, and a cycle, which ends in a
+    ``RecursionError`` here, is written again by ``_COMPACT_JSON`` for its own error.
+    ``None`` where the C encoder is missing or takes other arguments (another Python)."""
+    try:
+        from _json import make_encoder
+    except ImportError:  # pragma: no cover - CPython has it
+        return None
+    try:
+        return make_encoder(
+            None, _COMPACT_JSON.default, json_encoder.encode_basestring, None, ":", ",", False, False, True
+        )
+    except TypeError:  # pragma: no cover - another signature: JSONEncoder.encode, as before
+        return None
+
+
+_ENCODE = _c_encoder()
+_ENCODE_STRING = json_encoder.encode_basestring
+
+
 def compact_json(value: object) -> str:
     """``value`` as compact JSON text, non-ASCII kept: the argument text for a tool call
-    whose wire gives its arguments as a JSON value (parsing it back gives the same value)."""
-    return _COMPACT_JSON.encode(value)
+    whose wire gives its arguments as a JSON value (parsing it back gives the same value).
+
+    Byte for byte ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``."""
+    if isinstance(value, str):
+        return _ENCODE_STRING(value)  # as JSONEncoder.encode writes a lone string
+    if _ENCODE is None:
+        return _COMPACT_JSON.encode(value)
+    try:
+        return "".join(_ENCODE(value, 0))
+    except RecursionError:
+        return _COMPACT_JSON.encode(value)  # a cycle: its ValueError; or as deep: the same RecursionError
 
 
 class _Reading:

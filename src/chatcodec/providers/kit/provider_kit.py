@@ -61,6 +61,7 @@ class ProviderKit:
         """This provider's markers that carry meaning, each with why: another provider
         that drops one reports it as lost (see the module docstring)."""
         _KITS[name] = self
+        _PLANS.clear()
 
     def own(self, metadata: ProviderMetadata | None) -> dict[str, Any]:
         """A copy of what this provider kept on an object when it decoded it, or ``{}``."""
@@ -85,18 +86,24 @@ class ProviderKit:
         for name, bag in metadata.items():
             if name == self.name:
                 continue
-            keys = sorted(wire_key(key) for key in bag if not is_marker(key))
-            if keys:
-                losses.add(at, f"{name} data {keys}", f"{self.name} has no field for it", _bag_kind(at))
-            if any(is_marker(key) for key in bag):
-                self._report_meaningful(losses, name, bag, at)
+            plan = _PLANS.get((name, *bag))
+            if plan is None:
+                plan = _plan(name, bag)
+            what, meaningful = plan
+            if what is not None:
+                losses.add(at, what, f"{self.name} has no field for it", _bag_kind(at))
+            if meaningful:
+                self._report_meaningful(losses, name, bag, meaningful, at)
 
-    def _report_meaningful(self, losses: LossRecorder, name: str, bag: Mapping[str, Any], at: Steps) -> None:
-        """Report the markers of ``name``'s bag that ``name`` declared meaningful, with the
-        value they held. One set to ``null`` records that there was nothing to spell
-        (Gemini's ``_schema_key: null``: a declaration without a schema), so it is not reported."""
+    def _report_meaningful(
+        self, losses: LossRecorder, name: str, bag: Mapping[str, Any], keys: tuple[str, ...], at: Steps
+    ) -> None:
+        """Report the markers ``keys`` of ``name``'s bag, which ``name`` declared
+        meaningful, with the value they held. One set to ``null`` records that there was
+        nothing to spell (Gemini's ``_schema_key: null``: a declaration without a schema),
+        so it is not reported."""
         declared = meaningful_markers(name)
-        for key in sorted(declared.keys() & bag.keys()):
+        for key in keys:
             value = bag[key]
             if value is None:
                 continue
@@ -133,6 +140,27 @@ TOOL_ORDER: Mapping[str, str] = {
 }
 """The ``_tool_order`` marker of the wires that list server and client tools in one list
 (Anthropic, Bedrock Converse, Responses): meaningful, declared the same way by each."""
+
+
+_PLANS: dict[tuple[str, ...], tuple[str | None, tuple[str, ...]]] = {}
+"""What another provider's bag of given keys reports, by its provider and keys in order:
+the loss for its wire fields (``None`` when it has none) and its meaningful markers.
+Worked out once per shape (an agent session repeats a few, on every call and result:
+issue 25); cleared when a kit is made, whose declarations may change the answer."""
+_MAX_PLANS = 4096
+"""Bags whose keys vary without end (unknown fields of every kind) do not grow it past this."""
+
+
+def _plan(name: str, bag: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    keys = sorted(wire_key(key) for key in bag if not is_marker(key))
+    what = f"{name} data {keys}" if keys else None
+    meaningful: tuple[str, ...] = ()
+    if any(is_marker(key) for key in bag):
+        meaningful = tuple(sorted(meaningful_markers(name).keys() & bag.keys()))
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    plan = _PLANS[(name, *bag)] = (what, meaningful)
+    return plan
 
 
 def _bag_kind(at: Steps) -> LossKind:

@@ -178,9 +178,15 @@ def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, n
     if result.is_error:
         losses.add((*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)")
     if result.name is not None and not named:
-        losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
+        report_result_name(losses, at)
     if named and result.cache_control is not None:
         losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint", "setting")
+
+
+def report_result_name(losses: LossRecorder, at: Steps) -> None:
+    """A result's tool name, which a ``tool`` message has no field for (Gemini names every
+    result; the one-pass encoder reports it with this function too)."""
+    losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
 
 
 def _result_content(

@@ -8,8 +8,11 @@ URLs), assistant messages of text, tool calls and thinking from another provider
 it without the ``reasoning_field`` option), tool messages whose results are text, function
 tools, a ``tool_choice``, the same-name settings, ``stop``, string ``metadata`` and a
 ``reasoning`` effort; of this encoder's options only ``api_version``, ``skip_rules`` and
-``model``. Other providers' bags (another decoder's markers and unknown fields) are
-reported by the kit's own ``report_foreign``, as the general encoder reports them.
+``model``. Other providers' bags (another decoder's markers and unknown fields) on the
+request, a message, a text part, a tool call or a result are reported by the kit's own
+``report_foreign``, as the general encoder reports them and in its order, except a Gemini
+thought signature on a call, written as ``extra_content`` (``thought_signatures``); a
+result's tool name is reported with ``messages.report_result_name``.
 
 Each wire message is written as its canonical message is read, with no per-message
 object and no loss path unless a rule fires; the target rules of this provider
@@ -36,6 +39,7 @@ from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_op
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.rules import RULES
+from chatcodec.providers.openai_chat.thought_signatures import split_signature, write_signature
 from chatcodec.providers.target_rules import apply_target_rules
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
@@ -235,24 +239,39 @@ def _user_part(part: dict[str, Any]) -> dict[str, Any]:
 def _assistant(message: dict[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
     """As ``assistant.encode_assistant`` writes text, tool calls and another provider's
     thinking (dropped): ``content`` a string when one text goes with tool calls or
-    ``null`` when none, else a list of text parts."""
+    ``null`` when none, else a list of text parts.
+
+    The losses come in the general encoder's order: thinking dropped as the parts are laid
+    out, then other providers' bags on the texts, then each call's."""
     content = message["content"]
     if type(content) is str:
         return message
     texts: list[dict[str, Any]] = []
-    calls: list[dict[str, Any]] = []
+    calls: list[int] = []
+    bagged = False
     for position, part in enumerate(content):
         kind = part["type"]
-        if kind == "text" and len(part) == 2:
+        if kind == "text":
             if calls:
                 raise _DeclinedError  # text after a call: OpenAI's order, with a loss
+            if len(part) != 2:
+                bagged = _foreign_bag(part, _TEXT_KEYS)
             texts.append(part)
         elif kind == "tool_use":
-            calls.append(_call(part, index, position, losses))
+            calls.append(position)
         elif kind == "thinking" and part.get("provider") != PROVIDER:
             _drop_thinking(part, index, position, losses)
         else:
             raise _DeclinedError
+    if bagged:
+        _report_text_bags(content, index, losses)
+    return _assistant_wire(content, texts, calls, index, losses)
+
+
+def _assistant_wire(
+    content: list[dict[str, Any]], texts: list[dict[str, Any]], calls: list[int], index: int, losses: LossRecorder
+) -> dict[str, Any]:
+    """The wire message of an assistant's texts and the calls at ``calls`` in ``content``."""
     wire: dict[str, Any] = {"role": "assistant"}
     if not texts:
         if content and not calls:
@@ -263,8 +282,28 @@ def _assistant(message: dict[str, Any], index: int, losses: LossRecorder) -> dic
     else:
         wire["content"] = texts
     if calls:
-        wire["tool_calls"] = calls
+        wire["tool_calls"] = [_call(content[position], index, position, losses) for position in calls]
     return wire
+
+
+_TEXT_KEYS = frozenset({"type", "text", "provider_metadata"})
+
+
+def _foreign_bag(part: dict[str, Any], keys: frozenset[str]) -> bool:
+    """Whether ``part`` (of ``keys`` at most) holds only other providers' bags, which the
+    general encoder reports and drops; anything else (a cache marker, this provider's own
+    bag): the general path."""
+    if not part.keys() <= keys or PROVIDER in part.get("provider_metadata", (PROVIDER,)):
+        raise _DeclinedError
+    return True
+
+
+def _report_text_bags(content: list[dict[str, Any]], index: int, losses: LossRecorder) -> None:
+    """Other providers' bags on text parts, reported as ``assistant._report_foreign_texts``
+    (or ``_encode_item``) reports them, and left out of the wire part."""
+    for position, part in enumerate(content):
+        if part["type"] == "text" and "provider_metadata" in part:
+            _REPORT_FOREIGN(losses, part.pop("provider_metadata"), ("messages", index, "content", position))
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
@@ -283,20 +322,33 @@ def _drop_loss() -> Callable[[str | None, LossRecorder, Steps], None]:
 
 
 def _call(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
-    """As ``assistant._encode_call`` writes a call with no bag or cache marker."""
+    """As ``assistant._encode_call`` writes a call with no cache marker or bag of this
+    provider's: another provider's bag is reported, less a Gemini thought signature, which
+    goes in ``extra_content`` (``thought_signatures``)."""
     if (len(part) != 4 or "arguments" not in part) and not part.keys() <= _CALL_KEYS:
-        raise _DeclinedError
+        _foreign_bag(part, _BAGGED_CALL_KEYS)
+    steps: Steps | None = None
+    signature = None
+    metadata = part.get("provider_metadata")
+    if metadata is not None:
+        signature, foreign = split_signature(metadata)
+        steps = ("messages", index, "content", position)
+        _REPORT_FOREIGN(losses, foreign, steps)
     name = part["name"]
     if not _VALID_NAME(name):
-        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+        name = tool_name(name, losses, steps or ("messages", index, "content", position), PROVIDER)
     arguments = part.get("arguments", "")
     if not arguments.strip():
         arguments = "{}"  # OpenAI (and servers that parse it) reject "" (issue 10 item 5)
-    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": arguments}}
+    call = {"id": part["id"], "type": "function", "function": {"name": name, "arguments": arguments}}
+    if signature is not None:
+        write_signature(call, signature)
+    return call
 
 
 _CALL_KEYS = frozenset({"type", "id", "name", "arguments"})
-_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error", "provider_metadata"})
+_BAGGED_CALL_KEYS = _CALL_KEYS | {"provider_metadata"}
+_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error", "name", "provider_metadata"})
 
 
 def _results(results: list[dict[str, Any]], index: int, losses: LossRecorder) -> list[dict[str, Any]]:
@@ -316,12 +368,24 @@ def _results(results: list[dict[str, Any]], index: int, losses: LossRecorder) ->
 
 
 def _check_result(result: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
-    """A result with keys beyond the plain three: another provider's bag is reported;
-    an error flag, a name, a cache marker or this provider's own bag: the general path."""
+    """A result with keys beyond the plain three: another provider's bag and a tool name
+    are reported (in ``messages._encode_result``'s order); an error flag, a cache marker
+    or this provider's own bag: the general path."""
     if not result.keys() <= _RESULT_KEYS or result.get("is_error"):
         raise _DeclinedError
+    at = ("messages", index, "content", position)
     metadata = result.get("provider_metadata")
     if metadata is not None:
         if PROVIDER in metadata:
             raise _DeclinedError
-        _REPORT_FOREIGN(losses, metadata, ("messages", index, "content", position))
+        _REPORT_FOREIGN(losses, metadata, at)
+    if result.get("name") is not None:
+        _result_name_loss()(losses, at)
+
+
+@cache
+def _result_name_loss() -> Callable[[LossRecorder, Steps], None]:
+    """``messages.report_result_name``, imported on first need, as ``_drop_loss`` is."""
+    from chatcodec.providers.openai_chat.messages import report_result_name
+
+    return report_result_name

@@ -13,10 +13,12 @@ the openai-chat bag, as every unmapped field does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._base import ProviderMetadata
 from chatcodec._narrow import as_dict
+
+if TYPE_CHECKING:  # annotations only: the one-pass encoder imports this module, and no canonical model
+    from chatcodec._base import ProviderMetadata
 
 GEMINI = "gemini"
 GEMINI_KEY = "thoughtSignature"
