@@ -27,9 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec.compat import data_url, source_from_url
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.losses import LossKind, LossRecorder, Steps
 from chatcodec.providers.kit import tool_name
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
+from chatcodec.providers.kit.provider_kit import meaningful_markers
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_responses.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_responses.plain_rules import (
@@ -41,7 +42,7 @@ from chatcodec.providers.openai_responses.plain_rules import (
     unsent_setting,
     unsent_stop,
 )
-from chatcodec.providers.openai_responses.rules import RULES
+from chatcodec.providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_CALL_ID, RULES
 from chatcodec.providers.target_rules import apply_target_rules
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
@@ -96,22 +97,25 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
         PROVIDER, losses, model=request.get("model"), options=read_options(own, OPTIONS), rules=RULES
     )
     try:
-        wire = _encode(request, context, losses)
+        wire, long_ids = _encode(request, context, losses)
     except _DeclinedError:
         return None
-    apply_target_rules(wire, context)
+    # last, as ProviderCodec.encode_request applies them; the call id rule walks every
+    # item, so it runs only when this pass wrote a call id long enough for it to change
+    apply_target_rules(wire, context, holds=(LONG_CALL_ID,) if long_ids else ())
     return wire
 
 
-def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorder) -> dict[str, Any]:
-    """As ``request.encode_request`` writes the body, field by field in its order."""
+def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorder) -> tuple[dict[str, Any], bool]:
+    """As ``request.encode_request`` writes the body, field by field in its order; and
+    whether a ``call_id`` is over the API's limit."""
     wire: dict[str, Any] = {}
     model = request.get("model")
     if model is None:
         model = context.option("model")
     if model is not None:
         wire["model"] = model
-    wire["input"] = _items(request["messages"], losses)
+    wire["input"], long_ids = _items(request["messages"], losses)
     if request.get("max_tokens") is not None:
         wire["max_output_tokens"] = request["max_tokens"]
     for key in _SAMPLING:
@@ -126,33 +130,34 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
         unsent_stop(losses)
     _tools(request, wire, losses)
     _settings(request, wire)
-    return wire
+    return wire, long_ids
 
 
-def _items(messages: list[dict[str, Any]], losses: LossRecorder) -> list[dict[str, Any]]:
-    """The ``input`` items, message by message (``messages.encode_messages``)."""
+def _items(messages: list[dict[str, Any]], losses: LossRecorder) -> tuple[list[dict[str, Any]], bool]:
+    """The ``input`` items, message by message (``messages.encode_messages``), and whether
+    a ``call_id`` is over the API's limit."""
     items: list[dict[str, Any]] = []
     append = items.append
+    long_ids = False
     for index, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
         if len(message) != 2:
             _message_fields(message, index, losses)
         if role == "tool":
-            for position, result in enumerate(content):
-                append(_result(result, index, position, losses))
+            long_ids = _results(content, index, items, losses) or long_ids
         elif role == "assistant":
             if type(content) is str:
                 append({"role": "assistant", "content": content})
             else:
-                _assistant(content, index, items, losses)
+                long_ids = _assistant(content, index, items, losses) or long_ids
         elif role in _INPUT_ROLES:
             if type(content) is not str:
                 content = _input_parts(content, ("messages", index), losses)
             append({"role": role, "content": content})
         else:
             raise _DeclinedError  # a text message
-    return items
+    return items, long_ids
 
 
 def _message_fields(message: dict[str, Any], index: int, losses: LossRecorder) -> None:
@@ -170,7 +175,46 @@ def _claim_foreign(metadata: dict[str, Any] | None, at: Steps, losses: LossRecor
     if metadata:
         if metadata.get(PROVIDER):
             raise _DeclinedError
-        KIT.report_foreign(losses, metadata, at)
+        if len(metadata) == 1:
+            _report_foreign_bag(metadata, at, losses)
+        else:
+            KIT.report_foreign(losses, metadata, at)
+
+
+class _Captured(LossRecorder):
+    """A recorder keeping what, why and kind of each loss, for :data:`_FOREIGN_REPORTS`."""
+
+    __slots__ = ("captured",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.captured: list[tuple[str, str, LossKind]] = []
+
+    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        self.captured.append((what, why, kind))
+
+
+_FOREIGN_REPORTS: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, LossKind], ...]] = {}
+"""What ``KIT.report_foreign`` reports for one other provider's bag on a message or a
+part, by provider and keys: with no marker that provider declared meaningful (whose value
+is in the text), that is all the report depends on. A session repeats a few such bags on
+every turn (openai-chat's ``reasoning_content`` field on each thinking part)."""
+_FOREIGN_REPORTS_LIMIT = 256
+
+
+def _report_foreign_bag(metadata: dict[str, Any], at: Steps, losses: LossRecorder) -> None:
+    """``KIT.report_foreign`` for a message's or a part's one bag, its report remembered."""
+    ((name, bag),) = metadata.items()
+    key = (name, tuple(bag))
+    reports = _FOREIGN_REPORTS.get(key)
+    if reports is None:
+        captured = _Captured()
+        KIT.report_foreign(captured, metadata, at)
+        reports = tuple(captured.captured)
+        if len(_FOREIGN_REPORTS) < _FOREIGN_REPORTS_LIMIT and meaningful_markers(name).keys().isdisjoint(bag):
+            _FOREIGN_REPORTS[key] = reports
+    for what, why, kind in reports:
+        losses.add(at, what, why, kind)
 
 
 def _bare(part: dict[str, Any], at: Steps, losses: LossRecorder) -> None:
@@ -215,6 +259,22 @@ def _image(part: dict[str, Any], at: Steps, losses: LossRecorder) -> dict[str, A
     return {"image_url": url, "type": "input_image", "detail": "auto" if detail is None else detail}
 
 
+def _results(content: list[dict[str, Any]], index: int, items: list[dict[str, Any]], losses: LossRecorder) -> bool:
+    """A ``function_call_output`` item per result (``messages._encode_tool_message``), a
+    result of exactly its own fields written inline; whether a call id is over the limit."""
+    long_ids = False
+    for position, result in enumerate(content):
+        call_id = result["tool_use_id"]
+        output = result["content"]
+        if len(result) == 3 and type(output) is str:
+            items.append({"type": "function_call_output", "call_id": call_id, "output": output})
+        else:
+            items.append(_result(result, index, position, losses))
+        if len(call_id) > CALL_ID_MAX_LENGTH:
+            long_ids = True
+    return long_ids
+
+
 def _result(result: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
     """A ``function_call_output`` item (``messages.encode_result``)."""
     if len(result) != 3:
@@ -231,12 +291,15 @@ def _result(result: dict[str, Any], index: int, position: int, losses: LossRecor
     return item
 
 
-def _assistant(content: list[dict[str, Any]], index: int, items: list[dict[str, Any]], losses: LossRecorder) -> None:
+def _assistant(content: list[dict[str, Any]], index: int, items: list[dict[str, Any]], losses: LossRecorder) -> bool:
     """An assistant turn's items (``items.encode_assistant``): each text a plain message
-    item, each call a ``function_call`` item; reasoning not OpenAI's is dropped, reported."""
+    item, each call a ``function_call`` item (one of exactly its own fields, a valid name
+    and object arguments written inline); reasoning not OpenAI's is dropped, reported.
+    Gives whether a call id is over the limit."""
     if not content:
         raise _DeclinedError  # "empty assistant turn": a loss
     after_text = False  # whether this turn's last item is a text message
+    long_ids = False
     for position, part in enumerate(content):
         kind = part["type"]
         if kind == "text":
@@ -247,12 +310,18 @@ def _assistant(content: list[dict[str, Any]], index: int, items: list[dict[str, 
             items.append({"role": "assistant", "content": part["text"]})
             after_text = True
         elif kind == "tool_use":
-            items.append(_call(part, index, position, losses))
+            call_id, name, arguments = part["id"], part["name"], part["arguments"]
+            if len(part) == 4 and _VALID_NAME(name) and arguments[:1] == "{":
+                items.append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
+            else:
+                items.append(_call(part, index, position, losses))
+            long_ids = long_ids or len(call_id) > CALL_ID_MAX_LENGTH
             after_text = False
         elif kind == "thinking":
             _drop_thinking(part, index, position, losses)
         else:
             raise _DeclinedError  # refusals, media, opaque items
+    return long_ids
 
 
 def _call(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
