@@ -51,7 +51,12 @@ def has_one_pass(source: str, target: str) -> bool:
 
 
 def convert_request(
-    payload: object, source: str, target: str, options: Mapping[str, Any] | None = None
+    payload: object,
+    source: str,
+    target: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    update: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], LossRecorder] | None:
     """The ``target`` request for a ``source`` request and the losses recorded, or
     ``None`` when the general path must convert it.
@@ -59,7 +64,9 @@ def convert_request(
     ``options`` (the target encoder's) go where the general path puts them
     (``api.with_options``): into the decoded request's ``provider_options[target]``,
     under their markers; the target's side reads those it understands there and declines
-    a request carrying any other."""
+    a request carrying any other. ``update`` sets top-level canonical fields between the
+    two sides, as ``ChatRequest.model_copy(update=...)`` does on the general path (the
+    proxy's model mapping and stream flag); ``None`` leaves a field unset."""
     decoder = _side(source, "decode_request")
     encoder = _side(target, "encode_request")
     if decoder is None or encoder is None:
@@ -69,6 +76,8 @@ def convert_request(
         canonical = cast(_Decoder, decoder).decode_request(payload)
         if canonical is None:
             return None
+        if update:
+            _put_fields(canonical, update)
         if options:
             _put_options(canonical, target, options)
         encoded = cast(_Encoder, encoder).encode_request(canonical, recorder)
@@ -83,3 +92,13 @@ def _put_options(request: dict[str, Any], target: str, options: Mapping[str, Any
     provider_options = dict(request.get("provider_options") or {})
     provider_options[target] = {**(provider_options.get(target) or {}), **marked_options(options)}
     request["provider_options"] = provider_options
+
+
+def _put_fields(request: dict[str, Any], update: Mapping[str, Any]) -> None:
+    """``update`` over the request's top-level fields; a ``None`` removes the field (an
+    unset field reads as ``None`` on both sides)."""
+    for key, value in update.items():
+        if value is None:
+            request.pop(key, None)
+        else:
+            request[key] = value

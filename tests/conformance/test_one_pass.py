@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 import chatcodec
 from chatcodec import one_pass
 from chatcodec.registry import get_one_pass
-from chatcodec.testing import chat_requests
 from conformance.mutations import mutated
+from conformance.one_pass_requests import REQUESTS
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 
 PAIRS = [
@@ -39,7 +39,6 @@ PAIRS = [
 PAIR_IDS = [f"{source}->{target}" for source, target in PAIRS]
 
 Outcome = tuple[Any, ...]
-PartT = TypeVar("PartT", bound=chatcodec.ChatRequest | chatcodec.ToolDefinition | Any)
 
 
 def _outcome(call: Callable[[list[chatcodec.Loss]], dict[str, Any]]) -> Outcome:
@@ -112,32 +111,6 @@ def _writable(value: object) -> bool:
 GENERATED = settings(
     max_examples=max(40, settings.default.max_examples), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-
-
-def _bare(part: PartT) -> PartT:
-    return part.model_copy(update={"cache_control": None, "provider_metadata": None})
-
-
-def _bare_message(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
-    content = message.content if isinstance(message.content, str) else [_bare(part) for part in message.content]
-    update = {"cache_control": None, "provider_metadata": None, "name": None, "content": content}
-    return message.model_copy(update=update)
-
-
-def _bare_request(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
-    """The request with no cache marker, bag or name anywhere: the shapes agent sessions
-    are made of, which the one pass writes (generated requests have them rarely)."""
-    update = {
-        "messages": [_bare_message(message) for message in request.messages],
-        "tools": [_bare(tool) for tool in request.tools],
-        "provider_tools": [],
-        "provider_options": None,
-        "cache_control": None,
-    }
-    return request.model_copy(update=update)
-
-
-REQUESTS = st.one_of(chat_requests(), chat_requests().map(_bare_request))
 
 
 @pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
@@ -264,3 +237,25 @@ def test_the_registry_finds_the_one_pass_role_of_each_codec(provider: str) -> No
     """``get_one_pass`` imports a built-in side without its codec (first use, issue 25):
     it must be the module the codec is given as its ``one_pass`` role."""
     assert get_one_pass(provider) is getattr(chatcodec.get_codec(provider), "one_pass", None)
+
+
+UPDATES: list[dict[str, Any]] = [{"model": "mapped-model", "stream": True}, {"model": None, "stream": None}]
+"""Top-level fields a proxy sets between the two sides (its model mapping, its stream flag)."""
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS, ids=PAIR_IDS)
+@pytest.mark.parametrize("update", UPDATES, ids=[json.dumps(update) for update in UPDATES])
+def test_one_pass_equals_the_general_path_with_fields_updated(source: str, target: str, update: dict[str, Any]) -> None:
+    """``one_pass.convert_request(update=...)`` writes what the general path writes for
+    ``decode_request(...).model_copy(update=...)``, as the proxy uses them."""
+    provider = PROVIDER[source]
+    for name in provider.recorded["request"]:
+        payload = provider.load("request", name)
+        converted = one_pass.convert_request(payload, source, target, update=update)
+        one = None if converted is None else json.dumps(converted[0])
+        decoded = chatcodec.decode_request(source, payload).model_copy(update=update)
+        try:
+            general: str | None = json.dumps(chatcodec.encode_request(target, decoded, on_loss="ignore"))
+        except chatcodec.ChatcodecError:
+            general = None  # refused: the one pass must have declined
+        assert one in (None, general)

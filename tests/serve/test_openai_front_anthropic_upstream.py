@@ -3,15 +3,19 @@ official ``openai`` client against a fake Anthropic server replaying recorded tr
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import openai
 import pytest
 
+import chatcodec
+from chatcodec import one_pass
 from providers.anthropic.anthropic_support import assert_valid_request
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
 
@@ -174,3 +178,37 @@ def test_one_json_log_line_per_request_with_losses_and_the_losses_header(
     assert line["losses"] >= 1
     assert any("seed" in summary for summary in line["loss_summary"])
     assert raw.headers["chatcodec-losses"].startswith(f"{line['losses']}; ")
+
+
+def test_the_upstream_body_is_the_general_paths_and_the_common_shapes_take_the_one_pass(
+    fake: FakeUpstream, client: openai.OpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 item 4: the proxy converts a request of the common shapes in one pass, with
+    the model mapped and the body the general path writes (decode, update, encode)."""
+    taken: list[bool] = []
+    convert = one_pass.convert_request
+
+    def spy(*arguments: Any, **settings: Any) -> object:
+        converted = convert(*arguments, **settings)
+        taken.append(converted is not None)
+        return converted
+
+    monkeypatch.setattr(one_pass, "convert_request", spy)
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "x"}'}}
+    payload: dict[str, Any] = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Look it up."},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "found"},
+        ],
+        "tools": [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}],
+        "max_completion_tokens": 300,
+    }
+    client.chat.completions.create(**copy.deepcopy(payload))
+    assert taken == [True]
+    update = {"model": "claude-sonnet-4-6", "stream": None}
+    decoded = chatcodec.decode_request("openai-chat", payload).model_copy(update=update)
+    assert fake.last.body == chatcodec.encode_request("anthropic", decoded, on_loss="ignore")

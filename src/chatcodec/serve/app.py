@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from chatcodec import one_pass
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_response, decode_request, encode_request
 from chatcodec.error_shapes import error_body, read_error
@@ -107,14 +108,9 @@ class Proxy:
     async def _proxy(self, request: Request, record: RequestRecord) -> Response:
         call = await self._read(request)
         record.model, record.stream = call.model, call.stream
-        canonical = self._canonical(call)
-        record.upstream_model = canonical.model
-        losses: list[Loss] = []
-        try:
-            body = encode_request(self.config.upstream, canonical, on_loss="ignore", losses=losses)
-        except ChatcodecError as error:
-            raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
-        record.losses = losses
+        model = self.config.model_map.get(call.model or "", call.model)
+        body, record.losses = self._converted(call, model)
+        record.upstream_model = model
         headers = {name.lower(): value for name, value in request.headers.items()}
         key = upstream_key(
             self.config.upstream, caller_key(self.config.api, headers, request.query_params), self.config.api_key_env
@@ -123,7 +119,7 @@ class Proxy:
             self.config.upstream,
             self.config.upstream_url,
             body,
-            model=canonical.model,
+            model=model,
             stream=call.stream,
             key=key,
             caller_headers=headers,
@@ -146,13 +142,29 @@ class Proxy:
         except FrontError as error:
             raise RefusalError(404, str(error)) from None
 
-    def _canonical(self, call: Call) -> ChatRequest:
+    def _converted(self, call: Call, model: str | None) -> tuple[dict[str, Any], list[Loss]]:
+        """The upstream body and its losses: in one pass when both formats have one and
+        the request is of the common shapes (not under ``--strict``), else decoded,
+        updated and encoded; the same body, losses and refusals either way."""
+        update = {"model": model, "stream": True if call.stream else None}
+        losses: list[Loss] = []
+        if not self.config.strict:
+            converted = one_pass.convert_request(call.payload, self.config.api, self.config.upstream, update=update)
+            if converted is not None:
+                body, recorder = converted
+                recorder.settle("ignore", losses)
+                return body, losses
         try:
             canonical = self._decode(call.payload)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
-        model = self.config.model_map.get(call.model or "", call.model)
-        return canonical.model_copy(update={"model": model, "stream": True if call.stream else None})
+        try:
+            body = encode_request(
+                self.config.upstream, canonical.model_copy(update=update), on_loss="ignore", losses=losses
+            )
+        except ChatcodecError as error:
+            raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
+        return body, losses
 
     async def _plain(self, outgoing: UpstreamCall, record: RequestRecord) -> Response:
         upstream_response = await self._send(outgoing, stream=False)

@@ -205,10 +205,12 @@ def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
 
 def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
     """The top-level ``system``: one message's string as is, else every text in order."""
-    if len(messages) == 1 and isinstance(messages[0]["content"], str):
+    if len(messages) == 1 and len(messages[0]) == 2 and isinstance(messages[0]["content"], str):
         return messages[0]["content"]
     blocks: list[dict[str, Any]] = []
     for message in messages:
+        if len(message) != 2:
+            raise _DeclinedError  # a name, a cache marker or a bag: the general encoder reports it
         content = message["content"]
         if isinstance(content, str):
             blocks.append({"type": "text", "text": content})
