@@ -1,0 +1,198 @@
+"""The Responses one-pass encode side (issue 25) at the rules it writes and the shapes it
+declines: each canonical request dict gives the general encoder's body and losses, and
+the one pass takes (or declines) it as stated, so these cases are not met by declining."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.openai_responses import one_pass
+
+PROVIDER = "openai-responses"
+LONG_ID = "call_" + "x" * 70
+
+
+def _general(canonical: dict[str, Any]) -> tuple[Any, ...]:
+    losses: list[chatcodec.Loss] = []
+    request = chatcodec.ChatRequest.model_validate(canonical)
+    try:
+        body = chatcodec.encode_request(PROVIDER, request, on_loss="ignore", losses=losses)
+    except chatcodec.ChatcodecError as error:
+        return ("error", type(error).__name__, str(error))
+    return ("body", json.dumps(body), losses)
+
+
+def _one_pass(canonical: dict[str, Any]) -> tuple[Any, ...] | None:
+    recorder = LossRecorder()
+    body = one_pass.encode_request(copy.deepcopy(canonical), recorder)
+    if body is None:
+        return None
+    losses: list[chatcodec.Loss] = []
+    recorder.settle("ignore", losses)
+    return ("body", json.dumps(body), losses)
+
+
+def _request(*messages: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {"model": "gpt-5.4", "messages": list(messages), **fields}
+
+
+def _call(call_id: str, name: str = "f", arguments: str = "{}", **fields: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": name, "arguments": arguments, **fields}
+
+
+def _results(call_id: str, content: Any = "ok", **fields: Any) -> dict[str, Any]:
+    result = {"type": "tool_result", "tool_use_id": call_id, "content": content, **fields}
+    return {"role": "tool", "content": [result]}
+
+
+def _thinking(**fields: Any) -> dict[str, Any]:
+    return {"type": "thinking", "text": "hmm", **fields}
+
+
+USER = {"role": "user", "content": "q"}
+CHAT_FIELD = {"openai-chat": {"field": "reasoning_content"}}
+
+TAKEN: dict[str, dict[str, Any]] = {
+    "a call id over 64 characters, hashed by the target rule": _request(
+        USER, {"role": "assistant", "content": [_call(LONG_ID)]}, _results(LONG_ID)
+    ),
+    "a long call id left as it is when the rule is skipped": _request(
+        USER,
+        {"role": "assistant", "content": [_call(LONG_ID)]},
+        _results(LONG_ID),
+        provider_options={PROVIDER: {"_skip_rules": ["call_id_length"]}},
+    ),
+    "two texts in one turn": _request(
+        USER, {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    ),
+    "blank arguments": _request(USER, {"role": "assistant", "content": [_call("c1", arguments=" ")]}, _results("c1")),
+    "tool names to rewrite": _request(
+        USER,
+        {"role": "assistant", "content": [_call("c1", name="a.b")]},
+        _results("c1"),
+        tools=[{"name": "a.b", "parameters": {"type": "object"}}],
+        tool_choice={"type": "tool", "name": "a.b"},
+    ),
+    "another provider's bags, repeated and with a meaningful marker": _request(
+        USER,
+        {
+            "role": "assistant",
+            "content": [
+                _thinking(provider="openai-chat", provider_metadata=CHAT_FIELD),
+                _call("c1"),
+                _thinking(provider_metadata=CHAT_FIELD),
+                _call("c2", provider_metadata={"openai-chat": {"_cache": "a"}}),
+                _call("c3", provider_metadata={"openai-chat": {"_cache": "b"}}),
+            ],
+            "provider_metadata": {"openai-chat": {"_content": "absent", "x": 1}},
+        },
+        _results("c1"),
+        _results("c2"),
+        provider_options={"openai-chat": {"n": 2, "_max_tokens_key": "max_tokens"}},
+    ),
+    "signed reasoning from Claude": _request(
+        USER, {"role": "assistant", "content": [_thinking(provider="anthropic", signature="s"), _call("c1")]}
+    ),
+    "settings Responses has no field for, and metadata that is not text": _request(
+        USER,
+        stop=["x"],
+        seed=1,
+        top_k=3,
+        frequency_penalty=0,
+        presence_penalty=0.5,
+        metadata={"a": "b", "n": 1},
+        temperature=1.0,
+        max_tokens=9,
+    ),
+    "a named JSON schema, an effort and a summary": _request(
+        USER,
+        response_format={"type": "json_schema", "name": "", "json_schema": {"type": "object"}, "strict": True},
+        reasoning={"effort": "high", "summary": "auto"},
+        parallel_tool_calls=False,
+    ),
+    "images by URL and base64, a detail, results in parts": _request(
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "see"},
+                {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}, "detail": "low"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "aGk="}},
+            ],
+        },
+        {"role": "assistant", "content": [_call("c1")]},
+        _results("c1", [{"type": "text", "text": "r"}], name="f"),
+        {"role": "developer", "content": [{"type": "text", "text": "d"}]},
+    ),
+    "the model option, for a request without one": {
+        "messages": [USER],
+        "provider_options": {PROVIDER: {"model": "gpt-5.4-mini"}},
+    },
+    "no model at all": {"messages": [USER]},
+}
+
+
+@pytest.mark.parametrize("case", list(TAKEN))
+def test_the_one_pass_writes_what_the_general_encoder_writes(case: str) -> None:
+    canonical = TAKEN[case]
+    assert _one_pass(canonical) == _general(canonical)
+
+
+def test_a_long_call_id_is_hashed_the_same_in_the_call_and_its_output() -> None:
+    outcome = _one_pass(TAKEN["a call id over 64 characters, hashed by the target rule"])
+    assert outcome is not None
+    items = json.loads(outcome[1])["input"]
+    assert items[1]["call_id"] == items[2]["call_id"] != LONG_ID
+    assert len(items[1]["call_id"]) == 64
+    assert [loss.kind for loss in outcome[2]] == ["rule"]
+
+
+DECLINED: dict[str, dict[str, Any]] = {
+    "a bag of this provider's on a message": _request({**USER, "provider_metadata": {PROVIDER: {"_typed": True}}}),
+    "a cache marker on a part": _request(
+        {"role": "user", "content": [{"type": "text", "text": "q", "cache_control": {"type": "ephemeral"}}]}
+    ),
+    "a result marked as an error": _request(
+        USER, {"role": "assistant", "content": [_call("c1")]}, _results("c1", is_error=True)
+    ),
+    "an empty assistant turn": _request(USER, {"role": "assistant", "content": []}),
+    "OpenAI's own reasoning": _request(
+        USER, {"role": "assistant", "content": [_thinking(provider=PROVIDER, encrypted="e"), _call("c1")]}
+    ),
+    "a document": _request(
+        {"role": "user", "content": [{"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}}]}
+    ),
+    "built-in tools": _request(USER, provider_tools=[{"type": "opaque", "provider": PROVIDER, "data": {"type": "x"}}]),
+    "an option written back as a field": _request(USER, provider_options={PROVIDER: {"store": False}}),
+    "an unnamed schema": _request(USER, response_format={"type": "json_schema", "json_schema": {}}),
+}
+
+
+@pytest.mark.parametrize("case", list(DECLINED))
+def test_the_one_pass_declines_what_only_the_general_encoder_writes(case: str) -> None:
+    canonical = DECLINED[case]
+    chatcodec.ChatRequest.model_validate(canonical)  # a valid canonical request
+    assert _one_pass(canonical) is None
+
+
+def test_a_conversion_in_one_pass_loads_no_canonical_model() -> None:
+    """Issue 25, first use: openai-chat -> openai-responses in one pass imports neither the
+    canonical models nor the Responses codec's role modules."""
+    script = """
+import sys
+from chatcodec import one_pass
+payload = {"model": "m", "messages": [{"role": "user", "content": "q"}], "tools": []}
+assert one_pass.convert_request(payload, "openai-chat", "openai-responses") is not None
+loaded = [name for name in ("chatcodec.request", "chatcodec.content", "chatcodec.providers.openai_responses.items")
+          if name in sys.modules]
+assert not loaded, loaded
+"""
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr
