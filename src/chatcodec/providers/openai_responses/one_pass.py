@@ -33,6 +33,9 @@ from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_op
 from chatcodec.providers.kit.provider_kit import meaningful_markers
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_responses.markers import KIT, OPTIONS, PROVIDER
+from chatcodec.providers.openai_responses.one_pass_decode import decode_request
+
+__all__ = ["decode_request", "encode_request"]
 from chatcodec.providers.openai_responses.plain_rules import (
     UNSENT_SETTINGS,
     another_assistant_text,
