@@ -196,3 +196,121 @@ assert not loaded, loaded
 """
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert completed.returncode == 0, completed.stderr
+
+
+# --- decode side ------------------------------------------------------------------------
+
+
+def _decoded_as_general(payload: object) -> bool:
+    """The decode law on one payload (the typed request built from the one pass's dict is
+    the general decoder's, as models and as JSON); whether the one pass took it."""
+    decoded = one_pass.decode_request(copy.deepcopy(payload))
+    if decoded is None:
+        return False
+    general = chatcodec.decode_request(PROVIDER, payload)
+    typed = chatcodec.ChatRequest.model_validate(decoded)
+    assert typed == general
+    assert typed.model_dump_json() == general.model_dump_json()
+    return True
+
+
+def _user(content: Any, **fields: Any) -> dict[str, Any]:
+    return {"role": "user", "content": content, **fields}
+
+
+IMAGE = "data:image/png;base64,aGk="
+
+DECODED: dict[str, dict[str, Any]] = {
+    "instructions and a string input": {"model": "m", "instructions": "be brief", "input": "hi"},
+    "message items, typed or not, text and images": {
+        "input": [
+            _user([{"type": "input_text", "text": "a"}, {"type": "input_image", "image_url": IMAGE}]),
+            _user([{"type": "input_image", "image_url": "https://x/y.png", "detail": "low"}], type="message"),
+            {"role": "developer", "content": [{"type": "input_text", "text": "d"}]},
+            {"role": "system", "content": "s", "type": "message"},
+        ]
+    },
+    "a replayed turn: reasoning, a message with its fields, calls and their outputs": {
+        "model": "gpt-5.5",
+        "input": [
+            _user("q"),
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "e"},
+            {
+                "id": "msg_1",
+                "type": "message",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "t", "annotations": []}],
+                "phase": "commentary",
+                "role": "assistant",
+            },
+            {
+                "type": "function_call",
+                "status": "completed",
+                "call_id": "c1",
+                "name": "f",
+                "arguments": "{}",
+                "id": "fc_1",
+            },
+            {"type": "function_call", "call_id": "c2", "name": "f", "arguments": "{}", "role": "x"},
+            {"type": "function_call_output", "call_id": "c1", "output": "o", "name": "f", "id": "fco_1"},
+            {"type": "function_call_output", "call_id": "c2", "output": "o"},
+            {"role": "assistant", "content": "a"},
+            {"role": "assistant", "content": "b"},
+            {
+                "type": "reasoning",
+                "summary": [{"type": "summary_text", "text": "s1"}, {"type": "summary_text", "text": "s2"}],
+            },
+            {"role": "assistant", "content": "c"},
+        ],
+    },
+    "tools, a named choice and the settings": {
+        "input": "q",
+        "tools": [
+            {"type": "function", "name": "f", "description": None, "parameters": {"type": "object"}, "strict": True},
+            {"type": "function", "name": "g", "parameters": None},
+        ],
+        "tool_choice": {"type": "function", "name": "g"},
+        "parallel_tool_calls": False,
+        "max_output_tokens": 100,
+        "temperature": 1,
+        "top_p": 0.5,
+        "metadata": {"a": "b"},
+        "stream": True,
+        "reasoning": {"summary": "auto", "effort": "low"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+        "previous_response_id": None,
+        "_private": 1,
+    },
+    "no input": {"model": "m"},
+}
+
+
+@pytest.mark.parametrize("case", list(DECODED))
+def test_the_one_pass_reads_what_the_general_decoder_reads(case: str) -> None:
+    text = json.dumps(DECODED[case])
+    for form in (DECODED[case], text, text.encode()):
+        assert _decoded_as_general(form), "declined"
+
+
+NOT_DECODED: dict[str, dict[str, Any]] = {
+    "a text format": {"input": "q", "text": {"format": {"type": "text"}}},
+    "a built-in tool call": {"input": [{"type": "web_search_call", "id": "ws_1", "status": "completed"}]},
+    "a built-in tool": {"input": "q", "tools": [{"type": "web_search"}]},
+    "a file": {"input": [_user([{"type": "input_file", "file_id": "f"}])]},
+    "an image in a system message": {
+        "input": [{"role": "system", "content": [{"type": "input_image", "image_url": IMAGE}]}]
+    },
+    "a token limit below 1": {"input": "q", "max_output_tokens": 0},
+    "an empty reasoning setting": {"input": "q", "reasoning": {}},
+    "reasoning content": {"input": [{"type": "reasoning", "summary": [], "content": []}]},
+    "a null where a field is typed": {"input": "q", "temperature": None},
+    "an unnamed tool": {"input": "q", "tools": [{"type": "function", "name": ""}]},
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_DECODED))
+def test_the_one_pass_leaves_other_shapes_to_the_general_decoder(case: str) -> None:
+    payload = NOT_DECODED[case]
+    assert one_pass.decode_request(copy.deepcopy(payload)) is None
+    assert not _decoded_as_general(payload)

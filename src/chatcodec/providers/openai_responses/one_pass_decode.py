@@ -341,7 +341,9 @@ def _assistant_message(item: dict[str, Any]) -> list[dict[str, Any]]:
     """``items._decode_message``: a part per text, the item's fields on the first."""
     content = item["content"]
     plain = type(content) is str
-    parts = [{"type": "text", "text": content}] if plain else [_output_text(part) for part in content]
+    parts: list[dict[str, Any]] = (
+        [{"type": "text", "text": content}] if plain else [_output_text(part) for part in content]
+    )
     first = parts[0]
     bag: dict[str, Any] = dict(first["provider_metadata"][PROVIDER]) if "provider_metadata" in first else {}
     bag[ITEM] = "message" if "type" in item else "bare"
