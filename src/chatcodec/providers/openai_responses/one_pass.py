@@ -128,7 +128,9 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
     for key in UNSENT_SETTINGS:
-        unsent_setting(key, request.get(key), losses)
+        value = request.get(key)
+        if value is not None:
+            unsent_setting(key, value, losses)
     if request.get("stop"):
         unsent_stop(losses)
     _tools(request, wire, losses)
@@ -347,7 +349,8 @@ def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: Loss
     if provider == PROVIDER or part.get("cache_control") is not None:
         raise _DeclinedError
     at = ("messages", index, "content", position)
-    _claim_foreign(part.get("provider_metadata"), at, losses)
+    if "provider_metadata" in part:
+        _claim_foreign(part["provider_metadata"], at, losses)
     foreign_thinking(provider, bool(part.get("signature") or part.get("encrypted")), losses, at)
 
 
