@@ -343,15 +343,37 @@ def _call(part: dict[str, Any], index: int, position: int, losses: LossRecorder)
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
-    """Reasoning from another provider, or unsigned, dropped (``items._encode_thinking``);
-    OpenAI's own is replayed by the general encoder."""
+    """Reasoning from another provider, or unsigned, dropped (``items._encode_thinking``):
+    its bag reported, then the part; OpenAI's own is replayed by the general encoder. A
+    session drops the same kind of part on every turn, so with one other provider's bag
+    the two reports are remembered by its shape (:data:`_DROPPED`)."""
     provider = part.get("provider")
     if provider == PROVIDER or part.get("cache_control") is not None:
         raise _DeclinedError
+    signed = bool(part.get("signature") or part.get("encrypted"))
     at = ("messages", index, "content", position)
-    if "provider_metadata" in part:
-        _claim_foreign(part["provider_metadata"], at, losses)
-    foreign_thinking(provider, bool(part.get("signature") or part.get("encrypted")), losses, at)
+    metadata = part.get("provider_metadata")
+    if not metadata or len(metadata) != 1 or PROVIDER in metadata:
+        _claim_foreign(metadata, at, losses)
+        foreign_thinking(provider, signed, losses, at)
+        return
+    ((name, bag),) = metadata.items()
+    key = (provider, signed, name, *bag)
+    reports = _DROPPED.get(key)
+    if reports is None:
+        captured = _Captured()
+        KIT.report_foreign(captured, metadata, at)
+        foreign_thinking(provider, signed, captured, at)
+        reports = tuple(captured.captured)
+        if len(_DROPPED) < _FOREIGN_REPORTS_LIMIT and meaningful_markers(name).keys().isdisjoint(bag):
+            _DROPPED[key] = reports
+    for what, why, kind in reports:
+        losses.add(at, what, why, kind)
+
+
+_DROPPED: dict[tuple[object, ...], tuple[tuple[str, str, LossKind], ...]] = {}
+"""What dropping a thinking part reports, by its provider, whether it is signed, and its
+one other provider's bag (as :data:`_FOREIGN_REPORTS`, which this extends)."""
 
 
 def _tools(request: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
