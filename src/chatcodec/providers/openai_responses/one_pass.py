@@ -49,6 +49,21 @@ from chatcodec.providers.openai_responses.rules import CALL_ID_MAX_LENGTH, LONG_
 from chatcodec.providers.target_rules import apply_target_rules
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_VALID_NAMES: set[str] = set()
+"""Tool names :data:`_VALID_NAME` accepted (a session calls a few tools many times: a
+set lookup is a fraction of the pattern match)."""
+_VALID_NAMES_LIMIT = 1024
+
+
+def _valid_name(name: str) -> bool:
+    """Whether OpenAI takes ``name`` as it is (``tool_names.tool_name`` sends it unchanged)."""
+    if _VALID_NAME(name) is None:
+        return False
+    if len(_VALID_NAMES) < _VALID_NAMES_LIMIT:
+        _VALID_NAMES.add(name)
+    return True
+
+
 _TOP_KEYS = frozenset(
     {
         "model",
@@ -316,7 +331,7 @@ def _assistant(content: list[dict[str, Any]], index: int, items: list[dict[str, 
             after_text = True
         elif kind == "tool_use":
             call_id, name, arguments = part["id"], part["name"], part["arguments"]
-            if len(part) == 4 and _VALID_NAME(name) and arguments[:1] == "{":
+            if len(part) == 4 and (name in _VALID_NAMES or _valid_name(name)) and arguments[:1] == "{":
                 items.append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
             else:
                 items.append(_call(part, index, position, losses))
@@ -398,7 +413,9 @@ def _tool(tool: dict[str, Any], index: int, losses: LossRecorder) -> dict[str, A
     name = tool["name"]
     wire: dict[str, Any] = {
         "type": "function",
-        "name": name if _VALID_NAME(name) else tool_name(name, losses, ("tools", index), PROVIDER),
+        "name": name
+        if name in _VALID_NAMES or _valid_name(name)
+        else tool_name(name, losses, ("tools", index), PROVIDER),
     }
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
