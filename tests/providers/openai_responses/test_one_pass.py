@@ -318,3 +318,39 @@ def test_the_one_pass_leaves_other_shapes_to_the_general_decoder(case: str) -> N
     payload = NOT_DECODED[case]
     assert one_pass.decode_request(copy.deepcopy(payload)) is None
     assert not _decoded_as_general(payload)
+
+
+# --- the pair openai-chat -> openai-responses ------------------------------------------------
+
+
+def _converted(payload: dict[str, Any]) -> tuple[Any, ...]:
+    losses: list[chatcodec.Loss] = []
+    try:
+        body = chatcodec.convert_request(
+            payload, source="openai-chat", target=PROVIDER, on_loss="ignore", losses=losses
+        )
+    except chatcodec.ChatcodecError as error:
+        return ("error", type(error).__name__, str(error))
+    return ("body", json.dumps(body), losses)
+
+
+SURROGATE = "a\udfffb"
+"""A lone surrogate: pydantic-core refuses it in a text with a length constraint (the
+wire's non-empty tool names and image URLs), and accepts it in one without."""
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"messages": [USER], "tools": [{"type": "function", "function": {"name": SURROGATE, "parameters": {}}}]},
+        {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": SURROGATE}}]}]},
+    ],
+    ids=["tool name", "image URL"],
+)
+def test_a_lone_surrogate_where_the_wire_wants_text_is_the_general_paths_error(payload: dict[str, Any]) -> None:
+    """Found by a differential fuzz run: the openai-chat one pass read these texts without
+    the length check that makes pydantic-core refuse them, so the Responses pass wrote a
+    body (a rewritten tool name, an image URL) where the general path refuses the payload."""
+    with pytest.raises(chatcodec.ChatcodecError) as refused:
+        chatcodec.decode_request("openai-chat", payload)
+    assert _converted(payload) == ("error", type(refused.value).__name__, str(refused.value))

@@ -36,10 +36,17 @@ def _number(json_input: bool) -> cs.CoreSchema:
     return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
+def _non_empty() -> cs.CoreSchema:
+    """The wire's ``NonEmpty`` text (tool names, image URLs) as the general validation
+    checks it: a length constraint makes pydantic-core read the text as UTF-8, so one
+    holding a lone surrogate is refused (``string_unicode``) as the general path refuses it."""
+    return cs.str_schema(strict=True, min_length=1)
+
+
 def _content(parts: list[str]) -> cs.CoreSchema:
     choices = {"text": closed({"type": literal("text"), "text": text()})}
     if "image_url" in parts:
-        image = closed({"url": text()})
+        image = closed({"url": _non_empty()})
         choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
     return either(text(), cs.list_schema(tagged(choices, "type"), strict=True))
 
@@ -72,7 +79,7 @@ def _messages() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     function = closed(
-        {"name": text()},
+        {"name": _non_empty()},
         {"description": text(), "parameters": json_object(), "strict": cs.bool_schema(strict=True)},
     )
     tool = closed({"type": literal("function"), "function": function})
