@@ -20,6 +20,9 @@ result marked as an error, Bedrock's service tier) returns ``None``, and the cal
 the general encoder, where every rule lives; the rules that do fire here call the
 general encoder's functions (``plain_rules.py``, the kit's tool names). No canonical model
 is loaded (first use).
+
+The decode side, ``decode_request``, is in ``one_pass_decode.py`` (this module is the
+codec's ``one_pass`` role, so it offers both).
 """
 
 from __future__ import annotations
@@ -93,7 +96,7 @@ _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], 
 ``model`` option; any other key is a field the general encoder writes back."""
 _INPUT_ROLES = frozenset({"user", "system", "developer"})
 _SUMMARIES = frozenset({"auto", "concise", "detailed"})
-_SAMPLING = ("temperature", "top_p", "stream")
+_SAME_NAME = ("temperature", "top_p", "stream")
 
 
 class _DeclinedError(Exception):
@@ -136,7 +139,7 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
     wire["input"], long_ids = _items(request["messages"], losses)
     if request.get("max_tokens") is not None:
         wire["max_output_tokens"] = request["max_tokens"]
-    for key in _SAMPLING:
+    for key in _SAME_NAME:
         value = request.get(key)
         if value is not None:
             wire[key] = value
