@@ -33,15 +33,19 @@ def json_value(*, json_input: bool) -> cs.CoreSchema:
     ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it."""
     reference = cs.definition_reference_schema(JSON_VALUE)
     number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
+    # The choices are disjoint (strict: a bool is no int), so their order only sets the
+    # cost: the common values first (strings, then the containers of tool schemas and
+    # arguments), each refusal on the way being an error object built in Rust; about a
+    # fifth of the validation of an agent session (h-rev, anthropic -> openai-chat).
     return cs.union_schema(
         [
             cs.str_schema(strict=True),
-            cs.bool_schema(strict=True),
+            cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
+            cs.list_schema(reference, strict=True),
             cs.int_schema(strict=True),
+            cs.bool_schema(strict=True),
             number,
             cs.none_schema(),
-            cs.list_schema(reference, strict=True),
-            cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
         ],
         mode="left_to_right",
         ref=JSON_VALUE,

@@ -1,4 +1,8 @@
-"""The one-pass writing of an Anthropic request from canonical dicts (issue 25).
+"""The one-pass sides of Anthropic requests (issue 25): the reading is
+:func:`~chatcodec.providers.anthropic.one_pass_decode.decode_request` (re-exported here,
+the module the registry and the codec name), the writing is below.
+
+The one-pass writing of an Anthropic request from canonical dicts.
 
 It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
 the same losses in the same order, for requests made of the common shapes: text,
@@ -29,6 +33,7 @@ from typing import Any
 from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
+from chatcodec.providers.anthropic.one_pass_decode import decode_request
 from chatcodec.providers.anthropic.rules import RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
@@ -36,6 +41,8 @@ from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_op
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
+
+__all__ = ["decode_request", "encode_request"]
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _SANITIZE = MAPPING.sanitize

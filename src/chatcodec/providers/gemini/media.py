@@ -79,7 +79,7 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
         if mime_type is not None:
             source["media_type"] = mime_type
         else:
-            bag[NO_MIME_TYPE] = True  # written back without one (see _file_mime_type)
+            bag[NO_MIME_TYPE] = True  # written back without one (see file_mime_type)
     canonical: dict[str, Any] = {"type": kind, "source": source}
     return KIT.attach(_take_detail(canonical, bag) if kind == "image" else canonical, bag)
 
@@ -104,14 +104,15 @@ _DEFAULT_MIME_TYPES = {"image": "image/jpeg", "audio": "audio/mpeg", "document":
 """What a URL with no telling extension is sent as, by canonical part type."""
 
 
-def _file_mime_type(part: ImagePart | AudioPart | DocumentPart, url: str, losses: LossRecorder, at: Steps) -> str:
-    """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none:
-    guessed from the URL's extension when it names one of the part's kind, else the
-    part's usual type (JPEG, MP3, PDF); either guess is reported (issue 24 item 3)."""
+def file_mime_type(part_type: str, url: str, losses: LossRecorder, at: Steps) -> str:
+    """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none,
+    for a part of ``part_type`` (image, audio, document): guessed from the URL's extension
+    when it names one of the part's kind, else the part's usual type (JPEG, MP3, PDF);
+    either guess is reported (issue 24 item 3). The one-pass encoder calls it too."""
     guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0].split("#", 1)[0], strict=False)
-    kind = part.type if part.type != "document" else "application"
-    if guessed is None or not (guessed.startswith(f"{kind}/") or part.type == "document"):
-        guessed = _DEFAULT_MIME_TYPES[part.type]
+    kind = part_type if part_type != "document" else "application"
+    if guessed is None or not (guessed.startswith(f"{kind}/") or part_type == "document"):
+        guessed = _DEFAULT_MIME_TYPES[part_type]
     losses.add((*at, "source", "media_type"), "media type", f"Gemini fileData needs one; none given, guessed {guessed}")
     return guessed
 
@@ -126,7 +127,7 @@ def encode_media(
         losses.add(at, "document title or file name", "Gemini media parts have neither")
     source = part.source
     if isinstance(source, UrlSource) and source.media_type is None and not bag.get(NO_MIME_TYPE):
-        source = source.model_copy(update={"media_type": _file_mime_type(part, source.url, losses, at)})
+        source = source.model_copy(update={"media_type": file_mime_type(part.type, source.url, losses, at)})
     kind = part.type if isinstance(source, TextSource) else media_kind(source.media_type, "user")
     if kind != part.type:
         losses.add(

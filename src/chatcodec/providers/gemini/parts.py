@@ -175,8 +175,7 @@ def _encode_thought(
     part: ThinkingPart, bag: dict[str, Any], context: GeminiContext, at: Steps
 ) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
-        source = part.provider or "an unknown provider"
-        context.losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
+        drop_foreign_thought(part.provider, context.losses, at)
         return None
     if part.encrypted is not None or part.redacted:
         context.losses.add(at, "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
@@ -186,6 +185,13 @@ def _encode_thought(
     elif part.signature is not None:
         context.losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
     return wire
+
+
+def drop_foreign_thought(provider: str | None, losses: LossRecorder, at: Steps) -> None:
+    """Reasoning from another provider is not a Gemini thought: it is not sent, reported
+    (the one-pass encoder drops it the same way)."""
+    source = provider or "an unknown provider"
+    losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
 
 
 def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:

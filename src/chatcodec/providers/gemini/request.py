@@ -93,18 +93,19 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     wire["contents"] = encode_messages(request.messages, leading, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
-    _report_unmapped(request, losses)
+    report_unmapped(request.stream, request.metadata, request.cache_control, losses)
     return snake_cased(wire, bag.get(SNAKE))
 
 
-def _report_unmapped(request: ChatRequest, losses: LossRecorder) -> None:
-    if request.stream:
+def report_unmapped(stream: bool | None, metadata: object, cache_control: object, losses: LossRecorder) -> None:
+    """The request fields Gemini has no place for, reported (the one-pass encoder too)."""
+    if stream:
         losses.add(
             ("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field", "setting"
         )
-    if request.metadata is not None:
+    if metadata is not None:
         losses.add(("metadata",), "metadata", "Gemini requests have no metadata field", "metadata")
-    if request.cache_control is not None:
+    if cache_control is not None:
         losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
 
 

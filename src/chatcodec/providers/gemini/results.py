@@ -68,7 +68,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
         "name": function_response["name"],
     }
     response = function_response.get("response")
-    text, is_error = _response_text(response)
+    text, is_error = response_text(response)
     if response is None:
         bag[NO_RESPONSE] = True
     if is_error:
@@ -86,7 +86,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
     return KIT.attach(result, bag)
 
 
-def _response_text(response: dict[str, Any] | None) -> tuple[str, bool]:
+def response_text(response: dict[str, Any] | None) -> tuple[str, bool]:
     if response is None:
         return "", False
     if len(response) == 1:
@@ -101,7 +101,7 @@ def response_object(text: str, is_error: bool) -> dict[str, Any]:
     if is_error:
         return {"error": text}
     parsed = parsed_object(text) if text.startswith("{") else None
-    if parsed is not None and compact_json(parsed) == text and _response_text(parsed) == (text, False):
+    if parsed is not None and compact_json(parsed) == text and response_text(parsed) == (text, False):
         return parsed
     return {"output": text}
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
-from chatcodec.losses import LossRecorder
+from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.gemini.markers import SKIP_SENTINEL
 
 if TYPE_CHECKING:  # messages.py applies the rule to the turns it builds
@@ -57,16 +57,21 @@ def apply_signature_rule(
         first = next(((part, at) for part, at in turn.parts if "functionCall" in part), None)
         if first is None or "thoughtSignature" in first[0] or any(first[0] is call for call in exempt):
             continue
-        part, at = first
-        if policy == "skip":
-            part["thoughtSignature"] = SKIP_SENTINEL
-        else:
-            losses.add(
-                at,
-                "thought signature",
-                "the first function call of a Gemini 3 step needs one and none is known; "
-                'set provider_options["gemini"]["missing_signature"] = "skip" to send the documented sentinel',
-            )
+        sign_or_report(*first, policy, losses)
+
+
+def sign_or_report(part: dict[str, Any], at: Steps, policy: MissingSignature, losses: LossRecorder) -> None:
+    """The rule for one unsigned first call of a step in the current turn (the one-pass
+    encoder applies it the same way): the sentinel, or a loss."""
+    if policy == "skip":
+        part["thoughtSignature"] = SKIP_SENTINEL
+    else:
+        losses.add(
+            at,
+            "thought signature",
+            "the first function call of a Gemini 3 step needs one and none is known; "
+            'set provider_options["gemini"]["missing_signature"] = "skip" to send the documented sentinel',
+        )
 
 
 def _current_turn_start(turns: list[WireTurn]) -> int:

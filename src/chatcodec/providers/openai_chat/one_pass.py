@@ -1,4 +1,8 @@
-"""The one-pass reading of a Chat Completions request (issue 25): common shapes only.
+"""The one-pass sides of Chat Completions requests (issue 25): the writing is
+:func:`~chatcodec.providers.openai_chat.one_pass_encode.encode_request` (re-exported here,
+the module the registry and the codec name), the reading is below.
+
+The one-pass reading of a Chat Completions request: common shapes only.
 
 :data:`REQUEST` is the request as an agent sends it, written closed: system, developer
 and user messages of text and ``image_url`` parts, assistant messages of
@@ -30,6 +34,9 @@ from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
 from chatcodec.providers.openai_chat import request_fields
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.one_pass_encode import encode_request
+
+__all__ = ["decode_messages", "decode_request", "encode_request"]
 
 
 def _number(json_input: bool) -> cs.CoreSchema:
