@@ -310,6 +310,8 @@ NOT_DECODED: dict[str, dict[str, Any]] = {
     "reasoning content": {"input": [{"type": "reasoning", "summary": [], "content": []}]},
     "a null where a field is typed": {"input": "q", "temperature": None},
     "an unnamed tool": {"input": "q", "tools": [{"type": "function", "name": ""}]},
+    "an assistant message of a null type": {"input": [{"role": "assistant", "content": "a", "type": None}]},
+    "an untyped assistant message with fields": {"input": [{"role": "assistant", "content": "a", "id": "msg_1"}]},
 }
 
 

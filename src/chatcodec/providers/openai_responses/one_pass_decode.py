@@ -71,8 +71,9 @@ def _messages(typed: bool) -> dict[str, cs.CoreSchema]:
         "user": message("user", either(text(), user_parts)),
         "system": message("system", system_content),
         "developer": message("developer", system_content),
-        # the item's own fields (id, status, phase), kept in its first part's bag
-        "assistant": message("assistant", either(text(), assistant_parts), extra=True),
+        # a typed item's own fields (id, status, phase), kept in its first part's bag; an
+        # untyped one takes none, or a "type" of another value would be one of them
+        "assistant": message("assistant", either(text(), assistant_parts), extra=typed),
     }
 
 
