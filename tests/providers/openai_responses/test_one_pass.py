@@ -325,12 +325,10 @@ def test_the_one_pass_leaves_other_shapes_to_the_general_decoder(case: str) -> N
 # --- the pair openai-chat -> openai-responses ------------------------------------------------
 
 
-def _converted(payload: dict[str, Any]) -> tuple[Any, ...]:
+def _converted(payload: dict[str, Any], source: str) -> tuple[Any, ...]:
     losses: list[chatcodec.Loss] = []
     try:
-        body = chatcodec.convert_request(
-            payload, source="openai-chat", target=PROVIDER, on_loss="ignore", losses=losses
-        )
+        body = chatcodec.convert_request(payload, source=source, target=PROVIDER, on_loss="ignore", losses=losses)
     except chatcodec.ChatcodecError as error:
         return ("error", type(error).__name__, str(error))
     return ("body", json.dumps(body), losses)
@@ -341,18 +339,35 @@ SURROGATE = "a\udfffb"
 wire's non-empty tool names and image URLs), and accepts it in one without."""
 
 
-@pytest.mark.parametrize(
-    "payload",
-    [
+def _anthropic(content: Any, **fields: Any) -> dict[str, Any]:
+    return {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": content}], **fields}
+
+
+SURROGATES: dict[str, tuple[str, dict[str, Any]]] = {
+    "openai-chat tool name": (
+        "openai-chat",
         {"messages": [USER], "tools": [{"type": "function", "function": {"name": SURROGATE, "parameters": {}}}]},
+    ),
+    "openai-chat image URL": (
+        "openai-chat",
         {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": SURROGATE}}]}]},
-    ],
-    ids=["tool name", "image URL"],
-)
-def test_a_lone_surrogate_where_the_wire_wants_text_is_the_general_paths_error(payload: dict[str, Any]) -> None:
-    """Found by a differential fuzz run: the openai-chat one pass read these texts without
-    the length check that makes pydantic-core refuse them, so the Responses pass wrote a
-    body (a rewritten tool name, an image URL) where the general path refuses the payload."""
+    ),
+    "anthropic tool name": ("anthropic", _anthropic("q", tools=[{"name": SURROGATE, "input_schema": {}}])),
+    "anthropic image URL": ("anthropic", _anthropic([{"type": "image", "source": {"type": "url", "url": SURROGATE}}])),
+    "anthropic media type": (
+        "anthropic",
+        _anthropic([{"type": "image", "source": {"type": "base64", "media_type": SURROGATE, "data": "aGk="}}]),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(SURROGATES))
+def test_a_lone_surrogate_where_canonical_wants_text_is_the_general_paths_error(case: str) -> None:
+    """Found by a differential fuzz run: the openai-chat and anthropic one passes read these
+    texts without the length check that makes pydantic-core refuse them, so the Responses
+    pass wrote a body (a rewritten tool name, an image URL) where the general path refuses
+    the payload (``providers.one_pass.non_empty``)."""
+    source, payload = SURROGATES[case]
     with pytest.raises(chatcodec.ChatcodecError) as refused:
-        chatcodec.decode_request("openai-chat", payload)
-    assert _converted(payload) == ("error", type(refused.value).__name__, str(refused.value))
+        chatcodec.decode_request(source, payload)
+    assert _converted(payload, source) == ("error", type(refused.value).__name__, str(refused.value))

@@ -31,7 +31,7 @@ from pydantic_core import core_schema as cs
 from chatcodec.compat import source_from_url
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
+from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, tagged, text
 from chatcodec.providers.openai_chat import request_fields
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.one_pass_encode import encode_request
@@ -43,17 +43,10 @@ def _number(json_input: bool) -> cs.CoreSchema:
     return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
-def _non_empty() -> cs.CoreSchema:
-    """The wire's ``NonEmpty`` text (tool names, image URLs) as the general validation
-    checks it: a length constraint makes pydantic-core read the text as UTF-8, so one
-    holding a lone surrogate is refused (``string_unicode``) as the general path refuses it."""
-    return cs.str_schema(strict=True, min_length=1)
-
-
 def _content(parts: list[str]) -> cs.CoreSchema:
     choices = {"text": closed({"type": literal("text"), "text": text()})}
     if "image_url" in parts:
-        image = closed({"url": _non_empty()})
+        image = closed({"url": non_empty()})
         choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
     return either(text(), cs.list_schema(tagged(choices, "type"), strict=True))
 
@@ -86,7 +79,7 @@ def _messages() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     function = closed(
-        {"name": _non_empty()},
+        {"name": non_empty()},
         {"description": text(), "parameters": json_object(), "strict": cs.bool_schema(strict=True)},
     )
     tool = closed({"type": literal("function"), "function": function})

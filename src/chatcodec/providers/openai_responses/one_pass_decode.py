@@ -24,7 +24,17 @@ from pydantic_core import core_schema as cs
 
 from chatcodec.compat import source_from_url
 from chatcodec.providers.kit import ABSENT, split_fields
-from chatcodec.providers.one_pass import JSON_VALUE, LazyValidator, closed, either, json_object, literal, tagged, text
+from chatcodec.providers.one_pass import (
+    JSON_VALUE,
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    tagged,
+    text,
+)
 from chatcodec.providers.openai_responses.markers import (
     INPUT_STRING,
     INSTRUCTIONS,
@@ -52,7 +62,7 @@ def _messages(typed: bool) -> dict[str, cs.CoreSchema]:
     """Message items by role, with ``"type": "message"`` (``typed``) or without it."""
     input_text = closed({"type": literal("input_text"), "text": text()})
     image = closed(
-        {"type": literal("input_image"), "image_url": cs.str_schema(strict=True, min_length=1)},
+        {"type": literal("input_image"), "image_url": non_empty()},
         {"detail": literal(*_DETAILS)},
     )
     user_parts = cs.list_schema(tagged({"input_text": input_text, "input_image": image}, "type"), strict=True)
@@ -105,14 +115,14 @@ def _items() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     tool = closed(
-        {"type": literal("function"), "name": cs.str_schema(strict=True, min_length=1)},
+        {"type": literal("function"), "name": non_empty()},
         {
             "description": _nullable(text()),
             "parameters": _nullable(json_object()),
             "strict": _nullable(cs.bool_schema(strict=True)),
         },
     )
-    named = closed({"type": literal("function"), "name": cs.str_schema(strict=True, min_length=1)})
+    named = closed({"type": literal("function"), "name": non_empty()})
     reasoning = closed({}, {"effort": literal(*_EFFORTS), "summary": literal(*_SUMMARIES)})
     return closed(
         {},
