@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -29,9 +30,10 @@ from typing import Any
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agent_session.openai-chat.json"
 
 
-def make_dataset(path: Path, lines: int) -> None:
-    """Write ``lines`` variants of the example session, one JSON request per line."""
-    session = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+def make_dataset(path: Path, lines: int, session: dict[str, Any] | None = None) -> None:
+    """Write ``lines`` variants of ``session`` (the example session unless given), one
+    JSON request per line."""
+    session = session or json.loads(EXAMPLE.read_text(encoding="utf-8"))
     with path.open("w", encoding="utf-8") as target:
         for index in range(lines):
             target.write(json.dumps(_variant(session, index)) + "\n")
@@ -60,11 +62,61 @@ def time_convert(source: Path, out: Path, workers: int) -> tuple[float, float]:
     command += ["--to", "anthropic", "--quiet", "--out", str(out), "--workers", str(workers)]
     before = _children_cpu()
     started = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = subprocess.run(command, capture_output=True, text=True, check=False, env=_with_tree_first())
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise SystemExit(f"convert exited {result.returncode}:\n{result.stderr}")
     return elapsed, _children_cpu() - before
+
+
+def per_core_against_in_process(
+    lines: int, session: dict[str, Any] | None = None, repeat: int = 3
+) -> tuple[float, float, float]:
+    """CPU seconds per line of ``chatcodec convert --workers 1 --quiet`` (process start,
+    reading, converting, writing), of the same conversion in process collecting the
+    losses (``convert_request(line bytes, losses=...)`` then ``batch.dump_json``, as the
+    command writes it and counts its losses), and of it ignoring them; medians of
+    ``repeat`` interleaved runs. CPU time, so other processes on shared cores do not
+    count. Fails unless all wrote the same bytes."""
+    with tempfile.TemporaryDirectory() as folder:
+        source, out = Path(folder) / "sessions.jsonl", Path(folder) / "out.jsonl"
+        make_dataset(source, lines, session)
+        texts = source.read_bytes().splitlines()
+        runs: dict[str, list[float]] = {"command": [], "collecting": [], "ignoring": []}
+        for _ in range(repeat):
+            runs["command"].append(time_convert(source, out, 1)[1])
+            for collect in (True, False):
+                cpu, written = _in_process(texts, collect=collect)
+                runs["collecting" if collect else "ignoring"].append(cpu)
+                if written != out.read_bytes():
+                    raise SystemExit("chatcodec convert wrote other bytes than convert_request in process")
+    command, collecting, ignoring = (statistics.median(runs[key]) / lines for key in runs)
+    return command, collecting, ignoring
+
+
+def _in_process(texts: list[bytes], *, collect: bool) -> tuple[float, bytes]:
+    import chatcodec
+    from chatcodec.batch import dump_json
+
+    losses: list[chatcodec.Loss] | None = [] if collect else None
+    started = time.process_time()
+    written = [
+        dump_json(
+            chatcodec.convert_request(text, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
+        )
+        + b"\n"
+        for text in texts
+    ]
+    return time.process_time() - started, b"".join(written)
+
+
+def _with_tree_first() -> dict[str, str]:
+    """The environment with the chatcodec this process imports first on the path: the
+    command then runs the tree under test (a worktree), not the venv's install."""
+    import chatcodec
+
+    tree = str(Path(chatcodec.__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([tree, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
 
 def _children_cpu() -> float:

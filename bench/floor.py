@@ -364,3 +364,140 @@ def openai_to_responses(request: dict[str, Any]) -> dict[str, Any]:
     if "temperature" in request:
         wire["temperature"] = request["temperature"]
     return wire
+
+
+# --- stream conversion (a proxy's job) ----------------------------------------------------------
+
+_STOP_TO_OPENAI = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
+_STOP_TO_ANTHROPIC = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
+
+
+def _openai_delta(event: dict[str, Any], tools: dict[int, int]) -> dict[str, Any] | None:
+    delta = event["delta"]
+    kind = delta["type"]
+    if kind == "text_delta":
+        return {"content": delta["text"]}
+    if kind == "thinking_delta":
+        return {"reasoning_content": delta["thinking"]}
+    if kind == "input_json_delta":
+        return {"tool_calls": [{"index": tools[event["index"]], "function": {"arguments": delta["partial_json"]}}]}
+    return None  # signature_delta: OpenAI Chat has no place for it
+
+
+def anthropic_events_to_openai_chunks(events: list[dict[str, Any]], created: int) -> list[dict[str, Any]]:
+    """Parsed Anthropic stream events -> ``chat.completion.chunk`` dicts (with the usage chunk)."""
+    chunks: list[dict[str, Any]] = []
+    head: dict[str, Any] = {}
+    tools: dict[int, int] = {}  # block index -> tool-call index
+    prompt = 0
+    for event in events:
+        kind = event["type"]
+        if kind == "content_block_delta":
+            delta = _openai_delta(event, tools)
+            if delta is not None:
+                chunks.append({**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+        elif kind == "content_block_start":
+            block = event["content_block"]
+            if block["type"] == "tool_use":
+                call_index = tools[event["index"]] = len(tools)
+                function = {"name": block["name"], "arguments": ""}
+                call = {"index": call_index, "id": block["id"], "type": "function", "function": function}
+                chunks.append(
+                    {**head, "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]}
+                )
+        elif kind == "message_start":
+            message = event["message"]
+            head = {
+                "object": "chat.completion.chunk",
+                "id": message["id"],
+                "created": created,
+                "model": message["model"],
+            }
+            usage = message["usage"]
+            prompt = usage["input_tokens"] + usage["cache_read_input_tokens"] + usage["cache_creation_input_tokens"]
+        elif kind == "message_delta":
+            finish = _STOP_TO_OPENAI[event["delta"]["stop_reason"]]
+            chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+            completion = event["usage"]["output_tokens"]
+            usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+            chunks.append({**head, "choices": [], "usage": usage})
+    chunks[0]["choices"][0]["delta"]["role"] = "assistant"
+    return chunks
+
+
+def _anthropic_block_start(index: int, block: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "content_block_start", "index": index, "content_block": block}
+
+
+def _anthropic_delta(index: int, kind: str, key: str, text: str) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": index, "delta": {"type": kind, key: text}}
+
+
+def openai_chunks_to_anthropic_events(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Parsed ``chat.completion.chunk`` dicts (one choice) -> Anthropic stream events."""
+    first = chunks[0]
+    message = {"id": first["id"], "type": "message", "role": "assistant", "model": first["model"], "content": []}
+    start = {**message, "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 0, "output_tokens": 0}}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    text_index: int | None = None
+    blocks: dict[int, int] = {}  # tool-call index -> block index
+    opened = 0
+    stop = usage = None
+    for chunk in chunks:
+        if chunk.get("usage"):
+            usage = chunk["usage"]
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            content = delta.get("content")
+            if content:
+                if text_index is None:
+                    text_index, opened = opened, opened + 1
+                    events.append(_anthropic_block_start(text_index, {"type": "text", "text": ""}))
+                events.append(_anthropic_delta(text_index, "text_delta", "text", content))
+            for call in delta.get("tool_calls") or ():
+                index = blocks.get(call["index"])
+                if index is None:
+                    index = blocks[call["index"]] = opened
+                    opened += 1
+                    block = {"type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": {}}
+                    events.append(_anthropic_block_start(index, block))
+                arguments = call["function"].get("arguments")
+                if arguments:
+                    events.append(_anthropic_delta(index, "input_json_delta", "partial_json", arguments))
+            if choice["finish_reason"] is not None:
+                stop = _STOP_TO_ANTHROPIC[choice["finish_reason"]]
+    events.extend({"type": "content_block_stop", "index": index} for index in range(opened))
+    counts = {"input_tokens": usage["prompt_tokens"], "output_tokens": usage["completion_tokens"]} if usage else {}
+    events.append({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": counts})
+    events.append({"type": "message_stop"})
+    return events
+
+
+def sse_events(body: bytes) -> list[dict[str, Any]]:
+    """The JSON ``data:`` of each SSE frame (``[DONE]`` skipped)."""
+    events: list[dict[str, Any]] = []
+    for frame in body.split(b"\n\n"):
+        start = frame.find(b"data: ")
+        if start >= 0 and frame[start + 6 :] != b"[DONE]":
+            events.append(json.loads(frame[start + 6 :]))
+    return events
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""One encoder made once: ``json.dumps`` with any option builds a new one per call."""
+
+
+def _compact(event: dict[str, Any]) -> bytes:
+    return _COMPACT(event).encode()
+
+
+def anthropic_sse_to_openai_sse(body: bytes, created: int) -> bytes:
+    """An Anthropic SSE body -> an OpenAI Chat SSE body (``data: [DONE]`` last)."""
+    chunks = anthropic_events_to_openai_chunks(sse_events(body), created)
+    return b"".join([*(b"data: " + _compact(chunk) + b"\n\n" for chunk in chunks), b"data: [DONE]\n\n"])
+
+
+def openai_sse_to_anthropic_sse(body: bytes) -> bytes:
+    """An OpenAI Chat SSE body -> an Anthropic SSE body (``event:`` lines named by type)."""
+    events = openai_chunks_to_anthropic_events(sse_events(body))
+    return b"".join(b"event: " + event["type"].encode() + b"\ndata: " + _compact(event) + b"\n\n" for event in events)

@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from bench import anchors_litellm, floor, subject, workloads
-from bench.compare import Candidate, load, median_of, ratio_table, run_checked
+from bench.compare import Candidate, Outcome, load, median_of, ratio_table, run_checked
 from bench.equivalence import responses_view
 from bench.report import Section, Target, ratio
 from bench.timing import Contender, RunSettings
 
 CHATCODEC = "chatcodec convert_request"
-LITELLM = "litellm Responses bridge"
-TARGET_RATIO = 7.0
-"""Issue 25's aim for this job: below litellm's Responses bridge on every row, <= 7x the floor."""
+LITELLM_BRIDGE = "litellm Responses bridge"
+AIM_RATIO = 7.0
+"""Issue 25: below litellm's bridge on every row, aiming at <= 7x the floor; without
+litellm installed the aim is what is judged."""
 
 INTRO = (
     "The agent session of the first section, converted from an OpenAI Chat Completions request to an OpenAI "
@@ -51,15 +52,22 @@ def run(settings: RunSettings) -> Section:
         size = workloads.size_of(payload) / 1024
         caption = f"**{turns} turns**: {len(payload['messages'])} messages, {size:.0f} KiB of JSON"
         section.tables.append(ratio_table(outcomes, caption))
-        floor_median = outcomes[0].median
-        chatcodec_median = median_of(outcomes, CHATCODEC)
-        litellm_median = median_of(outcomes, LITELLM)
-        if floor_median and chatcodec_median:
-            measured = chatcodec_median / floor_median
-            what = f"validated OpenAI Chat -> Responses, {turns} turns"
-            if litellm_median:
-                below = f"below litellm's bridge ({ratio(litellm_median / floor_median)})"
-                section.targets.append(Target(what, below, ratio(measured), chatcodec_median < litellm_median))
-            aim = f"<= {TARGET_RATIO:.0f}x floor (aim)"
-            section.targets.append(Target(what, aim, ratio(measured), measured <= TARGET_RATIO))
+        _target(section, outcomes, turns)
     return section
+
+
+def _target(section: Section, outcomes: list[Outcome], turns: int) -> None:
+    floor_median = outcomes[0].median
+    chatcodec_median = median_of(outcomes, CHATCODEC)
+    if not floor_median or not chatcodec_median:
+        return
+    measured = chatcodec_median / floor_median
+    bridge_median = median_of(outcomes, LITELLM_BRIDGE)
+    limit = f"below litellm's bridge (aim <= {AIM_RATIO:.0f}x floor)"
+    if bridge_median is None:
+        limit += ", litellm not timed"
+        shown, met = ratio(measured), measured <= AIM_RATIO
+    else:
+        shown = f"{ratio(measured)} (litellm {ratio(bridge_median / floor_median)})"
+        met = chatcodec_median < bridge_median
+    section.targets.append(Target(f"validated OpenAI Chat -> Responses, {turns} turns", limit, shown, met))

@@ -12,12 +12,13 @@ import json
 from collections.abc import Sequence
 
 import chatcodec
-from bench import floor, workloads
+from bench import convert_throughput, floor, workloads
 from bench.compare import Outcome, run_checked
 from bench.equivalence import anthropic_view
-from bench.report import Section, Table, ratio, seconds
+from bench.report import Section, Table, Target, ratio, seconds
 from bench.timing import Contender, RunSettings
 from bench.workloads import ANTHROPIC_OPTIONS
+from chatcodec import one_pass
 
 TURNS = 50
 QUICK_TURNS = 8
@@ -99,6 +100,48 @@ def _table(outcomes: Sequence[Outcome], size: int, caption: str) -> Table:
     return table
 
 
+CLI_TARGET_RATIO = 1.1
+"""Issue 25: the dataset CLI, per core, within 10% of the same conversion in process."""
+CLI_LINES, QUICK_CLI_LINES = 5_000, 200
+CLI_TURNS = 10
+
+
+def _cli(section: Section, settings: RunSettings) -> None:
+    lines = QUICK_CLI_LINES if settings.quick else CLI_LINES
+    session = workloads.openai_session(CLI_TURNS)
+    fast = one_pass.convert_request(json.dumps(session).encode(), "openai-chat", "anthropic") is not None
+    command, collecting, ignoring = convert_throughput.per_core_against_in_process(
+        lines, session, 1 if settings.quick else 3
+    )
+    measured = command / collecting
+    path = "the one-pass path" if fast else "**the general path** (the one pass declined the session)"
+    table = Table(
+        ["job", "CPU time per line", "ratio to in process"],
+        caption=f"**dataset CLI, per core**: {lines:,} lines of the {CLI_TURNS}-turn session (each with its own "
+        f"tool-call ids and user text), OpenAI Chat -> Anthropic, on {path}",
+    )
+    table.rows.append(
+        ["in process: `convert_request(line bytes, losses=...)` + `dump_json`", seconds(collecting), "1.00x"]
+    )
+    table.rows.append(["in process, losses ignored (not collected)", seconds(ignoring), ratio(ignoring / collecting)])
+    table.rows.append(["`chatcodec convert --workers 1 --quiet`, whole command", seconds(command), ratio(measured)])
+    section.tables.append(table)
+    section.footnotes.append(
+        "Dataset CLI: CPU time (this process's, and the command's as a child), medians of interleaved runs. The "
+        "command's includes its start (imports), reading and writing; it collects every line's losses (it counts and "
+        "reports them), so the in-process row it is judged against collects them too; all three wrote the same bytes "
+        "(`bench/convert_throughput.py`, `per_core_against_in_process`)."
+    )
+    section.targets.append(
+        Target(
+            "dataset CLI, per core, against in process (CPU time)",
+            f"<= {CLI_TARGET_RATIO}x in process",
+            ratio(measured),
+            measured <= CLI_TARGET_RATIO,
+        )
+    )
+
+
 def run(settings: RunSettings) -> Section:
     turns = QUICK_TURNS if settings.quick else TURNS
     openai_bytes = json.dumps(workloads.openai_session(turns)).encode()
@@ -107,4 +150,5 @@ def run(settings: RunSettings) -> Section:
     section = Section("throughput", f"JSON throughput ({turns}-turn session)", INTRO)
     section.tables.append(_canonical(canonical_bytes, settings))
     section.tables.append(_conversion(openai_bytes, settings))
+    _cli(section, settings)
     return section

@@ -160,3 +160,44 @@ def test_json_bytes_rows_convert_the_body_as_the_dict_rows_do() -> None:
         payload, source="openai-chat", target="anthropic", on_loss="ignore", options=options
     )
     assert contender.call() == expected
+
+
+@pytest.mark.parametrize(("builder", "candidates"), [
+    ("anthropic_stream", "_to_openai_dicts"),
+    ("openai_stream", "_to_anthropic_dicts"),
+    ("_anthropic_sse", "anthropic_to_openai_sse"),
+    ("_openai_sse", "openai_to_anthropic_sse"),
+])  # fmt: skip
+def test_stream_conversion_floor_and_chatcodec_write_the_same_answer(builder: str, candidates: str) -> None:
+    workloads, section = _bench("workloads"), _bench("section_streams")
+    timing = _bench("timing")
+    build = getattr(workloads, builder, None) or getattr(section, builder)
+    payload = build(40)
+    if candidates.endswith("_sse"):
+        source, target = (
+            ("anthropic", "openai-chat") if candidates.startswith("anthropic") else ("openai-chat", "anthropic")
+        )
+        floor_contender, contender = section._sse_contenders(payload, source, target)
+    else:
+        floor_contender, contender = getattr(section, candidates)(payload)
+
+    expected = floor_contender.view(floor_contender.call())
+
+    assert timing.check(contender, expected) is None
+    assert len(expected["tool_calls"]) == 2
+    assert expected["text"]
+
+
+def test_the_stream_conversion_check_reports_a_lost_fragment() -> None:
+    workloads, floor, section = _bench("workloads"), _bench("floor"), _bench("section_streams")
+    timing = _bench("timing")
+    events = workloads.anthropic_stream(40)
+    chunks = floor.anthropic_events_to_openai_chunks(events, 0)
+    text_chunk = next(chunk for chunk in chunks if chunk["choices"] and chunk["choices"][0]["delta"].get("content"))
+    chunks.remove(text_chunk)
+
+    (_, contender) = section._to_openai_dicts(events)
+
+    failure = timing.check(contender, section.openai_chunks_view(chunks))
+    assert failure is not None
+    assert "text" in failure

@@ -424,3 +424,19 @@ def test_item15_usage_nested_past_the_depth_limit_is_a_stream_error_both_ways() 
             run()
         assert caught.value.event_index == 0
         assert caught.value.path.startswith("$.message.usage.cache_creation.ephemeral_1h_input_tokens.a.a")
+
+
+@pytest.mark.parametrize("depth", [1000, 5000])
+def test_item16_accumulating_a_list_names_the_deep_event_as_an_iterator_does(depth: int) -> None:
+    # A list is read with no counting step per event (the list iterator tells how far the
+    # decoder got): a RecursionError (Gemini's key-spelling walk) must still name the event.
+    chunk = {"candidates": [{"content": {"parts": [{"text": "a"}], "role": "model"}, "index": 0}], "responseId": "r"}
+    events = [chunk, chunk, {**chunk, "x": _nested(depth)}, chunk]
+    errors = []
+    for given in (events, iter(events)):
+        with pytest.raises(chatcodec.StreamError) as caught:
+            chatcodec.accumulate_stream("gemini", given)
+        errors.append((caught.value.event_index, caught.value.path, str(caught.value)))
+    assert errors[0] == errors[1]
+    assert errors[0][0] == 2
+    assert errors[0][1].startswith("$.x.a.a")

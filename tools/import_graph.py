@@ -54,14 +54,14 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
     (
         "kit",
-        "registry.py stream_builder.py sse.py event_stream.py stream_framing.py",
-    ),  # the codec interface, the stream path, SSE framing
+        "registry.py stream_builder.py sse.py event_stream.py stream_framing.py detect.py",
+    ),  # the codec interface, the stream path, SSE framing; the format markers (a one-pass side declines by them)
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
     ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
     (
         "readers",
-        "detect.py rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py one_pass.py",
+        "rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py one_pass.py",
     ),  # strict: the boundary checks; one_pass: the fast request path, through get_codec
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
     ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),

@@ -126,7 +126,7 @@ def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -
     from chatcodec.strict_check import checked_events
 
     codec = get_codec(provider)
-    payloads = iter_event_payloads(events)
+    payloads = _plain_dicts(events) or iter_event_payloads(events)  # a list of dicts: no step per event
     return codec.decode_stream(checked_events(provider, payloads) if strict else payloads)
 
 

@@ -37,7 +37,7 @@ from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES, get_codec
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
 
 _REJECTS_SUFFIX = ".rejects.jsonl"
 
@@ -146,8 +146,9 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         id_field=arguments.id_field,
     )
     try:
-        get_codec(options.source)  # a format without a codec is refused once, not on every line
-        get_codec(options.target)
+        for name in (options.source, options.target):  # refused once, not on every line
+            if name not in available_formats():
+                get_codec(name)  # raises, naming what there is
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
         return exit_codes.USAGE

@@ -45,8 +45,9 @@ def default_framing(provider: str) -> Framing:
     return "event-stream" if provider == "bedrock-converse" else "sse"
 
 
-def _json(event: dict[str, Any]) -> str:
-    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""An event as compact JSON: one encoder made once (``json.dumps`` with options builds
+a new encoder on every call, about a quarter of writing a small event)."""
 
 
 def to_sse(provider: str, wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:

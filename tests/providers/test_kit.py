@@ -65,6 +65,19 @@ def test_what_counts_as_a_change() -> None:
     assert kit.arguments_object("not json") == (None, False)
 
 
+def test_flat_objects_counted_by_colons_still_catch_a_repeated_key() -> None:
+    """Issue 25: a flat object is settled by counting colons (strings can only add to the
+    count); a colon in a string, or a space before a key's colon, falls back to counting
+    key ends, and a repeated key is still a change."""
+    assert kit.arguments_object('{"url": "https://example.com", "n": 1}') == (
+        {"url": "https://example.com", "n": 1},
+        True,
+    )
+    assert kit.arguments_object('{"a" :1,"a" :2}') == ({"a": 2}, False)
+    assert kit.arguments_object('{"a": "x:", "a": "y"}') == ({"a": "y"}, False)
+    assert kit.arguments_object('{"a":1,"b":null,"c":true}') == ({"a": 1, "b": None, "c": True}, True)
+
+
 def test_item_07_a_proxy_can_map_rewritten_names_back() -> None:
     long_name = "t" * 70
     request = chatcodec.ChatRequest(

@@ -30,24 +30,31 @@ JSON_VALUE = "one-pass-json-value"
 def json_value(*, json_input: bool) -> cs.CoreSchema:
     """A JSON value (objects with string keys, arrays, strings, numbers, booleans, null),
     checked in Rust. From JSON text (``json_input``) a number past a double's range or
-    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it."""
+    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it.
+
+    The choices exclude one another, so their order changes only the cost: each choice
+    tried before the one that accepts builds an error. A tool's JSON Schema, most of
+    what this checks, is objects holding strings: from Python values, strings come
+    first (a string is refused by an object schema more slowly than the reverse);
+    from JSON text, objects do (measured on the bench's six tools: 9.5 us -> 5 us from
+    dicts, 28 us -> 9 us from bytes). A fixed error spares the union collecting them."""
     reference = cs.definition_reference_schema(JSON_VALUE)
     number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
-    # The choices are disjoint (strict: a bool is no int), so their order only sets the
-    # cost: the common values first (strings, then the containers of tool schemas and
-    # arguments), each refusal on the way being an error object built in Rust; about a
-    # fifth of the validation of an agent session (h-rev, anthropic -> openai-chat).
+    string = cs.str_schema(strict=True)
+    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
+    first = [mapping, string] if json_input else [string, mapping]
     return cs.union_schema(
         [
-            cs.str_schema(strict=True),
-            cs.dict_schema(cs.str_schema(strict=True), reference, strict=True),
+            *first,
             cs.list_schema(reference, strict=True),
-            cs.int_schema(strict=True),
             cs.bool_schema(strict=True),
+            cs.int_schema(strict=True),
             number,
             cs.none_schema(),
         ],
         mode="left_to_right",
+        custom_error_type="one_pass_json",
+        custom_error_message="not a JSON value",
         ref=JSON_VALUE,
     )
 
@@ -89,8 +96,11 @@ def non_empty() -> cs.CoreSchema:
 
 
 def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
-    """The first of ``choices`` that accepts the value."""
-    return cs.union_schema(list(choices), mode="left_to_right")
+    """The first of ``choices`` that accepts the value (a refusal is a fixed error: the
+    union then keeps none of the choices' errors, which nothing reads)."""
+    return cs.union_schema(
+        list(choices), mode="left_to_right", custom_error_type="one_pass_either", custom_error_message="no choice"
+    )
 
 
 def tagged(choices: Mapping[str, cs.CoreSchema], key: str) -> cs.CoreSchema:

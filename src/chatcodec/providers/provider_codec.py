@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import length_hint
 from types import ModuleType
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import pydantic_core
 
@@ -459,6 +460,9 @@ class _DepthGuard:
             raise
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
+        if type(events) is list:
+            self._read_list(cast(list[dict[str, Any]], events))
+            return
         last: list[dict[str, Any] | None] = [None]
         try:
             self._decoder.read(self._counted(events, last))
@@ -468,6 +472,22 @@ class _DepthGuard:
             if _too_deep(error):
                 raise self._error(last[0]) from None
             raise
+
+    def _read_list(self, events: list[dict[str, Any]]) -> None:
+        """:meth:`read` of a list with no step per event: the list's own iterator says how
+        far the decoder got (``length_hint`` is exact for it), so the event being read when
+        an error came is known without counting each one (the counting generator cost
+        about a fifth of reading a delta)."""
+        iterator = iter(events)
+        try:
+            self._decoder.read(iterator)
+        except BaseException as error:
+            consumed = len(events) - length_hint(iterator)
+            self._fed += consumed
+            if isinstance(error, RecursionError) or (isinstance(error, ValidationError) and _too_deep(error)):
+                raise self._error(events[consumed - 1] if consumed else None) from None
+            raise
+        self._fed += len(events)
 
     def _counted(self, events: Iterable[dict[str, Any]], last: list[dict[str, Any] | None]) -> Iterator[dict[str, Any]]:
         for event in events:

@@ -12,10 +12,12 @@ reported as another provider's data, as before.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._base import ProviderMetadata
 from chatcodec._narrow import as_dict
+
+if TYPE_CHECKING:  # annotations only: the Bedrock one pass reads the tiers without pydantic (first use)
+    from chatcodec._base import ProviderMetadata
 
 SHARED_TIERS = frozenset({"default", "flex", "priority"})
 """The tiers both formats have."""

@@ -34,6 +34,9 @@ from providers.anthropic.anthropic_support import (
 from providers.anthropic.conformance_streams import CASES
 from providers.anthropic.test_properties import anthropic_responses
 
+SAMPLING_DEFAULT = 1.0
+"""Anthropic's ``temperature`` and ``top_p`` when none is sent."""
+
 check_request = assert_valid_request
 check_response = assert_valid_response
 
@@ -75,7 +78,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a base64 ``text/plain`` document is sent as the UTF-8 text it encodes (Anthropic
       takes base64 documents as PDF only): the same bytes, read back as a text source.
 
-    * a penalty of 0 changes nothing: not sent (issue 21).
+    * a penalty of 0 changes nothing: not sent (issue 21);
+    * the API version in force by default (2026-10-21) takes no sampling setting: a
+      ``temperature`` or ``top_p`` at Anthropic's default (1.0) says nothing, so the target
+      rule ``sampling_removed`` leaves it out without a report (any other value is a loss).
 
     (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
     """
@@ -88,6 +94,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
     without_neutral_penalties(update, request)
+    for key in ("temperature", "top_p"):
+        if getattr(request, key) == SAMPLING_DEFAULT:
+            update[key] = None
     messages = _leading_systems_joined(request.messages)
     messages = [
         _joined_to_results(_message_rewritten(message), previous)

@@ -30,7 +30,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
 from chatcodec.providers.anthropic.one_pass_decode import decode_request
@@ -171,8 +170,12 @@ def _results_wait(messages: list[dict[str, Any]]) -> bool:
             calls_open = False
         elif role == "assistant":
             content = message["content"]
-            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
-            between = False
+            calls_open = between = False
+            if not isinstance(content, str):
+                for part in content:  # a loop, not any(): no generator per message
+                    if part["type"] == "tool_use":
+                        calls_open = True
+                        break
         elif calls_open:
             between = True
     return False
@@ -261,8 +264,7 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
             if open_results is None:
                 open_results = []
                 turns.append({"role": "user", "content": open_results})
-            for part in content:
-                open_results.append(_result(part))
+            open_results.extend(_results(content))
         elif role == "user":
             if open_results is not None:
                 open_results.extend(_user_blocks(content))
@@ -297,11 +299,20 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
     return part
 
 
-def _result(part: dict[str, Any]) -> dict[str, Any]:
-    if len(part) != 3 or not isinstance(part["content"], str):
-        raise _DeclinedError
-    part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
-    return part
+def _results(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A tool message's results, each with its id as sent (one call per message)."""
+    for part in content:
+        result = part["content"]
+        if len(part) != 3 or not (isinstance(result, str) or all(map(_plain_text, result))):
+            raise _DeclinedError
+        part["tool_use_id"] = _SANITIZE(part["tool_use_id"])
+    return content
+
+
+def _plain_text(part: dict[str, Any]) -> bool:
+    """A text part of a tool result that reads the same on the wire (Bedrock and Gemini
+    results hold their text so): an empty or blank one has rules of its own."""
+    return len(part) == 2 and part["type"] == "text" and not part["text"].isspace() and bool(part["text"])
 
 
 def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
@@ -343,8 +354,15 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
     blocks: list[dict[str, Any]] = []
     for position, part in enumerate(content):
         kind = part["type"]
-        if kind == "tool_use" and len(part) == 4:
-            blocks.append(_tool_use(part, index, position, losses))
+        if kind == "tool_use" and len(part) == 4:  # inline: the usual part of an agent's turn
+            name = part["name"]
+            if not _VALID_NAME(name):
+                name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
+            arguments = part["arguments"]
+            parsed, exact = arguments_object(arguments)
+            if not exact or type(parsed) is not dict:  # the path only when a rule fires
+                parsed = input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
+            blocks.append({"type": "tool_use", "id": _SANITIZE(part["id"]), "name": name, "input": parsed})
         elif kind == "text" and len(part) == 2:
             blocks.append(_text(part))
         elif kind == "thinking":
@@ -352,27 +370,6 @@ def _assistant_content(content: str | list[dict[str, Any]], index: int, losses: 
         else:
             raise _DeclinedError
     return blocks
-
-
-def _tool_use(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> dict[str, Any]:
-    name = part["name"]
-    if not _VALID_NAME(name):
-        name = tool_name(name, losses, ("messages", index, "content", position), PROVIDER)
-    return {
-        "type": "tool_use",
-        "id": _SANITIZE(part["id"]),
-        "name": name,
-        "input": _input(part["arguments"], index, position, losses),
-    }
-
-
-def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> Any:
-    """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
-    whose path is built only when the text is not a plain, exact object."""
-    parsed, exact = arguments_object(arguments)
-    if exact and is_dict(parsed) and type(parsed) is dict:
-        return parsed
-    return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
 
 
 def _drop_thinking(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:

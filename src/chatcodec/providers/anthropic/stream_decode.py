@@ -18,7 +18,7 @@ differing from ``message_start``): later values replace earlier ones, never add.
 
 Validation is strict and per event. Nearly every event of a stream is a
 ``content_block_delta`` whose delta holds only its type and its text, for a block that is
-streaming that kind of delta: :meth:`StreamDecoder.push` checks that shape by hand, each
+streaming that kind of delta: :meth:`StreamDecoder._read_batch` checks that shape by hand, each
 value of exactly the type the wire adapter requires, and appends the text, which is all
 the general reading below would do with it. Any other event goes through the wire
 adapter, whose errors name the event (``$[n]``) and the path.
@@ -27,7 +27,8 @@ adapter, whose errors name the event (``$[n]``) and the path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import Any, cast
 
 import pydantic_core
@@ -106,6 +107,8 @@ class StreamDecoder(FeedByReading):
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.blocks: dict[int, _Block] = {}
+        self.streaming: dict[int, tuple[str, str, Callable[[str], None]]] = {}
+        """Blocks whose deltas only append: index -> (delta type, text key, the part's ``append``)."""
         self.position = -1
 
     def close(self) -> list[AnyStreamEvent]:
@@ -122,42 +125,61 @@ class StreamDecoder(FeedByReading):
                     block = state.start  # fragments cut mid-JSON: the block as it started
                 self.builder.whole(self._part_event(index, block))
         self.blocks = {}
+        self.streaming = {}
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``),
+        a batch at a time up to the next compaction, so no event pays for the count."""
+        iterator = iter(events)
+        while True:
+            first = self.position + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
+            size = COMPACT_EVERY - first % COMPACT_EVERY
+            if self._read_batch(islice(iterator, size), first) < size:  # the events ran out
+                return
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
+        first = self.position + 1
+        if not first % COMPACT_EVERY:
+            self.builder.compact()
+        self._read_batch((event,), first)
+        return self.builder.take_events()
+
+    def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
+        """Read ``events``, the first at position ``first``; how many there were.
 
         A delta that only appends text (see the module docstring) is read here, flat, as it
-        is nearly every event; any other event, or one that fails a check, is read by
-        :meth:`_read`.
+        is nearly every event: ``self.streaming`` holds, for each block whose deltas only
+        append, the delta type it takes, where that type keeps its text and the part's
+        ``append``, so such a delta costs a few dict reads. Any other event, or one that
+        fails a check, is read by :meth:`_read`.
         """
-        blocks, position = self.blocks, self.position  # a local counter: this loop runs per delta
-        for event in events:
-            position += 1
-            if not position % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
+        streaming, position = self.streaming, first - 1  # locals: this loop runs per delta
+        for position, event in enumerate(events, first):
             try:
-                if event["type"] == "content_block_delta":
+                if event["type"] == "content_block_delta" and event.__class__ is dict:
                     index, delta = event["index"], event["delta"]
-                    block = blocks.get(index)
+                    entry = streaming.get(index)
                     if (
-                        block is not None
-                        and type(event) is dict
-                        and type(index) is int
+                        entry is not None
+                        and index.__class__ is int
                         and delta.__class__ is dict  # type(delta), leaving it Any for the checkers
                         and len(delta) == 2
-                        and delta["type"] == block.delta_type
+                        and delta["type"] == entry[0]
                     ):
-                        text = delta[block.text_key]
-                        if type(text) is str and block.part is not None:
-                            block.streamed = True
-                            block.part.append(text)
+                        text = delta[entry[1]]
+                        if text.__class__ is str:
+                            entry[2](text)
                             continue
             except (KeyError, TypeError):
                 pass
             self.position = position
-            read_event(self._read, event, self.position)
+            read_event(self._read, event, position)
         self.position = position
+        return position - first + 1
 
     # --- any event -----------------------------------------------------------------------
 
@@ -219,13 +241,8 @@ class StreamDecoder(FeedByReading):
         state = self.blocks[index] = _Block(kind, block)
         if kind == "whole":
             return
-        mutable = frozenset({"citations"}) if kind == "text" else frozenset[str]()
-        bag = split_fields(
-            {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
-        )
-        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
-            with_unknown_nulls(bag, TEXT_DOCUMENTED)
-        metadata = {PROVIDER: bag} if bag else None
+        plain = block.keys() <= _MAPPED_BLOCK_FIELDS[kind] and None not in block.values()
+        metadata = None if plain else self._block_metadata(kind, block)
         if kind == "text":
             state.citations = block.get("citations")
             state.part = self.builder.open_text(0, index, metadata)
@@ -238,9 +255,22 @@ class StreamDecoder(FeedByReading):
             if isinstance(block.get("signature"), str):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
                 self.builder.signature(state.part, block["signature"])
-        else:
+        else:  # streams by the fast path from its first input_json_delta on (see _block_delta)
             tool_id = restore_tool_use_id(block["id"])
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
+            return
+        self.streaming[index] = (_STREAMED[kind], state.text_key, state.part.append)
+
+    def _block_metadata(self, kind: str, block: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+        """The bag of a streamed block's start with fields beyond those mapped or a
+        ``null`` (a block with only its mapped fields, none null, nearly every one, has none)."""
+        mutable = frozenset({"citations"}) if kind == "text" else frozenset[str]()
+        bag = split_fields(
+            {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
+        )
+        if kind == "text" and None in block.values():  # an unknown null is data, as in a response
+            with_unknown_nulls(bag, TEXT_DOCUMENTED)
+        return {PROVIDER: bag} if bag else None
 
     def _block_delta(self, index: int, delta: dict[str, Any]) -> None:
         state = self._open(index, "content_block_delta")
@@ -256,6 +286,7 @@ class StreamDecoder(FeedByReading):
         else:
             state.streamed = True
             state.part.append(self._text(delta, _TEXT_KEYS[kind]))
+            self.streaming[index] = (kind, state.text_key, state.part.append)
 
     def _text(self, delta: dict[str, Any], key: str) -> str:
         value = delta.get(key)
@@ -281,15 +312,17 @@ class StreamDecoder(FeedByReading):
     def _block_stop(self, index: int) -> None:
         state = self._open(index, "content_block_stop")
         del self.blocks[index]
+        self.streaming.pop(index, None)
         part = state.part
         if part is None:
             self.builder.whole(self._part_event(index, self._finished_whole(state)))
         elif state.kind == "text":
-            final = dict(state.start)
-            if state.citations is not None or "citations" in final:
-                final["citations"] = state.citations
+            if state.citations is None and "citations" not in state.start:  # nearly every text block
+                self.builder.close(part)
+                return
+            final = {**state.start, "citations": state.citations}
             bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), TEXT_DOCUMENTED)
-            self.builder.close(part, metadata={PROVIDER: bag} if "citations" in final else None)
+            self.builder.close(part, metadata={PROVIDER: bag})
         elif state.kind == "thinking":
             self.builder.close(part)
         else:

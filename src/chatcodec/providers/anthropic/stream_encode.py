@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
 from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
@@ -66,6 +66,17 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
         yield f"event: {event.get('type', 'message')}\ndata: {data}\n\n"
 
 
+_Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
+_DELTA_SHAPES: dict[type[AnyStreamEvent], tuple[str, str, str]] = {
+    TextDeltaEvent: ("text", "text_delta", "text"),
+    ThinkingDeltaEvent: ("thinking", "thinking_delta", "thinking"),
+    ToolCallDeltaEvent: ("tool_use", "input_json_delta", "partial_json"),
+}
+"""The deltas :meth:`StreamEncoder.feed` writes itself: the block kind each continues,
+the wire delta type and where it holds its text (as :meth:`StreamEncoder._part_event`
+writes them)."""
+
+
 @dataclass
 class _Open:
     """A wire block that has started and not stopped."""
@@ -101,7 +112,25 @@ class StreamEncoder:
         self.start_bag: dict[str, Any] = {}
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
-        """The wire events ``event`` completes (possibly none yet)."""
+        """The wire events ``event`` completes (possibly none yet).
+
+        A delta of the one answer for a block that is open and of its kind, nearly every
+        event, is written here, as :meth:`_part_event` would write it, without the
+        dispatch through four generators and a dozen class matches; any other event
+        takes that way."""
+        shape = _DELTA_SHAPES.get(type(event))
+        if shape is not None and self.started and cast(_Delta, event).choice == 0:
+            delta = cast(_Delta, event)
+            block = self.open.get(delta.index)
+            if block is not None and block.kind == shape[0]:
+                self.position += 1
+                if shape[0] == "tool_use":
+                    block.arguments.append(delta.delta)
+                wire_delta = {"type": shape[1], shape[2]: delta.delta}
+                return iter(({"type": "content_block_delta", "index": block.wire_index, "delta": wire_delta},))
+        return self._counted(event)
+
+    def _counted(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         try:
             yield from self._feed(event)
         finally:

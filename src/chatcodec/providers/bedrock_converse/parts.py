@@ -320,6 +320,10 @@ def _format(
     return found
 
 
+URL_WHY = "Bedrock takes media only as bytes or an S3 location; it fetches no URL, so it was not sent"
+"""Why media by an ``http(s)`` URL is not sent (a loss)."""
+
+
 def _source(
     source: UrlSource | Base64Source | FileSource | TextSource, what: str, context: BedrockContext, at: Steps
 ) -> dict[str, Any] | None:
@@ -331,8 +335,7 @@ def _source(
         case UrlSource() if source.url.startswith("s3://"):
             return {"s3Location": {"uri": source.url}}
         case UrlSource():
-            why = "Bedrock takes media only as bytes or an S3 location; it fetches no URL, so it was not sent"
-            context.losses.add((*at, "source"), f"{what} by URL", why)
+            context.losses.add((*at, "source"), f"{what} by URL", URL_WHY)
         case FileSource():
             context.losses.add((*at, "source"), f"{what} by file id", "Bedrock has no file ids; not sent")
         case TextSource():

@@ -60,7 +60,9 @@ _MAPPED = (
 )
 _INFERENCE = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p"))
 _KNOBS = ("unsigned_thinking", "tool_result_status")
-_UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
+UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
+"""Canonical settings Converse has no field for."""
+UNSUPPORTED_WHY = "Bedrock Converse has no such setting"
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
@@ -148,9 +150,9 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
     _encode_inference(request, wire, bag)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
-    for key in _UNSUPPORTED:
+    for key in UNSUPPORTED:
         if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
-            losses.add((key,), key, "Bedrock Converse has no such setting", "setting")
+            losses.add((key,), key, UNSUPPORTED_WHY, "setting")
     if request.cache_control is not None:
         losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
     return wire

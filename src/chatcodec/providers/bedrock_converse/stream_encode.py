@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
 from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
@@ -73,6 +73,15 @@ def to_sse(wire_events: Iterable[Event]) -> Iterator[str]:
         yield json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+_Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
+_DELTA_BLOCKS: dict[type[AnyStreamEvent], str] = {
+    TextDeltaEvent: "text",
+    ThinkingDeltaEvent: "thinking",
+    ToolCallDeltaEvent: "tool",
+}
+"""The deltas :meth:`StreamEncoder.feed` writes itself, and the block kind each continues."""
+
+
 @dataclass
 class _Open:
     kind: str
@@ -103,7 +112,28 @@ class StreamEncoder:
         self.dropped_choices: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[Event]:
-        """The wire events ``event`` completes (possibly none yet)."""
+        """The wire events ``event`` completes (possibly none yet).
+
+        A delta of the one answer for a block that is open and of its kind, nearly every
+        event, is written here as :meth:`_part_event` would write it (a tool call's held
+        until its block stops), without the dispatch through nested generators and class
+        matches; any other event takes that way."""
+        kind = _DELTA_BLOCKS.get(type(event))
+        if kind is not None and self.started and cast(_Delta, event).choice == 0:
+            delta = cast(_Delta, event)
+            block = self.open.get(delta.index)
+            if block is not None and block.kind == kind:
+                self.position += 1
+                if kind == "text":
+                    return iter((self._delta(block, {"text": delta.delta}),))
+                if kind == "thinking":
+                    return iter((self._delta(block, {"reasoningContent": {"text": delta.delta}}),))
+                block.arguments.append(delta.delta)
+                block.pending.append(self._delta(block, {"toolUse": {"input": delta.delta}}))
+                return iter(())
+        return self._counted(event)
+
+    def _counted(self, event: AnyStreamEvent) -> Iterator[Event]:
         try:
             yield from self._feed(event)
         finally:

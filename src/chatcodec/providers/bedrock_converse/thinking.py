@@ -28,13 +28,26 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.content import ThinkingPart
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
+
+if TYPE_CHECKING:  # annotations only: the one-pass encoder imports this module, and no canonical model
+    from chatcodec.content import ThinkingPart
+
+SENT_AS_TEXT = "; sent as plain text"
+"""The end of the loss text for unverifiable thinking sent as text (``unsigned_thinking="text"``)."""
+DROPPED = "; replaying it would be rejected"
+"""The end of the loss text for unverifiable thinking dropped."""
+
+
+def unverifiable_why(provider: str | None) -> str:
+    """Why thinking from ``provider`` does not go as reasoning: the target cannot verify it."""
+    origin = "of unknown origin and unsigned" if provider is None else f"produced by {provider!r}"
+    return f"{origin}; the target model cannot verify it"
 
 
 def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[str, Any] | None:
@@ -82,12 +95,11 @@ def encode_thinking(part: ThinkingPart, context: BedrockContext, at: Steps) -> d
         unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable:
         return _reasoning(part, ours, context, at)
-    origin = "of unknown origin and unsigned" if part.provider is None else f"produced by {part.provider!r}"
-    why = f"{origin}; the target model cannot verify it"
+    why = unverifiable_why(part.provider)
     if context.unsigned_thinking == "text" and part.text:
-        context.losses.add(at, "thinking part", f"{why}; sent as plain text")
+        context.losses.add(at, "thinking part", why + SENT_AS_TEXT)
         return {"text": part.text}
-    context.losses.add(at, "thinking part", f"{why}; replaying it would be rejected")
+    context.losses.add(at, "thinking part", why + DROPPED)
     return None
 
 
@@ -104,8 +116,20 @@ def _bag(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, An
     return {} if part.provider_metadata is None else KIT.claim(context.losses, part.provider_metadata, at)
 
 
+_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
 def is_base64(text: str) -> bool:
-    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty."""
+    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty.
+
+    The usual spelling (the alphabet only, padded to a multiple of four) is recognised
+    without decoding, by ``bytes.translate`` (several times faster on an image, which every
+    request of a session resends); anything else is decided by decoding it."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        body = raw.rstrip(b"=")
+        if body and len(raw) % 4 == 0 and len(raw) - len(body) <= 2 and not body.translate(None, _ALPHABET):
+            return True
     try:
         return bool(text) and len(base64.b64decode(text, validate=True)) > 0
     except (binascii.Error, ValueError):

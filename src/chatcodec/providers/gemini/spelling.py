@@ -70,21 +70,25 @@ def camel_cased(payload: object) -> tuple[Any, list[Path]]:
     return _camel(payload, (), renamed), renamed
 
 
+_CONTAINERS: tuple[type, ...] = (dict, list)
+"""What the walk goes into (as a plain tuple of types, the values it finds stay untyped)."""
+
+
 def _has_snake_key(value: object) -> bool:
+    """Whether ``value`` holds a snake_case key outside :data:`FREE_FORM` values. It runs
+    on every request and stream chunk, so the walk makes no call but the recursion."""
     if is_dict(value):
         for key, item in value.items():
             if "_" in key and _SNAKE_KEY.match(key):
                 return True
-            if key not in FREE_FORM and _is_container(item) and _has_snake_key(item):
+            if isinstance(item, _CONTAINERS) and key not in FREE_FORM and _has_snake_key(item):
                 return True
         return False
     if is_list(value):
-        return any(_is_container(item) and _has_snake_key(item) for item in value)
+        for item in value:
+            if isinstance(item, _CONTAINERS) and _has_snake_key(item):
+                return True
     return False
-
-
-def _is_container(value: object) -> bool:
-    return isinstance(value, dict | list)
 
 
 def _camel(value: object, at: Path, renamed: list[Path]) -> Any:

@@ -171,7 +171,9 @@ class StreamDecoder(FeedByReading):
 
     def _candidate(self, candidate: dict[str, Any], position: int) -> None:
         choice: int = candidate.get("index", position)
-        state = self.choices.setdefault(choice, _Choice())
+        state = self.choices.get(choice)
+        if state is None:  # not setdefault: a state built per chunk to be thrown away is most of a chunk's cost
+            state = self.choices[choice] = _Choice()
         content: dict[str, Any] = candidate.get("content") or {}
         parts: list[dict[str, Any]] = content.get("parts") or []
         for number, part in enumerate(parts):

@@ -58,13 +58,19 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
 
     The common cases are read by pydantic-core alone: with no float, the text must hold
     as many key ends (``"`` then ``:``) as the value holds keys, which a repeated key
-    would break; with floats, the text must be exactly the value's compact JSON (what
-    models write) or Python's default ``json.dumps`` of it. Anything else is read again,
-    carefully, by ``json.loads``.
+    would break (first counted as colons, a cheaper count that strings can only add to,
+    which settles the usual flat object of strings and integers); with floats, the text
+    must be exactly the value's compact JSON (what models write) or Python's default
+    ``json.dumps`` of it. Anything else is read again, carefully, by ``json.loads``.
     """
     try:
-        parsed: object = pydantic_core.from_json(arguments)
+        parsed: object = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
+        return _careful_arguments(arguments)
+    if is_dict(parsed) and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
+        keys = len(parsed)
+        if arguments.count(":") == keys or _key_ends(arguments) == keys:
+            return parsed, True
         return _careful_arguments(arguments)
     keys, has_float = _census(parsed)
     if not has_float:
@@ -75,6 +81,8 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
         return parsed, True
     return _careful_arguments(arguments)
 
+
+_from_json = pydantic_core.from_json
 
 _KEY_ENDS = re.compile(r'"\s*:')
 """Where an object key ends; a string value holding ``":`` only adds to the count, so an

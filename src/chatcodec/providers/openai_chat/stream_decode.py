@@ -35,7 +35,7 @@ a ``ChoiceMetadataEvent`` (issue 10, item 26). Dropped, as meaningless after par
 repeats from ``reasoning_details`` in the same chunk.
 
 Validation is strict and per chunk. Nearly every chunk of a stream only continues an open
-part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder.push` checks
+part: one choice, one delta field, no finish, no usage. :meth:`StreamDecoder._read_batch` checks
 that shape by hand, every value the wire adapter types being of exactly its type (the
 envelope by equality with the first chunk's, which the adapter checked), and appends the
 delta; that is all the general reading below would do with such a chunk. Any other chunk
@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from itertools import islice
 from operator import itemgetter
 from typing import Any, cast
 
@@ -160,7 +161,27 @@ class StreamDecoder(FeedByReading):
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``).
+        """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``),
+        a batch at a time up to the next compaction, so no chunk pays for the count."""
+        iterator = iter(events)
+        while True:
+            first = self._count + 1
+            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
+                self.builder.compact()
+            size = COMPACT_EVERY - first % COMPACT_EVERY
+            if self._read_batch(islice(iterator, size), first) < size:  # the chunks ran out
+                return
+
+    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
+        """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
+        first = self._count + 1
+        if not first % COMPACT_EVERY:
+            self.builder.compact()
+        self._read_batch((event,), first)
+        return self.builder.take_events()
+
+    def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
+        """Read ``events``, the first being chunk number ``first`` (from 1); how many there were.
 
         A chunk that only continues an open part (see the module docstring) is read here,
         flat, as it is nearly every chunk: each check is one the wire adapter or the
@@ -168,11 +189,8 @@ class StreamDecoder(FeedByReading):
         chunk, or one that fails a check, is read by :meth:`_read`. (``x.__class__ is
         dict`` is ``type(x) is dict`` that leaves a value typed ``Any`` for the checkers.)
         """
-        count, envelope, states = self._count, self._envelope, self._choices
-        for event in events:
-            count += 1
-            if not count % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
+        count, envelope, states = first - 1, self._envelope, self._choices
+        for count, event in enumerate(events, first):
             try:
                 (wire_choice,) = event["choices"]
                 number, delta, finish = _CHOICE(wire_choice)
@@ -222,6 +240,7 @@ class StreamDecoder(FeedByReading):
             read_event(partial(self._read, position=count - 1), event, count - 1)
             envelope = self._envelope
         self._count = count
+        return count - first + 1
 
     # --- any chunk ---------------------------------------------------------------------
 

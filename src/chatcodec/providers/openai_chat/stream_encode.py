@@ -33,7 +33,7 @@ import json
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
@@ -138,8 +138,15 @@ class StreamEncoder:
         self._number = -1
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
-        """The chunks for one event (often none or one)."""
+        """The chunks for one event (often none or one). A text or tool-call delta, nearly
+        every event, goes straight to where :meth:`_part_event` would send it."""
         self._number += 1
+        kind = type(event)
+        if kind is TextDeltaEvent:
+            text = cast(TextDeltaEvent, event)
+            return iter((self._delta(text.choice, {"content": text.delta}, text),))
+        if kind is ToolCallDeltaEvent:
+            return iter(self._call_delta(cast(ToolCallDeltaEvent, event), (self._number,)))
         return iter(self._event(event, self._number))
 
     def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:
@@ -199,7 +206,10 @@ class StreamEncoder:
         if not state.role_sent:
             delta = {"role": "assistant", **delta}
             state.role_sent = True
-        extras = wire_fields(KIT.own(carrier.provider_metadata)) if carrier is not None else {}
+        metadata = carrier.provider_metadata if carrier is not None else None
+        if not metadata:  # nearly every delta: nothing to merge
+            return {**self._base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]}
+        extras = wire_fields(KIT.own(metadata))
         if "logprobs" in extras:
             state.logprobs = join_logprobs(state.logprobs, extras["logprobs"])
         delta_extras = extras.pop("delta", None)
@@ -208,7 +218,10 @@ class StreamEncoder:
         return self._chunk([{**extras, "index": choice, "delta": delta, "finish_reason": None}])
 
     def _state(self, choice: int) -> _ChoiceState:
-        return self._choices.setdefault(choice, _ChoiceState())
+        state = self._choices.get(choice)
+        if state is None:  # not setdefault: building a state to throw away cost more than the delta
+            state = self._choices[choice] = _ChoiceState()
+        return state
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
         """The finish chunk: the choice's bag (``choice_metadata``, over what a

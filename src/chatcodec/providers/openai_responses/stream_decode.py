@@ -70,6 +70,10 @@ _SLOT_KINDS = {
     "response.custom_tool_call_input.delta": ("call", "tool_use"),
 }
 
+_CONTINUING = {kind: (_DELTAS[kind], *_SLOT_KINDS[kind]) for kind in _DELTAS if kind != "response.refusal.delta"}
+"""The deltas :meth:`StreamDecoder.read` appends itself: where each keeps its slot's
+index, the slot's name and the part's kind (a refusal is given whole at its item's done)."""
+
 Slot = tuple[str, int]
 """Where a part sits in its item: ``("content", i)``, ``("summary", i)``,
 ``("reasoning", i)`` (a reasoning item's ``content``), ``("call", 0)``, ``("empty", 0)``."""
@@ -105,9 +109,37 @@ class StreamDecoder(FeedByReading):
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
+        """Read wire events into the builder (the whole stream, for ``accumulate_stream``).
+
+        A delta that continues a part already streaming, in order (nearly every event), is
+        appended here: each check is one :meth:`_read` would make of it (the event
+        adapter only asks that ``type`` be text), down to the part of that slot and kind.
+        Any other event, or one that fails a check, is read by :meth:`_read`.
+        """
+        items = self.items
         for event in events:
             self.position += 1
+            try:
+                continuing = _CONTINUING.get(event["type"]) if event.__class__ is dict else None
+                if continuing is not None:
+                    number, output_index, delta = event["sequence_number"], event["output_index"], event["delta"]
+                    slot = (continuing[1], 0 if continuing[0] is None else event[continuing[0]])
+                    record = items.get(output_index)
+                    if (
+                        record is not None
+                        and number.__class__ is int
+                        and number > self.sequence
+                        and output_index.__class__ is int
+                        and slot[1].__class__ is int
+                        and delta.__class__ is str
+                        and slot in record.streamed
+                        and (part := record.parts[slot]).kind == continuing[2]
+                    ):
+                        self.sequence = number
+                        part.append(delta)
+                        continue
+            except (KeyError, TypeError):
+                pass
             try:
                 read_event(self._read_validated, event, self.position)
             except (KeyError, TypeError, AttributeError) as error:  # a field of the wrong shape
@@ -250,7 +282,9 @@ class StreamDecoder(FeedByReading):
     def _part(self, output_index: int, slot: Slot, kind: str, item: dict[str, Any] | None = None) -> PartBuilder | None:
         """The part at ``slot`` of an item, opened on first mention (tolerant of a stream
         that skipped its ``added`` events)."""
-        record = self.items.setdefault(output_index, _Item("message" if slot[0] == "content" else "reasoning"))
+        record = self.items.get(output_index)
+        if record is None:  # not setdefault: an item built per delta to be thrown away cost more than the delta
+            record = self.items[output_index] = _Item("message" if slot[0] == "content" else "reasoning")
         found = record.parts.get(slot)
         if found is not None:
             return found if found.kind == kind else None
