@@ -354,6 +354,13 @@ SURROGATES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "anthropic tool name": ("anthropic", _anthropic("q", tools=[{"name": SURROGATE, "input_schema": {}}])),
     "anthropic image URL": ("anthropic", _anthropic([{"type": "image", "source": {"type": "url", "url": SURROGATE}}])),
+    "bedrock-converse tool name": (
+        "bedrock-converse",
+        {
+            "messages": [{"role": "user", "content": [{"text": "q"}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": SURROGATE, "inputSchema": {"json": {}}}}]},
+        },
+    ),
     "anthropic media type": (
         "anthropic",
         _anthropic([{"type": "image", "source": {"type": "base64", "media_type": SURROGATE, "data": "aGk="}}]),
@@ -363,7 +370,7 @@ SURROGATES: dict[str, tuple[str, dict[str, Any]]] = {
 
 @pytest.mark.parametrize("case", list(SURROGATES))
 def test_a_lone_surrogate_where_canonical_wants_text_is_the_general_paths_error(case: str) -> None:
-    """Found by a differential fuzz run: the openai-chat and anthropic one passes read these
+    """Found by a differential fuzz run: the openai-chat, anthropic and bedrock one passes read these
     texts without the length check that makes pydantic-core refuse them, so the Responses
     pass wrote a body (a rewritten tool name, an image URL) where the general path refuses
     the payload (``providers.one_pass.non_empty``)."""
