@@ -87,6 +87,14 @@ def text() -> cs.CoreSchema:
     return cs.str_schema(strict=True)
 
 
+def non_empty() -> cs.CoreSchema:
+    """A string of one character or more, for what canonical requires non-empty (tool
+    names, URLs, media types). The length check also makes pydantic-core read the text
+    as UTF-8, so one holding a lone surrogate is refused (``string_unicode``), as the
+    general path's ``min_length`` fields refuse it: a plain :func:`text` accepts it."""
+    return cs.str_schema(strict=True, min_length=1)
+
+
 def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
     """The first of ``choices`` that accepts the value (a refusal is a fixed error: the
     union then keeps none of the choices' errors, which nothing reads)."""

@@ -68,7 +68,7 @@ _TOP_KEYS = frozenset(
         "provider_options",
     }
 )
-_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict", "provider_metadata"})
 _WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM_ROLES = ("system", "developer")
 
@@ -138,14 +138,14 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
     wire["max_tokens"] = max_tokens
     tools = request.get("tools")
     if tools:
-        wire["tools"] = [_tool(tool) for tool in tools]
+        wire["tools"] = [_tool(tool, index, losses) for index, tool in enumerate(tools)]
     _choice(request, wire)
     messages: list[dict[str, Any]] = request["messages"]
     leading = 0
     while leading < len(messages) and messages[leading]["role"] in _SYSTEM_ROLES:
         leading += 1
     if leading:
-        wire["system"] = _system(messages[:leading])
+        wire["system"] = _system(messages[:leading], losses)
     wire["messages"] = _turns(messages, leading, losses)
     if request.get("stop"):
         wire["stop_sequences"] = list(request["stop"])
@@ -183,9 +183,12 @@ def _results_wait(messages: list[dict[str, Any]]) -> bool:
     return False
 
 
-def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+def _tool(tool: dict[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
     if not tool.keys() <= _TOOL_KEYS or not _VALID_NAME(tool["name"]):
         raise _DeclinedError
+    metadata = tool.get("provider_metadata")
+    if metadata and KIT.claim(losses, metadata, ("tools", index)):  # as tools._encode_tool reports another's
+        raise _DeclinedError  # a bag of this provider's: fields the general encoder writes back
     wire = {"name": tool["name"]}
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
@@ -215,8 +218,12 @@ def _choice(request: dict[str, Any], wire: dict[str, Any]) -> None:
     wire["tool_choice"] = encoded
 
 
-def _system(messages: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
-    """The top-level ``system``: one message's string as is, else every text in order."""
+def _system(messages: list[dict[str, Any]], losses: LossRecorder) -> str | list[dict[str, Any]]:
+    """The top-level ``system``: one message's string as is, else every text in order;
+    another provider's bag on one is reported first (``messages.encode_system``)."""
+    for index, message in enumerate(messages):
+        if len(message) != 2:
+            _claim_bag(message, index, losses)
     if len(messages) == 1 and len(messages[0]) == 2 and isinstance(messages[0]["content"], str):
         return messages[0]["content"]
     blocks: list[dict[str, Any]] = []

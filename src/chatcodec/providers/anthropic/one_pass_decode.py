@@ -32,7 +32,7 @@ from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.rules import OLD
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import compact_json, leftovers
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
+from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, tagged, text
 from chatcodec.providers.target_rules import API_VERSION
 
 _SANITIZE = MAPPING.sanitize
@@ -50,8 +50,8 @@ def _blocks() -> dict[str, cs.CoreSchema]:
     """The block shapes, by type: closed, so a cache marker or citations refuse them."""
     source = tagged(
         {
-            "base64": closed({"type": literal("base64"), "media_type": text(), "data": text()}),
-            "url": closed({"type": literal("url"), "url": text()}),
+            "base64": closed({"type": literal("base64"), "media_type": non_empty(), "data": text()}),
+            "url": closed({"type": literal("url"), "url": non_empty()}),
         },
         "type",
     )
@@ -93,7 +93,7 @@ def _tool_choice() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     tool = closed(
-        {"name": text(), "input_schema": json_object()},
+        {"name": non_empty(), "input_schema": json_object()},
         {"description": text(), "strict": cs.bool_schema(strict=True)},
     )
     system_blocks = _list(closed({"type": literal("text"), "text": text()}))

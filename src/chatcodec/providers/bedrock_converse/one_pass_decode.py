@@ -31,7 +31,17 @@ from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.tool_id_mapping import PREFIX
-from chatcodec.providers.one_pass import JSON_VALUE, LazyValidator, closed, either, json_object, literal, tagged, text
+from chatcodec.providers.one_pass import (
+    JSON_VALUE,
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    tagged,
+    text,
+)
 
 IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 """botocore ``ImageFormat`` -> media type (``parts.IMAGE_TYPES``, which a test holds equal:
@@ -80,7 +90,7 @@ def _messages() -> cs.CoreSchema:
 
 def _request(json_input: bool) -> cs.CoreSchema:
     spec = closed(
-        {"name": text(), "inputSchema": closed({"json": json_object()})},
+        {"name": non_empty(), "inputSchema": closed({"json": json_object()})},
         {"description": text(), "strict": cs.bool_schema(strict=True)},
     )
     choice = either(

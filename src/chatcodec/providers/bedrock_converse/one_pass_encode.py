@@ -74,7 +74,7 @@ _UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metad
 _OWN_KEYS = frozenset({"unsigned_thinking", "tool_result_status", *RULE_OPTIONS.values()})
 """What this pass reads of its own ``provider_options`` bag: this encoder's options."""
 _INFERENCE = (("max_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
-_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict", "provider_metadata"})
 _WIRE_CHOICES = {"auto": "auto", "required": "any"}
 _RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 _FOREIGN_THINKING_KEYS = frozenset({"type", "text", "signature", "provider", "model", "provider_metadata"})
@@ -130,7 +130,10 @@ def _encode(request: dict[str, Any], context: BedrockContext) -> dict[str, Any]:
         leading += 1
     wire["messages"] = _turns(messages, leading, context)
     if leading:
-        wire["system"] = [block for message in messages[:leading] for block in _system_blocks(message)]
+        system = messages[:leading]
+        wire["system"] = [
+            block for index, message in enumerate(system) for block in _system_blocks(message, index, context.losses)
+        ]
     config: dict[str, Any] = {}
     for canonical_key, wire_key in _INFERENCE:
         value = request.get(canonical_key)
@@ -150,9 +153,11 @@ def _encode(request: dict[str, Any], context: BedrockContext) -> dict[str, Any]:
     return wire
 
 
-def _system_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
+def _system_blocks(message: dict[str, Any], index: int, losses: LossRecorder) -> list[dict[str, Any]]:
+    """A leading system message's blocks, another provider's bag on it reported first
+    (``messages.encode_system``)."""
     if len(message) != 2:
-        raise _DeclinedError  # a name, a cache marker or a bag
+        _claim_bag(message, index, losses)  # a name, a cache marker or a bag of Bedrock's: the general path
     content = message["content"]
     if isinstance(content, str):
         return [_text(content)]
@@ -393,7 +398,10 @@ def _tools(request: dict[str, Any], wire: dict[str, Any], context: BedrockContex
     for index, tool in enumerate(request.get("tools") or ()):
         parameters = tool.get("parameters")
         if not tool.keys() <= _TOOL_KEYS or parameters is None:
-            raise _DeclinedError  # a cache marker or a bag
+            raise _DeclinedError  # a cache marker
+        metadata = tool.get("provider_metadata")
+        if metadata and KIT.claim(context.losses, metadata, ("tools", index)):  # as tools._encode_tool reports it
+            raise _DeclinedError  # a bag of Bedrock's own: fields the general encoder writes back
         spec: dict[str, Any] = {"name": _name(tool["name"], context, ("tools", index))}
         description = tool.get("description")
         if description is not None:

@@ -32,7 +32,7 @@ from chatcodec.compat import source_from_url
 from chatcodec.detect import mismatch
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, tagged, text
+from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, tagged, text
 from chatcodec.providers.openai_chat import request_fields
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.one_pass_encode import encode_request
@@ -47,7 +47,7 @@ def _number(json_input: bool) -> cs.CoreSchema:
 def _content(parts: list[str]) -> cs.CoreSchema:
     choices = {"text": closed({"type": literal("text"), "text": text()})}
     if "image_url" in parts:
-        image = closed({"url": text()})
+        image = closed({"url": non_empty()})
         choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
     return either(text(), cs.list_schema(tagged(choices, "type"), strict=True))
 
@@ -81,7 +81,7 @@ def _messages() -> cs.CoreSchema:
 def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
     """The top-level fields :data:`REQUEST` reads, besides ``messages``."""
     function = closed(
-        {"name": text()},
+        {"name": non_empty()},
         {"description": text(), "parameters": json_object(), "strict": cs.bool_schema(strict=True)},
     )
     tool = closed({"type": literal("function"), "function": function})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from chatcodec.providers.openai_responses import (
     finish_reason,
     messages,
+    one_pass,
     parts,
     request,
     response,
@@ -35,5 +36,6 @@ CODEC = ProviderCodec(
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
     rules=rules,
+    one_pass=one_pass,
 )
 """The codec instance registered as ``openai-responses``."""

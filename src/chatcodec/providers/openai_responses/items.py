@@ -58,6 +58,7 @@ from chatcodec.providers.openai_responses.parts import (
     opaque,
     part_bag,
 )
+from chatcodec.providers.openai_responses.plain_rules import another_assistant_text, call_arguments, foreign_thinking
 
 AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
 """What an assistant message may hold."""
@@ -304,8 +305,7 @@ def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter,
             and state.items[-1].get("role") == "assistant"
             and isinstance(state.items[-1].get("content"), str)
         ):
-            why = "a Responses input message holds one text: sent as its own message, it reads back as another turn"
-            state.losses.add(at, "assistant text part", why)
+            another_assistant_text(state.losses, at)
         state.add(item, at)
         return
     item["content"] = [_content_part(part, {k: v for k, v in bag.items() if k != ITEM}, state.losses, at)]
@@ -380,13 +380,7 @@ def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) ->
 
 
 def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
-    if part.provider is not None or part.signature or part.encrypted:
-        who = part.provider or "another provider"
-        why = "OpenAI cannot verify it and it is never sent as a Responses reasoning item"
-        losses.add(at, f"reasoning from {who}", why)
-    else:
-        why = "a replayed Responses reasoning item needs the id and encrypted_content OpenAI gave it"
-        losses.add(at, "unsigned reasoning text", why)
+    foreign_thinking(part.provider, bool(part.signature or part.encrypted), losses, at)
 
 
 def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_request: bool = True) -> dict[str, Any]:
@@ -406,12 +400,7 @@ def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_r
             "name": name,
             "input": part.arguments,
         }
-    arguments = part.arguments
-    if not arguments.strip():
-        # The API parses ``arguments`` as JSON and rejects "" (issue 24 item 2): a call
-        # without arguments is "{}", as in openai-chat, and the new spelling is reported.
-        losses.add((*at, "arguments"), "empty tool arguments", "Responses needs JSON; sent '{}'")
-        arguments = "{}"
+    arguments = call_arguments(part.arguments, losses, at)
     return {**restore_fields(bag), "type": "function_call", "call_id": part.id, "name": name, "arguments": arguments}
 
 

@@ -41,10 +41,10 @@ from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
+from chatcodec.providers.openai_responses.plain_rules import UNSENT_SETTINGS, text_metadata, unsent_setting, unsent_stop
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.target_rules import carries_nothing
 from chatcodec.request import ChatRequest
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -160,12 +160,11 @@ def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, An
         if value is not None:
             wire[key] = _as_spelled(key, value, bag)
     if request.metadata is not None:
-        wire["metadata"] = _metadata(request.metadata, losses)
-    for key in ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control"):
-        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
-            losses.add((key,), key, "Responses has no such request setting", "setting")
+        wire["metadata"] = text_metadata(request.metadata, losses)
+    for key in UNSENT_SETTINGS:
+        unsent_setting(key, getattr(request, key), losses)
     if request.stop:
-        losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
+        unsent_stop(losses)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
@@ -206,23 +205,6 @@ def _without_unpersisted_reasoning(
             if isinstance(part, ThinkingPart) and KIT.own(part.provider_metadata).get("id") in unpersisted:
                 losses.add(("messages", index, "content", part_index), "reasoning item replayed by id", why)
     return [item for item in items if not (item.get("type") == "reasoning" and item.get("id") in unpersisted)]
-
-
-def _metadata(metadata: dict[str, Any], losses: LossRecorder) -> dict[str, Any]:
-    """Responses ``metadata`` values are strings (``Dict[str, str]`` in the SDK): others
-    are left out and reported."""
-    kept: dict[str, Any] = {}
-    for key, value in metadata.items():
-        if isinstance(value, str):
-            kept[key] = value
-        else:
-            losses.add(
-                ("metadata", key),
-                f"metadata value of type {type(value).__name__}",
-                "Responses metadata is text",
-                "metadata",
-            )
-    return kept
 
 
 def _is_instructions(message: AnyMessage) -> bool:

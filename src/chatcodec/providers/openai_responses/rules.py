@@ -21,6 +21,10 @@ VERSION = "v1"
 CALL_ID_MAX_LENGTH = 64
 """The longest ``call_id`` Responses takes."""
 
+LONG_CALL_ID = "call id over 64 characters"
+"""What :func:`_call_id_length` looks for in the items (``TargetRule.looks_for``): the one
+pass, which writes every ``call_id`` itself, says whether the body holds one."""
+
 CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
 """Any id of up to 64 characters is kept; a longer one is hashed to 64."""
 
@@ -51,6 +55,7 @@ RULES = ProviderRules(
             "https://github.com/AnswerDotAI/fastllm/issues/45",
             _call_id_length,
             option='skip_rules=["call_id_length"]',
+            looks_for=LONG_CALL_ID,
         ),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/responses/create"),),
