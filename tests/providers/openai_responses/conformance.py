@@ -202,9 +202,9 @@ def _images(value: Any) -> Any:
         source = value.get("source")
         if isinstance(source, dict) and source.get("type") == "url" and "media_type" not in source:
             cleaned["source"] = chatcodec.compat.source_from_url(source["url"])
-    if value.get("type") == "document" and cleaned.get("title") is not None:
-        if cleaned.get("filename") in (None, cleaned["title"]):
-            cleaned["filename"], cleaned["title"] = cleaned["title"], None
+    title = cleaned.get("title") if value.get("type") == "document" else None
+    if title is not None and cleaned.get("filename") in (None, title):
+        cleaned["filename"], cleaned["title"] = title, None
     return cleaned
 
 
