@@ -128,8 +128,9 @@ def _cli(section: Section, settings: RunSettings) -> None:
     section.tables.append(table)
     section.footnotes.append(
         "Dataset CLI: CPU time (this process's, and the command's as a child), medians of interleaved runs. The "
-        "command's includes its start (imports), reading and writing; it collects every line's losses (it counts and "
-        "reports them), so the in-process row it is judged against collects them too; all three wrote the same bytes "
+        "command's includes its start (imports, with its bytecode cached as an installed package's is), reading and "
+        "writing; it collects every line's losses (it counts and reports them), so the in-process row it is judged "
+        "against collects them too; all three wrote the same bytes "
         "(`bench/convert_throughput.py`, `per_core_against_in_process`)."
     )
     section.targets.append(

@@ -127,3 +127,21 @@ def test_recorded_lines_take_the_one_pass(source: str, target: str) -> None:
         is not None
     ]
     assert taken
+
+
+def test_a_codec_registered_after_a_one_pass_lookup_gives_its_own_side() -> None:
+    """The registry looks each name's one-pass side up once; registering a codec under
+    the name again (a custom codec replacing a built-in) forgets it, and unregistering
+    brings the built-in side back."""
+    import chatcodec
+
+    built_in = get_one_pass("openai-chat")
+    assert built_in is not None
+    assert get_one_pass("openai-chat") is built_in
+    chatcodec.register_codec("openai-chat", lambda: chatcodec.get_codec("canonical"))
+    try:
+        assert get_one_pass("openai-chat") is None  # the canonical codec has no one-pass side
+        assert one_pass.convert_request({"model": "m", "messages": []}, "openai-chat", "anthropic") is None
+    finally:
+        chatcodec.unregister_codec("openai-chat")
+    assert get_one_pass("openai-chat") is built_in

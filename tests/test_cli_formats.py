@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import chatcodec
+from chatcodec import cli, schema
 from chatcodec.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,6 +131,12 @@ def test_dash_is_standard_input_for_validate_and_convert(
     _stdin(monkeypatch, lines)
     assert main(["validate", "-"]) == 0
     assert capsys.readouterr().out.count("ok, 1 messages") == 3
+
+
+def test_schema_kinds_of_the_command_line_are_the_schema_modules() -> None:
+    """``cli.SCHEMA_KINDS`` spells out the schema kinds so the parser is built without
+    the models (issue 25); a kind added to ``chatcodec.schema`` must be added there too."""
+    assert cli.SCHEMA_KINDS == schema.SCHEMA_KINDS
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

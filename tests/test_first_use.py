@@ -93,3 +93,32 @@ def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
     """``settings.EFFORTS`` spells out :data:`~chatcodec.request.ReasoningEffort` so the
     decoder loads no model; a value added to the type must be added there too."""
     assert get_args(ReasoningEffort) == settings.EFFORTS
+
+
+_CLI_PROBE = textwrap.dedent(
+    """
+    import json, sys
+    from chatcodec.cli import main
+
+    code = main(sys.argv[1:])
+    sys.stdout.flush()
+    loaded = sorted(name for name in sys.modules if name.startswith(("chatcodec", "pydantic", "multiprocessing")))
+    sys.stderr.write(json.dumps({"code": code, "loaded": loaded}))
+    """
+)
+
+
+def test_chatcodec_convert_of_one_pass_lines_loads_no_model_and_no_process_pool(tmp_path: Path) -> None:
+    """``chatcodec convert --workers 1`` of JSON lines the one pass converts starts
+    without the models (only ``validate`` and ``schema`` need them) and without
+    multiprocessing (only ``--workers`` above 1 needs it): issue 25's dataset CLI row."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text(json.dumps(_BODY) + "\n" + json.dumps(_BODY) + "\n")
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_CLI_PROBE}"]
+    command += ["convert", str(source), "--from", "openai-chat", "--to", "anthropic", "--quiet", "--out", str(out)]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
+    found = json.loads(result.stderr[result.stderr.index('{"code"') :])
+    assert found["code"] == 0
+    assert len(out.read_text().splitlines()) == 2
+    loaded = found["loaded"]
+    assert [name for name in (*_MODELS, "chatcodec.parallel", "multiprocessing") if name in loaded] == []

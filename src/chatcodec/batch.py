@@ -218,7 +218,7 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
             yield batch
             batch = LineBatch()
         batch.size += len(line)
-        if line.strip():
+        if line and not line.isspace():  # blank: no copy made to tell (``strip`` made one)
             batch.lines.append(RawLine(number, _without_terminator(line)))
         if len(batch.lines) >= max_lines or batch.size >= max_bytes:
             yield batch
@@ -263,7 +263,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             if options.keep_lines:
                 pieces.append(placeholder(line.text, options.id_field))
             continue
-        pieces.append(dump_json(outcome.converted, indent) + b"\n")
+        pieces += (dump_json(outcome.converted, indent), b"\n")  # joined once: no copy of each line
         result.converted += 1
         result.losses.extend((line.number, loss) for loss in outcome.losses)
     result.output = b"".join(pieces)

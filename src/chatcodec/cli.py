@@ -11,29 +11,25 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import sys
-import traceback
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import detect, exit_codes
-from chatcodec._narrow import as_dict
-from chatcodec.api import decode_request, decode_response
 from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
 from chatcodec.cli_serve import add_serve_command
-from chatcodec.documents import iter_documents
 from chatcodec.errors import ChatcodecError, ValidationError
-from chatcodec.messages import AnyMessage, AssistantMessage
-from chatcodec.payloads import load_object
-from chatcodec.rendering import render_conversation
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
-from chatcodec.schema import SCHEMA_KINDS, SchemaKind, render_schema, stale_schemas, write_schemas
-from chatcodec.validation import dump_messages, validate_messages, validate_model
+
+if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert` (issue 25)
+    from chatcodec.messages import AnyMessage
+    from chatcodec.schema import SchemaKind
+
+SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
+"""``schema --kind``'s choices: :data:`chatcodec.schema.SCHEMA_KINDS`, spelled here so the
+parser is built without the schema module, which loads every model (``chatcodec convert``
+starts without them; ``tests/test_cli_formats.py`` checks the two agree)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("chatcodec: interrupted", file=sys.stderr)
         return exit_codes.INTERRUPTED
     except Exception:  # a bug: exit 70, not Python's 1, which means "one payload rejected"
+        import traceback
+
         traceback.print_exc()
         print("chatcodec: internal error; please report it with the traceback above", file=sys.stderr)
         return exit_codes.SOFTWARE
@@ -87,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0] if __doc__ else None,
         epilog=EXIT_CODES_HELP,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")
@@ -123,6 +121,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from chatcodec.documents import iter_documents
+    from chatcodec.rendering import render_conversation
+    from chatcodec.validation import dump_messages
+
     path: Path = arguments.file
     failures = 0
     conversations = 0
@@ -172,6 +176,11 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
 
 
 def _canonical_messages(data: object) -> list[AnyMessage]:
+    from chatcodec._narrow import as_dict
+    from chatcodec.request import ChatRequest
+    from chatcodec.response import ChatResponse
+    from chatcodec.validation import validate_messages, validate_model
+
     fields = as_dict(data)
     if fields is not None and "messages" in fields:
         return validate_model(ChatRequest, fields).messages
@@ -182,6 +191,9 @@ def _canonical_messages(data: object) -> list[AnyMessage]:
 
 def _decoded_messages(format_name: str, data: object, *, strict: bool) -> list[AnyMessage]:
     """A provider body's messages, as its codec decodes it (request or response)."""
+    from chatcodec.api import decode_request, decode_response
+    from chatcodec.payloads import load_object
+
     fields = load_object(data, f"{format_name} body")
     if _is_response(fields):
         return [choice.message for choice in decode_response(format_name, fields, strict=strict).choices]
@@ -201,6 +213,20 @@ def _version() -> str:
     return __version__
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, as argparse's ``action="version"`` prints it, with the version read
+    (``importlib.metadata``, ~8 ms) only when asked for, not each time the parser is built."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show program's version number and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        sys.stdout.write(f"{parser.prog} {_version()}\n")
+        parser.exit()
+
+
 def _describe(error: ChatcodecError) -> str:
     if isinstance(error, ValidationError):
         return "\n".join(f"  {line}" if index else line for index, line in enumerate(str(error).splitlines()))
@@ -208,6 +234,10 @@ def _describe(error: ChatcodecError) -> str:
 
 
 def _summary(messages: list[AnyMessage]) -> str:
+    from collections import Counter
+
+    from chatcodec.messages import AssistantMessage
+
     roles = Counter(message.role for message in messages)
     calls = sum(len(message.tool_calls) for message in messages if isinstance(message, AssistantMessage))
     answered = {tool_use_id for message in messages if message.role == "tool" for tool_use_id in _ids(message)}
@@ -221,6 +251,8 @@ def _ids(message: Any) -> list[str]:
 
 
 def _run_schema(arguments: argparse.Namespace, out: TextIO) -> int:
+    from chatcodec.schema import render_schema, stale_schemas, write_schemas
+
     directory: Path | None = arguments.out
     if directory is None:
         kind: SchemaKind = arguments.kind

@@ -24,20 +24,29 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from chatcodec import exit_codes
-from chatcodec.batch import BatchResult, ConvertOptions, convert_payload, dump_json, iter_line_batches
+from chatcodec.batch import (
+    BatchResult,
+    ConvertOptions,
+    LineBatch,
+    convert_lines,
+    convert_payload,
+    dump_json,
+    iter_line_batches,
+)
 from chatcodec.documents import is_stdin, open_input
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
-from chatcodec.parallel import convert_batches, usable_cores
 from chatcodec.progress import ProgressBar
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
+
+if TYPE_CHECKING:
+    from concurrent.futures.process import BrokenProcessPool
 
 _REJECTS_SUFFIX = ".rejects.jsonl"
 
@@ -120,6 +129,8 @@ def _encoder_option(text: str) -> tuple[str, object]:
 
 def _workers(text: str) -> int:
     if text == "auto":
+        from chatcodec.parallel import usable_cores
+
         return usable_cores()
     try:
         count = int(text)
@@ -214,15 +225,34 @@ def _convert_lines(
     report = _Report(path, ProgressBar(sys.stderr, size), _RejectsFile(rejects_path))
     try:
         with _output(arguments.out, out) as write:
-            for result in convert_batches(iter_line_batches(lines), options, arguments.workers):
+            for result in _converted(iter_line_batches(lines), options, arguments.workers):
                 write(result.output)
                 report.record(result, quiet=arguments.quiet)
-    except BrokenProcessPool as error:
+    except _broken_pool() as error:  # evaluated only when an exception comes through
         report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
         return exit_codes.SOFTWARE
     finally:
         report.close()
     return report.summarize(quiet=arguments.quiet)
+
+
+def _converted(batches: Iterable[LineBatch], options: ConvertOptions, workers: int) -> Iterator[BatchResult]:
+    """The batches converted in input order: here with one worker, else on a pool
+    (:mod:`chatcodec.parallel`, imported only then: multiprocessing and its pool cost
+    ~20 ms of a one-worker run's start, issue 25)."""
+    if workers > 1:
+        from chatcodec.parallel import convert_batches
+
+        return convert_batches(batches, options, workers)
+    return (convert_lines(batch, options) for batch in batches)
+
+
+def _broken_pool() -> type[BrokenProcessPool]:
+    """What a pool raises when a worker dies; imported on the way out of a failed run,
+    so a one-worker run never loads the pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return BrokenProcessPool
 
 
 def _first_content(lines: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:

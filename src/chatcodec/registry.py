@@ -139,18 +139,24 @@ Optional: a provider without a one-pass side needs no line here."""
 
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
+_one_pass_loaded: dict[str, ModuleType | None] = {}
+"""Each name's one-pass side once looked up (:func:`get_one_pass`): the one pass asks for
+both sides on every conversion, and ``import_module`` costs ~1 us a call (issue 25);
+:func:`register_codec` and :func:`unregister_codec` forget the name's entry."""
 
 
 def register_codec(name: str, factory: Callable[[], Codec]) -> None:
     """Register (or replace) a codec under ``name``; ``factory`` runs on first use."""
     _custom[name] = factory
     _loaded.pop(name, None)
+    _one_pass_loaded.pop(name, None)
 
 
 def unregister_codec(name: str) -> None:
     """Remove a codec added with :func:`register_codec`."""
     _custom.pop(name, None)
     _loaded.pop(name, None)
+    _one_pass_loaded.pop(name, None)
 
 
 def available_formats() -> list[str]:
@@ -185,10 +191,16 @@ def get_codec(name: str) -> Codec:
 
 def get_one_pass(name: str) -> ModuleType | None:
     """The one-pass side of ``name`` (its codec's ``one_pass`` role), or ``None`` when it
-    has none; a built-in provider's is imported without its codec."""
+    has none; a built-in provider's is imported without its codec. Looked up once per
+    name (until the name is registered again)."""
+    if name in _one_pass_loaded:
+        return _one_pass_loaded[name]
+    side: ModuleType | None
     if name in _ONE_PASS and name not in _custom:
-        return importlib.import_module(_ONE_PASS[name])
-    side: ModuleType | None = getattr(get_codec(name), "one_pass", None)
+        side = importlib.import_module(_ONE_PASS[name])
+    else:
+        side = getattr(get_codec(name), "one_pass", None)
+    _one_pass_loaded[name] = side
     return side
 
 

@@ -6,10 +6,11 @@ The one-pass writing of an Anthropic request from canonical dicts.
 
 It writes what :func:`~chatcodec.providers.anthropic.request.encode_request` writes, with
 the same losses in the same order, for requests made of the common shapes: text,
-image, tool-use and string tool-result parts with no cache marker or bag of their own
-(another provider's bag on a message, text, call or result is reported with
-``KIT.claim``, as the general encoder reports it; a result's tool name that its call
-gives is no loss), thinking from another provider (dropped and reported, as
+image (its ``detail`` dropped, reported unless ``auto``), tool-use and string tool-result
+parts with no cache marker or bag of their own (another provider's bag on a message,
+text, call or result is reported with ``KIT.claim``, as the general encoder reports it; a
+result's tool name that its call gives is no loss), thinking from another provider
+(dropped and reported, as
 :func:`~chatcodec.providers.anthropic.parts.encode_part` drops it), function tools with
 names Anthropic accepts, and of Anthropic's options only ``api_version``, ``skip_rules``,
 ``model`` and ``max_tokens``. Every wire turn is built as it is
@@ -38,6 +39,7 @@ from chatcodec.providers.anthropic.one_pass_decode import decode_request
 from chatcodec.providers.anthropic.rules import RULES
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
+from chatcodec.providers.kit.claude import report_image_detail
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
@@ -273,10 +275,10 @@ def _turns(messages: list[dict[str, Any]], start: int, losses: LossRecorder) -> 
                 open_results.append(_result(part))
         elif role == "user":
             if open_results is not None:
-                open_results.extend(_user_blocks(content))
+                open_results.extend(_user_blocks(content, index, losses))
                 open_results = None
             else:
-                message["content"] = _user_content(content)
+                message["content"] = _user_content(content, index, losses)
                 turns.append(message)
         elif role == "assistant":
             open_results = None
@@ -365,26 +367,38 @@ class _CallNames:
         return self.names.get(call_id)
 
 
-def _user_content(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+def _user_content(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> str | list[dict[str, Any]]:
     if isinstance(content, str):
         if not content.strip():
             raise _DeclinedError
         return content
-    return _user_blocks(content)
+    return _user_blocks(content, index, losses)
 
 
-def _user_blocks(content: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _user_blocks(content: str | list[dict[str, Any]], index: int, losses: LossRecorder) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [_text({"type": "text", "text": content})]
     if not content:
         raise _DeclinedError  # "message with no content": a loss
-    for part in content:
+    for position, part in enumerate(content):
         kind = part["type"]
         if kind == "text" and len(part) == 2:
             _text(part)
-        elif kind != "image" or len(part) != 2 or not _same_source(part["source"]):
+        elif kind != "image" or not _same_source(part["source"]):
             raise _DeclinedError
+        elif len(part) != 2:
+            _drop_detail(part, index, position, losses)
     return content
+
+
+def _drop_detail(part: dict[str, Any], index: int, position: int, losses: LossRecorder) -> None:
+    """An image's ``detail`` (OpenAI's resolution hint), which Anthropic has no field for,
+    dropped as ``parts._encode_image`` drops it; a cache marker or a bag: the general path."""
+    if len(part) != 3 or "detail" not in part:
+        raise _DeclinedError
+    detail = part.pop("detail")
+    if detail != "auto":  # the path only when the rule fires
+        report_image_detail(detail, losses, ("messages", index, "content", position), "Anthropic")
 
 
 def _same_source(source: dict[str, Any]) -> bool:

@@ -60,7 +60,7 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
-from chatcodec.providers.kit.claude import UnsignedThinking
+from chatcodec.providers.kit.claude import UnsignedThinking, report_image_detail
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.tool_arguments import input_object
@@ -358,8 +358,7 @@ def _media_source(
 
 
 def _encode_image(part: ImagePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    if part.detail not in (None, "auto"):
-        context.losses.add((*at, "detail"), f"image detail {part.detail!r}", "Anthropic has no resolution hint")
+    report_image_detail(part.detail, context.losses, at, "Anthropic")
     block = {**_bag(part, context, at), "type": "image", "source": _media_source(part.source, context, at)}
     return context.cache(block, part.cache_control, at)
 

@@ -54,6 +54,14 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
     return provider in CLAUDE_SIGNERS and is_claude_model(model)
 
 
+def report_image_detail(detail: str | None, losses: LossRecorder, at: Steps, wire: str) -> None:
+    """OpenAI's image ``detail`` (a resolution hint) has no field on the wires that serve
+    Claude: ``"auto"``, what no hint means, is dropped without a report, a real hint is a
+    loss. Shared by the general encoder and the one pass, so the rule is written once."""
+    if detail not in (None, "auto"):
+        losses.add((*at, "detail"), f"image detail {detail!r}", f"{wire} has no resolution hint")
+
+
 def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int | None:
     """The input tokens neither read from nor written to the cache, for wires that count
     those apart (Anthropic, Bedrock Converse) while canonical ``input_tokens`` includes

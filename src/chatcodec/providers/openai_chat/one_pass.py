@@ -40,6 +40,12 @@ from chatcodec.providers.openai_chat.one_pass_encode import encode_request
 __all__ = ["decode_messages", "decode_request", "encode_request"]
 
 
+DETAILS = ("auto", "low", "high")
+"""The image ``detail`` values canonical has (``ImagePart.detail``; spelled here, as the
+general decoder's ``parts._DETAILS`` is, so this module loads no model): a part with
+another (``"original"``) keeps it in a bag, on the general path."""
+
+
 def _number(json_input: bool) -> cs.CoreSchema:
     return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
@@ -47,7 +53,7 @@ def _number(json_input: bool) -> cs.CoreSchema:
 def _content(parts: list[str]) -> cs.CoreSchema:
     choices = {"text": closed({"type": literal("text"), "text": text()})}
     if "image_url" in parts:
-        image = closed({"url": non_empty()})
+        image = closed({"url": non_empty()}, {"detail": literal(*DETAILS)})
         choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
     return either(text(), cs.list_schema(tagged(choices, "type"), strict=True))
 
@@ -249,7 +255,10 @@ def _parts(content: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
         source = source_from_url(url)
         if source["type"] == "base64" and not source["media_type"]:
             return None
-        parts.append({"type": "image", "source": source})
+        image = {"type": "image", "source": source}
+        if "detail" in part["image_url"]:
+            image["detail"] = part["image_url"]["detail"]
+        parts.append(image)
     return parts
 
 

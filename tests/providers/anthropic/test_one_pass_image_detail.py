@@ -1,0 +1,89 @@
+"""An image's ``detail`` on the one-pass path (issue 25): OpenAI Chat's decode side reads
+it as the general decoder does (canonical ``ImagePart.detail``), and Anthropic's encode
+side drops it as the general encoder does (``"auto"`` silently, a real hint with a loss),
+so the bundled agent session, which sends ``"detail": "high"``, converts in one pass."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+import chatcodec
+from chatcodec import one_pass
+from chatcodec.content import ImagePart
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic import one_pass as anthropic_one_pass
+from chatcodec.providers.openai_chat import one_pass as openai_one_pass
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent_session.openai-chat.json"
+URL = "https://example.com/cat.png"
+
+
+def _body(image_url: dict[str, Any]) -> dict[str, Any]:
+    content = [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": image_url}]
+    return {"model": "gpt-4.1", "max_completion_tokens": 100, "messages": [{"role": "user", "content": content}]}
+
+
+def _general(body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The general path's conversion (strict reading takes it) and its losses."""
+    losses: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_request(
+        body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses, strict=True
+    )
+    return converted, [str(loss) for loss in losses]
+
+
+@pytest.mark.parametrize("detail", ["auto", "low", "high"])
+def test_an_image_detail_converts_in_one_pass_as_on_the_general_path(detail: str) -> None:
+    body = _body({"url": URL, "detail": detail})
+    taken = one_pass.convert_request(copy.deepcopy(body), "openai-chat", "anthropic")
+    assert taken is not None
+    wire, recorder = taken
+    settled: list[chatcodec.Loss] = []
+    recorder.settle("ignore", settled)
+    assert (wire, [str(loss) for loss in settled]) == _general(body)
+
+
+def test_a_real_hint_is_a_loss_at_its_path_and_auto_is_none() -> None:
+    _, high = _general(_body({"url": URL, "detail": "high"}))
+    _, auto = _general(_body({"url": URL, "detail": "auto"}))
+    assert high == ["$.messages[0].content[1].detail: image detail 'high' (Anthropic has no resolution hint)"]
+    assert auto == []
+
+
+def test_the_decode_side_reads_detail_as_canonical_and_declines_other_values() -> None:
+    decoded = openai_one_pass.decode_request(_body({"url": URL, "detail": "low"}))
+    assert decoded is not None
+    assert decoded["messages"][0]["content"][1] == {
+        "type": "image",
+        "source": {"type": "url", "url": URL},
+        "detail": "low",
+    }
+    assert openai_one_pass.decode_request(_body({"url": URL, "detail": "original"})) is None  # kept in a bag
+
+
+def test_the_encode_side_declines_an_image_with_a_marker_beside_detail() -> None:
+    image = {
+        "type": "image",
+        "source": {"type": "url", "url": URL},
+        "detail": "low",
+        "cache_control": {"type": "ephemeral"},
+    }
+    request = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [image]}]}
+    assert anthropic_one_pass.encode_request(request, LossRecorder()) is None
+
+
+def test_the_details_spelled_by_the_decode_side_are_the_canonical_type() -> None:
+    """``one_pass.DETAILS`` spells out ``ImagePart.detail`` so the decoder loads no model;
+    a value added to the type must be added there too."""
+    assert get_args(get_args(ImagePart.model_fields["detail"].annotation)[0]) == openai_one_pass.DETAILS
+
+
+def test_the_bundled_agent_session_converts_in_one_pass() -> None:
+    """``bench/convert_throughput.py``'s default dataset is this session: it must time the one pass."""
+    body = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    assert one_pass.convert_request(body, "openai-chat", "anthropic") is not None
