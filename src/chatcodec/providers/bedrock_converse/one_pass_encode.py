@@ -96,9 +96,11 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     a shape only the general encoder writes. The request is only read."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
-    tier, options = service_tiers.from_openai(request.get("provider_options"))
-    if tier is not None:
-        return None
+    options = request.get("provider_options")
+    if options:  # none: no tier and no options (``from_openai`` loops over OpenAI's bags)
+        tier, options = service_tiers.from_openai(options)
+        if tier is not None:
+            return None
     own = KIT.claim(losses, options, ("provider_options",))
     if not own.keys() <= _OWN_KEYS:
         return None  # fields of Bedrock's own to write back: the general path
@@ -300,17 +302,18 @@ def _thinking(part: dict[str, Any], at: Steps, context: BedrockContext) -> dict[
     if provider is None or provider in CLAUDE_SIGNERS or not part.keys() <= _FOREIGN_THINKING_KEYS:
         return _GENERAL
     text = part.get("text", "")
-    why = _unverifiable(provider)
     if context.unsigned_thinking == "text" and text:
-        context.losses.add(at, "thinking part", why + SENT_AS_TEXT)
+        context.losses.add(at, "thinking part", unverifiable_why(provider) + SENT_AS_TEXT)
         return _text(text)
-    context.losses.add(at, "thinking part", why + DROPPED)
+    context.losses.add(at, "thinking part", _dropped_why(provider))
     return None
 
 
 @cache
-def _unverifiable(provider: str) -> str:
-    return unverifiable_why(provider)
+def _dropped_why(provider: str) -> str:
+    """``thinking.encode_thinking``'s text for a dropped part (once per provider: a session
+    sends one in every assistant turn)."""
+    return unverifiable_why(provider) + DROPPED
 
 
 def _general(message: dict[str, Any], position: int, index: int, context: BedrockContext) -> dict[str, Any] | None:
