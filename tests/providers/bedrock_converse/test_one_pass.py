@@ -19,7 +19,7 @@ import chatcodec
 from chatcodec import one_pass
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse import one_pass as bedrock_one_pass
-from chatcodec.providers.bedrock_converse import one_pass_decode, one_pass_encode
+from chatcodec.providers.bedrock_converse import one_pass_decode
 from chatcodec.providers.bedrock_converse.parts import IMAGE_TYPES
 from chatcodec.providers.bedrock_converse.request import UNSUPPORTED
 from chatcodec.providers.bedrock_converse.thinking import is_base64
@@ -145,9 +145,10 @@ def test_ids_and_names_bedrock_refuses_are_rewritten_by_the_general_functions() 
     assert {loss.what for loss in losses} == {"tool call id", "tool name 'get.weather'"}
 
 
-def test_ids_and_names_sent_as_they_are_are_remembered_and_rewritten_ones_reported_every_time() -> None:
+def test_rewritten_ids_and_names_are_reported_on_every_request() -> None:
     """The encoder remembers ids and names sent unchanged (a set look-up instead of the
-    rules' calls); a rewritten one is never remembered, so each request reports it."""
+    rules' calls); a rewritten one is never remembered, so each request rewrites and
+    reports it again."""
     payload = _openai(
         {"role": "user", "content": "weather?"},
         {"role": "assistant", "content": None, "tool_calls": [_call(LONG_ID, "get.weather"), _call("call_ok")]},
@@ -157,10 +158,12 @@ def test_ids_and_names_sent_as_they_are_are_remembered_and_rewritten_ones_report
     for _ in range(2):
         body, losses = _in_one_pass(payload, "openai-chat", BEDROCK)
         assert [loss.what for loss in losses] == ["tool call id", "tool name 'get.weather'", "tool call id"]
-    assert body["messages"][1]["content"][1]["toolUse"]["toolUseId"] == "call_ok"
-    assert {"call_ok", "get_weather"} <= one_pass_encode._KEPT_IDS | one_pass_encode._KEPT_NAMES
-    assert LONG_ID not in one_pass_encode._KEPT_IDS
-    assert "get.weather" not in one_pass_encode._KEPT_NAMES
+        calls = [block["toolUse"] for block in body["messages"][1]["content"]]
+        assert [call["toolUseId"] == LONG_ID for call in calls] == [False, False]
+        assert [call["name"] == name for call, name in zip(calls, ["get.weather", "get_weather"], strict=True)] == [
+            False,
+            True,
+        ]
 
 
 @pytest.mark.parametrize("status", [None, "always", "never"])
