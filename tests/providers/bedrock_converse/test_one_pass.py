@@ -145,6 +145,27 @@ def test_ids_and_names_bedrock_refuses_are_rewritten_by_the_general_functions() 
     assert {loss.what for loss in losses} == {"tool call id", "tool name 'get.weather'"}
 
 
+def test_rewritten_ids_and_names_are_reported_on_every_request() -> None:
+    """The encoder remembers ids and names sent unchanged (a set look-up instead of the
+    rules' calls); a rewritten one is never remembered, so each request rewrites and
+    reports it again."""
+    payload = _openai(
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [_call(LONG_ID, "get.weather"), _call("call_ok")]},
+        {"role": "tool", "tool_call_id": LONG_ID, "content": "sunny"},
+        {"role": "tool", "tool_call_id": "call_ok", "content": "rain"},
+    )
+    for _ in range(2):
+        body, losses = _in_one_pass(payload, "openai-chat", BEDROCK)
+        assert [loss.what for loss in losses] == ["tool call id", "tool name 'get.weather'", "tool call id"]
+        calls = [block["toolUse"] for block in body["messages"][1]["content"]]
+        assert [call["toolUseId"] == LONG_ID for call in calls] == [False, False]
+        assert [call["name"] == name for call, name in zip(calls, ["get.weather", "get_weather"], strict=True)] == [
+            False,
+            True,
+        ]
+
+
 @pytest.mark.parametrize("status", [None, "always", "never"])
 def test_tool_result_status_follows_the_option(status: str | None) -> None:
     payload = _openai(
@@ -215,3 +236,56 @@ def test_base64_is_recognised_without_decoding_exactly_as_decoding_decides(text:
     except (binascii.Error, ValueError):
         decoded = False
     assert is_base64(text) is decoded
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"limit": 100, "query": "SELECT 1", "flag": True, "none": None, "list": [1, "é", "\u2028", "\x00\x1f\x7f"]},
+        {"big": 10**30, "negative": -(2**64)},
+        {"floats": [1e16, 1e-7, 0.1, -0.0, 123456789.125, 5e-324]},
+        {"nested": [{"deep": [{"x": 2.5}]}]},
+        1.5,
+        "text",
+    ],
+    ids=["no float", "big integers", "floats", "nested float", "bare float", "bare string"],
+)
+@pytest.mark.parametrize("as_json", [False, True], ids=["dict", "json bytes"])
+def test_tool_input_and_json_block_text_is_the_general_decoders(value: object, as_json: bool) -> None:
+    """The input written by pydantic-core's writer when it holds no float, by json.dumps
+    when it does (``1e+16``, ``1e-07``: pydantic-core writes ``1e16``, ``1e-7``)."""
+    call = {"toolUse": {"toolUseId": "t1", "name": "f", "input": value}}
+    result = {"toolResult": {"toolUseId": "t1", "content": [{"json": value}]}}
+    turns = [{"role": "assistant", "content": [call]}, {"role": "user", "content": [result]}]
+    payload: dict[str, Any] = {"messages": [{"role": "user", "content": [{"text": "a"}]}, *turns]}
+    source: object = json.dumps(payload).encode() if as_json else payload
+    decoded = one_pass_decode.decode_request(source)
+    assert decoded is not None
+    general = chatcodec.decode_request(BEDROCK, payload)
+    assert chatcodec.ChatRequest.model_validate(decoded) == general
+    assert decoded["messages"][1]["content"][0]["arguments"] == json.dumps(
+        value, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def test_a_tool_input_with_a_lone_surrogate_is_written_as_the_general_decoder_writes_it() -> None:
+    """pydantic-core's writer refuses a lone surrogate; json.dumps writes it as it is."""
+    value = {"text": "\ud800"}
+    payload = {
+        "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t", "name": "f", "input": value}}]}]
+    }
+    decoded = one_pass_decode.decode_request(payload)
+    assert decoded is not None
+    assert decoded["messages"][0]["content"][0]["arguments"] == '{"text":"\ud800"}'
+
+
+def test_an_integer_longer_than_the_interpreter_writes_is_left_to_the_general_path() -> None:
+    """json.dumps refuses an integer past ``sys.get_int_max_str_digits()`` (pydantic-core's
+    writer would write it): the one pass must not succeed where the general path fails."""
+    payload = {
+        "messages": [
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t", "name": "f", "input": {"n": 10**5000}}}]}
+        ]
+    }
+    with pytest.raises(ValueError, match="digits"):
+        one_pass_decode.decode_request(payload)

@@ -23,8 +23,10 @@ image formats), and this module loads no canonical model (issue 25, first use).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
@@ -58,6 +60,61 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 writes a tool's input and a ``json`` block, without building an encoder per call."""
 
 
+_WHOLE = "one-pass-bedrock-json-without-floats"
+"""The reference name of a JSON value holding no float, the usual tool input."""
+
+
+class _WithFloats:
+    """A tool input or ``json`` block holding a float, which only ``json.dumps`` spells as
+    the general decoder does (``1e+16``, where pydantic-core writes ``1e16``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def _without_floats(json_input: bool) -> cs.CoreSchema:
+    """The definition of a JSON value holding no float (:data:`_WHOLE`), in
+    ``one_pass.json_value``'s order of choices."""
+    reference = cs.definition_reference_schema(_WHOLE)
+    string = cs.str_schema(strict=True)
+    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
+    first = [mapping, string] if json_input else [string, mapping]
+    return cs.union_schema(
+        [*first, _list(reference), cs.bool_schema(strict=True), cs.int_schema(strict=True), cs.none_schema()],
+        mode="left_to_right",
+        custom_error_type="one_pass_json",
+        custom_error_message="not a JSON value without floats",
+        ref=_WHOLE,
+    )
+
+
+def _json_value() -> cs.CoreSchema:
+    """A JSON value, read as it is when it holds no float (the Rust union settles that,
+    with no Python call) and wrapped in :class:`_WithFloats` when it does."""
+    with_floats = cs.no_info_after_validator_function(_WithFloats, cs.definition_reference_schema(JSON_VALUE))
+    return either(cs.definition_reference_schema(_WHOLE), with_floats)
+
+
+def _json_text(value: object, digits: int) -> str:
+    """The compact JSON text of a validated JSON value, as ``json.dumps(value,
+    ensure_ascii=False, separators=(",", ":"))`` writes it (the general decoder's
+    ``kit.compact_json``). Without floats pydantic-core's writer gives the same bytes
+    (every code point checked) several times faster; a lone surrogate (which it refuses),
+    or a text long enough to hold an integer past ``sys.get_int_max_str_digits()``
+    (``digits``, which ``json.dumps`` refuses), goes to ``json.dumps``."""
+    if type(value) is _WithFloats:
+        return _COMPACT(value.value)
+    try:
+        written = to_json(value)
+    except PydanticSerializationError:
+        return _COMPACT(value)
+    if digits and len(written) > digits:
+        return _COMPACT(value)
+    return written.decode()
+
+
 def _restored(wire_id: str) -> str:
     """``restore_tool_use_id``, called only for an id the encoders' rewrite could have written."""
     return restore_tool_use_id(wire_id) if wire_id.startswith(PREFIX) else wire_id
@@ -72,7 +129,7 @@ def _number(json_input: bool) -> cs.CoreSchema:
 
 
 def _messages() -> cs.CoreSchema:
-    json_value = cs.definition_reference_schema(JSON_VALUE)
+    json_value = _json_value()
     image = closed({"format": text(), "source": closed({"bytes": text()})})
     result_block = closed({}, {"text": text(), "json": json_value, "image": image})
     result = closed({"toolUseId": text(), "content": _list(result_block)}, {"status": literal("success", "error")})
@@ -109,7 +166,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
         closed({"type": literal("enabled"), "budget_tokens": cs.int_schema(strict=True)}),
         closed({"type": literal("adaptive", "disabled")}),
     )
-    return closed(
+    root = closed(
         {"messages": _messages()},
         {
             "modelId": text(),
@@ -120,6 +177,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,  # fields with no canonical home, kept in the request's bag
     )
+    return cs.definitions_schema(root, [_without_floats(json_input)])
 
 
 REQUEST = LazyValidator(_request)
@@ -138,7 +196,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
         return None
     model: str | None = wire.get("modelId")
     try:
-        messages = _messages_of(wire["messages"], model)
+        messages = _messages_of(wire["messages"], model, sys.get_int_max_str_digits())
         canonical: dict[str, Any] = {} if model is None else {"model": model}
         if "system" in wire:
             messages.insert(
@@ -159,7 +217,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     return canonical
 
 
-def _messages_of(turns: list[dict[str, Any]], model: str | None) -> list[dict[str, Any]]:
+def _messages_of(turns: list[dict[str, Any]], model: str | None, digits: int) -> list[dict[str, Any]]:
     """As ``messages.decode_messages``: a user turn's results first (a tool message), then
     its other blocks (a user message); a turn after one of its role marked ``_separate``."""
     decoded: list[dict[str, Any]] = []
@@ -168,16 +226,16 @@ def _messages_of(turns: list[dict[str, Any]], model: str | None) -> list[dict[st
         role = turn["role"]
         first = len(decoded)
         if role == "assistant":
-            decoded.append({"role": "assistant", "content": _assistant_parts(turn["content"], model)})
+            decoded.append({"role": "assistant", "content": _assistant_parts(turn["content"], model, digits)})
         else:
-            _user_turn(turn["content"], decoded)
+            _user_turn(turn["content"], decoded, digits)
         if role == previous:
             decoded[first]["provider_metadata"] = {PROVIDER: {_SEPARATE: True}}
         previous = role
     return decoded
 
 
-def _user_turn(blocks: list[dict[str, Any]], decoded: list[dict[str, Any]]) -> None:
+def _user_turn(blocks: list[dict[str, Any]], decoded: list[dict[str, Any]], digits: int) -> None:
     results: list[dict[str, Any]] = []
     rest: list[dict[str, Any]] = []
     for block in blocks:
@@ -188,7 +246,7 @@ def _user_turn(blocks: list[dict[str, Any]], decoded: list[dict[str, Any]]) -> N
         elif "image" in block:
             rest.append(_image(block["image"]))
         else:
-            results.append(_result(block["toolResult"]))
+            results.append(_result(block["toolResult"], digits))
     if results:
         decoded.append({"role": "tool", "content": results})
     if rest or not results:
@@ -202,7 +260,7 @@ def _image(image: dict[str, Any]) -> dict[str, Any]:
     return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": image["source"]["bytes"]}}
 
 
-def _result(result: dict[str, Any]) -> dict[str, Any]:
+def _result(result: dict[str, Any], digits: int) -> dict[str, Any]:
     content: list[dict[str, Any]] = []
     for block in result["content"]:
         if len(block) != 1:
@@ -212,7 +270,7 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
         elif "image" in block:
             content.append(_image(block["image"]))
         else:  # as parts.decode_block reads a json block: its text, marked
-            data = _COMPACT(block["json"])
+            data = _json_text(block["json"], digits)
             content.append({"type": "text", "text": data, "provider_metadata": {PROVIDER: {"_json": True}}})
     canonical: dict[str, Any] = {
         "type": "tool_result",
@@ -227,7 +285,7 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
     return canonical
 
 
-def _assistant_parts(blocks: list[dict[str, Any]], model: str | None) -> list[dict[str, Any]]:
+def _assistant_parts(blocks: list[dict[str, Any]], model: str | None, digits: int) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     append = parts.append
     for block in blocks:
@@ -246,7 +304,9 @@ def _assistant_parts(blocks: list[dict[str, Any]], model: str | None) -> list[di
             raise _DeclinedError  # an empty id: the general decoder's ``_empty_id`` marker
         if call_id.startswith(PREFIX):
             call_id = restore_tool_use_id(call_id)
-        append({"type": "tool_use", "id": call_id, "name": call["name"], "arguments": _COMPACT(call["input"])})
+        append(
+            {"type": "tool_use", "id": call_id, "name": call["name"], "arguments": _json_text(call["input"], digits)}
+        )
     return parts
 
 

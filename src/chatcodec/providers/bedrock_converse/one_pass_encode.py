@@ -46,6 +46,13 @@ from chatcodec.providers.tool_arguments import input_object
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _SANITIZE = MAPPING.sanitize
+_KEPT_IDS: set[str] = set()
+_KEPT_NAMES: set[str] = set()
+"""Ids and tool names seen sent as they are (the id rewrite and the name rule left them
+alone): each id is sent twice a request (call and result) and both in every request of a
+session, so a set look-up spares the rule's call (about a tenth of this encode). Only
+unchanged ones are kept, so a rewrite is reported every time; bounded by :data:`_KEPT_MAX`."""
+_KEPT_MAX = 4096
 _IMAGE_FORMATS = {media: name for name, media in IMAGE_TYPES.items()} | {"image/jpg": "jpeg"}
 """Media type -> botocore ``ImageFormat`` (``parts._IMAGE_FORMATS``)."""
 
@@ -89,9 +96,11 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     a shape only the general encoder writes. The request is only read."""
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools"):
         return None
-    tier, options = service_tiers.from_openai(request.get("provider_options"))
-    if tier is not None:
-        return None
+    options = request.get("provider_options")
+    if options:  # none: no tier and no options (``from_openai`` loops over OpenAI's bags)
+        tier, options = service_tiers.from_openai(options)
+        if tier is not None:
+            return None
     own = KIT.claim(losses, options, ("provider_options",))
     if not own.keys() <= _OWN_KEYS:
         return None  # fields of Bedrock's own to write back: the general path
@@ -298,17 +307,18 @@ def _thinking(part: dict[str, Any], at: Steps, context: BedrockContext) -> dict[
     if provider is None or provider in CLAUDE_SIGNERS or not part.keys() <= _FOREIGN_THINKING_KEYS:
         return _GENERAL
     text = part.get("text", "")
-    why = _unverifiable(provider)
     if context.unsigned_thinking == "text" and text:
-        context.losses.add(at, "thinking part", why + SENT_AS_TEXT)
+        context.losses.add(at, "thinking part", unverifiable_why(provider) + SENT_AS_TEXT)
         return _text(text)
-    context.losses.add(at, "thinking part", why + DROPPED)
+    context.losses.add(at, "thinking part", _dropped_why(provider))
     return None
 
 
 @cache
-def _unverifiable(provider: str) -> str:
-    return unverifiable_why(provider)
+def _dropped_why(provider: str) -> str:
+    """``thinking.encode_thinking``'s text for a dropped part (once per provider: a session
+    sends one in every assistant turn)."""
+    return unverifiable_why(provider) + DROPPED
 
 
 def _general(message: dict[str, Any], position: int, index: int, context: BedrockContext) -> dict[str, Any] | None:
@@ -333,8 +343,14 @@ def _general(message: dict[str, Any], position: int, index: int, context: Bedroc
 
 
 def _call_id(original: str, context: BedrockContext, at: Steps) -> str:
+    """As ``parts.tool_use_id``: the id rewritten where Bedrock refuses it (a hashed one
+    reported by that function); an id sent as it is, remembered in :data:`_KEPT_IDS`."""
     sent = _SANITIZE(original)
-    if sent != original and MAPPING.hashed(original):
+    if sent == original:
+        if len(_KEPT_IDS) >= _KEPT_MAX:
+            _KEPT_IDS.clear()
+        _KEPT_IDS.add(original)
+    elif MAPPING.hashed(original):
         from chatcodec.providers.bedrock_converse.parts import tool_use_id
 
         return tool_use_id(original, context, at)
@@ -342,7 +358,13 @@ def _call_id(original: str, context: BedrockContext, at: Steps) -> str:
 
 
 def _name(name: str, context: BedrockContext, at: Steps) -> str:
+    """As ``parts.tool_name``: a name the rule accepts, remembered in :data:`_KEPT_NAMES`."""
+    if name in _KEPT_NAMES:
+        return name
     if _VALID_NAME(name):
+        if len(_KEPT_NAMES) >= _KEPT_MAX:
+            _KEPT_NAMES.clear()
+        _KEPT_NAMES.add(name)
         return name
     from chatcodec.providers.bedrock_converse.parts import tool_name
 
@@ -353,11 +375,11 @@ def _tool_use(part: dict[str, Any], index: int, position: int, context: BedrockC
     """As ``parts._encode_tool_use``: the id, the name, then the arguments object (the
     call's path built only when a rule fires)."""
     call_id = part["id"]
-    sent = _SANITIZE(call_id)
-    if sent != call_id:
-        sent = _call_id(call_id, context, ("messages", index, "content", position, "id"))
+    sent = (
+        call_id if call_id in _KEPT_IDS else _call_id(call_id, context, ("messages", index, "content", position, "id"))
+    )
     name = part["name"]
-    if not _VALID_NAME(name):
+    if name not in _KEPT_NAMES:
         name = _name(name, context, ("messages", index, "content", position))
     arguments = part["arguments"]
     parsed, exact = arguments_object(arguments)
@@ -379,9 +401,7 @@ def _results(message: dict[str, Any], blocks: list[dict[str, Any]], index: int, 
             blocks.append(block)
             continue
         call_id = part["tool_use_id"]
-        sent = _SANITIZE(call_id)
-        if sent != call_id:
-            sent = _call_id(call_id, context, ("messages", index, "content", position))
+        sent = call_id if call_id in _KEPT_IDS else _call_id(call_id, context, ("messages", index, "content", position))
         result: dict[str, Any] = {"toolUseId": sent, "content": [{"text": content}] if content else []}
         is_error = part.get("is_error") is True
         if policy == "never":
