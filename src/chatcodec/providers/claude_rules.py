@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
@@ -33,8 +34,13 @@ TOP_P_DEFAULT = 1.0
 """A ``top_p`` of 1 samples from every token: the same as sending none."""
 
 
+@lru_cache(maxsize=256)
 def claude_version(model: str) -> tuple[str, tuple[int, int]] | None:
-    """``("opus", (4, 7))`` for ``claude-opus-4-7...``; ``None`` for any other id."""
+    """``("opus", (4, 7))`` for ``claude-opus-4-7...``; ``None`` for any other id.
+
+    Cached: every family rule asks it of the request's model on every request (a regex
+    each time was about half of applying the target rules to a converted body), and a
+    process talks to a handful of models."""
     found = _MODEL_ID.search(model.lower())
     if found is None:
         return None
