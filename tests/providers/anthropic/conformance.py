@@ -81,7 +81,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a penalty of 0 changes nothing: not sent (issue 21);
     * the API version in force by default (2026-10-21) takes no sampling setting: a
       ``temperature`` or ``top_p`` at Anthropic's default (1.0) says nothing, so the target
-      rule ``sampling_removed`` leaves it out without a report (any other value is a loss).
+      rule ``sampling_removed`` leaves it out without a report (any other value is a loss);
+    * a reasoning config with nothing set says nothing: no ``thinking`` is sent, and
+      ``reasoning`` reads back as absent.
 
     (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
     """
@@ -97,6 +99,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     for key in ("temperature", "top_p"):
         if getattr(request, key) == SAMPLING_DEFAULT:
             update[key] = None
+    if request.reasoning is not None and request.reasoning.model_dump(exclude_none=True) == {}:
+        update["reasoning"] = None
     messages = _leading_systems_joined(request.messages)
     messages = [
         _joined_to_results(_message_rewritten(message), previous)

@@ -143,3 +143,36 @@ def test_item_2_responses_a_message_between_a_call_and_its_output_moves_after_th
     anthropic = chatcodec.encode_request("anthropic", request, on_loss="ignore", options={"max_tokens": 10})
     assert anthropic["messages"][2]["content"][0]["type"] == "tool_result"
     assert chatcodec.encode_request(FORMAT, request, on_loss="error") == body  # its own format keeps the order
+
+
+def test_an_answer_id_with_a_lone_surrogate_still_names_its_items() -> None:
+    """Made-up item ids digest the answer's id; an id read from JSON may hold a lone
+    surrogate (``"\\ud800"`` is valid JSON), which ``str.encode`` refused with a
+    UnicodeEncodeError (found by the fuzz run), streamed and not."""
+    answer = {
+        "id": "\ud800",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    converted = chatcodec.convert_response(answer, source="anthropic", target="openai-responses", on_loss="ignore")
+    item_id = converted["output"][0]["id"]
+    assert item_id.startswith("msg_")
+    assert (
+        item_id == chatcodec.convert_response(answer, source="anthropic", target="openai-responses")["output"][0]["id"]
+    )
+
+
+def test_a_text_format_alone_leaves_no_empty_text_bag() -> None:
+    """``text: {"format": ...}`` reads as the response format alone: the emptied ``text``
+    object was kept in the bag, a change nobody reported (the loss law found it), and the
+    format alone writes ``text`` back the same."""
+    request = chatcodec.ChatRequest(messages=[], response_format={"type": "text"})
+    body, losses = encode_request(request)
+    assert (body["text"], losses) == ({"format": {"type": "text"}}, [])
+    decoded = chatcodec.decode_request(FORMAT, body)
+    assert decoded.provider_options is None
+    assert encode_request(decoded) == (body, [])

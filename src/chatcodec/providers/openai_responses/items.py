@@ -247,7 +247,9 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
     answers' ids differ."""
     prefix = _ID_PREFIXES.get(str(item.get("type")))
     if prefix is not None:
-        seed = f"{response_id or ''}/{position}".encode()
+        # surrogatepass: an id read from JSON may hold a lone surrogate, and it must still
+        # name the item (the fuzz run found it: UnicodeEncodeError from here)
+        seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
 
 

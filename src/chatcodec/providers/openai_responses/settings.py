@@ -74,7 +74,8 @@ def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
     rest = unmapped(text, ("format",))
     if format_rest:
         rest["format"] = format_rest
-    bag["text"] = rest  # kept even empty: `text` was spelled out
+    if rest:  # `text` is written again for the format: an empty rest says nothing
+        bag["text"] = rest
 
 
 def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
