@@ -49,7 +49,6 @@ from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 
@@ -232,7 +231,7 @@ class StreamDecoder(FeedByReading):
         usage = message.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+            self.builder.usage(decode_usage(self.usage))  # validated as Usage unless plain counts
 
     def _block_start(self, index: int, block: dict[str, Any]) -> None:
         if index in self.blocks:
@@ -353,12 +352,12 @@ class StreamDecoder(FeedByReading):
         bag = message_bag(self.fields)
         finish_reason = decode_finish_reason(delta.get("stop_reason"), bag)
         if finish_reason is not None:
-            self.builder.finish(0, FinishReason(**finish_reason), {PROVIDER: bag} if bag else None)
+            self.builder.finish(0, finish_reason, {PROVIDER: bag} if bag else None)  # one of the table's words
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
             late = {PROVIDER: bag} if finish_reason is None and bag else None
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)), late)
+            self.builder.usage(decode_usage(self.usage), late)
 
 
 def _checked_by_hand(event: object) -> bool:
