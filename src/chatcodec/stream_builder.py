@@ -212,7 +212,7 @@ class StreamBuilder:
         mode counts that are plain non-negative ints are merged as they are, with no
         ``Usage`` model per event (the response is validated once at the end); anything
         else is validated as ``Usage`` here, where it arrived, so errors stay the same."""
-        if not self.emitting and isinstance(usage, dict) and _plain_counts(usage):
+        if not self.emitting and isinstance(usage, dict) and plain_counts(usage):
             _merge_metadata(self._response, metadata)
             merged = self._usage if self._usage is not None else {}
             self._usage = merged
@@ -552,7 +552,7 @@ def _validated_response(payload: dict[str, Any]) -> ChatResponse:
         raise as_chatcodec_error(error, ChatResponse.__name__, payload) from None
 
 
-def _plain_counts(usage: dict[str, Any]) -> bool:
+def plain_counts(usage: dict[str, Any]) -> bool:
     """Whether canonical usage fields are counts ``Usage`` would keep as they are: known
     count fields only, each ``None`` or a non-negative ``int`` (no bag, no ``3.0``)."""
     if not usage.keys() <= _USAGE_FIELD_SET:

@@ -68,6 +68,8 @@ the union would validate it, minus the call that picks the member."""
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
 _TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_delta": "partial_json"}
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
+_NOTHING_TO_MAP = frozenset({"message_stop", "ping"})
+"""Events whose type is all the wire adapter checks and that carry nothing to read."""
 _MAPPED_BLOCK_FIELDS = {
     "text": frozenset({"type", "text"}),
     "thinking": frozenset({"type", "thinking", "signature"}),
@@ -173,6 +175,8 @@ class StreamDecoder(FeedByReading):
                         if text.__class__ is str:
                             entry[2](text)
                             continue
+                elif event["type"] in _NOTHING_TO_MAP and event.__class__ is dict:
+                    continue  # all the wire adapter checks of it, and nothing to read
             except (KeyError, TypeError):
                 pass
             self.position = position
@@ -254,10 +258,13 @@ class StreamDecoder(FeedByReading):
             if isinstance(block.get("signature"), str):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
                 self.builder.signature(state.part, block["signature"])
-        else:  # streams by the fast path from its first input_json_delta on (see _block_delta)
+        else:
             tool_id = restore_tool_use_id(block["id"])
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
-            return
+            if block["input"]:  # streams by the fast path from its first input_json_delta on (see _block_delta)
+                return
+            # An empty start ``input`` (as always when the input streams) is never written
+            # at the stop, so whether fragments came does not matter: stream from the start.
         self.streaming[index] = (_STREAMED[kind], state.text_key, state.part.append)
 
     def _block_metadata(self, kind: str, block: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
@@ -369,4 +376,4 @@ def _checked_by_hand(event: object) -> bool:
     kind = fields.get("type")
     if kind == "content_block_stop":
         return type(fields.get("index")) is int
-    return kind in ("message_stop", "ping")
+    return kind in _NOTHING_TO_MAP

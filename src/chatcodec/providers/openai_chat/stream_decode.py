@@ -66,7 +66,7 @@ from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, c
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
+from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder, plain_counts
 from chatcodec.stream_events import (
     AnyStreamEvent,
     PartEvent,
@@ -256,7 +256,10 @@ class StreamDecoder(FeedByReading):
         for index, wire_choice in enumerate(chunk["choices"]):
             self._choice(wire_choice, (position, index))
         if isinstance(chunk.get("usage"), dict):
-            usage = UsageEvent.model_validate({"usage": decode_usage(chunk["usage"])}).usage
+            counts = decode_usage(chunk["usage"])
+            # Plain counts need no model (the builder keeps them as they are); anything else
+            # is validated here, so a refusal is the same event error as ever.
+            usage = counts if plain_counts(counts) else UsageEvent.model_validate({"usage": counts}).usage
             self.builder.usage(usage, self._late_fields())
         self._chunk = None
 
