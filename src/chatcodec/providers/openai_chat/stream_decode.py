@@ -63,6 +63,7 @@ from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.response import error_event
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
+from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.providers.provider_codec import FeedByReading, read_event
@@ -221,7 +222,7 @@ class StreamDecoder(FeedByReading):
                         part = None
                         if (
                             known
-                            and type(key) is int
+                            and key.__class__ is int
                             and fragment.__class__ is dict
                             and function.__class__ is dict
                             and (
@@ -581,6 +582,14 @@ def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _validated(event: dict[str, Any], event_index: int) -> dict[str, Any]:
+    if event.__class__ is dict:
+        try:
+            COMMON_CHUNK.python().validate_python(event)
+            # Accepted: the adapter's copy would equal the chunk, its unknown keys (the
+            # only ones the decoder iterates, through ``rest``) in the same order.
+            return event
+        except pydantic_core.ValidationError:
+            pass  # a rarer shape, or an error: the wire adapter says which
     try:
         return cast(dict[str, Any], CHUNK_ADAPTER.validator.validate_python(event))  # the adapter's core
     except pydantic_core.ValidationError:

@@ -1,0 +1,41 @@
+"""The common ``chat.completion.chunk`` shapes as one closed pydantic-core schema (issue 25,
+item 7): the stream decoder checks a chunk its fast path leaves (the first, a tool call's
+start, the finish, the usage chunk) with it, about half the wire adapter's cost, and
+asks the wire adapter only when it refuses, so errors are the adapter's as ever.
+"""
+
+from __future__ import annotations
+
+from pydantic_core import core_schema as cs
+
+from chatcodec.providers.one_pass import LazyValidator, closed, literal, text
+
+
+def common_chunk(json_input: bool) -> cs.CoreSchema:
+    """The common chunk shapes, closed: text, refusal and reasoning text, function-call
+    fragments, a finish word, plain counts, the usual envelope. Every value it accepts the
+    wire adapter accepts unchanged (strict types, the chunk ``object``, no unknown keys),
+    so the chunk itself is what the adapter would have given, keys read in the same way."""
+    maybe_text = cs.nullable_schema(text())
+    count = cs.int_schema(strict=True, ge=0)
+    function = closed({}, {"name": maybe_text, "arguments": maybe_text})
+    fragment_fields = {"id": maybe_text, "type": maybe_text, "function": cs.nullable_schema(function)}
+    fragment = closed({"index": cs.int_schema(strict=True)}, fragment_fields)
+    texts = {key: maybe_text for key in ("role", "content", "refusal", "reasoning_content", "reasoning")}
+    delta = closed({}, {**texts, "tool_calls": cs.nullable_schema(cs.list_schema(fragment, strict=True))})
+    choice = closed({"index": count, "delta": delta}, {"finish_reason": maybe_text, "logprobs": cs.none_schema()})
+    counts = {"prompt_tokens": cs.nullable_schema(count), "completion_tokens": cs.nullable_schema(count)}
+    usage = closed({}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))})
+    envelope = {
+        "id": text(),
+        "object": literal("chat.completion.chunk"),
+        "created": cs.int_schema(strict=True),
+        "model": text(),
+    }
+    extras = {"usage": cs.nullable_schema(usage), "system_fingerprint": maybe_text, "service_tier": maybe_text}
+    return closed({"choices": cs.list_schema(choice, strict=True)}, {**envelope, **extras})
+
+
+COMMON_CHUNK = LazyValidator(common_chunk)
+"""Built on first use; about half the wire adapter's cost on a chunk the fast path leaves
+(the first, a tool call's start, the finish, the usage chunk): a stream's fixed cost."""
