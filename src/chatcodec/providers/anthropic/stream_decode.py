@@ -68,8 +68,9 @@ the union would validate it, minus the call that picks the member."""
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
 _TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_delta": "partial_json"}
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
-_NOTHING_TO_MAP = frozenset({"message_stop", "ping"})
-"""Events whose type is all the wire adapter checks and that carry nothing to read."""
+_NOTHING_TO_MAP = ("message_stop", "ping")
+"""Events whose type is all the wire adapter checks and that carry nothing to read (a
+tuple: a type of any value, a list too, can be looked for in it)."""
 _MAPPED_BLOCK_FIELDS = {
     "text": frozenset({"type", "text"}),
     "thinking": frozenset({"type", "thinking", "signature"}),
