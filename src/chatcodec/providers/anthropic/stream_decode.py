@@ -20,8 +20,10 @@ Validation is strict and per event. Nearly every event of a stream is a
 ``content_block_delta`` whose delta holds only its type and its text, for a block that is
 streaming that kind of delta: :meth:`StreamDecoder._read_batch` checks that shape by hand, each
 value of exactly the type the wire adapter requires, and appends the text, which is all
-the general reading below would do with it. Any other event goes through the wire
-adapter, whose errors name the event (``$[n]``) and the path.
+the general reading below would do with it (a ``tool_use`` block whose start ``input`` is
+empty streams so from its first fragment; ``message_stop`` and ``ping`` are passed over
+there too). Any other event goes through the wire adapter, whose errors name the event
+(``$[n]``) and the path.
 """
 
 from __future__ import annotations
