@@ -46,16 +46,18 @@ def test_validate_response_gives_what_model_validate_gives() -> None:
         assert once.model_dump_json() == twice.model_dump_json()
 
 
+_ASSISTANT: dict[str, Any] = {"message": {"role": "assistant", "content": []}}
+_BROKEN: list[dict[str, Any]] = [
+    {"choices": []},
+    {"choices": [_ASSISTANT, _ASSISTANT]},
+    {"choices": [_ASSISTANT], "usage": {"input_tokens": -1}},
+    {"choices": [{"message": {"role": "user", "content": []}}]},
+    {"choices": [_ASSISTANT], "surprise": 1},
+]
+
+
 @pytest.mark.parametrize(
-    "broken",
-    [
-        {"choices": []},
-        {"choices": [{"message": {"role": "assistant", "content": []}}] * 2},
-        {"choices": [{"message": {"role": "assistant", "content": []}}], "usage": {"input_tokens": -1}},
-        {"choices": [{"message": {"role": "user", "content": []}}]},
-        {"choices": [{"message": {"role": "assistant", "content": []}}], "surprise": 1},
-    ],
-    ids=["no-choice", "same-index-twice", "negative-count", "user-message", "unknown-key"],
+    "broken", _BROKEN, ids=["no-choice", "same-index-twice", "negative-count", "user-message", "unknown-key"]
 )
 def test_validate_response_refuses_as_model_validate_does(broken: dict[str, Any]) -> None:
     with pytest.raises(pydantic_core.ValidationError) as once:
@@ -119,8 +121,8 @@ def test_anthropic_tool_input_streams_from_its_first_fragment(start_input: dict[
     law = StreamLaw("anthropic")
     assert outcome(law.accumulated, events) == outcome(law.decoded, events)
     response = chatcodec.accumulate_stream("anthropic", events)
-    arguments = [part.arguments for part in response.message.content if part.type == "tool_use"]
-    assert arguments == ['{"x": 1}']
+    calls = [part for part in response.message.content if isinstance(part, chatcodec.ToolUsePart)]
+    assert [call.arguments for call in calls] == ['{"x": 1}']
 
 
 def _chunks() -> list[Any]:

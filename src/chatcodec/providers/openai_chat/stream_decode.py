@@ -51,13 +51,10 @@ from collections.abc import Iterable
 from functools import partial
 from itertools import islice
 from operator import itemgetter
-from typing import Any, cast
-
-import pydantic_core
+from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.canonical_validation import validate_with
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.errors import StreamError
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent
 from chatcodec.providers.kit.context import DecodeContext
@@ -66,9 +63,8 @@ from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.response import error_event
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
-from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
+from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
-from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder, plain_counts
 from chatcodec.stream_events import (
@@ -253,7 +249,7 @@ class StreamDecoder(FeedByReading):
             self.builder.error(error_event(event["error"]))
             if "choices" not in event:
                 return
-        chunk = _validated(event, position)
+        chunk = validated_chunk(event, position)
         if self._start is None:
             self._open_response(chunk)
         self._chunk = chunk
@@ -582,27 +578,6 @@ def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any
 def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
     """Chunk keys that never reach a bag (``object`` only when it is the chunk object)."""
     return _CHUNK_KEYS if chunk.get("object") != CHUNK_OBJECT else (*_CHUNK_KEYS, "object")
-
-
-def _validated(event: dict[str, Any], event_index: int) -> dict[str, Any]:
-    if event.__class__ is dict:
-        try:
-            COMMON_CHUNK.python().validate_python(event)
-            # Accepted: the adapter's copy would equal the chunk, its unknown keys (the
-            # only ones the decoder iterates, through ``rest``) in the same order.
-            return event
-        except pydantic_core.ValidationError:
-            pass  # a rarer shape, or an error: the wire adapter says which
-    try:
-        return cast(dict[str, Any], CHUNK_ADAPTER.validator.validate_python(event))  # the adapter's core
-    except pydantic_core.ValidationError:
-        pass
-    try:  # again, for chatcodec's error with its path
-        validate_with(CHUNK_ADAPTER, event, "OpenAI Chat stream chunk")
-    except ValidationError as error:
-        detail = error.errors(include_url=False)[0]
-        raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None
-    raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
 
 
 def _has_payload(delta: dict[str, Any]) -> bool:
