@@ -133,3 +133,16 @@ def with_single_message_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
         choice["finish_reason"] = fields["finish_reason"]
     rest["choices"] = [choice]
     return rest
+
+
+def validate_response(data: dict[str, Any]) -> ChatResponse:
+    """``ChatResponse.model_validate(data)`` for canonical ``data``, validated once.
+
+    ``model_validate`` of a model with its own ``__init__`` calls that ``__init__``, which
+    validates again inside (the after-validator runs twice); this validates into a new
+    instance as ``BaseModel.__init__`` does, without the ``message=`` shorthand: for data
+    with ``choices``, as a stream builder's always has, the shorthand changes nothing.
+    Raises pydantic's ``ValidationError`` as ``model_validate`` does."""
+    response = ChatResponse.__new__(ChatResponse)
+    ChatResponse.__pydantic_validator__.validate_python(data, self_instance=response)
+    return response

@@ -27,9 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
+import pydantic_core
+
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.errors import ProviderAPIError, StreamError
-from chatcodec.response import ChatResponse, FinishReason, Usage
+from chatcodec.errors import ProviderAPIError, StreamError, as_chatcodec_error
+from chatcodec.response import ChatResponse, FinishReason, Usage, validate_response
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -61,6 +63,7 @@ Metadata = dict[str, dict[str, Any]] | None
 """Provider metadata for an event (merged into the part or response it belongs to)."""
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+_USAGE_FIELD_SET = frozenset(_USAGE_FIELDS)
 _DELTA_EVENTS: dict[str, type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent | RefusalDeltaEvent]] = {
     "text": TextDeltaEvent,
     "thinking": ThinkingDeltaEvent,
@@ -201,20 +204,35 @@ class StreamBuilder:
         _merge_metadata(self._response, metadata)
         self._count += 1
 
-    def usage(self, usage: Usage, metadata: Metadata = None) -> None:
+    def usage(self, usage: Usage | dict[str, Any], metadata: Metadata = None) -> None:
         """Token counts so far; later values replace earlier ones field by field.
-        ``metadata`` is response-level data that came with them, merged into the response."""
+        ``metadata`` is response-level data that came with them, merged into the response.
+
+        ``usage`` may be canonical fields as a dict (what a decoder builds): in building
+        mode counts that are plain non-negative ints are merged as they are, with no
+        ``Usage`` model per event (the response is validated once at the end); anything
+        else is validated as ``Usage`` here, where it arrived, so errors stay the same."""
+        if not self.emitting and isinstance(usage, dict) and plain_counts(usage):
+            _merge_metadata(self._response, metadata)
+            merged = self._usage if self._usage is not None else {}
+            self._usage = merged
+            for key, value in usage.items():
+                if value is not None:
+                    merged[key] = value
+            self._count += 1
+            return
+        model = usage if isinstance(usage, Usage) else validate_canonical(Usage, usage)
         if self.emitting:
-            self._events.append(UsageEvent(usage=usage, provider_metadata=metadata))
+            self._events.append(UsageEvent(usage=model, provider_metadata=metadata))
             return
         _merge_metadata(self._response, metadata)
         if self._usage is None:
             self._usage = {}
         for key in _USAGE_FIELDS:
-            value = getattr(usage, key)
+            value = getattr(model, key)
             if value is not None:
                 self._usage[key] = value
-        _merge_metadata(self._usage, usage.provider_metadata)
+        _merge_metadata(self._usage, model.provider_metadata)
         self._count += 1
 
     def finish(
@@ -461,7 +479,7 @@ class StreamBuilder:
         payload: dict[str, Any] = {**self._response, "choices": choices}
         if self._usage is not None:
             payload["usage"] = self._usage
-        return validate_canonical(ChatResponse, payload)
+        return _validated_response(payload)
 
     def part_so_far(self, choice: int, index: int) -> dict[str, Any]:
         """The part at ``index`` of ``choice`` as built so far (canonical JSON)."""
@@ -521,6 +539,25 @@ def _end_event(part: PartBuilder, encrypted: str | None, metadata: Metadata) -> 
     if part.kind == "thinking":
         return ThinkingEndEvent(index=part.index, choice=part.choice, encrypted=encrypted, provider_metadata=metadata)
     return ToolCallEndEvent(index=part.index, choice=part.choice, provider_metadata=metadata)
+
+
+def _validated_response(payload: dict[str, Any]) -> ChatResponse:
+    """``validate_canonical(ChatResponse, payload)``, validated once: ``model_validate``
+    goes through ``ChatResponse``'s own ``__init__`` (its ``message=`` shorthand), which
+    validates again inside with the after-validator run twice; canonical data needs no
+    shorthand (:func:`chatcodec.response.validate_response`). Same result, same errors."""
+    try:
+        return validate_response(payload)
+    except pydantic_core.ValidationError as error:
+        raise as_chatcodec_error(error, ChatResponse.__name__, payload) from None
+
+
+def plain_counts(usage: dict[str, Any]) -> bool:
+    """Whether canonical usage fields are counts ``Usage`` would keep as they are: known
+    count fields only, each ``None`` or a non-negative ``int`` (no bag, no ``3.0``)."""
+    if not usage.keys() <= _USAGE_FIELD_SET:
+        return False
+    return all(value is None or (value.__class__ is int and value >= 0) for value in usage.values())
 
 
 def _merge_metadata(target: dict[str, Any], metadata: Metadata) -> None:

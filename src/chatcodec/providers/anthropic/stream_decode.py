@@ -20,8 +20,10 @@ Validation is strict and per event. Nearly every event of a stream is a
 ``content_block_delta`` whose delta holds only its type and its text, for a block that is
 streaming that kind of delta: :meth:`StreamDecoder._read_batch` checks that shape by hand, each
 value of exactly the type the wire adapter requires, and appends the text, which is all
-the general reading below would do with it. Any other event goes through the wire
-adapter, whose errors name the event (``$[n]``) and the path.
+the general reading below would do with it (a ``tool_use`` block whose start ``input`` is
+empty streams so from its first fragment; ``message_stop`` and ``ping`` are passed over
+there too). Any other event goes through the wire adapter, whose errors name the event
+(``$[n]``) and the path.
 """
 
 from __future__ import annotations
@@ -49,7 +51,6 @@ from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 
@@ -69,6 +70,9 @@ the union would validate it, minus the call that picks the member."""
 _STREAMED = {"text": "text_delta", "thinking": "thinking_delta", "tool_use": "input_json_delta"}
 _TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_delta": "partial_json"}
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
+_NOTHING_TO_MAP = ("message_stop", "ping")
+"""Events whose type is all the wire adapter checks and that carry nothing to read (a
+tuple: a type of any value, a list too, can be looked for in it)."""
 _MAPPED_BLOCK_FIELDS = {
     "text": frozenset({"type", "text"}),
     "thinking": frozenset({"type", "thinking", "signature"}),
@@ -174,6 +178,8 @@ class StreamDecoder(FeedByReading):
                         if text.__class__ is str:
                             entry[2](text)
                             continue
+                elif event["type"] in _NOTHING_TO_MAP and event.__class__ is dict:
+                    continue  # all the wire adapter checks of it, and nothing to read
             except (KeyError, TypeError):
                 pass
             self.position = position
@@ -232,7 +238,7 @@ class StreamDecoder(FeedByReading):
         usage = message.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+            self.builder.usage(decode_usage(self.usage))  # validated as Usage unless plain counts
 
     def _block_start(self, index: int, block: dict[str, Any]) -> None:
         if index in self.blocks:
@@ -255,10 +261,13 @@ class StreamDecoder(FeedByReading):
             if isinstance(block.get("signature"), str):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
                 self.builder.signature(state.part, block["signature"])
-        else:  # streams by the fast path from its first input_json_delta on (see _block_delta)
+        else:
             tool_id = restore_tool_use_id(block["id"])
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
-            return
+            if block["input"]:  # streams by the fast path from its first input_json_delta on (see _block_delta)
+                return
+            # An empty start ``input`` (as always when the input streams) is never written
+            # at the stop, so whether fragments came does not matter: stream from the start.
         self.streaming[index] = (_STREAMED[kind], state.text_key, state.part.append)
 
     def _block_metadata(self, kind: str, block: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
@@ -353,12 +362,12 @@ class StreamDecoder(FeedByReading):
         bag = message_bag(self.fields)
         finish_reason = decode_finish_reason(delta.get("stop_reason"), bag)
         if finish_reason is not None:
-            self.builder.finish(0, FinishReason(**finish_reason), {PROVIDER: bag} if bag else None)
+            self.builder.finish(0, finish_reason, {PROVIDER: bag} if bag else None)  # one of the table's words
         usage = event.get("usage")
         if usage is not None:
             merge_wire_usage(self.usage, usage)
             late = {PROVIDER: bag} if finish_reason is None and bag else None
-            self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)), late)
+            self.builder.usage(decode_usage(self.usage), late)
 
 
 def _checked_by_hand(event: object) -> bool:
@@ -370,4 +379,4 @@ def _checked_by_hand(event: object) -> bool:
     kind = fields.get("type")
     if kind == "content_block_stop":
         return type(fields.get("index")) is int
-    return kind in ("message_stop", "ping")
+    return kind in _NOTHING_TO_MAP

@@ -1,0 +1,71 @@
+"""The common ``chat.completion.chunk`` shapes as one closed pydantic-core schema (issue 25,
+item 7): the stream decoder checks a chunk its fast path leaves (the first, a tool call's
+start, the finish, the usage chunk) with it, about half the wire adapter's cost, and
+asks the wire adapter only when it refuses, so errors are the adapter's as ever.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pydantic_core
+from pydantic_core import core_schema as cs
+
+from chatcodec.canonical_validation import validate_with
+from chatcodec.errors import StreamError, ValidationError
+from chatcodec.providers.one_pass import LazyValidator, closed, literal, text
+from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
+
+
+def common_chunk(json_input: bool) -> cs.CoreSchema:
+    """The common chunk shapes, closed: text, refusal and reasoning text, function-call
+    fragments, a finish word, plain counts, the usual envelope. Every value it accepts the
+    wire adapter accepts unchanged (strict types, the chunk ``object``, no unknown keys),
+    so the chunk itself is what the adapter would have given, keys read in the same way."""
+    maybe_text = cs.nullable_schema(text())
+    count = cs.int_schema(strict=True, ge=0)
+    function = closed({}, {"name": maybe_text, "arguments": maybe_text})
+    fragment_fields = {"id": maybe_text, "type": maybe_text, "function": cs.nullable_schema(function)}
+    fragment = closed({"index": cs.int_schema(strict=True)}, fragment_fields)
+    texts = {key: maybe_text for key in ("role", "content", "refusal", "reasoning_content", "reasoning")}
+    delta = closed({}, {**texts, "tool_calls": cs.nullable_schema(cs.list_schema(fragment, strict=True))})
+    choice = closed({"index": count, "delta": delta}, {"finish_reason": maybe_text, "logprobs": cs.none_schema()})
+    counts = {"prompt_tokens": cs.nullable_schema(count), "completion_tokens": cs.nullable_schema(count)}
+    usage = closed({}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))})
+    envelope = {
+        "id": text(),
+        "object": literal("chat.completion.chunk"),
+        "created": cs.int_schema(strict=True),
+        "model": text(),
+    }
+    extras = {"usage": cs.nullable_schema(usage), "system_fingerprint": maybe_text, "service_tier": maybe_text}
+    return closed({"choices": cs.list_schema(choice, strict=True)}, {**envelope, **extras})
+
+
+COMMON_CHUNK = LazyValidator(common_chunk)
+"""Built on first use; about half the wire adapter's cost on a chunk the fast path leaves
+(the first, a tool call's start, the finish, the usage chunk): a stream's fixed cost."""
+
+
+def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
+    """``event`` as the wire adapter gives it back (the chunk itself when the closed schema
+    accepts it), or the adapter's first error as a :class:`~chatcodec.StreamError` at
+    ``event_index``."""
+    if event.__class__ is dict:
+        try:
+            COMMON_CHUNK.python().validate_python(event)
+            # Accepted: the adapter's copy would equal the chunk, its unknown keys (the
+            # only ones the decoder iterates, through ``rest``) in the same order.
+            return event
+        except pydantic_core.ValidationError:
+            pass  # a rarer shape, or an error: the wire adapter says which
+    try:
+        return cast(dict[str, Any], CHUNK_ADAPTER.validator.validate_python(event))  # the adapter's core
+    except pydantic_core.ValidationError:
+        pass
+    try:  # again, for chatcodec's error with its path
+        validate_with(CHUNK_ADAPTER, event, "OpenAI Chat stream chunk")
+    except ValidationError as error:
+        detail = error.errors(include_url=False)[0]
+        raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None
+    raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
