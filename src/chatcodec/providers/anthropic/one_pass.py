@@ -33,6 +33,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from chatcodec._narrow import is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, OPTIONS, PROVIDER
 from chatcodec.providers.anthropic.one_pass_decode import decode_request
@@ -466,7 +467,7 @@ def _input(arguments: str, index: int, position: int, losses: LossRecorder) -> A
     """As ``parts.tool_input``: the arguments object (``tool_arguments.input_object``),
     whose path is built only when the text is not a plain, exact object."""
     parsed, exact = arguments_object(arguments)
-    if exact and type(parsed) is dict:
+    if exact and is_dict(parsed) and type(parsed) is dict:
         return parsed
     return input_object(arguments, losses, ("messages", index, "content", position), "Anthropic")
 
