@@ -266,7 +266,8 @@ class _Contents:
                     results = []
                     contents.append({"role": "user", "parts": results})
                     self.sources.append(index)
-                results.extend(self._result(part, index, position) for position, part in enumerate(message["content"]))
+                for position, part in enumerate(message["content"]):
+                    results.append(self._result(part, index, position))
                 continue
             results = None
             if role == "assistant":
@@ -323,19 +324,21 @@ class _Contents:
         return {"functionCall": {"name": name, "args": args, "id": call_id}}
 
     def _result(self, part: dict[str, Any], index: int, position: int) -> dict[str, Any]:
-        """As ``results.encode_result`` writes a text result from another format."""
-        if not part.keys() <= _RESULT_KEYS or not isinstance(part["content"], str):
+        """As ``results.encode_result`` writes a text result from another format (the loss
+        path is built only when a rule reports)."""
+        content = part.get("content")
+        if not part.keys() <= _RESULT_KEYS or not isinstance(content, str):
             raise _DeclinedError
-        at = ("messages", index, "content", position)
         if "provider_metadata" in part:
-            _claim(part, self.losses, at)
+            _claim(part, self.losses, ("messages", index, "content", position))
         call_id: str = part["tool_use_id"]
         name = part.get("name") or self.names.get(call_id)
         if name is None or not call_id:
             raise _DeclinedError  # no name known, or an empty id: reported by the general encoder
-        if name.strip():
-            name = _name(name, self.losses, at)
-        response = response_object(part["content"], part.get("is_error", False))
+        if name.strip() and not _VALID_NAME(name):
+            at = ("messages", index, "content", position)
+            name = tool_name(name, self.losses, at, PROVIDER, GEMINI_TOOL_NAMES)
+        response = response_object(content, part.get("is_error", False))
         return {"functionResponse": {"name": name, "response": response, "id": call_id}}
 
 
