@@ -385,8 +385,16 @@ def decode_contents(contents: list[dict[str, Any]], digits: int) -> list[dict[st
     for container, content in enumerate(contents):
         parts: list[dict[str, Any]] = content["parts"]
         if content["role"] == "model":
-            answer = [_model_part(part, container, index, digits) for index, part in enumerate(parts)]
-            open_calls.reset([(part["id"], part["name"]) for part in answer if part["type"] == "tool_use"])
+            answer: list[dict[str, Any]] = []
+            calls: list[tuple[str, str]] = []
+            for index, part in enumerate(parts):
+                if "functionCall" in part:
+                    decoded = _call(part, container, index, digits)
+                    calls.append((decoded["id"], decoded["name"]))
+                else:
+                    decoded = _model_part(part)
+                answer.append(decoded)
+            open_calls.calls = calls  # a new model turn: its calls replace the old ones
             messages.append({"role": "assistant", "content": answer})
         else:
             _user_turn(parts, container, open_calls, messages)
@@ -435,7 +443,8 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
     return decoded
 
 
-def _model_part(part: dict[str, Any], container: int, index: int, digits: int) -> dict[str, Any]:
+def _model_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A model turn's text, thought or media part (its calls are read by :func:`_call`)."""
     if "text" in part:
         if part.get("thought") is not True:
             return _text(part)
@@ -445,8 +454,6 @@ def _model_part(part: dict[str, Any], container: int, index: int, digits: int) -
         if len(part) != 2 + (_SIGNATURE in part):
             raise _DeclinedError
         return thinking
-    if "functionCall" in part:
-        return _call(part, container, index, digits)
     return _media(part, "model")
 
 
