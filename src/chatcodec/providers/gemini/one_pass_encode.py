@@ -245,12 +245,14 @@ class _Contents:
     """The wire ``contents`` of a conversation, written turn by turn, with the index of
     the message each turn starts with (for the signature rule's loss paths)."""
 
-    __slots__ = ("losses", "names", "sources")
+    __slots__ = ("losses", "names", "sources", "valid")
 
     def __init__(self, losses: LossRecorder) -> None:
         self.losses = losses
         self.names: dict[str, str] = {}
         """Tool names by call id, for the results (a Gemini result names its function)."""
+        self.valid: set[str] = set()
+        """Names Gemini takes as they are (checked once each, not at every call and result)."""
         self.sources: list[int] = []
 
     def write(self, messages: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
@@ -319,8 +321,12 @@ class _Contents:
         args = _arguments(part["arguments"])
         if args is None:
             raise _DeclinedError  # reported by the general encoder
-        if not _VALID_NAME(name):
-            name = tool_name(name, self.losses, ("messages", index, "content", position), PROVIDER, GEMINI_TOOL_NAMES)
+        if name not in self.valid:
+            if _VALID_NAME(name):
+                self.valid.add(name)
+            else:
+                at = ("messages", index, "content", position)
+                name = tool_name(name, self.losses, at, PROVIDER, GEMINI_TOOL_NAMES)
         return {"functionCall": {"name": name, "args": args, "id": call_id}}
 
     def _result(self, part: dict[str, Any], index: int, position: int) -> dict[str, Any]:
@@ -335,7 +341,7 @@ class _Contents:
         name = part.get("name") or self.names.get(call_id)
         if name is None or not call_id:
             raise _DeclinedError  # no name known, or an empty id: reported by the general encoder
-        if name.strip() and not _VALID_NAME(name):
+        if name not in self.valid and name.strip() and not _VALID_NAME(name):
             at = ("messages", index, "content", position)
             name = tool_name(name, self.losses, at, PROVIDER, GEMINI_TOOL_NAMES)
         response = response_object(content, part.get("is_error", False))
