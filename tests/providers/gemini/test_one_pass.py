@@ -156,3 +156,33 @@ def test_arguments_read_in_one_step_are_what_parsed_object_reads() -> None:
     for text in ARGUMENT_TEXTS:
         assert _arguments(text) == parsed_object(text), text
     assert _arguments('{"f":1e400}') is None
+
+
+CALL_ARGS: list[dict[str, Any]] = [
+    {"path": "notes/a.md", "limit": 100, "ok": True, "none": None, "list": [1, "x", [False]]},
+    {"text": 'caf\u00e9 \u2603 \U0001f600 "quoted" back\\slash \n\t\x00\x1f\x7f \u2028'},
+    {"f": 1.5, "big": 1e16, "small": 1e-7, "negative": -0.0},
+    {"nested": {"deep": [{"f": 2.5}]}},
+    {"big": 123456789012345678901234567890, "minus": -(2**70)},
+    {"first": int("7" * 3000), "second": int("8" * 3000)},  # written past the digit limit's length
+    {"lone": "\ud800"},
+    {},
+]
+
+
+def test_call_args_are_written_as_the_general_decoder_writes_them() -> None:
+    """Issue 25: ``args`` with no float are written by pydantic-core's ``to_json``; a float
+    (``1e+16``), a lone surrogate or a long text goes to ``kit.compact_json``: the text
+    is byte for byte the general decoder's either way."""
+    for args in CALL_ARGS:
+        payload = {
+            "contents": [
+                {"role": "user", "parts": [{"text": "go"}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "f", "args": args, "id": "c1"}}]},
+            ]
+        }
+        decoded = one_pass.decode_request(payload)
+        assert decoded is not None, args
+        arguments = decoded["messages"][1]["content"][0]["arguments"]
+        assert arguments == json.dumps(args, ensure_ascii=False, separators=(",", ":")), args
+        assert chatcodec.ChatRequest.model_validate(decoded) == chatcodec.decode_request("gemini", payload)

@@ -20,8 +20,10 @@ declined, and the caller runs the general path.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+from pydantic_core import PydanticSerializationError, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import as_dict
@@ -56,8 +58,63 @@ _LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH")
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 
 
+_WHOLE = "one-pass-gemini-json-without-floats"
+"""The reference name of a JSON value holding no float, the usual ``args``."""
+
+
 class _DeclinedError(Exception):
     """A shape this pass does not read: the general decoder reads the request."""
+
+
+class _WithFloats:
+    """``args`` holding a float, which only ``json.dumps`` spells as the general decoder
+    does (``1e+16``, where pydantic-core writes ``1e16``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def _without_floats(json_input: bool) -> cs.CoreSchema:
+    """The definition of a JSON value holding no float (:data:`_WHOLE`), in
+    ``one_pass.json_value``'s order of choices (as the Bedrock side's)."""
+    reference = cs.definition_reference_schema(_WHOLE)
+    string = cs.str_schema(strict=True)
+    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
+    first = [mapping, string] if json_input else [string, mapping]
+    return cs.union_schema(
+        [*first, _listed(reference), cs.bool_schema(strict=True), cs.int_schema(strict=True), cs.none_schema()],
+        mode="left_to_right",
+        custom_error_type="one_pass_json",
+        custom_error_message="not a JSON value without floats",
+        ref=_WHOLE,
+    )
+
+
+def _arguments() -> cs.CoreSchema:
+    """A call's ``args``: a JSON object read as it is when it holds no float (settled in
+    the Rust union, no Python call), wrapped in :class:`_WithFloats` when it does."""
+    whole = cs.dict_schema(cs.str_schema(strict=True), cs.definition_reference_schema(_WHOLE), strict=True)
+    with_floats = cs.no_info_after_validator_function(_WithFloats, json_object())
+    return either(whole, with_floats)
+
+
+def _arguments_text(args: object, digits: int) -> str:
+    """The compact JSON text of validated ``args``, byte for byte what ``kit.compact_json``
+    writes. Without floats pydantic-core's writer gives the same bytes several times
+    faster; a lone surrogate (which it refuses), or a text long enough to hold an integer
+    past ``sys.get_int_max_str_digits()`` (``digits``, which ``json.dumps`` refuses),
+    goes to ``kit.compact_json``, the general decoder's writer."""
+    if type(args) is _WithFloats:
+        return compact_json(args.value)
+    try:
+        written = to_json(args)
+    except PydanticSerializationError:
+        return compact_json(args)
+    if digits and len(written) > digits:
+        return compact_json(args)
+    return written.decode()
 
 
 def _number(json_input: bool) -> cs.CoreSchema:
@@ -71,7 +128,7 @@ def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
 def _part() -> cs.CoreSchema:
     """Every key a common part may have; which combinations are common is checked while
     reading (one schema, no union to try in turn)."""
-    function_call = closed({"name": text()}, {"args": json_object(), "id": text()})
+    function_call = closed({"name": text()}, {"args": _arguments(), "id": text()})
     function_response = closed({"name": text()}, {"response": json_object(), "id": text()})
     return closed(
         {},
@@ -126,7 +183,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
     content = closed({"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
     system = either(text(), closed({"parts": _listed(closed({"text": text()}))}, {"role": text()}))
     calling = closed({"mode": text()}, {"allowedFunctionNames": _listed(text())})
-    return closed(
+    root = closed(
         {"contents": _listed(content)},
         {
             "model": text(),
@@ -137,6 +194,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,  # safetySettings, cachedContent, labels...: kept in the request's bag
     )
+    return cs.definitions_schema(root, [_without_floats(json_input)])
 
 
 REQUEST = LazyValidator(_request)
@@ -199,7 +257,7 @@ def _decode(
         bag[MODEL_IN_BODY] = True
     if snake:
         bag[SNAKE] = snake
-    messages = decode_contents(wire["contents"])
+    messages = decode_contents(wire["contents"], sys.get_int_max_str_digits())
     if "systemInstruction" in wire:
         messages.insert(0, _system(wire["systemInstruction"]))
     canonical["messages"] = messages
@@ -318,7 +376,7 @@ def _as_double(value: float) -> float:
     return as_float if int(as_float) == value else value
 
 
-def decode_contents(contents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def decode_contents(contents: list[dict[str, Any]], digits: int) -> list[dict[str, Any]]:
     """Canonical message dicts for validated common-shape ``contents``, as
     ``messages.decode_messages`` reads them (a user turn split into its runs of results
     and other parts, the later ones marked ``_joined``)."""
@@ -327,25 +385,42 @@ def decode_contents(contents: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for container, content in enumerate(contents):
         parts: list[dict[str, Any]] = content["parts"]
         if content["role"] == "model":
-            answer = [_model_part(part, container, index) for index, part in enumerate(parts)]
-            open_calls.reset([(part["id"], part["name"]) for part in answer if part["type"] == "tool_use"])
+            answer: list[dict[str, Any]] = []
+            calls: list[tuple[str, str]] = []
+            for index, part in enumerate(parts):
+                if "functionCall" in part:
+                    decoded = _call(part, container, index, digits)
+                    calls.append((decoded["id"], decoded["name"]))
+                else:
+                    decoded = _model_part(part)
+                answer.append(decoded)
+            open_calls.calls = calls  # a new model turn: its calls replace the old ones
             messages.append({"role": "assistant", "content": answer})
-            continue
-        current: dict[str, Any] | None = None
-        for index, part in enumerate(parts):
-            if "functionResponse" in part:
-                role, decoded = "tool", _result(part, open_calls, container, index)
-            else:
-                role, decoded = "user", _user_part(part)
-            if current is None:
-                current = {"role": role, "content": [decoded]}
-                messages.append(current)
-            elif current["role"] != role:
-                current = {"role": role, "content": [decoded], "provider_metadata": {PROVIDER: {JOINED: True}}}
-                messages.append(current)
-            else:
-                current["content"].append(decoded)
+        else:
+            _user_turn(parts, container, open_calls, messages)
     return messages
+
+
+def _user_turn(
+    parts: list[dict[str, Any]], container: int, open_calls: OpenCalls, messages: list[dict[str, Any]]
+) -> None:
+    """A user turn's runs of results and other parts, one message each."""
+    current: list[dict[str, Any]] | None = None
+    current_role = ""
+    for index, part in enumerate(parts):
+        if "functionResponse" in part:
+            role, decoded = "tool", _result(part, open_calls, container, index)
+        else:
+            role, decoded = "user", _user_part(part)
+        if current is None:
+            current = [decoded]
+            messages.append({"role": role, "content": current})
+        elif current_role != role:
+            current = [decoded]
+            messages.append({"role": role, "content": current, "provider_metadata": {PROVIDER: {JOINED: True}}})
+        else:
+            current.append(decoded)
+        current_role = role
 
 
 def _signed(part: dict[str, Any], key: str) -> dict[str, Any]:
@@ -368,7 +443,8 @@ def _text(part: dict[str, Any]) -> dict[str, Any]:
     return decoded
 
 
-def _model_part(part: dict[str, Any], container: int, index: int) -> dict[str, Any]:
+def _model_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A model turn's text, thought or media part (its calls are read by :func:`_call`)."""
     if "text" in part:
         if part.get("thought") is not True:
             return _text(part)
@@ -378,8 +454,6 @@ def _model_part(part: dict[str, Any], container: int, index: int) -> dict[str, A
         if len(part) != 2 + (_SIGNATURE in part):
             raise _DeclinedError
         return thinking
-    if "functionCall" in part:
-        return _call(part, container, index)
     return _media(part, "model")
 
 
@@ -418,12 +492,13 @@ def _media(part: dict[str, Any], turn: Turn) -> dict[str, Any]:
     return decoded
 
 
-def _call(part: dict[str, Any], container: int, index: int) -> dict[str, Any]:
+def _call(part: dict[str, Any], container: int, index: int, digits: int) -> dict[str, Any]:
     """As ``parts.decode_call``: a made-up id when the call has none (or ``""``), the
     signature in the bag (the sentinel as a marker), ``_unsigned`` when there is none."""
-    bag = _signed(part, "functionCall")
+    bag = {} if len(part) == 1 else _signed(part, "functionCall")
     call: dict[str, Any] = part["functionCall"]
-    if not call["name"]:
+    name: str = call["name"]
+    if not name:
         raise _DeclinedError  # the wire check's error
     call_id = call.get("id")
     if not call_id:
@@ -431,24 +506,28 @@ def _call(part: dict[str, Any], container: int, index: int) -> dict[str, Any]:
         bag[SYNTHESIZED_ID] = True
         if "id" in call:
             bag[EMPTY_ID] = True
-    if not bag or _SIGNATURE not in bag:
+    if _SIGNATURE not in bag:
         bag[UNSIGNED] = True
     elif bag[_SIGNATURE] == SKIP_SENTINEL:
         del bag[_SIGNATURE]
         bag[SKIPPED] = True
     if "args" in call:
-        arguments = compact_json(call["args"])
+        arguments = _arguments_text(call["args"], digits)
     else:
         arguments = ""
         bag[NO_ARGS] = True
-    decoded = {"type": "tool_use", "id": call_id, "name": call["name"], "arguments": arguments}
-    decoded["provider_metadata"] = {PROVIDER: bag}
-    return decoded
+    return {
+        "type": "tool_use",
+        "id": call_id,
+        "name": name,
+        "arguments": arguments,
+        "provider_metadata": {PROVIDER: bag},
+    }
 
 
 def _result(part: dict[str, Any], open_calls: OpenCalls, container: int, index: int) -> dict[str, Any]:
     """As ``results.decode_result``: paired with its call by id, else by position."""
-    bag = _signed(part, "functionResponse")
+    bag = {} if len(part) == 1 else _signed(part, "functionResponse")
     function_response: dict[str, Any] = part["functionResponse"]
     name: str = function_response["name"]
     wire_id = function_response.get("id") or None

@@ -245,12 +245,14 @@ class _Contents:
     """The wire ``contents`` of a conversation, written turn by turn, with the index of
     the message each turn starts with (for the signature rule's loss paths)."""
 
-    __slots__ = ("losses", "names", "sources")
+    __slots__ = ("losses", "names", "sources", "valid")
 
     def __init__(self, losses: LossRecorder) -> None:
         self.losses = losses
         self.names: dict[str, str] = {}
         """Tool names by call id, for the results (a Gemini result names its function)."""
+        self.valid: set[str] = set()
+        """Names Gemini takes as they are (checked once each, not at every call and result)."""
         self.sources: list[int] = []
 
     def write(self, messages: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
@@ -266,7 +268,8 @@ class _Contents:
                     results = []
                     contents.append({"role": "user", "parts": results})
                     self.sources.append(index)
-                results.extend(self._result(part, index, position) for position, part in enumerate(message["content"]))
+                for position, part in enumerate(message["content"]):
+                    results.append(self._result(part, index, position))
                 continue
             results = None
             if role == "assistant":
@@ -318,24 +321,30 @@ class _Contents:
         args = _arguments(part["arguments"])
         if args is None:
             raise _DeclinedError  # reported by the general encoder
-        if not _VALID_NAME(name):
-            name = tool_name(name, self.losses, ("messages", index, "content", position), PROVIDER, GEMINI_TOOL_NAMES)
+        if name not in self.valid:
+            if _VALID_NAME(name):
+                self.valid.add(name)
+            else:
+                at = ("messages", index, "content", position)
+                name = tool_name(name, self.losses, at, PROVIDER, GEMINI_TOOL_NAMES)
         return {"functionCall": {"name": name, "args": args, "id": call_id}}
 
     def _result(self, part: dict[str, Any], index: int, position: int) -> dict[str, Any]:
-        """As ``results.encode_result`` writes a text result from another format."""
-        if not part.keys() <= _RESULT_KEYS or not isinstance(part["content"], str):
+        """As ``results.encode_result`` writes a text result from another format (the loss
+        path is built only when a rule reports)."""
+        content = part.get("content")
+        if not part.keys() <= _RESULT_KEYS or not isinstance(content, str):
             raise _DeclinedError
-        at = ("messages", index, "content", position)
         if "provider_metadata" in part:
-            _claim(part, self.losses, at)
+            _claim(part, self.losses, ("messages", index, "content", position))
         call_id: str = part["tool_use_id"]
         name = part.get("name") or self.names.get(call_id)
         if name is None or not call_id:
             raise _DeclinedError  # no name known, or an empty id: reported by the general encoder
-        if name.strip():
-            name = _name(name, self.losses, at)
-        response = response_object(part["content"], part.get("is_error", False))
+        if name not in self.valid and name.strip() and not _VALID_NAME(name):
+            at = ("messages", index, "content", position)
+            name = tool_name(name, self.losses, at, PROVIDER, GEMINI_TOOL_NAMES)
+        response = response_object(content, part.get("is_error", False))
         return {"functionResponse": {"name": name, "response": response, "id": call_id}}
 
 
