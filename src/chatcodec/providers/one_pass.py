@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic_core import SchemaValidator
+from pydantic_core import PydanticSerializationError, SchemaValidator, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import is_dict
+from chatcodec.providers.kit import compact_json
 
 JSON_VALUE = "one-pass-json-value"
 """The reference name of the recursive JSON value schema in every one-pass validator."""
@@ -95,6 +96,11 @@ def non_empty() -> cs.CoreSchema:
     return cs.str_schema(strict=True, min_length=1)
 
 
+def number(*, json_input: bool) -> cs.CoreSchema:
+    """A JSON number (an ``int`` or a ``float``, not a ``bool``); from JSON text, finite."""
+    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
+
+
 def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
     """The first of ``choices`` that accepts the value (a refusal is a fixed error: the
     union then keeps none of the choices' errors, which nothing reads)."""
@@ -152,3 +158,71 @@ class LazyValidator:
         except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
             return None
         return validated if is_dict(validated) and type(validated) is dict else None
+
+
+WITHOUT_FLOATS = "one-pass-json-without-floats"
+"""The reference name of a JSON value holding no float (the usual tool arguments), which a
+side that reads one adds to its schema's definitions (:func:`json_without_floats`)."""
+
+
+class WithFloats:
+    """A validated JSON value holding a float: only ``json.dumps`` spells it as the general
+    decoders do (``1e+16``, where pydantic-core writes ``1e16``), see :func:`json_text`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def json_without_floats(*, json_input: bool) -> cs.CoreSchema:
+    """The definition of a JSON value holding no float (:data:`WITHOUT_FLOATS`), in
+    :func:`json_value`'s order of choices."""
+    reference = cs.definition_reference_schema(WITHOUT_FLOATS)
+    string = cs.str_schema(strict=True)
+    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
+    first = [mapping, string] if json_input else [string, mapping]
+    return cs.union_schema(
+        [
+            *first,
+            cs.list_schema(reference, strict=True),
+            cs.bool_schema(strict=True),
+            cs.int_schema(strict=True),
+            cs.none_schema(),
+        ],
+        mode="left_to_right",
+        custom_error_type="one_pass_json",
+        custom_error_message="not a JSON value without floats",
+        ref=WITHOUT_FLOATS,
+    )
+
+
+def json_value_to_write(*, whole: cs.CoreSchema | None = None) -> cs.CoreSchema:
+    """A JSON value a side writes back as text (a tool call's arguments): as it is when it
+    holds no float (settled in the Rust union, no Python call), a :class:`WithFloats` when
+    it does. ``whole``: the value's outer shape (default: any JSON value; a JSON object as
+    :func:`json_object` spells it for arguments that must be one)."""
+    without: cs.CoreSchema = cs.definition_reference_schema(WITHOUT_FLOATS)
+    anything: cs.CoreSchema = cs.definition_reference_schema(JSON_VALUE)
+    if whole is not None:
+        without = cs.dict_schema(cs.str_schema(strict=True), without, strict=True)
+        anything = whole
+    return either(without, cs.no_info_after_validator_function(WithFloats, anything))
+
+
+def json_text(value: object, digits: int) -> str:
+    """The compact JSON text of a value validated by :func:`json_value_to_write`, byte for
+    byte what the general decoders write (``kit.compact_json``). Without floats
+    pydantic-core's writer gives the same bytes (every code point checked) several times
+    faster; a lone surrogate (which it refuses), or a text long enough to hold an integer
+    past ``sys.get_int_max_str_digits()`` (``digits``, which ``json.dumps`` refuses), goes
+    to ``compact_json``."""
+    if type(value) is WithFloats:
+        return compact_json(value.value)
+    try:
+        written = to_json(value)
+    except PydanticSerializationError:
+        return compact_json(value)
+    if digits and len(written) > digits:
+        return compact_json(value)
+    return written.decode()

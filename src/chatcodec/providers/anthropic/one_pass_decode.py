@@ -32,14 +32,20 @@ from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.rules import OLD
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import compact_json, leftovers
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, tagged, text
+from chatcodec.providers.one_pass import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    tagged,
+    text,
+)
 from chatcodec.providers.target_rules import API_VERSION
 
 _SANITIZE = MAPPING.sanitize
-
-
-def _number(json_input: bool) -> cs.CoreSchema:
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
 def _list(item: cs.CoreSchema, *, min_length: int = 0) -> cs.CoreSchema:
@@ -107,8 +113,8 @@ def _request(json_input: bool) -> cs.CoreSchema:
             "tools": _list(tool, min_length=1),
             "tool_choice": _tool_choice(),
             "stop_sequences": _list(text(), min_length=1),
-            "temperature": _number(json_input),
-            "top_p": _number(json_input),
+            "temperature": number(json_input=json_input),
+            "top_p": number(json_input=json_input),
             "top_k": count,
             "metadata": json_object(),
             "stream": cs.bool_schema(strict=True),

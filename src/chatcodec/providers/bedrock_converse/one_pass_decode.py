@@ -22,11 +22,9 @@ image formats), and this module loads no canonical model (issue 25, first use).
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
@@ -34,13 +32,16 @@ from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.tool_id_mapping import PREFIX
 from chatcodec.providers.one_pass import (
-    JSON_VALUE,
     LazyValidator,
     closed,
     either,
     json_object,
+    json_text,
+    json_value_to_write,
+    json_without_floats,
     literal,
     non_empty,
+    number,
     tagged,
     text,
 )
@@ -55,64 +56,6 @@ _MAPPED = ("modelId", "messages", "system", "inferenceConfig", "toolConfig", "ad
 _GENERAL_ONLY = frozenset({"outputConfig"})
 """Fields the wire types know and :data:`REQUEST` does not: read by the general path only."""
 _DOUBLE_EXACT = 2**53
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``, as the general decoder
-writes a tool's input and a ``json`` block, without building an encoder per call."""
-
-
-_WHOLE = "one-pass-bedrock-json-without-floats"
-"""The reference name of a JSON value holding no float, the usual tool input."""
-
-
-class _WithFloats:
-    """A tool input or ``json`` block holding a float, which only ``json.dumps`` spells as
-    the general decoder does (``1e+16``, where pydantic-core writes ``1e16``)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-
-def _without_floats(json_input: bool) -> cs.CoreSchema:
-    """The definition of a JSON value holding no float (:data:`_WHOLE`), in
-    ``one_pass.json_value``'s order of choices."""
-    reference = cs.definition_reference_schema(_WHOLE)
-    string = cs.str_schema(strict=True)
-    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
-    first = [mapping, string] if json_input else [string, mapping]
-    return cs.union_schema(
-        [*first, _list(reference), cs.bool_schema(strict=True), cs.int_schema(strict=True), cs.none_schema()],
-        mode="left_to_right",
-        custom_error_type="one_pass_json",
-        custom_error_message="not a JSON value without floats",
-        ref=_WHOLE,
-    )
-
-
-def _json_value() -> cs.CoreSchema:
-    """A JSON value, read as it is when it holds no float (the Rust union settles that,
-    with no Python call) and wrapped in :class:`_WithFloats` when it does."""
-    with_floats = cs.no_info_after_validator_function(_WithFloats, cs.definition_reference_schema(JSON_VALUE))
-    return either(cs.definition_reference_schema(_WHOLE), with_floats)
-
-
-def _json_text(value: object, digits: int) -> str:
-    """The compact JSON text of a validated JSON value, as ``json.dumps(value,
-    ensure_ascii=False, separators=(",", ":"))`` writes it (the general decoder's
-    ``kit.compact_json``). Without floats pydantic-core's writer gives the same bytes
-    (every code point checked) several times faster; a lone surrogate (which it refuses),
-    or a text long enough to hold an integer past ``sys.get_int_max_str_digits()``
-    (``digits``, which ``json.dumps`` refuses), goes to ``json.dumps``."""
-    if type(value) is _WithFloats:
-        return _COMPACT(value.value)
-    try:
-        written = to_json(value)
-    except PydanticSerializationError:
-        return _COMPACT(value)
-    if digits and len(written) > digits:
-        return _COMPACT(value)
-    return written.decode()
 
 
 def _restored(wire_id: str) -> str:
@@ -124,12 +67,8 @@ def _list(item: cs.CoreSchema) -> cs.CoreSchema:
     return cs.list_schema(item, strict=True)
 
 
-def _number(json_input: bool) -> cs.CoreSchema:
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
-
-
 def _messages() -> cs.CoreSchema:
-    json_value = _json_value()
+    json_value = json_value_to_write()
     image = closed({"format": text(), "source": closed({"bytes": text()})})
     result_block = closed({}, {"text": text(), "json": json_value, "image": image})
     result = closed({"toolUseId": text(), "content": _list(result_block)}, {"status": literal("success", "error")})
@@ -157,8 +96,8 @@ def _request(json_input: bool) -> cs.CoreSchema:
         {},
         {
             "maxTokens": cs.int_schema(strict=True),
-            "temperature": _number(json_input),
-            "topP": _number(json_input),
+            "temperature": number(json_input=json_input),
+            "topP": number(json_input=json_input),
             "stopSequences": _list(text()),
         },
     )
@@ -177,7 +116,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,  # fields with no canonical home, kept in the request's bag
     )
-    return cs.definitions_schema(root, [_without_floats(json_input)])
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
 
 
 REQUEST = LazyValidator(_request)
@@ -270,7 +209,7 @@ def _result(result: dict[str, Any], digits: int) -> dict[str, Any]:
         elif "image" in block:
             content.append(_image(block["image"]))
         else:  # as parts.decode_block reads a json block: its text, marked
-            data = _json_text(block["json"], digits)
+            data = json_text(block["json"], digits)
             content.append({"type": "text", "text": data, "provider_metadata": {PROVIDER: {"_json": True}}})
     canonical: dict[str, Any] = {
         "type": "tool_result",
@@ -304,9 +243,7 @@ def _assistant_parts(blocks: list[dict[str, Any]], model: str | None, digits: in
             raise _DeclinedError  # an empty id: the general decoder's ``_empty_id`` marker
         if call_id.startswith(PREFIX):
             call_id = restore_tool_use_id(call_id)
-        append(
-            {"type": "tool_use", "id": call_id, "name": call["name"], "arguments": _json_text(call["input"], digits)}
-        )
+        append({"type": "tool_use", "id": call_id, "name": call["name"], "arguments": json_text(call["input"], digits)})
     return parts
 
 

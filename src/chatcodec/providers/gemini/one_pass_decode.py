@@ -23,7 +23,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from pydantic_core import PydanticSerializationError, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import as_dict
@@ -49,8 +48,19 @@ from chatcodec.providers.gemini.request import MODEL_IN_BODY
 from chatcodec.providers.gemini.results import response_text
 from chatcodec.providers.gemini.settings import CONFIG_PRESENT
 from chatcodec.providers.gemini.spelling import as_marker, camel_cased
-from chatcodec.providers.kit import compact_json, leftovers
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, text
+from chatcodec.providers.kit import leftovers
+from chatcodec.providers.one_pass import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    json_text,
+    json_value_to_write,
+    json_without_floats,
+    literal,
+    number,
+    text,
+)
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
 _SIGNATURE = "thoughtSignature"
@@ -58,67 +68,8 @@ _LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH")
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 
 
-_WHOLE = "one-pass-gemini-json-without-floats"
-"""The reference name of a JSON value holding no float, the usual ``args``."""
-
-
 class _DeclinedError(Exception):
     """A shape this pass does not read: the general decoder reads the request."""
-
-
-class _WithFloats:
-    """``args`` holding a float, which only ``json.dumps`` spells as the general decoder
-    does (``1e+16``, where pydantic-core writes ``1e16``)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-
-def _without_floats(json_input: bool) -> cs.CoreSchema:
-    """The definition of a JSON value holding no float (:data:`_WHOLE`), in
-    ``one_pass.json_value``'s order of choices (as the Bedrock side's)."""
-    reference = cs.definition_reference_schema(_WHOLE)
-    string = cs.str_schema(strict=True)
-    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
-    first = [mapping, string] if json_input else [string, mapping]
-    return cs.union_schema(
-        [*first, _listed(reference), cs.bool_schema(strict=True), cs.int_schema(strict=True), cs.none_schema()],
-        mode="left_to_right",
-        custom_error_type="one_pass_json",
-        custom_error_message="not a JSON value without floats",
-        ref=_WHOLE,
-    )
-
-
-def _arguments() -> cs.CoreSchema:
-    """A call's ``args``: a JSON object read as it is when it holds no float (settled in
-    the Rust union, no Python call), wrapped in :class:`_WithFloats` when it does."""
-    whole = cs.dict_schema(cs.str_schema(strict=True), cs.definition_reference_schema(_WHOLE), strict=True)
-    with_floats = cs.no_info_after_validator_function(_WithFloats, json_object())
-    return either(whole, with_floats)
-
-
-def _arguments_text(args: object, digits: int) -> str:
-    """The compact JSON text of validated ``args``, byte for byte what ``kit.compact_json``
-    writes. Without floats pydantic-core's writer gives the same bytes several times
-    faster; a lone surrogate (which it refuses), or a text long enough to hold an integer
-    past ``sys.get_int_max_str_digits()`` (``digits``, which ``json.dumps`` refuses),
-    goes to ``kit.compact_json``, the general decoder's writer."""
-    if type(args) is _WithFloats:
-        return compact_json(args.value)
-    try:
-        written = to_json(args)
-    except PydanticSerializationError:
-        return compact_json(args)
-    if digits and len(written) > digits:
-        return compact_json(args)
-    return written.decode()
-
-
-def _number(json_input: bool) -> cs.CoreSchema:
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
 def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
@@ -128,7 +79,7 @@ def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
 def _part() -> cs.CoreSchema:
     """Every key a common part may have; which combinations are common is checked while
     reading (one schema, no union to try in turn)."""
-    function_call = closed({"name": text()}, {"args": _arguments(), "id": text()})
+    function_call = closed({"name": text()}, {"args": json_value_to_write(whole=json_object()), "id": text()})
     function_response = closed({"name": text()}, {"response": json_object(), "id": text()})
     return closed(
         {},
@@ -165,14 +116,14 @@ def _generation_config(json_input: bool) -> cs.CoreSchema:
     return closed(
         {},
         {
-            "temperature": _number(json_input),
-            "topP": _number(json_input),
+            "temperature": number(json_input=json_input),
+            "topP": number(json_input=json_input),
             "topK": cs.int_schema(strict=True),
             "maxOutputTokens": cs.int_schema(strict=True, ge=1),
             "stopSequences": _listed(text(), at_least=1),
             "seed": cs.int_schema(strict=True),
-            "presencePenalty": _number(json_input),
-            "frequencyPenalty": _number(json_input),
+            "presencePenalty": number(json_input=json_input),
+            "frequencyPenalty": number(json_input=json_input),
             "thinkingConfig": thinking,
         },
         extra=True,  # responseModalities, mediaResolution...: kept in the request's bag
@@ -194,7 +145,7 @@ def _request(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,  # safetySettings, cachedContent, labels...: kept in the request's bag
     )
-    return cs.definitions_schema(root, [_without_floats(json_input)])
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
 
 
 REQUEST = LazyValidator(_request)
@@ -512,7 +463,7 @@ def _call(part: dict[str, Any], container: int, index: int, digits: int) -> dict
         del bag[_SIGNATURE]
         bag[SKIPPED] = True
     if "args" in call:
-        arguments = _arguments_text(call["args"], digits)
+        arguments = json_text(call["args"], digits)
     else:
         arguments = ""
         bag[NO_ARGS] = True

@@ -32,7 +32,17 @@ from chatcodec.compat import source_from_url
 from chatcodec.detect import mismatch
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, tagged, text
+from chatcodec.providers.one_pass import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    tagged,
+    text,
+)
 from chatcodec.providers.openai_chat import request_fields
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.one_pass_encode import encode_request
@@ -44,10 +54,6 @@ DETAILS = ("auto", "low", "high")
 """The image ``detail`` values canonical has (``ImagePart.detail``; spelled here, as the
 general decoder's ``parts._DETAILS`` is, so this module loads no model): a part with
 another (``"original"``) keeps it in a bag, on the general path."""
-
-
-def _number(json_input: bool) -> cs.CoreSchema:
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
 def _content(parts: list[str]) -> cs.CoreSchema:
@@ -99,10 +105,10 @@ def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
         "tool_choice": either(literal("auto", "none", "required"), named),
         "max_completion_tokens": count,
         "max_tokens": count,
-        "temperature": _number(json_input),
-        "top_p": _number(json_input),
-        "frequency_penalty": _number(json_input),
-        "presence_penalty": _number(json_input),
+        "temperature": number(json_input=json_input),
+        "top_p": number(json_input=json_input),
+        "frequency_penalty": number(json_input=json_input),
+        "presence_penalty": number(json_input=json_input),
         "seed": count,
         "stop": either(text(), cs.list_schema(text(), strict=True)),
         "stream": cs.bool_schema(strict=True),

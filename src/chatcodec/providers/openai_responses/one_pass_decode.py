@@ -32,6 +32,7 @@ from chatcodec.providers.one_pass import (
     json_object,
     literal,
     non_empty,
+    number,
     tagged,
     text,
 )
@@ -52,10 +53,6 @@ _SUMMARIES = ("auto", "concise", "detailed")
 
 def _nullable(schema: cs.CoreSchema) -> cs.CoreSchema:
     return cs.nullable_schema(schema)
-
-
-def _number(json_input: bool) -> cs.CoreSchema:
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
 
 
 def _messages(typed: bool) -> dict[str, cs.CoreSchema]:
@@ -134,8 +131,8 @@ def _request(json_input: bool) -> cs.CoreSchema:
             "tool_choice": either(literal("auto", "none", "required"), named),
             "parallel_tool_calls": cs.bool_schema(strict=True),
             "max_output_tokens": cs.int_schema(strict=True, ge=1),
-            "temperature": _number(json_input),
-            "top_p": _number(json_input),
+            "temperature": number(json_input=json_input),
+            "top_p": number(json_input=json_input),
             "metadata": json_object(),
             "stream": cs.bool_schema(strict=True),
             "reasoning": reasoning,
