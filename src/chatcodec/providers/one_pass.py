@@ -24,6 +24,31 @@ from pydantic_core import core_schema as cs
 from chatcodec._narrow import is_dict
 from chatcodec.providers.kit import compact_json
 
+PLAIN_FIELDS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "provider_tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "frequency_penalty",
+        "presence_penalty",
+        "seed",
+        "stop",
+        "stream",
+        "metadata",
+        "provider_options",
+    }
+)
+"""The canonical request fields an encode side writes or reports itself (all but the
+reasoning, output format and request-wide cache settings): each side states its own
+set from this one, so where the formats differ is written once, beside the side."""
+
 JSON_VALUE = "one-pass-json-value"
 """The reference name of the recursive JSON value schema in every one-pass validator."""
 

@@ -43,6 +43,7 @@ from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
 from chatcodec.providers.kit.claude import report_image_detail
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.one_pass import PLAIN_FIELDS
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
 
@@ -50,27 +51,7 @@ __all__ = ["decode_request", "encode_request"]
 
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _SANITIZE = MAPPING.sanitize
-_TOP_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "provider_tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "temperature",
-        "top_p",
-        "top_k",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "stop",
-        "stream",
-        "metadata",
-        "provider_options",
-    }
-)
+_TOP_KEYS = PLAIN_FIELDS
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict", "provider_metadata"})
 _WIRE_CHOICE_TYPES = {"auto": "auto", "required": "any", "tool": "tool", "none": "none"}
 _SYSTEM_ROLES = ("system", "developer")

@@ -41,6 +41,7 @@ from chatcodec.providers.kit import arguments_object, is_claude_model
 from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 from chatcodec.providers.kit.context import RULE_OPTIONS, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.one_pass import PLAIN_FIELDS
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
 
@@ -56,26 +57,7 @@ _KEPT_MAX = 4096
 _IMAGE_FORMATS = {media: name for name, media in IMAGE_TYPES.items()} | {"image/jpg": "jpeg"}
 """Media type -> botocore ``ImageFormat`` (``parts._IMAGE_FORMATS``)."""
 
-_TOP_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "provider_tools",
-        "tool_choice",
-        "max_tokens",
-        "stop",
-        "temperature",
-        "top_p",
-        "top_k",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "metadata",
-        "stream",
-        "provider_options",
-    }
-)
+_TOP_KEYS = PLAIN_FIELDS - {"parallel_tool_calls"}  # the general encoder writes the switch
 _UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
 """``request.UNSUPPORTED``: settings Converse has no field for (a test holds them equal)."""
 _OWN_KEYS = frozenset({"unsigned_thinking", "tool_result_status", *RULE_OPTIONS.values()})

@@ -51,7 +51,8 @@ def decode_settings(
         if rest or reasoning is None:
             bag["additionalModelRequestFields"] = rest
     output = as_dict(request.get("outputConfig"))
-    if output is not None and output.get("effort") in _EFFORTS:
+    effort = output.get("effort") if output is not None else None
+    if output is not None and isinstance(effort, str) and effort in _EFFORTS:  # another value stays in the bag
         canonical["reasoning"] = {**canonical.get("reasoning", {}), "effort": output["effort"]}
         output = {key: value for key, value in output.items() if key != "effort"}
         if not output:

@@ -36,30 +36,11 @@ from chatcodec.providers.gemini.rules import RULES
 from chatcodec.providers.gemini.signatures import missing_signature_policy, needs_signatures, sign_or_report
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.one_pass import PLAIN_FIELDS
 from chatcodec.providers.target_rules import apply_target_rules
 
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match
-_TOP_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "provider_tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "temperature",
-        "top_p",
-        "top_k",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "stop",
-        "stream",
-        "metadata",
-        "provider_options",
-    }
-)
+_TOP_KEYS = PLAIN_FIELDS
 _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], "missing_signature"})
 """What this pass reads of its own ``provider_options`` bag: the rule options and
 ``missing_signature``; any other key (``tools_layout``, a field to write) declines."""

@@ -37,6 +37,7 @@ from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import tool_name
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.one_pass import PLAIN_FIELDS
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.rules import RULES
 from chatcodec.providers.openai_chat.thought_signatures import split_signature, write_signature
@@ -45,27 +46,7 @@ from chatcodec.providers.target_rules import apply_target_rules
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _REPORT_FOREIGN = KIT.report_foreign
 
-_TOP_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "temperature",
-        "top_p",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "stop",
-        "stream",
-        "metadata",
-        "reasoning",
-        "provider_tools",
-        "provider_options",
-    }
-)
+_TOP_KEYS = (PLAIN_FIELDS - {"top_k"}) | {"reasoning"}  # top_k: the general encoder reports it
 _SAME_NAME = ("parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty", "seed", "stream")
 """``request_fields.SAME_NAME[1:]`` and ``SAME_NAME_TOO``, in the order the general encoder writes them."""
 _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], "model"})

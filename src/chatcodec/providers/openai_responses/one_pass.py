@@ -39,6 +39,7 @@ from chatcodec.providers.openai_responses.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_responses.one_pass_decode import decode_request
 
 __all__ = ["decode_request", "encode_request"]
+from chatcodec.providers.one_pass import PLAIN_FIELDS
 from chatcodec.providers.openai_responses.plain_rules import (
     UNSENT_SETTINGS,
     another_assistant_text,
@@ -67,30 +68,7 @@ def _valid_name(name: str) -> bool:
     return True
 
 
-_TOP_KEYS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "provider_tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "stop",
-        "temperature",
-        "top_p",
-        "top_k",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "reasoning",
-        "response_format",
-        "stream",
-        "cache_control",
-        "metadata",
-        "provider_options",
-    }
-)
+_TOP_KEYS = PLAIN_FIELDS | {"reasoning", "response_format", "cache_control"}
 _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], "model"})
 """What this pass reads of its own ``provider_options`` bag: the rule options and the
 ``model`` option; any other key is a field the general encoder writes back."""
