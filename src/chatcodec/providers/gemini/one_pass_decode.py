@@ -300,6 +300,8 @@ def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> dict[str, An
             reasoning["budget_tokens"] = budget
         if "thinkingLevel" in thinking:
             reasoning["effort"] = thinking["thinkingLevel"].lower()
+            if budget is None:
+                reasoning["adaptive"] = True  # as settings._decode_thinking: a level is dynamic thinking
         if "includeThoughts" in thinking:
             reasoning["include_thoughts"] = thinking["includeThoughts"]
         canonical["reasoning"] = reasoning
