@@ -23,7 +23,7 @@ from chatcodec._base import (
     omitted_when_empty,
     omitted_when_none,
 )
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_list, fits_a_double
 from chatcodec.content import CacheControl, OpaquePart, TextPart
 from chatcodec.messages import AnyMessage, Messages, SystemMessage
 from chatcodec.tools import ToolChoice, ToolDefinition
@@ -32,16 +32,9 @@ from chatcodec.tools import ToolChoice, ToolDefinition
 def _integer_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """A JSON integer a double cannot hold (past 2**53) stays an exact ``int``; any other
     number is a float as usual (``1`` reads as ``1.0``, the same JSON number)."""
-    if type(value) is int and not _fits_a_double(value):
+    if type(value) is int and not fits_a_double(value):
         return value
     return handler(value)
-
-
-def _fits_a_double(value: int) -> bool:
-    try:
-        return int(float(value)) == value
-    except OverflowError:
-        return False
 
 
 def _number_as_held(value: float) -> Any:
