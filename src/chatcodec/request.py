@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    Discriminator,
     Field,
     JsonValue,
     PlainSerializer,
@@ -20,6 +19,7 @@ from chatcodec._base import (
     NonNegativeInt,
     PositiveInt,
     ProviderMetadata,
+    TaggedOn,
     omitted_when_empty,
     omitted_when_none,
 )
@@ -105,7 +105,7 @@ class ChatRequest(CanonicalModel):
     """The conversation so far, system messages included."""
     tools: list[ToolDefinition] = omitted_when_empty()
     """Functions the model may call."""
-    provider_tools: list[Annotated[OpaquePart, Discriminator("type")]] = omitted_when_empty()
+    provider_tools: list[Annotated[OpaquePart, TaggedOn("type")]] = omitted_when_empty()
     """Provider-hosted tools (web search, code execution), kept as the provider spells them.
     Each needs its ``type`` tag, as every tagged object does (and as the schema says)."""
     tool_choice: ToolChoice | None = omitted_when_none()
