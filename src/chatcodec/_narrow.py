@@ -39,3 +39,22 @@ def as_count(data: object, minimum: int = 0) -> int | None:
     if type(data) is not int or data < minimum:
         return None
     return data
+
+
+def as_sampling_number(value: object) -> object:
+    """A JSON number as canonical holds a sampling parameter (``request.SamplingNumber``):
+    an integer a double holds exactly is a float (``1`` reads as ``1.0``, the same JSON
+    number), one it cannot hold (``2**53 + 1``, ``10**400``) stays an exact ``int``; any
+    other value is returned as it is. The one rule, for the canonical models and the one
+    passes, which load no pydantic: ``2**60`` fits a double, though it is past ``2**53``."""
+    if type(value) is int and fits_a_double(value):
+        return float(value)
+    return value
+
+
+def fits_a_double(value: int) -> bool:
+    """Whether a double holds ``value`` exactly."""
+    try:
+        return int(float(value)) == value
+    except OverflowError:
+        return False

@@ -16,7 +16,6 @@ from typing import Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import (
     ConfigDict,
-    Discriminator,
     Field,
     JsonValue,
     SerializationInfo,
@@ -27,7 +26,7 @@ from pydantic import (
 from typing_extensions import TypeAliasType
 
 from chatcodec import compat
-from chatcodec._base import CanonicalModel, ProviderMetadata, false_by_default, omitted_when_none
+from chatcodec._base import CanonicalModel, ProviderMetadata, TaggedOn, false_by_default, omitted_when_none
 from chatcodec._field_docs import describe_fields
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ToolArgumentsError
@@ -90,10 +89,10 @@ class TextSource(CanonicalModel):
     """MIME type of the text."""
 
 
-MediaSource = Annotated[UrlSource | Base64Source | FileSource, Discriminator("type")]
+MediaSource = Annotated[UrlSource | Base64Source | FileSource, TaggedOn("type")]
 """Where an image or audio clip comes from."""
 
-DocumentSource = Annotated[UrlSource | Base64Source | FileSource | TextSource, Discriminator("type")]
+DocumentSource = Annotated[UrlSource | Base64Source | FileSource | TextSource, TaggedOn("type")]
 """Where a document comes from."""
 
 
@@ -292,7 +291,7 @@ def _is_one_plain_text(parts: list[Any]) -> bool:
 
 ToolResultContentPart = TypeAliasType(
     "ToolResultContentPart",
-    Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")],
+    Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, TaggedOn("type")],
 )
 """What a tool result may contain."""
 
@@ -326,7 +325,7 @@ class ToolResultPart(_PartBase):
 
 
 UserContentPart = TypeAliasType(
-    "UserContentPart", Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, Discriminator("type")]
+    "UserContentPart", Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, TaggedOn("type")]
 )
 """What a user message may contain."""
 
@@ -334,12 +333,12 @@ AssistantContentPart = TypeAliasType(
     "AssistantContentPart",
     Annotated[
         TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart,
-        Discriminator("type"),
+        TaggedOn("type"),
     ],
 )
 """What an assistant message may contain, in the order the model produced it."""
 
-SystemContentPart = TypeAliasType("SystemContentPart", Annotated[TextPart | OpaquePart, Discriminator("type")])
+SystemContentPart = TypeAliasType("SystemContentPart", Annotated[TextPart | OpaquePart, TaggedOn("type")])
 """What a system message may contain."""
 
 ContentPart = TypeAliasType(
@@ -354,7 +353,7 @@ ContentPart = TypeAliasType(
         | ToolUsePart
         | ToolResultPart
         | OpaquePart,
-        Discriminator("type"),
+        TaggedOn("type"),
     ],
 )
 """Any content part."""

@@ -18,6 +18,7 @@ and the rule it broke, so a caller can fix the input without a debugger.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import LiteralString, TypeGuard
@@ -137,7 +138,7 @@ def _escape(message: str) -> str:
 
 
 def _relevant_details(error: pydantic_core.ValidationError, root: object) -> list[ErrorDetails]:
-    details = error.errors(include_url=False)
+    details = [_as_union_rule(detail) for detail in error.errors(include_url=False)]
     if root is _NO_ROOT or len(details) < 2:
         return details
     branch_points = [_other_branch_point(detail["loc"], root) for detail in details]
@@ -148,6 +149,47 @@ def _relevant_details(error: pydantic_core.ValidationError, root: object) -> lis
         if point is None or not any(location[:point] == detail["loc"][:point] for location in kept_locations):
             relevant.append(detail)
     return relevant
+
+
+TAG_RULE = "canonical_union_tag"
+"""The error of a canonical tagged union that found no branch for its input
+(``_base.TaggedOn``), which chatcodec's errors give as pydantic's own rule again."""
+
+
+def _as_union_rule(detail: ErrorDetails) -> ErrorDetails:
+    """pydantic's rule for a :data:`TAG_RULE` error: the input is not an object, has no
+    tag, or a tag no branch has, shown by a short repr (``str(tag)`` can overflow)."""
+    context = detail.get("ctx")
+    if detail["type"] != TAG_RULE or context is None:
+        return detail
+    precise = detail.copy()
+    mapping = as_dict(detail["input"])
+    discriminator = context["discriminator"]
+    if mapping is None:
+        precise["type"] = "model_attributes_type"
+        precise["msg"] = "Input should be a valid dictionary or object to extract fields from"
+    elif context["field"] not in mapping:
+        precise["type"] = "union_tag_not_found"
+        precise["msg"] = f"Unable to extract tag using discriminator {discriminator}"
+    else:
+        shown = _tag_text(mapping[context["field"]])
+        precise["type"] = "union_tag_invalid"
+        expected = context["expected_tags"]
+        precise["msg"] = (
+            f"Input tag '{shown}' found using {discriminator} does not match any of the expected tags: {expected}"
+        )
+    return precise
+
+
+def _tag_text(tag: object) -> str:
+    """``str(tag)`` as pydantic writes it, shortened for a value no tag is (a list nested
+    1,000 deep overflows ``str``; an int of 5,000 digits exceeds Python's limit)."""
+    if isinstance(tag, str):
+        return tag
+    try:
+        return reprlib.repr(tag)
+    except ValueError:
+        return f"<{type(tag).__name__}>"
 
 
 _MISSING: object = object()

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, overload
 
 from pydantic import (
-    Discriminator,
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
@@ -27,7 +26,7 @@ from pydantic import (
     field_serializer,
 )
 
-from chatcodec._base import CanonicalModel, ProviderMetadata, deferred_adapter, omitted_when_none
+from chatcodec._base import CanonicalModel, ProviderMetadata, TaggedOn, deferred_adapter, omitted_when_none
 from chatcodec._narrow import as_list
 from chatcodec.content import (
     AnyPart,
@@ -322,7 +321,7 @@ class ToolMessage(_ChatMessageBase):
 
     role: Literal["tool"] = "tool"
     """Tag of this message kind."""
-    content: list[Annotated[ToolResultPart, Discriminator("type")]] = Field(min_length=1)
+    content: list[Annotated[ToolResultPart, TaggedOn("type")]] = Field(min_length=1)
     """The results, in the order given (each with its ``type`` tag, as everywhere else)."""
 
     if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
@@ -462,7 +461,7 @@ class TextMessage(_MessageBase):
 
 Message = Annotated[
     SystemMessage | UserMessage | AssistantMessage | ToolMessage | TextMessage,
-    Discriminator("role"),
+    TaggedOn("role"),
 ]
 """Any message, told apart by ``role``."""
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    Discriminator,
     Field,
     JsonValue,
     PlainSerializer,
@@ -20,10 +19,11 @@ from chatcodec._base import (
     NonNegativeInt,
     PositiveInt,
     ProviderMetadata,
+    TaggedOn,
     omitted_when_empty,
     omitted_when_none,
 )
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_list, fits_a_double
 from chatcodec.content import CacheControl, OpaquePart, TextPart
 from chatcodec.messages import AnyMessage, Messages, SystemMessage
 from chatcodec.tools import ToolChoice, ToolDefinition
@@ -32,16 +32,9 @@ from chatcodec.tools import ToolChoice, ToolDefinition
 def _integer_as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     """A JSON integer a double cannot hold (past 2**53) stays an exact ``int``; any other
     number is a float as usual (``1`` reads as ``1.0``, the same JSON number)."""
-    if type(value) is int and not _fits_a_double(value):
+    if type(value) is int and not fits_a_double(value):
         return value
     return handler(value)
-
-
-def _fits_a_double(value: int) -> bool:
-    try:
-        return int(float(value)) == value
-    except OverflowError:
-        return False
 
 
 def _number_as_held(value: float) -> Any:
@@ -112,7 +105,7 @@ class ChatRequest(CanonicalModel):
     """The conversation so far, system messages included."""
     tools: list[ToolDefinition] = omitted_when_empty()
     """Functions the model may call."""
-    provider_tools: list[Annotated[OpaquePart, Discriminator("type")]] = omitted_when_empty()
+    provider_tools: list[Annotated[OpaquePart, TaggedOn("type")]] = omitted_when_empty()
     """Provider-hosted tools (web search, code execution), kept as the provider spells them.
     Each needs its ``type`` tag, as every tagged object does (and as the schema says)."""
     tool_choice: ToolChoice | None = omitted_when_none()

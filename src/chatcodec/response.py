@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Discriminator, Field, model_validator
+from pydantic import Field, model_validator
 
-from chatcodec._base import CanonicalModel, JsonInt, NonNegativeInt, ProviderMetadata, omitted_when_none
+from chatcodec._base import CanonicalModel, JsonInt, NonNegativeInt, ProviderMetadata, TaggedOn, omitted_when_none
 from chatcodec._narrow import as_dict
 from chatcodec.messages import AssistantMessage
 
@@ -64,7 +64,7 @@ class ResponseChoice(CanonicalModel):
 
     index: NonNegativeInt = 0
     """Position of this answer among the choices."""
-    message: Annotated[AssistantMessage, Discriminator("role")]
+    message: Annotated[AssistantMessage, TaggedOn("role")]
     """What the model said (with its ``role`` tag, as every message carries one)."""
     finish_reason: FinishReason | None = omitted_when_none()
     """Why this answer ended; ``None`` when unknown (an interrupted stream)."""

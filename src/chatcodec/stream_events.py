@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, JsonValue, TypeAdapter
+from pydantic import Field, JsonValue, TypeAdapter
 
 from chatcodec._base import (
     CanonicalModel,
     JsonInt,
     NonNegativeInt,
     ProviderMetadata,
+    TaggedOn,
     deferred_adapter,
     omitted_when_none,
 )
@@ -252,7 +253,7 @@ PartLifecycleEvent = (
 AnyStreamEvent = ResponseStartEvent | PartLifecycleEvent | UsageEvent | FinishEvent | ChoiceMetadataEvent | ErrorEvent
 """Plain union of every event class, for ``match`` statements and annotations."""
 
-StreamEvent = Annotated[AnyStreamEvent, Discriminator("type")]
+StreamEvent = Annotated[AnyStreamEvent, TaggedOn("type")]
 """Any stream event, told apart by ``type``."""
 
 STREAM_EVENT_ADAPTER: TypeAdapter[AnyStreamEvent] = deferred_adapter(StreamEvent)

@@ -18,6 +18,7 @@ import contextlib
 import functools
 import io
 import json
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -143,7 +144,31 @@ def _check_error(error: chatcodec.ChatcodecError, value: object) -> None:
 
 def check(target: Target, value: Any) -> str:
     """Run ``target`` on ``value``; the outcome's name (``ok`` or the error class), or
-    :class:`ForeignError` / the foreign exception itself when the law is broken."""
+    :class:`ForeignError` / the foreign exception itself when the law is broken.
+
+    An exception Python could not raise (in a ``__del__``, or in pydantic-core's Rust when
+    it writes a value's ``str``: a list nested 1,000 deep as a union tag) goes to
+    ``sys.unraisablehook``, which only prints it: here it breaks the law too."""
+    with _unraisable_reports() as reports:
+        outcome = _checked(target, value)
+    if reports:
+        report = reports[0]
+        raise ForeignError(f"reported through sys.unraisablehook: {report.exc_type.__name__}: {report.exc_value}")
+    return outcome
+
+
+@contextlib.contextmanager
+def _unraisable_reports() -> Iterator[list[Any]]:
+    reports: list[Any] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = reports.append
+    try:
+        yield reports
+    finally:
+        sys.unraisablehook = previous
+
+
+def _checked(target: Target, value: Any) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:

@@ -219,8 +219,11 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     content, a message's cache marker (it moves to its last part),
     thinking attribution (re-derived on decoding), argument JSON formatting, an empty
     result as ``""`` or ``[]``, ``detail="auto"``, a ``text`` response format, and the
-    spelling markers and empty bags of provider data (they carry nothing)."""
-    request = without_spelling_markers(request)
+    spelling markers and empty bags of provider data (they carry nothing); a penalty of 0
+    changes nothing and is not sent (as :func:`silent_rewrites`)."""
+    neutral: dict[str, Any] = {}
+    without_neutral_penalties(neutral, request)
+    request = without_spelling_markers(request.model_copy(update=neutral))
     items: list[Any] = []
     for message in request.messages:
         role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)

@@ -169,7 +169,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       ``stream=False`` are Gemini's defaults: left out;
     * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent;
     * the model travels in the URL, not the body (issue 23): a body written from a
-      canonical request names none.
+      canonical request names none;
+    * an effort without a budget is a ``thinkingLevel`` alone, Gemini 3's dynamic thinking:
+      it reads back ``adaptive`` (``settings.py``).
     """
     dumped = request.model_dump(mode="json")
     dumped["model"] = None
@@ -186,7 +188,15 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         if not options["gemini"]:
             del options["gemini"]
         dumped["provider_options"] = options or None
+    _level_is_dynamic(dumped.get("reasoning"))
     return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
+
+
+def _level_is_dynamic(reasoning: dict[str, Any] | None) -> None:
+    if reasoning is None or reasoning.get("effort") in (None, "none"):
+        return
+    if reasoning.get("budget_tokens") is None and reasoning.get("adaptive") is None:
+        reasoning["adaptive"] = True
 
 
 def _calls_of(message: chatcodec.AnyMessage) -> list[chatcodec.ToolUsePart]:

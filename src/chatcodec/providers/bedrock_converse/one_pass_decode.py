@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import as_sampling_number
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
 from chatcodec.providers.kit import leftovers
@@ -55,7 +56,6 @@ _SEPARATE = "_separate"
 _MAPPED = ("modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields")
 _GENERAL_ONLY = frozenset({"outputConfig"})
 """Fields the wire types know and :data:`REQUEST` does not: read by the general path only."""
-_DOUBLE_EXACT = 2**53
 
 
 def _restored(wire_id: str) -> str:
@@ -275,9 +275,7 @@ def _inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
         canonical["max_tokens"] = config["maxTokens"]
     for wire_key, canonical_key in (("temperature", "temperature"), ("topP", "top_p")):
         if wire_key in config:
-            value = config[wire_key]
-            exact = type(value) is int and -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT
-            canonical[canonical_key] = float(value) if exact else value
+            canonical[canonical_key] = as_sampling_number(config[wire_key])  # ``request.SamplingNumber``
     if "stopSequences" in config:
         canonical["stop"] = config["stopSequences"]
 

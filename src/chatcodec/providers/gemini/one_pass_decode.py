@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic_core import core_schema as cs
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.providers.gemini.call_ids import REQUEST_PREFIX, OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import (
     EMPTY_ID,
@@ -298,7 +298,7 @@ def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> dict[str, An
     for wire_key, key in _SCALARS:
         if wire_key in config:
             value = config[wire_key]
-            canonical[key] = _as_double(value) if key in _SAMPLING else value
+            canonical[key] = as_sampling_number(value) if key in _SAMPLING else value
     thinking: dict[str, Any] | None = config.get("thinkingConfig")
     if thinking is not None:
         reasoning: dict[str, Any] = {}
@@ -309,22 +309,12 @@ def _settings(config: dict[str, Any], canonical: dict[str, Any]) -> dict[str, An
             reasoning["budget_tokens"] = budget
         if "thinkingLevel" in thinking:
             reasoning["effort"] = thinking["thinkingLevel"].lower()
+            if budget is None:
+                reasoning["adaptive"] = True  # as settings._decode_thinking: a level is dynamic thinking
         if "includeThoughts" in thinking:
             reasoning["include_thoughts"] = thinking["includeThoughts"]
         canonical["reasoning"] = reasoning
     return rest
-
-
-def _as_double(value: float) -> float:
-    """A sampling number as canonical holds it: a float, but an integer a double cannot
-    hold exactly stays an ``int`` (``request.SamplingNumber``)."""
-    if type(value) is not int:
-        return value
-    try:
-        as_float = float(value)
-    except OverflowError:
-        return value
-    return as_float if int(as_float) == value else value
 
 
 def decode_contents(contents: list[dict[str, Any]], digits: int) -> list[dict[str, Any]]:

@@ -5,7 +5,13 @@ Sampling: ``temperature``, ``topP``, ``topK``, ``maxOutputTokens``, ``stopSequen
 
 Reasoning (``thinkingConfig``): ``thinkingBudget`` is ``budget_tokens`` (``-1``, dynamic
 thinking, is ``adaptive``), ``thinkingLevel`` (``LOW``/``HIGH``... in Gemini 3) is
-``effort``, ``includeThoughts`` is ``include_thoughts``.
+``effort``, ``includeThoughts`` is ``include_thoughts``. A level without a budget is
+dynamic thinking at that level ("Gemini 3 ... uses dynamic thinking by default", the level
+sets its maximum depth: https://ai.google.dev/gemini-api/docs/thinking ,
+https://ai.google.dev/gemini-api/docs/gemini-3), so it reads as ``adaptive`` with that
+``effort``: the encoder writes Claude's adaptive thinking with an effort as the level alone
+(``rules.py`` drops the ``-1`` beside it), and reading the level back as a bare effort
+turned Claude's thinking off after a trip through Gemini.
 
 Output format: ``responseMimeType: application/json`` with ``responseJsonSchema`` (or
 ``responseSchema``, Google's OpenAPI subset; the ``_response_schema_key`` marker
@@ -88,6 +94,7 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     thinking = dict(rest.pop("thinkingConfig"))
     reasoning: dict[str, Any] = {}
     budget = thinking.get("thinkingBudget")
+    dynamic = "thinkingBudget" not in thinking
     if budget == -1:
         reasoning["adaptive"] = True
         del thinking["thinkingBudget"]
@@ -97,6 +104,8 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     if isinstance(level, str) and level.lower() in _EFFORTS:
         reasoning["effort"] = level.lower()
         del thinking["thinkingLevel"]
+        if dynamic:
+            reasoning["adaptive"] = True  # a Gemini 3 level is dynamic thinking (module docstring)
         if level != level.upper():
             bag[LEVEL_SPELLING] = level
     if "includeThoughts" in thinking:

@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import as_sampling_number
 from chatcodec.compat import source_from_url
 from chatcodec.detect import mismatch
 from chatcodec.providers.kit import leftovers
@@ -140,7 +141,6 @@ _GENERAL_ONLY = frozenset({"reasoning_effort", "response_format"})
 (as unknown fields they would skip the general path's check of their shape)."""
 
 _SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
-_DOUBLE_EXACT = 2**53
 
 
 def decode_request(payload: object) -> dict[str, Any] | None:
@@ -200,12 +200,12 @@ def _take_plain_tools(wire: dict[str, Any], data: dict[str, Any]) -> dict[str, A
 
 def _as_canonical(data: dict[str, Any]) -> dict[str, Any] | None:
     """What canonical validation changes in the top-level fields: a sampling number is a
-    float (``1`` reads as ``1.0``; one past 2**53 stays exact, see
-    :data:`chatcodec.request.SamplingNumber`), and a tool has its default schema."""
+    float (``1`` reads as ``1.0``; one a double cannot hold stays exact, and ``2**60``,
+    which one holds, is a float: :data:`chatcodec.request.SamplingNumber`'s rule,
+    ``_narrow.as_sampling_number``), and a tool has its default schema."""
     for key in _SAMPLING:
-        value = data.get(key)
-        if type(value) is int and -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT:
-            data[key] = float(value)
+        if key in data:
+            data[key] = as_sampling_number(data[key])
     for tool in data.get("tools", ()):
         if not tool["name"]:
             return None  # canonical names are never empty: the general path says so

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import as_sampling_number
 from chatcodec.compat import source_from_url
 from chatcodec.providers.kit import ABSENT, split_fields
 from chatcodec.providers.one_pass import (
@@ -165,7 +166,6 @@ _MAPPED = (
 )
 _SCALARS = ("model", "temperature", "top_p", "metadata", "stream")
 _SAMPLING = ("temperature", "top_p")
-_DOUBLE_EXACT = 2**53
 _TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
 _MESSAGE_FIELDS = ("type", "role", "content")
 _CALL_FIELDS = ("type", "call_id", "name", "arguments")
@@ -185,9 +185,7 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     if integers:  # canonical holds a float (request._as_spelled writes it back as spelled)
         bag["_integers"] = integers
         for key in integers:
-            if not -_DOUBLE_EXACT <= data[key] <= _DOUBLE_EXACT:
-                return None  # kept exact by canonical validation: the general path
-            data[key] = float(data[key])
+            data[key] = as_sampling_number(data[key])
     messages = _messages_of(wire, bag)
     if messages is None:
         return None
