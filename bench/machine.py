@@ -63,7 +63,15 @@ def _revision() -> str:
 
 def header(command: str) -> str:
     """The report's opening: title, how it was run, and on what."""
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    averages = os.getloadavg()
+    load = ", ".join(f"{value:.2f}" for value in averages)
+    busy = max(averages) > (os.cpu_count() or 1)
+    note = (
+        " (above the CPU count, other work shared the machine: ratios, measured interleaved, hold up better than "
+        "absolute times)"
+        if busy
+        else ""
+    )
     versions = ", ".join(f"{name} {_version(name)}" for name in DISTRIBUTIONS)
     lines = [
         "# chatcodec benchmarks",
@@ -73,8 +81,7 @@ def header(command: str) -> str:
         "checked equivalent to the floor's are timed.",
         "",
         f"- date: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average at start {load} (above the CPU count, "
-        "other work shared the machine: ratios, measured interleaved, hold up better than absolute times)",
+        f"- machine: {_cpu_model()}, {os.cpu_count()} CPUs, load average at start {load}{note}",
         f"- python: {platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         f"- chatcodec source: {_revision()}",
         f"- libraries: {versions}",
