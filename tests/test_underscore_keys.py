@@ -16,8 +16,8 @@ import pytest
 
 import chatcodec
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC_KIT
 from chatcodec.providers.kit import (
-    ProviderKit,
     bag_key,
     is_marker,
     leftovers,
@@ -87,8 +87,10 @@ def test_the_kit_keeps_underscored_wire_keys_and_restores_them() -> None:
 
 
 def test_another_provider_reports_underscored_wire_keys_by_their_wire_name() -> None:
+    """Through Anthropic's own kit: a new ``ProviderKit("anthropic")`` would take the real
+    one's place in the kit table for every later test (``test_markers`` then failed)."""
     losses = LossRecorder()
-    ProviderKit("anthropic").report_foreign(losses, {"openai-chat": {"__trace": 1, "_nulls": ["x"]}}, ("messages", 0))
+    ANTHROPIC_KIT.report_foreign(losses, {"openai-chat": {"__trace": 1, "_nulls": ["x"]}}, ("messages", 0))
     (loss,) = losses.losses
     assert "['_trace']" in loss.what
 
