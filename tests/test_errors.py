@@ -372,3 +372,14 @@ def test_one_mistake_is_one_error(provider: str, body: dict[str, Any], path: str
         chatcodec.decode_request(provider, body)
     assert raised.value.paths == [path]
     assert message in str(raised.value)
+
+
+def test_a_tag_with_a_lone_surrogate_is_a_chatcodec_error_that_shows_its_escape() -> None:
+    """``"a\\ud800b"`` is valid JSON text; quoted into the error message it made
+    pydantic-core raise UnicodeEncodeError (the README run's fuzz found it, after the
+    canonical unions got their own tag error)."""
+    with pytest.raises(chatcodec.ChatcodecError) as raised:
+        chatcodec.validate_messages([{"role": "user", "content": [{"type": "a\ud800b", "text": "x"}]}])
+    message = str(raised.value)
+    assert "Input tag 'a\\ud800b' found using 'type'" in message
+    assert "[rule: union_tag_invalid]" in message

@@ -134,6 +134,11 @@ def _literal(text: str) -> LiteralString:
 
 
 def _escape(message: str) -> str:
+    """``message`` as a pydantic message template: braces doubled, and a lone surrogate
+    (valid in JSON text, quoted from the input: a tag ``"a\\ud800"``) written as its escape,
+    which pydantic-core cannot take as UTF-8 (it raised UnicodeEncodeError)."""
+    if not message.isascii():
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return message.replace("{", "{{").replace("}", "}}")
 
 
