@@ -64,8 +64,14 @@ def json_value(*, json_input: bool) -> cs.CoreSchema:
     first (a string is refused by an object schema more slowly than the reverse);
     from JSON text, objects do (measured on the bench's six tools: 9.5 us -> 5 us from
     dicts, 28 us -> 9 us from bytes). A fixed error spares the union collecting them."""
-    reference = cs.definition_reference_schema(JSON_VALUE)
     number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
+    return _json_union(JSON_VALUE, [number], "not a JSON value", json_input=json_input)
+
+
+def _json_union(ref: str, numbers: list[cs.CoreSchema], error: str, *, json_input: bool) -> cs.CoreSchema:
+    """The recursive JSON value definition named ``ref``, its containers holding the same,
+    with ``numbers`` beside the integers (none: a value without floats)."""
+    reference = cs.definition_reference_schema(ref)
     string = cs.str_schema(strict=True)
     mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
     first = [mapping, string] if json_input else [string, mapping]
@@ -75,13 +81,13 @@ def json_value(*, json_input: bool) -> cs.CoreSchema:
             cs.list_schema(reference, strict=True),
             cs.bool_schema(strict=True),
             cs.int_schema(strict=True),
-            number,
+            *numbers,
             cs.none_schema(),
         ],
         mode="left_to_right",
         custom_error_type="one_pass_json",
-        custom_error_message="not a JSON value",
-        ref=JSON_VALUE,
+        custom_error_message=error,
+        ref=ref,
     )
 
 
@@ -203,23 +209,7 @@ class WithFloats:
 def json_without_floats(*, json_input: bool) -> cs.CoreSchema:
     """The definition of a JSON value holding no float (:data:`WITHOUT_FLOATS`), in
     :func:`json_value`'s order of choices."""
-    reference = cs.definition_reference_schema(WITHOUT_FLOATS)
-    string = cs.str_schema(strict=True)
-    mapping = cs.dict_schema(cs.str_schema(strict=True), reference, strict=True)
-    first = [mapping, string] if json_input else [string, mapping]
-    return cs.union_schema(
-        [
-            *first,
-            cs.list_schema(reference, strict=True),
-            cs.bool_schema(strict=True),
-            cs.int_schema(strict=True),
-            cs.none_schema(),
-        ],
-        mode="left_to_right",
-        custom_error_type="one_pass_json",
-        custom_error_message="not a JSON value without floats",
-        ref=WITHOUT_FLOATS,
-    )
+    return _json_union(WITHOUT_FLOATS, [], "not a JSON value without floats", json_input=json_input)
 
 
 def json_value_to_write(*, whole: cs.CoreSchema | None = None) -> cs.CoreSchema:
@@ -251,3 +241,27 @@ def json_text(value: object, digits: int) -> str:
     if digits and len(written) > digits:
         return compact_json(value)
     return written.decode()
+
+
+def results_wait(messages: list[dict[str, Any]]) -> bool:
+    """Whether a canonical message stands between an assistant's tool calls and a later
+    tool message: ``result_order.results_after_calls`` moves it (a loss), which the
+    general encoders write, so an encode side declines such a request."""
+    calls_open = between = False
+    for message in messages:
+        role = message["role"]
+        if role == "tool":
+            if between:
+                return True
+            calls_open = False
+        elif role == "assistant":
+            content = message["content"]
+            calls_open = between = False
+            if not isinstance(content, str):
+                for part in content:  # a loop, not any(): no generator per message
+                    if part["type"] == "tool_use":
+                        calls_open = True
+                        break
+        elif calls_open:
+            between = True
+    return False

@@ -43,7 +43,7 @@ from chatcodec.providers.kit import arguments_object, claude_signed, tool_name
 from chatcodec.providers.kit.claude import report_image_detail
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
-from chatcodec.providers.one_pass import PLAIN_FIELDS
+from chatcodec.providers.one_pass import PLAIN_FIELDS, results_wait
 from chatcodec.providers.target_rules import apply_target_rules, carries_nothing
 from chatcodec.providers.tool_arguments import input_object
 
@@ -71,7 +71,7 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools") or not _plain_metadata(request):
         return None
     messages: list[dict[str, Any]] = request["messages"]
-    if _results_wait(messages):
+    if results_wait(messages):
         return None  # the general encoder moves them after the results, with a loss
     for index, message in enumerate(messages):
         if message["role"] == "developer":  # as roles.report_developer_roles reports it
@@ -142,29 +142,6 @@ def _encode(request: dict[str, Any], context: EncodeContext, losses: LossRecorde
         if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     return wire
-
-
-def _results_wait(messages: list[dict[str, Any]]) -> bool:
-    """Whether a message stands between an assistant's tool calls and a later tool
-    message (``result_order.results_after_calls`` moves it, a loss)."""
-    calls_open = between = False
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            if between:
-                return True
-            calls_open = False
-        elif role == "assistant":
-            content = message["content"]
-            calls_open = between = False
-            if not isinstance(content, str):
-                for part in content:  # a loop, not any(): no generator per message
-                    if part["type"] == "tool_use":
-                        calls_open = True
-                        break
-        elif calls_open:
-            between = True
-    return False
 
 
 def _tool(tool: dict[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:

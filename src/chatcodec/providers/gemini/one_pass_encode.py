@@ -36,7 +36,7 @@ from chatcodec.providers.gemini.rules import RULES
 from chatcodec.providers.gemini.signatures import missing_signature_policy, needs_signatures, sign_or_report
 from chatcodec.providers.kit.context import RULE_OPTIONS, EncodeContext, read_options
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
-from chatcodec.providers.one_pass import PLAIN_FIELDS
+from chatcodec.providers.one_pass import PLAIN_FIELDS, results_wait
 from chatcodec.providers.target_rules import apply_target_rules
 
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match
@@ -68,7 +68,7 @@ def encode_request(request: dict[str, Any], losses: LossRecorder) -> dict[str, A
     if not request.keys() <= _TOP_KEYS or request.get("provider_tools") or request.get("parallel_tool_calls") is False:
         return None
     messages: list[dict[str, Any]] = request["messages"]
-    if _results_wait(messages):
+    if results_wait(messages):
         return None  # the general encoder moves them after the results, with a loss
     own = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     if not own.keys() <= _OWN_KEYS:
@@ -121,25 +121,6 @@ def _encode(request: dict[str, Any], messages: list[dict[str, Any]], context: En
         wire["generationConfig"] = config
     report_unmapped(request.get("stream"), request.get("metadata"), None, losses)
     return wire
-
-
-def _results_wait(messages: list[dict[str, Any]]) -> bool:
-    """Whether a message stands between an assistant's tool calls and a later tool
-    message (``result_order.results_after_calls`` may move it, a loss)."""
-    calls_open = between = False
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            if between:
-                return True
-            calls_open = False
-        elif role == "assistant":
-            content = message["content"]
-            calls_open = not isinstance(content, str) and any(part["type"] == "tool_use" for part in content)
-            between = False
-        elif calls_open:
-            between = True
-    return False
 
 
 def _name(name: str, losses: LossRecorder, at: tuple[str | int, ...]) -> str:

@@ -46,6 +46,7 @@ from chatcodec.providers.openai_responses.markers import (
     STRING,
     TYPED,
 )
+from chatcodec.providers.openai_responses.plain_rules import MAPPED_FIELDS, SCALAR_FIELDS, decode_function_tool
 
 _DETAILS = ("auto", "low", "high")
 _EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
@@ -149,24 +150,7 @@ REQUEST = LazyValidator(_request)
 _GENERAL_ONLY = frozenset({"text"})
 """A field the wire types know and :data:`REQUEST` does not: read by the general path only
 (as an unknown field it would skip the general path's check of its shape)."""
-_MAPPED = (
-    "model",
-    "input",
-    "instructions",
-    "tools",
-    "tool_choice",
-    "parallel_tool_calls",
-    "max_output_tokens",
-    "temperature",
-    "top_p",
-    "metadata",
-    "stream",
-    "reasoning",
-    "text",
-)
-_SCALARS = ("model", "temperature", "top_p", "metadata", "stream")
 _SAMPLING = ("temperature", "top_p")
-_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
 _MESSAGE_FIELDS = ("type", "role", "content")
 _CALL_FIELDS = ("type", "call_id", "name", "arguments")
 _OUTPUT_FIELDS = ("type", "call_id", "output", "name")
@@ -179,8 +163,8 @@ def decode_request(payload: object) -> dict[str, Any] | None:
     wire = REQUEST.validate(payload)
     if wire is None or not _GENERAL_ONLY.isdisjoint(wire):
         return None
-    data: dict[str, Any] = {key: wire[key] for key in _SCALARS if key in wire}
-    bag = split_fields(wire, _MAPPED)
+    data: dict[str, Any] = {key: wire[key] for key in SCALAR_FIELDS if key in wire}
+    bag = split_fields(wire, MAPPED_FIELDS)
     integers = [key for key in _SAMPLING if type(wire.get(key)) is int]
     if integers:  # canonical holds a float (request._as_spelled writes it back as spelled)
         bag["_integers"] = integers
@@ -233,7 +217,7 @@ def _tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
     """As ``tools.decode_tools`` reads function tools and a plain or named choice."""
     tools = wire.get("tools")
     if tools is not None:
-        data["tools"] = [_tool(tool) for tool in tools]
+        data["tools"] = [decode_function_tool(tool) for tool in tools]
     choice = wire.get("tool_choice")
     if type(choice) is str:
         data["tool_choice"] = {"type": choice}
@@ -241,20 +225,6 @@ def _tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
         data["tool_choice"] = {"type": "tool", "name": choice["name"]}
     if "parallel_tool_calls" in wire:
         data["parallel_tool_calls"] = wire["parallel_tool_calls"]
-
-
-def _tool(tool: dict[str, Any]) -> dict[str, Any]:
-    definition: dict[str, Any] = {"name": tool["name"]}
-    for key in ("description", "parameters", "strict"):
-        if tool.get(key) is not None:
-            definition[key] = tool[key]
-    rest = split_fields(tool, _TOOL_FIELDS)
-    for key in ("parameters", "strict"):
-        if key not in tool:
-            rest[f"_no_{key}"] = True
-    if rest:
-        definition["provider_metadata"] = {PROVIDER: rest}
-    return definition
 
 
 def decode_items(items: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The Responses encoder's rules that read plain values, in one place for both writers.
+"""The Responses rules and field lists that read plain values, in one place for both paths.
 
 The general encoder (``request.py``, ``items.py``) and the one pass (``one_pass.py``,
 issue 25) write the same losses with the same texts; the one pass works on canonical
@@ -11,7 +11,48 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit import split_fields
+from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.target_rules import carries_nothing
+
+MAPPED_FIELDS = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "metadata",
+        "stream",
+        "reasoning",
+        "text",
+    }
+)
+"""The request fields both decoders map to canonical; the rest rides in the bag."""
+
+SCALAR_FIELDS = ("model", "temperature", "top_p", "metadata", "stream")
+"""The request fields read into canonical as they are."""
+
+_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
+
+
+def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A canonical tool for a ``function`` tool: its other fields in the bag, and markers
+    for a ``parameters`` or ``strict`` the wire left out (both are written by default)."""
+    definition: dict[str, Any] = {"name": tool["name"]}
+    for key in ("description", "parameters", "strict"):
+        if tool.get(key) is not None:
+            definition[key] = tool[key]
+    rest = split_fields(tool, _TOOL_FIELDS)
+    for key in ("parameters", "strict"):
+        if key not in tool:
+            rest[f"_no_{key}"] = True
+    return KIT.attach(definition, rest)
+
 
 UNSENT_SETTINGS = ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control")
 """Canonical request settings Responses has no field for."""

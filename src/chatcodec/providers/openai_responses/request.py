@@ -41,7 +41,14 @@ from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
-from chatcodec.providers.openai_responses.plain_rules import UNSENT_SETTINGS, text_metadata, unsent_setting, unsent_stop
+from chatcodec.providers.openai_responses.plain_rules import (
+    MAPPED_FIELDS,
+    SCALAR_FIELDS,
+    UNSENT_SETTINGS,
+    text_metadata,
+    unsent_setting,
+    unsent_stop,
+)
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
@@ -50,24 +57,6 @@ from chatcodec.request import ChatRequest
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
 
-_MAPPED = frozenset(
-    {
-        "model",
-        "input",
-        "instructions",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_output_tokens",
-        "temperature",
-        "top_p",
-        "metadata",
-        "stream",
-        "reasoning",
-        "text",
-    }
-)
-_SCALARS = ("model", "temperature", "top_p", "metadata", "stream")
 _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
 _INTEGERS = "_integers"
@@ -77,8 +66,8 @@ _SAMPLING = ("temperature", "top_p")
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
     request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
-    canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
-    bag = split_fields(request, _MAPPED)
+    canonical: dict[str, Any] = {key: request[key] for key in SCALAR_FIELDS if request.get(key) is not None}
+    bag = split_fields(request, MAPPED_FIELDS)
     integers = [key for key in _SAMPLING if type(request.get(key)) is int]
     if integers:  # canonical holds a float: ``1`` would come back as ``1.0`` (issue 24 item 15)
         bag[_INTEGERS] = integers

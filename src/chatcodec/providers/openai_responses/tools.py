@@ -22,14 +22,14 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import NULLS, restore_fields, split_fields
+from chatcodec.providers.kit import NULLS, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import opaque
+from chatcodec.providers.openai_responses.plain_rules import decode_function_tool
 from chatcodec.request import ChatRequest
 
-_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
 
@@ -41,7 +41,9 @@ def decode_tools(
     tools = as_list(request.get("tools"))
     if tools is not None:
         order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
-        canonical["tools"] = [_decode_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
+        canonical["tools"] = [
+            decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION
+        ]
         canonical["provider_tools"] = [
             opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION
         ]
@@ -80,18 +82,6 @@ def _is_named_function(choice: object) -> bool:
         and fields["type"] == "function"
         and bool(isinstance(fields["name"], str) and fields["name"])
     )
-
-
-def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    definition: dict[str, Any] = {"name": tool["name"]}
-    for key in ("description", "parameters", "strict"):
-        if tool.get(key) is not None:
-            definition[key] = tool[key]
-    rest = split_fields(tool, _TOOL_FIELDS)
-    for key in ("parameters", "strict"):
-        if key not in tool:
-            rest[f"_no_{key}"] = True
-    return KIT.attach(definition, rest)
 
 
 def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
