@@ -29,6 +29,7 @@ from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import as_sampling_number
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
+from chatcodec.providers.bedrock_converse.thinking import decode_reasoning
 from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.tool_id_mapping import PREFIX
@@ -248,19 +249,12 @@ def _assistant_parts(blocks: list[dict[str, Any]], model: str | None, digits: in
 
 
 def _reasoning(reasoning: dict[str, Any], model: str | None) -> dict[str, Any]:
-    """As ``thinking.decode_reasoning``: Bedrock's provider, and the request's model."""
-    if len(reasoning) != 1:
+    """``thinking.decode_reasoning``'s part (Bedrock's provider, the request's model), or
+    the general path for a block canonical cannot hold."""
+    part = decode_reasoning(reasoning, model)
+    if part is None:
         raise _DeclinedError
-    canonical: dict[str, Any] = {"type": "thinking", "provider": PROVIDER}
-    if model is not None:
-        canonical["model"] = model
-    if "redactedContent" in reasoning:
-        return {**canonical, "encrypted": reasoning["redactedContent"], "redacted": True}
-    reasoning_text = reasoning["reasoningText"]
-    canonical["text"] = reasoning_text["text"]
-    if "signature" in reasoning_text:
-        canonical["signature"] = reasoning_text["signature"]
-    return canonical
+    return part
 
 
 def _inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
