@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from itertools import islice
 from typing import Any, cast
 
 import pydantic_core
@@ -51,7 +50,7 @@ from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder
+from chatcodec.stream_builder import PartBuilder, StreamBuilder, read_in_batches, read_one
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
@@ -135,21 +134,11 @@ class StreamDecoder(FeedByReading):
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read wire events into the builder (the whole stream, for ``accumulate_stream``),
         a batch at a time up to the next compaction, so no event pays for the count."""
-        iterator = iter(events)
-        while True:
-            first = self.position + 1
-            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
-            size = COMPACT_EVERY - first % COMPACT_EVERY
-            if self._read_batch(islice(iterator, size), first) < size:  # the events ran out
-                return
+        read_in_batches(events, lambda: self.position, self._read_batch, self.builder)
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one wire event (:meth:`read` of it, without the batching)."""
-        first = self.position + 1
-        if not first % COMPACT_EVERY:
-            self.builder.compact()
-        self._read_batch((event,), first)
+        read_one(event, self.position + 1, self._read_batch, self.builder)
         return self.builder.take_events()
 
     def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
-from itertools import islice
 from operator import itemgetter
 from typing import Any
 
@@ -66,7 +65,7 @@ from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, c
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import COMPACT_EVERY, PartBuilder, StreamBuilder, plain_counts
+from chatcodec.stream_builder import PartBuilder, StreamBuilder, plain_counts, read_in_batches, read_one
 from chatcodec.stream_events import (
     AnyStreamEvent,
     PartEvent,
@@ -163,21 +162,11 @@ class StreamDecoder(FeedByReading):
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read wire chunks into the builder (the whole stream, for ``accumulate_stream``),
         a batch at a time up to the next compaction, so no chunk pays for the count."""
-        iterator = iter(events)
-        while True:
-            first = self._count + 1
-            if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
-                self.builder.compact()
-            size = COMPACT_EVERY - first % COMPACT_EVERY
-            if self._read_batch(islice(iterator, size), first) < size:  # the chunks ran out
-                return
+        read_in_batches(events, lambda: self._count, self._read_batch, self.builder)
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         """The canonical events for one chunk (:meth:`read` of it, without the batching)."""
-        first = self._count + 1
-        if not first % COMPACT_EVERY:
-            self.builder.compact()
-        self._read_batch((event,), first)
+        read_one(event, self._count + 1, self._read_batch, self.builder)
         return self.builder.take_events()
 
     def _read_batch(self, events: Iterable[dict[str, Any]], first: int) -> int:
