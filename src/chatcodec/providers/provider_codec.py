@@ -430,8 +430,11 @@ class ProviderCodec:
         from chatcodec.canonical_validation import validate_with
         from chatcodec.messages import MESSAGES_ADAPTER
 
-        data = self.read_messages(messages)
-        return validate_with(MESSAGES_ADAPTER, data, "Messages")
+        def decode(payload: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
+            del context  # ``read_messages`` builds its own
+            return validate_with(MESSAGES_ADAPTER, self.read_messages(payload), "Messages")
+
+        return _reading(decode, messages, self.decode_context())  # a value too deep: refused at its place
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),

@@ -59,7 +59,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec.providers.kit.errors import canonical_refusal, path
     from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
-    from chatcodec.providers.kit.wire import tagged, wire_shape
+    from chatcodec.providers.kit.wire import TaggedShapes, tagged, wire_shape
 
 _LAZY: dict[str, str] = {
     "ABSENT": "chatcodec.providers.kit.bags",
@@ -70,6 +70,7 @@ _LAZY: dict[str, str] = {
     "ProviderKit": "chatcodec.providers.kit.provider_kit",
     "Steps": "chatcodec.losses",
     "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
+    "TaggedShapes": "chatcodec.providers.kit.wire",
     "absent_keys": "chatcodec.providers.kit.bags",
     "arguments_object": "chatcodec.providers.kit.arguments",
     "bag_key": "chatcodec.providers.kit.bags",
@@ -114,6 +115,7 @@ __all__ = [
     "EncodeContext",
     "ProviderKit",
     "Steps",
+    "TaggedShapes",
     "absent_keys",
     "arguments_object",
     "bag_key",
