@@ -34,8 +34,12 @@ PAIRS = [
     (source, target)
     for source in PROVIDER_NAMES
     for target in PROVIDER_NAMES
-    if source != target and one_pass.has_one_pass(source, target)
+    if source != target
+    and hasattr(get_one_pass(source), "decode_request")
+    and hasattr(get_one_pass(target), "encode_request")
 ]
+"""The pairs whose two sides are still one-pass modules: a provider with one reader and
+one writer (issue 29) has no second path to compare, its laws are the path-free ones."""
 PAIR_IDS = [f"{source}->{target}" for source, target in PAIRS]
 
 Outcome = tuple[Any, ...]

@@ -1,7 +1,7 @@
 """An image's ``detail`` on the one-pass path (issue 25): OpenAI Chat's decode side reads
-it as the general decoder does (canonical ``ImagePart.detail``), and Anthropic's encode
-side drops it as the general encoder does (``"auto"`` silently, a real hint with a loss),
-so the bundled agent session, which sends ``"detail": "high"``, converts in one pass."""
+it as the general decoder does (canonical ``ImagePart.detail``), and Anthropic's one
+writer drops it (``"auto"`` silently, a real hint with a loss), so the bundled agent
+session, which sends ``"detail": "high"``, converts in one pass."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import chatcodec
 from chatcodec import one_pass
 from chatcodec.content import ImagePart
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic import one_pass as anthropic_one_pass
 from chatcodec.providers.openai_chat import one_pass as openai_one_pass
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent_session.openai-chat.json"
@@ -66,7 +65,7 @@ def test_the_decode_side_reads_detail_as_canonical_and_declines_other_values() -
     assert openai_one_pass.decode_request(_body({"url": URL, "detail": "original"})) is None  # kept in a bag
 
 
-def test_the_encode_side_declines_an_image_with_a_marker_beside_detail() -> None:
+def test_the_writer_drops_detail_and_writes_a_marker_beside_it() -> None:
     image = {
         "type": "image",
         "source": {"type": "url", "url": URL},
@@ -74,7 +73,12 @@ def test_the_encode_side_declines_an_image_with_a_marker_beside_detail() -> None
         "cache_control": {"type": "ephemeral"},
     }
     request = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [image]}]}
-    assert anthropic_one_pass.encode_request(request, LossRecorder()) is None
+    recorder = LossRecorder()
+    body = chatcodec.get_codec("anthropic").write_request(request, recorder)
+    assert body["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "url", "url": URL}, "cache_control": {"type": "ephemeral"}}
+    ]
+    assert [loss.what for loss in recorder.losses] == ["image detail 'low'"]
 
 
 def test_the_details_spelled_by_the_decode_side_are_the_canonical_type() -> None:
