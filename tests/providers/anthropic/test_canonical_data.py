@@ -185,7 +185,7 @@ def test_a_mutated_request_reads_as_the_model_dumps_it_or_is_refused(data: st.Da
     if refusals is None:
         assert chatcodec.ChatRequest.model_validate(read).model_dump() == read
     else:  # only a value nested past pydantic-core's depth limit, kept in a bag as it came
-        assert refusals == {"recursion_depth_exceeded"}
+        assert "recursion_depth_exceeded" in refusals  # (a union's other branch adds its own)
 
 
 def _refusals(read: dict[str, Any]) -> set[str] | None:
