@@ -177,11 +177,13 @@ def apply_target_rules(
 
     ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
     when the writer knows (the one-pass encoder writes no document, citation or system
-    turn, so it passes ``()``); a rule looking for something else is skipped. ``None``
-    (unknown): every rule in force runs."""
+    turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
+    rule looking for something else is skipped. ``None`` (unknown): every rule in force runs."""
     table = context.rules
     if table is None:
         return
+    if holds is None:
+        holds = context.holds
     version = _version(table, context.option("api_version"))
     model = context.model
     if model is None and isinstance(wire_body.get("model"), str):

@@ -137,6 +137,7 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
 # --- encoding ----------------------------------------------------------------------------
 
 _SYSTEM_ROLES = ("system", "developer")
+_EMPTY = "Anthropic rejects empty messages"
 _WIRE_ROLES = {"user": "user", "text": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _CLIENT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
 
@@ -182,20 +183,30 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
     for index in range(start, len(messages)):
         message = messages[index]
         role = message["role"]
-        rest = len(message) != 2  # a name, a cache marker, a bag (or an assistant's default content)
+        rest = len(message) != 2 or "content" not in message  # a name, a cache marker, a bag (a default content)
+        if not rest and (role == "assistant" or (role == "user" and results is None)):
+            writer.alone(writer.open(role, index), message, index, rest=False)  # the common turn
+            results = None
+            continue
         if rest and _marker(message, SEPARATE):
             results = None  # a turn that followed results without joining them
         if role == "tool":
             if results is None:
                 results = writer.open("user", index)
-            writer.contribute(results, message, index, rest=rest)
+            if rest:
+                writer.contribute(results, message, index)
+            else:
+                writer.blocks(results, message["content"], index)  # the common results
             continue
         if role == "text":
             context.losses.add(("messages", index), "text message", "Anthropic has no raw-text turn; sent as user text")
         if results is not None and role in ("user", "text"):
             writer.contribute(results, message, index, rest=rest)  # joins the results, behind them
         else:
-            writer.alone(writer.open(_WIRE_ROLES[role], index), message, index, rest=rest)
+            wire_role = _WIRE_ROLES[role]
+            if wire_role == "system":
+                context.holding("system turn")
+            writer.alone(writer.open(wire_role, index), message, index, rest=rest)
         results = None
     return writer.finish(prefill=True)
 
@@ -275,7 +286,12 @@ class _Writer:
     def alone(self, turn: dict[str, Any], message: Message, index: int, *, rest: bool) -> None:
         """A turn of one message: its string content stays a string (unless a cache marker
         needs a block to sit on)."""
-        content = message.get("content", "") if rest else message["content"]
+        content: str | list[Mapping[str, Any]] = message.get("content", "") if rest else message["content"]
+        if not rest and type(content) is list:  # the common turn of blocks
+            self.blocks(turn, content, index)
+            if not content:
+                self.context.losses.add(("messages", index), "message with no content", _EMPTY)
+            return
         if type(content) is not str or (rest and message.get("cache_control") is not None):
             self.contribute(turn, message, index, rest=rest)
             return
@@ -313,13 +329,12 @@ class _Writer:
         if cache_control is not None:
             self.cache_last(turn["content"], cache_control, index, last)
         if content == [] and not system:
-            self.context.losses.add(("messages", index), "message with no content", "Anthropic rejects empty messages")
+            self.context.losses.add(("messages", index), "message with no content", _EMPTY)
 
     def blocks(self, turn: dict[str, Any], content: str | list[Mapping[str, Any]], index: int) -> int | None:
         """Append the blocks of one message's content to the turn; the position of the last
         part written (-1: the string content itself), None when none was."""
         into: list[dict[str, Any]] = turn["content"]
-        block: dict[str, Any]
         if isinstance(content, str):
             block = {"type": "text", "text": content}
             into.append(block)
@@ -331,12 +346,13 @@ class _Writer:
         last = None
         for position, part in enumerate(content):
             kind = part["type"]
-            text: object = None
             if kind == "text" and len(part) == 2:  # its type and text: written as it is
                 text = part["text"]
                 block = {"type": "text", "text": text}
             elif kind == "tool_result" and len(part) == 3 and type(result := part.get("content")) is str:
-                block = {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": result}
+                into.append({"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": result})
+                last = position
+                continue
             else:
                 written = encode_part(part, self.context, ("messages", index, "content", position))
                 if written is None:
@@ -344,10 +360,13 @@ class _Writer:
                     continue
                 block = written
                 kind = block["type"]
-                if kind == "text":
-                    text = block.get("text")
-                elif kind not in _CLIENT_BLOCKS:
-                    self.note(turn, index).server = True
+                if kind != "text":
+                    if kind not in _CLIENT_BLOCKS:
+                        self.note(turn, index).server = True
+                    into.append(block)
+                    last = position
+                    continue
+                text = block.get("text")
             into.append(block)
             last = position
             if type(text) is str and (not text or text.isspace()):

@@ -197,7 +197,8 @@ _TOOL_USE_FIELDS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
-    tool_use_id = restore_tool_use_id(block["id"])
+    wire_id = block["id"]
+    tool_use_id = restore_tool_use_id(wire_id)
     canonical = {
         "type": "tool_use",
         "id": tool_use_id,
@@ -219,9 +220,19 @@ def _rejected_id(wire_id: str, tool_use_id: str) -> dict[str, Any]:
 _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
 
-def decode_tool_result(block: Mapping[str, Any]) -> dict[str, Any]:
-    """A ``tool_result`` block as a canonical tool-result part (images and documents kept)."""
-    tool_use_id = restore_tool_use_id(block["tool_use_id"])
+def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
+    """A ``tool_result`` block (a validated copy, taken over) as a canonical tool-result
+    part (images and documents kept)."""
+    wire_id = block["tool_use_id"]
+    size = len(block)
+    if (
+        (size == 3 or (size == 4 and block.get("is_error") is True))
+        and "content" in block
+        and _SANITIZE(wire_id) == wire_id
+    ):
+        content = block["content"]  # the common result: its keys are the canonical ones
+        return block if isinstance(content, str) else {**block, "content": decode_parts(content, USER_KINDS)}
+    tool_use_id = restore_tool_use_id(wire_id)
     canonical: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id}
     content = block.get("content")
     listed = as_list(content)
@@ -255,9 +266,16 @@ def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None =
     part and is taken over as it is; every other goes through :func:`decode_part`."""
     parts: list[dict[str, Any]] = []
     append = parts.append
+    calls = "tool_use" in allowed
     for block in blocks:
-        if block["type"] == "text" and len(block) == 2 and "text" in allowed:
+        kind = block["type"]
+        if kind == "text" and len(block) == 2 and "text" in allowed:
             append(block)
+        elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
+            # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
+            append(
+                {"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": compact_json(block["input"])}
+            )
         else:
             append(decode_part(block, allowed, model))
     return parts
@@ -289,6 +307,12 @@ class AnthropicContext(EncodeContext):
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
+
+    def holding(self, *what: str) -> None:
+        """Note that the body may hold ``what`` a target rule looks for (``rules.py``:
+        ``document``, ``citations``, ``system turn``), so the rule runs."""
+        if self.holds is not None:
+            self.holds.update(what)
 
     def cache(self, block: dict[str, Any], cache_control: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
         """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
@@ -339,7 +363,14 @@ def _bag(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     metadata = part.get("provider_metadata")
     if metadata is None:  # the common case
         return {}
-    return restore_fields(KIT.claim(context.losses, metadata, at))
+    return _restored(KIT.claim(context.losses, metadata, at), context)
+
+
+def _restored(bag: dict[str, Any], context: AnthropicContext) -> dict[str, Any]:
+    """The wire fields of an own bag, which may keep ``citations`` (a text's, read back)."""
+    if bag:
+        context.holding("citations")
+    return restore_fields(bag)
 
 
 def _cached(block: dict[str, Any], part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
@@ -374,6 +405,7 @@ def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[s
     source = _document_source(part["source"], context, at)
     if source is None:
         return None
+    context.holding("document")
     block = {**_bag(part, context, at), "type": "document", "source": source}
     title, filename = part.get("title"), part.get("filename")
     if title is None:
@@ -472,10 +504,19 @@ def _encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[s
     text as the JSON object ``input`` must be, by the rule shared with Bedrock
     (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is wrapped,
     never sent as ``{}``, and reported)."""
+    name = part["name"]
+    if (
+        len(part) == 4 and "arguments" in part
+    ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
+        return {
+            "type": "tool_use",
+            "id": _SANITIZE(part["id"]),
+            "name": tool_name(name, context.losses, at, PROVIDER) if context.for_request else name,
+            "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
+        }
     block = _bag(part, context, at)
     block["type"] = "tool_use"
     block["id"] = _tool_id(part, part["id"], context, (*at, "id"))
-    name = part["name"]
     block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name
     block["input"] = input_object(part.get("arguments", ""), context.losses, at, "Anthropic")
     return _cached(block, part, context, at)
@@ -486,7 +527,7 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
     bag = KIT.claim(context.losses, metadata, at) if metadata else {}
     tool_use_id = part["tool_use_id"]
     sent = _tool_id(part, tool_use_id, context, (*at, "tool_use_id"))
-    block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": sent}
+    block = {**_restored(bag, context), "type": "tool_result", "tool_use_id": sent}
     content = part.get("content", "")
     if isinstance(content, str):
         if content or not bag.get("_no_content"):
@@ -546,4 +587,5 @@ def _encode_opaque(part: Part, context: AnthropicContext, at: Steps) -> dict[str
     if not isinstance(data.get("type"), str):
         context.losses.add(at, "anthropic block without a type", "Anthropic cannot read a block without one")
         return None
+    context.holding("document", "citations")  # a block kept whole may be either, or hold them
     return context.cache(dict(data), part.get("cache_control"), at)

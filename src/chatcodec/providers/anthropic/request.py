@@ -28,8 +28,7 @@ earlier ones are dropped and reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_sampling_number
@@ -155,10 +154,11 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
+    shared.holds = set()  # what the target rules look for, noted as written (``AnthropicContext.holding``)
     context = shared.extend(
         AnthropicContext,
         unsigned_thinking=unsigned_thinking(shared),
-        tool_names=cache(lambda: _names(messages)),  # walked only if a result names its tool
+        tool_names=_names_once(messages),  # walked only if a result names its tool
     )
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
@@ -247,6 +247,18 @@ def _encode_metadata(
         kept["user_id"] = user
     if kept or metadata == {}:  # an empty one as it came
         wire["metadata"] = kept
+
+
+def _names_once(messages: list[Mapping[str, Any]]) -> Callable[[], dict[str, str]]:
+    """:func:`_names`, walked on the first call only."""
+    found: list[dict[str, str]] = []
+
+    def names() -> dict[str, str]:
+        if not found:
+            found.append(_names(messages))
+        return found[0]
+
+    return names
 
 
 def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:

@@ -130,6 +130,11 @@ class EncodeContext:
     for_request: bool = field(default=True)
     """Writing a request (True) or a response: some fields exist in only one of them
     (cache markers), and names follow request rules only in a request."""
+    holds: set[str] | None = None
+    """What the body written may hold of what target rules look for
+    (:attr:`~chatcodec.providers.target_rules.TargetRule.looks_for`), for a writer that
+    keeps count (it sets an empty set and adds as it writes); None: not known, every rule
+    in force runs. Shared by :meth:`extend`, so a provider's context adds to the same set."""
 
     def option(self, name: str) -> object:
         """The option ``name``, or None when not set."""
