@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from chatcodec.providers.anthropic import (
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -26,6 +27,7 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from chatcodec.providers.bedrock_converse import (
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -24,6 +25,7 @@ from chatcodec.providers.provider_codec import ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chatcodec.providers.openai_chat import (
     assistant,
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -25,6 +26,7 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,
