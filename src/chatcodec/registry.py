@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
-from chatcodec.providers.kit.edge import Edge
 
 if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model (issue 25)
     from types import ModuleType
 
     from chatcodec.losses import LossRecorder
     from chatcodec.messages import AnyMessage
+    from chatcodec.providers.kit.edge import Edge
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
     from chatcodec.stream_builder import StreamBuilder
@@ -228,6 +228,8 @@ def get_edge(name: str) -> Edge:
     loaded = _edges_loaded.get(name)
     if loaded is not None:
         return loaded
+    from chatcodec.providers.kit.edge import Edge  # here: canonical validation loads no provider module
+
     edge: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
         module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".edge"
