@@ -41,17 +41,13 @@ marks (``<...>`` a value found in the body):
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ProviderLookupError
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES, get_edge
-
-if TYPE_CHECKING:
-    from chatcodec.providers.kit.edge import Edge
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, generation, get_edge
 
 __all__ = ["CANONICAL", "CANONICAL_HOLDS", "Marker", "detect", "fitting", "known_formats", "markers", "mismatch"]
 
@@ -106,26 +102,24 @@ class _Table:
     """The top-level keys some format holds, in the order the formats list them."""
 
 
-_last: list[tuple[tuple[object, ...], _Table]] = []
-"""The edges the table was last built from (compared by identity: a codec registered
-again brings its own edge), and the table."""
+_last: list[tuple[int, _Table]] = []
+"""The registry's generation the table was built at, and the table."""
 
 
 def _table() -> _Table:
-    """The table for the edges registered now (built again only when they change)."""
-    edges: list[tuple[str, Edge]] = []
+    """The table for the edges registered now (built again when a codec is registered)."""
+    if _last and _last[0][0] == generation():
+        return _last[0][1]
+    holding: list[tuple[str, tuple[str, ...]]] = []
     for name in PROVIDER_NAMES:
         try:
             edge = get_edge(name)
         except ProviderLookupError:  # a codec without an edge: a format detection does not know
             continue
         if edge.detection:
-            edges.append((name, edge))
-    identity = tuple(edge for _, edge in edges)
-    if _last and len(_last[0][0]) == len(identity) and all(map(operator.is_, _last[0][0], identity)):
-        return _last[0][1]
-    table = _built([*((name, edge.detection) for name, edge in edges), (CANONICAL, CANONICAL_HOLDS)])
-    _last[:] = [(identity, table)]
+            holding.append((name, edge.detection))
+    table = _built([*holding, (CANONICAL, CANONICAL_HOLDS)])
+    _last[:] = [(generation(), table)]
     return table
 
 
@@ -147,10 +141,13 @@ def known_formats() -> tuple[str, ...]:
 
 def markers(data: object) -> list[Marker]:
     """The markers in a request or response body (empty for anything else)."""
+    return _markers(data, _table())
+
+
+def _markers(data: object, table: _Table) -> list[Marker]:
     fields = as_dict(data)
     if fields is None:
         return []
-    table = _table()
     holders = table.holders
     found = [*_top_level(fields, table.keys), *_in_messages(fields, holders)]
     return [Marker(text, holders[mark]) for mark, text in found if mark in holders]
@@ -249,21 +246,22 @@ def _in_part(part: dict[str, Any], where: str, holders: Mapping[str, object]) ->
         yield f"block:{kind}", f"a {kind!r} block ({where})"
 
 
-def fitting(found: list[Marker]) -> list[str]:
+def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[str]:
     """The known formats every marker allows, in :func:`known_formats` order."""
-    return [name for name in known_formats() if all(name in marker.formats for marker in found)]
+    return [name for name in known or known_formats() if all(name in marker.formats for marker in found)]
 
 
 def mismatch(source: str, data: object) -> str | None:
     """Why ``data`` is clearly not in the ``source`` format, naming what it looks like;
     ``None`` when nothing says so (formats detection does not know pass unchecked)."""
-    if source not in known_formats():
+    table = _table()
+    if source not in table.known:
         return None
-    found = markers(data)
+    found = _markers(data, table)
     against = [marker for marker in found if source not in marker.formats]
     if not against:
         return None
-    candidates = [name for name in fitting(found) if name != source]
+    candidates = [name for name in fitting(found, table.known) if name != source]
     looks = f"it looks like {candidates[0]}" if candidates else "its markers fit no one known format"
     return f"this is not {source} input: it has {against[0].found}; {looks} (give that as --from)"
 
@@ -271,8 +269,9 @@ def mismatch(source: str, data: object) -> str | None:
 def detect(data: object) -> str | None:
     """The format ``data`` is in, when its markers say so; ``None`` when nothing does or
     they fit no one format (then the accepted dialects may still read it)."""
-    found = markers(data)
+    table = _table()
+    found = _markers(data, table)
     if not found:
         return None
-    formats = fitting(found)
+    formats = fitting(found, table.known)
     return formats[0] if formats else None

@@ -163,7 +163,17 @@ def unregister_codec(name: str) -> None:
     _forget(name)
 
 
+_generation = [0]
+
+
+def generation() -> int:
+    """How many times a codec was registered or unregistered: what is derived from every
+    codec (detection's table of marks) is built again when it changes."""
+    return _generation[0]
+
+
 def _forget(name: str) -> None:
+    _generation[0] += 1
     _loaded.pop(name, None)
     _one_pass_loaded.pop(name, None)
     _edges_loaded.pop(name, None)
