@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from chatcodec.providers.anthropic import (
+    capabilities,
     edge,
     finish_reason,
     messages,
@@ -28,8 +29,8 @@ CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -39,6 +40,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
     # a block read outside its message may be of any kind a user or assistant turn holds

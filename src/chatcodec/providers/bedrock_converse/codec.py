@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from chatcodec.providers.bedrock_converse import (
+    capabilities,
     edge,
     finish_reason,
     messages,
@@ -26,8 +27,8 @@ CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -37,6 +38,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
 )

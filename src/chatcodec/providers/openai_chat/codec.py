@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chatcodec.providers.openai_chat import (
     assistant,
+    capabilities,
     edge,
     finish_reason,
     messages,
@@ -27,8 +28,8 @@ CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -38,6 +39,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
     dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
