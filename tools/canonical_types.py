@@ -35,7 +35,6 @@ import sys
 import textwrap
 import types
 import typing
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,16 +88,19 @@ a ``match``. Every type is closed (no other key), as the models forbid extra fie
 The types give the shape; what the models check beyond it (non-empty strings, counts at
 least 0, a redacted thinking part's payload, a tool choice's name, unique choice indexes,
 a number past 2**53 kept exact) is checked where a model is built. This module imports
-neither pydantic nor the models, so a reader or writer typed with it loads neither.
+neither pydantic nor the models, so a reader or writer typed with it loads neither. Each
+type is written after the ones it names and annotations are evaluated (no ``from __future__
+import annotations``, under which Python 3.11 counts every key in ``__required_keys__``).
 """
 
-from __future__ import annotations
-
-from typing import Literal, NotRequired, TypeAlias
+from typing import TYPE_CHECKING, Literal, NotRequired, TypeAlias
 
 from typing_extensions import TypeAliasType, TypedDict
 
-JsonValue = TypeAliasType("JsonValue", "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None")
+if TYPE_CHECKING:  # the spelling both checkers follow across modules, as pydantic's own JsonValue
+    JsonValue: TypeAlias = dict[str, "JsonValue"] | list["JsonValue"] | str | int | float | bool | None
+else:  # the spelling pydantic resolves (a TypeAdapter of these types)
+    JsonValue = TypeAliasType("JsonValue", "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None")
 """Any JSON value (the same values as ``pydantic.JsonValue``)."""
 
 ProviderMetadata: TypeAlias = dict[str, dict[str, JsonValue]]
@@ -108,7 +110,7 @@ ProviderMetadata: TypeAlias = dict[str, dict[str, JsonValue]]
 
 @dataclass
 class Namer:
-    """The name each model, union and literal is written as, and the models reached."""
+    """The name each model, union and literal is written as."""
 
     models: dict[type[Any], str] = field(default_factory=dict)
     unions: dict[frozenset[type[Any]], str | None] = field(default_factory=dict)
@@ -119,13 +121,17 @@ class Namer:
     literals: dict[tuple[object, ...], str] = field(default_factory=dict)
     special: list[tuple[object, str]] = field(default_factory=list)
     """Objects written by a fixed name (pydantic's ``JsonValue``, ``ProviderMetadata``)."""
-    reached: set[type[Any]] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)
+    """The models and unions named since it was last emptied (what a definition needs)."""
 
     def render(self, annotation: Any) -> str:
         """The annotation's spelling in the generated module."""
-        for known, name in [*self.special, *self.aliases]:
+        for known, name in self.special:
             if annotation is known:
-                self.reached.update(m for m in typing.get_args(_unwrap(annotation)) if m in self.models)
+                return name
+        for known, name in self.aliases:
+            if annotation is known:
+                self.used.add(name)
                 return name
         origin = typing.get_origin(annotation)
         if origin in (typing.Annotated, typing_extensions.Annotated):
@@ -139,7 +145,7 @@ class Namer:
         if origin in (list, dict):
             return f"{origin.__name__}[{', '.join(self.render(arg) for arg in typing.get_args(annotation))}]"
         if annotation in self.models:
-            self.reached.add(annotation)
+            self.used.add(self.models[annotation])
             return self.models[annotation]
         if annotation in (str, int, float, bool):
             return str(annotation.__name__)
@@ -161,7 +167,7 @@ class Namer:
         name = self.unions[classes]
         if name is None:
             raise TypeError(f"two named unions hold {sorted(arm.__name__ for arm in classes)}: name the alias")
-        self.reached.update(classes)
+        self.used.add(name)
         return name
 
     def literal_values(self, values: tuple[object, ...]) -> str:
@@ -294,27 +300,52 @@ def _field(key: str, name: str, info: Any, names: Namer) -> str:
     return f"    {key}: {spelled}" if always_dumped(info) else f"    {key}: NotRequired[{spelled}]"
 
 
-def _model_lines(model: type[Any], names: Namer) -> Iterator[str]:
-    yield ""
-    yield ""
-    yield f"class {names.models[model]}(TypedDict, closed=True):"
-    yield from _docstring(_summary(model), "    ")
-    yield ""
-    for key, name, info in keys(model):
-        yield _field(key, name, info, names)
+@dataclass
+class Definition:
+    """One class or union alias of the generated module."""
+
+    name: str
+    lines: list[str]
+    needs: set[str]
+    """The definitions it names: written before it, so its annotations are evaluated at
+    class creation (no ``from __future__ import annotations``, under which Python 3.11
+    cannot tell ``NotRequired`` keys apart at runtime: ``__required_keys__`` would list every key)."""
+    is_class: bool
 
 
-def _module_lines(module: types.ModuleType, names: Namer) -> Iterator[str]:
-    short = module.__name__.rpartition(".")[2]
-    for model in model_classes(module):
-        yield from _model_lines(model, names)
-    if UNIONS.get(short):
-        yield ""
-    for name in UNIONS.get(short, ()):
-        union = getattr(module, name)
-        yield ""
-        yield from _alias(f"{name}Data", [names.models[arm] for arm in union_arms(union)])
-        yield from _docstring(f"Any of :data:`~{module.__name__}.{name}`, as data.", "")
+def _model_definition(model: type[Any], names: Namer) -> Definition:
+    names.used = set()
+    lines = [f"class {names.models[model]}(TypedDict, closed=True):", *_docstring(_summary(model), "    "), ""]
+    lines += [_field(key, name, info, names) for key, name, info in keys(model)]
+    return Definition(names.models[model], lines, names.used - {names.models[model]}, is_class=True)
+
+
+def _union_definition(module: types.ModuleType, name: str, names: Namer) -> Definition:
+    arms = [names.models[arm] for arm in union_arms(getattr(module, name))]
+    lines = [*_alias(f"{name}Data", arms), *_docstring(f"Any of :data:`~{module.__name__}.{name}`, as data.", "")]
+    return Definition(f"{name}Data", lines, set(arms), is_class=False)
+
+
+def definitions(modules: list[types.ModuleType], names: Namer) -> list[Definition]:
+    """Every class and union alias, each after the ones it names, else in the models' order
+    (by module: its classes, then its unions)."""
+    natural: list[Definition] = []
+    for module in modules:
+        natural += [_model_definition(model, names) for model in model_classes(module)]
+        natural += [_union_definition(module, name, names) for name in UNIONS.get(module.__name__.rpartition(".")[2], ())]
+    by_name = {definition.name: definition for definition in natural}
+    ordered: dict[str, Definition] = {}
+
+    def place(definition: Definition) -> None:
+        if definition.name in ordered:
+            return
+        for need in sorted(definition.needs, key=list(by_name).index):
+            place(by_name[need])
+        ordered[definition.name] = definition
+
+    for definition in natural:
+        place(definition)
+    return list(ordered.values())
 
 
 def render() -> str:
@@ -327,11 +358,11 @@ def render() -> str:
             values = typing.get_args(getattr(module, literal))
             lines += ["", *_literal_alias(literal, values)]
             lines += _docstring(f"The values of :data:`~{module.__name__}.{literal}`.", "")
-    for module in modules:
-        lines += _module_lines(module, names)
-    unwritten = sorted(model.__name__ for model in names.reached if model not in names.models)
-    if unwritten:
-        raise TypeError(f"models reached but not written: {unwritten}")
+    previous_is_class = False
+    for definition in definitions(modules, names):
+        lines += ["", ""] if definition.is_class or previous_is_class else [""]
+        lines += definition.lines
+        previous_is_class = definition.is_class
     named = [name for _, name in names.aliases]
     exported = sorted(["JsonValue", "ProviderMetadata", *names.models.values(), *named, *names.literals.values()])
     lines += ["", "", "__all__ = [", *(f'    "{name}",' for name in exported), "]"]

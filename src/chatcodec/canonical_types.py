@@ -13,16 +13,19 @@ a ``match``. Every type is closed (no other key), as the models forbid extra fie
 The types give the shape; what the models check beyond it (non-empty strings, counts at
 least 0, a redacted thinking part's payload, a tool choice's name, unique choice indexes,
 a number past 2**53 kept exact) is checked where a model is built. This module imports
-neither pydantic nor the models, so a reader or writer typed with it loads neither.
+neither pydantic nor the models, so a reader or writer typed with it loads neither. Each
+type is written after the ones it names and annotations are evaluated (no ``from __future__
+import annotations``, under which Python 3.11 counts every key in ``__required_keys__``).
 """
 
-from __future__ import annotations
-
-from typing import Literal, NotRequired, TypeAlias
+from typing import TYPE_CHECKING, Literal, NotRequired, TypeAlias
 
 from typing_extensions import TypeAliasType, TypedDict
 
-JsonValue = TypeAliasType("JsonValue", "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None")
+if TYPE_CHECKING:  # the spelling both checkers follow across modules, as pydantic's own JsonValue
+    JsonValue: TypeAlias = dict[str, "JsonValue"] | list["JsonValue"] | str | int | float | bool | None
+else:  # the spelling pydantic resolves (a TypeAdapter of these types)
+    JsonValue = TypeAliasType("JsonValue", "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None")
 """Any JSON value (the same values as ``pydantic.JsonValue``)."""
 
 ProviderMetadata: TypeAlias = dict[str, dict[str, JsonValue]]
@@ -89,6 +92,10 @@ class TextPartData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
+MediaSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData
+"""Any of :data:`~chatcodec.content.MediaSource`, as data."""
+
+
 class ImagePartData(TypedDict, closed=True):
     """An image, by URL, inline base64 or provider file id. Mirrors :class:`~chatcodec.content.ImagePart`."""
 
@@ -106,6 +113,10 @@ class AudioPartData(TypedDict, closed=True):
     source: MediaSourceData
     cache_control: NotRequired[CacheControlData]
     provider_metadata: NotRequired[ProviderMetadata]
+
+
+DocumentSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData | TextSourceData
+"""Any of :data:`~chatcodec.content.DocumentSource`, as data."""
 
 
 class DocumentPartData(TypedDict, closed=True):
@@ -167,6 +178,10 @@ class OpaquePartData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
+ToolResultContentPartData: TypeAlias = TextPartData | ImagePartData | AudioPartData | DocumentPartData | OpaquePartData
+"""Any of :data:`~chatcodec.content.ToolResultContentPart`, as data."""
+
+
 class ToolResultPartData(TypedDict, closed=True):
     """The outcome of one tool call, sent back to the model. Mirrors :class:`~chatcodec.content.ToolResultPart`."""
 
@@ -178,15 +193,6 @@ class ToolResultPartData(TypedDict, closed=True):
     cache_control: NotRequired[CacheControlData]
     provider_metadata: NotRequired[ProviderMetadata]
 
-
-MediaSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData
-"""Any of :data:`~chatcodec.content.MediaSource`, as data."""
-
-DocumentSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData | TextSourceData
-"""Any of :data:`~chatcodec.content.DocumentSource`, as data."""
-
-ToolResultContentPartData: TypeAlias = TextPartData | ImagePartData | AudioPartData | DocumentPartData | OpaquePartData
-"""Any of :data:`~chatcodec.content.ToolResultContentPart`, as data."""
 
 UserContentPartData: TypeAlias = TextPartData | ImagePartData | AudioPartData | DocumentPartData | OpaquePartData
 """Any of :data:`~chatcodec.content.UserContentPart`, as data."""
