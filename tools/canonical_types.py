@@ -11,8 +11,8 @@ The models are imported from this checkout's ``src``.
 
 How a model becomes a ``TypedDict``:
 
-- one key per field, spelled as the model's JSON spells it (its alias, if any), the tag
-  (``type``/``role``) first and the rest in the model's field order;
+- one key per field, spelled as the model's JSON spells it (its alias, if any): the tag
+  (``type``/``role``), the model's own fields, then the ones it inherits;
 - a key is ``Required`` when every dump has it (a field never left out of a dump) and
   ``NotRequired`` when a dump may leave it out (``omitted_when_none``, ``false_by_default``,
   ``omitted_when_empty``, a zero ``choice``); a value left out when ``None`` is typed
@@ -21,7 +21,9 @@ How a model becomes a ``TypedDict``:
   ``Literal`` named in :data:`LITERALS` keeps its name, integer and number refinements
   (``NonNegativeInt``, ``SamplingNumber``) are ``int`` and ``float``;
 - every ``TypedDict`` is closed (``closed=True``, PEP 728): no other key, as the models'
-  ``extra="forbid"``.
+  ``extra="forbid"``;
+- each type is written after the ones it names, so annotations are evaluated at class
+  creation (Python 3.11 cannot read ``NotRequired`` from postponed annotations).
 """
 
 from __future__ import annotations
