@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from chatcodec.providers.anthropic import (
     capabilities,
+    edge,
     finish_reason,
     messages,
     parts,
@@ -48,6 +49,7 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,
