@@ -45,7 +45,7 @@ _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], 
 """What this pass reads of its own ``provider_options`` bag: the rule options and
 ``missing_signature``; any other key (``tools_layout``, a field to write) declines."""
 _MESSAGE_KEYS = frozenset({"role", "content", "provider_metadata"})
-_TOOL_KEYS = frozenset({"name", "description", "parameters", "provider_metadata"})
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "provider_metadata"})  # "type": the tag
 _WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 _SETTINGS = (
     ("temperature", "temperature"),
