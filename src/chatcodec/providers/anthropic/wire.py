@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Literal, NotRequired, cast
 
-from annotated_types import Ge
+from annotated_types import Ge, MaxLen
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
@@ -46,6 +46,12 @@ from chatcodec.providers.one_pass import (
     text,
 )
 
+Text = Annotated[str, MaxLen(2**31)]
+"""Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
+id): a length bound no text reaches makes pydantic-core read it as UTF-8, so a lone
+surrogate is refused here, at its wire path (rule ``string_unicode``), as canonical would
+refuse it; empty text is read (an empty source keeps its block whole)."""
+
 
 @wire_shape
 class CacheControl(TypedDict):
@@ -60,10 +66,10 @@ class Source(TypedDict):
     """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
 
     type: str
-    media_type: NotRequired[str]
+    media_type: NotRequired[Text]
     data: NotRequired[str]
-    url: NotRequired[str]
-    file_id: NotRequired[str]
+    url: NotRequired[Text]
+    file_id: NotRequired[Text]
 
 
 @wire_shape
@@ -170,7 +176,7 @@ class Message(TypedDict):
 class Tool(TypedDict):
     """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
 
-    name: str
+    name: Text
     type: NotRequired[str | None]
     description: NotRequired[str]
     input_schema: NotRequired[dict[str, Any]]
@@ -401,6 +407,11 @@ def _like(
     return cast(cs.CoreSchema, schema)
 
 
+def _text() -> cs.CoreSchema:
+    """:data:`Text` in pydantic-core: read as UTF-8, a lone surrogate refused."""
+    return cs.str_schema(strict=True, max_length=2**31)
+
+
 def _cache_marker() -> cs.CoreSchema:
     return _like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
 
@@ -414,7 +425,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "url": _like(Source, {"type": literal("url"), "url": non_empty()}),
         "file": _like(Source, {"type": literal("file"), "file_id": non_empty()}),
     }
-    text_source = _like(Source, {"type": literal("text"), "media_type": text(), "data": text()})
+    text_source = _like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
     text_block = _like(TextBlock, {"type": literal("text"), "text": text()}, cached)
     image = _like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
     document = _like(
@@ -455,7 +466,7 @@ def _common_tools() -> cs.CoreSchema:
     own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
     shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
     client = _like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
-    server = _like(Tool, {"type": text(), "name": text()}, {**shared, "input_schema": json_object()}, extra=True)
+    server = _like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
     return _list(either(client, server))
 
 
