@@ -193,6 +193,24 @@ def too_deep(value: object = None) -> PayloadError:
     )
 
 
+def deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests objects and lists more than ``limit`` levels deep (as
+    :func:`too_deep` counts them), walked without recursion and stopped at the first
+    place past it: a reader that keeps wire values whole checks them with it where no
+    canonical model is built to refuse them."""
+    stack: list[tuple[object, int]] = [(value, 0)]  # containers only: a leaf is one level below its own
+    while stack:
+        node, depth = stack.pop()
+        items = as_dict(node)
+        children = list(items.values()) if items is not None else _as_items(node)
+        if children and depth >= limit:
+            return True
+        for child in children:
+            if isinstance(child, dict | list | tuple):
+                stack.append((cast(object, child), depth + 1))
+    return False
+
+
 def _deepest(value: object) -> tuple[int, tuple[int | str, ...]]:
     """The depth of the most nested value and the route to it, walked without recursion
     (each place remembers its parent, so the walk stays linear however deep it goes)."""

@@ -378,3 +378,44 @@ def test_reading_and_writing_the_common_shapes_in_a_fresh_process_loads_no_model
     models = ("pydantic", "chatcodec.messages", "chatcodec.content", "chatcodec.request", "chatcodec.response")
     assert [name for name in models if name in found["loaded"]] == []
     assert found["converted"] == payload
+
+
+# --- values nested past what a canonical model takes ----------------------------------------
+
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+DEEP_PLACES: dict[str, dict[str, Any]] = {
+    "a field of the request": {**_session(), "x": _nested(300)},
+    "a field of a block": _with_first_turn({"type": "text", "text": "x", "x": _nested(300)}),
+    "a tool schema": {**_session(), "tools": [{"name": "t", "input_schema": _nested(300)}]},
+}
+
+
+@pytest.mark.parametrize("place", list(DEEP_PLACES))
+def test_a_value_kept_whole_past_the_canonical_depth_is_refused_where_it_is(place: str) -> None:
+    """No model is built to refuse it, so the reader does, naming the route into the input
+    (a converted body would otherwise carry it to a writer that refuses it elsewhere)."""
+    with pytest.raises(chatcodec.PayloadError, match="recursion_depth_exceeded") as refused:
+        chatcodec.convert_request(DEEP_PLACES[place], source="anthropic", target="openai-chat", on_loss="ignore")
+    assert refused.value.path.startswith("$.")
+
+
+def test_tool_arguments_nested_deep_are_read_as_their_text() -> None:
+    """Canonical arguments are text: a deep ``input`` is no canonical depth."""
+    payload = {
+        "max_tokens": 5,
+        "messages": [
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"x": _nested(300)}}],
+            }
+        ],
+    }
+    data = _read(payload)
+    assert data["messages"][0]["content"][0]["arguments"].startswith('{"x":{"a":')

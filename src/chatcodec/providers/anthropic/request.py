@@ -47,7 +47,15 @@ from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
-from chatcodec.providers.anthropic.wire import COMMON_REQUEST, Message, Request, validated, validated_object
+from chatcodec.providers.anthropic.wire import (
+    COMMON_REQUEST,
+    DEEPEST,
+    Message,
+    Request,
+    refuse_too_deep,
+    validated,
+    validated_object,
+)
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.providers.kit.claude import unsigned_thinking
@@ -113,6 +121,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         bag[API_VERSION] = version
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
+    # the closed schema refuses a value nested past its limit anywhere but in the fields
+    # kept whole in the request's bag, two levels deeper in canonical data
+    refuse_too_deep(bag if common else canonical, payload, limit=DEEPEST - 2 if common else DEEPEST)
     return canonical
 
 
@@ -140,7 +151,9 @@ def _decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare Anthropic ``messages`` list (a stored conversation) into canonical
     message data."""
-    return decode_messages(validated(list[Message], messages, "Anthropic messages"), context)
+    canonical = decode_messages(validated(list[Message], messages, "Anthropic messages"), context)
+    refuse_too_deep(canonical, messages)
+    return canonical
 
 
 # --- writing -----------------------------------------------------------------------------

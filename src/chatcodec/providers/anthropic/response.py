@@ -25,7 +25,7 @@ from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, en
 from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
-from chatcodec.providers.anthropic.wire import ErrorBody, Response, validated_object
+from chatcodec.providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
@@ -73,7 +73,9 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     usage = as_dict(message.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return KIT.attach(canonical, bag)
+    KIT.attach(canonical, bag)
+    refuse_too_deep(canonical, payload)  # no model is built to refuse a kept value nested too deep
+    return canonical
 
 
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
+from chatcodec.payloads import deeper_than, too_deep
 from chatcodec.providers.kit import TaggedShapes, wire_shape
 from chatcodec.providers.one_pass import (
     LazyValidator,
@@ -369,6 +370,20 @@ def validated(shape: Any, payload: object, title: str) -> Any:
     from chatcodec.canonical_validation import validate_with
 
     return validate_with(adapter(shape), payload, title)
+
+
+DEEPEST = 250
+"""How deep canonical data read from a body may nest: pydantic-core refuses a value
+nested past about 255 levels in a canonical model (a little less inside a bag). The one
+reader builds no model, so where a value can sit whole in what it reads (a bag, a tool
+schema), it refuses one nested deeper itself (:func:`refuse_too_deep`)."""
+
+
+def refuse_too_deep(canonical: object, payload: object, *, limit: int = DEEPEST) -> None:
+    """Raise ``payloads.too_deep`` (naming the route into ``payload``'s deepest value)
+    when ``canonical`` nests deeper than ``limit``."""
+    if deeper_than(canonical, limit):
+        raise too_deep(payload)
 
 
 def validated_object(shape: Any, payload: object, title: str) -> dict[str, Any]:
