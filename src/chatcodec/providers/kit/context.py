@@ -144,8 +144,13 @@ class EncodeContext:
         """This context as a provider's subclass of it, with that subclass's own
         ``fields``: how an encoder that needs more state (cache breakpoints, tool names
         by call id) keeps the shared fields the codec gave it."""
-        shared = {name.name: getattr(self, name.name) for name in dataclass_fields(EncodeContext)}
+        shared = {name: getattr(self, name) for name in _SHARED_FIELDS}
         return kind(**{**shared, **fields})
+
+
+_SHARED_FIELDS = tuple(name.name for name in dataclass_fields(EncodeContext))
+"""The fields :meth:`EncodeContext.extend` carries over, read once (``fields()`` costs
+more than the copy, on every encode of a provider with a context of its own)."""
 
 
 @dataclass(slots=True)
