@@ -20,6 +20,7 @@ from bench import (
     machine,
     proxy,
     report,
+    section_agents,
     section_convert,
     section_imports,
     section_responses,
@@ -42,7 +43,14 @@ FULL = RunSettings(
     budget_seconds=12.0,
 )
 QUICK = RunSettings(
-    quick=True, rounds=3, min_sample_seconds=0.002, session_turns=(3, 8), stream_deltas=60, budget_seconds=2.0
+    quick=True,
+    rounds=3,
+    min_sample_seconds=0.002,
+    session_turns=(3, 8),
+    stream_deltas=60,
+    budget_seconds=2.0,
+    agent_turns=(4,),
+    agent_shape_turns=(4,),
 )
 
 
@@ -55,6 +63,7 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "reverse": section_reverse.run,
     "responses": section_responses.run,
     "wires": section_wires.run,
+    "agents": section_agents.run,
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,

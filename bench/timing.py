@@ -149,3 +149,7 @@ class RunSettings:
     """Deltas in the 1x stream; the stream section also runs 4x and 16x."""
     budget_seconds: float
     """Time one workload's rounds should take at most (slow contenders get fewer rounds)."""
+    agent_turns: tuple[int, ...] = (10, 50, 200, 1000)
+    """Agent-session sizes, in agent steps, for the agent section (every pair of formats)."""
+    agent_shape_turns: tuple[int, ...] = (50,)
+    """The sizes of ``agent_turns`` at which each input shape is timed against its plainest twin."""
