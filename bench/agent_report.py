@@ -191,7 +191,7 @@ def tables(measured: Sequence[Measured]) -> list[Table]:
 
 def failures(measured: Sequence[Measured]) -> list[str]:
     """One footnote per contender not timed: why (check failed, library missing)."""
-    notes = []
+    notes: list[str] = []
     for item in measured:
         for outcome in item.outcomes:
             if outcome.median is None and not outcome.status.startswith("not installed"):
@@ -208,10 +208,10 @@ def failures(measured: Sequence[Measured]) -> list[str]:
 
 def litellm_targets(measured: Sequence[Measured]) -> list[Target]:
     """Per pair litellm converts: chatcodec's full-session time at or below litellm's fastest, every size."""
-    targets = []
+    targets: list[Target] = []
     pairs = dict.fromkeys(item.pair for item in measured if item.fastest_litellm() is not None)
     for pair in pairs:
-        ratios = []
+        ratios: list[tuple[int, float]] = []
         for item in measured:
             litellm = item.fastest_litellm() if item.pair == pair else None
             chatcodec_full = item.chatcodec(FULL)
@@ -229,12 +229,12 @@ def litellm_targets(measured: Sequence[Measured]) -> list[Target]:
 
 def shape_targets(measured: Sequence[Measured], limit: float) -> list[Target]:
     """Per pair: no shape (nor all of them together) above ``limit`` times the plain twin, per KiB."""
-    targets = []
+    targets: list[Target] = []
     pairs = dict.fromkeys(item.pair for item in measured if len(item.inputs) > 2)
     for pair in pairs:
         group = [item for item in measured if item.pair == pair and len(item.inputs) > 2]
         worst: tuple[float, str] | None = None
-        untimed = []
+        untimed: list[str] = []
         for item in group:
             for entry in item.shaped():
                 value = item.per_kib(entry)

@@ -92,10 +92,10 @@ def _anthropic_items(content: str | list[dict[str, Any]]) -> Iterator[Item]:
         elif kind == "tool_use":
             yield ("call", block["id"], block["name"], block["input"])
         elif kind == "tool_result":
-            inner = block.get("content", "")
-            parts = [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
-            texts = [part["text"] for part in parts if part["type"] == "text"]
-            images = [part["source"].get("data") for part in parts if part["type"] == "image"]
+            inner: str | list[dict[str, Any]] = block.get("content", "")
+            parts: list[dict[str, Any]] = [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
+            texts: list[str] = [part["text"] for part in parts if part["type"] == "text"]
+            images: list[str] = [part["source"]["data"] for part in parts if part["type"] == "image"]
             yield from _result(block["tool_use_id"], texts, images)
         elif kind not in ("thinking", "redacted_thinking"):
             yield (kind, json.dumps(block, sort_keys=True))
@@ -181,12 +181,11 @@ def _responses(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]
 # --- Gemini ---------------------------------------------------------------------------------
 
 
-def _gemini_response(response: object) -> str:
+def _gemini_response(response: dict[str, Any]) -> str:
     """litellm writes ``{"content": ...}``, chatcodec ``{"output": ...}``: one field is its value."""
-    if isinstance(response, dict) and len(response) == 1:
-        (value,) = response.values()
-        if isinstance(value, str):
-            return value
+    values = list(response.values())
+    if len(values) == 1 and isinstance(values[0], str):
+        return values[0]
     return json.dumps(response, sort_keys=True)
 
 
@@ -214,8 +213,8 @@ def _gemini_items(parts: list[dict[str, Any]]) -> Iterator[Item]:
 
 
 def _gemini(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]:
-    system = request.get("systemInstruction") or request.get("system_instruction") or {"parts": []}
-    text = "\n".join(part["text"] for part in system["parts"])
+    system: dict[str, Any] = request.get("systemInstruction") or request.get("system_instruction") or {}
+    text = "\n".join(part["text"] for part in system.get("parts") or ())
     turns = (
         ("assistant" if content["role"] == "model" else "user", list(_gemini_items(content["parts"])))
         for content in request["contents"]
@@ -253,9 +252,8 @@ def _bedrock_items(content: list[dict[str, Any]]) -> Iterator[Item]:
 def _bedrock(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]:
     text = "\n".join(block["text"] for block in request.get("system") or () if "text" in block)
     turns = ((message["role"], list(_bedrock_items(message["content"]))) for message in request["messages"])
-    tools = [
-        tool["toolSpec"]["name"] for tool in (request.get("toolConfig") or {}).get("tools") or () if "toolSpec" in tool
-    ]
+    config: dict[str, Any] = request.get("toolConfig") or {}
+    tools = [tool["toolSpec"]["name"] for tool in config.get("tools") or () if "toolSpec" in tool]
     return text, turns, tools
 
 

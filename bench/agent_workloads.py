@@ -241,7 +241,7 @@ def _claude_assistant(step: _Step, shapes: frozenset[str]) -> dict[str, Any]:
 
 
 def _claude_tools(shapes: frozenset[str]) -> list[dict[str, Any]]:
-    tools = []
+    tools: list[dict[str, Any]] = []
     for name, description, schema in _TOOL_SCHEMAS:
         tool: dict[str, Any] = {"name": name, "description": description, "input_schema": copy.deepcopy(schema)}
         if "strict tools" in shapes:
@@ -324,7 +324,7 @@ def _openai_assistant(step: _Step, shapes: frozenset[str]) -> dict[str, Any]:
 def _openai_results(step: _Step, shapes: frozenset[str]) -> list[dict[str, Any]]:
     """The tool messages of a step, then the user message carrying its screenshots."""
     messages: list[dict[str, Any]] = []
-    pictures: list[dict[str, Any]] = []
+    pictures: list[str] = []
     for call in step.calls:
         output = call.output
         if call.image:
@@ -350,7 +350,7 @@ def _openai_user(text: str, pictures: list[str], shapes: frozenset[str]) -> dict
 
 
 def _openai_tools(shapes: frozenset[str]) -> list[dict[str, Any]]:
-    tools = []
+    tools: list[dict[str, Any]] = []
     for name, description, schema in _TOOL_SCHEMAS:
         function: dict[str, Any] = {"name": name, "description": description, "parameters": copy.deepcopy(schema)}
         if "strict tools" in shapes:
