@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", choices=sorted(SECTIONS), action="append", help="run this section (repeatable)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload (and import runs)")
     parser.add_argument("--output", type=Path, help="also write the markdown here (default: RESULTS.md on full runs)")
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="time by this process's CPU time, not the wall clock (loaded machines)"
+    )
     return parser
 
 
@@ -94,6 +97,8 @@ def main(argv: Sequence[str]) -> int:
     settings = QUICK if options.quick else FULL
     if options.rounds is not None:
         settings = dataclasses.replace(settings, rounds=options.rounds)
+    if options.cpu_time:
+        settings = dataclasses.replace(settings, cpu_time=True)
     keys = options.only or list(SECTIONS)
     command = shlex.join(["python", "bench/run.py", *argv])
     started = time.perf_counter()

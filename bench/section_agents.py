@@ -14,8 +14,10 @@ where one converts the plain twin. Every row's output is checked against its own
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
+import sys
 from collections.abc import Sequence
 
 import chatcodec
@@ -45,6 +47,10 @@ INTRO = (
 )
 
 FOOTNOTES = [
+    "Clock: this section reads every sample on the process's CPU time (`time.process_time`), not the wall clock "
+    "(`--cpu-time` does the same for every section). Its targets compare rows of one table, some of which run "
+    "for a second a call; on shared cores, time spent waiting for a core moved such ratios by 2-4x from run to run "
+    "where CPU time held them within about 15%. The conversions are single-threaded and do no I/O.",
     "Check: each output's view (`bench/agent_views.py`: system text, every text, image, tool call with parsed "
     "arguments and tool result, in order, consecutive turns joined, a user turn's results first) must equal its "
     "input's view. Left out of the view, because the libraries keep or drop them by different policies: thinking "
@@ -143,9 +149,12 @@ def _fingerprint(payload: object) -> str:
 
 
 def run(settings: RunSettings) -> Section:
+    """Every size, source and target; timed on CPU time (see :data:`FOOTNOTES`)."""
+    settings = dataclasses.replace(settings, cpu_time=True)
     section = Section("agents", "Agent sessions, every pair of formats", INTRO, footnotes=list(FOOTNOTES))
     measured: list[Measured] = []
     for turns in settings.agent_turns:
+        print(f"bench: agents, {turns} turns ...", file=sys.stderr, flush=True)
         sessions = Sessions(turns)
         with_shapes = turns in settings.agent_shape_turns
         for source in SOURCES:
