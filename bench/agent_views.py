@@ -51,11 +51,13 @@ def _arguments(arguments: object) -> object:
 def _joined(turns: Iterator[Turn]) -> list[Turn]:
     joined: list[Turn] = []
     for role, items in turns:
+        if not items:
+            continue  # an empty turn says nothing, and must not keep its neighbours apart
         if joined and joined[-1][0] == role:
             joined[-1][1].extend(items)
-        elif items or role != "assistant":
+        else:
             joined.append((role, list(items)))
-    return [(role, _results_first(items) if role == "user" else items) for role, items in joined if items]
+    return [(role, _results_first(items) if role == "user" else items) for role, items in joined]
 
 
 def _results_first(items: list[Item]) -> list[Item]:
