@@ -193,6 +193,18 @@ class _Step:
         self.text = _paragraph(rng, 2) if step % 3 != 0 else ""
         self.calls = [_Call(rng, step, index) for index in range(_CALLS_PER_TURN[step % len(_CALLS_PER_TURN)])]
         self.follow_up = _paragraph(rng, rng.randint(1, 2)) if step % 6 == 5 else ""
+        _distinct(rng, self.calls)
+
+
+def _distinct(rng: random.Random, calls: list[_Call]) -> None:
+    """Parallel calls that differ: two identical ones (same tool, same arguments) are rare in
+    practice, and litellm's Gemini converter keeps only one of them (it skips a part equal to
+    one already in the turn), so the bench's check would refuse to time it."""
+    seen: set[str] = set()
+    for call in calls:
+        while (key := call.name + json.dumps(call.arguments, sort_keys=True)) in seen:
+            call.arguments = _arguments(rng, call.name)
+        seen.add(key)
 
 
 def _steps(turns: int, seed: int) -> Iterator[_Step]:
