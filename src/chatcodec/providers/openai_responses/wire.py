@@ -331,8 +331,6 @@ class Shape:
     """One wire shape and its two validators, each built on first use: the front
     (:func:`front_schema`) and, for a payload the front refuses, pydantic's adapter."""
 
-    __slots__ = ("_adapter", "_annotation", "_front")
-
     def __init__(self, annotation: Any) -> None:
         self._annotation = annotation
         self._front: SchemaValidator | None = None
