@@ -148,7 +148,6 @@ class SupportsMessageDecoding(Protocol):
 
 
 _ONE_PASS: dict[str, str] = {
-    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
     "anthropic": "chatcodec.providers.anthropic.one_pass",
     "openai-responses": "chatcodec.providers.openai_responses.one_pass",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
