@@ -75,6 +75,9 @@ def decode_assistant(
     canonical; ``ids`` names the conversation's deprecated ``function_call`` entries."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
+    plain = _read_plain_turn(message)
+    if plain is not None:
+        return plain
     thinking, mapped = reasoning.decode_reasoning(message)
     mapped.append("role")
     canonical: dict[str, Any] = {"role": "assistant"}
@@ -118,6 +121,40 @@ def decode_assistant(
         bag[server_tools.FIELDS] = fields_rest
     cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
+
+
+_PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
+
+
+def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
+    ``content`` text or ``null`` (or none), plain function ``tool_calls``, and nothing else
+    (no ``null`` where a key may be left out): what the general reading below gives it."""
+    if not message.keys() <= _PLAIN_KEYS:
+        return None
+    content = message.get("content")
+    thought = message.get("reasoning_content")
+    calls = message.get("tool_calls")
+    if (content is not None and type(content) is not str) or (
+        "reasoning_content" in message and type(thought) is not str
+    ):
+        return None
+    if "tool_calls" in message and (type(calls) is not list or not calls):
+        return None  # null or []: kept in the bag, by the general reading
+    body: list[dict[str, Any]] = []
+    if thought is not None:
+        body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
+    if content is not None:
+        body.append({"type": "text", "text": content})
+    for call in calls or ():
+        part = _plain_call(call)
+        if part is None:
+            return None
+        body.append(part)
+    canonical: dict[str, Any] = {"role": "assistant", "content": body}
+    if "content" not in message:
+        canonical["provider_metadata"] = {PROVIDER: {"_content": "absent"}}
+    return canonical
 
 
 def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
@@ -252,8 +289,12 @@ def encode_assistant(
     """The wire assistant message for a canonical one; ``response`` writes the stricter
     response shape."""
     content = message.get("content", "")
-    if len(message) == 2 and type(message.get("content")) is str:  # a role and a string: the wire message as it is
-        return {"role": "assistant", "content": content}
+    if len(message) == 2 and not response and "content" in message:  # nothing on the message but its parts
+        if type(content) is str:  # the wire message as it is
+            return {"role": "assistant", "content": content}
+        plain = _write_plain_turn(content, reasoning_field, losses, at)
+        if plain is not None:
+            return plain
     metadata = message.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
@@ -280,6 +321,65 @@ def encode_assistant(
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
     return wire
+
+
+def _write_plain_turn(
+    content: list[Part], reasoning_field: str | None, losses: LossRecorder, at: Steps
+) -> dict[str, Any] | None:
+    """The wire message of a plain agent turn, or None: its own ``reasoning_content``
+    (as this codec read it), then text parts holding nothing else, then calls holding
+    nothing else under names OpenAI takes, and another provider's thinking anywhere,
+    dropped with no ``reasoning_field``: what the general writing below gives it, and the
+    same losses (the parts are looked at before anything is written)."""
+    texts: list[Part] = []
+    calls: list[Part] = []
+    dropped: list[int] = []
+    thought: str | None = None
+    for index, part in enumerate(content):
+        kind = part["type"]
+        if kind == "text" and len(part) == 2 and not calls:
+            texts.append(part)
+        elif kind == "tool_use" and len(part) == 4 and "arguments" in part and _VALID_NAME(part["name"]):
+            calls.append(part)
+        elif kind == "thinking" and reasoning_field is None and part.get("provider") != PROVIDER:
+            dropped.append(index)
+        elif kind == "thinking" and thought is None and not texts and not calls and _own_reasoning_content(part):
+            thought = part.get("text", "")
+        else:
+            return None
+    for index in dropped:
+        reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
+    wire: dict[str, Any] = {"role": "assistant"}
+    if thought is not None:
+        wire["reasoning_content"] = thought
+    if len(texts) == 1 and (calls or thought is not None):
+        wire["content"] = texts[0]["text"]  # a string reads back as this one text beside the rest
+    else:
+        wire["content"] = [dict(part) for part in texts] if texts else None
+    if calls:
+        wire["tool_calls"] = [_plain_call_wire(part, part["name"]) for part in calls]
+    return wire
+
+
+_OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}
+_THINKING_KEYS = frozenset({"type", "text", "provider", "provider_metadata"})
+
+
+def _own_reasoning_content(part: Part) -> bool:
+    """A thinking part this codec read from ``reasoning_content``, with nothing else."""
+    return (
+        part.get("provider") == PROVIDER
+        and part.get("provider_metadata") == _OWN_REASONING
+        and part.keys() <= _THINKING_KEYS
+    )
+
+
+def _plain_call_wire(part: Part, name: str) -> dict[str, Any]:
+    """The wire call for a call holding nothing but its id, name and arguments."""
+    text: str = part["arguments"]
+    if not text or text.isspace():
+        text = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
+    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
 
 
 def _lay_out(content: list[Part], reasoning_field: str | None, losses: LossRecorder, at: Steps) -> _Layout:
@@ -457,10 +557,7 @@ def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bo
         return parts.encode_opaque(part, losses, steps)
     name: str = part["name"]
     if len(part) == 4 and "arguments" in part and (response or _VALID_NAME(name)) and name.strip():  # no bag
-        text: str = part["arguments"]
-        if not text or text.isspace():
-            text = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
-        return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
+        return _plain_call_wire(part, name)
     metadata = part.get("provider_metadata")
     signature, foreign = thought_signatures.split_signature(metadata)
     KIT.report_foreign(losses, foreign, steps)

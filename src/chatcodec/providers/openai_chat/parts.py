@@ -106,6 +106,10 @@ def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
         return bare
     image_url: dict[str, Any] = part["image_url"]
     canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
+    if len(part) == 2 and (len(image_url) == 1 or (len(image_url) == 2 and image_url.get("detail") in IMAGE_DETAILS)):
+        if len(image_url) == 2:  # a url and a detail canonical has: nothing for a bag
+            canonical["detail"] = image_url["detail"]
+        return canonical
     mapped = ["url"]
     if image_url.get("detail") in IMAGE_DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
