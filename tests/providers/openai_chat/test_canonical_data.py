@@ -180,3 +180,32 @@ def test_the_response_writer_reads_defaults_absent_dumped_or_written_alike(respo
     forms = (response.model_dump(), every_field(response), fewest_fields(response))
     written = {_written(CODEC.write_response, form) for form in forms}
     assert len(written) == 1
+
+
+# --- what is not JSON ------------------------------------------------------------------------
+
+
+def test_sdk_objects_in_a_request_dict_are_read_as_the_json_their_server_sent() -> None:
+    """The reader takes JSON values only, so a request dict holding SDK objects (a message
+    the SDK returned, an object under a key the wire does not type) is refused by it and
+    read after the SDK objects are: converting gives what their JSON gives."""
+    from openai.types.chat import ChatCompletion, ChatCompletionAudio
+
+    body = load_json("response", "single_tool_call")
+    message = ChatCompletion.model_validate(body).choices[0].message
+    audio = ChatCompletionAudio(id="audio_1", data="AAAA", expires_at=1, transcript="hi")
+    plain = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}, body["choices"][0]["message"]]}
+    with_objects = {**plain, "messages": [plain["messages"][0], message], "audio_reply": audio}
+    expected = {**plain, "audio_reply": audio.to_dict(mode="json")}
+    for target in ("openai-chat", "anthropic"):
+        converted = chatcodec.convert_request(with_objects, source=FORMAT, target=target, on_loss="ignore")
+        assert converted == chatcodec.convert_request(expected, source=FORMAT, target=target, on_loss="ignore")
+    with pytest.raises(chatcodec.ValidationError):
+        CODEC.read_request(with_objects)
+
+
+def test_a_value_that_is_not_json_is_refused_at_its_place() -> None:
+    payload = {"model": "m", "messages": [{"role": "user", "content": "hi", "sent_at": {1, 2}}]}
+    with pytest.raises(chatcodec.ValidationError) as refused:
+        CODEC.read_request(payload)
+    assert "$.messages[0].sent_at" in str(refused.value)
