@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
@@ -59,6 +60,7 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
 
 _FUNCTION_KEYS = ("name", "description", "parameters", "strict")
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
+_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 
 
 def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
@@ -131,7 +133,15 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
             wire["tool_choice"] = kind
 
 
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+
+
 def _encode_function_tool(tool: Mapping[str, Any], losses: LossRecorder, index: int) -> dict[str, Any]:
+    if tool.keys() <= _TOOL_KEYS and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report
+        function = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
+        if "parameters" not in function:
+            function["parameters"] = _default_parameters()
+        return {"type": "function", "function": function}
     metadata = tool.get("provider_metadata")
     KIT.report_foreign(losses, metadata, ("tools", index))
     bag = KIT.own(metadata)
