@@ -147,18 +147,23 @@ def _encode_assistant(
 def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     losses = context.losses
     metadata = message.get("provider_metadata")
-    KIT.report_foreign(losses, metadata, at)
     role = message["role"]
-    wire: dict[str, Any] = {**wire_fields(KIT.own(metadata)), "role": role}
+    if metadata is None:
+        wire: dict[str, Any] = {"role": role}
+    else:
+        KIT.report_foreign(losses, metadata, at)
+        wire = {**wire_fields(KIT.own(metadata)), "role": role}
     content = message["content"]
     if isinstance(content, str):
         wire["content"] = content
     else:
-        encoded = (parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content))
+        encoded = [parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content)]
         wire["content"] = [part for part in encoded if part is not None]
         if content and not wire["content"]:
             losses.add(at, f"{role} message", "none of its parts can be carried; OpenAI rejects empty content")
             return None
+    if len(message) == 2:
+        return wire
     name = message.get("name")
     if name is not None:
         wire["name"] = name
