@@ -8,6 +8,11 @@ compatible servers add their own (Mistral ``thinking`` parts, custom tools).
 
 Optional fields accept ``null`` as well: serializers commonly write ``"name": null``, and
 the decoder keeps such nulls verbatim rather than rejecting the payload.
+
+The module has the wire twice, in two forms the reader needs: the TypedDicts (every
+shape, their validators built from them with pydantic on first need) and, at the end,
+the closed pydantic-core schema of the common shapes that the reader validates first
+(:data:`COMMON_REQUEST`), with no pydantic loaded; importing the module loads neither.
 """
 
 from __future__ import annotations
