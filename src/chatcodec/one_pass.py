@@ -77,7 +77,8 @@ def _read(payload: object, source: str) -> dict[str, Any] | None:
     codec = _data_codec(source)
     if codec is None:
         return None
-    return codec.read_request(payload if type(payload) is dict else load_object(sdk_json_nested(payload)))
+    fields = cast(dict[str, Any], payload) if type(payload) is dict else load_object(sdk_json_nested(payload))
+    return codec.read_request(fields)
 
 
 def _write(

@@ -134,12 +134,12 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     content = message.get("content")
     thought = message.get("reasoning_content")
-    calls = message.get("tool_calls")
+    calls = as_list(message.get("tool_calls"))
     if (content is not None and type(content) is not str) or (
         "reasoning_content" in message and type(thought) is not str
     ):
         return None
-    if "tool_calls" in message and (type(calls) is not list or not calls):
+    if "tool_calls" in message and not calls:
         return None  # null or []: kept in the bag, by the general reading
     body: list[dict[str, Any]] = []
     if thought is not None:

@@ -138,10 +138,10 @@ _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 
 def _encode_function_tool(tool: Mapping[str, Any], losses: LossRecorder, index: int) -> dict[str, Any]:
     if tool.keys() <= _TOOL_KEYS and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report
-        function = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
-        if "parameters" not in function:
-            function["parameters"] = _default_parameters()
-        return {"type": "function", "function": function}
+        plain = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
+        if "parameters" not in plain:
+            plain["parameters"] = _default_parameters()
+        return {"type": "function", "function": plain}
     metadata = tool.get("provider_metadata")
     KIT.report_foreign(losses, metadata, ("tools", index))
     bag = KIT.own(metadata)
