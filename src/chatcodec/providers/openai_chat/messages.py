@@ -48,7 +48,11 @@ _RESULT_ROLES = frozenset({"tool", "function"})
 
 
 def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
-    """Validated wire messages as canonical message dicts (tool results grouped)."""
+    """Validated wire messages as canonical message dicts (tool results grouped).
+
+    The validated copy belongs to the reader: a system, developer or user message of a
+    role and content is the canonical message once its content is read, so it is taken
+    over, not rebuilt (as its text parts are by :func:`~.parts.decode_parts`)."""
     decoded: list[dict[str, Any]] = []
     append = decoded.append
     ids = functions.CallIds()
@@ -67,7 +71,10 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
         if role == "assistant":
             append(assistant.decode_assistant(message, ids=ids))
         elif len(message) == 2:  # system, developer, user: the wire types allow no other role
-            append({"role": role, "content": parts.decode_parts(message["content"])})
+            content = message["content"]
+            if type(content) is not str:
+                message["content"] = parts.decode_parts(content)
+            append(message)
         else:
             append(_decode_plain(message))
     return decoded
