@@ -149,7 +149,6 @@ class SupportsMessageDecoding(Protocol):
 
 
 _ONE_PASS: dict[str, str] = {
-    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
     "anthropic": "chatcodec.providers.anthropic.one_pass",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
     "gemini": "chatcodec.providers.gemini.one_pass",
