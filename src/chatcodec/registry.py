@@ -151,7 +151,6 @@ _ONE_PASS: dict[str, str] = {
     "openai-chat": "chatcodec.providers.openai_chat.one_pass",
     "anthropic": "chatcodec.providers.anthropic.one_pass",
     "openai-responses": "chatcodec.providers.openai_responses.one_pass",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
     "gemini": "chatcodec.providers.gemini.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as
