@@ -443,3 +443,22 @@ def test_the_bench_sessions_read_in_one_rust_pass_and_convert_both_ways(turns: i
     assert wire.REQUEST.validate(body) is not None
     anthropic = chatcodec.convert_request(written, source=BEDROCK, target="anthropic", on_loss="ignore")
     assert len(anthropic["messages"]) == len(written["messages"])
+
+
+def test_a_tool_name_with_a_lone_surrogate_is_refused_at_its_wire_path() -> None:
+    """Valid JSON, not Unicode: canonical tool names refuse it, so the reader does, naming
+    the place in the body (the general decoder named the canonical place)."""
+    spec = {"name": "get\ud800", "inputSchema": {"json": {}}}
+    payload = {
+        "messages": [{"role": "user", "content": [{"text": "q"}]}],
+        "toolConfig": {"tools": [{"toolSpec": spec}]},
+    }
+    with pytest.raises(chatcodec.ValidationError, match=r"toolConfig\.tools\[0\]\.toolSpec\.name.*string_unicode"):
+        CODEC.read_request(payload)
+
+
+def test_an_s3_location_with_a_lone_surrogate_is_kept_whole_in_its_block() -> None:
+    image = {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://bucket/a\ud800"}}}}
+    payload = {"messages": [{"role": "user", "content": [image]}]}
+    (part,) = CODEC.read_request(payload)["messages"][0]["content"]
+    assert part == {"type": "opaque", "provider": BEDROCK, "data": image}

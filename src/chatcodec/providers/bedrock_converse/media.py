@@ -66,12 +66,24 @@ def decode_source(source: Mapping[str, Any], media_type: str | None) -> dict[str
     if isinstance(data, str) and media_type is not None:
         return {"type": "base64", "media_type": media_type, "data": data}
     location = source.get("s3Location")
-    if type(location) is dict and location.keys() == {"uri"} and location["uri"]:
+    if type(location) is dict and location.keys() == {"uri"} and _url(location["uri"]):
         url: dict[str, Any] = {"type": "url", "url": location["uri"]}
         if media_type is not None:
             url["media_type"] = media_type
         return url
     return None
+
+
+def _url(uri: str) -> bool:
+    """Whether canonical holds ``uri`` as a URL: not empty, and no lone surrogate (valid
+    JSON, not Unicode); a source with another one is kept whole, in its block."""
+    if uri.isascii():
+        return bool(uri)
+    try:
+        uri.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def decode_image(image: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -47,7 +47,7 @@ from chatcodec.providers.bedrock_converse.messages import (
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
-from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, validated
+from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
@@ -83,6 +83,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     closed = request is not None
     if request is None:
         request = validated(adapters().request, payload, TITLE)
+        refuse_too_deep(payload)
     model = request.get("modelId")
     canonical: dict[str, Any] = {} if model is None else {"model": model}
     bag = leftovers(request, _MAPPED)
@@ -132,7 +133,9 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
         return decode_messages(wire, context, closed=True)
     from chatcodec.canonical_validation import validate_with
 
-    return decode_messages(validate_with(adapters().messages, messages, "Bedrock Converse messages"), context)
+    wire = validate_with(adapters().messages, messages, "Bedrock Converse messages")
+    refuse_too_deep(messages)
+    return decode_messages(wire, context)
 
 
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
 from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
-from chatcodec.providers.bedrock_converse.wire import adapters, validated
+from chatcodec.providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
@@ -49,6 +49,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     """Read a Converse response body as canonical response data."""
     raise_if_error(payload)
     response = validated(adapters().response, payload, "Bedrock Converse response")
+    refuse_too_deep(payload)
     output = response["output"]
     message = output["message"]
     content = name_empty_calls(decode_blocks(message["content"], ASSISTANT_KINDS), PROVIDER)

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.errors import rule_error
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
-from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext
 
 _FUNCTION, _SERVER = "function", "server"
@@ -50,9 +51,11 @@ def decode_tools(
     servers: list[dict[str, Any]] = []
     order: list[str] = []
     interleaved = False  # a function tool after a server tool
-    for tool in config["tools"]:
+    for index, tool in enumerate(config["tools"]):
         spec = _spec(tool)
         if spec is not None:
+            if not spec["name"].isascii():
+                _check_text(spec["name"], ("toolConfig", "tools", index, "toolSpec", "name"))
             tools.append(_decode_spec(spec))
             interleaved = interleaved or bool(servers)
             order.append(_FUNCTION)
@@ -75,6 +78,16 @@ def decode_tools(
     if not config["tools"]:
         bag["_tool_config"] = True  # sent with no tools (botocore refuses that; kept as read)
     _decode_choice(config.get("toolChoice"), canonical, bag)
+
+
+def _check_text(text: str, at: Steps) -> None:
+    """Refuse text holding a lone surrogate (valid JSON, not Unicode) where canonical wants
+    text it can write (a tool name: ``ToolDefinition.name``), at its wire path."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        message = "Input should be a valid string, unable to parse raw data as a unicode string"
+        raise rule_error("Bedrock Converse request", at, "string_unicode", message, text) from None
 
 
 def _decode_spec(spec: dict[str, Any]) -> dict[str, Any]:

@@ -323,6 +323,31 @@ def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[st
     return checked
 
 
+DEPTH_LIMIT = 254
+"""Containers nested this deep from a body's root are refused: the canonical models refuse a
+JSON value 254 levels deep (pydantic-core's recursion limit), and the reader keeps values
+the wire leaves open (``Any``: bags, blocks kept whole, schemas) as they came. The closed
+schema refuses them itself (its JSON values recurse in Rust); behind the wire adapter,
+which does not look inside them, they are counted here (a value deep inside a body is
+refused a few levels before the models would refuse it: the body's own levels count)."""
+
+
+def refuse_too_deep(payload: object) -> None:
+    """Raise the error for a value nested too deeply (naming the route into it) when a
+    container in ``payload`` is :data:`DEPTH_LIMIT` levels deep; a linear walk, no recursion."""
+    stack: list[tuple[Any, int]] = [(payload, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth >= DEPTH_LIMIT:
+            from chatcodec.payloads import too_deep
+
+            raise too_deep(payload)
+        for child in node.values() if node.__class__ is dict else node:
+            if child.__class__ is dict or child.__class__ is list:
+                push((child, depth + 1))
+
+
 # --- the closed schema of the common request shapes --------------------------------------
 
 
