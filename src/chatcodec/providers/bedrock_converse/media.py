@@ -65,8 +65,8 @@ def decode_source(source: Mapping[str, Any], media_type: str | None) -> dict[str
     data = source.get("bytes")
     if isinstance(data, str) and media_type is not None:
         return {"type": "base64", "media_type": media_type, "data": data}
-    location = source.get("s3Location")
-    if type(location) is dict and location.keys() == {"uri"} and _url(location["uri"]):
+    location: Any = source.get("s3Location")
+    if location.__class__ is dict and location.keys() == {"uri"} and _url(location["uri"]):
         url: dict[str, Any] = {"type": "url", "url": location["uri"]}
         if media_type is not None:
             url["media_type"] = media_type

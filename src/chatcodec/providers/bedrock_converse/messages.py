@@ -138,20 +138,26 @@ def _split_results(content: list[Any], closed: bool) -> tuple[list[dict[str, Any
 # --- encoding ----------------------------------------------------------------------------
 
 
+Marks = dict[int, Steps]
+"""Canonical paths of some of a turn's blocks, by position: blank text, a cache point, a
+text block a part other than plain text gave (where the blank-text, cache-point and
+prefill rules report); the other blocks, the common case, get no path built."""
+
+
 class _Turns:
     """The wire turns being written and, beside them, what the rules applied once they are
     whole read: each turn's first message path, each block's canonical path (for the
     losses), and the turns with blank text, kept apart by the source, or with fields.
     Parallel lists and sets, not an object per turn (which costs more than the turn)."""
 
-    __slots__ = ("ats", "blank", "fields", "places", "separate", "wires")
+    __slots__ = ("ats", "blank", "fields", "marks", "separate", "wires")
 
     def __init__(self) -> None:
         self.wires: list[dict[str, Any]] = []
         """The turns, ``role`` and ``content`` (tool results first: a user message joins
         results after them)."""
-        self.places: list[list[Steps]] = []
-        """Each turn's blocks' canonical paths."""
+        self.marks: list[Marks] = []
+        """The paths the rules may need in each turn (:data:`Marks`)."""
         self.ats: list[Steps] = []
         """Each turn's first message path."""
         self.blank: set[int] = set()
@@ -177,15 +183,15 @@ def leading_system_count(messages: list[Mapping[str, Any]]) -> int:
 def encode_system(messages: list[Mapping[str, Any]], context: BedrockContext) -> Blocks:
     """The top-level ``system`` blocks for the leading system messages."""
     content: Blocks = []
-    places: list[Steps] = []
+    marks: Marks = {}
     blank = False
     for index, message in enumerate(messages):
         at: Steps = ("messages", index)
         metadata = message.get("provider_metadata")
         if metadata and restore_fields(KIT.claim(context.losses, metadata, at)):
             context.losses.add(at, "bedrock-converse message fields", "the system prompt has no message")
-        blank = _contribute(message, context, at, content, places) or blank
-    return _without_blank_text(content, places, context) if blank else content
+        blank = _contribute(message, context, at, content, marks) or blank
+    return _without_blank_text(content, marks, context) if blank else content
 
 
 def encode_messages(messages: list[Mapping[str, Any]], start: int, context: BedrockContext) -> list[dict[str, Any]]:
@@ -193,9 +199,9 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Bedr
     adds to the turn it joins, or opens one; the rules that look at whole turns (blank text,
     empty turns, turns of one role in a row, a prefill) run once they are whole."""
     turns = _Turns()
-    wires, all_places = turns.wires, turns.places
+    wires, all_marks = turns.wires, turns.marks
     content: Blocks = []
-    places: list[Steps] = []
+    marks: Marks = {}
     role = previous = ""
     tidy = True  # no turn a later rule changes (fields, a role twice in a row)
     for index in range(start, len(messages)):
@@ -207,29 +213,32 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Bedr
         if kind == "text":
             context.losses.add(at, "text message", "Bedrock has no raw-text turn; sent as user text")
         if previous != "tool" or separate or kind not in _JOINS_RESULTS:
-            opened = "user" if kind in _JOINS_RESULTS else "assistant" if kind == "assistant" else "system"
+            opened = _WIRE_ROLES.get(kind, "system")
             if opened == role:
                 tidy = False  # two turns of one role in a row: merged, unless apart in the source
             role = opened
             if separate:
                 turns.separate.add(len(wires))
-            content, places = [], []
+            content, marks = [], {}
             wires.append({"role": role, "content": content})
-            all_places.append(places)
+            all_marks.append(marks)
             turns.ats.append(at)
         if metadata:
             tidy = _take_fields(turns, metadata, context, at) and tidy
-        if _contribute(message, context, at, content, places):
+        if _contribute(message, context, at, content, marks):
             turns.blank.add(len(wires) - 1)
         previous = kind
     if role == "assistant" and (context.model is None or is_claude_model(context.model)):
-        _trim_prefill(content, places, context)
+        last = len(messages) - 1
+        _trim_prefill(messages[last], ("messages", last), content, marks, context)
     if tidy and not turns.blank and all(map(_CONTENT, wires)):
         return wires
     return _alternating(turns, context)
 
 
 _CONTENT = itemgetter("content")
+_WIRE_ROLES = {"user": "user", "tool": "user", "text": "user", "assistant": "assistant"}
+"""The wire role of a turn a canonical role opens (any other: ``system``)."""
 _JOINS_RESULTS = frozenset({"user", "tool", "text"})
 """Canonical roles sent as a user turn, which joins a turn of tool results before it."""
 
@@ -245,14 +254,31 @@ def _take_fields(turns: _Turns, metadata: Any, context: BedrockContext, at: Step
     return False
 
 
-def _trim_prefill(content: Blocks, places: list[Steps], context: BedrockContext) -> None:
-    """Trim the final assistant turn's last text (before any cache point after it)."""
+def _trim_prefill(
+    message: Mapping[str, Any], at: Steps, content: Blocks, marks: Marks, context: BedrockContext
+) -> None:
+    """Trim the final assistant turn's last text (before any cache point after it); the turn
+    is the last message alone (assistant turns join nothing)."""
     for position in range(len(content) - 1, -1, -1):
         block = content[position]
         if "cachePoint" not in block:
-            if block.keys() == {"text"}:
-                trim_prefill_block(block, "text", places[position], context.losses)
+            if block.keys() == {"text"} and block["text"] != block["text"].rstrip():
+                place = marks.get(position) or _last_plain_text(message, at)
+                trim_prefill_block(block, "text", place, context.losses)
             return
+
+
+def _last_plain_text(message: Mapping[str, Any], at: Steps) -> Steps:
+    """The path of a message's last block when it came from a plain text part (whose path
+    :func:`_add_parts` does not note): its string content, or its last plain text part
+    (a later part that gave a block would have given the last one)."""
+    parts = message["content"]
+    if isinstance(parts, str):
+        return at
+    for index in range(len(parts) - 1, -1, -1):
+        if len(parts[index]) == 2 and parts[index]["type"] == "text":
+            return (*at, "content", index)
+    return at
 
 
 def _alternating(turns: _Turns, context: BedrockContext) -> list[dict[str, Any]]:
@@ -262,7 +288,7 @@ def _alternating(turns: _Turns, context: BedrockContext) -> list[dict[str, Any]]
     for index, wire in enumerate(turns.wires):
         content = wire["content"]
         if index in turns.blank:
-            content = _without_blank_text(content, turns.places[index], context)
+            content = _without_blank_text(content, turns.marks[index], context)
         if not content:
             context.losses.add(turns.ats[index], "empty message", "Bedrock rejects a message with no content")
             continue
@@ -286,47 +312,54 @@ def _alternating(turns: _Turns, context: BedrockContext) -> list[dict[str, Any]]
     return merged
 
 
-def _contribute(
-    message: Mapping[str, Any], context: BedrockContext, at: Steps, content: Blocks, places: list[Steps]
-) -> bool:
-    """Add the blocks ``message`` gives to ``content``, and each one's canonical path to
-    ``places``; its ``cache_control`` is a ``cachePoint`` after the last one. A plain text
-    part is written as it is, first. Whether a blank text block was added."""
+def _contribute(message: Mapping[str, Any], context: BedrockContext, at: Steps, content: Blocks, marks: Marks) -> bool:
+    """Add the blocks ``message`` gives to ``content`` (noting in ``marks`` the paths the
+    later rules may need); its ``cache_control`` is a ``cachePoint`` after the last one.
+    Whether a blank text block was added."""
     plain = len(message) == 2  # no name or cache marker beside the role and content
     if not plain and message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
     count = len(content)
     parts = message["content"]
-    blank = False
     if type(parts) is str:
-        content.append({"text": parts})
-        places.append(at)
         blank = not parts or parts.isspace()
+        if blank:
+            marks[count] = at
+        content.append({"text": parts})
     else:
-        for index, part in enumerate(parts):
-            part_at = (*at, "content", index)
-            if len(part) == 2 and part["type"] == "text":
-                text = part["text"]
-                content.append({"text": text})
-                places.append(part_at)
-                if not text or text.isspace():
-                    blank = True
-                continue
-            block = encode_part(part, context, part_at)
-            if block is None:
-                continue
-            content.append(block)
-            places.append(part_at)
-            if "text" in block and _blank(block["text"]):
-                blank = True
-            marker = part.get("cache_control")
-            if marker is not None:
-                for point in marked(block, marker, context, part_at)[1:]:
-                    content.append(point)
-                    places.append(part_at)
+        blank = _add_parts(parts, context, at, content, marks)
     marker = None if plain else message.get("cache_control")
     if marker is not None:
-        _mark(marker, context, at, content, places, count=count)
+        _mark(marker, context, at, content, marks, count=count)
+    return blank
+
+
+def _add_parts(parts: list[Any], context: BedrockContext, at: Steps, content: Blocks, marks: Marks) -> bool:
+    """The blocks of a list of parts (see :func:`_contribute`): a plain text part is written
+    as it is, first; only blank text, a cache point and a text block another part gave get
+    their path noted (no path is built for the others, the common case)."""
+    blank = False
+    for index, part in enumerate(parts):
+        if len(part) == 2 and part["type"] == "text":
+            text = part["text"]
+            if not text or text.isspace():
+                blank = True
+                marks[len(content)] = (*at, "content", index)
+            content.append({"text": text})
+            continue
+        part_at = (*at, "content", index)
+        block = encode_part(part, context, part_at)
+        if block is None:
+            continue
+        if "text" in block or "cachePoint" in block:  # a later rule may report at it
+            blank = blank or _blank(block.get("text"))
+            marks[len(content)] = part_at
+        content.append(block)
+        marker = part.get("cache_control")
+        if marker is not None:
+            for point in marked(block, marker, context, part_at)[1:]:
+                marks[len(content)] = part_at
+                content.append(point)
     return blank
 
 
@@ -336,22 +369,22 @@ def _blank(text: object) -> bool:
 
 
 def _mark(
-    marker: Mapping[str, Any], context: BedrockContext, at: Steps, content: Blocks, places: list[Steps], *, count: int
+    marker: Mapping[str, Any], context: BedrockContext, at: Steps, content: Blocks, marks: Marks, *, count: int
 ) -> None:
     """The ``cachePoint`` for a message's marker, after the blocks it added (from ``count``)."""
     point = cache_point(marker)
     if len(content) == count:
         context.losses.add((*at, "cache_control"), "cache_control", "the message has no block to cache", "setting")
     elif "cachePoint" not in content[-1]:
+        marks[len(content)] = at
         content.append(point)
-        places.append(at)
     elif content[-1] != point:
         context.losses.add(
             (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
         )
 
 
-def _without_blank_text(blocks: Blocks, places: list[Steps], context: BedrockContext) -> Blocks:
+def _without_blank_text(blocks: Blocks, marks: Marks, context: BedrockContext) -> Blocks:
     """The blocks without blank text blocks (Bedrock rejects them), and without the cache
     point that marked one.
 
@@ -364,11 +397,11 @@ def _without_blank_text(blocks: Blocks, places: list[Steps], context: BedrockCon
         text = block.get("text")
         if isinstance(text, str) and len(block) == 1 and not text.strip() and not _kept_blank(blocks, index, text):
             context.losses.add(
-                places[index], "blank text block", "Bedrock rejects text without non-whitespace characters"
+                marks[index], "blank text block", "Bedrock rejects text without non-whitespace characters"
             )
             dropped = True
         elif dropped and "cachePoint" in block:
-            at = places[index]
+            at = marks[index]
             context.losses.add((*at, "cache_control"), "cache_control", "the block it followed was dropped", "setting")
         else:
             kept.append(block)

@@ -296,6 +296,8 @@ request (call and result), and in every request of a session, so a set look-up s
 rewrite's call. Only unchanged ids are kept (a rewritten one is reported every time),
 at most :data:`_SENT_AS_IS_MAX`."""
 _SENT_AS_IS_MAX = 4096
+_VALID_NAMES: set[str] = set()
+"""Tool names seen valid (sent as they are), for the same reason, bounded the same way."""
 
 
 def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
@@ -304,6 +306,9 @@ def tool_name(name: str, context: BedrockContext, at: Steps) -> str:
     reported, so two long names stay two names and calls, choices and definitions agree.
     A blank name is an error in a request and ``tool``, reported, in a response or stream."""
     if _VALID_NAME(name):
+        if len(_VALID_NAMES) >= _SENT_AS_IS_MAX:
+            _VALID_NAMES.clear()
+        _VALID_NAMES.add(name)
         return name
     if not name.strip() and not context.for_request:  # what the model called: no request to refuse
         context.losses.add((*at, "name"), "blank tool name", "Bedrock tool names are 1 to 64 characters; sent 'tool'")
@@ -333,12 +338,14 @@ def _encode_tool_use(part: Mapping[str, Any], context: BedrockContext, at: Steps
     bag = KIT.claim(context.losses, metadata, at) if metadata else _NO_BAG
     call = restore_fields(bag) if bag else {}
     call_id = part["id"]
-    if bag.get(EMPTY_ID):
+    if bag and bag.get(EMPTY_ID):  # the response's call had no id (tool_ids.name_empty_calls): sent as it came
         call["toolUseId"] = ""
+    elif call_id in _SENT_AS_IS:
+        call["toolUseId"] = call_id
     else:
-        call["toolUseId"] = call_id if call_id in _SENT_AS_IS else tool_use_id(call_id, context, (*at, "id"))
+        call["toolUseId"] = tool_use_id(call_id, context, (*at, "id"))
     name = part["name"]
-    call["name"] = name if _VALID_NAME(name) else tool_name(name, context, at)
+    call["name"] = name if name in _VALID_NAMES else tool_name(name, context, at)
     arguments = part.get("arguments", "")
     parsed, exact = arguments_object(arguments)  # the usual call: exact JSON object text, read once
     call["input"] = parsed if exact and type(parsed) is dict else input_object(arguments, context.losses, at, "Bedrock")

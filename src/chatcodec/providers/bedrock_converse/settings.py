@@ -32,6 +32,8 @@ from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 _FORMAT_KEYS = {"name", "description", "schema"}
+_KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})
+"""What the request's bag may keep of these settings."""
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 """botocore ``OutputConfig.effort`` values (the documented ones)."""
 
@@ -118,16 +120,17 @@ def encode_settings(
 ) -> None:
     """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over
     it; ``request``: canonical request data)."""
+    reasoning, response_format = request.get("reasoning"), request.get("response_format")
+    if reasoning is None and response_format is None and not bag.keys() & _KEPT:
+        return  # nothing to write
     losses = context.losses
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     output = dict(as_dict(bag.get("outputConfig")) or {})
-    reasoning = request.get("reasoning")
     if reasoning is not None:
         _encode_reasoning(reasoning, fields, output, losses)
     if fields or had_fields:
         wire["additionalModelRequestFields"] = fields
-    response_format = request.get("response_format")
     if response_format is not None:
         _encode_format(response_format, output, bag, losses)
     if output:

@@ -120,6 +120,8 @@ def encode_tools(
 ) -> None:
     """Write ``toolConfig`` (``request``: canonical request data)."""
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
+    if not definitions and not _tool_fields(request, bag):
+        return  # no tools, no choice, nothing kept: no toolConfig
     functions = [_encode_tool(tool, index, context) for index, tool in enumerate(definitions)]
     servers: list[list[dict[str, Any]]] = []
     for index, tool in enumerate(request.get("provider_tools") or ()):
@@ -150,6 +152,13 @@ def encode_tools(
         context.losses.add(
             ("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch", "setting"
         )
+
+
+def _tool_fields(request: Mapping[str, Any], bag: Mapping[str, Any]) -> bool:
+    """Whether the request has tool settings besides its definitions, or its bag toolConfig's."""
+    if request.get("provider_tools") or request.get("tool_choice") is not None:
+        return True
+    return request.get("parallel_tool_calls") is not None or "toolConfig" in bag or "_tool_config" in bag
 
 
 _NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
