@@ -150,7 +150,6 @@ class SupportsMessageDecoding(Protocol):
 
 _ONE_PASS: dict[str, str] = {
     "anthropic": "chatcodec.providers.anthropic.one_pass",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
     "gemini": "chatcodec.providers.gemini.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as
