@@ -3,7 +3,11 @@
 The server writes ``stop`` (a natural end or a stop sequence) and ``length`` (the token
 limit, ``num_predict``, or the context) for an answer (``llm.DoneReason``), and ``load`` /
 ``unload`` for a request with no messages that only loaded or unloaded the model; older
-servers and a dropped connection send none. Ollama ends a turn that calls tools with
+servers and a closed runner connection send none (``DoneReasonConnectionClosed`` is
+written as nothing). An answer that is ``done`` without a ``done_reason`` therefore ended
+for a reason the wire does not say: ``other``, with no raw word, and it encodes back as
+``done: true`` without one (another provider's ``other`` too, its raw word being that
+provider's). Ollama ends a turn that calls tools with
 ``stop``, like a plain answer (its own OpenAI-compatible layer then says ``tool_calls``),
 so ``stop`` is ``tool_calls`` when the message holds a call (the caller says so) and
 ``stop`` otherwise; the raw word is kept either way. ``load`` and ``unload`` are ``other``.
@@ -34,11 +38,12 @@ _WORD: Mapping[str, str] = {"stop": "stop", "tool_calls": "stop", "length": "len
 
 
 def decode_finish_reason(
-    raw: str | None, bag: dict[str, Any], *, has_tool_calls: bool = False
+    raw: str | None, bag: dict[str, Any], *, has_tool_calls: bool = False, done: bool = False
 ) -> dict[str, Any] | None:
-    """The canonical reason for a wire ``done_reason`` (None: the wire gives none)."""
+    """The canonical reason for a wire ``done_reason`` of an answer that is ``done`` or not
+    (None: not done, a stream line before the last)."""
     if raw is None:
-        return None
+        return {"unified": "other"} if done else None
     if raw not in DONE_REASONS:
         bag[FINISH_REASON] = raw
     unified = "tool_calls" if raw == "stop" and has_tool_calls else DONE_REASONS.get(raw, "other")
@@ -57,6 +62,8 @@ def encode_finish_reason(
         return str(raw)
     if raw is not None and unified == "other" and raw == bag.get(FINISH_REASON):
         return str(raw)  # most likely a reason added after this was written: kept as sent
+    if unified == "other":
+        return None  # done, for a reason the wire does not say
     word = _WORD.get(unified)
     if word is None:
         context.losses.add(at, f"finish reason {unified!r}", "Ollama has no such done_reason; sent 'stop'", "metadata")

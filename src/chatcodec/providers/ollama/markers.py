@@ -20,9 +20,6 @@ meaning; another provider drops them without a report):
   with its call by name and position; no id is written back;
 * ``_no_tool_name`` (tool results): the result came without a ``tool_name``; none is
   written back (one is taken from the call otherwise);
-* ``_done`` (choices, streams only): the stream's last line said ``done: true`` without a
-  ``done_reason`` (older servers), which no finish event can say; the encoder writes that
-  last line back;
 * ``_finish_reason`` (choices): a ``done_reason`` this codec does not know, written back
   only by this codec (:mod:`.finish_reason`).
 
@@ -57,4 +54,3 @@ NO_ARGUMENTS = "_no_arguments"
 WITHOUT_ID = "_without_id"
 NO_TOOL_NAME = "_no_tool_name"
 FINISH_REASON = "_finish_reason"
-DONE = "_done"

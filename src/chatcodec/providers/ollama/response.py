@@ -61,11 +61,12 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     has_calls = not isinstance(decoded["content"], str) and any(
         part["type"] == "tool_use" for part in decoded["content"]
     )
-    finish = decode_finish_reason(response.get("done_reason"), choice_bag, has_tool_calls=has_calls)
+    done = response.get("done") is True
+    finish = decode_finish_reason(response.get("done_reason"), choice_bag, has_tool_calls=has_calls, done=done)
     choice: dict[str, Any] = {"index": 0, "message": decoded}
     if finish is not None:
         choice["finish_reason"] = finish
-    elif "done_reason" in response:
+    if "done_reason" in response and response["done_reason"] is None:
         choice_bag["done_reason"] = None
     canonical["choices"] = [KIT.attach(choice, choice_bag)]
     if has_usage(response):

@@ -4,9 +4,7 @@ Every line is an ``api.ChatResponse`` (``docs/api.md``, "Chat request (Streaming
 ``message.thinking`` and ``message.content`` are the next pieces of the answer's thinking
 and text, its ``message.tool_calls`` whole calls (the server parses a call before sending
 it; each call's ``function.index`` counts the calls of the answer), and the last line has
-``done: true``, the ``done_reason`` and the counts and timings (a line that is ``done`` without a ``done_reason``, as older
-servers write it, gives no finish event but the ``_done`` marker in the choice's bag). A
-piece continues the part
+``done: true``, the ``done_reason`` and the counts and timings. A piece continues the part
 still open when it is of the same kind (thinking or text), and opens a new one otherwise,
 in the layout of a message (thinking, images, text, calls within a line). Empty
 ``content`` (every line of thinking or calls carries ``""``) opens nothing.
@@ -28,7 +26,7 @@ from chatcodec.providers.kit import NULLS, split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason
-from chatcodec.providers.ollama.markers import DONE, PROVIDER
+from chatcodec.providers.ollama.markers import PROVIDER
 from chatcodec.providers.ollama.media import decode_image
 from chatcodec.providers.ollama.parts import decode_call
 from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
@@ -180,18 +178,15 @@ class StreamDecoder(FeedByReading):
             if key not in RESPONSE_MAPPED and key not in self.seen and key != "done"
         }
         bag = dict(self.choice_bag)
-        reason = decode_finish_reason(line.get("done_reason"), bag, has_tool_calls=self.calls > 0)
+        if line.get("done_reason", 0) is None:
+            bag["done_reason"] = None
+        reason = decode_finish_reason(line.get("done_reason"), bag, has_tool_calls=self.calls > 0, done=True)
+        assert reason is not None
         if self.message_bag:
             self.builder.choice_data(0, message_metadata={PROVIDER: self.message_bag})
-        if reason is not None:
-            self.builder.finish(
-                0, reason, {PROVIDER: later} if later else None, choice_metadata={PROVIDER: bag} if bag else None
-            )
-        else:  # done without a done_reason (older servers): no finish event can say it
-            bag[DONE] = True
-            self.builder.choice_data(
-                0, choice_metadata={PROVIDER: bag} if bag else None, metadata={PROVIDER: later} if later else None
-            )
+        self.builder.finish(
+            0, reason, {PROVIDER: later} if later else None, choice_metadata={PROVIDER: bag} if bag else None
+        )
         self.message_bag, self.choice_bag = {}, {}
         if has_usage(line):
             self.builder.usage(decode_usage(line))

@@ -21,7 +21,7 @@ from typing import Any, assert_never
 
 from chatcodec.providers.kit import Steps, restore_fields
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.ollama.markers import DONE, KIT
+from chatcodec.providers.ollama.markers import KIT
 from chatcodec.providers.ollama.media import encode_image
 from chatcodec.providers.ollama.parts import encode_call, encode_part
 from chatcodec.providers.ollama.response import encode_end, encode_head
@@ -190,8 +190,6 @@ class StreamEncoder:
     def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))
         self.end.update(restore_fields(bag))
-        if bag.get(DONE):
-            self.finished = True
         message_bag = KIT.claim(self.losses, event.message_metadata, (*at, "message_metadata"))
         self.message.update(restore_fields(message_bag))
         response_bag = KIT.claim(self.losses, event.provider_metadata, (*at, "provider_metadata"))
