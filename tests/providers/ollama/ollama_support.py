@@ -89,7 +89,8 @@ def assert_valid_stream(events: Iterable[dict[str, Any]]) -> None:
     """Every line is a ``ChatResponse``, or an error line (``{"error": "..."}``)."""
     for event in events:
         if "error" in event:
-            assert set(event) == {"error"} and isinstance(event["error"], str), event
+            assert set(event) == {"error"}, event
+            assert isinstance(event["error"], str), event
             continue
         assert_valid_response(event)
 

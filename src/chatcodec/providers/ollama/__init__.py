@@ -14,6 +14,8 @@ API documentation:
   ``tool_name``): https://docs.ollama.com/capabilities/tool-calling
 - The server's Go types: https://github.com/ollama/ollama/blob/main/api/types.go
   (``ChatRequest``, ``Message``, ``ToolCall``, ``ChatResponse``, ``Metrics``)
+- Changelog (release notes, API changes such as tool-call ids and ``think`` levels):
+  https://github.com/ollama/ollama/releases
 - SDK types (the tests' oracle): https://github.com/ollama/ollama-python/blob/main/ollama/_types.py
 
 Load it through the registry (``chatcodec.get_codec("ollama")``) or the top-level

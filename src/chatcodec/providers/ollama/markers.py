@@ -16,6 +16,8 @@ meaning; another provider drops them without a report):
 * ``_no_arguments`` (tool calls): the call had no ``function.arguments`` (read as ``{}``);
 * ``_typed`` (tool calls): the call carried ``"type": "function"`` (Ollama's tool-calling
   guide sends it; the server reads no such field);
+* ``_no_parameters`` (tools): the function had no ``parameters`` (read as the empty
+  object schema, the canonical default); none is written back while it is that;
 * ``_without_id`` (tool results): the result came without a ``tool_call_id`` and was paired
   with its call by name and position; no id is written back;
 * ``_no_tool_name`` (tool results): the result came without a ``tool_name``; none is
@@ -51,6 +53,7 @@ SYNTHESIZED_ID = "_synthesized_id"
 INDEX = "_index"
 TYPED = "_typed"
 NO_ARGUMENTS = "_no_arguments"
+NO_PARAMETERS = "_no_parameters"
 WITHOUT_ID = "_without_id"
 NO_TOOL_NAME = "_no_tool_name"
 FINISH_REASON = "_finish_reason"

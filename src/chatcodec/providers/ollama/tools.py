@@ -25,10 +25,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.providers.kit import leftovers, present, unmapped, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.ollama.markers import KIT, PROVIDER
-
-NO_PARAMETERS = "_no_parameters"
-"""Tool-bag marker: the definition had no ``parameters`` (read as the empty object schema)."""
+from chatcodec.providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
 
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 """The canonical default of a tool's ``parameters``."""
