@@ -7,7 +7,6 @@ meaning; another provider drops them without a report):
 
 * ``_nulls`` / ``_absent``: the kit's (``null`` fields, such as the ``"images": null`` of
   Ollama's own examples; a ``content`` or ``messages`` the payload left out);
-* ``_stop_string`` (requests): ``options.stop`` was one string, not a list;
 * ``_synthesized_id`` (tool calls): the call came without an ``id`` (servers before
   ``id`` was added, and Ollama's own examples), so the decoder made one up
   (:mod:`.call_ids`); it is not written back;
@@ -48,7 +47,6 @@ OPTIONS: Mapping[str, str] = {**MODEL_OPTION}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: the ``model`` a request without one is sent to."""
 
-STOP_STRING = "_stop_string"
 SYNTHESIZED_ID = "_synthesized_id"
 INDEX = "_index"
 TYPED = "_typed"

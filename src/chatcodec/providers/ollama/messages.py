@@ -27,8 +27,10 @@ message's ``name`` and cache breakpoints have no field and are reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import absent_keys, present, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
@@ -62,7 +64,7 @@ def decode_messages(wire: list[Any], context: DecodeContext) -> list[dict[str, A
             else:
                 decoded.append({"role": "tool", "content": [result]})
         elif role == "assistant":
-            canonical = decode_assistant(message, lambda position, index=index: request_call_id(index, position))
+            canonical = decode_assistant(message, partial(request_call_id, index))
             open_calls.reset([(part["id"], part["name"]) for part in _calls(canonical)])
             decoded.append(canonical)
         else:
@@ -255,7 +257,8 @@ def _layout(
         reordered = reordered or _RANK[kind] < rank
         rank = max(rank, _RANK[kind])
         for key, value in encoded.items():
-            fields.setdefault(key, []).extend(value if isinstance(value, list) else [value])
+            listed = as_list(value)
+            fields.setdefault(key, []).extend(listed if listed is not None else [value])
     if reordered:
         losses.add((*at, "content"), "order of the parts", f"{_LAYOUT}; read back in that order")
     for key, what in (("content", "text parts"), ("thinking", "thinking parts")):

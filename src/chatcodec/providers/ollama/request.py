@@ -69,7 +69,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     model = request.get("model") if request.get("model") is not None else context.option("model")
     if model is not None:
         wire["model"] = model
-    messages = request.get("messages") or []
+    messages: list[Mapping[str, Any]] = request.get("messages") or []
     if messages or ("messages" not in wire and "messages" not in absent_keys(bag)):  # kept null or left out
         wire["messages"] = encode_messages(messages, 0, context)
     encode_tools(request, wire, bag, context)

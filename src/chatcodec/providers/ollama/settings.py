@@ -3,7 +3,10 @@
 - ``options`` holds the sampling settings (``api.Options``): ``temperature``, ``top_p``,
   ``top_k``, ``seed``, ``stop``, ``frequency_penalty``, ``presence_penalty``, and
   ``num_predict``, the token limit (``max_tokens``; its ``-1`` "no limit" and ``-2`` "fill
-  the context" have no canonical value and stay as they are). The rest of ``options``
+  the context" have no canonical value and stay as they are). The server reads
+  ``options`` as a map (``Options.FromMap``): it truncates a fractional ``top_k`` and
+  refuses a ``stop`` that is not a list; such values have no canonical reading and stay as
+  they came too. The rest of ``options``
   (``num_ctx``, ``min_p``, ``repeat_penalty``, ``mirostat``...) rides in
   ``provider_options["ollama"]["options"]`` and is written back beside the canonical ones.
 - ``think`` is a boolean or a level (``api.ThinkValue``: ``"low"``, ``"medium"``,
@@ -26,7 +29,6 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.ollama.markers import STOP_STRING
 from chatcodec.providers.ollama.wire import THINK_LEVELS
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -56,7 +58,7 @@ def decode_settings(
     """``options``, ``think`` and ``format`` into ``canonical``; what has no canonical field into ``bag``."""
     options = request.get("options")
     if options is not None:
-        rest = _decode_options(options, canonical, bag)
+        rest = _decode_options(options, canonical)
         if rest or not options:
             bag["options"] = rest
     think = request.get("think")
@@ -73,7 +75,7 @@ def decode_settings(
         bag["format"] = response_format  # "" or a word the server may add, kept as it came
 
 
-def _decode_options(options: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any]:
+def _decode_options(options: dict[str, Any], canonical: dict[str, Any]) -> dict[str, Any]:
     """The canonical settings ``options`` holds; returns the rest of it."""
     mapped: list[str] = []
     for key in SAMPLING:
@@ -81,7 +83,7 @@ def _decode_options(options: dict[str, Any], canonical: dict[str, Any], bag: dic
             canonical[key] = as_sampling_number(options[key])
             mapped.append(key)
     for key in WHOLE_NUMBERS:
-        if options.get(key) is not None:
+        if type(options.get(key)) is int:  # the server truncates a fraction; canonical takes whole numbers only
             canonical[key] = options[key]
             mapped.append(key)
     limit = options.get("num_predict")
@@ -89,11 +91,7 @@ def _decode_options(options: dict[str, Any], canonical: dict[str, Any], bag: dic
         canonical["max_tokens"] = limit
         mapped.append("num_predict")
     stop = options.get("stop")
-    if isinstance(stop, str):
-        canonical["stop"] = [stop]
-        bag[STOP_STRING] = True
-        mapped.append("stop")
-    elif stop:
+    if isinstance(stop, list) and stop:  # the server refuses a string ("must be of type array"): kept as it came
         canonical["stop"] = stop
         mapped.append("stop")
     return {key: value for key, value in options.items() if key not in mapped}
@@ -115,7 +113,7 @@ def encode_settings(
         options["num_predict"] = request["max_tokens"]
     stop: list[str] = request.get("stop") or []
     if stop:
-        options["stop"] = stop[0] if bag.get(STOP_STRING) and len(stop) == 1 else list(stop)
+        options["stop"] = list(stop)
     if options or kept is not None:
         wire["options"] = options
     reasoning = request.get("reasoning")

@@ -101,9 +101,9 @@ class Options(TypedDict):
 
     temperature: NotRequired[Number | None]
     top_p: NotRequired[Number | None]
-    top_k: NotRequired[int | None]
-    seed: NotRequired[int | None]
-    num_predict: NotRequired[int | None]
+    top_k: NotRequired[Number | None]
+    seed: NotRequired[Number | None]
+    num_predict: NotRequired[Number | None]
     stop: NotRequired[str | list[str] | None]
     frequency_penalty: NotRequired[Number | None]
     presence_penalty: NotRequired[Number | None]
