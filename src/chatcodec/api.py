@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from chatcodec import one_pass
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.kit.context import marked_options
+from chatcodec.providers.kit.context import split_options, with_field_data
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
@@ -67,14 +67,15 @@ def encode_request(
     ``provider_options[provider]`` keys (over the request's own), such as the
     ``max_tokens`` Anthropic requires when the request has none.
     """
-    from chatcodec.request import ChatRequest
-
     codec = get_codec(provider)
     recorder = LossRecorder()
-    model = with_options(_as_model(ChatRequest, request), provider, options)
+    named, fields = split_options(codec.options, options)
+    from chatcodec.request import ChatRequest
+
+    model = with_fields(_as_model(ChatRequest, request), provider, fields)
     if content_rule is not None:
         model = model.model_copy(update={"messages": content_rule.apply(model.messages, recorder)})
-    encoded = codec.encode_request(model, recorder)
+    encoded = codec.encode_request(model, recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -108,8 +109,7 @@ def encode_response(
 
     codec = get_codec(provider)
     recorder = LossRecorder()
-    model = with_output_options(_as_model(ChatResponse, response), provider, options)
-    encoded = codec.encode_response(model, recorder)
+    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder, options=output_options(options))
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -205,14 +205,20 @@ def convert_request(
         encoded, recorder = converted
         recorder.settle(on_loss, losses)
         return encoded
-    codec = get_codec(target)
+    reader, writer = get_codec(source), get_codec(target)
     recorder = LossRecorder()
-    decoded = decode_request(source, payload, strict=strict)
+    fields = load_object(sdk_json_nested(payload), f"{source} request")
+    if strict:
+        from chatcodec.strict_check import check_request
+
+        check_request(source, fields, f"{source} request")
+    named, extra = split_options(writer.options, options)
+    canonical = with_field_data(reader.read_request(fields), target, extra)
     if strict:
         from chatcodec.strict_check import check_target
 
-        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
-    encoded = codec.encode_request(with_options(decoded, target, options), recorder)
+        check_target(source, fields, target, f"{source} request for {target}")
+    encoded = writer.write_request(canonical, recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -230,10 +236,15 @@ def convert_response(
     """Convert a response body from the ``source`` format to the ``target`` format
     (``strict``: the source is read as in :func:`decode_response`; ``options``: the target
     encoder's output options, as in :func:`encode_stream`)."""
-    codec = get_codec(target)
+    reader, writer = get_codec(source), get_codec(target)
     recorder = LossRecorder()
-    response = with_output_options(decode_response(source, payload, strict=strict), target, options)
-    encoded = codec.encode_response(response, recorder)
+    fields = load_object(sdk_json_nested(payload), f"{source} response")
+    canonical = reader.read_response(fields)  # an error body raises ProviderAPIError first
+    if strict:
+        from chatcodec.strict_check import check_payload
+
+        check_payload(source, "response", fields, f"{source} response")
+    encoded = writer.write_response(canonical, recorder, options=output_options(options))
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -255,38 +266,25 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
-def with_options(request: ChatRequest, provider: str, options: Mapping[str, Any] | None) -> ChatRequest:
-    """``request`` with ``options`` over its ``provider_options[provider]``: the encoder
-    reads its settings there, so an option and a provider option are one mechanism.
-
-    A public option name goes under the key the provider's ``OPTIONS`` table gives it
-    (``reasoning_field`` -> ``_reasoning_field``), so the codec reads it into the
-    context; before, a name whose key differs was written into the body as a field."""
-    if not options:
+def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any]) -> ChatRequest:
+    """``request`` with ``fields`` (wire fields the caller asks to send) over its
+    ``provider_options[provider]``."""
+    if not fields:
         return request
-    spellings: Mapping[str, str] | None = getattr(get_codec(provider), "options", None)
-    if spellings is None:  # a codec registered without an options table
-        spelled = marked_options(options)
-    else:
-        spelled = {spellings.get(name, name): value for name, value in options.items()}
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **spelled}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **fields}
     return request.model_copy(update={"provider_options": provider_options})
+
+
+def output_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Output options by public name (a marker spelling, ``_reasoning_field``, read as its name)."""
+    return {name.removeprefix("_"): value for name, value in (options or {}).items()}
 
 
 def option_markers(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Output options as the markers an encoder reads: ``reasoning_field`` ->
     ``_reasoning_field`` (a name already spelled as a marker is kept)."""
     return {(name if name.startswith("_") else f"_{name}"): value for name, value in (options or {}).items()}
-
-
-def with_output_options(response: ChatResponse, provider: str, options: Mapping[str, Any] | None) -> ChatResponse:
-    """``response`` with ``options`` as markers in its ``provider_metadata[provider]``."""
-    if not options:
-        return response
-    metadata = dict(response.provider_metadata or {})
-    metadata[provider] = {**(metadata.get(provider) or {}), **option_markers(options)}
-    return response.model_copy(update={"provider_metadata": metadata})
 
 
 class OptionStamp:

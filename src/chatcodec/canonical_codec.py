@@ -5,7 +5,7 @@ Decoding validates; encoding dumps. Nothing is ever lost, so no loss is recorded
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pydantic_core
@@ -24,17 +24,38 @@ class CanonicalCodec:
     """Identity codec over canonical JSON."""
 
     name = "canonical"
+    options: Mapping[str, str] = {}
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return self.decode_request(payload).model_dump(mode="json")
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return self.encode_request(validate_model(ChatRequest, request), losses)
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         return validate_model(ChatRequest, payload)
 
-    def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         return request.model_dump(mode="json")
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return self.decode_response(payload).model_dump(mode="json")
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return self.encode_response(validate_model(ChatResponse, response), losses)
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         return validate_model(ChatResponse, payload)
 
-    def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         return response.model_dump(mode="json")
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:

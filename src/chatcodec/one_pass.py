@@ -23,8 +23,10 @@ from typing import Any, Protocol, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit.context import marked_options
-from chatcodec.registry import get_one_pass
+from chatcodec.payloads import load_object
+from chatcodec.providers.kit.context import marked_options, split_options, with_field_data
+from chatcodec.registry import Codec, get_codec, get_one_pass
+from chatcodec.sdk_objects import sdk_json_nested
 
 
 class _Decoder(Protocol):
@@ -45,9 +47,43 @@ def _side(provider: str, function: str) -> object | None:
     return side if hasattr(side, function) else None
 
 
+def _data_codec(provider: str) -> Codec | None:
+    """The provider's codec when it reads and writes canonical data itself (issue 29: its
+    one reader and writer are its only path); None for a provider still on two paths."""
+    try:
+        codec = get_codec(provider)
+    except ChatcodecError:
+        return None
+    return codec if getattr(codec, "reads_data", False) else None
+
+
 def has_one_pass(source: str, target: str) -> bool:
     """Whether ``source`` -> ``target`` requests can convert in one pass."""
-    return _side(source, "decode_request") is not None and _side(target, "encode_request") is not None
+    reads = _side(source, "decode_request") is not None or _data_codec(source) is not None
+    return reads and (_side(target, "encode_request") is not None or _data_codec(target) is not None)
+
+
+def _read(payload: object, source: str) -> dict[str, Any] | None:
+    decoder = _side(source, "decode_request")
+    if decoder is not None:
+        return cast(_Decoder, decoder).decode_request(payload)
+    codec = _data_codec(source)
+    return None if codec is None else codec.read_request(load_object(sdk_json_nested(payload)))
+
+
+def _write(
+    canonical: dict[str, Any], target: str, options: Mapping[str, Any] | None, recorder: LossRecorder
+) -> dict[str, Any] | None:
+    encoder = _side(target, "encode_request")
+    if encoder is not None:
+        if options:
+            _put_options(canonical, target, options)
+        return cast(_Encoder, encoder).encode_request(canonical, recorder)
+    codec = _data_codec(target)
+    if codec is None:
+        return None
+    named, fields = split_options(codec.options, options)
+    return codec.write_request(with_field_data(canonical, target, fields), recorder, options=named)
 
 
 def convert_request(
@@ -61,26 +97,17 @@ def convert_request(
     """The ``target`` request for a ``source`` request and the losses recorded, or
     ``None`` when the general path must convert it.
 
-    ``options`` (the target encoder's) go where the general path puts them
-    (``api.with_options``): into the decoded request's ``provider_options[target]``,
-    under their markers; the target's side reads those it understands there and declines
-    a request carrying any other. ``update`` sets top-level canonical fields between the
-    two sides, as ``ChatRequest.model_copy(update=...)`` does on the general path (the
-    proxy's model mapping and stream flag); ``None`` leaves a field unset."""
-    decoder = _side(source, "decode_request")
-    encoder = _side(target, "encode_request")
-    if decoder is None or encoder is None:
-        return None
+    ``options`` are the target encoder's. ``update`` sets top-level canonical fields
+    between the two sides, as ``ChatRequest.model_copy(update=...)`` does on the general
+    path (the proxy's model mapping and stream flag); ``None`` leaves a field unset."""
     recorder = LossRecorder()
     try:
-        canonical = cast(_Decoder, decoder).decode_request(payload)
+        canonical = _read(payload, source)
         if canonical is None:
             return None
         if update:
             _put_fields(canonical, update)
-        if options:
-            _put_options(canonical, target, options)
-        encoded = cast(_Encoder, encoder).encode_request(canonical, recorder)
+        encoded = _write(canonical, target, options, recorder)
     except Exception:  # any refusal, an error included, is the general path's to report
         return None
     return None if encoded is None else (encoded, recorder)

@@ -9,8 +9,8 @@ one line to :data:`_BUILT_IN`; see CONTRIBUTING.md.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
 
@@ -45,19 +45,41 @@ PROVIDER_NAMES: tuple[str, ...] = tuple(name for name in _BUILT_IN if name != CA
 
 
 class Codec(Protocol):
-    """What every wire format implements. ``decode_*`` read the wire into canonical
-    models; ``encode_*`` write canonical models to the wire, recording losses."""
+    """What every wire format implements. ``read_*`` read the wire into canonical data
+    (plain dicts, no model built) and ``write_*`` write canonical data to the wire,
+    recording losses: the one reader and writer per direction. ``decode_*`` and
+    ``encode_*`` are the same with models at the door. ``options`` are the encoder's, by
+    public name, straight into its encode context."""
 
     name: str
     """The registry name (``"openai-chat"``)."""
+    options: Mapping[str, str]
+    """The encoder's options: public name -> the key a stored request may spell it with
+    in ``provider_options[name]``."""
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]: ...
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest: ...
 
-    def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]: ...
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]: ...
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse: ...
 
-    def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]: ...
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
 
@@ -186,8 +208,75 @@ def get_codec(name: str) -> Codec:
         codec = getattr(importlib.import_module(module_name), attribute)
     else:
         raise _lookup_error(name)
+    if not hasattr(codec, "write_request"):
+        codec = cast(Codec, ModelCodec(codec))
     _loaded[name] = codec
     return codec
+
+
+class ModelCodec:
+    """A codec written with the six model methods only (``decode_*``/``encode_*`` of
+    requests, responses and streams, as :class:`Codec` was before canonical data was the
+    currency): read and write go through models, and options the codec has no table for
+    are sent as ``provider_options[name]`` fields, as they always were for it."""
+
+    options: Mapping[str, str] = {}
+
+    def __init__(self, codec: Any) -> None:
+        self._codec = codec
+        self.name: str = codec.name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._codec, attribute)
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        request: ChatRequest = self._codec.decode_request(payload)
+        return request.model_dump()
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        from chatcodec.canonical_validation import validate_canonical
+        from chatcodec.request import ChatRequest
+
+        return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
+
+    def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
+        decoded: ChatRequest = self._codec.decode_request(payload)
+        return decoded
+
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        if options:
+            bags = dict(request.provider_options or {})
+            bags[self.name] = {**(bags.get(self.name) or {}), **options}
+            request = request.model_copy(update={"provider_options": bags})
+        encoded: dict[str, Any] = self._codec.encode_request(request, losses)
+        return encoded
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        response: ChatResponse = self._codec.decode_response(payload)
+        return response.model_dump()
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        from chatcodec.canonical_validation import validate_canonical
+        from chatcodec.response import ChatResponse
+
+        return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
+        decoded: ChatResponse = self._codec.decode_response(payload)
+        return decoded
+
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        del options  # a six-method codec reads no output options
+        encoded: dict[str, Any] = self._codec.encode_response(response, losses)
+        return encoded
 
 
 def get_one_pass(name: str) -> ModuleType | None:

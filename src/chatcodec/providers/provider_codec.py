@@ -26,26 +26,32 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import length_hint
-from types import ModuleType
-from typing import Any, Protocol, TypeVar, cast
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pydantic_core
 
-from chatcodec.content import AnyPart
 from chatcodec.errors import ChatcodecError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.messages import AnyMessage
 from chatcodec.payloads import too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
+from chatcodec.providers.kit.capabilities import Capabilities
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.structure import Structure
 from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse, FinishReason, Usage
-from chatcodec.stream_builder import StreamBuilder
-from chatcodec.stream_events import AnyStreamEvent
+
+if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
+    from chatcodec.messages import AnyMessage
+    from chatcodec.request import ChatRequest
+    from chatcodec.response import ChatResponse
+    from chatcodec.stream_builder import StreamBuilder
+    from chatcodec.stream_events import AnyStreamEvent
+
+CanonicalInput = Any
+"""What an encoder role function reads: canonical data (a ``Mapping`` of the JSON a model
+dumps), or, while a provider still migrates to canonical data (issue 29), a model."""
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
@@ -54,10 +60,37 @@ ContextT_contra = TypeVar("ContextT_contra", bound=EncodeContext, contravariant=
 provider's subclass of it (Anthropic's carries its cache breakpoints)."""
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
 DecoderT = TypeVar("DecoderT")
+ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
 
 class RequestFunctions(Protocol):
-    """``request.py``: request bodies, and a bare stored message list."""
+    """``request.py``: request bodies, and a bare stored message list, over canonical
+    *data*: the one reader gives a canonical request dict (what
+    :class:`~chatcodec.ChatRequest` validates: tags written, no ``None``) and the one
+    writer takes one (as ``ChatRequest.model_dump()`` or any reader gives it: a key
+    holding its default may be absent). No model is built inside a codec; the codec builds
+    one only where the public API returns it (:meth:`ProviderCodec.decode_request`)."""
+
+    def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
+
+    def encode_request(self, request: Mapping[str, Any], context: EncodeContext, /) -> dict[str, Any]: ...
+
+    def decode_message_list(
+        self, messages: list[dict[str, Any]], context: DecodeContext, /
+    ) -> list[dict[str, Any]]: ...
+
+
+class ResponseFunctions(Protocol):
+    """``response.py``: response bodies over canonical data, as :class:`RequestFunctions`."""
+
+    def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
+
+    def encode_response(self, response: Mapping[str, Any], context: EncodeContext, /) -> dict[str, Any]: ...
+
+
+class LegacyRequestFunctions(Protocol):
+    """A ``request.py`` still written over models (the migration to canonical data, issue
+    29: each provider moves to :class:`RequestFunctions`; this goes when the last has)."""
 
     def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatRequest: ...
 
@@ -66,8 +99,8 @@ class RequestFunctions(Protocol):
     def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext, /) -> list[AnyMessage]: ...
 
 
-class ResponseFunctions(Protocol):
-    """``response.py``: response bodies."""
+class LegacyResponseFunctions(Protocol):
+    """A ``response.py`` still written over models (as :class:`LegacyRequestFunctions`)."""
 
     def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatResponse: ...
 
@@ -85,7 +118,7 @@ class FinishReasonFunctions(Protocol):
     def decode_finish_reason(self, raw: str | None, bag: dict[str, Any], /) -> dict[str, Any] | None: ...
 
     def encode_finish_reason(
-        self, reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps, /
+        self, reason: CanonicalInput | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps, /
     ) -> str | None: ...
 
 
@@ -94,7 +127,7 @@ class UsageFunctions(Protocol):
 
     def decode_usage(self, wire: Mapping[str, Any], /) -> dict[str, Any]: ...
 
-    def encode_usage(self, usage: Usage, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
+    def encode_usage(self, usage: CanonicalInput, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
 
 
 class MessageFunctions(Protocol[ContextT_contra]):
@@ -106,7 +139,7 @@ class MessageFunctions(Protocol[ContextT_contra]):
     def decode_messages(self, wire: list[Any], context: DecodeContext, /) -> list[dict[str, Any]]: ...
 
     def encode_messages(
-        self, messages: list[AnyMessage], start: int, context: ContextT_contra, /
+        self, messages: list[CanonicalInput], start: int, context: ContextT_contra, /
     ) -> list[dict[str, Any]]: ...
 
 
@@ -115,7 +148,7 @@ class PartFunctions(Protocol[ContextT_contra]):
 
     ``encode_part`` gives None for a part the format cannot carry (a loss)."""
 
-    def encode_part(self, part: AnyPart, context: ContextT_contra, at: Steps, /) -> dict[str, Any] | None: ...
+    def encode_part(self, part: CanonicalInput, context: ContextT_contra, at: Steps, /) -> dict[str, Any] | None: ...
 
 
 class ToolFunctions(Protocol[ContextT_contra]):
@@ -130,7 +163,7 @@ class ToolFunctions(Protocol[ContextT_contra]):
     ) -> None: ...
 
     def encode_tools(
-        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
+        self, request: CanonicalInput, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
     ) -> None: ...
 
 
@@ -143,7 +176,7 @@ class SettingsFunctions(Protocol[ContextT_contra]):
     ) -> None: ...
 
     def encode_settings(
-        self, request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
+        self, request: CanonicalInput, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
     ) -> None: ...
 
 
@@ -152,6 +185,13 @@ class RulesTable(Protocol):
     required fields; :mod:`chatcodec.providers.target_rules`)."""
 
     RULES: ProviderRules
+
+
+class CapabilitiesTable(Protocol):
+    """``capabilities.py``: what the wire can carry
+    (:class:`~chatcodec.providers.kit.capabilities.Capabilities`)."""
+
+    CAPABILITIES: Capabilities
 
 
 class StructureTable(Protocol):
@@ -167,10 +207,13 @@ class ProviderCodec:
 
     __slots__ = (
         "_dialect",
+        "_legacy_requests",
+        "_legacy_responses",
         "_new_stream_decoder",
         "_new_stream_encoder",
         "_requests",
         "_responses",
+        "capabilities",
         "finish_reasons",
         "messages",
         "name",
@@ -189,8 +232,10 @@ class ProviderCodec:
         name: str,
         *,
         options: Mapping[str, str],
-        requests: RequestFunctions,
-        responses: ResponseFunctions,
+        requests: RequestFunctions | None = None,
+        responses: ResponseFunctions | None = None,
+        legacy_requests: LegacyRequestFunctions | None = None,
+        legacy_responses: LegacyResponseFunctions | None = None,
         finish_reasons: FinishReasonFunctions,
         usage: UsageFunctions,
         messages: MessageFunctions[ProviderContextT],
@@ -199,6 +244,7 @@ class ProviderCodec:
         settings: SettingsFunctions[ProviderContextT],
         stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
         stream_encoder: Callable[[EncodeContext], StreamEncoder],
+        capabilities: CapabilitiesTable,
         rules: RulesTable | None = None,
         structure: StructureTable | None = None,
         one_pass: ModuleType | None = None,
@@ -210,6 +256,10 @@ class ProviderCodec:
         :func:`~chatcodec.providers.kit.context.read_options`)."""
         self.name = name
         """The registry name (``"openai-chat"``)."""
+        self.capabilities: Capabilities = capabilities.CAPABILITIES
+        """What the wire can carry (its ``capabilities.py``): read by the shared history
+        rules, strict mode and the conformance laws, so none assumes a feature of every
+        provider."""
         self.options: Mapping[str, str] = options
         """This encoder's options: public name -> the key it rides under in a bag."""
         self.finish_reasons: FinishReasonFunctions = finish_reasons
@@ -220,8 +270,12 @@ class ProviderCodec:
         self.parts: PartFunctions[Any] = parts
         self.tools: ToolFunctions[Any] = tools
         self.settings: SettingsFunctions[Any] = settings
+        if (requests is None) == (legacy_requests is None) or (responses is None) == (legacy_responses is None):
+            raise TypeError("a codec takes requests= (or legacy_requests=) and responses= (or legacy_responses=)")
         self._requests = requests
         self._responses = responses
+        self._legacy_requests = legacy_requests
+        self._legacy_responses = legacy_responses
         self._new_stream_decoder = stream_decoder
         self._new_stream_encoder = stream_encoder
         self.rules: ProviderRules | None = None if rules is None else rules.RULES
@@ -239,6 +293,12 @@ class ProviderCodec:
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
 
+    @property
+    def reads_data(self) -> bool:
+        """Whether this provider reads and writes canonical data itself (its one reader and
+        writer); False while it still decodes to models (the migration of issue 29)."""
+        return self._requests is not None
+
     def decode_context(self) -> DecodeContext:
         """A fresh context for one decode."""
         return DecodeContext(self.name)
@@ -249,23 +309,47 @@ class ProviderCodec:
         *,
         model: str | None = None,
         bag: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
         for_request: bool = True,
     ) -> EncodeContext:
-        """A fresh context for one encode: ``bag`` is this provider's own bag of the
-        request or response, where options are still spelled (``provider_options[name]``)."""
-        options = read_options(bag, self.options)
-        return EncodeContext(self.name, losses, model=model, options=options, rules=self.rules, for_request=for_request)
+        """A fresh context for one encode: ``options`` are the caller's, by public name;
+        ``bag`` is this provider's own bag of the request or response, where stored
+        requests may still spell an option (``provider_options[name]``, read as legacy
+        input: an option given by argument wins)."""
+        found = read_options(bag, self.options)
+        if options:
+            found = MappingProxyType({**found, **options})
+        return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)
+
+    # --- requests -------------------------------------------------------------------------
+
+    def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A request body as canonical data (no model built): the one reader."""
+        if self._requests is not None:
+            return _reading(self._requests.decode_request, payload, self.decode_context())
+        return self.decode_request(payload).model_dump()
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
-        """Read a request body; everything without a canonical field is kept."""
-        return _reading(self._requests.decode_request, payload, self.decode_context())
+        """Read a request body into a model; everything without a canonical field is kept."""
+        if self._legacy_requests is not None:
+            return _reading(self._legacy_requests.decode_request, payload, self.decode_context())
+        from chatcodec.request import ChatRequest
 
-    def encode_request(self, request: ChatRequest, losses: LossRecorder) -> dict[str, Any]:
-        """Write a request body; what the format cannot carry is recorded in ``losses``,
-        and the provider's rules in force (API version, model family) are applied last
-        (:mod:`chatcodec.providers.target_rules`)."""
-        bag = (request.provider_options or {}).get(self.name)
-        context = self.encode_context(losses, model=request.model, bag=bag)
+        return _reading(_validated(ChatRequest, self.read_request), payload, self.decode_context())
+
+    def write_request(
+        self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write canonical request data as a body: the one writer. What the format cannot
+        carry is recorded in ``losses``; the provider's rules in force (API version, model
+        family) are applied last (:mod:`chatcodec.providers.target_rules`)."""
+        if self._requests is None:
+            from chatcodec.canonical_validation import validate_canonical
+            from chatcodec.request import ChatRequest
+
+            return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
+        bag = _own_bag(request.get("provider_options"), self.name)
+        context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
         try:
             wire = self._requests.encode_request(request, context)
         except RecursionError:
@@ -273,22 +357,81 @@ class ProviderCodec:
         apply_target_rules(wire, context)
         return wire
 
-    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
-        """Read a response body."""
-        return _reading(self._responses.decode_response, payload, self.decode_context())
+    def encode_request(
+        self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write a request model as a body: its canonical data through :meth:`write_request`."""
+        if self._legacy_requests is None:
+            return self.write_request(request.model_dump(), losses, options=options)
+        bag = (request.provider_options or {}).get(self.name)
+        context = self.encode_context(losses, model=request.model, bag=bag, options=options)
+        try:
+            wire = self._legacy_requests.encode_request(request, context)
+        except RecursionError:
+            raise too_deep() from None
+        apply_target_rules(wire, context)
+        return wire
 
-    def encode_response(self, response: ChatResponse, losses: LossRecorder) -> dict[str, Any]:
-        """Write a response body (for proxies and test doubles)."""
-        bag = (response.provider_metadata or {}).get(self.name)
-        context = self.encode_context(losses, model=response.model, bag=bag, for_request=False)
+    # --- responses ------------------------------------------------------------------------
+
+    def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A response body as canonical data (no model built)."""
+        if self._responses is not None:
+            return _reading(self._responses.decode_response, payload, self.decode_context())
+        return self.decode_response(payload).model_dump()
+
+    def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
+        """Read a response body into a model."""
+        if self._legacy_responses is not None:
+            return _reading(self._legacy_responses.decode_response, payload, self.decode_context())
+        from chatcodec.response import ChatResponse
+
+        return _reading(_validated(ChatResponse, self.read_response), payload, self.decode_context())
+
+    def write_response(
+        self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write canonical response data as a body (for proxies and test doubles)."""
+        if self._responses is None:
+            from chatcodec.canonical_validation import validate_canonical
+            from chatcodec.response import ChatResponse
+
+            return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
+        bag = _own_bag(response.get("provider_metadata"), self.name)
+        context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
             return self._responses.encode_response(response, context)
         except RecursionError:
             raise too_deep() from None
 
+    def encode_response(
+        self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Write a response model as a body: its canonical data through :meth:`write_response`."""
+        if self._legacy_responses is None:
+            return self.write_response(response.model_dump(), losses, options=options)
+        bag = (response.provider_metadata or {}).get(self.name)
+        context = self.encode_context(losses, model=response.model, bag=bag, options=options, for_request=False)
+        try:
+            return self._legacy_responses.encode_response(response, context)
+        except RecursionError:
+            raise too_deep() from None
+
+    def read_messages(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A bare wire ``messages`` list (a stored conversation) as canonical message data."""
+        if self._requests is not None:
+            return _reading(self._requests.decode_message_list, messages, self.decode_context())
+        return [message.model_dump() for message in self.decode_messages(messages)]
+
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
-        """Read a bare wire ``messages`` list (a stored conversation)."""
-        return _reading(self._requests.decode_message_list, messages, self.decode_context())
+        """Read a bare wire ``messages`` list (a stored conversation) into models."""
+        if self._legacy_requests is not None:
+            return _reading(self._legacy_requests.decode_message_list, messages, self.decode_context())
+        from chatcodec.canonical_validation import validate_with
+        from chatcodec.messages import MESSAGES_ADAPTER
+
+        data = self.read_messages(messages)
+        return validate_with(MESSAGES_ADAPTER, data, "Messages")
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
@@ -354,7 +497,7 @@ class ProviderCodec:
         """The fields this provider's published API defines, per object kind (its
         ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
         read once on first use; ``None`` for a codec whose package has no such file."""
-        package = getattr(self._requests, "__package__", None)
+        package = getattr(self._requests or self._legacy_requests, "__package__", None)
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
@@ -406,6 +549,28 @@ class FeedByReading:
         """The canonical events for one wire event (errors name its position in the stream)."""
         self.read((event,))
         return self.builder.take_events()
+
+
+def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
+    """``bags[name]`` when ``bags`` is a ``provider_options`` / ``provider_metadata`` mapping."""
+    if not isinstance(bags, Mapping):
+        return None
+    own: object = cast(Mapping[str, object], bags).get(name)
+    return cast(Mapping[str, Any], own) if isinstance(own, Mapping) else None
+
+
+def _validated(
+    model: type[ModelT], read: Callable[[dict[str, Any]], dict[str, Any]]
+) -> Callable[[dict[str, Any], DecodeContext], ModelT]:
+    """A decode that reads canonical data with ``read`` and validates it as ``model``
+    (the door where a model is built: errors name the canonical place)."""
+    from chatcodec.canonical_validation import validate_canonical
+
+    def decode(payload: dict[str, Any], context: DecodeContext) -> ModelT:
+        del context  # ``read`` builds its own
+        return validate_canonical(model, read(payload))
+
+    return decode
 
 
 def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from chatcodec.providers.anthropic import (
+    capabilities,
     finish_reason,
     messages,
     one_pass,
@@ -26,8 +27,8 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -37,6 +38,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
     # a block read outside its message may be of any kind a user or assistant turn holds

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from chatcodec.providers.bedrock_converse import (
+    capabilities,
     finish_reason,
     messages,
     one_pass,
@@ -24,8 +25,8 @@ from chatcodec.providers.provider_codec import ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -35,6 +36,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
 )

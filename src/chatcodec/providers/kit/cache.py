@@ -3,6 +3,7 @@ OpenAI's ``prompt_cache_breakpoint``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
@@ -25,11 +26,12 @@ def decode_cache_control(value: object) -> dict[str, Any] | None:
     return dict(fields)
 
 
-def encode_cache_control(cache_control: CacheControl) -> dict[str, Any]:
-    """``{"type": "ephemeral"}`` plus the TTL when one is set."""
-    if cache_control.ttl is None:
-        return {"type": cache_control.type}
-    return {"type": cache_control.type, "ttl": cache_control.ttl}
+def encode_cache_control(cache_control: CacheControl | Mapping[str, Any]) -> dict[str, Any]:
+    """``{"type": "ephemeral"}`` plus the TTL when one is set (``cache_control``: the
+    canonical marker's data, or the model)."""
+    ttl: str | None = cache_control.get("ttl")
+    kind: str = cache_control.get("type", "ephemeral")
+    return {"type": kind} if ttl is None else {"type": kind, "ttl": ttl}
 
 
 OPENAI_CACHE_TTLS = ("30m", "12h")
@@ -50,13 +52,16 @@ def decode_prompt_cache_breakpoint(value: object) -> dict[str, Any] | None:
     return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in OPENAI_CACHE_TTLS else None
 
 
-def encode_prompt_cache_breakpoint(cache_control: CacheControl, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_prompt_cache_breakpoint(
+    cache_control: CacheControl | Mapping[str, Any], losses: LossRecorder, at: Steps
+) -> dict[str, Any]:
     """OpenAI's ``prompt_cache_breakpoint`` for a canonical marker; a lifetime OpenAI does
     not offer is left to the default, with a loss."""
     breakpoint: dict[str, Any] = {"mode": "explicit"}
-    if cache_control.ttl in OPENAI_CACHE_TTLS:
-        breakpoint["ttl"] = cache_control.ttl
-    elif cache_control.ttl is not None:
+    ttl: str | None = cache_control.get("ttl")
+    if ttl in OPENAI_CACHE_TTLS:
+        breakpoint["ttl"] = ttl
+    elif ttl is not None:
         why = f"OpenAI cache breakpoints last {' or '.join(OPENAI_CACHE_TTLS)}; the default is used"
-        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache_control.ttl!r}", why)
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {ttl!r}", why)
     return breakpoint

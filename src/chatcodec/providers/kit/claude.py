@@ -62,14 +62,15 @@ def report_image_detail(detail: str | None, losses: LossRecorder, at: Steps, wir
         losses.add((*at, "detail"), f"image detail {detail!r}", f"{wire} has no resolution hint")
 
 
-def uncached_input_tokens(usage: Usage, losses: LossRecorder, at: Steps) -> int | None:
+def uncached_input_tokens(usage: Usage | Mapping[str, Any], losses: LossRecorder, at: Steps) -> int | None:
     """The input tokens neither read from nor written to the cache, for wires that count
     those apart (Anthropic, Bedrock Converse) while canonical ``input_tokens`` includes
     them (so nothing is counted twice). A total smaller than its cache parts cannot be
     written: it is reported and sent as zero."""
-    if usage.input_tokens is None:
+    total: int | None = usage.get("input_tokens")
+    if total is None:
         return None
-    uncached = usage.input_tokens - (usage.cache_read_tokens or 0) - (usage.cache_write_tokens or 0)
+    uncached = total - (usage.get("cache_read_tokens") or 0) - (usage.get("cache_write_tokens") or 0)
     if uncached < 0:
         losses.add((*at, "input_tokens"), "input token count", "smaller than the cache reads plus writes", "metadata")
         return 0
@@ -114,47 +115,53 @@ def decode_counts(wire: Mapping[str, Any], spelling: UsageSpelling) -> dict[str,
     return canonical
 
 
-def encode_counts(usage: Usage, wire: dict[str, Any], spelling: UsageSpelling, losses: LossRecorder, at: Steps) -> None:
-    """Write the four counts into ``wire``: input as the uncached part alone."""
+def encode_counts(
+    usage: Usage | Mapping[str, Any], wire: dict[str, Any], spelling: UsageSpelling, losses: LossRecorder, at: Steps
+) -> None:
+    """Write the four counts into ``wire``: input as the uncached part alone (``usage``:
+    canonical usage data, or the model)."""
     uncached = uncached_input_tokens(usage, losses, at)
     if uncached is not None:
         wire[spelling.input] = uncached
-    if usage.output_tokens is not None:
-        wire[spelling.output] = usage.output_tokens
-    if usage.cache_read_tokens is not None:
-        wire[spelling.cache_read] = usage.cache_read_tokens
-    if usage.cache_write_tokens is not None:
-        wire[spelling.cache_write] = usage.cache_write_tokens
+    for key, wire_key in (
+        ("output_tokens", spelling.output),
+        ("cache_read_tokens", spelling.cache_read),
+        ("cache_write_tokens", spelling.cache_write),
+    ):
+        count: int | None = usage.get(key)
+        if count is not None:
+            wire[wire_key] = count
 
 
 # --- thinking config -----------------------------------------------------------------
 
 
 def encode_thinking_config(
-    reasoning: ReasoningConfig, losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
+    reasoning: ReasoningConfig | Mapping[str, Any], losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
 ) -> dict[str, Any] | None:
     """The ``thinking`` object for ``reasoning`` (None: nothing to send). The format's
     reasoning settings Claude's thinking has no place for (``unsupported``) are losses,
     reported with ``why``."""
     at = ("reasoning",)
     for key in unsupported:
-        if getattr(reasoning, key) is not None:
+        if reasoning.get(key) is not None:
             losses.add((*at, key), f"reasoning {key}", why, "setting")
-    if reasoning.enabled is False:
-        if reasoning.budget_tokens is not None or reasoning.adaptive:
+    enabled, budget, adaptive = reasoning.get("enabled"), reasoning.get("budget_tokens"), reasoning.get("adaptive")
+    if enabled is False:
+        if budget is not None or adaptive:
             losses.add(
                 at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
             )
         return {"type": "disabled"}
-    if reasoning.budget_tokens is not None:
-        if reasoning.adaptive:
+    if budget is not None:
+        if adaptive:
             losses.add(
                 (*at, "adaptive"), "adaptive thinking", "a budget was given too; sent as enabled thinking", "setting"
             )
-        return {"type": "enabled", "budget_tokens": reasoning.budget_tokens}
-    if reasoning.adaptive:
+        return {"type": "enabled", "budget_tokens": budget}
+    if adaptive:
         return {"type": "adaptive"}
-    if reasoning.enabled:
+    if enabled:
         losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
         return {"type": "adaptive"}
     return None
@@ -199,14 +206,19 @@ class StopReasons:
         return {"unified": self.words.get(raw, "other"), "raw": raw}
 
     def encode(
-        self, finish_reason: FinishReason | None, bag: Mapping[str, Any], losses: LossRecorder, at: Steps
+        self,
+        finish_reason: FinishReason | Mapping[str, Any] | None,
+        bag: Mapping[str, Any],
+        losses: LossRecorder,
+        at: Steps,
     ) -> str | None:
         """The wire word: the raw word when it is ours and agrees with the unified value, or
         an unknown word ``bag`` (the response's own) records; else the closest word (a loss
         when that changes the unified value)."""
         if finish_reason is None:
             return None
-        raw, unified = finish_reason.raw, finish_reason.unified
+        raw: str | None = finish_reason.get("raw")
+        unified: UnifiedFinishReason = finish_reason["unified"]
         if raw is not None and self.words.get(raw) == unified:
             return raw
         if raw is not None and unified == "other" and raw not in self.words and raw == bag.get(FINISH_MARKER):

@@ -46,6 +46,38 @@ def marked_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {RULE_OPTIONS.get(name, name): value for name, value in options.items()}
 
 
+def split_options(
+    spellings: Mapping[str, str], options: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``options`` as the encoder's named options (its ``OPTIONS`` table's public names,
+    or a marker spelling of one: they go straight into the encode context) and the rest,
+    which are wire fields to send, as a ``provider_options[provider]`` key always was."""
+    if not options:
+        return {}, {}
+    by_key = {key: name for name, key in spellings.items()}
+    named: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    for name, value in options.items():
+        if name in spellings:
+            named[name] = value
+        elif name in by_key:
+            named[by_key[name]] = value
+        elif name.startswith("_") and name[1:] in spellings:
+            named[name[1:]] = value
+        else:
+            fields[name] = value
+    return named, fields
+
+
+def with_field_data(request: dict[str, Any], provider: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`with_fields` on canonical request data (taken over: a reader made it)."""
+    if fields:
+        provider_options = dict(request.get("provider_options") or {})
+        provider_options[provider] = {**(provider_options.get(provider) or {}), **fields}
+        request["provider_options"] = provider_options
+    return request
+
+
 NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
 

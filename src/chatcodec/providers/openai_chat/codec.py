@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chatcodec.providers.openai_chat import (
     assistant,
+    capabilities,
     finish_reason,
     messages,
     one_pass,
@@ -25,8 +26,8 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
-    requests=request,
-    responses=response,
+    legacy_requests=request,
+    legacy_responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
@@ -36,6 +37,7 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     structure=structure,
+    capabilities=capabilities,
     rules=rules,
     one_pass=one_pass,
     dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),

@@ -1,0 +1,165 @@
+"""A request's history as a target format can hold it, over canonical data: the turn-level
+rules several writers share, each format saying which it needs by its
+:class:`~chatcodec.providers.kit.capabilities.Capabilities`.
+
+- ``freeform_calls=False``: a tool call kept whole from another format (an OpenAI Chat
+  custom call, an opaque part) cannot be sent, so it goes with its results (a result
+  without its call is a 400 everywhere: Anthropic "unexpected `tool_use_id` found in
+  `tool_result` blocks", Responses "No tool call found for function call output");
+- ``results_follow_calls=True``: a message between a call and its results moves after
+  the results (OpenAI Chat, Anthropic, Bedrock and Gemini require the results right after
+  the call; Responses does not);
+- ``developer_role=False``: a ``developer`` message is sent as ``system``, reported.
+
+Each rewrite is reported as a loss; loss paths after a move count messages in the order
+that is sent. Messages are canonical message dicts, never changed in place: a rewrite
+gives a new list (and new messages where their content changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.kit.capabilities import Capabilities
+
+MOVED = "message between a tool call and its result"
+"""What a loss names when a message is moved after the results of a call."""
+
+_ID_KEYS = ("id", "call_id")
+"""Where a provider's call block keeps the id its result names (OpenAI Chat ``id``,
+Responses items ``call_id``)."""
+
+Message = Mapping[str, Any]
+
+
+def history_for(
+    messages: list[Message], losses: LossRecorder, provider: str, capabilities: Capabilities
+) -> list[Message]:
+    """``messages`` as ``provider`` takes them (the list itself when nothing changes)."""
+    name = capabilities.display_name
+    if not capabilities.freeform_calls:
+        messages = without_unsent_calls(messages, losses, provider, name)
+    if capabilities.results_follow_calls:
+        messages = results_after_calls(messages, losses, name)
+    if not capabilities.developer_role:
+        report_developer_roles(messages, losses, name)
+    return messages
+
+
+def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, target: str) -> None:
+    """A loss for each ``developer`` message, which ``target`` sends as system."""
+    for index, message in enumerate(messages):
+        if message["role"] == "developer":
+            losses.add(("messages", index, "role"), "developer role", f"{target} has no developer role; sent as system")
+
+
+# --- results right after their call ------------------------------------------------------
+
+
+def _parts(message: Message) -> list[Mapping[str, Any]]:
+    content: object = message.get("content")
+    return cast(list[Mapping[str, Any]], content) if isinstance(content, list) else []
+
+
+def _call_ids(message: Message) -> set[str]:
+    if message["role"] != "assistant":
+        return set()
+    return {part["id"] for part in _parts(message) if part["type"] == "tool_use"}
+
+
+def _answers(messages: Sequence[Message], position: int, calls: set[str]) -> bool:
+    if position >= len(messages) or messages[position]["role"] != "tool":
+        return False
+    return any(result.get("tool_use_id") in calls for result in _parts(messages[position]))
+
+
+def results_after_calls(messages: list[Message], losses: LossRecorder, target: str) -> list[Message]:
+    """``messages`` with every message standing between an assistant's tool calls and the
+    tool message answering them moved after that tool message (and the tool messages
+    right after it); the list itself when nothing moves."""
+    moved: list[Message] | None = None
+    index = 0
+    while index < len(messages):
+        calls = _call_ids(messages[index])
+        between = index + 1
+        while between < len(messages) and messages[between]["role"] not in ("tool", "assistant"):
+            between += 1
+        if not calls or between == index + 1 or not _answers(messages, between, calls):
+            index += 1
+            continue
+        end = between
+        while end < len(messages) and messages[end]["role"] == "tool":
+            end += 1
+        why = f"{target} needs the results right after the call; moved after them"
+        for position in range(index + 1, between):
+            losses.add(("messages", position), MOVED, why)
+        moved = list(messages) if moved is None else moved
+        moved[index + 1 : end] = [*messages[between:end], *messages[index + 1 : between]]
+        index = end
+    return messages if moved is None else moved
+
+
+# --- calls the target cannot send, with their results ------------------------------------
+
+
+def _foreign_calls(messages: Sequence[Message], target: str) -> dict[str, tuple[str, tuple[int, int]]]:
+    """Opaque parts of another provider holding a call id, by that id: (provider, place)."""
+    calls: dict[str, tuple[str, tuple[int, int]]] = {}
+    for index, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        for position, part in enumerate(_parts(message)):
+            if part["type"] != "opaque" or part.get("provider") == target:
+                continue
+            data: Mapping[str, Any] = part.get("data") or {}
+            call_id: object = next((data[key] for key in _ID_KEYS if isinstance(data.get(key), str)), None)
+            if isinstance(call_id, str):
+                calls[call_id] = (str(part.get("provider")), (index, position))
+    return calls
+
+
+def without_unsent_calls(messages: list[Message], losses: LossRecorder, target: str, name: str) -> list[Message]:
+    """``messages`` without another provider's opaque calls that tool results answer, and
+    without those results, one loss per call at the call's path naming its results; a
+    message left empty goes too. The list itself when there are none."""
+    calls = _foreign_calls(messages, target)
+    if not calls:
+        return messages
+    results: dict[str, list[tuple[int, int]]] = {}
+    for index, message in enumerate(messages):
+        if message["role"] != "tool":
+            continue
+        for position, result in enumerate(_parts(message)):
+            result_id: str = result.get("tool_use_id", "")
+            call = calls.get(result_id)
+            if call is not None and call[1][0] < index:
+                results.setdefault(result_id, []).append((index, position))
+    if not results:
+        return messages
+    dropped: set[tuple[int, int]] = set()
+    for call_id, (provider, at) in calls.items():
+        answered = results.get(call_id)
+        if answered:
+            listed = ", ".join(f"$.messages[{index}].content[{position}]" for index, position in answered)
+            losses.add(
+                ("messages", at[0], "content", at[1]),
+                f"{provider} tool call {call_id!r} and its tool result ({listed})",
+                f"{name} cannot carry this call, and refuses a tool result whose call is not sent; both dropped",
+            )
+            dropped |= {at, *answered}
+    return _without(messages, dropped)
+
+
+def _without(messages: list[Message], dropped: set[tuple[int, int]]) -> list[Message]:
+    kept: list[Message] = []
+    for index, message in enumerate(messages):
+        parts = _parts(message)
+        if not any((index, position) in dropped for position in range(len(parts))):
+            kept.append(message)
+            continue
+        left = [part for position, part in enumerate(parts) if (index, position) not in dropped]
+        if left:
+            kept.append({**message, "content": left})
+    return kept
