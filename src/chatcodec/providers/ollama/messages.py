@@ -176,10 +176,8 @@ def encode_messages(messages: Sequence[Canonical], start: int, context: EncodeCo
 def _encode_plain(message: Canonical, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A system, developer, user or raw-text message."""
     losses = context.losses
-    role = message["role"]
-    if role == "developer":
-        losses.add((*at, "role"), "developer role", "Ollama has no developer role; sent as system")
-    elif role == "text":
+    role = message["role"]  # a developer message is reported by the shared history rule
+    if role == "text":
         losses.add(at, "text message", "Ollama chat has no raw-text role; sent as a user message")
     wire = _message_head(message, "user" if role == "text" else "system" if role == "developer" else role, context, at)
     content = message["content"]

@@ -20,7 +20,9 @@ from typing import Any
 
 from chatcodec.canonical_validation import validate_with
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.ollama.capabilities import CAPABILITIES
 from chatcodec.providers.ollama.markers import KIT, PROVIDER
 from chatcodec.providers.ollama.messages import decode_messages, encode_messages
 from chatcodec.providers.ollama.settings import decode_settings, encode_settings
@@ -69,7 +71,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     model = request.get("model") if request.get("model") is not None else context.option("model")
     if model is not None:
         wire["model"] = model
-    messages: list[Mapping[str, Any]] = request.get("messages") or []
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
     if messages or ("messages" not in wire and "messages" not in absent_keys(bag)):  # kept null or left out
         wire["messages"] = encode_messages(messages, 0, context)
     encode_tools(request, wire, bag, context)
