@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.canonical_validation import validate_with
-from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
 from chatcodec.providers.history_data import history_for
+from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.ollama.capabilities import CAPABILITIES
 from chatcodec.providers.ollama.markers import KIT, PROVIDER
