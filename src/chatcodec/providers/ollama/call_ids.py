@@ -61,7 +61,8 @@ class OpenCalls:
         """The id of the call a result answers: the call with ``wire_id`` when the result
         has one, else the first unanswered call named ``name`` (any call for no name)."""
         for position, (call_id, call_name) in enumerate(self.calls):
-            if call_id == wire_id if wire_id is not None else name is None or call_name == name:
+            answered = call_id == wire_id if wire_id is not None else name in (None, call_name)
+            if answered:
                 del self.calls[position]
                 return call_id
         return None

@@ -31,12 +31,12 @@ from functools import partial
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit import absent_keys, present, restore_fields, split_fields
+from chatcodec.losses import Steps
+from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.ollama.call_ids import OpenCalls, orphan_result_id, request_call_id
 from chatcodec.providers.ollama.markers import KIT, NO_TOOL_NAME, SYNTHESIZED_ID, WITHOUT_ID
-from chatcodec.providers.ollama.media import decode_image, encode_image
+from chatcodec.providers.ollama.media import decode_image
 from chatcodec.providers.ollama.parts import decode_call, decode_thinking, encode_call, encode_part
 
 Canonical = Mapping[str, Any]
@@ -84,12 +84,7 @@ def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
     bag = split_fields(message, ("role", "content", *(("images",) if images is not None else ())))
     _mark_absent_content(bag, message)
     text: str = message.get("content") or ""
-    if images is None:
-        return KIT.attach({"role": role, "content": text}, bag)
-    content = [decode_image(image) for image in images]
-    if text:
-        content.append({"type": "text", "text": text})
-    return KIT.attach({"role": role, "content": content}, bag)
+    return KIT.attach({"role": role, "content": text if images is None else _images_then(images, text)}, bag)
 
 
 def decode_assistant(message: Mapping[str, Any], made_up_id: Callable[[int], str]) -> dict[str, Any]:
@@ -129,16 +124,18 @@ def _decode_result(message: dict[str, Any], index: int, open_calls: OpenCalls) -
         "tool_use_id": wire_id if wire_id is not None else call_id or orphan_result_id(index),
     }
     text: str = message.get("content") or ""
-    if images is None:
-        result["content"] = text
-    else:
-        content: list[dict[str, Any]] = [decode_image(image) for image in images]
-        if text:
-            content.append({"type": "text", "text": text})
-        result["content"] = content
+    result["content"] = text if images is None else _images_then(images, text)
     if name is not None:
         result["name"] = name
     return KIT.attach(result, bag)
+
+
+def _images_then(images: list[str], text: str) -> list[dict[str, Any]]:
+    """A message's images, then its text (none when empty), as the server lays them out."""
+    content = [decode_image(image) for image in images]
+    if text:
+        content.append({"type": "text", "text": text})
+    return content
 
 
 def _filled(message: Mapping[str, Any], *keys: str) -> list[str]:
@@ -147,8 +144,8 @@ def _filled(message: Mapping[str, Any], *keys: str) -> list[str]:
 
 
 def _mark_absent_content(bag: dict[str, Any], message: Mapping[str, Any]) -> None:
-    if "content" not in message:
-        bag["_absent"] = ["content"]
+    """A message without ``content`` (the server reads it as ``""``) is written back without it."""
+    mark_absent(bag, message, "content")
 
 
 # --- encode --------------------------------------------------------------------------
@@ -241,6 +238,8 @@ def _layout(
     for position, part in enumerate(parts):
         steps = (*at, "content", position)
         kind = part["type"]
+        if _empty_text(part):
+            continue  # says nothing: an empty content reads back as no text part
         if kind not in allowed and kind in _RANK:
             losses.add(steps, f"{kind} part", f"an Ollama {role} message cannot carry it")
             continue
@@ -263,6 +262,16 @@ def _layout(
         if len(fields.get(key, ())) > 1:
             losses.add((*at, "content"), what, f"an Ollama message has one {key} field; sent joined")
     return fields
+
+
+def _empty_text(part: Canonical) -> bool:
+    """An empty text part with nothing else on it."""
+    return (
+        part["type"] == "text"
+        and not part["text"]
+        and part.get("cache_control") is None
+        and part.get("provider_metadata") is None
+    )
 
 
 def _encode_tool_message(
@@ -292,7 +301,7 @@ def _encode_result(
     if isinstance(content, str):
         _write_text(wire, content, result)
     else:
-        fields = _result_content(content, losses, at)
+        fields = _layout(content, "tool", ("text", "image"), context, at)
         _write_text(wire, "".join(fields.get("content", ())), result)
         if fields.get("images"):
             wire["images"] = fields["images"]
@@ -308,31 +317,3 @@ def _encode_result(
     if result.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Ollama has no prompt-cache breakpoints", "setting")
     return wire
-
-
-def _result_content(content: Sequence[Canonical], losses: LossRecorder, at: Steps) -> dict[str, list[Any]]:
-    """A result's parts as ``content`` and ``images`` (images first, as the layout goes)."""
-    fields: dict[str, list[Any]] = {}
-    rank = -1
-    for position, part in enumerate(content):
-        steps = (*at, "content", position)
-        kind = part["type"]
-        if kind == "text":
-            fields.setdefault("content", []).append(part["text"])
-        elif kind == "image":
-            data = encode_image(part, losses, steps)
-            if data is None:
-                continue
-            fields.setdefault("images", []).append(data)
-        else:
-            losses.add(steps, f"{kind} part in a tool result", "Ollama tool results carry text and images")
-            continue
-        KIT.report_unplaced(losses, part.get("provider_metadata"), steps, "an Ollama tool result has no room for it")
-        if part.get("cache_control") is not None:
-            losses.add((*steps, "cache_control"), "cache_control", "Ollama has no prompt-cache breakpoints", "setting")
-        if _RANK[kind] < rank:
-            losses.add((*at, "content"), "order of the parts", f"{_LAYOUT}; read back in that order")
-        rank = max(rank, _RANK[kind])
-    if len(fields.get("content", ())) > 1:
-        losses.add((*at, "content"), "text parts", "an Ollama message has one content field; sent joined")
-    return fields

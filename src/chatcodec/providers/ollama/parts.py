@@ -79,7 +79,7 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     reported)."""
     losses = context.losses
     kind = part["type"]
-    if kind in ("text", "thinking", "image"):
+    if kind in ("text", "thinking", "image", "refusal"):
         _report_part_extras(part, losses, at)
     if kind == "text":
         return {"content": part["text"]}
