@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chatcodec.providers.ollama import (
     capabilities,
+    edge,
     finish_reason,
     messages,
     parts,
@@ -33,5 +34,6 @@ CODEC = ProviderCodec(
     stream_decoder=stream_decode.StreamDecoder,
     stream_encoder=stream_encode.StreamEncoder,
     capabilities=capabilities,
+    edge=edge,
 )
 """The codec instance registered as ``ollama``."""
