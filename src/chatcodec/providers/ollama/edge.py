@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.edge import Call, Edge, ErrorShape, Front, StreamFraming, Upstream
 from chatcodec.providers.ollama.markers import PROVIDER
 
@@ -46,7 +47,7 @@ def read_error(body: object) -> tuple[str, str | None]:
     """The message of an ``{"error": "..."}`` body (a text body is the message itself)."""
     if isinstance(body, str):
         return body, None
-    error = body.get("error") if isinstance(body, dict) else None
+    error = (as_dict(body) or {}).get("error")
     return (error if isinstance(error, str) else ""), None
 
 
