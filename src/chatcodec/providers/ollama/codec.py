@@ -11,6 +11,7 @@ from chatcodec.providers.ollama import (
     parts,
     request,
     response,
+    rules,
     settings,
     stream_decode,
     stream_encode,
@@ -35,5 +36,6 @@ CODEC = ProviderCodec(
     stream_encoder=stream_encode.StreamEncoder,
     capabilities=capabilities,
     edge=edge,
+    rules=rules,
 )
 """The codec instance registered as ``ollama``."""

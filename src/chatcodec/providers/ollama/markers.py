@@ -27,7 +27,8 @@ meaning; another provider drops them without a report):
 Carry meaning: none. Ollama has one spelling for each field it shares with the canonical
 form.
 
-Encoder options: ``model`` (the model a request without one names).
+Encoder options: ``model`` (the model a request without one names), and the target
+rules' ``api_version`` and ``skip_rules``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION
+from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "ollama"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -43,9 +44,10 @@ PROVIDER = "ollama"
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {**MODEL_OPTION}
+OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS}
 """This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: the ``model`` a request without one is sent to."""
+``provider_options[PROVIDER]``: the ``model`` a request without one is sent to, and the
+target rules' ``api_version`` and ``skip_rules`` (``rules.py``)."""
 
 SYNTHESIZED_ID = "_synthesized_id"
 INDEX = "_index"
