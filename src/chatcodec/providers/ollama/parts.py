@@ -46,6 +46,30 @@ def decode_call(call: Mapping[str, Any], position: int, made_up_id: str) -> dict
     has no ``id`` (:mod:`.call_ids`)."""
     function: Mapping[str, Any] = call["function"]
     wire_id = call.get("id")
+    arguments = function.get("arguments")
+    part = {
+        "type": "tool_use",
+        "id": wire_id if wire_id is not None else made_up_id,
+        "name": function["name"],
+        "arguments": compact_json(arguments if arguments is not None else {}),
+    }
+    if wire_id is not None and len(call) == 2 and arguments is not None and function.keys() <= _PLAIN_FUNCTION:
+        index = function.get("index", _MISSING)  # the usual call (a server's): nothing kept but the index
+        if index is _MISSING:
+            return part
+        if type(index) is int and index == position:
+            part["provider_metadata"] = {PROVIDER: {INDEX: True}}
+            return part
+    return KIT.attach(part, _call_bag(call, function, position))
+
+
+_PLAIN_FUNCTION = frozenset({"name", "arguments", "index"})
+"""The keys of a call's ``function`` as the server writes it."""
+
+
+def _call_bag(call: Mapping[str, Any], function: Mapping[str, Any], position: int) -> dict[str, Any]:
+    """What a call keeps beside its canonical fields: unknown fields and spelling markers."""
+    wire_id = call.get("id")
     typed = call.get("type") == "function"
     bag = leftovers(call, ("function", *present(call, "id"), *(("type",) if typed else ())))
     if wire_id is None:
@@ -58,17 +82,10 @@ def decode_call(call: Mapping[str, Any], position: int, made_up_id: str) -> dict
         bag[INDEX] = True
     if "arguments" not in function:
         bag[NO_ARGUMENTS] = True
-    arguments = function.get("arguments")
     function_rest = unmapped(function, ("name", *present(function, "arguments"), *(("index",) if positioned else ())))
     if function_rest:
         bag["function"] = function_rest
-    part = {
-        "type": "tool_use",
-        "id": wire_id if wire_id is not None else made_up_id,
-        "name": function["name"],
-        "arguments": compact_json(arguments if arguments is not None else {}),
-    }
-    return KIT.attach(part, bag)
+    return bag
 
 
 # --- encode --------------------------------------------------------------------------
@@ -131,11 +148,15 @@ def _encode_thinking(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
 
 def encode_call(part: Part, position: int, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A wire tool call for a canonical tool-use part at ``position`` among its message's calls."""
-    _report_part_extras(part, context.losses, at)
-    bag = KIT.own(part.get("provider_metadata"))
     name: str = part["name"]
     if not name.strip():
         raise rule_error("Ollama request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
+    metadata = part.get("provider_metadata")
+    if metadata is None and part.get("cache_control") is None:  # the usual call: id, name, arguments
+        arguments_object = input_object(part.get("arguments", ""), context.losses, at, "Ollama")
+        return {"id": part["id"], "function": {"name": name, "arguments": arguments_object}}
+    _report_part_extras(part, context.losses, at)
+    bag = KIT.own(metadata)
     wire: dict[str, Any] = {"type": "function"} if bag.get(TYPED) else {}
     wire.update(wire_fields(bag))
     if not bag.get(SYNTHESIZED_ID):
