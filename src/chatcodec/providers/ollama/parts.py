@@ -149,7 +149,7 @@ def _encode_thinking(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
 def encode_call(part: Part, position: int, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A wire tool call for a canonical tool-use part at ``position`` among its message's calls."""
     name: str = part["name"]
-    if not name.strip():
+    if context.for_request and not name.strip():  # names no tool the model was shown (an answer's is as said)
         raise rule_error("Ollama request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
     metadata = part.get("provider_metadata")
     if metadata is None and part.get("cache_control") is None:  # the usual call: id, name, arguments

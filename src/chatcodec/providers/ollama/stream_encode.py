@@ -66,6 +66,8 @@ class StreamEncoder:
         """Tool calls being written, by part index: their start and argument pieces."""
         self.sent_calls = 0
         self.refusals: set[int] = set()
+        self.silent_thoughts: set[int] = set()
+        """Thinking parts started with no delta yet, by part index."""
         self.end: dict[str, Any] = {}
         """The last line's own fields: finish reason, usage, the choice's bag."""
         self.message: dict[str, Any] = {}
@@ -111,8 +113,6 @@ class StreamEncoder:
         match event:
             case TextDeltaEvent():
                 yield self._line({"content": event.delta})
-            case ThinkingDeltaEvent():
-                yield self._line({"content": "", "thinking": event.delta})
             case ToolCallStartEvent():
                 self.calls[event.index] = {"id": event.id, "name": event.name, "metadata": event.provider_metadata}
                 self.calls[event.index]["arguments"] = []
@@ -128,8 +128,8 @@ class StreamEncoder:
                 yield self._line({"content": event.delta})
             case PartEvent():
                 yield from self._whole(event, at)
-            case ThinkingStartEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
-                self._thinking(event, at)
+            case ThinkingStartEvent() | ThinkingDeltaEvent() | ThinkingSignatureDeltaEvent() | ThinkingEndEvent():
+                yield from self._thinking(event, at)
             case TextStartEvent() | TextEndEvent():
                 KIT.report_unplaced(
                     self.losses, event.provider_metadata, at, "an Ollama stream line has no room for it"
@@ -137,9 +137,17 @@ class StreamEncoder:
             case _:
                 assert_never(event)
 
-    def _thinking(self, event: ThinkingStartEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent, at: Steps) -> None:
-        """What a thinking part's start, signature and end say that Ollama cannot carry."""
+    def _thinking(
+        self, event: ThinkingStartEvent | ThinkingDeltaEvent | ThinkingSignatureDeltaEvent | ThinkingEndEvent, at: Steps
+    ) -> Iterator[dict[str, Any]]:
+        """A thinking part's lines, and what its start, signature and end say that Ollama
+        cannot carry. A thought with no text is still one: a ``"thinking": ""`` line says so."""
+        if isinstance(event, ThinkingDeltaEvent):
+            self.silent_thoughts.discard(event.index)
+            yield self._line({"content": "", "thinking": event.delta})
+            return
         if isinstance(event, ThinkingStartEvent):
+            self.silent_thoughts.add(event.index)
             part = {"type": "thinking", "text": "", "provider": event.provider, "model": event.model}
             encode_part({key: value for key, value in part.items() if value is not None}, self.context, at)
         elif isinstance(event, ThinkingSignatureDeltaEvent):
@@ -147,6 +155,9 @@ class StreamEncoder:
         elif event.encrypted is not None:
             self.losses.add((*at, "encrypted"), "encrypted reasoning", "Ollama thinking carries no encrypted payload")
         KIT.report_unplaced(self.losses, event.provider_metadata, at, "Ollama thinking has no room for it")
+        if isinstance(event, ThinkingEndEvent) and event.index in self.silent_thoughts:
+            self.silent_thoughts.discard(event.index)
+            yield self._line({"content": "", "thinking": ""})
 
     def _line(self, message: Mapping[str, Any]) -> dict[str, Any]:
         return {**self.head, "message": {"role": "assistant", **message}, "done": False}
