@@ -35,6 +35,7 @@ _BUILT_IN: dict[str, str] = {
     "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
+    "ollama": "chatcodec.providers.ollama.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
@@ -149,10 +150,7 @@ class SupportsMessageDecoding(Protocol):
 
 
 _ONE_PASS: dict[str, str] = {
-    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
     "anthropic": "chatcodec.providers.anthropic.one_pass",
-    "openai-responses": "chatcodec.providers.openai_responses.one_pass",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
     "gemini": "chatcodec.providers.gemini.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as

@@ -139,8 +139,14 @@ class EncodeContext:
         """This context as a provider's subclass of it, with that subclass's own
         ``fields``: how an encoder that needs more state (cache breakpoints, tool names
         by call id) keeps the shared fields the codec gave it."""
-        shared = {name.name: getattr(self, name.name) for name in dataclass_fields(EncodeContext)}
+        shared = {name: getattr(self, name) for name in _SHARED_FIELDS}
         return kind(**{**shared, **fields})
+
+
+_SHARED_FIELDS = tuple(field.name for field in dataclass_fields(EncodeContext))
+"""The shared context's fields, for :meth:`EncodeContext.extend` (named once: every encode
+of a provider with its own context extends one, and ``dataclasses.fields`` costs more
+than the rest of a small request's context)."""
 
 
 @dataclass(slots=True)

@@ -1,5 +1,5 @@
-"""The OpenAI Chat one-pass encode side (issue 25): what it writes against the general
-encoder, the rules it leaves to it, and its first use."""
+"""The OpenAI Chat writer on canonical request data: the content form, the losses and their
+order, the shapes the one-pass side once left to the general encoder, and first use."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 import chatcodec
 from chatcodec import one_pass
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_chat import one_pass as openai_one_pass
+from chatcodec.registry import get_codec
 
 
 def _call(call_id: str, name: str = "read", arguments: str = '{"path":"a"}') -> dict[str, Any]:
@@ -93,60 +93,57 @@ TAKEN: dict[str, dict[str, Any]] = {
         {"role": "assistant", "content": [{"type": "text", "text": "a", "provider_metadata": {"gemini": {"v": 1}}}]},
     ),
 }
-"""Canonical requests the encode side writes itself."""
+"""Canonical requests of the shapes the one-pass side wrote itself."""
 
 
-def _general(request: dict[str, Any], options: dict[str, Any] | None = None) -> tuple[str, list[chatcodec.Loss]]:
-    losses: list[chatcodec.Loss] = []
-    typed = chatcodec.ChatRequest.model_validate(request)
-    body = chatcodec.encode_request("openai-chat", typed, on_loss="ignore", losses=losses, options=options)
-    return json.dumps(body), losses
-
-
-def _one_pass(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]] | None:
+def _written(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]]:
+    """The body the writer writes for canonical data, and its losses."""
     recorder = LossRecorder()
-    body = openai_one_pass.encode_request(copy.deepcopy(request), recorder)
-    if body is None:
-        return None
+    body = get_codec("openai-chat").write_request(request, recorder)
     losses: list[chatcodec.Loss] = []
     recorder.settle("ignore", losses)
     return json.dumps(body), losses
 
 
+def _through_the_model(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    typed = chatcodec.ChatRequest.model_validate(request)
+    body = chatcodec.encode_request("openai-chat", typed, on_loss="ignore", losses=losses)
+    return json.dumps(body), losses
+
+
 @pytest.mark.parametrize("shape", list(TAKEN))
-def test_the_encode_side_writes_what_the_general_encoder_writes(shape: str) -> None:
-    assert _one_pass(TAKEN[shape]) == _general(TAKEN[shape])
+def test_the_writer_writes_data_as_it_writes_the_model(shape: str) -> None:
+    assert _written(TAKEN[shape]) == _through_the_model(TAKEN[shape])
 
 
-def test_the_content_form_follows_the_general_encoder() -> None:
+def test_the_content_form() -> None:
     """One text beside tool calls is a string; a lone text part (its thinking dropped) is
     a list, which reads back as the part it was; no text at all beside calls is null."""
-    found = _one_pass(TAKEN["a session"])
-    assert found is not None
+    found = _written(TAKEN["a session"])
     messages = json.loads(found[0])["messages"]
     assert messages[2]["content"] == "reading"
     assert messages[5]["content"] == [{"type": "text", "text": "done"}]
-    calls_only = _one_pass(TAKEN["calls alone, blank arguments"])
-    assert calls_only is not None
+    calls_only = _written(TAKEN["calls alone, blank arguments"])
     assert json.loads(calls_only[0])["messages"][1]["content"] is None
     assert json.loads(calls_only[0])["messages"][1]["tool_calls"][0]["function"]["arguments"] == "{}"
 
 
-def test_dropped_thinking_is_reported_with_the_general_encoders_text() -> None:
-    found = _one_pass(TAKEN["a session"])
-    assert found is not None
+def test_dropped_thinking_is_reported_at_its_place() -> None:
+    found = _written(TAKEN["a session"])
     dropped = [loss for loss in found[1] if loss.what.startswith("thinking part")]
     assert [loss.path for loss in dropped] == ["$.messages[2].content[0]", "$.messages[4].content[0]"]
-    assert dropped == [loss for loss in _general(TAKEN["a session"])[1] if loss.what.startswith("thinking part")]
+    assert {loss.why for loss in dropped} == {
+        "OpenAI Chat has no standard reasoning field; the option reasoning_field can name one: "
+        "reasoning_content, reasoning, reasoning_details"
+    }
 
 
-def test_other_providers_bags_on_parts_are_reported_in_the_general_encoders_order() -> None:
-    """A Gemini session (issue 25): bags on texts, calls and results are reported after
-    the dropped thinking, a call's before its name rewrite, a result's before its name;
-    a thought signature goes in the call's ``extra_content``, not in a loss."""
-    found = _one_pass(TAKEN["a gemini session's bags"])
-    assert found is not None
-    body, losses = found
+def test_other_providers_bags_on_parts_are_reported_in_order() -> None:
+    """A Gemini session: bags on texts, calls and results are reported after the dropped
+    thinking, a call's before its name rewrite, a result's before its name; a thought
+    signature goes in the call's ``extra_content``, not in a loss."""
+    body, losses = _written(TAKEN["a gemini session's bags"])
     assert [(loss.path, loss.what) for loss in losses] == [
         ("$.messages[1]", "gemini data ['role']"),
         ("$.messages[1].content[1]", "thinking part from anthropic"),
@@ -200,12 +197,20 @@ DECLINED: dict[str, dict[str, Any]] = {
     ),
     "a Bedrock service tier": _session(provider_options={"bedrock-converse": {"serviceTier": {"type": "flex"}}}),
 }
-"""Requests needing a rule the encode side leaves to the general encoder."""
+"""Requests the one-pass side once left to the general encoder: one writer writes them all."""
 
 
 @pytest.mark.parametrize("shape", list(DECLINED))
-def test_the_encode_side_declines_what_only_the_general_encoder_writes(shape: str) -> None:
-    assert _one_pass(DECLINED[shape]) is None
+def test_the_writer_writes_the_rarer_shapes_as_it_writes_the_model(shape: str) -> None:
+    assert _written(DECLINED[shape]) == _through_the_model(DECLINED[shape])
+
+
+def test_a_message_between_calls_and_results_moves_after_the_results() -> None:
+    body, losses = _written(DECLINED["a message between calls and results"])
+    assert [message["role"] for message in json.loads(body)["messages"]] == ["assistant", "tool", "user"]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1]", "message between a tool call and its result")
+    ]
 
 
 _PROBE = textwrap.dedent(
