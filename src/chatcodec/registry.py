@@ -152,7 +152,6 @@ _ONE_PASS: dict[str, str] = {
     "anthropic": "chatcodec.providers.anthropic.one_pass",
     "openai-responses": "chatcodec.providers.openai_responses.one_pass",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
-    "gemini": "chatcodec.providers.gemini.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as
 ``one_pass=``), importable without the codec: a conversion in one pass loads neither

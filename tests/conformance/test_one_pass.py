@@ -30,12 +30,20 @@ from conformance.mutations import mutated
 from conformance.one_pass_requests import REQUESTS
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 
+
+def _has_side(provider: str, function: str) -> bool:
+    return hasattr(get_one_pass(provider), function)
+
+
 PAIRS = [
     (source, target)
     for source in PROVIDER_NAMES
     for target in PROVIDER_NAMES
-    if source != target and one_pass.has_one_pass(source, target)
+    if source != target and _has_side(source, "decode_request") and _has_side(target, "encode_request")
 ]
+"""The pairs whose two sides are one-pass sides (a provider that reads and writes canonical
+data itself has one path, with nothing to compare it with: its reader and writer are held
+by the other laws and its own tests)."""
 PAIR_IDS = [f"{source}->{target}" for source, target in PAIRS]
 
 Outcome = tuple[Any, ...]

@@ -3,25 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-from pydantic import ConfigDict, Discriminator, with_config
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._narrow import is_dict
 
-wire_shape = with_config(ConfigDict(extra="allow", strict=True, defer_build=True))
-"""The decorator on every wire ``TypedDict``: strict types (``"1"`` is not a number, ``1``
-is not text), unknown keys allowed and kept (the decoder stores them in the bag, so a
-same-provider round trip is exact), and the validator built on first use, not at import.
+if TYPE_CHECKING:
+    from pydantic import Discriminator
 
-``strict`` on an adapter does not reach into a ``TypedDict``: each one needs its own, so
-every wire shape carries this decorator."""
+ShapeT = TypeVar("ShapeT", bound=type)
+
+_WIRE_CONFIG: dict[str, Any] = {"extra": "allow", "strict": True, "defer_build": True}
+"""pydantic's ``ConfigDict`` for wire shapes, as a plain dict: what ``with_config`` sets."""
+
+
+def wire_shape(shape: ShapeT) -> ShapeT:
+    """The decorator on every wire ``TypedDict``: strict types (``"1"`` is not a number, ``1``
+    is not text), unknown keys allowed and kept (the decoder stores them in the bag, so a
+    same-provider round trip is exact), and the validator built on first use, not at import.
+
+    ``strict`` on an adapter does not reach into a ``TypedDict``: each one needs its own, so
+    every wire shape carries this decorator. It sets ``__pydantic_config__`` as pydantic's
+    ``with_config`` does, without importing pydantic: a codec whose shapes are checked only
+    on a rare path loads pydantic there (first use, issue 29)."""
+    cast(Any, shape).__pydantic_config__ = _WIRE_CONFIG
+    return shape
 
 
 def tagged(known: Iterable[str], key: str = "type", fallback: str = "unknown") -> Discriminator:
     """A discriminator routing a wire object to its shape by ``key``; a value not in
     ``known`` (a kind added after this was written, or not an object at all) goes to the
     ``fallback`` shape, which keeps it whole, rather than failing the whole payload."""
+    from pydantic import Discriminator
+
     known_tags = frozenset(known)
 
     def tag(value: Any) -> str:  # pydantic-core calls this for every part: kept to the bone
