@@ -164,7 +164,17 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
     """``value`` with SDK objects read (:func:`sdk_json`) wherever they are in the first
     ``depth`` levels of dicts and lists, an SDK object's own JSON included (litellm's
     ``Message`` inside a list, Anthropic blocks inside a dict). Nothing is copied when
-    nothing is read."""
+    nothing is read.
+
+    Every conversion walks its payload here, so a plain ``dict`` or ``list`` (nearly every
+    node) is walked without asking :func:`sdk_json` about it: one call per container (the
+    general walk below makes three, and an ``isinstance`` against ``Mapping``: together
+    as much as reading a Gemini request)."""
+    kind = type(value)
+    if kind is dict:
+        return _plain_dict(cast(dict[str, object], value), depth) if depth > 0 else value
+    if kind is list:
+        return _plain_list(cast(list[object], value), depth) if depth > 0 else value
     value = sdk_json(value)
     if depth <= 0:
         return value
@@ -181,6 +191,31 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
         }
         return {**fields, **changed} if changed else fields
     return value
+
+
+def _plain_dict(fields: dict[str, object], depth: int) -> dict[str, object]:
+    changed: dict[str, object] | None = None
+    for key, item in fields.items():
+        if type(item) in _JSON_SCALARS:
+            continue
+        new = sdk_json_nested(item, depth - 1)
+        if new is not item:
+            changed = {} if changed is None else changed
+            changed[key] = new
+    return fields if changed is None else {**fields, **changed}
+
+
+def _plain_list(items: list[object], depth: int) -> list[object]:
+    for position, item in enumerate(items):
+        if type(item) in _JSON_SCALARS:
+            continue
+        new = sdk_json_nested(item, depth - 1)
+        if new is not item:  # the first item read: the rest are read into a copy
+            rest = [
+                old if type(old) in _JSON_SCALARS else sdk_json_nested(old, depth - 1) for old in items[position + 1 :]
+            ]
+            return [*items[:position], new, *rest]
+    return items
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})

@@ -32,9 +32,7 @@ def test_history_rules_over_data_equal_the_rules_over_models(
     request: ChatRequest, traits: tuple[bool, bool, bool], target: str
 ) -> None:
     freeform, follow, developer = traits
-    capabilities = replace(
-        CAPABILITIES, freeform_calls=freeform, results_follow_calls=follow, developer_role=developer
-    )
+    capabilities = replace(CAPABILITIES, freeform_calls=freeform, results_follow_calls=follow, developer_role=developer)
     by_models, by_data = LossRecorder(), LossRecorder()
     expected = history_for_models(
         request,

@@ -17,7 +17,6 @@ ride in the bag.
 
 from __future__ import annotations
 
-import json
 import mimetypes
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -42,9 +41,19 @@ fields (pydantic's ``val_json_bytes="base64"``; built here without pydantic)."""
 
 def is_base64(text: str) -> bool:
     """Whether ``text`` reads as base64 bytes (standard or URL-safe alphabet, padding
-    optional, no stray bits), as ``inlineData.data`` and ``thoughtSignature`` must."""
+    optional, no stray bits), as ``inlineData.data`` and ``thoughtSignature`` must.
+
+    The text is given to pydantic-core as a JSON string as it is: a quote or a backslash
+    (which JSON would escape) and a lone surrogate (which UTF-8 cannot hold) are in
+    neither alphabet, and writing the text with ``json.dumps`` cost four times the check."""
+    if '"' in text or "\\" in text:
+        return False
     try:
-        _BASE64_BYTES.validate_json(json.dumps(text))
+        document = b'"' + text.encode() + b'"'
+    except UnicodeEncodeError:
+        return False
+    try:
+        _BASE64_BYTES.validate_json(document)
     except pydantic_core.ValidationError:
         return False
     return True

@@ -17,12 +17,19 @@ thought-signature rule is applied (:mod:`.signatures`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.media import Turn
-from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
+from chatcodec.providers.gemini.parts import (
+    GeminiContext,
+    PartDecoding,
+    decode_call,
+    decode_part,
+    encode_part,
+    is_whole_call,
+)
+from chatcodec.providers.gemini.results import decode_result
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 from chatcodec.providers.kit.context import DecodeContext
@@ -60,42 +67,55 @@ def decode_messages(
     return canonical
 
 
-def _turn_bag(content: dict[str, Any]) -> dict[str, Any]:
+def _turn_bag(content: dict[str, Any], role: object) -> dict[str, Any]:
     """A content's fields other than its parts and its ``user`` / ``model`` role, and
     which of the two it left out."""
-    role = content.get("role")
-    if len(content) == 2 and "parts" in content and role in ("user", "model"):  # nothing else to keep
-        return {}
     bag = leftovers(content, _TURN_FIELDS if role in ("user", "model") else ("parts",))
     mark_absent(bag, content, *_TURN_FIELDS)
     return bag
 
 
 def _decode_answer(content: dict[str, Any], context: PartDecoding) -> dict[str, Any]:
-    """The assistant message of a ``model`` turn; its calls are the ones results answer next."""
+    """The assistant message of a ``model`` turn; its calls are the ones results answer
+    next. A part of text alone, or a whole call alone, is read first."""
     answer: list[dict[str, Any]] = []
     calls: list[tuple[str, str]] = []
     for index, part in enumerate(content.get("parts") or ()):
-        if len(part) == 1 and "text" in part:
-            answer.append({"type": "text", "text": part["text"]})
-            continue
+        if len(part) == 1:
+            if "text" in part:
+                answer.append({"type": "text", "text": part["text"]})
+                continue
+            if "functionCall" in part and (context.digits or is_whole_call(part["functionCall"])):
+                decoded = decode_call(part, context, index)  # the closed schema takes whole calls only
+                calls.append((decoded["id"], decoded["name"]))
+                answer.append(decoded)
+                continue
         decoded = decode_part(part, "model", context, index)
         if decoded["type"] == "tool_use":
             calls.append((decoded["id"], decoded["name"]))
         answer.append(decoded)
     context.open_calls.calls = calls  # a new model turn: its calls replace the old ones
-    return KIT.attach({"role": "assistant", "content": answer}, _turn_bag(content))
+    message: dict[str, Any] = {"role": "assistant", "content": answer}
+    if len(content) != 2 or "parts" not in content:
+        return KIT.attach(message, _turn_bag(content, "model"))
+    return message
 
 
 def _decode_user_turn(content: dict[str, Any], context: PartDecoding, messages: list[dict[str, Any]]) -> None:
     """A user turn's runs of results and of other parts, one message each, in wire order;
-    the later ones carry the ``_joined`` marker."""
+    the later ones carry the ``_joined`` marker. A part of text alone, or a result alone,
+    is read first."""
     first = len(messages)
     current: list[dict[str, Any]] | None = None
     current_role = ""
     for index, part in enumerate(content.get("parts") or ()):
-        if len(part) == 1 and "text" in part:
+        if len(part) != 1:
+            decoded = decode_part(part, "user", context, index)
+            role = "tool" if decoded["type"] == "tool_result" else "user"
+        elif "text" in part:
             role, decoded = "user", {"type": "text", "text": part["text"]}
+        elif "functionResponse" in part:
+            role, decoded = "tool", decode_result(part, context.open_calls, context.container, index)
         else:
             decoded = decode_part(part, "user", context, index)
             role = "tool" if decoded["type"] == "tool_result" else "user"
@@ -110,25 +130,31 @@ def _decode_user_turn(content: dict[str, Any], context: PartDecoding, messages: 
         current_role = role
     if current is None:
         messages.append({"role": "user", "content": []})
-    KIT.attach(messages[first], _turn_bag(content))
+    wire_role: object = content.get("role")
+    if len(content) != 2 or wire_role != "user" or "parts" not in content:
+        KIT.attach(messages[first], _turn_bag(content, wire_role))
 
 
 # --- encoding ----------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class WireTurn:
-    """One wire content being built from one or more canonical messages."""
+    """One wire content being built from one or more canonical messages (a plain class:
+    a dataclass's ``default_factory=list[...]`` calls a generic alias per turn, which
+    raises and clears an ``AttributeError`` inside, about a tenth of a request's writing)."""
 
-    role: Literal["user", "model"]
-    message: int
-    """The index of the (first) canonical message it is built from."""
-    parts: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
-    bag: dict[str, Any] = field(default_factory=dict[str, Any])
-    holds_results: bool = False
-    first_call: tuple[dict[str, Any], int] | None = None
-    """A ``model`` turn's first ``functionCall`` part and the index of the canonical part
-    it came from (the thought-signature rule reads it, :mod:`.signatures`)."""
+    __slots__ = ("bag", "first_call", "holds_results", "message", "parts", "role")
+
+    def __init__(self, role: Literal["user", "model"], message: int) -> None:
+        self.role: Literal["user", "model"] = role
+        self.message = message
+        """The index of the (first) canonical message it is built from."""
+        self.parts: list[dict[str, Any]] = []
+        self.bag: dict[str, Any] = {}
+        self.holds_results = False
+        self.first_call: tuple[dict[str, Any], int] | None = None
+        """A ``model`` turn's first ``functionCall`` part and the index of the canonical
+        part it came from (the thought-signature rule reads it, :mod:`.signatures`)."""
 
     def wire(self) -> dict[str, Any]:
         """The wire content (a key the payload left out stays out while it says nothing)."""

@@ -35,10 +35,11 @@ from chatcodec.providers.gemini.results import decode_result, encode_result, par
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
-from chatcodec.providers.one_pass import WithFloats, json_text
+from chatcodec.providers.one_pass import json_text
 
 _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")
+_CALL_KEYS = frozenset(_CALL_FIELDS)
 _THOUGHT_FIELDS = ("text", "thought", _SIGNATURE)
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match
 
@@ -57,10 +58,18 @@ class PartDecoding:
     """Calls not answered yet, for pairing results."""
     digits: int = 0
     """Set when the parts were checked by the closed request schema
-    (``wire.checked_request``): its calls' ``args`` holding a float are marked, so the
-    others are written by pydantic-core (``one_pass.json_text``, which takes this limit
-    of ``sys.get_int_max_str_digits()``); 0: every ``args`` is written by
-    ``kit.compact_json``."""
+    (``wire.checked_request``): its calls' ``args`` holding a float are marked
+    (``one_pass.WithFloats``), so the others are written by pydantic-core
+    (``one_pass.json_text``, which takes this limit of ``sys.get_int_max_str_digits()``);
+    0: every ``args`` is written by ``kit.compact_json``."""
+
+
+def _no_names() -> dict[str, str]:
+    return {}  # a factory, not dict[str, str]: calling a generic alias raises and clears an error inside
+
+
+def _no_parts() -> list[dict[str, Any]]:
+    return []
 
 
 @dataclass(slots=True, kw_only=True)
@@ -70,9 +79,9 @@ class GeminiContext(EncodeContext):
 
     synthesized: frozenset[str] = frozenset()
     """Ids the decoder made up: not written to the wire."""
-    names: dict[str, str] = field(default_factory=dict[str, str])
+    names: dict[str, str] = field(default_factory=_no_names)
     """Tool names by call id (a result needs its call's name)."""
-    unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=_no_parts)
     """Wire calls Gemini itself sent without a signature: the signature rule leaves them be."""
 
 
@@ -91,14 +100,15 @@ def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: 
         media = decode_media(part, media_key, turn)
         if media is not None:
             return media
-    if "functionCall" in part and turn == "model" and _is_whole_call(part["functionCall"]):
+    if "functionCall" in part and turn == "model" and is_whole_call(part["functionCall"]):
         return decode_call(part, context, index)
     if "functionResponse" in part and turn == "user":
-        return decode_result(part, context.open_calls, synthesized_call_id("gemini_result", context.container, index))
+        return decode_result(part, context.open_calls, context.container, index)
     return {"type": "opaque", "provider": PROVIDER, "data": part}
 
 
-def _is_whole_call(call: dict[str, Any]) -> bool:
+def is_whole_call(call: dict[str, Any]) -> bool:
+    """Whether a ``functionCall`` is a whole call (not a Vertex piece of streamed arguments)."""
     return "name" in call and "partialArgs" not in call and "willContinue" not in call
 
 
@@ -114,10 +124,17 @@ def _decode_thought(part: dict[str, Any], context: PartDecoding) -> dict[str, An
 def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict[str, Any]:
     """A tool-use part for a whole ``functionCall`` part (arguments as compact JSON text)."""
     call: dict[str, Any] = part["functionCall"]
+    if len(part) == 1 and len(call) == 3 and context.digits and call["id"]:  # the usual call: name, args, id
+        return {
+            "type": "tool_use",
+            "id": call["id"],
+            "name": call["name"],
+            "arguments": json_text(call["args"], context.digits),
+            "provider_metadata": {PROVIDER: {UNSIGNED: True}},
+        }
     bag = {} if len(part) == 1 else leftovers(part, ("functionCall",))
-    rest = unmapped(call, _CALL_FIELDS)
-    if rest:
-        bag["functionCall"] = rest
+    if not call.keys() <= _CALL_KEYS:
+        bag["functionCall"] = unmapped(call, _CALL_FIELDS)
     call_id = call.get("id")
     if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
@@ -129,11 +146,13 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
     elif part[_SIGNATURE] == SKIP_SENTINEL:
         del bag[_SIGNATURE]
         bag[SKIPPED] = True  # the sentinel is not a signature: kept as a marker only
-    if "args" in call:
-        arguments = arguments_text(call["args"], context.digits)
-    else:
+    if "args" not in call:
         arguments = ""
         bag[NO_ARGS] = True
+    elif context.digits:
+        arguments = json_text(call["args"], context.digits)
+    else:
+        arguments = compact_json(call["args"])
     return {
         "type": "tool_use",
         "id": call_id,
@@ -141,17 +160,6 @@ def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict
         "arguments": arguments,
         "provider_metadata": {PROVIDER: bag},  # never empty: a call is signed, or marked unsigned
     }
-
-
-def arguments_text(args: object, digits: int = 0) -> str:
-    """Arguments as the compact JSON text a stream and a body both give: written by
-    pydantic-core when the closed schema says they hold no float (``digits`` set, see
-    :class:`PartDecoding`), else by ``kit.compact_json``."""
-    if type(args) is WithFloats:
-        return compact_json(args.value)
-    if digits:
-        return json_text(args, digits)
-    return compact_json(args)
 
 
 # --- encoding ----------------------------------------------------------------------------
@@ -164,7 +172,8 @@ def encode_part(part: Mapping[str, Any], context: GeminiContext, at: Steps) -> d
     if kind == "text" and len(part) == 2:
         return {"text": part["text"]}
     losses = context.losses
-    bag = KIT.claim(losses, part.get("provider_metadata"), at)
+    metadata = part.get("provider_metadata")
+    bag = KIT.claim(losses, metadata, at) if metadata else {}
     if part.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
     if kind == "text":

@@ -71,7 +71,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
-    if not common and not holds_json(payload):
+    if not common and not holds_json(request):
         refuse_unheld("request", canonical)
     return canonical
 

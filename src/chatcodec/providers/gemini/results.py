@@ -31,15 +31,17 @@ from pydantic_core import from_json
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers.gemini.call_ids import OpenCalls
+from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
+_VALID_NAME = GEMINI_TOOL_NAMES.valid.match
 _FLAT = frozenset({str, int, bool, type(None)})
 _RESULT_FIELDS = ("name", "response", "id", "parts")
+_RESULT_KEYS = frozenset(_RESULT_FIELDS)
 
 
 def parsed_object(text: str) -> dict[str, Any] | None:
@@ -65,31 +67,35 @@ def parsed_object(text: str) -> dict[str, Any] | None:
     return as_dict(parsed)
 
 
-def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
-    """A tool-result part for a ``functionResponse`` part."""
+def decode_result(part: dict[str, Any], open_calls: OpenCalls, container: int, index: int) -> dict[str, Any]:
+    """A tool-result part for a ``functionResponse`` part at ``index`` of content
+    ``container`` (which name the made-up id of a result that answers no call it can be
+    paired with). A result of a name, a response and an id alone (the usual one) has no bag."""
     function_response: dict[str, Any] = part["functionResponse"]
-    wire_id = function_response.get("id") or None  # "" answers by position, as a call's "" id is made up
-    bag = {} if len(part) == 1 else leftovers(part, ("functionResponse",))
-    rest = unmapped(function_response, _RESULT_FIELDS)
-    if rest:
-        bag["functionResponse"] = rest
     name: str = function_response["name"]
+    wire_id = function_response.get("id") or None  # "" answers by position, as a call's "" id is made up
     call_id = open_calls.answer(name, wire_id)
-    if wire_id is None:
-        bag[WITHOUT_ID] = True  # paired by position: no id is written back
-        if "id" in function_response:
-            bag[EMPTY_ID] = True  # ... but the "" it came with
     result: dict[str, Any] = {
         "type": "tool_result",
-        "tool_use_id": wire_id if wire_id is not None else call_id or fallback_id,
+        "tool_use_id": wire_id or call_id or synthesized_call_id("gemini_result", container, index),
         "name": name,
     }
     response = function_response.get("response")
     text, is_error = response_text(response)
-    if response is None:
-        bag[NO_RESPONSE] = True
     if is_error:
         result["is_error"] = True
+    if len(part) == 1 and wire_id is not None and len(function_response) == 3 and response is not None:
+        result["content"] = text  # name, response and id: nothing to keep
+        return result
+    bag = {} if len(part) == 1 else leftovers(part, ("functionResponse",))
+    if not function_response.keys() <= _RESULT_KEYS:
+        bag["functionResponse"] = unmapped(function_response, _RESULT_FIELDS)
+    if wire_id is None:
+        bag[WITHOUT_ID] = True  # paired by position: no id is written back
+        if "id" in function_response:
+            bag[EMPTY_ID] = True  # ... but the "" it came with
+    if response is None:
+        bag[NO_RESPONSE] = True
     media = function_response.get("parts")
     if media is None:
         result["content"] = text
@@ -131,16 +137,20 @@ def encode_result(
     the call it answers (if known) and whether that call's id was made up (then no id is
     written)."""
     call_name, made_up = call
+    name: str | None = part.get("name") or call_name
+    tool_use_id: str = part["tool_use_id"]
+    is_error: bool = part.get("is_error", False)
+    content: str | list[Mapping[str, Any]] = part.get("content", "")
+    if not bag and type(content) is str and not made_up and tool_use_id and name and _VALID_NAME(name):
+        response = response_object(content, is_error)  # the usual result: text for a known call
+        return {"functionResponse": {"name": name, "response": response, "id": tool_use_id}}
     wire = restore_fields(bag)
     at_bag = (*at, "provider_metadata", PROVIDER)
     function_response = kept_object(wire, "functionResponse", at_bag, PROVIDER, take=True)
-    name: str | None = part.get("name") or call_name
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
     function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if name.strip() else name
-    is_error: bool = part.get("is_error", False)
-    content: str | list[Mapping[str, Any]] = part.get("content", "")
     wire_media: list[dict[str, Any]] = []
     if isinstance(content, str):
         text, texts_given = content, True
@@ -156,7 +166,6 @@ def encode_result(
             function_response["response"] = response_object(text, is_error)
     if wire_media:
         function_response["parts"] = wire_media
-    tool_use_id: str = part["tool_use_id"]
     if not bag.get(WITHOUT_ID) and not made_up:
         function_response["id"] = tool_use_id
         if not tool_use_id and not bag.get(EMPTY_ID):  # as for a call's "" id (parts.encode_call)

@@ -47,6 +47,10 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 
 
+def _empty() -> dict[str, Any]:
+    return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
+
+
 @dataclass
 class _OpenText:
     """A text or thought part that may still grow."""
@@ -54,7 +58,7 @@ class _OpenText:
     kind: str
     part: PartBuilder
     signed: bool
-    end_metadata: dict[str, Any] = field(default_factory=dict[str, Any])
+    end_metadata: dict[str, Any] = field(default_factory=_empty)
 
 
 @dataclass
@@ -62,11 +66,11 @@ class _Choice:
     """One candidate's state across chunks."""
 
     next_index: int = 0
-    extras: dict[str, Any] = field(default_factory=dict[str, Any])
+    extras: dict[str, Any] = field(default_factory=_empty)
     """Candidate fields without a canonical home (``safetyRatings``, ``citationMetadata``,
     ``groundingMetadata``...), gathered over the chunks, given with the finish reason (or,
     for a candidate that never finished, on its own at the end)."""
-    message: dict[str, Any] = field(default_factory=dict[str, Any])
+    message: dict[str, Any] = field(default_factory=_empty)
     """The ``content`` fields other than ``parts`` (and ``role: model``): the message's bag."""
     open: _OpenText | None = None
     partial: PartialCall | None = None

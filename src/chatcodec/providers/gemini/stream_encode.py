@@ -56,6 +56,14 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
         yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\r\n\r\n"
 
 
+def _empty() -> dict[str, Any]:
+    return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
+
+
+def _no_pieces() -> list[str]:
+    return []
+
+
 @dataclass
 class _Open:
     """A part between its start and end event."""
@@ -66,8 +74,8 @@ class _Open:
     piece: dict[str, Any] | None = None
     """The last wire part written for it, while it is in the pending chunk."""
     written: bool = False
-    call: dict[str, Any] = field(default_factory=dict[str, Any])
-    arguments: list[str] = field(default_factory=list[str])
+    call: dict[str, Any] = field(default_factory=_empty)
+    arguments: list[str] = field(default_factory=_no_pieces)
 
 
 class StreamEncoder:

@@ -53,7 +53,7 @@ _OWN_KEYS = frozenset({RULE_OPTIONS["api_version"], RULE_OPTIONS["skip_rules"], 
 """What this pass reads of its own ``provider_options`` bag: the rule options and the
 option ``model`` (sent when the request has none)."""
 _BEDROCK = "bedrock-converse"
-_TOOL_KEYS = frozenset({"name", "description", "parameters", "strict"})
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})  # a dump writes its tag
 _PLAIN_ROLES = frozenset({"system", "developer", "user"})
 
 
