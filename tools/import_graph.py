@@ -50,6 +50,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     #  ``*`` stays inside one directory, ``**`` spans any depth)
     ("vocabulary", "_base.py _field_docs.py _narrow.py compat.py content.py messages.py tools.py request.py"),
     ("vocabulary", "response.py stream_events.py errors.py error_statuses.py losses.py payloads.py"),
+    ("vocabulary", "canonical_types.py"),  # the models' JSON as TypedDicts (generated; imports no model)
     ("core validation", "canonical_validation.py"),
     ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
     (

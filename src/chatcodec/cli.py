@@ -94,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument(
         "--format",
-        choices=detect.KNOWN,
+        choices=detect.known_formats(),
         help="the input's wire format (default: told from the input; canonical and the accepted dialects "
         "when nothing tells)",
     )
@@ -170,7 +170,7 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
         return _canonical_messages(data)
     except ValidationError as error:
         if format_name is None and not detect.markers(data):
-            known = ", ".join(detect.KNOWN)
+            known = ", ".join(detect.known_formats())
             raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
         raise
 

@@ -13,9 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec import exit_codes
-
-_FRONTS = ("openai-chat", "anthropic", "openai-responses", "gemini")
-_UPSTREAMS = (*_FRONTS, "bedrock-converse")
+from chatcodec.serve.config import fronts, upstreams
 
 
 def add_serve_command(commands: Any) -> None:
@@ -26,8 +24,8 @@ def add_serve_command(commands: Any) -> None:
         description="Serve --api to callers and call --upstream for them, converting requests, "
         "responses, streams and errors both ways.",
     )
-    serve.add_argument("--api", required=True, choices=_FRONTS, help="the API offered to callers")
-    serve.add_argument("--upstream", required=True, choices=_UPSTREAMS, help="the API called")
+    serve.add_argument("--api", required=True, choices=fronts(), help="the API offered to callers")
+    serve.add_argument("--upstream", required=True, choices=upstreams(), help="the API called")
     serve.add_argument(
         "--upstream-url",
         required=True,

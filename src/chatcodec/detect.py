@@ -8,20 +8,76 @@ never Anthropic's, a string ``finish_reason`` is OpenAI's). A body whose markers
 exclude a format is clearly not in it; the formats every marker allows are what it
 looks like. A body with no marker (a bare list of messages, a request with only user
 turns) is any format, and is read as given.
+
+Which format can hold which mark is each provider's fact, in its edge
+(``Edge.detection``, ``providers/<name>/edge.py``); canonical's is :data:`CANONICAL_HOLDS`.
+This module finds the marks in a body; a mark no known format holds is not a marker. The
+marks (``<...>`` a value found in the body):
+
+==============================  ==========================================================
+``object:<value>``              a top-level ``object`` string
+``response-type:<value>``       a top-level ``type`` beside ``role: "assistant"``
+``error-type:<value>``          a top-level ``type`` beside an ``error`` object
+``finish_reason:string``        a string (or object: ``finish_reason:object``) in ``choices``
+``key:<name>``                  a top-level key
+``output:list``                 ``object: "response"`` or an ``output`` list
+``output:object``               an ``output`` object
+``tool:function``               the first tool holding ``function`` (then ``input_schema``,
+                                ``parameters``, ``functionDeclarations`` in that order)
+``tool:server``                 the first tool's ``type`` ends in a date (``web_search_20250305``)
+``role:<role>``                 a message's ``role``
+``message:model-or-parts``      a message with ``role: "model"`` or ``parts``
+``message:tool_calls``          a message holding ``tool_calls``
+``message:result-parts``        a ``tool`` message whose results are parts (no ``tool_call_id``)
+``part:untyped``                a content entry with no ``type`` (and no ``role``/``content``)
+``part:<type>``                 a content part of that ``type``
+``block:<type>``                a content block of that ``type`` (``thinking`` only with a
+                                ``thinking`` field)
+``block:tool_use+input``        a ``tool_use`` block with ``input`` (without: ``block:tool_use``)
+``block:<type>+source``         an ``image``/``document`` with a ``source`` object (``+media_type``
+                                when the source holds one)
+==============================  ==========================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.errors import ProviderLookupError
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, generation, get_edge
 
-OPENAI, ANTHROPIC, CANONICAL = "openai-chat", "anthropic", "canonical"
-RESPONSES, GEMINI, BEDROCK = "openai-responses", "gemini", "bedrock-converse"
-KNOWN = (OPENAI, ANTHROPIC, RESPONSES, GEMINI, BEDROCK, CANONICAL)
-"""The formats detection knows, in the order preferred when several fit."""
+__all__ = ["CANONICAL", "CANONICAL_HOLDS", "Marker", "detect", "fitting", "known_formats", "markers", "mismatch"]
+
+CANONICAL_HOLDS = (
+    "finish_reason:object",
+    "key:system",
+    "key:stop",
+    "key:provider_options",
+    "key:provider_tools",
+    "tool:function",  # the dialect reads it too
+    "tool:input_schema",
+    "tool:parameters",
+    "role:system",
+    "role:developer",
+    "role:tool",
+    "message:result-parts",
+    "part:image_url",
+    "part:input_audio",
+    "part:file",
+    "block:redacted_thinking",
+    "block:server_tool_use",
+    "block:web_search_tool_result",
+    "block:search_result",
+    "block:thinking",
+    "block:tool_use",
+    "block:tool_result",
+    "block:image+source",
+    "block:document+source",
+)
+"""The marks a canonical body can hold (chatcodec's own format, so its fact lives here)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,169 +90,178 @@ class Marker:
     """The formats a body holding it can be in."""
 
 
-def _marker(found: str, *formats: str) -> Marker:
-    return Marker(found, frozenset(formats))
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """Who holds which mark, for the formats detection knows right now."""
+
+    known: tuple[str, ...]
+    """The formats, in the order preferred when several fit: the registry's, canonical last."""
+    holders: dict[str, frozenset[str]]
+    """Mark -> the formats holding it (a mark nobody holds is absent)."""
+    keys: tuple[str, ...]
+    """The top-level keys some format holds, in the order the formats list them."""
 
 
-_OPENAI_REQUEST_KEYS = ("max_completion_tokens", "n", "logit_bias", "logprobs", "stream_options")
-_OPENAI_REQUEST_KEYS_MORE = ("reasoning_effort", "web_search_options", "modalities", "audio", "prediction")
-_OPENAI_BOTH_KEYS = ("user", "top_logprobs")
-"""Keys both OpenAI formats have."""
-_ANTHROPIC_REQUEST_KEYS = (
-    "stop_sequences",
-    "thinking",
-    "anthropic_version",
-    "container",
-    "mcp_servers",
-    "output_config",
-)
-_CANONICAL_REQUEST_KEYS = ("provider_options", "provider_tools")
-_RESPONSES_KEYS = ("input", "instructions", "max_output_tokens", "previous_response_id", "include")
-_GEMINI_KEYS = (
-    "contents",
-    "systemInstruction",
-    "system_instruction",
-    "generationConfig",
-    "generation_config",
-    "candidates",
-    "usageMetadata",
-    "safetySettings",
-)
-_BEDROCK_KEYS = ("modelId", "inferenceConfig", "additionalModelRequestFields", "stopReason")
-_OPENAI_PARTS = ("image_url", "input_audio", "file")
-_ANTHROPIC_BLOCKS = ("redacted_thinking", "server_tool_use", "web_search_tool_result", "search_result")
+_last: list[tuple[int, _Table]] = []
+"""The registry's generation the table was built at, and the table."""
+
+
+def _table() -> _Table:
+    """The table for the edges registered now (built again when a codec is registered)."""
+    if _last and _last[0][0] == generation():
+        return _last[0][1]
+    holding: list[tuple[str, tuple[str, ...]]] = []
+    for name in PROVIDER_NAMES:
+        try:
+            edge = get_edge(name)
+        except ProviderLookupError:  # a codec without an edge: a format detection does not know
+            continue
+        if edge.detection:
+            holding.append((name, edge.detection))
+    table = _built([*holding, (CANONICAL, CANONICAL_HOLDS)])
+    _last[:] = [(generation(), table)]
+    return table
+
+
+def _built(holding: list[tuple[str, tuple[str, ...]]]) -> _Table:
+    holders: dict[str, set[str]] = {}
+    for name, marks in holding:
+        for mark in marks:
+            holders.setdefault(mark, set()).add(name)
+    keys = dict.fromkeys(mark[4:] for _, marks in holding for mark in marks if mark.startswith("key:"))
+    return _Table(
+        tuple(name for name, _ in holding), {mark: frozenset(names) for mark, names in holders.items()}, tuple(keys)
+    )
+
+
+def known_formats() -> tuple[str, ...]:
+    """The formats detection knows, in the order preferred when several fit."""
+    return _table().known
 
 
 def markers(data: object) -> list[Marker]:
     """The markers in a request or response body (empty for anything else)."""
+    return _markers(data, _table())
+
+
+def _markers(data: object, table: _Table) -> list[Marker]:
     fields = as_dict(data)
     if fields is None:
         return []
-    return list(_top_level(fields)) + list(_in_messages(fields))
+    holders = table.holders
+    found = [*_top_level(fields, table.keys), *_in_messages(fields, holders)]
+    return [Marker(text, holders[mark]) for mark, text in found if mark in holders]
 
 
-def _top_level(fields: dict[str, Any]) -> Iterator[Marker]:
-    if fields.get("object") == "chat.completion" or fields.get("object") == "chat.completion.chunk":
-        yield _marker(f"'object': {fields['object']!r}", OPENAI)
-    if fields.get("type") == "message" and fields.get("role") == "assistant":
-        yield _marker("a response of 'type': 'message'", ANTHROPIC)
-    if fields.get("type") == "error" and isinstance(fields.get("error"), dict):
-        yield _marker("an error of 'type': 'error'", ANTHROPIC)
+_Found = tuple[str, str]
+"""A mark and what was found, for messages."""
+
+
+def _top_level(fields: dict[str, Any], keys: tuple[str, ...]) -> Iterator[_Found]:
+    kind, role = fields.get("object"), fields.get("type")
+    if isinstance(kind, str):
+        yield f"object:{kind}", f"'object': {kind!r}"
+    if isinstance(role, str) and fields.get("role") == "assistant":
+        yield f"response-type:{role}", f"a response of 'type': {role!r}"
+    if isinstance(role, str) and isinstance(fields.get("error"), dict):
+        yield f"error-type:{role}", f"an error of 'type': {role!r}"
     for choice in map(as_dict, as_list(fields.get("choices")) or ()):
         reason = None if choice is None else choice.get("finish_reason")
         if isinstance(reason, str):
-            yield _marker("a string 'finish_reason' in 'choices'", OPENAI)
+            yield "finish_reason:string", "a string 'finish_reason' in 'choices'"
         elif isinstance(reason, dict):
-            yield _marker("a 'finish_reason' object in 'choices'", CANONICAL)
-    if "system" in fields:
-        yield _marker("a top-level 'system'", ANTHROPIC, BEDROCK, CANONICAL)
-    if "stop" in fields:
-        yield _marker("a top-level 'stop'", OPENAI, CANONICAL)
-    for keys, formats in (
-        (_OPENAI_REQUEST_KEYS + _OPENAI_REQUEST_KEYS_MORE, (OPENAI,)),
-        (_ANTHROPIC_REQUEST_KEYS, (ANTHROPIC,)),
-        (_CANONICAL_REQUEST_KEYS, (CANONICAL,)),
-        (_RESPONSES_KEYS, (RESPONSES,)),
-        (_GEMINI_KEYS, (GEMINI,)),
-        (_BEDROCK_KEYS, (BEDROCK,)),
-        (_OPENAI_BOTH_KEYS, (OPENAI, RESPONSES)),
-        (("toolConfig",), (GEMINI, BEDROCK)),
-    ):
-        for key in keys:
-            if key in fields:
-                yield _marker(f"a top-level {key!r}", *formats)
+            yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
+    for key in keys:
+        if key in fields:
+            yield f"key:{key}", f"a top-level {key!r}"
     yield from _in_tools(fields.get("tools"))
-    yield from _output(fields)
-
-
-def _output(fields: dict[str, Any]) -> Iterator[Marker]:
-    """A Responses answer's ``output`` is a list of items; a Bedrock answer's an object."""
     if fields.get("object") == "response" or isinstance(fields.get("output"), list):
-        yield _marker("'object': 'response' or an 'output' list", RESPONSES)
+        yield "output:list", "'object': 'response' or an 'output' list"
     if isinstance(fields.get("output"), dict):
-        yield _marker("an 'output' object", BEDROCK)
+        yield "output:object", "an 'output' object"
 
 
-def _in_tools(tools: object) -> Iterator[Marker]:
+def _in_tools(tools: object) -> Iterator[_Found]:
     for tool in map(as_dict, as_list(tools) or ()):
         if tool is None:
             continue
         if "function" in tool:
-            yield _marker("a tool with 'function'", OPENAI, CANONICAL)  # the dialect reads it too
+            yield "tool:function", "a tool with 'function'"
             return
         if "input_schema" in tool:
-            yield _marker("a tool with 'input_schema'", ANTHROPIC, CANONICAL)
+            yield "tool:input_schema", "a tool with 'input_schema'"
             return
         if "parameters" in tool:
-            yield _marker("a tool with top-level 'parameters'", RESPONSES, CANONICAL)
+            yield "tool:parameters", "a tool with top-level 'parameters'"
             return
         if "functionDeclarations" in tool or "function_declarations" in tool:
-            yield _marker("a tool with 'functionDeclarations'", GEMINI)
+            yield "tool:functionDeclarations", "a tool with 'functionDeclarations'"
             return
         kind = tool.get("type")
         if isinstance(kind, str) and kind[-8:].isdigit():  # server tools: ``web_search_20250305``
-            yield _marker(f"a {kind!r} server tool", ANTHROPIC)
+            yield "tool:server", f"a {kind!r} server tool"
             return
 
 
-def _in_messages(fields: dict[str, Any]) -> Iterator[Marker]:
+def _in_messages(fields: dict[str, Any], holders: Mapping[str, object]) -> Iterator[_Found]:
     messages = as_list(fields.get("messages")) or []
     for choice in map(as_dict, as_list(fields.get("choices")) or ()):
         if choice is not None and isinstance(choice.get("message"), dict):
             messages = [*messages, choice["message"]]
     for index, message in enumerate(map(as_dict, messages)):
         if message is not None:
-            yield from _in_message(message, index)
+            yield from _in_message(message, index, holders)
 
 
-def _in_message(message: dict[str, Any], index: int) -> Iterator[Marker]:
+def _in_message(message: dict[str, Any], index: int, holders: Mapping[str, object]) -> Iterator[_Found]:
     where = f"message {index}"
     role = message.get("role")
-    if role in ("system", "developer", "tool"):
-        yield _marker(f"a {role!r} role ({where})", OPENAI, CANONICAL)
+    if isinstance(role, str):
+        yield f"role:{role}", f"a {role!r} role ({where})"
     if role == "model" or "parts" in message:
-        yield _marker(f"a 'model' role or 'parts' ({where})", GEMINI)
+        yield "message:model-or-parts", f"a 'model' role or 'parts' ({where})"
     if "tool_calls" in message:
-        yield _marker(f"'tool_calls' ({where})", OPENAI)
+        yield "message:tool_calls", f"'tool_calls' ({where})"
     if role == "tool" and isinstance(message.get("content"), list) and "tool_call_id" not in message:
-        yield _marker(f"tool results as parts ({where})", CANONICAL)
+        yield "message:result-parts", f"tool results as parts ({where})"
     for part in map(as_dict, as_list(message.get("content")) or ()):
         if part is not None:
-            yield from _in_part(part, where)
+            yield from _in_part(part, where, holders)
 
 
-def _in_part(part: dict[str, Any], where: str) -> Iterator[Marker]:
+def _in_part(part: dict[str, Any], where: str, holders: Mapping[str, object]) -> Iterator[_Found]:
     kind = part.get("type")
     if kind is None and part and not part.keys() & {"role", "content"}:
-        yield _marker(f"a content block with no 'type' ({where})", BEDROCK)
-    elif kind in _OPENAI_PARTS:
-        yield _marker(f"a {kind!r} part ({where})", OPENAI, CANONICAL)
-    elif kind in _ANTHROPIC_BLOCKS or (kind == "thinking" and "thinking" in part):
-        yield _marker(f"a {kind!r} block ({where})", ANTHROPIC, CANONICAL)
+        yield "part:untyped", f"a content block with no 'type' ({where})"
+    if not isinstance(kind, str):
+        return
+    if f"part:{kind}" in holders:
+        yield f"part:{kind}", f"a {kind!r} part ({where})"
     elif kind == "tool_use":
-        yield _marker(f"a 'tool_use' block ({where})", *((ANTHROPIC,) if "input" in part else (CANONICAL,)))
-    elif kind == "tool_result":
-        yield _marker(f"a 'tool_result' block ({where})", ANTHROPIC, CANONICAL)
+        yield "block:tool_use" + ("+input" if "input" in part else ""), f"a 'tool_use' block ({where})"
     elif kind in ("image", "document") and isinstance(part.get("source"), dict):
-        media_type = "media_type" in part["source"]
-        yield _marker(f"an {kind!r} block with a 'source' ({where})", ANTHROPIC, *(() if media_type else (CANONICAL,)))
+        mark = f"block:{kind}+source" + ("+media_type" if "media_type" in part["source"] else "")
+        yield mark, f"an {kind!r} block with a 'source' ({where})"
+    elif kind != "thinking" or "thinking" in part:
+        yield f"block:{kind}", f"a {kind!r} block ({where})"
 
 
-def fitting(found: list[Marker]) -> list[str]:
-    """The known formats every marker allows, in :data:`KNOWN` order."""
-    return [name for name in KNOWN if all(name in marker.formats for marker in found)]
+def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[str]:
+    """The known formats every marker allows, in :func:`known_formats` order."""
+    return [name for name in known or known_formats() if all(name in marker.formats for marker in found)]
 
 
 def mismatch(source: str, data: object) -> str | None:
     """Why ``data`` is clearly not in the ``source`` format, naming what it looks like;
     ``None`` when nothing says so (formats detection does not know pass unchecked)."""
-    if source not in KNOWN:
+    table = _table()
+    if source not in table.known:
         return None
-    found = markers(data)
+    found = _markers(data, table)
     against = [marker for marker in found if source not in marker.formats]
     if not against:
         return None
-    candidates = [name for name in fitting(found) if name != source]
+    candidates = [name for name in fitting(found, table.known) if name != source]
     looks = f"it looks like {candidates[0]}" if candidates else "its markers fit no one known format"
     return f"this is not {source} input: it has {against[0].found}; {looks} (give that as --from)"
 
@@ -204,8 +269,9 @@ def mismatch(source: str, data: object) -> str | None:
 def detect(data: object) -> str | None:
     """The format ``data`` is in, when its markers say so; ``None`` when nothing does or
     they fit no one format (then the accepted dialects may still read it)."""
-    found = markers(data)
+    table = _table()
+    found = _markers(data, table)
     if not found:
         return None
-    formats = fitting(found)
+    formats = fitting(found, table.known)
     return formats[0] if formats else None

@@ -1,9 +1,13 @@
-"""The HTTP status each provider's error types stand for: the tables of the providers'
-documented error lists, in a module that imports nothing, so the error classes
-(:mod:`chatcodec.errors`) and the error shapes (:mod:`chatcodec.error_shapes`) both read
-them without an import circle.
+"""The HTTP status each error type stands for, in every provider's vocabulary, in a module
+that imports nothing, so the error classes (:mod:`chatcodec.errors`) and the error shapes
+(:mod:`chatcodec.error_shapes`) both read it without an import circle.
 
-Sources: https://platform.openai.com/docs/guides/error-codes,
+Which type a provider *writes* for a status is its own fact, in its edge
+(``Edge.errors.types``, ``providers/<name>/edge.py``); this table *reads* a type from any
+of them, so an Anthropic ``overloaded_error`` read by an OpenAI-compatible decoder is
+still a 529. Every type an edge writes must be here with the same status (a law in
+``tests/conformance/test_edges.py``). Sources: the providers' documented error lists,
+https://platform.openai.com/docs/guides/error-codes,
 https://docs.anthropic.com/en/api/errors,
 https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes,
 https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors.
@@ -11,65 +15,47 @@ https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStre
 
 from __future__ import annotations
 
-OPENAI_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    409: "conflict_error",
-    422: "unprocessable_entity_error",
-    429: "rate_limit_error",
+DOCUMENTED_STATUSES: dict[str, int] = {
+    # the OpenAI SDK's status errors
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "conflict_error": 409,
+    "unprocessable_entity_error": 422,
+    "rate_limit_error": 429,
+    # Anthropic's error types beyond those
+    "billing_error": 402,
+    "request_too_large": 413,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+    # Google's canonical status codes
+    "INVALID_ARGUMENT": 400,
+    "UNAUTHENTICATED": 401,
+    "PERMISSION_DENIED": 403,
+    "NOT_FOUND": 404,
+    "ABORTED": 409,
+    "RESOURCE_EXHAUSTED": 429,
+    "CANCELLED": 499,
+    "INTERNAL": 500,
+    "UNIMPLEMENTED": 501,
+    "UNAVAILABLE": 503,
+    "DEADLINE_EXCEEDED": 504,
+    # AWS Bedrock Runtime's exceptions
+    "ValidationException": 400,
+    "AccessDeniedException": 403,
+    "ResourceNotFoundException": 404,
+    "ModelTimeoutException": 408,
+    "ModelErrorException": 424,
+    "ThrottlingException": 429,
+    "InternalServerException": 500,
+    "ServiceUnavailableException": 503,
 }
-ANTHROPIC_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    402: "billing_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    500: "api_error",
-    504: "timeout_error",
-    529: "overloaded_error",
-}
-GEMINI_STATUSES = {
-    400: "INVALID_ARGUMENT",
-    401: "UNAUTHENTICATED",
-    403: "PERMISSION_DENIED",
-    404: "NOT_FOUND",
-    409: "ABORTED",
-    429: "RESOURCE_EXHAUSTED",
-    499: "CANCELLED",
-    500: "INTERNAL",
-    501: "UNIMPLEMENTED",
-    503: "UNAVAILABLE",
-    504: "DEADLINE_EXCEEDED",
-}
-BEDROCK_TYPES = {
-    400: "ValidationException",
-    403: "AccessDeniedException",
-    404: "ResourceNotFoundException",
-    408: "ModelTimeoutException",
-    424: "ModelErrorException",
-    429: "ThrottlingException",
-    500: "InternalServerException",
-    503: "ServiceUnavailableException",
-}
-TYPES_BY_PROVIDER: dict[str, dict[int, str]] = {
-    "openai-chat": OPENAI_TYPES,
-    "openai-responses": OPENAI_TYPES,
-    "anthropic": ANTHROPIC_TYPES,
-    "gemini": GEMINI_STATUSES,
-    "bedrock-converse": BEDROCK_TYPES,
-}
-SERVER_ERROR = {
-    "openai-chat": "server_error",
-    "openai-responses": "server_error",
-    "anthropic": "api_error",
-    "gemini": "INTERNAL",
-    "bedrock-converse": "InternalServerException",
-}
-EXTRA_STATUSES = {
+"""Error type -> HTTP status, for the types the providers document by status; a type is
+also found with its first letter upper-cased (a Bedrock stream's ``throttlingException``)."""
+
+EXTRA_STATUSES: dict[str, int] = {
     "server_error": 500,
     "insufficient_quota": 429,
     "rate_limit_exceeded": 429,
@@ -81,6 +67,8 @@ EXTRA_STATUSES = {
     "ModelNotReadyException": 429,
     "ModelStreamErrorException": 424,
 }
+"""Types and codes the providers send beside those (OpenAI's ``code`` values, Google's
+statuses with no HTTP status of their own, Bedrock's other exceptions), read exactly."""
 
 
 def error_status(error_type: str | None, default: int = 500) -> int:
@@ -90,8 +78,7 @@ def error_status(error_type: str | None, default: int = 500) -> int:
         return default
     if error_type in EXTRA_STATUSES:
         return EXTRA_STATUSES[error_type]
-    for table in TYPES_BY_PROVIDER.values():
-        for status, name in table.items():
-            if name == error_type or name == error_type[:1].upper() + error_type[1:]:
-                return status
-    return default
+    found = DOCUMENTED_STATUSES.get(error_type)
+    if found is None:
+        found = DOCUMENTED_STATUSES.get(error_type[:1].upper() + error_type[1:])
+    return default if found is None else found

@@ -12,13 +12,14 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
-from chatcodec.errors import CodecNotAvailableError, UnknownProviderError
+from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 
 if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model (issue 25)
     from types import ModuleType
 
     from chatcodec.losses import LossRecorder
     from chatcodec.messages import AnyMessage
+    from chatcodec.providers.kit.edge import Edge
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
     from chatcodec.stream_builder import StreamBuilder
@@ -166,18 +167,37 @@ both sides on every conversion, and ``import_module`` costs ~1 us a call (issue 
 :func:`register_codec` and :func:`unregister_codec` forget the name's entry."""
 
 
+_edges_loaded: dict[str, Edge] = {}
+"""Each name's edge once looked up (:func:`get_edge`; detection asks for every edge on
+each body it reads); :func:`register_codec` and :func:`unregister_codec` forget it."""
+
+
 def register_codec(name: str, factory: Callable[[], Codec]) -> None:
     """Register (or replace) a codec under ``name``; ``factory`` runs on first use."""
     _custom[name] = factory
-    _loaded.pop(name, None)
-    _one_pass_loaded.pop(name, None)
+    _forget(name)
 
 
 def unregister_codec(name: str) -> None:
     """Remove a codec added with :func:`register_codec`."""
     _custom.pop(name, None)
+    _forget(name)
+
+
+_generation = [0]
+
+
+def generation() -> int:
+    """How many times a codec was registered or unregistered: what is derived from every
+    codec (detection's table of marks) is built again when it changes."""
+    return _generation[0]
+
+
+def _forget(name: str) -> None:
+    _generation[0] += 1
     _loaded.pop(name, None)
     _one_pass_loaded.pop(name, None)
+    _edges_loaded.pop(name, None)
 
 
 def available_formats() -> list[str]:
@@ -290,6 +310,41 @@ def get_one_pass(name: str) -> ModuleType | None:
         side = getattr(get_codec(name), "one_pass", None)
     _one_pass_loaded[name] = side
     return side
+
+
+def get_edge(name: str) -> Edge:
+    """What ``name``'s API says on HTTP: its codec's ``edge`` role (routes, upstream URL and
+    headers, stream framing, error shapes, detection marks, strict extension rows; see
+    :mod:`chatcodec.providers.kit.edge`). A built-in provider's is imported without its
+    codec, from the ``edge`` module beside the codec module :data:`_BUILT_IN` names, so
+    detection on the one-pass path loads no canonical model.
+
+    Raises :class:`~chatcodec.ProviderLookupError` for a codec without an edge
+    (``canonical``, a codec a caller wrote without one): its HTTP facts are unknown, and
+    no other provider's stand in for them.
+    """
+    loaded = _edges_loaded.get(name)
+    if loaded is not None:
+        return loaded
+    from chatcodec.providers.kit.edge import Edge  # here: canonical validation loads no provider module
+
+    edge: object = None
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".edge"
+        try:
+            edge = importlib.import_module(module_name).EDGE
+        except ModuleNotFoundError as error:  # a folder without an edge.py: ask its codec
+            if error.name != module_name:
+                raise
+    if edge is None:
+        edge = getattr(get_codec(name), "edge", None)
+    if not isinstance(edge, Edge):
+        raise ProviderLookupError(
+            f"the codec registered as {name!r} has no edge: its HTTP facts (paths, URL, auth, stream "
+            "framing, error shapes) are unknown; give its ProviderCodec an edge= role (providers/<name>/edge.py)"
+        )
+    _edges_loaded[name] = edge
+    return edge
 
 
 def _lookup_error(name: str) -> Exception:

@@ -1,20 +1,15 @@
-"""How each provider frames its stream on the wire, push-style both ways.
+"""How a provider frames its stream on the wire, push-style both ways.
 
-A stream is wire events (dicts) inside a framing, and the framing differs:
-
-============================  ==================================================
-``openai-chat``               SSE ``data: {json}`` lines, then ``data: [DONE]``
-``anthropic``                 SSE with ``event: <type>`` before each ``data:``
-``openai-responses``          SSE with ``event: <type>`` before each ``data:``
-``gemini``                    SSE ``data:`` lines ended by CRLF (``?alt=sse``), or, without
-                              ``alt=sse``, one JSON array whose items arrive over time
-``bedrock-converse``          AWS event-stream binary messages (:mod:`chatcodec.event_stream`);
-                              boto3 hands you the same events as dicts
-============================  ==================================================
+A stream is wire events (dicts) inside a framing, and the framing is the provider's
+fact, in its edge (``Edge.framing``, ``providers/<name>/edge.py``): SSE (with ``event:``
+names or without, a ``[DONE]``-style sentinel or none, LF or CRLF line ends), one JSON
+array whose items arrive over time (Gemini without ``alt=sse``), AWS event-stream binary
+messages (:mod:`chatcodec.event_stream`), or JSON Lines. A provider without an edge is
+refused (:func:`~chatcodec.registry.get_edge`), never framed as another provider's.
 
 :class:`WireEventReader` turns bytes (split anywhere) into wire events as they complete;
 :class:`WireEventWriter` turns wire events into the bytes a client of that API reads;
-:func:`to_sse` is the text form for the SSE framings.
+:func:`to_sse` is the text form (JSON Lines for a server that does not speak SSE).
 """
 
 from __future__ import annotations
@@ -23,26 +18,30 @@ import codecs
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, TypeAlias, cast
+from typing import Any, cast
 
 from chatcodec.errors import StreamError
 from chatcodec.event_stream import EventStreamParser, encode_event_message
 from chatcodec.payloads import loads
+from chatcodec.providers.kit.edge import Framing, StreamFraming
+from chatcodec.registry import get_edge
 from chatcodec.sse import SSEParser, format_sse
 
 __all__ = ["Framing", "WireEventReader", "WireEventWriter", "default_framing", "to_sse"]
 
-Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
-"""A stream's framing: SSE, Gemini's JSON array, AWS event-stream, or JSON Lines."""
-
 _DONE = "[DONE]"
-_NAMED_EVENTS = frozenset({"anthropic", "openai-responses"})
-"""Formats whose SSE names each event (``event: <type>``)."""
+"""OpenAI's sentinel: read as the end of any SSE stream (compatible servers send it too)."""
+_MEDIA_TYPES: dict[Framing, str] = {
+    "sse": "text/event-stream",
+    "json-array": "application/json",
+    "event-stream": "application/vnd.amazon.eventstream",
+    "jsonl": "application/jsonl",
+}
 
 
 def default_framing(provider: str) -> Framing:
     """The framing ``provider``'s own server sends (Gemini's with ``alt=sse``)."""
-    return "event-stream" if provider == "bedrock-converse" else "sse"
+    return get_edge(provider).framing.framing
 
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -51,45 +50,48 @@ a new encoder on every call, about a quarter of writing a small event)."""
 
 
 def to_sse(provider: str, wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """``provider``'s wire events as the SSE text its server sends: named events for
-    Anthropic and Responses, ``[DONE]`` after OpenAI Chat's chunks, CRLF for Gemini.
-    Bedrock has no SSE form; its events are written as JSON Lines."""
-    if provider == "bedrock-converse":
+    """``provider``'s wire events as the text its server sends: SSE as its edge frames it
+    (named events for Anthropic and Responses, ``[DONE]`` after OpenAI Chat's chunks, CRLF
+    for Gemini), or JSON Lines for a server that does not speak SSE (Bedrock)."""
+    return _text(get_edge(provider).framing, wire_events)
+
+
+def _text(framing: StreamFraming, wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    if framing.text == "jsonl":
         for event in wire_events:
             yield _json(event) + "\n"
         return
-    line_end = "\r\n" if provider == "gemini" else "\n"
-    named = provider in _NAMED_EVENTS
     for event in wire_events:
-        yield format_sse(_json(event), str(event.get("type", "message")) if named else None, line_end=line_end)
-    if provider == "openai-chat":
-        yield format_sse(_DONE)
+        yield _sse_event(framing, event)
+    if framing.done is not None:
+        yield format_sse(framing.done, line_end=framing.line_end)
+
+
+def _sse_event(framing: StreamFraming, event: dict[str, Any]) -> str:
+    name = str(event.get("type", "message")) if framing.named_events else None
+    return format_sse(_json(event), name, line_end=framing.line_end)
 
 
 class WireEventWriter:
-    """Wire events to bytes in ``provider``'s framing, one event at a time."""
+    """Wire events to bytes in ``provider``'s framing (or ``framing``), one event at a time."""
 
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
-        self._provider = provider
         self._framing: Framing = framing or default_framing(provider)
+        self._sse = get_edge(provider).framing if self._framing == "sse" else None
         self._written = 0
 
     @property
     def media_type(self) -> str:
         """The ``Content-Type`` of the framed stream."""
-        return {
-            "sse": "text/event-stream",
-            "json-array": "application/json",
-            "event-stream": "application/vnd.amazon.eventstream",
-            "jsonl": "application/jsonl",
-        }[self._framing]
+        return _MEDIA_TYPES[self._framing]
 
     def write(self, event: dict[str, Any]) -> bytes:
         """The bytes of one wire event."""
         self._written += 1
         match self._framing:
             case "sse":
-                return "".join(to_sse(self._provider, [event])).removesuffix(format_sse(_DONE)).encode()
+                assert self._sse is not None, "an SSE writer holds its provider's framing"
+                return _sse_event(self._sse, event).encode()
             case "json-array":
                 return (("[" if self._written == 1 else ",\r\n") + _json(event)).encode()
             case "event-stream":
@@ -98,19 +100,19 @@ class WireEventWriter:
                 return (_json(event) + "\n").encode()
 
     def close(self) -> bytes:
-        """What ends the stream: OpenAI's ``[DONE]``, the JSON array's ``]``."""
+        """What ends the stream: a sentinel (OpenAI's ``[DONE]``), the JSON array's ``]``."""
         if self._framing == "json-array":
             return b"]" if self._written else b"[]"
-        if self._framing == "sse" and self._provider == "openai-chat":
-            return format_sse(_DONE).encode()
+        if self._sse is not None and self._sse.done is not None:
+            return format_sse(self._sse.done, line_end=self._sse.line_end).encode()
         return b""
 
 
 class WireEventReader:
-    """Bytes in ``provider``'s framing to wire events, push-style: ``feed`` chunks split
-    anywhere, ``close`` at the end. OpenAI's ``[DONE]`` ends the events; an SSE ``event:
-    error`` whose data has no ``type`` is wrapped as ``{"type": "error", "error": data}``,
-    as :func:`~chatcodec.sse.iter_sse_json` does."""
+    """Bytes in ``provider``'s framing (or ``framing``) to wire events, push-style: ``feed``
+    chunks split anywhere, ``close`` at the end. OpenAI's ``[DONE]`` ends the events of any
+    SSE stream; an SSE ``event: error`` whose data has no ``type`` is wrapped as
+    ``{"type": "error", "error": data}``, as :func:`~chatcodec.sse.iter_sse_json` does."""
 
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
         self._framing: Framing = framing or default_framing(provider)

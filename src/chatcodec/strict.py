@@ -66,7 +66,7 @@ def schema_for(provider: str) -> Schema | None:
     """The field set of ``provider``, or ``None`` for a format with none (``canonical``,
     a codec registered by a caller), asked of its codec: readers reach a provider only
     through the registry, and a codec registered under another name brings its field set,
-    its documented extensions (kept under the codec's own name) and its stream events."""
+    its documented extensions (its edge's) and its stream events."""
     try:
         codec = get_codec(provider)
     except ProviderLookupError:
@@ -75,11 +75,11 @@ def schema_for(provider: str) -> Schema | None:
         return None
     field_sets = codec.field_sets()
     events = frozenset[str]() if codec.structure is None else codec.structure.stream_events_outside_sdk
-    return None if field_sets is None else _schema(provider, codec.name, field_sets, events)
+    return None if field_sets is None else _schema(provider, codec, field_sets, events)
 
 
 @cache
-def _schema(provider: str, codec_name: str, field_sets: FieldSets, events: frozenset[str]) -> Schema:
+def _schema(provider: str, codec: ProviderCodec, field_sets: FieldSets, events: frozenset[str]) -> Schema:
     """Built once per name and field set (a codec registered again under the name brings its own)."""
     return Schema(
         provider=provider,
@@ -87,7 +87,7 @@ def _schema(provider: str, codec_name: str, field_sets: FieldSets, events: froze
         kinds=field_sets.kinds,
         tags=field_sets.tags,
         unions=field_sets.unions,
-        extensions=extension_fields(codec_name, field_sets.kinds),
+        extensions=extension_fields(() if codec.edge is None else codec.edge.extensions, field_sets.kinds),
         events_outside_sdk=events,
     )
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from chatcodec import detect
 from chatcodec._narrow import as_dict
 from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
+from chatcodec.registry import get_edge
 from chatcodec.strict import Schema, payload_problems, schema_for, shown, unknown_fields
 from chatcodec.strict_rules import request_problems, structure_for, target_problems
 
@@ -26,14 +27,6 @@ __all__ = [
     "checked_events",
     "wrong_entry_point",
 ]
-
-_RESPONSE_NAMES = {
-    "openai-chat": "an OpenAI Chat Completions response",
-    "anthropic": "an Anthropic response",
-    "openai-responses": "an OpenAI Responses response",
-    "gemini": "a Gemini response",
-    "bedrock-converse": "a Bedrock Converse response",
-}
 
 
 def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
@@ -81,9 +74,10 @@ def wrong_entry_point(data: object) -> ValidationError | None:
     if fields is None:
         return None
     provider = detect.detect(fields)
-    if provider not in _RESPONSE_NAMES or not _is_response(fields):
+    if provider is None or provider == detect.CANONICAL or not _is_response(fields):
         return None
-    message = f"this is {_RESPONSE_NAMES[provider]}: use `append_response({provider!r}, ...)`".replace("'", '"')
+    name = get_edge(provider).response_name  # detection knows a provider by its edge
+    message = f"this is {name}: use `append_response({provider!r}, ...)`".replace("'", '"')
     return rule_error("Message", (), "wrong_entry_point", message, data)
 
 

@@ -38,6 +38,7 @@ from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.capabilities import Capabilities
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
+from chatcodec.providers.kit.edge import Edge
 from chatcodec.providers.structure import Structure
 from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
@@ -202,6 +203,13 @@ class StructureTable(Protocol):
     STRUCTURE: Structure
 
 
+class EdgeTable(Protocol):
+    """``edge.py``: what the provider says on HTTP (routes, upstream URL and headers, stream
+    framing, error shapes; :mod:`chatcodec.providers.kit.edge`)."""
+
+    EDGE: Edge
+
+
 class ProviderCodec:
     """A wire format's codec, assembled from its folder's role modules."""
 
@@ -214,6 +222,7 @@ class ProviderCodec:
         "_requests",
         "_responses",
         "capabilities",
+        "edge",
         "finish_reasons",
         "messages",
         "name",
@@ -249,6 +258,7 @@ class ProviderCodec:
         structure: StructureTable | None = None,
         one_pass: ModuleType | None = None,
         dialect: DialectDecoders | None = None,
+        edge: EdgeTable | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` maps each public option name to
@@ -289,6 +299,10 @@ class ProviderCodec:
         ``decode_request`` and/or ``encode_request``), for :mod:`chatcodec.one_pass`;
         None where the provider has none."""
         self._dialect = dialect or DialectDecoders()
+        self.edge: Edge | None = None if edge is None else edge.EDGE
+        """What the provider says on HTTP (its ``edge.py``), read through
+        :func:`~chatcodec.registry.get_edge`; None for a codec without one, which the
+        server, stream framing and error shapes refuse."""
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"

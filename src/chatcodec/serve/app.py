@@ -6,7 +6,8 @@ goes away mid-stream, Starlette cancels the response task, and leaving the ``htt
 stream closes the upstream connection, which is how an HTTP upstream learns to stop.
 Errors reach the caller in its own API's shape with the upstream's status
 (:mod:`chatcodec.error_shapes`); a stream that breaks after its headers were sent ends
-with an error event instead.
+with an error event instead. What each API says on HTTP (paths, URLs, headers, framing,
+error shapes) is read from its edge (``providers/<name>/edge.py``), never assumed here.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from chatcodec.api import convert_response, decode_request, encode_request
 from chatcodec.error_shapes import error_body, read_error
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss
+from chatcodec.registry import get_edge
 from chatcodec.request import ChatRequest
 from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
-from chatcodec.serve.fronts import PATHS, Call, FrontError, caller_key, read_call
+from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
 from chatcodec.serve.request_log import RequestRecord, losses_header
-from chatcodec.serve.upstream import UpstreamCall, upstream_call
+from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
 from chatcodec.stream_convert import StreamConverter
 from chatcodec.warm import warm_up
 
@@ -53,8 +55,8 @@ def create_app(config: ServeConfig, *, client: httpx.AsyncClient | None = None) 
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
     and closed with the app by default)."""
     proxy = Proxy(config, client)
-    routes = [Route(path, proxy.handle, methods=["POST"]) for path in PATHS[config.api]]
-    return Starlette(routes=routes, lifespan=proxy.lifespan)
+    paths = [Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)]
+    return Starlette(routes=paths, lifespan=proxy.lifespan)
 
 
 def request_decoder(config: ServeConfig) -> Callable[[dict[str, Any]], ChatRequest]:
@@ -113,7 +115,9 @@ class Proxy:
         record.upstream_model = model
         headers = {name.lower(): value for name, value in request.headers.items()}
         key = upstream_key(
-            self.config.upstream, caller_key(self.config.api, headers, request.query_params), self.config.api_key_env
+            upstream_side(self.config.upstream),
+            caller_key(self.config.api, headers, request.query_params),
+            self.config.api_key_env,
         )
         outgoing = upstream_call(
             self.config.upstream,
@@ -189,9 +193,8 @@ class Proxy:
             payload = _json_or_text(await upstream_response.aread())
             await upstream_response.aclose()
             raise self._upstream_refusal(upstream_response, payload)
-        options = {"include_usage": call.include_usage} if self.config.api == "openai-chat" else None
         converter = StreamConverter(
-            self.config.upstream, self.config.api, options=options, on_loss="ignore", target_framing=call.framing
+            self.config.upstream, self.config.api, options=call.options, on_loss="ignore", target_framing=call.framing
         )
         record.status = 200
         headers = {**losses_header(record.losses), "cache-control": "no-cache"}
@@ -209,9 +212,9 @@ class Proxy:
             raise RefusalError(502, f"the {self.config.upstream} upstream cannot be reached: {error!r}") from None
 
     def _upstream_refusal(self, response: httpx.Response, payload: object) -> RefusalError:
-        error = read_error(
-            self.config.upstream, payload, response.status_code, response.headers.get("x-amzn-errortype")
-        )
+        header = get_edge(self.config.upstream).errors.type_header
+        error_type = None if header is None else response.headers.get(header)
+        error = read_error(self.config.upstream, payload, response.status_code, error_type)
         return RefusalError(response.status_code, error.message)
 
 

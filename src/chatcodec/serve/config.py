@@ -6,11 +6,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-FRONTS = ("openai-chat", "anthropic", "openai-responses", "gemini")
-"""The APIs the server can offer its callers."""
+from chatcodec.errors import ProviderLookupError
+from chatcodec.registry import get_edge, registered_providers
 
-UPSTREAMS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
-"""The APIs the server can call."""
+
+def fronts() -> tuple[str, ...]:
+    """The APIs the server can offer its callers: the registered providers whose edge has a front."""
+    return tuple(name for name in registered_providers() if _side(name, "front"))
+
+
+def upstreams() -> tuple[str, ...]:
+    """The APIs the server can call: the registered providers whose edge has an upstream side."""
+    return tuple(name for name in registered_providers() if _side(name, "upstream"))
+
+
+def _side(name: str, side: str) -> bool:
+    try:
+        edge = get_edge(name)
+    except ProviderLookupError:  # a codec without an edge: nothing to serve or call
+        return False
+    return getattr(edge, side) is not None
 
 
 @dataclass(frozen=True)
@@ -18,9 +33,9 @@ class ServeConfig:
     """What ``chatcodec serve`` was asked to do."""
 
     api: str
-    """The API offered to callers (one of :data:`FRONTS`)."""
+    """The API offered to callers (one of :func:`fronts`)."""
     upstream: str
-    """The API called (one of :data:`UPSTREAMS`)."""
+    """The API called (one of :func:`upstreams`)."""
     upstream_url: str
     """The upstream's base URL, as its official SDK takes ``base_url``: OpenAI's includes
     ``/v1`` (``https://api.openai.com/v1``), Anthropic's and Gemini's do not
@@ -38,10 +53,11 @@ class ServeConfig:
     """Seconds to wait for the upstream between two reads."""
 
     def __post_init__(self) -> None:
-        if self.api not in FRONTS:
-            raise ValueError(f"--api must be one of {', '.join(FRONTS)}, not {self.api!r}")
-        if self.upstream not in UPSTREAMS:
-            raise ValueError(f"--upstream must be one of {', '.join(UPSTREAMS)}, not {self.upstream!r}")
+        offered, called = fronts(), upstreams()
+        if self.api not in offered:
+            raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
+        if self.upstream not in called:
+            raise ValueError(f"--upstream must be one of {', '.join(called)}, not {self.upstream!r}")
         if not self.upstream_url.startswith(("http://", "https://")):
             raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
 

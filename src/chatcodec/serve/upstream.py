@@ -1,19 +1,12 @@
-"""The upstream call: its URL, body and headers, per upstream API.
+"""The upstream call: its URL, body and headers, from the upstream's edge.
 
-URLs are built the way each official SDK builds them from its ``base_url``:
-
-======================  ==================================================================
-``openai-chat``         ``{base}/chat/completions`` (the base includes ``/v1``)
-``openai-responses``    ``{base}/responses``
-``anthropic``           ``{base}/v1/messages``
-``gemini``              ``{base}/v1beta/models/{model}:generateContent``, or
-                        ``:streamGenerateContent?alt=sse`` for a stream
-``bedrock-converse``    ``{base}/model/{modelId}/converse``, or ``/converse-stream``
-======================  ==================================================================
-
-Gemini and Bedrock take the model in the URL, so it is taken out of the body. An OpenAI
-Chat stream asks for ``stream_options.include_usage``, so usage reaches every caller
-that wants it (the caller's own wish is applied on the way back).
+URLs are built the way each official SDK builds them from its ``base_url``
+(``Upstream.url`` in ``providers/<name>/edge.py``): OpenAI's ``{base}/chat/completions``
+(the base includes ``/v1``), Anthropic's ``{base}/v1/messages``, Gemini's
+``{base}/v1beta/models/{model}:generateContent``, Bedrock's ``{base}/model/{modelId}/converse``.
+An API that takes the model and the stream flag in the URL has them taken out of the
+body (``Upstream.body``); an OpenAI Chat stream asks for ``stream_options.include_usage``,
+so usage reaches every caller that wants it (the caller's own wish is applied on the way back).
 """
 
 from __future__ import annotations
@@ -22,9 +15,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
-from chatcodec.serve.auth import auth_headers, sigv4_headers
+from chatcodec.providers.kit.edge import Upstream
+from chatcodec.registry import get_edge
 
 
 @dataclass(frozen=True)
@@ -34,6 +27,14 @@ class UpstreamCall:
     url: str
     body: bytes
     headers: dict[str, str]
+
+
+def upstream_side(api: str) -> Upstream:
+    """The client side of ``api`` (refused when its edge has none)."""
+    found = get_edge(api).upstream
+    if found is None:
+        raise ValueError(f"{api} cannot be called upstream: its edge has no upstream")
+    return found
 
 
 def upstream_call(
@@ -47,36 +48,10 @@ def upstream_call(
     caller_headers: Mapping[str, str],
 ) -> UpstreamCall:
     """The request for ``body`` (already in the upstream's format)."""
-    body = dict(body)
-    base = base_url.rstrip("/")
-    if upstream in ("gemini", "bedrock-converse"):
-        body.pop("model", None)
-        body.pop("modelId", None)
-        body.pop("stream", None)
-    elif stream:
-        body["stream"] = True
-    if upstream == "openai-chat" and stream:
-        body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
-    url = _url(upstream, base, model or "", stream)
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-    headers = {"content-type": "application/json", **auth_headers(upstream, key, caller_headers)}
-    if upstream == "bedrock-converse" and "authorization" not in headers:
-        headers = sigv4_headers(url, data, headers)
+    side = upstream_side(upstream)
+    url = side.url(base_url.rstrip("/"), model or "", stream)
+    data = json.dumps(side.body(dict(body), stream), ensure_ascii=False, separators=(",", ":")).encode()
+    headers = {"content-type": "application/json", **side.headers(key, caller_headers)}
+    if side.sign is not None and "authorization" not in headers:
+        headers = side.sign(url, data, headers)
     return UpstreamCall(url, data, headers)
-
-
-def _url(upstream: str, base: str, model: str, stream: bool) -> str:
-    match upstream:
-        case "openai-chat":
-            return f"{base}/chat/completions"
-        case "openai-responses":
-            return f"{base}/responses"
-        case "anthropic":
-            return f"{base}/v1/messages"
-        case "gemini":
-            name = model.removeprefix("models/")
-            return f"{base}/v1beta/models/{quote(name, safe='')}:" + (
-                "streamGenerateContent?alt=sse" if stream else "generateContent"
-            )
-        case _:
-            return f"{base}/model/{quote(model, safe='')}/" + ("converse-stream" if stream else "converse")

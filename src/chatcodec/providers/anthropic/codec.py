@@ -7,6 +7,7 @@ from functools import partial
 
 from chatcodec.providers.anthropic import (
     capabilities,
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -27,6 +28,7 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     legacy_requests=request,
     legacy_responses=response,
     finish_reasons=finish_reason,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from chatcodec.providers.gemini import (
     capabilities,
+    edge,
     finish_reason,
     messages,
     parts,
@@ -46,6 +47,7 @@ def _stream_encoder(context: EncodeContext) -> StreamEncoder:
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     requests=request,
     responses=response,
     finish_reasons=finish_reason,

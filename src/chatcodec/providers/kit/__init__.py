@@ -13,6 +13,9 @@
                     signatures, usage, thinking config, stop reasons, unsigned thinking
 ``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
                     function of a provider takes (issue 20, item 2)
+``edge``            :class:`Edge`, what a provider says on HTTP (each folder's ``edge.py``):
+                    routes, upstream URL and headers, stream framing, error shapes,
+                    detection marks, strict extension rows (import it from its module)
 ``errors``          JSON paths and the error for a canonical event a wire let through
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule

@@ -6,6 +6,7 @@ from __future__ import annotations
 from chatcodec.providers.openai_chat import (
     assistant,
     capabilities,
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -26,6 +27,7 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     legacy_requests=request,
     legacy_responses=response,
     finish_reasons=finish_reason,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chatcodec.providers.openai_responses import (
     capabilities,
+    edge,
     finish_reason,
     messages,
     one_pass,
@@ -25,6 +26,7 @@ from chatcodec.providers.provider_codec import ProviderCodec
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
+    edge=edge,
     legacy_requests=request,
     legacy_responses=response,
     finish_reasons=finish_reason,

@@ -1,0 +1,135 @@
+"""What the Anthropic Messages API says on HTTP: ``POST /v1/messages``.
+
+- Routes: the Anthropic SDK posts to ``{base_url}/v1/messages`` (its ``base_url`` has no
+  ``/v1``).
+- Auth: ``x-api-key`` (a caller may send ``Authorization: Bearer`` instead), the key from
+  ``ANTHROPIC_API_KEY``; every request carries ``anthropic-version``
+  (https://docs.anthropic.com/en/api/versioning): a caller's own, and its
+  ``anthropic-beta``, are passed on.
+- Stream: SSE with ``event: <type>`` before each ``data:``
+  (https://docs.anthropic.com/en/api/messages-streaming).
+- Errors: ``{"type": "error", "error": {"type", "message"}}``, in a stream the same object
+  as an ``error`` event (https://docs.anthropic.com/en/api/errors).
+- Strict reading: the sampling parameters of API version 2023-06-01, which the SDK the
+  field table comes from (targeting 2026-10-21) no longer types, and answer fields newer
+  than the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec.providers.anthropic.markers import PROVIDER
+from chatcodec.providers.kit.edge import (
+    Edge,
+    ErrorShape,
+    Extension,
+    Front,
+    StreamFraming,
+    Upstream,
+    bearer_key,
+    read_nested_error,
+)
+
+DEFAULT_API_VERSION = "2023-06-01"
+"""The ``anthropic-version`` sent when the caller sent none: the version every SDK before
+2.12 and Claude Code send, which still takes the sampling parameters."""
+ERROR_TYPES: Mapping[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+}
+"""The documented error types by status (https://docs.anthropic.com/en/api/errors)."""
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
+    """``x-api-key``, the Anthropic SDK's header, or a bearer token."""
+    return headers.get("x-api-key") or bearer_key(headers, query)
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    return f"{base}/v1/messages"
+
+
+def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
+    headers = {"anthropic-version": caller_headers.get("anthropic-version", DEFAULT_API_VERSION)}
+    if "anthropic-beta" in caller_headers:
+        headers["anthropic-beta"] = caller_headers["anthropic-beta"]
+    if key:
+        headers["x-api-key"] = key
+    return headers
+
+
+_VERSIONS = (
+    "https://platform.claude.com/docs/en/api/versioning ; https://platform.claude.com/docs/en/api/migration-2026-10-21"
+)
+_RECORDED = "recorded, no documentation found: tests/fixtures/"
+
+EXTENSIONS: tuple[Extension, ...] = (
+    # 2026-10-21 removed the sampling parameters (400 "temperature: Extra inputs are not
+    # permitted"); 2023-06-01 keeps them, and Claude Code and every older SDK send that version.
+    *(
+        Extension(PROVIDER, kind, ("temperature", "top_p", "top_k"), _VERSIONS, api_version="2023-06-01")
+        for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+    ),
+    Extension(
+        PROVIDER,
+        "CodeExecutionResultBlock",
+        ("abort_reason",),
+        _RECORDED + "anthropic/response/server_tool_code_execution_result.json",
+    ),
+    Extension(
+        PROVIDER,
+        "RefusalStopDetails",
+        ("recommended_model",),
+        _RECORDED + "anthropic/response/refusal_stop_details.json",
+    ),
+)
+"""API-version fields and answer fields newer than the SDK (strict reading accepts them)."""
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="an Anthropic response",
+    framing=StreamFraming("sse", named_events=True),
+    errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error),
+    front=Front(("/v1/messages",), caller_key=caller_key),
+    upstream=Upstream(upstream_url, "ANTHROPIC_API_KEY", upstream_headers),
+    detection=(
+        "response-type:message",
+        "error-type:error",
+        "key:system",
+        "key:stop_sequences",
+        "key:thinking",
+        "key:anthropic_version",
+        "key:container",
+        "key:mcp_servers",
+        "key:output_config",
+        "tool:input_schema",
+        "tool:server",
+        "block:redacted_thinking",
+        "block:server_tool_use",
+        "block:web_search_tool_result",
+        "block:search_result",
+        "block:thinking",
+        "block:tool_use+input",
+        "block:tool_result",
+        "block:image+source",
+        "block:image+source+media_type",
+        "block:document+source",
+        "block:document+source+media_type",
+    ),
+    extensions=EXTENSIONS,
+)
+"""The Anthropic Messages edge."""

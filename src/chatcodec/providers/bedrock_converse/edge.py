@@ -1,0 +1,136 @@
+"""What Bedrock Converse says on HTTP: ``POST /model/{modelId}/converse``.
+
+- Routes: ``{endpoint}/model/{modelId}/converse``, or ``/converse-stream`` for a stream;
+  the model is in the path, not the body
+  (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
+  chatcodec does not offer this API to callers (no front).
+- Auth: a bearer API key from ``AWS_BEARER_TOKEN_BEDROCK`` (as boto3 reads it since
+  2025), or, with none, a request signed with SigV4 from botocore's credential chain when
+  botocore is installed (https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html).
+- Stream: AWS event-stream binary messages (:mod:`chatcodec.event_stream`); boto3 hands
+  the same events over as dicts, and their text form is JSON Lines.
+- Errors: a ``{"message"}`` body with the type in the ``x-amzn-ErrorType`` header; in a
+  stream an exception event named after the type in lower camel case
+  (``{"throttlingException": {"message"}}``;
+  https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors).
+- Strict reading: the event stream's padding member on every event, usage beyond botocore.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from chatcodec._narrow import as_dict
+from chatcodec.providers.bedrock_converse.markers import PROVIDER
+from chatcodec.providers.kit.edge import (
+    Edge,
+    ErrorShape,
+    Extension,
+    StreamFraming,
+    Upstream,
+    bearer_headers,
+    model_in_path,
+    read_nested_error,
+)
+
+ERROR_TYPES: Mapping[int, str] = {
+    400: "ValidationException",
+    403: "AccessDeniedException",
+    404: "ResourceNotFoundException",
+    408: "ModelTimeoutException",
+    424: "ModelErrorException",
+    429: "ThrottlingException",
+    500: "InternalServerException",
+    503: "ServiceUnavailableException",
+}
+"""The Bedrock Runtime exceptions by HTTP status."""
+_REGION = re.compile(r"bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com")
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"message": message}
+
+
+def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {kind[:1].lower() + kind[1:]: {"message": message}}
+
+
+def read_error(body: object) -> tuple[str, str | None]:
+    """A stream's ``{"throttlingException": {"message"}}`` (the type is the member's
+    name), else the ``{"message"}`` body (its type is in the header)."""
+    fields = as_dict(body)
+    if fields is not None and len(fields) == 1 and next(iter(fields)).endswith("Exception"):
+        ((name, inner),) = fields.items()
+        message = (as_dict(inner) or {}).get("message")
+        return (message if isinstance(message, str) else ""), name
+    return read_nested_error(body)
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    return f"{base}/model/{quote(model, safe='')}/" + ("converse-stream" if stream else "converse")
+
+
+def sigv4_headers(url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, str]:
+    """``headers`` plus a SigV4 signature for Bedrock, from botocore's credential chain
+    (environment, profile, instance role); unchanged when botocore or credentials are missing."""
+    try:  # botocore has no type information: reached through import_module, as Any
+        auth = importlib.import_module("botocore.auth")
+        requests = importlib.import_module("botocore.awsrequest")
+        sessions = importlib.import_module("botocore.session")
+    except ImportError:
+        return dict(headers)
+    credentials = sessions.Session().get_credentials()
+    if credentials is None:
+        return dict(headers)
+    match = _REGION.search(url)
+    region = match.group(1) if match else os.environ.get("AWS_REGION", "us-east-1")
+    request = requests.AWSRequest(method="POST", url=url, data=body, headers=dict(headers))
+    auth.SigV4Auth(credentials, "bedrock", region).add_auth(request)
+    return {str(name): str(value) for name, value in request.headers.items()}
+
+
+_EVENT_STREAM = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html"
+_RECORDED = "recorded, no documentation found: tests/fixtures/"
+
+EXTENSIONS: tuple[Extension, ...] = (
+    Extension(PROVIDER, "*", ("p",), _EVENT_STREAM),
+    Extension(
+        PROVIDER,
+        "TokenUsage",
+        ("serverToolUsage", "cacheReadInputTokenCount", "cacheWriteInputTokenCount"),
+        _RECORDED + "bedrock-converse/response/cache_read_usage_cache_details.json",
+    ),
+)
+"""The event stream's padding member on every event; usage beyond botocore (strict reading accepts them)."""
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="a Bedrock Converse response",
+    framing=StreamFraming("event-stream"),
+    errors=ErrorShape(
+        ERROR_TYPES,
+        "InternalServerException",
+        write_error,
+        read_error,
+        write_event=write_error_event,
+        type_header="x-amzn-ErrorType",
+    ),
+    upstream=Upstream(upstream_url, "AWS_BEARER_TOKEN_BEDROCK", bearer_headers, model_in_path, sigv4_headers),
+    detection=(
+        "key:system",
+        "key:modelId",
+        "key:inferenceConfig",
+        "key:additionalModelRequestFields",
+        "key:stopReason",
+        "key:toolConfig",
+        "output:object",
+        "part:untyped",
+    ),
+    extensions=EXTENSIONS,
+)
+"""The Bedrock Converse edge."""

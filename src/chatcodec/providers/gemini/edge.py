@@ -1,0 +1,132 @@
+"""What the Gemini API says on HTTP: ``POST /v1beta/models/{model}:generateContent``.
+
+- Routes: google-genai posts to ``{base_url}/v1beta/models/{model}:generateContent`` or
+  ``:streamGenerateContent`` (``?alt=sse``: an SSE stream, else one JSON array whose items
+  arrive over time); the model and the stream flag are in the path, not the body
+  (https://ai.google.dev/api/generate-content). ``/v1/models/...`` is answered too.
+- Auth: ``x-goog-api-key`` (or ``?key=``), the key from ``GEMINI_API_KEY``.
+- Stream: SSE ``data:`` lines ended by CRLF (``alt=sse``, as Google's server writes them).
+- Errors: ``{"error": {"code", "message", "status"}}`` with Google's canonical status
+  names (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes); in a stream
+  the same body as one more chunk; ``streamGenerateContent`` without ``alt=sse`` answers
+  an error as a one-item array.
+- Strict reading: Vertex AI's additions and proto3 JSON's second spelling of every field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from chatcodec.providers.gemini.markers import PROVIDER
+from chatcodec.providers.kit.edge import (
+    Call,
+    Edge,
+    ErrorShape,
+    Extension,
+    Framing,
+    Front,
+    RouteError,
+    StreamFraming,
+    Upstream,
+    bearer_key,
+    model_in_path,
+    read_first_item,
+    read_nested_error,
+)
+
+METHODS = {"generateContent": False, "streamGenerateContent": True}
+"""The path's method -> whether it streams."""
+ERROR_TYPES: Mapping[int, str] = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    409: "ABORTED",
+    429: "RESOURCE_EXHAUSTED",
+    499: "CANCELLED",
+    500: "INTERNAL",
+    501: "UNIMPLEMENTED",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+"""Google's canonical status names by HTTP status."""
+
+
+def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """The model and the method are the path's ``{model}:{method}``; the body gets the
+    model, as the codec reads it."""
+    model, _, method = (target or "").rpartition(":")
+    if method not in METHODS or not model:
+        raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
+    framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
+    return Call({**payload, "model": model}, model, METHODS[method], framing)
+
+
+def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
+    """google-genai's ``x-goog-api-key`` header, a ``?key=`` query, or a bearer token."""
+    return headers.get("x-goog-api-key") or query.get("key") or bearer_key(headers, query)
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    name = quote(model.removeprefix("models/"), safe="")
+    return f"{base}/v1beta/models/{name}:" + ("streamGenerateContent?alt=sse" if stream else "generateContent")
+
+
+def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
+    return {"x-goog-api-key": key} if key else {}
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"error": {"code": status, "message": message, "status": kind}}
+
+
+_VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.locations.endpoints/generateContent"
+_VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
+_REST = "https://ai.google.dev/api/generate-content#request-body"
+_PROTO_JSON = "https://protobuf.dev/programming-guides/json/#json-options"
+_RECORDED = "recorded, no documentation found: tests/fixtures/"
+
+EXTENSIONS: tuple[Extension, ...] = (
+    Extension(PROVIDER, "GenerateContentRequest", ("labels", "model"), _VERTEX_LABELS),
+    Extension(
+        PROVIDER,
+        "GenerateContentRequest",
+        ("system_instruction", "tool_config", "safety_settings", "generation_config", "cached_content"),
+        _PROTO_JSON,
+    ),
+    Extension(PROVIDER, "GenerateContentRequest", ("model",), _REST),
+    Extension(PROVIDER, "GenerateContentResponse", ("error",), _VERTEX),
+    Extension(
+        PROVIDER,
+        "GenerateContentResponseUsageMetadata",
+        ("serviceTier",),
+        _RECORDED + "gemini/response/function_call_thought_signature.json",
+    ),
+)
+"""Vertex AI's additions and proto3 JSON's two spellings (strict reading accepts them)."""
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="a Gemini response",
+    framing=StreamFraming("sse", line_end="\r\n"),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error)),
+    front=Front(("/v1beta/models/{target}", "/v1/models/{target}"), read_call, caller_key),
+    upstream=Upstream(upstream_url, "GEMINI_API_KEY", upstream_headers, model_in_path),
+    detection=(
+        "key:contents",
+        "key:systemInstruction",
+        "key:system_instruction",
+        "key:generationConfig",
+        "key:generation_config",
+        "key:candidates",
+        "key:usageMetadata",
+        "key:safetySettings",
+        "key:toolConfig",
+        "tool:functionDeclarations",
+        "message:model-or-parts",
+    ),
+    extensions=EXTENSIONS,
+)
+"""The Gemini API edge."""

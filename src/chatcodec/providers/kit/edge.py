@@ -1,0 +1,342 @@
+"""What a provider says on HTTP, as one record per provider: its folder's ``edge.py``.
+
+A codec converts bodies; a server or a proxy also needs the facts around a body: the
+paths an API answers and where a request path carries the model and the stream flag,
+how to build the upstream URL, which header carries the key and the API version, how a
+stream is framed, and what an error looks like, plain and inside a stream. Those facts
+differ per provider and belong beside it, as rust-genai's ``Adapter`` trait holds
+``default_auth``, ``default_endpoint`` and ``get_service_url`` per adapter and the
+Vercel AI SDK keeps ``anthropic-error.ts`` in the Anthropic package. Each provider folder
+writes ``EDGE = Edge(...)`` in its ``edge.py``; its ``codec.py`` passes the module as the
+codec's ``edge=`` role, and the core (stream framing, error shapes, detection, strict
+mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the codec's
+``edge``. No core module carries a provider's HTTP facts, and a codec without an edge is
+refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
+provider's (issue 29).
+
+``edge.py`` files import nothing heavier than this module: detection reads every edge
+on the one-pass path, which loads no canonical model (first use).
+
+Framing, the one word the framing readers and writers share (:mod:`chatcodec.stream_framing`):
+
+==================  ===============================================================
+``sse``             Server-Sent Events: ``data:`` lines (``event:`` names when the
+                    edge says so), maybe a sentinel (OpenAI's ``[DONE]``) at the end
+``json-array``      one JSON array whose items arrive over time (Gemini without ``alt=sse``)
+``event-stream``    AWS event-stream binary messages (Bedrock)
+``jsonl``           JSON Lines: one event object per line (Ollama's ``/api/chat``)
+==================  ===============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from chatcodec._narrow import as_dict, as_list
+
+__all__ = [
+    "OPENAI_ERROR_TYPES",
+    "OPENAI_PASSED_THROUGH",
+    "Call",
+    "CallReader",
+    "Edge",
+    "ErrorShape",
+    "Extension",
+    "Framing",
+    "Front",
+    "RouteError",
+    "StreamFraming",
+    "Upstream",
+    "bearer_headers",
+    "bearer_key",
+    "body_call",
+    "model_in_path",
+    "openai_headers",
+    "read_first_item",
+    "read_nested_error",
+    "stream_flag_in_body",
+    "write_openai_error",
+]
+
+Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
+"""A stream's framing: SSE, a JSON array, AWS event-stream, or JSON Lines."""
+
+
+# --- stream framing ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StreamFraming:
+    """How the provider's server frames a stream of wire events."""
+
+    framing: Framing = "sse"
+    """What the provider's own server sends (Gemini's with ``alt=sse``)."""
+    named_events: bool = False
+    """SSE only: each event is preceded by ``event: <its "type">``."""
+    done: str | None = None
+    """SSE only: the data of a last event that ends the stream (OpenAI's ``[DONE]``)."""
+    line_end: str = "\n"
+    """SSE only: the line end the server writes (Gemini's ``alt=sse`` uses CRLF)."""
+
+    @property
+    def text(self) -> Literal["sse", "jsonl"]:
+        """The text form of the stream (``to_sse``): SSE, or JSON Lines for a server that
+        does not speak SSE (Bedrock's binary event-stream, Ollama's JSON Lines)."""
+        return "sse" if self.framing == "sse" else "jsonl"
+
+
+# --- errors --------------------------------------------------------------------------------
+
+ErrorWriter: TypeAlias = Callable[[str, int, str], dict[str, Any]]
+"""``(message, HTTP status, the provider's error type for it)`` -> an error body or event."""
+ErrorReader: TypeAlias = Callable[[object], tuple[str, str | None]]
+"""An error body (parsed JSON, or the text when it is not JSON) -> its message (``""``
+when it has none) and the error type it names (None when it names none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorShape:
+    """The provider's errors: its documented types by HTTP status, and its body and stream
+    event, written and read. The HTTP status is the one vocabulary every provider shares,
+    so a type is translated through it (Anthropic's ``overloaded_error`` is a 529, which
+    an OpenAI client gets as ``server_error``)."""
+
+    types: Mapping[int, str]
+    """HTTP status -> the provider's error type, from its documented error list (every
+    type here must read back to its status through :func:`chatcodec.error_statuses.error_status`)."""
+    server_error: str
+    """The type of a 5xx (or a status that is no error) the table does not list."""
+    write: ErrorWriter
+    """The plain (non-streamed) error body."""
+    read: ErrorReader
+    """The message and type of an error body the provider answered with."""
+    write_event: ErrorWriter | None = None
+    """The error inside a stream; None when the provider sends its error body as one more event."""
+    type_header: str | None = None
+    """The response header naming the error type, for a body that does not (Bedrock's
+    ``x-amzn-ErrorType``)."""
+
+    def type_for(self, status: int) -> str:
+        """The provider's error type for an HTTP status (its server error for an unknown one)."""
+        if status in self.types:
+            return self.types[status]
+        if status >= 500 or status < 400:
+            return self.server_error
+        return self.types.get(400, "error")
+
+    def body(self, message: str, status: int) -> dict[str, Any]:
+        """The plain error body for ``message`` with ``status``."""
+        return self.write(message, status, self.type_for(status))
+
+    def event(self, message: str, status: int) -> dict[str, Any]:
+        """The mid-stream error event for ``message`` with ``status``."""
+        writer = self.write_event or self.write
+        return writer(message, status, self.type_for(status))
+
+
+OPENAI_ERROR_TYPES: Mapping[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    422: "unprocessable_entity_error",
+    429: "rate_limit_error",
+}
+"""The error types of both OpenAI APIs (Chat Completions and Responses) by status, as the
+OpenAI SDK names its status errors (https://platform.openai.com/docs/guides/error-codes);
+a 5xx is ``server_error``."""
+
+
+def write_openai_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    """``{"error": {"message", "type", "param", "code"}}``, the body the OpenAI SDK reads."""
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+def read_nested_error(body: object) -> tuple[str, str | None]:
+    """The ``{"error": {"message", "type" | "status" | "code"}}`` shape OpenAI, Anthropic
+    (inside its ``{"type": "error"}``) and Gemini share, a top-level ``message`` (or
+    ``Message``) for servers that answer with one, or a text body as the message."""
+    fields = as_dict(body)
+    if fields is None:
+        return (body if isinstance(body, str) else ""), None
+    error = as_dict(fields.get("error"))
+    if error is None:
+        return _text(fields, "message", "Message"), None
+    kind = error.get("type") or error.get("status") or error.get("code")
+    return _text(error, "message"), None if kind is None else str(kind)
+
+
+def read_first_item(read: ErrorReader) -> ErrorReader:
+    """``read`` for a body that may be a JSON array holding the error as its first item
+    (Gemini's ``streamGenerateContent`` without ``alt=sse`` answers ``[{"error": ...}]``)."""
+
+    def reading(body: object) -> tuple[str, str | None]:
+        items = as_list(body)
+        return read(items[0] if items else body)
+
+    return reading
+
+
+def _text(fields: Mapping[str, Any], *keys: str) -> str:
+    for key in keys:
+        if isinstance(fields.get(key), str):
+            return str(fields[key])
+    return ""
+
+
+# --- the caller-facing side (a server offering the API) ------------------------------------
+
+
+class RouteError(ValueError):
+    """A request path the API does not answer (a Gemini path with an unknown method): 404."""
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One caller request, as its API says it: the body and what sits outside it."""
+
+    payload: dict[str, Any]
+    """The request body, with the model put in when the API keeps it in the path."""
+    model: str | None
+    """The model the caller named."""
+    stream: bool
+    """Whether the caller asked for a stream."""
+    framing: Framing
+    """How the caller's stream is to be framed (Gemini without ``alt=sse``: one JSON array)."""
+    options: Mapping[str, Any] | None = None
+    """Stream encoder options the caller chose in its request (OpenAI Chat's
+    ``stream_options.include_usage``), for the stream written back to it."""
+
+
+CallReader: TypeAlias = Callable[[dict[str, Any], str | None, Mapping[str, str]], Call]
+"""``(body, the path's ``{target}``, the query)`` -> the :class:`Call`; raises
+:class:`RouteError` for a path the API does not answer."""
+KeyReader: TypeAlias = Callable[[Mapping[str, str], Mapping[str, str]], str | None]
+"""``(headers, lower-cased names; query)`` -> the API key the caller's SDK sent."""
+
+
+def bearer_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
+    """The token of an ``Authorization: Bearer`` header (the OpenAI SDKs' way)."""
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def body_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """A call whose model and stream flag are in the body (``model``, ``stream: true``),
+    streamed as SSE."""
+    model = payload.get("model")
+    return Call(payload, model if isinstance(model, str) else None, payload.get("stream") is True, "sse")
+
+
+@dataclass(frozen=True, slots=True)
+class Front:
+    """The API as a server offers it to callers."""
+
+    routes: tuple[str, ...]
+    """The ``POST`` paths answered, as the official SDK builds them from its ``base_url``;
+    ``{target}`` stands for the rest of the path (Gemini's ``{model}:{method}``)."""
+    read_call: CallReader = body_call
+    """Where the model, the stream flag and the framing are."""
+    caller_key: KeyReader = bearer_key
+    """Where the caller's SDK sends its key."""
+
+
+# --- the upstream side (a client calling the API) ------------------------------------------
+
+
+def bearer_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
+    """``Authorization: Bearer <key>`` (no header without a key)."""
+    return {"authorization": f"Bearer {key}"} if key else {}
+
+
+OPENAI_PASSED_THROUGH = ("openai-organization", "openai-project")
+"""Caller headers an OpenAI upstream reads too (the OpenAI SDK's ``organization`` and ``project``)."""
+
+
+def openai_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
+    """Both OpenAI APIs' headers: the bearer key, and the caller's organization and project."""
+    passed = {name: caller_headers[name] for name in OPENAI_PASSED_THROUGH if name in caller_headers}
+    return {**bearer_headers(key, caller_headers), **passed}
+
+
+def stream_flag_in_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:
+    """The body with ``stream: true`` for a stream (the model stays in the body)."""
+    return {**body, "stream": True} if stream else body
+
+
+def model_in_path(body: dict[str, Any], stream: bool) -> dict[str, Any]:
+    """The body without ``model``, ``modelId`` and ``stream``: the API takes the model and
+    whether to stream in the URL."""
+    return {key: value for key, value in body.items() if key not in ("model", "modelId", "stream")}
+
+
+@dataclass(frozen=True, slots=True)
+class Upstream:
+    """The API as a client calls it."""
+
+    url: Callable[[str, str, bool], str]
+    """``(base URL without a trailing /, model, stream)`` -> the request URL, built the way
+    the official SDK builds it from its ``base_url``."""
+    key_env: str
+    """The environment variable the official SDK reads the key from."""
+    headers: Callable[[str | None, Mapping[str, str]], dict[str, str]] = bearer_headers
+    """``(key, the caller's headers, lower-cased)`` -> the auth and API-version headers
+    (a caller's version or beta header passed on when it speaks the same API)."""
+    body: Callable[[dict[str, Any], bool], dict[str, Any]] = stream_flag_in_body
+    """``(body, stream)`` -> the body as sent (the stream flag in, or the model out)."""
+    sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
+    """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
+    (Bedrock's SigV4); None when the API has no signing."""
+
+
+# --- strict reading ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """Fields a server documents beyond the official SDK types, which strict reading
+    accepts (:mod:`chatcodec.strict_extensions`)."""
+
+    provider: str
+    """The provider whose kind it is (the edge's own name)."""
+    kind: str
+    """A kind name of the provider's ``known_fields.json``, or an ``fnmatch`` pattern
+    (``*`` for every kind, ``Response*DeltaEvent``)."""
+    fields: tuple[str, ...]
+    source: str
+    """Where the addition is documented (``recorded, ...`` for one seen in a fixture only)."""
+    api_version: str = ""
+    """The API version whose fields these are, when the generated table's SDK targets a
+    later one that removed them (``""``: an addition, not a version difference)."""
+
+
+# --- the record ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Everything a provider says on HTTP around its bodies (see the module docstring)."""
+
+    provider: str
+    """The registry name (the folder's ``PROVIDER``)."""
+    response_name: str
+    """How a message names one of its response bodies (``"an Anthropic response"``)."""
+    framing: StreamFraming
+    errors: ErrorShape
+    front: Front | None = None
+    """None: ``chatcodec serve`` cannot offer this API to callers."""
+    upstream: Upstream | None = None
+    """None: ``chatcodec serve`` cannot call this API."""
+    detection: tuple[str, ...] = ()
+    """The marks of :mod:`chatcodec.detect` a body in this format can hold (``"key:system"``,
+    ``"role:tool"``, ``"block:tool_use+input"``: the list is in that module's docstring); a
+    mark no format holds is not looked for, and a body holding a mark this format does not
+    hold is not in this format. Empty: detection does not know the format (its bodies
+    pass unchecked)."""
+    extensions: tuple[Extension, ...] = ()
+    """Fields compatible servers document beyond the SDK types, for strict reading."""

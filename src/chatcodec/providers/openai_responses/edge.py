@@ -1,0 +1,85 @@
+"""What the OpenAI Responses API says on HTTP: ``POST /v1/responses``.
+
+- Routes: the OpenAI SDK posts to ``{base_url}/responses`` with a ``base_url`` ending in
+  ``/v1``; a server answers it with and without ``/v1``.
+- Auth: ``Authorization: Bearer``, the key from ``OPENAI_API_KEY``; a caller's
+  ``OpenAI-Organization`` and ``OpenAI-Project`` headers are passed on.
+- Stream: SSE with ``event: <type>`` before each ``data:``
+  (https://platform.openai.com/docs/api-reference/responses-streaming).
+- Errors: the OpenAI body ``{"error": {"message", "type", "param", "code"}}``; inside a
+  stream an ``error`` event ``{"type": "error", "code", "message", "param",
+  "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error).
+- Strict reading: response fields the API reference lists beyond the SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatcodec.providers.kit.edge import (
+    OPENAI_ERROR_TYPES,
+    Edge,
+    ErrorShape,
+    Extension,
+    Front,
+    StreamFraming,
+    Upstream,
+    openai_headers,
+    read_nested_error,
+    write_openai_error,
+)
+from chatcodec.providers.openai_responses.markers import PROVIDER
+
+
+def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"type": "error", "code": kind, "message": message, "param": None, "sequence_number": 0}
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    return f"{base}/responses"
+
+
+_RESPONSE_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
+_OBFUSCATION = "https://platform.openai.com/docs/api-reference/responses-streaming"
+_RECORDED = "recorded, no documentation found: tests/fixtures/"
+
+EXTENSIONS: tuple[Extension, ...] = (
+    Extension(
+        PROVIDER,
+        "Response",
+        ("store", "billing", "presence_penalty", "frequency_penalty", "content_filters"),
+        _RESPONSE_OBJECT,
+    ),
+    Extension(PROVIDER, "Response*DeltaEvent", ("obfuscation",), _OBFUSCATION),
+    Extension(
+        PROVIDER,
+        "WebSearchTool",
+        ("return_token_budget", "search_content_types"),
+        _RECORDED + "openai-responses/response/web_search_call_url_citation.json",
+    ),
+)
+"""The response object as the API reference lists it, beyond the SDK (strict reading accepts them)."""
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="an OpenAI Responses response",
+    framing=StreamFraming("sse", named_events=True),
+    errors=ErrorShape(
+        OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
+    ),
+    front=Front(("/v1/responses", "/responses")),
+    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers),
+    detection=(
+        "key:input",
+        "key:instructions",
+        "key:max_output_tokens",
+        "key:previous_response_id",
+        "key:include",
+        "key:user",
+        "key:top_logprobs",
+        "tool:parameters",
+        "output:list",
+    ),
+    extensions=EXTENSIONS,
+)
+"""The OpenAI Responses edge."""

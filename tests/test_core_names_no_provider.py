@@ -1,0 +1,140 @@
+"""The edge law (issue 29, item 3): no module outside a provider folder names a provider.
+
+What a provider says lives in its folder, ``providers/<name>/``: its wire, its rules, and
+its edge (``edge.py``: routes, upstream URL and headers, stream framing, error shapes,
+detection marks, strict extension rows). The rest of chatcodec reaches a provider through
+the registry (``get_codec(name)``, ``get_edge(name)``), so a provider without those facts
+is refused rather than given another's, and a new provider is its folder and one registry
+line.
+
+Read with ``ast`` from the source: a module *names* a provider when a string in its code
+holds a registry name as a word (``"anthropic"``, ``"openai-chat"``), or a provider folder
+(``chatcodec.providers.anthropic``), or an import reaches into a provider folder.
+Docstrings (module, class, function and attribute docstrings) and comments may name
+providers: they say where a rule comes from.
+
+The allowance, each entry with its reason; an entry that no longer matches fails too, so
+the list only shrinks:
+
+- ``registry.py``, the ``_BUILT_IN`` and ``_ONE_PASS`` tables: the one line each built-in
+  provider adds outside its folder.
+- ``dialect_base.py``, ``dialect_state.py``, ``messages.py``: a dialect (Verifiers,
+  LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
+  reader names the codec that reads them.
+- ``providers/kit/claude.py``, ``providers/service_tiers.py``: rules shared by two
+  providers (Claude's thinking signatures on Anthropic and Bedrock; OpenAI's and Bedrock's
+  service tiers), until capabilities (issue 29, item 4) and a canonical ``service_tier``
+  (item 5) replace them.
+- ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import chatcodec
+from chatcodec.registry import PROVIDER_NAMES
+
+SOURCE = Path(chatcodec.__file__).parent
+"""The package under test (the worktree's ``src/chatcodec`` when ``src`` comes first on the path)."""
+
+FOLDERS = tuple(sorted(path.name for path in (SOURCE / "providers").iterdir() if (path / "codec.py").exists()))
+"""The provider folders (``openai_chat``, ...): every folder with a ``codec.py``."""
+
+ALLOWED_MODULES: dict[str, str] = {
+    "dialect_base.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "dialect_state.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
+    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (capabilities, item 4)",
+    "providers/service_tiers.py": "the tiers two providers share (a canonical service_tier, item 5)",
+    "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
+}
+"""Modules that may name providers anywhere in their code, with the reason."""
+ALLOWED_TABLES: dict[str, tuple[str, ...]] = {"registry.py": ("_BUILT_IN", "_ONE_PASS")}
+"""Modules that may name providers only inside these module-level tables."""
+
+_NAMES = re.compile(r"\b(" + "|".join(re.escape(name) for name in (*PROVIDER_NAMES, *FOLDERS)) + r")\b")
+
+
+def _outside_provider_folders() -> Iterator[tuple[str, Path]]:
+    for path in sorted(SOURCE.rglob("*.py")):
+        relative = path.relative_to(SOURCE).as_posix()
+        parts = relative.split("/")
+        if not (parts[0] == "providers" and len(parts) > 2 and parts[1] in FOLDERS):
+            yield relative, path
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The string constants that are docstrings: the first statement of a module, class or
+    function, and a bare string statement (an attribute docstring)."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    }
+
+
+def _in_tables(tree: ast.Module, tables: tuple[str, ...]) -> set[int]:
+    """The nodes inside the module-level assignments to ``tables``."""
+    inside: set[int] = set()
+    for statement in tree.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target", None)]
+        if any(isinstance(target, ast.Name) and target.id in tables for target in targets):
+            inside.update(id(node) for node in ast.walk(statement))
+    return inside
+
+
+def namings(path: Path, tables: tuple[str, ...] = ()) -> list[str]:
+    """Each place ``path``'s code names a provider, as ``line: what``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = _docstrings(tree) | _in_tables(tree, tables)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _NAMES.search(node.value):
+            found.append((node.lineno, repr(node.value[:60])))
+        elif isinstance(node, ast.ImportFrom) and node.module and _NAMES.search(node.module):
+            found.append((node.lineno, f"from {node.module} import ..."))
+        elif isinstance(node, ast.Import):
+            found.extend((node.lineno, f"import {alias.name}") for alias in node.names if _NAMES.search(alias.name))
+    return [f"{line}: {what}" for line, what in sorted(found)]
+
+
+def test_no_module_outside_a_provider_folder_names_a_provider() -> None:
+    offenders = {
+        relative: places
+        for relative, path in _outside_provider_folders()
+        if relative not in ALLOWED_MODULES
+        for places in [namings(path, ALLOWED_TABLES.get(relative, ()))]
+        if places
+    }
+    assert not offenders, f"provider facts outside their folder (move them to providers/<name>/): {offenders}"
+
+
+def test_every_allowance_is_still_needed() -> None:
+    modules = dict(_outside_provider_folders())
+    stale = [relative for relative in ALLOWED_MODULES if relative not in modules or not namings(modules[relative])]
+    stale += [
+        relative
+        for relative, tables in ALLOWED_TABLES.items()
+        if relative not in modules or namings(modules[relative]) == namings(modules[relative], tables)
+    ]
+    assert not stale, f"allowed modules that no longer name a provider (drop them from the allowance): {stale}"
+
+
+def test_the_law_sees_a_provider_named_in_code_but_not_in_a_docstring(tmp_path: Path) -> None:
+    module = tmp_path / "probe.py"
+    module.write_text(
+        '"""Reads anthropic errors."""\n'
+        "TABLE = {'gemini': 1}\n"
+        "def framing(provider):\n"
+        '    """As openai-chat does."""\n'
+        "    return provider == 'bedrock-converse'  # a comment naming anthropic is fine\n"
+        "from chatcodec.providers.anthropic import edge\n"
+    )
+    assert [place.split(":")[0] for place in namings(module)] == ["2", "5", "6"]
+    assert [place.split(":")[0] for place in namings(module, ("TABLE",))] == ["5", "6"]
