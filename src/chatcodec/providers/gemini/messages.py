@@ -109,12 +109,10 @@ def _decode_user_turn(content: dict[str, Any], context: PartDecoding, messages: 
     current: list[dict[str, Any]] | None = None
     current_role = ""
     for index, part in enumerate(content.get("parts") or ()):
-        if len(part) != 1:
-            decoded = decode_part(part, "user", context, index)
-            role = "tool" if decoded["type"] == "tool_result" else "user"
-        elif "text" in part:
+        size = len(part)
+        if size == 1 and "text" in part:
             role, decoded = "user", {"type": "text", "text": part["text"]}
-        elif "functionResponse" in part:
+        elif size == 1 and "functionResponse" in part:
             role, decoded = "tool", decode_result(part, context.open_calls, context.container, index)
         else:
             decoded = decode_part(part, "user", context, index)
