@@ -151,7 +151,6 @@ class SupportsMessageDecoding(Protocol):
 
 _ONE_PASS: dict[str, str] = {
     "anthropic": "chatcodec.providers.anthropic.one_pass",
-    "gemini": "chatcodec.providers.gemini.one_pass",
 }
 """The built-in providers' ``one_pass`` role (the module their codec is given as
 ``one_pass=``), importable without the codec: a conversion in one pass loads neither

@@ -82,11 +82,14 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
     moved: list[Message] | None = None
     index = 0
     while index < len(messages):
-        calls = _call_ids(messages[index])
         between = index + 1
         while between < len(messages) and messages[between]["role"] not in ("tool", "assistant"):
             between += 1
-        if not calls or between == index + 1 or not _answers(messages, between, calls):
+        if between == index + 1:  # nothing stands after it (the calls are not looked at: most messages)
+            index += 1
+            continue
+        calls = _call_ids(messages[index])
+        if not calls or not _answers(messages, between, calls):
             index += 1
             continue
         end = between
