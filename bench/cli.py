@@ -20,6 +20,7 @@ from bench import (
     machine,
     proxy,
     report,
+    section_agents,
     section_convert,
     section_imports,
     section_responses,
@@ -42,7 +43,14 @@ FULL = RunSettings(
     budget_seconds=12.0,
 )
 QUICK = RunSettings(
-    quick=True, rounds=3, min_sample_seconds=0.002, session_turns=(3, 8), stream_deltas=60, budget_seconds=2.0
+    quick=True,
+    rounds=3,
+    min_sample_seconds=0.002,
+    session_turns=(3, 8),
+    stream_deltas=60,
+    budget_seconds=2.0,
+    agent_turns=(4,),
+    agent_shape_turns=(4,),
 )
 
 
@@ -55,6 +63,7 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "reverse": section_reverse.run,
     "responses": section_responses.run,
     "wires": section_wires.run,
+    "agents": section_agents.run,
     "streams": section_streams.run,
     "imports": _imports,
     "throughput": section_throughput.run,
@@ -77,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", choices=sorted(SECTIONS), action="append", help="run this section (repeatable)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per workload (and import runs)")
     parser.add_argument("--output", type=Path, help="also write the markdown here (default: RESULTS.md on full runs)")
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="time by this process's CPU time, not the wall clock (loaded machines)"
+    )
     return parser
 
 
@@ -85,6 +97,8 @@ def main(argv: Sequence[str]) -> int:
     settings = QUICK if options.quick else FULL
     if options.rounds is not None:
         settings = dataclasses.replace(settings, rounds=options.rounds)
+    if options.cpu_time:
+        settings = dataclasses.replace(settings, cpu_time=True)
     keys = options.only or list(SECTIONS)
     command = shlex.join(["python", "bench/run.py", *argv])
     started = time.perf_counter()

@@ -64,7 +64,9 @@ def run_checked(
             passed.append(candidate)
         else:
             verdicts[candidate.name] = f"check failed, not timed: {failure}"
-    measured = measure(passed, settings.rounds, settings.min_sample_seconds, settings.budget_seconds)
+    measured = measure(
+        passed, settings.rounds, settings.min_sample_seconds, settings.budget_seconds, clock=settings.clock
+    )
     return [
         Outcome(
             candidate.name,

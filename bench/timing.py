@@ -75,26 +75,33 @@ def check(contender: Contender, expected: object) -> str | None:
     return None
 
 
-def _calibrate(call: Callable[[], object], min_sample_seconds: float) -> tuple[int, float]:
+Clock = Callable[[], float]
+
+
+def _calibrate(call: Callable[[], object], min_sample_seconds: float, clock: Clock) -> tuple[int, float]:
     """The batch size, and the seconds one sample of that batch should take."""
-    start = time.perf_counter()
+    start = clock()
     call()
-    elapsed = max(time.perf_counter() - start, 1e-7)
+    elapsed = max(clock() - start, 1e-7)
     batch = max(1, math.ceil(min_sample_seconds / elapsed))
     return batch, batch * elapsed
 
 
-def _sample(call: Callable[[], object], batch: int) -> float:
-    start = time.perf_counter()
+def _sample(call: Callable[[], object], batch: int, clock: Clock) -> float:
+    start = clock()
     for _ in range(batch):
         call()
-    return (time.perf_counter() - start) / batch
+    return (clock() - start) / batch
 
 
 def measure(
-    contenders: Sequence[Contender], rounds: int, min_sample_seconds: float, budget_seconds: float = math.inf
+    contenders: Sequence[Contender],
+    rounds: int,
+    min_sample_seconds: float,
+    budget_seconds: float = math.inf,
+    clock: Clock = time.perf_counter,
 ) -> dict[str, Measurement]:
-    """Seconds per call of each contender, over interleaved rounds.
+    """Seconds per call of each contender, over interleaved rounds, read on ``clock``.
 
     ``rounds`` is lowered (to :data:`MIN_ROUNDS` at least) when a round is estimated to
     take so long that they would not fit in ``budget_seconds``: a 16x stream through a
@@ -105,7 +112,7 @@ def measure(
         return measurements
     round_seconds = 0.0
     for contender in contenders:
-        batch, sample_seconds = _calibrate(contender.call, min_sample_seconds)
+        batch, sample_seconds = _calibrate(contender.call, min_sample_seconds, clock)
         measurements[contender.name] = Measurement(batch=batch)
         round_seconds += sample_seconds
     if round_seconds > 0:
@@ -118,7 +125,7 @@ def measure(
         for contender in order[shift:] + order[:shift]:
             measurement = measurements[contender.name]
             gc.collect()
-            measurement.samples.append(_sample(contender.call, measurement.batch))
+            measurement.samples.append(_sample(contender.call, measurement.batch, clock))
     gc.unfreeze()
     return measurements
 
@@ -149,3 +156,15 @@ class RunSettings:
     """Deltas in the 1x stream; the stream section also runs 4x and 16x."""
     budget_seconds: float
     """Time one workload's rounds should take at most (slow contenders get fewer rounds)."""
+    agent_turns: tuple[int, ...] = (10, 50, 200, 1000)
+    """Agent-session sizes, in agent steps, for the agent section (every pair of formats)."""
+    agent_shape_turns: tuple[int, ...] = (50,)
+    """The sizes of ``agent_turns`` at which each input shape is timed against its plainest twin."""
+    cpu_time: bool = False
+    """Read samples on this process's CPU time (``time.process_time``) instead of the wall
+    clock: on shared cores, time spent waiting for a core does not count. Conversions are
+    single-threaded and do no I/O, so the two agree on an idle machine."""
+
+    @property
+    def clock(self) -> Clock:
+        return time.process_time if self.cpu_time else time.perf_counter

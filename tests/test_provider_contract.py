@@ -144,13 +144,14 @@ def test_leftover2_the_model_option_is_read_from_the_context(provider: str) -> N
     assert _codec(provider).options["model"] == "model"
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")], max_tokens=5)
     context = EncodeContext(provider, LossRecorder(), options={"model": "from-options"})
-    assert _REQUEST_ENCODERS[provider](_written(provider, request), context)["model"] == "from-options"
+    assert _REQUEST_ENCODERS[provider](_as_read(provider, request), context)["model"] == "from-options"
     with_model = request.model_copy(update={"model": "from-request"})
-    assert _REQUEST_ENCODERS[provider](_written(provider, with_model), context)["model"] == "from-request"
+    assert _REQUEST_ENCODERS[provider](_as_read(provider, with_model), context)["model"] == "from-request"
 
 
-def _written(provider: str, request: chatcodec.ChatRequest) -> Any:
-    """What the provider's encoder takes: canonical data once it reads data, else the model."""
+def _as_read(provider: str, request: chatcodec.ChatRequest) -> Any:
+    """The request as the provider's encoder reads it: canonical data for a codec that
+    reads data (issue 29), the model for one that still reads models."""
     return request.model_dump() if _codec(provider).reads_data else request
 
 

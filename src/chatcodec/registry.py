@@ -35,6 +35,7 @@ _BUILT_IN: dict[str, str] = {
     "openai-responses": "chatcodec.providers.openai_responses.codec:CODEC",
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
+    "ollama": "chatcodec.providers.ollama.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
@@ -148,12 +149,7 @@ class SupportsMessageDecoding(Protocol):
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
 
 
-_ONE_PASS: dict[str, str] = {
-    "openai-chat": "chatcodec.providers.openai_chat.one_pass",
-    "openai-responses": "chatcodec.providers.openai_responses.one_pass",
-    "bedrock-converse": "chatcodec.providers.bedrock_converse.one_pass",
-    "gemini": "chatcodec.providers.gemini.one_pass",
-}
+_ONE_PASS: dict[str, str] = {}
 """The built-in providers' ``one_pass`` role (the module their codec is given as
 ``one_pass=``), importable without the codec: a conversion in one pass loads neither
 the codec's role modules nor the canonical models they build (first use, issue 25).

@@ -164,22 +164,36 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
     """``value`` with SDK objects read (:func:`sdk_json`) wherever they are in the first
     ``depth`` levels of dicts and lists, an SDK object's own JSON included (litellm's
     ``Message`` inside a list, Anthropic blocks inside a dict). Nothing is copied when
-    nothing is read."""
-    value = sdk_json(value)
+    nothing is read.
+
+    Every conversion walks its payload so, usually finding nothing: a plain ``dict`` or
+    ``list`` (never an SDK object) is not asked, and a container is copied only once an
+    item of it was read (the walk of an agent session cost most of a one-pass conversion)."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        value = sdk_json(value)
     if depth <= 0:
         return value
     if isinstance(value, list):
         items = cast(list[object], value)
-        read = [item if type(item) in _JSON_SCALARS else sdk_json_nested(item, depth - 1) for item in items]
-        return items if all(new is old for new, old in zip(read, items, strict=True)) else read
+        copied: list[object] | None = None
+        for index, item in enumerate(items):
+            if type(item) not in _JSON_SCALARS:
+                new = sdk_json_nested(item, depth - 1)
+                if new is not item:
+                    copied = list(items) if copied is None else copied
+                    copied[index] = new
+        return items if copied is None else copied
     if isinstance(value, dict):
         fields = cast(dict[str, object], value)
-        changed = {
-            key: new
-            for key, item in fields.items()
-            if type(item) not in _JSON_SCALARS and (new := sdk_json_nested(item, depth - 1)) is not item
-        }
-        return {**fields, **changed} if changed else fields
+        changed: dict[str, object] | None = None
+        for key, item in fields.items():
+            if type(item) not in _JSON_SCALARS:
+                new = sdk_json_nested(item, depth - 1)
+                if new is not item:
+                    changed = {} if changed is None else changed
+                    changed[key] = new
+        return fields if changed is None else {**fields, **changed}
     return value
 
 

@@ -30,16 +30,20 @@ from conformance.mutations import mutated
 from conformance.one_pass_requests import REQUESTS
 from conformance.providers import PROVIDER, PROVIDER_NAMES
 
+
+def _has_side(provider: str, function: str) -> bool:
+    return hasattr(get_one_pass(provider), function)
+
+
 PAIRS = [
     (source, target)
     for source in PROVIDER_NAMES
     for target in PROVIDER_NAMES
-    if source != target
-    and hasattr(get_one_pass(source), "decode_request")
-    and hasattr(get_one_pass(target), "encode_request")
+    if source != target and _has_side(source, "decode_request") and _has_side(target, "encode_request")
 ]
-"""The pairs whose two sides are still one-pass modules: a provider with one reader and
-one writer (issue 29) has no second path to compare, its laws are the path-free ones."""
+"""The pairs of two one-pass sides. A provider that reads and writes canonical data has no
+side (its one reader and writer are its only path, issue 29): ``one_pass`` pairs it too,
+but there is no second path of its own to hold equal."""
 PAIR_IDS = [f"{source}->{target}" for source, target in PAIRS]
 
 Outcome = tuple[Any, ...]

@@ -238,7 +238,8 @@ def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name
     provider.check_stream(wire)
     streamed = chatcodec.accumulate_stream(name, wire)
     if provider.bags.stream_place == "on any event":
-        assert losses == []
+        # the law is the choice's bag: a format with no response id reports that apart
+        assert [loss for loss in losses if loss.path.startswith("$.choices")] == []
         assert streamed.choices[0].finish_reason is None
         assert streamed.choices[0].provider_metadata == bag
     else:

@@ -88,8 +88,8 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
             continue
         while between < len(messages) and messages[between]["role"] not in ("tool", "assistant"):
             between += 1
-        if between == index + 1:  # the usual turn: nothing stands after it (the cheap test first)
-            index = between
+        if between == index + 1:  # nothing stands after it (the calls are not looked at: most messages)
+            index += 1
             continue
         calls = _call_ids(messages[index])
         if not calls or not _answers(messages, between, calls):

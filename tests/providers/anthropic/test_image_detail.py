@@ -1,7 +1,7 @@
-"""An image's ``detail`` on the one-pass path (issue 25): OpenAI Chat's decode side reads
-it as the general decoder does (canonical ``ImagePart.detail``), and Anthropic's one
-writer drops it (``"auto"`` silently, a real hint with a loss), so the bundled agent
-session, which sends ``"detail": "high"``, converts in one pass."""
+"""An image's ``detail`` from OpenAI Chat to Anthropic: OpenAI Chat's reader reads it as
+canonical ``ImagePart.detail``, and Anthropic's writer drops it (``"auto"`` silently, a
+real hint with a loss), so the bundled agent session, which sends ``"detail": "high"``,
+converts on the one path."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import chatcodec
 from chatcodec import one_pass
 from chatcodec.content import ImagePart
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.openai_chat import one_pass as openai_one_pass
+from chatcodec.providers.openai_chat import wire as openai_wire
+from chatcodec.registry import get_codec
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "agent_session.openai-chat.json"
 URL = "https://example.com/cat.png"
@@ -54,15 +55,16 @@ def test_a_real_hint_is_a_loss_at_its_path_and_auto_is_none() -> None:
     assert auto == []
 
 
-def test_the_decode_side_reads_detail_as_canonical_and_declines_other_values() -> None:
-    decoded = openai_one_pass.decode_request(_body({"url": URL, "detail": "low"}))
-    assert decoded is not None
+def test_the_openai_chat_reader_reads_detail_as_canonical_and_keeps_other_values() -> None:
+    reader = get_codec("openai-chat")
+    decoded = reader.read_request(_body({"url": URL, "detail": "low"}))
     assert decoded["messages"][0]["content"][1] == {
         "type": "image",
         "source": {"type": "url", "url": URL},
         "detail": "low",
     }
-    assert openai_one_pass.decode_request(_body({"url": URL, "detail": "original"})) is None  # kept in a bag
+    original = reader.read_request(_body({"url": URL, "detail": "original"}))["messages"][0]["content"][1]
+    assert original["provider_metadata"] == {"openai-chat": {"image_url": {"detail": "original"}}}  # kept in a bag
 
 
 def test_the_writer_drops_detail_and_writes_a_marker_beside_it() -> None:
@@ -81,10 +83,10 @@ def test_the_writer_drops_detail_and_writes_a_marker_beside_it() -> None:
     assert [loss.what for loss in recorder.losses] == ["image detail 'low'"]
 
 
-def test_the_details_spelled_by_the_decode_side_are_the_canonical_type() -> None:
-    """``one_pass.DETAILS`` spells out ``ImagePart.detail`` so the decoder loads no model;
+def test_the_details_spelled_by_the_openai_chat_reader_are_the_canonical_type() -> None:
+    """``wire.IMAGE_DETAILS`` spells out ``ImagePart.detail`` so the reader loads no model;
     a value added to the type must be added there too."""
-    assert get_args(get_args(ImagePart.model_fields["detail"].annotation)[0]) == openai_one_pass.DETAILS
+    assert get_args(get_args(ImagePart.model_fields["detail"].annotation)[0]) == openai_wire.IMAGE_DETAILS
 
 
 def test_the_bundled_agent_session_converts_in_one_pass() -> None:

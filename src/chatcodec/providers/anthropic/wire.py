@@ -28,26 +28,16 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Literal, NotRequired, cast
 
-from annotated_types import Ge, MaxLen
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import deeper_than, too_deep
-from chatcodec.providers.kit import TaggedShapes, wire_shape
-from chatcodec.providers.one_pass import (
-    LazyValidator,
-    closed,
-    either,
-    json_object,
-    literal,
-    non_empty,
-    number,
-    tagged,
-    text,
-)
+from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
+from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, number, text
+from chatcodec.providers.one_pass import tagged as by_tag
 
-Text = Annotated[str, MaxLen(2**31)]
+Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
 id): a length bound no text reaches makes pydantic-core read it as UTF-8, so a lone
 surrogate is refused here, at its wire path (rule ``string_unicode``), as canonical would
@@ -125,18 +115,18 @@ class OtherBlock(TypedDict):
     type: str
 
 
-_BLOCKS: dict[str, type] = {
-    "text": TextBlock,
-    "image": ImageBlock,
-    "document": DocumentBlock,
-    "thinking": ThinkingBlock,
-    "redacted_thinking": RedactedThinkingBlock,
-    "tool_use": ToolUseBlock,
-}
+_BLOCK_TAGS = frozenset({"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"})
 
 ToolResultContentBlock = Annotated[
-    TextBlock | ImageBlock | DocumentBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock,
-    TaggedShapes({**_BLOCKS, "tool_result": OtherBlock, "other": OtherBlock}, fallback="other"),
+    Annotated[TextBlock, tag("text")]
+    | Annotated[ImageBlock, tag("image")]
+    | Annotated[DocumentBlock, tag("document")]
+    | Annotated[ThinkingBlock, tag("thinking")]
+    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, tag("tool_use")]
+    | Annotated[OtherBlock, tag("tool_result")]
+    | Annotated[OtherBlock, tag("other")],
+    tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """A block inside a ``tool_result``'s content list."""
 
@@ -151,15 +141,15 @@ class ToolResultBlock(TypedDict):
 
 
 ContentBlock = Annotated[
-    TextBlock
-    | ImageBlock
-    | DocumentBlock
-    | ThinkingBlock
-    | RedactedThinkingBlock
-    | ToolUseBlock
-    | ToolResultBlock
-    | OtherBlock,
-    TaggedShapes({**_BLOCKS, "tool_result": ToolResultBlock, "other": OtherBlock}, fallback="other"),
+    Annotated[TextBlock, tag("text")]
+    | Annotated[ImageBlock, tag("image")]
+    | Annotated[DocumentBlock, tag("document")]
+    | Annotated[ThinkingBlock, tag("thinking")]
+    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, tag("tool_use")]
+    | Annotated[ToolResultBlock, tag("tool_result")]
+    | Annotated[OtherBlock, tag("other")],
+    tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """Any content block, in a request message or a response."""
 
@@ -227,11 +217,11 @@ class Request(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
-BlockIndex = Annotated[int, Ge(0)]
+BlockIndex = Annotated[int, constrained(ge=0)]
 """A content block's ``index``: canonical stream events refuse negative ones, so the wire
 does too (a negative one escaped as a bare pydantic error from a stream event)."""
 
-Count = Annotated[int, Ge(0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count: the canonical ``Usage`` refuses negative counts, so the wire does too,
 and the error names the wire path, not a canonical one the input does not have."""
 
@@ -338,20 +328,19 @@ class OtherEvent(TypedDict):
     type: str
 
 
+_EVENT_TAGS = frozenset(
+    {"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "error"}
+)
+
 StreamEvent = Annotated[
-    MessageStart | BlockStart | BlockDelta | BlockStop | MessageDelta | ErrorBody | OtherEvent,
-    TaggedShapes(
-        {
-            "message_start": MessageStart,
-            "content_block_start": BlockStart,
-            "content_block_delta": BlockDelta,
-            "content_block_stop": BlockStop,
-            "message_delta": MessageDelta,
-            "error": ErrorBody,
-            "other": OtherEvent,
-        },
-        fallback="other",
-    ),
+    Annotated[MessageStart, tag("message_start")]
+    | Annotated[BlockStart, tag("content_block_start")]
+    | Annotated[BlockDelta, tag("content_block_delta")]
+    | Annotated[BlockStop, tag("content_block_stop")]
+    | Annotated[MessageDelta, tag("message_delta")]
+    | Annotated[ErrorBody, tag("error")]
+    | Annotated[OtherEvent, tag("other")],
+    tagged(_EVENT_TAGS, fallback="other"),
 ]
 """One server-sent event's JSON."""
 
@@ -401,7 +390,7 @@ def _list(item: cs.CoreSchema) -> cs.CoreSchema:
 
 
 def _tagged(choices: dict[str, cs.CoreSchema], key: str = "type") -> cs.CoreSchema:
-    return tagged(choices, key)
+    return by_tag(choices, key)
 
 
 def _like(

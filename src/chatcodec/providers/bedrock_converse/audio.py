@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from chatcodec.compat import audio_format_from_media_type, media_type_for_audio_format
-from chatcodec.content import AudioPart
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
@@ -30,7 +29,7 @@ FORMAT = "_format"
 """Marker: the wire format, when the media type reads back as another name."""
 
 SourceReader = Callable[[Mapping[str, Any], str | None], dict[str, Any] | None]
-SourceWriter = Callable[[Any, str, BedrockContext, Steps], dict[str, Any] | None]
+SourceWriter = Callable[[Mapping[str, Any], str, BedrockContext, Steps], dict[str, Any] | None]
 
 
 def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[str, Any] | None:
@@ -56,17 +55,19 @@ def _format(media_type: str | None) -> str | None:
 
 
 def encode_audio(
-    part: AudioPart, bag: dict[str, Any], write_source: SourceWriter, context: BedrockContext, at: Steps
+    part: Mapping[str, Any], bag: dict[str, Any], write_source: SourceWriter, context: BedrockContext, at: Steps
 ) -> dict[str, Any] | None:
-    """An ``audio`` block; None when its format or source is not one Bedrock takes (reported)."""
-    source = write_source(part.source, "audio", context, at)
-    if source is None:
+    """An ``audio`` block for an audio part (canonical data); None when its format or
+    source is not one Bedrock takes (reported)."""
+    source = part["source"]
+    wire_source = write_source(source, "audio", context, at)
+    if wire_source is None:
         return None
+    media_type = source.get("media_type")
     kept = bag.get(FORMAT)
-    same_type = isinstance(kept, str) and media_type_for_audio_format(kept) == part.source.media_type
-    wire_format = kept if same_type and kept in AUDIO_FORMATS else _format(part.source.media_type)
+    same_type = isinstance(kept, str) and media_type_for_audio_format(kept) == media_type
+    wire_format = kept if same_type and kept in AUDIO_FORMATS else _format(media_type)
     if wire_format is None:
-        what = f"audio of type {part.source.media_type!r}"
-        context.losses.add((*at, "source", "media_type"), what, "Bedrock does not take it")
+        context.losses.add((*at, "source", "media_type"), f"audio of type {media_type!r}", "Bedrock does not take it")
         return None
-    return {"audio": {**restore_fields(bag), "format": wire_format, "source": source}}
+    return {"audio": {**restore_fields(bag), "format": wire_format, "source": wire_source}}

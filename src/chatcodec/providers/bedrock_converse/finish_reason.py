@@ -21,12 +21,14 @@ response requires a ``stopReason`` and has no word for "not finished", so it is 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.claude import StopReasons
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import FinishReason, UnifiedFinishReason
+
+if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
+    from chatcodec.response import UnifiedFinishReason
 
 UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",
@@ -63,9 +65,9 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any]
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
+    finish_reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
-    """The wire ``stopReason``: the raw word when it is Bedrock's and agrees with the
+    """The wire ``stopReason`` for canonical finish-reason data: the raw word when it is Bedrock's and agrees with the
     unified value (a word it does not know only when ``bag``, the response's own, records
     it), else the closest word (a loss when that changes the unified value)."""
     return _STOP_REASONS.encode(finish_reason, bag, context.losses, at)

@@ -36,7 +36,8 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 * ``_tool_order``: server and client tools were interleaved (the kit's
   :data:`~chatcodec.providers.kit.TOOL_ORDER`).
 
-Encoder options ride in ``provider_options["bedrock-converse"]`` (see ``request.py``).
+Encoder options arrive by argument (``options=``), by their public names (see ``request.py``);
+a stored request may still spell them in ``provider_options["bedrock-converse"]``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ OPTIONS: Mapping[str, str] = {
     "tool_result_status": "tool_result_status",
     **RULE_OPTIONS,
 }
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and when
-``toolResult.status`` is written. The codec reads them into
+"""This encoder's options, by public name, and the key a stored request may spell each
+with in ``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and
+when ``toolResult.status`` is written. They reach the encoders in
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -1,4 +1,5 @@
-"""Bedrock ``Converse`` / ``ConverseStream`` request <-> :class:`~chatcodec.ChatRequest`.
+"""Bedrock ``Converse`` / ``ConverseStream`` request <-> canonical request data: the one
+reader and the one writer.
 
 The body is the REST API's; ``modelId`` (in the URL there, a parameter in boto3) is read
 when present and written when the request names a model, so the output is what boto3's
@@ -11,10 +12,16 @@ when present and written when the request names a model, so the output is what b
 are written back verbatim; an OpenAI ``service_tier`` Bedrock also has is written as
 ``serviceTier`` (:mod:`chatcodec.providers.service_tiers`).
 
-Options for this encoder, in the same bag: ``unsigned_thinking`` (``"drop"``, the
-default, or ``"text"``) and ``tool_result_status`` (``"source"``, the default: written
-where the source had it and for errors; ``"always"``; ``"never"``, for model families
-that reject the field).
+Reading validates a body with the closed schema of the common shapes first, in one Rust
+pass (:data:`~chatcodec.providers.bedrock_converse.wire.REQUEST`); a body it refuses is
+validated by the wire adapter, whose errors name the wire path and rule, and both are
+read by the same functions into canonical data (what ``ChatRequest.model_dump()`` gives:
+tags written, nothing ``None``). No canonical model is built.
+
+Options for this encoder (``options=``, or in the same bag as a stored request spells
+them): ``unsigned_thinking`` (``"drop"``, the default, or ``"text"``) and
+``tool_result_status`` (``"source"``, the default: written where the source had it and
+for errors; ``"always"``; ``"never"``, for model families that reject the field).
 
 Canonical settings Converse has no field for (``top_k``, penalties, ``seed``,
 ``metadata``, ``stream``: streaming is the ``ConverseStream`` operation) are reported.
@@ -22,13 +29,12 @@ Canonical settings Converse has no field for (``top_k``, penalties, ``seed``,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_canonical, validate_with
-from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
-from chatcodec.messages import AnyMessage
+from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.providers import service_tiers
+from chatcodec.providers.bedrock_converse.capabilities import CAPABILITIES
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.messages import (
@@ -41,13 +47,15 @@ from chatcodec.providers.bedrock_converse.messages import (
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
-from chatcodec.providers.bedrock_converse.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.history import history_for
+from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.target_rules import carries_nothing
-from chatcodec.request import ChatRequest
+
+if TYPE_CHECKING:
+    from chatcodec.request import ChatRequest
 
 _MAPPED = (
     "modelId",
@@ -59,74 +67,85 @@ _MAPPED = (
     "outputConfig",
 )
 _INFERENCE = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p"))
+_SAMPLING = frozenset({"temperature", "top_p"})
+"""Canonical sampling numbers (``request.SamplingNumber``: an integer a double holds is a float)."""
 _KNOBS = ("unsigned_thinking", "tool_result_status")
 UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metadata", "stream")
 """Canonical settings Converse has no field for."""
 UNSUPPORTED_WHY = "Bedrock Converse has no such setting"
+TITLE = "Bedrock Converse request"
 
 
-def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
-    """Read a Converse request body (the API's rules are not enforced: decoding is not the API)."""
-    request = validated(REQUEST_ADAPTER, payload, "Bedrock Converse request")
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a Converse request body as canonical request data (the API's rules are not
+    enforced: decoding is not the API)."""
+    request = REQUEST.validate(payload)
+    closed = request is not None
+    if request is None:
+        request = validated(adapters().request, payload, TITLE)
+        refuse_too_deep(payload)
     model = request.get("modelId")
     canonical: dict[str, Any] = {} if model is None else {"model": model}
     bag = leftovers(request, _MAPPED)
-    messages = decode_messages(request.get("messages", []), context, model=model)
+    messages = decode_messages(request.get("messages", []), context, model=model, closed=closed)
     if "messages" not in request:
         bag["_no_messages"] = True
     if "system" in request:  # even an empty list: an empty system prompt, as Anthropic reads one
-        messages.insert(0, decode_system(request["system"]))
+        messages.insert(0, decode_system(request["system"], closed=closed))
     canonical["messages"] = messages
-    _decode_inference(request, canonical, bag)
-    decode_tools(request, canonical, bag, context)
-    decode_settings(request, canonical, bag, context)
+    if "inferenceConfig" in request:
+        _decode_inference(request["inferenceConfig"], canonical, bag)
+    if "toolConfig" in request:
+        decode_tools(request, canonical, bag, context)
+    if "additionalModelRequestFields" in request or "outputConfig" in request:
+        decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
-    return validate_canonical(ChatRequest, canonical)
+    return canonical
 
 
-def _decode_inference(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
-    config = as_dict(request.get("inferenceConfig"))
-    if config is None:
-        return
+def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
     for wire_key, canonical_key in _INFERENCE:
         if wire_key in config:
-            canonical[canonical_key] = config[wire_key]
+            value = config[wire_key]
+            canonical[canonical_key] = as_sampling_number(value) if canonical_key in _SAMPLING else value
     mapped = ["temperature", "topP", "stopSequences"]
     if canonical.get("max_tokens", 1) >= 1:
         mapped.append("maxTokens")
     else:
         del canonical["max_tokens"]  # canonical needs >= 1: kept as it was
-    if "stopSequences" in config:
-        canonical["stop"] = config["stopSequences"]
+    stop = config.get("stopSequences")
+    if stop:
+        canonical["stop"] = stop
+    elif stop == []:
+        bag["_empty_stop"] = True
     rest = unmapped(config, mapped)
     if rest:
         bag["inferenceConfig"] = rest
     if not config:
-        bag["_inference_config"] = True
-    if config.get("stopSequences") == []:
-        bag["_empty_stop"] = True
+        bag["_inference_config"] = True  # sent empty (pydantic-ai does): written back so
 
 
-def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
-    """Read a bare Converse ``messages`` list (a stored conversation)."""
-    wire = validate_with(MESSAGES_ADAPTER, messages, "Bedrock Converse messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Read a bare Converse ``messages`` list (a stored conversation) as canonical message data."""
+    wire = closed_messages(messages)
+    if wire is not None:
+        return decode_messages(wire, context, closed=True)
+    from chatcodec.canonical_validation import validate_with
+
+    wire = validate_with(adapters().messages, messages, "Bedrock Converse messages")
+    refuse_too_deep(messages)
+    return decode_messages(wire, context)
 
 
-def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
-    """Write ``request`` as a Converse request body, applying the API's rules."""
+def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
+    """Write canonical request data as a Converse request body, applying the API's rules."""
     losses = shared.losses
-    request = history_for(
-        request,
-        losses,
-        PROVIDER,
-        "Bedrock Converse",
-        freeform_calls=False,
-        results_follow_calls=True,
-        developer_role=False,
-    )
-    tier, options = service_tiers.from_openai(request.provider_options)
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    options = request.get("provider_options")
+    tier = None
+    if options:  # none: no tier and no bag (``from_openai`` loops over OpenAI's bags)
+        tier, options = service_tiers.from_openai(options)
     bag = KIT.claim(losses, options, ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
@@ -136,48 +155,60 @@ def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any
         unsigned_thinking=unsigned_thinking(shared),
         tool_result_status=status if status in ("always", "never") else "source",
     )
-    wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED})
-    if request.model is not None:
-        wire["modelId"] = request.model
+    wire = restore_fields({key: value for key, value in bag.items() if key not in _MAPPED}) if bag else {}
+    model = request.get("model")
+    if model is not None:
+        wire["modelId"] = model
     if tier is not None and "serviceTier" not in wire:
         wire["serviceTier"] = tier
-    leading = leading_system_count(request.messages)
-    turns = encode_messages(request.messages, leading, context)
+    leading = leading_system_count(messages)
+    turns = encode_messages(messages, leading, context)
     if turns or not bag.get("_no_messages"):
         wire["messages"] = turns
     if leading:
-        wire["system"] = encode_system(request.messages[:leading], context)
+        wire["system"] = encode_system(messages[:leading], context)
     _encode_inference(request, wire, bag)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
-    for key in UNSUPPORTED:
-        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
-            losses.add((key,), key, UNSUPPORTED_WHY, "setting")
-    if request.cache_control is not None:
-        losses.add(("cache_control",), "request cache_control", "Bedrock caches at cachePoint blocks only", "setting")
+    _report_unsupported(request, context)
     return wire
 
 
-def _encode_inference(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]) -> None:
-    config: dict[str, Any] = dict(as_dict(bag.get("inferenceConfig")) or {})
+def _report_unsupported(request: Mapping[str, Any], context: EncodeContext) -> None:
+    for key in UNSUPPORTED:
+        value = request.get(key)
+        if value is not None and not carries_nothing(key, value):
+            context.losses.add((key,), key, UNSUPPORTED_WHY, "setting")
+    if request.get("cache_control") is not None:
+        what = "request cache_control"
+        context.losses.add(("cache_control",), what, "Bedrock caches at cachePoint blocks only", "setting")
+
+
+def _encode_inference(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any]) -> None:
+    kept = as_dict(bag.get("inferenceConfig"))
+    config: dict[str, Any] = {} if kept is None else dict(kept)
     for wire_key, canonical_key in _INFERENCE:
-        value = getattr(request, canonical_key)
+        value = request.get(canonical_key)
         if value is not None:
             config[wire_key] = value
-    if request.stop or bag.get("_empty_stop"):
-        config["stopSequences"] = list(request.stop)
+    stop = request.get("stop")
+    if stop or bag.get("_empty_stop"):
+        config["stopSequences"] = list(stop or ())
     if config or bag.get("_inference_config"):
         wire["inferenceConfig"] = config
 
 
-def tool_id_map(request: ChatRequest) -> dict[str, str]:
+def tool_id_map(request: ChatRequest | Mapping[str, Any]) -> dict[str, str]:
     """``{original id: id sent to Bedrock}`` for every tool id the encoder rewrites (a
-    proxy inverts it to restore ids in what it sends back)."""
+    proxy inverts it to restore ids in what it sends back); ``request``: a
+    :class:`~chatcodec.ChatRequest` or canonical request data."""
+    data: Mapping[str, Any] = request.model_dump() if not isinstance(request, Mapping) else request
     ids: list[str] = []
-    for message in request.messages:
-        for part in message.parts:
-            if part.type == "tool_use":
-                ids.append(part.id)
-            elif part.type == "tool_result":
-                ids.append(part.tool_use_id)
+    for message in data.get("messages") or ():
+        content = message["content"]
+        for part in () if isinstance(content, str) else content:
+            if part["type"] == "tool_use":
+                ids.append(part["id"])
+            elif part["type"] == "tool_result":
+                ids.append(part["tool_use_id"])
     return MAPPING.rewrites(ids)

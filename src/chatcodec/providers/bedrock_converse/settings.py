@@ -22,6 +22,7 @@ so the round trip is exact.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -29,9 +30,10 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest, ReasoningConfig
 
 _FORMAT_KEYS = {"name", "description", "schema"}
+_KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})
+"""What the request's bag may keep of these settings."""
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 """botocore ``OutputConfig.effort`` values (the documented ones)."""
 
@@ -113,43 +115,53 @@ def _schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
-    """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over it)."""
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Write ``additionalModelRequestFields`` and ``outputConfig`` (bag first, canonical over
+    it; ``request``: canonical request data)."""
+    reasoning, response_format = request.get("reasoning"), request.get("response_format")
+    if reasoning is None and response_format is None and not bag.keys() & _KEPT:
+        return  # nothing to write
     losses = context.losses
     fields = dict(as_dict(bag.get("additionalModelRequestFields")) or {})
     had_fields = "additionalModelRequestFields" in bag
     output = dict(as_dict(bag.get("outputConfig")) or {})
-    if request.reasoning is not None:
-        _encode_reasoning(request.reasoning, fields, output, losses)
+    if reasoning is not None:
+        _encode_reasoning(reasoning, fields, output, losses)
     if fields or had_fields:
         wire["additionalModelRequestFields"] = fields
-    response_format = request.response_format
-    if response_format is not None and response_format.type != "text":
-        at = ("response_format",)
-        if response_format.json_schema is None:
-            losses.add(
-                at,
-                f"response format {response_format.type!r}",
-                "Bedrock needs a JSON schema for JSON output",
-                "setting",
-            )
-        else:
-            schema: dict[str, Any] = {}
-            if response_format.name is not None:
-                schema["name"] = response_format.name
-            if response_format.description is not None:
-                schema["description"] = response_format.description
-            if not bag.get("_no_schema") or response_format.json_schema:
-                schema["schema"] = _spelled(response_format.json_schema, bag.get("_schema_text"))
-            if response_format.strict is not None:
-                losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag", "setting")
-            output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
+    if response_format is not None:
+        _encode_format(response_format, output, bag, losses)
     if output:
         wire["outputConfig"] = output
 
 
+def _encode_format(
+    response_format: Mapping[str, Any], output: dict[str, Any], bag: Mapping[str, Any], losses: LossRecorder
+) -> None:
+    """``outputConfig.textFormat`` for a canonical response format with a JSON schema."""
+    kind = response_format.get("type", "text")
+    if kind == "text":
+        return
+    at = ("response_format",)
+    json_schema = response_format.get("json_schema")
+    if json_schema is None:
+        losses.add(at, f"response format {kind!r}", "Bedrock needs a JSON schema for JSON output", "setting")
+        return
+    schema: dict[str, Any] = {}
+    for key in ("name", "description"):
+        if response_format.get(key) is not None:
+            schema[key] = response_format[key]
+    if not bag.get("_no_schema") or json_schema:
+        schema["schema"] = _spelled(json_schema, bag.get("_schema_text"))
+    if response_format.get("strict") is not None:
+        losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag", "setting")
+    output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}
+
+
 def _encode_reasoning(
-    reasoning: ReasoningConfig, fields: dict[str, Any], output: dict[str, Any], losses: LossRecorder
+    reasoning: Mapping[str, Any], fields: dict[str, Any], output: dict[str, Any], losses: LossRecorder
 ) -> None:
     """Claude's ``thinking`` into ``fields`` and the effort into ``output``."""
     thinking = encode_thinking_config(
@@ -158,7 +170,7 @@ def _encode_reasoning(
         unsupported=("summary", "include_thoughts"),
         why="Bedrock Converse has no such setting (Claude thinking sent)",
     )
-    effort = _encode_effort(reasoning, losses)
+    effort = _encode_effort(reasoning.get("effort"), losses)
     if effort == "none" and thinking is None:
         thinking = {"type": "disabled"}
     elif effort is not None and effort != "none":
@@ -167,15 +179,15 @@ def _encode_reasoning(
         fields["thinking"] = thinking
 
 
-def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
+def _encode_effort(effort: str | None, losses: LossRecorder) -> str | None:
     """The ``outputConfig.effort`` for a canonical effort (``none``: thinking disabled)."""
     at = ("reasoning", "effort")
-    if reasoning.effort == "minimal":
+    if effort == "minimal":
         losses.add(at, "effort 'minimal'", "Bedrock's lowest effort is 'low'; sent as that", "setting")
         return "low"
-    if reasoning.effort == "none":
+    if effort == "none":
         losses.add(at, "effort 'none'", "Bedrock has no such effort; thinking disabled", "setting")
-    return reasoning.effort
+    return effort
 
 
 def _spelled(schema: dict[str, Any], text: object) -> str:

@@ -43,7 +43,7 @@ from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_block
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
-from chatcodec.providers.bedrock_converse.wire import EVENT_ADAPTERS, EXCEPTION_ADAPTER
+from chatcodec.providers.bedrock_converse.wire import adapters
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
@@ -53,6 +53,9 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 
 PADDING = "p"
 """AWS's padding member, dropped on reading."""
+
+_ADAPTERS = adapters()
+"""The wire adapters (a stream's decoder is imported with the canonical models, on first use)."""
 
 NO_METRICS = "_no_metrics"
 """Marker: the ``metadata`` event had no ``metrics`` (SDK-level recordings leave it out)."""
@@ -171,9 +174,9 @@ class StreamDecoder(FeedByReading):
         ((kind, payload),) = fields.items()
         self.event_type = kind
         if kind.endswith("Exception"):
-            self._exception(kind, self._validated(kind, payload, EXCEPTION_ADAPTER.validator), event)
+            self._exception(kind, self._validated(kind, payload, _ADAPTERS.exception.validator), event)
             return
-        adapter = EVENT_ADAPTERS.get(kind)
+        adapter = _ADAPTERS.events.get(kind)
         if adapter is None:
             return  # an event type added after this was written carries nothing to map
         payload = self._validated(kind, payload, adapter.validator)

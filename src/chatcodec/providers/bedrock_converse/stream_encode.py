@@ -171,7 +171,7 @@ class StreamEncoder:
         metadata: dict[str, Any] = {key: value for key, value in self.bag.items() if key in _METADATA_MEMBERS}
         if not metadata and not self.usage:
             return  # a stream that had no metadata event (usage, metrics) gets none
-        usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
+        usage = {**self.usage, "provider_metadata": self.usage_metadata} if self.usage_metadata else self.usage
         metadata["usage"] = encode_usage(usage, self.context, ("usage",))
         if not self.bag.get(NO_METRICS):
             metadata.setdefault("metrics", {"latencyMs": 0})  # required by botocore
@@ -213,7 +213,9 @@ class StreamEncoder:
         if restore_fields(choice_bag):
             self.losses.add(("choices", 0), "bedrock-converse output fields", "a stream has no output object")
         stop: dict[str, Any] = {}
-        reason = encode_finish_reason(event.finish_reason, self.finish_word, self.context, ("finish_reason",))
+        reason = encode_finish_reason(
+            event.finish_reason.model_dump(), self.finish_word, self.context, ("finish_reason",)
+        )
         stop["stopReason"] = reason if reason is not None else "end_turn"
         stop.update((key, value) for key, value in self.bag.items() if key in _STOP_MEMBERS)
         yield {"messageStop": stop}
@@ -394,7 +396,7 @@ class StreamEncoder:
             self.losses.add(at, f"{part.type} part", "a Converse response cannot contain it")
             return
         self._own(event, at)
-        for block in encode_blocks(part, self.context, at):
+        for block in encode_blocks(part.model_dump(), self.context, at):
             yield from self._whole_block(event.index, block, at)
 
     def _whole_block(self, index: int, block: dict[str, Any], at: Steps) -> Iterator[Event]:

@@ -28,15 +28,13 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
-
-if TYPE_CHECKING:  # annotations only: the one-pass encoder imports this module, and no canonical model
-    from chatcodec.content import ThinkingPart
+from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 
 SENT_AS_TEXT = "; sent as plain text"
 """The end of the loss text for unverifiable thinking sent as text (``unsigned_thinking="text"``)."""
@@ -58,7 +56,7 @@ def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[st
     if model is not None:
         canonical["model"] = model
     if "redactedContent" in reasoning:
-        return {**canonical, "encrypted": reasoning["redactedContent"], "redacted": True}
+        return {**canonical, "text": "", "encrypted": reasoning["redactedContent"], "redacted": True}
     text = as_dict(reasoning.get("reasoningText"))
     if text is None:
         return None
@@ -68,52 +66,77 @@ def decode_reasoning(reasoning: Mapping[str, Any], model: str | None) -> dict[st
     return KIT.attach(canonical, leftovers(text, ("text", "signature")))
 
 
-def accepts_signed_thinking(part: ThinkingPart, context: BedrockContext) -> bool:
-    """Whether Bedrock can verify ``part``'s reasoning: its own (or of unknown origin), or
-    Anthropic's when the target ``modelId`` is a Claude model (same signature scheme)."""
-    if part.provider in (PROVIDER, None):
+def accepts_signed_thinking(part: Mapping[str, Any], context: BedrockContext) -> bool:
+    """Whether Bedrock can verify ``part``'s reasoning (a thinking part's data): its own (or
+    of unknown origin), or Anthropic's when the target ``modelId`` is a Claude model (same
+    signature scheme)."""
+    provider = part.get("provider")
+    if provider is None or provider == PROVIDER:
         return True
-    return claude_signed(part.provider, part.model) and is_claude_model(context.model)
+    return claude_signed(provider, part.get("model")) and is_claude_model(context.model)
 
 
-def encode_thinking(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
-    """The ``reasoningContent`` block for ``part``, or None when the target cannot take it (a loss)."""
+def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
+    """The ``reasoningContent`` block for a thinking part (canonical data), or None when the
+    target cannot take it (a loss)."""
+    provider = part.get("provider")
+    if (
+        provider is not None
+        and provider not in CLAUDE_SIGNERS
+        and context.for_request
+        and part.get("encrypted") is None
+    ):
+        return _unverifiable(part, context, at)  # another provider's (OpenAI, Gemini): no Bedrock model verifies it
     ours = accepts_signed_thinking(part, context)
-    if part.redacted and part.encrypted:
-        if not ours or not is_base64(part.encrypted):
+    text, signature, encrypted = part.get("text", ""), part.get("signature"), part.get("encrypted")
+    if part.get("redacted") and encrypted:
+        if not ours or not is_base64(encrypted):
             context.losses.add(at, "redacted thinking", "its payload is not one this Bedrock model can read")
             return None
-        if part.text or part.signature:
+        if text or signature:
             context.losses.add(at, "text or signature of redacted thinking", "redactedContent carries only the payload")
-        return {"reasoningContent": {"redactedContent": part.encrypted}}
-    if part.encrypted is not None:
+        return {"reasoningContent": {"redactedContent": encrypted}}
+    if encrypted is not None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
         return _reasoning(part, ours, context, at)
-    unverifiable = part.provider in ("anthropic", None) and not part.signature
-    if part.provider is None and context.model is not None and not is_claude_model(context.model):
+    unverifiable = provider in ("anthropic", None) and not signature
+    if provider is None and context.model is not None and not is_claude_model(context.model):
         unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable:
         return _reasoning(part, ours, context, at)
-    why = unverifiable_why(part.provider)
-    if context.unsigned_thinking == "text" and part.text:
-        context.losses.add(at, "thinking part", why + SENT_AS_TEXT)
-        return {"text": part.text}
-    context.losses.add(at, "thinking part", why + DROPPED)
+    return _unverifiable(part, context, at)
+
+
+def _unverifiable(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
+    """Thinking the target cannot verify: sent as text by the ``unsigned_thinking`` option,
+    else dropped; reported either way."""
+    provider, text = part.get("provider"), part.get("text", "")
+    if context.unsigned_thinking == "text" and text:
+        context.losses.add(at, "thinking part", unverifiable_why(provider) + SENT_AS_TEXT)
+        return {"text": text}
+    why = _DROPPED_WHY.get(provider)
+    if why is None:
+        why = _DROPPED_WHY[provider] = unverifiable_why(provider) + DROPPED
+    context.losses.add(at, "thinking part", why)
     return None
 
 
-def _reasoning(part: ThinkingPart, ours: bool, context: BedrockContext, at: Steps) -> dict[str, Any]:
-    text: dict[str, Any] = {**restore_fields(_bag(part, context, at)), "text": part.text}
-    if part.signature is not None and ours:
-        text["signature"] = part.signature
-    elif part.signature:
-        context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to this Bedrock model")
+_DROPPED_WHY: dict[str | None, str] = {}
+"""The loss text for dropped thinking, by provider (a session from another provider sends
+thinking in every assistant turn)."""
+
+
+def _reasoning(part: Mapping[str, Any], ours: bool, context: BedrockContext, at: Steps) -> dict[str, Any]:
+    metadata = part.get("provider_metadata")
+    text: dict[str, Any] = restore_fields(KIT.claim(context.losses, metadata, at)) if metadata else {}
+    text["text"] = part.get("text", "")
+    signature = part.get("signature")
+    if signature is not None and ours:
+        text["signature"] = signature
+    elif signature:
+        context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to this Bedrock model")
     return {"reasoningContent": {"reasoningText": text}}
-
-
-def _bag(part: ThinkingPart, context: BedrockContext, at: Steps) -> dict[str, Any]:
-    return {} if part.provider_metadata is None else KIT.claim(context.losses, part.provider_metadata, at)
 
 
 _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

@@ -12,28 +12,32 @@ name. Converse has no ``none`` choice and no parallel-calls switch: both are rep
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.errors import rule_error
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
-from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.request import ChatRequest
 
 _FUNCTION, _SERVER = "function", "server"
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
 _WIRE_CHOICES = {canonical: wire for wire, canonical in _CHOICES.items()}
 
 
-def _is_spec(tool: dict[str, Any]) -> bool:
-    """A ``toolSpec`` canonical can hold: a name, and a JSON-object schema alone in ``inputSchema``."""
-    spec = as_dict(tool.get("toolSpec"))
-    if len(tool) != 1 or spec is None or not spec["name"]:
-        return False
-    schema = as_dict(spec["inputSchema"])
-    return schema is not None and set(schema) == {"json"} and isinstance(schema["json"], dict)
+def _spec(tool: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``toolSpec`` of a tool canonical can hold: a name, and a JSON-object schema alone
+    in ``inputSchema``; None for any other tool."""
+    spec: Any = tool.get("toolSpec")
+    if len(tool) != 1 or spec.__class__ is not dict or not spec["name"]:
+        return None
+    schema: Any = spec["inputSchema"]
+    if schema.__class__ is not dict or len(schema) != 1 or not isinstance(schema.get("json"), dict):
+        return None
+    return spec
 
 
 def decode_tools(
@@ -46,33 +50,53 @@ def decode_tools(
     tools: list[dict[str, Any]] = []
     servers: list[dict[str, Any]] = []
     order: list[str] = []
-    for tool in config["tools"]:
+    interleaved = False  # a function tool after a server tool
+    for index, tool in enumerate(config["tools"]):
+        spec = _spec(tool)
+        if spec is not None:
+            if not spec["name"].isascii():
+                _check_text(spec["name"], ("toolConfig", "tools", index, "toolSpec", "name"))
+            tools.append(_decode_spec(spec))
+            interleaved = interleaved or bool(servers)
+            order.append(_FUNCTION)
+            continue
         marker = cache_marker(tool)
-        last = (tools if order and order[-1] == _FUNCTION else servers) if order else None
+        last = (tools if order[-1] == _FUNCTION else servers) if order else None
         if marker is not None and last and "cache_control" not in last[-1]:
             last[-1]["cache_control"] = marker
-        elif _is_spec(tool):
-            tools.append(_decode_spec(tool["toolSpec"]))
-            order.append(_FUNCTION)
         else:
             servers.append(opaque(tool))
             order.append(_SERVER)
-    canonical["tools"], canonical["provider_tools"] = tools, servers
-    if order != sorted(order, key=lambda kind: kind == _SERVER):
+    if tools:
+        canonical["tools"] = tools
+    if servers:
+        canonical["provider_tools"] = servers
+    if interleaved:
         bag["_tool_order"] = order
-    rest = unmapped(config, ("tools", "toolChoice"))
-    if rest:
-        bag["toolConfig"] = rest
+    if len(config) > 1 + ("toolChoice" in config):
+        bag["toolConfig"] = unmapped(config, ("tools", "toolChoice"))
     if not config["tools"]:
         bag["_tool_config"] = True  # sent with no tools (botocore refuses that; kept as read)
     _decode_choice(config.get("toolChoice"), canonical, bag)
 
 
+def _check_text(text: str, at: Steps) -> None:
+    """Refuse text holding a lone surrogate (valid JSON, not Unicode) where canonical wants
+    text it can write (a tool name: ``ToolDefinition.name``), at its wire path."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        message = "Input should be a valid string, unable to parse raw data as a unicode string"
+        raise rule_error("Bedrock Converse request", at, "string_unicode", message, text) from None
+
+
 def _decode_spec(spec: dict[str, Any]) -> dict[str, Any]:
-    definition: dict[str, Any] = {"name": spec["name"], "parameters": spec["inputSchema"]["json"]}
+    definition: dict[str, Any] = {"type": "function", "name": spec["name"], "parameters": spec["inputSchema"]["json"]}
     for key in ("description", "strict"):
         if key in spec:
             definition[key] = spec[key]
+    if len(spec) == len(definition) - 1:  # its name, schema, description and strict flag alone
+        return definition
     return KIT.attach(definition, leftovers(spec, ("name", "inputSchema", "description", "strict")))
 
 
@@ -91,23 +115,29 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
     canonical["tool_choice"] = {"type": _CHOICES[kind], **value}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: BedrockContext) -> None:
-    """Write ``toolConfig``."""
-    functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
+def encode_tools(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: BedrockContext
+) -> None:
+    """Write ``toolConfig`` (``request``: canonical request data)."""
+    definitions: list[Mapping[str, Any]] = request.get("tools") or []
+    if not definitions and not _tool_fields(request, bag):
+        return  # no tools, no choice, nothing kept: no toolConfig
+    functions = [_encode_tool(tool, index, context) for index, tool in enumerate(definitions)]
     servers: list[list[dict[str, Any]]] = []
-    for index, tool in enumerate(request.provider_tools):
+    for index, tool in enumerate(request.get("provider_tools") or ()):
         at = ("provider_tools", index)
-        if tool.provider != KIT.name:
-            context.losses.add(at, f"{tool.provider} tool", "only Bedrock's own tools can be sent to Bedrock")
+        if tool["provider"] != KIT.name:
+            context.losses.add(at, f"{tool['provider']} tool", "only Bedrock's own tools can be sent to Bedrock")
             continue
-        KIT.claim(context.losses, tool.provider_metadata, at)
-        servers.append([dict(tool.data), *([cache_point(tool.cache_control)] if tool.cache_control else [])])
+        KIT.claim(context.losses, tool.get("provider_metadata"), at)
+        marker = tool.get("cache_control")
+        servers.append([dict(tool["data"]), *([cache_point(marker)] if marker else [])])
     tools = [block for group in _ordered(functions, servers, as_list(bag.get("_tool_order"))) for block in group]
     # toolConfig's unmapped members are a wire value (``unmapped``): a key like ``_x`` is
     # the caller's, not a marker, so they are written as they are.
     config: dict[str, Any] = dict(as_dict(bag.get("toolConfig")) or {})
     kept_choice = as_dict(config.pop("toolChoice", None))
-    choice = _encode_choice(request, kept_choice, context)
+    choice = _encode_choice(request.get("tool_choice"), kept_choice, context)
     if choice is not None and not tools and not bag.get("_tool_config"):
         context.losses.add(
             ("tool_choice",), "tool_choice without tools", "Bedrock needs at least one tool for it", "setting"
@@ -118,29 +148,40 @@ def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any]
         if choice is not None:
             config["toolChoice"] = choice
         wire["toolConfig"] = config
-    if request.parallel_tool_calls is not None:
+    if request.get("parallel_tool_calls") is not None:
         context.losses.add(
             ("parallel_tool_calls",), "parallel_tool_calls", "Bedrock Converse has no such switch", "setting"
         )
 
 
-def _encode_tool(request: ChatRequest, index: int, context: BedrockContext) -> list[dict[str, Any]]:
-    tool = request.tools[index]
+def _tool_fields(request: Mapping[str, Any], bag: Mapping[str, Any]) -> bool:
+    """Whether the request has tool settings besides its definitions, or its bag toolConfig's."""
+    if request.get("provider_tools") or request.get("tool_choice") is not None:
+        return True
+    return request.get("parallel_tool_calls") is not None or "toolConfig" in bag or "_tool_config" in bag
+
+
+_NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+"""A definition's parameters when its data leaves them out (``ToolDefinition``'s default)."""
+
+
+def _encode_tool(tool: Mapping[str, Any], index: int, context: BedrockContext) -> list[dict[str, Any]]:
     at = ("tools", index)
-    spec: dict[str, Any] = {**restore_fields(KIT.claim(context.losses, tool.provider_metadata, at))}
-    spec["name"] = tool_name(tool.name, context, at)
-    if tool.description is not None:
-        if tool.description:
-            spec["description"] = tool.description
+    metadata = tool.get("provider_metadata")
+    spec: dict[str, Any] = restore_fields(KIT.claim(context.losses, metadata, at)) if metadata else {}
+    spec["name"] = tool_name(tool["name"], context, at)
+    description = tool.get("description")
+    if description is not None:
+        if description:
+            spec["description"] = description
         else:
             context.losses.add((*at, "description"), "empty tool description", "Bedrock rejects an empty one")
-    spec["inputSchema"] = {"json": tool.parameters}
-    if tool.strict is not None:
-        spec["strict"] = tool.strict
-    blocks = [{"toolSpec": spec}]
-    if tool.cache_control is not None:
-        blocks.append(cache_point(tool.cache_control))
-    return blocks
+    parameters = tool.get("parameters")
+    spec["inputSchema"] = {"json": dict(_NO_PARAMETERS) if parameters is None else parameters}
+    if tool.get("strict") is not None:
+        spec["strict"] = tool["strict"]
+    marker = tool.get("cache_control")
+    return [{"toolSpec": spec}] if marker is None else [{"toolSpec": spec}, cache_point(marker)]
 
 
 def _ordered(
@@ -152,15 +193,17 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, kept: dict[str, Any] | None, context: BedrockContext) -> dict[str, Any] | None:
-    choice = request.tool_choice
+def _encode_choice(
+    choice: Mapping[str, Any] | None, kept: dict[str, Any] | None, context: BedrockContext
+) -> dict[str, Any] | None:
     if choice is None:
         return None if kept is None else dict(kept)
-    if choice.type == "none":
+    kind = choice.get("type", "auto")
+    if kind == "none":
         context.losses.add(
             ("tool_choice",), "tool_choice 'none'", "Bedrock Converse has no such choice; sent none", "setting"
         )
         return None
-    if choice.type == "tool":
-        return {"tool": {"name": tool_name(choice.name or "", context, ("tool_choice",))}}
-    return {_WIRE_CHOICES[choice.type]: {}}
+    if kind == "tool":
+        return {"tool": {"name": tool_name(choice.get("name") or "", context, ("tool_choice",))}}
+    return {_WIRE_CHOICES[kind]: {}}

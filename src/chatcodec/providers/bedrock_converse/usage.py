@@ -24,7 +24,6 @@ from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
 from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import Usage
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
@@ -49,20 +48,20 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """Wire usage for canonical ``usage``; botocore requires the three counts, so a missing
+def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """Wire usage for canonical usage data; botocore requires the three counts, so a missing
     one is written as zero unless the decoder saw it absent."""
     losses = context.losses
-    bag = KIT.claim(losses, usage.provider_metadata, at)
+    bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
     encode_counts(usage, wire, _SPELLING, losses, at)
     absent = absent_keys(bag)
     if _TOTAL not in wire and _TOTAL not in absent:
-        wire[_TOTAL] = (usage.input_tokens or 0) + (usage.output_tokens or 0)
+        wire[_TOTAL] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     for twin in as_list(bag.get("_count_twins")) or ():  # a caller's bag may hold anything
         if isinstance(twin, str) and twin in _TWINS and _TWINS[twin] in wire:
             wire[twin] = wire[_TWINS[twin]]
-    if usage.reasoning_tokens is not None:
+    if usage.get("reasoning_tokens") is not None:
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
     for key in _REQUIRED:
         if key not in absent:

@@ -1,4 +1,5 @@
-"""Bedrock Converse wire shapes, keys spelled as botocore's ``bedrock-runtime`` model spells them.
+"""Bedrock Converse wire shapes, keys spelled as botocore's ``bedrock-runtime`` model spells them,
+and the closed schema of a request's common shapes that the one reader validates first.
 
 Converse blocks are *unions by member name* (``{"text": ...}``, ``{"toolUse": {...}}``),
 not tagged by a ``type`` key, so a block is one ``TypedDict`` with every known member
@@ -7,31 +8,63 @@ no known member, or several, as one they keep whole (an opaque part). Every obje
 extra keys (AWS adds members often; the decoders keep them for the round trip). Binary
 members (``bytes``, ``redactedContent``) are base64 text, as the REST API and the
 fixtures carry them. Errors carry wire JSON paths (``$.messages[2].content[0]``).
+
+Two descriptions of one wire, kept apart on purpose:
+
+* the ``TypedDict`` shapes below are the whole wire as botocore has it (extra keys kept,
+  untyped members where the API is open); their pydantic adapters (:func:`adapters`) are
+  built on first use, with the kit's :func:`~chatcodec.providers.kit.wire_shape` config,
+  so a request read through the closed schema loads no pydantic (first use);
+* :data:`REQUEST` and :data:`MESSAGES` are the closed pydantic-core schema of the shapes
+  requests are made of (every block one member, no key outside the list), checked in one
+  Rust pass, with tool input that holds no float settled there
+  (:func:`~chatcodec.providers.one_pass.json_value_to_write`; a block of several members,
+  which the reader keeps whole, gets its input back as it came). Whatever it accepts the
+  ``TypedDict`` shapes accept too (a test holds the closed schema inside the wire on
+  mutated recordings); what it refuses is validated by the adapters, whose errors name
+  the wire path and rule. The closed schema is written by hand, not derived from the
+  ``TypedDict`` shapes: it narrows them (literal tags, closed objects, JSON values
+  where the wire says ``Any``), which the shapes do not say.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired, cast
 
-from pydantic import Field, TypeAdapter
+from annotated_types import Ge
+from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_with
-from chatcodec.providers.kit import wire_shape
+from chatcodec.providers.one_pass import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    json_value_to_write,
+    json_without_floats,
+    literal,
+    non_empty,
+    number,
+    tagged,
+    text,
+)
 
-Count = Annotated[int, Field(ge=0)]
+if TYPE_CHECKING:  # the adapters are built on first use (a request read in Rust needs none)
+    from pydantic import TypeAdapter
+
+Count = Annotated[int, Ge(0)]
 """A token count or block index: canonical refuses negative ones, so the wire does too."""
 
 
-@wire_shape
 class S3Location(TypedDict):
     uri: str
     bucketOwner: NotRequired[str]
 
 
-@wire_shape
 class MediaSource(TypedDict):
     """``ImageSource`` / ``VideoSource`` / ``DocumentSource``: one member of these."""
 
@@ -41,13 +74,11 @@ class MediaSource(TypedDict):
     content: NotRequired[list[dict[str, Any]]]
 
 
-@wire_shape
 class ImageBlock(TypedDict):
     format: str
     source: MediaSource
 
 
-@wire_shape
 class DocumentBlock(TypedDict):
     source: MediaSource
     name: NotRequired[str]
@@ -56,7 +87,6 @@ class DocumentBlock(TypedDict):
     citations: NotRequired[dict[str, Any]]
 
 
-@wire_shape
 class ToolUseBlock(TypedDict):
     toolUseId: str
     name: str
@@ -64,7 +94,6 @@ class ToolUseBlock(TypedDict):
     type: NotRequired[str]
 
 
-@wire_shape
 class ToolResultContentBlock(TypedDict):
     """``ToolResultContentBlock``: ``text``, ``json``, ``image``, ``document``, ``video``, ..."""
 
@@ -74,7 +103,6 @@ class ToolResultContentBlock(TypedDict):
     document: NotRequired[DocumentBlock]
 
 
-@wire_shape
 class ToolResultBlock(TypedDict):
     toolUseId: str
     content: list[ToolResultContentBlock]
@@ -82,25 +110,21 @@ class ToolResultBlock(TypedDict):
     type: NotRequired[str]
 
 
-@wire_shape
 class ReasoningText(TypedDict):
     text: str
     signature: NotRequired[str]
 
 
-@wire_shape
 class ReasoningContent(TypedDict):
     reasoningText: NotRequired[ReasoningText]
     redactedContent: NotRequired[str]
 
 
-@wire_shape
 class CachePoint(TypedDict):
     type: str
     ttl: NotRequired[str]
 
 
-@wire_shape
 class ContentBlock(TypedDict):
     """``ContentBlock`` (and ``SystemContentBlock``, a subset): exactly one member is set."""
 
@@ -113,13 +137,11 @@ class ContentBlock(TypedDict):
     cachePoint: NotRequired[CachePoint]
 
 
-@wire_shape
 class Message(TypedDict):
     role: str
     content: list[ContentBlock]
 
 
-@wire_shape
 class InferenceConfig(TypedDict):
     maxTokens: NotRequired[int]
     temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact (issue 10 item 22)
@@ -127,7 +149,6 @@ class InferenceConfig(TypedDict):
     stopSequences: NotRequired[list[str]]
 
 
-@wire_shape
 class ToolSpec(TypedDict):
     name: str
     inputSchema: dict[str, Any]
@@ -135,7 +156,6 @@ class ToolSpec(TypedDict):
     strict: NotRequired[bool]
 
 
-@wire_shape
 class Tool(TypedDict):
     """``Tool``: ``toolSpec``, ``systemTool`` or ``cachePoint``."""
 
@@ -143,13 +163,11 @@ class Tool(TypedDict):
     cachePoint: NotRequired[CachePoint]
 
 
-@wire_shape
 class ToolConfig(TypedDict):
     tools: list[Tool]
     toolChoice: NotRequired[dict[str, Any]]
 
 
-@wire_shape
 class Request(TypedDict):
     """The ``Converse`` / ``ConverseStream`` input: the REST body, plus ``modelId`` as
     boto3 takes it (the REST API puts it in the URL)."""
@@ -163,7 +181,6 @@ class Request(TypedDict):
     outputConfig: NotRequired[dict[str, Any]]
 
 
-@wire_shape
 class Usage(TypedDict):
     """``TokenUsage``. ``inputTokens`` excludes cache reads and writes; ``totalTokens``
     includes them (see ``usage.py``)."""
@@ -175,12 +192,10 @@ class Usage(TypedDict):
     cacheWriteInputTokens: NotRequired[Count]
 
 
-@wire_shape
 class Output(TypedDict):
     message: Message
 
 
-@wire_shape
 class Response(TypedDict):
     """The ``Converse`` output."""
 
@@ -189,37 +204,31 @@ class Response(TypedDict):
     usage: NotRequired[Usage]
 
 
-@wire_shape
 class ErrorBody(TypedDict):
     """An error body: ``{"message": ...}`` (the type is in the ``x-amzn-errortype`` header)."""
 
     message: str
 
 
-@wire_shape
 class MessageStart(TypedDict):
     role: str
 
 
-@wire_shape
 class BlockStart(TypedDict):
     contentBlockIndex: Count
     start: dict[str, Any]
 
 
-@wire_shape
 class ToolUseDelta(TypedDict):
     input: str
 
 
-@wire_shape
 class ReasoningDelta(TypedDict):
     text: NotRequired[str]
     signature: NotRequired[str]
     redactedContent: NotRequired[str]
 
 
-@wire_shape
 class Delta(TypedDict):
     text: NotRequired[str]
     toolUse: NotRequired[ToolUseDelta]
@@ -227,61 +236,212 @@ class Delta(TypedDict):
     citation: NotRequired[dict[str, Any]]
 
 
-@wire_shape
 class BlockDelta(TypedDict):
     contentBlockIndex: Count
     delta: Delta
 
 
-@wire_shape
 class BlockStop(TypedDict):
     contentBlockIndex: Count
 
 
-@wire_shape
 class MessageStop(TypedDict):
     stopReason: str
     additionalModelResponseFields: NotRequired[Any]
 
 
-@wire_shape
 class Metadata(TypedDict):
     usage: NotRequired[Usage]
 
 
-@wire_shape
 class StreamException(TypedDict):
     message: NotRequired[str]
 
 
-EVENT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
-    "messageStart": TypeAdapter(MessageStart),
-    "contentBlockStart": TypeAdapter(BlockStart),
-    "contentBlockDelta": TypeAdapter(BlockDelta),
-    "contentBlockStop": TypeAdapter(BlockStop),
-    "messageStop": TypeAdapter(MessageStop),
-    "metadata": TypeAdapter(Metadata),
-}
-"""Each ``ConverseStreamOutput`` member's payload, by its event type."""
+_SHAPES: tuple[type, ...] = (
+    S3Location, MediaSource, ImageBlock, DocumentBlock, ToolUseBlock, ToolResultContentBlock,
+    ToolResultBlock, ReasoningText, ReasoningContent, CachePoint, ContentBlock, Message,
+    InferenceConfig, ToolSpec, Tool, ToolConfig, Request, Usage, Output, Response, ErrorBody,
+    MessageStart, BlockStart, ToolUseDelta, ReasoningDelta, Delta, BlockDelta, BlockStop,
+    MessageStop, Metadata, StreamException,
+)  # fmt: skip
+"""Every shape above, given the kit's wire config when the adapters are built."""
 
-EXCEPTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(StreamException)
-"""An exception event's payload (``throttlingException``, ``validationException`` ...)."""
 
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
-"""Validates a request body."""
+@dataclass(frozen=True, slots=True)
+class Adapters:
+    """The strict adapters of the wire shapes (errors with wire paths and rules)."""
 
-MESSAGES_ADAPTER: TypeAdapter[list[Any]] = deferred_adapter(list[Message])
-"""Validates a stored list of messages."""
+    request: TypeAdapter[Any]
+    """A request body."""
+    messages: TypeAdapter[list[Any]]
+    """A stored list of messages."""
+    response: TypeAdapter[Any]
+    """A response body."""
+    error: TypeAdapter[Any]
+    """An error body."""
+    events: Mapping[str, TypeAdapter[Any]]
+    """Each ``ConverseStreamOutput`` member's payload, by its event type."""
+    exception: TypeAdapter[Any]
+    """An exception event's payload (``throttlingException``, ``validationException`` ...)."""
 
-RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
-"""Validates a response body."""
 
-ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
-"""Validates an error body."""
+@cache
+def adapters() -> Adapters:
+    """The adapters, built once, on first use (they load pydantic)."""
+    from pydantic import TypeAdapter
+
+    from chatcodec._base import deferred_adapter
+    from chatcodec.providers.kit import wire_shape
+
+    for shape in _SHAPES:
+        wire_shape(shape)
+    events = {
+        "messageStart": MessageStart,
+        "contentBlockStart": BlockStart,
+        "contentBlockDelta": BlockDelta,
+        "contentBlockStop": BlockStop,
+        "messageStop": MessageStop,
+        "metadata": Metadata,
+    }
+    return Adapters(
+        request=TypeAdapter(Request),
+        messages=deferred_adapter(list[Message]),
+        response=TypeAdapter(Response),
+        error=TypeAdapter(ErrorBody),
+        events={name: TypeAdapter(shape) for name, shape in events.items()},
+        exception=TypeAdapter(StreamException),
+    )
 
 
 def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
     """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
+    from chatcodec.canonical_validation import validate_with
+
     checked = as_dict(validate_with(adapter, payload, title))
     assert checked is not None  # every adapter here validates a TypedDict
     return checked
+
+
+DEPTH_LIMIT = 254
+"""Containers nested this deep from a body's root are refused: the canonical models refuse a
+JSON value 254 levels deep (pydantic-core's recursion limit), and the reader keeps values
+the wire leaves open (``Any``: bags, blocks kept whole, schemas) as they came. The closed
+schema refuses them itself (its JSON values recurse in Rust); behind the wire adapter,
+which does not look inside them, they are counted here (a value deep inside a body is
+refused a few levels before the models would refuse it: the body's own levels count)."""
+
+
+def refuse_too_deep(payload: object) -> None:
+    """Raise the error for a value nested too deeply (naming the route into it) when a
+    container in ``payload`` is :data:`DEPTH_LIMIT` levels deep; a linear walk, no recursion."""
+    stack: list[tuple[Any, int]] = [(payload, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth >= DEPTH_LIMIT:
+            from chatcodec.payloads import too_deep
+
+            raise too_deep(payload)
+        for child in node.values() if node.__class__ is dict else node:
+            if child.__class__ is dict or child.__class__ is list:
+                push((child, depth + 1))
+
+
+# --- the closed schema of the common request shapes --------------------------------------
+
+
+def _list(item: cs.CoreSchema) -> cs.CoreSchema:
+    return cs.list_schema(item, strict=True)
+
+
+def _blocks(**members: cs.CoreSchema) -> cs.CoreSchema:
+    """A list of blocks, each with some of ``members`` (a block of none or several is kept
+    whole by the reader, which then gives back the tool input written ahead as it came)."""
+    return _list(closed({}, members))
+
+
+def _cache_point() -> cs.CoreSchema:
+    """A ``cachePoint`` canonical reads as a marker (``parts.cache_marker``)."""
+    return closed({"type": literal("default")}, {"ttl": text()})
+
+
+def _source(*members: str) -> cs.CoreSchema:
+    """A media source of one of ``members`` (several: kept whole by the reader)."""
+    location = closed({"uri": text()}, {"bucketOwner": text()})
+    kinds = {"bytes": text(), "text": text(), "s3Location": location}
+    return closed({}, {member: kinds[member] for member in members})
+
+
+def _messages() -> cs.CoreSchema:
+    json_value = json_value_to_write()
+    image = closed({"format": text(), "source": _source("bytes", "s3Location")})
+    document = closed({"source": _source("bytes", "text", "s3Location")}, {"name": text(), "format": text()})
+    result = closed(
+        {"toolUseId": text(), "content": _blocks(text=text(), json=json_value, image=image, document=document)},
+        {"status": text()},
+    )
+    call = closed({"toolUseId": text(), "name": text(), "input": json_value})
+    reasoning = closed(
+        {}, {"reasoningText": closed({"text": text()}, {"signature": text()}), "redactedContent": text()}
+    )
+    user = _blocks(text=text(), image=image, document=document, toolResult=result, cachePoint=_cache_point())
+    assistant = _blocks(text=text(), toolUse=call, reasoningContent=reasoning, cachePoint=_cache_point())
+    choices = {
+        "user": closed({"role": literal("user"), "content": user}),
+        "assistant": closed({"role": literal("assistant"), "content": assistant}),
+    }
+    return _list(tagged(choices, "role"))
+
+
+def _request(json_input: bool) -> cs.CoreSchema:
+    spec = closed(
+        {"name": non_empty(), "inputSchema": closed({"json": json_object()})},
+        {"description": text(), "strict": cs.bool_schema(strict=True)},
+    )
+    choice = either(
+        closed({"auto": closed({})}), closed({"any": closed({})}), closed({"tool": closed({"name": text()})})
+    )
+    inference = closed(
+        {},
+        {
+            "maxTokens": cs.int_schema(strict=True),
+            "temperature": number(json_input=json_input),
+            "topP": number(json_input=json_input),
+            "stopSequences": _list(text()),
+        },
+    )
+    root = closed(
+        {},
+        {
+            "messages": _messages(),
+            "modelId": text(),
+            "system": _blocks(text=text(), cachePoint=_cache_point()),
+            "inferenceConfig": inference,
+            "toolConfig": closed({"tools": _blocks(toolSpec=spec, cachePoint=_cache_point())}, {"toolChoice": choice}),
+            "additionalModelRequestFields": json_object(),
+            "outputConfig": json_object(),
+        },
+        extra=True,  # fields with no canonical home, kept in the request's bag
+    )
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+
+
+def _message_list(json_input: bool) -> cs.CoreSchema:
+    return cs.definitions_schema(_messages(), [json_without_floats(json_input=json_input)])
+
+
+REQUEST = LazyValidator(_request)
+"""The common request shapes (see the module docstring), for dicts and JSON text."""
+
+MESSAGES = LazyValidator(_message_list)
+"""The common shapes of a stored ``messages`` list (read by :func:`closed_messages`)."""
+
+
+def closed_messages(messages: object) -> list[dict[str, Any]] | None:
+    """The validated copy of a stored ``messages`` list of the common shapes, or ``None``."""
+    try:
+        checked: object = MESSAGES.python().validate_python(messages)
+    except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
+        return None
+    return cast(list[dict[str, Any]], checked)

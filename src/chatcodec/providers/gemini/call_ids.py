@@ -33,11 +33,15 @@ def response_prefix(response_id: str | None) -> str:
     return f"{REQUEST_PREFIX}_{response_id}" if response_id else REQUEST_PREFIX
 
 
+def _no_calls() -> list[tuple[str, str]]:
+    return []  # a factory, not list[...]: calling a generic alias raises and clears an error inside
+
+
 @dataclass
 class OpenCalls:
     """The calls of the last model turn that no result has answered yet, in order."""
 
-    calls: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    calls: list[tuple[str, str]] = field(default_factory=_no_calls)
     """``(id, name)`` of each unanswered call."""
 
     def reset(self, calls: list[tuple[str, str]]) -> None:

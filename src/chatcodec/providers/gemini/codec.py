@@ -1,21 +1,24 @@
 """The ``gemini`` codec object the registry loads: Google Gemini ``generateContent`` /
-``streamGenerateContent`` (Gemini API and Vertex AI), requests, responses and streams."""
+``streamGenerateContent`` (Gemini API and Vertex AI), requests, responses and streams.
+
+Requests and responses are read and written as canonical data (one reader and one writer
+per direction); the stream classes, which build canonical event models, are imported on
+the first stream, so loading the codec loads no canonical model (first use)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from chatcodec.providers.gemini import (
     capabilities,
     edge,
     finish_reason,
     messages,
-    one_pass,
     parts,
     request,
     response,
     rules,
     settings,
-    stream_decode,
-    stream_encode,
     structure,
     tools,
     usage,
@@ -23,23 +26,40 @@ from chatcodec.providers.gemini import (
 from chatcodec.providers.gemini.markers import OPTIONS, PROVIDER
 from chatcodec.providers.provider_codec import ProviderCodec
 
+if TYPE_CHECKING:
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.stream_builder import StreamBuilder
+
+
+def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:
+    from chatcodec.providers.gemini.stream_decode import StreamDecoder
+
+    return StreamDecoder(builder, context)
+
+
+def _stream_encoder(context: EncodeContext) -> StreamEncoder:
+    from chatcodec.providers.gemini.stream_encode import StreamEncoder
+
+    return StreamEncoder(context)
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    legacy_requests=request,
-    legacy_responses=response,
+    requests=request,
+    responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
     parts=parts,
     tools=tools,
     settings=settings,
-    stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode.StreamEncoder,
+    stream_decoder=_stream_decoder,
+    stream_encoder=_stream_encoder,
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    one_pass=one_pass,
 )
 """The codec instance registered as ``gemini``."""

@@ -18,11 +18,13 @@ the provider that read it (issue 24 item 15).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import FinishReason, UnifiedFinishReason
+
+if TYPE_CHECKING:
+    from chatcodec.response import UnifiedFinishReason
 
 FINISH_REASONS: dict[str, UnifiedFinishReason] = {
     "STOP": "stop",
@@ -100,14 +102,15 @@ def decode_block_reason(raw: str) -> dict[str, Any]:
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
+    finish_reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``finishReason``: the raw word when it is Gemini's and agrees with the
     unified value, else the closest word (a loss when that changes the unified value)."""
     losses = context.losses
     if finish_reason is None:
         return None
-    raw, unified = finish_reason.raw, finish_reason.unified
+    raw: str | None = finish_reason.get("raw")
+    unified: UnifiedFinishReason = finish_reason["unified"]
     if raw is not None and (FINISH_REASONS.get(raw) == unified or (raw == "STOP" and unified == "tool_calls")):
         return raw
     if raw is not None and unified == "other" and raw not in FINISH_REASONS and raw == bag.get(MARKER):

@@ -46,8 +46,9 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 * ``_response_schema_key`` (requests): the output schema came as ``responseSchema``
   rather than ``responseJsonSchema``, the same way.
 
-Encoder options, in ``provider_options["gemini"]``: ``missing_signature`` (see
-:mod:`.signatures`).
+Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored request, in
+``provider_options["gemini"]``: ``missing_signature`` (see :mod:`.signatures`) and
+``tools_layout`` (:mod:`.tools`), with the target rules' ``api_version`` and ``skip_rules``.
 """
 
 from __future__ import annotations

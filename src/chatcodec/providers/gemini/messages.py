@@ -16,20 +16,25 @@ thought-signature rule is applied (:mod:`.signatures`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.providers.gemini.call_ids import OpenCalls
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.media import Turn
-from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
+from chatcodec.providers.gemini.parts import (
+    GeminiContext,
+    PartDecoding,
+    decode_call,
+    decode_part,
+    encode_part,
+    is_whole_call,
+)
+from chatcodec.providers.gemini.results import decode_result
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields
 from chatcodec.providers.kit.context import DecodeContext
 
-WirePart = tuple[dict[str, Any], Steps]
-"""A wire part with the canonical path it came from (for loss reports)."""
+_TURN_FIELDS = ("role", "parts")
 
 # --- decoding ----------------------------------------------------------------------------
 
@@ -46,62 +51,118 @@ def decode_system(content: dict[str, Any] | str) -> dict[str, Any]:
     return KIT.attach({"role": "system", "content": parts}, bag)
 
 
-def decode_messages(contents: list[Any], context: DecodeContext, *, model: str | None = None) -> list[dict[str, Any]]:
-    """Canonical messages (as dicts) for the wire ``contents`` list."""
+def decode_messages(
+    contents: list[Any], context: DecodeContext, *, model: str | None = None, digits: int = 0
+) -> list[dict[str, Any]]:
+    """Canonical messages (as dicts) for the wire ``contents`` list (``digits``: the
+    contents were checked by the closed request schema, see :class:`~.parts.PartDecoding`)."""
     canonical: list[dict[str, Any]] = []
-    open_calls = OpenCalls()
+    reading = PartDecoding(model=model, digits=digits)
     for index, content in enumerate(contents):
-        reading = PartDecoding(model=model, container=index, open_calls=open_calls)
-        canonical.extend(_decode_content(content, reading))
+        reading.container = index
+        if content.get("role") == "model":
+            canonical.append(_decode_answer(content, reading))
+        else:
+            _decode_user_turn(content, reading, canonical)
     return canonical
 
 
-def _decode_content(content: dict[str, Any], context: PartDecoding) -> list[dict[str, Any]]:
-    role = content.get("role")
-    bag = leftovers(content, ("role", "parts") if role in ("user", "model") else ("parts",))
-    mark_absent(bag, content, "role", "parts")
-    parts: list[dict[str, Any]] = content.get("parts") or []
-    if role == "model":
-        answer = [decode_part(part, "model", context, index) for index, part in enumerate(parts)]
-        context.open_calls.reset([(part["id"], part["name"]) for part in answer if part["type"] == "tool_use"])
-        return [KIT.attach({"role": "assistant", "content": answer}, bag)]
-    messages: list[dict[str, Any]] = []
-    for index, part in enumerate(parts):
-        kind = "tool" if "functionResponse" in part else "user"
-        decoded = decode_part(part, "user", context, index)
-        if kind == "tool" and decoded["type"] != "tool_result":
-            kind = "user"
-        if not messages or messages[-1]["role"] != kind:
-            messages.append({"role": kind, "content": []})
-        messages[-1]["content"].append(decoded)
-    if not messages:
+def _turn_bag(content: dict[str, Any], role: object) -> dict[str, Any]:
+    """A content's fields other than its parts and its ``user`` / ``model`` role, and
+    which of the two it left out."""
+    bag = leftovers(content, _TURN_FIELDS if role in ("user", "model") else ("parts",))
+    mark_absent(bag, content, *_TURN_FIELDS)
+    return bag
+
+
+def _decode_answer(content: dict[str, Any], context: PartDecoding) -> dict[str, Any]:
+    """The assistant message of a ``model`` turn; its calls are the ones results answer
+    next. A part of text alone, or a whole call alone, is read first."""
+    answer: list[dict[str, Any]] = []
+    calls: list[tuple[str, str]] = []
+    for index, part in enumerate(content.get("parts") or ()):
+        if len(part) == 1:
+            if "text" in part:
+                answer.append({"type": "text", "text": part["text"]})
+                continue
+            if "functionCall" in part and (context.digits or is_whole_call(part["functionCall"])):
+                decoded = decode_call(part, context, index)  # the closed schema takes whole calls only
+                calls.append((decoded["id"], decoded["name"]))
+                answer.append(decoded)
+                continue
+        decoded = decode_part(part, "model", context, index)
+        if decoded["type"] == "tool_use":
+            calls.append((decoded["id"], decoded["name"]))
+        answer.append(decoded)
+    context.open_calls.calls = calls  # a new model turn: its calls replace the old ones
+    message: dict[str, Any] = {"role": "assistant", "content": answer}
+    if len(content) != 2 or "parts" not in content:
+        return KIT.attach(message, _turn_bag(content, "model"))
+    return message
+
+
+def _decode_user_turn(content: dict[str, Any], context: PartDecoding, messages: list[dict[str, Any]]) -> None:
+    """A user turn's runs of results and of other parts, one message each, in wire order;
+    the later ones carry the ``_joined`` marker. A part of text alone, or a result alone,
+    is read first."""
+    first = len(messages)
+    current: list[dict[str, Any]] | None = None
+    current_role = ""
+    for index, part in enumerate(content.get("parts") or ()):
+        size = len(part)
+        if size == 1 and "text" in part:
+            role, decoded = "user", {"type": "text", "text": part["text"]}
+        elif size == 1 and "functionResponse" in part:
+            role, decoded = "tool", decode_result(part, context.open_calls, context.container, index)
+        else:
+            decoded = decode_part(part, "user", context, index)
+            role = "tool" if decoded["type"] == "tool_result" else "user"
+        if current is None:
+            current = [decoded]
+            messages.append({"role": role, "content": current})
+        elif current_role != role:
+            current = [decoded]
+            messages.append({"role": role, "content": current, "provider_metadata": {KIT.name: {JOINED: True}}})
+        else:
+            current.append(decoded)
+        current_role = role
+    if current is None:
         messages.append({"role": "user", "content": []})
-    KIT.attach(messages[0], bag)
-    for message in messages[1:]:
-        message["provider_metadata"] = {KIT.name: {JOINED: True}}
-    return messages
+    wire_role: object = content.get("role")
+    if len(content) != 2 or wire_role != "user" or "parts" not in content:
+        KIT.attach(messages[first], _turn_bag(content, wire_role))
 
 
 # --- encoding ----------------------------------------------------------------------------
 
 
-@dataclass
 class WireTurn:
-    """One wire content being built from one or more canonical messages."""
+    """One wire content being built from one or more canonical messages (a plain class:
+    a dataclass's ``default_factory=list[...]`` calls a generic alias per turn, which
+    raises and clears an ``AttributeError`` inside, about a tenth of a request's writing)."""
 
-    role: Literal["user", "model"]
-    at: Steps
-    parts: list[WirePart] = field(default_factory=list[WirePart])
-    bag: dict[str, Any] = field(default_factory=dict[str, Any])
-    holds_results: bool = False
+    __slots__ = ("bag", "first_call", "holds_results", "message", "parts", "role")
+
+    def __init__(self, role: Literal["user", "model"], message: int) -> None:
+        self.role: Literal["user", "model"] = role
+        self.message = message
+        """The index of the (first) canonical message it is built from."""
+        self.parts: list[dict[str, Any]] = []
+        self.bag: dict[str, Any] = {}
+        self.holds_results = False
+        self.first_call: tuple[dict[str, Any], int] | None = None
+        """A ``model`` turn's first ``functionCall`` part and the index of the canonical
+        part it came from (the thought-signature rule reads it, :mod:`.signatures`)."""
 
     def wire(self) -> dict[str, Any]:
         """The wire content (a key the payload left out stays out while it says nothing)."""
-        return content_fields(self.bag, self.role, [part for part, _ in self.parts])
+        return content_fields(self.bag, self.role, self.parts)
 
 
 def content_fields(bag: dict[str, Any], role: str | None, parts: list[dict[str, Any]]) -> dict[str, Any]:
     """A wire ``Content``: its bag's fields, ``role`` and ``parts``."""
+    if not bag:
+        return {"parts": parts} if role is None else {"role": role, "parts": parts}
     absent = absent_keys(bag)
     wire = restore_fields(bag)
     if role is not None and "role" not in absent and "role" not in wire:
@@ -111,35 +172,39 @@ def content_fields(bag: dict[str, Any], role: str | None, parts: list[dict[str, 
     return wire
 
 
-def leading_system_count(messages: list[AnyMessage]) -> int:
-    """How many leading system messages go to ``systemInstruction``."""
+def leading_system_count(messages: Sequence[Mapping[str, Any]]) -> int:
+    """How many leading system (and developer) messages go to ``systemInstruction``."""
     count = 0
-    while count < len(messages) and isinstance(messages[count], SystemMessage):
+    while count < len(messages) and messages[count]["role"] in ("system", "developer"):
         count += 1
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: GeminiContext) -> dict[str, Any] | str | None:
+def encode_system(messages: Sequence[Mapping[str, Any]], context: GeminiContext) -> dict[str, Any] | str | None:
     """``systemInstruction`` for the leading system messages (their parts in order); one
     string message that came as a string goes back as one."""
     if not messages:
         return None
     first = messages[0]
-    if len(messages) == 1 and isinstance(first.content, str) and KIT.marker(first.provider_metadata, STRING_SYSTEM):
+    if (
+        len(messages) == 1
+        and isinstance(first["content"], str)
+        and KIT.marker(first.get("provider_metadata"), STRING_SYSTEM)
+    ):
         bag = _message_bag(first, context, ("messages", 0))
         if not any(not is_marker(key) for key in bag):
-            return first.content
-    turn = WireTurn("user", ("messages", 0))
+            return first["content"]
+    turn = WireTurn("user", 0)
     for index, message in enumerate(messages):
-        at: Steps = ("messages", index)
-        bag = _message_bag(message, context, at)
-        if index == 0:
-            turn.bag = bag
-        turn.parts.extend(_parts(message, context, at))
-    return content_fields(turn.bag, None, [part for part, _ in turn.parts])
+        if len(message) != 2:
+            bag = _message_bag(message, context, ("messages", index))
+            if index == 0:
+                turn.bag = bag
+        _write_parts(turn, message, index, context)
+    return content_fields(turn.bag, None, turn.parts)
 
 
-def encode_messages(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[dict[str, Any]]:
+def encode_messages(messages: list[Mapping[str, Any]], start: int, context: GeminiContext) -> list[dict[str, Any]]:
     """The wire ``contents`` for ``messages[start:]``, with the thought-signature rule of
     the context's model applied (the ``missing_signature`` option, see :mod:`.signatures`)."""
     turns = encode_turns(messages, start, context)
@@ -149,71 +214,80 @@ def encode_messages(messages: list[AnyMessage], start: int, context: GeminiConte
     return [turn.wire() for turn in turns]
 
 
-def encode_turns(messages: list[AnyMessage], start: int, context: GeminiContext) -> list[WireTurn]:
-    """The wire turns for ``messages[start:]``."""
+def encode_turns(messages: Sequence[Mapping[str, Any]], start: int, context: GeminiContext) -> list[WireTurn]:
+    """The wire turns for ``messages[start:]``: an assistant message is a ``model`` turn;
+    results join the user turn of the results before them, and a message decoded from a
+    user turn it shared (``_joined``) joins it again."""
     turns: list[WireTurn] = []
     for index in range(start, len(messages)):
         message = messages[index]
-        at: Steps = ("messages", index)
-        match message:
-            case AssistantMessage():
-                turn = WireTurn("model", at)
-                turns.append(turn)
-            case ToolMessage():
-                turn = _joinable(turns, message, results=True) or _new_user_turn(turns, at)
-                turn.holds_results = True
-            case UserMessage() | TextMessage() | SystemMessage():
-                if not isinstance(message, UserMessage):
-                    what = "system message" if isinstance(message, SystemMessage) else "text message"
-                    context.losses.add(at, what, "Gemini has no such turn after the start; sent as user text")
-                turn = _joinable(turns, message, results=False) or _new_user_turn(turns, at)
-            case _:
-                assert_never(message)
-        bag = _message_bag(message, context, at)
-        if not turn.parts and not turn.bag:
-            turn.bag = bag
-        turn.parts.extend(_parts(message, context, at))
+        role = message["role"]
+        if role == "assistant":
+            turn = WireTurn("model", index)
+            turns.append(turn)
+        else:
+            if role not in ("user", "tool"):
+                what = "text message" if role == "text" else "system message"
+                context.losses.add(
+                    ("messages", index), what, "Gemini has no such turn after the start; sent as user text"
+                )
+            results = role == "tool"
+            turn = _joinable(turns, message, results=results) or _new_user_turn(turns, index)
+            turn.holds_results = turn.holds_results or results
+        if len(message) != 2:  # a name, a cache marker, a bag: the plain message has none
+            bag = _message_bag(message, context, ("messages", index))
+            if not turn.parts and not turn.bag:
+                turn.bag = bag
+        _write_parts(turn, message, index, context)
     return turns
 
 
-def _new_user_turn(turns: list[WireTurn], at: Steps) -> WireTurn:
-    turn = WireTurn("user", at)
+def _new_user_turn(turns: list[WireTurn], index: int) -> WireTurn:
+    turn = WireTurn("user", index)
     turns.append(turn)
     return turn
 
 
-def _joinable(turns: list[WireTurn], message: AnyMessage, *, results: bool) -> WireTurn | None:
+def _joinable(turns: list[WireTurn], message: Mapping[str, Any], *, results: bool) -> WireTurn | None:
     """The previous user turn when ``message`` belongs in it: results join results (and a
     message decoded from that very turn joins it again)."""
     if not turns or turns[-1].role != "user":
         return None
-    if KIT.marker(message.provider_metadata, JOINED) is True or (results and turns[-1].holds_results):
+    if (results and turns[-1].holds_results) or KIT.marker(message.get("provider_metadata"), JOINED) is True:
         return turns[-1]
     return None
 
 
-def _message_bag(message: AnyMessage, context: GeminiContext, at: Steps) -> dict[str, Any]:
-    bag = KIT.claim(context.losses, message.provider_metadata, at)
+def _message_bag(message: Mapping[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
+    bag = KIT.claim(context.losses, message.get("provider_metadata"), at)
     bag.pop(JOINED, None)
-    if message.name is not None:
+    if message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Gemini turns have no name")
-    if message.cache_control is not None:
+    if message.get("cache_control") is not None:
         context.losses.add(
             (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
         )
     return bag
 
 
-def _parts(message: AnyMessage, context: GeminiContext, at: Steps) -> list[WirePart]:
-    if isinstance(message.content, str):
-        return [({"text": message.content}, at)]
-    parts: list[WirePart] = []
-    for index, part in enumerate(message.content):
-        part_at = (*at, "content", index)
-        wire = encode_part(part, context, part_at)
-        if wire is not None:
-            parts.append((wire, part_at))
-    return parts
+def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context: GeminiContext) -> None:
+    """The wire parts of ``message`` (at ``index``) into ``turn``, noting a model turn's
+    first call; a text part with nothing beside its text is written as it is."""
+    content: str | list[Mapping[str, Any]] = message.get("content", "")
+    if isinstance(content, str):
+        turn.parts.append({"text": content})
+        return
+    parts = turn.parts
+    for position, part in enumerate(content):
+        if part["type"] == "text" and len(part) == 2:
+            parts.append({"text": part["text"]})
+            continue
+        wire = encode_part(part, context, ("messages", index, "content", position))
+        if wire is None:
+            continue
+        parts.append(wire)
+        if turn.first_call is None and turn.role == "model" and "functionCall" in wire:
+            turn.first_call = (wire, position)
 
 
 def turn_kind(role: str) -> Turn:

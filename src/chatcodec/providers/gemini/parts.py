@@ -14,21 +14,10 @@ Media and code execution parts are read and written by :mod:`.media`; results by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any
 
-from chatcodec.content import (
-    AnyPart,
-    AudioPart,
-    DocumentPart,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    TextPart,
-    ThinkingPart,
-    ToolResultPart,
-    ToolUsePart,
-)
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import (
@@ -41,14 +30,21 @@ from chatcodec.providers.gemini.markers import (
     SYNTHESIZED_ID,
     UNSIGNED,
 )
-from chatcodec.providers.gemini.media import MEDIA_KEYS, Turn, decode_media, encode_media, is_base64
+from chatcodec.providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.one_pass import json_text
+
+_SIGNATURE = "thoughtSignature"
+_CALL_FIELDS = ("name", "args", "id")
+_CALL_KEYS = frozenset(_CALL_FIELDS)
+_THOUGHT_FIELDS = ("text", "thought", _SIGNATURE)
+_VALID_NAME = GEMINI_TOOL_NAMES.valid.match
 
 
-@dataclass
+@dataclass(slots=True)
 class PartDecoding:
     """What decoding a part needs beyond the part."""
 
@@ -60,6 +56,20 @@ class PartDecoding:
     """Index of the content (or candidate) being read."""
     open_calls: OpenCalls = field(default_factory=OpenCalls)
     """Calls not answered yet, for pairing results."""
+    digits: int = 0
+    """Set when the parts were checked by the closed request schema
+    (``wire.checked_request``): its calls' ``args`` holding a float are marked
+    (``one_pass.WithFloats``), so the others are written by pydantic-core
+    (``one_pass.json_text``, which takes this limit of ``sys.get_int_max_str_digits()``);
+    0: every ``args`` is written by ``kit.compact_json``."""
+
+
+def _no_names() -> dict[str, str]:
+    return {}  # a factory, not dict[str, str]: calling a generic alias raises and clears an error inside
+
+
+def _no_parts() -> list[dict[str, Any]]:
+    return []
 
 
 @dataclass(slots=True, kw_only=True)
@@ -69,127 +79,146 @@ class GeminiContext(EncodeContext):
 
     synthesized: frozenset[str] = frozenset()
     """Ids the decoder made up: not written to the wire."""
-    names: dict[str, str] = field(default_factory=dict[str, str])
+    names: dict[str, str] = field(default_factory=_no_names)
     """Tool names by call id (a result needs its call's name)."""
-    unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    unsigned_by_gemini: list[dict[str, Any]] = field(default_factory=_no_parts)
     """Wire calls Gemini itself sent without a signature: the signature rule leaves them be."""
 
 
 def decode_part(part: dict[str, Any], turn: Turn, context: PartDecoding, index: int) -> dict[str, Any]:
     """The canonical part (as a dict) for wire ``part`` at ``index`` of a ``turn``."""
-    if "text" in part and turn != "system" and part.get("thought") is True:
+    if "text" in part:
+        if turn == "system" or part.get("thought") is not True:
+            if len(part) == 1:
+                return {"type": "text", "text": part["text"]}
+            return KIT.attach({"type": "text", "text": part["text"]}, leftovers(part, ("text",)))
         if turn == "model":
             return _decode_thought(part, context)
-    elif "text" in part:
-        return KIT.attach({"type": "text", "text": part["text"]}, leftovers(part, ("text",)))
-    for key in MEDIA_KEYS:
-        if key in part and turn != "system":
-            media = decode_media(part, key, turn)
-            if media is not None:
-                return media
-            break
-    if "functionCall" in part and turn == "model" and _is_whole_call(part["functionCall"]):
+        # a thought in a user turn: read by its other keys, else kept whole
+    media_key = "inlineData" if "inlineData" in part else "fileData" if "fileData" in part else None
+    if media_key is not None and turn != "system":
+        media = decode_media(part, media_key, turn)
+        if media is not None:
+            return media
+    if "functionCall" in part and turn == "model" and is_whole_call(part["functionCall"]):
         return decode_call(part, context, index)
     if "functionResponse" in part and turn == "user":
-        return decode_result(part, context.open_calls, synthesized_call_id("gemini_result", context.container, index))
+        return decode_result(part, context.open_calls, context.container, index)
     return {"type": "opaque", "provider": PROVIDER, "data": part}
 
 
-def _is_whole_call(call: dict[str, Any]) -> bool:
+def is_whole_call(call: dict[str, Any]) -> bool:
+    """Whether a ``functionCall`` is a whole call (not a Vertex piece of streamed arguments)."""
     return "name" in call and "partialArgs" not in call and "willContinue" not in call
 
 
 def _decode_thought(part: dict[str, Any], context: PartDecoding) -> dict[str, Any]:
     thinking: dict[str, Any] = {"type": "thinking", "text": part["text"], "provider": PROVIDER}
-    if "thoughtSignature" in part:
-        thinking["signature"] = part["thoughtSignature"]
+    if _SIGNATURE in part:
+        thinking["signature"] = part[_SIGNATURE]
     if context.model:
         thinking["model"] = context.model
-    return KIT.attach(thinking, leftovers(part, ("text", "thought", "thoughtSignature")))
+    return KIT.attach(thinking, leftovers(part, _THOUGHT_FIELDS))
 
 
 def decode_call(part: dict[str, Any], context: PartDecoding, index: int) -> dict[str, Any]:
     """A tool-use part for a whole ``functionCall`` part (arguments as compact JSON text)."""
     call: dict[str, Any] = part["functionCall"]
-    bag = leftovers(part, ("functionCall",))
-    rest = unmapped(call, ("name", "args", "id"))
-    if rest:
-        bag["functionCall"] = rest
+    if len(part) == 1 and len(call) == 3 and context.digits and call["id"]:  # the usual call: name, args, id
+        return {
+            "type": "tool_use",
+            "id": call["id"],
+            "name": call["name"],
+            "arguments": json_text(call["args"], context.digits),
+            "provider_metadata": {PROVIDER: {UNSIGNED: True}},
+        }
+    bag = {} if len(part) == 1 else leftovers(part, ("functionCall",))
+    if not call.keys() <= _CALL_KEYS:
+        bag["functionCall"] = unmapped(call, _CALL_FIELDS)
     call_id = call.get("id")
     if not call_id:  # none, or "" (some proxies and older Vertex builds send it): an id is made up
         call_id = synthesized_call_id(context.id_prefix, context.container, index)
         bag[SYNTHESIZED_ID] = True
         if "id" in call:
             bag[EMPTY_ID] = True
-    if "thoughtSignature" not in part:
+    if _SIGNATURE not in part:
         bag[UNSIGNED] = True
-    elif part["thoughtSignature"] == SKIP_SENTINEL:
-        del bag["thoughtSignature"]
+    elif part[_SIGNATURE] == SKIP_SENTINEL:
+        del bag[_SIGNATURE]
         bag[SKIPPED] = True  # the sentinel is not a signature: kept as a marker only
-    arguments = arguments_text(call["args"]) if "args" in call else ""
     if "args" not in call:
+        arguments = ""
         bag[NO_ARGS] = True
-    return KIT.attach({"type": "tool_use", "id": call_id, "name": call["name"], "arguments": arguments}, bag)
-
-
-def arguments_text(args: object) -> str:
-    """Arguments as the compact JSON text a stream and a body both give."""
-    return compact_json(args)
+    elif context.digits:
+        arguments = json_text(call["args"], context.digits)
+    else:
+        arguments = compact_json(call["args"])
+    return {
+        "type": "tool_use",
+        "id": call_id,
+        "name": call["name"],
+        "arguments": arguments,
+        "provider_metadata": {PROVIDER: bag},  # never empty: a call is signed, or marked unsigned
+    }
 
 
 # --- encoding ----------------------------------------------------------------------------
 
 
-def encode_part(part: AnyPart, context: GeminiContext, at: Steps) -> dict[str, Any] | None:
-    """The wire part for ``part``; None when it cannot be sent (the loss is recorded)."""
-    bag = KIT.claim(context.losses, part.provider_metadata, at)
-    if part.cache_control is not None:
-        context.losses.add(
-            (*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting"
-        )
-    match part:
-        case TextPart():
-            return checked_signature({**restore_fields(bag), "text": part.text}, context.losses, at)
-        case ThinkingPart():
-            return _encode_thought(part, bag, context, at)
-        case ImagePart() | AudioPart() | DocumentPart():
-            return encode_media(part, bag, context.losses, at)
-        case ToolUsePart():
-            return encode_call(part, bag, context, at)
-        case ToolResultPart():
-            call = (context.names.get(part.tool_use_id), part.tool_use_id in context.synthesized)
-            return encode_result(part, bag, call, context.losses, at)
-        case RefusalPart():
-            context.losses.add(at, "refusal part", "Gemini has no refusal part; sent as text")
-            return {**restore_fields(bag), "text": part.text}
-        case OpaquePart():
-            if part.provider != PROVIDER:
-                context.losses.add(at, f"{part.provider} block", "Gemini cannot take another provider's block")
-                return None
-            return dict(part.data)
-        case _:
-            assert_never(part)
+def encode_part(part: Mapping[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any] | None:
+    """The wire part for canonical part data; None when it cannot be sent (the loss is
+    recorded). A text part with nothing beside its text is written as it is."""
+    kind: str = part["type"]
+    if kind == "text" and len(part) == 2:
+        return {"text": part["text"]}
+    losses = context.losses
+    metadata = part.get("provider_metadata")
+    bag = KIT.claim(losses, metadata, at) if metadata else {}
+    if part.get("cache_control") is not None:
+        losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
+    if kind == "text":
+        return checked_signature({**restore_fields(bag), "text": part["text"]}, losses, at)
+    if kind == "tool_use":
+        return encode_call(part, bag, context, at)
+    if kind == "tool_result":
+        tool_use_id: str = part["tool_use_id"]
+        call = (context.names.get(tool_use_id), tool_use_id in context.synthesized)
+        return encode_result(part, bag, call, losses, at)
+    if kind == "thinking":
+        return _encode_thought(part, bag, context, at)
+    if kind in ("image", "audio", "document"):
+        return encode_media(part, bag, losses, at)
+    if kind == "refusal":
+        losses.add(at, "refusal part", "Gemini has no refusal part; sent as text")
+        return {**restore_fields(bag), "text": part["text"]}
+    if kind != "opaque":
+        raise TypeError(f"not a canonical part type: {kind!r}")
+    if part["provider"] != PROVIDER:
+        losses.add(at, f"{part['provider']} block", "Gemini cannot take another provider's block")
+        return None
+    return dict(part["data"])
 
 
 def _encode_thought(
-    part: ThinkingPart, bag: dict[str, Any], context: GeminiContext, at: Steps
+    part: Mapping[str, Any], bag: dict[str, Any], context: GeminiContext, at: Steps
 ) -> dict[str, Any] | None:
-    if part.provider != PROVIDER:
-        drop_foreign_thought(part.provider, context.losses, at)
+    provider: str | None = part.get("provider")
+    if provider != PROVIDER:
+        drop_foreign_thought(provider, context.losses, at)
         return None
-    if part.encrypted is not None or part.redacted:
+    if part.get("encrypted") is not None or part.get("redacted"):
         context.losses.add(at, "encrypted reasoning", "Gemini thoughts carry no encrypted payload")
-    wire: dict[str, Any] = {**restore_fields(bag), "text": part.text, "thought": True}
-    if part.signature is not None and is_base64(part.signature):
-        wire["thoughtSignature"] = part.signature
-    elif part.signature is not None:
+    wire: dict[str, Any] = {**restore_fields(bag), "text": part.get("text", ""), "thought": True}
+    signature: str | None = part.get("signature")
+    if signature is not None and is_base64(signature):
+        wire[_SIGNATURE] = signature
+    elif signature is not None:
         context.losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
     return wire
 
 
 def drop_foreign_thought(provider: str | None, losses: LossRecorder, at: Steps) -> None:
-    """Reasoning from another provider is not a Gemini thought: it is not sent, reported
-    (the one-pass encoder drops it the same way)."""
+    """Reasoning from another provider is not a Gemini thought: it is not sent, reported."""
     source = provider or "an unknown provider"
     losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
 
@@ -198,36 +227,41 @@ def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> 
     """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
     bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
     on a text or call part as on a thought part (issue 24 item 3); reported."""
-    signature = wire.get("thoughtSignature")
+    signature = wire.get(_SIGNATURE)
     if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
-        del wire["thoughtSignature"]
+        del wire[_SIGNATURE]
         losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
     return wire
 
 
-def encode_call(part: ToolUsePart, bag: dict[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
-    """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`)."""
-    wire = checked_signature(restore_fields(bag), context.losses, at)
+def encode_call(part: Mapping[str, Any], bag: dict[str, Any], context: GeminiContext, at: Steps) -> dict[str, Any]:
+    """A ``functionCall`` part; a made-up id is not written (:mod:`.call_ids`). A call with
+    no bag, a name Gemini takes and an id of its own is written as it is."""
+    name: str = part["name"]
+    call_id: str = part["id"]
+    text: str = part.get("arguments", "")
+    args = parsed_object(text)
+    if not bag and args is not None and call_id and call_id not in context.synthesized and _VALID_NAME(name):
+        return {"functionCall": {"name": name, "args": args, "id": call_id}}
+    losses = context.losses
+    wire = checked_signature(restore_fields(bag), losses, at)
     call = kept_object(wire, "functionCall", (*at, "provider_metadata", PROVIDER), PROVIDER, take=True)
-    call["name"] = (
-        tool_name(part.name, context.losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else part.name
-    )
-    args = parsed_object(part.arguments)
+    call["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if context.for_request else name
     if args is None:
-        context.losses.add((*at, "arguments"), "tool-call arguments", "not a JSON object; Gemini takes an object")
+        losses.add((*at, "arguments"), "tool-call arguments", "not a JSON object; Gemini takes an object")
         args = {}
-    if part.arguments or not bag.get(NO_ARGS):
+    if text or not bag.get(NO_ARGS):
         call["args"] = args
-    if not bag.get(SYNTHESIZED_ID) and part.id not in context.synthesized:
-        call["id"] = part.id
-        if not part.id and not bag.get(EMPTY_ID):
+    if not bag.get(SYNTHESIZED_ID) and call_id not in context.synthesized:
+        call["id"] = call_id
+        if not call_id and not bag.get(EMPTY_ID):
             why = 'Gemini reads an id "" as none: the call reads back with a made-up id'
-            context.losses.add((*at, "id"), "empty tool call id", why)
+            losses.add((*at, "id"), "empty tool call id", why)
     elif bag.get(EMPTY_ID):
         call["id"] = ""
     wire["functionCall"] = call
     if bag.get(SKIPPED):
-        wire["thoughtSignature"] = SKIP_SENTINEL
+        wire[_SIGNATURE] = SKIP_SENTINEL
     if bag.get(UNSIGNED):
         context.unsigned_by_gemini.append(wire)
     return wire

@@ -11,18 +11,24 @@ The model is part of the URL, not the body: the REST API refuses a ``model`` fie
 and a caller puts ``request.model`` in the URL (issue 23). A body that names one
 (``model``, as SDK dumps do) gives the canonical model and the ``_model_in_body`` marker,
 so such a dump round-trips.
-Encoder options in ``provider_options["gemini"]``: ``missing_signature`` (see
-:mod:`.signatures`).
+
+One reader and one writer, over canonical data (no model is built here): the reader
+checks the body with the closed schema of the common shapes first (``wire.checked_request``:
+one validation in Rust), else with the full wire shapes, then reads it with one set of
+reading functions, the plain shapes first in each; the writer takes canonical request
+data (``ChatRequest.model_dump()`` or a reader's output; a key holding its default may be
+absent) and writes each plain part as it is. Encoder options arrive in the context:
+``missing_signature`` (see :mod:`.signatures`) and ``tools_layout`` (:mod:`.tools`).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
-from chatcodec.messages import AnyMessage
+from chatcodec.providers.gemini.capabilities import CAPABILITIES
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec.providers.gemini.messages import (
     decode_messages,
@@ -35,28 +41,29 @@ from chatcodec.providers.gemini.parts import GeminiContext
 from chatcodec.providers.gemini.settings import decode_settings, encode_settings
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
-from chatcodec.providers.gemini.wire import CONTENTS_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.history import history_for
+from chatcodec.providers.gemini.wire import Content, checked_request, holds_json, refuse_unheld, validated
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
 _KNOBS = ("missing_signature",)
 MODEL_IN_BODY = "_model_in_body"
 
 
-def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
-    """Read a Gemini request body, in either spelling (the API's rules are not enforced)."""
-    request, snake = validated(REQUEST_ADAPTER, payload, "Gemini request")
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a Gemini request body, in either spelling, as canonical request data (the
+    API's rules are not enforced)."""
+    request, snake, common = checked_request(payload)
     canonical: dict[str, Any] = {}
     bag = leftovers(request, _MAPPED)
-    if request.get("model") is not None:
+    if "model" in request:
         canonical["model"] = request["model"]
         bag[MODEL_IN_BODY] = True
     if snake:
         bag[SNAKE] = snake
-    messages = decode_messages(request["contents"], context)
+    digits = (sys.get_int_max_str_digits() or sys.maxsize) if common else 0
+    messages = decode_messages(request["contents"], context, digits=digits)
     if "systemInstruction" in request:
         messages.insert(0, decode_system(request["systemInstruction"]))
     canonical["messages"] = messages
@@ -64,41 +71,46 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
-    return validate_canonical(ChatRequest, canonical)
+    if not common and not holds_json(request):
+        refuse_unheld("request", canonical)
+    return canonical
 
 
-def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
-    """Read a bare Gemini ``contents`` list (a stored conversation)."""
-    contents, _ = validated(CONTENTS_ADAPTER, messages, "Gemini contents")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(contents, context), "Messages")
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Read a bare Gemini ``contents`` list (a stored conversation) as canonical messages."""
+    contents, _ = validated(list[Content], messages, "Gemini contents")
+    canonical = decode_messages(contents, context)
+    if not holds_json(messages):
+        refuse_unheld("messages", canonical)
+    return canonical
 
 
-def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
-    """Write ``request`` as a Gemini request body, applying the API's rules."""
+def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
+    """Write canonical request data as a Gemini request body, applying the API's rules."""
     losses = shared.losses
-    request = history_for(
-        request, losses, PROVIDER, "Gemini", freeform_calls=False, results_follow_calls=True, developer_role=False
-    )
-    bag = KIT.claim(losses, request.provider_options, ("provider_options",))
+    messages = history_for(request.get("messages", []), losses, PROVIDER, CAPABILITIES)
+    bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
-    context = shared.extend(GeminiContext, synthesized=_synthesized_ids(request), names=_names(request))
+    names, synthesized = _calls(messages)
+    context = shared.extend(GeminiContext, synthesized=synthesized, names=names)
     wire = restore_fields(bag)
-    if request.model is not None and bag.get(MODEL_IN_BODY):
-        wire["model"] = request.model
-    leading = leading_system_count(request.messages)
-    system = encode_system(request.messages[:leading], context)
+    model = request.get("model")
+    if model is not None and bag.get(MODEL_IN_BODY):
+        wire["model"] = model
+    leading = leading_system_count(messages)
+    system = encode_system(messages[:leading], context)
     if system is not None:
         wire["systemInstruction"] = system
-    wire["contents"] = encode_messages(request.messages, leading, context)
+    wire["contents"] = encode_messages(messages, leading, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
-    report_unmapped(request.stream, request.metadata, request.cache_control, losses)
+    report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
     return snake_cased(wire, bag.get(SNAKE))
 
 
 def report_unmapped(stream: bool | None, metadata: object, cache_control: object, losses: LossRecorder) -> None:
-    """The request fields Gemini has no place for, reported (the one-pass encoder too)."""
+    """The request fields Gemini has no place for, reported."""
     if stream:
         losses.add(
             ("stream",), "stream", "Gemini streams by endpoint (streamGenerateContent), not by a field", "setting"
@@ -109,19 +121,21 @@ def report_unmapped(stream: bool | None, metadata: object, cache_control: object
         losses.add(("cache_control",), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
 
 
-def _names(request: ChatRequest) -> dict[str, str]:
-    """Tool names by call id: a Gemini result must name its function."""
-    return {
-        call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls
-    }
-
-
-def _synthesized_ids(request: ChatRequest) -> frozenset[str]:
-    """Ids the decoder made up for calls: results answering them are sent without an id."""
-    return frozenset(
-        call.id
-        for message in request.messages
-        if message.role == "assistant"
-        for call in message.tool_calls
-        if KIT.marker(call.provider_metadata, SYNTHESIZED_ID) is True
-    )
+def _calls(messages: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], frozenset[str]]:
+    """Tool names by call id (a Gemini result must name its function), and the ids the
+    decoder made up for calls (results answering them are sent without an id)."""
+    names: dict[str, str] = {}
+    synthesized: list[str] = []
+    for message in messages:
+        if message["role"] != "assistant":
+            continue
+        content = message.get("content", "")
+        if isinstance(content, str):
+            continue
+        for part in content:
+            if part["type"] != "tool_use":
+                continue
+            names[part["id"]] = part["name"]
+            if "provider_metadata" in part and KIT.marker(part["provider_metadata"], SYNTHESIZED_ID) is True:
+                synthesized.append(part["id"])
+    return names, frozenset(synthesized)

@@ -18,9 +18,9 @@ reason), marked ``_no_candidates`` so it encodes back without a candidate. An er
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import response_prefix
@@ -30,10 +30,9 @@ from chatcodec.providers.gemini.messages import content_fields
 from chatcodec.providers.gemini.parts import GeminiContext, PartDecoding, decode_part, encode_part
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.usage import decode_usage, encode_usage
-from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.gemini.wire import ErrorBody, Response, holds_json, is_error_body, refuse_unheld, validated
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.response import ChatResponse, ResponseChoice
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""
@@ -45,16 +44,16 @@ def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if not is_error_body(payload):
         return
-    body, _ = validated(ERROR_ADAPTER, payload, "Gemini error")
+    body, _ = validated(ErrorBody, payload, "Gemini error")
     error: dict[str, Any] = body["error"]
     error_type = error.get("status") or (str(error["code"]) if "code" in error else None)
     raise ProviderAPIError(error.get("message", ""), error_type, payload)
 
 
-def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
-    """Read a Gemini response body, in either spelling."""
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a Gemini response body, in either spelling, as canonical response data."""
     raise_if_error(payload)
-    response, snake = validated(RESPONSE_ADAPTER, payload, "Gemini response")
+    response, snake = validated(Response, payload, "Gemini response")
     bag = response_bag(response)
     if snake:
         bag[SNAKE] = snake
@@ -69,7 +68,10 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResp
     canonical["choices"] = choices
     if "usageMetadata" in response:
         canonical["usage"] = decode_usage(response["usageMetadata"])
-    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
+    KIT.attach(canonical, bag)
+    if not holds_json(payload):
+        refuse_unheld("response", canonical)
+    return canonical
 
 
 def response_bag(response: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +91,7 @@ def response_fields(response: dict[str, Any]) -> dict[str, Any]:
 
 def blocked_choice(response: dict[str, Any]) -> dict[str, Any]:
     """The one empty choice of a response with no candidate (a blocked prompt)."""
-    choice: dict[str, Any] = {"message": {"role": "assistant", "content": []}}
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": []}}
     feedback: dict[str, Any] = response.get("promptFeedback") or {}
     reason = feedback.get("blockReason")
     if isinstance(reason, str):
@@ -125,64 +127,72 @@ def decode_candidate(candidate: dict[str, Any], position: int, model: str | None
     return KIT.attach(choice, bag)
 
 
-def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
-    """Write ``response`` as a Gemini ``GenerateContentResponse``."""
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as a Gemini ``GenerateContentResponse``."""
     losses = context.losses
-    bag = KIT.claim(losses, response.provider_metadata, ())
+    bag = KIT.claim(losses, response.get("provider_metadata"), ())
     wire = restore_fields(bag)
     no_candidates = bag.get(NO_CANDIDATES)
+    choices: list[Mapping[str, Any]] = response["choices"]
     if no_candidates is None:
-        wire["candidates"] = [
-            encode_candidate(choice, position, context) for position, choice in enumerate(response.choices)
-        ]
+        wire["candidates"] = [encode_candidate(choice, position, context) for position, choice in enumerate(choices)]
     else:
-        _check_blocked(response, losses)
+        _check_blocked(choices, losses)
         if no_candidates == "empty":
             wire["candidates"] = []
-    if response.id is not None:
-        wire["responseId"] = response.id
-    if response.model is not None:
-        wire["modelVersion"] = response.model
-    if response.created is not None:
+    if response.get("id") is not None:
+        wire["responseId"] = response["id"]
+    if response.get("model") is not None:
+        wire["modelVersion"] = response["model"]
+    if response.get("created") is not None:
         losses.add(("created",), "creation time", "Gemini sends createTime only on Vertex, as text")
-    if response.usage is not None:
-        wire["usageMetadata"] = encode_usage(response.usage, context, ("usage",))
+    if response.get("usage") is not None:
+        wire["usageMetadata"] = encode_usage(response["usage"], context, ("usage",))
     return snake_cased(wire, bag.get(SNAKE))
 
 
-def _check_blocked(response: ChatResponse, losses: LossRecorder) -> None:
-    for position, choice in enumerate(response.choices):
-        if choice.message.parts or position > 0:
+def _parts(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A message's content as a list of parts (a string is one text part, or none)."""
+    content: str | list[Mapping[str, Any]] = message.get("content", "")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return content
+
+
+def _check_blocked(choices: list[Mapping[str, Any]], losses: LossRecorder) -> None:
+    for position, choice in enumerate(choices):
+        if _parts(choice["message"]) or position > 0:
             losses.add(("choices", position), "answer", "the prompt was blocked: Gemini sends no candidate")
 
 
-def encode_candidate(choice: ResponseChoice, position: int, context: EncodeContext) -> dict[str, Any]:
-    """A wire candidate for one choice."""
+def encode_candidate(choice: Mapping[str, Any], position: int, context: EncodeContext) -> dict[str, Any]:
+    """A wire candidate for one choice (canonical data)."""
     losses = context.losses
     at: Steps = ("choices", position)
-    bag = KIT.claim(losses, choice.provider_metadata, at)
+    bag = KIT.claim(losses, choice.get("provider_metadata"), at)
     absent = absent_keys(bag)
     wire = restore_fields({key: value for key, value in bag.items() if key != ABSENT})
-    message = choice.message
+    message: Mapping[str, Any] = choice["message"]
     message_at: Steps = (*at, "message")
-    message_bag = KIT.claim(losses, message.provider_metadata, message_at)
-    if message.name is not None:
+    message_bag = KIT.claim(losses, message.get("provider_metadata"), message_at)
+    if message.get("name") is not None:
         losses.add((*message_at, "name"), "participant name", "Gemini turns have no name")
-    if message.cache_control is not None:
+    if message.get("cache_control") is not None:
         losses.add(
             (*message_at, "cache_control"), "cache_control", "Gemini responses carry no cache markers", "setting"
         )
     part_context = context.extend(GeminiContext)
     parts: list[dict[str, Any]] = []
-    for index, part in enumerate(message.parts):
-        encoded = encode_part(part, part_context, (*message_at, "content", index))
+    for number, part in enumerate(_parts(message)):
+        encoded = encode_part(part, part_context, (*message_at, "content", number))
         if encoded is not None:
             parts.append(encoded)
     if parts or message_bag or "content" not in absent:
         wire["content"] = content_fields(message_bag, "model", parts)
-    if "index" not in absent or choice.index != position:
-        wire["index"] = choice.index
-    finish_reason = encode_finish_reason(choice.finish_reason, bag, context, (*at, "finish_reason"))
+    index: int = choice.get("index", 0)
+    if "index" not in absent or index != position:
+        wire["index"] = index
+    finish_reason = encode_finish_reason(choice.get("finish_reason"), bag, context, (*at, "finish_reason"))
     if finish_reason is not None:
         wire["finishReason"] = finish_reason
     return wire

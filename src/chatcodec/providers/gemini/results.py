@@ -23,56 +23,79 @@ from the call it answers (results from OpenAI-style histories carry only the cal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec.content import AudioPart, DocumentPart, ImagePart, OpaquePart, TextPart, TextSource, ToolResultPart
+from pydantic_core import from_json
+
+from chatcodec._narrow import as_dict, is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers.gemini.call_ids import OpenCalls
+from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
+_VALID_NAME = GEMINI_TOOL_NAMES.valid.match
+_FLAT = frozenset({str, int, bool, type(None)})
+_RESULT_FIELDS = ("name", "response", "id", "parts")
+_RESULT_KEYS = frozenset(_RESULT_FIELDS)
 
 
 def parsed_object(text: str) -> dict[str, Any] | None:
-    """``text`` parsed as a JSON object (empty text: ``{}``), or None."""
+    """``text`` parsed as a JSON object (empty text: ``{}``), or None.
+
+    The usual case, an object of strings, integers, booleans and nulls, is read in one
+    step: it holds no float, so none that overflowed to infinity, which ``payloads.loads``
+    writes the value back to look for. Anything else (a float, nesting, text
+    pydantic-core refuses, empty text) goes through ``loads``."""
+    try:
+        parsed: object = from_json(text, allow_inf_nan=False)
+    except (ValueError, TypeError):
+        parsed = None
+    else:
+        if is_dict(parsed) and type(parsed) is dict and _FLAT.issuperset(map(type, parsed.values())):
+            return parsed
     if not text.strip():
         return {}
     try:
-        parsed: object = loads(text)
+        parsed = loads(text)
     except ValueError:
         return None
     return as_dict(parsed)
 
 
-def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str) -> dict[str, Any]:
-    """A tool-result part for a ``functionResponse`` part."""
+def decode_result(part: dict[str, Any], open_calls: OpenCalls, container: int, index: int) -> dict[str, Any]:
+    """A tool-result part for a ``functionResponse`` part at ``index`` of content
+    ``container`` (which name the made-up id of a result that answers no call it can be
+    paired with). A result of a name, a response and an id alone (the usual one) has no bag."""
     function_response: dict[str, Any] = part["functionResponse"]
+    name: str = function_response["name"]
     wire_id = function_response.get("id") or None  # "" answers by position, as a call's "" id is made up
-    bag = leftovers(part, ("functionResponse",))
-    rest = unmapped(function_response, ("name", "response", "id", "parts"))
-    if rest:
-        bag["functionResponse"] = rest
-    call_id = open_calls.answer(function_response["name"], wire_id)
+    call_id = open_calls.answer(name, wire_id)
+    result: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": wire_id or call_id or synthesized_call_id("gemini_result", container, index),
+        "name": name,
+    }
+    response = function_response.get("response")
+    text, is_error = response_text(response)
+    if is_error:
+        result["is_error"] = True
+    if len(part) == 1 and wire_id is not None and len(function_response) == 3 and response is not None:
+        result["content"] = text  # name, response and id: nothing to keep
+        return result
+    bag = {} if len(part) == 1 else leftovers(part, ("functionResponse",))
+    if not function_response.keys() <= _RESULT_KEYS:
+        bag["functionResponse"] = unmapped(function_response, _RESULT_FIELDS)
     if wire_id is None:
         bag[WITHOUT_ID] = True  # paired by position: no id is written back
         if "id" in function_response:
             bag[EMPTY_ID] = True  # ... but the "" it came with
-    result: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_use_id": wire_id if wire_id is not None else call_id or fallback_id,
-        "name": function_response["name"],
-    }
-    response = function_response.get("response")
-    text, is_error = response_text(response)
     if response is None:
         bag[NO_RESPONSE] = True
-    if is_error:
-        result["is_error"] = True
     media = function_response.get("parts")
     if media is None:
         result["content"] = text
@@ -87,6 +110,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, fallback_id: str)
 
 
 def response_text(response: dict[str, Any] | None) -> tuple[str, bool]:
+    """The text a wire ``response`` reads as, and whether it is an error (module docstring)."""
     if response is None:
         return "", False
     if len(response) == 1:
@@ -107,41 +131,44 @@ def response_object(text: str, is_error: bool) -> dict[str, Any]:
 
 
 def encode_result(
-    part: ToolResultPart, bag: dict[str, Any], call: tuple[str | None, bool], losses: LossRecorder, at: Steps
+    part: Mapping[str, Any], bag: dict[str, Any], call: tuple[str | None, bool], losses: LossRecorder, at: Steps
 ) -> dict[str, Any]:
-    """A ``functionResponse`` part for a tool result; ``call`` is the name of the call it
-    answers (if known) and whether that call's id was made up (then no id is written)."""
+    """A ``functionResponse`` part for canonical tool-result data; ``call`` is the name of
+    the call it answers (if known) and whether that call's id was made up (then no id is
+    written)."""
     call_name, made_up = call
+    name: str | None = part.get("name") or call_name
+    tool_use_id: str = part["tool_use_id"]
+    is_error: bool = part.get("is_error", False)
+    content: str | list[Mapping[str, Any]] = part.get("content", "")
+    if not bag and type(content) is str and not made_up and tool_use_id and name and _VALID_NAME(name):
+        response = response_object(content, is_error)  # the usual result: text for a known call
+        return {"functionResponse": {"name": name, "response": response, "id": tool_use_id}}
     wire = restore_fields(bag)
     at_bag = (*at, "provider_metadata", PROVIDER)
     function_response = kept_object(wire, "functionResponse", at_bag, PROVIDER, take=True)
-    name = part.name or call_name
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
     function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if name.strip() else name
-    if isinstance(part.content, str):
-        text, media = part.content, []
+    wire_media: list[dict[str, Any]] = []
+    if isinstance(content, str):
+        text, texts_given = content, True
     else:
-        texts = [item.text for item in part.content if isinstance(item, TextPart)]
-        if len(texts) > 1:
-            losses.add((*at, "content"), "several text parts", "a Gemini result has one response: joined")
-        text = "".join(texts)
-        media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(part.content)]
-    wire_media = [item for item in media if item is not None]
-    texts_given = isinstance(part.content, str) or any(isinstance(item, TextPart) for item in part.content)
-    if part.is_error or not (bag.get(NO_RESPONSE) and text == ""):  # left out only as it came
+        text, wire_media = _text_and_media(content, losses, at)
+        texts_given = any(item["type"] == "text" for item in content)
+    if is_error or not (bag.get(NO_RESPONSE) and text == ""):  # left out only as it came
         if not texts_given and wire_media:
             function_response["response"] = {}  # media alone (read back as such)
-        elif wire_media and text == "{}" and not part.is_error:
+        elif wire_media and text == "{}" and not is_error:
             function_response["response"] = {"output": text}  # not {}: that is media alone
         else:
-            function_response["response"] = response_object(text, part.is_error)
+            function_response["response"] = response_object(text, is_error)
     if wire_media:
         function_response["parts"] = wire_media
     if not bag.get(WITHOUT_ID) and not made_up:
-        function_response["id"] = part.tool_use_id
-        if not part.tool_use_id and not bag.get(EMPTY_ID):  # as for a call's "" id (parts.encode_call)
+        function_response["id"] = tool_use_id
+        if not tool_use_id and not bag.get(EMPTY_ID):  # as for a call's "" id (parts.encode_call)
             why = 'Gemini reads an id "" as none: the result reads back with a made-up id'
             losses.add((*at, "tool_use_id"), "empty tool result id", why)
     elif bag.get(EMPTY_ID):
@@ -150,16 +177,28 @@ def encode_result(
     return wire
 
 
-def _media(item: object, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    if isinstance(item, TextPart):
+def _text_and_media(
+    content: list[Mapping[str, Any]], losses: LossRecorder, at: Steps
+) -> tuple[str, list[dict[str, Any]]]:
+    """A result's text parts joined (one ``response``: reported when several) and its media."""
+    texts = [item["text"] for item in content if item["type"] == "text"]
+    if len(texts) > 1:
+        losses.add((*at, "content"), "several text parts", "a Gemini result has one response: joined")
+    media = [_media(item, losses, (*at, "content", index)) for index, item in enumerate(content)]
+    return "".join(texts), [item for item in media if item is not None]
+
+
+def _media(item: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    kind = item["type"]
+    if kind == "text":
         return None
-    if isinstance(item, ImagePart | AudioPart | DocumentPart):
-        bag = KIT.claim(losses, item.provider_metadata, at)
-        if isinstance(item.source, TextSource):
+    if kind in ("image", "audio", "document"):
+        bag = KIT.claim(losses, item.get("provider_metadata"), at)
+        if item["source"]["type"] == "text":
             losses.add((*at, "source"), "text document", "Gemini result parts carry only media")
             return None
         return encode_media(item, bag, losses, at)
-    if isinstance(item, OpaquePart) and item.provider == PROVIDER:
-        return dict(item.data)
+    if kind == "opaque" and item["provider"] == PROVIDER:
+        return dict(item["data"])
     losses.add(at, "result block", "Gemini results carry only media beside the response")
     return None

@@ -24,14 +24,14 @@ Everything else in ``generationConfig`` (``candidateCount``, ``responseModalitie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_count
+from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
 from chatcodec.providers.kit import kept_object
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _OPTIONS = ("provider_options", PROVIDER)
 """Where a request keeps Gemini's own settings (what the encoder starts from)."""
@@ -60,7 +60,8 @@ def decode_settings(
     rest = dict(request["generationConfig"])
     for wire_key, key in _SCALARS:
         if wire_key in rest:
-            canonical[key] = rest.pop(wire_key)
+            value = rest.pop(wire_key)
+            canonical[key] = value if key == "seed" else as_sampling_number(value)  # 1 reads as 1.0
     if isinstance(rest.get("topK"), int):
         canonical["top_k"] = rest.pop("topK")
     if isinstance(rest.get("maxOutputTokens"), int) and rest["maxOutputTokens"] >= 1:
@@ -115,56 +116,69 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     return reasoning
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
-    """Write ``generationConfig`` for ``request`` into ``wire`` (over what the bag kept)."""
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Write ``generationConfig`` for canonical request data into ``wire`` (over what the
+    bag kept)."""
     losses = context.losses
     present = "generationConfig" in wire or bag.get(CONFIG_PRESENT) is True
     config = kept_object(wire, "generationConfig", _OPTIONS, PROVIDER)
     for wire_key, key in _SCALARS:
-        value = getattr(request, key)
+        value = request.get(key)
         if value is not None:
             config[wire_key] = value
-    if request.top_k is not None:
-        config["topK"] = request.top_k
-    if request.max_tokens is not None:
-        config["maxOutputTokens"] = request.max_tokens
-    if request.stop:
-        config["stopSequences"] = list(request.stop)
-    if request.response_format is not None:
-        _encode_format(request.response_format, config, bag, losses)
-    if request.reasoning is not None:
-        config["thinkingConfig"] = _encode_thinking(request.reasoning, config, bag, losses)
+    top_k = request.get("top_k")
+    if top_k is not None:
+        config["topK"] = top_k
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None:
+        config["maxOutputTokens"] = max_tokens
+    stop: list[str] = request.get("stop", [])
+    if stop:
+        config["stopSequences"] = list(stop)
+    response_format: Mapping[str, Any] | None = request.get("response_format")
+    if response_format is not None:
+        _encode_format(response_format, config, bag, losses)
+    reasoning: Mapping[str, Any] | None = request.get("reasoning")
+    if reasoning is not None:
+        config["thinkingConfig"] = _encode_thinking(reasoning, config, bag, losses)
     if config or present:
         wire["generationConfig"] = config
 
 
-def _encode_format(fmt: ResponseFormat, config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_format(
+    response_format: Mapping[str, Any], config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder
+) -> None:
     at = ("response_format",)
-    if fmt.type == "text":
+    kind = response_format.get("type", "text")
+    if kind == "text":
         return  # Gemini's default output
     config["responseMimeType"] = JSON
-    if fmt.type == "json_schema" and fmt.json_schema is not None:
-        config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = fmt.json_schema
+    schema = response_format.get("json_schema")
+    if kind == "json_schema" and schema is not None:
+        config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = schema
     for key in ("name", "description"):
-        if getattr(fmt, key) is not None:
+        if response_format.get(key) is not None:
             losses.add((*at, key), f"schema {key}", "Gemini output schemas have none", "setting")
-    if fmt.strict is False:
+    if response_format.get("strict") is False:
         losses.add((*at, "strict"), "strict=False", "Gemini always holds the answer to its schema", "setting")
 
 
 def _encode_thinking(
-    reasoning: ReasoningConfig, config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder
+    reasoning: Mapping[str, Any], config: dict[str, Any], bag: dict[str, Any], losses: LossRecorder
 ) -> dict[str, Any]:
     at = ("reasoning",)
     thinking = kept_object(config, "thinkingConfig", (*_OPTIONS, "generationConfig"), PROVIDER)
-    if reasoning.budget_tokens is not None:
-        thinking["thinkingBudget"] = reasoning.budget_tokens
-    elif reasoning.adaptive:
+    budget = reasoning.get("budget_tokens")
+    effort: str | None = reasoning.get("effort")
+    if budget is not None:
+        thinking["thinkingBudget"] = budget
+    elif reasoning.get("adaptive"):
         thinking["thinkingBudget"] = -1
-    elif reasoning.enabled is False or reasoning.effort == "none":
+    elif reasoning.get("enabled") is False or effort == "none":
         thinking["thinkingBudget"] = 0
     _report_switches(reasoning, losses, at)
-    effort = reasoning.effort
     if effort == "max":
         losses.add((*at, "effort"), "effort 'max'", "Gemini's highest thinking level is XHIGH", "setting")
         effort = "xhigh"
@@ -173,20 +187,20 @@ def _encode_thinking(
         thinking["thinkingLevel"] = (
             spelling if isinstance(spelling, str) and spelling.lower() == effort else effort.upper()
         )
-    if reasoning.include_thoughts is not None:
-        thinking["includeThoughts"] = reasoning.include_thoughts
-    if reasoning.summary is not None:
+    if reasoning.get("include_thoughts") is not None:
+        thinking["includeThoughts"] = reasoning["include_thoughts"]
+    if reasoning.get("summary") is not None:
         losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only", "setting")
     return thinking
 
 
-def _report_switches(reasoning: ReasoningConfig, losses: LossRecorder, at: Steps) -> None:
+def _report_switches(reasoning: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
     """Gemini has a budget and a level, no switches: what reads back differently."""
-    if reasoning.enabled is not None:
+    if reasoning.get("enabled") is not None:
         losses.add(
             (*at, "enabled"), "reasoning switch", "Gemini has none; thinkingBudget 0 turns thinking off", "setting"
         )
-    if reasoning.adaptive is False:
+    if reasoning.get("adaptive") is False:
         losses.add((*at, "adaptive"), "adaptive=False", "Gemini has no such switch", "setting")
-    if reasoning.effort == "none":
+    if reasoning.get("effort") == "none":
         losses.add((*at, "effort"), "effort 'none'", "Gemini has no such level; sent as thinkingBudget 0", "setting")

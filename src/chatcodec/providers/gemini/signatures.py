@@ -52,17 +52,17 @@ def apply_signature_rule(
     """Sign (with the sentinel) or report each unsigned first call of the current turn;
     calls in ``exempt`` (sent by Gemini itself without one) are left as they came."""
     for turn in turns[_current_turn_start(turns) :]:
-        if turn.role != "model":
+        if turn.role != "model" or turn.first_call is None:
             continue
-        first = next(((part, at) for part, at in turn.parts if "functionCall" in part), None)
-        if first is None or "thoughtSignature" in first[0] or any(first[0] is call for call in exempt):
+        part, position = turn.first_call
+        if "thoughtSignature" in part or any(part is call for call in exempt):
             continue
-        sign_or_report(*first, policy, losses)
+        sign_or_report(part, ("messages", turn.message, "content", position), policy, losses)
 
 
 def sign_or_report(part: dict[str, Any], at: Steps, policy: MissingSignature, losses: LossRecorder) -> None:
-    """The rule for one unsigned first call of a step in the current turn (the one-pass
-    encoder applies it the same way): the sentinel, or a loss."""
+    """The rule for one unsigned first call of a step in the current turn: the sentinel,
+    or a loss."""
     if policy == "skip":
         part["thoughtSignature"] = SKIP_SENTINEL
     else:
@@ -78,6 +78,6 @@ def _current_turn_start(turns: list[WireTurn]) -> int:
     """Index of the last user prompt (a user turn with anything but function responses)."""
     for index in range(len(turns) - 1, -1, -1):
         turn = turns[index]
-        if turn.role == "user" and any("functionResponse" not in part for part, _ in turn.parts):
+        if turn.role == "user" and any("functionResponse" not in part for part in turn.parts):
             return index
     return 0

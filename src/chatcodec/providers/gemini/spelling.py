@@ -64,7 +64,7 @@ def camel_cased(payload: object) -> tuple[Any, list[Path]]:
     """``payload`` with every snake_case key renamed to camelCase, and the wire paths of
     the renamed keys (as spelled in ``payload``). A payload with none (every REST
     response, most requests) is returned as it is, after one walk that copies nothing."""
-    if not _has_snake_key(payload):
+    if not has_snake_key(payload):
         return payload, []
     renamed: list[Path] = []
     return _camel(payload, (), renamed), renamed
@@ -74,19 +74,19 @@ _CONTAINERS: tuple[type, ...] = (dict, list)
 """What the walk goes into (as a plain tuple of types, the values it finds stay untyped)."""
 
 
-def _has_snake_key(value: object) -> bool:
+def has_snake_key(value: object) -> bool:
     """Whether ``value`` holds a snake_case key outside :data:`FREE_FORM` values. It runs
-    on every request and stream chunk, so the walk makes no call but the recursion."""
+    on every stream chunk and response, so the walk makes no call but the recursion."""
     if is_dict(value):
         for key, item in value.items():
             if "_" in key and _SNAKE_KEY.match(key):
                 return True
-            if isinstance(item, _CONTAINERS) and key not in FREE_FORM and _has_snake_key(item):
+            if isinstance(item, _CONTAINERS) and key not in FREE_FORM and has_snake_key(item):
                 return True
         return False
     if is_list(value):
         for item in value:
-            if isinstance(item, _CONTAINERS) and _has_snake_key(item):
+            if isinstance(item, _CONTAINERS) and has_snake_key(item):
                 return True
     return False
 

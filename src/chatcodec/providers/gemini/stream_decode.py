@@ -36,7 +36,7 @@ from chatcodec.providers.gemini.partial_args import PartialCall
 from chatcodec.providers.gemini.parts import PartDecoding, decode_call, decode_part
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, response_bag
 from chatcodec.providers.gemini.usage import decode_usage
-from chatcodec.providers.gemini.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
@@ -47,6 +47,10 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 
 
+def _empty() -> dict[str, Any]:
+    return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
+
+
 @dataclass
 class _OpenText:
     """A text or thought part that may still grow."""
@@ -54,7 +58,7 @@ class _OpenText:
     kind: str
     part: PartBuilder
     signed: bool
-    end_metadata: dict[str, Any] = field(default_factory=dict[str, Any])
+    end_metadata: dict[str, Any] = field(default_factory=_empty)
 
 
 @dataclass
@@ -62,11 +66,11 @@ class _Choice:
     """One candidate's state across chunks."""
 
     next_index: int = 0
-    extras: dict[str, Any] = field(default_factory=dict[str, Any])
+    extras: dict[str, Any] = field(default_factory=_empty)
     """Candidate fields without a canonical home (``safetyRatings``, ``citationMetadata``,
     ``groundingMetadata``...), gathered over the chunks, given with the finish reason (or,
     for a candidate that never finished, on its own at the end)."""
-    message: dict[str, Any] = field(default_factory=dict[str, Any])
+    message: dict[str, Any] = field(default_factory=_empty)
     """The ``content`` fields other than ``parts`` (and ``role: model``): the message's bag."""
     open: _OpenText | None = None
     partial: PartialCall | None = None
@@ -121,12 +125,12 @@ class StreamDecoder(FeedByReading):
 
     def _read(self, event: object) -> None:
         if is_error_body(event):
-            body = self._validated(ERROR_ADAPTER, event)
+            body = self._validated(ErrorBody, event)
             error: dict[str, Any] = body["error"]
             kind = error.get("status") or (str(error["code"]) if "code" in error else None)
             self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=kind, body=body))
             return
-        chunk = self._validated(RESPONSE_ADAPTER, event)
+        chunk = self._validated(Response, event)
         if not self.started:
             self._start(chunk)
         candidates: list[dict[str, Any]] = chunk.get("candidates") or []
@@ -142,9 +146,9 @@ class StreamDecoder(FeedByReading):
                 self.counts = counts
                 self.builder.usage(validate_canonical(Usage, counts))
 
-    def _validated(self, adapter: Any, event: object) -> dict[str, Any]:
+    def _validated(self, shape: Any, event: object) -> dict[str, Any]:
         try:
-            checked, _ = validated(adapter, event, "Gemini stream chunk")
+            checked, _ = validated(shape, event, "Gemini stream chunk")
         except ValidationError as error:
             first = error.errors(include_url=False)[0]
             raise StreamError(first["msg"], json_path(first["loc"]), self.position) from None

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from chatcodec.content import ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
@@ -57,6 +56,14 @@ def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
         yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\r\n\r\n"
 
 
+def _empty() -> dict[str, Any]:
+    return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
+
+
+def _no_pieces() -> list[str]:
+    return []
+
+
 @dataclass
 class _Open:
     """A part between its start and end event."""
@@ -67,8 +74,8 @@ class _Open:
     piece: dict[str, Any] | None = None
     """The last wire part written for it, while it is in the pending chunk."""
     written: bool = False
-    call: dict[str, Any] = field(default_factory=dict[str, Any])
-    arguments: list[str] = field(default_factory=list[str])
+    call: dict[str, Any] = field(default_factory=_empty)
+    arguments: list[str] = field(default_factory=_no_pieces)
 
 
 class StreamEncoder:
@@ -119,7 +126,8 @@ class StreamEncoder:
             case UsageEvent():
                 if self.sealed:
                     self._flush()
-                self._chunk()["usageMetadata"] = encode_usage(event.usage, self.context, (*at, "usage"))
+                usage = event.usage.model_dump()
+                self._chunk()["usageMetadata"] = encode_usage(usage, self.context, (*at, "usage"))
                 self.sealed = True
             case FinishEvent():
                 self._finish(event, at)
@@ -181,7 +189,7 @@ class StreamEncoder:
         candidate.update(_unmapped(restore_fields(bag), CANDIDATE_MAPPED))
         if "index" in absent_keys(bag) and event.choice == 0:
             del candidate["index"]
-        reason = encode_finish_reason(event.finish_reason, bag, self.context, (*at, "finish_reason"))
+        reason = encode_finish_reason(event.finish_reason.model_dump(), bag, self.context, (*at, "finish_reason"))
         if reason is not None:
             candidate["finishReason"] = reason
         content: dict[str, Any] = candidate.get("content") or {}
@@ -309,22 +317,22 @@ class StreamEncoder:
         del self.open[(event.choice, event.index)]
         extra = KIT.claim(self.losses, event.provider_metadata, at)
         bag = {**state.call["bag"], **extra}
-        part = ToolUsePart(
-            id=state.call["id"],
-            name=state.call["name"],
-            arguments="".join(state.arguments),
-            provider_metadata={PROVIDER: bag} if bag else None,
-        )
+        part: dict[str, Any] = {
+            "type": "tool_use",
+            "id": state.call["id"],
+            "name": state.call["name"],
+            "arguments": "".join(state.arguments),
+        }
+        if bag:
+            part["provider_metadata"] = {PROVIDER: bag}
         wire = encode_part(part, self.context, at)
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)
 
     def _whole(self, event: PartEvent, at: Steps) -> None:
-        part = event.part
+        part = event.part.model_dump()
         if event.provider_metadata is not None:
-            part = part.model_copy(
-                update={"provider_metadata": {**(part.provider_metadata or {}), **event.provider_metadata}}
-            )
+            part["provider_metadata"] = {**(part.get("provider_metadata") or {}), **event.provider_metadata}
         wire = encode_part(part, self.context, at)
         if wire is not None:
             self._piece(event.choice, wire, continuation=False)

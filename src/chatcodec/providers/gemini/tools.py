@@ -15,6 +15,7 @@ ride in the request's bag as they were sent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_count, as_list
@@ -23,7 +24,6 @@ from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
-from chatcodec.request import ChatRequest
 
 _DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
 LAYOUT = "_tools_layout"
@@ -68,7 +68,9 @@ def _default_layout(declarations: int, built_in: int) -> list[list[Any]]:
 
 
 def _decode_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
-    definition: dict[str, Any] = {"name": declaration["name"]}
+    """A canonical tool definition (as its model dumps it: ``type`` written, a missing
+    schema as the canonical empty one)."""
+    definition: dict[str, Any] = {"type": "function", "name": declaration["name"]}
     if "description" in declaration:
         definition["description"] = declaration["description"]
     bag = leftovers(declaration, _DECLARATION_FIELDS)
@@ -80,6 +82,7 @@ def _decode_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
         definition["parameters"] = declaration["parameters"]
         bag[SCHEMA_KEY] = "parameters"
     else:
+        definition["parameters"] = {"type": "object", "properties": {}}
         bag[SCHEMA_KEY] = None
     return KIT.attach(definition, bag)
 
@@ -108,29 +111,31 @@ def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
-    """Write ``tools`` and ``toolConfig`` for ``request`` into ``wire`` (the layout the
-    payload had is the ``tools_layout`` option, read from ``bag`` into the context)."""
+def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+    """Write ``tools`` and ``toolConfig`` for canonical request data into ``wire`` (the
+    layout the payload had is the ``tools_layout`` option, read from ``bag`` into the
+    context)."""
     losses = context.losses
-    declarations = [_encode_declaration(request, index, losses) for index in range(len(request.tools))]
+    tools: list[Mapping[str, Any]] = request.get("tools", [])
+    declarations = [_encode_declaration(tool, index, losses) for index, tool in enumerate(tools)]
     built_in: list[dict[str, Any]] = []
-    for index, tool in enumerate(request.provider_tools):
-        if tool.provider != PROVIDER:
-            losses.add(("provider_tools", index), f"{tool.provider} tool", "Gemini has no such built-in tool")
+    for index, tool in enumerate(request.get("provider_tools", ())):
+        if tool["provider"] != PROVIDER:
+            losses.add(("provider_tools", index), f"{tool['provider']} tool", "Gemini has no such built-in tool")
             continue
-        built_in.append(dict(tool.data))
-    tools = _laid_out(declarations, built_in, context.option(TOOLS_LAYOUT))
-    if tools:
-        wire["tools"] = tools
-    choice = request.tool_choice
+        built_in.append(dict(tool["data"]))
+    laid_out = _laid_out(declarations, built_in, context.option(TOOLS_LAYOUT))
+    if laid_out:
+        wire["tools"] = laid_out
+    choice: Mapping[str, Any] | None = request.get("tool_choice")
     if choice is not None:
-        calling: dict[str, Any] = {"mode": _WIRE_MODES[choice.type]}
-        if choice.name is not None:
+        calling: dict[str, Any] = {"mode": _WIRE_MODES[choice["type"]]}
+        if choice.get("name") is not None:
             calling["allowedFunctionNames"] = [
-                tool_name(choice.name, losses, ("tool_choice",), PROVIDER, GEMINI_TOOL_NAMES)
+                tool_name(choice["name"], losses, ("tool_choice",), PROVIDER, GEMINI_TOOL_NAMES)
             ]
         wire["toolConfig"] = {**(wire.get("toolConfig") or {}), "functionCallingConfig": calling}
-    if request.parallel_tool_calls is False:
+    if request.get("parallel_tool_calls") is False:
         losses.add(("parallel_tool_calls",), "parallel_tool_calls", "Gemini cannot turn parallel calls off", "setting")
 
 
@@ -167,21 +172,27 @@ def _fits(entries: list[Any], declarations: int, built_in: int) -> bool:
     return sum(count or 0 for count in counts) == declarations and sum(flag is True for flag in flags) == built_in
 
 
-def _encode_declaration(request: ChatRequest, index: int, losses: LossRecorder) -> dict[str, Any]:
-    tool = request.tools[index]
+_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+"""The canonical schema of a tool without parameters (``ToolDefinition``'s default)."""
+
+
+def _encode_declaration(tool: Mapping[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
     at = ("tools", index)
-    bag = KIT.claim(losses, tool.provider_metadata, at)
+    bag = KIT.claim(losses, tool.get("provider_metadata"), at)
     declaration = restore_fields(bag)
-    declaration["name"] = tool_name(tool.name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
-    if tool.description is not None:
-        declaration["description"] = tool.description
+    declaration["name"] = tool_name(tool["name"], losses, at, PROVIDER, GEMINI_TOOL_NAMES)
+    if tool.get("description") is not None:
+        declaration["description"] = tool["description"]
+    parameters: dict[str, Any] | None = tool.get("parameters")
+    if parameters is None:  # left out of the data: the canonical default
+        parameters = {"type": "object", "properties": {}}
     schema_key = bag.get(SCHEMA_KEY, "parametersJsonSchema")
     if schema_key in ("parameters", "parametersJsonSchema"):
-        declaration[schema_key] = tool.parameters
-    elif tool.parameters != {"type": "object", "properties": {}}:
-        declaration["parametersJsonSchema"] = tool.parameters
-    if tool.strict is not None:
+        declaration[schema_key] = parameters
+    elif parameters != _EMPTY_SCHEMA:
+        declaration["parametersJsonSchema"] = parameters
+    if tool.get("strict") is not None:
         losses.add((*at, "strict"), "strict", "Gemini function declarations have no strict switch", "setting")
-    if tool.cache_control is not None:
+    if tool.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Gemini caches whole prompts (cachedContent)", "setting")
     return declaration

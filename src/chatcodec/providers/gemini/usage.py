@@ -23,7 +23,6 @@ from typing import Any
 from chatcodec.providers.gemini.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import Usage
 
 _PROMPT = "promptTokenCount"
 _TOOL_USE = "toolUsePromptTokenCount"
@@ -55,22 +54,22 @@ def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """Wire ``usageMetadata`` for canonical ``usage``."""
+def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """Wire ``usageMetadata`` for canonical usage data."""
     losses = context.losses
-    bag = KIT.claim(losses, usage.provider_metadata, at)
+    bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     absent = absent_keys(bag)
     wire = restore_fields(bag)
     tool_use = wire.get(_TOOL_USE) or 0
-    input_tokens = usage.input_tokens
+    input_tokens: int | None = usage.get("input_tokens")
     if input_tokens is not None:
         prompt = input_tokens - tool_use if isinstance(tool_use, int) else input_tokens
         if prompt < 0:
             losses.add((*at, "input_tokens"), "input token count", "smaller than the tool-use prompt count", "metadata")
             prompt = 0
         wire[_PROMPT] = prompt
-    reasoning = usage.reasoning_tokens
-    output = usage.output_tokens
+    reasoning: int | None = usage.get("reasoning_tokens")
+    output: int | None = usage.get("output_tokens")
     if output is not None:
         candidates = output - (reasoning or 0)
         if candidates < 0:
@@ -80,9 +79,9 @@ def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, A
             wire[_CANDIDATES] = candidates
     if reasoning is not None:
         wire[_THOUGHTS] = reasoning
-    if usage.cache_read_tokens is not None:
-        wire[_CACHED] = usage.cache_read_tokens
-    if usage.cache_write_tokens:
+    if usage.get("cache_read_tokens") is not None:
+        wire[_CACHED] = usage["cache_read_tokens"]
+    if usage.get("cache_write_tokens"):
         losses.add((*at, "cache_write_tokens"), "cache write count", "Gemini reports no cache writes", "metadata")
     known = input_tokens is not None or output is not None
     if _TOTAL not in wire and _TOTAL not in absent and known:

@@ -1,29 +1,60 @@
 """Gemini ``generateContent`` wire shapes, keys spelled camelCase as the REST API spells them.
 
+Two descriptions of one wire, side by side:
+
+* the ``TypedDict`` shapes (:class:`Request`, :class:`Response`...): every field the
+  decoders read, each object open to extra keys (kept in bags for the round trip). They
+  check a payload the fast check refused, so its errors name the payload's paths and
+  rules; pydantic builds their validators on first use (:func:`validated`);
+* :data:`REQUEST`, the closed pydantic-core schema of the request shapes agent sessions are
+  made of (:func:`checked_request` tries it first): one validation in Rust, no pydantic.
+
+The closed schema is hand-written beside the shapes rather than derived from them:
+deriving it would mean building pydantic's schema of the shapes (loading pydantic, which
+the closed schema exists to avoid) and then narrowing every object by hand anyway (which
+keys are common, which values are JSON). What keeps the two together is the rule that
+the closed schema is narrower: every payload it accepts the shapes accept, and the
+reader reads either alike (``tests/providers/gemini/test_reader.py``).
+
 Payloads are read after :func:`.spelling.camel_cased` has renamed snake_case keys, so
 one spelling is checked here; error paths are spelled back as the payload spelled them.
-These TypedDicts check what the decoders read, nothing more: every object allows extra
-keys (kept in bags for the round trip). A Gemini part is not tagged by a ``type``: it is
-one of ``text``, ``inlineData``, ``functionCall``... by which key it has, so one
-:class:`Part` shape lists them all and the decoder dispatches on the key; a part with
-none of the known keys (a kind added later) is kept whole as an opaque part.
+A Gemini part is not tagged by a ``type``: it is one of ``text``, ``inlineData``,
+``functionCall``... by which key it has, so one :class:`Part` shape lists them all and
+the decoder dispatches on the key; a part with none of the known keys (a kind added
+later) is kept whole as an opaque part.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 import pydantic_core
-from pydantic import Field, TypeAdapter
+from annotated_types import Ge, MinLen
+from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
 from chatcodec.errors import as_chatcodec_error
-from chatcodec.providers.gemini.spelling import camel_cased, respelled_error
+from chatcodec.providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
 from chatcodec.providers.kit import wire_shape
+from chatcodec.providers.one_pass import (
+    JSON_VALUE,
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    json_value_to_write,
+    json_without_floats,
+    literal,
+    non_empty,
+    number,
+    text,
+)
 
-Count = Annotated[int, Field(ge=0)]
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+Count = Annotated[int, Ge(0)]
 """A token count or an index: canonical models refuse negative ones, so the wire does too."""
 
 
@@ -39,7 +70,7 @@ class Blob(TypedDict):
 class FileData(TypedDict):
     """``fileData``: a URI (Files API, ``gs://``, ``https://``) and its MIME type."""
 
-    fileUri: Annotated[str, Field(min_length=1)]  # a URL source names something (canonical rule, at the wire path)
+    fileUri: Annotated[str, MinLen(1)]  # a URL source names something (canonical rule, at the wire path)
     mimeType: NotRequired[str]
 
 
@@ -56,9 +87,7 @@ class FunctionCall(TypedDict):
     """A call; ``args`` is an object. Vertex streams ``partialArgs`` with ``willContinue``
     and ends the call with an empty ``functionCall {}``."""
 
-    name: NotRequired[
-        Annotated[str, Field(min_length=1)]
-    ]  # a call names its tool (the encoders' rule, at the wire path)
+    name: NotRequired[Annotated[str, MinLen(1)]]  # a call names its tool (the encoders' rule, at the wire path)
     args: NotRequired[dict[str, Any]]
     id: NotRequired[str]
     partialArgs: NotRequired[list[PartialArg]]
@@ -107,7 +136,7 @@ class Content(TypedDict):
 @wire_shape
 class FunctionDeclaration(TypedDict):
     name: Annotated[
-        str, Field(min_length=1)
+        str, MinLen(1)
     ]  # a tool needs a name (canonical ToolDefinition's rule, checked here at the wire path)
     description: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
@@ -224,31 +253,214 @@ class ErrorBody(TypedDict):
     error: ErrorObject
 
 
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
-"""Validates a request body."""
-
-CONTENTS_ADAPTER: TypeAdapter[Any] = deferred_adapter(list[Content])
-"""Validates a bare ``contents`` list (a stored conversation)."""
-
-RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
-"""Validates a response body or a stream chunk."""
-
-ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
-"""Validates an error body."""
-
-
 def is_error_body(payload: object) -> bool:
     """Whether ``payload`` is an error body rather than a response."""
     fields = as_dict(payload)
     return fields is not None and "error" in fields and "candidates" not in fields
 
 
-def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> tuple[Any, list[list[str | int]]]:
-    """``payload`` in camelCase, checked by ``adapter`` (error paths spelled as the payload
-    spelled them), and the ``_snake`` marker: where it spelled keys in snake_case."""
-    camel, renamed = camel_cased(payload)
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+"""The shapes' validators, each built on first use (the first payload the closed schema
+refuses, or the first response): a conversion of common shapes loads no pydantic."""
+
+
+def _check(shape: Any, camel: object, renamed: list[tuple[str | int, ...]], title: str) -> None:
+    adapter = _ADAPTERS.get(shape)
+    if adapter is None:
+        from pydantic import TypeAdapter
+
+        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
     try:
         adapter.validate_python(camel)
     except pydantic_core.ValidationError as error:
         raise respelled_error(as_chatcodec_error(error, title, camel), renamed, title) from None
-    return camel, [list(path) for path in renamed]
+
+
+def validated(shape: Any, payload: object, title: str) -> tuple[Any, list[list[str | int]]]:
+    """``payload`` in camelCase, checked as ``shape`` (:class:`Request`, :class:`Response`,
+    ``list[Content]``, :class:`ErrorBody`; error paths spelled as the payload spelled
+    them), and the ``_snake`` marker: where it spelled keys in snake_case."""
+    camel, renamed = camel_cased(payload)
+    _check(shape, camel, renamed, title)
+    return camel, as_marker(renamed)
+
+
+# --- the closed schema of the common request shapes ---------------------------------------
+
+_SIGNATURE = "thoughtSignature"
+_LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH")
+
+
+def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
+    return cs.list_schema(item, strict=True, min_length=at_least)
+
+
+def _part() -> cs.CoreSchema:
+    """Every key a common part may have; which combinations mean what is the reader's
+    business (one schema, no union to try in turn)."""
+    function_call = closed({"name": non_empty()}, {"args": json_value_to_write(whole=json_object()), "id": text()})
+    function_response = closed({"name": text()}, {"response": json_object(), "id": text()})
+    return closed(
+        {},
+        {
+            "text": text(),
+            "thought": cs.bool_schema(strict=True),
+            _SIGNATURE: text(),
+            "inlineData": closed({"mimeType": text(), "data": text()}),
+            "fileData": closed({"fileUri": non_empty()}, {"mimeType": text()}),
+            "functionCall": function_call,
+            "functionResponse": function_response,
+        },
+    )
+
+
+def _tools() -> cs.CoreSchema:
+    declaration = closed(
+        {"name": non_empty()},
+        {"description": text(), "parameters": json_object(), "parametersJsonSchema": json_object()},
+    )
+    tool = closed({"functionDeclarations": _listed(declaration, at_least=1)})
+    return cs.list_schema(tool, strict=True, min_length=1, max_length=1)
+
+
+_CONFIG_FIELDS = (
+    "temperature",
+    "topP",
+    "topK",
+    "maxOutputTokens",
+    "stopSequences",
+    "seed",
+    "presencePenalty",
+    "frequencyPenalty",
+    "thinkingConfig",
+)
+"""The ``generationConfig`` keys the closed schema types; any other is an extra JSON value."""
+
+
+def _generation_config(json_input: bool) -> cs.CoreSchema:
+    thinking = closed(
+        {},
+        {
+            "thinkingBudget": cs.int_schema(strict=True, ge=-1),
+            "thinkingLevel": literal(*_LEVELS),
+            "includeThoughts": cs.bool_schema(strict=True),
+        },
+    )
+    sampling = number(json_input=json_input)
+    typed = {
+        "temperature": sampling,
+        "topP": sampling,
+        "topK": cs.int_schema(strict=True),
+        "maxOutputTokens": cs.int_schema(strict=True, ge=1),
+        "stopSequences": _listed(text(), at_least=1),
+        "seed": cs.int_schema(strict=True),
+        "presencePenalty": sampling,
+        "frequencyPenalty": sampling,
+        "thinkingConfig": thinking,
+    }
+    return closed({}, typed, extra=True)  # responseMimeType, mediaResolution...: JSON values
+
+
+_REQUEST_FIELDS = ("contents", "model", "systemInstruction", "tools", "toolConfig", "generationConfig")
+"""The request keys the closed schema types; any other (``safetySettings``,
+``cachedContent``, ``labels``...) is an extra JSON value, kept in the request's bag."""
+
+
+def _request(json_input: bool) -> cs.CoreSchema:
+    content = closed({"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
+    system = either(text(), closed({"parts": _listed(closed({"text": text()}))}, {"role": text()}))
+    calling = closed({"mode": text()}, {"allowedFunctionNames": _listed(text())})
+    root = closed(
+        {"contents": _listed(content)},
+        {
+            "model": text(),
+            "systemInstruction": system,
+            "tools": _tools(),
+            "toolConfig": closed({"functionCallingConfig": calling}),
+            "generationConfig": _generation_config(json_input),
+        },
+        extra=True,
+    )
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+
+
+REQUEST = LazyValidator(_request)
+"""The common request shapes, closed (camelCase keys, no null where a key may be left out,
+JSON values where the wire holds the caller's data): user and model turns of text (a
+thought in a model turn), ``inlineData``, ``fileData``, ``functionCall`` and
+``functionResponse`` parts, each with an optional ``thoughtSignature``; a
+``systemInstruction`` of text parts (or a bare string); one Tool object of
+``functionDeclarations``; a ``toolConfig``; the ``generationConfig`` keys with a canonical
+home, and any other as a JSON value. A call's ``args`` holding a float come back wrapped
+(:class:`~chatcodec.providers.one_pass.WithFloats`), so the reader knows which it may
+write with pydantic-core (``one_pass.json_text``)."""
+
+
+def checked_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[list[str | int]], bool]:
+    """The request body, checked, in camelCase; the ``_snake`` marker; and whether the
+    closed schema took it (then the body is its validated copy, its calls' ``args``
+    marked). The closed schema is tried first, as the payload is (a REST body pays no walk
+    for spellings) and, when the payload spells keys in snake_case (an SDK dump), as
+    renamed; anything else is checked against :class:`Request`, whose errors name the
+    payload's paths."""
+    common = REQUEST.validate(payload)
+    if common is not None and not _extras_to_check_again(common):
+        return common, [], True
+    camel, renamed = camel_cased(payload)
+    if renamed:
+        common = REQUEST.validate(camel)
+        if common is not None and not _extras_to_check_again(common):
+            return common, as_marker(renamed), True
+    _check(Request, camel, renamed, "Gemini request")
+    return camel, as_marker(renamed), False
+
+
+def _extras_to_check_again(request: dict[str, Any]) -> bool:
+    """Whether a key the closed schema let through as a JSON value (a top-level or
+    ``generationConfig`` extra, kept in a bag) is spelled in snake_case, or holds a value
+    a canonical bag cannot (a bag's value reaches pydantic-core's depth limit one level
+    before the closed schema's JSON value does): the request is then read as the full
+    shapes check it."""
+    for key, value in request.items():
+        if key not in _REQUEST_FIELDS and (has_snake_key({key: value}) or not holds_json(value)):
+            return True
+    config: dict[str, Any] | None = request.get("generationConfig")
+    if config:
+        for key, value in config.items():
+            if key not in _CONFIG_FIELDS and (has_snake_key({key: value}) or not holds_json(value)):
+                return True
+    return False
+
+
+JSON_VALUES = LazyValidator(lambda json_input: cs.definition_reference_schema(JSON_VALUE))
+"""Any JSON value, checked in Rust (pydantic-core's depth limit included)."""
+
+
+def holds_json(value: object) -> bool:
+    """Whether ``value`` is a JSON value nested less deeply than pydantic-core reads as a
+    canonical bag's value (as deep, for a whole body: the check is then conservative).
+    A payload that is not is rare (a Python object in a dict, a value some 250 levels
+    deep); the reader then asks the canonical models (``request.refuse_unheld``)."""
+    return JSON_VALUES.validate({"": value}) is not None
+
+
+def refuse_unheld(kind: Literal["request", "response", "messages"], canonical: object) -> None:
+    """Raise what the canonical models raise for ``canonical`` (read from a payload
+    :func:`holds_json` refused), as the decoders did when they built the models: a value
+    nested past pydantic-core's depth limit (which ``ProviderCodec.read_request`` turns into
+    a :class:`~chatcodec.PayloadError` at the payload's deepest route) or a Python object
+    that is not JSON. The models are imported on this rare path only."""
+    from chatcodec.canonical_validation import validate_canonical, validate_with
+
+    if kind == "request":
+        from chatcodec.request import ChatRequest
+
+        validate_canonical(ChatRequest, canonical)
+    elif kind == "response":
+        from chatcodec.response import ChatResponse
+
+        validate_canonical(ChatResponse, canonical)
+    else:
+        from chatcodec.messages import MESSAGES_ADAPTER
+
+        validate_with(MESSAGES_ADAPTER, canonical, "Messages")

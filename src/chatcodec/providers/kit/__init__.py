@@ -8,7 +8,8 @@
                     losses, and the table of markers that carry meaning
 ``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
 ``cache``           cache markers: ``cache_control`` and OpenAI's ``prompt_cache_breakpoint``
-``wire``            ``wire_shape`` and ``tagged`` for the wire shapes (``TypedDict``)
+``wire``            ``wire_shape``, ``tagged``, ``discriminator``, ``tag``, ``constrained``: the
+                    wire shapes (``TypedDict``), loading pydantic only when a validator is built
 ``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
                     signatures, usage, thinking config, stop reasons, unsigned thinking
 ``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
@@ -62,7 +63,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec.providers.kit.errors import canonical_refusal, path
     from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
-    from chatcodec.providers.kit.wire import TaggedShapes, tagged, wire_shape
+    from chatcodec.providers.kit.wire import constrained, discriminator, tag, tagged, wire_shape
 
 _LAZY: dict[str, str] = {
     "ABSENT": "chatcodec.providers.kit.bags",
@@ -73,14 +74,15 @@ _LAZY: dict[str, str] = {
     "ProviderKit": "chatcodec.providers.kit.provider_kit",
     "Steps": "chatcodec.losses",
     "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
-    "TaggedShapes": "chatcodec.providers.kit.wire",
     "absent_keys": "chatcodec.providers.kit.bags",
     "arguments_object": "chatcodec.providers.kit.arguments",
     "bag_key": "chatcodec.providers.kit.bags",
     "canonical_refusal": "chatcodec.providers.kit.errors",
     "claude_signed": "chatcodec.providers.kit.claude",
     "compact_json": "chatcodec.providers.kit.arguments",
+    "constrained": "chatcodec.providers.kit.wire",
     "decode_cache_control": "chatcodec.providers.kit.cache",
+    "discriminator": "chatcodec.providers.kit.wire",
     "decode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
     "encode_cache_control": "chatcodec.providers.kit.cache",
     "encode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
@@ -94,6 +96,7 @@ _LAZY: dict[str, str] = {
     "present": "chatcodec.providers.kit.bags",
     "restore_fields": "chatcodec.providers.kit.bags",
     "split_fields": "chatcodec.providers.kit.bags",
+    "tag": "chatcodec.providers.kit.wire",
     "tagged": "chatcodec.providers.kit.wire",
     "tool_name": "chatcodec.providers.kit.tool_names",
     "tool_name_map": "chatcodec.providers.kit.tool_names",
@@ -118,15 +121,16 @@ __all__ = [
     "EncodeContext",
     "ProviderKit",
     "Steps",
-    "TaggedShapes",
     "absent_keys",
     "arguments_object",
     "bag_key",
     "canonical_refusal",
     "claude_signed",
     "compact_json",
+    "constrained",
     "decode_cache_control",
     "decode_prompt_cache_breakpoint",
+    "discriminator",
     "encode_cache_control",
     "encode_prompt_cache_breakpoint",
     "is_claude_model",
@@ -139,6 +143,7 @@ __all__ = [
     "present",
     "restore_fields",
     "split_fields",
+    "tag",
     "tagged",
     "tool_name",
     "tool_name_map",

@@ -148,9 +148,10 @@ class EncodeContext:
         return kind(**{**shared, **fields})
 
 
-_SHARED_FIELDS = tuple(name.name for name in dataclass_fields(EncodeContext))
-"""The fields :meth:`EncodeContext.extend` carries over, read once (``fields()`` costs
-more than the copy, on every encode of a provider with a context of its own)."""
+_SHARED_FIELDS = tuple(field.name for field in dataclass_fields(EncodeContext))
+"""The shared context's fields, for :meth:`EncodeContext.extend` (named once: every encode
+of a provider with its own context extends one, and ``dataclasses.fields`` costs more
+than the rest of a small request's context)."""
 
 
 @dataclass(slots=True)

@@ -30,14 +30,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chatcodec.losses import LossKind, LossRecorder, Steps
 from chatcodec.providers.kit.arguments import compact_json
 from chatcodec.providers.kit.bags import is_marker, wire_key
-
-if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model
-    from chatcodec._base import ProviderMetadata
 
 _NO_MEANINGFUL: Mapping[str, str] = {}
 _KITS: dict[str, ProviderKit] = {}
@@ -63,13 +60,13 @@ class ProviderKit:
         _KITS[name] = self
         _PLANS.clear()
 
-    def own(self, metadata: ProviderMetadata | None) -> dict[str, Any]:
+    def own(self, metadata: Mapping[str, Any] | None) -> dict[str, Any]:
         """A copy of what this provider kept on an object when it decoded it, or ``{}``."""
         if not metadata:
             return {}
         return dict(metadata.get(self.name) or {})
 
-    def claim(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps) -> dict[str, Any]:
+    def claim(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
         """This provider's bag on an object being encoded; other providers' bags are
         reported as lost at ``at``."""
         if not metadata:
@@ -77,7 +74,7 @@ class ProviderKit:
         self.report_foreign(losses, metadata, at)
         return dict(metadata.get(self.name) or {})
 
-    def report_foreign(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps) -> None:
+    def report_foreign(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps) -> None:
         """Record a loss for every other provider's data on an object this one encodes:
         its wire fields, and its markers that carry meaning (pure spellings are dropped
         without a report)."""
@@ -111,7 +108,7 @@ class ProviderKit:
             why = f"{self.name} has no field for it: {declared[key]}"
             losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
 
-    def report_unplaced(self, losses: LossRecorder, metadata: ProviderMetadata | None, at: Steps, why: str) -> None:
+    def report_unplaced(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
         wire at hand, its own included (``why`` says so); markers are never reported."""
         if not metadata:  # the usual case: every assistant turn a Responses encoder writes
@@ -127,7 +124,7 @@ class ProviderKit:
             canonical["provider_metadata"] = {self.name: dict(bag)}
         return canonical
 
-    def marker(self, metadata: ProviderMetadata | None, key: str) -> object:
+    def marker(self, metadata: Mapping[str, Any] | None, key: str) -> object:
         """The value of marker ``key`` in this provider's bag, or ``None``."""
         if not metadata:
             return None

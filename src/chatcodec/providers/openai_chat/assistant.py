@@ -18,26 +18,20 @@ parts are joined, with a loss.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.content import (
-    AssistantContentPart,
-    AudioPart,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    TextPart,
-    ThinkingPart,
-    ToolUsePart,
-)
-from chatcodec.losses import LossRecorder
-from chatcodec.messages import AssistantMessage
-from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+
+Part = Mapping[str, Any]
+"""A canonical part's data (as a part model dumps it; a key holding its default may be absent)."""
 
 
 class ContentKind(Enum):
@@ -79,6 +73,11 @@ def decode_assistant(
 ) -> dict[str, Any]:
     """A wire assistant message (request history or, with ``response``, a response's),
     canonical; ``ids`` names the conversation's deprecated ``function_call`` entries."""
+    if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
+        return {"role": "assistant", "content": message["content"]}
+    plain = _read_plain_turn(message)
+    if plain is not None:
+        return plain
     thinking, mapped = reasoning.decode_reasoning(message)
     mapped.append("role")
     canonical: dict[str, Any] = {"role": "assistant"}
@@ -124,6 +123,40 @@ def decode_assistant(
     return KIT.attach(canonical, bag)
 
 
+_PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
+
+
+def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
+    ``content`` text or ``null`` (or none), plain function ``tool_calls``, and nothing else
+    (no ``null`` where a key may be left out): what the general reading below gives it."""
+    if not message.keys() <= _PLAIN_KEYS:
+        return None
+    content = message.get("content")
+    thought = message.get("reasoning_content")
+    calls = as_list(message.get("tool_calls"))
+    if (content is not None and type(content) is not str) or (
+        "reasoning_content" in message and type(thought) is not str
+    ):
+        return None
+    if "tool_calls" in message and not calls:
+        return None  # null or []: kept in the bag, by the general reading
+    body: list[dict[str, Any]] = []
+    if thought is not None:
+        body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
+    if content is not None:
+        body.append({"type": "text", "text": content})
+    for call in calls or ():
+        part = _plain_call(call)
+        if part is None:
+            return None
+        body.append(part)
+    canonical: dict[str, Any] = {"role": "assistant", "content": body}
+    if "content" not in message:
+        canonical["provider_metadata"] = {PROVIDER: {"_content": "absent"}}
+    return canonical
+
+
 def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
@@ -147,16 +180,23 @@ def _decode_item(item: dict[str, Any]) -> dict[str, Any]:
             return server_tools.content_block(item) or opaque(item)
 
 
-def _kind(part: Mapping[str, Any]) -> ContentKind:
-    if "provider_metadata" in part or "cache_control" in part:
+def _kind(part: Part) -> ContentKind:
+    """What a canonical part that belongs in ``content`` is, for the string form."""
+    kind = part["type"]
+    if kind == "text":
+        if len(part) == 2 or (part.get("cache_control") is None and not KIT.own(part.get("provider_metadata"))):
+            return ContentKind.PLAIN_TEXT
         return ContentKind.OTHER
-    if part["type"] == "text":
-        return ContentKind.PLAIN_TEXT
-    return ContentKind.PLAIN_REFUSAL if part["type"] == "refusal" else ContentKind.OTHER
+    if kind == "refusal" and not wire_fields(KIT.own(part.get("provider_metadata"))):
+        return ContentKind.PLAIN_REFUSAL
+    return ContentKind.OTHER
 
 
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
+    plain = _plain_call(call)
+    if plain is not None:
+        return plain
     if call.get("type", "function") != "function":
         return opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
@@ -172,27 +212,18 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
 
 
+def _plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``tool_use`` part of a plain call (``id``, ``type: function`` and a function of
+    ``name`` and argument text: nothing for a bag), or None."""
+    if len(call) != 3 or call.get("type") != "function":
+        return None
+    function = as_dict(call.get("function"))
+    if function is None or len(function) != 2 or type(function.get("arguments")) is not str or "name" not in function:
+        return None
+    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+
+
 # --- encode --------------------------------------------------------------------------
-
-
-@dataclass
-class _Layout:
-    """The parts of one canonical message, sorted into the wire fields they go to."""
-
-    thinking: list[tuple[ThinkingPart, str, Steps]] = field(default_factory=list[tuple[ThinkingPart, str, Steps]])
-    items: list[tuple[TextPart | RefusalPart | ThinkingPart | OpaquePart, Steps]] = field(
-        default_factory=list[tuple[TextPart | RefusalPart | ThinkingPart | OpaquePart, Steps]]
-    )
-    refusals: list[RefusalPart] = field(default_factory=list[RefusalPart])
-    calls: list[tuple[ToolUsePart | OpaquePart, Steps]] = field(
-        default_factory=list[tuple[ToolUsePart | OpaquePart, Steps]]
-    )
-    server: list[OpaquePart] = field(default_factory=list[OpaquePart])
-    slots: list[int] = field(default_factory=list[int])
-
-    def kinds(self) -> list[ContentKind]:
-        return [_model_kind(part) for part, _ in self.items]
-
 
 _SLOTS = {
     "reasoning_content": 0,
@@ -203,131 +234,215 @@ _SLOTS = {
     "refusal": 5,
     "call": 6,
 }
+"""Where each kind of part goes, in OpenAI's order of the fields."""
+_ITEM, _CALL = _SLOTS["item"], _SLOTS["call"]
+_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_ON_PARTS = "OpenAI cache breakpoints sit on content parts"
 
 
-def _model_kind(part: TextPart | RefusalPart | ThinkingPart | OpaquePart) -> ContentKind:
-    if isinstance(part, TextPart) and part.cache_control is None and not KIT.own(part.provider_metadata):
-        return ContentKind.PLAIN_TEXT
-    if isinstance(part, RefusalPart) and not wire_fields(KIT.own(part.provider_metadata)):
-        return ContentKind.PLAIN_REFUSAL
-    return ContentKind.OTHER
+class _Layout:
+    """The parts of one canonical message, sorted into the wire fields they go to (each
+    with its index in the message's ``content``; a loss path is built only for a loss)."""
+
+    __slots__ = (
+        "at",
+        "calls",
+        "items",
+        "losses",
+        "ordered",
+        "reasoning_field",
+        "refusals",
+        "server",
+        "thinking",
+        "top",
+    )
+
+    def __init__(self, reasoning_field: str | None, losses: LossRecorder, at: Steps) -> None:
+        self.reasoning_field = reasoning_field
+        """Where another provider's reasoning goes (the option), or None: dropped."""
+        self.losses = losses
+        self.at = at
+        """The message's place."""
+        self.thinking: list[tuple[Part, str, int]] = []
+        self.items: list[tuple[Part, int]] = []
+        self.refusals: list[Part] = []
+        self.calls: list[tuple[Part, int]] = []
+        self.server: list[Part] = []
+        self.ordered = True
+        """Whether the parts came in OpenAI's order of the fields (else a loss)."""
+        self.top = 0
+        """The furthest field a part went to so far."""
+
+    def place(self, slot: int) -> None:
+        if slot < self.top:
+            self.ordered = False
+        else:
+            self.top = slot
+
+    def kinds(self) -> list[ContentKind]:
+        return [_kind(part) for part, _ in self.items]
 
 
 def encode_assistant(
-    message: AssistantMessage, reasoning_field: str | None, losses: LossRecorder, at: Steps, *, response: bool = False
+    message: Mapping[str, Any], reasoning_field: str | None, losses: LossRecorder, at: Steps, *, response: bool = False
 ) -> dict[str, Any]:
-    """The wire assistant message; ``response`` writes the stricter response shape."""
-    KIT.report_foreign(losses, message.provider_metadata, at)
-    bag = KIT.own(message.provider_metadata)
-    wire: dict[str, Any] = {**wire_fields(bag), "role": "assistant"}
-    if message.name is not None:
-        wire["name"] = message.name
-    why = "OpenAI cache breakpoints sit on content parts"
-    cache_control.write(wire, message.cache_control, message.provider_metadata, losses, at, why=why)
-    if isinstance(message.content, str):
-        wire["content"] = message.content
+    """The wire assistant message for a canonical one; ``response`` writes the stricter
+    response shape."""
+    content = message.get("content", "")
+    if len(message) == 2 and not response and "content" in message:  # nothing on the message but its parts
+        if type(content) is str:  # the wire message as it is
+            return {"role": "assistant", "content": content}
+        plain = _write_plain_turn(content, reasoning_field, losses, at)
+        if plain is not None:
+            return plain
+    metadata = message.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, at)
+    bag = KIT.own(metadata)
+    wire: dict[str, Any] = {**wire_fields(bag), "role": "assistant"} if bag else {"role": "assistant"}
+    name = message.get("name")
+    if name is not None:
+        wire["name"] = name
+    cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
+    if isinstance(content, str):
+        wire["content"] = content
         return wire
-    layout = _lay_out(message.content, reasoning_field, losses, at)
-    if layout.slots != sorted(layout.slots):
+    layout = _lay_out(content, reasoning_field, losses, at)
+    if not layout.ordered:
         why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
         losses.add((*at, "content"), "order of the assistant message's parts", why)
-    writer = reasoning.ReasoningWriter(losses)
-    for part, target, steps in layout.thinking:
-        writer.add(part, target, steps)
-    wire.update(writer.fields(at))
+    if layout.thinking:
+        writer = reasoning.ReasoningWriter(losses)
+        for part, target, index in layout.thinking:
+            writer.add(part, target, (*at, "content", index))
+        wire.update(writer.fields(at))
     _write_content(wire, layout, bag, losses, at, response=response)
-    _write_calls(wire, layout.calls, losses, at, response=response)
+    if layout.calls:
+        _write_calls(wire, layout.calls, losses, at, response=response)
     if layout.server:
         server_tools.write_server_parts(wire, layout.server, wire.get(server_tools.FIELDS))
     return wire
 
 
-def _write_calls(
-    wire: dict[str, Any],
-    calls: list[tuple[ToolUsePart | OpaquePart, Steps]],
-    losses: LossRecorder,
-    at: Steps,
-    *,
-    response: bool,
-) -> None:
-    """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
-    (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
-    listed: list[tuple[ToolUsePart | OpaquePart, Steps]] = []
-    for part, steps in calls:
-        if isinstance(part, ToolUsePart) and functions.is_function_call(part) and "function_call" not in wire:
-            encoded = _encode_call(part, losses, steps, response=response)
-            if encoded is not None:
-                wire["function_call"] = encoded["function"]
-        else:
-            if isinstance(part, ToolUsePart) and functions.is_function_call(part):
-                why = "a message has one function_call; this one goes in tool_calls"
-                losses.add(steps, "second function_call", why)
-            listed.append((part, steps))
-    if listed:
-        encoded_calls = (_encode_call(part, losses, steps, response=response) for part, steps in listed)
-        wire["tool_calls"] = [call for call in encoded_calls if call is not None]
-
-
-def _lay_out(
-    content: list[AssistantContentPart], reasoning_field: str | None, losses: LossRecorder, at: Steps
-) -> _Layout:
-    layout = _Layout()
+def _write_plain_turn(
+    content: list[Part], reasoning_field: str | None, losses: LossRecorder, at: Steps
+) -> dict[str, Any] | None:
+    """The wire message of a plain agent turn, or None: its own ``reasoning_content``
+    (as this codec read it), then text parts holding nothing else, then calls holding
+    nothing else under names OpenAI takes, and another provider's thinking anywhere,
+    dropped with no ``reasoning_field``: what the general writing below gives it, and the
+    same losses (the parts are looked at before anything is written)."""
+    texts: list[Part] = []
+    calls: list[Part] = []
+    dropped: list[int] = []
+    thought: str | None = None
     for index, part in enumerate(content):
-        steps = (*at, "content", index)
-        slot = _place(part, layout, reasoning_field, losses, steps)
-        if slot is not None:
-            layout.slots.append(_SLOTS[slot])
+        kind = part["type"]
+        if kind == "text" and len(part) == 2 and not calls:
+            texts.append(part)
+        elif kind == "tool_use" and len(part) == 4 and "arguments" in part and _VALID_NAME(part["name"]):
+            calls.append(part)
+        elif kind == "thinking" and reasoning_field is None and part.get("provider") != PROVIDER:
+            dropped.append(index)
+        elif kind == "thinking" and thought is None and not texts and not calls and _own_reasoning_content(part):
+            thought = part.get("text", "")
+        else:
+            return None
+    for index in dropped:
+        reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
+    wire: dict[str, Any] = {"role": "assistant"}
+    if thought is not None:
+        wire["reasoning_content"] = thought
+    if len(texts) == 1 and (calls or thought is not None):
+        wire["content"] = texts[0]["text"]  # a string reads back as this one text beside the rest
+    else:
+        wire["content"] = [dict(part) for part in texts] if texts else None
+    if calls:
+        wire["tool_calls"] = [_plain_call_wire(part, part["name"]) for part in calls]
+    return wire
+
+
+_OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}
+_THINKING_KEYS = frozenset({"type", "text", "provider", "provider_metadata"})
+
+
+def _own_reasoning_content(part: Part) -> bool:
+    """A thinking part this codec read from ``reasoning_content``, with nothing else."""
+    return (
+        part.get("provider") == PROVIDER
+        and part.get("provider_metadata") == _OWN_REASONING
+        and part.keys() <= _THINKING_KEYS
+    )
+
+
+def _plain_call_wire(part: Part, name: str) -> dict[str, Any]:
+    """The wire call for a call holding nothing but its id, name and arguments."""
+    text: str = part["arguments"]
+    if not text or text.isspace():
+        text = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
+    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
+
+
+def _lay_out(content: list[Part], reasoning_field: str | None, losses: LossRecorder, at: Steps) -> _Layout:
+    layout = _Layout(reasoning_field, losses, at)
+    for index, part in enumerate(content):
+        kind = part["type"]
+        if kind == "text":
+            layout.items.append((part, index))
+            layout.place(_ITEM)
+        elif kind == "tool_use":
+            layout.calls.append((part, index))
+            layout.place(_CALL)
+        else:
+            slot = _place(part, index, layout)
+            if slot is not None:
+                layout.place(_SLOTS[slot])
     return layout
 
 
-def _place(
-    part: AssistantContentPart, layout: _Layout, reasoning_field: str | None, losses: LossRecorder, steps: Steps
-) -> str | None:
-    match part:
-        case ThinkingPart():
-            target = reasoning.field_for(part, reasoning_field)
-            if target is None:
-                reasoning.drop_loss(part.provider, losses, steps)
-                return None
-            if target == reasoning.CONTENT:
-                layout.items.append((part, steps))
-                return "item"
-            layout.thinking.append((part, target, steps))
-            return target
-        case TextPart():
-            layout.items.append((part, steps))
+def _place(part: Part, index: int, layout: _Layout) -> str | None:
+    """Where a part other than a text or a tool call goes (None: nowhere, reported)."""
+    kind, losses, at = part["type"], layout.losses, layout.at
+    if kind == "thinking":
+        target = reasoning.field_for(part, layout.reasoning_field)
+        if target is None:
+            reasoning.drop_loss(part.get("provider"), losses, (*at, "content", index))
+            return None
+        if target == reasoning.CONTENT:
+            layout.items.append((part, index))
             return "item"
-        case RefusalPart() if KIT.own(part.provider_metadata).get("_field") == "refusal":
+        layout.thinking.append((part, target, index))
+        return target
+    if kind == "refusal":
+        if KIT.marker(part.get("provider_metadata"), "_field") == "refusal":
             layout.refusals.append(part)
             return "refusal"
-        case RefusalPart():
-            layout.items.append((part, steps))
-            return "item"
-        case ToolUsePart():
-            layout.calls.append((part, steps))
-            return "call"
-        case OpaquePart() if server_tools.in_content(part):
-            layout.items.append((part, steps))
-            return "item"
-        case OpaquePart() if server_tools.is_server_part(part):
-            layout.server.append(part)
-            return "server"
-        case OpaquePart() if part.provider == PROVIDER:
-            in_calls = KIT.own(part.provider_metadata).get("_in") == "tool_calls"
-            (layout.calls if in_calls else layout.items).append((part, steps))
-            return "call" if in_calls else "item"
-        case OpaquePart() | ImagePart() | AudioPart():
-            _unplaceable(part, losses, steps)
-            return None
-        case _:
-            assert_never(part)
+        layout.items.append((part, index))
+        return "item"
+    if kind == "opaque":
+        return _place_opaque(part, index, layout)
+    losses.add(
+        (*at, "content", index), f"{kind} part", "OpenAI assistant messages hold only text, refusals and tool calls"
+    )
+    return None
 
 
-def _unplaceable(part: OpaquePart | ImagePart | AudioPart, losses: LossRecorder, steps: Steps) -> None:
-    if isinstance(part, OpaquePart):
-        losses.add(steps, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
-    else:
-        losses.add(steps, f"{part.type} part", "OpenAI assistant messages hold only text, refusals and tool calls")
+def _place_opaque(part: Part, index: int, layout: _Layout) -> str | None:
+    losses, at = layout.losses, layout.at
+    if server_tools.in_content(part):
+        layout.items.append((part, index))
+        return "item"
+    if server_tools.is_server_part(part):
+        layout.server.append(part)
+        return "server"
+    provider = part["provider"]
+    if provider != PROVIDER:
+        losses.add((*at, "content", index), f"{provider} block", f"{PROVIDER} cannot carry another provider's block")
+        return None
+    if KIT.marker(part.get("provider_metadata"), "_in") == "tool_calls":
+        layout.calls.append((part, index))
+        return "call"
+    layout.items.append((part, index))
+    return "item"
 
 
 def _write_content(
@@ -342,99 +457,124 @@ def _write_content(
         _write_joined(wire, layout, losses, at)
         return
     if listed or not as_string:
-        encoded = (_encode_item(part, losses, steps) for part, steps in layout.items)
+        encoded = (_encode_item(part, losses, (*at, "content", index)) for part, index in layout.items)
         wire["content"] = [item for item in encoded if item is not None]
         _write_refusal(wire, layout.refusals, losses, at)
         return
-    _report_foreign_texts(layout, losses)
-    texts = [part for part, _ in layout.items if isinstance(part, TextPart)]
+    _report_foreign_texts(layout, losses, at)
+    texts = [part for part, _ in layout.items if part["type"] == "text"]
     if texts:
-        wire["content"] = texts[0].text
+        wire["content"] = texts[0]["text"]
     elif bag.get("_content") != "absent":
         wire["content"] = None
-    item_refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
+    item_refusals = [part for part, _ in layout.items if part["type"] == "refusal"]
     _write_refusal(wire, [*item_refusals, *layout.refusals], losses, at)
 
 
 def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, at: Steps) -> None:
     """A response message: text parts joined into one string, refusals into ``refusal``."""
-    _report_foreign_texts(layout, losses)
-    texts = [part.text for part, _ in layout.items if isinstance(part, TextPart)]
-    refusals = [part for part, _ in layout.items if isinstance(part, RefusalPart)]
-    for part, steps in layout.items:
-        if isinstance(part, ThinkingPart | OpaquePart):
-            losses.add(steps, f"{part.type} part in content", "a response message's content is a string")
+    _report_foreign_texts(layout, losses, at)
+    texts = [part["text"] for part, _ in layout.items if part["type"] == "text"]
+    refusals = [part for part, _ in layout.items if part["type"] == "refusal"]
+    for part, index in layout.items:
+        if part["type"] in ("thinking", "opaque"):
+            why = "a response message's content is a string"
+            losses.add((*at, "content", index), f"{part['type']} part in content", why)
     why = "a response message's content is one string"
     losses.add((*at, "content"), f"{len(layout.items)} content parts joined", why)
     wire["content"] = "".join(texts) if texts else None
     _write_refusal(wire, [*refusals, *layout.refusals], losses, at)
 
 
-def _report_foreign_texts(layout: _Layout, losses: LossRecorder) -> None:
+def _report_foreign_texts(layout: _Layout, losses: LossRecorder, at: Steps) -> None:
     """Text parts written as a plain string carry no bag: another provider's data on one
     is reported, as it is on a listed part (issue 10, item 19: an unknown key on an
     Anthropic assistant text block vanished into the string)."""
-    for part, steps in layout.items:
-        if isinstance(part, TextPart):
-            KIT.report_foreign(losses, part.provider_metadata, steps)
+    for part, index in layout.items:
+        if part["type"] == "text" and len(part) > 2:
+            KIT.report_foreign(losses, part.get("provider_metadata"), (*at, "content", index))
 
 
-def _write_refusal(wire: dict[str, Any], refusals: list[RefusalPart], losses: LossRecorder, at: Steps) -> None:
+def _write_refusal(wire: dict[str, Any], refusals: list[Part], losses: LossRecorder, at: Steps) -> None:
     if not refusals:
         return
     if len(refusals) > 1:
         losses.add((*at, "content"), f"{len(refusals)} refusals joined", "OpenAI has one refusal field")
     for part in refusals:
-        KIT.report_foreign(losses, part.provider_metadata, (*at, "content"))
-        if part.cache_control is not None:
+        KIT.report_foreign(losses, part.get("provider_metadata"), (*at, "content"))
+        if part.get("cache_control") is not None:
             losses.add((*at, "content"), "cache_control", "the refusal field takes no cache breakpoint")
-    wire["refusal"] = "".join(part.text for part in refusals)
+    wire["refusal"] = "".join(part["text"] for part in refusals)
 
 
-def _encode_item(
-    part: TextPart | RefusalPart | ThinkingPart | OpaquePart, losses: LossRecorder, steps: Steps
-) -> dict[str, Any] | None:
-    KIT.report_foreign(losses, part.provider_metadata, steps)
-    match part:
-        case TextPart():
-            return parts.encode_text_part(part, losses, steps)
-        case RefusalPart():
-            if part.cache_control is not None:
-                losses.add((*steps, "cache_control"), "cache_control", "refusal parts take no cache breakpoint")
-            return {**wire_fields(KIT.own(part.provider_metadata)), "type": "refusal", "refusal": part.text}
-        case ThinkingPart():
-            return reasoning.encode_content_thinking(part, losses, steps)
-        case OpaquePart() if server_tools.in_content(part):
-            return dict(part.data)
-        case OpaquePart():
-            return parts.encode_opaque(part, losses, steps)
-        case _:
-            assert_never(part)
+def _encode_item(part: Part, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
+    """A part written in a ``content`` list."""
+    kind = part["type"]
+    if kind == "text" and len(part) == 2:
+        return dict(part)
+    metadata = part.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, steps)
+    if kind == "text":
+        return parts.encode_text_part(part, losses, steps)
+    if kind == "refusal":
+        if part.get("cache_control") is not None:
+            losses.add((*steps, "cache_control"), "cache_control", "refusal parts take no cache breakpoint")
+        return {**wire_fields(KIT.own(metadata)), "type": "refusal", "refusal": part["text"]}
+    if kind == "thinking":
+        return reasoning.encode_content_thinking(part, losses, steps)
+    if server_tools.in_content(part):
+        return dict(part["data"])
+    return parts.encode_opaque(part, losses, steps)
 
 
-def _encode_call(
-    part: ToolUsePart | OpaquePart, losses: LossRecorder, steps: Steps, *, response: bool
-) -> dict[str, Any] | None:
+def _write_calls(
+    wire: dict[str, Any], calls: list[tuple[Part, int]], losses: LossRecorder, at: Steps, *, response: bool
+) -> None:
+    """``tool_calls``, and the deprecated ``function_call`` for the call that came as one
+    (a message has one such field: a second such call goes in ``tool_calls``, reported)."""
+    listed: list[tuple[Part, int]] = []
+    for part, index in calls:
+        if part["type"] == "tool_use" and functions.is_function_call(part):
+            steps = (*at, "content", index)
+            if "function_call" not in wire:
+                encoded = _encode_call(part, losses, steps, response=response)
+                if encoded is not None:
+                    wire["function_call"] = encoded["function"]
+                continue
+            losses.add(steps, "second function_call", "a message has one function_call; this one goes in tool_calls")
+        listed.append((part, index))
+    if listed:
+        encoded_calls = (
+            _encode_call(part, losses, (*at, "content", index), response=response) for part, index in listed
+        )
+        wire["tool_calls"] = [call for call in encoded_calls if call is not None]
+
+
+def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any] | None:
     """A wire tool call. In a request the name follows OpenAI's rule (``kit.tool_name``);
     a response carries the name the model called, as it is."""
-    if isinstance(part, OpaquePart):
+    if part["type"] == "opaque":
         return parts.encode_opaque(part, losses, steps)
-    signature, foreign = thought_signatures.split_signature(part.provider_metadata)
+    name: str = part["name"]
+    if len(part) == 4 and "arguments" in part and (response or _VALID_NAME(name)) and name.strip():  # no bag
+        return _plain_call_wire(part, name)
+    metadata = part.get("provider_metadata")
+    signature, foreign = thought_signatures.split_signature(metadata)
     KIT.report_foreign(losses, foreign, steps)
-    bag = KIT.own(part.provider_metadata)
-    name = part.name if response else tool_name(part.name, losses, steps, PROVIDER)
-    if response and not name.strip():  # a request refuses it (tool_names); what a model called is kept
+    bag = KIT.own(metadata)
+    if not response:
+        name = tool_name(name, losses, steps, PROVIDER)
+    elif not name.strip():  # a request refuses it (tool_names); what a model called is kept
         losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     arguments = functions.encode_arguments(part)
     if isinstance(arguments, str) and not arguments.strip():
-        # A call without arguments is "{}": OpenAI (and servers that parse it) reject "" (issue 10 item 5).
-        arguments = "{}"
+        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
-    call: dict[str, Any] = {**wire_fields(bag), "id": part.id}
+    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
     if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function
     thought_signatures.write_signature(call, signature)
     why = "OpenAI tool calls take no cache breakpoint"
-    cache_control.write(call, part.cache_control, part.provider_metadata, losses, steps, why=why)
+    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
     return call

@@ -20,14 +20,13 @@ block there), and the ``_cache`` spelling marker makes this encoder write it bac
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control
 from chatcodec.providers.openai_chat.markers import KIT
 
-if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
-    from chatcodec._base import ProviderMetadata
-    from chatcodec.content import CacheControl
+if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
 
 KEY = "cache_control"
@@ -49,15 +48,15 @@ def take(bag: dict[str, Any], canonical: dict[str, Any]) -> None:
     bag[SPELLING] = KEY
 
 
-def spelled(metadata: ProviderMetadata | None) -> bool:
+def spelled(metadata: Mapping[str, Any] | None) -> bool:
     """Whether the object was read with a ``cache_control`` key (the ``_cache`` marker)."""
     return KIT.marker(metadata, SPELLING) == KEY
 
 
 def write(
     wire: dict[str, Any],
-    cache: CacheControl | None,
-    metadata: ProviderMetadata | None,
+    cache: Mapping[str, Any] | None,
+    metadata: Mapping[str, Any] | None,
     losses: LossRecorder,
     at: Steps,
     *,

@@ -3,20 +3,19 @@ servers compatible with it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from chatcodec.providers.openai_chat import (
     assistant,
     capabilities,
     edge,
     finish_reason,
     messages,
-    one_pass,
     parts,
     request,
     response,
     rules,
     settings,
-    stream_decode,
-    stream_encode,
     structure,
     tools,
     usage,
@@ -24,24 +23,44 @@ from chatcodec.providers.openai_chat import (
 from chatcodec.providers.openai_chat.markers import OPTIONS, PROVIDER
 from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
+if TYPE_CHECKING:
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.stream_builder import StreamBuilder
+
+
+def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:
+    """The stream decoder, imported on the first stream (it builds canonical events: the
+    request path loads no model)."""
+    from chatcodec.providers.openai_chat.stream_decode import StreamDecoder
+
+    return StreamDecoder(builder, context)
+
+
+def _stream_encoder(context: EncodeContext) -> StreamEncoder:
+    """The stream encoder, imported on the first stream (as :func:`_stream_decoder`)."""
+    from chatcodec.providers.openai_chat.stream_encode import StreamEncoder
+
+    return StreamEncoder(context)
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    legacy_requests=request,
-    legacy_responses=response,
+    requests=request,
+    responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
     parts=parts,
     tools=tools,
     settings=settings,
-    stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode.StreamEncoder,
+    stream_decoder=_stream_decoder,
+    stream_encoder=_stream_encoder,
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    one_pass=one_pass,
     dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
 )
 """The codec instance registered as ``openai-chat``."""

@@ -21,11 +21,12 @@ whole (issue 24 item 12).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import FinishReason, UnifiedFinishReason
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.response import UnifiedFinishReason
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
 """The values of the SDK's ``Choice.finish_reason``."""
@@ -62,18 +63,20 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any]
 
 
 def encode_finish_reason(
-    reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
+    reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
-    """The wire value for ``reason``; ``bag`` is the choice's (or finish event's) own bag."""
+    """The wire value for a canonical finish reason (``{"unified", "raw"}``); ``bag`` is the
+    choice's (or finish event's) own bag."""
     losses = context.losses
     if reason is None:
         return None
-    raw = reason.raw
-    if raw is not None and _UNIFIED.get(raw, "other") == reason.unified and (raw in STANDARD or raw == bag.get(MARKER)):
+    raw: str | None = reason.get("raw")
+    unified: UnifiedFinishReason = reason["unified"]
+    if raw is not None and _UNIFIED.get(raw, "other") == unified and (raw in STANDARD or raw == bag.get(MARKER)):
         return raw
-    word = _OPENAI_WORD.get(reason.unified)
+    word = _OPENAI_WORD.get(unified)
     if word is None:
-        losses.add(at, f"finish reason {reason.unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")
+        losses.add(at, f"finish reason {unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")
         return "stop"
     return word
 

@@ -30,7 +30,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import is_dict
-from chatcodec.content import ToolResultPart, ToolUsePart
 from chatcodec.payloads import loads
 from chatcodec.providers.kit import compact_json, leftovers, unmapped
 from chatcodec.providers.openai_chat.markers import KIT
@@ -76,15 +75,17 @@ def decode_arguments(function: Mapping[str, Any], bag: dict[str, Any]) -> str:
     return compact_json(arguments)
 
 
-def encode_arguments(part: ToolUsePart) -> str | dict[str, Any]:
-    """The wire ``arguments``: the object again when it came as one and still is one."""
-    if KIT.marker(part.provider_metadata, ARGUMENTS) != "object":
-        return part.arguments
+def encode_arguments(part: Mapping[str, Any]) -> str | dict[str, Any]:
+    """The wire ``arguments`` of a canonical tool call: the object again when it came as
+    one and still is one."""
+    arguments: str = part.get("arguments", "")
+    if KIT.marker(part.get("provider_metadata"), ARGUMENTS) != "object":
+        return arguments
     try:
-        parsed: object = loads(part.arguments)
+        parsed: object = loads(arguments)
     except (ValueError, RecursionError):
-        return part.arguments
-    return parsed if is_dict(parsed) else part.arguments
+        return arguments
+    return parsed if is_dict(parsed) else arguments
 
 
 def decode_function_call(function_call: Mapping[str, Any], ids: CallIds) -> dict[str, Any]:
@@ -108,17 +109,20 @@ def decode_function_message(message: Mapping[str, Any], ids: CallIds) -> dict[st
     return KIT.attach(result, bag)
 
 
-def is_function_call(part: ToolUsePart) -> bool:
-    """Whether the call came as a ``function_call`` (and goes back as one)."""
-    return KIT.marker(part.provider_metadata, FUNCTION_CALL) is True
+def is_function_call(part: Mapping[str, Any]) -> bool:
+    """Whether a canonical tool call came as a ``function_call`` (and goes back as one)."""
+    return KIT.marker(part.get("provider_metadata"), FUNCTION_CALL) is True
 
 
-def encode_function_message(result: ToolResultPart, shared: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The ``function`` message for a result that came as one, or None when it is no
-    longer one (no name, or content that is not text): it then goes as a ``tool`` message."""
-    if KIT.marker(result.provider_metadata, FUNCTION_RESULT) is not True or result.name is None:
+def encode_function_message(result: Mapping[str, Any], shared: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``function`` message for a canonical result that came as one, or None when it is
+    no longer one (no name, or content that is not text): it then goes as a ``tool`` message."""
+    metadata = result.get("provider_metadata")
+    name = result.get("name")
+    if KIT.marker(metadata, FUNCTION_RESULT) is not True or name is None:
         return None
-    if not isinstance(result.content, str):
+    content = result.get("content", "")
+    if not isinstance(content, str):
         return None
-    null = result.content == "" and KIT.marker(result.provider_metadata, _NULL_CONTENT) is True
-    return {**shared, "role": "function", "name": result.name, "content": None if null else result.content}
+    null = content == "" and KIT.marker(metadata, _NULL_CONTENT) is True
+    return {**shared, "role": "function", "name": name, "content": None if null else content}

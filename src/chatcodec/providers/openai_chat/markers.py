@@ -87,8 +87,8 @@ KIT = ProviderKit(
 
 
 def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A wire object this codec has no canonical meaning for, kept whole (here, beside
-    :data:`KIT`, so the tool decoder the one-pass path runs loads no content model)."""
+    """A wire object this codec has no canonical meaning for, kept whole, as canonical data
+    (here, beside :data:`KIT`: every reading module uses it)."""
     return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
 
 

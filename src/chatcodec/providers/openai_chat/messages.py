@@ -3,15 +3,15 @@
 Two rewrites keep OpenAI's rules:
 
 - **Tool results are grouped** (no loss: nothing changes but the grouping). OpenAI sends
-  one ``role: tool`` message per result; consecutive ones decode into a single
-  :class:`~chatcodec.ToolMessage` (as Anthropic, Gemini and Bedrock send them), and a
-  tool message with N results encodes as N ``tool`` messages. Two canonical tool
-  messages in a row therefore read back as one.
+  one ``role: tool`` message per result; consecutive ones decode into a single canonical
+  tool message (as Anthropic, Gemini and Bedrock send them), and a tool message with N
+  results encodes as N ``tool`` messages. Two canonical tool messages in a row therefore
+  read back as one.
 - **Media in tool results move to a user message** (a loss: the result no longer holds
   them). OpenAI ``tool`` messages hold text only, so the images, audio and files of a
   result are sent in a ``user`` message right after the group of ``tool`` messages (tool
   messages must directly follow the assistant turn), and a result left with no text is
-  sent as ``""``. Decoding gives that user message back as a :class:`~chatcodec.UserMessage`.
+  sent as ``""``. Decoding gives that user message back as a user message.
 
 OpenAI rejects ``content: []`` on a system or user message, and an assistant message
 with neither content nor tool calls: one whose parts were all dropped (each a loss) is
@@ -19,57 +19,82 @@ left out, with a loss; one that was empty at the source is written as it was.
 
 A tool message's own leftovers (keys OpenAI adds in future, or a compatible server's
 ``name``) live on its result part, since grouping makes the result the unit.
+
+Both ways work on canonical message data. Each function reads the plain shape first (a
+message of a role and a string, a text part, a tool result of text): the wire and the
+canonical objects are then the same but for the tool result's names, so nothing else is
+looked at; anything more goes through the general reading or writing.
 """
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from chatcodec.content import OpaquePart, TextPart, ToolResultContentPart, ToolResultPart
-from chatcodec.losses import LossRecorder
-from chatcodec.messages import (
-    AnyMessage,
-    AssistantMessage,
-    SystemMessage,
-    TextMessage,
-    ToolMessage,
-    UserMessage,
-)
-from chatcodec.providers.kit import Steps, leftovers, present, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit import leftovers, present, wire_fields
 from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+
+Message = Mapping[str, Any]
+"""A canonical message's data (as a message model dumps it; a key holding its default may be absent)."""
+
 # --- decode --------------------------------------------------------------------------
+
+_RESULT_ROLES = frozenset({"tool", "function"})
 
 
 def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
-    """Wire messages as canonical message dicts (tool results grouped)."""
+    """Validated wire messages as canonical message dicts (tool results grouped).
+
+    The validated copy belongs to the reader: a system, developer or user message of a
+    role and content is the canonical message once its content is read, so it is taken
+    over, not rebuilt (as its text parts are by :func:`~.parts.decode_parts`)."""
     decoded: list[dict[str, Any]] = []
+    append = decoded.append
     ids = functions.CallIds()
+    group: list[dict[str, Any]] | None = None  # the results of the open tool message
     for message in messages:
         role = message["role"]
-        if role == "assistant":
-            decoded.append(assistant.decode_assistant(message, ids=ids))
-        elif role in ("tool", "function"):
+        if role in _RESULT_ROLES:
             result = _decode_tool_result(message) if role == "tool" else functions.decode_function_message(message, ids)
-            if decoded and decoded[-1]["role"] == "tool":
-                decoded[-1]["content"].append(result)
+            if group is None:
+                group = [result]
+                append({"role": "tool", "content": group})
             else:
-                decoded.append({"role": "tool", "content": [result]})
-        else:  # system, developer, user: the wire types allow no other role
-            canonical: dict[str, Any] = {"role": role, "content": parts.decode_parts(message["content"])}
-            if isinstance(message.get("name"), str):
-                canonical["name"] = message["name"]
-            bag = leftovers(message, ("role", "content", *present(message, "name")))
-            cache_control.take(bag, canonical)
-            decoded.append(KIT.attach(canonical, bag))
+                group.append(result)
+            continue
+        group = None
+        if role == "assistant":
+            append(assistant.decode_assistant(message, ids=ids))
+        elif len(message) == 2:  # system, developer, user: the wire types allow no other role
+            content = message["content"]
+            if type(content) is not str:
+                message["content"] = parts.decode_parts(content)
+            append(message)
+        else:
+            append(_decode_plain(message))
     return decoded
 
 
+def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
+    """A system, developer or user message with more than a role and content."""
+    canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
+    if isinstance(message.get("name"), str):
+        canonical["name"] = message["name"]
+    bag = leftovers(message, ("role", "content", *present(message, "name")))
+    cache_control.take(bag, canonical)
+    return KIT.attach(canonical, bag)
+
+
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
-    result = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
-    result["content"] = parts.decode_parts(message["content"])
+    content = message["content"]
+    if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
+        return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+    result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = leftovers(message, ("role", "tool_call_id", "content"))
     cache_control.take(bag, result)
     return KIT.attach(result, bag)
@@ -77,127 +102,147 @@ def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------
 
+_ON_PARTS = "OpenAI cache breakpoints sit on content parts"
+_PLAIN_ROLES = frozenset({"system", "developer", "user"})
 
-def encode_messages(messages: list[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+
+def encode_messages(messages: Sequence[Message], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """``messages[start:]`` as wire messages (the whole list: OpenAI keeps system
     messages in it, so the request passes 0)."""
     losses = context.losses
     reasoning_field = reasoning.option(context, ("provider_options", PROVIDER, reasoning.OPTION))
     wire: list[dict[str, Any]] = []
+    append = wire.append
     moved: list[dict[str, Any]] = []  # media from tool results, sent after the tool group
-    for index, message in enumerate(messages[start:], start):
-        at: Steps = ("messages", index)
-        if moved and not isinstance(message, ToolMessage):
-            wire.append({"role": "user", "content": moved})
+    for index in range(start, len(messages)):
+        message = messages[index]
+        role = message["role"]
+        if role == "tool":
+            wire.extend(_encode_tool_message(message, moved, context, index))
+            continue
+        if moved:
+            append({"role": "user", "content": moved})
             moved = []
-        match message:
-            case SystemMessage() | UserMessage():
-                plain = _encode_plain(message, context, at)
-                if plain is not None:
-                    wire.append(plain)
-            case AssistantMessage():
-                encoded = assistant.encode_assistant(message, reasoning_field, losses, at)
-                if message.content and set(encoded) <= {"role", "content"} and not encoded.get("content"):
-                    losses.add(at, "assistant message", "none of its parts can be carried; OpenAI rejects it empty")
-                else:
-                    wire.append(encoded)
-            case ToolMessage():
-                wire.extend(_encode_tool_message(message, moved, context, at))
-            case TextMessage():
-                losses.add(at, "text message", "OpenAI Chat has no raw-text role; sent as a user message")
-                wire.append({"role": "user", "content": message.content})
-            case _:
-                assert_never(message)
+        if role in _PLAIN_ROLES:
+            content = message["content"]
+            if len(message) == 2 and type(content) is str:  # a role and a string: the wire message as it is
+                append({"role": role, "content": content})
+                continue
+            plain = _encode_plain(message, context, ("messages", index))
+            if plain is not None:
+                append(plain)
+        elif role == "assistant":
+            _encode_assistant(message, wire, reasoning_field, losses, ("messages", index))
+        else:  # a text message
+            losses.add(("messages", index), "text message", "OpenAI Chat has no raw-text role; sent as a user message")
+            append({"role": "user", "content": message["content"]})
     if moved:
-        wire.append({"role": "user", "content": moved})
+        append({"role": "user", "content": moved})
     return wire
 
 
-def _encode_plain(message: SystemMessage | UserMessage, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    losses = context.losses
-    KIT.report_foreign(losses, message.provider_metadata, at)
-    wire: dict[str, Any] = {**wire_fields(KIT.own(message.provider_metadata)), "role": message.role}
-    if isinstance(message.content, str):
-        wire["content"] = message.content
+def _encode_assistant(
+    message: Message, wire: list[dict[str, Any]], reasoning_field: str | None, losses: LossRecorder, at: Steps
+) -> None:
+    encoded = assistant.encode_assistant(message, reasoning_field, losses, at)
+    if message.get("content") and set(encoded) <= {"role", "content"} and not encoded.get("content"):
+        losses.add(at, "assistant message", "none of its parts can be carried; OpenAI rejects it empty")
     else:
-        encoded = (
-            parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(message.content)
-        )
+        wire.append(encoded)
+
+
+def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    losses = context.losses
+    metadata = message.get("provider_metadata")
+    role = message["role"]
+    if metadata is None:
+        wire: dict[str, Any] = {"role": role}
+    else:
+        KIT.report_foreign(losses, metadata, at)
+        wire = {**wire_fields(KIT.own(metadata)), "role": role}
+    content = message["content"]
+    if isinstance(content, str):
+        wire["content"] = content
+    else:
+        encoded = [parts.encode_part(part, context, (*at, "content", index)) for index, part in enumerate(content)]
         wire["content"] = [part for part in encoded if part is not None]
-        if message.content and not wire["content"]:
-            losses.add(at, f"{message.role} message", "none of its parts can be carried; OpenAI rejects empty content")
+        if content and not wire["content"]:
+            losses.add(at, f"{role} message", "none of its parts can be carried; OpenAI rejects empty content")
             return None
-    if message.name is not None:
-        wire["name"] = message.name
-    cache_control.write(wire, message.cache_control, message.provider_metadata, losses, at, why=_ON_PARTS)
+    if len(message) == 2:
+        return wire
+    name = message.get("name")
+    if name is not None:
+        wire["name"] = name
+    cache_control.write(wire, message.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
     return wire
-
-
-_ON_PARTS = "OpenAI cache breakpoints sit on content parts"
 
 
 def _encode_tool_message(
-    message: ToolMessage, moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+    message: Message, moved: list[dict[str, Any]], context: EncodeContext, index: int
 ) -> list[dict[str, Any]]:
-    losses = context.losses
-    KIT.report_foreign(losses, message.provider_metadata, at)
-    if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
-    if message.name is not None:
-        losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
-    shared = wire_fields(KIT.own(message.provider_metadata))
-    return [
-        _encode_result(result, shared, moved, context, (*at, "content", index))
-        for index, result in enumerate(message.content)
-    ]
+    results: list[Mapping[str, Any]] = message["content"]
+    if len(message) == 2:
+        shared: dict[str, Any] = {}
+    else:
+        losses = context.losses
+        at: Steps = ("messages", index)
+        metadata = message.get("provider_metadata")
+        KIT.report_foreign(losses, metadata, at)
+        if message.get("cache_control") is not None:
+            losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
+        if message.get("name") is not None:
+            losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
+        shared = wire_fields(KIT.own(metadata))
+    encoded: list[dict[str, Any]] = []
+    for position, result in enumerate(results):
+        content = result.get("content")
+        if len(result) == 3 and type(content) is str and not shared:  # type, tool_use_id and text
+            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
+        else:
+            encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
+    return encoded
 
 
 def _encode_result(
-    result: ToolResultPart, shared: dict[str, Any], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+    result: Mapping[str, Any], shared: dict[str, Any], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> dict[str, Any]:
     losses = context.losses
-    KIT.report_foreign(losses, result.provider_metadata, at)
-    own = {**shared, **wire_fields(KIT.own(result.provider_metadata))}
+    metadata = result.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, at)
+    own = {**shared, **wire_fields(KIT.own(metadata))}
     function_message = functions.encode_function_message(result, own)
     if function_message is not None:
         _result_losses(result, losses, at, named=True)
         return function_message
-    wire: dict[str, Any] = {**own, "role": "tool"}
-    wire["tool_call_id"] = result.tool_use_id
-    if isinstance(result.content, str):
-        wire["content"] = result.content
-    else:
-        wire["content"] = _result_content(result.content, moved, context, at)
+    wire: dict[str, Any] = {**own, "role": "tool", "tool_call_id": result["tool_use_id"]}
+    content = result.get("content", "")
+    wire["content"] = content if isinstance(content, str) else _result_content(content, moved, context, at)
     _result_losses(result, losses, at, named=False)
-    cache_control.write(wire, result.cache_control, result.provider_metadata, losses, at, why=_ON_PARTS)
+    cache_control.write(wire, result.get("cache_control"), metadata, losses, at, why=_ON_PARTS)
     return wire
 
 
-def _result_losses(result: ToolResultPart, losses: LossRecorder, at: Steps, *, named: bool) -> None:
+def _result_losses(result: Mapping[str, Any], losses: LossRecorder, at: Steps, *, named: bool) -> None:
     """What a ``tool`` message (or, ``named``, a ``function`` message) has no field for."""
-    if result.is_error:
+    if result.get("is_error"):
         losses.add((*at, "is_error"), "tool error flag", "OpenAI tool messages cannot mark an error (content is sent)")
-    if result.name is not None and not named:
-        report_result_name(losses, at)
-    if named and result.cache_control is not None:
+    if result.get("name") is not None and not named:
+        losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
+    if named and result.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint", "setting")
 
 
-def report_result_name(losses: LossRecorder, at: Steps) -> None:
-    """A result's tool name, which a ``tool`` message has no field for (Gemini names every
-    result; the one-pass encoder reports it with this function too)."""
-    losses.add((*at, "name"), "tool name on a result", "OpenAI tool messages have no name")
-
-
 def _result_content(
-    content: list[ToolResultContentPart], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+    content: list[Mapping[str, Any]], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> list[dict[str, Any]] | str:
     """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each)."""
     losses = context.losses
     kept: list[dict[str, Any]] = []
     for index, part in enumerate(content):
         steps = (*at, "content", index)
-        stays = isinstance(part, TextPart) or (isinstance(part, OpaquePart) and part.provider == PROVIDER)
+        kind = part["type"]
+        stays = kind == "text" or (kind == "opaque" and part["provider"] == PROVIDER)
         encoded = parts.encode_part(part, context, steps)
         if encoded is None:
             continue
@@ -205,6 +250,6 @@ def _result_content(
             kept.append(encoded)
         else:
             why = "OpenAI tool messages hold text only; sent in a user message after the results"
-            losses.add(steps, f"{part.type} part in a tool result", why)
+            losses.add(steps, f"{kind} part in a tool result", why)
             moved.append(encoded)
     return kept if kept or not content else ""

@@ -5,41 +5,37 @@ plus a short format name) and ``file`` (a ``data:`` URL in ``file_data``, or a
 ``file_id``). What cannot be said that way (an image by file id, audio by URL, a PDF by
 URL) is dropped with a loss. ``prompt_cache_breakpoint`` (explicit prompt caching) maps
 to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h`` only.
+
+Both ways work on canonical data (the JSON a part model dumps). A text part holding only
+its ``type`` and ``text`` reads and writes the same on both sides, so it is taken over as
+it is (the reader's input is a validated copy that belongs to the call); every other part
+goes through the general reading or writing below it.
 """
 
 from __future__ import annotations
 
-from typing import Any, assert_never
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from chatcodec import compat
 from chatcodec._narrow import as_dict
-from chatcodec.content import (
-    AnyPart,
-    AudioPart,
-    Base64Source,
-    DocumentPart,
-    FileSource,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    TextPart,
-    TextSource,
-    ThinkingPart,
-    ToolResultPart,
-    ToolUsePart,
-    UrlSource,
+from chatcodec.providers.kit import (
+    OPENAI_CACHE_TTLS,
+    decode_prompt_cache_breakpoint,
+    encode_cache_control,
+    leftovers,
+    unmapped,
+    wire_fields,
 )
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.file_names import invented_filename
-from chatcodec.providers.kit import Steps, encode_cache_control, leftovers, unmapped, wire_fields
-from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.providers.openai_chat.wire import IMAGE_DETAILS
 
-"""Steps of a JSON path into the canonical input."""
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+    from chatcodec.providers.kit.context import EncodeContext
 
-_TTLS = ("30m", "12h")
-_DETAILS = ("auto", "low", "high")
+_TTLS = OPENAI_CACHE_TTLS
 _BREAKPOINT = "prompt_cache_breakpoint"
 NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
@@ -69,20 +65,24 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def decode_parts(content: str | list[dict[str, Any]]) -> str | list[dict[str, Any]]:
-    """Message content: a string stays a string, a list becomes canonical parts."""
+    """Message content: a string stays a string, a list becomes canonical parts (a plain
+    text part, most of them, is taken over without a call)."""
     if isinstance(content, str):
         return content
-    return [decode_part(part) for part in content]
+    return [part if len(part) == 2 and part["type"] == "text" else decode_part(part) for part in content]
 
 
 def decode_text_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A text part: the canonical one as it is when it holds nothing else."""
+    if len(part) == 2 and "text" in part:
+        return part
     canonical: dict[str, Any] = {"type": "text", "text": part["text"]}
     return _finish(canonical, part, ("type", "text"))
 
 
 def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, ...], **nested: Any) -> dict[str, Any]:
     """Add the cache marker and keep the unmapped keys (``nested`` holds sub-object rests)."""
-    cache = _cache_control(part.get(_BREAKPOINT))
+    cache = decode_prompt_cache_breakpoint(part.get(_BREAKPOINT))
     if cache is not None:
         canonical["cache_control"] = cache
         mapped = (*mapped, _BREAKPOINT)
@@ -91,15 +91,6 @@ def _finish(canonical: dict[str, Any], part: dict[str, Any], mapped: tuple[str, 
     if cache is None:
         cache_control.take(bag, canonical)  # the OpenRouter / litellm spelling
     return KIT.attach(canonical, bag)
-
-
-def _cache_control(breakpoint: object) -> dict[str, Any] | None:
-    fields = as_dict(breakpoint)
-    if fields is None or fields.get("mode") != "explicit" or set(fields) - {"mode", "ttl"}:
-        return None
-    if "ttl" not in fields:
-        return {"type": "ephemeral"}
-    return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in _TTLS else None
 
 
 IMAGE_URL_STRING = "_image_url"
@@ -115,8 +106,12 @@ def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
         return bare
     image_url: dict[str, Any] = part["image_url"]
     canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
+    if len(part) == 2 and (len(image_url) == 1 or (len(image_url) == 2 and image_url.get("detail") in IMAGE_DETAILS)):
+        if len(image_url) == 2:  # a url and a detail canonical has: nothing for a bag
+            canonical["detail"] = image_url["detail"]
+        return canonical
     mapped = ["url"]
-    if image_url.get("detail") in _DETAILS:  # "original" and future values stay in the bag
+    if image_url.get("detail") in IMAGE_DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
         mapped.append("detail")
     return _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
@@ -158,64 +153,69 @@ def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------
 
+Part = Mapping[str, Any]
+"""A canonical part's data (as a part model dumps it; a key holding its default may be absent)."""
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+
+def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The wire part for a canonical one, or ``None`` (with a loss) when OpenAI cannot hold
     it. Calls, results, reasoning and refusals are not content parts here: the message
     encoders place them in their own fields, so they never reach this function."""
+    kind = part["type"]
+    if kind == "text" and len(part) == 2:
+        return dict(part)  # {"type": "text", "text": ...} is the wire part as it is
     losses = context.losses
-    KIT.report_foreign(losses, part.provider_metadata, at)
-    match part:
-        case TextPart():
-            return encode_text_part(part, losses, at)
-        case ImagePart():
-            return _encode_image(part, losses, at)
-        case AudioPart():
-            return _encode_audio(part, losses, at)
-        case DocumentPart():
-            return _encode_document(part, losses, at)
-        case OpaquePart():
-            return encode_opaque(part, losses, at)
-        case ThinkingPart() | ToolUsePart() | ToolResultPart() | RefusalPart():
-            losses.add(at, f"{part.type} part", "OpenAI Chat content holds no such part")
-            return None
-        case _:
-            assert_never(part)
+    KIT.report_foreign(losses, part.get("provider_metadata"), at)
+    if kind == "text":
+        return encode_text_part(part, losses, at)
+    if kind == "image":
+        return _encode_image(part, losses, at)
+    if kind == "audio":
+        return _encode_audio(part, losses, at)
+    if kind == "document":
+        return _encode_document(part, losses, at)
+    if kind == "opaque":
+        return encode_opaque(part, losses, at)
+    losses.add(at, f"{kind} part", "OpenAI Chat content holds no such part")  # thinking, tool_use, tool_result, refusal
+    return None
 
 
-def encode_text_part(part: TextPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    wire = {**wire_fields(KIT.own(part.provider_metadata)), "type": "text", "text": part.text}
+def encode_text_part(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """A text part (another provider's bag on it is the caller's to report)."""
+    if len(part) == 2:
+        return dict(part)
+    wire = {**wire_fields(KIT.own(part.get("provider_metadata"))), "type": "text", "text": part["text"]}
     return _with_breakpoint(wire, part, losses, at)
 
 
-def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    if part.provider != PROVIDER:
-        losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    provider = part["provider"]
+    if provider != PROVIDER:
+        losses.add(at, f"{provider} block", f"{PROVIDER} cannot carry another provider's block")
         return None
-    if part.cache_control is not None:
+    if part.get("cache_control") is not None:
         losses.add(
             (*at, "cache_control"), "cache_control", "the block is sent verbatim, without a breakpoint", "setting"
         )
-    return dict(part.data)
+    return dict(part["data"])
 
 
-def _with_breakpoint(
-    wire: dict[str, Any], part: TextPart | ImagePart | AudioPart | DocumentPart, losses: LossRecorder, at: Steps
-) -> dict[str, Any]:
+def _with_breakpoint(wire: dict[str, Any], part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """The part's cache marker: as ``cache_control`` when it was read so, else as OpenAI's
     ``prompt_cache_breakpoint``."""
-    cache = part.cache_control
+    cache = part.get("cache_control")
     if cache is None:
         return wire
-    if cache_control.spelled(part.provider_metadata):
+    if cache_control.spelled(part.get("provider_metadata")):
         wire[cache_control.KEY] = encode_cache_control(cache)
         return wire
     breakpoint: dict[str, Any] = {"mode": "explicit"}
-    if cache.ttl in _TTLS:
-        breakpoint["ttl"] = cache.ttl
-    elif cache.ttl is not None:
+    ttl = cache.get("ttl")
+    if ttl in _TTLS:
+        breakpoint["ttl"] = ttl
+    elif ttl is not None:
         why = f"OpenAI cache breakpoints last {' or '.join(_TTLS)}; the default (30m) is used"
-        losses.add((*at, "cache_control", "ttl"), f"cache ttl {cache.ttl!r}", why, "setting")
+        losses.add((*at, "cache_control", "ttl"), f"cache ttl {ttl!r}", why, "setting")
     wire[_BREAKPOINT] = breakpoint
     return wire
 
@@ -224,89 +224,96 @@ def _nested(bag: dict[str, Any], key: str) -> dict[str, Any]:
     return dict(as_dict(bag.pop(key, None)) or {})
 
 
-def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    source = part.source
-    match source:
-        case UrlSource():
-            url = source.url
-            _media_type_loss(source.media_type, losses, at)
-        case Base64Source():
-            url = _data_url(source, losses, at)
-        case FileSource():
-            losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
-            return None
-        case _:
-            assert_never(source)
-    bag = KIT.own(part.provider_metadata)
+def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    kind = source["type"]
+    if kind == "url":
+        url = source["url"]
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif kind == "base64":
+        url = _data_url(source, losses, at)
+    else:  # file
+        losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
+        return None
+    metadata = part.get("provider_metadata")
+    detail = part.get("detail")
+    if metadata is None and part.get("cache_control") is None:  # the usual image: no bag to read
+        image_url = {"url": url} if detail is None else {"url": url, "detail": detail}
+        return {"type": "image_url", "image_url": image_url}
+    bag = KIT.own(metadata)
     image_url = {**_nested(bag, "image_url"), "url": url}
-    if part.detail is not None:
-        image_url["detail"] = part.detail
+    if detail is not None:
+        image_url["detail"] = detail
     bare = bag.get(IMAGE_URL_STRING) == "string" and image_url == {"url": url}  # still says nothing more
     wire = {**wire_fields(bag), "type": "image_url", "image_url": url if bare else image_url}
     return _with_breakpoint(wire, part, losses, at)
 
 
-def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    source = part.source
-    if not isinstance(source, Base64Source):
-        losses.add(at, f"audio by {source.type}", "OpenAI input_audio is inline base64 only")
+def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    if source["type"] != "base64":
+        losses.add(at, f"audio by {source['type']}", "OpenAI input_audio is inline base64 only")
         return None
-    bag = KIT.own(part.provider_metadata)
+    media_type: str = source["media_type"]
+    bag = KIT.own(part.get("provider_metadata"))
     spelled = bag.get("_format")
-    alias = _AUDIO_ALIASES.get(source.media_type)
+    alias = _AUDIO_ALIASES.get(media_type)
     if alias is not None:
         why = f"OpenAI names it {alias!r}, which reads back as {compat.media_type_for_audio_format(alias)}"
-        losses.add((*at, "source", "media_type"), f"media type {source.media_type}", why)
-        input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": alias}
+        losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
+        input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": alias}
         return _with_breakpoint(
             {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}, part, losses, at
         )
-    audio_format = compat.audio_format_from_media_type(source.media_type) or ""
-    if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == source.media_type:
+    audio_format = compat.audio_format_from_media_type(media_type) or ""
+    if isinstance(spelled, str) and compat.media_type_for_audio_format(spelled) == media_type:
         audio_format = spelled
-    if compat.media_type_for_audio_format(audio_format) != source.media_type:
-        losses.add(at, f"audio of type {source.media_type}", "it has no OpenAI input_audio format name")
+    if compat.media_type_for_audio_format(audio_format) != media_type:
+        losses.add(at, f"audio of type {media_type}", "it has no OpenAI input_audio format name")
         return None
-    input_audio = {**_nested(bag, "input_audio"), "data": source.data, "format": audio_format}
+    input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": audio_format}
     wire = {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}
     return _with_breakpoint(wire, part, losses, at)
 
 
-def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    source = part.source
-    bag = KIT.own(part.provider_metadata)
+def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    kind = source["type"]
+    bag = KIT.own(part.get("provider_metadata"))
     file = _nested(bag, "file")
-    match source:
-        case Base64Source():
-            file["file_data"] = _data_url(source, losses, at)
-        case FileSource():
-            file["file_id"] = source.file_id
-            _media_type_loss(source.media_type, losses, at)
-        case TextSource():
-            losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
-            return _with_breakpoint({"type": "text", "text": source.text}, part, losses, at)
-        case UrlSource():
-            losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
-            return None
-        case _:
-            assert_never(source)
+    if kind == "base64":
+        file["file_data"] = _data_url(source, losses, at)
+    elif kind == "file":
+        file["file_id"] = source["file_id"]
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif kind == "text":
+        losses.add(at, "plain-text document", "OpenAI has no text documents; sent as a text part")
+        return _with_breakpoint({"type": "text", "text": source["text"]}, part, losses, at)
+    else:  # url
+        losses.add(at, "document by URL", "OpenAI files are data URLs or file ids")
+        return None
     _encode_filename(part, file, losses, at)
     wire = {**wire_fields(bag), "type": "file", "file": file}
     return _with_breakpoint(wire, part, losses, at)
 
 
-def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
     """``filename``: the part's, else its title (Anthropic's ``title`` is the name shown,
     OpenAI's ``filename`` the same). OpenAI rejects ``file_data`` without a file name
     ("Missing required parameter: 'messages[0].content[0].file.filename'"), so one with
     neither gets a name from its media type, and the invented name is reported (unless it
     came from an OpenAI payload that had none: a same-provider round trip stays exact)."""
-    filename = part.filename if part.filename is not None else part.title
-    if part.title not in (None, filename):
+    title = part.get("title")
+    filename = part.get("filename")
+    if filename is None:
+        filename = title
+    if title not in (None, filename):
         losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
-    unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
+    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
     if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        filename = invented_filename(part.source.media_type)
+        from chatcodec.providers.file_names import invented_filename  # reads the system's MIME tables
+
+        filename = invented_filename(part["source"].get("media_type"))
         losses.add(
             (*at, "filename"), "file name", f"OpenAI requires one with file data; none was given, sent {filename!r}"
         )
@@ -314,9 +321,11 @@ def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecor
         file["filename"] = filename
 
 
-def _data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:
-    url = compat.data_url(source.media_type, source.data)
-    if compat.source_from_url(url) != source.model_dump():
+def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
+    media_type, data = source["media_type"], source["data"]
+    url = compat.data_url(media_type, data)
+    read_back = compat.source_from_url(url)
+    if read_back.get("media_type") != media_type or read_back.get("data") != data:
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url

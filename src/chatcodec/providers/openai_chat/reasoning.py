@@ -33,15 +33,19 @@ a client reading reasoning reads it there, and the official SDK keeps the unknow
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.content import ThinkingPart
 from chatcodec.errors import PayloadError
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, absent_keys, leftovers, path, wire_fields
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit import absent_keys, leftovers, path, wire_fields
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+    from chatcodec.providers.kit.context import EncodeContext
+
+Thinking = Mapping[str, Any]
+"""A canonical thinking part's data (``text`` may be absent: its default is ``""``)."""
 
 STRING_FIELDS = ("reasoning_content", "reasoning")
 DETAILS = "reasoning_details"
@@ -169,10 +173,10 @@ def output_option(context: EncodeContext, at: Steps) -> str | None:
     return option(context, at) if PUBLIC_OPTION in context.options else OUTPUT_DEFAULT
 
 
-def field_for(part: ThinkingPart, reasoning_field: str | None) -> str | None:
+def field_for(part: Thinking, reasoning_field: str | None) -> str | None:
     """Where ``part`` goes: its own field when this codec produced it, else the option."""
-    if part.provider == PROVIDER:
-        field = KIT.own(part.provider_metadata).get("field")
+    if part.get("provider") == PROVIDER:
+        field = KIT.marker(part.get("provider_metadata"), "field")
         if field in FIELDS or field == CONTENT:
             return str(field)
     return reasoning_field
@@ -194,9 +198,10 @@ class ReasoningWriter:
         self._sources: dict[str, list[str]] = {}
         self._details: list[dict[str, Any]] = []
 
-    def add(self, part: ThinkingPart, field: str, at: Steps) -> None:
+    def add(self, part: Thinking, field: str, at: Steps) -> None:
         """Write ``part`` to ``field`` (one of :data:`FIELDS`)."""
-        bag = KIT.own(part.provider_metadata) if part.provider == PROVIDER else {}
+        bag = KIT.own(part.get("provider_metadata")) if part.get("provider") == PROVIDER else {}
+        text: str = part.get("text", "")
         if field == DETAILS and bag.get("field") == DETAILS:
             self._details.append(_own_detail(part, bag, self._losses, at))
         elif field == DETAILS:
@@ -204,11 +209,11 @@ class ReasoningWriter:
             entries = _foreign_entries(part)
             self._details.extend({**entry, "index": first + count} for count, entry in enumerate(entries))
         else:
-            self._add_string(field, part.text, path(*at))
+            self._add_string(field, text, path(*at))
             _carry_nothing_else(part, field, self._losses, at)
         for copy in as_list(bag.get("_also")) or ():
             if isinstance(copy, str) and copy in STRING_FIELDS and copy != field:
-                self._add_string(str(copy), part.text, "copy")
+                self._add_string(str(copy), text, "copy")
 
     def _add_string(self, field: str, text: str, source: str) -> None:
         self._strings.setdefault(field, []).append(text)
@@ -242,54 +247,59 @@ class ReasoningWriter:
         return bool(details) and written["reasoning"] == joined
 
 
-def _foreign_entries(part: ThinkingPart) -> list[dict[str, Any]]:
+def _foreign_entries(part: Thinking) -> list[dict[str, Any]]:
     """OpenRouter entries for reasoning from another provider (signature and payload kept)."""
-    entry_format = FORMATS.get(part.provider or "", "unknown")
+    entry_format = FORMATS.get(part.get("provider") or "", "unknown")
+    text: str = part.get("text", "")
+    signature, encrypted = part.get("signature"), part.get("encrypted")
     entries: list[dict[str, Any]] = []
-    if part.text or part.signature is not None or part.encrypted is None:
-        entry: dict[str, Any] = {"type": "reasoning.text", "text": part.text, "format": entry_format}
-        if part.signature is not None:
-            entry["signature"] = part.signature
+    if text or signature is not None or encrypted is None:
+        entry: dict[str, Any] = {"type": "reasoning.text", "text": text, "format": entry_format}
+        if signature is not None:
+            entry["signature"] = signature
         entries.append(entry)
-    if part.encrypted is not None:
-        entries.append({"type": "reasoning.encrypted", "data": part.encrypted, "format": entry_format})
+    if encrypted is not None:
+        entries.append({"type": "reasoning.encrypted", "data": encrypted, "format": entry_format})
     return entries
 
 
-def _own_detail(part: ThinkingPart, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def _own_detail(part: Thinking, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
     detail = {key: value for key, value in wire_fields(bag).items() if key != "field"}
     kind = detail.get("type")
+    text: str = part.get("text", "")
+    encrypted, signature = part.get("encrypted"), part.get("signature")
     if kind == "reasoning.encrypted":
-        if part.encrypted is not None:
-            detail["data"] = part.encrypted
-        if part.text:
+        if encrypted is not None:
+            detail["data"] = encrypted
+        if text:
             losses.add((*at, "text"), "reasoning text", "an encrypted reasoning entry carries no text")
     else:
         key = "summary" if kind == "reasoning.summary" else "text"
-        if part.text or (key not in detail and key not in absent_keys(bag)):
-            detail[key] = part.text
-        if part.encrypted is not None:
+        if text or (key not in detail and key not in absent_keys(bag)):
+            detail[key] = text
+        if encrypted is not None:
             losses.add((*at, "encrypted"), "encrypted reasoning", f"a {kind} entry carries no encrypted data")
-    if part.signature is not None:
-        detail["signature"] = part.signature
+    if signature is not None:
+        detail["signature"] = signature
     return detail
 
 
-def _carry_nothing_else(part: ThinkingPart, field: str, losses: LossRecorder, at: Steps) -> None:
+def _carry_nothing_else(part: Thinking, field: str, losses: LossRecorder, at: Steps) -> None:
     why = f"{field} is plain text"
-    if part.signature is not None:
+    if part.get("signature") is not None:
         losses.add((*at, "signature"), "thinking signature", why)
-    if part.encrypted is not None:
+    if part.get("encrypted") is not None:
         losses.add((*at, "encrypted"), "encrypted reasoning", why)
 
 
-def encode_content_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+def encode_content_thinking(part: Thinking, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """A Mistral thinking part for ``content``."""
-    bag = KIT.own(part.provider_metadata)
+    bag = KIT.own(part.get("provider_metadata"))
+    text: str = part.get("text", "")
     chunks = as_list(bag.pop("thinking", None))
     wire = {key: value for key, value in wire_fields(bag).items() if key != "field"}
-    if chunks is None or chunk_text(chunks) != part.text:
-        chunks = [{"type": "text", "text": part.text}]
+    if chunks is None or chunk_text(chunks) != text:
+        chunks = [{"type": "text", "text": text}]
     _carry_nothing_else(part, "a thinking content part", losses, at)
     return {**wire, "type": "thinking", "thinking": chunks}
 

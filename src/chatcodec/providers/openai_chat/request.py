@@ -1,29 +1,35 @@
-"""Chat Completions request bodies, both ways.
+"""Chat Completions request bodies, both ways, over canonical data: the one reader and the
+one writer of this format.
 
 Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
 ``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
 ``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were.
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
 newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
-caller sets ``provider_options["openai-chat"]["_max_tokens_key"] = "max_tokens"``, for
-servers that know only that one). That choice is not a pure spelling, so converting such a
-request to another provider reports it (``markers.py``). Custom tools (``type: custom``) are kept whole in
+caller sets the option ``max_tokens_key="max_tokens"``, for servers that know only that
+one). That choice is not a pure spelling, so converting such a request to another
+provider reports it (``markers.py``). Custom tools (``type: custom``) are kept whole in
 ``provider_tools``.
+
+The reader validates a body once: the closed schema of the common shapes
+(:data:`~chatcodec.providers.openai_chat.wire.COMMON_REQUEST`, one pass in Rust, no
+pydantic loaded) and, when it refuses, the full wire shapes, whose errors name the wire
+path and rule. Either validated copy is then read by the same functions, each taking the
+plain shape first. What it returns is canonical data: what ``ChatRequest.model_dump()``
+gives for the request, with no model built.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_canonical, validate_with
-from chatcodec.losses import LossRecorder
-from chatcodec.messages import MESSAGES_ADAPTER, AnyMessage
 from chatcodec.providers import service_tiers
-from chatcodec.providers.history import history_for
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import settings, tools
+from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.request_fields import (
@@ -34,18 +40,31 @@ from chatcodec.providers.openai_chat.request_fields import (
     SAME_NAME,
     SAME_NAME_TOO,
 )
-from chatcodec.providers.openai_chat.wire import MESSAGES_ADAPTER as WIRE_MESSAGES_ADAPTER
-from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
-from chatcodec.request import ChatRequest
+from chatcodec.providers.openai_chat.wire import (
+    COMMON_MESSAGES,
+    COMMON_REQUEST,
+    Request,
+    fully_validated,
+    messages_adapter,
+    request_adapter,
+)
+
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 # --- decode --------------------------------------------------------------------------
 
 
-def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
-    """Read a request body; everything without a canonical field is kept."""
-    validated = validate_with(REQUEST_ADAPTER, payload, "OpenAI Chat request")
-    wire: dict[str, Any] = dict(validated)
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a request body as canonical data; everything without a canonical field is kept."""
+    wire: dict[str, Any] | None = COMMON_REQUEST.validate(payload)
+    if wire is None:  # a shape beyond the common ones, or an error: the full wire shapes say which
+        validated: Request = fully_validated(request_adapter(), payload, "OpenAI Chat request")
+        wire = dict(validated)
     data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
+    if len(wire) == 1:
+        return data
     bag: dict[str, Any] = {}
     mapped = ["messages"]
     for decoder in DECODERS:
@@ -53,13 +72,16 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
-    return validate_canonical(ChatRequest, data)
+    return data
 
 
-def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare ``messages`` list (a stored conversation) with this format's rules."""
-    wire = validate_with(WIRE_MESSAGES_ADAPTER, messages, "OpenAI Chat messages")
-    return validate_with(MESSAGES_ADAPTER, decode_messages([dict(message) for message in wire], context), "Messages")
+    common = COMMON_MESSAGES.validate({"messages": messages})
+    if common is not None:
+        return decode_messages(common["messages"], context)
+    wire = fully_validated(messages_adapter(), messages, "OpenAI Chat messages")
+    return decode_messages([dict(message) for message in wire], context)
 
 
 def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
@@ -69,55 +91,69 @@ def _neutral_fields(bag: dict[str, Any]) -> dict[str, Any]:
 
 # --- encode --------------------------------------------------------------------------
 
+_KNOBS = (*SAME_NAME[1:], *SAME_NAME_TOO)
+"""The settings written as they are, in the order they are written."""
 
-def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
-    """Write a request body; what OpenAI cannot carry is recorded in ``context.losses``."""
+
+def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a body for canonical request data; what OpenAI cannot carry is recorded in
+    ``context.losses``."""
     losses = context.losses
-    request = history_for(
-        request, losses, PROVIDER, "OpenAI Chat", freeform_calls=True, results_follow_calls=True, developer_role=True
-    )
-    tier, options = service_tiers.from_bedrock(request.provider_options)
-    KIT.report_foreign(losses, options, ("provider_options",))
-    bag = KIT.own(request.provider_options)
-    wire = {**_neutral_fields(bag), **wire_fields(bag)}
-    wire.pop("model", None)  # an option (read into the context), not a field to send back
-    if tier is not None:
-        wire.setdefault("service_tier", tier)
-    model = request.model if request.model is not None else context.option("model")
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    options = request.get("provider_options")
+    wire: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    if options:
+        tier, others = service_tiers.from_bedrock(options)
+        KIT.report_foreign(losses, others, ("provider_options",))
+        bag = KIT.own(options)
+        wire = {**_neutral_fields(bag), **wire_fields(bag)}
+        wire.pop("model", None)  # an option (read into the context), not a field to send back
+        if tier is not None:
+            wire.setdefault("service_tier", tier)
+    model = request.get("model")
+    if model is None:
+        model = context.option("model")
     if model is not None:
         wire["model"] = model
-    wire["messages"] = encode_messages(request.messages, 0, context)
+    wire["messages"] = encode_messages(messages, 0, context)
     tools.encode_tools(request, wire, bag, context)
-    _encode_knobs(request, context, wire)
+    _encode_knobs(request, bag, context, wire)
     settings.encode_settings(request, wire, bag, context)
-    if request.cache_control is not None:
+    if request.get("cache_control") is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why, "setting")
     return wire
 
 
-def _encode_knobs(request: ChatRequest, context: EncodeContext, wire: dict[str, Any]) -> None:
-    losses, bag = context.losses, KIT.own(request.provider_options)
-    for key in (*SAME_NAME[1:], *SAME_NAME_TOO):
-        value = getattr(request, key)
+def _encode_knobs(
+    request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]
+) -> None:
+    losses = context.losses
+    for key in _KNOBS:
+        value = request.get(key)
         if value is not None:
             wire[key] = value
-    if request.max_tokens is not None:
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None:
         spelled = context.option("max_tokens_key")
-        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = request.max_tokens
-    if request.stop:
-        one_string = bag.get("_stop") == "string" and len(request.stop) == 1
-        wire["stop"] = request.stop[0] if one_string else list(request.stop)
-    if request.top_k is not None:
+        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
+    stop = request.get("stop")
+    if stop:
+        one_string = bag.get("_stop") == "string" and len(stop) == 1
+        wire["stop"] = stop[0] if one_string else list(stop)
+    if request.get("top_k") is not None:
         losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
-    if request.metadata is not None:
-        _encode_metadata(request.metadata, wire, losses)
+    metadata = request.get("metadata")
+    if metadata is not None:
+        _encode_metadata(metadata, wire, losses)
 
 
-def _encode_metadata(metadata: dict[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_metadata(metadata: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
     kept = {key: value for key, value in metadata.items() if isinstance(value, str)}
-    for key in metadata.keys() - kept.keys():
-        losses.add(
-            ("metadata", key), "metadata value that is not a string", "OpenAI metadata values are strings", "metadata"
-        )
+    if len(kept) < len(metadata):
+        for key in metadata:  # in the request's order
+            if key not in kept:
+                why = "OpenAI metadata values are strings"
+                losses.add(("metadata", key), "metadata value that is not a string", why, "metadata")
     wire["metadata"] = kept

@@ -1,11 +1,11 @@
-"""The top-level fields of a Chat Completions request, read into canonical dicts.
+"""The top-level fields of a Chat Completions request, read into canonical data.
 
 Each decoder maps some wire fields into the canonical dict (and markers into the
-request's bag) and returns the keys it mapped. The general decoder
-(:func:`~chatcodec.providers.openai_chat.request.decode_request`) and the one-pass path
-(``one_pass.py``) both run :data:`DECODERS`, so the rules live in one place. This module
-and what it imports load no canonical model: the one-pass path, which builds none, stays
-light on first use (issue 25: a fresh process's import and one conversion).
+request's bag) and returns the keys it mapped; the reader
+(:func:`~chatcodec.providers.openai_chat.request.decode_request`) runs :data:`DECODERS`
+in order. What they write is what the canonical model dumps: a sampling number is a
+float (:func:`~chatcodec._narrow.as_sampling_number`, the canonical ``SamplingNumber``
+rule), and nothing holds its default.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chatcodec._narrow import as_count
+from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.providers.kit import present
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat import settings, tools
@@ -21,6 +21,8 @@ from chatcodec.providers.openai_chat import settings, tools
 SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
 """Fields with the same name and value in canonical (``model`` first)."""
 SAME_NAME_TOO = ("seed", "stream")
+SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
+"""The canonical ``SamplingNumber`` fields: a float in canonical data (``1`` reads as ``1.0``)."""
 MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
 
 Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
@@ -31,13 +33,14 @@ def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
     keys = present(wire, *SAME_NAME, *SAME_NAME_TOO)
-    data.update((key, wire[key]) for key in keys)
+    data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
     return keys
 
 
 def _decode_tools(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[str]:
     tools.decode_tools(wire, data, bag, context)
-    return [key for key in ("tools", "tool_choice") if key in data]
+    mapped = ["tool_choice"] if "tool_choice" in data else []
+    return ["tools", *mapped] if "tools" in data or "provider_tools" in data else mapped
 
 
 def _decode_max_tokens(

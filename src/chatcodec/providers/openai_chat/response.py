@@ -15,15 +15,13 @@ finish reason as ``"stop"`` with a loss, since that one tells the client somethi
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_canonical, validate_with
 from chatcodec.errors import ProviderAPIError
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.assistant import decode_assistant, encode_assistant
 from chatcodec.providers.openai_chat.finish_reason import (
@@ -33,16 +31,17 @@ from chatcodec.providers.openai_chat.finish_reason import (
 )
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
-from chatcodec.providers.openai_chat.wire import RESPONSE_ADAPTER
-from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.stream_events import ErrorEvent
+from chatcodec.providers.openai_chat.wire import fully_validated, response_adapter
+
+if TYPE_CHECKING:
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 
 
-def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
-    """Read a response body; everything without a canonical field is kept.
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a response body as canonical data; everything without a canonical field is kept.
 
     An error body (``{"error": {...}}``, what a 4xx/5xx carries) raises
     :class:`~chatcodec.ProviderAPIError` with the provider's message and type.
@@ -51,7 +50,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResp
         error = as_dict(payload["error"]) or {"message": str(payload["error"])}
         kind = error.get("type") or error.get("code")
         raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
-    validated = validate_with(RESPONSE_ADAPTER, payload, "OpenAI Chat response")
+    validated = fully_validated(response_adapter(), payload, "OpenAI Chat response")
     wire: dict[str, Any] = dict(validated)
     known = present(wire, "id", "created", "model")
     data: dict[str, Any] = {key: wire[key] for key in known}
@@ -64,7 +63,21 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResp
         mapped.append("usage")
     bag = leftovers(wire, mapped)
     mark_absent(bag, wire, "id", "object", "created", "model")
-    return validate_canonical(ChatResponse, KIT.attach(data, bag))
+    data = KIT.attach(data, bag)
+    indexes = {choice["index"] for choice in data["choices"]}
+    if not indexes or len(indexes) < len(data["choices"]):
+        _refused(data)  # no choice, or two at one index: the canonical response's rules
+    return data
+
+
+def _refused(data: dict[str, Any]) -> None:
+    """Raise the canonical response's error for ``data`` (what the wire lets through and a
+    :class:`~chatcodec.ChatResponse` refuses: its path and rule, as decoding to the model
+    gives them)."""
+    from chatcodec.canonical_validation import validate_canonical
+    from chatcodec.response import ChatResponse
+
+    validate_canonical(ChatResponse, data)
 
 
 def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
@@ -79,16 +92,18 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
-    """Write a response body; what OpenAI cannot carry is recorded in ``context.losses``."""
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write a body for canonical response data; what OpenAI cannot carry is recorded in
+    ``context.losses``."""
     losses = context.losses
-    KIT.report_foreign(losses, response.provider_metadata, ())
-    bag = KIT.own(response.provider_metadata)
+    metadata = response.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, ())
+    bag = KIT.own(metadata)
     reasoning_field = reasoning.output_option(context, ("provider_metadata", "openai-chat", reasoning.OPTION))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:
-        value = getattr(response, key)
+        value = response.get(key)
         if value is not None:
             wire[key] = value
         elif key not in left_out and key not in wire:
@@ -96,39 +111,28 @@ def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str,
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [
-        _encode_choice(choice, reasoning_field, context, index) for index, choice in enumerate(response.choices)
+        _encode_choice(choice, reasoning_field, context, index) for index, choice in enumerate(response["choices"])
     ]
-    if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, context, ("usage",))
+    usage = response.get("usage")
+    if usage is not None:
+        wire["usage"] = encode_usage(usage, context, ("usage",))
     return wire
 
 
 def _encode_choice(
-    choice: ResponseChoice, reasoning_field: str | None, context: EncodeContext, index: int
+    choice: Mapping[str, Any], reasoning_field: str | None, context: EncodeContext, index: int
 ) -> dict[str, Any]:
     losses = context.losses
-    KIT.report_foreign(losses, choice.provider_metadata, ("choices", index))
-    bag = KIT.own(choice.provider_metadata)
-    message = encode_assistant(choice.message, reasoning_field, losses, ("choices", index, "message"), response=True)
-    wire = {**wire_fields(bag), "index": choice.index, "message": message}
+    metadata = choice.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, ("choices", index))
+    bag = KIT.own(metadata)
+    at = ("choices", index, "message")
+    message = encode_assistant(choice["message"], reasoning_field, losses, at, response=True)
+    wire = {**wire_fields(bag), "index": choice.get("index", 0), "message": message}
     at = ("choices", index, "finish_reason")
-    if choice.finish_reason is not None:
-        wire["finish_reason"] = encode_finish_reason(choice.finish_reason, bag, context, at)
+    finish_reason = choice.get("finish_reason")
+    if finish_reason is not None:
+        wire["finish_reason"] = encode_finish_reason(finish_reason, bag, context, at)
     elif "finish_reason" not in wire and "finish_reason" not in absent_keys(bag):
         wire["finish_reason"] = encode_unknown_finish(losses, at)
     return wire
-
-
-def error_event(error: object) -> ErrorEvent:
-    """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
-    event: the same fields :func:`decode_response` reads from an error body."""
-    fields = as_dict(error)
-    if fields is not None:
-        message = fields.get("message")
-        kind = fields.get("type") or fields.get("code")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else json.dumps(error),
-            error_type=str(kind) if kind is not None else None,
-            body=fields,
-        )
-    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)

@@ -13,6 +13,7 @@ permissive rule (nothing changed).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RequiredField, RuleCall, TargetRule
@@ -23,7 +24,9 @@ VERSION = "v1"
 _GPT_5 = re.compile(r"gpt-5\.(\d{1,2})(?![0-9])")
 
 
+@lru_cache(maxsize=256)
 def _gpt_5_minor(model: str) -> int | None:
+    """The minor version of a gpt-5.x model id (looked up for every request: kept)."""
     found = _GPT_5.search(model)
     return None if found is None else int(found[1])
 

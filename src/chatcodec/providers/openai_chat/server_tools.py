@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.content import OpaquePart
 from chatcodec.payloads import loads
 from chatcodec.providers.kit import compact_json
 from chatcodec.providers.openai_chat.markers import KIT
@@ -88,9 +87,10 @@ def content_block(item: Mapping[str, Any]) -> dict[str, Any] | None:
     return KIT.attach({"type": "opaque", "provider": ANTHROPIC, "data": dict(item)}, {SERVER_TOOL: _CONTENT})
 
 
-def in_content(part: OpaquePart) -> bool:
-    """Whether a server-tool part was read from (and goes back into) ``content``."""
-    return part.provider == ANTHROPIC and KIT.marker(part.provider_metadata, SERVER_TOOL) == _CONTENT
+def in_content(part: Mapping[str, Any]) -> bool:
+    """Whether a canonical opaque part is a server-tool block read from (and going back
+    into) ``content``."""
+    return part["provider"] == ANTHROPIC and KIT.marker(part.get("provider_metadata"), SERVER_TOOL) == _CONTENT
 
 
 def server_call(call: Mapping[str, Any], position: int) -> dict[str, Any] | None:
@@ -148,28 +148,30 @@ def decode_server_tools(
     return parts, taken, rest
 
 
-def is_server_part(part: OpaquePart) -> bool:
-    """Whether an opaque part is a server-tool block this encoder read from litellm's shape."""
-    return part.provider == ANTHROPIC and isinstance(KIT.marker(part.provider_metadata, SERVER_TOOL), str)
+def is_server_part(part: Mapping[str, Any]) -> bool:
+    """Whether a canonical opaque part is a server-tool block this encoder read from
+    litellm's shape."""
+    return part["provider"] == ANTHROPIC and isinstance(KIT.marker(part.get("provider_metadata"), SERVER_TOOL), str)
 
 
-def write_server_parts(wire: dict[str, Any], parts: list[OpaquePart], rest: object) -> None:
+def write_server_parts(wire: dict[str, Any], parts: list[Mapping[str, Any]], rest: object) -> None:
     """Put the server-tool calls back into ``tool_calls`` at their places and the results
     into ``provider_specific_fields`` (over what else that object held, ``rest``)."""
     fields = dict(as_dict(rest) or {})
     calls = list(as_list(wire.get(_CALLS)) or [])
     for part in parts:
-        bag = KIT.own(part.provider_metadata)
+        bag = KIT.own(part.get("provider_metadata"))
         where = bag.get(SERVER_TOOL)
+        data: Mapping[str, Any] = part["data"]
         if where == _CALLS:
             arguments = bag.get("_arguments_text")
-            text = arguments if isinstance(arguments, str) else compact_json(part.data.get("input", {}))
-            function = {"name": part.data.get("name"), "arguments": text}
-            call = {"id": part.data.get("id"), "type": "function", "function": function}
+            text = arguments if isinstance(arguments, str) else compact_json(data.get("input", {}))
+            function = {"name": data.get("name"), "arguments": text}
+            call = {"id": data.get("id"), "type": "function", "function": function}
             position = bag.get("_position")
             calls.insert(position if isinstance(position, int) and 0 <= position <= len(calls) else len(calls), call)
         elif isinstance(where, str):
-            fields.setdefault(where, []).append(dict(part.data))
+            fields.setdefault(where, []).append(dict(data))
     if calls:
         wire[_CALLS] = calls
     if fields:

@@ -9,15 +9,15 @@ request's leftovers and go back as they came.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import present, unmapped
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
-if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
-    from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical :data:`~chatcodec.request.ReasoningEffort` values, spelled out so the
@@ -33,20 +33,27 @@ def decode_settings(
     _decode_response_format(request, canonical, bag)
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
-    """Write ``reasoning_effort`` and ``response_format`` (``bag`` is the request's own bag,
-    unused: the wire fields kept from decoding are already in ``wire``)."""
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
+    """Write ``reasoning_effort`` and ``response_format`` for canonical request data
+    (``bag`` is the request's own bag, unused: the wire fields kept from decoding are
+    already in ``wire``)."""
     losses = context.losses
-    if request.reasoning is not None:
-        _encode_reasoning(request.reasoning, wire, losses)
-    _encode_response_format(request.response_format, wire, losses)
+    reasoning = request.get("reasoning")
+    if reasoning is not None:
+        _encode_reasoning(reasoning, wire, losses)
+    response_format = request.get("response_format")
+    if response_format is not None:
+        _encode_response_format(response_format, wire, losses)
 
 
-def _encode_reasoning(config: ReasoningConfig, wire: dict[str, Any], losses: LossRecorder) -> None:
-    if config.effort is not None:
-        wire["reasoning_effort"] = config.effort
+def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    effort = config.get("effort")
+    if effort is not None:
+        wire["reasoning_effort"] = effort
     for name in _OTHER_REASONING:
-        if getattr(config, name) is not None:
+        if config.get(name) is not None:
             losses.add(("reasoning", name), f"reasoning {name}", "OpenAI Chat takes only reasoning_effort", "setting")
 
 
@@ -76,17 +83,16 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
     data["response_format"] = canonical
 
 
-def _encode_response_format(response_format: ResponseFormat | None, wire: dict[str, Any], losses: LossRecorder) -> None:
-    if response_format is None:
-        return
+def _encode_response_format(response_format: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
     extra = dict(as_dict(wire.get("response_format")) or {})
-    built: dict[str, Any] = {"type": response_format.type}
-    fields: dict[str, Any] = {"name": response_format.name, "description": response_format.description}
-    fields |= {"schema": response_format.json_schema, "strict": response_format.strict}
-    if response_format.type == "json_schema":
+    kind = response_format.get("type", "text")
+    built: dict[str, Any] = {"type": kind}
+    fields: dict[str, Any] = {"name": response_format.get("name"), "description": response_format.get("description")}
+    fields |= {"schema": response_format.get("json_schema"), "strict": response_format.get("strict")}
+    if kind == "json_schema":
         schema = {**(as_dict(extra.get("json_schema")) or {})}
         schema.update((key, value) for key, value in fields.items() if value is not None)
-        if response_format.name is None:
+        if fields["name"] is None:
             losses.add(
                 ("response_format", "name"), "missing schema name", "OpenAI requires one; sent 'response'", "setting"
             )

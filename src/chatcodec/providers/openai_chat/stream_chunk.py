@@ -14,7 +14,7 @@ from pydantic_core import core_schema as cs
 from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.providers.one_pass import LazyValidator, closed, literal, text
-from chatcodec.providers.openai_chat.wire import CHUNK_ADAPTER
+from chatcodec.providers.openai_chat.wire import chunk_adapter
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:
@@ -60,11 +60,11 @@ def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
         except pydantic_core.ValidationError:
             pass  # a rarer shape, or an error: the wire adapter says which
     try:
-        return cast(dict[str, Any], CHUNK_ADAPTER.validator.validate_python(event))  # the adapter's core
+        return cast(dict[str, Any], chunk_adapter().validator.validate_python(event))  # the adapter's core
     except pydantic_core.ValidationError:
         pass
     try:  # again, for chatcodec's error with its path
-        validate_with(CHUNK_ADAPTER, event, "OpenAI Chat stream chunk")
+        validate_with(chunk_adapter(), event, "OpenAI Chat stream chunk")
     except ValidationError as error:
         detail = error.errors(include_url=False)[0]
         raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None

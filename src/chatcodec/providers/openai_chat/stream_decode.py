@@ -47,6 +47,7 @@ the path.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from functools import partial
 from operator import itemgetter
@@ -60,7 +61,6 @@ from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.providers.openai_chat.response import error_event
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
@@ -68,6 +68,7 @@ from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.stream_builder import PartBuilder, StreamBuilder, plain_counts, read_in_batches, read_one
 from chatcodec.stream_events import (
     AnyStreamEvent,
+    ErrorEvent,
     PartEvent,
     ThinkingDeltaEvent,
     ThinkingSignatureDeltaEvent,
@@ -86,6 +87,22 @@ _ENVELOPE = itemgetter("id", "object", "created", "model")
 _CHOICE = itemgetter("index", "delta", "finish_reason")
 _FRAGMENT = itemgetter("index", "function")
 _CONTINUED_REASONING = ("reasoning_content", "reasoning")
+
+
+def error_event(error: object) -> ErrorEvent:
+    """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
+    event: the same fields :func:`~chatcodec.providers.openai_chat.response.decode_response`
+    reads from an error body."""
+    fields = as_dict(error)
+    if fields is not None:
+        message = fields.get("message")
+        kind = fields.get("type") or fields.get("code")
+        return ErrorEvent(
+            message=message if isinstance(message, str) else json.dumps(error),
+            error_type=str(kind) if kind is not None else None,
+            body=fields,
+        )
+    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
 
 
 class _Choice:

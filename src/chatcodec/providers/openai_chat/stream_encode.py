@@ -232,7 +232,7 @@ class StreamEncoder:
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         state = self._state(event.choice)
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
-        word = encode_finish_reason(event.finish_reason, bag, self._context, (*at, "finish_reason"))
+        word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)
@@ -280,7 +280,7 @@ class StreamEncoder:
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
         if self._usage is None or self._include_usage is False:
             return iter(())
-        usage = encode_usage(self._usage.usage, self._context, (*self._usage_at, "usage"))
+        usage = encode_usage(self._usage.usage.model_dump(), self._context, (*self._usage_at, "usage"))
         return iter((self._chunk([], self._usage, usage=usage),))
 
     def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
@@ -513,10 +513,11 @@ class StreamEncoder:
             why = "an OpenAI stream has no place for a content part's own fields"
             self._losses.add((*where, "provider_metadata"), f"{PROVIDER} data {sorted(kept)}", why)
 
-    def _whole_thinking(self, choice: int, part: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
+    def _whole_thinking(self, choice: int, model: ThinkingPart, where: tuple[int | str, ...]) -> list[dict[str, Any]]:
+        part = model.model_dump()  # the reasoning writers read canonical data
         target = reasoning.field_for(part, self._option)
         if target is None:
-            reasoning.drop_loss(part.provider, self._losses, where)
+            reasoning.drop_loss(model.provider, self._losses, where)
             return []
         if target == reasoning.CONTENT:
             content = reasoning.encode_content_thinking(part, self._losses, where)

@@ -13,12 +13,10 @@ the openai-chat bag, as every unmapped field does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from chatcodec._narrow import as_dict
-
-if TYPE_CHECKING:  # annotations only: the one-pass encoder imports this module, and no canonical model
-    from chatcodec._base import ProviderMetadata
 
 GEMINI = "gemini"
 GEMINI_KEY = "thoughtSignature"
@@ -49,7 +47,7 @@ def attach_signature(part: dict[str, Any], signature: str | None) -> dict[str, A
     return part
 
 
-def split_signature(metadata: ProviderMetadata | None) -> tuple[str | None, ProviderMetadata | None]:
+def split_signature(metadata: Mapping[str, Any] | None) -> tuple[str | None, Mapping[str, Any] | None]:
     """The signature a tool call's ``gemini`` bag holds, and the metadata without it (what
     is left of another provider's data is reported as usual)."""
     bag = (metadata or {}).get(GEMINI)

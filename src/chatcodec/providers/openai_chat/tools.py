@@ -11,20 +11,24 @@ the request's bag as they are. Function names follow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
-if TYPE_CHECKING:  # annotations only: the decoder (one-pass path) loads no model (issue 25)
-    from chatcodec.request import ChatRequest
-    from chatcodec.tools import ToolDefinition
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
-_DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+def _default_parameters() -> dict[str, Any]:
+    """A canonical tool's default ``parameters`` (``ToolDefinition.parameters``): an
+    object schema with no properties, a new one each time (the data is the caller's)."""
+    return {"type": "object", "properties": {}}
 
 
 def decode_tools(
@@ -40,8 +44,11 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
     tools = wire.get("tools")
     if not tools:
         return  # null or []: kept as it is
-    data["tools"] = [_decode_function_tool(tool) for tool in tools if tool["type"] == "function"]
-    functions_left = len(data["tools"])
+    functions_left = sum(1 for tool in tools if tool["type"] == "function")
+    if functions_left:
+        data["tools"] = [_decode_function_tool(tool) for tool in tools if tool["type"] == "function"]
+    if functions_left == len(tools):
+        return
     provider_tools: list[dict[str, Any]] = []
     for position, tool in enumerate(tools):
         if tool["type"] == "function":
@@ -53,6 +60,7 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
 
 _FUNCTION_KEYS = ("name", "description", "parameters", "strict")
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
+_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 
 
 def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
@@ -64,9 +72,11 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
         and function.keys() <= _FUNCTION_KEY_SET
         and None not in function.values()
     ):  # every key mapped and nothing for a bag: what the steps below give it, at a fifth of the cost
-        return {key: function[key] for key in _FUNCTION_KEYS if key in function}
+        return {"type": "function", **function}
     mapped = ["name", *present(function, "description", "parameters", "strict")]
-    definition = {key: function[key] for key in mapped}
+    definition = {"type": "function", **{key: function[key] for key in mapped}}
+    if "parameters" not in definition:
+        definition["parameters"] = _default_parameters()
     bag = leftovers(tool, ("type", "function"))
     function_rest = unmapped(function, mapped)
     if function_rest:
@@ -88,48 +98,68 @@ def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
     data["tool_choice"] = {"type": "tool", "name": function["name"]}
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools`` (function tools, and this provider's own tools at their places) and
-    ``tool_choice``; ``bag`` is the request's own bag (unused: OpenAI keeps nothing there)."""
+    ``tool_choice`` for canonical request data; ``bag`` is the request's own bag (unused:
+    OpenAI keeps nothing there)."""
     losses = context.losses
-    tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(request.tools)]
-    for index, tool in enumerate(request.provider_tools):
-        if tool.provider != PROVIDER:
-            why = f"{PROVIDER} has no {tool.provider} hosted tools"
-            losses.add(("provider_tools", index), f"{tool.provider} tool", why)
+    definitions: list[Mapping[str, Any]] = request.get("tools") or []
+    provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
+    tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(definitions)]
+    for index, tool in enumerate(provider_tools):
+        provider = tool["provider"]
+        if provider != PROVIDER:
+            losses.add(("provider_tools", index), f"{provider} tool", f"{PROVIDER} has no {provider} hosted tools")
             continue
-        if not isinstance(tool.data.get("type"), str):
+        data: Mapping[str, Any] = tool["data"]
+        if not isinstance(data.get("type"), str):
             # OpenAI tells every tool by its ``type``; one without it is refused by the API
             # (and by this codec's own decoder), so it is not written.
             losses.add(("provider_tools", index), "openai-chat tool without a type", "OpenAI requires a tool's type")
             continue
-        position = KIT.own(tool.provider_metadata).get("_position")
+        position = KIT.marker(tool.get("provider_metadata"), "_position")
         at = position if isinstance(position, int) and 0 <= position <= len(tools) else len(tools)
-        tools.insert(at, dict(tool.data))
+        tools.insert(at, dict(data))
     if tools:
         wire["tools"] = tools
-    if request.tool_choice is not None:
-        choice = request.tool_choice
-        if choice.type == "tool" and choice.name is not None:
-            name = tool_name(choice.name, losses, ("tool_choice",), PROVIDER)
+    choice = request.get("tool_choice")
+    if choice is not None:
+        kind = choice.get("type", "auto")
+        name = choice.get("name")
+        if kind == "tool" and name is not None:
+            name = tool_name(name, losses, ("tool_choice",), PROVIDER)
             wire["tool_choice"] = {"type": "function", "function": {"name": name}}
         else:
-            wire["tool_choice"] = choice.type
+            wire["tool_choice"] = kind
 
 
-def _encode_function_tool(tool: ToolDefinition, losses: LossRecorder, index: int) -> dict[str, Any]:
-    KIT.report_foreign(losses, tool.provider_metadata, ("tools", index))
-    bag = KIT.own(tool.provider_metadata)
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+
+
+def _encode_function_tool(tool: Mapping[str, Any], losses: LossRecorder, index: int) -> dict[str, Any]:
+    if tool.keys() <= _TOOL_KEYS and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report
+        plain = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
+        if "parameters" not in plain:
+            plain["parameters"] = _default_parameters()
+        return {"type": "function", "function": plain}
+    metadata = tool.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, ("tools", index))
+    bag = KIT.own(metadata)
     function_rest = as_dict(bag.pop("function", None)) or {}
-    function: dict[str, Any] = {**function_rest, "name": tool_name(tool.name, losses, ("tools", index), PROVIDER)}
-    if tool.description is not None:
-        function["description"] = tool.description
+    function: dict[str, Any] = {**function_rest, "name": tool_name(tool["name"], losses, ("tools", index), PROVIDER)}
+    description = tool.get("description")
+    if description is not None:
+        function["description"] = description
+    parameters = tool.get("parameters")
+    if parameters is None:
+        parameters = _default_parameters()
     left_out = "parameters" in absent_keys(bag) or "parameters" in function_rest  # absent, or a kept null
-    if not (left_out and tool.parameters == _DEFAULT_PARAMETERS):
-        function["parameters"] = tool.parameters
-    if tool.strict is not None:
-        function["strict"] = tool.strict
+    if not (left_out and parameters == _default_parameters()):
+        function["parameters"] = parameters
+    strict = tool.get("strict")
+    if strict is not None:
+        function["strict"] = strict
     wire = {**wire_fields(bag), "type": "function", "function": function}
     why = "OpenAI tools take no cache breakpoint"
-    cache_control.write(wire, tool.cache_control, tool.provider_metadata, losses, ("tools", index), why=why)
+    cache_control.write(wire, tool.get("cache_control"), metadata, losses, ("tools", index), why=why)
     return wire

@@ -8,20 +8,32 @@ compatible servers add their own (Mistral ``thinking`` parts, custom tools).
 
 Optional fields accept ``null`` as well: serializers commonly write ``"name": null``, and
 the decoder keeps such nulls verbatim rather than rejecting the payload.
+
+The module has the wire twice, in two forms the reader needs: the TypedDicts (every
+shape, their validators built from them with pydantic on first need) and, at the end,
+the closed pydantic-core schema of the common shapes that the reader validates first
+(:data:`COMMON_REQUEST`), with no pydantic loaded; importing the module loads neither.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeVar
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter
+from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict, is_dict
-from chatcodec.providers.kit import tagged, wire_shape
+from chatcodec.providers.kit import constrained, discriminator, tag, tagged, wire_shape
+from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, number, text
+from chatcodec.providers.one_pass import tagged as by_tag
 
-NonEmpty = Annotated[str, Field(min_length=1)]
+if TYPE_CHECKING:
+    from pydantic import JsonValue, TypeAdapter
+
+ShapeT = TypeVar("ShapeT")
+
+NonEmpty = Annotated[str, constrained(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
 
 Number = int | float
@@ -115,11 +127,11 @@ class UnknownPart(TypedDict):
 
 
 UserPart = Annotated[
-    Annotated[TextPart, Tag("text")]
-    | Annotated[ImagePart, Tag("image_url")]
-    | Annotated[AudioPart, Tag("input_audio")]
-    | Annotated[FilePart, Tag("file")]
-    | Annotated[UnknownPart, Tag("unknown")],
+    Annotated[TextPart, tag("text")]
+    | Annotated[ImagePart, tag("image_url")]
+    | Annotated[AudioPart, tag("input_audio")]
+    | Annotated[FilePart, tag("file")]
+    | Annotated[UnknownPart, tag("unknown")],
     tagged(("text", "image_url", "input_audio", "file")),
 ]
 
@@ -130,10 +142,10 @@ through) is validated as strictly as in a user message: a bad one is refused at 
 never a ``KeyError`` from the decoder (issue 10, item 14)."""
 
 AssistantPart = Annotated[
-    Annotated[TextPart, Tag("text")]
-    | Annotated[RefusalPart, Tag("refusal")]
-    | Annotated[ThinkingPart, Tag("thinking")]
-    | Annotated[UnknownPart, Tag("unknown")],
+    Annotated[TextPart, tag("text")]
+    | Annotated[RefusalPart, tag("refusal")]
+    | Annotated[ThinkingPart, tag("thinking")]
+    | Annotated[UnknownPart, tag("unknown")],
     tagged(("text", "refusal", "thinking")),
 ]
 
@@ -173,8 +185,8 @@ def _tool_call_tag(value: Any) -> str:
 
 
 AnyToolCall = Annotated[
-    Annotated[ToolCall, Tag("function")] | Annotated[UnknownToolCall, Tag("unknown")],
-    Discriminator(_tool_call_tag),
+    Annotated[ToolCall, tag("function")] | Annotated[UnknownToolCall, tag("unknown")],
+    discriminator(_tool_call_tag),
 ]
 
 
@@ -247,13 +259,13 @@ class UnknownRoleMessage(TypedDict):
 
 
 Message = Annotated[
-    Annotated[SystemMessage, Tag("system")]
-    | Annotated[SystemMessage, Tag("developer")]
-    | Annotated[UserMessage, Tag("user")]
-    | Annotated[AssistantMessage, Tag("assistant")]
-    | Annotated[ToolMessage, Tag("tool")]
-    | Annotated[FunctionMessage, Tag("function")]
-    | Annotated[UnknownRoleMessage, Tag("unknown")],
+    Annotated[SystemMessage, tag("system")]
+    | Annotated[SystemMessage, tag("developer")]
+    | Annotated[UserMessage, tag("user")]
+    | Annotated[AssistantMessage, tag("assistant")]
+    | Annotated[ToolMessage, tag("tool")]
+    | Annotated[FunctionMessage, tag("function")]
+    | Annotated[UnknownRoleMessage, tag("unknown")],
     tagged(ROLES, key="role"),
 ]
 
@@ -283,7 +295,7 @@ class UnknownTool(TypedDict):
 
 
 Tool = Annotated[
-    Annotated[FunctionTool, Tag("function")] | Annotated[UnknownTool, Tag("unknown")],
+    Annotated[FunctionTool, tag("function")] | Annotated[UnknownTool, tag("unknown")],
     tagged(("function",)),
 ]
 
@@ -309,7 +321,7 @@ class OtherToolChoice(TypedDict):
 ToolChoice = (
     Literal["none", "auto", "required"]
     | Annotated[
-        Annotated[NamedToolChoice, Tag("function")] | Annotated[OtherToolChoice, Tag("unknown")],
+        Annotated[NamedToolChoice, tag("function")] | Annotated[OtherToolChoice, tag("unknown")],
         tagged(("function",)),
     ]
 )
@@ -347,10 +359,10 @@ def _response_format_tag(value: Any) -> str:
 
 
 ResponseFormat = Annotated[
-    Annotated[JsonSchemaFormat, Tag("json_schema")]
-    | Annotated[SimpleFormat, Tag("simple")]
-    | Annotated[OtherFormat, Tag("unknown")],
-    Discriminator(_response_format_tag),
+    Annotated[JsonSchemaFormat, tag("json_schema")]
+    | Annotated[SimpleFormat, tag("simple")]
+    | Annotated[OtherFormat, tag("unknown")],
+    discriminator(_response_format_tag),
 ]
 
 
@@ -375,20 +387,29 @@ class Request(TypedDict):
     metadata: NotRequired[dict[str, Any] | None]
 
 
-REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request)
-"""Validates a request body."""
+@cache
+def request_adapter() -> TypeAdapter[Request]:
+    """Validates a request body (any shape the wire allows; see :data:`COMMON_REQUEST`)."""
+    from pydantic import TypeAdapter
 
-MESSAGES_ADAPTER: TypeAdapter[list[Message]] = deferred_adapter(list[Message])
-"""Validates a bare ``messages`` list (conversation logs without a request around them)."""
+    return TypeAdapter(Request)
+
+
+@cache
+def messages_adapter() -> TypeAdapter[list[Message]]:
+    """Validates a bare ``messages`` list (conversation logs without a request around them)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(list[Message])
 
 
 # --- response --------------------------------------------------------------------------
 
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count: the canonical ``Usage`` refuses negative counts, so the wire does too,
 and the error names the wire path, not a canonical one the input does not have."""
 
-ChoiceIndex = Annotated[int, Field(ge=0)]
+ChoiceIndex = Annotated[int, constrained(ge=0)]
 """A choice's ``index``: canonical choices and stream events refuse negative ones, so the
 wire does too (a negative one escaped as a bare pydantic error from a stream event)."""
 
@@ -475,8 +496,149 @@ class Chunk(TypedDict):
     usage: NotRequired[Usage | None]
 
 
-RESPONSE_ADAPTER: TypeAdapter[Response] = TypeAdapter(Response)
-"""Validates a ``chat.completion`` response body."""
+def fully_validated(adapter: TypeAdapter[ShapeT], payload: object, title: str) -> ShapeT:
+    """``payload`` validated by a full wire ``adapter`` (errors name the wire path and
+    rule), its ``Any`` values then checked as JSON values (:func:`json_adapter`)."""
+    from chatcodec.canonical_validation import validate_with
 
-CHUNK_ADAPTER: TypeAdapter[Chunk] = TypeAdapter(Chunk)
-"""Validates one ``chat.completion.chunk``."""
+    validated = validate_with(adapter, payload, title)
+    validate_with(json_adapter(), payload, title)
+    return validated
+
+
+@cache
+def json_adapter() -> TypeAdapter[JsonValue]:
+    """Validates JSON values as a canonical field holds them (pydantic's ``JsonValue``):
+    what the wire shapes take as ``Any`` (unknown keys, schemas, metadata) a reader checks
+    with it after them, so canonical data holds no other value, and none nested past
+    what the canonical models read (refused as too deep, at its place in the payload)."""
+    from pydantic import JsonValue, TypeAdapter
+
+    return TypeAdapter(JsonValue)
+
+
+@cache
+def response_adapter() -> TypeAdapter[Response]:
+    """Validates a ``chat.completion`` response body."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Response)
+
+
+@cache
+def chunk_adapter() -> TypeAdapter[Chunk]:
+    """Validates one ``chat.completion.chunk``."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Chunk)
+
+
+# --- the common shapes, closed -----------------------------------------------------------
+# The front of the reader (request.py): the request as an agent sends it, written closed
+# in pydantic-core and validated in one pass in Rust, with no pydantic loaded. A body it
+# refuses is not an error: the reader validates it with the adapters above, which read
+# every shape and name the wire path and rule of an error. So this schema accepts only
+# what they accept, and gives the same validated copy; the reading after is one.
+#
+# It describes a part of the same wire as the TypedDicts above, a second time: deriving it
+# from them would need a generator walking the TypedDicts (dropping ``None`` from unions,
+# closing objects, choosing which choices of a tagged union are common), which is more
+# code than the schema. The conformance laws hold the two together (every recorded body
+# round-trips; mutated bodies decode the same or fail the same either way).
+
+IMAGE_DETAILS = ("auto", "low", "high")
+"""The image ``detail`` values canonical has (``ImagePart.detail``): a part with another
+(``"original"``) keeps it in a bag, read after the full wire validation."""
+
+
+def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
+    choices = {"text": closed({"type": literal("text"), "text": text()})}
+    if "image_url" in kinds:
+        image = closed({"url": non_empty()}, {"detail": literal(*IMAGE_DETAILS)})
+        choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
+    return either(text(), cs.list_schema(by_tag(choices, "type"), strict=True))
+
+
+def _messages() -> cs.CoreSchema:
+    call = closed(
+        {
+            "id": text(),
+            "type": literal("function"),
+            "function": closed({"name": text(), "arguments": text()}),
+        }
+    )
+    assistant = closed(
+        {"role": literal("assistant")},
+        {
+            "content": cs.nullable_schema(text()),
+            "reasoning_content": text(),
+            "tool_calls": cs.list_schema(call, strict=True, min_length=1),
+        },
+    )
+    choices = {
+        "system": closed({"role": literal("system"), "content": _content(("text",))}),
+        "developer": closed({"role": literal("developer"), "content": _content(("text",))}),
+        "user": closed({"role": literal("user"), "content": _content(("text", "image_url"))}),
+        "assistant": assistant,
+        "tool": closed({"role": literal("tool"), "tool_call_id": text(), "content": text()}),
+    }
+    return cs.list_schema(by_tag(choices, "role"), strict=True)
+
+
+def _response_format() -> cs.CoreSchema:
+    schema = closed({"name": text()}, {"description": text(), "schema": json_object(), "strict": strict_bool()})
+    return by_tag(
+        {
+            "text": closed({"type": literal("text")}),
+            "json_object": closed({"type": literal("json_object")}),
+            "json_schema": closed({"type": literal("json_schema"), "json_schema": schema}),
+        },
+        "type",
+    )
+
+
+def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
+    """The top-level fields :data:`COMMON_REQUEST` reads, besides ``messages``."""
+    function = closed(
+        {"name": non_empty()},
+        {"description": text(), "parameters": json_object(), "strict": strict_bool()},
+    )
+    tool = closed({"type": literal("function"), "function": function})
+    named = closed({"type": literal("function"), "function": closed({"name": text()})})
+    count = cs.int_schema(strict=True)
+    return {
+        "model": text(),
+        "tools": cs.list_schema(tool, strict=True),
+        "tool_choice": either(literal("auto", "none", "required"), named),
+        "max_completion_tokens": count,
+        "max_tokens": count,
+        "temperature": number(json_input=json_input),
+        "top_p": number(json_input=json_input),
+        "frequency_penalty": number(json_input=json_input),
+        "presence_penalty": number(json_input=json_input),
+        "seed": count,
+        "stop": either(text(), cs.list_schema(text(), strict=True)),
+        "stream": strict_bool(),
+        "parallel_tool_calls": strict_bool(),
+        "metadata": json_object(),
+        "reasoning_effort": text(),
+        "response_format": _response_format(),
+    }
+
+
+def strict_bool() -> cs.CoreSchema:
+    """``true`` or ``false``, nothing read as one."""
+    return cs.bool_schema(strict=True)
+
+
+def _request(json_input: bool) -> cs.CoreSchema:
+    # fields with no canonical home (any JSON value) are kept in the request's bag
+    return closed({"messages": _messages()}, _fields(json_input), extra=True)
+
+
+COMMON_REQUEST = LazyValidator(_request)
+"""The common request shapes, for dicts and for JSON text or bytes."""
+
+COMMON_MESSAGES = LazyValidator(lambda json_input: closed({"messages": _messages()}))
+"""The common messages, as a request's ``messages`` (a bare list is validated as
+``{"messages": [...]}``: the validator reads objects)."""

@@ -9,9 +9,12 @@ CAPABILITIES = Capabilities(
     developer_role=True,
     freeform_calls=False,
     results_follow_calls=False,  # input may hold a message between function_call and its output
-    media=frozenset({"image", "audio", "document"}),
+    # no audio: the SDK's message content (ResponseInputMessageContentListParam) has no audio
+    # part; only an input_audio read from Responses goes back (parts.py, INPUT_AUDIO)
+    media=frozenset({"image", "document"}),
     tool_result_media=frozenset({"image", "document"}),
-    reasoning=frozenset({"effort"}),
+    # reasoning off is effort "none" (settings.py; openai 3.54 shared_params/reasoning.py)
+    reasoning=frozenset({"effort", "disabled"}),
     signed_thinking=True,  # reasoning items with encrypted_content
     cache_markers=True,  # prompt_cache_breakpoint on input parts
     multiple_choices=False,

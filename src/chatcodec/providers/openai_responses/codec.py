@@ -1,21 +1,25 @@
 """The ``openai-responses`` codec object the registry loads: the OpenAI Responses API
-(``POST /v1/responses``), requests, responses and streams."""
+(``POST /v1/responses``), requests, responses and streams.
+
+Its modules load no canonical model and no pydantic (first use): the stream decoder and
+encoder, which build canonical events, are imported on their first stream.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses import (
     capabilities,
     edge,
     finish_reason,
     messages,
-    one_pass,
     parts,
     request,
     response,
     rules,
     settings,
-    stream_decode,
-    stream_encode,
     structure,
     tools,
     usage,
@@ -23,23 +27,39 @@ from chatcodec.providers.openai_responses import (
 from chatcodec.providers.openai_responses.markers import OPTIONS, PROVIDER
 from chatcodec.providers.provider_codec import ProviderCodec
 
+if TYPE_CHECKING:
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.stream_builder import StreamBuilder
+
+
+def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:
+    from chatcodec.providers.openai_responses.stream_decode import StreamDecoder
+
+    return StreamDecoder(builder, context)
+
+
+def _stream_encoder(context: EncodeContext) -> StreamEncoder:
+    from chatcodec.providers.openai_responses.stream_encode import StreamEncoder
+
+    return StreamEncoder(context)
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    legacy_requests=request,
-    legacy_responses=response,
+    requests=request,
+    responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
     parts=parts,
     tools=tools,
     settings=settings,
-    stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode.StreamEncoder,
+    stream_decoder=_stream_decoder,
+    stream_encoder=_stream_encoder,
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    one_pass=one_pass,
 )
 """The codec instance registered as ``openai-responses``."""

@@ -20,11 +20,16 @@ while another provider's words (``end_turn``, ``MAX_TOKENS``) never reach the wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import FinishReason, UnifiedFinishReason
+
+if TYPE_CHECKING:
+    from chatcodec.response import UnifiedFinishReason
+
+FinishReason = Mapping[str, Any]
+"""A canonical finish reason, as data (``unified``, and ``raw`` when known)."""
 
 STATUSES: dict[str, UnifiedFinishReason] = {
     "completed": "stop",
@@ -81,7 +86,7 @@ def encode_finish_reason(reason: FinishReason | None, bag: Mapping[str, Any], co
     :func:`incomplete_reason` gives ``incomplete_details.reason``."""
     words = _words(reason, bag)
     if words is None:
-        unified = "other" if reason is None else reason.unified
+        unified = "other" if reason is None else reason["unified"]
         why = "Responses has no such status; sent 'completed'"
         context.losses.add(at, f"finish reason {unified!r}", why, "metadata")
         return "completed"
@@ -99,7 +104,7 @@ def _words(reason: FinishReason | None, bag: Mapping[str, Any]) -> tuple[str, st
     """``(status, incomplete reason or None)`` for ``reason``; None when it has none."""
     if reason is None:
         return UNKNOWN_END, None
-    raw, unified = reason.raw, reason.unified
+    raw, unified = reason.get("raw"), reason["unified"]
     if raw is not None:
         ours = raw in INCOMPLETE_REASONS or raw == bag.get(MARKER)
         if ours and INCOMPLETE_REASONS.get(raw, "other") == unified:

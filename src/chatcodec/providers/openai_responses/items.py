@@ -40,28 +40,24 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
-from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import Steps, kept_object, restore_fields, split_fields, unmapped
-from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
     decode_parts,
     encode_opaque,
-    encode_output_part,
     opaque,
+    output_part,
     part_bag,
 )
-from chatcodec.providers.openai_responses.plain_rules import another_assistant_text, call_arguments, foreign_thinking
+from chatcodec.providers.openai_responses.tools import SENT_AS_IS, request_tool_name
 
-AssistantPart = TextPart | ThinkingPart | ToolUsePart | RefusalPart | ImagePart | AudioPart | OpaquePart
-"""What an assistant message may hold."""
+Part = Mapping[str, Any]
+"""A canonical assistant part, as data."""
 
 ASSISTANT_ITEMS = frozenset(
     {"reasoning", "function_call", "custom_tool_call", "mcp_list_tools", "mcp_approval_request", "compaction"}
@@ -74,11 +70,9 @@ _CALL_FIELDS = ("type", "call_id", "name", "arguments")
 _CUSTOM_FIELDS = ("type", "call_id", "name", "input")
 
 
-def is_assistant_item(item: Mapping[str, Any]) -> bool:
-    """Whether an input item belongs to the model's turn (what it produced)."""
-    kind = item.get("type")
-    if kind is None or kind == "message":
-        return item.get("role") == "assistant"
+def is_assistant_kind(kind: object) -> bool:
+    """Whether an input item of this ``type`` (not a message) belongs to the model's turn
+    (what it produced)."""
     return isinstance(kind, str) and (kind in ASSISTANT_ITEMS or kind.endswith("_call"))
 
 
@@ -99,7 +93,7 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "name": item["name"],
                 "arguments": item["arguments"],
             }
-            return [KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
+            return [canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
         case "custom_tool_call":
             canonical = {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["input"]}
             return [KIT.attach(canonical, {**split_fields(item, _CUSTOM_FIELDS), CUSTOM: True})]
@@ -108,20 +102,21 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    content: object = item["content"]
-    listed = as_list(content)
-    if listed is not None and not listed:
+    content = item["content"]
+    if type(content) is str:
+        first: dict[str, Any] = {"type": "text", "text": content}
+        parts = [first]
+        bag: dict[str, Any] = {ITEM: "message" if "type" in item else "bare", STRING: True}
+    elif not content:
         return [opaque(item)]  # no part to carry the item's fields
-    if isinstance(content, str):
-        parts = [{"type": "text", "text": content}]
     else:
-        parts = [_in_message(part) for part in decode_parts(listed or [], ASSISTANT_KINDS)]
-    first = parts[0]
-    metadata = as_dict(first.get("provider_metadata")) or {}
-    bag: dict[str, Any] = dict(as_dict(metadata.get(PROVIDER)) or {})
-    bag[ITEM] = "message" if "type" in item else "bare"
-    if isinstance(content, str):
-        bag[STRING] = True
+        parts = decode_parts(content, ASSISTANT_KINDS)
+        for part in parts:
+            if part["type"] == "opaque":  # a content part of a kind added later, marked as content
+                KIT.attach(part, {**KIT.own(part.get("provider_metadata")), CONTENT: True})
+        first = parts[0]
+        bag = KIT.own(first.get("provider_metadata"))
+        bag[ITEM] = "message" if "type" in item else "bare"
     rest = split_fields(item, _MESSAGE_FIELDS)
     if rest:
         bag["item"] = rest
@@ -129,55 +124,64 @@ def _decode_message(item: Mapping[str, Any]) -> list[dict[str, Any]]:
     return parts
 
 
-def _in_message(part: dict[str, Any]) -> dict[str, Any]:
-    """A message item's part; one of a kind added later (opaque) is marked as content."""
-    if part["type"] == "opaque":
-        metadata = as_dict(part.get("provider_metadata")) or {}
-        bag = as_dict(metadata.get(PROVIDER)) or {}
-        KIT.attach(part, {**bag, CONTENT: True})
-    return part
-
-
 def _decode_reasoning(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in as_list(item["summary"]) or []]
-    entries += [(entry, "content") for entry in as_list(item.get("content")) or []]
+    content = item.get("content")
+    entries: list[tuple[dict[str, Any], str]] = [(entry, "summary") for entry in item["summary"]]
+    if content:
+        entries += [(entry, "content") for entry in content]
     parts: list[dict[str, Any]] = []
-    for entry, kind in entries or [({"text": ""}, "empty")]:
-        bag: dict[str, Any] = {}
-        if kind != "summary":
-            bag[KIND] = kind
-        default_type = "reasoning_text" if kind == "content" else "summary_text"
-        entry_rest = unmapped(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
-        if entry_rest:
-            bag["entry"] = entry_rest
-        parts.append({"type": "thinking", "text": entry["text"], "provider": PROVIDER, "bag": bag})
-    item_bag = split_fields(item, _REASONING_FIELDS)
-    if item.get("content") == []:
-        item_bag["_empty_content"] = True
-    parts[0]["bag"] = {**item_bag, **parts[0]["bag"], ITEM: "reasoning"}
+    bags: list[dict[str, Any]] = []
+    for entry, kind in entries or _NO_ENTRY:
+        parts.append({"type": "thinking", "text": entry["text"], "provider": PROVIDER})
+        bags.append(_entry_bag(entry, kind))
+    first = split_fields(item, _REASONING_FIELDS)
+    if content == []:
+        first["_empty_content"] = True
+    bags[0] = {**first, **bags[0], ITEM: "reasoning"}
     if item.get("encrypted_content") is not None:
         parts[-1]["encrypted"] = item["encrypted_content"]
-    return [KIT.attach(part, part.pop("bag")) for part in parts]
+    for part, bag in zip(parts, bags, strict=True):
+        KIT.attach(part, bag)
+    return parts
+
+
+_NO_ENTRY = (({"text": ""}, "empty"),)
+"""A reasoning item with neither summary nor content: one empty part stands for it."""
+
+
+def _entry_bag(entry: dict[str, Any], kind: str) -> dict[str, Any]:
+    """What a summary or content entry keeps besides its text (its kind when not a summary)."""
+    if kind == "summary" and len(entry) == 2 and entry["type"] == "summary_text":  # the plain shape
+        return {}
+    bag: dict[str, Any] = {} if kind == "summary" else {KIND: kind}
+    default_type = "reasoning_text" if kind == "content" else "summary_text"
+    rest = unmapped(entry, ("text", "type") if entry.get("type") == default_type else ("text",))
+    if rest:
+        bag["entry"] = rest
+    return bag
 
 
 # --- encode ------------------------------------------------------------------------------
 
 
-@dataclass
 class ItemWriter:
     """The items of one assistant turn being written, part by part (the stream encoder
     drives one too, so streamed items are grouped exactly as a response's output)."""
 
-    losses: LossRecorder
-    for_request: bool
-    items: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
-    steps: list[Steps] = field(default_factory=list[Steps])
-    open_message: dict[str, Any] | None = None
-    open_reasoning: dict[str, Any] | None = None
-    unnamed: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
-    """Output items built from another format, which have no id of their own."""
+    __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "steps", "unnamed")
 
-    def add_part(self, part: AssistantPart, at: Steps) -> None:
+    def __init__(self, losses: LossRecorder, for_request: bool) -> None:
+        self.losses = losses
+        self.for_request = for_request
+        self.items: list[dict[str, Any]] = []
+        self.steps: list[Steps] = []
+        """Each item's place in the canonical turn (where a loss about it is reported)."""
+        self.open_message: dict[str, Any] | None = None
+        self.open_reasoning: dict[str, Any] | None = None
+        self.unnamed: list[dict[str, Any]] = []
+        """Output items built from another format, which have no id of their own."""
+
+    def add_part(self, part: Part, at: Steps) -> None:
         """Write one part: into the open item it continues, or as a new item."""
         _encode_part(part, self, at)
 
@@ -193,7 +197,7 @@ class ItemWriter:
 
 
 def encode_assistant(
-    message: AssistantMessage,
+    message: Mapping[str, Any],
     losses: LossRecorder,
     at: Steps,
     *,
@@ -201,29 +205,73 @@ def encode_assistant(
     response_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's output)."""
-    # A turn is a run of items, each carrying its own fields (on its parts' bags): the
-    # decoder keeps no bag on the turn itself, so one there (a caller's) has no place.
-    KIT.report_unplaced(losses, message.provider_metadata, at, "a Responses turn is items; the turn has no fields")
-    if message.name is not None:
+    if len(message) != 2:  # more than its role and content
+        _report_turn_fields(message, losses, at)
+    content = message.get("content", "")
+    if for_request and isinstance(content, str):
+        return [{"role": "assistant", "content": content}]
+    if for_request and not content:  # a response's output may be empty
+        losses.add((*at, "content"), "empty assistant turn", "Responses has no item for a turn with nothing in it")
+        return []
+    if for_request:
+        return _request_turn(content, losses, at)
+    state = ItemWriter(losses, for_request)
+    parts: list[Part] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    for index, part in enumerate(parts if content else []):  # a response's output is output messages
+        state.add_part(part, (*at, "content", index))
+    _name_items(state, response_id)
+    return state.items
+
+
+def _report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """A turn is a run of items, each carrying its own fields (on its parts' bags): the
+    decoder keeps no bag, name or marker on the turn itself, so one there has no place."""
+    KIT.report_unplaced(
+        losses, message.get("provider_metadata"), at, "a Responses turn is items; the turn has no fields"
+    )
+    if message.get("name") is not None:
         losses.add((*at, "name"), "participant name", "Responses items have no name")
-    if message.cache_control is not None:
+    if message.get("cache_control") is not None:
         losses.add(
             (*at, "cache_control"), "cache_control", "Responses output items carry no cache breakpoint", "setting"
         )
-    content = message.content
-    if isinstance(content, str) and for_request:
-        return [{"role": "assistant", "content": content}]
-    parts: list[AssistantPart] = list(content) if not isinstance(content, str) else [TextPart(text=content)]
-    if not content and for_request:  # a response's output may be empty
-        losses.add((*at, "content"), "empty assistant turn", "Responses has no item for a turn with nothing in it")
-        return []
-    state = ItemWriter(losses, for_request)
-    for index, part in enumerate(parts if content else []):  # a response's output is output messages
-        state.add_part(part, (*at, "content", index))
-    if for_request:
-        _drop_unfollowed_reasoning(state)
-    else:
-        _name_items(state, response_id)
+
+
+def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
+    """A request turn's items. The parts agent sessions are made of (a text and nothing
+    else, a call of arguments that open a JSON object and nothing else) are written here,
+    an item each; from the first other part on, an :class:`ItemWriter` takes over."""
+    items: list[dict[str, Any]] = []
+    after_text = False  # whether the last item is a text of this turn
+    for index, part in enumerate(parts):
+        kind = part["type"]
+        if kind == "text" and len(part) == 2:
+            if after_text:
+                _another_text(losses, (*at, "content", index))
+            items.append({"role": "assistant", "content": part["text"]})
+            after_text = True
+        elif kind == "tool_use" and len(part) == 4 and part["arguments"][:1] == "{":
+            name = part["name"]
+            if name not in SENT_AS_IS:
+                name = request_tool_name(name, losses, (*at, "content", index))
+            items.append({"type": "function_call", "call_id": part["id"], "name": name, "arguments": part["arguments"]})
+            after_text = False
+        else:
+            return _written_turn(parts, index, items, losses, at)
+    return items
+
+
+def _written_turn(
+    parts: list[Part], start: int, items: list[dict[str, Any]], losses: LossRecorder, at: Steps
+) -> list[dict[str, Any]]:
+    """The rest of a request turn from ``parts[start]`` on, through an :class:`ItemWriter`
+    holding the ``items`` written so far (one per part, none left open)."""
+    state = ItemWriter(losses, for_request=True)
+    state.items = items
+    state.steps = [(*at, "content", index) for index in range(start)]
+    for index in range(start, len(parts)):
+        state.add_part(parts[index], (*at, "content", index))
+    _drop_unfollowed_reasoning(state)
     return state.items
 
 
@@ -233,8 +281,8 @@ _ID_PREFIXES = {"message": "msg", "function_call": "fc", "custom_tool_call": "ct
 
 def _name_items(state: ItemWriter, response_id: str | None) -> None:
     """Give each output item built from another format an id (a response's output items
-    have one; ``""`` is none, issue 24 item 2): see :func:`name_item`. Ids read from a
-    Responses payload are kept as they were."""
+    have one; ``""`` is none): see :func:`name_item`. Ids read from a Responses payload
+    are kept as they were."""
     for position, item in enumerate(state.items):
         if state.is_unnamed(item):
             name_item(item, response_id, position)
@@ -253,33 +301,28 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
 
 
-def _encode_part(
-    part: AssistantPart,
-    state: ItemWriter,
-    at: Steps,
-) -> None:
-    match part:
-        case TextPart() | RefusalPart():
+def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
+    match part["type"]:
+        case "text" | "refusal":
             _encode_output(part, state, at)
-        case ThinkingPart():
+        case "thinking":
             _encode_thinking(part, state, at)
-        case ToolUsePart():
+        case "tool_use":
             call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
             if "id" not in call and not state.for_request:
                 state.unnamed.append(call)
-        case OpaquePart() if _message_content(part):
+        case "opaque" if _message_content(part):
             _encode_output(part, state, at)
-        case OpaquePart():
+        case "opaque":
             wire = encode_opaque(part, state.losses, at)
             if wire is not None:
                 state.add(wire, at)
-        case ImagePart() | AudioPart():
-            state.losses.add(at, f"assistant {part.type} part", "Responses assistant items hold no media")
-        case _:
-            assert_never(part)
+        case kind:  # image, audio
+            state.losses.add(at, f"assistant {kind} part", "Responses assistant items hold no media")
 
 
-def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter, at: Steps) -> None:
+def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
+    kind = part["type"]
     bag = part_bag(part, state.losses, at)
     starts = ITEM in bag
     open_content = None if state.open_message is None else as_list(state.open_message.get("content"))
@@ -294,21 +337,14 @@ def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter,
         state.unnamed.append(item)
     item["role"] = "assistant"
     plain = bag.get(STRING) or (state.for_request and not starts and not bag)  # another provider's: a plain item
-    if plain and not isinstance(part, OpaquePart):
-        if part.cache_control is not None:
+    if plain and kind != "opaque":
+        if part.get("cache_control") is not None:
             state.losses.add(
                 (*at, "cache_control"), "cache_control", "Responses output items carry no breakpoint", "setting"
             )
-        item["content"] = part.text
-        if isinstance(part, RefusalPart):
+        if kind == "refusal":
             state.losses.add(at, "refusal", "a Responses input message holds no refusal; sent as text")
-        if (
-            state.items
-            and state.items[-1].get("role") == "assistant"
-            and isinstance(state.items[-1].get("content"), str)
-        ):
-            another_assistant_text(state.losses, at)
-        state.add(item, at)
+        _plain_text(part["text"], state, at, item)
         return
     item["content"] = [_content_part(part, {k: v for k, v in bag.items() if k != ITEM}, state.losses, at)]
     state.open_message = item
@@ -316,35 +352,52 @@ def _encode_output(part: TextPart | RefusalPart | OpaquePart, state: ItemWriter,
     state.steps.append(at)
 
 
-def _message_content(part: OpaquePart) -> bool:
+def _plain_text(text: str, state: ItemWriter, at: Steps, item: dict[str, Any]) -> None:
+    """An assistant text as one string-content message item (``item``: its own fields)."""
+    if _follows_text(state.items):
+        _another_text(state.losses, at)
+    item["content"] = text
+    state.add(item, at)
+
+
+def _follows_text(items: list[dict[str, Any]]) -> bool:
+    """Whether the last item is a string-content assistant message (a text of the turn)."""
+    return bool(items) and items[-1].get("role") == "assistant" and isinstance(items[-1].get("content"), str)
+
+
+def _another_text(losses: LossRecorder, at: Steps) -> None:
+    """An assistant text right after another text item of its turn: a Responses input
+    message holds one text, so it is sent as its own message, which reads back as a turn."""
+    why = "a Responses input message holds one text: sent as its own message, it reads back as another turn"
+    losses.add(at, "assistant text part", why)
+
+
+def _message_content(part: Part) -> bool:
     """Whether ``part`` is a message item's content part of a kind added later."""
-    own = as_dict((part.provider_metadata or {}).get(PROVIDER)) or {}
-    return part.provider == PROVIDER and own.get(CONTENT) is True
+    return part.get("provider") == PROVIDER and KIT.marker(part.get("provider_metadata"), CONTENT) is True
 
 
-def _content_part(
-    part: TextPart | RefusalPart | OpaquePart, bag: dict[str, Any], losses: LossRecorder, at: Steps
-) -> dict[str, Any]:
+def _content_part(part: Part, bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """A message item's content part: ``output_text``, ``refusal``, or one kept whole."""
-    if isinstance(part, OpaquePart):
-        if part.cache_control is not None:
+    if part["type"] == "opaque":
+        if part.get("cache_control") is not None:
             losses.add((*at, "cache_control"), "cache_control", "the part is sent verbatim, without a breakpoint")
-        return dict(part.data)
-    stripped = part.model_copy(update={"provider_metadata": {PROVIDER: bag} if bag else None})
-    return encode_output_part(stripped, losses, at)
+        return dict(part["data"])
+    return output_part(part, bag, losses, at)
 
 
-def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
-    if part.cache_control is not None:
+def _encode_thinking(part: Part, state: ItemWriter, at: Steps) -> None:
+    if part.get("cache_control") is not None:
         state.losses.add(
             (*at, "cache_control"), "cache_control on reasoning", "Responses reasoning has no breakpoint", "setting"
         )
     bag = part_bag(part, state.losses, at)
-    if part.provider != PROVIDER and not (part.provider is None and "id" in bag):
-        if not state.for_request and part.text:
+    provider, text = part.get("provider"), part.get("text", "")
+    if provider != PROVIDER and not (provider is None and "id" in bag):
+        if not state.for_request and text:
             _foreign_reasoning_item(part, state, at)
             return
-        _foreign_thinking(part, state.losses, at)
+        foreign_thinking(provider, bool(part.get("signature") or part.get("encrypted")), state.losses, at)
         return
     item: dict[str, Any] | None = state.open_reasoning
     if item is None or ITEM in bag:
@@ -359,51 +412,75 @@ def _encode_thinking(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
         content = as_list(item.get("content"))
         if content is None:
             content = item["content"] = []
-        content.append({"type": "reasoning_text", **entry, "text": part.text})
-    elif kind != "empty" or part.text:
+        content.append({"type": "reasoning_text", **entry, "text": text})
+    elif kind != "empty" or text:
         summary = as_list(item.get("summary"))
         if summary is None:
             summary = item["summary"] = []
-        summary.append({"type": "summary_text", **entry, "text": part.text})
-    if part.encrypted is not None:
-        item["encrypted_content"] = part.encrypted
+        summary.append({"type": "summary_text", **entry, "text": text})
+    if part.get("encrypted") is not None:
+        item["encrypted_content"] = part["encrypted"]
 
 
-def _foreign_reasoning_item(part: ThinkingPart, state: ItemWriter, at: Steps) -> None:
+def _foreign_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
     """Another provider's reasoning in a response's output: a reasoning item with its text
     as the summary (its id made up like a message item's)."""
-    if part.signature or part.encrypted:
+    if part.get("signature") or part.get("encrypted"):
         why = "a Responses reasoning item carries OpenAI's encrypted_content only"
-        state.losses.add(at, f"signature of reasoning from {part.provider or 'another provider'}", why)
-    item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part.text}]}
+        state.losses.add(at, f"signature of reasoning from {part.get('provider') or 'another provider'}", why)
+    item = {"type": "reasoning", "id": "", "summary": [{"type": "summary_text", "text": part["text"]}]}
     state.add(item, at)
     state.unnamed.append(item)  # named ``rs_...`` with the response's other items
     state.open_reasoning = None  # a following part of its own starts its own item
 
 
-def _foreign_thinking(part: ThinkingPart, losses: LossRecorder, at: Steps) -> None:
-    foreign_thinking(part.provider, bool(part.signature or part.encrypted), losses, at)
+def foreign_thinking(provider: str | None, signed: bool, losses: LossRecorder, at: Steps) -> None:
+    """Reasoning that is not OpenAI's (``signed``: it carries another provider's signature
+    or encrypted reasoning) is never sent as a Responses reasoning item: reported."""
+    if provider is not None or signed:
+        who = provider or "another provider"
+        why = "OpenAI cannot verify it and it is never sent as a Responses reasoning item"
+        losses.add(at, f"reasoning from {who}", why)
+    else:
+        why = "a replayed Responses reasoning item needs the id and encrypted_content OpenAI gave it"
+        losses.add(at, "unsigned reasoning text", why)
 
 
-def encode_tool_use(part: ToolUsePart, losses: LossRecorder, at: Steps, *, for_request: bool = True) -> dict[str, Any]:
+def encode_tool_use(part: Part, losses: LossRecorder, at: Steps, *, for_request: bool = True) -> dict[str, Any]:
     """A ``function_call`` (or ``custom_tool_call``) item; the bag's ``id`` echoed verbatim.
     In a request the name follows OpenAI's rule (a response says what the model called)."""
+    name, arguments = part["name"], part.get("arguments", "")
     bag = part_bag(part, losses, at)
-    name = tool_name(part.name, losses, at, PROVIDER) if for_request else part.name
-    if not (for_request or name.strip()):  # a request refuses it (tool_names); what a model called is kept
+    if for_request:
+        name = request_tool_name(name, losses, at)
+    elif not name.strip():  # a request refuses it (tool_names); what a model called is kept
         losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
-    if part.cache_control is not None:
+    if part.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint", "setting")
     if bag.get(CUSTOM):
         return {
             **restore_fields(bag),
             "type": "custom_tool_call",
-            "call_id": part.id,
+            "call_id": part["id"],
             "name": name,
-            "input": part.arguments,
+            "input": arguments,
         }
-    arguments = call_arguments(part.arguments, losses, at)
-    return {**restore_fields(bag), "type": "function_call", "call_id": part.id, "name": name, "arguments": arguments}
+    return {
+        **restore_fields(bag),
+        "type": "function_call",
+        "call_id": part["id"],
+        "name": name,
+        "arguments": call_arguments(arguments, losses, at),
+    }
+
+
+def call_arguments(arguments: str, losses: LossRecorder, at: Steps) -> str:
+    """A ``function_call``'s ``arguments``: the API parses them as JSON and rejects "",
+    so a call without arguments is "{}", as in openai-chat, reported."""
+    if arguments.strip():
+        return arguments
+    losses.add((*at, "arguments"), "empty tool arguments", "Responses needs JSON; sent '{}'")
+    return "{}"
 
 
 def _drop_unfollowed_reasoning(state: ItemWriter) -> None:

@@ -1,4 +1,4 @@
-"""Responses ``input`` items <-> canonical messages.
+"""Responses ``input`` items <-> canonical messages (as data).
 
 Items map to messages where they stand, so order is kept exactly:
 
@@ -7,7 +7,7 @@ Items map to messages where they stand, so order is kept exactly:
 * a run of assistant-side items is one assistant message (:mod:`.items`), except that a
   ``message`` item right after another one starts a new assistant message: each is a
   message the model reads as such, and one canonical message would reach another
-  provider as one turn with both texts in it (issue 24 item 15);
+  provider as one turn with both texts in it;
 * a run of ``function_call_output`` (or ``custom_tool_call_output``) items is one tool
   message holding their results in order, as openai-chat groups consecutive ``tool``
   messages (the results of parallel calls); each result is one output item on the way out;
@@ -16,21 +16,21 @@ Items map to messages where they stand, so order is kept exactly:
   message marked ``_items``, and goes back out as the same items.
 
 Function outputs have no error flag, so a canonical ``is_error`` result is a loss; their
-``name`` is the canonical result's ``name``.
+``name`` is the canonical result's ``name``. The plain shapes an agent session is made of
+(a message of one string, an output of one string) are read and written by the first
+branch of each function, with no bag built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import Any
 
-from chatcodec.content import AnyPart, OpaquePart, ToolResultPart
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_item
-from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, STRING, TYPED
+from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
+from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, PROVIDER, STRING, TYPED
 from chatcodec.providers.openai_responses.parts import (
     RESULT_KINDS,
     SYSTEM_KINDS,
@@ -44,78 +44,59 @@ from chatcodec.providers.openai_responses.parts import (
 _MESSAGE_FIELDS = ("type", "role", "content")
 _OUTPUT_FIELDS = ("type", "call_id", "output", "name")
 _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
+_INPUT_ROLES = ("user", "system", "developer")
+_NO_BREAKPOINT = "function call outputs carry no breakpoint"
 
 # --- decode ------------------------------------------------------------------------------
 
 
 def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
-    """Canonical messages (as dicts) for a (validated) ``input`` item list."""
+    """Canonical messages (as data) for a (validated) ``input`` item list."""
     canonical: list[dict[str, Any]] = []
-    open_kind: str | None = None  # the kind of the run the last message stands for
-    previous: Mapping[str, Any] | None = None
+    turn: list[dict[str, Any]] | None = None  # the parts of the open assistant message
+    results: list[dict[str, Any]] | None = None  # the results of the open tool message
+    carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
+    after_message = False  # whether the last item was an assistant message item
     for item in items:
-        kind = _kind(item)
-        if kind in _RUNS and kind == open_kind and not _another_message(previous, item):
-            canonical[-1]["content"].extend(_RUNS[kind](item))
+        kind = item.get("type")
+        role = item.get("role") if kind is None or kind == "message" else None
+        if role is not None and role != "assistant":
+            turn = results = carried = None
+            canonical.append(decode_message(item))
+        elif role is not None or is_assistant_kind(kind):
+            results = carried = None
+            if turn is None or (after_message and role is not None):
+                turn = []
+                canonical.append({"role": "assistant", "content": turn})
+            turn += decode_item(item)
+        elif kind in _OUTPUT_KINDS:
+            turn = carried = None
+            if results is None:
+                results = []
+                canonical.append({"role": "tool", "content": results})
+            results.append(decode_output(item))
         else:
-            canonical.append(_decode_item(item, kind))
-            open_kind = kind
-        previous = item
+            turn = results = None
+            if carried is None:
+                carried = []
+                canonical.append({"role": "user", "content": carried, "provider_metadata": {PROVIDER: {ITEMS: True}}})
+            carried.append(opaque(item))
+        after_message = role == "assistant"
     for message in canonical:
         if message["role"] == "assistant":
             _to_string_form(message)
     return canonical
 
 
-def _another_message(previous: Mapping[str, Any] | None, item: Mapping[str, Any]) -> bool:
-    """Whether ``item`` is an assistant message item right after another one."""
-    return previous is not None and _is_message(previous) and _is_message(item)
-
-
-def _is_message(item: Mapping[str, Any]) -> bool:
-    return item.get("type") in (None, "message") and item.get("role") == "assistant"
-
-
-def _decode_items(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [opaque(item)]
-
-
-def _decode_outputs(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [decode_output(item)]
-
-
-_RUNS = {"assistant": decode_item, "items": _decode_items, "output": _decode_outputs}
-"""Item kinds whose runs are one canonical message: the assistant's turn, the results of
-its calls (as openai-chat groups consecutive ``tool`` messages), carried items."""
-
-
-def _kind(item: Mapping[str, Any]) -> str:
-    if is_assistant_item(item):
-        return "assistant"
-    if item.get("type") in _OUTPUT_KINDS:
-        return "output"
-    if item.get("type") in (None, "message") and "role" in item:
-        return "message"
-    return "items"
-
-
-def _decode_item(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    match kind:
-        case "assistant":
-            return {"role": "assistant", "content": decode_item(item)}
-        case "output":
-            return {"role": "tool", "content": [decode_output(item)]}
-        case "message":
-            return decode_message(item)
-        case _:
-            return {"role": "user", "content": [opaque(item)], "provider_metadata": {KIT.name: {ITEMS: True}}}
-
-
 def decode_message(item: Mapping[str, Any]) -> dict[str, Any]:
-    """A user, system or developer message item as a canonical message dict."""
+    """A user, system or developer message item as a canonical message."""
     role, content = item["role"], item["content"]
-    allowed = USER_KINDS if role == "user" else SYSTEM_KINDS
-    canonical = {"role": role, "content": content if isinstance(content, str) else decode_parts(content, allowed)}
+    if type(content) is str:
+        canonical: dict[str, Any] = {"role": role, "content": content}
+        if len(item) == 2:  # the plain shape: nothing else to keep
+            return canonical
+    else:
+        canonical = {"role": role, "content": decode_parts(content, USER_KINDS if role == "user" else SYSTEM_KINDS)}
     bag = split_fields(item, _MESSAGE_FIELDS)
     if "type" in item:
         bag[TYPED] = True
@@ -128,8 +109,10 @@ def decode_output(item: Mapping[str, Any]) -> dict[str, Any]:
     canonical: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": item["call_id"],
-        "content": output if isinstance(output, str) else decode_parts(output, RESULT_KINDS),
+        "content": output if type(output) is str else decode_parts(output, RESULT_KINDS),
     }
+    if len(item) == 3 and item["type"] == "function_call_output":  # the plain shape
+        return canonical
     if item.get("name") is not None:
         canonical["name"] = item["name"]
     bag = split_fields(item, _OUTPUT_FIELDS)
@@ -151,105 +134,132 @@ def _to_string_form(message: dict[str, Any]) -> None:
 # --- encode ------------------------------------------------------------------------------
 
 
-def encode_messages(messages: Sequence[AnyMessage], start: int, context: EncodeContext) -> list[dict[str, Any]]:
+def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: EncodeContext) -> list[dict[str, Any]]:
     """The ``input`` items for ``messages[start:]``."""
     losses = context.losses
     items: list[dict[str, Any]] = []
     for index in range(start, len(messages)):
         message = messages[index]
+        role = message["role"]
+        content = message.get("content")
+        if len(message) == 2 and type(content) is str and role != "text":  # the plain shape
+            items.append({"role": role, "content": content})
+            continue
         at: Steps = ("messages", index)
-        match message:
-            case AssistantMessage():
-                items.extend(encode_assistant(message, losses, at))
-            case ToolMessage():
-                items.extend(_encode_tool_message(message, context, at))
-            case UserMessage() if KIT.marker(message.provider_metadata, ITEMS):
-                items.extend(_encode_carried_items(message, context, at))
-            case SystemMessage() | UserMessage():
-                items.append(encode_message(message, context, at))
-            case TextMessage():
-                losses.add(at, "text message", "Responses has no raw-text item; sent as user text")
-                items.append({"role": "user", "content": message.content})
-            case _:
-                assert_never(message)
+        if role == "assistant":
+            items += encode_assistant(message, losses, at)
+        elif role == "tool":
+            items += _encode_tool_message(message, context, at)
+        elif role == "user" and KIT.marker(message.get("provider_metadata"), ITEMS):
+            items += _encode_carried_items(message, context, at)
+        elif role in _INPUT_ROLES:
+            items.append(encode_message(message, context, at))
+        else:  # a raw-text message
+            losses.add(at, "text message", "Responses has no raw-text item; sent as user text")
+            items.append({"role": "user", "content": message["content"]})
     return items
 
 
-def encode_message(message: SystemMessage | UserMessage, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user, system or developer message item."""
+    content = message["content"]
+    if len(message) == 2:  # the plain shape: role and content
+        return {
+            "role": message["role"],
+            "content": content if type(content) is str else encode_parts(content, context, at),
+        }
     losses = context.losses
-    bag = KIT.claim(losses, message.provider_metadata, at)
-    if message.name is not None:
+    bag = KIT.claim(losses, message.get("provider_metadata"), at)
+    if message.get("name") is not None:
         losses.add((*at, "name"), "participant name", "Responses messages have no name")
     item = restore_fields(bag)
     if bag.get(TYPED):
         item["type"] = "message"
-    item["role"] = message.role
-    if isinstance(message.content, str) and message.cache_control is None:
-        item["content"] = message.content
+    item["role"] = message["role"]
+    cache_control = message.get("cache_control")
+    if isinstance(content, str) and cache_control is None:
+        item["content"] = content
         return item
-    if isinstance(message.content, str):  # the marker needs a part: the string as one input_text
-        item["content"] = [{"type": "input_text", "text": message.content}]
+    if isinstance(content, str):  # the marker needs a part: the string as one input_text
+        item["content"] = [{"type": "input_text", "text": content}]
     else:
-        item["content"] = encode_parts(message.content, context, at)
-    if message.cache_control is not None:
-        _cache_last(item["content"], message, losses, at)
+        item["content"] = encode_parts(content, context, at)
+    if cache_control is not None:
+        _cache_last(item["content"], cache_control, losses, at)
     return item
 
 
-def encode_parts(parts: Sequence[AnyPart], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def encode_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """Input parts for canonical parts; those with no input part are reported and left out."""
-    encoded = [encode_part(part, context, (*at, "content", index)) for index, part in enumerate(parts)]
-    return [part for part in encoded if part is not None]
+    encoded: list[dict[str, Any]] = []
+    for index, part in enumerate(parts):
+        if len(part) == 2 and part["type"] == "text":  # the plain shape
+            encoded.append({"type": "input_text", "text": part["text"]})
+            continue
+        wire = encode_part(part, context, (*at, "content", index))
+        if wire is not None:
+            encoded.append(wire)
+    return encoded
 
 
-def _cache_last(parts: list[dict[str, Any]], message: AnyMessage, losses: LossRecorder, at: Steps) -> None:
+def _cache_last(parts: list[dict[str, Any]], cache_control: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
     """Message-level ``cache_control`` goes on the last part, as a breakpoint (a string
     message is sent as one ``input_text`` part to carry it, as Anthropic's encoder makes a
     string a text block for its marker)."""
     if not parts or parts[-1].get("type") not in ("input_text", "input_image", "input_file"):
         losses.add((*at, "cache_control"), "cache_control", "no part at the end of the message can carry it", "setting")
         return
-    assert message.cache_control is not None
-    breakpoint = encode_prompt_cache_breakpoint(message.cache_control, losses, at)
+    breakpoint = encode_prompt_cache_breakpoint(cache_control, losses, at)
     if parts[-1].setdefault("prompt_cache_breakpoint", breakpoint) != breakpoint:
         losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
-def _encode_tool_message(message: ToolMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
-    losses = context.losses
-    KIT.claim(losses, message.provider_metadata, at)
-    if message.name is not None:
-        losses.add((*at, "name"), "participant name", "Responses items have no name")
-    if message.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
-    return [encode_result(result, context, (*at, "content", index)) for index, result in enumerate(message.content)]
+def _encode_tool_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    """An output item per result; a result of its id and text alone is written here."""
+    if len(message) != 2:  # more than its role and content
+        losses = context.losses
+        KIT.claim(losses, message.get("provider_metadata"), at)
+        if message.get("name") is not None:
+            losses.add((*at, "name"), "participant name", "Responses items have no name")
+        if message.get("cache_control") is not None:
+            losses.add((*at, "cache_control"), "cache_control", _NO_BREAKPOINT, "setting")
+    items: list[dict[str, Any]] = []
+    for index, result in enumerate(message["content"]):
+        content = result.get("content")
+        if len(result) == 3 and type(content) is str:  # the plain shape: type, tool_use_id, content
+            items.append({"type": "function_call_output", "call_id": result["tool_use_id"], "output": content})
+        else:
+            items.append(encode_result(result, context, (*at, "content", index)))
+    return items
 
 
-def encode_result(result: ToolResultPart, context: EncodeContext, at: Steps) -> dict[str, Any]:
+def encode_result(result: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A ``function_call_output`` (or ``custom_tool_call_output``) item."""
+    content = result.get("content", "")
     losses = context.losses
-    bag = KIT.claim(losses, result.provider_metadata, at)
+    bag = KIT.claim(losses, result.get("provider_metadata"), at)
     kind = "custom_tool_call_output" if bag.get(CUSTOM) else "function_call_output"
-    item = {**restore_fields(bag), "type": kind, "call_id": result.tool_use_id}
-    item["output"] = result.content if isinstance(result.content, str) else encode_parts(result.content, context, at)
-    if result.name is not None:
-        item["name"] = result.name
-    if result.is_error:
+    item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
+    item["output"] = content if isinstance(content, str) else encode_parts(content, context, at)
+    if result.get("name") is not None:
+        item["name"] = result["name"]
+    if result.get("is_error"):
         losses.add((*at, "is_error"), "error flag", "Responses function call outputs have no error flag")
-    if result.cache_control is not None:
-        losses.add((*at, "cache_control"), "cache_control", "function call outputs carry no breakpoint", "setting")
+    if result.get("cache_control") is not None:
+        losses.add((*at, "cache_control"), "cache_control", _NO_BREAKPOINT, "setting")
     return item
 
 
-def _encode_carried_items(message: UserMessage, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def _encode_carried_items(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
     """The items a ``_items`` user message carries, back as they were."""
     losses = context.losses
-    KIT.claim(losses, message.provider_metadata, at)
+    KIT.claim(losses, message.get("provider_metadata"), at)
     items: list[dict[str, Any]] = []
-    for index, part in enumerate(message.parts):
+    content = message["content"]
+    parts = ([{"type": "text", "text": content}] if content else []) if isinstance(content, str) else content
+    for index, part in enumerate(parts):
         part_at = (*at, "content", index)
-        if isinstance(part, OpaquePart):
+        if part["type"] == "opaque":
             wire = encode_opaque(part, losses, part_at)
         else:
             wire = encode_part(part, context, part_at)

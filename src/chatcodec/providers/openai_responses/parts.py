@@ -14,31 +14,18 @@ Encoding rules from the API and its SDK types (``openai.types.responses``):
 * images and files go by URL (a ``data:`` URL for base64), ``file_id``, or for files
   ``file_data`` (a data URL) and ``file_url``; text documents have no input part;
 * assistant text is ``output_text``; an assistant image or audio clip has no part.
+
+A URL, file id or file URL canonical cannot hold (empty, or text with a lone surrogate,
+which canonical's non-empty strings refuse) leaves its part opaque, kept whole: the
+reader gives canonical data by construction, with no model to refuse it later.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, assert_never
+from typing import Any, TypeGuard
 
 from chatcodec import compat
-from chatcodec.content import (
-    AnyPart,
-    AudioPart,
-    Base64Source,
-    CacheControl,
-    DocumentPart,
-    FileSource,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    TextPart,
-    TextSource,
-    ThinkingPart,
-    ToolResultPart,
-    ToolUsePart,
-    UrlSource,
-)
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.file_names import invented_filename
 from chatcodec.providers.kit import (
@@ -66,8 +53,24 @@ USER_KINDS = frozenset({"input_text", "input_image", "input_file", "input_audio"
 SYSTEM_KINDS = frozenset({"input_text"})
 RESULT_KINDS = frozenset({"input_text", "input_image", "input_file"})
 ASSISTANT_KINDS = frozenset({"output_text", "refusal"})
+_TEXT_KINDS = ("input_text", "output_text")
 
 # --- decode ------------------------------------------------------------------------------
+
+
+def canonical_text(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is text a canonical non-empty string holds: pydantic-core reads
+    such a field as UTF-8, so it refuses a lone surrogate (``string_unicode``), which JSON
+    may hold."""
+    if not isinstance(value, str) or not value:
+        return False
+    if value.isascii():
+        return True
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def opaque(wire: Mapping[str, Any], bag: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -85,6 +88,9 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, A
     kind = part["type"]
     if kind not in allowed:
         return opaque(part)
+    if kind in _TEXT_KINDS and (len(part) == 2 or _annotated(part)):  # the plain shapes
+        text = {"type": "text", "text": part["text"]}
+        return text if len(part) == 2 else KIT.attach(text, {"annotations": part["annotations"]})
     decoded: dict[str, Any] | None
     match kind:
         case "input_text" | "output_text":
@@ -99,6 +105,11 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, A
         case _:
             decoded, mapped = _decode_audio(part)
     return opaque(part) if decoded is None else _finish(decoded, part, mapped)
+
+
+def _annotated(part: Mapping[str, Any]) -> bool:
+    """An ``output_text`` of its text and its (list of) annotations only."""
+    return len(part) == 3 and type(part.get("annotations")) is list
 
 
 def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]:
@@ -124,9 +135,9 @@ key data (:mod:`chatcodec.providers.null_fields`)."""
 def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     url, file_id = part.get("image_url"), part.get("file_id")
     mapped: tuple[str, ...]
-    if isinstance(url, str) and url and file_id is None:
+    if canonical_text(url) and file_id is None:
         source, mapped = compat.source_from_url(url), ("type", "image_url")
-    elif isinstance(file_id, str) and file_id and url is None:
+    elif canonical_text(file_id) and url is None:
         source, mapped = {"type": "file", "file_id": file_id}, ("type", "file_id")
     else:
         return None, ()
@@ -141,7 +152,7 @@ def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
 
 def _decode_file(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     given = [key for key in ("file_data", "file_id", "file_url") if part.get(key) is not None]
-    if len(given) != 1 or not part[given[0]]:
+    if len(given) != 1 or not canonical_text(part[given[0]]):
         return None, ()
     key = given[0]
     if key == "file_data":
@@ -167,6 +178,8 @@ def _decode_audio(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
     media_type = compat.media_type_for_audio_format(audio["format"])
     if set(audio) != {"data", "format"} or compat.audio_format_from_media_type(media_type) != audio["format"]:
         return None, ()  # a spelling canonical would not give back: kept whole
+    if not canonical_text(media_type):
+        return None, ()
     source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
     canonical = {"type": "audio", "source": source, "provider_metadata": {PROVIDER: {INPUT_AUDIO: True}}}
     return canonical, ("type", "input_audio")
@@ -174,148 +187,149 @@ def _decode_audio(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple
 
 # --- encode ------------------------------------------------------------------------------
 
+Part = Mapping[str, Any]
+"""A canonical part, as data."""
 
-def part_bag(part: AnyPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
+
+def part_bag(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """This provider's bag on ``part`` (other providers' reported as lost)."""
-    if part.provider_metadata is None:  # the common case
+    metadata = part.get("provider_metadata")
+    if metadata is None:  # the common case
         return {}
-    return KIT.claim(losses, part.provider_metadata, at)
+    return KIT.claim(losses, metadata, at)
 
 
-def encode_part(part: AnyPart, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The input part for a user, system or tool-result part; None (a loss) when none fits."""
     losses = context.losses
     wire: dict[str, Any] | None
-    match part:
-        case TextPart():
-            wire = {**restore_fields(part_bag(part, losses, at)), "type": "input_text", "text": part.text}
-        case ImagePart():
+    match part["type"]:
+        case "text":
+            wire = {**restore_fields(part_bag(part, losses, at)), "type": "input_text", "text": part["text"]}
+        case "image":
             wire = _encode_image(part, losses, at)
-        case DocumentPart():
+        case "document":
             wire = _encode_document(part, losses, at)
-        case AudioPart():
+        case "audio":
             wire = _encode_audio(part, losses, at)
-        case OpaquePart():
+        case "opaque":
             return encode_opaque(part, losses, at)
-        case ThinkingPart() | RefusalPart() | ToolUsePart() | ToolResultPart():
-            losses.add(at, f"{part.type} part", "a Responses input message has no such part")
+        case kind:  # thinking, refusal, tool_use, tool_result
+            losses.add(at, f"{kind} part", "a Responses input message has no such part")
             return None
-        case _:
-            assert_never(part)
-    if wire is not None:
-        _cache(wire, part.cache_control, losses, at)
+    cache_control = part.get("cache_control")
+    if wire is not None and cache_control is not None:
+        wire[BREAKPOINT] = encode_prompt_cache_breakpoint(cache_control, losses, at)
     return wire
 
 
-def _cache(wire: dict[str, Any], cache_control: CacheControl | None, losses: LossRecorder, at: Steps) -> None:
-    if cache_control is not None:
-        wire[BREAKPOINT] = encode_prompt_cache_breakpoint(cache_control, losses, at)
-
-
-def _encode_image(part: ImagePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     own = part_bag(part, losses, at)
     bag = restore_fields(own)
-    source = part.source
-    match source:
-        case UrlSource():
-            bag["image_url"] = source.url
-            _media_type_loss(source.media_type, losses, at)
-        case Base64Source():
+    source = part["source"]
+    match source["type"]:
+        case "url":
+            bag["image_url"] = source["url"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case "base64":
             bag["image_url"] = data_url(source, losses, at)
-        case FileSource():
-            bag["file_id"] = source.file_id
-            _media_type_loss(source.media_type, losses, at)
-        case _:
-            assert_never(source)
+        case _:  # a file
+            bag["file_id"] = source["file_id"]
+            _media_type_loss(source.get("media_type"), losses, at)
     wire = {**bag, "type": "input_image"}
-    if part.detail is not None:
-        wire["detail"] = part.detail
+    detail = part.get("detail")
+    if detail is not None:
+        wire["detail"] = detail
     elif "detail" not in absent_keys(own):
         wire.setdefault("detail", "auto")
     return wire
 
 
-def _encode_document(part: DocumentPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     bag = restore_fields(part_bag(part, losses, at))
-    source = part.source
-    match source:
-        case Base64Source():
+    source = part["source"]
+    match source["type"]:
+        case "base64":
             bag["file_data"] = data_url(source, losses, at)
-        case FileSource():
-            bag["file_id"] = source.file_id
-            _media_type_loss(source.media_type, losses, at)
-        case UrlSource():
-            bag["file_url"] = source.url
-            _media_type_loss(source.media_type, losses, at)
-        case TextSource():
+        case "file":
+            bag["file_id"] = source["file_id"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case "url":
+            bag["file_url"] = source["url"]
+            _media_type_loss(source.get("media_type"), losses, at)
+        case _:  # plain text
             losses.add(at, "plain-text document", "Responses has no text documents; sent as input_text")
-            return {"type": "input_text", "text": source.text}
-        case _:
-            assert_never(source)
+            return {"type": "input_text", "text": source["text"]}
     _encode_filename(part, bag, losses, at)
     return {**bag, "type": "input_file"}
 
 
-def _encode_filename(part: DocumentPart, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
+def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
     """``filename``: the part's, else its title. Inline ``file_data`` needs one (400
     "Missing required parameter: 'input[0].content[0].filename'"), so a part with neither
     gets an invented one (:mod:`chatcodec.providers.file_names`), reported, unless it was
     read from a Responses payload that had none (its own round trip stays exact)."""
-    filename = part.filename if part.filename is not None else part.title
-    if part.title not in (None, filename):
+    title = part.get("title")
+    filename = part.get("filename")
+    if filename is None:
+        filename = title
+    if title not in (None, filename):
         losses.add((*at, "title"), "document title", "Responses input files have one file name, kept")
-    unnamed_at_source = KIT.marker(part.provider_metadata, NO_FILENAME) is True
+    unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
     if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        filename = invented_filename(part.source.media_type)
+        filename = invented_filename(part["source"].get("media_type"))
         losses.add((*at, "filename"), "file name", f"Responses requires one with file data; sent {filename!r}")
     if filename is not None:
         file["filename"] = filename
 
 
-def _encode_audio(part: AudioPart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
-    if not KIT.marker(part.provider_metadata, INPUT_AUDIO):
+def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+    if not KIT.marker(part.get("provider_metadata"), INPUT_AUDIO):
         why = "the Responses SDK's message content has no audio part; only one read from Responses goes back"
         losses.add(at, "audio part", why)
         return None
-    source = part.source
-    audio_format = compat.audio_format_from_media_type(source.media_type) or ""
-    if not isinstance(source, Base64Source) or compat.media_type_for_audio_format(audio_format) != source.media_type:
-        losses.add(at, f"audio by {source.type} ({source.media_type})", "Responses input_audio is base64 wav or mp3")
+    source = part["source"]
+    media_type = source.get("media_type")
+    audio_format = compat.audio_format_from_media_type(media_type) or ""
+    if source["type"] != "base64" or compat.media_type_for_audio_format(audio_format) != media_type:
+        losses.add(at, f"audio by {source['type']} ({media_type})", "Responses input_audio is base64 wav or mp3")
         return None
     bag = restore_fields(part_bag(part, losses, at))
-    return {**bag, "type": "input_audio", "input_audio": {"data": source.data, "format": audio_format}}
+    return {**bag, "type": "input_audio", "input_audio": {"data": source["data"], "format": audio_format}}
 
 
-def encode_output_part(part: TextPart | RefusalPart, losses: LossRecorder, at: Steps) -> dict[str, Any]:
-    """An assistant message item's part: ``output_text`` (annotations from the bag, or
-    none) or ``refusal``."""
-    bag = restore_fields(part_bag(part, losses, at))
-    if part.cache_control is not None:
+def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """An assistant message item's part, with ``bag`` (its own, already claimed):
+    ``output_text`` (annotations from the bag, or none) or ``refusal``."""
+    fields = restore_fields(bag)
+    if part.get("cache_control") is not None:
         losses.add(
             (*at, "cache_control"), "cache_control", "Responses output parts carry no cache breakpoint", "setting"
         )
-    if isinstance(part, RefusalPart):
-        return {**bag, "type": "refusal", "refusal": part.text}
-    return {"annotations": [], **bag, "type": "output_text", "text": part.text}
+    if part["type"] == "refusal":
+        return {**fields, "type": "refusal", "refusal": part["text"]}
+    return {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
 
 
-def encode_opaque(part: OpaquePart, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def encode_opaque(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
     """An opaque part back as the object it was, when it is this provider's."""
-    if part.provider != PROVIDER:
-        losses.add(at, f"{part.provider} block", f"{PROVIDER} cannot carry another provider's block")
+    provider = part.get("provider")
+    if provider != PROVIDER:
+        losses.add(at, f"{provider} block", f"{PROVIDER} cannot carry another provider's block")
         return None
-    KIT.report_foreign(losses, part.provider_metadata, at)
-    if part.cache_control is not None:
+    KIT.report_foreign(losses, part.get("provider_metadata"), at)
+    if part.get("cache_control") is not None:
         losses.add(
             (*at, "cache_control"), "cache_control", "the item is sent verbatim, without a breakpoint", "setting"
         )
-    return dict(part.data)
+    return dict(part["data"])
 
 
-def data_url(source: Base64Source, losses: LossRecorder, at: Steps) -> str:
+def data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
     """The ``data:`` URL for a base64 source (a loss when it would not read back the same)."""
-    url = compat.data_url(source.media_type, source.data)
-    if compat.source_from_url(url) != source.model_dump():
+    media_type, data = source["media_type"], source["data"]
+    url = compat.data_url(media_type, data)
+    if compat.source_from_url(url) != {"type": "base64", "media_type": media_type, "data": data}:
         why = "Responses sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url

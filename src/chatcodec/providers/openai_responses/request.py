@@ -1,4 +1,4 @@
-"""Responses request body <-> :class:`~chatcodec.ChatRequest`.
+"""Responses request body <-> canonical request data: the one reader and the one writer.
 
 ``instructions`` is a leading system message (marked, so it goes back to
 ``instructions``, not into ``input``); ``input`` as one string is one user message
@@ -7,6 +7,12 @@
 top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
 ``prompt_cache_key``, ``service_tier``, ``user`` ...) rides in
 ``provider_options["openai-responses"]`` and is written back verbatim.
+
+The reader validates the body with the wire's front schema (:mod:`.wire`, one pass in
+Rust, no pydantic) and reads it into canonical data equal to what
+:class:`~chatcodec.ChatRequest` dumps (no model is built: the codec builds one where the
+public API returns it). The writer takes canonical data as a model dumps it or a reader
+gives it (a key holding its default may be absent).
 
 A system message from another provider goes into ``input`` with its role (exact: the
 same instructions in the same place), never into ``instructions``, which does not carry
@@ -28,68 +34,82 @@ such an item is left out and reported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec.canonical_validation import validate_canonical, validate_with
-from chatcodec.content import ThinkingPart
+from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
-from chatcodec.messages import AnyMessage, SystemMessage, UserMessage
 from chatcodec.providers import service_tiers
-from chatcodec.providers.history import history_for
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
-from chatcodec.providers.openai_responses.plain_rules import (
-    MAPPED_FIELDS,
-    SCALAR_FIELDS,
-    UNSENT_SETTINGS,
-    text_metadata,
-    unsent_setting,
-    unsent_stop,
-)
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
-from chatcodec.providers.openai_responses.wire import ITEMS_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.request import ChatRequest
+from chatcodec.providers.openai_responses.wire import ITEMS, REQUEST, adapted
+from chatcodec.providers.target_rules import carries_nothing
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
 
+MAPPED_FIELDS = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "metadata",
+        "stream",
+        "reasoning",
+        "text",
+    }
+)
+"""The request fields read into canonical ones; the rest rides in the bag."""
+
+_AS_THEY_ARE = ("model", "metadata", "stream")
+_SAMPLING = ("temperature", "top_p")
+UNSENT_SETTINGS = ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control")
+"""Canonical request settings Responses has no field for."""
+_UNSENT = frozenset({*UNSENT_SETTINGS, "stop"})
+
 _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
 _INTEGERS = "_integers"
-_SAMPLING = ("temperature", "top_p")
+
+Message = Mapping[str, Any]
+
+# --- the reader --------------------------------------------------------------------------
 
 
-def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a Responses request body (the API's rules are not enforced: decoding is not the API)."""
-    request = validated(REQUEST_ADAPTER, payload, "OpenAI Responses request")
-    canonical: dict[str, Any] = {key: request[key] for key in SCALAR_FIELDS if request.get(key) is not None}
+    request = REQUEST.front(payload)
+    if request is None:  # the adapter says why, or takes a value canonical cannot hold
+        return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
+    return _read(request, context)
+
+
+def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """The canonical request data for a validated body."""
+    canonical: dict[str, Any] = {key: request[key] for key in _AS_THEY_ARE if request.get(key) is not None}
     bag = split_fields(request, MAPPED_FIELDS)
-    integers = [key for key in _SAMPLING if type(request.get(key)) is int]
-    if integers:  # canonical holds a float: ``1`` would come back as ``1.0`` (issue 24 item 15)
+    integers: list[str] = []
+    for key in _SAMPLING:
+        value = request.get(key)
+        if value is not None:
+            canonical[key] = as_sampling_number(value)
+            if type(value) is int:  # canonical holds a float: ``1`` would come back as ``1.0``
+                integers.append(key)
+    if integers:
         bag[_INTEGERS] = integers
-    messages: list[dict[str, Any]] = []
-    if isinstance(request.get("instructions"), str):
-        messages.append(
-            {
-                "role": "system",
-                "content": request["instructions"],
-                "provider_metadata": {PROVIDER: {INSTRUCTIONS: True}},
-            }
-        )
-    wire_input = request.get("input")
-    if isinstance(wire_input, str):
-        messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
-    elif wire_input is not None:
-        messages.extend(decode_messages(wire_input, context))
-        if "include" not in request and _replays_encrypted(wire_input):
-            bag[_NO_INCLUDE] = True
-    elif "input" not in request:
-        bag[_NO_INPUT] = True
-    canonical["messages"] = messages
+    canonical["messages"] = _decode_input(request, bag, context)
     max_tokens = request.get("max_output_tokens")
     if max_tokens is not None and max_tokens >= 1:
         canonical["max_tokens"] = max_tokens
@@ -99,86 +119,172 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
     decode_settings(request, canonical, bag, context)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
-    return validate_canonical(ChatRequest, canonical)
+    return canonical
 
 
-def _as_spelled(key: str, value: object, bag: dict[str, Any]) -> object:
-    """A sampling number spelled as an integer when the decoded request spelled it so."""
-    integers = bag.get(_INTEGERS)
-    if isinstance(value, float) and value.is_integer() and isinstance(integers, list) and key in integers:
-        return int(value)
-    return value
+def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
+    """``instructions`` and a string ``input`` as marked messages, items as messages."""
+    messages: list[dict[str, Any]] = []
+    instructions = request.get("instructions")
+    if instructions is not None:
+        messages.append(
+            {"role": "system", "content": instructions, "provider_metadata": {PROVIDER: {INSTRUCTIONS: True}}}
+        )
+    wire_input = request.get("input")
+    if type(wire_input) is str:
+        messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
+    elif wire_input is not None:
+        messages += decode_messages(wire_input, context)
+        if "include" not in request and any(_encrypted(item) for item in wire_input):
+            bag[_NO_INCLUDE] = True
+    elif "input" not in request:
+        bag[_NO_INPUT] = True
+    return messages
 
 
-def _replays_encrypted(items: list[Any]) -> bool:
-    return any(item.get("type") == "reasoning" and item.get("encrypted_content") for item in items)
+def _encrypted(item: Mapping[str, Any]) -> bool:
+    return item.get("type") == "reasoning" and bool(item.get("encrypted_content"))
 
 
-def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare Responses ``input`` item list (a stored conversation)."""
-    wire = validate_with(ITEMS_ADAPTER, messages, "OpenAI Responses input items")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages([dict(item) for item in wire], context), "Messages")
+    items = ITEMS.front(messages)
+    if items is None:
+        from chatcodec.canonical_validation import validate_with
+        from chatcodec.messages import MESSAGES_ADAPTER
+
+        read = decode_messages(ITEMS.adapter(messages, "OpenAI Responses input items"), context)
+        validate_with(MESSAGES_ADAPTER, read, "Messages")  # as _held
+        return read
+    return decode_messages(items, context)
 
 
-def encode_request(request: ChatRequest, context: EncodeContext) -> dict[str, Any]:
-    """Write ``request`` as a Responses request body, applying the API's rules."""
+def _held(canonical: dict[str, Any]) -> dict[str, Any]:
+    """Canonical data read from a body the front refused and pydantic's adapter took: it
+    may hold a value canonical cannot (nested past pydantic-core's depth limit, not JSON
+    from a Python caller), refused here with canonical's error (the codec turns a depth
+    error into one at the payload's deepest place), as every decoder refused it before."""
+    from chatcodec.canonical_validation import validate_canonical
+    from chatcodec.request import ChatRequest
+
+    validate_canonical(ChatRequest, canonical)
+    return canonical
+
+
+# --- the writer --------------------------------------------------------------------------
+
+
+def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical request data as a Responses request body, applying the API's rules."""
     losses = context.losses
-    request = history_for(
-        request,
-        losses,
-        PROVIDER,
-        "The Responses API",
-        freeform_calls=False,
-        results_follow_calls=False,
-        developer_role=True,
-    )
-    tier, options = service_tiers.from_bedrock(request.provider_options)
+    messages: list[Message] = request.get("messages") or []
+    kept_whole, encrypted = survey(messages)
+    if kept_whole:  # the shared history rules for what this format can carry act on such parts only
+        messages = history_for(messages, losses, PROVIDER, CAPABILITIES)
+    bag, wire = _own_fields(request.get("provider_options"), losses)
+    model = request.get("model")
+    if model is None:
+        model = context.option("model")
+    if model is not None:
+        wire["model"] = model
+    _encode_input(messages, wire, bag, context)
+    if request.get("max_tokens") is not None:
+        wire["max_output_tokens"] = request["max_tokens"]
+    for key in ("temperature", "top_p", "stream"):
+        value = request.get(key)
+        if value is not None:
+            wire[key] = _as_spelled(key, value, bag)
+    if request.get("metadata") is not None:
+        wire["metadata"] = text_metadata(request["metadata"], losses)
+    if not _UNSENT.isdisjoint(request.keys()):
+        _report_unsent(request, losses)
+    encode_tools(request, wire, bag, context)
+    encode_settings(request, wire, bag, context)
+    if encrypted and "include" not in wire and not bag.get(_NO_INCLUDE):
+        wire["include"] = [ENCRYPTED_REASONING]
+    return wire
+
+
+def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any]]:
+    """This provider's bag of the request (other providers' reported) and the wire fields
+    it holds, with Bedrock's shared service tier taken over (:mod:`.service_tiers`)."""
+    if not options:
+        return {}, {}
+    tier, options = service_tiers.from_bedrock(options)
     bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
     wire.pop("model", None)  # an option (read into the context), not a field to send back
     if tier is not None:
         wire.setdefault("service_tier", tier)
-    model = request.model if request.model is not None else context.option("model")
-    if model is not None:
-        wire["model"] = model
-    _encode_input(request.messages, wire, bag, context)
-    if request.max_tokens is not None:
-        wire["max_output_tokens"] = request.max_tokens
-    for key in ("temperature", "top_p", "stream"):
-        value = getattr(request, key)
-        if value is not None:
-            wire[key] = _as_spelled(key, value, bag)
-    if request.metadata is not None:
-        wire["metadata"] = text_metadata(request.metadata, losses)
+    return bag, wire
+
+
+def _as_spelled(key: str, value: object, bag: Mapping[str, Any]) -> object:
+    """A sampling number spelled as an integer when the decoded request spelled it so."""
+    if key in _SAMPLING and isinstance(value, float) and value.is_integer():
+        integers = bag.get(_INTEGERS)
+        if isinstance(integers, list) and key in integers:
+            return int(value)
+    return value
+
+
+def _report_unsent(request: Mapping[str, Any], losses: LossRecorder) -> None:
+    """A setting Responses has no field for is reported, unless it says nothing
+    (:func:`~chatcodec.providers.target_rules.carries_nothing`); so are stop sequences."""
     for key in UNSENT_SETTINGS:
-        unsent_setting(key, getattr(request, key), losses)
-    if request.stop:
-        unsent_stop(losses)
-    encode_tools(request, wire, bag, context)
-    encode_settings(request, wire, bag, context)
-    if "include" not in wire and not bag.get(_NO_INCLUDE) and _has_encrypted_reasoning(request):
-        wire["include"] = [ENCRYPTED_REASONING]
-    return wire
+        value = request.get(key)
+        if value is not None and not carries_nothing(key, value):
+            losses.add((key,), key, "Responses has no such request setting", "setting")
+    if request.get("stop"):
+        losses.add(("stop",), "stop sequences", "Responses has no stop sequences", "setting")
+
+
+def text_metadata(metadata: Mapping[str, Any], losses: LossRecorder) -> dict[str, Any]:
+    """Responses ``metadata`` values are strings (``Dict[str, str]`` in the SDK): others
+    are left out and reported."""
+    kept: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if isinstance(value, str):
+            kept[key] = value
+        else:
+            losses.add(
+                ("metadata", key),
+                f"metadata value of type {type(value).__name__}",
+                "Responses metadata is text",
+                "metadata",
+            )
+    return kept
 
 
 def _encode_input(
-    messages: list[AnyMessage], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+    messages: Sequence[Message], wire: dict[str, Any], bag: Mapping[str, Any], context: EncodeContext
 ) -> None:
     """``instructions`` (a marked leading system message) and ``input``."""
     start = 0
-    if messages and _is_instructions(messages[0]):
-        wire["instructions"] = messages[0].content
+    if messages and _is_marked(messages[0], "system", INSTRUCTIONS):
+        wire["instructions"] = messages[0]["content"]
         start = 1
-    if _is_input_string(messages, start):
-        wire["input"] = messages[start].content
+    if len(messages) == start + 1 and _is_marked(messages[start], "user", INPUT_STRING):
+        wire["input"] = messages[start]["content"]
     elif len(messages) > start or not bag.get(_NO_INPUT):
         wire["input"] = encode_messages(messages, start, context)
         if wire.get("store") is False:
             wire["input"] = _without_unpersisted_reasoning(messages, wire["input"], context.losses)
 
 
+def _is_marked(message: Message, role: str, marker: str) -> bool:
+    """A string message of ``role`` carrying ``marker``, with no name or cache marker."""
+    return (
+        message["role"] == role
+        and isinstance(message.get("content"), str)
+        and KIT.marker(message.get("provider_metadata"), marker) is True
+        and message.get("name") is None
+        and message.get("cache_control") is None
+    )
+
+
 def _without_unpersisted_reasoning(
-    messages: list[AnyMessage], items: list[dict[str, Any]], losses: LossRecorder
+    messages: Sequence[Message], items: list[dict[str, Any]], losses: LossRecorder
 ) -> list[dict[str, Any]]:
     """The items without reasoning that only an id names (``store: false`` keeps none)."""
     unpersisted = {
@@ -190,40 +296,25 @@ def _without_unpersisted_reasoning(
         return items
     why = "with store: false the API keeps no item to find by id, and it has no encrypted_content"
     for index, message in enumerate(messages):
-        for part_index, part in enumerate(message.parts if message.role == "assistant" else ()):
-            if isinstance(part, ThinkingPart) and KIT.own(part.provider_metadata).get("id") in unpersisted:
-                losses.add(("messages", index, "content", part_index), "reasoning item replayed by id", why)
+        parts = as_list(message.get("content")) if message["role"] == "assistant" else None
+        for position, part in enumerate(parts or ()):
+            if part["type"] == "thinking" and KIT.own(part.get("provider_metadata")).get("id") in unpersisted:
+                losses.add(("messages", index, "content", position), "reasoning item replayed by id", why)
     return [item for item in items if not (item.get("type") == "reasoning" and item.get("id") in unpersisted)]
 
 
-def _is_instructions(message: AnyMessage) -> bool:
-    return (
-        isinstance(message, SystemMessage)
-        and isinstance(message.content, str)
-        and KIT.marker(message.provider_metadata, INSTRUCTIONS) is True
-        and message.role == "system"
-        and message.name is None
-        and message.cache_control is None
-    )
-
-
-def _is_input_string(messages: list[AnyMessage], start: int) -> bool:
-    if len(messages) != start + 1:
-        return False
-    message = messages[start]
-    return (
-        isinstance(message, UserMessage)
-        and isinstance(message.content, str)
-        and KIT.marker(message.provider_metadata, INPUT_STRING) is True
-        and message.name is None
-        and message.cache_control is None
-    )
-
-
-def _has_encrypted_reasoning(request: ChatRequest) -> bool:
-    return any(
-        isinstance(part, ThinkingPart) and part.provider == PROVIDER and part.encrypted
-        for message in request.messages
-        if message.role == "assistant" and not isinstance(message.content, str)
-        for part in message.content
-    )
+def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
+    """What the assistant turns hold that two rules look for, in one pass: a part kept
+    whole (``opaque``: another format's call, which :func:`~chatcodec.providers.history_data.history_for`
+    sends with its results or drops with them, for this format's capabilities its only
+    rule), and this provider's encrypted reasoning (which asks for ``include``)."""
+    kept_whole = encrypted = False
+    for message in messages:
+        parts = as_list(message.get("content")) if message["role"] == "assistant" else None
+        for part in parts or ():
+            kind = part["type"]
+            if kind == "opaque":
+                kept_whole = True
+            elif kind == "thinking" and part.get("provider") == PROVIDER and part.get("encrypted"):
+                encrypted = True
+    return kept_whole, encrypted

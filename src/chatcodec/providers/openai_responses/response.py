@@ -18,13 +18,12 @@ are reported and left out.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.finish_reason import (
@@ -35,8 +34,7 @@ from chatcodec.providers.openai_responses.finish_reason import (
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
-from chatcodec.providers.openai_responses.wire import RESPONSE_ADAPTER, validated
-from chatcodec.response import ChatResponse
+from chatcodec.providers.openai_responses.wire import RESPONSE, adapted
 
 OBJECT = "response"
 PLACEHOLDERS: tuple[tuple[str, object], ...] = (
@@ -62,11 +60,20 @@ def raise_error_body(payload: dict[str, Any]) -> None:
         raise ProviderAPIError(str(error.get("message", error)), None if kind is None else str(kind), payload["error"])
 
 
-def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
-    """Read a response body; everything without a canonical field is kept."""
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read a response body into canonical response data; everything without a canonical
+    field is kept."""
     raise_error_body(payload)
-    wire = validated(RESPONSE_ADAPTER, payload, "OpenAI Responses response")
-    return validate_canonical(ChatResponse, decode_response_dict(wire))
+    wire = RESPONSE.front(payload)
+    if wire is not None:
+        return decode_response_dict(wire)
+    # the adapter says why, or takes a value canonical cannot hold (as request._held)
+    from chatcodec.canonical_validation import validate_canonical
+    from chatcodec.response import ChatResponse
+
+    canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
+    validate_canonical(ChatResponse, canonical)
+    return canonical
 
 
 def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
@@ -100,42 +107,45 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(data, bag)
 
 
-def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
-    """Write a response body; what Responses cannot carry is recorded in ``context.losses``."""
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as a body; what Responses cannot carry is recorded in
+    ``context.losses``."""
     losses = context.losses
-    KIT.report_foreign(losses, response.provider_metadata, ())
-    bag = KIT.own(response.provider_metadata)
+    KIT.report_foreign(losses, response.get("provider_metadata"), ())
+    bag = KIT.own(response.get("provider_metadata"))
     left_out = absent_keys(bag)
     wire = restore_fields(bag)
     for key, placeholder in PLACEHOLDERS:
         if key not in left_out:
             wire.setdefault(key, placeholder)
-    if response.created is None and "created_at" not in left_out and wire.get("created_at") == 0:
+    if response.get("created") is None and "created_at" not in left_out and wire.get("created_at") == 0:
         # Another format may have no creation time (Anthropic, Gemini): stamped now, as
         # openai-chat's ``created`` is, so a client never reads 1970 (issue 23).
         wire["created_at"] = int(time.time())
-    for wire_key, value in (("id", response.id), ("model", response.model), ("created_at", response.created)):
-        if value is not None:
-            wire[wire_key] = value
-    for index in range(1, len(response.choices)):
+    for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
+        if response.get(key) is not None:
+            wire[wire_key] = response[key]
+    choices = response["choices"]
+    for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "a Responses response holds one answer")
-    choice = response.choices[0]
+    choice = choices[0]
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
-    KIT.report_unplaced(losses, choice.provider_metadata, ("choices", 0), why)
-    wire["output"] = encode_output(choice.message, losses, response.id)
-    status = encode_finish_reason(choice.finish_reason, bag, context, ("choices", 0, "finish_reason"))
-    reason = incomplete_reason(choice.finish_reason, bag)
-    if "status" not in left_out or choice.finish_reason is not None:
+    KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
+    wire["output"] = encode_output(choice["message"], losses, response.get("id"))
+    finish_reason = choice.get("finish_reason")
+    status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
+    reason = incomplete_reason(finish_reason, bag)
+    if "status" not in left_out or finish_reason is not None:
         wire["status"] = status
     if reason is not None:
         wire["incomplete_details"] = {**(as_dict(wire.get("incomplete_details")) or {}), "reason": reason}
-    if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, context, ("usage",))
+    if response.get("usage") is not None:
+        wire["usage"] = encode_usage(response["usage"], context, ("usage",))
     return wire
 
 
 def encode_output(
-    message: AssistantMessage, losses: LossRecorder, response_id: str | None = None
+    message: Mapping[str, Any], losses: LossRecorder, response_id: str | None = None
 ) -> list[dict[str, Any]]:
     """The ``output`` items for the answer."""
     return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False, response_id=response_id)

@@ -11,7 +11,7 @@ reported with the id sent.
 
 from __future__ import annotations
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_list, is_dict
 from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
 from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule
 
@@ -32,10 +32,10 @@ CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
 def _call_id_length(call: RuleCall) -> None:
     """Rewrite every ``call_id`` over 64 characters in the input items, reporting each id once."""
     reported: set[str] = set()
-    for index, item in enumerate(as_list(call.body.get("input")) or []):
-        fields = as_dict(item)
-        call_id = fields.get("call_id") if fields is not None else None
-        if fields is None or not isinstance(call_id, str) or len(call_id) <= CALL_ID_MAX_LENGTH:
+    for index, item in enumerate(as_list(call.body.get("input")) or ()):
+        fields = item if is_dict(item) else None
+        call_id = None if fields is None else fields.get("call_id")
+        if type(call_id) is not str or len(call_id) <= CALL_ID_MAX_LENGTH or fields is None:
             continue
         fields["call_id"] = CALL_IDS.sanitize(call_id)
         if call_id not in reported:

@@ -11,6 +11,7 @@ a reasoning on/off switch) is reported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
@@ -19,7 +20,6 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.markers import PROVIDER
-from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
 """Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,
@@ -92,65 +92,68 @@ def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
     return decoded
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
     """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
     losses = context.losses
-    if request.reasoning is not None:
+    reasoning = request.get("reasoning")
+    if reasoning is not None:
         wire["reasoning"] = {
             **restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)),
-            **_reasoning(request.reasoning, losses),
+            **_reasoning(reasoning, losses),
         }
+    response_format = request.get("response_format")
+    if response_format is None and "text" not in wire and "text" not in bag:
+        return
     text = kept_object(wire, "text", _AT_BAG, PROVIDER, take=True)
-    if request.response_format is not None:
-        text["format"] = {**(as_dict(text.get("format")) or {}), **_format(request.response_format, losses)}
+    if response_format is not None:
+        text["format"] = {**(as_dict(text.get("format")) or {}), **_format(response_format, losses)}
     if text or "text" in bag:
         wire["text"] = text
 
 
-def _reasoning(reasoning: ReasoningConfig, losses: LossRecorder) -> dict[str, Any]:
+def _reasoning(reasoning: Mapping[str, Any], losses: LossRecorder) -> dict[str, Any]:
     at = ("reasoning",)
     wire: dict[str, Any] = {}
-    effort = reasoning.effort
-    if reasoning.enabled is False and effort is None:
+    effort, enabled, summary = reasoning.get("effort"), reasoning.get("enabled"), reasoning.get("summary")
+    if enabled is False and effort is None:
         effort = "none"
-    elif reasoning.enabled is not None:
+    elif enabled is not None:
         losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent", "setting")
     if effort is not None:
         wire["effort"] = effort
-    if reasoning.summary in _SUMMARIES:
-        wire["summary"] = reasoning.summary
-    elif reasoning.summary is not None:
+    if summary in _SUMMARIES:
+        wire["summary"] = summary
+    elif summary is not None:
         losses.add(
-            (*at, "summary"),
-            f"summary {reasoning.summary!r}",
-            "Responses summaries are auto, concise, detailed",
-            "setting",
+            (*at, "summary"), f"summary {summary!r}", "Responses summaries are auto, concise, detailed", "setting"
         )
     for key in ("budget_tokens", "adaptive", "include_thoughts"):
-        if getattr(reasoning, key) is not None:
+        if reasoning.get(key) is not None:
             losses.add((*at, key), f"reasoning {key}", "Responses has no such setting", "setting")
     return wire
 
 
-def _format(response_format: ResponseFormat, losses: LossRecorder) -> dict[str, Any]:
+def _format(response_format: Mapping[str, Any], losses: LossRecorder) -> dict[str, Any]:
     at = ("response_format",)
-    wire: dict[str, Any] = {"type": response_format.type}
-    if response_format.type != "json_schema" or response_format.json_schema is None:
+    kind = response_format.get("type", "text")
+    schema = response_format.get("json_schema")
+    wire: dict[str, Any] = {"type": kind}
+    if kind != "json_schema" or schema is None:
         for key in ("name", "description", "strict", "json_schema"):
-            if getattr(response_format, key) is not None:
-                losses.add(
-                    (*at, key), f"format {key}", f"a {response_format.type!r} format has no schema fields", "setting"
-                )
-        if response_format.type == "json_schema":
+            if response_format.get(key) is not None:
+                losses.add((*at, key), f"format {key}", f"a {kind!r} format has no schema fields", "setting")
+        if kind == "json_schema":
             losses.add(at, "JSON schema format without a schema", "sent as a JSON object format", "setting")
             wire["type"] = "json_object"
         return wire
-    if response_format.name is None:
+    name = response_format.get("name")
+    if name is None:
         losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
-    wire["name"] = response_format.name or "response"
-    wire["schema"] = response_format.json_schema
-    if response_format.description is not None:
-        wire["description"] = response_format.description
-    if response_format.strict is not None:
-        wire["strict"] = response_format.strict
+    wire["name"] = name or "response"
+    wire["schema"] = schema
+    for key in ("description", "strict"):
+        if response_format.get(key) is not None:
+            wire[key] = response_format[key]
     return wire

@@ -43,7 +43,7 @@ from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
-from chatcodec.providers.openai_responses.wire import EVENT_ADAPTER, ITEM_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_builder import PartBuilder, StreamBuilder
@@ -146,7 +146,7 @@ class StreamDecoder(FeedByReading):
                 raise StreamError(f"malformed {event.get('type')} event: {error!r}", "$", self.position) from None
 
     def _read_validated(self, event: dict[str, Any]) -> None:
-        self._read(validated(EVENT_ADAPTER, event, f"OpenAI Responses stream event {self.position}"))
+        self._read(validated(EVENT, event, f"OpenAI Responses stream event {self.position}"))
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event["type"]
@@ -200,7 +200,7 @@ class StreamDecoder(FeedByReading):
         return value
 
     def _item(self, event: dict[str, Any]) -> dict[str, Any]:
-        return validated(ITEM_ADAPTER, event.get("item"), f"OpenAI Responses stream event {self.position} item")
+        return validated(ITEM, event.get("item"), f"OpenAI Responses stream event {self.position} item")
 
     # --- response ----------------------------------------------------------------------------
 
@@ -217,9 +217,7 @@ class StreamDecoder(FeedByReading):
         )
 
     def _terminal(self, event: dict[str, Any]) -> None:
-        wire = validated(
-            RESPONSE_ADAPTER, event.get("response"), f"OpenAI Responses stream event {self.position} response"
-        )
+        wire = validated(RESPONSE, event.get("response"), f"OpenAI Responses stream event {self.position} response")
         decoded = decode_response_dict(wire)
         if not self.started:
             self._start(event)

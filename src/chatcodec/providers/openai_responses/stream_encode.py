@@ -30,14 +30,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec.content import RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.messages import AssistantMessage
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.openai_responses.items import AssistantPart, ItemWriter, encode_tool_use, name_item
+from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
-from chatcodec.response import ChatResponse, FinishReason, Usage
+from chatcodec.response import FinishReason, Usage
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -91,10 +89,9 @@ class _Stream:
     metadata: dict[str, Any] = field(default_factory=dict[str, Any])
     """The response's bags given without a finish (an answer whose end is unknown)."""
     pending: dict[int, _Pending] = field(default_factory=dict[int, _Pending])
-    parts: list[AssistantPart] = field(default_factory=list[AssistantPart])
     done: int = 0  # items whose output_item.done was written
     counts: dict[int, int] = field(default_factory=dict[int, int])  # parts written per item
-    held: dict[int, tuple[Any, list[str] | None]] = field(default_factory=dict[int, tuple[Any, list[str] | None]])
+    held: dict[int, tuple[Part, list[str] | None]] = field(default_factory=dict[int, tuple[Part, list[str] | None]])
     """Parts that ended while a part before them was still under way, by canonical index."""
 
     def name(self, position: int, writer: ItemWriter | None = None) -> None:
@@ -165,7 +162,7 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
             encrypted = event.encrypted if isinstance(event, ThinkingEndEvent) else None
             yield from _end(stream, event.index, encrypted, event.provider_metadata or {})
         case PartEvent():
-            stream.held[event.index] = (event.part, None)
+            stream.held[event.index] = (event.part.model_dump(), None)
             yield from _flush_held(stream)
         case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
             _answer_data(stream, event)
@@ -222,7 +219,7 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     yield from _close_items(stream, position)
     pending.live = position
     # The item's place is taken now, so parts written before this one ends come after it.
-    stream.writer.add_part(TextPart(text=""), ("choices", 0, "message", "content", event.index))
+    stream.writer.add_part({"type": "text", "text": ""}, ("choices", 0, "message", "content", event.index))
     stream.name(position)
     item_id = _item_id(stream.writer.items[position])
     added: dict[str, Any] = {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant"}
@@ -243,7 +240,7 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
     yield from _close_items(stream, position)
     pending.live = position
     at: Steps = ("choices", 0, "message", "content", event.index)
-    begun = ToolUsePart(id=event.id, name=event.name, arguments="", provider_metadata=event.provider_metadata)
+    begun = _part("tool_use", id=event.id, name=event.name, arguments="", provider_metadata=event.provider_metadata)
     item = encode_tool_use(begun, LossRecorder(), at, for_request=False)  # its losses are the end's
     stream.writer.add(item, at)
     if "id" not in item:  # a call from another format: named as the response names it
@@ -267,12 +264,11 @@ def _call_at(item: dict[str, Any], position: int) -> dict[str, Any]:
     return {"item_id": _item_id(item), "output_index": position}
 
 
-def _end_live_call(stream: _Stream, part: ToolUsePart, index: int, position: int) -> Iterator[dict[str, Any]]:
+def _end_live_call(stream: _Stream, part: Part, index: int, position: int) -> Iterator[dict[str, Any]]:
     """The end of a live call: its item takes the call's final fields (the ``fc_`` id
     and status from the end's bag) and its arguments are done."""
     alone = ItemWriter(stream.losses, for_request=False)
     alone.add_part(part, ("choices", 0, "message", "content", index))
-    stream.parts.append(part)
     item = stream.writer.items[position]
     item.clear()
     item.update(alone.items[0])
@@ -285,11 +281,10 @@ def _live_at(stream: _Stream, position: int) -> dict[str, Any]:
     return {"item_id": _item_id(stream.writer.items[position]), "output_index": position, "content_index": 0}
 
 
-def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Iterator[dict[str, Any]]:
+def _end_live(stream: _Stream, part: Part, index: int, position: int) -> Iterator[dict[str, Any]]:
     """The end of a live text part: the item it opened is written, and its part closes."""
     alone = ItemWriter(stream.losses, for_request=False)
     alone.add_part(part, ("choices", 0, "message", "content", index))
-    stream.parts.append(part)
     item = stream.writer.items[position]
     joined = (as_list(item.get("content")) or [])[1:]  # text parts that joined it meanwhile
     item.clear()
@@ -297,7 +292,7 @@ def _end_live(stream: _Stream, part: TextPart, index: int, position: int) -> Ite
     stream.name(position, alone)
     content: list[Any] | None = as_list(item.get("content"))
     if content is None:  # a string-content item (a request's spelling): one part all the same
-        content = [{"type": "output_text", "text": part.text, "annotations": list[Any]()}]
+        content = [{"type": "output_text", "text": part["text"], "annotations": list[Any]()}]
     else:
         item["content"] = [*content, *joined]
     wire_part: dict[str, Any] = content[0]
@@ -325,22 +320,28 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
     for name, bag in metadata.items():
         merged[name] = {**merged.get(name, {}), **bag}
     extra: dict[str, Any] = {"provider_metadata": merged or None}
-    part: AssistantPart
+    part: Part
     if isinstance(start, ThinkingStartEvent):
         signature = None if pending.signature is None else "".join(pending.signature)
-        part = ThinkingPart(
-            text=text, signature=signature, encrypted=encrypted, provider=start.provider, model=start.model, **extra
+        part = _part(
+            "thinking",
+            text=text,
+            signature=signature,
+            encrypted=encrypted,
+            provider=start.provider,
+            model=start.model,
+            **extra,
         )
     elif isinstance(start, ToolCallStartEvent):
-        call = ToolUsePart(id=start.id, name=start.name, arguments=text, **extra)
+        call = _part("tool_use", id=start.id, name=start.name, arguments=text, **extra)
         if pending.live is not None:
             yield from _end_live_call(stream, call, index, pending.live)
             return
         part = call
     elif pending.kind == "refusal":
-        part = RefusalPart(text=text, **extra)
+        part = _part("refusal", text=text, **extra)
     else:
-        part = TextPart(text=text, **extra)
+        part = _part("text", text=text, **extra)
         if pending.live is not None:
             yield from _end_live(stream, part, index, pending.live)
             return
@@ -361,13 +362,19 @@ def _flush_held(stream: _Stream) -> Iterator[dict[str, Any]]:
         yield from _write_part(stream, part, index, fragments)
 
 
-def _write_part(stream: _Stream, part: Any, index: int, fragments: list[str] | None = None) -> Iterator[dict[str, Any]]:
+def _part(kind: str, **fields: Any) -> dict[str, Any]:
+    """A canonical part as data, from the fields a stream gave it (``None``: not given)."""
+    return {"type": kind, **{key: value for key, value in fields.items() if value is not None}}
+
+
+def _write_part(
+    stream: _Stream, part: Part, index: int, fragments: list[str] | None = None
+) -> Iterator[dict[str, Any]]:
     writer = stream.writer
     before = len(writer.items)
     last = writer.items[-1] if writer.items else None
     last_size = _size(last)
     writer.add_part(part, ("choices", 0, "message", "content", index))
-    stream.parts.append(part)
     items = writer.items
     if len(items) > before:  # a new item (or several): the ones before it are complete
         yield from _close_items(stream, before)
@@ -497,18 +504,30 @@ def _close_items(stream: _Stream, upto: int) -> Iterator[dict[str, Any]]:
     stream.done = max(stream.done, upto)
 
 
-def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
+def _answer(
+    stream: _Stream, metadata: dict[str, Any] | None, reason: FinishReason | None = None, usage: Usage | None = None
+) -> dict[str, Any]:
+    """The canonical response data a snapshot or the terminal event writes (its items are
+    the stream's own)."""
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": []}}
+    if reason is not None:
+        choice["finish_reason"] = reason.model_dump()
+    response: dict[str, Any] = {"choices": [choice]}
     start = stream.start
-    response = ChatResponse(
-        id=None if start is None else start.id,
-        model=None if start is None else start.model,
-        created=None if start is None else start.created,
-        message=AssistantMessage(content=[]),
-        provider_metadata=None if start is None else start.provider_metadata,
-    )
-    wire = encode_response(
-        response, replace(stream.context, losses=LossRecorder())
-    )  # a snapshot: losses come at the end
+    if start is not None:
+        fields = (("id", start.id), ("model", start.model), ("created", start.created))
+        response.update((key, value) for key, value in fields if value is not None)
+    if usage is not None:
+        response["usage"] = usage.model_dump()
+    if metadata:
+        response["provider_metadata"] = metadata
+    return response
+
+
+def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
+    metadata = None if stream.start is None else stream.start.provider_metadata
+    # a snapshot: losses come at the end
+    wire = encode_response(_answer(stream, metadata), replace(stream.context, losses=LossRecorder()))
     wire.update(status=status, output=[])
     wire.pop("usage", None)
     return _stamped(stream, wire)
@@ -522,16 +541,7 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
         _merge_bags(metadata, finish.provider_metadata)
         KIT.report_unplaced(stream.losses, finish.choice_metadata, ("choices", 0), _NO_CHOICE_BAG)
     reason: FinishReason | None = None if finish is None else finish.finish_reason
-    response = ChatResponse(
-        id=None if start is None else start.id,
-        model=None if start is None else start.model,
-        created=None if start is None else start.created,
-        message=AssistantMessage(content=[]),
-        finish_reason=reason,
-        usage=stream.usage,
-        provider_metadata=metadata or None,
-    )
-    wire = _stamped(stream, encode_response(response, stream.context))
+    wire = _stamped(stream, encode_response(_answer(stream, metadata, reason, stream.usage), stream.context))
     wire["output"] = stream.writer.items
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
 

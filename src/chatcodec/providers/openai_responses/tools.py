@@ -18,20 +18,22 @@ is marked so it goes back without it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import NULLS, restore_fields
+from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
-from chatcodec.providers.openai_responses.parts import opaque
-from chatcodec.providers.openai_responses.plain_rules import decode_function_tool
-from chatcodec.request import ChatRequest
+from chatcodec.providers.openai_responses.parts import canonical_text, opaque
 
 _CHOICES = ("auto", "none", "required")
 _FUNCTION, _BUILT_IN = "function", "provider"
+_TOOL_FIELDS = ("type", "name", "description", "parameters", "strict")
+_NO_PARAMETERS = "_no_parameters"
+_NO_STRICT = "_no_strict"
 
 
 def decode_tools(
@@ -41,13 +43,13 @@ def decode_tools(
     tools = as_list(request.get("tools"))
     if tools is not None:
         order = [_FUNCTION if _is_function(tool) else _BUILT_IN for tool in tools]
-        canonical["tools"] = [
-            decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION
-        ]
-        canonical["provider_tools"] = [
-            opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION
-        ]
-        if order != sorted(order, key=lambda kind: kind == _BUILT_IN):
+        functions = [decode_function_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
+        built_in = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind != _FUNCTION]
+        if functions:
+            canonical["tools"] = functions
+        if built_in:
+            canonical["provider_tools"] = built_in
+        if _BUILT_IN in order and order != sorted(order, key=lambda kind: kind == _BUILT_IN):
             bag["_tool_order"] = order
         if not tools:
             bag["_empty_tools"] = True
@@ -62,12 +64,32 @@ def decode_tools(
         canonical["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
+def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A canonical tool for a ``function`` tool: its other fields in the bag, and markers
+    for a ``parameters`` or ``strict`` the wire left out (both are written by default).
+    Without ``parameters``, canonical's default is written, as the model dumps it."""
+    definition: dict[str, Any] = {"type": "function", "name": tool["name"]}
+    if tool.get("description") is not None:
+        definition["description"] = tool["description"]
+    parameters = tool.get("parameters")
+    definition["parameters"] = {"type": "object", "properties": {}} if parameters is None else parameters
+    if tool.get("strict") is not None:
+        definition["strict"] = tool["strict"]
+    rest = split_fields(tool, _TOOL_FIELDS)
+    if "parameters" not in tool:
+        rest[_NO_PARAMETERS] = True
+    if "strict" not in tool:
+        rest[_NO_STRICT] = True
+    return KIT.attach(definition, rest)
+
+
 def _is_function(tool: dict[str, Any]) -> bool:
+    """Whether ``tool`` is a function tool canonical holds (a name it takes: non-empty,
+    no lone surrogate), else it is kept whole with the built-in tools."""
     parameters = tool.get("parameters")
     return (
         tool.get("type") == "function"
-        and isinstance(tool.get("name"), str)
-        and bool(tool["name"])
+        and canonical_text(tool.get("name"))
         and (parameters is None or isinstance(parameters, dict))
         and isinstance(tool.get("strict"), bool | None)
         and isinstance(tool.get("description"), str | None)
@@ -84,52 +106,81 @@ def _is_named_function(choice: object) -> bool:
     )
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     losses = context.losses
     wire.pop("tools", None)
-    functions = [_encode_tool(request, index, losses) for index in range(len(request.tools))]
-    built_in: list[dict[str, Any]] = []
-    for index, tool in enumerate(request.provider_tools):
-        at = ("provider_tools", index)
-        if tool.provider != PROVIDER:
-            losses.add(at, f"{tool.provider} tool", f"only {PROVIDER}'s own tools can be sent to it")
-            continue
-        KIT.report_foreign(losses, tool.provider_metadata, at)
-        built_in.append(dict(tool.data))
-    tools = _ordered(functions, built_in, as_list(bag.get("_tool_order")))
-    if tools or bag.get("_empty_tools"):
-        wire["tools"] = tools
-    choice = request.tool_choice
-    if choice is not None:
-        wire["tool_choice"] = (
-            choice.type
-            if choice.type != "tool"
-            else {"type": "function", "name": tool_name(choice.name or "", losses, ("tool_choice",), PROVIDER)}
+    functions, built_in = request.get("tools"), request.get("provider_tools")
+    if functions or built_in or bag.get("_empty_tools"):
+        tools = _ordered(
+            [_encode_tool(tool, index, losses) for index, tool in enumerate(functions or ())],
+            _built_in(built_in or (), losses),
+            as_list(bag.get("_tool_order")),
         )
-    if request.parallel_tool_calls is not None:
-        wire["parallel_tool_calls"] = request.parallel_tool_calls
+        if tools or bag.get("_empty_tools"):
+            wire["tools"] = tools
+    choice = request.get("tool_choice")
+    if choice is not None:
+        kind = choice.get("type", "auto")
+        wire["tool_choice"] = (
+            kind
+            if kind != "tool"
+            else {"type": "function", "name": request_tool_name(choice.get("name") or "", losses, ("tool_choice",))}
+        )
+    if request.get("parallel_tool_calls") is not None:
+        wire["parallel_tool_calls"] = request["parallel_tool_calls"]
 
 
-def _encode_tool(request: ChatRequest, index: int, losses: LossRecorder) -> dict[str, Any]:
-    tool = request.tools[index]
+def _built_in(tools: Sequence[Mapping[str, Any]], losses: LossRecorder) -> list[dict[str, Any]]:
+    """This provider's own built-in tools, as they were; another provider's are reported."""
+    built_in: list[dict[str, Any]] = []
+    for index, tool in enumerate(tools):
+        at = ("provider_tools", index)
+        if tool["provider"] != PROVIDER:
+            losses.add(at, f"{tool['provider']} tool", f"only {PROVIDER}'s own tools can be sent to it")
+            continue
+        KIT.report_foreign(losses, tool.get("provider_metadata"), at)
+        built_in.append(dict(tool["data"]))
+    return built_in
+
+
+def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
+    """A tool name as a request sends it (OpenAI's rule: :func:`~chatcodec.providers.kit.tool_name`).
+    A session calls a few tools many times: a name sent as it is is remembered, and a set
+    lookup is a fraction of the rule's pattern match."""
+    if name in SENT_AS_IS:
+        return name
+    sent = tool_name(name, losses, at, PROVIDER)
+    if sent == name and len(SENT_AS_IS) < SENT_AS_IS_LIMIT:
+        SENT_AS_IS.add(name)
+    return sent
+
+
+SENT_AS_IS: set[str] = set()
+"""Tool names OpenAI's rule takes as they are (:func:`request_tool_name`)."""
+SENT_AS_IS_LIMIT = 1024
+
+
+def _encode_tool(tool: Mapping[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
     at = ("tools", index)
-    rest = KIT.claim(losses, tool.provider_metadata, at)
-    nulls = as_list(rest.get(NULLS)) or []
+    metadata = tool.get("provider_metadata")
+    rest = KIT.claim(losses, metadata, at) if metadata else {}
     wire: dict[str, Any] = {
         **restore_fields(rest),
         "type": "function",
-        "name": tool_name(tool.name, losses, at, PROVIDER),
+        "name": request_tool_name(tool["name"], losses, at),
     }
-    if tool.description is not None:
-        wire["description"] = tool.description
-    if not rest.get("_no_parameters") and "parameters" not in nulls:
-        wire["parameters"] = tool.parameters
-    if tool.strict is not None:
-        wire["strict"] = tool.strict
-    elif not rest.get("_no_strict"):
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
+    if not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ()):
+        parameters = tool.get("parameters")
+        wire["parameters"] = {"type": "object", "properties": {}} if parameters is None else parameters
+    strict = tool.get("strict")
+    if strict is not None:
+        wire["strict"] = strict
+    elif not rest.get(_NO_STRICT):
         wire["strict"] = None
-    if tool.cache_control is not None:
+    if tool.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses tools carry no cache breakpoint", "setting")
     return wire
 

@@ -18,7 +18,6 @@ from chatcodec._narrow import as_count, as_dict
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_responses.markers import KIT
-from chatcodec.response import Usage
 
 _DETAILS = {
     "input_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),
@@ -58,24 +57,24 @@ def decode_usage(usage: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def encode_usage(usage: Usage, context: EncodeContext, at: tuple[int | str, ...]) -> dict[str, Any]:
-    """The wire ``usage`` object."""
+def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int | str, ...]) -> dict[str, Any]:
+    """The wire ``usage`` object (canonical usage data)."""
     losses = context.losses
-    KIT.report_foreign(losses, usage.provider_metadata, at)
-    bag = KIT.own(usage.provider_metadata)
+    KIT.report_foreign(losses, usage.get("provider_metadata"), at)
+    bag = KIT.own(usage.get("provider_metadata"))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for wire_key, key in _COUNTS:
-        value = getattr(usage, key)
+        value = usage.get(key)
         if value is not None:
             wire[wire_key] = value
         elif wire_key not in left_out and wire_key not in wire:
             wire[wire_key] = 0
     if "total_tokens" not in wire and "total_tokens" not in left_out:
-        wire["total_tokens"] = (usage.input_tokens or 0) + (usage.output_tokens or 0)
+        wire["total_tokens"] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     for details_key, pairs in _DETAILS.items():
         details = dict(as_dict(bag.get(details_key)) or {})
-        details.update((wire_key, getattr(usage, key)) for wire_key, key in pairs if getattr(usage, key) is not None)
+        details.update((wire_key, usage[key]) for wire_key, key in pairs if usage.get(key) is not None)
         if details_key not in left_out:
             for required in _REQUIRED_DETAILS[details_key]:
                 if not bag.get(f"_no_{required}"):

@@ -7,33 +7,97 @@ them whole. A message item may leave out ``"type": "message"`` (the SDK's
 ``EasyInputMessageParam``), so items are told apart by ``type`` and, without one, by
 ``role``. Shapes follow ``openai.types.responses`` (``ResponseInputItemParam``,
 ``ResponseOutputItem``, ``Response``).
+
+One description, compiled twice (:class:`Shape`). The ``TypedDict`` s below are read by
+:func:`front_schema` into a pydantic-core schema, the *front* of every reader: one pass
+in Rust, every value not typed here checked to be a JSON value canonical can hold, and
+no pydantic import (first use). Only when the front refuses a payload is pydantic's
+adapter of the same ``TypedDict`` s built, so a refusal names its path and rule as
+pydantic words it; a payload the adapter takes after the front refused it holds a value
+canonical cannot (nested past pydantic-core's depth limit, or not JSON from a Python
+caller), which the reader then reports (``request.py``). A union of shapes is
+``Annotated[A | B, OneOf(tags, tag)]``: both compilers dispatch with the same ``tag``
+function, so both route a value to the same shape.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
-from pydantic import Discriminator, Tag, TypeAdapter
-from typing_extensions import TypedDict
+from pydantic_core import SchemaValidator
+from pydantic_core import core_schema as cs
+from typing_extensions import TypedDict, is_typeddict
 
-from chatcodec._base import deferred_adapter
-from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_with
-from chatcodec.providers.kit import tagged, wire_shape
+from chatcodec._narrow import as_dict, is_dict
+from chatcodec.providers.one_pass import JSON_VALUE, build, either, json_object
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler, TypeAdapter
+
+ShapeT = TypeVar("ShapeT", bound=type)
 
 Number = int | float
 """JSON numbers: ``int`` first so ``1`` stays ``1``."""
 
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """The metadata of a union of wire shapes told apart by ``tag`` (a function of the raw
+    value giving one of ``tags``, one per member in order): pydantic reads it as
+    ``Discriminator(tag)`` with a ``Tag`` per member, :func:`front_schema` the same."""
+
+    tags: tuple[str, ...]
+    tag: Callable[[Any], str]
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> cs.CoreSchema:
+        members = get_args(source)
+        choices = {tag: handler.generate_schema(member) for tag, member in zip(self.tags, members, strict=True)}
+        return cs.tagged_union_schema(choices, self.tag)
+
+
+def _shape(shape: ShapeT) -> ShapeT:
+    """Every wire ``TypedDict``'s pydantic config (what ``kit.wire_shape`` gives, set
+    without importing pydantic): strict types, unknown keys allowed and kept."""
+    type.__setattr__(shape, "__pydantic_config__", {"extra": "allow", "strict": True})
+    return shape
+
+
+def _tag_by(key: str, known: tuple[str, ...], fallback: str = "unknown") -> Callable[[Any], str]:
+    """A ``tag`` routing a wire object by ``key``; a value not in ``known`` (a kind added
+    later, or not an object at all) goes to the ``fallback`` shape, which keeps it whole."""
+    known_tags = frozenset(known)
+
+    def tag(value: Any) -> str:  # called for every part: kept to the bone
+        found: object = value.get(key) if is_dict(value) else None
+        return found if isinstance(found, str) and found in known_tags else fallback
+
+    return tag
+
+
 # --- content parts -------------------------------------------------------------------
 
 
-@wire_shape
+@_shape
 class InputText(TypedDict):
     type: Literal["input_text"]
     text: str
 
 
-@wire_shape
+@_shape
 class InputImage(TypedDict):
     type: Literal["input_image"]
     image_url: NotRequired[str | None]
@@ -41,7 +105,7 @@ class InputImage(TypedDict):
     detail: NotRequired[str | None]
 
 
-@wire_shape
+@_shape
 class InputFile(TypedDict):
     type: Literal["input_file"]
     file_id: NotRequired[str | None]
@@ -50,32 +114,32 @@ class InputFile(TypedDict):
     filename: NotRequired[str | None]
 
 
-@wire_shape
+@_shape
 class AudioData(TypedDict):
     data: str
     format: str
 
 
-@wire_shape
+@_shape
 class InputAudio(TypedDict):
     type: Literal["input_audio"]
     input_audio: AudioData
 
 
-@wire_shape
+@_shape
 class OutputText(TypedDict):
     type: Literal["output_text"]
     text: str
     annotations: NotRequired[list[Any]]
 
 
-@wire_shape
+@_shape
 class Refusal(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
-@wire_shape
+@_shape
 class UnknownPart(TypedDict):
     """A content kind this codec does not map; kept whole as an opaque part."""
 
@@ -85,20 +149,14 @@ class UnknownPart(TypedDict):
 PART_KINDS = ("input_text", "input_image", "input_file", "input_audio", "output_text", "refusal")
 
 Part = Annotated[
-    Annotated[InputText, Tag("input_text")]
-    | Annotated[InputImage, Tag("input_image")]
-    | Annotated[InputFile, Tag("input_file")]
-    | Annotated[InputAudio, Tag("input_audio")]
-    | Annotated[OutputText, Tag("output_text")]
-    | Annotated[Refusal, Tag("refusal")]
-    | Annotated[UnknownPart, Tag("unknown")],
-    tagged(PART_KINDS),
+    InputText | InputImage | InputFile | InputAudio | OutputText | Refusal | UnknownPart,
+    OneOf((*PART_KINDS, "unknown"), _tag_by("type", PART_KINDS)),
 ]
 
 # --- items ---------------------------------------------------------------------------
 
 
-@wire_shape
+@_shape
 class Message(TypedDict):
     """A message item; ``type`` may be left out (``EasyInputMessageParam``)."""
 
@@ -107,13 +165,13 @@ class Message(TypedDict):
     type: NotRequired[Literal["message"]]
 
 
-@wire_shape
+@_shape
 class Summary(TypedDict):
     type: str
     text: str
 
 
-@wire_shape
+@_shape
 class Reasoning(TypedDict):
     type: Literal["reasoning"]
     summary: list[Summary]
@@ -122,7 +180,7 @@ class Reasoning(TypedDict):
     id: NotRequired[str]
 
 
-@wire_shape
+@_shape
 class FunctionCall(TypedDict):
     type: Literal["function_call"]
     call_id: str
@@ -130,7 +188,7 @@ class FunctionCall(TypedDict):
     arguments: str
 
 
-@wire_shape
+@_shape
 class CustomToolCall(TypedDict):
     type: Literal["custom_tool_call"]
     call_id: str
@@ -138,7 +196,7 @@ class CustomToolCall(TypedDict):
     input: str
 
 
-@wire_shape
+@_shape
 class CallOutput(TypedDict):
     """``function_call_output`` and ``custom_tool_call_output``."""
 
@@ -148,7 +206,7 @@ class CallOutput(TypedDict):
     name: NotRequired[str | None]
 
 
-@wire_shape
+@_shape
 class UnknownItem(TypedDict):
     """An item this codec keeps whole (built-in tool calls and their outputs, MCP items,
     ``item_reference``, kinds added later)."""
@@ -172,19 +230,14 @@ def _item_tag(value: Any) -> str:
 
 
 Item = Annotated[
-    Annotated[Message, Tag("message")]
-    | Annotated[Reasoning, Tag("reasoning")]
-    | Annotated[FunctionCall, Tag("function_call")]
-    | Annotated[CustomToolCall, Tag("custom_tool_call")]
-    | Annotated[CallOutput, Tag("function_call_output")]
-    | Annotated[UnknownItem, Tag("unknown")],
-    Discriminator(_item_tag),
+    Message | Reasoning | FunctionCall | CustomToolCall | CallOutput | UnknownItem,
+    OneOf((*ITEM_KINDS, "unknown"), _item_tag),
 ]
 
 # --- request -------------------------------------------------------------------------
 
 
-@wire_shape
+@_shape
 class Request(TypedDict):
     model: NotRequired[str | None]
     input: NotRequired[str | list[Item] | None]
@@ -205,12 +258,12 @@ class Request(TypedDict):
 # --- response ------------------------------------------------------------------------
 
 
-@wire_shape
+@_shape
 class IncompleteDetails(TypedDict):
     reason: NotRequired[str | None]
 
 
-@wire_shape
+@_shape
 class Response(TypedDict):
     id: NotRequired[str]
     created_at: NotRequired[Number]
@@ -221,22 +274,110 @@ class Response(TypedDict):
     usage: NotRequired[dict[str, Any] | None]
 
 
-@wire_shape
+@_shape
 class StreamEvent(TypedDict):
     """One stream event; the decoder reads its fields by ``type``."""
 
     type: str
 
 
-REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request)
-ITEMS_ADAPTER: TypeAdapter[list[Item]] = deferred_adapter(list[Item])
-ITEM_ADAPTER: TypeAdapter[Item] = deferred_adapter(Item)
-RESPONSE_ADAPTER: TypeAdapter[Response] = TypeAdapter(Response)
-EVENT_ADAPTER: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
+# --- the two compilations ------------------------------------------------------------
+
+_SCALARS: dict[object, Callable[[], cs.CoreSchema]] = {
+    str: lambda: cs.str_schema(strict=True),
+    int: lambda: cs.int_schema(strict=True),
+    float: lambda: cs.float_schema(strict=True),
+    bool: lambda: cs.bool_schema(strict=True),
+    Any: lambda: cs.definition_reference_schema(JSON_VALUE),
+}
 
 
-def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
-    checked = as_dict(validate_with(adapter, payload, title))
-    assert checked is not None  # every adapter used with this validates a TypedDict
+def front_schema(annotation: Any) -> cs.CoreSchema:
+    """The pydantic-core schema of a wire annotation, as pydantic compiles it for the
+    wire's strict shapes, except that every untyped value (``Any``, an unknown key) must
+    be a JSON value: what the front accepts, pydantic's adapter accepts the same way."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        union, *metadata = get_args(annotation)
+        one_of = next(item for item in metadata if isinstance(item, OneOf))
+        members = get_args(union)
+        choices = {tag: front_schema(member) for tag, member in zip(one_of.tags, members, strict=True)}
+        return cs.tagged_union_schema(choices, one_of.tag)
+    if origin is Union or origin is types.UnionType:
+        given = [member for member in get_args(annotation) if member is not type(None)]
+        schema = front_schema(given[0]) if len(given) == 1 else either(*map(front_schema, given))
+        return cs.nullable_schema(schema) if len(given) < len(get_args(annotation)) else schema
+    if origin is list:
+        return cs.list_schema(front_schema(get_args(annotation)[0]), strict=True)
+    if origin is dict:
+        return json_object()
+    if origin is Literal:
+        return cs.literal_schema(list(get_args(annotation)))
+    if is_typeddict(annotation):
+        return _front_typed_dict(annotation)
+    return _SCALARS[annotation]()
+
+
+def _front_typed_dict(shape: type) -> cs.CoreSchema:
+    fields: dict[str, cs.TypedDictField] = {}
+    for key, hint in get_type_hints(shape, include_extras=True).items():
+        required = get_origin(hint) is not NotRequired
+        fields[key] = cs.typed_dict_field(front_schema(hint if required else get_args(hint)[0]), required=required)
+    extras = cs.definition_reference_schema(JSON_VALUE)
+    return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True)
+
+
+class Shape:
+    """One wire shape and its two validators, each built on first use: the front
+    (:func:`front_schema`) and, for a payload the front refuses, pydantic's adapter."""
+
+    def __init__(self, annotation: Any) -> None:
+        self._annotation = annotation
+        self._front: SchemaValidator | None = None
+        self._adapter: TypeAdapter[Any] | None = None
+
+    def front(self, payload: object) -> Any | None:
+        """``payload`` validated by the front (pydantic-core only), or None when it refuses."""
+        if self._front is None:
+            self._front = build(lambda json_input: front_schema(self._annotation), json_input=False)
+        try:
+            return self._front.validate_python(payload)
+        except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
+            return None
+
+    def adapter(self, payload: object, title: str) -> Any:
+        """``payload`` validated by pydantic's adapter of the same shape (loads pydantic):
+        a refusal is its error, with its path and rule."""
+        if self._adapter is None:
+            from pydantic import TypeAdapter
+
+            self._adapter = TypeAdapter(self._annotation)
+        from chatcodec.canonical_validation import validate_with
+
+        return validate_with(self._adapter, payload, title)
+
+    def check(self, payload: object, title: str) -> Any:
+        """``payload`` validated: by the front, else by the adapter."""
+        checked = self.front(payload)
+        return self.adapter(payload, title) if checked is None else checked
+
+
+REQUEST = Shape(Request)
+ITEMS = Shape(list[Item])
+ITEM = Shape(Item)
+RESPONSE = Shape(Response)
+EVENT = Shape(StreamEvent)
+
+
+def validated(shape: Shape, payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked as ``shape`` (errors carry wire paths), as a plain dict."""
+    checked = as_dict(shape.check(payload, title))
+    assert checked is not None  # every shape used with this is a TypedDict
+    return checked
+
+
+def adapted(shape: Shape, payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked by ``shape``'s adapter alone (the front refused it), as a plain dict."""
+    checked = as_dict(shape.adapter(payload, title))
+    assert checked is not None  # every shape used with this is a TypedDict
     return checked

@@ -1,0 +1,83 @@
+"""What Ollama's native chat API says on HTTP: ``POST /api/chat``.
+
+- Routes: the ``ollama`` SDKs post to ``{host}/api/chat`` (``OLLAMA_HOST``, by default
+  ``http://localhost:11434``); the model and the stream flag are in the body, and the
+  server streams unless the body says ``"stream": false``
+  (https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion).
+- Auth: none on a local server; ollama.com's cloud takes ``Authorization: Bearer``, the
+  key from ``OLLAMA_API_KEY`` (the Python SDK's ``Client`` reads it).
+- Stream: JSON Lines (``application/x-ndjson``), one object a line, the last with
+  ``done: true`` (https://docs.ollama.com/api/streaming).
+- Errors: ``{"error": "<message>"}`` with the HTTP status (400, 404, 429, 500, 502), no
+  error type; inside a stream the same object as one more line
+  (https://docs.ollama.com/api/errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.providers.kit.edge import Call, Edge, ErrorShape, Front, StreamFraming, Upstream
+from chatcodec.providers.ollama.markers import PROVIDER
+
+
+def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """The model and the stream flag are in the body; a body without ``stream`` streams."""
+    model = payload.get("model")
+    return Call(payload, model if isinstance(model, str) else None, payload.get("stream") is not False, "jsonl")
+
+
+def upstream_url(base: str, model: str, stream: bool) -> str:
+    return f"{base}/api/chat"
+
+
+def upstream_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:
+    """The stream flag, always written: the server streams when it is left out."""
+    return {**body, "stream": stream}
+
+
+def write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    """``{"error": "<message>"}``: Ollama's errors name no type (the HTTP status says it)."""
+    return {"error": message}
+
+
+def read_error(body: object) -> tuple[str, str | None]:
+    """The message of an ``{"error": "..."}`` body (a text body is the message itself)."""
+    if isinstance(body, str):
+        return body, None
+    error = (as_dict(body) or {}).get("error")
+    return (error if isinstance(error, str) else ""), None
+
+
+EDGE = Edge(
+    PROVIDER,
+    response_name="an Ollama chat response",
+    framing=StreamFraming("jsonl"),
+    errors=ErrorShape({}, "server_error", write_error, read_error),
+    front=Front(("/api/chat",), read_call),
+    upstream=Upstream(upstream_url, "OLLAMA_API_KEY", body=upstream_body),
+    detection=(
+        "key:options",
+        "key:keep_alive",
+        "key:think",
+        "key:format",
+        "key:truncate",
+        "key:shift",
+        "key:logprobs",
+        "key:top_logprobs",
+        "key:created_at",
+        "key:done",
+        "key:done_reason",
+        "key:prompt_eval_count",
+        "key:eval_count",
+        "key:total_duration",
+        "key:load_duration",
+        "tool:function",
+        "role:system",
+        "role:tool",
+        "message:tool_calls",
+    ),
+)
+"""The Ollama ``/api/chat`` edge."""
