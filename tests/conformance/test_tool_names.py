@@ -93,7 +93,8 @@ def test_item_07_different_long_names_stay_different(provider: str) -> None:
 @pytest.mark.parametrize("provider", RULED)
 def test_item_07_valid_names_are_left_alone(provider: str) -> None:
     losses: list[chatcodec.Loss] = []
-    body = chatcodec.encode_request(provider, _request("get_weather-v2"), on_loss="ignore", losses=losses)
+    request = _request("get_weather-v2", choice=_names_a_tool(provider))
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses)
     assert set(_names(provider, body)) == {"get_weather-v2"}
     assert not [
         loss for loss in losses if "name" in loss.path
