@@ -15,7 +15,14 @@ from chatcodec import ChatRequest, ChatResponse
 
 
 def test_provider_names() -> None:
-    assert chatcodec.PROVIDER_NAMES == ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
+    assert chatcodec.PROVIDER_NAMES == (
+        "openai-chat",
+        "anthropic",
+        "openai-responses",
+        "gemini",
+        "bedrock-converse",
+        "ollama",
+    )
 
 
 def test_registered_providers_are_known_and_load() -> None:
@@ -71,7 +78,7 @@ def test_unknown_provider(name: str) -> None:
     assert not isinstance(info.value, chatcodec.CodecNotAvailableError)
     message = str(info.value)
     assert f"unknown provider {name!r}" in message
-    assert "openai-chat, anthropic, openai-responses, gemini, bedrock-converse, canonical" in message
+    assert ", ".join([*chatcodec.PROVIDER_NAMES, "canonical"]) in message
 
 
 @pytest.mark.usefixtures("no_built_in_providers")

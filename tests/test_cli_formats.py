@@ -74,7 +74,7 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
     path = tmp_path / "odd.json"
     path.write_text('{"prompt": "hi", "answer": 3}')
     assert main(["validate", str(path)]) == 1
-    known = "openai-chat, anthropic, openai-responses, gemini, bedrock-converse, canonical"
+    known = ", ".join([*chatcodec.PROVIDER_NAMES, "canonical"])
     assert f"not in any format chatcodec knows ({known}; --format names one)" in capsys.readouterr().err
 
 
