@@ -10,7 +10,7 @@ description of the wire, in two forms read by the one reader (``request.py``).
   Their adapters are built on first use (:func:`validated`): pydantic is imported then,
   not when this module is.
 - :data:`COMMON_REQUEST` is the request as Claude agents send it, written closed in
-  pydantic-core (:mod:`chatcodec.providers.one_pass` builds it): one Rust pass validates
+  pydantic-core (:mod:`chatcodec.providers.kit.closed_schema` builds it): one Rust pass validates
   a body made of the common shapes, checking every untyped value as JSON. What it
   accepts, the ``TypedDict`` shapes accept too and validate to the same copy, so the reading
   after either is one set of functions; what it refuses (a ``null``, an unknown block
@@ -34,8 +34,17 @@ from typing_extensions import TypedDict
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import deeper_than, too_deep
 from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, number, text
-from chatcodec.providers.one_pass import tagged as by_tag
+from chatcodec.providers.kit.closed_schema import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    text,
+)
+from chatcodec.providers.kit.closed_schema import tagged as by_tag
 
 Text = Annotated[str, constrained(max_length=2**31)]
 """Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
@@ -400,7 +409,7 @@ def _like(
     *,
     extra: bool = False,
 ) -> cs.CoreSchema:
-    """:func:`~chatcodec.providers.one_pass.closed`, its keys checked to be ``shape``'s and
+    """:func:`~chatcodec.providers.kit.closed_schema.closed`, its keys checked to be ``shape``'s and
     put in ``shape``'s order: both forms then validate a body to the same copy, keys in
     the same order (a bag keeps that order, and the writer writes it back)."""
     schema = cast(dict[str, Any], closed(required, optional, extra=extra))  # a typed-dict schema

@@ -38,14 +38,6 @@ under in ``provider_options[provider]``, for the ``OPTIONS`` table of every prov
 body names the model (an option, not a field written back from the bag: issue 20)."""
 
 
-def marked_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Encoder options as they ride in ``provider_options[provider]``: the rule options
-    under their markers (``api_version`` -> ``_api_version``, so they are never written
-    into the body), every other option under its own name. The general path
-    (``api.with_options``) and the one-pass path put options there alike."""
-    return {RULE_OPTIONS.get(name, name): value for name, value in options.items()}
-
-
 def split_options(
     spellings: Mapping[str, str], options: Mapping[str, Any] | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
