@@ -239,8 +239,9 @@ def _report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: St
 
 def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[dict[str, Any]]:
     """A request turn's items. The parts agent sessions are made of (a text and nothing
-    else, a call of arguments that open a JSON object and nothing else) are written here,
-    an item each; from the first other part on, an :class:`ItemWriter` takes over."""
+    else, a call of arguments that open a JSON object and nothing else, reasoning of
+    another provider, which writes no item) are written here, an item each; from the
+    first other part on, an :class:`ItemWriter` takes over."""
     items: list[dict[str, Any]] = []
     after_text = False  # whether the last item is a text of this turn
     for index, part in enumerate(parts):
@@ -256,9 +257,21 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
                 name = request_tool_name(name, losses, (*at, "content", index))
             items.append({"type": "function_call", "call_id": part["id"], "name": name, "arguments": part["arguments"]})
             after_text = False
-        else:
+        elif not (kind == "thinking" and _foreign_reasoning(part, losses, (*at, "content", index))):
             return _written_turn(parts, index, items, losses, at)
     return items
+
+
+def _foreign_reasoning(part: Part, losses: LossRecorder, at: Steps) -> bool:
+    """Report reasoning of another provider with no bag or marker of this one (what
+    :func:`_encode_thinking` drops from a request, with the same losses); False, with
+    nothing reported, for any other thinking part."""
+    metadata = part.get("provider_metadata")
+    if part.get("provider") == PROVIDER or part.get("cache_control") is not None or (metadata and PROVIDER in metadata):
+        return False
+    part_bag(part, losses, at)  # another provider's bag, reported
+    foreign_thinking(part.get("provider"), bool(part.get("signature") or part.get("encrypted")), losses, at)
+    return True
 
 
 def _written_turn(
