@@ -35,7 +35,7 @@ a bag or a rule that fires takes the branches after them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from chatcodec._narrow import as_list
@@ -50,6 +50,7 @@ from chatcodec.providers.anthropic.parts import (
     decode_parts,
     decode_tool_result,
     encode_part,
+    encode_tool_use,
 )
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
@@ -223,9 +224,9 @@ def _marker(message: Message, key: str) -> bool:
 class _Notes:
     """What finishing one wire turn needs beyond its content, kept only for a turn that
     needs it: its messages' bags, its blank text blocks (with their paths), a blank string
-    content, a server-tool block, and the parts that gave no block."""
+    content, a server-tool block."""
 
-    __slots__ = ("at", "bag", "blank", "blanks", "dropped", "server", "whole")
+    __slots__ = ("at", "bag", "blank", "blanks", "server", "whole")
 
     def __init__(self, at: Steps) -> None:
         self.at = at
@@ -234,7 +235,6 @@ class _Notes:
         self.blanks: dict[int, Steps] = {}
         """The blank text blocks, ``id(block)`` -> the block's canonical path."""
         self.blank = False
-        self.dropped: list[int] = []
         self.server = False
         self.whole = False
         """An assistant turn's one block holds its string content (a cache marker sits on it)."""
@@ -249,25 +249,21 @@ class _Notes:
         if nulls:
             self.bag[NULLS] = sorted(key for key in nulls if isinstance(key, str))
 
-    def place(self, block: int) -> int:
-        """The part position of block ``block`` of a turn of one message (the parts that
-        gave no block counted back in)."""
-        for dropped in self.dropped:
-            if dropped <= block:
-                block += 1
-        return block
-
 
 class _Writer:
     """The wire turns being written, and the notes of the few turns that need finishing."""
 
-    __slots__ = ("context", "last", "notes", "turns")
+    __slots__ = ("context", "dropped", "last", "notes", "turns")
 
     def __init__(self, context: AnthropicContext) -> None:
         self.context = context
         self.turns: list[dict[str, Any]] = []
         self.notes: dict[int, _Notes] = {}
         """``id(turn)`` -> its notes."""
+        self.dropped: dict[int, list[int]] = {}
+        """``id(turn)`` -> the positions of the parts that gave no block (a turn needs
+        nothing finished for them: kept apart from the notes, as every assistant turn of
+        another provider's reasoning has one)."""
         self.last = 0
         """The index of the message that opened the last turn."""
 
@@ -354,9 +350,15 @@ class _Writer:
                 last = position
                 continue
             else:
-                written = encode_part(part, self.context, ("messages", index, "content", position))
+                at = ("messages", index, "content", position)
+                # a call: the most frequent part an agent's turn gives the general branch
+                written = (
+                    encode_tool_use(part, self.context, at)
+                    if kind == "tool_use"
+                    else encode_part(part, self.context, at)
+                )
                 if written is None:
-                    self.note(turn, index).dropped.append(position)
+                    self.dropped.setdefault(id(turn), []).append(position)
                     continue
                 block = written
                 kind = block["type"]
@@ -412,13 +414,18 @@ class _Writer:
             turn["content"] = trimmed_prefill(content, at, self.context.losses)
         elif content and content[-1].get("type") == "text" and isinstance(content[-1].get("text"), str):
             notes = self.notes.get(id(turn))
-            block_at: Steps
-            if notes is not None and notes.whole:
-                block_at = at
-            else:
-                block_at = (*at, "content", len(content) - 1 if notes is None else notes.place(len(content) - 1))
+            whole = notes is not None and notes.whole
+            block_at: Steps = at if whole else (*at, "content", self.place(turn, len(content) - 1))
             block = content[-1]
             block["text"] = trimmed_prefill(block["text"], block_at, self.context.losses)
+
+    def place(self, turn: dict[str, Any], block: int) -> int:
+        """The part position of block ``block`` of a turn of one message (the parts that
+        gave no block counted back in)."""
+        for dropped in self.dropped.get(id(turn), ()):
+            if dropped <= block:
+                block += 1
+        return block
 
     def finished(self, turn: dict[str, Any], notes: _Notes) -> dict[str, Any] | None:
         content = turn["content"]
@@ -429,7 +436,7 @@ class _Writer:
                 return None
         else:
             if notes.server and turn["role"] == "assistant":
-                content = _calls_after_server_blocks(content, notes, losses)
+                content = _calls_after_server_blocks(content, notes.at, lambda block: self.place(turn, block), losses)
             if notes.blanks:
                 content = _drop_empty(content, notes.blanks, losses)
             turn["content"] = content
@@ -448,17 +455,18 @@ def _is_server_tool_block(block: Mapping[str, Any]) -> bool:
 
 
 def _calls_after_server_blocks(
-    blocks: list[dict[str, Any]], notes: _Notes, losses: LossRecorder
+    blocks: list[dict[str, Any]], at: Steps, place: Callable[[int], int], losses: LossRecorder
 ) -> list[dict[str, Any]]:
     """The turn's blocks with every client ``tool_use`` that stood before a server-tool
-    block moved right after the last of them (in their order)."""
+    block moved right after the last of them (in their order); ``at``: the turn's
+    message, ``place``: a block's part position in it."""
     last_server = max((index for index, block in enumerate(blocks) if _is_server_tool_block(block)), default=-1)
     early = [index for index in range(last_server) if blocks[index].get("type") == "tool_use"]
     if not early:
         return blocks
     why = "Anthropic needs a client tool_use after the turn's server-tool blocks; moved after them"
     for index in early:
-        losses.add((*notes.at, "content", notes.place(index)), "order of a tool_use block", why)
+        losses.add((*at, "content", place(index)), "order of a tool_use block", why)
     rest = [block for index, block in enumerate(blocks) if index not in early]
     position = last_server + 1 - len(early)
     return [*rest[:position], *(blocks[index] for index in early), *rest[position:]]

@@ -334,7 +334,7 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "tool_result":
             return _encode_tool_result(part, context, at)
         case "tool_use":
-            return _encode_tool_use(part, context, at)
+            return encode_tool_use(part, context, at)
         case "text":
             if len(part) == 2:  # its type and text: no bag, no cache marker
                 return {"type": "text", "text": part["text"]}
@@ -499,7 +499,7 @@ def _encrypted_loss(part: Part, context: AnthropicContext, at: Steps) -> None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
 
 
-def _encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     """A call: its id as Anthropic takes it, its name as a request takes it, its argument
     text as the JSON object ``input`` must be, by the rule shared with Bedrock
     (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is wrapped,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 PREFIX = "cc-"
@@ -47,7 +47,7 @@ class ToolIdMapping:
     """The rewrite for one provider: ``valid`` is the id rule it enforces, ``max_length``
     its length limit (``None`` when it documents none)."""
 
-    __slots__ = ("_sanitize", "max_length", "valid")
+    __slots__ = ("max_length", "sanitize", "valid")
 
     def __init__(self, valid: str, max_length: int | None = None) -> None:
         self.valid = re.compile(valid)
@@ -55,11 +55,9 @@ class ToolIdMapping:
         self.max_length = max_length
         """The longest id the provider accepts."""
         # each id is sent twice (call and result), often in every request of a session
-        self._sanitize = lru_cache(maxsize=4096)(self._sanitized)
-
-    def sanitize(self, tool_use_id: str) -> str:
-        """The id the provider is sent: unchanged when valid, else escaped (or hashed)."""
-        return self._sanitize(tool_use_id)
+        self.sanitize: Callable[[str], str] = lru_cache(maxsize=4096)(self._sanitized)
+        """The id the provider is sent: unchanged when valid, else escaped (or hashed);
+        the cache itself, with no method around it (it is called once per call and result)."""
 
     def _sanitized(self, tool_use_id: str) -> str:
         if self._accepts(tool_use_id) and self._original_of(tool_use_id) is None:

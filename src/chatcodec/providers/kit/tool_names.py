@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from chatcodec.errors import rule_error
@@ -48,6 +48,13 @@ class ToolNameRule:
     """The rule as a loss says it."""
     first: re.Pattern[str] | None = None
     """A first character it accepts, when that is narrower than the rest."""
+    accepted: set[str] = field(default_factory=set[str], compare=False, hash=False, repr=False)
+    """Names :func:`tool_name` found valid: a session calls a few tools many times, and a
+    set lookup is a fraction of the pattern match (at most :data:`ACCEPTED_LIMIT`)."""
+
+
+ACCEPTED_LIMIT = 4096
+"""How many valid names a rule remembers (a server sees many sessions' tools)."""
 
 
 OPENAI_TOOL_NAMES = ToolNameRule(
@@ -75,7 +82,12 @@ def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: T
     """``name`` as ``provider`` is sent it, for the tool definition, call or choice at
     ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported.
     A blank name is a :class:`~chatcodec.ValidationError` at ``at`` + ``name``."""
+    accepted = rule.accepted
+    if name in accepted:
+        return name
     if rule.valid.match(name):
+        if len(accepted) < ACCEPTED_LIMIT:
+            accepted.add(name)
         return name
     if not name.strip():
         raise rule_error(f"{provider} request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
