@@ -25,7 +25,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.tool_names import tool_name
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES, tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import canonical_text, opaque
 
@@ -145,20 +145,13 @@ def _built_in(tools: Sequence[Mapping[str, Any]], losses: LossRecorder) -> list[
 
 
 def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
-    """A tool name as a request sends it (OpenAI's rule: :func:`~chatcodec.providers.kit.tool_name`).
-    A session calls a few tools many times: a name sent as it is is remembered, and a set
-    lookup is a fraction of the rule's pattern match."""
-    if name in SENT_AS_IS:
-        return name
-    sent = tool_name(name, losses, at, PROVIDER)
-    if sent == name and len(SENT_AS_IS) < SENT_AS_IS_LIMIT:
-        SENT_AS_IS.add(name)
-    return sent
+    """A tool name as a request sends it (OpenAI's rule: :func:`~chatcodec.providers.kit.tool_name`,
+    which remembers the names sent as they are in :data:`SENT_AS_IS`)."""
+    return tool_name(name, losses, at, PROVIDER)
 
 
-SENT_AS_IS: set[str] = set()
-"""Tool names OpenAI's rule takes as they are (:func:`request_tool_name`)."""
-SENT_AS_IS_LIMIT = 1024
+SENT_AS_IS = OPENAI_TOOL_NAMES.accepted
+"""Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
 def _encode_tool(tool: Mapping[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
