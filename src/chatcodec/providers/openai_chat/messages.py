@@ -197,10 +197,14 @@ def _encode_tool_message(
     encoded: list[dict[str, Any]] = []
     for position, result in enumerate(results):
         content = result.get("content")
-        if len(result) == 3 and type(content) is str and not shared:  # type, tool_use_id and text
-            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
-        else:
+        if len(result) != 3 or content is None or shared:
             encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
+        elif type(content) is str:  # type, tool_use_id and text: the wire message as it is
+            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
+        else:  # type, tool_use_id and parts (Bedrock and Gemini results): no bag, name, flag or marker
+            at = ("messages", index, "content", position)
+            wire = _result_content(content, moved, context, at)
+            encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": wire})
     return encoded
 
 
