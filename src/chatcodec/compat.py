@@ -47,6 +47,14 @@ def source_from_url(url: str, media_type: str | None = None) -> dict[str, Any]:
     return source
 
 
+def reads_back(media_type: str, data: str) -> bool:
+    """Whether :func:`data_url` of ``media_type`` and ``data`` reads back, by
+    :func:`source_from_url`, as that media type and data: a media type the head pattern
+    takes whole (no comma to split at) and base64 text. Decided without building the URL
+    and reading it again (a copy of what may be megabytes)."""
+    return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None and _is_base64_text(data)
+
+
 def _is_base64_text(data: str) -> bool:
     # Deleting the alphabet with bytes.translate is a table lookup per byte in C, four
     # times faster than a regex over what may be megabytes of base64.

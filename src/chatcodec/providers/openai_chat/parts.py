@@ -324,8 +324,7 @@ def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at:
 def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
     media_type, data = source["media_type"], source["data"]
     url = compat.data_url(media_type, data)
-    read_back = compat.source_from_url(url)
-    if read_back.get("media_type") != media_type or read_back.get("data") != data:
+    if not compat.reads_back(media_type, data):
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url

@@ -329,7 +329,7 @@ def data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
     """The ``data:`` URL for a base64 source (a loss when it would not read back the same)."""
     media_type, data = source["media_type"], source["data"]
     url = compat.data_url(media_type, data)
-    if compat.source_from_url(url) != {"type": "base64", "media_type": media_type, "data": data}:
+    if not compat.reads_back(media_type, data):
         why = "Responses sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url

@@ -35,6 +35,7 @@ such an item is left out and reported.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from chatcodec._narrow import as_list, as_sampling_number
@@ -310,11 +311,20 @@ def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
     rule), and this provider's encrypted reasoning (which asks for ``include``)."""
     kept_whole = encrypted = False
     for message in messages:
-        parts = as_list(message.get("content")) if message["role"] == "assistant" else None
-        for part in parts or ():
-            kind = part["type"]
-            if kind == "opaque":
-                kept_whole = True
-            elif kind == "thinking" and part.get("provider") == PROVIDER and part.get("encrypted"):
-                encrypted = True
+        parts: Any = message.get("content") if message["role"] == "assistant" else None
+        if parts.__class__ is not list:
+            continue
+        # each look's inner loop runs in C: most turns hold neither, and every turn is looked at
+        if not kept_whole and "opaque" in map(_TYPE, parts):
+            kept_whole = True
+        if not encrypted and any(map(_ENCRYPTED, parts)):
+            encrypted = any(
+                part["type"] == "thinking" and part.get("provider") == PROVIDER
+                for part in parts
+                if part.get("encrypted")
+            )
     return kept_whole, encrypted
+
+
+_TYPE = itemgetter("type")
+_ENCRYPTED = methodcaller("get", "encrypted")
