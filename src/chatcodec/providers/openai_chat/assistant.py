@@ -328,12 +328,14 @@ def _write_plain_turn(
 ) -> dict[str, Any] | None:
     """The wire message of a plain agent turn, or None: its own ``reasoning_content``
     (as this codec read it), then text parts holding nothing else, then calls holding
-    nothing else under names OpenAI takes, and another provider's thinking anywhere,
-    dropped with no ``reasoning_field``: what the general writing below gives it, and the
-    same losses (the parts are looked at before anything is written)."""
+    nothing else under names OpenAI takes (but other providers' bags, reported), and
+    another provider's thinking anywhere, dropped with no ``reasoning_field``: what the
+    general writing below gives it, and the same losses (the parts are looked at before
+    anything is written)."""
     texts: list[Part] = []
     calls: list[Part] = []
     dropped: list[int] = []
+    bagged: list[int] = []  # calls with other providers' bags (Gemini's, Anthropic's): reported
     thought: str | None = None
     for index, part in enumerate(content):
         kind = part["type"]
@@ -341,14 +343,16 @@ def _write_plain_turn(
             texts.append(part)
         elif kind == "tool_use" and len(part) == 4 and "arguments" in part and _VALID_NAME(part["name"]):
             calls.append(part)
+        elif kind == "tool_use" and _foreign_bag_only(part):
+            calls.append(part)
+            bagged.append(index)
         elif kind == "thinking" and reasoning_field is None and part.get("provider") != PROVIDER:
             dropped.append(index)
         elif kind == "thinking" and thought is None and not texts and not calls and _own_reasoning_content(part):
             thought = part.get("text", "")
         else:
             return None
-    for index in dropped:
-        reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
+    _report_plain_turn(content, dropped, bagged, losses, at)
     wire: dict[str, Any] = {"role": "assistant"}
     if thought is not None:
         wire["reasoning_content"] = thought
@@ -359,6 +363,32 @@ def _write_plain_turn(
     if calls:
         wire["tool_calls"] = [_plain_call_wire(part, part["name"]) for part in calls]
     return wire
+
+
+def _report_plain_turn(
+    content: list[Part], dropped: list[int], bagged: list[int], losses: LossRecorder, at: Steps
+) -> None:
+    """The losses of a plain turn, in the general writing's order: the reasoning dropped,
+    then the other providers' bags on its calls."""
+    for index in dropped:
+        reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
+    for index in bagged:
+        KIT.report_foreign(losses, content[index]["provider_metadata"], (*at, "content", index))
+
+
+def _foreign_bag_only(call: Part) -> bool:
+    """A call of an id, a name OpenAI takes, arguments and other providers' bags alone,
+    none holding a Gemini thought signature (which :func:`_encode_call` writes into the
+    call): written as a plain call, the bags reported as :func:`_encode_call` reports them."""
+    metadata = call.get("provider_metadata")
+    return (
+        len(call) == 5
+        and metadata is not None
+        and "arguments" in call
+        and PROVIDER not in metadata
+        and thought_signatures.split_signature(metadata)[0] is None
+        and _VALID_NAME(call["name"]) is not None
+    )
 
 
 _OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}

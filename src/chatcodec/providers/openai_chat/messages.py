@@ -197,14 +197,16 @@ def _encode_tool_message(
     encoded: list[dict[str, Any]] = []
     for position, result in enumerate(results):
         content = result.get("content")
-        if len(result) != 3 or content is None or shared:
-            encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
-        elif type(content) is str:  # type, tool_use_id and text: the wire message as it is
+        size = len(result)
+        if size == 3 and type(content) is str and not shared:  # type, tool_use_id and text: as it is
             encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": content})
-        else:  # type, tool_use_id and parts (Bedrock and Gemini results): no bag, name, flag or marker
+        elif content is None or shared or not (size == 3 or (size == 4 and "name" in result)):
+            encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
+        else:  # parts (Bedrock results), or a tool name (Gemini's): no bag, flag or marker
             at = ("messages", index, "content", position)
-            wire = _result_content(content, moved, context, at)
+            wire = content if isinstance(content, str) else _result_content(content, moved, context, at)
             encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": wire})
+            _result_losses(result, context.losses, at, named=False)
     return encoded
 
 
