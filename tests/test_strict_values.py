@@ -252,3 +252,8 @@ def test_an_anthropic_body_given_to_the_strict_openai_reader_is_named_as_anthrop
     assert "anthropic" in detail["msg"]
     assert "did you mean" not in detail["msg"]
     chatcodec.decode_request("anthropic", body, strict=True)
+
+
+def test_a_token_limit_under_1_is_one_problem_in_the_providers_words() -> None:
+    body = _with(_BEDROCK, inferenceConfig={"maxTokens": 0})
+    assert [detail["type"] for detail in _refused("bedrock-converse", body)] == ["token_limit"]

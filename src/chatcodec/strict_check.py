@@ -33,7 +33,12 @@ __all__ = [
 def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
     """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
     structural rule of a ``provider`` request."""
-    problems = [*payload_problems(provider, "request", payload), *request_problems(provider, payload)]
+    structural = request_problems(provider, payload)
+    # A place a structural rule refuses in the provider's own words (a token limit under 1)
+    # is not refused a second time by the generated bounds (Bedrock's ``maxTokens`` min 1).
+    refused = {problem.location for problem in structural}
+    fields = [problem for problem in payload_problems(provider, "request", payload) if problem.location not in refused]
+    problems = [*fields, *structural]
     if problems:
         raise _error(title, _another_format(provider, payload) or problems)
 
