@@ -7,7 +7,8 @@ error (with its JSON path) and the line verbatim, so nothing is lost or silently
 skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
 ``{NAME: value}`` passed through from the row by ``--id-field NAME``), so output line N
 is the N-th payload of the input. ``--id-field NAME`` names the row's id: it is not
-payload, so it is converted into no loss and a converted row carries it as its first key. Losses go to standard error with the line, kind and JSON
+payload, so it is converted into no loss and a converted row carries it as its first key.
+Losses go to standard error with the line, kind and JSON
 path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
 ``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
