@@ -125,9 +125,9 @@ def test_every_documented_value_rule_names_its_source() -> None:
 def test_an_anthropic_request_without_max_tokens_is_refused() -> None:
     body = _with(_ANTHROPIC)
     del body["max_tokens"]
-    assert [(detail["loc"], detail["type"]) for detail in _refused("anthropic", body)] == [
-        (("max_tokens",), "missing_field")
-    ]
+    (detail,) = _refused("anthropic", body)
+    assert (detail["loc"], detail["type"]) == ((), "missing_field")  # at the object: a path the input has
+    assert "`max_tokens`" in detail["msg"]
 
 
 def test_a_misspelt_required_field_is_one_problem_not_two() -> None:
@@ -145,7 +145,8 @@ def test_an_empty_anthropic_text_block_is_refused_in_anthropics_words() -> None:
 
 def test_anthropic_thinking_enabled_without_a_budget_is_refused() -> None:
     (detail,) = _refused("anthropic", _with(_ANTHROPIC, thinking={"type": "enabled"}))
-    assert (detail["loc"], detail["type"]) == (("thinking", "budget_tokens"), "missing_field")
+    assert (detail["loc"], detail["type"]) == (("thinking",), "missing_field")
+    assert "`budget_tokens`" in detail["msg"]
 
 
 def test_an_anthropic_thinking_budget_under_1024_is_refused() -> None:
@@ -180,9 +181,9 @@ def test_openai_tool_call_arguments_given_as_an_object_are_refused() -> None:
 def test_an_openai_request_without_a_model_is_refused() -> None:
     body = _with(_OPENAI)
     del body["model"]
-    assert [(detail["loc"], detail["type"]) for detail in _refused("openai-chat", body)] == [
-        (("model",), "missing_field")
-    ]
+    (detail,) = _refused("openai-chat", body)
+    assert (detail["loc"], detail["type"]) == ((), "missing_field")
+    assert "`model`" in detail["msg"]
 
 
 def test_an_openai_temperature_of_7_is_refused_and_2_is_taken() -> None:
@@ -257,3 +258,12 @@ def test_an_anthropic_body_given_to_the_strict_openai_reader_is_named_as_anthrop
 def test_a_token_limit_under_1_is_one_problem_in_the_providers_words() -> None:
     body = _with(_BEDROCK, inferenceConfig={"maxTokens": 0})
     assert [detail["type"] for detail in _refused("bedrock-converse", body)] == ["token_limit"]
+
+
+def test_a_streaming_anthropic_request_is_held_to_the_rules_both_request_bodies_share() -> None:
+    """No tag tells the streaming body from the other: what both require is required."""
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, stream=True), strict=True)
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, stream=False), strict=True)
+    body = _with(_ANTHROPIC, stream=True)
+    del body["max_tokens"]
+    assert [detail["type"] for detail in _refused("anthropic", body)] == ["missing_field"]

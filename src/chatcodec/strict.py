@@ -129,13 +129,13 @@ def _walk(
         fields = as_dict(node)
         if fields is None:
             continue
-        kind, problem = _choose(schema, fields, node_target, where)
+        kind, problem, fitting = _choose(schema, fields, node_target, where)
         if problem is not None:
             yield problem
             continue
         known = schema.known(kind)
         if values:
-            yield from value_problems(schema, kind, fields, where)
+            yield from value_problems(schema, fitting, fields, where)
         children = schema.kinds.get(kind, {})
         for key, item in reversed(list(fields.items())):
             if key not in known:
@@ -152,11 +152,13 @@ def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, .
 
 def _choose(
     schema: Schema, fields: Mapping[str, Any], target: str, location: tuple[int | str, ...]
-) -> tuple[str, Problem | None]:
-    """The arm of ``target`` that ``fields`` is, or the problem with its tag."""
+) -> tuple[str, Problem | None, tuple[str, ...]]:
+    """The arm of ``target`` that ``fields`` is, or the problem with its tag; and every arm
+    it could be (its tag allows and its keys fit), the chosen one first, whose value rules
+    all hold (an object without a tag may be any arm it fits)."""
     arms = schema.arms(target)
     if len(arms) == 1:
-        return arms[0], None
+        return arms[0], None, arms
     for tag in TAG_FIELDS:
         value = fields.get(tag)
         if not isinstance(value, str):
@@ -166,11 +168,13 @@ def _choose(
         if matching:
             arms = tuple(matching)
         elif len(tagged) == len(arms):
-            return "", _unknown_tag(schema, tag, value, arms, (*location, tag))
+            return "", _unknown_tag(schema, tag, value, arms, (*location, tag)), ()
         else:
             arms = tuple(arm for arm in arms if arm not in tagged)
     keys = frozenset(fields)
-    return max(arms, key=lambda arm: (keys <= schema.known(arm), len(keys & schema.known(arm)))), None
+    chosen = max(arms, key=lambda arm: (keys <= schema.known(arm), len(keys & schema.known(arm))))
+    others = tuple(arm for arm in arms if arm != chosen and keys <= schema.known(arm))
+    return chosen, None, (chosen, *others)
 
 
 def _unknown_tag(

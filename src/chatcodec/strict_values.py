@@ -41,24 +41,52 @@ def shown(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def value_problems(schema: Schema, kind: str, fields: Mapping[str, Any], where: Location) -> Iterator[Problem]:
-    """The required fields ``fields`` (an object of ``kind``) misses, its values the
-    provider refuses, and a union holding other than one member."""
-    missing = [key for key in schema.required.get(kind, ()) if key not in fields]
+def value_problems(
+    schema: Schema, kinds: tuple[str, ...], fields: Mapping[str, Any], where: Location
+) -> Iterator[Problem]:
+    """The required fields ``fields`` misses, its values the provider refuses, and a union
+    holding other than one member. ``kinds`` are the kinds it may be (the walk's choice
+    first): a rule holds when every one of them the tables describe has it, so an object
+    without a tag is never held to the rules of an arm it need not be (Anthropic's
+    streaming and non-streaming request bodies both need ``max_tokens``; only one needs
+    ``stream``). A kind the tables say nothing of (the SDK's answer classes, which a
+    request may hold: a ``TextBlock`` appended as it is) neither adds nor lifts a rule."""
+    typed = tuple(kind for kind in kinds if kind in schema.values or kind in schema.required)
+    if not typed:  # kinds the tables say nothing of (an SDK's answer classes)
+        return
+    kinds = typed
+    kind = kinds[0]
+    required = set(schema.required.get(kind, ())).intersection(*(schema.required.get(other, ()) for other in kinds[1:]))
+    missing = [key for key in schema.required.get(kind, ()) if key in required and key not in fields]
     if missing:
         misspelt = _misspelt(schema.known(kind), fields)
-        for key in missing:
-            if key not in misspelt:
-                yield Problem((*where, key), "missing_field", f"`{key}`: field required", None)
-    rules = schema.values.get(kind)
-    if rules is not None:
-        for key, value in fields.items():
-            rule = rules.get(key)
-            problem = None if rule is None else _value_problem(rule, value, (*where, key))
-            if problem is not None:
-                yield problem
-    if kind in schema.one_member:
+        listed = [key for key in missing if key not in misspelt]
+        if listed:
+            yield _missing(listed, fields, where)
+    yield from _values(schema, kinds, fields, where)
+    if all(other in schema.one_member for other in kinds):
         yield from _one_member(kind, fields, where, schema.kinds.get(kind, {}))
+
+
+def _missing(keys: list[str], fields: Mapping[str, Any], where: Location) -> Problem:
+    """One problem for the required fields an object misses, at the object (a path the
+    input has): one mistake, whichever fields it leaves out."""
+    listed = ", ".join(f"`{key}`" for key in keys)
+    message = f"{listed}: field required" if len(keys) == 1 else f"fields required: {listed}"
+    return Problem(where, "missing_field", message, dict(fields))
+
+
+def _values(schema: Schema, kinds: tuple[str, ...], fields: Mapping[str, Any], where: Location) -> Iterator[Problem]:
+    rules = schema.values.get(kinds[0])
+    if rules is None:
+        return
+    for key, value in fields.items():
+        rule = rules.get(key)
+        if rule is None or any(schema.values.get(other, {}).get(key) != rule for other in kinds[1:]):
+            continue
+        problem = _value_problem(rule, value, (*where, key))
+        if problem is not None:
+            yield problem
 
 
 def _misspelt(known: frozenset[str], fields: Mapping[str, Any]) -> set[str]:
