@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from chatcodec import one_pass
+from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.kit.context import split_options, with_field_data
+from chatcodec.providers.kit.context import split_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
@@ -197,28 +197,15 @@ def convert_request(
     source is read as in :func:`decode_request`, and a turn order the target refuses is
     refused here).
 
-    A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
-    shapes there (unless ``strict``; ``options`` its encoder does not read send the request
-    to the general path), with the same output, losses and errors."""
-    converted = None if strict else one_pass.convert_request(payload, source, target, options)
-    if converted is not None:
-        encoded, recorder = converted
-        recorder.settle(on_loss, losses)
-        return encoded
-    reader, writer = get_codec(source), get_codec(target)
-    recorder = LossRecorder()
-    fields = load_object(sdk_json_nested(payload), f"{source} request")
-    if strict:
-        from chatcodec.strict_check import check_request
-
-        check_request(source, fields, f"{source} request")
-    named, extra = split_options(writer.options, options)
-    canonical = with_field_data(reader.read_request(fields), target, extra)
+    The source's reader gives canonical data and the target's writer writes it
+    (:mod:`chatcodec.conversion`): no canonical model is built."""
+    canonical = read_request_data(payload, source, strict=strict)
     if strict:
         from chatcodec.strict_check import check_target
 
-        check_target(source, fields, target, f"{source} request for {target}")
-    encoded = writer.write_request(canonical, recorder, options=named)
+        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
+    recorder = LossRecorder()
+    encoded = write_request_data(canonical, target, recorder, options)
     recorder.settle(on_loss, losses)
     return encoded
 
