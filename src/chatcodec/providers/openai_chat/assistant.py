@@ -328,10 +328,9 @@ def _write_plain_turn(
 ) -> dict[str, Any] | None:
     """The wire message of a plain agent turn, or None: its own ``reasoning_content``
     (as this codec read it), then text parts holding nothing else, then calls holding
-    nothing else under names OpenAI takes (but other providers' bags, reported), and
-    another provider's thinking anywhere, dropped with no ``reasoning_field``: what the
-    general writing below gives it, and the same losses (the parts are looked at before
-    anything is written)."""
+    nothing else (other providers' bags reported) under names OpenAI takes, and another
+    provider's thinking anywhere, dropped with no ``reasoning_field``: what the general
+    writing below gives it, and the same losses (parts looked at before anything is written)."""
     texts: list[Part] = []
     calls: list[Part] = []
     dropped: list[int] = []
@@ -368,8 +367,7 @@ def _write_plain_turn(
 def _report_plain_turn(
     content: list[Part], dropped: list[int], bagged: list[int], losses: LossRecorder, at: Steps
 ) -> None:
-    """The losses of a plain turn, in the general writing's order: the reasoning dropped,
-    then the other providers' bags on its calls."""
+    """A plain turn's losses in the general writing's order: reasoning dropped, then bags on calls."""
     for index in dropped:
         reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
     for index in bagged:
@@ -377,18 +375,12 @@ def _report_plain_turn(
 
 
 def _foreign_bag_only(call: Part) -> bool:
-    """A call of an id, a name OpenAI takes, arguments and other providers' bags alone,
-    none holding a Gemini thought signature (which :func:`_encode_call` writes into the
-    call): written as a plain call, the bags reported as :func:`_encode_call` reports them."""
+    """A call of an id, a name OpenAI takes, arguments and other providers' bags, none with a
+    Gemini thought signature (:func:`_encode_call` writes one into the call), alone."""
     metadata = call.get("provider_metadata")
-    return (
-        len(call) == 5
-        and metadata is not None
-        and "arguments" in call
-        and PROVIDER not in metadata
-        and thought_signatures.split_signature(metadata)[0] is None
-        and _VALID_NAME(call["name"]) is not None
-    )
+    if len(call) != 5 or metadata is None or "arguments" not in call or PROVIDER in metadata:
+        return False
+    return thought_signatures.split_signature(metadata)[0] is None and _VALID_NAME(call["name"]) is not None
 
 
 _OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}
