@@ -561,11 +561,25 @@ IMAGE_DETAILS = ("auto", "low", "high")
 
 
 def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
-    choices = {"text": closed({"type": literal("text"), "text": text()})}
+    # a gateway's cache marker on a text part: an extra key the full shapes keep as it is
+    choices = {"text": closed({"type": literal("text"), "text": text()}, {"cache_control": json_object()})}
     if "image_url" in kinds:
         image = closed({"url": non_empty()}, {"detail": literal(*IMAGE_DETAILS)})
         choices["image_url"] = closed({"type": literal("image_url"), "image_url": image})
     return either(text(), cs.list_schema(by_tag(choices, "type"), strict=True))
+
+
+SDK_NULLS = ("refusal", "function_call", "annotations", "audio")
+"""What the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` adds to an assistant message
+it appends to the history, all ``null`` (and ``"name": null`` on any message): taken by the
+closed schema as ``null`` only, which the reader keeps as spelling whatever their order
+(:data:`~chatcodec.providers.kit.NULLS`, sorted), as after the full validation."""
+
+
+def _message(required: dict[str, cs.CoreSchema], optional: dict[str, cs.CoreSchema] | None = None) -> cs.CoreSchema:
+    """A message of the common shapes: ``name`` may be ``null``, a message-level cache marker
+    (an extra key of the full shapes, after their declared ones) an object."""
+    return closed(required, {**(optional or {}), "name": cs.none_schema(), "cache_control": json_object()})
 
 
 def _messages() -> cs.CoreSchema:
@@ -576,20 +590,21 @@ def _messages() -> cs.CoreSchema:
             "function": closed({"name": text(), "arguments": text()}),
         }
     )
-    assistant = closed(
+    assistant = _message(
         {"role": literal("assistant")},
         {
             "content": cs.nullable_schema(text()),
             "reasoning_content": text(),
             "tool_calls": cs.list_schema(call, strict=True, min_length=1),
+            **{key: cs.none_schema() for key in SDK_NULLS},
         },
     )
     choices = {
-        "system": closed({"role": literal("system"), "content": _content(("text",))}),
-        "developer": closed({"role": literal("developer"), "content": _content(("text",))}),
-        "user": closed({"role": literal("user"), "content": _content(("text", "image_url"))}),
+        "system": _message({"role": literal("system"), "content": _content(("text",))}),
+        "developer": _message({"role": literal("developer"), "content": _content(("text",))}),
+        "user": _message({"role": literal("user"), "content": _content(("text", "image_url"))}),
         "assistant": assistant,
-        "tool": closed({"role": literal("tool"), "tool_call_id": text(), "content": text()}),
+        "tool": _message({"role": literal("tool"), "tool_call_id": text(), "content": _content(("text",))}),
     }
     return cs.list_schema(by_tag(choices, "role"), strict=True)
 
