@@ -185,6 +185,9 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
         message = messages[index]
         role = message["role"]
         rest = len(message) != 2 or "content" not in message  # a name, a cache marker, a bag (a default content)
+        if rest and _foreign_bag_only(message, role):
+            KIT.report_foreign(context.losses, message["provider_metadata"], ("messages", index))
+            rest = False  # reported first, as the bag is on the general branch: nothing else to write
         if not rest and (role == "assistant" or (role == "user" and results is None)):
             writer.alone(writer.open(role, index), message, index, rest=False)  # the common turn
             results = None
@@ -210,6 +213,23 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
             writer.alone(writer.open(wire_role, index), message, index, rest=rest)
         results = None
     return writer.finish(prefill=True)
+
+
+def _foreign_bag_only(message: Message, role: str) -> bool:
+    """Whether a user, assistant or tool message holds its content and other providers'
+    bags alone (an OpenAI SDK dump's ``null`` fields, kept as spelling): nothing of it is
+    written but the content, and the bags' report is the first loss of such a message."""
+    metadata = message.get("provider_metadata")
+    return (
+        len(message) == 3
+        and metadata is not None
+        and PROVIDER not in metadata
+        and "content" in message
+        and role in _BAGGED_ROLES
+    )
+
+
+_BAGGED_ROLES = frozenset({"user", "assistant", "tool"})
 
 
 def _name_loss(message: Message, context: AnthropicContext, at: Steps) -> None:
