@@ -15,9 +15,9 @@ import pytest
 
 import chatcodec
 from chatcodec import BatchConverter
-from chatcodec.batch import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
-from chatcodec.parallel import convert_batches, usable_cores
-from chatcodec.progress import ProgressBar
+from chatcodec.batch.convert import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
+from chatcodec.batch.parallel import convert_batches, usable_cores
+from chatcodec.cli.progress import ProgressBar
 
 
 def _request(text: str) -> dict[str, Any]:
@@ -173,7 +173,7 @@ def test_convert_payload_reports_a_bug_instead_of_raising(monkeypatch: pytest.Mo
     def broken(*_: object, **__: object) -> dict[str, Any]:
         raise KeyError("role")
 
-    monkeypatch.setattr("chatcodec.batch.convert_request", broken)
+    monkeypatch.setattr("chatcodec.batch.convert.convert_request", broken)
     outcome = convert_payload(_request("a"), ConvertOptions("openai-chat", "anthropic"))
     assert outcome.converted is None
     assert outcome.error == "internal error, please report it: KeyError: 'role'"

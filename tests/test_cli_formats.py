@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec import cli, schema
-from chatcodec.cli import main
+from chatcodec import schema
+from chatcodec.cli import main as cli
+from chatcodec.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -18,7 +18,7 @@ the list only shrinks:
 
 - ``registry.py``, the ``_BUILT_IN`` and ``_ONE_PASS`` tables: the one line each built-in
   provider adds outside its folder.
-- ``dialect_base.py``, ``dialect_state.py``, ``messages.py``: a dialect (Verifiers,
+- ``dialects/base.py``, ``dialects/state.py``, ``messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
 - ``providers/kit/claude.py``, ``providers/service_tiers.py``: rules shared by two
@@ -45,8 +45,8 @@ FOLDERS = tuple(sorted(path.name for path in (SOURCE / "providers").iterdir() if
 """The provider folders (``openai_chat``, ...): every folder with a ``codec.py``."""
 
 ALLOWED_MODULES: dict[str, str] = {
-    "dialect_base.py": "a dialect's reader names the codec that reads the shapes it borrows",
-    "dialect_state.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
     "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (capabilities, item 4)",
     "providers/service_tiers.py": "the tiers two providers share (a canonical service_tier, item 5)",

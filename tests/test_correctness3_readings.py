@@ -7,7 +7,7 @@ from typing import Any
 
 import chatcodec
 from chatcodec import stream_events
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 
 RESPONSES = "openai-responses"
 

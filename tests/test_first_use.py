@@ -76,7 +76,7 @@ def test_a_conversion_in_a_fresh_process_loads_no_canonical_model() -> None:
     loaded = found["loaded"]
     assert isinstance(loaded, list)
     assert [name for name in _MODELS if name in loaded] == []
-    assert not any(name.startswith(("chatcodec.strict", "chatcodec.stream")) for name in loaded)
+    assert not any(name.startswith(("chatcodec.strict.fields", "chatcodec.stream")) for name in loaded)
 
 
 def test_the_fresh_process_converts_as_the_general_path_does() -> None:
@@ -95,7 +95,7 @@ def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
 _CLI_PROBE = textwrap.dedent(
     """
     import json, sys
-    from chatcodec.cli import main
+    from chatcodec.cli.main import main
 
     code = main(sys.argv[1:])
     sys.stdout.flush()
@@ -118,4 +118,4 @@ def test_chatcodec_convert_of_one_pass_lines_loads_no_model_and_no_process_pool(
     assert found["code"] == 0
     assert len(out.read_text().splitlines()) == 2
     loaded = found["loaded"]
-    assert [name for name in (*_MODELS, "chatcodec.parallel", "multiprocessing") if name in loaded] == []
+    assert [name for name in (*_MODELS, "chatcodec.batch.parallel", "multiprocessing") if name in loaded] == []

@@ -30,7 +30,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec.schema import SchemaKind, json_schema
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import (
     Splitter,
     assistant_content_parts,

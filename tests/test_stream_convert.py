@@ -15,10 +15,10 @@ import pytest
 from botocore.eventstream import EventStreamBuffer
 
 import chatcodec
-from chatcodec import stream_framing
-from chatcodec.event_stream import EventStreamParser, encode_event_message
-from chatcodec.sse import iter_sse
-from chatcodec.stream_framing import WireEventReader
+from chatcodec.streams import framing as stream_framing
+from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
+from chatcodec.streams.framing import WireEventReader
+from chatcodec.streams.sse import iter_sse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

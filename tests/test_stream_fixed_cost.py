@@ -16,7 +16,7 @@ import chatcodec
 from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
 from chatcodec.providers.openai_chat.wire import chunk_adapter
 from chatcodec.response import ChatResponse, validate_response
-from chatcodec.stream_builder import StreamBuilder, plain_counts
+from chatcodec.streams.builder import StreamBuilder, plain_counts
 from conformance.stream_law import StreamLaw, outcome
 from fuzz import mutate, seeds
 from fuzz.run import RandomChooser

@@ -13,8 +13,8 @@ from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
 from chatcodec.registry import get_codec
-from chatcodec.strict import schema_for
-from chatcodec.strict_extensions import EXTENSIONS
+from chatcodec.strict.extensions import EXTENSIONS
+from chatcodec.strict.fields import schema_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")

@@ -397,7 +397,7 @@ class ToolMessage(_ChatMessageBase):
     def dict_aliases(self) -> dict[str, Any]:
         """What Verifiers' ``ToolMessage`` gives, for a message holding one result:
         ``tool_call_id``, the result's ``content``, and its ``is_error`` and ``name``
-        when set (the dialect reads exactly these back, see :mod:`chatcodec.dialects`).
+        when set (the dialect reads exactly these back, see :mod:`chatcodec.dialects.reader`).
         A message with several results (Anthropic's grouped shape) reads canonically."""
         if len(self.content) != 1:
             return {}
@@ -470,7 +470,7 @@ AnyMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage | Text
 
 Messages = list[Message]
 """A conversation: messages in order, canonical only (Anthropic-style user turns holding
-tool results are split by :func:`~chatcodec.validate_messages`, see :mod:`chatcodec.dialects`)."""
+tool results are split by :func:`~chatcodec.validate_messages`, see :mod:`chatcodec.dialects.reader`)."""
 
 MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = deferred_adapter(Messages)
 """Validates and dumps whole conversations in one pass through pydantic-core."""

@@ -18,7 +18,7 @@ from chatcodec.messages import AssistantMessage, ToolMessage, UserMessage
 from chatcodec.registry import registered_providers
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse, FinishReason, Usage
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.tools import ToolDefinition
 
 __all__ = ["warm_up"]

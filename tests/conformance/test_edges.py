@@ -26,7 +26,7 @@ import pytest
 import chatcodec
 from chatcodec.error_statuses import error_status
 from chatcodec.registry import get_edge
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from conformance.providers import PROVIDER_NAMES
 
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.cli import main
-from chatcodec.sse import iter_sse_json
+from chatcodec.cli.main import main
+from chatcodec.streams.sse import iter_sse_json
 from fuzz import seeds
 from fuzz.mutate import Chooser, dumps, mutated, mutated_bytes, mutated_json_text, pick
 

@@ -47,8 +47,8 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec.messages import AnyMessage
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
-    from chatcodec.stream_builder import StreamBuilder
     from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.streams.builder import StreamBuilder
 
 CanonicalInput = Mapping[str, Any]
 """What an encoder role function reads: canonical data (the JSON a model dumps, a key
@@ -402,7 +402,7 @@ class ProviderCodec:
             raise too_deep() from None
 
     # --- dialect reading (issue 20, item 3) -----------------------------------------------
-    # What the dialect readers (chatcodec.dialects, chatcodec.dialect_tools) call: pieces of
+    # What the dialect readers (chatcodec.dialects.reader, chatcodec.dialects.tools) call: pieces of
     # this provider's shape found outside a request body, read into canonical *data* (dicts,
     # not yet validated: the boundary validates them with the caller's paths). Each method is
     # backed by the provider's own decoder, given in ``dialect=``.
@@ -430,7 +430,7 @@ class ProviderCodec:
         return decoder
 
     # --- published field sets, for strict reading (issue 22 follow-up) ------------------------
-    # What chatcodec.strict reads through the codec (never from a provider folder): the
+    # What chatcodec.strict.fields reads through the codec (never from a provider folder): the
     # ``known_fields.json`` package data beside the provider's own modules.
 
     def field_sets(self) -> FieldSets | None:

@@ -31,7 +31,7 @@ from chatcodec import (
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
 

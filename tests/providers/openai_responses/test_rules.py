@@ -13,8 +13,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatRequest, TextPart, ThinkingPart, ToolUsePart, UserMessage
-from chatcodec.sse import iter_sse_json
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
+from chatcodec.streams.sse import iter_sse_json
 from providers.openai_responses.responses_support import (
     FIXTURES,
     FORMAT,

@@ -1,7 +1,7 @@
 """Anthropic turns <-> canonical messages.
 
 Decoding splits a user turn holding ``tool_result`` blocks into a tool message (the
-results) and a user message (the other blocks), as :mod:`chatcodec.dialects` does for
+results) and a user message (the other blocks), as :mod:`chatcodec.dialects.reader` does for
 stored histories.
 
 Encoding follows the API's rules for tool results, which are where conversions fail:

@@ -41,8 +41,8 @@ from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 

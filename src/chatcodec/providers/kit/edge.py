@@ -17,7 +17,7 @@ provider's (issue 29).
 ``edge.py`` files import nothing heavier than this module: detection reads every edge
 on a conversion, which loads no canonical model (first use).
 
-Framing, the one word the framing readers and writers share (:mod:`chatcodec.stream_framing`):
+Framing, the one word the framing readers and writers share (:mod:`chatcodec.streams.framing`):
 
 ==================  ===============================================================
 ``sse``             Server-Sent Events: ``data:`` lines (``event:`` names when the
@@ -300,7 +300,7 @@ class Upstream:
 @dataclass(frozen=True, slots=True)
 class Extension:
     """Fields a server documents beyond the official SDK types, which strict reading
-    accepts (:mod:`chatcodec.strict_extensions`)."""
+    accepts (:mod:`chatcodec.strict.extensions`)."""
 
     provider: str
     """The provider whose kind it is (the edge's own name)."""

@@ -10,7 +10,7 @@ first chunk does), which lets an empty text part survive the trip. Tool calls ar
 numbered per choice in the order they start.
 
 Reasoning goes to the field its start event names (or, for a part whose field is only
-known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
+known at its end, as :func:`~chatcodec.streams.replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
 ``reasoning_field`` option (``_reasoning_field`` on the start event's metadata), by
 default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text

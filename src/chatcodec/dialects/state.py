@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.dialect_base import REASONING_DETAILS, DialectError
+from chatcodec.dialects.base import REASONING_DETAILS, DialectError
 
 
 def _without(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ same encoding). boto3 reads it for you and yields one dict per message, named by
 ``:event-type`` header: ``{"contentBlockDelta": {...payload}}``. That dict is what
 chatcodec calls a Bedrock wire event, so this module turns message bytes into those
 dicts (:class:`EventStreamParser`) and back (:func:`encode_event_message`); "the bytes
-of a Bedrock stream" in :mod:`chatcodec.stream_convert` means this binary framing.
+of a Bedrock stream" in :mod:`chatcodec.streams.convert` means this binary framing.
 
 An ``exception`` message (``:exception-type`` ``throttlingException`` ...) becomes the
 dict boto3 would raise from, ``{"throttlingException": {"message": ...}}``, which the

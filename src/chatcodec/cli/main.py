@@ -1,6 +1,6 @@
 """The ``chatcodec`` command line: validate conversations, convert payloads, export schemas.
 
-Exit codes (all in :mod:`chatcodec.exit_codes`): 0 success; ``validate``: 1 when any
+Exit codes (all in :mod:`chatcodec.cli.exit_codes`): 0 success; ``validate``: 1 when any
 conversation is invalid (every problem printed with its JSON path); ``convert``: the
 number of payloads rejected, 1 to 63 (63 or more); 64 bad usage (argparse's own errors
 included, instead of its usual 2), 66 the input is missing or unreadable, 70 an internal
@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from chatcodec import detect, exit_codes
-from chatcodec.cli_convert import EXIT_CODES_HELP, add_convert_command
-from chatcodec.cli_serve import add_serve_command
+from chatcodec import detect
+from chatcodec.cli import exit_codes
+from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command
+from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
 if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert` (issue 25)
@@ -123,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     import json
 
-    from chatcodec.documents import iter_documents
+    from chatcodec.cli.documents import iter_documents
     from chatcodec.rendering import render_conversation
     from chatcodec.validation import dump_messages
 

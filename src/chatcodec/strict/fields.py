@@ -6,7 +6,7 @@ OpenAI itself answers "Unrecognized request argument supplied: temprature". With
 ``strict=True`` the entry points first walk the wire payload against the provider's
 published field set (its codec's :meth:`~chatcodec.providers.provider_codec.ProviderCodec.field_sets`,
 the ``known_fields.json`` generated from the official SDK types) plus the documented extensions of compatible servers
-(:mod:`chatcodec.strict_extensions`), at every depth where that schema is closed, and
+(:mod:`chatcodec.strict.extensions`), at every depth where that schema is closed, and
 never inside free-form values (tool input, JSON schemas, metadata).
 
 One mistake gives one problem at its JSON path, in the caller's vocabulary: an unknown
@@ -27,7 +27,7 @@ from chatcodec.errors import Problem, ProviderLookupError, json_path
 from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import get_codec
-from chatcodec.strict_extensions import extension_fields
+from chatcodec.strict.extensions import extension_fields
 
 Root = Literal["request", "response", "stream"]
 

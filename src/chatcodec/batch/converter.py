@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
-from chatcodec.batch import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
+from chatcodec.batch.convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.registry import get_codec
 
 OutputFormat = Literal["auto", "dict", "json"]

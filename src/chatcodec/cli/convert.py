@@ -11,7 +11,7 @@ path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a rej
 ``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
 The exit code is the number of rejected payloads (63 for 63 or more), or a
-``sysexits`` code when the run itself failed: see :mod:`chatcodec.exit_codes`.
+``sysexits`` code when the run itself failed: see :mod:`chatcodec.cli.exit_codes`.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
-from chatcodec import exit_codes
-from chatcodec.batch import (
+from chatcodec.batch.convert import (
     BatchResult,
     ConvertOptions,
     LineBatch,
@@ -39,10 +38,11 @@ from chatcodec.batch import (
     dump_json,
     iter_line_batches,
 )
-from chatcodec.documents import is_stdin, open_input
+from chatcodec.cli import exit_codes
+from chatcodec.cli.documents import is_stdin, open_input
+from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
-from chatcodec.progress import ProgressBar
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def _encoder_option(text: str) -> tuple[str, object]:
 
 def _workers(text: str) -> int:
     if text == "auto":
-        from chatcodec.parallel import usable_cores
+        from chatcodec.batch.parallel import usable_cores
 
         return usable_cores()
     try:
@@ -238,10 +238,10 @@ def _convert_lines(
 
 def _converted(batches: Iterable[LineBatch], options: ConvertOptions, workers: int) -> Iterator[BatchResult]:
     """The batches converted in input order: here with one worker, else on a pool
-    (:mod:`chatcodec.parallel`, imported only then: multiprocessing and its pool cost
+    (:mod:`chatcodec.batch.parallel`, imported only then: multiprocessing and its pool cost
     ~20 ms of a one-worker run's start, issue 25)."""
     if workers > 1:
-        from chatcodec.parallel import convert_batches
+        from chatcodec.batch.parallel import convert_batches
 
         return convert_batches(batches, options, workers)
     return (convert_lines(batch, options) for batch in batches)

@@ -1,6 +1,6 @@
 """Fields that compatible servers document beyond the official SDK types, kept by hand.
 
-Strict decoding (:mod:`chatcodec.strict`) refuses a field the provider's published API
+Strict decoding (:mod:`chatcodec.strict.fields`) refuses a field the provider's published API
 does not define; the generated ``providers/<name>/known_fields.json`` files hold what
 the SDKs define. The servers chatcodec also reads (DeepSeek, Kimi, OpenRouter, Z.ai,
 vLLM, Vertex AI, ...) speak those formats with documented additions, and a request or

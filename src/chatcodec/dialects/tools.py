@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.dialect_base import ANTHROPIC, OPENAI_CHAT, dialect_codec
+from chatcodec.dialects.base import ANTHROPIC, OPENAI_CHAT, dialect_codec
 
 
 def read_tool(tool: object) -> Any:

@@ -12,7 +12,7 @@ import importlib
 import sys
 from typing import Any, TextIO
 
-from chatcodec import exit_codes
+from chatcodec.cli import exit_codes
 from chatcodec.serve.config import fronts, upstreams
 
 

@@ -16,7 +16,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
 from chatcodec.sdk_objects import SdkObject, is_sdk_object, sdk_json
-from chatcodec.sse import iter_jsonl, iter_sse_json, looks_like_sse
+from chatcodec.streams.sse import iter_jsonl, iter_sse_json, looks_like_sse
 
 StreamInput = (
     str | bytes | bytearray | Iterable[Mapping[str, Any]] | Iterable[SdkObject] | Iterable[str] | Iterable[bytes]

@@ -6,7 +6,7 @@ they come, without a thread to run a pull-style generator (issue 23).
 write what it returns; ``close`` when the body ends. :func:`convert_stream` and
 :func:`aconvert_stream` wrap it over a sync or async iterable of chunks.
 
-Both ends keep their provider's own framing (:mod:`chatcodec.stream_framing`): SSE for
+Both ends keep their provider's own framing (:mod:`chatcodec.streams.framing`): SSE for
 OpenAI, Anthropic, Responses and Gemini (``alt=sse``; ``framing="json-array"`` for a
 Gemini stream without it), AWS event-stream binary for Bedrock (what its HTTP API sends;
 boto3's event dicts go to :meth:`StreamConverter.feed_events`).
@@ -28,7 +28,7 @@ from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
-from chatcodec.stream_framing import Framing, WireEventReader, WireEventWriter
+from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
 

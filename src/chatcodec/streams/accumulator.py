@@ -1,6 +1,6 @@
 """Turning canonical stream events into a :class:`ChatResponse`, in time linear in the stream.
 
-:class:`StreamAccumulator` is the shared :class:`~chatcodec.stream_builder.StreamBuilder`
+:class:`StreamAccumulator` is the shared :class:`~chatcodec.streams.builder.StreamBuilder`
 in its building mode, fed canonical events: the same builder a provider's stream decoder
 drives for ``accumulate_stream``, so both give the same response. Deltas are appended to
 lists and joined once at the end (never ``text += delta`` on a model attribute, which
@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec.response import ChatResponse
-from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.streams.builder import StreamBuilder
 
 
 class StreamAccumulator:

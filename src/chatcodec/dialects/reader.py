@@ -69,7 +69,7 @@ from pydantic import BaseModel
 
 from chatcodec._base import CanonicalModel
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.dialect_base import (
+from chatcodec.dialects.base import (
     ANTHROPIC,
     OPENAI_CHAT,
     REASONING_DETAILS,
@@ -79,8 +79,8 @@ from chatcodec.dialect_base import (
     Location,
     dialect_codec,
 )
-from chatcodec.dialect_state import with_provider_state
-from chatcodec.dialect_tools import read_tools
+from chatcodec.dialects.state import with_provider_state
+from chatcodec.dialects.tools import read_tools
 from chatcodec.request import with_system_shorthand
 from chatcodec.response import with_single_message_shorthand
 from chatcodec.sdk_objects import sdk_json
@@ -537,7 +537,7 @@ def read_messages(messages: object, at: Location = ()) -> Any:
 def read_request(data: object) -> Any:
     """A ``ChatRequest`` mapping: ``system`` becomes a leading system message, and the
     messages and tools are read (tools in OpenAI's or Anthropic's shape, see
-    :mod:`chatcodec.dialect_tools`)."""
+    :mod:`chatcodec.dialects.tools`)."""
     fields = as_dict(data)
     if fields is None:
         return data

@@ -1,7 +1,7 @@
 """Running conversion batches on worker processes, in input order, in bounded memory.
 
 The parent reads raw lines and writes results; it never parses JSON. Workers convert
-whole batches (:func:`chatcodec.batch.convert_lines`) and send back serialized output.
+whole batches (:func:`chatcodec.batch.convert.convert_lines`) and send back serialized output.
 At most ``window`` batches are in flight at once, so the memory the parent holds does
 not grow with the input (``multiprocessing.Pool.imap`` would read the whole input
 ahead). Results come back in input order: the oldest batch is always the next one
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.context import BaseContext
 
-from chatcodec.batch import BatchResult, ConvertOptions, LineBatch, convert_lines
+from chatcodec.batch.convert import BatchResult, ConvertOptions, LineBatch, convert_lines
 from chatcodec.registry import get_codec
 
 
@@ -81,7 +81,7 @@ def _start_context() -> BaseContext:
         return multiprocessing.get_context("fork")
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
-        forkserver.set_forkserver_preload(["chatcodec.batch"])  # workers start with it imported
+        forkserver.set_forkserver_preload(["chatcodec.batch.convert"])  # workers start with it imported
         return forkserver
     return multiprocessing.get_context("spawn")
 

@@ -1,5 +1,5 @@
-"""What the entry points call with ``strict=True``: the field check of :mod:`chatcodec.strict`
-and the structural rules of :mod:`chatcodec.strict_rules`, raised as one error.
+"""What the entry points call with ``strict=True``: the field check of :mod:`chatcodec.strict.fields`
+and the structural rules of :mod:`chatcodec.strict.rules`, raised as one error.
 
 Kept apart from the provider codecs: the check reads the wire payload before (a request)
 or after (a response, so an error body is still a ``ProviderAPIError``) the tolerant
@@ -15,8 +15,8 @@ from chatcodec import detect
 from chatcodec._narrow import as_dict
 from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
 from chatcodec.registry import get_edge
-from chatcodec.strict import Schema, payload_problems, schema_for, shown, unknown_fields
-from chatcodec.strict_rules import request_problems, structure_for, target_problems
+from chatcodec.strict.fields import Schema, payload_problems, schema_for, shown, unknown_fields
+from chatcodec.strict.rules import request_problems, structure_for, target_problems
 
 __all__ = [
     "check_messages",

@@ -4,7 +4,7 @@ A stream is wire events (dicts) inside a framing, and the framing is the provide
 fact, in its edge (``Edge.framing``, ``providers/<name>/edge.py``): SSE (with ``event:``
 names or without, a ``[DONE]``-style sentinel or none, LF or CRLF line ends), one JSON
 array whose items arrive over time (Gemini without ``alt=sse``), AWS event-stream binary
-messages (:mod:`chatcodec.event_stream`), or JSON Lines. A provider without an edge is
+messages (:mod:`chatcodec.streams.event_stream`), or JSON Lines. A provider without an edge is
 refused (:func:`~chatcodec.registry.get_edge`), never framed as another provider's.
 
 :class:`WireEventReader` turns bytes (split anywhere) into wire events as they complete;
@@ -21,11 +21,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
 from chatcodec.errors import StreamError
-from chatcodec.event_stream import EventStreamParser, encode_event_message
 from chatcodec.payloads import loads
 from chatcodec.providers.kit.edge import Framing, StreamFraming
 from chatcodec.registry import get_edge
-from chatcodec.sse import SSEParser, format_sse
+from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
+from chatcodec.streams.sse import SSEParser, format_sse
 
 __all__ = ["Framing", "WireEventReader", "WireEventWriter", "default_framing", "to_sse"]
 
@@ -112,7 +112,7 @@ class WireEventReader:
     """Bytes in ``provider``'s framing (or ``framing``) to wire events, push-style: ``feed``
     chunks split anywhere, ``close`` at the end. OpenAI's ``[DONE]`` ends the events of any
     SSE stream; an SSE ``event: error`` whose data has no ``type`` is wrapped as
-    ``{"type": "error", "error": data}``, as :func:`~chatcodec.sse.iter_sse_json` does."""
+    ``{"type": "error", "error": data}``, as :func:`~chatcodec.streams.sse.iter_sse_json` does."""
 
     def __init__(self, provider: str, framing: Framing | None = None) -> None:
         self._framing: Framing = framing or default_framing(provider)
