@@ -82,7 +82,9 @@ class Codec(Protocol):
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]: ...
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
 
 
 class StreamDecoder(Protocol):
@@ -137,7 +139,7 @@ class SupportsStreamEncoder(Protocol):
     """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
     and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
 
-    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder: ...
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder: ...
 
 
 @runtime_checkable
@@ -276,6 +278,13 @@ class ModelCodec:
     ) -> dict[str, Any]:
         del options  # a six-method codec reads no output options
         encoded: dict[str, Any] = self._codec.encode_response(response, losses)
+        return encoded
+
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        del options  # a six-method codec reads no output options
+        encoded: Iterator[dict[str, Any]] = self._codec.encode_stream(events, losses)
         return encoded
 
 

@@ -385,15 +385,18 @@ class ProviderCodec:
             yield from decoder.feed(event)
         yield from decoder.close()
 
-    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
-        ``close``); options ride on the stream's start event, which the encoder reads."""
-        return self._new_stream_encoder(self.encode_context(losses, for_request=False))
+        ``close``); ``options`` are its output options by name, straight into its context
+        (a start event's metadata may still spell them as markers, read as legacy input)."""
+        return self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
         then ``close``."""
-        encoder = self.stream_encoder(losses)
+        encoder = self.stream_encoder(losses, options=options)
         try:
             for event in events:
                 yield from encoder.feed(event)
