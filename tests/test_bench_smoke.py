@@ -103,7 +103,7 @@ def test_the_check_reports_a_dropped_tool_call() -> None:
     assert "differs at $.turns" in failure
 
 
-def test_the_bench_session_has_the_issue_proportions() -> None:
+def test_the_bench_session_has_the_size_and_mix_of_an_agent_session() -> None:
     workloads = _bench("workloads")
     payload = workloads.openai_session(50)
     roles = [message["role"] for message in payload["messages"]]

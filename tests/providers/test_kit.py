@@ -83,7 +83,7 @@ def test_flat_objects_counted_by_colons_still_catch_a_repeated_key() -> None:
     assert kit.arguments_object('{"a":1,"b":null,"c":true}') == ({"a": 1, "b": None, "c": True}, True)
 
 
-def test_item_07_a_proxy_can_map_rewritten_names_back() -> None:
+def test_a_proxy_can_map_rewritten_names_back() -> None:
     long_name = "t" * 70
     request = chatcodec.ChatRequest(
         model="m",

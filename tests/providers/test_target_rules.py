@@ -333,7 +333,7 @@ def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
     assert applied(()) == []
 
 
-def test_issue21_2_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
+def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
     """Listed with the default sent; the option supplies it, else 4096 with a ``default`` loss."""
     table = rules_for("anthropic")
     assert table is not None

@@ -192,14 +192,14 @@ def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
     assert_response_matches_sdk(encoded)
 
 
-def test_foreign_reasoning_goes_to_reasoning_content_by_default_issue_23() -> None:
+def test_foreign_reasoning_goes_to_reasoning_content_by_default() -> None:
     encoded, losses = encode_response(anthropic_response())
     assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
     assert "$.choices[0].message.content[0].signature" in [loss.path for loss in losses]
     assert_response_matches_sdk(encoded)
 
 
-def test_the_public_reasoning_field_option_names_the_field_issue_23() -> None:
+def test_the_public_reasoning_field_option_names_the_field() -> None:
     converted = chatcodec.encode_response(
         FORMAT, anthropic_response(), options={"reasoning_field": "reasoning"}, on_loss="ignore"
     )

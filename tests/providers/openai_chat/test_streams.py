@@ -364,13 +364,13 @@ def test_error_events_encode_as_error_chunks() -> None:
     assert chunks == [{"error": body}, {"error": bare}]
 
 
-def test_a_foreign_error_body_is_not_nested_in_an_openai_error_issue_23() -> None:
+def test_a_foreign_error_body_is_not_nested_in_an_openai_error() -> None:
     anthropic_body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     chunks, _ = encode_events([ErrorEvent(message="Overloaded", error_type="overloaded_error", body=anthropic_body)])
     assert chunks == [{"error": {"message": "Overloaded", "type": "overloaded_error", "param": None, "code": None}}]
 
 
-def test_foreign_reasoning_streams_as_reasoning_content_by_default_issue_23() -> None:
+def test_foreign_reasoning_streams_as_reasoning_content_by_default() -> None:
     chunks, _ = encode_events(anthropic_events())
     assert [chunk["choices"][0]["delta"].get("reasoning_content") for chunk in chunks[:1]] == ["Plan"]
 
@@ -388,7 +388,7 @@ def usage_events() -> list[chatcodec.AnyStreamEvent]:
     ]
 
 
-def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
+def test_usage_is_one_chunk_last_with_no_choices() -> None:
     chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": True}))
     usage_chunks = [chunk for chunk in chunks if "usage" in chunk]
     assert usage_chunks == [chunks[-1]]
@@ -397,12 +397,12 @@ def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
     assert all(chunk["choices"] for chunk in chunks[:-1])
 
 
-def test_no_usage_chunk_unless_include_usage_issue_23() -> None:
+def test_no_usage_chunk_unless_include_usage() -> None:
     chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": False}))
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 
-def test_include_usage_is_read_from_the_encode_context_issue_20() -> None:
+def test_include_usage_is_read_from_the_encode_context() -> None:
     """Item 1 of the issue-20 leftovers: ``include_usage`` is one of openai-chat's options
     (``markers.OPTIONS``), read from the context, not only as a marker on the start event."""
     assert chatcodec.get_codec(FORMAT).options["include_usage"] == "_include_usage"

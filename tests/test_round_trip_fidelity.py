@@ -1,4 +1,4 @@
-"""Issue 24 (items 6, 12, 14, 15): finish reasons that never claim too much, same-format
+"""Finish reasons that never claim too much, same-format
 round trips that keep what they read, and freeform tool calls that stay consistent."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def finish_word(target: str, body: dict[str, Any]) -> object:
 
 
 @pytest.mark.parametrize("target", PROVIDERS)
-def test_item_12_cut_off_stream_is_never_written_as_complete(target: str) -> None:
+def test_cut_off_stream_is_never_written_as_complete(target: str) -> None:
     body, losses = encode_response(target, cut_off_response())
     assert finish_word(target, body) not in COMPLETE_WORDS
     again = chatcodec.decode_response(target, body).finish_reason
@@ -67,7 +67,7 @@ def test_item_12_cut_off_stream_is_never_written_as_complete(target: str) -> Non
 
 
 @pytest.mark.parametrize("target", PROVIDERS)
-def test_item_12_cut_off_stream_is_never_streamed_as_complete(target: str) -> None:
+def test_cut_off_stream_is_never_streamed_as_complete(target: str) -> None:
     events, _ = encode_stream(target, cut_off_response())
     again = chatcodec.accumulate_stream(target, events)
     assert again.finish_reason is None
@@ -91,7 +91,7 @@ TEXT_PART = {"type": "output_text", "text": "a", "annotations": []}
 @pytest.mark.parametrize(
     "content", [[FUTURE_PART], [TEXT_PART, FUTURE_PART], [FUTURE_PART, TEXT_PART]], ids=["alone", "after", "before"]
 )
-def test_item_15_an_unknown_part_keeps_its_assistant_message_wrapper(content: list[dict[str, Any]]) -> None:
+def test_an_unknown_part_keeps_its_assistant_message_wrapper(content: list[dict[str, Any]]) -> None:
     message = {
         "type": "message",
         "role": "assistant",
@@ -106,7 +106,7 @@ def test_item_15_an_unknown_part_keeps_its_assistant_message_wrapper(content: li
     assert losses == []
 
 
-def test_item_15_an_unknown_part_keeps_its_wrapper_in_a_response_and_a_stream() -> None:
+def test_an_unknown_part_keeps_its_wrapper_in_a_response_and_a_stream() -> None:
     message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": [FUTURE_PART]}
     body = {
         "id": "resp_1",
@@ -128,7 +128,7 @@ def assistant_item(text: str, item_id: str) -> dict[str, Any]:
     return {"type": "message", "role": "assistant", "id": item_id, "content": [{**TEXT_PART, "text": text}]}
 
 
-def test_item_15_two_consecutive_assistant_messages_are_not_merged_without_a_loss() -> None:
+def test_two_consecutive_assistant_messages_are_not_merged_without_a_loss() -> None:
     payload = {
         "model": "m",
         "input": [{"role": "user", "content": "hi"}, assistant_item("a", "msg_1"), assistant_item("b", "msg_2")],
@@ -148,7 +148,7 @@ def test_item_15_two_consecutive_assistant_messages_are_not_merged_without_a_los
 
 
 @pytest.mark.parametrize("value", [1, 0, 2])
-def test_item_15_an_integer_temperature_stays_an_integer(value: int) -> None:
+def test_an_integer_temperature_stays_an_integer(value: int) -> None:
     payload = {"model": "m", "input": "hi", "temperature": value, "top_p": value}
     out, losses = same_format_request(payload)
     assert out == payload
@@ -159,7 +159,7 @@ def test_item_15_an_integer_temperature_stays_an_integer(value: int) -> None:
 
 @pytest.mark.parametrize("status", ["queued", "cancelled", "in_progress"])
 @pytest.mark.parametrize("target", ["anthropic", BEDROCK])
-def test_item_15_a_foreign_finish_status_is_never_copied_into_a_stop_reason(status: str, target: str) -> None:
+def test_a_foreign_finish_status_is_never_copied_into_a_stop_reason(status: str, target: str) -> None:
     body = {
         "id": "resp_1",
         "object": "response",
@@ -179,7 +179,7 @@ def test_item_15_a_foreign_finish_status_is_never_copied_into_a_stop_reason(stat
 
 
 @pytest.mark.parametrize("provider", ["anthropic", BEDROCK, "gemini"])
-def test_item_15_a_raw_word_no_decoder_of_this_provider_read_is_mapped_from_the_unified_reason(
+def test_a_raw_word_no_decoder_of_this_provider_read_is_mapped_from_the_unified_reason(
     provider: str,
 ) -> None:
     """Spelled as the provider spells its words, but with no record that its decoder read
@@ -215,11 +215,11 @@ CACHE_POINT = {"cachePoint": {"type": "default"}}
     ],
     ids=["message", "system"],
 )
-def test_item_14_a_whitespace_text_block_before_a_cache_point_is_kept(payload: dict[str, Any]) -> None:
+def test_a_whitespace_text_block_before_a_cache_point_is_kept(payload: dict[str, Any]) -> None:
     assert round_trip(BEDROCK, payload) == (payload, [])
 
 
-def test_item_14_an_empty_text_block_is_still_dropped() -> None:
+def test_an_empty_text_block_is_still_dropped() -> None:
     payload = {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}, {"text": ""}, CACHE_POINT]}]}
     out, losses = round_trip(BEDROCK, payload)
     assert out["messages"][0]["content"] == [{"text": "hi"}]
@@ -237,7 +237,7 @@ TOOL = {"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}
         {"tools": [TOOL], "toolChoice": {"any": {}}, "_x": {"_y": 1}},
     ],
 )
-def test_item_14_an_unmapped_field_inside_tool_config_stays_inside_it(config: dict[str, Any]) -> None:
+def test_an_unmapped_field_inside_tool_config_stays_inside_it(config: dict[str, Any]) -> None:
     payload = {"modelId": "m", "messages": [USER_HI], "toolConfig": config}
     assert round_trip(BEDROCK, payload) == (payload, [])
 
@@ -245,7 +245,7 @@ def test_item_14_an_unmapped_field_inside_tool_config_stays_inside_it(config: di
 NESTED = {"_a": {"__b": {"_": 1, "___c": [{"_d": 2}]}}}
 
 
-def test_item_14_nested_underscore_keys_survive_a_responses_request() -> None:
+def test_nested_underscore_keys_survive_a_responses_request() -> None:
     payload = {
         "model": "m",
         "input": [
@@ -260,7 +260,7 @@ def test_item_14_nested_underscore_keys_survive_a_responses_request() -> None:
     assert round_trip(RESPONSES, payload) == (payload, [])
 
 
-def test_item_14_nested_underscore_keys_survive_a_responses_response() -> None:
+def test_nested_underscore_keys_survive_a_responses_response() -> None:
     usage = {
         "input_tokens": 1,
         "output_tokens": 1,
@@ -280,7 +280,7 @@ def test_item_14_nested_underscore_keys_survive_a_responses_response() -> None:
     assert round_trip(RESPONSES, payload, "response") == (payload, [])
 
 
-def test_item_14_nested_underscore_keys_survive_a_bedrock_request() -> None:
+def test_nested_underscore_keys_survive_a_bedrock_request() -> None:
     payload = {
         "modelId": "m",
         "messages": [{"role": "user", "content": [{"text": "hi", "_t": NESTED}]}],
@@ -291,7 +291,7 @@ def test_item_14_nested_underscore_keys_survive_a_bedrock_request() -> None:
     assert round_trip(BEDROCK, payload) == (payload, [])
 
 
-def test_item_15_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split() -> None:
+def test_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split() -> None:
     """Responses input messages hold one text each, and consecutive ones now read back as
     separate turns (item 15): the split is reported (the there-and-back law found it)."""
     request = chatcodec.validate_model(

@@ -1,6 +1,6 @@
-"""Issue 24, rules that hold across providers: tool arguments that are not a JSON object
-(items 4 and 17), blank tool names and the developer role (item 5), unknown null fields
-(item 17). Each encoded body is checked by the provider's SDK oracle."""
+"""Encode rules that hold across providers: tool arguments that are not a JSON object,
+blank tool names and the developer role, unknown null fields. Each encoded body is checked
+by the provider's SDK oracle."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def _encoded_input(target: str, arguments: str) -> tuple[Any, list[chatcodec.Los
 
 @pytest.mark.parametrize("target", [ANTHROPIC, BEDROCK])
 @pytest.mark.parametrize("arguments", ['["a", "b"]', '"Paris"', "42", "null", '{"city": "Par'])
-def test_item_4_arguments_that_are_not_an_object_are_wrapped_not_sent_as_empty(target: str, arguments: str) -> None:
+def test_arguments_that_are_not_an_object_are_wrapped_not_sent_as_empty(target: str, arguments: str) -> None:
     sent, losses = _encoded_input(target, arguments)
     assert sent == {"INVALID_JSON": arguments}
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0].arguments", "tool arguments")]
@@ -50,7 +50,7 @@ def test_item_4_arguments_that_are_not_an_object_are_wrapped_not_sent_as_empty(t
 
 @pytest.mark.parametrize("target", [ANTHROPIC, BEDROCK])
 @pytest.mark.parametrize(("arguments", "expected"), [("", {}), ("  ", {}), ('{"city": "Paris"}', {"city": "Paris"})])
-def test_item_4_empty_arguments_and_objects_are_sent_without_a_loss(
+def test_empty_arguments_and_objects_are_sent_without_a_loss(
     target: str, arguments: str, expected: dict[str, Any]
 ) -> None:
     sent, losses = _encoded_input(target, arguments)
@@ -60,13 +60,13 @@ def test_item_4_empty_arguments_and_objects_are_sent_without_a_loss(
 
 @pytest.mark.parametrize("target", [ANTHROPIC, BEDROCK])
 @pytest.mark.parametrize("arguments", ['{"x": 1e400}', '{"x": [-1e999]}'])
-def test_item_17_a_number_past_a_double_never_reaches_the_wire_as_infinity(target: str, arguments: str) -> None:
+def test_a_number_past_a_double_never_reaches_the_wire_as_infinity(target: str, arguments: str) -> None:
     sent, losses = _encoded_input(target, arguments)  # json.dumps(allow_nan=False) would raise on Infinity
     assert sent == {"INVALID_JSON": arguments}
     assert len(losses) == 1
 
 
-def test_item_17_an_anthropic_response_with_such_arguments_is_json_too() -> None:
+def test_an_anthropic_response_with_such_arguments_is_json_too() -> None:
     response = chatcodec.decode_response(
         "openai-chat",
         {
@@ -113,14 +113,14 @@ def _blank_name_response() -> chatcodec.ChatResponse:
 
 
 @pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
-def test_item_5_a_blank_tool_name_is_never_forwarded_to_openai_without_a_loss(target: str) -> None:
+def test_a_blank_tool_name_is_never_forwarded_to_openai_without_a_loss(target: str) -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_response(target, _blank_name_response(), on_loss="ignore", losses=losses)
     assert "blank tool name" in [loss.what for loss in losses]
 
 
 @pytest.mark.parametrize("target", [ANTHROPIC, "gemini", BEDROCK])
-def test_item_5_the_developer_role_is_not_turned_into_system_without_a_loss(target: str) -> None:
+def test_the_developer_role_is_not_turned_into_system_without_a_loss(target: str) -> None:
     request = chatcodec.validate_model(
         chatcodec.ChatRequest,
         {"messages": [{"role": "developer", "content": "be brief"}, {"role": "user", "content": "q"}], "max_tokens": 5},
@@ -156,15 +156,13 @@ _FORMATS = ["openai-chat", "gemini", BEDROCK, ANTHROPIC, "openai-responses"]
     ("source", "target"),
     [(source, target) for source in (ANTHROPIC, "openai-responses") for target in _FORMATS if target != source],
 )
-def test_item_17_an_unknown_null_key_on_an_assistant_text_block_is_not_dropped_silently(
-    source: str, target: str
-) -> None:
+def test_an_unknown_null_key_on_an_assistant_text_block_is_not_dropped_silently(source: str, target: str) -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_request(target, _assistant_text_with_a_null(source), on_loss="ignore", losses=losses)
     assert any("foo" in loss.what for loss in losses)
 
 
-def test_item_17_an_unknown_null_key_on_a_streamed_anthropic_text_block_reads_as_in_a_response() -> None:
+def test_an_unknown_null_key_on_a_streamed_anthropic_text_block_reads_as_in_a_response() -> None:
     """The stream decoder keeps an unknown ``null`` as data too, so a streamed answer equals
     the same answer not streamed (found by the stream property test after the fix)."""
     block = {"type": "text", "text": "hi", "foo": None}

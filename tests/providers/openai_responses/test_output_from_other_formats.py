@@ -1,6 +1,5 @@
-"""Issue 23/24 leftovers on Responses output built from another format: ``created_at``
-stamped (issue 23), reasoning items and made-up item ids in responses and streams
-(issue 24 items 2 and 7), blank tool names reported in streams (issue 24 item 5)."""
+"""Responses output built from another format: ``created_at`` stamped, reasoning items
+and made-up item ids in responses and streams, blank tool names reported in streams."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ def _anthropic_stream_events() -> list[dict[str, Any]]:
     return [json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")]
 
 
-def test_item1_converted_response_created_at_is_the_current_time() -> None:
+def test_converted_response_created_at_is_the_current_time() -> None:
     before = int(time.time())
     wire = chatcodec.convert_response(
         _anthropic_response(), source="anthropic", target="openai-responses", on_loss="ignore"
@@ -49,7 +48,7 @@ def test_item1_converted_response_created_at_is_the_current_time() -> None:
     assert before <= wire["created_at"] <= int(time.time())
 
 
-def test_item1_converted_stream_created_at_is_the_current_time_and_the_same_on_every_event() -> None:
+def test_converted_stream_created_at_is_the_current_time_and_the_same_on_every_event() -> None:
     before = int(time.time())
     events = _anthropic_stream_events()
     stamped = [event["response"]["created_at"] for event in events if "response" in event]
@@ -58,7 +57,7 @@ def test_item1_converted_stream_created_at_is_the_current_time_and_the_same_on_e
     assert before <= stamped[0] == stamped[1] <= int(time.time())
 
 
-def test_item1_a_responses_body_without_created_at_gets_none_back() -> None:
+def test_a_responses_body_without_created_at_gets_none_back() -> None:
     body = {"id": "resp_1", "model": "m", "object": "response", "output": [], "status": "completed"}
     decoded = chatcodec.decode_response("openai-responses", body)
     assert "created_at" not in chatcodec.encode_response("openai-responses", decoded, on_loss="ignore")
@@ -81,7 +80,7 @@ def _non_streamed_ids(fixture: str) -> list[str]:
 
 
 @pytest.mark.parametrize("fixture", ["thinking_signature_delta.sse", "tool_use_input_json_delta.sse"])
-def test_item6_streamed_items_from_another_format_have_the_non_streamed_prefixed_ids(fixture: str) -> None:
+def test_streamed_items_from_another_format_have_the_non_streamed_prefixed_ids(fixture: str) -> None:
     events = _converted_stream(fixture)
     final = [item["id"] for item in events[-1]["response"]["output"]]
     assert final == _non_streamed_ids(fixture)
@@ -97,7 +96,7 @@ def test_item6_streamed_items_from_another_format_have_the_non_streamed_prefixed
             assert event["item_id"] == by_index[event["output_index"]], event["type"]
 
 
-def test_item6_a_streamed_call_with_a_blank_name_is_reported() -> None:
+def test_a_streamed_call_with_a_blank_name_is_reported() -> None:
     events = [
         ResponseStartEvent(id="msg_1", model="m"),
         ToolCallStartEvent(index=0, id="call_1", name=" "),

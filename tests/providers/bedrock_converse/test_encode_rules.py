@@ -1,4 +1,4 @@
-"""Issue 24's Converse request rules (items 1 and 4), each a 400 from Bedrock before: role
+"""Converse request rules, each a 400 from Bedrock when broken: role
 alternation, prefill whitespace, thinking of unknown origin, the empty text between signed
 reasoning blocks, and tool arguments that are not a JSON object. Every body is checked by
 botocore's own validator."""
@@ -26,10 +26,10 @@ def _encode(messages: list[Any], **fields: Any) -> tuple[dict[str, Any], list[ch
     return body, losses
 
 
-# --- item 1: alternation ---------------------------------------------------------------------
+# --- alternation -----------------------------------------------------------------------------
 
 
-def test_item_1_bedrock_merges_consecutive_same_role_messages() -> None:
+def test_bedrock_merges_consecutive_same_role_messages() -> None:
     """Converse: "A conversation must alternate between user and assistant roles"."""
     body, losses = _encode(
         [
@@ -47,7 +47,7 @@ def test_item_1_bedrock_merges_consecutive_same_role_messages() -> None:
     assert all("alternat" in loss.why for loss in losses)
 
 
-def test_item_1_bedrock_keeps_apart_consecutive_turns_it_read_apart() -> None:
+def test_bedrock_keeps_apart_consecutive_turns_it_read_apart() -> None:
     """What a Bedrock request said goes back as it was (its own round trip is exact)."""
     body = {
         "messages": [
@@ -60,7 +60,7 @@ def test_item_1_bedrock_keeps_apart_consecutive_turns_it_read_apart() -> None:
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
 
 
-def test_item_1_bedrock_merges_a_user_message_into_the_turn_left_after_a_dropped_one() -> None:
+def test_bedrock_merges_a_user_message_into_the_turn_left_after_a_dropped_one() -> None:
     body, losses = _encode(
         [
             {"role": "user", "content": "one"},
@@ -72,11 +72,11 @@ def test_item_1_bedrock_merges_a_user_message_into_the_turn_left_after_a_dropped
     assert [loss.path for loss in losses][-1] == "$.messages[2]"
 
 
-# --- item 1: prefill -------------------------------------------------------------------------
+# --- prefill ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("model", [CLAUDE, None])
-def test_item_1_bedrock_trims_a_final_assistant_prefill_ending_in_whitespace(model: str | None) -> None:
+def test_bedrock_trims_a_final_assistant_prefill_ending_in_whitespace(model: str | None) -> None:
     fields = {} if model is None else {"model": model}
     body, losses = _encode(
         [{"role": "user", "content": "q"}, {"role": "assistant", "content": "The answer is: "}], **fields
@@ -87,7 +87,7 @@ def test_item_1_bedrock_trims_a_final_assistant_prefill_ending_in_whitespace(mod
     ]
 
 
-def test_item_1_bedrock_trims_the_prefill_text_before_its_cache_point() -> None:
+def test_bedrock_trims_the_prefill_text_before_its_cache_point() -> None:
     prefill = {
         "role": "assistant",
         "content": [{"type": "text", "text": "So ", "cache_control": {"type": "ephemeral"}}],
@@ -97,13 +97,13 @@ def test_item_1_bedrock_trims_the_prefill_text_before_its_cache_point() -> None:
     assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
 
 
-def test_item_1_bedrock_leaves_a_prefill_alone_for_a_model_that_is_not_claude() -> None:
+def test_bedrock_leaves_a_prefill_alone_for_a_model_that_is_not_claude() -> None:
     body, losses = _encode([{"role": "user", "content": "q"}, {"role": "assistant", "content": "So "}], model=DEEPSEEK)
     assert body["messages"][-1]["content"] == [{"text": "So "}]
     assert losses == []
 
 
-# --- item 1: thinking ------------------------------------------------------------------------
+# --- thinking --------------------------------------------------------------------------------
 
 
 def _thinking_history(thinking: dict[str, Any], **fields: Any) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
@@ -112,20 +112,20 @@ def _thinking_history(thinking: dict[str, Any], **fields: Any) -> tuple[dict[str
 
 
 @pytest.mark.parametrize("model", [CLAUDE, None])
-def test_item_1_bedrock_never_sends_unsigned_thinking_of_unknown_origin_to_claude(model: str | None) -> None:
+def test_bedrock_never_sends_unsigned_thinking_of_unknown_origin_to_claude(model: str | None) -> None:
     fields = {} if model is None else {"model": model}
     body, losses = _thinking_history({"type": "thinking", "text": "hmm"}, **fields)
     assert body["messages"][1]["content"] == [{"text": "answer"}]
     assert [loss.path for loss in losses] == ["$.messages[1].content[0]"]
 
 
-def test_item_1_bedrock_sends_unsigned_thinking_of_unknown_origin_to_a_model_that_is_not_claude() -> None:
+def test_bedrock_sends_unsigned_thinking_of_unknown_origin_to_a_model_that_is_not_claude() -> None:
     body, losses = _thinking_history({"type": "thinking", "text": "hmm"}, model=DEEPSEEK)
     assert body["messages"][1]["content"][0] == {"reasoningContent": {"reasoningText": {"text": "hmm"}}}
     assert losses == []
 
 
-def test_item_1_bedrock_keeps_an_empty_text_block_between_signed_reasoning_blocks() -> None:
+def test_bedrock_keeps_an_empty_text_block_between_signed_reasoning_blocks() -> None:
     """Claude answers with reasoning, an empty text, reasoning; dropping the text is
     "thinking blocks in the latest assistant message cannot be modified"."""
     reasoning = {"reasoningContent": {"reasoningText": {"text": "r", "signature": SIGNATURE}}}
@@ -140,7 +140,7 @@ def test_item_1_bedrock_keeps_an_empty_text_block_between_signed_reasoning_block
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
 
 
-def test_item_1_bedrock_still_drops_an_empty_text_block_not_between_reasoning() -> None:
+def test_bedrock_still_drops_an_empty_text_block_not_between_reasoning() -> None:
     body, losses = _encode(
         [
             {"role": "user", "content": "q"},

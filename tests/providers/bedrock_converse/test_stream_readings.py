@@ -1,4 +1,4 @@
-"""Issue 24 item 9: Bedrock ConverseStream readings from traffic chatcodec had not seen."""
+"""Bedrock ConverseStream readings from recorded traffic: empty block starts, redacted reasoning never stopped."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def delta(index: int, value: dict[str, Any]) -> dict[str, Any]:
     return {"contentBlockDelta": {"contentBlockIndex": index, "delta": value}}
 
 
-def test_item_9_content_block_start_with_an_empty_start_is_a_text_block() -> None:
+def test_content_block_start_with_an_empty_start_is_a_text_block() -> None:
     stream = [
         START,
         {"contentBlockStart": {"contentBlockIndex": 0, "start": {}}},
@@ -30,7 +30,7 @@ def test_item_9_content_block_start_with_an_empty_start_is_a_text_block() -> Non
 REDACTED = delta(0, {"reasoningContent": {"redactedContent": "QUJD"}})
 
 
-def test_item_9_redacted_reasoning_never_stopped_is_kept_at_the_finish() -> None:
+def test_redacted_reasoning_never_stopped_is_kept_at_the_finish() -> None:
     stream = [START, REDACTED, delta(1, {"text": "Hi"}), {"contentBlockStop": {"contentBlockIndex": 1}}, STOP]
     content = chatcodec.accumulate_stream(FORMAT, stream).choices[0].message.content
     assert isinstance(content, list)
@@ -39,7 +39,7 @@ def test_item_9_redacted_reasoning_never_stopped_is_kept_at_the_finish() -> None
     assert content[0].redacted is True  # type: ignore[union-attr]
 
 
-def test_item_9_redacted_reasoning_of_a_cut_off_stream_is_kept() -> None:
+def test_redacted_reasoning_of_a_cut_off_stream_is_kept() -> None:
     events = list(chatcodec.decode_stream(FORMAT, [START, REDACTED]))
     parts = [event for event in events if isinstance(event, chatcodec.PartEvent)]
     assert len(parts) == 1

@@ -1,5 +1,5 @@
-"""Issue 23/24 stream leftovers on OpenAI Chat: an empty ``reasoning_content`` delta
-(leftover 3) and a blank tool name in a stream (issue 24 item 5, leftover 6)."""
+"""OpenAI Chat stream edge cases: an empty ``reasoning_content`` delta and a blank tool
+name in a stream."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _body(message: dict[str, Any]) -> dict[str, Any]:
     return {**ENVELOPE, "object": "chat.completion", "choices": [choice]}
 
 
-def test_item3_a_stream_of_only_empty_reasoning_content_reads_as_the_non_streamed_answer() -> None:
+def test_a_stream_of_only_empty_reasoning_content_reads_as_the_non_streamed_answer() -> None:
     chunks = [
         _chunk({"role": "assistant", "content": "", "reasoning_content": ""}),
         _chunk({"reasoning_content": ""}),
@@ -33,7 +33,7 @@ def test_item3_a_stream_of_only_empty_reasoning_content_reads_as_the_non_streame
     assert [part.type for part in plain.message.content] == ["thinking", "text"]
 
 
-def test_item3_an_empty_reasoning_content_delta_adds_nothing_to_the_reasoning() -> None:
+def test_an_empty_reasoning_content_delta_adds_nothing_to_the_reasoning() -> None:
     chunks = [
         _chunk({"role": "assistant", "reasoning_content": "Let "}),
         _chunk({"reasoning_content": ""}),
@@ -49,7 +49,7 @@ def test_item3_an_empty_reasoning_content_delta_adds_nothing_to_the_reasoning() 
     assert content == plain.message.content
 
 
-def test_item6_a_streamed_call_with_a_blank_name_is_reported_as_the_response_reports_it() -> None:
+def test_a_streamed_call_with_a_blank_name_is_reported_as_the_response_reports_it() -> None:
     events = [
         ResponseStartEvent(id="c1", model="m"),
         ToolCallStartEvent(index=0, id="call_1", name=" "),

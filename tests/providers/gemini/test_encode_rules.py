@@ -1,4 +1,4 @@
-"""Issue 24 item 3: Gemini request rules, each a 400 before. Bodies are checked against
+"""Gemini request rules, each a 400 from the API when broken. Bodies are checked against
 the google-genai SDK's types."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _dumped(content: object) -> list[dict[str, Any]]:
     return [part.model_dump(exclude_none=True) for part in content]
 
 
-def test_item_3_gemini_a_media_only_tool_result_still_carries_the_response_object() -> None:
+def test_gemini_a_media_only_tool_result_still_carries_the_response_object() -> None:
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
     body, _ = encode_request(_call_and_result([image]))
     assert_valid_request(body)
@@ -46,7 +46,7 @@ def test_item_3_gemini_a_media_only_tool_result_still_carries_the_response_objec
     assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body
 
 
-def test_item_3_gemini_a_result_of_the_text_braces_beside_media_stays_text() -> None:
+def test_gemini_a_result_of_the_text_braces_beside_media_stays_text() -> None:
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
     content = [{"type": "text", "text": "{}"}, image]
     body, _ = encode_request(_call_and_result(content))
@@ -55,7 +55,7 @@ def test_item_3_gemini_a_result_of_the_text_braces_beside_media_stays_text() -> 
 
 
 @pytest.mark.parametrize("part_type", ["text", "tool_use"])
-def test_item_3_gemini_thought_signature_on_text_and_call_parts_must_be_base64(part_type: str) -> None:
+def test_gemini_thought_signature_on_text_and_call_parts_must_be_base64(part_type: str) -> None:
     bag = {"gemini": {"thoughtSignature": "not base64!"}}
     if part_type == "text":
         part: dict[str, Any] = {"type": "text", "text": "hi", "provider_metadata": bag}
@@ -69,7 +69,7 @@ def test_item_3_gemini_thought_signature_on_text_and_call_parts_must_be_base64(p
     assert ("$.messages[1].content[0].signature", "signature") in [(loss.path, loss.what) for loss in losses]
 
 
-def test_item_3_gemini_a_base64_thought_signature_on_a_text_part_is_kept() -> None:
+def test_gemini_a_base64_thought_signature_on_a_text_part_is_kept() -> None:
     part = {"type": "text", "text": "hi", "provider_metadata": {"gemini": {"thoughtSignature": "c2ln"}}}
     body, losses = encode_request(
         _request([{"role": "user", "content": "q"}, {"role": "assistant", "content": [part]}])
@@ -78,7 +78,7 @@ def test_item_3_gemini_a_base64_thought_signature_on_a_text_part_is_kept() -> No
     assert losses == []
 
 
-def test_item_3_gemini_a_url_image_gets_the_mime_type_file_data_requires() -> None:
+def test_gemini_a_url_image_gets_the_mime_type_file_data_requires() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
     body, losses = encode_request(_request([{"role": "user", "content": [image]}]))
     assert_valid_request(body)
@@ -88,14 +88,14 @@ def test_item_3_gemini_a_url_image_gets_the_mime_type_file_data_requires() -> No
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].source.media_type", "media type")]
 
 
-def test_item_3_gemini_a_url_image_with_no_extension_gets_the_canonical_image_type() -> None:
+def test_gemini_a_url_image_with_no_extension_gets_the_canonical_image_type() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/photo?id=7"}}
     body, losses = encode_request(_request([{"role": "user", "content": [image]}]))
     assert body["contents"][0]["parts"][0]["fileData"]["mimeType"] == "image/jpeg"
     assert "guessed" in losses[0].why
 
 
-def test_item_3_gemini_file_data_without_a_mime_type_read_from_gemini_goes_back_as_it_came() -> None:
+def test_gemini_file_data_without_a_mime_type_read_from_gemini_goes_back_as_it_came() -> None:
     body = {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://bucket/notes"}}]}]}
     decoded = chatcodec.decode_request("gemini", body)
     assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body

@@ -1,4 +1,4 @@
-"""Issue 24 items 15 and 16: Responses readings and round trips."""
+"""Responses readings: a reasoning setting of the wrong JSON type is refused at its path."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ FORMAT = "openai-responses"
 
 @pytest.mark.parametrize("key", ["effort", "summary"])
 @pytest.mark.parametrize("value", [["low"], {"level": "low"}])
-def test_item_16_list_or_object_in_reasoning_effort_or_summary_is_a_validation_error_at_its_path(
+def test_list_or_object_in_reasoning_effort_or_summary_is_a_validation_error_at_its_path(
     key: str, value: object
 ) -> None:
     with pytest.raises(chatcodec.ValidationError) as caught:

@@ -1,4 +1,4 @@
-"""Issue 24 (items 6-16): readings, streams and round trips across providers, each found by
+"""Readings, streams and round trips across providers, each found by
 other projects' cases, differential fuzzing or recorded traffic chatcodec had not seen."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ ANTHROPIC_THINKING = {
 SUMMARY = [{"type": "summary_text", "text": "Let me think"}]
 
 
-def test_item_7_responses_output_gets_foreign_reasoning_as_a_reasoning_item() -> None:
+def test_responses_output_gets_foreign_reasoning_as_a_reasoning_item() -> None:
     out, losses = convert_response(ANTHROPIC_THINKING, "anthropic", RESPONSES)
     assert [item["type"] for item in out["output"]] == ["reasoning", "message"]
     assert out["output"][0]["summary"] == SUMMARY
@@ -50,7 +50,7 @@ def test_item_7_responses_output_gets_foreign_reasoning_as_a_reasoning_item() ->
     assert chatcodec.decode_response(RESPONSES, out).choices[0].message.content[0].text == "Let me think"  # type: ignore[union-attr]
 
 
-def test_item_7_responses_stream_gets_foreign_reasoning_as_a_reasoning_item() -> None:
+def test_responses_stream_gets_foreign_reasoning_as_a_reasoning_item() -> None:
     response = chatcodec.decode_response("anthropic", ANTHROPIC_THINKING)
     events, _ = encode_events(RESPONSES, list(events_from_response(response)))
     added = [event["item"]["type"] for event in events if event["type"] == "response.output_item.added"]
@@ -60,7 +60,7 @@ def test_item_7_responses_stream_gets_foreign_reasoning_as_a_reasoning_item() ->
     assert events[-1]["response"]["output"][0]["summary"] == SUMMARY
 
 
-def test_item_7_cache_marker_on_a_string_message_becomes_a_prompt_cache_breakpoint() -> None:
+def test_cache_marker_on_a_string_message_becomes_a_prompt_cache_breakpoint() -> None:
     request = {
         "model": "m",
         "messages": [
@@ -96,7 +96,7 @@ BEDROCK_EMPTY_ID = {
 }
 
 
-def test_item_8_gemini_call_with_empty_id_gets_a_made_up_id_and_round_trips() -> None:
+def test_gemini_call_with_empty_id_gets_a_made_up_id_and_round_trips() -> None:
     call = chatcodec.decode_response("gemini", GEMINI_EMPTY_ID).choices[0].message.tool_calls[0]
     without = {**GEMINI_EMPTY_ID, "candidates": [{**GEMINI_EMPTY_ID["candidates"][0]}]}
     without["candidates"][0]["content"] = {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
@@ -105,7 +105,7 @@ def test_item_8_gemini_call_with_empty_id_gets_a_made_up_id_and_round_trips() ->
     assert chatcodec.encode_response("gemini", chatcodec.decode_response("gemini", GEMINI_EMPTY_ID)) == GEMINI_EMPTY_ID
 
 
-def test_item_8_gemini_result_with_empty_id_pairs_with_its_call_by_position() -> None:
+def test_gemini_result_with_empty_id_pairs_with_its_call_by_position() -> None:
     request = {
         "contents": [
             {"role": "user", "parts": [{"text": "hi"}]},
@@ -120,7 +120,7 @@ def test_item_8_gemini_result_with_empty_id_pairs_with_its_call_by_position() ->
     assert chatcodec.encode_request("gemini", decoded) == request
 
 
-def test_item_8_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams() -> None:
+def test_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams() -> None:
     response = chatcodec.decode_response("bedrock-converse", BEDROCK_EMPTY_ID)
     call = response.choices[0].message.tool_calls[0]
     assert call.id == "bedrock_call_0"
@@ -147,7 +147,7 @@ GEMINI_SSE = (
 )
 
 
-def test_item_10_sse_whose_first_chunk_is_shorter_than_a_field_name_is_read_as_sse() -> None:
+def test_sse_whose_first_chunk_is_shorter_than_a_field_name_is_read_as_sse() -> None:
     whole = chatcodec.accumulate_stream("gemini", GEMINI_SSE)
     for size in (1, 2, 4, 5):
         chunks = [GEMINI_SSE[:size], GEMINI_SSE[size:]]
@@ -157,7 +157,7 @@ def test_item_10_sse_whose_first_chunk_is_shorter_than_a_field_name_is_read_as_s
     assert chatcodec.accumulate_stream("gemini", ["e", event_first[1:]]) == whole
 
 
-def test_item_10_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> None:
+def test_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> None:
     array = (
         '[{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}], "modelVersion": "g"},\n'
         '{"candidates": [{"content": {"role": "model", "parts": [{"text": "lo"}]}, "finishReason": "STOP"}],'
@@ -174,7 +174,7 @@ def test_item_10_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> Non
 # --- item 11: Responses streams in order, read once ------------------------------------------
 
 
-def test_item_11_responses_stream_encoder_numbers_items_in_answer_order() -> None:
+def test_responses_stream_encoder_numbers_items_in_answer_order() -> None:
     events: list[chatcodec.AnyStreamEvent] = [
         stream_events.ResponseStartEvent(id="resp_1", model="m"),
         stream_events.ThinkingStartEvent(index=0, provider=RESPONSES),
@@ -217,7 +217,7 @@ def _responses_text_stream() -> list[dict[str, Any]]:
     return wire
 
 
-def test_item_11_responses_decoder_ignores_repeated_delta_by_sequence_number() -> None:
+def test_responses_decoder_ignores_repeated_delta_by_sequence_number() -> None:
     wire = _responses_text_stream()
     first_delta = next(index for index, event in enumerate(wire) if event["type"] == "response.output_text.delta")
     repeated = [*wire[: first_delta + 1], wire[first_delta], *wire[first_delta + 1 :]]  # "Hel" delivered twice
@@ -228,7 +228,7 @@ def test_item_11_responses_decoder_ignores_repeated_delta_by_sequence_number() -
     assert "".join(event.delta for event in streamed) == "Hello"  # type: ignore[union-attr]
 
 
-def test_item_8_gemini_encoder_reports_a_canonical_empty_call_id() -> None:
+def test_gemini_encoder_reports_a_canonical_empty_call_id() -> None:
     response = chatcodec.ChatResponse.model_validate(
         {"choices": [{"message": {"role": "assistant", "content": [{"type": "tool_use", "id": "", "name": "f"}]}}]}
     )
@@ -237,7 +237,7 @@ def test_item_8_gemini_encoder_reports_a_canonical_empty_call_id() -> None:
     assert [(loss.path, loss.what) for loss in losses] == [("$.choices[0].message.content[0].id", "empty tool call id")]
 
 
-def test_item_8_a_tool_result_with_an_empty_id_sent_to_gemini_is_reported() -> None:
+def test_a_tool_result_with_an_empty_id_sent_to_gemini_is_reported() -> None:
     """Like a call's ``""`` id: Gemini reads it as none, so it reads back with a made-up id
     (the there-and-back law found the result side silent)."""
     request = chatcodec.validate_model(

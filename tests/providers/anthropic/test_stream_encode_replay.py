@@ -1,4 +1,4 @@
-"""Issue 24 item 13: the Anthropic stream encoder on a replayed response."""
+"""The Anthropic stream encoder on a replayed response: fields of the end go where the wire has them."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ MESSAGE = {
 }
 
 
-def test_item_13_anthropic_stream_encoder_keeps_stop_sequence_and_tool_use_caller_on_a_replay() -> None:
+def test_anthropic_stream_encoder_keeps_stop_sequence_and_tool_use_caller_on_a_replay() -> None:
     response = chatcodec.decode_response(FORMAT, MESSAGE)
     losses: list[chatcodec.Loss] = []
     wire = list(chatcodec.encode_stream(FORMAT, list(events_from_response(response)), on_loss="ignore", losses=losses))

@@ -1,4 +1,4 @@
-"""Issue 24 item 6: OpenAI Chat readings found by other projects' cases (litellm, vercel/ai)."""
+"""OpenAI Chat readings found by other projects' cases (litellm, vercel/ai)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def round_trips(request: dict[str, Any]) -> bool:
 CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
 
 
-def test_item_6_message_level_cache_control_lands_on_the_last_part() -> None:
+def test_message_level_cache_control_lands_on_the_last_part() -> None:
     request = {
         "model": "m",
         "messages": [
@@ -46,7 +46,7 @@ def test_item_6_message_level_cache_control_lands_on_the_last_part() -> None:
     assert round_trips(request)
 
 
-def test_item_6_tool_message_cache_control_lands_on_the_tool_result() -> None:
+def test_tool_message_cache_control_lands_on_the_tool_result() -> None:
     request = {
         "model": "m",
         "messages": [
@@ -62,7 +62,7 @@ def test_item_6_tool_message_cache_control_lands_on_the_tool_result() -> None:
     assert round_trips(request)
 
 
-def test_item_6_deprecated_function_role_pairs_with_its_call() -> None:
+def test_deprecated_function_role_pairs_with_its_call() -> None:
     request = {
         "model": "m",
         "messages": [
@@ -77,7 +77,7 @@ def test_item_6_deprecated_function_role_pairs_with_its_call() -> None:
     assert round_trips(request)
 
 
-def test_item_6_audio_mp3_media_type_is_sent_as_mp3_with_a_loss() -> None:
+def test_audio_mp3_media_type_is_sent_as_mp3_with_a_loss() -> None:
     gemini = {
         "model": "m",
         "contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "audio/mp3", "data": "AAAA"}}]}],
@@ -92,7 +92,7 @@ def test_item_6_audio_mp3_media_type_is_sent_as_mp3_with_a_loss() -> None:
     ]
 
 
-def test_item_6_bare_string_image_url_in_a_tool_message_is_read() -> None:
+def test_bare_string_image_url_in_a_tool_message_is_read() -> None:
     request = {
         "model": "m",
         "messages": [
@@ -135,7 +135,7 @@ SERVER_BLOCKS = [
 ]
 
 
-def test_item_6_anthropic_server_tool_blocks_in_assistant_content_reach_anthropic() -> None:
+def test_anthropic_server_tool_blocks_in_assistant_content_reach_anthropic() -> None:
     """litellm passes these blocks through (BerriAI/litellm#18770); they were openai-chat
     opaque parts, dropped on the way to Anthropic, which then lost the search."""
     request = {

@@ -1,4 +1,4 @@
-"""Issue 24 item 2: the Responses API's encode rules, each a 400 or 404 before. Requests
+"""The Responses API's encode rules, each a 400 or 404 from the API when broken. Requests
 are checked against the SDK's ``ResponseCreateParams``, responses against its ``Response``."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _request(messages: list[Any], **fields: Any) -> chatcodec.ChatRequest:
     return chatcodec.validate_model(chatcodec.ChatRequest, {"messages": messages, **fields})
 
 
-def test_item_2_responses_inline_input_file_gets_the_filename_the_api_requires() -> None:
+def test_responses_inline_input_file_gets_the_filename_the_api_requires() -> None:
     document = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF}}
     body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
     assert_request_matches_sdk(body)
@@ -30,7 +30,7 @@ def test_item_2_responses_inline_input_file_gets_the_filename_the_api_requires()
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].filename", "file name")]
 
 
-def test_item_2_responses_inline_input_file_takes_the_title_as_its_filename() -> None:
+def test_responses_inline_input_file_takes_the_title_as_its_filename() -> None:
     document = {
         "type": "document",
         "title": "report.pdf",
@@ -41,7 +41,7 @@ def test_item_2_responses_inline_input_file_takes_the_title_as_its_filename() ->
     assert losses == []
 
 
-def test_item_2_responses_a_tool_call_with_no_arguments_is_sent_as_an_empty_object() -> None:
+def test_responses_a_tool_call_with_no_arguments_is_sent_as_an_empty_object() -> None:
     call = {"type": "tool_use", "id": "call_1", "name": "now", "arguments": ""}
     body, _ = encode_request(_request([{"role": "user", "content": "time?"}, {"role": "assistant", "content": [call]}]))
     assert_request_matches_sdk(body)
@@ -71,7 +71,7 @@ def _reasoning_turn(encrypted: str | None, store: bool | None) -> dict[str, Any]
     return body
 
 
-def test_item_2_responses_with_store_false_a_reasoning_item_without_encrypted_content_is_not_replayed_by_id() -> None:
+def test_responses_with_store_false_a_reasoning_item_without_encrypted_content_is_not_replayed_by_id() -> None:
     """404 "Item with id 'rs_1' not found. Items are not persisted when `store` is set to false"."""
     request = chatcodec.decode_request(FORMAT, _reasoning_turn(None, store=False))
     body, losses = encode_request(request)
@@ -81,7 +81,7 @@ def test_item_2_responses_with_store_false_a_reasoning_item_without_encrypted_co
     assert "store" in losses[0].why
 
 
-def test_item_2_responses_reasoning_replays_by_id_when_stored_or_encrypted() -> None:
+def test_responses_reasoning_replays_by_id_when_stored_or_encrypted() -> None:
     for body in (_reasoning_turn(None, store=None), _reasoning_turn("gAAAA", store=False)):
         request = chatcodec.decode_request(FORMAT, body)
         assert chatcodec.encode_request(FORMAT, request, on_loss="error") == body
@@ -112,7 +112,7 @@ def _foreign_response() -> chatcodec.ChatResponse:
     )
 
 
-def test_item_2_responses_items_built_from_another_format_get_prefixed_ids() -> None:
+def test_responses_items_built_from_another_format_get_prefixed_ids() -> None:
     first, _ = encode_response(_foreign_response())
     again, _ = encode_response(_foreign_response())
     assert_response_matches_sdk(first, no_extra_keys=True)
@@ -123,7 +123,7 @@ def test_item_2_responses_items_built_from_another_format_get_prefixed_ids() -> 
     assert first["output"] == again["output"]  # the same conversion gives the same ids
 
 
-def test_item_2_responses_a_message_between_a_call_and_its_output_moves_after_the_output() -> None:
+def test_responses_a_message_between_a_call_and_its_output_moves_after_the_output() -> None:
     body = {
         "model": "gpt-5",
         "input": [
