@@ -20,7 +20,7 @@ from chatcodec.providers.kit.context import split_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
-if TYPE_CHECKING:  # the models, streams and strict checks load on first use (issue 25, first use)
+if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.content_rule import ContentRule
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse

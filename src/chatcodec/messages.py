@@ -86,7 +86,7 @@ class SystemMessage(_ChatMessageBase):
     content: str | list[SystemContentPart]
     """The instructions."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["system", "developer"]: ...
@@ -135,7 +135,7 @@ class UserMessage(_ChatMessageBase):
     content: str | list[UserContentPart]
     """Text, or parts: text, images, audio, documents."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["user"]: ...
@@ -184,7 +184,7 @@ class AssistantMessage(_ChatMessageBase):
     content: str | list[AssistantContentPart] = ""
     """Text, or parts in the order the model produced them."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["assistant"]: ...
@@ -324,7 +324,7 @@ class ToolMessage(_ChatMessageBase):
     content: list[Annotated[ToolResultPart, TaggedOn("type")]] = Field(min_length=1)
     """The results, in the order given (each with its ``type`` tag, as everywhere else)."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["tool"]: ...
@@ -418,7 +418,7 @@ class TextMessage(_MessageBase):
     content: str
     """The raw text."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["text"]: ...

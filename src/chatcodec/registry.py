@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 
-if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model (issue 25)
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.losses import LossRecorder
     from chatcodec.messages import AnyMessage
     from chatcodec.providers.kit.edge import Edge

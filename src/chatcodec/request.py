@@ -48,7 +48,7 @@ SamplingNumber = Annotated[
     WithJsonSchema({"type": "number"}),
 ]
 """A sampling parameter: any JSON number, as a float, except an integer a double cannot
-hold, kept exact (issue 10 item 22: one above 2**53 came back as a different float). The
+hold, kept exact (one above 2**53 came back as a different float). The
 type checker sees ``float``, which an ``int`` is; validation and errors are a float's."""
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]

@@ -239,7 +239,7 @@ def _convert_lines(
 def _converted(batches: Iterable[LineBatch], options: ConvertOptions, workers: int) -> Iterator[BatchResult]:
     """The batches converted in input order: here with one worker, else on a pool
     (:mod:`chatcodec.batch.parallel`, imported only then: multiprocessing and its pool cost
-    ~20 ms of a one-worker run's start, issue 25)."""
+    ~20 ms of a one-worker run's start)."""
     if workers > 1:
         from chatcodec.batch.parallel import convert_batches
 

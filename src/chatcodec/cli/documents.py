@@ -119,7 +119,7 @@ def _binary(path: Path) -> Generator[BinaryIO]:
 _READ_BUFFER = 1 << 20
 """Bytes read from a file at a time: a dataset's lines run to tens of kilobytes, and
 with Python's default 8 KiB buffer reading a 40 KB line took ~20 us, 7 us with 1 MiB
-(``chatcodec convert``, issue 25)."""
+(``chatcodec convert``)."""
 
 
 def _through_first_content(stream: BinaryIO) -> list[bytes]:

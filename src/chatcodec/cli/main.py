@@ -23,7 +23,7 @@ from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command
 from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
-if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert` (issue 25)
+if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert`
     from chatcodec.messages import AnyMessage
     from chatcodec.schema import SchemaKind
 

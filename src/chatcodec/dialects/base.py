@@ -5,7 +5,7 @@ openai-chat codec, an Anthropic block by the anthropic codec, so the boundary an
 ``decode_request`` give the same parts. The readers sit above the providers and reach
 them only through the registry (:func:`~chatcodec.get_codec`) and the dialect-reading
 methods of :class:`~chatcodec.providers.provider_codec.ProviderCodec`; a codec is loaded
-the first time a dialect needs it, so canonical input loads none (issue 20, item 3).
+the first time a dialect needs it, so canonical input loads none.
 """
 
 from __future__ import annotations

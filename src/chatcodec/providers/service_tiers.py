@@ -1,4 +1,4 @@
-"""OpenAI's ``service_tier`` <-> Bedrock Converse's ``serviceTier`` (issue 21 item 5).
+"""OpenAI's ``service_tier`` <-> Bedrock Converse's ``serviceTier``.
 
 Both name the processing tier a request is served on, and three of their values are the
 same tier: OpenAI's ``default``, ``flex`` and ``priority`` (``CompletionCreateParams``

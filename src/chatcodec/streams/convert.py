@@ -1,7 +1,7 @@
 """Stream conversion for proxies: bytes of one provider's stream in, another's out.
 
 An async proxy reads its upstream's body in chunks and must write converted chunks as
-they come, without a thread to run a pull-style generator (issue 23).
+they come, without a thread to run a pull-style generator.
 :class:`StreamConverter` is push-style: ``feed`` each chunk read from the upstream,
 write what it returns; ``close`` when the body ends. :func:`convert_stream` and
 :func:`aconvert_stream` wrap it over a sync or async iterable of chunks.

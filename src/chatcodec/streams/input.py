@@ -60,7 +60,7 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
 def _first_line(chunks: Iterator[str | bytes]) -> tuple[list[str | bytes], str]:
     """The chunks read until the first non-blank line is whole (or the stream ended), and
     that text: a first chunk may hold only ``d`` of ``data:``, which tells SSE from JSON
-    lines no better than nothing (issue 24 item 10), so the format is decided on the line,
+    lines no better than nothing, so the format is decided on the line,
     the same rule as for a whole text."""
     read: list[str | bytes] = []
     head = ""

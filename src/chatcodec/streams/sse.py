@@ -251,7 +251,7 @@ def _decoded(source: StreamSource) -> Iterator[str]:
 
 
 def _decode_chunk(decoder: codecs.IncrementalDecoder, chunk: bytes, read: int, *, final: bool = False) -> str:
-    """The text of ``chunk``; bytes that are not UTF-8 are refused (issue 10, item 13), not
+    """The text of ``chunk``; bytes that are not UTF-8 are refused, not
     replaced by U+FFFD: a stream is read exactly or not at all."""
     try:
         return decoder.decode(chunk, final)

@@ -241,7 +241,7 @@ class _Notes:
 
     def merge_bag(self, own: Mapping[str, Any]) -> None:
         """A message's bag into its turn's: the wire fields, and the keys that were ``null``
-        (an unknown message key sent as ``null`` comes back; issue 10, item 19)."""
+        (an unknown message key sent as ``null`` comes back)."""
         for key, value in own.items():
             if not is_marker(key):
                 self.bag.setdefault(key, value)

@@ -227,8 +227,8 @@ _OPENAI = ("openai-chat", "openai-responses")
 
 def _openai_user(options: Mapping[str, Any] | None) -> tuple[str | None, Any]:
     """An OpenAI bag's ``user`` (the end-user id OpenAI's ``user`` field names, now
-    ``safety_identifier``), for ``metadata.user_id``, and the options without it (issue 21
-    item 5): Anthropic's ``metadata.user_id`` is the same id ("an external identifier for
+    ``safety_identifier``), for ``metadata.user_id``, and the options without it:
+    Anthropic's ``metadata.user_id`` is the same id ("an external identifier for
     the user who is associated with the request", API reference, Messages)."""
     if not options:
         return None, options

@@ -8,7 +8,7 @@ in the spelling they came in (:mod:`.spelling`).
 
 The model is part of the URL, not the body: the REST API refuses a ``model`` field
 ("Invalid JSON payload received. Unknown name \"model\""), so the encoder leaves it out
-and a caller puts ``request.model`` in the URL (issue 23). A body that names one
+and a caller puts ``request.model`` in the URL. A body that names one
 (``model``, as SDK dumps do) gives the canonical model and the ``_model_in_body`` marker,
 so such a dump round-trips.
 

@@ -195,7 +195,7 @@ class StreamDecoder(FeedByReading):
     def _choice_data(self, choice: int, state: _Choice) -> None:
         """At the end, before the finishes: the message's bag, and the candidate fields of a
         candidate that never finished (a finished one has them on its finish), on a
-        :class:`~chatcodec.ChoiceMetadataEvent` (issue 10, item 26)."""
+        :class:`~chatcodec.ChoiceMetadataEvent`."""
         unfinished = state.extras if choice not in self.finished else {}
         if unfinished or state.message:
             self.builder.choice_data(

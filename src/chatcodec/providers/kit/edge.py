@@ -12,7 +12,7 @@ codec's ``edge=`` role, and the core (stream framing, error shapes, detection, s
 mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the codec's
 ``edge``. No core module carries a provider's HTTP facts, and a codec without an edge is
 refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
-provider's (issue 29).
+provider's.
 
 ``edge.py`` files import nothing heavier than this module: detection reads every edge
 on a conversion, which loads no canonical model (first use).

@@ -82,7 +82,7 @@ NEUTRAL = {"n": 1, "logprobs": False, "store": False}
 """Fields whose value here is what every other provider does anyway (one answer, no log
 probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
 OpenAI round trip is exact and another provider drops them without a report (a value
-equal to the target's default is not a loss; issue 21: ``--strict`` rejected 200 of 500
+equal to the target's default is not a loss: ``--strict`` once rejected 200 of 500
 ordinary lines for ``n: 1`` alone)."""
 DEFAULTS = "_defaults"
 """The marker :data:`NEUTRAL` fields are kept under."""

@@ -30,7 +30,7 @@ choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the 
 compatible server's finish word (``_finish_reason``) as the finish event's
 ``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
 them; the finish chunk's other ``delta`` fields (``annotations``) are the message's bag, on
-a ``ChoiceMetadataEvent`` (issue 10, item 26). Dropped, as meaningless after parsing:
+a ``ChoiceMetadataEvent``. Dropped, as meaningless after parsing:
 ``obfuscation``, ``delta.role``, ``null`` values, and the ``reasoning`` text OpenRouter
 repeats from ``reasoning_details`` in the same chunk.
 

@@ -231,7 +231,7 @@ class StreamDecoder(FeedByReading):
         metadata = decoded.get("provider_metadata")
         if "finish_reason" in choice:
             self.builder.finish(0, choice["finish_reason"], metadata)
-        elif metadata is not None:  # an answer whose end is unknown (issue 24 item 12) keeps its fields
+        elif metadata is not None:  # an answer whose end is unknown keeps its fields
             self.builder.choice_data(0, metadata=metadata)
 
     # --- items -------------------------------------------------------------------------------
