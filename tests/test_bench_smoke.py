@@ -138,7 +138,7 @@ def test_openai_to_responses_floor_is_chatcodec_exactly(turns: int) -> None:
 
 @pytest.mark.parametrize("turns", [1, 5, 10])  # 10: the session's https images appear
 def test_gemini_and_bedrock_floors_mean_what_chatcodec_writes_both_ways(turns: int) -> None:
-    """Issue 25: the Gemini and Bedrock Converse rows compare the same job (and the
+    """The Gemini and Bedrock Converse rows compare the same job (and the
     chatcodec rows pass the check the bench runs before timing them)."""
     section = _bench("section_wires")
     for direction in section.DIRECTIONS:

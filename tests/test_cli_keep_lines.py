@@ -1,4 +1,4 @@
-"""Issue 24 item 19: ``chatcodec convert --keep-lines`` keeps output lines aligned with
+"""``chatcodec convert --keep-lines`` keeps output lines aligned with
 input lines: a rejected row leaves a placeholder (``null``, or its passed-through id)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The edge law (issue 29, item 3): no module outside a provider folder names a provider.
+"""The edge law: no module outside a provider folder names a provider.
 
 What a provider says lives in its folder, ``providers/<name>/``: its wire, its rules, and
 its edge (``edge.py``: routes, upstream URL and headers, stream framing, error shapes,
@@ -23,8 +23,8 @@ the list only shrinks:
   reader names the codec that reads them.
 - ``providers/kit/claude.py``, ``providers/service_tiers.py``: rules shared by two
   providers (Claude's thinking signatures on Anthropic and Bedrock; OpenAI's and Bedrock's
-  service tiers), until capabilities (issue 29, item 4) and a canonical ``service_tier``
-  (item 5) replace them.
+  service tiers), until capabilities and a canonical ``service_tier``
+  replace them.
 - ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
@@ -48,8 +48,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
-    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (capabilities, item 4)",
-    "providers/service_tiers.py": "the tiers two providers share (a canonical service_tier, item 5)",
+    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (until capabilities replace it)",
+    "providers/service_tiers.py": "the tiers two providers share (until a canonical service_tier replaces it)",
     "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""

@@ -93,7 +93,7 @@ def test_an_anthropic_response_with_such_arguments_is_json_too() -> None:
     assert "Infinity" not in json.dumps(body, allow_nan=False)
 
 
-# --- item 5 ------------------------------------------------------------------------------------
+# --- blank tool names and the developer role ---------------------------------------------------
 
 
 def _blank_name_response() -> chatcodec.ChatResponse:
@@ -132,7 +132,7 @@ def test_the_developer_role_is_not_turned_into_system_without_a_loss(target: str
     assert content_losses == [("$.messages[0].role", "developer role")]
 
 
-# --- item 17: unknown null fields --------------------------------------------------------------
+# --- unknown null fields -----------------------------------------------------------------------
 
 
 def _assistant_text_with_a_null(source: str) -> chatcodec.ChatRequest:

@@ -25,7 +25,7 @@ def encode_events(
     return list(chatcodec.encode_stream(target, events, on_loss="ignore", losses=losses)), losses
 
 
-# --- item 7: Responses output shows other providers' reasoning ------------------------------
+# --- Responses output shows other providers' reasoning --------------------------------------
 
 ANTHROPIC_THINKING = {
     "id": "msg_1",
@@ -77,7 +77,7 @@ def test_cache_marker_on_a_string_message_becomes_a_prompt_cache_breakpoint() ->
     assert [loss.path for loss in losses if "cache_control" in loss.path] == []
 
 
-# --- item 8: a tool call with id "" gets a made-up id ----------------------------------------
+# --- a tool call with id "" gets a made-up id ------------------------------------------------
 
 GEMINI_EMPTY_ID = {
     "candidates": [
@@ -138,7 +138,7 @@ def test_bedrock_call_with_empty_id_gets_a_made_up_id_in_responses_and_streams()
     assert anthropic["content"][0]["id"] == "bedrock_call_0"
 
 
-# --- item 10: a stream read in chunks reads as it reads whole --------------------------------
+# --- a stream read in chunks reads as it reads whole -----------------------------------------
 
 GEMINI_SSE = (
     'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}], "modelVersion": "g"}\n\n'
@@ -171,7 +171,7 @@ def test_gemini_json_array_stream_read_in_chunks_reads_as_whole() -> None:
         assert chatcodec.accumulate_stream("gemini", [chunk.encode() for chunk in chunks]) == whole
 
 
-# --- item 11: Responses streams in order, read once ------------------------------------------
+# --- Responses streams in order, read once ---------------------------------------------------
 
 
 def test_responses_stream_encoder_numbers_items_in_answer_order() -> None:

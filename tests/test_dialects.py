@@ -609,7 +609,7 @@ def test_models_take_canonical_data_only(dialect: dict[str, Any]) -> None:
     chatcodec.validate_message(dialect)  # the boundary reads it
 
 
-# --- the readers reach the codecs through the codec interface (issue 20, item 3) -------
+# --- the readers reach the codecs through the codec interface -------
 
 
 def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:

@@ -141,7 +141,7 @@ def test_star_star_unpacking() -> None:
     assert {**message} == {"name": "n", "role": "user", "content": "hi"}
 
 
-# --- issue 24 item 18: assignment and the flat tool call -----------------------------------
+# --- assignment and the flat tool call -----------------------------------------------------
 
 
 def test_item_assignment_sets_the_field_with_validation() -> None:

@@ -1,4 +1,4 @@
-"""Issue 10, items 12-17: input that crashed chatcodec from deep inside.
+"""Input that crashed chatcodec from deep inside.
 
 Each one must be a chatcodec error naming the JSON path (or be accepted); never a
 ``ValueError``, ``KeyError``, ``TypeError``, ``AttributeError``, ``UnicodeEncodeError`` or
@@ -46,7 +46,7 @@ def _chunk_text(extra: str = "") -> str:
     return f"data: {chunk}\n\n"
 
 
-# --- item 12: integers over the 4,300-digit limit ------------------------------------
+# --- integers over the 4,300-digit limit ---------------------------------------------
 
 
 @pytest.mark.parametrize("provider", ["openai-chat", "anthropic"])
@@ -119,7 +119,7 @@ def test_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() -> None
         call.parsed_arguments()
 
 
-# --- item 17: numbers that overflow ---------------------------------------------------
+# --- numbers that overflow ------------------------------------------------------------
 
 
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "1" * 400 + ".0"])
@@ -142,7 +142,7 @@ def test_large_finite_numbers_still_read() -> None:
     assert chatcodec.decode_request("openai-chat", text).temperature == 1e300
 
 
-# --- item 13: lone surrogates and bytes that are not UTF-8 ----------------------------
+# --- lone surrogates and bytes that are not UTF-8 -------------------------------------
 
 
 def test_a_lone_surrogate_in_a_tool_id_is_refused_at_its_path_not_a_unicode_error() -> None:
@@ -199,11 +199,11 @@ def test_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> None:
         chatcodec.accumulate_stream("openai-chat", stream)
 
 
-# --- item 14: media parts in system, developer and tool messages ----------------------
+# --- media parts in system, developer and tool messages -------------------------------
 
 _BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
     ({"type": "image_url"}, "image_url"),
-    ({"type": "image_url", "image_url": ""}, "image_url"),  # a bare URL is read (issue 24 item 6), an empty one not
+    ({"type": "image_url", "image_url": ""}, "image_url"),  # a bare URL is read, an empty one not
     ({"type": "image_url", "image_url": {"url": 5}}, "image_url.url"),
     ({"type": "image_url", "image_url": {}}, "image_url.url"),
     ({"type": "input_audio"}, "input_audio"),
@@ -240,7 +240,7 @@ def test_a_good_image_in_a_tool_message_is_read() -> None:
     assert isinstance(result.content[0], chatcodec.ImagePart)
 
 
-# --- item 16: deep nesting --------------------------------------------------------------
+# --- deep nesting -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -296,7 +296,7 @@ def test_argument_text_nested_10000_levels_through_convert_is_a_reported_loss() 
         _deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
     )
     arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
-    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped (issue 24 item 4)
+    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped
     assert "$.messages[0].content[0].arguments" in [loss.path for loss in losses]
     with pytest.raises(chatcodec.LossError):
         chatcodec.convert_request(_deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="error")
@@ -366,7 +366,7 @@ def test_a_conversation_refuses_a_value_that_is_no_message(message: Any) -> None
         chatcodec.Conversation(messages=[message])
 
 
-# --- item 15: stream decoders say which event and where --------------------------------
+# --- stream decoders say which event and where -----------------------------------------
 
 _CHUNK: dict[str, Any] = {
     "id": "x",

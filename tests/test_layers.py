@@ -1,4 +1,4 @@
-"""The import layering law (issue 20, item 3 and "Done when"), read with ``ast`` from the source.
+"""The import layering law, read with ``ast`` from the source.
 
 chatcodec is drawn in seven layers, lowest first::
 
@@ -149,7 +149,7 @@ _PROBE = textwrap.dedent(
 
 
 def test_validating_canonical_messages_loads_no_provider_module() -> None:
-    """Issue 20, item 3: in a fresh interpreter, ``import chatcodec`` and validating
+    """In a fresh interpreter, ``import chatcodec`` and validating
     canonical data import nothing under ``chatcodec.providers``; a dialect (an OpenAI
     reasoning field) loads the codec that reads it, on first use."""
     source = str(SOURCE.parent)
@@ -178,7 +178,7 @@ _CODEC_PROBE = textwrap.dedent(
 
 
 def test_loading_every_codec_loads_no_reader() -> None:
-    """Issue 20 leftover: a codec sits below the readers, so loading one imports no module
+    """A codec sits below the readers, so loading one imports no module
     of a later layer (``anthropic/__init__.py`` once imported its helpers, and with them
     ``validation.py`` and the dialect readers, whenever its codec loaded). A package's
     ``__init__`` is imported on the way to its modules, so those are left out."""

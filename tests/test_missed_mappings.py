@@ -1,4 +1,4 @@
-"""Issue 21 item 5: fields two formats both have, mapped both ways (each fails before the fix).
+"""Fields two formats both have, mapped both ways (each fails before the fix).
 
 Every encoded request is checked against the SDK types (``tests/sdk_oracle.py``), with the
 documented compatible-server additions named in the test removed first.
@@ -272,7 +272,7 @@ def test_anthropic_metadata_user_id_round_trips() -> None:
 
 
 def test_user_and_metadata_rules_hold_on_the_one_pass_conversion() -> None:
-    """``convert_request`` takes the one-pass path for plain requests (issue 25)."""
+    """``convert_request`` takes the one-pass path for plain requests."""
     source = {
         "model": "claude-opus-4-6",
         "max_completion_tokens": 100,

@@ -1,4 +1,4 @@
-"""The provider contract (issue 20, items 1-2): one context object per encode and decode,
+"""The provider contract: one context object per encode and decode,
 options read from it by public name, and the stream encoder as a push object."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_a_request_without_options_gets_the_shared_empty_options() -> None:
 
 def test_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
     """The rules slot holds the target's table (its ``rules.py``, the codec's ``rules``
-    role) since the target-rules work filled it (issue 21)."""
+    role) since the target-rules work filled it."""
     codec = _codec("gemini")
     context = codec.encode_context(LossRecorder(), model="gemini-3-pro")
     assert (context.provider, context.model, context.for_request, context.rules) == (
@@ -137,7 +137,7 @@ _REQUEST_ENCODERS = {
 
 @pytest.mark.parametrize("provider", sorted(_REQUEST_ENCODERS))
 def test_the_model_option_is_read_from_the_context(provider: str) -> None:
-    """``model`` is an option like the others (issue 20 leftover 2): the encoder sends
+    """``model`` is an option like the others: the encoder sends
     the context's, not a ``model`` key it finds in the bag."""
     assert _codec(provider).options["model"] == "model"
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")], max_tokens=5)
@@ -190,7 +190,7 @@ def test_gemini_reads_stop_with_calls_as_tool_calls_by_a_named_keyword() -> None
     ("module", "provider"), [(anthropic_finish, "anthropic"), (bedrock_finish, "bedrock-converse")]
 )
 def test_claude_stop_reasons_map_a_known_word_read_as_other_from_the_unified_value(module: Any, provider: str) -> None:
-    """One rule for both formats since issue 24 item 15: a word is written back as it is
+    """One rule for both formats: a word is written back as it is
     only when it agrees with the unified value, or when the response's own bag records
     it as an unknown word this codec read; else the word for ``other``, reported."""
     losses = LossRecorder()

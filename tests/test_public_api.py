@@ -1,7 +1,7 @@
 """The public surface is deliberate: ``__all__`` is sorted, complete and importable.
 
 ``chatcodec.__all__`` is the one list of public names (httpx's ``test_exported_members``
-pattern, issue 20 item 6): every other place that lists or uses them is tested against
+pattern): every other place that lists or uses them is tested against
 it here. The lazy-import table and the type checkers' imports in ``__init__.py`` hold
 exactly its names; the README and the static typing checks use no other.
 """

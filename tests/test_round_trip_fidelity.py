@@ -28,7 +28,7 @@ def encode_stream(target: str, response: chatcodec.ChatResponse) -> tuple[list[d
     return events, losses
 
 
-# --- item 12: a cut-off stream is never written as complete ---------------------------------
+# --- a cut-off stream is never written as complete ------------------------------------------
 
 
 def cut_off_response() -> chatcodec.ChatResponse:
@@ -75,7 +75,7 @@ def test_cut_off_stream_is_never_streamed_as_complete(target: str) -> None:
     assert not any("messageStop" in event for event in events)
 
 
-# --- item 15: Responses round trips and foreign finish statuses ----------------------------
+# --- Responses round trips and foreign finish statuses -------------------------------------
 
 
 def same_format_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
@@ -194,7 +194,7 @@ def test_a_raw_word_no_decoder_of_this_provider_read_is_mapped_from_the_unified_
     assert again.unified == "other" or "$.choices[0].finish_reason" in [loss.path for loss in losses]
 
 
-# --- item 14: Bedrock and Responses same-format round trips --------------------------------
+# --- Bedrock and Responses same-format round trips -----------------------------------------
 
 
 def round_trip(provider: str, payload: dict[str, Any], kind: str = "request") -> tuple[dict[str, Any], list[Any]]:
@@ -293,7 +293,7 @@ def test_nested_underscore_keys_survive_a_bedrock_request() -> None:
 
 def test_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split() -> None:
     """Responses input messages hold one text each, and consecutive ones now read back as
-    separate turns (item 15): the split is reported (the there-and-back law found it)."""
+    separate turns: the split is reported (the there-and-back law found it)."""
     request = chatcodec.validate_model(
         chatcodec.ChatRequest,
         {

@@ -1,5 +1,5 @@
-"""The models and the exported JSON Schema accept exactly the same documents (issue 12), and
-the models coerce nothing (issue 11, "strict canonical validation"). The schema's verdicts
+"""The models and the exported JSON Schema accept exactly the same documents, and
+the models coerce nothing. The schema's verdicts
 come from Python ``jsonschema`` and from the Rust ``jsonschema`` crate (``jsonschema-rs``).
 
 ajv's verdicts on the same documents are compared in ``test_schema_js.py``.

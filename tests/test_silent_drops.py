@@ -1,4 +1,4 @@
-"""Issue 10, item 19: unknown keys that vanished without a loss.
+"""Unknown keys that vanished without a loss.
 
 * Anthropic kept a message-level unknown key sent as ``null`` only as a spelling marker,
   which the encoder did not carry into the turn, so a same-provider round trip dropped it.

@@ -1,4 +1,4 @@
-"""Issue 23 item 1: the library pieces a proxy is built from: push-style SSE parsing,
+"""The library pieces a proxy is built from: push-style SSE parsing,
 framing, stream conversion (sync, async, push), errors in the caller's shape, warm-up."""
 
 from __future__ import annotations
@@ -151,8 +151,8 @@ def test_gemini_json_array_framing_both_ways() -> None:
 
 def test_a_huge_json_array_item_in_small_chunks_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Gemini's JSON-array stream: a 2 MB item (inline media) fed in 64-byte chunks is
-    parsed once, when it completes, not re-parsed on each of its 32,000 chunks (issue 23
-    leftover 4: linear work, counted in parse calls rather than seconds)."""
+    parsed once, when it completes, not re-parsed on each of its 32,000 chunks (linear
+    work, counted in parse calls rather than seconds)."""
     calls: list[int] = []
     real_loads, real_raw_decode = stream_framing.loads, json.JSONDecoder.raw_decode
 

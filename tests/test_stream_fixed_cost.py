@@ -1,4 +1,4 @@
-"""A stream's fixed cost (issue 25, item 7): what ``accumulate_stream`` skips must change
+"""A stream's fixed cost: what ``accumulate_stream`` skips must change
 nothing. Usage kept as plain counts (no ``Usage`` model per event), the finished response
 validated once (:func:`chatcodec.response.validate_response`), and OpenAI chunks checked
 by a closed schema (:data:`~chatcodec.providers.openai_chat.stream_chunk.COMMON_CHUNK`)

@@ -1,5 +1,5 @@
 """Memory of accumulating a long stream follows the size of the answer, not the number of
-events (issue 10, item 25): a million one-token deltas must not cost a gigabyte.
+events: a million one-token deltas must not cost a gigabyte.
 
 Measured with ``tracemalloc`` over lazily fed SSE (a generator of ``data:`` lines, as read
 from a socket), after a warm-up so imports and caches are not counted. The answer is

@@ -1,4 +1,4 @@
-"""Stream metadata the earlier notes left open (issue 10, item 26): per-chunk logprobs,
+"""Stream metadata the earlier notes left open: per-chunk logprobs,
 a cut-off server-tool block, a ``message_delta`` whose ``stop_reason`` is ``null``, and
 (26(b)) a choice's and its message's bags on :class:`~chatcodec.ChoiceMetadataEvent`
 through the decoders and encoders that have a place for them (the law over every provider
@@ -91,7 +91,7 @@ def test_message_delta_with_null_stop_reason_keeps_its_other_fields() -> None:
     assert accumulator.response() == response
 
 
-# --- choice- and message-level metadata (item 26(b)) ---------------------------------------
+# --- choice- and message-level metadata --------------------------------------------------
 
 _CITATION = {
     "type": "url_citation",

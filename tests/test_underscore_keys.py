@@ -1,4 +1,4 @@
-"""Issue 10, item 18: wire keys starting with ``_`` are user data, never markers.
+"""Wire keys starting with ``_`` are user data, never markers.
 
 Bags once used every ``_``-prefixed key as a marker, so an unknown wire key such as
 ``_trace`` was dropped silently at every level. The kit now keeps a wire key that starts

@@ -1,4 +1,4 @@
-"""The edge laws (issue 29, item 3): what every provider's edge says holds together.
+"""The edge laws: what every provider's edge says holds together.
 
 Every registered provider has an edge (its folder's ``edge.py``: routes, upstream URL and
 headers, stream framing, error shapes), the registry hands out the codec's own, and its

@@ -1,4 +1,4 @@
-"""Issue 10 items 22 and 24 (and 4 across providers): a conversion that changes a value
+"""A conversion that changes a value
 reports it; one that reports nothing changed nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Law (issue 10, item 26): a choice's and its message's metadata survive a replayed stream.
+"""Law: a choice's and its message's metadata survive a replayed stream.
 
 * Accumulating ``events_from_response(r)`` gives ``r`` back exactly (content as a list of
   parts; a message's ``name`` and cache breakpoint have no event), for every generated

@@ -1,4 +1,4 @@
-"""Issue 10 item 7, for every provider: tool names follow the provider's rule on encode
+"""For every provider, tool names follow the provider's rule on encode
 (``providers/kit/tool_names.py``; each rule is its entry's ``tool_name_rule``, written out from
 the provider's SDK or API reference rather than taken from the codecs). A blank name is
 an error naming its JSON path; a name the provider would reject is rewritten the same way

@@ -1,4 +1,4 @@
-"""Issue 24 item 6, last clause: an OpenAI Chat custom (freeform) tool call keeps its type
+"""An OpenAI Chat custom (freeform) tool call keeps its type
 within OpenAI Chat; a format with no freeform tool type gets neither the call nor the
 tool result answering it (a result whose call was not sent is a 400 there), one loss
 naming both (``providers/unsent_calls.py``)."""

@@ -232,7 +232,7 @@ def test_options_apply_to_conversions_too() -> None:
 
 def test_a_missing_model_is_not_made_up_but_reported() -> None:
     """Nothing invented: the body has no ``model``, and a ``required`` loss says the API
-    will refuse it (issue 21, item 4: never silently absent)."""
+    will refuse it (never silently absent)."""
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="q")], max_tokens=10)
     body, losses = encode_request(request)
     assert "model" not in body

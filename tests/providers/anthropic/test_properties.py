@@ -155,7 +155,7 @@ def test_requests_inside_the_capabilities_round_trip_exactly(request: chatcodec.
 def test_sampling_settings_round_trip(request: chatcodec.ChatRequest, temperature: float, top_k: int) -> None:
     """Sampling knobs are carried (the SDK 2.12 request types no longer list them)."""
     request = request.model_copy(update={"temperature": temperature, "top_p": temperature, "top_k": top_k})
-    losses: list[chatcodec.Loss] = []  # API version 2023-06-01: 2026-10-21 has no sampling knobs (issue 21)
+    losses: list[chatcodec.Loss] = []  # API version 2023-06-01: 2026-10-21 has no sampling knobs
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses, options=_OLD_VERSION)
     assert (body["temperature"], body["top_p"], body["top_k"]) == (temperature, temperature, top_k)
     assert chatcodec.decode_request("anthropic", body).model_copy(update={"provider_options": None}) == request

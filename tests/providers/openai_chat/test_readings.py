@@ -164,7 +164,7 @@ def test_cache_control_from_openai_format_reaches_anthropic() -> None:
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
     # every breakpoint reaches Anthropic; what is reported is only the gateway spelling,
-    # which a trip back to OpenAI Chat would write as prompt_cache_breakpoint (item 24)
+    # which a trip back to OpenAI Chat would write as prompt_cache_breakpoint
     cache_losses = [loss for loss in losses if "cache" in loss.path or "cache" in loss.what]
     assert {loss.what for loss in cache_losses} == {'openai-chat spelling _cache="cache_control"'}
     assert [loss.path for loss in cache_losses] == [

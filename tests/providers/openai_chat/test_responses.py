@@ -65,13 +65,13 @@ def test_finish_reasons_from_elsewhere(unified: str, raw: str | None, word: str,
 def test_missing_fields_get_placeholders_and_a_missing_finish_reason_a_loss() -> None:
     before = int(time.time())
     encoded, losses = encode_response(ChatResponse(message=AssistantMessage(content="hi")))
-    assert before <= encoded["created"] <= time.time()  # issue 23: stamped now, not 0 (1970)
+    assert before <= encoded["created"] <= time.time()  # stamped now, not 0 (1970)
     assert {key: value for key, value in encoded.items() if key != "created"} == {
         "id": "",
         "object": "chat.completion",
         "model": "",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "length"}],
-    }  # an unknown end is cut short, never "stop" (issue 24 item 12)
+    }  # an unknown end is cut short, never "stop"
     assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
     assert_response_matches_sdk(encoded)
 

@@ -1,4 +1,4 @@
-"""Issue 10 items 4 and 24 between OpenAI Chat and the other providers: a conversion that
+"""Between OpenAI Chat and the other providers, a conversion that
 changes a value reports it; one that reports nothing changed nothing (moved here from the
 conformance suite, whose laws name no provider)."""
 

@@ -340,7 +340,7 @@ def test_events_without_a_start_get_placeholders() -> None:
     assert_chunks_match_sdk(chunks)
     assert {(part["id"], part["model"]) for part in chunks} == {("", "")}
     assert len({part["created"] for part in chunks}) == 1
-    assert chunks[0]["created"] > 1_700_000_000  # issue 23: stamped now, not 0
+    assert chunks[0]["created"] > 1_700_000_000  # stamped now, not 0
 
 
 def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
@@ -403,7 +403,7 @@ def test_no_usage_chunk_unless_include_usage() -> None:
 
 
 def test_include_usage_is_read_from_the_encode_context() -> None:
-    """Item 1 of the issue-20 leftovers: ``include_usage`` is one of openai-chat's options
+    """``include_usage`` is one of openai-chat's options
     (``markers.OPTIONS``), read from the context, not only as a marker on the start event."""
     assert chatcodec.get_codec(FORMAT).options["include_usage"] == "_include_usage"
     context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)
