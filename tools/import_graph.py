@@ -22,8 +22,8 @@ that re-exports its modules does not make every module of the package a circle.
 
 Cycles are the strongly connected components of more than one module, counted three
 times: over top-level imports, then adding the imports in functions, then adding the
-``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order of
-issue 20, lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
+``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order
+(CONTRIBUTING.md), lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
 API -> CLI (:data:`PLACES` says which module is where). An import from one provider
 folder into another is counted too (CONTRIBUTING.md forbids it).
 Standard library only, so it runs before anything is installed.
