@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agent_session.json"
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 
 def _request(text: str) -> dict[str, object]:
@@ -179,7 +179,7 @@ def test_a_jsonl_file_without_the_suffix_may_start_with_a_broken_line(tmp_path: 
     ids=["json-lines", "one-pretty-document"],
 )
 def test_a_pipe_is_read_once(tmp_path: Path, given: bytes, expected: list[str]) -> None:
-    code = "import sys; from chatcodec.cli.main import main; raise SystemExit(main(sys.argv[1:]))"
+    code = "import sys; from chatcodec.cli import main; raise SystemExit(main(sys.argv[1:]))"
     arguments = ["convert", "/dev/stdin", "--from", "openai-chat", "--to", "anthropic", "--compact"]
     arguments += ["--rejects", str(tmp_path / "rejects.jsonl")]
     result = subprocess.run([sys.executable, "-c", code, *arguments], input=given, capture_output=True, check=False)
@@ -269,7 +269,7 @@ def test_the_output_and_rejects_cannot_overwrite_the_input(tmp_path: Path, capsy
 _RUN = textwrap.dedent(
     """
     import resource, sys
-    from chatcodec.cli.main import main
+    from chatcodec.cli import main
     code = main(sys.argv[1:])
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code)
     """
@@ -297,7 +297,7 @@ def test_memory_does_not_grow_with_the_number_of_lines(tmp_path: Path) -> None:
 
 def _convert_in_subprocess(source: Path, out: Path, stderr: int) -> subprocess.Popen[bytes]:
     arguments = ["convert", str(source), "--from", "canonical", "--to", "canonical", "--out", str(out), "--quiet"]
-    code = "import sys; from chatcodec.cli.main import main; raise SystemExit(main(sys.argv[1:]))"
+    code = "import sys; from chatcodec.cli import main; raise SystemExit(main(sys.argv[1:]))"
     return subprocess.Popen([sys.executable, "-c", code, *arguments], stdout=subprocess.DEVNULL, stderr=stderr)
 
 

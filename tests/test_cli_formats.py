@@ -15,8 +15,8 @@ import pytest
 
 import chatcodec
 from chatcodec import schema
-from chatcodec.cli import main as cli
-from chatcodec.cli.main import main
+from chatcodec.cli import commands as cli
+from chatcodec.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 
 def _request(text: str, row_id: str) -> str:

@@ -95,7 +95,7 @@ def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
 _CLI_PROBE = textwrap.dedent(
     """
     import json, sys
-    from chatcodec.cli.main import main
+    from chatcodec.cli import main
 
     code = main(sys.argv[1:])
     sys.stdout.flush()

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 from chatcodec.payloads import deeper_than
 
 _BIG = "1" * 5000

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 _DEFAULT_VALUED = {
     "n": 1,

@@ -10,7 +10,7 @@ import pydantic
 import pytest
 
 import chatcodec
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 KINDS = chatcodec.SCHEMA_KINDS

@@ -1,5 +1,5 @@
 """``python -m chatcodec``: the command line."""
 
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 
 raise SystemExit(main())

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.cli.main import main
+from chatcodec.cli import main
 from chatcodec.streams.sse import iter_sse_json
 from fuzz import seeds
 from fuzz.mutate import Chooser, dumps, mutated, mutated_bytes, mutated_json_text, pick
