@@ -118,3 +118,14 @@ def test_an_unknown_tier_word_stays_in_its_own_format() -> None:
     converted = chatcodec.convert_request(body, source="openai-chat", target="gemini", on_loss="ignore", losses=losses)
     assert "serviceTier" not in converted
     assert [loss.what for loss in losses] == ["openai-chat data ['service_tier']"]
+
+
+def test_a_canonical_metadata_user_id_reaches_anthropic_and_reads_back_as_user() -> None:
+    """Anthropic's metadata takes only ``user_id``: a caller's ``metadata={"user_id": ...}``
+    is sent there as it always was, and Anthropic's reader calls that id ``user``."""
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("anthropic", _request(metadata={"user_id": "u-2"}), losses=losses)
+    assert body["metadata"] == {"user_id": "u-2"}
+    assert losses == []
+    read = chatcodec.decode_request("anthropic", body)
+    assert (read.user, read.metadata) == ("u-2", None)
