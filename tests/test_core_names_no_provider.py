@@ -16,15 +16,13 @@ providers: they say where a rule comes from.
 The allowance, each entry with its reason; an entry that no longer matches fails too, so
 the list only shrinks:
 
-- ``registry.py``, the ``_BUILT_IN`` and ``_ONE_PASS`` tables: the one line each built-in
-  provider adds outside its folder.
+- ``registry.py``, the ``_BUILT_IN`` table: the one line each built-in provider adds
+  outside its folder.
 - ``dialects/base.py``, ``dialects/state.py``, ``messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
-- ``providers/kit/claude.py``, ``providers/service_tiers.py``: rules shared by two
-  providers (Claude's thinking signatures on Anthropic and Bedrock; OpenAI's and Bedrock's
-  service tiers), until capabilities and a canonical ``service_tier``
-  replace them.
+- ``providers/kit/claude.py``: Claude's thinking signatures, a rule shared by the two
+  providers that serve Claude (Anthropic and Bedrock).
 - ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
@@ -49,11 +47,10 @@ ALLOWED_MODULES: dict[str, str] = {
     "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
     "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (until capabilities replace it)",
-    "providers/service_tiers.py": "the tiers two providers share (until a canonical service_tier replaces it)",
     "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
-ALLOWED_TABLES: dict[str, tuple[str, ...]] = {"registry.py": ("_BUILT_IN", "_ONE_PASS")}
+ALLOWED_TABLES: dict[str, tuple[str, ...]] = {"registry.py": ("_BUILT_IN",)}
 """Modules that may name providers only inside these module-level tables."""
 
 _NAMES = re.compile(r"\b(" + "|".join(re.escape(name) for name in (*PROVIDER_NAMES, *FOLDERS)) + r")\b")

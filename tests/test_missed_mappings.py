@@ -222,12 +222,13 @@ def test_bedrock_service_tier_becomes_openai_service_tier_both_apis() -> None:
 
 
 def test_a_tier_only_one_side_has_is_still_reported() -> None:
-    _, losses = _convert("bedrock-converse", "openai-chat", _bedrock_request(serviceTier={"type": "reserved"}))
-    assert [loss.what for loss in losses if "serviceTier" in loss.what] == ["bedrock-converse data ['serviceTier']"]
+    chat, losses = _convert("bedrock-converse", "openai-chat", _bedrock_request(serviceTier={"type": "reserved"}))
+    assert "service_tier" not in chat
+    assert [(loss.path, loss.what) for loss in losses] == [("$.service_tier", "service tier 'reserved'")]
     source = {"model": "m", "service_tier": "scale", "messages": [{"role": "user", "content": "Hi"}]}
     body, losses = _convert("openai-chat", "bedrock-converse", source)
     assert "serviceTier" not in body
-    assert [loss.what for loss in losses if "service_tier" in loss.what] == ["openai-chat data ['service_tier']"]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.service_tier", "service tier 'scale'")]
 
 
 # --- OpenAI user -> Anthropic metadata.user_id ---------------------------------------------

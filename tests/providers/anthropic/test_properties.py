@@ -133,7 +133,8 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
         parallel_tool_calls=parallel,
         max_tokens=draw(st.integers(1, 64000)),
         stop=draw(st.lists(_words, max_size=2)),
-        metadata=draw(st.one_of(st.none(), st.builds(dict, user_id=_words))),
+        user=draw(st.one_of(st.none(), _words)),
+        service_tier=draw(st.one_of(st.none(), st.sampled_from(["auto", "default"]))),
         stream=draw(st.one_of(st.none(), st.booleans())),
         reasoning=reasoning,
     )

@@ -293,12 +293,12 @@ def test_sampling_stream_and_unknown_fields() -> None:
     )
     request = round_trip(payload, sdk=False)
     assert request.reasoning == chatcodec.ReasoningConfig(effort="low")
+    assert request.user == "u1"
     assert request.provider_options == {
         FORMAT: {
             "stream_options": {"include_usage": True},
             "n": 2,
             "logprobs": True,
-            "user": "u1",
             "thinking": {"type": "enabled"},
         }
     }
