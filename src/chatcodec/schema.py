@@ -24,7 +24,7 @@ SchemaKind = Literal["messages", "request", "response", "stream-event"]
 
 SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
 
-SCHEMA_VERSION = "0.1"
+SCHEMA_VERSION = "0.2"
 """Version of the canonical JSON, stamped in every schema's ``$id``.
 
 It is the package's ``major.minor`` (a test holds them together): the canonical JSON
@@ -52,7 +52,7 @@ def json_schema(kind: SchemaKind = "messages", *, ref_template: str | None = Non
 
     It describes exactly what the models validate: canonical JSON as chatcodec dumps it
     (``model_dump()`` of any canonical object validates as it is). The alternate input
-    shapes the API boundary reads first (:mod:`chatcodec.dialects`) are not part of it.
+    shapes the API boundary reads first (:mod:`chatcodec.dialects.reader`) are not part of it.
 
     The document is self-contained (its definitions under ``$defs``) and uses no vendor
     keywords, so ajv's default strict mode and Python ``jsonschema`` take it as it is.
