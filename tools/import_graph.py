@@ -66,6 +66,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ),  # strict: the boundary checks; one_pass: the fast request path, through get_codec
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
     ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),
+    ("API", "datasets/**"),  # the columnar form and the engines' batch helpers (issue 34)
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
 )
 """Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""
