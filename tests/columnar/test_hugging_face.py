@@ -4,26 +4,24 @@ local and offline, over the recorded requests: the engine that runs in CI."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import datasets
 import pyarrow as pa
 import pytest
-from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
 
 from chatcodec.datasets import ArrowConverter, to_table, without_arrow_nulls
 from chatcodec.registry import get_codec
+from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
 
 
 @pytest.fixture(autouse=True)
-def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf" / "datasets")
-    yield
 
 
 def test_json_text_rows_convert_in_two_processes_as_in_process(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 import ray
-from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
 
 from chatcodec.datasets import ArrowConverter
+from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
 
 
 @pytest.fixture(scope="module")
