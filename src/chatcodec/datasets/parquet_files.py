@@ -1,0 +1,224 @@
+"""Parquet files for the command line: payloads read row by row, results written by batch.
+
+A Parquet file is read in one of three ways, by what its schema says:
+
+- the columnar form (schema metadata ``chatcodec.form``): each row is canonical data;
+- a payload column (schema metadata ``chatcodec.payload_column``, which
+  :class:`ParquetSink` writes, or a file with a single string column): each value is one
+  payload as JSON text, read exactly;
+- otherwise each row's columns are one payload's top-level keys, as Arrow writes a list of
+  JSON objects (``pyarrow.Table.from_pylist``, ``datasets.Dataset.to_parquet``): the
+  ``null``\\ s Arrow filled in are dropped, and those dropped from a tool schema are
+  reported (:mod:`chatcodec.datasets.arrow_rows`), so the file converts as its JSON does.
+
+Converted payloads are written as the columnar form for ``--to canonical`` and as JSON
+text in a ``<target>_<kind>`` column otherwise (a wire format's payloads hold free-form
+values Arrow would change); a ``--keep-lines`` placeholder is a row of ``null``\\ s, with
+the ``--id-field`` value as JSON text in that column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from chatcodec.batch import (
+    BatchResult,
+    ConvertOptions,
+    Outcome,
+    Reject,
+    convert_payload,
+    dump_json,
+    placeholder,
+    reject_record,
+)
+from chatcodec.datasets._arrow import Table, pa, parquet
+from chatcodec.datasets.arrow_form import arrow_schema, form_of
+from chatcodec.datasets.arrow_rows import without_arrow_nulls
+from chatcodec.datasets.columnar import from_columnar_row, to_columnar
+from chatcodec.datasets.layout import ColumnarKind
+from chatcodec.losses import Loss
+from chatcodec.registry import CANONICAL
+
+PAYLOAD_COLUMN_KEY = b"chatcodec.payload_column"
+"""Schema metadata naming the column that holds each row's payload as JSON text."""
+
+ROWS_PER_BATCH = 128
+"""Rows converted together (one worker's unit), as the JSON-lines path's ``max_lines``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row's payload, as the converter takes it."""
+
+    number: int
+    """Its row number, counting from 1 (the ``line`` of a reject)."""
+    payload: object
+    """Canonical data, a wire payload, or JSON text; ``None`` for a placeholder row."""
+    read_losses: tuple[Loss, ...] = ()
+    """What reading it from Arrow dropped where it is ambiguous (Arrow-made ``null``\\ s)."""
+
+
+@dataclass(slots=True)
+class RowBatch:
+    """Consecutive rows of a Parquet file, converted together."""
+
+    rows: list[Row] = field(default_factory=list[Row])
+    """The rows, in file order."""
+    size: int = 0
+    """The share of the file's bytes the rows stand for (for progress)."""
+
+
+def iter_row_batches(
+    path: Path, kind: ColumnarKind | None = None, batch_size: int = ROWS_PER_BATCH
+) -> Iterator[RowBatch]:
+    """The rows of the Parquet file at ``path``, by batch, lazily; ``kind``: what a file of
+    the columnar form must hold (``None``: whichever it holds)."""
+    file = parquet().ParquetFile(path)
+    total = max(file.metadata.num_rows, 1)
+    file_size = path.stat().st_size
+    reader = _reader(file.schema_arrow, kind)
+    number = 0
+    for batch in file.iter_batches(batch_size=batch_size):
+        rows: list[Row] = []
+        for row in cast(list[dict[str, Any]], batch.to_pylist()):
+            number += 1
+            rows.append(reader(number, row))
+        yield RowBatch(rows, file_size * len(rows) // total)
+
+
+def _reader(schema: Any, kind: ColumnarKind | None) -> Any:
+    """How to read one row of a file with ``schema``."""
+    form = form_of(schema)
+    if form is not None:
+        if kind is not None and form != kind:
+            raise ValueError(f"the file holds canonical {form}s, not {kind}s (--kind {form})")
+        return _columnar_row
+    metadata: dict[bytes, bytes] = schema.metadata or {}
+    column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _only_text_column(schema)
+    if column:
+        return _TextRow(column)
+    return _wire_row
+
+
+@dataclass(frozen=True, slots=True)
+class _TextRow:
+    """Reads a row's payload from its JSON text column."""
+
+    column: str
+
+    def __call__(self, number: int, row: dict[str, Any]) -> Row:
+        payload: object = row[self.column]
+        return Row(number, payload)
+
+
+def _columnar_row(number: int, row: dict[str, Any]) -> Row:
+    if all(value is None for value in row.values()):
+        return Row(number, None)
+    form: ColumnarKind = "response" if "choices" in row else "request"
+    return Row(number, from_columnar_row(row, form))
+
+
+def _wire_row(number: int, row: dict[str, Any]) -> Row:
+    payload, losses = without_arrow_nulls(row)
+    return Row(number, payload, tuple(losses))
+
+
+def _only_text_column(schema: Any) -> str | None:
+    """The name of a file's one column when it is a string column (JSON text)."""
+    if len(schema) == 1 and schema.field(0).type in (pa.string(), pa.large_string()):
+        name: str = schema.field(0).name
+        return name
+    return None
+
+
+def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = None) -> BatchResult:
+    """Convert every row of ``batch``, as :func:`~chatcodec.batch.convert_lines` does lines
+    (the output is JSON lines; a reject's record holds the row as JSON)."""
+    result = BatchResult(size=batch.size)
+    pieces: list[bytes] = []
+    for row in batch.rows:
+        outcome = with_read_losses(convert_payload(row.payload, options), row.read_losses, options)
+        if outcome.converted is None:
+            text = row.payload.encode() if isinstance(row.payload, str) else dump_json(row.payload)
+            error = outcome.error or "not converted"
+            result.rejects.append(Reject(row.number, error, reject_record(row.number, error, text, outcome.losses)))
+            if options.keep_lines:
+                result.placeholders.append(result.converted + len(result.placeholders))
+                pieces.append(placeholder(text, options.id_field))
+            continue
+        pieces += (dump_json(outcome.converted, indent), b"\n")
+        result.converted += 1
+        result.losses.extend((row.number, loss) for loss in outcome.losses)
+    result.output = b"".join(pieces)
+    return result
+
+
+def with_read_losses(outcome: Outcome, read_losses: tuple[Loss, ...], options: ConvertOptions) -> Outcome:
+    """``outcome`` with what reading the row from Arrow lost; under ``strict``, a row with
+    such a loss (of a kind ``strict`` refuses) is not converted."""
+    if not read_losses:
+        return outcome
+    losses = (*read_losses, *outcome.losses)
+    refused = [loss for loss in read_losses if loss.kind in options.strict_kinds] if options.strict else []
+    if refused and outcome.converted is not None:
+        listed = "\n".join(f"  {loss}" for loss in refused)
+        return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", losses)
+    return Outcome(outcome.converted, outcome.error, losses)
+
+
+class ParquetSink:
+    """Where converted JSON lines go when the output is a Parquet file (see the module
+    docstring for its columns); one row group per batch written."""
+
+    def __init__(self, path: Path, options: ConvertOptions) -> None:
+        self._form: ColumnarKind | None = options.kind if options.target == CANONICAL else None
+        self._column = f"{options.target}_{options.kind}"
+        self._id_field = options.id_field
+        fields = list(arrow_schema(self._form)) if self._form else [pa.field(self._column, pa.string())]
+        if self._id_field is not None:
+            if self._id_field in [item.name for item in fields]:
+                raise ValueError(f"--id-field {self._id_field} is a column of the output already")
+            fields.append(pa.field(self._id_field, pa.string()))
+        metadata = arrow_schema(self._form).metadata if self._form else {PAYLOAD_COLUMN_KEY: self._column.encode()}
+        self._schema = pa.schema(fields, metadata=metadata)
+        self._writer = parquet().ParquetWriter(path, self._schema)
+
+    def write(self, result: BatchResult) -> None:
+        """Append the rows of one batch's output."""
+        lines = result.output.splitlines()
+        if not lines:
+            return
+        placeholders = set(result.placeholders)
+        self._writer.write_table(self._table(lines, placeholders))
+
+    def _table(self, lines: list[bytes], placeholders: set[int]) -> Table:
+        ids = [self._placeholder_id(line) if index in placeholders else None for index, line in enumerate(lines)]
+        if self._form is not None:
+            payloads = [None if index in placeholders else json.loads(line) for index, line in enumerate(lines)]
+            present = iter(to_columnar((payload for payload in payloads if payload is not None), self._form))
+            rows = [{} if payload is None else next(present) for payload in payloads]
+        else:
+            rows = [
+                {self._column: None if index in placeholders else line.decode()} for index, line in enumerate(lines)
+            ]
+        if self._id_field is not None:
+            for row, value in zip(rows, ids, strict=True):
+                row[self._id_field] = value
+        return pa.Table.from_pylist(rows, schema=self._schema)
+
+    def _placeholder_id(self, line: bytes) -> str | None:
+        """The ``--id-field`` value of a placeholder line (``{NAME: value}``), as JSON text."""
+        if self._id_field is None:
+            return None
+        value: object = json.loads(line)
+        if isinstance(value, dict) and self._id_field in value:
+            return dump_json(cast(dict[str, Any], value)[self._id_field]).decode()
+        return None
+
+    def close(self) -> None:
+        """Write the file's footer."""
+        self._writer.close()
