@@ -32,10 +32,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal, cast
 
+from chatcodec._narrow import is_dict
 from chatcodec.batch import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets.arrow_form import arrow_schema
 from chatcodec.datasets.arrow_rows import without_arrow_nulls
+from chatcodec.datasets.canonical_rows import convert_canonical, settled
 from chatcodec.datasets.columnar import from_columnar_row, to_columnar_row
 from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.registry import CANONICAL, get_codec
@@ -125,17 +127,13 @@ class ArrowConverter:
         yield from (without_arrow_nulls(row) for row in cast(list[dict[str, Any]], table.to_pylist()))
 
     def _outcome(self, payload: object, read_losses: list[Loss]) -> Outcome:
-        outcome = convert_payload(payload, self.options)
+        if self.column is None and self.options.source == CANONICAL and is_dict(payload):
+            outcome = convert_canonical(payload, self.options)  # a row of the columnar form: no model
+        else:
+            outcome = convert_payload(payload, self.options)
         if not read_losses:
             return outcome
-        options = self.options
-        refused = [loss for loss in read_losses if loss.kind in options.strict_kinds] if options.strict else []
-        if refused and outcome.converted is not None:
-            listed = "\n".join(f"  {loss}" for loss in refused)
-            return Outcome(
-                None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", (*read_losses, *outcome.losses)
-            )
-        return Outcome(outcome.converted, outcome.error, (*read_losses, *outcome.losses))
+        return settled(outcome.converted, (*read_losses, *outcome.losses), self.options, outcome.error)
 
     def _written(self, outcome: Outcome) -> object:
         if outcome.converted is None or self.output_column is None:

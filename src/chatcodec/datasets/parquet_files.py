@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from chatcodec._narrow import is_dict
 from chatcodec.batch import (
     BatchResult,
     ConvertOptions,
@@ -38,6 +39,7 @@ from chatcodec.batch import (
 from chatcodec.datasets._arrow import Table, pa, parquet
 from chatcodec.datasets.arrow_form import arrow_schema, form_of
 from chatcodec.datasets.arrow_rows import without_arrow_nulls
+from chatcodec.datasets.canonical_rows import convert_canonical, settled
 from chatcodec.datasets.columnar import from_columnar_row, to_columnar
 from chatcodec.datasets.layout import ColumnarKind
 from chatcodec.losses import Loss
@@ -60,6 +62,8 @@ class Row:
     """Canonical data, a wire payload, or JSON text; ``None`` for a placeholder row."""
     read_losses: tuple[Loss, ...] = ()
     """What reading it from Arrow dropped where it is ambiguous (Arrow-made ``null``\\ s)."""
+    canonical: bool = False
+    """Whether ``payload`` is canonical data (a row of the columnar form)."""
 
 
 @dataclass(slots=True)
@@ -73,14 +77,15 @@ class RowBatch:
 
 
 def iter_row_batches(
-    path: Path, kind: ColumnarKind | None = None, batch_size: int = ROWS_PER_BATCH
+    path: Path, kind: ColumnarKind | None = None, source: str | None = None, batch_size: int = ROWS_PER_BATCH
 ) -> Iterator[RowBatch]:
     """The rows of the Parquet file at ``path``, by batch, lazily; ``kind``: what a file of
-    the columnar form must hold (``None``: whichever it holds)."""
+    the columnar form must hold (``None``: whichever it holds); ``source``: the format the
+    rows are said to be in (the columnar form is canonical's)."""
     file = parquet().ParquetFile(path)
     total = max(file.metadata.num_rows, 1)
     file_size = path.stat().st_size
-    reader = _reader(file.schema_arrow, kind)
+    reader = _reader(file.schema_arrow, kind, source)
     number = 0
     for batch in file.iter_batches(batch_size=batch_size):
         rows: list[Row] = []
@@ -90,10 +95,12 @@ def iter_row_batches(
         yield RowBatch(rows, file_size * len(rows) // total)
 
 
-def _reader(schema: Any, kind: ColumnarKind | None) -> Any:
+def _reader(schema: Any, kind: ColumnarKind | None, source: str | None) -> Any:
     """How to read one row of a file with ``schema``."""
     form = form_of(schema)
     if form is not None:
+        if source not in (None, CANONICAL):
+            raise ValueError(f"the file holds the columnar form of canonical {form}s, not {source} (--from canonical)")
         if kind is not None and form != kind:
             raise ValueError(f"the file holds canonical {form}s, not {kind}s (--kind {form})")
         return _columnar_row
@@ -119,7 +126,7 @@ def _columnar_row(number: int, row: dict[str, Any]) -> Row:
     if all(value is None for value in row.values()):
         return Row(number, None)
     form: ColumnarKind = "response" if "choices" in row else "request"
-    return Row(number, from_columnar_row(row, form))
+    return Row(number, from_columnar_row(row, form), canonical=True)
 
 
 def _wire_row(number: int, row: dict[str, Any]) -> Row:
@@ -141,7 +148,13 @@ def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = 
     result = BatchResult(size=batch.size)
     pieces: list[bytes] = []
     for row in batch.rows:
-        outcome = with_read_losses(convert_payload(row.payload, options), row.read_losses, options)
+        payload = row.payload
+        outcome = (
+            convert_canonical(payload, options)
+            if is_dict(payload) and row.canonical
+            else convert_payload(payload, options)
+        )
+        outcome = with_read_losses(outcome, row.read_losses, options)
         if outcome.converted is None:
             text = row.payload.encode() if isinstance(row.payload, str) else dump_json(row.payload)
             error = outcome.error or "not converted"
@@ -162,12 +175,7 @@ def with_read_losses(outcome: Outcome, read_losses: tuple[Loss, ...], options: C
     such a loss (of a kind ``strict`` refuses) is not converted."""
     if not read_losses:
         return outcome
-    losses = (*read_losses, *outcome.losses)
-    refused = [loss for loss in read_losses if loss.kind in options.strict_kinds] if options.strict else []
-    if refused and outcome.converted is not None:
-        listed = "\n".join(f"  {loss}" for loss in refused)
-        return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", losses)
-    return Outcome(outcome.converted, outcome.error, losses)
+    return settled(outcome.converted, (*read_losses, *outcome.losses), options, outcome.error)
 
 
 class ParquetSink:
