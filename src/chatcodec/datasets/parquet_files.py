@@ -36,11 +36,11 @@ from chatcodec.batch import (
     placeholder,
     reject_record,
 )
-from chatcodec.datasets._arrow import Table, pa, parquet
-from chatcodec.datasets.arrow_form import arrow_schema, form_of
+from chatcodec.datasets._arrow import Table, pa, parquet, string_array
+from chatcodec.datasets.arrow_form import arrow_schema, form_of, to_table
 from chatcodec.datasets.arrow_rows import without_arrow_nulls
 from chatcodec.datasets.canonical_rows import convert_canonical, settled
-from chatcodec.datasets.columnar import from_columnar_row, to_columnar
+from chatcodec.datasets.columnar import from_columnar_row
 from chatcodec.datasets.layout import ColumnarKind
 from chatcodec.losses import Loss
 from chatcodec.registry import CANONICAL
@@ -204,27 +204,22 @@ class ParquetSink:
         self._writer.write_table(self._table(lines, placeholders))
 
     def _table(self, lines: list[bytes], placeholders: set[int]) -> Table:
-        ids = [self._placeholder_id(line) if index in placeholders else None for index, line in enumerate(lines)]
         if self._form is not None:
             payloads = [None if index in placeholders else json.loads(line) for index, line in enumerate(lines)]
-            present = iter(to_columnar((payload for payload in payloads if payload is not None), self._form))
-            rows = [{} if payload is None else next(present) for payload in payloads]
+            table = to_table(payloads, self._form)
         else:
-            rows = [
-                {self._column: None if index in placeholders else line.decode()} for index, line in enumerate(lines)
-            ]
+            payload_column = string_array([None if index in placeholders else line for index, line in enumerate(lines)])
+            table = pa.Table.from_arrays([payload_column], names=[self._column])
         if self._id_field is not None:
-            for row, value in zip(rows, ids, strict=True):
-                row[self._id_field] = value
-        return pa.Table.from_pylist(rows, schema=self._schema)
+            ids = [self._placeholder_id(line) if index in placeholders else None for index, line in enumerate(lines)]
+            table = table.append_column(self._id_field, string_array(ids))
+        return table.replace_schema_metadata(self._schema.metadata)
 
-    def _placeholder_id(self, line: bytes) -> str | None:
+    def _placeholder_id(self, line: bytes) -> bytes | None:
         """The ``--id-field`` value of a placeholder line (``{NAME: value}``), as JSON text."""
-        if self._id_field is None:
-            return None
         value: object = json.loads(line)
-        if isinstance(value, dict) and self._id_field in value:
-            return dump_json(cast(dict[str, Any], value)[self._id_field]).decode()
+        if is_dict(value) and self._id_field in value:
+            return dump_json(value[self._id_field])
         return None
 
     def close(self) -> None:
