@@ -14,7 +14,7 @@ from bench import dataset_engines
 from bench.report import Section, Table, Target, ratio, seconds
 from bench.timing import RunSettings
 
-ENGINE_ROWS, QUICK_ENGINE_ROWS = 2_000, 200
+ENGINE_ROWS, QUICK_ENGINE_ROWS = 4_000, 300
 COMMAND_ROWS, QUICK_COMMAND_ROWS = 2_000, 100
 ENGINE_TARGET = 0.9
 IN_PROCESS = "in process: `convert_payload(line)` + `dump_json`"
