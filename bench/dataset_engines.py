@@ -46,8 +46,8 @@ def _expected(texts: list[str]) -> list[dict[str, Any]]:
     return [convert_payload(text.encode(), options).converted or {} for text in texts]
 
 
-def engine_seconds(count: int, rounds: int) -> dict[str, float]:
-    """Wall seconds per row, one worker, of each engine (see the module docstring)."""
+def engine_seconds(count: int, rounds: int) -> dict[str, EngineRun]:
+    """Seconds per row, one worker, of each engine (see the module docstring)."""
     import pyarrow as pa
 
     from chatcodec.batch import ConvertOptions, convert_payload, dump_json
@@ -79,13 +79,24 @@ def engine_seconds(count: int, rounds: int) -> dict[str, float]:
     for name, run in runs.items():
         if [json.loads(text) for text in run()()] != expected:
             raise SystemExit(f"{name} converted other payloads than convert_payload in process")
-    samples: dict[str, list[float]] = {name: [] for name in runs}
+    walls: dict[str, list[float]] = {name: [] for name in runs}
+    cpus: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             run()
-            samples[name].append((time.perf_counter() - started) / count)
-    return {name: statistics.median(values) for name, values in samples.items()}
+            walls[name].append((time.perf_counter() - started) / count)
+            cpus[name].append((time.process_time() - started_cpu) / count)
+    return {name: EngineRun(statistics.median(walls[name]), statistics.median(cpus[name])) for name in runs}
+
+
+@dataclass(frozen=True)
+class EngineRun:
+    """Seconds per row of one engine: wall clock, and this process's CPU time (all of the
+    work for the engines that run here; for Ray, only the driver's part)."""
+
+    wall: float
+    cpu: float
 
 
 def _eager(convert: Callable[[], list[str]]) -> Callable[[], Callable[[], list[str]]]:

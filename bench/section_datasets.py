@@ -32,34 +32,36 @@ def _engines(section: Section, settings: RunSettings) -> None:
     measured = dataset_engines.engine_seconds(count, 1 if settings.quick else max(3, settings.rounds // 4))
     base = measured[IN_PROCESS]
     table = Table(
-        ["job (one worker)", "wall time per row", "rows/s", "throughput against in process"],
+        ["job (one worker)", "wall time per row", "rows/s", "against in process (wall)", "CPU time per row, here"],
         caption=f"**engines, per worker**: {count:,} rows as a JSON text column, Arrow batches of "
         f"{dataset_engines.BATCH_ROWS} rows",
     )
-    for name, per_row in measured.items():
-        table.rows.append([name, seconds(per_row), f"{1 / per_row:,.0f}", ratio(base / per_row)])
+    for name, run in measured.items():
+        here = "-" if name.startswith("Ray") else f"{seconds(run.cpu)} ({ratio(base.cpu / run.cpu)})"
+        table.rows.append([name, seconds(run.wall), f"{1 / run.wall:,.0f}", ratio(base.wall / run.wall), here])
     section.tables.append(table)
-    for name, label in (("Hugging Face", "Hugging Face `datasets`"), ("Ray", "Ray Data")):
-        per_row = next(value for key, value in measured.items() if key.startswith(name))
+    hugging_face = next(run for key, run in measured.items() if key.startswith("Hugging Face"))
+    ray = next(run for key, run in measured.items() if key.startswith("Ray"))
+    for label, measured_ratio in (
+        ("Hugging Face `datasets` per worker, throughput against in process (CPU time)", base.cpu / hugging_face.cpu),
+        ("Ray Data per worker, throughput against in process (wall clock)", base.wall / ray.wall),
+    ):
         section.targets.append(
-            Target(
-                f"{label} per worker, throughput against in process",
-                f">= {ENGINE_TARGET}x",
-                ratio(base / per_row),
-                base / per_row >= ENGINE_TARGET,
-            )
+            Target(label, f">= {ENGINE_TARGET}x", ratio(measured_ratio), measured_ratio >= ENGINE_TARGET)
         )
     section.footnotes.append(
         "Engines: wall clock, medians of interleaved rounds, after a checked warm-up run. Hugging Face runs "
         "`map(batched=True)` in this process (`keep_in_memory`, no cache); Ray runs on a local Ray started with one "
         "CPU, so one worker converts every batch; its time includes scheduling the tasks and moving the blocks "
-        "through its object store, not its start. Both call `chatcodec.datasets.ArrowConverter` on Arrow batches."
+        "through its object store, not its start. Both call `chatcodec.datasets.ArrowConverter` on Arrow batches. "
+        "Hugging Face is judged on CPU time (all its work is in this process, and CPU time does not count the "
+        "other processes on shared cores); Ray's worker is another process, so it is judged on the wall clock."
     )
 
 
 def _commands(section: Section, settings: RunSettings) -> None:
     count = QUICK_COMMAND_ROWS if settings.quick else COMMAND_ROWS
-    runs = dataset_engines.command_runs(count, 1)
+    runs = dataset_engines.command_runs(count, 1 if settings.quick else 3)
     base = runs["JSON lines -> JSON lines"]
     table = Table(
         ["`chatcodec convert`", "CPU time per row", "against JSON lines", "start", "peak memory"],
