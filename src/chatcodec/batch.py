@@ -16,14 +16,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from chatcodec import one_pass
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.payloads import load_object
-from chatcodec.registry import get_one_pass
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -75,9 +73,6 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     """
     losses: list[Loss] = []
     try:
-        converted = _in_one_pass(payload, options, losses)
-        if converted is not None:
-            return _settled(converted, losses, options)
         body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
         if wrong_format is not None:
@@ -104,31 +99,6 @@ def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOpti
         listed = "\n".join(f"  {loss}" for loss in refused)
         return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", tuple(losses))
     return Outcome(converted, None, tuple(losses))
-
-
-def _in_one_pass(payload: object, options: ConvertOptions, losses: list[Loss]) -> dict[str, Any] | None:
-    """The request converted in one pass (issue 25: a JSON line goes in as bytes, read
-    once by ``validate_json``), or ``None`` for the general path.
-
-    Taken only from a source side that declines whatever :func:`chatcodec.detect.mismatch`
-    refuses (``DECLINES_OTHER_FORMATS``), so a line in the wrong format still gets the
-    general path's error; the one pass's output, losses and errors are the general
-    path's (``tests/conformance/test_one_pass.py``)."""
-    if options.kind != "request" or not getattr(_source_side(options.source), "DECLINES_OTHER_FORMATS", False):
-        return None
-    converted = one_pass.convert_request(payload, options.source, options.target, dict(options.encoder_options))
-    if converted is None:
-        return None
-    encoded, recorder = converted
-    recorder.settle("ignore", losses)
-    return encoded
-
-
-def _source_side(source: str) -> object | None:
-    try:
-        return get_one_pass(source)
-    except ChatcodecError:
-        return None
 
 
 def dump_json(value: object, indent: int | None = None) -> bytes:

@@ -168,7 +168,7 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
 
     Every conversion walks its payload so, usually finding nothing: a plain ``dict`` or
     ``list`` (never an SDK object) is not asked, and a container is copied only once an
-    item of it was read (the walk of an agent session cost most of a one-pass conversion)."""
+    item of it was read (the walk of an agent session cost most of a conversion)."""
     kind = type(value)
     if kind is not dict and kind is not list:
         value = sdk_json(value)

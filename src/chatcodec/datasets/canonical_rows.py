@@ -1,11 +1,10 @@
 """Converting canonical data read from the columnar form: the target's writer, no model.
 
 A row of the columnar form is canonical data already, typed by its Arrow schema, so it
-goes straight to the target codec's writer (:meth:`Codec.write_request
-<chatcodec.registry.Codec.write_request>`), as :func:`~chatcodec.convert_request` does
-after its reader: ``convert_request(source="canonical")`` would validate it into a
-``ChatRequest`` and dump it again first, which costs as much as the writer (measured on
-the bench's agent session: ~260 us a row). A row that is not canonical data (a file
+goes straight to the target codec's writer (:func:`chatcodec.conversion.write_request_data`),
+as :func:`~chatcodec.convert_request` does after its reader: with ``source="canonical"``
+it would validate it into a ``ChatRequest`` and dump it again first, which costs as much
+as the writer (measured on the bench's agent session: ~260 us a row). A row that is not canonical data (a file
 written by hand, with a role no message has) fails in the writer: its error names the
 exception rather than a JSON path, which validating every row would cost to give.
 """
@@ -17,9 +16,9 @@ from typing import Any
 
 from chatcodec.api import output_options
 from chatcodec.batch import ConvertOptions, Outcome
+from chatcodec.conversion import write_request_data
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder
-from chatcodec.providers.kit.context import split_options, with_field_data
 from chatcodec.registry import get_codec
 
 
@@ -29,12 +28,10 @@ def convert_canonical(data: dict[str, Any], options: ConvertOptions) -> Outcome:
     recorder = LossRecorder()
     settings = dict(options.encoder_options)
     try:
-        writer = get_codec(options.target)
         if options.kind == "request":
-            named, fields = split_options(writer.options, settings)
-            converted = writer.write_request(with_field_data(data, options.target, fields), recorder, options=named)
+            converted = write_request_data(data, options.target, recorder, settings)
         else:
-            converted = writer.write_response(data, recorder, options=output_options(settings))
+            converted = get_codec(options.target).write_response(data, recorder, options=output_options(settings))
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad row must not stop a whole dataset

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
 
-if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.request import ReasoningConfig
     from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
 
@@ -57,7 +57,7 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
 def report_image_detail(detail: str | None, losses: LossRecorder, at: Steps, wire: str) -> None:
     """OpenAI's image ``detail`` (a resolution hint) has no field on the wires that serve
     Claude: ``"auto"``, what no hint means, is dropped without a report, a real hint is a
-    loss. Shared by the general encoder and the one pass, so the rule is written once."""
+    loss."""
     if detail not in (None, "auto"):
         losses.add((*at, "detail"), f"image detail {detail!r}", f"{wire} has no resolution hint")
 
