@@ -4,9 +4,10 @@ A row of the columnar form is canonical data already, typed by its Arrow schema,
 goes straight to the target codec's writer (:func:`chatcodec.conversion.write_request_data`),
 as :func:`~chatcodec.convert_request` does after its reader: with ``source="canonical"``
 it would validate it into a ``ChatRequest`` and dump it again first, which costs as much
-as the writer (measured on the bench's agent session: ~260 us a row). A row that is not canonical data (a file
-written by hand, with a role no message has) fails in the writer: its error names the
-exception rather than a JSON path, which validating every row would cost to give.
+as the writer (measured on the bench's agent session: ~260 us a row). A row that is not
+canonical data (a file written by hand, with a role no message has) fails in the writer:
+its error names the exception rather than a JSON path, which validating every row would
+cost to give.
 """
 
 from __future__ import annotations
