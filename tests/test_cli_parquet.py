@@ -181,3 +181,14 @@ def test_validate_reads_each_row_of_a_parquet_file(tmp_path: Path, capsys: pytes
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(_recorded())
     assert all(line.startswith(f"{tmp_path / 'canonical.parquet'}:") and ": ok, " in line for line in lines)
+
+
+def test_a_columnar_file_with_placeholders_and_ids_reads_back_with_the_same_rejects(tmp_path: Path) -> None:
+    rows = [{"id": 1, "messages": [{"role": "user", "content": "x"}]}, {"id": 2}]
+    source = _jsonl(tmp_path / "in.jsonl", rows)
+    code = _convert(source, tmp_path / "c.parquet", "openai-chat", "canonical", "--keep-lines", "--id-field", "id")
+    assert code == 1
+    assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "openai-chat", "--keep-lines") == 1
+    assert _lines(tmp_path / "back.jsonl") == [rows[0], None]  # the id rides in provider_options, exactly
+    (reject,) = _lines(tmp_path / "back.rejects.jsonl")
+    assert (reject["line"], reject["text"]) == (2, "null")

@@ -103,7 +103,7 @@ def _reader(schema: Any, kind: ColumnarKind | None, source: str | None) -> Any:
             raise ValueError(f"the file holds the columnar form of canonical {form}s, not {source} (--from canonical)")
         if kind is not None and form != kind:
             raise ValueError(f"the file holds canonical {form}s, not {kind}s (--kind {form})")
-        return _columnar_row
+        return _ColumnarRow(form, tuple(arrow_schema(form).names))
     metadata: dict[bytes, bytes] = schema.metadata or {}
     column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _only_text_column(schema)
     if column:
@@ -122,11 +122,20 @@ class _TextRow:
         return Row(number, payload)
 
 
-def _columnar_row(number: int, row: dict[str, Any]) -> Row:
-    if all(value is None for value in row.values()):
-        return Row(number, None)
-    form: ColumnarKind = "response" if "choices" in row else "request"
-    return Row(number, from_columnar_row(row, form), canonical=True)
+@dataclass(frozen=True, slots=True)
+class _ColumnarRow:
+    """Reads a row of the columnar form: its form's columns only (an ``--id-field``
+    column beside them is not canonical data); a row with all of them null is a
+    ``--keep-lines`` placeholder."""
+
+    form: ColumnarKind
+    names: tuple[str, ...]
+
+    def __call__(self, number: int, row: dict[str, Any]) -> Row:
+        fields = {name: row[name] for name in self.names if name in row}
+        if all(value is None for value in fields.values()):
+            return Row(number, None)
+        return Row(number, from_columnar_row(fields, self.form), canonical=True)
 
 
 def _wire_row(number: int, row: dict[str, Any]) -> Row:
