@@ -82,7 +82,7 @@ def _commands(section: Section, settings: RunSettings) -> None:
     section.targets.append(
         Target(
             "Parquet in and out, per row, against JSON lines (CPU time)",
-            "<= 1.0x",
+            "<= 1.0x (within 5%: two runs' noise)",
             ratio(parquet.cpu_per_row / base.cpu_per_row),
             parquet.cpu_per_row <= base.cpu_per_row * 1.05,  # 5%: the two runs' own noise
         )
