@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def write_inputs(folder: Path, rows: int, rows_per_file: int = 50_000) -> None:
+def write_inputs(folder: Path, rows: int, rows_per_file: int = 10_000) -> None:
     """``rows`` requests as Parquet files of ``rows_per_file`` rows (a JSON text column)."""
     import json
 
@@ -69,6 +69,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cpus", type=int, help="with no --address: the CPUs of the local Ray")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "chatcodec-ray-out")
     parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument(
+        "--rows-per-file", type=int, default=10_000, help="input Parquet files' size (Ray reads files in parallel)"
+    )
     options = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
@@ -78,7 +81,7 @@ def main(argv: list[str]) -> int:
 
     inputs = options.out.with_name(options.out.name + "-input")
     started = time.perf_counter()
-    write_inputs(inputs, options.rows)
+    write_inputs(inputs, options.rows, options.rows_per_file)
     print(f"wrote {options.rows:,} rows in {time.perf_counter() - started:.1f} s to {inputs}", file=sys.stderr)
     ray.init(address=options.address, num_cpus=None if options.address else options.cpus, include_dashboard=False)
     workers = int(ray.cluster_resources().get("CPU", 1))
