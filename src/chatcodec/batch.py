@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict
@@ -46,8 +46,10 @@ class ConvertOptions:
     """Write a placeholder line for each rejected line, so output line N is input line N
     (blank input lines are no payload and have none)."""
     id_field: str | None = None
-    """With ``keep_lines``: the placeholder is ``{id_field: value}`` taken from the
-    rejected line's top-level object, when it has that field; else ``null``."""
+    """The top-level field holding a row's id, not its payload: taken out before the
+    conversion (no loss, no strict refusal for it) and written first in the converted row;
+    with ``keep_lines`` the placeholder of a rejected row is ``{id_field: value}`` (``null``
+    when the line holds no such field)."""
     strict_kinds: tuple[str, ...] = LOSS_KINDS
     """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
     narrows it to ``content``)."""
@@ -71,6 +73,8 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
+    if options.id_field is not None:
+        return _with_row_id(payload, options, options.id_field)
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
@@ -91,6 +95,23 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
+    """Convert a row whose ``id_field`` is the row's id, not payload: the id is taken out
+    before the conversion (so it is no unknown field, no loss, and no reason for
+    ``--strict-all`` to reject the row) and written back as the output's first key."""
+    try:
+        body = load_object(payload, f"{options.source} {options.kind}")
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    if id_field not in body:
+        return convert_payload(body, replace(options, id_field=None))
+    rest = {key: value for key, value in body.items() if key != id_field}
+    outcome = convert_payload(rest, replace(options, id_field=None))
+    if outcome.converted is None:
+        return outcome
+    return replace(outcome, converted={id_field: body[id_field], **outcome.converted})
 
 
 def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOptions) -> Outcome:

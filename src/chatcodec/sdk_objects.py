@@ -55,9 +55,9 @@ def is_sdk_object(value: object) -> bool:
     ``model_dump``) rather than plain data or one of chatcodec's own models."""
     if isinstance(value, (*_PLAIN, Mapping)):
         return False
-    from chatcodec._base import CanonicalModel
+    from chatcodec._base import KeyedModel
 
-    if isinstance(value, CanonicalModel):
+    if isinstance(value, KeyedModel):
         return False
     return _pydantic_model(value) is not None or callable(getattr(value, "to_dict", None)) or _has_model_dump(value)
 
