@@ -99,13 +99,17 @@ def test_rejected_rows_keep_their_place_and_id_and_go_to_the_reject_report(tmp_p
     assert reject["error"].startswith("at $: not valid JSON")
 
 
-def test_a_jsonl_placeholder_id_lands_in_its_own_column(tmp_path: Path) -> None:
+def test_every_rows_id_lands_in_its_own_column(tmp_path: Path) -> None:
+    """``--id-field`` is the row's id, not payload: each row's goes to its own column, a
+    placeholder's too, and the payload column holds the converted payload alone."""
     source = _jsonl(tmp_path / "in.jsonl", [{"id": 1, "messages": [{"role": "user", "content": "x"}]}, {"id": 2}])
-    code = _convert(source, tmp_path / "out.parquet", "openai-chat", "canonical", "--keep-lines", "--id-field", "id")
+    code = _convert(source, tmp_path / "out.parquet", "openai-chat", "anthropic", "--keep-lines", "--id-field", "id")
     assert code == 1
     table = pq.read_table(tmp_path / "out.parquet")
-    assert table.column("id").to_pylist() == [None, "2"]  # the placeholder's id, as JSON text
-    assert table.column("messages").to_pylist()[1] is None
+    assert table.column("id").to_pylist() == ["1", "2"]  # as JSON text
+    payloads = table.column("anthropic_request").to_pylist()
+    assert json.loads(payloads[0]) == {"max_tokens": 4096, "messages": [{"role": "user", "content": "x"}]}
+    assert payloads[1] is None
 
 
 def test_a_tool_schema_arrow_filled_with_nulls_is_reported_and_refused_under_strict(
@@ -183,12 +187,15 @@ def test_validate_reads_each_row_of_a_parquet_file(tmp_path: Path, capsys: pytes
     assert all(line.startswith(f"{tmp_path / 'canonical.parquet'}:") and ": ok, " in line for line in lines)
 
 
-def test_a_columnar_file_with_placeholders_and_ids_reads_back_with_the_same_rejects(tmp_path: Path) -> None:
+def test_a_columnar_file_gives_its_ids_back_to_its_rows_and_placeholders(tmp_path: Path) -> None:
     rows = [{"id": 1, "messages": [{"role": "user", "content": "x"}]}, {"id": 2}]
     source = _jsonl(tmp_path / "in.jsonl", rows)
     code = _convert(source, tmp_path / "c.parquet", "openai-chat", "canonical", "--keep-lines", "--id-field", "id")
     assert code == 1
-    assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "openai-chat", "--keep-lines") == 1
-    assert _lines(tmp_path / "back.jsonl") == [rows[0], None]  # the id rides in provider_options, exactly
+    assert pq.read_table(tmp_path / "c.parquet").column("id").to_pylist() == ["1", "2"]
+    back = ["--keep-lines", "--id-field", "id"]
+    assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "openai-chat", *back) == 1
+    assert _lines(tmp_path / "back.jsonl") == [rows[0], {"id": 2}]  # the id first, the placeholder with its id
     (reject,) = _lines(tmp_path / "back.rejects.jsonl")
-    assert (reject["line"], reject["text"]) == (2, "null")
+    assert (reject["line"], json.loads(reject["text"])) == (2, {"id": 2})
+    assert reject["error"].startswith("a placeholder: this row was rejected when the file was written")

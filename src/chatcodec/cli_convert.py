@@ -218,7 +218,7 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
         from chatcodec.datasets.parquet_files import convert_rows, iter_row_batches
 
         size = path.stat().st_size
-        batches = iter_row_batches(path, options.kind, options.source)
+        batches = iter_row_batches(path, options.kind, options.source, options.id_field)
         first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
     except ImportError as error:
         print(

@@ -13,15 +13,16 @@ A Parquet file is read in one of three ways, by what its schema says:
 
 Converted payloads are written as the columnar form for ``--to canonical`` and as JSON
 text in a ``<target>_<kind>`` column otherwise (a wire format's payloads hold free-form
-values Arrow would change); a ``--keep-lines`` placeholder is a row of ``null``\\ s, with
-the ``--id-field`` value as JSON text in that column.
+values Arrow would change); a ``--keep-lines`` placeholder is a row of ``null``\\ s. The
+``--id-field NAME`` of every row goes (as JSON text) to a column ``NAME`` of its own, and a
+file of the columnar form with such a column gives it back to its rows.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -64,6 +65,8 @@ class Row:
     """What reading it from Arrow dropped where it is ambiguous (Arrow-made ``null``\\ s)."""
     canonical: bool = False
     """Whether ``payload`` is canonical data (a row of the columnar form)."""
+    row_id: dict[str, Any] = field(default_factory=dict[str, Any])
+    """``{NAME: value}`` of a columnar row's ``--id-field NAME`` column, when it has one."""
 
 
 @dataclass(slots=True)
@@ -77,15 +80,20 @@ class RowBatch:
 
 
 def iter_row_batches(
-    path: Path, kind: ColumnarKind | None = None, source: str | None = None, batch_size: int = ROWS_PER_BATCH
+    path: Path,
+    kind: ColumnarKind | None = None,
+    source: str | None = None,
+    id_field: str | None = None,
+    batch_size: int = ROWS_PER_BATCH,
 ) -> Iterator[RowBatch]:
     """The rows of the Parquet file at ``path``, by batch, lazily; ``kind``: what a file of
     the columnar form must hold (``None``: whichever it holds); ``source``: the format the
-    rows are said to be in (the columnar form is canonical's)."""
+    rows are said to be in (the columnar form is canonical's); ``id_field``: the column of
+    a columnar file that holds each row's id (as JSON text)."""
     file = parquet().ParquetFile(path)
     total = max(file.metadata.num_rows, 1)
     file_size = path.stat().st_size
-    reader = _reader(file.schema_arrow, kind, source)
+    reader = _reader(file.schema_arrow, kind, source, id_field)
     number = 0
     for batch in file.iter_batches(batch_size=batch_size):
         rows: list[Row] = []
@@ -95,7 +103,7 @@ def iter_row_batches(
         yield RowBatch(rows, file_size * len(rows) // total)
 
 
-def _reader(schema: Any, kind: ColumnarKind | None, source: str | None) -> Any:
+def _reader(schema: Any, kind: ColumnarKind | None, source: str | None, id_field: str | None) -> Any:
     """How to read one row of a file with ``schema``."""
     form = form_of(schema)
     if form is not None:
@@ -103,7 +111,7 @@ def _reader(schema: Any, kind: ColumnarKind | None, source: str | None) -> Any:
             raise ValueError(f"the file holds the columnar form of canonical {form}s, not {source} (--from canonical)")
         if kind is not None and form != kind:
             raise ValueError(f"the file holds canonical {form}s, not {kind}s (--kind {form})")
-        return _ColumnarRow(form, tuple(arrow_schema(form).names))
+        return _ColumnarRow(form, tuple(arrow_schema(form).names), id_field if id_field in schema.names else None)
     metadata: dict[bytes, bytes] = schema.metadata or {}
     column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _only_text_column(schema)
     if column:
@@ -130,12 +138,15 @@ class _ColumnarRow:
 
     form: ColumnarKind
     names: tuple[str, ...]
+    id_column: str | None
 
     def __call__(self, number: int, row: dict[str, Any]) -> Row:
         fields = {name: row[name] for name in self.names if name in row}
+        found = None if self.id_column is None else row.get(self.id_column)
+        row_id = {} if self.id_column is None or found is None else {self.id_column: json.loads(found)}
         if all(value is None for value in fields.values()):
-            return Row(number, None)
-        return Row(number, from_columnar_row(fields, self.form), canonical=True)
+            return Row(number, None, canonical=True, row_id=row_id)
+        return Row(number, from_columnar_row(fields, self.form), canonical=True, row_id=row_id)
 
 
 def _wire_row(number: int, row: dict[str, Any]) -> Row:
@@ -157,15 +168,9 @@ def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = 
     result = BatchResult(size=batch.size)
     pieces: list[bytes] = []
     for row in batch.rows:
-        payload = row.payload
-        outcome = (
-            convert_canonical(payload, options)
-            if is_dict(payload) and row.canonical
-            else convert_payload(payload, options)
-        )
-        outcome = with_read_losses(outcome, row.read_losses, options)
+        payload, outcome = _converted(row, options)
         if outcome.converted is None:
-            text = row.payload.encode() if isinstance(row.payload, str) else dump_json(row.payload)
+            text = payload.encode() if isinstance(payload, str) else dump_json(payload)
             error = outcome.error or "not converted"
             result.rejects.append(Reject(row.number, error, reject_record(row.number, error, text, outcome.losses)))
             if options.keep_lines:
@@ -177,6 +182,23 @@ def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = 
         result.losses.extend((row.number, loss) for loss in outcome.losses)
     result.output = b"".join(pieces)
     return result
+
+
+def _converted(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
+    """What a reject's record shows of ``row``, and what became of it."""
+    payload = row.payload
+    if not row.canonical:
+        return payload, with_read_losses(convert_payload(payload, options), row.read_losses, options)
+    if not is_dict(payload):
+        return row.row_id or None, Outcome(None, PLACEHOLDER_ERROR)
+    outcome = convert_canonical(payload, options)
+    if outcome.converted is not None and row.row_id:
+        outcome = replace(outcome, converted={**row.row_id, **outcome.converted})
+    return {**row.row_id, **payload}, outcome
+
+
+PLACEHOLDER_ERROR = "a placeholder: this row was rejected when the file was written (its rejects file says why)"
+"""The error of a columnar row of nulls, which ``--keep-lines`` wrote for a rejected row."""
 
 
 def with_read_losses(outcome: Outcome, read_losses: tuple[Loss, ...], options: ConvertOptions) -> Outcome:
@@ -213,23 +235,37 @@ class ParquetSink:
         self._writer.write_table(self._table(lines, placeholders))
 
     def _table(self, lines: list[bytes], placeholders: set[int]) -> Table:
+        if self._id_field is None:
+            payloads: list[Any] = [None if index in placeholders else line for index, line in enumerate(lines)]
+            ids: list[bytes | None] = []
+        else:  # each line holds the row's id first (converted or placeholder): it goes to its own column
+            payloads, ids = self._split_ids(lines, placeholders, self._id_field)
         if self._form is not None:
-            payloads = [None if index in placeholders else json.loads(line) for index, line in enumerate(lines)]
-            table = to_table(payloads, self._form)
+            parsed = [payload if payload is None or is_dict(payload) else json.loads(payload) for payload in payloads]
+            table = to_table(parsed, self._form)
         else:
-            payload_column = string_array([None if index in placeholders else line for index, line in enumerate(lines)])
-            table = pa.Table.from_arrays([payload_column], names=[self._column])
+            texts = [
+                payload if payload is None or isinstance(payload, bytes) else dump_json(payload) for payload in payloads
+            ]
+            table = pa.Table.from_arrays([string_array(texts)], names=[self._column])
         if self._id_field is not None:
-            ids = [self._placeholder_id(line) if index in placeholders else None for index, line in enumerate(lines)]
             table = table.append_column(self._id_field, string_array(ids))
         return table.replace_schema_metadata(self._schema.metadata)
 
-    def _placeholder_id(self, line: bytes) -> bytes | None:
-        """The ``--id-field`` value of a placeholder line (``{NAME: value}``), as JSON text."""
-        value: object = json.loads(line)
-        if is_dict(value) and self._id_field in value:
-            return dump_json(value[self._id_field])
-        return None
+    @staticmethod
+    def _split_ids(lines: list[bytes], placeholders: set[int], id_field: str) -> tuple[list[Any], list[bytes | None]]:
+        """Each line's payload without the ``--id-field`` (``None`` for a placeholder) and
+        the id as JSON text (``None`` when the row has none)."""
+        payloads: list[Any] = []
+        ids: list[bytes | None] = []
+        for index, line in enumerate(lines):
+            value: object = json.loads(line)
+            fields = value if is_dict(value) else {}
+            ids.append(dump_json(fields[id_field]) if id_field in fields else None)
+            payloads.append(
+                None if index in placeholders else {key: item for key, item in fields.items() if key != id_field}
+            )
+        return payloads, ids
 
     def close(self) -> None:
         """Write the file's footer."""
