@@ -40,7 +40,7 @@ def _rows(count: int) -> list[str]:
 
 
 def _expected(texts: list[str]) -> list[dict[str, Any]]:
-    from chatcodec.batch import ConvertOptions, convert_payload
+    from chatcodec.batch.convert import ConvertOptions, convert_payload
 
     options = ConvertOptions("openai-chat", "anthropic", encoder_options=tuple(TO_ANTHROPIC.items()))
     return [convert_payload(text.encode(), options).converted or {} for text in texts]
@@ -50,7 +50,7 @@ def engine_seconds(count: int, rounds: int) -> dict[str, EngineRun]:
     """Seconds per row, one worker, of each engine (see the module docstring)."""
     import pyarrow as pa
 
-    from chatcodec.batch import ConvertOptions, convert_payload, dump_json
+    from chatcodec.batch.convert import ConvertOptions, convert_payload, dump_json
     from chatcodec.datasets import ArrowConverter
 
     texts = _rows(count)

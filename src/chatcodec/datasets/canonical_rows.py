@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chatcodec.api import output_options
-from chatcodec.batch import ConvertOptions, Outcome
+from chatcodec.batch.convert import ConvertOptions, Outcome
 from chatcodec.conversion import write_request_data
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder

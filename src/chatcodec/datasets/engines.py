@@ -17,7 +17,7 @@ dataset (issue 34): Ray's numpy and pandas formats turn a nested integer into a 
 another row has a ``null`` there (``max_tokens: 4096.0``, which a strict reader refuses);
 the per-row Python objects they build cost more than the conversion; and the columnar
 form (:mod:`chatcodec.datasets.arrow_form`) is already Arrow. Conversion goes through
-:func:`chatcodec.batch.convert_payload` on plain data, as the command line's does: no
+:func:`chatcodec.batch.convert.convert_payload` on plain data, as the command line's does: no
 model is built per row.
 
 The payloads are read from ``column`` when it is given (JSON text, or structs as Arrow
@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec._narrow import is_dict
-from chatcodec.batch import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
+from chatcodec.batch.convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets.arrow_form import arrow_schema
 from chatcodec.datasets.arrow_rows import without_arrow_nulls
@@ -114,7 +114,7 @@ class ArrowConverter:
         return _with_column(table, self.losses_column, pa.array(losses, pa.list_(pa.string())))
 
     def payloads(self, table: Table) -> Iterator[Payload]:
-        """Each row's payload, as :func:`~chatcodec.batch.convert_payload` takes it."""
+        """Each row's payload, as :func:`~chatcodec.batch.convert.convert_payload` takes it."""
         if self.column is not None:
             values = table.column(self.column).to_pylist()
             yield from (_read(value) for value in values)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from chatcodec._narrow import is_dict
-from chatcodec.batch import (
+from chatcodec.batch.convert import (
     BatchResult,
     ConvertOptions,
     Outcome,
@@ -163,7 +163,7 @@ def _only_text_column(schema: Any) -> str | None:
 
 
 def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = None) -> BatchResult:
-    """Convert every row of ``batch``, as :func:`~chatcodec.batch.convert_lines` does lines
+    """Convert every row of ``batch``, as :func:`~chatcodec.batch.convert.convert_lines` does lines
     (the output is JSON lines; a reject's record holds the row as JSON)."""
     result = BatchResult(size=batch.size)
     pieces: list[bytes] = []

@@ -10,7 +10,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.stream_builder import PartBuilder
+from chatcodec.streams.builder import PartBuilder
 
 
 class CustomCall:
