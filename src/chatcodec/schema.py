@@ -25,7 +25,7 @@ SchemaKind = Literal["messages", "request", "response", "stream-event"]
 
 SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
 
-SCHEMA_VERSION = "0.1"
+SCHEMA_VERSION = "0.2"
 """Version of the canonical JSON, stamped in every schema's ``$id``.
 
 It is the package's ``major.minor`` (a test holds them together): the canonical JSON
