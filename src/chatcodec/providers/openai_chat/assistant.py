@@ -288,6 +288,8 @@ def encode_assistant(
 ) -> dict[str, Any]:
     """The wire assistant message for a canonical one; ``response`` writes the stricter
     response shape."""
+    if "cache_control" in message:
+        message = cache_control.onto_last_part(message, losses, at)
     content = message.get("content", "")
     if len(message) == 2 and not response and "content" in message:  # nothing on the message but its parts
         if type(content) is str:  # the wire message as it is

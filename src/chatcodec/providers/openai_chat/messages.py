@@ -153,6 +153,7 @@ def _encode_assistant(
 
 def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     losses = context.losses
+    message = cache_control.onto_last_part(message, losses, at)
     metadata = message.get("provider_metadata")
     role = message["role"]
     if metadata is None:
