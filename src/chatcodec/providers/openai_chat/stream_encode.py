@@ -39,7 +39,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec.providers.kit.context import EncodeContext, read_options
-from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat import reasoning, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
@@ -337,7 +337,10 @@ class StreamEncoder:
             self._losses.add((*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
 
     def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
-        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        """The call's first fragment; a Gemini thought signature goes in its
+        ``extra_content``, as a response's call writes it (:mod:`.thought_signatures`)."""
+        signature, foreign = thought_signatures.split_signature(event.provider_metadata)
+        KIT.report_foreign(self._losses, foreign, at)
         if not event.name.strip():  # as encode_response reports it (issue 24 item 5): kept, as the model called it
             self._losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
         state = self._state(event.choice)
@@ -348,6 +351,7 @@ class StreamEncoder:
         if "type" not in absent_keys(bag):
             call["type"] = "function"
         call["function"] = function
+        thought_signatures.write_signature(call, signature)
         return self._delta(event.choice, {"tool_calls": [call]})
 
     def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
@@ -454,7 +458,10 @@ class StreamEncoder:
     def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
         part = event.part
         where: tuple[int | str, ...] = (*at, "part")
-        KIT.report_foreign(self._losses, part.provider_metadata, where)
+        metadata = part.provider_metadata
+        if isinstance(part, ToolUsePart):  # a Gemini signature is written (see _call_start)
+            metadata = thought_signatures.split_signature(metadata)[1]
+        KIT.report_foreign(self._losses, metadata, where)
         match part:
             case TextPart():
                 self._whole_loss(part, where)
