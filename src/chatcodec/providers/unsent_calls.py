@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chatcodec.content import OpaquePart
+from chatcodec.content import OpaquePart, ToolUsePart
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage, AssistantMessage, ToolMessage
 from chatcodec.request import ChatRequest
@@ -71,10 +71,11 @@ def _foreign_calls(messages: list[AnyMessage], target: str) -> dict[str, _Call]:
     for index, message in enumerate(messages):
         if not isinstance(message, AssistantMessage) or isinstance(message.content, str):
             continue
+        sent = {part.id for part in message.content if isinstance(part, ToolUsePart)}  # repeated: sent as it
         for position, part in enumerate(message.content):
             if isinstance(part, OpaquePart) and part.provider != target:
                 call_id = next((part.data[key] for key in _ID_KEYS if isinstance(part.data.get(key), str)), None)
-                if isinstance(call_id, str):
+                if isinstance(call_id, str) and call_id not in sent:
                     calls[call_id] = _Call(part.provider, (index, position))
     return calls
 
