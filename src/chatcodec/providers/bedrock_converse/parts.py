@@ -140,6 +140,10 @@ def decode_block(
 ) -> dict[str, Any]:
     """One block as a canonical part (an opaque part when canonical cannot hold it here)."""
     member = member_of(block)
+    if member == "guardContent" and "text" in kinds:
+        guarded = decode_guarded_text(block[member])
+        if guarded is not None:
+            return guarded
     if member is None or member not in kinds:
         return opaque(as_sent(block) if closed else block)
     value = block[member]
@@ -164,6 +168,26 @@ def decode_block(
     if decoded is None:  # kept whole
         return opaque(as_sent(block) if closed else block)
     return decoded
+
+
+GUARD = "_guard"
+"""Marker on a text part read from a ``guardContent`` text block: the block's other fields
+(``qualifiers``), so Bedrock gets the guarded block back."""
+
+
+def decode_guarded_text(guard: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A ``guardContent`` text block (``{"text": {"text", "qualifiers"}}``) as a text part.
+
+    The text is what the model reads; ``guardContent`` only selects what a request's
+    guardrail assesses ("Include a guardrail with the Converse API", Amazon Bedrock User
+    Guide: "the guardrail only evaluates the content in the guardContent field"). So the
+    text reaches every format, and the ``_guard`` marker (meaningful: another provider
+    reports losing the guard) writes the block back for Bedrock. An image guard, or a
+    block of another shape, is kept whole (None)."""
+    text_block = guard.get("text") if len(guard) == 1 else None
+    if text_block.__class__ is not dict or not isinstance(text_block.get("text"), str):
+        return None
+    return KIT.attach({"type": "text", "text": text_block["text"]}, {GUARD: leftovers(text_block, ("text",))})
 
 
 def as_sent(value: Any) -> Any:
@@ -274,6 +298,9 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
             if kind == "refusal":
                 context.losses.add(at, "refusal part", "Bedrock has no refusal block; sent as text")
             bag = _bag(part, context, at)  # a text block has no other fields: only other providers' data is lost
+            guard = bag.get(GUARD)
+            if isinstance(guard, dict):
+                return {"guardContent": {"text": {"text": part["text"], **guard}}}
             return encode_citations(part["text"], bag) or {"text": part["text"]}
         case "thinking":
             return encode_thinking(part, context, at)
