@@ -271,7 +271,23 @@ def encode_blocks(part: Mapping[str, Any], context: BedrockContext, at: Steps) -
     if block is None:
         return []
     marker = part.get("cache_control")
+    if marker is None and part["type"] == "tool_result":
+        marker = last_result_marker(part)
     return [block] if marker is None else marked(block, marker, context, at)
+
+
+def last_result_marker(result: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The cache marker on the last part of a tool result's content.
+
+    A ``toolResult`` holds no ``cachePoint`` (botocore's ``ToolResultContentBlock`` has no
+    such member), but a ``cachePoint`` right after the ``toolResult`` block caches the same
+    prefix: everything up to the result's end, which a marker on its last part (Anthropic
+    puts ``cache_control`` on the blocks inside a ``tool_result``) asks for."""
+    content = result.get("content")
+    if not isinstance(content, list) or not content:
+        return None
+    marker: Mapping[str, Any] | None = content[-1].get("cache_control")
+    return marker
 
 
 def marked(block: dict[str, Any], marker: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
@@ -397,7 +413,8 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
             if len(item) == 2 and item["type"] == "text":  # a plain text part: written as it is
                 blocks.append({"text": item["text"]})
             else:
-                blocks.extend(_result_content(item, context, (*at, "content", index)))
+                last = index == len(content) - 1 and part.get("cache_control") is None
+                blocks.extend(_result_content(item, context, (*at, "content", index), last=last))
         result["content"] = blocks
     is_error = part.get("is_error") is True
     policy = context.tool_result_status
@@ -410,14 +427,16 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
     return {"toolResult": result}
 
 
-def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
+def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps, *, last: bool) -> Blocks:
+    """An item of a result's content (``last``: its marker goes after the ``toolResult``
+    block, :func:`last_result_marker`)."""
     if item["type"] == "text" and KIT.marker(item.get("provider_metadata"), "_json") is True:
         try:
             return [{"json": loads(item["text"])}]
         except ValueError:
             pass  # edited into text that is not JSON: sent as text
     blocks = encode_blocks(item, context, at)
-    if len(blocks) > 1:  # a tool result's content has no cache points
+    if len(blocks) > 1 and not last:  # a tool result's content has no cache points
         context.losses.add(
             (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
         )
