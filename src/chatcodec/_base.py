@@ -122,7 +122,7 @@ def deferred_adapter(annotation: Any) -> TypeAdapter[Any]:
     Module-level adapters otherwise compile every canonical schema when ``chatcodec`` is
     imported, which made the import cost several hundred milliseconds.
     """
-    return TypeAdapter(annotation, config=ConfigDict(defer_build=True))
+    return TypeAdapter(annotation, config=ConfigDict(defer_build=True, allow_inf_nan=False))  # as CanonicalModel
 
 
 def _is_none(value: object) -> bool:
@@ -171,6 +171,9 @@ class CanonicalModel(BaseModel):
         # JSON Schema refuses those inputs, so the models must too (issue 11); an int is
         # still a valid float, as it is in JSON Schema.
         strict=True,
+        # NaN and infinities are no JSON (RFC 8259 section 6): a model holding one could
+        # never be written, so it is refused where it is given, JSON values included.
+        allow_inf_nan=False,
         # Field docstrings become JSON Schema descriptions when a schema is generated,
         # not at class creation (see ``_field_docs``).
         json_schema_extra=describe_fields,

@@ -33,7 +33,7 @@ import pydantic_core
 
 from chatcodec.errors import ChatcodecError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.payloads import too_deep
+from chatcodec.payloads import refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.capabilities import Capabilities
@@ -601,11 +601,17 @@ def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT
     except ValidationError as error:
         if _too_deep(error):
             raise too_deep(payload) from None
+        if _refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
+            refuse_unwritable_numbers(payload)
         raise
 
 
+def _refused(error: ValidationError, rule: str) -> bool:
+    return any(detail["type"] == rule for detail in error.errors(include_url=False))
+
+
 def _too_deep(error: ValidationError) -> bool:
-    return any(detail["type"] == "recursion_depth_exceeded" for detail in error.errors(include_url=False))
+    return _refused(error, "recursion_depth_exceeded")
 
 
 _DEPTH_RULE = "[rule: recursion_depth_exceeded]"

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Literal, assert_never
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.audio import decode_audio, encode_audio
 from chatcodec.providers.bedrock_converse.citations import decode_citations, encode_citations
@@ -184,8 +185,8 @@ def decode_guarded_text(guard: Mapping[str, Any]) -> dict[str, Any] | None:
     text reaches every format, and the ``_guard`` marker (meaningful: another provider
     reports losing the guard) writes the block back for Bedrock. An image guard, or a
     block of another shape, is kept whole (None)."""
-    text_block = guard.get("text") if len(guard) == 1 else None
-    if text_block.__class__ is not dict or not isinstance(text_block.get("text"), str):
+    text_block = as_dict(guard.get("text")) if len(guard) == 1 else None
+    if text_block is None or not isinstance(text_block.get("text"), str):
         return None
     return KIT.attach({"type": "text", "text": text_block["text"]}, {GUARD: leftovers(text_block, ("text",))})
 
@@ -283,11 +284,9 @@ def last_result_marker(result: Mapping[str, Any]) -> Mapping[str, Any] | None:
     such member), but a ``cachePoint`` right after the ``toolResult`` block caches the same
     prefix: everything up to the result's end, which a marker on its last part (Anthropic
     puts ``cache_control`` on the blocks inside a ``tool_result``) asks for."""
-    content = result.get("content")
-    if not isinstance(content, list) or not content:
-        return None
-    marker: Mapping[str, Any] | None = content[-1].get("cache_control")
-    return marker
+    content = as_list(result.get("content"))
+    last = as_dict(content[-1]) if content else None
+    return None if last is None else as_dict(last.get("cache_control"))
 
 
 def marked(block: dict[str, Any], marker: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:

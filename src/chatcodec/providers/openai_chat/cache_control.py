@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control
 from chatcodec.providers.openai_chat.markers import KIT
 
@@ -67,10 +68,10 @@ def onto_last_part(message: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     A last part with a marker of its own keeps it: the same marker says nothing more, a
     different one is reported."""
     cache = message.get(KEY)
-    content = message.get("content")
-    if cache is None or not isinstance(content, list) or not content or spelled(message.get("provider_metadata")):
+    content = as_list(message.get("content"))
+    last = as_dict(content[-1]) if content else None
+    if cache is None or content is None or last is None or spelled(message.get("provider_metadata")):
         return message
-    last: Mapping[str, Any] = content[-1]
     if last["type"] not in _CARRIERS:
         return message
     moved = {key: value for key, value in message.items() if key != KEY}

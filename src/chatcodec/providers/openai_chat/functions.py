@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import is_dict
+from chatcodec._narrow import as_list, is_dict
 from chatcodec.payloads import loads
 from chatcodec.providers.kit import compact_json, leftovers, unmapped
 from chatcodec.providers.openai_chat.markers import KIT
@@ -71,11 +71,9 @@ class CallIds:
 
     def calls(self, message: Mapping[str, Any]) -> None:
         """Note the ``tool_calls`` entries of a decoded assistant message."""
-        content = message.get("content")
-        if isinstance(content, list):
-            for part in content:
-                if part["type"] == "tool_use" and part["id"] not in self.unanswered:
-                    self.unanswered[part["id"]] = (part["name"], False)
+        for part in as_list(message.get("content")) or ():
+            if part["type"] == "tool_use" and part["id"] not in self.unanswered:
+                self.unanswered[part["id"]] = (part["name"], False)
 
     def answered(self, call_id: str) -> None:
         """A ``tool`` message answered ``call_id``."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -458,7 +458,7 @@ class StreamEncoder:
     def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
         part = event.part
         where: tuple[int | str, ...] = (*at, "part")
-        metadata = part.provider_metadata
+        metadata: Mapping[str, Any] | None = part.provider_metadata
         if isinstance(part, ToolUsePart):  # a Gemini signature is written (see _call_start)
             metadata = thought_signatures.split_signature(metadata)[1]
         KIT.report_foreign(self._losses, metadata, where)
