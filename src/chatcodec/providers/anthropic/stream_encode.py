@@ -160,14 +160,16 @@ class StreamEncoder:
                 yield from self._part_event(event)
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The closing events: open blocks stop, then ``message_delta`` and ``message_stop``."""
+        """The closing events: open blocks stop, then ``message_delta`` (its ``stop_reason``
+        null when no finish came) and, when the stream finished, ``message_stop``."""
         if not self.started and self.start is None and self.finish is None and not self.usage:
             return
         yield from self._ensure_started()
         yield from self._close_all()
         delta = self._delta_fields()
         yield {"type": "message_delta", "delta": delta, "usage": self._wire_usage()}
-        yield {"type": "message_stop"}
+        if self.finish is not None:  # a stream cut short upstream (no finish came) gets no message_stop
+            yield {"type": "message_stop"}
 
     def _choice_data(self, event: ChoiceMetadataEvent) -> None:
         """An Anthropic message is the whole answer: the decoder keeps every field of it on

@@ -132,6 +132,8 @@ class StreamEncoder:
         self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
         self._option: str | None = reasoning.OUTPUT_DEFAULT
         self._include_usage: bool | None = None
+        self._started = False  # a start event came (an answer, even one that says nothing)
+        self._written = False  # a chunk was written
         self._usage: UsageEvent | None = None  # merged, sent once at the end
         self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
@@ -169,6 +171,7 @@ class StreamEncoder:
                 return self._part_event(event, at)
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self._started = True
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
         # the context's options, over which those still spelled as markers on the start
@@ -194,6 +197,7 @@ class StreamEncoder:
     def _chunk(
         self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
     ) -> dict[str, Any]:
+        self._written = True
         chunk = {**self._base, "choices": choices, **fields}
         late = as_dict(KIT.own(event.provider_metadata).get("_chunk")) if event is not None else None
         if late is not None:
@@ -278,10 +282,12 @@ class StreamEncoder:
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        # a started answer that said nothing is still one chunk: a stream of none is no answer
+        said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
         if self._usage is None or self._include_usage is False:
-            return iter(())
+            return iter(said)
         usage = encode_usage(self._usage.usage.model_dump(), self._context, (*self._usage_at, "usage"))
-        return iter((self._chunk([], self._usage, usage=usage),))
+        return iter((*said, self._chunk([], self._usage, usage=usage)))
 
     def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
         """Merge ``event`` into the usage held for the end (later counts replace earlier
