@@ -32,8 +32,6 @@ class Measured:
     turns: int
     inputs: list[Input]
     outcomes: list[Outcome]
-    paths: dict[str, str]
-    """Per input label: ``one pass``, ``declined`` or ``''`` (see :func:`bench.section_agents._path`)."""
     changed: list[str]
     """The labels of inputs some contender edited in place (reported: the rows after it timed another job)."""
 
@@ -111,9 +109,9 @@ def _summary(turns: int, measured: Sequence[Measured]) -> Table:
             [
                 item.pair,
                 f"{full.kib:.0f} KiB",
-                _time(item.chatcodec(PLAIN)) + _declined(item, PLAIN),
+                _time(item.chatcodec(PLAIN)),
                 _cell(item.floor_ratio()),
-                _time(chatcodec_full) + _declined(item, FULL),
+                _time(chatcodec_full),
                 _cell(item.per_kib(full)),
                 f"{ratio(worst[0])} ({worst[1]})" if worst else "-",
                 f"{_time(litellm_median)} ({litellm.name.split(',')[0]})" if litellm else "-",
@@ -121,10 +119,6 @@ def _summary(turns: int, measured: Sequence[Measured]) -> Table:
             ]
         )
     return table
-
-
-def _declined(item: Measured, label: str) -> str:
-    return ", declined" if item.paths.get(label) == "declined" else ""
 
 
 def _shape_table(source: str, turns: int, measured: Sequence[Measured]) -> Table:
@@ -138,7 +132,7 @@ def _shape_table(source: str, turns: int, measured: Sequence[Measured]) -> Table
     plain_row = [PLAIN]
     for target in targets:
         item = by_target[target]
-        plain_row.append(_time(item.chatcodec(PLAIN)) + _declined(item, PLAIN))
+        plain_row.append(_time(item.chatcodec(PLAIN)))
     table.rows.append(plain_row)
     labels = [item.label for item in measured[0].shaped()]
     for label in labels:
@@ -156,7 +150,7 @@ def _shape_cell(item: Measured, label: str) -> str:
     per_kib, per_message = item.per_kib(found), item.per_message(found)
     if per_kib is None or per_message is None:
         return "not timed"
-    return f"{ratio(per_kib)} / {ratio(per_message)}" + _declined(item, label)
+    return f"{ratio(per_kib)} / {ratio(per_message)}"
 
 
 def _litellm_table(measured: Sequence[Measured]) -> Table | None:

@@ -15,7 +15,6 @@ where one converts the plain twin. Every row's output is checked against its own
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -62,8 +61,6 @@ FOOTNOTES = [
     "settings object or a `null` add bytes that any converter must read, and per KiB charges a shape only for "
     "what it costs beyond its bytes. Screenshot twins carry the same bytes as text, so the two measures agree "
     "there.",
-    "*declined*: chatcodec's one-pass path declined the session and its general path converted it (a diagnostic "
-    "of the two-path code, shown while `chatcodec.one_pass` exists).",
     *anchors_litellm_agents.FOOTNOTES,
     "litellm *converter* rows write the system prompt and messages only (less than the request chatcodec "
     "writes), as in the first section; the target compares chatcodec with litellm's fastest row of the pair.",
@@ -71,16 +68,6 @@ FOOTNOTES = [
     "shapes, so they convert the plainest twin only; the ratio to floor is chatcodec's on that twin.",
     "Screenshots are base64 data: an https image would have litellm fetch it over the network.",
 ]
-
-
-def _path(payload: object, source: str, target: str) -> str:
-    """Whether chatcodec's one-pass path took the session ('' once that module is gone)."""
-    try:
-        one_pass = importlib.import_module("chatcodec.one_pass")
-        taken = one_pass.convert_request(payload, source, target) is not None
-    except Exception:  # the module changed or is gone: nothing to say
-        return ""
-    return "one pass" if taken else "declined"
 
 
 def _chatcodec(item: Input, source: str, target: str) -> Contender:
@@ -139,8 +126,7 @@ def measure_pair(
     changed = [
         item.label for item, original in zip(inputs, before, strict=True) if _fingerprint(item.payload) != original
     ]
-    paths = {item.label: _path(item.payload, provider, target) for item in inputs}
-    return Measured(provider, target, sessions.turns, inputs, outcomes, paths, changed)
+    return Measured(provider, target, sessions.turns, inputs, outcomes, changed)
 
 
 def _fingerprint(payload: object) -> str:

@@ -18,7 +18,6 @@ from bench.equivalence import anthropic_view
 from bench.report import Section, Table, Target, ratio, seconds
 from bench.timing import Contender, RunSettings
 from bench.workloads import ANTHROPIC_OPTIONS
-from chatcodec import one_pass
 
 TURNS = 50
 QUICK_TURNS = 8
@@ -109,16 +108,14 @@ CLI_TURNS = 10
 def _cli(section: Section, settings: RunSettings) -> None:
     lines = QUICK_CLI_LINES if settings.quick else CLI_LINES
     session = workloads.openai_session(CLI_TURNS)
-    fast = one_pass.convert_request(json.dumps(session).encode(), "openai-chat", "anthropic") is not None
     command, collecting, ignoring = convert_throughput.per_core_against_in_process(
         lines, session, 1 if settings.quick else 3
     )
     measured = command / collecting
-    path = "the one-pass path" if fast else "**the general path** (the one pass declined the session)"
     table = Table(
         ["job", "CPU time per line", "ratio to in process"],
         caption=f"**dataset CLI, per core**: {lines:,} lines of the {CLI_TURNS}-turn session (each with its own "
-        f"tool-call ids and user text), OpenAI Chat -> Anthropic, on {path}",
+        f"tool-call ids and user text), OpenAI Chat -> Anthropic",
     )
     table.rows.append(
         ["in process: `convert_request(line bytes, losses=...)` + `dump_json`", seconds(collecting), "1.00x"]

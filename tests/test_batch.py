@@ -174,7 +174,6 @@ def test_convert_payload_reports_a_bug_instead_of_raising(monkeypatch: pytest.Mo
         raise KeyError("role")
 
     monkeypatch.setattr("chatcodec.batch.convert_request", broken)
-    monkeypatch.setattr("chatcodec.one_pass.convert_request", broken)  # the one pass the batch tries first
     outcome = convert_payload(_request("a"), ConvertOptions("openai-chat", "anthropic"))
     assert outcome.converted is None
     assert outcome.error == "internal error, please report it: KeyError: 'role'"

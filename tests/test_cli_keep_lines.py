@@ -61,3 +61,33 @@ def test_item_19_the_option_is_in_help(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["convert", "--help"])
     assert "--keep-lines" in capsys.readouterr().out
+
+
+def _rows_with_ids(tmp_path: Path) -> Path:
+    lines = [
+        {"id": "row-1", "model": "m", "messages": [{"role": "user", "content": "one"}]},
+        {"id": "row-2", "model": "m", "messages": [{"role": "user", "content": "two"}]},
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_the_id_field_is_the_rows_id_not_payload_so_it_is_no_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.jsonl"
+    arguments = ["convert", str(_rows_with_ids(tmp_path)), "--from", "openai-chat", "--to", "gemini"]
+    assert main([*arguments, "--out", str(out), "--keep-lines", "--id-field", "id"]) == 0
+    assert "loss" not in capsys.readouterr().err
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == ["row-1", "row-2"]  # carried, first
+    assert [next(iter(row)) for row in rows] == ["id", "id"]
+    assert [row["contents"][0]["parts"][0]["text"] for row in rows] == ["one", "two"]
+
+
+def test_strict_all_does_not_reject_a_row_for_having_an_id_field(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    arguments = ["convert", str(_rows_with_ids(tmp_path)), "--from", "openai-chat", "--to", "gemini"]
+    assert main([*arguments, "--out", str(out), "--keep-lines", "--id-field", "id", "--strict-all"]) == 0
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 2

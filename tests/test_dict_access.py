@@ -174,3 +174,32 @@ def test_item_18_function_on_a_flat_tool_call_names_the_flat_fields() -> None:
     assert "name" in str(info.value)
     assert "arguments" in str(info.value)
     assert call.get("function") is None  # get still answers its default
+
+
+def test_a_tool_calls_keyword_arguments_are_its_json_object() -> None:
+    """For ``tool(**call.keyword_arguments())``; an empty text is no argument."""
+
+    def weather(city: str, unit: str = "C") -> str:
+        return f"{city} {unit}"
+
+    call = ToolUsePart(id="c", name="weather", arguments='{"city": "Paris", "unit": "F"}')
+    assert weather(**call.keyword_arguments()) == "Paris F"
+    assert ToolUsePart(id="c", name="f").keyword_arguments() == {}
+
+
+@pytest.mark.parametrize("arguments", ['["Paris"]', '"Paris"', "3", "{not json"])
+def test_keyword_arguments_that_are_not_a_json_object_raise_a_chatcodec_error(arguments: str) -> None:
+    call = ToolUsePart(id="call_9", name="weather", arguments=arguments)
+    with pytest.raises(chatcodec.ToolArgumentsError) as raised:
+        call.keyword_arguments()
+    assert isinstance(raised.value, chatcodec.ChatcodecError)
+    assert "call_9" in str(raised.value)
+    assert raised.value.arguments == arguments
+
+
+def test_an_unknown_key_of_a_message_still_raises_key_error_at_run_time() -> None:
+    """The type checkers refuse it (tests/typing/check_dict_access.py); run time agrees."""
+    message: Any = AssistantMessage(content="x")
+    with pytest.raises(KeyError):
+        message["anything else"]
+    assert message.get("anything else") is None

@@ -24,6 +24,7 @@ import pytest
 
 import chatcodec
 from chatcodec.cli import main
+from chatcodec.payloads import deeper_than
 
 _BIG = "1" * 5000
 
@@ -240,6 +241,17 @@ def test_item14_a_good_image_in_a_tool_message_is_read() -> None:
 
 
 # --- item 16: deep nesting --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "depth"),
+    [({"a": [{"b": 1}]}, 3), ([[[]]], 2), ({"a": (1, [2])}, 3), ("leaf", 0), ({}, 0)],
+)
+def test_deeper_than_counts_the_levels_too_deep_names(value: object, depth: int) -> None:
+    """``payloads.deeper_than`` (what a reader building no model checks kept values with)
+    counts levels as the error for a value too deep reports them."""
+    assert not deeper_than(value, depth)
+    assert depth == 0 or deeper_than(value, depth - 1)
 
 
 def test_item16_tool_input_nested_1000_levels_is_refused_naming_its_route() -> None:

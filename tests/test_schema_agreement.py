@@ -72,7 +72,7 @@ def test_duplicate_choice_indexes_are_the_one_rule_the_schema_cannot_state() -> 
     assert rust_schema_accepts("response", document)
     assert not model_accepts("response", document)
     description = chatcodec.json_schema("response")["properties"]["choices"]["description"]
-    assert "each ``index`` used once" in description
+    assert "each `index` used once" in description
 
 
 @pytest.mark.parametrize(

@@ -229,3 +229,23 @@ def test_every_recording_decodes_to_json_every_validator_accepts(node: str, tmp_
     verdicts = ajv_verdicts(node, documents, tmp_path)
     refused_by_ajv = [verdict["errors"] for verdict in verdicts if not verdict["valid"]]
     assert (refused_by_python, refused_by_rust, refused_by_ajv) == ([], [], [])
+
+
+def test_generated_typescript_doc_comments_have_no_restructuredtext_markup(typescript_output: str) -> None:
+    """Descriptions come from docstrings: ``code`` and :class:`~chatcodec.X` are written
+    as Markdown (`code`, `X`) in the schemas, so the TypeScript doc comments read cleanly."""
+    del typescript_output  # the fixture generated the files
+    for kind in KINDS:
+        module = (JS / "generated" / f"{kind}.ts").read_text()
+        assert "``" not in module, kind
+        assert not re.search(r":(class|attr|func|meth|mod|data|exc):`", module), kind
+    messages = (JS / "generated" / "messages.ts").read_text()
+    assert "(OpenAI `name`)" in messages
+
+
+def test_a_mistake_in_a_nullable_field_is_one_error_beside_the_tag_trail(node: str, tmp_path: Path) -> None:
+    """``str | None`` is one schema (``"type": ["string", "null"]``), not an ``anyOf`` that
+    also said "must be null" and "must match a schema in anyOf"."""
+    document = [{"role": "user", "content": "hi", "name": 5}]
+    (verdict,) = ajv_verdicts(node, [("messages", document)], tmp_path)
+    assert verdict["errors"] == ["/0/name must be string,null", '/0 must match "then" schema']

@@ -334,7 +334,9 @@ def definitions(modules: list[types.ModuleType], names: Namer) -> list[Definitio
     natural: list[Definition] = []
     for module in modules:
         natural += [_model_definition(model, names) for model in model_classes(module)]
-        natural += [_union_definition(module, name, names) for name in UNIONS.get(module.__name__.rpartition(".")[2], ())]
+        natural += [
+            _union_definition(module, name, names) for name in UNIONS.get(module.__name__.rpartition(".")[2], ())
+        ]
     by_name = {definition.name: definition for definition in natural}
     ordered: dict[str, Definition] = {}
 

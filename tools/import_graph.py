@@ -56,16 +56,16 @@ PLACES: tuple[tuple[str, str], ...] = (
     (
         "kit",
         "registry.py stream_builder.py sse.py event_stream.py stream_framing.py detect.py",
-    ),  # the codec interface, the stream path, SSE framing; the format markers (a one-pass side declines by them)
+    ),  # the codec interface, the stream path, SSE framing; the format markers
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
     ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
     (
         "readers",
-        "rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py one_pass.py",
-    ),  # strict: the boundary checks; one_pass: the fast request path, through get_codec
+        "rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py conversion.py",
+    ),  # strict: the boundary checks; conversion: the one request path, through get_codec
     ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
-    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py one_pass.py"),
+    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py"),
     ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
 )
 """Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""

@@ -17,13 +17,31 @@ reachable from a request, a response or a stream event:
   input, a JSON schema or metadata, which strict mode never looks inside);
 - ``tags[kind][tag]``: the literal ``type``/``role`` values that tell union arms apart;
 - ``unions[name]``: the arms (kinds) of a union a field holds, in the SDK's order;
-- ``roots``: the kind (or union) of a whole request, response and stream event.
+- ``roots``: the kind (or union) of a whole request, response and stream event;
+- ``required[kind]``: the fields an object of that kind must hold (a TypedDict's
+  ``Required`` keys, botocore's ``required`` members);
+- ``values[kind][field]``: what a scalar value may be: ``type`` (``string``, ``integer``,
+  ``number``, ``boolean``) and ``nullable``; ``enum`` (the string literals of the SDK's
+  ``Literal``, botocore's ``enum``); ``minimum``/``maximum`` (botocore's ``min``/``max``
+  of a number; the SDK docstring's "between A and B" or "≥N"); ``min_length`` of a string
+  (botocore's ``min``); a ``source`` and the provider's ``message`` on a rule the SDK
+  does not carry (:data:`DOCUMENTED`, from the provider's docs);
+- ``one_member``: botocore's union kinds, whose objects set exactly one member.
+
+Strict mode checks ``required`` and ``values`` on requests only (what a client sends):
+an answer is read tolerantly, as a server adds values before an SDK types them. Gemini's
+kinds have none: its REST API takes proto3 JSON, where a number may come as a string
+and an enum by its number, so the SDK's Python types say less than the wire accepts.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import inspect
+import itertools
 import json
+import re
 import sys
 import types
 import typing
@@ -59,6 +77,11 @@ class Graph:
     """The kind name given to each class."""
     free: frozenset[tuple[str, str]] = frozenset()
     """``(kind, field)`` pairs whose values are free-form although the SDK types them."""
+    required: dict[str, list[str]] = field(default_factory=dict)
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    one_member: set[str] = field(default_factory=set)
+    value_rules: bool = True
+    """Whether the value tables are derived (not for Gemini: see the module docstring)."""
 
     def target(self, owner: str, name: str, arms: Sequence[str]) -> str:
         """The name standing for ``arms``: one kind, or a union named after its place."""
@@ -152,7 +175,136 @@ def add_python_kind(graph: Graph, kind: Any, snake_too: bool = False) -> str:
     for key, annotation in sorted(fields.items()):
         arms = [add_python_kind(graph, arm, snake_too) for arm in _object_arms(annotation)]
         graph.kinds[name][key] = graph.target(name, key, arms)
+    if graph.value_rules and typing_extensions.is_typeddict(kind):
+        _add_python_values(graph, name, kind)
     return name
+
+
+# --- value rules of a TypedDict (openai, anthropic) -------------------------------------
+
+_SCALARS = {str: "string", bool: "boolean", int: "integer", float: "number"}
+_BETWEEN = re.compile(r"\bbetween `?(-?\d+(?:\.\d+)?)`? and `?(-?\d+(?:\.\d+)?)`?", re.IGNORECASE)
+_AT_LEAST = re.compile(r"≥\s*(\d[\d,]*)")
+
+
+def _add_python_values(graph: Graph, name: str, kind: Any) -> None:
+    hints = typing_extensions.get_type_hints(kind, include_extras=True)
+    docs = _attribute_docs(kind)
+    required: list[str] = []
+    for key, annotation in hints.items():
+        wire = _alias(annotation) or key
+        if _is_required(annotation, bool(getattr(kind, "__total__", True))):
+            required.append(wire)
+        if wire in TAG_FIELDS or (name, wire) in graph.free:
+            continue
+        rule = _python_rule(annotation, docs.get(key, ""))
+        if rule:
+            graph.values.setdefault(name, {})[wire] = rule
+    if required:
+        graph.required[name] = sorted(required)
+
+
+def _is_required(annotation: Any, total: bool) -> bool:
+    while typing.get_origin(annotation) in _WRAPPERS:
+        if typing.get_origin(annotation) in (typing.Required, typing_extensions.Required):
+            return True
+        if typing.get_origin(annotation) in (typing.NotRequired, typing_extensions.NotRequired):
+            return False
+        annotation = typing.get_args(annotation)[0]
+    return total
+
+
+def _scalar_arms(annotation: Any) -> list[Any]:
+    annotation = _strip(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [arm for item in typing.get_args(annotation) for arm in _scalar_arms(item)]
+    return [annotation]
+
+
+def _python_rule(annotation: Any, doc: str) -> dict[str, Any]:
+    """The value rule of one field: its scalar type when it has one, the string literals
+    when no plain ``str`` arm takes any string, the range its docstring states."""
+    arms = _scalar_arms(annotation)
+    nullable = type(None) in arms
+    arms = [arm for arm in arms if arm is not type(None)]
+    literal_strings = [
+        value for arm in arms if typing.get_origin(arm) is typing.Literal for value in typing.get_args(arm)
+    ]
+    rule: dict[str, Any] = {}
+    strings = [value for value in literal_strings if isinstance(value, str)]
+    if strings and str not in arms:
+        rule["enum"] = strings
+    kinds = {_SCALARS.get(arm) for arm in arms if typing.get_origin(arm) is not typing.Literal}
+    kinds |= {_SCALARS.get(type(value)) for value in literal_strings}
+    if kinds == {"integer", "number"}:
+        kinds = {"number"}
+    if len(kinds) == 1 and None not in kinds:
+        rule["type"] = kinds.pop()
+        rule["nullable"] = nullable
+        if rule["type"] in ("integer", "number"):
+            rule.update(_doc_range(doc))
+    return rule
+
+
+def _doc_range(doc: str) -> dict[str, Any]:
+    between = _BETWEEN.search(doc)
+    if between:
+        return {"minimum": _number(between.group(1)), "maximum": _number(between.group(2))}
+    at_least = _AT_LEAST.search(doc)
+    return {"minimum": _number(at_least.group(1).replace(",", ""))} if at_least else {}
+
+
+def _number(text: str) -> int | float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _attribute_docs(kind: Any) -> dict[str, str]:
+    """The docstring under each field of a TypedDict and its bases (Stainless writes one
+    under every field; Python keeps none of them, so they are read from the source)."""
+    docs: dict[str, str] = {}
+    for base in reversed(_typeddict_chain(kind)):
+        docs.update(_class_docs(base.__module__, base.__name__))
+    return docs
+
+
+def _typeddict_chain(kind: Any) -> list[Any]:
+    chain = [kind]
+    for base in getattr(kind, "__orig_bases__", ()):
+        if typing_extensions.is_typeddict(base):
+            chain.extend(_typeddict_chain(base))
+    return chain
+
+
+def _class_docs(module: str, name: str) -> dict[str, str]:
+    tree = _module_tree(module)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return _body_docs(node.body)
+    return {}
+
+
+def _body_docs(body: list[ast.stmt]) -> dict[str, str]:
+    docs: dict[str, str] = {}
+    for statement, following in itertools.pairwise(body):
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[statement.target.id] = following.value.value
+    return docs
+
+
+_TREES: dict[str, ast.Module] = {}
+
+
+def _module_tree(module: str) -> ast.Module:
+    if module not in _TREES:
+        _TREES[module] = ast.parse(inspect.getsource(sys.modules[module]))
+    return _TREES[module]
 
 
 def _unique_name(graph: Graph, kind: Any) -> str:
@@ -183,7 +335,48 @@ def add_shape(graph: Graph, shape: Any) -> str:
             continue  # not in the JSON body
         arms = [add_shape(graph, found) for found in _structures(member)]
         graph.kinds[name][key] = graph.target(name, key, arms)
+        rule = _shape_rule(member)
+        if rule:
+            graph.values.setdefault(name, {})[key] = rule
+    required = sorted(key for key in getattr(shape, "required_members", ()) if key in graph.kinds[name])
+    if required:
+        graph.required[name] = required
+    if shape.metadata.get("union"):
+        graph.one_member.add(name)
     return name
+
+
+_SHAPE_TYPES = {
+    "string": "string",
+    "integer": "integer",
+    "long": "integer",
+    "float": "number",
+    "double": "number",
+    "boolean": "boolean",
+}
+
+
+def _shape_rule(member: Any) -> dict[str, Any]:
+    """A scalar member's type, enum and bounds (a JSON ``null`` is read as absent by the
+    service's protocol, so every member is nullable)."""
+    kind = _SHAPE_TYPES.get(member.type_name)
+    if kind is None:
+        return {}
+    rule: dict[str, Any] = {"type": kind, "nullable": True}
+    enum = getattr(member, "enum", None) or member.metadata.get("enum")
+    if enum:
+        rule["enum"] = list(enum)
+    if kind in ("integer", "number"):
+        rule.update(
+            {
+                bound: member.metadata[key]
+                for key, bound in (("min", "minimum"), ("max", "maximum"))
+                if key in member.metadata
+            }
+        )
+    elif kind == "string" and member.metadata.get("min"):
+        rule["min_length"] = member.metadata["min"]
+    return rule
 
 
 def _structures(shape: Any) -> list[Any]:
@@ -214,7 +407,26 @@ def openai_chat() -> tuple[Graph, dict[str, str], str]:
         "response": add_python_root(graph, "response", [ChatCompletion]),
         "stream": add_python_root(graph, "stream", [ChatCompletionChunk]),
     }
+    _take_answer_fields(graph, "ChatCompletionAssistantMessageParam", "ChatCompletionMessage")
     return graph, roots, f"openai {openai.__version__}"
+
+
+def _take_answer_fields(graph: Graph, param: str, answer: str) -> None:
+    """Let a request's assistant message hold what the SDK's answer message holds.
+
+    OpenAI's function-calling guide appends ``completion.choices[0].message`` to
+    ``messages`` as it is (https://platform.openai.com/docs/guides/function-calling); the
+    SDK sends the fields the answer set (``annotations``, the ``audio`` transcript, ...)
+    and the API takes them. A field both hold with other kinds holds either."""
+    fields = graph.kinds[param]
+    for key, target in graph.kinds[answer].items():
+        mine = fields.get(key)
+        if mine is None or not mine:
+            fields[key] = target if mine is None else mine
+        elif target and target != mine:
+            fields[key] = graph.target(
+                param, key, [*graph.unions.get(mine, (mine,)), *graph.unions.get(target, (target,))]
+            )
 
 
 def anthropic() -> tuple[Graph, dict[str, str], str]:
@@ -260,7 +472,7 @@ def gemini() -> tuple[Graph, dict[str, str], str]:
     from google.genai import types as sdk
 
     free = {("FunctionDeclaration", "parameters"), ("FunctionDeclaration", "response"), ("Schema", "properties")}
-    graph = Graph(free=frozenset(free))
+    graph = Graph(free=frozenset(free), value_rules=False)
     # The REST request body has no SDK class (the SDK builds it from its own config object):
     # https://ai.google.dev/api/generate-content#request-body
     request_fields: dict[str, Any] = {
@@ -308,6 +520,42 @@ GENERATORS: dict[str, Callable[[], tuple[Graph, dict[str, str], str]]] = {
 }
 
 
+# --- rules the SDK types do not carry ----------------------------------------------
+
+_ANTHROPIC_TEMPERATURE = (
+    "https://platform.claude.com/docs/en/api/messages (temperature: ranges from 0.0 to 1.0; "
+    "API version 2023-06-01, see providers/anthropic/edge.py)"
+)
+_ANTHROPIC_TEXT = (
+    "the API's 400 for an empty text block: 'messages: text content blocks must be non-empty' "
+    "(https://platform.claude.com/docs/en/api/errors)"
+)
+
+DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
+    "anthropic": {
+        "TextBlockParam": {
+            "text": {"min_length": 1, "message": "text content blocks must be non-empty", "source": _ANTHROPIC_TEXT}
+        },
+        **{
+            kind: {"temperature": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TEMPERATURE}}
+            for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+        },
+    },
+}
+"""Value rules a provider documents (or states in its refusal) that its SDK's types do not
+carry, by provider, kind and field, each with its source; merged over the generated rules."""
+
+
+def _with_documented(
+    package: str, values: dict[str, dict[str, dict[str, Any]]]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    merged = {kind: dict(fields) for kind, fields in values.items()}
+    for kind, fields in DOCUMENTED.get(package, {}).items():
+        for key, rule in fields.items():
+            merged.setdefault(kind, {})[key] = {**merged.get(kind, {}).get(key, {}), **rule}
+    return merged
+
+
 # --- writing -------------------------------------------------------------------------
 
 
@@ -326,6 +574,9 @@ def render(package: str) -> str:
         "kinds": graph.kinds,
         "tags": {kind: {key: list(values) for key, values in tags.items()} for kind, tags in graph.tags.items()},
         "unions": {key: list(arms) for key, arms in graph.unions.items()},
+        "required": graph.required,
+        "values": _with_documented(package, graph.values),
+        "one_member": sorted(graph.one_member),
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue, TypeAdapter
@@ -156,13 +156,18 @@ def false_by_default() -> Any:
     return Field(default=False, exclude_if=_is_false)
 
 
-class CanonicalModel(BaseModel):
+class KeyedModel(BaseModel):
     """Strict pydantic model that also reads like the dict it dumps to.
 
     ``model["role"]``, ``model.get("content")``, ``"role" in model`` and ``keys()``
     agree with each other: the keys are the fields a ``model_dump()`` would emit, plus
     the aliases a class answers for code written against plain message dicts
     (:meth:`dict_aliases`: Verifiers' ``tool_calls``, ``reasoning_content`` ...).
+
+    The type checkers see no ``model[key]`` here: a class deriving from this one directly
+    declares each of its keys with its type (the messages: ``message.get("tool_calls")``
+    is ``list[ToolUsePart] | None``, an unknown key a type error), and
+    :class:`CanonicalModel` gives every other class the untyped ``Any`` access.
     """
 
     model_config = ConfigDict(
@@ -197,7 +202,19 @@ class CanonicalModel(BaseModel):
         """
         return {}
 
-    def __getitem__(self, key: str) -> Any:
+    if not TYPE_CHECKING:  # typed by each subclass (see the class docstring)
+
+        def __getitem__(self, key: str) -> Any:
+            return self._item(key)
+
+        def get(self, key: str, default: Any = None) -> Any:
+            """The value ``model[key]`` gives when ``key in model``, else ``default``."""
+            try:
+                return self._item(key)
+            except KeyError:
+                return default
+
+    def _item(self, key: str) -> Any:
         aliases = self.dict_aliases()
         if key in aliases:
             return aliases[key]
@@ -216,13 +233,6 @@ class CanonicalModel(BaseModel):
             setattr(self, key, value)
         except pydantic_core.ValidationError as error:
             raise as_chatcodec_error(error, type(self).__name__) from None
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value ``model[key]`` gives when ``key in model``, else ``default``."""
-        try:
-            return self[key]
-        except KeyError:
-            return default
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
@@ -263,8 +273,19 @@ class CanonicalModel(BaseModel):
 
     def values(self) -> list[Any]:
         """The values behind ``keys()``, as ``model[key]`` gives them (not dumped)."""
-        return [self[name] for name in self.keys()]
+        return [self._item(name) for name in self.keys()]
 
     def items(self) -> list[tuple[str, Any]]:
         """``(key, value)`` pairs behind ``keys()``."""
-        return [(name, self[name]) for name in self.keys()]
+        return [(name, self._item(name)) for name in self.keys()]
+
+
+class CanonicalModel(KeyedModel):
+    """A :class:`KeyedModel` whose dict access is typed ``Any`` (every canonical class but
+    the messages, whose keys are typed one by one)."""
+
+    if TYPE_CHECKING:
+
+        def __getitem__(self, key: str) -> Any: ...
+
+        def get(self, key: str, default: Any = None) -> Any: ...

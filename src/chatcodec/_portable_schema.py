@@ -18,11 +18,27 @@ its default strict mode refuses the schema outright (``unknown keyword:
   ``$ref``;
 - property titles go (``"title": "Content"``): json-schema-to-typescript names a type
   after every title it meets, which gave ``Content1`` ... ``Content13``; the titles of the
-  definitions (``UserMessage``, ``ToolUsePart``) stay and name the generated types.
+  definitions (``UserMessage``, ``ToolUsePart``) stay and name the generated types;
+- an ``anyOf`` of a type and ``null`` (``str | None``, ``int | None``) becomes one
+  schema with a list of types (``"type": ["string", "null"]``): the keywords of the
+  type's branch apply to that type alone, so it accepts the same documents, and ajv
+  reports a mistake in it once, not also as "must be null" and "must match a schema in
+  anyOf". (A list of two types other than ``null`` is a warning in ajv's strict mode, so
+  ``str | list[Part]`` stays an ``anyOf``);
+- descriptions are written in Markdown, not reStructuredText (``code`` becomes `code`,
+  :class:`~chatcodec.ToolUsePart` becomes `ToolUsePart`): the generated TypeScript
+  types carry them as their doc comments.
+
+What stays around a mistake in ajv's answer (with its default settings) is a trail
+after it: one ``must match "then" schema`` line per tagged union the mistake sits in
+(ajv's ``if`` reports its branch beside the error in it; its ``discriminator`` keyword,
+which would not, needs an option the default settings lack) and, inside a ``content``
+list, that it is not a string either. The first error is the mistake itself.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
@@ -50,8 +66,11 @@ def _rewrite(node: dict[str, Any], tags: dict[str, str]) -> dict[str, Any]:
             _note_tags(value, tags)
         elif key == "properties":
             result[key] = {name: _untitled(_rewrite_value(child, tags)) for name, child in value.items()}
+        elif key == "description" and isinstance(value, str):
+            result[key] = markdown(value)
         else:
             result[key] = _rewrite_value(value, tags)
+    result = _types_merged(result)
     branches = as_list(result.get("oneOf"))
     discriminator = as_dict(node.get("discriminator"))
     if branches is None or discriminator is None:
@@ -123,3 +142,47 @@ def _require_tag(definition: dict[str, Any], tag: str) -> None:
     required = [str(name) for name in as_list(definition.get("required")) or []]
     if tag not in required:
         definition["required"] = [tag, *required]
+
+
+_TYPE_KEYWORDS: dict[str, frozenset[str]] = {
+    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
+    "object": frozenset(
+        {"properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties"}
+    ),
+    "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "number": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
+    "boolean": frozenset[str](),
+    "null": frozenset[str](),
+}
+
+
+def _types_merged(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with an ``anyOf`` of branches told apart by JSON type alone merged into one
+    schema (see the module docstring); any other ``anyOf`` unchanged."""
+    branches = [as_dict(branch) for branch in as_list(node.get("anyOf")) or []]
+    types: list[str] = []
+    merged: dict[str, Any] = {}
+    for branch in branches:
+        kind = None if branch is None else branch.get("type")
+        if branch is None or not isinstance(kind, str) or kind not in _TYPE_KEYWORDS or kind in types:
+            return node
+        if not set(branch) - {"type"} <= _TYPE_KEYWORDS[kind]:
+            return node
+        types.append(kind)
+        merged.update({key: value for key, value in branch.items() if key != "type"})
+    if len(types) != 2 or "null" not in types or any(key in node for key in merged):
+        return node  # ajv's strict mode takes a list of types only as one type and null
+    rest = {key: value for key, value in node.items() if key != "anyOf"}
+    return {**rest, "type": types, **merged}
+
+
+_SHORT_ROLE = re.compile(r":[a-z]+:`~(?:[\w.]*\.)?([^`.]+)`")
+_ROLE = re.compile(r":[a-z]+:`([^`<]+?)(?: <[^>]*>)?`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def markdown(text: str) -> str:
+    """A docstring's reStructuredText inline markup as Markdown: ``` ``x`` ``` as `x`,
+    ``:class:`~chatcodec.X``` (and ``:attr:``, ``:func:``, ...) as `X`."""
+    return _LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", _SHORT_ROLE.sub(r"`\1`", text)))

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from chatcodec import one_pass
+from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.kit.context import split_options, with_field_data
+from chatcodec.providers.kit.context import split_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the models, streams and strict checks load on first use (is
     from chatcodec.content_rule import ContentRule
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
-    from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
+    from chatcodec.stream_events import AnyStreamEvent
     from chatcodec.stream_input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
@@ -145,12 +145,12 @@ def encode_stream(
     provider's reasoning goes: ``"reasoning_content"``, the default, ``"reasoning"``,
     ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
     ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
-    last, or none). They ride on the response's (the start event's) metadata for
-    ``provider`` as markers (``_reasoning_field``), which is also accepted.
+    last, or none). They go straight to the encoder; a start event whose metadata for
+    ``provider`` spells one as a marker (``_reasoning_field``) is also read.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    yield from codec.encode_stream(OptionStamp(provider, options).events(events), recorder)
+    yield from codec.encode_stream(events, recorder, options=output_options(options))
     recorder.settle(on_loss, losses)
 
 
@@ -197,28 +197,15 @@ def convert_request(
     source is read as in :func:`decode_request`, and a turn order the target refuses is
     refused here).
 
-    A pair with a one-pass path (:mod:`chatcodec.one_pass`) converts the common request
-    shapes there (unless ``strict``; ``options`` its encoder does not read send the request
-    to the general path), with the same output, losses and errors."""
-    converted = None if strict else one_pass.convert_request(payload, source, target, options)
-    if converted is not None:
-        encoded, recorder = converted
-        recorder.settle(on_loss, losses)
-        return encoded
-    reader, writer = get_codec(source), get_codec(target)
-    recorder = LossRecorder()
-    fields = load_object(sdk_json_nested(payload), f"{source} request")
-    if strict:
-        from chatcodec.strict_check import check_request
-
-        check_request(source, fields, f"{source} request")
-    named, extra = split_options(writer.options, options)
-    canonical = with_field_data(reader.read_request(fields), target, extra)
+    The source's reader gives canonical data and the target's writer writes it
+    (:mod:`chatcodec.conversion`): no canonical model is built."""
+    canonical = read_request_data(payload, source, strict=strict)
     if strict:
         from chatcodec.strict_check import check_target
 
-        check_target(source, fields, target, f"{source} request for {target}")
-    encoded = writer.write_request(canonical, recorder, options=named)
+        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
+    recorder = LossRecorder()
+    encoded = write_request_data(canonical, target, recorder, options)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -279,45 +266,6 @@ def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any]) 
 def output_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Output options by public name (a marker spelling, ``_reasoning_field``, read as its name)."""
     return {name.removeprefix("_"): value for name, value in (options or {}).items()}
-
-
-def option_markers(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Output options as the markers an encoder reads: ``reasoning_field`` ->
-    ``_reasoning_field`` (a name already spelled as a marker is kept)."""
-    return {(name if name.startswith("_") else f"_{name}"): value for name, value in (options or {}).items()}
-
-
-class OptionStamp:
-    """Puts output options on a stream's :class:`~chatcodec.ResponseStartEvent` (where
-    stream encoders read them), adding one first when the stream has none."""
-
-    __slots__ = ("_markers", "_provider", "_seen")
-
-    def __init__(self, provider: str, options: Mapping[str, Any] | None) -> None:
-        self._provider = provider
-        self._markers = option_markers(options)
-        self._seen = not self._markers
-
-    def event(self, event: AnyStreamEvent) -> list[AnyStreamEvent]:
-        """``event``, stamped when it is the start; preceded by a start when none came first."""
-        if self._seen:
-            return [event]
-        from chatcodec.stream_events import ResponseStartEvent
-
-        self._seen = True
-        if isinstance(event, ResponseStartEvent):
-            return [self._stamped(event)]
-        return [self._stamped(ResponseStartEvent()), event]
-
-    def events(self, events: Iterable[AnyStreamEvent]) -> Iterator[AnyStreamEvent]:
-        """Every event, through :meth:`event`."""
-        for event in events:
-            yield from self.event(event)
-
-    def _stamped(self, event: ResponseStartEvent) -> ResponseStartEvent:
-        metadata = dict(event.provider_metadata or {})
-        metadata[self._provider] = {**(metadata.get(self._provider) or {}), **self._markers}
-        return event.model_copy(update={"provider_metadata": metadata})
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

@@ -13,17 +13,15 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from chatcodec import one_pass
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LOSS_KINDS, Loss
 from chatcodec.payloads import load_object
-from chatcodec.registry import get_one_pass
 
 PayloadKind = Literal["request", "response"]
 """What the payloads are: request bodies or response bodies."""
@@ -48,8 +46,10 @@ class ConvertOptions:
     """Write a placeholder line for each rejected line, so output line N is input line N
     (blank input lines are no payload and have none)."""
     id_field: str | None = None
-    """With ``keep_lines``: the placeholder is ``{id_field: value}`` taken from the
-    rejected line's top-level object, when it has that field; else ``null``."""
+    """The top-level field holding a row's id, not its payload: taken out before the
+    conversion (no loss, no strict refusal for it) and written first in the converted row;
+    with ``keep_lines`` the placeholder of a rejected row is ``{id_field: value}`` (``null``
+    when the line holds no such field)."""
     strict_kinds: tuple[str, ...] = LOSS_KINDS
     """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
     narrows it to ``content``)."""
@@ -73,11 +73,10 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
+    if options.id_field is not None:
+        return _with_row_id(payload, options, options.id_field)
     losses: list[Loss] = []
     try:
-        converted = _in_one_pass(payload, options, losses)
-        if converted is not None:
-            return _settled(converted, losses, options)
         body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
         if wrong_format is not None:
@@ -98,37 +97,29 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     return _settled(converted, losses, options)
 
 
+def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
+    """Convert a row whose ``id_field`` is the row's id, not payload: the id is taken out
+    before the conversion (so it is no unknown field, no loss, and no reason for
+    ``--strict-all`` to reject the row) and written back as the output's first key."""
+    try:
+        body = load_object(payload, f"{options.source} {options.kind}")
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    if id_field not in body:
+        return convert_payload(body, replace(options, id_field=None))
+    rest = {key: value for key, value in body.items() if key != id_field}
+    outcome = convert_payload(rest, replace(options, id_field=None))
+    if outcome.converted is None:
+        return outcome
+    return replace(outcome, converted={id_field: body[id_field], **outcome.converted})
+
+
 def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOptions) -> Outcome:
     refused = [loss for loss in losses if loss.kind in options.strict_kinds] if options.strict else []
     if refused:
         listed = "\n".join(f"  {loss}" for loss in refused)
         return Outcome(None, f"not converted under strict: {len(refused)} loss(es):\n{listed}", tuple(losses))
     return Outcome(converted, None, tuple(losses))
-
-
-def _in_one_pass(payload: object, options: ConvertOptions, losses: list[Loss]) -> dict[str, Any] | None:
-    """The request converted in one pass (issue 25: a JSON line goes in as bytes, read
-    once by ``validate_json``), or ``None`` for the general path.
-
-    Taken only from a source side that declines whatever :func:`chatcodec.detect.mismatch`
-    refuses (``DECLINES_OTHER_FORMATS``), so a line in the wrong format still gets the
-    general path's error; the one pass's output, losses and errors are the general
-    path's (``tests/conformance/test_one_pass.py``)."""
-    if options.kind != "request" or not getattr(_source_side(options.source), "DECLINES_OTHER_FORMATS", False):
-        return None
-    converted = one_pass.convert_request(payload, options.source, options.target, dict(options.encoder_options))
-    if converted is None:
-        return None
-    encoded, recorder = converted
-    recorder.settle("ignore", losses)
-    return encoded
-
-
-def _source_side(source: str) -> object | None:
-    try:
-        return get_one_pass(source)
-    except ChatcodecError:
-        return None
 
 
 def dump_json(value: object, indent: int | None = None) -> bytes:

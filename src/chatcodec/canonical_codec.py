@@ -64,11 +64,17 @@ class CanonicalCodec:
             yield from decoder.feed(event)
         yield from decoder.close()
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        del options  # canonical events carry everything; there is nothing to choose
         for event in events:
             yield event.model_dump(mode="json")
 
-    def stream_encoder(self, losses: LossRecorder) -> CanonicalStreamEncoder:
+    def stream_encoder(
+        self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> CanonicalStreamEncoder:
+        del options
         return CanonicalStreamEncoder()
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:

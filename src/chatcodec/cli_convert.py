@@ -6,7 +6,9 @@ every line that cannot be converted goes to a rejects file with its line number,
 error (with its JSON path) and the line verbatim, so nothing is lost or silently
 skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
 ``{NAME: value}`` passed through from the row by ``--id-field NAME``), so output line N
-is the N-th payload of the input. Losses go to standard error with the line, kind and JSON
+is the N-th payload of the input. ``--id-field NAME`` names the row's id: it is not
+payload, so it is converted into no loss and a converted row carries it as its first key.
+Losses go to standard error with the line, kind and JSON
 path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
 ``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
@@ -102,7 +104,10 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument(
         "--id-field",
         metavar="NAME",
-        help="with --keep-lines: the placeholder is {NAME: value} from the rejected line, when it has NAME",
+        help=(
+            "the row's id, not payload: taken out before converting (no loss for it) and written first in the "
+            "converted row; with --keep-lines the placeholder of a rejected line is {NAME: value}"
+        ),
     )
     convert.add_argument(
         "--option",

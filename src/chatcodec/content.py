@@ -237,6 +237,22 @@ class ToolUsePart(_PartBase):
             raise ToolArgumentsError(self.id, self.name, self.arguments, str(error)) from None
         return parsed
 
+    def keyword_arguments(self) -> dict[str, Any]:
+        """The arguments as keyword arguments, for ``tool(**call.keyword_arguments())``;
+        an empty text is no argument.
+
+        Raises :class:`~chatcodec.ToolArgumentsError` (a ``ValueError``) naming the call
+        when the text is not JSON or not a JSON object (a model may produce ``[1, 2]`` or
+        ``"x"``, which no function takes as keywords).
+        """
+        parsed = self.parsed_arguments()
+        if not isinstance(parsed, dict):
+            kind = "an array" if isinstance(parsed, list) else "a JSON scalar"
+            raise ToolArgumentsError(
+                self.id, self.name, self.arguments, f"{kind}, not an object", what="are not a JSON object"
+            )
+        return parsed
+
     @property
     def arguments_are_valid_json(self) -> bool:
         """Whether ``arguments`` parses as JSON (empty text counts as ``{}``)."""

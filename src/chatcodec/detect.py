@@ -49,7 +49,17 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ProviderLookupError
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES, generation, get_edge
 
-__all__ = ["CANONICAL", "CANONICAL_HOLDS", "Marker", "detect", "fitting", "known_formats", "markers", "mismatch"]
+__all__ = [
+    "CANONICAL",
+    "CANONICAL_HOLDS",
+    "Marker",
+    "detect",
+    "fitting",
+    "known_formats",
+    "markers",
+    "mismatch",
+    "other_format",
+]
 
 CANONICAL_HOLDS = (
     "finish_reason:object",
@@ -254,6 +264,18 @@ def fitting(found: list[Marker], known: tuple[str, ...] | None = None) -> list[s
 def mismatch(source: str, data: object) -> str | None:
     """Why ``data`` is clearly not in the ``source`` format, naming what it looks like;
     ``None`` when nothing says so (formats detection does not know pass unchecked)."""
+    against = other_format(source, data)
+    if against is None:
+        return None
+    found, candidate = against
+    looks = f"it looks like {candidate}" if candidate else "its markers fit no one known format"
+    return f"this is not {source} input: it has {found}; {looks} (give that as --from)"
+
+
+def other_format(source: str, data: object) -> tuple[str, str | None] | None:
+    """What says ``data`` is not in the ``source`` format (the first marker against it, in
+    words) and the format every marker fits (``None``: none fits); ``None`` when nothing
+    says so (formats detection does not know pass unchecked)."""
     table = _table()
     if source not in table.known:
         return None
@@ -262,8 +284,7 @@ def mismatch(source: str, data: object) -> str | None:
     if not against:
         return None
     candidates = [name for name in fitting(found, table.known) if name != source]
-    looks = f"it looks like {candidates[0]}" if candidates else "its markers fit no one known format"
-    return f"this is not {source} input: it has {against[0].found}; {looks} (give that as --from)"
+    return against[0].found, candidates[0] if candidates else None
 
 
 def detect(data: object) -> str | None:

@@ -67,7 +67,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from chatcodec._base import CanonicalModel
+from chatcodec._base import KeyedModel
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.dialect_base import (
     ANTHROPIC,
@@ -383,7 +383,7 @@ def _plain(value: object) -> object:
     dump (what ``message["tool_calls"]`` gives), an SDK object as its JSON (LiteLLM's and
     OpenHands' messages hold the SDK's tool-call objects); anything else as it is."""
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json") if isinstance(value, CanonicalModel) else sdk_json(value)
+        value = value.model_dump(mode="json") if isinstance(value, KeyedModel) else sdk_json(value)
     fields = as_dict(value)
     return value if fields is None else _without_nulls(fields)
 

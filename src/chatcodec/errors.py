@@ -326,10 +326,13 @@ class StreamError(ChatcodecError, ValueError):
 
 
 class ToolArgumentsError(ChatcodecError, ValueError):
-    """A tool call's argument text is not valid JSON (raised only when it is parsed)."""
+    """A tool call's argument text is not valid JSON, or not the JSON object keyword
+    arguments need (raised only when it is parsed)."""
 
-    def __init__(self, tool_use_id: str, name: str, arguments: str, reason: str) -> None:
-        super().__init__(f"arguments of tool call {tool_use_id!r} ({name}) are not valid JSON: {reason}")
+    def __init__(
+        self, tool_use_id: str, name: str, arguments: str, reason: str, *, what: str = "are not valid JSON"
+    ) -> None:
+        super().__init__(f"arguments of tool call {tool_use_id!r} ({name}) {what}: {reason}")
         self.tool_use_id = tool_use_id
         """Id of the call."""
         self.name = name

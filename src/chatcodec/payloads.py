@@ -10,7 +10,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 import pydantic_core
@@ -225,6 +225,41 @@ def too_deep(value: object = None) -> PayloadError:
         " [rule: recursion_depth_exceeded]",
         json_path(steps[:_PATH_STEPS_SHOWN]),
     )
+
+
+def deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests objects and lists more than ``limit`` levels deep (as
+    :func:`too_deep` counts them), walked a level at a time without recursion, and stopped
+    at the first level past it: a reader that keeps wire values whole checks them with it
+    where no canonical model is built to refuse them."""
+    level: list[object] = [value]
+    for depth in range(limit + 1):
+        below: list[object] = []
+        for node in level:
+            children = _children(node)
+            if children and depth == limit:
+                return True
+            for child in children:
+                kind = type(child)
+                if kind in _CONTAINERS or (kind not in _LEAVES and issubclass(kind, dict | list | tuple)):
+                    below.append(child)
+        if not below:
+            return False
+        level = below
+    return False
+
+
+_CONTAINERS = frozenset({dict, list, tuple})
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def _children(node: object) -> Collection[object]:
+    if type(node) is dict:
+        return cast("dict[object, object]", node).values()
+    if type(node) is list:
+        return cast("list[object]", node)
+    items = as_dict(node)
+    return items.values() if items is not None else _as_items(node)
 
 
 def _deepest(value: object) -> tuple[int, tuple[int | str, ...]]:

@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 
-if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model (issue 25)
-    from types import ModuleType
-
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model (issue 25)
     from chatcodec.losses import LossRecorder
     from chatcodec.messages import AnyMessage
     from chatcodec.providers.kit.edge import Edge
@@ -84,7 +82,9 @@ class Codec(Protocol):
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]: ...
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]: ...
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]: ...
 
 
 class StreamDecoder(Protocol):
@@ -139,7 +139,7 @@ class SupportsStreamEncoder(Protocol):
     """A codec that encodes streams push-style (what :class:`~chatcodec.StreamConverter`
     and async proxies use); ``encode_stream`` is then ``feed`` over the events."""
 
-    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder: ...
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder: ...
 
 
 @runtime_checkable
@@ -149,21 +149,8 @@ class SupportsMessageDecoding(Protocol):
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]: ...
 
 
-_ONE_PASS: dict[str, str] = {
-    "anthropic": "chatcodec.providers.anthropic.one_pass",
-}
-"""The built-in providers' ``one_pass`` role (the module their codec is given as
-``one_pass=``), importable without the codec: a conversion in one pass loads neither
-the codec's role modules nor the canonical models they build (first use, issue 25).
-Optional: a provider without a one-pass side needs no line here."""
-
 _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
-_one_pass_loaded: dict[str, ModuleType | None] = {}
-"""Each name's one-pass side once looked up (:func:`get_one_pass`): the one pass asks for
-both sides on every conversion, and ``import_module`` costs ~1 us a call (issue 25);
-:func:`register_codec` and :func:`unregister_codec` forget the name's entry."""
-
 
 _edges_loaded: dict[str, Edge] = {}
 """Each name's edge once looked up (:func:`get_edge`; detection asks for every edge on
@@ -194,7 +181,6 @@ def generation() -> int:
 def _forget(name: str) -> None:
     _generation[0] += 1
     _loaded.pop(name, None)
-    _one_pass_loaded.pop(name, None)
     _edges_loaded.pop(name, None)
 
 
@@ -294,20 +280,12 @@ class ModelCodec:
         encoded: dict[str, Any] = self._codec.encode_response(response, losses)
         return encoded
 
-
-def get_one_pass(name: str) -> ModuleType | None:
-    """The one-pass side of ``name`` (its codec's ``one_pass`` role), or ``None`` when it
-    has none; a built-in provider's is imported without its codec. Looked up once per
-    name (until the name is registered again)."""
-    if name in _one_pass_loaded:
-        return _one_pass_loaded[name]
-    side: ModuleType | None
-    if name in _ONE_PASS and name not in _custom:
-        side = importlib.import_module(_ONE_PASS[name])
-    else:
-        side = getattr(get_codec(name), "one_pass", None)
-    _one_pass_loaded[name] = side
-    return side
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        del options  # a six-method codec reads no output options
+        encoded: Iterator[dict[str, Any]] = self._codec.encode_stream(events, losses)
+        return encoded
 
 
 def get_edge(name: str) -> Edge:
@@ -315,7 +293,7 @@ def get_edge(name: str) -> Edge:
     headers, stream framing, error shapes, detection marks, strict extension rows; see
     :mod:`chatcodec.providers.kit.edge`). A built-in provider's is imported without its
     codec, from the ``edge`` module beside the codec module :data:`_BUILT_IN` names, so
-    detection on the one-pass path loads no canonical model.
+    detection on a conversion loads no canonical model.
 
     Raises :class:`~chatcodec.ProviderLookupError` for a codec without an edge
     (``canonical``, a codec a caller wrote without one): its HTTP facts are unknown, and

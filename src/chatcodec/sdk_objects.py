@@ -55,9 +55,9 @@ def is_sdk_object(value: object) -> bool:
     ``model_dump``) rather than plain data or one of chatcodec's own models."""
     if isinstance(value, (*_PLAIN, Mapping)):
         return False
-    from chatcodec._base import CanonicalModel
+    from chatcodec._base import KeyedModel
 
-    if isinstance(value, CanonicalModel):
+    if isinstance(value, KeyedModel):
         return False
     return _pydantic_model(value) is not None or callable(getattr(value, "to_dict", None)) or _has_model_dump(value)
 
@@ -168,7 +168,7 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
 
     Every conversion walks its payload so, usually finding nothing: a plain ``dict`` or
     ``list`` (never an SDK object) is not asked, and a container is copied only once an
-    item of it was read (the walk of an agent session cost most of a one-pass conversion)."""
+    item of it was read (the walk of an agent session cost most of a conversion)."""
     kind = type(value)
     if kind is not dict and kind is not list:
         value = sdk_json(value)

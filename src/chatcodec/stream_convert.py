@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import Any
 
-from chatcodec.api import OptionStamp
+from chatcodec.api import output_options
 from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -61,8 +61,7 @@ class StreamConverter:
         self._recorder = LossRecorder()
         self._reader = WireEventReader(source, source_framing)
         self._decoder = source_codec.stream_decoder(None)
-        self._encoder = target_codec.stream_encoder(self._recorder)
-        self._stamp = OptionStamp(target, options)
+        self._encoder = target_codec.stream_encoder(self._recorder, options=output_options(options))
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses
@@ -116,11 +115,7 @@ class StreamConverter:
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
         if isinstance(event, ErrorEvent):
             event = translated_event(event, self._target)
-        return [
-            self._written(wire_event)
-            for stamped in self._stamp.event(event)
-            for wire_event in self._encoder.feed(stamped)
-        ]
+        return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
 
     def _written(self, wire_event: dict[str, Any]) -> bytes:
         self.events_out += 1

@@ -28,6 +28,7 @@ from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import get_codec
 from chatcodec.strict_extensions import extension_fields
+from chatcodec.strict_values import shown, value_problems
 
 Root = Literal["request", "response", "stream"]
 
@@ -47,6 +48,12 @@ class Schema:
     extensions: dict[str, frozenset[str]]
     events_outside_sdk: frozenset[str] = frozenset()
     """Stream event types the provider documents that its SDK's event union leaves out."""
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    """Kind -> the fields its objects must hold (:mod:`chatcodec.strict_values`)."""
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict[str, dict[str, dict[str, Any]]])
+    """Kind -> field -> the type, enum and bounds of its scalar value."""
+    one_member: frozenset[str] = frozenset()
+    """Kinds whose objects set exactly one member."""
     known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
@@ -89,16 +96,25 @@ def _schema(provider: str, codec: ProviderCodec, field_sets: FieldSets, events: 
         unions=field_sets.unions,
         extensions=extension_fields(() if codec.edge is None else codec.edge.extensions, field_sets.kinds),
         events_outside_sdk=events,
+        required=field_sets.required,
+        values=field_sets.values,
+        one_member=field_sets.one_member,
     )
 
 
-def unknown_fields(schema: Schema, value: object, target: str, location: tuple[int | str, ...] = ()) -> list[Problem]:
+def unknown_fields(
+    schema: Schema, value: object, target: str, location: tuple[int | str, ...] = (), values: bool = False
+) -> list[Problem]:
     """Every field in ``value`` (read as ``target``) that the schema does not define, and
-    every tag no arm of its union has, with the JSON path of each."""
-    return list(_walk(schema, value, target, location))
+    every tag no arm of its union has, with the JSON path of each; with ``values`` (what a
+    client sends: a request, its messages) also every required field missing and every
+    scalar value the provider refuses (:mod:`chatcodec.strict_values`)."""
+    return list(_walk(schema, value, target, location, values))
 
 
-def _walk(schema: Schema, value: object, target: str, location: tuple[int | str, ...]) -> Iterator[Problem]:
+def _walk(
+    schema: Schema, value: object, target: str, location: tuple[int | str, ...], values: bool
+) -> Iterator[Problem]:
     # An explicit stack: a payload may be nested deeply (a free-form value is never entered,
     # but lists of lists are).
     stack: list[tuple[object, str, tuple[int | str, ...]]] = [(value, target, location)]
@@ -113,11 +129,13 @@ def _walk(schema: Schema, value: object, target: str, location: tuple[int | str,
         fields = as_dict(node)
         if fields is None:
             continue
-        kind, problem = _choose(schema, fields, node_target, where)
+        kind, problem, fitting = _choose(schema, fields, node_target, where)
         if problem is not None:
             yield problem
             continue
         known = schema.known(kind)
+        if values:
+            yield from value_problems(schema, fitting, fields, where)
         children = schema.kinds.get(kind, {})
         for key, item in reversed(list(fields.items())):
             if key not in known:
@@ -132,19 +150,15 @@ def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, .
     return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value)
 
 
-def shown(text: str) -> str:
-    """``text`` fit for a message: a lone surrogate (JSON can spell one as an escape)
-    cannot be encoded, so it is shown escaped."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _choose(
     schema: Schema, fields: Mapping[str, Any], target: str, location: tuple[int | str, ...]
-) -> tuple[str, Problem | None]:
-    """The arm of ``target`` that ``fields`` is, or the problem with its tag."""
+) -> tuple[str, Problem | None, tuple[str, ...]]:
+    """The arm of ``target`` that ``fields`` is, or the problem with its tag; and every arm
+    it could be (its tag allows and its keys fit), the chosen one first, whose value rules
+    all hold (an object without a tag may be any arm it fits)."""
     arms = schema.arms(target)
     if len(arms) == 1:
-        return arms[0], None
+        return arms[0], None, arms
     for tag in TAG_FIELDS:
         value = fields.get(tag)
         if not isinstance(value, str):
@@ -154,11 +168,13 @@ def _choose(
         if matching:
             arms = tuple(matching)
         elif len(tagged) == len(arms):
-            return "", _unknown_tag(schema, tag, value, arms, (*location, tag))
+            return "", _unknown_tag(schema, tag, value, arms, (*location, tag)), ()
         else:
             arms = tuple(arm for arm in arms if arm not in tagged)
     keys = frozenset(fields)
-    return max(arms, key=lambda arm: (keys <= schema.known(arm), len(keys & schema.known(arm)))), None
+    chosen = max(arms, key=lambda arm: (keys <= schema.known(arm), len(keys & schema.known(arm))))
+    others = tuple(arm for arm in arms if arm != chosen and keys <= schema.known(arm))
+    return chosen, None, (chosen, *others)
 
 
 def _unknown_tag(
@@ -184,7 +200,7 @@ def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> l
     event_type = payload.get("type")
     if root == "stream" and isinstance(event_type, str) and event_type in schema.events_outside_sdk:
         return []  # a non-string type is the walk's to refuse, at its path
-    return unknown_fields(schema, payload, schema.roots[root])
+    return unknown_fields(schema, payload, schema.roots[root], values=root == "request")
 
 
 def describe(problems: list[Problem]) -> str:

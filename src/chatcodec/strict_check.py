@@ -15,8 +15,9 @@ from chatcodec import detect
 from chatcodec._narrow import as_dict
 from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
 from chatcodec.registry import get_edge
-from chatcodec.strict import Schema, payload_problems, schema_for, shown, unknown_fields
+from chatcodec.strict import Schema, payload_problems, schema_for, unknown_fields
 from chatcodec.strict_rules import request_problems, structure_for, target_problems
+from chatcodec.strict_values import shown
 
 __all__ = [
     "check_messages",
@@ -32,9 +33,30 @@ __all__ = [
 def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
     """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
     structural rule of a ``provider`` request."""
-    problems = [*payload_problems(provider, "request", payload), *request_problems(provider, payload)]
+    structural = request_problems(provider, payload)
+    # A place a structural rule refuses in the provider's own words (a token limit under 1)
+    # is not refused a second time by the generated bounds (Bedrock's ``maxTokens`` min 1).
+    refused = {problem.location for problem in structural}
+    fields = [problem for problem in payload_problems(provider, "request", payload) if problem.location not in refused]
+    problems = [*fields, *structural]
     if problems:
-        raise _error(title, problems)
+        raise _error(title, _another_format(provider, payload) or problems)
+
+
+def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
+    """One problem for a body of another format given to ``provider``'s strict reader: an
+    Anthropic body read as OpenAI Chat would otherwise be refused field by field, with a
+    hint that misleads (``system``: "did you mean `stream`?"). Asked only once the field
+    check has refused the body, so a body any format could be passes as before."""
+    against = detect.other_format(provider, payload)
+    if against is None or against[1] is None:
+        return []
+    found, candidate = against
+    message = (
+        f"this looks like a request in the {candidate} format, not {provider}: it has {found}; "
+        f'read it as `decode_request("{candidate}", ...)`'
+    )
+    return [Problem((), "wrong_format", message, None)]
 
 
 def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:

@@ -21,7 +21,7 @@ from chatcodec.errors import Problem, ProviderLookupError
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.providers.structure import Location, Structure, ToolStep, Turn
 from chatcodec.registry import get_codec
-from chatcodec.strict import shown
+from chatcodec.strict_values import shown
 
 
 def structure_for(provider: str) -> Structure | None:

@@ -1,9 +1,6 @@
-"""The history rules over canonical data give what the rules over models give: the same
-messages and the same losses, for every combination of a target's turn traits.
-
-The model rules (``providers/history.py`` and the modules it calls) serve the encoders
-still written over models while each provider moves to canonical data (issue 29); this
-law keeps the two equal until the model rules are gone with their last caller."""
+"""The history rules over canonical data (``providers/history_data.py``): a history they
+made is one the target takes as it is, and they report a loss exactly when they change
+the history."""
 
 from __future__ import annotations
 
@@ -14,38 +11,29 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.history import history_for as history_for_models
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.request import ChatRequest
 from chatcodec.testing import strategies
 
-TRAITS = list(product([False, True], repeat=3))
+TRAITS = list(product([False, True], repeat=2))
+"""``freeform_calls`` and ``results_follow_calls``; the developer role is kept, so every
+loss is a change to the history."""
 
 
-def _loss_list(recorder: LossRecorder) -> list[tuple[str, str, str]]:
-    return [(loss.path, loss.what, loss.why) for loss in recorder.losses]
-
-
-@given(request=strategies.chat_requests(), traits=st.sampled_from(TRAITS), target=st.sampled_from(["anthropic", "x"]))
-def test_history_rules_over_data_equal_the_rules_over_models(
-    request: ChatRequest, traits: tuple[bool, bool, bool], target: str
+@given(request=strategies.chat_requests(), traits=st.sampled_from(TRAITS))
+def test_history_rules_report_a_loss_exactly_when_they_change_the_history(
+    request: ChatRequest, traits: tuple[bool, bool]
 ) -> None:
-    freeform, follow, developer = traits
-    capabilities = replace(CAPABILITIES, freeform_calls=freeform, results_follow_calls=follow, developer_role=developer)
-    by_models, by_data = LossRecorder(), LossRecorder()
-    expected = history_for_models(
-        request,
-        by_models,
-        target,
-        capabilities.display_name,
-        freeform_calls=freeform,
-        results_follow_calls=follow,
-        developer_role=developer,
-    )
-    found = history_for(request.model_dump()["messages"], by_data, target, capabilities)
-    assert found == [message.model_dump() for message in expected.messages]
-    assert _loss_list(by_data) == _loss_list(by_models)
+    freeform, follow = traits
+    capabilities = replace(CAPABILITIES, freeform_calls=freeform, results_follow_calls=follow, developer_role=True)
+    messages = request.model_dump()["messages"]
+    recorder = LossRecorder()
+    once = history_for(messages, recorder, "anthropic", capabilities)
+    assert bool(recorder.losses) == (once != messages)
+    again = LossRecorder()
+    assert history_for(once, again, "anthropic", capabilities) == once
+    assert again.losses == []
 
 
 def test_a_custom_call_and_its_result_go_together() -> None:

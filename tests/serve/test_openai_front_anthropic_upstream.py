@@ -15,7 +15,6 @@ import openai
 import pytest
 
 import chatcodec
-from chatcodec import one_pass
 from providers.anthropic.anthropic_support import assert_valid_request
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
 
@@ -180,20 +179,11 @@ def test_one_json_log_line_per_request_with_losses_and_the_losses_header(
     assert raw.headers["chatcodec-losses"].startswith(f"{line['losses']}; ")
 
 
-def test_the_upstream_body_is_the_general_paths_and_the_common_shapes_take_the_one_pass(
-    fake: FakeUpstream, client: openai.OpenAI, monkeypatch: pytest.MonkeyPatch
+def test_the_upstream_body_is_the_decoded_request_updated_and_encoded(
+    fake: FakeUpstream, client: openai.OpenAI
 ) -> None:
-    """Issue 25 item 4: the proxy converts a request of the common shapes in one pass, with
-    the model mapped and the body the general path writes (decode, update, encode)."""
-    taken: list[bool] = []
-    convert = one_pass.convert_request
-
-    def spy(*arguments: Any, **settings: Any) -> object:
-        converted = convert(*arguments, **settings)
-        taken.append(converted is not None)
-        return converted
-
-    monkeypatch.setattr(one_pass, "convert_request", spy)
+    """The proxy converts on the one path (reader, model and stream set on the canonical
+    data, writer), with the body a decoded model updated and encoded gives."""
     fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
     call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "x"}'}}
     payload: dict[str, Any] = {
@@ -208,7 +198,6 @@ def test_the_upstream_body_is_the_general_paths_and_the_common_shapes_take_the_o
         "max_completion_tokens": 300,
     }
     client.chat.completions.create(**copy.deepcopy(payload))
-    assert taken == [True]
     update = {"model": "claude-sonnet-4-6", "stream": None}
     decoded = chatcodec.decode_request("openai-chat", payload).model_copy(update=update)
     assert fake.last.body == chatcodec.encode_request("anthropic", decoded, on_loss="ignore")

@@ -2,8 +2,9 @@
 pyright (``make typecheck``), not by pytest.
 
 Code written against the Verifiers dict API (``message["role"]``,
-``message.get("tool_calls")``) gets each key's type per message class; other keys stay
-``Any``. Lines marked ``type: ignore[...]`` are misuse the checkers must flag.
+``message.get("tool_calls")``) gets each key's type per message class, with no ``Any``;
+a key no message class has is a type error. Lines marked ``type: ignore[...]`` are misuse
+the checkers must flag.
 """
 
 from __future__ import annotations
@@ -32,11 +33,17 @@ assert_type(assistant.get("reasoning_content", 0), str | int)
 assert_type(assistant.get("reasoning_content"), str | None)
 assert_type(assistant.get("name", ""), str)
 assert_type(assistant["provider_metadata"], dict[str, dict[str, JsonValue]])
-assert_type(assistant["anything else"], Any)
 
 for call in assistant.get("tool_calls") or []:
     assert_type(call["name"], Any)  # parts keep untyped access; their attributes are typed
     assert_type(call.name, str)
+    assert_type(call.keyword_arguments(), dict[str, Any])  # for tool(**call.keyword_arguments())
+
+
+def any_message(message: chatcodec.Message) -> None:
+    assert_type(message.get("role"), Literal["system", "developer", "user", "assistant", "tool", "text"] | None)
+    message["contents"]  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+
 
 tool = ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="1", content="ok")])
 assert_type(tool["role"], Literal["tool"])
@@ -54,3 +61,5 @@ user["content"] = "changed"  # item assignment is allowed (validated at run time
 assistant.get("tool_calls")[0]  # type: ignore[index]  # pyright: ignore[reportOptionalSubscript]
 assistant["tool_calls"].upper()  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
 count: int = tool["tool_call_id"]  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+assistant["anything else"]  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+assistant.get("tool_call")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]

@@ -12,9 +12,10 @@ never parses the few hundred kilobytes of JSON.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 DATA_FILE = "known_fields.json"
 
@@ -33,6 +34,12 @@ class FieldSets:
     """Kind -> ``type``/``role`` -> the literal values that tell union arms apart."""
     unions: dict[str, tuple[str, ...]]
     """Union name -> its arms (kinds)."""
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    """Kind -> the fields an object of that kind must hold (checked on requests)."""
+    values: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict[str, dict[str, dict[str, Any]]])
+    """Kind -> field -> what its scalar value may be (type, enum, bounds; checked on requests)."""
+    one_member: frozenset[str] = frozenset()
+    """Kinds whose objects set exactly one member (botocore's unions)."""
 
 
 @cache
@@ -50,4 +57,7 @@ def load_field_sets(package: str) -> FieldSets | None:
         kinds=document["kinds"],
         tags={kind: {tag: tuple(values) for tag, values in tags.items()} for kind, tags in document["tags"].items()},
         unions={name: tuple(arms) for name, arms in document["unions"].items()},
+        required={kind: tuple(fields) for kind, fields in document.get("required", {}).items()},
+        values=document.get("values", {}),
+        one_member=frozenset(document.get("one_member", ())),
     )

@@ -83,6 +83,9 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
     index = 0
     while index < len(messages):
         between = index + 1
+        if messages[index]["role"] != "assistant":  # only an assistant's calls have results to wait for
+            index = between
+            continue
         while between < len(messages) and messages[between]["role"] not in ("tool", "assistant"):
             between += 1
         if between == index + 1:  # nothing stands after it (the calls are not looked at: most messages)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import length_hint
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import pydantic_core
@@ -50,9 +50,9 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec.stream_builder import StreamBuilder
     from chatcodec.stream_events import AnyStreamEvent
 
-CanonicalInput = Any
-"""What an encoder role function reads: canonical data (a ``Mapping`` of the JSON a model
-dumps), or, while a provider still migrates to canonical data (issue 29), a model."""
+CanonicalInput = Mapping[str, Any]
+"""What an encoder role function reads: canonical data (the JSON a model dumps, a key
+holding its default possibly absent; typed in :mod:`chatcodec.canonical_types`)."""
 
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
@@ -87,25 +87,6 @@ class ResponseFunctions(Protocol):
     def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
 
     def encode_response(self, response: Mapping[str, Any], context: EncodeContext, /) -> dict[str, Any]: ...
-
-
-class LegacyRequestFunctions(Protocol):
-    """A ``request.py`` still written over models (the migration to canonical data, issue
-    29: each provider moves to :class:`RequestFunctions`; this goes when the last has)."""
-
-    def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatRequest: ...
-
-    def encode_request(self, request: ChatRequest, context: EncodeContext, /) -> dict[str, Any]: ...
-
-    def decode_message_list(self, messages: list[dict[str, Any]], context: DecodeContext, /) -> list[AnyMessage]: ...
-
-
-class LegacyResponseFunctions(Protocol):
-    """A ``response.py`` still written over models (as :class:`LegacyRequestFunctions`)."""
-
-    def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> ChatResponse: ...
-
-    def encode_response(self, response: ChatResponse, context: EncodeContext, /) -> dict[str, Any]: ...
 
 
 class FinishReasonFunctions(Protocol):
@@ -215,8 +196,6 @@ class ProviderCodec:
 
     __slots__ = (
         "_dialect",
-        "_legacy_requests",
-        "_legacy_responses",
         "_new_stream_decoder",
         "_new_stream_encoder",
         "_requests",
@@ -226,7 +205,6 @@ class ProviderCodec:
         "finish_reasons",
         "messages",
         "name",
-        "one_pass",
         "options",
         "parts",
         "rules",
@@ -241,10 +219,8 @@ class ProviderCodec:
         name: str,
         *,
         options: Mapping[str, str],
-        requests: RequestFunctions | None = None,
-        responses: ResponseFunctions | None = None,
-        legacy_requests: LegacyRequestFunctions | None = None,
-        legacy_responses: LegacyResponseFunctions | None = None,
+        requests: RequestFunctions,
+        responses: ResponseFunctions,
         finish_reasons: FinishReasonFunctions,
         usage: UsageFunctions,
         messages: MessageFunctions[ProviderContextT],
@@ -256,7 +232,6 @@ class ProviderCodec:
         capabilities: CapabilitiesTable,
         rules: RulesTable | None = None,
         structure: StructureTable | None = None,
-        one_pass: ModuleType | None = None,
         dialect: DialectDecoders | None = None,
         edge: EdgeTable | None = None,
     ) -> None:
@@ -280,12 +255,8 @@ class ProviderCodec:
         self.parts: PartFunctions[Any] = parts
         self.tools: ToolFunctions[Any] = tools
         self.settings: SettingsFunctions[Any] = settings
-        if (requests is None) == (legacy_requests is None) or (responses is None) == (legacy_responses is None):
-            raise TypeError("a codec takes requests= (or legacy_requests=) and responses= (or legacy_responses=)")
         self._requests = requests
         self._responses = responses
-        self._legacy_requests = legacy_requests
-        self._legacy_responses = legacy_responses
         self._new_stream_decoder = stream_decoder
         self._new_stream_encoder = stream_encoder
         self.rules: ProviderRules | None = None if rules is None else rules.RULES
@@ -294,10 +265,6 @@ class ProviderCodec:
         self.structure: Structure | None = None if structure is None else structure.STRUCTURE
         """The provider's conversation shape and refusals (its ``structure.py``), for the
         structural rules of strict mode; None for a provider without one."""
-        self.one_pass: ModuleType | None = one_pass
-        """The provider's ``one_pass.py`` (a side of the one-pass request path: its
-        ``decode_request`` and/or ``encode_request``), for :mod:`chatcodec.one_pass`;
-        None where the provider has none."""
         self._dialect = dialect or DialectDecoders()
         self.edge: Edge | None = None if edge is None else edge.EDGE
         """What the provider says on HTTP (its ``edge.py``), read through
@@ -306,12 +273,6 @@ class ProviderCodec:
 
     def __repr__(self) -> str:
         return f"ProviderCodec({self.name!r})"
-
-    @property
-    def reads_data(self) -> bool:
-        """Whether this provider reads and writes canonical data itself (its one reader and
-        writer); False while it still decodes to models (the migration of issue 29)."""
-        return self._requests is not None
 
     def decode_context(self) -> DecodeContext:
         """A fresh context for one decode."""
@@ -339,14 +300,10 @@ class ProviderCodec:
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A request body as canonical data (no model built): the one reader."""
-        if self._requests is not None:
-            return _reading(self._requests.decode_request, payload, self.decode_context())
-        return self.decode_request(payload).model_dump()
+        return _reading(self._requests.decode_request, payload, self.decode_context())
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body into a model; everything without a canonical field is kept."""
-        if self._legacy_requests is not None:
-            return _reading(self._legacy_requests.decode_request, payload, self.decode_context())
         from chatcodec.request import ChatRequest
 
         return _reading(_validated(ChatRequest, self.read_request), payload, self.decode_context())
@@ -357,11 +314,6 @@ class ProviderCodec:
         """Write canonical request data as a body: the one writer. What the format cannot
         carry is recorded in ``losses``; the provider's rules in force (API version, model
         family) are applied last (:mod:`chatcodec.providers.target_rules`)."""
-        if self._requests is None:
-            from chatcodec.canonical_validation import validate_canonical
-            from chatcodec.request import ChatRequest
-
-            return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
         bag = _own_bag(request.get("provider_options"), self.name)
         context = self.encode_context(losses, model=request.get("model"), bag=bag, options=options)
         try:
@@ -375,29 +327,16 @@ class ProviderCodec:
         self, request: ChatRequest, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         """Write a request model as a body: its canonical data through :meth:`write_request`."""
-        if self._legacy_requests is None:
-            return self.write_request(request.model_dump(), losses, options=options)
-        bag = (request.provider_options or {}).get(self.name)
-        context = self.encode_context(losses, model=request.model, bag=bag, options=options)
-        try:
-            wire = self._legacy_requests.encode_request(request, context)
-        except RecursionError:
-            raise too_deep() from None
-        apply_target_rules(wire, context)
-        return wire
+        return self.write_request(request.model_dump(), losses, options=options)
 
     # --- responses ------------------------------------------------------------------------
 
     def read_response(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A response body as canonical data (no model built)."""
-        if self._responses is not None:
-            return _reading(self._responses.decode_response, payload, self.decode_context())
-        return self.decode_response(payload).model_dump()
+        return _reading(self._responses.decode_response, payload, self.decode_context())
 
     def decode_response(self, payload: dict[str, Any]) -> ChatResponse:
         """Read a response body into a model."""
-        if self._legacy_responses is not None:
-            return _reading(self._legacy_responses.decode_response, payload, self.decode_context())
         from chatcodec.response import ChatResponse
 
         return _reading(_validated(ChatResponse, self.read_response), payload, self.decode_context())
@@ -406,11 +345,6 @@ class ProviderCodec:
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         """Write canonical response data as a body (for proxies and test doubles)."""
-        if self._responses is None:
-            from chatcodec.canonical_validation import validate_canonical
-            from chatcodec.response import ChatResponse
-
-            return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
         bag = _own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
@@ -422,30 +356,22 @@ class ProviderCodec:
         self, response: ChatResponse, losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         """Write a response model as a body: its canonical data through :meth:`write_response`."""
-        if self._legacy_responses is None:
-            return self.write_response(response.model_dump(), losses, options=options)
-        bag = (response.provider_metadata or {}).get(self.name)
-        context = self.encode_context(losses, model=response.model, bag=bag, options=options, for_request=False)
-        try:
-            return self._legacy_responses.encode_response(response, context)
-        except RecursionError:
-            raise too_deep() from None
+        return self.write_response(response.model_dump(), losses, options=options)
 
     def read_messages(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """A bare wire ``messages`` list (a stored conversation) as canonical message data."""
-        if self._requests is not None:
-            return _reading(self._requests.decode_message_list, messages, self.decode_context())
-        return [message.model_dump() for message in self.decode_messages(messages)]
+        return _reading(self._requests.decode_message_list, messages, self.decode_context())
 
     def decode_messages(self, messages: list[dict[str, Any]]) -> list[AnyMessage]:
         """Read a bare wire ``messages`` list (a stored conversation) into models."""
-        if self._legacy_requests is not None:
-            return _reading(self._legacy_requests.decode_message_list, messages, self.decode_context())
         from chatcodec.canonical_validation import validate_with
         from chatcodec.messages import MESSAGES_ADAPTER
 
-        data = self.read_messages(messages)
-        return validate_with(MESSAGES_ADAPTER, data, "Messages")
+        def decode(payload: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
+            del context  # ``read_messages`` builds its own
+            return validate_with(MESSAGES_ADAPTER, self.read_messages(payload), "Messages")
+
+        return _reading(decode, messages, self.decode_context())  # a value too deep: refused at its place
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
@@ -459,15 +385,18 @@ class ProviderCodec:
             yield from decoder.feed(event)
         yield from decoder.close()
 
-    def stream_encoder(self, losses: LossRecorder) -> StreamEncoder:
+    def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
-        ``close``); options ride on the stream's start event, which the encoder reads."""
-        return self._new_stream_encoder(self.encode_context(losses, for_request=False))
+        ``close``); ``options`` are its output options by name, straight into its context
+        (a start event's metadata may still spell them as markers, read as legacy input)."""
+        return self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
 
-    def encode_stream(self, events: Iterable[AnyStreamEvent], losses: LossRecorder) -> Iterator[dict[str, Any]]:
+    def encode_stream(
+        self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
         then ``close``."""
-        encoder = self.stream_encoder(losses)
+        encoder = self.stream_encoder(losses, options=options)
         try:
             for event in events:
                 yield from encoder.feed(event)
@@ -511,7 +440,7 @@ class ProviderCodec:
         """The fields this provider's published API defines, per object kind (its
         ``known_fields.json``, generated from the official SDK by ``tools/known_fields.py``),
         read once on first use; ``None`` for a codec whose package has no such file."""
-        package = getattr(self._requests or self._legacy_requests, "__package__", None)
+        package = getattr(self._requests, "__package__", None)
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------

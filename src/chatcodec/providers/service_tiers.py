@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 
-if TYPE_CHECKING:  # annotations only: the Bedrock one pass reads the tiers without pydantic (first use)
+if TYPE_CHECKING:  # annotations only: the Bedrock reader reads the tiers without pydantic (first use)
     from chatcodec._base import ProviderMetadata
 
 SHARED_TIERS = frozenset({"default", "flex", "priority"})

@@ -127,8 +127,8 @@ class TargetRule:
     """What the rule looks for inside the messages (``"document"``, ``"citations"``,
     ``"system turn"``), walking every block to find it; ``None`` for a rule that reads
     top-level fields only. A writer that knows its body holds none of it says so
-    (``apply_target_rules(..., holds=...)``), and the rule is not run: on the one-pass
-    path the walks cost as much as the rest of the encode (issue 25)."""
+    (``apply_target_rules(..., holds=...)``), and the rule is not run: on a conversion
+    the walks cost as much as the rest of the encode (issue 25)."""
 
     def scope(self, version: str, model: str | None) -> str | None:
         """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""
@@ -176,12 +176,14 @@ def apply_target_rules(
     that is missing (``required``).
 
     ``holds``: what the body may hold of what rules look for (:attr:`TargetRule.looks_for`),
-    when the writer knows (the one-pass encoder writes no document, citation or system
-    turn, so it passes ``()``); a rule looking for something else is skipped. ``None``
-    (unknown): every rule in force runs."""
+    when the writer knows (a writer that writes no document, citation or system
+    turn, so it passes ``()``; a writer that keeps count says so in ``context.holds``); a
+    rule looking for something else is skipped. ``None`` (unknown): every rule in force runs."""
     table = context.rules
     if table is None:
         return
+    if holds is None:
+        holds = context.holds
     version = _version(table, context.option("api_version"))
     model = context.model
     if model is None and isinstance(wire_body.get("model"), str):

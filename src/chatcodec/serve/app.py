@@ -12,9 +12,8 @@ error shapes) is read from its edge (``providers/<name>/edge.py``), never assume
 
 from __future__ import annotations
 
-import inspect
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,14 +24,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from chatcodec import one_pass
 from chatcodec._narrow import as_dict
-from chatcodec.api import convert_response, decode_request, encode_request
+from chatcodec.api import convert_response
+from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import error_body, read_error
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss
+from chatcodec.losses import Loss, LossRecorder
 from chatcodec.registry import get_edge
-from chatcodec.request import ChatRequest
 from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
@@ -59,27 +57,11 @@ def create_app(config: ServeConfig, *, client: httpx.AsyncClient | None = None) 
     return Starlette(routes=paths, lifespan=proxy.lifespan)
 
 
-def request_decoder(config: ServeConfig) -> Callable[[dict[str, Any]], ChatRequest]:
-    """How requests are read: :func:`~chatcodec.decode_request`, strict when asked (the
-    one place to change when the core's strict reading lands)."""
-    options: dict[str, Any] = {}
-    if config.strict:
-        if "strict" not in inspect.signature(decode_request).parameters:
-            raise ValueError("strict validation needs a chatcodec whose decode_request takes strict=True")
-        options["strict"] = True
-
-    def decode(payload: dict[str, Any]) -> ChatRequest:
-        return decode_request(config.api, payload, **options)
-
-    return decode
-
-
 class Proxy:
     """The request handler and what it shares across requests."""
 
     def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None) -> None:
         self.config = config
-        self._decode = request_decoder(config)
         self._given_client = client
         self._client = client
 
@@ -147,27 +129,21 @@ class Proxy:
             raise RefusalError(404, str(error)) from None
 
     def _converted(self, call: Call, model: str | None) -> tuple[dict[str, Any], list[Loss]]:
-        """The upstream body and its losses: in one pass when both formats have one and
-        the request is of the common shapes (not under ``--strict``), else decoded,
-        updated and encoded; the same body, losses and refusals either way."""
-        update = {"model": model, "stream": True if call.stream else None}
-        losses: list[Loss] = []
-        if not self.config.strict:
-            converted = one_pass.convert_request(call.payload, self.config.api, self.config.upstream, update=update)
-            if converted is not None:
-                body, recorder = converted
-                recorder.settle("ignore", losses)
-                return body, losses
+        """The upstream body and its losses: the front's reader to canonical data (strict
+        under ``--strict``), the model and stream flag set on it, the upstream's writer;
+        no canonical model is built."""
         try:
-            canonical = self._decode(call.payload)
+            canonical = read_request_data(call.payload, self.config.api, strict=self.config.strict)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
+        with_updates(canonical, {"model": model, "stream": True if call.stream else None})
+        recorder = LossRecorder()
         try:
-            body = encode_request(
-                self.config.upstream, canonical.model_copy(update=update), on_loss="ignore", losses=losses
-            )
+            body = write_request_data(canonical, self.config.upstream, recorder)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
+        losses: list[Loss] = []
+        recorder.settle("ignore", losses)
         return body, losses
 
     async def _plain(self, outgoing: UpstreamCall, record: RequestRecord) -> Response:

@@ -414,6 +414,50 @@ def test_include_usage_is_read_from_the_encode_context_issue_20() -> None:
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 
+def test_stream_options_reach_the_encoder_by_argument_without_a_start_event() -> None:
+    """Options go straight into the encoder's context: a stream with no start event obeys
+    them, and the caller's events are not rewritten to carry them."""
+    events = usage_events()[1:]  # no ResponseStartEvent
+    before = [event.model_dump() for event in events]
+    chunks = list(chatcodec.encode_stream(FORMAT, events, options={"include_usage": False}))
+    assert chunks
+    assert all("usage" not in chunk for chunk in chunks)
+    assert [event.model_dump() for event in events] == before
+    with pytest.raises(chatcodec.PayloadError, match="reasoning_field must be one of"):
+        list(chatcodec.encode_stream(FORMAT, events, options={"reasoning_field": "thoughts"}))
+
+
+def test_a_stream_converter_hands_its_options_to_the_encoder() -> None:
+    converter = chatcodec.StreamConverter("anthropic", FORMAT, options={"include_usage": False}, on_loss="ignore")
+    body = b"".join(
+        converter.feed(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()) for event in _ANTHROPIC
+    )
+    body += converter.close()
+    assert b'"usage"' not in body
+    assert b'"content":"hi"' in body
+
+
+_ANTHROPIC: list[dict[str, Any]] = [
+    {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude",
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": 10, "output_tokens": 1},
+        },
+    },
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}},
+    {"type": "message_stop"},
+]
+
+
 def test_push_style_decoder() -> None:
     codec = chatcodec.get_codec(FORMAT)
     assert isinstance(codec, chatcodec.registry.SupportsStreamDecoder)

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec import one_pass
 from chatcodec.losses import LossRecorder
 from chatcodec.registry import get_codec
 
@@ -217,13 +216,11 @@ _PROBE = textwrap.dedent(
     """
     import json, sys
     import chatcodec
-    from chatcodec import one_pass
 
     body = json.loads(sys.argv[1])
-    took_one_pass = one_pass.convert_request(body, "anthropic", "openai-chat") is not None
     converted = chatcodec.convert_request(body, source="anthropic", target="openai-chat", on_loss="ignore")
     loaded = sorted(name for name in sys.modules if name == "pydantic" or name.startswith("chatcodec"))
-    print(json.dumps({"one_pass": took_one_pass, "converted": converted, "loaded": loaded}))
+    print(json.dumps({"converted": converted, "loaded": loaded}))
     """
 )
 _BODY = {
@@ -246,13 +243,7 @@ def test_an_anthropic_to_openai_conversion_in_a_fresh_process_loads_no_canonical
         [sys.executable, "-c", script, json.dumps(_BODY)], capture_output=True, text=True, check=True, timeout=60
     )
     found = json.loads(result.stdout)
-    assert found["one_pass"] is True
     models = ("chatcodec.messages", "chatcodec.content", "chatcodec.request", "pydantic")
     assert [name for name in models if name in found["loaded"]] == []
     expected = chatcodec.convert_request(_BODY, source="anthropic", target="openai-chat", on_loss="ignore", strict=True)
     assert found["converted"] == expected
-
-
-def test_the_pair_takes_the_one_pass() -> None:
-    assert one_pass.convert_request(_BODY, "anthropic", "openai-chat") is not None
-    assert one_pass.convert_request(json.dumps(_BODY).encode(), "anthropic", "openai-chat") is not None

@@ -211,3 +211,15 @@ def test_audio_goes_back_only_where_it_came_from_responses() -> None:
     encoded, losses = encode_request(chatcodec.decode_request("openai-chat", chat))
     assert encoded["input"] == [{"role": "user", "content": []}]
     assert [loss.what for loss in losses] == ["audio part"]
+
+
+def test_a_reasoning_config_with_no_setting_writes_no_reasoning_object() -> None:
+    """A canonical ``ReasoningConfig()`` says nothing; writing ``reasoning: {}`` would read
+    back as a kept wire field the request never had (found by the losses law)."""
+    request = chatcodec.ChatRequest(model="gpt-5", messages=[], reasoning=chatcodec.ReasoningConfig())
+    losses: list[chatcodec.Loss] = []
+    encoded = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
+    assert "reasoning" not in encoded
+    assert losses == []
+    kept = {"model": "gpt-5", "input": [], "reasoning": {"generate_summary": "auto"}}
+    assert chatcodec.convert_request(kept, source=FORMAT, target=FORMAT)["reasoning"] == {"generate_summary": "auto"}

@@ -1,23 +1,26 @@
 """The ``anthropic`` codec object the registry loads: the Anthropic Messages API
-(``POST /v1/messages``), requests, responses and streams."""
+(``POST /v1/messages``), requests, responses and streams.
+
+The request and response roles read and write canonical data; the stream classes, which
+build canonical event models, are imported on a stream's first use, so loading the codec
+(and a request conversion) loads no canonical model and no pydantic.
+"""
 
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from chatcodec.providers.anthropic import (
     capabilities,
     edge,
     finish_reason,
     messages,
-    one_pass,
     parts,
     request,
     response,
     rules,
     settings,
-    stream_decode,
-    stream_encode,
     structure,
     tools,
     usage,
@@ -25,24 +28,41 @@ from chatcodec.providers.anthropic import (
 from chatcodec.providers.anthropic.markers import OPTIONS, PROVIDER
 from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 
+if TYPE_CHECKING:
+    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.stream_builder import StreamBuilder
+
+
+def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:
+    from chatcodec.providers.anthropic.stream_decode import StreamDecoder
+
+    return StreamDecoder(builder, context)
+
+
+def _stream_encoder(context: EncodeContext) -> StreamEncoder:
+    from chatcodec.providers.anthropic.stream_encode import StreamEncoder
+
+    return StreamEncoder(context)
+
+
 CODEC = ProviderCodec(
     PROVIDER,
     options=OPTIONS,
     edge=edge,
-    legacy_requests=request,
-    legacy_responses=response,
+    requests=request,
+    responses=response,
     finish_reasons=finish_reason,
     usage=usage,
     messages=messages,
     parts=parts,
     tools=tools,
     settings=settings,
-    stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode.StreamEncoder,
+    stream_decoder=_stream_decoder,
+    stream_encoder=_stream_encoder,
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    one_pass=one_pass,
     # a block read outside its message may be of any kind a user or assistant turn holds
     dialect=DialectDecoders(
         part=partial(parts.decode_part, allowed=parts.ASSISTANT_KINDS | parts.USER_KINDS), tools=tools.decode_tools

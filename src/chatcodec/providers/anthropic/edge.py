@@ -76,12 +76,24 @@ _VERSIONS = (
     "https://platform.claude.com/docs/en/api/versioning ; https://platform.claude.com/docs/en/api/migration-2026-10-21"
 )
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
+_CONTEXT_EDITING = "https://platform.claude.com/docs/en/build-with-claude/context-editing"
+_MCP_CONNECTOR = "https://platform.claude.com/docs/en/agents-and-tools/mcp-connector"
 
 EXTENSIONS: tuple[Extension, ...] = (
     # 2026-10-21 removed the sampling parameters (400 "temperature: Extra inputs are not
     # permitted"); 2023-06-01 keeps them, and Claude Code and every older SDK send that version.
     *(
         Extension(PROVIDER, kind, ("temperature", "top_p", "top_k"), _VERSIONS, api_version="2023-06-01")
+        for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+    ),
+    # Beta request fields (the SDK types them under ``anthropic.types.beta`` only), taken
+    # with their ``anthropic-beta`` header.
+    *(
+        Extension(PROVIDER, kind, ("context_management",), _CONTEXT_EDITING)
+        for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+    ),
+    *(
+        Extension(PROVIDER, kind, ("mcp_servers",), _MCP_CONNECTOR)
         for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
     ),
     Extension(
@@ -97,7 +109,7 @@ EXTENSIONS: tuple[Extension, ...] = (
         _RECORDED + "anthropic/response/refusal_stop_details.json",
     ),
 )
-"""API-version fields and answer fields newer than the SDK (strict reading accepts them)."""
+"""API-version fields, beta request fields and answer fields newer than the SDK (strict reading accepts them)."""
 
 EDGE = Edge(
     PROVIDER,

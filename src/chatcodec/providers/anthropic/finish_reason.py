@@ -13,12 +13,14 @@ spelled as Anthropic spells its words) is mapped from the unified value instead,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
 from chatcodec.providers.kit.claude import StopReasons
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import FinishReason, UnifiedFinishReason
+
+if TYPE_CHECKING:  # annotations only: the codec loads no canonical model (first use)
+    from chatcodec.response import UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",
@@ -53,7 +55,7 @@ def decode_finish_reason(raw: str | None, bag: dict[str, Any]) -> dict[str, Any]
 
 
 def encode_finish_reason(
-    finish_reason: FinishReason | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
+    finish_reason: Mapping[str, Any] | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps
 ) -> str | None:
     """The wire ``stop_reason``: the raw word when it is Anthropic's and agrees with the
     unified value (a word it does not know only when ``bag``, the response's own, records

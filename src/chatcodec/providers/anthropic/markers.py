@@ -46,7 +46,7 @@ PROVIDER = "anthropic"
 
 DEFAULT_MAX_TOKENS = 4096
 """``max_tokens`` sent, with a loss, when neither the request nor the caller's options set
-it (here, not in ``request.py``, so the one pass reads it without the general encoder)."""
+it (here, beside the options, as ``rules.py`` reads it for its required-field rule)."""
 
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""

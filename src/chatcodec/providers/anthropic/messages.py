@@ -25,17 +25,21 @@ Encoding follows the API's rules for tool results, which are where conversions f
 A wire turn that followed tool results without joining them (two user turns in a row)
 decodes with a ``_separate`` marker, so encoding keeps it apart and the round trip is
 exact.
+
+Both directions read and write canonical message *data* (dicts, as ``model_dump()`` gives
+them). The plain shapes (a turn of its role and content; a text block of its type and
+text; a tool result of its id and string content) are the first branch of each
+function, read or written as they are, with no loss path built; a name, a cache marker,
+a bag or a rule that fires takes the branches after them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, assert_never
+from collections.abc import Mapping
+from typing import Any
 
 from chatcodec._narrow import as_list
-from chatcodec.content import AnyPart
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import (
     ASSISTANT_KINDS,
@@ -43,20 +47,22 @@ from chatcodec.providers.anthropic.parts import (
     USER_KINDS,
     AnthropicContext,
     decode_part,
+    decode_parts,
     decode_tool_result,
     encode_part,
-    is_tool_result,
 )
+from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.prefill import trim_prefill_block, trimmed_prefill
+from chatcodec.providers.prefill import trimmed_prefill
 
-Block = tuple[dict[str, Any], Steps]
-"""A wire block with the canonical path it came from (for loss reports)."""
+Message = Mapping[str, Any]
+"""A canonical message as data (a key holding its default may be absent)."""
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
 _MESSAGE_FIELDS = frozenset({"role", "content"})
+_SANITIZE = MAPPING.sanitize
 
 # --- decoding ----------------------------------------------------------------------------
 
@@ -65,21 +71,50 @@ def decode_system(system: str | list[Any]) -> dict[str, Any]:
     """The canonical system message for the top-level ``system`` (string or blocks)."""
     if isinstance(system, str):
         return {"role": "system", "content": system}
-    return {"role": "system", "content": [decode_part(block, SYSTEM_KINDS) for block in system]}
+    return {"role": "system", "content": decode_parts(system, SYSTEM_KINDS)}
 
 
 def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[dict[str, Any]]:
-    """Canonical messages (as dicts) for the wire ``messages`` list."""
+    """Canonical message data for the wire ``messages`` list (validated copies, taken over:
+    a turn of its role and string content is its canonical message)."""
     canonical: list[dict[str, Any]] = []
+    append = canonical.append
     after_results = False
     for message in wire_messages:
-        produced = _decode_message(message)
-        if after_results and message["role"] == "user":
-            metadata = produced[0].setdefault("provider_metadata", {PROVIDER: {}})
+        role, content = message["role"], message["content"]
+        first = len(canonical)
+        if len(message) != 2 or role == "system":  # a bag, or a system turn
+            canonical.extend(_decode_message(message))
+        elif content.__class__ is str:
+            append(message)
+        elif role == "assistant":
+            append({"role": "assistant", "content": decode_parts(content, ASSISTANT_KINDS)})
+        else:
+            _decode_user(content, append)
+        if after_results and role == "user":  # a user turn that followed results without joining them
+            metadata = canonical[first].setdefault("provider_metadata", {PROVIDER: {}})
             metadata[PROVIDER][SEPARATE] = True
-        after_results = produced[-1]["role"] == "tool"
-        canonical.extend(produced)
+        after_results = canonical[-1]["role"] == "tool"
     return canonical
+
+
+def _decode_user(content: list[Any], append: Any) -> None:
+    """The tool message (the turn's results) and the user message (its other blocks) a
+    user turn of blocks decodes to, each appended."""
+    results: list[dict[str, Any]] = []
+    rest: list[dict[str, Any]] = []
+    for block in content:
+        kind = block["type"]
+        if kind == "tool_result":
+            results.append(decode_tool_result(block))
+        elif kind == "text" and len(block) == 2:
+            rest.append(block)
+        else:
+            rest.append(decode_part(block, USER_KINDS))
+    if results:
+        append({"role": "tool", "content": results})
+    if rest or not results:
+        append({"role": "user", "content": rest})
 
 
 def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -89,251 +124,365 @@ def _decode_message(message: dict[str, Any]) -> list[dict[str, Any]]:
         decoded = decode_system(content)
         return [KIT.attach(decoded, {**bag, IN_MESSAGES: True})]
     if role == "assistant":
-        blocks = content if isinstance(content, str) else [decode_part(block, ASSISTANT_KINDS) for block in content]
+        blocks = content if isinstance(content, str) else decode_parts(content, ASSISTANT_KINDS)
         return [KIT.attach({"role": "assistant", "content": blocks}, bag)]
     if isinstance(content, str):
         return [KIT.attach({"role": "user", "content": content}, bag)]
     produced: list[dict[str, Any]] = []
-    results = [decode_tool_result(block) for block in content if is_tool_result(block)]
-    if results:
-        produced.append({"role": "tool", "content": results})
-    rest = [decode_part(block, USER_KINDS) for block in content if not is_tool_result(block)]
-    if rest or not results:
-        produced.append({"role": "user", "content": rest})
+    _decode_user(content, produced.append)
     KIT.attach(produced[0], bag)
     return produced
 
 
 # --- encoding ----------------------------------------------------------------------------
 
-WireRole = Literal["user", "assistant", "system"]
+_SYSTEM_ROLES = ("system", "developer")
+_EMPTY = "Anthropic rejects empty messages"
+_WIRE_ROLES = {"user": "user", "text": "user", "assistant": "assistant", "system": "system", "developer": "system"}
+_CLIENT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
 
 
-@dataclass
-class _Turn:
-    """One wire message being built from one or more canonical messages."""
-
-    role: WireRole
-    at: Steps
-    results: list[Block] = field(default_factory=list[Block])
-    blocks: list[Block] = field(default_factory=list[Block])
-    string: str | None = None
-    bag: dict[str, Any] = field(default_factory=dict[str, Any])
-    open_to_results: bool = False
-    contributions: int = 0
-
-
-def leading_system_count(messages: list[AnyMessage]) -> int:
+def leading_system_count(messages: list[Message]) -> int:
     """How many leading system messages go to the top-level ``system``."""
     count = 0
     for message in messages:
-        if not isinstance(message, SystemMessage) or _marker(message, IN_MESSAGES):
+        if message["role"] not in _SYSTEM_ROLES or _marker(message, IN_MESSAGES):
             break
         count += 1
     return count
 
 
-def encode_system(messages: list[AnyMessage], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
+def encode_system(messages: list[Message], context: AnthropicContext) -> str | list[dict[str, Any]] | None:
     """The top-level ``system``: one message's string as is, else all their blocks in order."""
     if not messages:
         return None
     for index, message in enumerate(messages):
-        own = KIT.claim(context.losses, message.provider_metadata, ("messages", index))
-        if any(not is_marker(key) for key in own):  # the top-level system has no fields of its own
+        metadata = message.get("provider_metadata")
+        if metadata and any(not is_marker(key) for key in KIT.claim(context.losses, metadata, ("messages", index))):
             context.losses.add(("messages", index), "anthropic message fields", "the system prompt has no message")
     first = messages[0]
-    if len(messages) == 1 and isinstance(first.content, str) and first.cache_control is None:
-        _message_losses(first, context, ("messages", 0))
-        return first.content
-    blocks: list[Block] = []
+    if len(messages) == 1 and isinstance(first["content"], str) and first.get("cache_control") is None:
+        _name_loss(first, context, ("messages", 0))
+        return first["content"]
+    writer = _Writer(context)
+    turn = writer.open("system", 0)
     for index, message in enumerate(messages):
-        blocks.extend(_contribution(message, context, ("messages", index)))
-        if message.content == [] and len(messages) > 1:
+        writer.contribute(turn, message, index, system=True)
+        if message["content"] == [] and len(messages) > 1:
             context.losses.add(("messages", index), "empty system message", "joined with the others, it is gone")
-    kept = _drop_empty(blocks, context)
-    return [block for block, _ in kept]
+    writer.finish()
+    blocks: list[dict[str, Any]] = turn["content"]
+    return blocks
 
 
-def encode_messages(messages: list[AnyMessage], start: int, context: AnthropicContext) -> list[dict[str, Any]]:
-    """The wire ``messages`` for ``messages[start:]``."""
-    turns: list[_Turn] = []
+def encode_messages(messages: list[Message], start: int, context: AnthropicContext) -> list[dict[str, Any]]:
+    """The wire ``messages`` for ``messages[start:]``: a turn per message, except that tool
+    messages and a user message right after them share one user turn, results first."""
+    writer = _Writer(context)
+    results: dict[str, Any] | None = None  # the user turn holding tool results, open to more
     for index in range(start, len(messages)):
         message = messages[index]
+        role = message["role"]
+        rest = len(message) != 2 or "content" not in message  # a name, a cache marker, a bag (a default content)
+        if not rest and (role == "assistant" or (role == "user" and results is None)):
+            writer.alone(writer.open(role, index), message, index, rest=False)  # the common turn
+            results = None
+            continue
+        if rest and _marker(message, SEPARATE):
+            results = None  # a turn that followed results without joining them
+        if role == "tool":
+            if results is None:
+                results = writer.open("user", index)
+            if rest:
+                writer.contribute(results, message, index)
+            else:
+                writer.blocks(results, message["content"], index)  # the common results
+            continue
+        if role == "text":
+            context.losses.add(("messages", index), "text message", "Anthropic has no raw-text turn; sent as user text")
+        if results is not None and role in ("user", "text"):
+            writer.contribute(results, message, index, rest=rest)  # joins the results, behind them
+        else:
+            wire_role = _WIRE_ROLES[role]
+            if wire_role == "system":
+                context.holding("system turn")
+            writer.alone(writer.open(wire_role, index), message, index, rest=rest)
+        results = None
+    return writer.finish(prefill=True)
+
+
+def _name_loss(message: Message, context: AnthropicContext, at: Steps) -> None:
+    if message.get("name") is not None:
+        context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
+
+
+def _marker(message: Message, key: str) -> bool:
+    return KIT.marker(message.get("provider_metadata"), key) is True
+
+
+class _Notes:
+    """What finishing one wire turn needs beyond its content, kept only for a turn that
+    needs it: its messages' bags, its blank text blocks (with their paths), a blank string
+    content, a server-tool block, and the parts that gave no block."""
+
+    __slots__ = ("at", "bag", "blank", "blanks", "dropped", "server", "whole")
+
+    def __init__(self, at: Steps) -> None:
+        self.at = at
+        """The path of the message that noted it first (the turn's own, for a turn of one)."""
+        self.bag: dict[str, Any] = {}
+        self.blanks: dict[int, Steps] = {}
+        """The blank text blocks, ``id(block)`` -> the block's canonical path."""
+        self.blank = False
+        self.dropped: list[int] = []
+        self.server = False
+        self.whole = False
+        """An assistant turn's one block holds its string content (a cache marker sits on it)."""
+
+    def merge_bag(self, own: Mapping[str, Any]) -> None:
+        """A message's bag into its turn's: the wire fields, and the keys that were ``null``
+        (an unknown message key sent as ``null`` comes back; issue 10, item 19)."""
+        for key, value in own.items():
+            if not is_marker(key):
+                self.bag.setdefault(key, value)
+        nulls = {*(as_list(self.bag.get(NULLS)) or ()), *(as_list(own.get(NULLS)) or ())}
+        if nulls:
+            self.bag[NULLS] = sorted(key for key in nulls if isinstance(key, str))
+
+    def place(self, block: int) -> int:
+        """The part position of block ``block`` of a turn of one message (the parts that
+        gave no block counted back in)."""
+        for dropped in self.dropped:
+            if dropped <= block:
+                block += 1
+        return block
+
+
+class _Writer:
+    """The wire turns being written, and the notes of the few turns that need finishing."""
+
+    __slots__ = ("context", "last", "notes", "turns")
+
+    def __init__(self, context: AnthropicContext) -> None:
+        self.context = context
+        self.turns: list[dict[str, Any]] = []
+        self.notes: dict[int, _Notes] = {}
+        """``id(turn)`` -> its notes."""
+        self.last = 0
+        """The index of the message that opened the last turn."""
+
+    def open(self, role: str, index: int) -> dict[str, Any]:
+        turn: dict[str, Any] = {"role": role, "content": []}
+        self.turns.append(turn)
+        self.last = index
+        return turn
+
+    def note(self, turn: dict[str, Any], index: int) -> _Notes:
+        notes = self.notes.get(id(turn))
+        if notes is None:
+            notes = self.notes[id(turn)] = _Notes(("messages", index))
+        return notes
+
+    def alone(self, turn: dict[str, Any], message: Message, index: int, *, rest: bool) -> None:
+        """A turn of one message: its string content stays a string (unless a cache marker
+        needs a block to sit on)."""
+        content: str | list[Mapping[str, Any]] = message.get("content", "") if rest else message["content"]
+        if not rest and type(content) is list:  # the common turn of blocks
+            self.blocks(turn, content, index)
+            if not content:
+                self.context.losses.add(("messages", index), "message with no content", _EMPTY)
+            return
+        if type(content) is not str or (rest and message.get("cache_control") is not None):
+            self.contribute(turn, message, index, rest=rest)
+            return
+        if rest:
+            self.bag(turn, message, index)
+            _name_loss(message, self.context, ("messages", index))
+        turn["content"] = content
+        if not content or content.isspace():
+            self.note(turn, index).blank = True
+
+    def bag(self, turn: dict[str, Any], message: Message, index: int) -> None:
+        """The message's bag: another provider's reported, this one's fields for the turn."""
+        metadata = message.get("provider_metadata")
+        if metadata is not None:
+            own = KIT.claim(self.context.losses, metadata, ("messages", index))
+            if any(not is_marker(key) or key == NULLS for key in own):
+                self.note(turn, index).merge_bag(own)
+
+    def contribute(
+        self, turn: dict[str, Any], message: Message, index: int, *, rest: bool = True, system: bool = False
+    ) -> None:
+        """Add the message's blocks to the turn (``rest``: the message has more than its
+        role and content); a message-level cache marker lands on the last of them.
+        ``system``: a message of the top-level system, whose bags and emptiness
+        :func:`encode_system` reports itself."""
+        if rest:
+            if not system:
+                self.bag(turn, message, index)
+            _name_loss(message, self.context, ("messages", index))
+            content = message.get("content", "")
+        else:
+            content = message["content"]
+        last = self.blocks(turn, content, index)
+        cache_control = message.get("cache_control") if rest else None
+        if cache_control is not None:
+            self.cache_last(turn["content"], cache_control, index, last)
+        if content == [] and not system:
+            self.context.losses.add(("messages", index), "message with no content", _EMPTY)
+
+    def blocks(self, turn: dict[str, Any], content: str | list[Mapping[str, Any]], index: int) -> int | None:
+        """Append the blocks of one message's content to the turn; the position of the last
+        part written (-1: the string content itself), None when none was."""
+        into: list[dict[str, Any]] = turn["content"]
+        if isinstance(content, str):
+            block = {"type": "text", "text": content}
+            into.append(block)
+            if not content or content.isspace():
+                self.note(turn, index).blanks[id(block)] = ("messages", index)
+            if turn["role"] == "assistant":
+                self.note(turn, index).whole = True
+            return -1
+        last = None
+        for position, part in enumerate(content):
+            kind = part["type"]
+            if kind == "text" and len(part) == 2:  # its type and text: written as it is
+                text = part["text"]
+                block = {"type": "text", "text": text}
+            elif kind == "tool_result" and len(part) == 3 and type(result := part.get("content")) is str:
+                into.append({"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": result})
+                last = position
+                continue
+            else:
+                written = encode_part(part, self.context, ("messages", index, "content", position))
+                if written is None:
+                    self.note(turn, index).dropped.append(position)
+                    continue
+                block = written
+                kind = block["type"]
+                if kind != "text":
+                    if kind not in _CLIENT_BLOCKS:
+                        self.note(turn, index).server = True
+                    into.append(block)
+                    last = position
+                    continue
+                text = block.get("text")
+            into.append(block)
+            last = position
+            if type(text) is str and (not text or text.isspace()):
+                self.note(turn, index).blanks[id(block)] = ("messages", index, "content", position)
+        return last
+
+    def cache_last(self, blocks: list[dict[str, Any]], marker: Mapping[str, Any], index: int, last: int | None) -> None:
+        """The message's cache marker on the last block it wrote (never a thinking block)."""
         at = ("messages", index)
-        match message:
-            case SystemMessage():
-                _add(turns, _Turn("system", at), message, context, at)
-            case AssistantMessage():
-                _add(turns, _Turn("assistant", at), message, context, at)
-            case ToolMessage():
-                turn = _joinable(turns, message) or _Turn("user", at)
-                _add(turns, turn, message, context, at, results=True)
-                turn.open_to_results = True
-            case UserMessage() | TextMessage():
-                if isinstance(message, TextMessage):
-                    context.losses.add(at, "text message", "Anthropic has no raw-text turn; sent as user text")
-                turn = _joinable(turns, message) or _Turn("user", at)
-                _add(turns, turn, message, context, at)
-                turn.open_to_results = False
-            case _:
-                assert_never(message)
-    if turns and turns[-1].role == "assistant":
-        _trim_prefill(turns[-1], context)
-    return [wire for turn in turns if (wire := _finish(turn, context)) is not None]
+        if last is None or blocks[-1]["type"] in ("thinking", "redacted_thinking"):
+            why = "no block at the end of the message can carry it"
+            self.context.losses.add((*at, "cache_control"), "cache_control", why, "setting")
+            return
+        block = blocks[-1]
+        if "cache_control" not in block:
+            self.context.cache(block, marker, at if last == -1 else (*at, "content", last))
+        elif block["cache_control"] != encode_cache_control(marker):
+            why = "its last block has a different marker, kept"
+            self.context.losses.add((*at, "cache_control"), "cache_control", why, "setting")
+
+    def finish(self, *, prefill: bool = False) -> list[dict[str, Any]]:
+        """The turns as sent: the final assistant turn's trailing whitespace trimmed (a
+        prefill), then each noted turn finished; a turn left empty is not sent."""
+        turns = self.turns
+        if prefill and turns and turns[-1]["role"] == "assistant":
+            self.trim(turns[-1])
+        if not self.notes:
+            return [turn for turn in turns if turn["content"]]
+        finished: list[dict[str, Any]] = []
+        for turn in turns:
+            notes = self.notes.get(id(turn))
+            done = turn if notes is None else self.finished(turn, notes)
+            if done is not None and done["content"]:
+                finished.append(done)
+        return finished
+
+    def trim(self, turn: dict[str, Any]) -> None:
+        """Trim the trailing whitespace Claude rejects at the end of a final assistant turn
+        (:mod:`chatcodec.providers.prefill`, shared with Bedrock)."""
+        at = ("messages", self.last)
+        content = turn["content"]
+        if isinstance(content, str):
+            turn["content"] = trimmed_prefill(content, at, self.context.losses)
+        elif content and content[-1].get("type") == "text" and isinstance(content[-1].get("text"), str):
+            notes = self.notes.get(id(turn))
+            block_at: Steps
+            if notes is not None and notes.whole:
+                block_at = at
+            else:
+                block_at = (*at, "content", len(content) - 1 if notes is None else notes.place(len(content) - 1))
+            block = content[-1]
+            block["text"] = trimmed_prefill(block["text"], block_at, self.context.losses)
+
+    def finished(self, turn: dict[str, Any], notes: _Notes) -> dict[str, Any] | None:
+        content = turn["content"]
+        losses = self.context.losses
+        if isinstance(content, str):
+            if notes.blank:
+                losses.add(notes.at, "empty message", "Anthropic rejects empty or whitespace-only text")
+                return None
+        else:
+            if notes.server and turn["role"] == "assistant":
+                content = _calls_after_server_blocks(content, notes, losses)
+            if notes.blanks:
+                content = _drop_empty(content, notes.blanks, losses)
+            turn["content"] = content
+            if not content:
+                return None  # every block it had was dropped and reported
+        if notes.bag:
+            return {**restore_fields(notes.bag), "role": turn["role"], "content": content}
+        return turn
 
 
-def _trim_prefill(turn: _Turn, context: AnthropicContext) -> None:
-    """Trim the trailing whitespace Claude rejects at the end of a final assistant turn
-    (:mod:`chatcodec.providers.prefill`, shared with Bedrock)."""
-    if turn.string is not None:
-        turn.string = trimmed_prefill(turn.string, turn.at, context.losses)
-    elif turn.blocks and turn.blocks[-1][0].get("type") == "text":
-        block, at = turn.blocks[-1]
-        trim_prefill_block(block, "text", at, context.losses)
-
-
-_CLIENT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "image", "document"})
-
-
-def _is_server_tool_block(block: dict[str, Any]) -> bool:
+def _is_server_tool_block(block: Mapping[str, Any]) -> bool:
     kind = block.get("type")
     if not isinstance(kind, str):
         return False
     return kind in ("server_tool_use", "mcp_tool_use") or (kind.endswith("_tool_result") and kind != "tool_result")
 
 
-def _calls_after_server_blocks(blocks: list[Block], context: AnthropicContext) -> list[Block]:
+def _calls_after_server_blocks(
+    blocks: list[dict[str, Any]], notes: _Notes, losses: LossRecorder
+) -> list[dict[str, Any]]:
     """The turn's blocks with every client ``tool_use`` that stood before a server-tool
     block moved right after the last of them (in their order)."""
-    if all(block.get("type") in _CLIENT_BLOCKS for block, _ in blocks):
-        return blocks  # the usual turn: no server-tool block at all
-    last_server = max((index for index, (block, _) in enumerate(blocks) if _is_server_tool_block(block)), default=-1)
-    early = [index for index in range(last_server) if blocks[index][0].get("type") == "tool_use"]
+    last_server = max((index for index, block in enumerate(blocks) if _is_server_tool_block(block)), default=-1)
+    early = [index for index in range(last_server) if blocks[index].get("type") == "tool_use"]
     if not early:
         return blocks
     why = "Anthropic needs a client tool_use after the turn's server-tool blocks; moved after them"
     for index in early:
-        context.losses.add(blocks[index][1], "order of a tool_use block", why)
+        losses.add((*notes.at, "content", notes.place(index)), "order of a tool_use block", why)
     rest = [block for index, block in enumerate(blocks) if index not in early]
     position = last_server + 1 - len(early)
     return [*rest[:position], *(blocks[index] for index in early), *rest[position:]]
 
 
-def _joinable(turns: list[_Turn], message: AnyMessage) -> _Turn | None:
-    """The previous turn when it holds tool results this message should join."""
-    if not turns or not turns[-1].open_to_results or _marker(message, SEPARATE):
-        return None
-    return turns[-1]
-
-
-def _merge_bag(turn_bag: dict[str, Any], own: dict[str, Any]) -> None:
-    """A message's bag into its turn's: the wire fields, and the keys that were ``null``
-    (an unknown message key sent as ``null`` comes back; issue 10, item 19)."""
-    for key, value in own.items():
-        if not is_marker(key):
-            turn_bag.setdefault(key, value)
-    nulls = {key for key in [*(as_list(turn_bag.get(NULLS)) or ()), *(as_list(own.get(NULLS)) or ())]}
-    if nulls:
-        turn_bag[NULLS] = sorted(key for key in nulls if isinstance(key, str))
-
-
-def _add(
-    turns: list[_Turn], turn: _Turn, message: AnyMessage, context: AnthropicContext, at: Steps, *, results: bool = False
-) -> None:
-    if not turns or turns[-1] is not turn:
-        turns.append(turn)
-    if message.provider_metadata is not None:
-        _merge_bag(turn.bag, KIT.claim(context.losses, message.provider_metadata, at))
-    # A turn of one string message keeps the string form; a turn never takes company
-    # after that (only a turn holding tool results is joined).
-    alone = turn.contributions == 0 and not results
-    if alone and isinstance(message.content, str) and message.cache_control is None:
-        _message_losses(message, context, at)
-        turn.string = message.content
-    else:
-        target = turn.results if results else turn.blocks
-        target.extend(_contribution(message, context, at))
-        if message.content == []:
-            context.losses.add(at, "message with no content", "Anthropic rejects empty messages")
-    turn.contributions += 1
-
-
-def _contribution(message: AnyMessage, context: AnthropicContext, at: Steps) -> list[Block]:
-    """The blocks ``message`` adds, each with its canonical path; message-level
-    ``cache_control`` lands on the last one."""
-    _message_losses(message, context, at)
-    blocks: list[Block] = []
-    if isinstance(message.content, str):
-        blocks.append(({"type": "text", "text": message.content}, at))
-    else:
-        parts: Sequence[AnyPart] = message.content
-        for index, part in enumerate(parts):
-            part_at = (*at, "content", index)
-            block = encode_part(part, context, part_at)
-            if block is not None:
-                blocks.append((block, part_at))
-    if message.cache_control is not None:
-        _cache_last(blocks, message, context, at)
-    return blocks
-
-
-def _cache_last(blocks: list[Block], message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
-    marker = message.cache_control
-    assert marker is not None
-    if not blocks or blocks[-1][0]["type"] in ("thinking", "redacted_thinking"):
-        context.losses.add(
-            (*at, "cache_control"), "cache_control", "no block at the end of the message can carry it", "setting"
-        )
-        return
-    block, block_at = blocks[-1]
-    if "cache_control" not in block:
-        context.cache(block, marker, block_at)
-    elif block["cache_control"] != encode_cache_control(marker):
-        context.losses.add(
-            (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
-        )
-
-
-def _message_losses(message: AnyMessage, context: AnthropicContext, at: Steps) -> None:
-    if message.name is not None:
-        context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
-
-
-def _marker(message: AnyMessage, key: str) -> bool:
-    return KIT.marker(message.provider_metadata, key) is True
-
-
-def _drop_empty(blocks: list[Block], context: AnthropicContext) -> list[Block]:
-    """Drop empty text blocks; whitespace-only ones too when no other text is left."""
-    kept: list[Block] = []
+def _drop_empty(
+    blocks: list[dict[str, Any]], blanks: Mapping[int, Steps], losses: LossRecorder
+) -> list[dict[str, Any]]:
+    """Drop empty text blocks; whitespace-only ones too when no other text is left (every
+    blank block is in ``blanks``, with its path)."""
+    kept: list[dict[str, Any]] = []
     has_text = False
-    for block, at in blocks:
-        if block["type"] != "text":
-            kept.append((block, at))
-        elif block["text"] == "":
-            context.losses.add(at, "empty text block", "Anthropic rejects empty text blocks")
+    for block in blocks:
+        text = block.get("text") if block["type"] == "text" else None
+        if not isinstance(text, str):
+            kept.append(block)
+        elif text == "":
+            losses.add(blanks[id(block)], "empty text block", "Anthropic rejects empty text blocks")
         else:
-            kept.append((block, at))
-            has_text = has_text or not block["text"].isspace()
+            kept.append(block)
+            has_text = has_text or not text.isspace()
     if has_text:
         return kept
-    for block, at in kept:
-        if block["type"] == "text":
-            context.losses.add(at, "whitespace-only text block", "Anthropic rejects a turn with no other text")
-    return [(block, at) for block, at in kept if block["type"] != "text"]
-
-
-def _finish(turn: _Turn, context: AnthropicContext) -> dict[str, Any] | None:
-    wire = {**restore_fields(turn.bag), "role": turn.role}
-    if turn.string is not None:
-        if not turn.string.strip():
-            context.losses.add(turn.at, "empty message", "Anthropic rejects empty or whitespace-only text")
-            return None
-        wire["content"] = turn.string
-        return wire
-    blocks = _calls_after_server_blocks(turn.blocks, context) if turn.role == "assistant" else turn.blocks
-    kept = _drop_empty(turn.results + blocks, context)
-    if not kept:
-        return None  # every block it had was dropped and reported
-    wire["content"] = [block for block, _ in kept]
-    return wire
+    for block in kept:
+        if id(block) in blanks and block["type"] == "text":
+            losses.add(blanks[id(block)], "whitespace-only text block", "Anthropic rejects a turn with no other text")
+    return [block for block in kept if not (id(block) in blanks and block["type"] == "text")]

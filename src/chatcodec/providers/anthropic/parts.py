@@ -26,34 +26,18 @@ Encoding follows the rules Anthropic rejects requests over:
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, assert_never, cast
+from typing import Any, cast
 
 from chatcodec._narrow import as_list
-from chatcodec.content import (
-    AnyPart,
-    AudioPart,
-    Base64Source,
-    CacheControl,
-    DocumentPart,
-    FileSource,
-    ImagePart,
-    OpaquePart,
-    RefusalPart,
-    TextPart,
-    TextSource,
-    ThinkingPart,
-    ToolResultPart,
-    ToolUsePart,
-    UrlSource,
-)
+from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
+from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import (
     Steps,
     claude_signed,
+    compact_json,
     decode_cache_control,
     encode_cache_control,
     restore_fields,
@@ -64,6 +48,12 @@ from chatcodec.providers.kit.claude import UnsignedThinking, report_image_detail
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.tool_arguments import input_object
+
+Part = Mapping[str, Any]
+"""A canonical content part as data (what ``model_dump()`` gives; a key holding its
+default may be absent)."""
+
+_SANITIZE = MAPPING.sanitize
 
 # --- decode ------------------------------------------------------------------------------
 
@@ -84,13 +74,8 @@ def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
 
 def arguments_text(tool_input: Mapping[str, Any]) -> str:
     """``tool_use.input`` as canonical argument text: compact JSON, non-ASCII kept, so that
-    parsing it back gives the identical object."""
-    return _COMPACT_JSON.encode(tool_input)
-
-
-_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` without building an
-encoder per call (``dumps`` does for any non-default option)."""
+    parsing it back gives the identical object (:func:`~chatcodec.providers.kit.compact_json`)."""
+    return compact_json(tool_input)
 
 
 def decode_part(block: Mapping[str, Any], allowed: frozenset[str], model: str | None = None) -> dict[str, Any]:
@@ -196,7 +181,13 @@ def _decode_thinking(block: Mapping[str, Any], model: str | None) -> dict[str, A
 
 def _decode_redacted_thinking(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     # The payload stays opaque: it is encrypted reasoning, never readable text.
-    canonical: dict[str, Any] = {"type": "thinking", "encrypted": block["data"], "redacted": True, "provider": PROVIDER}
+    canonical: dict[str, Any] = {
+        "type": "thinking",
+        "text": "",
+        "encrypted": block["data"],
+        "redacted": True,
+        "provider": PROVIDER,
+    }
     if model is not None:
         canonical["model"] = model
     return _decoded_part(canonical, block, _REDACTED_FIELDS)
@@ -206,7 +197,8 @@ _TOOL_USE_FIELDS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
-    tool_use_id = restore_tool_use_id(block["id"])
+    wire_id = block["id"]
+    tool_use_id = restore_tool_use_id(wire_id)
     canonical = {
         "type": "tool_use",
         "id": tool_use_id,
@@ -222,22 +214,32 @@ so the encoder's rewrite of it is a change to report (see :func:`_tool_id`)."""
 
 
 def _rejected_id(wire_id: str, tool_use_id: str) -> dict[str, Any]:
-    return {REJECTED_ID: True} if sanitize_tool_use_id(tool_use_id) != wire_id else {}
+    return {REJECTED_ID: True} if _SANITIZE(tool_use_id) != wire_id else {}
 
 
 _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
 
-def decode_tool_result(block: Mapping[str, Any]) -> dict[str, Any]:
-    """A ``tool_result`` block as a canonical tool-result part (images and documents kept)."""
-    tool_use_id = restore_tool_use_id(block["tool_use_id"])
+def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
+    """A ``tool_result`` block (a validated copy, taken over) as a canonical tool-result
+    part (images and documents kept)."""
+    wire_id = block["tool_use_id"]
+    size = len(block)
+    if (
+        (size == 3 or (size == 4 and block.get("is_error") is True))
+        and "content" in block
+        and _SANITIZE(wire_id) == wire_id
+    ):
+        content = block["content"]  # the common result: its keys are the canonical ones
+        return block if isinstance(content, str) else {**block, "content": decode_parts(content, USER_KINDS)}
+    tool_use_id = restore_tool_use_id(wire_id)
     canonical: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id}
     content = block.get("content")
     listed = as_list(content)
     if listed is not None:
-        canonical["content"] = [decode_part(item, USER_KINDS) for item in listed]
-    elif isinstance(content, str):
-        canonical["content"] = content
+        canonical["content"] = decode_parts(listed, USER_KINDS)
+    else:  # a string, or none (canonical's default, with the marker below)
+        canonical["content"] = content if isinstance(content, str) else ""
     markers: dict[str, Any] = _rejected_id(block["tool_use_id"], tool_use_id)
     if block.get("is_error") is True:
         canonical["is_error"] = True
@@ -259,8 +261,24 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], dict[str, Any] | 
 
 
 def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None = None) -> list[dict[str, Any]]:
-    """Canonical parts for a list of (validated) wire blocks."""
-    return [decode_part(block, allowed, model) for block in blocks]
+    """Canonical parts for a list of wire blocks, as validated copies (the one reader's,
+    never the caller's objects): a plain text block (its type and text) is its canonical
+    part and is taken over as it is; every other goes through :func:`decode_part`."""
+    parts: list[dict[str, Any]] = []
+    append = parts.append
+    calls = "tool_use" in allowed
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text" and len(block) == 2 and "text" in allowed:
+            append(block)
+        elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
+            # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
+            append(
+                {"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": compact_json(block["input"])}
+            )
+        else:
+            append(decode_part(block, allowed, model))
+    return parts
 
 
 def is_tool_result(block: object) -> bool:
@@ -290,7 +308,13 @@ class AnthropicContext(EncodeContext):
     """Tool names by call id, asked for only when a result names its tool (rare)."""
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
 
-    def cache(self, block: dict[str, Any], cache_control: CacheControl | None, at: Steps) -> dict[str, Any]:
+    def holding(self, *what: str) -> None:
+        """Note that the body may hold ``what`` a target rule looks for (``rules.py``:
+        ``document``, ``citations``, ``system turn``), so the rule runs."""
+        if self.holds is not None:
+            self.holds.update(what)
+
+    def cache(self, block: dict[str, Any], cache_control: Mapping[str, Any] | None, at: Steps) -> dict[str, Any]:
         """Put ``cache_control`` on ``block`` and remember the breakpoint (responses have none)."""
         if cache_control is not None and not self.for_request:
             self.losses.add(
@@ -303,232 +327,265 @@ class AnthropicContext(EncodeContext):
         return block
 
 
-def encode_part(part: AnyPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    """The wire block for ``part``, or None when Anthropic cannot carry it (a loss)."""
-    match part:  # the most frequent kinds in agent sessions first
-        case ToolResultPart():
+def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    """The wire block for canonical ``part`` data, or None when Anthropic cannot carry it
+    (a loss)."""
+    match part["type"]:  # the most frequent kinds in agent sessions first
+        case "tool_result":
             return _encode_tool_result(part, context, at)
-        case ToolUsePart():
+        case "tool_use":
             return _encode_tool_use(part, context, at)
-        case TextPart():
-            block = {**_bag(part, context, at), "type": "text", "text": part.text}
-            return context.cache(block, part.cache_control, at)
-        case ThinkingPart():
+        case "text":
+            if len(part) == 2:  # its type and text: no bag, no cache marker
+                return {"type": "text", "text": part["text"]}
+            return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
+        case "thinking":
             return _encode_thinking(part, context, at)
-        case ImagePart():
+        case "image":
             return _encode_image(part, context, at)
-        case DocumentPart():
+        case "document":
             return _encode_document(part, context, at)
-        case OpaquePart():
+        case "opaque":
             return _encode_opaque(part, context, at)
-        case RefusalPart():
+        case "refusal":
             context.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
-            block = {**_bag(part, context, at), "type": "text", "text": part.text}
-            return context.cache(block, part.cache_control, at)
-        case AudioPart():
+            return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
+        case "audio":
             context.losses.add(at, "audio part", "Anthropic messages cannot hold audio")
             return None
-        case _:
-            assert_never(part)
+        case kind:
+            raise rule_error("Anthropic request", at, "part_type", "not a canonical content part type", kind)
 
 
-def _bag(part: AnyPart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    if part.provider_metadata is None:  # the common case, and this runs for every part
+def _bag(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """The wire fields the part's own bag keeps (written first, as they were read); the
+    part's ``provider_metadata`` claimed, another provider's bag reported."""
+    metadata = part.get("provider_metadata")
+    if metadata is None:  # the common case
         return {}
-    return restore_fields(KIT.claim(context.losses, part.provider_metadata, at))
+    return _restored(KIT.claim(context.losses, metadata, at), context)
 
 
-def _media_source(
-    source: UrlSource | Base64Source | FileSource | TextSource, context: AnthropicContext, at: Steps
-) -> dict[str, Any]:
-    match source:
-        case Base64Source():
-            return {"type": "base64", "media_type": source.media_type, "data": source.data}
-        case UrlSource():
-            wire = {"type": "url", "url": source.url}
-        case FileSource():
-            wire = {"type": "file", "file_id": source.file_id}
-        case TextSource():
-            return {"type": "text", "media_type": source.media_type, "data": source.text}
-        case _:
-            assert_never(source)
-    if source.media_type is not None:
-        context.losses.add((*at, "source", "media_type"), "media type", f"Anthropic {source.type} sources have none")
+def _restored(bag: dict[str, Any], context: AnthropicContext) -> dict[str, Any]:
+    """The wire fields of an own bag, which may keep ``citations`` (a text's, read back)."""
+    if bag:
+        context.holding("citations")
+    return restore_fields(bag)
+
+
+def _cached(block: dict[str, Any], part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """``block`` with the part's cache marker (one its bag restored counts too)."""
+    cache_control = part.get("cache_control")
+    if cache_control is None and "cache_control" not in block:  # the common case
+        return block
+    return context.cache(block, cache_control, at)
+
+
+def _media_source(source: Mapping[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    kind = source["type"]
+    if kind == "base64":
+        return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
+    if kind == "text":
+        return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT), "data": source["text"]}
+    wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
+    if source.get("media_type") is not None:
+        context.losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")
     return wire
 
 
-def _encode_image(part: ImagePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    report_image_detail(part.detail, context.losses, at, "Anthropic")
-    block = {**_bag(part, context, at), "type": "image", "source": _media_source(part.source, context, at)}
-    return context.cache(block, part.cache_control, at)
+def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    detail = part.get("detail")
+    if detail is not None:
+        report_image_detail(detail, context.losses, at, "Anthropic")
+    block = {**_bag(part, context, at), "type": "image", "source": _media_source(part["source"], context, at)}
+    return _cached(block, part, context, at)
 
 
-def _encode_document(part: DocumentPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    source = _document_source(part.source, context, at)
+def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    source = _document_source(part["source"], context, at)
     if source is None:
         return None
+    context.holding("document")
     block = {**_bag(part, context, at), "type": "document", "source": source}
-    title = part.title if part.title is not None else part.filename  # OpenAI's file name is the name shown
+    title, filename = part.get("title"), part.get("filename")
+    if title is None:
+        title = filename  # OpenAI's file name is the name shown
     if title is not None:
         block["title"] = title
-    if part.filename not in (None, title):
+    if filename not in (None, title):
         context.losses.add((*at, "filename"), "document file name", "Anthropic documents have one title, kept")
-    return context.cache(block, part.cache_control, at)
+    return _cached(block, part, context, at)
 
 
 PDF = "application/pdf"
 PLAIN_TEXT = "text/plain"
 
 
-def _document_source(
-    source: UrlSource | Base64Source | FileSource | TextSource, context: AnthropicContext, at: Steps
-) -> dict[str, Any] | None:
+def _document_source(source: Mapping[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """The document source Anthropic takes (``Base64PDFSource``, ``PlainTextSource``,
     ``URLPDFSource``, ``FileDocumentSource`` in the API reference and SDK types): base64
     only as a PDF, text only as ``text/plain``. Base64 plain text is sent as the text it
     encodes (the same bytes, so nothing changes); any other base64 document would be
     rejected, so it is dropped and reported."""
-    match source:
-        case Base64Source() if source.media_type == PDF:
-            return _media_source(source, context, at)
-        case Base64Source():
-            text = _plain_text(source) if source.media_type == PLAIN_TEXT else None
-            if text is not None:
-                return {"type": "text", "media_type": PLAIN_TEXT, "data": text}
-            why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
-            context.losses.add(at, f"document of type {source.media_type}", why)
-            return None
-        case TextSource() if source.media_type != PLAIN_TEXT:
-            why = "Anthropic text documents are text/plain; sent as that"
-            context.losses.add((*at, "source", "media_type"), f"media type {source.media_type}", why)
-            return {"type": "text", "media_type": PLAIN_TEXT, "data": source.text}
-        case TextSource() | UrlSource() | FileSource():
-            return _media_source(source, context, at)
-        case _:
-            assert_never(source)
+    kind = source["type"]
+    if kind == "base64" and source["media_type"] != PDF:
+        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT else None
+        if text is not None:
+            return {"type": "text", "media_type": PLAIN_TEXT, "data": text}
+        why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
+        context.losses.add(at, f"document of type {source['media_type']}", why)
+        return None
+    media_type = source.get("media_type", PLAIN_TEXT)
+    if kind == "text" and media_type != PLAIN_TEXT:
+        why = "Anthropic text documents are text/plain; sent as that"
+        context.losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
+        return {"type": "text", "media_type": PLAIN_TEXT, "data": source["text"]}
+    return _media_source(source, context, at)
 
 
-def _plain_text(source: Base64Source) -> str | None:
-    """The UTF-8 text a base64 source encodes, or None when it is not that (bad base64,
+def _plain_text(data: str) -> str | None:
+    """The UTF-8 text base64 ``data`` encodes, or None when it is not that (bad base64,
     other bytes)."""
     try:
-        return base64.b64decode(source.data, validate=True).decode("utf-8")
+        return base64.b64decode(data, validate=True).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return None
 
 
-def _encode_thinking(part: ThinkingPart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    if part.cache_control is not None:
+def _encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    if part.get("cache_control") is not None:
         context.losses.add(
             (*at, "cache_control"), "cache_control on thinking", "not allowed on thinking blocks", "setting"
         )
-    ours = part.provider in (PROVIDER, None) or claude_signed(part.provider, part.model)  # Claude on Bedrock too
-    if part.redacted and ours and part.encrypted:
-        if part.text or part.signature:
+    provider, text, signature = part.get("provider"), part.get("text", ""), part.get("signature")
+    ours = provider in (PROVIDER, None) or claude_signed(provider, part.get("model"))  # Claude on Bedrock too
+    encrypted = part.get("encrypted")
+    if part.get("redacted") and ours and encrypted:
+        if text or signature:
             context.losses.add(at, "text or signature of redacted thinking", "redacted_thinking carries only data")
-        return {**_bag(part, context, at), "type": "redacted_thinking", "data": part.encrypted}
-    if part.redacted:
+        return {**_bag(part, context, at), "type": "redacted_thinking", "data": encrypted}
+    if part.get("redacted"):
         context.losses.add(at, "redacted thinking", "its payload is not Anthropic's")
         return None
     if not context.for_request:
         return _response_thinking(part, ours, context, at)
-    if ours and part.signature:
+    if ours and signature:
         _encrypted_loss(part, context, at)
-        return {**_bag(part, context, at), "type": "thinking", "thinking": part.text, "signature": part.signature}
-    why = "no signature Anthropic can verify" if ours else f"produced by {part.provider!r}, not Anthropic"
-    if context.unsigned_thinking == "text" and part.text:
+        return {**_bag(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
+    why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
+    if context.unsigned_thinking == "text" and text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
-        return {"type": "text", "text": part.text}
+        return {"type": "text", "text": text}
     context.losses.add(at, "thinking part", f"{why}; replaying it would get 400 'Invalid signature'")
     return None
 
 
-def _response_thinking(part: ThinkingPart, ours: bool, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+def _response_thinking(part: Part, ours: bool, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     """A response may show reasoning from any source; only Anthropic's signature is kept."""
     _encrypted_loss(part, context, at)
-    signature = part.signature or ""
+    given = part.get("signature")
+    signature = given or ""
     if not ours and signature:
-        context.losses.add((*at, "signature"), f"{part.provider} signature", "meaningless to Anthropic clients")
+        context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to Anthropic clients")
         signature = ""
-    elif part.signature is None:
+    elif given is None:
         why = "Anthropic thinking blocks require one; none was given, sent ''"
         context.losses.add((*at, "signature"), "thinking signature", why)
-    return {**_bag(part, context, at), "type": "thinking", "thinking": part.text, "signature": signature}
+    return {**_bag(part, context, at), "type": "thinking", "thinking": part.get("text", ""), "signature": signature}
 
 
-def _encrypted_loss(part: ThinkingPart, context: AnthropicContext, at: Steps) -> None:
-    if part.encrypted is not None:
+def _encrypted_loss(part: Part, context: AnthropicContext, at: Steps) -> None:
+    if part.get("encrypted") is not None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Anthropic thinking blocks have no such payload")
 
 
-def tool_input(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    """The arguments as the JSON object ``tool_use.input`` must be, by the rule shared with
-    Bedrock (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is
-    wrapped, never sent as ``{}``, and reported)."""
-    return input_object(part.arguments, context.losses, at, "Anthropic")
+def _encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """A call: its id as Anthropic takes it, its name as a request takes it, its argument
+    text as the JSON object ``input`` must be, by the rule shared with Bedrock
+    (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is wrapped,
+    never sent as ``{}``, and reported)."""
+    name = part["name"]
+    if (
+        len(part) == 4 and "arguments" in part
+    ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
+        return {
+            "type": "tool_use",
+            "id": _SANITIZE(part["id"]),
+            "name": tool_name(name, context.losses, at, PROVIDER) if context.for_request else name,
+            "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
+        }
+    block = _bag(part, context, at)
+    block["type"] = "tool_use"
+    block["id"] = _tool_id(part, part["id"], context, (*at, "id"))
+    block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name
+    block["input"] = input_object(part.get("arguments", ""), context.losses, at, "Anthropic")
+    return _cached(block, part, context, at)
 
 
-def _encode_tool_use(part: ToolUsePart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    block = {
-        **_bag(part, context, at),
-        "type": "tool_use",
-        "id": _tool_id(part, part.id, context, (*at, "id")),
-        "name": tool_name(part.name, context.losses, at, PROVIDER) if context.for_request else part.name,
-        "input": tool_input(part, context, at),
-    }
-    return context.cache(block, part.cache_control, at)
-
-
-def _encode_tool_result(part: ToolResultPart, context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    bag = KIT.claim(context.losses, part.provider_metadata, at)
-    tool_use_id = _tool_id(part, part.tool_use_id, context, (*at, "tool_use_id"))
-    block = {**restore_fields(bag), "type": "tool_result", "tool_use_id": tool_use_id}
-    if isinstance(part.content, str):
-        if part.content or not bag.get("_no_content"):
-            block["content"] = part.content
+def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    metadata = part.get("provider_metadata")
+    bag = KIT.claim(context.losses, metadata, at) if metadata else {}
+    tool_use_id = part["tool_use_id"]
+    sent = _tool_id(part, tool_use_id, context, (*at, "tool_use_id"))
+    block = {**_restored(bag, context), "type": "tool_result", "tool_use_id": sent}
+    content = part.get("content", "")
+    if isinstance(content, str):
+        if content or not bag.get("_no_content"):
+            block["content"] = content
     else:
-        content = [encode_part(item, context, (*at, "content", index)) for index, item in enumerate(part.content)]
-        block["content"] = drop_empty_text(content, context, at)
-    if part.is_error:
+        block["content"] = _result_content(content, context, at)
+    if part.get("is_error"):
         block["is_error"] = True
     elif "_is_error" in bag:
         block["is_error"] = False
-    if part.name is not None and context.tool_names().get(part.tool_use_id) != part.name:
+    name = part.get("name")
+    if name is not None and context.tool_names().get(tool_use_id) != name:
         context.losses.add((*at, "name"), "tool name", "Anthropic results carry no name; no matching call names it")
-    return context.cache(block, part.cache_control, at)
+    return _cached(block, part, context, at)
 
 
-def _tool_id(part: ToolUsePart | ToolResultPart, tool_use_id: str, context: AnthropicContext, at: Steps) -> str:
+def _result_content(content: list[Part], context: AnthropicContext, at: Steps) -> list[Part]:
+    """A result's parts as blocks: plain text (its type and a text) written as it is, the
+    rest by :func:`encode_part`; what cannot be carried, and empty text blocks, which
+    Anthropic rejects ("text content blocks must be non-empty"), left out and reported."""
+    blocks: list[Part] = []
+    empty: list[int] = []
+    for index, item in enumerate(content):
+        if item["type"] == "text" and len(item) == 2 and item["text"]:
+            blocks.append(item)  # read the same on the wire
+            continue
+        block = encode_part(item, context, (*at, "content", index))
+        if block is not None and block.get("type") == "text" and block.get("text") == "":
+            empty.append(index)
+        elif block is not None:
+            blocks.append(block)
+    for index in empty:  # after the parts' own losses
+        context.losses.add((*at, "content", index), "empty text block", "Anthropic rejects empty text blocks")
+    return blocks
+
+
+def _tool_id(part: Part, tool_use_id: str, context: AnthropicContext, at: Steps) -> str:
     """The id Anthropic accepts; reported when the id came from an Anthropic payload that
     Anthropic itself would reject (``a.b``, empty): decoding the rewrite gives the
     canonical id back, but the wire id the payload had is gone."""
-    sent = sanitize_tool_use_id(tool_use_id)
-    if sent != tool_use_id and KIT.marker(part.provider_metadata, REJECTED_ID) is True:
+    sent = _SANITIZE(tool_use_id)
+    if sent != tool_use_id and KIT.marker(part.get("provider_metadata"), REJECTED_ID) is True:
         context.losses.add(
             at, f"tool id {tool_use_id!r}", f"Anthropic ids match ^[a-zA-Z0-9_-]+$; sent as {sent!r}", "metadata"
         )
     return sent
 
 
-def drop_empty_text(blocks: list[dict[str, Any] | None], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
-    """The blocks that could be carried, less empty text blocks, which Anthropic rejects
-    ("text content blocks must be non-empty")."""
-    kept: list[dict[str, Any]] = []
-    for index, block in enumerate(blocks):
-        if block is not None and block.get("type") == "text" and block.get("text") == "":
-            context.losses.add((*at, "content", index), "empty text block", "Anthropic rejects empty text blocks")
-        elif block is not None:
-            kept.append(block)
-    return kept
-
-
-def _encode_opaque(part: OpaquePart, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    if part.provider != PROVIDER:
-        context.losses.add(at, f"{part.provider} block", "only Anthropic's own blocks can be sent to Anthropic")
+def _encode_opaque(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    if part["provider"] != PROVIDER:
+        context.losses.add(at, f"{part['provider']} block", "only Anthropic's own blocks can be sent to Anthropic")
         return None
-    if part.provider_metadata:
-        KIT.claim(context.losses, part.provider_metadata, at)
-    if not isinstance(part.data.get("type"), str):
+    metadata = part.get("provider_metadata")
+    if metadata:
+        KIT.claim(context.losses, metadata, at)
+    data: Mapping[str, Any] = part["data"]
+    if not isinstance(data.get("type"), str):
         context.losses.add(at, "anthropic block without a type", "Anthropic cannot read a block without one")
         return None
-    return context.cache(dict(part.data), part.cache_control, at)
+    context.holding("document", "citations")  # a block kept whole may be either, or hold them
+    return context.cache(dict(data), part.get("cache_control"), at)

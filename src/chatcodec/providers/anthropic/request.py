@@ -1,17 +1,24 @@
-"""Anthropic Messages request <-> :class:`~chatcodec.ChatRequest`.
+"""Anthropic Messages request <-> canonical request data: the one reader and the one writer.
 
 Top-level fields with a canonical meaning are mapped (``thinking`` and
 ``output_config.effort`` to ``reasoning``, ``output_config.format`` to
 ``response_format``, ``tool_choice.disable_parallel_tool_use`` to
 ``parallel_tool_calls=False``, server tools such as ``web_search_20250305`` to
 ``provider_tools``); everything else rides in ``provider_options["anthropic"]`` and is
-written back verbatim. Knobs for this encoder also live there (or in the ``options``
-of :func:`chatcodec.encode_request` / :func:`chatcodec.convert_request`):
-``unsigned_thinking`` (``"drop"``, the default, or ``"text"``), and ``max_tokens`` and
-``model``, used when the request has none. Anthropic requires both: a request with
-neither the field nor the option for ``max_tokens`` gets :data:`DEFAULT_MAX_TOKENS` with
-a reported loss, never a silent default; one without a ``model`` is sent without one
-(no value is made up).
+written back verbatim. This encoder's options (:data:`~.markers.OPTIONS`, read from the
+encode context by public name): ``unsigned_thinking`` (``"drop"``, the default, or
+``"text"``), and ``max_tokens`` and ``model``, used when the request has none. Anthropic
+requires both: a request with neither the field nor the option for ``max_tokens`` gets
+:data:`~.markers.DEFAULT_MAX_TOKENS` with a reported loss, never a silent default; one
+without a ``model`` is sent without one (no value is made up).
+
+Reading validates a body with the closed schema of the common shapes first
+(:data:`~.wire.COMMON_REQUEST`, one pass in Rust, no pydantic loaded), and with the wire
+``TypedDict`` shapes when it refuses (their errors name the wire path and the rule); either
+validated copy is read by the same functions into canonical data, as
+``ChatRequest.model_dump()`` gives it (tags written, no ``None``), and taken over. No
+model is built: :meth:`~chatcodec.providers.provider_codec.ProviderCodec.decode_request`
+builds one where the public API returns it.
 
 Prompt caching allows at most four breakpoints per request (the top-level
 ``cache_control`` takes one). The prefix is read in the order tools, system, messages,
@@ -21,14 +28,12 @@ earlier ones are dropped and reported.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._base import ProviderMetadata
-from chatcodec.canonical_validation import validate_canonical, validate_with
+from chatcodec._narrow import as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import MESSAGES_ADAPTER as MESSAGES_LIST_ADAPTER
-from chatcodec.messages import AnyMessage
+from chatcodec.providers.anthropic.capabilities import CAPABILITIES
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
@@ -42,13 +47,23 @@ from chatcodec.providers.anthropic.rules import version_shown
 from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
-from chatcodec.providers.anthropic.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
-from chatcodec.providers.history import history_for
+from chatcodec.providers.anthropic.wire import (
+    COMMON_REQUEST,
+    DEEPEST,
+    Message,
+    Request,
+    refuse_too_deep,
+    validated,
+    validated_object,
+)
+from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.target_rules import API_VERSION, carries_nothing
-from chatcodec.request import ChatRequest
+
+if TYPE_CHECKING:
+    from chatcodec.request import ChatRequest
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
@@ -72,28 +87,58 @@ _MAPPED = frozenset(
         "output_config",
     }
 )
-_SCALARS = ("model", "temperature", "top_p", "top_k", "metadata", "stream")
+_SCALARS = ("model", "top_k", "metadata", "stream")
+_SAMPLING = ("temperature", "top_p")
 _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 
 
-def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatRequest:
-    """Read an Anthropic request body (the API's rules are not enforced: decoding is not the API)."""
-    request = validated(REQUEST_ADAPTER, payload, "Anthropic request")
+# --- reading -----------------------------------------------------------------------------
+
+
+def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read an Anthropic request body into canonical request data (the API's rules are
+    not enforced: decoding is not the API)."""
+    request = COMMON_REQUEST.validate(payload)
+    common = request is not None
+    if request is None:
+        request = validated_object(Request, payload, "Anthropic request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
+    for key in _SAMPLING:
+        if request.get(key) is not None:
+            canonical[key] = as_sampling_number(request[key])  # as canonical holds it
     bag = split_fields(request, _MAPPED)
     messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
+    _decode_limits(request, canonical, bag)
+    decode_tools(request, canonical, bag, context)
+    decode_settings(request, canonical, bag, context)
+    # re-encoded for the version it was written for (``rules.py``); the common shapes
+    # hold no block only the older version takes
+    version = version_shown(request, turns=not common)
+    if version is not None:
+        bag[API_VERSION] = version
+    if bag:
+        canonical["provider_options"] = {PROVIDER: bag}
+    # the closed schema refuses a value nested past its limit anywhere but in the fields
+    # kept whole in the request's bag, two levels deeper in canonical data
+    refuse_too_deep(bag if common else canonical, payload, limit=DEEPEST - 2 if common else DEEPEST)
+    return canonical
+
+
+def _decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``max_tokens``, ``stop_sequences`` and the request-wide cache marker."""
     max_tokens = request.get("max_tokens")
     if max_tokens is not None and max_tokens >= 1:
         canonical["max_tokens"] = max_tokens
     elif max_tokens is not None:
         bag["max_tokens"] = max_tokens  # 0 pre-warms the cache; canonical needs >= 1
-    if request.get("stop_sequences") is not None:
-        canonical["stop"] = request["stop_sequences"]
-        if not request["stop_sequences"]:
-            bag["_empty_stop_sequences"] = True
+    stop = request.get("stop_sequences")
+    if stop:
+        canonical["stop"] = stop
+    elif stop is not None:
+        bag["_empty_stop_sequences"] = True
     cache_control = request.get("cache_control")
     if cache_control is not None:
         marker = decode_cache_control(cache_control)
@@ -101,71 +146,75 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> ChatReque
             bag["cache_control"] = cache_control
         else:
             canonical["cache_control"] = marker
-    decode_tools(request, canonical, bag, context)
-    decode_settings(request, canonical, bag, context)
-    version = version_shown(dict(request))
-    if version is not None:  # re-encoded for the version it was written for (``rules.py``)
-        bag[API_VERSION] = version
-    if bag:
-        canonical["provider_options"] = {PROVIDER: bag}
-    return validate_canonical(ChatRequest, canonical)
 
 
-def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[AnyMessage]:
-    """Read a bare Anthropic ``messages`` list (a stored conversation)."""
-    wire = validate_with(MESSAGES_ADAPTER, messages, "Anthropic messages")
-    return validate_with(MESSAGES_LIST_ADAPTER, decode_messages(wire, context), "Messages")
+def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
+    """Read a bare Anthropic ``messages`` list (a stored conversation) into canonical
+    message data."""
+    canonical = decode_messages(validated(list[Message], messages, "Anthropic messages"), context)
+    refuse_too_deep(canonical, messages)
+    return canonical
 
 
-def encode_request(request: ChatRequest, shared: EncodeContext) -> dict[str, Any]:
-    """Write ``request`` as an Anthropic request body, applying the API's rules."""
+# --- writing -----------------------------------------------------------------------------
+
+
+def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
+    """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
-    request = history_for(
-        request, losses, PROVIDER, "Anthropic", freeform_calls=False, results_follow_calls=True, developer_role=False
-    )
-    user, options = _openai_user(request)
-    bag = KIT.claim(losses, options, ("provider_options",))
+    messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
+    user, options = _openai_user(request.get("provider_options"))
+    bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
+    shared.holds = set()  # what the target rules look for, noted as written (``AnthropicContext.holding``)
     context = shared.extend(
         AnthropicContext,
         unsigned_thinking=unsigned_thinking(shared),
-        tool_names=cache(lambda: _names(request)),  # walked only if a result names its tool
+        tool_names=_names_once(messages),  # walked only if a result names its tool
     )
-    wire = restore_fields(bag)
+    wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
-    leading = leading_system_count(request.messages)
-    system = encode_system(request.messages[:leading], context)
+    leading = leading_system_count(messages)
+    system = encode_system(messages[:leading], context)
     if system is not None:
         wire["system"] = system
-    wire["messages"] = encode_messages(request.messages, leading, context)
-    if request.stop or bag.get("_empty_stop_sequences"):
-        wire["stop_sequences"] = list(request.stop)
+    wire["messages"] = encode_messages(messages, leading, context)
+    stop = request.get("stop")
+    if stop or bag.get("_empty_stop_sequences"):
+        wire["stop_sequences"] = list(stop or ())
     for key in ("temperature", "top_p", "top_k", "stream"):
-        value = getattr(request, key)
+        value = request.get(key)
         if value is not None:
             wire[key] = value
-    _encode_metadata(request.metadata, user, wire, losses)
+    _encode_metadata(request.get("metadata"), user, wire, losses)
     for key in ("frequency_penalty", "presence_penalty", "seed"):
-        if getattr(request, key) is not None and not carries_nothing(key, getattr(request, key)):
+        value = request.get(key)
+        if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, context)
-    if request.cache_control is not None:
-        wire["cache_control"] = encode_cache_control(request.cache_control)
-    _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
+    cache_control = request.get("cache_control")
+    if cache_control is not None:
+        wire["cache_control"] = encode_cache_control(cache_control)
+    if context.breakpoints:
+        _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     return wire
 
 
-def _encode_required(request: ChatRequest, wire: dict[str, Any], context: EncodeContext) -> None:
+def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (from the
     context). Without ``max_tokens`` Anthropic rejects the request, so the default is sent
     and reported; a missing ``model`` is left out (nothing is made up, so nothing changed
     to report: the API names the field it wants)."""
-    model = request.model if request.model is not None else context.option("model")
+    model = request.get("model")
+    if model is None:
+        model = context.option("model")
     if model is not None:
         wire["model"] = model
-    max_tokens = request.max_tokens if request.max_tokens is not None else context.option("max_tokens")
+    max_tokens = request.get("max_tokens")
+    if max_tokens is None:
+        max_tokens = context.option("max_tokens")
     if max_tokens is None:
         why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
         context.losses.add(("max_tokens",), "max_tokens", why, "default")
@@ -176,16 +225,17 @@ def _encode_required(request: ChatRequest, wire: dict[str, Any], context: Encode
 _OPENAI = ("openai-chat", "openai-responses")
 
 
-def _openai_user(request: ChatRequest) -> tuple[str | None, ProviderMetadata | None]:
+def _openai_user(options: Mapping[str, Any] | None) -> tuple[str | None, Any]:
     """An OpenAI bag's ``user`` (the end-user id OpenAI's ``user`` field names, now
     ``safety_identifier``), for ``metadata.user_id``, and the options without it (issue 21
     item 5): Anthropic's ``metadata.user_id`` is the same id ("an external identifier for
     the user who is associated with the request", API reference, Messages)."""
-    options = request.provider_options
+    if not options:
+        return None, options
     for provider in _OPENAI:
-        bag = (options or {}).get(provider) or {}
+        bag: Mapping[str, Any] = options.get(provider) or {}
         user = bag.get("user")
-        if options is not None and isinstance(user, str) and user:
+        if isinstance(user, str) and user:
             rest = {key: value for key, value in bag.items() if key != "user"}
             others = {name: value for name, value in options.items() if name != provider}
             return user, {**others, provider: rest} if rest else others
@@ -193,11 +243,13 @@ def _openai_user(request: ChatRequest) -> tuple[str | None, ProviderMetadata | N
 
 
 def _encode_metadata(
-    metadata: dict[str, Any] | None, user: str | None, wire: dict[str, Any], losses: LossRecorder
+    metadata: Mapping[str, Any] | None, user: str | None, wire: dict[str, Any], losses: LossRecorder
 ) -> None:
     """``metadata``, which takes only ``user_id`` (the SDK's ``MetadataParam``; any other
     key is a 400 "Extra inputs are not permitted"): other keys (OpenAI's free-form
     ``metadata``) are reported, not copied; an OpenAI ``user`` fills a missing ``user_id``."""
+    if metadata is None and user is None:
+        return
     kept: dict[str, Any] = {}
     for key, value in (metadata or {}).items():
         if key == "user_id" and (value is None or isinstance(value, str)):
@@ -210,11 +262,28 @@ def _encode_metadata(
         wire["metadata"] = kept
 
 
-def _names(request: ChatRequest) -> dict[str, str]:
-    """Tool names by call id, to tell whether a result's name is implied by its call."""
-    return {
-        call.id: call.name for message in request.messages if message.role == "assistant" for call in message.tool_calls
-    }
+def _names_once(messages: list[Mapping[str, Any]]) -> Callable[[], dict[str, str]]:
+    """:func:`_names`, walked on the first call only."""
+    found: list[dict[str, str]] = []
+
+    def names() -> dict[str, str]:
+        if not found:
+            found.append(_names(messages))
+        return found[0]
+
+    return names
+
+
+def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:
+    """Tool names by call id, to tell whether a result's name is implied by its call (the
+    last call of an id wins); asked for once, by the first result that names its tool."""
+    names: dict[str, str] = {}
+    for message in messages:
+        content = message.get("content")
+        if message["role"] == "assistant" and isinstance(content, list):
+            parts = cast(list[Mapping[str, Any]], content)
+            names.update((part["id"], part["name"]) for part in parts if part["type"] == "tool_use")
+    return names
 
 
 def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
@@ -230,19 +299,22 @@ def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
         )
 
 
-def tool_id_map(request: ChatRequest) -> dict[str, str]:
-    """``{original id: id sent to Anthropic}`` for every tool id the encoder rewrites.
+def tool_id_map(request: ChatRequest | Mapping[str, Any]) -> dict[str, str]:
+    """``{original id: id sent to Anthropic}`` for every tool id the encoder rewrites, for
+    a request (canonical data, or a :class:`~chatcodec.ChatRequest`).
 
     A proxy that forwards a request from a provider with ids Anthropic rejects
     (``functions.write:0``) can invert this map to restore ids in whatever it sends back;
     :func:`~chatcodec.providers.anthropic.tool_ids.restore_tool_use_id` does the same for
     one id without the request.
     """
+    data = request if isinstance(request, Mapping) else request.model_dump()
     ids: list[str] = []
-    for message in request.messages:
-        for part in message.parts:
-            if part.type == "tool_use":
-                ids.append(part.id)
-            elif part.type == "tool_result":
-                ids.append(part.tool_use_id)
+    for message in data.get("messages") or ():
+        content = message.get("content")
+        for part in cast(list[Mapping[str, Any]], content) if isinstance(content, list) else ():
+            if part["type"] == "tool_use":
+                ids.append(part["id"])
+            elif part["type"] == "tool_result":
+                ids.append(part["tool_use_id"])
     return tool_id_rewrites(ids)

@@ -8,6 +8,9 @@ finish reason (unified plus raw), usage is normalized (see :mod:`.usage`), and t
 
 An error body (``{"type": "error", ...}``) is not a response: decoding it raises
 :class:`~chatcodec.ProviderAPIError` with the provider's error type and message.
+
+Both directions are over canonical response data (as ``ChatResponse.model_dump()`` gives
+it); no model is built here.
 """
 
 from __future__ import annotations
@@ -16,18 +19,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_canonical
-from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
-from chatcodec.providers.anthropic.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, validated
+from chatcodec.providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.response import ChatResponse, ResponseChoice
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",
@@ -50,18 +50,19 @@ def raise_if_error(payload: dict[str, Any]) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if payload.get("type") != "error":
         return
-    body = validated(ERROR_ADAPTER, payload, "Anthropic error")
+    body = validated_object(ErrorBody, payload, "Anthropic error")
     error = body["error"]
     raise ProviderAPIError(error.get("message", ""), error.get("type"), payload)
 
 
-def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResponse:
-    """Read an Anthropic response body."""
+def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
+    """Read an Anthropic response body into canonical response data."""
     raise_if_error(payload)
-    message = validated(RESPONSE_ADAPTER, payload, "Anthropic response")
+    message = validated_object(Response, payload, "Anthropic response")
     model = message.get("model") or None  # an empty name says nothing about who thought
     choice: dict[str, Any] = {
-        "message": {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_KINDS, model)}
+        "index": 0,
+        "message": {"role": "assistant", "content": decode_parts(message["content"], ASSISTANT_KINDS, model)},
     }
     bag = message_bag(message)
     finish_reason = decode_finish_reason(message.get("stop_reason"), bag)
@@ -72,31 +73,35 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> ChatResp
     usage = as_dict(message.get("usage"))
     if usage is not None:
         canonical["usage"] = decode_usage(usage)
-    return validate_canonical(ChatResponse, KIT.attach(canonical, bag))
+    KIT.attach(canonical, bag)
+    refuse_too_deep(canonical, payload)  # no model is built to refuse a kept value nested too deep
+    return canonical
 
 
-def encode_response(response: ChatResponse, context: EncodeContext) -> dict[str, Any]:
-    """Write ``response`` as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
+def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
+    """Write canonical response data as an Anthropic ``Message`` (one choice: Anthropic has no ``n``)."""
     losses = context.losses
-    bag = KIT.claim(losses, response.provider_metadata, ())
+    bag = KIT.claim(losses, response.get("provider_metadata"), ())
     wire = restore_fields(bag, MESSAGE_DEFAULTS)
     for key in ("id", "model"):
-        value = getattr(response, key)
+        value = response.get(key)
         if value is not None or not bag:
             wire[key] = value if value is not None else _invented(losses, key)
-    if response.created is not None:
+    if response.get("created") is not None:
         losses.add(("created",), "creation time", "Anthropic responses have none")
-    for index in range(1, len(response.choices)):
+    choices = response["choices"]
+    for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")
-    choice = response.choices[0]
+    choice = choices[0]
     wire["content"] = encode_content(
         choice, context.extend(AnthropicContext, for_request=False), ("choices", 0, "message")
     )
-    stop_reason = encode_finish_reason(choice.finish_reason, bag, context, ("choices", 0, "finish_reason"))
+    stop_reason = encode_finish_reason(choice.get("finish_reason"), bag, context, ("choices", 0, "finish_reason"))
     if stop_reason is not None:
         wire["stop_reason"] = stop_reason
-    if response.usage is not None:
-        wire["usage"] = encode_usage(response.usage, context, ("usage",))
+    usage = response.get("usage")
+    if usage is not None:
+        wire["usage"] = encode_usage(usage, context, ("usage",))
     elif not bag:
         losses.add(("usage",), "usage", "an Anthropic Message requires it; none was given, sent zero counts")
         wire["usage"] = no_usage()
@@ -109,26 +114,29 @@ def _invented(losses: LossRecorder, key: str) -> str:
     return ""
 
 
-_RESPONSE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
+RESPONSE_PARTS = frozenset({"text", "thinking", "tool_use", "opaque", "refusal"})
+"""The canonical parts an Anthropic response (or its stream) can hold."""
 
 
-def encode_content(choice: ResponseChoice, context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
+def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
     """The response's content blocks; parts a response cannot hold (images, audio) are losses."""
-    message = choice.message
+    message = choice["message"]
     why = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
-    KIT.report_unplaced(context.losses, choice.provider_metadata, at[:-1], why)
-    KIT.report_unplaced(context.losses, message.provider_metadata, at, why)
-    if message.name is not None:
+    KIT.report_unplaced(context.losses, choice.get("provider_metadata"), at[:-1], why)
+    KIT.report_unplaced(context.losses, message.get("provider_metadata"), at, why)
+    if message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
-    if message.cache_control is not None:
+    if message.get("cache_control") is not None:
         context.losses.add(
             (*at, "cache_control"), "cache_control", "Anthropic responses carry no cache markers", "setting"
         )
+    content = message.get("content", "")
+    parts = ([{"type": "text", "text": content}] if content else []) if isinstance(content, str) else content
     blocks: list[dict[str, Any]] = []
-    for index, part in enumerate(message.parts):
+    for index, part in enumerate(parts):
         part_at = (*at, "content", index)
-        if not isinstance(part, _RESPONSE_PARTS):
-            context.losses.add(part_at, f"{part.type} part", "an Anthropic response cannot contain it")
+        if part["type"] not in RESPONSE_PARTS:
+            context.losses.add(part_at, f"{part['type']} part", "an Anthropic response cannot contain it")
             continue
         block = encode_part(part, context, part_at)
         if block is not None:

@@ -147,11 +147,15 @@ def _system_turns(call: RuleCall) -> None:
     fold_system_turns(call, lambda text: {"type": "text", "text": text})
 
 
-def version_shown(request: dict[str, Any]) -> str | None:
+def version_shown(request: dict[str, Any], *, turns: bool = True) -> str | None:
     """``2023-06-01`` when a request body holds what only that version accepts (a sampling
-    setting, an assistant ``document``, user-text ``citations``): it was written for it."""
+    setting, an assistant ``document``, user-text ``citations``): it was written for it.
+    ``turns=False``: the body is known to hold no such block (the one reader's closed
+    schema of the common shapes takes none), so its turns are not walked."""
     if any(key in request for key in ("temperature", "top_p", "top_k")):
         return OLD
+    if not turns:
+        return None
     for message in as_list(request.get("messages")) or []:
         fields = as_dict(message) or {}
         blocks = as_list(fields.get("content")) or []

@@ -11,6 +11,7 @@ schema) is canonical ``response_format``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
@@ -18,7 +19,6 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.request import ChatRequest, ReasoningConfig, ResponseFormat
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}
@@ -74,19 +74,23 @@ def _json_schema_format(value: object) -> dict[str, Any] | None:
     return as_dict(fields["schema"])
 
 
-def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
+def encode_settings(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
+) -> None:
     """Write ``thinking`` and ``output_config`` (the bag's leftovers first, canonical over them)."""
+    reasoning, response_format = request.get("reasoning"), request.get("response_format")
+    if reasoning is None and response_format is None and "thinking" not in wire and "output_config" not in wire:
+        return  # the common request: nothing to write
     losses = context.losses
     thinking_rest = as_dict(wire.pop("thinking", None)) or {}
     had_output_config = "output_config" in wire
     output_config = dict(as_dict(wire.pop("output_config", None)) or {})
     thinking: dict[str, Any] | None = None
-    reasoning = request.reasoning
     if reasoning is not None:
         thinking = encode_thinking_config(
             reasoning, losses, unsupported=("summary", "include_thoughts"), why="Anthropic has no such setting"
         )
-        effort = _encode_effort(reasoning, losses)
+        effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
         elif effort is not None and effort != "none":
@@ -95,13 +99,12 @@ def encode_settings(request: ChatRequest, wire: dict[str, Any], bag: dict[str, A
         wire["thinking"] = {**restore_fields(thinking_rest), **thinking}
     elif "type" in thinking_rest:
         wire["thinking"] = thinking_rest
-    _encode_format(request.response_format, output_config, losses)
+    _encode_format(response_format, output_config, losses)
     if output_config or had_output_config:
         wire["output_config"] = output_config
 
 
-def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | None:
-    effort = reasoning.effort
+def _encode_effort(effort: str | None, losses: LossRecorder) -> str | None:
     if effort == "minimal":
         losses.add(
             ("reasoning", "effort"), "effort 'minimal'", "Anthropic's lowest effort is 'low'; sent as that", "setting"
@@ -114,16 +117,18 @@ def _encode_effort(reasoning: ReasoningConfig, losses: LossRecorder) -> str | No
     return effort
 
 
-def _encode_format(response_format: ResponseFormat | None, output_config: dict[str, Any], losses: LossRecorder) -> None:
-    if response_format is None or response_format.type == "text":
+def _encode_format(
+    response_format: Mapping[str, Any] | None, output_config: dict[str, Any], losses: LossRecorder
+) -> None:
+    kind = "text" if response_format is None else response_format.get("type", "text")
+    if response_format is None or kind == "text":
         return
     at = ("response_format",)
-    if response_format.type == "json_object" or response_format.json_schema is None:
-        losses.add(
-            at, f"response format {response_format.type!r}", "Anthropic needs a JSON schema for JSON output", "setting"
-        )
+    schema = response_format.get("json_schema")
+    if kind == "json_object" or schema is None:
+        losses.add(at, f"response format {kind!r}", "Anthropic needs a JSON schema for JSON output", "setting")
         return
-    output_config["format"] = {"type": "json_schema", "schema": response_format.json_schema}
+    output_config["format"] = {"type": "json_schema", "schema": schema}
     for key in ("name", "description", "strict"):
-        if getattr(response_format, key) is not None:
+        if response_format.get(key) is not None:
             losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema", "setting")

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import pydantic_core
-from pydantic import TypeAdapter
 
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
@@ -45,7 +44,6 @@ from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_DOCUMENTED
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
-from chatcodec.providers.anthropic.wire import STREAM_EVENT_ADAPTER
 from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
@@ -56,13 +54,13 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""
 
-_EVENT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
-    "message_start": TypeAdapter(wire.MessageStart),
-    "content_block_start": TypeAdapter(wire.BlockStart),
-    "content_block_delta": TypeAdapter(wire.BlockDelta),
-    "content_block_stop": TypeAdapter(wire.BlockStop),
-    "message_delta": TypeAdapter(wire.MessageDelta),
-    "error": TypeAdapter(wire.ErrorBody),
+_EVENT_ADAPTERS: dict[str, Any] = {
+    "message_start": wire.adapter(wire.MessageStart),
+    "content_block_start": wire.adapter(wire.BlockStart),
+    "content_block_delta": wire.adapter(wire.BlockDelta),
+    "content_block_stop": wire.adapter(wire.BlockStop),
+    "message_delta": wire.adapter(wire.MessageDelta),
+    "error": wire.adapter(wire.ErrorBody),
 }
 """Each member of ``wire.StreamEvent`` by its tag: an event of a known type validates as
 the union would validate it, minus the call that picks the member."""
@@ -207,7 +205,7 @@ class StreamDecoder(FeedByReading):
             except pydantic_core.ValidationError:
                 pass  # validated again by the union, for its error
         try:
-            STREAM_EVENT_ADAPTER.validate_python(event)
+            wire.adapter(wire.StreamEvent).validate_python(event)
         except pydantic_core.ValidationError as error:
             detail = as_chatcodec_error(error, "Anthropic stream event", event)
             first = detail.errors(include_url=False)[0]

@@ -19,14 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
-from chatcodec.content import OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
-from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED
+from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
 from chatcodec.providers.kit import Steps, claude_signed, restore_fields
@@ -56,7 +55,6 @@ from chatcodec.stream_events import (
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
-_WHOLE_PARTS = (TextPart, ThinkingPart, ToolUsePart, OpaquePart, RefusalPart)
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
@@ -216,7 +214,8 @@ class StreamEncoder:
 
     def _wire_usage(self, losses: LossRecorder | None = None) -> dict[str, Any]:
         usage = Usage.model_validate({**self.usage, "provider_metadata": self.usage_metadata or None})
-        return encode_usage(usage, replace(self.context, losses=losses) if losses else self.context, ("usage",))
+        context = replace(self.context, losses=losses) if losses else self.context
+        return encode_usage(usage.model_dump(), context, ("usage",))
 
     def _delta_fields(self) -> dict[str, Any]:
         """``stop_reason`` and ``stop_sequence``, plus what the finish bag says changed."""
@@ -228,7 +227,8 @@ class StreamEncoder:
         KIT.report_unplaced(self.losses, finish.choice_metadata, ("choices", 0), _NO_PLACE)
         bag = KIT.claim(self.losses, finish.provider_metadata, ("provider_metadata",))
         # A replayed response's bag rides on its start, a live stream's on its finish.
-        delta["stop_reason"] = encode_finish_reason(finish.finish_reason, {**self.start_bag, **bag}, self.context, at)
+        reason = finish.finish_reason.model_dump()
+        delta["stop_reason"] = encode_finish_reason(reason, {**self.start_bag, **bag}, self.context, at)
         for key, value in restore_fields(bag, MESSAGE_DEFAULTS).items():
             if key == "stop_sequence" and value is None and self.stop_sequence is not None:
                 continue  # the finish says nothing of it (a default): the replayed start's stands
@@ -388,10 +388,10 @@ class StreamEncoder:
 
     def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
         part = event.part
-        if not isinstance(part, _WHOLE_PARTS):
+        if part.type not in RESPONSE_PARTS:
             self.losses.add(at, f"{part.type} part", "an Anthropic response cannot contain it")
             return
-        block = encode_part(part, self.context, at)
+        block = encode_part(part.model_dump(), self.context, at)
         if block is None:
             return
         self._bag(event, at)

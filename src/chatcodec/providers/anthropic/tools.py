@@ -14,22 +14,28 @@ names no choice, which means the same thing). Tool names follow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
 from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.request import ChatRequest
-from chatcodec.tools import ToolChoice
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
-_RENAMED = (("description", "description"), ("input_schema", "parameters"), ("strict", "strict"))
 _CHOICE_FIELDS = frozenset({"type", "name", "disable_parallel_tool_use"})
 _CHOICE_TYPES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
+"""Anthropic's ``tool_choice.type`` -> the canonical one (the one table of the two)."""
 _WIRE_CHOICE_TYPES = {canonical: wire for wire, canonical in _CHOICE_TYPES.items()}
 _FUNCTION, _SERVER = "function", "server"
+
+
+def empty_schema() -> dict[str, Any]:
+    """Canonical ``ToolDefinition.parameters`` when none is given (an object taking no
+    arguments; ``tests/providers/anthropic`` holds it equal to the model's default)."""
+    return {"type": "object", "properties": {}}
 
 
 def decode_tools(
@@ -38,77 +44,105 @@ def decode_tools(
     """Fill ``tools``, ``provider_tools``, ``tool_choice`` and ``parallel_tool_calls``."""
     tools = as_list(request.get("tools"))
     if tools is not None:
-        order = [_SERVER if tool.get("type") not in (None, "custom") else _FUNCTION for tool in tools]
-        canonical["tools"] = [_decode_tool(tool) for tool, kind in zip(tools, order, strict=True) if kind == _FUNCTION]
-        canonical["provider_tools"] = [opaque(tool) for tool, kind in zip(tools, order, strict=True) if kind == _SERVER]
-        if order != sorted(order, key=lambda kind: kind == _SERVER):
+        functions: list[dict[str, Any]] = []
+        servers: list[dict[str, Any]] = []
+        order: list[str] = []
+        for index, tool in enumerate(tools):
+            if tool.get("type") in (None, "custom"):
+                functions.append(_decode_tool(tool, index))
+                order.append(_FUNCTION)
+            else:
+                servers.append(opaque(tool))
+                order.append(_SERVER)
+        if functions:
+            canonical["tools"] = functions
+        if servers:
+            canonical["provider_tools"] = servers
+        if servers and functions and order != sorted(order, key=lambda kind: kind == _SERVER):
             bag["_tool_order"] = order
         if not tools:
             bag["_empty_tools"] = True
     choice = as_dict(request.get("tool_choice"))
     if choice is not None:
-        canonical["tool_choice"] = {"type": _CHOICE_TYPES[choice["type"]]}
-        if "name" in choice:
-            canonical["tool_choice"]["name"] = choice["name"]
-        if "disable_parallel_tool_use" in choice:
-            canonical["parallel_tool_calls"] = not choice["disable_parallel_tool_use"]
-        rest = split_fields(choice, _CHOICE_FIELDS)
-        if rest:
-            bag["tool_choice"] = rest
+        _decode_choice(choice, canonical, bag)
 
 
-def _decode_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    definition: dict[str, Any] = {"name": tool["name"]}
-    mapped = set(_TOOL_FIELDS)
-    for wire_key, canonical_key in (
-        ("description", "description"),
-        ("input_schema", "parameters"),
-        ("strict", "strict"),
-    ):
-        if tool.get(wire_key) is not None:
-            definition[canonical_key] = tool[wire_key]
+def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
+    name = tool["name"]
+    if not name:  # canonical tools need a name (a server tool is kept whole, whatever it holds)
+        raise rule_error("Anthropic request", ("tools", index, "name"), "string_too_short", _NO_NAME, name)
+    definition: dict[str, Any] = {"type": "function", "name": name}
+    if tool.get("description") is not None:
+        definition["description"] = tool["description"]
+    schema = tool.get("input_schema")
+    definition["parameters"] = schema if schema is not None else empty_schema()
+    if tool.get("strict") is not None:
+        definition["strict"] = tool["strict"]
+    mapped = _TOOL_FIELDS
     marker = decode_cache_control(tool.get("cache_control"))
     if marker is not None:
         definition["cache_control"] = marker
-        mapped.add("cache_control")
+        mapped = mapped | {"cache_control"}
     rest = split_fields(tool, mapped)
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
     return KIT.attach(definition, rest)
 
 
-def encode_tools(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: AnthropicContext) -> None:
+_NO_NAME = "String should have at least 1 character"
+
+
+def _decode_choice(choice: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    kind = _CHOICE_TYPES[choice["type"]]
+    if (kind == "tool") != ("name" in choice):  # canonical's rule: a name with ``tool``, and only then
+        why = "name is required when type is 'tool', and only then"
+        raise rule_error("Anthropic request", ("tool_choice",), "value_error", why, choice)
+    canonical["tool_choice"] = {"type": kind, "name": choice["name"]} if "name" in choice else {"type": kind}
+    if "disable_parallel_tool_use" in choice:
+        canonical["parallel_tool_calls"] = not choice["disable_parallel_tool_use"]
+    rest = split_fields(choice, _CHOICE_FIELDS)
+    if rest:
+        bag["tool_choice"] = rest
+
+
+def encode_tools(
+    request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: AnthropicContext
+) -> None:
     """Write ``tools`` and ``tool_choice`` (tools first: they open the cached prefix)."""
     wire.pop("tools", None)
-    functions = [_encode_tool(request, index, context) for index in range(len(request.tools))]
+    functions = [_encode_tool(tool, index, context) for index, tool in enumerate(request.get("tools") or ())]
     servers: list[dict[str, Any]] = []
-    for index, tool in enumerate(request.provider_tools):
+    for index, tool in enumerate(request.get("provider_tools") or ()):
         at = ("provider_tools", index)
-        if tool.provider != "anthropic":
+        if tool["provider"] != PROVIDER:
             context.losses.add(
-                at, f"{tool.provider} tool", "only Anthropic's own server tools can be sent to Anthropic"
+                at, f"{tool['provider']} tool", "only Anthropic's own server tools can be sent to Anthropic"
             )
             continue
-        KIT.claim(context.losses, tool.provider_metadata, at)
-        servers.append(context.cache(dict(tool.data), tool.cache_control, at))
-    tools = _ordered(functions, servers, as_list(bag.get("_tool_order")))
+        KIT.claim(context.losses, tool.get("provider_metadata"), at)
+        servers.append(context.cache(dict(tool["data"]), tool.get("cache_control"), at))
+    tools = _ordered(functions, servers, as_list(bag.get("_tool_order"))) if servers else functions
     if tools or bag.get("_empty_tools"):
         wire["tools"] = tools
-    _encode_choice(request, wire, bag, context)
+    _encode_choice(request, wire, context)
 
 
-def _encode_tool(request: ChatRequest, index: int, context: AnthropicContext) -> dict[str, Any]:
-    tool = request.tools[index]
+def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:
     at = ("tools", index)
-    rest = KIT.claim(context.losses, tool.provider_metadata, at)
-    wire = {**restore_fields(rest), "name": tool_name(tool.name, context.losses, at, PROVIDER)}
-    if tool.description is not None:
-        wire["description"] = tool.description
+    metadata = tool.get("provider_metadata")
+    rest = KIT.claim(context.losses, metadata, at) if metadata else {}
+    wire = {**restore_fields(rest), "name": tool_name(tool["name"], context.losses, at, PROVIDER)}
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
     if not rest.get("_no_input_schema"):
-        wire["input_schema"] = tool.parameters
-    if tool.strict is not None:
-        wire["strict"] = tool.strict
-    return context.cache(wire, tool.cache_control, at)
+        schema = tool.get("parameters")
+        wire["input_schema"] = schema if schema is not None else empty_schema()
+    if tool.get("strict") is not None:
+        wire["strict"] = tool["strict"]
+    cache_control = tool.get("cache_control")
+    if cache_control is None and "cache_control" not in wire:
+        return wire
+    return context.cache(wire, cache_control, at)
 
 
 def _ordered(
@@ -121,17 +155,18 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: ChatRequest, wire: dict[str, Any], bag: dict[str, Any], context: AnthropicContext) -> None:
+def _encode_choice(request: Mapping[str, Any], wire: dict[str, Any], context: AnthropicContext) -> None:
     rest = as_dict(wire.pop("tool_choice", None)) or {}
-    choice = request.tool_choice
-    parallel = request.parallel_tool_calls
+    choice = request.get("tool_choice")
+    parallel = request.get("parallel_tool_calls")
     if choice is None and parallel is not False:
         return
-    choice = choice or ToolChoice(type="auto")
-    encoded: dict[str, Any] = {**restore_fields(rest), "type": _WIRE_CHOICE_TYPES[choice.type]}
-    if choice.name is not None:
-        encoded["name"] = tool_name(choice.name, context.losses, ("tool_choice",), PROVIDER)
-    if choice.type != "none" and parallel is not None:
+    kind = "auto" if choice is None else choice.get("type", "auto")
+    encoded: dict[str, Any] = {**restore_fields(rest), "type": _WIRE_CHOICE_TYPES[kind]}
+    name = None if choice is None else choice.get("name")
+    if name is not None:
+        encoded["name"] = tool_name(name, context.losses, ("tool_choice",), PROVIDER)
+    if kind != "none" and parallel is not None:
         encoded["disable_parallel_tool_use"] = not parallel
     elif parallel is False:
         at = ("parallel_tool_calls",)

@@ -23,7 +23,6 @@ from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields
 from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import Usage
 
 _INPUT = "input_tokens"
 _READ = "cache_read_input_tokens"
@@ -70,16 +69,17 @@ def no_usage() -> dict[str, Any]:
     return {_INPUT: 0, _OUTPUT: 0}
 
 
-def encode_usage(usage: Usage, context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """Wire usage for canonical ``usage``. The SDK requires both counts, so a missing
+def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """Wire usage for canonical ``usage`` data. The SDK requires both counts, so a missing
     count is written as zero, unless the decoder saw the count absent."""
     losses = context.losses
-    bag = KIT.claim(losses, usage.provider_metadata, at)
+    bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
     encode_counts(usage, wire, _SPELLING, losses, at)
-    if usage.reasoning_tokens is not None:
+    reasoning_tokens = usage.get("reasoning_tokens")
+    if reasoning_tokens is not None:
         details = as_dict(wire.get(_DETAILS)) or {}
-        wire[_DETAILS] = {**details, _THINKING: usage.reasoning_tokens}
+        wire[_DETAILS] = {**details, _THINKING: reasoning_tokens}
     for key in _REQUIRED:
         if key not in (as_list(bag.get(ABSENT)) or []):
             wire.setdefault(key, 0)

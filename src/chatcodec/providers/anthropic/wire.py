@@ -1,24 +1,56 @@
-"""Anthropic Messages API wire shapes, keys spelled as the API spells them.
+"""Anthropic Messages API wire shapes, keys spelled as the API spells them: the one
+description of the wire, in two forms read by the one reader (``request.py``).
 
-These TypedDicts check what the decoders read, nothing more: every object allows extra
-keys (the API adds fields often, and the decoders keep them for the round trip), and
-block unions fall back to :class:`OtherBlock` for block types added after this was
-written, which decode to opaque parts. Validation is strict (no ``"1"`` -> ``1``
-coercion), so once a payload validates the decoders can read the original dicts
-without re-checking types; errors carry wire JSON paths (``$.messages[2].content[0]``).
+- The ``TypedDict`` shapes below are every shape the decoders read, nothing more: every object
+  allows extra keys (the API adds fields often, and the decoders keep them for the round
+  trip), and block unions fall back to :class:`OtherBlock` for block types added after
+  this was written, which decode to opaque parts. Validation is strict (no ``"1"`` ->
+  ``1`` coercion), so once a payload validates the decoders can read the original dicts
+  without re-checking types; errors carry wire JSON paths (``$.messages[2].content[0]``).
+  Their adapters are built on first use (:func:`validated`): pydantic is imported then,
+  not when this module is.
+- :data:`COMMON_REQUEST` is the request as Claude agents send it, written closed in
+  pydantic-core (:mod:`chatcodec.providers.kit.closed_schema` builds it): one Rust pass validates
+  a body made of the common shapes, checking every untyped value as JSON. What it
+  accepts, the ``TypedDict`` shapes accept too and validate to the same copy, so the reading
+  after either is one set of functions; what it refuses (a ``null``, an unknown block
+  type, a server-tool block, a system turn in ``messages``, citations) is validated by
+  the ``TypedDict`` shapes, whose errors name the wire path and the rule.
+
+The closed schema is written by hand beside the shapes it narrows, not derived from them:
+deriving it would take a walk over the ``TypedDict`` annotations that knows which fields
+are common (left for the kit, with the other providers' closed schemas).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from collections.abc import Mapping
+from functools import cache
+from typing import Annotated, Any, Literal, NotRequired, cast
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter
+from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
-from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict
-from chatcodec.canonical_validation import validate_with
-from chatcodec.providers.kit import tagged, wire_shape
+from chatcodec.payloads import deeper_than, too_deep
+from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
+from chatcodec.providers.kit.closed_schema import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    text,
+)
+from chatcodec.providers.kit.closed_schema import tagged as by_tag
+
+Text = Annotated[str, constrained(max_length=2**31)]
+"""Text canonical keeps where it requires text (a tool name, a URL, a media type, a file
+id): a length bound no text reaches makes pydantic-core read it as UTF-8, so a lone
+surrogate is refused here, at its wire path (rule ``string_unicode``), as canonical would
+refuse it; empty text is read (an empty source keeps its block whole)."""
 
 
 @wire_shape
@@ -34,10 +66,10 @@ class Source(TypedDict):
     """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
 
     type: str
-    media_type: NotRequired[str]
+    media_type: NotRequired[Text]
     data: NotRequired[str]
-    url: NotRequired[str]
-    file_id: NotRequired[str]
+    url: NotRequired[Text]
+    file_id: NotRequired[Text]
 
 
 @wire_shape
@@ -95,14 +127,14 @@ class OtherBlock(TypedDict):
 _BLOCK_TAGS = frozenset({"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result"})
 
 ToolResultContentBlock = Annotated[
-    Annotated[TextBlock, Tag("text")]
-    | Annotated[ImageBlock, Tag("image")]
-    | Annotated[DocumentBlock, Tag("document")]
-    | Annotated[ThinkingBlock, Tag("thinking")]
-    | Annotated[RedactedThinkingBlock, Tag("redacted_thinking")]
-    | Annotated[ToolUseBlock, Tag("tool_use")]
-    | Annotated[OtherBlock, Tag("tool_result")]
-    | Annotated[OtherBlock, Tag("other")],
+    Annotated[TextBlock, tag("text")]
+    | Annotated[ImageBlock, tag("image")]
+    | Annotated[DocumentBlock, tag("document")]
+    | Annotated[ThinkingBlock, tag("thinking")]
+    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, tag("tool_use")]
+    | Annotated[OtherBlock, tag("tool_result")]
+    | Annotated[OtherBlock, tag("other")],
     tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """A block inside a ``tool_result``'s content list."""
@@ -118,14 +150,14 @@ class ToolResultBlock(TypedDict):
 
 
 ContentBlock = Annotated[
-    Annotated[TextBlock, Tag("text")]
-    | Annotated[ImageBlock, Tag("image")]
-    | Annotated[DocumentBlock, Tag("document")]
-    | Annotated[ThinkingBlock, Tag("thinking")]
-    | Annotated[RedactedThinkingBlock, Tag("redacted_thinking")]
-    | Annotated[ToolUseBlock, Tag("tool_use")]
-    | Annotated[ToolResultBlock, Tag("tool_result")]
-    | Annotated[OtherBlock, Tag("other")],
+    Annotated[TextBlock, tag("text")]
+    | Annotated[ImageBlock, tag("image")]
+    | Annotated[DocumentBlock, tag("document")]
+    | Annotated[ThinkingBlock, tag("thinking")]
+    | Annotated[RedactedThinkingBlock, tag("redacted_thinking")]
+    | Annotated[ToolUseBlock, tag("tool_use")]
+    | Annotated[ToolResultBlock, tag("tool_result")]
+    | Annotated[OtherBlock, tag("other")],
     tagged(_BLOCK_TAGS, fallback="other"),
 ]
 """Any content block, in a request message or a response."""
@@ -144,7 +176,7 @@ class Message(TypedDict):
 class Tool(TypedDict):
     """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
 
-    name: str
+    name: Text
     type: NotRequired[str | None]
     description: NotRequired[str]
     input_schema: NotRequired[dict[str, Any]]
@@ -194,11 +226,11 @@ class Request(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
-BlockIndex = Annotated[int, Field(ge=0)]
+BlockIndex = Annotated[int, constrained(ge=0)]
 """A content block's ``index``: canonical stream events refuse negative ones, so the wire
 does too (a negative one escaped as a bare pydantic error from a stream event)."""
 
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count: the canonical ``Usage`` refuses negative counts, so the wire does too,
 and the error names the wire path, not a canonical one the input does not have."""
 
@@ -305,47 +337,189 @@ class OtherEvent(TypedDict):
     type: str
 
 
-def _event_tag(value: Any) -> str:
-    fields = as_dict(value)
-    kind = None if fields is None else fields.get("type")
-    return kind if isinstance(kind, str) and kind in _EVENT_TAGS else "other"
-
-
 _EVENT_TAGS = frozenset(
     {"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "error"}
 )
 
 StreamEvent = Annotated[
-    Annotated[MessageStart, Tag("message_start")]
-    | Annotated[BlockStart, Tag("content_block_start")]
-    | Annotated[BlockDelta, Tag("content_block_delta")]
-    | Annotated[BlockStop, Tag("content_block_stop")]
-    | Annotated[MessageDelta, Tag("message_delta")]
-    | Annotated[ErrorBody, Tag("error")]
-    | Annotated[OtherEvent, Tag("other")],
-    Discriminator(_event_tag),
+    Annotated[MessageStart, tag("message_start")]
+    | Annotated[BlockStart, tag("content_block_start")]
+    | Annotated[BlockDelta, tag("content_block_delta")]
+    | Annotated[BlockStop, tag("content_block_stop")]
+    | Annotated[MessageDelta, tag("message_delta")]
+    | Annotated[ErrorBody, tag("error")]
+    | Annotated[OtherEvent, tag("other")],
+    tagged(_EVENT_TAGS, fallback="other"),
 ]
 """One server-sent event's JSON."""
 
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
-"""Validates a request body."""
+
+@cache
+def adapter(shape: Any) -> Any:
+    """The strict adapter of a wire shape (``Request``, ``list[Message]``, ``StreamEvent``),
+    built on first use: the first payload the closed schema refuses imports pydantic."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(shape)
 
 
-MESSAGES_ADAPTER: TypeAdapter[list[Any]] = deferred_adapter(list[Message])
-"""Validates a stored list of messages (a conversation without the request around it)."""
+def validated(shape: Any, payload: object, title: str) -> Any:
+    """``payload`` checked as ``shape`` (errors carry wire paths): a validated copy."""
+    from chatcodec.canonical_validation import validate_with
 
-RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
-"""Validates a response body."""
-
-ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
-"""Validates an error body."""
-
-STREAM_EVENT_ADAPTER: TypeAdapter[Any] = deferred_adapter(StreamEvent)
-"""Validates one stream event."""
+    return validate_with(adapter(shape), payload, title)
 
 
-def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
-    checked = as_dict(validate_with(adapter, payload, title))
-    assert checked is not None  # every adapter here validates a TypedDict
+DEEPEST = 250
+"""How deep canonical data read from a body may nest: pydantic-core refuses a value
+nested past about 255 levels in a canonical model (a little less inside a bag). The one
+reader builds no model, so where a value can sit whole in what it reads (a bag, a tool
+schema), it refuses one nested deeper itself (:func:`refuse_too_deep`)."""
+
+
+def refuse_too_deep(canonical: object, payload: object, *, limit: int = DEEPEST) -> None:
+    """Raise ``payloads.too_deep`` (naming the route into ``payload``'s deepest value)
+    when ``canonical`` nests deeper than ``limit``."""
+    if deeper_than(canonical, limit):
+        raise too_deep(payload)
+
+
+def validated_object(shape: Any, payload: object, title: str) -> dict[str, Any]:
+    """:func:`validated` for a shape that is a ``TypedDict``, as a plain dict."""
+    checked = as_dict(validated(shape, payload, title))
+    assert checked is not None  # a TypedDict validates to a dict
     return checked
+
+
+# --- the common request shapes, closed (see the module docstring) -------------------------
+
+
+def _list(item: cs.CoreSchema) -> cs.CoreSchema:
+    return cs.list_schema(item, strict=True)
+
+
+def _tagged(choices: dict[str, cs.CoreSchema], key: str = "type") -> cs.CoreSchema:
+    return by_tag(choices, key)
+
+
+def _like(
+    shape: type,
+    required: Mapping[str, cs.CoreSchema],
+    optional: Mapping[str, cs.CoreSchema] | None = None,
+    *,
+    extra: bool = False,
+) -> cs.CoreSchema:
+    """:func:`~chatcodec.providers.kit.closed_schema.closed`, its keys checked to be ``shape``'s and
+    put in ``shape``'s order: both forms then validate a body to the same copy, keys in
+    the same order (a bag keeps that order, and the writer writes it back)."""
+    schema = cast(dict[str, Any], closed(required, optional, extra=extra))  # a typed-dict schema
+    fields: dict[str, Any] = schema["fields"]
+    order = list(shape.__annotations__)
+    assert fields.keys() <= set(order), f"{shape.__name__} has no {sorted(fields.keys() - set(order))}"
+    schema["fields"] = {key: fields[key] for key in order if key in fields}
+    return cast(cs.CoreSchema, schema)
+
+
+def _text() -> cs.CoreSchema:
+    """:data:`Text` in pydantic-core: read as UTF-8, a lone surrogate refused."""
+    return cs.str_schema(strict=True, max_length=2**31)
+
+
+def _cache_marker() -> cs.CoreSchema:
+    return _like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
+
+
+def _common_blocks() -> dict[str, cs.CoreSchema]:
+    """The block shapes of requests, by type: closed, so citations refuse them; a cache
+    marker on any block that takes one."""
+    cached = {"cache_control": _cache_marker()}
+    sources = {
+        "base64": _like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
+        "url": _like(Source, {"type": literal("url"), "url": non_empty()}),
+        "file": _like(Source, {"type": literal("file"), "file_id": non_empty()}),
+    }
+    text_source = _like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
+    text_block = _like(TextBlock, {"type": literal("text"), "text": text()}, cached)
+    image = _like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
+    document = _like(
+        DocumentBlock,
+        {"type": literal("document"), "source": _tagged({**sources, "text": text_source})},
+        {"title": text(), **cached},
+    )
+    result_content = either(text(), _list(_tagged({"text": text_block, "image": image, "document": document})))
+    return {
+        "text": text_block,
+        "image": image,
+        "document": document,
+        "tool_result": _like(
+            ToolResultBlock,
+            {"type": literal("tool_result"), "tool_use_id": text()},
+            {"content": result_content, "is_error": cs.bool_schema(strict=True), **cached},
+        ),
+        "thinking": _like(ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}),
+        "redacted_thinking": _like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
+        "tool_use": _like(
+            ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": json_object()}, cached
+        ),
+    }
+
+
+def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
+    user = _tagged({kind: blocks[kind] for kind in ("text", "image", "document", "tool_result")})
+    assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
+    choices = {
+        "user": _like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
+        "assistant": _like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
+    }
+    return _list(_tagged(choices, "role"))
+
+
+def _common_tools() -> cs.CoreSchema:
+    """Client tools, and server tools (a ``type`` such as ``web_search_20250305``, their
+    own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
+    shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
+    client = _like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
+    server = _like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
+    return _list(either(client, server))
+
+
+def _common_choice() -> cs.CoreSchema:
+    parallel = {"disable_parallel_tool_use": cs.bool_schema(strict=True)}
+    choices = {kind: _like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
+    choices["tool"] = _like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
+    return _tagged(choices)
+
+
+def _common_request(json_input: bool) -> cs.CoreSchema:
+    blocks = _common_blocks()
+    count = cs.int_schema(strict=True)
+    thinking = {
+        "enabled": _like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
+        "adaptive": _like(Thinking, {"type": literal("adaptive")}),
+        "disabled": _like(Thinking, {"type": literal("disabled")}),
+    }
+    return _like(
+        Request,
+        {"messages": _common_messages(blocks)},
+        {
+            "model": text(),
+            "max_tokens": count,
+            "system": either(text(), _list(blocks["text"])),
+            "tools": _common_tools(),
+            "tool_choice": _common_choice(),
+            "stop_sequences": _list(text()),
+            "temperature": number(json_input=json_input),
+            "top_p": number(json_input=json_input),
+            "top_k": count,
+            "metadata": json_object(),
+            "stream": cs.bool_schema(strict=True),
+            "thinking": _tagged(thinking),
+            "output_config": _like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
+            "cache_control": _cache_marker(),
+        },
+        extra=True,  # fields with no canonical home, kept in the request's bag
+    )
+
+
+COMMON_REQUEST = LazyValidator(_common_request)
+"""The common request shapes (built on first use; the one reader validates dicts with it)."""

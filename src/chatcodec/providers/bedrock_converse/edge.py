@@ -97,8 +97,13 @@ def sigv4_headers(url: str, body: bytes, headers: Mapping[str, str]) -> dict[str
 _EVENT_STREAM = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 
+_CONVERSE = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html"
+
 EXTENSIONS: tuple[Extension, ...] = (
     Extension(PROVIDER, "*", ("p",), _EVENT_STREAM),
+    # In the URL on the wire (botocore's ``location: uri``), a parameter of boto3's
+    # ``converse(modelId=...)``: the body as boto3 takes it holds it, and chatcodec writes it.
+    *(Extension(PROVIDER, kind, ("modelId",), _CONVERSE) for kind in ("ConverseRequest", "ConverseStreamRequest")),
     Extension(
         PROVIDER,
         "TokenUsage",
@@ -106,7 +111,8 @@ EXTENSIONS: tuple[Extension, ...] = (
         _RECORDED + "bedrock-converse/response/cache_read_usage_cache_details.json",
     ),
 )
-"""The event stream's padding member on every event; usage beyond botocore (strict reading accepts them)."""
+"""The event stream's padding member on every event; ``modelId`` as boto3 takes it; usage beyond
+botocore (strict reading accepts them)."""
 
 EDGE = Edge(
     PROVIDER,

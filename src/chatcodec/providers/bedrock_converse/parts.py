@@ -51,9 +51,9 @@ from chatcodec.providers.bedrock_converse.media import part_bag as _bag
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
+from chatcodec.providers.kit.closed_schema import WithFloats, json_text
 from chatcodec.providers.kit.tool_id_mapping import HASHED_PREFIX, PREFIX
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
-from chatcodec.providers.one_pass import WithFloats, json_text
 from chatcodec.providers.tool_arguments import input_object
 
 USER_KINDS = frozenset({"text", "image", "document", "audio"})
@@ -129,7 +129,7 @@ def member_of(block: Mapping[str, Any]) -> str | None:
 def arguments_text(value: object, *, closed: bool) -> str:
     """A tool input (or ``json`` block) as canonical argument text: compact JSON, byte for
     byte ``kit.compact_json``; past the closed schema, a value without floats is written by
-    pydantic-core's writer, several times faster (:func:`~chatcodec.providers.one_pass.json_text`)."""
+    pydantic-core's writer, several times faster (:func:`~chatcodec.providers.kit.closed_schema.json_text`)."""
     return json_text(value, _max_digits()) if closed else compact_json(value)
 
 
@@ -193,7 +193,7 @@ def decode_guarded_text(guard: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def as_sent(value: Any) -> Any:
     """A value read past the closed schema as the wire had it: each tool input written
-    ahead there (a :class:`~chatcodec.providers.one_pass.WithFloats`) given back as it came,
+    ahead there (a :class:`~chatcodec.providers.kit.closed_schema.WithFloats`) given back as it came,
     for a block kept whole."""
     if value.__class__ is WithFloats:
         return value.value

@@ -18,7 +18,7 @@ Two descriptions of one wire, kept apart on purpose:
 * :data:`REQUEST` and :data:`MESSAGES` are the closed pydantic-core schema of the shapes
   requests are made of (every block one member, no key outside the list), checked in one
   Rust pass, with tool input that holds no float settled there
-  (:func:`~chatcodec.providers.one_pass.json_value_to_write`; a block of several members,
+  (:func:`~chatcodec.providers.kit.closed_schema.json_value_to_write`; a block of several members,
   which the reader keeps whole, gets its input back as it came). Whatever it accepts the
   ``TypedDict`` shapes accept too (a test holds the closed schema inside the wire on
   mutated recordings); what it refuses is validated by the adapters, whose errors name
@@ -39,7 +39,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.one_pass import (
+from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
     closed,
     either,

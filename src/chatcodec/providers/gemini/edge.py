@@ -86,6 +86,7 @@ _VERTEX = "https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.lo
 _VERTEX_LABELS = "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentRequest"
 _REST = "https://ai.google.dev/api/generate-content#request-body"
 _PROTO_JSON = "https://protobuf.dev/programming-guides/json/#json-options"
+_IMAGE_CONFIG = "https://ai.google.dev/api/generate-content#ImageConfig"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 
 EXTENSIONS: tuple[Extension, ...] = (
@@ -97,6 +98,9 @@ EXTENSIONS: tuple[Extension, ...] = (
         _PROTO_JSON,
     ),
     Extension(PROVIDER, "GenerateContentRequest", ("model",), _REST),
+    # The SDK types it on its own GenerateContentConfig (``image_config``), not on the
+    # GenerationConfig the REST body's table is generated from; both spellings (proto3 JSON).
+    Extension(PROVIDER, "GenerationConfig", ("imageConfig", "image_config"), _IMAGE_CONFIG),
     Extension(PROVIDER, "GenerateContentResponse", ("error",), _VERTEX),
     Extension(
         PROVIDER,

@@ -119,7 +119,7 @@ def file_mime_type(part_type: str, url: str, losses: LossRecorder, at: Steps) ->
     """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none,
     for a part of ``part_type`` (image, audio, document): guessed from the URL's extension
     when it names one of the part's kind, else the part's usual type (JPEG, MP3, PDF);
-    either guess is reported (issue 24 item 3). The one-pass encoder calls it too."""
+    either guess is reported (issue 24 item 3)."""
     guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0].split("#", 1)[0], strict=False)
     kind = part_type if part_type != "document" else "application"
     if guessed is None or not (guessed.startswith(f"{kind}/") or part_type == "document"):

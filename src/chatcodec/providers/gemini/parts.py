@@ -33,9 +33,9 @@ from chatcodec.providers.gemini.markers import (
 from chatcodec.providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import decode_result, encode_result, parsed_object
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.closed_schema import json_text
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
-from chatcodec.providers.one_pass import json_text
 
 _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")
@@ -59,8 +59,8 @@ class PartDecoding:
     digits: int = 0
     """Set when the parts were checked by the closed request schema
     (``wire.checked_request``): its calls' ``args`` holding a float are marked
-    (``one_pass.WithFloats``), so the others are written by pydantic-core
-    (``one_pass.json_text``, which takes this limit of ``sys.get_int_max_str_digits()``);
+    (``closed_schema.WithFloats``), so the others are written by pydantic-core
+    (``closed_schema.json_text``, which takes this limit of ``sys.get_int_max_str_digits()``);
     0: every ``args`` is written by ``kit.compact_json``."""
 
 

@@ -38,7 +38,7 @@ from chatcodec.errors import as_chatcodec_error
 from chatcodec.payloads import refuse_unwritable_numbers
 from chatcodec.providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
 from chatcodec.providers.kit import wire_shape
-from chatcodec.providers.one_pass import (
+from chatcodec.providers.kit.closed_schema import (
     JSON_VALUE,
     LazyValidator,
     closed,
@@ -394,8 +394,8 @@ thought in a model turn), ``inlineData``, ``fileData``, ``functionCall`` and
 ``systemInstruction`` of text parts (or a bare string); one Tool object of
 ``functionDeclarations``; a ``toolConfig``; the ``generationConfig`` keys with a canonical
 home, and any other as a JSON value. A call's ``args`` holding a float come back wrapped
-(:class:`~chatcodec.providers.one_pass.WithFloats`), so the reader knows which it may
-write with pydantic-core (``one_pass.json_text``)."""
+(:class:`~chatcodec.providers.kit.closed_schema.WithFloats`), so the reader knows which it may
+write with pydantic-core (``closed_schema.json_text``)."""
 
 
 def checked_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[list[str | int]], bool]:

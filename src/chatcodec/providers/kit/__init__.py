@@ -107,7 +107,7 @@ _LAZY: dict[str, str] = {
     "wire_shape": "chatcodec.providers.kit.wire",
 }
 """Where each name of the kit lives: imported on first access (PEP 562), so a module that
-needs one concern (the one-pass path needs bags, arguments and tool names) does not load
+needs one concern (a reader needs bags, arguments and tool names) does not load
 the others (issue 25, first use). No kit module loads a canonical model at import time:
 the models appear in annotations only."""
 

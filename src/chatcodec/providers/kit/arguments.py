@@ -23,7 +23,7 @@ def _c_encoder() -> Callable[[object, int], Any] | None:
 
     ``JSONEncoder.encode`` builds a new ``c_make_encoder`` per call (with a new dict of
     markers for its circular-reference check), about a quarter of an
-    anthropic -> openai-chat conversion on the one-pass path (issue 25). This one has no
+    anthropic -> openai-chat conversion (issue 25). This one has no
     markers (shared, they would be left behind by an error and could be read by another
     thread): the values given are JSON trees, and a cycle, which ends in a
     ``RecursionError`` here, is written again by ``_COMPACT_JSON`` for its own error.

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict
 
 if TYPE_CHECKING:  # annotations only: decoding a marker loads no content model (issue 25)
-    from chatcodec.content import CacheControl
     from chatcodec.losses import LossRecorder, Steps
 
 
@@ -26,7 +25,7 @@ def decode_cache_control(value: object) -> dict[str, Any] | None:
     return dict(fields)
 
 
-def encode_cache_control(cache_control: CacheControl | Mapping[str, Any]) -> dict[str, Any]:
+def encode_cache_control(cache_control: Mapping[str, Any]) -> dict[str, Any]:
     """``{"type": "ephemeral"}`` plus the TTL when one is set (``cache_control``: the
     canonical marker's data, or the model)."""
     ttl: str | None = cache_control.get("ttl")
@@ -52,9 +51,7 @@ def decode_prompt_cache_breakpoint(value: object) -> dict[str, Any] | None:
     return {"type": "ephemeral", "ttl": fields["ttl"]} if fields["ttl"] in OPENAI_CACHE_TTLS else None
 
 
-def encode_prompt_cache_breakpoint(
-    cache_control: CacheControl | Mapping[str, Any], losses: LossRecorder, at: Steps
-) -> dict[str, Any]:
+def encode_prompt_cache_breakpoint(cache_control: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """OpenAI's ``prompt_cache_breakpoint`` for a canonical marker; a lifetime OpenAI does
     not offer is left to the default, with a loss."""
     breakpoint: dict[str, Any] = {"mode": "explicit"}

@@ -2,7 +2,7 @@
 
 pydantic-ai's ``ModelProfile`` is the anchor: what a model or format can hold is a record
 that shared code reads, instead of a keyword at each call site or an assumption in a
-shared test. The shared history rules (:mod:`chatcodec.providers.history`) read the turn
+shared test. The shared history rules (:mod:`chatcodec.providers.history_data`) read the turn
 traits; the conformance laws and strict mode read the rest, so no shared code assumes a
 ``tool_choice``, a ``developer`` role or a cache marker of every provider.
 """
@@ -42,9 +42,9 @@ class Capabilities:
     """It has a ``developer`` role distinct from ``system`` (else one is sent as system, reported)."""
     freeform_calls: bool
     """It can send another format's freeform (custom) tool call kept whole; else such a
-    call goes with its results (:mod:`chatcodec.providers.unsent_calls`)."""
+    call goes with its results (:func:`chatcodec.providers.history_data.without_unsent_calls`)."""
     results_follow_calls: bool
-    """Tool results must come right after their call (:mod:`chatcodec.providers.result_order`)."""
+    """Tool results must come right after their call (:mod:`chatcodec.providers.history_data`)."""
     media: frozenset[MediaKind]
     """The media parts a user turn can carry."""
     tool_result_media: frozenset[MediaKind]

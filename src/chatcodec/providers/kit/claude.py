@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
 
-if TYPE_CHECKING:  # annotations only: the one-pass path imports no canonical model
-    from chatcodec.request import ReasoningConfig
-    from chatcodec.response import FinishReason, UnifiedFinishReason, Usage
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
+    from chatcodec.response import UnifiedFinishReason
 
 CLAUDE_SIGNERS = frozenset({"anthropic", "bedrock-converse"})
 """Providers whose Claude thinking carries Anthropic's signature scheme (the Anthropic
@@ -57,12 +56,12 @@ def claude_signed(provider: str | None, model: str | None) -> bool:
 def report_image_detail(detail: str | None, losses: LossRecorder, at: Steps, wire: str) -> None:
     """OpenAI's image ``detail`` (a resolution hint) has no field on the wires that serve
     Claude: ``"auto"``, what no hint means, is dropped without a report, a real hint is a
-    loss. Shared by the general encoder and the one pass, so the rule is written once."""
+    loss."""
     if detail not in (None, "auto"):
         losses.add((*at, "detail"), f"image detail {detail!r}", f"{wire} has no resolution hint")
 
 
-def uncached_input_tokens(usage: Usage | Mapping[str, Any], losses: LossRecorder, at: Steps) -> int | None:
+def uncached_input_tokens(usage: Mapping[str, Any], losses: LossRecorder, at: Steps) -> int | None:
     """The input tokens neither read from nor written to the cache, for wires that count
     those apart (Anthropic, Bedrock Converse) while canonical ``input_tokens`` includes
     them (so nothing is counted twice). A total smaller than its cache parts cannot be
@@ -116,7 +115,7 @@ def decode_counts(wire: Mapping[str, Any], spelling: UsageSpelling) -> dict[str,
 
 
 def encode_counts(
-    usage: Usage | Mapping[str, Any], wire: dict[str, Any], spelling: UsageSpelling, losses: LossRecorder, at: Steps
+    usage: Mapping[str, Any], wire: dict[str, Any], spelling: UsageSpelling, losses: LossRecorder, at: Steps
 ) -> None:
     """Write the four counts into ``wire``: input as the uncached part alone (``usage``:
     canonical usage data, or the model)."""
@@ -137,7 +136,7 @@ def encode_counts(
 
 
 def encode_thinking_config(
-    reasoning: ReasoningConfig | Mapping[str, Any], losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
+    reasoning: Mapping[str, Any], losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
 ) -> dict[str, Any] | None:
     """The ``thinking`` object for ``reasoning`` (None: nothing to send). The format's
     reasoning settings Claude's thinking has no place for (``unsupported``) are losses,
@@ -207,7 +206,7 @@ class StopReasons:
 
     def encode(
         self,
-        finish_reason: FinishReason | Mapping[str, Any] | None,
+        finish_reason: Mapping[str, Any] | None,
         bag: Mapping[str, Any],
         losses: LossRecorder,
         at: Steps,

@@ -38,14 +38,6 @@ under in ``provider_options[provider]``, for the ``OPTIONS`` table of every prov
 body names the model (an option, not a field written back from the bag: issue 20)."""
 
 
-def marked_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Encoder options as they ride in ``provider_options[provider]``: the rule options
-    under their markers (``api_version`` -> ``_api_version``, so they are never written
-    into the body), every other option under its own name. The general path
-    (``api.with_options``) and the one-pass path put options there alike."""
-    return {RULE_OPTIONS.get(name, name): value for name, value in options.items()}
-
-
 def split_options(
     spellings: Mapping[str, str], options: Mapping[str, Any] | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -130,6 +122,11 @@ class EncodeContext:
     for_request: bool = field(default=True)
     """Writing a request (True) or a response: some fields exist in only one of them
     (cache markers), and names follow request rules only in a request."""
+    holds: set[str] | None = None
+    """What the body written may hold of what target rules look for
+    (:attr:`~chatcodec.providers.target_rules.TargetRule.looks_for`), for a writer that
+    keeps count (it sets an empty set and adds as it writes); None: not known, every rule
+    in force runs. Shared by :meth:`extend`, so a provider's context adds to the same set."""
 
     def option(self, name: str) -> object:
         """The option ``name``, or None when not set."""

@@ -15,7 +15,7 @@ refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
 provider's (issue 29).
 
 ``edge.py`` files import nothing heavier than this module: detection reads every edge
-on the one-pass path, which loads no canonical model (first use).
+on a conversion, which loads no canonical model (first use).
 
 Framing, the one word the framing readers and writers share (:mod:`chatcodec.stream_framing`):
 

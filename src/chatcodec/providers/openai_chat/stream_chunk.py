@@ -14,7 +14,7 @@ from pydantic_core import core_schema as cs
 from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.payloads import unwritable_number
-from chatcodec.providers.one_pass import LazyValidator, closed, literal, text
+from chatcodec.providers.kit.closed_schema import LazyValidator, closed, literal, text
 from chatcodec.providers.openai_chat.wire import chunk_adapter
 
 

@@ -12,7 +12,7 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``reasoning_field`` option (``_reasoning_field`` on the start event's metadata), by
+``reasoning_field`` option (given by argument, or ``_reasoning_field`` on the start event's metadata), by
 default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
 parts of one choice run together in a stream, also with a loss.
 
@@ -20,7 +20,7 @@ Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the r
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
 usage chunk it did not ask for (issue 23), so usage events are merged and held to the
-end. The ``include_usage`` option (read from the context's options, which the start
+end. The ``include_usage`` option (the context's option, which a start
 event's ``_include_usage`` marker still sets) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
 when the stream had usage. ``created`` is stamped with the
@@ -130,8 +130,9 @@ class StreamEncoder:
         self._context = context
         self._losses = context.losses
         self._base: dict[str, Any] = {"id": "", "object": CHUNK_OBJECT, "created": int(time.time()), "model": ""}
-        self._option: str | None = reasoning.OUTPUT_DEFAULT
-        self._include_usage: bool | None = None
+        self._option: str | None = reasoning.output_option(context, ("options", reasoning.PUBLIC_OPTION))
+        include_usage = context.option("include_usage")
+        self._include_usage: bool | None = None if include_usage is None else bool(include_usage)
         self._started = False  # a start event came (an answer, even one that says nothing)
         self._written = False  # a chunk was written
         self._usage: UsageEvent | None = None  # merged, sent once at the end

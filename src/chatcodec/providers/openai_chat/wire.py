@@ -25,8 +25,17 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec.providers.kit import constrained, discriminator, tag, tagged, wire_shape
-from chatcodec.providers.one_pass import LazyValidator, closed, either, json_object, literal, non_empty, number, text
-from chatcodec.providers.one_pass import tagged as by_tag
+from chatcodec.providers.kit.closed_schema import (
+    LazyValidator,
+    closed,
+    either,
+    json_object,
+    literal,
+    non_empty,
+    number,
+    text,
+)
+from chatcodec.providers.kit.closed_schema import tagged as by_tag
 
 if TYPE_CHECKING:
     from pydantic import JsonValue, TypeAdapter

@@ -99,10 +99,9 @@ def encode_settings(
     losses = context.losses
     reasoning = request.get("reasoning")
     if reasoning is not None:
-        wire["reasoning"] = {
-            **restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)),
-            **_reasoning(reasoning, losses),
-        }
+        written = {**restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)), **_reasoning(reasoning, losses)}
+        if written or "reasoning" in bag:
+            wire["reasoning"] = written
     response_format = request.get("response_format")
     if response_format is None and "text" not in wire and "text" not in bag:
         return

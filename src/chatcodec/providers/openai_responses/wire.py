@@ -43,7 +43,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
 from chatcodec._narrow import as_dict, is_dict
-from chatcodec.providers.one_pass import FINITE, JSON_VALUE, build, either, json_object
+from chatcodec.providers.kit.closed_schema import FINITE, JSON_VALUE, build, either, json_object
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter

@@ -1,13 +1,13 @@
-"""Shared pieces of the one-pass conversion path (issue 25): closed wire schemas built
+"""Builders of the closed wire schemas that front each provider's reader: schemas built
 directly in pydantic-core, so one validation in Rust does what the wire validation and
 the canonical validation do together on the shapes agent sessions are made of.
 
-A provider's ``one_pass.py`` writes the *common* shapes of its wire format as closed
+A provider's ``wire.py`` writes the *common* shapes of its wire format as closed
 objects (extra keys forbidden, no ``null`` where a field may be left out) whose tagged
 unions dispatch in Rust; every untyped value (a tool's JSON Schema) is checked to be a
 JSON value, as the canonical ``JsonValue`` fields check it. A payload these schemas
-refuse is not an error: the caller runs the general path, which raises its own error or
-reads the unusual shape, so output, losses and errors stay those of the general path.
+refuse is not an error: the reader then validates it with the provider's full wire
+shapes, which read the unusual shape or raise an error at its path.
 
 Each validator is built on first use, in Rust from a hand-written core schema: no
 pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
@@ -24,33 +24,8 @@ from pydantic_core import core_schema as cs
 from chatcodec._narrow import is_dict
 from chatcodec.providers.kit import compact_json
 
-PLAIN_FIELDS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "provider_tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "max_tokens",
-        "temperature",
-        "top_p",
-        "top_k",
-        "frequency_penalty",
-        "presence_penalty",
-        "seed",
-        "stop",
-        "stream",
-        "metadata",
-        "provider_options",
-    }
-)
-"""The canonical request fields an encode side writes or reports itself (all but the
-reasoning, output format and request-wide cache settings): each side states its own
-set from this one, so where the formats differ is written once, beside the side."""
-
 JSON_VALUE = "one-pass-json-value"
-"""The reference name of the recursive JSON value schema in every one-pass validator."""
+"""The reference name of the recursive JSON value schema in every closed validator."""
 
 
 def json_value(*, json_input: bool) -> cs.CoreSchema:
@@ -130,7 +105,7 @@ def non_empty() -> cs.CoreSchema:
     """A string of one character or more, for what canonical requires non-empty (tool
     names, URLs, media types). The length check also makes pydantic-core read the text
     as UTF-8, so one holding a lone surrogate is refused (``string_unicode``), as the
-    general path's ``min_length`` fields refuse it: a plain :func:`text` accepts it."""
+    full wire shapes' ``min_length`` fields refuse it: a plain :func:`text` accepts it."""
     return cs.str_schema(strict=True, min_length=1)
 
 
@@ -234,7 +209,7 @@ def json_value_to_write(*, whole: cs.CoreSchema | None = None) -> cs.CoreSchema:
 
 def json_text(value: object, digits: int) -> str:
     """The compact JSON text of a value validated by :func:`json_value_to_write`, byte for
-    byte what the general decoders write (``kit.compact_json``). Without floats
+    byte what ``kit.compact_json`` writes. Without floats
     pydantic-core's writer gives the same bytes (every code point checked) several times
     faster; a lone surrogate (which it refuses), or a text long enough to hold an integer
     past ``sys.get_int_max_str_digits()`` (``digits``, which ``json.dumps`` refuses), goes
@@ -248,27 +223,3 @@ def json_text(value: object, digits: int) -> str:
     if digits and len(written) > digits:
         return compact_json(value)
     return written.decode()
-
-
-def results_wait(messages: list[dict[str, Any]]) -> bool:
-    """Whether a canonical message stands between an assistant's tool calls and a later
-    tool message: ``result_order.results_after_calls`` moves it (a loss), which the
-    general encoders write, so an encode side declines such a request."""
-    calls_open = between = False
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            if between:
-                return True
-            calls_open = False
-        elif role == "assistant":
-            content = message["content"]
-            calls_open = between = False
-            if not isinstance(content, str):
-                for part in content:  # a loop, not any(): no generator per message
-                    if part["type"] == "tool_use":
-                        calls_open = True
-                        break
-        elif calls_open:
-            between = True
-    return False

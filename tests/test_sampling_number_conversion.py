@@ -1,7 +1,7 @@
 """A sampling number past 2**53 that a double holds (``2**60``) is a float in canonical
-(``request.SamplingNumber``); the one-pass decoders kept it an ``int``, so a target
-wrote ``1152921504606846976`` where the general path writes ``1.152921504606847e+18``.
-Both now apply the one rule, ``_narrow.as_sampling_number``."""
+(``request.SamplingNumber``); the readers once kept it an ``int``, so a target wrote
+``1152921504606846976`` where a decoded model writes ``1.152921504606847e+18``. Every
+reader applies the one rule, ``_narrow.as_sampling_number``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec import one_pass
 from chatcodec._narrow import as_sampling_number
 from chatcodec.registry import registered_providers
 
@@ -36,11 +35,9 @@ def test_the_rule_is_the_canonical_models_rule(value: float) -> None:
 
 @pytest.mark.parametrize("source", list(SOURCES))
 @pytest.mark.parametrize("value", [2**60, -(2**60), 2**53 + 1, 2**53 + 2], ids=str)
-def test_one_pass_writes_a_large_sampling_number_as_the_general_path(source: str, value: int) -> None:
+def test_a_conversion_writes_a_large_sampling_number_as_the_model_holds_it(source: str, value: int) -> None:
     payload = SOURCES[source](value)
-    targets = [target for target in registered_providers() if one_pass.has_one_pass(source, target)]
-    assert targets  # the pair runs in one pass
-    for target in targets:
+    for target in registered_providers():
         converted = chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore")
         general = chatcodec.encode_request(target, chatcodec.decode_request(source, payload), on_loss="ignore")
         assert json.dumps(converted) == json.dumps(general), target

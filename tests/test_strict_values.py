@@ -1,0 +1,269 @@
+"""Strict mode takes what the providers take and refuses what they refuse: required
+fields, value types, enum values, ranges and one-member unions, from the SDK types and the
+providers' docs; fields beyond the SDK types that the providers document; a body of
+another format named as such."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.strict import schema_for
+
+_ANTHROPIC: dict[str, Any] = {"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
+_OPENAI: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+_GEMINI: dict[str, Any] = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+_BEDROCK: dict[str, Any] = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
+
+
+def _refused(provider: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    with pytest.raises(chatcodec.ValidationError) as raised:
+        chatcodec.decode_request(provider, body, strict=True)
+    return [dict(detail) for detail in raised.value.errors()]
+
+
+def _with(body: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {**copy.deepcopy(body), **fields}
+
+
+# --- taken: what chatcodec writes, what the SDKs send, what the providers document -------
+
+
+def test_a_bedrock_request_naming_its_model_id_passes_strict() -> None:
+    """``modelId`` rides in the URL on the wire and is a ``converse()`` parameter in boto3;
+    chatcodec's Bedrock writer puts it in the body, and its strict reader takes it back."""
+    body = _with(_BEDROCK, modelId="anthropic.claude-sonnet-4-5")
+    decoded = chatcodec.decode_request("bedrock-converse", body, strict=True)
+    assert decoded.model == "anthropic.claude-sonnet-4-5"
+    written = chatcodec.convert_request(_OPENAI, source="openai-chat", target="bedrock-converse")
+    assert "modelId" in written
+    chatcodec.decode_request("bedrock-converse", written, strict=True)
+
+
+def _openai_answer_message() -> Any:
+    from openai.types.chat import ChatCompletion
+
+    completion = ChatCompletion.model_validate(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-4o",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {
+                        "role": "assistant",
+                        "content": "Paris [1]",
+                        "refusal": None,
+                        "annotations": [
+                            {
+                                "type": "url_citation",
+                                "url_citation": {
+                                    "url": "https://x.test",
+                                    "title": "x",
+                                    "start_index": 6,
+                                    "end_index": 9,
+                                },
+                            }
+                        ],
+                        "audio": {"id": "audio_1", "data": "AAAA", "expires_at": 2, "transcript": "Paris"},
+                    },
+                }
+            ],
+        }
+    )
+    return completion.choices[0].message
+
+
+@pytest.mark.parametrize("form", ["sdk object", "dumped"])
+def test_an_openai_sdk_answer_message_with_annotations_appended_as_it_is_passes_strict(form: str) -> None:
+    """OpenAI's guides append ``completion.choices[0].message`` to ``messages``; the SDK
+    sends every field the answer set, ``annotations`` and the audio transcript among them."""
+    message = _openai_answer_message()
+    appended = message if form == "sdk object" else message.model_dump(exclude_unset=True)
+    body = _with(
+        _OPENAI, messages=[{"role": "user", "content": "Capital?"}, appended, {"role": "user", "content": "ok"}]
+    )
+    decoded = chatcodec.decode_request("openai-chat", body, strict=True)
+    assert decoded.messages[1].text == "Paris [1]"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("context_management", {"edits": [{"type": "clear_tool_uses_20250919"}]}),
+        ("mcp_servers", [{"type": "url", "url": "https://mcp.example.test/sse", "name": "example"}]),
+    ],
+)
+def test_an_anthropic_beta_request_field_passes_strict(field: str, value: object) -> None:
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, **{field: value}), strict=True)
+
+
+@pytest.mark.parametrize("spelling", ["imageConfig", "image_config"])
+def test_a_gemini_image_config_passes_strict(spelling: str) -> None:
+    body = _with(_GEMINI, generationConfig={"responseModalities": ["IMAGE"], spelling: {"aspectRatio": "16:9"}})
+    chatcodec.decode_request("gemini", body, strict=True)
+
+
+def test_every_documented_value_rule_names_its_source() -> None:
+    for provider in ("anthropic", "openai-chat", "bedrock-converse"):
+        schema = schema_for(provider)
+        assert schema is not None
+        for rules in schema.values.values():
+            for rule in rules.values():
+                assert "message" not in rule or "source" in rule, rule
+
+
+# --- refused: what the providers answer with a 400 ----------------------------------------
+
+
+def test_an_anthropic_request_without_max_tokens_is_refused() -> None:
+    body = _with(_ANTHROPIC)
+    del body["max_tokens"]
+    (detail,) = _refused("anthropic", body)
+    assert (detail["loc"], detail["type"]) == ((), "missing_field")  # at the object: a path the input has
+    assert "`max_tokens`" in detail["msg"]
+
+
+def test_a_misspelt_required_field_is_one_problem_not_two() -> None:
+    body = _with(_ANTHROPIC, max_tokenz=16)
+    del body["max_tokens"]
+    assert [detail["type"] for detail in _refused("anthropic", body)] == ["unknown_field"]
+
+
+def test_an_empty_anthropic_text_block_is_refused_in_anthropics_words() -> None:
+    body = _with(_ANTHROPIC, messages=[{"role": "user", "content": [{"type": "text", "text": ""}]}])
+    (detail,) = _refused("anthropic", body)
+    assert detail["loc"] == ("messages", 0, "content", 0, "text")
+    assert detail["msg"] == "text content blocks must be non-empty"
+
+
+def test_anthropic_thinking_enabled_without_a_budget_is_refused() -> None:
+    (detail,) = _refused("anthropic", _with(_ANTHROPIC, thinking={"type": "enabled"}))
+    assert (detail["loc"], detail["type"]) == (("thinking",), "missing_field")
+    assert "`budget_tokens`" in detail["msg"]
+
+
+def test_an_anthropic_thinking_budget_under_1024_is_refused() -> None:
+    (detail,) = _refused(
+        "anthropic", _with(_ANTHROPIC, max_tokens=4096, thinking={"type": "enabled", "budget_tokens": 100})
+    )
+    assert (detail["loc"], detail["type"]) == (("thinking", "budget_tokens"), "out_of_range")
+
+
+@pytest.mark.parametrize("temperature", [-0.1, 1.5])
+def test_an_anthropic_temperature_out_of_range_is_refused(temperature: float) -> None:
+    (detail,) = _refused("anthropic", _with(_ANTHROPIC, temperature=temperature))
+    assert (detail["loc"], detail["type"]) == (("temperature",), "out_of_range")
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, temperature=1), strict=True)
+
+
+def test_openai_tool_call_arguments_given_as_an_object_are_refused() -> None:
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": {"city": "Paris"}}}
+    body = _with(
+        _OPENAI,
+        messages=[
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        ],
+    )
+    (detail,) = _refused("openai-chat", body)
+    assert detail["loc"] == ("messages", 1, "tool_calls", 0, "function", "arguments")
+    assert "expected a string, got an object" in detail["msg"]
+
+
+def test_an_openai_request_without_a_model_is_refused() -> None:
+    body = _with(_OPENAI)
+    del body["model"]
+    (detail,) = _refused("openai-chat", body)
+    assert (detail["loc"], detail["type"]) == ((), "missing_field")
+    assert "`model`" in detail["msg"]
+
+
+def test_an_openai_temperature_of_7_is_refused_and_2_is_taken() -> None:
+    (detail,) = _refused("openai-chat", _with(_OPENAI, temperature=7))
+    assert (detail["loc"], detail["type"]) == (("temperature",), "out_of_range")
+    assert "maximum, 2" in detail["msg"]
+    chatcodec.decode_request("openai-chat", _with(_OPENAI, temperature=2), strict=True)
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "location"),
+    [
+        ("openai-chat", _with(_OPENAI, reasoning_effort="extreme"), ("reasoning_effort",)),
+        ("openai-chat", _with(_OPENAI, tool_choice="sometimes"), ("tool_choice",)),
+        ("openai-chat", _with(_OPENAI, service_tier="premium"), ("service_tier",)),
+        ("anthropic", _with(_ANTHROPIC, service_tier="default"), ("service_tier",)),
+        (
+            "bedrock-converse",
+            _with(_BEDROCK, messages=[{"role": "robot", "content": [{"text": "hi"}]}]),
+            ("messages", 0, "role"),
+        ),
+    ],
+)
+def test_an_enum_value_outside_the_providers_set_is_refused(
+    provider: str, body: dict[str, Any], location: tuple[object, ...]
+) -> None:
+    (detail,) = _refused(provider, body)
+    assert (detail["loc"], detail["type"]) == (location, "unknown_value")
+
+
+def test_an_enum_value_names_the_nearest_one() -> None:
+    (detail,) = _refused("openai-chat", _with(_OPENAI, reasoning_effort="hihg"))
+    assert "did you mean `high`?" in detail["msg"]
+
+
+def test_a_bedrock_content_block_with_two_members_is_refused() -> None:
+    block = {"text": "hi", "image": {"format": "png", "source": {"bytes": "aGk="}}}
+    (detail,) = _refused("bedrock-converse", _with(_BEDROCK, messages=[{"role": "user", "content": [block]}]))
+    assert (detail["loc"], detail["type"]) == (("messages", 0, "content", 0), "one_member")
+
+
+def test_a_bedrock_temperature_above_1_is_refused_from_botocores_bounds() -> None:
+    (detail,) = _refused("bedrock-converse", _with(_BEDROCK, inferenceConfig={"temperature": 1.2}))
+    assert (detail["loc"], detail["type"]) == (("inferenceConfig", "temperature"), "out_of_range")
+
+
+def test_an_answer_is_not_held_to_request_value_rules() -> None:
+    """A server adds answer values before its SDK types them: only requests are checked."""
+    response = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "service_tier": "a_tier_from_next_year",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "x"}}],
+    }
+    assert chatcodec.decode_response("openai-chat", response, strict=True).message.text == "x"
+
+
+# --- a body in another format -------------------------------------------------------------
+
+
+def test_an_anthropic_body_given_to_the_strict_openai_reader_is_named_as_anthropic() -> None:
+    body = _with(_ANTHROPIC, system="be brief")
+    (detail,) = _refused("openai-chat", body)
+    assert detail["type"] == "wrong_format"
+    assert "anthropic" in detail["msg"]
+    assert "did you mean" not in detail["msg"]
+    chatcodec.decode_request("anthropic", body, strict=True)
+
+
+def test_a_token_limit_under_1_is_one_problem_in_the_providers_words() -> None:
+    body = _with(_BEDROCK, inferenceConfig={"maxTokens": 0})
+    assert [detail["type"] for detail in _refused("bedrock-converse", body)] == ["token_limit"]
+
+
+def test_a_streaming_anthropic_request_is_held_to_the_rules_both_request_bodies_share() -> None:
+    """No tag tells the streaming body from the other: what both require is required."""
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, stream=True), strict=True)
+    chatcodec.decode_request("anthropic", _with(_ANTHROPIC, stream=False), strict=True)
+    body = _with(_ANTHROPIC, stream=True)
+    del body["max_tokens"]
+    assert [detail["type"] for detail in _refused("anthropic", body)] == ["missing_field"]
