@@ -100,7 +100,8 @@ def looks_like_event_stream(head: bytes) -> bool:
     if len(head) < _PRELUDE_LENGTH + 4:
         return False
     total, headers_length, prelude_crc = _PRELUDE.unpack_from(head)
-    return zlib.crc32(head[:_PRELUDE_LENGTH]) == prelude_crc and total >= _MINIMUM_LENGTH and headers_length < total
+    matches: bool = zlib.crc32(head[:_PRELUDE_LENGTH]) == prelude_crc
+    return matches and total >= _MINIMUM_LENGTH and headers_length < total
 
 
 def iter_event_stream(chunks: Iterable[bytes]) -> Iterator[dict[str, Any]]:
