@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_sampling_number
 from chatcodec.losses import LossRecorder
+from chatcodec.providers import service_tiers
 from chatcodec.providers.anthropic.capabilities import CAPABILITIES
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
@@ -164,6 +165,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     losses = shared.losses
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
     user, options = _openai_user(request.get("provider_options"))
+    tier, options = service_tiers.to_anthropic(options)
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
@@ -174,6 +176,8 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         tool_names=_names_once(messages),  # walked only if a result names its tool
     )
     wire = restore_fields(bag) if bag else {}
+    if tier is not None:
+        wire.setdefault("service_tier", tier)
     _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
     leading = leading_system_count(messages)

@@ -106,7 +106,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     wire: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     if options:
-        tier, others = service_tiers.from_bedrock(options)
+        tier, others = service_tiers.for_openai(options)
         KIT.report_foreign(losses, others, ("provider_options",))
         bag = KIT.own(options)
         wire = {**_neutral_fields(bag), **wire_fields(bag)}

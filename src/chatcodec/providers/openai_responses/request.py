@@ -210,7 +210,7 @@ def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dic
     it holds, with Bedrock's shared service tier taken over (:mod:`.service_tiers`)."""
     if not options:
         return {}, {}
-    tier, options = service_tiers.from_bedrock(options)
+    tier, options = service_tiers.for_openai(options)
     bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
     wire.pop("model", None)  # an option (read into the context), not a field to send back
