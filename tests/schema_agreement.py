@@ -2,7 +2,7 @@
 of them, and the verdicts of the models and of the schema (Python ``jsonschema``, and the
 Rust ``jsonschema`` crate through its PyPI binding ``jsonschema-rs``).
 
-The models and the JSON Schema must accept exactly the same documents (issue 12); the
+The models and the JSON Schema must accept exactly the same documents; the
 mutations are the mistakes people make by hand: a missing or unknown key, a wrong tag,
 a value of another JSON type (``"yes"`` for a bool, ``"0.5"`` for a number, ``null``).
 """

@@ -316,7 +316,7 @@ def test_encode_response_accepts_single_message_shape() -> None:
 def test_decode_request_schema_errors_are_validation_errors() -> None:
     with pytest.raises(chatcodec.ValidationError) as info:
         chatcodec.decode_request("canonical", {"messages": [{"role": "user", "content": 5}]})
-    assert info.value.paths == ["$.messages[0].content"]  # one error per mistake (issue 22 item 3)
+    assert info.value.paths == ["$.messages[0].content"]  # one error per mistake
     with pytest.raises(chatcodec.ValidationError):
         chatcodec.encode_request("canonical", {"messages": 5})
 

@@ -15,9 +15,9 @@ import pytest
 
 import chatcodec
 from chatcodec import BatchConverter
-from chatcodec.batch import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
-from chatcodec.parallel import convert_batches, usable_cores
-from chatcodec.progress import ProgressBar
+from chatcodec.batch.convert import ConvertOptions, LineBatch, convert_lines, convert_payload, iter_line_batches
+from chatcodec.batch.parallel import convert_batches, usable_cores
+from chatcodec.cli.progress import ProgressBar
 
 
 def _request(text: str) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def _request(text: str) -> dict[str, Any]:
 
 def _exact_request(text: str) -> dict[str, Any]:
     """Exact into Anthropic: an OpenAI Chat ``max_tokens`` converted to another provider
-    reports its spelling (issue 10 item 24)."""
+    reports its spelling."""
     return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
@@ -34,7 +34,7 @@ def _lossy_request(text: str) -> dict[str, Any]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low"}}
     return {
         "model": "m",
-        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too (issue 10 item 24)
+        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too
         "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
     }
 
@@ -173,7 +173,7 @@ def test_convert_payload_reports_a_bug_instead_of_raising(monkeypatch: pytest.Mo
     def broken(*_: object, **__: object) -> dict[str, Any]:
         raise KeyError("role")
 
-    monkeypatch.setattr("chatcodec.batch.convert_request", broken)
+    monkeypatch.setattr("chatcodec.batch.convert.convert_request", broken)
     outcome = convert_payload(_request("a"), ConvertOptions("openai-chat", "anthropic"))
     assert outcome.converted is None
     assert outcome.error == "internal error, please report it: KeyError: 'role'"
@@ -191,7 +191,7 @@ def test_lines_are_batched_by_count_and_by_size() -> None:
 
 
 def test_unpaired_surrogates_in_the_input_are_rejected_at_their_path() -> None:
-    # One rule at every JSON reader (issue 10, item 13): a lone surrogate escape is refused
+    # One rule at every JSON reader: a lone surrogate escape is refused
     # where it is, as pydantic-core's own parser refuses it, never half-kept.
     line = json.dumps(_request("half \ud800 a pair")).encode()
     (batch,) = iter_line_batches([line])
@@ -287,7 +287,7 @@ def test_no_bar_unless_a_terminal() -> None:
 
 
 def test_encoder_options_reach_the_target_encoder() -> None:
-    """Issue 10 item 21: Anthropic requires ``max_tokens``; ``options`` set it for every row."""
+    """Anthropic requires ``max_tokens``; ``options`` set it for every row."""
     converter = BatchConverter(source="openai-chat", target="anthropic", column="request", options={"max_tokens": 64})
     result = converter({"request": [{"model": "m", "messages": [{"role": "user", "content": "hi"}]}]})
     assert result["anthropic_request"][0]["max_tokens"] == 64

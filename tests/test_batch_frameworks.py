@@ -20,7 +20,7 @@ _LOSS = "$.messages[0].content[1].detail: image detail 'low' (Anthropic has no r
 
 def _request(index: int) -> dict[str, Any]:
     """``max_completion_tokens``: an OpenAI Chat ``max_tokens`` converted to another provider
-    reports its spelling (issue 10 item 24), and these rows are exact or have one loss."""
+    reports its spelling, and these rows are exact or have one loss."""
     return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": f"row {index}"}]}
 
 

@@ -103,7 +103,7 @@ def test_the_check_reports_a_dropped_tool_call() -> None:
     assert "differs at $.turns" in failure
 
 
-def test_the_bench_session_has_the_issue_proportions() -> None:
+def test_the_bench_session_has_the_size_and_mix_of_an_agent_session() -> None:
     workloads = _bench("workloads")
     payload = workloads.openai_session(50)
     roles = [message["role"] for message in payload["messages"]]
@@ -138,7 +138,7 @@ def test_openai_to_responses_floor_is_chatcodec_exactly(turns: int) -> None:
 
 @pytest.mark.parametrize("turns", [1, 5, 10])  # 10: the session's https images appear
 def test_gemini_and_bedrock_floors_mean_what_chatcodec_writes_both_ways(turns: int) -> None:
-    """Issue 25: the Gemini and Bedrock Converse rows compare the same job (and the
+    """The Gemini and Bedrock Converse rows compare the same job (and the
     chatcodec rows pass the check the bench runs before timing them)."""
     section = _bench("section_wires")
     for direction in section.DIRECTIONS:

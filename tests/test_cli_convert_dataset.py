@@ -23,7 +23,7 @@ def _request(text: str) -> dict[str, object]:
 
 def _exact_request(text: str) -> dict[str, object]:
     """Exact into Anthropic: an OpenAI Chat ``max_tokens`` converted to another provider
-    reports its spelling (issue 10 item 24)."""
+    reports its spelling."""
     return {"model": "m", "max_completion_tokens": 4096, "messages": [{"role": "user", "content": text}]}
 
 
@@ -31,7 +31,7 @@ def _lossy_request(text: str) -> dict[str, object]:
     image = {"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "high"}}
     return {
         "model": "m",
-        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too (issue 10 item 24)
+        "max_completion_tokens": 4096,  # max_tokens would report its OpenAI spelling too
         "messages": [{"role": "user", "content": [{"type": "text", "text": text}, image]}],
     }
 
@@ -361,7 +361,7 @@ def test_a_bug_exits_70_not_1(
     def broken(_: Path) -> object:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("chatcodec.cli_convert.open_input", broken)
+    monkeypatch.setattr("chatcodec.cli.convert.open_input", broken)
     assert _convert(str(tmp_path / "in.jsonl")) == 70
     err = capsys.readouterr().err
     assert "RuntimeError: a bug" in err
@@ -369,8 +369,8 @@ def test_a_bug_exits_70_not_1(
 
 
 def test_encoder_options_set_what_the_target_requires(tmp_path: Path) -> None:
-    """Issue 10 item 21: Anthropic requires ``max_tokens``; without it each line reports a
-    loss (kind ``default``, so ``--strict-all`` refuses it, issue 21), and ``--option
+    """Anthropic requires ``max_tokens``; without it each line reports a
+    loss (kind ``default``, so ``--strict-all`` refuses it), and ``--option
     max_tokens=...`` sets it."""
     request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(request)])

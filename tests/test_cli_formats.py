@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import chatcodec
-from chatcodec import cli, schema
+from chatcodec import schema
+from chatcodec.cli import commands as cli
 from chatcodec.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +81,7 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
 
 @pytest.mark.parametrize("provider", ["openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse"])
 def test_validate_tells_all_five_formats_apart(provider: str, tmp_path: Path) -> None:
-    """Issue 22 item 6: a recorded request of each format is read as that format."""
+    """A recorded request of each format is read as that format."""
     from chatcodec import detect
 
     for recorded in sorted((FIXTURES / provider / "request").iterdir()):
@@ -91,7 +92,7 @@ def test_validate_tells_all_five_formats_apart(provider: str, tmp_path: Path) ->
 def test_validate_strict_says_what_the_input_looks_like_and_where_it_is_wrong(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Issue 22 item 6: "looks like X, invalid at $.path", not "not in any format"."""
+    """The error says "looks like X, invalid at $.path", not "not in any format"."""
     path = tmp_path / "typo.json"
     body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"temprature": 0.2}}
     path.write_text(json.dumps(body))
@@ -135,7 +136,7 @@ def test_dash_is_standard_input_for_validate_and_convert(
 
 def test_schema_kinds_of_the_command_line_are_the_schema_modules() -> None:
     """``cli.SCHEMA_KINDS`` spells out the schema kinds so the parser is built without
-    the models (issue 25); a kind added to ``chatcodec.schema`` must be added there too."""
+    the models; a kind added to ``chatcodec.schema`` must be added there too."""
     assert cli.SCHEMA_KINDS == schema.SCHEMA_KINDS
 
 

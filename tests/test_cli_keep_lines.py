@@ -1,4 +1,4 @@
-"""Issue 24 item 19: ``chatcodec convert --keep-lines`` keeps output lines aligned with
+"""``chatcodec convert --keep-lines`` keeps output lines aligned with
 input lines: a rejected row leaves a placeholder (``null``, or its passed-through id)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _converted(tmp_path: Path, *options: str) -> list[Any]:
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
 
 
-def test_item_19_convert_keep_lines_writes_null_for_each_rejected_row(tmp_path: Path) -> None:
+def test_convert_keep_lines_writes_null_for_each_rejected_row(tmp_path: Path) -> None:
     rows = _converted(tmp_path, "--keep-lines")
     assert len(rows) == 4
     assert rows[1] is None
@@ -41,23 +41,23 @@ def test_item_19_convert_keep_lines_writes_null_for_each_rejected_row(tmp_path: 
     assert [row["messages"][0]["content"] for row in (rows[0], rows[2])] == ["one", "three"]
 
 
-def test_item_19_convert_keep_lines_can_pass_an_id_field_through(tmp_path: Path) -> None:
+def test_convert_keep_lines_can_pass_an_id_field_through(tmp_path: Path) -> None:
     rows = _converted(tmp_path, "--keep-lines", "--id-field", "id")
     assert rows[3] == {"id": "d"}  # read from the rejected row
     assert rows[1] is None  # not JSON: no id to read
 
 
-def test_item_19_convert_without_the_option_still_writes_only_converted_rows(tmp_path: Path) -> None:
+def test_convert_without_the_option_still_writes_only_converted_rows(tmp_path: Path) -> None:
     assert len(_converted(tmp_path)) == 2
 
 
-def test_item_19_id_field_needs_keep_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_id_field_needs_keep_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["convert", str(_source(tmp_path)), "--from", "openai-chat", "--to", "anthropic", "--id-field", "id"])
     assert "--keep-lines" in capsys.readouterr().err
 
 
-def test_item_19_the_option_is_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+def test_keep_lines_is_in_the_convert_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["convert", "--help"])
     assert "--keep-lines" in capsys.readouterr().out

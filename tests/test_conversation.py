@@ -137,7 +137,7 @@ def test_render_is_one_line_per_message() -> None:
 def test_a_recorded_openai_stream_then_dump_to_anthropic() -> None:
     from pathlib import Path
 
-    from chatcodec.sse import iter_sse_json
+    from chatcodec.streams.sse import iter_sse_json
 
     recording = Path(__file__).parent / "fixtures" / "openai-chat" / "stream" / "parallel_tool_calls.sse"
     conversation = Conversation(system="sys", messages=[{"role": "user", "content": "weather?"}])

@@ -1,4 +1,4 @@
-"""The edge law (issue 29, item 3): no module outside a provider folder names a provider.
+"""The edge law: no module outside a provider folder names a provider.
 
 What a provider says lives in its folder, ``providers/<name>/``: its wire, its rules, and
 its edge (``edge.py``: routes, upstream URL and headers, stream framing, error shapes,
@@ -16,15 +16,13 @@ providers: they say where a rule comes from.
 The allowance, each entry with its reason; an entry that no longer matches fails too, so
 the list only shrinks:
 
-- ``registry.py``, the ``_BUILT_IN`` and ``_ONE_PASS`` tables: the one line each built-in
-  provider adds outside its folder.
-- ``dialect_base.py``, ``dialect_state.py``, ``messages.py``: a dialect (Verifiers,
+- ``registry.py``, the ``_BUILT_IN`` table: the one line each built-in provider adds
+  outside its folder.
+- ``dialects/base.py``, ``dialects/state.py``, ``messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
-- ``providers/kit/claude.py``, ``providers/service_tiers.py``: rules shared by two
-  providers (Claude's thinking signatures on Anthropic and Bedrock; OpenAI's and Bedrock's
-  service tiers), until capabilities (issue 29, item 4) and a canonical ``service_tier``
-  (item 5) replace them.
+- ``providers/kit/claude.py``: Claude's thinking signatures, a rule shared by the two
+  providers that serve Claude (Anthropic and Bedrock).
 - ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
@@ -45,15 +43,14 @@ FOLDERS = tuple(sorted(path.name for path in (SOURCE / "providers").iterdir() if
 """The provider folders (``openai_chat``, ...): every folder with a ``codec.py``."""
 
 ALLOWED_MODULES: dict[str, str] = {
-    "dialect_base.py": "a dialect's reader names the codec that reads the shapes it borrows",
-    "dialect_state.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
+    "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
-    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (capabilities, item 4)",
-    "providers/service_tiers.py": "the tiers two providers share (a canonical service_tier, item 5)",
+    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (until capabilities replace it)",
     "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""
-ALLOWED_TABLES: dict[str, tuple[str, ...]] = {"registry.py": ("_BUILT_IN", "_ONE_PASS")}
+ALLOWED_TABLES: dict[str, tuple[str, ...]] = {"registry.py": ("_BUILT_IN",)}
 """Modules that may name providers only inside these module-level tables."""
 
 _NAMES = re.compile(r"\b(" + "|".join(re.escape(name) for name in (*PROVIDER_NAMES, *FOLDERS)) + r")\b")

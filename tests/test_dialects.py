@@ -1,4 +1,4 @@
-"""Alternate input shapes (the table in chatcodec.dialects) become the canonical form at
+"""Alternate input shapes (the table in chatcodec.dialects.reader) become the canonical form at
 the API boundary; OpenAI shapes read as the openai-chat codec reads them, Anthropic
 blocks as the anthropic codec does."""
 
@@ -12,7 +12,8 @@ import pydantic
 import pytest
 
 import chatcodec
-from chatcodec import AssistantMessage, ToolMessage, UserMessage, compat, dialects
+from chatcodec import AssistantMessage, ToolMessage, UserMessage, compat
+from chatcodec.dialects import reader as dialects
 
 # What the codecs add when they read reasoning: who produced it, and (openai-chat) the field.
 _FROM_ANTHROPIC = {"provider": "anthropic"}
@@ -608,11 +609,11 @@ def test_models_take_canonical_data_only(dialect: dict[str, Any]) -> None:
     chatcodec.validate_message(dialect)  # the boundary reads it
 
 
-# --- the readers reach the codecs through the codec interface (issue 20, item 3) -------
+# --- the readers reach the codecs through the codec interface -------
 
 
 def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:
-    from chatcodec import dialect_base
+    from chatcodec.dialects import base as dialect_base
     from chatcodec.providers.openai_chat import reasoning
 
     assert dialect_base.REASONING_STRING_FIELDS == reasoning.STRING_FIELDS

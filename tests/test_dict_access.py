@@ -141,10 +141,10 @@ def test_star_star_unpacking() -> None:
     assert {**message} == {"name": "n", "role": "user", "content": "hi"}
 
 
-# --- issue 24 item 18: assignment and the flat tool call -----------------------------------
+# --- assignment and the flat tool call -----------------------------------------------------
 
 
-def test_item_18_item_assignment_sets_the_field_with_validation() -> None:
+def test_item_assignment_sets_the_field_with_validation() -> None:
     message = UserMessage(content="hi")
     message["content"] = "changed"
     assert message.content == "changed"
@@ -153,7 +153,7 @@ def test_item_18_item_assignment_sets_the_field_with_validation() -> None:
         message["content"] = 123
 
 
-def test_item_18_models_validate_attribute_assignment() -> None:
+def test_models_validate_attribute_assignment() -> None:
     message = AssistantMessage(content="x")
     with pytest.raises(pydantic.ValidationError):
         message.content = [{"type": "nonsense"}]  # pyright: ignore[reportAttributeAccessIssue]
@@ -161,13 +161,13 @@ def test_item_18_models_validate_attribute_assignment() -> None:
     assert message.text == "y"  # validated into a part, not left a dict
 
 
-def test_item_18_assigning_a_key_that_is_not_a_field_names_the_fields() -> None:
+def test_assigning_a_key_that_is_not_a_field_names_the_fields() -> None:
     message = AssistantMessage(content="x")
     with pytest.raises(KeyError, match="content"):
         message["tool_calls"] = []
 
 
-def test_item_18_function_on_a_flat_tool_call_names_the_flat_fields() -> None:
+def test_function_on_a_flat_tool_call_names_the_flat_fields() -> None:
     call = ToolUsePart(id="c1", name="f", arguments="{}")
     with pytest.raises(KeyError) as info:
         call["function"]

@@ -1,4 +1,4 @@
-"""The edge as the core reaches it (issue 29, item 3): through the registry, and never
+"""The edge as the core reaches it: through the registry, and never
 another provider's facts standing in for a missing edge."""
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ _MESSAGES_CASES: list[tuple[str, object, list[str], list[str]]] = [
     ),
     ("missing text", [{"role": "user", "content": [{"type": "text"}]}], ["$[0].content[0].text"], ["missing"]),
     (
-        "content is a number (issue 22 item 3: one error for the union's arms)",
+        "content is a number (one error for the union's arms)",
         [{"role": "user", "content": 123}],
         ["$[0].content"],
         ["string_type"],
@@ -367,7 +367,7 @@ def test_garbage_as_a_request_raises_only_chatcodec_errors(data: object) -> None
     ],
 )
 def test_one_mistake_is_one_error(provider: str, body: dict[str, Any], path: str, message: str) -> None:
-    """Issue 22 item 3: a union's arms collapse to one error, and ``paths`` has no repeats."""
+    """A union's arms collapse to one error, and ``paths`` has no repeats."""
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.decode_request(provider, body)
     assert raised.value.paths == [path]

@@ -1,4 +1,4 @@
-"""First use (issue 25, item 5): a fresh process's ``import chatcodec`` and one request
+"""First use: a fresh process's ``import chatcodec`` and one request
 conversion on the one-pass path load no canonical model.
 
 The one-pass path builds no model, so loading the models (``chatcodec.messages`` and the
@@ -76,7 +76,7 @@ def test_a_conversion_in_a_fresh_process_loads_no_canonical_model() -> None:
     loaded = found["loaded"]
     assert isinstance(loaded, list)
     assert [name for name in _MODELS if name in loaded] == []
-    assert not any(name.startswith(("chatcodec.strict", "chatcodec.stream")) for name in loaded)
+    assert not any(name.startswith(("chatcodec.strict.fields", "chatcodec.stream")) for name in loaded)
 
 
 def test_the_fresh_process_converts_as_the_general_path_does() -> None:
@@ -108,7 +108,7 @@ _CLI_PROBE = textwrap.dedent(
 def test_chatcodec_convert_of_one_pass_lines_loads_no_model_and_no_process_pool(tmp_path: Path) -> None:
     """``chatcodec convert --workers 1`` of JSON lines the one pass converts starts
     without the models (only ``validate`` and ``schema`` need them) and without
-    multiprocessing (only ``--workers`` above 1 needs it): issue 25's dataset CLI row."""
+    multiprocessing (only ``--workers`` above 1 needs it)."""
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     source.write_text(json.dumps(_BODY) + "\n" + json.dumps(_BODY) + "\n")
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_CLI_PROBE}"]
@@ -118,4 +118,4 @@ def test_chatcodec_convert_of_one_pass_lines_loads_no_model_and_no_process_pool(
     assert found["code"] == 0
     assert len(out.read_text().splitlines()) == 2
     loaded = found["loaded"]
-    assert [name for name in (*_MODELS, "chatcodec.parallel", "multiprocessing") if name in loaded] == []
+    assert [name for name in (*_MODELS, "chatcodec.batch.parallel", "multiprocessing") if name in loaded] == []

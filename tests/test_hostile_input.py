@@ -1,4 +1,4 @@
-"""Issue 10, items 12-17: input that crashed chatcodec from deep inside.
+"""Input that crashed chatcodec from deep inside.
 
 Each one must be a chatcodec error naming the JSON path (or be accepted); never a
 ``ValueError``, ``KeyError``, ``TypeError``, ``AttributeError``, ``UnicodeEncodeError`` or
@@ -46,12 +46,12 @@ def _chunk_text(extra: str = "") -> str:
     return f"data: {chunk}\n\n"
 
 
-# --- item 12: integers over the 4,300-digit limit ------------------------------------
+# --- integers over the 4,300-digit limit ---------------------------------------------
 
 
 @pytest.mark.parametrize("provider", ["openai-chat", "anthropic"])
 @pytest.mark.parametrize("as_bytes", [False, True])
-def test_item12_a_huge_integer_in_a_body_is_refused_at_its_path(provider: str, as_bytes: bool) -> None:
+def test_a_huge_integer_in_a_body_is_refused_at_its_path(provider: str, as_bytes: bool) -> None:
     text = json.dumps(_openai_request(max_tokens=0)).replace('"max_tokens": 0', f'"max_tokens": {_BIG}')
     payload: str | bytes = text.encode() if as_bytes else text
     with pytest.raises(chatcodec.PayloadError, match="5000 digits is over Python's 4300-digit limit") as caught:
@@ -59,14 +59,14 @@ def test_item12_a_huge_integer_in_a_body_is_refused_at_its_path(provider: str, a
     assert caught.value.path == "$.max_tokens"
 
 
-def test_item12_a_huge_integer_in_a_stream_event_names_the_event_and_path() -> None:
+def test_a_huge_integer_in_a_stream_event_names_the_event_and_path() -> None:
     stream = _chunk_text() + _chunk_text(f', "n": {_BIG}')
     with pytest.raises(chatcodec.StreamError, match="4300-digit limit") as caught:
         chatcodec.accumulate_stream("openai-chat", stream)
     assert (caught.value.event_index, caught.value.path) == (1, "$.n")
 
 
-def test_item12_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_error(
+def test_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = tmp_path / "conversation.json"
@@ -79,8 +79,8 @@ def test_item12_a_huge_integer_in_a_dataset_line_and_the_cli_is_not_an_internal_
         chatcodec.validate_messages(document.read_text())
 
 
-def test_item12_a_huge_integer_on_a_jsonl_line_names_the_line_and_path() -> None:
-    from chatcodec.sse import iter_jsonl
+def test_a_huge_integer_on_a_jsonl_line_names_the_line_and_path() -> None:
+    from chatcodec.streams.sse import iter_jsonl
 
     lines = '{"a": 1}\n{"b": [' + _BIG + "]}\n"
     with pytest.raises(chatcodec.StreamError, match="4300-digit limit") as caught:
@@ -88,7 +88,7 @@ def test_item12_a_huge_integer_on_a_jsonl_line_names_the_line_and_path() -> None
     assert (caught.value.event_index, caught.value.path) == (1, "$.b[0]")
 
 
-def test_item12_a_huge_integer_in_a_jsonl_dataset_is_one_reject_with_its_path(tmp_path: Path) -> None:
+def test_a_huge_integer_in_a_jsonl_dataset_is_one_reject_with_its_path(tmp_path: Path) -> None:
     dataset = tmp_path / "requests.jsonl"
     good = json.dumps(_openai_request())
     dataset.write_text(good + "\n" + good.replace('"model": "m"', f'"model": "m", "n": {_BIG}') + "\n")
@@ -100,7 +100,7 @@ def test_item12_a_huge_integer_in_a_jsonl_dataset_is_one_reject_with_its_path(tm
     assert "at $.n: an integer of 5000 digits" in reject["error"]
 
 
-def test_item12_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() -> None:
+def test_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() -> None:
     request = chatcodec.decode_request(
         "openai-chat",
         {
@@ -119,11 +119,11 @@ def test_item12_tool_arguments_with_a_huge_integer_are_a_tool_arguments_error() 
         call.parsed_arguments()
 
 
-# --- item 17: numbers that overflow ---------------------------------------------------
+# --- numbers that overflow ------------------------------------------------------------
 
 
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "1" * 400 + ".0"])
-def test_item17_a_number_that_overflows_to_infinity_is_refused_at_its_path(number: str) -> None:
+def test_a_number_that_overflows_to_infinity_is_refused_at_its_path(number: str) -> None:
     text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", number)
     with pytest.raises(chatcodec.PayloadError, match="out of range") as caught:
         chatcodec.decode_request("openai-chat", text)
@@ -131,21 +131,21 @@ def test_item17_a_number_that_overflows_to_infinity_is_refused_at_its_path(numbe
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
-def test_item17_nan_and_infinity_are_not_json(constant: str) -> None:
+def test_nan_and_infinity_are_not_json(constant: str) -> None:
     text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", constant)
     with pytest.raises(chatcodec.PayloadError):
         chatcodec.convert_request(text, source="openai-chat", target="anthropic")
 
 
-def test_item17_large_finite_numbers_still_read() -> None:
+def test_large_finite_numbers_still_read() -> None:
     text = json.dumps(_openai_request(temperature=0.5)).replace("0.5", "1e300")
     assert chatcodec.decode_request("openai-chat", text).temperature == 1e300
 
 
-# --- item 13: lone surrogates and bytes that are not UTF-8 ----------------------------
+# --- lone surrogates and bytes that are not UTF-8 -------------------------------------
 
 
-def test_item13_a_lone_surrogate_in_a_tool_id_is_refused_at_its_path_not_a_unicode_error() -> None:
+def test_a_lone_surrogate_in_a_tool_id_is_refused_at_its_path_not_a_unicode_error() -> None:
     text = (
         '{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":'
         '[{"type":"tool_use","id":"t\\ud800","name":"n","input":{}}]}]}'
@@ -155,14 +155,14 @@ def test_item13_a_lone_surrogate_in_a_tool_id_is_refused_at_its_path_not_a_unico
     assert caught.value.path == "$.messages[0].content[0].id"
 
 
-def test_item13_a_lone_surrogate_in_a_key_is_refused_at_its_path() -> None:
+def test_a_lone_surrogate_in_a_key_is_refused_at_its_path() -> None:
     text = '{"model":"m","messages":[{"role":"user","content":"hi","\\udc00x":1}]}'
     with pytest.raises(chatcodec.PayloadError, match="key holds a lone UTF-16 surrogate") as caught:
         chatcodec.convert_request(text, source="openai-chat", target="anthropic")
     assert caught.value.path == "$.messages[0]['\\udc00x']"
 
 
-def test_item13_the_stream_reader_applies_the_same_rule() -> None:
+def test_a_lone_surrogate_in_a_stream_is_refused_at_its_path() -> None:
     stream = _chunk_text().replace('"content":"a"', '"content":"a\\ud800"')
     with pytest.raises(chatcodec.StreamError, match="lone UTF-16 surrogate") as caught:
         list(chatcodec.decode_stream("openai-chat", stream))
@@ -171,12 +171,12 @@ def test_item13_the_stream_reader_applies_the_same_rule() -> None:
         chatcodec.accumulate_stream("openai-chat", stream)
 
 
-def test_item13_a_surrogate_pair_escape_is_one_character_and_reads() -> None:
+def test_a_surrogate_pair_escape_is_one_character_and_reads() -> None:
     text = '{"model":"m","messages":[{"role":"user","content":"\\ud83d\\ude00"}]}'
     assert chatcodec.decode_request("openai-chat", text).messages[0].content == "\U0001f600"
 
 
-def test_item13_a_python_string_with_a_lone_surrogate_in_a_tool_id_is_escaped_reversibly() -> None:
+def test_a_python_string_with_a_lone_surrogate_in_a_tool_id_is_escaped_reversibly() -> None:
     # Dicts are taken as given: the id rewrite Anthropic needs works on any code point.
     request = {
         "model": "m",
@@ -191,7 +191,7 @@ def test_item13_a_python_string_with_a_lone_surrogate_in_a_tool_id_is_escaped_re
     assert chatcodec.decode_request("anthropic", wire).messages[0].content[0]["id"] == "t\ud800"
 
 
-def test_item13_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> None:
+def test_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> None:
     with pytest.raises(chatcodec.PayloadError, match="not UTF-8 text"):
         chatcodec.decode_request("openai-chat", b'{"model":"m\xff","messages":[]}')
     stream = _chunk_text().encode().replace(b'"content":"a"', b'"content":"\xff"')
@@ -199,11 +199,11 @@ def test_item13_bytes_that_are_not_utf8_are_refused_in_a_body_and_a_stream() -> 
         chatcodec.accumulate_stream("openai-chat", stream)
 
 
-# --- item 14: media parts in system, developer and tool messages ----------------------
+# --- media parts in system, developer and tool messages -------------------------------
 
 _BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
     ({"type": "image_url"}, "image_url"),
-    ({"type": "image_url", "image_url": ""}, "image_url"),  # a bare URL is read (issue 24 item 6), an empty one not
+    ({"type": "image_url", "image_url": ""}, "image_url"),  # a bare URL is read, an empty one not
     ({"type": "image_url", "image_url": {"url": 5}}, "image_url.url"),
     ({"type": "image_url", "image_url": {}}, "image_url.url"),
     ({"type": "input_audio"}, "input_audio"),
@@ -216,7 +216,7 @@ _BAD_MEDIA_PARTS: list[tuple[dict[str, Any], str]] = [
 
 @pytest.mark.parametrize("role", ["system", "developer", "tool"])
 @pytest.mark.parametrize(("part", "where"), _BAD_MEDIA_PARTS)
-def test_item14_a_bad_media_part_outside_a_user_message_is_refused_at_its_path(
+def test_a_bad_media_part_outside_a_user_message_is_refused_at_its_path(
     role: str, part: dict[str, Any], where: str
 ) -> None:
     message: dict[str, Any] = {"role": role, "content": [part]}
@@ -227,7 +227,7 @@ def test_item14_a_bad_media_part_outside_a_user_message_is_refused_at_its_path(
     assert f"$.messages[0].content[0].{where}" in caught.value.paths
 
 
-def test_item14_a_good_image_in_a_tool_message_is_read() -> None:
+def test_a_good_image_in_a_tool_message_is_read() -> None:
     message = {
         "role": "tool",
         "tool_call_id": "c",
@@ -240,7 +240,7 @@ def test_item14_a_good_image_in_a_tool_message_is_read() -> None:
     assert isinstance(result.content[0], chatcodec.ImagePart)
 
 
-# --- item 16: deep nesting --------------------------------------------------------------
+# --- deep nesting -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -254,7 +254,7 @@ def test_deeper_than_counts_the_levels_too_deep_names(value: object, depth: int)
     assert depth == 0 or deeper_than(value, depth - 1)
 
 
-def test_item16_tool_input_nested_1000_levels_is_refused_naming_its_route() -> None:
+def test_tool_input_nested_1000_levels_is_refused_naming_its_route() -> None:
     request = {
         "model": "m",
         "max_tokens": 5,
@@ -271,7 +271,7 @@ def test_item16_tool_input_nested_1000_levels_is_refused_naming_its_route() -> N
     ("provider", "body"),
     [("openai-chat", {"error": _nested(1000)}), ("anthropic", {"type": "error", "error": _nested(1000)})],
 )
-def test_item16_an_error_body_nested_1000_levels_is_a_chatcodec_error(provider: str, body: Any) -> None:
+def test_an_error_body_nested_1000_levels_is_a_chatcodec_error(provider: str, body: Any) -> None:
     with pytest.raises(chatcodec.ChatcodecError):
         chatcodec.decode_response(provider, body)
 
@@ -282,7 +282,7 @@ def _deep_arguments_request() -> dict[str, Any]:
     return {"model": "m", "messages": [{"role": "assistant", "tool_calls": [call]}]}
 
 
-def test_item16_argument_text_nested_10000_levels_through_parsed_arguments() -> None:
+def test_argument_text_nested_10000_levels_through_parsed_arguments() -> None:
     call = chatcodec.decode_request("openai-chat", _deep_arguments_request()).messages[0].content[0]
     assert isinstance(call, chatcodec.ToolUsePart)
     with pytest.raises(chatcodec.ToolArgumentsError, match="nested too deeply"):
@@ -290,19 +290,19 @@ def test_item16_argument_text_nested_10000_levels_through_parsed_arguments() -> 
     assert not call.arguments_are_valid_json
 
 
-def test_item16_argument_text_nested_10000_levels_through_convert_is_a_reported_loss() -> None:
+def test_argument_text_nested_10000_levels_through_convert_is_a_reported_loss() -> None:
     losses: list[chatcodec.Loss] = []
     wire = chatcodec.convert_request(
         _deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
     )
     arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
-    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped (issue 24 item 4)
+    assert wire["messages"][0]["content"][0]["input"] == {"INVALID_JSON": arguments}  # wrapped
     assert "$.messages[0].content[0].arguments" in [loss.path for loss in losses]
     with pytest.raises(chatcodec.LossError):
         chatcodec.convert_request(_deep_arguments_request(), source="openai-chat", target="anthropic", on_loss="error")
 
 
-def test_item16_argument_text_nested_10000_levels_streamed_then_encoded() -> None:
+def test_argument_text_nested_10000_levels_streamed_then_encoded() -> None:
     arguments = '{"a":' * 10_000 + "1" + "}" * 10_000
     chunk = {
         "id": "x",
@@ -329,7 +329,7 @@ def test_item16_argument_text_nested_10000_levels_streamed_then_encoded() -> Non
 
 
 @pytest.mark.parametrize("depth", [1000, 5000])
-def test_item16_a_stream_event_nested_past_the_recursion_limit_names_the_event(depth: int) -> None:
+def test_a_stream_event_nested_past_the_recursion_limit_names_the_event(depth: int) -> None:
     first = json.loads(_chunk_text().removeprefix("data: "))
     events = [{**first, "x_extension": _nested(depth)}, first]
     with pytest.raises(chatcodec.StreamError) as caught:
@@ -340,7 +340,7 @@ def test_item16_a_stream_event_nested_past_the_recursion_limit_names_the_event(d
 
 
 @pytest.mark.parametrize("provider", ["openai-chat", "anthropic"])
-def test_item16_kept_data_past_pydantics_depth_limit_is_refused_at_the_inputs_path(provider: str) -> None:
+def test_kept_data_past_pydantics_depth_limit_is_refused_at_the_inputs_path(provider: str) -> None:
     # pydantic-core refuses it when the canonical model is built, at a canonical place
     # (provider_metadata[...]) the input does not have; the error names the input's.
     request = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}], "x_ext": _nested(300)}
@@ -366,7 +366,7 @@ def test_a_conversation_refuses_a_value_that_is_no_message(message: Any) -> None
         chatcodec.Conversation(messages=[message])
 
 
-# --- item 15: stream decoders say which event and where --------------------------------
+# --- stream decoders say which event and where -----------------------------------------
 
 _CHUNK: dict[str, Any] = {
     "id": "x",
@@ -414,9 +414,7 @@ def _stream_cases() -> list[Any]:
 
 
 @pytest.mark.parametrize(("provider", "events", "index", "path"), _stream_cases())
-def test_item15_a_stream_decoder_names_the_event_and_the_path(
-    provider: str, events: list[Any], index: int, path: str
-) -> None:
+def test_a_stream_decoder_names_the_event_and_the_path(provider: str, events: list[Any], index: int, path: str) -> None:
     with pytest.raises(chatcodec.StreamError) as caught:
         list(chatcodec.decode_stream(provider, events))
     assert caught.value.event_index == index
@@ -425,7 +423,7 @@ def test_item15_a_stream_decoder_names_the_event_and_the_path(
         chatcodec.accumulate_stream(provider, events)
 
 
-def test_item15_usage_nested_past_the_depth_limit_is_a_stream_error_both_ways() -> None:
+def test_usage_nested_past_the_depth_limit_is_a_stream_error_both_ways() -> None:
     usage = {"input_tokens": 1, "output_tokens": 1, "cache_creation": {"ephemeral_1h_input_tokens": _nested(300)}}
     events = [{**_MESSAGE_START, "message": {**_MESSAGE_START["message"], "usage": usage}}]
     for run in (
@@ -439,7 +437,7 @@ def test_item15_usage_nested_past_the_depth_limit_is_a_stream_error_both_ways() 
 
 
 @pytest.mark.parametrize("depth", [1000, 5000])
-def test_item16_accumulating_a_list_names_the_deep_event_as_an_iterator_does(depth: int) -> None:
+def test_accumulating_a_list_names_the_deep_event_as_an_iterator_does(depth: int) -> None:
     # A list is read with no counting step per event (the list iterator tells how far the
     # decoder got): a RecursionError (Gemini's key-spelling walk) must still name the event.
     chunk = {"candidates": [{"content": {"parts": [{"text": "a"}], "role": "model"}, "index": 0}], "responseId": "r"}

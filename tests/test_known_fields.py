@@ -1,5 +1,5 @@
 """The committed ``providers/<name>/known_fields.json`` files are what the installed SDKs
-define (issue 22): regenerated here, and compared with the files."""
+define: regenerated here, and compared with the files."""
 
 from __future__ import annotations
 

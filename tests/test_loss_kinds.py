@@ -1,4 +1,4 @@
-"""Issue 21, items 2-3: loss kinds on the command line, and no loss for values that equal
+"""Loss kinds on the command line, and no loss for values that equal
 the target's default (``n: 1``, ``logprobs: false``, ``presence_penalty: 0``...)."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_quiet_counts_losses_by_kind(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_gemini_continuation_is_a_pause_both_ways() -> None:
-    """Issue 21, item 5: Gemini's ``CONTINUATION`` is Anthropic's ``pause_turn``."""
+    """Gemini's ``CONTINUATION`` is Anthropic's ``pause_turn``."""
     gemini = {
         "candidates": [{"content": {"role": "model", "parts": [{"text": "so far"}]}, "finishReason": "CONTINUATION"}]
     }

@@ -30,7 +30,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec.schema import SchemaKind, json_schema
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import (
     Splitter,
     assistant_content_parts,
@@ -249,7 +249,7 @@ def _replayable(response: ChatResponse) -> ChatResponse:
     """``response`` with list content and without what replay plus accumulation is known
     to lose. Each removal names a bug reported against ``stream_replay``/``accumulator``;
     delete the line when the bug is fixed. (Bugs 5 and 7, a choice's bag and a choice with
-    nothing in it, and the message bag of bug 4 are carried since issue 10, item 26.)
+    nothing in it, and the message bag of bug 4 are carried now.)
     """
     choices = [
         choice.model_copy(

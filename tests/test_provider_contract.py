@@ -1,4 +1,4 @@
-"""The provider contract (issue 20, items 1-2): one context object per encode and decode,
+"""The provider contract: one context object per encode and decode,
 options read from it by public name, and the stream encoder as a push object."""
 
 from __future__ import annotations
@@ -30,28 +30,28 @@ def _codec(name: str) -> ProviderCodec:
     return codec
 
 
-def test_item2_options_are_read_from_the_old_bag_spelling_by_public_name() -> None:
+def test_options_are_read_from_the_old_bag_spelling_by_public_name() -> None:
     codec = _codec("openai-chat")
     context = codec.encode_context(LossRecorder(), bag={"_reasoning_field": "reasoning_content", "seed_like": 1})
     assert dict(context.options) == {"reasoning_field": "reasoning_content"}
     assert context.option("max_tokens_key") is None
 
 
-def test_item2_options_are_read_only() -> None:
+def test_options_are_read_only() -> None:
     options = read_options({"unsigned_thinking": "text"}, {"unsigned_thinking": "unsigned_thinking"})
     writable: Any = options
     with pytest.raises(TypeError):
         writable["unsigned_thinking"] = "drop"
 
 
-def test_item2_a_request_without_options_gets_the_shared_empty_options() -> None:
+def test_a_request_without_options_gets_the_shared_empty_options() -> None:
     assert read_options(None, {"unsigned_thinking": "unsigned_thinking"}) == {}
     assert read_options({"other": 1}, {"unsigned_thinking": "unsigned_thinking"}) == {}
 
 
-def test_item2_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
+def test_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
     """The rules slot holds the target's table (its ``rules.py``, the codec's ``rules``
-    role) since the target-rules work filled it (issue 21)."""
+    role) since the target-rules work filled it."""
     codec = _codec("gemini")
     context = codec.encode_context(LossRecorder(), model="gemini-3-pro")
     assert (context.provider, context.model, context.for_request, context.rules) == (
@@ -62,7 +62,7 @@ def test_item2_the_codec_puts_the_request_model_and_the_rules_on_the_context() -
     )
 
 
-def test_item2_rule_options_are_read_by_public_name() -> None:
+def test_rule_options_are_read_by_public_name() -> None:
     """``api_version`` and ``skip_rules`` are options like the others: read from the
     ``_api_version`` / ``_skip_rules`` markers into the context by public name."""
     bag = {"_api_version": "2023-06-01", "_skip_rules": ["sampling_removed"]}
@@ -71,7 +71,7 @@ def test_item2_rule_options_are_read_by_public_name() -> None:
     assert context.option("skip_rules") == ["sampling_removed"]
 
 
-def test_item2_a_provider_context_keeps_the_shared_fields() -> None:
+def test_a_provider_context_keeps_the_shared_fields() -> None:
     losses = LossRecorder()
     shared = EncodeContext("anthropic", losses, model="claude", options=read_options({"x": 1}, {"x": "x"}))
     extended = shared.extend(AnthropicContext, for_request=False, unsigned_thinking="text")
@@ -80,13 +80,13 @@ def test_item2_a_provider_context_keeps_the_shared_fields() -> None:
     assert extended.unsigned_thinking == "text"
 
 
-def test_item2_a_decode_context_is_lenient_by_default() -> None:
+def test_a_decode_context_is_lenient_by_default() -> None:
     context = DecodeContext("anthropic")
     assert context.strict is False
     assert context.losses.losses == []
 
 
-def test_item2_an_option_set_through_the_api_reaches_the_encoder() -> None:
+def test_an_option_set_through_the_api_reaches_the_encoder() -> None:
     thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
     request = {
         "messages": [
@@ -106,9 +106,7 @@ def test_item2_an_option_set_through_the_api_reaches_the_encoder() -> None:
     ("provider", "options"),
     [("openai-chat", {"reasoning_field": "reasoning_content"}), ("gemini", {"tools_layout": [[1, True]]})],
 )
-def test_leftover3_a_public_option_name_through_the_api_is_an_option_not_a_field(
-    provider: str, options: dict[str, Any]
-) -> None:
+def test_a_public_option_name_through_the_api_is_an_option_not_a_field(provider: str, options: dict[str, Any]) -> None:
     """A public name whose bag key differs (``reasoning_field`` rides as
     ``_reasoning_field``) reaches the encoder as the option; before, ``with_options``
     wrote it into the request body as a field."""
@@ -117,7 +115,7 @@ def test_leftover3_a_public_option_name_through_the_api_is_an_option_not_a_field
     assert not body.keys() & options.keys()
 
 
-def test_leftover3_reasoning_field_by_public_name_places_foreign_reasoning() -> None:
+def test_reasoning_field_by_public_name_places_foreign_reasoning() -> None:
     thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
     request = {
         "messages": [
@@ -138,8 +136,8 @@ _REQUEST_ENCODERS = {
 
 
 @pytest.mark.parametrize("provider", sorted(_REQUEST_ENCODERS))
-def test_leftover2_the_model_option_is_read_from_the_context(provider: str) -> None:
-    """``model`` is an option like the others (issue 20 leftover 2): the encoder sends
+def test_the_model_option_is_read_from_the_context(provider: str) -> None:
+    """``model`` is an option like the others: the encoder sends
     the context's, not a ``model`` key it finds in the bag."""
     assert _codec(provider).options["model"] == "model"
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")], max_tokens=5)
@@ -149,7 +147,7 @@ def test_leftover2_the_model_option_is_read_from_the_context(provider: str) -> N
     assert _REQUEST_ENCODERS[provider](with_model.model_dump(), context)["model"] == "from-request"
 
 
-def test_leftover2_anthropic_max_tokens_option_is_read_from_the_context() -> None:
+def test_anthropic_max_tokens_option_is_read_from_the_context() -> None:
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")])
     context = EncodeContext("anthropic", LossRecorder(), options={"max_tokens": 7})
     assert anthropic_request.encode_request(request.model_dump(), context)["max_tokens"] == 7
@@ -167,7 +165,7 @@ def _events() -> list[AnyStreamEvent]:
 
 
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
-def test_item1_the_stream_encoder_is_fed_and_closed_like_encode_stream(name: str) -> None:
+def test_the_stream_encoder_is_fed_and_closed_like_encode_stream(name: str) -> None:
     codec = _codec(name)
     pushed_losses, whole_losses = LossRecorder(), LossRecorder()
     encoder = codec.stream_encoder(pushed_losses)
@@ -180,7 +178,7 @@ def test_item1_the_stream_encoder_is_fed_and_closed_like_encode_stream(name: str
     assert pushed_losses.losses == whole_losses.losses
 
 
-def test_item1_gemini_reads_stop_with_calls_as_tool_calls_by_a_named_keyword() -> None:
+def test_gemini_reads_stop_with_calls_as_tool_calls_by_a_named_keyword() -> None:
     assert gemini_finish.decode_finish_reason("STOP", {}) == {"unified": "stop", "raw": "STOP"}
     assert gemini_finish.decode_finish_reason("STOP", {}, has_tool_calls=True) == {
         "unified": "tool_calls",
@@ -191,10 +189,8 @@ def test_item1_gemini_reads_stop_with_calls_as_tool_calls_by_a_named_keyword() -
 @pytest.mark.parametrize(
     ("module", "provider"), [(anthropic_finish, "anthropic"), (bedrock_finish, "bedrock-converse")]
 )
-def test_item4_claude_stop_reasons_map_a_known_word_read_as_other_from_the_unified_value(
-    module: Any, provider: str
-) -> None:
-    """One rule for both formats since issue 24 item 15: a word is written back as it is
+def test_claude_stop_reasons_map_a_known_word_read_as_other_from_the_unified_value(module: Any, provider: str) -> None:
+    """One rule for both formats: a word is written back as it is
     only when it agrees with the unified value, or when the response's own bag records
     it as an unknown word this codec read; else the word for ``other``, reported."""
     losses = LossRecorder()
@@ -206,7 +202,7 @@ def test_item4_claude_stop_reasons_map_a_known_word_read_as_other_from_the_unifi
     assert len(losses.losses) == 1
 
 
-def test_item4_claude_stop_reasons_report_a_changed_meaning() -> None:
+def test_claude_stop_reasons_report_a_changed_meaning() -> None:
     losses = LossRecorder()
     context = EncodeContext("anthropic", losses)
     reason = FinishReason(unified="content_filter").model_dump()

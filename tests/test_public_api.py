@@ -1,7 +1,7 @@
 """The public surface is deliberate: ``__all__`` is sorted, complete and importable.
 
 ``chatcodec.__all__`` is the one list of public names (httpx's ``test_exported_members``
-pattern, issue 20 item 6): every other place that lists or uses them is tested against
+pattern): every other place that lists or uses them is tested against
 it here. The lazy-import table and the type checkers' imports in ``__init__.py`` hold
 exactly its names; the README and the static typing checks use no other.
 """
@@ -104,11 +104,11 @@ def _lazy_table() -> dict[str, str]:
     return table
 
 
-def test_item_06_the_lazy_import_table_holds_exactly_all() -> None:
+def test_the_lazy_import_table_holds_exactly_all() -> None:
     assert sorted(_lazy_table()) == sorted(chatcodec.__all__)
 
 
-def test_item_06_the_type_checkers_import_exactly_all_from_the_same_modules() -> None:
+def test_the_type_checkers_import_exactly_all_from_the_same_modules() -> None:
     assert _type_checking_imports() == _lazy_table()
 
 
@@ -127,13 +127,13 @@ def _submodule(name: str) -> bool:
 
 
 @pytest.mark.parametrize("document", ["README.md", "tests/typing/check_public_types.py"])
-def test_item_06_documents_use_only_names_in_all(document: str) -> None:
+def test_documents_use_only_names_in_all(document: str) -> None:
     used = _public_uses((ROOT / document).read_text(encoding="utf-8"))
     unknown = sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name))
     assert unknown == []
     assert used & set(chatcodec.__all__)  # the check found the names the document uses
 
 
-def test_item_06_the_use_finder_reads_both_spellings() -> None:
+def test_the_use_finder_reads_both_spellings() -> None:
     text = "x = chatcodec.Loss\nfrom chatcodec import (\n    ChatRequest,\n    Usage as U,\n)\n"
     assert _public_uses(text) == {"Loss", "ChatRequest", "Usage"}

@@ -1,5 +1,5 @@
-"""The models and the exported JSON Schema accept exactly the same documents (issue 12), and
-the models coerce nothing (issue 11, "strict canonical validation"). The schema's verdicts
+"""The models and the exported JSON Schema accept exactly the same documents, and
+the models coerce nothing. The schema's verdicts
 come from Python ``jsonschema`` and from the Rust ``jsonschema`` crate (``jsonschema-rs``).
 
 ajv's verdicts on the same documents are compared in ``test_schema_js.py``.
@@ -120,7 +120,7 @@ def test_integral_floats_become_ints() -> None:
     assert type(request.temperature) is float
 
 
-def test_the_coercion_named_in_issue_11_is_refused() -> None:
+def test_a_string_is_not_coerced_to_a_boolean_or_a_number() -> None:
     with pytest.raises(pydantic.ValidationError, match="valid boolean"):
         chatcodec.ToolResultPart.model_validate({"type": "tool_result", "tool_use_id": "c", "is_error": "yes"})
     with pytest.raises(pydantic.ValidationError, match="valid number"):

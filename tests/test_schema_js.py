@@ -1,5 +1,5 @@
-"""The JSON Schemas checked from JavaScript and TypeScript, as users of other languages use them
-(issue 12): ajv 8 in its default strict mode (draft 2020-12) compiles them without a warning
+"""The JSON Schemas checked from JavaScript and TypeScript, as users of other languages use them:
+ajv 8 in its default strict mode (draft 2020-12) compiles them without a warning
 and gives the same verdicts as the models; json-schema-to-typescript's types compile under
 ``tsc --strict`` with a small program that builds a conversation, which chatcodec accepts.
 

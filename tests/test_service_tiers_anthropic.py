@@ -21,7 +21,7 @@ def test_an_openai_service_tier_reaches_anthropic_and_back(source: str, openai: 
     losses: list[chatcodec.Loss] = []
     converted = chatcodec.convert_request(body, source=source, target="anthropic", on_loss="ignore", losses=losses)
     assert converted["service_tier"] == anthropic
-    assert not [loss for loss in losses if "service_tier" in loss.what]
+    assert not [loss for loss in losses if loss.path == "$.service_tier"]
     back = chatcodec.convert_request(converted, source="anthropic", target=source, on_loss="ignore")
     assert back["service_tier"] == openai
 
@@ -33,4 +33,4 @@ def test_an_openai_tier_anthropic_has_no_word_for_is_reported() -> None:
         body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
     )
     assert "service_tier" not in converted
-    assert [loss.what for loss in losses if "service_tier" in loss.what]
+    assert [loss.path for loss in losses if loss.path == "$.service_tier"] == ["$.service_tier"]

@@ -1,4 +1,4 @@
-"""Issue 10, item 19: unknown keys that vanished without a loss.
+"""Unknown keys that vanished without a loss.
 
 * Anthropic kept a message-level unknown key sent as ``null`` only as a spelling marker,
   which the encoder did not carry into the turn, so a same-provider round trip dropped it.
@@ -27,14 +27,14 @@ def _anthropic_request(**message_extra: Any) -> dict[str, Any]:
     }
 
 
-def test_item19_anthropic_keeps_an_unknown_message_key_sent_as_null() -> None:
+def test_anthropic_keeps_an_unknown_message_key_sent_as_null() -> None:
     payload = _anthropic_request(x_extension=None)
     losses: list[chatcodec.Loss] = []
     assert chatcodec.convert_request(payload, source="anthropic", target="anthropic", losses=losses) == payload
     assert losses == []
 
 
-def test_item19_anthropic_keeps_a_null_and_a_value_on_merged_messages() -> None:
+def test_anthropic_keeps_a_null_and_a_value_on_merged_messages() -> None:
     # Two canonical user messages in a row form one Anthropic turn: both bags go to it.
     payload = {
         "model": "m",
@@ -57,7 +57,7 @@ def _anthropic_response(block_extra: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_item19_an_unknown_key_on_an_assistant_text_block_is_reported_like_on_a_user_block() -> None:
+def test_an_unknown_key_on_an_assistant_text_block_is_reported_like_on_a_user_block() -> None:
     losses: list[chatcodec.Loss] = []
     wire = chatcodec.convert_response(
         _anthropic_response({"x_block": 2}), source="anthropic", target="openai-chat", on_loss="ignore", losses=losses
@@ -68,7 +68,7 @@ def test_item19_an_unknown_key_on_an_assistant_text_block_is_reported_like_on_a_
     ]
 
 
-def test_item19_assistant_text_in_a_request_written_as_a_string_reports_foreign_keys() -> None:
+def test_assistant_text_in_a_request_written_as_a_string_reports_foreign_keys() -> None:
     payload = _anthropic_request()
     payload["messages"][1]["content"][0]["x_block"] = 1
     payload["messages"][0]["content"] = [{"type": "text", "text": "hi", "x_block": 1}]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chatcodec.errors import StreamError
-from chatcodec.sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
+from chatcodec.streams.sse import SSEEvent, iter_jsonl, iter_sse, iter_sse_json, looks_like_sse
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 _SHARED_FIXTURES = _REPO_ROOT.parent / "shared" / "fixtures"
@@ -77,7 +77,7 @@ def test_bytearray_and_mixed_chunk_types() -> None:
 
 
 def test_invalid_utf8_is_refused_with_its_byte_offset() -> None:
-    # Replacing it with U+FFFD would change the payload without a word (issue 10, item 13).
+    # Replacing it with U+FFFD would change the payload without a word.
     with pytest.raises(StreamError, match="not UTF-8 text: invalid start byte at byte 6"):
         list(iter_sse(b"data: \xff\n\n"))
     with pytest.raises(StreamError, match="at byte 9"):

@@ -1,4 +1,4 @@
-"""Issue 23 item 1: the library pieces a proxy is built from: push-style SSE parsing,
+"""The library pieces a proxy is built from: push-style SSE parsing,
 framing, stream conversion (sync, async, push), errors in the caller's shape, warm-up."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import pytest
 from botocore.eventstream import EventStreamBuffer
 
 import chatcodec
-from chatcodec import stream_framing
-from chatcodec.event_stream import EventStreamParser, encode_event_message
-from chatcodec.sse import iter_sse
-from chatcodec.stream_framing import WireEventReader
+from chatcodec.streams import framing as stream_framing
+from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
+from chatcodec.streams.framing import WireEventReader
+from chatcodec.streams.sse import iter_sse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -149,10 +149,10 @@ def test_gemini_json_array_framing_both_ways() -> None:
     assert json.loads(converted) == wire
 
 
-def test_a_huge_json_array_item_in_small_chunks_is_parsed_once_leftover_4(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_huge_json_array_item_in_small_chunks_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Gemini's JSON-array stream: a 2 MB item (inline media) fed in 64-byte chunks is
-    parsed once, when it completes, not re-parsed on each of its 32,000 chunks (issue 23
-    leftover 4: linear work, counted in parse calls rather than seconds)."""
+    parsed once, when it completes, not re-parsed on each of its 32,000 chunks (linear
+    work, counted in parse calls rather than seconds)."""
     calls: list[int] = []
     real_loads, real_raw_decode = stream_framing.loads, json.JSONDecoder.raw_decode
 
@@ -176,7 +176,7 @@ def test_a_huge_json_array_item_in_small_chunks_is_parsed_once_leftover_4(monkey
     assert sum(calls) == len(data) - len("[,\r\n,\r\n]")
 
 
-def test_an_upstream_stream_error_reaches_an_openai_client_in_its_shape_issue_23() -> None:
+def test_an_upstream_stream_error_reaches_an_openai_client_in_its_shape() -> None:
     data = (
         b'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant",'
         b'"model":"claude","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":0}}}\n\n'

@@ -1,4 +1,4 @@
-"""A stream's fixed cost (issue 25, item 7): what ``accumulate_stream`` skips must change
+"""A stream's fixed cost: what ``accumulate_stream`` skips must change
 nothing. Usage kept as plain counts (no ``Usage`` model per event), the finished response
 validated once (:func:`chatcodec.response.validate_response`), and OpenAI chunks checked
 by a closed schema (:data:`~chatcodec.providers.openai_chat.stream_chunk.COMMON_CHUNK`)
@@ -16,7 +16,7 @@ import chatcodec
 from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
 from chatcodec.providers.openai_chat.wire import chunk_adapter
 from chatcodec.response import ChatResponse, validate_response
-from chatcodec.stream_builder import StreamBuilder, plain_counts
+from chatcodec.streams.builder import StreamBuilder, plain_counts
 from conformance.stream_law import StreamLaw, outcome
 from fuzz import mutate, seeds
 from fuzz.run import RandomChooser

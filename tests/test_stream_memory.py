@@ -1,5 +1,5 @@
 """Memory of accumulating a long stream follows the size of the answer, not the number of
-events (issue 10, item 25): a million one-token deltas must not cost a gigabyte.
+events: a million one-token deltas must not cost a gigabyte.
 
 Measured with ``tracemalloc`` over lazily fed SSE (a generator of ``data:`` lines, as read
 from a socket), after a warm-up so imports and caches are not counted. The answer is
@@ -77,7 +77,7 @@ def peak_bytes(run: Callable[[str, int], chatcodec.ChatResponse], provider: str)
     [(accumulated, "openai-chat"), (accumulated, "anthropic"), (decoded_then_accumulated, "openai-chat")],
     ids=["accumulate_stream-openai-chat", "accumulate_stream-anthropic", "decode+accumulator-openai-chat"],
 )
-def test_item25_accumulating_lazily_fed_sse_keeps_memory_proportional_to_the_answer(
+def test_accumulating_lazily_fed_sse_keeps_memory_proportional_to_the_answer(
     provider: str, run: Callable[[str, int], chatcodec.ChatResponse]
 ) -> None:
     peak, answer = peak_bytes(run, provider)
@@ -85,7 +85,7 @@ def test_item25_accumulating_lazily_fed_sse_keeps_memory_proportional_to_the_ans
     assert peak < 4 * answer + 512 * 1024, f"peak {peak:,} bytes for a {answer:,}-character answer"
 
 
-def test_item25_folded_deltas_still_count_in_error_positions() -> None:
+def test_folded_deltas_still_count_in_error_positions() -> None:
     events: list[chatcodec.AnyStreamEvent] = [chatcodec.TextStartEvent(index=0)]
     events += [chatcodec.TextDeltaEvent(index=0, delta="ab") for _ in range(3 * 4096)]
     events.append(chatcodec.TextDeltaEvent(index=5, delta="x"))

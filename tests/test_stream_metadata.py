@@ -1,4 +1,4 @@
-"""Stream metadata the earlier notes left open (issue 10, item 26): per-chunk logprobs,
+"""Stream metadata the earlier notes left open: per-chunk logprobs,
 a cut-off server-tool block, a ``message_delta`` whose ``stop_reason`` is ``null``, and
 (26(b)) a choice's and its message's bags on :class:`~chatcodec.ChoiceMetadataEvent`
 through the decoders and encoders that have a place for them (the law over every provider
@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def test_item26_per_chunk_logprobs_are_accumulated_as_the_non_streamed_choice_has_them() -> None:
+def test_per_chunk_logprobs_are_accumulated_as_the_non_streamed_choice_has_them() -> None:
     stream = (FIXTURES / "openai-chat" / "stream" / "content_logprobs.sse").read_text(encoding="utf-8")
     response = chatcodec.accumulate_stream("openai-chat", stream)
     logprobs = (response.choices[0].provider_metadata or {})["openai-chat"]["logprobs"]
@@ -48,7 +48,7 @@ def _anthropic_start() -> list[dict[str, Any]]:
 SERVER_TOOL = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
 
 
-def test_item26_anthropic_close_gives_a_cut_off_server_tool_block() -> None:
+def test_anthropic_close_gives_a_cut_off_server_tool_block() -> None:
     stream = [
         *_anthropic_start(),
         {"type": "content_block_start", "index": 0, "content_block": SERVER_TOOL},
@@ -70,7 +70,7 @@ def test_item26_anthropic_close_gives_a_cut_off_server_tool_block() -> None:
     assert part.data == SERVER_TOOL  # type: ignore[union-attr]
 
 
-def test_item26_message_delta_with_null_stop_reason_keeps_its_other_fields() -> None:
+def test_message_delta_with_null_stop_reason_keeps_its_other_fields() -> None:
     container = {"id": "container_1", "expires_at": "2026-11-22T15:00:00Z"}
     stream = [
         *_anthropic_start(),
@@ -91,7 +91,7 @@ def test_item26_message_delta_with_null_stop_reason_keeps_its_other_fields() -> 
     assert accumulator.response() == response
 
 
-# --- choice- and message-level metadata (item 26(b)) ---------------------------------------
+# --- choice- and message-level metadata --------------------------------------------------
 
 _CITATION = {
     "type": "url_citation",
@@ -113,7 +113,7 @@ def _openai_search_stream() -> list[dict[str, Any]]:
     ]
 
 
-def test_item26_openai_finish_delta_fields_are_the_message_bag_as_the_body_has_them() -> None:
+def test_openai_finish_delta_fields_are_the_message_bag_as_the_body_has_them() -> None:
     stream = _openai_search_stream()
     response = chatcodec.accumulate_stream("openai-chat", stream)
     assert response.choices[0].message.provider_metadata == {"openai-chat": {"annotations": [_CITATION]}}
@@ -144,7 +144,7 @@ def test_item26_openai_finish_delta_fields_are_the_message_bag_as_the_body_has_t
     assert chatcodec.accumulate_stream("openai-chat", replayed).choices[0].message == response.choices[0].message
 
 
-def test_item26_openai_choice_data_with_no_finish_or_after_it_is_reported() -> None:
+def test_openai_choice_data_with_no_finish_or_after_it_is_reported() -> None:
     text = [
         chatcodec.ResponseStartEvent(id="chatcmpl-1", model="m", created=1),
         chatcodec.TextStartEvent(index=0),
@@ -173,7 +173,7 @@ def _gemini_chunk(candidate: dict[str, Any]) -> dict[str, Any]:
     return {"candidates": [candidate], "modelVersion": "gemini-2.5-flash", "responseId": "r1"}
 
 
-def test_item26_gemini_candidate_fields_without_a_finish_reason_are_kept() -> None:
+def test_gemini_candidate_fields_without_a_finish_reason_are_kept() -> None:
     citations = {"citations": [{"startIndex": 0, "endIndex": 6, "uri": "https://example.com/otters"}]}
     stream = [
         _gemini_chunk({"content": {"role": "model", "parts": [{"text": "Otters"}]}, "index": 0}),
@@ -188,7 +188,7 @@ def test_item26_gemini_candidate_fields_without_a_finish_reason_are_kept() -> No
     assert chatcodec.accumulate_stream("gemini", chunks) == response
 
 
-def test_item26_gemini_content_fields_are_the_message_bag_streamed_or_not() -> None:
+def test_gemini_content_fields_are_the_message_bag_streamed_or_not() -> None:
     """A ``content`` field Gemini may add (read tolerantly) is the message's, both ways."""
     content = {"role": "model", "parts": [{"text": "Otters"}], "futureField": {"x": 1}}
     stream = [_gemini_chunk({"content": content, "finishReason": "STOP", "index": 0})]
@@ -200,7 +200,7 @@ def test_item26_gemini_content_fields_are_the_message_bag_streamed_or_not() -> N
     assert chunks[-1]["candidates"][0]["content"]["futureField"] == {"x": 1}
 
 
-def test_item26_anthropic_encode_response_reports_a_choice_or_message_bag_of_its_own() -> None:
+def test_anthropic_encode_response_reports_a_choice_or_message_bag_of_its_own() -> None:
     """Anthropic's decoder keeps every message field on the response; a bag of its own on a
     choice or a message (written by hand) has no place, and was dropped unreported."""
     response = chatcodec.ChatResponse(
@@ -223,7 +223,7 @@ def test_item26_anthropic_encode_response_reports_a_choice_or_message_bag_of_its
     assert sorted(loss.path for loss in losses if "x_trace" in loss.what) == ["$.choices[0]", "$.choices[0].message"]
 
 
-def test_item26_gemini_candidate_fields_nested_too_deep_are_a_stream_error_at_the_end() -> None:
+def test_gemini_candidate_fields_nested_too_deep_are_a_stream_error_at_the_end() -> None:
     """The candidate fields are given at ``close()`` (with the finish, or on their own): a
     value nested past pydantic's depth limit is refused there as a chatcodec error, for
     the new ``ChoiceMetadataEvent`` too (the codec's guard around every decoder's close)."""
@@ -236,7 +236,7 @@ def test_item26_gemini_candidate_fields_nested_too_deep_are_a_stream_error_at_th
             list(chatcodec.decode_stream("gemini", stream))
 
 
-def test_item26_a_bag_field_the_wire_reads_as_the_answer_does_not_change_it() -> None:
+def test_a_bag_field_the_wire_reads_as_the_answer_does_not_change_it() -> None:
     """A hand-written message bag with ``content`` (OpenAI) or ``parts`` and a choice bag with
     ``index`` (Gemini): on the finish chunk's delta or the candidate they would add to the
     answer or move it, so the answer's own fields win, as in ``encode_response``."""
@@ -266,7 +266,7 @@ def test_item26_a_bag_field_the_wire_reads_as_the_answer_does_not_change_it() ->
     assert streamed.choices[0].provider_metadata == {"gemini": {"finishMessage": "done"}}
 
 
-def test_item26_gemini_candidate_fields_after_the_finish_reason_are_kept() -> None:
+def test_gemini_candidate_fields_after_the_finish_reason_are_kept() -> None:
     """The finish is given at the end (a trailing chunk may still sign the last part), so a
     candidate field on a chunk after the ``finishReason`` joins the choice's bag too."""
     citations = {"citations": [{"startIndex": 0, "endIndex": 6, "uri": "https://example.com/otters"}]}

@@ -1,4 +1,4 @@
-"""Strict reading at an API boundary (issue 22): every recorded payload passes, a misspelt
+"""Strict reading at an API boundary: every recorded payload passes, a misspelt
 key is refused at its path with the nearest name, and the tolerant default still reads it."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from tests.conformance.fixtures import stream_event_dicts
 
 import chatcodec
 from chatcodec.registry import get_codec
-from chatcodec.strict import schema_for
-from chatcodec.strict_extensions import EXTENSIONS
+from chatcodec.strict.extensions import EXTENSIONS
+from chatcodec.strict.fields import schema_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROVIDERS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
@@ -30,7 +30,7 @@ def _recordings(kind: str) -> list[Any]:
 
 @pytest.mark.parametrize(("provider", "path"), _recordings("request"))
 def test_every_recorded_request_passes_strict(provider: str, path: Path) -> None:
-    """Issue 22 item 4; a recorded request the provider refused (``*_invalid``) is refused."""
+    """A recorded request the provider refused (``*_invalid``) is refused."""
     body = json.loads(path.read_text())
     if "invalid" in path.stem:
         with pytest.raises(chatcodec.ValidationError):
@@ -41,7 +41,7 @@ def test_every_recorded_request_passes_strict(provider: str, path: Path) -> None
 
 @pytest.mark.parametrize(("provider", "path"), _recordings("response"))
 def test_every_recorded_response_passes_strict(provider: str, path: Path) -> None:
-    """Issue 22 item 4 (an error body is the provider's error, strict or not)."""
+    """An error body is the provider's error, strict or not, and passes."""
     body = json.loads(path.read_text())
     try:
         tolerant = chatcodec.decode_response(provider, body)
@@ -54,7 +54,7 @@ def test_every_recorded_response_passes_strict(provider: str, path: Path) -> Non
 
 @pytest.mark.parametrize(("provider", "path"), _recordings("stream"))
 def test_every_recorded_stream_passes_strict(provider: str, path: Path) -> None:
-    """Issue 22 item 4: both stream entry points."""
+    """Both stream entry points."""
     events = stream_event_dicts(path.read_text())
     try:
         tolerant = chatcodec.accumulate_stream(provider, events)
@@ -119,7 +119,7 @@ def _misspelt(provider: str, place: str) -> tuple[dict[str, Any], str, str]:
 @pytest.mark.parametrize("place", ["top", "turn", "part"])
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_misspelt_key_is_refused_naming_it_while_the_default_reads_it(provider: str, place: str) -> None:
-    """Issue 22 'done when': one error, at the key's path, naming the key."""
+    """One error, at the key's path, naming the key."""
     body, wrong, path = _misspelt(provider, place)
     chatcodec.decode_request(provider, body)  # tolerant: read, kept, reported
     with pytest.raises(chatcodec.ValidationError) as raised:
@@ -135,7 +135,7 @@ def test_the_nearest_known_name_is_suggested() -> None:
 
 
 def test_an_unknown_part_tag_lists_the_callers_own_tags() -> None:
-    """Issue 22 item 3: OpenAI Chat's part tags (``image_url``), not canonical ones (``image``)."""
+    """OpenAI Chat's part tags (``image_url``), not canonical ones (``image``)."""
     body = {"model": "m", "messages": [{"role": "user", "content": [{"type": "imge_url", "image_url": {"url": "u"}}]}]}
     with pytest.raises(chatcodec.ValidationError) as raised:
         chatcodec.decode_request("openai-chat", body, strict=True)
@@ -187,7 +187,7 @@ def test_every_extension_row_names_a_kind_of_its_provider(provider: str) -> None
         assert "*" in row.kind or row.kind in schema.kinds, row
 
 
-# --- structural rules (issue 22 item 2) --------------------------------------------------
+# --- structural rules --------------------------------------------------
 
 _ORPHAN_TEXT = json.loads((FIXTURES / "anthropic" / "response" / "error_400_orphan_tool_result.json").read_text())
 
@@ -287,7 +287,7 @@ _CALL = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "
 
 
 def test_a_function_call_turn_gemini_cannot_take_is_refused_when_converting_to_it() -> None:
-    """b22 item 1: Gemini wants a function call turn right after a user turn or a function
+    """Gemini wants a function call turn right after a user turn or a function
     response turn; two assistant messages in a row (text, then calls) are two model turns."""
     body = {
         "model": "m",
@@ -310,7 +310,7 @@ def test_a_function_call_turn_gemini_cannot_take_is_refused_when_converting_to_i
 
 
 def test_a_function_response_gemini_cannot_take_is_refused_when_converting_to_it() -> None:
-    """b22 item 1: Gemini wants the function responses right after the model turn with the calls."""
+    """Gemini wants the function responses right after the model turn with the calls."""
     body = {
         "model": "m",
         "messages": [
@@ -361,7 +361,7 @@ def test_a_strict_stream_names_the_event_and_the_field() -> None:
         chatcodec.accumulate_stream("openai-chat", events, strict=True)
 
 
-# --- SDK objects anywhere (issue 22 item 5) -----------------------------------------------
+# --- SDK objects anywhere -----------------------------------------------
 
 
 def _anthropic_message() -> Any:
@@ -478,7 +478,7 @@ def test_a_whole_response_appended_as_a_message_names_the_entry_point_that_fits(
     assert conversation.messages[-1].role == "assistant"
 
 
-# --- field sets come from the codec (issue 22 follow-up: layering) ----------------------
+# --- field sets come from the codec (layering) ----------------------------------------
 
 
 def test_the_field_set_is_the_codecs_so_a_codec_registered_under_another_name_has_it() -> None:
@@ -500,7 +500,7 @@ def test_the_field_set_is_the_codecs_so_a_codec_registered_under_another_name_ha
 
 
 def test_a_codec_registered_under_another_name_brings_its_rules_and_extensions() -> None:
-    """b22 item 2: the structural rules, the documented extensions and the conversation
+    """The structural rules, the documented extensions and the conversation
     key come through the codec, not from tables keyed by the name it is registered under."""
     chatcodec.register_codec("anthropic-gateway", lambda: get_codec("anthropic"))
     orphan = {
@@ -533,7 +533,7 @@ def test_formats_without_a_field_set_are_not_checked() -> None:
     assert schema_for("no-such-format") is None
 
 
-# --- every API version the provider documents (issue 22 follow-up) ----------------------
+# --- every API version the provider documents ----------------------
 
 _ANTHROPIC_2023_06_01_REQUEST = {
     "model": "claude-sonnet-4-5",

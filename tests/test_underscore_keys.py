@@ -1,4 +1,4 @@
-"""Issue 10, item 18: wire keys starting with ``_`` are user data, never markers.
+"""Wire keys starting with ``_`` are user data, never markers.
 
 Bags once used every ``_``-prefixed key as a marker, so an unknown wire key such as
 ``_trace`` was dropped silently at every level. The kit now keeps a wire key that starts
@@ -96,7 +96,7 @@ def test_another_provider_reports_underscored_wire_keys_by_their_wire_name() -> 
 
 
 @pytest.mark.parametrize(("provider", "payload"), _cases("request"))
-def test_item18_underscored_keys_at_every_level_of_a_request_round_trip(provider: str, payload: Any) -> None:
+def test_underscored_keys_at_every_level_of_a_request_round_trip(provider: str, payload: Any) -> None:
     mutated = _with_underscored_keys(payload)
     losses: list[chatcodec.Loss] = []
     decoded = chatcodec.decode_request(provider, mutated)
@@ -105,7 +105,7 @@ def test_item18_underscored_keys_at_every_level_of_a_request_round_trip(provider
 
 
 @pytest.mark.parametrize(("provider", "payload"), _cases("response"))
-def test_item18_underscored_keys_at_every_level_of_a_response_round_trip(provider: str, payload: Any) -> None:
+def test_underscored_keys_at_every_level_of_a_response_round_trip(provider: str, payload: Any) -> None:
     mutated = _with_underscored_keys(payload)
     losses: list[chatcodec.Loss] = []
     decoded = chatcodec.decode_response(provider, mutated)
@@ -114,7 +114,7 @@ def test_item18_underscored_keys_at_every_level_of_a_response_round_trip(provide
 
 
 @pytest.mark.parametrize("source", ["openai-chat", "anthropic"])
-def test_item18_underscored_keys_crossing_providers_are_reported(source: str) -> None:
+def test_underscored_keys_crossing_providers_are_reported(source: str) -> None:
     target = "anthropic" if source == "openai-chat" else "openai-chat"
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": "hi", "_part": 1}], "_msg": 2}

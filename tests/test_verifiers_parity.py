@@ -277,7 +277,7 @@ def test_verifiers_message_objects_are_taken_as_they_are() -> None:
 
 
 def test_a_verifiers_dump_with_arguments_given_as_an_object() -> None:
-    """Issue 11: ``function.arguments`` as a JSON object (as some Verifiers dumps and
+    """``function.arguments`` as a JSON object (as some Verifiers dumps and
     compatible servers hold it) is read, and written back to OpenAI exactly as it came."""
     call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}
     dump = [

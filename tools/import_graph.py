@@ -22,8 +22,8 @@ that re-exports its modules does not make every module of the package a circle.
 
 Cycles are the strongly connected components of more than one module, counted three
 times: over top-level imports, then adding the imports in functions, then adding the
-``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order of
-issue 20, lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
+``TYPE_CHECKING`` ones. An import is *upward* when it goes against the layer order
+(CONTRIBUTING.md), lowest first: vocabulary -> core validation -> kit -> providers -> readers ->
 API -> CLI (:data:`PLACES` says which module is where). An import from one provider
 folder into another is counted too (CONTRIBUTING.md forbids it).
 Standard library only, so it runs before anything is installed.
@@ -55,18 +55,19 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
     (
         "kit",
-        "registry.py stream_builder.py sse.py event_stream.py stream_framing.py detect.py",
+        "registry.py streams/__init__.py streams/builder.py streams/sse.py streams/event_stream.py "
+        "streams/framing.py detect.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
-    ("readers", "dialects.py dialect_*.py validation.py sdk_objects.py content_rule.py canonical_codec.py"),
+    ("readers", "dialects/** validation.py sdk_objects.py content_rule.py canonical_codec.py"),
     (
         "readers",
-        "rendering.py stream_input.py stream_replay.py strict*.py error_shapes.py conversion.py",
+        "rendering.py streams/input.py streams/replay.py strict/** error_shapes.py conversion.py",
     ),  # strict: the boundary checks; conversion: the one request path, through get_codec
-    ("API", "__init__.py api.py conversation.py accumulator.py batch.py batch_converter.py parallel.py"),
-    ("API", "schema.py _portable_schema.py testing/** stream_convert.py warm.py"),
-    ("CLI", "__main__.py cli.py cli_*.py documents.py progress.py exit_codes.py serve/**"),
+    ("API", "__init__.py api.py conversation.py streams/accumulator.py batch/**"),
+    ("API", "schema.py _portable_schema.py testing/** streams/convert.py warm.py"),
+    ("CLI", "__main__.py cli/** serve/**"),
 )
 """Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""
 

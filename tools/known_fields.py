@@ -3,7 +3,7 @@
 The SDKs (openai, anthropic, google-genai, botocore's bedrock-runtime service model) are
 test-only dependencies of chatcodec, never runtime ones; their published field sets are
 therefore copied into a committed JSON data file per provider (package data, shipped in
-the wheel), which strict decoding (:mod:`chatcodec.strict`) reads through the provider's
+the wheel), which strict decoding (:mod:`chatcodec.strict.fields`) reads through the provider's
 codec, ``ProviderCodec.field_sets()``. ``tests/test_known_fields.py`` regenerates the
 text from the installed SDKs and fails when the committed file drifts.
 

@@ -14,7 +14,6 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     __version__: str
     """The installed distribution's version (``importlib.metadata``)."""
-    from chatcodec.accumulator import StreamAccumulator
     from chatcodec.api import (
         accumulate_stream,
         convert_request,
@@ -26,7 +25,7 @@ if _typing.TYPE_CHECKING:
         encode_response,
         encode_stream,
     )
-    from chatcodec.batch_converter import BatchConverter
+    from chatcodec.batch.converter import BatchConverter
     from chatcodec.canonical_types import (
         ChatRequestData,
         ChatResponseData,
@@ -101,8 +100,6 @@ if _typing.TYPE_CHECKING:
     from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
     from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
     from chatcodec.schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
-    from chatcodec.sse import SSEEvent, SSEParser, format_sse
-    from chatcodec.stream_convert import StreamConverter, aconvert_stream, convert_stream
     from chatcodec.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
@@ -125,7 +122,10 @@ if _typing.TYPE_CHECKING:
         ToolCallStartEvent,
         UsageEvent,
     )
-    from chatcodec.stream_framing import to_sse
+    from chatcodec.streams.accumulator import StreamAccumulator
+    from chatcodec.streams.convert import StreamConverter, aconvert_stream, convert_stream
+    from chatcodec.streams.framing import to_sse
+    from chatcodec.streams.sse import SSEEvent, SSEParser, format_sse
     from chatcodec.tools import ToolChoice, ToolDefinition
     from chatcodec.validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec.warm import warm_up
@@ -274,7 +274,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "AssistantMessage": "chatcodec.messages",
     "AudioPart": "chatcodec.content",
     "Base64Source": "chatcodec.content",
-    "BatchConverter": "chatcodec.batch_converter",
+    "BatchConverter": "chatcodec.batch.converter",
     "ChatRequestData": "chatcodec.canonical_types",
     "ChatResponseData": "chatcodec.canonical_types",
     "ContentPartData": "chatcodec.canonical_types",
@@ -315,7 +315,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "ResponseFormat": "chatcodec.request",
     "ResponseStartEvent": "chatcodec.stream_events",
     "SchemaKind": "chatcodec.schema",
-    "StreamAccumulator": "chatcodec.accumulator",
+    "StreamAccumulator": "chatcodec.streams.accumulator",
     "StreamDecoder": "chatcodec.registry",
     "StreamError": "chatcodec.errors",
     "StreamEvent": "chatcodec.stream_events",
@@ -373,13 +373,13 @@ _EXPORTED_FROM: dict[str, str] = {
     "validate_message": "chatcodec.validation",
     "validate_messages": "chatcodec.validation",
     "validate_model": "chatcodec.validation",
-    "StreamConverter": "chatcodec.stream_convert",
-    "aconvert_stream": "chatcodec.stream_convert",
-    "convert_stream": "chatcodec.stream_convert",
-    "SSEParser": "chatcodec.sse",
-    "SSEEvent": "chatcodec.sse",
-    "format_sse": "chatcodec.sse",
-    "to_sse": "chatcodec.stream_framing",
+    "StreamConverter": "chatcodec.streams.convert",
+    "aconvert_stream": "chatcodec.streams.convert",
+    "convert_stream": "chatcodec.streams.convert",
+    "SSEParser": "chatcodec.streams.sse",
+    "SSEEvent": "chatcodec.streams.sse",
+    "format_sse": "chatcodec.streams.sse",
+    "to_sse": "chatcodec.streams.framing",
     "error_body": "chatcodec.error_shapes",
     "error_event": "chatcodec.error_shapes",
     "read_error": "chatcodec.error_shapes",

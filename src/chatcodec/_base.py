@@ -173,7 +173,7 @@ class KeyedModel(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         # No coercion: ``"yes"`` is not ``True`` and ``"0.5"`` is not ``0.5``. The exported
-        # JSON Schema refuses those inputs, so the models must too (issue 11); an int is
+        # JSON Schema refuses those inputs, so the models must too; an int is
         # still a valid float, as it is in JSON Schema.
         strict=True,
         # NaN and infinities are no JSON (RFC 8259 section 6): a model holding one could
@@ -186,7 +186,7 @@ class KeyedModel(BaseModel):
         # and a program pays only for the models it touches.
         defer_build=True,
         # ``message.content = ...`` and ``message["content"] = ...`` are checked like
-        # construction (issue 24 item 18): an agent editing a history in place gets the
+        # construction: an agent editing a history in place gets the
         # error where it made it, not a 400 later. Construction does not pay for it.
         validate_assignment=True,
     )

@@ -3,7 +3,7 @@
 pydantic writes OpenAPI's ``discriminator`` keyword next to each tagged ``oneOf``; ajv in
 its default strict mode refuses the schema outright (``unknown keyword:
 "discriminator"``), and without it the tags stay optional (they have defaults), so
-``[{}]`` passed the schema while the models refuse it (issue 12). Here:
+``[{}]`` passed the schema while the models refuse it. Here:
 
 - each tagged ``oneOf`` loses ``discriminator``; every branch *requires* its tag (a
   ``const``), and the ``oneOf`` goes second in an ``allOf`` whose first member picks the

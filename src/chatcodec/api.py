@@ -20,12 +20,12 @@ from chatcodec.providers.kit.context import split_options
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
-if TYPE_CHECKING:  # the models, streams and strict checks load on first use (issue 25, first use)
+if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.content_rule import ContentRule
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
     from chatcodec.stream_events import AnyStreamEvent
-    from chatcodec.stream_input import StreamInput
+    from chatcodec.streams.input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
@@ -38,13 +38,13 @@ def decode_request(provider: str, payload: SdkPayload, *, strict: bool = False) 
 
     ``strict``: refuse, as the provider would, a field its published API does not define
     (with the nearest known name), and the structure it refuses (an orphan tool result,
-    an empty conversation, a token limit under 1); see :mod:`chatcodec.strict`. By
+    an empty conversation, a token limit under 1); see :mod:`chatcodec.strict.fields`. By
     default such fields are read, kept and reported.
     """
     codec = get_codec(provider)
     fields = load_object(sdk_json_nested(payload), f"{provider} request")
     if strict:
-        from chatcodec.strict_check import check_request
+        from chatcodec.strict.check import check_request
 
         check_request(provider, fields, f"{provider} request")
     return codec.decode_request(fields)
@@ -87,7 +87,7 @@ def decode_response(provider: str, payload: SdkPayload, *, strict: bool = False)
     fields = load_object(sdk_json_nested(payload), f"{provider} response")
     response = codec.decode_response(fields)  # an error body raises ProviderAPIError first
     if strict:
-        from chatcodec.strict_check import check_payload
+        from chatcodec.strict.check import check_payload
 
         check_payload(provider, "response", fields, f"{provider} response")
     return response
@@ -122,8 +122,8 @@ def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -
     provider's published API does not define raises a :class:`~chatcodec.StreamError`
     naming the event and the field.
     """
-    from chatcodec.stream_input import iter_event_payloads
-    from chatcodec.strict_check import checked_events
+    from chatcodec.streams.input import iter_event_payloads
+    from chatcodec.strict.check import checked_events
 
     codec = get_codec(provider)
     payloads = _plain_dicts(events) or iter_event_payloads(events)  # a list of dicts: no step per event
@@ -158,15 +158,15 @@ def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = Fals
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
     A codec with an incremental decoder (:class:`~chatcodec.registry.SupportsStreamDecoder`)
-    drives a :class:`~chatcodec.stream_builder.StreamBuilder` that builds the response
+    drives a :class:`~chatcodec.streams.builder.StreamBuilder` that builds the response
     directly, with no event per delta; the result is what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
     ``strict`` as in :func:`decode_stream`.
     """
-    from chatcodec.accumulator import StreamAccumulator
-    from chatcodec.stream_builder import StreamBuilder
-    from chatcodec.stream_input import iter_event_payloads
-    from chatcodec.strict_check import checked_events
+    from chatcodec.streams.accumulator import StreamAccumulator
+    from chatcodec.streams.builder import StreamBuilder
+    from chatcodec.streams.input import iter_event_payloads
+    from chatcodec.strict.check import checked_events
 
     codec = get_codec(provider)
     if strict:
@@ -201,7 +201,7 @@ def convert_request(
     (:mod:`chatcodec.conversion`): no canonical model is built."""
     canonical = read_request_data(payload, source, strict=strict)
     if strict:
-        from chatcodec.strict_check import check_target
+        from chatcodec.strict.check import check_target
 
         check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
     recorder = LossRecorder()
@@ -228,7 +228,7 @@ def convert_response(
     fields = load_object(sdk_json_nested(payload), f"{source} response")
     canonical = reader.read_response(fields)  # an error body raises ProviderAPIError first
     if strict:
-        from chatcodec.strict_check import check_payload
+        from chatcodec.strict.check import check_payload
 
         check_payload(source, "response", fields, f"{source} response")
     encoded = writer.write_response(canonical, recorder, options=output_options(options))

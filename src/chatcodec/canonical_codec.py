@@ -15,8 +15,8 @@ from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
-from chatcodec.stream_builder import StreamBuilder
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
+from chatcodec.streams.builder import StreamBuilder
 from chatcodec.validation import validate_messages, validate_model
 
 

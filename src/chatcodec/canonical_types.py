@@ -339,6 +339,8 @@ class ChatRequestData(TypedDict, closed=True):
     stream: NotRequired[bool]
     cache_control: NotRequired[CacheControlData]
     metadata: NotRequired[dict[str, JsonValue]]
+    user: NotRequired[str]
+    service_tier: NotRequired[str]
     provider_options: NotRequired[ProviderMetadata]
 
 

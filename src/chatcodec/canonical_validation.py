@@ -3,7 +3,7 @@
 Codecs build canonical data by construction and validate it here; the API boundary
 (:mod:`chatcodec.validation`) reads the accepted dialects first, then validates here too.
 This module imports the canonical vocabulary only, never a provider or a dialect reader,
-so validating canonical messages loads no codec (issue 20, item 3; the import layers are
+so validating canonical messages loads no codec (the import layers are
 a law in ``tests/test_layers.py``).
 """
 

@@ -1,7 +1,7 @@
 """Media helpers shared by the canonical model and the codecs: data URLs and audio formats.
 
 Reading alternate input shapes (the role this module once had) is
-:mod:`chatcodec.dialects`; the canonical models themselves accept canonical data only.
+:mod:`chatcodec.dialects.reader`; the canonical models themselves accept canonical data only.
 """
 
 from __future__ import annotations

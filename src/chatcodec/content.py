@@ -5,7 +5,7 @@ a ``provider_metadata`` bag for what a provider said that has no canonical field
 same-provider round trip is exact. The models accept canonical data only; alternate
 input shapes (OpenAI ``image_url`` and ``input_audio`` parts, Anthropic-style
 ``tool_use`` with ``input``, ``thinking`` with ``thinking``/``data``) are read by
-:mod:`chatcodec.dialects` at the API boundary, before validation.
+:mod:`chatcodec.dialects.reader` at the API boundary, before validation.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from chatcodec.accumulator import StreamAccumulator
 from chatcodec.api import SdkPayload, decode_request, decode_response, encode_request
 from chatcodec.content import ToolResultContentPart, ToolResultPart, ToolUsePart
 from chatcodec.errors import CodecNotAvailableError, StreamError, ValidationError
@@ -30,7 +29,8 @@ from chatcodec.stream_events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from chatcodec.strict_check import check_messages, check_stream_event, wrong_entry_point
+from chatcodec.streams.accumulator import StreamAccumulator
+from chatcodec.strict.check import check_messages, check_stream_event, wrong_entry_point
 from chatcodec.validation import validate_message, validate_model
 
 _MESSAGE_CLASSES = (SystemMessage, UserMessage, AssistantMessage, ToolMessage, TextMessage)

@@ -31,7 +31,7 @@ def read_request_data(payload: object, source: str, *, strict: bool = False) -> 
     payload walked and read again (an SDK object is never a reason for an error)."""
     reader = get_codec(source)
     if strict:
-        from chatcodec.strict_check import check_request
+        from chatcodec.strict.check import check_request
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request")

@@ -1,7 +1,7 @@
 """Errors in each provider's own shape, with their HTTP status, both ways.
 
 A proxy that serves one API on another must answer errors the way the caller's SDK reads
-them, or the caller sees only "An error occurred during streaming" (issue 23): the
+them, or the caller sees only "An error occurred during streaming": the
 OpenAI SDK reads ``{"error": {"message", "type", "param", "code"}}``, Anthropic's
 ``{"type": "error", "error": {"type", "message"}}``, google-genai
 ``{"error": {"code", "message", "status"}}``, and a Bedrock client a ``{"message"}`` body

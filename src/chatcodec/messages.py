@@ -86,7 +86,7 @@ class SystemMessage(_ChatMessageBase):
     content: str | list[SystemContentPart]
     """The instructions."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["system", "developer"]: ...
@@ -131,7 +131,7 @@ class UserMessage(_ChatMessageBase):
     content: str | list[UserContentPart]
     """Text, or parts: text, images, audio, documents."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["user"]: ...
@@ -176,7 +176,7 @@ class AssistantMessage(_ChatMessageBase):
     content: str | list[AssistantContentPart] = ""
     """Text, or parts in the order the model produced them."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["assistant"]: ...
@@ -312,7 +312,7 @@ class ToolMessage(_ChatMessageBase):
     content: list[Annotated[ToolResultPart, TaggedOn("type")]] = Field(min_length=1)
     """The results, in the order given (each with its ``type`` tag, as everywhere else)."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["tool"]: ...
@@ -381,7 +381,7 @@ class ToolMessage(_ChatMessageBase):
     def dict_aliases(self) -> dict[str, Any]:
         """What Verifiers' ``ToolMessage`` gives, for a message holding one result:
         ``tool_call_id``, the result's ``content``, and its ``is_error`` and ``name``
-        when set (the dialect reads exactly these back, see :mod:`chatcodec.dialects`).
+        when set (the dialect reads exactly these back, see :mod:`chatcodec.dialects.reader`).
         A message with several results (Anthropic's grouped shape) reads canonically."""
         if len(self.content) != 1:
             return {}
@@ -402,7 +402,7 @@ class TextMessage(_MessageBase):
     content: str
     """The raw text."""
 
-    if TYPE_CHECKING:  # typed dict access (issue 24 item 18); the base class implements it
+    if TYPE_CHECKING:  # typed dict access; the base class implements it
 
         @overload
         def __getitem__(self, key: Literal["role"]) -> Literal["text"]: ...
@@ -450,7 +450,7 @@ AnyMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage | Text
 
 Messages = list[Message]
 """A conversation: messages in order, canonical only (Anthropic-style user turns holding
-tool results are split by :func:`~chatcodec.validate_messages`, see :mod:`chatcodec.dialects`)."""
+tool results are split by :func:`~chatcodec.validate_messages`, see :mod:`chatcodec.dialects.reader`)."""
 
 MESSAGES_ADAPTER: TypeAdapter[list[AnyMessage]] = deferred_adapter(Messages)
 """Validates and dumps whole conversations in one pass through pydantic-core."""

@@ -112,7 +112,7 @@ def _refuse_unkept(value: object, text: str | bytes | bytearray, *, strings: boo
     back exactly: an unkept number, and (``strings``, after ``json.loads``) a string or key
     holding a lone surrogate. pydantic-core refuses those escapes and cannot write such a
     string as JSON, so one rule holds at every reader: JSON text with a lone surrogate is
-    refused at its path (issue 10, item 13).
+    refused at its path.
 
     Walked with an explicit stack: the value may be nested past the recursion limit."""
     stack: list[tuple[object, tuple[int | str, ...]]] = [(value, ())]
@@ -210,7 +210,7 @@ _PATH_STEPS_SHOWN = 32
 
 
 def too_deep(value: object = None) -> PayloadError:
-    """The error for a value nested past Python's recursion limit (issue 10, item 16).
+    """The error for a value nested past Python's recursion limit.
 
     A codec reads nested values with recursive code (pydantic, ``json``, the wire
     decoders), so a value a thousand levels deep raises ``RecursionError`` somewhere

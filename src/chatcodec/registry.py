@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 
-if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model (issue 25)
+if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.losses import LossRecorder
     from chatcodec.messages import AnyMessage
     from chatcodec.providers.kit.edge import Edge
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
-    from chatcodec.stream_builder import StreamBuilder
     from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.streams.builder import StreamBuilder
 
 CANONICAL = "canonical"
 """Name of chatcodec's own JSON format, usable wherever a provider name is."""
@@ -111,7 +111,7 @@ class SupportsStreamDecoder(Protocol):
     async proxies and :func:`~chatcodec.accumulate_stream` use); ``decode_stream`` is then
     ``feed`` over the events.
 
-    The decoder drives ``builder`` (a :class:`~chatcodec.stream_builder.StreamBuilder`):
+    The decoder drives ``builder`` (a :class:`~chatcodec.streams.builder.StreamBuilder`):
     none means one that emits canonical events; ``accumulate_stream`` passes one that
     builds the response directly.
     """

@@ -48,7 +48,7 @@ SamplingNumber = Annotated[
     WithJsonSchema({"type": "number"}),
 ]
 """A sampling parameter: any JSON number, as a float, except an integer a double cannot
-hold, kept exact (issue 10 item 22: one above 2**53 came back as a different float). The
+hold, kept exact (one above 2**53 came back as a different float). The
 type checker sees ``float``, which an ``int`` is; validation and errors are a float's."""
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -137,7 +137,16 @@ class ChatRequest(CanonicalModel):
     cache_control: CacheControl | None = omitted_when_none()
     """Request-wide automatic prompt caching (Anthropic top-level ``cache_control``)."""
     metadata: dict[str, JsonValue] | None = omitted_when_none()
-    """Caller metadata sent along (user ids, tags)."""
+    """Caller metadata sent along (tags); the end user's id is :attr:`user`."""
+    user: str | None = omitted_when_none()
+    """The end user the request is made for: an id the provider uses to tell abuse by one
+    user from the rest (OpenAI ``user``, Anthropic ``metadata.user_id``); a format with
+    no such field reports it."""
+    service_tier: str | None = omitted_when_none()
+    """The processing tier asked for, in OpenAI's words: ``auto``, ``default``, ``flex``,
+    ``priority``, ``scale``, ``fast``, ``ultrafast``, or Bedrock's ``reserved``. Each
+    format maps the tiers it has (Anthropic ``standard_only`` is ``default``, Gemini
+    ``standard`` is ``default``) and reports the others."""
     provider_options: ProviderMetadata | None = omitted_when_none()
     """Knobs with no canonical field, keyed by provider name; sent only to that provider."""
 

@@ -52,7 +52,7 @@ def json_schema(kind: SchemaKind = "messages", *, ref_template: str | None = Non
 
     It describes exactly what the models validate: canonical JSON as chatcodec dumps it
     (``model_dump()`` of any canonical object validates as it is). The alternate input
-    shapes the API boundary reads first (:mod:`chatcodec.dialects`) are not part of it.
+    shapes the API boundary reads first (:mod:`chatcodec.dialects.reader`) are not part of it.
 
     The document is self-contained (its definitions under ``$defs``) and uses no vendor
     keywords, so ajv's default strict mode and Python ``jsonschema`` take it as it is.

@@ -65,7 +65,7 @@ def is_sdk_object(value: object) -> bool:
 def _pydantic_model(value: object) -> BaseModel | None:
     """``value`` when it is a pydantic model. No such object exists before pydantic is
     imported, so the check imports nothing: a plain-dict conversion need not load pydantic
-    (about 70 ms of a fresh process's first use; issue 25)."""
+    (about 70 ms of a fresh process's first use)."""
     if "pydantic" not in sys.modules:
         return None
     from pydantic import BaseModel

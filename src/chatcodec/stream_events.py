@@ -207,7 +207,7 @@ class ChoiceMetadataEvent(_EventBase):
     the one event that carries the message's ``provider_metadata`` (OpenAI's
     ``annotations``, Gemini's ``content`` fields); on its own, with neither bag, it says
     the answer exists (a choice with nothing in it). Its ``provider_metadata`` is
-    response-level, as on :class:`FinishEvent` (issue 10, item 26).
+    response-level, as on :class:`FinishEvent`.
     """
 
     type: Literal["choice_metadata"] = "choice_metadata"

@@ -1,7 +1,7 @@
 """Validating data at an API boundary, with chatcodec's errors.
 
 Each function takes Python data, JSON text or bytes, reads the accepted dialects into
-canonical data (:mod:`chatcodec.dialects`), validates in one pass through pydantic-core,
+canonical data (:mod:`chatcodec.dialects.reader`), validates in one pass through pydantic-core,
 and raises :class:`~chatcodec.ValidationError` whose paths point into the caller's input.
 Data that is canonical by construction (codec output) is validated by
 :mod:`chatcodec.canonical_validation`, which reads no dialect and loads no reader.
@@ -17,8 +17,8 @@ import pydantic_core
 from pydantic import BaseModel
 
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.dialect_base import DialectError
-from chatcodec.dialects import read_message, read_messages, read_request, read_response
+from chatcodec.dialects.base import DialectError
+from chatcodec.dialects.reader import read_message, read_messages, read_request, read_response
 from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
 from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec.payloads import parse_json
@@ -71,7 +71,7 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
     """Validate ``data`` as ``model`` (any canonical class), with chatcodec's errors.
 
     A ``ChatRequest`` or ``ChatResponse`` given as a mapping may use the accepted input
-    shapes (:mod:`chatcodec.dialects`); other models take canonical data only.
+    shapes (:mod:`chatcodec.dialects.reader`); other models take canonical data only.
     """
     reader = _reader_for(model)
     if reader is None:

@@ -3,7 +3,7 @@
 The first conversion in a process imports the codecs it uses and builds their pydantic
 validators and serializers (wire adapters, canonical models, the stream builder): about
 150-800 ms on a loaded machine, where later conversions take well under a millisecond to
-a few. A server answering its first request that slowly may time it out (issue 23), so
+a few. A server answering its first request that slowly may time it out, so
 :func:`warm_up` runs that work once, before the first request: a small request,
 response and stream through every codec named, each way.
 """
@@ -18,7 +18,7 @@ from chatcodec.messages import AssistantMessage, ToolMessage, UserMessage
 from chatcodec.registry import registered_providers
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse, FinishReason, Usage
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.tools import ToolDefinition
 
 __all__ = ["warm_up"]

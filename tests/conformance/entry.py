@@ -65,7 +65,7 @@ nowhere (every such bag is reported as a loss)."""
 @dataclass(frozen=True)
 class BagSamples:
     """The bags this provider's decoder writes on a choice and on its message, for the
-    law that a replayed stream carries them as ``encode_response`` does (issue 10 item 26)."""
+    law that a replayed stream carries them as ``encode_response`` does."""
 
     choice: JsonObject
     """A choice's bag as the decoder writes one (any bag, where the wire has no place)."""
@@ -117,7 +117,7 @@ class ProviderEntry:
     """The single-hop loss law's generator and normal forms."""
     tool_name_rule: re.Pattern[str]
     """The provider's documented tool-name rule, written out from its SDK or API reference
-    (not taken from the codec), with the source in the entry (issue 10 item 7)."""
+    (not taken from the codec), with the source in the entry."""
     bags: BagSamples
     """The bags its decoder writes on a choice and a message, and where its stream has them."""
     deep_kept_value: DeepValueHook
@@ -139,22 +139,21 @@ class ProviderEntry:
     cross-provider loss law accepts exactly these; each is listed with its reason."""
     marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire request for each marker the provider declares meaningful, which makes its
-    decoder write that marker (issue 10 item 24)."""
+    decoder write that marker."""
     marker_responses: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire response for a meaningful marker its response decoder writes."""
     sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])
     """Encoder options under which this wire takes the sampling settings (``temperature``,
-    ``top_p``) a law sends through it: an API version that still has them (issue 21)."""
+    ``top_p``) a law sends through it: an API version that still has them."""
     rule_models: Sequence[str] = ()
     """Model ids a model-family rule of this provider's ``rules.py`` applies to, for laws
     that check the rules fire the same way on every path."""
     own_parameters: Sequence[str] = ()
-    """Top-level request keys of numeric settings only this wire has (issue 10 item 22:
-    integers above 2**53 survive a conversion to the same provider)."""
+    """Top-level request keys of numeric settings only this wire has
+    (integers above 2**53 survive a conversion to the same provider)."""
     reports_reparsed_arguments: bool = False
     """The wire takes tool-call arguments as a parsed object, and the encoder reports the
-    argument text whenever parsing changes it (duplicate keys, rounded numbers; issue 10
-    item 24)."""
+    argument text whenever parsing changes it (duplicate keys, rounded numbers)."""
     known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
     """``(error type, first path step or None for any)`` of validation errors whose paths the
     mutation law does not check yet, each with its bug (fix it, then delete the entry)."""

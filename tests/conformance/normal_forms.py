@@ -98,14 +98,14 @@ def without_spelling_markers(model: ModelT) -> ModelT:
     provider drops them without a report (CONTRIBUTING.md, "Adding a provider", step 6).
     The markers a provider declares meaningful (``max_tokens`` against
     ``max_completion_tokens``: a server may take one and refuse the other) stay: another
-    provider that drops one must report it (issue 10 item 24).
+    provider that drops one must report it.
     """
     return type(model).model_validate(_unmarked(model.model_dump(mode="json")))
 
 
 def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatRequest) -> None:
     """A frequency or presence penalty of 0 changes nothing, so a target without the
-    setting drops it without a report (issue 21: a value equal to the default is no loss)."""
+    setting drops it without a report (a value equal to the default is no loss)."""
     for key in ("frequency_penalty", "presence_penalty"):
         if getattr(request, key) == 0:
             update[key] = None

@@ -1,4 +1,4 @@
-"""The edge laws (issue 29, item 3): what every provider's edge says holds together.
+"""The edge laws: what every provider's edge says holds together.
 
 Every registered provider has an edge (its folder's ``edge.py``: routes, upstream URL and
 headers, stream framing, error shapes), the registry hands out the codec's own, and its
@@ -26,7 +26,7 @@ import pytest
 import chatcodec
 from chatcodec.error_statuses import error_status
 from chatcodec.registry import get_edge
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from conformance.providers import PROVIDER_NAMES
 
 

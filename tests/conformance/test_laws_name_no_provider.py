@@ -1,4 +1,4 @@
-"""The conformance laws name no provider (issue 20 item 5).
+"""The conformance laws name no provider.
 
 A provider's facts live in its entry (``tests/providers/<name>/conformance.py``); a law
 that branches on a provider's name, or keeps a table keyed by one, puts them back here,

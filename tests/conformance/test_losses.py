@@ -87,7 +87,7 @@ _CHANGES_ERROR: chatcodec.OnLoss = {"required": "ignore", "*": "error"}
 def _changes(losses: list[chatcodec.Loss]) -> list[chatcodec.Loss]:
     """The losses that say something changed: a ``required`` one says the body lacks a
     field the target requires (``model`` of a request whose format keeps it in the URL), which
-    nothing in the request held (issue 21, item 4)."""
+    nothing in the request held."""
     return [loss for loss in losses if loss.kind != "required"]
 
 
@@ -119,6 +119,6 @@ def test_the_law_applies_to_some_recordings() -> None:
         if _there_and_back(source.load("request", name), source.name, via)
     ]
     # 15 of 26 when written; 9 since a request without max_tokens reports that a provider
-    # requires one (issue 10 item 21: no silent default), as most recordings lack it;
-    # 52 (of more recordings) before and after meaningful markers were kept (item 24)
+    # requires one (no silent default), as most recordings lack it;
+    # 52 (of more recordings) before and after meaningful markers were kept
     assert len(applied) >= 8, applied

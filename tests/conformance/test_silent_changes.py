@@ -1,4 +1,4 @@
-"""Issue 10 items 22 and 24 (and 4 across providers): a conversion that changes a value
+"""A conversion that changes a value
 reports it; one that reports nothing changed nothing."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _body(provider: str, **fields: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("source", PROVIDER_NAMES)
 @pytest.mark.parametrize("target", PROVIDER_NAMES)
 @pytest.mark.parametrize("key", ["temperature", "top_p"])
-def test_item_22_integers_above_2_53_in_sampling_parameters_survive(source: str, target: str, key: str) -> None:
+def test_integers_above_2_53_in_sampling_parameters_survive(source: str, target: str, key: str) -> None:
     """Read back through the target's own decoder, so the law holds for every wire's
     spelling of the setting (``temperature``, ``generationConfig.temperature``, ...)."""
     payload = _body(source, **{key: BIG})
@@ -54,7 +54,7 @@ OWN_PARAMETERS = [(provider.name, key) for provider in PROVIDERS for key in prov
 
 
 @pytest.mark.parametrize(("provider", "key"), OWN_PARAMETERS)
-def test_item_22_parameters_only_one_wire_has_survive_too(provider: str, key: str) -> None:
+def test_parameters_only_one_wire_has_survive_too(provider: str, key: str) -> None:
     payload = _body(provider) | {key: BIG}
     converted, losses = _convert(payload, provider, provider)
     assert converted[key] == BIG
@@ -88,7 +88,7 @@ REPARSING = [provider.name for provider in PROVIDERS if provider.reports_reparse
     "arguments",
     ['{"a": 1, "a": 2}', '{"x": 0.1000000000000000055511151231257827}', '{"x": 1e400}', '{"x": {"y": [1, 2], "y": 3}}'],
 )
-def test_item_24_arguments_reserialised_with_a_change_report_it(provider: str, arguments: str) -> None:
+def test_arguments_reserialised_with_a_change_report_it(provider: str, arguments: str) -> None:
     """The wire takes arguments as an object: duplicate keys collapse and long numbers
     round when the text is parsed."""
     losses: list[chatcodec.Loss] = []
@@ -100,7 +100,7 @@ def test_item_24_arguments_reserialised_with_a_change_report_it(provider: str, a
 @pytest.mark.parametrize(
     "arguments", ['{"a": 1, "b": [1.5, 2e3, -0.25, 10000000000000000000001]}', '{ "s" : "x" }', "{}"]
 )
-def test_item_24_arguments_reserialised_without_a_change_report_nothing(provider: str, arguments: str) -> None:
+def test_arguments_reserialised_without_a_change_report_nothing(provider: str, arguments: str) -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_request(provider, _tool_call_request(arguments), on_loss="ignore", losses=losses)
     assert losses == []
@@ -121,7 +121,7 @@ it (each provider's entry's ``marker_requests``)."""
 
 @pytest.mark.parametrize(("source", "marker", "payload"), MEANINGFUL, ids=[f"{s}{m}" for s, m, _ in MEANINGFUL])
 @pytest.mark.parametrize("via", PROVIDER_NAMES)
-def test_item_24_meaningful_spellings_come_back_or_are_reported(
+def test_meaningful_spellings_come_back_or_are_reported(
     source: str, marker: str, payload: dict[str, Any], via: str
 ) -> None:
     """A marker declared meaningful: at home the payload comes back exactly and nothing
@@ -175,7 +175,7 @@ conversion reports (``marker=value``; each provider's entry's ``marker_responses
     ("source", "spelling", "payload"), RESPONSE_MARKERS, ids=[f"{s}{m}" for s, m, _ in RESPONSE_MARKERS]
 )
 @pytest.mark.parametrize("target", PROVIDER_NAMES)
-def test_item_24_meaningful_spellings_in_a_response_are_reported_too(
+def test_meaningful_spellings_in_a_response_are_reported_too(
     source: str, spelling: str, payload: dict[str, Any], target: str
 ) -> None:
     """The rule is the kit's, so response encoders follow it as request encoders do."""

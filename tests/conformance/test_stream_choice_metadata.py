@@ -1,4 +1,4 @@
-"""Law (issue 10, item 26): a choice's and its message's metadata survive a replayed stream.
+"""Law: a choice's and its message's metadata survive a replayed stream.
 
 * Accumulating ``events_from_response(r)`` gives ``r`` back exactly (content as a list of
   parts; a message's ``name`` and cache breakpoint have no event), for every generated
@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, json_objects
 from conformance.entry import ProviderEntry
 from conformance.normal_forms import without_provider_data
@@ -93,7 +93,7 @@ _BAGS = st.dictionaries(st.sampled_from([*PROVIDER_NAMES, "acme"]), json_objects
 
 
 @st.composite
-def _responses_with_item26_bags(draw: st.DrawFn) -> chatcodec.ChatResponse:
+def _responses_with_choice_and_message_bags(draw: st.DrawFn) -> chatcodec.ChatResponse:
     """A generated response whose first choice has a bag and no finish reason, and whose
     every message has a bag (any provider's, any JSON)."""
     response = draw(chat_responses())
@@ -102,8 +102,8 @@ def _responses_with_item26_bags(draw: st.DrawFn) -> chatcodec.ChatResponse:
     return _with_bags(response, None, draw(_BAGS))
 
 
-@given(response=_responses_with_item26_bags().map(_replayable), split=chunkings())
-def test_item26_replayed_events_accumulate_to_the_response_with_every_bag(
+@given(response=_responses_with_choice_and_message_bags().map(_replayable), split=chunkings())
+def test_replayed_events_accumulate_to_the_response_with_every_bag(
     response: chatcodec.ChatResponse, split: Splitter
 ) -> None:
     events = list(events_from_response(response, split))
@@ -114,7 +114,7 @@ def test_item26_replayed_events_accumulate_to_the_response_with_every_bag(
     assert accumulator.response().choices[0].finish_reason is None
 
 
-def test_item26_a_choice_with_nothing_in_it_is_replayed() -> None:
+def test_a_choice_with_nothing_in_it_is_replayed() -> None:
     empty = chatcodec.ResponseChoice(index=1, message=chatcodec.AssistantMessage(content=[]))
     full = chatcodec.ResponseChoice(message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="hi")]))
     response = chatcodec.ChatResponse(choices=[full, empty])
@@ -161,7 +161,7 @@ def _as_provider_carries(provider: ProviderEntry, response: chatcodec.ChatRespon
 
 @given(data=st.data())
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
-def test_item26_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
+def test_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
     provider = PROVIDER[name]
     generated = data.draw(chat_responses().map(without_provider_data).map(_known_finish_words), "response")
     message_bag = _message_bag(name)
@@ -225,7 +225,7 @@ def _without_nulls(bag: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", PROVIDER_NAMES)
-def test_item26_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) -> None:
+def test_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) -> None:
     provider = PROVIDER[name]
     bag = {name: _choice_bag(name)}
     choice = chatcodec.ResponseChoice(
@@ -266,13 +266,13 @@ WITH_BAGS = [
 """Recorded responses with a choice or message bag (of the providers whose entry says so)."""
 
 
-def test_item26_recorded_responses_with_bags_are_the_ones_the_entries_name() -> None:
+def test_recorded_responses_with_bags_are_the_ones_the_entries_name() -> None:
     assert {provider.name for provider, _name in WITH_BAGS} == {p.name for p in PROVIDERS if p.bags.recorded}
     assert len(WITH_BAGS) >= 14
 
 
 @pytest.mark.parametrize(("provider", "name"), WITH_BAGS, ids=case_id)
-def test_item26_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_reports_them(
+def test_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_reports_them(
     provider: ProviderEntry, name: str
 ) -> None:
     cut = _cut_before_the_finish(chatcodec.decode_response(provider.name, provider.load("response", name)))

@@ -1,4 +1,4 @@
-"""Issue 10 item 7, for every provider: tool names follow the provider's rule on encode
+"""For every provider, tool names follow the provider's rule on encode
 (``providers/kit/tool_names.py``; each rule is its entry's ``tool_name_rule``, written out from
 the provider's SDK or API reference rather than taken from the codecs). A blank name is
 an error naming its JSON path; a name the provider would reject is rewritten the same way
@@ -59,7 +59,7 @@ def _names(provider: str, body: dict[str, Any]) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("provider", RULED)
 @pytest.mark.parametrize("name", NAMES)
-def test_item_07_names_the_provider_rejects_are_rewritten_everywhere_and_reported(provider: str, name: str) -> None:
+def test_names_the_provider_rejects_are_rewritten_everywhere_and_reported(provider: str, name: str) -> None:
     losses: list[chatcodec.Loss] = []
     choice = _names_a_tool(provider)
     body = chatcodec.encode_request(provider, _request(name, choice=choice), on_loss="ignore", losses=losses)
@@ -76,7 +76,7 @@ def test_item_07_names_the_provider_rejects_are_rewritten_everywhere_and_reporte
 
 
 @pytest.mark.parametrize("provider", RULED)
-def test_item_07_different_long_names_stay_different(provider: str) -> None:
+def test_different_long_names_stay_different(provider: str) -> None:
     first, second = "a" * 140 + "_one", "a" * 140 + "_two"
     request = chatcodec.ChatRequest(
         model="m",
@@ -91,7 +91,7 @@ def test_item_07_different_long_names_stay_different(provider: str) -> None:
 
 
 @pytest.mark.parametrize("provider", RULED)
-def test_item_07_valid_names_are_left_alone(provider: str) -> None:
+def test_valid_names_are_left_alone(provider: str) -> None:
     losses: list[chatcodec.Loss] = []
     request = _request("get_weather-v2", choice=_names_a_tool(provider))
     body = chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses)
@@ -110,9 +110,7 @@ def test_item_07_valid_names_are_left_alone(provider: str) -> None:
         ("f", " \t", "$.messages[1].content[0].name"),
     ],
 )
-def test_item_07_blank_names_are_an_error_naming_the_path(
-    provider: str, tool_name: str, call_name: str, path: str
-) -> None:
+def test_blank_names_are_an_error_naming_the_path(provider: str, tool_name: str, call_name: str, path: str) -> None:
     request = _request(tool_name, call_name)
     with pytest.raises(chatcodec.ValidationError) as caught:
         chatcodec.encode_request(provider, request, on_loss="ignore")

@@ -96,8 +96,8 @@ _FIXED: tuple[object, ...] = (
     "data: [DONE]",
     " \n\t",
 )
-"""Values of every JSON type and the edges that broke codecs before (issue 10), and the
-floats JSON cannot hold, which a dict can (written into JSON text as ``NaN``/``Infinity``)."""
+"""Values of every JSON type and the edges that broke codecs before, and the floats JSON
+cannot hold, which a dict can (written into JSON text as ``NaN``/``Infinity``)."""
 
 _ALPHABET = "ab_ -.:/\"'\\{}[]\x00\u00e9\u4e16\U0001f600\ud800\udfff0123456789"
 _KEYS = ("", "_", "_x", "__x", "_nulls", "_absent", "__nulls", "type", "role", "content", "id", "x", "\ud800")

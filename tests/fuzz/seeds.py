@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
-from chatcodec.sse import iter_jsonl, iter_sse_json
+from chatcodec.streams.sse import iter_jsonl, iter_sse_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

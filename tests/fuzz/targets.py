@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 import chatcodec
 from chatcodec.cli import main
-from chatcodec.sse import iter_sse_json
+from chatcodec.streams.sse import iter_sse_json
 from fuzz import seeds
 from fuzz.mutate import Chooser, dumps, mutated, mutated_bytes, mutated_json_text, pick
 
@@ -121,7 +121,7 @@ KNOWN_PATH_GAPS: dict[str, str] = {
         " canonical place (source.media_type), which the input does not have"
     ),
     "tool_name_blank": (
-        "issue 10 item 7 makes a blank tool name an error when a request is encoded; in"
+        "a blank tool name is an error when a request is encoded; in"
         " convert_request the encoder names the canonical path ($.messages[2].content[1].name),"
         " which the source wire does not have: the decoders read blank names (tolerant of"
         " responses and stream chunks that carry them), so the error comes from the encoder"
@@ -312,7 +312,7 @@ def _strict_targets(
     responses: Callable[[], tuple[Any, ...]],
     streams: Callable[[], tuple[Any, ...]],
 ) -> list[Target]:
-    """The ``strict=True`` entry points (issue 22): the same law, every refusal at a path
+    """The ``strict=True`` entry points: the same law, every refusal at a path
     of the input."""
     return [
         Target(

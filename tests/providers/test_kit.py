@@ -1,6 +1,6 @@
 """The kit's encode rules: ``arguments_object``'s fast paths agree with the careful
-``json.loads`` reading on any argument text (issue 10 item 24: a re-serialisation that
-changes the text is reported); ``tool_name_map`` inverts the tool-name rewrite (item 7)."""
+``json.loads`` reading on any argument text (a re-serialisation that changes the text
+is reported); ``tool_name_map`` inverts the tool-name rewrite."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_what_counts_as_a_change() -> None:
 
 
 def test_flat_objects_counted_by_colons_still_catch_a_repeated_key() -> None:
-    """Issue 25: a flat object is settled by counting colons (strings can only add to the
+    """A flat object is settled by counting colons (strings can only add to the
     count); a colon in a string, or a space before a key's colon, falls back to counting
     key ends, and a repeated key is still a change."""
     assert kit.arguments_object('{"url": "https://example.com", "n": 1}') == (
@@ -83,7 +83,7 @@ def test_flat_objects_counted_by_colons_still_catch_a_repeated_key() -> None:
     assert kit.arguments_object('{"a":1,"b":null,"c":true}') == ({"a": 1, "b": None, "c": True}, True)
 
 
-def test_item_07_a_proxy_can_map_rewritten_names_back() -> None:
+def test_a_proxy_can_map_rewritten_names_back() -> None:
     long_name = "t" * 70
     request = chatcodec.ChatRequest(
         model="m",
@@ -132,7 +132,7 @@ ODD_VALUES: list[object] = [
 
 
 def test_compact_json_is_json_dumps_with_its_settings() -> None:
-    """``compact_json`` reuses one C encoder (issue 25): the text must stay byte for byte
+    """``compact_json`` reuses one C encoder: the text must stay byte for byte
     what ``json.dumps`` writes with the same settings, odd values included."""
     for value in ODD_VALUES:
         assert kit.compact_json(value) == _dumps(value), value
@@ -168,7 +168,7 @@ def _reported(kit: kit.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str,
 
 
 def test_a_foreign_bag_is_reported_the_same_from_its_remembered_shape() -> None:
-    """``report_foreign`` remembers what a bag of given keys reports (issue 25): the same
+    """``report_foreign`` remembers what a bag of given keys reports: the same
     keys in another order, other values or another reporting kit give the texts anew."""
     bag = {"b": 1, "_schema_key": "parameters", "a": 2}
     expected = [

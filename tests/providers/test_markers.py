@@ -1,7 +1,7 @@
 """Every spelling marker a decoder writes is classified where its provider documents its
 markers (``providers/<name>/markers.py``): pure spelling, dropped by another provider
 without a report, or carrying meaning, declared in the provider's kit and reported when
-dropped (issue 10 item 24). A new marker cannot slip in unclassified: decoding every
+dropped. A new marker cannot slip in unclassified: decoding every
 recorded request, response and stream finds the markers the decoders really write."""
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
 
 
 def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
-    """Issue 20 item 4: the kit sits below the registry, so a provider's declarations are
+    """The kit sits below the registry, so a provider's declarations are
     found through the table its ``markers.py`` fills, importing that module by the folder
     naming rule, never the registry or the provider's codec; a name with no such module
     declares nothing."""

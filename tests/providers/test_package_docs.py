@@ -1,4 +1,4 @@
-"""Issue 20 item 6: each provider package opens with its API documentation links (the
+"""Each provider package opens with its API documentation links (the
 reference, the streaming reference, and where its changes are announced), so a reader
 of a quirk's docstring finds the source it is checked against."""
 

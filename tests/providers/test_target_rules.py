@@ -1,4 +1,4 @@
-"""Issue 21: each target rule (API version or model family) is applied on the public API,
+"""Each target rule (API version or model family) is applied on the public API,
 over every provider it applies to, and reported as a ``rule`` loss naming the rule, its
 scope and the option that changes it; a default value goes without a report."""
 
@@ -304,7 +304,7 @@ def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
 
 
 def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
-    """Issue 25: a writer that knows its body holds no document, citation or system turn
+    """A writer that knows its body holds no document, citation or system turn
     passes ``holds=()`` and the rules looking for one are skipped (they walk every
     block); with ``holds`` unknown every rule in force runs."""
     table = rules_for("anthropic")
@@ -333,7 +333,7 @@ def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
     assert applied(()) == []
 
 
-def test_issue21_2_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
+def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
     """Listed with the default sent; the option supplies it, else 4096 with a ``default`` loss."""
     table = rules_for("anthropic")
     assert table is not None

@@ -1,4 +1,4 @@
-"""Issue 24 item 6, last clause: an OpenAI Chat custom (freeform) tool call keeps its type
+"""An OpenAI Chat custom (freeform) tool call keeps its type
 within OpenAI Chat; a format with no freeform tool type gets neither the call nor the
 tool result answering it (a result whose call was not sent is a 400 there), one loss
 naming both (``providers/unsent_calls.py``)."""
@@ -62,7 +62,7 @@ _FUNCTION_RESULT = {"role": "tool", "tool_call_id": "call_2", "content": "ok"}
 
 
 @pytest.mark.parametrize("target", _TARGETS)
-def test_item_6_a_custom_tool_call_and_its_result_are_dropped_together_with_one_loss(target: str) -> None:
+def test_a_custom_tool_call_and_its_result_are_dropped_together_with_one_loss(target: str) -> None:
     payload = _request([_CUSTOM_CALL, _FUNCTION_CALL], [_CUSTOM_RESULT, _FUNCTION_RESULT])
     body, losses = _convert(payload, target)
     text = json.dumps(body)
@@ -77,7 +77,7 @@ def test_item_6_a_custom_tool_call_and_its_result_are_dropped_together_with_one_
 
 
 @pytest.mark.parametrize("target", _TARGETS)
-def test_item_6_a_turn_holding_only_a_custom_call_goes_with_the_results_turn(target: str) -> None:
+def test_a_turn_holding_only_a_custom_call_goes_with_the_results_turn(target: str) -> None:
     body, losses = _convert(_request([_CUSTOM_CALL], [_CUSTOM_RESULT]), target)
     text = json.dumps(body)
     assert "call_1" not in text
@@ -88,7 +88,7 @@ def test_item_6_a_turn_holding_only_a_custom_call_goes_with_the_results_turn(tar
 
 
 @pytest.mark.parametrize("target", _TARGETS)
-def test_item_6_every_result_answering_the_dropped_call_is_named(target: str) -> None:
+def test_every_result_answering_the_dropped_call_is_named(target: str) -> None:
     results = [_CUSTOM_RESULT, {"role": "tool", "tool_call_id": "call_1", "content": "again"}]
     body, losses = _convert(_request([_CUSTOM_CALL, _FUNCTION_CALL], [*results, _FUNCTION_RESULT]), target)
     assert "call_1" not in json.dumps(body)
@@ -97,7 +97,7 @@ def test_item_6_every_result_answering_the_dropped_call_is_named(target: str) ->
 
 
 @pytest.mark.parametrize("target", _TARGETS)
-def test_item_6_a_custom_call_nothing_answers_is_still_reported_by_the_encoder(target: str) -> None:
+def test_a_custom_call_nothing_answers_is_still_reported_by_the_encoder(target: str) -> None:
     payload = _request([_CUSTOM_CALL, _FUNCTION_CALL], [_FUNCTION_RESULT])
     body, losses = _convert(payload, target)
     assert "call_1" not in json.dumps(body)
@@ -105,7 +105,7 @@ def test_item_6_a_custom_call_nothing_answers_is_still_reported_by_the_encoder(t
     assert "call_2" in json.dumps(body)
 
 
-def test_item_6_a_custom_tool_call_keeps_its_type_within_openai_chat() -> None:
+def test_a_custom_tool_call_keeps_its_type_within_openai_chat() -> None:
     payload = _request([_CUSTOM_CALL, _FUNCTION_CALL], [_CUSTOM_RESULT, _FUNCTION_RESULT])
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request(
@@ -117,7 +117,7 @@ def test_item_6_a_custom_tool_call_keeps_its_type_within_openai_chat() -> None:
 
 
 @pytest.mark.parametrize("target", _TARGETS)
-def test_item_6_the_rule_holds_on_the_general_path_too(target: str) -> None:
+def test_encoding_a_decoded_request_drops_the_custom_call_with_one_loss(target: str) -> None:
     request = chatcodec.decode_request("openai-chat", _request([_CUSTOM_CALL, _FUNCTION_CALL], [_CUSTOM_RESULT]))
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request(target, request, on_loss="ignore", losses=losses)

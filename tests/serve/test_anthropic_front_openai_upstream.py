@@ -1,4 +1,4 @@
-"""Issue 23: ``chatcodec serve --api anthropic --upstream openai-chat`` (an Anthropic-API
+"""``chatcodec serve --api anthropic --upstream openai-chat`` (an Anthropic-API
 endpoint in front of an OpenAI-compatible server), driven by the official ``anthropic``
 client against a fake OpenAI-compatible server replaying recorded traffic."""
 
@@ -136,7 +136,7 @@ def test_a_mid_stream_upstream_error_is_an_anthropic_error_event(
 def test_a_client_that_goes_away_cancels_the_upstream_request(
     fake: FakeUpstream, client: anthropic.Anthropic, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 23: the Anthropic front, as the OpenAI front's test: a client that leaves
+    """The Anthropic front, as the OpenAI front's test: a client that leaves
     mid-stream closes the upstream stream, and the request's log line says cancelled."""
     chunks = fixture_bytes("openai-chat", "stream", "text_with_usage_obfuscation.sse").split(b"\n\n")
     head = b"\n\n".join(chunks[:3]) + b"\n\n"  # the answer begins; no finish ever comes

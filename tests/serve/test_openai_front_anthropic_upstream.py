@@ -1,4 +1,4 @@
-"""Issue 23: ``chatcodec serve --api openai-chat --upstream anthropic``, driven by the
+"""``chatcodec serve --api openai-chat --upstream anthropic``, driven by the
 official ``openai`` client against a fake Anthropic server replaying recorded traffic."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23: the other fronts and upstreams, plain and streamed, each driven by its
+"""The other fronts and upstreams, plain and streamed, each driven by its
 official client (``openai`` for Chat and Responses, ``google-genai`` for Gemini)."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_responses_front_on_anthropic_plain_and_streamed(fake: FakeUpstream) -> 
 
 
 def test_responses_front_on_anthropic_thinking_is_a_reasoning_item_streamed(fake: FakeUpstream) -> None:
-    """Issue 24 item 7 through the server: Anthropic's thinking is the first output item,
+    """Through the server, Anthropic's thinking is the first output item,
     a reasoning item with the thinking as its summary and an ``rs_`` id, in the stream's
     ``output_item`` events and its terminal response alike."""
     with (
@@ -145,7 +145,7 @@ def test_openai_front_on_gemini_plain_and_streamed(fake: FakeUpstream) -> None:
             "/v1beta/models/gemini-2.5-flash:generateContent",
             "gemini-key",
         )
-        assert "model" not in sent.body  # issue 23: the model is in the URL only
+        assert "model" not in sent.body  # the model is in the URL only
         assert_gemini_request(sent.body)
 
         fake.reply(fixture_bytes("gemini", "stream", "text.sse"), content_type=SSE)

@@ -1,4 +1,4 @@
-"""Static typing checks of dict-style access (issue 24 item 18), run by mypy --strict and
+"""Static typing checks of dict-style access, run by mypy --strict and
 pyright (``make typecheck``), not by pytest.
 
 Code written against the Verifiers dict API (``message["role"]``,

@@ -38,7 +38,7 @@ if isinstance(first, UserMessage):
 assistant = AssistantMessage(content=[TextPart(text="hi"), ToolUsePart(id="1", name="f", arguments="{}")])
 assert_type(assistant.tool_calls, list[ToolUsePart])
 assert_type(assistant.thinking, list[ThinkingPart])
-assert_type(assistant["content"], str | list[chatcodec.AssistantContentPart] | None)  # typed per key (issue 24 item 18)
+assert_type(assistant["content"], str | list[chatcodec.AssistantContentPart] | None)  # typed per key
 assert_type(assistant.tool_calls[0].parsed_arguments(), JsonValue)
 
 request = chatcodec.decode_request("canonical", {"messages": []})

@@ -2,7 +2,7 @@
 
 ``tools/known_fields.py`` generates the file from the official SDK types (the SDKs are
 test-only dependencies, so their field sets are committed as package data and shipped in
-the wheel); strict decoding (:mod:`chatcodec.strict`) reads it to refuse a field the
+the wheel); strict decoding (:mod:`chatcodec.strict.fields`) reads it to refuse a field the
 provider's API does not define. The shape of the tables is described in the generator.
 
 Each file is read once per provider, on first use: a gateway that never decodes strictly

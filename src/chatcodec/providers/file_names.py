@@ -2,8 +2,8 @@
 openai-responses.
 
 Both APIs reject inline ``file_data`` without a ``filename`` (Chat: "Missing required
-parameter: 'messages[0].content[0].file.filename'"; Responses ``input_file`` the same,
-issue 24 item 2). A part with neither a file name nor a title gets ``document`` plus the
+parameter: 'messages[0].content[0].file.filename'"; Responses ``input_file`` the same).
+A part with neither a file name nor a title gets ``document`` plus the
 extension of its media type; the caller reports the invented name.
 """
 

@@ -4,7 +4,7 @@ The kit's ``split_fields`` records every ``null`` field as a spelling marker (``
 which a same-provider round trip writes back and another provider drops without a word.
 That is right for a field the provider documents (Anthropic ``citations: null``,
 Responses ``logprobs: null``: null means "none", in every format). A key no one
-documents is data the caller sent (issue 24 item 17: ``{"type": "text", "text": "hi",
+documents is data the caller sent (``{"type": "text", "text": "hi",
 "foo": null}`` vanished converting to any other format): it is kept as a wire field with
 its ``null`` value, so its own provider writes it back and another one reports it.
 """

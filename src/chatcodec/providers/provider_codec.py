@@ -10,7 +10,7 @@ one provider's ``codec.py`` knows them all.
 
 Each role is a protocol below, with one signature for all five providers (a module
 satisfies a protocol through its functions), so a provider missing a role function, or
-with a different signature, fails type-checking in its ``codec.py`` (issue 20, item 1).
+with a different signature, fails type-checking in its ``codec.py``.
 Where a provider's reading really differs, the difference is a named keyword argument
 with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
 AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
@@ -47,8 +47,8 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec.messages import AnyMessage
     from chatcodec.request import ChatRequest
     from chatcodec.response import ChatResponse
-    from chatcodec.stream_builder import StreamBuilder
     from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.streams.builder import StreamBuilder
 
 CanonicalInput = Mapping[str, Any]
 """What an encoder role function reads: canonical data (the JSON a model dumps, a key
@@ -404,8 +404,8 @@ class ProviderCodec:
         except RecursionError:
             raise too_deep() from None
 
-    # --- dialect reading (issue 20, item 3) -----------------------------------------------
-    # What the dialect readers (chatcodec.dialects, chatcodec.dialect_tools) call: pieces of
+    # --- dialect reading ----------------------------------------------------------------------
+    # What the dialect readers (chatcodec.dialects.reader, chatcodec.dialects.tools) call: pieces of
     # this provider's shape found outside a request body, read into canonical *data* (dicts,
     # not yet validated: the boundary validates them with the caller's paths). Each method is
     # backed by the provider's own decoder, given in ``dialect=``.
@@ -432,8 +432,8 @@ class ProviderCodec:
             raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
         return decoder
 
-    # --- published field sets, for strict reading (issue 22 follow-up) ------------------------
-    # What chatcodec.strict reads through the codec (never from a provider folder): the
+    # --- published field sets, for strict reading ---------------------------------------------
+    # What chatcodec.strict.fields reads through the codec (never from a provider folder): the
     # ``known_fields.json`` package data beside the provider's own modules.
 
     def field_sets(self) -> FieldSets | None:
@@ -518,7 +518,7 @@ def _validated(
 
 def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:
     """``decode(payload)``, with a value nested too deeply for Python or for pydantic
-    refused at its place in ``payload`` (issue 10, items 15-16).
+    refused at its place in ``payload``.
 
     pydantic-core refuses a value nested past its depth limit only when the canonical
     model is built, at the value's canonical place (``provider_metadata[...]``), which the
@@ -548,10 +548,10 @@ _DEPTH_RULE = "[rule: recursion_depth_exceeded]"
 
 
 class _DepthGuard:
-    """A stream decoder whose ``RecursionError`` (an event nested a thousand levels deep,
-    issue 10, item 16) is a :class:`~chatcodec.StreamError` naming the event and the route
-    into its deepest value, and which refuses, when it is closed, a stream that said
-    nothing (:meth:`close`). Written once here, so every provider's decoder has it."""
+    """A stream decoder whose ``RecursionError`` (an event nested a thousand levels
+    deep) is a :class:`~chatcodec.StreamError` naming the event and the route into its
+    deepest value, and which refuses, when it is closed, a stream that said nothing
+    (:meth:`close`). Written once here, so every provider's decoder has it."""
 
     __slots__ = ("_builder", "_decoder", "_fed", "_given", "_name")
 

@@ -4,7 +4,7 @@ Each provider folder's ``structure.py`` fills one :class:`Structure`: where its 
 holds the conversation and its token limits, how a tool call or result and a turn are
 spelled, the provider's own wording for the requests it refuses (an orphan tool result,
 an empty conversation), and the turn order it requires of a conversation converted to it.
-:mod:`chatcodec.strict_rules` reads it through the codec (``ProviderCodec.structure``),
+:mod:`chatcodec.strict.rules` reads it through the codec (``ProviderCodec.structure``),
 so a codec registered under another name brings its rules with it, and no reader keeps
 a table by provider name.
 """

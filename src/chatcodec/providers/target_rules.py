@@ -128,7 +128,7 @@ class TargetRule:
     ``"system turn"``), walking every block to find it; ``None`` for a rule that reads
     top-level fields only. A writer that knows its body holds none of it says so
     (``apply_target_rules(..., holds=...)``), and the rule is not run: on a conversion
-    the walks cost as much as the rest of the encode (issue 25)."""
+    the walks cost as much as the rest of the encode."""
 
     def scope(self, version: str, model: str | None) -> str | None:
         """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""

@@ -4,8 +4,7 @@
 Canonical arguments are text, as OpenAI sends them, and a model (or a caller) may write
 text that is not a JSON object: a truncated stream, an array, a bare string, a number
 past a double's range (``{"x": 1e400}`` parses to infinity, which no JSON encoder may
-write: ``Infinity`` is not JSON and the API rejects the body). The rule, issue 24 items
-4 and 17:
+write: ``Infinity`` is not JSON and the API rejects the body). The rule:
 
 * empty or whitespace-only text is a call without arguments: ``{}``, as it says;
 * a JSON object is sent as that object;

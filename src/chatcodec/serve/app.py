@@ -36,7 +36,7 @@ from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
 from chatcodec.serve.request_log import RequestRecord, losses_header
 from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
-from chatcodec.stream_convert import StreamConverter
+from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
 
 

@@ -420,8 +420,14 @@ def chat_requests() -> st.SearchStrategy[ChatRequest]:
         stream=_optional(st.booleans()),
         cache_control=_optional(cache_controls()),
         metadata=_optional(json_objects()),
+        user=_optional(_TEXTS),
+        service_tier=_optional(st.sampled_from(SERVICE_TIERS) | _TEXTS),
         provider_options=_optional(provider_metadata()),
     )
+
+
+SERVICE_TIERS = ("auto", "default", "flex", "priority", "scale", "fast", "ultrafast", "reserved")
+"""The tiers some format has (:attr:`chatcodec.ChatRequest.service_tier`)."""
 
 
 # --- responses -------------------------------------------------------------------------

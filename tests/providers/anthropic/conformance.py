@@ -78,14 +78,14 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a base64 ``text/plain`` document is sent as the UTF-8 text it encodes (Anthropic
       takes base64 documents as PDF only): the same bytes, read back as a text source.
 
-    * a penalty of 0 changes nothing: not sent (issue 21);
+    * a penalty of 0 changes nothing: not sent;
     * the API version in force by default (2026-10-21) takes no sampling setting: a
       ``temperature`` or ``top_p`` at Anthropic's default (1.0) says nothing, so the target
       rule ``sampling_removed`` leaves it out without a report (any other value is a loss);
     * a reasoning config with nothing set says nothing: no ``thinking`` is sent, and
       ``reasoning`` reads back as absent.
 
-    (``max_tokens`` is not here: a request without one is a reported loss, issue 10 item 21.)
+    (``max_tokens`` is not here: a request without one is a reported loss.)
     """
     update: dict[str, Any] = {}
     choice = request.tool_choice
@@ -251,7 +251,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []
     for message in request.messages:
-        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part, names) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")

@@ -1,6 +1,6 @@
-"""Issue 10, Anthropic's rules on encode and the silent changes it made: each numbered
-item is one named test (prefill whitespace, server-tool order, document sources, values
-the source lacks, tool ids rewritten on a same-provider round trip)."""
+"""Anthropic's rules on encode and the silent changes it made, each rule a named test
+(prefill whitespace, server-tool order, document sources, values the source lacks, tool
+ids rewritten on a same-provider round trip)."""
 
 from __future__ import annotations
 
@@ -33,14 +33,14 @@ def _paths(losses: list[chatcodec.Loss]) -> list[str]:
     return [loss.path for loss in losses]
 
 
-# --- item 1 ------------------------------------------------------------------------------
+# --- prefill whitespace ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "prefill",
     ["The answer is \n", [{"type": "text", "text": "first"}, {"type": "text", "text": "The answer is  "}]],
 )
-def test_item_01_prefill_trailing_whitespace_trimmed_and_reported(prefill: Any) -> None:
+def test_prefill_trailing_whitespace_trimmed_and_reported(prefill: Any) -> None:
     """Anthropic: 400 "final assistant content cannot end with trailing whitespace"."""
     body, losses = encode_request(
         _request([{"role": "user", "content": "q"}, {"role": "assistant", "content": prefill}])
@@ -53,7 +53,7 @@ def test_item_01_prefill_trailing_whitespace_trimmed_and_reported(prefill: Any) 
     assert_valid_request(body)
 
 
-def test_item_01_whitespace_is_kept_when_a_user_turn_follows() -> None:
+def test_whitespace_is_kept_when_a_user_turn_follows() -> None:
     body, losses = encode_request(
         _request(
             [
@@ -67,7 +67,7 @@ def test_item_01_whitespace_is_kept_when_a_user_turn_follows() -> None:
     assert losses == []
 
 
-def test_item_01_a_prefill_of_only_whitespace_is_dropped_and_reported() -> None:
+def test_a_prefill_of_only_whitespace_is_dropped_and_reported() -> None:
     body, losses = encode_request(
         _request(
             [
@@ -80,10 +80,10 @@ def test_item_01_a_prefill_of_only_whitespace_is_dropped_and_reported() -> None:
     assert losses, "the dropped block is reported"
 
 
-# --- item 2 ------------------------------------------------------------------------------
+# --- server-tool order -------------------------------------------------------------------
 
 
-def test_item_02_client_tool_use_moves_after_server_tool_blocks() -> None:
+def test_client_tool_use_moves_after_server_tool_blocks() -> None:
     """A client ``tool_use`` before a server tool's blocks leaves no place for its result."""
     client_call = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "arguments": "{}"}
     assistant = {
@@ -102,7 +102,7 @@ def test_item_02_client_tool_use_moves_after_server_tool_blocks() -> None:
     assert_valid_request(body)
 
 
-def test_item_02_order_already_right_is_left_alone() -> None:
+def test_server_tool_order_already_right_is_left_alone() -> None:
     assistant = {
         "role": "assistant",
         "content": [
@@ -121,10 +121,10 @@ def test_item_02_order_already_right_is_left_alone() -> None:
     assert losses == []
 
 
-# --- item 3 ------------------------------------------------------------------------------
+# --- document sources --------------------------------------------------------------------
 
 
-def test_item_03_plain_text_base64_document_goes_as_a_text_source() -> None:
+def test_plain_text_base64_document_goes_as_a_text_source() -> None:
     body, losses = encode_request(_request([_document(_base64("text/plain", "héllo\n".encode()))]))
     block = body["messages"][0]["content"][0]
     assert block["source"] == {"type": "text", "media_type": "text/plain", "data": "héllo\n"}
@@ -133,7 +133,7 @@ def test_item_03_plain_text_base64_document_goes_as_a_text_source() -> None:
 
 
 @pytest.mark.parametrize("media_type", ["application/msword", "text/csv", "image/png"])
-def test_item_03_other_base64_documents_are_a_loss_never_a_rejected_block(media_type: str) -> None:
+def test_other_base64_documents_are_a_loss_never_a_rejected_block(media_type: str) -> None:
     request = _request([_document(_base64(media_type, b"data")), {"role": "user", "content": "what is it?"}])
     body, losses = encode_request(request)
     assert all(
@@ -148,7 +148,7 @@ def test_item_03_other_base64_documents_are_a_loss_never_a_rejected_block(media_
         chatcodec.encode_request("anthropic", request, on_loss="error")
 
 
-def test_item_03_base64_text_that_is_not_utf8_is_a_loss() -> None:
+def test_base64_text_that_is_not_utf8_is_a_loss() -> None:
     body, losses = encode_request(
         _request([_document(_base64("text/plain", b"\xff\xfe")), {"role": "user", "content": "q"}])
     )
@@ -156,7 +156,7 @@ def test_item_03_base64_text_that_is_not_utf8_is_a_loss() -> None:
     assert_valid_request(body)
 
 
-def test_item_03_text_source_of_another_media_type_is_sent_as_plain_text_and_reported() -> None:
+def test_text_source_of_another_media_type_is_sent_as_plain_text_and_reported() -> None:
     source = {"type": "text", "text": "# title", "media_type": "text/markdown"}
     body, losses = encode_request(_request([_document(source)]))
     assert body["messages"][0]["content"][0]["source"] == {
@@ -176,40 +176,40 @@ def test_item_03_text_source_of_another_media_type_is_sent_as_plain_text_and_rep
         {"type": "file", "file_id": "file_011"},
     ],
 )
-def test_item_03_pdf_url_and_file_documents_are_sent_as_they_are(source: dict[str, Any]) -> None:
+def test_pdf_url_and_file_documents_are_sent_as_they_are(source: dict[str, Any]) -> None:
     body, losses = encode_request(_request([_document(source)]))
     assert body["messages"][0]["content"][0]["source"] == source
     assert losses == []
     assert_valid_request(body)
 
 
-# --- item 4 (Anthropic side) -------------------------------------------------------------
+# --- file names and titles (Anthropic side) ----------------------------------------------
 
 
-def test_item_04_openai_filename_becomes_the_anthropic_title() -> None:
+def test_openai_filename_becomes_the_anthropic_title() -> None:
     body, losses = encode_request(_request([_document(_base64("application/pdf", b"%PDF"), filename="report.pdf")]))
     assert body["messages"][0]["content"][0]["title"] == "report.pdf"
     assert losses == []
 
 
-def test_item_04_a_filename_beside_a_different_title_is_reported() -> None:
+def test_a_filename_beside_a_different_title_is_reported() -> None:
     document = _document(_base64("application/pdf", b"%PDF"), filename="report.pdf", title="Q3 report")
     body, losses = encode_request(_request([document]))
     assert body["messages"][0]["content"][0]["title"] == "Q3 report"
     assert _paths(losses) == ["$.messages[0].content[0].filename"]
 
 
-# --- item 21 -----------------------------------------------------------------------------
+# --- values the source lacks -------------------------------------------------------------
 
 
-def test_item_21_missing_max_tokens_is_a_reported_loss_not_a_silent_default() -> None:
+def test_missing_max_tokens_is_a_reported_loss_not_a_silent_default() -> None:
     request = _request([{"role": "user", "content": "q"}], max_tokens=None)
     body, losses = encode_request(request)
     assert body["max_tokens"] >= 1
     assert _paths(losses) == ["$.max_tokens"]
 
 
-def test_item_21_max_tokens_and_model_are_options_the_caller_sets() -> None:
+def test_max_tokens_and_model_are_options_the_caller_sets() -> None:
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="q")])
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request(
@@ -220,7 +220,7 @@ def test_item_21_max_tokens_and_model_are_options_the_caller_sets() -> None:
     assert_valid_request(body)
 
 
-def test_item_21_options_apply_to_conversions_too() -> None:
+def test_options_apply_to_conversions_too() -> None:
     openai_body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "q"}]}
     losses: list[chatcodec.Loss] = []
     body = chatcodec.convert_request(
@@ -230,16 +230,16 @@ def test_item_21_options_apply_to_conversions_too() -> None:
     assert losses == []
 
 
-def test_item_21_a_missing_model_is_not_made_up_but_reported() -> None:
+def test_a_missing_model_is_not_made_up_but_reported() -> None:
     """Nothing invented: the body has no ``model``, and a ``required`` loss says the API
-    will refuse it (issue 21, item 4: never silently absent)."""
+    will refuse it (never silently absent)."""
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="q")], max_tokens=10)
     body, losses = encode_request(request)
     assert "model" not in body
     assert [(loss.path, loss.kind) for loss in losses] == [("$.model", "required")]
 
 
-def test_item_21_response_values_the_source_lacks_are_reported() -> None:
+def test_response_values_the_source_lacks_are_reported() -> None:
     response = chatcodec.ChatResponse(
         choices=[
             chatcodec.ResponseChoice(
@@ -255,11 +255,11 @@ def test_item_21_response_values_the_source_lacks_are_reported() -> None:
     assert sorted(_paths(losses)) == ["$.choices[0].message.content[0].signature", "$.id", "$.model", "$.usage"]
 
 
-# --- item 23 (Anthropic side) ------------------------------------------------------------
+# --- tool ids rewritten on a same-provider round trip ------------------------------------
 
 
 @pytest.mark.parametrize("tool_id", ["a.b", ""])
-def test_item_23_same_provider_round_trip_reports_rewritten_tool_ids(tool_id: str) -> None:
+def test_same_provider_round_trip_reports_rewritten_tool_ids(tool_id: str) -> None:
     wire = {
         "model": "claude-sonnet-4-5",
         "max_tokens": 100,
@@ -276,7 +276,7 @@ def test_item_23_same_provider_round_trip_reports_rewritten_tool_ids(tool_id: st
     assert _paths(losses) == ["$.messages[1].content[0].id", "$.messages[2].content[0].tool_use_id"]
 
 
-def test_item_23_canonical_ids_rewritten_reversibly_are_not_reported() -> None:
+def test_canonical_ids_rewritten_reversibly_are_not_reported() -> None:
     """Decoding restores them, so a canonical round trip changes nothing."""
     request = _request(
         [

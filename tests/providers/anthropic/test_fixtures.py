@@ -16,7 +16,7 @@ from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
 from chatcodec.providers.anthropic.stream_encode import to_sse
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from providers.anthropic.anthropic_support import (
     ERROR_FIXTURES,
     PREDATES_SDK,

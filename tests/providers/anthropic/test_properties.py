@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import strategies as canonical
 from providers.anthropic.anthropic_support import assert_valid_request, assert_valid_stream, encode_events
 from providers.anthropic.anthropic_support import encode_request as encode
@@ -133,7 +133,8 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
         parallel_tool_calls=parallel,
         max_tokens=draw(st.integers(1, 64000)),
         stop=draw(st.lists(_words, max_size=2)),
-        metadata=draw(st.one_of(st.none(), st.builds(dict, user_id=_words))),
+        user=draw(st.one_of(st.none(), _words)),
+        service_tier=draw(st.one_of(st.none(), st.sampled_from(["auto", "default"]))),
         stream=draw(st.one_of(st.none(), st.booleans())),
         reasoning=reasoning,
     )
@@ -155,7 +156,7 @@ def test_requests_inside_the_capabilities_round_trip_exactly(request: chatcodec.
 def test_sampling_settings_round_trip(request: chatcodec.ChatRequest, temperature: float, top_k: int) -> None:
     """Sampling knobs are carried (the SDK 2.12 request types no longer list them)."""
     request = request.model_copy(update={"temperature": temperature, "top_p": temperature, "top_k": top_k})
-    losses: list[chatcodec.Loss] = []  # API version 2023-06-01: 2026-10-21 has no sampling knobs (issue 21)
+    losses: list[chatcodec.Loss] = []  # API version 2023-06-01: 2026-10-21 has no sampling knobs
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses, options=_OLD_VERSION)
     assert (body["temperature"], body["top_p"], body["top_k"]) == (temperature, temperature, top_k)
     assert chatcodec.decode_request("anthropic", body).model_copy(update={"provider_options": None}) == request

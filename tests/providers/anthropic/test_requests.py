@@ -195,7 +195,7 @@ def test_an_empty_message_is_dropped_and_reported(content: Any) -> None:
 def test_arguments_that_are_not_an_object_are_sent_wrapped(arguments: str) -> None:
     assistant = {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "arguments": arguments}]}
     body, losses = encode_request(_request([{"role": "user", "content": "q"}, assistant]))
-    assert body["messages"][1]["content"][0]["input"] == {"INVALID_JSON": arguments}  # issue 24 item 4
+    assert body["messages"][1]["content"][0]["input"] == {"INVALID_JSON": arguments}
     assert _paths(losses) == ["$.messages[1].content[0].arguments"]
 
 
@@ -301,11 +301,11 @@ def test_several_leading_system_messages_become_system_blocks() -> None:
     ]
     body, losses = encode_request(_request(messages))
     assert body["system"] == [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]
-    assert [loss.what for loss in losses] == ["developer role"]  # issue 24 item 5
+    assert [loss.what for loss in losses] == ["developer role"]
 
 
 def test_a_system_message_mid_conversation_becomes_a_system_turn() -> None:
-    """On Opus 4.8+, the only models with such turns (issue 21; others: ``test_target_rules.py``)."""
+    """On Opus 4.8+, the only models with such turns (others: ``test_target_rules.py``)."""
     messages = [{"role": "user", "content": "q"}, {"role": "system", "content": "be brief"}]
     body, losses = encode_request(_request(messages, model="claude-opus-4-8"))
     assert body["messages"][1] == {"role": "system", "content": "be brief"}

@@ -104,7 +104,7 @@ def test_inconsistent_usage_is_clamped_and_reported() -> None:
         ({"unified": "error"}, "end_turn", True),
         ({"unified": "pause"}, "pause_turn", False),
         ({"unified": "other", "raw": "STOP"}, "end_turn", True),
-        # a word no Anthropic decoder read is not written back (issue 24 item 15)
+        # a word no Anthropic decoder read is not written back
         ({"unified": "other", "raw": "recitation_blocked"}, "end_turn", True),
     ],
 )
@@ -167,7 +167,7 @@ def test_a_response_from_another_provider_encodes_to_a_valid_message() -> None:
 
 
 def test_an_empty_foreign_response_still_has_the_required_fields_and_says_they_are_invented() -> None:
-    """Issue 10 item 21: ``id``, ``model`` and ``usage`` the source lacks are reported."""
+    """``id``, ``model`` and ``usage`` the source lacks are reported."""
     body, losses = encode_response({"message": {"role": "assistant", "content": ""}})
     assert body == {
         "type": "message",

@@ -26,7 +26,7 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from providers.anthropic.anthropic_support import (
     assert_valid_stream,
     encode_events,

@@ -226,7 +226,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     request = without_spelling_markers(request.model_copy(update=neutral))
     items: list[Any] = []
     for message in request.messages:
-        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported (issue 24 item 5)
+        role = {"tool": "user"}.get(message.role, message.role)  # developer -> system is reported
         parts = message.parts if message.content != "" else [chatcodec.TextPart(text="")]
         parts = [_part_meaning(part) for part in parts] or [{"empty": True}]
         marker = None if message.cache_control is None else message.cache_control.model_dump(mode="json")
@@ -267,7 +267,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       result's string as one text part (``""`` as no parts);
     * leading system messages are one ``system`` list, so two or more read back as one
       holding their parts in order (a ``developer`` message reads back as system,
-      reported: issue 24 item 5);
+      reported);
     * consecutive tool messages are one user turn of results, read back as one tool
       message; a user message right after results joins their turn (read back apart);
     * a message's ``cache_control`` is a cache point after its last block, read back on
@@ -275,7 +275,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
     * thinking reads back attributed to ``bedrock-converse`` and the request's model;
-    * a penalty of 0 changes nothing: not sent (issue 21);
+    * a penalty of 0 changes nothing: not sent;
     * a reasoning config with no field set says nothing: no thinking config is sent
       (found by the there-and-back law from Gemini's empty ``thinkingConfig``).
     """

@@ -352,14 +352,14 @@ def test_bedrock_thinking_of_an_unknown_model_is_not_replayed_to_anthropic() -> 
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(body, source=PROVIDER, target="anthropic", on_loss="ignore", losses=losses)
     assert anthropic["messages"][0]["content"] == [{"type": "text", "text": "a"}]
-    assert _paths(losses) == ["$.messages[0].content[0]", "$.model"]  # no modelId: reported (issue 21)
+    assert _paths(losses) == ["$.messages[0].content[0]", "$.model"]  # no modelId: reported
 
 
 # --- settings --------------------------------------------------------------------------------
 
 
 def test_inference_settings_and_claude_thinking_map_to_canonical() -> None:
-    older = "us.anthropic.claude-3-7-sonnet-20250219-v1:0"  # Claude 4.5+ takes no temperature beside topP (issue 21)
+    older = "us.anthropic.claude-3-7-sonnet-20250219-v1:0"  # Claude 4.5+ takes no temperature beside topP
     body = {
         "modelId": older,
         "messages": [{"role": "user", "content": [{"text": "q"}]}],

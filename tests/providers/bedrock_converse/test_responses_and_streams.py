@@ -12,7 +12,7 @@ import chatcodec
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.bedrock_converse.stream_encode import to_sse
 from chatcodec.registry import get_codec
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from providers.bedrock_converse.bedrock_support import assert_valid_response, assert_valid_stream
 
 PROVIDER = "bedrock-converse"

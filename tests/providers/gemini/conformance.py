@@ -156,8 +156,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * Gemini has no string content: a string reads back as one text part (``""`` too);
     * leading system messages are one ``systemInstruction``: two or more read back as one
-      holding their parts in order (a ``developer`` message reads back as system, reported:
-      issue 24 item 5);
+      holding their parts in order (a ``developer`` message reads back as system, reported);
     * the results of consecutive tool messages are one user turn: one tool message;
     * tool-call arguments are sent as the parsed ``args`` object: compact JSON back
       (empty text is ``{}``);
@@ -168,7 +167,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * ``detail="auto"``, ``parallel_tool_calls=True``, ``response_format`` ``text`` and
       ``stream=False`` are Gemini's defaults: left out;
     * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent;
-    * the model travels in the URL, not the body (issue 23): a body written from a
+    * the model travels in the URL, not the body: a body written from a
       canonical request names none;
     * an effort without a budget is a ``thinkingLevel`` alone, Gemini 3's dynamic thinking:
       it reads back ``adaptive`` (``settings.py``).

@@ -19,7 +19,7 @@ def _convert(body: dict[str, Any], source: str, target: str) -> tuple[dict[str, 
 
 
 def test_a_vertex_history_crosses_to_openai_with_its_ids_and_signatures_and_back() -> None:
-    """The signatures ride as Gemini's OpenAI-compatible ``extra_content`` (issue 21 item 5)."""
+    """The signatures ride as Gemini's OpenAI-compatible ``extra_content``."""
     body = load_json("request", "vertex_snake_case_function_error_responses.json")
     openai, losses = _convert(body, "gemini", "openai-chat")
     calls = [message["tool_calls"][0] for message in openai["messages"] if message.get("tool_calls")]

@@ -1,5 +1,5 @@
 """The Gemini API's rules on encode, and the quirks the codec reads, each a named test
-(issue 14: signatures, ids, roles, spellings, finish reasons, usage, errors)."""
+(signatures, ids, roles, spellings, finish reasons, usage, errors)."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a tool call's blank argument text means no arguments: it is sent as ``"{}"``.
 
     (Media in tool results, which move to a user message after the group, are a reported
-    loss since issue 10 item 23, so they are not rewritten here.)
+    loss, so they are not rewritten here.)
     """
     messages: list[chatcodec.AnyMessage] = []
     for message in request.messages:
@@ -121,7 +121,7 @@ def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
     so none arrives), no message ``name`` (an answer's message has none on the wire), and
     of the choice's bag and the message's (carried on the finish chunk, the message's in
     its ``delta``) only what is not ``null`` (a chunk's ``logprobs: null`` or
-    ``refusal: null`` says nothing, so the stream decoder drops it; issue 10, item 26)."""
+    ``refusal: null`` says nothing, so the stream decoder drops it)."""
     choices = [
         choice.model_copy(
             update={
@@ -142,7 +142,7 @@ def streamed_form(response: chatcodec.ChatResponse) -> dict[str, Any]:
 
 def _empty(part: dict[str, Any]) -> bool:
     """An empty text, or a plain reasoning string left empty (``reasoning_content: ""``,
-    which OpenAI Chat output now writes for another provider's reasoning, issue 23): a
+    which OpenAI Chat output now writes for another provider's reasoning): a
     stream's empty delta opens no part, so neither arrives."""
     if part == {"type": "text", "text": ""}:
         return True

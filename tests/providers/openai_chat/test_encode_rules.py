@@ -1,6 +1,6 @@
-"""Issue 10, OpenAI Chat's rules on encode and the silent changes it made: each numbered
-item is one named test (file names, empty arguments, messages left empty,
-``response_format``, media moved out of tool results)."""
+"""OpenAI Chat's rules on encode and the silent changes it made, each rule a named test
+(file names, empty arguments, messages left empty, ``response_format``, media moved out of
+tool results)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _paths(losses: list[chatcodec.Loss]) -> list[str]:
     return [loss.path for loss in losses]
 
 
-def test_item_04_anthropic_title_becomes_the_openai_filename() -> None:
+def test_anthropic_title_becomes_the_openai_filename() -> None:
     document = {"type": "document", "source": PDF, "title": "report.pdf"}
     body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
     assert body["messages"][0]["content"][0]["file"]["filename"] == "report.pdf"
@@ -29,7 +29,7 @@ def test_item_04_anthropic_title_becomes_the_openai_filename() -> None:
     assert_request_matches_sdk(body)
 
 
-def test_item_04_file_data_without_any_name_gets_one_and_says_so() -> None:
+def test_file_data_without_any_name_gets_one_and_says_so() -> None:
     """OpenAI rejects ``file_data`` without ``filename``."""
     body, losses = encode_request(_request([{"role": "user", "content": [{"type": "document", "source": PDF}]}]))
     filename = body["messages"][0]["content"][0]["file"]["filename"]
@@ -37,14 +37,14 @@ def test_item_04_file_data_without_any_name_gets_one_and_says_so() -> None:
     assert _paths(losses) == ["$.messages[0].content[0].filename"]
 
 
-def test_item_04_a_title_beside_a_different_filename_is_reported() -> None:
+def test_a_title_beside_a_different_filename_is_reported() -> None:
     document = {"type": "document", "source": PDF, "title": "Q3 report", "filename": "q3.pdf"}
     body, losses = encode_request(_request([{"role": "user", "content": [document]}]))
     assert body["messages"][0]["content"][0]["file"]["filename"] == "q3.pdf"
     assert _paths(losses) == ["$.messages[0].content[0].title"]
 
 
-def test_item_05_tool_call_without_arguments_is_sent_as_an_empty_object() -> None:
+def test_tool_call_without_arguments_is_sent_as_an_empty_object() -> None:
     call = {"type": "tool_use", "id": "call_1", "name": "now", "arguments": ""}
     request = _request(
         [
@@ -58,7 +58,7 @@ def test_item_05_tool_call_without_arguments_is_sent_as_an_empty_object() -> Non
     assert losses == []
 
 
-def test_item_06_message_whose_only_content_cannot_be_carried_is_not_sent_empty() -> None:
+def test_message_whose_only_content_cannot_be_carried_is_not_sent_empty() -> None:
     audio = {"type": "audio", "source": {"type": "url", "url": "https://example.com/a.mp3", "media_type": "audio/mpeg"}}
     request = _request([{"role": "user", "content": [audio]}, {"role": "user", "content": "what did I say?"}])
     body, losses = encode_request(request)
@@ -68,7 +68,7 @@ def test_item_06_message_whose_only_content_cannot_be_carried_is_not_sent_empty(
     assert_request_matches_sdk(body)
 
 
-def test_item_06_assistant_message_with_nothing_openai_can_carry_is_not_sent_empty() -> None:
+def test_assistant_message_with_nothing_openai_can_carry_is_not_sent_empty() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
     request = _request(
         [{"role": "user", "content": "q"}, {"role": "assistant", "content": [image]}, {"role": "user", "content": "?"}]
@@ -79,7 +79,7 @@ def test_item_06_assistant_message_with_nothing_openai_can_carry_is_not_sent_emp
     assert_request_matches_sdk(body)
 
 
-def test_item_06_a_message_that_was_empty_stays_as_it_was() -> None:
+def test_a_message_that_was_empty_stays_as_it_was() -> None:
     """``content: []`` from the source is the source's choice: a same-provider round trip keeps it."""
     wire = {"model": "gpt-4o", "messages": [{"role": "user", "content": []}]}
     body, losses = encode_request(chatcodec.decode_request("openai-chat", wire))
@@ -87,7 +87,7 @@ def test_item_06_a_message_that_was_empty_stays_as_it_was() -> None:
     assert losses == []
 
 
-def test_item_20_json_schema_beside_json_object_is_kept() -> None:
+def test_json_schema_beside_json_object_is_kept() -> None:
     schema = {"name": "answer", "schema": {"type": "object"}}
     wire = {"model": "gpt-4o", "messages": [{"role": "user", "content": "q"}]}
     wire["response_format"] = {"type": "json_object", "json_schema": schema}
@@ -96,7 +96,7 @@ def test_item_20_json_schema_beside_json_object_is_kept() -> None:
     assert losses == []
 
 
-def test_item_23_openai_round_trip_reports_an_image_moved_out_of_a_tool_result() -> None:
+def test_openai_round_trip_reports_an_image_moved_out_of_a_tool_result() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
     result = {"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "see"}, image]}
     request = _request(
@@ -112,7 +112,7 @@ def test_item_23_openai_round_trip_reports_an_image_moved_out_of_a_tool_result()
     assert_request_matches_sdk(body)
 
 
-def test_item_23_a_tool_result_left_with_no_text_is_not_sent_as_an_empty_list() -> None:
+def test_a_tool_result_left_with_no_text_is_not_sent_as_an_empty_list() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
     request = _request(
         [

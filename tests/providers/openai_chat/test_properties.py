@@ -43,7 +43,7 @@ from chatcodec import (
     Usage,
     UserMessage,
 )
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects
 from providers.openai_chat.openai_chat_support import (
     FORMAT,

@@ -1,4 +1,4 @@
-"""Readings chatcodec used to refuse or misread (issue 10, items 8-11): what OpenAI-format
+"""Readings chatcodec used to refuse or misread: what OpenAI-format
 traffic from OpenRouter, litellm and older OpenAI clients looks like, read and written back."""
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ def delta(finish_reason: str | None = None, **fields: Any) -> dict[str, Any]:
 USAGE = {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}
 
 
-# --- item 11: benign repetitions in a stream -----------------------------------------------
+# --- benign repetitions in a stream --------------------------------------------------------
 
 
-def test_item11_finish_reason_repeated_on_trailing_usage_chunk_streams_fine() -> None:
+def test_finish_reason_repeated_on_trailing_usage_chunk_streams_fine() -> None:
     stream = [
         chunk(delta(role="assistant", content="Hi")),
         chunk({**delta("stop", role="assistant", content="!"), "native_finish_reason": "stop"}),
@@ -53,7 +53,7 @@ def test_item11_finish_reason_repeated_on_trailing_usage_chunk_streams_fine() ->
     assert accumulator.response() == response
 
 
-def test_item11_same_role_id_and_model_again_stream_fine() -> None:
+def test_same_role_id_and_model_again_stream_fine() -> None:
     stream = [
         chunk(delta(role="assistant", content="a")),
         chunk(delta(role="assistant", content="b")),
@@ -64,7 +64,7 @@ def test_item11_same_role_id_and_model_again_stream_fine() -> None:
     assert response.model_dump(mode="json")["choices"][0]["message"]["content"] == [{"type": "text", "text": "ab"}]
 
 
-def test_item11_new_choice_fields_on_a_repeated_finish_are_kept() -> None:
+def test_new_choice_fields_on_a_repeated_finish_are_kept() -> None:
     stream = [chunk(delta("stop", content="a")), chunk({**delta("stop"), "native_finish_reason": "end_turn"})]
     response = chatcodec.accumulate_stream(FORMAT, stream)
     assert response.choices[0].provider_metadata == {FORMAT: {"native_finish_reason": "end_turn"}}
@@ -87,7 +87,7 @@ def test_item11_new_choice_fields_on_a_repeated_finish_are_kept() -> None:
         ),
     ],
 )
-def test_item11_conflicting_repetition_is_still_an_error(stream: list[dict[str, Any]], message: str) -> None:
+def test_conflicting_repetition_is_still_an_error(stream: list[dict[str, Any]], message: str) -> None:
     with pytest.raises(StreamError) as accumulated:
         chatcodec.accumulate_stream(FORMAT, stream)
     with pytest.raises(StreamError) as decoded:
@@ -96,7 +96,7 @@ def test_item11_conflicting_repetition_is_still_an_error(stream: list[dict[str, 
     assert str(accumulated.value) == str(decoded.value)
 
 
-# --- item 8: cache_control in OpenAI-format requests (OpenRouter, litellm) -----------------
+# --- cache_control in OpenAI-format requests (OpenRouter, litellm) -------------------------
 
 EPHEMERAL = {"type": "ephemeral"}
 
@@ -142,7 +142,7 @@ CACHED_REQUEST: dict[str, Any] = {
 }
 
 
-def test_item8_cache_control_on_openai_parts_and_messages_round_trips_exactly() -> None:
+def test_cache_control_on_openai_parts_and_messages_round_trips_exactly() -> None:
     request = chatcodec.decode_request(FORMAT, CACHED_REQUEST)
     system, user, assistant, tool, last = request.messages
     assert system.content[1].cache_control == chatcodec.CacheControl(ttl="1h")  # type: ignore[index, union-attr]
@@ -157,14 +157,14 @@ def test_item8_cache_control_on_openai_parts_and_messages_round_trips_exactly() 
     assert losses == []
 
 
-def test_item8_cache_control_from_openai_format_reaches_anthropic() -> None:
+def test_cache_control_from_openai_format_reaches_anthropic() -> None:
     payload = copy.deepcopy(CACHED_REQUEST)
     del payload["tools"][0]["cache_control"]  # Anthropic takes four breakpoints
     del payload["messages"][4]["content"][0]["cache_control"]
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
     # every breakpoint reaches Anthropic; what is reported is only the gateway spelling,
-    # which a trip back to OpenAI Chat would write as prompt_cache_breakpoint (item 24)
+    # which a trip back to OpenAI Chat would write as prompt_cache_breakpoint
     cache_losses = [loss for loss in losses if "cache" in loss.path or "cache" in loss.what]
     assert {loss.what for loss in cache_losses} == {'openai-chat spelling _cache="cache_control"'}
     assert [loss.path for loss in cache_losses] == [
@@ -186,7 +186,7 @@ def test_item8_cache_control_from_openai_format_reaches_anthropic() -> None:
     }
 
 
-def test_item8_cache_control_from_anthropic_keeps_openai_own_spelling() -> None:
+def test_cache_control_from_anthropic_keeps_openai_own_spelling() -> None:
     anthropic = {
         "model": "claude",
         "max_tokens": 10,
@@ -197,7 +197,7 @@ def test_item8_cache_control_from_anthropic_keeps_openai_own_spelling() -> None:
     assert part == {"type": "text", "text": "hi", "prompt_cache_breakpoint": {"mode": "explicit"}}
 
 
-def test_item8_cache_control_of_another_shape_stays_as_it_is() -> None:
+def test_cache_control_of_another_shape_stays_as_it_is() -> None:
     odd = {"type": "persistent", "scope": "org"}
     payload = {"model": "m", "messages": [{"role": "user", "content": "hi", "cache_control": odd}]}
     request = chatcodec.decode_request(FORMAT, payload)
@@ -208,7 +208,7 @@ def test_item8_cache_control_of_another_shape_stays_as_it_is() -> None:
     assert any("cache_control" in loss.what for loss in losses)
 
 
-# --- item 10: deprecated function calling, object arguments, custom tool calls ------------
+# --- deprecated function calling, object arguments, custom tool calls ---------------------
 
 LEGACY_REQUEST: dict[str, Any] = {
     "model": "gpt-3.5-turbo-0613",
@@ -231,7 +231,7 @@ LEGACY_REQUEST: dict[str, Any] = {
 }
 
 
-def test_item10_function_role_and_function_call_decode_to_tool_use_and_result() -> None:
+def test_function_role_and_function_call_decode_to_tool_use_and_result() -> None:
     request = chatcodec.decode_request(FORMAT, LEGACY_REQUEST)
     calls = [part for message in request.messages if message.role == "assistant" for part in message.content]
     uses = [part for part in calls if isinstance(part, chatcodec.ToolUsePart)]
@@ -249,7 +249,7 @@ def test_item10_function_role_and_function_call_decode_to_tool_use_and_result() 
     assert losses == []
 
 
-def test_item10_function_calls_reach_anthropic_as_paired_tool_use() -> None:
+def test_function_calls_reach_anthropic_as_paired_tool_use() -> None:
     losses: list[chatcodec.Loss] = []
     payload = {**LEGACY_REQUEST, "max_tokens": 50}
     anthropic = chatcodec.convert_request(payload, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses)
@@ -265,7 +265,7 @@ def test_item10_function_calls_reach_anthropic_as_paired_tool_use() -> None:
     assert [loss for loss in losses if "messages" in loss.path] == []
 
 
-def test_item10_legacy_function_call_in_a_response_round_trips() -> None:
+def test_legacy_function_call_in_a_response_round_trips() -> None:
     response = {
         "id": "chatcmpl-1",
         "object": "chat.completion",
@@ -285,7 +285,7 @@ def test_item10_legacy_function_call_in_a_response_round_trips() -> None:
     assert chatcodec.encode_response(FORMAT, decoded, on_loss="error") == response
 
 
-def test_item10_arguments_given_as_a_json_object_are_kept_exactly() -> None:
+def test_arguments_given_as_a_json_object_are_kept_exactly() -> None:
     arguments = {"city": "Zürich", "days": 3, "ratio": 0.5, "big": 12345678901234567890, "tags": ["a"]}
     payload = {
         "model": "m",
@@ -320,7 +320,7 @@ def test_item10_arguments_given_as_a_json_object_are_kept_exactly() -> None:
 CUSTOM_CALL = {"id": "call_c", "type": "custom", "custom": {"name": "shell", "input": "ls -l"}}
 
 
-def test_item10_custom_tool_call_in_a_message_is_no_function_call_and_a_loss_elsewhere() -> None:
+def test_custom_tool_call_in_a_message_is_no_function_call_and_a_loss_elsewhere() -> None:
     payload = {"model": "m", "messages": [{"role": "assistant", "content": None, "tool_calls": [CUSTOM_CALL]}]}
     request = chatcodec.decode_request(FORMAT, payload)
     assert not any(isinstance(part, chatcodec.ToolUsePart) for part in request.messages[0].content)
@@ -332,7 +332,7 @@ def test_item10_custom_tool_call_in_a_message_is_no_function_call_and_a_loss_els
     assert [loss.path for loss in losses if loss.what == "openai-chat block"] == ["$.messages[0].content[0]"]
 
 
-def test_item10_custom_tool_call_in_a_stream_is_no_function_call() -> None:
+def test_custom_tool_call_in_a_stream_is_no_function_call() -> None:
     stream = [
         chunk(delta(role="assistant", content="Running.")),
         chunk(
@@ -387,7 +387,7 @@ def test_item10_custom_tool_call_in_a_stream_is_no_function_call() -> None:
     assert any(loss.what == "opaque part" or "openai-chat" in loss.what for loss in anthropic_losses)
 
 
-def test_item10_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
+def test_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
     stream = [
         chunk(delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": "l"}}]))
     ]
@@ -395,7 +395,7 @@ def test_item10_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
     assert response.choices[0].message.content[0].data["custom"] == {"name": "sh", "input": "l"}  # type: ignore[index, union-attr]
 
 
-# --- item 9: Anthropic server-tool blocks in OpenAI-format assistant messages (litellm) ----
+# --- Anthropic server-tool blocks in OpenAI-format assistant messages (litellm) ------------
 
 SEARCH_RESULT = {
     "type": "web_search_tool_result",
@@ -428,7 +428,7 @@ LITELLM_REQUEST = {
 }
 
 
-def test_item9_litellm_server_tool_blocks_reach_anthropic_as_server_tool_blocks() -> None:
+def test_litellm_server_tool_blocks_reach_anthropic_as_server_tool_blocks() -> None:
     losses: list[chatcodec.Loss] = []
     anthropic = chatcodec.convert_request(
         LITELLM_REQUEST, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
@@ -449,21 +449,21 @@ def test_item9_litellm_server_tool_blocks_reach_anthropic_as_server_tool_blocks(
     ]
 
 
-def test_item9_litellm_server_tool_blocks_round_trip_exactly() -> None:
+def test_litellm_server_tool_blocks_round_trip_exactly() -> None:
     request = chatcodec.decode_request(FORMAT, LITELLM_REQUEST)
     losses: list[chatcodec.Loss] = []
     assert chatcodec.encode_request(FORMAT, request, on_loss="error", losses=losses) == LITELLM_REQUEST
     assert losses == []
 
 
-def test_item9_a_call_without_its_result_stays_a_tool_call() -> None:
+def test_a_call_without_its_result_stays_a_tool_call() -> None:
     turn = {**LITELLM_TURN, "provider_specific_fields": {"other": 1}}
     request = chatcodec.decode_request(FORMAT, {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]})
     kinds = [part.type for part in request.messages[1].content]  # type: ignore[union-attr]
     assert kinds == ["text", "tool_use", "tool_use"]
 
 
-def test_item9_a_server_tool_alone_keeps_the_string_content() -> None:
+def test_a_server_tool_alone_keeps_the_string_content() -> None:
     turn = {**LITELLM_TURN, "tool_calls": LITELLM_TURN["tool_calls"][:1]}
     payload = {**LITELLM_REQUEST, "messages": [LITELLM_REQUEST["messages"][0], turn]}
     request = chatcodec.decode_request(FORMAT, payload)

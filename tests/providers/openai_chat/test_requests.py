@@ -180,7 +180,7 @@ def test_error_flag_on_a_tool_result_is_a_loss_but_the_content_is_sent() -> None
 
 
 def test_images_in_tool_results_move_to_a_user_message_after_the_group_and_are_reported() -> None:
-    """Issue 10 item 23: the move changes where the image is, so each is a loss; a result
+    """The move changes where the image is, so each is a loss; a result
     left with no text is ``""`` (OpenAI rejects ``content: []``)."""
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/chart.png"}}
     request = ChatRequest(
@@ -293,11 +293,11 @@ def test_sampling_stream_and_unknown_fields() -> None:
     )
     request = round_trip(payload, sdk=False)
     assert request.reasoning == chatcodec.ReasoningConfig(effort="low")
+    assert request.user == "u1"
     assert request.provider_options == {  # asking for a stream's usage is the writer's default: not kept
         FORMAT: {
             "n": 2,
             "logprobs": True,
-            "user": "u1",
             "thinking": {"type": "enabled"},
         }
     }

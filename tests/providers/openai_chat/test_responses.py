@@ -65,13 +65,13 @@ def test_finish_reasons_from_elsewhere(unified: str, raw: str | None, word: str,
 def test_missing_fields_get_placeholders_and_a_missing_finish_reason_a_loss() -> None:
     before = int(time.time())
     encoded, losses = encode_response(ChatResponse(message=AssistantMessage(content="hi")))
-    assert before <= encoded["created"] <= time.time()  # issue 23: stamped now, not 0 (1970)
+    assert before <= encoded["created"] <= time.time()  # stamped now, not 0 (1970)
     assert {key: value for key, value in encoded.items() if key != "created"} == {
         "id": "",
         "object": "chat.completion",
         "model": "",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "length"}],
-    }  # an unknown end is cut short, never "stop" (issue 24 item 12)
+    }  # an unknown end is cut short, never "stop"
     assert [loss.path for loss in losses] == ["$.choices[0].finish_reason"]
     assert_response_matches_sdk(encoded)
 
@@ -192,14 +192,14 @@ def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
     assert_response_matches_sdk(encoded)
 
 
-def test_foreign_reasoning_goes_to_reasoning_content_by_default_issue_23() -> None:
+def test_foreign_reasoning_goes_to_reasoning_content_by_default() -> None:
     encoded, losses = encode_response(anthropic_response())
     assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
     assert "$.choices[0].message.content[0].signature" in [loss.path for loss in losses]
     assert_response_matches_sdk(encoded)
 
 
-def test_the_public_reasoning_field_option_names_the_field_issue_23() -> None:
+def test_the_public_reasoning_field_option_names_the_field() -> None:
     converted = chatcodec.encode_response(
         FORMAT, anthropic_response(), options={"reasoning_field": "reasoning"}, on_loss="ignore"
     )

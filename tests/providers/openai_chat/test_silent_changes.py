@@ -1,4 +1,4 @@
-"""Issue 10 items 4 and 24 between OpenAI Chat and the other providers: a conversion that
+"""Between OpenAI Chat and the other providers, a conversion that
 changes a value reports it; one that reports nothing changed nothing (moved here from the
 conformance suite, whose laws name no provider)."""
 
@@ -27,7 +27,7 @@ def _there_and_back(payload: dict[str, Any], source: str, via: str) -> tuple[dic
     return back, there_losses + back_losses
 
 
-def test_item_24_image_moved_out_of_a_tool_result_is_reported_across_providers() -> None:
+def test_image_moved_out_of_a_tool_result_is_reported_across_providers() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
     anthropic_body = {
         "model": "claude-sonnet-4-5",
@@ -43,7 +43,7 @@ def test_item_24_image_moved_out_of_a_tool_result_is_reported_across_providers()
     assert [loss.path for loss in losses] == ["$.messages[2].content[0].content[0]"]
 
 
-def test_item_04_title_and_filename_cross_both_ways_without_loss() -> None:
+def test_title_and_filename_cross_both_ways_without_loss() -> None:
     data = base64.b64encode(b"%PDF-1.4").decode()
     openai_body = {
         "model": "m",
@@ -68,7 +68,7 @@ def _names(losses: list[chatcodec.Loss], marker: str) -> bool:
 
 
 @pytest.mark.parametrize("via", OTHER_PROVIDERS)
-def test_item_24_max_tokens_spelling_comes_back_or_is_reported(via: str) -> None:
+def test_max_tokens_spelling_comes_back_or_is_reported(via: str) -> None:
     """OpenAI Chat's ``max_tokens`` is not a pure spelling of ``max_completion_tokens``:
     older compatible servers (vLLM, llama.cpp, Ollama) know only the first, o-series
     models refuse it. Through another provider it comes back, or a loss names it."""
@@ -77,7 +77,7 @@ def test_item_24_max_tokens_spelling_comes_back_or_is_reported(via: str) -> None
     assert back.get("max_tokens", back.get("max_completion_tokens")) == 10
 
 
-def test_item_24_max_tokens_spelling_is_kept_at_home() -> None:
+def test_max_tokens_spelling_is_kept_at_home() -> None:
     back, losses = _there_and_back(MAX_TOKENS_REQUEST, "openai-chat", "openai-chat")
     assert back == MAX_TOKENS_REQUEST
     assert losses == []

@@ -31,7 +31,7 @@ from chatcodec import (
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
 
@@ -340,7 +340,7 @@ def test_events_without_a_start_get_placeholders() -> None:
     assert_chunks_match_sdk(chunks)
     assert {(part["id"], part["model"]) for part in chunks} == {("", "")}
     assert len({part["created"] for part in chunks}) == 1
-    assert chunks[0]["created"] > 1_700_000_000  # issue 23: stamped now, not 0
+    assert chunks[0]["created"] > 1_700_000_000  # stamped now, not 0
 
 
 def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
@@ -364,13 +364,13 @@ def test_error_events_encode_as_error_chunks() -> None:
     assert chunks == [{"error": body}, {"error": bare}]
 
 
-def test_a_foreign_error_body_is_not_nested_in_an_openai_error_issue_23() -> None:
+def test_a_foreign_error_body_is_not_nested_in_an_openai_error() -> None:
     anthropic_body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     chunks, _ = encode_events([ErrorEvent(message="Overloaded", error_type="overloaded_error", body=anthropic_body)])
     assert chunks == [{"error": {"message": "Overloaded", "type": "overloaded_error", "param": None, "code": None}}]
 
 
-def test_foreign_reasoning_streams_as_reasoning_content_by_default_issue_23() -> None:
+def test_foreign_reasoning_streams_as_reasoning_content_by_default() -> None:
     chunks, _ = encode_events(anthropic_events())
     assert [chunk["choices"][0]["delta"].get("reasoning_content") for chunk in chunks[:1]] == ["Plan"]
 
@@ -388,7 +388,7 @@ def usage_events() -> list[chatcodec.AnyStreamEvent]:
     ]
 
 
-def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
+def test_usage_is_one_chunk_last_with_no_choices() -> None:
     chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": True}))
     usage_chunks = [chunk for chunk in chunks if "usage" in chunk]
     assert usage_chunks == [chunks[-1]]
@@ -397,13 +397,13 @@ def test_usage_is_one_chunk_last_with_no_choices_issue_23() -> None:
     assert all(chunk["choices"] for chunk in chunks[:-1])
 
 
-def test_no_usage_chunk_unless_include_usage_issue_23() -> None:
+def test_no_usage_chunk_unless_include_usage() -> None:
     chunks = list(chatcodec.encode_stream(FORMAT, usage_events(), options={"include_usage": False}))
     assert all("usage" not in chunk and chunk["choices"] for chunk in chunks)
 
 
-def test_include_usage_is_read_from_the_encode_context_issue_20() -> None:
-    """Item 1 of the issue-20 leftovers: ``include_usage`` is one of openai-chat's options
+def test_include_usage_is_read_from_the_encode_context() -> None:
+    """``include_usage`` is one of openai-chat's options
     (``markers.OPTIONS``), read from the context, not only as a marker on the start event."""
     assert chatcodec.get_codec(FORMAT).options["include_usage"] == "_include_usage"
     context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)

@@ -117,7 +117,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
       ``enabled=False`` with no effort is effort ``none``;
-    * a penalty of 0 changes nothing: not sent (issue 21);
+    * a penalty of 0 changes nothing: not sent;
     * an input file has one name: a document's title is sent as its ``filename`` when it
       has none (or the same one), so it reads back as the file name.
     """
@@ -146,7 +146,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
 def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
     """A user or system message's cache marker is its last input part's breakpoint (a
-    string message is sent as one ``input_text`` part to carry it: issue 24 item 7)."""
+    string message is sent as one ``input_text`` part to carry it)."""
     marker = message.cache_control
     if marker is None or not isinstance(message, chatcodec.UserMessage | chatcodec.SystemMessage):
         return message
@@ -166,7 +166,7 @@ def _cache_on_last_part(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
 
 def _joinable(previous: chatcodec.AnyMessage, message: chatcodec.AssistantMessage) -> bool:
     """Two assistant turns in a row are one run of items, when both write any, except that
-    a message item right after another one is a turn of its own (issue 24 item 15)."""
+    a message item right after another one is a turn of its own."""
     if not (isinstance(previous, chatcodec.AssistantMessage) and previous.content != [] and message.content != []):
         return False
     return not (_writes_message(_item_parts(previous)[-1]) and _writes_message(_item_parts(message)[0]))

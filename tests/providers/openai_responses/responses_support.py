@@ -37,7 +37,7 @@ def load_json(kind: str, name: str) -> dict[str, Any]:
 
 def encode_request(request: ChatRequest | dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
     """The body and its losses, but the ``required`` one a request without a model gets
-    (issue 21, item 4; ``tests/providers/test_target_rules.py`` tests it): most of these
+    (``tests/providers/test_target_rules.py`` tests it): most of these
     cases leave the model out to stay short."""
     losses: list[Loss] = []
     body = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)

@@ -192,7 +192,7 @@ def test_settings_responses_has_no_field_for_are_reported() -> None:
         stop=["END"], seed=1, top_k=3, reasoning=chatcodec.ReasoningConfig(budget_tokens=100, effort="max")
     )
     encoded, losses = encode_request(request)
-    assert encoded["reasoning"] == {"effort": "max"}  # Responses takes max since 2026 (issue 21)
+    assert encoded["reasoning"] == {"effort": "max"}  # Responses takes max since 2026
     assert sorted(loss.path for loss in losses) == [
         "$.reasoning.budget_tokens",
         "$.seed",

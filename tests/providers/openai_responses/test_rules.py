@@ -1,4 +1,4 @@
-"""The Responses API's rules on encode (issue 13), each a named test, and the failures
+"""The Responses API's rules on encode, each a named test, and the failures
 users of other bridges report: reasoning replayed without ``encrypted_content`` or
 without the item that followed it, ``fc_`` item ids confused with ``call_id``, another
 provider's thinking sent as Responses reasoning or as plain text, cache markers dropped
@@ -13,8 +13,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatRequest, TextPart, ThinkingPart, ToolUsePart, UserMessage
-from chatcodec.sse import iter_sse_json
-from chatcodec.stream_replay import events_from_response
+from chatcodec.streams.replay import events_from_response
+from chatcodec.streams.sse import iter_sse_json
 from providers.openai_responses.responses_support import (
     FIXTURES,
     FORMAT,
@@ -211,7 +211,7 @@ def test_a_response_from_another_provider_encodes_to_a_valid_responses_body_and_
     assert_stream_matches_sdk(events, no_extra_keys=True)
     assert [event["sequence_number"] for event in events] == list(range(len(events)))
     streamed = chatcodec.accumulate_stream(FORMAT, events).message.tool_calls
-    # the call item's made-up fc_ id is the non-streamed body's (issue 24 item 2)
+    # the call item's made-up fc_ id is the non-streamed body's
     assert streamed == chatcodec.decode_response(FORMAT, body).message.tool_calls
     assert [(call.id, call.name, call.arguments) for call in streamed] == [
         (call.id, call.name, call.arguments) for call in anthropic.message.tool_calls

@@ -31,7 +31,7 @@ from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
 if TYPE_CHECKING:
     from chatcodec.providers.kit.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
-    from chatcodec.stream_builder import StreamBuilder
+    from chatcodec.streams.builder import StreamBuilder
 
 
 def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:

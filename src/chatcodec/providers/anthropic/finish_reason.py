@@ -7,7 +7,7 @@ the raw word kept and recorded in the response's bag (``_finish_reason``), and e
 back as that word only with that record: a raw word is written back only by the provider
 that read it. Another provider's word (a Responses ``queued`` or ``cancelled`` status,
 spelled as Anthropic spells its words) is mapped from the unified value instead, and any
-``other`` becomes ``end_turn``, reported (issue 24 item 15).
+``other`` becomes ``end_turn``, reported.
 """
 
 from __future__ import annotations

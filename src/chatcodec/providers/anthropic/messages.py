@@ -1,7 +1,7 @@
 """Anthropic turns <-> canonical messages.
 
 Decoding splits a user turn holding ``tool_result`` blocks into a tool message (the
-results) and a user message (the other blocks), as :mod:`chatcodec.dialects` does for
+results) and a user message (the other blocks), as :mod:`chatcodec.dialects.reader` does for
 stored histories.
 
 Encoding follows the API's rules for tool results, which are where conversions fail:
@@ -241,7 +241,7 @@ class _Notes:
 
     def merge_bag(self, own: Mapping[str, Any]) -> None:
         """A message's bag into its turn's: the wire fields, and the keys that were ``null``
-        (an unknown message key sent as ``null`` comes back; issue 10, item 19)."""
+        (an unknown message key sent as ``null`` comes back)."""
         for key, value in own.items():
             if not is_marker(key):
                 self.bag.setdefault(key, value)

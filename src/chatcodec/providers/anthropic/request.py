@@ -4,11 +4,13 @@ Top-level fields with a canonical meaning are mapped (``thinking`` and
 ``output_config.effort`` to ``reasoning``, ``output_config.format`` to
 ``response_format``, ``tool_choice.disable_parallel_tool_use`` to
 ``parallel_tool_calls=False``, server tools such as ``web_search_20250305`` to
-``provider_tools``); everything else rides in ``provider_options["anthropic"]`` and is
-written back verbatim. This encoder's options (:data:`~.markers.OPTIONS`, read from the
-encode context by public name): ``unsigned_thinking`` (``"drop"``, the default, or
-``"text"``), and ``max_tokens`` and ``model``, used when the request has none. Anthropic
-requires both: a request with neither the field nor the option for ``max_tokens`` gets
+``provider_tools``, ``metadata.user_id`` to ``user``, ``service_tier`` ``auto`` and
+``standard_only`` to the canonical ``auto`` and ``default``); everything else rides in
+``provider_options["anthropic"]`` and is written back verbatim. This encoder's options
+(:data:`~.markers.OPTIONS`, read from the encode context by public name):
+``unsigned_thinking`` (``"drop"``, the default, or ``"text"``), and ``max_tokens`` and
+``model``, used when the request has none. Anthropic requires both: a request with
+neither the field nor the option for ``max_tokens`` gets
 :data:`~.markers.DEFAULT_MAX_TOKENS` with a reported loss, never a silent default; one
 without a ``model`` is sent without one (no value is made up).
 
@@ -33,7 +35,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.providers import service_tiers
 from chatcodec.providers.anthropic.capabilities import CAPABILITIES
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
@@ -61,6 +62,7 @@ from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.target_rules import API_VERSION, carries_nothing
 
 if TYPE_CHECKING:
@@ -88,7 +90,11 @@ _MAPPED = frozenset(
         "output_config",
     }
 )
-_SCALARS = ("model", "top_k", "metadata", "stream")
+_SCALARS = ("model", "top_k", "stream")
+SERVICE_TIERS = {"auto": "auto", "standard_only": "default"}
+"""Anthropic's tiers (anthropic 2.12 ``MessageCreateParams.service_tier``: ``standard_only``
+is standard capacity only, OpenAI's ``default``), canonical's words
+(:mod:`chatcodec.providers.kit.service_tier`)."""
 _SAMPLING = ("temperature", "top_p")
 _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 
@@ -113,6 +119,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
     _decode_limits(request, canonical, bag)
+    _decode_identity(request, canonical, bag)
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
     # re-encoded for the version it was written for (``rules.py``); the common shapes
@@ -149,6 +156,22 @@ def _decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict
             canonical["cache_control"] = marker
 
 
+def _decode_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``metadata.user_id`` as the canonical ``user`` (a ``metadata`` holding anything else
+    is canonical ``metadata`` as it came), and a ``service_tier`` Anthropic has."""
+    metadata = request.get("metadata")
+    if metadata is not None:
+        user = metadata.get("user_id")
+        if len(metadata) == 1 and isinstance(user, str):
+            canonical["user"] = user
+        else:
+            canonical["metadata"] = metadata
+    tier = read_tier(request.get("service_tier"), SERVICE_TIERS)
+    if tier is not None:
+        canonical["service_tier"] = tier
+        bag.pop("service_tier", None)
+
+
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare Anthropic ``messages`` list (a stored conversation) into canonical
     message data."""
@@ -164,8 +187,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
-    user, options = _openai_user(request.get("provider_options"))
-    tier, options = service_tiers.to_anthropic(options)
+    options = request.get("provider_options")
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
     for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
         del bag[key]
@@ -176,8 +198,6 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         tool_names=_names_once(messages),  # walked only if a result names its tool
     )
     wire = restore_fields(bag) if bag else {}
-    if tier is not None:
-        wire.setdefault("service_tier", tier)
     _encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
     leading = leading_system_count(messages)
@@ -192,7 +212,12 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         value = request.get(key)
         if value is not None:
             wire[key] = value
-    _encode_metadata(request.get("metadata"), user, wire, losses)
+    _encode_metadata(request.get("metadata"), request.get("user"), wire, losses)
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "Anthropic")
+        if written is not None:
+            wire["service_tier"] = written
     for key in ("frequency_penalty", "presence_penalty", "seed"):
         value = request.get(key)
         if value is not None and not carries_nothing(key, value):
@@ -226,32 +251,14 @@ def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: 
     wire["max_tokens"] = max_tokens
 
 
-_OPENAI = ("openai-chat", "openai-responses")
-
-
-def _openai_user(options: Mapping[str, Any] | None) -> tuple[str | None, Any]:
-    """An OpenAI bag's ``user`` (the end-user id OpenAI's ``user`` field names, now
-    ``safety_identifier``), for ``metadata.user_id``, and the options without it (issue 21
-    item 5): Anthropic's ``metadata.user_id`` is the same id ("an external identifier for
-    the user who is associated with the request", API reference, Messages)."""
-    if not options:
-        return None, options
-    for provider in _OPENAI:
-        bag: Mapping[str, Any] = options.get(provider) or {}
-        user = bag.get("user")
-        if isinstance(user, str) and user:
-            rest = {key: value for key, value in bag.items() if key != "user"}
-            others = {name: value for name, value in options.items() if name != provider}
-            return user, {**others, provider: rest} if rest else others
-    return None, options
-
-
 def _encode_metadata(
     metadata: Mapping[str, Any] | None, user: str | None, wire: dict[str, Any], losses: LossRecorder
 ) -> None:
     """``metadata``, which takes only ``user_id`` (the SDK's ``MetadataParam``; any other
     key is a 400 "Extra inputs are not permitted"): other keys (OpenAI's free-form
-    ``metadata``) are reported, not copied; an OpenAI ``user`` fills a missing ``user_id``."""
+    ``metadata``) are reported, not copied; the canonical ``user`` fills a missing ``user_id``:
+    Anthropic's ``metadata.user_id`` is the end user's id ("an external identifier for the
+    user who is associated with the request", API reference, Messages)."""
     if metadata is None and user is None:
         return
     kept: dict[str, Any] = {}

@@ -1,7 +1,7 @@
 """Decoding Anthropic server-sent events: the one path, driving the shared stream builder.
 
 :class:`StreamDecoder` reads each event and tells a
-:class:`~chatcodec.stream_builder.StreamBuilder` what it means; the builder emits canonical
+:class:`~chatcodec.streams.builder.StreamBuilder` what it means; the builder emits canonical
 events (``decode_stream``) or builds the response (``accumulate_stream``). Text, thinking
 and client ``tool_use`` blocks stream as parts that open, grow and close
 (``partial_json`` is passed through as argument text); any other block (server-tool calls
@@ -48,8 +48,8 @@ from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import PartBuilder, StreamBuilder, read_in_batches, read_one
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder, read_in_batches, read_one
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""

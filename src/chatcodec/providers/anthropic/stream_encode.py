@@ -198,7 +198,7 @@ class StreamEncoder:
             self.losses.add(("created",), "creation time", "Anthropic responses have none")
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
         # A replayed response's stop_sequence is known at the start; a live stream says it
-        # in message_delta (message_start has null), where it goes (issue 24 item 13).
+        # in message_delta (message_start has null), where it goes.
         self.stop_sequence = message.get("stop_sequence")
         message.update(id=start.id or "", model=start.model or "", content=[], stop_reason=None, stop_sequence=None)
         message["usage"] = self._wire_usage(LossRecorder())  # the final usage reports any loss

@@ -218,7 +218,7 @@ class Request(TypedDict):
     thinking: NotRequired[Thinking]
     output_config: NotRequired[OutputConfig]
     stop_sequences: NotRequired[list[str]]
-    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact (issue 10 item 22)
+    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact
     top_p: NotRequired[int | float]
     top_k: NotRequired[int]
     metadata: NotRequired[dict[str, Any]]

@@ -1,4 +1,4 @@
-"""Bedrock Converse ``audio`` blocks <-> canonical audio parts (issue 21 item 5).
+"""Bedrock Converse ``audio`` blocks <-> canonical audio parts.
 
 botocore's ``bedrock-runtime`` model has ``ContentBlock.audio`` (``AudioBlock``: a
 ``format`` of ``AudioFormat`` and a ``source`` union of ``bytes`` or ``s3Location``, as

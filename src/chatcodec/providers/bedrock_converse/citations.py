@@ -1,4 +1,4 @@
-"""A non-streamed ``citationsContent`` block <-> a canonical text part (issue 21 item 5).
+"""A non-streamed ``citationsContent`` block <-> a canonical text part.
 
 botocore's ``CitationsContentBlock`` is the answer's text with its citations:
 ``content`` (a list of ``CitationGeneratedContent`` unions, each ``{"text": ...}``) and

@@ -1,6 +1,6 @@
 """What one Bedrock Converse encode carries beyond the shared context, apart from the
 modules that read it, so ``parts.py`` and ``thinking.py`` both take it without importing
-each other (issue 20, item 4)."""
+each other."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
 - Auth: a bearer API key from ``AWS_BEARER_TOKEN_BEDROCK`` (as boto3 reads it since
   2025), or, with none, a request signed with SigV4 from botocore's credential chain when
   botocore is installed (https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys.html).
-- Stream: AWS event-stream binary messages (:mod:`chatcodec.event_stream`); boto3 hands
+- Stream: AWS event-stream binary messages (:mod:`chatcodec.streams.event_stream`); boto3 hands
   the same events over as dicts, and their text form is JSON Lines.
 - Errors: a ``{"message"}`` body with the type in the ``x-amzn-ErrorType`` header; in a
   stream an exception event named after the type in lower camel case

@@ -10,12 +10,11 @@ word kept and recorded in the response's bag (``_finish_reason``), and encodes b
 that word only with that record: a raw word is written back only by the provider that
 read it. Another provider's word (a Responses ``queued`` or ``cancelled`` status, spelled
 as Bedrock spells its words) is mapped from the unified value instead, and any ``other``
-becomes ``end_turn``, reported (issue 24 item 15).
+becomes ``end_turn``, reported.
 
 An answer with no finish reason ended where nobody knows (a cut-off stream): a Converse
 response requires a ``stopReason`` and has no word for "not finished", so it is written
-``max_tokens`` (cut short), reported, never ``end_turn``, which says the answer is whole
-(issue 24 item 12).
+``max_tokens`` (cut short), reported, never ``end_turn``, which says the answer is whole.
 """
 
 from __future__ import annotations

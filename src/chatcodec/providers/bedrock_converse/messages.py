@@ -392,7 +392,7 @@ def _without_blank_text(blocks: Blocks, marks: Marks, context: BedrockContext) -
     point that marked one.
 
     A whitespace-only text block followed by a ``cachePoint`` is kept: Bedrock accepted
-    such a recorded request (issue 24 item 14), and dropping it changed a same-format
+    such a recorded request, and dropping it changed a same-format
     round trip; an empty one is still dropped."""
     kept: Blocks = []
     dropped = False

@@ -7,10 +7,10 @@ when present and written when the request names a model, so the output is what b
 ``top_p`` and ``stop``; ``toolConfig`` to tools (``tools.py``);
 ``additionalModelRequestFields`` and ``outputConfig`` to reasoning and response format
 (``settings.py``); ``guardrailConfig``, ``promptVariables``,
-``additionalModelResponseFieldPaths``, ``requestMetadata``, ``performanceConfig``,
-``serviceTier`` and any newer member ride in ``provider_options["bedrock-converse"]`` and
-are written back verbatim; an OpenAI ``service_tier`` Bedrock also has is written as
-``serviceTier`` (:mod:`chatcodec.providers.service_tiers`).
+``additionalModelResponseFieldPaths``, ``requestMetadata``, ``performanceConfig`` and
+any newer member ride in ``provider_options["bedrock-converse"]`` and are written back
+verbatim; ``serviceTier`` is the canonical ``service_tier`` when it names a tier Converse
+has (:mod:`chatcodec.providers.kit.service_tier`).
 
 Reading validates a body with the closed schema of the common shapes first, in one Rust
 pass (:data:`~chatcodec.providers.bedrock_converse.wire.REQUEST`); a body it refuses is
@@ -33,7 +33,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_sampling_number
-from chatcodec.providers import service_tiers
 from chatcodec.providers.bedrock_converse.capabilities import CAPABILITIES
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
@@ -52,6 +51,7 @@ from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
 from chatcodec.providers.target_rules import carries_nothing
 
 if TYPE_CHECKING:
@@ -99,9 +99,25 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         decode_tools(request, canonical, bag, context)
     if "additionalModelRequestFields" in request or "outputConfig" in request:
         decode_settings(request, canonical, bag, context)
+    if "serviceTier" in request:
+        _decode_tier(request["serviceTier"], canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return canonical
+
+
+SERVICE_TIERS = {tier: tier for tier in ("priority", "default", "flex", "reserved")}
+"""Converse's tiers (botocore ``ServiceTierType``), canonical's words
+(:mod:`chatcodec.providers.kit.service_tier`)."""
+
+
+def _decode_tier(service_tier: object, canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``serviceTier: {"type": ...}`` as the canonical tier when it holds only a tier Converse has."""
+    fields = as_dict(service_tier)
+    tier = read_tier(fields.get("type"), SERVICE_TIERS) if fields is not None and len(fields) == 1 else None
+    if tier is not None:
+        canonical["service_tier"] = tier
+        bag.pop("serviceTier", None)
 
 
 def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -142,11 +158,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     """Write canonical request data as a Converse request body, applying the API's rules."""
     losses = shared.losses
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
-    options = request.get("provider_options")
-    tier = None
-    if options:  # none: no tier and no bag (``from_openai`` loops over OpenAI's bags)
-        tier, options = service_tiers.from_openai(options)
-    bag = KIT.claim(losses, options, ("provider_options",))
+    bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     for key in _KNOBS:  # options (read into the context), not fields to send
         bag.pop(key, None)
     status = shared.option("tool_result_status")
@@ -159,8 +171,11 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     model = request.get("model")
     if model is not None:
         wire["modelId"] = model
-    if tier is not None and "serviceTier" not in wire:
-        wire["serviceTier"] = tier
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "Bedrock Converse")
+        if written is not None:
+            wire["serviceTier"] = {"type": written}
     leading = leading_system_count(messages)
     turns = encode_messages(messages, leading, context)
     if turns or not bag.get("_no_messages"):
@@ -179,6 +194,7 @@ def _report_unsupported(request: Mapping[str, Any], context: EncodeContext) -> N
         value = request.get(key)
         if value is not None and not carries_nothing(key, value):
             context.losses.add((key,), key, UNSUPPORTED_WHY, "setting")
+    report_user(request.get("user"), context.losses, "Bedrock Converse")
     if request.get("cache_control") is not None:
         what = "request cache_control"
         context.losses.add(("cache_control",), what, "Bedrock caches at cachePoint blocks only", "setting")

@@ -11,7 +11,7 @@ takes most histories here); what it cannot say (a summary) is reported.
 ``outputConfig.effort`` (botocore ``OutputConfig.effort``: ``low``, ``medium``, ``high``,
 ``xhigh``, ``max``) is canonical ``reasoning.effort``, as Anthropic's
 ``output_config.effort`` is; OpenAI's ``minimal`` is sent as ``low`` and ``none`` as
-disabled thinking, both reported (issue 21 item 5).
+disabled thinking, both reported.
 
 ``outputConfig.textFormat`` with ``type: "json_schema"`` is canonical ``response_format``:
 its ``structure.jsonSchema.schema`` is a JSON *string* on the wire (botocore's

@@ -48,8 +48,8 @@ from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 PADDING = "p"
 """AWS's padding member, dropped on reading."""

@@ -109,7 +109,7 @@ def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) 
     expected = {"name"} if kind == "tool" else set[str]()
     if kind is None or value is None or set(value) != expected or not all(isinstance(v, str) for v in value.values()):
         # A choice canonical has no word for is kept whole, inside toolConfig where it was
-        # (it was written at the request's top level too; issue 24 item 14).
+        # (it was written at the request's top level too).
         bag["toolConfig"] = {**(as_dict(bag.get("toolConfig")) or {}), "toolChoice": fields}
         return
     canonical["tool_choice"] = {"type": _CHOICES[kind], **value}

@@ -144,7 +144,7 @@ class Message(TypedDict):
 
 class InferenceConfig(TypedDict):
     maxTokens: NotRequired[int]
-    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact (issue 10 item 22)
+    temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact
     topP: NotRequired[int | float]
     stopSequences: NotRequired[list[str]]
 

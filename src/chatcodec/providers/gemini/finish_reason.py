@@ -12,7 +12,7 @@ is ``tool_calls`` when the candidate holds a function call (the caller says so) 
 all of these to ``stop`` hide a blocked or broken answer. A word added later decodes to
 ``other`` with the raw word kept and recorded in the candidate's bag (``_finish_reason``),
 and encodes back as that word only with that record: a raw word is written back only by
-the provider that read it (issue 24 item 15).
+the provider that read it.
 """
 
 from __future__ import annotations

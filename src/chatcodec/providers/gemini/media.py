@@ -10,7 +10,7 @@ part's bag.
 An image part's ``mediaResolution`` (per part, Gemini 3: ``PartMediaResolution.level``;
 https://ai.google.dev/gemini-api/docs/media-resolution, "Per-part media resolution") of
 ``MEDIA_RESOLUTION_LOW`` or ``_HIGH`` is canonical ``detail`` ``low`` / ``high``, as
-OpenAI's image ``detail`` is (issue 21 item 5); ``auto`` is no field (Gemini's default).
+OpenAI's image ``detail`` is; ``auto`` is no field (Gemini's default).
 Other levels (``MEDIUM``, ``ULTRA_HIGH``, a ``numTokens``) have no canonical word and
 ride in the bag.
 """
@@ -119,7 +119,7 @@ def file_mime_type(part_type: str, url: str, losses: LossRecorder, at: Steps) ->
     """The ``mimeType`` ``fileData`` requires (400 without it) for a URL source with none,
     for a part of ``part_type`` (image, audio, document): guessed from the URL's extension
     when it names one of the part's kind, else the part's usual type (JPEG, MP3, PDF);
-    either guess is reported (issue 24 item 3)."""
+    either guess is reported."""
     guessed, _ = _MIME_TYPES.guess_type(url.split("?", 1)[0].split("#", 1)[0], strict=False)
     kind = part_type if part_type != "document" else "application"
     if guessed is None or not (guessed.startswith(f"{kind}/") or part_type == "document"):

@@ -226,7 +226,7 @@ def drop_foreign_thought(provider: str | None, losses: LossRecorder, at: Steps) 
 def checked_signature(wire: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """``wire`` without a ``thoughtSignature`` that is not base64: the API reads it as
     bytes (400 "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES)"),
-    on a text or call part as on a thought part (issue 24 item 3); reported."""
+    on a text or call part as on a thought part; reported."""
     signature = wire.get(_SIGNATURE)
     if signature is not None and not (isinstance(signature, str) and is_base64(signature)):
         del wire[_SIGNATURE]

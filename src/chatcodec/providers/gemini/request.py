@@ -8,7 +8,7 @@ in the spelling they came in (:mod:`.spelling`).
 
 The model is part of the URL, not the body: the REST API refuses a ``model`` field
 ("Invalid JSON payload received. Unknown name \"model\""), so the encoder leaves it out
-and a caller puts ``request.model`` in the URL (issue 23). A body that names one
+and a caller puts ``request.model`` in the URL. A body that names one
 (``model``, as SDK dumps do) gives the canonical model and the ``_model_in_body`` marker,
 so such a dump round-trips.
 
@@ -45,8 +45,13 @@ from chatcodec.providers.gemini.wire import Content, checked_request, holds_json
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
 
 _MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
+SERVICE_TIERS = {"flex": "flex", "standard": "default", "priority": "priority"}
+"""Gemini's tiers (google-genai 3.4 ``ServiceTier``, sent as the request's ``serviceTier``;
+``standard`` is OpenAI's ``default``), canonical's words
+(:mod:`chatcodec.providers.kit.service_tier`)."""
 _KNOBS = ("missing_signature",)
 MODEL_IN_BODY = "_model_in_body"
 
@@ -69,6 +74,10 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     canonical["messages"] = messages
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
+    tier = read_tier(request.get("serviceTier"), SERVICE_TIERS)
+    if tier is not None:
+        canonical["service_tier"] = tier
+        bag.pop("serviceTier", None)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     if not common and not holds_json(request):
@@ -105,7 +114,13 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     wire["contents"] = encode_messages(messages, leading, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "Gemini")
+        if written is not None:
+            wire["serviceTier"] = written
     report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
+    report_user(request.get("user"), losses, "Gemini")
     return snake_cased(wire, bag.get(SNAKE))
 
 

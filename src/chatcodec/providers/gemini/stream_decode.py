@@ -41,8 +41,8 @@ from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 _PIECE_KEYS = frozenset({"partialArgs", "willContinue"})
@@ -197,7 +197,7 @@ class StreamDecoder(FeedByReading):
     def _choice_data(self, choice: int, state: _Choice) -> None:
         """At the end, before the finishes: the message's bag, and the candidate fields of a
         candidate that never finished (a finished one has them on its finish), on a
-        :class:`~chatcodec.ChoiceMetadataEvent` (issue 10, item 26)."""
+        :class:`~chatcodec.ChoiceMetadataEvent`."""
         unfinished = state.extras if choice not in self.finished else {}
         if unfinished or state.message:
             self.builder.choice_data(

@@ -202,7 +202,7 @@ class StreamEncoder:
     def _choice_data(self, event: ChoiceMetadataEvent, at: Steps) -> None:
         """A choice's bag goes on its candidate and its message's on the candidate's
         ``content``, where ``encode_response`` writes them; the decoder gathers both over
-        the chunks (issue 10, item 26)."""
+        the chunks."""
         why = "a Gemini stream gives response fields on its first chunk"
         KIT.report_unplaced(self.losses, event.provider_metadata, (*at, "provider_metadata"), why)
         bag = KIT.claim(self.losses, event.choice_metadata, (*at, "choice_metadata"))

@@ -13,7 +13,7 @@
 ``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
                     signatures, usage, thinking config, stop reasons, unsigned thinking
 ``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
-                    function of a provider takes (issue 20, item 2)
+                    function of a provider takes
 ``edge``            :class:`Edge`, what a provider says on HTTP (each folder's ``edge.py``):
                     routes, upstream URL and headers, stream framing, error shapes,
                     detection marks, strict extension rows (import it from its module)
@@ -108,7 +108,7 @@ _LAZY: dict[str, str] = {
 }
 """Where each name of the kit lives: imported on first access (PEP 562), so a module that
 needs one concern (a reader needs bags, arguments and tool names) does not load
-the others (issue 25, first use). No kit module loads a canonical model at import time:
+the others. No kit module loads a canonical model at import time:
 the models appear in annotations only."""
 
 

@@ -23,7 +23,7 @@ def _c_encoder() -> Callable[[object, int], Any] | None:
 
     ``JSONEncoder.encode`` builds a new ``c_make_encoder`` per call (with a new dict of
     markers for its circular-reference check), about a quarter of an
-    anthropic -> openai-chat conversion (issue 25). This one has no
+    anthropic -> openai-chat conversion. This one has no
     markers (shared, they would be left behind by an error and could be read by another
     thread): the values given are JSON trees, and a cycle, which ends in a
     ``RecursionError`` here, is written again by ``_COMPACT_JSON`` for its own error.
@@ -89,7 +89,7 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
 
     For providers that take tool input as an object (Anthropic ``tool_use.input``): the
     text is parsed and re-serialised there, which silently keeps only the last of
-    repeated keys and rounds a number to the nearest double (issue 10 item 24), so a
+    repeated keys and rounds a number to the nearest double, so a
     caller reports the difference rather than sending it unsaid. Whitespace and number
     spelling (``1.50``, ``2e3``) carry no information and are not differences.
 

@@ -18,7 +18,7 @@ A wire key that itself starts with ``_`` (user data: ``{"_trace": ...}``) is kep
 bag *escaped*, with one more ``_`` (``__trace``), so it can never be taken for a marker:
 markers are exactly the keys with a single leading underscore, and every other bag key
 is a wire key, unescaped by dropping one ``_`` when it is written back or reported
-(:func:`bag_key`, :func:`wire_key`, :func:`is_marker`; issue 10, item 18). Only the
+(:func:`bag_key`, :func:`wire_key`, :func:`is_marker`). Only the
 functions here escape and unescape, so every codec written with them gets the rule.
 """
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 
-if TYPE_CHECKING:  # annotations only: decoding a marker loads no content model (issue 25)
+if TYPE_CHECKING:  # annotations only: decoding a marker loads no content model
     from chatcodec.losses import LossRecorder, Steps
 
 

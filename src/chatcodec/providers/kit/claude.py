@@ -1,5 +1,5 @@
 """Claude's rules, shared by the two formats that serve Claude: Anthropic Messages and
-Bedrock Converse (issue 20, item 4): whose thinking signatures verify where, usage counted
+Bedrock Converse: whose thinking signatures verify where, usage counted
 apart from the cache, the thinking config, stop-reason spelling, unsigned thinking.
 
 The two wire formats spell things differently (``cache_read_input_tokens`` against
@@ -184,7 +184,7 @@ class StopReasons:
     the response's bag (:data:`FINISH_MARKER`), and encodes back as that word only with
     that record: a raw word is written back only by the provider that read it. Another
     provider's word (a Responses ``queued`` or ``cancelled`` status) is mapped from the
-    unified value instead, reported (issue 24 item 15)."""
+    unified value instead, reported."""
 
     words: Mapping[str, UnifiedFinishReason]
     """Every documented word, with its unified reason."""

@@ -9,7 +9,7 @@ folding the old ``provider_options`` spelling of an option into
 :attr:`EncodeContext.options`, and every role function of a provider takes them. A
 provider that needs more state while encoding (cache breakpoints, tool names by call id)
 subclasses :class:`EncodeContext`, so the shared fields stay where every reader expects
-them (issue 20, item 2).
+them.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ the marker each rides under, for the ``OPTIONS`` table of every provider with a
 MODEL_OPTION: Mapping[str, str] = MappingProxyType({"model": "model"})
 """The ``model`` option (the model a request without one is sent to) and the key it rides
 under in ``provider_options[provider]``, for the ``OPTIONS`` table of every provider whose
-body names the model (an option, not a field written back from the bag: issue 20)."""
+body names the model (an option, not a field written back from the bag)."""
 
 
 def split_options(

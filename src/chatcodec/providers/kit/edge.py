@@ -12,12 +12,12 @@ codec's ``edge=`` role, and the core (stream framing, error shapes, detection, s
 mode, ``chatcodec serve``) reaches it through ``registry.get_edge(name)``, the codec's
 ``edge``. No core module carries a provider's HTTP facts, and a codec without an edge is
 refused with a :class:`~chatcodec.ProviderLookupError` rather than given another
-provider's (issue 29).
+provider's.
 
 ``edge.py`` files import nothing heavier than this module: detection reads every edge
 on a conversion, which loads no canonical model (first use).
 
-Framing, the one word the framing readers and writers share (:mod:`chatcodec.stream_framing`):
+Framing, the one word the framing readers and writers share (:mod:`chatcodec.streams.framing`):
 
 ==================  ===============================================================
 ``sse``             Server-Sent Events: ``data:`` lines (``event:`` names when the
@@ -300,7 +300,7 @@ class Upstream:
 @dataclass(frozen=True, slots=True)
 class Extension:
     """Fields a server documents beyond the official SDK types, which strict reading
-    accepts (:mod:`chatcodec.strict_extensions`)."""
+    accepts (:mod:`chatcodec.strict.extensions`)."""
 
     provider: str
     """The provider whose kind it is (the edge's own name)."""

@@ -11,8 +11,7 @@ provider drops them without a report. A few *carry meaning*: a server may accept
 spelling and refuse or misread the other (OpenAI Chat's ``max_tokens`` against
 ``max_completion_tokens``), or the model would see something else. A provider declares
 those in its kit (``ProviderKit(name, meaningful_markers={marker: why})``), and another
-provider's encoder reports one it drops as a loss (:meth:`ProviderKit.report_foreign`;
-issue 10, item 24).
+provider's encoder reports one it drops as a loss (:meth:`ProviderKit.report_foreign`).
 
 The declarations form a table keyed by provider name, which each provider's
 ``markers.py`` fills by making its kit (``KIT = ProviderKit(...)`` registers itself).
@@ -20,7 +19,7 @@ The declarations form a table keyed by provider name, which each provider's
 ``markers.py`` was not imported yet is found by the folder naming rule every provider
 follows (``openai-chat`` -> ``chatcodec.providers.openai_chat.markers``) and that small
 module is imported (with its folder's ``__init__``), not the provider's codec and not the
-registry, which sits above the kit (issue 20 item 4). A name no such module answers, or
+registry, which sits above the kit. A name no such module answers, or
 one whose kit declares nothing, has no meaningful markers. A codec registered from
 outside chatcodec and written with this kit fills its entry when its kit is made, which
 its decoder's import does.
@@ -142,8 +141,8 @@ TOOL_ORDER: Mapping[str, str] = {
 _PLANS: dict[tuple[str, ...], tuple[str | None, tuple[str, ...]]] = {}
 """What another provider's bag of given keys reports, by its provider and keys in order:
 the loss for its wire fields (``None`` when it has none) and its meaningful markers.
-Worked out once per shape (an agent session repeats a few, on every call and result:
-issue 25); cleared when a kit is made, whose declarations may change the answer."""
+Worked out once per shape (an agent session repeats a few, on every call and result);
+cleared when a kit is made, whose declarations may change the answer."""
 _MAX_PLANS = 4096
 """Bags whose keys vary without end (unknown fields of every kind) do not grow it past this."""
 

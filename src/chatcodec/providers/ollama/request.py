@@ -22,6 +22,7 @@ from chatcodec.canonical_validation import validate_with
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.service_tier import report_tier, report_user
 from chatcodec.providers.ollama.capabilities import CAPABILITIES
 from chatcodec.providers.ollama.markers import KIT, PROVIDER
 from chatcodec.providers.ollama.messages import decode_messages, encode_messages
@@ -82,4 +83,6 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         losses.add(("metadata",), "metadata", "Ollama requests have no metadata field", "metadata")
     if request.get("cache_control") is not None:
         losses.add(("cache_control",), "cache_control", "Ollama has no prompt-cache breakpoints", "setting")
+    report_user(request.get("user"), losses, "Ollama")
+    report_tier(request.get("service_tier"), losses, "Ollama")
     return wire

@@ -33,8 +33,8 @@ from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, 
 from chatcodec.providers.ollama.usage import decode_usage, has_usage
 from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
 """Message fields each line's pieces are read from (the rest is the message's bag)."""

@@ -380,7 +380,7 @@ def _plain_call_wire(part: Part, name: str) -> dict[str, Any]:
     """The wire call for a call holding nothing but its id, name and arguments."""
     text: str = part["arguments"]
     if not text or text.isspace():
-        text = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
+        text = "{}"  # a call without arguments is "{}": OpenAI rejects ""
     return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
 
 
@@ -490,7 +490,7 @@ def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, a
 
 def _report_foreign_texts(layout: _Layout, losses: LossRecorder, at: Steps) -> None:
     """Text parts written as a plain string carry no bag: another provider's data on one
-    is reported, as it is on a listed part (issue 10, item 19: an unknown key on an
+    is reported, as it is on a listed part (an unknown key on an
     Anthropic assistant text block vanished into the string)."""
     for part, index in layout.items:
         if part["type"] == "text" and len(part) > 2:
@@ -570,7 +570,7 @@ def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bo
         losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     arguments = functions.encode_arguments(part)
     if isinstance(arguments, str) and not arguments.strip():
-        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects "" (issue 10 item 5)
+        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
     call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
     if "type" not in absent_keys(bag):

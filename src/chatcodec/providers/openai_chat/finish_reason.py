@@ -20,7 +20,7 @@ OpenAI's word; reasons OpenAI has no word for become ``stop``, with a loss.
 An answer with no finish reason ended where nobody knows (a cut-off stream). A stream
 just ends without a finish chunk; a ``chat.completion`` requires a ``finish_reason``, so
 it is written ``length`` (cut short), reported, never ``stop``, which says the answer is
-whole (issue 24 item 12).
+whole.
 """
 
 from __future__ import annotations

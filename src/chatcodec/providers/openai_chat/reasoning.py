@@ -25,7 +25,7 @@ to one of the three field names; then it is sent there, which is how DeepSeek
 replayed reasoning.
 
 On output (a response or a stream, what a proxy serves to OpenAI clients) the option
-defaults to ``reasoning_content``, as litellm and the other gateways write it (issue 23):
+defaults to ``reasoning_content``, as litellm and the other gateways write it:
 a client reading reasoning reads it there, and the official SDK keeps the unknown field.
 ``reasoning_field: None`` drops it with a loss instead.
 """

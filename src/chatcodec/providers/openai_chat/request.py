@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers import service_tiers
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
+from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -40,6 +40,7 @@ from chatcodec.providers.openai_chat.request_fields import (
     NEUTRAL,
     SAME_NAME,
     SAME_NAME_TOO,
+    SERVICE_TIERS,
     STREAM_OPTIONS,
 )
 from chatcodec.providers.openai_chat.wire import (
@@ -106,13 +107,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     wire: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     if options:
-        tier, others = service_tiers.for_openai(options)
-        KIT.report_foreign(losses, others, ("provider_options",))
+        KIT.report_foreign(losses, options, ("provider_options",))
         bag = KIT.own(options)
         wire = {**_neutral_fields(bag), **wire_fields(bag)}
         wire.pop("model", None)  # an option (read into the context), not a field to send back
-        if tier is not None:
-            wire.setdefault("service_tier", tier)
     model = request.get("model")
     if model is None:
         model = context.option("model")
@@ -151,6 +149,14 @@ def _encode_knobs(
     metadata = request.get("metadata")
     if metadata is not None:
         _encode_metadata(metadata, wire, losses)
+    user = request.get("user")
+    if user is not None:
+        wire["user"] = user
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
+        if written is not None:
+            wire["service_tier"] = written
 
 
 def _encode_metadata(metadata: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:

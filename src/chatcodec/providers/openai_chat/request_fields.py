@@ -16,6 +16,7 @@ from typing import Any
 from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.providers.kit import ABSENT, present
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.service_tier import read_tier
 from chatcodec.providers.openai_chat import settings, tools
 
 SAME_NAME = ("model", "parallel_tool_calls", "temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -82,7 +83,7 @@ NEUTRAL = {"n": 1, "logprobs": False, "store": False}
 """Fields whose value here is what every other provider does anyway (one answer, no log
 probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
 OpenAI round trip is exact and another provider drops them without a report (a value
-equal to the target's default is not a loss; issue 21: ``--strict`` rejected 200 of 500
+equal to the target's default is not a loss: ``--strict`` once rejected 200 of 500
 ordinary lines for ``n: 1`` alone)."""
 DEFAULTS = "_defaults"
 """The marker :data:`NEUTRAL` fields are kept under."""
@@ -107,6 +108,27 @@ def _decode_metadata(
         return []
     data["metadata"] = metadata
     return ["metadata"]
+
+
+SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast")}
+"""Chat Completions' tiers (openai 3.54 ``CompletionCreateParams.service_tier``), canonical's
+words (:mod:`chatcodec.providers.kit.service_tier`)."""
+
+
+def _decode_identity(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """``user`` (the end user's id) and a ``service_tier`` this format has."""
+    mapped: list[str] = []
+    user = wire.get("user")
+    if isinstance(user, str):
+        data["user"] = user
+        mapped.append("user")
+    tier = read_tier(wire.get("service_tier"), SERVICE_TIERS)
+    if tier is not None:
+        data["service_tier"] = tier
+        mapped.append("service_tier")
+    return mapped
 
 
 STREAM_OPTIONS = "stream_options"
@@ -139,6 +161,7 @@ DECODERS: tuple[Decoder, ...] = (
     _decode_stop,
     _decode_settings,
     _decode_metadata,
+    _decode_identity,
     _decode_defaults,
     _decode_stream_options,
 )

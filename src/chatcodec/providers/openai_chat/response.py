@@ -9,7 +9,7 @@ the response's bag.
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
 are then written as ``""`` (placeholders, not data) and ``created`` as the current time (a
-client that sorts or expires by it reads 1970 from ``0``, issue 23), and a missing
+client that sorts or expires by it reads 1970 from ``0``), and a missing
 finish reason as ``"stop"`` with a loss, since that one tells the client something.
 """
 

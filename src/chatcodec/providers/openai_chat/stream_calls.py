@@ -11,7 +11,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat import thought_signatures
 from chatcodec.providers.openai_chat.markers import PROVIDER
-from chatcodec.stream_builder import PartBuilder
+from chatcodec.streams.builder import PartBuilder
 
 
 class CustomCall:

@@ -1,5 +1,5 @@
-"""The common ``chat.completion.chunk`` shapes as one closed pydantic-core schema (issue 25,
-item 7): the stream decoder checks a chunk its fast path leaves (the first, a tool call's
+"""The common ``chat.completion.chunk`` shapes as one closed pydantic-core schema: the
+stream decoder checks a chunk its fast path leaves (the first, a tool call's
 start, the finish, the usage chunk) with it, about half the wire adapter's cost, and
 asks the wire adapter only when it refuses, so errors are the adapter's as ever.
 """

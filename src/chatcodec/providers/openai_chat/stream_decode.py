@@ -1,7 +1,7 @@
 """Decoding ``chat.completion.chunk`` streams: the one path, driving the shared stream builder.
 
 :class:`StreamDecoder` reads each chunk and tells a
-:class:`~chatcodec.stream_builder.StreamBuilder` what it means; the builder emits canonical
+:class:`~chatcodec.streams.builder.StreamBuilder` what it means; the builder emits canonical
 events (``decode_stream``) or builds the response (``accumulate_stream``). State is which
 canonical part each wire stream feeds, per choice, so work stays linear in the stream.
 What it gets right where other libraries did not:
@@ -30,7 +30,7 @@ choice's own fields (OpenRouter ``native_finish_reason``, ``logprobs``) and the 
 compatible server's finish word (``_finish_reason``) as the finish event's
 ``choice_metadata``, so they land in the choice's bag as the non-streamed decoder puts
 them; the finish chunk's other ``delta`` fields (``annotations``) are the message's bag, on
-a ``ChoiceMetadataEvent`` (issue 10, item 26). Dropped, as meaningless after parsing:
+a ``ChoiceMetadataEvent``. Dropped, as meaningless after parsing:
 ``obfuscation``, ``delta.role``, ``null`` values, and the ``reasoning`` text OpenRouter
 repeats from ``reasoning_details`` in the same chunk.
 
@@ -65,7 +65,6 @@ from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, c
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.providers.provider_codec import FeedByReading, read_event
-from chatcodec.stream_builder import PartBuilder, StreamBuilder, plain_counts, read_in_batches, read_one
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ErrorEvent,
@@ -74,6 +73,7 @@ from chatcodec.stream_events import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
+from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts, read_in_batches, read_one
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""

@@ -10,7 +10,7 @@ first chunk does), which lets an empty text part survive the trip. Tool calls ar
 numbered per choice in the order they start.
 
 Reasoning goes to the field its start event names (or, for a part whose field is only
-known at its end, as :func:`~chatcodec.stream_replay.events_from_response` produces, it
+known at its end, as :func:`~chatcodec.streams.replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
 ``reasoning_field`` option (given by argument, or ``_reasoning_field`` on the start event's metadata), by
 default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
@@ -19,7 +19,7 @@ parts of one choice run together in a stream, also with a loss.
 Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
-usage chunk it did not ask for (issue 23), so usage events are merged and held to the
+usage chunk it did not ask for, so usage events are merged and held to the
 end. The ``include_usage`` option (the context's option, which a start
 event's ``_include_usage`` marker still sets) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
@@ -90,7 +90,7 @@ def _merged_usage(held: Usage, later: Usage) -> Usage:
 def _error_object(event: ErrorEvent) -> dict[str, Any]:
     """OpenAI's error object for a mid-stream error: the upstream's own when it is one
     (``{"message": ..., "type": ...}``), else built from the message and type, so the SDK
-    shows the message rather than another provider's body nested inside (issue 23)."""
+    shows the message rather than another provider's body nested inside."""
     body = as_dict(event.body)
     if body is not None and isinstance(body.get("message"), str) and body.get("type") != "error":
         return dict(body)
@@ -348,7 +348,7 @@ class StreamEncoder:
         ``extra_content``, as a response's call writes it (:mod:`.thought_signatures`)."""
         signature, foreign = thought_signatures.split_signature(event.provider_metadata)
         KIT.report_foreign(self._losses, foreign, at)
-        if not event.name.strip():  # as encode_response reports it (issue 24 item 5): kept, as the model called it
+        if not event.name.strip():  # as encode_response reports it: kept, as the model called it
             self._losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)

@@ -7,7 +7,7 @@ next turn, or Gemini 3 answers 400 "Function call is missing a thought_signature
 It is the same value Gemini's own API carries as ``thoughtSignature`` on the
 ``functionCall`` part, so the decoder keeps it in the part's ``gemini`` bag under that
 key, where the Gemini encoder writes it back; this encoder writes a ``gemini`` bag's
-signature as ``extra_content`` (issue 21 item 5). The rest of ``extra_content`` stays in
+signature as ``extra_content``. The rest of ``extra_content`` stays in
 the openai-chat bag, as every unmapped field does.
 """
 

@@ -148,7 +148,7 @@ TextOnlyPart = UserPart
 """Parts of system, developer and tool messages. OpenAI documents text only there, but the
 decoder reads every part by its ``type``, so a media part (an image a compatible server let
 through) is validated as strictly as in a user message: a bad one is refused at its path,
-never a ``KeyError`` from the decoder (issue 10, item 14)."""
+never a ``KeyError`` from the decoder."""
 
 AssistantPart = Annotated[
     Annotated[TextPart, tag("text")]

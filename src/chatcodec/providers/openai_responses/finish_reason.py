@@ -10,7 +10,7 @@ call (there is no separate status for it) and ``stop`` otherwise.
 ``incomplete`` with no reason is an answer whose end is unknown, as a stream cut off
 before its terminal event is: both are no finish reason, and no finish reason is written
 ``incomplete`` (``response.incomplete`` in a stream), never ``completed``, which says the
-answer is whole (issue 24 item 12).
+answer is whole.
 
 Encoding writes the raw word back when it means the same unified reason (or this codec
 read it: the ``_finish_reason`` marker), so a new incomplete reason survives a round trip

@@ -4,8 +4,9 @@
 ``instructions``, not into ``input``); ``input`` as one string is one user message
 (marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
 ``max_tokens``; ``reasoning`` and ``text.format`` are the canonical settings; every other
+``user`` and a ``service_tier`` Responses has are the canonical ones; every other
 top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
-``prompt_cache_key``, ``service_tier``, ``user`` ...) rides in
+``prompt_cache_key``, ``safety_identifier`` ...) rides in
 ``provider_options["openai-responses"]`` and is written back verbatim.
 
 The reader validates the body with the wire's front schema (:mod:`.wire`, one pass in
@@ -39,10 +40,10 @@ from typing import Any
 
 from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.providers import service_tiers
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
@@ -117,9 +118,27 @@ def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
         bag["max_output_tokens"] = max_tokens
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
+    _read_identity(request, canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return canonical
+
+
+SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast", "ultrafast")}
+"""Responses' tiers (openai 3.54 ``ResponseCreateParams.service_tier``), canonical's words
+(:mod:`chatcodec.providers.kit.service_tier`)."""
+
+
+def _read_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``user`` (the end user's id) and a ``service_tier`` this format has, out of the bag."""
+    user = request.get("user")
+    if isinstance(user, str):
+        canonical["user"] = user
+        bag.pop("user", None)
+    tier = read_tier(request.get("service_tier"), SERVICE_TIERS)
+    if tier is not None:
+        canonical["service_tier"] = tier
+        bag.pop("service_tier", None)
 
 
 def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
@@ -196,6 +215,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
             wire[key] = _as_spelled(key, value, bag)
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
+    _write_identity(request, wire, losses)
     if not _UNSENT.isdisjoint(request.keys()):
         _report_unsent(request, losses)
     encode_tools(request, wire, bag, context)
@@ -206,17 +226,23 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
 
 
 def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any]]:
-    """This provider's bag of the request (other providers' reported) and the wire fields
-    it holds, with Bedrock's shared service tier taken over (:mod:`.service_tiers`)."""
+    """This provider's bag of the request (other providers' reported) and the wire fields it holds."""
     if not options:
         return {}, {}
-    tier, options = service_tiers.for_openai(options)
     bag = KIT.claim(losses, options, ("provider_options",))
     wire = restore_fields(bag)
     wire.pop("model", None)  # an option (read into the context), not a field to send back
-    if tier is not None:
-        wire.setdefault("service_tier", tier)
     return bag, wire
+
+
+def _write_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    if request.get("user") is not None:
+        wire["user"] = request["user"]
+    tier = request.get("service_tier")
+    if tier is not None:
+        written = write_tier(tier, SERVICE_TIERS, losses, "Responses")
+        if written is not None:
+            wire["service_tier"] = written
 
 
 def _as_spelled(key: str, value: object, bag: Mapping[str, Any]) -> object:

@@ -120,7 +120,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
             wire.setdefault(key, placeholder)
     if response.get("created") is None and "created_at" not in left_out and wire.get("created_at") == 0:
         # Another format may have no creation time (Anthropic, Gemini): stamped now, as
-        # openai-chat's ``created`` is, so a client never reads 1970 (issue 23).
+        # openai-chat's ``created`` is, so a client never reads 1970.
         wire["created_at"] = int(time.time())
     for wire_key, key in (("id", "id"), ("model", "model"), ("created_at", "created")):
         if response.get(key) is not None:

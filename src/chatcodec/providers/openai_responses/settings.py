@@ -55,7 +55,7 @@ def decode_settings(
 def _check_reasoning(reasoning: dict[str, Any]) -> None:
     """``effort`` and ``summary`` are text or null (the SDK's ``Reasoning``: literals, and an
     unknown text stays in the bag as a value added later); a list or an object is refused at
-    its path (it raised ``TypeError`` from the set lookup: issue 24 item 16)."""
+    its path (it raised ``TypeError`` from the set lookup)."""
     for key in ("effort", "summary"):
         value = reasoning.get(key)
         if value is not None and not isinstance(value, str):

@@ -46,8 +46,8 @@ from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
-from chatcodec.stream_builder import PartBuilder, StreamBuilder
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 """The events that end a stream with the whole response."""
@@ -231,7 +231,7 @@ class StreamDecoder(FeedByReading):
         metadata = decoded.get("provider_metadata")
         if "finish_reason" in choice:
             self.builder.finish(0, choice["finish_reason"], metadata)
-        elif metadata is not None:  # an answer whose end is unknown (issue 24 item 12) keeps its fields
+        elif metadata is not None:  # an answer whose end is unknown keeps its fields
             self.builder.choice_data(0, metadata=metadata)
 
     # --- items -------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ class _Stream:
     context: EncodeContext
     sequence: int = 0
     created: int = field(default_factory=lambda: int(time.time()))
-    """``created_at`` when the start event gives none: one time for every event (issue 23)."""
+    """``created_at`` when the start event gives none: one time for every event."""
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
     usage: Usage | None = None

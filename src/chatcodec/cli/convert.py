@@ -1,0 +1,400 @@
+"""``chatcodec convert``: move requests or responses between wire formats, at any scale.
+
+A single JSON document is converted and pretty-printed. JSON lines (one payload per
+line) stream through in constant memory and in input order, on ``--workers`` processes:
+every line that cannot be converted goes to a rejects file with its line number, the
+error (with its JSON path) and the line verbatim, so nothing is lost or silently
+skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
+``{NAME: value}`` passed through from the row by ``--id-field NAME``), so output line N
+is the N-th payload of the input. ``--id-field NAME`` names the row's id: it is not
+payload, so it is converted into no loss and a converted row carries it as its first key.
+Losses go to standard error with the line, kind and JSON
+path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
+``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
+
+The exit code is the number of rejected payloads (63 for 63 or more), or a
+``sysexits`` code when the run itself failed: see :mod:`chatcodec.cli.exit_codes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TextIO
+
+from chatcodec.batch.convert import (
+    BatchResult,
+    ConvertOptions,
+    LineBatch,
+    convert_lines,
+    convert_payload,
+    dump_json,
+    iter_line_batches,
+)
+from chatcodec.cli import exit_codes
+from chatcodec.cli.documents import is_stdin, open_input
+from chatcodec.cli.progress import ProgressBar
+from chatcodec.errors import ProviderLookupError
+from chatcodec.losses import LOSS_KINDS, Loss
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
+
+if TYPE_CHECKING:
+    from concurrent.futures.process import BrokenProcessPool
+
+_REJECTS_SUFFIX = ".rejects.jsonl"
+
+EXIT_CODES_HELP = (
+    "exit codes: 0 everything converted; 1-63 that many payloads rejected (63: 63 or more, the count is printed); "
+    "64 bad usage; 66 input missing or unreadable; 70 internal error; 74 I/O error"
+)
+
+
+def add_convert_command(commands: Any) -> None:
+    """Register ``convert`` on the CLI's sub-command parser."""
+    formats = [*PROVIDER_NAMES, CANONICAL]
+    convert = commands.add_parser(
+        "convert",
+        help="convert requests or responses between wire formats",
+        description="Convert a JSON payload, or JSONL with one payload per line (in order, in constant memory).",
+        epilog=EXIT_CODES_HELP,
+    )
+    convert.add_argument(
+        "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
+    )
+    convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
+    convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
+    convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
+    convert.add_argument(
+        "--strict", action="store_true", help="reject a payload with a content loss (what the model reads or writes)"
+    )
+    convert.add_argument(
+        "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
+    )
+    convert.add_argument("--out", type=Path, help="write here instead of standard output")
+    convert.add_argument("--compact", action="store_true", help="one line per payload even for a single JSON file")
+    convert.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="processes converting JSONL lines: a number, or 'auto' for every usable core (default: 1)",
+    )
+    convert.add_argument(
+        "--rejects",
+        type=Path,
+        metavar="PATH",
+        help=f"JSONL of the lines not converted (default: OUT's stem + {_REJECTS_SUFFIX} beside --out, or the "
+        f"input's stem + {_REJECTS_SUFFIX} in the current folder); written only when a line is rejected",
+    )
+    convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
+    convert.add_argument(
+        "--keep-lines",
+        action="store_true",
+        help="keep JSONL output aligned with the input: write a placeholder line (null) for each rejected line",
+    )
+    convert.add_argument(
+        "--id-field",
+        metavar="NAME",
+        help=(
+            "the row's id, not payload: taken out before converting (no loss for it) and written first in the "
+            "converted row; with --keep-lines the placeholder of a rejected line is {NAME: value}"
+        ),
+    )
+    convert.add_argument(
+        "--option",
+        dest="encoder_options",
+        type=_encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
+    )
+    convert.set_defaults(run=run_convert, parser=convert)
+
+
+def _encoder_option(text: str) -> tuple[str, object]:
+    key, equals, value = text.partition("=")
+    if not equals or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _workers(text: str) -> int:
+    if text == "auto":
+        from chatcodec.batch.parallel import usable_cores
+
+        return usable_cores()
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or 'auto', got {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1 process, got {count}")
+    return count
+
+
+def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
+    """Convert every payload of the input file; returns the exit code."""
+    path: Path = arguments.file
+    if arguments.id_field is not None and not arguments.keep_lines:
+        arguments.parser.error("--id-field needs --keep-lines")
+    options = ConvertOptions(
+        arguments.source,
+        arguments.target,
+        arguments.kind,
+        arguments.strict or arguments.strict_all,
+        tuple(arguments.encoder_options),
+        strict_kinds=LOSS_KINDS if arguments.strict_all else ("content",),
+        keep_lines=arguments.keep_lines,
+        id_field=arguments.id_field,
+    )
+    try:
+        for name in (options.source, options.target):  # refused once, not on every line
+            if name not in available_formats():
+                get_codec(name)  # raises, naming what there is
+    except ProviderLookupError as error:
+        print(f"chatcodec convert: error: {error}", file=sys.stderr)
+        return exit_codes.USAGE
+    with ExitStack() as stack:
+        try:
+            source = stack.enter_context(open_input(path))
+        except OSError as error:
+            print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+            return exit_codes.NO_INPUT
+        if source.lines is not None:
+            return _convert_lines(arguments, options, source.lines, source.size, out)
+        return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, text: bytes, out: TextIO) -> int:
+    path: Path = arguments.file
+    outcome = convert_payload(text, options)
+    if outcome.converted is None:
+        print(f"{path}: {outcome.error}", file=sys.stderr)
+        return 1
+    _report_losses(arguments, outcome.losses, sys.stderr.write)
+    body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
+    if arguments.out is not None:
+        arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
+        return exit_codes.OK
+    with _output(None, out) as write:
+        write(body)
+    return exit_codes.OK
+
+
+def _report_losses(arguments: argparse.Namespace, losses: Sequence[Loss], write: Callable[[str], object]) -> None:
+    path: Path = arguments.file
+    if arguments.quiet:
+        if losses:
+            write(f"{len(losses)} loss(es), {_by_kind(Counter(loss.kind for loss in losses))} (run without --quiet)\n")
+        return
+    for loss in losses:
+        write(f"{path}: loss ({loss.kind}): {loss}\n")
+
+
+def _by_kind(counts: Counter[str]) -> str:
+    """``3 content, 1 setting``: loss counts by kind, in :data:`LOSS_KINDS` order."""
+    return ", ".join(f"{counts[kind]} {kind}" for kind in LOSS_KINDS if counts[kind])
+
+
+def _convert_lines(
+    arguments: argparse.Namespace, options: ConvertOptions, lines: Iterable[bytes], size: int | None, out: TextIO
+) -> int:
+    path: Path = arguments.file
+    first, lines = _first_content(lines)
+    other = _text_format(first)
+    if other is not None:  # every line would be a reject: say what the file is instead
+        print(
+            f"{path}: this is {other}, not JSON or JSON lines; convert takes request or response bodies",
+            file=sys.stderr,
+        )
+        return 1
+    rejects_path = _rejects_path(arguments)
+    clash = _clash(path, arguments.out, rejects_path)
+    if clash:
+        print(f"chatcodec convert: error: {clash}", file=sys.stderr)
+        return exit_codes.USAGE
+    report = _Report(path, ProgressBar(sys.stderr, size), _RejectsFile(rejects_path))
+    try:
+        with _output(arguments.out, out) as write:
+            for result in _converted(iter_line_batches(lines), options, arguments.workers):
+                write(result.output)
+                report.record(result, quiet=arguments.quiet)
+    except _broken_pool() as error:  # evaluated only when an exception comes through
+        report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
+        return exit_codes.SOFTWARE
+    finally:
+        report.close()
+    return report.summarize(quiet=arguments.quiet)
+
+
+def _converted(batches: Iterable[LineBatch], options: ConvertOptions, workers: int) -> Iterator[BatchResult]:
+    """The batches converted in input order: here with one worker, else on a pool
+    (:mod:`chatcodec.batch.parallel`, imported only then: multiprocessing and its pool cost
+    ~20 ms of a one-worker run's start)."""
+    if workers > 1:
+        from chatcodec.batch.parallel import convert_batches
+
+        return convert_batches(batches, options, workers)
+    return (convert_lines(batch, options) for batch in batches)
+
+
+def _broken_pool() -> type[BrokenProcessPool]:
+    """What a pool raises when a worker dies; imported on the way out of a failed run,
+    so a one-worker run never loads the pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return BrokenProcessPool
+
+
+def _first_content(lines: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:
+    """The first non-blank line, and every line again (that one included)."""
+    iterator = iter(lines)
+    seen: list[bytes] = []
+    for line in iterator:
+        seen.append(line)
+        if line.strip():
+            return line, itertools.chain(seen, iterator)
+    return b"", iter(seen)
+
+
+_SSE_FIELDS = (b"event:", b"data:", b"id:", b"retry:", b":")
+_YAML_KEY = re.compile(rb"^(---\s*$|- |[A-Za-z_][\w.-]*:(\s|$))")
+
+
+def _text_format(line: bytes) -> str | None:
+    """What a first line that is not JSON shows the file to be: a server-sent event
+    stream (``event:`` / ``data:`` fields) or YAML (``key: value``, ``---``, ``- item``)."""
+    text = line.strip()
+    if not text or text[:1] in (b"{", b"["):
+        return None
+    if text.startswith(_SSE_FIELDS):
+        return "a server-sent event stream (accumulate it with chatcodec.accumulate_stream)"
+    if _YAML_KEY.match(text):
+        return "YAML"
+    return None
+
+
+@dataclass(slots=True)
+class _Report:
+    """Where a JSONL run's rejects, losses and counts go."""
+
+    path: Path
+    progress: ProgressBar
+    rejects: _RejectsFile
+    converted: int = 0
+    rejected: int = 0
+    losses: int = 0
+    lossy_lines: int = 0
+    kinds: Counter[str] = field(default_factory=Counter[str])
+
+    def record(self, result: BatchResult, *, quiet: bool) -> None:
+        self.converted += result.converted
+        self.rejected += len(result.rejects)
+        self.losses += len(result.losses)
+        self.lossy_lines += len({line for line, _ in result.losses})
+        self.kinds.update(loss.kind for _, loss in result.losses)
+        for reject in result.rejects:
+            self.rejects.write(reject.record)
+            if not quiet:
+                self.progress.print(f"{self.path}:{reject.line}: {reject.error}")
+        if not quiet:
+            for line, loss in result.losses:
+                self.progress.print(f"{self.path}:{line}: loss ({loss.kind}): {loss}")
+        self.progress.advance(result.converted + len(result.rejects), result.size)
+
+    def close(self) -> None:
+        self.progress.close()
+        self.rejects.close()
+
+    def summarize(self, *, quiet: bool) -> int:
+        if quiet and self.losses:
+            print(
+                f"{self.losses} loss(es) in {self.lossy_lines} converted payload(s): {_by_kind(self.kinds)} "
+                "(run without --quiet to see them)",
+                file=sys.stderr,
+            )
+        if self.rejected:
+            total = self.converted + self.rejected
+            where = self.rejects.path
+            print(f"{self.rejected} of {total} payload(s) not converted; they are in {where}", file=sys.stderr)
+        return exit_codes.rejects_exit_code(self.rejected)
+
+
+def _rejects_path(arguments: argparse.Namespace) -> Path:
+    if arguments.rejects is not None:
+        return Path(arguments.rejects)
+    if arguments.out is not None:
+        out: Path = arguments.out
+        return out.with_name(out.stem + _REJECTS_SUFFIX)
+    source: Path = arguments.file
+    return Path(("stdin" if is_stdin(source) else source.stem) + _REJECTS_SUFFIX)
+
+
+def _clash(source: Path, out: Path | None, rejects: Path) -> str | None:
+    """Why the files cannot be used together (a line-by-line rewrite would eat its input)."""
+    if out is not None and _same_file(out, source):
+        return f"--out {out} is the input file: write elsewhere, then move it"
+    if _same_file(rejects, source) or (out is not None and _same_file(rejects, out)):
+        return f"the rejects file {rejects} is the input or the output"
+    return None
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist yet
+        return os.path.abspath(first) == os.path.abspath(second)
+
+
+class _RejectsFile:
+    """The rejects file: created at the first reject; an old one is emptied, never left stale."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[bytes] | None = None
+
+    def write(self, record: bytes) -> None:
+        if self._file is None:
+            self._file = self.path.open("wb")
+        self._file.write(record)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        elif self.path.is_file() and self.path.stat().st_size:
+            self.path.write_bytes(b"")  # from an earlier run: this one rejected nothing
+
+
+@contextmanager
+def _output(path: Path | None, out: TextIO) -> Generator[Callable[[bytes], object]]:
+    """The converted lines' destination as a bytes writer: ``--out``, or ``out``."""
+    if path is not None:
+        with path.open("wb") as target:
+            yield target.write
+        return
+    yield _byte_writer(out)
+    getattr(out, "buffer", out).flush()
+
+
+def _byte_writer(out: TextIO) -> Callable[[bytes], object]:
+    """Write bytes to a text stream: straight to its buffer when it has one."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        return lambda data: out.write(data.decode("utf-8"))
+    out.flush()  # anything already written as text goes first
+    write: Callable[[bytes], object] = buffer.write
+    return write

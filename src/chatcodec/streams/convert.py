@@ -1,0 +1,145 @@
+"""Stream conversion for proxies: bytes of one provider's stream in, another's out.
+
+An async proxy reads its upstream's body in chunks and must write converted chunks as
+they come, without a thread to run a pull-style generator.
+:class:`StreamConverter` is push-style: ``feed`` each chunk read from the upstream,
+write what it returns; ``close`` when the body ends. :func:`convert_stream` and
+:func:`aconvert_stream` wrap it over a sync or async iterable of chunks.
+
+Both ends keep their provider's own framing (:mod:`chatcodec.streams.framing`): SSE for
+OpenAI, Anthropic, Responses and Gemini (``alt=sse``; ``framing="json-array"`` for a
+Gemini stream without it), AWS event-stream binary for Bedrock (what its HTTP API sends;
+boto3's event dicts go to :meth:`StreamConverter.feed_events`).
+
+A mid-stream error from the upstream is written in the caller's shape, with its type
+translated through its HTTP status (:mod:`chatcodec.error_shapes`): an Anthropic
+``overloaded_error`` reaches an OpenAI client as ``{"error": {"message": "Overloaded",
+"type": "server_error"}}``, not as Anthropic's body nested in OpenAI's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+from typing import Any
+
+from chatcodec.api import output_options
+from chatcodec.error_shapes import error_event, translated_event
+from chatcodec.errors import CodecNotAvailableError
+from chatcodec.losses import Loss, LossRecorder, OnLoss
+from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
+
+__all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
+
+
+class StreamConverter:
+    """One stream's conversion from ``source`` to ``target``, fed as it arrives.
+
+    ``options`` are the target encoder's output options (see
+    :func:`~chatcodec.encode_stream`: ``reasoning_field``, ``include_usage``). The loss
+    policy is applied at :meth:`close`; :attr:`losses` holds what was recorded so far.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        target: str,
+        *,
+        options: Mapping[str, Any] | None = None,
+        on_loss: OnLoss = "warn",
+        losses: list[Loss] | None = None,
+        source_framing: Framing | None = None,
+        target_framing: Framing | None = None,
+    ) -> None:
+        source_codec, target_codec = get_codec(source), get_codec(target)
+        if not isinstance(source_codec, SupportsStreamDecoder):
+            raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
+        if not isinstance(target_codec, SupportsStreamEncoder):
+            raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+        self._target = target
+        self._recorder = LossRecorder()
+        self._reader = WireEventReader(source, source_framing)
+        self._decoder = source_codec.stream_decoder(None)
+        self._encoder = target_codec.stream_encoder(self._recorder, options=output_options(options))
+        self._writer = WireEventWriter(target, target_framing)
+        self._on_loss: OnLoss = on_loss
+        self._losses = losses
+        self.events_in = 0
+        """Wire events read from the source so far."""
+        self.events_out = 0
+        """Wire events written for the target so far."""
+
+    @property
+    def media_type(self) -> str:
+        """The ``Content-Type`` of the converted stream."""
+        return self._writer.media_type
+
+    @property
+    def losses(self) -> list[Loss]:
+        """The losses recorded so far (the policy is applied only at :meth:`close`)."""
+        return list(self._recorder.losses)
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The converted bytes for one chunk of the source's body (often empty)."""
+        return self.feed_events(self._reader.feed(chunk))
+
+    def feed_events(self, wire_events: Iterable[Mapping[str, Any]]) -> bytes:
+        """The converted bytes for already-parsed source wire events (boto3's dicts)."""
+        written: list[bytes] = []
+        for wire_event in wire_events:
+            self.events_in += 1
+            for event in self._decoder.feed(dict(wire_event)):
+                written.extend(self._encoded(event))
+        return b"".join(written)
+
+    def close(self) -> bytes:
+        """The bytes still owed when the source's body ends; applies the loss policy."""
+        written = [self.feed_events(self._reader.close())]
+        for event in self._decoder.close():
+            written.extend(self._encoded(event))
+        for wire_event in self._encoder.close():
+            written.append(self._written(wire_event))
+        written.append(self._writer.close())
+        self._recorder.settle(self._on_loss, self._losses)
+        return b"".join(written)
+
+    def fail(self, message: str, status: int = 502) -> bytes:
+        """The bytes that end the stream with an error in the target's shape (for a proxy
+        whose upstream broke off or sent what cannot be read: headers are already sent, so
+        the error must travel inside the stream); applies the loss policy."""
+        written = self._written(error_event(self._target, message, status)) + self._writer.close()
+        self._recorder.settle(self._on_loss, self._losses)
+        return written
+
+    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
+        if isinstance(event, ErrorEvent):
+            event = translated_event(event, self._target)
+        return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
+
+    def _written(self, wire_event: dict[str, Any]) -> bytes:
+        self.events_out += 1
+        return self._writer.write(wire_event)
+
+
+def convert_stream(chunks: Iterable[bytes], *, source: str, target: str, **settings: Any) -> Iterator[bytes]:
+    """Convert a stream's body, read in chunks, lazily (``settings``: as :class:`StreamConverter`)."""
+    converter = StreamConverter(source, target, **settings)
+    for chunk in chunks:
+        converted = converter.feed(chunk)
+        if converted:
+            yield converted
+    yield converter.close()
+
+
+async def aconvert_stream(
+    chunks: AsyncIterable[bytes], *, source: str, target: str, **settings: Any
+) -> AsyncIterator[bytes]:
+    """Convert a stream's body as an async client reads it (``httpx``'s ``aiter_bytes()``),
+    without a thread; ``settings`` as :class:`StreamConverter`."""
+    converter = StreamConverter(source, target, **settings)
+    async for chunk in chunks:
+        converted = converter.feed(chunk)
+        if converted:
+            yield converted
+    yield converter.close()

@@ -1,0 +1,153 @@
+"""What the entry points call with ``strict=True``: the field check of :mod:`chatcodec.strict.fields`
+and the structural rules of :mod:`chatcodec.strict.rules`, raised as one error.
+
+Kept apart from the provider codecs: the check reads the wire payload before (a request)
+or after (a response, so an error body is still a ``ProviderAPIError``) the tolerant
+decoder, and needs nothing from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+from chatcodec import detect
+from chatcodec._narrow import as_dict
+from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
+from chatcodec.registry import get_edge
+from chatcodec.strict.fields import Schema, payload_problems, schema_for, unknown_fields
+from chatcodec.strict.rules import request_problems, structure_for, target_problems
+from chatcodec.strict.values import shown
+
+__all__ = [
+    "check_messages",
+    "check_payload",
+    "check_request",
+    "check_stream_event",
+    "check_target",
+    "checked_events",
+    "wrong_entry_point",
+]
+
+
+def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
+    """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
+    structural rule of a ``provider`` request."""
+    structural = request_problems(provider, payload)
+    # A place a structural rule refuses in the provider's own words (a token limit under 1)
+    # is not refused a second time by the generated bounds (Bedrock's ``maxTokens`` min 1).
+    refused = {problem.location for problem in structural}
+    fields = [problem for problem in payload_problems(provider, "request", payload) if problem.location not in refused]
+    problems = [*fields, *structural]
+    if problems:
+        raise _error(title, _another_format(provider, payload) or problems)
+
+
+def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
+    """One problem for a body of another format given to ``provider``'s strict reader: an
+    Anthropic body read as OpenAI Chat would otherwise be refused field by field, with a
+    hint that misleads (``system``: "did you mean `stream`?"). Asked only once the field
+    check has refused the body, so a body any format could be passes as before."""
+    against = detect.other_format(provider, payload)
+    if against is None or against[1] is None:
+        return []
+    found, candidate = against
+    message = (
+        f"this looks like a request in the {candidate} format, not {provider}: it has {found}; "
+        f'read it as `decode_request("{candidate}", ...)`'
+    )
+    return [Problem((), "wrong_format", message, None)]
+
+
+def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:
+    """Raise when a ``source`` request has a turn order the ``target`` refuses."""
+    problems = target_problems(source, payload, target)
+    if problems:
+        raise _error(title, problems)
+
+
+def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """``events``, each checked before it is passed on; an error event passes unchecked
+    (the decoder raises it as a :class:`~chatcodec.ProviderAPIError`)."""
+    for index, event in enumerate(events):
+        if "error" not in event and event.get("type") != "error":
+            problems = payload_problems(provider, "stream", event)
+            if problems:
+                first = problems[0]
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                raise StreamError(f"{first.message}{more} [rule: {first.rule}]", json_path(first.location), index)
+        yield event
+
+
+def check_stream_event(provider: str, event: Mapping[str, Any], title: str) -> None:
+    """Raise a :class:`~chatcodec.ValidationError` for unknown fields of one stream event
+    (an error event passes: the decoder raises it)."""
+    if "error" not in event and event.get("type") != "error":
+        problems = payload_problems(provider, "stream", event)
+        if problems:
+            raise _error(title, problems)
+
+
+def wrong_entry_point(data: object) -> ValidationError | None:
+    """The error for a whole provider response given where a message goes, naming the
+    entry point that fits ("this is an Anthropic response: use
+    ``append_response("anthropic", ...)``"); ``None`` for anything else."""
+    fields = as_dict(data)
+    if fields is None:
+        return None
+    provider = detect.detect(fields)
+    if provider is None or provider == detect.CANONICAL or not _is_response(fields):
+        return None
+    name = get_edge(provider).response_name  # detection knows a provider by its edge
+    message = f"this is {name}: use `append_response({provider!r}, ...)`".replace("'", '"')
+    return rule_error("Message", (), "wrong_entry_point", message, data)
+
+
+def _is_response(fields: Mapping[str, Any]) -> bool:
+    return (
+        any(key in fields for key in ("choices", "candidates", "stopReason"))
+        or fields.get("type") == "message"
+        or fields.get("object") == "response"
+    )
+
+
+def check_payload(
+    provider: str, root: Literal["request", "response", "stream"], payload: Mapping[str, Any], title: str
+) -> None:
+    """Raise for every unknown field of a ``provider`` request, response or stream event."""
+    problems = payload_problems(provider, root, payload)
+    if problems:
+        raise _error(title, problems)
+
+
+def check_messages(provider: str, messages: list[dict[str, Any]], title: str) -> None:
+    """Raise for unknown fields in a bare wire ``messages`` list of ``provider``."""
+    schema = schema_for(provider)
+    if schema is None:
+        return
+    problems = unknown_fields(schema, messages, _conversation_target(schema))
+    if problems:
+        raise _error(title, problems)
+
+
+def _conversation_target(schema: Schema) -> str:
+    """What a request's conversation list holds, for messages given without a request."""
+    structure = structure_for(schema.provider)
+    if structure is None:  # a provider codec a caller wrote, with no structure role
+        return ""
+    key = structure.conversation_key
+    for arm in schema.arms(schema.roots["request"]):
+        target = schema.kinds.get(arm, {}).get(key)
+        if target:
+            return target
+    return ""
+
+
+def _error(title: str, problems: list[Problem]) -> ValidationError | PayloadError:
+    """One error for ``problems``; a :class:`~chatcodec.PayloadError` when a key on the way
+    holds a lone surrogate, which a pydantic error location cannot keep (it would name a
+    place the input does not have)."""
+    for problem in problems:
+        if any(isinstance(step, str) and shown(step) != step for step in problem.location):
+            return PayloadError(f"{problem.message} [rule: {problem.rule}]", json_path(problem.location))
+    return problems_error(title, problems)

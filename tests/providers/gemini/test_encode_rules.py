@@ -1,0 +1,101 @@
+"""Gemini request rules, each a 400 from the API when broken. Bodies are checked against
+the google-genai SDK's types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+from providers.gemini.gemini_support import assert_valid_request, encode_request
+
+PNG = "iVBORw0KGgo="
+
+
+def _request(messages: list[Any]) -> chatcodec.ChatRequest:
+    return chatcodec.validate_model(chatcodec.ChatRequest, {"messages": messages, "model": "gemini-2.5-flash"})
+
+
+def _call_and_result(result_content: list[Any]) -> chatcodec.ChatRequest:
+    call = {"type": "tool_use", "id": "call_1", "name": "snap", "arguments": "{}"}
+    result = {"type": "tool_result", "tool_use_id": "call_1", "content": result_content}
+    return _request(
+        [
+            {"role": "user", "content": "photo?"},
+            {"role": "assistant", "content": [call]},
+            {"role": "tool", "content": [result]},
+        ]
+    )
+
+
+def _dumped(content: object) -> list[dict[str, Any]]:
+    assert isinstance(content, list)
+    return [part.model_dump(exclude_none=True) for part in content]
+
+
+def test_gemini_a_media_only_tool_result_still_carries_the_response_object() -> None:
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    body, _ = encode_request(_call_and_result([image]))
+    assert_valid_request(body)
+    function_response = body["contents"][2]["parts"][0]["functionResponse"]
+    assert function_response["response"] == {}
+    assert function_response["parts"] == [{"inlineData": {"mimeType": "image/png", "data": PNG}}]
+    decoded = chatcodec.decode_request("gemini", body)
+    assert _dumped(decoded.messages[2].content[0].content) == [image]  # {} beside media: media alone
+    assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body
+
+
+def test_gemini_a_result_of_the_text_braces_beside_media_stays_text() -> None:
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    content = [{"type": "text", "text": "{}"}, image]
+    body, _ = encode_request(_call_and_result(content))
+    decoded = chatcodec.decode_request("gemini", body)
+    assert _dumped(decoded.messages[2].content[0].content) == content
+
+
+@pytest.mark.parametrize("part_type", ["text", "tool_use"])
+def test_gemini_thought_signature_on_text_and_call_parts_must_be_base64(part_type: str) -> None:
+    bag = {"gemini": {"thoughtSignature": "not base64!"}}
+    if part_type == "text":
+        part: dict[str, Any] = {"type": "text", "text": "hi", "provider_metadata": bag}
+    else:
+        part = {"type": "tool_use", "id": "c1", "name": "f", "arguments": "{}", "provider_metadata": bag}
+    body, losses = encode_request(
+        _request([{"role": "user", "content": "q"}, {"role": "assistant", "content": [part]}])
+    )
+    assert_valid_request(body)
+    assert "thoughtSignature" not in body["contents"][1]["parts"][0]
+    assert ("$.messages[1].content[0].signature", "signature") in [(loss.path, loss.what) for loss in losses]
+
+
+def test_gemini_a_base64_thought_signature_on_a_text_part_is_kept() -> None:
+    part = {"type": "text", "text": "hi", "provider_metadata": {"gemini": {"thoughtSignature": "c2ln"}}}
+    body, losses = encode_request(
+        _request([{"role": "user", "content": "q"}, {"role": "assistant", "content": [part]}])
+    )
+    assert body["contents"][1]["parts"][0] == {"text": "hi", "thoughtSignature": "c2ln"}
+    assert losses == []
+
+
+def test_gemini_a_url_image_gets_the_mime_type_file_data_requires() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
+    body, losses = encode_request(_request([{"role": "user", "content": [image]}]))
+    assert_valid_request(body)
+    assert body["contents"][0]["parts"][0] == {
+        "fileData": {"fileUri": "https://example.com/cat.png", "mimeType": "image/png"}
+    }
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].source.media_type", "media type")]
+
+
+def test_gemini_a_url_image_with_no_extension_gets_the_canonical_image_type() -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/photo?id=7"}}
+    body, losses = encode_request(_request([{"role": "user", "content": [image]}]))
+    assert body["contents"][0]["parts"][0]["fileData"]["mimeType"] == "image/jpeg"
+    assert "guessed" in losses[0].why
+
+
+def test_gemini_file_data_without_a_mime_type_read_from_gemini_goes_back_as_it_came() -> None:
+    body = {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://bucket/notes"}}]}]}
+    decoded = chatcodec.decode_request("gemini", body)
+    assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body
