@@ -192,6 +192,12 @@ def _kind(part: Part) -> ContentKind:
     return ContentKind.OTHER
 
 
+SDK_INDEX = "_index"
+"""Marker (pure): a tool call's ``index``, which the OpenAI SDK's stream accumulation
+(``ChatCompletionStreamState``) leaves on each call of the message it builds; it says
+where the call streamed, nothing a user sent, so another format drops it unreported."""
+
+
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
     plain = _plain_call(call)
@@ -201,6 +207,8 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
         return opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
     bag = leftovers(call, ("id", "type", "function"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
     arguments = functions.decode_arguments(function, bag)
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
     function_rest = unmapped(function, ("name", "arguments"))
@@ -573,6 +581,8 @@ def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bo
         arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
     call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
     if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function
