@@ -22,6 +22,7 @@ from bench import (
     report,
     section_agents,
     section_convert,
+    section_datasets,
     section_imports,
     section_responses,
     section_reverse,
@@ -68,6 +69,7 @@ SECTIONS: dict[str, Callable[[RunSettings], Section]] = {
     "imports": _imports,
     "throughput": section_throughput.run,
     "proxy": proxy.run,
+    "datasets": section_datasets.run,
 }
 
 

@@ -67,6 +67,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ),  # strict: the boundary checks; conversion: the one request path, through get_codec
     ("API", "__init__.py api.py conversation.py streams/accumulator.py batch/**"),
     ("API", "schema.py _portable_schema.py testing/** streams/convert.py warm.py"),
+    ("API", "datasets/**"),  # the columnar form and the engines' batch helpers
     ("CLI", "__main__.py cli/** serve/**"),
 )
 """Every module's layer, by its path under ``src/chatcodec``: the one table of layers."""

@@ -86,6 +86,8 @@ CANONICAL_HOLDS = (
     "block:tool_result",
     "block:image+source",
     "block:document+source",
+    "block:image+source+media_type",  # a base64 or file source names its media type
+    "block:document+source+media_type",
 )
 """The marks a canonical body can hold (chatcodec's own format, so its fact lives here)."""
 

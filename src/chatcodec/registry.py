@@ -8,7 +8,9 @@ one line to :data:`_BUILT_IN`; see CONTRIBUTING.md.
 
 from __future__ import annotations
 
+import copyreg
 import importlib
+import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
@@ -212,8 +214,22 @@ def get_codec(name: str) -> Codec:
         raise _lookup_error(name)
     if not hasattr(codec, "write_request"):
         codec = cast(Codec, ModelCodec(codec))
+    elif name in _BUILT_IN:
+        copyreg.pickle(cast(type[Any], type(codec)), _by_name)
     _loaded[name] = codec
     return codec
+
+
+def _by_name(codec: object) -> tuple[Callable[[str], Codec], tuple[str]]:
+    """How a built-in codec pickles: as its registry name, looked up again where it is
+    unpickled, so an engine's workers (Ray, Spark, ``datasets.map(num_proc=...)``) share
+    the module-level codec rather than a copy of the role modules it holds (which do
+    not pickle). A codec's class is registered with :mod:`copyreg` when it is first
+    looked up, as :func:`pickle.dumps` is only ever given a codec that was."""
+    name = next((name for name, loaded in _loaded.items() if loaded is codec), None)
+    if name is None:
+        raise pickle.PicklingError(f"{codec!r} is not a registered codec, so it has no name to pickle by")
+    return get_codec, (name,)
 
 
 class ModelCodec:
@@ -230,6 +246,10 @@ class ModelCodec:
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self._codec, attribute)
+
+    def __reduce__(self) -> tuple[Callable[[str], Codec], tuple[str]]:
+        """Pickled by its registry name, as the built-in codecs are (:func:`_by_name`)."""
+        return _by_name(self)
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         request: ChatRequest = self._codec.decode_request(payload)

@@ -14,6 +14,7 @@ from pydantic import TypeAdapter
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._portable_schema import portable_schema
+from chatcodec.datasets.layout import COLUMNAR_KINDS, ColumnarKind, layout_document
 from chatcodec.messages import MESSAGES_ADAPTER
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
@@ -24,7 +25,7 @@ SchemaKind = Literal["messages", "request", "response", "stream-event"]
 
 SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
 
-SCHEMA_VERSION = "0.1"
+SCHEMA_VERSION = "0.2"
 """Version of the canonical JSON, stamped in every schema's ``$id``.
 
 It is the package's ``major.minor`` (a test holds them together): the canonical JSON
@@ -106,13 +107,31 @@ def render_schema(kind: SchemaKind) -> str:
     return json.dumps(json_schema(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def arrow_file_name(kind: ColumnarKind) -> str:
+    """File name of the Arrow schema of the columnar form of ``kind``."""
+    return f"{kind}.arrow.json"
+
+
+def render_arrow_schema(kind: ColumnarKind) -> str:
+    """The Arrow schema of the columnar form (:func:`chatcodec.datasets.layout_document`),
+    as committed beside the JSON Schemas."""
+    return json.dumps(layout_document(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _documents() -> list[tuple[str, str]]:
+    """Every committed document: (file name, text)."""
+    schemas = [(schema_file_name(kind), render_schema(kind)) for kind in SCHEMA_KINDS]
+    return schemas + [(arrow_file_name(kind), render_arrow_schema(kind)) for kind in COLUMNAR_KINDS]
+
+
 def write_schemas(directory: Path) -> list[Path]:
-    """Write every schema document into ``directory``; return the paths written."""
+    """Write every schema document (the JSON Schemas, and the columnar form's Arrow
+    schemas) into ``directory``; return the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for kind in SCHEMA_KINDS:
-        path = directory / schema_file_name(kind)
-        path.write_text(render_schema(kind), encoding="utf-8")
+    for name, text in _documents():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 
@@ -120,8 +139,8 @@ def write_schemas(directory: Path) -> list[Path]:
 def stale_schemas(directory: Path) -> list[Path]:
     """Schema files in ``directory`` that are missing or differ from the code."""
     stale: list[Path] = []
-    for kind in SCHEMA_KINDS:
-        path = directory / schema_file_name(kind)
-        if not path.exists() or path.read_text(encoding="utf-8") != render_schema(kind):
+    for name, text in _documents():
+        path = directory / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
             stale.append(path)
     return stale

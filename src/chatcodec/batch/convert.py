@@ -194,6 +194,9 @@ class BatchResult:
     """Losses of converted lines, with their line numbers."""
     size: int = 0
     """Bytes of input the batch covered."""
+    placeholders: list[int] = field(default_factory=list[int])
+    """Which lines of ``output`` (counting from 0) are ``keep_lines`` placeholders, so a
+    writer of another format (Parquet) can tell them from converted payloads."""
 
 
 def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: int = 1 << 21) -> Iterator[LineBatch]:
@@ -252,6 +255,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
                 Reject(line.number, error, reject_record(line.number, error, line.text, outcome.losses))
             )
             if options.keep_lines:
+                result.placeholders.append(result.converted + len(result.placeholders))
                 pieces.append(placeholder(line.text, options.id_field))
             continue
         pieces += (dump_json(outcome.converted, indent), b"\n")  # joined once: no copy of each line

@@ -18,11 +18,12 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.context import BaseContext
+from typing import TypeVar
 
-from chatcodec.batch.convert import BatchResult, ConvertOptions, LineBatch, convert_lines
+from chatcodec.batch.convert import BatchResult, ConvertOptions, convert_lines
 from chatcodec.registry import get_codec
 
 
@@ -34,33 +35,48 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+BatchT = TypeVar("BatchT")
+"""A batch of input: lines of JSON (:class:`~chatcodec.batch.convert.LineBatch`), or rows of a Parquet file."""
+
+
 def convert_batches(
-    batches: Iterable[LineBatch], options: ConvertOptions, workers: int = 1, window: int | None = None
+    batches: Iterable[BatchT],
+    options: ConvertOptions,
+    workers: int = 1,
+    window: int | None = None,
+    convert: Callable[[BatchT, ConvertOptions], BatchResult] = convert_lines,  # type: ignore[assignment]
 ) -> Iterator[BatchResult]:
-    """Convert ``batches`` on ``workers`` processes; results in input order, lazily.
+    """Convert ``batches`` with ``convert`` (a module-level function, which pickles) on
+    ``workers`` processes; results in input order, lazily.
 
     ``window`` is the most batches in flight (default: twice the workers). Closing the
     iterator early cancels the batches not yet started.
     """
     if workers <= 1:
         for batch in batches:
-            yield convert_lines(batch, options)
+            yield convert(batch, options)
         return
     remaining = iter(batches)
     first = list(itertools.islice(remaining, 2))
     if len(first) < 2:  # one batch at most: starting processes would cost more than it saves
         for batch in first:
-            yield convert_lines(batch, options)
+            yield convert(batch, options)
         return
-    yield from _pooled(itertools.chain(first, remaining), options, workers, window or 2 * workers)
+    yield from _pooled(itertools.chain(first, remaining), options, workers, window or 2 * workers, convert)
 
 
-def _pooled(batches: Iterator[LineBatch], options: ConvertOptions, workers: int, window: int) -> Iterator[BatchResult]:
+def _pooled(
+    batches: Iterator[BatchT],
+    options: ConvertOptions,
+    workers: int,
+    window: int,
+    convert: Callable[[BatchT, ConvertOptions], BatchResult],
+) -> Iterator[BatchResult]:
     pool = ProcessPoolExecutor(workers, mp_context=_start_context(), initializer=_start_worker, initargs=(options,))
     pending: deque[Future[BatchResult]] = deque()
     try:
         for batch in batches:
-            pending.append(pool.submit(convert_lines, batch, options))
+            pending.append(pool.submit(convert, batch, options))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:

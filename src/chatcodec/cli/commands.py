@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import detect
 from chatcodec.cli import exit_codes
-from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command
+from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
 from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
@@ -105,6 +105,12 @@ def _parser() -> argparse.ArgumentParser:
         help="refuse what the provider would refuse: unknown fields (with the nearest name), orphan or duplicate "
         "tool results, empty conversations, token limits under 1",
     )
+    validate.add_argument(
+        "--in-format",
+        choices=("json", "parquet"),
+        help="the file's format: json (a JSON document or JSON lines) or parquet, one payload per row (default: "
+        "parquet for a .parquet file, else json)",
+    )
     shown = validate.add_mutually_exclusive_group()
     shown.add_argument("--pretty", action="store_true", help="print each conversation one line per message")
     shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
@@ -131,9 +137,11 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     failures = 0
     conversations = 0
-    for document in iter_documents(path):
+    for document in iter_documents(path, parquet=is_parquet(path, arguments.in_format)):
         label = document.label
         conversations += 1
+        for note in document.notes:
+            print(f"{path}{label}: {note}", file=sys.stderr)
         try:
             if document.error is not None:
                 raise ChatcodecError(document.error)

@@ -29,12 +29,11 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
 
 from chatcodec.batch.convert import (
     BatchResult,
     ConvertOptions,
-    LineBatch,
     convert_lines,
     convert_payload,
     dump_json,
@@ -50,7 +49,22 @@ from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
 
+BatchT = TypeVar("BatchT")
+"""A batch of input: JSON lines, or Parquet rows."""
+
 _REJECTS_SUFFIX = ".rejects.jsonl"
+
+FILE_FORMATS = ("json", "parquet")
+"""The file formats ``--in-format`` and ``--out-format`` name (JSON covers JSON lines)."""
+
+
+def is_parquet(path: Path | None, named: str | None) -> bool:
+    """Whether a file is Parquet: as ``--in-format``/``--out-format`` names it, else by
+    its ``.parquet`` extension."""
+    if named is not None:
+        return named == "parquet"
+    return path is not None and path.suffix == ".parquet"
+
 
 EXIT_CODES_HELP = (
     "exit codes: 0 everything converted; 1-63 that many payloads rejected (63: 63 or more, the count is printed); "
@@ -80,6 +94,18 @@ def add_convert_command(commands: Any) -> None:
         "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
     )
     convert.add_argument("--out", type=Path, help="write here instead of standard output")
+    convert.add_argument(
+        "--in-format",
+        choices=FILE_FORMATS,
+        help="the input file's format: json (a JSON document or JSON lines) or parquet (default: parquet for a "
+        ".parquet file, else json)",
+    )
+    convert.add_argument(
+        "--out-format",
+        choices=FILE_FORMATS,
+        help="the output file's format (default: parquet when --out ends in .parquet, else json): Parquet holds "
+        "the columnar form for --to canonical, else each payload as JSON text",
+    )
     convert.add_argument("--compact", action="store_true", help="one line per payload even for a single JSON file")
     convert.add_argument(
         "--workers",
@@ -168,6 +194,10 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
         return exit_codes.USAGE
+    if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
+        arguments.parser.error("Parquet output needs --out PATH")
+    if is_parquet(path, arguments.in_format):
+        return _convert_parquet(arguments, options, out)
     with ExitStack() as stack:
         try:
             source = stack.enter_context(open_input(path))
@@ -176,7 +206,33 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
             return exit_codes.NO_INPUT
         if source.lines is not None:
             return _convert_lines(arguments, options, source.lines, source.size, out)
+        if is_parquet(arguments.out, arguments.out_format):  # one document: a table of one row
+            return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
         return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:
+    """Convert the rows of a Parquet file (:mod:`chatcodec.datasets.parquet_files`)."""
+    path: Path = arguments.file
+    try:
+        from chatcodec.datasets.parquet_files import convert_rows, iter_row_batches
+
+        size = path.stat().st_size
+        batches = iter_row_batches(path, options.kind, options.source, options.id_field)
+        first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
+    except ImportError as error:
+        print(
+            f"chatcodec convert: error: Parquet needs pyarrow ({error}): pip install 'chatcodec[arrow]'",
+            file=sys.stderr,
+        )
+        return exit_codes.USAGE
+    except OSError as error:
+        print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        return exit_codes.NO_INPUT
+    except ValueError as error:  # pyarrow's ArrowInvalid is one: not Parquet, or the wrong kind
+        print(f"chatcodec: cannot read {path} as Parquet: {error}", file=sys.stderr)
+        return exit_codes.NO_INPUT
+    return _convert_batches(arguments, options, itertools.chain(first, batches), convert_rows, size=size, out=out)
 
 
 def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, text: bytes, out: TextIO) -> int:
@@ -222,6 +278,19 @@ def _convert_lines(
             file=sys.stderr,
         )
         return 1
+    return _convert_batches(arguments, options, iter_line_batches(lines), convert_lines, size=size, out=out)
+
+
+def _convert_batches(
+    arguments: argparse.Namespace,
+    options: ConvertOptions,
+    batches: Iterable[BatchT],
+    convert: Callable[[BatchT, ConvertOptions], BatchResult],
+    *,
+    size: int | None,
+    out: TextIO,
+) -> int:
+    path: Path = arguments.file
     rejects_path = _rejects_path(arguments)
     clash = _clash(path, arguments.out, rejects_path)
     if clash:
@@ -229,9 +298,9 @@ def _convert_lines(
         return exit_codes.USAGE
     report = _Report(path, ProgressBar(sys.stderr, size), _RejectsFile(rejects_path))
     try:
-        with _output(arguments.out, out) as write:
-            for result in _converted(iter_line_batches(lines), options, arguments.workers):
-                write(result.output)
+        with _sink(arguments, options, out) as write:
+            for result in _converted(batches, options, arguments.workers, convert):
+                write(result)
                 report.record(result, quiet=arguments.quiet)
     except _broken_pool() as error:  # evaluated only when an exception comes through
         report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
@@ -241,15 +310,38 @@ def _convert_lines(
     return report.summarize(quiet=arguments.quiet)
 
 
-def _converted(batches: Iterable[LineBatch], options: ConvertOptions, workers: int) -> Iterator[BatchResult]:
+def _converted(
+    batches: Iterable[BatchT],
+    options: ConvertOptions,
+    workers: int,
+    convert: Callable[[BatchT, ConvertOptions], BatchResult],
+) -> Iterator[BatchResult]:
     """The batches converted in input order: here with one worker, else on a pool
     (:mod:`chatcodec.batch.parallel`, imported only then: multiprocessing and its pool cost
     ~20 ms of a one-worker run's start)."""
     if workers > 1:
         from chatcodec.batch.parallel import convert_batches
 
-        return convert_batches(batches, options, workers)
-    return (convert_lines(batch, options) for batch in batches)
+        return convert_batches(batches, options, workers, convert=convert)
+    return (convert(batch, options) for batch in batches)
+
+
+@contextmanager
+def _sink(
+    arguments: argparse.Namespace, options: ConvertOptions, out: TextIO
+) -> Generator[Callable[[BatchResult], object]]:
+    """Where each batch's result goes: JSON lines (``--out`` or ``out``), or a Parquet file."""
+    if not is_parquet(arguments.out, arguments.out_format):
+        with _output(arguments.out, out) as write:
+            yield lambda result: write(result.output)
+        return
+    from chatcodec.datasets.parquet_files import ParquetSink
+
+    sink = ParquetSink(arguments.out, options)
+    try:
+        yield sink.write
+    finally:
+        sink.close()
 
 
 def _broken_pool() -> type[BrokenProcessPool]:

@@ -35,6 +35,9 @@ class Document:
     """The parsed JSON, or ``None`` when ``error`` is set."""
     error: str | None = None
     """Why the line could not be parsed."""
+    notes: tuple[str, ...] = ()
+    """What reading it changed where that is ambiguous (a ``null`` Arrow filled into a
+    Parquet row's tool schema, dropped: :mod:`chatcodec.datasets.arrow_rows`)."""
 
 
 STDIN = "-"
@@ -46,9 +49,18 @@ def is_stdin(path: Path) -> bool:
     return str(path) == STDIN
 
 
-def iter_documents(path: Path) -> Iterator[Document]:
+def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
     """The documents in ``path`` (``-``: standard input): the whole file, or one per
-    non-blank JSONL line."""
+    non-blank JSONL line; with ``parquet``, one per row of a Parquet file
+    (:mod:`chatcodec.datasets.parquet_files`, which needs pyarrow)."""
+    if parquet:
+        from chatcodec.datasets.parquet_files import iter_row_batches
+
+        for batch in iter_row_batches(path):
+            for row in batch.rows:
+                payload = parse_json(row.payload) if isinstance(row.payload, str) else row.payload
+                yield Document(f":{row.number}", payload, notes=tuple(str(loss) for loss in row.read_losses))
+        return
     if path.suffix in _JSONL_SUFFIXES and not is_stdin(path):
         yield from _lines(path)
         return

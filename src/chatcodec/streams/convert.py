@@ -19,7 +19,9 @@ translated through its HTTP status (:mod:`chatcodec.error_shapes`): an Anthropic
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+import pickle
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from chatcodec.api import output_options
@@ -57,6 +59,7 @@ class StreamConverter:
             raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
         if not isinstance(target_codec, SupportsStreamEncoder):
             raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+        self._settings = _Settings(source, target, dict(options or {}), on_loss, source_framing, target_framing)
         self._target = target
         self._recorder = LossRecorder()
         self._reader = WireEventReader(source, source_framing)
@@ -69,6 +72,18 @@ class StreamConverter:
         """Wire events read from the source so far."""
         self.events_out = 0
         """Wire events written for the target so far."""
+
+    def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
+        """A converter that has not started pickles as its settings, so an engine can send
+        one to each worker (issue 34); one mid-stream holds its decoder's and encoder's
+        state, which has no portable form, and refuses. A ``losses`` list given to it is
+        not sent: the copy records its losses in its own :attr:`losses`."""
+        if self.events_in or self.events_out:
+            raise pickle.PicklingError(
+                f"a StreamConverter that has converted events ({self.events_in} in) cannot be pickled; "
+                "pickle it before the stream starts"
+            )
+        return _rebuilt, (self._settings,)
 
     @property
     def media_type(self) -> str:
@@ -120,6 +135,30 @@ class StreamConverter:
     def _written(self, wire_event: dict[str, Any]) -> bytes:
         self.events_out += 1
         return self._writer.write(wire_event)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """What a :class:`StreamConverter` was made with, kept for pickling."""
+
+    source: str
+    target: str
+    options: dict[str, Any]
+    on_loss: OnLoss
+    source_framing: Framing | None
+    target_framing: Framing | None
+
+
+def _rebuilt(settings: _Settings) -> StreamConverter:
+    """A :class:`StreamConverter` made again from its pickled settings."""
+    return StreamConverter(
+        settings.source,
+        settings.target,
+        options=settings.options,
+        on_loss=settings.on_loss,
+        source_framing=settings.source_framing,
+        target_framing=settings.target_framing,
+    )
 
 
 def convert_stream(chunks: Iterable[bytes], *, source: str, target: str, **settings: Any) -> Iterator[bytes]:

@@ -1,0 +1,60 @@
+"""Conversations at dataset scale: an exact columnar form, and the engines that read it.
+
+- :mod:`~chatcodec.datasets.layout`: the columnar form (content always a list of parts,
+  free-form values as JSON text), published as ``schemas/request.arrow.json`` and
+  ``schemas/response.arrow.json``;
+- :mod:`~chatcodec.datasets.columnar`: canonical dicts to its rows and back, exactly;
+- :mod:`~chatcodec.datasets.arrow_form`: its :class:`pyarrow.Schema` and tables;
+- :mod:`~chatcodec.datasets.arrow_rows`: wire payloads as Arrow wrote them (``null``-filled);
+- :mod:`~chatcodec.datasets.engines`: :class:`ArrowConverter`, for Hugging Face
+  ``datasets.map`` and Ray Data ``map_batches``;
+- :mod:`~chatcodec.datasets.parquet_files`: the command line's Parquet input and output.
+
+pyarrow (the ``arrow`` extra) is imported on first use of a name that needs it, never by
+``import chatcodec`` or ``import chatcodec.datasets``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatcodec.datasets.arrow_rows import without_arrow_nulls
+from chatcodec.datasets.columnar import from_columnar, to_columnar
+from chatcodec.datasets.layout import COLUMNAR_KINDS, ColumnarKind, columnar_layout, layout_document
+
+if TYPE_CHECKING:
+    from chatcodec.datasets.arrow_form import arrow_schema, form_of, from_table, to_table
+    from chatcodec.datasets.engines import ArrowConverter
+
+_LAZY = {
+    "ArrowConverter": "chatcodec.datasets.engines",
+    "arrow_schema": "chatcodec.datasets.arrow_form",
+    "form_of": "chatcodec.datasets.arrow_form",
+    "from_table": "chatcodec.datasets.arrow_form",
+    "to_table": "chatcodec.datasets.arrow_form",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'chatcodec.datasets' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ = [
+    "COLUMNAR_KINDS",
+    "ArrowConverter",
+    "ColumnarKind",
+    "arrow_schema",
+    "columnar_layout",
+    "form_of",
+    "from_columnar",
+    "from_table",
+    "layout_document",
+    "to_columnar",
+    "to_table",
+    "without_arrow_nulls",
+]

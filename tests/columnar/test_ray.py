@@ -1,0 +1,75 @@
+"""ArrowConverter in Ray Data (``map_batches(batch_format="pyarrow")``) on a local one-CPU
+Ray, over the recorded requests: the two Ray pitfalls of issue 34, each with its way round.
+
+The module takes about 20 s (measured), most of it Ray starting; the 1M-row run on a local cluster
+is a documented command (README, "Datasets").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+import ray
+
+from chatcodec.datasets import ArrowConverter
+from columnar.rows import TO_ANTHROPIC, expected_anthropic, recorded_requests, tool_rows
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One local Ray with one CPU, no dashboard and no auth token (as ``test_batch_frameworks``)."""
+    previous = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        if previous is None:
+            del os.environ["RAY_AUTH_MODE"]
+        else:
+            os.environ["RAY_AUTH_MODE"] = previous
+
+
+# Ray Data's DataContext sets options Ray itself has deprecated (ray 2.60); nothing of ours.
+pytestmark = [
+    pytest.mark.usefixtures("local_ray"),
+    pytest.mark.filterwarnings("ignore:`use_push_based_shuffle` is deprecated:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:`use_polars` is deprecated:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:`use_arrow_tensor_v2` is deprecated:DeprecationWarning"),
+]
+
+
+def test_json_lines_read_as_text_convert_where_read_json_would_fail(tmp_path: Path) -> None:
+    """``ray.data.read_json`` types each key from the rows it sees, and OpenAI ``content``
+    is a string in one message and a list in the next; read as text, every line converts."""
+    payloads = recorded_requests()
+    path = tmp_path / "requests.jsonl"
+    path.write_text("".join(json.dumps(payload) + "\n" for payload in payloads), encoding="utf-8")
+    to_anthropic = ArrowConverter(source="openai-chat", target="anthropic", column="text", options=TO_ANTHROPIC)
+    rows = ray.data.read_text(str(path)).map_batches(to_anthropic, batch_format="pyarrow", batch_size=4).take_all()
+    assert len(rows) == len(payloads)
+    by_text = {row["text"]: row for row in rows}
+    for payload in payloads:
+        row = by_text[json.dumps(payload)]
+        assert row["chatcodec_error"] is None
+        assert json.loads(row["anthropic_request"]) == expected_anthropic(payload)[0]
+
+
+def test_nested_integers_stay_integers_in_arrow_batches() -> None:
+    """Ray's numpy and pandas batches turn an integer column with a null into floats
+    (``max_tokens: 4096.0``); Arrow batches keep ``4096`` and the tool schema's ``minimum: 1``."""
+    dataset = ray.data.from_arrow(pa.Table.from_pylist(tool_rows()))
+    to_anthropic = ArrowConverter(source="openai-chat", target="anthropic", options=TO_ANTHROPIC)
+    rows = dataset.map_batches(to_anthropic, batch_format="pyarrow").take_all()
+    first = next(json.loads(row["anthropic_request"]) for row in rows if row["max_tokens"] is not None)
+    assert first["max_tokens"] == 4096
+    assert type(first["max_tokens"]) is int
+    minimum = first["tools"][0]["input_schema"]["properties"]["limit"]["minimum"]
+    assert (minimum, type(minimum)) == (1, int)
+    assert all(row["chatcodec_error"] is None for row in rows)
