@@ -522,7 +522,17 @@ def test_a_codec_registered_under_another_name_brings_its_rules_and_extensions()
             chatcodec.Conversation().append_provider_messages(
                 "anthropic-gateway", [{"role": "user", "contnt": "hi"}], strict=True
             )
-        events = [{"type": "ping"}]
+        start = {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "m",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 0},
+        }
+        events = [{"type": "ping"}, {"type": "message_start", "message": start}]  # a stream that says something
         list(chatcodec.decode_stream("anthropic-gateway", events, strict=True))
     finally:
         chatcodec.unregister_codec("anthropic-gateway")

@@ -7,6 +7,7 @@ dicts (Verifiers, OpenHands, hand-rolled agents) keeps working on validated mode
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
@@ -121,7 +122,7 @@ def deferred_adapter(annotation: Any) -> TypeAdapter[Any]:
     Module-level adapters otherwise compile every canonical schema when ``chatcodec`` is
     imported, which made the import cost several hundred milliseconds.
     """
-    return TypeAdapter(annotation, config=ConfigDict(defer_build=True))
+    return TypeAdapter(annotation, config=ConfigDict(defer_build=True, allow_inf_nan=False))  # as CanonicalModel
 
 
 def _is_none(value: object) -> bool:
@@ -175,6 +176,9 @@ class KeyedModel(BaseModel):
         # JSON Schema refuses those inputs, so the models must too; an int is
         # still a valid float, as it is in JSON Schema.
         strict=True,
+        # NaN and infinities are no JSON (RFC 8259 section 6): a model holding one could
+        # never be written, so it is refused where it is given, JSON values included.
+        allow_inf_nan=False,
         # Field docstrings become JSON Schema descriptions when a schema is generated,
         # not at class creation (see ``_field_docs``).
         json_schema_extra=describe_fields,
@@ -241,6 +245,25 @@ class KeyedModel(BaseModel):
         if field is None:
             return False
         return field.exclude_if is None or not field.exclude_if(getattr(self, key))
+
+    def __eq__(self, other: object) -> bool:
+        """A model equals another model as pydantic compares them, and a dict it reads
+        back as: its dump (``model_dump()``), its dict view (``dict(model)``, with the
+        Verifiers aliases :meth:`dict_aliases` gives) or a dict that validates to an equal
+        model (a default left out, a flat Verifiers tool call without its ``type``).
+        Verifiers' rollout code compares messages with dicts (``message == {"role": ...}``),
+        and a dict compared with a model asks the model (Python's reflected ``==``)."""
+        if isinstance(other, BaseModel) or not isinstance(other, Mapping):
+            return super().__eq__(other)
+        if self.model_dump() == other or dict(self.items()) == other:
+            return True
+        try:
+            read = type(self).model_validate(other)
+        except ValueError:  # pydantic's ValidationError and chatcodec's errors
+            return False
+        return super().__eq__(read)
+
+    __hash__ = BaseModel.__hash__  # None: unhashable, as pydantic's unfrozen models are
 
     def keys(self) -> list[str]:
         """The field names a ``model_dump()`` would emit, in declaration order, then the

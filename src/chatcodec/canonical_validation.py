@@ -15,21 +15,26 @@ import pydantic_core
 from pydantic import BaseModel, TypeAdapter
 
 from chatcodec.errors import as_chatcodec_error
-from chatcodec.payloads import parse_json
+from chatcodec.payloads import parse_json, refuse_unwritable_numbers
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 ValueT = TypeVar("ValueT")
 
 
 def validate_with(adapter: TypeAdapter[ValueT], data: object, title: str) -> ValueT:
-    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``, as it is."""
+    """Validate ``data`` (Python, JSON text or bytes) with ``adapter``, as it is; Python
+    data holding ``NaN`` or an infinity is refused at its path, as JSON text holding one
+    is (:func:`~chatcodec.payloads.refuse_unwritable_numbers`: a wire shape's ``float``
+    and ``Any`` take one, and no JSON can carry it on)."""
     try:
         if isinstance(data, str | bytes | bytearray):
             return adapter.validate_json(data)
-        return adapter.validate_python(data)
+        validated = adapter.validate_python(data)
     except pydantic_core.ValidationError as error:
         root = parse_json(data) if isinstance(data, str | bytes | bytearray) else data
         raise as_chatcodec_error(error, title, root) from None
+    refuse_unwritable_numbers(data)
+    return validated
 
 
 def validate_canonical(model: type[ModelT], data: object) -> ModelT:

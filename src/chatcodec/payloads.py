@@ -132,7 +132,41 @@ def _refuse_unkept(value: object, text: str | bytes | bytearray, *, strings: boo
         elif isinstance(node, _Unkept):
             raise JSONValueError(node.reason, text, json_path(steps))
         elif isinstance(node, float) and not math.isfinite(node):
-            raise JSONValueError("a number is out of range (it would be read as infinity)", text, json_path(steps))
+            raise JSONValueError(_unwritable(node), text, json_path(steps))
+
+
+def _unwritable(number: float) -> str:
+    if math.isnan(number):
+        return "NaN is not JSON"
+    return "a number is out of range (it would be read as infinity; Infinity is not JSON)"
+
+
+def refuse_unwritable_numbers(value: object) -> None:
+    """Raise :class:`PayloadError` at the first ``NaN`` or infinite float in ``value``
+    (Python data: a dict given as a payload): JSON has no such number (RFC 8259 section 6:
+    "Numeric values that cannot be represented ... such as Infinity and NaN are not
+    permitted"), so chatcodec never writes one; JSON text holding one is refused by
+    :func:`loads` the same way."""
+    found = unwritable_number(value)
+    if found is not None:
+        raise PayloadError(*found)
+
+
+def unwritable_number(value: object) -> tuple[str, str] | None:
+    """The reason and JSON path of the first ``NaN`` or infinite float in ``value``, or
+    None. Written in Rust first, walked only when the text shows one (or a string holds
+    the word)."""
+    try:
+        written = pydantic_core.to_json(value)
+    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        written = _INFINITY  # not writable for another reason (a lone surrogate): walked
+    if _INFINITY not in written and b"NaN" not in written:
+        return None
+    try:
+        _refuse_unkept(value, "")
+    except JSONValueError as error:
+        return error.reason, error.path
+    return None
 
 
 def parse_json(text: str | bytes | bytearray) -> Any:

@@ -84,6 +84,9 @@ _FIXED: tuple[object, ...] = (
     1e308,
     -1e308,
     5e-324,
+    float("nan"),  # no JSON holds these: a dict may (issue 33 item 16); JSON text gets "NaN"
+    float("inf"),
+    float("-inf"),
     "\U0001f600",
     "\x00",
     "a\ud800b",
@@ -93,7 +96,8 @@ _FIXED: tuple[object, ...] = (
     "data: [DONE]",
     " \n\t",
 )
-"""Values of every JSON type and the edges that broke codecs before."""
+"""Values of every JSON type and the edges that broke codecs before, and the floats JSON
+cannot hold, which a dict can (written into JSON text as ``NaN``/``Infinity``)."""
 
 _ALPHABET = "ab_ -.:/\"'\\{}[]\x00\u00e9\u4e16\U0001f600\ud800\udfff0123456789"
 _KEYS = ("", "_", "_x", "__x", "_nulls", "_absent", "__nulls", "type", "role", "content", "id", "x", "\ud800")

@@ -1,6 +1,7 @@
 """Every public entry point as a fuzz target, and the one law they all obey.
 
-The law: given any input, an entry point returns, or raises a
+The law: given any input, an entry point returns what JSON can hold (never ``NaN`` or an
+infinity), or raises a
 :class:`chatcodec.ChatcodecError` whose JSON path exists in that input (the last step of a
 ``missing`` error names the absent key of an object that is there); a
 :class:`chatcodec.StreamError` names an event that exists. Anything else (``KeyError``,
@@ -25,6 +26,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 import chatcodec
 from chatcodec.cli import main
@@ -172,14 +175,30 @@ def _checked(target: Target, value: Any) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            target.run(value)
+            result = target.run(value)
         except chatcodec.ChatcodecError as error:
             if target.stream:
                 _check_stream_error(error, value)
             elif target.paths_checked:
                 _check_error(error, value)
             return type(error).__name__
+    _check_written(result)
     return "ok"
+
+
+def _check_written(result: object) -> None:
+    """What an entry point returned can be written as JSON: no ``NaN`` or infinity."""
+    if isinstance(result, chatcodec.ChatRequest | chatcodec.ChatResponse):
+        result = result.model_dump()
+    elif isinstance(result, list) and all(isinstance(item, BaseModel) for item in result):
+        result = [item.model_dump() for item in result]
+    try:
+        json.dumps(result, allow_nan=False)
+    except ValueError as error:
+        if "Out of range float" in str(error):
+            raise ForeignError(f"returned a number JSON cannot hold: {error}") from None
+    except (TypeError, RecursionError):
+        pass  # not JSON data (None, an event list of models): nothing written here
 
 
 def _check_stream_error(error: chatcodec.ChatcodecError, value: object) -> None:
@@ -404,14 +423,15 @@ def all_targets() -> list[Target]:
 # --- entry points that take more than one call ---------------------------------------
 
 
-def _stream_then_encode(source: str, target: str, value: Any) -> None:
+def _stream_then_encode(source: str, target: str, value: Any) -> list[Any]:
+    """The wire events and the response written for ``target`` (checked as JSON by the law)."""
     events = list(chatcodec.decode_stream(source, _stream_as_list(value)))
     try:
-        _drain(chatcodec.encode_stream(target, events, **NO_LOSS_WARNINGS))
+        written = list(chatcodec.encode_stream(target, events, **NO_LOSS_WARNINGS))
     except chatcodec.StreamError as error:  # it numbers the canonical events, not the input's
         raise chatcodec.StreamError(f"encoding the decoded events: {error}") from error
     response = chatcodec.accumulate_stream(source, _stream_as_list(value))
-    chatcodec.encode_response(target, response, **NO_LOSS_WARNINGS)
+    return [*written, chatcodec.encode_response(target, response, **NO_LOSS_WARNINGS)]
 
 
 def _conversation(provider: str, value: Any) -> None:

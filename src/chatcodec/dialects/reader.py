@@ -333,6 +333,9 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
     listed = as_list(message.get("content"))
     if listed is not None:
         parts.extend(read_parts(listed, (*at, "content")))
+        if calls:  # LangChain's AIMessage: a call both as a tool_use block and in tool_calls, sent once
+            given = {part["id"] for part in parts if part.get("type") == "tool_use"}
+            calls = [call for call in calls if call["id"] not in given]
     elif content:
         parts.append({"type": "text", "text": content})
     folded["content"] = [*parts, *calls]

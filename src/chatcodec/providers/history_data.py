@@ -126,29 +126,48 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
 # --- calls the target cannot send, with their results ------------------------------------
 
 
-def _foreign_calls(messages: Sequence[Message], target: str) -> dict[str, tuple[str, tuple[int, int]]]:
-    """Opaque parts of another provider holding a call id, by that id: (provider, place)."""
+def _call_id(part: Mapping[str, Any]) -> str | None:
+    data: Mapping[str, Any] = part.get("data") or {}
+    return next((data[key] for key in _ID_KEYS if isinstance(data.get(key), str)), None)
+
+
+def _foreign_calls(
+    messages: Sequence[Message], target: str
+) -> tuple[dict[str, tuple[str, tuple[int, int]]], set[tuple[int, int]]]:
+    """Opaque parts of another provider holding a call id, by that id: (provider, place);
+    and the places of those that repeat a ``tool_use`` of their own message (LangChain's
+    ``AIMessage`` holds an Anthropic ``tool_use`` block in ``content`` and the same call in
+    ``tool_calls``): that call is sent, once, as the ``tool_use``."""
     calls: dict[str, tuple[str, tuple[int, int]]] = {}
+    repeated: set[tuple[int, int]] = set()
     for index, message in enumerate(messages):
         if message["role"] != "assistant":
             continue
-        for position, part in enumerate(_parts(message)):
+        parts = _parts(message)
+        sent: set[str] | None = None
+        for position, part in enumerate(parts):
             if part["type"] != "opaque" or part.get("provider") == target:
                 continue
-            data: Mapping[str, Any] = part.get("data") or {}
-            call_id: object = next((data[key] for key in _ID_KEYS if isinstance(data.get(key), str)), None)
-            if isinstance(call_id, str):
+            call_id = _call_id(part)
+            if call_id is None:
+                continue
+            if sent is None:
+                sent = {part["id"] for part in parts if part["type"] == "tool_use"}
+            if call_id in sent:
+                repeated.add((index, position))
+            else:
                 calls[call_id] = (str(part.get("provider")), (index, position))
-    return calls
+    return calls, repeated
 
 
 def without_unsent_calls(messages: list[Message], losses: LossRecorder, target: str, name: str) -> list[Message]:
     """``messages`` without another provider's opaque calls that tool results answer, and
     without those results, one loss per call at the call's path naming its results; a
-    message left empty goes too. The list itself when there are none."""
-    calls = _foreign_calls(messages, target)
+    message left empty goes too. An opaque call repeating a ``tool_use`` of its message
+    goes without a loss (the call is sent). The list itself when there are none."""
+    calls, dropped = _foreign_calls(messages, target)
     if not calls:
-        return messages
+        return _without(messages, dropped) if dropped else messages
     results: dict[str, list[tuple[int, int]]] = {}
     for index, message in enumerate(messages):
         if message["role"] != "tool":
@@ -159,8 +178,7 @@ def without_unsent_calls(messages: list[Message], losses: LossRecorder, target: 
             if call is not None and call[1][0] < index:
                 results.setdefault(result_id, []).append((index, position))
     if not results:
-        return messages
-    dropped: set[tuple[int, int]] = set()
+        return _without(messages, dropped) if dropped else messages
     for call_id, (provider, at) in calls.items():
         answered = results.get(call_id)
         if answered:

@@ -33,7 +33,7 @@ import pydantic_core
 
 from chatcodec.errors import ChatcodecError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.payloads import too_deep
+from chatcodec.payloads import refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.capabilities import Capabilities
@@ -376,7 +376,7 @@ class ProviderCodec:
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
-        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()))
+        return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
 
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
         """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
@@ -530,11 +530,17 @@ def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT
     except ValidationError as error:
         if _too_deep(error):
             raise too_deep(payload) from None
+        if _refused(error, "finite_number"):  # a NaN the wire shapes took as a value: named where it is
+            refuse_unwritable_numbers(payload)
         raise
 
 
+def _refused(error: ValidationError, rule: str) -> bool:
+    return any(detail["type"] == rule for detail in error.errors(include_url=False))
+
+
 def _too_deep(error: ValidationError) -> bool:
-    return any(detail["type"] == "recursion_depth_exceeded" for detail in error.errors(include_url=False))
+    return _refused(error, "recursion_depth_exceeded")
 
 
 _DEPTH_RULE = "[rule: recursion_depth_exceeded]"
@@ -543,19 +549,25 @@ _DEPTH_RULE = "[rule: recursion_depth_exceeded]"
 
 class _DepthGuard:
     """A stream decoder whose ``RecursionError`` (an event nested a thousand levels
-    deep) is a :class:`~chatcodec.StreamError` naming the event and the route
-    into its deepest value. Written once here, so every provider's decoder has it."""
+    deep) is a :class:`~chatcodec.StreamError` naming the event and the route into its
+    deepest value, and which refuses, when it is closed, a stream that said nothing
+    (:meth:`close`). Written once here, so every provider's decoder has it."""
 
-    __slots__ = ("_decoder", "_fed")
+    __slots__ = ("_builder", "_decoder", "_fed", "_given", "_name")
 
-    def __init__(self, decoder: StreamDecoder) -> None:
+    def __init__(self, decoder: StreamDecoder, builder: StreamBuilder | None, name: str) -> None:
         self._decoder = decoder
+        self._builder = builder
+        self._name = name
         self._fed = 0
+        self._given = 0  # canonical events given back (emitting: no builder was passed)
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
         self._fed += 1
         try:
-            return self._decoder.feed(event)
+            given = self._decoder.feed(event)
+            self._given += len(given)
+            return given
         except RecursionError:
             raise self._error(event) from None
         except StreamError as error:
@@ -604,12 +616,27 @@ class _DepthGuard:
             yield event
 
     def close(self) -> list[AnyStreamEvent]:
+        """The events the end of the stream gives; a stream of no events, or of none this
+        format's decoder reads (a 200 answer holding a JSON body, which Anthropic's and
+        Responses' decoders skip as an unknown event type), is a
+        :class:`~chatcodec.StreamError`, not an empty answer that looks successful."""
         try:
-            return self._decoder.close()
+            given = self._decoder.close()
         except RecursionError:
             raise self._error(None) from None
         except pydantic_core.ValidationError as error:  # an event built at the end (the finish) refused a kept value
             raise canonical_refusal(error, max(self._fed - 1, 0)) from None
+        if not given and not self._given and (self._builder is None or self._builder.built_nothing()):
+            raise self._said_nothing()
+        return given
+
+    def _said_nothing(self) -> StreamError:
+        name = self._name
+        if not self._fed:
+            why = "no events: an answer that is not a stream (an error page, a JSON body) holds none"
+            return StreamError(f"the {name} stream has {why}")
+        why = f"none of its {self._fed} events is an event of the {name} stream format (a JSON body answered instead?)"
+        return StreamError(f"the stream says nothing: {why}", "$", 0)
 
     def _error(self, event: object) -> StreamError:
         refused = too_deep(event)

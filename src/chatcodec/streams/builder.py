@@ -553,6 +553,11 @@ class StreamBuilder:
             raise self._error(f"{event.type} for part {event.index}, which has already ended")
         return builder
 
+    def built_nothing(self) -> bool:
+        """Whether no call has reached this builder yet (in building mode; an emitting
+        builder's events are counted by whoever takes them)."""
+        return self._events_so_far() == 0 and not self._events
+
     def _events_so_far(self) -> int:
         """How many canonical events the calls so far stand for: the others counted as
         they came, each delta as the fragment it left."""

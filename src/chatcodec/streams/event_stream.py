@@ -8,7 +8,9 @@ same encoding). boto3 reads it for you and yields one dict per message, named by
 ``:event-type`` header: ``{"contentBlockDelta": {...payload}}``. That dict is what
 chatcodec calls a Bedrock wire event, so this module turns message bytes into those
 dicts (:class:`EventStreamParser`) and back (:func:`encode_event_message`); "the bytes
-of a Bedrock stream" in :mod:`chatcodec.streams.convert` means this binary framing.
+of a Bedrock stream" in :mod:`chatcodec.streams.convert` means this binary framing, and
+``accumulate_stream`` / ``decode_stream`` read it when given such bytes
+(:func:`looks_like_event_stream`, :mod:`chatcodec.streams.input`).
 
 An ``exception`` message (``:exception-type`` ``throttlingException`` ...) becomes the
 dict boto3 would raise from, ``{"throttlingException": {"message": ...}}``, which the
@@ -22,12 +24,13 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
 
-__all__ = ["CONTENT_TYPE", "EventStreamParser", "encode_event_message"]
+__all__ = ["CONTENT_TYPE", "EventStreamParser", "encode_event_message", "iter_event_stream", "looks_like_event_stream"]
 
 CONTENT_TYPE = "application/vnd.amazon.eventstream"
 """The ``Content-Type`` of a Bedrock ``ConverseStream`` response body."""
@@ -89,6 +92,24 @@ class EventStreamParser:
             error = {"message": headers.get(":error-message", ""), "code": headers.get(":error-code", "")}
             return {"internalServerException": error}
         return {headers.get(":event-type", "unknown"): body}
+
+
+def looks_like_event_stream(head: bytes) -> bool:
+    """Whether ``head`` (a stream's first bytes, 12 or more) opens an event-stream message:
+    its prelude's CRC32 matches, which no SSE, JSON or text start does by chance."""
+    if len(head) < _PRELUDE_LENGTH + 4:
+        return False
+    total, headers_length, prelude_crc = _PRELUDE.unpack_from(head)
+    matches: bool = zlib.crc32(head[:_PRELUDE_LENGTH]) == prelude_crc
+    return matches and total >= _MINIMUM_LENGTH and headers_length < total
+
+
+def iter_event_stream(chunks: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """The wire event dicts of event-stream bytes given in chunks (split anywhere), lazily."""
+    parser = EventStreamParser()
+    for chunk in chunks:
+        yield from parser.feed(chunk)
+    yield from parser.close()
 
 
 def _headers(data: bytes) -> dict[str, str]:

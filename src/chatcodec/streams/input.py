@@ -16,6 +16,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
 from chatcodec.sdk_objects import SdkObject, is_sdk_object, sdk_json
+from chatcodec.streams.event_stream import iter_event_stream, looks_like_event_stream
 from chatcodec.streams.sse import iter_jsonl, iter_sse_json, looks_like_sse
 
 StreamInput = (
@@ -33,6 +34,8 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
     """Event dicts from any :data:`StreamInput`."""
     if isinstance(events, str | bytes | bytearray):
         whole = events if isinstance(events, str) else bytes(events)
+        if isinstance(whole, bytes) and looks_like_event_stream(whole[:_PRELUDE_BYTES]):
+            return iter_event_stream([whole])
         head = _sniff(whole)
         if head.lstrip("\ufeff \t\r\n").startswith("["):
             return _json_array(whole)
@@ -50,11 +53,32 @@ def iter_event_payloads(events: StreamInput) -> Iterator[dict[str, Any]]:
         return _dicts(rest)
     _sniff(first)  # a first item that is neither text nor bytes nor an event is refused as such
     chunks = _text_chunks(rest)
+    if not isinstance(first, str):
+        binary, chunks = _opens_event_stream(chunks)
+        if binary:
+            return iter_event_stream(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks)
     read, head = _first_line(chunks)
     chunks = itertools.chain(read, chunks)
     if head.lstrip("\ufeff \t\r\n").startswith("["):
         return _json_array(_joined(list(chunks)))
     return iter_sse_json(chunks) if looks_like_sse(head) or not head.strip() else iter_jsonl(chunks)
+
+
+_PRELUDE_BYTES = 12
+"""An event-stream message's prelude: total length, headers length, their CRC32."""
+
+
+def _opens_event_stream(chunks: Iterator[str | bytes]) -> tuple[bool, Iterator[str | bytes]]:
+    """Whether byte chunks open with an event-stream prelude (Bedrock's binary framing, as
+    its HTTP API and ``StreamConverter`` write it), and the chunks again."""
+    read: list[str | bytes] = []
+    head = b""
+    for chunk in chunks:
+        read.append(chunk)
+        head += chunk if isinstance(chunk, bytes) else chunk.encode()
+        if len(head) >= _PRELUDE_BYTES:
+            break
+    return looks_like_event_stream(head[:_PRELUDE_BYTES]), itertools.chain(read, chunks)
 
 
 def _first_line(chunks: Iterator[str | bytes]) -> tuple[list[str | bytes], str]:

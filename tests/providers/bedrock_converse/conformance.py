@@ -345,6 +345,14 @@ def _without_auto_detail(value: Any) -> Any:
 
 # --- the entry -----------------------------------------------------------------------------------
 
+GUARDED_TEXT: JsonObject = {
+    "modelId": "anthropic.claude-sonnet-4-5",
+    "messages": [
+        {"role": "user", "content": [{"guardContent": {"text": {"text": "check this", "qualifiers": ["query"]}}}]}
+    ],
+}
+"""A request whose decoder writes ``_guard`` (a ``guardContent`` text block)."""
+
 SERVER_THEN_CLIENT_TOOLS: JsonObject = {
     "modelId": "m",
     "messages": [{"role": "user", "content": [{"text": "q"}]}],
@@ -392,7 +400,7 @@ ENTRY = ProviderEntry(
     same_result=compact_arguments,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
-    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
+    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS, "_guard": GUARDED_TEXT},
     # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate
     # keys in the argument text collapse without a report today (found moving this table).
 )

@@ -44,7 +44,8 @@ USER_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
         "opaque",
     ),
     ("video", {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://b/v.mp4"}}}}, "opaque"),
-    ("guard content", {"guardContent": {"text": {"text": "check this", "qualifiers": ["query"]}}}, "opaque"),
+    ("guard content", {"guardContent": {"text": {"text": "check this", "qualifiers": ["query"]}}}, "text"),
+    ("guard image", {"guardContent": {"image": {"format": "png", "source": {"bytes": PNG}}}}, "opaque"),
     ("search result", {"searchResult": {"source": "s", "title": "t", "content": [{"text": "x"}]}}, "opaque"),
     ("unknown member", {"hologram": {"x": 1}}, "opaque"),
     ("two members", {"text": "a", "image": {"format": "png", "source": {"bytes": PNG}}}, "opaque"),
@@ -108,7 +109,7 @@ def test_system_blocks_text_cache_point_and_guard_content() -> None:
     body = {"messages": [{"role": "user", "content": [{"text": "q"}]}], "system": system}
     decoded = chatcodec.decode_request(PROVIDER, body)
     system_message = decoded.messages[0]
-    assert [part.type for part in system_message.parts] == ["text", "opaque"]
+    assert [part.type for part in system_message.parts] == ["text", "text"]  # guarded text is text
     assert system_message.parts[0].cache_control == chatcodec.CacheControl()
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
 

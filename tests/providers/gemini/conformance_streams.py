@@ -95,6 +95,14 @@ def rules() -> dict[str, list[JsonObject]]:
             ),
             chunk({"functionCall": {}}, finish="STOP"),
         ],
+        "partial-arguments-keep-alive": [
+            chunk({"functionCall": {"name": "get", "willContinue": True}}),
+            chunk({"functionCall": {"willContinue": True}}),
+            chunk(
+                {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Bos"}], "willContinue": True}}
+            ),
+            chunk({"functionCall": {"willContinue": False}}, finish="STOP"),
+        ],
         "partial-arguments-cut-off": [chunk({"functionCall": {"name": "get", "willContinue": True}})],
         "blocked-prompt": [
             {"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 3}, **HEAD}

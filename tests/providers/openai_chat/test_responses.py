@@ -47,7 +47,7 @@ def round_trip(payload: dict[str, Any]) -> ChatResponse:
         ("length", "max_tokens", "length", False),
         ("tool_calls", "tool_use", "tool_calls", False),
         ("content_filter", "SAFETY", "content_filter", False),
-        ("refusal", "refusal", "stop", True),
+        ("refusal", "refusal", "content_filter", True),  # a policy stopped it: not a whole answer
         ("pause", "pause_turn", "stop", True),
         ("error", None, "stop", True),
         ("other", "RECITATION", "stop", True),

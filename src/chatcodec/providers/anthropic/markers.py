@@ -23,6 +23,8 @@ meaning; another provider drops them without a report):
 * ``_no_content`` (tool results): the result had no ``content`` key;
 * ``_no_input_schema`` (tools): the tool had no ``input_schema`` key;
 * ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent;
+* ``_top_level`` (usage): the top-level ``[input_tokens, output_tokens]`` when the
+  canonical counts add the compaction iterations (``usage.py``);
 * ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
   ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
   another provider.

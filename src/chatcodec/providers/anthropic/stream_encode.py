@@ -103,6 +103,7 @@ class StreamEncoder:
         self.usage_metadata: dict[str, dict[str, Any]] = {}
         self.finish: FinishEvent | None = None
         self.open: dict[int, _Open] = {}
+        self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.next_index = 0
         self.position = 0
         self.dropped_choices: set[int] = set()
@@ -158,14 +159,16 @@ class StreamEncoder:
                 yield from self._part_event(event)
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The closing events: open blocks stop, then ``message_delta`` and ``message_stop``."""
+        """The closing events: open blocks stop, then ``message_delta`` (its ``stop_reason``
+        null when no finish came) and, when the stream finished, ``message_stop``."""
         if not self.started and self.start is None and self.finish is None and not self.usage:
             return
         yield from self._ensure_started()
         yield from self._close_all()
         delta = self._delta_fields()
         yield {"type": "message_delta", "delta": delta, "usage": self._wire_usage()}
-        yield {"type": "message_stop"}
+        if self.finish is not None:  # a stream cut short upstream (no finish came) gets no message_stop
+            yield {"type": "message_stop"}
 
     def _choice_data(self, event: ChoiceMetadataEvent) -> None:
         """An Anthropic message is the whole answer: the decoder keeps every field of it on
@@ -242,22 +245,43 @@ class StreamEncoder:
 
     # --- blocks --------------------------------------------------------------------------
 
-    def _begin(self, index: int, kind: str, block: dict[str, Any]) -> dict[str, Any]:
+    def _begin(self, index: int, kind: str, block: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """A block's start, after the stop of any block still open: Anthropic streams one
+        block at a time ("each content block has a content_block_start, one or more
+        content_block_delta events, and a content_block_stop", Streaming Messages), while an
+        upstream may begin its answer before its reasoning's end arrives (OpenAI-compatible
+        ``reasoning_content`` then ``content``)."""
         if index in self.open:
             raise StreamError(f"part {index} started again before it ended", "$.index", self.position)
-        self.open[index] = _Open(kind, self.next_index, block)
-        self.next_index += 1
-        return {"type": "content_block_start", "index": self.open[index].wire_index, "content_block": block}
+        for earlier in list(self.open):
+            self.ended_early[earlier] = self.open[earlier]
+            yield from self._stop(earlier, self.open[earlier].kind)
+        yield self._start(index, _Open(kind, self.next_index, block))
 
-    def _delta(self, index: int, kind: str, delta: dict[str, Any]) -> dict[str, Any]:
+    def _start(self, index: int, block: _Open) -> dict[str, Any]:
+        self.open[index] = block
+        self.next_index += 1
+        return {"type": "content_block_start", "index": block.wire_index, "content_block": block.start}
+
+    def _delta(self, index: int, kind: str, delta: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """A delta of an open block; one for a text or thinking part whose block was stopped
+        when a later one began goes in a new block of its own (the part goes on)."""
         block = self.open.get(index)
+        early = self.ended_early.get(index) if block is None else None
+        if early is not None and early.kind == kind and kind != "tool_use":
+            del self.ended_early[index]
+            yield from self._begin(index, kind, early.start)
+            block = self.open[index]
+            block.foreign_signature, block.reported = early.foreign_signature, early.reported
         if block is None or block.kind != kind:
             what = "was never started" if block is None else f"is a {block.kind} block"
             raise StreamError(f"a {kind} delta for part {index}, which {what}", "$.index", self.position)
-        return {"type": "content_block_delta", "index": block.wire_index, "delta": delta}
+        yield {"type": "content_block_delta", "index": block.wire_index, "delta": delta}
 
     def _stop(self, index: int, kind: str) -> Iterator[dict[str, Any]]:
         block = self.open.get(index)
+        if block is None and self.ended_early.pop(index, None) is not None:
+            return  # stopped when a later block began
         if block is None or block.kind != kind:
             raise StreamError(f"the end of part {index}, which is not an open {kind} block", "$.index", self.position)
         del self.open[index]
@@ -287,9 +311,9 @@ class StreamEncoder:
     ) -> Iterator[dict[str, Any]]:
         match event:
             case TextStartEvent():
-                yield self._begin(event.index, "text", {**self._bag(event, at), "type": "text", "text": ""})
+                yield from self._begin(event.index, "text", {**self._bag(event, at), "type": "text", "text": ""})
             case TextDeltaEvent():
-                yield self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
+                yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
             case TextEndEvent():
                 yield from self._text_end(event, at)
             case RefusalDeltaEvent():
@@ -307,11 +331,11 @@ class StreamEncoder:
         match event:
             case ThinkingStartEvent():
                 block = {**self._bag(event, at), "type": "thinking", "thinking": "", "signature": ""}
-                yield self._begin(event.index, "thinking", block)
+                yield from self._begin(event.index, "thinking", block)
                 ours = event.provider in (PROVIDER, None) or claude_signed(event.provider, event.model)
                 self.open[event.index].foreign_signature = not ours
             case ThinkingDeltaEvent():
-                yield self._delta(event.index, "thinking", {"type": "thinking_delta", "thinking": event.delta})
+                yield from self._delta(event.index, "thinking", {"type": "thinking_delta", "thinking": event.delta})
             case ThinkingSignatureDeltaEvent():
                 yield from self._signature(event, at)
             case ThinkingEndEvent():
@@ -329,9 +353,11 @@ class StreamEncoder:
             case ToolCallStartEvent():
                 block = {**self._bag(event, at), "type": "tool_use", "id": sanitize_tool_use_id(event.id)}
                 block.update(name=event.name, input={})
-                yield self._begin(event.index, "tool_use", block)
+                yield from self._begin(event.index, "tool_use", block)
             case ToolCallDeltaEvent():
-                yield self._delta(event.index, "tool_use", {"type": "input_json_delta", "partial_json": event.delta})
+                yield from self._delta(
+                    event.index, "tool_use", {"type": "input_json_delta", "partial_json": event.delta}
+                )
                 self.open[event.index].arguments.append(event.delta)
             case ToolCallEndEvent():
                 self._bag(event, at)
@@ -343,10 +369,15 @@ class StreamEncoder:
     def _signature(self, event: ThinkingSignatureDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
         """Only Anthropic's own signature goes out (as in a non-streamed response); the
         start block already says ``"signature": ""``, so empty deltas add nothing."""
-        delta = self._delta(event.index, "thinking", {"type": "signature_delta", "signature": event.delta})
-        block = self.open[event.index]
         if not event.delta:
             return
+        block = self.open.get(event.index)
+        if block is None and event.index in self.ended_early:  # its block stopped when a later one began
+            why = "it came after the next block began, and a stopped block takes no more"
+            self.losses.add((*at, "signature"), "thinking signature", why)
+            return
+        delta = next(self._delta(event.index, "thinking", {"type": "signature_delta", "signature": event.delta}))
+        block = self.open[event.index]
         if not block.foreign_signature:
             yield delta
         elif not block.reported:
@@ -375,14 +406,14 @@ class StreamEncoder:
         citations = bag.get("citations")
         if is_list(citations) and event.index in self.open:
             for citation in citations:
-                yield self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
+                yield from self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})
         yield from self._stop(event.index, "text")
 
     def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
-        if event.index not in self.open:
+        if event.index not in self.open and event.index not in self.ended_early:
             self.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
-            yield self._begin(event.index, "text", {"type": "text", "text": ""})
-        yield self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
+            yield from self._begin(event.index, "text", {"type": "text", "text": ""})
+        yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
 
     def _whole(self, event: PartEvent, at: Steps) -> Iterator[dict[str, Any]]:
         part = event.part
@@ -393,5 +424,5 @@ class StreamEncoder:
         if block is None:
             return
         self._bag(event, at)
-        yield self._begin(event.index, block["type"], block)
+        yield from self._begin(event.index, block["type"], block)
         yield from self._stop(event.index, block["type"])

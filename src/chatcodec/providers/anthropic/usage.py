@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_count, as_dict, as_list
 from chatcodec.providers.anthropic.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields
 from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
@@ -35,10 +35,52 @@ _REQUIRED = (_INPUT, _OUTPUT)
 _SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
 
 
+_ITERATIONS = "iterations"
+_COUNTED = ("compaction", "message")
+"""The iterations whose tokens are the answer's (an ``advisor_message`` bills at another model's rates)."""
+_TOP = "_top_level"
+"""Marker: the top-level ``[input_tokens, output_tokens]`` when the counts add the
+compaction iterations (:func:`_iteration_extra`)."""
+
+
+def _iteration_extra(wire: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The input and output tokens the iterations hold beyond the top-level counts.
+
+    With server-side compaction, "the top-level input_tokens and output_tokens exclude
+    compaction iteration usage ... sum across all entries in the usage.iterations array"
+    (Anthropic "Compaction", token usage): the compaction step's tokens are billed, so the
+    canonical counts are the sums of the ``compaction`` and ``message`` iterations (as the
+    Vercel AI SDK's ``convertAnthropicUsage`` counts them). A turn a fallback model served
+    (``fallback_message``) has its answer in the top-level counts, which stand."""
+    iterations = as_list(wire.get(_ITERATIONS))
+    if not iterations:
+        return None
+    counted = [as_dict(entry) or {} for entry in iterations]
+    if any(entry.get("type") == "fallback_message" for entry in counted):
+        return None
+    counted = [entry for entry in counted if entry.get("type") in _COUNTED]
+    inputs = [as_count(entry.get(_INPUT)) for entry in counted]
+    outputs = [as_count(entry.get(_OUTPUT)) for entry in counted]
+    top_in, top_out = as_count(wire.get(_INPUT)), as_count(wire.get(_OUTPUT))
+    if not counted or top_in is None or top_out is None:
+        return None
+    input_counts = [count for count in inputs if count is not None]
+    output_counts = [count for count in outputs if count is not None]
+    if len(input_counts) < len(counted) or len(output_counts) < len(counted):
+        return None
+    extra = (sum(input_counts) - top_in, sum(output_counts) - top_out)
+    return None if extra == (0, 0) else extra
+
+
 def decode_usage(wire: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical usage fields (as a dict) for a wire usage object."""
     canonical = decode_counts(wire, _SPELLING)
     bag = split_fields(wire, _MAPPED)
+    extra = _iteration_extra(wire)
+    if extra is not None:
+        canonical[_INPUT] = canonical.get(_INPUT, 0) + extra[0]
+        canonical[_OUTPUT] = canonical.get(_OUTPUT, 0) + extra[1]
+        bag[_TOP] = [wire[_INPUT], wire[_OUTPUT]]
     absent = [key for key in _REQUIRED if key not in wire]
     if absent:
         bag[ABSENT] = absent  # compatible endpoints leave counts out; keep them out
@@ -75,6 +117,10 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     losses = context.losses
     bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
+    top = as_list(bag.get(_TOP))
+    extra = _iteration_extra({**wire, _INPUT: top[0], _OUTPUT: top[1]}) if top and len(top) == 2 else None
+    if extra is not None:  # the counts hold the compaction iterations: the top level does not
+        usage = {**usage, _INPUT: (usage.get(_INPUT) or 0) - extra[0], _OUTPUT: (usage.get(_OUTPUT) or 0) - extra[1]}
     encode_counts(usage, wire, _SPELLING, losses, at)
     reasoning_tokens = usage.get("reasoning_tokens")
     if reasoning_tokens is not None:

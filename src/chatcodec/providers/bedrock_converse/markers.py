@@ -34,7 +34,9 @@ meaning; another provider drops them without a report):
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
 * ``_tool_order``: server and client tools were interleaved (the kit's
-  :data:`~chatcodec.providers.kit.TOOL_ORDER`).
+  :data:`~chatcodec.providers.kit.TOOL_ORDER`);
+* ``_guard``: a text part came as a ``guardContent`` block (its ``qualifiers`` kept):
+  the text reaches every format, the guardrail's selection of it does not (``parts.py``).
 
 Encoder options arrive by argument (``options=``), by their public names (see ``request.py``);
 a stored request may still spell them in ``provider_options["bedrock-converse"]``.
@@ -50,7 +52,13 @@ from chatcodec.providers.kit.context import RULE_OPTIONS
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
-KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
+KIT = ProviderKit(
+    PROVIDER,
+    meaningful_markers={
+        **TOOL_ORDER,
+        "_guard": "the text is sent as plain text: a Bedrock guardrail assessed only the guardContent blocks",
+    },
+)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
 OPTIONS: Mapping[str, str] = {

@@ -47,6 +47,7 @@ from chatcodec.providers.bedrock_converse.parts import (
     decode_blocks,
     decode_tool_result,
     encode_part,
+    last_result_marker,
     marked,
 )
 from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields
@@ -356,6 +357,8 @@ def _add_parts(parts: list[Any], context: BedrockContext, at: Steps, content: Bl
             marks[len(content)] = part_at
         content.append(block)
         marker = part.get("cache_control")
+        if marker is None and "toolResult" in block:
+            marker = last_result_marker(part)
         if marker is not None:
             for point in marked(block, marker, context, part_at)[1:]:
                 marks[len(content)] = part_at

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Literal, assert_never
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.audio import decode_audio, encode_audio
 from chatcodec.providers.bedrock_converse.citations import decode_citations, encode_citations
@@ -140,6 +141,10 @@ def decode_block(
 ) -> dict[str, Any]:
     """One block as a canonical part (an opaque part when canonical cannot hold it here)."""
     member = member_of(block)
+    if member == "guardContent" and "text" in kinds:
+        guarded = decode_guarded_text(block[member])
+        if guarded is not None:
+            return guarded
     if member is None or member not in kinds:
         return opaque(as_sent(block) if closed else block)
     value = block[member]
@@ -164,6 +169,26 @@ def decode_block(
     if decoded is None:  # kept whole
         return opaque(as_sent(block) if closed else block)
     return decoded
+
+
+GUARD = "_guard"
+"""Marker on a text part read from a ``guardContent`` text block: the block's other fields
+(``qualifiers``), so Bedrock gets the guarded block back."""
+
+
+def decode_guarded_text(guard: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A ``guardContent`` text block (``{"text": {"text", "qualifiers"}}``) as a text part.
+
+    The text is what the model reads; ``guardContent`` only selects what a request's
+    guardrail assesses ("Include a guardrail with the Converse API", Amazon Bedrock User
+    Guide: "the guardrail only evaluates the content in the guardContent field"). So the
+    text reaches every format, and the ``_guard`` marker (meaningful: another provider
+    reports losing the guard) writes the block back for Bedrock. An image guard, or a
+    block of another shape, is kept whole (None)."""
+    text_block = as_dict(guard.get("text")) if len(guard) == 1 else None
+    if text_block is None or not isinstance(text_block.get("text"), str):
+        return None
+    return KIT.attach({"type": "text", "text": text_block["text"]}, {GUARD: leftovers(text_block, ("text",))})
 
 
 def as_sent(value: Any) -> Any:
@@ -247,7 +272,21 @@ def encode_blocks(part: Mapping[str, Any], context: BedrockContext, at: Steps) -
     if block is None:
         return []
     marker = part.get("cache_control")
+    if marker is None and part["type"] == "tool_result":
+        marker = last_result_marker(part)
     return [block] if marker is None else marked(block, marker, context, at)
+
+
+def last_result_marker(result: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The cache marker on the last part of a tool result's content.
+
+    A ``toolResult`` holds no ``cachePoint`` (botocore's ``ToolResultContentBlock`` has no
+    such member), but a ``cachePoint`` right after the ``toolResult`` block caches the same
+    prefix: everything up to the result's end, which a marker on its last part (Anthropic
+    puts ``cache_control`` on the blocks inside a ``tool_result``) asks for."""
+    content = as_list(result.get("content"))
+    last = as_dict(content[-1]) if content else None
+    return None if last is None else as_dict(last.get("cache_control"))
 
 
 def marked(block: dict[str, Any], marker: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
@@ -274,6 +313,9 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
             if kind == "refusal":
                 context.losses.add(at, "refusal part", "Bedrock has no refusal block; sent as text")
             bag = _bag(part, context, at)  # a text block has no other fields: only other providers' data is lost
+            guard = bag.get(GUARD)
+            if isinstance(guard, dict):
+                return {"guardContent": {"text": {"text": part["text"], **guard}}}
             return encode_citations(part["text"], bag) or {"text": part["text"]}
         case "thinking":
             return encode_thinking(part, context, at)
@@ -370,7 +412,8 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
             if len(item) == 2 and item["type"] == "text":  # a plain text part: written as it is
                 blocks.append({"text": item["text"]})
             else:
-                blocks.extend(_result_content(item, context, (*at, "content", index)))
+                last = index == len(content) - 1 and part.get("cache_control") is None
+                blocks.extend(_result_content(item, context, (*at, "content", index), last=last))
         result["content"] = blocks
     is_error = part.get("is_error") is True
     policy = context.tool_result_status
@@ -383,14 +426,16 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
     return {"toolResult": result}
 
 
-def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
+def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps, *, last: bool) -> Blocks:
+    """An item of a result's content (``last``: its marker goes after the ``toolResult``
+    block, :func:`last_result_marker`)."""
     if item["type"] == "text" and KIT.marker(item.get("provider_metadata"), "_json") is True:
         try:
             return [{"json": loads(item["text"])}]
         except ValueError:
             pass  # edited into text that is not JSON: sent as text
     blocks = encode_blocks(item, context, at)
-    if len(blocks) > 1:  # a tool result's content has no cache points
+    if len(blocks) > 1 and not last:  # a tool result's content has no cache points
         context.losses.add(
             (*at, "cache_control"), "cache_control", "Bedrock has no cache point inside a tool result", "setting"
         )

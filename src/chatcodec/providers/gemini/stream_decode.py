@@ -45,6 +45,8 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
+_PIECE_KEYS = frozenset({"partialArgs", "willContinue"})
+"""What a piece of a Vertex streamed call holds (:mod:`.partial_args`)."""
 
 
 def _empty() -> dict[str, Any]:
@@ -314,15 +316,22 @@ class StreamDecoder(FeedByReading):
         state.partial = PartialCall(index, decoded)
 
     def _partial_piece(self, choice: int, state: _Choice, call: dict[str, Any]) -> bool:
-        """Read one piece of a streamed call; False when ``call`` is not one."""
+        """Read one piece of a streamed call; False when ``call`` is not one.
+
+        A piece holding only ``willContinue: true`` says more of the call follows (Vertex
+        ``FunctionCall.willContinue``: "If true, another partial message for the current
+        FunctionCall is expected to follow"): nothing to add, and no part of its own."""
         partial = state.partial
         assert partial is not None
         if not call:
             self._end_partial(choice, state)
             return True
-        if "partialArgs" not in call or "name" in call:
+        if "name" in call or not set(call) <= _PIECE_KEYS:
             return False
-        partial.add(call["partialArgs"], self.position)
+        if "partialArgs" in call:
+            partial.add(call["partialArgs"], self.position)
+        elif call["willContinue"] is not True:  # the last piece, saying so
+            self._end_partial(choice, state)
         return True
 
     def _end_partial(self, choice: int, state: _Choice) -> None:

@@ -85,6 +85,7 @@ class StreamEncoder:
         self.losses = context.losses
         self.context = context.extend(GeminiContext)
         self.head: dict[str, Any] = {}
+        self.started = False
         self.first_fields: dict[str, Any] | None = {}
         self.pending: dict[str, Any] | None = None
         self.sealed = False
@@ -105,8 +106,9 @@ class StreamEncoder:
         yield from ready
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The pending chunk (a response with nothing in it is still one chunk)."""
-        if not self.emitted and self.pending is None and self.head:
+        """The pending chunk (a response with nothing in it is still one chunk: a stream of
+        none is no answer at all, and is refused when read back)."""
+        if not self.emitted and self.pending is None and (self.head or self.started):
             self._chunk()
         self._flush()
         ready, self.ready = self.ready, []
@@ -141,6 +143,7 @@ class StreamEncoder:
                 self._part_event(event, at)
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self.started = True
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         if event.id is not None:
             self.head["responseId"] = event.id

@@ -35,6 +35,7 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec.errors import as_chatcodec_error
+from chatcodec.payloads import refuse_unwritable_numbers
 from chatcodec.providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
 from chatcodec.providers.kit import wire_shape
 from chatcodec.providers.kit.closed_schema import (
@@ -282,6 +283,7 @@ def validated(shape: Any, payload: object, title: str) -> tuple[Any, list[list[s
     them), and the ``_snake`` marker: where it spelled keys in snake_case."""
     camel, renamed = camel_cased(payload)
     _check(shape, camel, renamed, title)
+    refuse_unwritable_numbers(payload)  # NaN and infinities: no JSON holds them (the path as spelled)
     return camel, as_marker(renamed)
 
 
@@ -412,6 +414,7 @@ def checked_request(payload: dict[str, Any]) -> tuple[dict[str, Any], list[list[
         if common is not None and not _extras_to_check_again(common):
             return common, as_marker(renamed), True
     _check(Request, camel, renamed, "Gemini request")
+    refuse_unwritable_numbers(payload)  # NaN and infinities: no JSON holds them (the path as spelled)
     return camel, as_marker(renamed), False
 
 

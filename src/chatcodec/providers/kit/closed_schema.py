@@ -30,8 +30,10 @@ JSON_VALUE = "one-pass-json-value"
 
 def json_value(*, json_input: bool) -> cs.CoreSchema:
     """A JSON value (objects with string keys, arrays, strings, numbers, booleans, null),
-    checked in Rust. From JSON text (``json_input``) a number past a double's range or
-    ``NaN`` is refused, as :func:`chatcodec.payloads.loads` refuses it.
+    checked in Rust. A number past a double's range, ``NaN`` or an infinity is refused,
+    from JSON text (as :func:`chatcodec.payloads.loads` refuses it) and from Python values
+    alike: no JSON can hold it, so it is never written (the reader's full validation then
+    names its path, :func:`chatcodec.canonical_validation.validate_with`).
 
     The choices exclude one another, so their order changes only the cost: each choice
     tried before the one that accepts builds an error. A tool's JSON Schema, most of
@@ -39,7 +41,7 @@ def json_value(*, json_input: bool) -> cs.CoreSchema:
     first (a string is refused by an object schema more slowly than the reverse);
     from JSON text, objects do (measured on the bench's six tools: 9.5 us -> 5 us from
     dicts, 28 us -> 9 us from bytes). A fixed error spares the union collecting them."""
-    number = cs.float_schema(allow_inf_nan=False, strict=True) if json_input else cs.is_instance_schema(float)
+    number = cs.float_schema(allow_inf_nan=False, strict=True)  # NaN and infinities are no JSON, from dicts too
     return _json_union(JSON_VALUE, [number], "not a JSON value", json_input=json_input)
 
 
@@ -80,8 +82,13 @@ def closed(
     fields.update({key: cs.typed_dict_field(schema, required=False) for key, schema in (optional or {}).items()})
     if extra:
         extras = cs.definition_reference_schema(JSON_VALUE)
-        return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True)
-    return cs.typed_dict_schema(fields, extra_behavior="forbid", strict=True)
+        return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True, config=FINITE)
+    return cs.typed_dict_schema(fields, extra_behavior="forbid", strict=True, config=FINITE)
+
+
+FINITE = cs.CoreConfig(strict=True, allow_inf_nan=False)
+"""The config of every object schema: a typed dict validates its fields under its own
+config, not the validator's, and a float under the default one takes ``NaN``."""
 
 
 def literal(*values: str) -> cs.CoreSchema:
@@ -103,8 +110,8 @@ def non_empty() -> cs.CoreSchema:
 
 
 def number(*, json_input: bool) -> cs.CoreSchema:
-    """A JSON number (an ``int`` or a ``float``, not a ``bool``); from JSON text, finite."""
-    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=not json_input))
+    """A JSON number (an ``int`` or a finite ``float``, not a ``bool``)."""
+    return either(cs.int_schema(strict=True), cs.float_schema(strict=True, allow_inf_nan=False))
 
 
 def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
@@ -127,7 +134,7 @@ def tagged(choices: Mapping[str, cs.CoreSchema], key: str) -> cs.CoreSchema:
 def build(root: Callable[[bool], cs.CoreSchema], *, json_input: bool) -> SchemaValidator:
     """The validator for ``root(json_input)``, with the JSON value definition beside it."""
     schema = cs.definitions_schema(root(json_input), [json_value(json_input=json_input)])
-    config = cs.CoreConfig(strict=True, allow_inf_nan=not json_input, hide_input_in_errors=True)
+    config = cs.CoreConfig(strict=True, allow_inf_nan=False, hide_input_in_errors=True)
     return SchemaValidator(schema, config=config)
 
 

@@ -73,6 +73,8 @@ class StreamEncoder:
         self.message: dict[str, Any] = {}
         """The last line's message fields (the message's bag)."""
         self.finished = False
+        self.started = False
+        self.said = False  # a line was written
         self.position = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
@@ -82,8 +84,10 @@ class StreamEncoder:
         yield from self._feed(event, at)
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The last line: ``done: true`` with the finish and usage (none if never finished)."""
-        if self.finished or self.end or self.message:
+        """The last line: ``done: true`` with the finish and usage (``done: false`` if never
+        finished); a started answer that said nothing is still that one line (a stream of
+        none is no answer, and is refused when read back)."""
+        if self.finished or self.end or self.message or (self.started and not self.said):
             message = {"role": "assistant", "content": "", **self.message}
             yield {**self.head, "message": message, "done": self.finished, **self.end}
 
@@ -105,6 +109,7 @@ class StreamEncoder:
                 yield from self._part_event(event, at)
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self.started = True
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         fields = {"model": event.model, "created": event.created, "id": event.id}
         self.head = encode_head({key: value for key, value in fields.items() if value is not None}, bag, self.context)
@@ -160,6 +165,7 @@ class StreamEncoder:
             yield self._line({"content": "", "thinking": ""})
 
     def _line(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        self.said = True
         return {**self.head, "message": {"role": "assistant", **message}, "done": False}
 
     def _call(self, event: ToolCallEndEvent, at: Steps) -> Iterator[dict[str, Any]]:

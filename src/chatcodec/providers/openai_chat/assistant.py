@@ -192,6 +192,12 @@ def _kind(part: Part) -> ContentKind:
     return ContentKind.OTHER
 
 
+SDK_INDEX = "_index"
+"""Marker (pure): a tool call's ``index``, which the OpenAI SDK's stream accumulation
+(``ChatCompletionStreamState``) leaves on each call of the message it builds; it says
+where the call streamed, nothing a user sent, so another format drops it unreported."""
+
+
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
     plain = _plain_call(call)
@@ -201,6 +207,8 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
         return opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
     bag = leftovers(call, ("id", "type", "function"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
     arguments = functions.decode_arguments(function, bag)
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
     function_rest = unmapped(function, ("name", "arguments"))
@@ -288,6 +296,8 @@ def encode_assistant(
 ) -> dict[str, Any]:
     """The wire assistant message for a canonical one; ``response`` writes the stricter
     response shape."""
+    if "cache_control" in message:
+        message = cache_control.onto_last_part(message, losses, at)
     content = message.get("content", "")
     if len(message) == 2 and not response and "content" in message:  # nothing on the message but its parts
         if type(content) is str:  # the wire message as it is
@@ -593,6 +603,8 @@ def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bo
         arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
     call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
     if "type" not in absent_keys(bag):
         call["type"] = "function"
     call["function"] = function

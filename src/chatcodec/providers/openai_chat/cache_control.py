@@ -16,6 +16,13 @@ tool call or tool, so it reaches Anthropic (a message-level one lands on the mes
 block there), and the ``_cache`` spelling marker makes this encoder write it back as
 ``cache_control`` in the same place. A ``cache_control`` of another shape (an unknown
 ``type``, extra keys) is no canonical marker: it stays in the bag, as it is.
+
+A message-level marker read elsewhere (Anthropic's caching places a message's breakpoint
+on its last block; Bedrock's ``cachePoint`` follows the last block) has no message-level
+place in OpenAI's own format, whose ``prompt_cache_breakpoint`` sits on text, image and
+file parts (SDK ``chat_completion_content_part_text_param.py``; GPT-5.6, July 2026): it
+goes on the message's last part, as :func:`onto_last_part` writes it, and is reported only
+where no part can take it (string content, a last part of another kind).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control
 from chatcodec.providers.openai_chat.markers import KIT
 
@@ -46,6 +54,33 @@ def take(bag: dict[str, Any], canonical: dict[str, Any]) -> None:
     canonical[KEY] = marker
     del bag[KEY]
     bag[SPELLING] = KEY
+
+
+_CARRIERS = frozenset({"text", "image", "audio", "document"})
+"""Canonical part types whose OpenAI part takes a breakpoint (``parts._with_breakpoint``)."""
+
+
+def onto_last_part(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Mapping[str, Any]:
+    """``message`` with its message-level marker moved onto its last part, where OpenAI's
+    breakpoint lives; unchanged when the marker came as a message-level ``cache_control``
+    (written back there) or no part can take it (the writer then reports it).
+
+    A last part with a marker of its own keeps it: the same marker says nothing more, a
+    different one is reported."""
+    cache = message.get(KEY)
+    content = as_list(message.get("content"))
+    last = as_dict(content[-1]) if content else None
+    if cache is None or content is None or last is None or spelled(message.get("provider_metadata")):
+        return message
+    if last["type"] not in _CARRIERS:
+        return message
+    moved = {key: value for key, value in message.items() if key != KEY}
+    own = last.get(KEY)
+    if own is None:
+        moved["content"] = [*content[:-1], {**last, KEY: cache}]
+    elif own != cache:
+        losses.add((*at, KEY), KEY, "its last part has a different marker, kept", "setting")
+    return moved
 
 
 def spelled(metadata: Mapping[str, Any] | None) -> bool:

@@ -6,6 +6,11 @@ failed mid-generation) and DeepSeek ``insufficient_system_resource`` (the reques
 off for capacity) both mean the answer is broken, so they map to ``error``; anything else
 is ``other`` with the word kept in ``raw``.
 
+A ``refusal`` (Anthropic's ``stop_reason: "refusal"``: "streaming classifiers intervened
+to handle potential policy violations", Anthropic "Handling stop reasons") is written
+``content_filter``, OpenAI's word for an answer its policy stopped (litellm and the Vercel
+AI SDK map it the same way), reported as the reading back says ``content_filter``.
+
 Encoding writes ``raw`` back when it is one of OpenAI's words for the same unified reason,
 or when this codec decoded it (the ``_finish_reason`` marker on the choice or finish event),
 so a compatible server's own words survive a round trip but another provider's
@@ -74,6 +79,10 @@ def encode_finish_reason(
     unified: UnifiedFinishReason = reason["unified"]
     if raw is not None and _UNIFIED.get(raw, "other") == unified and (raw in STANDARD or raw == bag.get(MARKER)):
         return raw
+    if unified == "refusal":
+        why = "OpenAI has no refusal finish_reason; sent 'content_filter', its word for an answer a policy stopped"
+        losses.add(at, "finish reason 'refusal'", why, "metadata")
+        return "content_filter"
     word = _OPENAI_WORD.get(unified)
     if word is None:
         losses.add(at, f"finish reason {unified!r}", "OpenAI has no such finish_reason; sent 'stop'", "metadata")

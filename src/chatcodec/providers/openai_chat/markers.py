@@ -32,6 +32,10 @@ meaning; another provider drops them without a report):
                        itself, and one that declares ``tools`` goes to a server that takes
                        ``tool_calls`` and ``tool`` messages
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
+``_index``             on a tool call: its ``index``, left by the OpenAI SDK's stream
+                       accumulation (``assistant.py``)
+``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``
+                       (litellm, LangChain), written back (``functions.py``)
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
                        (litellm; the text form is the one every OpenAI server takes)
 ``_server_tool``       on an Anthropic server-tool block read from litellm's shapes: where it

@@ -56,11 +56,18 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     decoded: list[dict[str, Any]] = []
     append = decoded.append
     ids = functions.CallIds()
+    # ``function`` results pair with calls by name (functions.py): only then are calls noted
+    pairs = any(message["role"] == "function" for message in messages)
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
     for message in messages:
         role = message["role"]
         if role in _RESULT_ROLES:
-            result = _decode_tool_result(message) if role == "tool" else functions.decode_function_message(message, ids)
+            if role == "function":
+                result = functions.decode_function_message(message, ids)
+            else:
+                result = _decode_tool_result(message)
+                if pairs:
+                    ids.answered(result["tool_use_id"])
             if group is None:
                 group = [result]
                 append({"role": "tool", "content": group})
@@ -70,6 +77,8 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
         group = None
         if role == "assistant":
             append(assistant.decode_assistant(message, ids=ids))
+            if pairs:
+                ids.calls(decoded[-1])
         elif len(message) == 2:  # system, developer, user: the wire types allow no other role
             content = message["content"]
             if type(content) is not str:
@@ -153,6 +162,7 @@ def _encode_assistant(
 
 def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     losses = context.losses
+    message = cache_control.onto_last_part(message, losses, at)
     metadata = message.get("provider_metadata")
     role = message["role"]
     if metadata is None:

@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import leftovers, wire_fields
+from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.request_fields import (
+    ASK_FOR_USAGE,
     DECODERS,
     DEFAULTS,
     MAX_TOKENS_KEYS,
@@ -40,6 +41,7 @@ from chatcodec.providers.openai_chat.request_fields import (
     SAME_NAME,
     SAME_NAME_TOO,
     SERVICE_TIERS,
+    STREAM_OPTIONS,
 )
 from chatcodec.providers.openai_chat.wire import (
     COMMON_MESSAGES,
@@ -117,6 +119,8 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     wire["messages"] = encode_messages(messages, 0, context)
     tools.encode_tools(request, wire, bag, context)
     _encode_knobs(request, bag, context, wire)
+    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
+        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
     settings.encode_settings(request, wire, bag, context)
     if request.get("cache_control") is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._narrow import as_count, as_sampling_number
-from chatcodec.providers.kit import present
+from chatcodec.providers.kit import ABSENT, present
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.service_tier import read_tier
 from chatcodec.providers.openai_chat import settings, tools
@@ -131,6 +131,29 @@ def _decode_identity(
     return mapped
 
 
+STREAM_OPTIONS = "stream_options"
+ASK_FOR_USAGE = {"include_usage": True}
+"""What a streaming request gets by default: OpenAI Chat sends a stream's usage only when
+asked (``stream_options.include_usage``: "an additional chunk will be streamed before the
+data: [DONE] message ... the usage field on this chunk shows the token usage statistics
+for the entire request", API reference), while Anthropic, Gemini, Bedrock and Responses
+streams always carry it, so a client of theirs whose request is converted expects it. A
+streaming request asking exactly this is not kept (the writer's default, no loss
+elsewhere); one without ``stream_options`` is marked ``_absent`` and written back without."""
+
+
+def _decode_stream_options(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    if wire.get("stream") is not True:
+        return []
+    if STREAM_OPTIONS not in wire:
+        bag[ABSENT] = [STREAM_OPTIONS]
+        return []
+    options = wire[STREAM_OPTIONS]
+    return [STREAM_OPTIONS] if options == ASK_FOR_USAGE and type(options["include_usage"]) is bool else []
+
+
 DECODERS: tuple[Decoder, ...] = (
     _decode_same_name,
     _decode_tools,
@@ -140,4 +163,5 @@ DECODERS: tuple[Decoder, ...] = (
     _decode_metadata,
     _decode_identity,
     _decode_defaults,
+    _decode_stream_options,
 )

@@ -9,6 +9,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import leftovers, mark_absent
+from chatcodec.providers.openai_chat import thought_signatures
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.streams.builder import PartBuilder
 
@@ -70,10 +71,16 @@ def continues_call(known: tuple[PartBuilder, str, str], fragment: dict[str, Any]
 
 
 def call_bag(fragment: dict[str, Any], function: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
-    """What a call's first fragment keeps beyond its index, id, type, name and arguments."""
+    """What a call's first fragment keeps beyond its index, id, type, name and arguments:
+    Gemini's thought signature (``extra_content.google.thought_signature``) in the part's
+    ``gemini`` bag, as a response's call keeps it (:mod:`.thought_signatures`)."""
     bag = leftovers(fragment, ("index", "id", "type", "function"))
     function_rest = leftovers(function, ("name", "arguments"))
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, fragment, "type")
-    return {PROVIDER: bag} if bag else None
+    signature = thought_signatures.take_signature(bag) if "extra_content" in bag else None
+    metadata: dict[str, dict[str, Any]] = {PROVIDER: bag} if bag else {}
+    if signature is not None:
+        metadata[thought_signatures.GEMINI] = {thought_signatures.GEMINI_KEY: signature}
+    return metadata or None

@@ -13,6 +13,7 @@ from pydantic_core import core_schema as cs
 
 from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
+from chatcodec.payloads import unwritable_number
 from chatcodec.providers.kit.closed_schema import LazyValidator, closed, literal, text
 from chatcodec.providers.openai_chat.wire import chunk_adapter
 
@@ -60,9 +61,14 @@ def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
         except pydantic_core.ValidationError:
             pass  # a rarer shape, or an error: the wire adapter says which
     try:
-        return cast(dict[str, Any], chunk_adapter().validator.validate_python(event))  # the adapter's core
+        validated = cast(dict[str, Any], chunk_adapter().validator.validate_python(event))  # the adapter's core
     except pydantic_core.ValidationError:
         pass
+    else:
+        found = unwritable_number(event)  # a float field of the wire shapes takes NaN; no JSON does
+        if found is not None:
+            raise StreamError(*found, event_index)
+        return validated
     try:  # again, for chatcodec's error with its path
         validate_with(chunk_adapter(), event, "OpenAI Chat stream chunk")
     except ValidationError as error:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -39,7 +39,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
 from chatcodec.providers.kit.context import EncodeContext, read_options
-from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat import reasoning, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
@@ -133,6 +133,8 @@ class StreamEncoder:
         self._option: str | None = reasoning.output_option(context, ("options", reasoning.PUBLIC_OPTION))
         include_usage = context.option("include_usage")
         self._include_usage: bool | None = None if include_usage is None else bool(include_usage)
+        self._started = False  # a start event came (an answer, even one that says nothing)
+        self._written = False  # a chunk was written
         self._usage: UsageEvent | None = None  # merged, sent once at the end
         self._usage_at: Steps = ()
         self._choices: dict[int, _ChoiceState] = {}
@@ -170,6 +172,7 @@ class StreamEncoder:
                 return self._part_event(event, at)
 
     def _start(self, event: ResponseStartEvent, at: Steps) -> None:
+        self._started = True
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
         # the context's options, over which those still spelled as markers on the start
@@ -195,6 +198,7 @@ class StreamEncoder:
     def _chunk(
         self, choices: list[dict[str, Any]], event: AnyStreamEvent | None = None, **fields: Any
     ) -> dict[str, Any]:
+        self._written = True
         chunk = {**self._base, "choices": choices, **fields}
         late = as_dict(KIT.own(event.provider_metadata).get("_chunk")) if event is not None else None
         if late is not None:
@@ -279,10 +283,12 @@ class StreamEncoder:
             if held and state.held_at is not None:
                 why = "an OpenAI stream gives a choice's own fields with its finish_reason, and none came"
                 self._losses.add(state.held_at, f"{PROVIDER} data {sorted(map(wire_key, held))}", why)
+        # a started answer that said nothing is still one chunk: a stream of none is no answer
+        said = [self._delta(0, {})] if self._started and not self._written and self._usage is None else []
         if self._usage is None or self._include_usage is False:
-            return iter(())
+            return iter(said)
         usage = encode_usage(self._usage.usage.model_dump(), self._context, (*self._usage_at, "usage"))
-        return iter((self._chunk([], self._usage, usage=usage),))
+        return iter((*said, self._chunk([], self._usage, usage=usage)))
 
     def _hold_usage(self, event: UsageEvent, at: Steps) -> None:
         """Merge ``event`` into the usage held for the end (later counts replace earlier
@@ -338,7 +344,10 @@ class StreamEncoder:
             self._losses.add((*at, "provider_metadata"), f"{PROVIDER} data {sorted(kept)} at a part's end", why)
 
     def _call_start(self, event: ToolCallStartEvent, at: Steps) -> dict[str, Any]:
-        KIT.report_foreign(self._losses, event.provider_metadata, at)
+        """The call's first fragment; a Gemini thought signature goes in its
+        ``extra_content``, as a response's call writes it (:mod:`.thought_signatures`)."""
+        signature, foreign = thought_signatures.split_signature(event.provider_metadata)
+        KIT.report_foreign(self._losses, foreign, at)
         if not event.name.strip():  # as encode_response reports it: kept, as the model called it
             self._losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
         state = self._state(event.choice)
@@ -349,6 +358,7 @@ class StreamEncoder:
         if "type" not in absent_keys(bag):
             call["type"] = "function"
         call["function"] = function
+        thought_signatures.write_signature(call, signature)
         return self._delta(event.choice, {"tool_calls": [call]})
 
     def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
@@ -455,7 +465,10 @@ class StreamEncoder:
     def _whole(self, event: PartEvent, at: Steps) -> list[dict[str, Any]]:
         part = event.part
         where: tuple[int | str, ...] = (*at, "part")
-        KIT.report_foreign(self._losses, part.provider_metadata, where)
+        metadata: Mapping[str, Any] | None = part.provider_metadata
+        if isinstance(part, ToolUsePart):  # a Gemini signature is written (see _call_start)
+            metadata = thought_signatures.split_signature(metadata)[1]
+        KIT.report_foreign(self._losses, metadata, where)
         match part:
             case TextPart():
                 self._whole_loss(part, where)

@@ -133,13 +133,15 @@ class StreamEncoder:
         yield from _encode_event(event, stream)
 
     def close(self) -> Iterator[dict[str, Any]]:
-        """The closing events: parts never ended, the items' ``done`` events, the terminal event."""
+        """The closing events: parts never ended, the items' ``done`` events, the terminal
+        event (a stream with no finish ends ``response.incomplete`` with no reason: how a
+        Responses answer says its end is unknown, never ``completed``)."""
         stream = self._stream
         for index in sorted(stream.pending):  # refusals have no end event; other parts never ended
             yield from _end(stream, index, None, {})
         yield from _flush_held(stream)
         yield from _close_items(stream, len(stream.writer.items))
-        yield _terminal(stream)
+        yield _terminal(stream)  # with no finish: response.incomplete with no reason, "the end is unknown"
 
 
 def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, Any]]:

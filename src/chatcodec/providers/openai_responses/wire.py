@@ -43,7 +43,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
 from chatcodec._narrow import as_dict, is_dict
-from chatcodec.providers.kit.closed_schema import JSON_VALUE, build, either, json_object
+from chatcodec.providers.kit.closed_schema import FINITE, JSON_VALUE, build, either, json_object
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -286,7 +286,7 @@ class StreamEvent(TypedDict):
 _SCALARS: dict[object, Callable[[], cs.CoreSchema]] = {
     str: lambda: cs.str_schema(strict=True),
     int: lambda: cs.int_schema(strict=True),
-    float: lambda: cs.float_schema(strict=True),
+    float: lambda: cs.float_schema(strict=True, allow_inf_nan=False),  # no JSON holds NaN or infinity
     bool: lambda: cs.bool_schema(strict=True),
     Any: lambda: cs.definition_reference_schema(JSON_VALUE),
 }
@@ -324,7 +324,7 @@ def _front_typed_dict(shape: type) -> cs.CoreSchema:
         required = get_origin(hint) is not NotRequired
         fields[key] = cs.typed_dict_field(front_schema(hint if required else get_args(hint)[0]), required=required)
     extras = cs.definition_reference_schema(JSON_VALUE)
-    return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True)
+    return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True, config=FINITE)
 
 
 class Shape:

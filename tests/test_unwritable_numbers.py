@@ -1,0 +1,123 @@
+"""NaN and infinities (also ``1e400``, which reads as infinity) are never written as JSON:
+JSON has no such number (RFC 8259 section 6), so a payload holding one is refused with a
+chatcodec error at its path, given as a dict or as JSON text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import chatcodec
+
+NAN = float("nan")
+INFINITY = float("inf")
+
+REQUESTS: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "anthropic",
+        {"model": "c", "max_tokens": 5, "temperature": NAN, "messages": [{"role": "user", "content": "a"}]},
+        "$.temperature",
+    ),
+    (
+        "anthropic",
+        {
+            "model": "c",
+            "max_tokens": 5,
+            "tools": [{"name": "f", "input_schema": {"type": "object", "properties": {"x": {"maximum": INFINITY}}}}],
+            "messages": [{"role": "user", "content": "a"}],
+        },
+        "$.tools[0].input_schema.properties.x.maximum",
+    ),
+    (
+        "openai-chat",
+        {"model": "m", "logit_bias": {"15": NAN}, "messages": [{"role": "user", "content": "a"}]},
+        "$.logit_bias['15']",
+    ),
+    (
+        "openai-chat",
+        {
+            "model": "m",
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"minimum": -INFINITY}}},
+            "messages": [{"role": "user", "content": "a"}],
+        },
+        "$.response_format.json_schema.schema.minimum",
+    ),
+    ("openai-responses", {"model": "m", "temperature": NAN, "input": "a"}, "$.temperature"),
+    (
+        "gemini",
+        {"contents": [{"role": "user", "parts": [{"text": "a"}]}], "generationConfig": {"temperature": NAN}},
+        "$.generationConfig.temperature",
+    ),
+    (
+        "bedrock-converse",
+        {
+            "modelId": "m",
+            "additionalModelRequestFields": {"top_k": INFINITY},
+            "messages": [{"role": "user", "content": [{"text": "a"}]}],
+        },
+        "$.additionalModelRequestFields.top_k",
+    ),
+    (
+        "ollama",
+        {"model": "m", "options": {"temperature": NAN}, "messages": [{"role": "user", "content": "a"}]},
+        "$.options.temperature",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "body", "path"), REQUESTS, ids=[f"{source}:{path}" for source, _, path in REQUESTS])
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini"])
+def test_a_request_dict_holding_nan_or_infinity_is_refused_at_its_path(
+    source: str, body: dict[str, Any], path: str, target: str
+) -> None:
+    with pytest.raises(chatcodec.ChatcodecError) as raised:
+        chatcodec.convert_request(body, source=source, target=target, on_loss="ignore")
+    assert getattr(raised.value, "path", None) == path
+
+
+@pytest.mark.parametrize(("source", "body", "path"), REQUESTS, ids=[f"{source}:{path}" for source, _, path in REQUESTS])
+def test_the_same_request_as_json_text_is_refused_at_the_same_path(
+    source: str, body: dict[str, Any], path: str
+) -> None:
+    text = json.dumps(body)  # Python writes NaN and Infinity, which are not JSON
+    with pytest.raises(chatcodec.PayloadError) as raised:
+        chatcodec.decode_request(source, text)
+    assert raised.value.path == path
+
+
+def test_a_number_past_a_doubles_range_in_text_is_refused() -> None:
+    text = '{"model": "m", "temperature": 1e400, "messages": [{"role": "user", "content": "a"}]}'
+    with pytest.raises(chatcodec.PayloadError) as raised:
+        chatcodec.convert_request(text, source="openai-chat", target="anthropic")
+    assert raised.value.path == "$.temperature"
+
+
+def test_a_response_and_a_stream_chunk_holding_nan_are_refused_at_its_path() -> None:
+    logprobs = {"content": [{"token": "hi", "logprob": -INFINITY, "bytes": None, "top_logprobs": []}]}
+    choice = {
+        "index": 0,
+        "message": {"role": "assistant", "content": "hi"},
+        "finish_reason": "stop",
+        "logprobs": logprobs,
+    }
+    body = {"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [choice]}
+    with pytest.raises(chatcodec.PayloadError) as refused:
+        chatcodec.convert_response(body, source="openai-chat", target="anthropic")
+    assert refused.value.path == "$.choices[0].logprobs.content[0].logprob"
+    delta = {"index": 0, "delta": {"content": "hi"}, "finish_reason": None, "logprobs": logprobs}
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [delta]}
+    with pytest.raises(chatcodec.StreamError) as stream_refused:
+        list(chatcodec.decode_stream("openai-chat", [chunk]))
+    assert (stream_refused.value.event_index, stream_refused.value.path) == (
+        0,
+        "$.choices[0].logprobs.content[0].logprob",
+    )
+
+
+def test_canonical_data_holding_nan_is_refused_where_it_is_given() -> None:
+    with pytest.raises(chatcodec.ValidationError):
+        chatcodec.validate_messages([{"role": "user", "content": "a", "provider_metadata": {"x": {"y": NAN}}}])
+    with pytest.raises(chatcodec.ValidationError):
+        chatcodec.validate_model(chatcodec.ChatRequest, {"messages": [], "temperature": INFINITY})
