@@ -129,3 +129,20 @@ def test_a_canonical_metadata_user_id_reaches_anthropic_and_reads_back_as_user()
     assert losses == []
     read = chatcodec.decode_request("anthropic", body)
     assert (read.user, read.metadata) == ("u-2", None)
+
+
+def test_the_user_wins_over_a_different_metadata_user_id_and_says_so() -> None:
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(
+        "anthropic", _request(user="u-1", metadata={"user_id": "u-2"}), on_loss="ignore", losses=losses
+    )
+    assert body["metadata"] == {"user_id": "u-1"}
+    assert [loss.path for loss in losses] == ["$.metadata.user_id"]
+
+
+def test_an_empty_metadata_beside_a_user_is_reported_by_anthropic() -> None:
+    """Anthropic's metadata holds the user, so an empty one reads back as the user alone."""
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("anthropic", _request(user="", metadata={}), on_loss="ignore", losses=losses)
+    assert body["metadata"] == {"user_id": ""}
+    assert [loss.what for loss in losses] == ["empty metadata"]

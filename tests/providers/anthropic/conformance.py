@@ -264,6 +264,11 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
         metadata = _without_markers({"provider_metadata": message.provider_metadata or {}})
         items += [("metadata", metadata)] if metadata else []
     dumped = request.model_dump(mode="json", exclude={"messages"})
+    user_id = (request.metadata or {}).get("user_id")
+    if isinstance(user_id, str) and request.user in (None, user_id):  # Anthropic's spelling of the user
+        dumped["user"] = user_id
+        metadata = {key: value for key, value in (request.metadata or {}).items() if key != "user_id"}
+        dumped["metadata"] = metadata or None
     choice = request.tool_choice
     if request.parallel_tool_calls and (choice is None or choice.type == "none"):
         del dumped["parallel_tool_calls"]  # parallel calls are the default

@@ -43,6 +43,9 @@ from chatcodec import (
     Usage,
     UserMessage,
 )
+from chatcodec.losses import LossRecorder
+from chatcodec.providers.history_data import history_for
+from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects
 from providers.openai_chat.openai_chat_support import (
@@ -148,6 +151,14 @@ def _no_adjacent_tool_messages(messages: list[AnyMessage]) -> list[AnyMessage]:
     return kept
 
 
+def _in_openai_order(messages: list[AnyMessage]) -> bool:
+    """Whether OpenAI takes the turns as they are: no message between a call and its
+    results, which the writer moves after them with a loss (OpenAI refuses it otherwise)."""
+    recorder = LossRecorder()
+    history_for([message.model_dump() for message in messages], recorder, FORMAT, CAPABILITIES)
+    return not recorder.losses
+
+
 FORMATS = st.one_of(
     st.builds(ResponseFormat, type=st.sampled_from(["text", "json_object"])),
     st.builds(
@@ -163,7 +174,7 @@ FLOATS = st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False))
 OPENAI_REQUESTS = st.builds(
     ChatRequest,
     model=WORD,
-    messages=st.lists(MESSAGES, max_size=5).map(_no_adjacent_tool_messages),
+    messages=st.lists(MESSAGES, max_size=5).map(_no_adjacent_tool_messages).filter(_in_openai_order),
     tools=st.lists(
         st.builds(
             ToolDefinition,

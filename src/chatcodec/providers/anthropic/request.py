@@ -267,10 +267,24 @@ def _encode_metadata(
             kept[key] = value
         else:
             losses.add(("metadata", key), f"metadata {key!r}", "Anthropic metadata takes only user_id", "metadata")
-    if user is not None and kept.get("user_id") is None:
+    if user is not None:
+        _user_over_metadata(metadata, kept.get("user_id"), user, losses)
         kept["user_id"] = user
     if kept or metadata == {}:  # an empty one as it came
         wire["metadata"] = kept
+
+
+def _user_over_metadata(
+    metadata: Mapping[str, Any] | None, user_id: str | None, user: str, losses: LossRecorder
+) -> None:
+    """The request's ``user`` is the ``user_id`` sent: a different ``metadata.user_id`` is
+    not sent, and an empty ``metadata`` reads back as the user alone; both reported."""
+    if user_id is not None and user_id != user:
+        why = "the request's user is Anthropic's user_id; this one is not sent"
+        losses.add(("metadata", "user_id"), "metadata 'user_id'", why, "metadata")
+    elif metadata == {}:
+        why = "Anthropic's metadata holds the request's user, so it reads back as the user alone"
+        losses.add(("metadata",), "empty metadata", why, "metadata")
 
 
 def _names_once(messages: list[Mapping[str, Any]]) -> Callable[[], dict[str, str]]:
