@@ -8,17 +8,11 @@ encoder classes to :class:`ProviderCodec`, which gives the registry the
 conversation builder needs. So the forwarding is written once, and a reader who knows
 one provider's ``codec.py`` knows them all.
 
-Each role is a protocol below, with one signature for all five providers (a module
-satisfies a protocol through its functions), so a provider missing a role function, or
-with a different signature, fails type-checking in its ``codec.py``.
-Where a provider's reading really differs, the difference is a named keyword argument
-with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as Vercel's
-AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``. Encoders take
-an :class:`~chatcodec.providers.kit.context.EncodeContext` (a provider may pass its own
-subclass through its roles: the ``ContextT_contra`` of the protocols); the decode entry
-points and the decoders that read a body (messages, tools, settings) take a
-:class:`~chatcodec.providers.kit.context.DecodeContext`. ``decode_usage`` and
-``decode_finish_reason`` map one value and take none.
+Each role is a protocol in :mod:`chatcodec.providers.roles`, with one signature for every
+provider. Where a provider's reading really differs, the difference is a named keyword
+argument with a default (Gemini's ``decode_finish_reason(..., has_tool_calls=...)``), as
+Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})``.
+``decode_usage`` and ``decode_finish_reason`` map one value and take no context.
 """
 
 from __future__ import annotations
@@ -27,18 +21,32 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from operator import length_hint
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pydantic_core
 
-from chatcodec.errors import ChatcodecError, StreamError, ValidationError
-from chatcodec.losses import LossRecorder, Steps
+from chatcodec.errors import StreamError, ValidationError
+from chatcodec.losses import LossRecorder
 from chatcodec.payloads import refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.capabilities import Capabilities
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
 from chatcodec.providers.kit.edge import Edge
+from chatcodec.providers.roles import (
+    CapabilitiesTable,
+    EdgeTable,
+    FinishReasonFunctions,
+    MessageFunctions,
+    PartFunctions,
+    RequestFunctions,
+    ResponseFunctions,
+    RulesTable,
+    SettingsFunctions,
+    StructureTable,
+    ToolFunctions,
+    UsageFunctions,
+)
 from chatcodec.providers.structure import Structure
 from chatcodec.providers.target_rules import ProviderRules, apply_target_rules
 from chatcodec.registry import StreamDecoder, StreamEncoder
@@ -50,145 +58,11 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
     from chatcodec.stream_events import AnyStreamEvent
     from chatcodec.streams.builder import StreamBuilder
 
-CanonicalInput = Mapping[str, Any]
-"""What an encoder role function reads: canonical data (the JSON a model dumps, a key
-holding its default possibly absent; typed in :mod:`chatcodec.canonical_types`)."""
-
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
-ContextT_contra = TypeVar("ContextT_contra", bound=EncodeContext, contravariant=True)
-"""The encode context a provider's roles share: :class:`EncodeContext` or the
-provider's subclass of it (Anthropic's carries its cache breakpoints)."""
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
 DecoderT = TypeVar("DecoderT")
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
-
-
-class RequestFunctions(Protocol):
-    """``request.py``: request bodies, and a bare stored message list, over canonical
-    *data*: the one reader gives a canonical request dict (what
-    :class:`~chatcodec.ChatRequest` validates: tags written, no ``None``) and the one
-    writer takes one (as ``ChatRequest.model_dump()`` or any reader gives it: a key
-    holding its default may be absent). No model is built inside a codec; the codec builds
-    one only where the public API returns it (:meth:`ProviderCodec.decode_request`)."""
-
-    def decode_request(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
-
-    def encode_request(self, request: Mapping[str, Any], context: EncodeContext, /) -> dict[str, Any]: ...
-
-    def decode_message_list(
-        self, messages: list[dict[str, Any]], context: DecodeContext, /
-    ) -> list[dict[str, Any]]: ...
-
-
-class ResponseFunctions(Protocol):
-    """``response.py``: response bodies over canonical data, as :class:`RequestFunctions`."""
-
-    def decode_response(self, payload: dict[str, Any], context: DecodeContext, /) -> dict[str, Any]: ...
-
-    def encode_response(self, response: Mapping[str, Any], context: EncodeContext, /) -> dict[str, Any]: ...
-
-
-class FinishReasonFunctions(Protocol):
-    """``finish_reason.py``: the wire's stop word <-> :class:`~chatcodec.FinishReason`.
-
-    ``decode_finish_reason`` gives the canonical ``{"unified", "raw"}`` dict (None when
-    the wire has no word), recording an undocumented word in ``bag`` so it is written
-    back; ``encode_finish_reason`` gives the wire word (None: the field is left out),
-    reading such a word back from ``bag``."""
-
-    def decode_finish_reason(self, raw: str | None, bag: dict[str, Any], /) -> dict[str, Any] | None: ...
-
-    def encode_finish_reason(
-        self, reason: CanonicalInput | None, bag: Mapping[str, Any], context: EncodeContext, at: Steps, /
-    ) -> str | None: ...
-
-
-class UsageFunctions(Protocol):
-    """``usage.py``: the wire's token counts <-> :class:`~chatcodec.Usage`."""
-
-    def decode_usage(self, wire: Mapping[str, Any], /) -> dict[str, Any]: ...
-
-    def encode_usage(self, usage: CanonicalInput, context: EncodeContext, at: Steps, /) -> dict[str, Any]: ...
-
-
-class MessageFunctions(Protocol[ContextT_contra]):
-    """``messages.py``: the wire's message list <-> canonical messages.
-
-    ``encode_messages`` writes ``messages[start:]`` (the messages before ``start`` are a
-    leading system prompt the format carries elsewhere, written by the request)."""
-
-    def decode_messages(self, wire: list[Any], context: DecodeContext, /) -> list[dict[str, Any]]: ...
-
-    def encode_messages(
-        self, messages: list[CanonicalInput], start: int, context: ContextT_contra, /
-    ) -> list[dict[str, Any]]: ...
-
-
-class PartFunctions(Protocol[ContextT_contra]):
-    """``parts.py``: one wire content entry <-> one canonical part.
-
-    ``encode_part`` gives None for a part the format cannot carry (a loss)."""
-
-    def encode_part(self, part: CanonicalInput, context: ContextT_contra, at: Steps, /) -> dict[str, Any] | None: ...
-
-
-class ToolFunctions(Protocol[ContextT_contra]):
-    """``tools.py``: the request's tool definitions and tool choice.
-
-    ``decode_tools`` reads ``request`` (the validated wire body) into ``canonical`` and
-    keeps what has no canonical field in ``bag``; ``encode_tools`` writes into ``wire``,
-    reading such kept fields back from ``bag``."""
-
-    def decode_tools(
-        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
-    ) -> None: ...
-
-    def encode_tools(
-        self, request: CanonicalInput, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
-    ) -> None: ...
-
-
-class SettingsFunctions(Protocol[ContextT_contra]):
-    """``settings.py``: sampling, reasoning and output-format settings, the same shape as
-    :class:`ToolFunctions`."""
-
-    def decode_settings(
-        self, request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: DecodeContext, /
-    ) -> None: ...
-
-    def encode_settings(
-        self, request: CanonicalInput, wire: dict[str, Any], bag: dict[str, Any], context: ContextT_contra, /
-    ) -> None: ...
-
-
-class RulesTable(Protocol):
-    """``rules.py``: the target's table of what it accepts (API versions, model families,
-    required fields; :mod:`chatcodec.providers.target_rules`)."""
-
-    RULES: ProviderRules
-
-
-class CapabilitiesTable(Protocol):
-    """``capabilities.py``: what the wire can carry
-    (:class:`~chatcodec.providers.kit.capabilities.Capabilities`)."""
-
-    CAPABILITIES: Capabilities
-
-
-class StructureTable(Protocol):
-    """``structure.py``: where the request holds its conversation, tool calls and token
-    limits, the provider's wording for what it refuses, and the turn order it requires
-    (:mod:`chatcodec.providers.structure`, read by strict mode)."""
-
-    STRUCTURE: Structure
-
-
-class EdgeTable(Protocol):
-    """``edge.py``: what the provider says on HTTP (routes, upstream URL and headers, stream
-    framing, error shapes; :mod:`chatcodec.providers.kit.edge`)."""
-
-    EDGE: Edge
 
 
 class ProviderCodec:
@@ -461,37 +335,6 @@ class DialectDecoders:
 
 
 # --- end of dialect reading ----------------------------------------------------------------
-
-
-def read_event(read: Callable[[InputT], None], event: InputT, position: int) -> None:
-    """``read(event)``, the slow path of every provider's stream decoder: a canonical
-    model refusing a value the event carried is a :class:`~chatcodec.StreamError` at the
-    event's ``position``; the library's own errors pass as they are. Written once here,
-    where each decoder's ``read`` loop once repeated it."""
-    try:
-        read(event)
-    except ChatcodecError:
-        raise
-    except pydantic_core.ValidationError as error:
-        raise canonical_refusal(error, position) from None
-
-
-class FeedByReading:
-    """The ``feed`` every provider's stream decoder has: read the one event as
-    :meth:`read` reads a whole stream, and hand back what the builder made of it."""
-
-    __slots__ = ()
-
-    builder: StreamBuilder
-
-    def read(self, events: Iterable[dict[str, Any]]) -> None:
-        """Read wire events into the builder (the whole stream, for ``accumulate_stream``)."""
-        raise NotImplementedError
-
-    def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:
-        """The canonical events for one wire event (errors name its position in the stream)."""
-        self.read((event,))
-        return self.builder.take_events()
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:

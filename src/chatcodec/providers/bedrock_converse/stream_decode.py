@@ -46,7 +46,7 @@ from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.provider_codec import FeedByReading, read_event
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder

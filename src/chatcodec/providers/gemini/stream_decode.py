@@ -39,7 +39,7 @@ from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.provider_codec import FeedByReading, read_event
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder

@@ -24,6 +24,7 @@ from typing import Any
 from chatcodec.errors import StreamError, ValidationError, json_path
 from chatcodec.providers.kit import NULLS, split_fields
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason
 from chatcodec.providers.ollama.markers import PROVIDER
@@ -32,7 +33,6 @@ from chatcodec.providers.ollama.parts import decode_call
 from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec.providers.ollama.usage import decode_usage, has_usage
 from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
-from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 

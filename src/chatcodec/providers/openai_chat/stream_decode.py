@@ -58,13 +58,13 @@ from chatcodec.errors import StreamError
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
-from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.stream_events import (
     AnyStreamEvent,
     ErrorEvent,

@@ -40,11 +40,11 @@ from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
-from chatcodec.providers.provider_codec import FeedByReading, read_event
 from chatcodec.response import Usage
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
