@@ -118,15 +118,15 @@ def test_a_declaration_is_found_before_its_provider_is_imported() -> None:
     code = (
         "import sys, chatcodec\n"
         "request = chatcodec.ChatRequest(model='m', max_tokens=5, messages=[chatcodec.UserMessage(content='q')],\n"
-        "    provider_options={'openai-chat': {'_max_tokens_key': 'max_tokens', '_stop': 'string'},\n"
-        "                      'acme': {'_max_tokens_key': 'max_tokens'}})\n"
+        "    provider_options={'openai-chat': {'_cache': 'cache_control', '_stop': 'string'},\n"
+        "                      'acme': {'_cache': 'cache_control'}})\n"
         "assert 'chatcodec.providers.openai_chat.markers' not in sys.modules\n"
         "losses = []\n"
         "chatcodec.encode_request('anthropic', request, on_loss='ignore', losses=losses)\n"
         "print([loss.what for loss in losses])\n"
     )
     printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    assert printed.strip() == """['openai-chat spelling _max_tokens_key="max_tokens"']"""
+    assert printed.strip() == """['openai-chat spelling _cache="cache_control"']"""
 
 
 def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
@@ -143,4 +143,4 @@ def test_a_declaration_is_found_without_the_registry_or_the_codec() -> None:
         "print([module for module in loaded if module in sys.modules])\n"
     )
     printed = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    assert printed.splitlines() == ["['_cache', '_max_tokens_key'] {} {} {}", "[]"]
+    assert printed.splitlines() == ["['_cache'] {} {} {}", "[]"]

@@ -261,8 +261,8 @@ _URL_CITATION = {
 }
 
 MAX_TOKENS_REQUEST: JsonObject = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "q"}]}
-"""A request spelling its limit ``max_tokens`` (the ``_max_tokens_key`` marker): older
-compatible servers (vLLM, llama.cpp, Ollama) know only it, o-series models refuse it."""
+"""A request spelling its limit ``max_tokens`` (the ``_max_tokens_key`` marker): kept at
+home; another provider holds the limit in its own field and drops the key unreported."""
 
 _EPHEMERAL = {"type": "ephemeral"}
 GATEWAY_CACHE_REQUEST: JsonObject = {
@@ -320,6 +320,6 @@ ENTRY = ProviderEntry(
     deep_kept_value=deep_kept_value,
     same_result=streamed_form,
     silent_rewrites=silent_rewrites,
-    marker_requests={"_max_tokens_key": MAX_TOKENS_REQUEST, "_cache": GATEWAY_CACHE_REQUEST},
+    marker_requests={"_cache": GATEWAY_CACHE_REQUEST},
     own_parameters=("frequency_penalty", "presence_penalty", "seed"),
 )

@@ -8,8 +8,8 @@ instead of a list), or an option for that provider's encoder. Each provider docu
 own markers in its ``markers.py``, and classifies each one there. Most are *pure
 spelling*: the two spellings mean the same to every server that takes either, so another
 provider drops them without a report. A few *carry meaning*: a server may accept one
-spelling and refuse or misread the other (OpenAI Chat's ``max_tokens`` against
-``max_completion_tokens``), or the model would see something else. A provider declares
+spelling and refuse or misread the other (a gateway that reads OpenAI Chat's cache
+breakpoint only as ``cache_control``), or the model would see something else. A provider declares
 those in its kit (``ProviderKit(name, meaningful_markers={marker: why})``), and another
 provider's encoder reports one it drops as a loss (:meth:`ProviderKit.report_foreign`).
 

@@ -41,13 +41,16 @@ meaning; another provider drops them without a report):
 ``_server_tool``       on an Anthropic server-tool block read from litellm's shapes: where it
                        was (``server_tools.py``), with ``_position`` and ``_arguments_text``
 ``_arguments_text``    that block's ``arguments`` text, when not the compact JSON of its input
+``_max_tokens_key``    ``"max_tokens"`` when the request used the older key (older compatible
+                       servers, vLLM, llama.cpp, Ollama, proxies, know only it; o-series
+                       OpenAI models refuse it): pure to another provider, which holds the
+                       limit in its own field, so nothing the user sent is lost there; the
+                       key matters only to the OpenAI Chat server a request is sent to,
+                       which the caller picks with ``options={"max_tokens_key": ...}``
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):
 
-``_max_tokens_key``    ``"max_tokens"`` when the request used the older key: older
-                       compatible servers (vLLM, llama.cpp, Ollama, proxies) know only it,
-                       while o-series OpenAI models refuse it
 ``_cache``             ``"cache_control"``: the breakpoint came as OpenRouter / litellm
                        ``cache_control``, not ``prompt_cache_breakpoint`` (``cache_control.py``);
                        the gateways document only ``cache_control``, so they may not read
@@ -56,8 +59,8 @@ because OpenAI Chat then gets the other spelling back, which some servers refuse
 Options for this encoder also start with ``_``, so other encoders report them only when
 they carry meaning: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
 pure: without it this encoder reports the reasoning it cannot place) and
-``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; as
-a marker above, it carries meaning), in ``provider_options["openai-chat"]`` of a request
+``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; pure,
+as the marker above), in ``provider_options["openai-chat"]`` of a request
 (``_reasoning_field`` also in a response's or a stream start event's
 ``provider_metadata["openai-chat"]``, where it defaults to ``reasoning_content``), and
 ``_include_usage`` on a stream start event (the client's ``stream_options.include_usage``:
@@ -81,8 +84,6 @@ _BACK = "OpenAI Chat gets"
 KIT = ProviderKit(
     PROVIDER,
     meaningful_markers={
-        "_max_tokens_key": f"{_BACK} max_completion_tokens back, which servers that know only max_tokens "
-        "(older vLLM, llama.cpp, Ollama, some proxies) ignore or refuse",
         "_cache": f"{_BACK} prompt_cache_breakpoint back, which gateways documenting only cache_control "
         "(OpenRouter, litellm) may not read",
     },
