@@ -18,8 +18,8 @@ with canonical model equality (every field, provider bags included), where
 ``unmarked`` drops the pure-spelling markers of provider bags
 (:func:`~conformance.normal_forms.without_spelling_markers`: they record how a value was
 spelled, and another provider drops them by design; the markers a provider declares
-meaningful, such as a ``max_tokens`` spelling a server may refuse, stay, so dropping one without
-a loss breaks the law), and ``expected`` is
+meaningful, such as a cache breakpoint's key a gateway may read in one spelling only, stay,
+so dropping one without a loss breaks the law), and ``expected`` is
 ``unmarked(original)`` after B's ``silent_rewrites``: the rewrites B documents as
 meaning-preserving (each listed in the provider's entry, such as a setting the wire
 requires written out). Nothing else may differ: not a turn boundary, not a part.

@@ -162,7 +162,6 @@ def test_a_response_from_another_provider_encodes_to_a_valid_message() -> None:
         "$.choices[0].message.content[2]",
         "$.choices[0].message.content[3]",
         "$.choices[1]",
-        "$.created",
     ]
 
 

@@ -85,13 +85,15 @@ def test_usage_details_map_to_canonical_counts() -> None:
         cache_write_tokens=0,
         reasoning_tokens=0,
         provider_metadata={
-            FORMAT: {
-                "prompt_tokens_details": {"audio_tokens": 0},
-                "completion_tokens_details": {
-                    "accepted_prediction_tokens": 0,
-                    "audio_tokens": 0,
-                    "rejected_prediction_tokens": 0,
-                },
+            FORMAT: {  # zero counts say nothing: a marker another format drops unreported
+                "_zero_details": {
+                    "prompt_tokens_details": {"audio_tokens": 0},
+                    "completion_tokens_details": {
+                        "accepted_prediction_tokens": 0,
+                        "audio_tokens": 0,
+                        "rejected_prediction_tokens": 0,
+                    },
+                }
             }
         },
     )

@@ -29,7 +29,7 @@ def _there_and_back(payload: dict[str, Any], source: str, via: str) -> tuple[dic
 
 def test_image_moved_out_of_a_tool_result_is_reported_across_providers() -> None:
     image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
-    anthropic_body = {
+    anthropic_body: dict[str, Any] = {
         "model": "claude-sonnet-4-5",
         "max_tokens": 10,
         "messages": [
@@ -79,3 +79,70 @@ def test_max_tokens_spelling_is_kept_at_home() -> None:
     back, losses = _there_and_back(MAX_TOKENS_REQUEST, "openai-chat", "openai-chat")
     assert back == MAX_TOKENS_REQUEST
     assert losses == []
+
+
+_ZERO_COMPLETION_DETAILS: dict[str, int] = {
+    "reasoning_tokens": 0,
+    "audio_tokens": 0,
+    "accepted_prediction_tokens": 0,
+    "rejected_prediction_tokens": 0,
+}
+_ZERO_DETAILS_USAGE: dict[str, Any] = {
+    "prompt_tokens": 14,
+    "completion_tokens": 7,
+    "total_tokens": 21,
+    "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+    "completion_tokens_details": _ZERO_COMPLETION_DETAILS,
+}
+"""What OpenAI writes on every ordinary answer: every detail count 0."""
+
+_ORDINARY_RESPONSE: dict[str, Any] = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "created": 1_700_000_000,
+    "model": "gpt-4o-mini",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}],
+    "usage": _ZERO_DETAILS_USAGE,
+}
+
+
+def _about_time_or_usage(losses: list[chatcodec.Loss]) -> list[str]:
+    """The losses at ``created`` or in the usage (Bedrock also reports the response's id
+    and model, which it has no field for: not these)."""
+    return [loss.what for loss in losses if loss.path.startswith(("$.created", "$.usage"))]
+
+
+def _response_losses(payload: dict[str, Any], via: str) -> list[str]:
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_response(payload, source="openai-chat", target=via, on_loss="ignore", losses=losses)
+    return _about_time_or_usage(losses)
+
+
+@pytest.mark.parametrize("via", OTHER_PROVIDERS)
+def test_creation_time_and_zero_usage_details_are_not_losses_in_another_format(via: str) -> None:
+    """``created`` is the server's clock and zero detail counts say nothing: another format
+    without a place for them loses nothing the user sent (at home both come back exactly)."""
+    assert _response_losses(_ORDINARY_RESPONSE, via) == []
+    stream_losses: list[chatcodec.Loss] = []
+    events = list(chatcodec.decode_stream("openai-chat", [_chunk_of(_ORDINARY_RESPONSE)]))
+    list(chatcodec.encode_stream(via, events, on_loss="ignore", losses=stream_losses))
+    assert _about_time_or_usage(stream_losses) == []
+
+
+def _chunk_of(response: dict[str, Any]) -> dict[str, Any]:
+    """``response`` as one stream chunk (its message as the delta, its usage beside it)."""
+    choice = {**response["choices"][0], "delta": response["choices"][0]["message"]}
+    del choice["message"]
+    return {**response, "object": "chat.completion.chunk", "choices": [choice]}
+
+
+def test_zero_usage_details_come_back_at_home() -> None:
+    back = chatcodec.convert_response(_ORDINARY_RESPONSE, source="openai-chat", target="openai-chat", on_loss="error")
+    assert back == _ORDINARY_RESPONSE
+
+
+@pytest.mark.parametrize("via", OTHER_PROVIDERS)
+def test_a_non_zero_usage_detail_another_format_cannot_hold_is_still_a_loss(via: str) -> None:
+    details = {**_ZERO_COMPLETION_DETAILS, "audio_tokens": 3}
+    response = {**_ORDINARY_RESPONSE, "usage": {**_ZERO_DETAILS_USAGE, "completion_tokens_details": details}}
+    assert _response_losses(response, via) == ["openai-chat data ['completion_tokens_details']"]

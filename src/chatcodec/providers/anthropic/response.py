@@ -87,8 +87,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         value = response.get(key)
         if value is not None or not bag:
             wire[key] = value if value is not None else _invented(losses, key)
-    if response.get("created") is not None:
-        losses.add(("created",), "creation time", "Anthropic responses have none")
+    # ``created`` is the server's clock, nothing a user sent: Anthropic has no field for it
+    # and drops it without a report (like the time a request took)
     choices = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "Anthropic returns one answer per response")

@@ -194,8 +194,7 @@ class StreamEncoder:
         self.started = True
         start = self.start or ResponseStartEvent()
         bag = self.start_bag = KIT.claim(self.losses, start.provider_metadata, ("provider_metadata",))
-        if start.created is not None:
-            self.losses.add(("created",), "creation time", "Anthropic responses have none")
+        # ``created`` (the server's clock, nothing a user sent) has no field: dropped unreported
         message = restore_fields(bag, {"type": "message", "role": "assistant"})
         # A replayed response's stop_sequence is known at the start; a live stream says it
         # in message_delta (message_start has null), where it goes.

@@ -74,7 +74,7 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     losses = shared.losses
     bag = KIT.claim(losses, response.get("provider_metadata"), ())
     wire = restore_fields(bag)
-    for key in ("id", "model", "created"):
+    for key in ("id", "model"):  # not ``created``: the server's clock, nothing a user sent
         if response.get(key) is not None:
             losses.add((key,), f"response {key}", "a Converse response has none")
     choices: list[Mapping[str, Any]] = response["choices"]

@@ -143,7 +143,7 @@ class StreamEncoder:
         match event:
             case ResponseStartEvent():
                 self._take_bag(event.provider_metadata, ("provider_metadata",))
-                for key in ("id", "model", "created"):
+                for key in ("id", "model"):  # not ``created``: the server's clock
                     if getattr(event, key) is not None:
                         self.losses.add((key,), f"response {key}", "a ConverseStream response has none")
             case UsageEvent():

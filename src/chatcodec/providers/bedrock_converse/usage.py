@@ -61,7 +61,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     for twin in as_list(bag.get("_count_twins")) or ():  # a caller's bag may hold anything
         if isinstance(twin, str) and twin in _TWINS and _TWINS[twin] in wire:
             wire[twin] = wire[_TWINS[twin]]
-    if usage.get("reasoning_tokens") is not None:
+    if usage.get("reasoning_tokens"):  # a count of 0 says nothing: no loss
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
     for key in _REQUIRED:
         if key not in absent:

@@ -144,8 +144,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["responseId"] = response["id"]
     if response.get("model") is not None:
         wire["modelVersion"] = response["model"]
-    if response.get("created") is not None:
-        losses.add(("created",), "creation time", "Gemini sends createTime only on Vertex, as text")
+    # ``created`` is the server's clock, nothing a user sent: Gemini sends ``createTime``
+    # only on Vertex, as text, so it is dropped without a report
     if response.get("usage") is not None:
         wire["usageMetadata"] = encode_usage(response["usage"], context, ("usage",))
     return snake_cased(wire, bag.get(SNAKE))

@@ -149,8 +149,7 @@ class StreamEncoder:
             self.head["responseId"] = event.id
         if event.model is not None:
             self.head["modelVersion"] = event.model
-        if event.created is not None:
-            self.losses.add((*at, "created"), "creation time", "Gemini sends createTime only on Vertex, as text")
+        # ``created`` (the server's clock, nothing a user sent) is dropped unreported, as in a response
         self.first_fields = restore_fields(bag)
 
     def _chunk(self) -> dict[str, Any]:

@@ -52,6 +52,6 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
         if usage.get(key) is not None:
             wire[wire_key] = usage[key]
     for key in ("cache_read_tokens", "cache_write_tokens", "reasoning_tokens"):
-        if usage.get(key) is not None:
+        if usage.get(key):  # a count of 0 says nothing: no loss
             losses.add((*at, key), key, "Ollama reports no such count", "metadata")
     return wire

@@ -41,6 +41,9 @@ meaning; another provider drops them without a report):
 ``_server_tool``       on an Anthropic server-tool block read from litellm's shapes: where it
                        was (``server_tools.py``), with ``_position`` and ``_arguments_text``
 ``_arguments_text``    that block's ``arguments`` text, when not the compact JSON of its input
+``_zero_details``      on usage: ``prompt_tokens_details`` / ``completion_tokens_details``
+                       whose counts no canonical count took are all 0 (or none): they
+                       say nothing, so another format drops them unreported (``usage.py``)
 ``_max_tokens_key``    ``"max_tokens"`` when the request used the older key (older compatible
                        servers, vLLM, llama.cpp, Ollama, proxies, know only it; o-series
                        OpenAI models refuse it): pure to another provider, which holds the
