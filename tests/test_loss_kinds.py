@@ -54,8 +54,14 @@ def _write(path: Path, bodies: list[dict[str, Any]]) -> Path:
 
 
 def _lines(tmp_path: Path) -> Path:
-    setting_only = {"model": "gpt-4o", "max_tokens": 5, "seed": 7, "messages": [{"role": "user", "content": "q"}]}
-    return _write(tmp_path / "in.jsonl", [setting_only])
+    no_content_lost = {
+        "model": "gpt-4o",
+        "max_tokens": 5,  # OpenAI's older spelling: not a loss (the limit is Anthropic's max_tokens)
+        "seed": 7,
+        "metadata": {"team": "a"},
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    return _write(tmp_path / "in.jsonl", [no_content_lost])
 
 
 def test_strict_rejects_content_losses_only_and_strict_all_every_kind(tmp_path: Path) -> None:
@@ -72,7 +78,7 @@ def test_quiet_counts_losses_by_kind(tmp_path: Path, capsys: pytest.CaptureFixtu
     main(
         ["convert", source.as_posix(), "--from", "openai-chat", "--to", "anthropic", "--out", out.as_posix(), "--quiet"]
     )
-    assert "2 loss(es) in 1 converted payload(s): 1 setting, 1 spelling" in capsys.readouterr().err
+    assert "2 loss(es) in 1 converted payload(s): 1 setting, 1 metadata" in capsys.readouterr().err
 
 
 def test_gemini_continuation_is_a_pause_both_ways() -> None:
