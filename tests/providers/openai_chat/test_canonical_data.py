@@ -24,7 +24,8 @@ import chatcodec
 from chatcodec import ChatRequest, ChatResponse
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import MESSAGES_ADAPTER
-from chatcodec.providers.openai_chat.wire import COMMON_REQUEST, request_adapter
+from chatcodec.providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec.providers.openai_chat.wire import request_adapter
 from chatcodec.registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
 from conformance.mutations import mutated

@@ -28,8 +28,8 @@ from chatcodec.providers.kit import (
     wire_fields,
 )
 from chatcodec.providers.openai_chat import cache_control
+from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
-from chatcodec.providers.openai_chat.wire import IMAGE_DETAILS
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps

@@ -12,7 +12,7 @@ provider reports it (``markers.py``). Custom tools (``type: custom``) are kept w
 ``provider_tools``.
 
 The reader validates a body once: the closed schema of the common shapes
-(:data:`~chatcodec.providers.openai_chat.wire.COMMON_REQUEST`, one pass in Rust, no
+(:data:`~chatcodec.providers.openai_chat.common_shapes.COMMON_REQUEST`, one pass in Rust, no
 pydantic loaded) and, when it refuses, the full wire shapes, whose errors name the wire
 path and rule. Either validated copy is then read by the same functions, each taking the
 plain shape first. What it returns is canonical data: what ``ChatRequest.model_dump()``
@@ -30,6 +30,7 @@ from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
+from chatcodec.providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_chat.request_fields import (
@@ -44,8 +45,6 @@ from chatcodec.providers.openai_chat.request_fields import (
     STREAM_OPTIONS,
 )
 from chatcodec.providers.openai_chat.wire import (
-    COMMON_MESSAGES,
-    COMMON_REQUEST,
     Request,
     fully_validated,
     messages_adapter,
