@@ -24,8 +24,7 @@ This module is canonical: it imports no provider code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from itertools import islice
+from collections.abc import Callable
 from typing import Any, assert_never
 
 import pydantic_core
@@ -57,34 +56,6 @@ from chatcodec.stream_events import (
 
 COMPACT_EVERY = 4096
 """Events between two :meth:`StreamBuilder.compact` calls."""
-
-ReadBatch = Callable[[Iterable[dict[str, Any]], int], int]
-"""A stream decoder's batch reader: reads the wire events given, the first at the
-position given (from 1), and says how many there were."""
-
-
-def read_in_batches(
-    events: Iterable[dict[str, Any]], position: Callable[[], int], read_batch: ReadBatch, builder: StreamBuilder
-) -> None:
-    """Read a whole stream a batch at a time, each batch up to the next compaction, so no
-    event pays for the count (``position``: how many events were read so far)."""
-    iterator = iter(events)
-    while True:
-        first = position() + 1
-        if not first % COMPACT_EVERY:  # memory follows the answer, not the event count
-            builder.compact()
-        size = COMPACT_EVERY - first % COMPACT_EVERY
-        if read_batch(islice(iterator, size), first) < size:  # the events ran out
-            return
-
-
-def read_one(event: dict[str, Any], first: int, read_batch: ReadBatch, builder: StreamBuilder) -> None:
-    """Read one wire event at position ``first`` (a decoder's ``feed``), compacting first
-    when its turn has come, as :func:`read_in_batches` does."""
-    if not first % COMPACT_EVERY:
-        builder.compact()
-    read_batch((event,), first)
-
 
 _FOLD_AT = 256
 """Fragments a growing part holds before :meth:`StreamBuilder.compact` folds them."""

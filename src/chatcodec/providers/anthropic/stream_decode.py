@@ -46,10 +46,10 @@ from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
-from chatcodec.streams.builder import PartBuilder, StreamBuilder, read_in_batches, read_one
+from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
 """``Message`` fields a ``message_delta`` may update."""

@@ -20,6 +20,10 @@
 ``errors``          JSON paths and the error for a canonical event a wire let through
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
+``closed_schema``   the pieces each reader's closed front schema is built from
+``service_tier``    the canonical service tier, read and written by each format's table
+``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
+                    batch reading with the builder's compaction
 
 ``Steps`` is a loss path as steps (``("messages", 2, "content", 0)``), rendered
 ``$.messages[2].content[0]`` only when a loss is recorded. The names below are the kit's

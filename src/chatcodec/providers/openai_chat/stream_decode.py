@@ -58,7 +58,7 @@ from chatcodec.errors import StreamError
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent
 from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
 from chatcodec.providers.openai_chat import reasoning
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
@@ -73,7 +73,7 @@ from chatcodec.stream_events import (
     ThinkingSignatureDeltaEvent,
     UsageEvent,
 )
-from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts, read_in_batches, read_one
+from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
