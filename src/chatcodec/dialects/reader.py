@@ -13,7 +13,7 @@ assistant ``tool_calls=[{id,name,arguments}]``  ``tool_use`` parts after the con
 (Verifiers; ``input`` instead of ``arguments``  (the flat shape here; ``input`` by the
 is an object)                                   anthropic ``tool_use`` decoder)
 assistant OpenAI ``tool_calls`` (nested         ``tool_use`` parts after the content
-``{id, type, function}``)                       (openai-chat ``decode_tool_call``)
+``{id, type, function}``)                       (openai-chat ``tool_calls.decode_tool_call``)
 assistant ``reasoning_content``, ``reasoning``  ``thinking`` parts before the content,
 (strings), ``reasoning_details`` (list)         ``provider="openai-chat"`` with the field in
                                                 its metadata (openai-chat ``decode_reasoning``);

@@ -22,10 +22,16 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.kit import leftovers, wire_fields
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.providers.openai_chat.tool_calls import (
+    VALID_NAME,
+    decode_tool_call,
+    encode_call,
+    plain_call,
+    plain_call_wire,
+)
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
@@ -147,7 +153,7 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
     if content is not None:
         body.append({"type": "text", "text": content})
     for call in calls or ():
-        part = _plain_call(call)
+        part = plain_call(call)
         if part is None:
             return None
         body.append(part)
@@ -192,45 +198,6 @@ def _kind(part: Part) -> ContentKind:
     return ContentKind.OTHER
 
 
-SDK_INDEX = "_index"
-"""Marker (pure): a tool call's ``index``, which the OpenAI SDK's stream accumulation
-(``ChatCompletionStreamState``) leaves on each call of the message it builds; it says
-where the call streamed, nothing a user sent, so another format drops it unreported."""
-
-
-def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
-    """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
-    plain = _plain_call(call)
-    if plain is not None:
-        return plain
-    if call.get("type", "function") != "function":
-        return opaque(dict(call), {"_in": "tool_calls"})
-    function: dict[str, Any] = call["function"]
-    bag = leftovers(call, ("id", "type", "function"))
-    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
-        bag[SDK_INDEX] = bag.pop("index")
-    arguments = functions.decode_arguments(function, bag)
-    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
-    function_rest = unmapped(function, ("name", "arguments"))
-    if function_rest:
-        bag["function"] = function_rest
-    mark_absent(bag, call, "type")
-    cache_control.take(bag, part)
-    signature = thought_signatures.take_signature(bag)
-    return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
-
-
-def _plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The ``tool_use`` part of a plain call (``id``, ``type: function`` and a function of
-    ``name`` and argument text: nothing for a bag), or None."""
-    if len(call) != 3 or call.get("type") != "function":
-        return None
-    function = as_dict(call.get("function"))
-    if function is None or len(function) != 2 or type(function.get("arguments")) is not str or "name" not in function:
-        return None
-    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-
-
 # --- encode --------------------------------------------------------------------------
 
 _SLOTS = {
@@ -244,7 +211,6 @@ _SLOTS = {
 }
 """Where each kind of part goes, in OpenAI's order of the fields."""
 _ITEM, _CALL = _SLOTS["item"], _SLOTS["call"]
-_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 _ON_PARTS = "OpenAI cache breakpoints sit on content parts"
 
 
@@ -350,7 +316,7 @@ def _write_plain_turn(
         kind = part["type"]
         if kind == "text" and len(part) == 2 and not calls:
             texts.append(part)
-        elif kind == "tool_use" and len(part) == 4 and "arguments" in part and _VALID_NAME(part["name"]):
+        elif kind == "tool_use" and len(part) == 4 and "arguments" in part and VALID_NAME(part["name"]):
             calls.append(part)
         elif kind == "tool_use" and _foreign_bag_only(part):
             calls.append(part)
@@ -370,7 +336,7 @@ def _write_plain_turn(
     else:
         wire["content"] = [dict(part) for part in texts] if texts else None
     if calls:
-        wire["tool_calls"] = [_plain_call_wire(part, part["name"]) for part in calls]
+        wire["tool_calls"] = [plain_call_wire(part, part["name"]) for part in calls]
     return wire
 
 
@@ -390,7 +356,7 @@ def _foreign_bag_only(call: Part) -> bool:
     metadata = call.get("provider_metadata")
     if len(call) != 5 or metadata is None or "arguments" not in call or PROVIDER in metadata:
         return False
-    return thought_signatures.split_signature(metadata)[0] is None and _VALID_NAME(call["name"]) is not None
+    return thought_signatures.split_signature(metadata)[0] is None and VALID_NAME(call["name"]) is not None
 
 
 _OWN_REASONING = {PROVIDER: {"field": "reasoning_content"}}
@@ -404,14 +370,6 @@ def _own_reasoning_content(part: Part) -> bool:
         and part.get("provider_metadata") == _OWN_REASONING
         and part.keys() <= _THINKING_KEYS
     )
-
-
-def _plain_call_wire(part: Part, name: str) -> dict[str, Any]:
-    """The wire call for a call holding nothing but its id, name and arguments."""
-    text: str = part["arguments"]
-    if not text or text.isspace():
-        text = "{}"  # a call without arguments is "{}": OpenAI rejects ""
-    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
 
 
 def _lay_out(content: list[Part], reasoning_field: str | None, losses: LossRecorder, at: Steps) -> _Layout:
@@ -569,7 +527,7 @@ def _write_calls(
         if part["type"] == "tool_use" and functions.is_function_call(part):
             steps = (*at, "content", index)
             if "function_call" not in wire:
-                encoded = _encode_call(part, losses, steps, response=response)
+                encoded = encode_call(part, losses, steps, response=response)
                 if encoded is not None:
                     wire["function_call"] = encoded["function"]
                 continue
@@ -577,38 +535,6 @@ def _write_calls(
         listed.append((part, index))
     if listed:
         encoded_calls = (
-            _encode_call(part, losses, (*at, "content", index), response=response) for part, index in listed
+            encode_call(part, losses, (*at, "content", index), response=response) for part, index in listed
         )
         wire["tool_calls"] = [call for call in encoded_calls if call is not None]
-
-
-def _encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any] | None:
-    """A wire tool call. In a request the name follows OpenAI's rule (``kit.tool_name``);
-    a response carries the name the model called, as it is."""
-    if part["type"] == "opaque":
-        return parts.encode_opaque(part, losses, steps)
-    name: str = part["name"]
-    if len(part) == 4 and "arguments" in part and (response or _VALID_NAME(name)) and name.strip():  # no bag
-        return _plain_call_wire(part, name)
-    metadata = part.get("provider_metadata")
-    signature, foreign = thought_signatures.split_signature(metadata)
-    KIT.report_foreign(losses, foreign, steps)
-    bag = KIT.own(metadata)
-    if not response:
-        name = tool_name(name, losses, steps, PROVIDER)
-    elif not name.strip():  # a request refuses it (tool_names); what a model called is kept
-        losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
-    arguments = functions.encode_arguments(part)
-    if isinstance(arguments, str) and not arguments.strip():
-        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
-    function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
-    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
-    if SDK_INDEX in bag:
-        call = {"index": bag[SDK_INDEX], **call}
-    if "type" not in absent_keys(bag):
-        call["type"] = "function"
-    call["function"] = function
-    thought_signatures.write_signature(call, signature)
-    why = "OpenAI tool calls take no cache breakpoint"
-    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
-    return call

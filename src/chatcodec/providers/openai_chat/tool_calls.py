@@ -1,0 +1,102 @@
+"""One OpenAI Chat tool call <-> one canonical ``tool_use`` part: the plain call (an id,
+``type: function``, a function of name and argument text) both ways in one step, and the
+rest (a bag, an SDK-accumulated ``index``, a Gemini thought signature, a cache marker, a
+custom-tool call kept opaque) by the full reading and writing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.openai_chat import cache_control, functions, parts, thought_signatures
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+
+Part = Mapping[str, Any]
+
+VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+"""Whether a name is one OpenAI takes as it is."""
+
+
+SDK_INDEX = "_index"
+"""Marker (pure): a tool call's ``index``, which the OpenAI SDK's stream accumulation
+(``ChatCompletionStreamState``) leaves on each call of the message it builds; it says
+where the call streamed, nothing a user sent, so another format drops it unreported."""
+
+
+def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
+    plain = plain_call(call)
+    if plain is not None:
+        return plain
+    if call.get("type", "function") != "function":
+        return opaque(dict(call), {"_in": "tool_calls"})
+    function: dict[str, Any] = call["function"]
+    bag = leftovers(call, ("id", "type", "function"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
+    arguments = functions.decode_arguments(function, bag)
+    part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
+    function_rest = unmapped(function, ("name", "arguments"))
+    if function_rest:
+        bag["function"] = function_rest
+    mark_absent(bag, call, "type")
+    cache_control.take(bag, part)
+    signature = thought_signatures.take_signature(bag)
+    return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
+
+
+def plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``tool_use`` part of a plain call (``id``, ``type: function`` and a function of
+    ``name`` and argument text: nothing for a bag), or None."""
+    if len(call) != 3 or call.get("type") != "function":
+        return None
+    function = as_dict(call.get("function"))
+    if function is None or len(function) != 2 or type(function.get("arguments")) is not str or "name" not in function:
+        return None
+    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+
+
+def plain_call_wire(part: Part, name: str) -> dict[str, Any]:
+    """The wire call for a call holding nothing but its id, name and arguments."""
+    text: str = part["arguments"]
+    if not text or text.isspace():
+        text = "{}"  # a call without arguments is "{}": OpenAI rejects ""
+    return {"id": part["id"], "type": "function", "function": {"name": name, "arguments": text}}
+
+
+def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any] | None:
+    """A wire tool call. In a request the name follows OpenAI's rule (``kit.tool_name``);
+    a response carries the name the model called, as it is."""
+    if part["type"] == "opaque":
+        return parts.encode_opaque(part, losses, steps)
+    name: str = part["name"]
+    if len(part) == 4 and "arguments" in part and (response or VALID_NAME(name)) and name.strip():  # no bag
+        return plain_call_wire(part, name)
+    metadata = part.get("provider_metadata")
+    signature, foreign = thought_signatures.split_signature(metadata)
+    KIT.report_foreign(losses, foreign, steps)
+    bag = KIT.own(metadata)
+    if not response:
+        name = tool_name(name, losses, steps, PROVIDER)
+    elif not name.strip():  # a request refuses it (tool_names); what a model called is kept
+        losses.add((*steps, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
+    arguments = functions.encode_arguments(part)
+    if isinstance(arguments, str) and not arguments.strip():
+        arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
+    function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
+    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
+    if "type" not in absent_keys(bag):
+        call["type"] = "function"
+    call["function"] = function
+    thought_signatures.write_signature(call, signature)
+    why = "OpenAI tool calls take no cache breakpoint"
+    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
+    return call
