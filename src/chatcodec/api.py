@@ -199,11 +199,7 @@ def convert_request(
 
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec.conversion`): no canonical model is built."""
-    canonical = read_request_data(payload, source, strict=strict)
-    if strict:
-        from chatcodec.strict.check import check_target
-
-        check_target(source, load_object(sdk_json_nested(payload)), target, f"{source} request for {target}")
+    canonical = read_request_data(payload, source, strict=strict, target=target)
     recorder = LossRecorder()
     encoded = write_request_data(canonical, target, recorder, options)
     recorder.settle(on_loss, losses)

@@ -21,9 +21,12 @@ from chatcodec.registry import get_codec
 from chatcodec.sdk_objects import sdk_json_nested
 
 
-def read_request_data(payload: object, source: str, *, strict: bool = False) -> dict[str, Any]:
+def read_request_data(
+    payload: object, source: str, *, strict: bool = False, target: str | None = None
+) -> dict[str, Any]:
     """``payload`` (a dict, JSON text or bytes, or SDK objects) read by ``source``'s reader
-    as canonical request data; ``strict`` refuses what the provider refuses first.
+    as canonical request data; ``strict`` refuses what the provider refuses first, and a
+    turn order ``target`` refuses (when given).
 
     A plain dict goes to the reader as it is, not walked for SDK objects: the walk cost a
     third of an agent session's conversion, and the reader's closed front takes JSON
@@ -31,11 +34,14 @@ def read_request_data(payload: object, source: str, *, strict: bool = False) -> 
     payload walked and read again (an SDK object is never a reason for an error)."""
     reader = get_codec(source)
     if strict:
-        from chatcodec.strict.check import check_request
+        from chatcodec.strict.check import check_request, check_target
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request")
-        return reader.read_request(fields)
+        canonical = reader.read_request(fields)
+        if target is not None:
+            check_target(source, fields, target, f"{source} request for {target}")
+        return canonical
     if type(payload) is dict:
         fields = cast(dict[str, Any], payload)
         try:
