@@ -483,6 +483,12 @@ def gemini() -> tuple[Graph, dict[str, str], str]:
         "safetySettings": list[sdk.SafetySetting],
         "generationConfig": sdk.GenerationConfig,
         "cachedContent": str,
+        # Top-level fields google-genai 3.4 writes from its config (``_GenerateContentConfig_to_mldev``
+        # sets them on the request, not in ``generationConfig``); Gemini stores requests by
+        # default since 2026-10-26 and tells users to send ``store: false``.
+        "store": bool,
+        "serviceTier": str,
+        "continuationToken": str,
     }
     graph.kinds["GenerateContentRequest"] = {}
     for key, annotation in sorted(request_fields.items()):

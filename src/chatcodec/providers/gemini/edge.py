@@ -94,7 +94,15 @@ EXTENSIONS: tuple[Extension, ...] = (
     Extension(
         PROVIDER,
         "GenerateContentRequest",
-        ("system_instruction", "tool_config", "safety_settings", "generation_config", "cached_content"),
+        (
+            "system_instruction",
+            "tool_config",
+            "safety_settings",
+            "generation_config",
+            "cached_content",
+            "service_tier",
+            "continuation_token",
+        ),
         _PROTO_JSON,
     ),
     Extension(PROVIDER, "GenerateContentRequest", ("model",), _REST),
