@@ -168,14 +168,24 @@ def _with_late_system() -> list[dict[str, Any]]:
     ]
 
 
+def _with_system_after_user() -> list[dict[str, Any]]:
+    return [
+        {"role": "system", "content": "first"},
+        {"role": "user", "content": "q"},
+        {"role": "system", "content": "later"},
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": "q2"},
+    ]
+
+
 @pytest.mark.parametrize("provider", ["anthropic", "bedrock-converse"])
 def test_mid_conversation_system_folded_except_opus_4_8_on_the_claude_api(provider: str) -> None:
     body, losses = _encode(provider, model="claude-sonnet-4-5", messages=_with_late_system())
     assert [message["role"] for message in body["messages"]] == ["user", "assistant", "user"]
     assert "later" in str(body["system"])
     assert _rule_losses(losses) == [f"{provider}.mid_conversation_system"]
-    body, losses = _encode(provider, model="claude-opus-4-8", messages=_with_late_system())
-    expected = ["user", "assistant", "system", "user"] if provider == "anthropic" else ["user", "assistant", "user"]
+    body, losses = _encode(provider, model="claude-opus-4-8", messages=_with_system_after_user())
+    expected = ["user", "system", "assistant", "user"] if provider == "anthropic" else ["user", "assistant", "user"]
     assert [message["role"] for message in body["messages"]] == expected
 
 
@@ -192,12 +202,13 @@ def test_skip_rules_turns_a_rule_off() -> None:
 def test_gemini_thinking_level_and_budget_are_never_sent_together() -> None:
     reasoning = {"budget_tokens": 2048, "effort": "high"}
     body, losses = _encode("gemini", model="gemini-3-pro-preview", reasoning=reasoning)
-    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "HIGH"}
+    shown = {"includeThoughts": True}  # thinking on asks for its thoughts
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "HIGH", **shown}
     assert _rule_losses(losses) == ["gemini.thinking_level_or_budget"]
     body, _ = _encode("gemini", model="gemini-2.5-flash", reasoning=reasoning)
-    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 2048}
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 2048, **shown}
     body, losses = _encode("gemini", model="gemini-3-flash", reasoning={"adaptive": True, "effort": "low"})
-    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "LOW"}
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "LOW", **shown}
     assert _rule_losses(losses) == []  # a dynamic budget is Gemini's default
 
 
@@ -232,7 +243,7 @@ def test_responses_call_ids_longer_than_64_are_rewritten_the_same_for_call_and_o
 
 
 def test_responses_effort_max_is_sent_as_max() -> None:
-    body, losses = _encode("openai-responses", model="gpt-5.6", reasoning={"effort": "max"})
+    body, losses = _encode("openai-responses", model="gpt-5.6", reasoning={"effort": "max", "enabled": True})
     assert body["reasoning"] == {"effort": "max"}
     assert losses == []
 
@@ -240,7 +251,7 @@ def test_responses_effort_max_is_sent_as_max() -> None:
 # --- required fields, kinds, the table ----------------------------------------------------
 
 
-@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "anthropic"])
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic"])  # Responses: a stored prompt may name it
 def test_a_missing_model_is_taken_from_options_else_reported(target: str) -> None:
     gemini_body = {"contents": [{"role": "user", "parts": [{"text": "q"}]}]}
     losses: list[chatcodec.Loss] = []
@@ -314,6 +325,7 @@ def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
         "assistant_document": "document",
         "user_text_citations": "citations",
         "mid_conversation_system": "system turn",
+        "system_turn_placement": "system turn",
     }
 
     def body() -> dict[str, Any]:

@@ -10,7 +10,9 @@ Encoding follows the rules Anthropic rejects requests over:
 
 * thinking is replayed only when Claude produced it and signed it (here, or on Bedrock
   Converse when the part names a Claude model: one signature scheme,
-  :func:`~chatcodec.providers.kit.claude_signed`): a part from another provider (its
+  :func:`~chatcodec.providers.kit.claude_signed`), and, to Opus 5.5 and Fable 5.1, only when
+  the same model signed it ("thinking blocks are tied to the model that produced them":
+  https://platform.claude.com/docs/en/models/opus-5-5/whats-new-opus-5-5): a part from another provider (its
   signature means nothing here) or with no or an empty signature (OpenAI
   reasoning, an interrupted stream) would get 400 "Invalid signature", so it is dropped,
   or sent as plain text when ``provider_options["anthropic"]["unsigned_thinking"]`` is
@@ -34,6 +36,7 @@ from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.claude_rules import signed_by_another_model
 from chatcodec.providers.kit import (
     Steps,
     claude_signed,
@@ -469,10 +472,14 @@ def _encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[s
         return None
     if not context.for_request:
         return _response_thinking(part, ours, context, at)
-    if ours and signature:
+    signer = part.get("model")
+    other_model = signed_by_another_model(signer, context.model)
+    if ours and signature and not other_model:
         _encrypted_loss(part, context, at)
         return {**_bag(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
     why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
+    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (claude_rules.py)
+        why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
     if context.unsigned_thinking == "text" and text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
         return {"type": "text", "text": text}

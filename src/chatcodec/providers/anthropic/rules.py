@@ -19,17 +19,31 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec.providers.claude_rules import (
-    BEFORE_OPUS_4_8,
-    CLAUDE_4_5_UP,
-    NO_TEMPERATURE,
+    ADAPTIVE_ONLY,
+    BEFORE_SYSTEM_TURNS,
+    CLAUDE_4_6_UP,
+    CLAUDE_4_UP,
+    HAIKU_5_5_SOURCE,
+    NO_SAMPLING,
+    OPUS_5_5_SOURCE,
     PAIR_SOURCE,
+    PLACEMENT_SOURCE,
+    SAMPLING_DEFAULTS,
     SAMPLING_SOURCE,
+    SYSTEM_MODELS_SOURCE,
     SYSTEM_SOURCE,
-    TEMPERATURE_DEFAULT,
-    TOP_P_DEFAULT,
-    drop_temperature,
+    SYSTEM_TURNS,
+    TIED_THINKING,
+    ThinkingPlace,
+    adaptive_for_budget,
+    drop_disabled_thinking,
+    drop_prefill,
+    drop_sampling,
     drop_top_p_beside_temperature,
+    ends_in_server_tool_use,
     fold_system_turns,
+    place_system_turns,
+    unforced_tool_choice,
 )
 from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule, is_default
 
@@ -42,7 +56,6 @@ NEW = "2026-10-21"
 
 _MIGRATION = "https://platform.claude.com/docs/en/api/migration-2026-10-21"
 _KEEP_OLD = f'api_version="{OLD}"'
-_SAMPLING_DEFAULTS = {"temperature": TEMPERATURE_DEFAULT, "top_p": TOP_P_DEFAULT}
 
 
 def _sampling_removed(call: RuleCall) -> None:
@@ -52,7 +65,7 @@ def _sampling_removed(call: RuleCall) -> None:
         if key not in call.body:
             continue
         value = call.body.pop(key)
-        default = _SAMPLING_DEFAULTS.get(key)
+        default = SAMPLING_DEFAULTS.get(key)
         if default is None or not is_default(value, default):
             call.report((key,), f"{key} {value!r}", "not sent")
 
@@ -131,20 +144,57 @@ def _without_citations(call: RuleCall, blocks: list[Any], at: tuple[str | int, .
     return changed if found else None
 
 
+_SAMPLING = {"temperature": "temperature", "top_p": "top_p", "top_k": "top_k"}
+_THINKING = ThinkingPlace(("thinking",), ("output_config", "effort"))
+
+
 def _temperature_deprecated(call: RuleCall) -> None:
-    """Opus 4.7+, Sonnet 5 and Fable 5 refuse a non-default ``temperature``."""
-    drop_temperature(call, call.body, "temperature", ())
+    """Opus 4.7+, Sonnet 5+, Haiku 5.5+, Fable 5+ and Mythos refuse a non-default
+    ``temperature``, ``top_p`` or ``top_k``."""
+    drop_sampling(call, call.body, _SAMPLING, ())
 
 
 def _temperature_with_top_p(call: RuleCall) -> None:
-    """Claude 4.5+ refuses ``temperature`` and ``top_p`` together: ``top_p`` goes."""
+    """Claude 4+ refuses ``temperature`` and ``top_p`` together: ``top_p`` goes."""
     drop_top_p_beside_temperature(call, call.body, ("temperature", "top_p"), ())
 
 
+def _manual_thinking(call: RuleCall) -> None:
+    """``thinking: {type: "enabled", budget_tokens}`` is refused (adaptive thinking only):
+    sent as adaptive thinking at the effort the budget maps to."""
+    adaptive_for_budget(call, _THINKING)
+
+
+def _disabled_thinking(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse ``thinking: {type: "disabled"}``: not sent."""
+    drop_disabled_thinking(call, _THINKING)
+
+
+def _forced_tool_choice(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse ``tool_choice`` ``any`` or a named tool: sent as ``auto``."""
+    unforced_tool_choice(call, ("tool_choice",), lambda choice: choice.get("type") in ("any", "tool"))
+
+
+def _prefill(call: RuleCall) -> None:
+    """Claude 4.6+ refuses a final assistant turn (prefill): not sent."""
+    drop_prefill(call, ends_in_server_tool_use)
+
+
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
 def _system_turns(call: RuleCall) -> None:
-    """Mid-conversation ``role: "system"`` turns exist only on Opus 4.8+ ("role 'system'
-    is not supported on this model"): folded into the top-level ``system``."""
-    fold_system_turns(call, lambda text: {"type": "text", "text": text})
+    """Mid-conversation ``role: "system"`` turns exist only on Opus 4.8+, Sonnet 5.5+, Haiku
+    5.5+, Fable 5+ and Mythos 5+ ("role 'system' is not supported on this model"): folded
+    into the top-level ``system``."""
+    fold_system_turns(call, _text_block)
+
+
+def _system_placement(call: RuleCall) -> None:
+    """Where the model takes system turns, one must follow a user turn (or an assistant
+    turn ending in server tool use) and never another system turn: joined or folded."""
+    place_system_turns(call, _text_block)
 
 
 def version_shown(request: dict[str, Any], *, turns: bool = True) -> str | None:
@@ -212,11 +262,11 @@ RULES = ProviderRules(
         ),
         TargetRule(
             "temperature_deprecated",
-            "a non-default `temperature` not sent",
-            SAMPLING_SOURCE,
+            "a non-default `temperature`, `top_p` or `top_k` not sent",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _temperature_deprecated,
             versions=frozenset({OLD}),
-            families=(NO_TEMPERATURE,),
+            families=(NO_SAMPLING,),
             option='skip_rules=["temperature_deprecated"]',
         ),
         TargetRule(
@@ -225,16 +275,57 @@ RULES = ProviderRules(
             PAIR_SOURCE,
             _temperature_with_top_p,
             versions=frozenset({OLD}),
-            families=(CLAUDE_4_5_UP,),
+            families=(CLAUDE_4_UP,),
             option='skip_rules=["temperature_with_top_p"]',
+        ),
+        TargetRule(
+            "manual_thinking",
+            "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with the effort the budget maps to",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
+            _manual_thinking,
+            families=(ADAPTIVE_ONLY,),
+            option='skip_rules=["manual_thinking"]',
+        ),
+        TargetRule(
+            "disabled_thinking",
+            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
+            OPUS_5_5_SOURCE,
+            _disabled_thinking,
+            families=(TIED_THINKING,),
+            option='skip_rules=["disabled_thinking"]',
+        ),
+        TargetRule(
+            "forced_tool_choice",
+            "`tool_choice` `any` or a named `tool` sent as `auto`",
+            OPUS_5_5_SOURCE,
+            _forced_tool_choice,
+            families=(TIED_THINKING,),
+            option='skip_rules=["forced_tool_choice"]',
+        ),
+        TargetRule(
+            "prefill",
+            "a final assistant turn (prefill) not sent (one ending in server tool use is kept)",
+            SAMPLING_SOURCE,
+            _prefill,
+            families=(CLAUDE_4_6_UP,),
+            option='skip_rules=["prefill"]',
         ),
         TargetRule(
             "mid_conversation_system",
             'a `role: "system"` turn after the first turn moves to the end of the top-level `system`',
-            SYSTEM_SOURCE,
+            f"{SYSTEM_SOURCE} ; {SYSTEM_MODELS_SOURCE}",
             _system_turns,
-            families=(BEFORE_OPUS_4_8,),
+            families=(BEFORE_SYSTEM_TURNS,),
             option='skip_rules=["mid_conversation_system"]',
+            looks_for="system turn",
+        ),
+        TargetRule(
+            "system_turn_placement",
+            "a system turn not right after a user turn moves to the top-level `system` (after one: joined to it)",
+            PLACEMENT_SOURCE,
+            _system_placement,
+            families=(SYSTEM_TURNS,),
+            option='skip_rules=["system_turn_placement"]',
             looks_for="system turn",
         ),
     ),

@@ -4,8 +4,12 @@ Anthropic splits reasoning over two fields: ``thinking`` says whether and how
 (``enabled`` with ``budget_tokens``, ``adaptive``, ``disabled``), ``output_config.effort``
 how hard (``low``..``max``). Canonical ``ReasoningConfig`` has a field for each, so both
 map exactly. What canonical can say and Anthropic cannot (OpenAI's ``minimal`` and
-``none`` efforts, reasoning summaries, Gemini's ``include_thoughts``) is sent as the
-closest setting and reported. Structured output (``output_config.format`` with a JSON
+``none`` efforts, reasoning summaries, Gemini's ``include_thoughts`` without thinking) is
+sent as the closest setting and reported. Reasoning switched on with an effort (an OpenAI
+``reasoning_effort``) is adaptive thinking at that effort on Claude 4.6+, and a thinking
+budget from the effort (:mod:`chatcodec.providers.kit.reasoning`) on a model without
+adaptive thinking (older Claude, an id chatcodec cannot name), reported; an effort alone
+stays an effort without thinking. Structured output (``output_config.format`` with a JSON
 schema) is canonical ``response_format``.
 """
 
@@ -16,6 +20,8 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
+from chatcodec.providers.claude_rules import takes_adaptive_thinking
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
@@ -88,12 +94,17 @@ def encode_settings(
     thinking: dict[str, Any] | None = None
     if reasoning is not None:
         thinking = encode_thinking_config(
-            reasoning, losses, unsupported=("summary", "include_thoughts"), why="Anthropic has no such setting"
+            reasoning,
+            losses,
+            unsupported=("summary", "include_thoughts"),
+            why="Anthropic has no such setting",
+            adaptive_ok=takes_adaptive_thinking(context.model),
+            max_tokens=_max_tokens(request, context),
         )
         effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
-        elif effort is not None and effort != "none":
+        elif effort is not None and effort != "none" and not _budget_from_effort(reasoning, thinking):
             output_config["effort"] = effort
     if thinking is not None:
         wire["thinking"] = {**restore_fields(thinking_rest), **thinking}
@@ -102,6 +113,20 @@ def encode_settings(
     _encode_format(response_format, output_config, losses)
     if output_config or had_output_config:
         wire["output_config"] = output_config
+
+
+def _max_tokens(request: Mapping[str, Any], context: EncodeContext) -> int:
+    """The ``max_tokens`` the body will hold (a thinking budget must stay below it)."""
+    for value in (request.get("max_tokens"), context.option("max_tokens")):
+        if isinstance(value, int):
+            return value
+    return DEFAULT_MAX_TOKENS
+
+
+def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:
+    """Whether the thinking budget was made from the effort (a model without adaptive
+    thinking, which may not take an effort either: the budget says it)."""
+    return thinking is not None and thinking.get("type") == "enabled" and reasoning.get("budget_tokens") is None
 
 
 def _encode_effort(effort: str | None, losses: LossRecorder) -> str | None:

@@ -2,9 +2,10 @@
 
 Converse has one API version, ``2023-09-30`` (botocore's ``bedrock-runtime``); the
 ``anthropic-version`` header is not part of it, so Anthropic's ``2026-10-21`` rules do not
-apply. The Claude models refuse the same sampling settings here as on the Claude API
-(https://github.com/pollinations/pollinations/pull/11319), and no Claude model on Bedrock
-takes a mid-conversation ``role: "system"`` turn (only Opus 4.8+ on the Claude API does).
+apply. The Claude models refuse the same sampling settings, manual thinking budgets,
+prefills and forced tool choices here as on the Claude API
+(https://github.com/pollinations/pollinations/pull/11319), and no Claude model on Converse
+takes a mid-conversation ``role: "system"`` turn (Converse's roles are user and assistant).
 Other models on Bedrock (Nova, Llama...) get the permissive rule: nothing is changed.
 """
 
@@ -14,15 +15,25 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.claude_rules import (
-    CLAUDE_4_5_UP,
+    ADAPTIVE_ONLY,
+    CLAUDE_4_6_UP,
+    CLAUDE_4_UP,
     EVERY_CLAUDE,
-    NO_TEMPERATURE,
+    HAIKU_5_5_SOURCE,
+    NO_SAMPLING,
+    OPUS_5_5_SOURCE,
     PAIR_SOURCE,
     SAMPLING_SOURCE,
     SYSTEM_SOURCE,
-    drop_temperature,
+    TIED_THINKING,
+    ThinkingPlace,
+    adaptive_for_budget,
+    drop_disabled_thinking,
+    drop_prefill,
+    drop_sampling,
     drop_top_p_beside_temperature,
     fold_system_turns,
+    unforced_tool_choice,
 )
 from chatcodec.providers.target_rules import ProviderRules, RuleCall, TargetRule
 
@@ -34,18 +45,44 @@ def _inference(call: RuleCall) -> dict[str, Any] | None:
     return as_dict(call.body.get("inferenceConfig"))
 
 
+_SAMPLING = {"temperature": "temperature", "top_p": "topP"}
+_THINKING = ThinkingPlace(("additionalModelRequestFields", "thinking"), ("outputConfig", "effort"))
+
+
 def _temperature_deprecated(call: RuleCall) -> None:
-    """Opus 4.7+, Sonnet 5 and Fable 5 refuse a non-default ``temperature`` on Bedrock too."""
+    """Opus 4.7+, Sonnet 5+, Haiku 5.5+, Fable 5+ and Mythos refuse a non-default
+    ``temperature`` or ``topP`` on Bedrock too (Converse has no ``top_k``)."""
     config = _inference(call)
     if config is not None:
-        drop_temperature(call, config, "temperature", ("inferenceConfig",))
+        drop_sampling(call, config, _SAMPLING, ("inferenceConfig",))
 
 
 def _temperature_with_top_p(call: RuleCall) -> None:
-    """Claude 4.5+ refuses ``temperature`` and ``topP`` together: ``topP`` goes."""
+    """Claude 4+ refuses ``temperature`` and ``topP`` together: ``topP`` goes."""
     config = _inference(call)
     if config is not None:
         drop_top_p_beside_temperature(call, config, ("temperature", "topP"), ("inferenceConfig",))
+
+
+def _manual_thinking(call: RuleCall) -> None:
+    """A manual thinking budget is refused (adaptive thinking only): sent as adaptive
+    thinking at the effort the budget maps to (``outputConfig.effort``)."""
+    adaptive_for_budget(call, _THINKING)
+
+
+def _disabled_thinking(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse disabled thinking: not sent."""
+    drop_disabled_thinking(call, _THINKING)
+
+
+def _forced_tool_choice(call: RuleCall) -> None:
+    """Opus 5.5 and Fable 5.1 refuse a forced ``toolChoice`` (``any``, ``tool``): sent as ``auto``."""
+    unforced_tool_choice(call, ("toolConfig", "toolChoice"), lambda choice: bool(choice.keys() & {"any", "tool"}))
+
+
+def _prefill(call: RuleCall) -> None:
+    """Claude 4.6+ refuses a final assistant turn (prefill): not sent."""
+    drop_prefill(call, lambda message: False)
 
 
 def _system_turns(call: RuleCall) -> None:
@@ -61,10 +98,10 @@ RULES = ProviderRules(
     rules=(
         TargetRule(
             "temperature_deprecated",
-            "a non-default `inferenceConfig.temperature` not sent",
-            SAMPLING_SOURCE + " ; https://github.com/pollinations/pollinations/pull/11319",
+            "a non-default `inferenceConfig.temperature` or `topP` not sent",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE} ; https://github.com/pollinations/pollinations/pull/11319",
             _temperature_deprecated,
-            families=(NO_TEMPERATURE,),
+            families=(NO_SAMPLING,),
             option='skip_rules=["temperature_deprecated"]',
         ),
         TargetRule(
@@ -72,8 +109,40 @@ RULES = ProviderRules(
             "`inferenceConfig.topP` not sent beside `temperature`",
             PAIR_SOURCE,
             _temperature_with_top_p,
-            families=(CLAUDE_4_5_UP,),
+            families=(CLAUDE_4_UP,),
             option='skip_rules=["temperature_with_top_p"]',
+        ),
+        TargetRule(
+            "manual_thinking",
+            "`thinking` `enabled` with `budget_tokens` sent as `adaptive`, with `outputConfig.effort` from the budget",
+            f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
+            _manual_thinking,
+            families=(ADAPTIVE_ONLY,),
+            option='skip_rules=["manual_thinking"]',
+        ),
+        TargetRule(
+            "disabled_thinking",
+            '`thinking: {type: "disabled"}` not sent (the model always thinks)',
+            OPUS_5_5_SOURCE,
+            _disabled_thinking,
+            families=(TIED_THINKING,),
+            option='skip_rules=["disabled_thinking"]',
+        ),
+        TargetRule(
+            "forced_tool_choice",
+            "`toolConfig.toolChoice` `any` or `tool` sent as `auto`",
+            OPUS_5_5_SOURCE,
+            _forced_tool_choice,
+            families=(TIED_THINKING,),
+            option='skip_rules=["forced_tool_choice"]',
+        ),
+        TargetRule(
+            "prefill",
+            "a final assistant turn (prefill) not sent",
+            SAMPLING_SOURCE,
+            _prefill,
+            families=(CLAUDE_4_6_UP,),
+            option='skip_rules=["prefill"]',
         ),
         TargetRule(
             "mid_conversation_system",

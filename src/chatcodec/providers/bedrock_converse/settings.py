@@ -28,6 +28,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers.claude_rules import takes_adaptive_thinking
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
@@ -128,7 +129,10 @@ def encode_settings(
     had_fields = "additionalModelRequestFields" in bag
     output = dict(as_dict(bag.get("outputConfig")) or {})
     if reasoning is not None:
-        _encode_reasoning(reasoning, fields, output, losses)
+        limit = request.get("max_tokens")
+        _encode_reasoning(
+            reasoning, fields, output, losses, adaptive_ok=takes_adaptive_thinking(context.model), max_tokens=limit
+        )
     if fields or had_fields:
         wire["additionalModelRequestFields"] = fields
     if response_format is not None:
@@ -161,19 +165,30 @@ def _encode_format(
 
 
 def _encode_reasoning(
-    reasoning: Mapping[str, Any], fields: dict[str, Any], output: dict[str, Any], losses: LossRecorder
+    reasoning: Mapping[str, Any],
+    fields: dict[str, Any],
+    output: dict[str, Any],
+    losses: LossRecorder,
+    *,
+    adaptive_ok: bool,
+    max_tokens: int | None,
 ) -> None:
-    """Claude's ``thinking`` into ``fields`` and the effort into ``output``."""
+    """Claude's ``thinking`` into ``fields`` and the effort into ``output`` (reasoning
+    switched on with an effort: adaptive thinking on Claude 4.6+, else a budget from the
+    effort, which then is not sent as an effort too, as on Anthropic)."""
     thinking = encode_thinking_config(
         reasoning,
         losses,
         unsupported=("summary", "include_thoughts"),
         why="Bedrock Converse has no such setting (Claude thinking sent)",
+        adaptive_ok=adaptive_ok,
+        max_tokens=max_tokens,
     )
     effort = _encode_effort(reasoning.get("effort"), losses)
+    from_effort = thinking is not None and thinking.get("type") == "enabled" and reasoning.get("budget_tokens") is None
     if effort == "none" and thinking is None:
         thinking = {"type": "disabled"}
-    elif effort is not None and effort != "none":
+    elif effort is not None and effort != "none" and not from_effort:
         output["effort"] = effort
     if thinking is not None:
         fields["thinking"] = thinking

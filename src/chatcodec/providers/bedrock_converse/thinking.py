@@ -33,6 +33,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.claude_rules import signed_by_another_model
 from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
 from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 
@@ -103,8 +104,8 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
     unverifiable = provider in ("anthropic", None) and not signature
     if provider is None and context.model is not None and not is_claude_model(context.model):
         unverifiable = False  # a model that is not Claude verifies nothing
-    if ours and not unverifiable:
-        return _reasoning(part, ours, context, at)
+    if ours and not unverifiable and not signed_by_another_model(part.get("model"), context.model):
+        return _reasoning(part, ours, context, at)  # Opus 5.5, Fable 5.1: only their own (claude_rules.py)
     return _unverifiable(part, context, at)
 
 

@@ -26,6 +26,9 @@ meaning; another provider drops them without a report):
   ``skip_thought_signature_validator`` instead of a signature (:mod:`.signatures`);
 * ``_without_id`` (tool results): the result was paired with its call by position, not id;
 * ``_level_spelling`` (reasoning): how ``thinkingLevel`` was spelled (``"HIGH"``);
+* ``_no_thoughts`` (reasoning): thinking was on (a budget, dynamic) without
+  ``includeThoughts``; the encoder, which asks for thoughts whenever thinking is on, does
+  not add it (:mod:`.settings`);
 * ``_no_candidates`` (responses): a blocked prompt had no candidate; the canonical
   response holds one empty choice for it;
 * ``_string`` (system message): ``systemInstruction`` was a bare string (a google-genai
@@ -85,6 +88,7 @@ EMPTY_ID = "_empty_id"
 WITHOUT_ID = "_without_id"
 SCHEMA_KEY = "_schema_key"
 LEVEL_SPELLING = "_level_spelling"
+NO_THOUGHTS = "_no_thoughts"
 NO_CANDIDATES = "_no_candidates"
 JOINED = "_joined"
 UNSIGNED = "_unsigned"

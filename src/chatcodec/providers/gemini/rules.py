@@ -1,12 +1,15 @@
-"""What the Gemini API accepts today (``v1beta``): one thinking setting, not two.
+"""What the Gemini API accepts today (``v1beta``): one thinking setting, the one the model takes.
 
 ``thinkingConfig.thinkingLevel`` (Gemini 3) and ``thinkingBudget`` are mutually
 exclusive: both together are a 400 (https://ai.google.dev/gemini-api/docs/gemini-3 ;
-https://github.com/Tom-Ryder/AgentRunKit/pull/7). chatcodec writes both for the usual
-Claude 4.6+ reasoning (adaptive thinking with an effort), so one goes: the level on Gemini
-3 and on a model it cannot name (the permissive rule: levels are the current API), the
-budget on Gemini 2.x, which has no levels. A budget of ``-1`` (dynamic, Gemini's default)
-goes without a report.
+https://github.com/Tom-Ryder/AgentRunKit/pull/7). Gemini 2.5 takes budgets, not levels
+("thinking levels (Gemini 3 and later models) or thinking budgets (Gemini 2.5 models)":
+https://ai.google.dev/gemini-api/docs/thinking). chatcodec writes both for the usual
+Claude 4.6+ reasoning (adaptive thinking with an effort), and a level for an effort, so:
+on Gemini 3 and on a model it cannot name (the permissive rule: levels are the current
+API) the level is kept and a budget beside it goes; on Gemini 2.x and older the level goes,
+replaced by the budget of the effort (:mod:`chatcodec.providers.kit.reasoning`) when no
+budget is given. A budget of ``-1`` (dynamic, Gemini's default) goes without a report.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit.reasoning import budget_for_effort
 from chatcodec.providers.target_rules import ProviderRules, RuleCall, TargetRule
 
 VERSION = "v1beta"
@@ -28,16 +32,23 @@ _SPELLINGS = (
 
 
 def _level_or_budget(call: RuleCall) -> None:
-    """Keep one of ``thinkingLevel`` and ``thinkingBudget`` (either key spelling)."""
+    """Keep the one of ``thinkingLevel`` and ``thinkingBudget`` the model takes (either key
+    spelling): the budget on Gemini 2 (from the level's effort when none is given)."""
     for config_key, thinking_key, level_key, budget_key in _SPELLINGS:
         config = as_dict(call.body.get(config_key))
         thinking = as_dict(config.get(thinking_key)) if config is not None else None
-        if thinking is None or level_key not in thinking or budget_key not in thinking:
+        if thinking is None or level_key not in thinking:
             continue
         at = (config_key, thinking_key)
         if call.model is not None and _GEMINI_2.search(call.model.lower()):
             level = thinking.pop(level_key)
-            call.report((*at, level_key), f"thinkingLevel {level!r}", "not sent beside thinkingBudget (Gemini 2)")
+            if budget_key in thinking:
+                call.report((*at, level_key), f"thinkingLevel {level!r}", "not sent beside thinkingBudget (Gemini 2)")
+                continue
+            thinking[budget_key] = written = budget_for_effort(str(level).lower())
+            call.report((*at, level_key), f"thinkingLevel {level!r}", f"sent as thinkingBudget {written} (Gemini 2)")
+            continue
+        if budget_key not in thinking:
             continue
         budget: Any = thinking.pop(budget_key)
         if budget != -1:
@@ -52,8 +63,8 @@ RULES = ProviderRules(
     rules=(
         TargetRule(
             "thinking_level_or_budget",
-            "`thinkingBudget` not sent beside `thinkingLevel` (`thinkingLevel` not sent on Gemini 2)",
-            "https://ai.google.dev/gemini-api/docs/gemini-3",
+            "`thinkingBudget` not sent beside `thinkingLevel`; on Gemini 2 the level is sent as its effort's budget",
+            "https://ai.google.dev/gemini-api/docs/gemini-3 ; https://ai.google.dev/gemini-api/docs/thinking",
             _level_or_budget,
             option='skip_rules=["thinking_level_or_budget"]',
         ),

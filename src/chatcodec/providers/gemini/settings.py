@@ -5,13 +5,16 @@ Sampling: ``temperature``, ``topP``, ``topK``, ``maxOutputTokens``, ``stopSequen
 
 Reasoning (``thinkingConfig``): ``thinkingBudget`` is ``budget_tokens`` (``-1``, dynamic
 thinking, is ``adaptive``), ``thinkingLevel`` (``LOW``/``HIGH``... in Gemini 3) is
-``effort``, ``includeThoughts`` is ``include_thoughts``. A level without a budget is
-dynamic thinking at that level ("Gemini 3 ... uses dynamic thinking by default", the level
-sets its maximum depth: https://ai.google.dev/gemini-api/docs/thinking ,
-https://ai.google.dev/gemini-api/docs/gemini-3), so it reads as ``adaptive`` with that
-``effort``: the encoder writes Claude's adaptive thinking with an effort as the level alone
-(``rules.py`` drops the ``-1`` beside it), and reading the level back as a bare effort
-turned Claude's thinking off after a trip through Gemini.
+``effort``, ``includeThoughts`` is ``include_thoughts``. Gemini 3 always thinks, the level
+setting how deeply, and ``includeThoughts`` asks for the thought summaries back
+(https://ai.google.dev/gemini-api/docs/thinking). So a level alone reads as an effort
+only (Claude's effort without thinking comes back without thinking), and a level with
+``includeThoughts: true`` as thinking turned on: ``adaptive`` at that effort (Claude's
+adaptive thinking, whose thinking blocks the client sees). The encoder writes the same
+way: ``includeThoughts: true`` whenever canonical thinking is on (a switch, adaptive, a
+budget) unless the request says otherwise or was read without it (``_no_thoughts``), and a
+level alone for an effort alone. Gemini 2.5 takes budgets, not levels: ``rules.py`` writes
+the one the model takes.
 
 Output format: ``responseMimeType: application/json`` with ``responseJsonSchema`` (or
 ``responseSchema``, Google's OpenAPI subset; the ``_response_schema_key`` marker
@@ -29,9 +32,10 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.gemini.markers import LEVEL_SPELLING, PROVIDER
+from chatcodec.providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
 from chatcodec.providers.kit import kept_object
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.reasoning import thinking_on
 
 _OPTIONS = ("provider_options", PROVIDER)
 """Where a request keeps Gemini's own settings (what the encoder starts from)."""
@@ -102,15 +106,18 @@ def _decode_thinking(rest: dict[str, Any], bag: dict[str, Any]) -> dict[str, Any
     elif as_count(budget) is not None:
         reasoning["budget_tokens"] = thinking.pop("thinkingBudget")
     level = thinking.get("thinkingLevel")
+    thoughts = thinking.get("includeThoughts")
     if isinstance(level, str) and level.lower() in _EFFORTS:
         reasoning["effort"] = level.lower()
         del thinking["thinkingLevel"]
-        if dynamic:
-            reasoning["adaptive"] = True  # a Gemini 3 level is dynamic thinking (module docstring)
+        if dynamic and thoughts is True:
+            reasoning["adaptive"] = True  # thinking shown at a level: Claude's adaptive thinking
         if level != level.upper():
             bag[LEVEL_SPELLING] = level
     if "includeThoughts" in thinking:
         reasoning["include_thoughts"] = thinking.pop("includeThoughts")
+    elif thinking_on(reasoning):
+        bag[NO_THOUGHTS] = True
     if thinking:
         rest["thinkingConfig"] = thinking
     return reasoning
@@ -174,7 +181,7 @@ def _encode_thinking(
     effort: str | None = reasoning.get("effort")
     if budget is not None:
         thinking["thinkingBudget"] = budget
-    elif reasoning.get("adaptive"):
+    elif reasoning.get("adaptive") or (reasoning.get("enabled") and effort is None):
         thinking["thinkingBudget"] = -1
     elif reasoning.get("enabled") is False or effort == "none":
         thinking["thinkingBudget"] = 0
@@ -189,6 +196,8 @@ def _encode_thinking(
         )
     if reasoning.get("include_thoughts") is not None:
         thinking["includeThoughts"] = reasoning["include_thoughts"]
+    elif thinking_on(reasoning) and not bag.get(NO_THOUGHTS):
+        thinking["includeThoughts"] = True  # thinking on shows its thoughts (module docstring)
     if reasoning.get("summary") is not None:
         losses.add((*at, "summary"), "reasoning summary", "Gemini has includeThoughts only", "setting")
     return thinking
@@ -196,7 +205,7 @@ def _encode_thinking(
 
 def _report_switches(reasoning: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
     """Gemini has a budget and a level, no switches: what reads back differently."""
-    if reasoning.get("enabled") is not None:
+    if reasoning.get("enabled") is False:
         losses.add(
             (*at, "enabled"), "reasoning switch", "Gemini has none; thinkingBudget 0 turns thinking off", "setting"
         )

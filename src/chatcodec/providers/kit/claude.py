@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.reasoning import SMALLEST_BUDGET, budget_for_effort, thinking_on
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.response import UnifiedFinishReason
@@ -136,18 +137,33 @@ def encode_counts(
 
 
 def encode_thinking_config(
-    reasoning: Mapping[str, Any], losses: LossRecorder, *, unsupported: tuple[str, ...], why: str
+    reasoning: Mapping[str, Any],
+    losses: LossRecorder,
+    *,
+    unsupported: tuple[str, ...],
+    why: str,
+    adaptive_ok: bool = False,
+    max_tokens: int | None = None,
 ) -> dict[str, Any] | None:
     """The ``thinking`` object for ``reasoning`` (None: nothing to send). The format's
     reasoning settings Claude's thinking has no place for (``unsupported``) are losses,
-    reported with ``why``."""
+    reported with ``why``; ``include_thoughts`` with thinking on is not (Claude returns
+    thinking whenever it thinks).
+
+    Thinking turned on without a budget or adaptive mode (an OpenAI ``reasoning_effort``,
+    Ollama's ``think``) is adaptive thinking where the model takes it (``adaptive_ok``:
+    Claude 4.6+), else a budget from the effort (:mod:`chatcodec.providers.kit.reasoning`,
+    capped below ``max_tokens`` as Anthropic requires), reported. A budget of 0 with no
+    switch (Gemini's ``thinkingBudget: 0``) is thinking disabled."""
     at = ("reasoning",)
+    on = thinking_on(reasoning)
     for key in unsupported:
-        if reasoning.get(key) is not None:
+        value = reasoning.get(key)
+        if value is not None and not (key == "include_thoughts" and value is True and on):
             losses.add((*at, key), f"reasoning {key}", why, "setting")
     enabled, budget, adaptive = reasoning.get("enabled"), reasoning.get("budget_tokens"), reasoning.get("adaptive")
-    if enabled is False:
-        if budget is not None or adaptive:
+    if enabled is False or (budget == 0 and enabled is None and not adaptive):
+        if (budget or adaptive) and enabled is False:
             losses.add(
                 at, "thinking budget or adaptive mode", "reasoning is disabled, so they were not sent", "setting"
             )
@@ -161,9 +177,27 @@ def encode_thinking_config(
     if adaptive:
         return {"type": "adaptive"}
     if enabled:
-        losses.add((*at, "enabled"), "reasoning on without a budget", "sent as adaptive thinking", "setting")
-        return {"type": "adaptive"}
+        return _switched_on(reasoning.get("effort"), losses, adaptive_ok=adaptive_ok, max_tokens=max_tokens)
     return None
+
+
+def _switched_on(
+    effort: str | None, losses: LossRecorder, *, adaptive_ok: bool, max_tokens: int | None
+) -> dict[str, Any]:
+    """Thinking switched on with at most an effort: adaptive, or a budget from the effort."""
+    at = ("reasoning", "enabled")
+    if adaptive_ok:
+        if effort is None:
+            losses.add(at, "reasoning on without a budget", "sent as adaptive thinking", "setting")
+        return {"type": "adaptive"}
+    budget = budget_for_effort(effort or "medium")
+    if max_tokens is not None and budget >= max_tokens:
+        budget = max(SMALLEST_BUDGET, max_tokens - 1)
+    said = f"effort {effort!r}" if effort is not None else "reasoning on without an effort"
+    losses.add(
+        at, said, f"sent as thinking with budget_tokens {budget} (the model has no adaptive thinking)", "setting"
+    )
+    return {"type": "enabled", "budget_tokens": budget}
 
 
 # --- stop reasons --------------------------------------------------------------------

@@ -7,7 +7,9 @@ https://github.com/openai/openai-openapi/issues/541 ;
 https://github.com/pipecat-ai/pipecat/issues/4043 ;
 https://github.com/BerriAI/litellm/pull/34569 . The Responses API takes both: convert to
 ``openai-responses`` to keep the effort. A model id that is not a gpt-5.x one gets the
-permissive rule (nothing changed).
+permissive rule (nothing changed). The GPT-5 rules shared with Responses (sampling
+settings only at effort ``none``; no ``none`` before gpt-5.1; what a ``gpt-6*`` id gets)
+are in :mod:`chatcodec.providers.openai_rules`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,14 @@ import re
 from functools import lru_cache
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.openai_rules import (
+    EFFORT_SOURCE,
+    GPT_5_BEFORE_5_1,
+    GPT_5_UP,
+    SAMPLING_SOURCE,
+    drop_sampling_beside_reasoning,
+    minimal_for_none,
+)
 from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RequiredField, RuleCall, TargetRule
 
 VERSION = "v1"
@@ -66,6 +76,19 @@ def _tools_with_effort(call: RuleCall) -> None:
         call.report(("reasoning_effort",), f"reasoning_effort {effort!r}", "not sent beside function tools")
 
 
+_SAMPLING = {"temperature": "temperature", "top_p": "top_p", "logprobs": "logprobs"}
+
+
+def _effort_none(call: RuleCall) -> None:
+    """gpt-5 before 5.1 has no ``reasoning_effort: "none"``: sent as ``minimal``."""
+    minimal_for_none(call, call.body, "reasoning_effort", ())
+
+
+def _sampling_with_reasoning(call: RuleCall) -> None:
+    """GPT-5.x takes ``temperature``, ``top_p`` and ``logprobs`` only at effort ``none``."""
+    drop_sampling_beside_reasoning(call, call.body.get("reasoning_effort"), _SAMPLING)
+
+
 RULES = ProviderRules(
     provider="openai-chat",
     api_versions=(VERSION,),
@@ -79,6 +102,22 @@ RULES = ProviderRules(
             _tools_with_effort,
             families=(GPT_5_2_TO_5_5, GPT_5_6_UP),
             option='skip_rules=["tools_with_reasoning_effort"], or convert to openai-responses',
+        ),
+        TargetRule(
+            "effort_none",
+            '`reasoning_effort: "none"` sent as `"minimal"`',
+            EFFORT_SOURCE,
+            _effort_none,
+            families=(GPT_5_BEFORE_5_1,),
+            option='skip_rules=["effort_none"]',
+        ),
+        TargetRule(
+            "sampling_with_reasoning",
+            "`temperature`, `top_p`, `logprobs` not sent unless the effort in force is `none` (gpt-5.1+: the default)",
+            SAMPLING_SOURCE,
+            _sampling_with_reasoning,
+            families=(GPT_5_UP,),
+            option='skip_rules=["sampling_with_reasoning"]',
         ),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),

@@ -1,7 +1,10 @@
 """Reasoning and output settings <-> canonical ``reasoning`` and ``response_format``.
 
-OpenAI Chat has one reasoning knob, ``reasoning_effort``: a budget, adaptive thinking, a
-summary setting or ``include_thoughts`` from another provider is a loss. ``response_format``
+OpenAI Chat has one reasoning knob, ``reasoning_effort``: it reads as reasoning switched on
+at that effort (``none``: off), so it reaches Claude as thinking. Another provider's
+thinking is written as an effort (``none`` when disabled, a budget by the table in
+:mod:`chatcodec.providers.kit.reasoning`, adaptive thinking as ``high``, each reported); a
+summary setting or ``include_thoughts`` is a loss. ``response_format``
 is ``text``, ``json_object`` or ``json_schema`` (its ``schema`` is the canonical
 ``json_schema``); other types, and an effort this library does not know, stay in the
 request's leftovers and go back as they came.
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import present, unmapped
+from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder
@@ -22,7 +26,7 @@ if TYPE_CHECKING:
 EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 """The canonical :data:`~chatcodec.request.ReasoningEffort` values, spelled out so the
 decoder loads no model (a test checks they are the type's)."""
-_OTHER_REASONING = ("enabled", "budget_tokens", "adaptive", "summary", "include_thoughts")
+_OTHER_REASONING = ("summary", "include_thoughts")
 
 
 def decode_settings(
@@ -49,7 +53,7 @@ def encode_settings(
 
 
 def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
-    effort = config.get("effort")
+    effort = effort_word(config, losses, "OpenAI Chat")
     if effort is not None:
         wire["reasoning_effort"] = effort
     for name in _OTHER_REASONING:
@@ -60,7 +64,7 @@ def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: L
 def _decode_reasoning_effort(wire: dict[str, Any], data: dict[str, Any]) -> None:
     effort = wire.get("reasoning_effort")
     if effort in EFFORTS:  # anything else stays in the request's leftovers
-        data["reasoning"] = {"effort": effort}
+        data["reasoning"] = reasoning_for_effort(effort)
 
 
 def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any]) -> None:

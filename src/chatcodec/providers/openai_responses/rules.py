@@ -1,4 +1,5 @@
-"""What the OpenAI Responses API accepts today: ``call_id`` of at most 64 characters.
+"""What the OpenAI Responses API accepts today: ``call_id`` of at most 64 characters, and
+GPT-5's reasoning rules (:mod:`chatcodec.providers.openai_rules`).
 
 A ``function_call`` (or its output) whose ``call_id`` is longer is refused with
 ``string_above_max_length`` (https://github.com/AnswerDotAI/fastllm/issues/45 ;
@@ -11,9 +12,17 @@ reported with the id sent.
 
 from __future__ import annotations
 
-from chatcodec._narrow import as_list, is_dict
+from chatcodec._narrow import as_dict, as_list, is_dict
 from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
-from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule
+from chatcodec.providers.openai_rules import (
+    EFFORT_SOURCE,
+    GPT_5_BEFORE_5_1,
+    GPT_5_UP,
+    SAMPLING_SOURCE,
+    drop_sampling_beside_reasoning,
+    minimal_for_none,
+)
+from chatcodec.providers.target_rules import ProviderRules, RuleCall, TargetRule
 
 VERSION = "v1"
 """The one Responses API version."""
@@ -43,6 +52,20 @@ def _call_id_length(call: RuleCall) -> None:
             call.report(("input", index, "call_id"), f"call id {call_id!r}", f"sent as {fields['call_id']!r}")
 
 
+_SAMPLING = {"temperature": "temperature", "top_p": "top_p"}
+
+
+def _effort_none(call: RuleCall) -> None:
+    """gpt-5 before 5.1 has no ``reasoning.effort: "none"``: sent as ``minimal``."""
+    minimal_for_none(call, as_dict(call.body.get("reasoning")), "effort", ("reasoning",))
+
+
+def _sampling_with_reasoning(call: RuleCall) -> None:
+    """GPT-5.x takes ``temperature`` and ``top_p`` only at effort ``none``."""
+    reasoning = as_dict(call.body.get("reasoning")) or {}
+    drop_sampling_beside_reasoning(call, reasoning.get("effort"), _SAMPLING)
+
+
 RULES = ProviderRules(
     provider="openai-responses",
     api_versions=(VERSION,),
@@ -57,7 +80,24 @@ RULES = ProviderRules(
             option='skip_rules=["call_id_length"]',
             looks_for=LONG_CALL_ID,
         ),
+        TargetRule(
+            "effort_none",
+            '`reasoning.effort: "none"` sent as `"minimal"`',
+            EFFORT_SOURCE,
+            _effort_none,
+            families=(GPT_5_BEFORE_5_1,),
+            option='skip_rules=["effort_none"]',
+        ),
+        TargetRule(
+            "sampling_with_reasoning",
+            "`temperature`, `top_p` not sent unless the effort in force is `none` (gpt-5.1+: the default)",
+            SAMPLING_SOURCE,
+            _sampling_with_reasoning,
+            families=(GPT_5_UP,),
+            option='skip_rules=["sampling_with_reasoning"]',
+        ),
     ),
-    required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/responses/create"),),
 )
-"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`)."""
+"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`). ``model`` is not
+required: a stored ``prompt`` can supply it (``ResponseCreateParams.model`` is optional in
+openai 3.54)."""

@@ -5,8 +5,10 @@
 deprecated ``generate_summary`` and anything else stay in the bag. Structured output is
 ``text.format`` (``json_schema`` flat: ``name``, ``schema``, ``description``, ``strict``;
 ``json_object``; ``text``), and ``text.verbosity`` stays in the bag. What canonical can say
-and Responses cannot (a token budget, adaptive thinking, Gemini's ``include_thoughts``,
-a reasoning on/off switch) is reported.
+and Responses cannot say is written as the closest effort (``none`` for thinking disabled,
+a budget by the table in :mod:`chatcodec.providers.kit.reasoning`, adaptive thinking as
+``high``), reported; an effort reads as reasoning switched on at that effort, so it reaches
+Claude as thinking. Gemini's ``include_thoughts`` is reported.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
 from chatcodec.providers.openai_responses.markers import PROVIDER
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
@@ -39,10 +42,10 @@ def decode_settings(
         _check_reasoning(reasoning)
         config: dict[str, Any] = {}
         if reasoning.get("effort") in _EFFORTS:
-            config["effort"] = reasoning["effort"]
+            config.update(reasoning_for_effort(reasoning["effort"]))
         if reasoning.get("summary") in _SUMMARIES:
             config["summary"] = reasoning["summary"]
-        rest = leftovers(reasoning, list(config))
+        rest = leftovers(reasoning, [key for key in config if key != "enabled"])
         if config:
             canonical["reasoning"] = config
         if rest or not config:
@@ -115,11 +118,7 @@ def encode_settings(
 def _reasoning(reasoning: Mapping[str, Any], losses: LossRecorder) -> dict[str, Any]:
     at = ("reasoning",)
     wire: dict[str, Any] = {}
-    effort, enabled, summary = reasoning.get("effort"), reasoning.get("enabled"), reasoning.get("summary")
-    if enabled is False and effort is None:
-        effort = "none"
-    elif enabled is not None:
-        losses.add((*at, "enabled"), "reasoning switch", "Responses has none (only effort); not sent", "setting")
+    effort, summary = effort_word(reasoning, losses, "Responses"), reasoning.get("summary")
     if effort is not None:
         wire["effort"] = effort
     if summary in _SUMMARIES:
@@ -128,7 +127,7 @@ def _reasoning(reasoning: Mapping[str, Any], losses: LossRecorder) -> dict[str, 
         losses.add(
             (*at, "summary"), f"summary {summary!r}", "Responses summaries are auto, concise, detailed", "setting"
         )
-    for key in ("budget_tokens", "adaptive", "include_thoughts"):
+    for key in ("include_thoughts",):
         if reasoning.get(key) is not None:
             losses.add((*at, key), f"reasoning {key}", "Responses has no such setting", "setting")
     return wire

@@ -1,0 +1,165 @@
+"""Reasoning as each target wants it: an effort, a budget, adaptive thinking and thinking
+disabled crossing between OpenAI, Claude (Anthropic, Bedrock) and Gemini, each crossing
+reported, the effort <-> budget table written down once (the kit) and in the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.providers.kit.reasoning import EFFORT_BUDGETS, budget_table, effort_for_budget
+
+
+def _convert(
+    body: dict[str, Any], source: str, target: str, options: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(
+        body, source=source, target=target, on_loss="ignore", losses=losses, options=options
+    )
+    return out, losses
+
+
+def _openai(model: str, effort: str) -> dict[str, Any]:
+    return {
+        "model": model,
+        "max_tokens": 30000,
+        "messages": [{"role": "user", "content": "q"}],
+        "reasoning_effort": effort,
+    }
+
+
+def _claude_thinking(body: dict[str, Any], target: str) -> Any:
+    return body["thinking"] if target == "anthropic" else body["additionalModelRequestFields"]["thinking"]
+
+
+# --- 9. OpenAI effort -> Claude thinking ------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+def test_an_openai_effort_turns_adaptive_thinking_on_where_the_claude_model_takes_it(target: str) -> None:
+    body, losses = _convert(_openai("claude-opus-4-6", "high"), "openai-chat", target)
+    assert _claude_thinking(body, target) == {"type": "adaptive"}
+    effort = body["output_config" if target == "anthropic" else "outputConfig"]["effort"]
+    assert effort == "high"
+    assert [loss for loss in losses if loss.kind == "setting"] == []
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+def test_an_openai_effort_becomes_a_thinking_budget_on_a_claude_model_without_adaptive_thinking(target: str) -> None:
+    body, losses = _convert(_openai("claude-sonnet-4-5", "medium"), "openai-chat", target)
+    assert _claude_thinking(body, target) == {"type": "enabled", "budget_tokens": EFFORT_BUDGETS["medium"]}
+    assert "effort" not in str(body.get("output_config", body.get("outputConfig", {})))
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.reasoning.enabled", "setting")]
+
+
+def test_a_thinking_budget_from_an_effort_stays_below_max_tokens() -> None:
+    body, _ = _convert({**_openai("claude-sonnet-4-5", "high"), "max_tokens": 5000}, "openai-chat", "anthropic")
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 4999}
+
+
+def test_an_anthropic_effort_without_thinking_stays_without_thinking() -> None:
+    anthropic = {
+        "model": "claude-opus-4-7",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "q"}],
+        "output_config": {"effort": "low"},
+    }
+    body, losses = _convert(anthropic, "anthropic", "anthropic")
+    assert body == anthropic
+    assert losses == []
+    body, losses = _convert(anthropic, "anthropic", "openai-chat")
+    assert body["reasoning_effort"] == "low"
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.reasoning.effort", "setting")]
+
+
+# --- 9. Claude thinking -> OpenAI effort -------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+@pytest.mark.parametrize(
+    ("thinking", "effort"),
+    [
+        ({"type": "disabled"}, "none"),
+        ({"type": "enabled", "budget_tokens": 1024}, "low"),
+        ({"type": "enabled", "budget_tokens": 10000}, "medium"),
+        ({"type": "enabled", "budget_tokens": 32000}, "high"),
+        ({"type": "adaptive"}, "high"),
+    ],
+)
+def test_claude_thinking_reaches_openai_as_the_effort_of_the_table(
+    target: str, thinking: dict[str, Any], effort: str
+) -> None:
+    anthropic = {
+        "model": "gpt-5.2",
+        "max_tokens": 40000,
+        "messages": [{"role": "user", "content": "q"}],
+        "thinking": thinking,
+    }
+    body, losses = _convert(anthropic, "anthropic", target)
+    sent = body["reasoning_effort"] if target == "openai-chat" else body["reasoning"]["effort"]
+    assert sent == effort
+    kinds = [loss.kind for loss in losses]
+    assert kinds == ([] if thinking["type"] == "disabled" else ["setting"])
+
+
+def test_a_budget_reads_as_the_effort_whose_range_holds_it() -> None:
+    assert [effort_for_budget(budget) for budget in (0, 1, 4095, 4096, 16383, 16384, 100000)] == [
+        "none",
+        "low",
+        "low",
+        "medium",
+        "medium",
+        "high",
+        "high",
+    ]
+
+
+def test_the_readme_documents_the_effort_budget_table() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert budget_table() in readme, (
+        "run: python -c 'from chatcodec.providers.kit.reasoning import budget_table; print(budget_table())'"
+    )
+
+
+# --- 10. Gemini 2.5 takes a budget, Gemini 3 a level -----------------------------------------
+
+
+def test_gemini_2_5_gets_a_thinking_budget_for_an_effort_and_gemini_3_a_level() -> None:
+    body, losses = _convert(_openai("gemini-2.5-flash", "low"), "openai-chat", "gemini")
+    thinking = body["generationConfig"]["thinkingConfig"]
+    assert (thinking.get("thinkingBudget"), "thinkingLevel" in thinking) == (EFFORT_BUDGETS["low"], False)
+    assert [loss.kind for loss in losses] == ["rule"]
+    body, losses = _convert(_openai("gemini-3-pro-preview", "low"), "openai-chat", "gemini")
+    thinking = body["generationConfig"]["thinkingConfig"]
+    assert (thinking.get("thinkingLevel"), "thinkingBudget" in thinking) == ("LOW", False)
+    assert losses == []
+
+
+# --- issue 33: an effort without thinking keeps no thinking through Gemini ---------------------
+
+
+@pytest.mark.parametrize("source", ["anthropic", "bedrock-converse"])
+def test_a_claude_effort_without_thinking_does_not_gain_thinking_through_gemini(source: str) -> None:
+    request = chatcodec.ChatRequest(messages=[], model="claude-opus-4-7", max_tokens=100, reasoning={"effort": "high"})
+    payload = chatcodec.encode_request(source, request, on_loss="error")
+    gemini, _ = _convert(payload, source, "gemini")
+    assert gemini["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "HIGH"}
+    back, _ = _convert(gemini, "gemini", source)
+    assert chatcodec.decode_request(source, back).reasoning == request.reasoning
+
+
+def test_gemini_reads_a_level_with_thoughts_as_adaptive_thinking_and_writes_thoughts_for_thinking_on() -> None:
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+        "generationConfig": {"thinkingConfig": {"thinkingLevel": "LOW", "includeThoughts": True}},
+    }
+    reasoning = chatcodec.decode_request("gemini", body).reasoning
+    assert reasoning is not None
+    assert (reasoning.adaptive, reasoning.effort) == (True, "low")
+    claude = chatcodec.ChatRequest(messages=[], reasoning={"adaptive": True, "effort": "low"})
+    written = chatcodec.encode_request("gemini", claude, on_loss="error")
+    assert written["generationConfig"]["thinkingConfig"] == {"thinkingLevel": "LOW", "includeThoughts": True}
