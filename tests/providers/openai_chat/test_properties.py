@@ -199,7 +199,8 @@ OPENAI_REQUESTS = st.builds(
     presence_penalty=FLOATS,
     seed=st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1)),
     reasoning=st.one_of(
-        st.none(), st.builds(ReasoningConfig, effort=st.sampled_from(["minimal", "low", "medium", "high"]))
+        st.none(),  # as the OpenAI reader gives an effort: reasoning switched on at it
+        st.builds(ReasoningConfig, effort=st.sampled_from(["minimal", "low", "medium", "high"]), enabled=st.just(True)),
     ),
     response_format=st.one_of(st.none(), FORMATS),
     stream=st.one_of(st.none(), st.booleans()),

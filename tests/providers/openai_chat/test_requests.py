@@ -292,7 +292,7 @@ def test_sampling_stream_and_unknown_fields() -> None:
         thinking={"type": "enabled"},  # z.ai / DeepSeek switch: kept as it is (not an SDK field)
     )
     request = round_trip(payload, sdk=False)
-    assert request.reasoning == chatcodec.ReasoningConfig(effort="low")
+    assert request.reasoning == chatcodec.ReasoningConfig(effort="low", enabled=True)
     assert request.user == "u1"
     assert request.provider_options == {  # asking for a stream's usage is the writer's default: not kept
         FORMAT: {

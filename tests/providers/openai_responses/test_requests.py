@@ -14,7 +14,7 @@ PNG = "iVBORw0KGgo="
 
 def _every_kind() -> dict[str, Any]:
     return {
-        "model": "gpt-5",
+        "model": "gpt-4.1",  # a GPT-5 model takes no temperature beside an effort (openai_rules.py)
         "instructions": "Be brief.",
         "input": [
             {"role": "developer", "content": "Use metric units."},
@@ -163,7 +163,7 @@ def test_items_map_to_canonical_messages_in_order() -> None:
     assert isinstance(results, ToolMessage)
     assert [result.tool_use_id for result in results.content] == ["call_c", "call_f"]
     assert isinstance(request.messages[0], SystemMessage)
-    assert request.reasoning == chatcodec.ReasoningConfig(effort="high", summary="auto")
+    assert request.reasoning == chatcodec.ReasoningConfig(effort="high", enabled=True, summary="auto")
     assert request.response_format == chatcodec.ResponseFormat(
         type="json_schema", name="answer", json_schema={"type": "object"}, strict=True
     )
