@@ -109,3 +109,25 @@ def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatReq
     for key in ("frequency_penalty", "presence_penalty"):
         if getattr(request, key) == 0:
             update[key] = None
+
+
+def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What canonical reasoning reads back as from a format that says an effort only (the
+    chat formats without a thinking switch), for what is written without a report (``providers/kit/reasoning.py``):
+    thinking disabled is effort ``none``; an effort with thinking switched on or adaptive is
+    reasoning switched on at that effort."""
+    if reasoning is None:
+        return None
+    kept = {key: value for key, value in reasoning.items() if value is not None}
+    effort = kept.get("effort")
+    if kept.get("enabled") is False and effort in (None, "none") and kept.get("budget_tokens") is None:
+        kept.pop("enabled")
+        kept["effort"] = "none"
+    elif (
+        effort not in (None, "none")
+        and kept.get("budget_tokens") is None
+        and (kept.get("adaptive") or kept.get("enabled"))
+    ):
+        kept.pop("adaptive", None)
+        kept["enabled"] = True
+    return kept

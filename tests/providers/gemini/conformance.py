@@ -169,8 +169,11 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * encoder options (``provider_options["gemini"]["missing_signature"]``) are not sent;
     * the model travels in the URL, not the body: a body written from a
       canonical request names none;
-    * an effort without a budget is a ``thinkingLevel`` alone, Gemini 3's dynamic thinking:
-      it reads back ``adaptive`` (``settings.py``).
+    * thinking on (a switch, adaptive, a budget) asks for its thoughts: it reads back
+      ``include_thoughts=True`` unless it said otherwise; a switch on reads back as
+      ``adaptive`` (a dynamic budget, or a level shown with its thoughts) beside no budget,
+      and as nothing beside one; a level shown with its thoughts is ``adaptive``
+      (``settings.py``).
     """
     dumped = request.model_dump(mode="json")
     dumped["model"] = None
@@ -192,9 +195,18 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
 
 def _level_is_dynamic(reasoning: dict[str, Any] | None) -> None:
-    if reasoning is None or reasoning.get("effort") in (None, "none"):
+    if reasoning is None or reasoning.get("enabled") is False:
         return
-    if reasoning.get("budget_tokens") is None and reasoning.get("adaptive") is None:
+    budget = reasoning.get("budget_tokens")
+    on = reasoning.get("enabled") or reasoning.get("adaptive") or (budget is not None and budget > 0)
+    if on and reasoning.get("include_thoughts") is None:
+        reasoning["include_thoughts"] = True
+    if reasoning.get("enabled") is True:
+        del reasoning["enabled"]
+        if budget is None and reasoning.get("adaptive") is None:
+            reasoning["adaptive"] = True
+    shown = reasoning.get("include_thoughts") is True and reasoning.get("effort") not in (None, "none")
+    if shown and budget is None and reasoning.get("adaptive") is None:
         reasoning["adaptive"] = True
 
 

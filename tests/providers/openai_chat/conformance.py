@@ -18,6 +18,7 @@ import chatcodec
 from chatcodec.testing import chat_requests
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
+from conformance.normal_forms import effort_reading
 from providers.openai_chat.conformance_streams import CASES
 from providers.openai_chat.openai_chat_support import (
     assert_chunks_match_sdk,
@@ -50,7 +51,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * consecutive tool messages are one group on the wire: they read back as one message;
     * a ``data:`` image URL reads back as the base64 source it spells;
-    * a reasoning config with nothing set says nothing: it is left out;
+    * a reasoning config with nothing set says nothing: it is left out; thinking disabled
+      is effort ``none``; adaptive thinking at an effort is reasoning switched on at it
+      (:func:`~conformance.normal_forms.effort_reading`);
     * a document's ``title`` is sent as its ``filename`` when it has none (or the same
       one): both are the name the document is shown by, so it reads back as the file name;
     * a tool call's blank argument text means no arguments: it is sent as ``"{}"``.
@@ -67,6 +70,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     dumped: dict[str, Any] = request.model_copy(update={"messages": messages}).model_dump(mode="json")
     if dumped.get("reasoning") == {}:
         dumped["reasoning"] = None
+    dumped["reasoning"] = effort_reading(dumped.get("reasoning"))
     return chatcodec.ChatRequest.model_validate(_names_and_arguments(_data_urls(dumped)))
 
 

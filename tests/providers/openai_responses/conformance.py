@@ -20,7 +20,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import without_neutral_penalties
+from conformance.normal_forms import effort_reading, without_neutral_penalties
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -116,7 +116,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a ``data:`` image URL reads back as the base64 source it spells;
     * a user or system message's cache marker is its last part's ``prompt_cache_breakpoint``;
     * a reasoning config with nothing set says nothing: ``reasoning`` reads back as absent;
-      ``enabled=False`` with no effort is effort ``none``;
+      thinking disabled is effort ``none``, adaptive thinking at an effort is reasoning
+      switched on at it (as on OpenAI Chat);
     * a penalty of 0 changes nothing: not sent;
     * an input file has one name: a document's title is sent as its ``filename`` when it
       has none (or the same one), so it reads back as the file name.
@@ -137,8 +138,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     reasoning = request.reasoning
     if reasoning is not None and reasoning.model_dump(exclude_none=True) == {}:
         update["reasoning"] = None
-    elif reasoning is not None and reasoning.enabled is False and reasoning.effort is None:
-        update["reasoning"] = reasoning.model_copy(update={"enabled": None, "effort": "none"})
+    elif reasoning is not None:
+        kept = effort_reading(reasoning.model_dump(exclude_none=True))
+        update["reasoning"] = chatcodec.ReasoningConfig.model_validate(kept)
     without_neutral_penalties(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     return chatcodec.ChatRequest.model_validate(_images(dumped))

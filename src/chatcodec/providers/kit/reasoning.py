@@ -96,8 +96,14 @@ def effort_word(reasoning: Mapping[str, Any], losses: LossRecorder, wire: str) -
     at = ("reasoning",)
     effort: str | None = reasoning.get("effort")
     enabled, budget, adaptive = reasoning.get("enabled"), reasoning.get("budget_tokens"), reasoning.get("adaptive")
+    if adaptive is False:
+        losses.add((*at, "adaptive"), "adaptive=False", f"{wire} has no such switch", "setting")
     if enabled is False or (budget == 0 and enabled is None and not adaptive):
-        return effort or "none"
+        if effort not in (None, "none"):
+            losses.add(
+                (*at, "effort"), f"effort {effort!r} beside thinking disabled", "sent as effort 'none'", "setting"
+            )
+        return "none"
     if effort is not None:
         if budget is not None:
             losses.add((*at, "budget_tokens"), f"thinking budget {budget}", f"{wire} takes the effort only", "setting")
