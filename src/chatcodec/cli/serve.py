@@ -39,6 +39,12 @@ def add_serve_command(commands: Any) -> None:
     serve.add_argument(
         "--api-key-env", help="the variable holding the upstream key when a caller sends none (default: the SDK's own)"
     )
+    serve.add_argument(
+        "--store",
+        metavar="memory[:N]",
+        help="keep the last N answers (default 1000) in memory so a Responses caller can continue one "
+        "with previous_response_id (without it, such a request is refused with a 400)",
+    )
     serve.set_defaults(run=_run_serve)
 
 
@@ -56,6 +62,7 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             upstream_url=arguments.upstream_url,
             model_map=config_module.parse_model_map(arguments.model_map),
             api_key_env=arguments.api_key_env,
+            store=arguments.store,
         )
     except ValueError as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)

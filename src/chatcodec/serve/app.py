@@ -34,7 +34,9 @@ from chatcodec.registry import get_edge
 from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
+from chatcodec.serve.fronts.answering import Answerer, AnswerRefusedError, Prepared, StreamWatch
 from chatcodec.serve.request_log import RequestRecord, losses_header
+from chatcodec.serve.response_store import open_store
 from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
@@ -62,6 +64,7 @@ class Proxy:
 
     def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None) -> None:
         self.config = config
+        self.answerer = Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
 
@@ -90,7 +93,8 @@ class Proxy:
         return response
 
     async def _proxy(self, request: Request, record: RequestRecord) -> Response:
-        call = await self._read(request)
+        prepared = self._prepared(await self._read(request))
+        call = prepared.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model)
         body, record.losses = self._converted(call, model)
@@ -111,8 +115,16 @@ class Proxy:
             caller_headers=headers,
         )
         if call.stream:
-            return await self._stream(outgoing, call, record)
-        return await self._plain(outgoing, record)
+            return await self._stream(outgoing, prepared, record)
+        return await self._plain(outgoing, prepared, record)
+
+    def _prepared(self, call: Call) -> Prepared:
+        """The call continued and given the server's options, where the front answers
+        with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
+        try:
+            return self.answerer.prepare(call)
+        except AnswerRefusedError as refusal:
+            raise RefusalError(400, str(refusal)) from None
 
     async def _read(self, request: Request) -> Call:
         raw = await request.body()
@@ -146,7 +158,7 @@ class Proxy:
         recorder.settle("ignore", losses)
         return body, losses
 
-    async def _plain(self, outgoing: UpstreamCall, record: RequestRecord) -> Response:
+    async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream_response = await self._send(outgoing, stream=False)
         payload = _json_or_text(upstream_response.content)
         if upstream_response.status_code >= 400:
@@ -156,25 +168,32 @@ class Proxy:
             raise RefusalError(502, f"the {self.config.upstream} upstream's answer is not a JSON object")
         try:
             converted = convert_response(
-                fields, source=self.config.upstream, target=self.config.api, on_loss="ignore", losses=record.losses
+                fields,
+                source=self.config.upstream,
+                target=self.config.api,
+                on_loss="ignore",
+                losses=record.losses,
+                options=prepared.call.options,
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {self.config.upstream} upstream's answer cannot be read: {error}") from None
         record.status = 200
+        self.answerer.answered(prepared, converted)
         return JSONResponse(converted, headers=losses_header(record.losses))
 
-    async def _stream(self, outgoing: UpstreamCall, call: Call, record: RequestRecord) -> Response:
+    async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream_response = await self._send(outgoing, stream=True)
         if upstream_response.status_code >= 400:
             payload = _json_or_text(await upstream_response.aread())
             await upstream_response.aclose()
             raise self._upstream_refusal(upstream_response, payload)
+        call = prepared.call
         converter = StreamConverter(
             self.config.upstream, self.config.api, options=call.options, on_loss="ignore", target_framing=call.framing
         )
         record.status = 200
         headers = {**losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, converter, record)
+        body = _converted(upstream_response, converter, record, self.answerer.watch(prepared))
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
     async def _send(self, outgoing: UpstreamCall, *, stream: bool) -> httpx.Response:
@@ -195,17 +214,23 @@ class Proxy:
 
 
 async def _converted(
-    upstream: httpx.Response, converter: StreamConverter, record: RequestRecord
+    upstream: httpx.Response, converter: StreamConverter, record: RequestRecord, watch: StreamWatch | None = None
 ) -> AsyncIterator[bytes]:
     """The converted stream; the upstream response is closed however it ends (a caller
-    that went away cancels this generator, and the close tells the upstream to stop)."""
+    that went away cancels this generator, and the close tells the upstream to stop).
+    ``watch`` reads what is written, to keep the answer (``--store``)."""
     finished = False
     try:
         async for chunk in upstream.aiter_bytes():
             converted = converter.feed(chunk)
             if converted:
+                if watch is not None:
+                    watch.feed(converted)
                 yield converted
-        yield converter.close()
+        closing = converter.close()
+        if watch is not None:
+            watch.feed(closing)
+        yield closing
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
         record.error = f"the upstream stream broke off: {error}"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from chatcodec.errors import ProviderLookupError
 from chatcodec.registry import get_edge, registered_providers
+from chatcodec.serve.response_store import open_store
 
 
 def fronts() -> tuple[str, ...]:
@@ -51,6 +52,10 @@ class ServeConfig:
     once the core has it)."""
     timeout: float = 600.0
     """Seconds to wait for the upstream between two reads."""
+    store: str | None = None
+    """Where answers are kept for a later request to continue (``previous_response_id``
+    on the Responses front): ``memory`` or ``memory:N``; None keeps none, and a request
+    continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
 
     def __post_init__(self) -> None:
         offered, called = fronts(), upstreams()
@@ -58,6 +63,7 @@ class ServeConfig:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
         if self.upstream not in called:
             raise ValueError(f"--upstream must be one of {', '.join(called)}, not {self.upstream!r}")
+        open_store(self.store)  # refuses a spelling it does not know
         if not self.upstream_url.startswith(("http://", "https://")):
             raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
 

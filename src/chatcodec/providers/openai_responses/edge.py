@@ -10,6 +10,9 @@
   stream an ``error`` event ``{"type": "error", "code", "message", "param",
   "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error),
   which also carries the Open Responses spec's ``error`` object (:func:`error_fields`).
+- Answering: a server of this API answers with a resource of its own (its ``resp_`` id,
+  the request's settings echoed, ``previous_response_id`` continuing an earlier answer):
+  :mod:`.server`.
 - Strict reading: response fields the API reference lists beyond the SDK.
 """
 
@@ -30,6 +33,7 @@ from chatcodec.providers.kit.edge import (
     write_openai_error,
 )
 from chatcodec.providers.openai_responses.markers import PROVIDER
+from chatcodec.providers.openai_responses.server import ANSWERING
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
@@ -78,7 +82,7 @@ EDGE = Edge(
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
     ),
-    front=Front(("/v1/responses", "/responses")),
+    front=Front(("/v1/responses", "/responses"), answering=ANSWERING),
     upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers),
     detection=(
         "key:input",

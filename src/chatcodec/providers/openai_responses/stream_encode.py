@@ -17,9 +17,10 @@ carries ``sequence_number``; ``output_index`` counts items and ``content_index``
 their own indexes, never all at index 0.
 
 ``response.created`` and ``response.in_progress`` open the stream, each with the response
-as it stands (no output yet), as OpenAI sends them. The stream ends with ``response.completed`` (``.incomplete`` or ``.failed`` by the
-finish reason's status) holding the whole response: the items, usage, and the
-response's own fields (from the start or finish event's bag).
+as it stands (no output yet), as OpenAI sends them. The stream ends with
+``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status)
+holding the whole response: the items, usage, and the response's own fields (from the
+start or finish event's bag).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.edge import error_fields
+from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
 from chatcodec.response import FinishReason, Usage
