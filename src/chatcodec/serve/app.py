@@ -28,8 +28,9 @@ from chatcodec._narrow import as_dict
 from chatcodec.api import convert_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import error_body, read_error
+from chatcodec.error_statuses import error_status
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss, LossRecorder
+from chatcodec.losses import Loss, LossError, LossRecorder, OnLoss
 from chatcodec.registry import get_edge
 from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
@@ -37,9 +38,14 @@ from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, rout
 from chatcodec.serve.fronts.answering import Answerer, AnswerRefusedError, Prepared, StreamWatch
 from chatcodec.serve.request_log import RequestRecord, losses_header
 from chatcodec.serve.response_store import open_store
-from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
+from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
+
+STRICT_LOSSES: OnLoss = {"content": "error", "setting": "error", "rule": "error", "*": "ignore"}
+"""Under ``--strict``, a request that would reach the upstream changed (a part or a
+setting dropped, a rule applied: ``n=2`` to an API with one answer) is refused with the
+losses listed; what the model never sees (ids, spellings, defaults filled) passes."""
 
 
 class RefusalError(Exception):
@@ -97,9 +103,10 @@ class Proxy:
         call = prepared.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model)
-        body, record.losses = self._converted(call, model)
-        record.upstream_model = model
         headers = {name.lower(): value for name, value in request.headers.items()}
+        version = api_version(self.config.upstream, headers)
+        body, record.losses = self._converted(call, model, version)
+        record.upstream_model = model
         key = upstream_key(
             upstream_side(self.config.upstream),
             caller_key(self.config.api, headers, request.query_params),
@@ -113,6 +120,7 @@ class Proxy:
             stream=call.stream,
             key=key,
             caller_headers=headers,
+            version=version,
         )
         if call.stream:
             return await self._stream(outgoing, prepared, record)
@@ -140,22 +148,29 @@ class Proxy:
         except FrontError as error:
             raise RefusalError(404, str(error)) from None
 
-    def _converted(self, call: Call, model: str | None) -> tuple[dict[str, Any], list[Loss]]:
+    def _converted(self, call: Call, model: str | None, version: str | None) -> tuple[dict[str, Any], list[Loss]]:
         """The upstream body and its losses: the front's reader to canonical data (strict
-        under ``--strict``), the model and stream flag set on it, the upstream's writer;
-        no canonical model is built."""
+        under ``--strict``), the model and stream flag set on it, the upstream's writer
+        under the rules of the API ``version`` sent; no canonical model is built."""
         try:
-            canonical = read_request_data(call.payload, self.config.api, strict=self.config.strict)
+            strict = self.config.strict
+            target = self.config.upstream if strict else None
+            canonical = read_request_data(call.payload, self.config.api, strict=strict, target=target)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
         with_updates(canonical, {"model": model, "stream": True if call.stream else None})
         recorder = LossRecorder()
         try:
-            body = write_request_data(canonical, self.config.upstream, recorder)
+            options = None if version is None else {"api_version": version}
+            body = write_request_data(canonical, self.config.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
         losses: list[Loss] = []
-        recorder.settle("ignore", losses)
+        try:
+            recorder.settle(STRICT_LOSSES if self.config.strict else "ignore", losses)
+        except LossError as error:
+            message = f"--strict: the request cannot be sent to {self.config.upstream} whole: {error}"
+            raise RefusalError(400, message) from None
         return body, losses
 
     async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
@@ -240,6 +255,9 @@ async def _converted(
         with anyio.CancelScope(shield=True):
             await upstream.aclose()
         record.cancelled = not finished
+        if converter.error is not None:  # headers went out as 200; the answer failed all the same
+            record.error = f"the upstream sent an error mid-stream: {converter.error.message}"
+            record.status = error_status(converter.error.error_type)
         record.losses = [*record.losses, *converter.losses]
         record.events = converter.events_out
         record.emit()

@@ -48,8 +48,13 @@ class ServeConfig:
     """The environment variable holding the upstream key when the caller sends none
     (default: the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
     strict: bool = False
-    """Refuse requests that need a dialect or repair to read (``decode_request(strict=True)``,
-    once the core has it)."""
+    """``--strict``: read requests with the core's strict mode (``decode_request(strict=True)``:
+    an unknown field, a typo, a turn order the upstream refuses such as an orphan tool
+    result, all 400) and refuse a request the upstream would get changed (a part or
+    setting lost: ``n=2`` to an API with one answer). Off by default: real clients send
+    fields newer than the official SDK tables and dialects (LiteLLM's, OpenRouter's) that
+    lenient reading carries, and a gateway that refused them would break working clients;
+    the losses are reported in the ``chatcodec-losses`` header and the log either way."""
     timeout: float = 600.0
     """Seconds to wait for the upstream between two reads."""
     store: str | None = None

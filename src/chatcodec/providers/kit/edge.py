@@ -331,6 +331,12 @@ class Upstream:
     sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
     """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
     (Bedrock's SigV4); None when the API has no signing."""
+    version_header: str | None = None
+    """The header naming the API version the body follows (``anthropic-version``); None
+    when the API has none. A caller's own is honoured; the body is written under that
+    version's rules (the ``api_version`` option), so header and body agree."""
+    default_version: str | None = None
+    """The version sent when the caller names none."""
 
 
 # --- strict reading ------------------------------------------------------------------------
