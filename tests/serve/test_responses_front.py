@@ -320,3 +320,19 @@ def test_an_answer_the_caller_asked_not_to_store_is_not_kept(fake: FakeUpstream)
         continued = _post(origin, {**SCENARIOS["basic-response"], "previous_response_id": answer["id"]}, stream=False)
     assert answer["store"] is False
     assert continued.status_code == 400
+
+
+def test_a_stream_that_fails_mid_way_ends_failed_with_its_error(fake: FakeUpstream) -> None:
+    """Anthropic's overloaded error after the answer began: the spec's ``error`` event,
+    then ``response.failed`` whose resource holds the error."""
+    recorded = fixture_bytes("anthropic", "stream", "text_basic.sse").split(b"event: content_block_delta")[0]
+    overloaded = b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
+    with proxy("openai-responses", "anthropic", fake.base) as origin:
+        fake.reply(recorded + overloaded, content_type="text/event-stream")
+        events = sse_events(_post(origin, SCENARIOS["basic-response"], stream=True).text)
+    final = assert_events(events)
+    assert [event["error"]["message"] for event in events if event["type"] == "error"] == ["Overloaded"]
+    assert events[-1]["type"] == "response.failed"
+    assert final.status == "failed"
+    assert final.error is not None
+    assert final.error.message == "Overloaded"

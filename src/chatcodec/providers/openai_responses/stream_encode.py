@@ -18,8 +18,8 @@ their own indexes, never all at index 0.
 
 ``response.created`` and ``response.in_progress`` open the stream, each with the response
 as it stands (no output yet), as OpenAI sends them. The stream ends with
-``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status)
-holding the whole response: the items, usage, and the response's own fields (from the
+``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status, or
+``.failed`` with its ``error`` after an error and no finish) holding the whole response: the items, usage, and the response's own fields (from the
 start or finish event's bag).
 """
 
@@ -88,6 +88,8 @@ class _Stream:
     """``created_at`` when the start event gives none: one time for every event."""
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
+    error: ErrorEvent | None = None
+    """An error the answer ended with: the terminal event is then ``response.failed``."""
     usage: Usage | None = None
     metadata: dict[str, Any] = field(default_factory=dict[str, Any])
     """The response's bags given without a finish (an answer whose end is unknown)."""
@@ -173,6 +175,7 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
             _answer_data(stream, event)
         case ErrorEvent():
+            stream.error = event
             yield stream.event("error", **error_fields(event.message, event.error_type))
 
 
@@ -552,7 +555,18 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
     reason: FinishReason | None = None if finish is None else finish.finish_reason
     wire = _stamped(stream, encode_response(_answer(stream, metadata, reason, stream.usage), stream.context))
     wire["output"] = stream.writer.items
+    if finish is None and stream.error is not None:
+        _failed(wire, stream.error)
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def _failed(wire: dict[str, Any], error: ErrorEvent) -> None:
+    """An answer that ended with an error and no finish is ``failed`` with its ``error``
+    (``{"code", "message"}``), as OpenAI ends such a stream with ``response.failed``."""
+    wire["status"] = "failed"
+    wire["error"] = {"code": error.error_type or "server_error", "message": error.message}
+    if "incomplete_details" in wire:
+        wire["incomplete_details"] = None
 
 
 def _stamped(stream: _Stream, wire: dict[str, Any]) -> dict[str, Any]:
