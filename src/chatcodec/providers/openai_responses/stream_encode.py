@@ -19,8 +19,8 @@ their own indexes, never all at index 0.
 ``response.created`` and ``response.in_progress`` open the stream, each with the response
 as it stands (no output yet), as OpenAI sends them. The stream ends with
 ``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status, or
-``.failed`` with its ``error`` after an error and no finish) holding the whole response: the items, usage, and the response's own fields (from the
-start or finish event's bag).
+``.failed`` with its ``error`` after an error and no finish) holding the whole response:
+the items, usage, and the response's own fields (from the start or finish event's bag).
 """
 
 from __future__ import annotations
