@@ -15,6 +15,7 @@ import httpx
 import openai
 import pytest
 
+from chatcodec.serve import ServeConfig
 from serve.harness import FakeUpstream, bedrock_stream, fixture_bytes, fixture_json, proxy, serving_fake
 from serve.open_responses import assert_events, assert_resource, sse_events
 
@@ -336,3 +337,9 @@ def test_a_stream_that_fails_mid_way_ends_failed_with_its_error(fake: FakeUpstre
     assert final.status == "failed"
     assert final.error is not None
     assert final.error.message == "Overloaded"
+
+
+@pytest.mark.parametrize("spelling", ["disk", "memory:", "memory:0", "memory:-1", "memory:ten"])
+def test_a_store_spelling_the_server_does_not_know_is_refused_at_start(spelling: str) -> None:
+    with pytest.raises(ValueError, match=r"--store takes memory or memory:N|at least one"):
+        ServeConfig(api="openai-responses", upstream="anthropic", upstream_url="http://x", store=spelling)
