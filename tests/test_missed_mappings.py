@@ -88,7 +88,8 @@ def test_openai_compatible_thought_signature_reaches_gemini() -> None:
 def test_gemini_thought_signature_reaches_the_gemini_endpoints_extra_content() -> None:
     losses: list[Loss] = []
     request = chatcodec.decode_request("gemini", _GEMINI_WITH_SIGNATURE)
-    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses, options={"server": "gemini"})
+    options = {"server": "gemini"}
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses, options=options)
     call = body["messages"][1]["tool_calls"][0]
     assert call["extra_content"] == {"google": {"thought_signature": SIGNATURE}}
     assert not [loss for loss in losses if "thought" in loss.what.lower()]

@@ -70,6 +70,7 @@ SERVER = Server(
     fields=FIELDS,
     refuses=(Refusal("max_completion_tokens", DOCS, instead="max_tokens"),),
     extensions=(
+        *(Extension(kinds.PROVIDER, kind, ("thinking",), THINKING) for kind in kinds.REQUESTS),
         *(Extension(kinds.PROVIDER, kind, ("reasoning_content",), _REASONING) for kind in kinds.MESSAGES),
         Extension(kinds.PROVIDER, "ChatCompletionAssistantMessageParam", ("prefix",), _PREFIX),
         Extension(kinds.PROVIDER, "CompletionUsage", ("prompt_cache_hit_tokens", "prompt_cache_miss_tokens"), _CACHE),

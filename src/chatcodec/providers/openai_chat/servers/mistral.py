@@ -11,6 +11,8 @@ the same way (https://docs.mistral.ai/capabilities/reasoning/); documents ride i
 
 from __future__ import annotations
 
+from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Refusal, Server
 
 DOCS = "https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post"
@@ -53,6 +55,9 @@ SERVER = Server(
     refuses=(
         Refusal("seed", DOCS, instead="random_seed"),
         Refusal("max_completion_tokens", DOCS, instead="max_tokens"),
+    ),
+    extensions=tuple(
+        Extension(kinds.PROVIDER, kind, ("random_seed", "safe_prompt", "prompt_mode"), DOCS) for kind in kinds.REQUESTS
     ),
     reasoning_source=_REASONING + " (thinking goes back as a content part)",
     efforts=("none", "high"),
