@@ -292,6 +292,9 @@ class Upstream:
     sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
     """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
     (Bedrock's SigV4); None when the API has no signing."""
+    options: Callable[[str], dict[str, object]] | None = None
+    """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
+    ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
 
 
 # --- strict reading ------------------------------------------------------------------------

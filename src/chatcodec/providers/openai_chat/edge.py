@@ -59,6 +59,13 @@ def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/chat/completions"
 
 
+def upstream_options(base: str) -> dict[str, object]:
+    """The compatible server the base URL points at, as the writer's ``server`` option
+    (``servers.server_for_url``): ``https://api.groq.com/openai/v1`` gets Groq's body."""
+    server = servers.server_for_url(base)
+    return {} if server is None else {servers.OPTION: server.name}
+
+
 _KIMI = "https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model"
 _ZAI = "https://docs.z.ai/guides/capabilities/thinking"
 _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
@@ -94,7 +101,7 @@ EDGE = Edge(
     framing=StreamFraming("sse", done="[DONE]"),
     errors=ErrorShape(OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error),
     front=Front(("/v1/chat/completions", "/chat/completions"), read_call),
-    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body),
+    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body, options=upstream_options),
     detection=(
         "object:chat.completion",
         "object:chat.completion.chunk",
