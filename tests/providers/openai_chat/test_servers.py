@@ -390,3 +390,19 @@ def test_a_recorded_gemini_request_converts_for_openai_and_for_gemini_with_its_s
     to_gemini, _ = convert(copy.deepcopy(body), "gemini", model="gemini-3-flash-preview")
     assert_valid_for("gemini", to_gemini)
     assert _sent_signatures(to_gemini) == _signatures(body)
+
+
+# --- one documented request shape per server --------------------------------------------
+
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "openai-chat" / "request" / "servers"
+
+
+@pytest.mark.parametrize("name", list(SERVERS))
+def test_a_request_in_a_servers_documented_shape_is_written_for_it_unchanged(name: str) -> None:
+    """Each server's own fields, reasoning and parts survive being written for it, and the
+    body is what that server documents (provenance: ``PROVENANCE.md``)."""
+    body = json.loads((SHAPES / f"{name}.json").read_text())
+    converted, losses = convert(copy.deepcopy(body), server=name)
+    assert converted == body
+    assert [loss for loss in losses if loss.kind == "rule"] == []
+    assert_valid_for(name, converted)
