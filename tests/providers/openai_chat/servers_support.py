@@ -3,7 +3,6 @@ against what that server documents (its own fields, never another server's)."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from openai.types.chat.completion_create_params import (
@@ -15,7 +14,6 @@ import chatcodec
 from chatcodec import Loss
 from chatcodec.providers.openai_chat.servers import SERVERS, Server
 from chatcodec.providers.openai_chat.servers.fitting import REASONING_FIELDS, request_fields
-from chatcodec.strict.extensions import extension_fields
 from chatcodec.strict.fields import describe, schema_for, unknown_fields
 from sdk_oracle import check
 
@@ -41,10 +39,9 @@ def problems_for(server: Server, body: dict[str, Any]) -> list[str]:
     if server.name == "openai":
         expected = CompletionCreateParamsStreaming if body.get("stream") is True else CompletionCreateParamsNonStreaming
         return check(body, expected).problems
-    schema = schema_for("openai-chat")
+    schema = schema_for("openai-chat", server.name)
     assert schema is not None
-    own = dataclasses.replace(schema, extensions=extension_fields(server.extensions, schema.kinds), known_fields={})
-    walked = unknown_fields(own, body, schema.roots["request"])
+    walked = unknown_fields(schema, body, schema.roots["request"])
     # a part type the server documents beyond the SDK (Mistral's ``thinking``) is its own
     walked = [problem for problem in walked if not (problem.rule == "unknown_type" and problem.value in server.parts)]
     found = describe(walked).splitlines()

@@ -13,6 +13,7 @@ import pytest
 import chatcodec
 from chatcodec.providers.openai_chat.servers import SERVERS, server_for_model, server_for_url
 from chatcodec.providers.openai_chat.servers.fitting import nearest_effort
+from chatcodec.strict.fields import payload_problems
 from providers.openai_chat.servers_support import assert_valid_for, convert, rule_losses
 
 ANTHROPIC = Path(__file__).resolve().parents[2] / "fixtures" / "anthropic" / "request"
@@ -394,7 +395,7 @@ def test_a_recorded_gemini_request_converts_for_openai_and_for_gemini_with_its_s
 
 # --- one documented request shape per server --------------------------------------------
 
-SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "openai-chat" / "request" / "servers"
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "openai-chat" / "servers"
 
 
 @pytest.mark.parametrize("name", list(SERVERS))
@@ -406,3 +407,16 @@ def test_a_request_in_a_servers_documented_shape_is_written_for_it_unchanged(nam
     assert converted == body
     assert [loss for loss in losses if loss.kind == "rule"] == []
     assert_valid_for(name, converted)
+
+
+# --- strict reading for one server ------------------------------------------------------
+
+
+def test_strict_reading_for_one_server_accepts_its_extensions_and_no_other_servers() -> None:
+    body = _tool_loop(reasoning_content="r") | {"thinking": {"type": "enabled"}}
+    assert payload_problems("openai-chat", "request", body, server="deepseek") == []
+    refused = payload_problems("openai-chat", "request", body, server="groq")
+    assert [problem.location for problem in refused] == [("thinking",), ("messages", 1, "reasoning_content")]
+    assert payload_problems("openai-chat", "request", body) == []  # every server's, as before
+    with pytest.raises(chatcodec.ProviderLookupError, match="deepseek"):
+        payload_problems("openai-chat", "request", body, server="deepsek")

@@ -129,5 +129,6 @@ EDGE = Edge(
         "part:file",
     ),
     extensions=EXTENSIONS,
+    server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},
 )
 """The OpenAI Chat Completions edge."""
