@@ -14,7 +14,7 @@ server.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -49,8 +49,8 @@ class ServerCall:
     """The request body, edited in place."""
     model: str | None
     """The model id the body is for, when known."""
-    options: Any
-    """The encode options (a mapping, by public name)."""
+    options: Mapping[str, object]
+    """The encode options, by public name (``missing_signature``...)."""
     losses: LossRecorder
     rule: str = "fields"
     """The name of the rule reporting (a :class:`ServerRule`'s, or a generic one of :mod:`.fitting`)."""
