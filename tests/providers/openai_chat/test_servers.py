@@ -56,6 +56,8 @@ def _anthropic_thinking() -> dict[str, Any]:
         ("deepseek-v4-pro", "deepseek"),
         ("gemini-3-flash-preview", "gemini"),
         ("grok-4", "xai"),
+        ("kimi-k2-thinking", "kimi"),
+        ("moonshotai/kimi-k2-instruct", None),  # Groq's and OpenRouter's spelling
         ("mistral-large-latest", "mistral"),
         ("magistral-medium-2509", "mistral"),
         ("gpt-5.5", None),  # OpenAI is the default, never inferred
@@ -77,6 +79,7 @@ def test_a_model_id_names_a_server_only_when_one_server_spells_it_so(model: str,
         ("https://my-resource.openai.azure.com/openai/v1", "azure"),
         ("https://generativelanguage.googleapis.com/v1beta/openai/", "gemini"),
         ("https://api.deepseek.com", "deepseek"),
+        ("https://api.moonshot.ai/v1", "kimi"),
         ("https://openrouter.ai/api/v1", "openrouter"),
         ("http://localhost:11434/v1", "ollama"),
         ("https://api.groq.com/openai/v1", "groq"),
@@ -205,6 +208,19 @@ def test_deepseek_takes_max_tokens_text_content_and_high_or_max_effort() -> None
         "image_url part",
     ]
     assert_valid_for("deepseek", converted)
+
+
+# --- Kimi -------------------------------------------------------------------------------
+
+
+def test_kimi_thinking_models_get_reasoning_back_in_the_tool_loop() -> None:
+    bare, losses = convert(_tool_loop() | {"model": "kimi-k2-thinking"})
+    assert bare["messages"][1]["reasoning_content"] == ""
+    assert rule_losses(losses, "kimi") == [("$.messages[1].reasoning_content", "reasoning of a tool-loop step")]
+    assert_valid_for("kimi", bare)
+    instruct, instruct_losses = convert(_tool_loop() | {"model": "kimi-k2-0905-preview"})
+    assert "reasoning_content" not in instruct["messages"][1]
+    assert rule_losses(instruct_losses, "kimi") == []
 
 
 # --- OpenRouter -------------------------------------------------------------------------

@@ -12,7 +12,7 @@
   body as one more chunk (https://platform.openai.com/docs/guides/error-codes).
 - Strict reading: the fields the compatible servers document beyond the SDK types, each
   row with its source: each server's own rows in its ``servers/`` module (DeepSeek,
-  OpenRouter, vLLM, Groq, Gemini...), and here those of Kimi, Z.ai and litellm.
+  Kimi, OpenRouter, vLLM, Groq, Gemini...), and here those of Z.ai and litellm.
 """
 
 from __future__ import annotations
@@ -66,7 +66,6 @@ def upstream_options(base: str) -> dict[str, object]:
     return {} if server is None else {servers.OPTION: server.name}
 
 
-_KIMI = "https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model"
 _ZAI = "https://docs.z.ai/guides/capabilities/thinking"
 _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
 _LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
@@ -76,7 +75,6 @@ _MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "Ch
 _REQUESTS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
 
 _OTHERS: tuple[Extension, ...] = (
-    *(Extension(PROVIDER, kind, ("reasoning_content",), _KIMI) for kind in _MESSAGES),
     *(
         Extension(PROVIDER, kind, ("provider_specific_fields", "thinking_blocks", "reasoning_content"), _LITELLM)
         for kind in _MESSAGES
@@ -86,7 +84,7 @@ _OTHERS: tuple[Extension, ...] = (
     Extension(PROVIDER, "ChatCompletionChunk", ("error",), _OPENAI_STREAM_ERROR),
     Extension(PROVIDER, "*Choice", ("native_finish_reason", "error"), _VLLM_RESPONSE),
 )
-"""Extensions of servers and gateways not described in ``servers/`` (Kimi, Z.ai, litellm)."""
+"""Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
 
 EXTENSIONS: tuple[Extension, ...] = (
     *_OTHERS,

@@ -30,6 +30,7 @@ from chatcodec.providers.openai_chat.servers import (
     deepseek,
     gemini,
     groq,
+    kimi,
     mistral,
     ollama,
     openai,
@@ -62,7 +63,21 @@ __all__ = [
 
 SERVERS: Mapping[str, Server] = {
     module.SERVER.name: module.SERVER
-    for module in (openai, azure, gemini, deepseek, openrouter, vllm, sglang, ollama, groq, mistral, xai, together)
+    for module in (
+        openai,
+        azure,
+        gemini,
+        deepseek,
+        kimi,
+        openrouter,
+        vllm,
+        sglang,
+        ollama,
+        groq,
+        mistral,
+        xai,
+        together,
+    )
 }
 """Every server by its option name, in the README's order."""
 

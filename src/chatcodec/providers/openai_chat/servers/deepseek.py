@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
-from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
-from chatcodec.providers.openai_chat.servers.turns import current_steps
+from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
 
 DOCS = "https://api-docs.deepseek.com/api/create-chat-completion"
 THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
@@ -50,15 +49,9 @@ FIELDS = frozenset(
 """The request fields DeepSeek's reference lists."""
 
 
-def _reasoning_in_tool_loop(call: ServerCall) -> None:
-    thinking = as_dict(call.body.get("thinking")) or {}
-    if call.model == "deepseek-chat" or thinking.get("type") == "disabled":
-        return
-    for index, message in current_steps(call.body):
-        if "reasoning_content" not in message:
-            message["reasoning_content"] = ""
-            why = f"sent empty: DeepSeek refuses a tool-loop step without one in thinking mode ({THINKING})"
-            call.report(("messages", index, "reasoning_content"), "reasoning of a tool-loop step", why)
+def _thinking(call: ServerCall) -> bool:
+    """Thinking mode is on by default; ``deepseek-chat`` is the non-thinking mode."""
+    return call.model != "deepseek-chat"
 
 
 SERVER = Server(
@@ -86,7 +79,7 @@ SERVER = Server(
             "reasoning_in_tool_loop",
             "each current-turn tool-loop step carries `reasoning_content` (empty when none was kept, reported)",
             THINKING,
-            _reasoning_in_tool_loop,
+            reasoning_back_in_tool_loop(THINKING, _thinking),
         ),
     ),
 )
