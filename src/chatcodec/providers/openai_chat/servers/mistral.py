@@ -5,7 +5,8 @@ The reference lists its fields (https://docs.mistral.ai/api/#tag/chat): the seed
 ``user``, ``store`` or ``metadata``, and an unknown field is refused (422 "Extra inputs
 are not permitted"). Its own additions are ``safe_prompt`` and ``prompt_mode``. Reasoning
 models answer with ``{"type": "thinking", "thinking": [...]}`` content parts, which go back
-the same way (https://docs.mistral.ai/capabilities/reasoning/); documents ride in
+the same way (https://docs.mistral.ai/capabilities/reasoning/); ``reasoning_effort`` is
+``none`` or ``high`` (https://docs.mistral.ai/capabilities/reasoning/adjustable); documents ride in
 ``document_url`` parts (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/).
 """
 
@@ -61,7 +62,7 @@ SERVER = Server(
     ),
     reasoning_source=_REASONING + " (thinking goes back as a content part)",
     efforts=("none", "high"),
-    efforts_source=_REASONING,
+    efforts_source="https://docs.mistral.ai/capabilities/reasoning/adjustable",
     parts=frozenset({"text", "image_url", "input_audio", "document_url", "thinking"}),
     parts_source=DOCS,
 )
