@@ -5,7 +5,8 @@ supported by reasoning models. Adding them in the request would result in an err
 (https://docs.x.ai/docs/guides/reasoning); ``reasoning_effort`` is taken by the models
 that offer it (``none``, ``low``, ``medium``, ``high`` on grok-4.3,
 https://docs.x.ai/developers/model-capabilities/text/reasoning#effort-levels) and refused
-by the others (grok-4.20), which the model rules decide. Reasoning comes back as
+by some others (grok-4.20, https://github.com/vercel/ai/releases/tag/@ai-sdk%2Fxai@4.0.8):
+a per-model refusal this record does not hold yet. Reasoning comes back as
 ``reasoning_content`` and is not taken back.
 """
 
