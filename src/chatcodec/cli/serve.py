@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
+from chatcodec.cli.convert import encoder_option
 from chatcodec.serve.config import fronts, upstreams
 
 
@@ -51,6 +52,16 @@ def add_serve_command(commands: Any) -> None:
         help="keep the last N answers (default 1000) in memory so a Responses caller can continue one "
         "with previous_response_id (without it, such a request is refused with a 400)",
     )
+    serve.add_argument(
+        "--option",
+        dest="writer_options",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
+    )
     serve.set_defaults(run=_run_serve)
 
 
@@ -70,6 +81,7 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             api_key_env=arguments.api_key_env,
             store=arguments.store,
             strict=arguments.strict,
+            options=dict(arguments.writer_options),
         )
     except ValueError as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)

@@ -73,6 +73,9 @@ class Proxy:
         self.answerer = Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
+        self._writer_options = config.writer_options()
+        """The upstream writer's options (the compatible server ``--upstream-url`` points at,
+        ``--option``), read once."""
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
@@ -104,7 +107,7 @@ class Proxy:
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model)
         headers = {name.lower(): value for name, value in request.headers.items()}
-        version = api_version(self.config.upstream, headers)
+        version = api_version(self.config.upstream, headers, self._writer_options.get("api_version"))
         body, record.losses = self._converted(call, model, version)
         record.upstream_model = model
         key = upstream_key(
@@ -161,7 +164,7 @@ class Proxy:
         with_updates(canonical, {"model": model, "stream": True if call.stream else None})
         recorder = LossRecorder()
         try:
-            options = None if version is None else {"api_version": version}
+            options = {**self._writer_options, **({} if version is None else {"api_version": version})}
             body = write_request_data(canonical, self.config.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None

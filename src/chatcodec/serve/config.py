@@ -61,6 +61,16 @@ class ServeConfig:
     """Where answers are kept for a later request to continue (``previous_response_id``
     on the Responses front): ``memory`` or ``memory:N``; None keeps none, and a request
     continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``--option server=deepseek``); they win
+    over what the upstream URL implies (:meth:`writer_options`)."""
+
+    def writer_options(self) -> dict[str, object]:
+        """The options the upstream's writer gets: what ``upstream_url`` implies (the
+        OpenAI-compatible server it points at), then :attr:`options`."""
+        upstream = get_edge(self.upstream).upstream
+        implied = upstream.options(self.upstream_url) if upstream is not None and upstream.options else {}
+        return {**implied, **self.options}
 
     def __post_init__(self) -> None:
         offered, called = fronts(), upstreams()
