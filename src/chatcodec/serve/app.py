@@ -59,10 +59,13 @@ CLIENT_GONE = 499
 """The status logged for a caller that went away before its answer (nginx's convention)."""
 
 
-def create_app(config: ServeConfig, *, client: httpx.AsyncClient | None = None) -> Starlette:
+def create_app(
+    config: ServeConfig, *, client: httpx.AsyncClient | None = None, tracer_provider: Any = None
+) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
-    and closed with the app by default)."""
-    proxy = Proxy(config, client)
+    and closed with the app by default); ``tracer_provider`` the OpenTelemetry
+    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one)."""
+    proxy = Proxy(config, client, tracer_provider)
     paths: list[BaseRoute] = [
         *endpoints.routes(config, proxy),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
@@ -89,11 +92,11 @@ class Prepared:
 class Proxy:
     """The request handler and what it shares across requests."""
 
-    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None) -> None:
+    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None, tracer_provider: Any = None) -> None:
         self.config = config
         self._given_client = client
         self._client = client
-        self.telemetry = Telemetry(config.otel, content=config.otel_content)
+        self.telemetry = Telemetry(config.otel, content=config.otel_content, tracer_provider=tracer_provider)
 
     @property
     def client(self) -> httpx.AsyncClient:

@@ -62,7 +62,7 @@ _REQUEST_SETTINGS = {
 class Telemetry:
     """The spans of one server (a no-op when off)."""
 
-    def __init__(self, enabled: bool, *, content: bool = False) -> None:
+    def __init__(self, enabled: bool, *, content: bool = False, tracer_provider: Any = None) -> None:
         self.content = content
         self._tracer: Tracer | None = None
         if enabled:
@@ -70,7 +70,7 @@ class Telemetry:
 
             from chatcodec import __version__
 
-            self._tracer = trace.get_tracer("chatcodec.serve", __version__)
+            self._tracer = trace.get_tracer("chatcodec.serve", __version__, tracer_provider)
 
     @property
     def enabled(self) -> bool:
