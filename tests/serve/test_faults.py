@@ -142,7 +142,10 @@ def test_retry_after_rate_limits_request_id_and_error_type_reach_the_caller(fake
 
 
 def test_rate_limit_headers_are_passed_on_a_success_too(fake: FakeUpstream) -> None:
-    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), headers={"x-ratelimit-remaining-tokens": "9"})
+    fake.reply(
+        fixture_json("anthropic", "response", "thinking_text_tool_use.json"),
+        headers={"x-ratelimit-remaining-tokens": "9"},
+    )
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY)
     assert answer.status_code == 200
