@@ -157,7 +157,7 @@ class Proxy:
         except Exception as error:  # every error in the front's shape, never text/plain
             LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
             response = self.refused(RefusalError(500, f"internal error in chatcodec serve: {error!r}"), record)
-        response.headers.setdefault("x-request-id", record.request_id)
+        record.request_id = response.headers.setdefault("x-request-id", record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
         return response
