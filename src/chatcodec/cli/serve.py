@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from chatcodec.cli import exit_codes
 from chatcodec.serve.config import fronts, upstreams
 
-_INSTALL = "pip install 'chatcodec[serve] @ git+<the repository URL>' (the package is not on PyPI)"
+_INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
 
 
 def add_serve_command(commands: Any) -> None:

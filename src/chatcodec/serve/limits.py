@@ -76,9 +76,8 @@ def json_or_text(content: bytes) -> object:
 
 
 def check_model(model: str) -> None:
-    """Refuse a model name that would change the upstream URL's path (see the module docstring)."""
-    if not model:
-        raise RefusalError(400, "the request names no model")
+    """Refuse a model name that would change the upstream URL's path (see the module
+    docstring); no name passes (a server serving one model may take a request without)."""
     if len(model) > MODEL_NAME_LIMIT:
         raise RefusalError(400, f"the model name is longer than {MODEL_NAME_LIMIT} characters")
     if any(segment in (".", "..") for segment in model.split("/")):
