@@ -124,22 +124,30 @@ def _serve(name: str, port: int, upstream: str) -> None:
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="error", access_log=False)
 
 
-async def _load(origin: str, *, stream: bool, concurrency: int, seconds: float) -> list[float]:
-    """Latencies of the requests ``concurrency`` clients completed in ``seconds``."""
+async def _load(origin: str, *, stream: bool, concurrency: int, seconds: float) -> tuple[list[float], int]:
+    """Latencies of the requests ``concurrency`` clients completed in ``seconds``, and
+    how many failed (an answer other than 200, or a broken connection)."""
     import httpx
 
     latencies: list[float] = []
+    failures = 0
     body = {**REQUEST, "stream": True} if stream else REQUEST
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=origin, timeout=60, limits=limits) as client:
 
         async def one() -> None:
+            nonlocal failures
             started = time.perf_counter()
-            async with client.stream("POST", "/v1/chat/completions", json=body, headers=HEADERS) as response:
-                async for _ in response.aiter_bytes():
-                    pass
-                if response.status_code != 200:
-                    raise RuntimeError(f"{origin} answered {response.status_code}")
+            try:
+                async with client.stream("POST", "/v1/chat/completions", json=body, headers=HEADERS) as response:
+                    async for _ in response.aiter_bytes():
+                        pass
+            except httpx.HTTPError:
+                failures += 1
+                return
+            if response.status_code != 200:
+                failures += 1
+                return
             latencies.append(time.perf_counter() - started)
 
         async def client_loop(deadline: float) -> None:
@@ -149,9 +157,10 @@ async def _load(origin: str, *, stream: bool, concurrency: int, seconds: float) 
         for _ in range(concurrency):  # warm: connections open, codecs built
             await one()
         latencies.clear()
+        failures = 0
         deadline = time.perf_counter() + seconds
         await asyncio.gather(*(client_loop(deadline) for _ in range(concurrency)))
-    return latencies
+    return latencies, failures
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -162,9 +171,12 @@ def _percentile(values: list[float], fraction: float) -> float:
 def measure_one(origin: str, pid: int, *, stream: bool, concurrency: int, seconds: float) -> dict[str, float]:
     """Throughput per CPU second of the proxy, wall throughput, p50 and p99 for one contender."""
     cpu_before, wall_before = _cpu_seconds(pid), time.perf_counter()
-    latencies = asyncio.run(_load(origin, stream=stream, concurrency=concurrency, seconds=seconds))
+    latencies, failures = asyncio.run(_load(origin, stream=stream, concurrency=concurrency, seconds=seconds))
     cpu, wall = _cpu_seconds(pid) - cpu_before, time.perf_counter() - wall_before
+    if not latencies:
+        raise RuntimeError(f"{origin}: no request succeeded ({failures} failed)")
     return {
+        "failures": float(failures),
         "per_core": len(latencies) / cpu if cpu else float("nan"),
         "per_second": len(latencies) / wall,
         "p50": statistics.median(latencies),
@@ -236,7 +248,7 @@ def table(results: Results, concurrency: int) -> Table:
     from bench.report import Table, seconds
 
     rows = Table(
-        ["proxy", "mode", "requests / s per core", "requests / s (wall)", "p50", "p99"],
+        ["proxy", "mode", "requests / s per core", "requests / s (wall)", "p50", "p99", "failed"],
         caption=f"{concurrency} concurrent clients; a stream is {STREAM_REPEATS}x the recorded deltas, "
         "timed to its last byte",
     )
@@ -250,6 +262,7 @@ def table(results: Results, concurrency: int) -> Table:
                     f"{measured['per_second']:.0f}",
                     seconds(measured["p50"]),
                     seconds(measured["p99"]),
+                    f"{measured['failures']:.0f} of {measured['requests'] + measured['failures']:.0f}",
                 ]
             )
     return rows
