@@ -126,6 +126,19 @@ def test_gemini_count_tokens_goes_to_an_anthropic_upstream(fake: FakeUpstream) -
     assert fake.last.body["messages"] == [{"role": "user", "content": [{"type": "text", "text": "Hello"}]}]
 
 
+def test_responses_input_tokens_go_to_the_routed_upstream(fake: FakeUpstream) -> None:
+    with (
+        serving_config(_two_upstreams("openai-responses", fake)) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
+        fake.reply({"input_tokens": 9})
+        counted = client.responses.input_tokens.count(model="claude-sonnet-4-6", input="Hello", instructions="Brief")
+    assert counted.input_tokens == 9
+    assert fake.last.path == "/v1/messages/count_tokens"
+    assert fake.last.body["system"] == "Brief"
+    assert "max_tokens" not in fake.last.body
+
+
 def test_health_answers_without_a_key(fake: FakeUpstream) -> None:
     with serving_config(_two_upstreams("openai-chat", fake, client_keys=frozenset({"secret"}))) as origin:
         health = httpx.get(f"{origin}/health")

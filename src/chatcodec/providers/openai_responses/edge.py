@@ -59,6 +59,7 @@ COUNTED_FIELDS = (
     "conversation",
     "previous_response_id",
     "parallel_tool_calls",
+    "personality",
     "truncation",
 )
 """What ``input_tokens`` takes of a request (the SDK's ``InputTokenCountParams``)."""
