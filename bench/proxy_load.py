@@ -5,7 +5,8 @@ Anthropic upstream in another process; this process drives it with ``concurrency
 clients for a fixed time, plain requests, then streamed ones (a stream's latency is
 to its last byte). Throughput per core is requests completed over the CPU seconds the
 proxy process used (user + system, from ``/proc``): what one fully used core would
-serve, which holds on a shared machine where wall-clock throughput does not.
+serve, which holds on a shared machine where wall-clock throughput does not. The
+proxy's resident memory is read after each load.
 Contenders: ``chatcodec serve --api openai-chat --upstream anthropic`` (its one JSON log
 line per request included, as it runs), the pass-through proxy of :mod:`bench.proxy`
 (Starlette + httpx, converting nothing), and litellm's proxy (``litellm --config``)
@@ -63,6 +64,14 @@ def _cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _resident_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` in MB (``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _wait_ready(origin: str, process: subprocess.Popen[bytes], seconds: float) -> None:
@@ -181,6 +190,7 @@ def measure_one(origin: str, pid: int, *, stream: bool, concurrency: int, second
         "per_second": len(latencies) / wall,
         "p50": statistics.median(latencies),
         "p99": _percentile(latencies, 0.99),
+        "rss_mb": _resident_mb(pid),
         "requests": float(len(latencies)),
     }
 
@@ -248,7 +258,7 @@ def table(results: Results, concurrency: int) -> Table:
     from bench.report import Table, seconds
 
     rows = Table(
-        ["proxy", "mode", "requests / s per core", "requests / s (wall)", "p50", "p99", "failed"],
+        ["proxy", "mode", "requests / s per core", "requests / s (wall)", "p50", "p99", "failed", "RSS after"],
         caption=f"{concurrency} concurrent clients; a stream is {STREAM_REPEATS}x the recorded deltas, "
         "timed to its last byte",
     )
@@ -263,6 +273,7 @@ def table(results: Results, concurrency: int) -> Table:
                     seconds(measured["p50"]),
                     seconds(measured["p99"]),
                     f"{measured['failures']:.0f} of {measured['requests'] + measured['failures']:.0f}",
+                    f"{measured['rss_mb']:.0f} MB",
                 ]
             )
     return rows
