@@ -70,7 +70,7 @@ def test_a_plain_request_is_a_genai_chat_span_with_its_losses_as_events(fake: Fa
     assert isinstance(attributes["gen_ai.usage.input_tokens"], int)
     assert isinstance(attributes["gen_ai.usage.output_tokens"], int)
     assert "gen_ai.input.messages" not in attributes
-    losses = [event for event in span.events if event.name == "chatcodec.loss"]
+    losses = [event for event in span.events if event.name == "chatcodec.serve.loss"]
     assert any("seed" in str((event.attributes or {}).get("chatcodec.loss.path")) for event in losses)
 
 

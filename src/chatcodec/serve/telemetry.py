@@ -9,7 +9,7 @@ temperature, top p, top k, stop sequences, seed, penalties), ``gen_ai.response.*
 ``gen_ai.usage.*`` from the answer (plain, or gathered from a stream's events as they
 pass), ``server.address``/``server.port`` of the upstream, and ``error.type`` (the HTTP
 status) with an error status when the request failed. What the conversion could not
-carry is one ``chatcodec.loss`` span event per loss (its JSON path and what was lost).
+carry is one ``chatcodec.serve.loss`` span event per loss (its JSON path and what was lost).
 
 The messages themselves (``gen_ai.system_instructions``, ``gen_ai.input.messages``,
 ``gen_ai.output.messages``, as JSON in the conventions' format: :mod:`.genai_messages`)
@@ -188,7 +188,7 @@ class RequestSpan:
             self.span.set_attribute("gen_ai.output.messages", json.dumps([message]))
         for loss in record.losses:
             self.span.add_event(
-                "chatcodec.loss", {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what}
+                "chatcodec.serve.loss", {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what}
             )
         status = record.stream_error_status or record.status
         if record.cancelled:
