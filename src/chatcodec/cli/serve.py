@@ -155,5 +155,11 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             file=out,
             flush=True,
         )
+    if config.allow_anonymous and arguments.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"chatcodec serve: warning: --allow-anonymous on {arguments.host}: anyone who reaches the port "
+            "spends the environment's upstream key",
+            file=sys.stderr,
+        )
     server.run(config, host=arguments.host, port=arguments.port)
     return 0
