@@ -3,6 +3,7 @@ lists and token counting of each front, driven by the official clients."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,34 @@ def test_anthropic_token_counting_is_passed_to_an_upstream_that_counts(fake: Fak
     assert counted.input_tokens == 12
     assert fake.last.path == "/v1/messages/count_tokens"
     assert fake.last.body == {"model": "claude-sonnet-4-6", "messages": HELLO, "system": "Be brief"}
+
+
+@pytest.mark.parametrize(
+    ("upstream", "base", "answer", "path"),
+    [
+        ("gemini", "", {"totalTokens": 5}, "/v1beta/models/gemini-2.5-flash:countTokens"),
+        ("bedrock-converse", "", {"inputTokens": 5}, "/model/gemini-2.5-flash/count-tokens"),
+        (
+            "openai-responses",
+            "/v1",
+            {"object": "response.input_tokens", "input_tokens": 5},
+            "/v1/responses/input_tokens",
+        ),
+    ],
+)
+def test_token_counting_reaches_each_upstreams_own_endpoint(
+    fake: FakeUpstream, upstream: str, base: str, answer: dict[str, Any], path: str
+) -> None:
+    with (
+        serving_config(ServeConfig("anthropic", upstream, fake.base + base)) as origin,
+        anthropic.Anthropic(base_url=origin, api_key="k", max_retries=0) as client,
+    ):
+        fake.reply(answer)
+        counted = client.messages.count_tokens(model="gemini-2.5-flash", messages=HELLO, system="Be brief")
+    assert counted.input_tokens == 5
+    assert fake.last.path == path
+    assert "Be brief" in json.dumps(fake.last.body)
+    assert "max_tokens" not in json.dumps(fake.last.body)
 
 
 def test_token_counting_on_an_upstream_without_it_is_a_501_in_the_fronts_shape(fake: FakeUpstream) -> None:
