@@ -234,3 +234,21 @@ def test_the_command_line_adds_to_its_config_file_and_wins_over_it(tmp_path: Pat
     assert dict(config.model_map) == {"fast": "gpt-4o-mini", "big": "gpt-4o"}
     assert config.client_keys == frozenset({"key-a"})
     assert not config.allow_anonymous
+
+
+def test_writer_options_stay_with_their_route() -> None:
+    """``--option`` is the default upstream's; a route's URL and its own ``options`` are its own."""
+    claude = Route("claude-*", "anthropic", "https://api.anthropic.com")
+    deepseek = Route("deepseek-*", "openai-chat", "https://api.deepseek.com")
+    tuned = Route("local-*", "openai-chat", "http://localhost:8000/v1", options={"server": "vllm"})
+    config = ServeConfig(
+        "anthropic",
+        "openai-chat",
+        "https://api.groq.com/openai/v1",
+        routes=(claude, deepseek, tuned),
+        options={"server": "openai"},
+    )
+    assert config.writer_options(claude) == {}
+    assert config.writer_options(deepseek) == {"server": "deepseek"}
+    assert config.writer_options(tuned) == {"server": "vllm"}
+    assert config.writer_options() == {"server": "openai"}

@@ -16,6 +16,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
+from chatcodec.cli.convert import encoder_option
 from chatcodec.serve.config import fronts, upstreams
 
 _INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
@@ -63,6 +64,16 @@ def add_serve_command(commands: Any) -> None:
         action="store_true",
         default=None,
         help="put the messages on the spans too (they hold user data)",
+    )
+    serve.add_argument(
+        "--option",
+        dest="writer_options",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
     )
     serve.set_defaults(run=_run_serve)
 
@@ -120,6 +131,7 @@ def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str
     routes = tuple(config_module.parse_route(text) for text in arguments.route)
     settings["routes"] = (*routes, *settings.get("routes", ()))
     settings["model_map"] = {**settings.get("model_map", {}), **config_module.parse_model_map(arguments.model_map)}
+    settings["options"] = {**settings.get("options", {}), **dict(arguments.writer_options)}
     keys = set(settings.get("client_keys", ())) | set(arguments.client_key)
     if arguments.client_key_file:
         keys |= importlib.import_module("chatcodec.serve.auth").read_key_file(arguments.client_key_file)

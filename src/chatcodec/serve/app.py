@@ -97,6 +97,9 @@ class Proxy:
         self._given_client = client
         self._client = client
         self.telemetry = Telemetry(config.otel, content=config.otel_content, tracer_provider=tracer_provider)
+        self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
+        """Each route's upstream writer options (the compatible server its URL points at,
+        ``--option``), read once."""
 
     @property
     def client(self) -> httpx.AsyncClient:
@@ -199,7 +202,7 @@ class Proxy:
         check_model(model)
         route = self.route(model)
         record.upstream, record.upstream_model = route.upstream, model
-        canonical, body, record.losses = self.converted(call.payload, model, route.upstream, stream=call.stream)
+        canonical, body, record.losses = self.converted(call.payload, model, route, stream=call.stream)
         return Prepared(call, route, model, body, canonical)
 
     def route(self, model: str) -> UpstreamRoute:
@@ -217,7 +220,7 @@ class Proxy:
             raise RefusalError(404, str(error)) from None
 
     def converted(
-        self, payload: dict[str, Any], model: str, upstream: str, *, stream: bool
+        self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool
     ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
         """The canonical data, the upstream body and its losses: the front's reader to
         canonical data (strict under ``--strict``), the model and stream flag set on it,
@@ -229,9 +232,9 @@ class Proxy:
         with_updates(canonical, {"model": model, "stream": True if stream else None})
         recorder = LossRecorder()
         try:
-            body = write_request_data(canonical, upstream, recorder)
+            body = write_request_data(canonical, route.upstream, recorder, self._writer_options[id(route)])
         except ChatcodecError as error:
-            raise RefusalError(400, f"the request cannot be sent to {upstream}: {error}") from None
+            raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
         losses: list[Loss] = []
         recorder.settle("ignore", losses)
         return canonical, body, losses

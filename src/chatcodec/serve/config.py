@@ -24,6 +24,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,9 @@ class Route:
     the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
     models: tuple[str, ...] = ()
     """Model names listed by ``GET /v1/models`` for this route (a pattern lists none)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``server=deepseek``); they win over what
+    the URL implies (:meth:`ServeConfig.writer_options`)."""
 
     def __post_init__(self) -> None:
         called = upstreams()
@@ -131,6 +135,9 @@ class ServeConfig:
     """Write an OpenTelemetry span per request (the ``otel`` extra; :mod:`.telemetry`)."""
     otel_content: bool = False
     """Put the input and output messages on the spans too (they hold what users wrote)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The default upstream's writer options by name (``--option server=deepseek``); they
+    win over what its URL implies (:meth:`writer_options`; a route has its own)."""
 
     def __post_init__(self) -> None:
         offered = fronts()
@@ -149,12 +156,21 @@ class ServeConfig:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
 
-    @property
+    @cached_property
     def all_routes(self) -> tuple[Route, ...]:
         """The routes in the order tried: ``routes``, then the default upstream for any model."""
         if self.upstream is None or self.upstream_url is None:
             return self.routes
-        return (*self.routes, Route("*", self.upstream, self.upstream_url, self.api_key_env))
+        return (*self.routes, Route("*", self.upstream, self.upstream_url, self.api_key_env, options=self.options))
+
+    def writer_options(self, route: Route | None = None) -> dict[str, object]:
+        """The options ``route``'s upstream writer gets (default: the default upstream's):
+        what its URL implies (the OpenAI-compatible server it points at), then its own
+        ``options`` (``--option`` for the default upstream)."""
+        chosen = route if route is not None else self.all_routes[-1]
+        side = get_edge(chosen.upstream).upstream
+        implied = side.options(chosen.url) if side is not None and side.options else {}
+        return {**implied, **chosen.options}
 
     def route_for(self, model: str) -> Route | None:
         """The first route whose pattern matches ``model`` (the name after ``model_map``)."""
@@ -192,13 +208,14 @@ def parse_route(text: str) -> Route:
     return Route(pattern.strip(), upstream.strip(), url.strip())
 
 
-_ROUTE_KEYS = frozenset(("pattern", "upstream", "url", "api_key_env", "models"))
+_ROUTE_KEYS = frozenset(("pattern", "upstream", "url", "api_key_env", "models", "options"))
 
 
 def read_config_file(path: str | Path) -> dict[str, Any]:
     """A TOML file's settings as :class:`ServeConfig` keywords: any field by its name
-    (``api``, ``max_connections``, ``[model_map]``...), ``[[route]]`` tables with
-    ``pattern``, ``upstream``, ``url`` and optional ``api_key_env`` and ``models``, and
+    (``api``, ``max_connections``, ``[model_map]``, ``[options]``...), ``[[route]]`` tables
+    with ``pattern``, ``upstream``, ``url`` and optional ``api_key_env``, ``models`` and
+    ``options``, and
     ``client_key_file`` (keys one a line); an unknown key is refused, not ignored."""
     with Path(path).open("rb") as file:
         loaded = tomllib.load(file)
@@ -224,7 +241,12 @@ def _route(table: Mapping[str, Any], path: str | Path) -> Route:
         raise ValueError(f"{path}: unknown route settings {sorted(unknown)}")
     try:
         return Route(
-            table["pattern"], table["upstream"], table["url"], table.get("api_key_env"), tuple(table.get("models", ()))
+            table["pattern"],
+            table["upstream"],
+            table["url"],
+            table.get("api_key_env"),
+            tuple(table.get("models", ())),
+            dict(table.get("options", {})),
         )
     except KeyError as error:
         raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None

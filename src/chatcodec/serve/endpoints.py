@@ -92,7 +92,7 @@ async def _counted(proxy: Proxy, request: Request, record: RequestRecord) -> Res
     check_model(model)
     route = proxy.route(model)
     record.upstream, record.upstream_model = route.upstream, model
-    _, body, record.losses = proxy.converted(payload, model, route.upstream, stream=False)
+    _, body, record.losses = proxy.converted(payload, model, route, stream=False)
     side = upstream_side(route.upstream)
     key = upstream_key(side, caller, route.api_key_env)
     outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=headers)
