@@ -24,9 +24,8 @@ are common (left for the kit, with the other providers' closed schemas).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, NotRequired, cast
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
@@ -36,7 +35,7 @@ from chatcodec.payloads import deeper_than, too_deep
 from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
 from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
-    closed,
+    closed_like,
     either,
     json_object,
     literal,
@@ -402,31 +401,13 @@ def _tagged(choices: dict[str, cs.CoreSchema], key: str = "type") -> cs.CoreSche
     return by_tag(choices, key)
 
 
-def _like(
-    shape: type,
-    required: Mapping[str, cs.CoreSchema],
-    optional: Mapping[str, cs.CoreSchema] | None = None,
-    *,
-    extra: bool = False,
-) -> cs.CoreSchema:
-    """:func:`~chatcodec.providers.kit.closed_schema.closed`, its keys checked to be ``shape``'s and
-    put in ``shape``'s order: both forms then validate a body to the same copy, keys in
-    the same order (a bag keeps that order, and the writer writes it back)."""
-    schema = cast(dict[str, Any], closed(required, optional, extra=extra))  # a typed-dict schema
-    fields: dict[str, Any] = schema["fields"]
-    order = list(shape.__annotations__)
-    assert fields.keys() <= set(order), f"{shape.__name__} has no {sorted(fields.keys() - set(order))}"
-    schema["fields"] = {key: fields[key] for key in order if key in fields}
-    return cast(cs.CoreSchema, schema)
-
-
 def _text() -> cs.CoreSchema:
     """:data:`Text` in pydantic-core: read as UTF-8, a lone surrogate refused."""
     return cs.str_schema(strict=True, max_length=2**31)
 
 
 def _cache_marker() -> cs.CoreSchema:
-    return _like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
+    return closed_like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
 
 
 def _common_blocks() -> dict[str, cs.CoreSchema]:
@@ -434,14 +415,14 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
     marker on any block that takes one."""
     cached = {"cache_control": _cache_marker()}
     sources = {
-        "base64": _like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
-        "url": _like(Source, {"type": literal("url"), "url": non_empty()}),
-        "file": _like(Source, {"type": literal("file"), "file_id": non_empty()}),
+        "base64": closed_like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
+        "url": closed_like(Source, {"type": literal("url"), "url": non_empty()}),
+        "file": closed_like(Source, {"type": literal("file"), "file_id": non_empty()}),
     }
-    text_source = _like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
-    text_block = _like(TextBlock, {"type": literal("text"), "text": text()}, cached)
-    image = _like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
-    document = _like(
+    text_source = closed_like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
+    text_block = closed_like(TextBlock, {"type": literal("text"), "text": text()}, cached)
+    image = closed_like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
+    document = closed_like(
         DocumentBlock,
         {"type": literal("document"), "source": _tagged({**sources, "text": text_source})},
         {"title": text(), **cached},
@@ -451,14 +432,16 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "text": text_block,
         "image": image,
         "document": document,
-        "tool_result": _like(
+        "tool_result": closed_like(
             ToolResultBlock,
             {"type": literal("tool_result"), "tool_use_id": text()},
             {"content": result_content, "is_error": cs.bool_schema(strict=True), **cached},
         ),
-        "thinking": _like(ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}),
-        "redacted_thinking": _like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
-        "tool_use": _like(
+        "thinking": closed_like(
+            ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}
+        ),
+        "redacted_thinking": closed_like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
+        "tool_use": closed_like(
             ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": json_object()}, cached
         ),
     }
@@ -468,8 +451,8 @@ def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
     user = _tagged({kind: blocks[kind] for kind in ("text", "image", "document", "tool_result")})
     assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
     choices = {
-        "user": _like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
-        "assistant": _like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
+        "user": closed_like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
+        "assistant": closed_like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
     }
     return _list(_tagged(choices, "role"))
 
@@ -478,15 +461,15 @@ def _common_tools() -> cs.CoreSchema:
     """Client tools, and server tools (a ``type`` such as ``web_search_20250305``, their
     own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
     shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
-    client = _like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
-    server = _like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
+    client = closed_like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
+    server = closed_like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
     return _list(either(client, server))
 
 
 def _common_choice() -> cs.CoreSchema:
     parallel = {"disable_parallel_tool_use": cs.bool_schema(strict=True)}
-    choices = {kind: _like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
-    choices["tool"] = _like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
+    choices = {kind: closed_like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
+    choices["tool"] = closed_like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
     return _tagged(choices)
 
 
@@ -494,11 +477,11 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
     blocks = _common_blocks()
     count = cs.int_schema(strict=True)
     thinking = {
-        "enabled": _like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
-        "adaptive": _like(Thinking, {"type": literal("adaptive")}),
-        "disabled": _like(Thinking, {"type": literal("disabled")}),
+        "enabled": closed_like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
+        "adaptive": closed_like(Thinking, {"type": literal("adaptive")}),
+        "disabled": closed_like(Thinking, {"type": literal("disabled")}),
     }
-    return _like(
+    return closed_like(
         Request,
         {"messages": _common_messages(blocks)},
         {
@@ -514,7 +497,7 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
             "metadata": json_object(),
             "stream": cs.bool_schema(strict=True),
             "thinking": _tagged(thinking),
-            "output_config": _like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
+            "output_config": closed_like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
             "cache_control": _cache_marker(),
         },
         extra=True,  # fields with no canonical home, kept in the request's bag

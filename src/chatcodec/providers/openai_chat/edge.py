@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
     Call,
@@ -33,6 +34,7 @@ from chatcodec.providers.kit.edge import (
     read_nested_error,
     write_openai_error,
 )
+from chatcodec.providers.openai_chat import wire
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -73,14 +75,12 @@ _GROQ = "https://console.groq.com/docs/api-reference#chat-create"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 _GEMINI_OPENAI = "https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility: extra_content)"
 
-_MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "ChoiceDelta")
-_PARTS = (
-    "ChatCompletionContentPartTextParam",
-    "ChatCompletionContentPartImageParam",
-    "ChatCompletionContentPartInputAudioParam",
-    "File",
+_MESSAGES = (*sdk_kinds(wire.AssistantMessage), *sdk_kinds(wire.Delta))
+_PARTS = tuple(
+    kind for part in (wire.TextPart, wire.ImagePart, wire.AudioPart, wire.FilePart) for kind in sdk_kinds(part)
 )
-_REQUESTS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
+_REQUESTS = sdk_kinds(wire.Request)
+"""The SDK kinds the rows below extend, as the wire shapes name them (``wire.py``)."""
 _VLLM_FIELDS = (
     "top_k",
     "min_p",

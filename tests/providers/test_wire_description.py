@@ -1,0 +1,78 @@
+"""Each provider's wire is described once: the shapes of its ``wire.py``, each naming the
+kinds of the SDK's types it stands for (``stands_for``), checked here against the
+``known_fields.json`` generated from the SDK (and the documented extensions of its edge);
+the closed front schema is built from the same shapes (``closed_like``), which refuses a
+field a shape does not type; the readers' field lists are the shapes' fields."""
+
+from __future__ import annotations
+
+import importlib
+import typing
+
+import pytest
+import typing_extensions
+
+from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
+from chatcodec.strict.fields import Schema, schema_for
+
+DESCRIBED = {"openai-chat": "openai_chat"}
+"""The providers whose wire shapes name their SDK kinds, by registry name and folder."""
+
+
+def _shapes(folder: str) -> dict[str, type]:
+    """The wire ``TypedDict`` shapes defined in ``providers/<folder>/wire.py``."""
+    module = importlib.import_module(f"chatcodec.providers.{folder}.wire")
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if isinstance(value, type) and typing_extensions.is_typeddict(value) and value.__module__ == module.__name__
+    }
+
+
+def _schema(provider: str) -> Schema:
+    schema = schema_for(provider)
+    assert schema is not None
+    return schema
+
+
+@pytest.mark.parametrize("provider", list(DESCRIBED))
+def test_every_wire_shape_names_the_sdk_kinds_it_stands_for(provider: str) -> None:
+    unnamed = [name for name, shape in _shapes(DESCRIBED[provider]).items() if not hasattr(shape, SDK_KINDS)]
+    assert unnamed == []
+
+
+@pytest.mark.parametrize("provider", list(DESCRIBED))
+def test_the_sdk_kinds_a_wire_shape_names_are_in_the_generated_field_sets(provider: str) -> None:
+    schema = _schema(provider)
+    missing = {
+        name: [kind for kind in sdk_kinds(shape) if kind not in schema.kinds]
+        for name, shape in _shapes(DESCRIBED[provider]).items()
+    }
+    assert {name: kinds for name, kinds in missing.items() if kinds} == {}
+
+
+@pytest.mark.parametrize("provider", list(DESCRIBED))
+def test_a_field_a_wire_shape_types_is_the_sdks_or_a_documented_extension(provider: str) -> None:
+    """What the reader types is what strict mode accepts: a field the SDK renamed or
+    dropped fails here (after ``tools/known_fields.py`` regenerates the field sets)."""
+    schema = _schema(provider)
+    unknown: dict[str, list[str]] = {}
+    for name, shape in _shapes(DESCRIBED[provider]).items():
+        kinds = sdk_kinds(shape)
+        if not kinds:
+            continue
+        known = frozenset[str]().union(*(schema.known(kind) for kind in kinds))
+        outside = [field for field in shape_fields(shape) if field not in known]
+        if outside:
+            unknown[name] = outside
+    assert unknown == {}
+
+
+def test_shape_fields_are_a_typeddicts_keys_in_order() -> None:
+    class Base(typing.TypedDict):
+        b: int
+
+    class Shape(Base, total=False):
+        a: int
+
+    assert shape_fields(Shape) == ("b", "a")
