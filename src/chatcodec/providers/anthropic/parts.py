@@ -107,15 +107,15 @@ def _decoded_part(
 _TEXT_FIELDS = frozenset({"type", "text"})
 
 
-TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
-"""``TextBlockParam``'s fields: a ``null`` in one of them is spelling, in any other key data
-(:mod:`chatcodec.providers.null_fields`)."""
+TEXT_KINDS = ("TextBlockParam",)
+"""The SDK kind whose fields a text block's ``null`` is spelling in (in any other key, data:
+:mod:`chatcodec.providers.null_fields`)."""
 
 
 def _decode_text(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     part = _decoded_part({"type": "text", "text": block["text"]}, block, _TEXT_FIELDS)
     if None in block.values():
-        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), TEXT_DOCUMENTED)
+        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), __package__, TEXT_KINDS)
     return part
 
 

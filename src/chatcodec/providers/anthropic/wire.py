@@ -32,7 +32,7 @@ from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import deeper_than, too_deep
-from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
+from chatcodec.providers.kit import constrained, stands_for, tag, tagged, wire_shape
 from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
     closed_like,
@@ -52,6 +52,7 @@ surrogate is refused here, at its wire path (rule ``string_unicode``), as canoni
 refuse it; empty text is read (an empty source keeps its block whole)."""
 
 
+@stands_for("CacheControlEphemeralParam")
 @wire_shape
 class CacheControl(TypedDict):
     """``{"type": "ephemeral", "ttl": "5m" | "1h"}``."""
@@ -60,6 +61,15 @@ class CacheControl(TypedDict):
     ttl: NotRequired[str]
 
 
+@stands_for(
+    "Base64ImageSourceParam",
+    "URLImageSourceParam",
+    "FileImageSourceParam",
+    "Base64PDFSourceParam",
+    "URLPDFSourceParam",
+    "FileDocumentSourceParam",
+    "PlainTextSourceParam",
+)
 @wire_shape
 class Source(TypedDict):
     """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
@@ -71,6 +81,7 @@ class Source(TypedDict):
     file_id: NotRequired[Text]
 
 
+@stands_for("TextBlockParam", "TextBlock")
 @wire_shape
 class TextBlock(TypedDict):
     type: Literal["text"]
@@ -79,6 +90,7 @@ class TextBlock(TypedDict):
     citations: NotRequired[list[dict[str, Any]] | None]
 
 
+@stands_for("ImageBlockParam")
 @wire_shape
 class ImageBlock(TypedDict):
     type: Literal["image"]
@@ -86,6 +98,7 @@ class ImageBlock(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
+@stands_for("DocumentBlockParam", "DocumentBlock")
 @wire_shape
 class DocumentBlock(TypedDict):
     type: Literal["document"]
@@ -94,6 +107,7 @@ class DocumentBlock(TypedDict):
     title: NotRequired[str | None]
 
 
+@stands_for("ThinkingBlockParam", "ThinkingBlock")
 @wire_shape
 class ThinkingBlock(TypedDict):
     type: Literal["thinking"]
@@ -101,12 +115,14 @@ class ThinkingBlock(TypedDict):
     signature: NotRequired[str]
 
 
+@stands_for("RedactedThinkingBlockParam", "RedactedThinkingBlock")
 @wire_shape
 class RedactedThinkingBlock(TypedDict):
     type: Literal["redacted_thinking"]
     data: str
 
 
+@stands_for("ToolUseBlockParam", "ToolUseBlock")
 @wire_shape
 class ToolUseBlock(TypedDict):
     type: Literal["tool_use"]
@@ -116,6 +132,7 @@ class ToolUseBlock(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
+@stands_for()
 @wire_shape
 class OtherBlock(TypedDict):
     """Any other block (server-tool calls and results, search results, future types)."""
@@ -139,6 +156,7 @@ ToolResultContentBlock = Annotated[
 """A block inside a ``tool_result``'s content list."""
 
 
+@stands_for("ToolResultBlockParam")
 @wire_shape
 class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
@@ -162,6 +180,7 @@ ContentBlock = Annotated[
 """Any content block, in a request message or a response."""
 
 
+@stands_for("UserMessageParam", "AssistantMessageParam")
 @wire_shape
 class Message(TypedDict):
     """One turn. ``system`` turns inside ``messages`` exist in the API since 2026
@@ -171,6 +190,7 @@ class Message(TypedDict):
     content: str | list[ContentBlock]
 
 
+@stands_for("ToolParam")
 @wire_shape
 class Tool(TypedDict):
     """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
@@ -183,6 +203,7 @@ class Tool(TypedDict):
     strict: NotRequired[bool]
 
 
+@stands_for("ToolChoiceAutoParam", "ToolChoiceAnyParam", "ToolChoiceToolParam", "ToolChoiceNoneParam")
 @wire_shape
 class ToolChoice(TypedDict):
     type: Literal["auto", "any", "tool", "none"]
@@ -190,6 +211,7 @@ class ToolChoice(TypedDict):
     disable_parallel_tool_use: NotRequired[bool]
 
 
+@stands_for("ThinkingConfigEnabledParam", "ThinkingConfigDisabledParam", "ThinkingConfigAdaptiveParam")
 @wire_shape
 class Thinking(TypedDict):
     """``enabled`` (with ``budget_tokens``), ``adaptive``, ``disabled``, or a newer type."""
@@ -198,12 +220,14 @@ class Thinking(TypedDict):
     budget_tokens: NotRequired[int]
 
 
+@stands_for("OutputConfigParam")
 @wire_shape
 class OutputConfig(TypedDict):
     effort: NotRequired[str | None]
     format: NotRequired[dict[str, Any] | None]
 
 
+@stands_for("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
 @wire_shape
 class Request(TypedDict):
     """The body of ``POST /v1/messages``."""
@@ -234,11 +258,13 @@ Count = Annotated[int, constrained(ge=0)]
 and the error names the wire path, not a canonical one the input does not have."""
 
 
+@stands_for("OutputTokensDetails")
 @wire_shape
 class OutputTokensDetails(TypedDict):
     thinking_tokens: NotRequired[Count | None]
 
 
+@stands_for("Usage", "MessageDeltaUsage")
 @wire_shape
 class Usage(TypedDict):
     """Token counts. ``input_tokens`` excludes cache reads and writes."""
@@ -250,6 +276,7 @@ class Usage(TypedDict):
     output_tokens_details: NotRequired[OutputTokensDetails | None]
 
 
+@stands_for("Message")
 @wire_shape
 class Response(TypedDict):
     """A ``Message`` object: the non-streamed response body."""
@@ -264,12 +291,14 @@ class Response(TypedDict):
     usage: NotRequired[Usage | None]
 
 
+@stands_for()
 @wire_shape
 class ErrorObject(TypedDict):
     type: NotRequired[str]
     message: NotRequired[str]
 
 
+@stands_for()
 @wire_shape
 class ErrorBody(TypedDict):
     """``{"type": "error", "error": {"type": ..., "message": ...}}``, in a body or a stream."""
@@ -278,12 +307,14 @@ class ErrorBody(TypedDict):
     error: ErrorObject
 
 
+@stands_for("RawMessageStartEvent")
 @wire_shape
 class MessageStart(TypedDict):
     type: Literal["message_start"]
     message: Response
 
 
+@stands_for("RawContentBlockStartEvent")
 @wire_shape
 class BlockStart(TypedDict):
     type: Literal["content_block_start"]
@@ -291,6 +322,7 @@ class BlockStart(TypedDict):
     content_block: ContentBlock
 
 
+@stands_for("TextDelta", "InputJSONDelta", "ThinkingDelta", "SignatureDelta", "CitationsDelta")
 @wire_shape
 class Delta(TypedDict):
     """A block delta; which text field it carries depends on ``type``."""
@@ -303,6 +335,7 @@ class Delta(TypedDict):
     citation: NotRequired[dict[str, Any]]
 
 
+@stands_for("RawContentBlockDeltaEvent")
 @wire_shape
 class BlockDelta(TypedDict):
     type: Literal["content_block_delta"]
@@ -310,18 +343,21 @@ class BlockDelta(TypedDict):
     delta: Delta
 
 
+@stands_for("RawContentBlockStopEvent")
 @wire_shape
 class BlockStop(TypedDict):
     type: Literal["content_block_stop"]
     index: BlockIndex
 
 
+@stands_for("Delta")
 @wire_shape
 class MessageDeltaFields(TypedDict):
     stop_reason: NotRequired[str | None]
     stop_sequence: NotRequired[str | None]
 
 
+@stands_for("RawMessageDeltaEvent")
 @wire_shape
 class MessageDelta(TypedDict):
     type: Literal["message_delta"]
@@ -329,6 +365,7 @@ class MessageDelta(TypedDict):
     usage: NotRequired[Usage | None]
 
 
+@stands_for()
 @wire_shape
 class OtherEvent(TypedDict):
     """``message_stop``, ``ping`` and event types added later (ignored when decoding)."""

@@ -118,17 +118,14 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
         canonical["cache_control"] = cache
         mapped = (*mapped, BREAKPOINT)
     bag = split_fields(part, mapped)
-    if part["type"] in _TEXT_DOCUMENTED and None in part.values():
-        with_unknown_nulls(bag, _TEXT_DOCUMENTED[part["type"]])
+    if part["type"] in _TEXT_SDK_KINDS and None in part.values():
+        with_unknown_nulls(bag, __package__, _TEXT_SDK_KINDS[part["type"]])
     bag.update(KIT.own(canonical.pop("provider_metadata", None)))
     return KIT.attach(canonical, bag)
 
 
-_TEXT_DOCUMENTED = {
-    "output_text": frozenset({"type", "text", "annotations", "logprobs"}),
-    "input_text": frozenset({"type", "text", BREAKPOINT}),
-}
-"""The SDK's fields of each text part: a ``null`` in one of them is spelling, in any other
+_TEXT_SDK_KINDS = {"output_text": ("ResponseOutputText",), "input_text": ("ResponseInputText",)}
+"""The SDK kind of each text part: a ``null`` in one of its fields is spelling, in any other
 key data (:mod:`chatcodec.providers.null_fields`)."""
 
 
