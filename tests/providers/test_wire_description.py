@@ -15,7 +15,7 @@ import typing_extensions
 from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
 from chatcodec.strict.fields import Schema, schema_for
 
-DESCRIBED = {"openai-chat": "openai_chat", "anthropic": "anthropic"}
+DESCRIBED = {"openai-chat": "openai_chat", "anthropic": "anthropic", "bedrock-converse": "bedrock_converse"}
 """The providers whose wire shapes name their SDK kinds, by registry name and folder."""
 
 
