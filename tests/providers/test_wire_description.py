@@ -15,7 +15,12 @@ import typing_extensions
 from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
 from chatcodec.strict.fields import Schema, schema_for
 
-DESCRIBED = {"openai-chat": "openai_chat", "anthropic": "anthropic", "bedrock-converse": "bedrock_converse"}
+DESCRIBED = {
+    "openai-chat": "openai_chat",
+    "anthropic": "anthropic",
+    "bedrock-converse": "bedrock_converse",
+    "gemini": "gemini",
+}
 """The providers whose wire shapes name their SDK kinds, by registry name and folder."""
 
 

@@ -98,19 +98,25 @@ def closed_like(
     *,
     extra: bool = False,
     beyond: Mapping[str, cs.CoreSchema] | None = None,
+    every_field: bool = False,
 ) -> cs.CoreSchema:
     """:func:`closed`, for the common form of the wire shape ``shape`` (a ``TypedDict`` of
     the provider's ``wire.py``): ``required`` and ``optional`` must be fields of it, and
     are held in its order; ``beyond`` (optional too) are fields the shape leaves to its
     extras (a gateway's ``cache_control``, an SDK dump's ``null``s), held after them, as
     the full validation holds extras. Both forms then validate a body to the same copy,
-    keys in the same order (a bag keeps that order, and the writer writes it back)."""
+    keys in the same order (a bag keeps that order, and the writer writes it back). With
+    ``every_field``, each field of the shape must be typed: a reader may then take the
+    shape's fields as the closed form's."""
     from chatcodec.providers.kit.wire import shape_fields
 
     order = shape_fields(shape)
     unknown = (required.keys() | (optional or {}).keys()) - set(order)
     if unknown:
         raise TypeError(f"{shape.__name__} has no {sorted(unknown)}: type it there, or name it in beyond=")
+    untyped = [key for key in order if key not in required and key not in (optional or {})]
+    if every_field and untyped:
+        raise TypeError(f"{shape.__name__}'s closed form leaves {untyped} untyped")
     outside = (beyond or {}).keys() & set(order)
     if outside:
         raise TypeError(f"{shape.__name__} types {sorted(outside)}: not beyond it")
