@@ -13,20 +13,29 @@ import pytest
 import typing_extensions
 
 from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
+from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.registry import PROVIDER_NAMES, get_codec
 from chatcodec.strict.fields import Schema, schema_for
 
-DESCRIBED = {
-    "openai-chat": "openai_chat",
-    "anthropic": "anthropic",
-    "bedrock-converse": "bedrock_converse",
-    "gemini": "gemini",
-}
-"""The providers whose wire shapes name their SDK kinds, by registry name and folder."""
+
+def _described() -> dict[str, str]:
+    """Every provider with generated field sets (a ``known_fields.json``), by registry name,
+    and the package of its folder."""
+    found: dict[str, str] = {}
+    for name in PROVIDER_NAMES:
+        codec = get_codec(name)
+        if isinstance(codec, ProviderCodec) and codec.field_sets() is not None:
+            module: str = getattr(codec.messages, "__name__", "")  # the folder's messages.py
+            found[name] = module.rpartition(".")[0]
+    return found
 
 
-def _shapes(folder: str) -> dict[str, type]:
-    """The wire ``TypedDict`` shapes defined in ``providers/<folder>/wire.py``."""
-    module = importlib.import_module(f"chatcodec.providers.{folder}.wire")
+DESCRIBED = _described()
+
+
+def _shapes(package: str) -> dict[str, type]:
+    """The wire ``TypedDict`` shapes defined in the provider's ``wire.py``."""
+    module = importlib.import_module(f"{package}.wire")
     return {
         name: value
         for name, value in vars(module).items()
@@ -38,6 +47,10 @@ def _schema(provider: str) -> Schema:
     schema = schema_for(provider)
     assert schema is not None
     return schema
+
+
+def test_every_provider_with_generated_field_sets_is_described() -> None:
+    assert len(DESCRIBED) >= 5  # the five whose SDK types are generated (Ollama has none)
 
 
 @pytest.mark.parametrize("provider", list(DESCRIBED))

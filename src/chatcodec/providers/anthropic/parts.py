@@ -32,6 +32,7 @@ from typing import Any, cast
 
 from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
+from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import (
@@ -41,6 +42,7 @@ from chatcodec.providers.kit import (
     decode_cache_control,
     encode_cache_control,
     restore_fields,
+    sdk_kinds,
     split_fields,
     tool_name,
 )
@@ -107,8 +109,8 @@ def _decoded_part(
 _TEXT_FIELDS = frozenset({"type", "text"})
 
 
-TEXT_KINDS = ("TextBlockParam",)
-"""The SDK kind whose fields a text block's ``null`` is spelling in (in any other key, data:
+TEXT_KINDS = sdk_kinds(wire.TextBlock)
+"""The SDK kinds whose fields a text block's ``null`` is spelling in (in any other key, data:
 :mod:`chatcodec.providers.null_fields`)."""
 
 

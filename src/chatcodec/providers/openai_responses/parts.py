@@ -35,10 +35,12 @@ from chatcodec.providers.kit import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
     restore_fields,
+    sdk_kinds,
     split_fields,
 )
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.openai_responses import wire
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
@@ -124,8 +126,8 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
     return KIT.attach(canonical, bag)
 
 
-_TEXT_SDK_KINDS = {"output_text": ("ResponseOutputText",), "input_text": ("ResponseInputText",)}
-"""The SDK kind of each text part: a ``null`` in one of its fields is spelling, in any other
+_TEXT_SDK_KINDS = {"output_text": sdk_kinds(wire.OutputText), "input_text": sdk_kinds(wire.InputText)}
+"""The SDK kinds of each text part: a ``null`` in one of its fields is spelling, in any other
 key data (:mod:`chatcodec.providers.null_fields`)."""
 
 
