@@ -34,7 +34,7 @@ from chatcodec.providers.kit.edge import (
     read_nested_error,
     write_openai_error,
 )
-from chatcodec.providers.openai_chat import wire
+from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -75,11 +75,11 @@ _GROQ = "https://console.groq.com/docs/api-reference#chat-create"
 _RECORDED = "recorded, no documentation found: tests/fixtures/"
 _GEMINI_OPENAI = "https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility: extra_content)"
 
-_MESSAGES = (*sdk_kinds(wire.AssistantMessage), *sdk_kinds(wire.Delta))
+_MESSAGES = (*sdk_kinds(shapes.AssistantMessage), *sdk_kinds(shapes.Delta))
 _PARTS = tuple(
-    kind for part in (wire.TextPart, wire.ImagePart, wire.AudioPart, wire.FilePart) for kind in sdk_kinds(part)
+    kind for part in (shapes.TextPart, shapes.ImagePart, shapes.AudioPart, shapes.FilePart) for kind in sdk_kinds(part)
 )
-_REQUESTS = sdk_kinds(wire.Request)
+_REQUESTS = sdk_kinds(shapes.Request)
 """The SDK kinds the rows below extend, as the wire shapes name them (``wire.py``)."""
 _VLLM_FIELDS = (
     "top_k",

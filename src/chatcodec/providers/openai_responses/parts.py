@@ -40,7 +40,7 @@ from chatcodec.providers.kit import (
 )
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
-from chatcodec.providers.openai_responses import wire
+from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
@@ -126,7 +126,7 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
     return KIT.attach(canonical, bag)
 
 
-_TEXT_SDK_KINDS = {"output_text": sdk_kinds(wire.OutputText), "input_text": sdk_kinds(wire.InputText)}
+_TEXT_SDK_KINDS = {"output_text": sdk_kinds(shapes.OutputText), "input_text": sdk_kinds(shapes.InputText)}
 """The SDK kinds of each text part: a ``null`` in one of its fields is spelling, in any other
 key data (:mod:`chatcodec.providers.null_fields`)."""
 
