@@ -28,6 +28,7 @@ from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import is_dict
 from chatcodec.providers.kit import compact_json
+from chatcodec.providers.kit.wire import shape_fields
 
 JSON_VALUE = "one-pass-json-value"
 """The reference name of the recursive JSON value schema in every closed validator."""
@@ -108,8 +109,6 @@ def closed_like(
     keys in the same order (a bag keeps that order, and the writer writes it back). With
     ``every_field``, each field of the shape must be typed: a reader may then take the
     shape's fields as the closed form's."""
-    from chatcodec.providers.kit.wire import shape_fields
-
     order = shape_fields(shape)
     unknown = (required.keys() | (optional or {}).keys()) - set(order)
     if unknown:
