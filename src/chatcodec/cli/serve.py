@@ -41,6 +41,18 @@ def add_serve_command(commands: Any) -> None:
         "--api-key-env", help="the variable holding the upstream key when a caller sends none (default: the SDK's own)"
     )
     serve.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse (400) requests with unknown fields, a turn order the upstream refuses, or anything "
+        "the upstream cannot carry (default: convert leniently and report losses in the chatcodec-losses header)",
+    )
+    serve.add_argument(
+        "--store",
+        metavar="memory[:N]",
+        help="keep the last N answers (default 1000) in memory so a Responses caller can continue one "
+        "with previous_response_id (without it, such a request is refused with a 400)",
+    )
+    serve.add_argument(
         "--option",
         dest="writer_options",
         type=encoder_option,
@@ -67,6 +79,8 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             upstream_url=arguments.upstream_url,
             model_map=config_module.parse_model_map(arguments.model_map),
             api_key_env=arguments.api_key_env,
+            store=arguments.store,
+            strict=arguments.strict,
             options=dict(arguments.writer_options),
         )
     except ValueError as error:
