@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
     Call,
@@ -38,6 +39,7 @@ from chatcodec.providers.kit.edge import (
     write_openai_models,
 )
 from chatcodec.providers.openai_chat import servers
+from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -74,8 +76,9 @@ _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
 _LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
 _VLLM_RESPONSE = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
 
-_MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "ChoiceDelta")
-_REQUESTS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
+_MESSAGES = (*sdk_kinds(shapes.AssistantMessage), *sdk_kinds(shapes.Delta))
+_REQUESTS = sdk_kinds(shapes.Request)
+"""The SDK kinds the rows below extend, as the wire shapes name them (``wire.py``)."""
 
 _OTHERS: tuple[Extension, ...] = (
     *(
