@@ -269,3 +269,19 @@ def test_a_gpt_6_model_gets_gpt_5_1s_sampling_rule_and_keeps_effort_none() -> No
     body, losses = _encode("openai-chat", model="gpt-6", temperature=0.3, reasoning={"effort": "none"})
     assert (body["temperature"], body["reasoning_effort"]) == (0.3, "none")
     assert losses == []
+
+
+# --- 15. Gemini's top-level store, serviceTier, continuationToken ------------------------------
+
+
+def test_gemini_store_service_tier_and_continuation_token_are_known_to_strict_reading() -> None:
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+        "store": False,
+        "serviceTier": "FLEX",
+        "continuationToken": "YWJj",
+    }
+    chatcodec.decode_request("gemini", body, strict=True)
+    out, losses = _convert(body, "gemini", "gemini")
+    assert out == body
+    assert losses == []
