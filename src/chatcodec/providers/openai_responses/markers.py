@@ -45,8 +45,9 @@ meaning; another provider drops them without a report):
 * ``_nulls`` / ``_absent``: fields that were ``null`` / defaults that were missing (the kit's);
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
-  it (Gemini's spellings; strict mode's closed objects and required properties; ``providers/kit/schemas/writing.py``); another format applies its own
-  rewrites, reported as ``schema`` losses;
+  it (Gemini's spellings; strict mode's closed objects and required properties;
+  ``providers/kit/schemas/writing.py``); another format applies its own rewrites,
+  reported as ``schema`` losses;
 * ``_strict_schema`` (requests): the encoder option ``strict_schema`` (``"rewrite"``, the
   default, or ``"drop_strict"``): what a strict function or format whose schema strict mode
   refuses becomes.
