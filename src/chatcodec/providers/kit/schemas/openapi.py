@@ -64,20 +64,46 @@ def from_openapi(schema: Any, at: Steps = ()) -> tuple[Any, list[SchemaChange]]:
 def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
     if not _has_openapi_keys(node):
         return node
-    rewritten = {_SNAKE.get(key, key): value for key, value in node.items()}
+    found = len(changes)
+    rewritten = _camel_cased(node, at, changes)
     _type(rewritten, at, changes)
     _nullable(rewritten, at, changes)
     _enum(rewritten, at, changes)
     _ordering(rewritten, at, changes)
-    if "example" in rewritten and "examples" not in rewritten:
-        rewritten["examples"] = [rewritten.pop("example")]
-        changes.append(SchemaChange((*at, "example"), _SPELLING, _WHY))
+    _example(rewritten, at, changes)
     for key in _COUNTS & rewritten.keys():
         value = rewritten[key]
         if isinstance(value, str) and value.isdigit():
             rewritten[key] = int(value)
             changes.append(SchemaChange((*at, key), _SPELLING, _WHY))
+    return rewritten if len(changes) > found else node  # e.g. a count that is no number: as it was
+
+
+def _camel_cased(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+    """A copy of ``node`` with the SDK dumps' snake_case keys camelCased (one already in
+    camelCase beside it wins)."""
+    rewritten: dict[str, Any] = {}
+    for key, value in node.items():
+        camel = _SNAKE.get(key)
+        if camel is None:
+            rewritten[key] = value
+            continue
+        changes.append(SchemaChange((*at, key), _SPELLING, _WHY))
+        if camel not in node:
+            rewritten[camel] = value
     return rewritten
+
+
+def _example(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+    if "example" not in node:
+        return
+    example = node.pop("example")
+    if "examples" not in node:
+        node["examples"] = [example]
+        changes.append(SchemaChange((*at, "example"), _SPELLING, _WHY))
+    else:
+        why = "JSON Schema has examples, which the schema holds already"
+        changes.append(SchemaChange((*at, "example"), "example dropped", why))
 
 
 def _has_openapi_keys(node: dict[str, Any]) -> bool:
