@@ -303,11 +303,6 @@ def single_hop_decoded(request: chatcodec.ChatRequest) -> object:
 # --- the entry -----------------------------------------------------------------------------------
 
 
-def _request(**config: Any) -> JsonObject:
-    user = {"role": "user", "parts": [{"text": "q"}]}
-    return {"contents": [user], "generationConfig": {"maxOutputTokens": 10, **config}}
-
-
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """A chunk keeps its unknown top-level fields: ``value`` goes into the first one."""
     return [{**events[0], "x_extension": value}, *events[1:]], 0
