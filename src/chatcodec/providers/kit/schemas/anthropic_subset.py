@@ -31,7 +31,7 @@ from typing import Any
 from chatcodec._narrow import is_list
 from chatcodec.losses import Steps
 from chatcodec.providers.kit.arguments import compact_json
-from chatcodec.providers.kit.schemas.walk import SchemaChange, rewrite_schema, type_names
+from chatcodec.providers.kit.schemas.walk import SchemaChange, SchemaWalk, rewrite_schema, type_names
 
 STRING_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
@@ -48,9 +48,17 @@ def to_anthropic_subset(schema: Any, at: Steps = ()) -> tuple[Any, list[SchemaCh
     return rewrite_schema(schema, _node, at)
 
 
-def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+_PLAIN = frozenset({"type", "description", "title", "anyOf", "allOf", "$defs", "definitions"})
+"""Keywords every node may hold whatever its value (but a description that is no text)."""
+
+
+def _node(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
+    kind = node.get("type")
+    scalar = kind is None or (kind.__class__ is str and kind != "object")
+    if scalar and node.keys() <= _PLAIN and isinstance(node.get("description", ""), str):
+        return node  # most nodes: a scalar with a description
     if "$ref" in node:
-        return _reference(node, at, changes)
+        return _reference(node, walk)
     names = type_names(node)
     is_object = "object" in names or (not names and "properties" in node)
     unsupported = [key for key in node if not _kept(node, key, names, is_object)]
@@ -62,18 +70,18 @@ def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[
     if one_of:
         rewritten["anyOf"] = node["oneOf"]
         unsupported.remove("oneOf")
-        changes.append(SchemaChange((*at, "oneOf"), "oneOf written as anyOf", _WHY))
+        walk.record(("oneOf",), "oneOf written as anyOf", _WHY)
     if closes:
         rewritten["additionalProperties"] = False
         what = "additionalProperties set to false"
-        changes.append(SchemaChange((*at, "additionalProperties"), what, f"{_WHY}: objects must be closed"))
+        walk.record(("additionalProperties",), what, f"{_WHY}: objects must be closed")
     if unsupported:
         moved = ", ".join(f"{key}: {_text(node[key])}" for key in unsupported)
         description = rewritten.get("description")
         prefix = f"{description}\n\n" if isinstance(description, str) else ""
         rewritten["description"] = f"{prefix}{{{moved}}}"
         for key in unsupported:
-            changes.append(SchemaChange((*at, key), f"{key} moved into the description", _WHY))
+            walk.record((key,), f"{key} moved into the description", _WHY)
     return rewritten
 
 
@@ -97,12 +105,12 @@ def _kept(node: dict[str, Any], key: str, names: tuple[str, ...], is_object: boo
     return False
 
 
-def _reference(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+def _reference(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
     dropped = [key for key in node if key not in ("$ref", "$defs", "definitions")]
     if not dropped:
         return node
     for key in dropped:
-        changes.append(SchemaChange((*at, key), f"{key} beside $ref dropped", f"{_WHY}: $ref stands alone"))
+        walk.record((key,), f"{key} beside $ref dropped", f"{_WHY}: $ref stands alone")
     return {key: value for key, value in node.items() if key not in dropped}
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from chatcodec._narrow import is_dict, is_list
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.schemas.walk import SchemaChange, rewrite_schema, type_names
+from chatcodec.providers.kit.schemas.walk import SchemaChange, SchemaWalk, rewrite_schema, type_names
 
 _WHY = "OpenAI's strict mode needs every object closed and every property required"
 
@@ -32,7 +32,10 @@ def to_openai_strict(schema: Any, at: Steps = ()) -> tuple[Any, list[SchemaChang
     return rewrite_schema(schema, _node, at)
 
 
-def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+def _node(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
+    kind = node.get("type")
+    if kind.__class__ is str and kind != "object":
+        return node  # most nodes: a scalar
     names = type_names(node)
     if not ("object" in names or (not names and "properties" in node)):
         return node
@@ -47,7 +50,7 @@ def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[
     rewritten = dict(node)
     if closes:
         rewritten["additionalProperties"] = False
-        changes.append(SchemaChange((*at, "additionalProperties"), "additionalProperties set to false", _WHY))
+        walk.record(("additionalProperties",), "additionalProperties set to false", _WHY)
     if optional:
         rewritten["required"] = [*listed, *optional]
         rewritten["properties"] = {
@@ -55,7 +58,14 @@ def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[
         }
         for name in optional:
             what = f"optional property {name!r} made required and nullable"
-            changes.append(SchemaChange((*at, "properties", name), what, _WHY))
+            walk.record(
+                (
+                    "properties",
+                    name,
+                ),
+                what,
+                _WHY,
+            )
     return rewritten
 
 

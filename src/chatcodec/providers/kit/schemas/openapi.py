@@ -29,7 +29,7 @@ from typing import Any
 
 from chatcodec._narrow import is_dict, is_list
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.schemas.walk import SchemaChange, rewrite_schema
+from chatcodec.providers.kit.schemas.walk import SchemaChange, SchemaWalk, rewrite_schema
 
 _SNAKE = {
     "any_of": "anyOf",
@@ -43,6 +43,8 @@ _SNAKE = {
     "additional_properties": "additionalProperties",
 }
 _COUNTS = frozenset({"maxItems", "minItems", "maxLength", "minLength", "maxProperties", "minProperties"})
+_MARKS = frozenset({"nullable", "propertyOrdering", "example", *_SNAKE})
+"""Keys only Gemini's spelling has."""
 _NUMERIC = frozenset({"integer", "number"})
 _SPELLING = "spelling"
 """The ``what`` of a change that keeps the meaning (folded into one report)."""
@@ -61,25 +63,25 @@ def from_openapi(schema: Any, at: Steps = ()) -> tuple[Any, list[SchemaChange]]:
     return rewritten, kept
 
 
-def _node(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+def _node(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
     if not _has_openapi_keys(node):
         return node
-    found = len(changes)
-    rewritten = _camel_cased(node, at, changes)
-    _type(rewritten, at, changes)
-    _nullable(rewritten, at, changes)
-    _enum(rewritten, at, changes)
-    _ordering(rewritten, at, changes)
-    _example(rewritten, at, changes)
+    found = len(walk.changes)
+    rewritten = _camel_cased(node, walk)
+    _type(rewritten, walk)
+    _nullable(rewritten, walk)
+    _enum(rewritten, walk)
+    _ordering(rewritten, walk)
+    _example(rewritten, walk)
     for key in _COUNTS & rewritten.keys():
         value = rewritten[key]
         if isinstance(value, str) and value.isdigit():
             rewritten[key] = int(value)
-            changes.append(SchemaChange((*at, key), _SPELLING, _WHY))
-    return rewritten if len(changes) > found else node  # e.g. a count that is no number: as it was
+            walk.record((key,), _SPELLING, _WHY)
+    return rewritten if len(walk.changes) > found else node  # e.g. a count that is no number: as it was
 
 
-def _camel_cased(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> dict[str, Any]:
+def _camel_cased(node: dict[str, Any], walk: SchemaWalk) -> dict[str, Any]:
     """A copy of ``node`` with the SDK dumps' snake_case keys camelCased (one already in
     camelCase beside it wins)."""
     rewritten: dict[str, Any] = {}
@@ -88,22 +90,22 @@ def _camel_cased(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -
         if camel is None:
             rewritten[key] = value
             continue
-        changes.append(SchemaChange((*at, key), _SPELLING, _WHY))
+        walk.record((key,), _SPELLING, _WHY)
         if camel not in node:
             rewritten[camel] = value
     return rewritten
 
 
-def _example(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+def _example(node: dict[str, Any], walk: SchemaWalk) -> None:
     if "example" not in node:
         return
     example = node.pop("example")
     if "examples" not in node:
         node["examples"] = [example]
-        changes.append(SchemaChange((*at, "example"), _SPELLING, _WHY))
+        walk.record(("example",), _SPELLING, _WHY)
     else:
         why = "JSON Schema has examples, which the schema holds already"
-        changes.append(SchemaChange((*at, "example"), "example dropped", why))
+        walk.record(("example",), "example dropped", why)
 
 
 def _has_openapi_keys(node: dict[str, Any]) -> bool:
@@ -115,14 +117,14 @@ def _has_openapi_keys(node: dict[str, Any]) -> bool:
             return True
     elif is_list(kind) and not all(isinstance(name, str) and name.islower() for name in kind):
         return True
-    if "nullable" in node or "propertyOrdering" in node or "example" in node or node.keys() & _SNAKE.keys():
+    if not _MARKS.isdisjoint(node):
         return True
     if node.get("format") == "enum":
         return True
-    return any(isinstance(node.get(key), str) for key in _COUNTS)
+    return not _COUNTS.isdisjoint(node) and any(isinstance(node.get(key), str) for key in _COUNTS)
 
 
-def _type(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+def _type(node: dict[str, Any], walk: SchemaWalk) -> None:
     kind = node.get("type")
     if is_list(kind):
         names = [name.lower() if isinstance(name, str) else name for name in kind if name != "TYPE_UNSPECIFIED"]
@@ -132,18 +134,18 @@ def _type(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
         return
     if names in (kind, [kind]):
         return
-    changes.append(SchemaChange((*at, "type"), _SPELLING, _WHY))
+    walk.record(("type",), _SPELLING, _WHY)
     if not names:
         del node["type"]
     else:
         node["type"] = names if is_list(kind) else names[0]
 
 
-def _nullable(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+def _nullable(node: dict[str, Any], walk: SchemaWalk) -> None:
     if "nullable" not in node:
         return
     nullable = node.pop("nullable")
-    changes.append(SchemaChange((*at, "nullable"), _SPELLING, _WHY))
+    walk.record(("nullable",), _SPELLING, _WHY)
     if nullable is not True:
         return
     kind = node.get("type")
@@ -158,10 +160,10 @@ def _nullable(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> N
         node["enum"] = [*enum, None]
 
 
-def _enum(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+def _enum(node: dict[str, Any], walk: SchemaWalk) -> None:
     if node.get("format") == "enum":
         del node["format"]
-        changes.append(SchemaChange((*at, "format"), _SPELLING, _WHY))
+        walk.record(("format",), _SPELLING, _WHY)
     enum = node.get("enum")
     kind = node.get("type")
     names = kind if is_list(kind) else [kind]
@@ -171,7 +173,7 @@ def _enum(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
     converted = all(number is not None or value is None for number, value in zip(numbers, enum, strict=True))
     if converted and any(number.__class__ is not value.__class__ for number, value in zip(numbers, enum, strict=True)):
         node["enum"] = numbers
-        changes.append(SchemaChange((*at, "enum"), _SPELLING, _WHY))
+        walk.record(("enum",), _SPELLING, _WHY)
 
 
 def _number(value: object) -> int | float | None:
@@ -187,7 +189,7 @@ def _number(value: object) -> int | float | None:
             return None
 
 
-def _ordering(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> None:
+def _ordering(node: dict[str, Any], walk: SchemaWalk) -> None:
     if "propertyOrdering" not in node:
         return
     ordering = node.pop("propertyOrdering")
@@ -197,4 +199,4 @@ def _ordering(node: dict[str, Any], at: Steps, changes: list[SchemaChange]) -> N
         ordered = {name: properties[name] for name in names if name in properties}
         node["properties"] = {**ordered, **properties}
     why = "JSON Schema has no propertyOrdering; the properties are written in its order"
-    changes.append(SchemaChange((*at, "propertyOrdering"), "propertyOrdering dropped", why))
+    walk.record(("propertyOrdering",), "propertyOrdering dropped", why)

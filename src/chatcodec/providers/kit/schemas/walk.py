@@ -62,17 +62,20 @@ class SchemaChange:
     """Why the target needs it changed."""
 
 
-NodeRule = Callable[[dict[str, Any], Steps, list[SchemaChange]], dict[str, Any]]
+NodeRule = Callable[[dict[str, Any], "SchemaWalk"], dict[str, Any]]
 """A rewrite of one node: the node itself when nothing changes, else a new dict; it
-records each change it makes (at the node's path) in the list it is given."""
+records each change it makes with :meth:`SchemaWalk.record`."""
+
+SUBSCHEMA_KEYWORDS = MAP_KEYWORDS | LIST_KEYWORDS | ONE_KEYWORDS
+"""Every keyword that holds subschemas."""
 
 
 def rewrite_schema(schema: Any, rule: NodeRule, at: Steps) -> tuple[Any, list[SchemaChange]]:
     """``schema`` with ``rule`` applied to every node (the root first, then the subschemas
     the rewritten node holds), and the changes made; ``at`` is the schema's path in the
     request. A schema the rule leaves alone is returned as the same object."""
-    walk = _Walk(rule)
-    return walk.visit(schema, at, 0), walk.changes
+    walk = SchemaWalk(rule, at)
+    return walk.visit(schema, 0), walk.changes
 
 
 def too_deep(at: Steps) -> ValidationError:
@@ -81,41 +84,74 @@ def too_deep(at: Steps) -> ValidationError:
     return rule_error("tool or output schema", at, "schema_too_deep", why, "...")
 
 
-class _Walk:
-    """One rewrite under way: its rule and the changes recorded so far."""
+class SchemaWalk:
+    """One rewrite under way: its rule, where it is, and the changes recorded so far.
 
-    __slots__ = ("changes", "rule")
+    The path of the node at hand is kept as a stack of steps and made into a tuple only
+    when a change is recorded: a walk that changes nothing builds no path."""
 
-    def __init__(self, rule: NodeRule) -> None:
+    __slots__ = ("_root", "_steps", "changes", "rule")
+
+    def __init__(self, rule: NodeRule, root: Steps) -> None:
         self.rule = rule
         self.changes: list[SchemaChange] = []
+        """What the rule changed, in the order found."""
+        self._root = root
+        self._steps: list[int | str] = []
 
-    def visit(self, node: Any, at: Steps, depth: int) -> Any:
+    def at(self, steps: Steps = ()) -> Steps:
+        """The request path of the node at hand, then ``steps`` inside it."""
+        return (*self._root, *self._steps, *steps)
+
+    def record(self, steps: Steps, what: str, why: str) -> None:
+        """Record a change at ``steps`` inside the node at hand."""
+        self.changes.append(SchemaChange(self.at(steps), what, why))
+
+    def visit(self, node: Any, depth: int) -> Any:
+        """``node`` rewritten, and its subschemas below it (the same object when nothing changed)."""
         if node.__class__ is not dict:
             return node  # a boolean schema, or a value no rule reads
         if depth > MAX_DEPTH:
-            raise too_deep(at)
-        rewritten = self.rule(node, at, self.changes)
+            raise too_deep(self.at())
+        rewritten = self.rule(node, self)
+        if SUBSCHEMA_KEYWORDS.isdisjoint(rewritten):
+            return rewritten  # a leaf: most nodes
         copied = rewritten is not node
-        for keyword, value in rewritten.items():
-            new_value = self.children(keyword, value, (*at, keyword), depth + 1)
+        steps = self._steps
+        for keyword, value in rewritten.items():  # a copy made below keeps its keys: safe to go on
+            if keyword not in SUBSCHEMA_KEYWORDS:
+                continue
+            steps.append(keyword)
+            new_value = self._children(keyword, value, depth + 1)
+            steps.pop()
             if new_value is not value:
                 if not copied:
                     rewritten, copied = dict(rewritten), True
                 rewritten[keyword] = new_value
         return rewritten
 
-    def children(self, keyword: str, value: Any, at: Steps, depth: int) -> Any:
+    def _children(self, keyword: str, value: Any, depth: int) -> Any:
         """``value`` (what ``keyword`` holds) with its subschemas rewritten; the same
         object when none changed."""
         if keyword in ONE_KEYWORDS and value.__class__ is not list:
-            return self.visit(value, at, depth)
-        if keyword in MAP_KEYWORDS and value.__class__ is dict:
-            mapped = {name: self.visit(child, (*at, name), depth) for name, child in value.items()}
-            return value if all(mapped[name] is child for name, child in value.items()) else mapped
-        if (keyword in LIST_KEYWORDS or keyword == "items") and value.__class__ is list:
-            listed = [self.visit(child, (*at, index), depth) for index, child in enumerate(value)]
-            return value if all(new is old for new, old in zip(listed, value, strict=True)) else listed
+            return self.visit(value, depth)
+        kind = value.__class__
+        if (kind is dict and keyword in MAP_KEYWORDS) or (kind is list and keyword not in MAP_KEYWORDS):
+            pairs = value.items() if kind is dict else enumerate(value)
+            changed: dict[int | str, Any] | None = None
+            steps = self._steps
+            for step, child in pairs:
+                steps.append(step)
+                new_child = self.visit(child, depth)
+                steps.pop()
+                if new_child is not child:
+                    changed = changed or {}
+                    changed[step] = new_child
+            if changed is None:
+                return value
+            if kind is dict:
+                return {name: changed.get(name, child) for name, child in value.items()}
+            return [changed.get(index, child) for index, child in enumerate(value)]
         return value
 
 

@@ -59,27 +59,27 @@ def report(losses: LossRecorder, changes: list[SchemaChange]) -> None:
         losses.add(change.at, change.what, change.why, "schema")
 
 
-_OPENAPI_KEYS = ("nullable", "propertyOrdering", "property_ordering")
+_OPENAPI_KEYS = frozenset({"nullable", "propertyOrdering", "property_ordering"})
 
 
 def looks_openapi(schema: Any) -> bool:
     """Whether ``schema`` is spelled as Gemini's OpenAPI subset, judged at its root and
-    the properties right under it (see the module docstring)."""
+    the properties right under it (see the module docstring). Every tool of every
+    conversion is looked at, so it is written out flat."""
     if not is_dict(schema):
         return False
-    if _openapi_node(schema):
+    kind = schema.get("type")
+    if (isinstance(kind, str) and not kind.islower()) or not _OPENAPI_KEYS.isdisjoint(schema):
         return True
     properties = schema.get("properties")
-    return is_dict(properties) and any(_openapi_node(value) for value in properties.values())
-
-
-def _openapi_node(node: object) -> bool:
-    if not is_dict(node):
+    if not is_dict(properties):
         return False
-    kind = node.get("type")
-    if isinstance(kind, str) and not kind.islower():
-        return True
-    return any(key in node for key in _OPENAPI_KEYS)
+    for value in properties.values():
+        if value.__class__ is dict:
+            kind = value.get("type")
+            if (kind.__class__ is str and not kind.islower()) or not _OPENAPI_KEYS.isdisjoint(value):
+                return True
+    return False
 
 
 def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
