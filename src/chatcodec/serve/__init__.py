@@ -7,9 +7,11 @@ A caller's official SDK (``openai``, ``anthropic``, ``google-genai``) points its
 chunk by chunk as it arrives (:class:`~chatcodec.StreamConverter`), never buffered.
 
 Modules: :mod:`.config` (the settings), :mod:`.fronts` (the caller-facing APIs: paths,
-where the model, stream flag and key are), :mod:`.upstream` (URLs, bodies and headers
-for the upstream), :mod:`.auth` (the key sent upstream), :mod:`.request_log` (one JSON
-line per request), :mod:`.app` (the Starlette application), :mod:`.server` (uvicorn).
+where the model, stream flag and key are; :mod:`.fronts.answering`, what a front whose
+answers are the server's own resources owes, the Responses API's), :mod:`.response_store`
+(answers kept for ``previous_response_id``, ``--store``), :mod:`.upstream` (URLs, bodies
+and headers for the upstream), :mod:`.auth` (the key sent upstream), :mod:`.request_log`
+(one JSON line per request), :mod:`.app` (the Starlette application), :mod:`.server` (uvicorn).
 What each API says on HTTP is its provider's edge (``providers/<name>/edge.py``), read
 through :func:`~chatcodec.registry.get_edge`; this package names no provider.
 Starlette, uvicorn and httpx are imported only here; the core never imports this package.

@@ -28,16 +28,24 @@ from chatcodec._narrow import as_dict
 from chatcodec.api import convert_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import error_body, read_error
+from chatcodec.error_statuses import error_status
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss, LossRecorder
+from chatcodec.losses import Loss, LossError, LossRecorder, OnLoss
 from chatcodec.registry import get_edge
 from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
+from chatcodec.serve.fronts.answering import Answerer, AnswerRefusedError, Prepared, StreamWatch
 from chatcodec.serve.request_log import RequestRecord, losses_header
-from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
+from chatcodec.serve.response_store import open_store
+from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
+
+STRICT_LOSSES: OnLoss = {"content": "error", "setting": "error", "rule": "error", "*": "ignore"}
+"""Under ``--strict``, a request that would reach the upstream changed (a part or a
+setting dropped, a rule applied: ``n=2`` to an API with one answer) is refused with the
+losses listed; what the model never sees (ids, spellings, defaults filled) passes."""
 
 
 class RefusalError(Exception):
@@ -62,8 +70,12 @@ class Proxy:
 
     def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None) -> None:
         self.config = config
+        self.answerer = Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
+        self._writer_options = config.writer_options()
+        """The upstream writer's options (the compatible server ``--upstream-url`` points at,
+        ``--option``), read once."""
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
@@ -90,12 +102,14 @@ class Proxy:
         return response
 
     async def _proxy(self, request: Request, record: RequestRecord) -> Response:
-        call = await self._read(request)
+        prepared = self._prepared(await self._read(request))
+        call = prepared.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model)
-        body, record.losses = self._converted(call, model)
-        record.upstream_model = model
         headers = {name.lower(): value for name, value in request.headers.items()}
+        version = api_version(self.config.upstream, headers, self._writer_options.get("api_version"))
+        body, record.losses = self._converted(call, model, version)
+        record.upstream_model = model
         key = upstream_key(
             upstream_side(self.config.upstream),
             caller_key(self.config.api, headers, request.query_params),
@@ -109,10 +123,19 @@ class Proxy:
             stream=call.stream,
             key=key,
             caller_headers=headers,
+            version=version,
         )
         if call.stream:
-            return await self._stream(outgoing, call, record)
-        return await self._plain(outgoing, record)
+            return await self._stream(outgoing, prepared, record)
+        return await self._plain(outgoing, prepared, record)
+
+    def _prepared(self, call: Call) -> Prepared:
+        """The call continued and given the server's options, where the front answers
+        with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
+        try:
+            return self.answerer.prepare(call)
+        except AnswerRefusedError as refusal:
+            raise RefusalError(400, str(refusal)) from None
 
     async def _read(self, request: Request) -> Call:
         raw = await request.body()
@@ -128,25 +151,32 @@ class Proxy:
         except FrontError as error:
             raise RefusalError(404, str(error)) from None
 
-    def _converted(self, call: Call, model: str | None) -> tuple[dict[str, Any], list[Loss]]:
+    def _converted(self, call: Call, model: str | None, version: str | None) -> tuple[dict[str, Any], list[Loss]]:
         """The upstream body and its losses: the front's reader to canonical data (strict
-        under ``--strict``), the model and stream flag set on it, the upstream's writer;
-        no canonical model is built."""
+        under ``--strict``), the model and stream flag set on it, the upstream's writer
+        under the rules of the API ``version`` sent; no canonical model is built."""
         try:
-            canonical = read_request_data(call.payload, self.config.api, strict=self.config.strict)
+            strict = self.config.strict
+            target = self.config.upstream if strict else None
+            canonical = read_request_data(call.payload, self.config.api, strict=strict, target=target)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
         with_updates(canonical, {"model": model, "stream": True if call.stream else None})
         recorder = LossRecorder()
         try:
-            body = write_request_data(canonical, self.config.upstream, recorder)
+            options = {**self._writer_options, **({} if version is None else {"api_version": version})}
+            body = write_request_data(canonical, self.config.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
         losses: list[Loss] = []
-        recorder.settle("ignore", losses)
+        try:
+            recorder.settle(STRICT_LOSSES if self.config.strict else "ignore", losses)
+        except LossError as error:
+            message = f"--strict: the request cannot be sent to {self.config.upstream} whole: {error}"
+            raise RefusalError(400, message) from None
         return body, losses
 
-    async def _plain(self, outgoing: UpstreamCall, record: RequestRecord) -> Response:
+    async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream_response = await self._send(outgoing, stream=False)
         payload = _json_or_text(upstream_response.content)
         if upstream_response.status_code >= 400:
@@ -156,25 +186,32 @@ class Proxy:
             raise RefusalError(502, f"the {self.config.upstream} upstream's answer is not a JSON object")
         try:
             converted = convert_response(
-                fields, source=self.config.upstream, target=self.config.api, on_loss="ignore", losses=record.losses
+                fields,
+                source=self.config.upstream,
+                target=self.config.api,
+                on_loss="ignore",
+                losses=record.losses,
+                options=prepared.call.options,
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {self.config.upstream} upstream's answer cannot be read: {error}") from None
         record.status = 200
+        self.answerer.answered(prepared, converted)
         return JSONResponse(converted, headers=losses_header(record.losses))
 
-    async def _stream(self, outgoing: UpstreamCall, call: Call, record: RequestRecord) -> Response:
+    async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream_response = await self._send(outgoing, stream=True)
         if upstream_response.status_code >= 400:
             payload = _json_or_text(await upstream_response.aread())
             await upstream_response.aclose()
             raise self._upstream_refusal(upstream_response, payload)
+        call = prepared.call
         converter = StreamConverter(
             self.config.upstream, self.config.api, options=call.options, on_loss="ignore", target_framing=call.framing
         )
         record.status = 200
         headers = {**losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, converter, record)
+        body = _converted(upstream_response, converter, record, self.answerer.watch(prepared))
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
     async def _send(self, outgoing: UpstreamCall, *, stream: bool) -> httpx.Response:
@@ -195,17 +232,23 @@ class Proxy:
 
 
 async def _converted(
-    upstream: httpx.Response, converter: StreamConverter, record: RequestRecord
+    upstream: httpx.Response, converter: StreamConverter, record: RequestRecord, watch: StreamWatch | None = None
 ) -> AsyncIterator[bytes]:
     """The converted stream; the upstream response is closed however it ends (a caller
-    that went away cancels this generator, and the close tells the upstream to stop)."""
+    that went away cancels this generator, and the close tells the upstream to stop).
+    ``watch`` reads what is written, to keep the answer (``--store``)."""
     finished = False
     try:
         async for chunk in upstream.aiter_bytes():
             converted = converter.feed(chunk)
             if converted:
+                if watch is not None:
+                    watch.feed(converted)
                 yield converted
-        yield converter.close()
+        closing = converter.close()
+        if watch is not None:
+            watch.feed(closing)
+        yield closing
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
         record.error = f"the upstream stream broke off: {error}"
@@ -215,6 +258,9 @@ async def _converted(
         with anyio.CancelScope(shield=True):
             await upstream.aclose()
         record.cancelled = not finished
+        if converter.error is not None:  # headers went out as 200; the answer failed all the same
+            record.error = f"the upstream sent an error mid-stream: {converter.error.message}"
+            record.status = error_status(converter.error.error_type)
         record.losses = [*record.losses, *converter.losses]
         record.events = converter.events_out
         record.emit()

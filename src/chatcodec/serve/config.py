@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from chatcodec.errors import ProviderLookupError
 from chatcodec.registry import get_edge, registered_providers
+from chatcodec.serve.response_store import open_store
 
 
 def fronts() -> tuple[str, ...]:
@@ -47,10 +48,29 @@ class ServeConfig:
     """The environment variable holding the upstream key when the caller sends none
     (default: the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
     strict: bool = False
-    """Refuse requests that need a dialect or repair to read (``decode_request(strict=True)``,
-    once the core has it)."""
+    """``--strict``: read requests with the core's strict mode (``decode_request(strict=True)``:
+    an unknown field, a typo, a turn order the upstream refuses such as an orphan tool
+    result, all 400) and refuse a request the upstream would get changed (a part or
+    setting lost: ``n=2`` to an API with one answer). Off by default: real clients send
+    fields newer than the official SDK tables and dialects (LiteLLM's, OpenRouter's) that
+    lenient reading carries, and a gateway that refused them would break working clients;
+    the losses are reported in the ``chatcodec-losses`` header and the log either way."""
     timeout: float = 600.0
     """Seconds to wait for the upstream between two reads."""
+    store: str | None = None
+    """Where answers are kept for a later request to continue (``previous_response_id``
+    on the Responses front): ``memory`` or ``memory:N``; None keeps none, and a request
+    continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``--option server=deepseek``); they win
+    over what the upstream URL implies (:meth:`writer_options`)."""
+
+    def writer_options(self) -> dict[str, object]:
+        """The options the upstream's writer gets: what ``upstream_url`` implies (the
+        OpenAI-compatible server it points at), then :attr:`options`."""
+        upstream = get_edge(self.upstream).upstream
+        implied = upstream.options(self.upstream_url) if upstream is not None and upstream.options else {}
+        return {**implied, **self.options}
 
     def __post_init__(self) -> None:
         offered, called = fronts(), upstreams()
@@ -58,6 +78,7 @@ class ServeConfig:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
         if self.upstream not in called:
             raise ValueError(f"--upstream must be one of {', '.join(called)}, not {self.upstream!r}")
+        open_store(self.store)  # refuses a spelling it does not know
         if not self.upstream_url.startswith(("http://", "https://")):
             raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
 

@@ -37,6 +37,17 @@ def upstream_side(api: str) -> Upstream:
     return found
 
 
+def api_version(upstream: str, caller_headers: Mapping[str, str], configured: object = None) -> str | None:
+    """The API version the upstream body is written for and sent with (``Upstream.version_header``):
+    the caller's own, else the operator's (``--option api_version=...``), else the edge's
+    default; None for an API without a version header."""
+    side = upstream_side(upstream)
+    if side.version_header is None:
+        return None
+    chosen = caller_headers.get(side.version_header) or configured
+    return chosen if isinstance(chosen, str) and chosen else side.default_version
+
+
 def upstream_call(
     upstream: str,
     base_url: str,
@@ -46,12 +57,15 @@ def upstream_call(
     stream: bool,
     key: str | None,
     caller_headers: Mapping[str, str],
+    version: str | None = None,
 ) -> UpstreamCall:
-    """The request for ``body`` (already in the upstream's format)."""
+    """The request for ``body`` (already in the upstream's format, for API ``version``)."""
     side = upstream_side(upstream)
     url = side.url(base_url.rstrip("/"), model or "", stream)
     data = json.dumps(side.body(dict(body), stream), ensure_ascii=False, separators=(",", ":")).encode()
     headers = {"content-type": "application/json", **side.headers(key, caller_headers)}
+    if side.version_header is not None and version is not None:
+        headers[side.version_header] = version  # the version whose rules wrote the body
     if side.sign is not None and "authorization" not in headers:
         headers = side.sign(url, data, headers)
     return UpstreamCall(url, data, headers)

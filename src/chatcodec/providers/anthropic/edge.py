@@ -34,7 +34,8 @@ from chatcodec.providers.kit.edge import (
 
 DEFAULT_API_VERSION = "2023-06-01"
 """The ``anthropic-version`` sent when the caller sent none: the version every SDK before
-2.12 and Claude Code send, which still takes the sampling parameters."""
+2.12 and Claude Code send, which still takes the sampling parameters (a proxy's caller
+that set ``temperature`` gets it sent; the body is written under this version's rules)."""
 ERROR_TYPES: Mapping[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -117,7 +118,13 @@ EDGE = Edge(
     framing=StreamFraming("sse", named_events=True),
     errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error),
     front=Front(("/v1/messages",), caller_key=caller_key),
-    upstream=Upstream(upstream_url, "ANTHROPIC_API_KEY", upstream_headers),
+    upstream=Upstream(
+        upstream_url,
+        "ANTHROPIC_API_KEY",
+        upstream_headers,
+        version_header="anthropic-version",
+        default_version=DEFAULT_API_VERSION,
+    ),
     detection=(
         "response-type:message",
         "error-type:error",

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec.providers.gemini.markers import PROVIDER
+from chatcodec._narrow import as_dict
+from chatcodec.providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec.providers.kit.edge import (
     Call,
     Edge,
@@ -61,7 +62,16 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
     if method not in METHODS or not model:
         raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
     framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
-    return Call({**payload, "model": model}, model, METHODS[method], framing)
+    options = {INCLUDE_THOUGHTS: True} if asks_for_thoughts(payload) else None
+    return Call({**payload, "model": model}, model, METHODS[method], framing, options)
+
+
+def asks_for_thoughts(payload: Mapping[str, Any]) -> bool:
+    """``generationConfig.thinkingConfig.includeThoughts`` (google-genai may spell the keys
+    snake_case): Gemini answers with thoughts only then, and so does a server of its API."""
+    config = as_dict(payload.get("generationConfig") or payload.get("generation_config")) or {}
+    thinking = as_dict(config.get("thinkingConfig") or config.get("thinking_config")) or {}
+    return (thinking.get("includeThoughts") or thinking.get("include_thoughts")) is True
 
 
 def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:

@@ -31,14 +31,15 @@ Framing, the one word the framing readers and writers share (:mod:`chatcodec.str
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 
 __all__ = [
     "OPENAI_ERROR_TYPES",
     "OPENAI_PASSED_THROUGH",
+    "Answering",
     "Call",
     "CallReader",
     "Edge",
@@ -233,6 +234,42 @@ def body_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
     return Call(payload, model if isinstance(model, str) else None, payload.get("stream") is True, "sse")
 
 
+class Answering(Protocol):
+    """What a server owes a caller of an API whose answers are resources of the server's
+    own (the Responses API: a ``resp_`` id of the server, the request's settings echoed,
+    an earlier answer continued by its id), beyond the converted answer."""
+
+    def new_id(self) -> str:
+        """A fresh id for one answer."""
+        ...
+
+    def server_options(self, payload: Mapping[str, Any], answer_id: str, stored: bool) -> dict[str, Any]:
+        """The target encoder's options for the answer to ``payload`` (raises
+        :class:`ValueError` for a request the server cannot answer: a 400)."""
+        ...
+
+    def continues(self, payload: Mapping[str, Any]) -> str | None:
+        """The id of the earlier answer ``payload`` continues (None: it continues none)."""
+        ...
+
+    def wants_stored(self, payload: Mapping[str, Any]) -> bool:
+        """Whether the caller lets the server keep the answer."""
+        ...
+
+    def continued(self, payload: Mapping[str, Any], history: list[Any]) -> dict[str, Any]:
+        """``payload`` with the earlier conversation ``history`` before its own input, and
+        no reference to it left (what the caller would send with no server memory)."""
+        ...
+
+    def conversation(self, payload: Mapping[str, Any], answer: Mapping[str, Any]) -> list[Any]:
+        """The conversation after ``answer``: ``payload``'s input and the answer's output."""
+        ...
+
+    def final_answer(self, event: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The complete answer a stream event holds (its terminal event), else None."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Front:
     """The API as a server offers it to callers."""
@@ -244,6 +281,8 @@ class Front:
     """Where the model, the stream flag and the framing are."""
     caller_key: KeyReader = bearer_key
     """Where the caller's SDK sends its key."""
+    answering: Answering | None = None
+    """What a server of this API owes beyond the converted answer (None: nothing)."""
 
 
 # --- the upstream side (a client calling the API) ------------------------------------------
@@ -292,6 +331,15 @@ class Upstream:
     sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
     """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
     (Bedrock's SigV4); None when the API has no signing."""
+    version_header: str | None = None
+    """The header naming the API version the body follows (``anthropic-version``); None
+    when the API has none. A caller's own is honoured; the body is written under that
+    version's rules (the ``api_version`` option), so header and body agree."""
+    default_version: str | None = None
+    """The version sent when the caller names none."""
+    options: Callable[[str], dict[str, object]] | None = None
+    """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
+    ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
 
 
 # --- strict reading ------------------------------------------------------------------------
@@ -340,3 +388,7 @@ class Edge:
     pass unchecked)."""
     extensions: tuple[Extension, ...] = ()
     """Fields compatible servers document beyond the SDK types, for strict reading."""
+    server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=dict[str, tuple[Extension, ...]])
+    """Per named server speaking this format, the extensions that server alone documents:
+    strict reading of a body for one server (``schema_for(provider, server=...)``) accepts
+    those and no other server's. Empty: the format names no servers."""

@@ -69,7 +69,10 @@ because OpenAI Chat then gets the other spelling back, which some servers refuse
 
 Options for this encoder also start with ``_``, so other encoders report them only when
 they carry meaning: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
-pure: without it this encoder reports the reasoning it cannot place) and
+pure: without it this encoder reports the reasoning it cannot place),
+``_server`` and ``_missing_signature`` (the compatible server the body is written for and
+what its Gemini endpoint gets for an unsigned call, ``servers/``; pure: they choose among
+OpenAI Chat servers, which another format has no notion of) and
 ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; pure,
 as the marker above), in ``provider_options["openai-chat"]`` of a request
 (``_reasoning_field`` also in a response's or a stream start event's
@@ -113,6 +116,8 @@ OPTIONS: Mapping[str, str] = {
     "max_tokens_key": "_max_tokens_key",
     "include_usage": "_include_usage",
     "strict_schema": "_strict_schema",
+    "server": "_server",
+    "missing_signature": "_missing_signature",
     **MODEL_OPTION,
     **RULE_OPTIONS,
 }
@@ -122,6 +127,8 @@ OPTIONS: Mapping[str, str] = {
 servers without ``max_completion_tokens``), and, for a stream, whether the held usage
 is sent as the last chunk (the client's ``stream_options.include_usage``), what a strict
 function whose schema strict mode refuses becomes (``strict_schema``), and the
-``model`` sent when the request has none. The codec
+``model`` sent when the request has none; the compatible ``server`` the body is written
+for and, for Gemini's endpoint, what to send for a ``missing_signature``
+(``servers/``). The codec
 reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

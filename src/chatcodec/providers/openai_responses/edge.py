@@ -8,7 +8,11 @@
   (https://platform.openai.com/docs/api-reference/responses-streaming).
 - Errors: the OpenAI body ``{"error": {"message", "type", "param", "code"}}``; inside a
   stream an ``error`` event ``{"type": "error", "code", "message", "param",
-  "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error).
+  "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error),
+  which also carries the Open Responses spec's ``error`` object (:func:`error_fields`).
+- Answering: a server of this API answers with a resource of its own (its ``resp_`` id,
+  the request's settings echoed, ``previous_response_id`` continuing an earlier answer):
+  :mod:`.server`.
 - Strict reading: response fields the API reference lists beyond the SDK.
 """
 
@@ -29,10 +33,21 @@ from chatcodec.providers.kit.edge import (
     write_openai_error,
 )
 from chatcodec.providers.openai_responses.markers import PROVIDER
+from chatcodec.providers.openai_responses.server import ANSWERING
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
-    return {"type": "error", "code": kind, "message": message, "param": None, "sequence_number": 0}
+    return {"type": "error", **error_fields(message, kind), "sequence_number": 0}
+
+
+def error_fields(message: str, kind: str | None) -> dict[str, Any]:
+    """A stream ``error`` event's fields in both published shapes: OpenAI's
+    (``code``, ``message``, ``param`` on the event, what the OpenAI SDK's
+    ``ResponseErrorEvent`` reads) and the Open Responses spec's (the same in an ``error``
+    object with its ``type``: ``ErrorStreamingEvent``, https://www.openresponses.org/reference);
+    each reader ignores the other's fields."""
+    nested = {"type": kind or "server_error", "code": kind, "message": message, "param": None}
+    return {"code": kind, "message": message, "param": None, "error": nested}
 
 
 def upstream_url(base: str, model: str, stream: bool) -> str:
@@ -67,7 +82,7 @@ EDGE = Edge(
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
     ),
-    front=Front(("/v1/responses", "/responses")),
+    front=Front(("/v1/responses", "/responses"), answering=ANSWERING),
     upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers),
     detection=(
         "key:input",
