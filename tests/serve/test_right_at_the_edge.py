@@ -24,6 +24,8 @@ from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serv
 SSE = "text/event-stream"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
 OVERLOADED = b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
+KEY = {"authorization": "Bearer k"}
+"""A caller's own key: the proxy lets no anonymous caller spend the operator's key."""
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +72,12 @@ def test_a_callers_anthropic_version_is_honoured_and_its_rules_applied(fake: Fak
     body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": HELLO, "temperature": 0.3}
     with proxy("anthropic", "anthropic", fake.base) as origin:
         fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
-        new = httpx.post(f"{origin}/v1/messages", json=body, headers={"anthropic-version": "2026-10-21"})
-        unknown = httpx.post(f"{origin}/v1/messages", json=body, headers={"anthropic-version": "1999-01-01"})
+        new = httpx.post(
+            f"{origin}/v1/messages", json=body, headers={"anthropic-version": "2026-10-21", "x-api-key": "k"}
+        )
+        unknown = httpx.post(
+            f"{origin}/v1/messages", json=body, headers={"anthropic-version": "1999-01-01", "x-api-key": "k"}
+        )
     assert new.status_code == 200
     assert fake.last.headers["anthropic-version"] == "2026-10-21"
     assert "temperature" not in fake.last.body  # 2026-10-21 has no sampling parameters
@@ -166,7 +172,7 @@ def test_the_log_line_carries_a_mid_stream_error(fake: FakeUpstream, caplog: pyt
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         fake.reply(_anthropic_head(), content_type=SSE)
         body = {"model": "m", "messages": HELLO, "stream": True}
-        streamed = httpx.post(f"{origin}/v1/chat/completions", json=body, headers={"authorization": "Bearer k"})
+        streamed = httpx.post(f"{origin}/v1/chat/completions", json=body, headers=KEY)
         deadline = time.monotonic() + 10
         while not any(record.name == "chatcodec.serve" for record in caplog.records):
             assert time.monotonic() < deadline, "no log line for the request"
@@ -189,7 +195,7 @@ def test_strict_refuses_a_typo_an_orphan_result_and_what_the_upstream_cannot_car
     }
     with proxy("openai-chat", "anthropic", fake.base, strict=True) as origin:
         refused = {
-            name: httpx.post(f"{origin}/v1/chat/completions", json={"model": "m", **request})
+            name: httpx.post(f"{origin}/v1/chat/completions", json={"model": "m", **request}, headers=KEY)
             for name, request in requests.items()
         }
     assert {name: answer.status_code for name, answer in refused.items()} == {"typo": 400, "orphan": 400, "n": 400}
@@ -200,6 +206,8 @@ def test_strict_refuses_a_typo_an_orphan_result_and_what_the_upstream_cannot_car
 def test_without_strict_the_same_requests_are_converted_and_their_losses_reported(fake: FakeUpstream) -> None:
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
-        answer = httpx.post(f"{origin}/v1/chat/completions", json={"model": "m", "messages": HELLO, "n": 2})
+        answer = httpx.post(
+            f"{origin}/v1/chat/completions", json={"model": "m", "messages": HELLO, "n": 2}, headers=KEY
+        )
     assert answer.status_code == 200
     assert "n" in answer.headers["chatcodec-losses"]

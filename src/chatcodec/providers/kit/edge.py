@@ -30,7 +30,7 @@ Framing, the one word the framing readers and writers share (:mod:`chatcodec.str
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
@@ -42,11 +42,14 @@ __all__ = [
     "Answering",
     "Call",
     "CallReader",
+    "CountFront",
+    "CountUpstream",
     "Edge",
     "ErrorShape",
     "Extension",
     "Framing",
     "Front",
+    "ModelList",
     "RouteError",
     "StreamFraming",
     "Upstream",
@@ -59,6 +62,7 @@ __all__ = [
     "read_nested_error",
     "stream_flag_in_body",
     "write_openai_error",
+    "write_openai_models",
 ]
 
 Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
@@ -271,6 +275,49 @@ class Answering(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class ModelList:
+    """How the API lists its models (``GET``), for a server listing the models it routes."""
+
+    routes: tuple[str, ...]
+    """The ``GET`` paths answered, as the official SDK builds them from its ``base_url``."""
+    write: Callable[[Sequence[str]], dict[str, Any]]
+    """Model names -> the list body the official SDK reads (one page, nothing after it)."""
+
+
+def write_openai_models(names: Sequence[str]) -> dict[str, Any]:
+    """``{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}``, the
+    body of both OpenAI APIs' ``GET /v1/models``
+    (https://platform.openai.com/docs/api-reference/models/list)."""
+    models = [{"id": name, "object": "model", "created": 0, "owned_by": "chatcodec"} for name in names]
+    return {"object": "list", "data": models}
+
+
+@dataclass(frozen=True, slots=True)
+class CountFront:
+    """The API's input-token counting endpoint, as a server offers it."""
+
+    routes: tuple[str, ...]
+    """The ``POST`` paths answered; ``{model}`` stands for a model named in the path."""
+    request: Callable[[dict[str, Any], str | None], dict[str, Any]]
+    """``(count body, the path's model)`` -> a request body of the API (what its reader
+    reads) with the model in it."""
+    write: Callable[[int], dict[str, Any]]
+    """The input token count -> the answer body."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountUpstream:
+    """The API's input-token counting endpoint, as a client calls it."""
+
+    url: Callable[[str, str], str]
+    """``(base URL without a trailing /, model)`` -> the count URL."""
+    body: Callable[[dict[str, Any], str], dict[str, Any]]
+    """``(a request body of the API as written, model)`` -> the count body."""
+    read: Callable[[object], int | None]
+    """The answer body -> the input token count (None when it holds none)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Front:
     """The API as a server offers it to callers."""
 
@@ -283,6 +330,10 @@ class Front:
     """Where the caller's SDK sends its key."""
     answering: Answering | None = None
     """What a server of this API owes beyond the converted answer (None: nothing)."""
+    models: ModelList | None = None
+    """How the API lists models (None: it has no list a server answers)."""
+    count_tokens: CountFront | None = None
+    """The API's token counting endpoint (None: it has none)."""
 
 
 # --- the upstream side (a client calling the API) ------------------------------------------
@@ -340,6 +391,12 @@ class Upstream:
     options: Callable[[str], dict[str, object]] | None = None
     """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
     ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
+    count_tokens: CountUpstream | None = None
+    """The API's token counting endpoint (None: it has none)."""
+    semconv_name: str = ""
+    """The API's ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
+    (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); empty: the
+    conventions list none, and the registry name is used."""
 
 
 # --- strict reading ------------------------------------------------------------------------

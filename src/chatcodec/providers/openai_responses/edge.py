@@ -13,6 +13,10 @@
 - Answering: a server of this API answers with a resource of its own (its ``resp_`` id,
   the request's settings echoed, ``previous_response_id`` continuing an earlier answer):
   :mod:`.server`.
+- Models: ``GET /v1/models``, OpenAI's list.
+- Token counting: ``POST /v1/responses/input_tokens`` takes the request's input fields,
+  answers ``{"object": "response.input_tokens", "input_tokens"}``
+  (https://platform.openai.com/docs/api-reference/responses/input-tokens).
 - Strict reading: response fields the API reference lists beyond the SDK.
 """
 
@@ -20,17 +24,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
+    CountFront,
+    CountUpstream,
     Edge,
     ErrorShape,
     Extension,
     Front,
+    ModelList,
     StreamFraming,
     Upstream,
     openai_headers,
     read_nested_error,
     write_openai_error,
+    write_openai_models,
 )
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.providers.openai_responses.server import ANSWERING
@@ -52,6 +61,40 @@ def error_fields(message: str, kind: str | None) -> dict[str, Any]:
 
 def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/responses"
+
+
+COUNTED_FIELDS = (
+    "model",
+    "input",
+    "instructions",
+    "tools",
+    "tool_choice",
+    "text",
+    "reasoning",
+    "conversation",
+    "previous_response_id",
+    "parallel_tool_calls",
+    "personality",
+    "truncation",
+)
+"""What ``input_tokens`` takes of a request (the SDK's ``InputTokenCountParams``)."""
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/responses/input_tokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    return {key: value for key, value in body.items() if key in COUNTED_FIELDS}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("input_tokens")
+    return tokens if isinstance(tokens, int) else None
+
+
+def write_count(tokens: int) -> dict[str, Any]:
+    return {"object": "response.input_tokens", "input_tokens": tokens}
 
 
 _RESPONSE_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
@@ -82,8 +125,21 @@ EDGE = Edge(
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
     ),
-    front=Front(("/v1/responses", "/responses"), answering=ANSWERING),
-    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers),
+    front=Front(
+        ("/v1/responses", "/responses"),
+        answering=ANSWERING,
+        models=ModelList(("/v1/models", "/models"), write_openai_models),
+        count_tokens=CountFront(
+            ("/v1/responses/input_tokens", "/responses/input_tokens"), lambda body, model: body, write_count
+        ),
+    ),
+    upstream=Upstream(
+        upstream_url,
+        "OPENAI_API_KEY",
+        openai_headers,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        semconv_name="openai",
+    ),
     detection=(
         "key:input",
         "key:instructions",
