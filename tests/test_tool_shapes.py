@@ -9,7 +9,12 @@ import pytest
 import chatcodec
 from chatcodec import ChatRequest, ToolDefinition
 
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+SCHEMA = {  # closed and every property required: what OpenAI's strict mode takes, so no format rewrites it
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
 OPENAI_TOOL = {
     "type": "function",
     "function": {"name": "get_weather", "description": "Weather now.", "parameters": SCHEMA, "strict": True},

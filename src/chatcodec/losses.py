@@ -23,6 +23,9 @@ model reads, warn about the rest). The kinds:
               provider's bag, an id, a usage detail, a provider's own finish reason
 ``spelling``  a spelling another server may read differently (OpenAI Chat's
               ``max_tokens`` against ``max_completion_tokens``)
+``schema``    a tool's or output format's JSON Schema was rewritten to what the target
+              takes (Gemini's OpenAPI spellings, Anthropic's structured-outputs subset,
+              OpenAI's strict mode); the path points inside the schema
 
 A value equal to the target's default is no loss at all (``n: 1``, ``logprobs: false``,
 ``presence_penalty: 0``): it is dropped without a report.
@@ -41,7 +44,7 @@ Steps: TypeAlias = tuple[int | str, ...]
 """A path into the canonical input as steps: ``("messages", 2, "content", 0)``. Codecs
 pass steps, so the text ``$.messages[2].content[0]`` is built only for a real loss."""
 
-LossKind = Literal["content", "setting", "rule", "default", "required", "metadata", "spelling"]
+LossKind = Literal["content", "setting", "rule", "default", "required", "metadata", "spelling", "schema"]
 """What a loss touches (see the module docstring)."""
 
 LOSS_KINDS: tuple[LossKind, ...] = get_args(LossKind)

@@ -16,8 +16,8 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers import kit
 from chatcodec.providers.anthropic.markers import KIT as ANTHROPIC
 from chatcodec.providers.bedrock_converse.markers import KIT as BEDROCK
-from chatcodec.providers.gemini.markers import KIT as GEMINI
 from chatcodec.providers.kit import arguments
+from chatcodec.providers.openai_chat.markers import KIT as OPENAI_CHAT
 
 _SCALARS = st.one_of(
     st.none(),
@@ -170,19 +170,19 @@ def _reported(kit: kit.ProviderKit, metadata: dict[str, Any]) -> list[tuple[str,
 def test_a_foreign_bag_is_reported_the_same_from_its_remembered_shape() -> None:
     """``report_foreign`` remembers what a bag of given keys reports: the same
     keys in another order, other values or another reporting kit give the texts anew."""
-    bag = {"b": 1, "_schema_key": "parameters", "a": 2}
+    bag = {"b": 1, "_cache": "cache_control", "a": 2}
     expected = [
-        ("gemini data ['a', 'b']", "anthropic has no field for it", "metadata"),
-        ('gemini spelling _schema_key="parameters"', _schema_why("anthropic"), "spelling"),
+        ("openai-chat data ['a', 'b']", "anthropic has no field for it", "metadata"),
+        ('openai-chat spelling _cache="cache_control"', _cache_why("anthropic"), "spelling"),
     ]
-    assert _reported(ANTHROPIC, {"gemini": bag}) == expected
-    assert _reported(ANTHROPIC, {"gemini": dict(reversed(bag.items()))}) == expected
-    assert _reported(ANTHROPIC, {"gemini": {**bag, "_schema_key": None}}) == expected[:1]
-    assert _reported(BEDROCK, {"gemini": bag})[0][1] == "bedrock-converse has no field for it"
+    assert _reported(ANTHROPIC, {"openai-chat": bag}) == expected
+    assert _reported(ANTHROPIC, {"openai-chat": dict(reversed(bag.items()))}) == expected
+    assert _reported(ANTHROPIC, {"openai-chat": {**bag, "_cache": None}}) == expected[:1]
+    assert _reported(BEDROCK, {"openai-chat": bag})[0][1] == "bedrock-converse has no field for it"
 
 
-def _schema_why(reporter: str) -> str:
-    return f"{reporter} has no field for it: {GEMINI.meaningful_markers['_schema_key']}"
+def _cache_why(reporter: str) -> str:
+    return f"{reporter} has no field for it: {OPENAI_CHAT.meaningful_markers['_cache']}"
 
 
 def test_a_kit_made_later_changes_what_its_bags_report() -> None:

@@ -108,7 +108,8 @@ def _requests(draw: st.DrawFn) -> chatcodec.ChatRequest:
                 chatcodec.ToolDefinition,
                 name=_tool_names,
                 description=st.one_of(st.none(), st.text(max_size=8)),
-                parameters=st.just({"type": "object", "properties": {}}),
+                # in the structured-outputs subset, which a strict tool's schema is sent in
+                parameters=st.just({"type": "object", "properties": {}, "additionalProperties": False}),
                 strict=st.one_of(st.none(), st.booleans()),
             ),
             max_size=2,

@@ -387,7 +387,7 @@ def test_reasoning_anthropic_cannot_say_is_sent_closest_and_reported(
 
 
 def test_structured_output_maps_to_output_config_format() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
     request = _request([], response_format={"type": "json_schema", "json_schema": schema, "name": "answer"})
     body, losses = encode_request(request)
     assert body["output_config"] == {"format": {"type": "json_schema", "schema": schema}}

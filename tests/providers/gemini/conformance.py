@@ -315,21 +315,6 @@ def single_hop_decoded(request: chatcodec.ChatRequest) -> object:
 # --- the entry -----------------------------------------------------------------------------------
 
 
-def _request(**config: Any) -> JsonObject:
-    user = {"role": "user", "parts": [{"text": "q"}]}
-    return {"contents": [user], "generationConfig": {"maxOutputTokens": 10, **config}}
-
-
-_OBJECT_SCHEMA = {"type": "OBJECT", "properties": {"a": {"type": "STRING", "nullable": True}}}
-
-MARKER_REQUESTS: dict[str, JsonObject] = {
-    "_schema_key": _request() | {"tools": [{"functionDeclarations": [{"name": "f", "parameters": _OBJECT_SCHEMA}]}]},
-    "_response_schema_key": _request(responseMimeType="application/json", responseSchema=_OBJECT_SCHEMA),
-}
-"""A tool's and an answer's schema spelled the OpenAPI way (``parameters``,
-``responseSchema``, against ``parametersJsonSchema`` / ``responseJsonSchema``)."""
-
-
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
     """A chunk keeps its unknown top-level fields: ``value`` goes into the first one."""
     return [{**events[0], "x_extension": value}, *events[1:]], 0
@@ -366,7 +351,6 @@ ENTRY = ProviderEntry(
     same_result=streamed_form,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
-    marker_requests=MARKER_REQUESTS,
     # Not ``reports_reparsed_arguments``: args are an object too, but duplicate keys in the
     # argument text collapse without a report today (found moving this table; not yet fixed).
 )

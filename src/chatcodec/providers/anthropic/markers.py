@@ -27,7 +27,12 @@ meaning; another provider drops them without a report):
   canonical counts add the compaction iterations (``usage.py``);
 * ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
   ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
-  another provider.
+  another provider;
+* ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
+  format's schema goes back to this format as it came, though this writer would rewrite
+  it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
+  format; ``providers/kit/schemas/writing.py``); another format applies its own
+  rewrites, reported as ``schema`` losses.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 

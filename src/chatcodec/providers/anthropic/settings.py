@@ -25,6 +25,7 @@ from chatcodec.providers.claude_rules import takes_adaptive_thinking
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, anthropic_schema, read_as_sent, to_anthropic_subset
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}
@@ -49,6 +50,8 @@ def decode_settings(
         if schema is not None:
             canonical["response_format"] = {"type": "json_schema", "json_schema": schema}
             mapped.add("format")
+            if read_as_sent(schema, to_anthropic_subset):  # sent back unchanged (kit/schemas/writing.py)
+                bag[FORMAT_AS_SENT] = True
         rest = {key: value for key, value in output_config.items() if key not in mapped}
         if rest or not output_config:
             bag["output_config"] = rest
@@ -110,7 +113,7 @@ def encode_settings(
         wire["thinking"] = {**restore_fields(thinking_rest), **thinking}
     elif "type" in thinking_rest:
         wire["thinking"] = thinking_rest
-    _encode_format(response_format, output_config, losses)
+    _encode_format(response_format, output_config, losses, bag.get(FORMAT_AS_SENT))
     if output_config or had_output_config:
         wire["output_config"] = output_config
 
@@ -143,7 +146,7 @@ def _encode_effort(effort: str | None, losses: LossRecorder) -> str | None:
 
 
 def _encode_format(
-    response_format: Mapping[str, Any] | None, output_config: dict[str, Any], losses: LossRecorder
+    response_format: Mapping[str, Any] | None, output_config: dict[str, Any], losses: LossRecorder, as_sent: object
 ) -> None:
     kind = "text" if response_format is None else response_format.get("type", "text")
     if response_format is None or kind == "text":
@@ -153,7 +156,11 @@ def _encode_format(
     if kind == "json_object" or schema is None:
         losses.add(at, f"response format {kind!r}", "Anthropic needs a JSON schema for JSON output", "setting")
         return
-    output_config["format"] = {"type": "json_schema", "schema": schema}
+    # structured outputs take a subset of JSON Schema (kit/schemas/anthropic_subset.py)
+    output_config["format"] = {
+        "type": "json_schema",
+        "schema": anthropic_schema(schema, losses, (*at, "json_schema"), as_sent=as_sent),
+    }
     for key in ("name", "description", "strict"):
         if response_format.get(key) is not None:
             losses.add((*at, key), f"schema {key}", "Anthropic's output format has only the schema", "setting")

@@ -24,6 +24,7 @@ from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
 from chatcodec.providers.kit import decode_cache_control, restore_fields, shape_fields, split_fields, tool_name
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.schemas import AS_SENT, anthropic_schema, json_schema, read_as_sent, to_anthropic_subset
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
 _CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))
@@ -88,6 +89,8 @@ def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
     rest = split_fields(tool, mapped)
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
+    elif read_as_sent(schema, to_anthropic_subset if tool.get("strict") is True else None):
+        rest[AS_SENT] = True  # sent back unchanged (kit/schemas/writing.py)
     return KIT.attach(definition, rest)
 
 
@@ -136,11 +139,16 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext)
     wire = {**restore_fields(rest), "name": tool_name(tool["name"], context.losses, at, PROVIDER)}
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
+    strict = tool.get("strict")
     if not rest.get("_no_input_schema"):
         schema = tool.get("parameters")
-        wire["input_schema"] = schema if schema is not None else empty_schema()
-    if tool.get("strict") is not None:
-        wire["strict"] = tool["strict"]
+        if schema is None:
+            wire["input_schema"] = empty_schema()
+        else:  # a strict tool's schema in the structured-outputs subset; JSON Schema in any case
+            rewrite = anthropic_schema if strict is True else json_schema
+            wire["input_schema"] = rewrite(schema, context.losses, (*at, "parameters"), as_sent=rest.get(AS_SENT))
+    if strict is not None:
+        wire["strict"] = strict
     cache_control = tool.get("cache_control")
     if cache_control is None and "cache_control" not in wire:
         return wire

@@ -29,7 +29,12 @@ meaning; another provider drops them without a report):
   ``cache*InputTokenCount`` twins repeated the counts;
 * ``_in_messages``: as in the Anthropic codec (``messages.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it (after tool
-  results, or two user or assistant turns in a row), so it is not merged (``messages.py``).
+  results, or two user or assistant turns in a row), so it is not merged (``messages.py``);
+* ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
+  format's schema goes back to this format as it came, though this writer would rewrite
+  it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
+  format; ``providers/kit/schemas/writing.py``); another format applies its own
+  rewrites, reported as ``schema`` losses.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 

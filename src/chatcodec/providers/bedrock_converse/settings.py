@@ -31,6 +31,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.claude_rules import takes_adaptive_thinking
 from chatcodec.providers.kit.claude import encode_thinking_config
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, anthropic_schema, read_as_sent, to_anthropic_subset
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 _KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})
@@ -107,6 +108,8 @@ def _decode_output(output: dict[str, Any], canonical: dict[str, Any], bag: dict[
         bag["_schema_text"] = schema["schema"]
     if "schema" not in schema:
         bag["_no_schema"] = True
+    elif read_as_sent(parsed, to_anthropic_subset):  # sent back unchanged (kit/schemas/writing.py)
+        bag[FORMAT_AS_SENT] = True
     rest = {key: value for key, value in output.items() if key != "textFormat"}
     if rest:
         bag["outputConfig"] = rest
@@ -158,7 +161,9 @@ def _encode_format(
         if response_format.get(key) is not None:
             schema[key] = response_format[key]
     if not bag.get("_no_schema") or json_schema:
-        schema["schema"] = _spelled(json_schema, bag.get("_schema_text"))
+        # structured outputs take Claude's subset of JSON Schema on Bedrock too
+        subset = anthropic_schema(json_schema, losses, (*at, "json_schema"), as_sent=bag.get(FORMAT_AS_SENT))
+        schema["schema"] = _spelled(subset, bag.get("_schema_text"))
     if response_format.get("strict") is not None:
         losses.add((*at, "strict"), "schema strict flag", "Bedrock's output format has no such flag", "setting")
     output["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": schema}}

@@ -22,6 +22,7 @@ from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.schemas import AS_SENT, anthropic_schema, json_schema, read_as_sent, to_anthropic_subset
 
 _FUNCTION, _SERVER = "function", "server"
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
@@ -95,9 +96,13 @@ def _decode_spec(spec: dict[str, Any]) -> dict[str, Any]:
     for key in ("description", "strict"):
         if key in spec:
             definition[key] = spec[key]
-    if len(spec) == len(definition) - 1:  # its name, schema, description and strict flag alone
+    as_sent = read_as_sent(definition["parameters"], to_anthropic_subset if spec.get("strict") is True else None)
+    if len(spec) == len(definition) - 1 and not as_sent:  # its name, schema, description and strict flag alone
         return definition
-    return KIT.attach(definition, leftovers(spec, ("name", "inputSchema", "description", "strict")))
+    bag = leftovers(spec, ("name", "inputSchema", "description", "strict"))
+    if as_sent:  # sent back unchanged (kit/schemas/writing.py)
+        bag[AS_SENT] = True
+    return KIT.attach(definition, bag)
 
 
 def _decode_choice(choice: Any, canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -168,7 +173,8 @@ _NO_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 def _encode_tool(tool: Mapping[str, Any], index: int, context: BedrockContext) -> list[dict[str, Any]]:
     at = ("tools", index)
     metadata = tool.get("provider_metadata")
-    spec: dict[str, Any] = restore_fields(KIT.claim(context.losses, metadata, at)) if metadata else {}
+    bag = KIT.claim(context.losses, metadata, at) if metadata else {}
+    spec: dict[str, Any] = restore_fields(bag)
     spec["name"] = tool_name(tool["name"], context, at)
     description = tool.get("description")
     if description is not None:
@@ -177,9 +183,15 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: BedrockContext) -
         else:
             context.losses.add((*at, "description"), "empty tool description", "Bedrock rejects an empty one")
     parameters = tool.get("parameters")
-    spec["inputSchema"] = {"json": dict(_NO_PARAMETERS) if parameters is None else parameters}
-    if tool.get("strict") is not None:
-        spec["strict"] = tool["strict"]
+    strict = tool.get("strict")
+    if parameters is None:
+        parameters = dict(_NO_PARAMETERS)
+    else:  # a strict tool's schema in the structured-outputs subset; JSON Schema in any case
+        rewrite = anthropic_schema if strict is True else json_schema
+        parameters = rewrite(parameters, context.losses, (*at, "parameters"), as_sent=bag.get(AS_SENT))
+    spec["inputSchema"] = {"json": parameters}
+    if strict is not None:
+        spec["strict"] = strict
     marker = tool.get("cache_control")
     return [{"toolSpec": spec}] if marker is None else [{"toolSpec": spec}, cache_point(marker)]
 

@@ -39,15 +39,16 @@ meaning; another provider drops them without a report):
   the model in the URL, so only such a body gets it back (:mod:`.request`);
 * ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
-  has a canonical home, even an empty one (:mod:`.settings`).
-
-Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
-
+  has a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_key`` (tools): which wire key held the schema: ``parameters`` (Google's
   OpenAPI subset: upper-case ``type``, ``nullable``) rather than ``parametersJsonSchema``
-  (JSON Schema), or none; a schema read under the other key is misread or refused;
-* ``_response_schema_key`` (requests): the output schema came as ``responseSchema``
-  rather than ``responseJsonSchema``, the same way.
+  (JSON Schema), or none; ``_response_schema_key`` (requests): the output schema came as
+  ``responseSchema`` rather than ``responseJsonSchema``. Every other writer rewrites an
+  OpenAPI-subset schema as JSON Schema (``providers/kit/schemas/openapi.py``, reported as
+  a ``schema`` loss), which Gemini reads under the JSON Schema key with the same meaning.
+
+Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
+none.
 
 Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored request, in
 ``provider_options["gemini"]``: ``missing_signature`` (see :mod:`.signatures`) and
@@ -64,15 +65,7 @@ from chatcodec.providers.kit.context import RULE_OPTIONS
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""
 
-KIT = ProviderKit(
-    PROVIDER,
-    meaningful_markers={
-        "_schema_key": "Gemini gets the schema back as parametersJsonSchema (JSON Schema), which reads "
-        "an OpenAPI-subset schema otherwise or refuses it",
-        "_response_schema_key": "Gemini gets the schema back as responseJsonSchema (JSON Schema), which "
-        "reads an OpenAPI-subset schema otherwise or refuses it",
-    },
-)
+KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
 INCLUDE_THOUGHTS = "include_thoughts"

@@ -25,6 +25,9 @@
 ``closed_schema``   the pieces each reader's closed front schema is built from
                     (``closed_like``: a closed object from a wire shape's fields)
 ``service_tier``    the canonical service tier, read and written by each format's table
+``schemas``         tool and output schemas as each target takes them (Gemini's OpenAPI
+                    subset as JSON Schema, Claude's structured-outputs subset, OpenAI's
+                    strict mode), each change a ``schema`` loss (import it from its package)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
 

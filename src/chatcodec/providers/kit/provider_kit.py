@@ -96,8 +96,8 @@ class ProviderKit:
     ) -> None:
         """Report the markers ``keys`` of ``name``'s bag, which ``name`` declared
         meaningful, with the value they held. One set to ``null`` records that there was
-        nothing to spell (Gemini's ``_schema_key: null``: a declaration without a schema),
-        so it is not reported."""
+        nothing to spell (a marker naming the key a value came under, for an object
+        without that value), so it is not reported."""
         declared = meaningful_markers(name)
         for key in keys:
             value = bag[key]

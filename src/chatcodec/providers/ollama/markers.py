@@ -22,7 +22,11 @@ meaning; another provider drops them without a report):
 * ``_no_tool_name`` (tool results): the result came without a ``tool_name``; none is
   written back (one is taken from the call otherwise);
 * ``_finish_reason`` (choices): a ``done_reason`` this codec does not know, written back
-  only by this codec (:mod:`.finish_reason`).
+  only by this codec (:mod:`.finish_reason`);
+* ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
+  format's schema goes back to this format as it came, though this writer would rewrite
+  it (Gemini's spellings; ``providers/kit/schemas/writing.py``); another format applies its own
+  rewrites, reported as ``schema`` losses.
 
 Carry meaning: none. Ollama has one spelling for each field it shares with the canonical
 form.

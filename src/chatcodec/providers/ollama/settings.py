@@ -29,6 +29,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, json_schema, read_as_sent
 from chatcodec.providers.ollama.wire import THINK_LEVELS
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -71,6 +72,8 @@ def decode_settings(
         canonical["response_format"] = {"type": "json_object"}
     elif isinstance(response_format, dict):
         canonical["response_format"] = {"type": "json_schema", "json_schema": response_format}
+        if read_as_sent(response_format):  # sent back unchanged (kit/schemas/writing.py)
+            bag[FORMAT_AS_SENT] = True
     elif "format" in request:
         bag["format"] = response_format  # "" or a word the server may add, kept as it came
 
@@ -123,7 +126,7 @@ def encode_settings(
             wire["think"] = think
     response_format = request.get("response_format")
     if response_format is not None:
-        encoded = encode_format(response_format, context.losses)
+        encoded = encode_format(response_format, context.losses, as_sent=bag.get(FORMAT_AS_SENT))
         if encoded is not None:
             wire["format"] = encoded
     elif "format" in bag:
@@ -154,7 +157,9 @@ def encode_think(reasoning: Mapping[str, Any], losses: LossRecorder) -> bool | s
     return sent
 
 
-def encode_format(response_format: Mapping[str, Any], losses: LossRecorder) -> str | dict[str, Any] | None:
+def encode_format(
+    response_format: Mapping[str, Any], losses: LossRecorder, *, as_sent: object = False
+) -> str | dict[str, Any] | None:
     """The ``format`` value for a canonical response format (None: free text, the default)."""
     at = ("response_format",)
     kind = response_format.get("type", "text")
@@ -167,7 +172,7 @@ def encode_format(response_format: Mapping[str, Any], losses: LossRecorder) -> s
         losses.add((*at, "strict"), "strict: false", "Ollama always holds the answer to the schema", "setting")
     schema = response_format.get("json_schema")
     if kind == "json_schema" and schema is not None:
-        return dict(schema)
+        return dict(json_schema(schema, losses, (*at, "json_schema"), as_sent=as_sent))
     if kind == "json_schema":
         losses.add(at, "json_schema without a schema", "sent as Ollama's JSON mode", "setting")
     return "json"

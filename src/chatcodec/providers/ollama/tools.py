@@ -25,6 +25,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.providers.kit import leftovers, present, unmapped, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.schemas import AS_SENT, json_schema, read_as_sent
 from chatcodec.providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
 
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
@@ -57,6 +58,8 @@ def _decode_function(tool: dict[str, Any]) -> dict[str, Any]:
         canonical["description"] = function["description"]
     if function.get("parameters") is not None:
         canonical["parameters"] = function["parameters"]
+        if read_as_sent(function["parameters"]):  # sent back unchanged (kit/schemas/writing.py)
+            bag[AS_SENT] = True
     elif "parameters" not in function:
         bag[NO_PARAMETERS] = True
     rest = unmapped(function, ("name", *present(function, "description", "parameters")))
@@ -100,6 +103,8 @@ def _encode_function(tool: Mapping[str, Any], context: EncodeContext, position: 
     if tool.get("description") is not None:
         function["description"] = tool["description"]
     parameters = tool.get("parameters", _EMPTY_SCHEMA)
+    if parameters is not _EMPTY_SCHEMA:
+        parameters = json_schema(parameters, losses, (*at, "parameters"), as_sent=bag.get(AS_SENT))
     kept_as_it_came = bag.get(NO_PARAMETERS) or function.get("parameters", 0) is None
     if not (kept_as_it_came and parameters == _EMPTY_SCHEMA):
         function["parameters"] = parameters

@@ -50,6 +50,14 @@ meaning; another provider drops them without a report):
                        limit in its own field, so nothing the user sent is lost there; the
                        key matters only to the OpenAI Chat server a request is sent to,
                        which the caller picks with ``options={"max_tokens_key": ...}``
+``_schema_as_sent``    on a tool, and ``_format_as_sent`` on a request for its
+                       ``response_format``: the schema goes back to this format as it came,
+                       though this writer would rewrite it (Gemini's spellings; strict mode's
+                       closed objects and required properties); another format applies its
+                       own rewrites, reported as ``schema`` losses (``providers/kit/schemas``)
+``_strict_schema``     the encoder option ``strict_schema`` (``"rewrite"``, the default, or
+                       ``"drop_strict"``): what a strict function or format whose schema strict
+                       mode refuses becomes (``providers/kit/schemas/writing.py``)
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):
@@ -107,6 +115,7 @@ OPTIONS: Mapping[str, str] = {
     "reasoning_field": "_reasoning_field",
     "max_tokens_key": "_max_tokens_key",
     "include_usage": "_include_usage",
+    "strict_schema": "_strict_schema",
     "server": "_server",
     "missing_signature": "_missing_signature",
     **MODEL_OPTION,
@@ -116,7 +125,8 @@ OPTIONS: Mapping[str, str] = {
 ``provider_options[PROVIDER]``: where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
 servers without ``max_completion_tokens``), and, for a stream, whether the held usage
-is sent as the last chunk (the client's ``stream_options.include_usage``), and the
+is sent as the last chunk (the client's ``stream_options.include_usage``), what a strict
+function whose schema strict mode refuses becomes (``strict_schema``), and the
 ``model`` sent when the request has none; the compatible ``server`` the body is written
 for and, for Gemini's endpoint, what to send for a ``missing_signature``
 (``servers/``). The codec

@@ -18,6 +18,12 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import present, unmapped
 from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
+from chatcodec.providers.kit.schemas import (
+    FORMAT_AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_format_as_sent,
+    openai_strict_schema,
+)
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder
@@ -49,7 +55,8 @@ def encode_settings(
         _encode_reasoning(reasoning, wire, losses)
     response_format = request.get("response_format")
     if response_format is not None:
-        _encode_response_format(response_format, wire, losses)
+        as_sent = bag.get(FORMAT_AS_SENT)
+        _encode_response_format(response_format, wire, losses, context.option(STRICT_SCHEMA_OPTION), as_sent)
 
 
 def _encode_reasoning(config: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
@@ -84,15 +91,28 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
             extra["json_schema"] = schema_rest
     if extra:
         bag["response_format"] = extra
+    if openai_format_as_sent(canonical):  # sent back unchanged (kit/schemas/writing.py)
+        bag[FORMAT_AS_SENT] = True
     data["response_format"] = canonical
 
 
-def _encode_response_format(response_format: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+def _encode_response_format(
+    response_format: Mapping[str, Any],
+    wire: dict[str, Any],
+    losses: LossRecorder,
+    strict_schema: object,
+    as_sent: object,
+) -> None:
     extra = dict(as_dict(wire.get("response_format")) or {})
     kind = response_format.get("type", "text")
     built: dict[str, Any] = {"type": kind}
     fields: dict[str, Any] = {"name": response_format.get("name"), "description": response_format.get("description")}
     fields |= {"schema": response_format.get("json_schema"), "strict": response_format.get("strict")}
+    if kind == "json_schema" and fields["schema"] is not None:  # JSON Schema, and what strict mode takes
+        at = ("response_format", "json_schema")
+        fields["schema"], fields["strict"] = openai_strict_schema(
+            fields["schema"], fields["strict"], losses, at, strict_schema, as_sent=as_sent
+        )
     if kind == "json_schema":
         schema = {**(as_dict(extra.get("json_schema")) or {})}
         schema.update((key, value) for key, value in fields.items() if value is not None)

@@ -25,13 +25,20 @@ from chatcodec.providers.kit import (
     unmapped,
     wire_fields,
 )
+from chatcodec.providers.kit.schemas import (
+    AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_strict_schema,
+    read_as_sent,
+    to_openai_strict,
+)
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 if TYPE_CHECKING:
-    from chatcodec.losses import LossRecorder
+    from chatcodec.losses import LossRecorder, Steps
     from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 
@@ -76,8 +83,10 @@ _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 
 def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     function: dict[str, Any] = tool["function"]
+    as_sent = "parameters" in function and _as_sent(function)
     if (
-        len(tool) == 2
+        not as_sent
+        and len(tool) == 2
         and "name" in function
         and "parameters" in function
         and function.keys() <= _FUNCTION_KEY_SET
@@ -94,7 +103,14 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")
     cache_control.take(bag, definition)
+    if as_sent:  # sent back unchanged (kit/schemas/writing.py)
+        bag[AS_SENT] = True
     return KIT.attach(definition, bag)
+
+
+def _as_sent(function: dict[str, Any]) -> bool:
+    """Whether the function's schema goes back unchanged though this writer would rewrite it."""
+    return read_as_sent(function["parameters"], to_openai_strict if function.get("strict") is True else None)
 
 
 def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
@@ -116,7 +132,8 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     losses = context.losses
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
     provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
-    tools = [_encode_function_tool(tool, losses, index) for index, tool in enumerate(definitions)]
+    strict_schema = context.option(STRICT_SCHEMA_OPTION)
+    tools = [_encode_function_tool(tool, losses, index, strict_schema) for index, tool in enumerate(definitions)]
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
@@ -147,11 +164,27 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 
 
-def _encode_function_tool(tool: Mapping[str, Any], losses: LossRecorder, index: int) -> dict[str, Any]:
+def _strict_function(
+    function: dict[str, Any], losses: LossRecorder, at: Steps, strict_schema: object, as_sent: object = False
+) -> None:
+    """A function's ``parameters`` as JSON Schema, and as strict mode takes them when its
+    ``strict`` is true (or ``strict: false`` by the ``strict_schema`` option): kit/schemas."""
+    parameters, strict = function["parameters"], function.get("strict")
+    schema, strict = openai_strict_schema(parameters, strict, losses, at, strict_schema, as_sent=as_sent)
+    function["parameters"] = schema
+    if strict is not None:
+        function["strict"] = strict
+
+
+def _encode_function_tool(
+    tool: Mapping[str, Any], losses: LossRecorder, index: int, strict_schema: object
+) -> dict[str, Any]:
     if tool.keys() <= _TOOL_KEYS and _VALID_NAME(tool["name"]):  # nothing kept, nothing to report
         plain = {key: tool[key] for key in _FUNCTION_KEYS if tool.get(key) is not None}
         if "parameters" not in plain:
             plain["parameters"] = _default_parameters()
+        else:
+            _strict_function(plain, losses, ("tools", index, "parameters"), strict_schema)
         return {"type": "function", "function": plain}
     metadata = tool.get("provider_metadata")
     KIT.report_foreign(losses, metadata, ("tools", index))
@@ -170,6 +203,8 @@ def _encode_function_tool(tool: Mapping[str, Any], losses: LossRecorder, index: 
     strict = tool.get("strict")
     if strict is not None:
         function["strict"] = strict
+    if "parameters" in function:
+        _strict_function(function, losses, ("tools", index, "parameters"), strict_schema, bag.get(AS_SENT))
     wire = {**wire_fields(bag), "type": "function", "function": function}
     why = "OpenAI tools take no cache breakpoint"
     cache_control.write(wire, tool.get("cache_control"), metadata, losses, ("tools", index), why=why)

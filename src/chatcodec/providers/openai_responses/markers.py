@@ -42,7 +42,15 @@ meaning; another provider drops them without a report):
   details without those counts (``usage.py``);
 * ``_finish_reason``, ``_status``: an undocumented incomplete reason or status, written
   back (the canonical finish reason carries its meaning; ``finish_reason.py``);
-* ``_nulls`` / ``_absent``: fields that were ``null`` / defaults that were missing (the kit's).
+* ``_nulls`` / ``_absent``: fields that were ``null`` / defaults that were missing (the kit's);
+* ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
+  format's schema goes back to this format as it came, though this writer would rewrite
+  it (Gemini's spellings; strict mode's closed objects and required properties;
+  ``providers/kit/schemas/writing.py``); another format applies its own rewrites,
+  reported as ``schema`` losses;
+* ``_strict_schema`` (requests): the encoder option ``strict_schema`` (``"rewrite"``, the
+  default, or ``"drop_strict"``): what a strict function or format whose schema strict mode
+  refuses becomes.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -77,9 +85,15 @@ SERVER_FIELDS = "server_fields"
 front): the response resource fields it sets (its own ``resp_`` id, the request's settings
 echoed); see :func:`.response.as_served`."""
 
-OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS, SERVER_FIELDS: "_server_fields"}
+OPTIONS: Mapping[str, str] = {
+    "strict_schema": "_strict_schema",
+    **MODEL_OPTION,
+    **RULE_OPTIONS,
+    SERVER_FIELDS: "_server_fields",
+}
 """This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: the ``model`` sent when the request has none, and a
+``provider_options[PROVIDER]``: what a strict function or format whose schema strict mode
+refuses becomes (``strict_schema``), the ``model`` sent when the request has none, and a
 server's ``server_fields``. The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 

@@ -22,6 +22,12 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
+from chatcodec.providers.kit.schemas import (
+    FORMAT_AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_format_as_sent,
+    openai_strict_schema,
+)
 from chatcodec.providers.openai_responses.markers import PROVIDER
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
@@ -72,6 +78,8 @@ def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
         bag["text"] = text
         return
     canonical["response_format"] = response_format
+    if openai_format_as_sent(response_format):  # sent back unchanged (kit/schemas/writing.py)
+        bag[FORMAT_AS_SENT] = True
     mapped = ["type", *(wire for wire, key in _FORMAT_KEYS if key in response_format)]
     format_rest = unmapped(fields, mapped)  # wire values, written back as they are: not escaped
     rest = unmapped(text, ("format",))
@@ -110,7 +118,8 @@ def encode_settings(
         return
     text = kept_object(wire, "text", _AT_BAG, PROVIDER, take=True)
     if response_format is not None:
-        text["format"] = {**(as_dict(text.get("format")) or {}), **_format(response_format, losses)}
+        written = _format(response_format, losses, context.option(STRICT_SCHEMA_OPTION), bag.get(FORMAT_AS_SENT))
+        text["format"] = {**(as_dict(text.get("format")) or {}), **written}
     if text or "text" in bag:
         wire["text"] = text
 
@@ -133,7 +142,9 @@ def _reasoning(reasoning: Mapping[str, Any], losses: LossRecorder) -> dict[str, 
     return wire
 
 
-def _format(response_format: Mapping[str, Any], losses: LossRecorder) -> dict[str, Any]:
+def _format(
+    response_format: Mapping[str, Any], losses: LossRecorder, strict_schema: object, as_sent: object
+) -> dict[str, Any]:
     at = ("response_format",)
     kind = response_format.get("type", "text")
     schema = response_format.get("json_schema")
@@ -150,8 +161,12 @@ def _format(response_format: Mapping[str, Any], losses: LossRecorder) -> dict[st
     if name is None:
         losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
     wire["name"] = name or "response"
-    wire["schema"] = schema
-    for key in ("description", "strict"):
-        if response_format.get(key) is not None:
-            wire[key] = response_format[key]
+    # JSON Schema, and what strict mode takes (kit/schemas)
+    at_schema = (*at, "json_schema")
+    strict = response_format.get("strict")
+    wire["schema"], strict = openai_strict_schema(schema, strict, losses, at_schema, strict_schema, as_sent=as_sent)
+    if response_format.get("description") is not None:
+        wire["description"] = response_format["description"]
+    if strict is not None:
+        wire["strict"] = strict
     return wire

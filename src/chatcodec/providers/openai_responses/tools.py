@@ -25,6 +25,13 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.schemas import (
+    AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_strict_schema,
+    read_as_sent,
+    to_openai_strict,
+)
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES, tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import canonical_text, opaque
@@ -78,6 +85,8 @@ def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     rest = split_fields(tool, _TOOL_FIELDS)
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
+    elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
+        rest[AS_SENT] = True  # sent back unchanged (kit/schemas/writing.py)
     if "strict" not in tool:
         rest[_NO_STRICT] = True
     return KIT.attach(definition, rest)
@@ -113,7 +122,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     functions, built_in = request.get("tools"), request.get("provider_tools")
     if functions or built_in or bag.get("_empty_tools"):
         tools = _ordered(
-            [_encode_tool(tool, index, losses) for index, tool in enumerate(functions or ())],
+            [_encode_tool(tool, index, context) for index, tool in enumerate(functions or ())],
             _built_in(built_in or (), losses),
             as_list(bag.get("_tool_order")),
         )
@@ -154,7 +163,8 @@ SENT_AS_IS = OPENAI_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
-def _encode_tool(tool: Mapping[str, Any], index: int, losses: LossRecorder) -> dict[str, Any]:
+def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) -> dict[str, Any]:
+    losses = context.losses
     at = ("tools", index)
     metadata = tool.get("provider_metadata")
     rest = KIT.claim(losses, metadata, at) if metadata else {}
@@ -165,10 +175,17 @@ def _encode_tool(tool: Mapping[str, Any], index: int, losses: LossRecorder) -> d
     }
     if tool.get("description") is not None:
         wire["description"] = tool["description"]
+    strict = tool.get("strict")
     if not rest.get(_NO_PARAMETERS) and "parameters" not in (as_list(rest.get(NULLS)) or ()):
         parameters = tool.get("parameters")
-        wire["parameters"] = {"type": "object", "properties": {}} if parameters is None else parameters
-    strict = tool.get("strict")
+        if parameters is None:
+            wire["parameters"] = {"type": "object", "properties": {}}
+        else:  # JSON Schema, and what strict mode takes when strict is true (kit/schemas)
+            option = context.option(STRICT_SCHEMA_OPTION)
+            at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT)
+            wire["parameters"], strict = openai_strict_schema(
+                parameters, strict, losses, at_schema, option, as_sent=as_sent
+            )
     if strict is not None:
         wire["strict"] = strict
     elif not rest.get(_NO_STRICT):
