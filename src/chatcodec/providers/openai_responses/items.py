@@ -95,8 +95,14 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
             return [canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
         case "custom_tool_call":
-            canonical = {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["input"]}
-            return [KIT.attach(canonical, {**split_fields(item, _CUSTOM_FIELDS), CUSTOM: True})]
+            canonical = {
+                "type": "tool_use",
+                "id": item["call_id"],
+                "name": item["name"],
+                "arguments": item["input"],
+                "kind": "custom",
+            }
+            return [KIT.attach(canonical, split_fields(item, _CUSTOM_FIELDS))]
         case _:
             return [opaque(item)]
 
@@ -470,7 +476,7 @@ def encode_tool_use(part: Part, losses: LossRecorder, at: Steps, *, for_request:
         losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint", "setting")
-    if bag.get(CUSTOM):
+    if part.get("kind") == "custom" or bag.get(CUSTOM):  # the marker: data stored before the kind
         return {
             **restore_fields(bag),
             "type": "custom_tool_call",
