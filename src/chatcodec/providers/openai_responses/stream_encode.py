@@ -376,9 +376,9 @@ def _kind(start: ToolCallStartEvent) -> str | None:
     return None if start.kind == "function" else start.kind
 
 
-def _part(kind: str, **fields: Any) -> dict[str, Any]:
+def _part(part_type: str, /, **fields: Any) -> dict[str, Any]:
     """A canonical part as data, from the fields a stream gave it (``None``: not given)."""
-    return {"type": kind, **{key: value for key, value in fields.items() if value is not None}}
+    return {"type": part_type, **{key: value for key, value in fields.items() if value is not None}}
 
 
 def _write_part(
