@@ -152,12 +152,16 @@ def test_a_chat_custom_call_stream_becomes_responses_custom_tool_call_events() -
 
 def test_a_responses_custom_call_stream_becomes_chat_custom_fragments() -> None:
     response = chatcodec.decode_response(CHAT, _chat_response(CUSTOM_CALL))
-    responses_stream = list(chatcodec.encode_stream(RESPONSES, events_from_response(response, split=lambda text: [text[:3], text[3:]])))
+    responses_stream = list(
+        chatcodec.encode_stream(RESPONSES, events_from_response(response, split=lambda text: [text[:3], text[3:]]))
+    )
     events = list(chatcodec.decode_stream(RESPONSES, responses_stream))
     (start,) = [event for event in events if isinstance(event, chatcodec.ToolCallStartEvent)]
     assert start.kind == "custom"
     chunks = list(chatcodec.encode_stream(CHAT, events, on_loss="ignore"))
-    fragments = [call for chunk in chunks for choice in chunk["choices"] for call in choice["delta"].get("tool_calls", [])]
+    fragments = [
+        call for chunk in chunks for choice in chunk["choices"] for call in choice["delta"].get("tool_calls", [])
+    ]
     assert fragments[0]["type"] == "custom"
     assert all("function" not in fragment for fragment in fragments)
     (call,) = chatcodec.accumulate_stream(CHAT, chunks).choices[0].message.content  # type: ignore[misc]

@@ -34,8 +34,10 @@ def dropped_why(target: str) -> str:
 def holds_custom_calls(response: Mapping[str, Any]) -> bool:
     """Whether a choice's message of canonical response data holds a custom call (the
     look's inner loop runs in C: most answers hold none)."""
-    for choice in response.get("choices") or ():
-        content: Any = (choice.get("message") or {}).get("content")
+    choices: list[Mapping[str, Any]] = response.get("choices") or []
+    for choice in choices:
+        message: Mapping[str, Any] = choice.get("message") or {}
+        content: Any = message.get("content")
         if content.__class__ is list and "custom" in map(_KIND, content):
             return True
     return False

@@ -45,7 +45,10 @@ class WithoutCustomCalls:
         if isinstance(event, ToolCallStartEvent | PartEvent):
             return self._part(event)
         if self._dropped:
-            if isinstance(event, ToolCallDeltaEvent | ToolCallEndEvent) and (event.choice, event.index) in self._dropped:
+            if (
+                isinstance(event, ToolCallDeltaEvent | ToolCallEndEvent)
+                and (event.choice, event.index) in self._dropped
+            ):
                 return ()
             if isinstance(event, FinishEvent):
                 return self._encoder.feed(self._finish(event))

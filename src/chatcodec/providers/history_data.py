@@ -219,18 +219,19 @@ def _unanswered_custom_calls(
     losses: LossRecorder,
     name: str,
 ) -> set[tuple[int, int]]:
-    """The places of the custom calls no later tool result answers, each reported (an
-    answered one is reported with its results); they leave ``calls``."""
+    """The places of the custom calls no tool result answers, each reported (an answered
+    one is reported with its results); they leave ``calls``."""
     answered = {
-        result.get("tool_use_id")
-        for index, message in enumerate(messages)
-        if message["role"] == "tool"
-        for result in _parts(message)
+        result.get("tool_use_id") for message in messages if message["role"] == "tool" for result in _parts(message)
     }
     places: set[tuple[int, int]] = set()
     for call_id, (what, at) in list(calls.items()):
         if what == CUSTOM_CALL and call_id not in answered:
-            losses.add(("messages", at[0], "content", at[1]), f"{what} {call_id!r}", f"{name} has no freeform tool calls; dropped")
+            losses.add(
+                ("messages", at[0], "content", at[1]),
+                f"{what} {call_id!r}",
+                f"{name} has no freeform tool calls; dropped",
+            )
             places.add(at)
             del calls[call_id]
     return places

@@ -343,7 +343,9 @@ class StreamBuilder:
             )
             self._events.append(event)
             return self._emitter("tool_use", choice, index)
-        fields: dict[str, Any] = {"id": id, "name": name} if kind == "function" else {"id": id, "name": name, "kind": kind}
+        fields: dict[str, Any] = (
+            {"id": id, "name": name} if kind == "function" else {"id": id, "name": name, "kind": kind}
+        )
         return self._open("tool_use", choice, index, fields, metadata)
 
     def open_refusal(self, choice: int, index: int) -> PartBuilder:

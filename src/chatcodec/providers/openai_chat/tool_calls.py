@@ -75,7 +75,13 @@ def decode_custom_call(call: Mapping[str, Any]) -> dict[str, Any]:
     bag = leftovers(call, ("id", "type", "custom"))
     if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
         bag[SDK_INDEX] = bag.pop("index")
-    part = {"type": "tool_use", "id": call["id"], "name": custom["name"], "arguments": custom.get("input", ""), "kind": "custom"}
+    part = {
+        "type": "tool_use",
+        "id": call["id"],
+        "name": custom["name"],
+        "arguments": custom.get("input", ""),
+        "kind": "custom",
+    }
     custom_rest = unmapped(custom, ("name", "input"))
     if custom_rest:
         bag["custom"] = custom_rest

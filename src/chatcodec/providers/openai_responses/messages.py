@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from operator import methodcaller
-from typing import Any
+from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
@@ -46,6 +46,7 @@ _MESSAGE_FIELDS = ("type", "role", "content")
 _OUTPUT_FIELDS = ("type", "call_id", "output", "name")
 _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 _KIND = methodcaller("get", "kind")
+Parts = list[Mapping[str, Any]]
 _INPUT_ROLES = ("user", "system", "developer")
 _NO_BREAKPOINT = "function call outputs carry no breakpoint"
 
@@ -156,8 +157,9 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         at: Steps = ("messages", index)
         if role == "assistant":
             items += encode_assistant(message, losses, at)
-            if type(content) is list and "custom" in map(_KIND, content):  # the look runs in C
-                custom.update(part["id"] for part in content if part.get("kind") == "custom")
+            parts: Any = content
+            if parts.__class__ is list and "custom" in map(_KIND, parts):  # the look runs in C
+                custom.update(part["id"] for part in cast(Parts, parts) if part.get("kind") == "custom")
         elif role == "tool":
             items += _encode_tool_message(message, context, at, custom)
         elif role == "user" and KIT.marker(message.get("provider_metadata"), ITEMS):
