@@ -214,3 +214,13 @@ def test_a_stream_holding_only_a_custom_call_does_not_finish_with_tool_use(targe
     assert response.choices[0].finish_reason.unified == "stop"  # type: ignore[union-attr]
     assert not [part for part in response.choices[0].message.content if part.type == "tool_use"]
     assert [loss.what for loss in losses if "custom" in loss.what] == ["custom tool call 'call_1'"]
+
+
+@pytest.mark.parametrize("target", WITHOUT_FREEFORM)
+def test_a_custom_call_answered_only_before_it_is_dropped_too(target: str) -> None:
+    """A result before its call answers nothing: the call is still never sent as a
+    function call."""
+    payload = _chat_request(CUSTOM_CALL, results=False)
+    payload["messages"].insert(1, {"role": "tool", "tool_call_id": "call_1", "content": "early"})
+    body = chatcodec.convert_request({**payload, "max_tokens": 64}, source=CHAT, target=target, on_loss="ignore")
+    assert "print(1)" not in str(body)

@@ -219,14 +219,15 @@ def _unanswered_custom_calls(
     losses: LossRecorder,
     name: str,
 ) -> set[tuple[int, int]]:
-    """The places of the custom calls no tool result answers, each reported (an answered
-    one is reported with its results); they leave ``calls``."""
-    answered = {
-        result.get("tool_use_id") for message in messages if message["role"] == "tool" for result in _parts(message)
-    }
+    """The places of the custom calls no later tool result answers, each reported (an
+    answered one is reported with its results); they leave ``calls``."""
+    last_answer: dict[str, int] = {}  # call id -> the last tool message answering it
+    for index, message in enumerate(messages):
+        if message["role"] == "tool":
+            last_answer.update((result.get("tool_use_id", ""), index) for result in _parts(message))
     places: set[tuple[int, int]] = set()
     for call_id, (what, at) in list(calls.items()):
-        if what == CUSTOM_CALL and call_id not in answered:
+        if what == CUSTOM_CALL and last_answer.get(call_id, -1) < at[0]:
             losses.add(
                 ("messages", at[0], "content", at[1]),
                 f"{what} {call_id!r}",
