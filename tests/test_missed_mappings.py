@@ -85,12 +85,25 @@ def test_openai_compatible_thought_signature_reaches_gemini() -> None:
     assert not [loss for loss in losses if "extra_content" in loss.what or "thought" in loss.what]
 
 
-def test_gemini_thought_signature_reaches_openai_extra_content() -> None:
-    body, losses = _convert("gemini", "openai-chat", _GEMINI_WITH_SIGNATURE)
+def test_gemini_thought_signature_reaches_the_gemini_endpoints_extra_content() -> None:
+    losses: list[Loss] = []
+    request = chatcodec.decode_request("gemini", _GEMINI_WITH_SIGNATURE)
+    options = {"server": "gemini"}
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses, options=options)
     call = body["messages"][1]["tool_calls"][0]
     assert call["extra_content"] == {"google": {"thought_signature": SIGNATURE}}
-    assert not [loss for loss in losses if "thoughtSignature" in loss.what]
+    assert not [loss for loss in losses if "thought" in loss.what.lower()]
     assert_request_matches_sdk(_without_extra_content(body))
+
+
+def test_gemini_thought_signature_is_not_sent_to_openai() -> None:
+    """OpenAI refuses ``extra_content``: the default target gets no signature, reported."""
+    body, losses = _convert("gemini", "openai-chat", _GEMINI_WITH_SIGNATURE)
+    assert "extra_content" not in body["messages"][1]["tool_calls"][0]
+    assert [(loss.kind, loss.what) for loss in losses if "thought" in loss.what.lower()] == [
+        ("rule", "Gemini thought signature")
+    ]
+    assert_request_matches_sdk(body)
 
 
 def test_openai_extra_content_round_trips_unchanged() -> None:

@@ -138,7 +138,7 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument(
         "--option",
         dest="encoder_options",
-        type=_encoder_option,
+        type=encoder_option,
         action="append",
         default=[],
         metavar="KEY=VALUE",
@@ -148,7 +148,7 @@ def add_convert_command(commands: Any) -> None:
     convert.set_defaults(run=run_convert, parser=convert)
 
 
-def _encoder_option(text: str) -> tuple[str, object]:
+def encoder_option(text: str) -> tuple[str, object]:
     key, equals, value = text.partition("=")
     if not equals or not key:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")

@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
+from chatcodec.cli.convert import encoder_option
 from chatcodec.serve.config import fronts, upstreams
 
 
@@ -39,6 +40,16 @@ def add_serve_command(commands: Any) -> None:
     serve.add_argument(
         "--api-key-env", help="the variable holding the upstream key when a caller sends none (default: the SDK's own)"
     )
+    serve.add_argument(
+        "--option",
+        dest="writer_options",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
+    )
     serve.set_defaults(run=_run_serve)
 
 
@@ -56,6 +67,7 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             upstream_url=arguments.upstream_url,
             model_map=config_module.parse_model_map(arguments.model_map),
             api_key_env=arguments.api_key_env,
+            options=dict(arguments.writer_options),
         )
     except ValueError as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)

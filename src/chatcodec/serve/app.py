@@ -64,6 +64,9 @@ class Proxy:
         self.config = config
         self._given_client = client
         self._client = client
+        self._writer_options = config.writer_options()
+        """The upstream writer's options (the compatible server ``--upstream-url`` points at,
+        ``--option``), read once."""
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
@@ -139,7 +142,7 @@ class Proxy:
         with_updates(canonical, {"model": model, "stream": True if call.stream else None})
         recorder = LossRecorder()
         try:
-            body = write_request_data(canonical, self.config.upstream, recorder)
+            body = write_request_data(canonical, self.config.upstream, recorder, self._writer_options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
         losses: list[Loss] = []

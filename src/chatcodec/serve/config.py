@@ -51,6 +51,16 @@ class ServeConfig:
     once the core has it)."""
     timeout: float = 600.0
     """Seconds to wait for the upstream between two reads."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``--option server=deepseek``); they win
+    over what the upstream URL implies (:meth:`writer_options`)."""
+
+    def writer_options(self) -> dict[str, object]:
+        """The options the upstream's writer gets: what ``upstream_url`` implies (the
+        OpenAI-compatible server it points at), then :attr:`options`."""
+        upstream = get_edge(self.upstream).upstream
+        implied = upstream.options(self.upstream_url) if upstream is not None and upstream.options else {}
+        return {**implied, **self.options}
 
     def __post_init__(self) -> None:
         offered, called = fronts(), upstreams()

@@ -27,7 +27,7 @@ from chatcodec.errors import Problem, ProviderLookupError, json_path
 from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import get_codec
-from chatcodec.strict.extensions import extension_fields
+from chatcodec.strict.extensions import Extension, extension_fields
 from chatcodec.strict.values import shown, value_problems
 
 Root = Literal["request", "response", "stream"]
@@ -69,11 +69,15 @@ class Schema:
         return known
 
 
-def schema_for(provider: str) -> Schema | None:
+def schema_for(provider: str, server: str | None = None) -> Schema | None:
     """The field set of ``provider``, or ``None`` for a format with none (``canonical``,
     a codec registered by a caller), asked of its codec: readers reach a provider only
     through the registry, and a codec registered under another name brings its field set,
-    its documented extensions (its edge's) and its stream events."""
+    its documented extensions (its edge's) and its stream events.
+
+    ``server``: a server speaking the format (OpenAI Chat's ``deepseek``, its edge's
+    ``server_extensions``), whose own extensions replace every server's: a field one server
+    documents is then refused for another."""
     try:
         codec = get_codec(provider)
     except ProviderLookupError:
@@ -82,24 +86,38 @@ def schema_for(provider: str) -> Schema | None:
         return None
     field_sets = codec.field_sets()
     events = frozenset[str]() if codec.structure is None else codec.structure.stream_events_outside_sdk
-    return None if field_sets is None else _schema(provider, codec, field_sets, events)
+    return None if field_sets is None else _schema(provider, codec, field_sets, events, server)
 
 
 @cache
-def _schema(provider: str, codec: ProviderCodec, field_sets: FieldSets, events: frozenset[str]) -> Schema:
-    """Built once per name and field set (a codec registered again under the name brings its own)."""
+def _schema(
+    provider: str, codec: ProviderCodec, field_sets: FieldSets, events: frozenset[str], server: str | None
+) -> Schema:
+    """Built once per name, field set and server (a codec registered again under the name
+    brings its own)."""
     return Schema(
         provider=provider,
         roots=field_sets.roots,
         kinds=field_sets.kinds,
         tags=field_sets.tags,
         unions=field_sets.unions,
-        extensions=extension_fields(() if codec.edge is None else codec.edge.extensions, field_sets.kinds),
+        extensions=extension_fields(_extensions(provider, codec, server), field_sets.kinds),
         events_outside_sdk=events,
         required=field_sets.required,
         values=field_sets.values,
         one_member=field_sets.one_member,
     )
+
+
+def _extensions(provider: str, codec: ProviderCodec, server: str | None) -> tuple[Extension, ...]:
+    edge = codec.edge
+    if server is None:
+        return () if edge is None else edge.extensions
+    servers: Mapping[str, tuple[Extension, ...]] = {} if edge is None else edge.server_extensions
+    if server not in servers:
+        known = ", ".join(servers) or "none"
+        raise ProviderLookupError(f"{provider} names no server {server!r} (known: {known})")
+    return servers[server]
 
 
 def unknown_fields(
@@ -192,9 +210,10 @@ def _unknown_tag(
     )
 
 
-def payload_problems(provider: str, root: Root, payload: Mapping[str, Any]) -> list[Problem]:
-    """The unknown fields of one ``provider`` payload (empty for a format with no field set)."""
-    schema = schema_for(provider)
+def payload_problems(provider: str, root: Root, payload: Mapping[str, Any], server: str | None = None) -> list[Problem]:
+    """The unknown fields of one ``provider`` payload (empty for a format with no field
+    set), for one ``server`` of the format when named (:func:`schema_for`)."""
+    schema = schema_for(provider, server)
     if schema is None:
         return []
     event_type = payload.get("type")

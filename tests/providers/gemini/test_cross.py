@@ -12,16 +12,20 @@ from providers.gemini.gemini_support import assert_valid_request, load_json
 ANTHROPIC = Path(__file__).resolve().parents[2] / "fixtures" / "anthropic" / "request"
 
 
-def _convert(body: dict[str, Any], source: str, target: str) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
+def _convert(
+    body: dict[str, Any], source: str, target: str, options: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
     losses: list[chatcodec.Loss] = []
-    converted = chatcodec.convert_request(body, source=source, target=target, on_loss="ignore", losses=losses)
+    converted = chatcodec.convert_request(
+        body, source=source, target=target, on_loss="ignore", losses=losses, options=options
+    )
     return converted, losses
 
 
 def test_a_vertex_history_crosses_to_openai_with_its_ids_and_signatures_and_back() -> None:
-    """The signatures ride as Gemini's OpenAI-compatible ``extra_content``."""
+    """The signatures ride as Gemini's OpenAI-compatible ``extra_content``, for that endpoint."""
     body = load_json("request", "vertex_snake_case_function_error_responses.json")
-    openai, losses = _convert(body, "gemini", "openai-chat")
+    openai, losses = _convert(body, "gemini", "openai-chat", {"server": "gemini"})
     calls = [message["tool_calls"][0] for message in openai["messages"] if message.get("tool_calls")]
     assert [call["id"] for call in calls] == [
         "pyd_ai_643dd3d7cf8b46809ec8b53551b1b77c",

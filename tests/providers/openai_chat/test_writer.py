@@ -95,10 +95,10 @@ TAKEN: dict[str, dict[str, Any]] = {
 """Canonical requests of the shapes the one-pass side wrote itself."""
 
 
-def _written(request: dict[str, Any]) -> tuple[str, list[chatcodec.Loss]]:
+def _written(request: dict[str, Any], options: dict[str, Any] | None = None) -> tuple[str, list[chatcodec.Loss]]:
     """The body the writer writes for canonical data, and its losses."""
     recorder = LossRecorder()
-    body = get_codec("openai-chat").write_request(request, recorder)
+    body = get_codec("openai-chat").write_request(request, recorder, options=options)
     losses: list[chatcodec.Loss] = []
     recorder.settle("ignore", losses)
     return json.dumps(body), losses
@@ -141,8 +141,8 @@ def test_dropped_thinking_is_reported_at_its_place() -> None:
 def test_other_providers_bags_on_parts_are_reported_in_order() -> None:
     """A Gemini session: bags on texts, calls and results are reported after the dropped
     thinking, a call's before its name rewrite, a result's before its name; a thought
-    signature goes in the call's ``extra_content``, not in a loss."""
-    body, losses = _written(TAKEN["a gemini session's bags"])
+    signature goes in the call's ``extra_content`` for Gemini's endpoint, not in a loss."""
+    body, losses = _written(TAKEN["a gemini session's bags"], {"server": "gemini"})
     assert [(loss.path, loss.what) for loss in losses] == [
         ("$.messages[1]", "gemini data ['role']"),
         ("$.messages[1].content[1]", "thinking part from anthropic"),
@@ -154,6 +154,7 @@ def test_other_providers_bags_on_parts_are_reported_in_order() -> None:
         ("$.messages[2].content[0].name", "tool name on a result"),
         ("$.messages[2].content[1].name", "tool name on a result"),
         ("$.messages[3].content[0]", "gemini data ['v']"),
+        ("$.messages[1].tool_calls[0]", "thought signature"),  # Gemini 3 wants one on the first call
     ]
     calls = json.loads(body)["messages"][1]["tool_calls"]
     assert "extra_content" not in calls[0]

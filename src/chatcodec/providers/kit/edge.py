@@ -31,7 +31,7 @@ Framing, the one word the framing readers and writers share (:mod:`chatcodec.str
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
@@ -292,6 +292,9 @@ class Upstream:
     sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
     """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
     (Bedrock's SigV4); None when the API has no signing."""
+    options: Callable[[str], dict[str, object]] | None = None
+    """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
+    ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
 
 
 # --- strict reading ------------------------------------------------------------------------
@@ -340,3 +343,7 @@ class Edge:
     pass unchecked)."""
     extensions: tuple[Extension, ...] = ()
     """Fields compatible servers document beyond the SDK types, for strict reading."""
+    server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=dict[str, tuple[Extension, ...]])
+    """Per named server speaking this format, the extensions that server alone documents:
+    strict reading of a body for one server (``schema_for(provider, server=...)``) accepts
+    those and no other server's. Empty: the format names no servers."""

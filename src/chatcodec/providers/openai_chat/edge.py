@@ -10,8 +10,9 @@
   caller's own wish is applied to the stream written back (``Call.options``).
 - Errors: ``{"error": {"message", "type", "param", "code"}}``, and inside a stream the same
   body as one more chunk (https://platform.openai.com/docs/guides/error-codes).
-- Strict reading: the fields the compatible servers (DeepSeek, Kimi, OpenRouter, Z.ai,
-  vLLM, Groq, LiteLLM) document beyond the SDK types, each row with its source.
+- Strict reading: the fields the compatible servers document beyond the SDK types, each
+  row with its source: each server's own rows in its ``servers/`` module (DeepSeek,
+  Kimi, OpenRouter, vLLM, Groq, Gemini...), and here those of Z.ai and litellm.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from chatcodec.providers.kit.edge import (
     read_nested_error,
     write_openai_error,
 )
+from chatcodec.providers.openai_chat import servers
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -57,94 +59,39 @@ def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/chat/completions"
 
 
-_DEEPSEEK = "https://api-docs.deepseek.com/guides/reasoning_model"
-_KIMI = "https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model"
-_OPENROUTER_REASONING = "https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks"
-_OPENROUTER_CACHE = "https://openrouter.ai/docs/features/prompt-caching#anthropic-claude"
-_OPENROUTER_REQUEST = "https://openrouter.ai/docs/api-reference/overview#request-body"
-_OPENROUTER_RESPONSE = "https://openrouter.ai/docs/api-reference/overview#responses"
+def upstream_options(base: str) -> dict[str, object]:
+    """The compatible server the base URL points at, as the writer's ``server`` option
+    (``servers.server_for_url``): ``https://api.groq.com/openai/v1`` gets Groq's body."""
+    server = servers.server_for_url(base)
+    return {} if server is None else {servers.OPTION: server.name}
+
+
 _ZAI = "https://docs.z.ai/guides/capabilities/thinking"
-_VLLM = "https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html#extra-parameters"
-_VLLM_RESPONSE = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
 _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
 _LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
-_DEEPSEEK_CACHE = "https://api-docs.deepseek.com/guides/kv_cache"
-_GROQ = "https://console.groq.com/docs/api-reference#chat-create"
-_RECORDED = "recorded, no documentation found: tests/fixtures/"
-_GEMINI_OPENAI = "https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility: extra_content)"
+_VLLM_RESPONSE = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
 
 _MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "ChoiceDelta")
-_PARTS = (
-    "ChatCompletionContentPartTextParam",
-    "ChatCompletionContentPartImageParam",
-    "ChatCompletionContentPartInputAudioParam",
-    "File",
-)
 _REQUESTS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
-_VLLM_FIELDS = (
-    "top_k",
-    "min_p",
-    "repetition_penalty",
-    "length_penalty",
-    "min_tokens",
-    "best_of",
-    "use_beam_search",
-    "ignore_eos",
-    "skip_special_tokens",
-    "spaces_between_special_tokens",
-    "stop_token_ids",
-    "include_stop_str_in_output",
-    "chat_template",
-    "chat_template_kwargs",
-    "add_generation_prompt",
-    "continue_final_message",
-    "guided_json",
-    "guided_regex",
-    "guided_choice",
-    "guided_grammar",
-    "structured_outputs",
-    "priority",
-    "request_id",
-)
-_OPENROUTER_FIELDS = ("reasoning", "provider", "transforms", "models", "route", "usage", "plugins")
 
-EXTENSIONS: tuple[Extension, ...] = (
-    *(Extension(PROVIDER, kind, ("reasoning_content",), _DEEPSEEK) for kind in _MESSAGES),
-    *(Extension(PROVIDER, kind, ("reasoning_content",), _KIMI) for kind in _MESSAGES),
-    *(Extension(PROVIDER, kind, ("reasoning", "reasoning_details"), _OPENROUTER_REASONING) for kind in _MESSAGES),
-    *(Extension(PROVIDER, kind, ("cache_control",), _OPENROUTER_CACHE) for kind in _PARTS),
+_OTHERS: tuple[Extension, ...] = (
     *(
         Extension(PROVIDER, kind, ("provider_specific_fields", "thinking_blocks", "reasoning_content"), _LITELLM)
         for kind in _MESSAGES
     ),
-    Extension(PROVIDER, "ChatCompletionSystemMessageParam", ("cache_control",), _OPENROUTER_CACHE),
-    *(
-        Extension(PROVIDER, kind, ("extra_content",), _GEMINI_OPENAI)
-        for kind in (
-            "ChatCompletionMessageFunctionToolCall",
-            "ChatCompletionMessageFunctionToolCallParam",
-            "ChoiceDeltaToolCall",
-        )
-    ),
-    Extension(PROVIDER, "ChatCompletionFunctionToolParam", ("cache_control",), _OPENROUTER_CACHE),
-    *(Extension(PROVIDER, kind, _OPENROUTER_FIELDS, _OPENROUTER_REQUEST) for kind in _REQUESTS),
     *(Extension(PROVIDER, kind, ("thinking",), _ZAI) for kind in _REQUESTS),
-    *(Extension(PROVIDER, kind, _VLLM_FIELDS, _VLLM) for kind in _REQUESTS),
-    Extension(PROVIDER, "ChatCompletion", ("provider", "prompt_logprobs", "kv_transfer_params"), _VLLM_RESPONSE),
-    Extension(PROVIDER, "ChatCompletionChunk", ("provider", "error"), _OPENROUTER_RESPONSE),
+    Extension(PROVIDER, "ChatCompletion", ("provider",), _VLLM_RESPONSE),
     Extension(PROVIDER, "ChatCompletionChunk", ("error",), _OPENAI_STREAM_ERROR),
-    Extension(PROVIDER, "*Choice", ("stop_reason", "native_finish_reason", "error"), _VLLM_RESPONSE),
-    Extension(PROVIDER, "CompletionUsage", ("cost", "is_byok", "cost_details"), _OPENROUTER_RESPONSE),
-    Extension(PROVIDER, "CompletionUsage", ("prompt_cache_hit_tokens", "prompt_cache_miss_tokens"), _DEEPSEEK_CACHE),
-    Extension(PROVIDER, "CompletionUsage", ("queue_time", "prompt_time", "completion_time", "total_time"), _GROQ),
-    Extension(PROVIDER, "ChatCompletionChunk", ("x_groq",), _GROQ),
-    Extension(
-        PROVIDER, "ChoiceDelta", ("channel",), _RECORDED + "openai-chat/stream/groq_reasoning_channel_tool_call.sse"
-    ),
-    Extension(PROVIDER, "PromptTokensDetails", ("video_tokens", "image_tokens"), _OPENROUTER_RESPONSE),
-    Extension(PROVIDER, "CompletionTokensDetails", ("image_tokens",), _OPENROUTER_RESPONSE),
+    Extension(PROVIDER, "*Choice", ("native_finish_reason", "error"), _VLLM_RESPONSE),
 )
-"""Fields the compatible servers document beyond the SDK types (strict reading accepts them)."""
+"""Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
+
+EXTENSIONS: tuple[Extension, ...] = (
+    *_OTHERS,
+    *(row for server in servers.SERVERS.values() for row in server.extensions),
+)
+"""Fields the compatible servers document beyond the SDK types (strict reading accepts
+them): each described server's own (``servers/``), and the few others'."""
 
 EDGE = Edge(
     PROVIDER,
@@ -152,7 +99,7 @@ EDGE = Edge(
     framing=StreamFraming("sse", done="[DONE]"),
     errors=ErrorShape(OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error),
     front=Front(("/v1/chat/completions", "/chat/completions"), read_call),
-    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body),
+    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body, options=upstream_options),
     detection=(
         "object:chat.completion",
         "object:chat.completion.chunk",
@@ -180,5 +127,6 @@ EDGE = Edge(
         "part:file",
     ),
     extensions=EXTENSIONS,
+    server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},
 )
 """The OpenAI Chat Completions edge."""

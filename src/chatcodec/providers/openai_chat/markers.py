@@ -61,7 +61,10 @@ because OpenAI Chat then gets the other spelling back, which some servers refuse
 
 Options for this encoder also start with ``_``, so other encoders report them only when
 they carry meaning: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
-pure: without it this encoder reports the reasoning it cannot place) and
+pure: without it this encoder reports the reasoning it cannot place),
+``_server`` and ``_missing_signature`` (the compatible server the body is written for and
+what its Gemini endpoint gets for an unsigned call, ``servers/``; pure: they choose among
+OpenAI Chat servers, which another format has no notion of) and
 ``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; pure,
 as the marker above), in ``provider_options["openai-chat"]`` of a request
 (``_reasoning_field`` also in a response's or a stream start event's
@@ -104,6 +107,8 @@ OPTIONS: Mapping[str, str] = {
     "reasoning_field": "_reasoning_field",
     "max_tokens_key": "_max_tokens_key",
     "include_usage": "_include_usage",
+    "server": "_server",
+    "missing_signature": "_missing_signature",
     **MODEL_OPTION,
     **RULE_OPTIONS,
 }
@@ -112,6 +117,8 @@ OPTIONS: Mapping[str, str] = {
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
 servers without ``max_completion_tokens``), and, for a stream, whether the held usage
 is sent as the last chunk (the client's ``stream_options.include_usage``), and the
-``model`` sent when the request has none. The codec
+``model`` sent when the request has none; the compatible ``server`` the body is written
+for and, for Gemini's endpoint, what to send for a ``missing_signature``
+(``servers/``). The codec
 reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

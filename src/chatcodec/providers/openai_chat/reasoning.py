@@ -23,6 +23,9 @@ is dropped with a loss, unless the request sets the encoder option ``reasoning_f
 to one of the three field names; then it is sent there, which is how DeepSeek
 (``reasoning_content``) or OpenRouter (``reasoning_details``, signatures included) accept
 replayed reasoning.
+A named compatible server (the option ``server``, :mod:`.servers`) sets the option's default
+to the field that server reads back, and reasoning in another field is moved there or
+dropped, reported (``servers/fitting.py``).
 
 On output (a response or a stream, what a proxy serves to OpenAI clients) the option
 defaults to ``reasoning_content``, as litellm and the other gateways write it:

@@ -3,7 +3,9 @@ one writer of this format.
 
 Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
 ``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
-``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were.
+``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were,
+to the server they came for; a body written for a named server (the option ``server``, or
+a model id only it serves) holds only what that server takes (:mod:`.servers`).
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
 newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
 caller sets the option ``max_tokens_key="max_tokens"``, for servers that know only that
@@ -28,7 +30,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
 from chatcodec.providers.kit.service_tier import write_tier
-from chatcodec.providers.openai_chat import settings, tools
+from chatcodec.providers.openai_chat import servers, settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.providers.openai_chat.common_shapes import COMMON_MESSAGES, COMMON_REQUEST
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
@@ -101,6 +103,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write a body for canonical request data; what OpenAI cannot carry is recorded in
     ``context.losses``."""
     losses = context.losses
+    server, named = servers.prepare(request, context)
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
     options = request.get("provider_options")
     wire: dict[str, Any] = {}
@@ -124,6 +127,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     if request.get("cache_control") is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
         losses.add(("cache_control",), "request-wide cache_control", why, "setting")
+    servers.fit_written(wire, server, named, context)
     return wire
 
 

@@ -1,0 +1,86 @@
+"""DeepSeek's API (``https://api.deepseek.com``).
+
+- Reasoning comes back as ``reasoning_content``; in thinking mode with tool calls it must
+  be sent back on every assistant step of the current turn's tool loop, or DeepSeek
+  answers 400 "Missing `reasoning_content` field in the assistant message"
+  (https://api-docs.deepseek.com/guides/thinking_mode, "Tool calls"; Kimi has the same
+  rule). A step with no reasoning to send (a history from a format that kept none) gets
+  an empty one, reported. ``deepseek-chat`` (non-thinking mode) and a body with
+  ``thinking: {"type": "disabled"}`` are left alone.
+- The reference lists its fields; the token limit is ``max_tokens``
+  (https://api-docs.deepseek.com/api/create-chat-completion). Content is text.
+- ``reasoning_effort`` is ``high`` or ``max`` (thinking mode guide).
+"""
+
+from __future__ import annotations
+
+from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.openai_chat.servers import kinds
+from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
+
+DOCS = "https://api-docs.deepseek.com/api/create-chat-completion"
+THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
+_REASONING = "https://api-docs.deepseek.com/guides/reasoning_model"
+_PREFIX = "https://api-docs.deepseek.com/guides/chat_prefix_completion"
+_CACHE = "https://api-docs.deepseek.com/guides/kv_cache"
+
+FIELDS = frozenset(
+    {
+        "model",
+        "messages",
+        "thinking",
+        "frequency_penalty",
+        "max_tokens",
+        "presence_penalty",
+        "response_format",
+        "stop",
+        "stream",
+        "stream_options",
+        "temperature",
+        "top_p",
+        "tools",
+        "tool_choice",
+        "logprobs",
+        "top_logprobs",
+        "reasoning_effort",
+    }
+)
+"""The request fields DeepSeek's reference lists."""
+
+
+def _thinking(call: ServerCall) -> bool:
+    """Thinking mode is on by default; ``deepseek-chat`` is the non-thinking mode."""
+    return call.model != "deepseek-chat"
+
+
+SERVER = Server(
+    "deepseek",
+    "DeepSeek",
+    DOCS,
+    hosts=("api.deepseek.com",),
+    models=(r"deepseek-(chat|reasoner|v\d[\w.-]*)",),
+    fields=FIELDS,
+    refuses=(Refusal("max_completion_tokens", DOCS, instead="max_tokens"),),
+    extensions=(
+        *(Extension(kinds.PROVIDER, kind, ("thinking",), THINKING) for kind in kinds.REQUESTS),
+        *(Extension(kinds.PROVIDER, kind, ("reasoning_content",), _REASONING) for kind in kinds.MESSAGES),
+        Extension(kinds.PROVIDER, "ChatCompletionAssistantMessageParam", ("prefix",), _PREFIX),
+        Extension(kinds.PROVIDER, "CompletionUsage", ("prompt_cache_hit_tokens", "prompt_cache_miss_tokens"), _CACHE),
+    ),
+    reasoning_field="reasoning_content",
+    reasoning_source=THINKING,
+    efforts=("high", "max"),
+    efforts_source=THINKING,
+    parts=frozenset({"text"}),
+    parts_source=DOCS + " (message content is text)",
+    rules=(
+        ServerRule(
+            "reasoning_in_tool_loop",
+            "each current-turn tool-loop step carries `reasoning_content` (empty when none was kept, reported)",
+            THINKING,
+            reasoning_back_in_tool_loop(THINKING, _thinking),
+        ),
+    ),
+)
+"""DeepSeek."""

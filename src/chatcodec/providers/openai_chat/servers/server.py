@@ -1,0 +1,131 @@
+"""The record each OpenAI-compatible server is described by, and the rule a server adds.
+
+Most ``openai-chat`` traffic does not go to OpenAI: Gemini's OpenAI-compatible endpoint,
+DeepSeek, OpenRouter, vLLM, SGLang, Ollama, Groq, Mistral, xAI, Together and Azure each
+take the same body with differences of their own. litellm keeps them as a parameter map
+per provider that its users extend by hand (``drop_params``); Vercel's AI SDK writes one
+``openai-compatible`` provider and a thin package per vendor. Here each server is one
+:class:`Server` value in its own module beside this one, every fact with the address it
+comes from, and the writer reads it (:mod:`.fitting`): what the server does not accept is
+never sent to it, but dropped or moved, each change a loss of kind ``rule`` naming the
+server.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from chatcodec.providers.kit.edge import Extension
+
+if TYPE_CHECKING:
+    from chatcodec.losses import LossRecorder, Steps
+
+ALL_PARTS = frozenset({"text", "image_url", "input_audio", "file"})
+"""The user content part types of the OpenAI SDK (``ChatCompletionContentPartParam``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A field of the OpenAI SDK the server refuses (or silently ignores), with its source."""
+
+    field: str
+    """The request field (``logit_bias``), or a message field as ``messages[].name``."""
+    source: str
+    """Where the server says so."""
+    instead: str | None = None
+    """Where the server keeps the same value (Mistral's ``random_seed`` for ``seed``): the
+    value is moved there, not dropped."""
+
+
+@dataclass(slots=True)
+class ServerCall:
+    """What a server rule gets: the body written for the server, and where to say what changed."""
+
+    server: Server
+    body: dict[str, Any]
+    """The request body, edited in place."""
+    model: str | None
+    """The model id the body is for, when known."""
+    options: Mapping[str, object]
+    """The encode options, by public name (``missing_signature``...)."""
+    losses: LossRecorder
+    rule: str = "fields"
+    """The name of the rule reporting (a :class:`ServerRule`'s, or a generic one of :mod:`.fitting`)."""
+
+    def report(self, at: Steps, what: str, change: str) -> None:
+        """One change made for the server, as a ``rule`` loss naming the server, the rule
+        and how to change it."""
+        why = f"{change}: server {self.server.name} ({self.server.title}), rule {self.rule}; {OPTION_HINT}"
+        self.losses.add(at, what, why, "rule")
+
+
+OPTION_HINT = "choose the server with options={'server': ...}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRule:
+    """One thing a server refuses or needs back that field sets cannot say."""
+
+    name: str
+    """Its name in losses (``reasoning_in_tool_loop``)."""
+    summary: str
+    """What the server does and what is sent (one line, for the README)."""
+    source: str
+    """Where the server documents it (or the issue that shows it)."""
+    edit: Callable[[ServerCall], None]
+    """Changes the body to what the server takes, reporting each change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """One OpenAI-compatible server: what it takes in a Chat Completions request."""
+
+    name: str
+    """The option value that names it (``options={"server": "deepseek"}``)."""
+    title: str
+    """How the README and losses name it."""
+    docs: str
+    """Its Chat Completions reference."""
+    hosts: tuple[str, ...] = ()
+    """URL hosts that name it (a host ending in one of these: ``.openai.azure.com``)."""
+    models: tuple[str, ...] = ()
+    """Model id patterns (regular expressions, matched whole, lowercase) that only this
+    server serves under that spelling (``deepseek-chat``; not ``deepseek-ai/DeepSeek-R1``,
+    which Together and vLLM serve too)."""
+    fields: frozenset[str] | None = None
+    """The request fields it documents, when it lists them (Ollama, DeepSeek, Mistral);
+    None: the OpenAI SDK's request fields."""
+    refuses: tuple[Refusal, ...] = ()
+    """Fields of the SDK it refuses or ignores, or keeps under another name."""
+    extensions: tuple[Extension, ...] = ()
+    """Fields it documents beyond the SDK types (strict reading accepts them; the writer
+    may send them): the same rows as an edge's ``extensions``."""
+    reasoning_field: str | None = None
+    """Where it takes reasoning sent back on an assistant message (``reasoning_content``,
+    ``reasoning``, ``reasoning_details``); None: it takes none back (dropped, reported)."""
+    reasoning_source: str = ""
+    efforts: tuple[str, ...] | None = None
+    """The ``reasoning_effort`` values it takes, in the canonical order; None: not
+    checked (the model names its own). An effort it does not take becomes the nearest it
+    does, reported; a server that refuses the field lists it in :attr:`refuses`."""
+    efforts_source: str = ""
+    parts: frozenset[str] = ALL_PARTS
+    """The user content part types it takes (a part of another type is dropped, reported)."""
+    parts_source: str = ""
+    cache_marker: str | None = None
+    """The cache breakpoint it reads on a content part: OpenAI's ``prompt_cache_breakpoint``,
+    the gateways' ``cache_control``, or None (it caches by itself; the marker is dropped)."""
+    signatures: bool = False
+    """Whether it takes Gemini's ``tool_calls[].extra_content.google.thought_signature``."""
+    rules: tuple[ServerRule, ...] = ()
+    """What field sets cannot say (reasoning needed back, a signature on the first call)."""
+    notes: tuple[str, ...] = field(default=())
+    """Other differences, for the README (one line each, with its source)."""
+
+    def extension_fields(self, kind: str) -> frozenset[str]:
+        """The extension fields this server documents on an object of ``kind``."""
+        rows = self.extensions
+        return frozenset(name for row in rows if fnmatch.fnmatchcase(kind, row.kind) for name in row.fields)

@@ -1,0 +1,69 @@
+"""What the server tests share: a conversion for a named server, and a check of a body
+against what that server documents (its own fields, never another server's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openai.types.chat.completion_create_params import (
+    CompletionCreateParamsNonStreaming,
+    CompletionCreateParamsStreaming,
+)
+
+import chatcodec
+from chatcodec import Loss
+from chatcodec.providers.openai_chat.servers import SERVERS, Server
+from chatcodec.providers.openai_chat.servers.fitting import REASONING_FIELDS, request_fields
+from chatcodec.strict.fields import describe, schema_for, unknown_fields
+from sdk_oracle import check
+
+
+def convert(body: dict[str, Any], source: str = "openai-chat", **options: Any) -> tuple[dict[str, Any], list[Loss]]:
+    """``body`` converted to ``openai-chat`` with ``options``, and every loss."""
+    losses: list[Loss] = []
+    converted = chatcodec.convert_request(
+        body, source=source, target="openai-chat", on_loss="ignore", losses=losses, options=options or None
+    )
+    return converted, losses
+
+
+def rule_losses(losses: list[Loss], server: str) -> list[tuple[str, str]]:
+    """``(path, what)`` of each rule loss naming ``server``."""
+    return [(loss.path, loss.what) for loss in losses if loss.kind == "rule" and f"server {server} " in loss.why]
+
+
+def problems_for(server: Server, body: dict[str, Any]) -> list[str]:
+    """Why ``server`` would refuse ``body``: for OpenAI, whatever the SDK's request type
+    refuses; for another server, a field outside the SDK's and its own documented ones, a
+    field it refuses, a part type it does not take, reasoning where it reads none."""
+    if server.name == "openai":
+        expected = CompletionCreateParamsStreaming if body.get("stream") is True else CompletionCreateParamsNonStreaming
+        return check(body, expected).problems
+    schema = schema_for("openai-chat", server.name)
+    assert schema is not None
+    walked = unknown_fields(schema, body, schema.roots["request"])
+    # a part type the server documents beyond the SDK (Mistral's ``thinking``) is its own
+    walked = [problem for problem in walked if not (problem.rule == "unknown_type" and problem.value in server.parts)]
+    found = describe(walked).splitlines()
+    taken = request_fields(server)
+    found += [f"$.{key}: not a field {server.name} takes" for key in body if key not in taken]
+    refused = {refusal.field.removeprefix("messages[].") for refusal in server.refuses}
+    for index, message in enumerate(body.get("messages", [])):
+        found += [f"$.messages[{index}].{key}: refused" for key in message if key in refused]
+        found += [
+            f"$.messages[{index}].{key}: not read back"
+            for key in message
+            if key in REASONING_FIELDS and key != server.reasoning_field
+        ]
+        parts = message.get("content") if isinstance(message.get("content"), list) else []
+        found += [
+            f"$.messages[{index}].content: {part.get('type')} part"
+            for part in parts
+            if part.get("type") not in server.parts | {"text", "refusal"}
+        ]
+    return found
+
+
+def assert_valid_for(name: str, body: dict[str, Any]) -> None:
+    problems = problems_for(SERVERS[name], body)
+    assert not problems, f"{name} would refuse the body:\n" + "\n".join(problems)

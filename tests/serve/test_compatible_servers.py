@@ -1,0 +1,61 @@
+"""``chatcodec serve --upstream openai-chat`` writes for the compatible server its URL
+points at, or the one ``--option server=...`` names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from chatcodec.serve import ServeConfig
+from providers.openai_chat.servers_support import assert_valid_for
+from serve.harness import FakeUpstream, fixture_json, proxy, serving_fake
+
+
+@pytest.mark.parametrize(
+    ("url", "options", "writer_options"),
+    [
+        ("https://api.groq.com/openai/v1", {}, {"server": "groq"}),
+        ("https://api.deepseek.com", {}, {"server": "deepseek"}),
+        ("http://localhost:8000/v1", {}, {}),  # vLLM, SGLang: any host
+        ("http://localhost:8000/v1", {"server": "vllm"}, {"server": "vllm"}),
+        ("https://api.groq.com/openai/v1", {"server": "openai"}, {"server": "openai"}),  # the option wins
+    ],
+)
+def test_the_upstream_url_or_the_option_names_the_server(
+    url: str, options: dict[str, object], writer_options: dict[str, object]
+) -> None:
+    config = ServeConfig(api="anthropic", upstream="openai-chat", upstream_url=url, options=options)
+    assert config.writer_options() == writer_options
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    with serving_fake() as upstream:
+        yield upstream
+
+
+def test_a_clients_replayed_thinking_reaches_deepseek_in_its_tool_loop(fake: FakeUpstream) -> None:
+    """An Anthropic client's thinking goes to DeepSeek as the ``reasoning_content`` it wants back."""
+    request = fixture_json("anthropic", "request", "thinking_replay_with_tool_result.json")
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1", options={"server": "deepseek"}) as origin:
+        fake.reply(fixture_json("openai-chat", "response", "deepseek_reasoner.json"))
+        answer = httpx.post(f"{origin}/v1/messages", json=request, headers={"x-api-key": "k"}, timeout=30)
+        assert answer.status_code == 200
+    sent = fake.last.body
+    steps = [message for message in sent["messages"] if message.get("tool_calls")]
+    assert steps
+    assert steps[-1]["reasoning_content"].startswith("The user is asking")
+    assert_valid_for("deepseek", sent)
+
+
+def test_the_command_line_passes_its_options_to_the_upstream_writer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatcodec.cli.commands import main
+    from chatcodec.serve import server
+
+    started: list[ServeConfig] = []
+    monkeypatch.setattr(server, "run", lambda config, **_: started.append(config))
+    arguments = ["serve", "--api", "anthropic", "--upstream", "openai-chat", "--upstream-url", "https://api.groq.com"]
+    assert main([*arguments, "--option", "server=deepseek"]) == 0
+    assert started[0].writer_options() == {"server": "deepseek"}
