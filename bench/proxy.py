@@ -108,12 +108,18 @@ def _serving(app: Any) -> Iterator[str]:
 
 
 def _long_stream(repeats: int) -> tuple[bytes, int]:
-    """The recorded stream with its deltas repeated: (bytes, number of delta events)."""
+    """The recorded stream with each text and thinking delta repeated in place, inside
+    its own block (repeating the deltas of every block after the first block's would send
+    deltas for a block never started, a stream the converter rightly ends with an error):
+    (bytes, number of delta events)."""
     text = (FIXTURES / "stream" / "thinking_signature_delta.sse").read_text()
-    events = text.strip().split("\n\n")
-    deltas = [event for event in events if "content_block_delta" in event]
-    body = [*events[: events.index(deltas[0])], *deltas * repeats, *events[events.index(deltas[-1]) + 1 :]]
-    return ("\n\n".join(body) + "\n\n").encode(), len(deltas) * repeats
+    body: list[str] = []
+    deltas = 0
+    for event in text.strip().split("\n\n"):
+        repeated = '"text_delta"' in event or '"thinking_delta"' in event
+        body.extend([event] * (repeats if repeated else 1))
+        deltas += repeats if repeated else int("content_block_delta" in event)
+    return ("\n\n".join(body) + "\n\n").encode(), deltas
 
 
 def _median_time(call: Callable[[], object], rounds: int) -> float:
@@ -182,7 +188,19 @@ def run(settings: RunSettings) -> Section:
             ratio(stream_ours / stream_base),
         ]
     )
-    return Section("proxy", "Proxy overhead (chatcodec serve)", INTRO, tables=[table])
+    from bench import proxy_load
+
+    concurrency = 8
+    loaded, left_out = proxy_load.measure(concurrency=concurrency, seconds=2.0 if settings.quick else 10.0)
+    notes = [proxy_load.__doc__.split("\n\n")[1].replace("\n", " ")]
+    notes += [f"{name} left out: {reason}" for name, reason in left_out.items()]
+    return Section(
+        "proxy",
+        "Proxy overhead (chatcodec serve)",
+        INTRO,
+        tables=[table, proxy_load.table(loaded, concurrency)],
+        footnotes=notes,
+    )
 
 
 def main(argv: list[str]) -> int:

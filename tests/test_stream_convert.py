@@ -7,6 +7,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -102,7 +103,12 @@ def test_event_stream_checksum_mismatch_is_a_stream_error() -> None:
 
 
 @pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini", "bedrock-converse", "anthropic"])
-def test_push_conversion_in_tiny_chunks_equals_converting_the_events(target: str) -> None:
+def test_push_conversion_in_tiny_chunks_equals_converting_the_events(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock is held still: a target that stamps ``created`` with the time of writing
+    would otherwise differ when the two conversions fall in different seconds."""
+    monkeypatch.setattr(time, "time", lambda: 1_795_000_000.0)
     data = _fixture("anthropic", "tool_use_input_json_delta.sse")
     converter = chatcodec.StreamConverter("anthropic", target, on_loss="ignore")
     converted = b"".join(converter.feed(chunk) for chunk in _chunks(data, 3)) + converter.close()

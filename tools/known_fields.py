@@ -7,6 +7,13 @@ the wheel), which strict decoding (:mod:`chatcodec.strict.fields`) reads through
 codec, ``ProviderCodec.field_sets()``. ``tests/test_known_fields.py`` regenerates the
 text from the installed SDKs and fails when the committed file drifts.
 
+It is the SDK's half of each provider's one wire description: the provider's ``wire.py``
+shapes name the kinds below they stand for (``stands_for``), and
+``tests/providers/test_wire_description.py`` checks every field a shape types against
+them (and the edge's documented extensions), so a regeneration that drops or renames a
+field the reader types fails there. A reader that needs a kind's own field list asks it
+(``chatcodec.providers.field_sets.sdk_fields``), never a copy.
+
 Run: ``python tools/known_fields.py`` (writes every file) or ``--check`` (exit 1 on drift).
 
 Each file holds ``source`` (the SDK and its version) and, for every closed object kind

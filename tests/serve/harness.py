@@ -50,6 +50,7 @@ class Reply:
     content_type: str = "application/json"
     chunk_size: int = 7  # streamed in small pieces, as a network would
     endless: bool = False  # keep streaming until the client goes away
+    delay: float = 0.0  # wait this long before answering, watching for the client to go
     headers: dict[str, str] = field(default_factory=dict[str, str])
 
 
@@ -69,6 +70,7 @@ class FakeUpstream:
         self.replies: list[Reply] = []
         self.received: list[Received] = []
         self.stream_closed = threading.Event()
+        self.disconnected = threading.Event()  # a delayed reply's client went away first
         self.app = Starlette(routes=[Route("/{rest:path}", self._handle, methods=["POST"])])
 
     def reply(self, body: bytes | dict[str, Any], status: int = 200, **settings: Any) -> None:
@@ -85,6 +87,9 @@ class FakeUpstream:
         raw_path = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode()
         self.received.append(Received(raw_path, request.url.query, headers, body))
         reply = self.replies.pop(0)
+        if reply.delay and await _disconnected_within(request, reply.delay):
+            self.disconnected.set()
+            return Response(status_code=499)
         if reply.status != 200 or reply.content_type == "application/json":
             return Response(reply.body, reply.status, media_type=reply.content_type, headers=reply.headers)
         return StreamingResponse(self._chunks(reply), media_type=reply.content_type)
@@ -98,6 +103,20 @@ class FakeUpstream:
                 yield b": keep-alive\n\n"
         finally:
             self.stream_closed.set()
+
+
+async def _disconnected_within(request: Request, seconds: float) -> bool:
+    """Whether the client disconnects in ``seconds`` (its body already read)."""
+
+    async def watch() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    try:
+        await asyncio.wait_for(watch(), seconds)
+    except TimeoutError:
+        return False
+    return True
 
 
 @contextmanager
@@ -122,7 +141,14 @@ def serving(app: Any) -> Iterator[int]:
 @contextmanager
 def proxy(api: str, upstream: str, upstream_base: str, **settings: Any) -> Iterator[str]:
     """The chatcodec proxy in front of ``upstream_base``; yields its origin URL."""
-    with serving(create_app(ServeConfig(api=api, upstream=upstream, upstream_url=upstream_base, **settings))) as port:
+    with serving_config(ServeConfig(api=api, upstream=upstream, upstream_url=upstream_base, **settings)) as origin:
+        yield origin
+
+
+@contextmanager
+def serving_config(config: ServeConfig, **app_options: Any) -> Iterator[str]:
+    """The chatcodec proxy for ``config`` (``app_options``: :func:`create_app`'s); yields its origin URL."""
+    with serving(create_app(config, **app_options)) as port:
         yield f"http://127.0.0.1:{port}"
 
 

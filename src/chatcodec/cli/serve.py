@@ -2,13 +2,16 @@
 
 The arguments are read here; the server's own modules (Starlette, uvicorn, httpx, from
 the ``serve`` extra) are imported only when the command runs, so the rest of the
-command line works without them.
+command line works without them. A ``--config`` TOML file gives the same settings
+(:func:`chatcodec.serve.config.read_config_file`); an option given on the command line
+wins over the file, and ``--route``/``--model-map``/``--client-key`` add to it.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from typing import Any, TextIO
 
@@ -16,29 +19,63 @@ from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import encoder_option
 from chatcodec.serve.config import fronts, upstreams
 
+_INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
+
 
 def add_serve_command(commands: Any) -> None:
     """Add ``serve`` to the sub-commands."""
     serve = commands.add_parser(
         "serve",
-        help="serve one provider's API in front of another (pip install 'chatcodec[serve]')",
-        description="Serve --api to callers and call --upstream for them, converting requests, "
+        help="serve one provider's API in front of others (needs the serve extra)",
+        description="Serve --api to callers and call the upstream each model routes to, converting requests, "
         "responses, streams and errors both ways.",
     )
-    serve.add_argument("--api", required=True, choices=fronts(), help="the API offered to callers")
-    serve.add_argument("--upstream", required=True, choices=upstreams(), help="the API called")
+    serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
+    serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
     serve.add_argument(
         "--upstream-url",
-        required=True,
-        help="the upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",
+        help="that upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",
     )
+    serve.add_argument(
+        "--route",
+        action="append",
+        default=[],
+        metavar="PATTERN=FORMAT@URL",
+        help="send models matching PATTERN (fnmatch, after --model-map) to that upstream; repeatable, first match wins",
+    )
+    serve.add_argument("--config", metavar="FILE.toml", help="settings and [[route]] tables in a TOML file")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8080, help="the port to listen on (default 8080)")
     serve.add_argument(
         "--model-map", nargs="*", default=[], metavar="FROM=TO", help="rename models on the way upstream"
     )
     serve.add_argument(
-        "--api-key-env", help="the variable holding the upstream key when a caller sends none (default: the SDK's own)"
+        "--api-key-env",
+        help="the variable holding the default upstream's key for client-key holders (default: the SDK's)",
+    )
+    _add_access(serve)
+    _add_limits(serve)
+    serve.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="refuse (400) requests with unknown fields, a turn order the upstream refuses, or anything "
+        "the upstream cannot carry (default: convert leniently and report losses in the chatcodec-losses header)",
+    )
+    serve.add_argument(
+        "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
+    )
+    serve.add_argument(
+        "--otel-content",
+        action="store_true",
+        default=None,
+        help="put the messages on the spans too (they hold user data)",
+    )
+    serve.add_argument(
+        "--store",
+        metavar="memory[:N]",
+        help="keep the last N answers (default 1000) in memory so a Responses caller can continue one "
+        "with previous_response_id (without it, such a request is refused with a 400)",
     )
     serve.add_argument(
         "--option",
@@ -53,30 +90,101 @@ def add_serve_command(commands: Any) -> None:
     serve.set_defaults(run=_run_serve)
 
 
+def _add_access(serve: Any) -> None:
+    serve.add_argument(
+        "--client-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a key callers must present (then the upstream key comes from the environment); repeatable",
+    )
+    serve.add_argument("--client-key-file", metavar="FILE", help="client keys, one a line")
+    serve.add_argument(
+        "--allow-anonymous",
+        action="store_true",
+        default=None,
+        help="let callers with no key spend the environment's upstream key (an open relay to whoever reaches the port)",
+    )
+
+
+def _add_limits(serve: Any) -> None:
+    serve.add_argument("--max-connections", type=int, help="upstream connections at once (default 100)")
+    serve.add_argument(
+        "--pool-timeout", type=float, help="seconds to wait for a free connection, then 503 (default 10)"
+    )
+    serve.add_argument("--connect-timeout", type=float, help="seconds to connect upstream, then 504 (default 10)")
+    serve.add_argument("--timeout", type=float, help="seconds between two upstream reads, then 504 (default 600)")
+    serve.add_argument("--max-body-bytes", type=int, help="the largest request body, then 413 (default 32 MiB)")
+
+
+_PLAIN_OPTIONS = (
+    "api",
+    "upstream",
+    "upstream_url",
+    "api_key_env",
+    "store",
+    "allow_anonymous",
+    "max_connections",
+    "pool_timeout",
+    "connect_timeout",
+    "timeout",
+    "max_body_bytes",
+    "strict",
+    "otel",
+    "otel_content",
+)
+
+
+def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str, Any]:
+    """The :class:`~chatcodec.serve.ServeConfig` keywords of the command line over its ``--config`` file."""
+    settings: dict[str, Any] = config_module.read_config_file(arguments.config) if arguments.config else {}
+    for name in _PLAIN_OPTIONS:
+        if getattr(arguments, name) is not None:
+            settings[name] = getattr(arguments, name)
+    routes = tuple(config_module.parse_route(text) for text in arguments.route)
+    settings["routes"] = (*routes, *settings.get("routes", ()))
+    settings["model_map"] = {**settings.get("model_map", {}), **config_module.parse_model_map(arguments.model_map)}
+    settings["options"] = {**settings.get("options", {}), **dict(arguments.writer_options)}
+    keys = set(settings.get("client_keys", ())) | set(arguments.client_key)
+    if arguments.client_key_file:
+        keys |= importlib.import_module("chatcodec.serve.auth").read_key_file(arguments.client_key_file)
+    settings["client_keys"] = frozenset(keys)
+    if "api" not in settings:
+        raise ValueError("--api is needed (on the command line or in --config)")
+    return settings
+
+
 def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
     try:
         config_module = importlib.import_module("chatcodec.serve.config")
         server = importlib.import_module("chatcodec.serve.server")
     except ImportError as error:
-        print(f"chatcodec serve needs the serve extra: pip install 'chatcodec[serve]' ({error})", file=sys.stderr)
+        print(f"chatcodec serve needs the serve extra: {_INSTALL} ({error})", file=sys.stderr)
         return exit_codes.USAGE
     try:
-        config = config_module.ServeConfig(
-            api=arguments.api,
-            upstream=arguments.upstream,
-            upstream_url=arguments.upstream_url,
-            model_map=config_module.parse_model_map(arguments.model_map),
-            api_key_env=arguments.api_key_env,
-            options=dict(arguments.writer_options),
-        )
-    except ValueError as error:
+        config = config_module.ServeConfig(**settings_from(arguments, config_module))
+    except (ValueError, OSError) as error:
         print(f"chatcodec serve: {error}", file=sys.stderr)
         return exit_codes.USAGE
+    if config.otel and importlib.util.find_spec("opentelemetry") is None:
+        print("chatcodec serve --otel needs the otel extra (opentelemetry-api and -sdk)", file=sys.stderr)
+        return exit_codes.USAGE
+    routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
     print(
-        f"chatcodec serve: {arguments.api} API on http://{arguments.host}:{arguments.port}, "
-        f"calling {arguments.upstream} at {arguments.upstream_url}",
-        file=out,
-        flush=True,
+        f"chatcodec serve: {config.api} API on http://{arguments.host}:{arguments.port}, {routes}", file=out, flush=True
     )
+    if not config.client_keys:
+        print(
+            "chatcodec serve: no --client-key: callers' own keys go upstream"
+            + ("; callers with none spend the environment's key" if config.allow_anonymous else ""),
+            file=out,
+            flush=True,
+        )
+    if config.allow_anonymous and arguments.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"chatcodec serve: warning: --allow-anonymous on {arguments.host}: anyone who reaches the port "
+            "spends the environment's upstream key",
+            file=sys.stderr,
+        )
     server.run(config, host=arguments.host, port=arguments.port)
     return 0

@@ -61,3 +61,18 @@ def load_field_sets(package: str) -> FieldSets | None:
         values=document.get("values", {}),
         one_member=frozenset(document.get("one_member", ())),
     )
+
+
+@cache
+def sdk_fields(package: str, kinds: tuple[str, ...]) -> frozenset[str]:
+    """The fields the SDK's types give any of ``kinds`` (``package``'s ``known_fields.json``):
+    what a reader asks of the generated description where it needs the SDK's own list (a
+    ``null`` in a field the SDK types is spelling, :mod:`~chatcodec.providers.null_fields`),
+    read on that first need, never copied by hand beside the reader."""
+    field_sets = load_field_sets(package)
+    if field_sets is None:
+        raise LookupError(f"{package} has no {DATA_FILE}")
+    missing = [kind for kind in kinds if kind not in field_sets.kinds]
+    if missing:
+        raise LookupError(f"{package}'s {DATA_FILE} has no kind {', '.join(missing)}")
+    return frozenset(field for kind in kinds for field in field_sets.kinds[kind])

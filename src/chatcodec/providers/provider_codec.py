@@ -18,7 +18,6 @@ Vercel's AI SDK does with ``mapGoogleFinishReason({finishReason, hasToolCalls})`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from operator import length_hint
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -36,6 +35,7 @@ from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_o
 from chatcodec.providers.kit.edge import Edge
 from chatcodec.providers.roles import (
     CapabilitiesTable,
+    DialectFunctions,
     EdgeTable,
     FinishReasonFunctions,
     MessageFunctions,
@@ -62,7 +62,6 @@ if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (fi
 InputT = TypeVar("InputT")
 ResultT = TypeVar("ResultT")
 ProviderContextT = TypeVar("ProviderContextT", bound=EncodeContext)
-DecoderT = TypeVar("DecoderT")
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
 
 
@@ -107,7 +106,7 @@ class ProviderCodec:
         capabilities: CapabilitiesTable,
         rules: RulesTable | None = None,
         structure: StructureTable | None = None,
-        dialect: DialectDecoders | None = None,
+        dialect: DialectFunctions | None = None,
         edge: EdgeTable | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
@@ -140,7 +139,7 @@ class ProviderCodec:
         self.structure: Structure | None = None if structure is None else structure.STRUCTURE
         """The provider's conversation shape and refusals (its ``structure.py``), for the
         structural rules of strict mode; None for a provider without one."""
-        self._dialect = dialect or DialectDecoders()
+        self._dialect = dialect
         self.edge: Edge | None = None if edge is None else edge.EDGE
         """What the provider says on HTTP (its ``edge.py``), read through
         :func:`~chatcodec.registry.get_edge`; None for a codec without one, which the
@@ -289,30 +288,26 @@ class ProviderCodec:
     # --- dialect reading ----------------------------------------------------------------------
     # What the dialect readers (chatcodec.dialects.reader, chatcodec.dialects.tools) call: pieces of
     # this provider's shape found outside a request body, read into canonical *data* (dicts,
-    # not yet validated: the boundary validates them with the caller's paths). Each method is
-    # backed by the provider's own decoder, given in ``dialect=``.
+    # not yet validated: the boundary validates them with the caller's paths), by the
+    # provider's ``dialect`` role (its ``dialect.py``).
 
     def decode_part(self, part: dict[str, Any]) -> dict[str, Any]:
         """One content part (block) in this provider's shape, as canonical part data."""
-        return self._dialect_decoder(self._dialect.part, "content parts")(part)
+        return self._dialect_role("content parts").decode_part(part)
 
     def decode_assistant(self, message: dict[str, Any]) -> dict[str, Any]:
         """One assistant message in this provider's shape, as canonical message data."""
-        return self._dialect_decoder(self._dialect.assistant, "assistant messages")(message)
+        return self._dialect_role("assistant messages").decode_assistant(message)
 
     def decode_tools(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """A request's ``tools`` list in this provider's shape, as canonical tool data
         (function tools only: a provider's own tool kinds have no canonical tool)."""
-        decode = self._dialect_decoder(self._dialect.tools, "tool definitions")
-        canonical: dict[str, Any] = {}
-        decode({"tools": tools}, canonical, {}, self.decode_context())
-        decoded: list[dict[str, Any]] = canonical.get("tools") or []
-        return decoded
+        return self._dialect_role("tool definitions").decode_tools(tools, self.decode_context())
 
-    def _dialect_decoder(self, decoder: DecoderT | None, what: str) -> DecoderT:
-        if decoder is None:
+    def _dialect_role(self, what: str) -> DialectFunctions:
+        if self._dialect is None:
             raise NotImplementedError(f"the {self.name} codec reads no {what} outside a body")
-        return decoder
+        return self._dialect
 
     # --- published field sets, for strict reading ---------------------------------------------
     # What chatcodec.strict.fields reads through the codec (never from a provider folder): the
@@ -326,23 +321,6 @@ class ProviderCodec:
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DialectDecoders:
-    """The provider's own decoders behind :class:`ProviderCodec`'s dialect-reading methods
-    (``decode_part``, ``decode_assistant``, ``decode_tools``); a provider gives the ones
-    whose shapes the dialect readers accept, the rest stay ``None``."""
-
-    part: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    """Its ``parts.decode_part`` for any content part or block."""
-    assistant: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
-    """Its decoder of one wire assistant message."""
-    tools: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], None] | None = None
-    """Its ``tools.decode_tools(request, canonical, bag, context)``."""
-
-
-# --- end of dialect reading ----------------------------------------------------------------
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:

@@ -150,6 +150,21 @@ class StructureTable(Protocol):
     STRUCTURE: Structure
 
 
+class DialectFunctions(Protocol):
+    """``dialect.py``: the pieces of this provider's shape the dialect readers
+    (:mod:`chatcodec.dialects`) find outside a request body (a content part, an assistant
+    message, a ``tools`` list in a mixed history), read into canonical *data*, not yet
+    validated: the boundary validates them with the caller's paths. A provider whose
+    shape the readers do not accept has no such module; one that reads some pieces only
+    says so from the others (a ``NotImplementedError`` naming what it cannot read)."""
+
+    def decode_part(self, part: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def decode_assistant(self, message: dict[str, Any], /) -> dict[str, Any]: ...
+
+    def decode_tools(self, tools: list[dict[str, Any]], context: DecodeContext, /) -> list[dict[str, Any]]: ...
+
+
 class EdgeTable(Protocol):
     """``edge.py``: what the provider says on HTTP (routes, upstream URL and headers, stream
     framing, error shapes; :mod:`chatcodec.providers.kit.edge`)."""

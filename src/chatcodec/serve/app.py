@@ -1,217 +1,479 @@
 """The Starlette application: one route per front path, each request proxied upstream.
 
-A plain answer is converted whole; a stream is converted chunk by chunk as the upstream
-sends it (:class:`~chatcodec.StreamConverter`, no thread, no buffering). When the caller
-goes away mid-stream, Starlette cancels the response task, and leaving the ``httpx``
-stream closes the upstream connection, which is how an HTTP upstream learns to stop.
-Errors reach the caller in its own API's shape with the upstream's status
-(:mod:`chatcodec.error_shapes`); a stream that breaks after its headers were sent ends
-with an error event instead. What each API says on HTTP (paths, URLs, headers, framing,
-error shapes) is read from its edge (``providers/<name>/edge.py``), never assumed here.
+A request goes: the caller let in (:mod:`.auth`, before its body is read), the body read
+within its size limit (:mod:`.limits`), parsed and converted (on a worker thread when it
+is large), the model checked and routed (:meth:`ServeConfig.route_for`), the upstream
+called, and its answer converted back. While the upstream is being waited for, the
+caller's connection is watched: a caller that goes away cancels the upstream call (a
+plain request as much as a stream), which closes the upstream connection, the way an
+HTTP upstream learns to stop. A stream's headers are sent once its first event is
+converted, so an upstream that answers 200 with no event is a 502, not an empty
+success; after that, Starlette cancels the response task when the caller goes, and
+leaving the ``httpx`` stream closes the upstream connection.
+
+Errors reach the caller in its own API's shape (:mod:`.refusal`), unhandled ones
+included, with the upstream's status, error type, ``retry-after``, rate-limit and
+request-id headers; a stream that breaks after its headers were sent ends with an error
+event instead. What each API says on HTTP is read from its edge, never assumed here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
 import httpx
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from chatcodec._narrow import as_dict
-from chatcodec.api import convert_response
+from chatcodec.api import convert_response, decode_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
-from chatcodec.error_shapes import error_body, read_error
+from chatcodec.error_shapes import read_error
+from chatcodec.error_statuses import error_status
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss, LossRecorder
+from chatcodec.losses import Loss, LossError, LossRecorder, OnLoss
 from chatcodec.registry import get_edge
-from chatcodec.serve.auth import upstream_key
+from chatcodec.serve import endpoints
+from chatcodec.serve.auth import Caller, admit, upstream_key
+from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
-from chatcodec.serve.fronts import Call, FrontError, caller_key, read_call, routes
-from chatcodec.serve.request_log import RequestRecord, losses_header
-from chatcodec.serve.upstream import UpstreamCall, upstream_call, upstream_side
+from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
+from chatcodec.serve.limits import check_model, json_object, json_or_text, off_the_loop, passed_headers, read_body
+from chatcodec.serve.refusal import RefusalError, refusal_body
+from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
+from chatcodec.serve.response_store import open_store
+from chatcodec.serve.telemetry import Telemetry
+from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
 
+STRICT_LOSSES: OnLoss = {"content": "error", "setting": "error", "rule": "error", "*": "ignore"}
+"""Under ``--strict``, a request that would reach the upstream changed (a part or a
+setting dropped, a rule applied: ``n=2`` to an API with one answer) is refused with the
+losses listed; what the model never sees (ids, spellings, defaults filled) passes."""
 
-class RefusalError(Exception):
-    """A request answered with an error in the caller's shape."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+CLIENT_GONE = 499
+"""The status logged for a caller that went away before its answer (nginx's convention)."""
 
 
-def create_app(config: ServeConfig, *, client: httpx.AsyncClient | None = None) -> Starlette:
+def create_app(
+    config: ServeConfig, *, client: httpx.AsyncClient | None = None, tracer_provider: Any = None
+) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
-    and closed with the app by default)."""
-    proxy = Proxy(config, client)
-    paths = [Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)]
-    return Starlette(routes=paths, lifespan=proxy.lifespan)
+    and closed with the app by default); ``tracer_provider`` the OpenTelemetry
+    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one)."""
+    proxy = Proxy(config, client, tracer_provider)
+    paths: list[BaseRoute] = [
+        *endpoints.routes(config, proxy),
+        *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
+    ]
+    return Starlette(
+        routes=paths,
+        lifespan=proxy.lifespan,
+        exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
+    )
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A request read, routed and converted, ready to send."""
+
+    call: Call
+    """The front's call, continued where it names an earlier answer (``answer.call``)."""
+    answer: answering.Prepared
+    """What the front owes this answer (its own id, the request echoed, kept for later)."""
+    route: UpstreamRoute
+    model: str
+    """The model name sent upstream (after ``model_map``)."""
+    body: dict[str, Any]
+    canonical: dict[str, Any]
+    version: str | None
+    """The upstream API version whose rules wrote ``body``, sent in its version header."""
 
 
 class Proxy:
     """The request handler and what it shares across requests."""
 
-    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None) -> None:
+    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None, tracer_provider: Any = None) -> None:
         self.config = config
+        self.answerer = answering.Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
-        self._writer_options = config.writer_options()
-        """The upstream writer's options (the compatible server ``--upstream-url`` points at,
+        self.telemetry = Telemetry(config.otel, content=config.otel_content, tracer_provider=tracer_provider)
+        self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
+        """Each route's upstream writer options (the compatible server its URL points at,
         ``--option``), read once."""
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The upstream HTTP client (the app's lifespan opens it)."""
+        assert self._client is not None, "the app's lifespan opens the client"
+        return self._client
 
     @asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncGenerator[None]:
-        """Warm the two codecs up and open the upstream client; close it at shutdown."""
-        warm_up([self.config.api, self.config.upstream])
+        """Warm the codecs up and open the upstream client (its pool and timeouts from the
+        config); close it at shutdown."""
+        warm_up([self.config.api, *self.config.upstream_names])
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.config.timeout, connect=10.0))
+            config = self.config
+            timeout = httpx.Timeout(config.timeout, connect=config.connect_timeout, pool=config.pool_timeout)
+            limits = httpx.Limits(
+                max_connections=config.max_connections, max_keepalive_connections=config.max_connections
+            )
+            self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
         try:
             yield
         finally:
             if self._given_client is None:
-                await self._client.aclose()
+                await self.client.aclose()
+
+    # --- errors -----------------------------------------------------------------------------
+
+    def refused(self, refusal: RefusalError, record: RequestRecord | None = None) -> Response:
+        """``refusal`` as the front's error body, status and headers."""
+        if record is not None:
+            record.status, record.error = refusal.status, refusal.message
+        body = refusal_body(self.config.api, refusal)
+        return JSONResponse(body, refusal.status, headers=refusal.headers)
+
+    async def http_error(self, request: Request, error: Exception) -> Response:
+        """Starlette's own 404 and 405, in the front's shape."""
+        status = error.status_code if isinstance(error, HTTPException) else 500
+        message = f"{request.method} {request.url.path}: " + (
+            error.detail if isinstance(error, HTTPException) else "error"
+        )
+        return self.refused(RefusalError(status, message))
+
+    async def unhandled(self, request: Request, error: Exception) -> Response:
+        """An error no handler expected: a 500 in the front's shape (the traceback is logged)."""
+        LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
+        return self.refused(RefusalError(500, f"internal error in chatcodec serve: {type(error).__name__}"))
+
+    # --- a request ----------------------------------------------------------------------------
 
     async def handle(self, request: Request) -> Response:
         """Proxy one request; the log line is written when its answer is complete."""
-        record = RequestRecord(self.config.api, self.config.upstream, request.url.path)
+        record = RequestRecord(self.config.api, request.url.path)
+        self.telemetry.start(record)
         try:
             response = await self._proxy(request, record)
         except RefusalError as refusal:
-            record.status, record.error = refusal.status, refusal.message
-            response = JSONResponse(error_body(self.config.api, refusal.message, refusal.status), refusal.status)
+            response = self.refused(refusal, record)
+        except Exception as error:  # every error in the front's shape, never text/plain
+            LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
+            response = self.refused(RefusalError(500, f"internal error in chatcodec serve: {error!r}"), record)
+        record.request_id = response.headers.setdefault("x-request-id", record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
         return response
 
-    async def _proxy(self, request: Request, record: RequestRecord) -> Response:
-        call = await self._read(request)
-        record.model, record.stream = call.model, call.stream
-        model = self.config.model_map.get(call.model or "", call.model)
-        body, record.losses = self._converted(call, model)
-        record.upstream_model = model
+    async def admitted(self, request: Request) -> tuple[Caller, dict[str, str]]:
+        """Who is calling (or a 401) and its headers, lower-cased."""
         headers = {name.lower(): value for name, value in request.headers.items()}
-        key = upstream_key(
-            upstream_side(self.config.upstream),
-            caller_key(self.config.api, headers, request.query_params),
-            self.config.api_key_env,
-        )
-        outgoing = upstream_call(
-            self.config.upstream,
-            self.config.upstream_url,
-            body,
-            model=model,
-            stream=call.stream,
-            key=key,
-            caller_headers=headers,
-        )
-        if call.stream:
-            return await self._stream(outgoing, call, record)
-        return await self._plain(outgoing, record)
+        presented = caller_key(self.config.api, headers, request.query_params)
+        caller = admit(presented, self.config.client_keys, allow_anonymous=self.config.allow_anonymous)
+        return caller, headers
 
-    async def _read(self, request: Request) -> Call:
-        raw = await request.body()
+    async def _proxy(self, request: Request, record: RequestRecord) -> Response:
+        caller, headers = await self.admitted(request)
+        raw = await read_body(request, self.config.max_body_bytes)
+        target, query = request.path_params.get("target"), dict(request.query_params)
+        prepared = await off_the_loop(
+            len(raw), self.config.offload_bytes, lambda: self._prepare(raw, target, query, headers, record)
+        )
+        route = prepared.route
+        outgoing = upstream_call(
+            route.upstream,
+            route.url,
+            prepared.body,
+            model=prepared.model,
+            stream=prepared.call.stream,
+            key=upstream_key(upstream_side(route.upstream), caller, route.api_key_env),
+            caller_headers=headers,
+            version=prepared.version,
+        )
+        self.telemetry.requested(record, prepared.canonical, route.url)
+        if prepared.call.stream:
+            return await _unless_caller_leaves(request, record, lambda: self._stream(outgoing, prepared, record))
+        return await _unless_caller_leaves(request, record, lambda: self._plain(outgoing, prepared, record))
+
+    def _prepare(
+        self,
+        raw: bytes,
+        target: str | None,
+        query: Mapping[str, str],
+        headers: Mapping[str, str],
+        record: RequestRecord,
+    ) -> Prepared:
+        """Parse, continue, route and convert (run on a worker thread for a large body)."""
+        answer = self._answering(self._read(raw, target, query))
+        call = answer.call
+        record.model, record.stream = call.model, call.stream
+        model = self.config.model_map.get(call.model or "", call.model or "")
+        check_model(model)
+        route = self.route(model)
+        record.upstream, record.upstream_model = route.upstream, model
+        version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
+        canonical, body, record.losses = self.converted(call.payload, model, route, stream=call.stream, version=version)
+        return Prepared(call, answer, route, model, body, canonical, version)
+
+    def _answering(self, call: Call) -> answering.Prepared:
+        """The call continued and given the server's options, where the front answers
+        with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
         try:
-            payload: object = json.loads(raw)
-        except ValueError as error:
-            raise RefusalError(400, f"the request body is not JSON: {error}") from None
-        fields = as_dict(payload)
-        if fields is None:
-            raise RefusalError(400, "the request body must be a JSON object")
+            return self.answerer.prepare(call)
+        except answering.AnswerRefusedError as refusal:
+            raise RefusalError(400, str(refusal)) from None
+
+    def route(self, model: str) -> UpstreamRoute:
+        """The route for ``model`` (the name after ``model_map``), or a 404."""
+        found = self.config.route_for(model)
+        if found is None:
+            raise RefusalError(404, f"no upstream serves the model {model!r} on this server")
+        return found
+
+    def _read(self, raw: bytes, target: str | None, query: Mapping[str, str]) -> Call:
+        fields = json_object(raw)
         try:
-            return read_call(self.config.api, fields, request.path_params.get("target"), request.query_params)
+            return read_call(self.config.api, fields, target, query)
         except FrontError as error:
             raise RefusalError(404, str(error)) from None
 
-    def _converted(self, call: Call, model: str | None) -> tuple[dict[str, Any], list[Loss]]:
-        """The upstream body and its losses: the front's reader to canonical data (strict
-        under ``--strict``), the model and stream flag set on it, the upstream's writer;
-        no canonical model is built."""
+    def converted(
+        self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
+        """The canonical data, the upstream body and its losses: the front's reader to
+        canonical data (strict under ``--strict``, the upstream's turn order included), the
+        model and stream flag set on it, the upstream's writer under the rules of the API
+        ``version`` sent; no canonical model is built."""
+        strict = self.config.strict
         try:
-            canonical = read_request_data(call.payload, self.config.api, strict=self.config.strict)
+            target = route.upstream if strict else None
+            canonical = read_request_data(payload, self.config.api, strict=strict, target=target)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
-        with_updates(canonical, {"model": model, "stream": True if call.stream else None})
+        with_updates(canonical, {"model": model, "stream": True if stream else None})
         recorder = LossRecorder()
         try:
-            body = write_request_data(canonical, self.config.upstream, recorder, self._writer_options)
+            options = self._writer_options[id(route)]
+            if version is not None:
+                options = {**options, "api_version": version}
+            body = write_request_data(canonical, route.upstream, recorder, options)
         except ChatcodecError as error:
-            raise RefusalError(400, f"the request cannot be sent to {self.config.upstream}: {error}") from None
+            raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
         losses: list[Loss] = []
-        recorder.settle("ignore", losses)
-        return body, losses
-
-    async def _plain(self, outgoing: UpstreamCall, record: RequestRecord) -> Response:
-        upstream_response = await self._send(outgoing, stream=False)
-        payload = _json_or_text(upstream_response.content)
-        if upstream_response.status_code >= 400:
-            raise self._upstream_refusal(upstream_response, payload)
-        fields = as_dict(payload)
-        if fields is None:
-            raise RefusalError(502, f"the {self.config.upstream} upstream's answer is not a JSON object")
         try:
-            converted = convert_response(
-                fields, source=self.config.upstream, target=self.config.api, on_loss="ignore", losses=record.losses
-            )
-        except ChatcodecError as error:
-            raise RefusalError(502, f"the {self.config.upstream} upstream's answer cannot be read: {error}") from None
-        record.status = 200
-        return JSONResponse(converted, headers=losses_header(record.losses))
+            recorder.settle(STRICT_LOSSES if strict else "ignore", losses)
+        except LossError as error:
+            message = f"--strict: the request cannot be sent to {route.upstream} whole: {error}"
+            raise RefusalError(400, message) from None
+        return canonical, body, losses
 
-    async def _stream(self, outgoing: UpstreamCall, call: Call, record: RequestRecord) -> Response:
-        upstream_response = await self._send(outgoing, stream=True)
+    async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
+        upstream = prepared.route.upstream
+        upstream_response = await self.send(outgoing, upstream, stream=False)
+        passed = passed_headers(upstream_response.headers)
+        content = upstream_response.content
         if upstream_response.status_code >= 400:
-            payload = _json_or_text(await upstream_response.aread())
-            await upstream_response.aclose()
-            raise self._upstream_refusal(upstream_response, payload)
-        converter = StreamConverter(
-            self.config.upstream, self.config.api, options=call.options, on_loss="ignore", target_framing=call.framing
+            raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
+        rendered = await off_the_loop(
+            len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record)
         )
         record.status = 200
-        headers = {**losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, converter, record)
+        headers = {**passed, **losses_header(record.losses)}
+        return Response(rendered, 200, headers=headers, media_type="application/json")
+
+    def _answer(self, content: bytes, prepared: Prepared, record: RequestRecord) -> bytes:
+        """The upstream's plain answer converted for the caller, as JSON bytes (and kept,
+        where the front keeps answers)."""
+        upstream = prepared.route.upstream
+        fields = as_dict(json_or_text(content))
+        if fields is None:
+            raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object")
+        try:
+            converted = convert_response(
+                fields,
+                source=upstream,
+                target=self.config.api,
+                on_loss="ignore",
+                losses=record.losses,
+                options=prepared.call.options,
+            )
+        except ChatcodecError as error:
+            raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
+        self.answerer.answered(prepared.answer, converted)
+        self.telemetry.answered(
+            record, lambda: decode_response(upstream, fields).model_dump(mode="json", exclude_none=True)
+        )
+        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode()
+
+    async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
+        upstream = prepared.route.upstream
+        upstream_response = await self.send(outgoing, upstream, stream=True)
+        passed = passed_headers(upstream_response.headers)
+        try:
+            if upstream_response.status_code >= 400:
+                payload = json_or_text(await upstream_response.aread())
+                raise self.upstream_refusal(upstream_response, payload, upstream, passed)
+            converter = ObservedConverter(
+                upstream,
+                self.config.api,
+                options=prepared.call.options,
+                on_loss="ignore",
+                target_framing=prepared.call.framing,
+                observe=self._observer(record),
+            )
+            chunks = upstream_response.aiter_bytes()
+            first = await _first_events(chunks, converter, upstream)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await upstream_response.aclose()
+            raise
+        record.status = 200
+        headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
+        watch = self.answerer.watch(prepared.answer)
+        body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
-    async def _send(self, outgoing: UpstreamCall, *, stream: bool) -> httpx.Response:
-        assert self._client is not None, "the app's lifespan opens the client"
-        built = self._client.build_request("POST", outgoing.url, content=outgoing.body, headers=outgoing.headers)
-        try:
-            return await self._client.send(built, stream=stream)
-        except httpx.TimeoutException as error:
-            raise RefusalError(504, f"the {self.config.upstream} upstream did not answer in time: {error!r}") from None
-        except httpx.HTTPError as error:
-            raise RefusalError(502, f"the {self.config.upstream} upstream cannot be reached: {error!r}") from None
+    def _observer(self, record: RequestRecord) -> Callable[[AnyStreamEvent], None]:
+        """What watches a stream's canonical events: an error event the upstream sent
+        mid-stream goes into the log line with its status; the span gathers the answer."""
 
-    def _upstream_refusal(self, response: httpx.Response, payload: object) -> RefusalError:
-        header = get_edge(self.config.upstream).errors.type_header
+        def observe(event: AnyStreamEvent) -> None:
+            if isinstance(event, ErrorEvent):
+                record.error = event.message
+                record.stream_error_status = error_status(event.error_type, 502)
+            self.telemetry.observe(record, event)
+
+        return observe
+
+    async def send(self, outgoing: UpstreamCall, upstream: str, *, stream: bool) -> httpx.Response:
+        """Send ``outgoing``; a full pool is a 503, a timeout a 504, no connection a 502."""
+        built = self.client.build_request("POST", outgoing.url, content=outgoing.body, headers=outgoing.headers)
+        try:
+            return await self.client.send(built, stream=stream)
+        except httpx.PoolTimeout:
+            raise RefusalError(
+                503,
+                f"all {self.config.max_connections} upstream connections stayed busy for "
+                f"{self.config.pool_timeout} s; try again",
+                headers={"retry-after": "1"},
+            ) from None
+        except httpx.TimeoutException as error:
+            raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+        except httpx.HTTPError as error:
+            raise RefusalError(502, f"the {upstream} upstream cannot be reached: {error!r}") from None
+
+    def upstream_refusal(
+        self, response: httpx.Response, payload: object, upstream: str, passed: Mapping[str, str]
+    ) -> RefusalError:
+        header = get_edge(upstream).errors.type_header
         error_type = None if header is None else response.headers.get(header)
-        error = read_error(self.config.upstream, payload, response.status_code, error_type)
-        return RefusalError(response.status_code, error.message)
+        error = read_error(upstream, payload, response.status_code, error_type)
+        return RefusalError(response.status_code, error.message, error_type=error.error_type, headers=passed)
+
+
+class ObservedConverter(StreamConverter):
+    """A stream converter that shows each canonical event to ``observe`` on its way to
+    the target's encoder (the error events among them already translated)."""
+
+    def __init__(self, *arguments: Any, observe: Callable[[AnyStreamEvent], None], **settings: Any) -> None:
+        super().__init__(*arguments, **settings)
+        self._observe = observe
+
+    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
+        self._observe(event)
+        return super()._encoded(event)
+
+
+async def _unless_caller_leaves(
+    request: Request, record: RequestRecord, work: Callable[[], Awaitable[Response]]
+) -> Response:
+    """``work()``, cancelled if the caller disconnects first (then a bare 499, which
+    nobody reads: the log line says ``cancelled``)."""
+    answers: list[Response] = []
+    refusals: list[RefusalError] = []
+
+    async def watch(scope: anyio.CancelScope) -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch, group.cancel_scope)
+        try:
+            answers.append(await work())
+        except RefusalError as refusal:
+            refusals.append(refusal)
+        group.cancel_scope.cancel()
+    if refusals:
+        raise refusals[0]
+    if not answers:
+        record.status, record.cancelled = CLIENT_GONE, True
+        return Response(status_code=CLIENT_GONE)
+    return answers[0]
+
+
+async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:
+    """The converted bytes up to the first event written for the caller; a stream that
+    ends with no event at all is a 502 (an upstream 200 with an empty body is a failure
+    the caller must see, not an empty answer)."""
+    try:
+        async for chunk in chunks:
+            converted = converter.feed(chunk)
+            if converted:
+                return converted
+    except ChatcodecError as error:
+        raise RefusalError(502, f"the {upstream} upstream's stream cannot be read: {error}") from None
+    except httpx.TimeoutException as error:
+        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+    except httpx.HTTPError as error:
+        raise RefusalError(502, f"the {upstream} upstream's stream broke off: {error!r}") from None
+    if converter.events_in == 0:
+        raise RefusalError(502, f"the {upstream} upstream answered 200 with an empty stream (no event)")
+    return b""
 
 
 async def _converted(
-    upstream: httpx.Response, converter: StreamConverter, record: RequestRecord
+    upstream: httpx.Response,
+    chunks: AsyncIterator[bytes],
+    first: bytes,
+    converter: StreamConverter,
+    record: RequestRecord,
+    *,
+    watch: answering.StreamWatch | None = None,
 ) -> AsyncIterator[bytes]:
-    """The converted stream; the upstream response is closed however it ends (a caller
-    that went away cancels this generator, and the close tells the upstream to stop)."""
+    """The converted stream after its ``first`` bytes; the upstream response is closed
+    however it ends (a caller that went away cancels this generator, and the close tells
+    the upstream to stop). ``watch`` reads what is written, to keep the answer (``--store``)."""
     finished = False
     try:
-        async for chunk in upstream.aiter_bytes():
+        if watch is not None:
+            watch.feed(first)
+        yield first
+        async for chunk in chunks:
             converted = converter.feed(chunk)
             if converted:
+                if watch is not None:
+                    watch.feed(converted)
                 yield converted
-        yield converter.close()
+        closing = converter.close()
+        if watch is not None:
+            watch.feed(closing)
+        yield closing
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
-        record.error = f"the upstream stream broke off: {error}"
+        record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502
         yield converter.fail(record.error, 502)
         finished = True
     finally:
@@ -221,10 +483,3 @@ async def _converted(
         record.losses = [*record.losses, *converter.losses]
         record.events = converter.events_out
         record.emit()
-
-
-def _json_or_text(content: bytes) -> object:
-    try:
-        return json.loads(content)
-    except ValueError:
-        return content.decode("utf-8", errors="replace")

@@ -1,13 +1,38 @@
 """The settings of one ``chatcodec serve`` process (no third-party import, so the
-command line can build them before the server's dependencies are checked)."""
+command line can build them before the server's dependencies are checked).
+
+Defaults, and why (the README's serve section says the same):
+
+- ``max_body_bytes`` 32 MiB: the largest request body Anthropic's Messages API takes
+  (https://docs.anthropic.com/en/api/overview#request-size-limits; OpenAI's and Gemini's
+  inline limits are of the same order); a body above it is answered 413 before it is read
+  whole, so a 300 MB body cannot take the process's memory.
+- ``offload_bytes`` 256 KiB: a body or an answer above it is parsed and converted on a
+  worker thread, so a small request does not wait behind a large one on the event loop.
+- ``max_connections`` 100 (httpx's own default) and ``pool_timeout`` 10 s: a request that
+  finds every upstream connection busy for that long is answered 503, not left waiting unseen.
+- ``connect_timeout`` 10 s and ``timeout`` 600 s (between two reads: a reasoning model can
+  think for minutes before its first token) are answered 504.
+- No client keys and ``allow_anonymous`` off: each caller's own key goes upstream, and a
+  caller with no key is refused 401, never given the operator's key from the environment;
+  ``--host 0.0.0.0`` therefore never makes an open relay (see :mod:`.auth`).
+"""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from fnmatch import fnmatchcase
+from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 from chatcodec.errors import ProviderLookupError
 from chatcodec.registry import get_edge, registered_providers
+from chatcodec.serve.response_store import open_store
+
+_GLOB = frozenset("*?[")
 
 
 def fronts() -> tuple[str, ...]:
@@ -29,47 +54,150 @@ def _side(name: str, side: str) -> bool:
 
 
 @dataclass(frozen=True)
+class Route:
+    """Where requests for the models matching ``pattern`` go."""
+
+    pattern: str
+    """An ``fnmatch`` pattern over the model name after ``model_map`` (``claude-*``, ``*``)."""
+    upstream: str
+    """The API called (one of :func:`upstreams`)."""
+    url: str
+    """The upstream's base URL, as its official SDK takes ``base_url``: OpenAI's includes
+    ``/v1`` (``https://api.openai.com/v1``), Anthropic's and Gemini's do not
+    (``https://api.anthropic.com``, ``https://generativelanguage.googleapis.com``),
+    Bedrock's is the runtime endpoint (``https://bedrock-runtime.us-east-1.amazonaws.com``)."""
+    api_key_env: str | None = None
+    """The environment variable holding the operator's key for this upstream (default:
+    the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
+    models: tuple[str, ...] = ()
+    """Model names listed by ``GET /v1/models`` for this route (a pattern lists none)."""
+    options: Mapping[str, object] = field(default_factory=dict[str, object])
+    """The upstream writer's options by name (``server=deepseek``); they win over what
+    the URL implies (:meth:`ServeConfig.writer_options`)."""
+
+    def __post_init__(self) -> None:
+        called = upstreams()
+        if self.upstream not in called:
+            raise ValueError(f"an upstream must be one of {', '.join(called)}, not {self.upstream!r}")
+        if not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"an upstream URL must be http(s), not {self.url!r}")
+        if not self.pattern:
+            raise ValueError("a route's model pattern is empty")
+
+    def matches(self, model: str) -> bool:
+        """Whether ``model`` goes this way (case-sensitive, as model names are)."""
+        return fnmatchcase(model, self.pattern)
+
+    @property
+    def listed(self) -> tuple[str, ...]:
+        """The models to list: the route's ``models``, or its pattern when it is one name."""
+        if self.models:
+            return self.models
+        return () if _GLOB & set(self.pattern) else (self.pattern,)
+
+
+@dataclass(frozen=True)
 class ServeConfig:
     """What ``chatcodec serve`` was asked to do."""
 
     api: str
     """The API offered to callers (one of :func:`fronts`)."""
-    upstream: str
-    """The API called (one of :func:`upstreams`)."""
-    upstream_url: str
-    """The upstream's base URL, as its official SDK takes ``base_url``: OpenAI's includes
-    ``/v1`` (``https://api.openai.com/v1``), Anthropic's and Gemini's do not
-    (``https://api.anthropic.com``, ``https://generativelanguage.googleapis.com``),
-    Bedrock's is the runtime endpoint (``https://bedrock-runtime.us-east-1.amazonaws.com``)."""
+    upstream: str | None = None
+    """The API called for a model no ``routes`` entry matches (one of :func:`upstreams`)."""
+    upstream_url: str | None = None
+    """That upstream's base URL (see :attr:`Route.url`)."""
     model_map: Mapping[str, str] = field(default_factory=dict[str, str])
     """Caller model name -> upstream model name; a name not listed passes unchanged."""
     api_key_env: str | None = None
-    """The environment variable holding the upstream key when the caller sends none
-    (default: the upstream SDK's own, such as ``ANTHROPIC_API_KEY``)."""
+    """The environment variable holding the default upstream's key (default: the upstream SDK's own)."""
     strict: bool = False
-    """Refuse requests that need a dialect or repair to read (``decode_request(strict=True)``,
-    once the core has it)."""
+    """``--strict``: read requests with the core's strict mode (``decode_request(strict=True)``:
+    an unknown field, a typo, a turn order the upstream refuses such as an orphan tool
+    result, all 400) and refuse a request the upstream would get changed (a part or
+    setting lost: ``n=2`` to an API with one answer). Off by default: real clients send
+    fields newer than the official SDK tables and dialects (LiteLLM's, OpenRouter's) that
+    lenient reading carries, and a gateway that refused them would break working clients;
+    the losses are reported in the ``chatcodec-losses`` header and the log either way."""
     timeout: float = 600.0
-    """Seconds to wait for the upstream between two reads."""
+    """Seconds to wait for the upstream between two reads (then 504)."""
+    routes: tuple[Route, ...] = ()
+    """Upstreams by model, tried in order before the default ``upstream``."""
+    client_keys: frozenset[str] = frozenset()
+    """The keys callers present to this server; when set, only they are let in, and the
+    upstream gets the operator's key from the environment, never the caller's."""
+    allow_anonymous: bool = False
+    """Let a caller with no key spend the operator's key from the environment (an open
+    relay to whoever reaches the port; for a loopback-only or otherwise guarded server)."""
+    max_connections: int = 100
+    """Upstream connections open at once (all upstreams together)."""
+    pool_timeout: float = 10.0
+    """Seconds a request waits for a free upstream connection (then 503)."""
+    connect_timeout: float = 10.0
+    """Seconds to open an upstream connection (then 504)."""
+    max_body_bytes: int = 32 * 1024 * 1024
+    """The largest request body taken (then 413)."""
+    offload_bytes: int = 256 * 1024
+    """Bodies and answers larger than this are converted on a worker thread."""
+    otel: bool = False
+    """Write an OpenTelemetry span per request (the ``otel`` extra; :mod:`.telemetry`)."""
+    otel_content: bool = False
+    """Put the input and output messages on the spans too (they hold what users wrote)."""
+    store: str | None = None
+    """Where answers are kept for a later request to continue (``previous_response_id``
+    on the Responses front): ``memory`` or ``memory:N``; None keeps none, and a request
+    continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
     options: Mapping[str, object] = field(default_factory=dict[str, object])
-    """The upstream writer's options by name (``--option server=deepseek``); they win
-    over what the upstream URL implies (:meth:`writer_options`)."""
-
-    def writer_options(self) -> dict[str, object]:
-        """The options the upstream's writer gets: what ``upstream_url`` implies (the
-        OpenAI-compatible server it points at), then :attr:`options`."""
-        upstream = get_edge(self.upstream).upstream
-        implied = upstream.options(self.upstream_url) if upstream is not None and upstream.options else {}
-        return {**implied, **self.options}
+    """The default upstream's writer options by name (``--option server=deepseek``); they
+    win over what its URL implies (:meth:`writer_options`; a route has its own)."""
 
     def __post_init__(self) -> None:
-        offered, called = fronts(), upstreams()
+        offered = fronts()
         if self.api not in offered:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
-        if self.upstream not in called:
-            raise ValueError(f"--upstream must be one of {', '.join(called)}, not {self.upstream!r}")
-        if not self.upstream_url.startswith(("http://", "https://")):
-            raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
+        if (self.upstream is None) != (self.upstream_url is None):
+            raise ValueError("--upstream and --upstream-url go together")
+        if self.upstream is not None:
+            if self.upstream not in upstreams():
+                raise ValueError(f"--upstream must be one of {', '.join(upstreams())}, not {self.upstream!r}")
+            if not str(self.upstream_url).startswith(("http://", "https://")):
+                raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
+        open_store(self.store)  # refuses a spelling it does not know
+        if not self.all_routes:
+            raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
+        for name in ("max_connections", "pool_timeout", "connect_timeout", "timeout", "max_body_bytes"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive")
+
+    @cached_property
+    def all_routes(self) -> tuple[Route, ...]:
+        """The routes in the order tried: ``routes``, then the default upstream for any model."""
+        if self.upstream is None or self.upstream_url is None:
+            return self.routes
+        return (*self.routes, Route("*", self.upstream, self.upstream_url, self.api_key_env, options=self.options))
+
+    def writer_options(self, route: Route | None = None) -> dict[str, object]:
+        """The options ``route``'s upstream writer gets (default: the default upstream's):
+        what its URL implies (the OpenAI-compatible server it points at), then its own
+        ``options`` (``--option`` for the default upstream)."""
+        chosen = route if route is not None else self.all_routes[-1]
+        side = get_edge(chosen.upstream).upstream
+        implied = side.options(chosen.url) if side is not None and side.options else {}
+        return {**implied, **chosen.options}
+
+    def route_for(self, model: str) -> Route | None:
+        """The first route whose pattern matches ``model`` (the name after ``model_map``)."""
+        return next((route for route in self.all_routes if route.matches(model)), None)
+
+    @property
+    def listed_models(self) -> tuple[str, ...]:
+        """What ``GET /v1/models`` lists: the mapped names callers use, then each route's models."""
+        names = [*self.model_map, *(name for route in self.all_routes for name in route.listed)]
+        return tuple(dict.fromkeys(names))
+
+    @property
+    def upstream_names(self) -> tuple[str, ...]:
+        """Every API called, once each (what the server warms up)."""
+        return tuple(dict.fromkeys(route.upstream for route in self.all_routes))
 
 
 def parse_model_map(pairs: list[str]) -> dict[str, str]:
@@ -81,3 +209,56 @@ def parse_model_map(pairs: list[str]) -> dict[str, str]:
             raise ValueError(f"--model-map takes FROM=TO, not {pair!r}")
         mapping[source] = target
     return mapping
+
+
+def parse_route(text: str) -> Route:
+    """``claude-*=anthropic@https://api.anthropic.com`` as a :class:`Route`."""
+    pattern, equals, rest = text.partition("=")
+    upstream, at, url = rest.partition("@")
+    if not equals or not at:
+        raise ValueError(f"--route takes PATTERN=FORMAT@URL, not {text!r}")
+    return Route(pattern.strip(), upstream.strip(), url.strip())
+
+
+_ROUTE_KEYS = frozenset(("pattern", "upstream", "url", "api_key_env", "models", "options"))
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """A TOML file's settings as :class:`ServeConfig` keywords: any field by its name
+    (``api``, ``max_connections``, ``[model_map]``, ``[options]``...), ``[[route]]`` tables
+    with ``pattern``, ``upstream``, ``url`` and optional ``api_key_env``, ``models`` and
+    ``options``, and
+    ``client_key_file`` (keys one a line); an unknown key is refused, not ignored."""
+    with Path(path).open("rb") as file:
+        loaded = tomllib.load(file)
+    known = {item.name for item in fields(ServeConfig)} - {"routes", "client_keys"}
+    settings: dict[str, Any] = {}
+    for key, value in loaded.items():
+        if key == "route":
+            settings["routes"] = tuple(_route(table, path) for table in value)
+        elif key == "client_key_file":
+            from chatcodec.serve.auth import read_key_file
+
+            settings["client_keys"] = read_key_file(Path(path).parent / value)
+        elif key in known:
+            settings[key] = value
+        else:
+            raise ValueError(f"{path}: unknown setting {key!r}")
+    return settings
+
+
+def _route(table: Mapping[str, Any], path: str | Path) -> Route:
+    unknown = set(table) - _ROUTE_KEYS
+    if unknown:
+        raise ValueError(f"{path}: unknown route settings {sorted(unknown)}")
+    try:
+        return Route(
+            table["pattern"],
+            table["upstream"],
+            table["url"],
+            table.get("api_key_env"),
+            tuple(table.get("models", ())),
+            dict(table.get("options", {})),
+        )
+    except KeyError as error:
+        raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None

@@ -1,8 +1,12 @@
 """One JSON line per request on the ``chatcodec.serve`` logger, and the losses header.
 
-The line says what an operator asks first: the status, the two formats, the models,
-whether it streamed, how long it took, and what the conversion could not carry
-(``losses``: the count, and each loss as ``path: what``). The same losses, counted and
+The line says what an operator asks first: the request id (also sent back as
+``x-request-id``: the upstream's when it gave one), the status, the two formats, the
+models, whether it streamed, how long it took, and what the conversion could not carry
+(``losses``: the count, and each loss as ``path: what``). A stream that ends in an error
+after its 200 headers logs that error and its status as ``status`` (``"headers": 200``
+says what the caller's headers said). The record also ends the request's span when
+telemetry is on (:mod:`.telemetry`). The same losses, counted and
 summarized, go back to the caller in the ``chatcodec-losses`` response header (request
 losses, and for a plain response the response's; a stream's are known only at its end,
 so they are in the log line).
@@ -13,8 +17,9 @@ from __future__ import annotations
 import json
 import logging
 import time
+import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from chatcodec.losses import Loss
 
@@ -23,13 +28,19 @@ LOSSES_HEADER = "chatcodec-losses"
 _HEADER_LIMIT = 512
 
 
+class Span(Protocol):
+    """What the record needs of a telemetry span (:class:`.telemetry.RequestSpan`)."""
+
+    def end(self, record: RequestRecord) -> None: ...
+
+
 @dataclass
 class RequestRecord:
     """What is known of one request so far; :meth:`emit` writes it once, at the end."""
 
     api: str
-    upstream: str
     path: str
+    upstream: str | None = None
     started: float = field(default_factory=time.perf_counter)
     status: int = 0
     model: str | None = None
@@ -39,13 +50,20 @@ class RequestRecord:
     error: str | None = None
     cancelled: bool = False
     events: int | None = None
+    stream_error_status: int | None = None
+    """The status of an error that ended a stream after its 200 headers."""
+    request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
+    span: Span | None = None
+    """The request's span (telemetry on), ended once by :meth:`emit`."""
 
     def emit(self) -> None:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
+        status = self.stream_error_status or self.status
         line: dict[str, Any] = {
             "event": "chatcodec.request",
+            "request_id": self.request_id,
             "path": self.path,
-            "status": self.status,
+            "status": status,
             "api": self.api,
             "upstream": self.upstream,
             "model": self.model,
@@ -59,9 +77,14 @@ class RequestRecord:
             line["events"] = self.events
         if self.error is not None:
             line["error"] = self.error
+        if self.stream_error_status is not None:
+            line["headers"] = self.status
         if self.cancelled:
             line["cancelled"] = True
-        LOGGER.log(logging.WARNING if self.status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
+        LOGGER.log(logging.WARNING if status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
+        if self.span is not None:
+            span, self.span = self.span, None
+            span.end(self)
 
 
 def losses_header(losses: list[Loss]) -> dict[str, str]:

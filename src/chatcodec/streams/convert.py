@@ -72,6 +72,9 @@ class StreamConverter:
         """Wire events read from the source so far."""
         self.events_out = 0
         """Wire events written for the target so far."""
+        self.error: ErrorEvent | None = None
+        """The last error the source sent mid-stream (as read, before translation), for a
+        proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
@@ -129,6 +132,7 @@ class StreamConverter:
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
         if isinstance(event, ErrorEvent):
+            self.error = event
             event = translated_event(event, self._target)
         return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
 

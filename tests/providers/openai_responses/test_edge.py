@@ -18,7 +18,8 @@ def test_routes_and_upstream_url() -> None:
     assert EDGE.upstream.headers("k", {"openai-project": "p"}) == {"authorization": "Bearer k", "openai-project": "p"}
 
 
-def test_events_are_named_and_a_stream_error_is_an_error_event() -> None:
+def test_events_are_named_and_a_stream_error_is_an_error_event_in_both_published_shapes() -> None:
+    """OpenAI's fields on the event, the Open Responses spec's in its ``error`` object."""
     event = {"type": "response.created", "sequence_number": 0}
     assert "".join(chatcodec.to_sse("openai-responses", [event])).startswith("event: response.created\ndata: ")
     assert chatcodec.error_event("openai-responses", "boom", 429) == {
@@ -26,6 +27,7 @@ def test_events_are_named_and_a_stream_error_is_an_error_event() -> None:
         "code": "rate_limit_error",
         "message": "boom",
         "param": None,
+        "error": {"type": "rate_limit_error", "code": "rate_limit_error", "message": "boom", "param": None},
         "sequence_number": 0,
     }
     assert chatcodec.error_body("openai-responses", "boom", 429)["error"]["type"] == "rate_limit_error"

@@ -53,8 +53,8 @@ def test_converted_stream_created_at_is_the_current_time_and_the_same_on_every_e
     events = _anthropic_stream_events()
     stamped = [event["response"]["created_at"] for event in events if "response" in event]
     assert [events[0]["type"], events[-1]["type"]] == ["response.created", "response.completed"]
-    assert len(stamped) == 2
-    assert before <= stamped[0] == stamped[1] <= int(time.time())
+    assert len(stamped) == 3  # created, in_progress, completed
+    assert before <= stamped[0] == stamped[1] == stamped[2] <= int(time.time())
 
 
 def test_a_responses_body_without_created_at_gets_none_back() -> None:

@@ -248,9 +248,10 @@ def test_a_text_part_that_opens_a_message_item_streams_live() -> None:
         iter([ResponseStartEvent(id="resp_1"), TextStartEvent(index=0), TextDeltaEvent(index=0, delta="Hel")]),
         on_loss="ignore",
     )
-    first = [next(wire)["type"] for _ in range(4)]
+    first = [next(wire)["type"] for _ in range(5)]
     assert first == [
         "response.created",
+        "response.in_progress",
         "response.output_item.added",
         "response.content_part.added",
         "response.output_text.delta",

@@ -8,11 +8,11 @@ build canonical event models, are imported on a stream's first use, so loading t
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from chatcodec.providers.anthropic import (
     capabilities,
+    dialect,
     edge,
     finish_reason,
     messages,
@@ -26,7 +26,7 @@ from chatcodec.providers.anthropic import (
     usage,
 )
 from chatcodec.providers.anthropic.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
+from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
     from chatcodec.providers.kit.context import DecodeContext, EncodeContext
@@ -63,9 +63,6 @@ CODEC = ProviderCodec(
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    # a block read outside its message may be of any kind a user or assistant turn holds
-    dialect=DialectDecoders(
-        part=partial(parts.decode_part, allowed=parts.ASSISTANT_KINDS | parts.USER_KINDS), tools=tools.decode_tools
-    ),
+    dialect=dialect,
 )
 """The codec instance registered as ``anthropic``."""

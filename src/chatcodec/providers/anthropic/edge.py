@@ -10,6 +10,11 @@
   (https://docs.anthropic.com/en/api/messages-streaming).
 - Errors: ``{"type": "error", "error": {"type", "message"}}``, in a stream the same object
   as an ``error`` event (https://docs.anthropic.com/en/api/errors).
+- Models: ``GET /v1/models`` answers ``{"data": [{"type": "model", "id", "display_name",
+  "created_at"}], "has_more", "first_id", "last_id"}`` (https://docs.anthropic.com/en/api/models-list).
+- Token counting: ``POST /v1/messages/count_tokens`` takes a Messages body without
+  ``max_tokens`` and the sampling settings, answers ``{"input_tokens"}``
+  (https://docs.anthropic.com/en/api/messages-count-tokens).
 - Strict reading: the sampling parameters of API version 2023-06-01, which the SDK the
   field table comes from (targeting 2026-10-21) no longer types, and answer fields newer
   than the SDK.
@@ -17,15 +22,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.kit.edge import (
+    CountFront,
+    CountUpstream,
     Edge,
     ErrorShape,
     Extension,
     Front,
+    ModelList,
     StreamFraming,
     Upstream,
     bearer_key,
@@ -34,7 +43,8 @@ from chatcodec.providers.kit.edge import (
 
 DEFAULT_API_VERSION = "2023-06-01"
 """The ``anthropic-version`` sent when the caller sent none: the version every SDK before
-2.12 and Claude Code send, which still takes the sampling parameters."""
+2.12 and Claude Code send, which still takes the sampling parameters (a proxy's caller
+that set ``temperature`` gets it sent; the body is written under this version's rules)."""
 ERROR_TYPES: Mapping[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -70,6 +80,52 @@ def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict
     if key:
         headers["x-api-key"] = key
     return headers
+
+
+COUNTED_FIELDS = (
+    "model",
+    "messages",
+    "system",
+    "tools",
+    "tool_choice",
+    "thinking",
+    "mcp_servers",
+    "output_config",
+    "context_management",
+)
+"""What ``count_tokens`` takes of a Messages body (the SDK's ``MessageCountTokensParams``);
+``max_tokens``, ``stream`` and the sampling settings are refused there."""
+COUNTED_MAX_TOKENS = 1
+"""A ``max_tokens`` put into a count body for reading it as a Messages body (it needs one)."""
+
+
+def write_models(names: Sequence[str]) -> dict[str, Any]:
+    models = [
+        {"type": "model", "id": name, "display_name": name, "created_at": "1970-01-01T00:00:00Z"} for name in names
+    ]
+    return {
+        "data": models,
+        "has_more": False,
+        "first_id": names[0] if names else None,
+        "last_id": names[-1] if names else None,
+    }
+
+
+def count_request(body: dict[str, Any], path_model: str | None) -> dict[str, Any]:
+    return {"max_tokens": COUNTED_MAX_TOKENS, **body}
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/v1/messages/count_tokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    return {key: value for key, value in body.items() if key in COUNTED_FIELDS}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("input_tokens")
+    return tokens if isinstance(tokens, int) else None
 
 
 _VERSIONS = (
@@ -116,8 +172,21 @@ EDGE = Edge(
     response_name="an Anthropic response",
     framing=StreamFraming("sse", named_events=True),
     errors=ErrorShape(ERROR_TYPES, "api_error", write_error, read_nested_error),
-    front=Front(("/v1/messages",), caller_key=caller_key),
-    upstream=Upstream(upstream_url, "ANTHROPIC_API_KEY", upstream_headers),
+    front=Front(
+        ("/v1/messages",),
+        caller_key=caller_key,
+        models=ModelList(("/v1/models",), write_models),
+        count_tokens=CountFront(("/v1/messages/count_tokens",), count_request, lambda tokens: {"input_tokens": tokens}),
+    ),
+    upstream=Upstream(
+        upstream_url,
+        "ANTHROPIC_API_KEY",
+        upstream_headers,
+        version_header="anthropic-version",
+        default_version=DEFAULT_API_VERSION,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        semconv_name="anthropic",
+    ),
     detection=(
         "response-type:message",
         "error-type:error",

@@ -40,6 +40,7 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import (
     ASSISTANT_KINDS,
@@ -53,7 +54,15 @@ from chatcodec.providers.anthropic.parts import (
     encode_tool_use,
 )
 from chatcodec.providers.anthropic.tool_ids import MAPPING
-from chatcodec.providers.kit import NULLS, Steps, encode_cache_control, is_marker, restore_fields, split_fields
+from chatcodec.providers.kit import (
+    NULLS,
+    Steps,
+    encode_cache_control,
+    is_marker,
+    restore_fields,
+    shape_fields,
+    split_fields,
+)
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.prefill import trimmed_prefill
 
@@ -62,7 +71,8 @@ Message = Mapping[str, Any]
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
-_MESSAGE_FIELDS = frozenset({"role", "content"})
+_MESSAGE_FIELDS = frozenset(shape_fields(wire.Message))
+"""The fields a message shape types (``wire.py``), all read here: any other is kept."""
 _SANITIZE = MAPPING.sanitize
 
 # --- decoding ----------------------------------------------------------------------------

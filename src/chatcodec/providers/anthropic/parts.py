@@ -32,6 +32,7 @@ from typing import Any, cast
 
 from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
+from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import (
@@ -41,6 +42,8 @@ from chatcodec.providers.kit import (
     decode_cache_control,
     encode_cache_control,
     restore_fields,
+    sdk_kinds,
+    shape_fields,
     split_fields,
     tool_name,
 )
@@ -107,15 +110,15 @@ def _decoded_part(
 _TEXT_FIELDS = frozenset({"type", "text"})
 
 
-TEXT_DOCUMENTED = frozenset({"type", "text", "citations", "cache_control"})
-"""``TextBlockParam``'s fields: a ``null`` in one of them is spelling, in any other key data
-(:mod:`chatcodec.providers.null_fields`)."""
+TEXT_KINDS = sdk_kinds(shapes.TextBlock)
+"""The SDK kinds whose fields a text block's ``null`` is spelling in (in any other key, data:
+:mod:`chatcodec.providers.null_fields`)."""
 
 
 def _decode_text(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
     part = _decoded_part({"type": "text", "text": block["text"]}, block, _TEXT_FIELDS)
     if None in block.values():
-        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), TEXT_DOCUMENTED)
+        with_unknown_nulls(part.get("provider_metadata", {}).get(PROVIDER, {}), __package__, TEXT_KINDS)
     return part
 
 
@@ -166,8 +169,9 @@ def _decode_document(block: Mapping[str, Any], model: str | None) -> dict[str, A
     return _decoded_part(canonical, block, _DOCUMENT_FIELDS)
 
 
-_THINKING_FIELDS = frozenset({"type", "thinking", "signature"})
-_REDACTED_FIELDS = frozenset({"type", "data"})
+_THINKING_FIELDS = frozenset(shape_fields(shapes.ThinkingBlock))
+_REDACTED_FIELDS = frozenset(shape_fields(shapes.RedactedThinkingBlock))
+"""The fields each thinking shape types (``wire.py``), all read here: any other is kept."""
 
 
 def _decode_thinking(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason, encode_finish_reason
-from chatcodec.providers.anthropic.markers import KIT
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
@@ -138,7 +138,18 @@ def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Ste
         if part["type"] not in RESPONSE_PARTS:
             context.losses.add(part_at, f"{part['type']} part", "an Anthropic response cannot contain it")
             continue
+        if _empty_text(part):
+            continue  # Anthropic sends no empty text block (nor does its stream encoder)
         block = encode_part(part, context, part_at)
         if block is not None:
             blocks.append(block)
     return blocks
+
+
+def _empty_text(part: Mapping[str, Any]) -> bool:
+    """A text part with no text and no citations (an OpenAI-compatible ``"content": ""``
+    beside tool calls): it carries nothing, and an Anthropic answer has no such block."""
+    if part["type"] != "text" or part["text"]:
+        return False
+    own = as_dict((as_dict(part.get("provider_metadata")) or {}).get(PROVIDER)) or {}
+    return not own.get("citations")

@@ -40,7 +40,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
-from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_DOCUMENTED, arguments_text, decode_part
+from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_KINDS, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
@@ -265,7 +265,7 @@ class StreamDecoder(FeedByReading):
             {key: value for key, value in block.items() if key not in mutable}, _MAPPED_BLOCK_FIELDS[kind]
         )
         if kind == "text" and None in block.values():  # an unknown null is data, as in a response
-            with_unknown_nulls(bag, TEXT_DOCUMENTED)
+            with_unknown_nulls(bag, __package__, TEXT_KINDS)
         return {PROVIDER: bag} if bag else None
 
     def _block_delta(self, index: int, delta: dict[str, Any]) -> None:
@@ -317,7 +317,7 @@ class StreamDecoder(FeedByReading):
                 self.builder.close(part)
                 return
             final = {**state.start, "citations": state.citations}
-            bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), TEXT_DOCUMENTED)
+            bag = with_unknown_nulls(split_fields(final, _MAPPED_BLOCK_FIELDS["text"]), __package__, TEXT_KINDS)
             self.builder.close(part, metadata={PROVIDER: bag})
         elif state.kind == "thinking":
             self.builder.close(part)

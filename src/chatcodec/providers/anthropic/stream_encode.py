@@ -9,6 +9,11 @@ state: the response start waits for the first usage (so ``message_start`` can ca
 input count), block indexes are assigned as parts begin, open blocks are closed before
 the ``message_delta``, and the finish reason waits for later usage. Anthropic has one
 answer per response: events of other choices are dropped and reported.
+
+Blocks go out one at a time, as Anthropic sends them: a block stops before the next one
+starts. A text block starts with its first text, so a text part that never has any (an
+OpenAI-compatible upstream's ``"content": ""`` before its tool calls) sends no empty
+block: Anthropic never streams one, and clients render it as an empty answer.
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ class StreamEncoder:
         self.finish: FinishEvent | None = None
         self.open: dict[int, _Open] = {}
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
+        self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
         self.next_index = 0
         self.position = 0
         self.dropped_choices: set[int] = set()
@@ -250,8 +256,11 @@ class StreamEncoder:
         content_block_delta events, and a content_block_stop", Streaming Messages), while an
         upstream may begin its answer before its reasoning's end arrives (OpenAI-compatible
         ``reasoning_content`` then ``content``)."""
-        if index in self.open:
+        if index in self.open or index in self.waiting:
             raise StreamError(f"part {index} started again before it ended", "$.index", self.position)
+        for earlier, start in self.waiting.items():  # no text yet: any text later opens a block of its own
+            self.ended_early[earlier] = _Open("text", -1, start)
+        self.waiting.clear()
         for earlier in list(self.open):
             self.ended_early[earlier] = self.open[earlier]
             yield from self._stop(earlier, self.open[earlier].kind)
@@ -287,6 +296,7 @@ class StreamEncoder:
         yield {"type": "content_block_stop", "index": block.wire_index}
 
     def _close_all(self) -> Iterator[dict[str, Any]]:
+        self.waiting.clear()  # text parts that never had text: no block
         for index in list(self.open):
             yield from self._stop(index, self.open[index].kind)
 
@@ -310,8 +320,14 @@ class StreamEncoder:
     ) -> Iterator[dict[str, Any]]:
         match event:
             case TextStartEvent():
-                yield from self._begin(event.index, "text", {**self._bag(event, at), "type": "text", "text": ""})
+                if event.index in self.open or event.index in self.waiting:
+                    raise StreamError(f"part {event.index} started again before it ended", "$.index", self.position)
+                self.waiting[event.index] = {**self._bag(event, at), "type": "text", "text": ""}
             case TextDeltaEvent():
+                if event.index in self.waiting:
+                    if not event.delta:
+                        return
+                    yield from self._begin(event.index, "text", self.waiting.pop(event.index))
                 yield from self._delta(event.index, "text", {"type": "text_delta", "text": event.delta})
             case TextEndEvent():
                 yield from self._text_end(event, at)
@@ -403,6 +419,11 @@ class StreamEncoder:
         """Citations known at the end go out as ``citations_delta`` events first."""
         bag = KIT.claim(self.losses, event.provider_metadata, at)
         citations = bag.get("citations")
+        waiting = self.waiting.pop(event.index, None)
+        if waiting is not None:
+            if not (is_list(citations) and citations):
+                return  # a text part that had no text: no block
+            yield from self._begin(event.index, "text", waiting)
         if is_list(citations) and event.index in self.open:
             for citation in citations:
                 yield from self._delta(event.index, "text", {"type": "citations_delta", "citation": citation})

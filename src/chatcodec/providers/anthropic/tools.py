@@ -19,13 +19,15 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import rule_error
+from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
-from chatcodec.providers.kit import decode_cache_control, restore_fields, split_fields, tool_name
+from chatcodec.providers.kit import decode_cache_control, restore_fields, shape_fields, split_fields, tool_name
 from chatcodec.providers.kit.context import DecodeContext
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
-_CHOICE_FIELDS = frozenset({"type", "name", "disable_parallel_tool_use"})
+_CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))
+"""The fields the tool choice shape types (``wire.py``), all read here."""
 _CHOICE_TYPES = {"auto": "auto", "any": "required", "tool": "tool", "none": "none"}
 """Anthropic's ``tool_choice.type`` -> the canonical one (the one table of the two)."""
 _WIRE_CHOICE_TYPES = {canonical: wire for wire, canonical in _CHOICE_TYPES.items()}

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_count, as_dict, as_list
+from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, restore_fields, split_fields
+from chatcodec.providers.kit import ABSENT, Steps, restore_fields, shape_fields, split_fields
 from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit.context import EncodeContext
 
@@ -30,7 +31,8 @@ _WRITE = "cache_creation_input_tokens"
 _OUTPUT = "output_tokens"
 _DETAILS = "output_tokens_details"
 _THINKING = "thinking_tokens"
-_MAPPED = frozenset({_INPUT, _READ, _WRITE, _OUTPUT, _DETAILS})
+_MAPPED = frozenset(shape_fields(shapes.Usage))
+"""The fields the usage shape types (``wire.py``), all read here: any other is kept."""
 _REQUIRED = (_INPUT, _OUTPUT)
 _SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
 

@@ -24,19 +24,18 @@ are common (left for the kit, with the other providers' closed schemas).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import Annotated, Any, Literal, NotRequired, cast
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
 from chatcodec.payloads import deeper_than, too_deep
-from chatcodec.providers.kit import constrained, tag, tagged, wire_shape
+from chatcodec.providers.kit import constrained, stands_for, tag, tagged, wire_shape
 from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
-    closed,
+    closed_like,
     either,
     json_object,
     literal,
@@ -53,6 +52,7 @@ surrogate is refused here, at its wire path (rule ``string_unicode``), as canoni
 refuse it; empty text is read (an empty source keeps its block whole)."""
 
 
+@stands_for("CacheControlEphemeralParam")
 @wire_shape
 class CacheControl(TypedDict):
     """``{"type": "ephemeral", "ttl": "5m" | "1h"}``."""
@@ -61,6 +61,15 @@ class CacheControl(TypedDict):
     ttl: NotRequired[str]
 
 
+@stands_for(
+    "Base64ImageSourceParam",
+    "URLImageSourceParam",
+    "FileImageSourceParam",
+    "Base64PDFSourceParam",
+    "URLPDFSourceParam",
+    "FileDocumentSourceParam",
+    "PlainTextSourceParam",
+)
 @wire_shape
 class Source(TypedDict):
     """A media source; which keys it needs depends on ``type`` and is checked on mapping."""
@@ -72,6 +81,7 @@ class Source(TypedDict):
     file_id: NotRequired[Text]
 
 
+@stands_for("TextBlockParam", "TextBlock")
 @wire_shape
 class TextBlock(TypedDict):
     type: Literal["text"]
@@ -80,6 +90,7 @@ class TextBlock(TypedDict):
     citations: NotRequired[list[dict[str, Any]] | None]
 
 
+@stands_for("ImageBlockParam")
 @wire_shape
 class ImageBlock(TypedDict):
     type: Literal["image"]
@@ -87,6 +98,7 @@ class ImageBlock(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
+@stands_for("DocumentBlockParam", "DocumentBlock")
 @wire_shape
 class DocumentBlock(TypedDict):
     type: Literal["document"]
@@ -95,6 +107,7 @@ class DocumentBlock(TypedDict):
     title: NotRequired[str | None]
 
 
+@stands_for("ThinkingBlockParam", "ThinkingBlock")
 @wire_shape
 class ThinkingBlock(TypedDict):
     type: Literal["thinking"]
@@ -102,12 +115,14 @@ class ThinkingBlock(TypedDict):
     signature: NotRequired[str]
 
 
+@stands_for("RedactedThinkingBlockParam", "RedactedThinkingBlock")
 @wire_shape
 class RedactedThinkingBlock(TypedDict):
     type: Literal["redacted_thinking"]
     data: str
 
 
+@stands_for("ToolUseBlockParam", "ToolUseBlock")
 @wire_shape
 class ToolUseBlock(TypedDict):
     type: Literal["tool_use"]
@@ -117,6 +132,7 @@ class ToolUseBlock(TypedDict):
     cache_control: NotRequired[CacheControl | None]
 
 
+@stands_for()
 @wire_shape
 class OtherBlock(TypedDict):
     """Any other block (server-tool calls and results, search results, future types)."""
@@ -140,6 +156,7 @@ ToolResultContentBlock = Annotated[
 """A block inside a ``tool_result``'s content list."""
 
 
+@stands_for("ToolResultBlockParam")
 @wire_shape
 class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
@@ -163,6 +180,7 @@ ContentBlock = Annotated[
 """Any content block, in a request message or a response."""
 
 
+@stands_for("UserMessageParam", "AssistantMessageParam")
 @wire_shape
 class Message(TypedDict):
     """One turn. ``system`` turns inside ``messages`` exist in the API since 2026
@@ -172,6 +190,7 @@ class Message(TypedDict):
     content: str | list[ContentBlock]
 
 
+@stands_for("ToolParam")
 @wire_shape
 class Tool(TypedDict):
     """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
@@ -184,6 +203,7 @@ class Tool(TypedDict):
     strict: NotRequired[bool]
 
 
+@stands_for("ToolChoiceAutoParam", "ToolChoiceAnyParam", "ToolChoiceToolParam", "ToolChoiceNoneParam")
 @wire_shape
 class ToolChoice(TypedDict):
     type: Literal["auto", "any", "tool", "none"]
@@ -191,6 +211,7 @@ class ToolChoice(TypedDict):
     disable_parallel_tool_use: NotRequired[bool]
 
 
+@stands_for("ThinkingConfigEnabledParam", "ThinkingConfigDisabledParam", "ThinkingConfigAdaptiveParam")
 @wire_shape
 class Thinking(TypedDict):
     """``enabled`` (with ``budget_tokens``), ``adaptive``, ``disabled``, or a newer type."""
@@ -199,12 +220,14 @@ class Thinking(TypedDict):
     budget_tokens: NotRequired[int]
 
 
+@stands_for("OutputConfigParam")
 @wire_shape
 class OutputConfig(TypedDict):
     effort: NotRequired[str | None]
     format: NotRequired[dict[str, Any] | None]
 
 
+@stands_for("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
 @wire_shape
 class Request(TypedDict):
     """The body of ``POST /v1/messages``."""
@@ -235,11 +258,13 @@ Count = Annotated[int, constrained(ge=0)]
 and the error names the wire path, not a canonical one the input does not have."""
 
 
+@stands_for("OutputTokensDetails")
 @wire_shape
 class OutputTokensDetails(TypedDict):
     thinking_tokens: NotRequired[Count | None]
 
 
+@stands_for("Usage", "MessageDeltaUsage")
 @wire_shape
 class Usage(TypedDict):
     """Token counts. ``input_tokens`` excludes cache reads and writes."""
@@ -251,6 +276,7 @@ class Usage(TypedDict):
     output_tokens_details: NotRequired[OutputTokensDetails | None]
 
 
+@stands_for("Message")
 @wire_shape
 class Response(TypedDict):
     """A ``Message`` object: the non-streamed response body."""
@@ -265,12 +291,14 @@ class Response(TypedDict):
     usage: NotRequired[Usage | None]
 
 
+@stands_for()
 @wire_shape
 class ErrorObject(TypedDict):
     type: NotRequired[str]
     message: NotRequired[str]
 
 
+@stands_for()
 @wire_shape
 class ErrorBody(TypedDict):
     """``{"type": "error", "error": {"type": ..., "message": ...}}``, in a body or a stream."""
@@ -279,12 +307,14 @@ class ErrorBody(TypedDict):
     error: ErrorObject
 
 
+@stands_for("RawMessageStartEvent")
 @wire_shape
 class MessageStart(TypedDict):
     type: Literal["message_start"]
     message: Response
 
 
+@stands_for("RawContentBlockStartEvent")
 @wire_shape
 class BlockStart(TypedDict):
     type: Literal["content_block_start"]
@@ -292,6 +322,7 @@ class BlockStart(TypedDict):
     content_block: ContentBlock
 
 
+@stands_for("TextDelta", "InputJSONDelta", "ThinkingDelta", "SignatureDelta", "CitationsDelta")
 @wire_shape
 class Delta(TypedDict):
     """A block delta; which text field it carries depends on ``type``."""
@@ -304,6 +335,7 @@ class Delta(TypedDict):
     citation: NotRequired[dict[str, Any]]
 
 
+@stands_for("RawContentBlockDeltaEvent")
 @wire_shape
 class BlockDelta(TypedDict):
     type: Literal["content_block_delta"]
@@ -311,18 +343,21 @@ class BlockDelta(TypedDict):
     delta: Delta
 
 
+@stands_for("RawContentBlockStopEvent")
 @wire_shape
 class BlockStop(TypedDict):
     type: Literal["content_block_stop"]
     index: BlockIndex
 
 
+@stands_for("Delta")
 @wire_shape
 class MessageDeltaFields(TypedDict):
     stop_reason: NotRequired[str | None]
     stop_sequence: NotRequired[str | None]
 
 
+@stands_for("RawMessageDeltaEvent")
 @wire_shape
 class MessageDelta(TypedDict):
     type: Literal["message_delta"]
@@ -330,6 +365,7 @@ class MessageDelta(TypedDict):
     usage: NotRequired[Usage | None]
 
 
+@stands_for()
 @wire_shape
 class OtherEvent(TypedDict):
     """``message_stop``, ``ping`` and event types added later (ignored when decoding)."""
@@ -402,31 +438,13 @@ def _tagged(choices: dict[str, cs.CoreSchema], key: str = "type") -> cs.CoreSche
     return by_tag(choices, key)
 
 
-def _like(
-    shape: type,
-    required: Mapping[str, cs.CoreSchema],
-    optional: Mapping[str, cs.CoreSchema] | None = None,
-    *,
-    extra: bool = False,
-) -> cs.CoreSchema:
-    """:func:`~chatcodec.providers.kit.closed_schema.closed`, its keys checked to be ``shape``'s and
-    put in ``shape``'s order: both forms then validate a body to the same copy, keys in
-    the same order (a bag keeps that order, and the writer writes it back)."""
-    schema = cast(dict[str, Any], closed(required, optional, extra=extra))  # a typed-dict schema
-    fields: dict[str, Any] = schema["fields"]
-    order = list(shape.__annotations__)
-    assert fields.keys() <= set(order), f"{shape.__name__} has no {sorted(fields.keys() - set(order))}"
-    schema["fields"] = {key: fields[key] for key in order if key in fields}
-    return cast(cs.CoreSchema, schema)
-
-
 def _text() -> cs.CoreSchema:
     """:data:`Text` in pydantic-core: read as UTF-8, a lone surrogate refused."""
     return cs.str_schema(strict=True, max_length=2**31)
 
 
 def _cache_marker() -> cs.CoreSchema:
-    return _like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
+    return closed_like(CacheControl, {"type": literal("ephemeral")}, {"ttl": text()})
 
 
 def _common_blocks() -> dict[str, cs.CoreSchema]:
@@ -434,14 +452,14 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
     marker on any block that takes one."""
     cached = {"cache_control": _cache_marker()}
     sources = {
-        "base64": _like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
-        "url": _like(Source, {"type": literal("url"), "url": non_empty()}),
-        "file": _like(Source, {"type": literal("file"), "file_id": non_empty()}),
+        "base64": closed_like(Source, {"type": literal("base64"), "media_type": non_empty(), "data": text()}),
+        "url": closed_like(Source, {"type": literal("url"), "url": non_empty()}),
+        "file": closed_like(Source, {"type": literal("file"), "file_id": non_empty()}),
     }
-    text_source = _like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
-    text_block = _like(TextBlock, {"type": literal("text"), "text": text()}, cached)
-    image = _like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
-    document = _like(
+    text_source = closed_like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
+    text_block = closed_like(TextBlock, {"type": literal("text"), "text": text()}, cached)
+    image = closed_like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
+    document = closed_like(
         DocumentBlock,
         {"type": literal("document"), "source": _tagged({**sources, "text": text_source})},
         {"title": text(), **cached},
@@ -451,14 +469,16 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "text": text_block,
         "image": image,
         "document": document,
-        "tool_result": _like(
+        "tool_result": closed_like(
             ToolResultBlock,
             {"type": literal("tool_result"), "tool_use_id": text()},
             {"content": result_content, "is_error": cs.bool_schema(strict=True), **cached},
         ),
-        "thinking": _like(ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}),
-        "redacted_thinking": _like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
-        "tool_use": _like(
+        "thinking": closed_like(
+            ThinkingBlock, {"type": literal("thinking"), "thinking": text()}, {"signature": text()}
+        ),
+        "redacted_thinking": closed_like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
+        "tool_use": closed_like(
             ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": json_object()}, cached
         ),
     }
@@ -468,8 +488,8 @@ def _common_messages(blocks: dict[str, cs.CoreSchema]) -> cs.CoreSchema:
     user = _tagged({kind: blocks[kind] for kind in ("text", "image", "document", "tool_result")})
     assistant = _tagged({kind: blocks[kind] for kind in ("text", "thinking", "redacted_thinking", "tool_use")})
     choices = {
-        "user": _like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
-        "assistant": _like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
+        "user": closed_like(Message, {"role": literal("user"), "content": either(text(), _list(user))}),
+        "assistant": closed_like(Message, {"role": literal("assistant"), "content": either(text(), _list(assistant))}),
     }
     return _list(_tagged(choices, "role"))
 
@@ -478,15 +498,15 @@ def _common_tools() -> cs.CoreSchema:
     """Client tools, and server tools (a ``type`` such as ``web_search_20250305``, their
     own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
     shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
-    client = _like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
-    server = _like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
+    client = closed_like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
+    server = closed_like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
     return _list(either(client, server))
 
 
 def _common_choice() -> cs.CoreSchema:
     parallel = {"disable_parallel_tool_use": cs.bool_schema(strict=True)}
-    choices = {kind: _like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
-    choices["tool"] = _like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
+    choices = {kind: closed_like(ToolChoice, {"type": literal(kind)}, parallel) for kind in ("auto", "any", "none")}
+    choices["tool"] = closed_like(ToolChoice, {"type": literal("tool"), "name": text()}, parallel)
     return _tagged(choices)
 
 
@@ -494,11 +514,11 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
     blocks = _common_blocks()
     count = cs.int_schema(strict=True)
     thinking = {
-        "enabled": _like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
-        "adaptive": _like(Thinking, {"type": literal("adaptive")}),
-        "disabled": _like(Thinking, {"type": literal("disabled")}),
+        "enabled": closed_like(Thinking, {"type": literal("enabled")}, {"budget_tokens": count}),
+        "adaptive": closed_like(Thinking, {"type": literal("adaptive")}),
+        "disabled": closed_like(Thinking, {"type": literal("disabled")}),
     }
-    return _like(
+    return closed_like(
         Request,
         {"messages": _common_messages(blocks)},
         {
@@ -514,7 +534,7 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
             "metadata": json_object(),
             "stream": cs.bool_schema(strict=True),
             "thinking": _tagged(thinking),
-            "output_config": _like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
+            "output_config": closed_like(OutputConfig, {}, {"effort": text(), "format": json_object()}),
             "cache_control": _cache_marker(),
         },
         extra=True,  # fields with no canonical home, kept in the request's bag

@@ -13,6 +13,9 @@
   stream an exception event named after the type in lower camel case
   (``{"throttlingException": {"message"}}``;
   https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors).
+- Token counting: ``POST /model/{modelId}/count-tokens`` with ``{"input": {"converse":
+  {messages, system, toolConfig, additionalModelRequestFields}}}``, answering
+  ``{"inputTokens"}`` (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CountTokens.html).
 - Strict reading: the event stream's padding member on every event, usage beyond botocore.
 """
 
@@ -28,6 +31,7 @@ from urllib.parse import quote
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.kit.edge import (
+    CountUpstream,
     Edge,
     ErrorShape,
     Extension,
@@ -73,6 +77,23 @@ def read_error(body: object) -> tuple[str, str | None]:
 
 def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/model/{quote(model, safe='')}/" + ("converse-stream" if stream else "converse")
+
+
+COUNTED_FIELDS = ("messages", "system", "toolConfig", "additionalModelRequestFields")
+"""What CountTokens' ``converse`` input takes of a Converse request."""
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/model/{quote(model, safe='')}/count-tokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    return {"input": {"converse": {key: value for key, value in body.items() if key in COUNTED_FIELDS}}}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("inputTokens")
+    return tokens if isinstance(tokens, int) else None
 
 
 def sigv4_headers(url: str, body: bytes, headers: Mapping[str, str]) -> dict[str, str]:
@@ -126,7 +147,15 @@ EDGE = Edge(
         write_event=write_error_event,
         type_header="x-amzn-ErrorType",
     ),
-    upstream=Upstream(upstream_url, "AWS_BEARER_TOKEN_BEDROCK", bearer_headers, model_in_path, sigv4_headers),
+    upstream=Upstream(
+        upstream_url,
+        "AWS_BEARER_TOKEN_BEDROCK",
+        bearer_headers,
+        model_in_path,
+        sigv4_headers,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        semconv_name="aws.bedrock",
+    ),
     detection=(
         "key:system",
         "key:modelId",

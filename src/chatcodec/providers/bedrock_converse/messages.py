@@ -35,6 +35,7 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import (
@@ -50,13 +51,14 @@ from chatcodec.providers.bedrock_converse.parts import (
     last_result_marker,
     marked,
 )
-from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields, shape_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.prefill import trim_prefill_block
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
-_MESSAGE_FIELDS = ("role", "content")
+_MESSAGE_FIELDS = shape_fields(shapes.Message)
+"""The fields a message shape types (``wire.py``), both read here: any other is kept."""
 _ALTERNATING = ("user", "assistant")
 """The roles Converse requires to alternate."""
 

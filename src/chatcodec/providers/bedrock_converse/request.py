@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_sampling_number
+from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.capabilities import CAPABILITIES
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
@@ -48,7 +49,7 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import leftovers, restore_fields, shape_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
@@ -57,15 +58,8 @@ from chatcodec.providers.target_rules import carries_nothing
 if TYPE_CHECKING:
     from chatcodec.request import ChatRequest
 
-_MAPPED = (
-    "modelId",
-    "messages",
-    "system",
-    "inferenceConfig",
-    "toolConfig",
-    "additionalModelRequestFields",
-    "outputConfig",
-)
+_MAPPED = shape_fields(shapes.Request)
+"""The members the request shape types (``wire.py``), all read here: any other is kept."""
 _INFERENCE = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p"))
 _SAMPLING = frozenset({"temperature", "top_p"})
 """Canonical sampling numbers (``request.SamplingNumber``: an integer a double holds is a float)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
+from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.finish_reason import (
     decode_finish_reason,
@@ -29,11 +30,11 @@ from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_b
 from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
-from chatcodec.providers.kit import Steps, leftovers, restore_fields
+from chatcodec.providers.kit import Steps, leftovers, restore_fields, shape_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
-RESPONSE_MAPPED = ("output", "stopReason", "usage")
-"""Response members with a canonical home."""
+RESPONSE_MAPPED = shape_fields(shapes.Response)
+"""Response members with a canonical home: the ones its shape types (``wire.py``)."""
 
 
 def raise_if_error(payload: dict[str, Any]) -> None:

@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_list
+from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.markers import KIT
-from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, split_fields
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, shape_fields, split_fields
 from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit.context import EncodeContext
 
@@ -29,7 +30,8 @@ _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
 _TWINS = {"cacheReadInputTokenCount": _READ, "cacheWriteInputTokenCount": _WRITE}
 _REQUIRED = (_INPUT, _OUTPUT, _TOTAL)
-_MAPPED = frozenset({_INPUT, _OUTPUT, _TOTAL, _READ, _WRITE})
+_MAPPED = frozenset(shape_fields(shapes.Usage))
+"""The counts the usage shape types (``wire.py``), all read here: any other is kept."""
 _SPELLING = UsageSpelling(_INPUT, _OUTPUT, _READ, _WRITE)
 
 

@@ -9,7 +9,7 @@ extra keys (AWS adds members often; the decoders keep them for the round trip). 
 members (``bytes``, ``redactedContent``) are base64 text, as the REST API and the
 fixtures carry them. Errors carry wire JSON paths (``$.messages[2].content[0]``).
 
-Two descriptions of one wire, kept apart on purpose:
+One description of the wire, in two forms:
 
 * the ``TypedDict`` shapes below are the whole wire as botocore has it (extra keys kept,
   untyped members where the API is open); their pydantic adapters (:func:`adapters`) are
@@ -22,9 +22,13 @@ Two descriptions of one wire, kept apart on purpose:
   which the reader keeps whole, gets its input back as it came). Whatever it accepts the
   ``TypedDict`` shapes accept too (a test holds the closed schema inside the wire on
   mutated recordings); what it refuses is validated by the adapters, whose errors name
-  the wire path and rule. The closed schema is written by hand, not derived from the
-  ``TypedDict`` shapes: it narrows them (literal tags, closed objects, JSON values
-  where the wire says ``Any``), which the shapes do not say.
+  the wire path and rule. Each closed object is built from the shape it narrows
+  (:func:`~chatcodec.providers.kit.closed_schema.closed_like`: that shape's fields only,
+  in its order), adding what the shapes do not say: literal tags, closed objects, JSON
+  values where the wire says ``Any``.
+
+Each shape names the botocore shapes it stands for (``stands_for``), checked against the
+generated ``known_fields.json`` (``tests/providers/test_wire_description.py``).
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import stands_for
 from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
     closed,
+    closed_like,
     either,
     json_object,
     json_value_to_write,
@@ -60,11 +66,13 @@ Count = Annotated[int, Ge(0)]
 """A token count or block index: canonical refuses negative ones, so the wire does too."""
 
 
+@stands_for("S3Location")
 class S3Location(TypedDict):
     uri: str
     bucketOwner: NotRequired[str]
 
 
+@stands_for("ImageSource", "DocumentSource", "VideoSource", "AudioSource")
 class MediaSource(TypedDict):
     """``ImageSource`` / ``VideoSource`` / ``DocumentSource``: one member of these."""
 
@@ -74,11 +82,13 @@ class MediaSource(TypedDict):
     content: NotRequired[list[dict[str, Any]]]
 
 
+@stands_for("ImageBlock")
 class ImageBlock(TypedDict):
     format: str
     source: MediaSource
 
 
+@stands_for("DocumentBlock")
 class DocumentBlock(TypedDict):
     source: MediaSource
     name: NotRequired[str]
@@ -87,6 +97,7 @@ class DocumentBlock(TypedDict):
     citations: NotRequired[dict[str, Any]]
 
 
+@stands_for("ToolUseBlock")
 class ToolUseBlock(TypedDict):
     toolUseId: str
     name: str
@@ -94,6 +105,7 @@ class ToolUseBlock(TypedDict):
     type: NotRequired[str]
 
 
+@stands_for("ToolResultContentBlock")
 class ToolResultContentBlock(TypedDict):
     """``ToolResultContentBlock``: ``text``, ``json``, ``image``, ``document``, ``video``, ..."""
 
@@ -103,6 +115,7 @@ class ToolResultContentBlock(TypedDict):
     document: NotRequired[DocumentBlock]
 
 
+@stands_for("ToolResultBlock")
 class ToolResultBlock(TypedDict):
     toolUseId: str
     content: list[ToolResultContentBlock]
@@ -110,21 +123,25 @@ class ToolResultBlock(TypedDict):
     type: NotRequired[str]
 
 
+@stands_for("ReasoningTextBlock")
 class ReasoningText(TypedDict):
     text: str
     signature: NotRequired[str]
 
 
+@stands_for("ReasoningContentBlock")
 class ReasoningContent(TypedDict):
     reasoningText: NotRequired[ReasoningText]
     redactedContent: NotRequired[str]
 
 
+@stands_for("CachePointBlock")
 class CachePoint(TypedDict):
     type: str
     ttl: NotRequired[str]
 
 
+@stands_for("ContentBlock", "SystemContentBlock")
 class ContentBlock(TypedDict):
     """``ContentBlock`` (and ``SystemContentBlock``, a subset): exactly one member is set."""
 
@@ -137,11 +154,13 @@ class ContentBlock(TypedDict):
     cachePoint: NotRequired[CachePoint]
 
 
+@stands_for("Message")
 class Message(TypedDict):
     role: str
     content: list[ContentBlock]
 
 
+@stands_for("InferenceConfiguration")
 class InferenceConfig(TypedDict):
     maxTokens: NotRequired[int]
     temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact
@@ -149,6 +168,7 @@ class InferenceConfig(TypedDict):
     stopSequences: NotRequired[list[str]]
 
 
+@stands_for("ToolSpecification")
 class ToolSpec(TypedDict):
     name: str
     inputSchema: dict[str, Any]
@@ -156,6 +176,7 @@ class ToolSpec(TypedDict):
     strict: NotRequired[bool]
 
 
+@stands_for("Tool")
 class Tool(TypedDict):
     """``Tool``: ``toolSpec``, ``systemTool`` or ``cachePoint``."""
 
@@ -163,11 +184,13 @@ class Tool(TypedDict):
     cachePoint: NotRequired[CachePoint]
 
 
+@stands_for("ToolConfiguration")
 class ToolConfig(TypedDict):
     tools: list[Tool]
     toolChoice: NotRequired[dict[str, Any]]
 
 
+@stands_for("ConverseRequest", "ConverseStreamRequest")
 class Request(TypedDict):
     """The ``Converse`` / ``ConverseStream`` input: the REST body, plus ``modelId`` as
     boto3 takes it (the REST API puts it in the URL)."""
@@ -181,6 +204,7 @@ class Request(TypedDict):
     outputConfig: NotRequired[dict[str, Any]]
 
 
+@stands_for("TokenUsage")
 class Usage(TypedDict):
     """``TokenUsage``. ``inputTokens`` excludes cache reads and writes; ``totalTokens``
     includes them (see ``usage.py``)."""
@@ -192,10 +216,12 @@ class Usage(TypedDict):
     cacheWriteInputTokens: NotRequired[Count]
 
 
+@stands_for("ConverseOutput")
 class Output(TypedDict):
     message: Message
 
 
+@stands_for("ConverseResponse")
 class Response(TypedDict):
     """The ``Converse`` output."""
 
@@ -204,31 +230,43 @@ class Response(TypedDict):
     usage: NotRequired[Usage]
 
 
+@stands_for(
+    "InternalServerException",
+    "ServiceUnavailableException",
+    "ThrottlingException",
+    "ValidationException",
+    "ModelStreamErrorException",
+)
 class ErrorBody(TypedDict):
     """An error body: ``{"message": ...}`` (the type is in the ``x-amzn-errortype`` header)."""
 
     message: str
 
 
+@stands_for("MessageStartEvent")
 class MessageStart(TypedDict):
     role: str
 
 
+@stands_for("ContentBlockStartEvent")
 class BlockStart(TypedDict):
     contentBlockIndex: Count
     start: dict[str, Any]
 
 
+@stands_for("ToolUseBlockDelta")
 class ToolUseDelta(TypedDict):
     input: str
 
 
+@stands_for("ReasoningContentBlockDelta")
 class ReasoningDelta(TypedDict):
     text: NotRequired[str]
     signature: NotRequired[str]
     redactedContent: NotRequired[str]
 
 
+@stands_for("ContentBlockDelta")
 class Delta(TypedDict):
     text: NotRequired[str]
     toolUse: NotRequired[ToolUseDelta]
@@ -236,24 +274,35 @@ class Delta(TypedDict):
     citation: NotRequired[dict[str, Any]]
 
 
+@stands_for("ContentBlockDeltaEvent")
 class BlockDelta(TypedDict):
     contentBlockIndex: Count
     delta: Delta
 
 
+@stands_for("ContentBlockStopEvent")
 class BlockStop(TypedDict):
     contentBlockIndex: Count
 
 
+@stands_for("MessageStopEvent")
 class MessageStop(TypedDict):
     stopReason: str
     additionalModelResponseFields: NotRequired[Any]
 
 
+@stands_for("ConverseStreamMetadataEvent")
 class Metadata(TypedDict):
     usage: NotRequired[Usage]
 
 
+@stands_for(
+    "InternalServerException",
+    "ServiceUnavailableException",
+    "ThrottlingException",
+    "ValidationException",
+    "ModelStreamErrorException",
+)
 class StreamException(TypedDict):
     message: NotRequired[str]
 
@@ -355,54 +404,57 @@ def _list(item: cs.CoreSchema) -> cs.CoreSchema:
     return cs.list_schema(item, strict=True)
 
 
-def _blocks(**members: cs.CoreSchema) -> cs.CoreSchema:
-    """A list of blocks, each with some of ``members`` (a block of none or several is kept
-    whole by the reader, which then gives back the tool input written ahead as it came)."""
-    return _list(closed({}, members))
+def _blocks(shape: type, **members: cs.CoreSchema) -> cs.CoreSchema:
+    """A list of ``shape`` blocks, each with some of ``members`` (a block of none or several
+    is kept whole by the reader, which then gives back the tool input written ahead as it came)."""
+    return _list(closed_like(shape, {}, members))
 
 
 def _cache_point() -> cs.CoreSchema:
     """A ``cachePoint`` canonical reads as a marker (``parts.cache_marker``)."""
-    return closed({"type": literal("default")}, {"ttl": text()})
+    return closed_like(CachePoint, {"type": literal("default")}, {"ttl": text()})
 
 
 def _source(*members: str) -> cs.CoreSchema:
     """A media source of one of ``members`` (several: kept whole by the reader)."""
-    location = closed({"uri": text()}, {"bucketOwner": text()})
+    location = closed_like(S3Location, {"uri": text()}, {"bucketOwner": text()})
     kinds = {"bytes": text(), "text": text(), "s3Location": location}
-    return closed({}, {member: kinds[member] for member in members})
+    return closed_like(MediaSource, {}, {member: kinds[member] for member in members})
 
 
 def _messages() -> cs.CoreSchema:
     json_value = json_value_to_write()
-    image = closed({"format": text(), "source": _source("bytes", "s3Location")})
-    document = closed({"source": _source("bytes", "text", "s3Location")}, {"name": text(), "format": text()})
-    result = closed(
-        {"toolUseId": text(), "content": _blocks(text=text(), json=json_value, image=image, document=document)},
-        {"status": text()},
+    image = closed_like(ImageBlock, {"format": text(), "source": _source("bytes", "s3Location")})
+    document = closed_like(
+        DocumentBlock, {"source": _source("bytes", "text", "s3Location")}, {"name": text(), "format": text()}
     )
-    call = closed({"toolUseId": text(), "name": text(), "input": json_value})
-    reasoning = closed(
-        {}, {"reasoningText": closed({"text": text()}, {"signature": text()}), "redactedContent": text()}
+    result_content = _blocks(ToolResultContentBlock, text=text(), json=json_value, image=image, document=document)
+    result = closed_like(ToolResultBlock, {"toolUseId": text(), "content": result_content}, {"status": text()})
+    call = closed_like(ToolUseBlock, {"toolUseId": text(), "name": text(), "input": json_value})
+    thought = closed_like(ReasoningText, {"text": text()}, {"signature": text()})
+    reasoning = closed_like(ReasoningContent, {}, {"reasoningText": thought, "redactedContent": text()})
+    user = _blocks(
+        ContentBlock, text=text(), image=image, document=document, toolResult=result, cachePoint=_cache_point()
     )
-    user = _blocks(text=text(), image=image, document=document, toolResult=result, cachePoint=_cache_point())
-    assistant = _blocks(text=text(), toolUse=call, reasoningContent=reasoning, cachePoint=_cache_point())
+    assistant = _blocks(ContentBlock, text=text(), toolUse=call, reasoningContent=reasoning, cachePoint=_cache_point())
     choices = {
-        "user": closed({"role": literal("user"), "content": user}),
-        "assistant": closed({"role": literal("assistant"), "content": assistant}),
+        "user": closed_like(Message, {"role": literal("user"), "content": user}),
+        "assistant": closed_like(Message, {"role": literal("assistant"), "content": assistant}),
     }
     return _list(tagged(choices, "role"))
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
-    spec = closed(
-        {"name": non_empty(), "inputSchema": closed({"json": json_object()})},
+    spec = closed_like(
+        ToolSpec,
+        {"name": non_empty(), "inputSchema": closed({"json": json_object()})},  # ToolSpec types it as any object
         {"description": text(), "strict": cs.bool_schema(strict=True)},
     )
-    choice = either(
+    choice = either(  # ToolConfig types it as any object
         closed({"auto": closed({})}), closed({"any": closed({})}), closed({"tool": closed({"name": text()})})
     )
-    inference = closed(
+    inference = closed_like(
+        InferenceConfig,
         {},
         {
             "maxTokens": cs.int_schema(strict=True),
@@ -411,14 +463,16 @@ def _request(json_input: bool) -> cs.CoreSchema:
             "stopSequences": _list(text()),
         },
     )
-    root = closed(
+    tools = _blocks(Tool, toolSpec=spec, cachePoint=_cache_point())
+    root = closed_like(
+        Request,
         {},
         {
             "messages": _messages(),
             "modelId": text(),
-            "system": _blocks(text=text(), cachePoint=_cache_point()),
+            "system": _blocks(ContentBlock, text=text(), cachePoint=_cache_point()),
             "inferenceConfig": inference,
-            "toolConfig": closed({"tools": _blocks(toolSpec=spec, cachePoint=_cache_point())}, {"toolChoice": choice}),
+            "toolConfig": closed_like(ToolConfig, {"tools": tools}, {"toolChoice": choice}),
             "additionalModelRequestFields": json_object(),
             "outputConfig": json_object(),
         },

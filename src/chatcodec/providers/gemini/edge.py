@@ -10,23 +10,32 @@
   names (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes); in a stream
   the same body as one more chunk; ``streamGenerateContent`` without ``alt=sse`` answers
   an error as a one-item array.
+- Models: ``GET /v1beta/models`` answers ``{"models": [{"name": "models/...", ...}]}``
+  (https://ai.google.dev/api/models#method:-models.list).
+- Token counting: ``POST /v1beta/models/{model}:countTokens`` takes ``{"contents"}`` or
+  ``{"generateContentRequest"}`` (the whole request, with system instruction and tools),
+  answers ``{"totalTokens"}`` (https://ai.google.dev/api/tokens).
 - Strict reading: Vertex AI's additions and proto3 JSON's second spelling of every field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from chatcodec.providers.gemini.markers import PROVIDER
+from chatcodec._narrow import as_dict
+from chatcodec.providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 from chatcodec.providers.kit.edge import (
     Call,
+    CountFront,
+    CountUpstream,
     Edge,
     ErrorShape,
     Extension,
     Framing,
     Front,
+    ModelList,
     RouteError,
     StreamFraming,
     Upstream,
@@ -61,7 +70,44 @@ def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
     if method not in METHODS or not model:
         raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
     framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
-    return Call({**payload, "model": model}, model, METHODS[method], framing)
+    options = {INCLUDE_THOUGHTS: True} if asks_for_thoughts(payload) else None
+    return Call({**payload, "model": model}, model, METHODS[method], framing, options)
+
+
+def asks_for_thoughts(payload: Mapping[str, Any]) -> bool:
+    """``generationConfig.thinkingConfig.includeThoughts`` (google-genai may spell the keys
+    snake_case): Gemini answers with thoughts only then, and so does a server of its API."""
+    config = as_dict(payload.get("generationConfig") or payload.get("generation_config")) or {}
+    thinking = as_dict(config.get("thinkingConfig") or config.get("thinking_config")) or {}
+    return (thinking.get("includeThoughts") or thinking.get("include_thoughts")) is True
+
+
+def write_models(names: Sequence[str]) -> dict[str, Any]:
+    methods = ["generateContent", "streamGenerateContent", "countTokens"]
+    models = [{"name": f"models/{name}", "displayName": name, "supportedGenerationMethods": methods} for name in names]
+    return {"models": models}
+
+
+def count_request(body: dict[str, Any], path_model: str | None) -> dict[str, Any]:
+    """The ``generateContentRequest`` when given (it holds the system instruction and
+    tools), else the body's ``contents``; the model is the path's."""
+    inner = as_dict(body.get("generateContentRequest"))
+    request = dict(inner) if inner is not None else {key: value for key, value in body.items()}
+    return {**request, "model": path_model or request.get("model")}
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/v1beta/models/{quote(model.removeprefix('models/'), safe='')}:countTokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    request = model_in_path(body, False)
+    return {"generateContentRequest": {"model": f"models/{model.removeprefix('models/')}", **request}}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("totalTokens")
+    return tokens if isinstance(tokens, int) else None
 
 
 def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
@@ -116,8 +162,25 @@ EDGE = Edge(
     response_name="a Gemini response",
     framing=StreamFraming("sse", line_end="\r\n"),
     errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error)),
-    front=Front(("/v1beta/models/{target}", "/v1/models/{target}"), read_call, caller_key),
-    upstream=Upstream(upstream_url, "GEMINI_API_KEY", upstream_headers, model_in_path),
+    front=Front(
+        ("/v1beta/models/{target}", "/v1/models/{target}"),
+        read_call,
+        caller_key,
+        models=ModelList(("/v1beta/models", "/v1/models"), write_models),
+        count_tokens=CountFront(
+            ("/v1beta/models/{model}:countTokens", "/v1/models/{model}:countTokens"),
+            count_request,
+            lambda tokens: {"totalTokens": tokens},
+        ),
+    ),
+    upstream=Upstream(
+        upstream_url,
+        "GEMINI_API_KEY",
+        upstream_headers,
+        model_in_path,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        semconv_name="gcp.gemini",
+    ),
     detection=(
         "key:contents",
         "key:systemInstruction",

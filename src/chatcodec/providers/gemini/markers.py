@@ -72,11 +72,20 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {"missing_signature": "missing_signature", "tools_layout": "_tools_layout", **RULE_OPTIONS}
+INCLUDE_THOUGHTS = "include_thoughts"
+"""The option of a server whose caller asked for thoughts (``thinkingConfig.includeThoughts``):
+reasoning from another provider is shown in the answer as thought parts."""
+
+OPTIONS: Mapping[str, str] = {
+    "missing_signature": "missing_signature",
+    "tools_layout": "_tools_layout",
+    INCLUDE_THOUGHTS: "_include_thoughts",
+    **RULE_OPTIONS,
+}
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
-signature (see ``signatures.py``), and how the ``Tool`` objects were grouped when a
-payload was read. The codec reads them into
+signature (see ``signatures.py``), how the ``Tool`` objects were grouped when a
+payload was read, and ``include_thoughts`` (an answer shows another provider's reasoning). The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 SNAKE = "_snake"

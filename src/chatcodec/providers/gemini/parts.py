@@ -22,6 +22,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import (
     EMPTY_ID,
+    INCLUDE_THOUGHTS,
     KIT,
     NO_ARGS,
     PROVIDER,
@@ -204,6 +205,9 @@ def _encode_thought(
 ) -> dict[str, Any] | None:
     provider: str | None = part.get("provider")
     if provider != PROVIDER:
+        if shows_foreign_thought(context, part.get("text")):
+            foreign_signature(part.get("signature") or part.get("encrypted"), context.losses, at)
+            return {"text": part.get("text", ""), "thought": True}
         drop_foreign_thought(provider, context.losses, at)
         return None
     if part.get("encrypted") is not None or part.get("redacted"):
@@ -215,6 +219,20 @@ def _encode_thought(
     elif signature is not None:
         context.losses.add((*at, "signature"), "signature", "not base64: not a Gemini thought signature")
     return wire
+
+
+def shows_foreign_thought(context: EncodeContext, text: str | None) -> bool:
+    """Whether reasoning from another provider is shown as a thought part: in an answer
+    whose caller asked for thoughts (``include_thoughts``, what a server sets from
+    ``thinkingConfig.includeThoughts``: Gemini sends thoughts only then), when it has text.
+    A request never carries it: Gemini cannot read another provider's reasoning."""
+    return not context.for_request and context.option(INCLUDE_THOUGHTS) is True and text != ""
+
+
+def foreign_signature(signature: object, losses: LossRecorder, at: Steps) -> None:
+    """A foreign thought shown to a caller goes without its signature, which means nothing to Gemini."""
+    if signature:
+        losses.add((*at, "signature"), "signature of another provider", "meaningless to Gemini clients; not sent")
 
 
 def drop_foreign_thought(provider: str | None, losses: LossRecorder, at: Steps) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.capabilities import CAPABILITIES
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
 from chatcodec.providers.gemini.messages import (
@@ -43,11 +44,12 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import Content, checked_request, holds_json, refuse_unheld, validated
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import leftovers, restore_fields
+from chatcodec.providers.kit import leftovers, restore_fields, shape_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
 
-_MAPPED = ("model", "contents", "systemInstruction", "tools", "toolConfig", "generationConfig")
+_MAPPED = shape_fields(shapes.Request)
+"""The fields the request shape types (``wire.py``), all read here: any other is kept."""
 SERVICE_TIERS = {"flex": "flex", "standard": "default", "priority": "priority"}
 """Gemini's tiers (google-genai 3.4 ``ServiceTier``, sent as the request's ``serviceTier``;
 ``standard`` is OpenAI's ``default``), canonical's words

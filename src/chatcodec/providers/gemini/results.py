@@ -31,16 +31,17 @@ from pydantic_core import from_json
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
+from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
-from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, shape_fields, unmapped
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
 _TEXT_FORMS = ("output", "error")
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match
 _FLAT = frozenset({str, int, bool, type(None)})
-_RESULT_FIELDS = ("name", "response", "id", "parts")
+_RESULT_FIELDS = shape_fields(shapes.FunctionResponse)
 _RESULT_KEYS = frozenset(_RESULT_FIELDS)
 
 

@@ -19,10 +19,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from chatcodec.error_statuses import error_status
 from chatcodec.errors import StreamError
 from chatcodec.providers.gemini.finish_reason import encode_finish_reason
 from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
-from chatcodec.providers.gemini.parts import GeminiContext, encode_part
+from chatcodec.providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
@@ -76,6 +77,8 @@ class _Open:
     written: bool = False
     call: dict[str, Any] = field(default_factory=_empty)
     arguments: list[str] = field(default_factory=_no_pieces)
+    foreign: bool = False
+    """Another provider's reasoning shown as a thought: its signature is not sent."""
 
 
 class StreamEncoder:
@@ -228,7 +231,7 @@ class StreamEncoder:
             case TextDeltaEvent() | ThinkingDeltaEvent():
                 self._text(event.choice, event.index, event.delta)
             case ThinkingSignatureDeltaEvent():
-                self._signature(event.choice, event.index, event.delta)
+                self._signature(event.choice, event.index, event.delta, at)
             case TextEndEvent() | ThinkingEndEvent():
                 self._text_end(event, at)
             case ToolCallStartEvent():
@@ -262,6 +265,9 @@ class StreamEncoder:
         """A thought part; another provider's reasoning is not sent (as in a body)."""
         fields = restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
         if event.provider != PROVIDER:
+            if shows_foreign_thought(self.context, None):
+                self.open[(event.choice, event.index)] = _Open("thinking", {"thought": True}, foreign=True)
+                return
             source = event.provider or "an unknown provider"
             self.losses.add(at, "thinking", f"reasoning from {source} is not Gemini's thought; not sent")
             return
@@ -280,9 +286,12 @@ class StreamEncoder:
         state.piece = piece
         state.written = True
 
-    def _signature(self, choice: int, index: int, delta: str) -> None:
+    def _signature(self, choice: int, index: int, delta: str, at: Steps) -> None:
         state = self.open.get((choice, index))
         if state is None:
+            return
+        if state.foreign:
+            foreign_signature(delta, self.losses, at)
             return
         if state.piece is None or not self._is_pending(choice, state.piece):
             self._text(choice, index, "")
@@ -345,10 +354,13 @@ def _unmapped(fields: dict[str, Any], mapped: tuple[str, ...]) -> dict[str, Any]
 
 
 def _error_body(event: ErrorEvent) -> dict[str, Any]:
+    """Google's error shape, ``{"error": {"code", "message", "status"}}``: google-genai
+    reads ``code`` from a streamed error chunk (``errors.APIError`` raises ``TypeError``
+    without it), so it is the status the error type stands for (500 when unknown)."""
     body = event.body
     if isinstance(body, dict) and isinstance(body.get("error"), dict):
         return dict(body)
-    error: dict[str, Any] = {"message": event.message}
+    error: dict[str, Any] = {"code": error_status(event.error_type), "message": event.message}
     if event.error_type is not None:
         error["status"] = event.error_type
     return {"error": error}

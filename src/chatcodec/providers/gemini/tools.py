@@ -20,12 +20,14 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
-from chatcodec.providers.kit import leftovers, restore_fields, unmapped
+from chatcodec.providers.kit import leftovers, restore_fields, shape_fields, unmapped
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
 
-_DECLARATION_FIELDS = ("name", "description", "parameters", "parametersJsonSchema")
+_DECLARATION_FIELDS = shape_fields(shapes.FunctionDeclaration)
+"""The fields a declaration's shape types (``wire.py``), all read here: any other is kept."""
 LAYOUT = "_tools_layout"
 """Marker: how the payload grouped its Tool objects, when not as the encoder would."""
 TOOLS_LAYOUT = "tools_layout"

@@ -1,6 +1,6 @@
 """Gemini ``generateContent`` wire shapes, keys spelled camelCase as the REST API spells them.
 
-Two descriptions of one wire, side by side:
+One description of the wire, in two forms:
 
 * the ``TypedDict`` shapes (:class:`Request`, :class:`Response`...): every field the
   decoders read, each object open to extra keys (kept in bags for the round trip). They
@@ -9,12 +9,13 @@ Two descriptions of one wire, side by side:
 * :data:`REQUEST`, the closed pydantic-core schema of the request shapes agent sessions are
   made of (:func:`checked_request` tries it first): one validation in Rust, no pydantic.
 
-The closed schema is hand-written beside the shapes rather than derived from them:
-deriving it would mean building pydantic's schema of the shapes (loading pydantic, which
-the closed schema exists to avoid) and then narrowing every object by hand anyway (which
-keys are common, which values are JSON). What keeps the two together is the rule that
-the closed schema is narrower: every payload it accepts the shapes accept, and the
-reader reads either alike (``tests/providers/gemini/test_reader.py``).
+Each closed object is built from the shape it narrows
+(:func:`~chatcodec.providers.kit.closed_schema.closed_like`: that shape's fields only, in
+its order), adding which keys are common and which values are JSON; the closed schema is
+narrower: every payload it accepts the shapes accept, and the reader reads either alike
+(``tests/providers/gemini/test_reader.py``). Each shape names the SDK kinds it stands for
+(``stands_for``), checked against the generated ``known_fields.json``
+(``tests/providers/test_wire_description.py``).
 
 Payloads are read after :func:`.spelling.camel_cased` has renamed snake_case keys, so
 one spelling is checked here; error paths are spelled back as the payload spelled them.
@@ -26,6 +27,7 @@ later) is kept whole as an opaque part.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 import pydantic_core
@@ -37,11 +39,11 @@ from chatcodec._narrow import as_dict
 from chatcodec.errors import as_chatcodec_error
 from chatcodec.payloads import refuse_unwritable_numbers
 from chatcodec.providers.gemini.spelling import as_marker, camel_cased, has_snake_key, respelled_error
-from chatcodec.providers.kit import wire_shape
+from chatcodec.providers.kit import shape_fields, stands_for, wire_shape
 from chatcodec.providers.kit.closed_schema import (
     JSON_VALUE,
     LazyValidator,
-    closed,
+    closed_like,
     either,
     json_object,
     json_value_to_write,
@@ -59,6 +61,7 @@ Count = Annotated[int, Ge(0)]
 """A token count or an index: canonical models refuse negative ones, so the wire does too."""
 
 
+@stands_for("Blob", "FunctionResponseBlob")
 @wire_shape
 class Blob(TypedDict):
     """``inlineData``: base64 bytes and their MIME type."""
@@ -67,6 +70,7 @@ class Blob(TypedDict):
     data: str
 
 
+@stands_for("FileData", "FunctionResponseFileData")
 @wire_shape
 class FileData(TypedDict):
     """``fileData``: a URI (Files API, ``gs://``, ``https://``) and its MIME type."""
@@ -75,6 +79,7 @@ class FileData(TypedDict):
     mimeType: NotRequired[str]
 
 
+@stands_for("PartialArg")
 @wire_shape
 class PartialArg(TypedDict):
     """Vertex streamed arguments: one JSON path and a piece of its value."""
@@ -83,6 +88,7 @@ class PartialArg(TypedDict):
     willContinue: NotRequired[bool]
 
 
+@stands_for("FunctionCall")
 @wire_shape
 class FunctionCall(TypedDict):
     """A call; ``args`` is an object. Vertex streams ``partialArgs`` with ``willContinue``
@@ -95,6 +101,7 @@ class FunctionCall(TypedDict):
     willContinue: NotRequired[bool]
 
 
+@stands_for("FunctionResponsePart")
 @wire_shape
 class FunctionResponsePart(TypedDict):
     """Media inside a function response (Gemini 3 multimodal results)."""
@@ -103,6 +110,7 @@ class FunctionResponsePart(TypedDict):
     fileData: NotRequired[FileData]
 
 
+@stands_for("FunctionResponse")
 @wire_shape
 class FunctionResponse(TypedDict):
     name: str
@@ -111,6 +119,7 @@ class FunctionResponse(TypedDict):
     parts: NotRequired[list[FunctionResponsePart]]
 
 
+@stands_for("Part")
 @wire_shape
 class Part(TypedDict):
     """One part: which data key it has says what it is."""
@@ -126,6 +135,7 @@ class Part(TypedDict):
     codeExecutionResult: NotRequired[dict[str, Any]]
 
 
+@stands_for("Content")
 @wire_shape
 class Content(TypedDict):
     """One turn; ``role`` is ``user`` or ``model`` (left out in single-turn requests)."""
@@ -134,6 +144,7 @@ class Content(TypedDict):
     parts: NotRequired[list[Part]]
 
 
+@stands_for("FunctionDeclaration")
 @wire_shape
 class FunctionDeclaration(TypedDict):
     name: Annotated[
@@ -144,6 +155,7 @@ class FunctionDeclaration(TypedDict):
     parametersJsonSchema: NotRequired[dict[str, Any]]
 
 
+@stands_for("Tool")
 @wire_shape
 class Tool(TypedDict):
     """Function declarations, or a built-in tool (``googleSearch``, ``codeExecution``...)."""
@@ -151,17 +163,20 @@ class Tool(TypedDict):
     functionDeclarations: NotRequired[list[FunctionDeclaration]]
 
 
+@stands_for("FunctionCallingConfig")
 @wire_shape
 class FunctionCallingConfig(TypedDict):
     mode: NotRequired[str]
     allowedFunctionNames: NotRequired[list[str]]
 
 
+@stands_for("ToolConfig")
 @wire_shape
 class ToolConfig(TypedDict):
     functionCallingConfig: NotRequired[FunctionCallingConfig]
 
 
+@stands_for("ThinkingConfig")
 @wire_shape
 class ThinkingConfig(TypedDict):
     thinkingBudget: NotRequired[int]
@@ -169,6 +184,7 @@ class ThinkingConfig(TypedDict):
     includeThoughts: NotRequired[bool]
 
 
+@stands_for("GenerationConfig")
 @wire_shape
 class GenerationConfig(TypedDict):
     temperature: NotRequired[float]
@@ -185,6 +201,7 @@ class GenerationConfig(TypedDict):
     thinkingConfig: NotRequired[ThinkingConfig]
 
 
+@stands_for("GenerateContentRequest")
 @wire_shape
 class Request(TypedDict):
     """The body of ``POST .../models/{model}:generateContent`` (the model is in the URL;
@@ -198,12 +215,14 @@ class Request(TypedDict):
     generationConfig: NotRequired[GenerationConfig]
 
 
+@stands_for("ModalityTokenCount")
 @wire_shape
 class ModalityCount(TypedDict):
     modality: NotRequired[str]
     tokenCount: NotRequired[Count]
 
 
+@stands_for("GenerateContentResponseUsageMetadata")
 @wire_shape
 class UsageMetadata(TypedDict):
     """Token counts: ``promptTokenCount`` includes cached tokens; ``candidatesTokenCount``
@@ -217,6 +236,7 @@ class UsageMetadata(TypedDict):
     totalTokenCount: NotRequired[Count]
 
 
+@stands_for("Candidate")
 @wire_shape
 class Candidate(TypedDict):
     content: NotRequired[Content]
@@ -224,11 +244,13 @@ class Candidate(TypedDict):
     index: NotRequired[Count]
 
 
+@stands_for("GenerateContentResponsePromptFeedback")
 @wire_shape
 class PromptFeedback(TypedDict):
     blockReason: NotRequired[str]
 
 
+@stands_for("GenerateContentResponse")
 @wire_shape
 class Response(TypedDict):
     """A ``GenerateContentResponse``: the body, or one chunk of a stream."""
@@ -240,6 +262,7 @@ class Response(TypedDict):
     responseId: NotRequired[str]
 
 
+@stands_for()
 @wire_shape
 class ErrorObject(TypedDict):
     code: NotRequired[int]
@@ -247,6 +270,7 @@ class ErrorObject(TypedDict):
     status: NotRequired[str]
 
 
+@stands_for()
 @wire_shape
 class ErrorBody(TypedDict):
     """``{"error": {"code": 404, "message": ..., "status": "NOT_FOUND"}}``."""
@@ -300,16 +324,18 @@ def _listed(item: cs.CoreSchema, *, at_least: int = 0) -> cs.CoreSchema:
 def _part() -> cs.CoreSchema:
     """Every key a common part may have; which combinations mean what is the reader's
     business (one schema, no union to try in turn)."""
-    function_call = closed({"name": non_empty()}, {"args": json_value_to_write(whole=json_object()), "id": text()})
-    function_response = closed({"name": text()}, {"response": json_object(), "id": text()})
-    return closed(
+    arguments = json_value_to_write(whole=json_object())
+    function_call = closed_like(FunctionCall, {"name": non_empty()}, {"args": arguments, "id": text()})
+    function_response = closed_like(FunctionResponse, {"name": text()}, {"response": json_object(), "id": text()})
+    return closed_like(
+        Part,
         {},
         {
             "text": text(),
             "thought": cs.bool_schema(strict=True),
             _SIGNATURE: text(),
-            "inlineData": closed({"mimeType": text(), "data": text()}),
-            "fileData": closed({"fileUri": non_empty()}, {"mimeType": text()}),
+            "inlineData": closed_like(Blob, {"mimeType": text(), "data": text()}),
+            "fileData": closed_like(FileData, {"fileUri": non_empty()}, {"mimeType": text()}),
             "functionCall": function_call,
             "functionResponse": function_response,
         },
@@ -317,30 +343,19 @@ def _part() -> cs.CoreSchema:
 
 
 def _tools() -> cs.CoreSchema:
-    declaration = closed(
+    declaration = closed_like(
+        FunctionDeclaration,
         {"name": non_empty()},
         {"description": text(), "parameters": json_object(), "parametersJsonSchema": json_object()},
     )
-    tool = closed({"functionDeclarations": _listed(declaration, at_least=1)})
+    tool = closed_like(Tool, {"functionDeclarations": _listed(declaration, at_least=1)})
     return cs.list_schema(tool, strict=True, min_length=1, max_length=1)
 
 
-_CONFIG_FIELDS = (
-    "temperature",
-    "topP",
-    "topK",
-    "maxOutputTokens",
-    "stopSequences",
-    "seed",
-    "presencePenalty",
-    "frequencyPenalty",
-    "thinkingConfig",
-)
-"""The ``generationConfig`` keys the closed schema types; any other is an extra JSON value."""
-
-
-def _generation_config(json_input: bool) -> cs.CoreSchema:
-    thinking = closed(
+def _config_fields(json_input: bool) -> dict[str, cs.CoreSchema]:
+    """The ``generationConfig`` keys the closed schema types; any other is an extra JSON value."""
+    thinking = closed_like(
+        ThinkingConfig,
         {},
         {
             "thinkingBudget": cs.int_schema(strict=True, ge=-1),
@@ -349,7 +364,7 @@ def _generation_config(json_input: bool) -> cs.CoreSchema:
         },
     )
     sampling = number(json_input=json_input)
-    typed = {
+    return {
         "temperature": sampling,
         "topP": sampling,
         "topK": cs.int_schema(strict=True),
@@ -360,30 +375,42 @@ def _generation_config(json_input: bool) -> cs.CoreSchema:
         "frequencyPenalty": sampling,
         "thinkingConfig": thinking,
     }
-    return closed({}, typed, extra=True)  # responseMimeType, mediaResolution...: JSON values
 
 
-_REQUEST_FIELDS = ("contents", "model", "systemInstruction", "tools", "toolConfig", "generationConfig")
-"""The request keys the closed schema types; any other (``safetySettings``,
-``cachedContent``, ``labels``...) is an extra JSON value, kept in the request's bag."""
+@cache
+def _typed_config_fields() -> frozenset[str]:
+    """The ``generationConfig`` keys the closed schema types, read from it on first need
+    (an extra one is checked again: :func:`_extras_to_check_again`)."""
+    return frozenset(_config_fields(json_input=False))
+
+
+def _request_fields(json_input: bool) -> tuple[dict[str, cs.CoreSchema], dict[str, cs.CoreSchema]]:
+    """The request keys the closed schema types, required and optional; any other
+    (``safetySettings``, ``cachedContent``, ``labels``...) is an extra JSON value, kept in
+    the request's bag."""
+    content = closed_like(Content, {"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
+    system_parts = _listed(closed_like(Part, {"text": text()}))
+    system = either(text(), closed_like(Content, {"parts": system_parts}, {"role": text()}))
+    calling = closed_like(FunctionCallingConfig, {"mode": text()}, {"allowedFunctionNames": _listed(text())})
+    generation = closed_like(GenerationConfig, {}, _config_fields(json_input), extra=True)
+    optional = {
+        "model": text(),
+        "systemInstruction": system,
+        "tools": _tools(),
+        "toolConfig": closed_like(ToolConfig, {"functionCallingConfig": calling}),
+        "generationConfig": generation,  # responseMimeType, mediaResolution...: JSON values
+    }
+    return {"contents": _listed(content)}, optional
 
 
 def _request(json_input: bool) -> cs.CoreSchema:
-    content = closed({"role": literal("user", "model"), "parts": _listed(_part(), at_least=1)})
-    system = either(text(), closed({"parts": _listed(closed({"text": text()}))}, {"role": text()}))
-    calling = closed({"mode": text()}, {"allowedFunctionNames": _listed(text())})
-    root = closed(
-        {"contents": _listed(content)},
-        {
-            "model": text(),
-            "systemInstruction": system,
-            "tools": _tools(),
-            "toolConfig": closed({"functionCallingConfig": calling}),
-            "generationConfig": _generation_config(json_input),
-        },
-        extra=True,
-    )
+    root = closed_like(Request, *_request_fields(json_input), extra=True, every_field=True)
     return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
+
+
+_REQUEST_FIELDS = frozenset(shape_fields(Request))
+"""The request keys the closed schema types: every field of :class:`Request`
+(``every_field``); an extra one is checked again (:func:`_extras_to_check_again`)."""
 
 
 REQUEST = LazyValidator(_request)
@@ -430,7 +457,7 @@ def _extras_to_check_again(request: dict[str, Any]) -> bool:
     config: dict[str, Any] | None = request.get("generationConfig")
     if config:
         for key, value in config.items():
-            if key not in _CONFIG_FIELDS and (has_snake_key({key: value}) or not holds_json(value)):
+            if key not in _typed_config_fields() and (has_snake_key({key: value}) or not holds_json(value)):
                 return True
     return False
 

@@ -9,7 +9,9 @@
 ``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
 ``cache``           cache markers: ``cache_control`` and OpenAI's ``prompt_cache_breakpoint``
 ``wire``            ``wire_shape``, ``tagged``, ``discriminator``, ``tag``, ``constrained``: the
-                    wire shapes (``TypedDict``), loading pydantic only when a validator is built
+                    wire shapes (``TypedDict``), loading pydantic only when a validator is built;
+                    ``stands_for``, ``sdk_kinds``, ``shape_fields``: the SDK kinds a shape
+                    stands for (checked against ``known_fields.json``) and its fields
 ``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
                     signatures, usage, thinking config, stop reasons, unsigned thinking
 ``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
@@ -21,6 +23,7 @@
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
 ``closed_schema``   the pieces each reader's closed front schema is built from
+                    (``closed_like``: a closed object from a wire shape's fields)
 ``service_tier``    the canonical service tier, read and written by each format's table
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
@@ -67,7 +70,16 @@ if _typing.TYPE_CHECKING:
     from chatcodec.providers.kit.errors import canonical_refusal, path
     from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
-    from chatcodec.providers.kit.wire import constrained, discriminator, tag, tagged, wire_shape
+    from chatcodec.providers.kit.wire import (
+        constrained,
+        discriminator,
+        sdk_kinds,
+        shape_fields,
+        stands_for,
+        tag,
+        tagged,
+        wire_shape,
+    )
 
 _LAZY: dict[str, str] = {
     "ABSENT": "chatcodec.providers.kit.bags",
@@ -99,7 +111,10 @@ _LAZY: dict[str, str] = {
     "path": "chatcodec.providers.kit.errors",
     "present": "chatcodec.providers.kit.bags",
     "restore_fields": "chatcodec.providers.kit.bags",
+    "sdk_kinds": "chatcodec.providers.kit.wire",
+    "shape_fields": "chatcodec.providers.kit.wire",
     "split_fields": "chatcodec.providers.kit.bags",
+    "stands_for": "chatcodec.providers.kit.wire",
     "tag": "chatcodec.providers.kit.wire",
     "tagged": "chatcodec.providers.kit.wire",
     "tool_name": "chatcodec.providers.kit.tool_names",
@@ -146,7 +161,10 @@ __all__ = [
     "path",
     "present",
     "restore_fields",
+    "sdk_kinds",
+    "shape_fields",
     "split_fields",
+    "stands_for",
     "tag",
     "tagged",
     "tool_name",

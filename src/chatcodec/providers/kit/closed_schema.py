@@ -2,7 +2,12 @@
 directly in pydantic-core, so one validation in Rust does what the wire validation and
 the canonical validation do together on the shapes agent sessions are made of.
 
-A provider's ``wire.py`` writes the *common* shapes of its wire format as closed
+A provider's ``wire.py`` describes its wire once, as ``TypedDict`` shapes, each naming
+the SDK kinds it stands for (:func:`~chatcodec.providers.kit.wire.stands_for`). The
+closed schema of the *common* shapes is built from those shapes with :func:`closed_like`:
+each closed object names its shape, takes only fields of it (or a field the shape leaves
+to its extras, named as such) and holds them in the shape's order, so the closed and the
+full validation give the same copy and no field list is written twice. They are closed
 objects (extra keys forbidden, no ``null`` where a field may be left out) whose tagged
 unions dispatch in Rust; every untyped value (a tool's JSON Schema) is checked to be a
 JSON value, as the canonical ``JsonValue`` fields check it. A payload these schemas
@@ -16,13 +21,14 @@ pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import PydanticSerializationError, SchemaValidator, to_json
 from pydantic_core import core_schema as cs
 
 from chatcodec._narrow import is_dict
 from chatcodec.providers.kit import compact_json
+from chatcodec.providers.kit.wire import shape_fields
 
 JSON_VALUE = "one-pass-json-value"
 """The reference name of the recursive JSON value schema in every closed validator."""
@@ -84,6 +90,40 @@ def closed(
         extras = cs.definition_reference_schema(JSON_VALUE)
         return cs.typed_dict_schema(fields, extra_behavior="allow", extras_schema=extras, strict=True, config=FINITE)
     return cs.typed_dict_schema(fields, extra_behavior="forbid", strict=True, config=FINITE)
+
+
+def closed_like(
+    shape: type,
+    required: Mapping[str, cs.CoreSchema],
+    optional: Mapping[str, cs.CoreSchema] | None = None,
+    *,
+    extra: bool = False,
+    beyond: Mapping[str, cs.CoreSchema] | None = None,
+    every_field: bool = False,
+) -> cs.CoreSchema:
+    """:func:`closed`, for the common form of the wire shape ``shape`` (a ``TypedDict`` of
+    the provider's ``wire.py``): ``required`` and ``optional`` must be fields of it, and
+    are held in its order; ``beyond`` (optional too) are fields the shape leaves to its
+    extras (a gateway's ``cache_control``, an SDK dump's ``null``s), held after them, as
+    the full validation holds extras. Both forms then validate a body to the same copy,
+    keys in the same order (a bag keeps that order, and the writer writes it back). With
+    ``every_field``, each field of the shape must be typed: a reader may then take the
+    shape's fields as the closed form's."""
+    order = shape_fields(shape)
+    unknown = (required.keys() | (optional or {}).keys()) - set(order)
+    if unknown:
+        raise TypeError(f"{shape.__name__} has no {sorted(unknown)}: type it there, or name it in beyond=")
+    untyped = [key for key in order if key not in required and key not in (optional or {})]
+    if every_field and untyped:
+        raise TypeError(f"{shape.__name__}'s closed form leaves {untyped} untyped")
+    outside = (beyond or {}).keys() & set(order)
+    if outside:
+        raise TypeError(f"{shape.__name__} types {sorted(outside)}: not beyond it")
+    schema = cast(dict[str, Any], closed(required, {**(optional or {}), **(beyond or {})}, extra=extra))
+    fields: dict[str, Any] = schema["fields"]
+    ordered = {key: fields[key] for key in order if key in fields}
+    schema["fields"] = {**ordered, **{key: fields[key] for key in beyond or {}}}
+    return cast(cs.CoreSchema, schema)
 
 
 FINITE = cs.CoreConfig(strict=True, allow_inf_nan=False)

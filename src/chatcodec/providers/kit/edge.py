@@ -30,22 +30,26 @@ Framing, the one word the framing readers and writers share (:mod:`chatcodec.str
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
 
 __all__ = [
     "OPENAI_ERROR_TYPES",
     "OPENAI_PASSED_THROUGH",
+    "Answering",
     "Call",
     "CallReader",
+    "CountFront",
+    "CountUpstream",
     "Edge",
     "ErrorShape",
     "Extension",
     "Framing",
     "Front",
+    "ModelList",
     "RouteError",
     "StreamFraming",
     "Upstream",
@@ -58,6 +62,7 @@ __all__ = [
     "read_nested_error",
     "stream_flag_in_body",
     "write_openai_error",
+    "write_openai_models",
 ]
 
 Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
@@ -233,6 +238,85 @@ def body_call(payload: dict[str, Any], target: str | None, query: Mapping[str, s
     return Call(payload, model if isinstance(model, str) else None, payload.get("stream") is True, "sse")
 
 
+class Answering(Protocol):
+    """What a server owes a caller of an API whose answers are resources of the server's
+    own (the Responses API: a ``resp_`` id of the server, the request's settings echoed,
+    an earlier answer continued by its id), beyond the converted answer."""
+
+    def new_id(self) -> str:
+        """A fresh id for one answer."""
+        ...
+
+    def server_options(self, payload: Mapping[str, Any], answer_id: str, stored: bool) -> dict[str, Any]:
+        """The target encoder's options for the answer to ``payload`` (raises
+        :class:`ValueError` for a request the server cannot answer: a 400)."""
+        ...
+
+    def continues(self, payload: Mapping[str, Any]) -> str | None:
+        """The id of the earlier answer ``payload`` continues (None: it continues none)."""
+        ...
+
+    def wants_stored(self, payload: Mapping[str, Any]) -> bool:
+        """Whether the caller lets the server keep the answer."""
+        ...
+
+    def continued(self, payload: Mapping[str, Any], history: list[Any]) -> dict[str, Any]:
+        """``payload`` with the earlier conversation ``history`` before its own input, and
+        no reference to it left (what the caller would send with no server memory)."""
+        ...
+
+    def conversation(self, payload: Mapping[str, Any], answer: Mapping[str, Any]) -> list[Any]:
+        """The conversation after ``answer``: ``payload``'s input and the answer's output."""
+        ...
+
+    def final_answer(self, event: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The complete answer a stream event holds (its terminal event), else None."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ModelList:
+    """How the API lists its models (``GET``), for a server listing the models it routes."""
+
+    routes: tuple[str, ...]
+    """The ``GET`` paths answered, as the official SDK builds them from its ``base_url``."""
+    write: Callable[[Sequence[str]], dict[str, Any]]
+    """Model names -> the list body the official SDK reads (one page, nothing after it)."""
+
+
+def write_openai_models(names: Sequence[str]) -> dict[str, Any]:
+    """``{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}``, the
+    body of both OpenAI APIs' ``GET /v1/models``
+    (https://platform.openai.com/docs/api-reference/models/list)."""
+    models = [{"id": name, "object": "model", "created": 0, "owned_by": "chatcodec"} for name in names]
+    return {"object": "list", "data": models}
+
+
+@dataclass(frozen=True, slots=True)
+class CountFront:
+    """The API's input-token counting endpoint, as a server offers it."""
+
+    routes: tuple[str, ...]
+    """The ``POST`` paths answered; ``{model}`` stands for a model named in the path."""
+    request: Callable[[dict[str, Any], str | None], dict[str, Any]]
+    """``(count body, the path's model)`` -> a request body of the API (what its reader
+    reads) with the model in it."""
+    write: Callable[[int], dict[str, Any]]
+    """The input token count -> the answer body."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountUpstream:
+    """The API's input-token counting endpoint, as a client calls it."""
+
+    url: Callable[[str, str], str]
+    """``(base URL without a trailing /, model)`` -> the count URL."""
+    body: Callable[[dict[str, Any], str], dict[str, Any]]
+    """``(a request body of the API as written, model)`` -> the count body."""
+    read: Callable[[object], int | None]
+    """The answer body -> the input token count (None when it holds none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Front:
     """The API as a server offers it to callers."""
@@ -244,6 +328,12 @@ class Front:
     """Where the model, the stream flag and the framing are."""
     caller_key: KeyReader = bearer_key
     """Where the caller's SDK sends its key."""
+    answering: Answering | None = None
+    """What a server of this API owes beyond the converted answer (None: nothing)."""
+    models: ModelList | None = None
+    """How the API lists models (None: it has no list a server answers)."""
+    count_tokens: CountFront | None = None
+    """The API's token counting endpoint (None: it has none)."""
 
 
 # --- the upstream side (a client calling the API) ------------------------------------------
@@ -292,9 +382,21 @@ class Upstream:
     sign: Callable[[str, bytes, Mapping[str, str]], dict[str, str]] | None = None
     """``(url, body bytes, headers)`` -> signed headers, for a request sent with no key
     (Bedrock's SigV4); None when the API has no signing."""
+    version_header: str | None = None
+    """The header naming the API version the body follows (``anthropic-version``); None
+    when the API has none. A caller's own is honoured; the body is written under that
+    version's rules (the ``api_version`` option), so header and body agree."""
+    default_version: str | None = None
+    """The version sent when the caller names none."""
     options: Callable[[str], dict[str, object]] | None = None
     """``(base URL)`` -> the writer options the URL implies (OpenAI Chat's compatible
     ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
+    count_tokens: CountUpstream | None = None
+    """The API's token counting endpoint (None: it has none)."""
+    semconv_name: str = ""
+    """The API's ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
+    (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); empty: the
+    conventions list none, and the registry name is used."""
 
 
 # --- strict reading ------------------------------------------------------------------------

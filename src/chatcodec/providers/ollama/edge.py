@@ -15,11 +15,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit.edge import Call, Edge, ErrorShape, Front, StreamFraming, Upstream
+from chatcodec.providers.kit.edge import Call, Edge, ErrorShape, Front, ModelList, StreamFraming, Upstream
 from chatcodec.providers.ollama.markers import PROVIDER
 
 
@@ -51,12 +51,30 @@ def read_error(body: object) -> tuple[str, str | None]:
     return (error if isinstance(error, str) else ""), None
 
 
+def write_models(names: Sequence[str]) -> dict[str, Any]:
+    """``GET /api/tags``'s ``{"models": [{"name", "model", "modified_at", "size", "digest",
+    "details"}]}`` (https://github.com/ollama/ollama/blob/main/docs/api.md#list-local-models)."""
+    details: dict[str, Any] = {}
+    models = [
+        {
+            "name": name,
+            "model": name,
+            "modified_at": "1970-01-01T00:00:00Z",
+            "size": 0,
+            "digest": "",
+            "details": details,
+        }
+        for name in names
+    ]
+    return {"models": models}
+
+
 EDGE = Edge(
     PROVIDER,
     response_name="an Ollama chat response",
     framing=StreamFraming("jsonl"),
     errors=ErrorShape({}, "server_error", write_error, read_error),
-    front=Front(("/api/chat",), read_call),
+    front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
     upstream=Upstream(upstream_url, "OLLAMA_API_KEY", body=upstream_body),
     detection=(
         "key:options",

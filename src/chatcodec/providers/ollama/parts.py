@@ -23,8 +23,9 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit import compact_json, leftovers, present, unmapped, wire_fields
+from chatcodec.providers.kit import compact_json, leftovers, present, shape_fields, unmapped, wire_fields
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.ollama import wire
 from chatcodec.providers.ollama.markers import INDEX, KIT, NO_ARGUMENTS, PROVIDER, SYNTHESIZED_ID, TYPED
 from chatcodec.providers.ollama.media import encode_image
 from chatcodec.providers.tool_arguments import input_object
@@ -63,8 +64,8 @@ def decode_call(call: Mapping[str, Any], position: int, made_up_id: str) -> dict
     return KIT.attach(part, _call_bag(call, function, position))
 
 
-_PLAIN_FUNCTION = frozenset({"name", "arguments", "index"})
-"""The keys of a call's ``function`` as the server writes it."""
+_PLAIN_FUNCTION = frozenset(shape_fields(wire.CallFunction))
+"""The keys of a call's ``function`` as the server writes it (its shape's, ``wire.py``)."""
 
 
 def _call_bag(call: Mapping[str, Any], function: Mapping[str, Any], position: int) -> dict[str, Any]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chatcodec.providers.openai_chat import (
-    assistant,
     capabilities,
+    dialect,
     edge,
     finish_reason,
     messages,
@@ -21,7 +21,7 @@ from chatcodec.providers.openai_chat import (
     usage,
 )
 from chatcodec.providers.openai_chat.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import DialectDecoders, ProviderCodec
+from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
     from chatcodec.providers.kit.context import DecodeContext, EncodeContext
@@ -61,6 +61,6 @@ CODEC = ProviderCodec(
     structure=structure,
     capabilities=capabilities,
     rules=rules,
-    dialect=DialectDecoders(part=parts.decode_part, assistant=assistant.decode_assistant, tools=tools.decode_tools),
+    dialect=dialect,
 )
 """The codec instance registered as ``openai-chat``."""

@@ -10,6 +10,7 @@
   caller's own wish is applied to the stream written back (``Call.options``).
 - Errors: ``{"error": {"message", "type", "param", "code"}}``, and inside a stream the same
   body as one more chunk (https://platform.openai.com/docs/guides/error-codes).
+- Models: ``GET /v1/models``, OpenAI's list. No token counting endpoint.
 - Strict reading: the fields the compatible servers document beyond the SDK types, each
   row with its source: each server's own rows in its ``servers/`` module (DeepSeek,
   Kimi, OpenRouter, vLLM, Groq, Gemini...), and here those of Z.ai and litellm.
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
     Call,
@@ -28,13 +30,16 @@ from chatcodec.providers.kit.edge import (
     ErrorShape,
     Extension,
     Front,
+    ModelList,
     StreamFraming,
     Upstream,
     openai_headers,
     read_nested_error,
     write_openai_error,
+    write_openai_models,
 )
 from chatcodec.providers.openai_chat import servers
+from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
 
@@ -71,8 +76,9 @@ _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
 _LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
 _VLLM_RESPONSE = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
 
-_MESSAGES = ("ChatCompletionMessage", "ChatCompletionAssistantMessageParam", "ChoiceDelta")
-_REQUESTS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
+_MESSAGES = (*sdk_kinds(shapes.AssistantMessage), *sdk_kinds(shapes.Delta))
+_REQUESTS = sdk_kinds(shapes.Request)
+"""The SDK kinds the rows below extend, as the wire shapes name them (``wire.py``)."""
 
 _OTHERS: tuple[Extension, ...] = (
     *(
@@ -98,8 +104,14 @@ EDGE = Edge(
     response_name="an OpenAI Chat Completions response",
     framing=StreamFraming("sse", done="[DONE]"),
     errors=ErrorShape(OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error),
-    front=Front(("/v1/chat/completions", "/chat/completions"), read_call),
-    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body, options=upstream_options),
+    front=Front(
+        ("/v1/chat/completions", "/chat/completions"),
+        read_call,
+        models=ModelList(("/v1/models", "/models"), write_openai_models),
+    ),
+    upstream=Upstream(
+        upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body, options=upstream_options, semconv_name="openai"
+    ),
     detection=(
         "object:chat.completion",
         "object:chat.completion.chunk",

@@ -14,7 +14,8 @@ from pydantic_core import core_schema as cs
 from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.payloads import unwritable_number
-from chatcodec.providers.kit.closed_schema import LazyValidator, closed, literal, text
+from chatcodec.providers.kit.closed_schema import LazyValidator, closed_like, literal, text
+from chatcodec.providers.openai_chat import wire
 from chatcodec.providers.openai_chat.wire import chunk_adapter
 
 
@@ -25,22 +26,29 @@ def common_chunk(json_input: bool) -> cs.CoreSchema:
     so the chunk itself is what the adapter would have given, keys read in the same way."""
     maybe_text = cs.nullable_schema(text())
     count = cs.int_schema(strict=True, ge=0)
-    function = closed({}, {"name": maybe_text, "arguments": maybe_text})
+    function = closed_like(wire.FunctionDelta, {}, {"name": maybe_text, "arguments": maybe_text})
     fragment_fields = {"id": maybe_text, "type": maybe_text, "function": cs.nullable_schema(function)}
-    fragment = closed({"index": cs.int_schema(strict=True)}, fragment_fields)
+    fragment = closed_like(wire.ToolCallDelta, {"index": cs.int_schema(strict=True)}, fragment_fields)
     texts = {key: maybe_text for key in ("role", "content", "refusal", "reasoning_content", "reasoning")}
-    delta = closed({}, {**texts, "tool_calls": cs.nullable_schema(cs.list_schema(fragment, strict=True))})
-    choice = closed({"index": count, "delta": delta}, {"finish_reason": maybe_text, "logprobs": cs.none_schema()})
+    calls = cs.nullable_schema(cs.list_schema(fragment, strict=True))
+    delta = closed_like(wire.Delta, {}, {**texts, "tool_calls": calls})
+    choice = closed_like(
+        wire.ChunkChoice,
+        {"index": count, "delta": delta},
+        {"finish_reason": maybe_text},
+        beyond={"logprobs": cs.none_schema()},
+    )
     counts = {"prompt_tokens": cs.nullable_schema(count), "completion_tokens": cs.nullable_schema(count)}
-    usage = closed({}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))})
+    usage = closed_like(wire.Usage, {}, {**counts, "total_tokens": cs.nullable_schema(cs.int_schema(strict=True))})
     envelope = {
         "id": text(),
         "object": literal("chat.completion.chunk"),
         "created": cs.int_schema(strict=True),
         "model": text(),
     }
-    extras = {"usage": cs.nullable_schema(usage), "system_fingerprint": maybe_text, "service_tier": maybe_text}
-    return closed({"choices": cs.list_schema(choice, strict=True)}, {**envelope, **extras})
+    beyond = {"system_fingerprint": maybe_text, "service_tier": maybe_text}
+    choices = {"choices": cs.list_schema(choice, strict=True)}
+    return closed_like(wire.Chunk, choices, {**envelope, "usage": cs.nullable_schema(usage)}, beyond=beyond)
 
 
 COMMON_CHUNK = LazyValidator(common_chunk)

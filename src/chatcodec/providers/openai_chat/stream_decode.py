@@ -56,10 +56,10 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
 from chatcodec.providers.kit import leftovers as rest
-from chatcodec.providers.kit import mark_absent
+from chatcodec.providers.kit import mark_absent, shape_fields
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.providers.openai_chat import reasoning
+from chatcodec.providers.openai_chat import reasoning, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
@@ -78,8 +78,9 @@ from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-DELTA_KEYS = ("role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details", "tool_calls")
-"""The ``delta`` fields the decoder reads; any other is kept (the finish chunk's as the message's)."""
+DELTA_KEYS = shape_fields(wire.Delta)
+"""The ``delta`` fields the decoder reads (the fields its shape types, ``wire.py``); any
+other is kept (the finish chunk's as the message's)."""
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})

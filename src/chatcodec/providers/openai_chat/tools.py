@@ -15,9 +15,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, present, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit import (
+    absent_keys,
+    leftovers,
+    mark_absent,
+    present,
+    shape_fields,
+    tool_name,
+    unmapped,
+    wire_fields,
+)
 from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
+from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 if TYPE_CHECKING:
@@ -58,7 +68,8 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
     data["provider_tools"] = provider_tools
 
 
-_FUNCTION_KEYS = ("name", "description", "parameters", "strict")
+_FUNCTION_KEYS = shape_fields(shapes.FunctionDefinition)
+"""The fields a function's shape types (``wire.py``), all read here."""
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
 _VALID_NAME = OPENAI_TOOL_NAMES.valid.match
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeVar
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict, is_dict
-from chatcodec.providers.kit import constrained, discriminator, tag, tagged, wire_shape
+from chatcodec.providers.kit import constrained, discriminator, stands_for, tag, tagged, wire_shape
 
 if TYPE_CHECKING:
     from pydantic import JsonValue, TypeAdapter
@@ -43,6 +43,12 @@ ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 # --- content parts -------------------------------------------------------------------
 
 
+@stands_for(
+    "PromptCacheBreakpoint",
+    "FilePromptCacheBreakpoint",
+    "chat_completion_content_part_image_param.PromptCacheBreakpoint",
+    "chat_completion_content_part_input_audio_param.PromptCacheBreakpoint",
+)
 @wire_shape
 class CacheBreakpoint(TypedDict):
     """``prompt_cache_breakpoint``: an explicit prompt-cache breakpoint after the part."""
@@ -51,6 +57,7 @@ class CacheBreakpoint(TypedDict):
     ttl: NotRequired[str]
 
 
+@stands_for("ChatCompletionContentPartTextParam")
 @wire_shape
 class TextPart(TypedDict):
     type: Literal["text"]
@@ -58,12 +65,14 @@ class TextPart(TypedDict):
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
+@stands_for("ImageURL")
 @wire_shape
 class ImageUrl(TypedDict):
     url: NonEmpty
     detail: NotRequired[str]
 
 
+@stands_for("ChatCompletionContentPartImageParam")
 @wire_shape
 class ImagePart(TypedDict):
     """``image_url`` may be the URL itself: litellm types it ``Union[str,
@@ -75,12 +84,14 @@ class ImagePart(TypedDict):
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
+@stands_for("InputAudio")
 @wire_shape
 class InputAudio(TypedDict):
     data: str
     format: str
 
 
+@stands_for("ChatCompletionContentPartInputAudioParam")
 @wire_shape
 class AudioPart(TypedDict):
     type: Literal["input_audio"]
@@ -88,6 +99,7 @@ class AudioPart(TypedDict):
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
+@stands_for("FileFile")
 @wire_shape
 class File(TypedDict):
     file_data: NotRequired[str]
@@ -95,6 +107,7 @@ class File(TypedDict):
     filename: NotRequired[str]
 
 
+@stands_for("File")
 @wire_shape
 class FilePart(TypedDict):
     type: Literal["file"]
@@ -102,12 +115,14 @@ class FilePart(TypedDict):
     prompt_cache_breakpoint: NotRequired[CacheBreakpoint]
 
 
+@stands_for("ChatCompletionContentPartRefusalParam")
 @wire_shape
 class RefusalPart(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
+@stands_for()
 @wire_shape
 class ThinkingPart(TypedDict):
     """Mistral's reasoning part inside ``content``: ``thinking`` is a list of text chunks."""
@@ -116,6 +131,7 @@ class ThinkingPart(TypedDict):
     thinking: list[dict[str, Any]]
 
 
+@stands_for()
 @wire_shape
 class UnknownPart(TypedDict):
     """A part type this codec does not know; kept whole as an opaque part."""
@@ -150,6 +166,12 @@ AssistantPart = Annotated[
 # --- tool calls and reasoning ----------------------------------------------------------
 
 
+@stands_for(
+    "chat_completion_message_function_tool_call_param.Function",
+    "chat_completion_message_function_tool_call.Function",
+    "FunctionCall",
+    "chat_completion_message.FunctionCall",
+)
 @wire_shape
 class FunctionCall(TypedDict):
     """A call's function; ``arguments`` is JSON text, or (litellm, some compatible
@@ -159,6 +181,7 @@ class FunctionCall(TypedDict):
     arguments: str | dict[str, Any]
 
 
+@stands_for("ChatCompletionMessageFunctionToolCallParam", "ChatCompletionMessageFunctionToolCall")
 @wire_shape
 class ToolCall(TypedDict):
     id: str
@@ -166,6 +189,7 @@ class ToolCall(TypedDict):
     function: FunctionCall
 
 
+@stands_for()
 @wire_shape
 class UnknownToolCall(TypedDict):
     """A custom-tool call (``type: custom``) or another kind: kept whole."""
@@ -187,6 +211,7 @@ AnyToolCall = Annotated[
 ]
 
 
+@stands_for()
 @wire_shape
 class ReasoningDetail(TypedDict):
     """One entry of OpenRouter's ``reasoning_details`` (``reasoning.text``, ``.summary``,
@@ -205,6 +230,7 @@ class ReasoningDetail(TypedDict):
 # --- messages --------------------------------------------------------------------------
 
 
+@stands_for("ChatCompletionSystemMessageParam", "ChatCompletionDeveloperMessageParam")
 @wire_shape
 class SystemMessage(TypedDict):
     role: Literal["system", "developer"]
@@ -212,6 +238,7 @@ class SystemMessage(TypedDict):
     name: NotRequired[str | None]
 
 
+@stands_for("ChatCompletionUserMessageParam")
 @wire_shape
 class UserMessage(TypedDict):
     role: Literal["user"]
@@ -219,6 +246,7 @@ class UserMessage(TypedDict):
     name: NotRequired[str | None]
 
 
+@stands_for("ChatCompletionAssistantMessageParam", "ChatCompletionMessage")
 @wire_shape
 class AssistantMessage(TypedDict):
     role: Literal["assistant"]
@@ -232,6 +260,7 @@ class AssistantMessage(TypedDict):
     reasoning_details: NotRequired[list[ReasoningDetail] | None]
 
 
+@stands_for("ChatCompletionToolMessageParam")
 @wire_shape
 class ToolMessage(TypedDict):
     role: Literal["tool"]
@@ -239,6 +268,7 @@ class ToolMessage(TypedDict):
     content: str | list[TextOnlyPart]
 
 
+@stands_for("ChatCompletionFunctionMessageParam")
 @wire_shape
 class FunctionMessage(TypedDict):
     """The deprecated ``function`` role: the result of an assistant's ``function_call``."""
@@ -248,6 +278,7 @@ class FunctionMessage(TypedDict):
     content: str | None
 
 
+@stands_for()
 @wire_shape
 class UnknownRoleMessage(TypedDict):
     """Catch-all so an unknown or missing role is reported at ``.role``."""
@@ -270,6 +301,7 @@ Message = Annotated[
 # --- request ---------------------------------------------------------------------------
 
 
+@stands_for("FunctionDefinition")
 @wire_shape
 class FunctionDefinition(TypedDict):
     name: NonEmpty
@@ -278,12 +310,14 @@ class FunctionDefinition(TypedDict):
     strict: NotRequired[bool | None]
 
 
+@stands_for("ChatCompletionFunctionToolParam")
 @wire_shape
 class FunctionTool(TypedDict):
     type: Literal["function"]
     function: FunctionDefinition
 
 
+@stands_for()
 @wire_shape
 class UnknownTool(TypedDict):
     """A custom tool (``type: custom``) or another kind: kept whole."""
@@ -297,17 +331,20 @@ Tool = Annotated[
 ]
 
 
+@stands_for("chat_completion_named_tool_choice_param.Function")
 @wire_shape
 class NamedFunction(TypedDict):
     name: str
 
 
+@stands_for("ChatCompletionNamedToolChoiceParam")
 @wire_shape
 class NamedToolChoice(TypedDict):
     type: Literal["function"]
     function: NamedFunction
 
 
+@stands_for()
 @wire_shape
 class OtherToolChoice(TypedDict):
     """``allowed_tools``, a named custom tool, or a future kind: kept as it is."""
@@ -324,6 +361,7 @@ ToolChoice = (
 )
 
 
+@stands_for("JSONSchema")
 @wire_shape
 class JsonSchema(TypedDict):
     name: str
@@ -332,17 +370,20 @@ class JsonSchema(TypedDict):
     strict: NotRequired[bool | None]
 
 
+@stands_for("ResponseFormatJSONSchema")
 @wire_shape
 class JsonSchemaFormat(TypedDict):
     type: Literal["json_schema"]
     json_schema: JsonSchema
 
 
+@stands_for("ResponseFormatText", "ResponseFormatJSONObject")
 @wire_shape
 class SimpleFormat(TypedDict):
     type: Literal["text", "json_object"]
 
 
+@stands_for()
 @wire_shape
 class OtherFormat(TypedDict):
     type: str
@@ -363,6 +404,7 @@ ResponseFormat = Annotated[
 ]
 
 
+@stands_for("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
 @wire_shape
 class Request(TypedDict):
     model: NotRequired[str]
@@ -411,17 +453,20 @@ ChoiceIndex = Annotated[int, constrained(ge=0)]
 wire does too (a negative one escaped as a bare pydantic error from a stream event)."""
 
 
+@stands_for("PromptTokensDetails")
 @wire_shape
 class PromptTokensDetails(TypedDict):
     cached_tokens: NotRequired[Count | None]
     cache_write_tokens: NotRequired[Count | None]
 
 
+@stands_for("CompletionTokensDetails")
 @wire_shape
 class CompletionTokensDetails(TypedDict):
     reasoning_tokens: NotRequired[Count | None]
 
 
+@stands_for("CompletionUsage")
 @wire_shape
 class Usage(TypedDict):
     prompt_tokens: NotRequired[Count | None]
@@ -431,6 +476,7 @@ class Usage(TypedDict):
     completion_tokens_details: NotRequired[CompletionTokensDetails | None]
 
 
+@stands_for("Choice")
 @wire_shape
 class Choice(TypedDict):
     index: ChoiceIndex
@@ -438,6 +484,7 @@ class Choice(TypedDict):
     finish_reason: NotRequired[str | None]
 
 
+@stands_for("ChatCompletion")
 @wire_shape
 class Response(TypedDict):
     id: NotRequired[str]
@@ -451,12 +498,14 @@ class Response(TypedDict):
 # --- stream ----------------------------------------------------------------------------
 
 
+@stands_for("ChoiceDeltaToolCallFunction")
 @wire_shape
 class FunctionDelta(TypedDict):
     name: NotRequired[str | None]
     arguments: NotRequired[str | None]
 
 
+@stands_for("ChoiceDeltaToolCall")
 @wire_shape
 class ToolCallDelta(TypedDict):
     index: int
@@ -465,6 +514,7 @@ class ToolCallDelta(TypedDict):
     function: NotRequired[FunctionDelta | None]
 
 
+@stands_for("ChoiceDelta")
 @wire_shape
 class Delta(TypedDict):
     role: NotRequired[str | None]
@@ -476,6 +526,7 @@ class Delta(TypedDict):
     tool_calls: NotRequired[list[ToolCallDelta] | None]
 
 
+@stands_for("chat_completion_chunk.Choice")
 @wire_shape
 class ChunkChoice(TypedDict):
     index: ChoiceIndex
@@ -483,6 +534,7 @@ class ChunkChoice(TypedDict):
     finish_reason: NotRequired[str | None]
 
 
+@stands_for("ChatCompletionChunk")
 @wire_shape
 class Chunk(TypedDict):
     id: NotRequired[str]

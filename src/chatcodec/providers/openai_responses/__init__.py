@@ -7,6 +7,8 @@ API documentation:
 - Migration from Chat Completions: https://platform.openai.com/docs/guides/migrate-to-responses
 - Changelog: https://platform.openai.com/docs/changelog
 - SDK types (the tests' oracle): https://github.com/openai/openai-python/tree/main/src/openai/types/responses
+- Open Responses (the open specification of this API; a server's resource, :mod:`.server`):
+  https://www.openresponses.org/specification
 
 The registry loads :data:`chatcodec.providers.openai_responses.codec.CODEC` as ``openai-responses``.
 """

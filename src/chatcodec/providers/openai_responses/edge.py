@@ -8,7 +8,15 @@
   (https://platform.openai.com/docs/api-reference/responses-streaming).
 - Errors: the OpenAI body ``{"error": {"message", "type", "param", "code"}}``; inside a
   stream an ``error`` event ``{"type": "error", "code", "message", "param",
-  "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error).
+  "sequence_number"}`` (https://platform.openai.com/docs/api-reference/responses-streaming/error),
+  which also carries the Open Responses spec's ``error`` object (:func:`error_fields`).
+- Answering: a server of this API answers with a resource of its own (its ``resp_`` id,
+  the request's settings echoed, ``previous_response_id`` continuing an earlier answer):
+  :mod:`.server`.
+- Models: ``GET /v1/models``, OpenAI's list.
+- Token counting: ``POST /v1/responses/input_tokens`` takes the request's input fields,
+  answers ``{"object": "response.input_tokens", "input_tokens"}``
+  (https://platform.openai.com/docs/api-reference/responses/input-tokens).
 - Strict reading: response fields the API reference lists beyond the SDK.
 """
 
@@ -16,27 +24,77 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
+    CountFront,
+    CountUpstream,
     Edge,
     ErrorShape,
     Extension,
     Front,
+    ModelList,
     StreamFraming,
     Upstream,
     openai_headers,
     read_nested_error,
     write_openai_error,
+    write_openai_models,
 )
 from chatcodec.providers.openai_responses.markers import PROVIDER
+from chatcodec.providers.openai_responses.server import ANSWERING
 
 
 def write_error_event(message: str, status: int, kind: str) -> dict[str, Any]:
-    return {"type": "error", "code": kind, "message": message, "param": None, "sequence_number": 0}
+    return {"type": "error", **error_fields(message, kind), "sequence_number": 0}
+
+
+def error_fields(message: str, kind: str | None) -> dict[str, Any]:
+    """A stream ``error`` event's fields in both published shapes: OpenAI's
+    (``code``, ``message``, ``param`` on the event, what the OpenAI SDK's
+    ``ResponseErrorEvent`` reads) and the Open Responses spec's (the same in an ``error``
+    object with its ``type``: ``ErrorStreamingEvent``, https://www.openresponses.org/reference);
+    each reader ignores the other's fields."""
+    nested = {"type": kind or "server_error", "code": kind, "message": message, "param": None}
+    return {"code": kind, "message": message, "param": None, "error": nested}
 
 
 def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/responses"
+
+
+COUNTED_FIELDS = (
+    "model",
+    "input",
+    "instructions",
+    "tools",
+    "tool_choice",
+    "text",
+    "reasoning",
+    "conversation",
+    "previous_response_id",
+    "parallel_tool_calls",
+    "personality",
+    "truncation",
+)
+"""What ``input_tokens`` takes of a request (the SDK's ``InputTokenCountParams``)."""
+
+
+def count_url(base: str, model: str) -> str:
+    return f"{base}/responses/input_tokens"
+
+
+def count_body(body: dict[str, Any], model: str) -> dict[str, Any]:
+    return {key: value for key, value in body.items() if key in COUNTED_FIELDS}
+
+
+def read_count(body: object) -> int | None:
+    tokens = (as_dict(body) or {}).get("input_tokens")
+    return tokens if isinstance(tokens, int) else None
+
+
+def write_count(tokens: int) -> dict[str, Any]:
+    return {"object": "response.input_tokens", "input_tokens": tokens}
 
 
 _RESPONSE_OBJECT = "https://platform.openai.com/docs/api-reference/responses/object"
@@ -67,8 +125,21 @@ EDGE = Edge(
     errors=ErrorShape(
         OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
     ),
-    front=Front(("/v1/responses", "/responses")),
-    upstream=Upstream(upstream_url, "OPENAI_API_KEY", openai_headers),
+    front=Front(
+        ("/v1/responses", "/responses"),
+        answering=ANSWERING,
+        models=ModelList(("/v1/models", "/models"), write_openai_models),
+        count_tokens=CountFront(
+            ("/v1/responses/input_tokens", "/responses/input_tokens"), lambda body, model: body, write_count
+        ),
+    ),
+    upstream=Upstream(
+        upstream_url,
+        "OPENAI_API_KEY",
+        openai_headers,
+        count_tokens=CountUpstream(count_url, count_body, read_count),
+        semconv_name="openai",
+    ),
     detection=(
         "key:input",
         "key:instructions",

@@ -44,7 +44,8 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, kept_object, restore_fields, split_fields, unmapped
+from chatcodec.providers.kit import Steps, kept_object, restore_fields, shape_fields, split_fields, unmapped
+from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -64,10 +65,11 @@ ASSISTANT_ITEMS = frozenset(
 )
 """Item kinds the model produces besides messages and ``*_call`` items."""
 
-_MESSAGE_FIELDS = ("type", "role", "content")
+_MESSAGE_FIELDS = shape_fields(shapes.Message)
 _REASONING_FIELDS = ("type", "summary", "content", "encrypted_content")
-_CALL_FIELDS = ("type", "call_id", "name", "arguments")
-_CUSTOM_FIELDS = ("type", "call_id", "name", "input")
+_CALL_FIELDS = shape_fields(shapes.FunctionCall)
+_CUSTOM_FIELDS = shape_fields(shapes.CustomToolCall)
+"""The fields each item's shape types (``wire.py``), all read here: any other is kept."""
 
 
 def is_assistant_kind(kind: object) -> bool:
@@ -318,6 +320,13 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         # name the item (the fuzz run found it: UnicodeEncodeError from here)
         seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
+    if item.get("type") in _CALL_KINDS:
+        # a call is complete once written: OpenAI's output calls carry ``status``, and the
+        # Open Responses ``FunctionCall`` requires it
+        item.setdefault("status", "completed")
+
+
+_CALL_KINDS = ("function_call", "custom_tool_call")
 
 
 def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:

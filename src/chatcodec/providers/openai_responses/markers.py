@@ -74,9 +74,15 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS}
+SERVER_FIELDS = "server_fields"
+"""The option of a server answering a request itself (``chatcodec serve``'s Responses
+front): the response resource fields it sets (its own ``resp_`` id, the request's settings
+echoed); see :func:`.response.as_served`."""
+
+OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS, SERVER_FIELDS: "_server_fields"}
 """This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: the ``model`` sent when the request has none. The codec reads them into
+``provider_options[PROVIDER]``: the ``model`` sent when the request has none, and a
+server's ``server_fields``. The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 ITEM = "_item"

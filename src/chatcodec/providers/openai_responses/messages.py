@@ -28,8 +28,9 @@ from operator import methodcaller
 from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, split_fields
+from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, shape_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, PROVIDER, STRING, TYPED
 from chatcodec.providers.openai_responses.parts import (
@@ -42,8 +43,9 @@ from chatcodec.providers.openai_responses.parts import (
     opaque,
 )
 
-_MESSAGE_FIELDS = ("type", "role", "content")
-_OUTPUT_FIELDS = ("type", "call_id", "output", "name")
+_MESSAGE_FIELDS = shape_fields(shapes.Message)
+_OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
+"""The fields each item's shape types (``wire.py``), all read here: any other is kept."""
 _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
 _KIND = methodcaller("get", "kind")
 Parts = list[Mapping[str, Any]]

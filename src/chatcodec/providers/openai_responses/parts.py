@@ -35,10 +35,12 @@ from chatcodec.providers.kit import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
     restore_fields,
+    sdk_kinds,
     split_fields,
 )
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
 BREAKPOINT = "prompt_cache_breakpoint"
@@ -118,17 +120,14 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
         canonical["cache_control"] = cache
         mapped = (*mapped, BREAKPOINT)
     bag = split_fields(part, mapped)
-    if part["type"] in _TEXT_DOCUMENTED and None in part.values():
-        with_unknown_nulls(bag, _TEXT_DOCUMENTED[part["type"]])
+    if part["type"] in _TEXT_SDK_KINDS and None in part.values():
+        with_unknown_nulls(bag, __package__, _TEXT_SDK_KINDS[part["type"]])
     bag.update(KIT.own(canonical.pop("provider_metadata", None)))
     return KIT.attach(canonical, bag)
 
 
-_TEXT_DOCUMENTED = {
-    "output_text": frozenset({"type", "text", "annotations", "logprobs"}),
-    "input_text": frozenset({"type", "text", BREAKPOINT}),
-}
-"""The SDK's fields of each text part: a ``null`` in one of them is spelling, in any other
+_TEXT_SDK_KINDS = {"output_text": sdk_kinds(shapes.OutputText), "input_text": sdk_kinds(shapes.InputText)}
+"""The SDK kinds of each text part: a ``null`` in one of its fields is spelling, in any other
 key data (:mod:`chatcodec.providers.null_fields`)."""
 
 

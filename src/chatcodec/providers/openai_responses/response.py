@@ -13,13 +13,18 @@ from elsewhere may lack them; they are then written as placeholders (``""``,
 current time (as openai-chat stamps ``created``); a recorded body that left one out gets
 none back. Responses has one answer per response: choices after the first
 are reported and left out.
+
+A server answering the request itself (``chatcodec serve``'s Responses front) gives the
+``server_fields`` option: the response is then the Open Responses ``ResponseResource``
+(https://www.openresponses.org/reference), with the server's own id and the request's
+settings echoed (:func:`as_served`); the output items are named from that id.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
@@ -32,7 +37,7 @@ from chatcodec.providers.openai_responses.finish_reason import (
     incomplete_reason,
 )
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant
-from chatcodec.providers.openai_responses.markers import KIT
+from chatcodec.providers.openai_responses.markers import KIT, SERVER_FIELDS
 from chatcodec.providers.openai_responses.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_responses.wire import RESPONSE, adapted
 
@@ -131,7 +136,9 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     choice = choices[0]
     why = "a Responses answer is its output items: the decoder keeps no choice bag"
     KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
-    wire["output"] = encode_output(choice["message"], losses, response.get("id"))
+    served = server_fields(context)
+    response_id = served.get("id") if served is not None else None
+    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"))
     finish_reason = choice.get("finish_reason")
     status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
     reason = incomplete_reason(finish_reason, bag)
@@ -141,6 +148,29 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
         wire["incomplete_details"] = {**(as_dict(wire.get("incomplete_details")) or {}), "reason": reason}
     if response.get("usage") is not None:
         wire["usage"] = encode_usage(response["usage"], context, ("usage",))
+    return wire if served is None else as_served(wire, served)
+
+
+ANSWER_FIELDS = ("error", "incomplete_details", "usage")
+"""What a ``ResponseResource`` requires of the answer itself, null when it has none."""
+
+
+def server_fields(context: EncodeContext) -> Mapping[str, Any] | None:
+    """The ``server_fields`` option: the fields of a server answering the request itself."""
+    fields = context.option(SERVER_FIELDS)
+    return cast(Mapping[str, Any], fields) if isinstance(fields, Mapping) else None
+
+
+def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``wire`` as the server answering the request returns it: the Open Responses
+    ``ResponseResource``, whose every field is required (some may be null). The server's
+    fields (its ``resp_`` id, the request's settings echoed) go over the converted
+    answer; ``completed_at`` is now when the answer completed, null otherwise; the
+    answer's own ``error``, ``incomplete_details`` and ``usage`` are null when absent."""
+    wire.update(fields)
+    wire["completed_at"] = int(time.time()) if wire.get("status") == "completed" else None
+    for key in ANSWER_FIELDS:
+        wire.setdefault(key, None)
     return wire
 
 

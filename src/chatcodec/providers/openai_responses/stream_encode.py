@@ -16,9 +16,11 @@ carries ``sequence_number``; ``output_index`` counts items and ``content_index``
 ``summary_index`` count parts within one, so parallel calls are separate items with
 their own indexes, never all at index 0.
 
-The stream ends with ``response.completed`` (``.incomplete`` or ``.failed`` by the
-finish reason's status) holding the whole response: the items, usage, and the
-response's own fields (from the start or finish event's bag).
+``response.created`` and ``response.in_progress`` open the stream, each with the response
+as it stands (no output yet), as OpenAI sends them. The stream ends with
+``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status, or
+``.failed`` with its ``error`` after an error and no finish) holding the whole response:
+the items, usage, and the response's own fields (from the start or finish event's bag).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
@@ -85,6 +88,8 @@ class _Stream:
     """``created_at`` when the start event gives none: one time for every event."""
     start: ResponseStartEvent | None = None
     finish: FinishEvent | None = None
+    error: ErrorEvent | None = None
+    """An error the answer ended with: the terminal event is then ``response.failed``."""
     usage: Usage | None = None
     metadata: dict[str, Any] = field(default_factory=dict[str, Any])
     """The response's bags given without a finish (an answer whose end is unknown)."""
@@ -149,6 +154,7 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case ResponseStartEvent():
             stream.start = event
             yield stream.event("response.created", response=_snapshot(stream, "in_progress"))
+            yield stream.event("response.in_progress", response=_snapshot(stream, "in_progress"))
         case TextStartEvent() | ToolCallStartEvent():  # the parts that can stream live
             yield from _start_text(stream, event) if isinstance(event, TextStartEvent) else _start_call(stream, event)
         case ThinkingStartEvent():
@@ -169,7 +175,8 @@ def _encode_event(event: AnyStreamEvent, stream: _Stream) -> Iterator[dict[str, 
         case UsageEvent() | FinishEvent() | ChoiceMetadataEvent():
             _answer_data(stream, event)
         case ErrorEvent():
-            yield stream.event("error", code=event.error_type, message=event.message, param=None)
+            stream.error = event
+            yield stream.event("error", **error_fields(event.message, event.error_type))
 
 
 def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetadataEvent) -> None:
@@ -543,7 +550,10 @@ def _snapshot(stream: _Stream, status: str) -> dict[str, Any]:
     # a snapshot: losses come at the end
     wire = encode_response(_answer(stream, metadata), replace(stream.context, losses=LossRecorder()))
     wire.update(status=status, output=[])
-    wire.pop("usage", None)
+    if "completed_at" in wire:  # a server's resource: every field is there, null until known
+        wire.update(usage=None, completed_at=None)
+    else:
+        wire.pop("usage", None)
     return _stamped(stream, wire)
 
 
@@ -557,7 +567,18 @@ def _terminal(stream: _Stream) -> dict[str, Any]:
     reason: FinishReason | None = None if finish is None else finish.finish_reason
     wire = _stamped(stream, encode_response(_answer(stream, metadata, reason, stream.usage), stream.context))
     wire["output"] = stream.writer.items
+    if finish is None and stream.error is not None:
+        _failed(wire, stream.error)
     return stream.event(_TERMINAL.get(wire.get("status", "completed"), "response.completed"), response=wire)
+
+
+def _failed(wire: dict[str, Any], error: ErrorEvent) -> None:
+    """An answer that ended with an error and no finish is ``failed`` with its ``error``
+    (``{"code", "message"}``), as OpenAI ends such a stream with ``response.failed``."""
+    wire["status"] = "failed"
+    wire["error"] = {"code": error.error_type or "server_error", "message": error.message}
+    if "incomplete_details" in wire:
+        wire["incomplete_details"] = None
 
 
 def _stamped(stream: _Stream, wire: dict[str, Any]) -> dict[str, Any]:

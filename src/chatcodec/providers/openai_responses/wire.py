@@ -43,6 +43,7 @@ from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict, is_typeddict
 
 from chatcodec._narrow import as_dict, is_dict
+from chatcodec.providers.kit import stands_for
 from chatcodec.providers.kit.closed_schema import FINITE, JSON_VALUE, build, either, json_object
 
 if TYPE_CHECKING:
@@ -91,12 +92,16 @@ def _tag_by(key: str, known: tuple[str, ...], fallback: str = "unknown") -> Call
 # --- content parts -------------------------------------------------------------------
 
 
+@stands_for("ResponseInputText", "ResponseInputTextParam", "ResponseInputTextContent", "ResponseInputTextContentParam")
 @_shape
 class InputText(TypedDict):
     type: Literal["input_text"]
     text: str
 
 
+@stands_for(
+    "ResponseInputImage", "ResponseInputImageParam", "ResponseInputImageContent", "ResponseInputImageContentParam"
+)
 @_shape
 class InputImage(TypedDict):
     type: Literal["input_image"]
@@ -105,6 +110,7 @@ class InputImage(TypedDict):
     detail: NotRequired[str | None]
 
 
+@stands_for("ResponseInputFile", "ResponseInputFileParam", "ResponseInputFileContent", "ResponseInputFileContentParam")
 @_shape
 class InputFile(TypedDict):
     type: Literal["input_file"]
@@ -114,18 +120,21 @@ class InputFile(TypedDict):
     filename: NotRequired[str | None]
 
 
+@stands_for()
 @_shape
 class AudioData(TypedDict):
     data: str
     format: str
 
 
+@stands_for()
 @_shape
 class InputAudio(TypedDict):
     type: Literal["input_audio"]
     input_audio: AudioData
 
 
+@stands_for("ResponseOutputText", "ResponseOutputTextParam")
 @_shape
 class OutputText(TypedDict):
     type: Literal["output_text"]
@@ -133,12 +142,14 @@ class OutputText(TypedDict):
     annotations: NotRequired[list[Any]]
 
 
+@stands_for("ResponseOutputRefusal", "ResponseOutputRefusalParam")
 @_shape
 class Refusal(TypedDict):
     type: Literal["refusal"]
     refusal: str
 
 
+@stands_for()
 @_shape
 class UnknownPart(TypedDict):
     """A content kind this codec does not map; kept whole as an opaque part."""
@@ -156,6 +167,9 @@ Part = Annotated[
 # --- items ---------------------------------------------------------------------------
 
 
+@stands_for(
+    "EasyInputMessageParam", "EasyInputMessage", "Message", "ResponseOutputMessage", "ResponseOutputMessageParam"
+)
 @_shape
 class Message(TypedDict):
     """A message item; ``type`` may be left out (``EasyInputMessageParam``)."""
@@ -165,12 +179,14 @@ class Message(TypedDict):
     type: NotRequired[Literal["message"]]
 
 
+@stands_for("Summary", "response_reasoning_item.Summary")
 @_shape
 class Summary(TypedDict):
     type: str
     text: str
 
 
+@stands_for("ResponseReasoningItem", "ResponseReasoningItemParam")
 @_shape
 class Reasoning(TypedDict):
     type: Literal["reasoning"]
@@ -180,6 +196,7 @@ class Reasoning(TypedDict):
     id: NotRequired[str]
 
 
+@stands_for("ResponseFunctionToolCall", "ResponseFunctionToolCallParam")
 @_shape
 class FunctionCall(TypedDict):
     type: Literal["function_call"]
@@ -188,6 +205,7 @@ class FunctionCall(TypedDict):
     arguments: str
 
 
+@stands_for("ResponseCustomToolCall")
 @_shape
 class CustomToolCall(TypedDict):
     type: Literal["custom_tool_call"]
@@ -196,6 +214,14 @@ class CustomToolCall(TypedDict):
     input: str
 
 
+@stands_for(
+    "FunctionCallOutput",
+    "response_input_item.FunctionCallOutput",
+    "ResponseCustomToolCallOutputParam",
+    "ResponseCustomToolCallOutput",
+    "ResponseFunctionToolCallOutputItem",
+    "ResponseCustomToolCallOutputItem",
+)
 @_shape
 class CallOutput(TypedDict):
     """``function_call_output`` and ``custom_tool_call_output``."""
@@ -206,6 +232,7 @@ class CallOutput(TypedDict):
     name: NotRequired[str | None]
 
 
+@stands_for()
 @_shape
 class UnknownItem(TypedDict):
     """An item this codec keeps whole (built-in tool calls and their outputs, MCP items,
@@ -237,6 +264,7 @@ Item = Annotated[
 # --- request -------------------------------------------------------------------------
 
 
+@stands_for("ResponseCreateParamsNonStreaming", "ResponseCreateParamsStreaming")
 @_shape
 class Request(TypedDict):
     model: NotRequired[str | None]
@@ -258,11 +286,13 @@ class Request(TypedDict):
 # --- response ------------------------------------------------------------------------
 
 
+@stands_for("IncompleteDetails")
 @_shape
 class IncompleteDetails(TypedDict):
     reason: NotRequired[str | None]
 
 
+@stands_for("Response")
 @_shape
 class Response(TypedDict):
     id: NotRequired[str]
@@ -274,6 +304,7 @@ class Response(TypedDict):
     usage: NotRequired[dict[str, Any] | None]
 
 
+@stands_for()
 @_shape
 class StreamEvent(TypedDict):
     """One stream event; the decoder reads its fields by ``type``."""

@@ -1,0 +1,112 @@
+"""What the server refuses before any work, and what it hands back from the upstream.
+
+- **Body size**: a body above ``max_body_bytes`` is answered 413 as soon as its
+  ``Content-Length`` says so, or as soon as that many bytes have arrived when it sends
+  none (chunked), so the process never holds more than the limit of one body.
+- **Model names** reach URL paths (Gemini's ``/models/{model}:generateContent``,
+  Bedrock's ``/model/{modelId}/converse``). Each edge percent-escapes the name, but no
+  escaping stops a ``.`` or ``..`` segment: an HTTP client removes dot segments
+  (RFC 3986 section 5.2.4), so ``..`` would turn ``/model/../converse`` into another
+  path of the upstream. A name with a ``.``/``..`` segment, a control character, or more
+  than 512 characters is refused 400 before a URL is built.
+- **Headers passed back**: the upstream's ``retry-after`` (and ``retry-after-ms``, which
+  the OpenAI SDK reads first), its rate-limit headers (``x-ratelimit-*``,
+  ``anthropic-ratelimit-*``, ``ratelimit-*``: any name holding ``ratelimit``) and its
+  request id (any name ending in ``request-id`` or ``requestid``), on errors and answers
+  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s. The
+  upstream's request id is also given as ``x-request-id`` (what the OpenAI SDK reads)
+  and ``request-id`` (the Anthropic SDK's) when the upstream used another name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from starlette.requests import Request
+
+from chatcodec._narrow import as_dict
+from chatcodec.serve.refusal import RefusalError
+
+Result = TypeVar("Result")
+
+MODEL_NAME_LIMIT = 512
+_REQUEST_ID_NAMES = ("x-request-id", "request-id")
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, or a 413 once it is known to exceed ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(limit)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _too_large(limit: int) -> RefusalError:
+    return RefusalError(413, f"the request body is larger than this server's limit of {limit} bytes")
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A request body parsed, or a 400 when it is not one JSON object."""
+    try:
+        payload: object = json.loads(raw)
+    except ValueError as error:
+        raise RefusalError(400, f"the request body is not JSON: {error}") from None
+    fields = as_dict(payload)
+    if fields is None:
+        raise RefusalError(400, "the request body must be a JSON object")
+    return fields
+
+
+def json_or_text(content: bytes) -> object:
+    """An upstream's answer parsed, or its text when it is not JSON."""
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content.decode("utf-8", errors="replace")
+
+
+def check_model(model: str) -> None:
+    """Refuse a model name that would change the upstream URL's path (see the module
+    docstring); no name passes (a server serving one model may take a request without)."""
+    if len(model) > MODEL_NAME_LIMIT:
+        raise RefusalError(400, f"the model name is longer than {MODEL_NAME_LIMIT} characters")
+    if any(segment in (".", "..") for segment in model.split("/")):
+        raise RefusalError(400, f"invalid model name {model!r}: a '.' or '..' segment would change the upstream path")
+    if any(ord(character) < 0x20 or ord(character) == 0x7F for character in model):
+        raise RefusalError(400, f"invalid model name {model!r}: it holds a control character")
+
+
+def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
+    """The upstream's retry, rate-limit and request-id headers, to answer with."""
+    passed: dict[str, str] = {}
+    request_id: str | None = None
+    for name, value in upstream_headers.items():
+        lowered = name.lower()
+        if lowered in ("retry-after", "retry-after-ms") or "ratelimit" in lowered:
+            passed[lowered] = value
+        elif lowered.endswith(("request-id", "requestid")):
+            passed[lowered] = value
+            request_id = request_id or value
+    if request_id is not None:
+        for name in _REQUEST_ID_NAMES:
+            passed.setdefault(name, request_id)
+    return passed
+
+
+async def off_the_loop(size: int, threshold: int, function: Callable[[], Result]) -> Result:
+    """``function()``, on a worker thread when ``size`` (the bytes it works on) is above
+    ``threshold``: parsing and converting a 5 MB body takes the event loop for a quarter
+    of a second, during which every other request waits."""
+    if size > threshold:
+        return await anyio.to_thread.run_sync(function)
+    return function()

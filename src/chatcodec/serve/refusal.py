@@ -1,0 +1,52 @@
+"""A request answered with an error, and that error in the caller's own API's shape.
+
+Every error the server answers goes through here, the unhandled ones too (a 500 in the
+front's shape, never Starlette's ``text/plain`` "Internal Server Error"): the caller's
+SDK then raises its own typed error (``openai.RateLimitError``,
+``anthropic.OverloadedError``) with the message and status. An upstream's error type
+is kept when the front's API has the same type for the same status (Anthropic to
+Anthropic keeps ``overloaded_error``), and goes in the body's ``code`` where the front's shape has an
+empty one (OpenAI's), so a caller can still tell ``insufficient_quota`` from a rate limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict
+from chatcodec.error_statuses import error_status
+from chatcodec.registry import get_edge
+
+
+class RefusalError(Exception):
+    """A request answered with an error in the caller's shape."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        error_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.error_type = error_type
+        """The upstream's own error type (``rate_limit_exceeded``), when it named one."""
+        self.headers = dict(headers or {})
+        """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
+
+
+def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
+    """The error body of ``api`` for ``refusal``."""
+    shape = get_edge(api).errors
+    own_types = {*shape.types.values(), shape.server_error}
+    kept = refusal.error_type in own_types and error_status(refusal.error_type) == refusal.status
+    kind = refusal.error_type if kept and refusal.error_type is not None else shape.type_for(refusal.status)
+    body = shape.write(refusal.message, refusal.status, kind)
+    inner = as_dict(body.get("error"))
+    if refusal.error_type is not None and inner is not None and "code" in inner and inner["code"] is None:
+        inner["code"] = refusal.error_type
+    return body

@@ -1,0 +1,212 @@
+"""Faults and limits of ``chatcodec serve``: each with a real proxy and a fake upstream
+on loopback, each asserting what the caller sees in its own API's error shape."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import anthropic
+import httpx
+import openai
+import pytest
+
+import chatcodec.serve.app
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
+
+SSE = "text/event-stream"
+HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
+CHAT = {"model": "gpt-4o", "messages": HELLO}
+KEY = {"authorization": "Bearer sk-caller"}
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    with serving_fake() as upstream:
+        yield upstream
+
+
+@pytest.fixture(autouse=True)
+def fresh(fake: FakeUpstream) -> None:
+    fake.replies.clear()
+    fake.received.clear()
+    fake.disconnected.clear()
+    fake.stream_closed.clear()
+
+
+def _openai_error(response: httpx.Response) -> dict[str, Any]:
+    assert response.headers["content-type"] == "application/json"
+    body: dict[str, Any] = response.json()["error"]
+    assert set(body) == {"message", "type", "param", "code"}
+    return body
+
+
+def test_a_caller_that_leaves_a_plain_request_cancels_the_upstream_call(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), delay=8)
+    with proxy("openai-chat", "anthropic", fake.base) as origin:
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY, timeout=0.5)
+        assert fake.disconnected.wait(6), "the upstream call kept running after its caller left"
+
+
+def test_a_full_upstream_pool_is_a_503_in_the_fronts_shape(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), delay=3)
+    with proxy("openai-chat", "anthropic", fake.base, max_connections=1, pool_timeout=0.2) as origin:
+        holder = threading.Thread(
+            target=lambda: httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY, timeout=10)
+        )
+        holder.start()
+        deadline = time.monotonic() + 5
+        while not fake.received:
+            assert time.monotonic() < deadline, "the first request never reached the upstream"
+            time.sleep(0.01)
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY, timeout=10)
+        holder.join()
+    assert answer.status_code == 503
+    assert answer.headers["retry-after"] == "1"
+    error = _openai_error(answer)
+    assert error["type"] == "server_error"
+    assert "upstream connections stayed busy" in error["message"]
+    assert len(fake.received) == 1
+
+
+def test_an_upstream_that_does_not_answer_in_time_is_a_504_in_the_fronts_shape(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"), delay=3)
+    with (
+        proxy("anthropic", "anthropic", fake.base, timeout=0.3) as origin,
+        anthropic.Anthropic(base_url=origin, api_key="sk-caller", max_retries=0) as client,
+        pytest.raises(anthropic.APIStatusError) as raised,
+    ):
+        client.messages.create(model="claude-sonnet-4-6", max_tokens=10, messages=HELLO)
+    assert raised.value.status_code == 504
+    body = raised.value.body
+    assert isinstance(body, dict)
+    assert (body["type"], body["error"]["type"]) == ("error", "timeout_error")
+
+
+def test_an_upstream_200_with_an_empty_stream_is_a_502_not_an_empty_answer(fake: FakeUpstream) -> None:
+    fake.reply(b"", content_type=SSE)
+    with proxy("openai-chat", "anthropic", fake.base) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json={**CHAT, "stream": True}, headers=KEY)
+    assert answer.status_code == 502
+    assert "empty stream" in _openai_error(answer)["message"]
+
+
+def test_an_unhandled_error_is_a_500_in_the_fronts_shape(fake: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*arguments: object, **settings: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(chatcodec.serve.app, "convert_response", broken)
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    with proxy("openai-chat", "anthropic", fake.base) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY)
+    assert answer.status_code == 500
+    assert _openai_error(answer)["type"] == "server_error"
+
+
+def test_an_unknown_path_and_a_wrong_method_answer_in_the_fronts_shape(fake: FakeUpstream) -> None:
+    with proxy("anthropic", "openai-chat", fake.base) as origin:
+        missing = httpx.post(f"{origin}/v1/nothing", json={})
+        wrong = httpx.get(f"{origin}/v1/messages")
+    assert (missing.status_code, missing.json()["error"]["type"]) == (404, "not_found_error")
+    assert wrong.status_code == 405
+    assert wrong.json()["type"] == "error"
+
+
+def test_retry_after_rate_limits_request_id_and_error_type_reach_the_caller(fake: FakeUpstream) -> None:
+    limited = {"type": "error", "error": {"type": "rate_limit_error", "message": "Number of requests exceeded"}}
+    headers = {
+        "retry-after": "30",
+        "anthropic-ratelimit-requests-remaining": "0",
+        "x-ratelimit-limit-requests": "50",
+        "request-id": "req_upstream_1",
+    }
+    fake.reply(limited, 429, headers=headers)
+    with (
+        proxy("openai-chat", "anthropic", fake.base) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="sk-caller", max_retries=0) as client,
+        pytest.raises(openai.RateLimitError) as raised,
+    ):
+        client.chat.completions.create(model="claude-sonnet-4-6", messages=HELLO)
+    response = raised.value.response
+    assert response.headers["retry-after"] == "30"
+    assert response.headers["anthropic-ratelimit-requests-remaining"] == "0"
+    assert response.headers["x-ratelimit-limit-requests"] == "50"
+    assert raised.value.request_id == "req_upstream_1"
+    assert raised.value.code == "rate_limit_error"
+
+
+def test_rate_limit_headers_are_passed_on_a_success_too(fake: FakeUpstream) -> None:
+    fake.reply(
+        fixture_json("anthropic", "response", "thinking_text_tool_use.json"),
+        headers={"x-ratelimit-remaining-tokens": "9"},
+    )
+    with proxy("openai-chat", "anthropic", fake.base) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY)
+    assert answer.status_code == 200
+    assert answer.headers["x-ratelimit-remaining-tokens"] == "9"
+    assert answer.headers["x-request-id"].startswith("req_")
+
+
+@pytest.mark.parametrize("model", ["..", ".", "a/../b", "models/..", "x\n"])
+def test_a_model_name_that_would_change_the_upstream_path_is_refused(fake: FakeUpstream, model: str) -> None:
+    with proxy("openai-chat", "bedrock-converse", fake.base) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json={**CHAT, "model": model}, headers=KEY)
+    assert answer.status_code == 400
+    assert "invalid model name" in _openai_error(answer)["message"]
+    assert fake.received == []
+
+
+def test_a_body_above_the_limit_is_a_413_declared_or_chunked(fake: FakeUpstream) -> None:
+    big = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 5000}]}).encode()
+
+    def chunked() -> Iterator[bytes]:
+        yield big[:2000]
+        yield big[2000:]
+
+    with proxy("openai-chat", "anthropic", fake.base, max_body_bytes=4096) as origin:
+        declared = httpx.post(f"{origin}/v1/chat/completions", content=big, headers=KEY)
+        streamed = httpx.post(f"{origin}/v1/chat/completions", content=chunked(), headers=KEY)
+    for answer in (declared, streamed):
+        assert answer.status_code == 413
+        assert "larger than this server's limit of 4096 bytes" in _openai_error(answer)["message"]
+    assert fake.received == []
+
+
+def test_a_large_body_is_converted_off_the_event_loop(fake: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[str] = []
+    read = chatcodec.serve.app.read_request_data
+
+    def recording(*arguments: Any, **settings: Any) -> dict[str, Any]:
+        threads.append(threading.current_thread().name)
+        return read(*arguments, **settings)
+
+    monkeypatch.setattr(chatcodec.serve.app, "read_request_data", recording)
+    large = {**CHAT, "messages": [{"role": "user", "content": "x" * 2000}]}
+    with proxy("openai-chat", "anthropic", fake.base, offload_bytes=1000) as origin:
+        for body in (CHAT, large):
+            fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+            assert httpx.post(f"{origin}/v1/chat/completions", json=body, headers=KEY).status_code == 200
+    small_thread, large_thread = threads
+    assert small_thread != large_thread, "the large body was converted on the event loop's thread"
+
+
+def test_a_mid_stream_error_is_logged_with_its_status(fake: FakeUpstream, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="chatcodec.serve")
+    start = fixture_bytes("anthropic", "stream", "text_basic.sse").split(b"\n\n")[0] + b"\n\n"
+    error = b'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
+    fake.reply(start + error, content_type=SSE)
+    with proxy("openai-chat", "anthropic", fake.base) as origin:
+        answer = httpx.post(f"{origin}/v1/chat/completions", json={**CHAT, "stream": True}, headers=KEY)
+        assert answer.status_code == 200
+        deadline = time.monotonic() + 5
+        while not [record for record in caplog.records if record.name == "chatcodec.serve"]:
+            assert time.monotonic() < deadline, "no log line"
+            time.sleep(0.01)
+    line = json.loads(next(record.getMessage() for record in caplog.records if record.name == "chatcodec.serve"))
+    assert (line["status"], line["headers"]) == (529, 200)
+    assert line["error"]
