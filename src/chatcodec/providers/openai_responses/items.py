@@ -320,13 +320,11 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         # name the item (the fuzz run found it: UnicodeEncodeError from here)
         seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
-    if item.get("type") in _CALL_KINDS:
+    if item.get("type") == "function_call":
         # a call is complete once written: OpenAI's output calls carry ``status``, and the
-        # Open Responses ``FunctionCall`` requires it
+        # Open Responses ``FunctionCall`` requires it; a ``custom_tool_call`` has no
+        # ``status`` (openai 3.54 ``ResponseCustomToolCall``), so none is invented for it
         item.setdefault("status", "completed")
-
-
-_CALL_KINDS = ("function_call", "custom_tool_call")
 
 
 def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
