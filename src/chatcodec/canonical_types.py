@@ -162,6 +162,7 @@ class ToolUsePartData(TypedDict, closed=True):
     id: str
     name: str
     arguments: str
+    kind: NotRequired[Literal["function", "custom"]]
     cache_control: NotRequired[CacheControlData]
     provider_metadata: NotRequired[ProviderMetadata]
 
@@ -481,6 +482,7 @@ class ToolCallStartEventData(TypedDict, closed=True):
     type: Literal["tool_call_start"]
     id: str
     name: str
+    kind: NotRequired[Literal["function", "custom"]]
     index: int
     choice: NotRequired[int]
     provider_metadata: NotRequired[ProviderMetadata]

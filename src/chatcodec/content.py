@@ -202,12 +202,29 @@ class RefusalPart(_PartBase):
     """The refusal message."""
 
 
+ToolCallKind: TypeAlias = Literal["function", "custom"]
+"""What a tool call is: a ``function`` call, whose ``arguments`` are a JSON object, or a
+``custom`` (freeform) call, whose input is free text (OpenAI's custom tools: Chat
+``{"type": "custom", "custom": {"name", "input"}}``, Responses ``custom_tool_call``)."""
+
+
+def _is_function(value: object) -> bool:
+    return value == "function"
+
+
+def function_by_default() -> Any:
+    """Field default for a tool call's kind: ``function``, and left out of dumps then."""
+    return Field(default="function", exclude_if=_is_function)
+
+
 class ToolUsePart(_PartBase):
     """A call the model made to a tool.
 
     ``arguments`` is the argument text exactly as the model produced it: possibly
     invalid or truncated JSON, which is information an agent needs (to retry, or to
-    report the error back to the model), so it is never parsed away on input.
+    report the error back to the model), so it is never parsed away on input. A
+    ``custom`` call's input is free text, kept in ``arguments`` too: it is no JSON, so
+    :meth:`parsed_arguments` and :meth:`keyword_arguments` refuse it; read ``arguments``.
     """
 
     type: Literal["tool_use"] = "tool_use"
@@ -217,7 +234,12 @@ class ToolUsePart(_PartBase):
     name: str
     """Name of the tool called."""
     arguments: str = ""
-    """Argument text exactly as the model produced it (normally a JSON object)."""
+    """Argument text exactly as the model produced it (normally a JSON object); a
+    ``custom`` call's free-text input."""
+    kind: ToolCallKind = function_by_default()
+    """``custom`` for a freeform call (OpenAI custom tools), whose input is free text;
+    left out of dumps for a ``function`` call. Formats without freeform calls drop one
+    with its results, reported."""
 
     _KEY_HINTS: ClassVar[dict[str, str]] = {
         "function": "a canonical tool call is flat: use call['name'] and call['arguments'] (and call['id'])",
@@ -227,8 +249,12 @@ class ToolUsePart(_PartBase):
         """The arguments parsed as JSON; an empty text is an empty object.
 
         Raises :class:`~chatcodec.ToolArgumentsError` (a ``ValueError``) naming the call
-        when the text is not JSON.
+        when the text is not JSON, or the call is a ``custom`` one (its input is free text).
         """
+        if self.kind == "custom":
+            raise ToolArgumentsError(
+                self.id, self.name, self.arguments, "a custom tool's input is free text", what="are not JSON"
+            )
         if not self.arguments.strip():
             return {}
         try:

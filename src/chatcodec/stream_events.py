@@ -26,7 +26,7 @@ from chatcodec._base import (
     deferred_adapter,
     omitted_when_none,
 )
-from chatcodec.content import AssistantContentPart
+from chatcodec.content import AssistantContentPart, ToolCallKind, function_by_default
 from chatcodec.response import FinishReason, Usage
 
 
@@ -143,6 +143,9 @@ class ToolCallStartEvent(_PartEventBase):
     """The call id."""
     name: str
     """The tool's name."""
+    kind: ToolCallKind = function_by_default()
+    """``custom`` for a freeform call, whose deltas are free text (see
+    :class:`~chatcodec.ToolUsePart`); left out of dumps for a ``function`` call."""
 
 
 class ToolCallDeltaEvent(_PartEventBase):

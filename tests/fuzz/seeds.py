@@ -1,8 +1,9 @@
 """The recorded fixtures every fuzz target starts from, loaded once.
 
 Seeds come from ``tests/fixtures/<provider>/`` (``request/``, ``response/``, ``stream/``),
-so a codec whose fixtures are added there is fuzzed without a change here; canonical
-seeds are the decoded fixtures, dumped as JSON.
+so a codec whose fixtures are added there is fuzzed without a change here, plus the few
+shapes no recording holds yet (:data:`CONSTRUCTED`); canonical seeds are the decoded
+seeds, dumped as JSON.
 """
 
 from __future__ import annotations
@@ -50,6 +51,101 @@ def _load(folder: Path) -> tuple[dict[str, Any], ...]:
     return tuple(json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json")))
 
 
+_CHAT_CUSTOM_CALL = {"id": "call_1", "type": "custom", "custom": {"name": "code_exec", "input": "print(1)"}}
+_CHUNK = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-5"}
+_CHAT_CUSTOM_STREAM = tuple(
+    {**_CHUNK, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    for delta, finish in (
+        ({"role": "assistant", "content": None}, None),
+        (
+            {"tool_calls": [{"index": 0, "id": "call_1", "type": "custom", "custom": {"name": "sh", "input": "ls"}}]},
+            None,
+        ),
+        ({"tool_calls": [{"index": 0, "custom": {"input": " -l"}}]}, None),
+        ({}, "tool_calls"),
+    )
+)
+CONSTRUCTED: dict[str, dict[str, tuple[Any, ...]]] = {
+    "openai-chat": {
+        "request": (
+            {
+                "model": "gpt-5",
+                "messages": [
+                    {"role": "user", "content": "run it"},
+                    {"role": "assistant", "content": None, "tool_calls": [_CHAT_CUSTOM_CALL]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": "1"},
+                ],
+                "tools": [{"type": "custom", "custom": {"name": "code_exec", "description": "runs code"}}],
+            },
+        ),
+        "response": (
+            {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "created": 1,
+                "model": "gpt-5",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": None, "tool_calls": [_CHAT_CUSTOM_CALL]},
+                        "finish_reason": "tool_calls",
+                    }
+                ],
+            },
+        ),
+        "stream": (_CHAT_CUSTOM_STREAM,),
+    },
+    "openai-responses": {
+        "request": (
+            {
+                "model": "gpt-5",
+                "input": [
+                    {"role": "user", "content": "run it"},
+                    {"type": "custom_tool_call", "call_id": "call_1", "name": "code_exec", "input": "print(1)"},
+                    {"type": "custom_tool_call_output", "call_id": "call_1", "output": "1"},
+                ],
+                "tools": [{"type": "custom", "name": "code_exec", "description": "runs code"}],
+            },
+        ),
+        "response": (
+            {
+                "id": "resp_1",
+                "object": "response",
+                "created_at": 1,
+                "model": "gpt-5",
+                "status": "completed",
+                "output": [
+                    {
+                        "type": "custom_tool_call",
+                        "id": "ctc_1",
+                        "call_id": "call_1",
+                        "name": "code_exec",
+                        "input": "print(1)",
+                        "status": "completed",
+                    }
+                ],
+                "parallel_tool_calls": True,
+                "tool_choice": "auto",
+                "tools": [],
+            },
+        ),
+    },
+}
+"""Shapes no recorded fixture holds yet, built from the openai SDK's types (3.54:
+``ChatCompletionMessageCustomToolCallParam``, ``ResponseCustomToolCall``,
+``ResponseCustomToolCallOutputParam``): custom (freeform) tool calls. Seeds only, never
+fixtures (which are recordings); a Responses custom-call stream is the Chat one written
+by the Responses encoder."""
+
+
+def _constructed(name: str, kind: str) -> tuple[Any, ...]:
+    found = CONSTRUCTED.get(name, {}).get(kind, ())
+    if name == "openai-responses" and kind == "stream":
+        events = chatcodec.decode_stream("openai-chat", _CHAT_CUSTOM_STREAM)
+        return (tuple(chatcodec.encode_stream(name, events, on_loss="ignore")),)
+    return found
+
+
 @cache
 def providers() -> tuple[ProviderSeeds, ...]:
     """Every provider with fixtures and a registered codec."""
@@ -65,9 +161,9 @@ def providers() -> tuple[ProviderSeeds, ...]:
         found.append(
             ProviderSeeds(
                 folder.name,
-                _load(folder / "request"),
-                _load(folder / "response"),
-                tuple(_stream(path) for path in streams),
+                _load(folder / "request") + _constructed(folder.name, "request"),
+                _load(folder / "response") + _constructed(folder.name, "response"),
+                tuple(_stream(path) for path in streams) + _constructed(folder.name, "stream"),
                 tuple(path.read_bytes() for path in streams if path.suffix == ".sse"),
             )
         )

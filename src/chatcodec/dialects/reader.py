@@ -12,8 +12,11 @@ Input shape                                     Canonical form (read by)
 assistant ``tool_calls=[{id,name,arguments}]``  ``tool_use`` parts after the content
 (Verifiers; ``input`` instead of ``arguments``  (the flat shape here; ``input`` by the
 is an object)                                   anthropic ``tool_use`` decoder)
+a flat call with ``type: custom``               ``tool_use`` with ``kind: custom``, its free
+                                                text (``arguments`` or ``input``) kept
 assistant OpenAI ``tool_calls`` (nested         ``tool_use`` parts after the content
-``{id, type, function}``)                       (openai-chat ``tool_calls.decode_tool_call``)
+``{id, type, function}``, or ``{id, type:       (openai-chat ``tool_calls.decode_tool_call``;
+custom, custom: {name, input}}``)               a custom call with ``kind: custom``)
 assistant ``reasoning_content``, ``reasoning``  ``thinking`` parts before the content,
 (strings), ``reasoning_details`` (list)         ``provider="openai-chat"`` with the field in
                                                 its metadata (openai-chat ``decode_reasoning``);
@@ -348,7 +351,16 @@ def _is_openai_message(message: dict[str, Any], at: Location) -> bool:
     if not isinstance(message.get("content"), str | list | None) or "thinking_blocks" in message:
         return False
     calls = _checked_tool_calls(message.get("tool_calls"), at)
-    return all(isinstance(call.get("function"), dict) for call in calls)
+    return all(_nested(call) is not None for call in calls)
+
+
+def _nested(call: dict[str, Any]) -> dict[str, Any] | None:
+    """The object naming the tool in OpenAI's nested shape: ``function``, or ``custom`` of
+    a custom (freeform) call; None for a flat call."""
+    function = as_dict(call.get("function"))
+    if function is None and call.get("type") == "custom":
+        return as_dict(call.get("custom"))
+    return function
 
 
 def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
@@ -363,7 +375,7 @@ def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
     calls = [_plain(call) for call in calls]
     for index, call in enumerate(calls):
         fields = as_dict(call)
-        function = as_dict(fields.get("function")) if fields is not None else None
+        function = _nested(fields) if fields is not None else None
         named = function if function is not None else fields
         if fields is None or named is None:
             raise DialectError(at, "tool_call_type", f"tool_calls[{index}] must be an object", call)
@@ -389,12 +401,14 @@ def _plain(value: object) -> object:
 
 
 def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
-    function = as_dict(call.get("function"))
+    function = _nested(call)
     if function is not None:  # OpenAI's nested shape, read as the openai-chat codec reads it
-        if "arguments" not in function:
+        if "arguments" not in function and call.get("type") != "custom":
             call = {**call, "function": {**function, "arguments": ""}}
         # the call alone in an assistant message: its one part is the call's
         return dialect_codec(OPENAI_CHAT).decode_assistant({"role": "assistant", "tool_calls": [call]})["content"][0]
+    if call.get("type") == "custom":  # a flat custom call: its free text in arguments (or input)
+        return _read_tool_use({**call, "type": "tool_use", "kind": "custom"}, at)
     return _read_tool_use({**_without(call, ("type",)), "type": "tool_use"}, at)
 
 

@@ -2,10 +2,13 @@
 rules several writers share, each format saying which it needs by its
 :class:`~chatcodec.providers.kit.capabilities.Capabilities`.
 
-- ``freeform_calls=False``: a tool call kept whole from another format (an OpenAI Chat
-  custom call, an opaque part) cannot be sent, so it goes with its results (a result
-  without its call is a 400 everywhere: Anthropic "unexpected `tool_use_id` found in
-  `tool_result` blocks", Responses "No tool call found for function call output");
+- a tool call kept whole from another format (an opaque part holding a call id) cannot be
+  sent, so it goes with its results (a result without its call is a 400 everywhere:
+  Anthropic "unexpected `tool_use_id` found in `tool_result` blocks", Responses "No tool
+  call found for function call output");
+- ``freeform_calls=False``: a freeform call (``tool_use`` of ``kind: custom``) goes too,
+  with its results: the format has no call of free text, and sending it as a function
+  call would give the model a call of a tool it was never offered;
 - ``results_follow_calls=True``: a message between a call and its results moves after
   the results (OpenAI Chat, Anthropic, Bedrock and Gemini require the results right after
   the call; Responses does not);
@@ -19,7 +22,7 @@ gives a new list (and new messages where their content changes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
@@ -40,8 +43,9 @@ def history_for(
 ) -> list[Message]:
     """``messages`` as ``provider`` takes them (the list itself when nothing changes)."""
     name = capabilities.display_name
-    if not capabilities.freeform_calls and _holds_opaque(messages):
-        messages = without_unsent_calls(messages, losses, provider, name)
+    freeform = capabilities.freeform_calls
+    if _holds_unsent(messages, freeform=freeform):
+        messages = without_unsent_calls(messages, losses, provider, name, freeform=freeform)
     if capabilities.results_follow_calls:
         messages = results_after_calls(messages, losses, name)
     if not capabilities.developer_role:
@@ -50,16 +54,20 @@ def history_for(
 
 
 _TYPE = itemgetter("type")
+_KIND = methodcaller("get", "kind")
 
 
-def _holds_opaque(messages: Sequence[Message]) -> bool:
-    """Whether an assistant message holds an opaque part (the only kind that can be a call
-    the target cannot send): most histories hold none, and this look, whose inner loop
-    runs in C, costs a fraction of :func:`without_unsent_calls` walking every part."""
+def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
+    """Whether an assistant message holds an opaque part or (``freeform`` false) a custom
+    call (the kinds that can be a call the target cannot send): most histories hold none,
+    and this look, whose inner loops run in C, costs a fraction of
+    :func:`without_unsent_calls` walking every part."""
     for message in messages:
         if message["role"] == "assistant":
             content: Any = message.get("content")
-            if content.__class__ is list and "opaque" in map(_TYPE, content):
+            if content.__class__ is list and (
+                "opaque" in map(_TYPE, content) or (not freeform and "custom" in map(_KIND, content))
+            ):
                 return True
     return False
 
@@ -131,11 +139,16 @@ def _call_id(part: Mapping[str, Any]) -> str | None:
     return next((data[key] for key in _ID_KEYS if isinstance(data.get(key), str)), None)
 
 
+CUSTOM_CALL = "custom tool call"
+"""How a loss names a freeform call the target cannot send."""
+
+
 def _foreign_calls(
-    messages: Sequence[Message], target: str
+    messages: Sequence[Message], target: str, *, freeform: bool
 ) -> tuple[dict[str, tuple[str, tuple[int, int]]], set[tuple[int, int]]]:
-    """Opaque parts of another provider holding a call id, by that id: (provider, place);
-    and the places of those that repeat a ``tool_use`` of their own message (LangChain's
+    """Calls the target cannot send, by id: (what they are, place): opaque parts of another
+    provider holding a call id and (``freeform`` false) custom calls; and the places of
+    the opaque ones that repeat a ``tool_use`` of their own message (LangChain's
     ``AIMessage`` holds an Anthropic ``tool_use`` block in ``content`` and the same call in
     ``tool_calls``): that call is sent, once, as the ``tool_use``."""
     calls: dict[str, tuple[str, tuple[int, int]]] = {}
@@ -146,6 +159,9 @@ def _foreign_calls(
         parts = _parts(message)
         sent: set[str] | None = None
         for position, part in enumerate(parts):
+            if not freeform and part.get("kind") == "custom":
+                calls[part["id"]] = (CUSTOM_CALL, (index, position))
+                continue
             if part["type"] != "opaque" or part.get("provider") == target:
                 continue
             call_id = _call_id(part)
@@ -156,16 +172,21 @@ def _foreign_calls(
             if call_id in sent:
                 repeated.add((index, position))
             else:
-                calls[call_id] = (str(part.get("provider")), (index, position))
+                calls[call_id] = (f"{part.get('provider')} tool call", (index, position))
     return calls, repeated
 
 
-def without_unsent_calls(messages: list[Message], losses: LossRecorder, target: str, name: str) -> list[Message]:
+def without_unsent_calls(
+    messages: list[Message], losses: LossRecorder, target: str, name: str, *, freeform: bool = True
+) -> list[Message]:
     """``messages`` without another provider's opaque calls that tool results answer, and
     without those results, one loss per call at the call's path naming its results; a
     message left empty goes too. An opaque call repeating a ``tool_use`` of its message
-    goes without a loss (the call is sent). The list itself when there are none."""
-    calls, dropped = _foreign_calls(messages, target)
+    goes without a loss (the call is sent). Unless ``freeform``, custom calls go too,
+    answered or not. The list itself when there are none."""
+    calls, dropped = _foreign_calls(messages, target, freeform=freeform)
+    if not freeform:
+        dropped |= _unanswered_custom_calls(messages, calls, losses, name)
     if not calls:
         return _without(messages, dropped) if dropped else messages
     results: dict[str, list[tuple[int, int]]] = {}
@@ -179,17 +200,42 @@ def without_unsent_calls(messages: list[Message], losses: LossRecorder, target: 
                 results.setdefault(result_id, []).append((index, position))
     if not results:
         return _without(messages, dropped) if dropped else messages
-    for call_id, (provider, at) in calls.items():
+    for call_id, (what, at) in calls.items():
         answered = results.get(call_id)
         if answered:
             listed = ", ".join(f"$.messages[{index}].content[{position}]" for index, position in answered)
             losses.add(
                 ("messages", at[0], "content", at[1]),
-                f"{provider} tool call {call_id!r} and its tool result ({listed})",
+                f"{what} {call_id!r} and its tool result ({listed})",
                 f"{name} cannot carry this call, and refuses a tool result whose call is not sent; both dropped",
             )
             dropped |= {at, *answered}
     return _without(messages, dropped)
+
+
+def _unanswered_custom_calls(
+    messages: Sequence[Message],
+    calls: dict[str, tuple[str, tuple[int, int]]],
+    losses: LossRecorder,
+    name: str,
+) -> set[tuple[int, int]]:
+    """The places of the custom calls no later tool result answers, each reported (an
+    answered one is reported with its results); they leave ``calls``."""
+    last_answer: dict[str, int] = {}  # call id -> the last tool message answering it
+    for index, message in enumerate(messages):
+        if message["role"] == "tool":
+            last_answer.update((result.get("tool_use_id", ""), index) for result in _parts(message))
+    places: set[tuple[int, int]] = set()
+    for call_id, (what, at) in list(calls.items()):
+        if what == CUSTOM_CALL and last_answer.get(call_id, -1) < at[0]:
+            losses.add(
+                ("messages", at[0], "content", at[1]),
+                f"{what} {call_id!r}",
+                f"{name} has no freeform tool calls; dropped",
+            )
+            places.add(at)
+            del calls[call_id]
+    return places
 
 
 def _without(messages: list[Message], dropped: set[tuple[int, int]]) -> list[Message]:

@@ -28,6 +28,7 @@ from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
+from chatcodec.providers.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.capabilities import Capabilities
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext, read_options
@@ -218,6 +219,8 @@ class ProviderCodec:
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         """Write canonical response data as a body (for proxies and test doubles)."""
+        if not self.capabilities.freeform_calls and holds_custom_calls(response):
+            response = without_custom_calls(response, losses, self.capabilities.display_name)
         bag = _own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:
@@ -262,7 +265,12 @@ class ProviderCodec:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
         ``close``); ``options`` are its output options by name, straight into its context
         (a start event's metadata may still spell them as markers, read as legacy input)."""
-        return self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
+        encoder = self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
+        if self.capabilities.freeform_calls:
+            return encoder
+        from chatcodec.providers.freeform_streams import WithoutCustomCalls  # the stream events: on first use
+
+        return WithoutCustomCalls(encoder, losses, self.capabilities.display_name)
 
     def encode_stream(
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

@@ -30,6 +30,7 @@ from typing import Any, assert_never
 import pydantic_core
 
 from chatcodec.canonical_validation import validate_canonical
+from chatcodec.content import ToolCallKind
 from chatcodec.errors import ProviderAPIError, StreamError, as_chatcodec_error
 from chatcodec.response import ChatResponse, FinishReason, Usage, validate_response
 from chatcodec.stream_events import (
@@ -324,13 +325,28 @@ class StreamBuilder:
         fields = {key: value for key, value in (("provider", provider), ("model", model)) if value is not None}
         return self._open("thinking", choice, index, fields, metadata)
 
-    def open_tool_call(self, choice: int, index: int, *, id: str, name: str, metadata: Metadata = None) -> PartBuilder:
-        """A tool call begins; its id and name are known."""
+    def open_tool_call(
+        self,
+        choice: int,
+        index: int,
+        *,
+        id: str,
+        name: str,
+        metadata: Metadata = None,
+        kind: ToolCallKind = "function",
+    ) -> PartBuilder:
+        """A tool call begins; its id and name are known (``kind``: ``custom`` for a
+        freeform call, whose deltas are free text)."""
         if self.emitting:
-            event = ToolCallStartEvent(index=index, choice=choice, id=id, name=name, provider_metadata=metadata)
+            event = ToolCallStartEvent(
+                index=index, choice=choice, id=id, name=name, provider_metadata=metadata, kind=kind
+            )
             self._events.append(event)
             return self._emitter("tool_use", choice, index)
-        return self._open("tool_use", choice, index, {"id": id, "name": name}, metadata)
+        fields: dict[str, Any] = (
+            {"id": id, "name": name} if kind == "function" else {"id": id, "name": name, "kind": kind}
+        )
+        return self._open("tool_use", choice, index, fields, metadata)
 
     def open_refusal(self, choice: int, index: int) -> PartBuilder:
         """A refusal part: it has no start event, its first delta starts it."""
@@ -432,7 +448,12 @@ class StreamBuilder:
                 )
             case ToolCallStartEvent():
                 self.open_tool_call(
-                    event.choice, event.index, id=event.id, name=event.name, metadata=event.provider_metadata
+                    event.choice,
+                    event.index,
+                    id=event.id,
+                    name=event.name,
+                    metadata=event.provider_metadata,
+                    kind=event.kind,
                 )
             case TextDeltaEvent() | ThinkingDeltaEvent() | ToolCallDeltaEvent():
                 self._growing(event, _KIND_BY_EVENT[event.type]).fragments.append(event.delta)

@@ -103,7 +103,7 @@ def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Ite
             # The call's bag rides on its start, where the Anthropic, Bedrock and OpenAI Chat
             # streams give a call's fields (Anthropic's ``caller`` is in content_block_start):
             # an encoder that has sent the start cannot place them from the end.
-            yield ToolCallStartEvent(**where, id=part.id, name=part.name, provider_metadata=metadata)
+            yield ToolCallStartEvent(**where, id=part.id, name=part.name, provider_metadata=metadata, kind=part.kind)
             yield from (ToolCallDeltaEvent(**where, delta=delta) for delta in split(part.arguments))
             yield ToolCallEndEvent(**where)
         case RefusalPart() if part.cache_control is None and metadata is None and part.text:

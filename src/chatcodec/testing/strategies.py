@@ -252,8 +252,13 @@ def _tool_arguments(draw: st.DrawFn) -> str:
 
 @cache
 def tool_use_parts() -> st.SearchStrategy[ToolUsePart]:
-    """Tool calls; arguments are mostly JSON object text, sometimes truncated or arbitrary."""
-    return st.builds(ToolUsePart, id=_TEXTS, name=_TOOL_NAMES, arguments=_tool_arguments(), **_part_extras())
+    """Tool calls; arguments are mostly JSON object text, sometimes truncated or arbitrary.
+    Now and then a custom (freeform) call, whose input is any text."""
+    function_calls = st.builds(ToolUsePart, id=_TEXTS, name=_TOOL_NAMES, arguments=_tool_arguments(), **_part_extras())
+    custom_calls = st.builds(
+        ToolUsePart, id=_TEXTS, name=_TOOL_NAMES, arguments=_TEXTS, kind=st.just("custom"), **_part_extras()
+    )
+    return st.one_of(function_calls, function_calls, function_calls, custom_calls)
 
 
 @cache
@@ -501,7 +506,7 @@ def _part_events() -> st.SearchStrategy[AnyStreamEvent]:
         *(st.builds(kind, **fields) for kind in (TextStartEvent, TextEndEvent, ToolCallEndEvent)),
         st.builds(ThinkingStartEvent, provider=_optional(_PROVIDERS), model=_optional(_TEXTS), **fields),
         st.builds(ThinkingEndEvent, encrypted=_optional(_TEXTS), **fields),
-        st.builds(ToolCallStartEvent, id=_TEXTS, name=_TEXTS, **fields),
+        st.builds(ToolCallStartEvent, id=_TEXTS, name=_TEXTS, kind=st.sampled_from(["function", "custom"]), **fields),
         st.builds(PartEvent, part=assistant_content_parts(), **fields),
     )
 

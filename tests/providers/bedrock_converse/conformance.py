@@ -353,6 +353,14 @@ GUARDED_TEXT: JsonObject = {
 }
 """A request whose decoder writes ``_guard`` (a ``guardContent`` text block)."""
 
+GUARDED_RESPONSE: JsonObject = {
+    "output": {"message": {"role": "assistant", "content": [{"guardContent": {"text": {"text": "x"}}}]}},
+    "stopReason": "end_turn",
+    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+    "metrics": {"latencyMs": 1},
+}
+"""A response whose decoder writes ``_guard``: its reader takes the block wherever it is."""
+
 SERVER_THEN_CLIENT_TOOLS: JsonObject = {
     "modelId": "m",
     "messages": [{"role": "user", "content": [{"text": "q"}]}],
@@ -401,6 +409,7 @@ ENTRY = ProviderEntry(
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
     marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS, "_guard": GUARDED_TEXT},
+    marker_responses={"_guard": GUARDED_RESPONSE},
     # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate
     # keys in the argument text collapse without a report today (found moving this table).
 )

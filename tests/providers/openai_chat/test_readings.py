@@ -320,16 +320,18 @@ def test_arguments_given_as_a_json_object_are_kept_exactly() -> None:
 CUSTOM_CALL = {"id": "call_c", "type": "custom", "custom": {"name": "shell", "input": "ls -l"}}
 
 
-def test_custom_tool_call_in_a_message_is_no_function_call_and_a_loss_elsewhere() -> None:
+def test_custom_tool_call_in_a_message_is_a_custom_call_and_a_loss_elsewhere() -> None:
     payload = {"model": "m", "messages": [{"role": "assistant", "content": None, "tool_calls": [CUSTOM_CALL]}]}
     request = chatcodec.decode_request(FORMAT, payload)
-    assert not any(isinstance(part, chatcodec.ToolUsePart) for part in request.messages[0].content)
+    (call,) = request.messages[0].content  # type: ignore[misc]
+    assert isinstance(call, chatcodec.ToolUsePart)
+    assert (call.kind, call.name, call.arguments) == ("custom", "shell", "ls -l")
     assert chatcodec.encode_request(FORMAT, request, on_loss="error") == payload
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(
         {**payload, "max_tokens": 5}, source=FORMAT, target="anthropic", on_loss="ignore", losses=losses
     )
-    assert [loss.path for loss in losses if loss.what == "openai-chat block"] == ["$.messages[0].content[0]"]
+    assert [loss.path for loss in losses if "custom tool call" in loss.what] == ["$.messages[0].content[0]"]
 
 
 def test_custom_tool_call_in_a_stream_is_no_function_call() -> None:
@@ -353,8 +355,9 @@ def test_custom_tool_call_in_a_stream_is_no_function_call() -> None:
     response = chatcodec.accumulate_stream(FORMAT, stream)
     content = response.choices[0].message.content
     assert isinstance(content, list)
-    assert [part.type for part in content] == ["text", "opaque", "tool_use"]
-    assert content[1].data == CUSTOM_CALL  # type: ignore[union-attr]
+    assert [part.type for part in content] == ["text", "tool_use", "tool_use"]
+    assert [part.kind for part in content[1:]] == ["custom", "function"]  # type: ignore[union-attr]
+    assert content[1].arguments == "ls -l"  # type: ignore[union-attr]
     non_streamed = {
         "id": "c1",
         "object": "chat.completion",
@@ -384,7 +387,7 @@ def test_custom_tool_call_in_a_stream_is_no_function_call() -> None:
     # to Anthropic, which has no custom tools: a reported loss
     anthropic_losses: list[chatcodec.Loss] = []
     list(chatcodec.encode_stream("anthropic", events, on_loss="ignore", losses=anthropic_losses))
-    assert any(loss.what == "opaque part" or "openai-chat" in loss.what for loss in anthropic_losses)
+    assert [loss.what for loss in anthropic_losses if "custom" in loss.what] == ["custom tool call 'call_c'"]
 
 
 def test_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
@@ -392,7 +395,9 @@ def test_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
         chunk(delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": "l"}}]))
     ]
     response = chatcodec.accumulate_stream(FORMAT, stream)
-    assert response.choices[0].message.content[0].data["custom"] == {"name": "sh", "input": "l"}  # type: ignore[index, union-attr]
+    (call,) = response.choices[0].message.content  # type: ignore[misc]
+    assert isinstance(call, chatcodec.ToolUsePart)
+    assert (call.kind, call.name, call.arguments) == ("custom", "sh", "l")
 
 
 # --- Anthropic server-tool blocks in OpenAI-format assistant messages (litellm) ------------

@@ -334,32 +334,16 @@ def _request(**fields: Any) -> JsonObject:
 
 MARKER_REQUESTS: dict[str, JsonObject] = {
     "_custom": _request(
-        input=[
-            {"role": "user", "content": "q"},
-            {"type": "custom_tool_call", "call_id": "c1", "name": "f", "input": "raw"},
-            {"type": "custom_tool_call_output", "call_id": "c1", "output": "ok"},
-        ]
+        previous_response_id="resp_1",
+        input=[{"type": "custom_tool_call_output", "call_id": "c1", "output": "ok"}],
     ),
     "_tool_order": _request(
         tools=[{"type": "web_search"}, {"type": "function", "name": "f", "parameters": {}, "strict": True}]
     ),
 }
-"""A custom (free-form) tool call and its output; a server tool before a function tool."""
-
-CUSTOM_CALL_RESPONSE: JsonObject = {
-    "id": "resp_1",
-    "object": "response",
-    "created_at": 1,
-    "model": "m",
-    "status": "completed",
-    "output": [
-        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "c1", "name": "f", "input": "raw", "status": "completed"}
-    ],
-    "parallel_tool_calls": True,
-    "tool_choice": "auto",
-    "tools": [],
-}
-"""A response with a custom tool call: its decoder writes ``_custom: true``."""
+"""A custom (free-form) tool call's output whose call is in the previous response (a call
+read before its output needs no marker: the call's ``kind`` says it); a server tool before
+a function tool."""
 
 
 def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonObject], int]:
@@ -395,5 +379,4 @@ ENTRY = ProviderEntry(
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
     marker_requests=MARKER_REQUESTS,
-    marker_responses={"_custom=true": CUSTOM_CALL_RESPONSE},
 )

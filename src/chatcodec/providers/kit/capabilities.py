@@ -41,8 +41,10 @@ class Capabilities:
     developer_role: bool
     """It has a ``developer`` role distinct from ``system`` (else one is sent as system, reported)."""
     freeform_calls: bool
-    """It can send another format's freeform (custom) tool call kept whole; else such a
-    call goes with its results (:func:`chatcodec.providers.history_data.without_unsent_calls`)."""
+    """It has freeform (custom) tool calls, so it sends a ``tool_use`` of ``kind: custom`` as
+    one; else such a call goes, with its results
+    (:func:`chatcodec.providers.history_data.without_unsent_calls`; a response's or a
+    stream's by :mod:`chatcodec.providers.freeform_calls`)."""
     results_follow_calls: bool
     """Tool results must come right after their call (:mod:`chatcodec.providers.history_data`)."""
     media: frozenset[MediaKind]

@@ -11,6 +11,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import leftovers, mark_absent
 from chatcodec.providers.openai_chat import thought_signatures
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.tool_calls import decode_tool_call
 from chatcodec.streams.builder import PartBuilder
 
 
@@ -19,7 +20,7 @@ class CustomCall:
     "custom": {"name", "input"}}``, then fragments of ``custom.input`` (the shape
     openai/openai-openapi#576 reports; the SDK's chunk types have no ``custom`` yet). It is
     no function call, so it is gathered and given whole when the next call begins or the
-    choice finishes, as the same opaque part the non-streamed message has."""
+    choice finishes, as the same ``kind: custom`` part the non-streamed message has."""
 
     __slots__ = ("call", "id", "index", "inputs")
 
@@ -31,13 +32,7 @@ class CustomCall:
 
     def part(self) -> dict[str, Any]:
         custom = {**(as_dict(self.call.get("custom")) or {}), "input": "".join(self.inputs)}
-        data = {**self.call, "custom": custom}
-        return {
-            "type": "opaque",
-            "provider": PROVIDER,
-            "data": data,
-            "provider_metadata": {PROVIDER: {"_in": "tool_calls"}},
-        }
+        return decode_tool_call({**self.call, "custom": custom})
 
 
 def join_logprobs(joined: dict[str, Any] | None, chunk: object) -> dict[str, Any] | None:

@@ -114,6 +114,7 @@ class _ChoiceState:
     role_sent: bool = False
     text_parts: int = 0
     calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
+    custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
@@ -353,6 +354,11 @@ class StreamEncoder:
         state = self._state(event.choice)
         wire_index = state.calls[event.index] = len(state.calls)
         bag = KIT.own(event.provider_metadata)
+        if event.kind == "custom":  # its input streams as custom.input fragments (openai-openapi#576)
+            state.custom.add(event.index)
+            custom = {**(as_dict(bag.pop("custom", None)) or {}), "name": event.name, "input": ""}
+            fragment = {**wire_fields(bag), "index": wire_index, "id": event.id, "type": "custom", "custom": custom}
+            return self._delta(event.choice, {"tool_calls": [fragment]})
         function = {**(as_dict(bag.pop("function", None)) or {}), "name": event.name, "arguments": ""}
         call: dict[str, Any] = {**wire_fields(bag), "index": wire_index, "id": event.id}
         if "type" not in absent_keys(bag):
@@ -362,11 +368,16 @@ class StreamEncoder:
         return self._delta(event.choice, {"tool_calls": [call]})
 
     def _call_delta(self, event: ToolCallDeltaEvent, at: Steps) -> list[dict[str, Any]]:
-        wire_index = self._state(event.choice).calls.get(event.index)
+        state = self._state(event.choice)
+        wire_index = state.calls.get(event.index)
         if wire_index is None:
             self._losses.add(at, "tool-call delta for a call never started", "OpenAI needs the call's id first")
             return []
-        fragment = {"index": wire_index, "function": {"arguments": event.delta}}
+        fragment: dict[str, Any]
+        if event.index in state.custom:
+            fragment = {"index": wire_index, "custom": {"input": event.delta}}
+        else:
+            fragment = {"index": wire_index, "function": {"arguments": event.delta}}
         return [self._delta(event.choice, {"tool_calls": [fragment]}, event)]
 
     # --- thinking ------------------------------------------------------------------------
@@ -485,6 +496,7 @@ class StreamEncoder:
                     id=part.id,
                     name=part.name,
                     provider_metadata=part.provider_metadata,
+                    kind=part.kind,
                 )
                 chunks = [self._call_start(start, at)]
                 if part.arguments:

@@ -30,11 +30,15 @@ where the call streamed, nothing a user sent, so another format drops it unrepor
 
 
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
-    """A wire tool call as a ``tool_use`` part; custom-tool calls are kept opaque."""
+    """A wire tool call as a ``tool_use`` part (a custom-tool call as one of ``kind:
+    custom``); a call of another kind is kept opaque."""
     plain = plain_call(call)
     if plain is not None:
         return plain
-    if call.get("type", "function") != "function":
+    kind = call.get("type", "function")
+    if kind == "custom" and _is_custom_call(call):
+        return decode_custom_call(call)
+    if kind != "function":
         return opaque(dict(call), {"_in": "tool_calls"})
     function: dict[str, Any] = call["function"]
     bag = leftovers(call, ("id", "type", "function"))
@@ -49,6 +53,59 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     cache_control.take(bag, part)
     signature = thought_signatures.take_signature(bag)
     return thought_signatures.attach_signature(KIT.attach(part, bag), signature)
+
+
+def _is_custom_call(call: Mapping[str, Any]) -> bool:
+    """Whether a ``type: custom`` call has the shape of OpenAI's (an id, a ``custom`` of a
+    name and text input); one that has not stays opaque, kept as it came."""
+    custom = as_dict(call.get("custom"))
+    return (
+        isinstance(call.get("id"), str)
+        and custom is not None
+        and isinstance(custom.get("name"), str)
+        and isinstance(custom.get("input", ""), str)
+    )
+
+
+def decode_custom_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A custom (freeform) tool call, ``{"id", "type": "custom", "custom": {"name",
+    "input"}}`` (openai 3.54 ``ChatCompletionMessageCustomToolCallParam``), as a ``tool_use``
+    part of ``kind: custom`` whose ``arguments`` are the free-text input."""
+    custom: dict[str, Any] = call["custom"]
+    bag = leftovers(call, ("id", "type", "custom"))
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
+    part = {
+        "type": "tool_use",
+        "id": call["id"],
+        "name": custom["name"],
+        "arguments": custom.get("input", ""),
+        "kind": "custom",
+    }
+    custom_rest = unmapped(custom, ("name", "input"))
+    if custom_rest:
+        bag["custom"] = custom_rest
+    mark_absent(bag, custom, "input")
+    cache_control.take(bag, part)
+    return KIT.attach(part, bag)
+
+
+def encode_custom_call(part: Part, losses: LossRecorder, steps: Steps, *, response: bool) -> dict[str, Any]:
+    """A ``tool_use`` part of ``kind: custom`` as OpenAI's custom tool call, its free-text
+    input written as it is."""
+    metadata = part.get("provider_metadata")
+    KIT.report_foreign(losses, metadata, steps)
+    bag = KIT.own(metadata)
+    name: str = part["name"] if response else tool_name(part["name"], losses, steps, PROVIDER)
+    custom: dict[str, Any] = {**(as_dict(bag.pop("custom", None)) or {}), "name": name}
+    if part.get("arguments") or "input" not in absent_keys(bag):
+        custom["input"] = part.get("arguments", "")
+    call: dict[str, Any] = {**wire_fields(bag), "id": part["id"], "type": "custom", "custom": custom}
+    if SDK_INDEX in bag:
+        call = {"index": bag[SDK_INDEX], **call}
+    why = "OpenAI tool calls take no cache breakpoint"
+    cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
+    return call
 
 
 def plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -75,6 +132,8 @@ def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: boo
     a response carries the name the model called, as it is."""
     if part["type"] == "opaque":
         return parts.encode_opaque(part, losses, steps)
+    if part.get("kind") == "custom":
+        return encode_custom_call(part, losses, steps, response=response)
     name: str = part["name"]
     if len(part) == 4 and "arguments" in part and (response or VALID_NAME(name)) and name.strip():  # no bag
         return plain_call_wire(part, name)

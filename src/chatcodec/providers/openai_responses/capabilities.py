@@ -7,7 +7,7 @@ CAPABILITIES = Capabilities(
     tool_choice=frozenset({"auto", "none", "required", "tool"}),
     system="messages",
     developer_role=True,
-    freeform_calls=False,
+    freeform_calls=True,  # custom_tool_call items (a tool_use of kind custom)
     results_follow_calls=False,  # input may hold a message between function_call and its output
     # no audio: the SDK's message content (ResponseInputMessageContentListParam) has no audio
     # part; only an input_audio read from Responses goes back (parts.py, INPUT_AUDIO)

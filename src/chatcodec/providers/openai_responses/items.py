@@ -97,8 +97,14 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
             return [canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
         case "custom_tool_call":
-            canonical = {"type": "tool_use", "id": item["call_id"], "name": item["name"], "arguments": item["input"]}
-            return [KIT.attach(canonical, {**split_fields(item, _CUSTOM_FIELDS), CUSTOM: True})]
+            canonical = {
+                "type": "tool_use",
+                "id": item["call_id"],
+                "name": item["name"],
+                "arguments": item["input"],
+                "kind": "custom",
+            }
+            return [KIT.attach(canonical, split_fields(item, _CUSTOM_FIELDS))]
         case _:
             return [opaque(item)]
 
@@ -314,13 +320,11 @@ def name_item(item: dict[str, Any], response_id: str | None, position: int) -> N
         # name the item (the fuzz run found it: UnicodeEncodeError from here)
         seed = f"{response_id or ''}/{position}".encode("utf-8", "surrogatepass")
         item["id"] = f"{prefix}_{hashlib.sha256(seed).hexdigest()[:48]}"
-    if item.get("type") in _CALL_KINDS:
+    if item.get("type") == "function_call":
         # a call is complete once written: OpenAI's output calls carry ``status``, and the
-        # Open Responses ``FunctionCall`` requires it
+        # Open Responses ``FunctionCall`` requires it; a ``custom_tool_call`` has no
+        # ``status`` (openai 3.54 ``ResponseCustomToolCall``), so none is invented for it
         item.setdefault("status", "completed")
-
-
-_CALL_KINDS = ("function_call", "custom_tool_call")
 
 
 def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
@@ -479,7 +483,7 @@ def encode_tool_use(part: Part, losses: LossRecorder, at: Steps, *, for_request:
         losses.add((*at, "name"), "blank tool name", "OpenAI clients cannot dispatch a call without a name")
     if part.get("cache_control") is not None:
         losses.add((*at, "cache_control"), "cache_control", "Responses function calls carry no breakpoint", "setting")
-    if bag.get(CUSTOM):
+    if part.get("kind") == "custom" or bag.get(CUSTOM):  # the marker: data stored before the kind
         return {
             **restore_fields(bag),
             "type": "custom_tool_call",

@@ -54,9 +54,11 @@ meaning; another provider drops them without a report):
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
-* ``_custom``: a tool call or result was a ``custom_tool_call`` /
-  ``custom_tool_call_output``; without it the call comes back as a ``function_call``, a
-  JSON function call where the model made a free-form one;
+* ``_custom``: a tool result was a ``custom_tool_call_output`` whose call is not in the
+  input (a chain through ``previous_response_id``): without it the output comes back as a
+  ``function_call_output``. A custom call is a ``tool_use`` of ``kind: custom``, and the
+  output of a call read before it is written as its call's kind, so neither needs it (a
+  call stored with the marker before the kind existed is still written as custom);
 * ``_tool_order``: built-in and function tools were interleaved (the kit's
   :data:`~chatcodec.providers.kit.TOOL_ORDER`).
 """
@@ -74,7 +76,7 @@ PROVIDER = "openai-responses"
 KIT = ProviderKit(
     PROVIDER,
     meaningful_markers={
-        "_custom": "Responses gets a function_call item back for a custom tool's free-form call",
+        "_custom": "Responses gets a function_call_output back for a custom tool call's output",
         **TOOL_ORDER,
     },
 )

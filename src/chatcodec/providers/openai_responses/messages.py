@@ -23,8 +23,9 @@ branch of each function, with no bag built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from operator import methodcaller
+from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, shape_fields, split_fields
@@ -46,6 +47,8 @@ _MESSAGE_FIELDS = shape_fields(shapes.Message)
 _OUTPUT_FIELDS = shape_fields(shapes.CallOutput)
 """The fields each item's shape types (``wire.py``), all read here: any other is kept."""
 _OUTPUT_KINDS = ("function_call_output", "custom_tool_call_output")
+_KIND = methodcaller("get", "kind")
+Parts = list[Mapping[str, Any]]
 _INPUT_ROLES = ("user", "system", "developer")
 _NO_BREAKPOINT = "function call outputs carry no breakpoint"
 
@@ -59,6 +62,7 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
     results: list[dict[str, Any]] | None = None  # the results of the open tool message
     carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
     after_message = False  # whether the last item was an assistant message item
+    custom: set[str] = set()  # the call ids of the custom_tool_call items so far
     for item in items:
         kind = item.get("type")
         role = item.get("role") if kind is None or kind == "message" else None
@@ -71,12 +75,14 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
                 turn = []
                 canonical.append({"role": "assistant", "content": turn})
             turn += decode_item(item)
+            if kind == "custom_tool_call":
+                custom.add(item["call_id"])
         elif kind in _OUTPUT_KINDS:
             turn = carried = None
             if results is None:
                 results = []
                 canonical.append({"role": "tool", "content": results})
-            results.append(decode_output(item))
+            results.append(decode_output(item, custom))
         else:
             turn = results = None
             if carried is None:
@@ -105,8 +111,10 @@ def decode_message(item: Mapping[str, Any]) -> dict[str, Any]:
     return KIT.attach(canonical, bag)
 
 
-def decode_output(item: Mapping[str, Any]) -> dict[str, Any]:
-    """A function (or custom tool) call output item as a canonical tool-result part."""
+def decode_output(item: Mapping[str, Any], custom: Collection[str] = ()) -> dict[str, Any]:
+    """A function (or custom tool) call output item as a canonical tool-result part. A
+    ``custom_tool_call_output`` answering a call in ``custom`` (the custom calls read
+    before it) needs no marker: the writer gives the output of a custom call that type."""
     output = item["output"]
     canonical: dict[str, Any] = {
         "type": "tool_result",
@@ -118,7 +126,7 @@ def decode_output(item: Mapping[str, Any]) -> dict[str, Any]:
     if item.get("name") is not None:
         canonical["name"] = item["name"]
     bag = split_fields(item, _OUTPUT_FIELDS)
-    if item["type"] == "custom_tool_call_output":
+    if item["type"] == "custom_tool_call_output" and item["call_id"] not in custom:
         bag[CUSTOM] = True
     return KIT.attach(canonical, bag)
 
@@ -140,6 +148,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
     """The ``input`` items for ``messages[start:]``."""
     losses = context.losses
     items: list[dict[str, Any]] = []
+    custom: set[str] = set()  # the ids of the custom calls so far: their outputs are custom too
     for index in range(start, len(messages)):
         message = messages[index]
         role = message["role"]
@@ -150,8 +159,11 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         at: Steps = ("messages", index)
         if role == "assistant":
             items += encode_assistant(message, losses, at)
+            parts: Any = content
+            if parts.__class__ is list and "custom" in map(_KIND, parts):  # the look runs in C
+                custom.update(part["id"] for part in cast(Parts, parts) if part.get("kind") == "custom")
         elif role == "tool":
-            items += _encode_tool_message(message, context, at)
+            items += _encode_tool_message(message, context, at, custom)
         elif role == "user" and KIT.marker(message.get("provider_metadata"), ITEMS):
             items += _encode_carried_items(message, context, at)
         elif role in _INPUT_ROLES:
@@ -216,8 +228,11 @@ def _cache_last(parts: list[dict[str, Any]], cache_control: Mapping[str, Any], l
         losses.add((*at, "cache_control"), "cache_control", "its last part has a different breakpoint, kept", "setting")
 
 
-def _encode_tool_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
-    """An output item per result; a result of its id and text alone is written here."""
+def _encode_tool_message(
+    message: Mapping[str, Any], context: EncodeContext, at: Steps, custom: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """An output item per result (a ``custom_tool_call_output`` for a result answering a
+    call in ``custom``); a result of its id and text alone is written here."""
     if len(message) != 2:  # more than its role and content
         losses = context.losses
         KIT.claim(losses, message.get("provider_metadata"), at)
@@ -229,18 +244,24 @@ def _encode_tool_message(message: Mapping[str, Any], context: EncodeContext, at:
     for index, result in enumerate(message["content"]):
         content = result.get("content")
         if len(result) == 3 and type(content) is str:  # the plain shape: type, tool_use_id, content
-            items.append({"type": "function_call_output", "call_id": result["tool_use_id"], "output": content})
+            call_id = result["tool_use_id"]
+            kind = "custom_tool_call_output" if call_id in custom else "function_call_output"
+            items.append({"type": kind, "call_id": call_id, "output": content})
         else:
-            items.append(encode_result(result, context, (*at, "content", index)))
+            answers_custom = result.get("tool_use_id") in custom
+            items.append(encode_result(result, context, (*at, "content", index), custom=answers_custom))
     return items
 
 
-def encode_result(result: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """A ``function_call_output`` (or ``custom_tool_call_output``) item."""
+def encode_result(
+    result: Mapping[str, Any], context: EncodeContext, at: Steps, *, custom: bool = False
+) -> dict[str, Any]:
+    """A ``function_call_output`` item, or a ``custom_tool_call_output`` answering a custom
+    call (``custom``, or the result's marker when its call is not in the request)."""
     content = result.get("content", "")
     losses = context.losses
     bag = KIT.claim(losses, result.get("provider_metadata"), at)
-    kind = "custom_tool_call_output" if bag.get(CUSTOM) else "function_call_output"
+    kind = "custom_tool_call_output" if custom or bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
     item["output"] = content if isinstance(content, str) else encode_parts(content, context, at)
     if result.get("name") is not None:

@@ -42,7 +42,7 @@ from chatcodec.errors import StreamError
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.openai_responses.items import decode_item
-from chatcodec.providers.openai_responses.markers import CUSTOM, PROVIDER
+from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
 from chatcodec.response import Usage
@@ -297,7 +297,14 @@ class StreamDecoder(FeedByReading):
                 call_id, name = fields.get("call_id"), fields.get("name")
                 if not (isinstance(call_id, str) and isinstance(name, str)):
                     raise StreamError("a function call item needs its call_id and name", "$.item", self.position)
-                part = self.builder.open_tool_call(0, index, id=call_id, name=name, metadata=_call_start_bag(fields))
+                part = self.builder.open_tool_call(
+                    0,
+                    index,
+                    id=call_id,
+                    name=name,
+                    metadata=_call_start_bag(fields),
+                    kind="custom" if fields.get("type") == "custom_tool_call" else "function",
+                )
         record.parts[slot] = part
         return part
 
@@ -344,13 +351,11 @@ class StreamDecoder(FeedByReading):
 
 def _call_start_bag(item: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
     """What a call's start says of its item, so a proxy re-encoding the stream can open the
-    item live with the same ``fc_`` id and type (the finished item repeats both)."""
-    bag: dict[str, Any] = {}
+    item live with the same ``fc_`` id (the finished item repeats it; its type is the
+    call's ``kind``)."""
     if isinstance(item.get("id"), str):
-        bag["id"] = item["id"]
-    if item.get("type") == "custom_tool_call":
-        bag[CUSTOM] = True
-    return {PROVIDER: bag} if bag else None
+        return {PROVIDER: {"id": item["id"]}}
+    return None
 
 
 def _text(value: object) -> str | None:

@@ -249,7 +249,14 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
     yield from _close_items(stream, position)
     pending.live = position
     at: Steps = ("choices", 0, "message", "content", event.index)
-    begun = _part("tool_use", id=event.id, name=event.name, arguments="", provider_metadata=event.provider_metadata)
+    begun = _part(
+        "tool_use",
+        id=event.id,
+        name=event.name,
+        arguments="",
+        provider_metadata=event.provider_metadata,
+        kind=_kind(event),
+    )
     item = encode_tool_use(begun, LossRecorder(), at, for_request=False)  # its losses are the end's
     stream.writer.add(item, at)
     if "id" not in item:  # a call from another format: named as the response names it
@@ -342,7 +349,7 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
             **extra,
         )
     elif isinstance(start, ToolCallStartEvent):
-        call = _part("tool_use", id=start.id, name=start.name, arguments=text, **extra)
+        call = _part("tool_use", id=start.id, name=start.name, arguments=text, **extra, kind=_kind(start))
         if pending.live is not None:
             yield from _end_live_call(stream, call, index, pending.live)
             return
@@ -371,9 +378,14 @@ def _flush_held(stream: _Stream) -> Iterator[dict[str, Any]]:
         yield from _write_part(stream, part, index, fragments)
 
 
-def _part(kind: str, **fields: Any) -> dict[str, Any]:
+def _kind(start: ToolCallStartEvent) -> str | None:
+    """A call's ``kind`` as canonical data spells it (``None``: a function call, left out)."""
+    return None if start.kind == "function" else start.kind
+
+
+def _part(part_type: str, /, **fields: Any) -> dict[str, Any]:
     """A canonical part as data, from the fields a stream gave it (``None``: not given)."""
-    return {"type": kind, **{key: value for key, value in fields.items() if value is not None}}
+    return {"type": part_type, **{key: value for key, value in fields.items() if value is not None}}
 
 
 def _write_part(
