@@ -138,7 +138,7 @@ def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Ste
         if part["type"] not in RESPONSE_PARTS:
             context.losses.add(part_at, f"{part['type']} part", "an Anthropic response cannot contain it")
             continue
-        if _empty_text(part):
+        if empty_text(part):
             continue  # Anthropic sends no empty text block (nor does its stream encoder)
         block = encode_part(part, context, part_at)
         if block is not None:
@@ -146,9 +146,12 @@ def encode_content(choice: Mapping[str, Any], context: AnthropicContext, at: Ste
     return blocks
 
 
-def _empty_text(part: Mapping[str, Any]) -> bool:
+def empty_text(part: Mapping[str, Any]) -> bool:
     """A text part with no text and no citations (an OpenAI-compatible ``"content": ""``
-    beside tool calls): it carries nothing, and an Anthropic answer has no such block."""
+    beside tool calls), or an empty refusal (sent as text): it carries nothing, and an
+    Anthropic answer has no such block."""
+    if part["type"] == "refusal":
+        return not part["text"]  # sent as text: an empty one is an empty text block
     if part["type"] != "text" or part["text"]:
         return False
     own = as_dict((as_dict(part.get("provider_metadata")) or {}).get(PROVIDER)) or {}

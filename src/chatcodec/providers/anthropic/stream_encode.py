@@ -30,7 +30,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
-from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS
+from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS, empty_text
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
 from chatcodec.providers.kit import Steps, claude_signed, restore_fields
@@ -430,6 +430,8 @@ class StreamEncoder:
         yield from self._stop(event.index, "text")
 
     def _refusal(self, event: RefusalDeltaEvent, at: Steps) -> Iterator[dict[str, Any]]:
+        if not event.delta and event.index not in self.open:
+            return  # no empty text block (as for text): an empty refusal carries nothing
         if event.index not in self.open and event.index not in self.ended_early:
             self.losses.add(at, "refusal part", "Anthropic has no refusal block; sent as text")
             yield from self._begin(event.index, "text", {"type": "text", "text": ""})
@@ -440,7 +442,10 @@ class StreamEncoder:
         if part.type not in RESPONSE_PARTS:
             self.losses.add(at, f"{part.type} part", "an Anthropic response cannot contain it")
             return
-        block = encode_part(part.model_dump(), self.context, at)
+        dumped = part.model_dump()
+        if empty_text(dumped):
+            return  # as encode_response: Anthropic sends no empty text block
+        block = encode_part(dumped, self.context, at)
         if block is None:
             return
         self._bag(event, at)

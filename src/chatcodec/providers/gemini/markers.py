@@ -38,6 +38,8 @@ meaning; another provider drops them without a report):
 * ``_model_in_body`` (requests): the body named its ``model`` (an SDK dump); the API takes
   the model in the URL, so only such a body gets it back (:mod:`.request`);
 * ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
+* ``_include_thoughts`` (requests, an option's key): a server whose caller asked for thoughts
+  (:data:`INCLUDE_THOUGHTS`) shows another provider's reasoning as thought parts;
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
   has a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_key`` (tools): which wire key held the schema: ``parameters`` (Google's

@@ -16,6 +16,8 @@ meaning; another provider drops them without a report):
 * ``_content``: on an opaque part, a message item's content part of a kind added later,
   written back inside its message item (``items.py``);
 * ``_string``: the message item's ``content`` was a string, not a list of parts;
+* ``_server_fields`` (an option's key, never from a payload): the answer is a server's own
+  resource (its ``resp_`` id, the request echoed: :mod:`.server`);
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
