@@ -12,6 +12,7 @@ import chatcodec
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.target_rules import ProviderRules, apply_target_rules, rules_for, rules_table
+from chatcodec.registry import get_codec
 
 OLD = {"api_version": "2023-06-01"}
 NEW = {"api_version": "2026-10-21"}  # over the 2023-06-01 an Anthropic body with such blocks shows
@@ -292,7 +293,7 @@ def test_rule_table_is_complete_and_sourced(table: ProviderRules) -> None:
     for rule in table.rules:
         assert rule.source.startswith("https://")
         assert rule.summary
-        assert rule.option
+        assert rule.changed_by.split("=", 1)[0] in get_codec(table.provider).options, rule.changed_by
         assert rule.edit.__doc__, f"{rule.name}: its edit function says why"
         assert rule.versions is None or rule.versions <= set(table.api_versions)
 

@@ -100,7 +100,7 @@ class RuleCall:
         """Record one change the rule made, as a ``rule`` loss naming the rule, its
         scope and the option that changes it; ``at`` is a path in the encoded body, which
         is what the rule read."""
-        why = f"{change}: rule {self.provider}.{self.rule.name} ({self.scope}; {self.rule.option})"
+        why = f"{change}: rule {self.provider}.{self.rule.name} ({self.scope}; {self.rule.changed_by})"
         self.losses.add(at, what, why, "rule")
 
 
@@ -122,13 +122,20 @@ class TargetRule:
     """The model families it applies to (the first that matches names the scope);
     ``None``: every model, a model no family recognizes included."""
     option: str = ""
-    """The option that changes it (``api_version="2023-06-01"``), named in its losses."""
+    """The option that changes it (``api_version="2023-06-01"``), named in its losses;
+    empty: skipping it by name (:attr:`changed_by`)."""
     looks_for: str | None = None
     """What the rule looks for inside the messages (``"document"``, ``"citations"``,
     ``"system turn"``), walking every block to find it; ``None`` for a rule that reads
     top-level fields only. A writer that knows its body holds none of it says so
     (``apply_target_rules(..., holds=...)``), and the rule is not run: on a conversion
     the walks cost as much as the rest of the encode."""
+
+    @property
+    def changed_by(self) -> str:
+        """The option named in its losses and the README: :attr:`option`, else
+        ``skip_rules=["<name>"]``, which every rule takes."""
+        return self.option or f'skip_rules=["{self.name}"]'
 
     def scope(self, version: str, model: str | None) -> str | None:
         """Why the rule applies to ``model`` under ``version``, or ``None`` when it does not."""
@@ -241,8 +248,9 @@ def rules_table() -> str:
     for provider in sorted(registered_providers()):
         table = rules_for(provider)
         for rule in table.rules if table is not None else ():
+            changed_by = rule.changed_by
             lines.append(
-                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{rule.option}` | {rule.source} |"
+                f"| {provider} | `{rule.name}` | {_applies(rule)} | {rule.summary} | `{changed_by}` | {rule.source} |"
             )
         for required in table.required if table is not None else ():
             lines.append(_required_row(provider, required))

@@ -267,7 +267,6 @@ RULES = ProviderRules(
             _temperature_deprecated,
             versions=frozenset({OLD}),
             families=(NO_SAMPLING,),
-            option='skip_rules=["temperature_deprecated"]',
         ),
         TargetRule(
             "temperature_with_top_p",
@@ -276,7 +275,6 @@ RULES = ProviderRules(
             _temperature_with_top_p,
             versions=frozenset({OLD}),
             families=(CLAUDE_4_UP,),
-            option='skip_rules=["temperature_with_top_p"]',
         ),
         TargetRule(
             "manual_thinking",
@@ -284,7 +282,6 @@ RULES = ProviderRules(
             f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
             families=(ADAPTIVE_ONLY,),
-            option='skip_rules=["manual_thinking"]',
         ),
         TargetRule(
             "disabled_thinking",
@@ -292,7 +289,6 @@ RULES = ProviderRules(
             OPUS_5_5_SOURCE,
             _disabled_thinking,
             families=(TIED_THINKING,),
-            option='skip_rules=["disabled_thinking"]',
         ),
         TargetRule(
             "forced_tool_choice",
@@ -300,7 +296,6 @@ RULES = ProviderRules(
             OPUS_5_5_SOURCE,
             _forced_tool_choice,
             families=(TIED_THINKING,),
-            option='skip_rules=["forced_tool_choice"]',
         ),
         TargetRule(
             "prefill",
@@ -308,7 +303,6 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _prefill,
             families=(CLAUDE_4_6_UP,),
-            option='skip_rules=["prefill"]',
         ),
         TargetRule(
             "mid_conversation_system",
@@ -316,7 +310,6 @@ RULES = ProviderRules(
             f"{SYSTEM_SOURCE} ; {SYSTEM_MODELS_SOURCE}",
             _system_turns,
             families=(BEFORE_SYSTEM_TURNS,),
-            option='skip_rules=["mid_conversation_system"]',
             looks_for="system turn",
         ),
         TargetRule(
@@ -325,7 +318,6 @@ RULES = ProviderRules(
             PLACEMENT_SOURCE,
             _system_placement,
             families=(SYSTEM_TURNS,),
-            option='skip_rules=["system_turn_placement"]',
             looks_for="system turn",
         ),
     ),

@@ -102,7 +102,6 @@ RULES = ProviderRules(
             f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE} ; https://github.com/pollinations/pollinations/pull/11319",
             _temperature_deprecated,
             families=(NO_SAMPLING,),
-            option='skip_rules=["temperature_deprecated"]',
         ),
         TargetRule(
             "temperature_with_top_p",
@@ -110,7 +109,6 @@ RULES = ProviderRules(
             PAIR_SOURCE,
             _temperature_with_top_p,
             families=(CLAUDE_4_UP,),
-            option='skip_rules=["temperature_with_top_p"]',
         ),
         TargetRule(
             "manual_thinking",
@@ -118,7 +116,6 @@ RULES = ProviderRules(
             f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
             families=(ADAPTIVE_ONLY,),
-            option='skip_rules=["manual_thinking"]',
         ),
         TargetRule(
             "disabled_thinking",
@@ -126,7 +123,6 @@ RULES = ProviderRules(
             OPUS_5_5_SOURCE,
             _disabled_thinking,
             families=(TIED_THINKING,),
-            option='skip_rules=["disabled_thinking"]',
         ),
         TargetRule(
             "forced_tool_choice",
@@ -134,7 +130,6 @@ RULES = ProviderRules(
             OPUS_5_5_SOURCE,
             _forced_tool_choice,
             families=(TIED_THINKING,),
-            option='skip_rules=["forced_tool_choice"]',
         ),
         TargetRule(
             "prefill",
@@ -142,7 +137,6 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _prefill,
             families=(CLAUDE_4_6_UP,),
-            option='skip_rules=["prefill"]',
         ),
         TargetRule(
             "mid_conversation_system",
@@ -150,7 +144,6 @@ RULES = ProviderRules(
             SYSTEM_SOURCE,
             _system_turns,
             families=(EVERY_CLAUDE,),
-            option='skip_rules=["mid_conversation_system"]',
             looks_for="system turn",
         ),
     ),

@@ -66,7 +66,6 @@ RULES = ProviderRules(
             "`thinkingBudget` not sent beside `thinkingLevel`; on Gemini 2 the level is sent as its effort's budget",
             "https://ai.google.dev/gemini-api/docs/gemini-3 ; https://ai.google.dev/gemini-api/docs/thinking",
             _level_or_budget,
-            option='skip_rules=["thinking_level_or_budget"]',
         ),
     ),
 )

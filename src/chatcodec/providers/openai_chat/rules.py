@@ -109,7 +109,6 @@ RULES = ProviderRules(
             EFFORT_SOURCE,
             _effort_none,
             families=(GPT_5_BEFORE_5_1,),
-            option='skip_rules=["effort_none"]',
         ),
         TargetRule(
             "sampling_with_reasoning",
@@ -117,7 +116,6 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
-            option='skip_rules=["sampling_with_reasoning"]',
         ),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),

@@ -77,7 +77,6 @@ RULES = ProviderRules(
             "a `call_id` over 64 characters sent hashed to 64 (the same for a call and its output)",
             "https://github.com/AnswerDotAI/fastllm/issues/45",
             _call_id_length,
-            option='skip_rules=["call_id_length"]',
             looks_for=LONG_CALL_ID,
         ),
         TargetRule(
@@ -86,7 +85,6 @@ RULES = ProviderRules(
             EFFORT_SOURCE,
             _effort_none,
             families=(GPT_5_BEFORE_5_1,),
-            option='skip_rules=["effort_none"]',
         ),
         TargetRule(
             "sampling_with_reasoning",
@@ -94,7 +92,6 @@ RULES = ProviderRules(
             SAMPLING_SOURCE,
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
-            option='skip_rules=["sampling_with_reasoning"]',
         ),
     ),
 )
