@@ -197,22 +197,9 @@ def _to_top_level(call: RuleCall, folded: list[Any], text_block: Callable[[str],
 
 def fold_system_turns(call: RuleCall, text_block: Callable[[str], dict[str, Any]]) -> None:
     """Move every ``role: "system"`` turn of ``messages`` to the end of the top-level
-    ``system`` (a string system becomes its ``text_block``), reporting each."""
-    messages = as_list(call.body.get("messages"))
-    if messages is None:
-        return
-    kept: list[Any] = []
-    folded: list[Any] = []
-    for index, message in enumerate(messages):
-        fields = as_dict(message)
-        if fields is None or fields.get("role") != "system":
-            kept.append(message)
-            continue
-        folded.extend(_blocks(fields.get("content"), text_block))
-        call.report(("messages", index), "mid-conversation system message", "moved to the end of the top-level system")
-    if folded:
-        call.body["messages"] = kept
-        _to_top_level(call, folded, text_block)
+    ``system`` (a string system becomes its ``text_block``), reporting each: the
+    :func:`place_system_turns` of a model that takes none."""
+    place_system_turns(call, text_block, takes_turns=False)
 
 
 def ends_in_server_tool_use(message: dict[str, Any]) -> bool:
@@ -224,10 +211,13 @@ def ends_in_server_tool_use(message: dict[str, Any]) -> bool:
     return isinstance(kind, str) and (kind.endswith("server_tool_use") or kind.endswith("_tool_result"))
 
 
-def place_system_turns(call: RuleCall, text_block: Callable[[str], dict[str, Any]]) -> None:
+def place_system_turns(
+    call: RuleCall, text_block: Callable[[str], dict[str, Any]], *, takes_turns: bool = True
+) -> None:
     """Keep a mid-conversation system turn where the model takes one (right after a user
     turn, or an assistant turn ending in server tool use); join it to a system turn just
-    before it; move any other to the end of the top-level ``system``; each reported."""
+    before it; move any other (every one, for a model that ``takes_turns`` not) to the end
+    of the top-level ``system``; each reported."""
     messages = as_list(call.body.get("messages"))
     if messages is None or not any((as_dict(message) or {}).get("role") == "system" for message in messages):
         return
@@ -238,20 +228,41 @@ def place_system_turns(call: RuleCall, text_block: Callable[[str], dict[str, Any
         if fields is None or fields.get("role") != "system":
             kept.append(message)
             continue
-        previous = as_dict(kept[-1]) if kept else None
-        role = previous.get("role") if previous is not None else None
         content = _blocks(fields.get("content"), text_block)
-        if previous is not None and role == "system":
-            kept[-1] = {**previous, "content": [*_blocks(previous.get("content"), text_block), *content]}
-            call.report(("messages", index), "system turn right after a system turn", "joined to the one before it")
-        elif previous is not None and (role == "user" or (role == "assistant" and ends_in_server_tool_use(previous))):
-            kept.append(message)
-        else:
+        if not takes_turns:
             folded.extend(content)
-            where = "after an assistant turn" if role == "assistant" else "before any turn"
-            call.report(("messages", index), f"system turn {where}", "moved to the end of the top-level system")
+            call.report(
+                ("messages", index), "mid-conversation system message", "moved to the end of the top-level system"
+            )
+        elif not _placed(call, kept, message, index, content=content, text_block=text_block):
+            folded.extend(content)
     call.body["messages"] = kept
     _to_top_level(call, folded, text_block)
+
+
+def _placed(
+    call: RuleCall,
+    kept: list[Any],
+    message: Any,
+    index: int,
+    *,
+    content: list[Any],
+    text_block: Callable[[str], dict[str, Any]],
+) -> bool:
+    """Whether the system turn ``message`` stays in ``kept`` (joined to a system turn
+    before it, or after a turn a system turn may follow); reports a join or a move."""
+    previous = as_dict(kept[-1]) if kept else None
+    role = previous.get("role") if previous is not None else None
+    if previous is not None and role == "system":
+        kept[-1] = {**previous, "content": [*_blocks(previous.get("content"), text_block), *content]}
+        call.report(("messages", index), "system turn right after a system turn", "joined to the one before it")
+        return True
+    if previous is not None and (role == "user" or (role == "assistant" and ends_in_server_tool_use(previous))):
+        kept.append(message)
+        return True
+    where = "after an assistant turn" if role == "assistant" else "before any turn"
+    call.report(("messages", index), f"system turn {where}", "moved to the end of the top-level system")
+    return False
 
 
 @dataclass(frozen=True, slots=True)
