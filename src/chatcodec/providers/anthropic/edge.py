@@ -15,6 +15,8 @@
 - Token counting: ``POST /v1/messages/count_tokens`` takes a Messages body without
   ``max_tokens`` and the sampling settings, answers ``{"input_tokens"}``
   (https://docs.anthropic.com/en/api/messages-count-tokens).
+- Compatible servers (DeepSeek, Kimi, Z.ai, MiniMax): each in ``servers/``; the one a
+  base URL points at is the writer's ``server`` option (``upstream_options``).
 - Strict reading: the sampling parameters of API version 2023-06-01, which the SDK the
   field table comes from (targeting 2026-10-21) no longer types, and answer fields newer
   than the SDK.
@@ -26,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.anthropic import servers
 from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.kit.edge import (
     CountFront,
@@ -71,6 +74,13 @@ def caller_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | No
 
 def upstream_url(base: str, model: str, stream: bool) -> str:
     return f"{base}/v1/messages"
+
+
+def upstream_options(base: str) -> dict[str, object]:
+    """The Anthropic-compatible server the base URL points at, as the writer's ``server``
+    option (``servers.server_for_url``): ``https://api.deepseek.com/anthropic`` gets DeepSeek's body."""
+    server = servers.server_for_url(base)
+    return {} if server is None else {servers.OPTION: server.name}
 
 
 def upstream_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
@@ -184,6 +194,7 @@ EDGE = Edge(
         upstream_headers,
         version_header="anthropic-version",
         default_version=DEFAULT_API_VERSION,
+        options=upstream_options,
         count_tokens=CountUpstream(count_url, count_body, read_count),
         semconv_name="anthropic",
     ),
@@ -212,5 +223,6 @@ EDGE = Edge(
         "block:document+source+media_type",
     ),
     extensions=EXTENSIONS,
+    server_extensions={name: EXTENSIONS for name in servers.SERVERS},
 )
 """The Anthropic Messages edge."""

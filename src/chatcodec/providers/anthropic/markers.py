@@ -25,6 +25,9 @@ meaning; another provider drops them without a report):
 * ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent;
 * ``_top_level`` (usage): the top-level ``[input_tokens, output_tokens]`` when the
   canonical counts add the compaction iterations (``usage.py``);
+* ``_server`` (requests): the encoder option ``server``, the Anthropic-compatible server
+  the body is written for (``servers/``); it chooses among Anthropic servers, which
+  another format has no notion of;
 * ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
   ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
   another provider;
@@ -61,11 +64,13 @@ KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 OPTIONS: Mapping[str, str] = {
     "unsigned_thinking": "unsigned_thinking",
     "max_tokens": "max_tokens",
+    "server": "_server",
     **MODEL_OPTION,
     **RULE_OPTIONS,
 }
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what to do with thinking Anthropic cannot verify
 (``"drop"`` or ``"text"``), and the ``max_tokens`` and ``model`` sent when the request
-has none. The codec reads them into
+has none, and the Anthropic-compatible ``server`` the body is written for (``servers/``).
+The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""

@@ -8,8 +8,10 @@ Top-level fields with a canonical meaning are mapped (``thinking`` and
 ``standard_only`` to the canonical ``auto`` and ``default``); everything else rides in
 ``provider_options["anthropic"]`` and is written back verbatim. This encoder's options
 (:data:`~.markers.OPTIONS`, read from the encode context by public name):
-``unsigned_thinking`` (``"drop"``, the default, or ``"text"``), and ``max_tokens`` and
-``model``, used when the request has none. Anthropic requires both: a request with
+``unsigned_thinking`` (``"drop"``, the default, or ``"text"``); ``server``, the
+Anthropic-compatible server the body is written for (only what it documents is sent,
+:mod:`.servers`); and ``max_tokens`` and ``model``, used when the request has none.
+Anthropic requires both: a request with
 neither the field nor the option for ``max_tokens`` gets
 :data:`~.markers.DEFAULT_MAX_TOKENS` with a reported loss, never a silent default; one
 without a ``model`` is sent without one (no value is made up).
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_sampling_number
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.anthropic import servers
 from chatcodec.providers.anthropic.capabilities import CAPABILITIES
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
@@ -228,6 +231,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["cache_control"] = encode_cache_control(cache_control)
     if context.breakpoints:
         _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
+    servers.fit_written(wire, shared)
     return wire
 
 

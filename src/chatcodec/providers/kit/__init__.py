@@ -28,6 +28,9 @@
 ``schemas``         tool and output schemas as each target takes them (Gemini's OpenAPI
                     subset as JSON Schema, Claude's structured-outputs subset, OpenAI's
                     strict mode), each change a ``schema`` loss (import it from its package)
+``servers``         a format's compatible servers (OpenAI Chat's, Anthropic's): the table
+                    that chooses one by option or base URL, the call that reports each
+                    change as a ``rule`` loss, refusals and rules (import it from its module)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
 

@@ -22,9 +22,8 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
-from chatcodec.errors import PayloadError
+from chatcodec.providers.kit import servers as kit_servers
 from chatcodec.providers.openai_chat.servers import (
     azure,
     deepseek,
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT",
     "SERVERS",
+    "TABLE",
     "Refusal",
     "Server",
     "ServerCall",
@@ -61,8 +61,8 @@ __all__ = [
     "server_named",
 ]
 
-SERVERS: Mapping[str, Server] = {
-    module.SERVER.name: module.SERVER
+TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
+    module.SERVER
     for module in (
         openai,
         azure,
@@ -78,22 +78,21 @@ SERVERS: Mapping[str, Server] = {
         xai,
         together,
     )
-}
+)
+"""The servers (:class:`~chatcodec.providers.kit.servers.ServerTable`)."""
+SERVERS: Mapping[str, Server] = TABLE.servers
 """Every server by its option name, in the README's order."""
 
 DEFAULT = SERVERS["openai"]
 """The target when nothing names another."""
 
-OPTION = "server"
+OPTION = kit_servers.OPTION
 """The option's public name."""
 
 
 def server_named(name: str) -> Server:
     """The server called ``name``; an unknown name is refused with the known ones."""
-    server = SERVERS.get(name)
-    if server is None:
-        raise PayloadError(f"the option server must be one of {', '.join(SERVERS)}, not {name!r}")
-    return server
+    return TABLE.named(name)
 
 
 @cache
@@ -111,24 +110,18 @@ def server_for_model(model: str | None) -> Server | None:
 
 def server_for_url(url: str) -> Server | None:
     """The server a base URL points at (its host, or host and port), or None."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    with_port = f"{host}:{parts.port}" if parts.port is not None else host
-    for server in SERVERS.values():
-        for known in server.hosts:
-            if (known.startswith(".") and host.endswith(known)) or known in (host, with_port):
-                return server
-    return None
+    return TABLE.for_url(url)
 
 
 def chosen_server(options: Mapping[str, object], model: object) -> tuple[Server, bool]:
     """The server a body is written for, and whether something named it (the option or
     the model id) rather than the default."""
-    name = options.get(OPTION)
-    if name is not None:
-        if isinstance(name, Server):
-            return name, True
-        return server_named(str(name)), True
+    named = options.get(OPTION)
+    if isinstance(named, Server):
+        return named, True
+    chosen = TABLE.chosen(options)
+    if chosen is not None:
+        return chosen, True
     found = server_for_model(model if isinstance(model, str) else None)
     return (found, True) if found is not None else (DEFAULT, False)
 

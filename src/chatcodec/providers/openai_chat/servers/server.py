@@ -14,69 +14,16 @@ server.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
+from chatcodec.providers.kit import servers as kit_servers
 from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.kit.servers import OPTION_HINT, Refusal
 
-if TYPE_CHECKING:
-    from chatcodec.losses import LossRecorder, Steps
+__all__ = ["ALL_PARTS", "OPTION_HINT", "Refusal", "Server", "ServerCall", "ServerRule"]
 
 ALL_PARTS = frozenset({"text", "image_url", "input_audio", "file"})
 """The user content part types of the OpenAI SDK (``ChatCompletionContentPartParam``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A field of the OpenAI SDK the server refuses (or silently ignores), with its source."""
-
-    field: str
-    """The request field (``logit_bias``), or a message field as ``messages[].name``."""
-    source: str
-    """Where the server says so."""
-    instead: str | None = None
-    """Where the server keeps the same value (Mistral's ``random_seed`` for ``seed``): the
-    value is moved there, not dropped."""
-
-
-@dataclass(slots=True)
-class ServerCall:
-    """What a server rule gets: the body written for the server, and where to say what changed."""
-
-    server: Server
-    body: dict[str, Any]
-    """The request body, edited in place."""
-    model: str | None
-    """The model id the body is for, when known."""
-    options: Mapping[str, object]
-    """The encode options, by public name (``missing_signature``...)."""
-    losses: LossRecorder
-    rule: str = "fields"
-    """The name of the rule reporting (a :class:`ServerRule`'s, or a generic one of :mod:`.fitting`)."""
-
-    def report(self, at: Steps, what: str, change: str) -> None:
-        """One change made for the server, as a ``rule`` loss naming the server, the rule
-        and how to change it."""
-        why = f"{change}: server {self.server.name} ({self.server.title}), rule {self.rule}; {OPTION_HINT}"
-        self.losses.add(at, what, why, "rule")
-
-
-OPTION_HINT = "choose the server with options={'server': ...}"
-
-
-@dataclass(frozen=True, slots=True)
-class ServerRule:
-    """One thing a server refuses or needs back that field sets cannot say."""
-
-    name: str
-    """Its name in losses (``reasoning_in_tool_loop``)."""
-    summary: str
-    """What the server does and what is sent (one line, for the README)."""
-    source: str
-    """Where the server documents it (or the issue that shows it)."""
-    edit: Callable[[ServerCall], None]
-    """Changes the body to what the server takes, reporting each change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +76,11 @@ class Server:
         """The extension fields this server documents on an object of ``kind``."""
         rows = self.extensions
         return frozenset(name for row in rows if fnmatch.fnmatchcase(kind, row.kind) for name in row.fields)
+
+
+ServerCall = kit_servers.ServerCall[Server]
+"""What a server rule gets (:class:`chatcodec.providers.kit.servers.ServerCall`): the body
+written for the server, and where to say what changed."""
+ServerRule = kit_servers.ServerRule[Server]
+"""One thing a server refuses or needs back that field sets cannot say
+(:class:`chatcodec.providers.kit.servers.ServerRule`)."""
