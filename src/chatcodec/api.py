@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec.conversion import read_request_data, write_request_data
+from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
 from chatcodec.providers.kit.context import split_options
@@ -33,21 +34,46 @@ SdkPayload = Payload | SdkObject
 """A payload, or an SDK object holding one (``client.chat.completions.create(...)``)."""
 
 
-def decode_request(provider: str, payload: SdkPayload, *, strict: bool = False) -> ChatRequest:
+def decode_request(
+    provider: str, payload: SdkPayload, *, strict: bool = False, options: Mapping[str, Any] | None = None
+) -> ChatRequest:
     """Read a ``provider`` request body into a :class:`ChatRequest`.
 
     ``strict``: refuse, as the provider would, a field its published API does not define
     (with the nearest known name), and the structure it refuses (an orphan tool result,
     an empty conversation, a token limit under 1); see :mod:`chatcodec.strict.fields`. By
     default such fields are read, kept and reported.
+
+    ``options``: the reading options by name; ``server`` names the compatible server the
+    body is for (``options={"server": "deepseek"}``, as the writer's option does), whose
+    documented fields strict reading accepts, and no other server's (DeepSeek's
+    ``thinking`` is refused for Groq).
     """
     codec = get_codec(provider)
+    server = _reading_server(options)
     fields = load_object(sdk_json_nested(payload), f"{provider} request")
     if strict:
         from chatcodec.strict.check import check_request
 
-        check_request(provider, fields, f"{provider} request")
+        check_request(provider, fields, f"{provider} request", server)
     return codec.decode_request(fields)
+
+
+READING_OPTIONS = frozenset({"server"})
+"""The options :func:`decode_request` takes."""
+
+
+def _reading_server(options: Mapping[str, Any] | None) -> str | None:
+    """The ``server`` option (a name), refusing an option reading does not take."""
+    if not options:
+        return None
+    unknown = sorted(set(options) - READING_OPTIONS)
+    if unknown:
+        raise PayloadError(f"decode_request takes the options {', '.join(sorted(READING_OPTIONS))}, not {unknown[0]!r}")
+    server = options.get("server")
+    if server is not None and not isinstance(server, str):
+        raise PayloadError(f"the option server must be a server's name, not {type(server).__name__}")
+    return server
 
 
 def encode_request(

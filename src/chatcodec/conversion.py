@@ -22,11 +22,12 @@ from chatcodec.sdk_objects import sdk_json_nested
 
 
 def read_request_data(
-    payload: object, source: str, *, strict: bool = False, target: str | None = None
+    payload: object, source: str, *, strict: bool = False, target: str | None = None, server: str | None = None
 ) -> dict[str, Any]:
     """``payload`` (a dict, JSON text or bytes, or SDK objects) read by ``source``'s reader
-    as canonical request data; ``strict`` refuses what the provider refuses first, and a
-    turn order ``target`` refuses (when given).
+    as canonical request data; ``strict`` refuses what the provider refuses first (what
+    ``server``, a compatible server of the format, refuses when named), and a turn order
+    ``target`` refuses (when given).
 
     A plain dict goes to the reader as it is, not walked for SDK objects: the walk cost a
     third of an agent session's conversion, and the reader's closed front takes JSON
@@ -37,7 +38,7 @@ def read_request_data(
         from chatcodec.strict.check import check_request, check_target
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
-        check_request(source, fields, f"{source} request")
+        check_request(source, fields, f"{source} request", server)
         canonical = reader.read_request(fields)
         if target is not None:
             check_target(source, fields, target, f"{source} request for {target}")

@@ -259,7 +259,8 @@ class Proxy:
         strict = self.config.strict
         try:
             target = route.upstream if strict else None
-            canonical = read_request_data(payload, self.config.api, strict=strict, target=target)
+            server = self._reading_server(route) if strict else None
+            canonical = read_request_data(payload, self.config.api, strict=strict, target=target, server=server)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
         with_updates(canonical, {"model": model, "stream": True if stream else None})
@@ -278,6 +279,13 @@ class Proxy:
             message = f"--strict: the request cannot be sent to {route.upstream} whole: {error}"
             raise RefusalError(400, message) from None
         return canonical, body, losses
+
+    def _reading_server(self, route: UpstreamRoute) -> str | None:
+        """The compatible server whose fields strict reading accepts: the route's, when the
+        caller speaks the upstream's own format (``--upstream-url https://api.deepseek.com``
+        with an OpenAI Chat front accepts DeepSeek's ``thinking``, not OpenRouter's fields)."""
+        server = self._writer_options[id(route)].get("server")
+        return server if route.upstream == self.config.api and isinstance(server, str) else None
 
     async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream

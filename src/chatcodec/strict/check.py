@@ -30,14 +30,17 @@ __all__ = [
 ]
 
 
-def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None:
+def check_request(provider: str, payload: Mapping[str, Any], title: str, server: str | None = None) -> None:
     """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
-    structural rule of a ``provider`` request."""
+    structural rule of a ``provider`` request (for one ``server`` of the format when named:
+    its documented extensions are accepted, no other server's)."""
     structural = request_problems(provider, payload)
     # A place a structural rule refuses in the provider's own words (a token limit under 1)
     # is not refused a second time by the generated bounds (Bedrock's ``maxTokens`` min 1).
     refused = {problem.location for problem in structural}
-    fields = [problem for problem in payload_problems(provider, "request", payload) if problem.location not in refused]
+    fields = [
+        problem for problem in payload_problems(provider, "request", payload, server) if problem.location not in refused
+    ]
     problems = [*fields, *structural]
     if problems:
         raise _error(title, _another_format(provider, payload) or problems)
