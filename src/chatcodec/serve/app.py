@@ -50,7 +50,7 @@ from chatcodec.serve.limits import check_model, json_object, json_or_text, off_t
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
 from chatcodec.serve.response_store import open_store
-from chatcodec.serve.telemetry import Telemetry
+from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.convert import StreamConverter
@@ -108,7 +108,9 @@ class Proxy:
         self.answerer = answering.Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
-        self.telemetry = Telemetry(config.otel, content=config.otel_content, tracer_provider=tracer_provider)
+        self.telemetry = Telemetry(
+            config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
+        )
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
         """Each route's upstream writer options (the compatible server its URL points at,
         ``--option``), read once."""
@@ -202,7 +204,8 @@ class Proxy:
             caller_headers=headers,
             version=prepared.version,
         )
-        self.telemetry.requested(record, prepared.canonical, route.url)
+        server, conversation = self._writer_options[id(route)].get("server"), prepared.call.conversation
+        self.telemetry.requested(record, prepared.canonical, route.url, server=server, conversation=conversation)
         if prepared.call.stream:
             return await _unless_caller_leaves(request, record, lambda: self._stream(outgoing, prepared, record))
         return await _unless_caller_leaves(request, record, lambda: self._plain(outgoing, prepared, record))

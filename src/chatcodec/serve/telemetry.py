@@ -3,18 +3,26 @@
 Each span follows the GenAI semantic conventions for an inference call
 (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): named
 ``chat {gen_ai.request.model}``, kind ``CLIENT`` (the proxy is the client of the
-upstream), with ``gen_ai.operation.name``, ``gen_ai.provider.name`` (the upstream edge's
-``Upstream.semconv_name``), ``gen_ai.request.*`` from the request (model, max tokens,
-temperature, top p, top k, stop sequences, seed, penalties), ``gen_ai.response.*`` and
-``gen_ai.usage.*`` from the answer (plain, or gathered from a stream's events as they
-pass), ``server.address``/``server.port`` of the upstream, and ``error.type`` (the HTTP
-status) with an error status when the request failed. What the conversion could not
-carry is one ``chatcodec.serve.loss`` span event per loss (its JSON path and what was lost).
+upstream), with ``gen_ai.operation.name``; ``gen_ai.provider.name``, the provider really
+answering (the upstream edge's ``Upstream.provider_name``: DeepSeek for an OpenAI Chat
+upstream at ``https://api.deepseek.com``), set from the start to the default upstream's,
+so a request refused before it is routed carries one too; ``gen_ai.request.*`` from the
+request (model, max tokens, temperature, top p, top k, stop sequences, seed, penalties,
+``stream``), ``gen_ai.output.type`` (``json`` for a JSON response format, else ``text``),
+``gen_ai.conversation.id`` (the caller's conversation: the Responses API's
+``conversation``), ``gen_ai.response.*`` and ``gen_ai.usage.*`` from the answer (plain,
+or gathered from a stream's events as they pass: the cache read and write and reasoning
+token counts too), ``gen_ai.response.time_to_first_chunk`` (seconds from the request to a
+stream's first event), ``server.address``/``server.port`` of the upstream, and
+``error.type`` (the HTTP status) with an error status when the request failed. What the
+conversion could not carry is one ``chatcodec.serve.loss`` span event per loss (its JSON
+path and what was lost).
 
 The messages themselves (``gen_ai.system_instructions``, ``gen_ai.input.messages``,
 ``gen_ai.output.messages``, as JSON in the conventions' format: :mod:`.genai_messages`)
-go on the span only with ``--otel-content``: they hold what users wrote, which the
-conventions leave opt-in for the same reason.
+and the tool definitions (``gen_ai.tool.definitions``) go on the span only with
+``--otel-content``: they hold what users and developers wrote, which the conventions
+leave opt-in for the same reason.
 
 Spans go to the global tracer provider, which the operator configures (the
 ``opentelemetry-instrument`` launcher, or ``OTEL_*`` variables with an SDK set up in
@@ -24,6 +32,7 @@ code); with telemetry off nothing here is imported and a request pays nothing.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -46,6 +55,8 @@ from chatcodec.stream_events import (
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
+    from chatcodec.serve.config import ServeConfig
+
 _REQUEST_SETTINGS = {
     "max_tokens": "gen_ai.request.max_tokens",
     "temperature": "gen_ai.request.temperature",
@@ -57,13 +68,44 @@ _REQUEST_SETTINGS = {
     "stop": "gen_ai.request.stop_sequences",
 }
 """Canonical request fields -> their span attributes."""
+_USAGE = {
+    "input_tokens": "gen_ai.usage.input_tokens",
+    "output_tokens": "gen_ai.usage.output_tokens",
+    "cache_read_tokens": "gen_ai.usage.cache_read.input_tokens",
+    "cache_write_tokens": "gen_ai.usage.cache_creation.input_tokens",
+    "reasoning_tokens": "gen_ai.usage.reasoning.output_tokens",
+}
+"""Canonical usage counts -> their span attributes (the canonical ``input_tokens`` holds
+the cached tokens, as the conventions' does)."""
+_JSON_FORMATS = frozenset({"json_object", "json_schema"})
+
+
+def default_provider(config: ServeConfig) -> str:
+    """The ``gen_ai.provider.name`` of a request not routed yet: the default upstream's, or
+    the one every route shares (empty when routes differ and none is the default)."""
+    routes = config.all_routes
+    names = [provider_name(route.upstream, config.writer_options(route).get("server")) for route in routes]
+    if config.upstream is not None and names:
+        return names[-1]
+    return names[0] if len(set(names)) == 1 else ""
+
+
+def provider_name(upstream: str, server: object = None) -> str:
+    """The ``gen_ai.provider.name`` of a call to ``upstream`` (at the compatible ``server``
+    its writer options name, if any)."""
+    return upstream_side(upstream).provider_name(upstream, server)
 
 
 class Telemetry:
     """The spans of one server (a no-op when off)."""
 
-    def __init__(self, enabled: bool, *, content: bool = False, tracer_provider: Any = None) -> None:
+    def __init__(
+        self, enabled: bool, *, content: bool = False, tracer_provider: Any = None, provider: str = ""
+    ) -> None:
         self.content = content
+        self.provider = provider
+        """The ``gen_ai.provider.name`` a span carries until its request is routed (the
+        default upstream's): a request refused before that names one too."""
         self._tracer: Tracer | None = None
         if enabled:
             from opentelemetry import trace  # the otel extra; checked by the command line
@@ -82,13 +124,25 @@ class Telemetry:
             return
         from opentelemetry.trace import SpanKind
 
-        span = self._tracer.start_span("chat", kind=SpanKind.CLIENT, attributes={"gen_ai.operation.name": "chat"})
-        record.span = RequestSpan(span, content=self.content)
+        attributes = {"gen_ai.operation.name": "chat"}
+        if self.provider:
+            attributes["gen_ai.provider.name"] = self.provider
+        span = self._tracer.start_span("chat", kind=SpanKind.CLIENT, attributes=attributes)
+        record.span = RequestSpan(span, content=self.content, started=record.started)
 
-    def requested(self, record: RequestRecord, canonical: Mapping[str, Any], url: str) -> None:
-        """The request's attributes, once it is routed and converted."""
+    def requested(
+        self,
+        record: RequestRecord,
+        canonical: Mapping[str, Any],
+        url: str,
+        *,
+        server: object = None,
+        conversation: str | None = None,
+    ) -> None:
+        """The request's attributes, once it is routed and converted (``server``: the
+        compatible server the route's writer options name; ``conversation``: the caller's)."""
         if isinstance(record.span, RequestSpan):
-            record.span.requested(record, canonical, url)
+            record.span.requested(record, canonical, url, server=server, conversation=conversation)
 
     def answered(self, record: RequestRecord, canonical: Callable[[], Mapping[str, Any]]) -> None:
         """A plain answer's attributes (``canonical()``: the response as canonical data,
@@ -105,13 +159,24 @@ class Telemetry:
 class RequestSpan:
     """One request's span and what its stream has shown so far."""
 
-    def __init__(self, span: Span, *, content: bool) -> None:
+    def __init__(self, span: Span, *, content: bool, started: float | None = None) -> None:
         self.span = span
         self.content = content
+        self.started = time.perf_counter() if started is None else started
+        """When the request came in (``time.perf_counter``), for the time to the first chunk."""
+        self.first_chunk_seen = False
         self.finish_reasons: list[str] = []
         self.parts: dict[tuple[int, int], dict[str, Any]] = {}
 
-    def requested(self, record: RequestRecord, canonical: Mapping[str, Any], url: str) -> None:
+    def requested(
+        self,
+        record: RequestRecord,
+        canonical: Mapping[str, Any],
+        url: str,
+        *,
+        server: object = None,
+        conversation: str | None = None,
+    ) -> None:
         model = record.upstream_model or ""
         self.span.update_name(f"chat {model}".strip())
         address = urlsplit(url)
@@ -119,9 +184,13 @@ class RequestSpan:
             "gen_ai.request.model": model,
             "server.address": address.hostname or "",
             "server.port": address.port or (443 if address.scheme == "https" else 80),
+            "gen_ai.request.stream": record.stream,
+            "gen_ai.output.type": "json" if _format_type(canonical) in _JSON_FORMATS else "text",
         }
         if record.upstream is not None:
-            attributes["gen_ai.provider.name"] = upstream_side(record.upstream).semconv_name or record.upstream
+            attributes["gen_ai.provider.name"] = provider_name(record.upstream, server)
+        if conversation:
+            attributes["gen_ai.conversation.id"] = conversation
         for field, attribute in _REQUEST_SETTINGS.items():
             value = canonical.get(field)
             if isinstance(value, (int, float, str)) or (isinstance(value, list) and value):
@@ -132,6 +201,9 @@ class RequestSpan:
             system = genai_messages.system_instructions(messages)
             if system:
                 attributes["gen_ai.system_instructions"] = json.dumps(system)
+            tools = [_tool_definition(tool) for tool in canonical.get("tools") or ()]
+            if tools:
+                attributes["gen_ai.tool.definitions"] = json.dumps(tools)
         self.span.set_attributes(attributes)
 
     def answered(self, canonical: Mapping[str, Any]) -> None:
@@ -152,6 +224,9 @@ class RequestSpan:
 
     def observe(self, event: AnyStreamEvent) -> None:
         """Gather a stream's answer from its canonical events as they pass."""
+        if not self.first_chunk_seen:
+            self.first_chunk_seen = True
+            self.span.set_attribute("gen_ai.response.time_to_first_chunk", time.perf_counter() - self.started)
         if isinstance(event, ResponseStartEvent):
             self._identity(event.id, event.model)
         elif isinstance(event, UsageEvent):
@@ -205,6 +280,19 @@ class RequestSpan:
             self.span.set_attribute("gen_ai.response.model", model)
 
     def _usage(self, usage: Mapping[str, Any]) -> None:
-        for field in ("input_tokens", "output_tokens"):
+        for field, attribute in _USAGE.items():
             if isinstance(usage.get(field), int):
-                self.span.set_attribute(f"gen_ai.usage.{field}", usage[field])
+                self.span.set_attribute(attribute, usage[field])
+
+
+def _format_type(canonical: Mapping[str, Any]) -> object:
+    return (as_dict(canonical.get("response_format")) or {}).get("type")
+
+
+def _tool_definition(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """A canonical tool as the conventions' ``gen_ai.tool.definitions`` entry."""
+    parameters: object = tool.get("parameters") or {}
+    definition: dict[str, Any] = {"type": "function", "name": tool.get("name"), "parameters": parameters}
+    if tool.get("description"):
+        definition["description"] = tool["description"]
+    return definition

@@ -197,6 +197,7 @@ EDGE = Edge(
         options=upstream_options,
         count_tokens=CountUpstream(count_url, count_body, read_count),
         semconv_name="anthropic",
+        server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),
     detection=(
         "response-type:message",

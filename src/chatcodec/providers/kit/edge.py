@@ -214,6 +214,9 @@ class Call:
     options: Mapping[str, Any] | None = None
     """Stream encoder options the caller chose in its request (OpenAI Chat's
     ``stream_options.include_usage``), for the stream written back to it."""
+    conversation: str | None = None
+    """The conversation (session, thread) the caller says the request belongs to (the
+    Responses API's ``conversation``), for telemetry's ``gen_ai.conversation.id``."""
 
 
 CallReader: TypeAlias = Callable[[dict[str, Any], str | None, Mapping[str, str]], Call]
@@ -397,6 +400,17 @@ class Upstream:
     """The API's ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); empty: the
     conventions list none, and the registry name is used."""
+    server_semconv: Mapping[str, str] = field(default_factory=dict[str, str])
+    """The ``gen_ai.provider.name`` of each compatible server speaking the API, by its
+    ``server`` option name (DeepSeek's OpenAI-compatible API is ``deepseek``, not
+    ``openai``); a server the conventions list no name for is named by its option name."""
+
+    def provider_name(self, registry_name: str, server: object = None) -> str:
+        """The ``gen_ai.provider.name`` of a call to this API, at ``server`` when the
+        writer's options name one: the provider really answering."""
+        if isinstance(server, str) and server:
+            return self.server_semconv.get(server, server)
+        return self.semconv_name or registry_name
 
 
 # --- strict reading ------------------------------------------------------------------------

@@ -110,7 +110,13 @@ EDGE = Edge(
         models=ModelList(("/v1/models", "/models"), write_openai_models),
     ),
     upstream=Upstream(
-        upstream_url, "OPENAI_API_KEY", openai_headers, upstream_body, options=upstream_options, semconv_name="openai"
+        upstream_url,
+        "OPENAI_API_KEY",
+        openai_headers,
+        upstream_body,
+        options=upstream_options,
+        semconv_name="openai",
+        server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),
     detection=(
         "object:chat.completion",

@@ -22,11 +22,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
+    Call,
     CountFront,
     CountUpstream,
     Edge,
@@ -36,6 +39,7 @@ from chatcodec.providers.kit.edge import (
     ModelList,
     StreamFraming,
     Upstream,
+    body_call,
     openai_headers,
     read_nested_error,
     write_openai_error,
@@ -118,6 +122,17 @@ EXTENSIONS: tuple[Extension, ...] = (
 )
 """The response object as the API reference lists it, beyond the SDK (strict reading accepts them)."""
 
+
+def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
+    """The model and stream flag are in the body; ``conversation`` (an id, or an object
+    with one) names the conversation the request belongs to
+    (https://platform.openai.com/docs/api-reference/responses/create#responses-create-conversation)."""
+    call = body_call(payload, target, query)
+    conversation = payload.get("conversation")
+    named = (as_dict(conversation) or {}).get("id") if not isinstance(conversation, str) else conversation
+    return replace(call, conversation=named) if isinstance(named, str) and named else call
+
+
 EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Responses response",
@@ -127,6 +142,7 @@ EDGE = Edge(
     ),
     front=Front(
         ("/v1/responses", "/responses"),
+        read_call,
         answering=ANSWERING,
         models=ModelList(("/v1/models", "/models"), write_openai_models),
         count_tokens=CountFront(

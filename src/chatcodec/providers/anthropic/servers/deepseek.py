@@ -62,5 +62,6 @@ SERVER = Server(
     blocks_source=DOCS + " (Message Fields)",
     tool_types=frozenset({"custom"}),
     notes=(f"Claude model names are mapped to DeepSeek's (`claude-opus*` to `deepseek-v4-pro`) ({DOCS})",),
+    semconv_name="deepseek",
 )
 """DeepSeek."""

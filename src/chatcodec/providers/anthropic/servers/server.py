@@ -52,6 +52,10 @@ class Server:
     """What field lists cannot say."""
     notes: tuple[str, ...] = ()
     """Other differences, for the README (one line each, with its source)."""
+    semconv_name: str = ""
+    """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
+    (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);
+    empty: the conventions list none, and its option name is used."""
 
 
 ServerCall = kit_servers.ServerCall[Server]

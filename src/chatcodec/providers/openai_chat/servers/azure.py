@@ -28,5 +28,6 @@ SERVER = Server(
     efforts_source="https://learn.microsoft.com/en-us/azure/ai-foundry/openai/how-to/reasoning",
     parts_source=DOCS,
     notes=("the deployment in the URL names the model; the key goes in an `api-key` header",),
+    semconv_name="azure.ai.openai",
 )
 """Azure OpenAI."""

@@ -82,5 +82,6 @@ SERVER = Server(
             reasoning_back_in_tool_loop(THINKING, _thinking),
         ),
     ),
+    semconv_name="deepseek",
 )
 """DeepSeek."""

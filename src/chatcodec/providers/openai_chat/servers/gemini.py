@@ -85,5 +85,6 @@ SERVER = Server(
             _signature_on_first_call,
         ),
     ),
+    semconv_name="gcp.gemini",
 )
 """Gemini's OpenAI-compatible endpoint."""

@@ -58,5 +58,6 @@ SERVER = Server(
     parts=frozenset({"text", "image_url"}),
     parts_source="https://console.groq.com/docs/vision",
     rules=(ServerRule("one_choice", "`n` other than 1 is not sent", DOCS, _one_choice),),
+    semconv_name="groq",
 )
 """Groq."""

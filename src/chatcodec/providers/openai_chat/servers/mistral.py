@@ -65,5 +65,6 @@ SERVER = Server(
     efforts_source="https://docs.mistral.ai/capabilities/reasoning/adjustable",
     parts=frozenset({"text", "image_url", "input_audio", "document_url", "thinking"}),
     parts_source=DOCS,
+    semconv_name="mistral_ai",
 )
 """Mistral."""

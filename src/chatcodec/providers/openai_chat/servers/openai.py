@@ -23,5 +23,6 @@ SERVER = Server(
     efforts_source=DOCS + "#chat_create-reasoning_effort",
     parts_source=DOCS + "#chat_create-messages",
     cache_marker="prompt_cache_breakpoint",
+    semconv_name="openai",
 )
 """OpenAI, the default target."""

@@ -71,6 +71,10 @@ class Server:
     """What field sets cannot say (reasoning needed back, a signature on the first call)."""
     notes: tuple[str, ...] = field(default=())
     """Other differences, for the README (one line each, with its source)."""
+    semconv_name: str = ""
+    """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
+    (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);
+    empty: the conventions list none, and its option name is used."""
 
     def extension_fields(self, kind: str) -> frozenset[str]:
         """The extension fields this server documents on an object of ``kind``."""

@@ -57,5 +57,6 @@ SERVER = Server(
             _reasoning_model_parameters,
         ),
     ),
+    semconv_name="x_ai",
 )
 """xAI."""

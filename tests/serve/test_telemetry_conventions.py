@@ -1,0 +1,136 @@
+"""``chatcodec serve --otel``: the current GenAI semantic-convention attributes
+(https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/), one test per attribute."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from chatcodec.serve import ServeConfig
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, serving_config, serving_fake
+
+SSE = "text/event-stream"
+KEY = {"authorization": "Bearer k"}
+HELLO: list[Any] = [{"role": "user", "content": "Largest city?"}]
+TOOL = {"type": "function", "function": {"name": "weather", "description": "Weather", "parameters": {"type": "object"}}}
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeUpstream]:
+    with serving_fake() as upstream:
+        yield upstream
+
+
+@contextmanager
+def traced(config: ServeConfig) -> Iterator[tuple[str, InMemorySpanExporter]]:
+    """The proxy for ``config`` (telemetry on), its spans exported to memory."""
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    with serving_config(config, tracer_provider=provider) as origin:
+        yield origin, exporter
+    provider.shutdown()
+
+
+def span_attributes(exporter: InMemorySpanExporter) -> dict[str, Any]:
+    deadline = time.monotonic() + 5
+    while not exporter.get_finished_spans():
+        assert time.monotonic() < deadline, "no span ended"
+        time.sleep(0.01)
+    (span,) = exporter.get_finished_spans()
+    return dict(span.attributes or {})
+
+
+def chat_to_claude(fake: FakeUpstream, body: dict[str, Any], *, content: bool = False) -> dict[str, Any]:
+    """The span of one OpenAI Chat request sent through to the fake Anthropic upstream."""
+    config = ServeConfig("openai-chat", "anthropic", fake.base, otel=True, otel_content=content)
+    with traced(config) as (origin, exporter):
+        httpx.post(f"{origin}/v1/chat/completions", json=body, headers=KEY, timeout=30)
+        return span_attributes(exporter)
+
+
+def test_a_span_says_the_request_is_not_streamed_and_wants_json(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    body = {"model": "claude-sonnet-4-6", "messages": HELLO, "response_format": {"type": "json_object"}}
+    attributes = chat_to_claude(fake, body)
+    assert attributes["gen_ai.request.stream"] is False
+    assert attributes["gen_ai.output.type"] == "json"
+    assert "gen_ai.response.time_to_first_chunk" not in attributes
+
+
+def test_a_streamed_span_has_its_time_to_first_chunk(fake: FakeUpstream) -> None:
+    fake.reply(fixture_bytes("anthropic", "stream", "text_basic.sse"), content_type=SSE)
+    attributes = chat_to_claude(fake, {"model": "claude-sonnet-4-6", "messages": HELLO, "stream": True})
+    assert attributes["gen_ai.request.stream"] is True
+    assert attributes["gen_ai.output.type"] == "text"
+    first_chunk = attributes["gen_ai.response.time_to_first_chunk"]
+    assert isinstance(first_chunk, float)
+    assert 0 < first_chunk < 30
+
+
+def test_cache_token_counts_go_on_the_span(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))
+    attributes = chat_to_claude(fake, {"model": "claude-sonnet-4-6", "messages": HELLO})
+    assert attributes["gen_ai.usage.input_tokens"] == 1532  # the cached tokens included, as the conventions say
+    assert attributes["gen_ai.usage.cache_read.input_tokens"] == 1111
+    assert attributes["gen_ai.usage.cache_creation.input_tokens"] == 418
+
+
+def test_reasoning_token_count_and_the_real_provider_go_on_the_span(fake: FakeUpstream) -> None:
+    """An OpenAI Chat upstream at DeepSeek is ``deepseek``, not ``openai``."""
+    fake.reply(fixture_json("openai-chat", "response", "deepseek_reasoner.json"))
+    config = ServeConfig("anthropic", "openai-chat", fake.base, otel=True, options={"server": "deepseek"})
+    with traced(config) as (origin, exporter):
+        body = {"model": "deepseek-reasoner", "max_tokens": 100, "messages": HELLO}
+        httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"}, timeout=30)
+        attributes = span_attributes(exporter)
+    assert attributes["gen_ai.usage.reasoning.output_tokens"] == 415
+    assert attributes["gen_ai.provider.name"] == "deepseek"
+
+
+def test_a_compatible_server_without_a_convention_name_is_named_by_its_option(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    config = ServeConfig("openai-chat", "anthropic", fake.base, otel=True, options={"server": "minimax"})
+    with traced(config) as (origin, exporter):
+        httpx.post(f"{origin}/v1/chat/completions", json={"model": "MiniMax-M2.7", "messages": HELLO}, headers=KEY)
+        assert span_attributes(exporter)["gen_ai.provider.name"] == "minimax"
+
+
+def test_a_refused_request_still_names_its_provider(fake: FakeUpstream) -> None:
+    config = ServeConfig("openai-chat", "anthropic", fake.base, otel=True)
+    with traced(config) as (origin, exporter):
+        refused = httpx.post(f"{origin}/v1/chat/completions", content=b"{not json", headers=KEY, timeout=30)
+        attributes = span_attributes(exporter)
+    assert refused.status_code == 400
+    assert attributes["gen_ai.provider.name"] == "anthropic"
+    assert attributes["error.type"] == "400"
+
+
+def test_tool_definitions_go_on_the_span_only_when_content_is_opted_in(fake: FakeUpstream) -> None:
+    body = {"model": "claude-sonnet-4-6", "messages": HELLO, "tools": [TOOL]}
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    assert "gen_ai.tool.definitions" not in chat_to_claude(fake, body)
+    fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
+    definitions = json.loads(chat_to_claude(fake, body, content=True)["gen_ai.tool.definitions"])
+    assert definitions == [
+        {"type": "function", "name": "weather", "description": "Weather", "parameters": {"type": "object"}}
+    ]
+
+
+def test_a_responses_conversation_is_the_spans_conversation_id(fake: FakeUpstream) -> None:
+    fake.reply(fixture_json("openai-responses", "response", "function_call_no_reasoning.json"))
+    config = ServeConfig("openai-responses", "openai-responses", f"{fake.base}/v1", otel=True)
+    with traced(config) as (origin, exporter):
+        body = {"model": "gpt-5", "input": "Hi", "conversation": {"id": "conv_123"}}
+        httpx.post(f"{origin}/v1/responses", json=body, headers=KEY, timeout=30)
+        attributes = span_attributes(exporter)
+    assert attributes["gen_ai.conversation.id"] == "conv_123"
