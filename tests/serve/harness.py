@@ -92,7 +92,7 @@ class FakeUpstream:
             return Response(status_code=499)
         if reply.status != 200 or reply.content_type == "application/json":
             return Response(reply.body, reply.status, media_type=reply.content_type, headers=reply.headers)
-        return StreamingResponse(self._chunks(reply), media_type=reply.content_type)
+        return StreamingResponse(self._chunks(reply), media_type=reply.content_type, headers=reply.headers)
 
     async def _chunks(self, reply: Reply) -> AsyncIterator[bytes]:
         try:

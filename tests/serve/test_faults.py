@@ -100,7 +100,7 @@ def test_an_unhandled_error_is_a_500_in_the_fronts_shape(fake: FakeUpstream, mon
     def broken(*arguments: object, **settings: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(chatcodec.serve.app, "convert_response", broken)
+    monkeypatch.setattr(chatcodec.serve.app, "convert_answer", broken)
     fake.reply(fixture_json("anthropic", "response", "thinking_text_tool_use.json"))
     with proxy("openai-chat", "anthropic", fake.base) as origin:
         answer = httpx.post(f"{origin}/v1/chat/completions", json=CHAT, headers=KEY)

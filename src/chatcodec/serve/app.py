@@ -34,7 +34,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from chatcodec._narrow import as_dict
-from chatcodec.api import convert_response, decode_response
+from chatcodec.api import decode_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
@@ -46,6 +46,7 @@ from chatcodec.serve.auth import Caller, admit, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
+from chatcodec.serve.identity import Identity, answer_identity, convert_answer
 from chatcodec.serve.limits import check_model, json_object, json_or_text, off_the_loop, passed_headers, read_body
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
@@ -297,34 +298,35 @@ class Proxy:
         content = upstream_response.content
         if upstream_response.status_code >= 400:
             raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
+        identity = answer_identity(upstream, upstream_response.headers, prepared.model)
         rendered = await off_the_loop(
-            len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record)
+            len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record, identity)
         )
         record.status = 200
         headers = {**passed, **losses_header(record.losses)}
         return Response(rendered, 200, headers=headers, media_type="application/json")
 
-    def _answer(self, content: bytes, prepared: Prepared, record: RequestRecord) -> bytes:
+    def _answer(self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity) -> bytes:
         """The upstream's plain answer converted for the caller, as JSON bytes (and kept,
-        where the front keeps answers)."""
+        where the front keeps answers); ``identity``: the id and model its body may lack."""
         upstream = prepared.route.upstream
         fields = as_dict(json_or_text(content))
         if fields is None:
             raise RefusalError(502, f"the {upstream} upstream's answer is not a JSON object")
         try:
-            converted = convert_response(
+            converted = convert_answer(
                 fields,
                 source=upstream,
                 target=self.config.api,
-                on_loss="ignore",
                 losses=record.losses,
                 options=prepared.call.options,
+                identity=identity,
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
         self.answerer.answered(prepared.answer, converted)
         self.telemetry.answered(
-            record, lambda: decode_response(upstream, fields).model_dump(mode="json", exclude_none=True)
+            record, lambda: identity.fill(decode_response(upstream, fields).model_dump(mode="json", exclude_none=True))
         )
         return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -343,6 +345,7 @@ class Proxy:
                 on_loss="ignore",
                 target_framing=prepared.call.framing,
                 observe=self._observer(record),
+                identity=answer_identity(upstream, upstream_response.headers, prepared.model),
             )
             chunks = upstream_response.aiter_bytes()
             first = await _first_events(chunks, converter, upstream)
@@ -398,11 +401,15 @@ class ObservedConverter(StreamConverter):
     """A stream converter that shows each canonical event to ``observe`` on its way to
     the target's encoder (the error events among them already translated)."""
 
-    def __init__(self, *arguments: Any, observe: Callable[[AnyStreamEvent], None], **settings: Any) -> None:
+    def __init__(
+        self, *arguments: Any, observe: Callable[[AnyStreamEvent], None], identity: Identity, **settings: Any
+    ) -> None:
         super().__init__(*arguments, **settings)
         self._observe = observe
+        self._identity = identity
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
+        event = self._identity.started(event)
         self._observe(event)
         return super()._encoded(event)
 

@@ -16,6 +16,10 @@
 - Token counting: ``POST /model/{modelId}/count-tokens`` with ``{"input": {"converse":
   {messages, system, toolConfig, additionalModelRequestFields}}}``, answering
   ``{"inputTokens"}`` (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CountTokens.html).
+- Answers: a ``ConverseResponse`` holds no id and no model (the model is in the URL); the
+  ``x-amzn-RequestId`` response header names the call
+  (https://docs.aws.amazon.com/bedrock/latest/APIReference/CommonParameters.html), so a
+  server answering from Bedrock gives that id and the model it called (``answer_id_header``).
 - Strict reading: the event stream's padding member on every event, usage beyond botocore.
 """
 
@@ -154,6 +158,7 @@ EDGE = Edge(
         model_in_path,
         sigv4_headers,
         count_tokens=CountUpstream(count_url, count_body, read_count),
+        answer_id_header="x-amzn-requestid",
         semconv_name="aws.bedrock",
     ),
     detection=(

@@ -400,6 +400,10 @@ class Upstream:
     """The API's ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); empty: the
     conventions list none, and the registry name is used."""
+    answer_id_header: str | None = None
+    """The response header naming the answer, for an API whose answer body holds no id
+    (Bedrock's ``x-amzn-RequestId``): a server answering from it gives that id, and the
+    model it called, to a caller whose API has both (lower-cased; None: the body has an id)."""
     server_semconv: Mapping[str, str] = field(default_factory=dict[str, str])
     """The ``gen_ai.provider.name`` of each compatible server speaking the API, by its
     ``server`` option name (DeepSeek's OpenAI-compatible API is ``deepseek``, not
