@@ -71,7 +71,7 @@ class FakeUpstream:
         self.received: list[Received] = []
         self.stream_closed = threading.Event()
         self.disconnected = threading.Event()  # a delayed reply's client went away first
-        self.app = Starlette(routes=[Route("/{rest:path}", self._handle, methods=["POST"])])
+        self.app = Starlette(routes=[Route("/{rest:path}", self._handle, methods=["POST", "GET"])])
 
     def reply(self, body: bytes | dict[str, Any], status: int = 200, **settings: Any) -> None:
         data = json.dumps(body).encode() if isinstance(body, dict) else body
@@ -82,7 +82,8 @@ class FakeUpstream:
         return self.received[-1]
 
     async def _handle(self, request: Request) -> Response:
-        body = json.loads(await request.body())
+        raw = await request.body()
+        body = json.loads(raw) if raw else {}  # a GET (a model list) has none
         headers = {name.lower(): value for name, value in request.headers.items()}
         raw_path = bytes(request.scope.get("raw_path") or request.url.path.encode()).decode()
         self.received.append(Received(raw_path, request.url.query, headers, body))

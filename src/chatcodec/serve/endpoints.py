@@ -6,8 +6,9 @@ token counting endpoint.
 - The model list (``GET /v1/models`` for both OpenAI APIs and Anthropic,
   ``/v1beta/models`` for Gemini, ``/api/tags`` for Ollama: the front edge's
   ``Front.models``) lists the names callers can use here: the ``--model-map`` names,
-  then each route's ``models`` or its pattern when that is a plain name, in the list
-  shape the front's SDK reads.
+  then each route's ``models`` or its pattern when that is a plain name, then what a
+  pattern route's upstream lists that the route serves (:mod:`.model_listing`), in the
+  list shape the front's SDK reads.
 - Token counting (Anthropic's ``/v1/messages/count_tokens``, Gemini's ``:countTokens``,
   the Responses ``/v1/responses/input_tokens``: ``Front.count_tokens``) converts the
   request as a call would be, and asks the routed upstream's own counting endpoint
@@ -27,6 +28,7 @@ from chatcodec.serve.auth import upstream_key
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import front
 from chatcodec.serve.limits import check_model, json_object, json_or_text, passed_headers, read_body
+from chatcodec.serve.model_listing import upstream_models
 from chatcodec.serve.refusal import RefusalError
 from chatcodec.serve.request_log import RequestRecord
 from chatcodec.serve.upstream import count_call, upstream_side
@@ -62,10 +64,11 @@ async def list_models(proxy: Proxy, request: Request) -> Response:
     listing = front(proxy.config.api).models
     assert listing is not None, "routed only for a front with a model list"
     try:
-        await proxy.admitted(request)
+        caller, _ = await proxy.admitted(request)
     except RefusalError as refusal:
         return proxy.refused(refusal)
-    return JSONResponse(listing.write(list(proxy.config.listed_models)))
+    asked = await upstream_models(proxy.config, proxy.client, caller)
+    return JSONResponse(listing.write(list(dict.fromkeys((*proxy.config.listed_models, *asked)))))
 
 
 async def count_tokens(proxy: Proxy, request: Request) -> Response:

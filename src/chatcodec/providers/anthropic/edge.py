@@ -40,7 +40,9 @@ from chatcodec.providers.kit.edge import (
     ModelList,
     StreamFraming,
     Upstream,
+    UpstreamModels,
     bearer_key,
+    read_data_ids,
     read_nested_error,
 )
 
@@ -196,6 +198,7 @@ EDGE = Edge(
         default_version=DEFAULT_API_VERSION,
         options=upstream_options,
         count_tokens=CountUpstream(count_url, count_body, read_count),
+        models=UpstreamModels(lambda base: f"{base}/v1/models?limit=1000", read_data_ids),
         semconv_name="anthropic",
         server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),

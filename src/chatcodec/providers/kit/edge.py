@@ -53,11 +53,13 @@ __all__ = [
     "RouteError",
     "StreamFraming",
     "Upstream",
+    "UpstreamModels",
     "bearer_headers",
     "bearer_key",
     "body_call",
     "model_in_path",
     "openai_headers",
+    "read_data_ids",
     "read_first_item",
     "read_nested_error",
     "stream_flag_in_body",
@@ -369,6 +371,22 @@ def model_in_path(body: dict[str, Any], stream: bool) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class UpstreamModels:
+    """How a client lists the API's models (``GET``), for a server listing what its routes reach."""
+
+    url: Callable[[str], str]
+    """The base URL (without a trailing /) -> the list URL (one page, as large as the API allows)."""
+    read: Callable[[object], list[str]]
+    """The list body -> the model names a request takes."""
+
+
+def read_data_ids(body: object) -> list[str]:
+    """The ``data[].id`` of a list body (OpenAI's and Anthropic's ``GET /v1/models``)."""
+    entries = [as_dict(entry) or {} for entry in as_list((as_dict(body) or {}).get("data")) or ()]
+    return [entry["id"] for entry in entries if isinstance(entry.get("id"), str)]
+
+
+@dataclass(frozen=True, slots=True)
 class Upstream:
     """The API as a client calls it."""
 
@@ -396,6 +414,8 @@ class Upstream:
     ``server``: ``https://api.deepseek.com`` is DeepSeek's), or None when a URL says nothing."""
     count_tokens: CountUpstream | None = None
     """The API's token counting endpoint (None: it has none)."""
+    models: UpstreamModels | None = None
+    """How the API lists its models (None: it has no list a client reaches at the base URL)."""
     semconv_name: str = ""
     """The API's ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/); empty: the

@@ -18,8 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chatcodec._narrow import as_dict
-from chatcodec.providers.kit.edge import Call, Edge, ErrorShape, Front, ModelList, StreamFraming, Upstream
+from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.kit.edge import (
+    Call,
+    Edge,
+    ErrorShape,
+    Front,
+    ModelList,
+    StreamFraming,
+    Upstream,
+    UpstreamModels,
+)
 from chatcodec.providers.ollama.markers import PROVIDER
 
 
@@ -51,6 +60,13 @@ def read_error(body: object) -> tuple[str, str | None]:
     return (error if isinstance(error, str) else ""), None
 
 
+def read_tags(body: object) -> list[str]:
+    """The model names of ``GET /api/tags`` (``{"models": [{"name", "model", ...}]}``,
+    https://docs.ollama.com/api/tags)."""
+    entries = [as_dict(entry) or {} for entry in as_list((as_dict(body) or {}).get("models")) or ()]
+    return [entry["name"] for entry in entries if isinstance(entry.get("name"), str)]
+
+
 def write_models(names: Sequence[str]) -> dict[str, Any]:
     """``GET /api/tags``'s ``{"models": [{"name", "model", "modified_at", "size", "digest",
     "details"}]}`` (https://github.com/ollama/ollama/blob/main/docs/api.md#list-local-models)."""
@@ -75,7 +91,12 @@ EDGE = Edge(
     framing=StreamFraming("jsonl"),
     errors=ErrorShape({}, "server_error", write_error, read_error),
     front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
-    upstream=Upstream(upstream_url, "OLLAMA_API_KEY", body=upstream_body),
+    upstream=Upstream(
+        upstream_url,
+        "OLLAMA_API_KEY",
+        body=upstream_body,
+        models=UpstreamModels(lambda base: f"{base}/api/tags", read_tags),
+    ),
     detection=(
         "key:options",
         "key:keep_alive",

@@ -39,8 +39,10 @@ from chatcodec.providers.kit.edge import (
     ModelList,
     StreamFraming,
     Upstream,
+    UpstreamModels,
     body_call,
     openai_headers,
+    read_data_ids,
     read_nested_error,
     write_openai_error,
     write_openai_models,
@@ -154,6 +156,7 @@ EDGE = Edge(
         "OPENAI_API_KEY",
         openai_headers,
         count_tokens=CountUpstream(count_url, count_body, read_count),
+        models=UpstreamModels(lambda base: f"{base}/models", read_data_ids),
         semconv_name="openai",
     ),
     detection=(
