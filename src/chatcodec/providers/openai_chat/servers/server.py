@@ -8,7 +8,8 @@ per provider that its users extend by hand (``drop_params``); Vercel's AI SDK wr
 :class:`Server` value in its own module beside this one, every fact with the address it
 comes from, and the writer reads it (:mod:`.fitting`): what the server does not accept is
 never sent to it, but dropped or moved, each change a loss of kind ``rule`` naming the
-server.
+server. Choosing a server, the loss report and the rule record are shared with the
+Anthropic-compatible servers (:mod:`chatcodec.providers.kit.servers`).
 """
 
 from __future__ import annotations
