@@ -121,6 +121,13 @@ class ProviderKit:
                 return False
         return True
 
+    def bare(self, canonical: Mapping[str, Any], size: int) -> bool:
+        """Whether ``canonical`` (a message or part) holds ``size`` keys, or those and a
+        ``provider_metadata`` of other providers' pure spelling alone (:meth:`spelling_only`):
+        the plain shape an encoder writes without looking further."""
+        held = len(canonical)
+        return held == size or (held == size + 1 and self.spelling_only(canonical.get("provider_metadata")))
+
     def report_unplaced(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
         wire at hand, its own included (``why`` says so); markers are never reported."""
