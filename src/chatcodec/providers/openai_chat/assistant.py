@@ -339,7 +339,7 @@ def _write_plain_turn(
     thought: str | None = None
     for index, part in enumerate(content):
         kind = part["type"]
-        if kind == "text" and len(part) == 2 and not calls:
+        if kind == "text" and not calls and KIT.bare(part, 2):  # (another provider's spelling dropped)
             texts.append(part)
         elif kind == "tool_use" and len(part) == 4 and "arguments" in part and VALID_NAME(part["name"]):
             calls.append(part)
@@ -359,7 +359,7 @@ def _write_plain_turn(
     if len(texts) == 1 and (calls or thought is not None):
         wire["content"] = texts[0]["text"]  # a string reads back as this one text beside the rest
     else:
-        wire["content"] = [dict(part) for part in texts] if texts else None
+        wire["content"] = [{"type": "text", "text": part["text"]} for part in texts] if texts else None
     if calls:
         wire["tool_calls"] = [plain_call_wire(part, part["name"]) for part in calls]
     return wire
