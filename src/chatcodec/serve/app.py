@@ -39,7 +39,7 @@ from chatcodec.conversion import read_request_data, with_updates, write_request_
 from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import Loss, LossError, LossRecorder, OnLoss
+from chatcodec.losses import Loss, LossRecorder
 from chatcodec.registry import get_edge
 from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, upstream_key
@@ -49,17 +49,13 @@ from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read
 from chatcodec.serve.limits import check_model, json_object, json_or_text, off_the_loop, passed_headers, read_body
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
+from chatcodec.serve.request_losses import settled
 from chatcodec.serve.response_store import open_store
 from chatcodec.serve.telemetry import Telemetry
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
-
-STRICT_LOSSES: OnLoss = {"content": "error", "setting": "error", "rule": "error", "*": "ignore"}
-"""Under ``--strict``, a request that would reach the upstream changed (a part or a
-setting dropped, a rule applied: ``n=2`` to an API with one answer) is refused with the
-losses listed; what the model never sees (ids, spellings, defaults filled) passes."""
 
 CLIENT_GONE = 499
 """The status logged for a caller that went away before its answer (nginx's convention)."""
@@ -253,13 +249,14 @@ class Proxy:
         self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None = None
     ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
         """The canonical data, the upstream body and its losses: the front's reader to
-        canonical data (strict under ``--strict``, the upstream's turn order included), the
+        canonical data (strict under ``--validate``, the upstream's turn order included), the
         model and stream flag set on it, the upstream's writer under the rules of the API
-        ``version`` sent; no canonical model is built."""
-        strict = self.config.strict
+        ``version`` sent, its losses settled by ``--on-loss`` (:mod:`.request_losses`); no
+        canonical model is built."""
+        validate = self.config.validate
         try:
-            target = route.upstream if strict else None
-            canonical = read_request_data(payload, self.config.api, strict=strict, target=target)
+            target = route.upstream if validate else None
+            canonical = read_request_data(payload, self.config.api, strict=validate, target=target)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
         with_updates(canonical, {"model": model, "stream": True if stream else None})
@@ -271,13 +268,7 @@ class Proxy:
             body = write_request_data(canonical, route.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
-        losses: list[Loss] = []
-        try:
-            recorder.settle(STRICT_LOSSES if strict else "ignore", losses)
-        except LossError as error:
-            message = f"--strict: the request cannot be sent to {route.upstream} whole: {error}"
-            raise RefusalError(400, message) from None
-        return canonical, body, losses
+        return canonical, body, settled(recorder, self.config.loss_policy, route.upstream)
 
     async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream
