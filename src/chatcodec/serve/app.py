@@ -42,11 +42,12 @@ from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder
 from chatcodec.registry import get_edge
 from chatcodec.serve import endpoints
-from chatcodec.serve.auth import Caller, admit, upstream_key
+from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.limits import check_model, json_object, json_or_text, off_the_loop, passed_headers, read_body
+from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
 from chatcodec.serve.request_losses import settled
@@ -178,7 +179,7 @@ class Proxy:
         headers = {name.lower(): value for name, value in request.headers.items()}
         presented = caller_key(self.config.api, headers, request.query_params)
         caller = admit(presented, self.config.client_keys, allow_anonymous=self.config.allow_anonymous)
-        return caller, headers
+        return caller, forwarded_headers(caller, headers)
 
     async def _proxy(self, request: Request, record: RequestRecord) -> Response:
         caller, headers = await self.admitted(request)
@@ -219,6 +220,7 @@ class Proxy:
         check_model(model)
         route = self.route(model)
         record.upstream, record.upstream_model = route.upstream, model
+        check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
         canonical, body, record.losses = self.converted(call.payload, model, route, stream=call.stream, version=version)
         return Prepared(call, answer, route, model, body, canonical, version)
@@ -362,6 +364,8 @@ class Proxy:
             ) from None
         except httpx.TimeoutException as error:
             raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+        except httpx.LocalProtocolError:  # its text quotes the header value it refused: a key
+            raise RefusalError(502, f"the request to the {upstream} upstream cannot be written on HTTP") from None
         except httpx.HTTPError as error:
             raise RefusalError(502, f"the {upstream} upstream cannot be reached: {error!r}") from None
 
@@ -371,7 +375,14 @@ class Proxy:
         header = get_edge(upstream).errors.type_header
         error_type = None if header is None else response.headers.get(header)
         error = read_error(upstream, payload, response.status_code, error_type)
-        return RefusalError(response.status_code, error.message, error_type=error.error_type, headers=passed)
+        own = as_dict(payload) if upstream == self.config.api else None  # passed as it came (.refusal)
+        return RefusalError(
+            response.status_code,
+            error.message,
+            error_type=error.error_type,
+            headers=passed,
+            body=own,
+        )
 
 
 class ObservedConverter(StreamConverter):

@@ -13,7 +13,9 @@
   the OpenAI SDK reads first), its rate-limit headers (``x-ratelimit-*``,
   ``anthropic-ratelimit-*``, ``ratelimit-*``: any name holding ``ratelimit``) and its
   request id (any name ending in ``request-id`` or ``requestid``), on errors and answers
-  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s. The
+  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s; and
+  ``x-should-retry``, which both the OpenAI and Anthropic SDKs obey over their own
+  status rules (``_should_retry`` in openai-python and anthropic-sdk-python). The
   upstream's request id is also given as ``x-request-id`` (what the OpenAI SDK reads)
   and ``request-id`` (the Anthropic SDK's) when the upstream used another name.
 """
@@ -34,6 +36,7 @@ Result = TypeVar("Result")
 
 MODEL_NAME_LIMIT = 512
 _REQUEST_ID_NAMES = ("x-request-id", "request-id")
+_PASSED = frozenset(("retry-after", "retry-after-ms", "x-should-retry"))
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -92,7 +95,7 @@ def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
     request_id: str | None = None
     for name, value in upstream_headers.items():
         lowered = name.lower()
-        if lowered in ("retry-after", "retry-after-ms") or "ratelimit" in lowered:
+        if lowered in _PASSED or "ratelimit" in lowered:
             passed[lowered] = value
         elif lowered.endswith(("request-id", "requestid")):
             passed[lowered] = value
