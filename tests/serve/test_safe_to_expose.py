@@ -4,19 +4,21 @@ keeps refused where it cannot. A real server on loopback in front of a fake upst
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import openai
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from chatcodec.serve import ServeConfig
-from serve.harness import FakeUpstream, fixture_json, proxy, serving_config, serving_fake
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_config, serving_fake
 
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
 GEMINI_HELLO = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
@@ -208,3 +210,46 @@ def test_responses_conversation_and_prompt_are_refused_unless_the_upstream_is_re
         passed = httpx.post(f"{origin}/v1/responses", json=request, headers={"authorization": "Bearer k"})
     assert passed.status_code == 200
     assert fake.last.body[next(iter(field))] == field[next(iter(field))]
+
+
+# --- an upstream stream cut between events ------------------------------------------------
+
+
+def _cut(recorded: bytes, marker: bytes) -> bytes:
+    """``recorded`` up to (not including) the first event holding ``marker``: whole events only."""
+    return recorded[: recorded.rfind(b"\n\n", 0, recorded.index(marker)) + 2]
+
+
+def test_an_upstream_stream_cut_between_events_ends_with_the_fronts_error_event(
+    fake: FakeUpstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    cut = _cut(fixture_bytes("anthropic", "stream", "text_basic.sse"), b"content_block_stop")
+    with (
+        caplog.at_level(logging.INFO, logger="chatcodec.serve"),
+        proxy("openai-chat", "anthropic", fake.base) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
+        fake.reply(cut, content_type="text/event-stream")
+        with pytest.raises(openai.APIError, match="cut between two events"):
+            list(client.chat.completions.create(model="m", messages=HELLO, stream=True))  # type: ignore[arg-type]
+    (line,) = [json.loads(record.getMessage()) for record in caplog.records if record.name == "chatcodec.serve"]
+    assert (line["status"], line["headers"]) == (502, 200)
+
+
+def test_an_openai_stream_cut_before_its_finish_is_an_anthropic_error_event(fake: FakeUpstream) -> None:
+    cut = _cut(fixture_bytes("openai-chat", "stream", "text_with_usage_obfuscation.sse"), b'"finish_reason":"stop"')
+    with proxy("anthropic", "openai-chat", f"{fake.base}/v1") as origin:
+        fake.reply(cut, content_type="text/event-stream")
+        body = {"model": "m", "max_tokens": 10, "messages": HELLO, "stream": True}
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
+    assert "event: error" in answer.text
+    assert "event: message_stop" not in answer.text
+
+
+def test_a_whole_upstream_stream_still_finishes_cleanly(fake: FakeUpstream) -> None:
+    with proxy("anthropic", "gemini", fake.base) as origin:
+        fake.reply(fixture_bytes("gemini", "stream", "text.sse"), content_type="text/event-stream")
+        body = {"model": "m", "max_tokens": 10, "messages": HELLO, "stream": True}
+        answer = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
+    assert "event: message_stop" in answer.text
+    assert "event: error" not in answer.text

@@ -58,6 +58,9 @@ from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
 
+CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
+"""The error that ends a stream whose upstream body ended without a finish or error event."""
+
 CLIENT_GONE = 499
 """The status logged for a caller that went away before its answer (nginx's convention)."""
 
@@ -469,7 +472,9 @@ async def _converted(
                 if watch is not None:
                     watch.feed(converted)
                 yield converted
-        closing = converter.close()
+        closing = converter.close(cut_off=CUT_OFF)
+        if not converter.ended:  # an error event in the front's shape ends the stream (close)
+            record.error, record.stream_error_status = CUT_OFF, 502
         if watch is not None:
             watch.feed(closing)
         yield closing
