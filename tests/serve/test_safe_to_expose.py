@@ -253,3 +253,39 @@ def test_a_whole_upstream_stream_still_finishes_cleanly(fake: FakeUpstream) -> N
         answer = httpx.post(f"{origin}/v1/messages", json=body, headers={"x-api-key": "k"})
     assert "event: message_stop" in answer.text
     assert "event: error" not in answer.text
+
+
+# --- caps on what the upstream sends ------------------------------------------------------
+
+
+def test_a_plain_answer_over_the_cap_is_a_502(fake: FakeUpstream) -> None:
+    answer = fixture_json("anthropic", "response", "cache_read_and_creation_usage.json")
+    answer["content"] = [{"type": "text", "text": "x" * 5000}]
+    with proxy("openai-chat", "anthropic", fake.base, max_answer_bytes=4000) as origin:
+        fake.reply(answer)
+        refused = httpx.post(
+            f"{origin}/v1/chat/completions",
+            json={"model": "m", "messages": HELLO},
+            headers={"authorization": "Bearer k"},
+        )
+    assert refused.status_code == 502
+    assert "limit of 4000 bytes" in refused.json()["error"]["message"]
+
+
+def test_one_upstream_event_over_the_cap_ends_the_stream_with_an_error(fake: FakeUpstream) -> None:
+    head = _cut(fixture_bytes("anthropic", "stream", "text_basic.sse"), b"content_block_delta")
+    endless_event = b"event: content_block_delta\ndata: " + b"x" * 5000
+    with (
+        proxy("openai-chat", "anthropic", fake.base, max_event_bytes=1000) as origin,
+        openai.OpenAI(base_url=f"{origin}/v1", api_key="k", max_retries=0) as client,
+    ):
+        fake.reply(head + endless_event, content_type="text/event-stream", chunk_size=500)
+        with pytest.raises(openai.APIError, match="limit of 1000 bytes"):
+            list(client.chat.completions.create(model="m", messages=HELLO, stream=True))  # type: ignore[arg-type]
+        fake.reply(endless_event, content_type="text/event-stream", chunk_size=500)
+        first = httpx.post(
+            f"{origin}/v1/chat/completions",
+            json={"model": "m", "messages": HELLO, "stream": True},
+            headers={"authorization": "Bearer k"},
+        )
+    assert first.status_code == 502

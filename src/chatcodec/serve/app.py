@@ -29,6 +29,7 @@ import anyio
 import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
@@ -45,8 +46,18 @@ from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
+from chatcodec.serve.deadlines import BodyDeadline
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
-from chatcodec.serve.limits import check_model, json_object, json_or_text, off_the_loop, passed_headers, read_body
+from chatcodec.serve.limits import (
+    EventSizeCheck,
+    check_model,
+    json_object,
+    json_or_text,
+    off_the_loop,
+    passed_headers,
+    read_answer,
+    read_body,
+)
 from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
@@ -78,6 +89,7 @@ def create_app(
     ]
     return Starlette(
         routes=paths,
+        middleware=[Middleware(BodyDeadline, seconds=config.body_timeout)],
         lifespan=proxy.lifespan,
         exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
     )
@@ -277,9 +289,13 @@ class Proxy:
 
     async def _plain(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream
-        upstream_response = await self.send(outgoing, upstream, stream=False)
+        upstream_response = await self.send(outgoing, upstream, stream=True)
+        try:
+            content = await read_answer(upstream_response, self.config.max_answer_bytes, upstream)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await upstream_response.aclose()
         passed = passed_headers(upstream_response.headers)
-        content = upstream_response.content
         if upstream_response.status_code >= 400:
             raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
         rendered = await off_the_loop(
@@ -328,6 +344,7 @@ class Proxy:
                 on_loss="ignore",
                 target_framing=prepared.call.framing,
                 observe=self._observer(record),
+                max_event_bytes=self.config.max_event_bytes,
             )
             chunks = upstream_response.aiter_bytes()
             first = await _first_events(chunks, converter, upstream)
@@ -392,9 +409,20 @@ class ObservedConverter(StreamConverter):
     """A stream converter that shows each canonical event to ``observe`` on its way to
     the target's encoder (the error events among them already translated)."""
 
-    def __init__(self, *arguments: Any, observe: Callable[[AnyStreamEvent], None], **settings: Any) -> None:
+    def __init__(
+        self, *arguments: Any, observe: Callable[[AnyStreamEvent], None], max_event_bytes: int, **settings: Any
+    ) -> None:
         super().__init__(*arguments, **settings)
         self._observe = observe
+        self._sizes = EventSizeCheck(max_event_bytes)
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
+        passes ``max_event_bytes`` (:mod:`.limits`)."""
+        before = self.events_in
+        converted = super().feed(chunk)
+        self._sizes.fed(chunk, self.events_in > before)
+        return converted
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
         self._observe(event)

@@ -9,6 +9,7 @@ import uvicorn
 
 from chatcodec.serve.app import create_app
 from chatcodec.serve.config import ServeConfig
+from chatcodec.serve.deadlines import server_settings
 from chatcodec.serve.request_log import LOGGER
 
 
@@ -20,4 +21,11 @@ def run(config: ServeConfig) -> None:
         handler.setFormatter(logging.Formatter("%(message)s"))
         LOGGER.addHandler(handler)
         LOGGER.setLevel(logging.INFO)
-    uvicorn.run(create_app(config), host=config.host, port=config.port, access_log=False, log_level="warning")
+    uvicorn.run(
+        create_app(config),
+        host=config.host,
+        port=config.port,
+        access_log=False,
+        log_level="warning",
+        **server_settings(config.head_timeout),
+    )
