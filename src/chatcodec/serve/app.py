@@ -200,11 +200,21 @@ class Proxy:
         caller, headers = await self.admitted(request)
         raw = await read_body(request, self.config.max_body_bytes)
         target, query = request.path_params.get("target"), dict(request.query_params)
-        prepared = await off_the_loop(
-            len(raw), self.config.offload_bytes, lambda: self._prepare(raw, target, query, headers, record)
-        )
+
+        def prepare() -> tuple[Prepared, UpstreamCall]:  # the body written too: 75 ms for 7.6 MB
+            prepared = self._prepare(raw, target, query, headers, record)
+            return prepared, self._outgoing(prepared, caller, headers)
+
+        prepared, outgoing = await off_the_loop(len(raw), self.config.offload_bytes, prepare)
+        self.telemetry.requested(record, prepared.canonical, prepared.route.url)
+        if prepared.call.stream:
+            return await _unless_caller_leaves(request, record, lambda: self._stream(outgoing, prepared, record))
+        return await _unless_caller_leaves(request, record, lambda: self._plain(outgoing, prepared, record))
+
+    def _outgoing(self, prepared: Prepared, caller: Caller, headers: Mapping[str, str]) -> UpstreamCall:
+        """The upstream request for ``prepared``, its body serialized and signed."""
         route = prepared.route
-        outgoing = upstream_call(
+        return upstream_call(
             route.upstream,
             route.url,
             prepared.body,
@@ -214,10 +224,6 @@ class Proxy:
             caller_headers=headers,
             version=prepared.version,
         )
-        self.telemetry.requested(record, prepared.canonical, route.url)
-        if prepared.call.stream:
-            return await _unless_caller_leaves(request, record, lambda: self._stream(outgoing, prepared, record))
-        return await _unless_caller_leaves(request, record, lambda: self._plain(outgoing, prepared, record))
 
     def _prepare(
         self,
