@@ -37,6 +37,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec.registry import get_edge, registered_providers
@@ -298,9 +299,10 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for key, value in loaded.items():
         if key == "route":
-            if not isinstance(value, list) or not all(isinstance(table, dict) for table in value):
+            tables = [as_dict(table) for table in as_list(value) or [None]]
+            if not is_list(value) or None in tables:
                 raise ValueError(f"{path}: route must be [[route]] tables, not {value!r}")
-            settings["routes"] = tuple(_route(table, path) for table in value)
+            settings["routes"] = tuple(_route(table or {}, path) for table in tables)
         elif key == "client_key_file":
             if not isinstance(value, str):
                 raise ValueError(f"{path}: client_key_file must be a string, not {value!r}")
@@ -331,7 +333,7 @@ def _route(table: Mapping[str, Any], path: str | Path) -> Route:
         raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None
 
 
-def _tuple(value: object) -> object:
+def _tuple(value: object) -> Any:
     """A TOML array as the tuple a setting holds; any other value as it is, for the type
     check to refuse (a string is not a list of names)."""
-    return tuple(value) if isinstance(value, list) else value
+    return tuple(value) if is_list(value) else value

@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args, get_origin, get_type_hints
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = ["check_fields"]
 
+_MISSING = object()
+"""Stands for a collection of the wrong kind: no member of it fits."""
 
-def check_fields(instance: Any, where: str = "") -> None:
+
+def check_fields(instance: DataclassInstance, where: str = "") -> None:
     """Raise ``ValueError`` naming the first field of the dataclass ``instance`` whose
     value does not have its declared type (``where`` prefixes the name: ``[[route]] ``)."""
     hints = get_type_hints(type(instance))
@@ -48,13 +54,13 @@ def _fits(value: object, hint: Any) -> bool:
         return any(_fits(value, arm) for arm in arguments)
     if origin is Literal:
         return value in arguments
-    if origin is tuple:
-        return isinstance(value, tuple) and all(_fits(member, arguments[0]) for member in value)
-    if origin is frozenset:
-        return isinstance(value, frozenset) and all(_fits(member, arguments[0]) for member in value)
+    if origin in (tuple, frozenset):
+        members: Iterable[object] = cast("Iterable[object]", value) if isinstance(value, origin) else [_MISSING]
+        return all(member is not _MISSING and _fits(member, arguments[0]) for member in members)
     if origin is not None and issubclass(origin, Mapping):
-        return isinstance(value, Mapping) and all(
-            _fits(key, arguments[0]) and _fits(member, arguments[1]) for key, member in value.items()
+        table = cast("Mapping[object, object]", value) if isinstance(value, Mapping) else None
+        return table is not None and all(
+            _fits(key, arguments[0]) and _fits(member, arguments[1]) for key, member in table.items()
         )
     return isinstance(value, hint)
 
