@@ -14,6 +14,10 @@ at a time (slowloris), holds each socket for ever. Two deadlines close that:
   has ``body_timeout`` seconds to send its whole body, or it is answered 408 in the front's
   error shape with ``connection: close`` (a half-sent body would leave the connection
   unreadable), so a task never waits on a caller that stopped sending.
+
+A head's size is h11's limit (``h11_max_incomplete_event_size``, 16 KiB by default in
+uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
+``timeout_keep_alive`` (5 s); both kept as uvicorn sets them.
 """
 
 from __future__ import annotations
