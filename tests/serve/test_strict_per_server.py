@@ -1,4 +1,4 @@
-"""``chatcodec serve --strict`` reads a caller's body for the upstream's compatible server
+"""``chatcodec serve --validate`` reads a caller's body for the upstream's compatible server
 when the caller speaks the upstream's own format."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ def fake() -> Iterator[FakeUpstream]:
         yield upstream
 
 
-def test_strict_serve_reads_a_body_for_its_routes_server(fake: FakeUpstream) -> None:
-    with proxy("openai-chat", "openai-chat", fake.base, strict=True, options={"server": "deepseek"}) as origin:
+def test_validating_serve_reads_a_body_for_its_routes_server(fake: FakeUpstream) -> None:
+    with proxy("openai-chat", "openai-chat", fake.base, validate=True, options={"server": "deepseek"}) as origin:
         fake.reply(fixture_json("openai-chat", "response", "deepseek_reasoner.json"))
         taken = httpx.post(f"{origin}/v1/chat/completions", json=BODY, headers=KEY, timeout=30)
-    with proxy("openai-chat", "openai-chat", fake.base, strict=True, options={"server": "groq"}) as origin:
+    with proxy("openai-chat", "openai-chat", fake.base, validate=True, options={"server": "groq"}) as origin:
         refused = httpx.post(f"{origin}/v1/chat/completions", json=BODY, headers=KEY, timeout=30)
     assert taken.status_code == 200
     assert refused.status_code == 400
