@@ -16,7 +16,8 @@ and edits the body, in this order:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 
 ALWAYS = frozenset({"model", "messages", "max_tokens"})
 """What every server needs, listed or not."""
+BLOCK_FIELD = "messages[].content["
+"""The start of a refusal of a block's field (``messages[].content[text].citations``): those
+are dropped in the one walk over the blocks, not one walk each."""
 
 
 def fit_request(body: dict[str, Any], call: ServerCall) -> None:
@@ -34,10 +38,12 @@ def fit_request(body: dict[str, Any], call: ServerCall) -> None:
     _fit_fields(body, call)
     _fit_nested(body, call)
     _fit_tools(body, call)
-    for index, message in enumerate(as_list(body.get("messages")) or ()):
-        fields = as_dict(message)
-        if fields is not None:
-            _fit_blocks(fields, ("messages", index), call)
+    refused = block_refusals(call.server)
+    if call.server.blocks is not None or refused:
+        for index, message in enumerate(as_list(body.get("messages")) or ()):
+            fields = as_dict(message)
+            if fields is not None:
+                _fit_blocks(fields, refused, index, call)
     for rule in call.server.rules:
         call.rule = rule.name
         rule.edit(call)
@@ -60,7 +66,7 @@ def _fit_fields(body: dict[str, Any], call: ServerCall) -> None:
 def _fit_nested(body: dict[str, Any], call: ServerCall) -> None:
     call.rule = "fields"
     for refusal in call.server.refuses:
-        if _top_level(refusal.field):
+        if _top_level(refusal.field) or refusal.field.startswith(BLOCK_FIELD):
             continue
         for parent, key, at in list(places(body, refusal.field.split("."), ())):
             del parent[key]
@@ -69,6 +75,17 @@ def _fit_nested(body: dict[str, Any], call: ServerCall) -> None:
 
 def _top_level(field: str) -> bool:
     return "." not in field and "[" not in field
+
+
+@cache
+def block_refusals(server: Server) -> Mapping[str, tuple[tuple[str, str], ...]]:
+    """The block fields ``server`` ignores, by block type: ``{"text": (("citations", source),)}``."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for refusal in server.refuses:
+        kind, _, key = refusal.field.removeprefix(BLOCK_FIELD).partition("].")
+        if refusal.field.startswith(BLOCK_FIELD) and key and "." not in key:
+            found.setdefault(kind, []).append((key, refusal.source))
+    return {kind: tuple(keys) for kind, keys in found.items()}
 
 
 def places(node: object, steps: Sequence[str], at: Steps) -> Iterator[tuple[dict[str, Any], str, Steps]]:
@@ -116,28 +133,48 @@ def _fit_tools(body: dict[str, Any], call: ServerCall) -> None:
         call.report(("tool_choice",), "tool_choice", "not sent: no tool it runs is left")
 
 
-def _fit_blocks(message: dict[str, Any], at: Steps, call: ServerCall) -> None:
+def _fit_blocks(
+    message: dict[str, Any], refused: Mapping[str, tuple[tuple[str, str], ...]], position: int, call: ServerCall
+) -> None:
+    """One walk over a message's blocks (every block of every request: plain checks, and
+    the list rebuilt only when a block goes): a block of a type the server does not take
+    is not sent, a field it ignores on a block it takes is dropped."""
     blocks = call.server.blocks
-    content = as_list(message.get("content"))
-    if blocks is None or content is None:
+    items = as_list(message.get("content"))
+    if items is None:
         return
-    call.rule = "blocks"
-    kept: list[Any] = []
-    dropped: list[str] = []
-    for index, block in enumerate(content):
-        kind = (as_dict(block) or {}).get("type")
-        if not isinstance(kind, str) or kind in blocks:
-            kept.append(block)
+    at: Steps = ("messages", position)
+    dropped: list[int] = []
+    for index, item in enumerate(items):
+        block = as_dict(item)
+        kind = block.get("type") if block is not None else None
+        if block is None or not isinstance(kind, str):
             continue
-        dropped.append(kind)
-        why = f"not sent: it takes {', '.join(sorted(blocks))} blocks ({call.server.blocks_source or call.server.docs})"
+        if blocks is not None and kind not in blocks:
+            dropped.append(index)
+        elif kind in refused:
+            for key, source in refused[kind]:
+                if key in block:
+                    del block[key]
+                    call.rule = "fields"
+                    call.report((*at, "content", index, key), key, f"not sent: it ignores it ({source})")
+    if dropped:
+        _drop_blocks(message, items, dropped, at, call)
+
+
+def _drop_blocks(message: dict[str, Any], content: list[Any], dropped: list[int], at: Steps, call: ServerCall) -> None:
+    server = call.server
+    call.rule = "blocks"
+    kinds = [content[index]["type"] for index in dropped]
+    why = f"not sent: it takes {', '.join(sorted(server.blocks or ()))} blocks ({server.blocks_source or server.docs})"
+    for index, kind in zip(dropped, kinds, strict=True):
         call.report((*at, "content", index), f"{kind} block", why)
-    if not dropped:
-        return
+    gone = set(dropped)
+    kept = [block for index, block in enumerate(content) if index not in gone]
     if not kept:
-        kept.append({"type": "text", "text": f"[{', '.join(dict.fromkeys(dropped))} not sent]"})
+        kept.append({"type": "text", "text": f"[{', '.join(dict.fromkeys(kinds))} not sent]"})
         call.report((*at, "content"), "an emptied message", "sent with one text block naming what was not sent")
     message["content"] = kept
 
 
-__all__ = ["ALWAYS", "Server", "fit_request", "places"]
+__all__ = ["ALWAYS", "Server", "block_refusals", "fit_request", "places"]
