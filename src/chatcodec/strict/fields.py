@@ -17,6 +17,7 @@ tags of that place as the caller's format spells them (``image_url``, not ``imag
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,6 +25,7 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem, ProviderLookupError, json_path
+from chatcodec.payloads import cycle_path, cyclic
 from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import get_codec
@@ -136,10 +138,14 @@ def _walk(
     # An explicit stack: a payload may be nested deeply (a free-form value is never entered,
     # but lists of lists are).
     stack: list[tuple[object, str, tuple[int | str, ...]]] = [(value, target, location)]
+    deep = len(location) + _CYCLE_DEPTH
     while stack:
         node, node_target, where = stack.pop()
         if not node_target:
             continue
+        if len(where) > deep:  # the rare branch: a payload built in Python may hold itself
+            _refuse_cycle(value, location)
+            deep = sys.maxsize
         items = as_list(node)
         if items is not None:
             stack.extend((item, node_target, (*where, index)) for index, item in reversed(list(enumerate(items))))
@@ -160,6 +166,17 @@ def _walk(
                 yield _unknown_field(key, known, (*where, key), item)
             else:
                 stack.append((item, children.get(key, ""), (*where, key)))
+
+
+_CYCLE_DEPTH = 256
+"""How deep the walk goes into a payload's closed places before it asks whether the payload
+holds itself (a list holding itself is a place the walk would enter without end)."""
+
+
+def _refuse_cycle(value: object, location: tuple[int | str, ...]) -> None:
+    cycle = cycle_path(value)
+    if cycle is not None:
+        raise cyclic((*location, *cycle))
 
 
 def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, ...], value: object) -> Problem:
