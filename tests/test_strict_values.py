@@ -267,3 +267,39 @@ def test_a_streaming_anthropic_request_is_held_to_the_rules_both_request_bodies_
     body = _with(_ANTHROPIC, stream=True)
     del body["max_tokens"]
     assert [detail["type"] for detail in _refused("anthropic", body)] == ["missing_field"]
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "location"),
+    [
+        (
+            "openai-chat",
+            _with(_OPENAI, messages=[{"role": "user", "content": [{"typel": "text", "text": "hi"}]}]),
+            ("messages", 0, "content", 0, "typel"),
+        ),
+        (
+            "anthropic",
+            _with(_ANTHROPIC, messages=[{"role": "user", "content": [{"typel": "text", "text": "hi"}]}]),
+            ("messages", 0, "content", 0, "typel"),
+        ),
+        (
+            "anthropic",
+            _with(
+                _ANTHROPIC,
+                messages=[
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "inputl": {}}]},
+                ],
+            ),
+            ("messages", 1, "content", 0, "inputl"),
+        ),
+    ],
+)
+def test_a_misspelt_key_names_itself_even_when_the_body_then_looks_like_another_format(
+    provider: str, body: dict[str, Any], location: tuple[object, ...]
+) -> None:
+    # A part without `type` is Bedrock's shape, a tool_use without `input` canonical's: the
+    # answer was "this looks like a request in the bedrock-converse format".
+    (detail,) = _refused(provider, body)
+    assert (detail["loc"], detail["type"]) == (location, "unknown_field")
+    assert f"did you mean `{str(location[-1])[:-1]}`?" in detail["msg"]

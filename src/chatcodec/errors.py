@@ -279,6 +279,8 @@ class Problem:
     rule: str
     message: str
     value: object
+    nearest: str | None = None
+    """For an unknown field or value: the known name nearest to it (the message's "did you mean")."""
 
 
 def problems_error(title: str, problems: Sequence[Problem]) -> ValidationError:

@@ -28,7 +28,7 @@ from chatcodec.errors import Problem, ProviderLookupError, json_path
 from chatcodec.payloads import cycle_path, cyclic
 from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
-from chatcodec.registry import get_codec
+from chatcodec.registry import generation, get_codec, registered_providers
 from chatcodec.strict.extensions import Extension, extension_fields
 from chatcodec.strict.values import shown, value_problems
 
@@ -182,7 +182,27 @@ def _refuse_cycle(value: object, location: tuple[int | str, ...]) -> None:
 def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, ...], value: object) -> Problem:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     hint = f"; did you mean `{close[0]}`?" if close else ""
-    return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value)
+    nearest = close[0] if close else None
+    return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value, nearest)
+
+
+_every_field: list[tuple[int, frozenset[str]]] = []
+
+
+def every_field_name() -> frozenset[str]:
+    """Every field name some registered format's published field set holds, at any place
+    (built again when a codec is registered): a key none of them has is a misspelling,
+    never a sign of another format."""
+    if _every_field and _every_field[0][0] == generation():
+        return _every_field[0][1]
+    names: set[str] = set()
+    for provider in registered_providers():
+        schema = schema_for(provider)
+        if schema is not None:
+            names.update(key for fields in schema.kinds.values() for key in fields)
+            names.update(key for fields in schema.extensions.values() for key in fields)
+    _every_field[:] = [(generation(), frozenset(names))]
+    return _every_field[0][1]
 
 
 def _choose(
