@@ -56,6 +56,8 @@ class Schema:
     """Kind -> field -> the type, enum and bounds of its scalar value."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member."""
+    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    """Kind -> the members of which its objects set exactly one, the message and source."""
     known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
@@ -108,6 +110,7 @@ def _schema(
         required=field_sets.required,
         values=field_sets.values,
         one_member=field_sets.one_member,
+        one_of=field_sets.one_of,
     )
 
 
