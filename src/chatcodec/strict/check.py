@@ -82,10 +82,10 @@ def _respelled(payload: Mapping[str, Any], problems: list[Problem]) -> Mapping[s
         return payload
     copied = copy.deepcopy(dict(payload))  # only on the way to an error
     for problem in mended:
-        parent = _at(copied, problem.location[:-1])
+        parent = as_dict(_at(copied, problem.location[:-1]))
         key = problem.location[-1]
-        if isinstance(parent, dict) and key in parent and problem.nearest not in parent:
-            parent[problem.nearest] = parent.pop(key)
+        if parent is not None and isinstance(key, str) and key in parent and problem.nearest not in parent:
+            parent[str(problem.nearest)] = parent.pop(key)
     return copied
 
 
