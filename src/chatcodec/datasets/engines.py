@@ -82,7 +82,7 @@ class ArrowConverter:
             raise ValueError(
                 "ArrowConverter: output_form='columnar' is the canonical form; it needs target='canonical'"
             )
-        self.options = ConvertOptions(
+        self.options: ConvertOptions = ConvertOptions(
             source, target, kind, strict, tuple((options or {}).items()), strict_kinds=strict_kinds
         )
         """The conversion applied to every row."""
