@@ -40,6 +40,13 @@ from chatcodec.batch.convert import (
     iter_line_batches,
 )
 from chatcodec.cli import exit_codes
+from chatcodec.cli.dataset_options import (
+    STRICT_KINDS,
+    add_dataset_options,
+    column_types,
+    row_field_clash,
+    with_storage,
+)
 from chatcodec.cli.documents import is_stdin, open_input
 from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
@@ -88,7 +95,9 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
     convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
     convert.add_argument(
-        "--strict", action="store_true", help="reject a payload with a content loss (what the model reads or writes)"
+        "--strict",
+        action="store_true",
+        help="reject a payload with a content loss (what the model reads or writes) or one a target rule changed",
     )
     convert.add_argument(
         "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
@@ -145,6 +154,7 @@ def add_convert_command(commands: Any) -> None:
         help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
+    add_dataset_options(convert)
     convert.set_defaults(run=run_convert, parser=convert)
 
 
@@ -183,10 +193,12 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         arguments.kind,
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
-        strict_kinds=LOSS_KINDS if arguments.strict_all else ("content",),
+        strict_kinds=LOSS_KINDS if arguments.strict_all else STRICT_KINDS,
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,
+        columns=tuple(arguments.columns),
     )
+    options = with_storage(options, storage=arguments.storage)
     try:
         for name in (options.source, options.target):  # refused once, not on every line
             if name not in available_formats():
@@ -196,6 +208,9 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         return exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
+    clash = row_field_clash(options) if is_parquet(arguments.out, arguments.out_format) else None
+    if clash is not None:
+        arguments.parser.error(clash)
     if is_parquet(path, arguments.in_format):
         return _convert_parquet(arguments, options, out)
     with ExitStack() as stack:
@@ -218,7 +233,7 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
         from chatcodec.datasets.parquet_files import convert_rows, iter_row_batches
 
         size = path.stat().st_size
-        batches = iter_row_batches(path, options.kind, options.source, options.id_field)
+        batches = iter_row_batches(path, options.kind, options.source, options.id_field, columns=options.columns)
         first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
     except ImportError as error:
         print(
@@ -305,6 +320,9 @@ def _convert_batches(
     except _broken_pool() as error:  # evaluated only when an exception comes through
         report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
         return exit_codes.SOFTWARE
+    except _column_type_error() as error:
+        report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
+        return exit_codes.IO_ERROR
     finally:
         report.close()
     return report.summarize(quiet=arguments.quiet)
@@ -335,9 +353,9 @@ def _sink(
         with _output(arguments.out, out) as write:
             yield lambda result: write(result.output)
         return
-    from chatcodec.datasets.parquet_files import ParquetSink
+    from chatcodec.datasets.parquet_sink import ParquetSink
 
-    sink = ParquetSink(arguments.out, options)
+    sink = ParquetSink(arguments.out, options, column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options))
     try:
         yield sink.write
     finally:
@@ -350,6 +368,20 @@ def _broken_pool() -> type[BrokenProcessPool]:
     from concurrent.futures.process import BrokenProcessPool
 
     return BrokenProcessPool
+
+
+def _column_type_error() -> type[Exception]:
+    """What a Parquet output raises for a row field of another type than its column's;
+    imported on the way out of a failed run (it needs pyarrow)."""
+    if not sys.modules.get("chatcodec.datasets.parquet_sink"):
+        return _Never
+    from chatcodec.datasets.parquet_sink import ColumnTypeError
+
+    return ColumnTypeError
+
+
+class _Never(Exception):
+    """Raised by nothing: what ``except`` names when the module that raises is not loaded."""
 
 
 def _first_content(lines: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:
