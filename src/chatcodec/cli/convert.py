@@ -355,7 +355,11 @@ def _sink(
         return
     from chatcodec.datasets.parquet_sink import ParquetSink
 
-    sink = ParquetSink(arguments.out, options, column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options))
+    sink = ParquetSink(
+        arguments.out,
+        options,
+        column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
+    )
     try:
         yield sink.write
     finally:
@@ -374,13 +378,13 @@ def _column_type_error() -> type[Exception]:
     """What a Parquet output raises for a row field of another type than its column's;
     imported on the way out of a failed run (it needs pyarrow)."""
     if not sys.modules.get("chatcodec.datasets.parquet_sink"):
-        return _Never
+        return _NeverRaisedError
     from chatcodec.datasets.parquet_sink import ColumnTypeError
 
     return ColumnTypeError
 
 
-class _Never(Exception):
+class _NeverRaisedError(Exception):
     """Raised by nothing: what ``except`` names when the module that raises is not loaded."""
 
 

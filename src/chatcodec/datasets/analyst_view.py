@@ -127,7 +127,7 @@ def _add_exchange(
             if kind == "tool_use":
                 calls += 1
                 used.append(str(part.get("name")))
-            rows.parts.append(_part_row(index, side, number, part_number, message, part))
+            rows.parts.append(_part_row(index, side, number, part_number, message=message, part=part))
         texts = [str(part["text"]) for part in parts if part.get("type") == "text" and "text" in part]
         rows.messages.append(
             {
@@ -183,7 +183,7 @@ def _parts(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _part_row(
-    index: int, side: str, number: int, part_number: int, message: Mapping[str, Any], part: Mapping[str, Any]
+    index: int, side: str, number: int, part_number: int, *, message: Mapping[str, Any], part: Mapping[str, Any]
 ) -> dict[str, Any]:
     kind = part.get("type")
     text = part.get("text")
