@@ -9,7 +9,7 @@ skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
 is the N-th payload of the input. ``--id-field NAME`` names the row's id: it is not
 payload, so it is converted into no loss and a converted row carries it as its first key.
 Losses go to standard error with the line, kind and JSON
-path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
+path (``--quiet``: counts by kind); ``--strict`` turns a content or rule loss into a reject,
 ``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
 The exit code is the number of rejected payloads (63 for 63 or more), or a

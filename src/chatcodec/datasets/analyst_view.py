@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any
 
-from chatcodec._narrow import is_dict, is_list
+from chatcodec._narrow import as_dict, as_list, is_dict, is_list
 from chatcodec.datasets._arrow import Table, pa
 
 ANALYST_TABLES = ("exchanges", "messages", "parts")
@@ -140,16 +140,17 @@ def _add_exchange(
                 "tool_calls": calls,
             }
         )
-    usage = (response or {}).get("usage") or {}
-    choices = (response or {}).get("choices") or [{}]
-    reason = choices[0].get("finish_reason") or {}
+    answer: Mapping[str, Any] = response or {}
+    usage = as_dict(answer.get("usage")) or {}
+    first = as_dict((as_list(answer.get("choices")) or [None])[0]) or {}
+    reason = as_dict(first.get("finish_reason")) or {}
     rows.exchanges.append(
         {
             "exchange": index,
             "model": (request or {}).get("model"),
             "messages": len(asked),
             "turns": sum(1 for _, _, message in asked if message.get("role") == "user"),
-            "tools_offered": [_tool_name(tool) for tool in (request or {}).get("tools") or []],
+            "tools_offered": [_tool_name(tool) for tool in as_list((request or {}).get("tools")) or []],
             "tools_used": list(dict.fromkeys(used)),
             "has_thinking": thinking,
             "response_model": (response or {}).get("model"),
@@ -169,9 +170,10 @@ def _messages(data: Mapping[str, Any] | None, side: str) -> Iterator[tuple[str, 
     if data is None:
         return
     if side == "request":
-        found = [message for message in data.get("messages") or [] if is_dict(message)]
+        found = [message for message in map(as_dict, as_list(data.get("messages")) or []) if message is not None]
     else:
-        found = [choice["message"] for choice in data.get("choices") or [] if is_dict(choice.get("message"))]
+        choices = [choice for choice in map(as_dict, as_list(data.get("choices")) or []) if choice is not None]
+        found = [message for message in (as_dict(choice.get("message")) for choice in choices) if message is not None]
     yield from ((side, number, message) for number, message in enumerate(found))
 
 

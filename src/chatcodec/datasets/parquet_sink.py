@@ -83,9 +83,10 @@ class ParquetSink:
     def close(self) -> None:
         """Write what is left and the file's footer."""
         self._flush()
-        if self._writer is None:  # no row at all: an empty file of the same schema
-            self._open([[] for _ in self._row_fields])
-        self._writer.close()
+        writer = self._writer
+        if writer is None:  # no row at all: an empty file of the same schema
+            writer = self._open([[] for _ in self._row_fields])
+        writer.close()
 
     def _payload_fields(self) -> list[Field]:
         return list(arrow_schema(self._form)) if self._form else [pa.field(self._column, pa.string())]
@@ -120,13 +121,14 @@ class ParquetSink:
             [item for _, columns in self._pending for item in columns[index]] for index in range(len(self._row_fields))
         ]
         self._pending, self._pending_rows = [], 0
-        if self._writer is None:
-            self._open(values)
+        writer = self._writer
+        if writer is None:
+            writer = self._open(values)
         for name, column in zip(self._row_fields, values, strict=True):
             table = table.append_column(name, self._typed(name, column))
-        self._writer.write_table(table.replace_schema_metadata(self._metadata), row_group_size=len(table))
+        writer.write_table(table.replace_schema_metadata(self._metadata), row_group_size=len(table))
 
-    def _open(self, values: Sequence[list[Any]]) -> None:
+    def _open(self, values: Sequence[list[Any]]) -> Any:
         """Open the writer, the row fields' types read from the first row group."""
         for name, column in zip(self._row_fields, values, strict=True):
             if name not in self._types:
@@ -144,6 +146,7 @@ class ParquetSink:
             self._metadata[JSON_COLUMNS_KEY] = json.dumps(listed).encode()
         schema = pa.schema(fields, metadata=self._metadata)
         self._writer = parquet().ParquetWriter(self._path, schema, compression=COMPRESSION)
+        return self._writer
 
     def _typed(self, name: str, values: list[Any]) -> Array:
         if name in self._json_columns:
@@ -161,7 +164,7 @@ class ParquetSink:
 def _json_type(values: list[Any]) -> DataType | None:
     """The Arrow type of a row field's JSON values when they share one scalar type;
     ``None`` (JSON text) for objects, lists and mixed types."""
-    present = {type(value) for value in values if value is not None}
+    present: set[type[Any]] = {type(value) for value in values if value is not None}
     if present == {bool}:
         return pa.bool_()
     if present == {int}:
