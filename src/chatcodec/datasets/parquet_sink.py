@@ -10,7 +10,7 @@ in their native type: the Arrow type of the input column when the input was Parq
 text, listed in the schema metadata ``chatcodec.json_columns`` so a reader gives the
 values back.
 
-Rows are written in row groups of :data:`ROWS_PER_GROUP` with zstd compression (issue 42
+Rows are written in row groups of :data:`ROWS_PER_GROUP` (or :data:`GROUP_BYTES`) with zstd compression (issue 42
 measured 128-row groups: 93 MB and a 19 MB footer for 200k rows, against 5 MB with zstd
 and 64k-row groups); the columnar form's round trip stays exact, as the bytes of a
 Parquet file are not its values.
@@ -34,6 +34,11 @@ from chatcodec.registry import CANONICAL
 ROWS_PER_GROUP = 65_536
 """Rows in one Parquet row group: large enough that a column chunk compresses well and
 the footer stays small, small enough that a reader's filter skips most of a file."""
+
+GROUP_BYTES = 128 << 20
+"""The most bytes of Arrow data held for one row group: a group closes at
+:data:`ROWS_PER_GROUP` rows or this size, whichever comes first, so a dataset of long
+agent sessions (tens of kilobytes a row) is still written in bounded memory."""
 
 COMPRESSION = "zstd"
 """The Parquet compression codec of the files the command line writes."""
@@ -67,6 +72,7 @@ class ParquetSink:
         self._rows_per_group = rows_per_group
         self._pending: list[tuple[Table, list[list[Any]]]] = []
         self._pending_rows = 0
+        self._pending_bytes = 0
         self._writer: Any = None
         self._metadata: dict[bytes, bytes] = {}
 
@@ -75,9 +81,11 @@ class ParquetSink:
         lines = result.output.splitlines()
         if not lines:
             return
-        self._pending.append(self._split(lines, set(result.placeholders)))
+        payloads, values = self._split(lines, set(result.placeholders))
+        self._pending.append((payloads, values))
         self._pending_rows += len(lines)
-        if self._pending_rows >= self._rows_per_group:
+        self._pending_bytes += payloads.nbytes
+        if self._pending_rows >= self._rows_per_group or self._pending_bytes >= GROUP_BYTES:
             self._flush()
 
     def close(self) -> None:
@@ -120,7 +128,7 @@ class ParquetSink:
         values = [
             [item for _, columns in self._pending for item in columns[index]] for index in range(len(self._row_fields))
         ]
-        self._pending, self._pending_rows = [], 0
+        self._pending, self._pending_rows, self._pending_bytes = [], 0, 0
         writer = self._writer
         if writer is None:
             writer = self._open(values)
