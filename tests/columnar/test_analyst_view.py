@@ -126,3 +126,23 @@ def test_the_exchange_keeps_its_canonical_request_and_response_exactly(view: Pat
     row = pl.read_parquet(view / "exchanges.parquet").filter(pl.col("id") == "b").row(0, named=True)
     assert row["request"] is None
     assert json.loads(row["response"]) == _canonical("anthropic", "response", "thinking_text_tool_use")
+
+
+def test_duckdb_reads_the_parquet_the_command_line_writes(tmp_path: Path) -> None:
+    """The typed id column filters as a number; the payload column is JSON text DuckDB reads."""
+    from chatcodec.cli import main
+
+    payloads = [
+        json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted((FIXTURES / "openai-chat" / "request").glob("*.json"))
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": index, **row}) + "\n" for index, row in enumerate(payloads)))
+    out = tmp_path / "anthropic.parquet"
+    command = ["convert", str(source), "--from", "openai-chat", "--to", "anthropic", "--out", str(out), "--quiet"]
+    assert main([*command, "--option", "max_tokens=64", "--keep-lines", "--id-field", "id"]) == 0
+    query = f"""
+        SELECT id, json_extract_string(anthropic_request, '$.model') FROM '{out}' WHERE id >= 2 ORDER BY id
+    """
+    rows = duckdb.sql(query).fetchall()
+    assert rows == [(index, payloads[index].get("model")) for index in range(2, len(payloads))]
