@@ -203,3 +203,21 @@ def test_canonical_json_lines_through_parquet_come_back_byte_identical(tmp_path:
     assert _convert(tmp_path / "canonical.jsonl", tmp_path / "c.parquet", "canonical", "canonical") == 0
     assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "canonical") == 0
     assert (tmp_path / "back.jsonl").read_bytes() == (tmp_path / "canonical.jsonl").read_bytes()
+
+
+def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JSON id column's type is the one its first row group holds; a later id that does
+    not fit cannot be written in that column."""
+    from chatcodec.datasets import parquet_sink
+
+    monkeypatch.setattr(parquet_sink, "ROWS_PER_GROUP", 2)
+    rows = [{"id": index, **_user("a")} for index in range(128)] + [{"id": "last", **_user("b")}]  # two batches
+    source = _jsonl(tmp_path / "in.jsonl", rows)
+    code = _convert(source, tmp_path / "out.parquet", "openai-chat", "canonical", "--keep-lines", "--id-field", "id")
+    assert code == 74
+    error = capsys.readouterr().err
+    assert "the column 'id' is int64" in error
+    assert "Traceback" not in error
+    assert pq.read_table(tmp_path / "out.parquet").column("id").to_pylist() == list(range(128))

@@ -57,7 +57,7 @@ class ParquetSink:
         path: Path,
         options: ConvertOptions,
         column_types: Mapping[str, DataType] | None = None,
-        rows_per_group: int = ROWS_PER_GROUP,
+        rows_per_group: int | None = None,
     ) -> None:
         self._path = path
         self._form: ColumnarKind | None = options.kind if options.target == CANONICAL else None
@@ -69,7 +69,7 @@ class ParquetSink:
             raise ValueError(f"{clash[0]!r} is a column of the output already (a field of the payload)")
         self._types: dict[str, DataType] = dict(column_types or {})
         self._json_columns: set[str] = set()
-        self._rows_per_group = rows_per_group
+        self._rows_per_group = rows_per_group or ROWS_PER_GROUP
         self._pending: list[tuple[Table, list[list[Any]]]] = []
         self._pending_rows = 0
         self._pending_bytes = 0
@@ -165,7 +165,8 @@ class ParquetSink:
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
             raise ColumnTypeError(
                 f"the column {name!r} is {kind} (the type of its values in the first {self._rows_per_group} rows), "
-                f"and a later row's value does not fit ({error}): give the column one type, or write JSON lines"
+                f"and a later row's value does not fit ({error}); the file holds the rows before that row group: give "
+                "the column one type, or write JSON lines"
             ) from None
 
 
