@@ -93,7 +93,7 @@ def test_a_canonical_id_field_in_a_columnar_output_is_a_usage_error_not_a_traceb
                  "--id-field", "id")  # fmt: skip
     assert raised.value.code == 64
     error = capsys.readouterr().err
-    assert "'id' is a field of canonical responses" in error
+    assert "'id' is a column of a Parquet file of canonical responses already" in error
     assert "Traceback" not in error
 
 

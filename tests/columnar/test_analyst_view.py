@@ -146,3 +146,45 @@ def test_duckdb_reads_the_parquet_the_command_line_writes(tmp_path: Path) -> Non
     """
     rows = duckdb.sql(query).fetchall()
     assert rows == [(index, payloads[index].get("model")) for index in range(2, len(payloads))]
+
+
+def test_the_command_line_writes_the_view_of_requests_and_of_responses_which_join_on_the_id(tmp_path: Path) -> None:
+    from chatcodec.cli import main
+
+    def wire(kind: str, name: str) -> dict[str, Any]:
+        return json.loads((FIXTURES / "openai-chat" / kind / f"{name}.json").read_text(encoding="utf-8"))
+
+    requests = [wire("request", "tools_strict_system"), wire("request", "system_and_user_text")]
+    responses = [wire("response", "parallel_tool_calls"), wire("response", "text_stop")]
+    for kind, payloads in (("request", requests), ("response", responses)):
+        source = tmp_path / f"{kind}s.jsonl"
+        source.write_text("".join(json.dumps({"row": f"x{index}", **row}) + "\n" for index, row in enumerate(payloads)))
+        command = ["convert", str(source), "--from", "openai-chat", "--to", "canonical", "--kind", kind, "--quiet"]
+        options = ["--layout", "analyst", "--out", str(tmp_path / kind), "--keep-lines", "--id-field", "row"]
+        assert main([*command, *options]) == 0
+    query = f"""
+        SELECT q.row, q.turns, r.response_model, r.output_tokens, r.tools_used
+        FROM '{tmp_path}/request/exchanges.parquet' q JOIN '{tmp_path}/response/exchanges.parquet' r USING (row)
+        ORDER BY q.row
+    """
+    rows = duckdb.sql(query).fetchall()
+    canonical = [_canonical("openai-chat", "response", name) or {} for name in ("parallel_tool_calls", "text_stop")]
+    assert [(row[0], row[2], row[3]) for row in rows] == [
+        (f"x{index}", answer["model"], answer["usage"]["output_tokens"]) for index, answer in enumerate(canonical)
+    ]
+    assert rows[0][4]  # the tool calls of the first answer
+    assert rows[1][4] == []
+
+
+def test_the_analyst_layout_needs_canonical_output_and_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chatcodec.cli import main
+
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"messages": [{"role": "user", "content": "hi"}]}) + "\n")
+    for target, out in (("anthropic", ["--out", str(tmp_path / "v")]), ("canonical", [])):
+        with pytest.raises(SystemExit) as raised:
+            main(["convert", str(source), "--from", "openai-chat", "--to", target, "--layout", "analyst", *out])
+        assert raised.value.code == 64
+    assert "--layout analyst needs --out FOLDER" in capsys.readouterr().err

@@ -43,7 +43,9 @@ from chatcodec.cli import exit_codes
 from chatcodec.cli.dataset_options import (
     STRICT_KINDS,
     add_dataset_options,
+    analyst_sink,
     column_types,
+    layout_error,
     row_field_clash,
     with_storage,
 )
@@ -208,7 +210,9 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         return exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
-    clash = row_field_clash(options) if is_parquet(arguments.out, arguments.out_format) else None
+    clash = layout_error(arguments) or (
+        row_field_clash(options, arguments.layout) if _tabular_output(arguments) else None
+    )
     if clash is not None:
         arguments.parser.error(clash)
     if is_parquet(path, arguments.in_format):
@@ -221,7 +225,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
             return exit_codes.NO_INPUT
         if source.lines is not None:
             return _convert_lines(arguments, options, source.lines, source.size, out)
-        if is_parquet(arguments.out, arguments.out_format):  # one document: a table of one row
+        if _tabular_output(arguments):  # one document: a table of one row
             return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
         return _convert_document(arguments, options, source.document or b"", out)
 
@@ -349,21 +353,30 @@ def _sink(
     arguments: argparse.Namespace, options: ConvertOptions, out: TextIO
 ) -> Generator[Callable[[BatchResult], object]]:
     """Where each batch's result goes: JSON lines (``--out`` or ``out``), or a Parquet file."""
-    if not is_parquet(arguments.out, arguments.out_format):
+    if not _tabular_output(arguments):
         with _output(arguments.out, out) as write:
             yield lambda result: write(result.output)
         return
     from chatcodec.datasets.parquet_sink import ParquetSink
 
-    sink = ParquetSink(
-        arguments.out,
-        options,
-        column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
+    sink = (
+        analyst_sink(arguments.out, options)
+        if arguments.layout == "analyst"
+        else ParquetSink(
+            arguments.out,
+            options,
+            column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
+        )
     )
     try:
         yield sink.write
     finally:
         sink.close()
+
+
+def _tabular_output(arguments: argparse.Namespace) -> bool:
+    """Whether the output is tables (a Parquet file, or the analyst's view), not JSON lines."""
+    return arguments.layout == "analyst" or is_parquet(arguments.out, arguments.out_format)
 
 
 def _broken_pool() -> type[BrokenProcessPool]:

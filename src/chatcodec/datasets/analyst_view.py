@@ -71,6 +71,9 @@ _PART_FIELDS: tuple[tuple[str, Any], ...] = (
     ("arguments", pa.string()),
 )
 
+COLUMN_NAMES = frozenset(name for fields in (_EXCHANGE_FIELDS, _MESSAGE_FIELDS, _PART_FIELDS) for name, _ in fields)
+"""Every column of the view's tables (a dataset column given beside them needs another name)."""
+
 
 @dataclass(slots=True)
 class _Rows:
@@ -85,13 +88,15 @@ def analyst_tables(
     requests: Iterable[Mapping[str, Any] | None],
     responses: Iterable[Mapping[str, Any] | None] | None = None,
     columns: Mapping[str, Sequence[Any]] | None = None,
+    first_exchange: int = 0,
 ) -> dict[str, Table]:
     """The view of canonical requests and their responses (paired by position; either may
     be ``None`` or shorter), as ``{"exchanges", "messages", "parts"}`` Arrow tables.
     ``columns``: the dataset's own columns (an id, a split), one value per exchange, added
-    to every table so they join and filter on them."""
+    to every table so they join and filter on them; ``first_exchange``: the number of the
+    first exchange (a file written in parts numbers on)."""
     rows = _Rows()
-    for index, (request, response) in enumerate(zip_longest(requests, responses or ())):
+    for index, (request, response) in enumerate(zip_longest(requests, responses or ()), start=first_exchange):
         _add_exchange(rows, index, request, response)
     extra = dict(columns or {})
     tables = {
@@ -102,7 +107,8 @@ def analyst_tables(
     for name, values in extra.items():
         column = pa.array(list(values))
         for title, table in tables.items():
-            picked = column.take(table.column("exchange")) if title != "exchanges" else column
+            positions = pa.array([number - first_exchange for number in table.column("exchange").to_pylist()])
+            picked = column.take(positions) if title != "exchanges" else column
             tables[title] = table.add_column(1, name, picked)
     return tables
 
