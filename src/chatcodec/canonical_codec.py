@@ -85,6 +85,7 @@ class CanonicalCodec:
         return validate_messages(messages)
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> CanonicalStreamDecoder:
+        """A decoder of canonical stream events, driving ``builder`` (a new one when omitted)."""
         return CanonicalStreamDecoder(builder)
 
 
@@ -103,7 +104,7 @@ class CanonicalStreamDecoder:
     handed to the builder as it is."""
 
     def __init__(self, builder: StreamBuilder | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
         self._count = 0
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:

@@ -123,7 +123,9 @@ class SupportsStreamDecoder(Protocol):
     builds the response directly.
     """
 
-    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder: ...
+    def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
+        """A decoder of this format's stream, driving ``builder`` (a new one when omitted)."""
+        ...
 
 
 class StreamEncoder(Protocol):

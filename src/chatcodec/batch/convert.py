@@ -52,7 +52,16 @@ class ConvertOptions:
     when the line holds no such field)."""
     strict_kinds: tuple[str, ...] = LOSS_KINDS
     """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
-    narrows it to ``content``)."""
+    narrows it to ``content`` and ``rule``)."""
+    columns: tuple[str, ...] = ()
+    """Top-level fields that are the dataset's columns, not payload (a source, a split, a
+    score): taken out before the conversion as ``id_field`` is, and written after it in
+    the converted row (a Parquet output gives each its own column)."""
+
+    @property
+    def row_fields(self) -> tuple[str, ...]:
+        """The fields that are the row's, not the payload's: ``id_field``, then ``columns``."""
+        return tuple(dict.fromkeys(self.columns if self.id_field is None else (self.id_field, *self.columns)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +82,8 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
-    if options.id_field is not None:
-        return _with_row_id(payload, options, options.id_field)
+    if options.id_field is not None or options.columns:
+        return _with_row_fields(payload, options)
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
@@ -97,21 +106,23 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     return _settled(converted, losses, options)
 
 
-def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
-    """Convert a row whose ``id_field`` is the row's id, not payload: the id is taken out
-    before the conversion (so it is no unknown field, no loss, and no reason for
-    ``--strict-all`` to reject the row) and written back as the output's first key."""
+def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a row whose ``id_field`` and ``columns`` are the row's, not payload: they
+    are taken out before the conversion (so they are no unknown field, no loss, and no
+    reason for ``--strict-all`` to reject the row) and written back as the output's first
+    keys."""
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
     except ChatcodecError as error:
         return Outcome(None, str(error))
-    if id_field not in body:
-        return convert_payload(body, replace(options, id_field=None))
-    rest = {key: value for key, value in body.items() if key != id_field}
-    outcome = convert_payload(rest, replace(options, id_field=None))
-    if outcome.converted is None:
+    names = options.row_fields
+    outcome = convert_payload(
+        {key: value for key, value in body.items() if key not in names}, replace(options, id_field=None, columns=())
+    )
+    carried = {name: body[name] for name in names if name in body}
+    if outcome.converted is None or not carried:
         return outcome
-    return replace(outcome, converted={id_field: body[id_field], **outcome.converted})
+    return replace(outcome, converted={**carried, **outcome.converted})
 
 
 def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOptions) -> Outcome:
@@ -221,9 +232,10 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
         yield batch
 
 
-def placeholder(text: bytes, id_field: str | None) -> bytes:
-    """The output line standing for a rejected line: ``{id_field: value}`` when the line
-    is a JSON object holding ``id_field``, else ``null``."""
+def placeholder(text: bytes, id_field: str | None, columns: tuple[str, ...] = ()) -> bytes:
+    """The output line standing for a rejected line: ``{id_field: value}`` (with the
+    ``columns`` it holds after it) when the line is a JSON object holding ``id_field``,
+    else ``null``."""
     if id_field is not None:
         try:
             row: object = json.loads(text)
@@ -231,7 +243,8 @@ def placeholder(text: bytes, id_field: str | None) -> bytes:
             row = None
         fields = as_dict(row)
         if fields is not None and id_field in fields:
-            return dump_json({id_field: fields[id_field]}) + b"\n"
+            kept = {name: fields[name] for name in (id_field, *columns) if name in fields}
+            return dump_json(kept) + b"\n"
     return b"null\n"
 
 
@@ -256,7 +269,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             )
             if options.keep_lines:
                 result.placeholders.append(result.converted + len(result.placeholders))
-                pieces.append(placeholder(line.text, options.id_field))
+                pieces.append(placeholder(line.text, options.id_field, options.columns))
             continue
         pieces += (dump_json(outcome.converted, indent), b"\n")  # joined once: no copy of each line
         result.converted += 1

@@ -61,11 +61,11 @@ class BatchConverter:
     ) -> None:
         get_codec(source)  # an unknown or missing codec fails here, not on every row
         get_codec(target)
-        self.options = ConvertOptions(source, target, kind, strict, tuple((options or {}).items()))
+        self.options: ConvertOptions = ConvertOptions(source, target, kind, strict, tuple((options or {}).items()))
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads."""
-        self.output_column = output_column or f"{target}_{kind}"
+        self.output_column: str = output_column or f"{target}_{kind}"
         """Where converted payloads go (default ``<target>_<kind>``, e.g. ``anthropic_request``)."""
         self.error_column = error_column
         """Where each row's error goes: ``None`` when it converted."""

@@ -145,7 +145,9 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
         try:
             if document.error is not None:
                 raise ChatcodecError(document.error)
-            messages = _validate_document(document.data, arguments.format, strict=arguments.strict)
+            messages = _validate_document(
+                document.data, arguments.format, strict=arguments.strict, written=document.format
+            )
         except ChatcodecError as error:
             failures += 1
             print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
@@ -162,13 +164,16 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _validate_document(data: object, format_name: str | None, *, strict: bool = False) -> list[AnyMessage]:
-    """The messages of one document, read in ``format_name`` or the format it shows."""
+def _validate_document(
+    data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
+) -> list[AnyMessage]:
+    """The messages of one document, read in ``format_name``, else in the format its file
+    says it holds (``written``), else in the format it shows."""
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
             raise ChatcodecError(wrong.replace("--from", "--format"))
-    chosen = format_name or detect.detect(data)
+    chosen = format_name or written or detect.detect(data)
     if chosen is not None and chosen != detect.CANONICAL:
         try:
             return _decoded_messages(chosen, data, strict=strict)
@@ -178,10 +183,25 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
     try:
         return _canonical_messages(data)
     except ValidationError as error:
-        if format_name is None and not detect.markers(data):
+        if format_name is None and written is None and not detect.markers(data):
+            read = _read_in_preferred_format(data, strict=strict)
+            if read is not None:
+                return read
             known = ", ".join(detect.known_formats())
             raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
         raise
+
+
+def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage] | None:
+    """The messages of a body no marker places and canonical refuses, read in the format
+    detection prefers when several fit (the first known): a body whose marker shows that
+    format is read by it, so one without (an extra dataset column beside user turns only,
+    where a system turn would have been the marker) is read the same, not held to
+    canonical's closed fields alone; ``None`` when that format refuses it too."""
+    try:
+        return _decoded_messages(detect.known_formats()[0], data, strict=strict)
+    except ChatcodecError:
+        return None
 
 
 def _canonical_messages(data: object) -> list[AnyMessage]:

@@ -39,6 +39,9 @@ class FieldSets:
     """Kind -> field -> what its scalar value may be (type, enum, bounds; checked on requests)."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member (botocore's unions)."""
+    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    """Kind -> ``members`` of which an object sets exactly one (a proto ``oneof``, Gemini's
+    part data), with the provider's ``message`` and its ``source``."""
 
 
 @cache
@@ -61,6 +64,7 @@ def load_field_sets(package: str) -> FieldSets | None:
         required={kind: tuple(fields) for kind, fields in document.get("required", {}).items()},
         values=document.get("values", {}),
         one_member=frozenset(document.get("one_member", ())),
+        one_of=document.get("one_of", {}),
     )
 
 

@@ -20,7 +20,9 @@ they ride under in ``provider_options[provider]``, so they are never written to 
                  :attr:`ProviderRules.default_version` (what its current official SDK
                  sends) when not given
 ``skip_rules``   (``_skip_rules``) names of rules not to apply (a proxy that knows its
-                 upstream takes what the table says it refuses)
+                 upstream takes what the table says it refuses); ``"*"``: none applies
+                 (the storage mode: a file for training or an archive, which no live
+                 server reads, keeps what was asked)
 
 The table is a role of the provider's codec (``ProviderCodec(rules=...)``, its
 ``rules.py``), which puts it in every encode context (:attr:`EncodeContext.rules`): this
@@ -234,9 +236,26 @@ def _in_force(table: ProviderRules, version: str, model: str | None) -> tuple[tu
     return _IN_FORCE[key][1]
 
 
+EVERY_RULE = "*"
+"""``skip_rules="*"``: no rule applies, the storage mode (a training or archive file keeps
+what was asked; no live server reads it). Required fields are still reported."""
+
+
+class _Every:
+    """Holds every rule name."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
 def _skipped(option: object) -> Container[str]:
-    """The ``skip_rules`` option as the names it holds (a list or set of names)."""
-    return cast(Container[str], option) if isinstance(option, str | list | tuple | set | frozenset) else ()
+    """The ``skip_rules`` option as the names it holds (a list or set of names, or
+    :data:`EVERY_RULE`)."""
+    if option == EVERY_RULE:
+        return _Every()
+    if isinstance(option, str):  # one name
+        return (option,)
+    return cast(Container[str], option) if isinstance(option, list | tuple | set | frozenset) else ()
 
 
 def _version(table: ProviderRules, chosen: object) -> str:

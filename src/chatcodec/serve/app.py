@@ -118,10 +118,10 @@ class Proxy:
 
     def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None, tracer_provider: Any = None) -> None:
         self.config = config
-        self.answerer = answering.Answerer(config.api, open_store(config.store))
+        self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
-        self.telemetry = Telemetry(
+        self.telemetry: Telemetry = Telemetry(
             config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
         )
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
@@ -414,6 +414,8 @@ class Proxy:
     def upstream_refusal(
         self, response: httpx.Response, payload: object, upstream: str, passed: Mapping[str, str]
     ) -> RefusalError:
+        """The refusal for an upstream's error answer: its status, its error read in the
+        upstream's shape, and the headers it passed on."""
         header = get_edge(upstream).errors.type_header
         error_type = None if header is None else response.headers.get(header)
         error = read_error(upstream, payload, response.status_code, error_type)

@@ -39,7 +39,7 @@ class RefusalError(Exception):
         self.message = message
         self.error_type = error_type
         """The upstream's own error type (``rate_limit_exceeded``), when it named one."""
-        self.headers = dict(headers or {})
+        self.headers: dict[str, str] = dict(headers or {})
         """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
         self.body = None if body is None else dict(body)
         """The upstream's own error body, answered as it is (set only when the front speaks its API)."""

@@ -56,7 +56,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       (:func:`~conformance.normal_forms.effort_reading`);
     * a document's ``title`` is sent as its ``filename`` when it has none (or the same
       one): both are the name the document is shown by, so it reads back as the file name;
-    * a tool call's blank argument text means no arguments: it is sent as ``"{}"``.
+    * a function call's blank argument text means no arguments: it is sent as ``"{}"``
+      (a custom call's input is free text, sent as it is, blank or not).
 
     (Media in tool results, which move to a user message after the group, are a reported
     loss, so they are not rewritten here.)
@@ -83,7 +84,8 @@ def _names_and_arguments(value: Any) -> Any:
     kind = value.get("type")
     if kind == "document" and value.get("title") is not None and value.get("filename") in (None, value["title"]):
         cleaned["filename"], cleaned["title"] = value["title"], None
-    if kind == "tool_use" and isinstance(value.get("arguments"), str) and not value["arguments"].strip():
+    blank = isinstance(value.get("arguments"), str) and not value["arguments"].strip()
+    if kind == "tool_use" and blank and value.get("kind") != "custom":  # a custom call's input is free text
         cleaned["arguments"] = "{}"
     return cleaned
 

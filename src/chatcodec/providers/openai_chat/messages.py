@@ -105,13 +105,12 @@ def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
 
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     content = message["content"]
-    if type(content) is str:
-        if len(message) == 3:  # role, tool_call_id and text: nothing for a bag
-            return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
-        if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
-            result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
-            result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
-            return result
+    if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
+        return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+    if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
+        result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
+        result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
     bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
     cache_control.take(bag, result)
