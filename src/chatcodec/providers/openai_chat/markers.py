@@ -32,6 +32,9 @@ meaning; another provider drops them without a report):
                        itself, and one that declares ``tools`` goes to a server that takes
                        ``tool_calls`` and ``tool`` messages
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
+``_nulls``             on a message (or a tool result): the keys an OpenAI SDK dump left
+                       ``null`` (``refusal``, ``function_call``, ``annotations``, ``audio``,
+                       ``name``), in their order, written back as ``null`` (``null_spelling.py``)
 ``_index``             on a tool call: its ``index``, left by the OpenAI SDK's stream
                        accumulation (``assistant.py``)
 ``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``

@@ -95,7 +95,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = REQUEST.front(payload)
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
         return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
-    return _read(request, context)
+    return _read(request, context)  # not ``context.closed``: items keep values whole, deeper than they came
 
 
 def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

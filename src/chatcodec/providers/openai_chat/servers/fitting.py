@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.field_sets import load_field_sets
@@ -107,10 +107,9 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     if not named:
         for index, message in enumerate(as_list(body.get("messages")) or ()):
             # the look runs for every message of every conversion: most calls hold no extra_content
-            calls = message.get("tool_calls") if type(message) is dict else None
-            if type(calls) is list and any(
-                type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls
-            ):
+            fields = cast("dict[str, Any]", message) if type(message) is dict else None
+            calls = as_list(fields.get("tool_calls")) if fields is not None else None
+            if calls and any(type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls):
                 for position, tool_call in enumerate(calls):
                     _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
         return
