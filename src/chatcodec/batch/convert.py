@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
+from chatcodec.batch import envelopes
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LOSS_KINDS, Loss
@@ -53,6 +54,15 @@ class ConvertOptions:
     strict_kinds: tuple[str, ...] = LOSS_KINDS
     """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
     narrows it to ``content``)."""
+    envelope: str | None = None
+    """The batch envelope each row is in (:mod:`chatcodec.batch.envelopes`: a preset such as
+    ``openai-batch``, ``NAME:FORMAT``, or ``body=/pointer,id=/pointer``); ``source`` is then
+    the body format when the row does not tell it."""
+    out_envelope: str | None = None
+    """The batch envelope each converted body is written in (``target`` is the body format)."""
+    model: str | None = None
+    """The model every converted request names, replacing the source's (a batch moved to
+    another provider needs that provider's model)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +83,29 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
+    if options.envelope is not None or options.out_envelope is not None:
+        return _enveloped(payload, options)
     if options.id_field is not None:
         return _with_row_id(payload, options, options.id_field)
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
+        if wrong_format is None:
+            wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
         if wrong_format is not None:
             return Outcome(None, wrong_format)
         if options.kind == "request":
             settings = dict(options.encoder_options)
+            if options.model is not None:  # through canonical: each format keeps its model elsewhere
+                body = {**convert_request(body, source=options.source, target="canonical"), "model": options.model}
             converted = convert_request(
-                body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
+                body,
+                source="canonical" if options.model is not None else options.source,
+                target=options.target,
+                on_loss="ignore",
+                losses=losses,
+                options=settings,
             )
         else:
             converted = convert_response(
@@ -112,6 +133,72 @@ def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Out
     if outcome.converted is None:
         return outcome
     return replace(outcome, converted={id_field: body[id_field], **outcome.converted})
+
+
+def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a row whose body sits in a batch envelope and/or goes into one
+    (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
+    written in the target's envelope with the row's id."""
+    bare = replace(options, envelope=None, out_envelope=None, id_field=None)
+    losses: list[Loss] = []
+    try:
+        row = load_object(payload, f"{options.envelope or options.source} {options.kind}")
+        opened: envelopes.OpenedRow | None = None
+        row_id: object = None
+        if options.envelope is not None:
+            envelope, body_format = envelopes.envelope_named(options.envelope)
+            opened = envelopes.open_row(row, envelope, body_format)
+            body, bare = opened.body, replace(bare, source=opened.body_format or options.source)
+        elif options.id_field is not None and options.id_field in row:
+            row_id = row[options.id_field]
+            body = {key: value for key, value in row.items() if key != options.id_field}
+        else:
+            body = row
+        target = envelopes.envelope_named(options.out_envelope) if options.out_envelope is not None else None
+        if opened is not None:
+            if target == (opened.envelope, None):
+                bare = replace(bare, target=bare.source)  # the same envelope: each row keeps its body's format
+            body = envelopes.body_leaving(opened, None if target is None else target[0])
+        outcome = convert_payload(body, bare)
+        if outcome.converted is None:
+            return outcome
+        kept = list(outcome.losses)
+        if target is not None:
+            kept = envelopes.excused(outcome.losses, target[0], bare.target)
+            written = envelopes.close_row(
+                opened, outcome.converted, target[0], bare.target, row_id=row_id, losses=losses
+            )
+        else:
+            written = _bare_with_id(outcome.converted, opened, options.id_field, losses)
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    return _settled(written, [*kept, *losses], options)
+
+
+def _bare_with_id(
+    converted: dict[str, Any], opened: envelopes.OpenedRow | None, id_field: str | None, losses: list[Loss]
+) -> dict[str, Any]:
+    """A body taken out of its envelope: the row's id under ``id_field`` (first), or a loss;
+    every other field of the envelope a loss."""
+    if opened is None:
+        return converted
+    extras = list(opened.extras)
+    id_pointer = opened.envelope.pointer_of(envelopes.ID)
+    if opened.id is not None and id_pointer is not None:
+        if id_field is not None:
+            converted = {id_field: opened.id, **converted}
+        else:
+            extras.insert(0, (id_pointer, opened.id))
+    for pointer, _ in extras:
+        losses.append(
+            Loss(
+                envelopes.pointer_path(pointer),
+                f"{opened.envelope.name} field",
+                "a bare body has no place for it (--id-field keeps the id)",
+                "metadata",
+            )
+        )
+    return converted
 
 
 def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOptions) -> Outcome:

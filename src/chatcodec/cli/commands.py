@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import detect
+from chatcodec.batch.envelopes import ENVELOPE_NAMES
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
 from chatcodec.cli.serve import add_serve_command
@@ -95,9 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument(
         "--format",
-        choices=detect.known_formats(),
-        help="the input's wire format (default: told from the input; canonical and the accepted dialects "
-        "when nothing tells)",
+        choices=(*detect.known_formats(), *ENVELOPE_NAMES),
+        help="the input's wire format or batch envelope (default: told from the input, an envelope included; "
+        "canonical and the accepted dialects when nothing tells)",
     )
     validate.add_argument(
         "--strict",
@@ -164,6 +165,7 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
 
 def _validate_document(data: object, format_name: str | None, *, strict: bool = False) -> list[AnyMessage]:
     """The messages of one document, read in ``format_name`` or the format it shows."""
+    data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
@@ -182,6 +184,30 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
             known = ", ".join(detect.known_formats())
             raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
         raise
+
+
+def _opened(data: object, format_name: str | None) -> tuple[object, str | None]:
+    """A batch row's body and its format (:mod:`chatcodec.batch.envelopes`): read out of
+    the envelope ``format_name`` names, or the one the row shows when none is named; a
+    row in an envelope given as a bare body's format is an error, never "0 messages"."""
+    from chatcodec._narrow import as_dict
+    from chatcodec.batch import envelopes
+
+    row = as_dict(data)
+    if row is None:
+        return data, format_name
+    if format_name is not None and format_name in ENVELOPE_NAMES:
+        envelope, _ = envelopes.envelope_named(format_name)
+    else:
+        found = envelopes.mistaken_envelope(row)
+        if found is None:
+            return data, format_name
+        if format_name is not None:
+            why = envelopes.mistaken_message(row, format_name, "request or response") or ""
+            raise ChatcodecError(why.replace("--from", "--format"))
+        envelope = found
+    body = envelopes.open_row(row, envelope).body
+    return body, envelope.formats[0] if len(envelope.formats) == 1 else None  # else told by the body
 
 
 def _canonical_messages(data: object) -> list[AnyMessage]:

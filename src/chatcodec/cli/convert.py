@@ -39,12 +39,12 @@ from chatcodec.batch.convert import (
     dump_json,
     iter_line_batches,
 )
-from chatcodec.cli import exit_codes
+from chatcodec.cli import exit_codes, presets
 from chatcodec.cli.documents import is_stdin, open_input
 from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
+from chatcodec.registry import available_formats, get_codec
 
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
@@ -74,7 +74,6 @@ EXIT_CODES_HELP = (
 
 def add_convert_command(commands: Any) -> None:
     """Register ``convert`` on the CLI's sub-command parser."""
-    formats = [*PROVIDER_NAMES, CANONICAL]
     convert = commands.add_parser(
         "convert",
         help="convert requests or responses between wire formats",
@@ -84,9 +83,13 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument(
         "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
     )
-    convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
-    convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
-    convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
+    convert.add_argument(
+        "--from", dest="source", required=True, type=presets.row_format, metavar="FORMAT", help=presets.FORMATS_HELP
+    )
+    convert.add_argument("--to", dest="target", required=True, type=presets.row_format, metavar="FORMAT")
+    convert.add_argument(
+        "--kind", choices=("request", "response"), help="what the payloads are (default: request, or the envelope's)"
+    )
     convert.add_argument(
         "--strict", action="store_true", help="reject a payload with a content loss (what the model reads or writes)"
     )
@@ -145,6 +148,7 @@ def add_convert_command(commands: Any) -> None:
         help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
+    presets.add_layout_arguments(convert)
     convert.set_defaults(run=run_convert, parser=convert)
 
 
@@ -175,17 +179,26 @@ def _workers(text: str) -> int:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
-    if arguments.id_field is not None and not arguments.keep_lines:
+    parser: argparse.ArgumentParser = arguments.parser
+    try:
+        rows = presets.resolve(arguments)
+    except ValueError as error:
+        parser.error(str(error))
+    enveloped = rows.envelope is not None or rows.out_envelope is not None
+    if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
         arguments.parser.error("--id-field needs --keep-lines")
     options = ConvertOptions(
-        arguments.source,
-        arguments.target,
-        arguments.kind,
+        rows.source,
+        rows.target,
+        "response" if rows.kind == "response" else "request",
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
         strict_kinds=LOSS_KINDS if arguments.strict_all else ("content",),
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,
+        envelope=rows.envelope,
+        out_envelope=rows.out_envelope,
+        model=arguments.model,
     )
     try:
         for name in (options.source, options.target):  # refused once, not on every line
