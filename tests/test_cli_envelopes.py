@@ -299,3 +299,21 @@ def test_bad_envelope_arguments_are_usage_errors(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["convert", source, "--from", "openai-chat", "--to", "anthropic", "--body-at", "body"])
     assert "a JSON pointer starts with '/'" in capsys.readouterr().err
+
+
+def test_batch_converter_moves_a_column_of_batch_rows_between_envelopes() -> None:
+    from chatcodec import BatchConverter
+
+    to_anthropic = BatchConverter(
+        source="openai-chat",
+        target="anthropic",
+        column="row",
+        envelope="openai-batch",
+        out_envelope="anthropic-batch",
+        model="claude-x",
+    )
+    rows = (FIXTURES / "openai-batch.jsonl").read_text(encoding="utf-8").splitlines()
+    converted = to_anthropic({"row": rows})
+    assert converted["chatcodec_error"] == [None, None, None]
+    first = json.loads(converted["anthropic_request"][0])
+    assert (first["custom_id"], first["params"]["model"]) == ("request-1", "claude-x")
