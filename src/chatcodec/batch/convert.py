@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
-from chatcodec.batch import envelopes
+from chatcodec.batch import envelopes, training
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LOSS_KINDS, Loss
@@ -63,6 +63,9 @@ class ConvertOptions:
     model: str | None = None
     """The model every converted request names, replacing the source's (a batch moved to
     another provider needs that provider's model)."""
+    dialect_layout: str | None = None
+    """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
+    axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,8 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
+    if options.source in training.TRAINING_DIALECTS or options.target in training.TRAINING_DIALECTS:
+        return _training_row(payload, options)
     if options.envelope is not None or options.out_envelope is not None:
         return _enveloped(payload, options)
     if options.id_field is not None:
@@ -95,27 +100,26 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
             wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
         if wrong_format is not None:
             return Outcome(None, wrong_format)
-        if options.kind == "request":
-            settings = dict(options.encoder_options)
-            if options.model is not None:  # through canonical: each format keeps its model elsewhere
-                body = {**convert_request(body, source=options.source, target="canonical"), "model": options.model}
-            converted = convert_request(
-                body,
-                source="canonical" if options.model is not None else options.source,
-                target=options.target,
-                on_loss="ignore",
-                losses=losses,
-                options=settings,
-            )
-        else:
-            converted = convert_response(
-                body, source=options.source, target=options.target, on_loss="ignore", losses=losses
-            )
+        converted = _converted_body(body, options, losses)
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+    """``body`` converted from ``options.source`` to ``options.target``, its losses into ``losses``."""
+    if options.kind == "response":
+        return convert_response(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
+    source = options.source
+    if options.model is not None:  # through canonical: each format keeps its model elsewhere
+        canonical = convert_request(body, source=source, target="canonical", on_loss="ignore")
+        body, source = {**canonical, "model": options.model}, "canonical"
+    settings = dict(options.encoder_options)
+    return convert_request(
+        body, source=source, target=options.target, on_loss="ignore", losses=losses, options=settings
+    )
 
 
 def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
@@ -173,6 +177,73 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
     except ChatcodecError as error:
         return Outcome(None, str(error))
     return _settled(written, [*kept, *losses], options)
+
+
+def _training_row(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a training dataset row (:mod:`chatcodec.batch.training`): a conversation
+    dialect's row to or from a body format or another dialect, a pair to another pair."""
+    source, target = options.source, options.target
+    layout = training.SHAREGPT
+    losses: list[Loss] = []
+    try:
+        if options.dialect_layout is not None:
+            layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
+        row = load_object(payload, f"{source} row")
+        if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
+            written = _pair_row(row, options, losses)
+        else:
+            written = _conversation_row(row, options, layout, losses)
+        if source == target:
+            written = {**row, **written}  # the same dialect: its other columns kept, in place
+        elif source in training.TRAINING_DIALECTS:
+            losses += training.column_losses(row, source, target, layout)
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    except Exception as error:  # one bad row must not stop a whole dataset
+        return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
+    return _settled(written, losses, options)
+
+
+def _conversation_row(
+    row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
+) -> dict[str, Any]:
+    source, target = options.source, options.target
+    prompt_length: int | None = None
+    body, body_format = row, source
+    if source in training.CONVERSATION_DIALECTS:
+        read = training.read_conversation(row, source, layout)
+        body, body_format, prompt_length = read.body, training.READ_AS, read.prompt_length
+    if target not in training.CONVERSATION_DIALECTS:
+        return _converted_body(body, replace(options, source=body_format), losses)
+    converted = _converted_body(body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
+    losses[:] = _without_model_required(losses)
+    split = prompt_length if source == target else None
+    return training.write_conversation(converted, target, layout, prompt_length=split, losses=losses)
+
+
+def _pair_row(row: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+    source, target = options.source, options.target
+    if source not in training.PAIR_DIALECTS or target not in training.PAIR_DIALECTS:
+        pairs = ", ".join(training.PAIR_DIALECTS)
+        raise training.TrainingRowError(
+            f"a preference pair converts only between pair dialects ({pairs}), not {source} to {target}",
+            rule="training_pair",
+        )
+    pair = training.read_pair(row, source)
+    part_options = replace(options, source=training.READ_AS, target=training.pair_part_format(target))
+    prompt = _converted_body(pair.prompt, part_options, losses)
+    if source == target:
+        prompt = training.with_empty_fields(pair.prompt, prompt)
+    sides = [
+        _converted_body({"messages": side}, part_options, losses)["messages"] for side in (pair.chosen, pair.rejected)
+    ]
+    losses[:] = _without_model_required(losses)
+    return training.write_pair(training.PreferencePair(prompt, *sides), target, losses)
+
+
+def _without_model_required(losses: list[Loss]) -> list[Loss]:
+    """A training row names no model: the writer's "model required" is no loss here."""
+    return [loss for loss in losses if not (loss.kind == "required" and loss.path == "$.model")]
 
 
 def _bare_with_id(

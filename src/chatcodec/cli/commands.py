@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import detect
 from chatcodec.batch.envelopes import ENVELOPE_NAMES
+from chatcodec.batch.training import CONVERSATION_DIALECTS
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
 from chatcodec.cli.serve import add_serve_command
@@ -96,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument(
         "--format",
-        choices=(*detect.known_formats(), *ENVELOPE_NAMES),
+        choices=(*detect.known_formats(), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
         help="the input's wire format or batch envelope (default: told from the input, an envelope included; "
         "canonical and the accepted dialects when nothing tells)",
     )
@@ -165,6 +166,11 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
 
 def _validate_document(data: object, format_name: str | None, *, strict: bool = False) -> list[AnyMessage]:
     """The messages of one document, read in ``format_name`` or the format it shows."""
+    if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
+        from chatcodec.batch import training
+        from chatcodec.payloads import load_object
+
+        return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
     data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)

@@ -199,10 +199,11 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         envelope=rows.envelope,
         out_envelope=rows.out_envelope,
         model=arguments.model,
+        dialect_layout=_dialect_layout(arguments.dialect_config, parser),
     )
     try:
         for name in (options.source, options.target):  # refused once, not on every line
-            if name not in available_formats():
+            if name not in available_formats() and name not in presets.TRAINING_DIALECTS:
                 get_codec(name)  # raises, naming what there is
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
@@ -222,6 +223,16 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         if is_parquet(arguments.out, arguments.out_format):  # one document: a table of one row
             return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
         return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:
+    """``--dialect-config``'s text, read once here rather than by every worker."""
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        parser.error(f"cannot read --dialect-config {path}: {error.strerror or error}")
 
 
 def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:

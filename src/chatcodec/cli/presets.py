@@ -13,20 +13,25 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from chatcodec.batch import envelopes
+from chatcodec.batch import envelopes, training
 from chatcodec.registry import CANONICAL, PROVIDER_NAMES
 
+TRAINING_DIALECTS = training.TRAINING_DIALECTS
+"""The training dialects' names (rows of their own, read without a codec of their own)."""
+
 FORMATS_HELP = (
-    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}) or a batch envelope "
-    f"({', '.join(envelopes.ENVELOPE_NAMES)}; NAME:FORMAT fixes its body format)"
+    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}), a batch envelope "
+    f"({', '.join(envelopes.ENVELOPE_NAMES)}; NAME:FORMAT fixes its body format) or a training dialect "
+    f"({', '.join(training.TRAINING_DIALECTS)})"
 )
 
 
 def row_format(text: str) -> str:
     """``--from``/``--to``'s value: a body format or an envelope preset."""
-    if text in PROVIDER_NAMES or text == CANONICAL:
+    if text in PROVIDER_NAMES or text == CANONICAL or text in training.TRAINING_DIALECTS:
         return text
     if envelopes.is_envelope_spec(text) and not text.startswith("body="):
         try:
@@ -38,11 +43,18 @@ def row_format(text: str) -> str:
 
 
 def add_layout_arguments(convert: Any) -> None:
-    """``--model`` and the JSON-pointer layout options."""
+    """``--model``, the JSON-pointer layout options and ``--dialect-config``."""
     convert.add_argument(
         "--model",
         metavar="NAME",
         help="the model every converted request names, replacing the input's (e.g. a batch moved to Anthropic)",
+    )
+    convert.add_argument(
+        "--dialect-config",
+        type=Path,
+        metavar="JSON",
+        help="a sharegpt row's keys and role names: a JSON file holding LLaMA-Factory's dataset_info entry "
+        "(columns, tags) or axolotl's keys (field_messages, message_property_mappings, roles)",
     )
     for prefix, side in (("", "input"), ("out-", "output")):
         convert.add_argument(
@@ -91,6 +103,11 @@ def resolve(arguments: argparse.Namespace) -> RowFormats:
             raise ValueError("--out-body-at is for a --to body format, not an envelope preset")
         out_envelope, target = target, _body_format(target)
         kinds.append((envelopes.envelope_named(out_envelope)[0].kind, f"--to {out_envelope}"))
+    dialects = [name for name in (source, target) if name in training.TRAINING_DIALECTS]
+    if dialects and (envelope is not None or out_envelope is not None):
+        raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    if dialects and arguments.kind == "response":
+        raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
     if len({kind for kind, _ in kinds}) > 1:
         said = ", ".join(f"{where} ({kind}s)" for kind, where in kinds)
         raise ValueError(f"the row kinds disagree: {said}")
