@@ -317,3 +317,10 @@ def test_batch_converter_moves_a_column_of_batch_rows_between_envelopes() -> Non
     assert converted["chatcodec_error"] == [None, None, None]
     first = json.loads(converted["anthropic_request"][0])
     assert (first["custom_id"], first["params"]["model"]) == ("request-1", "claude-x")
+
+
+def test_strict_all_does_not_refuse_a_bedrock_body_for_the_model_the_job_names(tmp_path: Path) -> None:
+    source = FIXTURES / "bedrock-batch.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "bedrock-batch", "--to", "bedrock-batch", "--strict-all")
+    assert code == 0
+    assert _rows(out) == _rows(source)

@@ -143,7 +143,7 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
     """Convert a row whose body sits in a batch envelope and/or goes into one
     (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
     written in the target's envelope with the row's id."""
-    bare = replace(options, envelope=None, out_envelope=None, id_field=None)
+    bare = replace(options, envelope=None, out_envelope=None, id_field=None, strict=False)  # settled once, below
     losses: list[Loss] = []
     try:
         row = load_object(payload, f"{options.envelope or options.source} {options.kind}")
