@@ -11,6 +11,7 @@ verbatim.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -19,9 +20,10 @@ from typing import Any, Literal
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.batch import envelopes, training
+from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import LOSS_KINDS, Loss
+from chatcodec.losses import LOSS_KINDS, Loss, LossRecorder
 from chatcodec.payloads import load_object
 
 PayloadKind = Literal["request", "response"]
@@ -112,14 +114,18 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
     """``body`` converted from ``options.source`` to ``options.target``, its losses into ``losses``."""
     if options.kind == "response":
         return convert_response(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
-    source = options.source
-    if options.model is not None:  # through canonical: each format keeps its model elsewhere
-        canonical = convert_request(body, source=source, target="canonical", on_loss="ignore")
-        body, source = {**canonical, "model": options.model}, "canonical"
     settings = dict(options.encoder_options)
-    return convert_request(
-        body, source=source, target=options.target, on_loss="ignore", losses=losses, options=settings
-    )
+    if options.model is None:
+        return convert_request(
+            body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
+        )
+    # The model is set on the canonical data between the reader and the writer: each
+    # format keeps it elsewhere (a body field, Bedrock's modelId, Gemini's URL).
+    canonical = {**read_request_data(body, options.source, target=options.target), "model": options.model}
+    recorder = LossRecorder()
+    converted = write_request_data(canonical, options.target, recorder, settings)
+    recorder.settle("ignore", losses)
+    return converted
 
 
 def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
@@ -143,16 +149,16 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
     """Convert a row whose body sits in a batch envelope and/or goes into one
     (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
     written in the target's envelope with the row's id."""
-    bare = replace(options, envelope=None, out_envelope=None, id_field=None, strict=False)  # settled once, below
     losses: list[Loss] = []
     try:
         row = load_object(payload, f"{options.envelope or options.source} {options.kind}")
         opened: envelopes.OpenedRow | None = None
         row_id: object = None
+        source, target_format = options.source, options.target
         if options.envelope is not None:
             envelope, body_format = envelopes.envelope_named(options.envelope)
             opened = envelopes.open_row(row, envelope, body_format)
-            body, bare = opened.body, replace(bare, source=opened.body_format or options.source)
+            body, source = opened.body, opened.body_format or options.source
         elif options.id_field is not None and options.id_field in row:
             row_id = row[options.id_field]
             body = {key: value for key, value in row.items() if key != options.id_field}
@@ -161,16 +167,17 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
         target = envelopes.envelope_named(options.out_envelope) if options.out_envelope is not None else None
         if opened is not None:
             if target == (opened.envelope, None):
-                bare = replace(bare, target=bare.source)  # the same envelope: each row keeps its body's format
+                target_format = source  # the same envelope: each row keeps its body's format
             body = envelopes.body_leaving(opened, None if target is None else target[0])
+        bare = _bare_options(options, source, target_format)  # strict settled once, below
         outcome = convert_payload(body, bare)
         if outcome.converted is None:
             return outcome
         kept = list(outcome.losses)
         if target is not None:
-            kept = envelopes.excused(outcome.losses, target[0], bare.target)
+            kept = envelopes.excused(outcome.losses, target[0], target_format)
             written = envelopes.close_row(
-                opened, outcome.converted, target[0], bare.target, row_id=row_id, losses=losses
+                opened, outcome.converted, target[0], target_format, row_id=row_id, losses=losses
             )
         else:
             written = _bare_with_id(outcome.converted, opened, options.id_field, losses)
@@ -244,6 +251,20 @@ def _pair_row(row: dict[str, Any], options: ConvertOptions, losses: list[Loss]) 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:
     """A training row names no model: the writer's "model required" is no loss here."""
     return [loss for loss in losses if not (loss.kind == "required" and loss.path == "$.model")]
+
+
+def _bare_options(options: ConvertOptions, source: str, target: str) -> ConvertOptions:
+    """The options converting an envelope's body, made once per run and format pair
+    (``dataclasses.replace`` cost as much as opening the envelope)."""
+    try:
+        return _bare_options_cached(options, source, target)
+    except TypeError:  # an encoder option's value is a list or an object: not hashable
+        return _bare_options_cached.__wrapped__(options, source, target)
+
+
+@functools.lru_cache(maxsize=64)
+def _bare_options_cached(options: ConvertOptions, source: str, target: str) -> ConvertOptions:
+    return replace(options, source=source, target=target, envelope=None, out_envelope=None, id_field=None, strict=False)
 
 
 def _bare_with_id(

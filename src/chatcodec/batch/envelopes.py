@@ -254,6 +254,7 @@ def envelope_named(spec: str) -> tuple[Envelope, str | None]:
     return custom, None
 
 
+@cache
 def split_pointer(pointer: str) -> tuple[str, ...]:
     """The keys of a JSON pointer (RFC 6901: ``~1`` is ``/``, ``~0`` is ``~``)."""
     if not pointer.startswith("/"):
@@ -305,8 +306,12 @@ class OpenedRow:
     """The body's format, when the envelope tells (``None``: the caller's)."""
     id: object = None
     """The row's id (``None`` when it has none)."""
-    extras: tuple[tuple[str, object], ...] = ()
-    """(pointer, value) of every other field, which another envelope has no place for."""
+
+    @property
+    def extras(self) -> tuple[tuple[str, object], ...]:
+        """(pointer, value) of every other field, which another envelope has no place for
+        (found only when asked: the same envelope writes the row read)."""
+        return tuple(_extras(self.row, self.envelope))
 
 
 def open_row(row: dict[str, Any], envelope: Envelope, body_format: str | None = None) -> OpenedRow:
@@ -349,7 +354,6 @@ def open_row(row: dict[str, Any], envelope: Envelope, body_format: str | None = 
         body,
         chosen,
         None if row_id is _MISSING else row_id,
-        tuple(_extras(row, envelope)),
     )
 
 
