@@ -136,3 +136,27 @@ def test_a_sharegpt_row_with_an_unknown_role_names_its_path(tmp_path: Path) -> N
     assert code == 1
     error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
     assert error.startswith("at $.conversations[0].from: 'robot' is no role this layout names")
+
+
+def test_trl_implicit_prompt_is_the_shared_start_and_stays_implicit(tmp_path: Path) -> None:
+    source = FIXTURES / "trl-preference-implicit.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "trl-preference", "--to", "trl-preference")
+    assert code == 0
+    assert out.read_bytes() == source.read_bytes()
+    code, out = _convert(tmp_path, source, "--from", "trl-preference", "--to", "openai-dpo")
+    assert code == 0
+    row = _rows(out)[0]
+    assert row["input"] == {"messages": [{"role": "user", "content": "What color is the sky?"}]}
+    assert row["preferred_output"] == [{"role": "assistant", "content": "It is blue."}]
+
+
+def test_llama_factory_preference_rows_become_openai_dpo(tmp_path: Path) -> None:
+    source = FIXTURES / "sharegpt-preference.jsonl"
+    code, out = _convert(tmp_path, source, "--from", "sharegpt-preference", "--to", "openai-dpo")
+    assert code == 0
+    row = _rows(out)[0]
+    assert row["input"]["messages"][0] == {"role": "system", "content": "Answer briefly."}
+    assert row["non_preferred_output"] == [{"role": "assistant", "content": "9.11 is larger."}]
+    code, back = _convert(tmp_path, out, "--from", "openai-dpo", "--to", "sharegpt-preference")
+    assert code == 0
+    assert _rows(back) == _rows(source)

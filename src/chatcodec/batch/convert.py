@@ -197,7 +197,7 @@ def _training_row(payload: object, options: ConvertOptions) -> Outcome:
             layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
         row = load_object(payload, f"{source} row")
         if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
-            written = _pair_row(row, options, losses)
+            written = _pair_row(row, options, layout, losses)
         else:
             written = _conversation_row(row, options, layout, losses)
         if source == target:
@@ -228,7 +228,9 @@ def _conversation_row(
     return training.write_conversation(converted, target, layout, prompt_length=split, losses=losses)
 
 
-def _pair_row(row: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+def _pair_row(
+    row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
+) -> dict[str, Any]:
     source, target = options.source, options.target
     if source not in training.PAIR_DIALECTS or target not in training.PAIR_DIALECTS:
         pairs = ", ".join(training.PAIR_DIALECTS)
@@ -236,16 +238,17 @@ def _pair_row(row: dict[str, Any], options: ConvertOptions, losses: list[Loss]) 
             f"a preference pair converts only between pair dialects ({pairs}), not {source} to {target}",
             rule="training_pair",
         )
-    pair = training.read_pair(row, source)
+    pair = training.read_pair(row, source, layout)
     part_options = replace(options, source=training.READ_AS, target=training.pair_part_format(target))
     prompt = _converted_body(pair.prompt, part_options, losses)
     if source == target:
         prompt = training.with_empty_fields(pair.prompt, prompt)
-    sides = [
+    chosen, rejected = (
         _converted_body({"messages": side}, part_options, losses)["messages"] for side in (pair.chosen, pair.rejected)
-    ]
+    )
     losses[:] = _without_model_required(losses)
-    return training.write_pair(training.PreferencePair(prompt, *sides), target, losses)
+    converted = training.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
+    return training.write_pair(converted, target, losses, layout)
 
 
 def _without_model_required(losses: list[Loss]) -> list[Loss]:

@@ -18,8 +18,12 @@ command. The dialects, each with the documentation it follows:
                            https://huggingface.co/docs/trl/dataset_formats
 ``verifiers``              a Verifiers rollout: ``prompt`` and ``completion`` message lists
                            (flat ``tool_calls``) beside ``answer``, ``reward``, ``info``, ...
-``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's explicit-prompt
-                           preference type; conversational)
+``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
+                           preference type; without ``prompt``, the sides' shared start is
+                           the prompt, and written so again)
+``sharegpt-preference``    LLaMA-Factory's ShareGPT preference row: ``conversations`` (and
+                           ``system``, ``tools``) then ``chosen``/``rejected`` answers
+                           ``{"from": "gpt", "value"}``
 ``openai-dpo``             ``{"input": {"messages", "tools"?, "parallel_tool_calls"?},
                            "preferred_output", "non_preferred_output"}``:
                            https://platform.openai.com/docs/guides/direct-preference-optimization
@@ -46,7 +50,7 @@ from chatcodec.losses import Loss
 
 CONVERSATION_DIALECTS: Final = ("sharegpt", "trl-prompt-completion", "verifiers")
 """Dialects whose row is one conversation."""
-PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "preference")
+PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
 """Dialects whose row is a preference pair: a prompt and two completions."""
 TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
 """Every training dialect's name (``--from``/``--to``)."""
@@ -146,8 +150,10 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
 
 def own_columns(dialect: str, layout: ConversationLayout = SHAREGPT) -> tuple[str, ...]:
     """The columns a dialect's row holds the conversation in."""
-    if dialect == "sharegpt":
-        return tuple(column for column in (layout.messages, layout.system, layout.tools) if column)
+    if dialect in ("sharegpt", "sharegpt-preference"):
+        columns = (layout.messages, layout.system, layout.tools)
+        sides = ("chosen", "rejected") if dialect == "sharegpt-preference" else ()
+        return tuple(column for column in (*columns, *sides) if column)
     return _OWN_COLUMNS[dialect]
 
 
@@ -168,7 +174,8 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
 def _messages(value: object, path: str) -> list[Any]:
     messages = as_list(value)
     if messages is None:
-        raise TrainingRowError("expected a list of messages", path)
+        text = " (text is TRL's standard form, which is no conversation)" if isinstance(value, str) else ""
+        raise TrainingRowError(f"expected a list of messages{text}", path)
     return messages
 
 
@@ -374,9 +381,11 @@ class PreferencePair:
     """The preferred completion's messages."""
     rejected: list[Any]
     """The other completion's messages."""
+    implicit: bool = False
+    """The row gave no prompt: each side is the whole conversation (TRL's implicit prompt)."""
 
 
-def read_pair(row: Mapping[str, Any], dialect: str) -> PreferencePair:
+def read_pair(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> PreferencePair:
     """The pair of a pair dialect's row (``preference``: canonical data; else OpenAI shapes)."""
     if dialect == "openai-dpo":
         prompt = as_dict(row.get("input"))
@@ -386,6 +395,18 @@ def read_pair(row: Mapping[str, Any], dialect: str) -> PreferencePair:
         return PreferencePair(
             prompt, _messages(chosen, "$.preferred_output"), _messages(rejected, "$.non_preferred_output")
         )
+    if dialect == "sharegpt-preference":
+        chosen = _sharegpt_answer(row.get("chosen"), "$.chosen", layout)
+        return PreferencePair(
+            _read_sharegpt(row, layout), chosen, _sharegpt_answer(row.get("rejected"), "$.rejected", layout)
+        )
+    chosen, rejected = _messages(row.get("chosen"), "$.chosen"), _messages(row.get("rejected"), "$.rejected")
+    if dialect == "trl-preference" and "prompt" not in row:  # TRL's implicit prompt: the shared start
+        shared = next(
+            (index for index, (one, other) in enumerate(zip(chosen, rejected, strict=False)) if one != other),
+            min(len(chosen), len(rejected)),
+        )
+        return PreferencePair({"messages": chosen[:shared]}, chosen[shared:], rejected[shared:], implicit=True)
     if dialect == "preference":
         prompt = as_dict(row.get("prompt"))
         if prompt is None:
@@ -394,24 +415,58 @@ def read_pair(row: Mapping[str, Any], dialect: str) -> PreferencePair:
         prompt = {"messages": _messages(row.get("prompt"), "$.prompt")}
         if row.get("tools") is not None:
             prompt["tools"] = row["tools"]
-    return PreferencePair(
-        prompt, _messages(row.get("chosen"), "$.chosen"), _messages(row.get("rejected"), "$.rejected")
-    )
+    return PreferencePair(prompt, chosen, rejected)
 
 
-def write_pair(pair: PreferencePair, dialect: str, losses: list[Loss]) -> dict[str, Any]:
+def _sharegpt_answer(value: object, path: str, layout: ConversationLayout) -> list[Any]:
+    """LLaMA-Factory's ``chosen``/``rejected``: one assistant message ``{from, value}``."""
+    fields = as_dict(value)
+    if fields is None or fields.get(layout.role) != layout.tag_of("assistant"):
+        raise TrainingRowError(f"expected an assistant message ({layout.role}: {layout.tag_of('assistant')!r})", path)
+    text = fields.get(layout.content)
+    if not isinstance(text, str):
+        raise TrainingRowError("expected text", f"{path}.{layout.content}")
+    return [{"role": "assistant", "content": text}]
+
+
+def write_pair(
+    pair: PreferencePair, dialect: str, losses: list[Loss], layout: ConversationLayout = SHAREGPT
+) -> dict[str, Any]:
     """A pair dialect's row from a pair in its format (see :func:`read_pair`)."""
     if dialect == "openai-dpo":
         return {"input": pair.prompt, "preferred_output": pair.chosen, "non_preferred_output": pair.rejected}
     if dialect == "preference":
         return {"prompt": pair.prompt, "chosen": pair.chosen, "rejected": pair.rejected}
-    row: dict[str, Any] = {"prompt": pair.prompt.get("messages", []), "chosen": pair.chosen, "rejected": pair.rejected}
+    if dialect == "sharegpt-preference":
+        messages = _messages(pair.prompt.get("messages"), "$.prompt.messages")
+        row = _write_sharegpt(pair.prompt, messages, layout, losses)
+        for side, answer in (("chosen", pair.chosen), ("rejected", pair.rejected)):
+            text = _only_text_answer(answer, f"$.{side}", layout)
+            row[side] = {layout.role: layout.tag_of("assistant"), layout.content: text}
+        return row
+    prompt = pair.prompt.get("messages", [])
+    if pair.implicit:
+        return {"chosen": [*prompt, *pair.chosen], "rejected": [*prompt, *pair.rejected]}
+    row = {"prompt": prompt, "chosen": pair.chosen, "rejected": pair.rejected}
     for key, value in pair.prompt.items():
         if key == "tools":
             row["tools"] = value
         elif key != "messages":
             losses.append(Loss(f"$.prompt.{key}", key, f"{dialect} rows keep no request settings", "setting"))
     return row
+
+
+def _only_text_answer(answer: list[Any], path: str, layout: ConversationLayout) -> str:
+    message = as_dict(answer[0]) if len(answer) == 1 else None
+    content = None if message is None else message.get("content")
+    if (
+        message is None
+        or message.get("role") != "assistant"
+        or not isinstance(content, str)
+        or message.get("tool_calls")
+    ):
+        raise TrainingRowError(f"{layout.messages} preference rows hold one assistant text answer per side", path)
+    return content
 
 
 def with_empty_fields(original: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, Any]:
