@@ -324,3 +324,17 @@ def test_strict_all_does_not_refuse_a_bedrock_body_for_the_model_the_job_names(t
     code, out = _convert(tmp_path, source, "--from", "bedrock-batch", "--to", "bedrock-batch", "--strict-all")
     assert code == 0
     assert _rows(out) == _rows(source)
+
+
+def test_a_parquet_column_of_batch_rows_converts_through_the_same_rows(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "batch.parquet"
+    lines = (FIXTURES / "anthropic-batch.jsonl").read_text(encoding="utf-8").splitlines()
+    parquet.write_table(pa.table({"row": lines}), source)
+    code, out = _convert(tmp_path, source, "--from", "anthropic-batch", "--to", "openai-batch", "--model", "gpt-4o")
+    assert code == 0
+    assert [(row["custom_id"], row["body"]["model"]) for row in _rows(out)] == [
+        ("my-first-request", "gpt-4o"),
+        ("my-second-request", "gpt-4o"),
+    ]
