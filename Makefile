@@ -52,8 +52,17 @@ $(JS_INSTALLED): js/package.json js/package-lock.json
 
 js: $(JS_INSTALLED)
 
+# make test's run is derandomized (tests/conftest.py's chatcodec-ci profile): a green run never
+# depends on a draw. make pytest-random explores new examples (RANDOM_PROFILE: chatcodec-long,
+# 2,000 examples per law; chatcodec, the short random run); a failure prints its reproduce blob.
+RANDOM_PROFILE ?= chatcodec-long
+
 pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
-	$(BIN)/python -m pytest
+	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest
+
+.PHONY: pytest-random
+pytest-random: $(VENV)/.installed-dev $(JS_INSTALLED)
+	CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE) $(BIN)/python -m pytest
 
 # The long fuzz run (tests/fuzz/README.md): FUZZ_INPUTS inputs per public entry point
 # (shared by its providers and provider pairs), in FUZZ_JOBS processes, logs in fuzz-logs/.

@@ -1,8 +1,10 @@
 """Shared test settings: one Hypothesis profile for every property test.
 
-On CI (``CI`` set) the examples are derandomized, so a run is reproducible and a rare
-counterexample found locally does not turn an unrelated submission red at random;
-locally every run explores new examples.
+``make test`` (what CI runs) picks ``chatcodec-ci`` by ``CHATCODEC_HYPOTHESIS_PROFILE``: the
+examples are derandomized and no example database is read, so a fresh clone's run is the
+same every time and a rare counterexample does not turn an unrelated submission red at
+random (as ``CI`` set in the environment does). A bare ``pytest`` explores new examples
+every run, and ``make pytest-random`` runs the random profile at length.
 
 Tests that name their own ``max_examples`` keep it; the conformance laws
 (``tests/conformance``) take the profile's, so the default run stays short and
@@ -15,7 +17,7 @@ import os
 from hypothesis import settings
 
 settings.register_profile("chatcodec", deadline=None, print_blob=True, max_examples=25)
-settings.register_profile("chatcodec-ci", parent=settings.get_profile("chatcodec"), derandomize=True)
+settings.register_profile("chatcodec-ci", parent=settings.get_profile("chatcodec"), derandomize=True, database=None)
 settings.register_profile("chatcodec-long", parent=settings.get_profile("chatcodec"), max_examples=2000)
 _DEFAULT = "chatcodec-ci" if os.environ.get("CI") else "chatcodec"
 settings.load_profile(os.environ.get("CHATCODEC_HYPOTHESIS_PROFILE", _DEFAULT))

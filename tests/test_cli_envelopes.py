@@ -338,3 +338,49 @@ def test_a_parquet_column_of_batch_rows_converts_through_the_same_rows(tmp_path:
         ("my-first-request", "gpt-4o"),
         ("my-second-request", "gpt-4o"),
     ]
+
+
+def _with_split(tmp_path: Path, source: Path) -> Path:
+    """``source`` with a dataset column of the user's own (``split``) beside each envelope."""
+    rows = [{**row, "split": f"train-{index}"} for index, row in enumerate(_rows(source))]
+    path = tmp_path / f"split-{source.name}"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_a_dataset_column_beside_an_envelope_row_is_carried_first_not_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = _with_split(tmp_path, FIXTURES / "openai-batch.jsonl")
+    arguments = ("--from", "openai-batch", "--to", "anthropic-batch", "--model", "claude-sonnet-4-5")
+    code, out = _convert(tmp_path, source, *arguments, "--column", "split")
+    assert code == 0
+    rows = _rows(out)
+    assert [(row["split"], row["custom_id"]) for row in rows] == [(f"train-{n}", f"request-{n + 1}") for n in range(3)]
+    assert all(next(iter(row)) == "split" for row in rows)
+    assert "$.split" not in capsys.readouterr().err
+    assert _convert(tmp_path, source, *arguments)[0] == 0  # without --column: the envelope has no place for it
+    assert "loss (metadata): $.split: openai-batch field" in capsys.readouterr().err
+
+
+def test_a_dataset_column_follows_the_id_of_a_bare_body_out_of_an_envelope(tmp_path: Path) -> None:
+    source = _with_split(tmp_path, FIXTURES / "anthropic-batch.jsonl")
+    code, out = _convert(
+        tmp_path, source, "--from", "anthropic-batch", "--to", "openai-chat", "--id-field", "id", "--column", "split"
+    )
+    assert code == 0
+    assert [list(row)[:3] for row in _rows(out)] == [["id", "split", "model"], ["id", "split", "model"]]
+
+
+def test_a_column_naming_an_envelopes_own_field_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    source = str(FIXTURES / "openai-batch.jsonl")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["convert", source, "--from", "openai-batch", "--to", "anthropic-batch", "--column", "custom_id"])
+    assert exit_info.value.code == 64
+    assert "--column custom_id is a field of openai-batch rows" in capsys.readouterr().err
+    options = ConvertOptions("openai-chat", "anthropic", envelope="openai-batch", columns=("body",))
+    outcome = convert_payload(_rows(FIXTURES / "openai-batch.jsonl")[0], options)
+    assert outcome.converted is None
+    assert outcome.error is not None
+    assert "$.body" in outcome.error
+    assert "--column body" in outcome.error

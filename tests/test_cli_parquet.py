@@ -106,7 +106,7 @@ def test_every_rows_id_lands_in_its_own_column(tmp_path: Path) -> None:
     code = _convert(source, tmp_path / "out.parquet", "openai-chat", "anthropic", "--keep-lines", "--id-field", "id")
     assert code == 1
     table = pq.read_table(tmp_path / "out.parquet")
-    assert table.column("id").to_pylist() == ["1", "2"]  # as JSON text
+    assert table.column("id").to_pylist() == [1, 2]  # in its own type
     payloads = table.column("anthropic_request").to_pylist()
     assert json.loads(payloads[0]) == {"max_tokens": 4096, "messages": [{"role": "user", "content": "x"}]}
     assert payloads[1] is None
@@ -192,7 +192,7 @@ def test_a_columnar_file_gives_its_ids_back_to_its_rows_and_placeholders(tmp_pat
     source = _jsonl(tmp_path / "in.jsonl", rows)
     code = _convert(source, tmp_path / "c.parquet", "openai-chat", "canonical", "--keep-lines", "--id-field", "id")
     assert code == 1
-    assert pq.read_table(tmp_path / "c.parquet").column("id").to_pylist() == ["1", "2"]
+    assert pq.read_table(tmp_path / "c.parquet").column("id").to_pylist() == [1, 2]
     back = ["--keep-lines", "--id-field", "id"]
     assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "openai-chat", *back) == 1
     assert _lines(tmp_path / "back.jsonl") == [rows[0], {"id": 2}]  # the id first, the placeholder with its id

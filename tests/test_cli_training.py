@@ -160,3 +160,16 @@ def test_llama_factory_preference_rows_become_openai_dpo(tmp_path: Path) -> None
     code, back = _convert(tmp_path, out, "--from", "openai-dpo", "--to", "sharegpt-preference")
     assert code == 0
     assert _rows(back) == _rows(source)
+
+
+def test_a_dataset_column_of_a_training_row_is_carried_not_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FIXTURES / "verifiers.jsonl"
+    arguments = ("--from", "verifiers", "--to", "anthropic", "--option", "max_tokens=64", "--column", "reward")
+    code, out = _convert(tmp_path, source, *arguments)
+    assert code == 0
+    rows = _rows(out)
+    assert [row["reward"] for row in rows] == [row["reward"] for row in _rows(source)]
+    assert all(next(iter(row)) == "reward" for row in rows)
+    assert "$.reward" not in capsys.readouterr().err

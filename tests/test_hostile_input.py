@@ -450,3 +450,27 @@ def test_accumulating_a_list_names_the_deep_event_as_an_iterator_does(depth: int
     assert errors[0] == errors[1]
     assert errors[0][0] == 2
     assert errors[0][1].startswith("$.x.a.a")
+
+
+# --- a payload built in Python that holds itself ----------------------------------------
+# (every provider and place: tests/conformance/test_cyclic_payloads.py)
+
+
+def test_a_list_holding_itself_in_a_free_form_value_names_where_it_appears_again() -> None:
+    items: list[object] = []
+    items.append(items)
+    body = _openai_request(metadata={"tags": items})
+    with pytest.raises(chatcodec.PayloadError, match=r"\[rule: cyclic_value\]") as caught:
+        chatcodec.decode_request("openai-chat", body)
+    assert caught.value.path == "$.metadata.tags[0]"
+    with pytest.raises(chatcodec.PayloadError, match=r"\[rule: cyclic_value\]") as caught:
+        chatcodec.convert_request(body, source="openai-chat", target="anthropic")
+    assert caught.value.path == "$.metadata.tags[0]"
+
+
+def test_a_conversation_holding_itself_is_refused_by_the_strict_reader_at_its_place() -> None:
+    messages: list[object] = [{"role": "user", "content": "hi"}]
+    messages.append(messages)
+    with pytest.raises(chatcodec.PayloadError, match=r"\[rule: cyclic_value\]") as caught:
+        chatcodec.decode_request("openai-chat", {"model": "m", "messages": messages}, strict=True)
+    assert caught.value.path == "$.messages[1]"

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from openai.types.chat import ChatCompletion
 from tests.conformance.fixtures import stream_event_dicts
 
@@ -54,6 +55,40 @@ class _Dataset:
         return _Dataset(function(self.batch))
 
 
+class _SparkFrame:
+    """Stands in for a Spark DataFrame with a ``request`` column: ``mapInArrow`` feeds its
+    function Arrow record batches, as Spark does (the real Spark runs in tests/columnar/test_spark.py)."""
+
+    def __init__(self, requests: list[str]) -> None:
+        self.requests = requests
+
+    def mapInArrow(self, function: Any, schema: str) -> list[Any]:  # Spark's spelling
+        import pyarrow as pa
+
+        batches = pa.table({"request": self.requests}).to_batches()
+        return [row for batch in function(iter(batches)) for row in batch.to_pylist()]
+
+
+def _dataset_files(folder: Path) -> None:
+    """The files the datasets examples read: canonical requests and responses as Parquet
+    (the columnar form), and the folder the analyst's view is written to."""
+    import pyarrow.parquet as pq
+
+    from chatcodec.datasets import to_table
+    from chatcodec.registry import get_codec
+
+    codec = get_codec("openai-chat")
+    request = codec.read_request(
+        json.loads((FIXTURES / "openai-chat" / "request" / "tools_strict_system.json").read_text())
+    )
+    response = codec.read_response(
+        json.loads((FIXTURES / "openai-chat" / "response" / "parallel_tool_calls.json").read_text())
+    )
+    pq.write_table(to_table([request]), folder / "requests.parquet")
+    pq.write_table(to_table([response], "response"), folder / "responses.parquet")
+    (folder / "view").mkdir()
+
+
 def _namespace() -> dict[str, Any]:
     openai_body = json.loads((ROOT / "examples" / "agent_session.openai-chat.json").read_text())
     shown: list[Any] = []
@@ -69,11 +104,15 @@ def _namespace() -> dict[str, Any]:
         "message": chatcodec.UserMessage(content="hi"),
         "dataset": _Dataset({"request": [openai_body]}),
         "ray_dataset": _Dataset({"request": [openai_body]}),
+        "ids": ["row-1"],
+        "frame": _SparkFrame([json.dumps(openai_body)]),
         "shown": shown,
     }
 
 
-def test_the_readme_examples_run_as_written() -> None:
+def test_the_readme_examples_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _dataset_files(tmp_path)
+    monkeypatch.chdir(tmp_path)  # the datasets examples read and write files by relative path
     blocks = _blocks()
     assert len(blocks) >= 8
     namespace = _namespace()
@@ -85,3 +124,5 @@ def test_the_readme_examples_run_as_written() -> None:
     assert namespace["anthropic_json"]["type"] == "message"  # the SDK-object example
     assert namespace["with_tools"]["tools"][0]["name"] == "weather"  # the tools example
     assert namespace["messages"][-1].tool_call_id == "call_1"  # the Verifiers loop ran its tool
+    assert [row["chatcodec_error"] for row in namespace["converted"]] == [None]  # the Spark recipe converted
+    assert (tmp_path / "view" / "exchanges.parquet").is_file()  # the analyst's view was written

@@ -111,12 +111,15 @@ def test_a_gemini_image_config_passes_strict(spelling: str) -> None:
 
 
 def test_every_documented_value_rule_names_its_source() -> None:
-    for provider in ("anthropic", "openai-chat", "bedrock-converse"):
+    for provider in ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"):
         schema = schema_for(provider)
         assert schema is not None
         for rules in schema.values.values():
             for rule in rules.values():
-                assert "message" not in rule or "source" in rule, rule
+                documented = {"message", "under", "any_case"} & set(rule) or provider == "gemini"
+                assert not documented or "source" in rule, rule
+        for one_of in schema.one_of.values():
+            assert one_of["source"].startswith("https://"), one_of
 
 
 # --- refused: what the providers answer with a 400 ----------------------------------------
@@ -267,3 +270,116 @@ def test_a_streaming_anthropic_request_is_held_to_the_rules_both_request_bodies_
     body = _with(_ANTHROPIC, stream=True)
     del body["max_tokens"]
     assert [detail["type"] for detail in _refused("anthropic", body)] == ["missing_field"]
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "location"),
+    [
+        (
+            "openai-chat",
+            _with(_OPENAI, messages=[{"role": "user", "content": [{"typel": "text", "text": "hi"}]}]),
+            ("messages", 0, "content", 0, "typel"),
+        ),
+        (
+            "anthropic",
+            _with(_ANTHROPIC, messages=[{"role": "user", "content": [{"typel": "text", "text": "hi"}]}]),
+            ("messages", 0, "content", 0, "typel"),
+        ),
+        (
+            "anthropic",
+            _with(
+                _ANTHROPIC,
+                messages=[
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "inputl": {}}]},
+                ],
+            ),
+            ("messages", 1, "content", 0, "inputl"),
+        ),
+    ],
+)
+def test_a_misspelt_key_names_itself_even_when_the_body_then_looks_like_another_format(
+    provider: str, body: dict[str, Any], location: tuple[object, ...]
+) -> None:
+    # A part without `type` is Bedrock's shape, a tool_use without `input` canonical's: the
+    # answer was "this looks like a request in the bedrock-converse format".
+    (detail,) = _refused(provider, body)
+    assert (detail["loc"], detail["type"]) == (location, "unknown_field")
+    assert f"did you mean `{str(location[-1])[:-1]}`?" in detail["msg"]
+
+
+# --- rules the providers document beyond their SDK types (tools/known_fields.py DOCUMENTED) ---
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "location", "rule"),
+    [
+        ("openai-chat", _with(_OPENAI, top_p=1.5), ("top_p",), "out_of_range"),
+        ("openai-chat", _with(_OPENAI, n=0), ("n",), "out_of_range"),
+        ("openai-responses", {"model": "m", "input": "hi", "top_p": 1.5}, ("top_p",), "out_of_range"),
+        ("anthropic", _with(_ANTHROPIC, top_p=1.5), ("top_p",), "out_of_range"),
+        ("gemini", _with(_GEMINI, generationConfig={"temperature": 2.5}), ("generationConfig", "temperature"), ""),
+        ("gemini", _with(_GEMINI, generationConfig={"top_p": 1.5}), ("generationConfig", "top_p"), "out_of_range"),
+        ("gemini", _with(_GEMINI, generationConfig={"candidateCount": 0}), ("generationConfig", "candidateCount"), ""),
+    ],
+)
+def test_a_sampling_value_out_of_the_providers_documented_range_is_refused(
+    provider: str, body: dict[str, Any], location: tuple[object, ...], rule: str
+) -> None:
+    (detail,) = _refused(provider, body)
+    assert (detail["loc"], detail["type"]) == (location, rule or "out_of_range")
+
+
+def test_an_anthropic_cache_control_type_other_than_ephemeral_is_refused() -> None:
+    block = {"type": "text", "text": "hi", "cache_control": {"type": "persistent"}}
+    (detail,) = _refused("anthropic", _with(_ANTHROPIC, messages=[{"role": "user", "content": [block]}]))
+    assert (detail["loc"], detail["type"]) == (("messages", 0, "content", 0, "cache_control", "type"), "unknown_value")
+
+
+def test_a_gemini_turn_role_other_than_user_or_model_is_refused_but_not_the_system_instructions() -> None:
+    body = {"contents": [{"role": "assistant", "parts": [{"text": "hi"}]}]}
+    (detail,) = _refused("gemini", body)
+    assert (detail["loc"], detail["type"]) == (("contents", 0, "role"), "unknown_value")
+    assert "`user`, `model`" in detail["msg"]
+    chatcodec.decode_request("gemini", _with(_GEMINI, systemInstruction={"role": "system", "parts": [{"text": "x"}]}))
+
+
+@pytest.mark.parametrize(
+    ("config", "location"),
+    [
+        (
+            {"toolConfig": {"functionCallingConfig": {"mode": "SOMETIMES"}}},
+            ("toolConfig", "functionCallingConfig", "mode"),
+        ),
+        (
+            {"generationConfig": {"thinkingConfig": {"thinkingLevel": "ULTRA"}}},
+            ("generationConfig", "thinkingConfig", "thinkingLevel"),
+        ),
+    ],
+)
+def test_a_gemini_enum_name_outside_its_set_is_refused(config: dict[str, Any], location: tuple[object, ...]) -> None:
+    (detail,) = _refused("gemini", _with(_GEMINI, **config))
+    assert (detail["loc"], detail["type"]) == (location, "unknown_value")
+
+
+def test_a_gemini_enum_name_in_any_case_passes_as_proto3_json_reads_it() -> None:
+    config = {"thinkingConfig": {"thinkingLevel": "low"}}
+    body = _with(_GEMINI, generationConfig=config, toolConfig={"functionCallingConfig": {"mode": "any"}})
+    chatcodec.decode_request("gemini", body, strict=True)
+
+
+@pytest.mark.parametrize(
+    ("part", "words"),
+    [
+        (
+            {"text": "hi", "inlineData": {"mimeType": "image/png", "data": "aGk="}},
+            "this one sets 2: `text`, `inlineData`",
+        ),
+        ({}, "required oneof field 'data' must have one initialized field"),
+        ({"thought": True}, "required oneof field 'data' must have one initialized field"),
+    ],
+)
+def test_a_gemini_part_with_two_data_members_or_none_is_refused(part: dict[str, Any], words: str) -> None:
+    (detail,) = _refused("gemini", {"contents": [{"role": "user", "parts": [part]}]})
+    assert (detail["loc"], detail["type"]) == (("contents", 0, "parts", 0), "one_member")
+    assert words in detail["msg"]

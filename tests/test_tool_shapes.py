@@ -59,3 +59,17 @@ def test_a_malformed_tool_is_reported_where_it_was_written() -> None:
     with pytest.raises(chatcodec.ValidationError) as caught:
         chatcodec.validate_model(ChatRequest, {"tools": [CANONICAL_TOOL, {"type": "function", "function": {}}]})
     assert "$.tools[1]" in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", ["", "3"])
+def test_a_schema_type_without_letters_is_not_read_as_geminis_upper_case_spelling(kind: str) -> None:
+    # "".islower() is False: such a type was taken for Gemini's "STRING" spelling, and the
+    # tool marked to be sent back as it came (a Hypothesis draw, {"type": ""}).
+    payload = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": kind}}}],
+    }
+    request = chatcodec.decode_request("openai-chat", payload)
+    assert request.tools is not None
+    assert request.tools[0].provider_metadata is None

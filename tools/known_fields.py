@@ -33,12 +33,19 @@ reachable from a request, a response or a stream event:
   of a number; the SDK docstring's "between A and B" or "≥N"); ``min_length`` of a string
   (botocore's ``min``); a ``source`` and the provider's ``message`` on a rule the SDK
   does not carry (:data:`DOCUMENTED`, from the provider's docs);
-- ``one_member``: botocore's union kinds, whose objects set exactly one member.
+- ``one_member``: botocore's union kinds, whose objects set exactly one member;
+- ``one_of[kind]``: a proto ``oneof`` the SDK flattens (Gemini's part data, :data:`ONE_OF`):
+  ``members`` of which an object sets exactly one, the provider's ``message``, its ``source``.
+
+A documented rule may say ``under`` (it holds only for objects in that list: Gemini's
+``contents`` roles, not ``systemInstruction``'s) and ``any_case`` (an enum name in any
+case, as proto3 JSON reads Gemini's).
 
 Strict mode checks ``required`` and ``values`` on requests only (what a client sends):
 an answer is read tolerantly, as a server adds values before an SDK types them. Gemini's
-kinds have none: its REST API takes proto3 JSON, where a number may come as a string
-and an enum by its number, so the SDK's Python types say less than the wire accepts.
+kinds have no generated rules, only documented ones without a ``type``: its REST API
+takes proto3 JSON, where a number may come as a string and an enum by its number (or its
+name in any case), so the SDK's Python types say less than the wire accepts.
 """
 
 from __future__ import annotations
@@ -544,19 +551,123 @@ _ANTHROPIC_TEXT = (
     "(https://platform.claude.com/docs/en/api/errors)"
 )
 
+_ANTHROPIC_TOP_P = "https://platform.claude.com/docs/en/api/messages (top_p: a number from 0 to 1, nucleus sampling)"
+_ANTHROPIC_CACHE = (
+    "https://platform.claude.com/docs/en/build-with-claude/prompt-caching (cache_control: "
+    '{"type": "ephemeral"}, the one cache type; the SDK types it only as a TypedDict key)'
+)
+_OPENAI_TOP_P = (
+    "https://platform.openai.com/docs/api-reference/chat/create (top_p: the probability mass, 0 to 1; "
+    "the API's 400: \"Invalid 'top_p': decimal above maximum value. Expected a value <= 1\")"
+)
+_OPENAI_N = (
+    "https://platform.openai.com/docs/api-reference/chat/create (n: how many choices; the API's 400: "
+    "\"Invalid 'n': integer below minimum value. Expected a value >= 1\", and above 128)"
+)
+_RESPONSES_TOP_P = "https://platform.openai.com/docs/api-reference/responses/create (top_p: 0 to 1, as in Chat)"
+_GEMINI_CONFIG = (
+    "https://ai.google.dev/api/generate-content#generationconfig and "
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference#generationconfig "
+    "(temperature 0.0-2.0, topP 0.0-1.0, candidateCount at least 1)"
+)
+_GEMINI_ROLE = (
+    "https://ai.google.dev/api/caching#Content (role: \"Must be either 'user' or 'model'\"; the API's 400: "
+    '"Please use a valid role: user, model."); systemInstruction\'s role is not checked'
+)
+_GEMINI_ENUMS = (
+    "google-genai 3.4 FunctionCallingConfigMode and ThinkingLevel (https://ai.google.dev/api/caching#Mode, "
+    "https://ai.google.dev/gemini-api/docs/thinking#thinking-levels); proto3 JSON takes the name in any case "
+    "(the docs' REST examples write \"low\") or the enum's number"
+)
+_GEMINI_PART = (
+    "https://ai.google.dev/api/caching#Part (a Part's data is a oneof: exactly one of text, inlineData, "
+    "functionCall, functionResponse, fileData, executableCode, codeExecutionResult; the API's 400: "
+    "\"required oneof field 'data' must have one initialized field\")"
+)
+
+
+def _gemini(camel: str, rule: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A Gemini rule under both spellings proto3 JSON takes (``topP`` and ``top_p``)."""
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", camel).lower()
+    return {camel: rule, snake: rule}
+
+
+_SAMPLING = ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+_CHAT = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
+_RESPONSES = ("ResponseCreateParamsNonStreaming", "ResponseCreateParamsStreaming")
+
 DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
     "anthropic": {
         "TextBlockParam": {
             "text": {"min_length": 1, "message": "text content blocks must be non-empty", "source": _ANTHROPIC_TEXT}
         },
+        "CacheControlEphemeralParam": {"type": {"type": "string", "enum": ["ephemeral"], "source": _ANTHROPIC_CACHE}},
         **{
-            kind: {"temperature": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TEMPERATURE}}
-            for kind in ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
+            kind: {
+                "temperature": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TEMPERATURE},
+                "top_p": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TOP_P},
+            }
+            for kind in _SAMPLING
         },
+    },
+    "openai_chat": {
+        kind: {
+            "top_p": {"minimum": 0, "maximum": 1, "source": _OPENAI_TOP_P},
+            "n": {"minimum": 1, "maximum": 128, "source": _OPENAI_N},
+        }
+        for kind in _CHAT
+    },
+    "openai_responses": {
+        kind: {"top_p": {"minimum": 0, "maximum": 1, "source": _RESPONSES_TOP_P}} for kind in _RESPONSES
+    },
+    "gemini": {
+        "GenerationConfig": {
+            **_gemini("temperature", {"minimum": 0, "maximum": 2, "source": _GEMINI_CONFIG}),
+            **_gemini("topP", {"minimum": 0, "maximum": 1, "source": _GEMINI_CONFIG}),
+            **_gemini("candidateCount", {"minimum": 1, "source": _GEMINI_CONFIG}),
+        },
+        "Content": {"role": {"enum": ["user", "model"], "under": "contents", "source": _GEMINI_ROLE}},
+        "FunctionCallingConfig": {
+            "mode": {
+                "enum": ["MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"],
+                "any_case": True,
+                "source": _GEMINI_ENUMS,
+            }
+        },
+        "ThinkingConfig": _gemini(
+            "thinkingLevel",
+            {
+                "enum": ["THINKING_LEVEL_UNSPECIFIED", "MINIMAL", "LOW", "MEDIUM", "HIGH", "XHIGH"],
+                "any_case": True,
+                "source": _GEMINI_ENUMS,
+            },
+        ),
     },
 }
 """Value rules a provider documents (or states in its refusal) that its SDK's types do not
 carry, by provider, kind and field, each with its source; merged over the generated rules."""
+
+_GEMINI_DATA = (
+    "text",
+    "inlineData",
+    "functionCall",
+    "functionResponse",
+    "fileData",
+    "executableCode",
+    "codeExecutionResult",
+)
+
+ONE_OF: dict[str, dict[str, dict[str, Any]]] = {
+    "gemini": {
+        "Part": {
+            "members": sorted({*_GEMINI_DATA, *(re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower() for key in _GEMINI_DATA)}),
+            "message": "required oneof field 'data' must have one initialized field",
+            "source": _GEMINI_PART,
+        }
+    },
+}
+"""Proto ``oneof`` groups the SDK's types flatten into optional fields, by provider and
+kind: an object sets exactly one of ``members``."""
 
 
 def _with_documented(
@@ -590,6 +701,7 @@ def render(package: str) -> str:
         "required": graph.required,
         "values": _with_documented(package, graph.values),
         "one_member": sorted(graph.one_member),
+        **({"one_of": ONE_OF[package]} if package in ONE_OF else {}),
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

@@ -170,7 +170,7 @@ class KeyedModel(BaseModel):
     :class:`CanonicalModel` gives every other class the untyped ``Any`` access.
     """
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         extra="forbid",
         # No coercion: ``"yes"`` is not ``True`` and ``"0.5"`` is not ``0.5``. The exported
         # JSON Schema refuses those inputs, so the models must too; an int is

@@ -13,6 +13,7 @@ import pydantic_core
 from chatcodec.errors import as_chatcodec_error
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
+from chatcodec.payloads import load_object
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
@@ -28,6 +29,9 @@ class CanonicalCodec:
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         return self.decode_request(payload).model_dump(mode="json")
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        return self.read_request(load_object(text, "canonical request"))
 
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
@@ -81,6 +85,7 @@ class CanonicalCodec:
         return validate_messages(messages)
 
     def stream_decoder(self, builder: StreamBuilder | None = None) -> CanonicalStreamDecoder:
+        """A decoder of canonical stream events, driving ``builder`` (a new one when omitted)."""
         return CanonicalStreamDecoder(builder)
 
 
@@ -99,7 +104,7 @@ class CanonicalStreamDecoder:
     handed to the builder as it is."""
 
     def __init__(self, builder: StreamBuilder | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
         self._count = 0
 
     def feed(self, event: dict[str, Any]) -> list[AnyStreamEvent]:

@@ -184,7 +184,7 @@ class ThinkingPart(_PartBase):
     model: str | None = omitted_when_none()
     """Model that produced this reasoning, when known."""
 
-    model_config = ConfigDict(json_schema_extra=_redacted_needs_payload_schema)
+    model_config: ClassVar[ConfigDict] = ConfigDict(json_schema_extra=_redacted_needs_payload_schema)
 
     @model_validator(mode="after")
     def _redacted_carries_payload(self) -> Self:
@@ -245,8 +245,11 @@ class ToolUsePart(_PartBase):
         "function": "a canonical tool call is flat: use call['name'] and call['arguments'] (and call['id'])",
     }
 
-    def parsed_arguments(self) -> JsonValue:
-        """The arguments parsed as JSON; an empty text is an empty object.
+    def parsed_arguments(self) -> Any:
+        """The arguments parsed as JSON (a JSON value: an object for a well-formed call); an
+        empty text is an empty object. Typed ``Any`` so ``tool(**call.parsed_arguments())``
+        type-checks, as with ``json.loads``; :meth:`keyword_arguments` also checks at run
+        time that they are an object.
 
         Raises :class:`~chatcodec.ToolArgumentsError` (a ``ValueError``) naming the call
         when the text is not JSON, or the call is a ``custom`` one (its input is free text).
@@ -271,7 +274,7 @@ class ToolUsePart(_PartBase):
         when the text is not JSON or not a JSON object (a model may produce ``[1, 2]`` or
         ``"x"``, which no function takes as keywords).
         """
-        parsed = self.parsed_arguments()
+        parsed: JsonValue = self.parsed_arguments()
         if not isinstance(parsed, dict):
             kind = "an array" if isinstance(parsed, list) else "a JSON scalar"
             raise ToolArgumentsError(

@@ -10,8 +10,10 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
+
+import pydantic_core
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
@@ -38,20 +40,44 @@ def read_request_data(
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request")
-        canonical = reader.read_request(fields)
+        canonical = held(reader.read_request(fields), reader.decode_request, fields)
         if target is not None:
             check_target(source, fields, target, f"{source} request for {target}")
         return canonical
     if type(payload) is dict:
         fields = cast(dict[str, Any], payload)
         try:
-            return reader.read_request(fields)
+            return held(reader.read_request(fields), reader.decode_request, fields)
         except ChatcodecError:
             walked = sdk_json_nested(fields)
             if walked is fields:
                 raise
-            return reader.read_request(load_object(walked, f"{source} request"))
-    return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
+            fields = load_object(walked, f"{source} request")
+            return held(reader.read_request(fields), reader.decode_request, fields)
+    if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
+        text = payload
+        return held(
+            reader.read_request_json(text), lambda _: reader.decode_request(load_object(text, f"{source} request")), {}
+        )
+    fields = load_object(sdk_json_nested(payload), f"{source} request")
+    return held(reader.read_request(fields), reader.decode_request, fields)
+
+
+def held(
+    canonical: dict[str, Any], decode: Callable[[dict[str, Any]], object], fields: dict[str, Any]
+) -> dict[str, Any]:
+    """``canonical``, once it is sure the canonical model would hold it, so a conversion
+    refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
+    value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
+    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
+    pydantic-core writes ``canonical`` first (about 1% of a conversion; its depth limit is
+    a few levels stricter than validation's); only when it cannot is ``decode(fields)``
+    asked, which raises as ``decode_*`` does (the route into the deepest value)."""
+    try:
+        pydantic_core.to_json(canonical)
+    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        decode(fields)
+    return canonical
 
 
 def write_request_data(

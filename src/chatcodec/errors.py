@@ -281,6 +281,8 @@ class Problem:
     rule: str
     message: str
     value: object
+    nearest: str | None = None
+    """For an unknown field or value: the known name nearest to it (the message's "did you mean")."""
 
 
 def problems_error(title: str, problems: Sequence[Problem]) -> ValidationError:
@@ -368,7 +370,7 @@ class ProviderAPIError(ChatcodecError):
         """The provider's error type or code, when it gave one."""
         self.body = body
         """The error as the provider sent it."""
-        self.status_code = status_code if status_code is not None else _status_of(error_type)
+        self.status_code: int | None = status_code if status_code is not None else _status_of(error_type)
         """The HTTP status it came with, else the one its type stands for
         (:func:`chatcodec.error_statuses.error_status`, 500 for an unknown type); None
         when neither is known."""

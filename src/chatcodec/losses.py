@@ -112,7 +112,7 @@ class LossError(ChatcodecError, ValueError):
     def __init__(self, losses: Sequence[Loss]) -> None:
         listed = "\n".join(f"  {loss}" for loss in losses)
         super().__init__(f"{len(losses)} thing(s) cannot be carried by the target format:\n{listed}")
-        self.losses = list(losses)
+        self.losses: list[Loss] = list(losses)
         """Every loss found, not only the first."""
 
 

@@ -159,6 +159,9 @@ def unwritable_number(value: object) -> tuple[str, str] | None:
     try:
         written = pydantic_core.to_json(value)
     except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        cycle = cycle_path(value)  # a walk below would never end on a value that holds itself
+        if cycle is not None:
+            return _CYCLE_REASON, json_path(cycle)
         written = _INFINITY  # not writable for another reason (a lone surrogate): walked
     if _INFINITY not in written and b"NaN" not in written:
         return None
@@ -217,6 +220,9 @@ def too_deep(value: object = None) -> PayloadError:
     inside; the codec entry points turn it into this error, naming the route into the
     deepest value (its first steps) and how deep it goes.
     """
+    cycle = cycle_path(value)  # a value that holds itself recurses without end: no deepest value
+    if cycle is not None:
+        return cyclic(cycle)
     depth, steps = _deepest(value)
     if not depth:  # a canonical object being written: its path is not the input's
         return PayloadError("a value is nested too deeply for chatcodec to write")
@@ -225,6 +231,47 @@ def too_deep(value: object = None) -> PayloadError:
         " [rule: recursion_depth_exceeded]",
         json_path(steps[:_PATH_STEPS_SHOWN]),
     )
+
+
+_CYCLE_REASON = (
+    "the payload holds itself: the value here is one of the values it is inside (JSON cannot nest a value"
+    " in itself) [rule: cyclic_value]"
+)
+
+
+def cyclic(location: tuple[int | str, ...]) -> PayloadError:
+    """The error for a payload that holds itself (``items.append(items)``), at the place
+    where a value that holds it appears again."""
+    return PayloadError(_CYCLE_REASON, json_path(location))
+
+
+def cycle_path(value: object) -> tuple[int | str, ...] | None:
+    """The route to the first place in ``value`` holding a dict or list that also holds it
+    (a cycle, which only data built in Python can have), or ``None``.
+
+    A depth-first walk without recursion that keeps the ids of the containers on the
+    route: asked only on the rare branch (a ``RecursionError``, a value pydantic-core could
+    not write), so the common path pays nothing. Each container is walked once, so a value
+    sharing one list in many places stays linear."""
+    on_route: set[int] = set()
+    done: set[int] = set()
+    stack: list[tuple[object, tuple[int | str, ...], bool]] = [(value, (), False)]
+    while stack:
+        node, steps, leaving = stack.pop()
+        if leaving:
+            on_route.discard(id(node))
+            done.add(id(node))
+            continue
+        items = as_dict(node)
+        children = list(items.items()) if items is not None else list(enumerate(_as_items(node)))
+        if not children or id(node) in done:
+            continue
+        if id(node) in on_route:
+            return steps
+        on_route.add(id(node))
+        stack.append((node, steps, True))
+        stack.extend((child, (*steps, step), False) for step, child in reversed(children))
+    return None
 
 
 def deeper_than(value: object, limit: int) -> bool:

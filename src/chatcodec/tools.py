@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import ConfigDict, Field, JsonValue, model_validator
 
@@ -46,7 +46,7 @@ def _name_goes_with_tool_schema(schema: dict[str, Any], model: type[Any]) -> Non
 class ToolChoice(CanonicalModel):
     """Whether and which tool the model must call."""
 
-    model_config = ConfigDict(json_schema_extra=_name_goes_with_tool_schema)
+    model_config: ClassVar[ConfigDict] = ConfigDict(json_schema_extra=_name_goes_with_tool_schema)
 
     type: Literal["auto", "none", "required", "tool"] = "auto"
     """``auto``: model decides; ``none``: no tool; ``required``: some tool (Anthropic

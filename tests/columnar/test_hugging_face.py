@@ -81,3 +81,22 @@ def test_a_null_outside_free_form_values_is_absent_with_no_report() -> None:
     )
     assert payload == {"model": "m", "messages": [{"role": "user"}]}
     assert losses == []
+
+
+def test_from_parquet_reads_the_file_the_command_line_wrote_with_its_typed_ids(tmp_path: Path) -> None:
+    from chatcodec.cli import main
+
+    payloads = recorded_requests()
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": index, **row}) + "\n" for index, row in enumerate(payloads)))
+    out = tmp_path / "canonical.parquet"
+    command = ["convert", str(source), "--from", "openai-chat", "--to", "canonical", "--out", str(out), "--quiet"]
+    assert main([*command, "--keep-lines", "--id-field", "id"]) == 0
+    dataset = datasets.Dataset.from_parquet(str(out), cache_dir=str(tmp_path / "cache"))
+    converted = dataset.with_format("arrow").map(
+        ArrowConverter(source="canonical", target="anthropic", options=TO_ANTHROPIC), batched=True, batch_size=5
+    )
+    rows = converted.with_format(None).select_columns(["id", "anthropic_request"]).to_list()
+    assert [row["id"] for row in rows] == list(range(len(payloads)))
+    for row, payload in zip(rows, payloads, strict=True):
+        assert json.loads(row["anthropic_request"]) == expected_anthropic(payload)[0]

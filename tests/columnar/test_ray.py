@@ -73,3 +73,22 @@ def test_nested_integers_stay_integers_in_arrow_batches() -> None:
     minimum = first["tools"][0]["input_schema"]["properties"]["limit"]["minimum"]
     assert (minimum, type(minimum)) == (1, int)
     assert all(row["chatcodec_error"] is None for row in rows)
+
+
+def test_read_parquet_reads_the_columnar_file_the_command_line_wrote(tmp_path: Path) -> None:
+    """The ``ray`` extra's dependencies are what ``ray.data.read_parquet`` needs (pyarrow,
+    fsspec, pandas: ``ray[data]``); the file's typed ``id`` column passes through."""
+    from chatcodec.cli import main
+
+    payloads = recorded_requests()
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps({"id": index, **row}) + "\n" for index, row in enumerate(payloads)))
+    out = tmp_path / "canonical.parquet"
+    command = ["convert", str(source), "--from", "openai-chat", "--to", "canonical", "--out", str(out), "--quiet"]
+    assert main([*command, "--keep-lines", "--id-field", "id"]) == 0
+    to_anthropic = ArrowConverter(source="canonical", target="anthropic", options=TO_ANTHROPIC)
+    rows = ray.data.read_parquet(str(out)).map_batches(to_anthropic, batch_format="pyarrow").take_all()
+    by_id = {row["id"]: row for row in rows}
+    assert sorted(by_id) == list(range(len(payloads)))
+    for index, payload in enumerate(payloads):
+        assert json.loads(by_id[index]["anthropic_request"]) == expected_anthropic(payload)[0]

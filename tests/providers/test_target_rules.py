@@ -197,6 +197,24 @@ def test_skip_rules_turns_a_rule_off() -> None:
     assert _rule_losses(losses) == []
 
 
+def test_skip_rules_as_one_string_names_one_rule_exactly() -> None:
+    """A string was read as a container of its substrings: ``"mid"`` skipped nothing by
+    luck, and any rule name inside a longer string was skipped."""
+    body, _ = _encode(
+        "anthropic", {"skip_rules": "mid_conversation_system"}, model="claude-sonnet-4-5", messages=_with_late_system()
+    )
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "system", "user"]
+    joined = {"skip_rules": "mid_conversation_system,sampling_removed"}
+    _, losses = _encode("anthropic", joined, model="claude-sonnet-4-5", messages=_with_late_system())
+    assert _rule_losses(losses) != []
+
+
+def test_skip_rules_star_is_the_storage_mode_no_rule_applies() -> None:
+    body, losses = _encode("anthropic", {"skip_rules": "*"}, model="claude-sonnet-4-5", messages=_with_late_system())
+    assert [message["role"] for message in body["messages"]] == ["user", "assistant", "system", "user"]
+    assert _rule_losses(losses) == []
+
+
 # --- Gemini, OpenAI ---------------------------------------------------------------------
 
 

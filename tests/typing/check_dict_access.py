@@ -42,7 +42,19 @@ for call in assistant.get("tool_calls") or []:
 
 def any_message(message: chatcodec.Message) -> None:
     assert_type(message.get("role"), Literal["system", "developer", "user", "assistant", "tool", "text"] | None)
+    # a key another message class has: the default for the classes without it
+    assert_type(message.get("tool_calls"), list[ToolUsePart] | None)
+    assert_type(message.get("tool_call_id", ""), str)
+    assert_type(message.get("reasoning_content", 0), str | int)
     message["contents"]  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+    message.get("tool_call")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+    message["tool_calls"]  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+    for call in message.get("tool_calls") or []:
+        run_tool(**call.parsed_arguments())
+
+
+def run_tool(**arguments: Any) -> None:
+    del arguments
 
 
 tool = ToolMessage(content=[chatcodec.ToolResultPart(tool_use_id="1", content="ok")])

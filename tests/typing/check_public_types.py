@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal, assert_type
 
-from pydantic import JsonValue
-
 import chatcodec
 from chatcodec import (
     AnyMessage,
@@ -39,7 +37,7 @@ assistant = AssistantMessage(content=[TextPart(text="hi"), ToolUsePart(id="1", n
 assert_type(assistant.tool_calls, list[ToolUsePart])
 assert_type(assistant.thinking, list[ThinkingPart])
 assert_type(assistant["content"], str | list[chatcodec.AssistantContentPart] | None)  # typed per key
-assert_type(assistant.tool_calls[0].parsed_arguments(), JsonValue)
+assert_type(assistant.tool_calls[0].parsed_arguments(), Any)  # a JSON value, for tool(**...)
 
 request = chatcodec.decode_request("canonical", {"messages": []})
 assert_type(request, ChatRequest)

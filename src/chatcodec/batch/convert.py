@@ -55,7 +55,11 @@ class ConvertOptions:
     when the line holds no such field)."""
     strict_kinds: tuple[str, ...] = LOSS_KINDS
     """The loss kinds ``strict`` refuses (every kind unless narrowed; the CLI's ``--strict``
-    narrows it to ``content``)."""
+    narrows it to ``content`` and ``rule``)."""
+    columns: tuple[str, ...] = ()
+    """Top-level fields that are the dataset's columns, not payload (a source, a split, a
+    score): taken out before the conversion as ``id_field`` is, and written after it in
+    the converted row (a Parquet output gives each its own column)."""
     envelope: str | None = None
     """The batch envelope each row is in (:mod:`chatcodec.batch.envelopes`: a preset such as
     ``openai-batch``, ``NAME:FORMAT``, or ``body=/pointer,id=/pointer``); ``source`` is then
@@ -68,6 +72,11 @@ class ConvertOptions:
     dialect_layout: str | None = None
     """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
     axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
+
+    @property
+    def row_fields(self) -> tuple[str, ...]:
+        """The fields that are the row's, not the payload's: ``id_field``, then ``columns``."""
+        return tuple(dict.fromkeys(self.columns if self.id_field is None else (self.id_field, *self.columns)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +98,13 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
     if options.source in training.TRAINING_DIALECTS or options.target in training.TRAINING_DIALECTS:
+        if options.columns:  # a dataset's own columns carried beside the row, as for any row
+            return _with_row_fields(payload, options)
         return _training_row(payload, options)
     if options.envelope is not None or options.out_envelope is not None:
         return _enveloped(payload, options)
-    if options.id_field is not None:
-        return _with_row_id(payload, options, options.id_field)
+    if options.id_field is not None or options.columns:
+        return _with_row_fields(payload, options)
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
@@ -128,21 +139,23 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
     return converted
 
 
-def _with_row_id(payload: object, options: ConvertOptions, id_field: str) -> Outcome:
-    """Convert a row whose ``id_field`` is the row's id, not payload: the id is taken out
-    before the conversion (so it is no unknown field, no loss, and no reason for
-    ``--strict-all`` to reject the row) and written back as the output's first key."""
+def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a row whose ``id_field`` and ``columns`` are the row's, not payload: they
+    are taken out before the conversion (so they are no unknown field, no loss, and no
+    reason for ``--strict-all`` to reject the row) and written back as the output's first
+    keys."""
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
     except ChatcodecError as error:
         return Outcome(None, str(error))
-    if id_field not in body:
-        return convert_payload(body, replace(options, id_field=None))
-    rest = {key: value for key, value in body.items() if key != id_field}
-    outcome = convert_payload(rest, replace(options, id_field=None))
-    if outcome.converted is None:
+    names = options.row_fields
+    outcome = convert_payload(
+        {key: value for key, value in body.items() if key not in names}, replace(options, id_field=None, columns=())
+    )
+    carried = {name: body[name] for name in names if name in body}
+    if outcome.converted is None or not carried:
         return outcome
-    return replace(outcome, converted={id_field: body[id_field], **outcome.converted})
+    return replace(outcome, converted={**carried, **outcome.converted})
 
 
 def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
@@ -152,6 +165,7 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
     losses: list[Loss] = []
     try:
         row = load_object(payload, f"{options.envelope or options.source} {options.kind}")
+        row, carried = _columns_out(row, options)
         opened: envelopes.OpenedRow | None = None
         row_id: object = None
         source, target_format = options.source, options.target
@@ -183,7 +197,43 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
             written = _bare_with_id(outcome.converted, opened, options.id_field, losses)
     except ChatcodecError as error:
         return Outcome(None, str(error))
+    if carried:  # after a bare body's id, before everything else
+        first = (
+            {}
+            if target is not None or options.id_field not in written
+            else {options.id_field: written[options.id_field]}
+        )
+        written = {**first, **carried, **written}
     return _settled(written, [*kept, *losses], options)
+
+
+def envelope_column_clash(options: ConvertOptions) -> str | None:
+    """Why ``columns`` cannot be carried beside these envelopes' rows: one is a field an
+    envelope places (``custom_id``, ``body``), which the envelope reads or writes itself."""
+    for spec in (options.envelope, options.out_envelope):
+        if spec is None or not options.columns:
+            continue
+        envelope, _ = envelopes.envelope_named(spec)
+        placed = {steps[0] for steps in (envelopes.split_pointer(pointer) for pointer, _ in envelope.layout) if steps}
+        for name in options.columns:
+            if name in placed and name != options.id_field:
+                return (
+                    f"--column {name} is a field of {envelope.name} rows, which the envelope reads or writes "
+                    "itself: name a dataset column of your own"
+                )
+    return None
+
+
+def _columns_out(row: dict[str, Any], options: ConvertOptions) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``row`` without the dataset's own ``columns`` (top-level fields beside the envelope),
+    and those columns, to write back beside the converted row."""
+    names = [name for name in options.columns if name != options.id_field and name in row]
+    if not names:
+        return row, {}
+    clash = envelope_column_clash(options)
+    if clash is not None:
+        raise envelopes.EnvelopeError(clash, f"$.{clash.split()[1]}", "envelope_column")
+    return {key: value for key, value in row.items() if key not in names}, {name: row[name] for name in names}
 
 
 def _training_row(payload: object, options: ConvertOptions) -> Outcome:
@@ -267,7 +317,9 @@ def _bare_options(options: ConvertOptions, source: str, target: str) -> ConvertO
 
 @functools.lru_cache(maxsize=64)
 def _bare_options_cached(options: ConvertOptions, source: str, target: str) -> ConvertOptions:
-    return replace(options, source=source, target=target, envelope=None, out_envelope=None, id_field=None, strict=False)
+    return replace(
+        options, source=source, target=target, envelope=None, out_envelope=None, id_field=None, columns=(), strict=False
+    )
 
 
 def _bare_with_id(
@@ -403,9 +455,10 @@ def iter_line_batches(lines: Iterable[bytes], max_lines: int = 128, max_bytes: i
         yield batch
 
 
-def placeholder(text: bytes, id_field: str | None) -> bytes:
-    """The output line standing for a rejected line: ``{id_field: value}`` when the line
-    is a JSON object holding ``id_field``, else ``null``."""
+def placeholder(text: bytes, id_field: str | None, columns: tuple[str, ...] = ()) -> bytes:
+    """The output line standing for a rejected line: ``{id_field: value}`` (with the
+    ``columns`` it holds after it) when the line is a JSON object holding ``id_field``,
+    else ``null``."""
     if id_field is not None:
         try:
             row: object = json.loads(text)
@@ -413,7 +466,8 @@ def placeholder(text: bytes, id_field: str | None) -> bytes:
             row = None
         fields = as_dict(row)
         if fields is not None and id_field in fields:
-            return dump_json({id_field: fields[id_field]}) + b"\n"
+            kept = {name: fields[name] for name in (id_field, *columns) if name in fields}
+            return dump_json(kept) + b"\n"
     return b"null\n"
 
 
@@ -438,7 +492,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
             )
             if options.keep_lines:
                 result.placeholders.append(result.converted + len(result.placeholders))
-                pieces.append(placeholder(line.text, options.id_field))
+                pieces.append(placeholder(line.text, options.id_field, options.columns))
             continue
         pieces += (dump_json(outcome.converted, indent), b"\n")  # joined once: no copy of each line
         result.converted += 1

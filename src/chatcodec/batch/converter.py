@@ -72,7 +72,7 @@ class BatchConverter:
         for spec in (envelope, out_envelope):
             if spec is not None:
                 envelope_named(spec)  # an unknown envelope fails here too
-        self.options = ConvertOptions(
+        self.options: ConvertOptions = ConvertOptions(
             source,
             target,
             kind,
@@ -85,7 +85,7 @@ class BatchConverter:
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads."""
-        self.output_column = output_column or f"{target}_{kind}"
+        self.output_column: str = output_column or f"{target}_{kind}"
         """Where converted payloads go (default ``<target>_<kind>``, e.g. ``anthropic_request``)."""
         self.error_column = error_column
         """Where each row's error goes: ``None`` when it converted."""

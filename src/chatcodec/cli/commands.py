@@ -147,7 +147,9 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
         try:
             if document.error is not None:
                 raise ChatcodecError(document.error)
-            messages = _validate_document(document.data, arguments.format, strict=arguments.strict)
+            messages = _validate_document(
+                document.data, arguments.format, strict=arguments.strict, written=document.format
+            )
         except ChatcodecError as error:
             failures += 1
             print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
@@ -164,8 +166,12 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _validate_document(data: object, format_name: str | None, *, strict: bool = False) -> list[AnyMessage]:
-    """The messages of one document, read in ``format_name`` or the format it shows."""
+def _validate_document(
+    data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
+) -> list[AnyMessage]:
+    """The messages of one document, read in ``format_name``, else in the format its file
+    says it holds (``written``), else in the format it shows; a training row's or a batch
+    row's messages are its conversation's or its body's."""
     if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
         from chatcodec.batch import training
         from chatcodec.payloads import load_object
@@ -176,7 +182,7 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
             raise ChatcodecError(wrong.replace("--from", "--format"))
-    chosen = format_name or detect.detect(data)
+    chosen = format_name or written or detect.detect(data)
     if chosen is not None and chosen != detect.CANONICAL:
         try:
             return _decoded_messages(chosen, data, strict=strict)
@@ -186,7 +192,10 @@ def _validate_document(data: object, format_name: str | None, *, strict: bool = 
     try:
         return _canonical_messages(data)
     except ValidationError as error:
-        if format_name is None and not detect.markers(data):
+        if format_name is None and written is None and not detect.markers(data):
+            read = _read_in_preferred_format(data, strict=strict)
+            if read is not None:
+                return read
             known = ", ".join(detect.known_formats())
             raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
         raise
@@ -214,6 +223,18 @@ def _opened(data: object, format_name: str | None) -> tuple[object, str | None]:
         envelope = found
     body = envelopes.open_row(row, envelope).body
     return body, envelope.formats[0] if len(envelope.formats) == 1 else None  # else told by the body
+
+
+def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage] | None:
+    """The messages of a body no marker places and canonical refuses, read in the format
+    detection prefers when several fit (the first known): a body whose marker shows that
+    format is read by it, so one without (an extra dataset column beside user turns only,
+    where a system turn would have been the marker) is read the same, not held to
+    canonical's closed fields alone; ``None`` when that format refuses it too."""
+    try:
+        return _decoded_messages(detect.known_formats()[0], data, strict=strict)
+    except ChatcodecError:
+        return None
 
 
 def _canonical_messages(data: object) -> list[AnyMessage]:

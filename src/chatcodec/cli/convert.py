@@ -9,7 +9,7 @@ skipped; ``--keep-lines`` also writes a placeholder line for it (``null``, or
 is the N-th payload of the input. ``--id-field NAME`` names the row's id: it is not
 payload, so it is converted into no loss and a converted row carries it as its first key.
 Losses go to standard error with the line, kind and JSON
-path (``--quiet``: counts by kind); ``--strict`` turns a content loss into a reject,
+path (``--quiet``: counts by kind); ``--strict`` turns a content or rule loss into a reject,
 ``--strict-all`` any loss. A progress bar is drawn on standard error when it is a terminal.
 
 The exit code is the number of rejected payloads (63 for 63 or more), or a
@@ -37,9 +37,19 @@ from chatcodec.batch.convert import (
     convert_lines,
     convert_payload,
     dump_json,
+    envelope_column_clash,
     iter_line_batches,
 )
 from chatcodec.cli import exit_codes, presets
+from chatcodec.cli.dataset_options import (
+    STRICT_KINDS,
+    add_dataset_options,
+    analyst_sink,
+    column_types,
+    layout_error,
+    row_field_clash,
+    with_storage,
+)
 from chatcodec.cli.documents import is_stdin, open_input
 from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
@@ -91,7 +101,9 @@ def add_convert_command(commands: Any) -> None:
         "--kind", choices=("request", "response"), help="what the payloads are (default: request, or the envelope's)"
     )
     convert.add_argument(
-        "--strict", action="store_true", help="reject a payload with a content loss (what the model reads or writes)"
+        "--strict",
+        action="store_true",
+        help="reject a payload with a content loss (what the model reads or writes) or one a target rule changed",
     )
     convert.add_argument(
         "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
@@ -149,6 +161,7 @@ def add_convert_command(commands: Any) -> None:
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
     presets.add_layout_arguments(convert)
+    add_dataset_options(convert)
     convert.set_defaults(run=run_convert, parser=convert)
 
 
@@ -193,14 +206,16 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         "response" if rows.kind == "response" else "request",
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
-        strict_kinds=LOSS_KINDS if arguments.strict_all else ("content",),
+        strict_kinds=LOSS_KINDS if arguments.strict_all else STRICT_KINDS,
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,
+        columns=tuple(arguments.columns),
         envelope=rows.envelope,
         out_envelope=rows.out_envelope,
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
     )
+    options = with_storage(options, storage=arguments.storage)
     try:
         for name in (options.source, options.target):  # refused once, not on every line
             if name not in available_formats() and name not in presets.TRAINING_DIALECTS:
@@ -210,6 +225,13 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         return exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
+    clash = (
+        layout_error(arguments)
+        or envelope_column_clash(options)
+        or (row_field_clash(options, arguments.layout) if _tabular_output(arguments) else None)
+    )
+    if clash is not None:
+        arguments.parser.error(clash)
     if is_parquet(path, arguments.in_format):
         return _convert_parquet(arguments, options, out)
     with ExitStack() as stack:
@@ -220,7 +242,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
             return exit_codes.NO_INPUT
         if source.lines is not None:
             return _convert_lines(arguments, options, source.lines, source.size, out)
-        if is_parquet(arguments.out, arguments.out_format):  # one document: a table of one row
+        if _tabular_output(arguments):  # one document: a table of one row
             return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
         return _convert_document(arguments, options, source.document or b"", out)
 
@@ -242,7 +264,7 @@ def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out
         from chatcodec.datasets.parquet_files import convert_rows, iter_row_batches
 
         size = path.stat().st_size
-        batches = iter_row_batches(path, options.kind, options.source, options.id_field)
+        batches = iter_row_batches(path, options.kind, options.source, options.id_field, columns=options.columns)
         first = list(itertools.islice(batches, 1))  # a file Arrow cannot read fails here, before any output
     except ImportError as error:
         print(
@@ -329,6 +351,9 @@ def _convert_batches(
     except _broken_pool() as error:  # evaluated only when an exception comes through
         report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
         return exit_codes.SOFTWARE
+    except _column_type_error() as error:
+        report.progress.print(f"chatcodec convert: {arguments.out}: {error}")
+        return exit_codes.IO_ERROR
     finally:
         report.close()
     return report.summarize(quiet=arguments.quiet)
@@ -355,17 +380,30 @@ def _sink(
     arguments: argparse.Namespace, options: ConvertOptions, out: TextIO
 ) -> Generator[Callable[[BatchResult], object]]:
     """Where each batch's result goes: JSON lines (``--out`` or ``out``), or a Parquet file."""
-    if not is_parquet(arguments.out, arguments.out_format):
+    if not _tabular_output(arguments):
         with _output(arguments.out, out) as write:
             yield lambda result: write(result.output)
         return
-    from chatcodec.datasets.parquet_files import ParquetSink
+    from chatcodec.datasets.parquet_sink import ParquetSink
 
-    sink = ParquetSink(arguments.out, options)
+    sink = (
+        analyst_sink(arguments.out, options)
+        if arguments.layout == "analyst"
+        else ParquetSink(
+            arguments.out,
+            options,
+            column_types(arguments.file if is_parquet(arguments.file, arguments.in_format) else None, options),
+        )
+    )
     try:
         yield sink.write
     finally:
         sink.close()
+
+
+def _tabular_output(arguments: argparse.Namespace) -> bool:
+    """Whether the output is tables (a Parquet file, or the analyst's view), not JSON lines."""
+    return arguments.layout == "analyst" or is_parquet(arguments.out, arguments.out_format)
 
 
 def _broken_pool() -> type[BrokenProcessPool]:
@@ -374,6 +412,20 @@ def _broken_pool() -> type[BrokenProcessPool]:
     from concurrent.futures.process import BrokenProcessPool
 
     return BrokenProcessPool
+
+
+def _column_type_error() -> type[Exception]:
+    """What a Parquet output raises for a row field of another type than its column's;
+    imported on the way out of a failed run (it needs pyarrow)."""
+    if not sys.modules.get("chatcodec.datasets.parquet_sink"):
+        return _NeverRaisedError
+    from chatcodec.datasets.parquet_sink import ColumnTypeError
+
+    return ColumnTypeError
+
+
+class _NeverRaisedError(Exception):
+    """Raised by nothing: what ``except`` names when the module that raises is not loaded."""
 
 
 def _first_content(lines: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:

@@ -38,6 +38,9 @@ class Document:
     notes: tuple[str, ...] = ()
     """What reading it changed where that is ambiguous (a ``null`` Arrow filled into a
     Parquet row's tool schema, dropped: :mod:`chatcodec.datasets.arrow_rows`)."""
+    format: str | None = None
+    """The format the file says it holds (a Parquet file chatcodec wrote names it in its
+    schema metadata), read as told rather than guessed from markers."""
 
 
 STDIN = "-"
@@ -58,8 +61,12 @@ def iter_documents(path: Path, *, parquet: bool = False) -> Iterator[Document]:
 
         for batch in iter_row_batches(path):
             for row in batch.rows:
+                notes = tuple(str(loss) for loss in row.read_losses)
+                if row.error is not None:
+                    yield Document(f":{row.number}", None, row.error)
+                    continue
                 payload = parse_json(row.payload) if isinstance(row.payload, str) else row.payload
-                yield Document(f":{row.number}", payload, notes=tuple(str(loss) for loss in row.read_losses))
+                yield Document(f":{row.number}", payload, notes=notes, format=row.format)
         return
     if path.suffix in _JSONL_SUFFIXES and not is_stdin(path):
         yield from _lines(path)

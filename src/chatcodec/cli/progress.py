@@ -30,13 +30,13 @@ class ProgressBar:
     ) -> None:
         self.stream = stream
         """Where the bar and the messages go."""
-        self.total_bytes = total_bytes if total_bytes else None
+        self.total_bytes: int | None = total_bytes if total_bytes else None
         """Size of the input; the percentage is left out when unknown (a pipe) or zero."""
         self.label = label
         """The word in front of the counts."""
         self.interval = interval
         """Least time between two redraws, in seconds."""
-        self.enabled = _is_terminal(stream)
+        self.enabled: bool = _is_terminal(stream)
         """Whether the bar is drawn at all: only on a terminal."""
         self._clock = clock
         self._started = clock()

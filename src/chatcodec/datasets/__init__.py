@@ -8,7 +8,10 @@
 - :mod:`~chatcodec.datasets.arrow_rows`: wire payloads as Arrow wrote them (``null``-filled);
 - :mod:`~chatcodec.datasets.engines`: :class:`ArrowConverter`, for Hugging Face
   ``datasets.map`` and Ray Data ``map_batches``;
-- :mod:`~chatcodec.datasets.parquet_files`: the command line's Parquet input and output.
+- :mod:`~chatcodec.datasets.analyst_view`: flat tables of exchanges, messages and parts
+  for SQL and dataframe queries (:func:`analyst_tables`);
+- :mod:`~chatcodec.datasets.parquet_files` and :mod:`~chatcodec.datasets.parquet_sink`:
+  the command line's Parquet input and output.
 
 pyarrow (the ``arrow`` extra) is imported on first use of a name that needs it, never by
 ``import chatcodec`` or ``import chatcodec.datasets``.
@@ -23,11 +26,13 @@ from chatcodec.datasets.columnar import from_columnar, to_columnar
 from chatcodec.datasets.layout import COLUMNAR_KINDS, ColumnarKind, columnar_layout, layout_document
 
 if TYPE_CHECKING:
+    from chatcodec.datasets.analyst_view import analyst_tables
     from chatcodec.datasets.arrow_form import arrow_schema, form_of, from_table, to_table
     from chatcodec.datasets.engines import ArrowConverter
 
 _LAZY = {
     "ArrowConverter": "chatcodec.datasets.engines",
+    "analyst_tables": "chatcodec.datasets.analyst_view",
     "arrow_schema": "chatcodec.datasets.arrow_form",
     "form_of": "chatcodec.datasets.arrow_form",
     "from_table": "chatcodec.datasets.arrow_form",
@@ -48,6 +53,7 @@ __all__ = [
     "COLUMNAR_KINDS",
     "ArrowConverter",
     "ColumnarKind",
+    "analyst_tables",
     "arrow_schema",
     "columnar_layout",
     "form_of",

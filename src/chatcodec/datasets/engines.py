@@ -21,7 +21,8 @@ form (:mod:`chatcodec.datasets.arrow_form`) is already Arrow. Conversion goes th
 model is built per row.
 
 The payloads are read from ``column`` when it is given (JSON text, or structs as Arrow
-stores JSON objects), else from the whole row: the columnar form's columns for
+stores JSON objects; for ``source="canonical"`` a struct column is the columnar form, as
+``output_form="columnar"`` writes it), else from the whole row: the columnar form's columns for
 ``source="canonical"`` (other columns pass through), every column otherwise. Structs
 come with a ``null`` for every key another row had: :func:`without_arrow_nulls` drops
 them and reports those it dropped from a tool schema.
@@ -82,7 +83,7 @@ class ArrowConverter:
             raise ValueError(
                 "ArrowConverter: output_form='columnar' is the canonical form; it needs target='canonical'"
             )
-        self.options = ConvertOptions(
+        self.options: ConvertOptions = ConvertOptions(
             source, target, kind, strict, tuple((options or {}).items()), strict_kinds=strict_kinds
         )
         """The conversion applied to every row."""
@@ -117,6 +118,11 @@ class ArrowConverter:
         """Each row's payload, as :func:`~chatcodec.batch.convert.convert_payload` takes it."""
         if self.column is not None:
             values = table.column(self.column).to_pylist()
+            if self.options.source == CANONICAL and pa.types.is_struct(table.schema.field(self.column).type):
+                # a struct column of canonical data is the columnar form (``output_form="columnar"`` writes it)
+                kind = self.options.kind
+                yield from ((None if value is None else from_columnar_row(value, kind), []) for value in values)
+                return
             yield from (_read(value) for value in values)
             return
         if self.options.source == CANONICAL:
@@ -127,7 +133,7 @@ class ArrowConverter:
         yield from (without_arrow_nulls(row) for row in cast(list[dict[str, Any]], table.to_pylist()))
 
     def _outcome(self, payload: object, read_losses: list[Loss]) -> Outcome:
-        if self.column is None and self.options.source == CANONICAL and is_dict(payload):
+        if self.options.source == CANONICAL and is_dict(payload):
             outcome = convert_canonical(payload, self.options)  # a row of the columnar form: no model
         else:
             outcome = convert_payload(payload, self.options)

@@ -1,32 +1,35 @@
-"""Parquet files for the command line: payloads read row by row, results written by batch.
+"""Parquet files for the command line: payloads read row by row, converted by batch.
 
 A Parquet file is read in one of three ways, by what its schema says:
 
 - the columnar form (schema metadata ``chatcodec.form``): each row is canonical data;
 - a payload column (schema metadata ``chatcodec.payload_column``, which
-  :class:`ParquetSink` writes, or a file with a single string column): each value is one
-  payload as JSON text, read exactly;
+  :class:`~chatcodec.datasets.parquet_sink.ParquetSink` writes; or a file's only string
+  column; or its one string column holding JSON objects beside scalar columns, as
+  ``bench/ray_dataset.py`` writes ``row`` and ``request``): each value is one payload as
+  JSON text, read exactly, and the columns beside it are the dataset's, not payload;
 - otherwise each row's columns are one payload's top-level keys, as Arrow writes a list of
   JSON objects (``pyarrow.Table.from_pylist``, ``datasets.Dataset.to_parquet``): the
   ``null``\\ s Arrow filled in are dropped, and those dropped from a tool schema are
   reported (:mod:`chatcodec.datasets.arrow_rows`), so the file converts as its JSON does.
 
-Converted payloads are written as the columnar form for ``--to canonical`` and as JSON
-text in a ``<target>_<kind>`` column otherwise (a wire format's payloads hold free-form
-values Arrow would change); a ``--keep-lines`` placeholder is a row of ``null``\\ s. The
-``--id-field NAME`` of every row goes (as JSON text) to a column ``NAME`` of its own, and a
-file of the columnar form with such a column gives it back to its rows.
+A value JSON has no form for (a timestamp, a date, bytes, a decimal) is a rejected row
+naming its path, with the rejects file, never a crash part-way through the output. The
+row's own fields (``--id-field NAME``, ``--column NAME``) are read from columns beside the
+payload and written first in the converted row (``Row.carried``).
 """
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
-from chatcodec._narrow import is_dict
+from chatcodec._narrow import is_dict, is_list
 from chatcodec.batch.convert import (
     BatchResult,
     ConvertOptions,
@@ -37,17 +40,24 @@ from chatcodec.batch.convert import (
     placeholder,
     reject_record,
 )
-from chatcodec.datasets._arrow import Table, pa, parquet, string_array
-from chatcodec.datasets.arrow_form import arrow_schema, form_of, to_table
+from chatcodec.datasets._arrow import Schema, pa, parquet
+from chatcodec.datasets.arrow_form import arrow_schema, form_of
 from chatcodec.datasets.arrow_rows import without_arrow_nulls
 from chatcodec.datasets.canonical_rows import convert_canonical, settled
 from chatcodec.datasets.columnar import from_columnar_row
 from chatcodec.datasets.layout import ColumnarKind
+from chatcodec.errors import json_path
 from chatcodec.losses import Loss
 from chatcodec.registry import CANONICAL
 
 PAYLOAD_COLUMN_KEY = b"chatcodec.payload_column"
 """Schema metadata naming the column that holds each row's payload as JSON text."""
+FORMAT_KEY = b"chatcodec.format"
+"""Schema metadata naming the format of the payloads in that column (the ``--to`` of
+the run that wrote it), which ``validate`` reads instead of guessing."""
+JSON_COLUMNS_KEY = b"chatcodec.json_columns"
+"""Schema metadata listing (as a JSON array) the row columns written as JSON text
+because their values were objects, lists or of mixed types."""
 
 ROWS_PER_BATCH = 128
 """Rows converted together (one worker's unit), as the JSON-lines path's ``max_lines``."""
@@ -65,8 +75,14 @@ class Row:
     """What reading it from Arrow dropped where it is ambiguous (Arrow-made ``null``\\ s)."""
     canonical: bool = False
     """Whether ``payload`` is canonical data (a row of the columnar form)."""
-    row_id: dict[str, Any] = field(default_factory=dict[str, Any])
-    """``{NAME: value}`` of a columnar row's ``--id-field NAME`` column, when it has one."""
+    carried: dict[str, Any] = field(default_factory=dict[str, Any])
+    """``{NAME: value}`` of the row's ``--id-field`` and ``--column`` columns, when they
+    are columns beside the payload (the columnar form, a payload column)."""
+    error: str | None = None
+    """Why the row cannot be read as JSON (a value JSON has no form for), naming its path."""
+    format: str | None = None
+    """The format the file says its payloads are in (``canonical`` for the columnar form,
+    the format chatcodec wrote a payload column in); ``None`` when it says nothing."""
 
 
 @dataclass(slots=True)
@@ -85,38 +101,78 @@ def iter_row_batches(
     source: str | None = None,
     id_field: str | None = None,
     batch_size: int = ROWS_PER_BATCH,
+    *,
+    columns: Sequence[str] = (),
 ) -> Iterator[RowBatch]:
     """The rows of the Parquet file at ``path``, by batch, lazily; ``kind``: what a file of
     the columnar form must hold (``None``: whichever it holds); ``source``: the format the
-    rows are said to be in (the columnar form is canonical's); ``id_field``: the column of
-    a columnar file that holds each row's id (as JSON text)."""
+    rows are said to be in (the columnar form is canonical's); ``id_field`` and
+    ``columns``: the row's own fields, read from columns beside the payload."""
     file = parquet().ParquetFile(path)
     total = max(file.metadata.num_rows, 1)
     file_size = path.stat().st_size
-    reader = _reader(file.schema_arrow, kind, source, id_field)
+    row_fields = tuple(name for name in (id_field, *columns) if name is not None)
+    reader: Any = None
     number = 0
     for batch in file.iter_batches(batch_size=batch_size):
+        listed = cast(list[dict[str, Any]], batch.to_pylist())
+        if reader is None:
+            reader = _reader(file.schema_arrow, listed, kind, source, row_fields)
         rows: list[Row] = []
-        for row in cast(list[dict[str, Any]], batch.to_pylist()):
+        for row in listed:
             number += 1
             rows.append(reader(number, row))
         yield RowBatch(rows, file_size * len(rows) // total)
 
 
-def _reader(schema: Any, kind: ColumnarKind | None, source: str | None, id_field: str | None) -> Any:
-    """How to read one row of a file with ``schema``."""
+def file_format(schema: Schema) -> str | None:
+    """The format a Parquet file chatcodec wrote says its payloads are in, or ``None``."""
+    if form_of(schema) is not None:
+        return CANONICAL
+    metadata: dict[bytes, bytes] = schema.metadata or {}
+    return metadata.get(FORMAT_KEY, b"").decode() or None
+
+
+def _reader(
+    schema: Schema,
+    first: list[dict[str, Any]],
+    kind: ColumnarKind | None,
+    source: str | None,
+    row_fields: tuple[str, ...],
+) -> Any:
+    """How to read one row of a file with ``schema`` (``first``: its first rows)."""
+    metadata: dict[bytes, bytes] = schema.metadata or {}
+    json_columns = frozenset(json.loads(metadata.get(JSON_COLUMNS_KEY, b"[]")))
     form = form_of(schema)
     if form is not None:
         if source not in (None, CANONICAL):
             raise ValueError(f"the file holds the columnar form of canonical {form}s, not {source} (--from canonical)")
         if kind is not None and form != kind:
             raise ValueError(f"the file holds canonical {form}s, not {kind}s (--kind {form})")
-        return _ColumnarRow(form, tuple(arrow_schema(form).names), id_field if id_field in schema.names else None)
-    metadata: dict[bytes, bytes] = schema.metadata or {}
-    column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _only_text_column(schema)
+        names = tuple(arrow_schema(form).names)
+        beside = tuple(name for name in row_fields if name in schema.names and name not in names)
+        return _ColumnarRow(form, names, _Carried(beside, json_columns))
+    column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _payload_column(schema, first)
     if column:
-        return _TextRow(column)
+        beside = tuple(name for name in row_fields if name in schema.names and name != column)
+        return _TextRow(column, _Carried(beside, json_columns), file_format(schema))
     return _wire_row
+
+
+@dataclass(frozen=True, slots=True)
+class _Carried:
+    """Reads the row's own fields from their columns (JSON text where chatcodec wrote it so)."""
+
+    names: tuple[str, ...]
+    json_columns: frozenset[str]
+
+    def __call__(self, row: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        carried: dict[str, Any] = {}
+        for name in self.names:
+            value = row.get(name)
+            if value is not None:
+                carried[name] = json.loads(value) if name in self.json_columns else value
+        return carried, non_json_value(carried)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +180,13 @@ class _TextRow:
     """Reads a row's payload from its JSON text column."""
 
     column: str
+    carried: _Carried
+    format: str | None
 
     def __call__(self, number: int, row: dict[str, Any]) -> Row:
         payload: object = row[self.column]
-        return Row(number, payload)
+        carried, error = self.carried(row)
+        return Row(number, payload, carried=carried, error=error, format=self.format)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,27 +197,69 @@ class _ColumnarRow:
 
     form: ColumnarKind
     names: tuple[str, ...]
-    id_column: str | None
+    carried: _Carried
 
     def __call__(self, number: int, row: dict[str, Any]) -> Row:
         fields = {name: row[name] for name in self.names if name in row}
-        found = None if self.id_column is None else row.get(self.id_column)
-        row_id = {} if self.id_column is None or found is None else {self.id_column: json.loads(found)}
+        carried, error = self.carried(row)
         if all(value is None for value in fields.values()):
-            return Row(number, None, canonical=True, row_id=row_id)
-        return Row(number, from_columnar_row(fields, self.form), canonical=True, row_id=row_id)
+            return Row(number, None, canonical=True, carried=carried, error=error, format=CANONICAL)
+        payload = from_columnar_row(fields, self.form)
+        return Row(number, payload, canonical=True, carried=carried, error=error, format=CANONICAL)
 
 
 def _wire_row(number: int, row: dict[str, Any]) -> Row:
     payload, losses = without_arrow_nulls(row)
-    return Row(number, payload, tuple(losses))
+    return Row(number, payload, tuple(losses), error=non_json_value(payload))
 
 
-def _only_text_column(schema: Any) -> str | None:
-    """The name of a file's one column when it is a string column (JSON text)."""
-    if len(schema) == 1 and schema.field(0).type in (pa.string(), pa.large_string()):
-        name: str = schema.field(0).name
-        return name
+def _payload_column(schema: Schema, first: list[dict[str, Any]]) -> str | None:
+    """The column holding each row's payload as JSON text: a file's only column when it is
+    a string column; else its one string column, when the first value in it is a JSON
+    object and every other column is a scalar (an id, a score, a split): a wire payload
+    stored as columns always has a list or a struct among them (``messages``, ``input``)."""
+    texts = [item.name for item in schema if item.type in (pa.string(), pa.large_string())]
+    if len(schema) == 1:
+        return texts[0] if texts else None
+    if len(texts) != 1 or any(pa.types.is_nested(item.type) for item in schema):
+        return None
+    name = texts[0]
+    sample = next((row[name] for row in first if row.get(name) is not None), None)
+    return name if isinstance(sample, str) and sample.lstrip().startswith("{") else None
+
+
+_NO_JSON_FORM: tuple[tuple[type, str], ...] = (
+    (datetime.datetime, "a timestamp"),
+    (datetime.date, "a date"),
+    (datetime.time, "a time of day"),
+    (datetime.timedelta, "a duration"),
+    (bytes, "binary data"),
+    (decimal.Decimal, "a decimal"),
+)
+
+
+def non_json_value(value: object, steps: tuple[int | str, ...] = ()) -> str | None:
+    """Why ``value`` (read from Arrow) is not JSON, naming the first path to a value JSON
+    has no form for; ``None`` when it is JSON. Converting such a value to text would be a
+    choice (which time zone, which encoding) chatcodec will not make silently."""
+    if is_dict(value):
+        for key, item in value.items():
+            found = non_json_value(item, (*steps, key))
+            if found is not None:
+                return found
+        return None
+    if is_list(value):
+        for index, item in enumerate(value):
+            found = non_json_value(item, (*steps, index))
+            if found is not None:
+                return found
+        return None
+    for kind, what in _NO_JSON_FORM:
+        if isinstance(value, kind):
+            return (
+                f"at {json_path(steps)}: {what} ({type(value).__name__}) has no JSON form: cast the column to a "
+                "string (or a number) before converting, or leave it out of the file"
+            )
     return None
 
 
@@ -170,12 +271,13 @@ def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = 
     for row in batch.rows:
         payload, outcome = _converted(row, options)
         if outcome.converted is None:
-            text = payload.encode() if isinstance(payload, str) else dump_json(payload)
+            text = _record_text(payload)
             error = outcome.error or "not converted"
             result.rejects.append(Reject(row.number, error, reject_record(row.number, error, text, outcome.losses)))
             if options.keep_lines:
                 result.placeholders.append(result.converted + len(result.placeholders))
-                pieces.append(placeholder(text, options.id_field))
+                held = _placeholder_fields(row, options)
+                pieces.append(dump_json(held) + b"\n" if held else placeholder(text, options.id_field, options.columns))
             continue
         pieces += (dump_json(outcome.converted, indent), b"\n")
         result.converted += 1
@@ -184,17 +286,41 @@ def convert_rows(batch: RowBatch, options: ConvertOptions, indent: int | None = 
     return result
 
 
+def _record_text(payload: object) -> bytes:
+    """A rejected row as its rejects-file text: JSON text as it is, else the row as JSON
+    (a value JSON has no form for written as its ``str``, so the record shows it)."""
+    if isinstance(payload, str):
+        return payload.encode()
+    return json.dumps(payload, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
+
+
+def _placeholder_fields(row: Row, options: ConvertOptions) -> dict[str, Any]:
+    """What a ``--keep-lines`` placeholder of a row with columns beside its payload holds:
+    its ``--id-field`` and ``--column`` values (none when it has no id)."""
+    if options.id_field is None or options.id_field not in row.carried or row.error is not None:
+        return {}
+    return row.carried
+
+
 def _converted(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
     """What a reject's record shows of ``row``, and what became of it."""
     payload = row.payload
+    shown = {**row.carried, **payload} if row.carried and is_dict(payload) else payload
+    if row.error is not None:
+        return shown, Outcome(None, row.error)
     if not row.canonical:
-        return payload, with_read_losses(convert_payload(payload, options), row.read_losses, options)
+        outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
+        return shown, _with_carried(outcome, row.carried)
     if not is_dict(payload):
-        return row.row_id or None, Outcome(None, PLACEHOLDER_ERROR)
-    outcome = convert_canonical(payload, options)
-    if outcome.converted is not None and row.row_id:
-        outcome = replace(outcome, converted={**row.row_id, **outcome.converted})
-    return {**row.row_id, **payload}, outcome
+        return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
+    return shown, _with_carried(convert_canonical(payload, options), row.carried)
+
+
+def _with_carried(outcome: Outcome, carried: dict[str, Any]) -> Outcome:
+    """``outcome`` with the row's own fields first in the converted row."""
+    if outcome.converted is None or not carried:
+        return outcome
+    return replace(outcome, converted={**carried, **outcome.converted})
 
 
 PLACEHOLDER_ERROR = "a placeholder: this row was rejected when the file was written (its rejects file says why)"
@@ -207,66 +333,3 @@ def with_read_losses(outcome: Outcome, read_losses: tuple[Loss, ...], options: C
     if not read_losses:
         return outcome
     return settled(outcome.converted, (*read_losses, *outcome.losses), options, outcome.error)
-
-
-class ParquetSink:
-    """Where converted JSON lines go when the output is a Parquet file (see the module
-    docstring for its columns); one row group per batch written."""
-
-    def __init__(self, path: Path, options: ConvertOptions) -> None:
-        self._form: ColumnarKind | None = options.kind if options.target == CANONICAL else None
-        self._column = f"{options.target}_{options.kind}"
-        self._id_field = options.id_field
-        fields = list(arrow_schema(self._form)) if self._form else [pa.field(self._column, pa.string())]
-        if self._id_field is not None:
-            if self._id_field in [item.name for item in fields]:
-                raise ValueError(f"--id-field {self._id_field} is a column of the output already")
-            fields.append(pa.field(self._id_field, pa.string()))
-        metadata = arrow_schema(self._form).metadata if self._form else {PAYLOAD_COLUMN_KEY: self._column.encode()}
-        self._schema = pa.schema(fields, metadata=metadata)
-        self._writer = parquet().ParquetWriter(path, self._schema)
-
-    def write(self, result: BatchResult) -> None:
-        """Append the rows of one batch's output."""
-        lines = result.output.splitlines()
-        if not lines:
-            return
-        placeholders = set(result.placeholders)
-        self._writer.write_table(self._table(lines, placeholders))
-
-    def _table(self, lines: list[bytes], placeholders: set[int]) -> Table:
-        if self._id_field is None:
-            payloads: list[Any] = [None if index in placeholders else line for index, line in enumerate(lines)]
-            ids: list[bytes | None] = []
-        else:  # each line holds the row's id first (converted or placeholder): it goes to its own column
-            payloads, ids = self._split_ids(lines, placeholders, self._id_field)
-        if self._form is not None:
-            parsed = [payload if payload is None or is_dict(payload) else json.loads(payload) for payload in payloads]
-            table = to_table(parsed, self._form)
-        else:
-            texts = [
-                payload if payload is None or isinstance(payload, bytes) else dump_json(payload) for payload in payloads
-            ]
-            table = pa.Table.from_arrays([string_array(texts)], names=[self._column])
-        if self._id_field is not None:
-            table = table.append_column(self._id_field, string_array(ids))
-        return table.replace_schema_metadata(self._schema.metadata)
-
-    @staticmethod
-    def _split_ids(lines: list[bytes], placeholders: set[int], id_field: str) -> tuple[list[Any], list[bytes | None]]:
-        """Each line's payload without the ``--id-field`` (``None`` for a placeholder) and
-        the id as JSON text (``None`` when the row has none)."""
-        payloads: list[Any] = []
-        ids: list[bytes | None] = []
-        for index, line in enumerate(lines):
-            value: object = json.loads(line)
-            fields = value if is_dict(value) else {}
-            ids.append(dump_json(fields[id_field]) if id_field in fields else None)
-            payloads.append(
-                None if index in placeholders else {key: item for key, item in fields.items() if key != id_field}
-            )
-        return payloads, ids
-
-    def close(self) -> None:
-        """Write the file's footer."""
-        self._writer.close()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 DATA_FILE = "known_fields.json"
@@ -40,12 +39,17 @@ class FieldSets:
     """Kind -> field -> what its scalar value may be (type, enum, bounds; checked on requests)."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member (botocore's unions)."""
+    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    """Kind -> ``members`` of which an object sets exactly one (a proto ``oneof``, Gemini's
+    part data), with the provider's ``message`` and its ``source``."""
 
 
 @cache
 def load_field_sets(package: str) -> FieldSets | None:
     """The field sets in ``package``'s ``known_fields.json``, or ``None`` when it has none
     (a codec a caller registered from their own package)."""
+    from importlib import resources  # on first use: importing it costs a conversion's first use ~4 ms
+
     try:
         text = resources.files(package).joinpath(DATA_FILE).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
@@ -60,6 +64,7 @@ def load_field_sets(package: str) -> FieldSets | None:
         required={kind: tuple(fields) for kind, fields in document.get("required", {}).items()},
         values=document.get("values", {}),
         one_member=frozenset(document.get("one_member", ())),
+        one_of=document.get("one_of", {}),
     )
 
 

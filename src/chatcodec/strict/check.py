@@ -8,14 +8,15 @@ decoder, and needs nothing from it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from chatcodec import detect
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
 from chatcodec.registry import get_edge
-from chatcodec.strict.fields import Schema, payload_problems, schema_for, unknown_fields
+from chatcodec.strict.fields import Schema, every_field_name, payload_problems, schema_for, unknown_fields
 from chatcodec.strict.rules import request_problems, structure_for, target_problems
 from chatcodec.strict.values import shown
 
@@ -40,14 +41,16 @@ def check_request(provider: str, payload: Mapping[str, Any], title: str) -> None
     fields = [problem for problem in payload_problems(provider, "request", payload) if problem.location not in refused]
     problems = [*fields, *structural]
     if problems:
-        raise _error(title, _another_format(provider, payload) or problems)
+        raise _error(title, _another_format(provider, _respelled(payload, fields)) or problems)
 
 
 def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
     """One problem for a body of another format given to ``provider``'s strict reader: an
     Anthropic body read as OpenAI Chat would otherwise be refused field by field, with a
     hint that misleads (``system``: "did you mean `stream`?"). Asked only once the field
-    check has refused the body, so a body any format could be passes as before."""
+    check has refused the body, so a body any format could be passes as before; and of
+    the body with its misspellings mended (:func:`_respelled`), so a typo is answered as
+    one."""
     against = detect.other_format(provider, payload)
     if against is None or against[1] is None:
         return []
@@ -57,6 +60,44 @@ def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
         f'read it as `decode_request("{candidate}", ...)`'
     )
     return [Problem((), "wrong_format", message, None)]
+
+
+def _respelled(payload: Mapping[str, Any], problems: list[Problem]) -> Mapping[str, Any]:
+    """``payload`` with each misspelt key spelled as the known field nearest to it: a key
+    no registered format has anywhere (``typel``, ``inputl``). Misspelt, a part's ``type``
+    leaves a part with no type, which Bedrock's blocks are, and a ``tool_use`` without its
+    ``input`` is canonical's shape: the body would "look like" another format, an answer
+    that names no mistake. A key another format has (Anthropic's ``system`` read as OpenAI
+    Chat) is kept: that is the sign of a body in the wrong format."""
+    names = every_field_name()
+    mended = [
+        problem
+        for problem in problems
+        if problem.rule == "unknown_field"
+        and problem.nearest is not None
+        and problem.location
+        and problem.location[-1] not in names
+    ]
+    if not mended:
+        return payload
+    copied = copy.deepcopy(dict(payload))  # only on the way to an error
+    for problem in mended:
+        parent = as_dict(_at(copied, problem.location[:-1]))
+        key = problem.location[-1]
+        if parent is not None and isinstance(key, str) and key in parent and problem.nearest not in parent:
+            parent[str(problem.nearest)] = parent.pop(key)
+    return copied
+
+
+def _at(node: object, location: tuple[int | str, ...]) -> object:
+    for step in location:
+        if isinstance(step, int):
+            items = as_list(node)
+            node = items[step] if items is not None and 0 <= step < len(items) else None
+        else:
+            fields = as_dict(node)
+            node = None if fields is None else fields.get(step)
+    return node
 
 
 def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:

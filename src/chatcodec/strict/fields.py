@@ -17,6 +17,7 @@ tags of that place as the caller's format spells them (``image_url``, not ``imag
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,9 +25,10 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem, ProviderLookupError, json_path
+from chatcodec.payloads import cycle_path, cyclic
 from chatcodec.providers.field_sets import FieldSets
 from chatcodec.providers.provider_codec import ProviderCodec
-from chatcodec.registry import get_codec
+from chatcodec.registry import generation, get_codec, registered_providers
 from chatcodec.strict.extensions import Extension, extension_fields
 from chatcodec.strict.values import shown, value_problems
 
@@ -54,6 +56,8 @@ class Schema:
     """Kind -> field -> the type, enum and bounds of its scalar value."""
     one_member: frozenset[str] = frozenset()
     """Kinds whose objects set exactly one member."""
+    one_of: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    """Kind -> the members of which its objects set exactly one, the message and source."""
     known_fields: dict[str, frozenset[str]] = field(default_factory=dict[str, frozenset[str]])
     """Per kind, the SDK's fields and the documented extensions (filled on first use)."""
 
@@ -106,6 +110,7 @@ def _schema(
         required=field_sets.required,
         values=field_sets.values,
         one_member=field_sets.one_member,
+        one_of=field_sets.one_of,
     )
 
 
@@ -136,10 +141,14 @@ def _walk(
     # An explicit stack: a payload may be nested deeply (a free-form value is never entered,
     # but lists of lists are).
     stack: list[tuple[object, str, tuple[int | str, ...]]] = [(value, target, location)]
+    deep = len(location) + _CYCLE_DEPTH
     while stack:
         node, node_target, where = stack.pop()
         if not node_target:
             continue
+        if len(where) > deep:  # the rare branch: a payload built in Python may hold itself
+            _refuse_cycle(value, location)
+            deep = sys.maxsize
         items = as_list(node)
         if items is not None:
             stack.extend((item, node_target, (*where, index)) for index, item in reversed(list(enumerate(items))))
@@ -162,10 +171,41 @@ def _walk(
                 stack.append((item, children.get(key, ""), (*where, key)))
 
 
+_CYCLE_DEPTH = 256
+"""How deep the walk goes into a payload's closed places before it asks whether the payload
+holds itself (a list holding itself is a place the walk would enter without end)."""
+
+
+def _refuse_cycle(value: object, location: tuple[int | str, ...]) -> None:
+    cycle = cycle_path(value)
+    if cycle is not None:
+        raise cyclic((*location, *cycle))
+
+
 def _unknown_field(key: str, known: frozenset[str], location: tuple[int | str, ...], value: object) -> Problem:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     hint = f"; did you mean `{close[0]}`?" if close else ""
-    return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value)
+    nearest = close[0] if close else None
+    return Problem(location, "unknown_field", f"`{shown(key)}`: unknown field{hint}", value, nearest)
+
+
+_every_field: list[tuple[int, frozenset[str]]] = []
+
+
+def every_field_name() -> frozenset[str]:
+    """Every field name some registered format's published field set holds, at any place
+    (built again when a codec is registered): a key none of them has is a misspelling,
+    never a sign of another format."""
+    if _every_field and _every_field[0][0] == generation():
+        return _every_field[0][1]
+    names: set[str] = set()
+    for provider in registered_providers():
+        schema = schema_for(provider)
+        if schema is not None:
+            names.update(key for fields in schema.kinds.values() for key in fields)
+            names.update(key for fields in schema.extensions.values() for key in fields)
+    _every_field[:] = [(generation(), frozenset(names))]
+    return _every_field[0][1]
 
 
 def _choose(

@@ -51,7 +51,7 @@ def value_problems(
     streaming and non-streaming request bodies both need ``max_tokens``; only one needs
     ``stream``). A kind the tables say nothing of (the SDK's answer classes, which a
     request may hold: a ``TextBlock`` appended as it is) neither adds nor lifts a rule."""
-    typed = tuple(kind for kind in kinds if kind in schema.values or kind in schema.required)
+    typed = tuple(kind for kind in kinds if kind in schema.values or kind in schema.required or kind in schema.one_of)
     if not typed:  # kinds the tables say nothing of (an SDK's answer classes)
         return
     kinds = typed
@@ -66,6 +66,9 @@ def value_problems(
     yield from _values(schema, kinds, fields, where)
     if all(other in schema.one_member for other in kinds):
         yield from _one_member(kind, fields, where, schema.kinds.get(kind, {}))
+    one_of = schema.one_of.get(kind)
+    if one_of is not None:
+        yield from _one_of(kind, one_of, fields, where)
 
 
 def _missing(keys: list[str], fields: Mapping[str, Any], where: Location) -> Problem:
@@ -84,6 +87,9 @@ def _values(schema: Schema, kinds: tuple[str, ...], fields: Mapping[str, Any], w
         rule = rules.get(key)
         if rule is None or any(schema.values.get(other, {}).get(key) != rule for other in kinds[1:]):
             continue
+        under = rule.get("under")
+        if under is not None and (len(where) < 2 or where[-2] != under):
+            continue  # a rule of the objects in one list only (Gemini's `contents`, not `systemInstruction`)
         problem = _value_problem(rule, value, (*where, key))
         if problem is not None:
             yield problem
@@ -119,7 +125,7 @@ def _value_problem(rule: Mapping[str, Any], value: object, location: Location) -
 
 def _string_problem(rule: Mapping[str, Any], value: str, name: str, location: Location) -> Problem | None:
     allowed = as_list(rule.get("enum"))
-    if allowed is not None and value not in allowed:
+    if allowed is not None and not _allowed(value, allowed, any_case=rule.get("any_case") is True):
         allowed = [str(item) for item in allowed]
         close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
         hint = f"; did you mean `{close[0]}`?" if close else ""
@@ -131,6 +137,14 @@ def _string_problem(rule: Mapping[str, Any], value: str, name: str, location: Lo
         message = rule.get("message") or f"`{name}`: at least {shortest} character(s), got {len(value)}"
         return Problem(location, "too_short", str(message), value)
     return None
+
+
+def _allowed(value: str, allowed: list[Any], *, any_case: bool) -> bool:
+    """Whether ``value`` is one of ``allowed`` (``any_case``: Gemini's proto3 JSON reads an
+    enum name in any case, ``"low"`` as ``LOW``, as its own REST examples write it)."""
+    if value in allowed:
+        return True
+    return any_case and value.upper() in (str(item).upper() for item in allowed)
 
 
 def _range_problem(rule: Mapping[str, Any], value: float, name: str, location: Location) -> Problem | None:
@@ -177,3 +191,18 @@ def _one_member(kind: str, fields: Mapping[str, Any], where: Location, defined: 
         yield Problem(where, "one_member", message, dict(fields))
     elif not members:
         yield Problem(where, "one_member", f"a {kind} sets exactly one member; this one sets none", dict(fields))
+
+
+def _one_of(kind: str, rule: Mapping[str, Any], fields: Mapping[str, Any], where: Location) -> Iterator[Problem]:
+    """A proto ``oneof`` (Gemini's part ``data``: ``text``, ``inlineData``, ``functionCall``,
+    ...) set exactly once, in the provider's words (``rule["message"]``, its source beside it)."""
+    members = set(rule.get("members", ()))
+    present = [key for key, value in fields.items() if value is not None and key in members]
+    if len(present) == 1:
+        return
+    if not present:  # the provider's words for it
+        message = str(rule.get("message", f"a {kind} sets exactly one of its data members; this one sets none"))
+    else:
+        listed = ", ".join(f"`{shown(key)}`" for key in present)
+        message = f"a {kind} sets exactly one of its data members; this one sets {len(present)}: {listed}"
+    yield Problem(where, "one_member", message, dict(fields))

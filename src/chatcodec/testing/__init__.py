@@ -52,8 +52,8 @@ try:
         usages,
         user_messages,
     )
-except ModuleNotFoundError as error:  # say what to install, not only what is missing
-    if error.name != "hypothesis":
+except ModuleNotFoundError as _missing:  # say what to install, not only what is missing
+    if _missing.name != "hypothesis":
         raise
     raise ModuleNotFoundError(
         "chatcodec.testing needs the optional hypothesis dependency: pip install 'chatcodec[testing]'",

@@ -56,7 +56,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       (:func:`~conformance.normal_forms.effort_reading`);
     * a document's ``title`` is sent as its ``filename`` when it has none (or the same
       one): both are the name the document is shown by, so it reads back as the file name;
-    * a tool call's blank argument text means no arguments: it is sent as ``"{}"``.
+    * a function call's blank argument text means no arguments: it is sent as ``"{}"``
+      (a custom call's input is free text, sent as it is, blank or not).
 
     (Media in tool results, which move to a user message after the group, are a reported
     loss, so they are not rewritten here.)
@@ -83,7 +84,8 @@ def _names_and_arguments(value: Any) -> Any:
     kind = value.get("type")
     if kind == "document" and value.get("title") is not None and value.get("filename") in (None, value["title"]):
         cleaned["filename"], cleaned["title"] = value["title"], None
-    if kind == "tool_use" and isinstance(value.get("arguments"), str) and not value["arguments"].strip():
+    blank = isinstance(value.get("arguments"), str) and not value["arguments"].strip()
+    if kind == "tool_use" and blank and value.get("kind") != "custom":  # a custom call's input is free text
         cleaned["arguments"] = "{}"
     return cleaned
 
@@ -161,8 +163,10 @@ def _empty(part: dict[str, Any]) -> bool:
 
 
 def _without_nulls(metadata: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]] | None:
+    """The bags without their ``null`` fields, nor the ``_nulls`` marker that spells an SDK
+    dump's (``null_spelling.py``)."""
     kept = {
-        provider: {key: value for key, value in bag.items() if value is not None}
+        provider: {key: value for key, value in bag.items() if value is not None and key != "_nulls"}
         for provider, bag in (metadata or {}).items()
     }
     return {provider: bag for provider, bag in kept.items() if bag} or None

@@ -146,3 +146,20 @@ def test_a_non_zero_usage_detail_another_format_cannot_hold_is_still_a_loss(via:
     details = {**_ZERO_COMPLETION_DETAILS, "audio_tokens": 3}
     response = {**_ORDINARY_RESPONSE, "usage": {**_ZERO_DETAILS_USAGE, "completion_tokens_details": details}}
     assert _response_losses(response, via) == ["openai-chat data ['completion_tokens_details']"]
+
+
+@pytest.mark.parametrize("arguments", ["", " "])
+def test_a_custom_calls_blank_input_reads_back_as_itself_with_no_loss(arguments: str) -> None:
+    # A Hypothesis draw failed the single-hop law: its normal form wrote a custom call's
+    # blank input as "{}", as for a function call, while the writer keeps free text as it is.
+    from providers.openai_chat.conformance import ENTRY
+
+    call = {"type": "tool_use", "id": "c1", "name": "f", "arguments": arguments, "kind": "custom"}
+    request = chatcodec.ChatRequest.model_validate(
+        {"model": "m", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [call]}]}
+    )
+    assert ENTRY.single_hop is not None
+    losses: list[chatcodec.Loss] = []
+    back = chatcodec.decode_request("openai-chat", chatcodec.encode_request("openai-chat", request, losses=losses))
+    assert losses == []
+    assert ENTRY.single_hop.decoded(back) == ENTRY.single_hop.original(request)

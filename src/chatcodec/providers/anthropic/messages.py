@@ -36,7 +36,7 @@ a bag or a rule that fires takes the branches after them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
@@ -225,6 +225,16 @@ def encode_messages(messages: list[Message], start: int, context: AnthropicConte
     return writer.finish(prefill=True)
 
 
+def _plain_result(content: object) -> bool:
+    """Whether a result's content is written as it is: a string, or text parts of a
+    type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too)."""
+    if type(content) is str:
+        return True
+    return type(content) is list and all(
+        item["type"] == "text" and len(item) == 2 and item["text"] for item in cast(list[Message], content)
+    )
+
+
 def _foreign_bag_only(message: Message, role: str) -> bool:
     """Whether a user, assistant or tool message holds its content and other providers'
     bags alone (an OpenAI SDK dump's ``null`` fields, kept as spelling): nothing of it is
@@ -375,8 +385,11 @@ class _Writer:
             if kind == "text" and len(part) == 2:  # its type and text: written as it is
                 text = part["text"]
                 block = {"type": "text", "text": text}
-            elif kind == "tool_result" and len(part) == 3 and type(result := part.get("content")) is str:
-                into.append({"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": result})
+            elif kind == "tool_result" and KIT.bare(part, 3) and _plain_result(result := part.get("content")):
+                written_content = result if type(result) is str else list(result)  # its plain texts as they are
+                into.append(
+                    {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": written_content}
+                )
                 last = position
                 continue
             else:

@@ -111,11 +111,11 @@ def _example(node: dict[str, Any], walk: SchemaWalk) -> None:
 def _has_openapi_keys(node: dict[str, Any]) -> bool:
     """Whether ``node`` holds anything this rewrite changes (most JSON Schema nodes do
     not: they are returned without a copy)."""
-    kind = node.get("type")
+    kind = node.get("type")  # upper case is Gemini's ("STRING"); "" or "3" has no case to change
     if isinstance(kind, str):
-        if not kind.islower():
+        if kind != kind.lower():
             return True
-    elif is_list(kind) and not all(isinstance(name, str) and name.islower() for name in kind):
+    elif is_list(kind) and not all(isinstance(name, str) and name == name.lower() for name in kind):
         return True
     if not _MARKS.isdisjoint(node):
         return True

@@ -69,7 +69,8 @@ def looks_openapi(schema: Any) -> bool:
     if not is_dict(schema):
         return False
     kind = schema.get("type")
-    if (isinstance(kind, str) and not kind.islower()) or not _OPENAPI_KEYS.isdisjoint(schema):
+    # Gemini's types are upper case ("STRING"); a type with no letters ("") has no case to change
+    if (isinstance(kind, str) and kind != kind.lower()) or not _OPENAPI_KEYS.isdisjoint(schema):
         return True
     properties = schema.get("properties")
     if not is_dict(properties):
@@ -77,7 +78,7 @@ def looks_openapi(schema: Any) -> bool:
     for value in properties.values():
         if value.__class__ is dict:
             kind = value.get("type")
-            if (kind.__class__ is str and not kind.islower()) or not _OPENAPI_KEYS.isdisjoint(value):
+            if (kind.__class__ is str and kind != kind.lower()) or not _OPENAPI_KEYS.isdisjoint(value):
                 return True
     return False
 

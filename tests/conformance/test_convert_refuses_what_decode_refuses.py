@@ -1,0 +1,94 @@
+"""Law: ``convert_request`` refuses what ``decode_request`` refuses (and ``convert_response``
+what ``decode_response`` refuses).
+
+The conversion reads a body with the source's reader and builds no canonical model; the
+decode builds one. Whatever the model refuses (a kept value nested past pydantic-core's
+depth limit, at any place; a mutated field of any kind) the reader must refuse too, or a
+gateway converting requests forwards what it would refuse to decode. Mutated recordings
+of every provider, and a value nested around the depth limit at every object of a
+recording (the free-form values included: tool schemas, arguments, options).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chatcodec
+from conformance.entry import ProviderEntry
+from conformance.mutations import mutated
+from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, by_name
+
+Location = tuple[int | str, ...]
+
+_DEPTHS = range(246, 262, 3)
+"""Around pydantic-core's depth limit (about 255 levels), where the two paths could part."""
+
+
+def _refuses(call: Any, *args: Any, **kwargs: Any) -> bool:
+    try:
+        call(*args, **kwargs)
+    except chatcodec.ChatcodecError:
+        return True
+    return False
+
+
+def _target(provider: str) -> str:
+    return next(name for name in PROVIDER_NAMES if name != provider)
+
+
+def _agree(provider: str, body: object, kind: str = "request") -> None:
+    decode, convert = (
+        (chatcodec.decode_request, chatcodec.convert_request)
+        if kind == "request"
+        else (chatcodec.decode_response, chatcodec.convert_response)
+    )
+    if _refuses(decode, provider, body):
+        target = _target(provider)
+        converted = _refuses(convert, body, source=provider, target=target, on_loss="ignore")
+        assert converted, f"decode_{kind} refuses it, convert_{kind} to {target} takes it"
+
+
+@pytest.mark.parametrize("provider", PROVIDER_NAMES)
+@given(data=st.data())
+def test_convert_request_refuses_a_mutated_request_decode_request_refuses(provider: str, data: st.DataObject) -> None:
+    entry = PROVIDER[provider]
+    name = data.draw(st.sampled_from(entry.names("request")))
+    _agree(provider, data.draw(mutated(entry.load("request", name))))
+
+
+def _objects(value: object, steps: Location = ()) -> Iterator[Location]:
+    if isinstance(value, dict):
+        yield steps
+        for key, item in value.items():
+            yield from _objects(item, (*steps, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _objects(item, (*steps, index))
+
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("kind", ["request", "response"])
+@pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
+def test_convert_refuses_a_value_nested_too_deeply_wherever_decode_does(provider: ProviderEntry, kind: str) -> None:
+    for name in provider.names(kind)[:3]:
+        body = provider.load(kind, name)
+        for place in _objects(body):
+            for depth in _DEPTHS:
+                deep = copy.deepcopy(body)
+                node: Any = deep
+                for step in place:
+                    node = node[step]
+                node["deep"] = _nested(depth)
+                _agree(provider.name, deep, kind)
