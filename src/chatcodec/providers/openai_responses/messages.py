@@ -63,7 +63,7 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
     carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
     after_message = False  # whether the last item was an assistant message item
     custom: set[str] = set()  # the call ids of the custom_tool_call items so far
-    for item in items:
+    for position, item in enumerate(items):
         kind = item.get("type")
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
@@ -74,7 +74,7 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
             if turn is None or (after_message and role is not None):
                 turn = []
                 canonical.append({"role": "assistant", "content": turn})
-            turn += decode_item(item)
+            turn += decode_item(item, ("input", position))
             if kind == "custom_tool_call":
                 custom.add(item["call_id"])
         elif kind in _OUTPUT_KINDS:

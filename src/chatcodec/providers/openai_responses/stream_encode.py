@@ -34,6 +34,7 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
@@ -121,7 +122,9 @@ class StreamEncoder:
     """Canonical events in, Responses stream events out (see the module docstring)."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self._stream = _Stream(context.losses, ItemWriter(context.losses, for_request=False), context)
+        sealing = context.option(SEALING_OPTION) is True
+        writer = ItemWriter(context.losses, for_request=False, sealing=sealing)
+        self._stream = _Stream(context.losses, writer, context)
         self._dropped: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
