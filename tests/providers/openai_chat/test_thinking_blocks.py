@@ -95,5 +95,6 @@ def test_a_stream_sends_the_text_as_it_comes_and_the_signature_closing_the_block
     fragments = [block for delta in deltas for block in delta.get("thinking_blocks", [])]
     reasoning = "".join(delta.get("reasoning_content", "") for delta in deltas)
     assert "".join(block.get("thinking", "") for block in fragments) == reasoning
-    assert fragments[-1]["signature"] and fragments[-1]["thinking"] == ""
+    assert fragments[-1]["signature"]
+    assert fragments[-1]["thinking"] == ""
     assert all("signature" not in block for block in fragments[:-1])
