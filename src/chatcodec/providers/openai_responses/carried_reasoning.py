@@ -20,6 +20,14 @@ target's own rules decide whether to replay it (Anthropic replays only thinking 
 signed). Sealed reasoning is never sent to OpenAI, which could not read it: a request
 written for OpenAI drops it, reported, as any other provider's reasoning.
 
+A tool call can carry another provider's proof too: Gemini 3 signs its function calls
+(``thoughtSignature``, in the call's ``gemini`` bag) and answers 400 "Function call is
+missing a thought_signature in functionCall parts" to a history without it
+(https://ai.google.dev/gemini-api/docs/thought-signatures). A ``function_call`` item has
+no field for it, so the same option writes a reasoning item just before the call, sealing
+``{"type": "tool_use", "id": <call_id>, "provider_metadata": <the other providers' bags>}``;
+reading it back puts those bags on the call with that ``call_id`` (:class:`SealedCalls`).
+
 The seal is not a secret or a signature of chatcodec's: a caller could forge one, but it
 could as well send the provider's own block through that provider's API.
 """
@@ -48,7 +56,10 @@ SEALED_FIELDS = frozenset(
 """The canonical thinking part's fields a seal holds (``cache_control`` is a request
 setting, never part of an answer)."""
 
-RULE = "sealed reasoning is a canonical thinking part of another provider, as chatcodec wrote it"
+CALL_FIELDS = frozenset({"type", "id", "provider_metadata"})
+"""What a sealed call holds: its id and its other providers' bags."""
+
+RULE = "sealed reasoning is a canonical thinking part of another provider (or a call's bags), as chatcodec wrote it"
 
 
 def should_seal(part: Mapping[str, Any]) -> bool:
@@ -60,9 +71,50 @@ def should_seal(part: Mapping[str, Any]) -> bool:
 def seal(part: Mapping[str, Any]) -> str:
     """``encrypted_content`` carrying ``part`` (its sealed fields, in a fixed order, so
     the same part always seals the same way, streamed or not)."""
-    kept = {key: part[key] for key in sorted(SEALED_FIELDS) if part.get(key) is not None}
+    fields = CALL_FIELDS if part.get("type") == "tool_use" else SEALED_FIELDS
+    kept = {key: part[key] for key in sorted(fields) if part.get(key) is not None}
     text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return PREFIX + base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+
+
+def foreign_bags(part: Mapping[str, Any]) -> dict[str, Any]:
+    """The bags of providers other than this one on ``part``."""
+    metadata = part.get("provider_metadata") or {}
+    return {name: bag for name, bag in metadata.items() if name != PROVIDER}
+
+
+def seal_call(part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The seal of a tool call's other providers' bags (None: it has none), and the call
+    without them."""
+    foreign = foreign_bags(part)
+    if not foreign:
+        return None, dict(part)
+    own = (part.get("provider_metadata") or {}).get(PROVIDER)
+    stripped = {key: value for key, value in part.items() if key != "provider_metadata"}
+    if own:
+        stripped["provider_metadata"] = {PROVIDER: own}
+    return seal({"type": "tool_use", "id": part["id"], "provider_metadata": foreign}), stripped
+
+
+class SealedCalls:
+    """The call bags sealed into reasoning items of one turn, until their call is read."""
+
+    def __init__(self) -> None:
+        self._bags: dict[str, dict[str, Any]] = {}
+
+    def take(self, part: Mapping[str, Any]) -> bool:
+        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
+        if part.get("type") != "tool_use":
+            return False
+        self._bags[str(part["id"])] = dict(part.get("provider_metadata") or {})
+        return True
+
+    def apply(self, part: dict[str, Any]) -> dict[str, Any]:
+        """``part`` (a decoded tool call) with the bags sealed for its id."""
+        bags = self._bags.pop(part.get("id", ""), None)
+        if bags:
+            part["provider_metadata"] = {**bags, **(part.get("provider_metadata") or {})}
+        return part
 
 
 def is_sealed(value: object) -> bool:
@@ -77,6 +129,9 @@ def unseal(value: str, at: str) -> dict[str, Any]:
         part = json.loads(text)
     except (binascii.Error, UnicodeError, ValueError):
         raise PayloadError(f"{RULE}: not base64 of a JSON object", at) from None
+    if isinstance(part, dict) and part.get("type") == "tool_use" and set(part) == CALL_FIELDS:
+        if isinstance(part["id"], str) and isinstance(part["provider_metadata"], dict):
+            return part
     if not isinstance(part, dict) or part.get("type") != "thinking":
         raise PayloadError(f"{RULE}: not a thinking part", at)
     extra = sorted(set(part) - SEALED_FIELDS)

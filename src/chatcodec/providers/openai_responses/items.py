@@ -46,7 +46,14 @@ from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, kept_object, path, restore_fields, shape_fields, split_fields, unmapped
 from chatcodec.providers.openai_responses import wire as shapes
-from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal, should_seal, unseal
+from chatcodec.providers.openai_responses.carried_reasoning import (
+    SealedCalls,
+    is_sealed,
+    seal,
+    seal_call,
+    should_seal,
+    unseal,
+)
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -82,14 +89,16 @@ def is_assistant_kind(kind: object) -> bool:
 # --- decode ------------------------------------------------------------------------------
 
 
-def decode_item(item: Mapping[str, Any], at: Steps = ()) -> list[dict[str, Any]]:
-    """The canonical parts for one (validated) assistant-side item at ``at``, in order."""
+def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | None = None) -> list[dict[str, Any]]:
+    """The canonical parts for one (validated) assistant-side item at ``at``, in order
+    (``calls``: the call bags sealed in the turn so far, :mod:`.carried_reasoning`)."""
     match item.get("type"):
         case "message" | None if item.get("role") == "assistant":
             return _decode_message(item)
         case "reasoning":
             if is_sealed(item.get("encrypted_content")):
-                return [unseal(item["encrypted_content"], path(*at, "encrypted_content"))]
+                sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
+                return [] if (calls or SealedCalls()).take(sealed) else [sealed]
             return _decode_reasoning(item)
         case "function_call":
             canonical = {
@@ -98,7 +107,8 @@ def decode_item(item: Mapping[str, Any], at: Steps = ()) -> list[dict[str, Any]]
                 "name": item["name"],
                 "arguments": item["arguments"],
             }
-            return [canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
+            call = canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))
+            return [call if calls is None else calls.apply(call)]
         case "custom_tool_call":
             canonical = {
                 "type": "tool_use",
@@ -342,6 +352,8 @@ def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
         case "thinking":
             _encode_thinking(part, state, at)
         case "tool_use":
+            if state.sealing:
+                part = _sealed_call_item(part, state, at)
             call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
             if "id" not in call and not state.for_request:
                 state.unnamed.append(call)
@@ -481,6 +493,17 @@ def _sealed_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
     state.add(item, at)
     state.unnamed.append(item)
     state.open_reasoning = None
+
+
+def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
+    """A reasoning item sealing the call's other providers' bags (a Gemini signature),
+    written before the call; the call without them."""
+    sealed, stripped = seal_call(part)
+    if sealed is not None:
+        item = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
+        state.add(item, at)
+        state.unnamed.append(item)
+    return stripped
 
 
 def foreign_thinking(provider: str | None, signed: bool, losses: LossRecorder, at: Steps) -> None:

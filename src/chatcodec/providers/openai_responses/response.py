@@ -32,6 +32,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
@@ -94,7 +95,8 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     if wire.get("object") == OBJECT:
         mapped.append("object")
     output = wire["output"]
-    parts = [part for position, item in enumerate(output) for part in decode_item(item, ("output", position))]
+    calls = SealedCalls()
+    parts = [part for position, item in enumerate(output) for part in decode_item(item, ("output", position), calls)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
     bag = split_fields(wire, mapped)
     details = as_dict(wire.get("incomplete_details")) or {}
