@@ -138,6 +138,8 @@ class Proxy:
         finally:
             if self._given_client is None:
                 await self.client.aclose()
+            if self.answerer.store is not None:
+                self.answerer.store.close()
 
     # --- errors -----------------------------------------------------------------------------
 
@@ -192,7 +194,7 @@ class Proxy:
         target, query = request.path_params.get("target"), dict(request.query_params)
         owner = owner_of(caller_key(self.config.api, headers, query))  # whose kept answers it may continue
         prepared = await off_the_loop(
-            len(raw), self.config.offload_bytes, lambda: self._prepare(raw, target, query, headers, record, owner)
+            len(raw), self.config.offload_bytes, lambda: self._prepare(raw, target, query, headers, record, owner=owner)
         )
         route = prepared.route
         outgoing = upstream_call(
@@ -217,6 +219,7 @@ class Proxy:
         query: Mapping[str, str],
         headers: Mapping[str, str],
         record: RequestRecord,
+        *,
         owner: str = "",
     ) -> Prepared:
         """Parse, continue, route and convert (run on a worker thread for a large body)."""

@@ -90,6 +90,10 @@ class Backend(Protocol):
 
     def __len__(self) -> int: ...
 
+    def close(self) -> None:
+        """Let go of the file or connection (the server's shutdown)."""
+        ...
+
 
 def owner_of(key: str | None) -> str:
     """The digest a kept answer records of its caller's key (the key itself is never kept)."""
@@ -108,6 +112,9 @@ class ResponseStore:
 
     def __len__(self) -> int:
         return len(self.backend)
+
+    def close(self) -> None:
+        self.backend.close()
 
     def conversation(self, answer_id: str, owner: str) -> list[dict[str, Any]] | None:
         """The canonical conversation answer ``answer_id`` ended, its answer included (None:
@@ -172,6 +179,9 @@ class MemoryBackend:
     def bytes(self) -> int:
         """The bytes kept now."""
         return self._bytes
+
+    def close(self) -> None:
+        """Nothing to let go of: the answers go with the process."""
 
     def load(self, answer_id: str) -> Kept | None:
         with self._lock:

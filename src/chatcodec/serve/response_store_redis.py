@@ -111,8 +111,9 @@ class RedisBackend:
     def save(self, answer_id: str, kept: Kept) -> None:
         key = PREFIX + "answer:" + answer_id
         old = self._redis.command("HGET", key, "size")
-        fields = (kept.owner, kept.parent or "", kept.messages, kept.response, kept.size)
-        self._redis.command("HSET", key, *(item for pair in zip(_FIELDS, fields, strict=True) for item in pair))
+        values: tuple[str | int, ...] = (kept.owner, kept.parent or "", kept.messages, kept.response, kept.size)
+        pairs: list[str | int] = [item for pair in zip(_FIELDS, values, strict=True) for item in pair]
+        self._redis.command("HSET", key, *pairs)
         self._redis.command("ZADD", PREFIX + "used", time.time_ns(), answer_id)
         grown = kept.size - (int(old) if isinstance(old, bytes) else 0)
         self._redis.command("INCRBY", PREFIX + "bytes", grown)

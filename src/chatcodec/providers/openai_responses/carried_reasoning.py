@@ -40,6 +40,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict, is_dict
 from chatcodec.errors import PayloadError
 from chatcodec.providers.openai_responses.markers import PROVIDER
 
@@ -79,7 +80,7 @@ def seal(part: Mapping[str, Any]) -> str:
 
 def foreign_bags(part: Mapping[str, Any]) -> dict[str, Any]:
     """The bags of providers other than this one on ``part``."""
-    metadata = part.get("provider_metadata") or {}
+    metadata = as_dict(part.get("provider_metadata")) or {}
     return {name: bag for name, bag in metadata.items() if name != PROVIDER}
 
 
@@ -89,7 +90,7 @@ def seal_call(part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
     foreign = foreign_bags(part)
     if not foreign:
         return None, dict(part)
-    own = (part.get("provider_metadata") or {}).get(PROVIDER)
+    own = (as_dict(part.get("provider_metadata")) or {}).get(PROVIDER)
     stripped = {key: value for key, value in part.items() if key != "provider_metadata"}
     if own:
         stripped["provider_metadata"] = {PROVIDER: own}
@@ -106,14 +107,14 @@ class SealedCalls:
         """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
         if part.get("type") != "tool_use":
             return False
-        self._bags[str(part["id"])] = dict(part.get("provider_metadata") or {})
+        self._bags[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
         return True
 
     def apply(self, part: dict[str, Any]) -> dict[str, Any]:
         """``part`` (a decoded tool call) with the bags sealed for its id."""
-        bags = self._bags.pop(part.get("id", ""), None)
+        bags = self._bags.pop(str(part.get("id", "")), None)
         if bags:
-            part["provider_metadata"] = {**bags, **(part.get("provider_metadata") or {})}
+            part["provider_metadata"] = {**bags, **(as_dict(part.get("provider_metadata")) or {})}
         return part
 
 
@@ -121,20 +122,31 @@ def is_sealed(value: object) -> bool:
     return isinstance(value, str) and value.startswith(PREFIX)
 
 
+def _is_sealed_call(part: dict[str, Any]) -> bool:
+    return (
+        part.get("type") == "tool_use"
+        and part.keys() == CALL_FIELDS
+        and isinstance(part["id"], str)
+        and is_dict(part["provider_metadata"])
+    )
+
+
 def unseal(value: str, at: str) -> dict[str, Any]:
-    """The canonical thinking part ``value`` seals; a :class:`~chatcodec.PayloadError` at
-    ``at`` (the ``encrypted_content``'s JSON path) when it is not one."""
+    """The canonical thinking part (or sealed call) ``value`` seals; a
+    :class:`~chatcodec.PayloadError` at ``at`` (the ``encrypted_content``'s JSON path) when
+    it is neither."""
     try:
         text = base64.urlsafe_b64decode(value[len(PREFIX) :].encode("ascii")).decode("utf-8", "surrogatepass")
-        part = json.loads(text)
+        part = as_dict(json.loads(text))
     except (binascii.Error, UnicodeError, ValueError):
         raise PayloadError(f"{RULE}: not base64 of a JSON object", at) from None
-    if isinstance(part, dict) and part.get("type") == "tool_use" and set(part) == CALL_FIELDS:
-        if isinstance(part["id"], str) and isinstance(part["provider_metadata"], dict):
-            return part
-    if not isinstance(part, dict) or part.get("type") != "thinking":
+    if part is None:
+        raise PayloadError(f"{RULE}: not base64 of a JSON object", at)
+    if _is_sealed_call(part):
+        return part
+    if part.get("type") != "thinking":
         raise PayloadError(f"{RULE}: not a thinking part", at)
-    extra = sorted(set(part) - SEALED_FIELDS)
+    extra = sorted(part.keys() - SEALED_FIELDS)
     if extra:
         raise PayloadError(f"{RULE}: unexpected field {extra[0]!r}", at)
     if part.get("provider") == PROVIDER:
@@ -142,6 +154,6 @@ def unseal(value: str, at: str) -> dict[str, Any]:
     for key in ("text", "signature", "encrypted", "provider", "model"):
         if key in part and not isinstance(part[key], str):
             raise PayloadError(f"{RULE}: {key} is not a string", at)
-    if not isinstance(part.get("provider_metadata", {}), dict) or not isinstance(part.get("redacted", False), bool):
+    if not is_dict(part.get("provider_metadata", {})) or not isinstance(part.get("redacted", False), bool):
         raise PayloadError(f"{RULE}: provider_metadata must be an object and redacted a boolean", at)
     return part

@@ -500,7 +500,7 @@ def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
     written before the call; the call without them."""
     sealed, stripped = seal_call(part)
     if sealed is not None:
-        item = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
+        item: dict[str, Any] = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
         state.add(item, at)
         state.unnamed.append(item)
     return stripped

@@ -278,7 +278,7 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
 def _sealed_item(stream: _Stream, sealed: str, at: Steps) -> Iterator[dict[str, Any]]:
     """A reasoning item sealing a call's other providers' bags, added and done at once."""
     position = len(stream.writer.items)
-    item = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
+    item: dict[str, Any] = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
     stream.writer.add(item, at)
     stream.writer.unnamed.append(item)
     stream.name(position)

@@ -86,7 +86,8 @@ class Answerer:
         if self.store is None:
             raise AnswerRefusedError(
                 f"previous_response_id {previous!r} cannot be continued: this server keeps no responses "
-                "(start chatcodec serve with --store memory, or --store sqlite:PATH, to keep them), so send the conversation itself"
+                "(start chatcodec serve with --store memory, or --store sqlite:PATH, to keep them), "
+                "so send the conversation itself"
             )
         history = self.store.conversation(previous, owner)
         if history is None:
