@@ -348,3 +348,38 @@ def test_previous_response_id_replays_the_kept_signed_reasoning(
     with _serving("openai-responses", upstream, fake, store=spelling) as origin:
         _responses_loop(origin, stream=stream, chained=True)
     _checked(upstream, fake.received[1])
+
+
+# --- with the official openai SDK as the client ---------------------------------------------------
+
+
+def test_the_openai_sdk_sends_the_chat_message_it_got_back_with_its_thinking_blocks(fake: FakeUpstream) -> None:
+    openai = pytest.importorskip("openai")
+    _queue_first(fake, "anthropic", stream=False)
+    _queue_final(fake, "anthropic")
+    with _serving("openai-chat", "anthropic", fake) as origin:
+        client = openai.OpenAI(base_url=f"{origin}/v1", api_key="k")
+        messages: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+        first = client.chat.completions.create(model="m", messages=messages, tools=[CHAT_TOOL])
+        message = first.choices[0].message
+        messages += [message, {"role": "tool", "tool_call_id": message.tool_calls[0].id, "content": "sunny"}]
+        final = client.chat.completions.create(model="m", messages=messages, tools=[CHAT_TOOL])
+    assert final.choices[0].message.content == FINAL
+    _checked("anthropic", fake.received[1])
+
+
+def test_the_openai_sdk_replays_the_reasoning_item_it_got_with_store_off(fake: FakeUpstream) -> None:
+    openai = pytest.importorskip("openai")
+    _queue_first(fake, "anthropic", stream=False)
+    _queue_final(fake, "anthropic")
+    with _serving("openai-responses", "anthropic", fake) as origin:
+        client = openai.OpenAI(base_url=f"{origin}/v1", api_key="k")
+        kept: list[Any] = [{"role": "user", "content": "Weather in Paris?"}]
+        options: dict[str, Any] = {"store": False, "include": ["reasoning.encrypted_content"]}
+        first = client.responses.create(model="m", input=kept, tools=[RESPONSES_TOOL], **options)
+        kept += [item.model_dump(exclude_unset=True) for item in first.output]  # as the Agents SDK keeps them
+        call = next(item for item in first.output if item.type == "function_call")
+        kept.append({"type": "function_call_output", "call_id": call.call_id, "output": "sunny"})
+        final = client.responses.create(model="m", input=kept, tools=[RESPONSES_TOOL], **options)
+    assert final.output_text == FINAL
+    _checked("anthropic", fake.received[1])
