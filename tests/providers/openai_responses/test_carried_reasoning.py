@@ -129,3 +129,32 @@ def test_a_malformed_seal_is_refused_at_its_path(payload: bytes, rule: str) -> N
     with pytest.raises(PayloadError, match=rule) as raised:
         chatcodec.decode_request("openai-responses", request)
     assert raised.value.path == "$.input[1].encrypted_content"
+
+
+def test_a_gemini_calls_signature_is_sealed_before_the_call_and_read_back_onto_it() -> None:
+    signature = base64.b64encode(b"gemini signs the call").decode()
+    call = chatcodec.ToolUsePart(
+        id="call_1", name="get", arguments="{}", provider_metadata={"gemini": {"thoughtSignature": signature}}
+    )
+    response = chatcodec.ChatResponse(
+        id="r", model="gemini-3-pro-preview", message=chatcodec.AssistantMessage(content=[call])
+    )
+    wire = chatcodec.encode_response("openai-responses", response, on_loss="error", options=SEALING)
+    assert [item["type"] for item in wire["output"]] == ["reasoning", "function_call"]
+    read = chatcodec.decode_response("openai-responses", wire).message.parts
+    assert len(read) == 1
+    assert read[0].provider_metadata is not None
+    assert read[0].provider_metadata["gemini"] == {"thoughtSignature": signature}
+
+
+def test_a_sealed_stream_accumulates_to_the_sealed_parts() -> None:
+    converted = chatcodec.convert_stream(
+        [(FIXTURES / "anthropic/stream/thinking_signature_delta.sse").read_bytes()],
+        source="anthropic",
+        target="openai-responses",
+        on_loss="ignore",
+        options=SEALING,
+    )
+    thinking = chatcodec.accumulate_stream("openai-responses", b"".join(converted)).message.parts[0]
+    assert isinstance(thinking, chatcodec.ThinkingPart)
+    assert (thinking.provider, bool(thinking.signature)) == ("anthropic", True)

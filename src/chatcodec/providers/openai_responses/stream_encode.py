@@ -35,7 +35,7 @@ from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
-from chatcodec.providers.openai_responses.carried_reasoning import seal_call
+from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal_call
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
@@ -510,6 +510,8 @@ def _message_part_events(
 def _reasoning_events(
     stream: _Stream, item: dict[str, Any], where: dict[str, Any], first: int, fragments: list[str] | None
 ) -> Iterator[dict[str, Any]]:
+    if is_sealed(item.get("encrypted_content")):
+        return  # another provider's reasoning, whole in its item's done (its summary shown there)
     summary: list[dict[str, Any]] = as_list(item.get("summary")) or []
     content: list[dict[str, Any]] = as_list(item.get("content")) or []
     for position in range(first, len(summary) + len(content)):
