@@ -13,6 +13,7 @@ import pydantic_core
 from chatcodec.errors import as_chatcodec_error
 from chatcodec.losses import LossRecorder
 from chatcodec.messages import AnyMessage
+from chatcodec.payloads import load_object
 from chatcodec.request import ChatRequest
 from chatcodec.response import ChatResponse
 from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
@@ -28,6 +29,9 @@ class CanonicalCodec:
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         return self.decode_request(payload).model_dump(mode="json")
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        return self.read_request(load_object(text, "canonical request"))
 
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

@@ -51,6 +51,8 @@ def read_request_data(
             if walked is fields:
                 raise
             return reader.read_request(load_object(walked, f"{source} request"))
+    if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
+        return reader.read_request_json(payload)
     return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
 
 

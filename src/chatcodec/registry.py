@@ -60,6 +60,11 @@ class Codec(Protocol):
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]: ...
 
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        """A request body given as JSON text, as canonical data (a codec may parse and
+        validate it in one pass)."""
+        ...
+
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]: ...
@@ -254,6 +259,11 @@ class ModelCodec:
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         request: ChatRequest = self._codec.decode_request(payload)
         return request.model_dump()
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        from chatcodec.payloads import load_object
+
+        return self.read_request(load_object(text, f"{self.name} request"))
 
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

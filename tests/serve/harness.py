@@ -120,9 +120,10 @@ async def _disconnected_within(request: Request, seconds: float) -> bool:
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[int]:
-    """Run ``app`` on 127.0.0.1 on an ephemeral port; yields the port."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on"))
+def serving(app: Any, **settings: Any) -> Iterator[int]:
+    """Run ``app`` on 127.0.0.1 on an ephemeral port (``settings``: more ``uvicorn.Config``
+    keywords); yields the port."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on", **settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

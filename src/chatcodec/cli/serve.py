@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import encoder_option
+from chatcodec.losses import LOSS_KINDS
 from chatcodec.serve.config import fronts, upstreams
 
 _INSTALL = "pip install -e '.[serve]' in a checkout of chatcodec (the package is not on PyPI)"
@@ -44,8 +45,8 @@ def add_serve_command(commands: Any) -> None:
         help="send models matching PATTERN (fnmatch, after --model-map) to that upstream; repeatable, first match wins",
     )
     serve.add_argument("--config", metavar="FILE.toml", help="settings and [[route]] tables in a TOML file")
-    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="the port to listen on (default 8080)")
+    serve.add_argument("--host", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="the port to listen on (default 8080)")
     serve.add_argument(
         "--model-map", nargs="*", default=[], metavar="FROM=TO", help="rename models on the way upstream"
     )
@@ -55,13 +56,7 @@ def add_serve_command(commands: Any) -> None:
     )
     _add_access(serve)
     _add_limits(serve)
-    serve.add_argument(
-        "--strict",
-        action="store_true",
-        default=None,
-        help="refuse (400) requests with unknown fields, a turn order the upstream refuses, or anything "
-        "the upstream cannot carry (default: convert leniently and report losses in the chatcodec-losses header)",
-    )
+    _add_checks(serve)
     serve.add_argument(
         "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
     )
@@ -108,6 +103,37 @@ def _add_access(serve: Any) -> None:
     )
 
 
+def _add_checks(serve: Any) -> None:
+    serve.add_argument(
+        "--validate",
+        action="store_true",
+        default=None,
+        help="refuse (400) what the front's provider would refuse: unknown fields and typos, values out of range, "
+        "a turn order the upstream refuses (an orphan tool result); what the official SDKs send passes",
+    )
+    serve.add_argument(
+        "--on-loss",
+        choices=("report", "error"),
+        help="a request the upstream would get changed: sent with its losses in the chatcodec-losses header "
+        "(report, the default) or refused 400 listing them (error)",
+    )
+    serve.add_argument(
+        "--allow-loss",
+        dest="allowed_losses",
+        action="append",
+        choices=LOSS_KINDS,
+        metavar="KIND",
+        help="a loss kind that passes under --on-loss error (repeatable; default: default, required, metadata, "
+        "spelling, schema, so content, setting and rule losses refuse)",
+    )
+    serve.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="--validate --on-loss error (kept for servers started with it)",
+    )
+
+
 def _add_limits(serve: Any) -> None:
     serve.add_argument("--max-connections", type=int, help="upstream connections at once (default 100)")
     serve.add_argument(
@@ -116,6 +142,18 @@ def _add_limits(serve: Any) -> None:
     serve.add_argument("--connect-timeout", type=float, help="seconds to connect upstream, then 504 (default 10)")
     serve.add_argument("--timeout", type=float, help="seconds between two upstream reads, then 504 (default 600)")
     serve.add_argument("--max-body-bytes", type=int, help="the largest request body, then 413 (default 32 MiB)")
+    serve.add_argument(
+        "--head-timeout", type=float, help="seconds a caller has to send a request's head, then closed (default 10)"
+    )
+    serve.add_argument(
+        "--body-timeout", type=float, help="seconds a caller has to send a request's body, then 408 (default 60)"
+    )
+    serve.add_argument(
+        "--max-event-bytes", type=int, help="the largest upstream stream event, then an error event (default 32 MiB)"
+    )
+    serve.add_argument(
+        "--max-answer-bytes", type=int, help="the largest plain upstream answer, then 502 (default 128 MiB)"
+    )
 
 
 _PLAIN_OPTIONS = (
@@ -130,6 +168,14 @@ _PLAIN_OPTIONS = (
     "connect_timeout",
     "timeout",
     "max_body_bytes",
+    "head_timeout",
+    "body_timeout",
+    "max_event_bytes",
+    "max_answer_bytes",
+    "host",
+    "port",
+    "validate",
+    "on_loss",
     "strict",
     "otel",
     "otel_content",
@@ -150,6 +196,8 @@ def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str
     if arguments.client_key_file:
         keys |= importlib.import_module("chatcodec.serve.auth").read_key_file(arguments.client_key_file)
     settings["client_keys"] = frozenset(keys)
+    if arguments.allowed_losses is not None:
+        settings["allowed_losses"] = tuple(arguments.allowed_losses)
     if "api" not in settings:
         raise ValueError("--api is needed (on the command line or in --config)")
     return settings
@@ -171,9 +219,7 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
         print("chatcodec serve --otel needs the otel extra (opentelemetry-api and -sdk)", file=sys.stderr)
         return exit_codes.USAGE
     routes = ", ".join(f"{route.pattern} -> {route.upstream} at {route.url}" for route in config.all_routes)
-    print(
-        f"chatcodec serve: {config.api} API on http://{arguments.host}:{arguments.port}, {routes}", file=out, flush=True
-    )
+    print(f"chatcodec serve: {config.api} API on http://{config.host}:{config.port}, {routes}", file=out, flush=True)
     if not config.client_keys:
         print(
             "chatcodec serve: no --client-key: callers' own keys go upstream"
@@ -181,11 +227,11 @@ def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:
             file=out,
             flush=True,
         )
-    if config.allow_anonymous and arguments.host not in ("127.0.0.1", "localhost", "::1"):
+    if config.allow_anonymous and config.host not in ("127.0.0.1", "localhost", "::1"):
         print(
-            f"chatcodec serve: warning: --allow-anonymous on {arguments.host}: anyone who reaches the port "
+            f"chatcodec serve: warning: --allow-anonymous on {config.host}: anyone who reaches the port "
             "spends the environment's upstream key",
             file=sys.stderr,
         )
-    server.run(config, host=arguments.host, port=arguments.port)
+    server.run(config)
     return 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 DATA_FILE = "known_fields.json"
@@ -46,6 +45,8 @@ class FieldSets:
 def load_field_sets(package: str) -> FieldSets | None:
     """The field sets in ``package``'s ``known_fields.json``, or ``None`` when it has none
     (a codec a caller registered from their own package)."""
+    from importlib import resources  # on first use: importing it costs a conversion's first use ~4 ms
+
     try:
         text = resources.files(package).joinpath(DATA_FILE).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):

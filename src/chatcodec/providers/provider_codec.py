@@ -26,7 +26,7 @@ import pydantic_core
 
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
-from chatcodec.payloads import refuse_unwritable_numbers, too_deep
+from chatcodec.payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.freeform_calls import holds_custom_calls, without_custom_calls
 from chatcodec.providers.kit import canonical_refusal
@@ -38,6 +38,7 @@ from chatcodec.providers.roles import (
     DialectFunctions,
     EdgeTable,
     FinishReasonFunctions,
+    JsonFront,
     MessageFunctions,
     PartFunctions,
     RequestFunctions,
@@ -175,6 +176,21 @@ class ProviderCodec:
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A request body as canonical data (no model built): the one reader."""
         return _reading(self._requests.decode_request, payload, self.decode_context())
+
+    def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
+        """A request body given as JSON text, as canonical data: parsed and validated in
+        one pass in Rust by the provider's closed schema (its request module's
+        ``JSON_FRONT``), then read; a body of another shape, or no JSON front, is parsed
+        as :func:`~chatcodec.payloads.load_object` parses it and read as a dict."""
+        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        if front is not None:
+            validated = front.read_json(text)
+            if validated is not None:
+                try:
+                    return self.read_request(validated)
+                finally:
+                    front.release()
+        return self.read_request(load_object(text, f"{self.name} request"))
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body into a model; everything without a canonical field is kept."""

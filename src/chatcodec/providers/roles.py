@@ -47,6 +47,16 @@ class RequestFunctions(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
+class JsonFront(Protocol):
+    """A request module's ``JSON_FRONT`` (optional): its closed schema, which parses JSON
+    text and validates it in one pass in Rust, handing the copy to the reader's own first
+    validation (:class:`~chatcodec.providers.kit.closed_schema.LazyValidator`)."""
+
+    def read_json(self, text: str | bytes | bytearray, /) -> dict[str, Any] | None: ...
+
+    def release(self) -> None: ...
+
+
 class ResponseFunctions(Protocol):
     """``response.py``: response bodies over canonical data, as :class:`RequestFunctions`."""
 

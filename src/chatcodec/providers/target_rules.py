@@ -197,16 +197,41 @@ def apply_target_rules(
         model = wire_body["model"]
     skipped = _skipped(context.option("skip_rules"))
     provider, losses = context.provider, context.losses
-    for rule in table.rules:
+    for rule, scope in _in_force(table, version, model):
         if rule.name in skipped or (holds is not None and rule.looks_for is not None and rule.looks_for not in holds):
             continue
-        scope = rule.scope(version, model)
-        if scope is not None:
-            rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
+        rule.edit(RuleCall(provider, wire_body, model, version, rule, scope, losses))
     for required in table.required:
         if wire_body.get(required.key) is None:
             why = f"{provider} requires it and the request has none; set it, or the option {required.key!r}"
             losses.add((required.key,), required.key, why, "required")
+
+
+_IN_FORCE: dict[tuple[int, str, str | None], tuple[ProviderRules, tuple[tuple[TargetRule, str], ...]]] = {}
+"""What :func:`_in_force` worked out, by the table's identity (each is a module constant,
+kept beside its entry so a reused identity is never mistaken for it), version and model."""
+_MAX_IN_FORCE = 1024
+"""Models named without end (a dataset of many fine-tunes) do not grow it past this."""
+
+
+def _in_force(table: ProviderRules, version: str, model: str | None) -> tuple[tuple[TargetRule, str], ...]:
+    """The rules of ``table`` in force for ``model`` under ``version``, each with its
+    scope, in order: worked out once per table, version and model (a gateway or a dataset
+    converts for a handful), not per request, as matching model families costs a look at
+    every family of every rule."""
+    key = (id(table), version, model)
+    known = _IN_FORCE.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
+    in_force: list[tuple[TargetRule, str]] = []
+    for rule in table.rules:
+        scope = rule.scope(version, model)
+        if scope is not None:
+            in_force.append((rule, scope))
+    if len(_IN_FORCE) >= _MAX_IN_FORCE:
+        _IN_FORCE.clear()
+    _IN_FORCE[key] = (table, tuple(in_force))
+    return _IN_FORCE[key][1]
 
 
 def _skipped(option: object) -> Container[str]:

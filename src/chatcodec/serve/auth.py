@@ -17,16 +17,30 @@ port. Refusing by default is what keeps ``--host 0.0.0.0`` (or a web page's requ
 constant time (:func:`hmac.compare_digest`). An upstream that signs requests sent with
 no key (Bedrock's SigV4) does so in its edge (``Upstream.sign``), with the same rule:
 only for a client-key holder or an allowed anonymous caller.
+
+A caller spending the operator's key does not choose which of the operator's accounts
+pays: the OpenAI SDK's ``OpenAI-Organization`` and ``OpenAI-Project`` headers, which an
+OpenAI upstream bills to (https://platform.openai.com/docs/api-reference/authentication),
+are passed only with the caller's own key (:func:`forwarded_headers`).
+
+A key that is going upstream in a header must be one a header can carry: visible ASCII
+(RFC 9110 section 5.5 allows no CR, LF or NUL in a field value, and httpx encodes values
+as ASCII). A caller's key with a CR/LF (a Gemini ``?key=`` percent-escapes anything) or a
+non-ASCII character is refused 401, and an operator's key from the environment likewise
+500, with a message naming where the key came from and never the key: the error an HTTP
+client raises quotes the whole header value, and it would reach the answer, the log
+line and the span.
 """
 
 from __future__ import annotations
 
 import hmac
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatcodec.providers.kit.edge import Upstream
+from chatcodec.providers.kit.edge import OPENAI_PASSED_THROUGH, Upstream
 from chatcodec.serve.refusal import RefusalError
 
 
@@ -42,6 +56,10 @@ class Caller:
 
 def admit(presented: str | None, client_keys: frozenset[str], *, allow_anonymous: bool) -> Caller:
     """The caller presenting ``presented`` (its SDK's key), or a 401."""
+    if presented and not sendable(presented):
+        raise RefusalError(
+            401, "the API key holds a character an HTTP header cannot carry (a key is visible ASCII only)"
+        )
     if client_keys:
         if presented is not None and _known(presented, client_keys):
             return Caller(None, client=True)
@@ -57,7 +75,26 @@ def upstream_key(upstream: Upstream, caller: Caller, key_env: str | None) -> str
     """The key to send upstream: the caller's own, else the operator's from the environment."""
     if caller.own_key is not None:
         return caller.own_key
-    return os.environ.get(key_env or upstream.key_env) or None
+    name = key_env or upstream.key_env
+    key = os.environ.get(name) or None
+    if key is not None and not sendable(key):
+        raise RefusalError(
+            500, f"the upstream key in ${name} holds a character an HTTP header cannot carry (fix the variable)"
+        )
+    return key
+
+
+def forwarded_headers(caller: Caller, headers: Mapping[str, str]) -> dict[str, str]:
+    """The caller's headers an upstream may read: without the account-choosing ones when
+    the operator's key is spent (see the module docstring)."""
+    if caller.own_key is not None:
+        return dict(headers)
+    return {name: value for name, value in headers.items() if name not in OPENAI_PASSED_THROUGH}
+
+
+def sendable(key: str) -> bool:
+    """Whether ``key`` is visible ASCII (``!`` to ``~``), the only characters sent as a key."""
+    return key.isascii() and all(0x21 <= ord(character) <= 0x7E for character in key)
 
 
 def read_key_file(path: str | Path) -> frozenset[str]:

@@ -16,6 +16,15 @@ Defaults, and why (the README's serve section says the same):
 - No client keys and ``allow_anonymous`` off: each caller's own key goes upstream, and a
   caller with no key is refused 401, never given the operator's key from the environment;
   ``--host 0.0.0.0`` therefore never makes an open relay (see :mod:`.auth`).
+- ``head_timeout`` 10 s and ``body_timeout`` 60 s: a caller that opens a connection and
+  sends no request head, or a head and then half a body, is cut off instead of holding a
+  socket and a task forever (:mod:`.deadlines`).
+- ``max_event_bytes`` 32 MiB and ``max_answer_bytes`` 128 MiB: one upstream stream event
+  (a Gemini chunk with an inline image is a few MB) or one plain answer larger than that
+  is a 502, so an upstream that never ends an event cannot take the process's memory.
+
+Every value is checked against its declared type (:mod:`.setting_types`): a TOML
+``allow_anonymous = "false"`` is an error, never a truthy string.
 """
 
 from __future__ import annotations
@@ -26,13 +35,27 @@ from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec.errors import ProviderLookupError
+from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec.registry import get_edge, registered_providers
-from chatcodec.serve.response_store import read_store_spelling
+from chatcodec.serve.response_store import check_store_spelling
+from chatcodec.serve.setting_types import check_fields
 
 _GLOB = frozenset("*?[")
+_POSITIVE = (
+    "max_connections",
+    "pool_timeout",
+    "connect_timeout",
+    "timeout",
+    "max_body_bytes",
+    "head_timeout",
+    "body_timeout",
+    "max_event_bytes",
+    "max_answer_bytes",
+)
 
 
 def fronts() -> tuple[str, ...]:
@@ -76,6 +99,7 @@ class Route:
     the URL implies (:meth:`ServeConfig.writer_options`)."""
 
     def __post_init__(self) -> None:
+        check_fields(self, "[[route]] ")
         called = upstreams()
         if self.upstream not in called:
             raise ValueError(f"an upstream must be one of {', '.join(called)}, not {self.upstream!r}")
@@ -110,14 +134,26 @@ class ServeConfig:
     """Caller model name -> upstream model name; a name not listed passes unchanged."""
     api_key_env: str | None = None
     """The environment variable holding the default upstream's key (default: the upstream SDK's own)."""
+    validate: bool = False
+    """``--validate``: read requests as the front's provider reads them
+    (``decode_request(strict=True)``: an unknown field or a typo, a value out of range, and
+    a turn order the routed upstream refuses, such as an orphan tool result, are a 400 in
+    the front's error shape). What the official SDKs themselves send passes (their own
+    output fields, documented in each edge's extensions). Losses are another question:
+    :attr:`on_loss`."""
+    on_loss: Literal["report", "error"] = "report"
+    """``--on-loss``: what a request the upstream would get changed is answered with.
+    ``report``: sent, its losses in the ``chatcodec-losses`` header and the log line;
+    ``error``: refused 400 with the losses listed, unless every one is of a kind in
+    :attr:`allowed_losses`."""
+    allowed_losses: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
+    """``--allow-loss``: the loss kinds (:data:`chatcodec.losses.LossKind`) that pass under
+    ``on_loss = "error"``; by default what the model never sees or what only changes how a
+    field is spelled, so ``content``, ``setting`` (``n=2`` to an API with one answer) and
+    ``rule`` refuse."""
     strict: bool = False
-    """``--strict``: read requests with the core's strict mode (``decode_request(strict=True)``:
-    an unknown field, a typo, a turn order the upstream refuses such as an orphan tool
-    result, all 400) and refuse a request the upstream would get changed (a part or
-    setting lost: ``n=2`` to an API with one answer). Off by default: real clients send
-    fields newer than the official SDK tables and dialects (LiteLLM's, OpenRouter's) that
-    lenient reading carries, and a gateway that refused them would break working clients;
-    the losses are reported in the ``chatcodec-losses`` header and the log either way."""
+    """``--strict``, kept for the servers started with it: ``validate`` and
+    ``on_loss = "error"`` together."""
     timeout: float = 600.0
     """Seconds to wait for the upstream between two reads (then 504)."""
     routes: tuple[Route, ...] = ()
@@ -150,8 +186,27 @@ class ServeConfig:
     options: Mapping[str, object] = field(default_factory=dict[str, object])
     """The default upstream's writer options by name (``--option server=deepseek``); they
     win over what its URL implies (:meth:`writer_options`; a route has its own)."""
+    host: str = "127.0.0.1"
+    """The address to listen on."""
+    port: int = 8080
+    """The port to listen on."""
+    head_timeout: float = 10.0
+    """Seconds a connection may take to send a request's head (then it is closed)."""
+    body_timeout: float = 60.0
+    """Seconds a request may take to send its whole body (then 408)."""
+    max_event_bytes: int = 32 * 1024 * 1024
+    """The largest upstream stream event taken (then the stream ends with an error event)."""
+    max_answer_bytes: int = 128 * 1024 * 1024
+    """The largest plain upstream answer taken (then 502)."""
 
     def __post_init__(self) -> None:
+        check_fields(self)
+        if self.strict:
+            object.__setattr__(self, "validate", True)
+            object.__setattr__(self, "on_loss", "error")
+        unknown = sorted(set(self.allowed_losses) - set(LOSS_KINDS))
+        if unknown:
+            raise ValueError(f"allowed_losses: unknown loss kind(s) {unknown} (kinds: {', '.join(LOSS_KINDS)})")
         offered = fronts()
         if self.api not in offered:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
@@ -162,13 +217,21 @@ class ServeConfig:
                 raise ValueError(f"--upstream must be one of {', '.join(upstreams())}, not {self.upstream!r}")
             if not str(self.upstream_url).startswith(("http://", "https://")):
                 raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
-        if self.store is not None:
-            read_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
+        check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
-        for name in ("max_connections", "pool_timeout", "connect_timeout", "timeout", "max_body_bytes"):
+        for name in _POSITIVE:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be 0 to 65535, not {self.port}")
+
+    @property
+    def loss_policy(self) -> dict[str, LossAction]:
+        """The policy the request's losses are settled by (:func:`chatcodec.losses.loss_action`)."""
+        if self.on_loss == "report":
+            return {"*": "ignore"}
+        return {"*": "error", **dict.fromkeys(self.allowed_losses, "ignore")}
 
     @cached_property
     def all_routes(self) -> tuple[Route, ...]:
@@ -237,13 +300,18 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for key, value in loaded.items():
         if key == "route":
-            settings["routes"] = tuple(_route(table, path) for table in value)
+            tables = [as_dict(table) for table in as_list(value) or [None]]
+            if not is_list(value) or None in tables:
+                raise ValueError(f"{path}: route must be [[route]] tables, not {value!r}")
+            settings["routes"] = tuple(_route(table or {}, path) for table in tables)
         elif key == "client_key_file":
+            if not isinstance(value, str):
+                raise ValueError(f"{path}: client_key_file must be a string, not {value!r}")
             from chatcodec.serve.auth import read_key_file
 
             settings["client_keys"] = read_key_file(Path(path).parent / value)
         elif key in known:
-            settings[key] = value
+            settings[key] = _tuple(value)
         else:
             raise ValueError(f"{path}: unknown setting {key!r}")
     return settings
@@ -259,8 +327,14 @@ def _route(table: Mapping[str, Any], path: str | Path) -> Route:
             table["upstream"],
             table["url"],
             table.get("api_key_env"),
-            tuple(table.get("models", ())),
-            dict(table.get("options", {})),
+            _tuple(table.get("models", ())),
+            table.get("options", {}),
         )
     except KeyError as error:
         raise ValueError(f"{path}: a [[route]] needs pattern, upstream and url (missing {error})") from None
+
+
+def _tuple(value: object) -> Any:
+    """A TOML array as the tuple a setting holds; any other value as it is, for the type
+    check to refuse (a string is not a list of names)."""
+    return tuple(value) if is_list(value) else value

@@ -9,11 +9,18 @@
   (RFC 3986 section 5.2.4), so ``..`` would turn ``/model/../converse`` into another
   path of the upstream. A name with a ``.``/``..`` segment, a control character, or more
   than 512 characters is refused 400 before a URL is built.
+- **Upstream sizes**: a plain answer above ``max_answer_bytes`` (its ``Content-Length``,
+  or its decoded bytes as they arrive, so a gzip bomb is cut too) is a 502, and a stream
+  whose bytes since its last complete event pass ``max_event_bytes`` (an upstream that
+  never ends an event) ends with an error: the process never holds more than one limit
+  of either.
 - **Headers passed back**: the upstream's ``retry-after`` (and ``retry-after-ms``, which
   the OpenAI SDK reads first), its rate-limit headers (``x-ratelimit-*``,
   ``anthropic-ratelimit-*``, ``ratelimit-*``: any name holding ``ratelimit``) and its
   request id (any name ending in ``request-id`` or ``requestid``), on errors and answers
-  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s. The
+  alike, so a caller's SDK waits as long as the provider said, not its own 0.4 s; and
+  ``x-should-retry``, which both the OpenAI and Anthropic SDKs obey over their own
+  status rules (``_should_retry`` in openai-python and anthropic-sdk-python). The
   upstream's request id is also given as ``x-request-id`` (what the OpenAI SDK reads)
   and ``request-id`` (the Anthropic SDK's) when the upstream used another name.
 """
@@ -25,15 +32,18 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import anyio.to_thread
+import httpx
 from starlette.requests import Request
 
 from chatcodec._narrow import as_dict
+from chatcodec.errors import StreamError
 from chatcodec.serve.refusal import RefusalError
 
 Result = TypeVar("Result")
 
 MODEL_NAME_LIMIT = 512
 _REQUEST_ID_NAMES = ("x-request-id", "request-id")
+_PASSED = frozenset(("retry-after", "retry-after-ms", "x-should-retry"))
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -53,6 +63,46 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 def _too_large(limit: int) -> RefusalError:
     return RefusalError(413, f"the request body is larger than this server's limit of {limit} bytes")
+
+
+async def read_answer(response: httpx.Response, limit: int, upstream: str) -> bytes:
+    """A plain upstream answer's body (``response`` opened as a stream), or a 502 once it
+    is known to exceed ``limit`` bytes; a read that fails is a 504 (timeout) or a 502."""
+    declared = response.headers.get("content-length", "")
+    too_large = RefusalError(
+        502, f"the {upstream} upstream's answer is larger than this server's limit of {limit} bytes"
+    )
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            parts.append(chunk)
+    except httpx.TimeoutException as error:
+        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
+    except httpx.HTTPError as error:
+        raise RefusalError(502, f"the {upstream} upstream's answer broke off: {error!r}") from None
+    return b"".join(parts)
+
+
+class EventSizeCheck:
+    """Counts a stream's bytes since its last complete event, and raises once they pass
+    ``limit``: a :class:`~chatcodec.errors.StreamError`, which ends the stream with the
+    front's error event (or a 502 before its first event)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pending = 0
+
+    def fed(self, chunk: bytes, events_read: bool) -> None:
+        """Note ``chunk``, fed to the reader; ``events_read``: it completed an event."""
+        self._pending = 0 if events_read else self._pending + len(chunk)
+        if self._pending > self.limit:
+            raise StreamError(f"an upstream event is larger than this server's limit of {self.limit} bytes")
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
@@ -92,7 +142,7 @@ def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
     request_id: str | None = None
     for name, value in upstream_headers.items():
         lowered = name.lower()
-        if lowered in ("retry-after", "retry-after-ms") or "ratelimit" in lowered:
+        if lowered in _PASSED or "ratelimit" in lowered:
             passed[lowered] = value
         elif lowered.endswith(("request-id", "requestid")):
             passed[lowered] = value

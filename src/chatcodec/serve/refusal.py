@@ -7,6 +7,9 @@ SDK then raises its own typed error (``openai.RateLimitError``,
 is kept when the front's API has the same type for the same status (Anthropic to
 Anthropic keeps ``overloaded_error``), and goes in the body's ``code`` where the front's shape has an
 empty one (OpenAI's), so a caller can still tell ``insufficient_quota`` from a rate limit.
+When the front speaks the upstream's own API, the upstream's error body is passed as it
+came (OpenAI's ``type``, ``code`` and ``param``, Anthropic's ``type``): nothing to translate,
+so nothing is lost.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class RefusalError(Exception):
         *,
         error_type: str | None = None,
         headers: Mapping[str, str] | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -37,10 +41,14 @@ class RefusalError(Exception):
         """The upstream's own error type (``rate_limit_exceeded``), when it named one."""
         self.headers = dict(headers or {})
         """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
+        self.body = None if body is None else dict(body)
+        """The upstream's own error body, answered as it is (set only when the front speaks its API)."""
 
 
 def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
     """The error body of ``api`` for ``refusal``."""
+    if refusal.body is not None:
+        return refusal.body
     shape = get_edge(api).errors
     own_types = {*shape.types.values(), shape.server_error}
     kept = refusal.error_type in own_types and error_status(refusal.error_type) == refusal.status

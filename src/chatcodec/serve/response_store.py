@@ -265,6 +265,12 @@ def read_store_spelling(spec: str) -> StoreSpelling:
     raise ValueError(f"{STORE_SPELLING}, not {spec!r}")
 
 
+def check_store_spelling(spec: str | None) -> None:
+    """Refuse a ``--store`` spelling :func:`read_store_spelling` does not read (None: no store)."""
+    if spec is not None:
+        read_store_spelling(spec)
+
+
 def open_store(spec: str | None) -> ResponseStore | None:
     """The store ``--store`` names (see the module docstring); None for no store."""
     if spec is None:

@@ -29,7 +29,7 @@ from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
@@ -75,6 +75,9 @@ class StreamConverter:
         self.error: ErrorEvent | None = None
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
+        self.ended = False
+        """Whether the source said its answer is over (a finish or an error event): a body
+        that ends before that was cut off between two events."""
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
@@ -111,11 +114,19 @@ class StreamConverter:
                 written.extend(self._encoded(event))
         return b"".join(written)
 
-    def close(self) -> bytes:
-        """The bytes still owed when the source's body ends; applies the loss policy."""
+    def close(self, *, cut_off: str | None = None) -> bytes:
+        """The bytes still owed when the source's body ends; applies the loss policy.
+
+        ``cut_off``: for a proxy, the error message that ends the stream in the target's
+        shape (status 502) when the source's body ended before its answer did (no finish
+        and no error event: its connection was cut between two events), instead of the
+        target's clean finish (``[DONE]``, ``message_stop``) a caller would take for a
+        complete answer."""
         written = [self.feed_events(self._reader.close())]
         for event in self._decoder.close():
             written.extend(self._encoded(event))
+        if cut_off is not None and not self.ended:
+            return b"".join(written) + self.fail(cut_off)
         for wire_event in self._encoder.close():
             written.append(self._written(wire_event))
         written.append(self._writer.close())
@@ -131,8 +142,10 @@ class StreamConverter:
         return written
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
-        if isinstance(event, ErrorEvent):
-            self.error = event
+        if isinstance(event, FinishEvent):
+            self.ended = True
+        elif isinstance(event, ErrorEvent):
+            self.error, self.ended = event, True
             event = translated_event(event, self._target)
         return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
 

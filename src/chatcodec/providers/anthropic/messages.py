@@ -375,7 +375,11 @@ class _Writer:
             if kind == "text" and len(part) == 2:  # its type and text: written as it is
                 text = part["text"]
                 block = {"type": "text", "text": text}
-            elif kind == "tool_result" and len(part) == 3 and type(result := part.get("content")) is str:
+            elif (
+                kind == "tool_result"
+                and type(result := part.get("content")) is str
+                and (len(part) == 3 or (len(part) == 4 and KIT.spelling_only(part.get("provider_metadata"))))
+            ):
                 into.append({"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": result})
                 last = position
                 continue

@@ -99,6 +99,11 @@ _SAMPLING = ("temperature", "top_p")
 _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 
 
+JSON_FRONT = COMMON_REQUEST
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+
+
 # --- reading -----------------------------------------------------------------------------
 
 

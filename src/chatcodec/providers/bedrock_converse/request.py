@@ -69,6 +69,10 @@ UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "metada
 UNSUPPORTED_WHY = "Bedrock Converse has no such setting"
 TITLE = "Bedrock Converse request"
 
+JSON_FRONT = REQUEST
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read a Converse request body as canonical request data (the API's rules are not

@@ -42,7 +42,7 @@ from chatcodec.providers.gemini.parts import GeminiContext
 from chatcodec.providers.gemini.settings import decode_settings, encode_settings
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
-from chatcodec.providers.gemini.wire import Content, checked_request, holds_json, refuse_unheld, validated
+from chatcodec.providers.gemini.wire import REQUEST, Content, checked_request, holds_json, refuse_unheld, validated
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, shape_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
@@ -56,6 +56,10 @@ SERVICE_TIERS = {"flex": "flex", "standard": "default", "priority": "priority"}
 (:mod:`chatcodec.providers.kit.service_tier`)."""
 _KNOBS = ("missing_signature",)
 MODEL_IN_BODY = "_model_in_body"
+
+JSON_FRONT = REQUEST
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

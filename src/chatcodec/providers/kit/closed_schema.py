@@ -20,6 +20,7 @@ pydantic model or ``TypeAdapter`` is generated, which keeps first use cheap.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
@@ -179,14 +180,34 @@ def build(root: Callable[[bool], cs.CoreSchema], *, json_input: bool) -> SchemaV
 
 
 class LazyValidator:
-    """A validator for Python values and one for JSON text, each built on first use."""
+    """A validator for Python values and one for JSON text, each built on first use.
 
-    __slots__ = ("_for_json", "_for_python", "_root")
+    JSON text is parsed and validated in one pass in Rust (:meth:`read_json`): the copy it
+    gives is *taken*, so the reader's own :meth:`validate` of it (the first thing every
+    reader does) returns it as it is rather than walking it again. The taken copy is held
+    per thread, for the one read that follows."""
+
+    __slots__ = ("_for_json", "_for_python", "_root", "_taken")
 
     def __init__(self, root: Callable[[bool], cs.CoreSchema]) -> None:
         self._root = root
         self._for_python: SchemaValidator | None = None
         self._for_json: SchemaValidator | None = None
+        self._taken = threading.local()
+
+    def read_json(self, text: str | bytes | bytearray) -> dict[str, Any] | None:
+        """The validated copy of JSON ``text``, taken for the next :meth:`validate` on
+        this thread; ``None`` when it is not one of the common shapes (or not JSON that
+        :func:`chatcodec.payloads.loads` reads: a number past a double, ``NaN``, a lone
+        surrogate, an integer past Python's digit limit are refused here too, and the
+        caller's general path says why)."""
+        validated = self.validate(text)
+        self._taken.copy = validated
+        return validated
+
+    def release(self) -> None:
+        """Forget the taken copy (a read that failed before validating it)."""
+        self._taken.copy = None
 
     def python(self) -> SchemaValidator:
         if self._for_python is None:
@@ -201,6 +222,10 @@ class LazyValidator:
     def validate(self, payload: object) -> dict[str, Any] | None:
         """The validated copy of ``payload`` (a dict, or JSON text or bytes), or ``None``
         when it is not one of the common shapes."""
+        taken: dict[str, Any] | None = getattr(self._taken, "copy", None)
+        if taken is not None and payload is taken:  # read_json's copy: validated already
+            self._taken.copy = None
+            return taken
         try:
             if type(payload) is dict:
                 validated: object = self.python().validate_python(payload)

@@ -340,6 +340,10 @@ class Front:
     """How the API lists models (None: it has no list a server answers)."""
     count_tokens: CountFront | None = None
     """The API's token counting endpoint (None: it has none)."""
+    provider_state: tuple[str, ...] = ()
+    """Request fields naming state only this API's provider keeps (the Responses API's
+    ``conversation`` and ``prompt``): a server refuses them for another upstream, which
+    cannot read them, rather than send the request with that state silently missing."""
 
 
 # --- the upstream side (a client calling the API) ------------------------------------------

@@ -107,6 +107,27 @@ class ProviderKit:
             why = f"{self.name} has no field for it: {declared[key]}"
             losses.add(at, f"{name} spelling {key}{spelled}", why, "spelling")
 
+    def spelling_only(self, metadata: Mapping[str, Any] | None) -> bool:
+        """Whether ``metadata`` holds only other providers' pure spelling markers (an OpenAI
+        SDK dump's ``_nulls``): nothing this encoder writes or reports, so the object takes
+        the branch of one without a bag."""
+        if not metadata or self.name in metadata:
+            return False
+        for name, bag in metadata.items():
+            plan = _PLANS.get((name, *bag))
+            if plan is None:
+                plan = _plan(name, bag)
+            if plan[0] is not None or plan[1]:
+                return False
+        return True
+
+    def bare(self, canonical: Mapping[str, Any], size: int) -> bool:
+        """Whether ``canonical`` (a message or part) holds ``size`` keys, or those and a
+        ``provider_metadata`` of other providers' pure spelling alone (:meth:`spelling_only`):
+        the plain shape an encoder writes without looking further."""
+        held = len(canonical)
+        return held == size or (held == size + 1 and self.spelling_only(canonical.get("provider_metadata")))
+
     def report_unplaced(self, losses: LossRecorder, metadata: Mapping[str, Any] | None, at: Steps, why: str) -> None:
         """Record a loss for every bag on an object this provider has no place for on the
         wire at hand, its own included (``why`` says so); markers are never reported."""

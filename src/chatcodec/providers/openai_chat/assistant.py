@@ -22,9 +22,10 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.kit import leftovers, wire_fields
+from chatcodec.providers.kit import NULLS, leftovers, wire_fields
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.providers.openai_chat.null_spelling import SPELLED_NULLS, message_fields, nulls_as_spelling
 from chatcodec.providers.openai_chat.tool_calls import (
     VALID_NAME,
     decode_tool_call,
@@ -106,7 +107,7 @@ def decode_assistant(
     bag: dict[str, Any]
     if not thinking and not call_parts and not server_parts and refusal is None and isinstance(content, str):
         canonical["content"] = content
-        bag = leftovers(message, [*mapped, "content"])
+        bag = nulls_as_spelling(leftovers(message, [*mapped, "content"]))
         cache_control.take(bag, canonical)
         return KIT.attach(canonical, bag)
     bag = {}
@@ -123,6 +124,7 @@ def decode_assistant(
         mapped.append("tool_calls")
     canonical["content"] = body
     bag.update(leftovers(message, [*mapped, "content"]))
+    nulls_as_spelling(bag)
     if fields_rest:
         bag[server_tools.FIELDS] = fields_rest
     cache_control.take(bag, canonical)
@@ -130,14 +132,19 @@ def decode_assistant(
 
 
 _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
+_PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
 
 
 def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
-    ``content`` text or ``null`` (or none), plain function ``tool_calls``, and nothing else
-    (no ``null`` where a key may be left out): what the general reading below gives it."""
+    ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
+    fields of an SDK dump (:mod:`.null_spelling`), and nothing else (no other ``null``
+    where a key may be left out): what the general reading below gives it."""
+    nulls: list[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
-        return None
+        nulls = _spelled_nulls(message)
+        if nulls is None:
+            return None
     content = message.get("content")
     thought = message.get("reasoning_content")
     calls = as_list(message.get("tool_calls"))
@@ -147,6 +154,8 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
         return None
     if "tool_calls" in message and not calls:
         return None  # null or []: kept in the bag, by the general reading
+    if nulls and thought is None and not calls and content is not None:
+        return None  # a lone content string: a string content, by the general reading
     body: list[dict[str, Any]] = []
     if thought is not None:
         body.append(reasoning.thinking(thought, {"field": "reasoning_content"}))
@@ -159,8 +168,24 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
         body.append(part)
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
     if "content" not in message:
-        canonical["provider_metadata"] = {PROVIDER: {"_content": "absent"}}
+        canonical["provider_metadata"] = {
+            PROVIDER: {"_content": "absent", NULLS: nulls} if nulls else {"_content": "absent"}
+        }
+    elif nulls:
+        canonical["provider_metadata"] = {PROVIDER: {NULLS: nulls}}
     return canonical
+
+
+def _spelled_nulls(message: Mapping[str, Any]) -> list[str] | None:
+    """The keys beyond a plain turn's, in order, when each is an SDK dump's ``null``
+    (:mod:`.null_spelling`); None when any is not."""
+    if not message.keys() <= _PLAIN_OR_NULL_KEYS:
+        return None
+    nulls = [key for key in message if key not in _PLAIN_KEYS]
+    for key in nulls:
+        if message[key] is not None:
+            return None
+    return nulls
 
 
 def _decode_content(content: object, message: Mapping[str, Any], bag: dict[str, Any]) -> list[dict[str, Any]]:
@@ -275,7 +300,7 @@ def encode_assistant(
     metadata = message.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
     bag = KIT.own(metadata)
-    wire: dict[str, Any] = {**wire_fields(bag), "role": "assistant"} if bag else {"role": "assistant"}
+    wire: dict[str, Any] = {**message_fields(bag), "role": "assistant"} if bag else {"role": "assistant"}
     name = message.get("name")
     if name is not None:
         wire["name"] = name
@@ -315,7 +340,7 @@ def _write_plain_turn(
     thought: str | None = None
     for index, part in enumerate(content):
         kind = part["type"]
-        if kind == "text" and len(part) == 2 and not calls:
+        if kind == "text" and not calls and KIT.bare(part, 2):  # (another provider's spelling dropped)
             texts.append(part)
         elif kind == "tool_use" and len(part) == 4 and "arguments" in part and VALID_NAME(part["name"]):
             calls.append(part)
@@ -340,7 +365,7 @@ def _write_plain_turn(
     if len(texts) == 1 and (calls or thought is not None):
         wire["content"] = texts[0]["text"]  # a string reads back as this one text beside the rest
     else:
-        wire["content"] = [dict(part) for part in texts] if texts else None
+        wire["content"] = [{"type": "text", "text": part["text"]} for part in texts] if texts else None
     if calls:
         wire["tool_calls"] = [plain_call_wire(part, part["name"]) for part in calls]
     return wire

@@ -75,6 +75,13 @@ _ZAI = "https://docs.z.ai/guides/capabilities/thinking"
 _OPENAI_STREAM_ERROR = "https://platform.openai.com/docs/guides/error-codes"
 _LITELLM = "https://docs.litellm.ai/docs/reasoning_content"
 _VLLM_RESPONSE = "https://docs.vllm.ai/en/latest/api/vllm/entrypoints/openai/protocol.html"
+_SDK_PARSED = "https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/chat/_completions.py"
+"""The openai SDK's own output: ``client.chat.completions.parse()`` and the stream helper
+(``client.chat.completions.stream(...).get_final_completion()``) answer with a message
+holding ``parsed`` (``ParsedChatCompletionMessage``, ``types/chat/parsed_chat_completion.py``),
+each tool call's delta ``index`` (the helper's snapshot is built from the chunks) and
+``function.parsed_arguments`` (``types/chat/parsed_function_tool_call.py``); a tool loop
+appends that message to its next request as it is."""
 
 _MESSAGES = (*sdk_kinds(shapes.AssistantMessage), *sdk_kinds(shapes.Delta))
 _REQUESTS = sdk_kinds(shapes.Request)
@@ -89,6 +96,11 @@ _OTHERS: tuple[Extension, ...] = (
     Extension(PROVIDER, "ChatCompletion", ("provider",), _VLLM_RESPONSE),
     Extension(PROVIDER, "ChatCompletionChunk", ("error",), _OPENAI_STREAM_ERROR),
     Extension(PROVIDER, "*Choice", ("native_finish_reason", "error"), _VLLM_RESPONSE),
+    *(Extension(PROVIDER, kind, ("parsed",), _SDK_PARSED) for kind in sdk_kinds(shapes.AssistantMessage)),
+    Extension(PROVIDER, "ChatCompletionMessage*ToolCallParam", ("index",), _SDK_PARSED),
+    Extension(
+        PROVIDER, "chat_completion_message_function_tool_call_param.Function", ("parsed_arguments",), _SDK_PARSED
+    ),
 )
 """Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
 

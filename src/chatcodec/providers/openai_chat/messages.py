@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.providers.kit import leftovers, present, wire_fields
+from chatcodec.providers.kit import NULLS, leftovers, present
 from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.null_spelling import message_fields, nulls_as_spelling
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
@@ -92,19 +93,27 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
 def _decode_plain(message: dict[str, Any]) -> dict[str, Any]:
     """A system, developer or user message with more than a role and content."""
     canonical: dict[str, Any] = {"role": message["role"], "content": parts.decode_parts(message["content"])}
+    if len(message) == 3 and "name" in message and message["name"] is None:  # an SDK dump's
+        canonical["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+        return canonical
     if isinstance(message.get("name"), str):
         canonical["name"] = message["name"]
-    bag = leftovers(message, ("role", "content", *present(message, "name")))
+    bag = nulls_as_spelling(leftovers(message, ("role", "content", *present(message, "name"))))
     cache_control.take(bag, canonical)
     return KIT.attach(canonical, bag)
 
 
 def _decode_tool_result(message: dict[str, Any]) -> dict[str, Any]:
     content = message["content"]
-    if len(message) == 3 and type(content) is str:  # role, tool_call_id and text: nothing for a bag
-        return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+    if type(content) is str:
+        if len(message) == 3:  # role, tool_call_id and text: nothing for a bag
+            return {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+        if len(message) == 4 and "name" in message and message["name"] is None:  # an SDK dump's
+            result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content}
+            result["provider_metadata"] = {PROVIDER: {NULLS: ["name"]}}
+            return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
-    bag = leftovers(message, ("role", "tool_call_id", "content"))
+    bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
     cache_control.take(bag, result)
     return KIT.attach(result, bag)
 
@@ -169,7 +178,7 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
         wire: dict[str, Any] = {"role": role}
     else:
         KIT.report_foreign(losses, metadata, at)
-        wire = {**wire_fields(KIT.own(metadata)), "role": role}
+        wire = {**message_fields(KIT.own(metadata)), "role": role}
     content = message["content"]
     if isinstance(content, str):
         wire["content"] = content
@@ -203,7 +212,7 @@ def _encode_tool_message(
             losses.add((*at, "cache_control"), "cache_control", _ON_PARTS, "setting")
         if message.get("name") is not None:
             losses.add((*at, "name"), "tool message name", "OpenAI tool messages have no name")
-        shared = wire_fields(KIT.own(metadata))
+        shared = message_fields(KIT.own(metadata))
     encoded: list[dict[str, Any]] = []
     for position, result in enumerate(results):
         content = result.get("content")
@@ -226,7 +235,7 @@ def _encode_result(
     losses = context.losses
     metadata = result.get("provider_metadata")
     KIT.report_foreign(losses, metadata, at)
-    own = {**shared, **wire_fields(KIT.own(metadata))}
+    own = {**shared, **message_fields(KIT.own(metadata))}
     function_message = functions.encode_function_message(result, own)
     if function_message is not None:
         _result_losses(result, losses, at, named=True)

@@ -57,6 +57,11 @@ if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder
     from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
+JSON_FRONT = COMMON_REQUEST
+"""The closed schema that parses a JSON body and validates it in one pass in Rust
+(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+
+
 # --- decode --------------------------------------------------------------------------
 
 

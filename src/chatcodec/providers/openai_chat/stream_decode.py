@@ -62,6 +62,7 @@ from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, re
 from chatcodec.providers.openai_chat import reasoning, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
@@ -557,7 +558,7 @@ class StreamDecoder(FeedByReading):
         bag.update(extras or {})
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
-            self.builder.choice_data(number, message_metadata={PROVIDER: message_fields})
+            self.builder.choice_data(number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields))})
         if state.logprobs is not None:  # the whole answer's, as the non-streamed choice has them
             bag["logprobs"] = state.logprobs
         choice_metadata = {PROVIDER: bag} if bag else None

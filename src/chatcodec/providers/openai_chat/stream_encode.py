@@ -43,6 +43,7 @@ from chatcodec.providers.kit.context import EncodeContext, read_options
 from chatcodec.providers.openai_chat import reasoning, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
+from chatcodec.providers.openai_chat.null_spelling import message_fields
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
 from chatcodec.providers.openai_chat.usage import encode_usage
@@ -254,7 +255,7 @@ class StreamEncoder:
         reads as content (``content``, ``tool_calls`` ...) would add to the answer there,
         so one that is not ``null`` (which a decoder never keeps in the bag) is a loss, as
         the message's own value wins over it in ``encode_response``."""
-        fields = wire_fields(bag)
+        fields = message_fields(bag)
         clashing = sorted(key for key in DELTA_KEYS if fields.get(key) is not None)
         if clashing:
             why = "in a stream's delta it would add to the answer"

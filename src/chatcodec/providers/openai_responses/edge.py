@@ -132,6 +132,10 @@ EDGE = Edge(
         count_tokens=CountFront(
             ("/v1/responses/input_tokens", "/responses/input_tokens"), lambda body, model: body, write_count
         ),
+        # A conversation's items and a stored prompt template are OpenAI's:
+        # https://platform.openai.com/docs/api-reference/responses/create#responses-create-conversation
+        # https://platform.openai.com/docs/api-reference/responses/create#responses-create-prompt
+        provider_state=("conversation", "prompt"),
     ),
     upstream=Upstream(
         upstream_url,

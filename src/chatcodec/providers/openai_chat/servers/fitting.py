@@ -106,8 +106,13 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     ``named`` false (the default server) only the signatures placed for Gemini are taken back."""
     if not named:
         for index, message in enumerate(as_list(body.get("messages")) or ()):
-            for position, tool_call in enumerate(as_list((as_dict(message) or {}).get("tool_calls")) or ()):
-                _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
+            # the look runs for every message of every conversion: most calls hold no extra_content
+            calls = message.get("tool_calls") if type(message) is dict else None
+            if type(calls) is list and any(
+                type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls
+            ):
+                for position, tool_call in enumerate(calls):
+                    _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
         return
     _fit_fields(body, call)
     _fit_effort(body, call)

@@ -1,0 +1,107 @@
+"""Deadlines for what a caller sends: a request's head, then its body.
+
+uvicorn closes a keep-alive connection that stays idle after an answer
+(``timeout_keep_alive``), but it sets no timer on a new connection, and any byte received
+cancels the one it set: a caller that opens sockets and sends nothing, or a head one byte
+at a time (slowloris), holds each socket for ever. Two deadlines close that:
+
+- **the head** (:func:`head_deadline_protocol`): a connection has ``head_timeout``
+  seconds, from its opening or from the first byte of its next request, to send a whole
+  request head, or it is closed. It is uvicorn's own h11 protocol with one timer added
+  (``uvicorn.Config(http=...)``), since the application never sees a request whose head
+  has not arrived;
+- **the body** (:class:`BodyDeadline`, ASGI middleware): once its head is in, a request
+  has ``body_timeout`` seconds to send its whole body, or it is answered 408 in the front's
+  error shape with ``connection: close`` (a half-sent body would leave the connection
+  unreadable), so a task never waits on a caller that stopped sending.
+
+A head's size is h11's limit (``h11_max_incomplete_event_size``, 16 KiB by default in
+uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
+``timeout_keep_alive`` (5 s); both kept as uvicorn sets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import anyio
+import h11
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from chatcodec.serve.refusal import RefusalError
+
+__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings"]
+
+
+def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, closing a connection whose request head takes longer than
+    ``head_timeout`` seconds."""
+
+    class HeadDeadlineProtocol(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:  # the head is in: the body's deadline now
+                self._disarm()
+            elif self._head_timer is None and self.conn.our_state is h11.IDLE:
+                self._arm()  # the first bytes of a keep-alive connection's next head
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._head_timer = self.loop.call_later(head_timeout, self._head_late)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeadDeadlineProtocol
+
+
+class BodyDeadline:
+    """ASGI middleware: a request's body must arrive whole within ``seconds`` of its head."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        deadline = anyio.current_time() + self.seconds
+        complete = False
+
+        async def timed() -> Message:
+            nonlocal complete
+            if complete:
+                return await receive()
+            with anyio.move_on_after(max(deadline - anyio.current_time(), 0)):
+                message = await receive()
+                complete = message["type"] != "http.request" or not message.get("more_body", False)
+                return message
+            raise RefusalError(
+                408, f"the request body did not arrive within {self.seconds:g} s", headers={"connection": "close"}
+            )
+
+        await self.app(scope, timed, send)
+
+
+def server_settings(head_timeout: float) -> dict[str, Any]:
+    """The ``uvicorn.Config`` keywords the deadlines need."""
+    return {"http": head_deadline_protocol(head_timeout)}

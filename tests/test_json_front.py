@@ -1,0 +1,77 @@
+"""A request given as JSON text or bytes is parsed and validated in one pass in Rust (the
+provider's closed schema, its ``JSON_FRONT``), and reads exactly as the same body given as
+a dict: the same output, the same losses, the same error for what no JSON may hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.payloads import load_object
+from chatcodec.providers.openai_chat.common_shapes import COMMON_REQUEST
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FRONTED = ["openai-chat", "anthropic", "gemini", "bedrock-converse"]
+CASES = [
+    (source, path)
+    for source in FRONTED
+    for path in sorted((FIXTURES / source / "request").glob("*.json"))
+    if "invalid" not in path.name and "rejected" not in path.name
+]
+
+
+def _converted(payload: object, source: str, target: str) -> tuple[dict[str, Any], list[str]]:
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore", losses=losses)
+    return written, [f"{loss.path} {loss.what}" for loss in losses]
+
+
+@pytest.mark.parametrize(("source", "path"), CASES, ids=[f"{s}-{p.stem}" for s, p in CASES])
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic"])
+def test_a_json_body_converts_as_the_same_body_given_as_a_dict(source: str, path: Path, target: str) -> None:
+    body = json.loads(path.read_text())
+    assert _converted(path.read_bytes(), source, target) == _converted(body, source, target)
+    assert _converted(path.read_text(), source, target) == _converted(body, source, target)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["1e400", "NaN", "Infinity", '"a\\ud800b"', "1" * 5000],
+    ids=["overflow", "nan", "infinity", "lone-surrogate", "past-digit-limit"],
+)
+@pytest.mark.parametrize("source", ["openai-chat", "anthropic"])
+def test_a_value_no_json_may_hold_is_refused_as_the_parser_refuses_it(value: str, source: str) -> None:
+    text = (
+        '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}], '
+        f'"metadata": {{"user_id": "u", "x": {value}}}}}'
+    )
+    with pytest.raises(chatcodec.ChatcodecError) as expected:
+        load_object(text)
+    with pytest.raises(chatcodec.ChatcodecError) as refused:
+        chatcodec.convert_request(text.encode(), source=source, target="openai-chat", on_loss="ignore")
+    assert str(refused.value) == str(expected.value)
+
+
+def test_the_copy_read_from_json_is_not_validated_again() -> None:
+    text = b'{"model": "m", "messages": [{"role": "user", "content": "hi"}]}'
+    copy = COMMON_REQUEST.read_json(text)
+    assert copy is not None
+    assert COMMON_REQUEST.validate(copy) is copy  # taken: handed over as it is
+    assert COMMON_REQUEST.validate(copy) is not copy  # once: a second look validates again
+    assert COMMON_REQUEST.validate(copy) == copy
+
+
+def test_a_body_beyond_the_common_shapes_is_read_by_the_general_path() -> None:
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "UklG", "format": "wav"}}]}
+        ],
+    }
+    assert COMMON_REQUEST.read_json(json.dumps(body)) is None  # not a common shape
+    COMMON_REQUEST.release()
+    assert _converted(json.dumps(body), "openai-chat", "openai-chat") == _converted(body, "openai-chat", "openai-chat")

@@ -1,0 +1,185 @@
+"""The differential check: every output, loss and error of two chatcodec trees, compared.
+
+A change meant to make the one path faster (or to move code) must not change what any
+conversion writes, reports or refuses. This tool converts a fixed corpus with one tree's
+``src`` and writes one line per conversion (the output as JSON, its losses, or the error's
+type and text); run it on the tree before and after, and compare::
+
+    git worktree add /tmp/before main
+    python tools/differential.py /tmp/before  > /tmp/before.txt
+    python tools/differential.py .            > /tmp/after.txt
+    python tools/differential.py --compare /tmp/before.txt /tmp/after.txt
+
+``--compare`` prints each case whose line differs, saying whether its output (or error)
+changed or only its losses, and exits 1 when any did. Run both digests with the same
+interpreter and packages (the bench's venv has them: ``.venv-bench/bin/python``).
+
+The corpus (this tool's own checkout's, whichever tree is digested): every recorded
+request (``tests/fixtures`` and, when it is there, ``../shared/fixtures``) from its format
+to every format, read leniently and strictly, given as a dict, as JSON bytes and as JSON
+text, and written back to its own format through each other one; the bench's agent
+sessions (OpenAI-SDK and Claude sessions of 1, 3 and 12 turns, plain, with each shape
+alone, and with all of them); every recorded response to every
+format, lenient and strict; every recorded stream to every format. Clock fields and
+generated ids are blanked, as they differ from run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+TARGETS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama")
+_CLOCKS = re.compile(r'(\\?")(created|created_at|completed_at)\\?": ?\d+')
+_IDS = re.compile(r"(msg|chatcmpl|resp|call|toolu|rs|fc)_?[A-Za-z0-9]{16,}")
+
+
+def _outcome(convert: Callable[[list[Any]], object]) -> str:
+    losses: list[Any] = []
+    try:
+        output = convert(losses)
+    except Exception as error:  # every error is part of the digest, whatever its type
+        return f"ERR {type(error).__name__}: {str(error)[:2000]}"
+    return json.dumps(output, default=repr) + " | " + json.dumps([repr(loss) for loss in losses])
+
+
+CORPUS = Path(__file__).resolve().parents[1]
+"""The checkout whose fixtures and bench sessions make the corpus (this tool's own), so two
+trees are digested over the same cases."""
+
+
+def _fixture_dirs() -> list[Path]:
+    shared = CORPUS.parent / "shared" / "fixtures"
+    return [path for path in (shared, CORPUS / "tests" / "fixtures") if path.is_dir()]
+
+
+def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    from bench import agent_workloads, workloads
+
+    for folder in _fixture_dirs():
+        for path in sorted(folder.glob("*/request/*.json")):
+            body = json.loads(path.read_text())
+            if isinstance(body, dict):
+                yield str(path.relative_to(folder)), path.parts[-3], body
+    openai_shapes = agent_workloads.OPENAI_SHAPES
+    claude_shapes = agent_workloads.CLAUDE_SHAPES
+    claude_full = tuple(shape for shape in claude_shapes if shape in agent_workloads.CLAUDE_FULL)
+    for turns in (1, 3, 12):
+        for shapes in [(), *((shape,) for shape in openai_shapes), openai_shapes]:
+            yield f"openai{turns}{shapes}", "openai-chat", agent_workloads.openai_session(turns, shapes, seed=turns)
+        for shapes in [(), *((shape,) for shape in claude_shapes), claude_full]:
+            yield f"claude{turns}{shapes}", "anthropic", agent_workloads.claude_session(turns, shapes, seed=turns)
+        yield f"workload-openai{turns}", "openai-chat", workloads.openai_session(turns)
+        yield f"workload-anthropic{turns}", "anthropic", workloads.anthropic_session(turns)
+
+
+def _request_lines(chatcodec: Any) -> Iterator[str]:
+    forms: dict[str, Callable[[dict[str, Any]], object]] = {
+        "dict": copy.deepcopy,
+        "bytes": lambda body: json.dumps(body).encode(),
+        "text": lambda body: json.dumps(body, ensure_ascii=False),
+    }
+    for name, source, body in _requests():
+        for target in TARGETS:
+            for strict in (False, True):
+                for form, given in forms.items():
+                    convert = partial(_convert_request, chatcodec, given(body), source, target, strict)
+                    yield f"request {name} {source}->{target} strict={strict} {form}: {_outcome(convert)}"
+            back = partial(_there_and_back, chatcodec, body, source, target)
+            yield f"back {name} {source}->{target}->{source}: {_outcome(back)}"
+
+
+def _convert_request(  # noqa: PLR0917 - bound by partial, the losses list last
+    chatcodec: Any, payload: object, source: str, target: str, strict: bool, losses: list[Any]
+) -> object:
+    return chatcodec.convert_request(
+        payload, source=source, target=target, on_loss="ignore", losses=losses, strict=strict
+    )
+
+
+def _there_and_back(chatcodec: Any, body: dict[str, Any], source: str, target: str, losses: list[Any]) -> object:
+    there = chatcodec.convert_request(copy.deepcopy(body), source=source, target=target, on_loss="ignore")
+    return chatcodec.convert_request(there, source=target, target=source, on_loss="ignore", losses=losses)
+
+
+def _convert_response(  # noqa: PLR0917 - bound by partial, the losses list last
+    chatcodec: Any, body: dict[str, Any], source: str, target: str, strict: bool, losses: list[Any]
+) -> object:
+    return chatcodec.convert_response(
+        copy.deepcopy(body), source=source, target=target, on_loss="ignore", losses=losses, strict=strict
+    )
+
+
+def _convert_stream(convert_stream: Any, raw: bytes, source: str, target: str, losses: list[Any]) -> object:
+    del losses  # a stream's losses are warnings: its output is compared
+    return [chunk.decode(errors="replace") for chunk in convert_stream([raw], source=source, target=target)]
+
+
+def _recorded_lines(chatcodec: Any, convert_stream: Any) -> Iterator[str]:
+    for folder in _fixture_dirs():
+        for path in sorted(folder.glob("*/response/*.json")):
+            source, body = path.parts[-3], json.loads(path.read_text())
+            for target in TARGETS:
+                for strict in (False, True):
+                    convert = partial(_convert_response, chatcodec, body, source, target, strict)
+                    yield f"response {path.relative_to(folder)} {target} strict={strict}: {_outcome(convert)}"
+        for path in sorted(folder.glob("*/stream/*")):
+            source, raw = path.parts[-3], path.read_bytes()
+            for target in TARGETS:
+                convert = partial(_convert_stream, convert_stream, raw, source, target)
+                yield f"stream {path.relative_to(folder)} {target}: {_outcome(convert)}"
+
+
+def digest(root: Path) -> list[str]:
+    """One line per conversion of the corpus, by the chatcodec under ``root/src``."""
+    sys.path[:0] = [str(root / "src"), str(CORPUS)]
+    import chatcodec
+    from chatcodec.streams.convert import convert_stream
+
+    lines = [*_request_lines(chatcodec), *_recorded_lines(chatcodec, convert_stream)]
+    return [_IDS.sub(r"\1_X", _CLOCKS.sub(r"\2=0", line)) for line in lines]
+
+
+def compare(before: Path, after: Path) -> int:
+    """Print the cases whose lines differ; 1 when any did."""
+    old, new = before.read_text().splitlines(), after.read_text().splitlines()
+    if len(old) != len(new):
+        print(f"the digests hold {len(old)} and {len(new)} cases: made from different corpora")
+        return 1
+    changed = 0
+    for was, now in zip(old, new, strict=True):
+        if was == now:
+            continue
+        changed += 1
+        case = was.split(": ", 1)[0]
+        what = "losses only" if was.rsplit(" | ", 1)[0] == now.rsplit(" | ", 1)[0] else "output or error"
+        print(f"{what}: {case}")
+    print(f"{changed} of {len(old)} cases differ")
+    return 1 if changed else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tree", nargs="?", type=Path, help="a checkout whose src/ is digested")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"), help="compare two digests")
+    arguments = parser.parse_args()
+    if arguments.compare:
+        return compare(*arguments.compare)
+    if arguments.tree is None:
+        parser.error("give a tree to digest, or --compare BEFORE AFTER")
+    warnings.simplefilter("ignore")
+    for line in digest(arguments.tree.resolve()):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
