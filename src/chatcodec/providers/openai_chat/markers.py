@@ -18,6 +18,8 @@ meaning; another provider drops them without a report):
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_also``              on a reasoning part: other reasoning fields that repeated its text
+``_block``             on a thinking part: it was an entry of litellm's ``thinking_blocks``
+                       (Claude's block, signature kept: ``reasoning.py``), written back there
 ``_position``          on a custom tool: its index in the wire ``tools`` list (the order is
                        in the prompt, but a custom tool is an openai-chat provider tool,
                        which every other provider reports as lost already); on a
