@@ -41,27 +41,23 @@ def read_request_data(
 
         fields = load_object(sdk_json_nested(payload), f"{source} request")
         check_request(source, fields, f"{source} request", server)
-        canonical = held(reader.read_request(fields), reader.decode_request, fields)
+        canonical = reader.read_request(fields)
         if target is not None:
             check_target(source, fields, target, f"{source} request for {target}")
         return canonical
     if type(payload) is dict:
         fields = cast(dict[str, Any], payload)
         try:
-            return held(reader.read_request(fields), reader.decode_request, fields)
+            return reader.read_request(fields)
         except ChatcodecError:
             walked = sdk_json_nested(fields)
             if walked is fields:
                 raise
             fields = load_object(walked, f"{source} request")
-            return held(reader.read_request(fields), reader.decode_request, fields)
+            return reader.read_request(fields)
     if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
-        text = payload
-        return held(
-            reader.read_request_json(text), lambda _: reader.decode_request(load_object(text, f"{source} request")), {}
-        )
-    fields = load_object(sdk_json_nested(payload), f"{source} request")
-    return held(reader.read_request(fields), reader.decode_request, fields)
+        return reader.read_request_json(payload)
+    return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
 
 
 def held(
@@ -71,9 +67,11 @@ def held(
     refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
     value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
     pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
-    pydantic-core writes ``canonical`` first (about 1% of a conversion; its depth limit is
-    a few levels stricter than validation's); only when it cannot is ``decode(fields)``
-    asked, which raises as ``decode_*`` does (the route into the deepest value)."""
+    pydantic-core writes ``canonical`` first (its depth limit is a few levels stricter than
+    validation's); only when it cannot is ``decode(fields)`` asked, which raises as
+    ``decode_*`` does (the route into the deepest value). Writing costs a quarter of a
+    plain agent session's conversion, so a provider's reader asks for it only for a body
+    its closed front did not take (``DecodeContext.closed``); a response, always."""
     try:
         pydantic_core.to_json(canonical)
     except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):

@@ -3,6 +3,8 @@
     ChatcodecError
     ├── ValidationError        input broke a schema rule (also pydantic's ValidationError)
     ├── PayloadError           input is not JSON, or not the JSON shape expected (ValueError)
+    │   ├── EnvelopeError          a batch row is not in its envelope (chatcodec.batch.envelopes)
+    │   └── TrainingRowError       a training row is not in its dialect (chatcodec.batch.training)
     ├── StreamError            a stream is malformed or out of order (ValueError)
     ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)
     ├── ProviderLookupError    a provider name cannot be used (LookupError)

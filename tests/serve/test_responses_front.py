@@ -339,7 +339,10 @@ def test_a_stream_that_fails_mid_way_ends_failed_with_its_error(fake: FakeUpstre
     assert final.error.message == "Overloaded"
 
 
-@pytest.mark.parametrize("spelling", ["disk", "memory:", "memory:0", "memory:-1", "memory:ten"])
+@pytest.mark.parametrize(
+    "spelling",
+    ["disk", "memory:", "memory:0", "memory:-1", "memory:ten", "sqlite:", "memory?max_bytes=lots", "memory?color=red"],
+)
 def test_a_store_spelling_the_server_does_not_know_is_refused_at_start(spelling: str) -> None:
-    with pytest.raises(ValueError, match=r"--store takes memory or memory:N|at least one"):
+    with pytest.raises(ValueError, match=r"--store takes memory, memory:N|at least one"):
         ServeConfig(api="openai-responses", upstream="anthropic", upstream_url="http://x", store=spelling)

@@ -11,6 +11,7 @@ verbatim.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -18,9 +19,11 @@ from typing import Any, Literal
 
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
+from chatcodec.batch import envelopes, training
+from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
-from chatcodec.losses import LOSS_KINDS, Loss
+from chatcodec.losses import LOSS_KINDS, Loss, LossRecorder
 from chatcodec.payloads import load_object
 
 PayloadKind = Literal["request", "response"]
@@ -57,6 +60,18 @@ class ConvertOptions:
     """Top-level fields that are the dataset's columns, not payload (a source, a split, a
     score): taken out before the conversion as ``id_field`` is, and written after it in
     the converted row (a Parquet output gives each its own column)."""
+    envelope: str | None = None
+    """The batch envelope each row is in (:mod:`chatcodec.batch.envelopes`: a preset such as
+    ``openai-batch``, ``NAME:FORMAT``, or ``body=/pointer,id=/pointer``); ``source`` is then
+    the body format when the row does not tell it."""
+    out_envelope: str | None = None
+    """The batch envelope each converted body is written in (``target`` is the body format)."""
+    model: str | None = None
+    """The model every converted request names, replacing the source's (a batch moved to
+    another provider needs that provider's model)."""
+    dialect_layout: str | None = None
+    """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
+    axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
 
     @property
     def row_fields(self) -> tuple[str, ...]:
@@ -82,28 +97,46 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
     """
+    if options.source in training.TRAINING_DIALECTS or options.target in training.TRAINING_DIALECTS:
+        if options.columns:  # a dataset's own columns carried beside the row, as for any row
+            return _with_row_fields(payload, options)
+        return _training_row(payload, options)
+    if options.envelope is not None or options.out_envelope is not None:
+        return _enveloped(payload, options)
     if options.id_field is not None or options.columns:
         return _with_row_fields(payload, options)
     losses: list[Loss] = []
     try:
         body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
+        if wrong_format is None:
+            wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
         if wrong_format is not None:
             return Outcome(None, wrong_format)
-        if options.kind == "request":
-            settings = dict(options.encoder_options)
-            converted = convert_request(
-                body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
-            )
-        else:
-            converted = convert_response(
-                body, source=options.source, target=options.target, on_loss="ignore", losses=losses
-            )
+        converted = _converted_body(body, options, losses)
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
+
+
+def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+    """``body`` converted from ``options.source`` to ``options.target``, its losses into ``losses``."""
+    if options.kind == "response":
+        return convert_response(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
+    settings = dict(options.encoder_options)
+    if options.model is None:
+        return convert_request(
+            body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
+        )
+    # The model is set on the canonical data between the reader and the writer: each
+    # format keeps it elsewhere (a body field, Bedrock's modelId, Gemini's URL).
+    canonical = {**read_request_data(body, options.source, target=options.target), "model": options.model}
+    recorder = LossRecorder()
+    converted = write_request_data(canonical, options.target, recorder, settings)
+    recorder.settle("ignore", losses)
+    return converted
 
 
 def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
@@ -123,6 +156,196 @@ def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
     if outcome.converted is None or not carried:
         return outcome
     return replace(outcome, converted={**carried, **outcome.converted})
+
+
+def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a row whose body sits in a batch envelope and/or goes into one
+    (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
+    written in the target's envelope with the row's id."""
+    losses: list[Loss] = []
+    try:
+        row = load_object(payload, f"{options.envelope or options.source} {options.kind}")
+        row, carried = _columns_out(row, options)
+        opened: envelopes.OpenedRow | None = None
+        row_id: object = None
+        source, target_format = options.source, options.target
+        if options.envelope is not None:
+            envelope, body_format = envelopes.envelope_named(options.envelope)
+            opened = envelopes.open_row(row, envelope, body_format)
+            body, source = opened.body, opened.body_format or options.source
+        elif options.id_field is not None and options.id_field in row:
+            row_id = row[options.id_field]
+            body = {key: value for key, value in row.items() if key != options.id_field}
+        else:
+            body = row
+        target = envelopes.envelope_named(options.out_envelope) if options.out_envelope is not None else None
+        if opened is not None:
+            if target == (opened.envelope, None):
+                target_format = source  # the same envelope: each row keeps its body's format
+            body = envelopes.body_leaving(opened, None if target is None else target[0])
+        bare = _bare_options(options, source, target_format)  # strict settled once, below
+        outcome = convert_payload(body, bare)
+        if outcome.converted is None:
+            return outcome
+        kept = list(outcome.losses)
+        if target is not None:
+            kept = envelopes.excused(outcome.losses, target[0], target_format)
+            written = envelopes.close_row(
+                opened, outcome.converted, target[0], target_format, row_id=row_id, losses=losses
+            )
+        else:
+            written = _bare_with_id(outcome.converted, opened, options.id_field, losses)
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    if carried:  # after a bare body's id, before everything else
+        first = (
+            {}
+            if target is not None or options.id_field not in written
+            else {options.id_field: written[options.id_field]}
+        )
+        written = {**first, **carried, **written}
+    return _settled(written, [*kept, *losses], options)
+
+
+def envelope_column_clash(options: ConvertOptions) -> str | None:
+    """Why ``columns`` cannot be carried beside these envelopes' rows: one is a field an
+    envelope places (``custom_id``, ``body``), which the envelope reads or writes itself."""
+    for spec in (options.envelope, options.out_envelope):
+        if spec is None or not options.columns:
+            continue
+        envelope, _ = envelopes.envelope_named(spec)
+        placed = {steps[0] for steps in (envelopes.split_pointer(pointer) for pointer, _ in envelope.layout) if steps}
+        for name in options.columns:
+            if name in placed and name != options.id_field:
+                return (
+                    f"--column {name} is a field of {envelope.name} rows, which the envelope reads or writes "
+                    "itself: name a dataset column of your own"
+                )
+    return None
+
+
+def _columns_out(row: dict[str, Any], options: ConvertOptions) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``row`` without the dataset's own ``columns`` (top-level fields beside the envelope),
+    and those columns, to write back beside the converted row."""
+    names = [name for name in options.columns if name != options.id_field and name in row]
+    if not names:
+        return row, {}
+    clash = envelope_column_clash(options)
+    if clash is not None:
+        raise envelopes.EnvelopeError(clash, f"$.{clash.split()[1]}", "envelope_column")
+    return {key: value for key, value in row.items() if key not in names}, {name: row[name] for name in names}
+
+
+def _training_row(payload: object, options: ConvertOptions) -> Outcome:
+    """Convert a training dataset row (:mod:`chatcodec.batch.training`): a conversation
+    dialect's row to or from a body format or another dialect, a pair to another pair."""
+    source, target = options.source, options.target
+    layout = training.SHAREGPT
+    losses: list[Loss] = []
+    try:
+        if options.dialect_layout is not None:
+            layout = training.layout_from_config(load_object(options.dialect_layout, "the dialect configuration"))
+        row = load_object(payload, f"{source} row")
+        if source in training.PAIR_DIALECTS or target in training.PAIR_DIALECTS:
+            written = _pair_row(row, options, layout, losses)
+        else:
+            written = _conversation_row(row, options, layout, losses)
+        if source == target:
+            written = {**row, **written}  # the same dialect: its other columns kept, in place
+        elif source in training.TRAINING_DIALECTS:
+            losses += training.column_losses(row, source, target, layout)
+    except ChatcodecError as error:
+        return Outcome(None, str(error))
+    except Exception as error:  # one bad row must not stop a whole dataset
+        return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
+    return _settled(written, losses, options)
+
+
+def _conversation_row(
+    row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
+) -> dict[str, Any]:
+    source, target = options.source, options.target
+    prompt_length: int | None = None
+    body, body_format = row, source
+    if source in training.CONVERSATION_DIALECTS:
+        read = training.read_conversation(row, source, layout)
+        body, body_format, prompt_length = read.body, training.READ_AS, read.prompt_length
+    if target not in training.CONVERSATION_DIALECTS:
+        return _converted_body(body, replace(options, source=body_format), losses)
+    converted = _converted_body(body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
+    losses[:] = _without_model_required(losses)
+    split = prompt_length if source == target else None
+    return training.write_conversation(converted, target, layout, prompt_length=split, losses=losses)
+
+
+def _pair_row(
+    row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
+) -> dict[str, Any]:
+    source, target = options.source, options.target
+    if source not in training.PAIR_DIALECTS or target not in training.PAIR_DIALECTS:
+        pairs = ", ".join(training.PAIR_DIALECTS)
+        raise training.TrainingRowError(
+            f"a preference pair converts only between pair dialects ({pairs}), not {source} to {target}",
+            rule="training_pair",
+        )
+    pair = training.read_pair(row, source, layout)
+    part_options = replace(options, source=training.READ_AS, target=training.pair_part_format(target))
+    prompt = _converted_body(pair.prompt, part_options, losses)
+    if source == target:
+        prompt = training.with_empty_fields(pair.prompt, prompt)
+    chosen, rejected = (
+        _converted_body({"messages": side}, part_options, losses)["messages"] for side in (pair.chosen, pair.rejected)
+    )
+    losses[:] = _without_model_required(losses)
+    converted = training.PreferencePair(prompt, chosen, rejected, implicit=pair.implicit and source == target)
+    return training.write_pair(converted, target, losses, layout)
+
+
+def _without_model_required(losses: list[Loss]) -> list[Loss]:
+    """A training row names no model: the writer's "model required" is no loss here."""
+    return [loss for loss in losses if not (loss.kind == "required" and loss.path == "$.model")]
+
+
+def _bare_options(options: ConvertOptions, source: str, target: str) -> ConvertOptions:
+    """The options converting an envelope's body, made once per run and format pair
+    (``dataclasses.replace`` cost as much as opening the envelope)."""
+    try:
+        return _bare_options_cached(options, source, target)
+    except TypeError:  # an encoder option's value is a list or an object: not hashable
+        return _bare_options_cached.__wrapped__(options, source, target)
+
+
+@functools.lru_cache(maxsize=64)
+def _bare_options_cached(options: ConvertOptions, source: str, target: str) -> ConvertOptions:
+    return replace(
+        options, source=source, target=target, envelope=None, out_envelope=None, id_field=None, columns=(), strict=False
+    )
+
+
+def _bare_with_id(
+    converted: dict[str, Any], opened: envelopes.OpenedRow | None, id_field: str | None, losses: list[Loss]
+) -> dict[str, Any]:
+    """A body taken out of its envelope: the row's id under ``id_field`` (first), or a loss;
+    every other field of the envelope a loss."""
+    if opened is None:
+        return converted
+    extras = list(opened.extras)
+    id_pointer = opened.envelope.pointer_of(envelopes.ID)
+    if opened.id is not None and id_pointer is not None:
+        if id_field is not None:
+            converted = {id_field: opened.id, **converted}
+        else:
+            extras.insert(0, (id_pointer, opened.id))
+    for pointer, _ in extras:
+        losses.append(
+            Loss(
+                envelopes.pointer_path(pointer),
+                f"{opened.envelope.name} field",
+                "a bare body has no place for it (--id-field keeps the id)",
+                "metadata",
+            )
+        )
+    return converted
 
 
 def _settled(converted: dict[str, Any], losses: list[Loss], options: ConvertOptions) -> Outcome:

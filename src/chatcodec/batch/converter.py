@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec.batch.convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
+from chatcodec.batch.envelopes import envelope_named
 from chatcodec.registry import get_codec
 
 OutputFormat = Literal["auto", "dict", "json"]
@@ -43,6 +44,10 @@ class BatchConverter:
     ``losses_column`` is ``None``, the losses of each row as a list of strings. With
     ``strict=True`` a row with any loss fails. ``options`` go to the target's request
     encoder (as in :func:`~chatcodec.convert_request`: ``{"max_tokens": 1024}`` for Anthropic).
+    ``envelope``/``out_envelope`` name the batch envelope rows are read from and written in
+    (:mod:`chatcodec.batch.envelopes`: ``"openai-batch"``, ``"anthropic-batch"``, or
+    ``"body=/pointer,id=/pointer"``; ``source``/``target`` are then the body formats), and
+    ``model`` replaces the model every converted request names.
     """
 
     def __init__(
@@ -58,10 +63,25 @@ class BatchConverter:
         strict: bool = False,
         output_format: OutputFormat = "auto",
         options: Mapping[str, Any] | None = None,
+        envelope: str | None = None,
+        out_envelope: str | None = None,
+        model: str | None = None,
     ) -> None:
         get_codec(source)  # an unknown or missing codec fails here, not on every row
         get_codec(target)
-        self.options: ConvertOptions = ConvertOptions(source, target, kind, strict, tuple((options or {}).items()))
+        for spec in (envelope, out_envelope):
+            if spec is not None:
+                envelope_named(spec)  # an unknown envelope fails here too
+        self.options: ConvertOptions = ConvertOptions(
+            source,
+            target,
+            kind,
+            strict,
+            tuple((options or {}).items()),
+            envelope=envelope,
+            out_envelope=out_envelope,
+            model=model,
+        )
         """The conversion applied to every row."""
         self.column = column
         """The column holding the payloads."""

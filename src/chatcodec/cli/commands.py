@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from chatcodec import detect
+from chatcodec.batch.envelopes import ENVELOPE_NAMES
+from chatcodec.batch.training import CONVERSATION_DIALECTS
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
 from chatcodec.cli.serve import add_serve_command
@@ -95,9 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     validate.add_argument(
         "--format",
-        choices=detect.known_formats(),
-        help="the input's wire format (default: told from the input; canonical and the accepted dialects "
-        "when nothing tells)",
+        choices=(*detect.known_formats(), *ENVELOPE_NAMES, *CONVERSATION_DIALECTS),
+        help="the input's wire format or batch envelope (default: told from the input, an envelope included; "
+        "canonical and the accepted dialects when nothing tells)",
     )
     validate.add_argument(
         "--strict",
@@ -168,7 +170,14 @@ def _validate_document(
     data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
 ) -> list[AnyMessage]:
     """The messages of one document, read in ``format_name``, else in the format its file
-    says it holds (``written``), else in the format it shows."""
+    says it holds (``written``), else in the format it shows; a training row's or a batch
+    row's messages are its conversation's or its body's."""
+    if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
+        from chatcodec.batch import training
+        from chatcodec.payloads import load_object
+
+        return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
+    data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
         if wrong is not None:
@@ -190,6 +199,30 @@ def _validate_document(
             known = ", ".join(detect.known_formats())
             raise ChatcodecError(f"not in any format chatcodec knows ({known}; --format names one):\n{error}") from None
         raise
+
+
+def _opened(data: object, format_name: str | None) -> tuple[object, str | None]:
+    """A batch row's body and its format (:mod:`chatcodec.batch.envelopes`): read out of
+    the envelope ``format_name`` names, or the one the row shows when none is named; a
+    row in an envelope given as a bare body's format is an error, never "0 messages"."""
+    from chatcodec._narrow import as_dict
+    from chatcodec.batch import envelopes
+
+    row = as_dict(data)
+    if row is None:
+        return data, format_name
+    if format_name is not None and format_name in ENVELOPE_NAMES:
+        envelope, _ = envelopes.envelope_named(format_name)
+    else:
+        found = envelopes.mistaken_envelope(row)
+        if found is None:
+            return data, format_name
+        if format_name is not None:
+            why = envelopes.mistaken_message(row, format_name, "request or response") or ""
+            raise ChatcodecError(why.replace("--from", "--format"))
+        envelope = found
+    body = envelopes.open_row(row, envelope).body
+    return body, envelope.formats[0] if len(envelope.formats) == 1 else None  # else told by the body
 
 
 def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage] | None:

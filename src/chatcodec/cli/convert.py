@@ -37,9 +37,10 @@ from chatcodec.batch.convert import (
     convert_lines,
     convert_payload,
     dump_json,
+    envelope_column_clash,
     iter_line_batches,
 )
-from chatcodec.cli import exit_codes
+from chatcodec.cli import exit_codes, presets
 from chatcodec.cli.dataset_options import (
     STRICT_KINDS,
     add_dataset_options,
@@ -53,7 +54,7 @@ from chatcodec.cli.documents import is_stdin, open_input
 from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats, get_codec
+from chatcodec.registry import available_formats, get_codec
 
 if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
@@ -83,7 +84,6 @@ EXIT_CODES_HELP = (
 
 def add_convert_command(commands: Any) -> None:
     """Register ``convert`` on the CLI's sub-command parser."""
-    formats = [*PROVIDER_NAMES, CANONICAL]
     convert = commands.add_parser(
         "convert",
         help="convert requests or responses between wire formats",
@@ -93,9 +93,13 @@ def add_convert_command(commands: Any) -> None:
     convert.add_argument(
         "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
     )
-    convert.add_argument("--from", dest="source", required=True, choices=formats, help="the input format")
-    convert.add_argument("--to", dest="target", required=True, choices=formats, help="the output format")
-    convert.add_argument("--kind", choices=("request", "response"), default="request", help="what the payloads are")
+    convert.add_argument(
+        "--from", dest="source", required=True, type=presets.row_format, metavar="FORMAT", help=presets.FORMATS_HELP
+    )
+    convert.add_argument("--to", dest="target", required=True, type=presets.row_format, metavar="FORMAT")
+    convert.add_argument(
+        "--kind", choices=("request", "response"), help="what the payloads are (default: request, or the envelope's)"
+    )
     convert.add_argument(
         "--strict",
         action="store_true",
@@ -156,6 +160,7 @@ def add_convert_command(commands: Any) -> None:
         help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
     )
+    presets.add_layout_arguments(convert)
     add_dataset_options(convert)
     convert.set_defaults(run=run_convert, parser=convert)
 
@@ -187,31 +192,43 @@ def _workers(text: str) -> int:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
-    if arguments.id_field is not None and not arguments.keep_lines:
+    parser: argparse.ArgumentParser = arguments.parser
+    try:
+        rows = presets.resolve(arguments)
+    except ValueError as error:
+        parser.error(str(error))
+    enveloped = rows.envelope is not None or rows.out_envelope is not None
+    if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
         arguments.parser.error("--id-field needs --keep-lines")
     options = ConvertOptions(
-        arguments.source,
-        arguments.target,
-        arguments.kind,
+        rows.source,
+        rows.target,
+        "response" if rows.kind == "response" else "request",
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
         strict_kinds=LOSS_KINDS if arguments.strict_all else STRICT_KINDS,
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,
         columns=tuple(arguments.columns),
+        envelope=rows.envelope,
+        out_envelope=rows.out_envelope,
+        model=arguments.model,
+        dialect_layout=_dialect_layout(arguments.dialect_config, parser),
     )
     options = with_storage(options, storage=arguments.storage)
     try:
         for name in (options.source, options.target):  # refused once, not on every line
-            if name not in available_formats():
+            if name not in available_formats() and name not in presets.TRAINING_DIALECTS:
                 get_codec(name)  # raises, naming what there is
     except ProviderLookupError as error:
         print(f"chatcodec convert: error: {error}", file=sys.stderr)
         return exit_codes.USAGE
     if is_parquet(arguments.out, arguments.out_format) and arguments.out is None:
         arguments.parser.error("Parquet output needs --out PATH")
-    clash = layout_error(arguments) or (
-        row_field_clash(options, arguments.layout) if _tabular_output(arguments) else None
+    clash = (
+        layout_error(arguments)
+        or envelope_column_clash(options)
+        or (row_field_clash(options, arguments.layout) if _tabular_output(arguments) else None)
     )
     if clash is not None:
         arguments.parser.error(clash)
@@ -228,6 +245,16 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         if _tabular_output(arguments):  # one document: a table of one row
             return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
         return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:
+    """``--dialect-config``'s text, read once here rather than by every worker."""
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        parser.error(f"cannot read --dialect-config {path}: {error.strerror or error}")
 
 
 def _convert_parquet(arguments: argparse.Namespace, options: ConvertOptions, out: TextIO) -> int:

@@ -68,9 +68,10 @@ def add_serve_command(commands: Any) -> None:
     )
     serve.add_argument(
         "--store",
-        metavar="memory[:N]",
-        help="keep the last N answers (default 1000) in memory so a Responses caller can continue one "
-        "with previous_response_id (without it, such a request is refused with a 400)",
+        metavar="memory[:N]|sqlite:PATH|redis://HOST:PORT/DB",
+        help="keep answers (memory: the last N, default 1000; sqlite: a file that outlives a restart; "
+        "redis: shared by replicas; bounds as ?max_answers=N&max_bytes=64MB) so a Responses caller can "
+        "continue one with previous_response_id or GET it (without it, such a request is refused with a 400)",
     )
     serve.add_argument(
         "--option",

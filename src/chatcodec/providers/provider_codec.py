@@ -174,7 +174,19 @@ class ProviderCodec:
     # --- requests -------------------------------------------------------------------------
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """A request body as canonical data (no model built): the one reader."""
+        """A request body as canonical data (no model built): the one reader. It refuses
+        what :meth:`decode_request` refuses: a body the reader's closed front took holds
+        only values the model holds; any other is written by pydantic-core first
+        (:func:`~chatcodec.conversion.held`), and the model asked only when it cannot be."""
+        context = self.decode_context()
+        canonical = _reading(self._requests.decode_request, payload, context)
+        if not context.closed:
+            from chatcodec.conversion import held
+
+            held(canonical, self.decode_request, payload)
+        return canonical
+
+    def _read_request_unheld(self, payload: dict[str, Any]) -> dict[str, Any]:
         return _reading(self._requests.decode_request, payload, self.decode_context())
 
     def read_request_json(self, text: str | bytes | bytearray) -> dict[str, Any]:
@@ -196,7 +208,7 @@ class ProviderCodec:
         """Read a request body into a model; everything without a canonical field is kept."""
         from chatcodec.request import ChatRequest
 
-        return _reading(_validated(ChatRequest, self.read_request), payload, self.decode_context())
+        return _reading(_validated(ChatRequest, self._read_request_unheld), payload, self.decode_context())
 
     def write_request(
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None

@@ -63,7 +63,8 @@ from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
 from chatcodec.serve.request_losses import settled
-from chatcodec.serve.response_store import open_store
+from chatcodec.serve.response_store import open_store, owner_of
+from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
 from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
@@ -87,6 +88,7 @@ def create_app(
     paths: list[BaseRoute] = [
         *endpoints.routes(config, proxy),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
+        *kept_answer_routes(proxy),
     ]
     return Starlette(
         routes=paths,
@@ -151,6 +153,8 @@ class Proxy:
         finally:
             if self._given_client is None:
                 await self.client.aclose()
+            if self.answerer.store is not None:
+                self.answerer.store.close()
 
     # --- errors -----------------------------------------------------------------------------
 
@@ -203,9 +207,10 @@ class Proxy:
         caller, headers = await self.admitted(request)
         raw = await read_body(request, self.config.max_body_bytes)
         target, query = request.path_params.get("target"), dict(request.query_params)
+        owner = owner_of(caller_key(self.config.api, headers, query))  # whose kept answers it may continue
 
         def prepare() -> tuple[Prepared, UpstreamCall]:  # the body written too: 75 ms for 7.6 MB
-            prepared = self._prepare(raw, target, query, headers, record)
+            prepared = self._prepare(raw, target, query, headers, record, owner=owner)
             return prepared, self._outgoing(prepared, caller, headers)
 
         prepared, outgoing = await off_the_loop(len(raw), self.config.offload_bytes, prepare)
@@ -238,9 +243,11 @@ class Proxy:
         query: Mapping[str, str],
         headers: Mapping[str, str],
         record: RequestRecord,
+        *,
+        owner: str = "",
     ) -> Prepared:
         """Parse, continue, route and convert (run on a worker thread for a large body)."""
-        answer = self._answering(self._read(raw, target, query))
+        answer = self._answering(self._read(raw, target, query), owner)
         call = answer.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model or "")
@@ -249,14 +256,16 @@ class Proxy:
         record.upstream, record.upstream_model = route.upstream, model
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
-        canonical, body, record.losses = self.converted(call.payload, model, route, stream=call.stream, version=version)
+        canonical, body, record.losses = self.converted(
+            call.payload, model, route, stream=call.stream, version=version, answer=answer
+        )
         return Prepared(call, answer, route, model, body, canonical, version)
 
-    def _answering(self, call: Call) -> answering.Prepared:
+    def _answering(self, call: Call, owner: str) -> answering.Prepared:
         """The call continued and given the server's options, where the front answers
         with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
         try:
-            return self.answerer.prepare(call)
+            return self.answerer.prepare(call, owner)
         except answering.AnswerRefusedError as refusal:
             raise RefusalError(400, str(refusal)) from None
 
@@ -275,7 +284,14 @@ class Proxy:
             raise RefusalError(404, str(error)) from None
 
     def converted(
-        self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None = None
+        self,
+        payload: dict[str, Any],
+        model: str,
+        route: UpstreamRoute,
+        *,
+        stream: bool,
+        version: str | None = None,
+        answer: answering.Prepared | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
         """The canonical data, the upstream body and its losses: the front's reader to
         canonical data (strict under ``--validate``, the upstream's turn order included), the
@@ -289,6 +305,8 @@ class Proxy:
             canonical = read_request_data(payload, self.config.api, strict=validate, target=target, server=server)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
+        if answer is not None:  # the kept conversation of the answer it continues, canonical
+            self.answerer.continued(answer, canonical)
         with_updates(canonical, {"model": model, "stream": True if stream else None})
         recorder = LossRecorder()
         try:
@@ -344,7 +362,10 @@ class Proxy:
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
-        self.answerer.answered(prepared.answer, converted)
+        if prepared.answer.kept:
+            message = decode_response(upstream, fields).choices[0].message
+            kept = message.model_dump(mode="json", exclude_none=True)
+            self.answerer.answered(prepared.answer, converted, prepared.canonical, kept)
         self.telemetry.answered(
             record, lambda: identity.fill(decode_response(upstream, fields).model_dump(mode="json", exclude_none=True))
         )
@@ -358,13 +379,14 @@ class Proxy:
             if upstream_response.status_code >= 400:
                 payload = json_or_text(await upstream_response.aread())
                 raise self.upstream_refusal(upstream_response, payload, upstream, passed)
+            watch = self.answerer.watch(prepared.answer, prepared.canonical)
             converter = ObservedConverter(
                 upstream,
                 self.config.api,
                 options=prepared.call.options,
                 on_loss="ignore",
                 target_framing=prepared.call.framing,
-                observe=self._observer(record),
+                observe=self._observer(record, watch),
                 identity=answer_identity(upstream, upstream_response.headers, prepared.model),
                 max_event_bytes=self.config.max_event_bytes,
             )
@@ -376,19 +398,23 @@ class Proxy:
             raise
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
-        watch = self.answerer.watch(prepared.answer)
         body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
-    def _observer(self, record: RequestRecord) -> Callable[[AnyStreamEvent], None]:
+    def _observer(
+        self, record: RequestRecord, watch: answering.StreamWatch | None = None
+    ) -> Callable[[AnyStreamEvent], None]:
         """What watches a stream's canonical events: an error event the upstream sent
-        mid-stream goes into the log line with its status; the span gathers the answer."""
+        mid-stream goes into the log line with its status; the span gathers the answer;
+        ``watch`` the answer to keep."""
 
         def observe(event: AnyStreamEvent) -> None:
             if isinstance(event, ErrorEvent):
                 record.error = event.message
                 record.stream_error_status = error_status(event.error_type, 502)
             self.telemetry.observe(record, event)
+            if watch is not None:
+                watch.observe(event)
 
         return observe
 

@@ -41,7 +41,7 @@ from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec.registry import get_edge, registered_providers
-from chatcodec.serve.response_store import open_store
+from chatcodec.serve.response_store import check_store_spelling
 from chatcodec.serve.setting_types import check_fields
 
 _GLOB = frozenset("*?[")
@@ -180,8 +180,9 @@ class ServeConfig:
     """Put the input and output messages on the spans too (they hold what users wrote)."""
     store: str | None = None
     """Where answers are kept for a later request to continue (``previous_response_id``
-    on the Responses front): ``memory`` or ``memory:N``; None keeps none, and a request
-    continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
+    on the Responses front, ``GET /v1/responses/{id}``): ``memory[:N]``, ``sqlite:PATH`` or
+    ``redis://HOST:PORT/DB``, bounds as ``?max_answers=N&max_bytes=SIZE``; None keeps none,
+    and a request continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
     options: Mapping[str, object] = field(default_factory=dict[str, object])
     """The default upstream's writer options by name (``--option server=deepseek``); they
     win over what its URL implies (:meth:`writer_options`; a route has its own)."""
@@ -216,7 +217,7 @@ class ServeConfig:
                 raise ValueError(f"--upstream must be one of {', '.join(upstreams())}, not {self.upstream!r}")
             if not str(self.upstream_url).startswith(("http://", "https://")):
                 raise ValueError(f"--upstream-url must be an http(s) URL, not {self.upstream_url!r}")
-        open_store(self.store)  # refuses a spelling it does not know
+        check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
         for name in _POSITIVE:

@@ -195,10 +195,12 @@ def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
     assert_response_matches_sdk(encoded)
 
 
-def test_foreign_reasoning_goes_to_reasoning_content_by_default() -> None:
+def test_foreign_reasoning_goes_to_reasoning_content_by_default_and_claudes_signature_to_thinking_blocks() -> None:
     encoded, losses = encode_response(anthropic_response())
-    assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
-    assert "$.choices[0].message.content[0].signature" in [loss.path for loss in losses]
+    message = encoded["choices"][0]["message"]
+    assert message["reasoning_content"] == "Plan."
+    assert message["thinking_blocks"] == [{"type": "thinking", "thinking": "Plan.", "signature": "sig"}]
+    assert "$.choices[0].message.content[0].signature" not in [loss.path for loss in losses]
     assert_response_matches_sdk(encoded)
 
 
@@ -214,7 +216,8 @@ def test_the_response_option_sends_foreign_reasoning() -> None:
     encoded, losses = encode_response(anthropic_response(_reasoning_field="reasoning_content"))
     assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
     assert "_reasoning_field" not in encoded
-    assert "$.choices[0].message.content[0].signature" in [loss.path for loss in losses]
+    assert encoded["choices"][0]["message"]["thinking_blocks"][0]["signature"] == "sig"
+    assert "$.choices[0].message.content[0].signature" not in [loss.path for loss in losses]
 
 
 def test_mistral_list_content_stays_a_list_in_a_response() -> None:

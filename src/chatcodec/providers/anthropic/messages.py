@@ -386,7 +386,7 @@ class _Writer:
                 text = part["text"]
                 block = {"type": "text", "text": text}
             elif kind == "tool_result" and KIT.bare(part, 3) and _plain_result(result := part.get("content")):
-                written_content = result if type(result) is str else list(result or ())  # its plain texts as they are
+                written_content = result if type(result) is str else list(cast(list[Message], result))  # as they are
                 into.append(
                     {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": written_content}
                 )

@@ -114,7 +114,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read an Anthropic request body into canonical request data (the API's rules are
     not enforced: decoding is not the API)."""
     request = COMMON_REQUEST.validate(payload)
-    common = request is not None
+    common = context.closed = request is not None
     if request is None:
         request = validated_object(Request, payload, "Anthropic request")
     canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}

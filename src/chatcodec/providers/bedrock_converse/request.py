@@ -78,7 +78,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read a Converse request body as canonical request data (the API's rules are not
     enforced: decoding is not the API)."""
     request = REQUEST.validate(payload)
-    closed = request is not None
+    closed = request is not None  # not ``context.closed``: outputConfig and extra fields sit deeper in canonical
     if request is None:
         request = validated(adapters().request, payload, TITLE)
         refuse_too_deep(payload)

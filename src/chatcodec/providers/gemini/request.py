@@ -66,6 +66,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read a Gemini request body, in either spelling, as canonical request data (the
     API's rules are not enforced)."""
     request, snake, common = checked_request(payload)
+    context.closed = common
     canonical: dict[str, Any] = {}
     bag = leftovers(request, _MAPPED)
     if "model" in request:

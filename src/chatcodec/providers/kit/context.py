@@ -159,3 +159,8 @@ class DecodeContext:
     strict: bool = False
     """Refuse what the documented wire format does not allow instead of reading it as
     far as it goes (the lenient default); the strict-boundary work reads it."""
+    closed: bool = False
+    """Set by a reader whose closed front took the whole body (:mod:`.closed_schema`):
+    every free-form value was then checked in Rust as a JSON value no deeper than the
+    canonical model holds it, so the codec need not write the canonical data again to be
+    sure a model would hold it (:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request`)."""

@@ -265,17 +265,23 @@ class Answering(Protocol):
         """Whether the caller lets the server keep the answer."""
         ...
 
-    def continued(self, payload: Mapping[str, Any], history: list[Any]) -> dict[str, Any]:
-        """``payload`` with the earlier conversation ``history`` before its own input, and
-        no reference to it left (what the caller would send with no server memory)."""
+    def detached(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """``payload`` with no reference to the answer it continues (the server puts that
+        answer's kept conversation before its input, in canonical form)."""
         ...
 
-    def conversation(self, payload: Mapping[str, Any], answer: Mapping[str, Any]) -> list[Any]:
-        """The conversation after ``answer``: ``payload``'s input and the answer's output."""
+    def carried_over(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The canonical messages of a request a later answer continuing it carries over
+        (without the request's own instructions, which are not carried over)."""
         ...
 
     def final_answer(self, event: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The complete answer a stream event holds (its terminal event), else None."""
+        ...
+
+    @property
+    def routes(self) -> tuple[str, ...]:
+        """The ``GET`` paths a kept answer is read back from; ``{answer_id}`` names it."""
         ...
 
 

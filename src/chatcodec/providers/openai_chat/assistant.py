@@ -229,6 +229,7 @@ _SLOTS = {
     "reasoning_content": 0,
     "reasoning": 1,
     "reasoning_details": 2,
+    "thinking_blocks": 2,
     "server": 3,
     "item": 4,
     "refusal": 5,
@@ -312,7 +313,7 @@ def encode_assistant(
         why = "OpenAI carries reasoning, then content, then refusal, then tool calls"
         losses.add((*at, "content"), "order of the assistant message's parts", why)
     if layout.thinking:
-        writer = reasoning.ReasoningWriter(losses)
+        writer = reasoning.ReasoningWriter(losses, output=response)
         for part, target, index in layout.thinking:
             writer.add(part, target, (*at, "content", index))
         wire.update(writer.fields(at))
@@ -346,7 +347,12 @@ def _write_plain_turn(
         elif kind == "tool_use" and _foreign_bag_only(part):
             calls.append(part)
             bagged.append(index)
-        elif kind == "thinking" and reasoning_field is None and part.get("provider") != PROVIDER:
+        elif (
+            kind == "thinking"
+            and reasoning_field is None
+            and part.get("provider") != PROVIDER
+            and not reasoning.is_block(part)
+        ):
             dropped.append(index)
         elif kind == "thinking" and thought is None and not texts and not calls and _own_reasoning_content(part):
             thought = part.get("text", "")

@@ -18,6 +18,8 @@ meaning; another provider drops them without a report):
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_also``              on a reasoning part: other reasoning fields that repeated its text
+``_block``             on a thinking part: it was an entry of litellm's ``thinking_blocks``
+                       (Claude's block, signature kept: ``reasoning.py``), written back there
 ``_position``          on a custom tool: its index in the wire ``tools`` list (the order is
                        in the prompt, but a custom tool is an openai-chat provider tool,
                        which every other provider reports as lost already); on a
@@ -32,6 +34,9 @@ meaning; another provider drops them without a report):
                        itself, and one that declares ``tools`` goes to a server that takes
                        ``tool_calls`` and ``tool`` messages
 ``_null_content``      on a deprecated ``function`` result: its ``content`` was ``null``
+``_nulls``             on a message (or a tool result): the keys an OpenAI SDK dump left
+                       ``null`` (``refusal``, ``function_call``, ``annotations``, ``audio``,
+                       ``name``), in their order, written back as ``null`` (``null_spelling.py``)
 ``_index``             on a tool call: its ``index``, left by the OpenAI SDK's stream
                        accumulation (``assistant.py``)
 ``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``

@@ -8,7 +8,13 @@ compatible servers each chose a spelling:
 - ``reasoning_details`` (list of ``reasoning.text`` / ``reasoning.summary`` /
   ``reasoning.encrypted`` entries with ``signature``, ``format``, ``index``): OpenRouter,
   which uses it to replay signed Anthropic or Gemini reasoning;
-- a ``{"type": "thinking", "thinking": [text chunks]}`` part inside ``content``: Mistral.
+- a ``{"type": "thinking", "thinking": [text chunks]}`` part inside ``content``: Mistral;
+- ``thinking_blocks`` (list of Anthropic's own ``{"type": "thinking", "thinking",
+  "signature"}`` and ``{"type": "redacted_thinking", "data"}`` blocks): litellm, beside
+  ``reasoning_content`` (https://docs.litellm.ai/docs/reasoning_content). litellm reads it
+  back from an assistant message to replay Claude's signed thinking, and so do the OpenAI
+  Agents SDK's litellm and any-llm models; a client that appends the message it got
+  (``messages.append(completion.choices[0].message)``) sends it back unchanged.
 
 Each becomes a :class:`~chatcodec.ThinkingPart` with ``provider="openai-chat"`` whose
 metadata bag names its ``field`` (and keeps the rest of a ``reasoning_details`` entry), so
@@ -30,7 +36,13 @@ dropped, reported (``servers/fitting.py``).
 On output (a response or a stream, what a proxy serves to OpenAI clients) the option
 defaults to ``reasoning_content``, as litellm and the other gateways write it:
 a client reading reasoning reads it there, and the official SDK keeps the unknown field.
-``reasoning_field: None`` drops it with a loss instead.
+``reasoning_field: None`` drops it with a loss instead. Claude's signed thinking (and
+redacted thinking), which a plain string cannot carry, also goes into ``thinking_blocks``
+as litellm writes it, so the client's next request restores the signed blocks Claude
+requires before a replayed ``tool_use`` (:func:`decode_block` reads them back as
+``provider="anthropic"`` thinking, and ``reasoning_content`` equal to their joined text as
+the same reasoning, an ``_also`` copy). A thinking part read from ``thinking_blocks``
+(marked ``_block``) is written back there, in a request too.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError
 from chatcodec.providers.kit import absent_keys, leftovers, path, wire_fields
+from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 if TYPE_CHECKING:
@@ -57,6 +70,14 @@ FIELDS = (*STRING_FIELDS, DETAILS)
 
 CONTENT = "content"
 """``field`` of a Mistral thinking part, which lives inside ``content``."""
+
+BLOCKS = "thinking_blocks"
+"""litellm's field of Anthropic thinking blocks (signatures and redacted payloads kept)."""
+BLOCK = "_block"
+"""The marker of a thinking part read from :data:`BLOCKS` (written back there)."""
+BLOCK_PROVIDER = "anthropic"
+"""Whose thinking a signed or redacted block is: litellm returns blocks for Claude only,
+and Claude's signatures verify on every platform serving Claude (Bedrock included)."""
 
 OPTION = "_reasoning_field"
 """The option as a bag key (``provider_options[PROVIDER]``): its spelling before options
@@ -81,28 +102,71 @@ def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
 
 def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The thinking parts in a message's reasoning fields, and the fields they used."""
-    if "reasoning_content" not in message and "reasoning" not in message and DETAILS not in message:
+    if (
+        "reasoning_content" not in message
+        and "reasoning" not in message
+        and DETAILS not in message
+        and BLOCKS not in message
+    ):
         return [], []  # the common case, checked first: most messages carry no reasoning
     content = message.get("reasoning_content")
     reasoning = message.get("reasoning")
     details = message.get(DETAILS)
     parts: list[dict[str, Any]] = []
     mapped: list[str] = []
+    block_parts = [decode_block(block) for block in as_list(message.get(BLOCKS)) or ()]
     if isinstance(content, str):
-        parts.append(thinking(content, {"field": "reasoning_content"}))
         mapped.append("reasoning_content")
+        if block_parts and content == "".join(part["text"] for part in block_parts):
+            _mark_copy(block_parts, "reasoning_content")
+        else:
+            parts.append(thinking(content, {"field": "reasoning_content"}))
     detail_parts = [decode_detail(detail) for detail in as_list(details) or ()]
     if isinstance(reasoning, str):
         mapped.append("reasoning")
         copied = _copied_by_reasoning(reasoning, content, parts, detail_parts)
-        for part in copied:
-            part["provider_metadata"][PROVIDER]["_also"] = ["reasoning"]
+        _mark_copy(copied, "reasoning")
         if not copied:
             parts.append(thinking(reasoning, {"field": "reasoning"}))
     if detail_parts:
         parts.extend(detail_parts)
         mapped.append(DETAILS)
+    if block_parts:
+        parts.extend(block_parts)
+        mapped.append(BLOCKS)
     return parts, mapped
+
+
+def _mark_copy(parts: list[dict[str, Any]], field: str) -> None:
+    """Note on ``parts`` that ``field`` repeated their text (the ``_also`` marker)."""
+    for part in parts:
+        bag = part["provider_metadata"][PROVIDER]
+        bag["_also"] = [*bag.get("_also", []), field]
+
+
+def decode_block(block: Mapping[str, Any]) -> dict[str, Any]:
+    """One ``thinking_blocks`` entry as a thinking part: a signed or redacted block is
+    Claude's (:data:`BLOCK_PROVIDER`); the entry's other keys ride in its bag."""
+    canonical: dict[str, Any] = {"type": "thinking", "text": ""}
+    if block.get("type") == "redacted_thinking":
+        canonical.update(encrypted=block["data"], redacted=True, provider=BLOCK_PROVIDER)
+        mapped: tuple[str, ...] = ("type", "data")
+    else:
+        canonical["text"] = block.get("thinking", "")
+        if isinstance(block.get("signature"), str):
+            canonical.update(signature=block["signature"], provider=BLOCK_PROVIDER)
+        mapped = ("type", "thinking", "signature")
+    return KIT.attach(canonical, {BLOCK: True, **leftovers(block, mapped)})
+
+
+def is_block(part: Thinking) -> bool:
+    """Whether ``part`` was read from ``thinking_blocks``."""
+    return KIT.marker(part.get("provider_metadata"), BLOCK) is True
+
+
+def claude_thinking(part: Thinking) -> bool:
+    """Whether ``part`` is Claude's signed or redacted thinking, which only a thinking block carries."""
+    return part.get("provider") in CLAUDE_SIGNERS and bool(part.get("signature") or part.get("encrypted"))
 
 
 def _copied_by_reasoning(
@@ -182,6 +246,8 @@ def field_for(part: Thinking, reasoning_field: str | None) -> str | None:
         field = KIT.marker(part.get("provider_metadata"), "field")
         if field in FIELDS or field == CONTENT:
             return str(field)
+    if is_block(part):
+        return BLOCKS
     return reasoning_field
 
 
@@ -193,19 +259,28 @@ def drop_loss(provider: str | None, losses: LossRecorder, at: Steps) -> None:
 
 
 class ReasoningWriter:
-    """Collects the thinking parts of one message into its reasoning fields."""
+    """Collects the thinking parts of one message into its reasoning fields; ``output``
+    (a response's message) also writes Claude's signed thinking as a thinking block."""
 
-    def __init__(self, losses: LossRecorder) -> None:
+    def __init__(self, losses: LossRecorder, *, output: bool = False) -> None:
         self._losses = losses
+        self._output = output
         self._strings: dict[str, list[str]] = {}
         self._sources: dict[str, list[str]] = {}
         self._details: list[dict[str, Any]] = []
+        self._blocks: list[dict[str, Any]] = []
 
     def add(self, part: Thinking, field: str, at: Steps) -> None:
-        """Write ``part`` to ``field`` (one of :data:`FIELDS`)."""
-        bag = KIT.own(part.get("provider_metadata")) if part.get("provider") == PROVIDER else {}
+        """Write ``part`` to ``field`` (one of :data:`FIELDS`, or :data:`BLOCKS`)."""
+        own = part.get("provider") == PROVIDER or is_block(part)
+        bag = KIT.own(part.get("provider_metadata")) if own else {}
         text: str = part.get("text", "")
-        if field == DETAILS and bag.get("field") == DETAILS:
+        if field == BLOCKS:
+            self._blocks.append(block_entry(part, bag, self._losses, at))
+        elif self._output and field in STRING_FIELDS and claude_thinking(part):
+            self._add_string(field, text, path(*at))  # the text where clients read it, the block beside it
+            self._blocks.append(block_entry(part, bag, self._losses, at))
+        elif field == DETAILS and bag.get("field") == DETAILS:
             self._details.append(_own_detail(part, bag, self._losses, at))
         elif field == DETAILS:
             first = len(self._details)
@@ -233,6 +308,8 @@ class ReasoningWriter:
                 self._losses.add(at, f"{len(sources)} reasoning parts joined into one {field}", why)
         if self._details:
             written[DETAILS] = self._details
+        if self._blocks:
+            written[BLOCKS] = self._blocks
         if self._reads_as_copy(written):
             why = "a reasoning string equal to the other reasoning reads back as a copy of it"
             self._losses.add(at, "separate reasoning part with the same text", why)
@@ -248,6 +325,22 @@ class ReasoningWriter:
         texts = (entry.get("summary" if entry.get("type") == "reasoning.summary" else "text") for entry in details)
         joined = "".join(text for text in texts if isinstance(text, str))
         return bool(details) and written["reasoning"] == joined
+
+
+def block_entry(part: Thinking, bag: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """The ``thinking_blocks`` entry for ``part`` (``bag``: this codec's, when it read the part there)."""
+    rest = wire_fields(bag)
+    encrypted = part.get("encrypted")
+    if part.get("redacted") and encrypted is not None:
+        if part.get("text") or part.get("signature"):
+            losses.add(at, "text or signature of redacted thinking", "redacted_thinking carries only data")
+        return {**rest, "type": "redacted_thinking", "data": encrypted}
+    if encrypted is not None:
+        losses.add((*at, "encrypted"), "encrypted reasoning", "a thinking block carries no encrypted payload")
+    entry = {**rest, "type": "thinking", "thinking": part.get("text", "")}
+    if part.get("signature") is not None:
+        entry["signature"] = part["signature"]
+    return entry
 
 
 def _foreign_entries(part: Thinking) -> list[dict[str, Any]]:

@@ -71,6 +71,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     if wire is None:  # a shape beyond the common ones, or an error: the full wire shapes say which
         validated: Request = fully_validated(request_adapter(), payload, "OpenAI Chat request")
         wire = dict(validated)
+    else:
+        context.closed = True
     data: dict[str, Any] = {"messages": decode_messages(wire["messages"], context)}
     if len(wire) == 1:
         return data
@@ -81,6 +83,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
+        if context.closed and any(type(value) is dict or type(value) is list for value in bag.values()):
+            context.closed = False  # a JSON value kept in the bag sits two levels deeper than it came
     return data
 
 

@@ -79,9 +79,11 @@ from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-DELTA_KEYS = shape_fields(wire.Delta)
+DELTA_KEYS = tuple(key for key in shape_fields(wire.Delta) if key != "thinking_blocks")
 """The ``delta`` fields the decoder reads (the fields its shape types, ``wire.py``); any
-other is kept (the finish chunk's as the message's)."""
+other is kept (the finish chunk's as the message's). ``thinking_blocks`` fragments (which
+repeat ``reasoning_content`` beside Claude's signature) are typed, so strict reading takes
+them, but not yet read into parts: they are kept whole in the bag, as before."""
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})

@@ -38,6 +38,7 @@ from typing import Any, assert_never, cast
 from chatcodec._narrow import as_dict
 from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 from chatcodec.providers.kit.context import EncodeContext, read_options
 from chatcodec.providers.openai_chat import reasoning, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
@@ -108,6 +109,8 @@ class _Thinking:
     dropped: bool = False
     signature_lost: bool = False
     sent: bool = False
+    blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
+    signature: list[str] | None = None  # a block's signature, written whole when the part ends
 
 
 @dataclass
@@ -393,6 +396,10 @@ class StreamEncoder:
             return
         target = str(field_name) if event.provider == PROVIDER else self._option
         thinking = _Thinking(target)
+        if event.provider != PROVIDER and (
+            event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
+        ):
+            thinking.blocks = target in reasoning.STRING_FIELDS
         if target is None:
             thinking.dropped = True
             reasoning.drop_loss(event.provider, self._losses, at)
@@ -432,6 +439,11 @@ class StreamEncoder:
                 else "text"
             )
             return {target: [{**thinking.entry, key: text}]}
+        if thinking.blocks:
+            if kind == "signature":
+                thinking.signature = [*(thinking.signature or []), text]
+                return None
+            return {str(target): text, reasoning.BLOCKS: [{"type": "thinking", "thinking": text}]}
         if kind == "signature":
             if not thinking.signature_lost:
                 thinking.signature_lost = True
@@ -464,12 +476,27 @@ class StreamEncoder:
         if thinking.target == reasoning.DETAILS and not (thinking.sent or chunks or event.encrypted is not None):
             # an entry with no text or signature still exists: one empty fragment opens it
             chunks.append(self._delta(event.choice, self._reasoning_delta(thinking, "text", "", at) or {}))
-        if event.encrypted is not None:
+        if thinking.blocks:
+            chunks.extend(self._block_end(event, thinking))
+        elif event.encrypted is not None:
             if thinking.target == reasoning.DETAILS:
                 entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
                 chunks.append(self._delta(event.choice, {reasoning.DETAILS: [entry]}))
             else:
                 self._losses.add((*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
+        return chunks
+
+    def _block_end(self, event: ThinkingEndEvent, thinking: _Thinking) -> list[dict[str, Any]]:
+        """A Claude thinking block's end: its signature, whole, closes the block (as the
+        OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
+        redacted block of its own."""
+        chunks: list[dict[str, Any]] = []
+        if thinking.signature is not None:
+            block = {"type": "thinking", "thinking": "", "signature": "".join(thinking.signature)}
+            chunks.append(self._delta(event.choice, {reasoning.BLOCKS: [block]}))
+        if event.encrypted is not None:
+            block = {"type": "redacted_thinking", "data": event.encrypted}
+            chunks.append(self._delta(event.choice, {reasoning.BLOCKS: [block]}))
         return chunks
 
     # --- whole parts ---------------------------------------------------------------------
@@ -549,6 +576,6 @@ class StreamEncoder:
         if target == reasoning.CONTENT:
             content = reasoning.encode_content_thinking(part, self._losses, where)
             return [self._delta(choice, {"content": [content]})]
-        writer = reasoning.ReasoningWriter(self._losses)
+        writer = reasoning.ReasoningWriter(self._losses, output=True)
         writer.add(part, target, where)
         return [self._delta(choice, writer.fields(where))]

@@ -227,6 +227,45 @@ class ReasoningDetail(TypedDict):
     index: NotRequired[int]
 
 
+@stands_for()
+@wire_shape
+class ThinkingBlock(TypedDict):
+    """An entry of litellm's ``thinking_blocks``: Anthropic's ``thinking`` block as Claude
+    returned it, text and ``signature`` (https://docs.litellm.ai/docs/reasoning_content)."""
+
+    type: Literal["thinking"]
+    thinking: str
+    signature: NotRequired[str | None]
+
+
+@stands_for()
+@wire_shape
+class RedactedThinkingBlock(TypedDict):
+    """An entry of litellm's ``thinking_blocks``: Anthropic's ``redacted_thinking`` block."""
+
+    type: Literal["redacted_thinking"]
+    data: str
+
+
+AnyThinkingBlock = Annotated[
+    Annotated[ThinkingBlock, tag("thinking")] | Annotated[RedactedThinkingBlock, tag("redacted_thinking")],
+    tagged(("thinking", "redacted_thinking"), fallback="thinking"),
+]
+"""A ``thinking_blocks`` entry (another ``type`` is refused as not ``thinking``)."""
+
+
+@stands_for()
+@wire_shape
+class ThinkingBlockDelta(TypedDict):
+    """A streamed fragment of a ``thinking_blocks`` entry: text, then the ``signature``
+    that ends the block, or a whole ``redacted_thinking`` block (litellm's chunks)."""
+
+    type: NotRequired[Literal["thinking", "redacted_thinking"]]
+    thinking: NotRequired[str]
+    signature: NotRequired[str | None]
+    data: NotRequired[str]
+
+
 # --- messages --------------------------------------------------------------------------
 
 
@@ -258,6 +297,7 @@ class AssistantMessage(TypedDict):
     reasoning_content: NotRequired[str | None]
     reasoning: NotRequired[str | None]
     reasoning_details: NotRequired[list[ReasoningDetail] | None]
+    thinking_blocks: NotRequired[list[AnyThinkingBlock] | None]
 
 
 @stands_for("ChatCompletionToolMessageParam")
@@ -523,6 +563,7 @@ class Delta(TypedDict):
     reasoning_content: NotRequired[str | None]
     reasoning: NotRequired[str | None]
     reasoning_details: NotRequired[list[ReasoningDetail] | None]
+    thinking_blocks: NotRequired[list[ThinkingBlockDelta] | None]
     tool_calls: NotRequired[list[ToolCallDelta] | None]
 
 

@@ -44,8 +44,16 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, kept_object, restore_fields, shape_fields, split_fields, unmapped
+from chatcodec.providers.kit import Steps, kept_object, path, restore_fields, shape_fields, split_fields, unmapped
 from chatcodec.providers.openai_responses import wire as shapes
+from chatcodec.providers.openai_responses.carried_reasoning import (
+    SealedCalls,
+    is_sealed,
+    seal,
+    seal_call,
+    should_seal,
+    unseal,
+)
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -81,12 +89,16 @@ def is_assistant_kind(kind: object) -> bool:
 # --- decode ------------------------------------------------------------------------------
 
 
-def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The canonical parts for one (validated) assistant-side item, in order."""
+def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | None = None) -> list[dict[str, Any]]:
+    """The canonical parts for one (validated) assistant-side item at ``at``, in order
+    (``calls``: the call bags sealed in the turn so far, :mod:`.carried_reasoning`)."""
     match item.get("type"):
         case "message" | None if item.get("role") == "assistant":
             return _decode_message(item)
         case "reasoning":
+            if is_sealed(item.get("encrypted_content")):
+                sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
+                return [] if (calls or SealedCalls()).take(sealed) else [sealed]
             return _decode_reasoning(item)
         case "function_call":
             canonical = {
@@ -95,7 +107,8 @@ def decode_item(item: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "name": item["name"],
                 "arguments": item["arguments"],
             }
-            return [canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))]
+            call = canonical if len(item) == 4 else KIT.attach(canonical, split_fields(item, _CALL_FIELDS))
+            return [call if calls is None else calls.apply(call)]
         case "custom_tool_call":
             canonical = {
                 "type": "tool_use",
@@ -176,11 +189,14 @@ class ItemWriter:
     """The items of one assistant turn being written, part by part (the stream encoder
     drives one too, so streamed items are grouped exactly as a response's output)."""
 
-    __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "steps", "unnamed")
+    __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "sealing", "steps", "unnamed")
 
-    def __init__(self, losses: LossRecorder, for_request: bool) -> None:
+    def __init__(self, losses: LossRecorder, for_request: bool, *, sealing: bool = False) -> None:
         self.losses = losses
         self.for_request = for_request
+        self.sealing = sealing and not for_request
+        """Whether other providers' signed reasoning is sealed into ``encrypted_content``
+        (the ``encrypted_reasoning`` option; never in a request: :mod:`.carried_reasoning`)."""
         self.items: list[dict[str, Any]] = []
         self.steps: list[Steps] = []
         """Each item's place in the canonical turn (where a loss about it is reported)."""
@@ -211,8 +227,10 @@ def encode_assistant(
     *,
     for_request: bool = True,
     response_id: str | None = None,
+    sealing: bool = False,
 ) -> list[dict[str, Any]]:
-    """The items for one canonical assistant turn (a request's history, or a response's output)."""
+    """The items for one canonical assistant turn (a request's history, or a response's
+    output, other providers' signed reasoning sealed when ``sealing``)."""
     if not KIT.bare(message, 2):  # more than its role and content
         _report_turn_fields(message, losses, at)
     content = message.get("content", "")
@@ -223,7 +241,7 @@ def encode_assistant(
         return []
     if for_request:
         return _request_turn(content, losses, at)
-    state = ItemWriter(losses, for_request)
+    state = ItemWriter(losses, for_request, sealing=sealing)
     parts: list[Part] = [{"type": "text", "text": content}] if isinstance(content, str) else content
     for index, part in enumerate(parts if content else []):  # a response's output is output messages
         state.add_part(part, (*at, "content", index))
@@ -334,6 +352,8 @@ def _encode_part(part: Part, state: ItemWriter, at: Steps) -> None:
         case "thinking":
             _encode_thinking(part, state, at)
         case "tool_use":
+            if state.sealing:
+                part = _sealed_call_item(part, state, at)
             call = state.add(encode_tool_use(part, state.losses, at, for_request=state.for_request), at)
             if "id" not in call and not state.for_request:
                 state.unnamed.append(call)
@@ -420,6 +440,9 @@ def _encode_thinking(part: Part, state: ItemWriter, at: Steps) -> None:
     bag = part_bag(part, state.losses, at)
     provider, text = part.get("provider"), part.get("text", "")
     if provider != PROVIDER and not (provider is None and "id" in bag):
+        if state.sealing and should_seal(part):
+            _sealed_reasoning_item(part, state, at)
+            return
         if not state.for_request and text:
             _foreign_reasoning_item(part, state, at)
             return
@@ -458,6 +481,29 @@ def _foreign_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
     state.add(item, at)
     state.unnamed.append(item)  # named ``rs_...`` with the response's other items
     state.open_reasoning = None  # a following part of its own starts its own item
+
+
+def _sealed_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
+    """Another provider's signed reasoning in a response's output, sealed whole into the
+    item's ``encrypted_content`` (its text shown as the summary) so the client's next
+    request gives it back exactly (:mod:`.carried_reasoning`)."""
+    text = part.get("text", "")
+    summary = [{"type": "summary_text", "text": text}] if text else []
+    item = {"type": "reasoning", "id": "", "summary": summary, "encrypted_content": seal(part)}
+    state.add(item, at)
+    state.unnamed.append(item)
+    state.open_reasoning = None
+
+
+def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
+    """A reasoning item sealing the call's other providers' bags (a Gemini signature),
+    written before the call; the call without them."""
+    sealed, stripped = seal_call(part)
+    if sealed is not None:
+        item: dict[str, Any] = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
+        state.add(item, at)
+        state.unnamed.append(item)
+    return stripped
 
 
 def foreign_thinking(provider: str | None, signed: bool, losses: LossRecorder, at: Steps) -> None:

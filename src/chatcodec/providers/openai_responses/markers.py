@@ -18,6 +18,9 @@ meaning; another provider drops them without a report):
 * ``_string``: the message item's ``content`` was a string, not a list of parts;
 * ``_server_fields`` (an option's key, never from a payload): the answer is a server's own
   resource (its ``resp_`` id, the request echoed: :mod:`.server`);
+* ``_encrypted_reasoning`` (an option's key, never from a payload): a response or stream
+  seals other providers' signed reasoning into ``encrypted_content``
+  (:mod:`.carried_reasoning`);
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
@@ -94,11 +97,13 @@ OPTIONS: Mapping[str, str] = {
     **MODEL_OPTION,
     **RULE_OPTIONS,
     SERVER_FIELDS: "_server_fields",
+    "encrypted_reasoning": "_encrypted_reasoning",
 }
 """This encoder's options, by public name, and the key each rides under in
 ``provider_options[PROVIDER]``: what a strict function or format whose schema strict mode
-refuses becomes (``strict_schema``), the ``model`` sent when the request has none, and a
-server's ``server_fields``. The codec reads them into
+refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
+server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
+sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 
 ITEM = "_item"

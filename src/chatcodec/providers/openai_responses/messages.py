@@ -31,6 +31,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, shape_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses import wire as shapes
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
 from chatcodec.providers.openai_responses.markers import CUSTOM, ITEM, ITEMS, KIT, PROVIDER, STRING, TYPED
 from chatcodec.providers.openai_responses.parts import (
@@ -63,7 +64,8 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
     carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
     after_message = False  # whether the last item was an assistant message item
     custom: set[str] = set()  # the call ids of the custom_tool_call items so far
-    for item in items:
+    calls = SealedCalls()  # call bags sealed into reasoning items (carried_reasoning.py)
+    for position, item in enumerate(items):
         kind = item.get("type")
         role = item.get("role") if kind is None or kind == "message" else None
         if role is not None and role != "assistant":
@@ -74,7 +76,7 @@ def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) 
             if turn is None or (after_message and role is not None):
                 turn = []
                 canonical.append({"role": "assistant", "content": turn})
-            turn += decode_item(item)
+            turn += decode_item(item, ("input", position), calls)
             if kind == "custom_tool_call":
                 custom.add(item["call_id"])
         elif kind in _OUTPUT_KINDS:

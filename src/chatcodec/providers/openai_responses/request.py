@@ -46,6 +46,7 @@ from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
+from chatcodec.providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
@@ -95,7 +96,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = REQUEST.front(payload)
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
         return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
-    return _read(request, context)
+    return _read(request, context)  # not ``context.closed``: items keep values whole, deeper than they came
 
 
 def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
@@ -163,7 +164,9 @@ def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeC
 
 
 def _encrypted(item: Mapping[str, Any]) -> bool:
-    return item.get("type") == "reasoning" and bool(item.get("encrypted_content"))
+    """Whether ``item`` replays OpenAI's encrypted reasoning (not another provider's, sealed)."""
+    encrypted = item.get("encrypted_content")
+    return item.get("type") == "reasoning" and bool(encrypted) and not is_sealed(encrypted)
 
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:

@@ -31,6 +31,8 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
@@ -93,7 +95,8 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     if wire.get("object") == OBJECT:
         mapped.append("object")
     output = wire["output"]
-    parts = [part for item in output for part in decode_item(item)]
+    calls = SealedCalls()
+    parts = [part for position, item in enumerate(output) for part in decode_item(item, ("output", position), calls)]
     choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": parts}}
     bag = split_fields(wire, mapped)
     details = as_dict(wire.get("incomplete_details")) or {}
@@ -138,7 +141,8 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
     served = server_fields(context)
     response_id = served.get("id") if served is not None else None
-    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"))
+    sealing = context.option(SEALING_OPTION) is True
+    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
     finish_reason = choice.get("finish_reason")
     status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
     reason = incomplete_reason(finish_reason, bag)
@@ -175,7 +179,8 @@ def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]
 
 
 def encode_output(
-    message: Mapping[str, Any], losses: LossRecorder, response_id: str | None = None
+    message: Mapping[str, Any], losses: LossRecorder, response_id: str | None = None, *, sealing: bool = False
 ) -> list[dict[str, Any]]:
-    """The ``output`` items for the answer."""
-    return encode_assistant(message, losses, ("choices", 0, "message"), for_request=False, response_id=response_id)
+    """The ``output`` items for the answer (``sealing``: the ``encrypted_reasoning`` option)."""
+    at = ("choices", 0, "message")
+    return encode_assistant(message, losses, at, for_request=False, response_id=response_id, sealing=sealing)

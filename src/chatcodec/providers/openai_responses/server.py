@@ -11,8 +11,16 @@ some nullable; the defaults below are the values OpenAI echoes for a request tha
 the setting out (its compliance suite's recorded basic answer:
 https://github.com/openresponses/openresponses, ``src/lib/compliance-tests.ts``).
 
-``background: true`` is refused: the answer would have to be fetched later
-(``GET /v1/responses/{id}``), which a converting proxy does not serve.
+``background: true`` is refused: the answer would have to be fetched while it is still
+being made, which a converting proxy does not do (a kept answer is read back with
+``GET /v1/responses/{id}``).
+
+Another provider's signed reasoning is sealed into the answer's reasoning items
+(the ``encrypted_reasoning`` option, :mod:`.carried_reasoning`) when the caller asks for
+``include: ["reasoning.encrypted_content"]`` or when the answer is not kept (the caller's
+``store: false``, or a server without a store): then the caller's next request carries it
+back, as it does OpenAI's own encrypted reasoning
+(https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items).
 """
 
 from __future__ import annotations
@@ -23,7 +31,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.openai_responses.markers import SERVER_FIELDS
+from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING
+from chatcodec.providers.openai_responses.markers import INSTRUCTIONS, PROVIDER, SERVER_FIELDS
+from chatcodec.providers.openai_responses.request import ENCRYPTED_REASONING
 
 PREVIOUS = "previous_response_id"
 """The request field naming the earlier answer a request continues."""
@@ -84,7 +94,8 @@ class ResponsesAnswering:
         fields["reasoning"] = {"effort": reasoning.get("effort"), "summary": reasoning.get("summary")}
         fields["store"] = stored
         fields["background"] = False
-        return {SERVER_FIELDS: fields}
+        include = as_list(payload.get("include")) or []
+        return {SERVER_FIELDS: fields, SEALING: ENCRYPTED_REASONING in include or not stored}
 
     def continues(self, payload: Mapping[str, Any]) -> str | None:
         value = payload.get(PREVIOUS)
@@ -94,16 +105,14 @@ class ResponsesAnswering:
         """The caller's ``store`` (true when left out, as OpenAI's default)."""
         return payload.get("store") is not False
 
-    def continued(self, payload: Mapping[str, Any], history: list[Any]) -> dict[str, Any]:
-        """The request as its caller would send it with no server memory: the earlier
-        conversation's items, then its own input (``instructions`` are not carried
-        over, as OpenAI documents for ``previous_response_id``)."""
-        continued = {key: value for key, value in payload.items() if key != PREVIOUS}
-        continued["input"] = [*history, *input_items(payload)]
-        return continued
+    def detached(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """The request without ``previous_response_id``."""
+        return {key: value for key, value in payload.items() if key != PREVIOUS}
 
-    def conversation(self, payload: Mapping[str, Any], answer: Mapping[str, Any]) -> list[Any]:
-        return [*input_items(payload), *(as_list(answer.get("output")) or [])]
+    def carried_over(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The messages without the one the request's ``instructions`` became
+        (instructions are not carried over, as OpenAI documents for ``previous_response_id``)."""
+        return [message for message in messages if not _instructions(message)]
 
     def final_answer(self, event: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The response of ``response.completed`` or ``response.incomplete`` (a failed
@@ -112,13 +121,15 @@ class ResponsesAnswering:
             return None
         return as_dict(event.get("response"))
 
+    @property
+    def routes(self) -> tuple[str, ...]:
+        """``GET /v1/responses/{response_id}``, as the OpenAI SDK builds it from its ``base_url``."""
+        return ("/v1/responses/{answer_id}", "/responses/{answer_id}")
 
-def input_items(payload: Mapping[str, Any]) -> list[Any]:
-    """A request's ``input`` as items: a string is one user message."""
-    given = payload.get("input")
-    if isinstance(given, str):
-        return [{"type": "message", "role": "user", "content": given}]
-    return list(as_list(given) or [])
+
+def _instructions(message: Mapping[str, Any]) -> bool:
+    bag = as_dict((as_dict(message.get("provider_metadata")) or {}).get(PROVIDER)) or {}
+    return message.get("role") == "system" and bag.get(INSTRUCTIONS) is True
 
 
 def _echoed_tool(tool: object) -> object:

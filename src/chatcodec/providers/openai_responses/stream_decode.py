@@ -41,6 +41,7 @@ from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError
 from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
@@ -102,6 +103,8 @@ class StreamDecoder(FeedByReading):
         self.started = False
         self.position = -1
         self.sequence = -1  # the highest sequence_number read so far
+        self.sealed_calls = SealedCalls()
+        """Call bags sealed into reasoning items so far (:mod:`.carried_reasoning`)."""
 
     def close(self) -> list[AnyStreamEvent]:
         """Nothing is owed at the end: parts of an item that never finished (an
@@ -315,7 +318,13 @@ class StreamDecoder(FeedByReading):
 
     def _item_done(self, output_index: int, item: dict[str, Any]) -> None:
         record = self.items.pop(output_index, None) or _Item(str(item.get("type")))
-        decoded = decode_item(item)
+        decoded = decode_item(item, ("item",), self.sealed_calls)
+        if item.get("type") == "reasoning" and is_sealed(item.get("encrypted_content")):
+            for part in decoded:  # another provider's reasoning, given whole (never streamed)
+                self.builder.whole(PartEvent.model_validate({"index": self._allocate(), "choice": 0, "part": part}))
+            for builder in record.parts.values():
+                self.builder.close(builder)
+            return
         slots = _slots(item, len(decoded))
         for part, slot in zip(decoded, slots, strict=True):
             if part["type"] == "refusal" and slot is not None:

@@ -34,6 +34,8 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
+from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal_call
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
@@ -121,7 +123,9 @@ class StreamEncoder:
     """Canonical events in, Responses stream events out (see the module docstring)."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self._stream = _Stream(context.losses, ItemWriter(context.losses, for_request=False), context)
+        sealing = context.option(SEALING_OPTION) is True
+        writer = ItemWriter(context.losses, for_request=False, sealing=sealing)
+        self._stream = _Stream(context.losses, writer, context)
         self._dropped: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
@@ -247,14 +251,20 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
         return  # a part before it is under way: the call's item comes after that part's
     position = len(stream.writer.items)
     yield from _close_items(stream, position)
-    pending.live = position
     at: Steps = ("choices", 0, "message", "content", event.index)
+    metadata = event.provider_metadata
+    if stream.writer.sealing:  # another provider's call bags (a Gemini signature) in an item before it
+        sealed, stripped = seal_call({"id": event.id, "provider_metadata": metadata})
+        if sealed is not None:
+            yield from _sealed_item(stream, sealed, at)
+            position, metadata = len(stream.writer.items), stripped.get("provider_metadata")
+    pending.live = position
     begun = _part(
         "tool_use",
         id=event.id,
         name=event.name,
         arguments="",
-        provider_metadata=event.provider_metadata,
+        provider_metadata=metadata,
         kind=_kind(event),
     )
     item = encode_tool_use(begun, LossRecorder(), at, for_request=False)  # its losses are the end's
@@ -263,6 +273,17 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
         stream.writer.unnamed.append(item)
         stream.name(position)
     yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
+
+
+def _sealed_item(stream: _Stream, sealed: str, at: Steps) -> Iterator[dict[str, Any]]:
+    """A reasoning item sealing a call's other providers' bags, added and done at once."""
+    position = len(stream.writer.items)
+    item: dict[str, Any] = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
+    stream.writer.add(item, at)
+    stream.writer.unnamed.append(item)
+    stream.name(position)
+    yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
+    yield from _close_items(stream, position + 1)
 
 
 _CALL_EVENTS = {
@@ -350,6 +371,8 @@ def _end(stream: _Stream, index: int, encrypted: str | None, metadata: dict[str,
         )
     elif isinstance(start, ToolCallStartEvent):
         call = _part("tool_use", id=start.id, name=start.name, arguments=text, **extra, kind=_kind(start))
+        if pending.live is not None and stream.writer.sealing:  # its other bags were sealed at its start
+            call = seal_call(call)[1]
         if pending.live is not None:
             yield from _end_live_call(stream, call, index, pending.live)
             return
@@ -487,6 +510,8 @@ def _message_part_events(
 def _reasoning_events(
     stream: _Stream, item: dict[str, Any], where: dict[str, Any], first: int, fragments: list[str] | None
 ) -> Iterator[dict[str, Any]]:
+    if is_sealed(item.get("encrypted_content")):
+        return  # another provider's reasoning, whole in its item's done (its summary shown there)
     summary: list[dict[str, Any]] = as_list(item.get("summary")) or []
     content: list[dict[str, Any]] = as_list(item.get("content")) or []
     for position in range(first, len(summary) + len(content)):

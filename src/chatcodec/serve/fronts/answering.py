@@ -3,24 +3,29 @@ the Responses API): the server's id and the request's settings on every answer, 
 earlier answer continued from the store, or refused.
 
 For such a front, each call is *prepared* before it is converted: a request continuing
-an earlier answer (``previous_response_id``) gets that answer's conversation from the
-:class:`~chatcodec.serve.response_store.ResponseStore` put before its input, or is
-refused with a 400 that says why (no store, or the answer is not in it): never sent on
-with its history silently lost. The target encoder's options get the fields the server
-sets (:meth:`Answering.server_options`), so the plain answer and every streamed event
-carrying the response are the server's resource, written by the one encoder. Once the
-answer is complete it is kept in the store, when there is one and the caller allows it.
+an earlier answer (``previous_response_id``) is detached from it, and that answer's kept
+canonical conversation is put before the request's own messages once they are read
+(:meth:`Answerer.continued`), or the request is refused with a 400 that says why (no
+store, or no such answer for this caller): never sent on with its history silently lost.
+The target encoder's options get the fields the server sets
+(:meth:`Answering.server_options`), so the plain answer and every streamed event carrying
+the response are the server's resource, written by the one encoder. Once the answer is
+complete it is kept (:mod:`chatcodec.serve.response_store`) when there is a store and the
+caller allows it: the canonical messages it added (the upstream's answer as canonical
+data, so a Claude signature the caller never saw is kept), and the body the caller got.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chatcodec.providers.kit.edge import Answering, Call
 from chatcodec.registry import get_edge
 from chatcodec.serve.response_store import ResponseStore
+from chatcodec.stream_events import AnyStreamEvent
+from chatcodec.streams.accumulator import StreamAccumulator
 from chatcodec.streams.framing import WireEventReader
 
 __all__ = ["AnswerRefusedError", "Answerer", "Prepared", "StreamWatch"]
@@ -35,11 +40,17 @@ class Prepared:
     """One call as it is converted and answered."""
 
     call: Call
-    """The call to convert (its payload continued, its options the server's)."""
+    """The call to convert (its payload detached from the answer it continues, its options the server's)."""
     answer_id: str | None = None
     """The id of the answer (None: the front's answers have none of the server's)."""
     kept: bool = False
     """Whether the answer is to be kept in the store."""
+    owner: str = ""
+    """The digest of the caller's key (:func:`~chatcodec.serve.response_store.owner_of`)."""
+    parent: str | None = None
+    """The answer this call continues."""
+    history: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    """That answer's canonical conversation, put before the call's own messages."""
 
 
 class Answerer:
@@ -51,15 +62,17 @@ class Answerer:
         self.answering: Answering | None = None if front is None else front.answering
         self.store = store
 
-    def prepare(self, call: Call) -> Prepared:
-        """``call`` continued and given the server's options (raises :class:`AnswerRefusedError`)."""
+    def prepare(self, call: Call, owner: str = "") -> Prepared:
+        """``call`` detached and given the server's options (raises :class:`AnswerRefusedError`)."""
         answering = self.answering
         if answering is None:
             return Prepared(call)
         payload = call.payload
         previous = answering.continues(payload)
+        history: list[dict[str, Any]] = []
         if previous is not None:
-            payload = answering.continued(payload, self._history(previous))
+            history = self._history(previous, owner)
+            payload = answering.detached(payload)
         answer_id = answering.new_id()
         kept = self.store is not None and answering.wants_stored(call.payload)
         try:
@@ -67,48 +80,78 @@ class Answerer:
         except ValueError as error:
             raise AnswerRefusedError(str(error)) from None
         prepared = replace(call, payload=payload, options={**(call.options or {}), **options})
-        return Prepared(prepared, answer_id, kept)
+        return Prepared(prepared, answer_id, kept, owner, previous, history)
 
-    def _history(self, previous: str) -> list[Any]:
+    def _history(self, previous: str, owner: str) -> list[dict[str, Any]]:
         if self.store is None:
             raise AnswerRefusedError(
                 f"previous_response_id {previous!r} cannot be continued: this server keeps no responses "
-                "(start chatcodec serve with --store memory to keep them), so send the conversation itself"
+                "(start chatcodec serve with --store memory, or --store sqlite:PATH, to keep them), "
+                "so send the conversation itself"
             )
-        history = self.store.get(previous)
+        history = self.store.conversation(previous, owner)
         if history is None:
             raise AnswerRefusedError(
-                f"previous_response_id {previous!r} is not a response this server keeps (it keeps the last "
-                f"{self.store.capacity} responses stored, in memory, since it started)"
+                f"previous_response_id {previous!r} is not a response this server keeps for your key (it keeps "
+                f"the last {self.store.capacity} responses stored, {self.store.backend.description})"
             )
         return history
 
-    def answered(self, prepared: Prepared, answer: Mapping[str, Any]) -> None:
-        """Keep a complete plain answer, when it is to be kept."""
-        if prepared.kept and self.store is not None and self.answering is not None and prepared.answer_id:
-            conversation = self.answering.conversation(prepared.call.payload, answer)
-            self.store.put(prepared.answer_id, conversation)
+    def continued(self, prepared: Prepared, canonical: dict[str, Any]) -> None:
+        """Put the continued answer's conversation before the request's own messages (after
+        its instructions) in ``canonical``, the request as read."""
+        if not prepared.history or self.answering is None:
+            return
+        messages: list[dict[str, Any]] = canonical.get("messages") or []
+        own = self.answering.carried_over(messages)
+        lead = [message for message in messages if not any(message is kept for kept in own)]
+        canonical["messages"] = [*lead, *prepared.history, *own]
 
-    def watch(self, prepared: Prepared) -> StreamWatch | None:
-        """A reader of the converted stream that keeps its answer at the end (None: nothing to keep)."""
+    def answered(
+        self, prepared: Prepared, answer: Mapping[str, Any], canonical: dict[str, Any], message: dict[str, Any]
+    ) -> None:
+        """Keep a complete answer (the body the caller got, the request as converted, the
+        upstream's answer as a canonical message), when it is to be kept."""
+        store, answering = self.store, self.answering
+        if not prepared.kept or store is None or answering is None or not prepared.answer_id:
+            return
+        carried = answering.carried_over(canonical.get("messages") or [])
+        added = [*carried[len(prepared.history) :], message]
+        store.keep(prepared.answer_id, owner=prepared.owner, parent=prepared.parent, messages=added, response=answer)
+
+    def read(self, answer_id: str, owner: str) -> dict[str, Any] | None:
+        """A kept answer as its caller got it (None: not kept, or another caller's)."""
+        return None if self.store is None else self.store.response(answer_id, owner)
+
+    def watch(self, prepared: Prepared, canonical: dict[str, Any]) -> StreamWatch | None:
+        """A reader of the stream that keeps its answer at the end (None: nothing to keep)."""
         if not prepared.kept:
             return None
-        return StreamWatch(self, prepared)
+        return StreamWatch(self, prepared, canonical)
 
 
 class StreamWatch:
-    """Reads the stream written to the caller, to keep the answer its last event holds."""
+    """Reads a stream both ways, to keep its answer: the canonical events (the answer as
+    canonical data) and the stream written to the caller (its last event holds the body)."""
 
-    def __init__(self, answerer: Answerer, prepared: Prepared) -> None:
+    def __init__(self, answerer: Answerer, prepared: Prepared, canonical: dict[str, Any]) -> None:
         self._answerer = answerer
         self._prepared = prepared
+        self._canonical = canonical
         self._reader = WireEventReader(answerer.api, prepared.call.framing)
+        self._events = StreamAccumulator()
+
+    def observe(self, event: AnyStreamEvent) -> None:
+        """One canonical event on its way to the caller."""
+        self._events.add(event)
 
     def feed(self, chunk: bytes) -> None:
+        """Bytes written to the caller."""
         answering = self._answerer.answering
         if answering is None:
             return
         for event in self._reader.feed(chunk):
             answer = answering.final_answer(event)
-            if answer is not None:
-                self._answerer.answered(self._prepared, answer)
+            if answer is not None and not self._events.errors:
+                message = self._events.response().choices[0].message.model_dump(mode="json", exclude_none=True)
+                self._answerer.answered(self._prepared, answer, self._canonical, message)

@@ -108,10 +108,8 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
         for index, message in enumerate(as_list(body.get("messages")) or ()):
             # the look runs for every message of every conversion: most calls hold no extra_content
             fields = cast("dict[str, Any]", message) if type(message) is dict else None
-            calls = cast("list[Any]", fields.get("tool_calls")) if fields is not None else None
-            if type(calls) is list and any(
-                type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls
-            ):
+            calls = as_list(fields.get("tool_calls")) if fields is not None else None
+            if calls and any(type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls):
                 for position, tool_call in enumerate(calls):
                     _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
         return

@@ -1,0 +1,135 @@
+"""``convert``'s row formats beyond bare bodies: batch envelopes and custom layouts.
+
+``--from``/``--to`` take a body format (``openai-chat``), or a batch envelope preset
+(``openai-batch``, ``anthropic-batch-results``; ``NAME:FORMAT`` fixes the body format:
+``bedrock-batch:anthropic``) from :data:`chatcodec.batch.envelopes.ENVELOPES`; a layout of
+your own is given by JSON pointers (``--body-at /request/body --id-at /meta/id``, and
+``--out-body-at``/``--out-id-at`` for the output). This module turns those arguments into
+:class:`~chatcodec.batch.convert.ConvertOptions` fields; the row pipeline is the one every
+conversion takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chatcodec.batch import envelopes, training
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES
+
+TRAINING_DIALECTS = training.TRAINING_DIALECTS
+"""The training dialects' names (rows of their own, read without a codec of their own)."""
+
+FORMATS_HELP = (
+    f"a body format ({', '.join((*PROVIDER_NAMES, CANONICAL))}), a batch envelope "
+    f"({', '.join(envelopes.ENVELOPE_NAMES)}; NAME:FORMAT fixes its body format) or a training dialect "
+    f"({', '.join(training.TRAINING_DIALECTS)})"
+)
+
+
+def row_format(text: str) -> str:
+    """``--from``/``--to``'s value: a body format or an envelope preset."""
+    if text in PROVIDER_NAMES or text == CANONICAL or text in training.TRAINING_DIALECTS:
+        return text
+    if envelopes.is_envelope_spec(text) and not text.startswith("body="):
+        try:
+            envelopes.envelope_named(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+        return text
+    raise argparse.ArgumentTypeError(f"unknown format {text!r}: {FORMATS_HELP}")
+
+
+def add_layout_arguments(convert: Any) -> None:
+    """``--model``, the JSON-pointer layout options and ``--dialect-config``."""
+    convert.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the model every converted request names, replacing the input's (e.g. a batch moved to Anthropic)",
+    )
+    convert.add_argument(
+        "--dialect-config",
+        type=Path,
+        metavar="JSON",
+        help="a sharegpt row's keys and role names: a JSON file holding LLaMA-Factory's dataset_info entry "
+        "(columns, tags) or axolotl's keys (field_messages, message_property_mappings, roles)",
+    )
+    for prefix, side in (("", "input"), ("out-", "output")):
+        convert.add_argument(
+            f"--{prefix}body-at",
+            metavar="POINTER",
+            help=f"the JSON pointer of the body in each {side} row of a custom layout (e.g. /request/body)",
+        )
+        convert.add_argument(
+            f"--{prefix}id-at",
+            metavar="POINTER",
+            help=f"the JSON pointer of the id in each {side} row of a custom layout",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RowFormats:
+    """What the arguments say about rows: formats, envelopes, kind."""
+
+    source: str
+    """The body format read (an envelope's default when a row does not tell)."""
+    target: str
+    """The body format written."""
+    kind: str
+    """Requests or responses."""
+    envelope: str | None
+    """The input rows' envelope spec."""
+    out_envelope: str | None
+    """The output rows' envelope spec."""
+
+
+def resolve(arguments: argparse.Namespace) -> RowFormats:
+    """The formats and envelopes the arguments name; ``ValueError`` says what is wrong."""
+    envelope = _layout(arguments.body_at, arguments.id_at, "--body-at")
+    out_envelope = _layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at")
+    source, target = arguments.source, arguments.target
+    kinds: list[tuple[str, str]] = []
+    if arguments.kind is not None:
+        kinds.append((arguments.kind, "--kind"))
+    if envelopes.is_envelope_spec(source):
+        if envelope is not None:
+            raise ValueError("--body-at is for a --from body format, not an envelope preset")
+        envelope, source = source, _body_format(source)
+        kinds.append((envelopes.envelope_named(envelope)[0].kind, f"--from {envelope}"))
+    if envelopes.is_envelope_spec(target):
+        if out_envelope is not None:
+            raise ValueError("--out-body-at is for a --to body format, not an envelope preset")
+        out_envelope, target = target, _body_format(target)
+        kinds.append((envelopes.envelope_named(out_envelope)[0].kind, f"--to {out_envelope}"))
+    dialects = [name for name in (source, target) if name in training.TRAINING_DIALECTS]
+    if dialects and (envelope is not None or out_envelope is not None):
+        raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    if dialects and arguments.kind == "response":
+        raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
+    if len({kind for kind, _ in kinds}) > 1:
+        said = ", ".join(f"{where} ({kind}s)" for kind, where in kinds)
+        raise ValueError(f"the row kinds disagree: {said}")
+    if arguments.id_field is not None and envelope is not None and out_envelope is not None:
+        raise ValueError("--id-field is for a row that is a bare body; envelopes carry their own ids")
+    return RowFormats(source, target, kinds[0][0] if kinds else "request", envelope, out_envelope)
+
+
+def _body_format(spec: str) -> str:
+    envelope, body_format = envelopes.envelope_named(spec)
+    return body_format or envelope.formats[0]
+
+
+def _layout(body_at: str | None, id_at: str | None, option: str) -> str | None:
+    """A custom layout's spec from its two pointers (``None`` when neither is given)."""
+    if body_at is None:
+        if id_at is not None:
+            raise ValueError(f"{option.replace('body', 'id')} needs {option}")
+        return None
+    spec = f"body={body_at}" + (f",id={id_at}" if id_at is not None else "")
+    for pointer in (body_at, id_at):
+        if pointer is not None:
+            envelopes.split_pointer(pointer)  # raises for a pointer not starting with '/'
+    envelopes.envelope_named(spec)
+    return spec

@@ -1,0 +1,159 @@
+"""Another provider's signed reasoning, carried to a Responses client in ``encrypted_content``.
+
+Claude verifies the thinking it is given back: a tool-use turn replayed without its signed
+``thinking`` block (text and ``signature`` exactly as returned) is refused with 400
+"Expected `thinking` or `redacted_thinking`, but found `tool_use`"
+(https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
+A client of the Responses API keeps reasoning as ``reasoning`` items and sends them back
+unchanged, with their ``encrypted_content`` when it asked for
+``include: ["reasoning.encrypted_content"]`` or keeps no state on the server
+(``store: false``): that is how Codex CLI and the OpenAI Agents SDK keep OpenAI's own
+reasoning across turns (https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items).
+
+So when the encoder option ``encrypted_reasoning`` is true, a response or stream writes
+another provider's signed or encrypted thinking part (Anthropic's ``thinking`` and
+``redacted_thinking``, Claude on Bedrock, a signed Gemini thought) as a ``reasoning`` item
+whose ``encrypted_content`` *seals* the whole canonical part: :data:`PREFIX` and the part's
+JSON in URL-safe base64. Its text is shown as the summary too. Reading a request (or a
+response) gives the sealed part back exactly, with its provider and model, so the
+target's own rules decide whether to replay it (Anthropic replays only thinking Claude
+signed). Sealed reasoning is never sent to OpenAI, which could not read it: a request
+written for OpenAI drops it, reported, as any other provider's reasoning.
+
+A tool call can carry another provider's proof too: Gemini 3 signs its function calls
+(``thoughtSignature``, in the call's ``gemini`` bag) and answers 400 "Function call is
+missing a thought_signature in functionCall parts" to a history without it
+(https://ai.google.dev/gemini-api/docs/thought-signatures). A ``function_call`` item has
+no field for it, so the same option writes a reasoning item just before the call, sealing
+``{"type": "tool_use", "id": <call_id>, "provider_metadata": <the other providers' bags>}``;
+reading it back puts those bags on the call with that ``call_id`` (:class:`SealedCalls`).
+
+The seal is not a secret or a signature of chatcodec's: a caller could forge one, but it
+could as well send the provider's own block through that provider's API.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from chatcodec._narrow import as_dict, is_dict
+from chatcodec.errors import PayloadError
+from chatcodec.providers.openai_responses.markers import PROVIDER
+
+PREFIX = "chatcodec.reasoning.v1:"
+"""What a sealed ``encrypted_content`` starts with (OpenAI's own payloads are Fernet
+tokens, ``gAAAA...``, so the two never meet)."""
+
+OPTION = "encrypted_reasoning"
+"""The encoder option: seal other providers' signed reasoning into output items."""
+
+SEALED_FIELDS = frozenset(
+    {"type", "text", "signature", "encrypted", "redacted", "provider", "model", "provider_metadata"}
+)
+"""The canonical thinking part's fields a seal holds (``cache_control`` is a request
+setting, never part of an answer)."""
+
+CALL_FIELDS = frozenset({"type", "id", "provider_metadata"})
+"""What a sealed call holds: its id and its other providers' bags."""
+
+RULE = "sealed reasoning is a canonical thinking part of another provider (or a call's bags), as chatcodec wrote it"
+
+
+def should_seal(part: Mapping[str, Any]) -> bool:
+    """Whether a thinking part is another provider's and carries something only that
+    provider can read back (a signature or an encrypted payload)."""
+    return part.get("provider") != PROVIDER and bool(part.get("signature") or part.get("encrypted"))
+
+
+def seal(part: Mapping[str, Any]) -> str:
+    """``encrypted_content`` carrying ``part`` (its sealed fields, in a fixed order, so
+    the same part always seals the same way, streamed or not)."""
+    fields = CALL_FIELDS if part.get("type") == "tool_use" else SEALED_FIELDS
+    kept = {key: part[key] for key in sorted(fields) if part.get(key) is not None}
+    text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return PREFIX + base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+
+
+def foreign_bags(part: Mapping[str, Any]) -> dict[str, Any]:
+    """The bags of providers other than this one on ``part``."""
+    metadata = as_dict(part.get("provider_metadata")) or {}
+    return {name: bag for name, bag in metadata.items() if name != PROVIDER}
+
+
+def seal_call(part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The seal of a tool call's other providers' bags (None: it has none), and the call
+    without them."""
+    foreign = foreign_bags(part)
+    if not foreign:
+        return None, dict(part)
+    own = (as_dict(part.get("provider_metadata")) or {}).get(PROVIDER)
+    stripped = {key: value for key, value in part.items() if key != "provider_metadata"}
+    if own:
+        stripped["provider_metadata"] = {PROVIDER: own}
+    return seal({"type": "tool_use", "id": part["id"], "provider_metadata": foreign}), stripped
+
+
+class SealedCalls:
+    """The call bags sealed into reasoning items of one turn, until their call is read."""
+
+    def __init__(self) -> None:
+        self._bags: dict[str, dict[str, Any]] = {}
+
+    def take(self, part: Mapping[str, Any]) -> bool:
+        """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""
+        if part.get("type") != "tool_use":
+            return False
+        self._bags[str(part["id"])] = as_dict(part.get("provider_metadata")) or {}
+        return True
+
+    def apply(self, part: dict[str, Any]) -> dict[str, Any]:
+        """``part`` (a decoded tool call) with the bags sealed for its id."""
+        bags = self._bags.pop(str(part.get("id", "")), None)
+        if bags:
+            part["provider_metadata"] = {**bags, **(as_dict(part.get("provider_metadata")) or {})}
+        return part
+
+
+def is_sealed(value: object) -> bool:
+    return isinstance(value, str) and value.startswith(PREFIX)
+
+
+def _is_sealed_call(part: dict[str, Any]) -> bool:
+    return (
+        part.get("type") == "tool_use"
+        and part.keys() == CALL_FIELDS
+        and isinstance(part["id"], str)
+        and is_dict(part["provider_metadata"])
+    )
+
+
+def unseal(value: str, at: str) -> dict[str, Any]:
+    """The canonical thinking part (or sealed call) ``value`` seals; a
+    :class:`~chatcodec.PayloadError` at ``at`` (the ``encrypted_content``'s JSON path) when
+    it is neither."""
+    try:
+        text = base64.urlsafe_b64decode(value[len(PREFIX) :].encode("ascii")).decode("utf-8", "surrogatepass")
+        part = as_dict(json.loads(text))
+    except (binascii.Error, UnicodeError, ValueError):
+        raise PayloadError(f"{RULE}: not base64 of a JSON object", at) from None
+    if part is None:
+        raise PayloadError(f"{RULE}: not base64 of a JSON object", at)
+    if _is_sealed_call(part):
+        return part
+    if part.get("type") != "thinking":
+        raise PayloadError(f"{RULE}: not a thinking part", at)
+    extra = sorted(part.keys() - SEALED_FIELDS)
+    if extra:
+        raise PayloadError(f"{RULE}: unexpected field {extra[0]!r}", at)
+    if part.get("provider") == PROVIDER:
+        raise PayloadError(f"{RULE}: OpenAI's own reasoning is never sealed", at)
+    for key in ("text", "signature", "encrypted", "provider", "model"):
+        if key in part and not isinstance(part[key], str):
+            raise PayloadError(f"{RULE}: {key} is not a string", at)
+    if not is_dict(part.get("provider_metadata", {})) or not isinstance(part.get("redacted", False), bool):
+        raise PayloadError(f"{RULE}: provider_metadata must be an object and redacted a boolean", at)
+    return part

@@ -1,0 +1,100 @@
+"""litellm's ``thinking_blocks``: Claude's signed thinking reaches an OpenAI Chat client in a
+field it sends back unchanged, and the client's next request restores the signed block."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import chatcodec
+
+from .openai_chat_support import assert_chunks_match_sdk, assert_response_matches_sdk
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+MODEL = "claude-sonnet-4-20250514"
+
+
+def _anthropic(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / "anthropic/response" / name).read_text())
+    return data
+
+
+def _message(name: str) -> dict[str, Any]:
+    wire = chatcodec.convert_response(_anthropic(name), source="anthropic", target="openai-chat", on_loss="ignore")
+    assert_response_matches_sdk(wire)
+    message: dict[str, Any] = wire["choices"][0]["message"]
+    return message
+
+
+def _next_request(message: dict[str, Any]) -> dict[str, Any]:
+    results = [{"role": "tool", "tool_call_id": call["id"], "content": "ok"} for call in message.get("tool_calls", [])]
+    return {"model": MODEL, "messages": [{"role": "user", "content": "Where am I?"}, message, *results]}
+
+
+def test_claudes_thinking_comes_with_its_signature_in_thinking_blocks_beside_reasoning_content() -> None:
+    original = _anthropic("thinking_text_tool_use.json")["content"][0]
+    message = _message("thinking_text_tool_use.json")
+    assert message["reasoning_content"] == original["thinking"]
+    assert message["thinking_blocks"] == [original]
+
+
+def test_the_next_request_restores_the_signed_block_before_the_tool_use() -> None:
+    original = _anthropic("thinking_text_tool_use.json")["content"]
+    losses: list[chatcodec.Loss] = []
+    sent = chatcodec.convert_request(
+        _next_request(_message("thinking_text_tool_use.json")),
+        source="openai-chat",
+        target="anthropic",
+        on_loss="ignore",
+        losses=losses,
+    )
+    turn = sent["messages"][1]["content"]
+    assert turn[0] == original[0]
+    assert [block["type"] for block in turn] == ["thinking", "text", "tool_use"]
+    assert not [loss for loss in losses if "thinking" in loss.what]
+
+
+def test_redacted_thinking_travels_as_a_redacted_block() -> None:
+    original = [block for block in _anthropic("redacted_thinking.json")["content"] if "thinking" in block["type"]]
+    message = _message("redacted_thinking.json")
+    assert message["thinking_blocks"] == original
+    sent = chatcodec.convert_request(_next_request(message), source="openai-chat", target="anthropic", on_loss="ignore")
+    assert [block for block in sent["messages"][1]["content"] if "thinking" in block["type"]] == original
+
+
+def test_a_request_with_thinking_blocks_round_trips_exactly_and_reads_strictly() -> None:
+    request = _next_request(_message("thinking_text_tool_use.json"))
+    decoded = chatcodec.decode_request("openai-chat", request, strict=True)
+    thinking = decoded.messages[1].parts[0]
+    assert isinstance(thinking, chatcodec.ThinkingPart)
+    assert (thinking.provider, bool(thinking.signature)) == ("anthropic", True)
+    assert len([part for part in decoded.messages[1].parts if part.type == "thinking"]) == 1
+    assert chatcodec.encode_request("openai-chat", decoded)["messages"] == request["messages"]
+
+
+def test_a_bedrock_claude_answer_gives_the_same_blocks() -> None:
+    bedrock = json.loads((FIXTURES / "bedrock-converse/response/reasoning_cache_count_fields.json").read_text())
+    reasoning = bedrock["output"]["message"]["content"][0]["reasoningContent"]["reasoningText"]
+    wire = chatcodec.convert_response(bedrock, source="bedrock-converse", target="openai-chat", on_loss="ignore")
+    block = {"type": "thinking", "thinking": reasoning["text"], "signature": reasoning["signature"]}
+    assert wire["choices"][0]["message"]["thinking_blocks"] == [block]
+
+
+def test_a_stream_sends_the_text_as_it_comes_and_the_signature_closing_the_block() -> None:
+    converted = chatcodec.convert_stream(
+        [(FIXTURES / "anthropic/stream/thinking_signature_delta.sse").read_bytes()],
+        source="anthropic",
+        target="openai-chat",
+        on_loss="ignore",
+    )
+    text = b"".join(converted).decode()
+    chunks = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: {")]
+    assert_chunks_match_sdk(chunks)
+    deltas = [choice["delta"] for chunk in chunks for choice in chunk["choices"]]
+    fragments = [block for delta in deltas for block in delta.get("thinking_blocks", [])]
+    reasoning = "".join(delta.get("reasoning_content", "") for delta in deltas)
+    assert "".join(block.get("thinking", "") for block in fragments) == reasoning
+    assert fragments[-1]["signature"]
+    assert fragments[-1]["thinking"] == ""
+    assert all("signature" not in block for block in fragments[:-1])
