@@ -99,3 +99,36 @@ def test_gemini_file_data_without_a_mime_type_read_from_gemini_goes_back_as_it_c
     body = {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://bucket/notes"}}]}]}
     decoded = chatcodec.decode_request("gemini", body)
     assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body
+
+
+_CHAT_EMPTY_ASSISTANT = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "again"},
+    ],
+}
+
+
+def test_gemini_an_empty_assistant_text_is_not_sent_and_a_turn_left_empty_is_dropped() -> None:
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(_CHAT_EMPTY_ASSISTANT, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    assert [content["parts"] for content in body["contents"]] == [
+        [{"text": "hi"}],
+        [{"functionCall": {"name": "f", "args": {}, "id": "call_1"}}],
+        [{"functionResponse": {"name": "f", "response": {"output": "ok"}, "id": "call_1"}}],
+        [{"text": "again"}],
+    ]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1].content[0]", "empty text"),
+        ("$.messages[3].content", "empty text"),
+        ("$.messages[3]", "empty message"),
+    ]

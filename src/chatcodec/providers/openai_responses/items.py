@@ -254,7 +254,9 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
     after_text = False  # whether the last item is a text of this turn
     for index, part in enumerate(parts):
         kind = part["type"]
-        if kind == "text" and len(part) == 2:
+        if kind == "text" and len(part) == 2 and not part["text"]:
+            _empty_text(losses, (*at, "content", index))
+        elif kind == "text" and len(part) == 2:
             if after_text:
                 _another_text(losses, (*at, "content", index))
             items.append({"role": "assistant", "content": part["text"]})
@@ -363,6 +365,9 @@ def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
         state.unnamed.append(item)
     item["role"] = "assistant"
     plain = bag.get(STRING) or (state.for_request and not starts and not bag)  # another provider's: a plain item
+    if plain and not bag and kind == "text" and not part["text"]:
+        _empty_text(state.losses, at)
+        return
     if plain and kind != "opaque":
         if part.get("cache_control") is not None:
             state.losses.add(
@@ -384,6 +389,15 @@ def _plain_text(text: str, state: ItemWriter, at: Steps, item: dict[str, Any]) -
         _another_text(state.losses, at)
     item["content"] = text
     state.add(item, at)
+
+
+def _empty_text(losses: LossRecorder, at: Steps) -> None:
+    """An empty text part of another provider's assistant turn (an OpenAI-compatible
+    ``"content": ""`` beside tool calls) is no item: it would reach the model as an extra
+    empty assistant message. A Responses item of empty text (its part marked as one)
+    goes back as it came, and so does a turn that is one empty string (the API takes
+    ``{"role": "assistant", "content": ""}``, and the two spellings read the same)."""
+    losses.add(at, "empty text", "an empty assistant text is no Responses item")
 
 
 def _follows_text(items: list[dict[str, Any]]) -> bool:
