@@ -16,7 +16,7 @@ thought-signature rule is applied (:mod:`.signatures`).
 An empty text in a model turn (an OpenAI-compatible ``"content": ""``, beside tool calls
 or alone) is not written: Gemini refuses it, 400 "Unable to submit request because it has
 an empty text parameter" (the Gemini API and Vertex; obsidian-smart-composer#218,
-autogen#5762); a model turn left with no part is not sent. Both are reported, as Anthropic
+autogen#5762); a turn left with no part (its only part was left out) is not sent. Both are reported, as Anthropic
 and Bedrock report theirs. A user turn's empty text is written as it is: Gemini took one
 in a recorded request (pydantic-ai's ``test_google_instructions_only_with_tool_calls``).
 """
@@ -160,7 +160,7 @@ class WireTurn:
         self.bag: dict[str, Any] = {}
         self.holds_results = False
         self.emptied = False
-        """Whether an empty text of it was left out (a turn left with no part is not sent)."""
+        """Whether a part of it was left out (a turn left with no part is not sent)."""
         self.first_call: tuple[dict[str, Any], int] | None = None
         """A ``model`` turn's first ``functionCall`` part and the index of the canonical
         part it came from (the thought-signature rule reads it, :mod:`.signatures`)."""
@@ -228,11 +228,12 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Gemi
 
 
 def _without_emptied(turns: list[WireTurn], context: GeminiContext) -> list[WireTurn]:
-    """The turns but the model turns that held only empty text (reported)."""
+    """The turns but those left with no part (reported): Gemini refuses a turn of
+    ``parts: []`` ("contents.parts must not be empty")."""
     kept: list[WireTurn] = []
     for turn in turns:
         if turn.emptied and not turn.parts:
-            why = "it held only empty text, and Gemini refuses a turn with no parts"
+            why = "nothing in it could be sent, and Gemini refuses a turn with no parts"
             context.losses.add(("messages", turn.message), "empty message", why)
         else:
             kept.append(turn)
@@ -320,7 +321,8 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
                 parts.append({"text": part["text"]})
             continue
         wire = encode_part(part, context, ("messages", index, "content", position))
-        if wire is None:
+        if wire is None:  # reported by encode_part
+            turn.emptied = True
             continue
         parts.append(wire)
         if turn.first_call is None and turn.role == "model" and "functionCall" in wire:
