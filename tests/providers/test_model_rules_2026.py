@@ -285,3 +285,28 @@ def test_gemini_store_service_tier_and_continuation_token_are_known_to_strict_re
     out, losses = _convert(body, "gemini", "gemini")
     assert out == body
     assert losses == []
+
+
+@pytest.mark.parametrize(
+    "model", ["gemini-3.6-flash", "models/gemini-3.5-flash-lite", "gemini-3.5-flash", "gemini-3.8-flash-preview"]
+)
+def test_gemini_3_6_flash_and_later_get_no_prefill_and_no_custom_sampling(model: str) -> None:
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Sure,"}]
+    body, losses = _encode(
+        "gemini", model=model, messages=messages, temperature=0.2, top_p=0.9, presence_penalty=0.5
+    )
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "q"}]}]
+    assert not {"temperature", "topP", "presencePenalty"} & set(body["generationConfig"])
+    assert _rules(losses) == ["gemini.sampling_deprecated"] * 3 + ["gemini.prefill"]
+    body, losses = _encode("gemini", model=model, temperature=1.0)
+    assert "temperature" not in body.get("generationConfig", {})
+    assert _rules(losses) == []  # the default changes nothing
+
+
+@pytest.mark.parametrize("model", ["gemini-3.1-pro-preview", "gemini-2.5-flash-lite", "my-finetune"])
+def test_gemini_models_before_3_6_flash_keep_their_prefill_and_sampling(model: str) -> None:
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Sure,"}]
+    body, losses = _encode("gemini", model=model, messages=messages, temperature=0.2)
+    assert body["contents"][-1]["role"] == "model"
+    assert body["generationConfig"]["temperature"] == 0.2
+    assert _rules(losses) == []
