@@ -292,9 +292,7 @@ def test_gemini_store_service_tier_and_continuation_token_are_known_to_strict_re
 )
 def test_gemini_3_6_flash_and_later_get_no_prefill_and_no_custom_sampling(model: str) -> None:
     messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Sure,"}]
-    body, losses = _encode(
-        "gemini", model=model, messages=messages, temperature=0.2, top_p=0.9, presence_penalty=0.5
-    )
+    body, losses = _encode("gemini", model=model, messages=messages, temperature=0.2, top_p=0.9, presence_penalty=0.5)
     assert body["contents"] == [{"role": "user", "parts": [{"text": "q"}]}]
     assert not {"temperature", "topP", "presencePenalty"} & set(body["generationConfig"])
     assert _rules(losses) == ["gemini.sampling_deprecated"] * 3 + ["gemini.prefill"]
@@ -310,3 +308,29 @@ def test_gemini_models_before_3_6_flash_keep_their_prefill_and_sampling(model: s
     assert body["contents"][-1]["role"] == "model"
     assert body["generationConfig"]["temperature"] == 0.2
     assert _rules(losses) == []
+
+
+_CACHED = {
+    "system": [{"type": "text", "text": "sys", "cache_control": {"type": "ephemeral"}}],
+    "max_tokens": 10,
+    "messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}]}],
+}
+
+
+@pytest.mark.parametrize(
+    "model", ["us.meta.llama3-3-70b-instruct-v1:0", "deepseek.r1-v1:0", "amazon.titan-text-express-v1"]
+)
+def test_bedrock_sends_no_cache_point_to_a_model_without_prompt_caching(model: str) -> None:
+    body, losses = _convert({**_CACHED, "model": model}, "anthropic", "bedrock-converse")
+    assert body["system"] == [{"text": "sys"}]
+    assert body["messages"][0]["content"] == [{"text": "hi"}]
+    assert _rules(losses) == ["bedrock-converse.cache_points"] * 2
+
+
+@pytest.mark.parametrize(
+    "model", ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.amazon.nova-pro-v1:0", "arn:aws:bedrock:x"]
+)
+def test_bedrock_keeps_cache_points_for_claude_nova_and_ids_it_cannot_read(model: str) -> None:
+    body, losses = _convert({**_CACHED, "model": model}, "anthropic", "bedrock-converse")
+    assert body["system"][-1] == {"cachePoint": {"type": "default"}}
+    assert "bedrock-converse.cache_points" not in _rules(losses)

@@ -86,9 +86,7 @@ def test_parallel_tool_calls_with_interleaved_argument_deltas_go_out_one_block_a
         _chunk({}, "tool_calls"),
     ]
     losses: list[chatcodec.Loss] = []
-    events = list(
-        chatcodec.encode_stream("anthropic", chatcodec.decode_stream("openai-chat", stream), losses=losses)
-    )
+    events = list(chatcodec.encode_stream("anthropic", chatcodec.decode_stream("openai-chat", stream), losses=losses))
     assert losses == []
     blocks = _blocks(events)
     opened = [index for kind, index in blocks if kind == "content_block_start"]

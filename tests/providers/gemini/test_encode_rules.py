@@ -119,7 +119,9 @@ _CHAT_EMPTY_ASSISTANT = {
 
 def test_gemini_an_empty_assistant_text_is_not_sent_and_a_turn_left_empty_is_dropped() -> None:
     losses: list[chatcodec.Loss] = []
-    body = chatcodec.convert_request(_CHAT_EMPTY_ASSISTANT, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    body = chatcodec.convert_request(
+        _CHAT_EMPTY_ASSISTANT, source="openai-chat", target="gemini", losses=losses, on_loss="ignore"
+    )
     assert_valid_request(body)
     assert [content["parts"] for content in body["contents"]] == [
         [{"text": "hi"}],
@@ -151,7 +153,9 @@ def test_gemini_a_document_by_gemini_file_name_is_sent_as_file_data() -> None:
     body, losses = encode_request(_request([{"role": "user", "content": [_file_part("files/abc123")]}]))
     assert_valid_request(body)
     uri = "https://generativelanguage.googleapis.com/v1beta/files/abc123"
-    assert body["contents"] == [{"role": "user", "parts": [{"fileData": {"fileUri": uri, "mimeType": "application/pdf"}}]}]
+    assert body["contents"] == [
+        {"role": "user", "parts": [{"fileData": {"fileUri": uri, "mimeType": "application/pdf"}}]}
+    ]
     assert losses == []
 
 

@@ -101,6 +101,8 @@ def _prefill(call: RuleCall) -> None:
         index = len(contents) - 1
         call.body["contents"] = contents[:index]
         call.report(("contents", index), "final model turn (prefill)", "not sent: the model refuses a prefill")
+
+
 _SPELLINGS = (
     ("generationConfig", "thinkingConfig", "thinkingLevel", "thinkingBudget"),
     ("generation_config", "thinking_config", "thinking_level", "thinking_budget"),
