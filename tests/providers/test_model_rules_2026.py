@@ -334,3 +334,18 @@ def test_bedrock_keeps_cache_points_for_claude_nova_and_ids_it_cannot_read(model
     body, losses = _convert({**_CACHED, "model": model}, "anthropic", "bedrock-converse")
     assert body["system"][-1] == {"cachePoint": {"type": "default"}}
     assert "bedrock-converse.cache_points" not in _rules(losses)
+
+
+@pytest.mark.parametrize(
+    ("target", "options", "place"), [("anthropic", OLD, ()), ("bedrock-converse", None, ("inferenceConfig",))]
+)
+def test_a_temperature_past_claude_and_converse_range_is_sent_as_the_bound_and_reported(
+    target: str, options: dict[str, str] | None, place: tuple[str, ...]
+) -> None:
+    chat = {"model": "claude-sonnet-4-5", "temperature": 1.5, "messages": [{"role": "user", "content": "q"}]}
+    body, losses = _convert(chat, "openai-chat", target, options)
+    holder = body[place[0]] if place else body
+    assert holder["temperature"] == 1.0
+    assert _rules(losses) == [f"{target}.sampling_range"]
+    body, losses = _convert({**chat, "temperature": 0.7}, "openai-chat", target, options)
+    assert _rules(losses) == []

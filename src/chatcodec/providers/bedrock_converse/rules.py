@@ -41,7 +41,7 @@ from chatcodec.providers.claude_rules import (
     fold_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule
+from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, clamp_to_range
 
 VERSION = "2023-09-30"
 """The ``bedrock-runtime`` API version (botocore)."""
@@ -150,6 +150,21 @@ def _put(body: dict[str, Any], at: tuple[str | int, ...], blocks: list[Any]) -> 
     holder[at[-1]] = blocks
 
 
+RANGE_SOURCE = (
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html "
+    "(temperature, topP: minimum 0, maximum 1)"
+)
+
+
+def _sampling_range(call: RuleCall) -> None:
+    """Converse's ``inferenceConfig.temperature`` and ``topP`` range from 0 to 1 for every
+    model (OpenAI's and Gemini's temperature go to 2): a value outside is sent as the
+    nearest bound."""
+    config = _inference(call)
+    if config is not None:
+        clamp_to_range(call, config, ("temperature", "topP"), ("inferenceConfig",), (0.0, 1.0))
+
+
 def _system_turns(call: RuleCall) -> None:
     """Claude on Bedrock has no mid-conversation system turns: folded into ``system``."""
     fold_system_turns(call, lambda text: {"text": text})
@@ -217,6 +232,12 @@ RULES = ProviderRules(
             CACHING_SOURCE,
             _cache_points,
             families=(NO_PROMPT_CACHING,),
+        ),
+        TargetRule(
+            "sampling_range",
+            "an `inferenceConfig.temperature` or `topP` outside 0 to 1 sent as the nearest bound",
+            RANGE_SOURCE,
+            _sampling_range,
         ),
     ),
 )
