@@ -211,3 +211,22 @@ def test_responses_an_empty_assistant_item_of_its_own_goes_back_as_it_came() -> 
     losses: list[chatcodec.Loss] = []
     assert chatcodec.convert_request(body, source=FORMAT, target=FORMAT, losses=losses, on_loss="ignore") == body
     assert losses == []
+
+
+def test_responses_an_assistant_turn_of_several_texts_is_one_message_item() -> None:
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(anthropic, source="anthropic", target=FORMAT, losses=losses, on_loss="ignore")
+    assert_request_matches_sdk(body)
+    texts = [{"type": "output_text", "text": text, "annotations": []} for text in ("a", "b")]
+    assert body["input"] == [{"role": "user", "content": "hi"}, {"role": "assistant", "content": texts}]
+    assert losses == []
+    read_back = chatcodec.decode_request(FORMAT, body).messages
+    assert [message.role for message in read_back] == ["user", "assistant"]

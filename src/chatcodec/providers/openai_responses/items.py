@@ -42,7 +42,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, kept_object, restore_fields, shape_fields, split_fields, unmapped
 from chatcodec.providers.openai_responses import wire as shapes
@@ -258,8 +258,9 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
             _empty_text(losses, (*at, "content", index))
         elif kind == "text" and len(part) == 2:
             if after_text:
-                _another_text(losses, (*at, "content", index))
-            items.append({"role": "assistant", "content": part["text"]})
+                join_text(items[-1], part["text"])
+            else:
+                items.append({"role": "assistant", "content": part["text"]})
             after_text = True
         elif kind == "tool_use" and len(part) == 4 and part["arguments"][:1] == "{":
             name = part["name"]
@@ -384,9 +385,11 @@ def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
 
 
 def _plain_text(text: str, state: ItemWriter, at: Steps, item: dict[str, Any]) -> None:
-    """An assistant text as one string-content message item (``item``: its own fields)."""
-    if _follows_text(state.items):
-        _another_text(state.losses, at)
+    """An assistant text as one string-content message item (``item``: its own fields),
+    or, right after another plain text of the turn, one more part of that item."""
+    if len(item) == 1 and _follows_text(state.items):
+        join_text(state.items[-1], text)
+        return
     item["content"] = text
     state.add(item, at)
 
@@ -401,15 +404,25 @@ def _empty_text(losses: LossRecorder, at: Steps) -> None:
 
 
 def _follows_text(items: list[dict[str, Any]]) -> bool:
-    """Whether the last item is a string-content assistant message (a text of the turn)."""
-    return bool(items) and items[-1].get("role") == "assistant" and isinstance(items[-1].get("content"), str)
+    """Whether the last item is a plain assistant message of text (its role and content
+    only: a text of the turn written here)."""
+    if not items or len(items[-1]) != 2 or items[-1].get("role") != "assistant":
+        return False
+    content = items[-1].get("content")
+    return isinstance(content, str) or (
+        isinstance(content, list) and all(as_dict(entry) is not None for entry in content)
+    )
 
 
-def _another_text(losses: LossRecorder, at: Steps) -> None:
-    """An assistant text right after another text item of its turn: a Responses input
-    message holds one text, so it is sent as its own message, which reads back as a turn."""
-    why = "a Responses input message holds one text: sent as its own message, it reads back as another turn"
-    losses.add(at, "assistant text part", why)
+def join_text(item: dict[str, Any], text: str) -> None:
+    """One more text of an assistant turn into the plain message item before it: a turn
+    of several texts is one message item of several ``output_text`` parts (an assistant
+    message's own shape; an item per text would reach the model as several messages and
+    read back as several turns)."""
+    content = item["content"]
+    if isinstance(content, str):
+        item["content"] = content = [{"type": "output_text", "text": content, "annotations": []}]
+    content.append({"type": "output_text", "text": text, "annotations": []})
 
 
 def _message_content(part: Part) -> bool:
