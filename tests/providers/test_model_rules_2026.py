@@ -223,10 +223,17 @@ def test_a_system_turn_after_an_assistant_turn_or_another_system_turn_is_placed_
 # --- 7. Responses' model is optional ------------------------------------------------------
 
 
-def test_a_responses_request_without_a_model_is_complete() -> None:
+def test_a_responses_request_with_neither_model_nor_stored_prompt_is_reported() -> None:
     body = {"contents": [{"role": "user", "parts": [{"text": "q"}]}]}
     out, losses = _convert(body, "gemini", "openai-responses")
     assert "model" not in out
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.model", "required")]
+
+
+def test_a_responses_request_whose_stored_prompt_names_the_model_is_complete() -> None:
+    body = {"prompt": {"id": "pmpt_1"}, "input": "q"}
+    out, losses = _convert(body, "openai-responses", "openai-responses")
+    assert out == body
     assert losses == []
 
 
@@ -349,3 +356,31 @@ def test_a_temperature_past_claude_and_converse_range_is_sent_as_the_bound_and_r
     assert _rules(losses) == [f"{target}.sampling_range"]
     body, losses = _convert({**chat, "temperature": 0.7}, "openai-chat", target, options)
     assert _rules(losses) == []
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock-converse"])
+@pytest.mark.parametrize("model", ["claude-next", "anthropic/claude-opus-latest"])
+def test_an_unknown_claude_style_model_gets_adaptive_thinking_and_the_effort_as_today_s_claude(
+    provider: str, model: str
+) -> None:
+    chat = {
+        "model": model,
+        "reasoning_effort": "xhigh",
+        "max_tokens": 20000,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, losses = _convert(chat, "openai-chat", provider)
+    assert _thinking(body, provider) == {"type": "adaptive"}
+    assert _effort(body, provider) == "xhigh"
+    assert [loss.path for loss in losses if loss.path.startswith("$.reasoning")] == []
+
+
+def test_claude_3_ids_keep_a_thinking_budget() -> None:
+    chat = {
+        "model": "claude-3-7-sonnet-20250219",
+        "reasoning_effort": "high",
+        "max_tokens": 30000,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, _ = _convert(chat, "openai-chat", "anthropic")
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 24576}
