@@ -3,6 +3,7 @@ against what the server documents (``servers_support.problems_for``)."""
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -481,3 +482,27 @@ def test_strict_reading_for_one_server_accepts_its_extensions_and_no_other_serve
     assert payload_problems("openai-chat", "request", body) == []  # every server's, as before
     with pytest.raises(chatcodec.ProviderLookupError, match="deepseek"):
         payload_problems("openai-chat", "request", body, server="deepsek")
+
+
+@pytest.mark.parametrize("server", ["openai", "deepseek", "mistral"])
+def test_a_text_file_a_server_takes_no_such_file_for_goes_as_its_text(server: str) -> None:
+    text = base64.b64encode(b"hello notes").decode()
+    body = {
+        "model": "some-model",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_data": f"data:text/markdown;base64,{text}", "filename": "a.md"}},
+                    {"type": "file", "file": {"file_data": f"data:application/zip;base64,{text}", "filename": "a.zip"}},
+                ],
+            }
+        ],
+    }
+    converted, losses = convert(body, server=server)
+    assert converted["messages"][0]["content"] == [{"type": "text", "text": "hello notes"}]
+    assert rule_losses(losses, server) == [
+        ("$.messages[0].content[0]", "text file"),
+        ("$.messages[0].content[1]", "file part"),
+    ]
+    assert_valid_for(server, converted)

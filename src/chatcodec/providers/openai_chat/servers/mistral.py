@@ -122,6 +122,7 @@ SERVER = Server(
     efforts_source="https://docs.mistral.ai/capabilities/reasoning/adjustable",
     parts=frozenset({"text", "image_url", "input_audio", "document_url", "thinking", "file"}),
     parts_source=DOCS + " (a PDF `file` part is sent as `document_url`)",
+    file_types=frozenset({"application/pdf"}),
     rules=(
         ServerRule(
             "documents",
