@@ -506,3 +506,30 @@ def test_a_text_file_a_server_takes_no_such_file_for_goes_as_its_text(server: st
         ("$.messages[0].content[1]", "file part"),
     ]
     assert_valid_for(server, converted)
+
+
+def test_mistral_gets_another_providers_thinking_as_a_leading_thinking_chunk() -> None:
+    anthropic = {
+        "model": "magistral-medium-latest",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+                    {"type": "text", "text": "Sure"},
+                ],
+            },
+            {"role": "user", "content": "more"},
+        ],
+    }
+    converted, _ = convert(anthropic, "anthropic", server="mistral")
+    assert converted["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": [{"type": "text", "text": "hmm"}]},
+            {"type": "text", "text": "Sure"},
+        ],
+    }
+    assert_valid_for("mistral", converted)

@@ -133,7 +133,7 @@ def _cache_points(call: RuleCall) -> None:
         blocks = as_list(value)
         if not blocks or not any(isinstance(block, dict) and "cachePoint" in block for block in blocks):
             continue
-        kept = []
+        kept: list[Any] = []
         for position, block in enumerate(blocks):
             if isinstance(block, dict) and "cachePoint" in block:
                 call.report((*at, position), "cachePoint", "not sent: the model has no prompt caching")

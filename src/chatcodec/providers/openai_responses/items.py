@@ -408,10 +408,9 @@ def _follows_text(items: list[dict[str, Any]]) -> bool:
     only: a text of the turn written here)."""
     if not items or len(items[-1]) != 2 or items[-1].get("role") != "assistant":
         return False
-    content = items[-1].get("content")
-    return isinstance(content, str) or (
-        isinstance(content, list) and all(as_dict(entry) is not None for entry in content)
-    )
+    content: object = items[-1].get("content")
+    entries = as_list(content)
+    return isinstance(content, str) or (entries is not None and all(as_dict(entry) is not None for entry in entries))
 
 
 def join_text(item: dict[str, Any], text: str) -> None:
@@ -419,10 +418,13 @@ def join_text(item: dict[str, Any], text: str) -> None:
     of several texts is one message item of several ``output_text`` parts (an assistant
     message's own shape; an item per text would reach the model as several messages and
     read back as several turns)."""
-    content = item["content"]
-    if isinstance(content, str):
-        item["content"] = content = [{"type": "output_text", "text": content, "annotations": []}]
-    content.append({"type": "output_text", "text": text, "annotations": []})
+    content: object = item["content"]
+    parts: list[Any] = [{"type": "output_text", "text": content, "annotations": []}] if isinstance(content, str) else []
+    entries = as_list(content)
+    if entries is not None:
+        parts = entries
+    parts.append({"type": "output_text", "text": text, "annotations": []})
+    item["content"] = parts
 
 
 def _message_content(part: Part) -> bool:

@@ -5,7 +5,10 @@ The reference lists its fields (https://docs.mistral.ai/api/#tag/chat): the seed
 ``user``, ``store`` or ``metadata``, and an unknown field is refused (422 "Extra inputs
 are not permitted"). Its own additions are ``safe_prompt`` and ``prompt_mode``. Reasoning
 models answer with ``{"type": "thinking", "thinking": [...]}`` content parts, which go back
-the same way (https://docs.mistral.ai/capabilities/reasoning/); ``reasoning_effort`` is
+the same way (https://docs.mistral.ai/capabilities/reasoning/), and so does reasoning from
+any other provider: the writer puts it in ``reasoning_content`` for this server, and the
+``thinking_chunks`` rule moves it into a leading ``thinking`` chunk (Mistral reads no
+reasoning field); ``reasoning_effort`` is
 ``none`` or ``high`` (https://docs.mistral.ai/capabilities/reasoning/adjustable); documents ride in
 ``document_url`` parts (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/): a PDF
 ``file`` part (a data URL in ``file_data``) is sent as one, a file by id is not (the part
@@ -63,6 +66,20 @@ def _prefix(call: ServerCall) -> None:
         call.report(at, "final assistant message", "sent with prefix: true, as Mistral continues one")
 
 
+def _thinking_chunks(call: ServerCall) -> None:
+    """Reasoning written in ``reasoning_content`` goes back as a leading ``thinking``
+    content chunk of its assistant message (Mistral's own shape for it)."""
+    for message in as_list(call.body.get("messages")) or ():
+        fields = as_dict(message) or {}
+        reasoning = fields.pop("reasoning_content", None) if fields.get("role") == "assistant" else None
+        if not isinstance(reasoning, str) or not reasoning:
+            continue
+        content: object = fields.get("content")
+        parts: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) and content else []
+        parts = list(as_list(content) or parts)
+        fields["content"] = [{"type": "thinking", "thinking": [{"type": "text", "text": reasoning}]}, *parts]
+
+
 def _documents(call: ServerCall) -> None:
     """A ``file`` part of a PDF data URL is sent as a ``document_url`` part; any other file
     part (by id, another type) is not sent."""
@@ -117,6 +134,7 @@ SERVER = Server(
         ),
         Extension(kinds.PROVIDER, "ChatCompletionAssistantMessageParam", ("prefix",), DOCS),
     ),
+    reasoning_field="reasoning_content",
     reasoning_source=_REASONING + " (thinking goes back as a content part)",
     efforts=("none", "high"),
     efforts_source="https://docs.mistral.ai/capabilities/reasoning/adjustable",
@@ -124,6 +142,12 @@ SERVER = Server(
     parts_source=DOCS + " (a PDF `file` part is sent as `document_url`)",
     file_types=frozenset({"application/pdf"}),
     rules=(
+        ServerRule(
+            "thinking_chunks",
+            "reasoning from any provider sent back as a leading `thinking` content chunk",
+            _REASONING,
+            _thinking_chunks,
+        ),
         ServerRule(
             "documents",
             "a PDF `file` part sent as a `document_url` data URL; another file part not sent",
