@@ -95,6 +95,16 @@ def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: T
     return sent
 
 
+def unblank_tool_name(name: str, losses: LossRecorder, at: Steps, provider: str) -> str:
+    """``name`` for a provider with no name rule (Ollama: any string): itself, or, when
+    blank, :func:`fitted_tool_name` of it, reported (a blank name names no tool)."""
+    if name.strip():
+        return name
+    sent = fitted_tool_name(name)
+    losses.add((*at, "name"), "blank tool name", f"{provider} tool names need a character; sent as {sent!r}")
+    return sent
+
+
 def tool_name_map(names: Iterable[str], rule: ToolNameRule = OPENAI_TOOL_NAMES) -> dict[str, str]:
     """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
     proxy can give the model's calls (``sent``) back their original names."""
