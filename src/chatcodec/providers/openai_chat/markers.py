@@ -14,9 +14,7 @@ meaning; another provider drops them without a report):
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
 ``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
-``_format``            input-audio ``format`` spelled differently from its MIME type's name,
-                       or one beyond wav and mp3 (a compatible server's, which goes back to
-                       this format only)
+``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_also``              on a reasoning part: other reasoning fields that repeated its text

@@ -41,8 +41,8 @@ NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
 _AUDIO_FORMATS = frozenset({"wav", "mp3"})
 """The formats OpenAI's ``input_audio`` takes (``Literal["wav", "mp3"]`` in the SDK's
-``ChatCompletionContentPartInputAudioParam``): another provider's OGG, FLAC or AAC is a
-loss; one read from an ``input_audio`` (a compatible server's) goes back as it came."""
+``ChatCompletionContentPartInputAudioParam``): OGG, FLAC, AAC or PCM, from any format
+(an ``input_audio`` read with such a format too), is a loss, not a part the API refuses."""
 _AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 """Media types other providers use for the two formats OpenAI's ``input_audio`` takes
 (``Literal["wav", "mp3"]`` in the SDK's ``ChatCompletionContentPartInputAudioParam``):
@@ -127,10 +127,7 @@ def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
     source = {"type": "base64", "media_type": media_type, "data": audio["data"]}
     nested = unmapped(audio, ("data", "format"))
     canonical = _finish({"type": "audio", "source": source}, part, ("type", "input_audio"), input_audio=nested)
-    spelled = audio["format"]
-    if compat.audio_format_from_media_type(media_type) != spelled or spelled not in _AUDIO_FORMATS:
-        # "mpeg" would come back as "mp3"; a format beyond wav and mp3 (a compatible
-        # server's) goes back to this format only, as it came
+    if compat.audio_format_from_media_type(media_type) != audio["format"]:  # "mpeg" would come back as "mp3"
         canonical.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER]["_format"] = audio["format"]
     return canonical
 
@@ -278,7 +275,7 @@ def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     if compat.media_type_for_audio_format(audio_format) != media_type:
         losses.add(at, f"audio of type {media_type}", "it has no OpenAI input_audio format name")
         return None
-    if audio_format not in _AUDIO_FORMATS and spelled != audio_format:
+    if audio_format not in _AUDIO_FORMATS:
         losses.add(at, f"audio of type {media_type}", "OpenAI input_audio takes wav and mp3 only")
         return None
     input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": audio_format}
