@@ -275,7 +275,7 @@ def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     if compat.media_type_for_audio_format(audio_format) != media_type:
         losses.add(at, f"audio of type {media_type}", "it has no OpenAI input_audio format name")
         return None
-    if audio_format not in _AUDIO_FORMATS:
+    if compat.audio_format_from_media_type(media_type) not in _AUDIO_FORMATS:  # "mpeg", read as spelled, is mp3
         losses.add(at, f"audio of type {media_type}", "OpenAI input_audio takes wav and mp3 only")
         return None
     input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": audio_format}
