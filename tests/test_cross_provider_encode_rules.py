@@ -191,3 +191,24 @@ def test_an_unknown_null_key_on_a_streamed_anthropic_text_block_reads_as_in_a_re
     streamed = chatcodec.accumulate_stream(ANTHROPIC, stream).message.parts[0]
     assert streamed.provider_metadata == chatcodec.decode_response(ANTHROPIC, body).message.parts[0].provider_metadata
     assert streamed.provider_metadata == {ANTHROPIC: {"foo": None}}
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini", BEDROCK])
+def test_a_blank_tool_name_in_a_request_is_sent_fitted_and_reported_not_refused(target: str) -> None:
+    anthropic = {
+        "model": "claude-x",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(anthropic, source=ANTHROPIC, target=target, on_loss="ignore", losses=losses)
+    messages = chatcodec.decode_request(target, body).messages
+    calls = [call for message in messages if message.role == "assistant" for call in message.tool_calls or []]
+    assert [call.name.strip() != "" for call in calls] == [True]
+    assert [(loss.path, loss.what) for loss in losses if loss.path.endswith("name")] == [
+        ("$.messages[1].content[0].name", "blank tool name")
+    ]

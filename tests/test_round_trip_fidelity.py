@@ -291,9 +291,9 @@ def test_nested_underscore_keys_survive_a_bedrock_request() -> None:
     assert round_trip(BEDROCK, payload) == (payload, [])
 
 
-def test_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split() -> None:
-    """Responses input messages hold one text each, and consecutive ones now read back as
-    separate turns: the split is reported (the there-and-back law found it)."""
+def test_an_assistant_turn_of_several_texts_sent_to_responses_reads_back_as_one_turn() -> None:
+    """One message item of several ``output_text`` parts (it was an item per text, which
+    read back as separate turns: the there-and-back law found it, issue 41 asked for one)."""
     request = chatcodec.validate_model(
         chatcodec.ChatRequest,
         {
@@ -305,5 +305,7 @@ def test_an_assistant_turn_of_several_texts_sent_to_responses_reports_the_split(
     )
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request("openai-responses", request, on_loss="ignore", losses=losses)
-    assert body["input"] == [{"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}]
-    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1]", "assistant text part")]
+    texts = [{"type": "output_text", "text": text, "annotations": []} for text in ("a", "b")]
+    assert body["input"] == [{"role": "assistant", "content": texts}]
+    assert losses == []
+    assert len(chatcodec.decode_request("openai-responses", body).messages) == 1

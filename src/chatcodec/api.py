@@ -13,11 +13,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from chatcodec.conversion import held, read_request_data, write_request_data
+from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
 from chatcodec.providers.kit.context import split_options
+from chatcodec.providers.provider_codec import held
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
@@ -248,6 +249,7 @@ def convert_response(
     reader, writer = get_codec(source), get_codec(target)
     recorder = LossRecorder()
     fields = load_object(sdk_json_nested(payload), f"{source} response")
+
     canonical = held(reader.read_response(fields), reader.decode_response, fields)  # an error body raises first
     if strict:
         from chatcodec.strict.check import check_payload

@@ -10,10 +10,8 @@ it maps, the stream flag) and tells a refused read from a refused write.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
-
-import pydantic_core
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
@@ -58,25 +56,6 @@ def read_request_data(
     if isinstance(payload, str | bytes | bytearray):  # parsed and validated in one pass, in Rust
         return reader.read_request_json(payload)
     return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
-
-
-def held(
-    canonical: dict[str, Any], decode: Callable[[dict[str, Any]], object], fields: dict[str, Any]
-) -> dict[str, Any]:
-    """``canonical``, once it is sure the canonical model would hold it, so a conversion
-    refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
-    value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
-    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
-    pydantic-core writes ``canonical`` first (its depth limit is a few levels stricter than
-    validation's); only when it cannot is ``decode(fields)`` asked, which raises as
-    ``decode_*`` does (the route into the deepest value). Writing costs a quarter of a
-    plain agent session's conversion, so a provider's reader asks for it only for a body
-    its closed front did not take (``DecodeContext.closed``); a response, always."""
-    try:
-        pydantic_core.to_json(canonical)
-    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
-        decode(fields)
-    return canonical
 
 
 def write_request_data(

@@ -120,12 +120,6 @@ KNOWN_PATH_GAPS: dict[str, str] = {
         " the decoder rewrites (a data URL's media type) is refused by the canonical model at the"
         " canonical place (source.media_type), which the input does not have"
     ),
-    "tool_name_blank": (
-        "a blank tool name is an error when a request is encoded; in"
-        " convert_request the encoder names the canonical path ($.messages[2].content[1].name),"
-        " which the source wire does not have: the decoders read blank names (tolerant of"
-        " responses and stream chunks that carry them), so the error comes from the encoder"
-    ),
 }
 """Error types whose paths the law does not check yet, each with what breaks (fix it, then
 delete the entry); the same convention as the conformance suite's ``KNOWN_PATH_BUGS``."""

@@ -223,10 +223,17 @@ def test_a_system_turn_after_an_assistant_turn_or_another_system_turn_is_placed_
 # --- 7. Responses' model is optional ------------------------------------------------------
 
 
-def test_a_responses_request_without_a_model_is_complete() -> None:
+def test_a_responses_request_with_neither_model_nor_stored_prompt_is_reported() -> None:
     body = {"contents": [{"role": "user", "parts": [{"text": "q"}]}]}
     out, losses = _convert(body, "gemini", "openai-responses")
     assert "model" not in out
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.model", "required")]
+
+
+def test_a_responses_request_whose_stored_prompt_names_the_model_is_complete() -> None:
+    body = {"prompt": {"id": "pmpt_1"}, "input": "q"}
+    out, losses = _convert(body, "openai-responses", "openai-responses")
+    assert out == body
     assert losses == []
 
 
@@ -285,3 +292,95 @@ def test_gemini_store_service_tier_and_continuation_token_are_known_to_strict_re
     out, losses = _convert(body, "gemini", "gemini")
     assert out == body
     assert losses == []
+
+
+@pytest.mark.parametrize(
+    "model", ["gemini-3.6-flash", "models/gemini-3.5-flash-lite", "gemini-3.5-flash", "gemini-3.8-flash-preview"]
+)
+def test_gemini_3_6_flash_and_later_get_no_prefill_and_no_custom_sampling(model: str) -> None:
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Sure,"}]
+    body, losses = _encode("gemini", model=model, messages=messages, temperature=0.2, top_p=0.9, presence_penalty=0.5)
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "q"}]}]
+    assert not {"temperature", "topP", "presencePenalty"} & set(body["generationConfig"])
+    assert _rules(losses) == ["gemini.sampling_deprecated"] * 3 + ["gemini.prefill"]
+    body, losses = _encode("gemini", model=model, temperature=1.0)
+    assert "temperature" not in body.get("generationConfig", {})
+    assert _rules(losses) == []  # the default changes nothing
+
+
+@pytest.mark.parametrize("model", ["gemini-3.1-pro-preview", "gemini-2.5-flash-lite", "my-finetune"])
+def test_gemini_models_before_3_6_flash_keep_their_prefill_and_sampling(model: str) -> None:
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Sure,"}]
+    body, losses = _encode("gemini", model=model, messages=messages, temperature=0.2)
+    assert body["contents"][-1]["role"] == "model"
+    assert body["generationConfig"]["temperature"] == 0.2
+    assert _rules(losses) == []
+
+
+_CACHED = {
+    "system": [{"type": "text", "text": "sys", "cache_control": {"type": "ephemeral"}}],
+    "max_tokens": 10,
+    "messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}]}],
+}
+
+
+@pytest.mark.parametrize(
+    "model", ["us.meta.llama3-3-70b-instruct-v1:0", "deepseek.r1-v1:0", "amazon.titan-text-express-v1"]
+)
+def test_bedrock_sends_no_cache_point_to_a_model_without_prompt_caching(model: str) -> None:
+    body, losses = _convert({**_CACHED, "model": model}, "anthropic", "bedrock-converse")
+    assert body["system"] == [{"text": "sys"}]
+    assert body["messages"][0]["content"] == [{"text": "hi"}]
+    assert _rules(losses) == ["bedrock-converse.cache_points"] * 2
+
+
+@pytest.mark.parametrize(
+    "model", ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.amazon.nova-pro-v1:0", "arn:aws:bedrock:x"]
+)
+def test_bedrock_keeps_cache_points_for_claude_nova_and_ids_it_cannot_read(model: str) -> None:
+    body, losses = _convert({**_CACHED, "model": model}, "anthropic", "bedrock-converse")
+    assert body["system"][-1] == {"cachePoint": {"type": "default"}}
+    assert "bedrock-converse.cache_points" not in _rules(losses)
+
+
+@pytest.mark.parametrize(
+    ("target", "options", "place"), [("anthropic", OLD, ()), ("bedrock-converse", None, ("inferenceConfig",))]
+)
+def test_a_temperature_past_claude_and_converse_range_is_sent_as_the_bound_and_reported(
+    target: str, options: dict[str, str] | None, place: tuple[str, ...]
+) -> None:
+    chat = {"model": "claude-sonnet-4-5", "temperature": 1.5, "messages": [{"role": "user", "content": "q"}]}
+    body, losses = _convert(chat, "openai-chat", target, options)
+    holder = body[place[0]] if place else body
+    assert holder["temperature"] == 1.0
+    assert _rules(losses) == [f"{target}.sampling_range"]
+    body, losses = _convert({**chat, "temperature": 0.7}, "openai-chat", target, options)
+    assert _rules(losses) == []
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock-converse"])
+@pytest.mark.parametrize("model", ["claude-next", "anthropic/claude-opus-latest"])
+def test_an_unknown_claude_style_model_gets_adaptive_thinking_and_the_effort_as_today_s_claude(
+    provider: str, model: str
+) -> None:
+    chat = {
+        "model": model,
+        "reasoning_effort": "xhigh",
+        "max_tokens": 20000,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, losses = _convert(chat, "openai-chat", provider)
+    assert _thinking(body, provider) == {"type": "adaptive"}
+    assert _effort(body, provider) == "xhigh"
+    assert [loss.path for loss in losses if loss.path.startswith("$.reasoning")] == []
+
+
+def test_claude_3_ids_keep_a_thinking_budget() -> None:
+    chat = {
+        "model": "claude-3-7-sonnet-20250219",
+        "reasoning_effort": "high",
+        "max_tokens": 30000,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, _ = _convert(chat, "openai-chat", "anthropic")
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 24576}

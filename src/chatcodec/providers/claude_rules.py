@@ -126,11 +126,23 @@ EVERY_CLAUDE = _family("every Claude model", lambda name, version: True)
 """Every recognized Claude model (Bedrock serves none with mid-conversation system turns)."""
 
 
+_OLD_CLAUDE_ID = re.compile(r"claude-(\d|instant)")
+"""The ids of Claude 3 and before (``claude-3-7-sonnet-...``, ``claude-2.1``,
+``claude-instant-1``): none takes adaptive thinking."""
+
+
 def takes_adaptive_thinking(model: str | None) -> bool:
-    """Whether ``model`` is a Claude model known to take adaptive thinking (4.6+); a model
-    this cannot name gets a budget, which every thinking Claude before 4.7 and the
-    Anthropic-compatible servers take."""
-    return model is not None and CLAUDE_4_6_UP.matches(model)
+    """Whether ``model`` takes adaptive thinking: a Claude 4.6+ model, or a Claude-style id
+    no family names (``claude-next``, ``anthropic/claude-opus-latest``), which gets today's
+    rules, as an unknown ``gpt-6*`` gets GPT-5.1's (a Claude released after this table
+    takes adaptive thinking and an effort). Any other id gets a budget, which every
+    thinking Claude before 4.6 and the Anthropic-compatible servers take."""
+    if model is None:
+        return False
+    if CLAUDE_4_6_UP.matches(model):
+        return True
+    lowered = model.lower()
+    return "claude" in lowered and claude_version(model) is None and _OLD_CLAUDE_ID.search(lowered) is None
 
 
 def signs_its_own_thinking(model: str | None) -> bool:

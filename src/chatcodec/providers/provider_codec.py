@@ -181,8 +181,6 @@ class ProviderCodec:
         context = self.decode_context()
         canonical = _reading(self._requests.decode_request, payload, context)
         if not context.closed:
-            from chatcodec.conversion import held
-
             held(canonical, self.decode_request, payload)
         return canonical
 
@@ -371,6 +369,25 @@ def _validated(
         return validate_canonical(model, read(payload))
 
     return decode
+
+
+def held(
+    canonical: dict[str, Any], decode: Callable[[dict[str, Any]], object], fields: dict[str, Any]
+) -> dict[str, Any]:
+    """``canonical``, once it is sure the canonical model would hold it, so a conversion
+    refuses what ``decode_*`` refuses: a reader builds no model, and where it keeps a
+    value whole (a bag, a tool schema, Bedrock's ``outputConfig``) a value nested past
+    pydantic-core's depth limit, or a Python object that is not JSON, passed the reader.
+    pydantic-core writes ``canonical`` first (its depth limit is a few levels stricter than
+    validation's); only when it cannot is ``decode(fields)`` asked, which raises as
+    ``decode_*`` does (the route into the deepest value). Writing costs a quarter of a
+    plain agent session's conversion, so a provider's reader asks for it only for a body
+    its closed front did not take (``DecodeContext.closed``); a response, always."""
+    try:
+        pydantic_core.to_json(canonical)
+    except (pydantic_core.PydanticSerializationError, ValueError, RecursionError):
+        decode(fields)
+    return canonical
 
 
 def _reading(decode: Callable[[InputT, DecodeContext], ResultT], payload: InputT, context: DecodeContext) -> ResultT:

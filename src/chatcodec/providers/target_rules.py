@@ -272,6 +272,21 @@ def is_default(value: object, default: float) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == default
 
 
+def clamp_to_range(
+    call: RuleCall, holder: dict[str, Any], keys: tuple[str, ...], at: Steps, bounds: tuple[float, float]
+) -> None:
+    """Bring each number under ``keys`` of ``holder`` (at ``at`` in the body) into
+    ``bounds``, reporting each change: a target refuses a sampling value outside its range
+    (a temperature of 1.5 is OpenAI's and Gemini's, a 400 from Claude and Converse)."""
+    low, high = bounds
+    for key in keys:
+        value = holder.get(key)
+        if not isinstance(value, int | float) or isinstance(value, bool) or low <= value <= high:
+            continue
+        holder[key] = clamped = high if value > high else low
+        call.report((*at, key), f"{key} {value!r}", f"sent as {clamped} (the target takes {low} to {high})")
+
+
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}
 """Canonical settings whose value here changes nothing: a target without the setting does
 the same, so dropping it is no loss."""

@@ -291,3 +291,23 @@ def test_canonical_ids_rewritten_reversibly_are_not_reported() -> None:
     body, losses = encode_request(request)
     assert losses == []
     assert chatcodec.decode_request("anthropic", body) == request
+
+
+@pytest.mark.parametrize("media_type", ["image/heic", "image/bmp", "image/svg+xml"])
+def test_an_image_anthropic_cannot_take_is_dropped_and_reported_not_sent_to_a_400(media_type: str) -> None:
+    image = {"type": "image", "source": _base64(media_type, b"\x00\x01")}
+    body, losses = encode_request(_request([{"role": "user", "content": [{"type": "text", "text": "what?"}, image]}]))
+    assert_valid_request(body)
+    assert body["messages"] == [{"role": "user", "content": [{"type": "text", "text": "what?"}]}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1]", f"image of type {media_type}")]
+
+
+def test_jpeg_png_gif_and_webp_images_are_sent() -> None:
+    images = [
+        {"type": "image", "source": _base64(kind, b"\x00")}
+        for kind in ("image/jpeg", "image/png", "image/gif", "image/webp")
+    ]
+    body, losses = encode_request(_request([{"role": "user", "content": images}]))
+    assert_valid_request(body)
+    assert len(body["messages"][0]["content"]) == 4
+    assert losses == []

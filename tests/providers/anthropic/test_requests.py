@@ -510,3 +510,24 @@ def test_blocks_out_of_place_stay_opaque() -> None:
     request = chatcodec.decode_request("anthropic", payload)
     assert [part.type for message in request.messages for part in message.parts] == ["opaque", "opaque"]
     assert encode_request(request) == (payload, [])
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        {"type": "computer_toolset_20260801"},
+        {"type": "browser_toolset_20260801", "configs": {"find": {}}, "cache_control": {"type": "ephemeral"}},
+    ],
+)
+def test_an_sdk_toolset_entry_without_a_name_is_read_and_goes_back_as_it_came(tool: dict[str, Any]) -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "q"}],
+        "tools": [tool],
+    }
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.convert_request(body, source="anthropic", target="anthropic", losses=losses) == body
+    assert chatcodec.convert_request(body, source="anthropic", target="anthropic", strict=True) == body
+    assert losses == []
+    assert chatcodec.decode_request("anthropic", body).provider_tools is not None

@@ -66,3 +66,35 @@ def test_reasoning_that_goes_on_after_the_text_began_goes_in_a_block_of_its_own(
         ("text", "Hi"),
         ("thinking", "b"),
     ]
+
+
+def _call(index: int, arguments: str, name: str | None = None) -> dict[str, Any]:
+    call: dict[str, Any] = {"index": index, "function": {"arguments": arguments}}
+    if name is not None:
+        call.update(id=f"call_{name}", type="function")
+        call["function"]["name"] = name
+    return call
+
+
+def test_parallel_tool_calls_with_interleaved_argument_deltas_go_out_one_block_after_the_other() -> None:
+    stream = [
+        _chunk({"role": "assistant", "tool_calls": [_call(0, "", "f")]}),
+        _chunk({"tool_calls": [_call(1, "", "g")]}),
+        _chunk({"tool_calls": [_call(1, '{"b":')]}),
+        _chunk({"tool_calls": [_call(0, '{"a":1}')]}),
+        _chunk({"tool_calls": [_call(1, "2}")]}),
+        _chunk({}, "tool_calls"),
+    ]
+    losses: list[chatcodec.Loss] = []
+    events = list(chatcodec.encode_stream("anthropic", chatcodec.decode_stream("openai-chat", stream), losses=losses))
+    assert losses == []
+    blocks = _blocks(events)
+    opened = [index for kind, index in blocks if kind == "content_block_start"]
+    stopped = [index for kind, index in blocks if kind == "content_block_stop"]
+    assert opened == stopped == [0, 1]
+    assert blocks.index(("content_block_stop", 0)) < blocks.index(("content_block_start", 1))
+    message = chatcodec.accumulate_stream("anthropic", events).choices[0].message
+    assert [(call.name, call.parsed_arguments()) for call in message.tool_calls or []] == [
+        ("f", {"a": 1}),
+        ("g", {"b": 2}),
+    ]

@@ -382,6 +382,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 
 
 ENTRY = ProviderEntry(
+    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
     name="bedrock-converse",
     names_in_prose=("bedrock", "aws", "amazon"),
     check_request=check_request,

@@ -99,3 +99,72 @@ def test_gemini_file_data_without_a_mime_type_read_from_gemini_goes_back_as_it_c
     body = {"contents": [{"role": "user", "parts": [{"fileData": {"fileUri": "gs://bucket/notes"}}]}]}
     decoded = chatcodec.decode_request("gemini", body)
     assert chatcodec.encode_request("gemini", decoded, on_loss="error") == body
+
+
+_CHAT_EMPTY_ASSISTANT = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "again"},
+    ],
+}
+
+
+def test_gemini_an_empty_assistant_text_is_not_sent_and_a_turn_left_empty_is_dropped() -> None:
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        _CHAT_EMPTY_ASSISTANT, source="openai-chat", target="gemini", losses=losses, on_loss="ignore"
+    )
+    assert_valid_request(body)
+    assert [content["parts"] for content in body["contents"]] == [
+        [{"text": "hi"}],
+        [{"functionCall": {"name": "f", "args": {}, "id": "call_1"}}],
+        [{"functionResponse": {"name": "f", "response": {"output": "ok"}, "id": "call_1"}}],
+        [{"text": "again"}],
+    ]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[1].content[0]", "empty text"),
+        ("$.messages[3].content", "empty text"),
+        ("$.messages[3]", "empty message"),
+    ]
+
+
+def test_gemini_a_system_only_request_is_sent_as_one_user_turn_not_empty_contents() -> None:
+    chat = {"model": "gpt-4o", "messages": [{"role": "system", "content": "Say hi."}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    assert body == {"contents": [{"role": "user", "parts": [{"text": "Say hi."}]}]}
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages", "system prompt")]
+
+
+def _file_part(file_id: str) -> dict[str, Any]:
+    return {"type": "document", "source": {"type": "file", "file_id": file_id, "media_type": "application/pdf"}}
+
+
+def test_gemini_a_document_by_gemini_file_name_is_sent_as_file_data() -> None:
+    body, losses = encode_request(_request([{"role": "user", "content": [_file_part("files/abc123")]}]))
+    assert_valid_request(body)
+    uri = "https://generativelanguage.googleapis.com/v1beta/files/abc123"
+    assert body["contents"] == [
+        {"role": "user", "parts": [{"fileData": {"fileUri": uri, "mimeType": "application/pdf"}}]}
+    ]
+    assert losses == []
+
+
+def test_gemini_a_turn_whose_only_part_is_another_providers_file_id_is_not_sent_with_no_parts() -> None:
+    messages = [{"role": "user", "content": [_file_part("file-abc")]}, {"role": "user", "content": "summarise"}]
+    body, losses = encode_request(_request(messages))
+    assert_valid_request(body)
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "summarise"}]}]
+    assert [(loss.path, loss.what) for loss in losses] == [
+        ("$.messages[0].content[0].source", "file id"),
+        ("$.messages[0]", "empty message"),
+    ]

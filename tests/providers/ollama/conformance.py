@@ -262,7 +262,7 @@ ENTRY = ProviderEntry(
     shaped_responses=ollama_responses,
     single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
     # Ollama documents no rule: ``api.ToolFunction.Name`` is any string, shown to the model
-    # by the template; a blank one names no tool (the shared error).
+    # by the template; a blank one names no tool (fitted and reported, as everywhere).
     tool_name_rule=re.compile(r"\A(?s:.*\S.*)\Z"),
     bags=BagSamples(
         choice={"logprobs": [{"token": "Otters", "logprob": -0.25}]},

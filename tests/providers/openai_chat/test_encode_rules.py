@@ -124,3 +124,29 @@ def test_a_tool_result_left_with_no_text_is_not_sent_as_an_empty_list() -> None:
     body, _ = encode_request(request)
     assert body["messages"][2]["content"] != []
     assert_request_matches_sdk(body)
+
+
+def _gemini_audio(mime_type: str) -> dict[str, Any]:
+    return {"inlineData": {"mimeType": mime_type, "data": "AAAA"}}
+
+
+def test_input_audio_of_a_format_beyond_wav_and_mp3_is_a_loss_not_a_refused_part() -> None:
+    gemini = {"contents": [{"role": "user", "parts": [_gemini_audio("audio/ogg"), _gemini_audio("audio/wav")]}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        gemini, source="gemini", target="openai-chat", losses=losses, on_loss="ignore", options={"model": "gpt-4o"}
+    )
+    assert_request_matches_sdk(body)
+    assert body["messages"][0]["content"] == [{"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "audio of type audio/ogg")]
+
+
+def test_input_audio_read_with_a_format_beyond_wav_and_mp3_is_a_loss_on_the_way_back_too() -> None:
+    part = {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "flac"}}
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": [part, {"type": "text", "text": "q"}]}]}
+    losses: list[chatcodec.Loss] = []
+    converted = chatcodec.convert_request(
+        body, source="openai-chat", target="openai-chat", losses=losses, on_loss="ignore"
+    )
+    assert converted["messages"][0]["content"] == [{"type": "text", "text": "q"}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "audio of type audio/flac")]

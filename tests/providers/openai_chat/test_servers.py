@@ -3,6 +3,7 @@ against what the server documents (``servers_support.problems_for``)."""
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from pathlib import Path
@@ -188,6 +189,15 @@ def test_deepseek_gets_reasoning_back_on_each_step_of_the_tool_loop() -> None:
     assert rule_losses(chat_losses, "deepseek") == []
 
 
+def test_deepseek_gets_reasoning_back_on_the_tool_call_steps_of_earlier_turns_too() -> None:
+    body = _tool_loop() | {"model": "deepseek-reasoner"}
+    body["messages"] += [{"role": "assistant", "content": "Sunny."}, {"role": "user", "content": "And Rome?"}]
+    converted, losses = convert(body)
+    assert converted["messages"][1]["reasoning_content"] == ""
+    assert rule_losses(losses, "deepseek") == [("$.messages[1].reasoning_content", "reasoning of a tool-loop step")]
+    assert_valid_for("deepseek", converted)
+
+
 def test_deepseek_takes_max_tokens_text_content_and_high_or_max_effort() -> None:
     body = _tool_loop(reasoning_content="r") | {
         "model": "deepseek-reasoner",
@@ -312,8 +322,44 @@ def test_mistral_gets_its_seed_as_random_seed_and_no_logit_bias() -> None:
     converted, losses = convert(body)
     assert converted["random_seed"] == 7
     assert "seed" not in converted
-    assert [what for _, what in rule_losses(losses, "mistral")] == ["logit_bias", "seed", "file part"]
+    assert [what for _, what in rule_losses(losses, "mistral")] == ["logit_bias", "seed"]
     assert_valid_for("mistral", converted)
+
+
+def test_mistral_gets_a_pdf_file_part_as_a_document_url_not_dropped() -> None:
+    pdf = "data:application/pdf;base64,AA=="
+    body = {
+        "model": "mistral-large-latest",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Read these"},
+                    {"type": "file", "file": {"file_data": pdf, "filename": "a.pdf"}},
+                    {"type": "file", "file": {"file_id": "file-abc"}},
+                ],
+            }
+        ],
+    }
+    converted, losses = convert(body)
+    assert converted["messages"][0]["content"][1:] == [{"type": "document_url", "document_url": pdf}]
+    assert rule_losses(losses, "mistral") == [("$.messages[0].content[2]", "file part")]
+    assert_valid_for("mistral", converted)
+
+
+def test_mistral_gets_prefix_true_on_a_final_assistant_message() -> None:
+    body = {
+        "model": "mistral-large-latest",
+        "messages": [{"role": "user", "content": "Write a haiku"}, {"role": "assistant", "content": "Autumn"}],
+    }
+    converted, losses = convert(body)
+    assert converted["messages"][-1] == {"role": "assistant", "content": "Autumn", "prefix": True}
+    assert rule_losses(losses, "mistral") == [("$.messages[1].prefix", "final assistant message")]
+    assert_valid_for("mistral", converted)
+    body["messages"].append({"role": "user", "content": "Another"})
+    converted, losses = convert(body)
+    assert "prefix" not in converted["messages"][1]
+    assert rule_losses(losses, "mistral") == []
 
 
 # --- xAI --------------------------------------------------------------------------------
@@ -436,3 +482,54 @@ def test_strict_reading_for_one_server_accepts_its_extensions_and_no_other_serve
     assert payload_problems("openai-chat", "request", body) == []  # every server's, as before
     with pytest.raises(chatcodec.ProviderLookupError, match="deepseek"):
         payload_problems("openai-chat", "request", body, server="deepsek")
+
+
+@pytest.mark.parametrize("server", ["openai", "deepseek", "mistral"])
+def test_a_text_file_a_server_takes_no_such_file_for_goes_as_its_text(server: str) -> None:
+    text = base64.b64encode(b"hello notes").decode()
+    body = {
+        "model": "some-model",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_data": f"data:text/markdown;base64,{text}", "filename": "a.md"}},
+                    {"type": "file", "file": {"file_data": f"data:application/zip;base64,{text}", "filename": "a.zip"}},
+                ],
+            }
+        ],
+    }
+    converted, losses = convert(body, server=server)
+    assert converted["messages"][0]["content"] == [{"type": "text", "text": "hello notes"}]
+    assert rule_losses(losses, server) == [
+        ("$.messages[0].content[0]", "text file"),
+        ("$.messages[0].content[1]", "file part"),
+    ]
+    assert_valid_for(server, converted)
+
+
+def test_mistral_gets_another_providers_thinking_as_a_leading_thinking_chunk() -> None:
+    anthropic = {
+        "model": "magistral-medium-latest",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+                    {"type": "text", "text": "Sure"},
+                ],
+            },
+            {"role": "user", "content": "more"},
+        ],
+    }
+    converted, _ = convert(anthropic, "anthropic", server="mistral")
+    assert converted["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": [{"type": "text", "text": "hmm"}]},
+            {"type": "text", "text": "Sure"},
+        ],
+    }
+    assert_valid_for("mistral", converted)

@@ -176,3 +176,57 @@ def test_a_text_format_alone_leaves_no_empty_text_bag() -> None:
     decoded = chatcodec.decode_request(FORMAT, body)
     assert decoded.provider_options is None
     assert encode_request(decoded) == (body, [])
+
+
+def test_responses_an_empty_assistant_text_beside_tool_calls_is_no_item() -> None:
+    chat = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target=FORMAT, losses=losses, on_loss="ignore")
+    assert_request_matches_sdk(body)
+    assert body["input"] == [
+        {"role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"},
+    ]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "empty text")]
+
+
+def test_responses_an_empty_assistant_item_of_its_own_goes_back_as_it_came() -> None:
+    body = {
+        "model": "gpt-4o",
+        "input": [
+            {"role": "assistant", "content": ""},
+            {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    assert chatcodec.convert_request(body, source=FORMAT, target=FORMAT, losses=losses, on_loss="ignore") == body
+    assert losses == []
+
+
+def test_responses_an_assistant_turn_of_several_texts_is_one_message_item() -> None:
+    anthropic = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(anthropic, source="anthropic", target=FORMAT, losses=losses, on_loss="ignore")
+    assert_request_matches_sdk(body)
+    texts = [{"type": "output_text", "text": text, "annotations": []} for text in ("a", "b")]
+    assert body["input"] == [{"role": "user", "content": "hi"}, {"role": "assistant", "content": texts}]
+    assert losses == []
+    read_back = chatcodec.decode_request(FORMAT, body).messages
+    assert [message.role for message in read_back] == ["user", "assistant"]

@@ -400,7 +400,19 @@ def _media_source(source: Mapping[str, Any], context: AnthropicContext, at: Step
     return wire
 
 
-def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The base64 image types Anthropic takes (``Base64ImageSource.media_type`` in the API
+reference and the SDK's types; "Supported image formats: JPEG, PNG, GIF, and WebP",
+https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG or TIFF
+image is refused with a 400."""
+
+
+def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
+    source = part["source"]
+    if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
+        why = "Anthropic takes JPEG, PNG, GIF and WebP images only"
+        context.losses.add(at, f"image of type {source['media_type']}", why)
+        return None
     detail = part.get("detail")
     if detail is not None:
         report_image_detail(detail, context.losses, at, "Anthropic")

@@ -45,7 +45,14 @@ from chatcodec.providers.claude_rules import (
     place_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.providers.target_rules import ProviderRules, RequiredField, RuleCall, TargetRule, is_default
+from chatcodec.providers.target_rules import (
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    TargetRule,
+    clamp_to_range,
+    is_default,
+)
 
 _MESSAGES = "https://platform.claude.com/docs/en/api/messages"
 
@@ -228,6 +235,15 @@ def _has_citations(blocks: list[Any]) -> bool:
     return False
 
 
+RANGE_SOURCE = "https://docs.anthropic.com/en/api/messages (temperature, top_p: 0.0 to 1.0)"
+
+
+def _sampling_range(call: RuleCall) -> None:
+    """``temperature`` and ``top_p`` range from 0 to 1 on the Messages API (OpenAI's and
+    Gemini's temperature go to 2): a value outside is sent as the nearest bound."""
+    clamp_to_range(call, call.body, ("temperature", "top_p"), (), (0.0, 1.0))
+
+
 RULES = ProviderRules(
     provider="anthropic",
     api_versions=(OLD, NEW),
@@ -319,6 +335,12 @@ RULES = ProviderRules(
             _system_placement,
             families=(SYSTEM_TURNS,),
             looks_for="system turn",
+        ),
+        TargetRule(
+            "sampling_range",
+            "a `temperature` or `top_p` outside 0 to 1 sent as the nearest bound",
+            RANGE_SOURCE,
+            _sampling_range,
         ),
     ),
     required=(

@@ -95,6 +95,17 @@ class _Open:
     """A tool call's argument fragments, checked once the call ends."""
 
 
+@dataclass
+class _Queued:
+    """A tool call that began while another call's block was open: its block goes out
+    when that one stops (Anthropic cannot reopen a stopped block)."""
+
+    start: dict[str, Any]
+    at: Steps
+    deltas: list[str] = field(default_factory=list[str])
+    ended: bool = False
+
+
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
@@ -110,6 +121,7 @@ class StreamEncoder:
         self.open: dict[int, _Open] = {}
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
+        self.queued: dict[int, _Queued] = {}  # tool calls waiting for the open call to stop, by part index
         self.next_index = 0
         self.position = 0
         self.dropped_choices: set[int] = set()
@@ -299,6 +311,28 @@ class StreamEncoder:
         self.waiting.clear()  # text parts that never had text: no block
         for index in list(self.open):
             yield from self._stop(index, self.open[index].kind)
+        yield from self._flush(finishing=True)
+
+    def _flush(self, *, finishing: bool = False) -> Iterator[dict[str, Any]]:
+        """The queued tool calls, in the order they began, once no block is open: a call
+        that has ended stops and the next follows; one still going stays open (its later
+        deltas go out live). At the finish every queued call goes out whole."""
+        while self.queued and not self.open:
+            index = next(iter(self.queued))
+            queued = self.queued.pop(index)
+            yield from self._begin(index, "tool_use", queued.start)
+            block = self.open[index]
+            for text in queued.deltas:
+                block.arguments.append(text)
+                delta = {"type": "input_json_delta", "partial_json": text}
+                yield {"type": "content_block_delta", "index": block.wire_index, "delta": delta}
+            if not (queued.ended or finishing):
+                return
+            self._check_arguments(index, queued.at)
+            yield from self._stop(index, "tool_use")
+
+    def _tool_open(self) -> bool:
+        return any(block.kind == "tool_use" for block in self.open.values())
 
     def _bag(self, event: AnyStreamEvent, at: Steps) -> dict[str, Any]:
         return restore_fields(KIT.claim(self.losses, event.provider_metadata, at))
@@ -368,7 +402,18 @@ class StreamEncoder:
             case ToolCallStartEvent():
                 block = {**self._bag(event, at), "type": "tool_use", "id": sanitize_tool_use_id(event.id)}
                 block.update(name=event.name, input={})
+                if event.index in self.queued:
+                    raise StreamError(f"part {event.index} started again before it ended", "$.index", self.position)
+                yield from self._flush()
+                if self._tool_open() or self.queued:
+                    self.queued[event.index] = _Queued(block, at)
+                    return
                 yield from self._begin(event.index, "tool_use", block)
+            case ToolCallDeltaEvent() if event.index in self.queued:
+                self.queued[event.index].deltas.append(event.delta)
+            case ToolCallEndEvent() if event.index in self.queued:
+                self._bag(event, at)
+                self.queued[event.index].ended = True
             case ToolCallDeltaEvent():
                 yield from self._delta(
                     event.index, "tool_use", {"type": "input_json_delta", "partial_json": event.delta}
@@ -378,6 +423,7 @@ class StreamEncoder:
                 self._bag(event, at)
                 self._check_arguments(event.index, at)
                 yield from self._stop(event.index, "tool_use")
+                yield from self._flush()
             case _:
                 assert_never(event)
 

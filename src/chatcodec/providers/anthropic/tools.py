@@ -71,7 +71,9 @@ def decode_tools(
 
 
 def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
-    name = tool["name"]
+    name = tool.get("name")
+    if name is None:  # a client tool names itself (a toolset entry, which has no name, has a type)
+        raise rule_error("Anthropic request", ("tools", index, "name"), "missing", "Field required", tool)
     if not name:  # canonical tools need a name (a server tool is kept whole, whatever it holds)
         raise rule_error("Anthropic request", ("tools", index, "name"), "string_too_short", _NO_NAME, name)
     definition: dict[str, Any] = {"type": "function", "name": name}

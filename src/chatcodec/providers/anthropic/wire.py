@@ -193,9 +193,12 @@ class Message(TypedDict):
 @stands_for("ToolParam")
 @wire_shape
 class Tool(TypedDict):
-    """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``)."""
+    """A client tool (``input_schema``) or a server tool (``type`` like ``web_search_20250305``).
+    A toolset entry (``computer_toolset_20260801``, ``browser_toolset_20260801``: the
+    SDK's ``ComputerToolset20260801Param``, its ``configs``) has no ``name``; a client tool
+    without one is refused by the reader."""
 
-    name: Text
+    name: NotRequired[Text]
     type: NotRequired[str | None]
     description: NotRequired[str]
     input_schema: NotRequired[dict[str, Any]]
@@ -499,7 +502,7 @@ def _common_tools() -> cs.CoreSchema:
     own fields as JSON beside the fields every tool has, typed as :class:`Tool` types them)."""
     shared = {"description": text(), "strict": cs.bool_schema(strict=True), "cache_control": _cache_marker()}
     client = closed_like(Tool, {"name": non_empty(), "input_schema": json_object()}, shared)
-    server = closed_like(Tool, {"type": text(), "name": _text()}, {**shared, "input_schema": json_object()}, extra=True)
+    server = closed_like(Tool, {"type": text()}, {"name": _text(), **shared, "input_schema": json_object()}, extra=True)
     return _list(either(client, server))
 
 

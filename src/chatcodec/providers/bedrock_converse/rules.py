@@ -6,14 +6,20 @@ apply. The Claude models refuse the same sampling settings, manual thinking budg
 prefills and forced tool choices here as on the Claude API
 (https://github.com/pollinations/pollinations/pull/11319), and no Claude model on Converse
 takes a mid-conversation ``role: "system"`` turn (Converse's roles are user and assistant).
-Other models on Bedrock (Nova, Llama...) get the permissive rule: nothing is changed.
+Other models on Bedrock (Nova, Llama...) get the permissive rule: nothing is changed,
+but for prompt caching: only Claude and Amazon Nova models take ``cachePoint`` blocks, and
+a model of another vendor (Llama, DeepSeek R1, Mistral, Nemotron...) refuses a request
+holding one ("You invoked an unsupported model or your request did not allow prompt
+caching": litellm#39210; the Bedrock prompt-caching guide lists the supported models), so
+they are not sent to such a model, each reported.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.claude_rules import (
     ADAPTIVE_ONLY,
     CLAUDE_4_6_UP,
@@ -35,7 +41,7 @@ from chatcodec.providers.claude_rules import (
     fold_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.providers.target_rules import ProviderRules, RuleCall, TargetRule
+from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, clamp_to_range
 
 VERSION = "2023-09-30"
 """The ``bedrock-runtime`` API version (botocore)."""
@@ -83,6 +89,80 @@ def _forced_tool_choice(call: RuleCall) -> None:
 def _prefill(call: RuleCall) -> None:
     """Claude 4.6+ refuses a final assistant turn (prefill): not sent."""
     drop_prefill(call, lambda message: False)
+
+
+_VENDOR = re.compile(r"^(?:[a-z]{2,4}\.)?([a-z0-9-]+)\.")
+_UNCACHED_VENDORS = frozenset(
+    {"meta", "deepseek", "mistral", "cohere", "ai21", "nvidia", "qwen", "openai", "writer", "google", "minimax"}
+    | {"moonshot", "moonshotai", "twelvelabs", "stability"}
+)
+"""Bedrock model vendors (the id's first dotted word after a cross-region prefix such as
+``us.``) none of whose models take prompt caching; ``amazon`` is told by model (Nova
+takes it, Titan does not)."""
+CACHING_SOURCE = (
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html ; "
+    "https://github.com/BerriAI/litellm/issues/39210"
+)
+
+
+def _uncached(model: str) -> bool:
+    """Whether a Bedrock model id names a model without prompt caching; an id this cannot
+    read (an inference profile ARN, a custom model) is not one (the permissive rule)."""
+    found = _VENDOR.match(model)
+    if found is None:
+        return False
+    vendor = found[1]
+    return vendor in _UNCACHED_VENDORS or (vendor == "amazon" and ".titan" in model)
+
+
+NO_PROMPT_CACHING = ModelFamily("models without prompt caching (Llama, DeepSeek, Mistral, Titan...)", _uncached)
+
+
+def _cache_points(call: RuleCall) -> None:
+    """A model without prompt caching refuses ``cachePoint`` blocks: none is sent (from
+    ``system``, each message's ``content`` and ``toolConfig.tools``)."""
+    places: list[tuple[tuple[str | int, ...], object]] = [(("system",), call.body.get("system"))]
+    for index, message in enumerate(as_list(call.body.get("messages")) or ()):
+        held = as_dict(message)
+        if held is not None:
+            places.append((("messages", index, "content"), held.get("content")))
+    tool_config = as_dict(call.body.get("toolConfig"))
+    if tool_config is not None:
+        places.append((("toolConfig", "tools"), tool_config.get("tools")))
+    for at, value in places:
+        blocks = as_list(value)
+        if not blocks or not any(isinstance(block, dict) and "cachePoint" in block for block in blocks):
+            continue
+        kept: list[Any] = []
+        for position, block in enumerate(blocks):
+            if isinstance(block, dict) and "cachePoint" in block:
+                call.report((*at, position), "cachePoint", "not sent: the model has no prompt caching")
+            else:
+                kept.append(block)
+        _put(call.body, at, kept)
+
+
+def _put(body: dict[str, Any], at: tuple[str | int, ...], blocks: list[Any]) -> None:
+    """Replace the list at ``at`` (two or three steps from the body) with ``blocks``."""
+    holder: Any = body
+    for step in at[:-1]:
+        holder = holder[step]
+    holder[at[-1]] = blocks
+
+
+RANGE_SOURCE = (
+    "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html "
+    "(temperature, topP: minimum 0, maximum 1)"
+)
+
+
+def _sampling_range(call: RuleCall) -> None:
+    """Converse's ``inferenceConfig.temperature`` and ``topP`` range from 0 to 1 for every
+    model (OpenAI's and Gemini's temperature go to 2): a value outside is sent as the
+    nearest bound."""
+    config = _inference(call)
+    if config is not None:
+        clamp_to_range(call, config, ("temperature", "topP"), ("inferenceConfig",), (0.0, 1.0))
 
 
 def _system_turns(call: RuleCall) -> None:
@@ -145,6 +225,19 @@ RULES = ProviderRules(
             _system_turns,
             families=(EVERY_CLAUDE,),
             looks_for="system turn",
+        ),
+        TargetRule(
+            "cache_points",
+            "`cachePoint` blocks not sent",
+            CACHING_SOURCE,
+            _cache_points,
+            families=(NO_PROMPT_CACHING,),
+        ),
+        TargetRule(
+            "sampling_range",
+            "an `inferenceConfig.temperature` or `topP` outside 0 to 1 sent as the nearest bound",
+            RANGE_SOURCE,
+            _sampling_range,
         ),
     ),
 )

@@ -128,6 +128,28 @@ def file_mime_type(part_type: str, url: str, losses: LossRecorder, at: Steps) ->
     return guessed
 
 
+FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
+"""Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
+its ``name`` (https://ai.google.dev/gemini-api/docs/files, ``file_data.file_uri``)."""
+
+
+def _file_data(
+    kind: str, source: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
+) -> dict[str, Any] | None:
+    """``fileData`` for a file id that names a Gemini file: a Files API name
+    (``files/...``, written as its URI) or a URI (``gs://``, ``https://``); ``mimeType``
+    is required, guessed when the source has none. Another provider's id (``file-...``)
+    means nothing to Gemini: a loss."""
+    file_id: str = source["file_id"]
+    if file_id.startswith("files/"):
+        file_id = FILES_API + file_id
+    elif "://" not in file_id:
+        losses.add((*at, "source"), "file id", "Gemini references files by URI, not another provider's file id")
+        return None
+    mime_type = source.get("media_type") or file_mime_type(kind, file_id, losses, at)
+    return {**restore_fields(bag), "fileData": {"fileUri": file_id, "mimeType": mime_type}}
+
+
 def encode_media(
     part: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
 ) -> dict[str, Any] | None:
@@ -158,7 +180,6 @@ def encode_media(
             file_data["mimeType"] = source["media_type"]
         return {**restore_fields(bag), "fileData": file_data}
     if source_type == "file":
-        losses.add((*at, "source"), "file id", "Gemini references files by URI, not another provider's file id")
-        return None
+        return _file_data(kind, source, bag, losses, at)
     losses.add((*at, "source"), "text document", "Gemini has no document part; sent as text")
     return {**restore_fields(bag), "text": source["text"]}

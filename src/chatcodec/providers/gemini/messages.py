@@ -12,6 +12,13 @@ turn together), leading system messages become ``systemInstruction`` (several ar
 in order), and a later system message is sent as user text (a loss: Gemini has no
 mid-conversation instruction). Each part is encoded on its own (:mod:`.parts`), then the
 thought-signature rule is applied (:mod:`.signatures`).
+
+An empty text in a model turn (an OpenAI-compatible ``"content": ""``, beside tool calls
+or alone) is not written: Gemini refuses it, 400 "Unable to submit request because it has
+an empty text parameter" (the Gemini API and Vertex; obsidian-smart-composer#218,
+autogen#5762); a turn left with no part (its only part was left out) is not sent. Both are reported, as Anthropic
+and Bedrock report theirs. A user turn's empty text is written as it is: Gemini took one
+in a recorded request (pydantic-ai's ``test_google_instructions_only_with_tool_calls``).
 """
 
 from __future__ import annotations
@@ -143,7 +150,7 @@ class WireTurn:
     a dataclass's ``default_factory=list[...]`` calls a generic alias per turn, which
     raises and clears an ``AttributeError`` inside, about a tenth of a request's writing)."""
 
-    __slots__ = ("bag", "first_call", "holds_results", "message", "parts", "role")
+    __slots__ = ("bag", "emptied", "first_call", "holds_results", "message", "parts", "role")
 
     def __init__(self, role: Literal["user", "model"], message: int) -> None:
         self.role: Literal["user", "model"] = role
@@ -152,6 +159,8 @@ class WireTurn:
         self.parts: list[dict[str, Any]] = []
         self.bag: dict[str, Any] = {}
         self.holds_results = False
+        self.emptied = False
+        """Whether a part of it was left out (a turn left with no part is not sent)."""
         self.first_call: tuple[dict[str, Any], int] | None = None
         """A ``model`` turn's first ``functionCall`` part and the index of the canonical
         part it came from (the thought-signature rule reads it, :mod:`.signatures`)."""
@@ -210,10 +219,28 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Gemi
     """The wire ``contents`` for ``messages[start:]``, with the thought-signature rule of
     the context's model applied (the ``missing_signature`` option, see :mod:`.signatures`)."""
     turns = encode_turns(messages, start, context)
+    if any(turn.emptied and not turn.parts for turn in turns):
+        turns = _without_emptied(turns, context)
     if needs_signatures(context.model):
         policy = missing_signature_policy(context.option("missing_signature"))
         apply_signature_rule(turns, policy, context.losses, context.unsigned_by_gemini)
     return [turn.wire() for turn in turns]
+
+
+def _without_emptied(turns: list[WireTurn], context: GeminiContext) -> list[WireTurn]:
+    """The turns but those left with no part (reported): Gemini refuses a turn of
+    ``parts: []`` ("contents.parts must not be empty")."""
+    kept: list[WireTurn] = []
+    for turn in turns:
+        if turn.emptied and not turn.parts:
+            why = "nothing in it could be sent, and Gemini refuses a turn with no parts"
+            context.losses.add(("messages", turn.message), "empty message", why)
+        else:
+            kept.append(turn)
+    return kept
+
+
+_EMPTY_TEXT = 'Gemini refuses an empty text part (400 "empty text parameter")'
 
 
 def encode_turns(messages: Sequence[Mapping[str, Any]], start: int, context: GeminiContext) -> list[WireTurn]:
@@ -276,16 +303,26 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
     """The wire parts of ``message`` (at ``index``) into ``turn``, noting a model turn's
     first call; a text part with nothing beside its text is written as it is."""
     content: str | list[Mapping[str, Any]] = message.get("content", "")
+    model = turn.role == "model"
     if isinstance(content, str):
-        turn.parts.append({"text": content})
+        if model and not content:
+            turn.emptied = True
+            context.losses.add(("messages", index, "content"), "empty text", _EMPTY_TEXT)
+        else:
+            turn.parts.append({"text": content})
         return
     parts = turn.parts
     for position, part in enumerate(content):
         if part["type"] == "text" and len(part) == 2:
-            parts.append({"text": part["text"]})
+            if model and not part["text"]:
+                turn.emptied = True
+                context.losses.add(("messages", index, "content", position), "empty text", _EMPTY_TEXT)
+            else:
+                parts.append({"text": part["text"]})
             continue
         wire = encode_part(part, context, ("messages", index, "content", position))
-        if wire is None:
+        if wire is None:  # reported by encode_part
+            turn.emptied = True
             continue
         parts.append(wire)
         if turn.first_call is None and turn.role == "model" and "functionCall" in wire:

@@ -116,9 +116,12 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["model"] = model
     leading = leading_system_count(messages)
     system = encode_system(messages[:leading], context)
-    if system is not None:
-        wire["systemInstruction"] = system
-    wire["contents"] = encode_messages(messages, leading, context)
+    if system is not None and leading == len(messages):
+        wire["contents"] = [system_as_turn(system, losses)]
+    else:
+        if system is not None:
+            wire["systemInstruction"] = system
+        wire["contents"] = encode_messages(messages, leading, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     tier = request.get("service_tier")
@@ -129,6 +132,18 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
     report_user(request.get("user"), losses, "Gemini")
     return snake_cased(wire, bag.get(SNAKE))
+
+
+def system_as_turn(system: dict[str, Any] | str, losses: LossRecorder) -> dict[str, Any]:
+    """A request of system messages only as one user turn: ``generateContent`` requires
+    ``contents`` and refuses a request with none (Gemini API reference, ``contents``
+    "Required"; LangChain google-genai raises "contents are required." before sending), so
+    the instruction is what the model is given to answer, reported."""
+    why = "Gemini requires contents: a request of system messages only is sent as one user turn"
+    losses.add(("messages",), "system prompt", why)
+    if isinstance(system, str):
+        return {"role": "user", "parts": [{"text": system}]}
+    return {**system, "role": "user", "parts": system.get("parts", [])}
 
 
 def report_unmapped(stream: bool | None, metadata: object, cache_control: object, losses: LossRecorder) -> None:

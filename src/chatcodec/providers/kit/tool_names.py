@@ -18,8 +18,9 @@ then a cut to fit and 8 hex digits of the name's SHA-256, so two names that diff
 past the cut, or only in characters replaced, stay two names. The rewrite is a pure
 function, so a tool's definition, the calls of it and a ``tool_choice`` naming it agree,
 and :func:`tool_name_map` gives a proxy the way back. Every rewrite is reported, as the
-model then sees (and calls) the tool by another name; a blank name names no tool and is
-an error.
+model then sees (and calls) the tool by another name. A blank name (a call a model made
+with none, read from a response) is fitted the same way (``_`` and the digest), and
+reported: the request is sent, the call keeps its place beside its result.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder, Steps
 
 
@@ -80,8 +80,8 @@ TOOL_NAME_LIMIT = OPENAI_TOOL_NAMES.limit
 
 def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: ToolNameRule = OPENAI_TOOL_NAMES) -> str:
     """``name`` as ``provider`` is sent it, for the tool definition, call or choice at
-    ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported.
-    A blank name is a :class:`~chatcodec.ValidationError` at ``at`` + ``name``."""
+    ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported
+    (a blank name too: it names no tool, and the API refuses it)."""
     accepted = rule.accepted
     if name in accepted:
         return name
@@ -89,17 +89,26 @@ def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: T
         if len(accepted) < ACCEPTED_LIMIT:
             accepted.add(name)
         return name
-    if not name.strip():
-        raise rule_error(f"{provider} request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
     sent = fitted_tool_name(name, rule)
-    losses.add((*at, "name"), f"tool name {name!r}", f"{provider} tool names match {rule.shown}; sent as {sent!r}")
+    what = "blank tool name" if not name.strip() else f"tool name {name!r}"
+    losses.add((*at, "name"), what, f"{provider} tool names match {rule.shown}; sent as {sent!r}")
+    return sent
+
+
+def unblank_tool_name(name: str, losses: LossRecorder, at: Steps, provider: str) -> str:
+    """``name`` for a provider with no name rule (Ollama: any string): itself, or, when
+    blank, :func:`fitted_tool_name` of it, reported (a blank name names no tool)."""
+    if name.strip():
+        return name
+    sent = fitted_tool_name(name)
+    losses.add((*at, "name"), "blank tool name", f"{provider} tool names need a character; sent as {sent!r}")
     return sent
 
 
 def tool_name_map(names: Iterable[str], rule: ToolNameRule = OPENAI_TOOL_NAMES) -> dict[str, str]:
     """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
     proxy can give the model's calls (``sent``) back their original names."""
-    return {name: sent for name in names if name.strip() and (sent := fitted_tool_name(name, rule)) != name}
+    return {name: sent for name in names if (sent := fitted_tool_name(name, rule)) != name}
 
 
 @lru_cache(maxsize=1024)

@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit import compact_json, leftovers, present, shape_fields, unmapped, wire_fields
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.tool_names import unblank_tool_name
 from chatcodec.providers.ollama import wire
 from chatcodec.providers.ollama.markers import INDEX, KIT, NO_ARGUMENTS, PROVIDER, SYNTHESIZED_ID, TYPED
 from chatcodec.providers.ollama.media import encode_image
@@ -150,8 +150,8 @@ def _encode_thinking(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
 def encode_call(part: Part, position: int, context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A wire tool call for a canonical tool-use part at ``position`` among its message's calls."""
     name: str = part["name"]
-    if context.for_request and not name.strip():  # names no tool the model was shown (an answer's is as said)
-        raise rule_error("Ollama request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
+    if context.for_request:  # a blank one names no tool the model was shown (an answer's is as said)
+        name = unblank_tool_name(name, context.losses, at, "Ollama")
     metadata = part.get("provider_metadata")
     if metadata is None and part.get("cache_control") is None:  # the usual call: id, name, arguments
         arguments_object = input_object(part.get("arguments", ""), context.losses, at, "Ollama")

@@ -10,8 +10,8 @@ and never reach the model, which the encoder does not report (the body says them
 server drops them).
 
 Ollama names no rule for tool names (``ToolFunction.Name`` is any string), so names are
-sent as they are; a blank one names no tool and is an error. There is no ``tool_choice``
-and no switch for parallel calls: a choice other than ``auto`` and
+sent as they are; a blank one names no tool: it is fitted as every format fits one,
+reported. There is no ``tool_choice`` and no switch for parallel calls: a choice other than ``auto`` and
 ``parallel_tool_calls: false`` are reported, and a tool's ``strict`` flag and cache
 breakpoint too.
 """
@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.errors import rule_error
 from chatcodec.providers.kit import leftovers, present, unmapped, wire_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.schemas import AS_SENT, json_schema, read_as_sent
+from chatcodec.providers.kit.tool_names import unblank_tool_name
 from chatcodec.providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
 
 _EMPTY_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
@@ -95,9 +95,7 @@ def _encode_function(tool: Mapping[str, Any], context: EncodeContext, position: 
     losses = context.losses
     at = ("tools", position)
     bag = KIT.claim(losses, tool.get("provider_metadata"), at)
-    name: str = tool["name"]
-    if not name.strip():
-        raise rule_error("Ollama request", (*at, "name"), "tool_name_blank", "a tool name cannot be blank", name)
+    name = unblank_tool_name(tool["name"], losses, at, "Ollama")
     wire = {key: value for key, value in wire_fields(bag).items() if key != "function"}
     function: dict[str, Any] = {**(as_dict(bag.get("function")) or {}), "name": name}
     if tool.get("description") is not None:

@@ -39,6 +39,10 @@ _TTLS = OPENAI_CACHE_TTLS
 _BREAKPOINT = "prompt_cache_breakpoint"
 NO_FILENAME = "_no_filename"
 """Marker on a decoded ``file`` part whose ``file_data`` came without a ``filename``."""
+_AUDIO_FORMATS = frozenset({"wav", "mp3"})
+"""The formats OpenAI's ``input_audio`` takes (``Literal["wav", "mp3"]`` in the SDK's
+``ChatCompletionContentPartInputAudioParam``): OGG, FLAC, AAC or PCM, from any format
+(an ``input_audio`` read with such a format too), is a loss, not a part the API refuses."""
 _AUDIO_ALIASES = {"audio/mp3": "mp3", "audio/x-wav": "wav", "audio/wave": "wav"}
 """Media types other providers use for the two formats OpenAI's ``input_audio`` takes
 (``Literal["wav", "mp3"]`` in the SDK's ``ChatCompletionContentPartInputAudioParam``):
@@ -270,6 +274,9 @@ def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
         audio_format = spelled
     if compat.media_type_for_audio_format(audio_format) != media_type:
         losses.add(at, f"audio of type {media_type}", "it has no OpenAI input_audio format name")
+        return None
+    if compat.audio_format_from_media_type(media_type) not in _AUDIO_FORMATS:  # "mpeg", read as spelled, is mp3
+        losses.add(at, f"audio of type {media_type}", "OpenAI input_audio takes wav and mp3 only")
         return None
     input_audio = {**_nested(bag, "input_audio"), "data": source["data"], "format": audio_format}
     wire = {**wire_fields(bag), "type": "input_audio", "input_audio": input_audio}

@@ -42,7 +42,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._narrow import as_list
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, kept_object, path, restore_fields, shape_fields, split_fields, unmapped
 from chatcodec.providers.openai_responses import wire as shapes
@@ -272,10 +272,13 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
     after_text = False  # whether the last item is a text of this turn
     for index, part in enumerate(parts):
         kind = part["type"]
-        if kind == "text" and len(part) == 2:
+        if kind == "text" and len(part) == 2 and not part["text"]:
+            _empty_text(losses, (*at, "content", index))
+        elif kind == "text" and len(part) == 2:
             if after_text:
-                _another_text(losses, (*at, "content", index))
-            items.append({"role": "assistant", "content": part["text"]})
+                join_text(items[-1], part["text"])
+            else:
+                items.append({"role": "assistant", "content": part["text"]})
             after_text = True
         elif kind == "tool_use" and len(part) == 4 and part["arguments"][:1] == "{":
             name = part["name"]
@@ -383,6 +386,9 @@ def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
         state.unnamed.append(item)
     item["role"] = "assistant"
     plain = bag.get(STRING) or (state.for_request and not starts and not bag)  # another provider's: a plain item
+    if plain and not bag and kind == "text" and not part["text"]:
+        _empty_text(state.losses, at)
+        return
     if plain and kind != "opaque":
         if part.get("cache_control") is not None:
             state.losses.add(
@@ -399,23 +405,46 @@ def _encode_output(part: Part, state: ItemWriter, at: Steps) -> None:
 
 
 def _plain_text(text: str, state: ItemWriter, at: Steps, item: dict[str, Any]) -> None:
-    """An assistant text as one string-content message item (``item``: its own fields)."""
-    if _follows_text(state.items):
-        _another_text(state.losses, at)
+    """An assistant text as one string-content message item (``item``: its own fields),
+    or, right after another plain text of the turn, one more part of that item."""
+    if len(item) == 1 and _follows_text(state.items):
+        join_text(state.items[-1], text)
+        return
     item["content"] = text
     state.add(item, at)
 
 
+def _empty_text(losses: LossRecorder, at: Steps) -> None:
+    """An empty text part of another provider's assistant turn (an OpenAI-compatible
+    ``"content": ""`` beside tool calls) is no item: it would reach the model as an extra
+    empty assistant message. A Responses item of empty text (its part marked as one)
+    goes back as it came, and so does a turn that is one empty string (the API takes
+    ``{"role": "assistant", "content": ""}``, and the two spellings read the same)."""
+    losses.add(at, "empty text", "an empty assistant text is no Responses item")
+
+
 def _follows_text(items: list[dict[str, Any]]) -> bool:
-    """Whether the last item is a string-content assistant message (a text of the turn)."""
-    return bool(items) and items[-1].get("role") == "assistant" and isinstance(items[-1].get("content"), str)
+    """Whether the last item is a plain assistant message of text (its role and content
+    only: a text of the turn written here)."""
+    if not items or len(items[-1]) != 2 or items[-1].get("role") != "assistant":
+        return False
+    content: object = items[-1].get("content")
+    entries = as_list(content)
+    return isinstance(content, str) or (entries is not None and all(as_dict(entry) is not None for entry in entries))
 
 
-def _another_text(losses: LossRecorder, at: Steps) -> None:
-    """An assistant text right after another text item of its turn: a Responses input
-    message holds one text, so it is sent as its own message, which reads back as a turn."""
-    why = "a Responses input message holds one text: sent as its own message, it reads back as another turn"
-    losses.add(at, "assistant text part", why)
+def join_text(item: dict[str, Any], text: str) -> None:
+    """One more text of an assistant turn into the plain message item before it: a turn
+    of several texts is one message item of several ``output_text`` parts (an assistant
+    message's own shape; an item per text would reach the model as several messages and
+    read back as several turns)."""
+    content: object = item["content"]
+    parts: list[Any] = [{"type": "output_text", "text": content, "annotations": []}] if isinstance(content, str) else []
+    entries = as_list(content)
+    if entries is not None:
+        parts = entries
+    parts.append({"type": "output_text", "text": text, "annotations": []})
+    item["content"] = parts
 
 
 def _message_content(part: Part) -> bool:

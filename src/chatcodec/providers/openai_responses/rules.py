@@ -66,6 +66,15 @@ def _sampling_with_reasoning(call: RuleCall) -> None:
     drop_sampling_beside_reasoning(call, reasoning.get("effort"), _SAMPLING)
 
 
+def _model_or_prompt(call: RuleCall) -> None:
+    """A request names its ``model`` or a stored ``prompt`` that supplies one; the API
+    refuses one with neither (400 "Missing required parameter: 'model'"), so it is
+    reported (``required``), nothing made up."""
+    if call.body.get("model") is None and call.body.get("prompt") is None:
+        why = "Responses needs a model or a stored prompt naming one; set it, or the option 'model'"
+        call.losses.add(("model",), "model", why, "required")
+
+
 RULES = ProviderRules(
     provider="openai-responses",
     api_versions=(VERSION,),
@@ -93,8 +102,14 @@ RULES = ProviderRules(
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
         ),
+        TargetRule(
+            "model_or_prompt",
+            "nothing: a request with neither `model` nor a stored `prompt` is reported (`required`)",
+            "https://platform.openai.com/docs/api-reference/responses/create (model; prompt)",
+            _model_or_prompt,
+        ),
     ),
 )
-"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`). ``model`` is not
-required: a stored ``prompt`` can supply it (``ResponseCreateParams.model`` is optional in
-openai 3.54)."""
+"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`). ``model`` is no
+:class:`RequiredField`: a stored ``prompt`` can supply it (``ResponseCreateParams.model``
+is optional in openai 3.54); ``model_or_prompt`` reports a request with neither."""

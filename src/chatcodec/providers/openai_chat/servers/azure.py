@@ -27,6 +27,7 @@ SERVER = Server(
     efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
     efforts_source="https://learn.microsoft.com/en-us/azure/ai-foundry/openai/how-to/reasoning",
     parts_source=DOCS,
+    file_types=frozenset({"application/pdf"}),  # OpenAI's models: a PDF only (openai.py)
     notes=("the deployment in the URL names the model; the key goes in an `api-key` header",),
     semconv_name="azure.ai.openai",
 )

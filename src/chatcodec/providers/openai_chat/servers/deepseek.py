@@ -1,11 +1,13 @@
 """DeepSeek's API (``https://api.deepseek.com``).
 
-- Reasoning comes back as ``reasoning_content``; in thinking mode with tool calls it must
-  be sent back on every assistant step of the current turn's tool loop, or DeepSeek
-  answers 400 "Missing `reasoning_content` field in the assistant message"
-  (https://api-docs.deepseek.com/guides/thinking_mode, "Tool calls"; Kimi has the same
-  rule). A step with no reasoning to send (a history from a format that kept none) gets
-  an empty one, reported. ``deepseek-chat`` (non-thinking mode) and a body with
+- Reasoning comes back as ``reasoning_content``; in thinking mode it must be sent back on
+  every assistant message that made tool calls, in all later requests (earlier turns
+  included, not only the current turn's loop), or DeepSeek answers 400 "The
+  `reasoning_content` in the thinking mode must be passed back to the API"
+  (https://api-docs.deepseek.com/guides/thinking_mode, "Tool calls"; the zh-cn page:
+  "在后续所有 user 交互轮次中必须回传"; opencode#24722). Kimi has the rule for the current
+  turn. A step with no reasoning to send (a history from a format that kept none) gets an
+  empty one, reported. ``deepseek-chat`` (non-thinking mode) and a body with
   ``thinking: {"type": "disabled"}`` are left alone.
 - The reference lists its fields; the token limit is ``max_tokens``
   (https://api-docs.deepseek.com/api/create-chat-completion). Content is text.
@@ -77,9 +79,9 @@ SERVER = Server(
     rules=(
         ServerRule(
             "reasoning_in_tool_loop",
-            "each current-turn tool-loop step carries `reasoning_content` (empty when none was kept, reported)",
+            "each tool-call step of every turn carries `reasoning_content` (empty when none was kept, reported)",
             THINKING,
-            reasoning_back_in_tool_loop(THINKING, _thinking),
+            reasoning_back_in_tool_loop(THINKING, _thinking, every_turn=True),
         ),
     ),
     semconv_name="deepseek",

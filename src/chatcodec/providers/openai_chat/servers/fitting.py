@@ -23,6 +23,7 @@ it came, so a body read and written again is the same body.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
@@ -209,7 +210,15 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         if fields is None or not isinstance(kind, str):
             kept.append(part)
             continue
-        if kind not in server.parts and kind not in ("text", "refusal"):
+        if kind == "file" and not _file_taken(fields, server):
+            text = _file_text(fields)
+            call.rule = "parts"
+            if text is None:
+                call.report(where, "file part", f"not sent: {server.title} takes no file of its type")
+                continue
+            call.report(where, "text file", f"sent as the text it holds: {server.title} takes no such file")
+            fields, kind = {"type": "text", "text": text}, "text"
+        elif kind not in server.parts and kind not in ("text", "refusal"):
             call.rule = "parts"
             call.report(
                 where, f"{kind} part", f"not sent: it takes {', '.join(sorted(server.parts))} ({server.parts_source})"
@@ -221,6 +230,37 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         kept.append(fields)
     if len(kept) < len(content):
         message["content"] = kept or ""
+
+
+def _file_type(part: dict[str, Any]) -> str | None:
+    """The MIME type of a ``file`` part's data URL, or None (a file by id, no data URL)."""
+    file = as_dict(part.get("file")) or {}
+    data = file.get("file_data")
+    if not isinstance(data, str) or not data.startswith("data:"):
+        return None
+    return data[5:].partition(";")[0].partition(",")[0].lower() or None
+
+
+def _file_taken(part: dict[str, Any], server: Server) -> bool:
+    """Whether ``server`` takes this ``file`` part: it takes file parts, and its type when
+    it names the types it takes (a file by id is not checked)."""
+    if "file" not in server.parts:
+        return False
+    kind = _file_type(part)
+    return server.file_types is None or kind is None or kind in server.file_types
+
+
+def _file_text(part: dict[str, Any]) -> str | None:
+    """The text a ``text/*`` file part's base64 data URL holds (UTF-8), else None."""
+    kind = _file_type(part)
+    data = str((as_dict(part.get("file")) or {}).get("file_data", ""))
+    head, comma, payload = data.partition(",")
+    if kind is None or not kind.startswith("text/") or not comma or not head.endswith(";base64"):
+        return None
+    try:
+        return base64.b64decode(payload, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def _fit_cache_marker(part: dict[str, Any], at: Steps, call: ServerCall) -> None:

@@ -63,6 +63,9 @@ class Server:
     parts: frozenset[str] = ALL_PARTS
     """The user content part types it takes (a part of another type is dropped, reported)."""
     parts_source: str = ""
+    file_types: frozenset[str] | None = None
+    """The MIME types its ``file`` part takes (``file_data``'s data URL); None: any. A
+    ``text/*`` file it cannot take goes as the text it holds, another is dropped (reported)."""
     cache_marker: str | None = None
     """The cache breakpoint it reads on a content part: OpenAI's ``prompt_cache_breakpoint``,
     the gateways' ``cache_control``, or None (it caches by itself; the marker is dropped)."""

@@ -1,7 +1,9 @@
 """Where the current turn starts in a written body: what the servers' replay rules read.
 
-Gemini checks signatures and DeepSeek needs reasoning only in the *current turn*: the
-steps after the last user message (tool results are ``tool`` messages, not user turns).
+Gemini checks signatures and Kimi needs reasoning only in the *current turn*: the steps
+after the last user message (tool results are ``tool`` messages, not user turns).
+DeepSeek needs reasoning back on every tool-call step of the conversation, earlier turns
+included (:func:`tool_call_steps`).
 """
 
 from __future__ import annotations
@@ -25,16 +27,27 @@ def current_steps(body: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
             yield index, message
 
 
-def reasoning_back_in_tool_loop(source: str, thinking: Callable[[ServerCall], bool]) -> Callable[[ServerCall], None]:
+def tool_call_steps(body: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each assistant message holding tool calls, in every turn, with its index."""
+    for index, message in enumerate(as_list(body.get("messages")) or ()):
+        fields = as_dict(message) or {}
+        if fields.get("role") == "assistant" and as_list(fields.get("tool_calls")):
+            yield index, fields
+
+
+def reasoning_back_in_tool_loop(
+    source: str, thinking: Callable[[ServerCall], bool], *, every_turn: bool = False
+) -> Callable[[ServerCall], None]:
     """The rule of DeepSeek and Kimi: in thinking mode every assistant step of the current
-    turn's tool loop carries ``reasoning_content``, or the server answers 400; a step with
-    none to send (a history from a format that kept none) gets an empty one, reported.
-    ``thinking`` says whether the body is in thinking mode."""
+    turn's tool loop (``every_turn``: of every turn) carries ``reasoning_content``, or the
+    server answers 400; a step with none to send (a history from a format that kept none)
+    gets an empty one, reported. ``thinking`` says whether the body is in thinking mode."""
+    steps = tool_call_steps if every_turn else current_steps
 
     def edit(call: ServerCall) -> None:
         if not thinking(call) or (as_dict(call.body.get("thinking")) or {}).get("type") == "disabled":
             return
-        for index, message in current_steps(call.body):
+        for index, message in steps(call.body):
             if "reasoning_content" not in message:
                 message["reasoning_content"] = ""
                 why = (
