@@ -211,14 +211,88 @@ def _check(folder: Path) -> None:
             raise SystemExit(f"{parquet_out} holds other payloads than the JSON lines output")
 
 
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+
+FORMAT_JOBS = {
+    "openai-batch": "anthropic-batch",
+    "anthropic-batch": "openai-batch",
+    "bedrock-batch": "openai-batch",
+    "gemini-batch": "openai-batch",
+    "vertex-batch": "gemini-batch",
+    "openai-batch-output": "anthropic-batch-results",
+    "anthropic-batch-results": "openai-batch-output",
+    "bedrock-batch-output": "openai-batch-output",
+    "gemini-batch-output": "openai-batch-output",
+    "sharegpt": "openai-chat",
+    "trl-prompt-completion": "openai-chat",
+    "trl-preference": "openai-dpo",
+    "openai-dpo": "trl-preference",
+    "sharegpt-preference": "openai-dpo",
+    "verifiers": "openai-chat",
+}
+"""Each batch envelope and training dialect (its documented example file under
+``tests/fixtures/envelopes`` or ``tests/fixtures/training``) and the format it is
+converted to."""
+
+
+@dataclass(frozen=True)
+class FormatRun:
+    """One format's ``chatcodec convert`` run: CPU time per row and output bytes per row."""
+
+    cpu_per_row: float
+    input_bytes_per_row: float
+    output_bytes_per_row: float
+
+
+def format_runs(count: int, repeat: int) -> dict[str, FormatRun]:
+    """``chatcodec convert`` from each envelope and training format (:data:`FORMAT_JOBS`),
+    its example rows repeated to ``count`` and ``3 * count`` rows: CPU time per row as the
+    slope between the two sizes (medians of ``repeat``), and the sizes per row."""
+    runs: dict[str, FormatRun] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        for source, target in FORMAT_JOBS.items():
+            example = next(
+
+                    FIXTURES / kind / f"{source}.jsonl"
+                    for kind in ("envelopes", "training")
+                    if (FIXTURES / kind / f"{source}.jsonl").exists()
+
+            )
+            lines = [line for line in example.read_text(encoding="utf-8").splitlines() if line.strip()]
+            sizes = (count, 3 * count)
+            for size in sizes:
+                (folder / f"in{size}.jsonl").write_text(
+                    "".join(lines[index % len(lines)] + "\n" for index in range(size)), encoding="utf-8"
+                )
+            slopes = []
+            for _ in range(repeat):
+                small, large = (
+                    _command(folder, f"in{size}.jsonl", f"out{size}.jsonl", ["--from", source, "--to", target])[0]
+                    for size in sizes
+                )
+                slopes.append((large - small) / (2 * count))
+            big = 3 * count
+            runs[f"{source} -> {target}"] = FormatRun(
+                statistics.median(slopes),
+                (folder / f"in{big}.jsonl").stat().st_size / big,
+                (folder / f"out{big}.jsonl").stat().st_size / big,
+            )
+    return runs
+
+
 def _convert(folder: Path, source: str, out: str, source_format: str, target: str) -> tuple[float, int]:
     """CPU seconds (from the command's own ``wait4``) and peak RSS of one command, the
     latter read from its ``/proc/self/status`` as it exits: ``ru_maxrss`` would count the
     memory of this process, which the command is forked from."""
+    return _command(folder, source, out, ["--from", source_format, "--to", target, "--option", "max_tokens=1024"])
+
+
+def _command(folder: Path, source: str, out: str, options: list[str]) -> tuple[float, int]:
+    """CPU seconds and peak RSS of ``chatcodec convert`` on ``source`` with ``options``."""
     (folder / out).unlink(missing_ok=True)
     report = folder / "status.txt"
-    arguments = [str(folder / source), "--from", source_format, "--to", target, "--quiet", "--out", str(folder / out)]
-    arguments += ["--option", "max_tokens=1024"]
+    arguments = [str(folder / source), *options, "--quiet", "--out", str(folder / out)]
     probe = (
         "import atexit, runpy, sys\n"
         f"atexit.register(lambda: open({str(report)!r}, 'w').write(open('/proc/self/status').read()))\n"

@@ -96,8 +96,44 @@ def _commands(section: Section, settings: RunSettings) -> None:
     )
 
 
+FORMAT_ROWS, QUICK_FORMAT_ROWS = 1_000, 50
+
+
+def _formats(section: Section, settings: RunSettings) -> None:
+    count = QUICK_FORMAT_ROWS if settings.quick else FORMAT_ROWS
+    runs = dataset_engines.format_runs(count, 1 if settings.quick else 3)
+    table = Table(
+        [
+            "`chatcodec convert --from ... --to ...`",
+            "rows per CPU-second",
+            "CPU time per row",
+            "input per row",
+            "output per row",
+        ],
+        caption=f"**batch envelopes and training dialects**: each format's documented example rows, repeated to "
+        f"{count:,} and {3 * count:,} rows, JSON lines",
+    )
+    for job, run in runs.items():
+        table.rows.append(
+            [
+                job,
+                f"{1 / run.cpu_per_row:,.0f}",
+                seconds(run.cpu_per_row),
+                f"{run.input_bytes_per_row:,.0f} B",
+                f"{run.output_bytes_per_row:,.0f} B",
+            ]
+        )
+    section.tables.append(table)
+    section.footnotes.append(
+        "Formats: CPU time of the whole command per row, as the slope between the two sizes (start not counted); "
+        "the example rows are small documentation examples (a few messages each), so a row's fixed cost (reading "
+        "the envelope, the presets, writing the target's envelope) weighs more than on agent sessions."
+    )
+
+
 def run(settings: RunSettings) -> Section:
     section = Section("datasets", "Datasets: engines and Parquet", INTRO)
     _engines(section, settings)
     _commands(section, settings)
+    _formats(section, settings)
     return section
