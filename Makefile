@@ -92,7 +92,7 @@ $(BENCH_BIN)/python:
 	$(BENCH_BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 
 $(BENCH_VENV)/.installed: pyproject.toml | $(BENCH_BIN)/python
-	$(BENCH_BIN)/python -m pip install --quiet -e '.[serve]' --group bench
+	$(BENCH_BIN)/python -m pip install --quiet -e '.[serve,hf,ray]' --group bench
 	touch $@
 
 bench: $(BENCH_VENV)/.installed

@@ -58,6 +58,14 @@ def read_request_data(
     return reader.read_request(load_object(sdk_json_nested(payload), f"{source} request"))
 
 
+def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | None:
+    """JSON ``text`` parsed and validated in one pass in Rust by ``source``'s closed front,
+    when it takes it, for a reading that follows on this thread (which does not validate it
+    again); ``None`` otherwise (then parse it as :func:`~chatcodec.payloads.load_object` does)."""
+    parse = getattr(get_codec(source), "common_json", None)
+    return None if parse is None else cast(dict[str, Any] | None, parse(text))
+
+
 def write_request_data(
     canonical: dict[str, Any],
     target: str,

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from chatcodec._narrow import as_dict
 from chatcodec.api import convert_request, convert_response
 from chatcodec.batch import envelopes, training
-from chatcodec.conversion import read_request_data, write_request_data
+from chatcodec.conversion import common_json, read_request_data, write_request_data
 from chatcodec.detect import mismatch
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LOSS_KINDS, Loss, LossRecorder
@@ -107,7 +107,11 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
         return _with_row_fields(payload, options)
     losses: list[Loss] = []
     try:
-        body = load_object(payload, f"{options.source} {options.kind}")
+        body = None
+        if options.kind == "request" and isinstance(payload, str | bytes | bytearray):
+            body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
+        if body is None:
+            body = load_object(payload, f"{options.source} {options.kind}")
         wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
         if wrong_format is None:
             wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
@@ -130,11 +134,18 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
         return convert_request(
             body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
         )
-    # The model is set on the canonical data between the reader and the writer: each
-    # format keeps it elsewhere (a body field, Bedrock's modelId, Gemini's URL).
-    canonical = {**read_request_data(body, options.source, target=options.target), "model": options.model}
+    return _written(read_request_data(body, options.source, target=options.target), options, losses)
+
+
+def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Loss]) -> dict[str, Any]:
+    """Canonical request data written in ``options.target``, its losses into ``losses``, as
+    :func:`~chatcodec.convert_request` writes it. The model is set on the canonical data
+    between the reader and the writer: each format keeps it elsewhere (a body field,
+    Bedrock's modelId, Gemini's URL)."""
+    if options.model is not None:
+        canonical = {**canonical, "model": options.model}
     recorder = LossRecorder()
-    converted = write_request_data(canonical, options.target, recorder, settings)
+    converted = write_request_data(canonical, options.target, recorder, dict(options.encoder_options))
     recorder.settle("ignore", losses)
     return converted
 

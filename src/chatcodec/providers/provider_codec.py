@@ -192,15 +192,26 @@ class ProviderCodec:
         one pass in Rust by the provider's closed schema (its request module's
         ``JSON_FRONT``), then read; a body of another shape, or no JSON front, is parsed
         as :func:`~chatcodec.payloads.load_object` parses it and read as a dict."""
+        validated = self.common_json(text)
+        if validated is None:
+            return self.read_request(load_object(text, f"{self.name} request"))
+        try:
+            return self.read_request(validated)
+        finally:
+            self.release_json()
+
+    def common_json(self, text: str | bytes | bytearray) -> dict[str, Any] | None:
+        """JSON text parsed and validated in one pass by the provider's closed front, when
+        it takes it (the copy is taken: :meth:`read_request` of it on this thread does not
+        validate it again); ``None`` otherwise, or for a provider without a front."""
+        front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
+        return None if front is None else front.read_json(text)
+
+    def release_json(self) -> None:
+        """Forget the copy :meth:`common_json` took (a read that did not take it)."""
         front: JsonFront | None = getattr(self._requests, "JSON_FRONT", None)
         if front is not None:
-            validated = front.read_json(text)
-            if validated is not None:
-                try:
-                    return self.read_request(validated)
-                finally:
-                    front.release()
-        return self.read_request(load_object(text, f"{self.name} request"))
+            front.release()
 
     def decode_request(self, payload: dict[str, Any]) -> ChatRequest:
         """Read a request body into a model; everything without a canonical field is kept."""
