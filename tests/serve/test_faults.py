@@ -16,7 +16,7 @@ import openai
 import pytest
 
 import chatcodec.serve.app
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
@@ -24,18 +24,7 @@ CHAT = {"model": "gpt-4o", "messages": HELLO}
 KEY = {"authorization": "Bearer sk-caller"}
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
-    fake.disconnected.clear()
-    fake.stream_closed.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _openai_error(response: httpx.Response) -> dict[str, Any]:

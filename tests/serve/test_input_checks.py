@@ -5,7 +5,6 @@ server on loopback in front of a fake upstream, driven by the official clients."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
@@ -16,7 +15,7 @@ from google import genai
 from google.genai import types
 
 from chatcodec.serve import ServeConfig
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
@@ -25,16 +24,7 @@ CHECKED = {"validate": True, "on_loss": "error"}
 """The strictest serving: well-formed input only, and nothing lost on the way."""
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def test_a_stream_to_gemini_or_bedrock_is_no_loss_under_the_strictest_serving(fake: FakeUpstream) -> None:

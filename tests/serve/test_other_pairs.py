@@ -4,7 +4,6 @@ official client (``openai`` for Chat and Responses, ``google-genai`` for Gemini)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import openai
@@ -18,22 +17,13 @@ from providers.bedrock_converse.bedrock_support import assert_valid_request as a
 from providers.gemini.gemini_support import assert_valid_request as assert_gemini_request
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk as assert_openai_request
 from providers.openai_responses.responses_support import assert_request_matches_sdk as assert_responses_request
-from serve.harness import FakeUpstream, bedrock_stream, fixture_bytes, fixture_json, proxy, serving_fake
+from serve.harness import FakeUpstream, bedrock_stream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 # --- openai-responses in front of anthropic ------------------------------------------

@@ -7,7 +7,7 @@ published types; ``previous_response_id`` against the opt-in store, or refused."
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ import openai
 import pytest
 
 from chatcodec.serve import ServeConfig
-from serve.harness import FakeUpstream, bedrock_stream, fixture_bytes, fixture_json, proxy, serving_fake
+from serve.harness import FakeUpstream, bedrock_stream, fixture_bytes, fixture_json, proxy
 from serve.open_responses import assert_events, assert_resource, sse_events
 
 RED_HEART = (
@@ -145,16 +145,7 @@ UPSTREAMS: dict[str, Upstream] = {
 }
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _post(origin: str, request: dict[str, Any], *, stream: bool) -> httpx.Response:

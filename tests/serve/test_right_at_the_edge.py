@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
@@ -19,7 +18,7 @@ import pytest
 from google import genai
 from google.genai import errors, types
 
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_fake
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy
 
 SSE = "text/event-stream"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
@@ -28,16 +27,7 @@ KEY = {"authorization": "Bearer k"}
 """A caller's own key: the proxy lets no anonymous caller spend the operator's key."""
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _anthropic_head() -> bytes:

@@ -4,7 +4,6 @@ lists and token counting of each front, driven by the official clients."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,12 @@ from google.genai import types
 
 from chatcodec.serve import ServeConfig
 from chatcodec.serve.config import Route, parse_route, read_config_file
-from serve.harness import FakeUpstream, fixture_json, serving_config, serving_fake
+from serve.harness import FakeUpstream, fixture_json, serving_config
 
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _two_upstreams(api: str, fake: FakeUpstream, **settings: Any) -> ServeConfig:

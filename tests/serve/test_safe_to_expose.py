@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -18,23 +17,14 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from chatcodec.serve import ServeConfig
-from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_config, serving_fake
+from serve.harness import FakeUpstream, fixture_bytes, fixture_json, proxy, serving_config
 
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
 GEMINI_HELLO = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
 SECRET = "SECRETsk"
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _spans_text(exporter: InMemorySpanExporter) -> str:

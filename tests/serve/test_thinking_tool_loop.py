@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -49,7 +49,7 @@ from chatcodec import (
     ToolUsePart,
 )
 from chatcodec.streams.framing import WireEventWriter
-from serve.harness import FakeUpstream, Received, proxy, serving_fake
+from serve.harness import FakeUpstream, Received, proxy
 
 THOUGHT = "The user wants the weather; I should call get_weather for Paris."
 SIGNATURE = base64.b64encode(b"a signature only the upstream can verify " * 3).decode()
@@ -295,16 +295,7 @@ def _anthropic_loop(origin: str, *, stream: bool) -> None:
 # --- the matrix --------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeUpstream]:
-    with serving_fake() as upstream:
-        yield upstream
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake: FakeUpstream) -> None:
-    fake.replies.clear()
-    fake.received.clear()
+pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _serving(front: str, upstream: str, fake: FakeUpstream, **settings: Any) -> Any:
