@@ -385,7 +385,11 @@ class _Writer:
             if kind == "text" and len(part) == 2:  # its type and text: written as it is
                 text = part["text"]
                 block = {"type": "text", "text": text}
-            elif kind == "tool_result" and KIT.bare(part, 3) and _plain_result(result := part.get("content")):
+            elif (
+                kind == "tool_result"
+                and (len(part) == 3 or KIT.bare(part, 3))
+                and _plain_result(result := part.get("content"))
+            ):
                 written_content = result if type(result) is str else list(cast(list[Message], result))  # as they are
                 into.append(
                     {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": written_content}

@@ -92,6 +92,13 @@ class ServerCall(Generic[ServerT]):
         why = f"{change}: server {self.server.name} ({self.server.title}), rule {self.rule}; {OPTION_HINT}"
         self.losses.add(at, what, why, "rule")
 
+    def apply(self, rules: Iterable[ServerRule[ServerT]]) -> None:
+        """Run the server's own rules in order (after its field lists), each reporting
+        under its name."""
+        for rule in rules:
+            self.rule = rule.name
+            rule.edit(self)
+
 
 @dataclass(frozen=True)  # no slots: a frozen slotted generic cannot be built through its alias
 class ServerRule(Generic[ServerT]):

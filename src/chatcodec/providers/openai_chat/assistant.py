@@ -340,7 +340,9 @@ def _write_plain_turn(
     thought: str | None = None
     for index, part in enumerate(content):
         kind = part["type"]
-        if kind == "text" and not calls and KIT.bare(part, 2):  # (another provider's spelling dropped)
+        if (
+            kind == "text" and not calls and (len(part) == 2 or KIT.bare(part, 2))
+        ):  # (another provider's spelling dropped)
             texts.append(part)
         elif kind == "tool_use" and len(part) == 4 and "arguments" in part and VALID_NAME(part["name"]):
             calls.append(part)

@@ -231,7 +231,7 @@ def encode_assistant(
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's
     output, other providers' signed reasoning sealed when ``sealing``)."""
-    if not KIT.bare(message, 2):  # more than its role and content
+    if len(message) != 2 and not KIT.bare(message, 2):  # more than its role and content
         _report_turn_fields(message, losses, at)
     content = message.get("content", "")
     if for_request and isinstance(content, str):

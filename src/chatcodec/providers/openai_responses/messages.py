@@ -155,7 +155,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         message = messages[index]
         role = message["role"]
         content = message.get("content")
-        if type(content) is str and role != "text" and KIT.bare(message, 2):  # the plain shape
+        if type(content) is str and role != "text" and (len(message) == 2 or KIT.bare(message, 2)):  # the plain shape
             items.append({"role": role, "content": content})
             continue
         at: Steps = ("messages", index)
@@ -179,7 +179,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
 def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user, system or developer message item."""
     content = message["content"]
-    if KIT.bare(message, 2):  # the plain shape: role and content (and another provider's spelling)
+    if len(message) == 2 or KIT.bare(message, 2):  # the plain shape: role and content (and another provider's spelling)
         return {
             "role": message["role"],
             "content": content if type(content) is str else encode_parts(content, context, at),
@@ -235,7 +235,7 @@ def _encode_tool_message(
 ) -> list[dict[str, Any]]:
     """An output item per result (a ``custom_tool_call_output`` for a result answering a
     call in ``custom``); a result of its id and text alone is written here."""
-    if not KIT.bare(message, 2):  # more than its role and content
+    if len(message) != 2 and not KIT.bare(message, 2):  # more than its role and content
         losses = context.losses
         KIT.claim(losses, message.get("provider_metadata"), at)
         if message.get("name") is not None:
@@ -245,7 +245,9 @@ def _encode_tool_message(
     items: list[dict[str, Any]] = []
     for index, result in enumerate(message["content"]):
         content = result.get("content")
-        if type(content) is str and KIT.bare(result, 3):  # the plain shape: type, tool_use_id, content
+        if type(content) is str and (
+            len(result) == 3 or KIT.bare(result, 3)
+        ):  # the plain shape: type, tool_use_id, content
             call_id = result["tool_use_id"]
             kind = "custom_tool_call_output" if call_id in custom else "function_call_output"
             items.append({"type": kind, "call_id": call_id, "output": content})

@@ -44,9 +44,7 @@ def fit_request(body: dict[str, Any], call: ServerCall) -> None:
             fields = as_dict(message)
             if fields is not None:
                 _fit_blocks(fields, refused, index, call)
-    for rule in call.server.rules:
-        call.rule = rule.name
-        rule.edit(call)
+    call.apply(call.server.rules)
 
 
 def _fit_fields(body: dict[str, Any], call: ServerCall) -> None:

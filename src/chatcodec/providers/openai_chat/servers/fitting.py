@@ -124,9 +124,7 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
         fields = as_dict(tool)
         if fields is not None and fields.get("type") == "function":
             _fit_object(fields, TOOL_KIND, ("tools", index), call)
-    for rule in call.server.rules:
-        call.rule = rule.name
-        rule.edit(call)
+    call.apply(call.server.rules)
 
 
 def _fit_fields(body: dict[str, Any], call: ServerCall) -> None:
