@@ -221,3 +221,13 @@ def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not
     assert "the column 'id' is int64" in error
     assert "Traceback" not in error
     assert pq.read_table(tmp_path / "out.parquet").column("id").to_pylist() == list(range(128))
+
+
+def test_integer_sampling_numbers_stay_integers_through_canonical_parquet(tmp_path: Path) -> None:
+    """``top_p: 1`` is ``1.0`` in canonical's float column; the reader's ``_integers`` marker
+    rides in the row's bag, so the home writer spells it ``1`` again (issue 41 item 9)."""
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.5, "top_p": 1}
+    source = _jsonl(tmp_path / "in.jsonl", [body])
+    assert _convert(source, tmp_path / "c.parquet", "openai-chat", "canonical") == 0
+    assert _convert(tmp_path / "c.parquet", tmp_path / "back.jsonl", "canonical", "openai-chat") == 0
+    assert (tmp_path / "back.jsonl").read_text(encoding="utf-8") == json.dumps(body) + "\n"

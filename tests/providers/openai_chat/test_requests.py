@@ -299,6 +299,7 @@ def test_sampling_stream_and_unknown_fields() -> None:
             "n": 2,
             "logprobs": True,
             "thinking": {"type": "enabled"},
+            "_integers": ["top_p"],  # spelled ``1``, held as ``1.0``: written ``1`` again
         }
     }
 

@@ -5,6 +5,7 @@ conformance suite, whose laws name no provider)."""
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pytest
@@ -163,3 +164,27 @@ def test_a_custom_calls_blank_input_reads_back_as_itself_with_no_loss(arguments:
     back = chatcodec.decode_request("openai-chat", chatcodec.encode_request("openai-chat", request, losses=losses))
     assert losses == []
     assert ENTRY.single_hop.decoded(back) == ENTRY.single_hop.original(request)
+
+
+INTEGER_SAMPLING_REQUEST: dict[str, Any] = {
+    "model": "gpt-4o",
+    "messages": [{"role": "user", "content": "hi"}],
+    "temperature": 0,
+    "top_p": 1,
+    "frequency_penalty": 0.5,
+    "presence_penalty": 2,
+}
+
+
+def test_integer_sampling_numbers_are_spelled_as_integers_at_home() -> None:
+    """``1`` and ``1.0`` are one JSON number, but a home round trip writes the text it read
+    (a diff or a dedup hash of the converted file sees the spelling)."""
+    back, losses = _convert(INTEGER_SAMPLING_REQUEST, "openai-chat", "openai-chat")
+    assert json.dumps(back) == json.dumps(INTEGER_SAMPLING_REQUEST)
+    assert losses == []
+
+
+@pytest.mark.parametrize("via", OTHER_PROVIDERS)
+def test_integer_sampling_spelling_is_not_a_loss_in_another_format(via: str) -> None:
+    _, losses = _convert(INTEGER_SAMPLING_REQUEST, "openai-chat", via)
+    assert not [loss for loss in losses if "_integers" in loss.what], losses

@@ -17,6 +17,8 @@ meaning; another provider drops them without a report):
 ``_format``            input-audio ``format`` spelled differently from its MIME type's name
 ``_no_filename``       on a document: its ``file_data`` came without a ``filename``
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
+``_integers``          the sampling numbers spelled as JSON integers (``top_p: 1``), which
+                       canonical holds as floats (``providers/kit/integer_spelling.py``)
 ``_also``              on a reasoning part: other reasoning fields that repeated its text
 ``_block``             on a thinking part: it was an entry of litellm's ``thinking_blocks``
                        (Claude's block, signature kept: ``reasoning.py``), written back there

@@ -9,8 +9,9 @@ a model id only it serves) holds only what that server takes (:mod:`.servers`).
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
 newer ``max_completion_tokens`` is written unless the payload used ``max_tokens`` (or the
 caller sets the option ``max_tokens_key="max_tokens"``, for servers that know only that
-one). That choice is not a pure spelling, so converting such a request to another
-provider reports it (``markers.py``). Custom tools (``type: custom``) are kept whole in
+one); another provider holds the limit in its own field, so the key is a pure spelling
+there (``markers.py``). A sampling number spelled as an integer is written so again
+(:mod:`~chatcodec.providers.kit.integer_spelling`). Custom tools (``type: custom``) are kept whole in
 ``provider_tools``.
 
 The reader validates a body once: the closed schema of the common shapes
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
+from chatcodec.providers.kit.integer_spelling import respell_integers
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import servers, settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
@@ -130,6 +132,8 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     wire["messages"] = encode_messages(messages, 0, context)
     tools.encode_tools(request, wire, bag, context)
     _encode_knobs(request, bag, context, wire)
+    if bag:
+        respell_integers(wire, bag)
     if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
         wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
     settings.encode_settings(request, wire, bag, context)

@@ -16,6 +16,7 @@ from typing import Any
 from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.providers.kit import ABSENT, present
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.integer_spelling import mark_integers
 from chatcodec.providers.kit.service_tier import read_tier
 from chatcodec.providers.openai_chat import settings, tools
 
@@ -35,6 +36,7 @@ def _decode_same_name(
 ) -> list[str]:
     keys = present(wire, *SAME_NAME, *SAME_NAME_TOO)
     data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
+    mark_integers(wire, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     return keys
 
 

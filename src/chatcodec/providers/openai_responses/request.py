@@ -44,6 +44,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec.providers.openai_responses.carried_reasoning import is_sealed
@@ -84,7 +85,6 @@ _UNSENT = frozenset({*UNSENT_SETTINGS, "stop"})
 
 _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
-_INTEGERS = "_integers"
 
 Message = Mapping[str, Any]
 
@@ -103,15 +103,11 @@ def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """The canonical request data for a validated body."""
     canonical: dict[str, Any] = {key: request[key] for key in _AS_THEY_ARE if request.get(key) is not None}
     bag = split_fields(request, MAPPED_FIELDS)
-    integers: list[str] = []
     for key in _SAMPLING:
         value = request.get(key)
         if value is not None:
             canonical[key] = as_sampling_number(value)
-            if type(value) is int:  # canonical holds a float: ``1`` would come back as ``1.0``
-                integers.append(key)
-    if integers:
-        bag[_INTEGERS] = integers
+    mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     canonical["messages"] = _decode_input(request, bag, context)
     max_tokens = request.get("max_output_tokens")
     if max_tokens is not None and max_tokens >= 1:
@@ -216,7 +212,8 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     for key in ("temperature", "top_p", "stream"):
         value = request.get(key)
         if value is not None:
-            wire[key] = _as_spelled(key, value, bag)
+            wire[key] = value
+    respell_integers(wire, bag)
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
     _write_identity(request, wire, losses)
@@ -247,15 +244,6 @@ def _write_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: Lo
         written = write_tier(tier, SERVICE_TIERS, losses, "Responses")
         if written is not None:
             wire["service_tier"] = written
-
-
-def _as_spelled(key: str, value: object, bag: Mapping[str, Any]) -> object:
-    """A sampling number spelled as an integer when the decoded request spelled it so."""
-    if key in _SAMPLING and isinstance(value, float) and value.is_integer():
-        integers = bag.get(_INTEGERS)
-        if isinstance(integers, list) and key in integers:
-            return int(value)
-    return value
 
 
 def _report_unsent(request: Mapping[str, Any], losses: LossRecorder) -> None:
