@@ -61,6 +61,24 @@ def test_a_thinking_budget_from_an_effort_stays_below_max_tokens() -> None:
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 4999}
 
 
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+def test_efforts_a_max_tokens_cap_collapses_onto_one_budget_report_a_rule_loss(target: str) -> None:
+    """Under ``max_tokens: 16000`` high, xhigh and max all get ``budget_tokens: 15999``
+    (Claude requires a budget below ``max_tokens``): the effort asked for no longer
+    shows, so each says so as a rule loss; medium's 8,192 fits and says nothing more."""
+    budgets = {}
+    for effort in ("medium", "high", "xhigh", "max"):
+        body, losses = _convert({**_openai("claude-sonnet-4-5", effort), "max_tokens": 16000}, "openai-chat", target)
+        budgets[effort] = _claude_thinking(body, target)["budget_tokens"]
+        rules = [loss for loss in losses if loss.kind == "rule"]
+        if effort == "medium":
+            assert rules == [], rules
+        else:
+            assert [loss.path for loss in rules] == ["$.reasoning.effort"], losses
+            assert "high, xhigh and max" in rules[0].why
+    assert budgets == {"medium": 8192, "high": 15999, "xhigh": 15999, "max": 15999}
+
+
 def test_an_anthropic_effort_without_thinking_stays_without_thinking() -> None:
     anthropic = {
         "model": "claude-opus-4-7",

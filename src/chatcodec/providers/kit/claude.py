@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.kit.reasoning import SMALLEST_BUDGET, budget_for_effort, thinking_on
+from chatcodec.providers.kit.reasoning import EFFORT_BUDGETS, SMALLEST_BUDGET, budget_for_effort, thinking_on
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.response import UnifiedFinishReason
@@ -193,11 +193,28 @@ def _switched_on(
     budget = budget_for_effort(effort or "medium")
     if max_tokens is not None and budget >= max_tokens:
         budget = max(SMALLEST_BUDGET, max_tokens - 1)
+        if effort is not None:
+            _report_collapse(effort, budget, max_tokens, losses)
     said = f"effort {effort!r}" if effort is not None else "reasoning on without an effort"
     losses.add(
         at, said, f"sent as thinking with budget_tokens {budget} (the model has no adaptive thinking)", "setting"
     )
     return {"type": "enabled", "budget_tokens": budget}
+
+
+def _report_collapse(effort: str, budget: int, max_tokens: int, losses: LossRecorder) -> None:
+    """An effort whose budget reaches the ``max_tokens`` cap gets the largest budget below
+    it, as every larger effort does: the efforts no longer differ, a rule loss. Claude
+    requires ``budget_tokens`` below ``max_tokens`` ("budget_tokens must be less than
+    max_tokens": https://platform.claude.com/docs/en/build-with-claude/extended-thinking);
+    scaling the budgets under the cap instead would send budgets no effort stands for."""
+    alike = [word for word, wanted in EFFORT_BUDGETS.items() if wanted >= max_tokens]
+    names = ", ".join(alike[:-1]) + f" and {alike[-1]}" if len(alike) > 1 else alike[0]
+    why = (
+        f"its budget ({budget_for_effort(effort)}) reaches max_tokens {max_tokens}, and Claude takes "
+        f"budget_tokens below max_tokens: {names} all get {budget}"
+    )
+    losses.add(("reasoning", "effort"), f"effort {effort!r}", why, "rule")
 
 
 # --- stop reasons --------------------------------------------------------------------
