@@ -137,6 +137,12 @@ class ProviderEntry:
     reporting a loss, because the request means the same after them (a setting the wire
     requires written out, a default setting left out, two spellings of one role). The
     cross-provider loss law accepts exactly these; each is listed with its reason."""
+    unplaced_response_fields: Sequence[str] = ()
+    """Dotted canonical response fields this wire has no place for (``created``,
+    ``usage.cache_write_tokens``): a response converted here loses them, reported or by
+    design (the server's clock is nothing a user sent), so the Responses loss law
+    (``providers/openai_responses/test_response_losses.py``) compares them out and sets
+    their reports aside."""
     marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire request for each marker the provider declares meaningful, which makes its
     decoder write that marker."""

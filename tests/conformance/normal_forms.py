@@ -7,10 +7,13 @@ compares normal forms only where a provider cannot reproduce a spelling, and say
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import chatcodec
 from chatcodec.testing import meaningful_markers
+
+JsonObject = dict[str, Any]
 
 ModelT = TypeVar("ModelT", chatcodec.ChatRequest, chatcodec.ChatResponse)
 
@@ -131,3 +134,41 @@ def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
         kept.pop("adaptive", None)
         kept["enabled"] = True
     return kept
+
+
+def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] = ()) -> JsonObject:
+    """What a response says, in the form every format writes the same way: no provider
+    bags (their reports are the bag laws' business), no raw finish word (each format spells
+    its own; the unified reason is the meaning), content as a list of parts (a string is
+    one text part), tool arguments as compact JSON (:func:`with_compact_arguments`), no
+    empty text part (a format whose content is one string holds nothing for it, and it
+    says nothing), and the ``unplaced`` dotted fields (the target's
+    ``unplaced_response_fields``) left out."""
+    meaning: JsonObject = _without_bags(with_compact_arguments(response).model_dump(mode="json"))
+    for choice in meaning["choices"]:
+        if choice.get("finish_reason") is not None:
+            choice["finish_reason"].pop("raw", None)
+        message = choice["message"]
+        content = message["content"]
+        if isinstance(content, str):
+            message["content"] = content = [{"type": "text", "text": content}] if content else []
+        message["content"] = content = [part for part in content if part != _EMPTY_TEXT]
+    for dotted in unplaced:
+        *parents, last = dotted.split(".")
+        holder: Any = meaning
+        for step in parents:
+            holder = holder.get(step) if isinstance(holder, dict) else None
+        if isinstance(holder, dict):
+            holder.pop(last, None)
+    return meaning
+
+
+_EMPTY_TEXT = {"type": "text", "text": ""}
+
+
+def _without_bags(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_without_bags(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_bags(item) for key, item in value.items() if key != "provider_metadata"}
+    return value

@@ -376,6 +376,7 @@ ENTRY = ProviderEntry(
     same_result=compact_arguments,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
+    unplaced_response_fields=("created",),
     marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS},
     reports_reparsed_arguments=True,  # ``input`` is an object: the argument text is parsed
 )

@@ -254,3 +254,21 @@ def test_a_count_twins_marker_holding_other_json_is_passed_over(twins: object) -
     body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore")
     assert body["usage"]["inputTokens"] == 5
     assert "cacheReadInputTokenCount" not in body["usage"]
+
+
+def test_usage_counts_written_as_zero_because_bedrock_requires_them_are_reported() -> None:
+    """botocore requires ``inputTokens``, ``outputTokens`` and ``totalTokens``: a response
+    without usage gets zeros, which read back as counts the answer never had (a default)."""
+    response = chatcodec.ChatResponse(
+        choices=[
+            chatcodec.ResponseChoice(
+                index=0,
+                message=chatcodec.AssistantMessage(content="hi"),
+                finish_reason=chatcodec.FinishReason(unified="stop"),
+            )
+        ]
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
+    assert body["usage"] == {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
+    assert [(loss.path, loss.kind) for loss in losses if loss.path.startswith("$.usage")] == [("$.usage", "default")]

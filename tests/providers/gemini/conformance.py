@@ -351,6 +351,7 @@ ENTRY = ProviderEntry(
     same_result=streamed_form,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
+    unplaced_response_fields=("created", "usage.cache_write_tokens"),
     # Not ``reports_reparsed_arguments``: args are an object too, but duplicate keys in the
     # argument text collapse without a report today (found moving this table; not yet fixed).
 )

@@ -273,6 +273,7 @@ ENTRY = ProviderEntry(
     deep_kept_value=deep_kept_value,
     same_result=streamed_form,
     silent_rewrites=silent_rewrites,
+    unplaced_response_fields=("id", "usage.cache_read_tokens", "usage.cache_write_tokens", "usage.reasoning_tokens"),
     own_parameters=("keep_alive",),
     reports_reparsed_arguments=True,
 )

@@ -61,7 +61,7 @@ def test_a_response_from_another_provider_gets_the_created_at_the_server_writes(
     response = chatcodec.ChatResponse(id="chatcmpl-1", model="m", created=1704067200, message={"content": "hello"})
     body, losses = _encode(response)
     assert body["created_at"] == openai_body["created_at"]
-    assert [loss.what for loss in losses] == ["response id"]
+    assert [loss.what for loss in losses] == ["response id", "missing finish reason"]  # none was given
 
 
 def test_counts_are_usage_and_durations_ride_in_its_bag() -> None:
@@ -130,3 +130,40 @@ def test_a_stream_from_another_provider_becomes_lines_with_the_call_whole_and_do
         "eval_count": 2,
     }
     assert losses == []
+
+
+def test_a_response_without_a_finish_reason_is_written_done_with_a_loss() -> None:
+    """An Ollama response is ``done``; one with no finish reason (a cut-off answer) reads back
+    as done for a reason not given (``other``): that is a change, so it is reported."""
+    response = chatcodec.ChatResponse(
+        choices=[chatcodec.ResponseChoice(index=0, message=chatcodec.AssistantMessage(content="hi"))]
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response("ollama", response, on_loss="ignore", losses=losses)
+    assert body["done"] is True
+    assert [(loss.path, loss.what) for loss in losses] == [("$.choices[0].finish_reason", "missing finish reason")]
+
+
+def test_empty_text_parts_joined_with_others_are_no_loss() -> None:
+    """Joining ``["", "hi", ""]`` into ``"hi"`` changes nothing, even when a part carries
+    another provider's bag (a Responses ``output_text`` with its ``annotations``)."""
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "completed",
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []} for text in ("", "hi", "")],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_response(body, source="openai-responses", target="ollama", on_loss="ignore", losses=losses)
+    assert out["message"]["content"] == "hi"
+    assert [loss for loss in losses if loss.kind == "content"] == []

@@ -188,3 +188,42 @@ def test_integer_sampling_numbers_are_spelled_as_integers_at_home() -> None:
 def test_integer_sampling_spelling_is_not_a_loss_in_another_format(via: str) -> None:
     _, losses = _convert(INTEGER_SAMPLING_REQUEST, "openai-chat", via)
     assert not [loss for loss in losses if "_integers" in loss.what], losses
+
+
+def test_an_answers_reasoning_from_another_provider_is_reported_as_read_back_as_openai_chats() -> None:
+    """A Responses reasoning summary sent as ``reasoning_content`` reads back as OpenAI
+    Chat's own thinking: who produced it changes, so it is reported (as Ollama does)."""
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "m",
+        "status": "completed",
+        "output": [{"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "hmm"}]}],
+    }
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_response(
+        body, source="openai-responses", target="openai-chat", on_loss="ignore", losses=losses
+    )
+    assert out["choices"][0]["message"]["reasoning_content"] == "hmm"
+    assert [(loss.what, loss.kind) for loss in losses if "thinking" in loss.what] == [
+        ("thinking part from openai-responses", "metadata")
+    ]
+
+
+def test_empty_text_parts_joined_into_an_answers_content_are_no_loss() -> None:
+    response = chatcodec.ChatResponse(
+        choices=[
+            chatcodec.ResponseChoice(
+                index=0,
+                message=chatcodec.AssistantMessage(
+                    content=[chatcodec.TextPart(text=""), chatcodec.TextPart(text="hi"), chatcodec.TextPart(text="")]
+                ),
+                finish_reason=chatcodec.FinishReason(unified="stop"),
+            )
+        ]
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response("openai-chat", response, on_loss="ignore", losses=losses)
+    assert body["choices"][0]["message"]["content"] == "hi"
+    assert losses == []

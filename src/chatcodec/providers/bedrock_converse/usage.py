@@ -65,7 +65,9 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
             wire[twin] = wire[_TWINS[twin]]
     if usage.get("reasoning_tokens"):  # a count of 0 says nothing: no loss
         losses.add((*at, "reasoning_tokens"), "reasoning token count", "Bedrock usage has no such count", "metadata")
-    for key in _REQUIRED:
-        if key not in absent:
-            wire.setdefault(key, 0)
+    filled = [key for key in _REQUIRED if key not in absent and key not in wire]
+    if filled:  # read back, a 0 is a count the answer never had
+        why = f"botocore requires {', '.join(_REQUIRED)}; {', '.join(filled)} written as 0"
+        losses.add(at, "missing usage counts", why, "default")
+        wire.update(dict.fromkeys(filled, 0))
     return wire

@@ -259,7 +259,7 @@ def _layout(
     if reordered:
         losses.add((*at, "content"), "order of the parts", f"{_LAYOUT}; read back in that order")
     for key, what in (("content", "text parts"), ("thinking", "thinking parts")):
-        if len(fields.get(key, ())) > 1:
+        if sum(1 for text in fields.get(key, ()) if text != "") > 1:  # an empty one joins as nothing
             losses.add((*at, "content"), what, f"an Ollama message has one {key} field; sent joined")
     return fields
 

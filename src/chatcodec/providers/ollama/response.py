@@ -115,6 +115,9 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     wire.update(encode_end(choice, context, ("choices", 0)))
     if "done" not in wire and "done" not in absent:
         wire["done"] = True
+        if choice.get("finish_reason") is None:  # reads back as done for a reason not given (``other``)
+            why = "an Ollama response is done; the answer's end is unknown (cut off), sent done without done_reason"
+            losses.add(("choices", 0, "finish_reason"), "missing finish reason", why, "metadata")
     usage = response.get("usage")
     if usage is not None:
         wire.update(encode_usage(usage, context, ("usage",)))

@@ -503,8 +503,10 @@ def _write_joined(wire: dict[str, Any], layout: _Layout, losses: LossRecorder, a
         if part["type"] in ("thinking", "opaque"):
             why = "a response message's content is a string"
             losses.add((*at, "content", index), f"{part['type']} part in content", why)
-    why = "a response message's content is one string"
-    losses.add((*at, "content"), f"{len(layout.items)} content parts joined", why)
+    said = [part for part, _ in layout.items if part["type"] != "text" or part["text"]]
+    if len(said) > 1:  # an empty text part joins as nothing
+        why = "a response message's content is one string"
+        losses.add((*at, "content"), f"{len(said)} content parts joined", why)
     wire["content"] = "".join(texts) if texts else None
     _write_refusal(wire, [*refusals, *layout.refusals], losses, at)
 

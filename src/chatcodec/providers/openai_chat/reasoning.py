@@ -289,6 +289,10 @@ class ReasoningWriter:
         else:
             self._add_string(field, text, path(*at))
             _carry_nothing_else(part, field, self._losses, at)
+            if self._output and not own:  # an answer's reasoning reads back as this format's: who produced it is gone
+                source = part.get("provider") or "an unknown provider"
+                why = f"sent as {field} text; reads back as {PROVIDER}'s"
+                self._losses.add(at, f"thinking part from {source}", why, "metadata")
         for copy in as_list(bag.get("_also")) or ():
             if isinstance(copy, str) and copy in STRING_FIELDS and copy != field:
                 self._add_string(str(copy), text, "copy")
