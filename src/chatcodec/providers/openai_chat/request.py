@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.history_data import history_for
 from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
-from chatcodec.providers.kit.integer_spelling import respell_integers
+from chatcodec.providers.kit.integer_spelling import INTEGERS, respell_integers
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import servers, settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
@@ -85,8 +85,10 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
-        if context.closed and any(type(value) is dict or type(value) is list for value in bag.values()):
-            context.closed = False  # a JSON value kept in the bag sits two levels deeper than it came
+        if context.closed and any(
+            (type(value) is dict or type(value) is list) and key != INTEGERS for key, value in bag.items()
+        ):  # a JSON value kept in the bag sits two levels deeper than it came (the integers
+            context.closed = False  # marker is the reader's own list of names)
     return data
 
 
