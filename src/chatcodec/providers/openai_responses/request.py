@@ -37,12 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from operator import itemgetter, methodcaller
-from typing import Any, cast
+from typing import Any
 
 from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit import keeps_a_container, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
@@ -97,41 +97,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
         return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
     canonical = _read(request, context)
-    context.closed = not _keeps_a_value_whole(canonical)
+    context.closed = not keeps_a_container(canonical)  # a bag's value sits deeper than it came
     return canonical
-
-
-def _keeps_a_value_whole(canonical: dict[str, Any]) -> bool:
-    """Whether the reader kept a JSON container in a bag (an item, a field it does not map):
-    canonical holds it a few levels deeper than the body did, so a value the front took near
-    pydantic-core's depth limit may pass it there; the codec then checks the whole canonical
-    data (:func:`~chatcodec.providers.provider_codec.held`). An agent session's items keep
-    only scalar markers, so the check it would cost (a third of a conversion) is spared."""
-    options = canonical.get("provider_options")
-    if options is not None and _holds_a_container(options):
-        return True
-    for message in canonical["messages"]:
-        metadata = message.get("provider_metadata")
-        if metadata is not None and _holds_a_container(metadata):
-            return True
-        content = message.get("content")
-        if type(content) is list:
-            for part in cast(list[dict[str, Any]], content):
-                metadata = part.get("provider_metadata")
-                if metadata is not None and _holds_a_container(metadata):
-                    return True
-    return False
-
-
-def _holds_a_container(by_provider: dict[str, Any]) -> bool:
-    """Whether a ``{provider: bag}`` mapping holds an object or an array in a bag."""
-    for bag in by_provider.values():
-        if type(bag) is not dict:
-            return True  # not a reader's bag: the whole check decides
-        for value in cast(dict[str, object], bag).values():
-            if type(value) is dict or type(value) is list:
-                return True
-    return False
 
 
 def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
