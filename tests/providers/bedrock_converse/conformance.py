@@ -23,6 +23,7 @@ from chatcodec.testing import strategies as canonical
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (
+    claude_thinking_reading,
     with_compact_arguments,
     without_neutral_penalties,
     without_provider_data,
@@ -271,13 +272,16 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * consecutive tool messages are one user turn of results, read back as one tool
       message; a user message right after results joins their turn (read back apart);
     * a message's ``cache_control`` is a cache point after its last block, read back on
-      that block's part;
+      that block's part; one on the last part of a tool result's content is a cache point
+      after the result, read back on the result (the same prefix);
     * tool-call arguments are sent as the parsed ``input`` object: compact JSON back;
     * ``detail="auto"`` and a ``text`` response format are the defaults: not sent;
     * thinking reads back attributed to ``bedrock-converse`` and the request's model;
     * a penalty of 0 changes nothing: not sent;
     * a reasoning config with no field set says nothing: no thinking config is sent
-      (found by the there-and-back law from Gemini's empty ``thinkingConfig``).
+      (found by the there-and-back law from Gemini's empty ``thinkingConfig``);
+    * a thinking budget reads back as thinking on, and ``include_thoughts=True`` beside
+      thinking that is on is not sent (:func:`~conformance.normal_forms.claude_thinking_reading`).
     """
     update: dict[str, Any] = {}
     without_neutral_penalties(update, request)
@@ -287,6 +291,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         dumped["response_format"] = None
     if request.reasoning is not None and not request.reasoning.model_dump(exclude_none=True):
         dumped["reasoning"] = None
+    claude_thinking_reading(dumped.get("reasoning"))
     return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
 
 
@@ -322,6 +327,11 @@ def _rewritten_part(part: dict[str, Any], model: str | None) -> dict[str, Any]:
     if part.get("type") == "tool_result" and isinstance(part.get("content"), str):
         text = part["content"]
         part = {**part, "content": [{"type": "text", "text": text}] if text else []}
+    if part.get("type") == "tool_result" and part.get("cache_control") is None and part.get("content"):
+        last = part["content"][-1]
+        if last.get("cache_control") is not None:  # a cache point after the result: the same prefix
+            content = [*part["content"][:-1], {**last, "cache_control": None}]
+            part = {**part, "content": content, "cache_control": last["cache_control"]}
     return part
 
 

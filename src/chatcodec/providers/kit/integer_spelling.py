@@ -13,7 +13,7 @@ as canonical holds it). The marker rides in the bag, so it survives canonical Pa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 INTEGERS = "_integers"
 """The bag marker: the sampling keys the body spelled as integers, in its order."""
@@ -28,10 +28,10 @@ def mark_integers(wire: Mapping[str, Any], keys: Iterable[str], bag: dict[str, A
 
 def respell_integers(wire: dict[str, Any], bag: Mapping[str, Any]) -> None:
     """Write back as integers the keys the reader marked, whose value is still integral."""
-    integers = bag.get(INTEGERS)
-    if type(integers) is not list:
+    integers: object = bag.get(INTEGERS)
+    if not isinstance(integers, list):
         return
-    for key in integers:
-        value = wire.get(key)
+    for key in cast("list[object]", integers):  # a caller's bag may hold anything
+        value = wire.get(key) if isinstance(key, str) else None
         if type(value) is float and value.is_integer():
-            wire[key] = int(value)
+            wire[cast("str", key)] = int(value)
