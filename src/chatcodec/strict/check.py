@@ -8,9 +8,8 @@ decoder, and needs nothing from it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from chatcodec import detect
 from chatcodec._narrow import as_dict, as_list
@@ -83,13 +82,36 @@ def _respelled(payload: Mapping[str, Any], problems: list[Problem]) -> Mapping[s
     ]
     if not mended:
         return payload
-    copied = copy.deepcopy(dict(payload))  # only on the way to an error
+    copied = dict(payload)  # only on the way to an error
     for problem in mended:
-        parent = as_dict(_at(copied, problem.location[:-1]))
+        parent = _copied_along(copied, problem.location[:-1])
         key = problem.location[-1]
         if parent is not None and isinstance(key, str) and key in parent and problem.nearest not in parent:
             parent[str(problem.nearest)] = parent.pop(key)
     return copied
+
+
+def _copied_along(root: dict[str, Any], location: tuple[int | str, ...]) -> dict[str, Any] | None:
+    """The object at ``location`` in ``root``, with every container on the way to it copied
+    (shallow) into its parent: the caller's body stays as it was, and no value off the path
+    is walked (a deep copy of the whole body overflows the stack on a value nested 1,200
+    levels, which the reader refuses by its own rule)."""
+    node: object = root
+    for step in location:
+        parent = node
+        child = _at(parent, (step,))
+        if isinstance(child, dict):
+            child = dict(cast("dict[str, Any]", child))
+        elif isinstance(child, list):
+            child = list(cast("list[Any]", child))
+        else:
+            return None
+        if isinstance(parent, list) and isinstance(step, int):
+            cast("list[Any]", parent)[step] = child
+        elif isinstance(parent, dict) and isinstance(step, str):
+            cast("dict[str, Any]", parent)[step] = child
+        node = child
+    return cast("dict[str, Any]", node) if isinstance(node, dict) else None
 
 
 def _at(node: object, location: tuple[int | str, ...]) -> object:
