@@ -533,3 +533,35 @@ def test_mistral_gets_another_providers_thinking_as_a_leading_thinking_chunk() -
         ],
     }
     assert_valid_for("mistral", converted)
+
+
+_VIDEO = {"type": "video_url", "video_url": {"url": "https://example.com/clip.mp4"}}
+_IMAGE = {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}
+
+
+def _user_parts(model: str, part: dict[str, Any]) -> dict[str, Any]:
+    return {"model": model, "messages": [{"role": "user", "content": [{"type": "text", "text": "what?"}, part]}]}
+
+
+@pytest.mark.parametrize(
+    ("server", "model", "part", "kept"),
+    [
+        ("kimi", "kimi-k2.5", _VIDEO, True),
+        ("kimi", "kimi-k2-0905-preview", _VIDEO, False),
+        ("deepseek", "deepseek-v4-flash-vision-exp", _IMAGE, True),
+        ("deepseek", "deepseek-chat", _IMAGE, False),
+        ("vllm", "Qwen/Qwen2.5-VL-7B-Instruct", _VIDEO, True),
+        ("sglang", "Qwen/Qwen2.5-VL-7B-Instruct", _VIDEO, True),
+        ("together", "Qwen/Qwen2.5-VL-72B-Instruct", _VIDEO, True),
+    ],
+)
+def test_a_models_own_part_types_are_sent_and_others_are_a_rule_loss(
+    server: str, model: str, part: dict[str, Any], kept: bool
+) -> None:
+    """Kimi K2.5 takes ``video_url`` where earlier Kimi models take images only; DeepSeek's
+    vision model takes ``image_url`` where its text models take text; vLLM, SGLang and
+    Together take ``video_url`` for every model (each server's docs, in its module)."""
+    body, losses = convert(_user_parts(model, part), server=server)
+    sent = body["messages"][0]["content"]
+    assert (part in sent) is kept, sent
+    assert bool(rule_losses(losses, server)) is not kept, losses

@@ -10,7 +10,11 @@
   empty one, reported. ``deepseek-chat`` (non-thinking mode) and a body with
   ``thinking: {"type": "disabled"}`` are left alone.
 - The reference lists its fields; the token limit is ``max_tokens``
-  (https://api-docs.deepseek.com/api/create-chat-completion). Content is text.
+  (https://api-docs.deepseek.com/api/create-chat-completion). Content is text, except for
+  the vision model (``deepseek-v4-flash-vision-exp``, 2026-08), which takes ``image_url``
+  parts through Chat Completions (the deepseek-sdk 0.4.0 README, "Vision input: image
+  URLs and uploaded file references in user messages"; Vercel's deepseek converter): an
+  image to any other DeepSeek model is dropped, a rule loss.
 - ``reasoning_effort`` is ``high`` or ``max`` (thinking mode guide).
 """
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from chatcodec.providers.kit.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
-from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
+from chatcodec.providers.openai_chat.servers.server import ModelParts, Refusal, Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
 
 DOCS = "https://api-docs.deepseek.com/api/create-chat-completion"
@@ -26,6 +30,7 @@ THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
 _REASONING = "https://api-docs.deepseek.com/guides/reasoning_model"
 _PREFIX = "https://api-docs.deepseek.com/guides/chat_prefix_completion"
 _CACHE = "https://api-docs.deepseek.com/guides/kv_cache"
+_VISION = "https://docs.rs/crate/deepseek-sdk/0.4.0/source/README.md (the vision model takes image_url)"
 
 FIELDS = frozenset(
     {
@@ -76,6 +81,7 @@ SERVER = Server(
     efforts_source=THINKING,
     parts=frozenset({"text"}),
     parts_source=DOCS + " (message content is text)",
+    model_parts=(ModelParts(r"deepseek-[\w.-]*-vision[\w.-]*", frozenset({"text", "image_url"}), _VISION),),
     rules=(
         ServerRule(
             "reasoning_in_tool_loop",

@@ -200,6 +200,7 @@ def _fit_object(fields: dict[str, Any], kind: str, at: Steps, call: ServerCall, 
 
 def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: ServerCall) -> None:
     server = call.server
+    taken, source = server.parts_for(call.model)
     kept: list[Any] = []
     for index, part in enumerate(content):
         fields = as_dict(part)
@@ -216,11 +217,9 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
                 continue
             call.report(where, "text file", f"sent as the text it holds: {server.title} takes no such file")
             fields, kind = {"type": "text", "text": text}, "text"
-        elif kind not in server.parts and kind not in ("text", "refusal"):
+        elif kind not in taken and kind not in ("text", "refusal"):
             call.rule = "parts"
-            call.report(
-                where, f"{kind} part", f"not sent: it takes {', '.join(sorted(server.parts))} ({server.parts_source})"
-            )
+            call.report(where, f"{kind} part", f"not sent: it takes {', '.join(sorted(taken))} ({source})")
             continue
         _fit_cache_marker(fields, where, call)
         if kind in PART_KINDS:

@@ -5,6 +5,11 @@ every assistant step: "thinking is enabled but reasoning_content is missing in a
 tool call message at index N" (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model;
 https://github.com/pydantic/pydantic-ai/issues/3629). ``thinking: {"type": "disabled"}``
 turns thinking off on the models that have both modes.
+
+Kimi's vision models take ``image_url`` parts (https://platform.moonshot.ai/docs/guide/use-kimi-vision-model);
+K2.5 and later also take ``video_url`` (a URL, a data URL or an ``ms://`` file id from
+the Files API: Vercel's moonshotai converter, ``packages/moonshotai`` of vercel/ai);
+a video to an earlier model is dropped, a rule loss.
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ import re
 
 from chatcodec.providers.kit.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
-from chatcodec.providers.openai_chat.servers.server import Server, ServerCall, ServerRule
+from chatcodec.providers.openai_chat.servers.server import ModelParts, Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop
 
 DOCS = "https://platform.moonshot.ai/docs/api/chat"
 THINKING = "https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model"
+_VISION = "https://platform.moonshot.ai/docs/guide/use-kimi-vision-model"
+_VIDEO = "Kimi K2.5 and later take video_url (Vercel's moonshotai converter)"
 _THINKING_MODELS = re.compile(r"kimi-k2-thinking|kimi-k2\.[5-9]|kimi-k[3-9]")
 
 
@@ -40,7 +47,10 @@ SERVER = Server(
     efforts=None,
     efforts_source=THINKING + " (no reasoning_effort documented: not checked)",
     parts=frozenset({"text", "image_url"}),
-    parts_source="https://platform.moonshot.ai/docs/guide/use-kimi-vision-model",
+    parts_source=_VISION,
+    model_parts=(
+        ModelParts(r"kimi-k2\.[5-9][\w.-]*|kimi-k[3-9][\w.-]*", frozenset({"text", "image_url", "video_url"}), _VIDEO),
+    ),
     rules=(
         ServerRule(
             "reasoning_in_tool_loop",

@@ -15,6 +15,7 @@ Anthropic-compatible servers (:mod:`chatcodec.providers.kit.servers`).
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass, field
 
 from chatcodec.providers.kit import servers as kit_servers
@@ -25,6 +26,16 @@ __all__ = ["ALL_PARTS", "OPTION_HINT", "Refusal", "Server", "ServerCall", "Serve
 
 ALL_PARTS = frozenset({"text", "image_url", "input_audio", "file"})
 """The user content part types of the OpenAI SDK (``ChatCompletionContentPartParam``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelParts:
+    """The user content part types the models matching ``pattern`` take (a regular
+    expression matched whole against the lowercase model id), with the server's source."""
+
+    pattern: str
+    parts: frozenset[str]
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,9 @@ class Server:
     parts: frozenset[str] = ALL_PARTS
     """The user content part types it takes (a part of another type is dropped, reported)."""
     parts_source: str = ""
+    model_parts: tuple[ModelParts, ...] = ()
+    """Models that take other part types than :attr:`parts` (DeepSeek's vision model takes
+    images where its text models take text only); the first whose pattern matches wins."""
     file_types: frozenset[str] | None = None
     """The MIME types its ``file`` part takes (``file_data``'s data URL); None: any. A
     ``text/*`` file it cannot take goes as the text it holds, another is dropped (reported)."""
@@ -79,6 +93,15 @@ class Server:
     """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);
     empty: the conventions list none, and its option name is used."""
+
+    def parts_for(self, model: str | None) -> tuple[frozenset[str], str]:
+        """The part types the server takes for ``model``, with their source."""
+        if model is not None and self.model_parts:
+            lowered = model.lower()
+            for row in self.model_parts:
+                if re.fullmatch(row.pattern, lowered):
+                    return row.parts, row.source
+        return self.parts, self.parts_source
 
     def extension_fields(self, kind: str) -> frozenset[str]:
         """The extension fields this server documents on an object of ``kind``."""

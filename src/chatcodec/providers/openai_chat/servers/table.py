@@ -30,6 +30,9 @@ def _row(server: Server) -> str:
         changes.insert(0, "fields it does not list")
     if server.parts != frozenset({"text", "image_url", "input_audio", "file"}):
         changes.append("parts other than " + ", ".join(f"`{part}`" for part in sorted(server.parts)))
+    for row in server.model_parts:
+        taken = ", ".join(f"`{part}`" for part in sorted(row.parts))
+        changes.append(f"model `{_escaped(row.pattern)}`: parts other than {taken} ({row.source})")
     if not server.signatures:
         changes.append("Gemini signatures")
     rules = [f"`{rule.name}`: {rule.summary}" for rule in server.rules]
