@@ -272,3 +272,22 @@ def test_usage_counts_written_as_zero_because_bedrock_requires_them_are_reported
     body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
     assert body["usage"] == {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
     assert [(loss.path, loss.kind) for loss in losses if loss.path.startswith("$.usage")] == [("$.usage", "default")]
+
+
+def test_an_answers_reasoning_from_another_provider_is_reported_as_read_back_as_bedrocks() -> None:
+    response = chatcodec.ChatResponse(
+        choices=[
+            chatcodec.ResponseChoice(
+                index=0,
+                message=chatcodec.AssistantMessage(
+                    content=[chatcodec.ThinkingPart(text="hmm", provider="openai-responses")]
+                ),
+                finish_reason=chatcodec.FinishReason(unified="stop"),
+            )
+        ],
+        usage=chatcodec.Usage(input_tokens=1, output_tokens=1),
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
+    assert body["output"]["message"]["content"] == [{"reasoningContent": {"reasoningText": {"text": "hmm"}}}]
+    assert [(loss.what, loss.kind) for loss in losses] == [("thinking part from openai-responses", "metadata")]

@@ -227,3 +227,20 @@ def test_empty_text_parts_joined_into_an_answers_content_are_no_loss() -> None:
     body = chatcodec.encode_response("openai-chat", response, on_loss="ignore", losses=losses)
     assert body["choices"][0]["message"]["content"] == "hi"
     assert losses == []
+
+
+def test_an_empty_text_part_after_a_tool_call_is_no_change_of_order() -> None:
+    response = chatcodec.ChatResponse(
+        choices=[
+            chatcodec.ResponseChoice(
+                index=0,
+                message=chatcodec.AssistantMessage(
+                    content=[chatcodec.ToolUsePart(id="c1", name="f", arguments="{}"), chatcodec.TextPart(text="")]
+                ),
+                finish_reason=chatcodec.FinishReason(unified="tool_calls"),
+            )
+        ]
+    )
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_response("openai-chat", response, on_loss="ignore", losses=losses)
+    assert losses == []

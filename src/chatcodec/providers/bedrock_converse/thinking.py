@@ -100,6 +100,10 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
     if encrypted is not None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
+        if provider != PROVIDER and (provider is None or not ours):  # an answer's reasoning reads back as ours
+            source = provider or "an unknown provider"
+            why = f"sent as Bedrock reasoning text; reads back as {PROVIDER}'s"
+            context.losses.add(at, f"thinking part from {source}", why, "metadata")
         return _reasoning(part, ours, context, at)
     unverifiable = provider in ("anthropic", None) and not signature
     if provider is None and context.model is not None and not is_claude_model(context.model):

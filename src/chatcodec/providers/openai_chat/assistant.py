@@ -411,7 +411,8 @@ def _lay_out(content: list[Part], reasoning_field: str | None, losses: LossRecor
         kind = part["type"]
         if kind == "text":
             layout.items.append((part, index))
-            layout.place(_ITEM)
+            if part["text"]:  # an empty one says nothing, wherever it stood
+                layout.place(_ITEM)
         elif kind == "tool_use":
             layout.calls.append((part, index))
             layout.place(_CALL)
