@@ -45,7 +45,7 @@ import typing_extensions
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
-TARGET = SRC / "chatcodec" / "canonical_types.py"
+TARGET = SRC / "chatcodec" / "model" / "canonical_types.py"
 LINE_LENGTH = 120
 _UNIONS = (types.UnionType, typing.Union)
 _ALIASES = (typing_extensions.TypeAliasType, getattr(typing, "TypeAliasType", typing_extensions.TypeAliasType))
@@ -106,7 +106,7 @@ else:  # the spelling pydantic resolves (a TypeAdapter of these types)
 """Any JSON value (the same values as ``pydantic.JsonValue``)."""
 
 ProviderMetadata: TypeAlias = dict[str, dict[str, JsonValue]]
-"""Provider data with no canonical field, keyed by provider name (``chatcodec._base.ProviderMetadata``)."""
+"""Provider data with no canonical field, keyed by provider name (``chatcodec.model._base.ProviderMetadata``)."""
 '''
 
 
@@ -228,14 +228,14 @@ def keys(model: type[Any]) -> list[tuple[str, str, Any]]:
 
 
 def canonical_modules() -> list[types.ModuleType]:
-    return [importlib.import_module(f"chatcodec.{name}") for name in MODULES]
+    return [importlib.import_module(f"chatcodec.model.{name}") for name in MODULES]
 
 
 def namer(modules: list[types.ModuleType]) -> Namer:
     """Names for every model, named union and named literal of ``modules``."""
     from pydantic import JsonValue
 
-    from chatcodec._base import ProviderMetadata
+    from chatcodec.model._base import ProviderMetadata
 
     found = Namer(special=[(JsonValue, "JsonValue"), (ProviderMetadata, "ProviderMetadata")])
     for module in modules:

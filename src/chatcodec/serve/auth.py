@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatcodec.providers.kit.edge import OPENAI_PASSED_THROUGH, Upstream
+from chatcodec.providers.contract.edge import OPENAI_PASSED_THROUGH, Upstream
 from chatcodec.serve.refusal import RefusalError
 
 

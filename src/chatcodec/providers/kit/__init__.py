@@ -47,6 +47,8 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from chatcodec.losses import Steps
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.providers.families.claude.wire_rules import claude_signed, is_claude_model, uncached_input_tokens
     from chatcodec.providers.kit.arguments import arguments_object, compact_json
     from chatcodec.providers.kit.bags import (
         ABSENT,
@@ -71,8 +73,6 @@ if _typing.TYPE_CHECKING:
         encode_cache_control,
         encode_prompt_cache_breakpoint,
     )
-    from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
     from chatcodec.providers.kit.errors import canonical_refusal, path
     from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
@@ -89,8 +89,8 @@ if _typing.TYPE_CHECKING:
 
 _LAZY: dict[str, str] = {
     "ABSENT": "chatcodec.providers.kit.bags",
-    "DecodeContext": "chatcodec.providers.kit.context",
-    "EncodeContext": "chatcodec.providers.kit.context",
+    "DecodeContext": "chatcodec.providers.contract.context",
+    "EncodeContext": "chatcodec.providers.contract.context",
     "NULLS": "chatcodec.providers.kit.bags",
     "OPENAI_CACHE_TTLS": "chatcodec.providers.kit.cache",
     "ProviderKit": "chatcodec.providers.kit.provider_kit",
@@ -100,7 +100,7 @@ _LAZY: dict[str, str] = {
     "arguments_object": "chatcodec.providers.kit.arguments",
     "bag_key": "chatcodec.providers.kit.bags",
     "canonical_refusal": "chatcodec.providers.kit.errors",
-    "claude_signed": "chatcodec.providers.kit.claude",
+    "claude_signed": "chatcodec.providers.families.claude.wire_rules",
     "compact_json": "chatcodec.providers.kit.arguments",
     "constrained": "chatcodec.providers.kit.wire",
     "decode_cache_control": "chatcodec.providers.kit.cache",
@@ -108,7 +108,7 @@ _LAZY: dict[str, str] = {
     "decode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
     "encode_cache_control": "chatcodec.providers.kit.cache",
     "encode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
-    "is_claude_model": "chatcodec.providers.kit.claude",
+    "is_claude_model": "chatcodec.providers.families.claude.wire_rules",
     "is_marker": "chatcodec.providers.kit.bags",
     "kept_object": "chatcodec.providers.kit.bags",
     "leftovers": "chatcodec.providers.kit.bags",
@@ -125,7 +125,7 @@ _LAZY: dict[str, str] = {
     "tagged": "chatcodec.providers.kit.wire",
     "tool_name": "chatcodec.providers.kit.tool_names",
     "tool_name_map": "chatcodec.providers.kit.tool_names",
-    "uncached_input_tokens": "chatcodec.providers.kit.claude",
+    "uncached_input_tokens": "chatcodec.providers.families.claude.wire_rules",
     "unmapped": "chatcodec.providers.kit.bags",
     "wire_fields": "chatcodec.providers.kit.bags",
     "wire_key": "chatcodec.providers.kit.bags",

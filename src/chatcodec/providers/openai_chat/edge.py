@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import sdk_kinds
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.edge import (
     OPENAI_ERROR_TYPES,
     Call,
     Edge,
@@ -40,6 +39,7 @@ from chatcodec.providers.kit.edge import (
     write_openai_error,
     write_openai_models,
 )
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER

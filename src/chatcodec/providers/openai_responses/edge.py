@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.edge import (
     OPENAI_ERROR_TYPES,
     Call,
     CountFront,

@@ -28,8 +28,8 @@ from operator import methodcaller
 from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, shape_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
