@@ -37,8 +37,6 @@ from typing import Any, Literal, Protocol, TypeAlias
 from chatcodec._narrow import as_dict, as_list
 
 __all__ = [
-    "OPENAI_ERROR_TYPES",
-    "OPENAI_PASSED_THROUGH",
     "Answering",
     "Call",
     "CallReader",
@@ -58,13 +56,10 @@ __all__ = [
     "bearer_key",
     "body_call",
     "model_in_path",
-    "openai_headers",
     "read_data_ids",
     "read_first_item",
     "read_nested_error",
     "stream_flag_in_body",
-    "write_openai_error",
-    "write_openai_models",
 ]
 
 Framing: TypeAlias = Literal["sse", "json-array", "event-stream", "jsonl"]
@@ -141,25 +136,6 @@ class ErrorShape:
         """The mid-stream error event for ``message`` with ``status``."""
         writer = self.write_event or self.write
         return writer(message, status, self.type_for(status))
-
-
-OPENAI_ERROR_TYPES: Mapping[int, str] = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    409: "conflict_error",
-    422: "unprocessable_entity_error",
-    429: "rate_limit_error",
-}
-"""The error types of both OpenAI APIs (Chat Completions and Responses) by status, as the
-OpenAI SDK names its status errors (https://platform.openai.com/docs/guides/error-codes);
-a 5xx is ``server_error``."""
-
-
-def write_openai_error(message: str, status: int, kind: str) -> dict[str, Any]:
-    """``{"error": {"message", "type", "param", "code"}}``, the body the OpenAI SDK reads."""
-    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
 
 def read_nested_error(body: object) -> tuple[str, str | None]:
@@ -295,14 +271,6 @@ class ModelList:
     """Model names -> the list body the official SDK reads (one page, nothing after it)."""
 
 
-def write_openai_models(names: Sequence[str]) -> dict[str, Any]:
-    """``{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}``, the
-    body of both OpenAI APIs' ``GET /v1/models``
-    (https://platform.openai.com/docs/api-reference/models/list)."""
-    models = [{"id": name, "object": "model", "created": 0, "owned_by": "chatcodec"} for name in names]
-    return {"object": "list", "data": models}
-
-
 @dataclass(frozen=True, slots=True)
 class CountFront:
     """The API's input-token counting endpoint, as a server offers it."""
@@ -357,16 +325,6 @@ class Front:
 def bearer_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
     """``Authorization: Bearer <key>`` (no header without a key)."""
     return {"authorization": f"Bearer {key}"} if key else {}
-
-
-OPENAI_PASSED_THROUGH = ("openai-organization", "openai-project")
-"""Caller headers an OpenAI upstream reads too (the OpenAI SDK's ``organization`` and ``project``)."""
-
-
-def openai_headers(key: str | None, caller_headers: Mapping[str, str]) -> dict[str, str]:
-    """Both OpenAI APIs' headers: the bearer key, and the caller's organization and project."""
-    passed = {name: caller_headers[name] for name in OPENAI_PASSED_THROUGH if name in caller_headers}
-    return {**bearer_headers(key, caller_headers), **passed}
 
 
 def stream_flag_in_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:

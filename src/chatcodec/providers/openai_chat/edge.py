@@ -23,7 +23,6 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.contract.edge import (
-    OPENAI_ERROR_TYPES,
     Call,
     Edge,
     ErrorShape,
@@ -33,9 +32,12 @@ from chatcodec.providers.contract.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
-    openai_headers,
     read_data_ids,
     read_nested_error,
+)
+from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_TYPES,
+    openai_headers,
     write_openai_error,
     write_openai_models,
 )

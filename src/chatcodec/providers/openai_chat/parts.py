@@ -19,14 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec import compat
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import (
-    OPENAI_CACHE_TTLS,
-    decode_prompt_cache_breakpoint,
-    encode_cache_control,
-    leftovers,
-    unmapped,
-    wire_fields,
-)
+from chatcodec.providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
+from chatcodec.providers.kit import encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque

@@ -32,7 +32,7 @@ from chatcodec.providers.kit import (
     unmapped,
     wire_fields,
 )
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -78,7 +78,7 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
 _FUNCTION_KEYS = shape_fields(shapes.FunctionDefinition)
 """The fields a function's shape types (``wire.py``), all read here."""
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
-_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_VALID_NAME = COMMON_TOOL_NAMES.valid.match
 
 
 def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:

@@ -28,17 +28,12 @@ from typing import Any, TypeGuard
 from chatcodec import compat
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.families.openai.file_names import invented_filename
-from chatcodec.providers.kit import (
-    ABSENT,
-    Steps,
-    absent_keys,
+from chatcodec.providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
-    restore_fields,
-    sdk_kinds,
-    split_fields,
 )
+from chatcodec.providers.families.openai.file_names import invented_filename
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, sdk_kinds, split_fields
 from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER

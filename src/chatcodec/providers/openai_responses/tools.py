@@ -32,7 +32,7 @@ from chatcodec.providers.families.schema_writing import (
     read_as_sent,
 )
 from chatcodec.providers.kit import NULLS, restore_fields, split_fields
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES, tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import canonical_text, opaque
 
@@ -159,7 +159,7 @@ def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
     return tool_name(name, losses, at, PROVIDER)
 
 
-SENT_AS_IS = OPENAI_TOOL_NAMES.accepted
+SENT_AS_IS = COMMON_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
