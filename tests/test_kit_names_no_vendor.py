@@ -53,9 +53,9 @@ def _docstrings(tree: ast.Module) -> set[int]:
         if not isinstance(body, list):
             continue
         for statement in body:
-            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-                if isinstance(statement.value.value, str):
-                    found.add(id(statement.value))
+            value = statement.value if isinstance(statement, ast.Expr) else None
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.add(id(value))
     return found
 
 
