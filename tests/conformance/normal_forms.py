@@ -137,7 +137,7 @@ def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def claude_thinking_reading(reasoning: dict[str, Any] | None) -> None:
-    """What Claude's thinking config reads back as (``providers/kit/claude.py``), in place:
+    """What Claude's thinking config reads back as (``providers/families/claude/wire_rules.py``), in place:
     a budget above 0 is thinking switched on (``enabled``), and ``include_thoughts=True``
     beside thinking that is on says nothing (Claude returns its thinking whenever it
     thinks), so it is not sent. Found by the there-and-back law, Bedrock -> Gemini -> Bedrock,
