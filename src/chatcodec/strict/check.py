@@ -9,7 +9,7 @@ decoder, and needs nothing from it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from chatcodec import detect
 from chatcodec._narrow import as_dict, as_list
@@ -96,22 +96,23 @@ def _copied_along(root: dict[str, Any], location: tuple[int | str, ...]) -> dict
     (shallow) into its parent: the caller's body stays as it was, and no value off the path
     is walked (a deep copy of the whole body overflows the stack on a value nested 1,200
     levels, which the reader refuses by its own rule)."""
-    node: object = root
+    node: dict[str, Any] | list[Any] = root
     for step in location:
-        parent = node
-        child = _at(parent, (step,))
-        if isinstance(child, dict):
-            child = dict(cast("dict[str, Any]", child))
-        elif isinstance(child, list):
-            child = list(cast("list[Any]", child))
+        child = _at(node, (step,))
+        fields, items = as_dict(child), as_list(child)
+        copied: dict[str, Any] | list[Any]
+        if fields is not None:
+            copied = dict(fields)
+        elif items is not None:
+            copied = list(items)
         else:
             return None
-        if isinstance(parent, list) and isinstance(step, int):
-            cast("list[Any]", parent)[step] = child
-        elif isinstance(parent, dict) and isinstance(step, str):
-            cast("dict[str, Any]", parent)[step] = child
-        node = child
-    return cast("dict[str, Any]", node) if isinstance(node, dict) else None
+        if isinstance(node, dict):  # a child was found, so the step is of the container's kind
+            node[str(step)] = copied
+        else:
+            node[int(step)] = copied
+        node = copied
+    return node if isinstance(node, dict) else None
 
 
 def _at(node: object, location: tuple[int | str, ...]) -> object:
