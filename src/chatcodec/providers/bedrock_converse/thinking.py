@@ -100,7 +100,8 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
     if encrypted is not None:
         context.losses.add((*at, "encrypted"), "encrypted reasoning", "Bedrock reasoning text has no such payload")
     if not context.for_request:
-        if provider != PROVIDER and (provider is None or not ours):  # an answer's reasoning reads back as ours
+        unsigned = not signature and encrypted is None  # a signed one's dropped signature is reported already
+        if provider != PROVIDER and unsigned and (provider is None or not ours):  # it reads back as ours
             source = provider or "an unknown provider"
             why = f"sent as Bedrock reasoning text; reads back as {PROVIDER}'s"
             context.losses.add(at, f"thinking part from {source}", why, "metadata")

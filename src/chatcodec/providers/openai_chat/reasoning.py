@@ -289,7 +289,10 @@ class ReasoningWriter:
         else:
             self._add_string(field, text, path(*at))
             _carry_nothing_else(part, field, self._losses, at)
-            if self._output and not own:  # an answer's reasoning reads back as this format's: who produced it is gone
+            unsigned = part.get("signature") is None and part.get("encrypted") is None  # else reported above
+            if (
+                self._output and not own and unsigned
+            ):  # an answer's reasoning reads back as this format's: who produced it is gone
                 source = part.get("provider") or "an unknown provider"
                 why = f"sent as {field} text; reads back as {PROVIDER}'s"
                 self._losses.add(at, f"thinking part from {source}", why, "metadata")
