@@ -68,14 +68,14 @@ class StreamConverter:
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses
-        self.events_in = 0
+        self.events_in: int = 0
         """Wire events read from the source so far."""
-        self.events_out = 0
+        self.events_out: int = 0
         """Wire events written for the target so far."""
         self.error: ErrorEvent | None = None
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
-        self.ended = False
+        self.ended: bool = False
         """Whether the source said its answer is over (a finish or an error event): a body
         that ends before that was cut off between two events."""
 

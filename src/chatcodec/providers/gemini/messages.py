@@ -154,12 +154,12 @@ class WireTurn:
 
     def __init__(self, role: Literal["user", "model"], message: int) -> None:
         self.role: Literal["user", "model"] = role
-        self.message = message
+        self.message: int = message
         """The index of the (first) canonical message it is built from."""
         self.parts: list[dict[str, Any]] = []
         self.bag: dict[str, Any] = {}
-        self.holds_results = False
-        self.emptied = False
+        self.holds_results: bool = False
+        self.emptied: bool = False
         """Whether a part of it was left out (a turn left with no part is not sent)."""
         self.first_call: tuple[dict[str, Any], int] | None = None
         """A ``model`` turn's first ``functionCall`` part and the index of the canonical

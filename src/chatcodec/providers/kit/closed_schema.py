@@ -250,7 +250,7 @@ class WithFloats:
     __slots__ = ("value",)
 
     def __init__(self, value: object) -> None:
-        self.value = value
+        self.value: object = value
 
 
 def json_without_floats(*, json_input: bool) -> cs.CoreSchema:

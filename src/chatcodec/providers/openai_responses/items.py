@@ -192,9 +192,9 @@ class ItemWriter:
     __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "sealing", "steps", "unnamed")
 
     def __init__(self, losses: LossRecorder, for_request: bool, *, sealing: bool = False) -> None:
-        self.losses = losses
-        self.for_request = for_request
-        self.sealing = sealing and not for_request
+        self.losses: LossRecorder = losses
+        self.for_request: bool = for_request
+        self.sealing: bool = sealing and not for_request
         """Whether other providers' signed reasoning is sealed into ``encrypted_content``
         (the ``encrypted_reasoning`` option; never in a request: :mod:`.carried_reasoning`)."""
         self.items: list[dict[str, Any]] = []
