@@ -81,7 +81,7 @@ class StreamConverter:
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
-        one to each worker (issue 34); one mid-stream holds its decoder's and encoder's
+        one to each worker (Ray Data, ``datasets.map(num_proc=...)``); one mid-stream holds its decoder's and encoder's
         state, which has no portable form, and refuses. A ``losses`` list given to it is
         not sent: the copy records its losses in its own :attr:`losses`."""
         if self.events_in or self.events_out:
