@@ -40,7 +40,7 @@ def takes_image(part: Part, losses: LossRecorder, at: Steps) -> bool:
 
 
 PDF = "application/pdf"
-PLAIN_TEXT = "text/plain"
+PLAIN_TEXT_TYPE = "text/plain"
 
 
 def document_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
@@ -51,17 +51,17 @@ def document_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) 
     rejected, so it is dropped and reported."""
     kind = source["type"]
     if kind == "base64" and source["media_type"] != PDF:
-        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT else None
+        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT_TYPE else None
         if text is not None:
-            return {"type": "text", "media_type": PLAIN_TEXT, "data": text}
+            return {"type": "text", "media_type": PLAIN_TEXT_TYPE, "data": text}
         why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
         losses.add(at, f"document of type {source['media_type']}", why)
         return None
-    media_type = source.get("media_type", PLAIN_TEXT)
-    if kind == "text" and media_type != PLAIN_TEXT:
+    media_type = source.get("media_type", PLAIN_TEXT_TYPE)
+    if kind == "text" and media_type != PLAIN_TEXT_TYPE:
         why = "Anthropic text documents are text/plain; sent as that"
         losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
-        return {"type": "text", "media_type": PLAIN_TEXT, "data": source["text"]}
+        return {"type": "text", "media_type": PLAIN_TEXT_TYPE, "data": source["text"]}
     return media_source(source, losses, at)
 
 
@@ -81,7 +81,7 @@ def media_source(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> 
     if kind == "base64":
         return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
     if kind == "text":
-        return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT), "data": source["text"]}
+        return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT_TYPE), "data": source["text"]}
     wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
     if source.get("media_type") is not None:
         losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")

@@ -52,6 +52,7 @@ from chatcodec.providers.kit import (
 )
 from chatcodec.providers.kit.claude import UnsignedThinking
 from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.null_fields import with_unknown_nulls
 from chatcodec.providers.tool_arguments import input_object
 
@@ -343,7 +344,7 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "tool_use":
             return encode_tool_use(part, context, at)
         case "text":
-            if len(part) == 2:  # its type and text: no bag, no cache marker
+            if len(part) == PLAIN_TEXT:
                 return {"type": "text", "text": part["text"]}
             return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
         case "thinking":
@@ -469,7 +470,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     never sent as ``{}``, and reported)."""
     name = part["name"]
     if (
-        len(part) == 4 and "arguments" in part
+        len(part) == PLAIN_TOOL_USE and "arguments" in part
     ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
         return {
             "type": "tool_use",
@@ -514,7 +515,7 @@ def _result_content(content: list[Part], context: AnthropicContext, at: Steps) -
     blocks: list[Part] = []
     empty: list[int] = []
     for index, item in enumerate(content):
-        if item["type"] == "text" and len(item) == 2 and item["text"]:
+        if item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"]:
             blocks.append(item)  # read the same on the wire
             continue
         block = encode_part(item, context, (*at, "content", index))

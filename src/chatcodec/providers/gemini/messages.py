@@ -41,6 +41,7 @@ from chatcodec.providers.gemini.results import decode_result
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields, shape_fields
 from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 
 _TURN_FIELDS = shape_fields(shapes.Content)
 """The fields a turn's shape types (``wire.py``), both read here."""
@@ -313,7 +314,7 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
         return
     parts = turn.parts
     for position, part in enumerate(content):
-        if part["type"] == "text" and len(part) == 2:
+        if part["type"] == "text" and len(part) == PLAIN_TEXT:
             if model and not part["text"]:
                 turn.emptied = True
                 context.losses.add(("messages", index, "content", position), "empty text", _EMPTY_TEXT)
