@@ -21,6 +21,8 @@ as it stands (no output yet), as OpenAI sends them. The stream ends with
 ``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status, or
 ``.failed`` with its ``error`` after an error and no finish) holding the whole response:
 the items, usage, and the response's own fields (from the start or finish event's bag).
+How an item's content is spelled as it streams (its deltas and ``done`` events) is
+:mod:`.stream_items`; this module decides when an item is written.
 """
 
 from __future__ import annotations
