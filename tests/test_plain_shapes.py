@@ -4,7 +4,7 @@ writer."""
 
 from __future__ import annotations
 
-from chatcodec.canonical_types import (
+from chatcodec.model.canonical_types import (
     AssistantMessageData,
     SystemMessageData,
     TextPartData,

@@ -9,7 +9,7 @@ import base64
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec.providers.kit.claude import report_image_detail
+from chatcodec.providers.families.claude.wire_rules import report_image_detail
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps

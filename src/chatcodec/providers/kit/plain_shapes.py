@@ -5,7 +5,7 @@ writes as it is, first and without a look at anything else.
 A writer tests ``len(part) == PLAIN_TEXT and part["type"] == "text"`` inline, not through
 a function: the test runs for every part of every conversion, and a call costs more than
 the test itself (measured on the 50-turn agent sessions of ``bench/``). The counts are the
-required keys of the canonical types (``canonical_types``: ``TextPartData`` and the
+required keys of the canonical types (``model/canonical_types.py``: ``TextPartData`` and the
 others), which ``tests/test_plain_shapes.py`` checks, so a new required key fails there.
 """
 
