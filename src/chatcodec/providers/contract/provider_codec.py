@@ -114,7 +114,7 @@ class ProviderCodec:
         checked against its role's protocol; ``options`` maps each public option name to
         the key it rides under in this provider's ``provider_options`` bag (see
         :func:`~chatcodec.providers.contract.context.read_options`)."""
-        self.name = name
+        self.name: str = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history
