@@ -225,7 +225,7 @@ def test_an_id_of_another_type_than_its_columns_stops_the_run_with_a_message_not
 
 def test_integer_sampling_numbers_stay_integers_through_canonical_parquet(tmp_path: Path) -> None:
     """``top_p: 1`` is ``1.0`` in canonical's float column; the reader's ``_integers`` marker
-    rides in the row's bag, so the home writer spells it ``1`` again (issue 41 item 9)."""
+    rides in the row's bag, so the home writer spells it ``1`` again."""
     body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.5, "top_p": 1}
     source = _jsonl(tmp_path / "in.jsonl", [body])
     assert _convert(source, tmp_path / "c.parquet", "openai-chat", "canonical") == 0

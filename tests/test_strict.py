@@ -588,7 +588,7 @@ def test_a_stream_event_whose_type_is_a_list_is_refused_at_its_path() -> None:
 def test_a_misspelt_key_beside_a_deeply_nested_value_is_refused_not_a_recursion_error() -> None:
     """The misspelling is mended on a copy to ask which format the body looks like: a copy
     along the misspelt key's path only (a deep copy of the whole body overflowed the stack
-    on a value nested 1,200 levels, found by the strict fuzz of issue 41 item 5)."""
+    on a value nested 1,200 levels, found by the strict fuzz)."""
     deep: list[object] = []
     for _ in range(1200):
         deep = [deep]

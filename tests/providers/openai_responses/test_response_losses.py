@@ -1,6 +1,5 @@
 """Law: a Responses response converted to any other format reports a loss exactly when
-the converted response says something else (issue 41 item 11; the request law is
-``tests/conformance/test_losses.py``).
+the converted response says something else (the request law is ``tests/conformance/test_losses.py``).
 
 For a generated response ``r``, ``body = encode(r)`` is a Responses body and
 ``original = decode(body)`` what it says. Converted to a target ``T`` with

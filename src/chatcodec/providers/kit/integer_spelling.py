@@ -4,7 +4,7 @@ Canonical holds a sampling number (``temperature``, ``top_p``, the penalties) as
 (:func:`chatcodec._narrow.as_sampling_number`): ``1`` and ``1.0`` are one JSON number to
 every server, so no other format needs the spelling. A home round trip, though, should
 write the text it read (a diff, a dedup hash or a Parquet payload column of the converted
-file sees it: issue 41 item 9). A reader records the keys spelled as integers under the
+file sees it). A reader records the keys spelled as integers under the
 pure spelling marker :data:`INTEGERS`, only when there are some; its writer spells those
 keys as integers again while their value is still integral (a changed value is written
 as canonical holds it). The marker rides in the bag, so it survives canonical Parquet.
