@@ -170,9 +170,8 @@ class ProviderEntry:
     unplaced_response_fields: Sequence[str] = ()
     """Dotted canonical response fields this wire has no place for (``created``,
     ``usage.cache_write_tokens``): a response converted here loses them, reported or by
-    design (the server's clock is nothing a user sent), so the Responses loss law
-    (``providers/openai_responses/test_response_losses.py``) compares them out and sets
-    their reports aside."""
+    design (the server's clock is nothing a user sent), so a law over responses converted
+    from another format compares them out and sets their reports aside."""
     marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire request for each marker the provider declares meaningful, which makes its
     decoder write that marker."""

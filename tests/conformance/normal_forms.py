@@ -136,22 +136,6 @@ def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
     return kept
 
 
-def claude_thinking_reading(reasoning: dict[str, Any] | None) -> None:
-    """What Claude's thinking config reads back as (``providers/families/claude/wire_rules.py``), in place:
-    a budget above 0 is thinking switched on (``enabled``), and ``include_thoughts=True``
-    beside thinking that is on says nothing (Claude returns its thinking whenever it
-    thinks), so it is not sent. Found by the there-and-back law, Bedrock -> Gemini -> Bedrock,
-    where Gemini's own reading adds ``include_thoughts``."""
-    if reasoning is None or reasoning.get("enabled") is False:
-        return
-    budget = reasoning.get("budget_tokens")
-    if budget is not None and budget > 0 and reasoning.get("enabled") is None:
-        reasoning["enabled"] = True
-    on = reasoning.get("enabled") or reasoning.get("adaptive")
-    if on and reasoning.get("include_thoughts") is True:
-        reasoning["include_thoughts"] = None
-
-
 def response_meaning(response: chatcodec.ChatResponse, unplaced: Sequence[str] = ()) -> JsonObject:
     """What a response says, in the form every format writes the same way: no provider
     bags (their reports are the bag laws' business), no raw finish word (each format spells

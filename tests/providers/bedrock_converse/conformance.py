@@ -23,7 +23,6 @@ from chatcodec.testing import strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (
-    claude_thinking_reading,
     with_compact_arguments,
     without_neutral_penalties,
     without_provider_data,
@@ -281,7 +280,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a reasoning config with no field set says nothing: no thinking config is sent
       (found by the there-and-back law from Gemini's empty ``thinkingConfig``);
     * a thinking budget reads back as thinking on, and ``include_thoughts=True`` beside
-      thinking that is on is not sent (:func:`~conformance.normal_forms.claude_thinking_reading`).
+      thinking that is on is not sent (:func:`_claude_thinking_reading`).
     """
     update: dict[str, Any] = {}
     without_neutral_penalties(update, request)
@@ -291,8 +290,24 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         dumped["response_format"] = None
     if request.reasoning is not None and not request.reasoning.model_dump(exclude_none=True):
         dumped["reasoning"] = None
-    claude_thinking_reading(dumped.get("reasoning"))
+    _claude_thinking_reading(dumped.get("reasoning"))
     return chatcodec.ChatRequest.model_validate(_without_auto_detail(dumped))
+
+
+def _claude_thinking_reading(reasoning: dict[str, Any] | None) -> None:
+    """What Claude's thinking config reads back as (``providers/families/claude/wire_rules.py``), in place:
+    a budget above 0 is thinking switched on (``enabled``), and ``include_thoughts=True``
+    beside thinking that is on says nothing (Claude returns its thinking whenever it
+    thinks), so it is not sent. Found by the there-and-back law, Bedrock -> Gemini -> Bedrock,
+    where Gemini's own reading adds ``include_thoughts``."""
+    if reasoning is None or reasoning.get("enabled") is False:
+        return
+    budget = reasoning.get("budget_tokens")
+    if budget is not None and budget > 0 and reasoning.get("enabled") is None:
+        reasoning["enabled"] = True
+    on = reasoning.get("enabled") or reasoning.get("adaptive")
+    if on and reasoning.get("include_thoughts") is True:
+        reasoning["include_thoughts"] = None
 
 
 def _rewritten_messages(request: chatcodec.ChatRequest) -> list[dict[str, Any]]:
