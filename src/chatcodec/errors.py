@@ -4,7 +4,8 @@
     ├── ValidationError        input broke a schema rule (also pydantic's ValidationError)
     ├── PayloadError           input is not JSON, or not the JSON shape expected (ValueError)
     │   ├── EnvelopeError          a batch row is not in its envelope (chatcodec.batch.envelopes)
-    │   └── TrainingRowError       a training row is not in its dialect (chatcodec.batch.training)
+    │   ├── TrainingRowError       a training row is not in its dialect (chatcodec.batch.training)
+    │   └── OptionError            an ``options=`` name the codec does not take (chatcodec.options)
     ├── StreamError            a stream is malformed or out of order (ValueError)
     ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)
     ├── ProviderLookupError    a provider name cannot be used (LookupError)
@@ -315,6 +316,21 @@ class PayloadError(ChatcodecError, ValueError):
         super().__init__(f"at {path}: {message}")
         self.path = path
         """JSON path of the problem."""
+
+
+class OptionError(PayloadError):
+    """An ``options=`` mapping names an option the codec does not take (a typo such as
+    ``max_token``, or a wire field, which goes in ``extra_fields=``): it lists the codec's
+    options and suggests the nearest (:mod:`chatcodec.options`)."""
+
+    def __init__(self, message: str, *, name: str, valid: Sequence[str], path: str = "$.options") -> None:
+        super().__init__(message, path)
+        self.name = name
+        """The option name refused."""
+        self.valid = tuple(valid)
+        """The names the codec takes, sorted."""
+        self.rule = "known_option"
+        """The rule broken, as data."""
 
 
 class StreamError(ChatcodecError, ValueError):

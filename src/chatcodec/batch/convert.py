@@ -129,7 +129,7 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
     """``body`` converted from ``options.source`` to ``options.target``, its losses into ``losses``."""
     if options.kind == "response":
         return convert_response(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
-    settings = dict(options.encoder_options)
+    settings: Any = dict(options.encoder_options)  # names from the command line: the codec checks them
     if options.model is None:
         return convert_request(
             body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings

@@ -157,8 +157,9 @@ def add_convert_command(commands: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
-        "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
+        help="a setting for the target's encoder by its name, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option max_tokens=1024 for Anthropic, which requires max_tokens); a name the encoder does not take is "
+        "refused, with its options listed",
     )
     presets.add_layout_arguments(convert)
     add_dataset_options(convert)
@@ -189,6 +190,19 @@ def _workers(text: str) -> int:
     return count
 
 
+def _check_options(arguments: argparse.Namespace, target: str) -> None:
+    """A misspelt ``--option`` is refused before the first row (it would fail every row)."""
+    if not arguments.encoder_options:
+        return
+    from chatcodec.api import checked_options
+    from chatcodec.errors import OptionError
+
+    try:
+        checked_options(target, dict(arguments.encoder_options))
+    except OptionError as error:
+        arguments.parser.error(f"--option: {error}")
+
+
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
@@ -200,6 +214,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     enveloped = rows.envelope is not None or rows.out_envelope is not None
     if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
         arguments.parser.error("--id-field needs --keep-lines")
+    _check_options(arguments, rows.target)
     options = ConvertOptions(
         rows.source,
         rows.target,

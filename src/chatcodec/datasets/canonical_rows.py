@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chatcodec.api import output_options
+from chatcodec.api import checked_options
 from chatcodec.batch.convert import ConvertOptions, Outcome
 from chatcodec.conversion import write_request_data
 from chatcodec.errors import ChatcodecError
@@ -32,7 +32,9 @@ def convert_canonical(data: dict[str, Any], options: ConvertOptions) -> Outcome:
         if options.kind == "request":
             converted = write_request_data(data, options.target, recorder, settings)
         else:
-            converted = get_codec(options.target).write_response(data, recorder, options=output_options(settings))
+            converted = get_codec(options.target).write_response(
+                data, recorder, options=checked_options(options.target, settings)
+            )
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad row must not stop a whole dataset

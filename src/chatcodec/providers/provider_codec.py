@@ -26,6 +26,7 @@ import pydantic_core
 
 from chatcodec.errors import StreamError, ValidationError
 from chatcodec.losses import LossRecorder
+from chatcodec.option_table import OptionTable
 from chatcodec.payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec.providers.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.freeform_calls import holds_custom_calls, without_custom_calls
@@ -93,7 +94,7 @@ class ProviderCodec:
         self,
         name: str,
         *,
-        options: Mapping[str, str],
+        options: OptionTable,
         requests: RequestFunctions,
         responses: ResponseFunctions,
         finish_reasons: FinishReasonFunctions,
@@ -111,17 +112,17 @@ class ProviderCodec:
         edge: EdgeTable | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
-        checked against its role's protocol; ``options`` maps each public option name to
-        the key it rides under in this provider's ``provider_options`` bag (see
-        :func:`~chatcodec.providers.kit.context.read_options`)."""
+        checked against its role's protocol; ``options`` is the encoder's option table
+        (:class:`~chatcodec.option_table.OptionTable`: the names ``options=`` takes, and
+        those a stored ``provider_options`` bag may set)."""
         self.name = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history
         rules, strict mode and the conformance laws, so none assumes a feature of every
         provider."""
-        self.options: Mapping[str, str] = options
-        """This encoder's options: public name -> the key it rides under in a bag."""
+        self.options: OptionTable = options
+        """This encoder's options, by their one name."""
         self.finish_reasons: FinishReasonFunctions = finish_reasons
         """The role modules, for readers above the providers (the dialect readers), which
         reach a provider only through its codec."""
@@ -164,9 +165,9 @@ class ProviderCodec:
     ) -> EncodeContext:
         """A fresh context for one encode: ``options`` are the caller's, by public name;
         ``bag`` is this provider's own bag of the request or response, where stored
-        requests may still spell an option (``provider_options[name]``, read as legacy
-        input: an option given by argument wins)."""
-        found = read_options(bag, self.options)
+        requests may still set an option (``provider_options[name]``: an option given by
+        argument wins)."""
+        found = read_options(self.name, bag, self.options)
         if options:
             found = MappingProxyType({**found, **options})
         return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)

@@ -40,7 +40,8 @@ from typing import Any, Literal
 from chatcodec._narrow import as_dict, as_list, is_list
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
-from chatcodec.registry import get_edge, registered_providers
+from chatcodec.option_table import named_options
+from chatcodec.registry import get_codec, get_edge, registered_providers
 from chatcodec.serve.response_store import check_store_spelling
 from chatcodec.serve.setting_types import check_fields
 
@@ -107,6 +108,8 @@ class Route:
             raise ValueError(f"an upstream URL must be http(s), not {self.url!r}")
         if not self.pattern:
             raise ValueError("a route's model pattern is empty")
+        if self.options:  # a misspelt option is refused at start-up (an OptionError is a ValueError)
+            named_options(self.upstream, get_codec(self.upstream).options, self.options)
 
     def matches(self, model: str) -> bool:
         """Whether ``model`` goes this way (case-sensitive, as model names are)."""

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec.api import output_options
+from chatcodec.api import checked_options
 from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -64,7 +64,7 @@ class StreamConverter:
         self._recorder = LossRecorder()
         self._reader = WireEventReader(source, source_framing)
         self._decoder = source_codec.stream_decoder(None)
-        self._encoder = target_codec.stream_encoder(self._recorder, options=output_options(options))
+        self._encoder = target_codec.stream_encoder(self._recorder, options=checked_options(target, options))
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses

@@ -59,8 +59,7 @@ Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.kit import ProviderKit
 from chatcodec.providers.kit.context import RULE_OPTIONS
 
@@ -74,15 +73,17 @@ INCLUDE_THOUGHTS = "include_thoughts"
 """The option of a server whose caller asked for thoughts (``thinkingConfig.includeThoughts``):
 reasoning from another provider is shown in the answer as thought parts."""
 
-OPTIONS: Mapping[str, str] = {
-    "missing_signature": "missing_signature",
-    "tools_layout": "_tools_layout",
-    INCLUDE_THOUGHTS: "_include_thoughts",
-    **RULE_OPTIONS,
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
-signature (see ``signatures.py``), how the ``Tool`` objects were grouped when a
+OPTIONS = OptionTable.of(
+    "missing_signature",
+    "tools_layout",
+    INCLUDE_THOUGHTS,
+    *RULE_OPTIONS,
+    stored=("missing_signature",),
+    legacy=(INCLUDE_THOUGHTS, *RULE_OPTIONS),
+)
+"""This encoder's options (typed for callers as :class:`chatcodec.options.GeminiOptions`):
+what to do with a call Gemini 3 wants signed that has no signature (see ``signatures.py``;
+a stored request may set it in ``provider_options[PROVIDER]``), how the ``Tool`` objects were grouped when a
 payload was read, and ``include_thoughts`` (an answer shows another provider's reasoning). The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
 

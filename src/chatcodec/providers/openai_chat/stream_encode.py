@@ -180,8 +180,8 @@ class StreamEncoder:
         self._started = True
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        # the context's options, over which those still spelled as markers on the start
-        options = {**self._context.options, **read_options(bag, OPTIONS)}
+        # the context's options, over those a start event's bag still spells the old way (warned)
+        options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS)}
         self._context = replace(self._context, options=options)
         self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
         include_usage = self._context.option("include_usage")

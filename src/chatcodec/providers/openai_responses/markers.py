@@ -70,8 +70,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
@@ -92,16 +91,18 @@ SERVER_FIELDS = "server_fields"
 front): the response resource fields it sets (its own ``resp_`` id, the request's settings
 echoed); see :func:`.response.as_served`."""
 
-OPTIONS: Mapping[str, str] = {
-    "strict_schema": "_strict_schema",
-    **MODEL_OPTION,
-    **RULE_OPTIONS,
-    SERVER_FIELDS: "_server_fields",
-    "encrypted_reasoning": "_encrypted_reasoning",
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what a strict function or format whose schema strict mode
-refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
+OPTIONS = OptionTable.of(
+    "strict_schema",
+    MODEL_OPTION,
+    *RULE_OPTIONS,
+    SERVER_FIELDS,
+    "encrypted_reasoning",
+    stored=(MODEL_OPTION,),
+    legacy=("strict_schema", *RULE_OPTIONS, SERVER_FIELDS, "encrypted_reasoning"),
+)
+"""This encoder's options (typed for callers as
+:class:`chatcodec.options.OpenAIResponsesOptions`): what a strict function or format whose
+schema strict mode refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
 server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
 sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
 :attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
