@@ -183,7 +183,7 @@ class StreamEncoder:
         # the context's options, over those a start event's bag still spells the old way (warned)
         options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS)}
         self._context = replace(self._context, options=options)
-        self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._option = reasoning.output_option(self._context, ("options", reasoning.PUBLIC_OPTION))
         include_usage = self._context.option("include_usage")
         self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)
