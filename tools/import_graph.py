@@ -51,6 +51,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("vocabulary", "_base.py _field_docs.py _narrow.py compat.py content.py messages.py tools.py request.py"),
     ("vocabulary", "response.py stream_events.py errors.py error_statuses.py losses.py payloads.py"),
     ("vocabulary", "canonical_types.py"),  # the models' JSON as TypedDicts (generated; imports no model)
+    ("vocabulary", "options.py option_table.py"),  # the encoders' options: typed for callers, and their one check
     ("core validation", "canonical_validation.py"),
     ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
     (

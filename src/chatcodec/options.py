@@ -9,8 +9,8 @@ a dict built ahead of the call with the codec's own TypedDict
 (``settings: AnthropicOptions = {...}``). Wire fields to send are not options: they go in
 ``extra_fields=``.
 
-Every key is optional (``total=False``); a test checks each TypedDict's keys equal its
-codec's table.
+Every key is optional (``total=False``); ``tests/test_options.py`` holds each TypedDict's
+keys equal to its codec's table.
 """
 
 from __future__ import annotations
@@ -129,13 +129,3 @@ EncoderOptions = (
     | OllamaOptions
 )
 """What ``options=`` takes: one codec's options (the codec named checks the names at run time)."""
-
-BY_PROVIDER: Mapping[str, type[Any]] = {
-    "anthropic": AnthropicOptions,
-    "openai-chat": OpenAIChatOptions,
-    "openai-responses": OpenAIResponsesOptions,
-    "gemini": GeminiOptions,
-    "bedrock-converse": BedrockConverseOptions,
-    "ollama": OllamaOptions,
-}
-"""Each built-in codec's TypedDict, by registry name (a test holds them equal to the tables)."""
