@@ -37,9 +37,11 @@ meaning; another provider drops them without a report):
   before it;
 * ``_model_in_body`` (requests): the body named its ``model`` (an SDK dump); the API takes
   the model in the URL, so only such a body gets it back (:mod:`.request`);
-* ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
-* ``_include_thoughts`` (requests, an option's key): a server whose caller asked for thoughts
-  (:data:`INCLUDE_THOUGHTS`) shows another provider's reasoning as thought parts;
+* ``_tools_layout`` (requests): how the Tool objects grouped the declarations, read back by
+  the tools writer unless the ``tools_layout`` option is given (:mod:`.tools`);
+* ``_include_thoughts`` (requests): the ``include_thoughts`` option's old spelling (a
+  server whose caller asked for thoughts shows another provider's reasoning as thought
+  parts), read with a ``DeprecationWarning`` (:mod:`chatcodec.option_table`);
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
   has a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_key`` (tools): which wire key held the schema: ``parameters`` (Google's

@@ -60,9 +60,9 @@ meaning; another provider drops them without a report):
                        though this writer would rewrite it (Gemini's spellings; strict mode's
                        closed objects and required properties); another format applies its
                        own rewrites, reported as ``schema`` losses (``providers/kit/schemas``)
-``_strict_schema``     the encoder option ``strict_schema`` (``"rewrite"``, the default, or
-                       ``"drop_strict"``): what a strict function or format whose schema strict
-                       mode refuses becomes (``providers/kit/schemas/writing.py``)
+``_strict_schema``     the old spelling of the encoder option ``strict_schema`` (what a strict
+                       function or format whose schema strict mode refuses becomes,
+                       ``providers/kit/schemas/writing.py``), read with a ``DeprecationWarning``
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):

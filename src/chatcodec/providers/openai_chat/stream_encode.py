@@ -12,7 +12,8 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.streams.replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``reasoning_field`` option (given by argument, or ``_reasoning_field`` on the start event's metadata), by
+``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start event's
+metadata is read with a ``DeprecationWarning``), by
 default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
 parts of one choice run together in a stream, also with a loss.
 
@@ -20,8 +21,8 @@ Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the r
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
 usage chunk it did not ask for, so usage events are merged and held to the
-end. The ``include_usage`` option (the context's option, which a start
-event's ``_include_usage`` marker still sets) says whether that chunk is sent: a proxy
+end. The ``include_usage`` option (the context's option; a start
+event's old ``_include_usage`` spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
 when the stream had usage. ``created`` is stamped with the
 current time when the upstream gave none.

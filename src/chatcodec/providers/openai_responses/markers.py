@@ -16,11 +16,11 @@ meaning; another provider drops them without a report):
 * ``_content``: on an opaque part, a message item's content part of a kind added later,
   written back inside its message item (``items.py``);
 * ``_string``: the message item's ``content`` was a string, not a list of parts;
-* ``_server_fields`` (an option's key, never from a payload): the answer is a server's own
-  resource (its ``resp_`` id, the request echoed: :mod:`.server`);
-* ``_encrypted_reasoning`` (an option's key, never from a payload): a response or stream
-  seals other providers' signed reasoning into ``encrypted_content``
-  (:mod:`.carried_reasoning`);
+* ``_server_fields``, ``_encrypted_reasoning`` (never from a payload): the old spellings
+  of the ``server_fields`` option (the answer is a server's own resource, :mod:`.server`)
+  and the ``encrypted_reasoning`` one (other providers' signed reasoning sealed into
+  ``encrypted_content``, :mod:`.carried_reasoning`), read with a ``DeprecationWarning``
+  (:mod:`chatcodec.option_table`);
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
@@ -53,9 +53,9 @@ meaning; another provider drops them without a report):
   it (Gemini's spellings; strict mode's closed objects and required properties;
   ``providers/kit/schemas/writing.py``); another format applies its own rewrites,
   reported as ``schema`` losses;
-* ``_strict_schema`` (requests): the encoder option ``strict_schema`` (``"rewrite"``, the
-  default, or ``"drop_strict"``): what a strict function or format whose schema strict mode
-  refuses becomes.
+* ``_strict_schema`` (requests): the old spelling of the encoder option ``strict_schema``
+  (what a strict function or format whose schema strict mode refuses becomes), read with
+  a ``DeprecationWarning``.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
