@@ -8,6 +8,7 @@ marker is read back by its own writer; the old ``_``-spelling is read in one pla
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -188,6 +189,17 @@ def test_the_cli_refuses_a_misspelt_option_before_converting(tmp_path: Any, caps
         main(["convert", str(source), "--from", "openai-chat", "--to", "anthropic", "--option", "max_token=5"])
     assert exited.value.code == 64  # a usage error, as every bad argument
     assert "did you mean 'max_tokens'" in capsys.readouterr().err
+
+
+def test_the_cli_sends_extra_fields_as_wire_fields(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from chatcodec.cli import main
+
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"model": "m", "messages": [{"role": "user", "content": "hi"}]}\n')
+    arguments = ["--option", "max_tokens=5", "--extra-field", 'metadata={"user_id": "u1"}']
+    assert main(["convert", str(source), "--from", "openai-chat", "--to", "anthropic", *arguments]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert (body["max_tokens"], body["metadata"]) == (5, {"user_id": "u1"})
 
 
 def test_serve_refuses_a_misspelt_route_option_at_start_up() -> None:

@@ -161,6 +161,16 @@ def add_convert_command(commands: Any) -> None:
         "--option max_tokens=1024 for Anthropic, which requires max_tokens); a name the encoder does not take is "
         "refused, with its options listed",
     )
+    convert.add_argument(
+        "--extra-field",
+        dest="extra_fields",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a wire field every converted request sends as it is, VALUE read as JSON when it is JSON (repeatable; "
+        'e.g. --extra-field metadata=\'{"user_id": "u-1"}\')',
+    )
     presets.add_layout_arguments(convert)
     add_dataset_options(convert)
     convert.set_defaults(run=run_convert, parser=convert)
@@ -221,6 +231,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         "response" if rows.kind == "response" else "request",
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
+        extra_fields=tuple(arguments.extra_fields),
         strict_kinds=LOSS_KINDS if arguments.strict_all else STRICT_KINDS,
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,

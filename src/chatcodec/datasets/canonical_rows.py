@@ -30,7 +30,7 @@ def convert_canonical(data: dict[str, Any], options: ConvertOptions) -> Outcome:
     settings = dict(options.encoder_options)
     try:
         if options.kind == "request":
-            converted = write_request_data(data, options.target, recorder, settings)
+            converted = write_request_data(data, options.target, recorder, settings, dict(options.extra_fields))
         else:
             converted = get_codec(options.target).write_response(
                 data, recorder, options=checked_options(options.target, settings)
