@@ -18,16 +18,16 @@ from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.provider_codec import held
+from chatcodec.providers.contract.provider_codec import held
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
 if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.content_rule import ContentRule
+    from chatcodec.model.request import ChatRequest
+    from chatcodec.model.response import ChatResponse
+    from chatcodec.model.stream_events import AnyStreamEvent
     from chatcodec.options import EncoderOptions, ReadingOptions
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
-    from chatcodec.stream_events import AnyStreamEvent
     from chatcodec.streams.input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
@@ -101,7 +101,7 @@ def encode_request(
     codec = get_codec(provider)
     recorder = LossRecorder()
     named = named_options(provider, codec.options, options)
-    from chatcodec.request import ChatRequest
+    from chatcodec.model.request import ChatRequest
 
     model = with_fields(_as_model(ChatRequest, request), provider, extra_fields)
     if content_rule is not None:
@@ -136,7 +136,7 @@ def encode_response(
 
     ``options`` are the encoder's output options by name (see :func:`encode_stream`).
     """
-    from chatcodec.response import ChatResponse
+    from chatcodec.model.response import ChatResponse
 
     codec = get_codec(provider)
     recorder = LossRecorder()

@@ -17,7 +17,7 @@ from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
 from chatcodec.option_table import named_options
 from chatcodec.payloads import load_object
-from chatcodec.providers.kit.context import with_field_data
+from chatcodec.providers.contract.context import with_field_data
 from chatcodec.registry import get_codec
 from chatcodec.sdk_objects import sdk_json_nested
 

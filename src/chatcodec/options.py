@@ -29,7 +29,7 @@ rewritten to what it takes (the default) or sent as it is with ``strict: false``
 
 class RuleOptions(TypedDict, total=False):
     """The target rules' options, taken by every provider codec
-    (:mod:`chatcodec.providers.target_rules`)."""
+    (:mod:`chatcodec.providers.contract.target_rules`)."""
 
     api_version: str
     """The API version the body is for (default: what the provider's current official SDK sends)."""

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from chatcodec.losses import Loss, LossRecorder
+from chatcodec.model.stream_events import AnyStreamEvent, ResponseStartEvent
 from chatcodec.registry import get_codec
 from chatcodec.serve.upstream import upstream_side
-from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ meaning; another provider drops them without a report):
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
-  format; ``providers/kit/schemas/writing.py``); another format applies its own
+  format; ``providers/families/schema_writing.py``); another format applies its own
   rewrites, reported as ``schema`` losses.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
@@ -46,8 +46,8 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 from __future__ import annotations
 
 from chatcodec.option_table import OptionTable
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -74,7 +74,7 @@ what to do with thinking Anthropic cannot verify (``"drop"`` or ``"text"``), the
 these three in ``provider_options[PROVIDER]``), the Anthropic-compatible ``server`` the
 body is written for (``servers/``), and the target rules' ``api_version`` and
 ``skip_rules``. The codec reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 
 API_VERSION = "_api_version"
 """The marker the reader sets on a body only ``2023-06-01`` accepts, read back by the

@@ -51,7 +51,7 @@ meaning; another provider drops them without a report):
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; strict mode's closed objects and required properties;
-  ``providers/kit/schemas/writing.py``); another format applies its own rewrites,
+  ``providers/families/schema_writing.py``); another format applies its own rewrites,
   reported as ``schema`` losses;
 * ``_strict_schema`` (requests): the old spelling of the encoder option ``strict_schema``
   (what a strict function or format whose schema strict mode refuses becomes), read with
@@ -71,8 +71,8 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 from __future__ import annotations
 
 from chatcodec.option_table import OptionTable
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -105,7 +105,7 @@ OPTIONS = OptionTable.of(
 schema strict mode refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
 server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
 sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 
 ITEM = "_item"
 CONTENT = "_content"
