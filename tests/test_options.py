@@ -26,6 +26,7 @@ from chatcodec.options import (
     OpenAIResponsesOptions,
 )
 from chatcodec.registry import get_codec, registered_providers
+from chatcodec.streams.replay import events_from_response
 
 USER_TURN = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
 RESPONSE = {
@@ -207,6 +208,17 @@ def test_serve_refuses_a_misspelt_route_option_at_start_up() -> None:
 
     with pytest.raises(ValueError, match="did you mean 'server'"):
         Route("*", "openai-chat", "https://api.example.com/v1", options={"sever": "deepseek"})
+
+
+def test_an_underscore_option_on_a_stream_start_event_is_read_with_a_warning_naming_its_bag() -> None:
+    answer = chatcodec.decode_response("anthropic", _anthropic_thinking_answer())
+    events = list(events_from_response(answer))
+    start = events[0]
+    assert isinstance(start, chatcodec.ResponseStartEvent)
+    events[0] = start.model_copy(update={"provider_metadata": {"openai-chat": {"_reasoning_field": "reasoning"}}})
+    with pytest.warns(DeprecationWarning, match=r'provider_metadata\["openai-chat"\]'):
+        chunks = list(chatcodec.encode_stream("openai-chat", events, on_loss="ignore"))
+    assert any(chunk["choices"] and chunk["choices"][0]["delta"].get("reasoning") == "Plan." for chunk in chunks)
 
 
 def _anthropic_thinking_answer() -> dict[str, Any]:

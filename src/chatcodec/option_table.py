@@ -101,12 +101,15 @@ def legacy_option(provider: str, table: OptionTable, key: str, where: str) -> st
     return key[1:]
 
 
-def stored_options(provider: str, table: OptionTable, bag: Mapping[str, Any]) -> dict[str, Any]:
-    """The options a stored ``provider_options[provider]`` bag sets: :attr:`~OptionTable.stored`
-    names, and :attr:`~OptionTable.legacy` ones still spelled with ``_`` (warned)."""
+def stored_options(
+    provider: str, table: OptionTable, bag: Mapping[str, Any], field: str = "provider_options"
+) -> dict[str, Any]:
+    """The options a stored ``field[provider]`` bag sets (a request's ``provider_options``,
+    a response's or start event's ``provider_metadata``): :attr:`~OptionTable.stored` names,
+    and :attr:`~OptionTable.legacy` ones still spelled with ``_`` (warned)."""
     found = {name: bag[name] for name in table.stored if name in bag}
     if not table.legacy_keys.isdisjoint(bag):
-        where = f'provider_options["{provider}"]'
+        where = f'{field}["{provider}"]'
         for key in sorted(table.legacy_keys.intersection(bag)):
             public = legacy_option(provider, table, key, where)
             if public is not None:

@@ -42,7 +42,9 @@ NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
 
 
-def read_options(provider: str, bag: Mapping[str, Any] | None, table: OptionTable) -> Mapping[str, object]:
+def read_options(
+    provider: str, bag: Mapping[str, Any] | None, table: OptionTable, field: str = "provider_options"
+) -> Mapping[str, object]:
     """The encoder options a stored ``provider_options[provider]`` (or a response's
     ``provider_metadata[provider]``) bag sets, by their public names: the table's
     :attr:`~chatcodec.option_table.OptionTable.stored` names, and a legacy ``_``-spelling
@@ -50,7 +52,7 @@ def read_options(provider: str, bag: Mapping[str, Any] | None, table: OptionTabl
     (the encoder leaves an option out of what it writes back)."""
     if not bag:
         return NO_OPTIONS
-    found = stored_options(provider, table, bag)
+    found = stored_options(provider, table, bag, field)
     return MappingProxyType(found) if found else NO_OPTIONS
 
 

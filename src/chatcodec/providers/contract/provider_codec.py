@@ -167,7 +167,7 @@ class ProviderCodec:
         ``bag`` is this provider's own bag of the request or response, where stored
         requests may still set an option (``provider_options[name]``: an option given by
         argument wins)."""
-        found = read_options(self.name, bag, self.options)
+        found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
         return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)

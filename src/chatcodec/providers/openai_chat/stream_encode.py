@@ -182,7 +182,7 @@ class StreamEncoder:
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
         # the context's options, over those a start event's bag still spells the old way (warned)
-        options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS)}
+        options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS, "provider_metadata")}
         self._context = replace(self._context, options=options)
         self._option = reasoning.output_option(self._context, ("options", reasoning.PUBLIC_OPTION))
         include_usage = self._context.option("include_usage")
