@@ -79,6 +79,11 @@ def test_a_misspelt_option_raises_naming_the_nearest_and_every_option(call: str)
     assert "extra_fields=" in str(error)
 
 
+def test_the_canonical_format_takes_no_option() -> None:
+    with pytest.raises(chatcodec.OptionError, match="canonical takes no option 'max_tokens'; it takes no option"):
+        chatcodec.encode_request("canonical", USER_TURN, options={"max_tokens": 5})
+
+
 def test_decode_request_refuses_a_misspelt_option_with_the_nearest() -> None:
     misspelt: Any = {"sever": "deepseek"}
     with pytest.raises(chatcodec.OptionError, match="did you mean 'server'"):

@@ -115,7 +115,7 @@ class ProviderCodec:
         checked against its role's protocol; ``options`` is the encoder's option table
         (:class:`~chatcodec.option_table.OptionTable`: the names ``options=`` takes, and
         those a stored ``provider_options`` bag may set)."""
-        self.name = name
+        self.name: str = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history
