@@ -190,3 +190,14 @@ def test_what_the_template_cannot_carry_is_reported_not_dropped(template: str) -
     written = chatcodec.convert_request(body, source="openai-chat", target=template, on_loss="ignore", losses=losses)
     assert written == {"model": "gpt-4o", "messages": [{"role": "user", "content": "q"}]}
     assert sorted(loss.path for loss in losses) == ["$.tools", "$.top_p"]
+
+
+@pytest.mark.parametrize("name", chatcodec.registered_providers())
+def test_no_provider_folder_writes_its_own_stream_text(name: str) -> None:
+    """A stream's text form (SSE, JSON lines) is the edge's framing, written once
+    (``chatcodec.to_sse``); a per-folder copy is dead code that drifts."""
+    try:
+        module = importlib.import_module(f"{_folder(name)}.stream_encode")
+    except ModuleNotFoundError:
+        return
+    assert not hasattr(module, "to_sse")

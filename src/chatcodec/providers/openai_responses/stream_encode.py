@@ -25,9 +25,8 @@ the items, usage, and the response's own fields (from the start or finish event'
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -618,9 +617,3 @@ def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> Non
     """``more``'s bags over ``metadata``'s, provider by provider."""
     for name, bag in (more or {}).items():
         metadata[name] = {**metadata.get(name, {}), **bag}
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """Server-sent event text for wire events: ``event:`` names the type, as OpenAI sends."""
-    for event in wire_events:
-        yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
