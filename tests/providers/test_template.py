@@ -201,3 +201,11 @@ def test_no_provider_folder_writes_its_own_stream_text(name: str) -> None:
     except ModuleNotFoundError:
         return
     assert not hasattr(module, "to_sse")
+
+
+def test_the_template_drops_the_servers_clock_without_a_report(template: str) -> None:
+    """The conformance law every registered format keeps (``test_server_facts_are_no_loss``)."""
+    response = chatcodec.ChatResponse(id="r", model="m", created=1, message=chatcodec.AssistantMessage(content="Hi"))
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_response(template, response, on_loss="ignore", losses=losses)
+    assert losses == []
