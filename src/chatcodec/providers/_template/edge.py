@@ -1,5 +1,11 @@
-"""What the provider says on HTTP (``EDGE``): stream framing, error shapes, and, for
-``chatcodec serve``, the routes it answers (``front``) and how it is called (``upstream``).
+"""What the provider says on HTTP (``EDGE``, :class:`~chatcodec.providers.kit.edge.Edge`):
+``response_name``; ``framing`` (SSE with or without ``event:`` names, a ``[DONE]``-style
+sentinel, the line end; or JSON lines, a JSON array, AWS event-stream); ``errors`` (its
+error types by HTTP status, its server error, the body and stream error event it writes,
+how it reads an error body); and, for ``chatcodec serve``, ``front`` (the routes it
+answers, where a request carries the model, stream flag and key; its model list and
+token counting) and ``upstream`` (the URL built from a base URL, model and stream flag,
+the key's environment variable, auth and version headers, the body as sent, signing).
 
 The core reaches it only through ``registry.get_edge(name)``; no core module names a
 provider. Every error type it writes must be in ``error_statuses.py`` with the same status

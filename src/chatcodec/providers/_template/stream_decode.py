@@ -11,6 +11,12 @@ builder emits canonical events (``decode_stream``) or builds the response direct
 wire streams JSON lines: ``{"delta": "..."}`` pieces of text, then a last line with the
 ``stop_reason`` and ``usage``; an ``{"error": ...}`` line is an error event. This module
 is imported on the first stream only (``codec.py``): it builds canonical event models.
+
+For speed a decoder may read the event nearly every stream is made of (a delta continuing
+an open part) inline in :meth:`read`, each check one the wire validation makes of it,
+anything else falling through to the general reading; one whose ``read`` batches events up
+to the builder's next compaction gives ``feed`` its own one-event reading
+(``providers/kit/stream_reading.py``).
 """
 
 from __future__ import annotations

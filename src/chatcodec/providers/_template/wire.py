@@ -9,6 +9,14 @@ wire has no SDK. The validators are built on first use (pydantic is imported the
 importing the codec loads no pydantic and no canonical model
 (``tests/conformance/test_importing_a_codec.py``). Every object is open to extra keys:
 the reader keeps them in bags, so a same-provider round trip is exact.
+
+A provider whose bodies are many and large adds a closed pydantic-core schema of its
+common shapes, which the reader validates first in one Rust pass (no pydantic loaded),
+the shapes' validators taking what it refuses so errors keep their wire paths: each
+closed object built with ``closed_like(Shape, required, optional, beyond=...)``
+(``providers/kit/closed_schema.py``: the shape's fields only, in its order), and exposed
+to ``ProviderCodec`` as ``request.JSON_FRONT`` (``roles.JsonFront``) to parse JSON text
+in the same pass. The toy wire does without.
 """
 
 from __future__ import annotations
