@@ -26,7 +26,7 @@ from chatcodec.providers._template import (
     usage,
 )
 from chatcodec.providers._template.markers import OPTIONS
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.streams.convert import stream_codecs
 
 NAME = "streamless"

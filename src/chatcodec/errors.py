@@ -358,7 +358,7 @@ class CodecNotAvailableError(ProviderLookupError):
     """The wire format is known, but no codec for it is registered (yet), or its codec
     lacks what was asked: a stream entry point on a codec without stream modules, or
     ``strict=True`` on one that cannot read strictly
-    (:attr:`~chatcodec.providers.kit.capabilities.Capabilities.strict_reading`). The
+    (:attr:`~chatcodec.providers.contract.capabilities.Capabilities.strict_reading`). The
     message names the codec and what it lacks."""
 
 

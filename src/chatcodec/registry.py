@@ -18,11 +18,11 @@ from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, Unknow
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.losses import LossRecorder
-    from chatcodec.messages import AnyMessage
-    from chatcodec.providers.kit.edge import Edge
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
-    from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.model.messages import AnyMessage
+    from chatcodec.model.request import ChatRequest
+    from chatcodec.model.response import ChatResponse
+    from chatcodec.model.stream_events import AnyStreamEvent
+    from chatcodec.providers.contract.edge import Edge
     from chatcodec.streams.builder import StreamBuilder
 
 CANONICAL = "canonical"
@@ -271,7 +271,7 @@ class ModelCodec:
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         from chatcodec.canonical_validation import validate_canonical
-        from chatcodec.request import ChatRequest
+        from chatcodec.model.request import ChatRequest
 
         return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
 
@@ -297,7 +297,7 @@ class ModelCodec:
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         from chatcodec.canonical_validation import validate_canonical
-        from chatcodec.response import ChatResponse
+        from chatcodec.model.response import ChatResponse
 
         return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
 
@@ -323,7 +323,7 @@ class ModelCodec:
 def get_edge(name: str) -> Edge:
     """What ``name``'s API says on HTTP: its codec's ``edge`` role (routes, upstream URL and
     headers, stream framing, error shapes, detection marks, strict extension rows; see
-    :mod:`chatcodec.providers.kit.edge`). A built-in provider's is imported without its
+    :mod:`chatcodec.providers.contract.edge`). A built-in provider's is imported without its
     codec, from the ``edge`` module beside the codec module :data:`_BUILT_IN` names, so
     detection on a conversion loads no canonical model.
 
@@ -334,7 +334,7 @@ def get_edge(name: str) -> Edge:
     loaded = _edges_loaded.get(name)
     if loaded is not None:
         return loaded
-    from chatcodec.providers.kit.edge import Edge  # here: canonical validation loads no provider module
+    from chatcodec.providers.contract.edge import Edge
 
     edge: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:

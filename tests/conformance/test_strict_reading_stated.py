@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import chatcodec
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.strict.fields import schema_for
 
 

@@ -10,8 +10,8 @@ import pytest
 
 import chatcodec
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.target_rules import ProviderRules, apply_target_rules, rules_for, rules_table
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for, rules_table
 from chatcodec.registry import get_codec
 
 OLD = {"api_version": "2023-06-01"}
@@ -329,7 +329,7 @@ def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert rules_table() in readme, (
-        "run: python -c 'from chatcodec.providers.target_rules import rules_table; print(rules_table())'"
+        "run: python -c 'from chatcodec.providers.contract.target_rules import rules_table; print(rules_table())'"
     )
 
 

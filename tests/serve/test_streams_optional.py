@@ -11,6 +11,7 @@ import openai
 import pytest
 
 import chatcodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.ollama import (
     capabilities,
     edge,
@@ -25,7 +26,6 @@ from chatcodec.providers.ollama import (
     usage,
 )
 from chatcodec.providers.ollama.markers import OPTIONS
-from chatcodec.providers.provider_codec import ProviderCodec
 from serve.harness import FakeUpstream, proxy
 
 NAME = "ollama-without-streams"

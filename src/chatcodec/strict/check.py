@@ -24,7 +24,7 @@ from chatcodec.errors import (
     problems_error,
     rule_error,
 )
-from chatcodec.providers.kit.capabilities import Capabilities
+from chatcodec.providers.contract.capabilities import Capabilities
 from chatcodec.registry import CANONICAL, get_codec, get_edge
 from chatcodec.strict.fields import Schema, every_field_name, payload_problems, schema_for, unknown_fields
 from chatcodec.strict.rules import request_problems, structure_for, target_problems

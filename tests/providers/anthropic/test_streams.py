@@ -10,7 +10,7 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     FinishEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,

@@ -1,6 +1,6 @@
 """What this wire can carry, as data (``CAPABILITIES``).
 
-The shared history rules (``providers/history_data.py``), strict mode and the conformance
+The shared history rules (``providers/history/turns.py``), strict mode and the conformance
 laws read this record instead of assuming a feature of every provider: state each flag as
 the provider's documentation has it, and a shared rule adapts (results moved after their
 calls, a developer turn sent as system, ``strict=True`` refused where it cannot be read).
@@ -8,7 +8,7 @@ calls, a developer turn sent as system, ``strict=True`` refused where it cannot 
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.capabilities import Capabilities
+from chatcodec.providers.contract.capabilities import Capabilities
 
 CAPABILITIES = Capabilities(
     display_name="Template Chat",

@@ -1,7 +1,7 @@
 """The codec object the registry loads: the folder's role modules handed to
-:class:`~chatcodec.providers.provider_codec.ProviderCodec`.
+:class:`~chatcodec.providers.contract.provider_codec.ProviderCodec`.
 
-Each argument is checked against its role's protocol (``providers/roles.py``), so a
+Each argument is checked against its role's protocol (``providers/contract/roles.py``), so a
 module missing a role function, or with another signature, fails type-checking here.
 The stream classes are given as two small typed functions that import ``stream_decode`` /
 ``stream_encode`` on the first stream, so importing the codec and converting a request
@@ -28,10 +28,10 @@ from chatcodec.providers._template import (
     usage,
 )
 from chatcodec.providers._template.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
     from chatcodec.streams.builder import StreamBuilder
 

@@ -1,4 +1,4 @@
-"""What the provider says on HTTP (``EDGE``, :class:`~chatcodec.providers.kit.edge.Edge`):
+"""What the provider says on HTTP (``EDGE``, :class:`~chatcodec.providers.contract.edge.Edge`):
 ``response_name``; ``framing`` (SSE with or without ``event:`` names, a ``[DONE]``-style
 sentinel, the line end; or JSON lines, a JSON array, AWS event-stream); ``errors`` (its
 error types by HTTP status, its server error, the body and stream error event it writes,
@@ -21,7 +21,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers._template.markers import PROVIDER
-from chatcodec.providers.kit.edge import Edge, ErrorShape, StreamFraming
+from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming
 
 
 def write_error(message: str, status: int, kind: str) -> dict[str, Any]:

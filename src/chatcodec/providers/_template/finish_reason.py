@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
 
 if TYPE_CHECKING:  # the codec loads no canonical model (first use)
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
 
 WORDS: Mapping[str, UnifiedFinishReason] = {"end": "stop", "max_tokens": "length"}
 """Every finish word the wire documents, with its unified reason."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "template"
 """Registry name, and the key of this codec's ``provider_metadata`` / ``provider_options``

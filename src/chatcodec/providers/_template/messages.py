@@ -17,8 +17,8 @@ from typing import Any
 from chatcodec.losses import Steps
 from chatcodec.providers._template.markers import KIT
 from chatcodec.providers._template.parts import encode_part
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 _MAPPED = ("role", "content")
 """A wire message's fields with a canonical home."""

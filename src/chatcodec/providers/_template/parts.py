@@ -15,7 +15,7 @@ from typing import Any
 
 from chatcodec.losses import Steps
 from chatcodec.providers._template.markers import KIT
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
 
 
 def encode_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:

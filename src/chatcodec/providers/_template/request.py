@@ -23,9 +23,9 @@ from chatcodec.providers._template.messages import decode_messages, encode_messa
 from chatcodec.providers._template.settings import SAMPLING, decode_settings, encode_settings
 from chatcodec.providers._template.tools import decode_tools, encode_tools
 from chatcodec.providers._template.wire import Message, Request, validated
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import leftovers, shape_fields, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import report_tier, report_user
 
 _MAPPED = ("model", "messages", "stream", *SAMPLING)

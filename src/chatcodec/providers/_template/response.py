@@ -17,8 +17,8 @@ from chatcodec.providers._template.markers import KIT
 from chatcodec.providers._template.messages import decode_messages, encode_message
 from chatcodec.providers._template.usage import decode_usage, encode_usage
 from chatcodec.providers._template.wire import ErrorBody, Response, is_error_body, validated
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import leftovers, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 MAPPED = ("id", "model", "message", "stop_reason", "usage")
 """Response fields with a canonical home."""

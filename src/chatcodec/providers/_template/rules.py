@@ -1,11 +1,11 @@
 """What the target accepts, as a table with its sources (``RULES``): API versions, model
-families, required fields. ``providers/target_rules.py`` applies it last to every request
+families, required fields. ``providers/contract/target_rules.py`` applies it last to every request
 this codec writes (``EncodeContext.rules``), so a rule that changes with the provider's
 API is data with a date and a link, never a branch in a writer."""
 
 from __future__ import annotations
 
-from chatcodec.providers.target_rules import ProviderRules, RequiredField
+from chatcodec.providers.contract.target_rules import ProviderRules, RequiredField
 
 VERSION = "v1"
 """The one API version the toy wire has."""

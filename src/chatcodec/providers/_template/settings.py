@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 SAMPLING = ("max_tokens", "temperature")
 """The settings this wire spells as the canonical request does."""

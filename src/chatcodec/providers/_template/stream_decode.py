@@ -25,13 +25,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec.errors import StreamError, ValidationError, json_path
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.providers._template.finish_reason import decode_finish_reason
 from chatcodec.providers._template.markers import PROVIDER
 from chatcodec.providers._template.usage import decode_usage
 from chatcodec.providers._template.wire import ErrorBody, StreamLine, is_error_body, validated
-from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 

@@ -15,10 +15,7 @@ from collections.abc import Iterator
 from typing import Any, assert_never
 
 from chatcodec.losses import Steps
-from chatcodec.providers._template.finish_reason import encode_finish_reason
-from chatcodec.providers._template.usage import encode_usage
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -38,6 +35,9 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers._template.finish_reason import encode_finish_reason
+from chatcodec.providers._template.usage import encode_usage
+from chatcodec.providers.contract.context import EncodeContext
 
 
 class StreamEncoder:

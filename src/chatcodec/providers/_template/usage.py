@@ -12,8 +12,8 @@ from typing import Any
 
 from chatcodec.losses import Steps
 from chatcodec.providers._template.markers import KIT
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.kit import leftovers, wire_fields
-from chatcodec.providers.kit.context import EncodeContext
 
 COUNTS = ("input_tokens", "output_tokens")
 """The counts the wire and the canonical usage spell alike."""

@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.edge import (
     CountUpstream,
     Edge,
     ErrorShape,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.ollama import (
     capabilities,
     edge,
@@ -22,10 +23,9 @@ from chatcodec.providers.ollama import (
     usage,
 )
 from chatcodec.providers.ollama.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
     from chatcodec.streams.builder import StreamBuilder
 

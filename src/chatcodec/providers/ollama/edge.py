@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.edge import (
     Call,
     Edge,
     ErrorShape,

@@ -21,11 +21,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.ollama.markers import FINISH_REASON
 
 if TYPE_CHECKING:  # the codec loads no canonical model (first use)
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
 
 DONE_REASONS: Mapping[str, UnifiedFinishReason] = {
     "stop": "stop",

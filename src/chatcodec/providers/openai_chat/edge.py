@@ -22,9 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import sdk_kinds
-from chatcodec.providers.kit.edge import (
-    OPENAI_ERROR_TYPES,
+from chatcodec.providers.contract.edge import (
     Call,
     Edge,
     ErrorShape,
@@ -34,12 +32,16 @@ from chatcodec.providers.kit.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
-    openai_headers,
     read_data_ids,
     read_nested_error,
+)
+from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_TYPES,
+    openai_headers,
     write_openai_error,
     write_openai_models,
 )
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
