@@ -81,20 +81,20 @@ class StreamConverter:
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses
-        self.events_in = 0
+        self.events_in: int = 0
         """Wire events read from the source so far."""
-        self.events_out = 0
+        self.events_out: int = 0
         """Wire events written for the target so far."""
         self.error: ErrorEvent | None = None
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
-        self.ended = False
+        self.ended: bool = False
         """Whether the source said its answer is over (a finish or an error event): a body
         that ends before that was cut off between two events."""
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
-        one to each worker (issue 34); one mid-stream holds its decoder's and encoder's
+        one to each worker (Ray Data, ``datasets.map(num_proc=...)``); one mid-stream holds its decoder's and encoder's
         state, which has no portable form, and refuses. A ``losses`` list given to it is
         not sent: the copy records its losses in its own :attr:`losses`."""
         if self.events_in or self.events_out:

@@ -104,10 +104,10 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(AnthropicContext, for_request=False)
+        self.losses: LossRecorder = context.losses
+        self.context: AnthropicContext = context.extend(AnthropicContext, for_request=False)
         self.start: ResponseStartEvent | None = None
-        self.started = False
+        self.started: bool = False
         self.start_fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
@@ -116,8 +116,8 @@ class StreamEncoder:
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
         self.queued: dict[int, _Queued] = {}  # tool calls waiting for the open call to stop, by part index
-        self.next_index = 0
-        self.position = 0
+        self.next_index: int = 0
+        self.position: int = 0
         self.dropped_choices: set[int] = set()
         self.stop_sequence: object = None
         self.start_bag: dict[str, Any] = {}

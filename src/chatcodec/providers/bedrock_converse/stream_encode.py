@@ -22,6 +22,7 @@ from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
 from chatcodec.errors import StreamError
+from chatcodec.losses import LossRecorder
 from chatcodec.model.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.model.response import Usage
 from chatcodec.model.stream_events import (
@@ -91,17 +92,19 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(BedrockContext, model=None)  # the answering model's own signatures
-        self.started = False
+        self.losses: LossRecorder = context.losses
+        self.context: BedrockContext = context.extend(
+            BedrockContext, model=None
+        )  # the answering model's own signatures
+        self.started: bool = False
         self.bag: dict[str, Any] = {}
         self.finish_word: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
-        self.finished = False
+        self.finished: bool = False
         self.open: dict[int, _Open] = {}
-        self.next_index = 0
-        self.position = 0
+        self.next_index: int = 0
+        self.position: int = 0
         self.dropped_choices: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[Event]:

@@ -117,7 +117,7 @@ class ProviderCodec:
         folder without ``stream_decode.py`` / ``stream_encode.py`` gives no
         ``stream_decoder`` / ``stream_encoder``, and every stream entry point then raises
         :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks."""
-        self.name = name
+        self.name: str = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history

@@ -20,6 +20,7 @@ from typing import Any, assert_never
 
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import StreamError
+from chatcodec.losses import LossRecorder
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -78,19 +79,19 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(GeminiContext)
+        self.losses: LossRecorder = context.losses
+        self.context: GeminiContext = context.extend(GeminiContext)
         self.head: dict[str, Any] = {}
-        self.started = False
+        self.started: bool = False
         self.first_fields: dict[str, Any] | None = {}
         self.pending: dict[str, Any] | None = None
-        self.sealed = False
+        self.sealed: bool = False
         """Whether the pending chunk has its usage: the next piece starts a new chunk."""
         self.open: dict[tuple[int, int], _Open] = {}
         self.ready: list[dict[str, Any]] = []
-        self.emitted = False
+        self.emitted: bool = False
         self.refusals: set[tuple[int, int]] = set()
-        self.position = 0
+        self.position: int = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks ``event`` completes (possibly none yet)."""

@@ -44,20 +44,20 @@ class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each line as it arrives, then :meth:`close`."""
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
-        self.position = -1
-        self.started = False
+        self.position: int = -1
+        self.started: bool = False
         self.stamp: str | None = None
         self.seen: set[str] = set()
         """Top-level fields the response's bag has so far."""
         self.open: tuple[str, PartBuilder] | None = None
-        self.next_index = 0
-        self.calls = 0
+        self.next_index: int = 0
+        self.calls: int = 0
         self.message_bag: dict[str, Any] = {}
         self.choice_bag: dict[str, Any] = {}
-        self.finished = False
+        self.finished: bool = False
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read lines into the builder (the whole stream, for ``accumulate_stream``)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, assert_never
 
+from chatcodec.losses import LossRecorder
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -53,11 +54,11 @@ class StreamEncoder:
 
     def __init__(self, context: EncodeContext) -> None:
         self.context = context
-        self.losses = context.losses
+        self.losses: LossRecorder = context.losses
         self.head: dict[str, Any] = {}
         self.calls: dict[int, dict[str, Any]] = {}
         """Tool calls being written, by part index: their start and argument pieces."""
-        self.sent_calls = 0
+        self.sent_calls: int = 0
         self.refusals: set[int] = set()
         self.silent_thoughts: set[int] = set()
         """Thinking parts started with no delta yet, by part index."""
@@ -65,10 +66,10 @@ class StreamEncoder:
         """The last line's own fields: finish reason, usage, the choice's bag."""
         self.message: dict[str, Any] = {}
         """The last line's message fields (the message's bag)."""
-        self.finished = False
-        self.started = False
-        self.said = False  # a line was written
-        self.position = 0
+        self.finished: bool = False
+        self.started: bool = False
+        self.said: bool = False  # a line was written
+        self.position: int = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The lines ``event`` completes (possibly none yet)."""
