@@ -178,12 +178,20 @@ def encode_stream(
     ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
     ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
     last, or none). They go straight to the encoder; a name it does not take raises
-    :class:`~chatcodec.OptionError` (on the first event asked for, as this is a generator).
+    :class:`~chatcodec.OptionError`, as a codec without a stream encoder is refused, at
+    the call.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
     named = named_options(provider, codec.options, options)
-    yield from codec.encode_stream(events, recorder, options=named)
+    return _settled(codec.encode_stream(events, recorder, options=named), recorder, on_loss, losses)
+
+
+def _settled(
+    encoded: Iterator[dict[str, Any]], recorder: LossRecorder, on_loss: OnLoss, losses: list[Loss] | None
+) -> Iterator[dict[str, Any]]:
+    """``encoded``, with the loss policy applied once it is exhausted."""
+    yield from encoded
     recorder.settle(on_loss, losses)
 
 

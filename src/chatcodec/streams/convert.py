@@ -35,6 +35,23 @@ from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
 
 
+def stream_codecs(source: str, target: str) -> tuple[SupportsStreamDecoder, SupportsStreamEncoder]:
+    """The codecs a stream from ``source`` to ``target`` needs, or a
+    :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks (streams
+    are optional in a provider folder): what :class:`StreamConverter` asks first, and
+    ``chatcodec serve`` before it calls the upstream."""
+    source_codec, target_codec = get_codec(source), get_codec(target)
+    if not isinstance(source_codec, SupportsStreamDecoder):
+        raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
+    if not isinstance(target_codec, SupportsStreamEncoder):
+        raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+    if getattr(source_codec, "decodes_streams", True) is False:
+        source_codec.stream_decoder(None)  # raises, in the codec's words
+    if getattr(target_codec, "encodes_streams", True) is False:
+        target_codec.stream_encoder(LossRecorder())  # raises, in the codec's words
+    return source_codec, target_codec
+
+
 class StreamConverter:
     """One stream's conversion from ``source`` to ``target``, fed as it arrives.
 
@@ -54,11 +71,7 @@ class StreamConverter:
         source_framing: Framing | None = None,
         target_framing: Framing | None = None,
     ) -> None:
-        source_codec, target_codec = get_codec(source), get_codec(target)
-        if not isinstance(source_codec, SupportsStreamDecoder):
-            raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
-        if not isinstance(target_codec, SupportsStreamEncoder):
-            raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+        source_codec, target_codec = stream_codecs(source, target)
         self._settings = _Settings(source, target, dict(options or {}), on_loss, source_framing, target_framing)
         self._target = target
         self._recorder = LossRecorder()
