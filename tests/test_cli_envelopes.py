@@ -17,6 +17,7 @@ from anthropic.types.messages import MessageBatchIndividualResponse, batch_creat
 from chatcodec.batch import envelopes
 from chatcodec.batch.convert import ConvertOptions, convert_payload
 from chatcodec.cli import main
+from chatcodec.registry import get_codec
 from sdk_oracle import assert_matches
 
 FIXTURES = Path(__file__).parent / "fixtures" / "envelopes"
@@ -134,9 +135,15 @@ def _every_row_converts(source: str, target: str, options: ConvertOptions) -> No
 
 
 def _with_target_format(options: ConvertOptions, target: envelopes.Envelope) -> ConvertOptions:
+    """``options`` for the target envelope's body format, with the encoder options that
+    format takes (``max_tokens`` is Anthropic's; another format would refuse the name)."""
     from dataclasses import replace
 
-    return replace(options, target=target.formats[0])
+    body_format = target.formats[0]
+    taken = get_codec(body_format).options
+    return replace(
+        options, target=body_format, encoder_options=tuple(item for item in options.encoder_options if item[0] in taken)
+    )
 
 
 def test_a_failed_batch_row_is_rejected_not_converted_to_nothing(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from chatcodec.model.stream_events import (
     TextDeltaEvent,
     TextStartEvent,
 )
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.anthropic import finish_reason as anthropic_finish
 from chatcodec.providers.anthropic import request as anthropic_request
 from chatcodec.providers.anthropic.parts import AnthropicContext
@@ -36,23 +37,27 @@ def _codec(name: str) -> ProviderCodec:
     return codec
 
 
-def test_options_are_read_from_the_old_bag_spelling_by_public_name() -> None:
+_THINKING = OptionTable.of("unsigned_thinking", stored=("unsigned_thinking",))
+
+
+def test_an_old_bag_spelling_is_read_by_public_name_with_a_deprecation_warning() -> None:
     codec = _codec("openai-chat")
-    context = codec.encode_context(LossRecorder(), bag={"_reasoning_field": "reasoning_content", "seed_like": 1})
+    with pytest.warns(DeprecationWarning, match="_reasoning_field"):
+        context = codec.encode_context(LossRecorder(), bag={"_reasoning_field": "reasoning_content", "seed_like": 1})
     assert dict(context.options) == {"reasoning_field": "reasoning_content"}
     assert context.option("max_tokens_key") is None
 
 
 def test_options_are_read_only() -> None:
-    options = read_options({"unsigned_thinking": "text"}, {"unsigned_thinking": "unsigned_thinking"})
+    options = read_options("anthropic", {"unsigned_thinking": "text"}, _THINKING)
     writable: Any = options
     with pytest.raises(TypeError):
         writable["unsigned_thinking"] = "drop"
 
 
 def test_a_request_without_options_gets_the_shared_empty_options() -> None:
-    assert read_options(None, {"unsigned_thinking": "unsigned_thinking"}) == {}
-    assert read_options({"other": 1}, {"unsigned_thinking": "unsigned_thinking"}) == {}
+    assert read_options("anthropic", None, _THINKING) == {}
+    assert read_options("anthropic", {"other": 1}, _THINKING) == {}
 
 
 def test_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None:
@@ -68,18 +73,25 @@ def test_the_codec_puts_the_request_model_and_the_rules_on_the_context() -> None
     )
 
 
-def test_rule_options_are_read_by_public_name() -> None:
-    """``api_version`` and ``skip_rules`` are options like the others: read from the
-    ``_api_version`` / ``_skip_rules`` markers into the context by public name."""
+def test_rule_options_spelled_the_old_way_in_a_bag_are_read_by_public_name_with_a_warning() -> None:
+    """``skip_rules`` is an option like the others; its old ``_skip_rules`` bag spelling is
+    still read (warned). Anthropic's ``_api_version`` is its reader's marker, which the
+    request writer reads back (``tests/test_options.py``), not an option spelling."""
     bag = {"_api_version": "2023-06-01", "_skip_rules": ["sampling_removed"]}
-    context = _codec("anthropic").encode_context(LossRecorder(), bag=bag)
-    assert context.option("api_version") == "2023-06-01"
+    with pytest.warns(DeprecationWarning, match="_skip_rules"):
+        context = _codec("anthropic").encode_context(LossRecorder(), bag=bag)
+    assert context.option("api_version") is None
     assert context.option("skip_rules") == ["sampling_removed"]
 
 
 def test_a_provider_context_keeps_the_shared_fields() -> None:
     losses = LossRecorder()
-    shared = EncodeContext("anthropic", losses, model="claude", options=read_options({"x": 1}, {"x": "x"}))
+    shared = EncodeContext(
+        "anthropic",
+        losses,
+        model="claude",
+        options=read_options("anthropic", {"x": 1}, OptionTable.of("x", stored=("x",))),
+    )
     extended = shared.extend(AnthropicContext, for_request=False, unsigned_thinking="text")
     assert extended.losses is losses
     assert (extended.model, dict(extended.options), extended.for_request) == ("claude", {"x": 1}, False)
@@ -92,7 +104,7 @@ def test_a_decode_context_is_lenient_by_default() -> None:
     assert context.losses.losses == []
 
 
-def test_an_option_set_through_the_api_reaches_the_encoder() -> None:
+def test_an_option_set_through_the_api_the_old_way_reaches_the_encoder_with_a_warning() -> None:
     thinking = {"type": "thinking", "text": "step", "provider": "gemini"}
     request = {
         "messages": [
@@ -101,9 +113,9 @@ def test_an_option_set_through_the_api_reaches_the_encoder() -> None:
         ]
     }
     dropped = chatcodec.encode_request("openai-chat", request, on_loss="ignore")
-    sent = chatcodec.encode_request(
-        "openai-chat", request, on_loss="ignore", options={"_reasoning_field": "reasoning_content"}
-    )
+    legacy: Any = {"_reasoning_field": "reasoning_content"}
+    with pytest.warns(DeprecationWarning, match="_reasoning_field"):
+        sent = chatcodec.encode_request("openai-chat", request, on_loss="ignore", options=legacy)
     assert "reasoning_content" not in dropped["messages"][1]
     assert sent["messages"][1]["reasoning_content"] == "step"
 
@@ -145,7 +157,7 @@ _REQUEST_ENCODERS = {
 def test_the_model_option_is_read_from_the_context(provider: str) -> None:
     """``model`` is an option like the others: the encoder sends
     the context's, not a ``model`` key it finds in the bag."""
-    assert _codec(provider).options["model"] == "model"
+    assert "model" in _codec(provider).options.stored
     request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content="hi")], max_tokens=5)
     context = EncodeContext(provider, LossRecorder(), options={"model": "from-options"})
     assert _REQUEST_ENCODERS[provider](request.model_dump(), context)["model"] == "from-options"

@@ -50,6 +50,7 @@ PLACES: tuple[tuple[str, str], ...] = (
     #  ``*`` stays inside one directory, ``**`` spans any depth)
     ("vocabulary", "model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
     ("vocabulary", "_narrow.py compat.py errors.py error_statuses.py losses.py payloads.py"),
+    ("vocabulary", "options.py option_table.py"),  # the encoders' options: typed for callers, and their one check
     ("core validation", "canonical_validation.py"),
     ("kit", "providers/__init__.py providers/contract/** providers/kit/**"),  # the codec contract; mechanics
     ("kit", "providers/families/** providers/history/**"),  # a vendor's facts shared by folders; history rules

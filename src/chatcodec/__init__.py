@@ -32,6 +32,7 @@ if _typing.TYPE_CHECKING:
     from chatcodec.errors import (
         ChatcodecError,
         CodecNotAvailableError,
+        OptionError,
         PayloadError,
         ProviderAPIError,
         ProviderLookupError,
@@ -173,6 +174,7 @@ __all__ = [
     "Messages",
     "OnLoss",
     "OpaquePart",
+    "OptionError",
     "PartEvent",
     "PayloadError",
     "ProviderAPIError",
@@ -304,6 +306,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "OnLoss": "chatcodec.losses",
     "OpaquePart": "chatcodec.model.content",
     "PartEvent": "chatcodec.model.stream_events",
+    "OptionError": "chatcodec.errors",
     "PayloadError": "chatcodec.errors",
     "ProviderAPIError": "chatcodec.errors",
     "ProviderLookupError": "chatcodec.errors",

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
+from chatcodec.option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.contract.context import split_options
 from chatcodec.providers.contract.provider_codec import held
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.model.request import ChatRequest
     from chatcodec.model.response import ChatResponse
     from chatcodec.model.stream_events import AnyStreamEvent
+    from chatcodec.options import EncoderOptions, ReadingOptions
     from chatcodec.streams.input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
@@ -36,7 +37,7 @@ SdkPayload = Payload | SdkObject
 
 
 def decode_request(
-    provider: str, payload: SdkPayload, *, strict: bool = False, options: Mapping[str, Any] | None = None
+    provider: str, payload: SdkPayload, *, strict: bool = False, options: ReadingOptions | None = None
 ) -> ChatRequest:
     """Read a ``provider`` request body into a :class:`ChatRequest`.
 
@@ -60,17 +61,17 @@ def decode_request(
     return codec.decode_request(fields)
 
 
-READING_OPTIONS = frozenset({"server"})
-"""The options :func:`decode_request` takes."""
+READING_OPTIONS = OptionTable.of("server")
+"""The options :func:`decode_request` takes (typed as :class:`~chatcodec.options.ReadingOptions`)."""
 
 
-def _reading_server(options: Mapping[str, Any] | None) -> str | None:
+def _reading_server(options: ReadingOptions | Mapping[str, Any] | None) -> str | None:
     """The ``server`` option (a name), refusing an option reading does not take."""
     if not options:
         return None
-    unknown = sorted(set(options) - READING_OPTIONS)
-    if unknown:
-        raise PayloadError(f"decode_request takes the options {', '.join(sorted(READING_OPTIONS))}, not {unknown[0]!r}")
+    for name in options:
+        if name not in READING_OPTIONS.names:
+            raise unknown_option("decode_request", READING_OPTIONS, name)
     server = options.get("server")
     if server is not None and not isinstance(server, str):
         raise PayloadError(f"the option server must be a server's name, not {type(server).__name__}")
@@ -84,22 +85,25 @@ def encode_request(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     content_rule: ContentRule | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: EncoderOptions | None = None,
+    extra_fields: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write ``request`` as a ``provider`` request body (a JSON-ready dict).
 
     ``content_rule`` shapes message content by the target model's capabilities first
     (OpenHands' string-or-list rule, :class:`~chatcodec.ContentRule`); what it drops is a
-    loss like any other. ``options`` are settings for this provider's encoder, as its
-    ``provider_options[provider]`` keys (over the request's own), such as the
-    ``max_tokens`` Anthropic requires when the request has none.
+    loss like any other. ``options`` are this provider's encoder options by name (its
+    :mod:`chatcodec.options` TypedDict), such as the ``max_tokens`` Anthropic requires
+    when the request has none; a name the encoder does not take raises
+    :class:`~chatcodec.OptionError`. ``extra_fields`` are wire fields to send as they are,
+    over the request's ``provider_options[provider]``.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    named, fields = split_options(codec.options, options)
+    named = named_options(provider, codec.options, options)
     from chatcodec.model.request import ChatRequest
 
-    model = with_fields(_as_model(ChatRequest, request), provider, fields)
+    model = with_fields(_as_model(ChatRequest, request), provider, extra_fields)
     if content_rule is not None:
         model = model.model_copy(update={"messages": content_rule.apply(model.messages, recorder)})
     encoded = codec.encode_request(model, recorder, options=named)
@@ -126,7 +130,7 @@ def encode_response(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: EncoderOptions | None = None,
 ) -> dict[str, Any]:
     """Write ``response`` as a ``provider`` response body (for proxies and test doubles).
 
@@ -136,7 +140,8 @@ def encode_response(
 
     codec = get_codec(provider)
     recorder = LossRecorder()
-    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder, options=output_options(options))
+    named = named_options(provider, codec.options, options)
+    encoded = codec.encode_response(_as_model(ChatResponse, response), recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -163,7 +168,7 @@ def encode_stream(
     *,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: EncoderOptions | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Write canonical events as ``provider`` stream events, lazily (for proxies).
 
@@ -172,12 +177,21 @@ def encode_stream(
     provider's reasoning goes: ``"reasoning_content"``, the default, ``"reasoning"``,
     ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
     ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
-    last, or none). They go straight to the encoder; a start event whose metadata for
-    ``provider`` spells one as a marker (``_reasoning_field``) is also read.
+    last, or none). They go straight to the encoder; a name it does not take raises
+    :class:`~chatcodec.OptionError`, as a codec without a stream encoder is refused, at
+    the call.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    yield from codec.encode_stream(events, recorder, options=output_options(options))
+    named = named_options(provider, codec.options, options)
+    return _settled(codec.encode_stream(events, recorder, options=named), recorder, on_loss, losses)
+
+
+def _settled(
+    encoded: Iterator[dict[str, Any]], recorder: LossRecorder, on_loss: OnLoss, losses: list[Loss] | None
+) -> Iterator[dict[str, Any]]:
+    """``encoded``, with the loss policy applied once it is exhausted."""
+    yield from encoded
     recorder.settle(on_loss, losses)
 
 
@@ -216,19 +230,21 @@ def convert_request(
     target: str,
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: EncoderOptions | None = None,
     strict: bool = False,
+    extra_fields: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Convert a request body from the ``source`` format to the ``target`` format
-    (``options``: the target encoder's, as in :func:`encode_request`; ``strict``: the
+    (``options`` and ``extra_fields``: the target encoder's, as in :func:`encode_request`; ``strict``: the
     source is read as in :func:`decode_request`, and a turn order the target refuses is
     refused here).
 
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec.conversion`): no canonical model is built."""
+    named = named_options(target, get_codec(target).options, options)  # before reading: a typo is the caller's
     canonical = read_request_data(payload, source, strict=strict, target=target)
     recorder = LossRecorder()
-    encoded = write_request_data(canonical, target, recorder, options)
+    encoded = write_request_data(canonical, target, recorder, named, extra_fields)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -241,12 +257,13 @@ def convert_response(
     on_loss: OnLoss = "warn",
     losses: list[Loss] | None = None,
     strict: bool = False,
-    options: Mapping[str, Any] | None = None,
+    options: EncoderOptions | None = None,
 ) -> dict[str, Any]:
     """Convert a response body from the ``source`` format to the ``target`` format
     (``strict``: the source is read as in :func:`decode_response`; ``options``: the target
     encoder's output options, as in :func:`encode_stream`)."""
     reader, writer = get_codec(source), get_codec(target)
+    named = named_options(target, writer.options, options)
     recorder = LossRecorder()
     fields = load_object(sdk_json_nested(payload), f"{source} response")
 
@@ -255,7 +272,7 @@ def convert_response(
         from chatcodec.strict.check import check_payload
 
         check_payload(source, "response", fields, f"{source} response")
-    encoded = writer.write_response(canonical, recorder, options=output_options(options))
+    encoded = writer.write_response(canonical, recorder, options=named)
     recorder.settle(on_loss, losses)
     return encoded
 
@@ -277,19 +294,22 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
 
 
-def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any]) -> ChatRequest:
-    """``request`` with ``fields`` (wire fields the caller asks to send) over its
-    ``provider_options[provider]``."""
+def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any] | None) -> ChatRequest:
+    """``request`` with ``fields`` (wire fields the caller asks to send, ``extra_fields=``)
+    over its ``provider_options[provider]``, a ``_``-key escaped so it is sent as it is
+    (:func:`~chatcodec.option_table.escaped_fields`)."""
     if not fields:
         return request
     provider_options = dict(request.provider_options or {})
-    provider_options[provider] = {**(provider_options.get(provider) or {}), **fields}
+    provider_options[provider] = {**(provider_options.get(provider) or {}), **escaped_fields(fields)}
     return request.model_copy(update={"provider_options": provider_options})
 
 
-def output_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Output options by public name (a marker spelling, ``_reasoning_field``, read as its name)."""
-    return {name.removeprefix("_"): value for name, value in (options or {}).items()}
+def checked_options(provider: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``options`` for ``provider``'s encoder, by name, checked
+    (:func:`~chatcodec.option_table.named_options`): for the callers that take options
+    from a user (the stream converter, the dataset converter) and hand them to a codec."""
+    return named_options(provider, get_codec(provider).options, options)
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

@@ -16,6 +16,7 @@ from chatcodec.model.messages import AnyMessage
 from chatcodec.model.request import ChatRequest
 from chatcodec.model.response import ChatResponse
 from chatcodec.model.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
+from chatcodec.option_table import NO_OPTIONS, OptionTable
 from chatcodec.payloads import load_object
 from chatcodec.streams.builder import StreamBuilder
 from chatcodec.validation import validate_messages, validate_model
@@ -25,7 +26,8 @@ class CanonicalCodec:
     """Identity codec over canonical JSON."""
 
     name = "canonical"
-    options: Mapping[str, str] = {}
+    options: OptionTable = NO_OPTIONS
+    """It takes no option (``options=`` refuses every name)."""
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         return self.decode_request(payload).model_dump(mode="json")

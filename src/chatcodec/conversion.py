@@ -15,8 +15,9 @@ from typing import Any, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
+from chatcodec.option_table import named_options
 from chatcodec.payloads import load_object
-from chatcodec.providers.contract.context import split_options, with_field_data
+from chatcodec.providers.contract.context import with_field_data
 from chatcodec.registry import get_codec
 from chatcodec.sdk_objects import sdk_json_nested
 
@@ -71,14 +72,18 @@ def write_request_data(
     target: str,
     recorder: LossRecorder,
     options: Mapping[str, Any] | None = None,
+    extra_fields: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``canonical`` written by ``target``'s writer, its losses into ``recorder``.
 
-    ``options`` are the writer's settings by name (its codec's ``options``); any other
-    name is a wire field to send, kept in the request's ``provider_options[target]``."""
+    ``options`` are the writer's settings by name (its codec's ``options``: any other name
+    raises :class:`~chatcodec.errors.OptionError`); ``extra_fields`` are wire fields to
+    send, kept in the request's ``provider_options[target]``."""
     writer = get_codec(target)
-    named, fields = split_options(writer.options, options)
-    return writer.write_request(with_field_data(canonical, target, fields), recorder, options=named)
+    named = named_options(target, writer.options, options)
+    if extra_fields:
+        canonical = with_field_data(canonical, target, extra_fields)
+    return writer.write_request(canonical, recorder, options=named)
 
 
 def with_updates(canonical: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,12 +4,14 @@
     ├── ValidationError        input broke a schema rule (also pydantic's ValidationError)
     ├── PayloadError           input is not JSON, or not the JSON shape expected (ValueError)
     │   ├── EnvelopeError          a batch row is not in its envelope (chatcodec.batch.envelopes)
-    │   └── TrainingRowError       a training row is not in its dialect (chatcodec.batch.training)
+    │   ├── TrainingRowError       a training row is not in its dialect (chatcodec.batch.training)
+    │   └── OptionError            an ``options=`` name the codec does not take (chatcodec.options)
     ├── StreamError            a stream is malformed or out of order (ValueError)
     ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)
     ├── ProviderLookupError    a provider name cannot be used (LookupError)
     │   ├── UnknownProviderError    the name is not a known wire format
-    │   └── CodecNotAvailableError  the format is known but no codec is registered yet
+    │   └── CodecNotAvailableError  the format is known but no codec is registered yet, or its
+    │                               codec lacks what was asked (streams, strict reading)
     ├── LossError              an encode could not carry something and on_loss="error"
     │                          (in :mod:`chatcodec.losses`, beside the losses it lists)
     └── ProviderAPIError       the provider itself reported an error (in a body or stream)
@@ -317,6 +319,21 @@ class PayloadError(ChatcodecError, ValueError):
         """JSON path of the problem."""
 
 
+class OptionError(PayloadError):
+    """An ``options=`` mapping names an option the codec does not take (a typo such as
+    ``max_token``, or a wire field, which goes in ``extra_fields=``): it lists the codec's
+    options and suggests the nearest (:mod:`chatcodec.options`)."""
+
+    def __init__(self, message: str, *, name: str, valid: Sequence[str], path: str = "$.options") -> None:
+        super().__init__(message, path)
+        self.name = name
+        """The option name refused."""
+        self.valid = tuple(valid)
+        """The names the codec takes, sorted."""
+        self.rule = "known_option"
+        """The rule broken, as data."""
+
+
 class StreamError(ChatcodecError, ValueError):
     """A stream is malformed (bad SSE, bad JSON in an event) or its events are out of order."""
 
@@ -354,7 +371,11 @@ class UnknownProviderError(ProviderLookupError):
 
 
 class CodecNotAvailableError(ProviderLookupError):
-    """The wire format is known, but no codec for it is registered (yet)."""
+    """The wire format is known, but no codec for it is registered (yet), or its codec
+    lacks what was asked: a stream entry point on a codec without stream modules, or
+    ``strict=True`` on one that cannot read strictly
+    (:attr:`~chatcodec.providers.contract.capabilities.Capabilities.strict_reading`). The
+    message names the codec and what it lacks."""
 
 
 class ProviderAPIError(ChatcodecError):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
+from chatcodec.option_table import NO_OPTIONS, OptionTable
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.losses import LossRecorder
@@ -54,9 +55,8 @@ class Codec(Protocol):
 
     name: str
     """The registry name (``"openai-chat"``)."""
-    options: Mapping[str, str]
-    """The encoder's options: public name -> the key a stored request may spell it with
-    in ``provider_options[name]``."""
+    options: OptionTable
+    """The encoder's options, by their one name (``options=`` refuses any other)."""
 
     def read_request(self, payload: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -242,10 +242,10 @@ def _by_name(codec: object) -> tuple[Callable[[str], Codec], tuple[str]]:
 class ModelCodec:
     """A codec written with the six model methods only (``decode_*``/``encode_*`` of
     requests, responses and streams, as :class:`Codec` was before canonical data was the
-    currency): read and write go through models, and options the codec has no table for
-    are sent as ``provider_options[name]`` fields, as they always were for it."""
+    currency): read and write go through models. It takes no option (``options=`` refuses
+    every name); wire fields go by ``extra_fields=``, into ``provider_options[name]``."""
 
-    options: Mapping[str, str] = {}
+    options: OptionTable = NO_OPTIONS
 
     def __init__(self, codec: Any) -> None:
         self._codec = codec

@@ -20,7 +20,8 @@ def _convert(
     payload: dict[str, Any], source: str, target: str, **options: Any
 ) -> tuple[dict[str, Any], list[chatcodec.Loss]]:
     losses: list[chatcodec.Loss] = []
-    options = {**_ENTRIES[target].sampling_options, **options}
+    taken = chatcodec.get_codec(target).options  # a format that takes the model in its URL has no model option
+    options = {**_ENTRIES[target].sampling_options, **{name: value for name, value in options.items() if name in taken}}
     converted = chatcodec.convert_request(
         payload, source=source, target=target, on_loss="ignore", losses=losses, options=options
     )

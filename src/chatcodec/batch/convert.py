@@ -72,6 +72,9 @@ class ConvertOptions:
     dialect_layout: str | None = None
     """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
     axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
+    extra_fields: tuple[tuple[str, Any], ...] = ()
+    """Wire fields every converted request sends as they are (``extra_fields`` of
+    :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
 
     @property
     def row_fields(self) -> tuple[str, ...]:
@@ -129,10 +132,16 @@ def _converted_body(body: dict[str, Any], options: ConvertOptions, losses: list[
     """``body`` converted from ``options.source`` to ``options.target``, its losses into ``losses``."""
     if options.kind == "response":
         return convert_response(body, source=options.source, target=options.target, on_loss="ignore", losses=losses)
-    settings = dict(options.encoder_options)
+    settings: Any = dict(options.encoder_options)  # names from the command line: the codec checks them
     if options.model is None:
         return convert_request(
-            body, source=options.source, target=options.target, on_loss="ignore", losses=losses, options=settings
+            body,
+            source=options.source,
+            target=options.target,
+            on_loss="ignore",
+            losses=losses,
+            options=settings,
+            extra_fields=dict(options.extra_fields),
         )
     return _written(read_request_data(body, options.source, target=options.target), options, losses)
 
@@ -145,7 +154,9 @@ def _written(canonical: dict[str, Any], options: ConvertOptions, losses: list[Lo
     if options.model is not None:
         canonical = {**canonical, "model": options.model}
     recorder = LossRecorder()
-    converted = write_request_data(canonical, options.target, recorder, dict(options.encoder_options))
+    converted = write_request_data(
+        canonical, options.target, recorder, dict(options.encoder_options), dict(options.extra_fields)
+    )
     recorder.settle("ignore", losses)
     return converted
 

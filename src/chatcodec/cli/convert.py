@@ -157,8 +157,19 @@ def add_convert_command(commands: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a setting for the target's request encoder, VALUE read as JSON when it is JSON (repeatable; e.g. "
-        "--option max_tokens=1024 for Anthropic, which requires max_tokens)",
+        help="a setting for the target's encoder by its name, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option max_tokens=1024 for Anthropic, which requires max_tokens); a name the encoder does not take is "
+        "refused, with its options listed",
+    )
+    convert.add_argument(
+        "--extra-field",
+        dest="extra_fields",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a wire field every converted request sends as it is, VALUE read as JSON when it is JSON (repeatable; "
+        'e.g. --extra-field metadata=\'{"user_id": "u-1"}\')',
     )
     presets.add_layout_arguments(convert)
     add_dataset_options(convert)
@@ -189,6 +200,19 @@ def _workers(text: str) -> int:
     return count
 
 
+def _check_options(arguments: argparse.Namespace, target: str) -> None:
+    """A misspelt ``--option`` is refused before the first row (it would fail every row)."""
+    if not arguments.encoder_options:
+        return
+    from chatcodec.api import checked_options
+    from chatcodec.errors import OptionError
+
+    try:
+        checked_options(target, dict(arguments.encoder_options))
+    except OptionError as error:
+        arguments.parser.error(f"--option: {error}")
+
+
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
@@ -200,12 +224,14 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     enveloped = rows.envelope is not None or rows.out_envelope is not None
     if arguments.id_field is not None and not arguments.keep_lines and not enveloped:
         arguments.parser.error("--id-field needs --keep-lines")
+    _check_options(arguments, rows.target)
     options = ConvertOptions(
         rows.source,
         rows.target,
         "response" if rows.kind == "response" else "request",
         arguments.strict or arguments.strict_all,
         tuple(arguments.encoder_options),
+        extra_fields=tuple(arguments.extra_fields),
         strict_kinds=LOSS_KINDS if arguments.strict_all else STRICT_KINDS,
         keep_lines=arguments.keep_lines,
         id_field=arguments.id_field,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chatcodec.api import output_options
+from chatcodec.api import checked_options
 from chatcodec.batch.convert import ConvertOptions, Outcome
 from chatcodec.conversion import write_request_data
 from chatcodec.errors import ChatcodecError
@@ -30,9 +30,11 @@ def convert_canonical(data: dict[str, Any], options: ConvertOptions) -> Outcome:
     settings = dict(options.encoder_options)
     try:
         if options.kind == "request":
-            converted = write_request_data(data, options.target, recorder, settings)
+            converted = write_request_data(data, options.target, recorder, settings, dict(options.extra_fields))
         else:
-            converted = get_codec(options.target).write_response(data, recorder, options=output_options(settings))
+            converted = get_codec(options.target).write_response(
+                data, recorder, options=checked_options(options.target, settings)
+            )
     except ChatcodecError as error:
         return Outcome(None, str(error))
     except Exception as error:  # one bad row must not stop a whole dataset

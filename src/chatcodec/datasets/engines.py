@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec._narrow import is_dict
+from chatcodec.api import checked_options
 from chatcodec.batch.convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets.arrow_form import arrow_schema
@@ -78,7 +79,7 @@ class ArrowConverter:
         validate_only: bool = False,
     ) -> None:
         get_codec(source)  # an unknown name fails here, not on every row
-        get_codec(target)
+        checked_options(target, options)  # so does a misspelt option (OptionError)
         if output_form == "columnar" and target != CANONICAL:
             raise ValueError(
                 "ArrowConverter: output_form='columnar' is the canonical form; it needs target='canonical'"

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec.api import output_options
 from chatcodec.losses import Loss, LossRecorder
 from chatcodec.model.stream_events import AnyStreamEvent, ResponseStartEvent
 from chatcodec.registry import get_codec
@@ -68,6 +67,6 @@ def convert_answer(
     reading and the writing (losses gathered into ``losses``, never raised)."""
     canonical = identity.fill(get_codec(source).read_response(fields))
     recorder = LossRecorder()
-    written = get_codec(target).write_response(canonical, recorder, options=output_options(options))
+    written = get_codec(target).write_response(canonical, recorder, options=options)
     recorder.settle("ignore", losses)
     return written

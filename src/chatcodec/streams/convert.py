@@ -24,7 +24,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec.api import output_options
+from chatcodec.api import checked_options
 from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -33,6 +33,23 @@ from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get
 from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
+
+
+def stream_codecs(source: str, target: str) -> tuple[SupportsStreamDecoder, SupportsStreamEncoder]:
+    """The codecs a stream from ``source`` to ``target`` needs, or a
+    :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks (streams
+    are optional in a provider folder): what :class:`StreamConverter` asks first, and
+    ``chatcodec serve`` before it calls the upstream."""
+    source_codec, target_codec = get_codec(source), get_codec(target)
+    if not isinstance(source_codec, SupportsStreamDecoder):
+        raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
+    if not isinstance(target_codec, SupportsStreamEncoder):
+        raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+    if getattr(source_codec, "decodes_streams", True) is False:
+        source_codec.stream_decoder(None)  # raises, in the codec's words
+    if getattr(target_codec, "encodes_streams", True) is False:
+        target_codec.stream_encoder(LossRecorder())  # raises, in the codec's words
+    return source_codec, target_codec
 
 
 class StreamConverter:
@@ -54,17 +71,13 @@ class StreamConverter:
         source_framing: Framing | None = None,
         target_framing: Framing | None = None,
     ) -> None:
-        source_codec, target_codec = get_codec(source), get_codec(target)
-        if not isinstance(source_codec, SupportsStreamDecoder):
-            raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
-        if not isinstance(target_codec, SupportsStreamEncoder):
-            raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+        source_codec, target_codec = stream_codecs(source, target)
         self._settings = _Settings(source, target, dict(options or {}), on_loss, source_framing, target_framing)
         self._target = target
         self._recorder = LossRecorder()
         self._reader = WireEventReader(source, source_framing)
         self._decoder = source_codec.stream_decoder(None)
-        self._encoder = target_codec.stream_encoder(self._recorder, options=output_options(options))
+        self._encoder = target_codec.stream_encoder(self._recorder, options=checked_options(target, options))
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses

@@ -45,23 +45,25 @@ def load_stream(name: str) -> str:
     return (FIXTURES / "stream" / f"{name}.sse").read_text(encoding="utf-8")
 
 
-def encode_request(request: ChatRequest | dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+def encode_request(request: ChatRequest | dict[str, Any], options: Any = None) -> tuple[dict[str, Any], list[Loss]]:
     """The body and its losses, but the ``required`` one a request without a model gets
     (``tests/providers/test_target_rules.py`` tests it): most of these
     cases leave the model out to stay short."""
     losses: list[Loss] = []
-    body = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
+    body = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses, options=options)
     return body, [loss for loss in losses if loss.kind != "required"]
 
 
-def encode_response(response: ChatResponse | dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+def encode_response(response: ChatResponse | dict[str, Any], options: Any = None) -> tuple[dict[str, Any], list[Loss]]:
     losses: list[Loss] = []
-    return chatcodec.encode_response(FORMAT, response, on_loss="ignore", losses=losses), losses
+    return chatcodec.encode_response(FORMAT, response, on_loss="ignore", losses=losses, options=options), losses
 
 
-def encode_events(events: list[chatcodec.AnyStreamEvent]) -> tuple[list[dict[str, Any]], list[Loss]]:
+def encode_events(
+    events: list[chatcodec.AnyStreamEvent], options: Any = None
+) -> tuple[list[dict[str, Any]], list[Loss]]:
     losses: list[Loss] = []
-    return list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses)), losses
+    return list(chatcodec.encode_stream(FORMAT, events, on_loss="ignore", losses=losses, options=options)), losses
 
 
 def without_extensions(payload: dict[str, Any]) -> dict[str, Any]:

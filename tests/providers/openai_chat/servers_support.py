@@ -18,11 +18,20 @@ from chatcodec.strict.fields import describe, schema_for, unknown_fields
 from sdk_oracle import check
 
 
-def convert(body: dict[str, Any], source: str = "openai-chat", **options: Any) -> tuple[dict[str, Any], list[Loss]]:
-    """``body`` converted to ``openai-chat`` with ``options``, and every loss."""
+def convert(
+    body: dict[str, Any], source: str = "openai-chat", extra_fields: dict[str, Any] | None = None, **options: Any
+) -> tuple[dict[str, Any], list[Loss]]:
+    """``body`` converted to ``openai-chat`` with ``options`` (and wire ``extra_fields``), and every loss."""
     losses: list[Loss] = []
+    settings: Any = options or None
     converted = chatcodec.convert_request(
-        body, source=source, target="openai-chat", on_loss="ignore", losses=losses, options=options or None
+        body,
+        source=source,
+        target="openai-chat",
+        on_loss="ignore",
+        losses=losses,
+        options=settings,
+        extra_fields=extra_fields,
     )
     return converted, losses
 

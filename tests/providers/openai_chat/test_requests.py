@@ -402,10 +402,10 @@ def test_foreign_thinking_is_a_loss_and_no_field_is_invented() -> None:
 
 
 def test_foreign_thinking_goes_where_the_option_says() -> None:
-    encoded, losses = encode_request(anthropic_turn(_reasoning_field="reasoning_content"))
+    encoded, losses = encode_request(anthropic_turn(), {"reasoning_field": "reasoning_content"})
     assert encoded["messages"][1] == {"role": "assistant", "content": "Hello", "reasoning_content": "Hmm."}
     assert [loss.path for loss in losses] == ["$.messages[1].content[0].signature"]
-    encoded, losses = encode_request(anthropic_turn(_reasoning_field="reasoning_details"))
+    encoded, losses = encode_request(anthropic_turn(), {"reasoning_field": "reasoning_details"})
     details = [
         {"type": "reasoning.text", "text": "Hmm.", "signature": "EqQB", "format": "anthropic-claude-v1", "index": 0}
     ]
@@ -415,8 +415,8 @@ def test_foreign_thinking_goes_where_the_option_says() -> None:
 
 
 def test_a_bad_reasoning_option_is_an_error() -> None:
-    with pytest.raises(chatcodec.PayloadError, match="_reasoning_field"):
-        encode_request(anthropic_turn(_reasoning_field="thoughts"))
+    with pytest.raises(chatcodec.PayloadError, match=r"\$\.options\.reasoning_field: reasoning_field must be"):
+        encode_request(anthropic_turn(), {"reasoning_field": "thoughts"})
 
 
 def test_interleaved_parts_lose_their_order_with_a_loss() -> None:

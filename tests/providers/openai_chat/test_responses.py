@@ -179,7 +179,7 @@ def anthropic_response(**options: Any) -> ChatResponse:
 
 
 def test_an_anthropic_response_in_openai_shape_with_reasoning_off() -> None:
-    encoded, losses = encode_response(anthropic_response(_reasoning_field=None))
+    encoded, losses = encode_response(anthropic_response(), {"reasoning_field": None})
     message = encoded["choices"][0]["message"]
     assert message == {
         "role": "assistant",
@@ -213,9 +213,9 @@ def test_the_public_reasoning_field_option_names_the_field() -> None:
 
 
 def test_the_response_option_sends_foreign_reasoning() -> None:
-    encoded, losses = encode_response(anthropic_response(_reasoning_field="reasoning_content"))
+    encoded, losses = encode_response(anthropic_response(), {"reasoning_field": "reasoning_content"})
     assert encoded["choices"][0]["message"]["reasoning_content"] == "Plan."
-    assert "_reasoning_field" not in encoded
+    assert "reasoning_field" not in encoded
     assert encoded["choices"][0]["message"]["thinking_blocks"][0]["signature"] == "sig"
     assert "$.choices[0].message.content[0].signature" not in [loss.path for loss in losses]
 

@@ -163,7 +163,7 @@ def test_gemini_reports_an_unsigned_first_call_or_sends_the_documented_sentinel(
 
 
 def test_gemini_takes_efforts_up_to_high() -> None:
-    converted, losses = convert(_tool_loop(), server="gemini", reasoning_effort="xhigh")
+    converted, losses = convert(_tool_loop(), server="gemini", extra_fields={"reasoning_effort": "xhigh"})
     assert converted["reasoning_effort"] == "high"
     assert ("$.reasoning_effort", "reasoning_effort 'xhigh'") in rule_losses(losses, "gemini")
 

@@ -30,7 +30,7 @@ from chatcodec import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
+from chatcodec.providers.openai_chat.stream_encode import StreamEncoder
 from chatcodec.streams.replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
@@ -274,7 +274,7 @@ def test_empty_content_takes_its_non_streamed_place(chunks: list[dict[str, Any]]
 
 def test_to_sse_renders_openai_framing() -> None:
     chunks = [chunk(delta(role="assistant", content="héllo"))]
-    rendered = "".join(to_sse(chunks))
+    rendered = "".join(chatcodec.to_sse(FORMAT, chunks))
     assert rendered == f"data: {json.dumps(chunks[0], ensure_ascii=False, separators=(',', ':'))}\n\ndata: [DONE]\n\n"
     assert list(chatcodec.decode_stream(FORMAT, rendered)) == list(chatcodec.decode_stream(FORMAT, chunks))
 
@@ -282,7 +282,7 @@ def test_to_sse_renders_openai_framing() -> None:
 def test_fixture_sse_round_trips_through_to_sse() -> None:
     events = list(chatcodec.decode_stream(FORMAT, load_stream("parallel_tool_calls")))
     wire, _ = encode_events(events)
-    assert list(chatcodec.decode_stream(FORMAT, "".join(to_sse(wire)))) == events
+    assert list(chatcodec.decode_stream(FORMAT, "".join(chatcodec.to_sse(FORMAT, wire)))) == events
 
 
 def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:
@@ -306,7 +306,7 @@ def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:
 
 
 def test_an_anthropic_stream_as_openai_chunks_with_reasoning_off() -> None:
-    chunks, losses = encode_events(anthropic_events(_reasoning_field=None))
+    chunks, losses = encode_events(anthropic_events(), {"reasoning_field": None})
     assert_chunks_match_sdk(chunks)
     assert [loss.path for loss in losses] == ["$[1]"]
     assert chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
@@ -321,8 +321,8 @@ def test_an_anthropic_stream_as_openai_chunks_with_reasoning_off() -> None:
 
 
 @pytest.mark.parametrize("field", ["reasoning_content", "reasoning_details"])
-def test_the_start_event_option_sends_foreign_reasoning(field: str) -> None:
-    chunks, losses = encode_events(anthropic_events(_reasoning_field=field))
+def test_the_option_sends_foreign_reasoning(field: str) -> None:
+    chunks, losses = encode_events(anthropic_events(), {"reasoning_field": field})
     thinking = accumulate(chunks).message.parts[0]
     assert isinstance(thinking, ThinkingPart)
     assert thinking.text == "Plan"
@@ -407,8 +407,8 @@ def test_no_usage_chunk_unless_include_usage() -> None:
 
 def test_include_usage_is_read_from_the_encode_context() -> None:
     """``include_usage`` is one of openai-chat's options
-    (``markers.OPTIONS``), read from the context, not only as a marker on the start event."""
-    assert chatcodec.get_codec(FORMAT).options["include_usage"] == "_include_usage"
+    (``markers.OPTIONS``), read from the context."""
+    assert "include_usage" in chatcodec.get_codec(FORMAT).options
     context = EncodeContext(FORMAT, LossRecorder(), options={"include_usage": False}, for_request=False)
     encoder = StreamEncoder(context)
     chunks = [chunk for event in usage_events() for chunk in encoder.feed(event)]

@@ -25,12 +25,11 @@ meaning; another provider drops them without a report):
 * ``_empty_tools``, ``_empty_stop_sequences`` (requests): an empty list was sent;
 * ``_top_level`` (usage): the top-level ``[input_tokens, output_tokens]`` when the
   canonical counts add the compaction iterations (``usage.py``);
-* ``_server`` (requests): the encoder option ``server``, the Anthropic-compatible server
-  the body is written for (``servers/``); it chooses among Anthropic servers, which
-  another format has no notion of;
-* ``_api_version`` (requests): the encoder option ``api_version``; the decoder sets
-  ``2023-06-01`` on a body only that version accepts (``rules.py``), meaningless to
-  another provider;
+* ``_server`` (requests): the encoder option ``server``'s old spelling, read with a
+  ``DeprecationWarning`` until the release :mod:`chatcodec.option_table` names;
+* ``_api_version`` (requests): the decoder sets ``2023-06-01`` on a body only that version
+  accepts (``rules.py``), and the request writer reads it back as the ``api_version``
+  option when none is given; meaningless to another provider;
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
@@ -46,8 +45,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
@@ -61,16 +59,23 @@ it (here, beside the options, as ``rules.py`` reads it for its required-field ru
 KIT = ProviderKit(PROVIDER, meaningful_markers=TOOL_ORDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {
-    "unsigned_thinking": "unsigned_thinking",
-    "max_tokens": "max_tokens",
-    "server": "_server",
-    **MODEL_OPTION,
-    **RULE_OPTIONS,
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what to do with thinking Anthropic cannot verify
-(``"drop"`` or ``"text"``), and the ``max_tokens`` and ``model`` sent when the request
-has none, and the Anthropic-compatible ``server`` the body is written for (``servers/``).
-The codec reads them into
+OPTIONS = OptionTable.of(
+    "unsigned_thinking",
+    "max_tokens",
+    "server",
+    MODEL_OPTION,
+    *RULE_OPTIONS,
+    stored=("unsigned_thinking", "max_tokens", MODEL_OPTION),
+    legacy=("server", "skip_rules"),
+)
+"""This encoder's options (typed for callers as :class:`chatcodec.options.AnthropicOptions`):
+what to do with thinking Anthropic cannot verify (``"drop"`` or ``"text"``), the
+``max_tokens`` and ``model`` sent when the request has none (a stored request may set
+these three in ``provider_options[PROVIDER]``), the Anthropic-compatible ``server`` the
+body is written for (``servers/``), and the target rules' ``api_version`` and
+``skip_rules``. The codec reads them into
 :attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
+
+API_VERSION = "_api_version"
+"""The marker the reader sets on a body only ``2023-06-01`` accepts, read back by the
+request writer as the ``api_version`` option when none is given (``request.py``)."""

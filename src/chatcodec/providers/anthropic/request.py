@@ -33,13 +33,14 @@ earlier ones are dropped and reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic import servers
 from chatcodec.providers.anthropic.capabilities import CAPABILITIES
-from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS, KIT, PROVIDER
+from chatcodec.providers.anthropic.markers import API_VERSION, DEFAULT_MAX_TOKENS, KIT, PROVIDER
 from chatcodec.providers.anthropic.messages import (
     decode_messages,
     decode_system,
@@ -62,7 +63,7 @@ from chatcodec.providers.anthropic.wire import (
     validated_object,
 )
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
-from chatcodec.providers.contract.target_rules import API_VERSION, carries_nothing
+from chatcodec.providers.contract.target_rules import carries_nothing
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
@@ -191,14 +192,24 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
 # --- writing -----------------------------------------------------------------------------
 
 
+def _take_options(bag: dict[str, Any], shared: EncodeContext) -> None:
+    """Leave out of ``bag`` the options it sets (read into the context), not fields to send;
+    read back this reader's :data:`~.markers.API_VERSION` marker as the ``api_version``
+    option when none is given."""
+    for key in _KNOBS & bag.keys():
+        del bag[key]
+    if API_VERSION in bag and "api_version" not in shared.options:
+        shared.options = MappingProxyType({**shared.options, "api_version": bag[API_VERSION]})
+
+
 def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[str, Any]:
     """Write canonical request data as an Anthropic request body, applying the API's rules."""
     losses = shared.losses
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
     options = request.get("provider_options")
     bag = KIT.claim(losses, options, ("provider_options",)) if options else {}
-    for key in _KNOBS & bag.keys():  # options (read into the context), not fields to send
-        del bag[key]
+    if bag:
+        _take_options(bag, shared)
     shared.holds = set()  # what the target rules look for, noted as written (``AnthropicContext.holding``)
     context = shared.extend(
         AnthropicContext,

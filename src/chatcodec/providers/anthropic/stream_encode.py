@@ -1,6 +1,6 @@
 """Canonical stream events -> Anthropic server-sent events (:func:`encode_stream`), so a
-proxy can serve the Anthropic streaming API from any upstream, and those as SSE text
-(:func:`to_sse`).
+proxy can serve the Anthropic streaming API from any upstream (the SSE text is the edge's
+framing: ``chatcodec.to_sse``).
 
 Anthropic's stream has a fixed frame: ``message_start`` (with usage so far), blocks
 numbered from 0 in order, one ``message_delta`` (stop reason and usage totals), then
@@ -19,7 +19,7 @@ block: Anthropic never streams one, and clients render it as an empty answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -61,13 +61,6 @@ from chatcodec.providers.kit import Steps, restore_fields
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """SSE text as Anthropic sends it: ``event: <type>`` then ``data: <json>``, blank line."""
-    for event in wire_events:
-        data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        yield f"event: {event.get('type', 'message')}\ndata: {data}\n\n"
 
 
 _Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent

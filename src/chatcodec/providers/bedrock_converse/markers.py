@@ -49,8 +49,7 @@ a stored request may still spell them in ``provider_options["bedrock-converse"]`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
@@ -66,12 +65,15 @@ KIT = ProviderKit(
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {
-    "unsigned_thinking": "unsigned_thinking",
-    "tool_result_status": "tool_result_status",
-    **RULE_OPTIONS,
-}
-"""This encoder's options, by public name, and the key a stored request may spell each
-with in ``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and
+OPTIONS = OptionTable.of(
+    "unsigned_thinking",
+    "tool_result_status",
+    *RULE_OPTIONS,
+    stored=("unsigned_thinking", "tool_result_status"),
+    legacy=RULE_OPTIONS,
+)
+"""This encoder's options (typed for callers as
+:class:`chatcodec.options.BedrockConverseOptions`; the first two a stored request may also
+set in ``provider_options[PROVIDER]``): what to do with thinking Bedrock cannot verify, and
 when ``toolResult.status`` is written. They reach the encoders in
 :attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""

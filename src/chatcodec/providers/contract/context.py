@@ -5,7 +5,7 @@ Before this module each encoder found its settings in its own place (a knob popp
 ``losses`` argument threaded beside them), and each folder grew its own context class.
 :class:`EncodeContext` and :class:`DecodeContext` are the one door: the codec
 (:class:`~chatcodec.providers.contract.provider_codec.ProviderCodec`) builds them at the edge,
-folding the old ``provider_options`` spelling of an option into
+with the options given by argument (over those a stored request's bag sets) in
 :attr:`EncodeContext.options`, and every role function of a provider takes them. A
 provider that needs more state while encoding (cache breakpoints, tool names by call id)
 subclasses :class:`EncodeContext`, so the shared fields stay where every reader expects
@@ -21,71 +21,50 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from chatcodec.losses import LossRecorder
+from chatcodec.option_table import OptionTable, escaped_fields, stored_options
 
 if TYPE_CHECKING:
     from chatcodec.providers.contract.target_rules import ProviderRules
 
-RULE_OPTIONS: Mapping[str, str] = MappingProxyType({"api_version": "_api_version", "skip_rules": "_skip_rules"})
-"""The target rules' options (:mod:`chatcodec.providers.contract.target_rules`) by public name and
-the marker each rides under, for the ``OPTIONS`` table of every provider with a
-``rules.py`` (here, below the registry the rules engine imports, so a provider's
-``markers.py`` loads neither)."""
+RULE_OPTIONS = ("api_version", "skip_rules")
+"""The target rules' options (:mod:`chatcodec.providers.contract.target_rules`), for the ``OPTIONS``
+table of every provider with a ``rules.py`` (here, below the registry the rules engine
+imports, so a provider's ``markers.py`` loads neither)."""
 
 
-MODEL_OPTION: Mapping[str, str] = MappingProxyType({"model": "model"})
-"""The ``model`` option (the model a request without one is sent to) and the key it rides
-under in ``provider_options[provider]``, for the ``OPTIONS`` table of every provider whose
-body names the model (an option, not a field written back from the bag)."""
-
-
-def split_options(
-    spellings: Mapping[str, str], options: Mapping[str, Any] | None
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``options`` as the encoder's named options (its ``OPTIONS`` table's public names,
-    or a marker spelling of one: they go straight into the encode context) and the rest,
-    which are wire fields to send, as a ``provider_options[provider]`` key always was."""
-    if not options:
-        return {}, {}
-    by_key = {key: name for name, key in spellings.items()}
-    named: dict[str, Any] = {}
-    fields: dict[str, Any] = {}
-    for name, value in options.items():
-        if name in spellings:
-            named[name] = value
-        elif name in by_key:
-            named[by_key[name]] = value
-        elif name.startswith("_") and name[1:] in spellings:
-            named[name[1:]] = value
-        else:
-            fields[name] = value
-    return named, fields
-
-
-def with_field_data(request: dict[str, Any], provider: str, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """:func:`with_fields` on canonical request data (taken over: a reader made it)."""
-    if fields:
-        provider_options = dict(request.get("provider_options") or {})
-        provider_options[provider] = {**(provider_options.get(provider) or {}), **fields}
-        request["provider_options"] = provider_options
-    return request
+MODEL_OPTION = "model"
+"""The option naming the model a request without one is sent to, for the ``OPTIONS`` table
+of every provider whose body names the model (an option, not a field written back from
+the bag, where a stored request may also set it)."""
 
 
 NO_OPTIONS: Mapping[str, object] = MappingProxyType({})
 """The options of an encode that was given none."""
 
 
-def read_options(bag: Mapping[str, Any] | None, spellings: Mapping[str, str]) -> Mapping[str, object]:
-    """The encoder options found in ``bag`` (a ``provider_options[provider]`` or
-    ``provider_metadata[provider]`` bag), by their public names.
-
-    ``spellings`` maps each public option name to the key it rides under in the bag
-    (``{"reasoning_field": "_reasoning_field"}``): options were first set as bag keys, and
-    callers and stored requests still spell them so; the bag is left as it is (the
-    encoder leaves an option out of what it writes back)."""
-    if not bag or not spellings:
+def read_options(
+    provider: str, bag: Mapping[str, Any] | None, table: OptionTable, field: str = "provider_options"
+) -> Mapping[str, object]:
+    """The encoder options a stored ``provider_options[provider]`` (or a response's
+    ``provider_metadata[provider]``) bag sets, by their public names: the table's
+    :attr:`~chatcodec.option_table.OptionTable.stored` names, and a legacy ``_``-spelling
+    (warned, :func:`~chatcodec.option_table.stored_options`). The bag is left as it is
+    (the encoder leaves an option out of what it writes back)."""
+    if not bag:
         return NO_OPTIONS
-    found = {name: bag[key] for name, key in spellings.items() if key in bag}
+    found = stored_options(provider, table, bag, field)
     return MappingProxyType(found) if found else NO_OPTIONS
+
+
+def with_field_data(request: dict[str, Any], provider: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Canonical request data (taken over: a reader made it) with ``fields`` (wire fields
+    the caller asks to send, ``extra_fields=``) over its ``provider_options[provider]``, a
+    ``_``-key escaped so it is sent, not read as a marker."""
+    if fields:
+        provider_options = dict(request.get("provider_options") or {})
+        provider_options[provider] = {**(provider_options.get(provider) or {}), **escaped_fields(fields)}
+        request["provider_options"] = provider_options
+    return request
 
 
 ContextT = TypeVar("ContextT", bound="EncodeContext")
@@ -113,7 +92,7 @@ class EncodeContext:
     options: Mapping[str, object] = field(default_factory=lambda: NO_OPTIONS)
     """This provider's encoder options, read-only and by public name
     (``reasoning_field``, ``unsigned_thinking``...): the one place encoders read settings
-    from, whatever spelling the caller used (see :func:`read_options`)."""
+    from, by argument or from a stored bag (see :func:`read_options`)."""
     rules: ProviderRules | None = None
     """The target's rules table (its ``rules.py``, the codec's ``rules`` role): what the
     API versions and model families accept, applied last to a request body

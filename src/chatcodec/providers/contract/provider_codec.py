@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pydantic_core
 
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder
+from chatcodec.option_table import OptionTable
 from chatcodec.payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec.providers.contract.capabilities import Capabilities
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext, read_options
@@ -93,7 +94,7 @@ class ProviderCodec:
         self,
         name: str,
         *,
-        options: Mapping[str, str],
+        options: OptionTable,
         requests: RequestFunctions,
         responses: ResponseFunctions,
         finish_reasons: FinishReasonFunctions,
@@ -102,26 +103,29 @@ class ProviderCodec:
         parts: PartFunctions[ProviderContextT],
         tools: ToolFunctions[ProviderContextT],
         settings: SettingsFunctions[ProviderContextT],
-        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
-        stream_encoder: Callable[[EncodeContext], StreamEncoder],
         capabilities: CapabilitiesTable,
+        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
+        stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
         rules: RulesTable | None = None,
         structure: StructureTable | None = None,
         dialect: DialectFunctions | None = None,
         edge: EdgeTable | None = None,
     ) -> None:
         """The arguments are the folder's modules (and its two stream classes), each
-        checked against its role's protocol; ``options`` maps each public option name to
-        the key it rides under in this provider's ``provider_options`` bag (see
-        :func:`~chatcodec.providers.contract.context.read_options`)."""
+        checked against its role's protocol; ``options`` is the encoder's option table
+        (:class:`~chatcodec.option_table.OptionTable`: the names ``options=`` takes, and
+        those a stored ``provider_options`` bag may set). Streams are optional: a
+        folder without ``stream_decode.py`` / ``stream_encode.py`` gives no
+        ``stream_decoder`` / ``stream_encoder``, and every stream entry point then raises
+        :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks."""
         self.name: str = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history
         rules, strict mode and the conformance laws, so none assumes a feature of every
         provider."""
-        self.options: Mapping[str, str] = options
-        """This encoder's options: public name -> the key it rides under in a bag."""
+        self.options: OptionTable = options
+        """This encoder's options, by their one name."""
         self.finish_reasons: FinishReasonFunctions = finish_reasons
         """The role modules, for readers above the providers (the dialect readers), which
         reach a provider only through its codec."""
@@ -164,9 +168,9 @@ class ProviderCodec:
     ) -> EncodeContext:
         """A fresh context for one encode: ``options`` are the caller's, by public name;
         ``bag`` is this provider's own bag of the request or response, where stored
-        requests may still spell an option (``provider_options[name]``, read as legacy
-        input: an option given by argument wins)."""
-        found = read_options(bag, self.options)
+        requests may still set an option (``provider_options[name]``: an option given by
+        argument wins)."""
+        found = read_options(self.name, bag, self.options, "provider_options" if for_request else "provider_metadata")
         if options:
             found = MappingProxyType({**found, **options})
         return EncodeContext(self.name, losses, model=model, options=found, rules=self.rules, for_request=for_request)
@@ -289,19 +293,38 @@ class ProviderCodec:
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
+        if self._new_stream_decoder is None:
+            raise self._without_streams("decoder", "decode")
         return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
 
+    @property
+    def decodes_streams(self) -> bool:
+        """Whether this codec reads streams (its folder has ``stream_decode.py``)."""
+        return self._new_stream_decoder is not None
+
+    @property
+    def encodes_streams(self) -> bool:
+        """Whether this codec writes streams (its folder has ``stream_encode.py``)."""
+        return self._new_stream_encoder is not None
+
+    def _without_streams(self, piece: str, verb: str) -> CodecNotAvailableError:
+        return CodecNotAvailableError(
+            f"the {self.name} codec has no stream {piece}: it reads and writes whole requests and "
+            f"responses only (its ProviderCodec was given no stream_{piece}=, as a folder without "
+            f"stream_{verb}.py); ask it for a whole response instead of a stream"
+        )
+
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-        """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
-        decoder = self.stream_decoder(None)
-        for event in events:
-            yield from decoder.feed(event)
-        yield from decoder.close()
+        """Canonical events for a whole stream, lazily: ``feed`` over the events, then
+        ``close`` (a codec without streams refuses at the call, not at the first event)."""
+        return _decoded(self.stream_decoder(None), events)
 
     def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
         ``close``); ``options`` are its output options by name, straight into its context
         (a start event's metadata may still spell them as markers, read as legacy input)."""
+        if self._new_stream_encoder is None:
+            raise self._without_streams("encoder", "encode")
         encoder = self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
         if self.capabilities.freeform_calls:
             return encoder
@@ -313,14 +336,8 @@ class ProviderCodec:
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
-        then ``close``."""
-        encoder = self.stream_encoder(losses, options=options)
-        try:
-            for event in events:
-                yield from encoder.feed(event)
-            yield from encoder.close()
-        except RecursionError:
-            raise too_deep() from None
+        then ``close`` (a codec without streams refuses at the call)."""
+        return _encoded(self.stream_encoder(losses, options=options), events)
 
     # --- dialect reading ----------------------------------------------------------------------
     # What the dialect readers (chatcodec.dialects.reader, chatcodec.dialects.tools) call: pieces of
@@ -358,6 +375,21 @@ class ProviderCodec:
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
+
+
+def _decoded(decoder: StreamDecoder, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.close()
+
+
+def _encoded(encoder: StreamEncoder, events: Iterable[AnyStreamEvent]) -> Iterator[dict[str, Any]]:
+    try:
+        for event in events:
+            yield from encoder.feed(event)
+        yield from encoder.close()
+    except RecursionError:
+        raise too_deep() from None
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:

@@ -13,13 +13,13 @@ kind ``rule`` naming the rule, the API version or model family, and the option t
 changes it. A value equal to the target's default is dropped without a loss.
 
 Options (read from the :class:`~chatcodec.providers.contract.context.EncodeContext` by public
-name, as every encoder option is; each provider's ``markers.OPTIONS`` names the marker
-they ride under in ``provider_options[provider]``, so they are never written to the body):
+name, as every encoder option is; each provider's ``markers.OPTIONS`` lists them):
 
-``api_version``  (``_api_version``) the API version the body is for; the provider's
+``api_version``  the API version the body is for; the provider's
                  :attr:`ProviderRules.default_version` (what its current official SDK
-                 sends) when not given
-``skip_rules``   (``_skip_rules``) names of rules not to apply (a proxy that knows its
+                 sends) when not given (Anthropic's reader marks a body only
+                 ``2023-06-01`` takes, and its writer reads the mark back)
+``skip_rules``   names of rules not to apply (a proxy that knows its
                  upstream takes what the table says it refuses); ``"*"``: none applies
                  (the storage mode: a file for training or an archive, which no live
                  server reads, keeps what was asked)
@@ -42,16 +42,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.contract.context import RULE_OPTIONS
 from chatcodec.registry import get_codec, registered_providers
 
 if TYPE_CHECKING:
     from chatcodec.providers.contract.context import EncodeContext
-
-API_VERSION = RULE_OPTIONS["api_version"]
-"""The marker holding the ``api_version`` option in ``provider_options[provider]``."""
-SKIP_RULES = RULE_OPTIONS["skip_rules"]
-"""The marker holding the ``skip_rules`` option."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,9 +37,11 @@ meaning; another provider drops them without a report):
   before it;
 * ``_model_in_body`` (requests): the body named its ``model`` (an SDK dump); the API takes
   the model in the URL, so only such a body gets it back (:mod:`.request`);
-* ``_tools_layout`` (requests): how the Tool objects grouped the declarations (:mod:`.tools`);
-* ``_include_thoughts`` (requests, an option's key): a server whose caller asked for thoughts
-  (:data:`INCLUDE_THOUGHTS`) shows another provider's reasoning as thought parts;
+* ``_tools_layout`` (requests): how the Tool objects grouped the declarations, read back by
+  the tools writer unless the ``tools_layout`` option is given (:mod:`.tools`);
+* ``_include_thoughts`` (requests): the ``include_thoughts`` option's old spelling (a
+  server whose caller asked for thoughts shows another provider's reasoning as thought
+  parts), read with a ``DeprecationWarning`` (:mod:`chatcodec.option_table`);
 * ``_generation_config`` (requests): a ``generationConfig`` was sent whose every field
   has a canonical home, even an empty one (:mod:`.settings`);
 * ``_schema_key`` (tools): which wire key held the schema: ``parameters`` (Google's
@@ -59,8 +61,7 @@ Encoder options (:data:`OPTIONS`), by argument (``options=``) or, in a stored re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
 
@@ -74,15 +75,17 @@ INCLUDE_THOUGHTS = "include_thoughts"
 """The option of a server whose caller asked for thoughts (``thinkingConfig.includeThoughts``):
 reasoning from another provider is shown in the answer as thought parts."""
 
-OPTIONS: Mapping[str, str] = {
-    "missing_signature": "missing_signature",
-    "tools_layout": "_tools_layout",
-    INCLUDE_THOUGHTS: "_include_thoughts",
-    **RULE_OPTIONS,
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
-signature (see ``signatures.py``), how the ``Tool`` objects were grouped when a
+OPTIONS = OptionTable.of(
+    "missing_signature",
+    "tools_layout",
+    INCLUDE_THOUGHTS,
+    *RULE_OPTIONS,
+    stored=("missing_signature",),
+    legacy=(INCLUDE_THOUGHTS, *RULE_OPTIONS),
+)
+"""This encoder's options (typed for callers as :class:`chatcodec.options.GeminiOptions`):
+what to do with a call Gemini 3 wants signed that has no signature (see ``signatures.py``;
+a stored request may set it in ``provider_options[PROVIDER]``), how the ``Tool`` objects were grouped when a
 payload was read, and ``include_thoughts`` (an answer shows another provider's reasoning). The codec reads them into
 :attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 

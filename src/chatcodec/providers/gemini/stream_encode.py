@@ -1,5 +1,5 @@
 """Canonical stream events -> Gemini stream chunks (:func:`encode_stream`), so a proxy can
-serve ``streamGenerateContent`` from any upstream, and those as SSE text (:func:`to_sse`).
+serve ``streamGenerateContent`` from any upstream (the SSE text: ``chatcodec.to_sse``).
 
 Every chunk is a partial ``GenerateContentResponse`` carrying ``responseId`` and
 ``modelVersion``. The decoder's rule (:mod:`.stream_decode`) says what a chunk's parts
@@ -14,8 +14,7 @@ describes), and the finish reason goes on the pending chunk's candidate.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -50,12 +49,6 @@ from chatcodec.providers.gemini.parts import GeminiContext, encode_part, foreign
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """SSE text as Gemini sends it (``?alt=sse``): ``data: <json>`` and a blank line, CRLF."""
-    for event in wire_events:
-        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\r\n\r\n"
 
 
 def _empty() -> dict[str, Any]:

@@ -32,7 +32,7 @@ _DECLARATION_FIELDS = shape_fields(shapes.FunctionDeclaration)
 LAYOUT = "_tools_layout"
 """Marker: how the payload grouped its Tool objects, when not as the encoder would."""
 TOOLS_LAYOUT = "tools_layout"
-"""The encoder option :data:`LAYOUT` is read as (see ``markers.OPTIONS``)."""
+"""The encoder option that chooses the layout over :data:`LAYOUT` (see ``markers.OPTIONS``)."""
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 _WIRE_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY", "tool": "ANY"}
 
@@ -116,8 +116,8 @@ def _choice(calling: dict[str, Any]) -> dict[str, Any] | None:
 
 def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext) -> None:
     """Write ``tools`` and ``toolConfig`` for canonical request data into ``wire`` (the
-    layout the payload had is the ``tools_layout`` option, read from ``bag`` into the
-    context)."""
+    layout is the ``tools_layout`` option, else the one the payload had: the reader's
+    :data:`LAYOUT` marker in ``bag``, read back here)."""
     losses = context.losses
     tools: list[Mapping[str, Any]] = request.get("tools", [])
     declarations = [_encode_declaration(tool, index, losses) for index, tool in enumerate(tools)]
@@ -127,7 +127,8 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
             losses.add(("provider_tools", index), f"{tool['provider']} tool", "Gemini has no such built-in tool")
             continue
         built_in.append(dict(tool["data"]))
-    laid_out = _laid_out(declarations, built_in, context.option(TOOLS_LAYOUT))
+    layout = context.option(TOOLS_LAYOUT)
+    laid_out = _laid_out(declarations, built_in, bag.get(LAYOUT) if layout is None else layout)
     if laid_out:
         wire["tools"] = laid_out
     choice: Mapping[str, Any] | None = request.get("tool_choice")

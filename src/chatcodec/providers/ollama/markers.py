@@ -37,8 +37,7 @@ rules' ``api_version`` and ``skip_rules``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
 
@@ -48,10 +47,11 @@ PROVIDER = "ollama"
 KIT = ProviderKit(PROVIDER)
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
 
-OPTIONS: Mapping[str, str] = {**MODEL_OPTION, **RULE_OPTIONS}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: the ``model`` a request without one is sent to, and the
-target rules' ``api_version`` and ``skip_rules`` (``rules.py``)."""
+OPTIONS = OptionTable.of(MODEL_OPTION, *RULE_OPTIONS, stored=(MODEL_OPTION,), legacy=RULE_OPTIONS)
+"""This encoder's options (typed for callers as :class:`chatcodec.options.OllamaOptions`):
+the ``model`` a request without one is sent to (a stored request may also set it in
+``provider_options[PROVIDER]``), and the target rules' ``api_version`` and ``skip_rules``
+(``rules.py``)."""
 
 SYNTHESIZED_ID = "_synthesized_id"
 INDEX = "_index"

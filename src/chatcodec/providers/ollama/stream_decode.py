@@ -33,7 +33,7 @@ from chatcodec.providers.ollama.media import decode_image
 from chatcodec.providers.ollama.parts import decode_call
 from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec.providers.ollama.usage import decode_usage, has_usage
-from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.ollama.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
@@ -81,10 +81,10 @@ class StreamDecoder(FeedByReading):
 
     def _read(self, event: object) -> None:
         if is_error_body(event):
-            body = self._validated(ERROR_ADAPTER, event)
+            body = self._validated(ErrorBody, event)
             self.builder.error(ErrorEvent(message=body["error"], body=body))
             return
-        line = self._validated(RESPONSE_ADAPTER, event)
+        line = self._validated(Response, event)
         if not self.started:
             self._start(line)
         message: dict[str, Any] = line.get("message") or {}

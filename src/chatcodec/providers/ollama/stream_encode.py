@@ -1,6 +1,6 @@
 """Canonical stream events -> Ollama stream lines (:class:`StreamEncoder`), so a proxy can
-serve ``/api/chat`` from any upstream, and those as JSON lines (:func:`to_sse`, named as
-every provider's framing function is).
+serve ``/api/chat`` from any upstream (the JSON lines are the edge's framing:
+``chatcodec.to_sse``).
 
 Every line is a partial ``api.ChatResponse`` with the response's ``model`` and
 ``created_at`` and ``done: false``: a text delta is ``message.content``, a thinking delta
@@ -15,8 +15,7 @@ events of another choice are reported and left out.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, assert_never
 
 from chatcodec.losses import LossRecorder
@@ -48,12 +47,6 @@ from chatcodec.providers.ollama.media import encode_image
 from chatcodec.providers.ollama.parts import encode_call, encode_part
 from chatcodec.providers.ollama.response import encode_end, encode_head
 from chatcodec.providers.ollama.usage import encode_usage
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """JSON lines as Ollama sends them (``application/x-ndjson``): one compact object a line."""
-    for event in wire_events:
-        yield json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 class StreamEncoder:

@@ -62,9 +62,9 @@ meaning; another provider drops them without a report):
                        though this writer would rewrite it (Gemini's spellings; strict mode's
                        closed objects and required properties); another format applies its
                        own rewrites, reported as ``schema`` losses (``providers/families``)
-``_strict_schema``     the encoder option ``strict_schema`` (``"rewrite"``, the default, or
-                       ``"drop_strict"``): what a strict function or format whose schema strict
-                       mode refuses becomes (``providers/families/schema_writing.py``)
+``_strict_schema``     the old spelling of the encoder option ``strict_schema`` (what a strict
+                       function or format whose schema strict mode refuses becomes,
+                       ``providers/families/schema_writing.py``), read with a ``DeprecationWarning``
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):
@@ -74,26 +74,21 @@ because OpenAI Chat then gets the other spelling back, which some servers refuse
                        the gateways document only ``cache_control``, so they may not read
                        OpenAI's key (the cache is then silently off)
 
-Options for this encoder also start with ``_``, so other encoders report them only when
-they carry meaning: ``_reasoning_field`` (where another provider's reasoning goes, see ``reasoning.py``;
-pure: without it this encoder reports the reasoning it cannot place),
-``_server`` and ``_missing_signature`` (the compatible server the body is written for and
-what its Gemini endpoint gets for an unsigned call, ``servers/``; pure: they choose among
-OpenAI Chat servers, which another format has no notion of) and
-``_max_tokens_key`` (``"max_tokens"`` for servers without ``max_completion_tokens``; pure,
-as the marker above), in ``provider_options["openai-chat"]`` of a request
-(``_reasoning_field`` also in a response's or a stream start event's
-``provider_metadata["openai-chat"]``, where it defaults to ``reasoning_content``), and
-``_include_usage`` on a stream start event (the client's ``stream_options.include_usage``:
-pure, as it only says whether the held usage is sent as the last chunk). Their public
-names drop the ``_`` (``options={"reasoning_field": ...}``).
+Options for this encoder (:data:`OPTIONS`) go by argument, ``options={"reasoning_field":
+...}``. Their old spellings as bag keys (``_reasoning_field``, ``_server``,
+``_missing_signature``, ``_strict_schema`` in ``provider_options["openai-chat"]``;
+``_reasoning_field`` and ``_include_usage`` on a response's or stream start event's
+``provider_metadata["openai-chat"]``) are still read, with a ``DeprecationWarning``, until
+the release :mod:`chatcodec.option_table` names; other encoders drop them unreported.
+``_max_tokens_key`` is the reader's marker above, read back by the request writer when
+the ``max_tokens_key`` option is not given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
 
@@ -118,18 +113,20 @@ def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str,
     return KIT.attach({"type": "opaque", "provider": PROVIDER, "data": part}, bag or {})
 
 
-OPTIONS: Mapping[str, str] = {
-    "reasoning_field": "_reasoning_field",
-    "max_tokens_key": "_max_tokens_key",
-    "include_usage": "_include_usage",
-    "strict_schema": "_strict_schema",
-    "server": "_server",
-    "missing_signature": "_missing_signature",
-    **MODEL_OPTION,
-    **RULE_OPTIONS,
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: where another provider's reasoning goes (see
+OPTIONS = OptionTable.of(
+    "reasoning_field",
+    "max_tokens_key",
+    "include_usage",
+    "strict_schema",
+    "server",
+    "missing_signature",
+    MODEL_OPTION,
+    *RULE_OPTIONS,
+    stored=(MODEL_OPTION,),
+    legacy=("reasoning_field", "include_usage", "strict_schema", "server", "missing_signature", *RULE_OPTIONS),
+)
+"""This encoder's options (typed for callers as :class:`chatcodec.options.OpenAIChatOptions`):
+where another provider's reasoning goes (see
 ``reasoning.py``), and the key ``max_tokens`` is sent under (``"max_tokens"`` for
 servers without ``max_completion_tokens``), and, for a stream, whether the held usage
 is sent as the last chunk (the client's ``stream_options.include_usage``), what a strict

@@ -128,7 +128,7 @@ def encode_messages(messages: Sequence[Message], start: int, context: EncodeCont
     """``messages[start:]`` as wire messages (the whole list: OpenAI keeps system
     messages in it, so the request passes 0)."""
     losses = context.losses
-    reasoning_field = reasoning.option(context, ("provider_options", PROVIDER, reasoning.OPTION))
+    reasoning_field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
     wire: list[dict[str, Any]] = []
     append = wire.append
     moved: list[dict[str, Any]] = []  # media from tool results, sent after the tool group

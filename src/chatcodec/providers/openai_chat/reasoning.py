@@ -24,9 +24,8 @@ encoding writes it back where it came from. OpenRouter repeats the text of
 marker on the parts it repeats.
 
 Reasoning produced by another provider has no standard place in an OpenAI request, so it
-is dropped with a loss, unless the request sets the encoder option ``reasoning_field``
-(``options={"reasoning_field": ...}``, kept as ``provider_options["openai-chat"]["_reasoning_field"]``)
-to one of the three field names; then it is sent there, which is how DeepSeek
+is dropped with a loss, unless the caller sets the encoder option ``reasoning_field``
+(``options={"reasoning_field": ...}``) to one of the three field names; then it is sent there, which is how DeepSeek
 (``reasoning_content``) or OpenRouter (``reasoning_details``, signatures included) accept
 replayed reasoning.
 A named compatible server (the option ``server``, :mod:`.servers`) sets the option's default
@@ -79,9 +78,6 @@ BLOCK_PROVIDER = "anthropic"
 """Whose thinking a signed or redacted block is: litellm returns blocks for Claude only,
 and Claude's signatures verify on every platform serving Claude (Bedrock included)."""
 
-OPTION = "_reasoning_field"
-"""The option as a bag key (``provider_options[PROVIDER]``): its spelling before options
-were read into the context, still how callers and stored requests set it."""
 PUBLIC_OPTION = "reasoning_field"
 """The option's public name (:attr:`~chatcodec.providers.contract.context.EncodeContext.options`)."""
 
@@ -227,7 +223,7 @@ def chunk_text(chunks: list[Any]) -> str:
 
 
 def option(context: EncodeContext, at: Steps) -> str | None:
-    """The ``reasoning_field`` option (spelled ``_reasoning_field`` in a bag), checked;
+    """The ``reasoning_field`` option, checked;
     ``at`` is where the caller spelled it, for the error."""
     value = context.option(PUBLIC_OPTION)
     if value is None or value in FIELDS:

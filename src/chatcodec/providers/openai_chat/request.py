@@ -41,6 +41,7 @@ from chatcodec.providers.openai_chat.request_fields import (
     ASK_FOR_USAGE,
     DECODERS,
     DEFAULTS,
+    MAX_TOKENS_KEY,
     MAX_TOKENS_KEYS,
     NEUTRAL,
     SAME_NAME,
@@ -153,6 +154,8 @@ def _encode_knobs(
     max_tokens = request.get("max_tokens")
     if max_tokens is not None:
         spelled = context.option("max_tokens_key")
+        if spelled is None:  # the reader's marker of the key the source used
+            spelled = bag.get(MAX_TOKENS_KEY)
         wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
     stop = request.get("stop")
     if stop:

@@ -26,6 +26,9 @@ SAME_NAME_TOO = ("seed", "stream")
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
 """The canonical ``SamplingNumber`` fields: a float in canonical data (``1`` reads as ``1.0``)."""
 MAX_TOKENS_KEYS = ("max_completion_tokens", "max_tokens")
+MAX_TOKENS_KEY = "_max_tokens_key"
+"""Marker: the key of ``MAX_TOKENS_KEYS`` the source used, read back by the request writer
+unless the ``max_tokens_key`` option chooses."""
 
 Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContext], list[str]]
 """Maps some wire fields into the canonical dict (and markers into the bag); returns the keys mapped."""
@@ -54,7 +57,7 @@ def _decode_max_tokens(
         if as_count(value, minimum=1) is not None:  # 0 or less is not a canonical limit: kept as it is
             data["max_tokens"] = value
             if key == "max_tokens":
-                bag["_max_tokens_key"] = key
+                bag[MAX_TOKENS_KEY] = key
             return [key]
     return []
 

@@ -99,7 +99,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     metadata = response.get("provider_metadata")
     KIT.report_foreign(losses, metadata, ())
     bag = KIT.own(metadata)
-    reasoning_field = reasoning.output_option(context, ("provider_metadata", "openai-chat", reasoning.OPTION))
+    reasoning_field = reasoning.output_option(context, ("options", reasoning.PUBLIC_OPTION))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
     for key, default in _PLACEHOLDERS:

@@ -1,6 +1,6 @@
 """Canonical stream events to ``chat.completion.chunk`` dicts (:class:`StreamEncoder`), so a
-proxy can serve the OpenAI streaming API from any upstream, and those as SSE text
-(:func:`to_sse`).
+proxy can serve the OpenAI streaming API from any upstream (the SSE text is the edge's
+framing: ``chatcodec.to_sse``).
 
 One chunk per event that carries data, built on the fields of the
 :class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
@@ -12,7 +12,8 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.streams.replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``reasoning_field`` option (given by argument, or ``_reasoning_field`` on the start event's metadata), by
+``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start event's
+metadata is read with a ``DeprecationWarning``), by
 default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
 parts of one choice run together in a stream, also with a loss.
 
@@ -20,8 +21,8 @@ Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the r
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
 usage chunk it did not ask for, so usage events are merged and held to the
-end. The ``include_usage`` option (the context's option, which a start
-event's ``_include_usage`` marker still sets) says whether that chunk is sent: a proxy
+end. The ``include_usage`` option (the context's option; a start
+event's old ``_include_usage`` spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
 when the stream had usage. ``created`` is stamped with the
 current time when the upstream gave none.
@@ -29,9 +30,8 @@ current time when the upstream gave none.
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -70,13 +70,6 @@ from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KE
 from chatcodec.providers.openai_chat.usage import encode_usage
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """The SSE text OpenAI sends: one compact ``data:`` line per chunk, then ``[DONE]``."""
-    for event in wire_events:
-        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
-    yield "data: [DONE]\n\n"
 
 
 def _merged_usage(held: Usage, later: Usage) -> Usage:
@@ -180,10 +173,10 @@ class StreamEncoder:
         self._started = True
         KIT.report_foreign(self._losses, event.provider_metadata, at)
         bag = KIT.own(event.provider_metadata)
-        # the context's options, over which those still spelled as markers on the start
-        options = {**self._context.options, **read_options(bag, OPTIONS)}
+        # the context's options, over those a start event's bag still spells the old way (warned)
+        options = {**self._context.options, **read_options(PROVIDER, bag, OPTIONS, "provider_metadata")}
         self._context = replace(self._context, options=options)
-        self._option = reasoning.output_option(self._context, (*at, "provider_metadata", PROVIDER, reasoning.OPTION))
+        self._option = reasoning.output_option(self._context, ("options", reasoning.PUBLIC_OPTION))
         include_usage = self._context.option("include_usage")
         self._include_usage = None if include_usage is None else bool(include_usage)
         left_out = absent_keys(bag)

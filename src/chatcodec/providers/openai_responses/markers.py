@@ -16,11 +16,11 @@ meaning; another provider drops them without a report):
 * ``_content``: on an opaque part, a message item's content part of a kind added later,
   written back inside its message item (``items.py``);
 * ``_string``: the message item's ``content`` was a string, not a list of parts;
-* ``_server_fields`` (an option's key, never from a payload): the answer is a server's own
-  resource (its ``resp_`` id, the request echoed: :mod:`.server`);
-* ``_encrypted_reasoning`` (an option's key, never from a payload): a response or stream
-  seals other providers' signed reasoning into ``encrypted_content``
-  (:mod:`.carried_reasoning`);
+* ``_server_fields``, ``_encrypted_reasoning`` (never from a payload): the old spellings
+  of the ``server_fields`` option (the answer is a server's own resource, :mod:`.server`)
+  and the ``encrypted_reasoning`` one (other providers' signed reasoning sealed into
+  ``encrypted_content``, :mod:`.carried_reasoning`), read with a ``DeprecationWarning``
+  (:mod:`chatcodec.option_table`);
 * ``_typed``: a user, system or developer message spelled ``"type": "message"``;
 * ``_kind``: a reasoning part came from ``content`` (``"content"``) or stands for an item
   with neither summary nor content (``"empty"``); otherwise it is a summary entry;
@@ -53,9 +53,9 @@ meaning; another provider drops them without a report):
   it (Gemini's spellings; strict mode's closed objects and required properties;
   ``providers/families/schema_writing.py``); another format applies its own rewrites,
   reported as ``schema`` losses;
-* ``_strict_schema`` (requests): the encoder option ``strict_schema`` (``"rewrite"``, the
-  default, or ``"drop_strict"``): what a strict function or format whose schema strict mode
-  refuses becomes.
+* ``_strict_schema`` (requests): the old spelling of the encoder option ``strict_schema``
+  (what a strict function or format whose schema strict mode refuses becomes), read with
+  a ``DeprecationWarning``.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
 
@@ -70,8 +70,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from chatcodec.option_table import OptionTable
 from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
 
@@ -92,16 +91,18 @@ SERVER_FIELDS = "server_fields"
 front): the response resource fields it sets (its own ``resp_`` id, the request's settings
 echoed); see :func:`.response.as_served`."""
 
-OPTIONS: Mapping[str, str] = {
-    "strict_schema": "_strict_schema",
-    **MODEL_OPTION,
-    **RULE_OPTIONS,
-    SERVER_FIELDS: "_server_fields",
-    "encrypted_reasoning": "_encrypted_reasoning",
-}
-"""This encoder's options, by public name, and the key each rides under in
-``provider_options[PROVIDER]``: what a strict function or format whose schema strict mode
-refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
+OPTIONS = OptionTable.of(
+    "strict_schema",
+    MODEL_OPTION,
+    *RULE_OPTIONS,
+    SERVER_FIELDS,
+    "encrypted_reasoning",
+    stored=(MODEL_OPTION,),
+    legacy=("strict_schema", *RULE_OPTIONS, SERVER_FIELDS, "encrypted_reasoning"),
+)
+"""This encoder's options (typed for callers as
+:class:`chatcodec.options.OpenAIResponsesOptions`): what a strict function or format whose
+schema strict mode refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
 server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
 sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
 :attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""

@@ -27,9 +27,8 @@ How an item's content is spelled as it streams (its deltas and ``done`` events) 
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -515,9 +514,3 @@ def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> Non
     """``more``'s bags over ``metadata``'s, provider by provider."""
     for name, bag in (more or {}).items():
         metadata[name] = {**metadata.get(name, {}), **bag}
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """Server-sent event text for wire events: ``event:`` names the type, as OpenAI sends."""
-    for event in wire_events:
-        yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
