@@ -34,6 +34,7 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
+from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
     CountUpstream,
     Edge,
@@ -161,15 +162,13 @@ EDGE = Edge(
         answer_id_header="x-amzn-requestid",
         semconv_name="aws.bedrock",
     ),
-    detection=(
-        "key:system",
-        "key:modelId",
-        "key:inferenceConfig",
-        "key:additionalModelRequestFields",
-        "key:stopReason",
-        "key:toolConfig",
-        "output:object",
-        "part:untyped",
+    detection=Detection(
+        package=__package__,
+        roles=("user", "assistant"),
+        shapes=(
+            "output:object",
+            "part:untyped",
+        ),
     ),
     extensions=EXTENSIONS,
 )

@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
+from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
     Call,
     CountFront,
@@ -199,18 +200,14 @@ EDGE = Edge(
         models=UpstreamModels(lambda base: f"{base}/v1beta/models?pageSize=1000", read_models),
         semconv_name="gcp.gemini",
     ),
-    detection=(
-        "key:contents",
-        "key:systemInstruction",
-        "key:system_instruction",
-        "key:generationConfig",
-        "key:generation_config",
-        "key:candidates",
-        "key:usageMetadata",
-        "key:safetySettings",
-        "key:toolConfig",
-        "tool:functionDeclarations",
-        "message:model-or-parts",
+    detection=Detection(
+        package=__package__,
+        roles=None,
+        shapes=(
+            "tool:functionDeclarations",
+            "message:model-or-parts",
+        ),
+        snake_case=True,
     ),
     extensions=EXTENSIONS,
 )

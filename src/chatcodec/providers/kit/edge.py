@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.kit.detection import Detection
 
 __all__ = [
     "OPENAI_ERROR_TYPES",
@@ -485,12 +486,12 @@ class Edge:
     """None: ``chatcodec serve`` cannot offer this API to callers."""
     upstream: Upstream | None = None
     """None: ``chatcodec serve`` cannot call this API."""
-    detection: tuple[str, ...] = ()
-    """The marks of :mod:`chatcodec.detect` a body in this format can hold (``"key:system"``,
-    ``"role:tool"``, ``"block:tool_use+input"``: the list is in that module's docstring); a
-    mark no format holds is not looked for, and a body holding a mark this format does not
-    hold is not in this format. Empty: detection does not know the format (its bodies
-    pass unchecked)."""
+    detection: Detection | None = None
+    """The format's wire description as :mod:`chatcodec.detect` reads it
+    (:class:`~chatcodec.providers.kit.detection.Detection`: its top-level keys from the
+    SDK kinds, wire shapes and extensions, its roles, its other marks); a body holding a
+    mark this format does not hold is not in this format. None: detection does not know
+    the format (its bodies pass unchecked)."""
     extensions: tuple[Extension, ...] = ()
     """Fields compatible servers document beyond the SDK types, for strict reading."""
     server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=dict[str, tuple[Extension, ...]])

@@ -23,6 +23,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import sdk_kinds
+from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
     Call,
@@ -133,31 +134,21 @@ EDGE = Edge(
         semconv_name="openai",
         server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),
-    detection=(
-        "object:chat.completion",
-        "object:chat.completion.chunk",
-        "finish_reason:string",
-        "key:stop",
-        "key:max_completion_tokens",
-        "key:n",
-        "key:logit_bias",
-        "key:logprobs",
-        "key:stream_options",
-        "key:reasoning_effort",
-        "key:web_search_options",
-        "key:modalities",
-        "key:audio",
-        "key:prediction",
-        "key:user",
-        "key:top_logprobs",
-        "tool:function",
-        "role:system",
-        "role:developer",
-        "role:tool",
-        "message:tool_calls",
-        "part:image_url",
-        "part:input_audio",
-        "part:file",
+    detection=Detection(
+        package=__package__,
+        keys=("error",),  # the error body the SDK reads (write_openai_error), which no wire shape types
+        roles=shapes.ROLES,
+        shapes=(
+            "object:chat.completion",
+            "object:chat.completion.chunk",
+            "finish_reason:string",
+            "tool:function",
+            "message:tool_calls",
+            "part:image_url",
+            "part:input_audio",
+            "part:file",
+            "block:thinking",  # Mistral's thinking part (wire.ThinkingPart)
+        ),
     ),
     extensions=EXTENSIONS,
     server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
     OPENAI_ERROR_TYPES,
     Call,
@@ -163,16 +164,13 @@ EDGE = Edge(
         models=UpstreamModels(lambda base: f"{base}/models", read_data_ids),
         semconv_name="openai",
     ),
-    detection=(
-        "key:input",
-        "key:instructions",
-        "key:max_output_tokens",
-        "key:previous_response_id",
-        "key:include",
-        "key:user",
-        "key:top_logprobs",
-        "tool:parameters",
-        "output:list",
+    detection=Detection(
+        package=__package__,
+        roles=None,
+        shapes=(
+            "tool:parameters",
+            "output:list",
+        ),
     ),
     extensions=EXTENSIONS,
 )
