@@ -64,6 +64,11 @@ ERROR_TYPES: Mapping[int, str] = {
 }
 """Google's canonical status names by HTTP status."""
 
+ERROR_READS: Mapping[str, int] = {"FAILED_PRECONDITION": 400, "OUT_OF_RANGE": 400}
+"""Google's canonical statuses with no HTTP status of their own in the table above, read
+as the 400 the API answers them with
+(https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes)."""
+
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
     """The model and the method are the path's ``{model}:{method}``; the body gets the
@@ -179,7 +184,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="a Gemini response",
     framing=StreamFraming("sse", line_end="\r\n"),
-    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error)),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
     front=Front(
         ("/v1beta/models/{target}", "/v1/models/{target}"),
         read_call,

@@ -38,6 +38,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit.detection import Detection
 
 __all__ = [
+    "OPENAI_ERROR_READS",
     "OPENAI_ERROR_TYPES",
     "OPENAI_PASSED_THROUGH",
     "Answering",
@@ -125,6 +126,14 @@ class ErrorShape:
     type_header: str | None = None
     """The response header naming the error type, for a body that does not (Bedrock's
     ``x-amzn-ErrorType``)."""
+    reads: Mapping[str, int] = field(default_factory=dict[str, int])
+    """Types and codes the provider sends beside its documented ones, with the HTTP status
+    each stands for (OpenAI's ``code`` values, another spelling of a type): read, never
+    written. With :attr:`types`, what :func:`chatcodec.error_statuses.error_status` reads."""
+
+    def statuses(self) -> dict[str, int]:
+        """Every type this provider writes or sends -> its HTTP status."""
+        return {**{kind: status for status, kind in self.types.items()}, **self.reads}
 
     def type_for(self, status: int) -> str:
         """The provider's error type for an HTTP status (its server error for an unknown one)."""
@@ -156,6 +165,16 @@ OPENAI_ERROR_TYPES: Mapping[int, str] = {
 """The error types of both OpenAI APIs (Chat Completions and Responses) by status, as the
 OpenAI SDK names its status errors (https://platform.openai.com/docs/guides/error-codes);
 a 5xx is ``server_error``."""
+
+OPENAI_ERROR_READS: Mapping[str, int] = {
+    "server_error": 500,
+    "insufficient_quota": 429,
+    "rate_limit_exceeded": 429,
+    "invalid_api_key": 401,
+    "context_length_exceeded": 400,
+}
+"""The types and ``code`` values both OpenAI APIs send beside those
+(https://platform.openai.com/docs/guides/error-codes)."""
 
 
 def write_openai_error(message: str, status: int, kind: str) -> dict[str, Any]:

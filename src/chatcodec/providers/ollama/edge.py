@@ -90,7 +90,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="an Ollama chat response",
     framing=StreamFraming("jsonl"),
-    errors=ErrorShape({}, "server_error", write_error, read_error),
+    errors=ErrorShape({}, "server_error", write_error, read_error, reads={"server_error": 500}),
     front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
     upstream=Upstream(
         upstream_url,

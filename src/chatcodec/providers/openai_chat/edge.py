@@ -25,6 +25,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
+    OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
     Call,
     Edge,
@@ -118,7 +119,9 @@ EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Chat Completions response",
     framing=StreamFraming("sse", done="[DONE]"),
-    errors=ErrorShape(OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error),
+    errors=ErrorShape(
+        OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, reads=OPENAI_ERROR_READS
+    ),
     front=Front(
         ("/v1/chat/completions", "/chat/completions"),
         read_call,

@@ -29,6 +29,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit.detection import Detection
 from chatcodec.providers.kit.edge import (
+    OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
     Call,
     CountFront,
@@ -141,7 +142,12 @@ EDGE = Edge(
     response_name="an OpenAI Responses response",
     framing=StreamFraming("sse", named_events=True),
     errors=ErrorShape(
-        OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
+        OPENAI_ERROR_TYPES,
+        "server_error",
+        write_openai_error,
+        read_nested_error,
+        write_event=write_error_event,
+        reads=OPENAI_ERROR_READS,
     ),
     front=Front(
         ("/v1/responses", "/responses"),
