@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,15 +15,15 @@ from chatcodec import ChatRequest, ChatResponse
 # --- registry --------------------------------------------------------------------------
 
 
-def test_provider_names() -> None:
-    assert chatcodec.PROVIDER_NAMES == (
-        "openai-chat",
-        "anthropic",
-        "openai-responses",
-        "gemini",
-        "bedrock-converse",
-        "ollama",
-    )
+def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
+    """The registry's names are the provider folders (``openai-chat`` ->
+    ``providers/openai_chat/``), one each, so a new folder with its one registry line is
+    a new provider and nothing else lists them."""
+    folders = Path(chatcodec.__file__).parent / "providers"
+    with_codec = sorted(path.name for path in folders.iterdir() if (path / "codec.py").exists())
+    assert sorted(name.replace("-", "_") for name in chatcodec.PROVIDER_NAMES) == with_codec
+    assert len(set(chatcodec.PROVIDER_NAMES)) == len(chatcodec.PROVIDER_NAMES)
+    assert "canonical" not in chatcodec.PROVIDER_NAMES
 
 
 def test_registered_providers_are_known_and_load() -> None:
