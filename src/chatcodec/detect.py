@@ -120,8 +120,9 @@ class _Table:
     """The formats, in the order preferred when several fit: the registry's, canonical last."""
     holders: dict[str, frozenset[str]]
     """Mark -> the formats holding it (a mark nobody holds, or every format holds, is absent)."""
-    keys: tuple[str, ...]
-    """The top-level keys that tell formats apart, in the order the formats describe them."""
+    keys: dict[str, int]
+    """The top-level keys that tell formats apart -> their place in the order the formats
+    describe them (a body's are reported in that order, whatever order it holds them in)."""
 
 
 _last: list[tuple[int, _Table]] = []
@@ -170,7 +171,7 @@ def _built(holding: list[tuple[str, Held]]) -> _Table:
     every = len(holding)
     kept = {mark: frozenset(names) for mark, names in holders.items() if len(names) < every}
     keys = dict.fromkeys(key for _, held in holding for key in held.keys if f"key:{key}" in kept)
-    return _Table(tuple(name for name, _ in holding), kept, tuple(keys))
+    return _Table(tuple(name for name, _ in holding), kept, {key: place for place, key in enumerate(keys)})
 
 
 def known_formats() -> tuple[str, ...]:
@@ -196,7 +197,7 @@ _Found = tuple[str, str]
 """A mark and what was found, for messages."""
 
 
-def _top_level(fields: dict[str, Any], keys: tuple[str, ...]) -> Iterator[_Found]:
+def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]:
     kind, role = fields.get("object"), fields.get("type")
     if isinstance(kind, str):
         yield f"object:{kind}", f"'object': {kind!r}"
@@ -210,9 +211,8 @@ def _top_level(fields: dict[str, Any], keys: tuple[str, ...]) -> Iterator[_Found
             yield "finish_reason:string", "a string 'finish_reason' in 'choices'"
         elif isinstance(reason, dict):
             yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
-    for key in keys:
-        if key in fields:
-            yield f"key:{key}", f"a top-level {key!r}"
+    for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
+        yield f"key:{key}", f"a top-level {key!r}"
     yield from _in_tools(fields.get("tools"))
     if fields.get("object") == "response" or isinstance(fields.get("output"), list):
         yield "output:list", "'object': 'response' or an 'output' list"
