@@ -49,7 +49,7 @@ from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import leftovers, restore_fields, shape_fields, unmapped
+from chatcodec.providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
 from chatcodec.providers.kit.claude import unsigned_thinking
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
@@ -78,7 +78,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read a Converse request body as canonical request data (the API's rules are not
     enforced: decoding is not the API)."""
     request = REQUEST.validate(payload)
-    closed = request is not None  # not ``context.closed``: outputConfig and extra fields sit deeper in canonical
+    closed = request is not None
     if request is None:
         request = validated(adapters().request, payload, TITLE)
         refuse_too_deep(payload)
@@ -101,6 +101,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         _decode_tier(request["serviceTier"], canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
+    # outputConfig's schema and additionalModelRequestFields sit deeper in canonical than they came
+    context.closed = closed and "outputConfig" not in request and not keeps_a_container(canonical)
     return canonical
 
 

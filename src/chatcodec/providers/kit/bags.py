@@ -13,6 +13,7 @@ in :mod:`.provider_kit`).
 ``wire_fields``    a bag without its markers: what is written to the wire as it is
 ``mark_absent``    record keys the encoder writes by default that the payload left out
 ``absent_keys``    read them back
+``keeps_a_container`` whether canonical data keeps a JSON object or array in a bag
 
 A wire key that itself starts with ``_`` (user data: ``{"_trace": ...}``) is kept in the
 bag *escaped*, with one more ``_`` (``__trace``), so it can never be taken for a marker:
@@ -25,7 +26,7 @@ functions here escape and unescape, so every codec written with them gets the ru
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, cast
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import rule_error
@@ -156,3 +157,40 @@ def kept_object(fields: dict[str, Any], key: str, at: Steps, provider: str, *, t
         why = f"{key} kept for {provider} must be an object"
         raise rule_error(f"{provider} request", (*at, key), "kept_object_type", why, value)
     return dict(found)
+
+
+def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
+    """Whether canonical request data read from a wire keeps a JSON object or array in a bag
+    (the request's ``provider_options``, a message's or a part's ``provider_metadata``).
+
+    A reader whose closed front took the body (``DecodeContext.closed``) spares the check
+    that canonical can hold what it read (``provider_codec.held``, a third of a conversion):
+    the front refused every value nested past pydantic-core's depth limit *where it was*.
+    A value kept in a bag sits a few levels deeper in canonical than it came, so near the
+    limit it may pass the front and not canonical: a reader that keeps one asks for the
+    check. An agent session's bags hold scalar markers only."""
+    options = canonical.get("provider_options")
+    if options is not None and _holds_a_container(options):
+        return True
+    for message in canonical["messages"]:
+        metadata = message.get("provider_metadata")
+        if metadata is not None and _holds_a_container(metadata):
+            return True
+        content = message.get("content")
+        if type(content) is list:
+            for part in cast(list[dict[str, Any]], content):
+                metadata = part.get("provider_metadata")
+                if metadata is not None and _holds_a_container(metadata):
+                    return True
+    return False
+
+
+def _holds_a_container(by_provider: Mapping[str, Any]) -> bool:
+    """Whether a ``{provider: bag}`` mapping holds an object or an array in a bag."""
+    for bag in by_provider.values():
+        if type(bag) is not dict:
+            return True  # not a reader's bag: the whole check decides
+        for value in cast(dict[str, object], bag).values():
+            if type(value) is dict or type(value) is list:
+                return True
+    return False

@@ -42,7 +42,7 @@ from typing import Any
 from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.history_data import history_for
-from chatcodec.providers.kit import restore_fields, split_fields
+from chatcodec.providers.kit import keeps_a_container, restore_fields, split_fields
 from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
@@ -96,7 +96,9 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     request = REQUEST.front(payload)
     if request is None:  # the adapter says why, or takes a value canonical cannot hold
         return _held(_read(adapted(REQUEST, payload, "OpenAI Responses request"), context))
-    return _read(request, context)  # not ``context.closed``: items keep values whole, deeper than they came
+    canonical = _read(request, context)
+    context.closed = not keeps_a_container(canonical)  # a bag's value sits deeper than it came
+    return canonical
 
 
 def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
