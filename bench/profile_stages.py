@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chatcodec
 from bench.floor import openai_to_anthropic
 from bench.workloads import ANTHROPIC_OPTIONS, openai_session
-from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.openai_chat.messages import decode_messages
 from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
 

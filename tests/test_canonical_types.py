@@ -1,4 +1,4 @@
-"""The canonical ``TypedDict`` s (:mod:`chatcodec.canonical_types`) and the canonical models
+"""The canonical ``TypedDict`` s (:mod:`chatcodec.model.canonical_types`) and the canonical models
 describe the same JSON.
 
 The module is generated from the models by ``tools/canonical_types.py``; here it is
@@ -29,7 +29,8 @@ from pydantic_core import PydanticUndefined
 from typing_extensions import is_typeddict
 
 import chatcodec
-from chatcodec import STREAM_EVENT_ADAPTER, ChatRequest, ChatResponse, canonical_types
+from chatcodec import STREAM_EVENT_ADAPTER, ChatRequest, ChatResponse
+from chatcodec.model import canonical_types
 from chatcodec.testing import strategies
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,9 +82,18 @@ def _assert_described(model: BaseModel, typed_dict: Any) -> None:
     assert type(model).model_validate(accepted) == model
 
 
-def test_the_committed_module_is_generated_from_the_models() -> None:
-    committed = (ROOT / "src" / "chatcodec" / "canonical_types.py").read_text(encoding="utf-8")
-    assert committed == GENERATOR.render(), "run: python tools/canonical_types.py (canonical_types.py drifted)"
+def test_the_committed_modules_are_generated_from_the_models() -> None:
+    generated = GENERATOR.render()
+    assert set(generated) == {"canonical_types.py", *(f"{part}.py" for part in GENERATOR.PARTS)}
+    for name, text in generated.items():
+        committed = (ROOT / "src" / "chatcodec" / "model" / name).read_text(encoding="utf-8")
+        assert committed == text, f"run: python tools/canonical_types.py ({name} drifted)"
+
+
+def test_no_generated_module_passes_600_lines() -> None:
+    """The types are written in parts so that none is a module too long to read."""
+    for name, text in GENERATOR.render().items():
+        assert text.count("\n") < 600, name
 
 
 def test_every_canonical_model_has_its_typed_dict() -> None:
@@ -275,8 +285,9 @@ def test_importing_the_types_loads_neither_pydantic_nor_the_models() -> None:
     source = Path(chatcodec.__file__).parent.parent
     code = (
         f"import sys; sys.path.insert(0, {str(source)!r})\n"
-        "import chatcodec.canonical_types\n"
+        "import chatcodec.model.canonical_types\n"
         "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'chatcodec.'))))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    assert loaded.strip() == "['chatcodec.canonical_types']"
+    parts = [f"chatcodec.model.{part}" for part in GENERATOR.PARTS]
+    assert loaded.strip() == str(sorted(["chatcodec.model", "chatcodec.model.canonical_types", *parts]))

@@ -23,10 +23,10 @@ the list only shrinks:
   batch row holds an Anthropic body; an OpenAI Batch file becomes an Anthropic one).
 - ``batch/training.py``, ``WRITTEN_FROM``: training dialects hold OpenAI's message shapes,
   so a dialect's row is written from that format.
-- ``dialects/base.py``, ``dialects/state.py``, ``messages.py``: a dialect (Verifiers,
+- ``dialects/base.py``, ``dialects/state.py``, ``model/messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
-- ``providers/kit/claude.py``: Claude's thinking signatures, a rule shared by the two
+- ``providers/families/claude/wire_rules.py``: Claude's thinking signatures, a rule shared by the two
   providers that serve Claude (Anthropic and Bedrock).
 - ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
@@ -50,8 +50,8 @@ FOLDERS = tuple(sorted(path.name for path in (SOURCE / "providers").iterdir() if
 ALLOWED_MODULES: dict[str, str] = {
     "dialects/base.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
-    "messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
-    "providers/kit/claude.py": "Claude's signature scheme, shared by two providers (until capabilities replace it)",
+    "model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
+    "providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
     "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""

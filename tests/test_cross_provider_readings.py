@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import chatcodec
-from chatcodec import stream_events
+from chatcodec.model import stream_events
 from chatcodec.streams.replay import events_from_response
 
 RESPONSES = "openai-responses"

@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
 import chatcodec
 from chatcodec import detect
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import Edge, ErrorShape, StreamFraming, read_nested_error, write_openai_error
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
 from chatcodec.registry import Codec, registered_providers
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -56,6 +56,10 @@ _COHERE_KEYS = (
 )
 
 
+def _write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind}}
+
+
 class _TrialCodec:
     """A codec holding only its name and edge: detection reads nothing else of it."""
 
@@ -64,7 +68,7 @@ class _TrialCodec:
         _TRIAL,
         response_name="a trial response",
         framing=StreamFraming(),
-        errors=ErrorShape({400: "invalid_request_error"}, "server_error", write_openai_error, read_nested_error),
+        errors=ErrorShape({400: "invalid_request_error"}, "server_error", _write_error, read_nested_error),
         detection=Detection(keys=_COHERE_KEYS, roles=("system", "user", "assistant", "tool")),
     )
 

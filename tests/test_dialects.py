@@ -622,7 +622,7 @@ def test_the_reasoning_fields_read_are_the_openai_chat_codecs() -> None:
 
 
 def test_a_codec_without_a_dialect_decoder_says_what_it_cannot_read() -> None:
-    from chatcodec.providers.provider_codec import ProviderCodec
+    from chatcodec.providers.contract.provider_codec import ProviderCodec
 
     codec = chatcodec.get_codec("gemini")
     assert isinstance(codec, ProviderCodec)

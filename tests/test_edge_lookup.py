@@ -9,7 +9,7 @@ import pytest
 
 import chatcodec
 from chatcodec import detect
-from chatcodec.providers.kit.edge import Edge, ErrorShape, Front, StreamFraming
+from chatcodec.providers.contract.edge import Edge, ErrorShape, Front, StreamFraming
 from chatcodec.registry import Codec, get_edge
 
 

@@ -1,7 +1,7 @@
 """First use: a fresh process's ``import chatcodec`` and one request
 conversion on the one-pass path load no canonical model.
 
-The one-pass path builds no model, so loading the models (``chatcodec.messages`` and the
+The one-pass path builds no model, so loading the models (``chatcodec.model.messages`` and the
 modules it pulls in, about 100 ms) or pydantic (about 70 ms) for it is pure start-up
 cost: the API imports its general-path, stream and strict helpers where they are used,
 and the OpenAI Chat field decoders the one pass shares with the general decoder live in
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import get_args
 
 import chatcodec
+from chatcodec.model.request import ReasoningEffort
 from chatcodec.providers.openai_chat import settings
-from chatcodec.request import ReasoningEffort
 
 SOURCE = Path(chatcodec.__file__).parent.parent
 """The tree under test (the worktree's ``src`` when it comes first on the path)."""
@@ -56,7 +56,13 @@ _PROBE = textwrap.dedent(
     """
 )
 
-_MODELS = ("chatcodec.messages", "chatcodec.content", "chatcodec.request", "chatcodec.response", "pydantic")
+_MODELS = (
+    "chatcodec.model.messages",
+    "chatcodec.model.content",
+    "chatcodec.model.request",
+    "chatcodec.model.response",
+    "pydantic",
+)
 
 
 def _probe() -> dict[str, object]:
@@ -87,7 +93,7 @@ def test_the_fresh_process_converts_as_the_general_path_does() -> None:
 
 
 def test_the_effort_values_spelled_out_are_the_canonical_type() -> None:
-    """``settings.EFFORTS`` spells out :data:`~chatcodec.request.ReasoningEffort` so the
+    """``settings.EFFORTS`` spells out :data:`~chatcodec.model.request.ReasoningEffort` so the
     decoder loads no model; a value added to the type must be added there too."""
     assert get_args(ReasoningEffort) == settings.EFFORTS
 

@@ -10,8 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from chatcodec.providers.field_sets import load_field_sets
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec.providers.kit.field_sets import load_field_sets
 from chatcodec.registry import get_codec
 
 ROOT = Path(__file__).resolve().parent.parent

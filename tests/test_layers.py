@@ -90,15 +90,24 @@ def test_no_import_circle_spans_layers() -> None:
     assert cycles_spanning_layers(SOURCE) == []
 
 
-def test_the_places_of_modules_in_flight_on_other_branches() -> None:
-    """The kit package, the context and Claude modules, provider rules and the server
-    land on other branches; their places are settled here."""
+def test_the_shared_packages_under_providers_are_no_provider_folder() -> None:
+    """The contract, the kit, the families and the history rules sit in the kit layer and
+    belong to no provider, so every folder may import them; a folder's modules are its own."""
     assert layer_of("providers/kit/__init__.py") == layer_of("providers/kit/bags.py") == "kit"
-    assert layer_of("providers/context.py") == layer_of("providers/claude.py") == "kit"
+    assert layer_of("providers/contract/context.py") == layer_of("providers/families/claude/wire_rules.py") == "kit"
+    assert layer_of("providers/history/turns.py") == "kit"
+    assert layer_of("model/messages.py") == layer_of("model/canonical_types.py") == "vocabulary"
     assert layer_of("providers/gemini/rules.py") == "providers"
     assert layer_of("serve/__init__.py") == layer_of("serve/app.py") == "CLI"
-    assert provider_of("providers/kit/bags.py") is None
+    for shared in ("kit/bags.py", "contract/roles.py", "families/openai/model_rules.py", "history/turns.py"):
+        assert provider_of(f"providers/{shared}") is None
     assert provider_of("providers/gemini/rules.py") == "gemini"
+
+
+def test_no_flat_module_under_providers() -> None:
+    """Every module under ``providers/`` lives in a package that says its concern (the
+    contract, the kit, a family, the history rules or a provider folder)."""
+    assert sorted(path.name for path in (SOURCE / "providers").glob("*.py")) == ["__init__.py"]
 
 
 def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
@@ -107,15 +116,17 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
     package = tmp_path / "chatcodec"
     (package / "providers" / "openai_chat").mkdir(parents=True)
     (package / "providers" / "anthropic").mkdir()
+    (package / "providers" / "kit").mkdir()
     (package / "dialects").mkdir()
     files = {
         "__init__.py": "",
         "dialects/__init__.py": "",
         "dialects/reader.py": "from chatcodec.providers.openai_chat import parts\n",
         "providers/__init__.py": "",
-        "providers/tool_names.py": "def f():\n    from chatcodec.dialects import reader\n",
+        "providers/kit/__init__.py": "",
+        "providers/kit/tool_names.py": "def f():\n    from chatcodec.dialects import reader\n",
         "providers/openai_chat/__init__.py": "",
-        "providers/openai_chat/parts.py": "from chatcodec.providers import tool_names\n",
+        "providers/openai_chat/parts.py": "from chatcodec.providers.kit import tool_names\n",
         "providers/anthropic/__init__.py": "",
         "providers/anthropic/parts.py": "from ..openai_chat.parts import x\n",
     }
@@ -123,9 +134,9 @@ def test_the_law_sees_an_upward_import(tmp_path: Path) -> None:
         (package / path).write_text(text)
     assert upward_imports(package) == [
         ("providers/anthropic/parts.py", "providers/openai_chat/parts.py"),
-        ("providers/tool_names.py", "dialects/reader.py"),
+        ("providers/kit/tool_names.py", "dialects/reader.py"),
     ]
-    circle = ["dialects/reader.py", "providers/openai_chat/parts.py", "providers/tool_names.py"]
+    circle = ["dialects/reader.py", "providers/kit/tool_names.py", "providers/openai_chat/parts.py"]
     assert cycles_spanning_layers(package) == [circle]
 
 

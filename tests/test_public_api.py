@@ -53,8 +53,8 @@ def test_importing_chatcodec_loads_neither_pydantic_nor_the_models() -> None:
 
 def test_public_names_load_on_first_access() -> None:
     code = (
-        "import sys, chatcodec; before = 'chatcodec.messages' in sys.modules; "
-        "chatcodec.UserMessage; print(before, 'chatcodec.messages' in sys.modules)"
+        "import sys, chatcodec; before = 'chatcodec.model.messages' in sys.modules; "
+        "chatcodec.UserMessage; print(before, 'chatcodec.model.messages' in sys.modules)"
     )
     loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert loaded.split() == ["False", "True"]

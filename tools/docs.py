@@ -10,7 +10,7 @@ cannot say what the code does not do. Each table sits between two marker comment
 
 and ``python tools/docs.py`` rewrites what is between them. The sections are read from the
 registry: the target rules of every registered provider
-(:func:`chatcodec.providers.target_rules.rules_table`), and the servers table of every
+(:func:`chatcodec.providers.contract.target_rules.rules_table`), and the servers table of every
 provider whose folder has a ``servers/table.py`` (``servers_table()``), named
 ``<provider>-servers``. ``--check`` writes nothing and exits 1 naming a section that
 drifted or has no markers (``tests/test_docs_generated.py`` runs it in ``make test``).
@@ -28,7 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-from chatcodec.providers.target_rules import rules_table
+from chatcodec.providers.contract.target_rules import rules_table
 from chatcodec.registry import registered_providers
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -48,11 +48,11 @@ LAYER_NAMES = ("vocabulary", "core validation", "kit", "providers", "readers", "
 PLACES: tuple[tuple[str, str], ...] = (
     # (layer, module paths under src/chatcodec; the first line a module matches places it;
     #  ``*`` stays inside one directory, ``**`` spans any depth)
-    ("vocabulary", "_base.py _field_docs.py _narrow.py compat.py content.py messages.py tools.py request.py"),
-    ("vocabulary", "response.py stream_events.py errors.py error_statuses.py losses.py payloads.py"),
-    ("vocabulary", "canonical_types.py"),  # the models' JSON as TypedDicts (generated; imports no model)
+    ("vocabulary", "model/**"),  # the canonical models and their JSON as TypedDicts (canonical_types: generated)
+    ("vocabulary", "_narrow.py compat.py errors.py error_statuses.py losses.py payloads.py"),
     ("core validation", "canonical_validation.py"),
-    ("kit", "providers/__init__.py providers/*.py providers/kit/**"),  # kit, provider_codec, context, claude, ...
+    ("kit", "providers/__init__.py providers/contract/** providers/kit/**"),  # the codec contract; mechanics
+    ("kit", "providers/families/** providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
         "registry.py streams/__init__.py streams/builder.py streams/sse.py streams/event_stream.py "
@@ -87,10 +87,14 @@ def layer_of(path: str) -> str | None:
     return next((layer for layer, pattern in _PATTERNS if pattern.match(path)), None)
 
 
+SHARED_PACKAGES = frozenset({"contract", "families", "history", "kit"})
+"""The packages under ``providers/`` that are no provider folder: every folder may import them."""
+
+
 def provider_of(path: str) -> str | None:
     """The provider folder a module belongs to (``anthropic``), None outside one."""
     parts = path.split("/")
-    return parts[1] if len(parts) > 2 and parts[0] == "providers" and parts[1] != "kit" else None
+    return parts[1] if len(parts) > 2 and parts[0] == "providers" and parts[1] not in SHARED_PACKAGES else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ shapes name the kinds below they stand for (``stands_for``), and
 ``tests/providers/test_wire_description.py`` checks every field a shape types against
 them (and the edge's documented extensions), so a regeneration that drops or renames a
 field the reader types fails there. A reader that needs a kind's own field list asks it
-(``chatcodec.providers.field_sets.sdk_fields``), never a copy.
+(``chatcodec.providers.kit.field_sets.sdk_fields``), never a copy.
 
 Run: ``python tools/known_fields.py`` (writes every file) or ``--check`` (exit 1 on drift).
 

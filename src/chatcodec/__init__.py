@@ -26,14 +26,29 @@ if _typing.TYPE_CHECKING:
         encode_stream,
     )
     from chatcodec.batch.converter import BatchConverter
-    from chatcodec.canonical_types import (
+    from chatcodec.content_rule import ContentRule
+    from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
+    from chatcodec.error_shapes import error_body, error_event, read_error
+    from chatcodec.errors import (
+        ChatcodecError,
+        CodecNotAvailableError,
+        PayloadError,
+        ProviderAPIError,
+        ProviderLookupError,
+        StreamError,
+        ToolArgumentsError,
+        UnknownProviderError,
+        ValidationError,
+    )
+    from chatcodec.losses import Loss, LossError, LossWarning, OnLoss
+    from chatcodec.model.canonical_types import (
         ChatRequestData,
         ChatResponseData,
         ContentPartData,
         MessageData,
         StreamEventData,
     )
-    from chatcodec.content import (
+    from chatcodec.model.content import (
         AnyPart,
         AssistantContentPart,
         AudioPart,
@@ -55,22 +70,7 @@ if _typing.TYPE_CHECKING:
         UrlSource,
         UserContentPart,
     )
-    from chatcodec.content_rule import ContentRule
-    from chatcodec.conversation import MISSING_RESULT_TEXT, Conversation
-    from chatcodec.error_shapes import error_body, error_event, read_error
-    from chatcodec.errors import (
-        ChatcodecError,
-        CodecNotAvailableError,
-        PayloadError,
-        ProviderAPIError,
-        ProviderLookupError,
-        StreamError,
-        ToolArgumentsError,
-        UnknownProviderError,
-        ValidationError,
-    )
-    from chatcodec.losses import Loss, LossError, LossWarning, OnLoss
-    from chatcodec.messages import (
+    from chatcodec.model.messages import (
         MESSAGE_ADAPTER,
         MESSAGES_ADAPTER,
         AnyMessage,
@@ -82,25 +82,9 @@ if _typing.TYPE_CHECKING:
         ToolMessage,
         UserMessage,
     )
-    from chatcodec.registry import (
-        PROVIDER_NAMES,
-        Codec,
-        StreamDecoder,
-        StreamEncoder,
-        SupportsMessageDecoding,
-        SupportsStreamDecoder,
-        SupportsStreamEncoder,
-        available_formats,
-        get_codec,
-        register_codec,
-        registered_providers,
-        unregister_codec,
-    )
-    from chatcodec.rendering import render_conversation, render_message
-    from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
-    from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
-    from chatcodec.schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
-    from chatcodec.stream_events import (
+    from chatcodec.model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
+    from chatcodec.model.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
+    from chatcodec.model.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
         ChoiceMetadataEvent,
@@ -122,11 +106,27 @@ if _typing.TYPE_CHECKING:
         ToolCallStartEvent,
         UsageEvent,
     )
+    from chatcodec.model.tools import ToolChoice, ToolDefinition
+    from chatcodec.registry import (
+        PROVIDER_NAMES,
+        Codec,
+        StreamDecoder,
+        StreamEncoder,
+        SupportsMessageDecoding,
+        SupportsStreamDecoder,
+        SupportsStreamEncoder,
+        available_formats,
+        get_codec,
+        register_codec,
+        registered_providers,
+        unregister_codec,
+    )
+    from chatcodec.rendering import render_conversation, render_message
+    from chatcodec.schema import SCHEMA_KINDS, SCHEMA_VERSION, SchemaKind, json_schema
     from chatcodec.streams.accumulator import StreamAccumulator
     from chatcodec.streams.convert import StreamConverter, aconvert_stream, convert_stream
     from chatcodec.streams.framing import to_sse
     from chatcodec.streams.sse import SSEEvent, SSEParser, format_sse
-    from chatcodec.tools import ToolChoice, ToolDefinition
     from chatcodec.validation import dump_messages, validate_message, validate_messages, validate_model
     from chatcodec.warm import warm_up
 
@@ -260,97 +260,97 @@ __all__ = [
 ]
 
 _EXPORTED_FROM: dict[str, str] = {
-    "MESSAGES_ADAPTER": "chatcodec.messages",
-    "MESSAGE_ADAPTER": "chatcodec.messages",
+    "MESSAGES_ADAPTER": "chatcodec.model.messages",
+    "MESSAGE_ADAPTER": "chatcodec.model.messages",
     "MISSING_RESULT_TEXT": "chatcodec.conversation",
     "PROVIDER_NAMES": "chatcodec.registry",
     "SCHEMA_KINDS": "chatcodec.schema",
     "SCHEMA_VERSION": "chatcodec.schema",
-    "STREAM_EVENT_ADAPTER": "chatcodec.stream_events",
-    "AnyMessage": "chatcodec.messages",
-    "AnyPart": "chatcodec.content",
-    "AnyStreamEvent": "chatcodec.stream_events",
-    "AssistantContentPart": "chatcodec.content",
-    "AssistantMessage": "chatcodec.messages",
-    "AudioPart": "chatcodec.content",
-    "Base64Source": "chatcodec.content",
+    "STREAM_EVENT_ADAPTER": "chatcodec.model.stream_events",
+    "AnyMessage": "chatcodec.model.messages",
+    "AnyPart": "chatcodec.model.content",
+    "AnyStreamEvent": "chatcodec.model.stream_events",
+    "AssistantContentPart": "chatcodec.model.content",
+    "AssistantMessage": "chatcodec.model.messages",
+    "AudioPart": "chatcodec.model.content",
+    "Base64Source": "chatcodec.model.content",
     "BatchConverter": "chatcodec.batch.converter",
-    "ChatRequestData": "chatcodec.canonical_types",
-    "ChatResponseData": "chatcodec.canonical_types",
-    "ContentPartData": "chatcodec.canonical_types",
-    "MessageData": "chatcodec.canonical_types",
-    "StreamEventData": "chatcodec.canonical_types",
+    "ChatRequestData": "chatcodec.model.canonical_types",
+    "ChatResponseData": "chatcodec.model.canonical_types",
+    "ContentPartData": "chatcodec.model.canonical_types",
+    "MessageData": "chatcodec.model.canonical_types",
+    "StreamEventData": "chatcodec.model.canonical_types",
     "ContentRule": "chatcodec.content_rule",
-    "CacheControl": "chatcodec.content",
-    "ChatRequest": "chatcodec.request",
-    "ChatResponse": "chatcodec.response",
+    "CacheControl": "chatcodec.model.content",
+    "ChatRequest": "chatcodec.model.request",
+    "ChatResponse": "chatcodec.model.response",
     "ChatcodecError": "chatcodec.errors",
-    "ChoiceMetadataEvent": "chatcodec.stream_events",
+    "ChoiceMetadataEvent": "chatcodec.model.stream_events",
     "Codec": "chatcodec.registry",
     "CodecNotAvailableError": "chatcodec.errors",
-    "ContentPart": "chatcodec.content",
+    "ContentPart": "chatcodec.model.content",
     "Conversation": "chatcodec.conversation",
-    "DocumentPart": "chatcodec.content",
-    "ErrorEvent": "chatcodec.stream_events",
-    "FileSource": "chatcodec.content",
-    "FinishEvent": "chatcodec.stream_events",
-    "FinishReason": "chatcodec.response",
-    "ImagePart": "chatcodec.content",
+    "DocumentPart": "chatcodec.model.content",
+    "ErrorEvent": "chatcodec.model.stream_events",
+    "FileSource": "chatcodec.model.content",
+    "FinishEvent": "chatcodec.model.stream_events",
+    "FinishReason": "chatcodec.model.response",
+    "ImagePart": "chatcodec.model.content",
     "Loss": "chatcodec.losses",
     "LossError": "chatcodec.losses",
     "LossWarning": "chatcodec.losses",
-    "Message": "chatcodec.messages",
-    "Messages": "chatcodec.messages",
+    "Message": "chatcodec.model.messages",
+    "Messages": "chatcodec.model.messages",
     "OnLoss": "chatcodec.losses",
-    "OpaquePart": "chatcodec.content",
-    "PartEvent": "chatcodec.stream_events",
+    "OpaquePart": "chatcodec.model.content",
+    "PartEvent": "chatcodec.model.stream_events",
     "PayloadError": "chatcodec.errors",
     "ProviderAPIError": "chatcodec.errors",
     "ProviderLookupError": "chatcodec.errors",
-    "ReasoningConfig": "chatcodec.request",
-    "ReasoningEffort": "chatcodec.request",
-    "RefusalDeltaEvent": "chatcodec.stream_events",
-    "RefusalPart": "chatcodec.content",
-    "ResponseChoice": "chatcodec.response",
-    "ResponseFormat": "chatcodec.request",
-    "ResponseStartEvent": "chatcodec.stream_events",
+    "ReasoningConfig": "chatcodec.model.request",
+    "ReasoningEffort": "chatcodec.model.request",
+    "RefusalDeltaEvent": "chatcodec.model.stream_events",
+    "RefusalPart": "chatcodec.model.content",
+    "ResponseChoice": "chatcodec.model.response",
+    "ResponseFormat": "chatcodec.model.request",
+    "ResponseStartEvent": "chatcodec.model.stream_events",
     "SchemaKind": "chatcodec.schema",
     "StreamAccumulator": "chatcodec.streams.accumulator",
     "StreamDecoder": "chatcodec.registry",
     "StreamError": "chatcodec.errors",
-    "StreamEvent": "chatcodec.stream_events",
+    "StreamEvent": "chatcodec.model.stream_events",
     "SupportsMessageDecoding": "chatcodec.registry",
     "SupportsStreamDecoder": "chatcodec.registry",
-    "SystemContentPart": "chatcodec.content",
-    "SystemMessage": "chatcodec.messages",
-    "TextDeltaEvent": "chatcodec.stream_events",
-    "TextEndEvent": "chatcodec.stream_events",
-    "TextMessage": "chatcodec.messages",
-    "TextPart": "chatcodec.content",
-    "TextSource": "chatcodec.content",
-    "TextStartEvent": "chatcodec.stream_events",
-    "ThinkingDeltaEvent": "chatcodec.stream_events",
-    "ThinkingEndEvent": "chatcodec.stream_events",
-    "ThinkingPart": "chatcodec.content",
-    "ThinkingSignatureDeltaEvent": "chatcodec.stream_events",
-    "ThinkingStartEvent": "chatcodec.stream_events",
+    "SystemContentPart": "chatcodec.model.content",
+    "SystemMessage": "chatcodec.model.messages",
+    "TextDeltaEvent": "chatcodec.model.stream_events",
+    "TextEndEvent": "chatcodec.model.stream_events",
+    "TextMessage": "chatcodec.model.messages",
+    "TextPart": "chatcodec.model.content",
+    "TextSource": "chatcodec.model.content",
+    "TextStartEvent": "chatcodec.model.stream_events",
+    "ThinkingDeltaEvent": "chatcodec.model.stream_events",
+    "ThinkingEndEvent": "chatcodec.model.stream_events",
+    "ThinkingPart": "chatcodec.model.content",
+    "ThinkingSignatureDeltaEvent": "chatcodec.model.stream_events",
+    "ThinkingStartEvent": "chatcodec.model.stream_events",
     "ToolArgumentsError": "chatcodec.errors",
-    "ToolCallDeltaEvent": "chatcodec.stream_events",
-    "ToolCallEndEvent": "chatcodec.stream_events",
-    "ToolCallStartEvent": "chatcodec.stream_events",
-    "ToolChoice": "chatcodec.tools",
-    "ToolDefinition": "chatcodec.tools",
-    "ToolMessage": "chatcodec.messages",
-    "ToolResultContentPart": "chatcodec.content",
-    "ToolResultPart": "chatcodec.content",
-    "ToolUsePart": "chatcodec.content",
-    "UnifiedFinishReason": "chatcodec.response",
+    "ToolCallDeltaEvent": "chatcodec.model.stream_events",
+    "ToolCallEndEvent": "chatcodec.model.stream_events",
+    "ToolCallStartEvent": "chatcodec.model.stream_events",
+    "ToolChoice": "chatcodec.model.tools",
+    "ToolDefinition": "chatcodec.model.tools",
+    "ToolMessage": "chatcodec.model.messages",
+    "ToolResultContentPart": "chatcodec.model.content",
+    "ToolResultPart": "chatcodec.model.content",
+    "ToolUsePart": "chatcodec.model.content",
+    "UnifiedFinishReason": "chatcodec.model.response",
     "UnknownProviderError": "chatcodec.errors",
-    "UrlSource": "chatcodec.content",
-    "Usage": "chatcodec.response",
-    "UsageEvent": "chatcodec.stream_events",
-    "UserContentPart": "chatcodec.content",
-    "UserMessage": "chatcodec.messages",
+    "UrlSource": "chatcodec.model.content",
+    "Usage": "chatcodec.model.response",
+    "UsageEvent": "chatcodec.model.stream_events",
+    "UserContentPart": "chatcodec.model.content",
+    "UserMessage": "chatcodec.model.messages",
     "ValidationError": "chatcodec.errors",
     "accumulate_stream": "chatcodec.api",
     "available_formats": "chatcodec.registry",

@@ -17,16 +17,16 @@ from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.payloads import Payload, load_object
-from chatcodec.providers.kit.context import split_options
-from chatcodec.providers.provider_codec import held
+from chatcodec.providers.contract.context import split_options
+from chatcodec.providers.contract.provider_codec import held
 from chatcodec.registry import SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
 if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.content_rule import ContentRule
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
-    from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.model.request import ChatRequest
+    from chatcodec.model.response import ChatResponse
+    from chatcodec.model.stream_events import AnyStreamEvent
     from chatcodec.streams.input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
@@ -97,7 +97,7 @@ def encode_request(
     codec = get_codec(provider)
     recorder = LossRecorder()
     named, fields = split_options(codec.options, options)
-    from chatcodec.request import ChatRequest
+    from chatcodec.model.request import ChatRequest
 
     model = with_fields(_as_model(ChatRequest, request), provider, fields)
     if content_rule is not None:
@@ -132,7 +132,7 @@ def encode_response(
 
     ``options`` are the encoder's output options by name (see :func:`encode_stream`).
     """
-    from chatcodec.response import ChatResponse
+    from chatcodec.model.response import ChatResponse
 
     codec = get_codec(provider)
     recorder = LossRecorder()

@@ -12,11 +12,11 @@ import pydantic_core
 
 from chatcodec.errors import as_chatcodec_error
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import AnyMessage
+from chatcodec.model.messages import AnyMessage
+from chatcodec.model.request import ChatRequest
+from chatcodec.model.response import ChatResponse
+from chatcodec.model.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
 from chatcodec.payloads import load_object
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
-from chatcodec.stream_events import STREAM_EVENT_ADAPTER, AnyStreamEvent
 from chatcodec.streams.builder import StreamBuilder
 from chatcodec.validation import validate_messages, validate_model
 

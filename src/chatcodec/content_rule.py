@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
-from chatcodec.content import (
+from chatcodec.losses import Loss, LossRecorder, OnLoss
+from chatcodec.model.content import (
     AudioPart,
     DocumentPart,
     ImagePart,
@@ -31,8 +32,7 @@ from chatcodec.content import (
     ToolResultPart,
     ToolUsePart,
 )
-from chatcodec.losses import Loss, LossRecorder, OnLoss
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.validation import dump_messages
 
 _BESIDE_CONTENT = (ThinkingPart, ToolUsePart)

@@ -13,22 +13,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from chatcodec.api import SdkPayload, decode_request, decode_response, encode_request
-from chatcodec.content import ToolResultContentPart, ToolResultPart, ToolUsePart
 from chatcodec.errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec.losses import Loss, OnLoss
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.payloads import load_object
-from chatcodec.registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
-from chatcodec.rendering import render_conversation
-from chatcodec.request import ChatRequest
-from chatcodec.sdk_objects import SdkObject, sdk_json_nested
-from chatcodec.stream_events import (
+from chatcodec.model.content import ToolResultContentPart, ToolResultPart, ToolUsePart
+from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.model.request import ChatRequest
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     PartEvent,
     ToolCallDeltaEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
+from chatcodec.payloads import load_object
+from chatcodec.registry import StreamDecoder, SupportsMessageDecoding, SupportsStreamDecoder, get_codec
+from chatcodec.rendering import render_conversation
+from chatcodec.sdk_objects import SdkObject, sdk_json_nested
 from chatcodec.streams.accumulator import StreamAccumulator
 from chatcodec.strict.check import check_messages, check_stream_event, wrong_entry_point
 from chatcodec.validation import validate_message, validate_model

@@ -16,7 +16,7 @@ from typing import Any, cast
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import load_object
-from chatcodec.providers.kit.context import split_options, with_field_data
+from chatcodec.providers.contract.context import split_options, with_field_data
 from chatcodec.registry import get_codec
 from chatcodec.sdk_objects import sdk_json_nested
 

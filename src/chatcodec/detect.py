@@ -10,7 +10,7 @@ looks like. A body with no marker (a bare list of messages, a request with only 
 turns) is any format, and is read as given.
 
 Which format can hold which mark is each provider's fact, read from its wire description
-(``Edge.detection``, :class:`~chatcodec.providers.kit.detection.Detection`: every
+(``Edge.detection``, :class:`~chatcodec.providers.contract.detection.Detection`: every
 top-level key its SDK kinds, wire shapes and documented extensions hold, its roles, its
 other marks); canonical's is its data's fields, :data:`CANONICAL_ROLES` and
 :data:`CANONICAL_HOLDS`. A mark every format holds tells none apart and is no marker, so
@@ -52,7 +52,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ProviderLookupError
-from chatcodec.providers.kit.detection import Held
+from chatcodec.providers.contract.detection import Held
 from chatcodec.registry import CANONICAL, generation, get_edge, registered_providers
 
 __all__ = [
@@ -148,7 +148,7 @@ def _table() -> _Table:
 
 
 def _canonical() -> Held:
-    from chatcodec.canonical_types import ChatRequestData, ChatResponseData
+    from chatcodec.model.canonical_types import ChatRequestData, ChatResponseData
 
     keys = dict.fromkeys((*ChatRequestData.__annotations__, *ChatResponseData.__annotations__, *CANONICAL_SHORTHANDS))
     return Held(tuple(keys), CANONICAL_ROLES, frozenset(CANONICAL_HOLDS))

@@ -20,8 +20,8 @@ from typing import Any
 
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import ProviderAPIError
+from chatcodec.model.stream_events import ErrorEvent
 from chatcodec.registry import get_edge
-from chatcodec.stream_events import ErrorEvent
 
 __all__ = ["error_body", "error_event", "error_status", "error_type_for", "read_error"]
 

@@ -8,37 +8,36 @@ another provider's decoder is still a 529, and a codec registered with an edge b
 vocabulary with it. No two edges may give one type two statuses (a law in
 ``tests/conformance/test_edges.py``).
 
-It imports nothing at module level, so the error classes (:mod:`chatcodec.errors`) and
-the error shapes (:mod:`chatcodec.error_shapes`) both read it without an import circle;
-the edges are read on the first status asked for (an error is the rare path).
+The error classes (:mod:`chatcodec.errors`) read it, and they sit below the registry, so
+this module imports nothing: the registry hands it the table's source when it is imported
+(:func:`read_statuses_from`). Every path that reads or writes a provider's body goes
+through the registry; before anything has imported it (an error a caller builds in a
+fresh process) no status is known (:func:`statuses_known`).
 """
 
 from __future__ import annotations
 
-__all__ = ["error_status", "error_statuses"]
+from collections.abc import Callable, Mapping
 
-_last: list[tuple[int, dict[str, int]]] = []
-"""The registry's generation the table was built at, and the table."""
+__all__ = ["error_status", "error_statuses", "read_statuses_from", "statuses_known"]
+
+_source: list[Callable[[], Mapping[str, int]]] = []
+"""What builds the table (the registry's reading of every edge), once it is imported."""
 
 
-def error_statuses() -> dict[str, int]:
-    """Error type -> HTTP status, over every registered provider's edge (in registry
-    order; a codec without an edge adds none)."""
-    from chatcodec.errors import ProviderLookupError
-    from chatcodec.registry import generation, get_edge, registered_providers
+def read_statuses_from(source: Callable[[], Mapping[str, int]]) -> None:
+    """Read the table from ``source`` from now on (the registry calls this on import)."""
+    _source[:] = [source]
 
-    if _last and _last[0][0] == generation():
-        return _last[0][1]
-    table: dict[str, int] = {}
-    for name in registered_providers():
-        try:
-            statuses = get_edge(name).errors.statuses()
-        except ProviderLookupError:
-            continue
-        for kind, status in statuses.items():
-            table.setdefault(kind, status)
-    _last[:] = [(generation(), table)]
-    return table
+
+def statuses_known() -> bool:
+    """Whether the table has its source (the registry has been imported)."""
+    return bool(_source)
+
+
+def error_statuses() -> Mapping[str, int]:
+    """Error type -> HTTP status, over every registered provider's edge."""
+    return _source[0]() if _source else {}
 
 
 def error_status(error_type: str | None, default: int = 500) -> int:

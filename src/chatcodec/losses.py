@@ -14,7 +14,7 @@ model reads, warn about the rest). The kinds:
 ``setting``   a request setting the target has no field for, or takes only in part
               (a sampling penalty, a reasoning summary, a service tier, a cache breakpoint)
 ``rule``      the target's API version or model family refuses what was asked, so the body
-              was changed to what it accepts (:mod:`chatcodec.providers.target_rules`)
+              was changed to what it accepts (:mod:`chatcodec.providers.contract.target_rules`)
 ``default``   a field the target requires was missing and its default was sent (Anthropic's
               ``max_tokens``)
 ``required``  a field the target requires is missing and was left out, as no value can be

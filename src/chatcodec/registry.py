@@ -14,15 +14,16 @@ import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
+from chatcodec import error_statuses
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.losses import LossRecorder
-    from chatcodec.messages import AnyMessage
-    from chatcodec.providers.kit.edge import Edge
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
-    from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.model.messages import AnyMessage
+    from chatcodec.model.request import ChatRequest
+    from chatcodec.model.response import ChatResponse
+    from chatcodec.model.stream_events import AnyStreamEvent
+    from chatcodec.providers.contract.edge import Edge
     from chatcodec.streams.builder import StreamBuilder
 
 CANONICAL = "canonical"
@@ -271,7 +272,7 @@ class ModelCodec:
         self, request: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         from chatcodec.canonical_validation import validate_canonical
-        from chatcodec.request import ChatRequest
+        from chatcodec.model.request import ChatRequest
 
         return self.encode_request(validate_canonical(ChatRequest, request), losses, options=options)
 
@@ -297,7 +298,7 @@ class ModelCodec:
         self, response: Mapping[str, Any], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> dict[str, Any]:
         from chatcodec.canonical_validation import validate_canonical
-        from chatcodec.response import ChatResponse
+        from chatcodec.model.response import ChatResponse
 
         return self.encode_response(validate_canonical(ChatResponse, response), losses, options=options)
 
@@ -323,7 +324,7 @@ class ModelCodec:
 def get_edge(name: str) -> Edge:
     """What ``name``'s API says on HTTP: its codec's ``edge`` role (routes, upstream URL and
     headers, stream framing, error shapes, detection marks, strict extension rows; see
-    :mod:`chatcodec.providers.kit.edge`). A built-in provider's is imported without its
+    :mod:`chatcodec.providers.contract.edge`). A built-in provider's is imported without its
     codec, from the ``edge`` module beside the codec module :data:`_BUILT_IN` names, so
     detection on a conversion loads no canonical model.
 
@@ -334,7 +335,7 @@ def get_edge(name: str) -> Edge:
     loaded = _edges_loaded.get(name)
     if loaded is not None:
         return loaded
-    from chatcodec.providers.kit.edge import Edge  # here: canonical validation loads no provider module
+    from chatcodec.providers.contract.edge import Edge
 
     edge: object = None
     if name in _BUILT_IN and name not in _custom and name != CANONICAL:
@@ -353,6 +354,31 @@ def get_edge(name: str) -> Edge:
         )
     _edges_loaded[name] = edge
     return edge
+
+
+_statuses: list[tuple[int, dict[str, int]]] = []
+"""The generation the error-status table was built at, and the table."""
+
+
+def _error_statuses() -> dict[str, int]:
+    """Error type -> HTTP status from every registered edge's ``errors`` (its types by
+    status and the other types it reads), in registry order; a codec without an edge adds
+    none. :mod:`chatcodec.error_statuses` reads it (installed below)."""
+    if _statuses and _statuses[0][0] == generation():
+        return _statuses[0][1]
+    table: dict[str, int] = {}
+    for name in registered_providers():
+        try:
+            statuses = get_edge(name).errors.statuses()
+        except ProviderLookupError:
+            continue
+        for kind, status in statuses.items():
+            table.setdefault(kind, status)
+    _statuses[:] = [(generation(), table)]
+    return table
+
+
+error_statuses.read_statuses_from(_error_statuses)
 
 
 def _lookup_error(name: str) -> Exception:

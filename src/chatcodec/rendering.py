@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from chatcodec.content import (
+from chatcodec.model.content import (
     AnyPart,
     AudioPart,
     DocumentPart,
@@ -17,7 +17,7 @@ from chatcodec.content import (
     ToolResultPart,
     ToolUsePart,
 )
-from chatcodec.messages import AnyMessage
+from chatcodec.model.messages import AnyMessage
 
 
 def render_part(part: AnyPart, width: int = 80) -> str:

@@ -15,10 +15,10 @@ from pydantic import TypeAdapter
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._portable_schema import portable_schema
 from chatcodec.datasets.layout import COLUMNAR_KINDS, ColumnarKind, layout_document
-from chatcodec.messages import MESSAGES_ADAPTER
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
-from chatcodec.stream_events import STREAM_EVENT_ADAPTER
+from chatcodec.model.messages import MESSAGES_ADAPTER
+from chatcodec.model.request import ChatRequest
+from chatcodec.model.response import ChatResponse
+from chatcodec.model.stream_events import STREAM_EVENT_ADAPTER
 
 SchemaKind = Literal["messages", "request", "response", "stream-event"]
 """The top-level types with a schema document."""

@@ -55,7 +55,7 @@ def is_sdk_object(value: object) -> bool:
     ``model_dump``) rather than plain data or one of chatcodec's own models."""
     if isinstance(value, (*_PLAIN, Mapping)):
         return False
-    from chatcodec._base import KeyedModel
+    from chatcodec.model._base import KeyedModel
 
     if isinstance(value, KeyedModel):
         return False

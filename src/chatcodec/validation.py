@@ -20,10 +20,10 @@ from chatcodec.canonical_validation import validate_canonical
 from chatcodec.dialects.base import DialectError
 from chatcodec.dialects.reader import read_message, read_messages, read_request, read_response
 from chatcodec.errors import PayloadError, as_chatcodec_error, rule_error
-from chatcodec.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
+from chatcodec.model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
+from chatcodec.model.request import ChatRequest
+from chatcodec.model.response import ChatResponse
 from chatcodec.payloads import parse_json
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse
 from chatcodec.sdk_objects import sdk_json_items
 
 ModelT = TypeVar("ModelT", bound=BaseModel)

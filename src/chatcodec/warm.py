@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from chatcodec.api import decode_request, decode_response, decode_stream, encode_request, encode_response, encode_stream
-from chatcodec.content import TextPart, ThinkingPart, ToolResultPart, ToolUsePart
-from chatcodec.messages import AssistantMessage, ToolMessage, UserMessage
+from chatcodec.model.content import TextPart, ThinkingPart, ToolResultPart, ToolUsePart
+from chatcodec.model.messages import AssistantMessage, ToolMessage, UserMessage
+from chatcodec.model.request import ChatRequest
+from chatcodec.model.response import ChatResponse, FinishReason, Usage
+from chatcodec.model.tools import ToolDefinition
 from chatcodec.registry import registered_providers
-from chatcodec.request import ChatRequest
-from chatcodec.response import ChatResponse, FinishReason, Usage
 from chatcodec.streams.replay import events_from_response
-from chatcodec.tools import ToolDefinition
 
 __all__ = ["warm_up"]
 

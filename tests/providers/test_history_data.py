@@ -1,4 +1,4 @@
-"""The history rules over canonical data (``providers/history_data.py``): a history they
+"""The history rules over canonical data (``providers/history/turns.py``): a history they
 made is one the target takes as it is, and they report a loss exactly when they change
 the history."""
 
@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.history_data import history_for
+from chatcodec.model.request import ChatRequest
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
-from chatcodec.request import ChatRequest
 from chatcodec.testing import strategies
 
 TRAITS = list(product([False, True], repeat=2))

@@ -10,8 +10,8 @@ import pytest
 
 import chatcodec
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.target_rules import ProviderRules, apply_target_rules, rules_for
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for
 from chatcodec.registry import get_codec
 
 OLD = {"api_version": "2023-06-01"}

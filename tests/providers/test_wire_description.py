@@ -12,8 +12,8 @@ import typing
 import pytest
 import typing_extensions
 
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.kit.wire import SDK_KINDS, sdk_kinds, shape_fields
-from chatcodec.providers.provider_codec import ProviderCodec
 from chatcodec.registry import PROVIDER_NAMES, get_codec
 from chatcodec.strict.fields import Schema, schema_for
 

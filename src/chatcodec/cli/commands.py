@@ -26,7 +26,7 @@ from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
 if TYPE_CHECKING:  # the models load where `validate` and `schema` run, not for `convert`
-    from chatcodec.messages import AnyMessage
+    from chatcodec.model.messages import AnyMessage
     from chatcodec.schema import SchemaKind
 
 SCHEMA_KINDS: tuple[SchemaKind, ...] = ("messages", "request", "response", "stream-event")
@@ -239,8 +239,8 @@ def _read_in_preferred_format(data: object, *, strict: bool) -> list[AnyMessage]
 
 def _canonical_messages(data: object) -> list[AnyMessage]:
     from chatcodec._narrow import as_dict
-    from chatcodec.request import ChatRequest
-    from chatcodec.response import ChatResponse
+    from chatcodec.model.request import ChatRequest
+    from chatcodec.model.response import ChatResponse
     from chatcodec.validation import validate_messages, validate_model
 
     fields = as_dict(data)
@@ -298,7 +298,7 @@ def _describe(error: ChatcodecError) -> str:
 def _summary(messages: list[AnyMessage]) -> str:
     from collections import Counter
 
-    from chatcodec.messages import AssistantMessage
+    from chatcodec.model.messages import AssistantMessage
 
     roles = Counter(message.role for message in messages)
     calls = sum(len(message.tool_calls) for message in messages if isinstance(message, AssistantMessage))

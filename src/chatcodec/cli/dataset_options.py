@@ -11,7 +11,7 @@ native type (the input column's Arrow type when the input is Parquet).
 and ``parts`` Parquet files that join on ``exchange`` and the row's own columns.
 
 ``--storage`` writes for storage, not for a live server: no target rule (an API version's
-or a model family's, :mod:`chatcodec.providers.target_rules`) changes the body, as a
+or a model family's, :mod:`chatcodec.providers.contract.target_rules`) changes the body, as a
 fine-tuning or archive file keeps what was asked (``skip_rules="*"``).
 """
 
@@ -82,7 +82,7 @@ def with_storage(options: ConvertOptions, *, storage: bool) -> ConvertOptions:
         return options
     from dataclasses import replace
 
-    from chatcodec.providers.target_rules import EVERY_RULE
+    from chatcodec.providers.contract.target_rules import EVERY_RULE
 
     kept = tuple(item for item in options.encoder_options if item[0] != "skip_rules")
     return replace(options, encoder_options=(*kept, ("skip_rules", EVERY_RULE)))

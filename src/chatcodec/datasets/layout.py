@@ -10,11 +10,11 @@ changed in a Parquet round trip). The columnar form fixes both by construction:
   fields of every member, a field absent from a row being ``null``;
 - ``str | list[part]`` content is always a list of parts; a plain string is one text part
   and the flag ``<field>_is_text`` beside it says so, so the round trip is exact;
-- every free-form value (:data:`~chatcodec.canonical_types.JsonValue`, a ``dict``) is
+- every free-form value (:data:`~chatcodec.model.canonical_types.JsonValue`, a ``dict``) is
   JSON text, which keeps its keys, its ``null``\\ s and its numbers exactly.
 
 A ``null`` is an absent key everywhere: canonical data never holds ``None`` outside JSON
-text (:mod:`chatcodec.canonical_types`). The layout is plain data (no pyarrow), so
+text (:mod:`chatcodec.model.canonical_types`). The layout is plain data (no pyarrow), so
 ``chatcodec schema`` publishes it (``schemas/<kind>.arrow.json``) without Arrow installed;
 :mod:`chatcodec.datasets.arrow_form` spells it as a :class:`pyarrow.Schema`.
 """
@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeAlias, Union, get_args, get_origin, get_typ
 
 from typing_extensions import is_typeddict
 
-from chatcodec import canonical_types
+from chatcodec.model import canonical_types
 
 ScalarType = Literal["string", "int64", "float64", "bool"]
 """The Arrow types of scalar fields."""

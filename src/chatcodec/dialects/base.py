@@ -4,7 +4,7 @@ One reader per dialect: an OpenAI shape found in a stored conversation is read b
 openai-chat codec, an Anthropic block by the anthropic codec, so the boundary and
 ``decode_request`` give the same parts. The readers sit above the providers and reach
 them only through the registry (:func:`~chatcodec.get_codec`) and the dialect-reading
-methods of :class:`~chatcodec.providers.provider_codec.ProviderCodec`; a codec is loaded
+methods of :class:`~chatcodec.providers.contract.provider_codec.ProviderCodec`; a codec is loaded
 the first time a dialect needs it, so canonical input loads none.
 """
 

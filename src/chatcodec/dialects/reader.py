@@ -70,7 +70,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from chatcodec._base import KeyedModel
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.dialects.base import (
     ANTHROPIC,
@@ -84,8 +83,9 @@ from chatcodec.dialects.base import (
 )
 from chatcodec.dialects.state import with_provider_state
 from chatcodec.dialects.tools import read_tools
-from chatcodec.request import with_system_shorthand
-from chatcodec.response import with_single_message_shorthand
+from chatcodec.model._base import KeyedModel
+from chatcodec.model.request import with_system_shorthand
+from chatcodec.model.response import with_single_message_shorthand
 from chatcodec.sdk_objects import sdk_json
 
 _CARRIED = frozenset({"cache_control", "provider_metadata"})

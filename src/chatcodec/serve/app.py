@@ -41,6 +41,7 @@ from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.registry import get_edge
 from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
@@ -67,7 +68,6 @@ from chatcodec.serve.response_store import open_store, owner_of
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
 

@@ -40,7 +40,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from chatcodec.providers.kit.edge import OPENAI_PASSED_THROUGH, Upstream
+from chatcodec.providers.contract.edge import Upstream
+from chatcodec.providers.families.openai.edge import OPENAI_PASSED_THROUGH
 from chatcodec.serve.refusal import RefusalError
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from chatcodec.api import output_options
 from chatcodec.losses import Loss, LossRecorder
+from chatcodec.model.stream_events import AnyStreamEvent, ResponseStartEvent
 from chatcodec.registry import get_codec
 from chatcodec.serve.upstream import upstream_side
-from chatcodec.stream_events import AnyStreamEvent, ResponseStartEvent
 
 
 @dataclass(frozen=True, slots=True)

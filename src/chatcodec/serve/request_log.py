@@ -60,7 +60,7 @@ class RequestRecord:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
         status = self.stream_error_status or self.status
         line: dict[str, Any] = {
-            "event": "chatcodec.request",
+            "event": "chatcodec.model.request",
             "request_id": self.request_id,
             "path": self.path,
             "status": status,

@@ -2,7 +2,7 @@
 
 A Responses caller may send ``previous_response_id`` instead of the conversation so far,
 and read an answer back with ``GET /v1/responses/{id}``; both need the server to keep
-answers. What is kept is the *canonical* conversation (:mod:`chatcodec.messages` data),
+answers. What is kept is the *canonical* conversation (:mod:`chatcodec.model.messages` data),
 not the caller's view of it: a Claude answer's signed thinking is kept with its signature
 even when the caller was shown only its summary, so continuing that answer replays the
 thinking block Claude requires before a ``tool_use``. Each answer keeps:

@@ -38,10 +38,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from chatcodec._narrow import as_dict
-from chatcodec.serve import genai_messages
-from chatcodec.serve.request_log import RequestRecord
-from chatcodec.serve.upstream import upstream_side
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     FinishEvent,
     ResponseStartEvent,
@@ -51,6 +48,9 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.serve import genai_messages
+from chatcodec.serve.request_log import RequestRecord
+from chatcodec.serve.upstream import upstream_side
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chatcodec.providers.kit.edge import Upstream
+from chatcodec.providers.contract.edge import Upstream
 from chatcodec.registry import get_edge
 
 

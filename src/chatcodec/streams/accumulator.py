@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from chatcodec.response import ChatResponse
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent
+from chatcodec.model.response import ChatResponse
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.streams.builder import StreamBuilder
 
 

@@ -30,10 +30,10 @@ from typing import Any, assert_never
 import pydantic_core
 
 from chatcodec.canonical_validation import validate_canonical
-from chatcodec.content import ToolCallKind
 from chatcodec.errors import ProviderAPIError, StreamError, as_chatcodec_error
-from chatcodec.response import ChatResponse, FinishReason, Usage, validate_response
-from chatcodec.stream_events import (
+from chatcodec.model.content import ToolCallKind
+from chatcodec.model.response import ChatResponse, FinishReason, Usage, validate_response
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -572,7 +572,7 @@ def _validated_response(payload: dict[str, Any]) -> ChatResponse:
     """``validate_canonical(ChatResponse, payload)``, validated once: ``model_validate``
     goes through ``ChatResponse``'s own ``__init__`` (its ``message=`` shorthand), which
     validates again inside with the after-validator run twice; canonical data needs no
-    shorthand (:func:`chatcodec.response.validate_response`). Same result, same errors."""
+    shorthand (:func:`chatcodec.model.response.validate_response`). Same result, same errors."""
     try:
         return validate_response(payload)
     except pydantic_core.ValidationError as error:

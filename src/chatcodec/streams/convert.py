@@ -28,8 +28,8 @@ from chatcodec.api import output_options
 from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]

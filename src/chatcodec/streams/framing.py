@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from chatcodec.errors import StreamError
 from chatcodec.payloads import loads
-from chatcodec.providers.kit.edge import Framing, StreamFraming
+from chatcodec.providers.contract.edge import Framing, StreamFraming
 from chatcodec.registry import get_edge
 from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
 from chatcodec.streams.sse import SSEParser, format_sse

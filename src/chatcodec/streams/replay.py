@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, assert_never
 
-from chatcodec.content import (
+from chatcodec.model.content import (
     AnyPart,
     AudioPart,
     DocumentPart,
@@ -23,8 +23,8 @@ from chatcodec.content import (
     ToolResultPart,
     ToolUsePart,
 )
-from chatcodec.response import ChatResponse, ResponseChoice
-from chatcodec.stream_events import (
+from chatcodec.model.response import ChatResponse, ResponseChoice
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     FinishEvent,

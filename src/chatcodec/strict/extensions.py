@@ -27,7 +27,7 @@ import fnmatch
 from collections.abc import Iterable
 
 from chatcodec.errors import ProviderLookupError
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.registry import PROVIDER_NAMES, get_edge
 
 __all__ = ["Extension", "all_extensions", "extension_fields"]

@@ -4,7 +4,7 @@ The decoders are tolerant readers (a field they do not know is kept and reported
 is right for a proxy and wrong for a gateway: ``"temprature": 0.1`` should be a 400, as
 OpenAI itself answers "Unrecognized request argument supplied: temprature". With
 ``strict=True`` the entry points first walk the wire payload against the provider's
-published field set (its codec's :meth:`~chatcodec.providers.provider_codec.ProviderCodec.field_sets`,
+published field set (its codec's :meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.field_sets`,
 the ``known_fields.json`` generated from the official SDK types) plus the documented extensions of compatible servers
 (:mod:`chatcodec.strict.extensions`), at every depth where that schema is closed, and
 never inside free-form values (tool input, JSON schemas, metadata).
@@ -26,8 +26,8 @@ from typing import Any, Literal
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem, ProviderLookupError, json_path
 from chatcodec.payloads import cycle_path, cyclic
-from chatcodec.providers.field_sets import FieldSets
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec.providers.kit.field_sets import FieldSets
 from chatcodec.registry import generation, get_codec, registered_providers
 from chatcodec.strict.extensions import Extension, extension_fields
 from chatcodec.strict.values import shown, value_problems

@@ -7,7 +7,7 @@ a turn order the provider (or the target of a conversion) does not take. Each me
 the provider's own wording where it has one.
 
 What a provider's request looks like and how it words a refusal is the provider's
-(its ``structure.py``, a :class:`~chatcodec.providers.structure.Structure`), reached
+(its ``structure.py``, a :class:`~chatcodec.providers.contract.structure.Structure`), reached
 through its codec: a codec registered under another name brings its rules along.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import Problem, ProviderLookupError
-from chatcodec.providers.provider_codec import ProviderCodec
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn
+from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn
 from chatcodec.registry import get_codec
 from chatcodec.strict.values import shown
 

@@ -24,7 +24,7 @@ from typing import Literal, TypeVar, get_args
 from hypothesis import strategies as st
 from pydantic import JsonValue
 
-from chatcodec.content import (
+from chatcodec.model.content import (
     AssistantContentPart,
     AudioPart,
     Base64Source,
@@ -44,10 +44,10 @@ from chatcodec.content import (
     UrlSource,
     UserContentPart,
 )
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
-from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
-from chatcodec.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
-from chatcodec.stream_events import (
+from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
+from chatcodec.model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
+from chatcodec.model.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -67,7 +67,7 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.tools import ToolChoice, ToolDefinition
+from chatcodec.model.tools import ToolChoice, ToolDefinition
 
 ValueT = TypeVar("ValueT")
 

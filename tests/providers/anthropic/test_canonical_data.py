@@ -375,7 +375,13 @@ def test_reading_and_writing_the_common_shapes_in_a_fresh_process_loads_no_model
     payload = {**_session(), "cache_control": {"type": "ephemeral"}}
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(source)!r})\n{_PROBE}", json.dumps(payload)]
     found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=60).stdout)
-    models = ("pydantic", "chatcodec.messages", "chatcodec.content", "chatcodec.request", "chatcodec.response")
+    models = (
+        "pydantic",
+        "chatcodec.model.messages",
+        "chatcodec.model.content",
+        "chatcodec.model.request",
+        "chatcodec.model.response",
+    )
     assert [name for name in models if name in found["loaded"]] == []
     assert found["converted"] == payload
 

@@ -12,8 +12,8 @@ from typing import Any, get_args
 import pytest
 
 import chatcodec
-from chatcodec.content import ImagePart
 from chatcodec.losses import LossRecorder
+from chatcodec.model.content import ImagePart
 from chatcodec.providers.openai_chat import common_shapes
 from chatcodec.registry import get_codec
 

@@ -10,8 +10,7 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.providers.anthropic.stream_encode import to_sse
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     FinishEvent,
     RefusalDeltaEvent,
     ResponseStartEvent,
@@ -26,6 +25,7 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers.anthropic.stream_encode import to_sse
 from chatcodec.streams.replay import events_from_response
 from providers.anthropic.anthropic_support import (
     assert_valid_stream,

@@ -223,7 +223,7 @@ body["additionalModelRequestFields"] = {"thinking": {"type": "enabled", "budget_
 codec = get_codec("bedrock-converse")
 from chatcodec.losses import LossRecorder
 codec.write_request(codec.read_request(body), LossRecorder())
-models = {"pydantic", "chatcodec.content", "chatcodec.messages", "chatcodec.request", "chatcodec.response"}
+models = {"pydantic", *(f"chatcodec.model.{name}" for name in ("content", "messages", "request", "response"))}
 print(sorted(name for name in sys.modules if name in models))
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import chatcodec
-from chatcodec.providers.kit.edge import RouteError
+from chatcodec.providers.contract.edge import RouteError
 from chatcodec.registry import get_edge
 
 EDGE = get_edge("gemini")

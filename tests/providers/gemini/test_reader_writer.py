@@ -392,7 +392,13 @@ def test_reading_and_writing_common_requests_loads_no_model_and_no_pydantic() ->
     argument = json.dumps([gemini, _OPENAI])
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(source)!r})\n{_PROBE}", argument]
     found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, timeout=60).stdout)
-    models = ("chatcodec.messages", "chatcodec.content", "chatcodec.request", "chatcodec.response", "pydantic")
+    models = (
+        "chatcodec.model.messages",
+        "chatcodec.model.content",
+        "chatcodec.model.request",
+        "chatcodec.model.response",
+        "pydantic",
+    )
     assert [name for name in models if name in found["loaded"]] == []
     assert found["again"] == gemini
     assert found["written"] == gemini

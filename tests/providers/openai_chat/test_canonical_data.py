@@ -23,7 +23,7 @@ from pydantic import BaseModel
 import chatcodec
 from chatcodec import ChatRequest, ChatResponse
 from chatcodec.losses import LossRecorder
-from chatcodec.messages import MESSAGES_ADAPTER
+from chatcodec.model.messages import MESSAGES_ADAPTER
 from chatcodec.providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec.providers.openai_chat.wire import request_adapter
 from chatcodec.registry import get_codec

@@ -44,7 +44,7 @@ from chatcodec import (
     UserMessage,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import chat_requests, chat_responses, chunkings, json_objects

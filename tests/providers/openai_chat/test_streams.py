@@ -29,7 +29,7 @@ from chatcodec import (
     UsageEvent,
 )
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
 from chatcodec.streams.replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream

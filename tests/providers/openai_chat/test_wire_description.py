@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import sdk_kinds, shape_fields
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.openai_chat import reasoning, request, request_fields, wire
 from chatcodec.providers.openai_chat.common_shapes import SDK_NULLS
 from chatcodec.providers.openai_chat.markers import PROVIDER

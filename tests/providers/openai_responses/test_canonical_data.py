@@ -254,7 +254,7 @@ responses = {"model": "m", "input": [{"role": "user", "content": "q"},
 chatcodec.convert_request(chat, source="openai-chat", target="openai-responses", on_loss="ignore")
 chatcodec.convert_request(responses, source="openai-responses", target="openai-responses", on_loss="ignore")
 chatcodec.convert_response({"output": [], "status": "completed"}, source="openai-responses", target="openai-responses")
-models = ("pydantic", "chatcodec.request", "chatcodec.content", "chatcodec.messages", "chatcodec.response")
+models = ("pydantic", *(f"chatcodec.model.{name}" for name in ("request", "content", "messages", "response")))
 print(json.dumps([name for name in models if name in sys.modules]))
 """
 

@@ -14,7 +14,7 @@ PNG = "iVBORw0KGgo="
 
 def _every_kind() -> dict[str, Any]:
     return {
-        "model": "gpt-4.1",  # a GPT-5 model takes no temperature beside an effort (openai_rules.py)
+        "model": "gpt-4.1",  # a GPT-5 model takes no temperature beside an effort (families/openai/model_rules.py)
         "instructions": "Be brief.",
         "input": [
             {"role": "developer", "content": "Use metric units."},

@@ -26,10 +26,10 @@ from chatcodec.providers.anthropic import (
     usage,
 )
 from chatcodec.providers.anthropic.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
     from chatcodec.streams.builder import StreamBuilder
 

@@ -11,15 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.content import CacheControl, ToolResultPart
 from chatcodec.losses import Loss, LossRecorder, OnLoss
-from chatcodec.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
+from chatcodec.model.content import CacheControl, ToolResultPart
+from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, ToolMessage
+from chatcodec.model.request import ChatRequest, ReasoningConfig, ReasoningEffort
+from chatcodec.model.response import ChatResponse
+from chatcodec.model.tools import ToolDefinition
 from chatcodec.payloads import Payload, load_object
 from chatcodec.providers.anthropic.codec import CODEC
 from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
-from chatcodec.request import ChatRequest, ReasoningConfig, ReasoningEffort
-from chatcodec.response import ChatResponse
-from chatcodec.tools import ToolDefinition
 from chatcodec.validation import validate_messages, validate_model
 
 THINKING_BUDGETS: Mapping[str, int] = {

@@ -12,7 +12,7 @@ from chatcodec.providers.anthropic import parts, tools
 from chatcodec.providers.anthropic.markers import PROVIDER
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext
+    from chatcodec.providers.contract.context import DecodeContext
 
 _ANY_BLOCK = parts.ASSISTANT_KINDS | parts.USER_KINDS
 """A block read outside its message may be of any kind a user or assistant turn holds."""

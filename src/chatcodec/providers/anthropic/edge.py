@@ -30,8 +30,8 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.anthropic import servers
 from chatcodec.providers.anthropic.markers import PROVIDER
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     CountFront,
     CountUpstream,
     Edge,

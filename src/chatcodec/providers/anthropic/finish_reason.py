@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.claude import StopReasons
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import StopReasons
 
 if TYPE_CHECKING:  # annotations only: the codec loads no canonical model (first use)
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
 
 _UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",

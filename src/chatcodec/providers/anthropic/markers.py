@@ -34,7 +34,7 @@ meaning; another provider drops them without a report):
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
-  format; ``providers/kit/schemas/writing.py``); another format applies its own
+  format; ``providers/families/schema_writing.py``); another format applies its own
   rewrites, reported as ``schema`` losses.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
@@ -48,8 +48,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "anthropic"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -73,4 +73,4 @@ OPTIONS: Mapping[str, str] = {
 (``"drop"`` or ``"text"``), and the ``max_tokens`` and ``model`` sent when the request
 has none, and the Anthropic-compatible ``server`` the body is written for (``servers/``).
 The codec reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""

@@ -54,6 +54,8 @@ from chatcodec.providers.anthropic.parts import (
     encode_tool_use,
 )
 from chatcodec.providers.anthropic.tool_ids import MAPPING
+from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.claude.prefill import trimmed_prefill
 from chatcodec.providers.kit import (
     NULLS,
     Steps,
@@ -63,8 +65,6 @@ from chatcodec.providers.kit import (
     shape_fields,
     split_fields,
 )
-from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.prefill import trimmed_prefill
 
 Message = Mapping[str, Any]
 """A canonical message as data (a key holding its default may be absent)."""
@@ -454,7 +454,7 @@ class _Writer:
 
     def trim(self, turn: dict[str, Any]) -> None:
         """Trim the trailing whitespace Claude rejects at the end of a final assistant turn
-        (:mod:`chatcodec.providers.prefill`, shared with Bedrock)."""
+        (:mod:`chatcodec.providers.families.claude.prefill`, shared with Bedrock)."""
         at = ("messages", self.last)
         content = turn["content"]
         if isinstance(content, str):

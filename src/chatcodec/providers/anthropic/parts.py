@@ -10,7 +10,7 @@ Encoding follows the rules Anthropic rejects requests over:
 
 * thinking is replayed only when Claude produced it and signed it (here, or on Bedrock
   Converse when the part names a Claude model: one signature scheme,
-  :func:`~chatcodec.providers.kit.claude_signed`), and, to Opus 5.5 and Fable 5.1, only when
+  :func:`~chatcodec.providers.families.claude.wire_rules.claude_signed`), and, to Opus 5.5 and Fable 5.1, only when
   the same model signed it ("thinking blocks are tied to the model that produced them":
   https://platform.claude.com/docs/en/models/opus-5-5/whats-new-opus-5-5): a part from another provider (its
   signature means nothing here) or with no or an empty signature (OpenAI
@@ -37,10 +37,11 @@ from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
-from chatcodec.providers.claude_rules import signed_by_another_model
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.model_rules import signed_by_another_model
+from chatcodec.providers.families.claude.wire_rules import UnsignedThinking, claude_signed, report_image_detail
 from chatcodec.providers.kit import (
     Steps,
-    claude_signed,
     compact_json,
     decode_cache_control,
     encode_cache_control,
@@ -50,10 +51,8 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
-from chatcodec.providers.kit.claude import UnsignedThinking, report_image_detail
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.null_fields import with_unknown_nulls
-from chatcodec.providers.tool_arguments import input_object
+from chatcodec.providers.kit.null_fields import with_unknown_nulls
+from chatcodec.providers.kit.tool_arguments import input_object
 
 Part = Mapping[str, Any]
 """A canonical content part as data (what ``model_dump()`` gives; a key holding its
@@ -115,7 +114,7 @@ _TEXT_FIELDS = frozenset({"type", "text"})
 
 TEXT_KINDS = sdk_kinds(shapes.TextBlock)
 """The SDK kinds whose fields a text block's ``null`` is spelling in (in any other key, data:
-:mod:`chatcodec.providers.null_fields`)."""
+:mod:`chatcodec.providers.kit.null_fields`)."""
 
 
 def _decode_text(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
@@ -494,7 +493,7 @@ def _encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[s
         _encrypted_loss(part, context, at)
         return {**_bag(part, context, at), "type": "thinking", "thinking": text, "signature": signature}
     why = "no signature Anthropic can verify" if ours else f"produced by {provider!r}, not Anthropic"
-    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (claude_rules.py)
+    if ours and signature:  # Opus 5.5 and Fable 5.1 verify only their own (families/claude/model_rules.py)
         why = f"signed by {signer!r}, and {context.model!r} takes only thinking it signed"
     if context.unsigned_thinking == "text" and text:
         context.losses.add(at, "thinking part", f"{why}; sent as plain text")
@@ -525,7 +524,7 @@ def _encrypted_loss(part: Part, context: AnthropicContext, at: Steps) -> None:
 def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
     """A call: its id as Anthropic takes it, its name as a request takes it, its argument
     text as the JSON object ``input`` must be, by the rule shared with Bedrock
-    (:mod:`chatcodec.providers.tool_arguments`: text that is not an object is wrapped,
+    (:mod:`chatcodec.providers.kit.tool_arguments`: text that is not an object is wrapped,
     never sent as ``{}``, and reported)."""
     name = part["name"]
     if (

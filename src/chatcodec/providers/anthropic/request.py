@@ -21,7 +21,7 @@ Reading validates a body with the closed schema of the common shapes first
 ``TypedDict`` shapes when it refuses (their errors name the wire path and the rule); either
 validated copy is read by the same functions into canonical data, as
 ``ChatRequest.model_dump()`` gives it (tags written, no ``None``), and taken over. No
-model is built: :meth:`~chatcodec.providers.provider_codec.ProviderCodec.decode_request`
+model is built: :meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.decode_request`
 builds one where the public API returns it.
 
 Prompt caching allows at most four breakpoints per request (the top-level
@@ -61,15 +61,15 @@ from chatcodec.providers.anthropic.wire import (
     validated,
     validated_object,
 )
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.target_rules import API_VERSION, carries_nothing
+from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
-from chatcodec.providers.kit.claude import unsigned_thinking
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
-from chatcodec.providers.target_rules import API_VERSION, carries_nothing
 
 if TYPE_CHECKING:
-    from chatcodec.request import ChatRequest
+    from chatcodec.model.request import ChatRequest
 
 MAX_BREAKPOINTS = 4
 """Anthropic's limit on ``cache_control`` markers in one request."""
@@ -104,7 +104,7 @@ _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 
 JSON_FRONT = COMMON_REQUEST
 """The closed schema that parses a JSON body and validates it in one pass in Rust
-(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+(:meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
 
 
 # --- reading -----------------------------------------------------------------------------

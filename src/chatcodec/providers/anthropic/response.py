@@ -26,8 +26,8 @@ from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, AnthropicContext, decode_parts, encode_part
 from chatcodec.providers.anthropic.usage import decode_usage, encode_usage, no_usage
 from chatcodec.providers.anthropic.wire import ErrorBody, Response, refuse_too_deep, validated_object
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 MESSAGE_DEFAULTS: Mapping[str, Any] = {
     "type": "message",

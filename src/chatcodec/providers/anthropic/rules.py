@@ -18,7 +18,15 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
-from chatcodec.providers.claude_rules import (
+from chatcodec.providers.contract.target_rules import (
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    TargetRule,
+    clamp_to_range,
+    is_default,
+)
+from chatcodec.providers.families.claude.model_rules import (
     ADAPTIVE_ONLY,
     BEFORE_SYSTEM_TURNS,
     CLAUDE_4_6_UP,
@@ -44,14 +52,6 @@ from chatcodec.providers.claude_rules import (
     fold_system_turns,
     place_system_turns,
     unforced_tool_choice,
-)
-from chatcodec.providers.target_rules import (
-    ProviderRules,
-    RequiredField,
-    RuleCall,
-    TargetRule,
-    clamp_to_range,
-    is_default,
 )
 
 _MESSAGES = "https://platform.claude.com/docs/en/api/messages"
@@ -348,4 +348,4 @@ RULES = ProviderRules(
         RequiredField("max_tokens", _MESSAGES, default=DEFAULT_MAX_TOKENS),
     ),
 )
-"""Anthropic's table (:mod:`chatcodec.providers.target_rules`)."""
+"""Anthropic's table (:mod:`chatcodec.providers.contract.target_rules`)."""

@@ -21,11 +21,12 @@ from typing import Any
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
-from chatcodec.providers.claude_rules import takes_adaptive_thinking
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.claude.model_rules import takes_adaptive_thinking
+from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
+from chatcodec.providers.families.claude.wire_rules import encode_thinking_config
+from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
 from chatcodec.providers.kit import restore_fields, split_fields
-from chatcodec.providers.kit.claude import encode_thinking_config
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, anthropic_schema, read_as_sent, to_anthropic_subset
 
 _EFFORTS = frozenset({"low", "medium", "high", "xhigh", "max"})
 _THINKING_KEYS = {"enabled": frozenset({"type", "budget_tokens"}), "adaptive": frozenset({"type"})}
@@ -50,7 +51,7 @@ def decode_settings(
         if schema is not None:
             canonical["response_format"] = {"type": "json_schema", "json_schema": schema}
             mapped.add("format")
-            if read_as_sent(schema, to_anthropic_subset):  # sent back unchanged (kit/schemas/writing.py)
+            if read_as_sent(schema, to_anthropic_subset):  # sent back unchanged (families/schema_writing.py)
                 bag[FORMAT_AS_SENT] = True
         rest = {key: value for key, value in output_config.items() if key not in mapped}
         if rest or not output_config:
@@ -156,7 +157,7 @@ def _encode_format(
     if kind == "json_object" or schema is None:
         losses.add(at, f"response format {kind!r}", "Anthropic needs a JSON schema for JSON output", "setting")
         return
-    # structured outputs take a subset of JSON Schema (kit/schemas/anthropic_subset.py)
+    # structured outputs take a subset of JSON Schema (families/claude/schema_subset.py)
     output_config["format"] = {
         "type": "json_schema",
         "schema": anthropic_schema(schema, losses, (*at, "json_schema"), as_sent=as_sent),

@@ -36,6 +36,7 @@ import pydantic_core
 
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.payloads import loads
 from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
@@ -44,11 +45,10 @@ from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_KINDS, arg
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
 from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import split_fields
-from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.providers.null_fields import with_unknown_nulls
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 DELTA_FIELDS = frozenset({"stop_reason", "stop_sequence", "stop_details", "container"})
@@ -103,7 +103,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.model: str | None = None
         self.fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}

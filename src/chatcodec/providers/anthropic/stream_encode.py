@@ -26,17 +26,8 @@ from typing import Any, assert_never, cast
 from chatcodec._narrow import is_list
 from chatcodec.errors import StreamError
 from chatcodec.losses import LossRecorder
-from chatcodec.payloads import loads
-from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
-from chatcodec.providers.anthropic.markers import KIT, PROVIDER
-from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
-from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS, empty_text
-from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
-from chatcodec.providers.anthropic.usage import encode_usage
-from chatcodec.providers.kit import Steps, claude_signed, restore_fields
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import Usage
-from chatcodec.stream_events import (
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -57,6 +48,16 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.payloads import loads
+from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
+from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
+from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS, empty_text
+from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.anthropic.usage import encode_usage
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import claude_signed
+from chatcodec.providers.kit import Steps, restore_fields
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")

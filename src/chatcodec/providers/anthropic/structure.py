@@ -1,5 +1,5 @@
 """What strict mode's structural rules read of an Anthropic Messages request
-(:class:`~chatcodec.providers.structure.Structure`): its ``messages``, ``max_tokens``,
+(:class:`~chatcodec.providers.contract.structure.Structure`): its ``messages``, ``max_tokens``,
 its ``tool_use`` and ``tool_result`` blocks, and Anthropic's 400 texts (the orphan one
 recorded in ``tests/fixtures/anthropic/response/error_400_orphan_tool_result.json``).
 
@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn, role_at
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn, role_at
 
 
 def tool_steps(message: Mapping[str, Any], turn: int, where: Location) -> Iterator[ToolStep]:

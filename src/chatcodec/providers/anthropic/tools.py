@@ -22,9 +22,10 @@ from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, opaque
+from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
+from chatcodec.providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
 from chatcodec.providers.kit import decode_cache_control, restore_fields, shape_fields, split_fields, tool_name
-from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.kit.schemas import AS_SENT, anthropic_schema, json_schema, read_as_sent, to_anthropic_subset
 
 _TOOL_FIELDS = frozenset({"name", "description", "input_schema", "strict"})
 _CHOICE_FIELDS = frozenset(shape_fields(shapes.ToolChoice))
@@ -92,7 +93,7 @@ def _decode_tool(tool: dict[str, Any], index: int) -> dict[str, Any]:
     if "input_schema" not in tool:
         rest["_no_input_schema"] = True
     elif read_as_sent(schema, to_anthropic_subset if tool.get("strict") is True else None):
-        rest[AS_SENT] = True  # sent back unchanged (kit/schemas/writing.py)
+        rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
     return KIT.attach(definition, rest)
 
 

@@ -1,7 +1,7 @@
 """Anthropic usage <-> canonical usage, without counting anything twice.
 
 Anthropic's ``input_tokens`` counts only the uncached part of the prompt (Claude's rule,
-shared with Bedrock in :mod:`chatcodec.providers.kit.claude`): cache reads
+shared with Bedrock in :mod:`chatcodec.providers.families.claude.wire_rules`): cache reads
 (``cache_read_input_tokens``) and cache writes (``cache_creation_input_tokens``) are
 reported beside it, not inside it. Canonical ``input_tokens`` is the whole prompt, so
 decoding adds the three and encoding subtracts them back. Libraries that copy
@@ -21,9 +21,9 @@ from typing import Any
 from chatcodec._narrow import as_count, as_dict, as_list
 from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit import ABSENT, Steps, restore_fields, shape_fields, split_fields
-from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
-from chatcodec.providers.kit.context import EncodeContext
 
 _INPUT = "input_tokens"
 _READ = "cache_read_input_tokens"

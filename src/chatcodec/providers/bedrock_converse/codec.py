@@ -24,8 +24,8 @@ from chatcodec.providers.bedrock_converse import (
     usage,
 )
 from chatcodec.providers.bedrock_converse.markers import OPTIONS, PROVIDER
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.provider_codec import ProviderCodec
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
     from chatcodec.registry import StreamDecoder, StreamEncoder

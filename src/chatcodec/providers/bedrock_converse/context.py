@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from chatcodec.providers.kit.claude import UnsignedThinking
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import UnsignedThinking
 
 StatusPolicy = Literal["source", "always", "never"]
 """When ``toolResult.status`` is written: as the source had it, always, or never."""

@@ -34,8 +34,8 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     CountUpstream,
     Edge,
     ErrorShape,

@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit.claude import StopReasons
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import StopReasons
 
 if TYPE_CHECKING:  # annotations only: a codec loads no canonical model until one is asked for
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
 
 UNIFIED: dict[str, UnifiedFinishReason] = {
     "end_turn": "stop",

@@ -33,7 +33,7 @@ meaning; another provider drops them without a report):
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; the structured-outputs subset of a strict tool or an output
-  format; ``providers/kit/schemas/writing.py``); another format applies its own
+  format; ``providers/families/schema_writing.py``); another format applies its own
   rewrites, reported as ``schema`` losses.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
@@ -51,8 +51,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "bedrock-converse"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -74,4 +74,4 @@ OPTIONS: Mapping[str, str] = {
 """This encoder's options, by public name, and the key a stored request may spell each
 with in ``provider_options[PROVIDER]``: what to do with thinking Bedrock cannot verify, and
 when ``toolResult.status`` is written. They reach the encoders in
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""

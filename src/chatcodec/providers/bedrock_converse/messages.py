@@ -23,7 +23,7 @@ Encoding follows the API's rules:
   and a replay without that text is "modified thinking" (400), so a blank text between
   two signed reasoning blocks is kept as it came;
 * a final assistant turn (a prefill) ending in whitespace is trimmed for a Claude model
-  or an unknown one (:mod:`chatcodec.providers.prefill`, the rule the Anthropic encoder
+  or an unknown one (:mod:`chatcodec.providers.families.claude.prefill`, the rule the Anthropic encoder
   applies); other Bedrock models are sent it as it is;
 * a message's ``cache_control`` is a ``cachePoint`` after its last block.
 """
@@ -51,9 +51,10 @@ from chatcodec.providers.bedrock_converse.parts import (
     last_result_marker,
     marked,
 )
-from chatcodec.providers.kit import Steps, is_claude_model, is_marker, leftovers, restore_fields, shape_fields
-from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.prefill import trim_prefill_block
+from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.claude.prefill import trim_prefill_block
+from chatcodec.providers.families.claude.wire_rules import is_claude_model
+from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"

@@ -52,9 +52,9 @@ from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, enco
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
 from chatcodec.providers.kit.closed_schema import WithFloats, json_text
+from chatcodec.providers.kit.tool_arguments import input_object
 from chatcodec.providers.kit.tool_id_mapping import HASHED_PREFIX, PREFIX
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
-from chatcodec.providers.tool_arguments import input_object
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 
 USER_KINDS = frozenset({"text", "image", "document", "audio"})
 """Members a canonical user message (or tool result) holds as parts."""
@@ -331,7 +331,7 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
             assert_never(kind)
 
 
-_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_VALID_NAME = COMMON_TOOL_NAMES.valid.match
 _SENT_AS_IS: set[str] = set()
 """Tool ids seen sent as they are (the rewrite left them alone): each id is sent twice a
 request (call and result), and in every request of a session, so a set look-up spares the

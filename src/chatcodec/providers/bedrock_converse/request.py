@@ -48,15 +48,15 @@ from chatcodec.providers.bedrock_converse.settings import decode_settings, encod
 from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.target_rules import carries_nothing
+from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
-from chatcodec.providers.kit.claude import unsigned_thinking
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
-from chatcodec.providers.target_rules import carries_nothing
 
 if TYPE_CHECKING:
-    from chatcodec.request import ChatRequest
+    from chatcodec.model.request import ChatRequest
 
 _MAPPED = shape_fields(shapes.Request)
 """The members the request shape types (``wire.py``), all read here: any other is kept."""
@@ -71,7 +71,7 @@ TITLE = "Bedrock Converse request"
 
 JSON_FRONT = REQUEST
 """The closed schema that parses a JSON body and validates it in one pass in Rust
-(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+(:meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

@@ -30,8 +30,8 @@ from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_b
 from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, shape_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 RESPONSE_MAPPED = shape_fields(shapes.Response)
 """Response members with a canonical home: the ones its shape types (``wire.py``)."""

@@ -1,4 +1,4 @@
-"""What Bedrock Converse accepts today, by model family: Claude's rules (``claude_rules.py``).
+"""What Bedrock Converse accepts today, by model family: Claude's rules (``families/claude/model_rules.py``).
 
 Converse has one API version, ``2023-09-30`` (botocore's ``bedrock-runtime``); the
 ``anthropic-version`` header is not part of it, so Anthropic's ``2026-10-21`` rules do not
@@ -20,7 +20,8 @@ import re
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.claude_rules import (
+from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, clamp_to_range
+from chatcodec.providers.families.claude.model_rules import (
     ADAPTIVE_ONLY,
     CLAUDE_4_6_UP,
     CLAUDE_4_UP,
@@ -41,7 +42,6 @@ from chatcodec.providers.claude_rules import (
     fold_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, clamp_to_range
 
 VERSION = "2023-09-30"
 """The ``bedrock-runtime`` API version (botocore)."""
@@ -241,4 +241,4 @@ RULES = ProviderRules(
         ),
     ),
 )
-"""Bedrock Converse's table (:mod:`chatcodec.providers.target_rules`)."""
+"""Bedrock Converse's table (:mod:`chatcodec.providers.contract.target_rules`)."""

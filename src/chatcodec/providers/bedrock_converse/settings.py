@@ -28,10 +28,11 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
-from chatcodec.providers.claude_rules import takes_adaptive_thinking
-from chatcodec.providers.kit.claude import encode_thinking_config
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, anthropic_schema, read_as_sent, to_anthropic_subset
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.claude.model_rules import takes_adaptive_thinking
+from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
+from chatcodec.providers.families.claude.wire_rules import encode_thinking_config
+from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
 
 _FORMAT_KEYS = {"name", "description", "schema"}
 _KEPT = frozenset({"additionalModelRequestFields", "outputConfig"})
@@ -108,7 +109,7 @@ def _decode_output(output: dict[str, Any], canonical: dict[str, Any], bag: dict[
         bag["_schema_text"] = schema["schema"]
     if "schema" not in schema:
         bag["_no_schema"] = True
-    elif read_as_sent(parsed, to_anthropic_subset):  # sent back unchanged (kit/schemas/writing.py)
+    elif read_as_sent(parsed, to_anthropic_subset):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     rest = {key: value for key, value in output.items() if key != "textFormat"}
     if rest:

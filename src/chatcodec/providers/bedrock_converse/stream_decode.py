@@ -37,6 +37,8 @@ import pydantic_core
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, as_chatcodec_error, json_path
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
@@ -44,11 +46,9 @@ from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_b
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import leftovers
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.response import Usage
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 PADDING = "p"
@@ -97,7 +97,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.blocks: dict[int, _Block] = {}
         self.position = -1
         self.stop: dict[str, Any] | None = None

@@ -22,20 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
-from chatcodec.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.errors import StreamError
-from chatcodec.payloads import loads
-from chatcodec.providers.bedrock_converse.context import BedrockContext
-from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
-from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.bedrock_converse.parts import encode_blocks, tool_name, tool_use_id
-from chatcodec.providers.bedrock_converse.stream_decode import NO_METRICS
-from chatcodec.providers.bedrock_converse.usage import encode_usage
-from chatcodec.providers.kit import Steps, restore_fields
-from chatcodec.providers.kit.claude import FINISH_MARKER
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.response import Usage
-from chatcodec.stream_events import (
+from chatcodec.model.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -56,6 +46,16 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.payloads import loads
+from chatcodec.providers.bedrock_converse.context import BedrockContext
+from chatcodec.providers.bedrock_converse.finish_reason import encode_finish_reason
+from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.bedrock_converse.parts import encode_blocks, tool_name, tool_use_id
+from chatcodec.providers.bedrock_converse.stream_decode import NO_METRICS
+from chatcodec.providers.bedrock_converse.usage import encode_usage
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import FINISH_MARKER
+from chatcodec.providers.kit import Steps, restore_fields
 
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 _STOP_MEMBERS = frozenset({"additionalModelResponseFields"})

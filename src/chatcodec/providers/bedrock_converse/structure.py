@@ -1,5 +1,5 @@
 """What strict mode's structural rules read of a Bedrock Converse request
-(:class:`~chatcodec.providers.structure.Structure`): its ``messages``,
+(:class:`~chatcodec.providers.contract.structure.Structure`): its ``messages``,
 ``inferenceConfig.maxTokens``, its ``toolUse`` and ``toolResult`` blocks, and Bedrock's
 ``ValidationException`` texts. As a target, Bedrock takes a conversation that starts with
 the user's turn."""
@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn, role_at, user_first
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn, role_at, user_first
 
 _KEYS: tuple[tuple[str, Literal["call", "result"]], ...] = (("toolUse", "call"), ("toolResult", "result"))
 

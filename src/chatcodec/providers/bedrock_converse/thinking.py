@@ -9,7 +9,7 @@ codec drops or rewrites the signature. So the decoder records ``provider =
 encoder replays a thinking part signed by ``anthropic`` only when the target
 ``modelId`` is a Claude model, and the Anthropic encoder replays one signed by
 ``bedrock-converse`` only when its ``model`` is a Claude model
-(:func:`chatcodec.providers.kit.claude_signed`). Where the model is unknown (a Converse
+(:func:`chatcodec.providers.families.claude.wire_rules.claude_signed`). Where the model is unknown (a Converse
 response carries none), the part is dropped and reported rather than risking a 400.
 
 Bedrock's own reasoning without a signature (DeepSeek-R1, gpt-oss) goes back as it came:
@@ -33,9 +33,9 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
-from chatcodec.providers.claude_rules import signed_by_another_model
-from chatcodec.providers.kit import Steps, claude_signed, is_claude_model, leftovers, restore_fields
-from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
+from chatcodec.providers.families.claude.model_rules import signed_by_another_model
+from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS, claude_signed, is_claude_model
+from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 SENT_AS_TEXT = "; sent as plain text"
 """The end of the loss text for unverifiable thinking sent as text (``unsigned_thinking="text"``)."""
@@ -105,7 +105,9 @@ def encode_thinking(part: Mapping[str, Any], context: BedrockContext, at: Steps)
     if provider is None and context.model is not None and not is_claude_model(context.model):
         unverifiable = False  # a model that is not Claude verifies nothing
     if ours and not unverifiable and not signed_by_another_model(part.get("model"), context.model):
-        return _reasoning(part, ours, context, at)  # Opus 5.5, Fable 5.1: only their own (claude_rules.py)
+        return _reasoning(
+            part, ours, context, at
+        )  # Opus 5.5, Fable 5.1: only their own (families/claude/model_rules.py)
     return _unverifiable(part, context, at)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
 
 MAX_LENGTH = 64
-"""Longest tool id Bedrock accepts (its tool names follow ``tool_names.OPENAI_TOOL_NAMES``)."""
+"""Longest tool id Bedrock accepts (its tool names follow ``tool_names.COMMON_TOOL_NAMES``)."""
 
 MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_.:-]+\Z", max_length=MAX_LENGTH)
 """Bedrock's ``ToolUseId`` rule."""

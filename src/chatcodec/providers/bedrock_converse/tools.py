@@ -20,9 +20,10 @@ from chatcodec.errors import rule_error
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT
 from chatcodec.providers.bedrock_converse.parts import cache_marker, cache_point, opaque, tool_name
+from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
+from chatcodec.providers.families.schema_writing import AS_SENT, anthropic_schema, json_schema, read_as_sent
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, unmapped
-from chatcodec.providers.kit.context import DecodeContext
-from chatcodec.providers.kit.schemas import AS_SENT, anthropic_schema, json_schema, read_as_sent, to_anthropic_subset
 
 _FUNCTION, _SERVER = "function", "server"
 _CHOICES = {"auto": "auto", "any": "required", "tool": "tool"}
@@ -100,7 +101,7 @@ def _decode_spec(spec: dict[str, Any]) -> dict[str, Any]:
     if len(spec) == len(definition) - 1 and not as_sent:  # its name, schema, description and strict flag alone
         return definition
     bag = leftovers(spec, ("name", "inputSchema", "description", "strict"))
-    if as_sent:  # sent back unchanged (kit/schemas/writing.py)
+    if as_sent:  # sent back unchanged (families/schema_writing.py)
         bag[AS_SENT] = True
     return KIT.attach(definition, bag)
 

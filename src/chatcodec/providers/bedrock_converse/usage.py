@@ -1,7 +1,7 @@
 """Bedrock ``TokenUsage`` <-> canonical usage, without counting anything twice.
 
 Bedrock's ``inputTokens`` counts only the uncached part of the prompt (Claude's rule, as
-Anthropic's does: shared in :mod:`chatcodec.providers.kit.claude`): cache reads
+Anthropic's does: shared in :mod:`chatcodec.providers.families.claude.wire_rules`): cache reads
 (``cacheReadInputTokens``) and writes (``cacheWriteInputTokens``) are reported beside
 it, and ``totalTokens`` is all four together (recorded: 3 + 1712 + 236 + 121 = 2072).
 Canonical ``input_tokens`` is the whole prompt, so decoding adds the cache counts and
@@ -22,9 +22,9 @@ from typing import Any
 from chatcodec._narrow import as_list
 from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.claude.wire_rules import UsageSpelling, decode_counts, encode_counts
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, shape_fields, split_fields
-from chatcodec.providers.kit.claude import UsageSpelling, decode_counts, encode_counts
-from chatcodec.providers.kit.context import EncodeContext
 
 _INPUT, _OUTPUT, _TOTAL = "inputTokens", "outputTokens", "totalTokens"
 _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"

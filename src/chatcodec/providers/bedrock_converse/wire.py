@@ -340,7 +340,7 @@ def adapters() -> Adapters:
     """The adapters, built once, on first use (they load pydantic)."""
     from pydantic import TypeAdapter
 
-    from chatcodec._base import deferred_adapter
+    from chatcodec.model._base import deferred_adapter
     from chatcodec.providers.kit import wire_shape
 
     for shape in _SHAPES:

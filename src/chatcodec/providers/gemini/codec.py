@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.gemini import (
     capabilities,
     edge,
@@ -24,10 +25,9 @@ from chatcodec.providers.gemini import (
     usage,
 )
 from chatcodec.providers.gemini.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
     from chatcodec.streams.builder import StreamBuilder
 

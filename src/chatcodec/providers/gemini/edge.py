@@ -25,9 +25,8 @@ from typing import Any
 from urllib.parse import quote
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     Call,
     CountFront,
     CountUpstream,
@@ -46,6 +45,7 @@ from chatcodec.providers.kit.edge import (
     read_first_item,
     read_nested_error,
 )
+from chatcodec.providers.gemini.markers import INCLUDE_THOUGHTS, PROVIDER
 
 METHODS = {"generateContent": False, "streamGenerateContent": True}
 """The path's method -> whether it streams."""

@@ -46,7 +46,7 @@ meaning; another provider drops them without a report):
   OpenAPI subset: upper-case ``type``, ``nullable``) rather than ``parametersJsonSchema``
   (JSON Schema), or none; ``_response_schema_key`` (requests): the output schema came as
   ``responseSchema`` rather than ``responseJsonSchema``. Every other writer rewrites an
-  OpenAPI-subset schema as JSON Schema (``providers/kit/schemas/openapi.py``, reported as
+  OpenAPI-subset schema as JSON Schema (``providers/families/google/openapi_schema.py``, reported as
   a ``schema`` loss), which Gemini reads under the JSON Schema key with the same meaning.
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss):
@@ -61,8 +61,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import RULE_OPTIONS
 
 PROVIDER = "gemini"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -84,7 +84,7 @@ OPTIONS: Mapping[str, str] = {
 ``provider_options[PROVIDER]``: what to do with a call Gemini 3 wants signed that has no
 signature (see ``signatures.py``), how the ``Tool`` objects were grouped when a
 payload was read, and ``include_thoughts`` (an answer shows another provider's reasoning). The codec reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 
 SNAKE = "_snake"
 SYNTHESIZED_ID = "_synthesized_id"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
 from chatcodec.providers.gemini.media import Turn
@@ -40,7 +41,6 @@ from chatcodec.providers.gemini.parts import (
 from chatcodec.providers.gemini.results import decode_result
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields, shape_fields
-from chatcodec.providers.kit.context import DecodeContext
 
 _TURN_FIELDS = shape_fields(shapes.Content)
 """The fields a turn's shape types (``wire.py``), both read here."""

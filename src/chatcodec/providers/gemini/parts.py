@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import (
     EMPTY_ID,
@@ -33,10 +34,10 @@ from chatcodec.providers.gemini.markers import (
 )
 from chatcodec.providers.gemini.media import Turn, decode_media, encode_media, is_base64
 from chatcodec.providers.gemini.results import decode_result, encode_result, parsed_object
+from chatcodec.providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.closed_schema import json_text
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import tool_name
 
 _SIGNATURE = "thoughtSignature"
 _CALL_FIELDS = ("name", "args", "id")

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.capabilities import CAPABILITIES
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SNAKE, SYNTHESIZED_ID
@@ -43,9 +44,8 @@ from chatcodec.providers.gemini.settings import decode_settings, encode_settings
 from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.tools import decode_tools, encode_tools
 from chatcodec.providers.gemini.wire import REQUEST, Content, checked_request, holds_json, refuse_unheld, validated
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import leftovers, restore_fields, shape_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
 
 _MAPPED = shape_fields(shapes.Request)
@@ -59,7 +59,7 @@ MODEL_IN_BODY = "_model_in_body"
 
 JSON_FRONT = REQUEST
 """The closed schema that parses a JSON body and validates it in one pass in Rust
-(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+(:meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
 
 
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:

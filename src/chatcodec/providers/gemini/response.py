@@ -23,6 +23,7 @@ from typing import Any
 
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason, encode_finish_reason
@@ -33,7 +34,6 @@ from chatcodec.providers.gemini.spelling import snake_cased
 from chatcodec.providers.gemini.usage import decode_usage, encode_usage
 from chatcodec.providers.gemini.wire import ErrorBody, Response, holds_json, is_error_body, refuse_unheld, validated
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, mark_absent, restore_fields, shape_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 
 RESPONSE_MAPPED = ("candidates", "usageMetadata", "modelVersion", "responseId")
 """Response fields with a canonical home."""

@@ -35,8 +35,9 @@ from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.call_ids import OpenCalls, synthesized_call_id
 from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVIDER, WITHOUT_ID
 from chatcodec.providers.gemini.media import decode_media, encode_media
+from chatcodec.providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, shape_fields, unmapped
-from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import tool_name
 
 _TEXT_FORMS = ("output", "error")
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match

@@ -29,8 +29,8 @@ import re
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, is_default
 from chatcodec.providers.kit.reasoning import budget_for_effort
-from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, is_default
 
 VERSION = "v1beta"
 """The Gemini API version chatcodec's wire shapes follow."""
@@ -161,4 +161,4 @@ RULES = ProviderRules(
         ),
     ),
 )
-"""Gemini's table (:mod:`chatcodec.providers.target_rules`)."""
+"""Gemini's table (:mod:`chatcodec.providers.contract.target_rules`)."""

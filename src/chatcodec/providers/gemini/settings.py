@@ -32,9 +32,9 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
 from chatcodec.providers.kit import kept_object
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.reasoning import thinking_on
 
 _OPTIONS = ("provider_options", PROVIDER)

@@ -29,6 +29,9 @@ from typing import Any
 
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError, ValidationError, json_path
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.gemini.call_ids import response_prefix
 from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode_finish_reason
 from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
@@ -38,10 +41,7 @@ from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, 
 from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.providers.kit import leftovers, mark_absent
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
-from chatcodec.response import Usage
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
@@ -85,7 +85,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.position = -1
         self.started = False
         self.model: str | None = None

@@ -21,14 +21,7 @@ from typing import Any, assert_never
 
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import StreamError
-from chatcodec.providers.gemini.finish_reason import encode_finish_reason
-from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
-from chatcodec.providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
-from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
-from chatcodec.providers.gemini.usage import encode_usage
-from chatcodec.providers.kit import Steps, absent_keys, restore_fields
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -49,6 +42,13 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.gemini.finish_reason import encode_finish_reason
+from chatcodec.providers.gemini.markers import KIT, NO_CANDIDATES, PROVIDER
+from chatcodec.providers.gemini.parts import GeminiContext, encode_part, foreign_signature, shows_foreign_thought
+from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
+from chatcodec.providers.gemini.usage import encode_usage
+from chatcodec.providers.kit import Steps, absent_keys, restore_fields
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:

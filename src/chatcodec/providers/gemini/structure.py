@@ -1,5 +1,5 @@
 """What strict mode's structural rules read of a Gemini ``generateContent`` request
-(:class:`~chatcodec.providers.structure.Structure`): its ``contents``, its output token
+(:class:`~chatcodec.providers.contract.structure.Structure`): its ``contents``, its output token
 limit (in both JSON spellings), its ``functionCall`` and ``functionResponse`` parts, and
 Gemini's 400 texts.
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn, TurnProblem, role_at, spoken
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn, TurnProblem, role_at, spoken
 
 _KEYS: tuple[tuple[str, Literal["call", "result"]], ...] = (
     ("functionCall", "call"),

@@ -20,11 +20,12 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_list
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.markers import KIT, PROVIDER, SCHEMA_KEY
+from chatcodec.providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec.providers.kit import leftovers, restore_fields, shape_fields, unmapped
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.tool_names import GEMINI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit.tool_names import tool_name
 
 _DECLARATION_FIELDS = shape_fields(shapes.FunctionDeclaration)
 """The fields a declaration's shape types (``wire.py``), all read here: any other is kept."""

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.gemini.markers import KIT
 from chatcodec.providers.kit import ABSENT, Steps, absent_keys, leftovers, restore_fields
-from chatcodec.providers.kit.context import EncodeContext
 
 _PROMPT = "promptTokenCount"
 _TOOL_USE = "toolUsePromptTokenCount"

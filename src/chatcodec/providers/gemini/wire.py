@@ -483,14 +483,14 @@ def refuse_unheld(kind: Literal["request", "response", "messages"], canonical: o
     from chatcodec.canonical_validation import validate_canonical, validate_with
 
     if kind == "request":
-        from chatcodec.request import ChatRequest
+        from chatcodec.model.request import ChatRequest
 
         validate_canonical(ChatRequest, canonical)
     elif kind == "response":
-        from chatcodec.response import ChatResponse
+        from chatcodec.model.response import ChatResponse
 
         validate_canonical(ChatResponse, canonical)
     else:
-        from chatcodec.messages import MESSAGES_ADAPTER
+        from chatcodec.model.messages import MESSAGES_ADAPTER
 
         validate_with(MESSAGES_ADAPTER, canonical, "Messages")

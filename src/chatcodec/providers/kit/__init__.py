@@ -1,4 +1,7 @@
-"""The one toolkit every provider codec is written with, one module per concern.
+"""The mechanics every provider codec is written with, one module per concern; none names
+a vendor or a model family (``tests/test_kit_names_no_vendor.py``: a vendor's facts shared
+by two folders are in :mod:`chatcodec.providers.families`, what a folder must say is in
+:mod:`chatcodec.providers.contract`).
 
 ``bags``            the rest of a wire object kept on the canonical one (``leftovers``,
                     ``split_fields``, ``restore_fields``, ``wire_fields``), its markers and
@@ -6,31 +9,29 @@
 ``provider_kit``    :class:`ProviderKit` (each provider's ``markers.KIT``): the bag
                     operations bound to a provider, other providers' bags reported as
                     losses, and the table of markers that carry meaning
+``null_fields``     which ``null`` fields are spelling and which are data
+``field_sets``      a provider's published field set (its ``known_fields.json``), for strict reading
 ``arguments``       tool-argument JSON: ``compact_json``, ``arguments_object``
-``cache``           cache markers: ``cache_control`` and OpenAI's ``prompt_cache_breakpoint``
+``tool_arguments``  tool arguments for the formats that take them as a JSON object
+``cache``           the ``cache_control`` marker object
 ``wire``            ``wire_shape``, ``tagged``, ``discriminator``, ``tag``, ``constrained``: the
                     wire shapes (``TypedDict``), loading pydantic only when a validator is built;
                     ``stands_for``, ``sdk_kinds``, ``shape_fields``: the SDK kinds a shape
                     stands for (checked against ``known_fields.json``) and its fields
-``claude``          rules shared by the wires that serve Claude (Anthropic, Bedrock Converse):
-                    signatures, usage, thinking config, stop reasons, unsigned thinking
-``context``         :class:`EncodeContext` and :class:`DecodeContext`, what every role
-                    function of a provider takes
-``edge``            :class:`Edge`, what a provider says on HTTP (each folder's ``edge.py``):
-                    routes, upstream URL and headers, stream framing, error shapes,
-                    detection marks, strict extension rows (import it from its module)
 ``errors``          JSON paths and the error for a canonical event a wire let through
 ``tool_names``      tool names each provider accepts: one hashed rewrite, per provider rule
 ``tool_id_mapping`` the reversible, collision-free tool-id rewrite, per provider rule
 ``closed_schema``   the pieces each reader's closed front schema is built from
                     (``closed_like``: a closed object from a wire shape's fields)
+``schema_walk``     the walk every schema rewrite shares: subschema keywords, copy on
+                    write, the depth guard, :class:`SchemaChange`
+``reasoning``       the one table between a reasoning effort and a thinking budget
 ``service_tier``    the canonical service tier, read and written by each format's table
-``schemas``         tool and output schemas as each target takes them (Gemini's OpenAPI
-                    subset as JSON Schema, Claude's structured-outputs subset, OpenAI's
-                    strict mode), each change a ``schema`` loss (import it from its package)
-``servers``         a format's compatible servers (OpenAI Chat's, Anthropic's): the table
-                    that chooses one by option or base URL, the call that reports each
-                    change as a ``rule`` loss, refusals and rules (import it from its module)
+``servers``         a format's compatible servers: the table that chooses one by option or
+                    base URL, the call that reports each change as a ``rule`` loss, refusals
+                    and rules (import it from its module)
+``freeform_calls``  freeform (custom) calls in a response for a format without them;
+``freeform_streams`` the same for a stream (an encoder over the format's)
 ``stream_reading``  what every stream decoder shares: ``read_event``, ``FeedByReading``,
                     batch reading with the builder's compaction
 
@@ -66,14 +67,9 @@ if _typing.TYPE_CHECKING:
         wire_key,
     )
     from chatcodec.providers.kit.cache import (
-        OPENAI_CACHE_TTLS,
         decode_cache_control,
-        decode_prompt_cache_breakpoint,
         encode_cache_control,
-        encode_prompt_cache_breakpoint,
     )
-    from chatcodec.providers.kit.claude import claude_signed, is_claude_model, uncached_input_tokens
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
     from chatcodec.providers.kit.errors import canonical_refusal, path
     from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
     from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
@@ -90,10 +86,7 @@ if _typing.TYPE_CHECKING:
 
 _LAZY: dict[str, str] = {
     "ABSENT": "chatcodec.providers.kit.bags",
-    "DecodeContext": "chatcodec.providers.kit.context",
-    "EncodeContext": "chatcodec.providers.kit.context",
     "NULLS": "chatcodec.providers.kit.bags",
-    "OPENAI_CACHE_TTLS": "chatcodec.providers.kit.cache",
     "ProviderKit": "chatcodec.providers.kit.provider_kit",
     "Steps": "chatcodec.losses",
     "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
@@ -101,15 +94,11 @@ _LAZY: dict[str, str] = {
     "arguments_object": "chatcodec.providers.kit.arguments",
     "bag_key": "chatcodec.providers.kit.bags",
     "canonical_refusal": "chatcodec.providers.kit.errors",
-    "claude_signed": "chatcodec.providers.kit.claude",
     "compact_json": "chatcodec.providers.kit.arguments",
     "constrained": "chatcodec.providers.kit.wire",
     "decode_cache_control": "chatcodec.providers.kit.cache",
     "discriminator": "chatcodec.providers.kit.wire",
-    "decode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
     "encode_cache_control": "chatcodec.providers.kit.cache",
-    "encode_prompt_cache_breakpoint": "chatcodec.providers.kit.cache",
-    "is_claude_model": "chatcodec.providers.kit.claude",
     "is_marker": "chatcodec.providers.kit.bags",
     "keeps_a_container": "chatcodec.providers.kit.bags",
     "kept_object": "chatcodec.providers.kit.bags",
@@ -127,7 +116,6 @@ _LAZY: dict[str, str] = {
     "tagged": "chatcodec.providers.kit.wire",
     "tool_name": "chatcodec.providers.kit.tool_names",
     "tool_name_map": "chatcodec.providers.kit.tool_names",
-    "uncached_input_tokens": "chatcodec.providers.kit.claude",
     "unmapped": "chatcodec.providers.kit.bags",
     "wire_fields": "chatcodec.providers.kit.bags",
     "wire_key": "chatcodec.providers.kit.bags",
@@ -142,25 +130,18 @@ the models appear in annotations only."""
 __all__ = [
     "ABSENT",
     "NULLS",
-    "OPENAI_CACHE_TTLS",
     "TOOL_ORDER",
-    "DecodeContext",
-    "EncodeContext",
     "ProviderKit",
     "Steps",
     "absent_keys",
     "arguments_object",
     "bag_key",
     "canonical_refusal",
-    "claude_signed",
     "compact_json",
     "constrained",
     "decode_cache_control",
-    "decode_prompt_cache_breakpoint",
     "discriminator",
     "encode_cache_control",
-    "encode_prompt_cache_breakpoint",
-    "is_claude_model",
     "is_marker",
     "keeps_a_container",
     "kept_object",
@@ -178,7 +159,6 @@ __all__ = [
     "tagged",
     "tool_name",
     "tool_name_map",
-    "uncached_input_tokens",
     "unmapped",
     "wire_fields",
     "wire_key",

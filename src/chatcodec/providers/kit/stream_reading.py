@@ -16,7 +16,7 @@ from chatcodec.providers.kit import canonical_refusal
 from chatcodec.streams.builder import COMPACT_EVERY
 
 if TYPE_CHECKING:
-    from chatcodec.stream_events import AnyStreamEvent
+    from chatcodec.model.stream_events import AnyStreamEvent
     from chatcodec.streams.builder import StreamBuilder
 
 InputT = TypeVar("InputT")

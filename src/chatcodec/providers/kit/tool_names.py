@@ -57,28 +57,21 @@ ACCEPTED_LIMIT = 4096
 """How many valid names a rule remembers (a server sees many sessions' tools)."""
 
 
-OPENAI_TOOL_NAMES = ToolNameRule(
+COMMON_TOOL_NAMES = ToolNameRule(
     valid=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
     limit=64,
     replaced=re.compile(r"[^a-zA-Z0-9_-]"),
     shown="^[a-zA-Z0-9_-]{1,64}$",
 )
-"""OpenAI Chat, OpenAI Responses, Anthropic client tools and Bedrock Converse."""
+"""The rule most APIs share (OpenAI Chat, OpenAI Responses, Anthropic client tools and
+Bedrock Converse, as the module docstring cites); a folder with another rule writes its
+own :class:`ToolNameRule` (Gemini's, in ``providers/gemini/tool_names.py``)."""
 
-GEMINI_TOOL_NAMES = ToolNameRule(
-    valid=re.compile(r"\A[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}\Z"),
-    limit=128,
-    replaced=re.compile(r"[^a-zA-Z0-9_.:-]"),
-    shown="^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
-    first=re.compile(r"[a-zA-Z_]"),
-)
-"""Gemini function declarations (and the calls and responses naming them)."""
-
-TOOL_NAME_LIMIT = OPENAI_TOOL_NAMES.limit
+TOOL_NAME_LIMIT = COMMON_TOOL_NAMES.limit
 """The longest tool name OpenAI and Anthropic accept."""
 
 
-def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: ToolNameRule = OPENAI_TOOL_NAMES) -> str:
+def tool_name(name: str, losses: LossRecorder, at: Steps, provider: str, rule: ToolNameRule = COMMON_TOOL_NAMES) -> str:
     """``name`` as ``provider`` is sent it, for the tool definition, call or choice at
     ``at``: itself when ``rule`` accepts it, else :func:`fitted_tool_name` of it, reported
     (a blank name too: it names no tool, and the API refuses it)."""
@@ -105,14 +98,14 @@ def unblank_tool_name(name: str, losses: LossRecorder, at: Steps, provider: str)
     return sent
 
 
-def tool_name_map(names: Iterable[str], rule: ToolNameRule = OPENAI_TOOL_NAMES) -> dict[str, str]:
+def tool_name_map(names: Iterable[str], rule: ToolNameRule = COMMON_TOOL_NAMES) -> dict[str, str]:
     """``{original: sent}`` for the tool names among ``names`` an encoder rewrites, so a
     proxy can give the model's calls (``sent``) back their original names."""
     return {name: sent for name in names if (sent := fitted_tool_name(name, rule)) != name}
 
 
 @lru_cache(maxsize=1024)
-def fitted_tool_name(name: str, rule: ToolNameRule = OPENAI_TOOL_NAMES) -> str:
+def fitted_tool_name(name: str, rule: ToolNameRule = COMMON_TOOL_NAMES) -> str:
     """A name ``rule`` accepts for ``name``: itself when it does; else other characters
     as ``_`` (and a leading ``_`` when the first character may not start a name), cut to
     fit beside ``_`` and 8 hex digits of the name's SHA-256."""

@@ -3,6 +3,7 @@ responses and JSON-lines streams, read and written over canonical data."""
 
 from __future__ import annotations
 
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.ollama import (
     capabilities,
     edge,
@@ -19,7 +20,6 @@ from chatcodec.providers.ollama import (
     usage,
 )
 from chatcodec.providers.ollama.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
 
 CODEC = ProviderCodec(
     PROVIDER,

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     Call,
     Edge,
     ErrorShape,

@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.model.response import UnifiedFinishReason
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.ollama.markers import FINISH_REASON
-from chatcodec.response import UnifiedFinishReason
 
 DONE_REASONS: Mapping[str, UnifiedFinishReason] = {
     "stop": "stop",

@@ -25,7 +25,7 @@ meaning; another provider drops them without a report):
   only by this codec (:mod:`.finish_reason`);
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
-  it (Gemini's spellings; ``providers/kit/schemas/writing.py``); another format applies its own
+  it (Gemini's spellings; ``providers/families/schema_writing.py``); another format applies its own
   rewrites, reported as ``schema`` losses.
 
 Carry meaning: none. Ollama has one spelling for each field it shares with the canonical
@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "ollama"
 """Registry name, and the key of this codec's provider-metadata bags."""

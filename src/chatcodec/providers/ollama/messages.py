@@ -32,8 +32,8 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import Steps
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.ollama.call_ids import OpenCalls, orphan_result_id, request_call_id
 from chatcodec.providers.ollama.markers import KIT, NO_TOOL_NAME, SYNTHESIZED_ID, WITHOUT_ID
 from chatcodec.providers.ollama.media import decode_image

@@ -11,7 +11,7 @@ text, tool calls.
 A tool call's arguments are a JSON object on the wire and text in canonical form: decoding
 writes the object's compact JSON (the object keeps its key order, as the server's ordered
 map does), encoding parses the text back by the rule shared with the other object wires
-(:mod:`chatcodec.providers.tool_arguments`: text that is not an object is wrapped, never
+(:mod:`chatcodec.providers.kit.tool_arguments`: text that is not an object is wrapped, never
 sent as ``{}``, and a parse that changes what the text said is reported).
 """
 
@@ -22,13 +22,13 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder, Steps
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.kit import compact_json, leftovers, present, shape_fields, unmapped, wire_fields
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.kit.tool_arguments import input_object
 from chatcodec.providers.kit.tool_names import unblank_tool_name
 from chatcodec.providers.ollama import wire
 from chatcodec.providers.ollama.markers import INDEX, KIT, NO_ARGUMENTS, PROVIDER, SYNTHESIZED_ID, TYPED
 from chatcodec.providers.ollama.media import encode_image
-from chatcodec.providers.tool_arguments import input_object
 
 Part = Mapping[str, Any]
 """A canonical part as a dict (the JSON ``ContentPart`` validates)."""

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.canonical_validation import validate_with
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import report_tier, report_user
 from chatcodec.providers.ollama.capabilities import CAPABILITIES
 from chatcodec.providers.ollama.markers import KIT, PROVIDER

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec.errors import ProviderAPIError
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.ollama.markers import KIT

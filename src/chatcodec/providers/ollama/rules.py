@@ -3,7 +3,7 @@ without a model ("model is required", ``server/routes.go``), and no model-family
 
 from __future__ import annotations
 
-from chatcodec.providers.target_rules import ProviderRules, RequiredField
+from chatcodec.providers.contract.target_rules import ProviderRules, RequiredField
 
 VERSION = "api"
 """Ollama's API has no version: its routes are ``/api/...``."""

@@ -28,8 +28,8 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.schemas import FORMAT_AS_SENT, json_schema, read_as_sent
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, json_schema, read_as_sent
 from chatcodec.providers.ollama.wire import THINK_LEVELS
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -72,7 +72,7 @@ def decode_settings(
         canonical["response_format"] = {"type": "json_object"}
     elif isinstance(response_format, dict):
         canonical["response_format"] = {"type": "json_schema", "json_schema": response_format}
-        if read_as_sent(response_format):  # sent back unchanged (kit/schemas/writing.py)
+        if read_as_sent(response_format):  # sent back unchanged (families/schema_writing.py)
             bag[FORMAT_AS_SENT] = True
     elif "format" in request:
         bag["format"] = response_format  # "" or a word the server may add, kept as it came

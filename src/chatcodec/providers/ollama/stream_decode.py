@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from chatcodec.errors import StreamError, ValidationError, json_path
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import NULLS, split_fields
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason
@@ -33,7 +34,6 @@ from chatcodec.providers.ollama.parts import decode_call
 from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec.providers.ollama.usage import decode_usage, has_usage
 from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
@@ -46,7 +46,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.position = -1
         self.started = False
         self.stamp: str | None = None

@@ -19,14 +19,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, assert_never
 
-from chatcodec.providers.kit import Steps, restore_fields
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.ollama.markers import KIT
-from chatcodec.providers.ollama.media import encode_image
-from chatcodec.providers.ollama.parts import encode_call, encode_part
-from chatcodec.providers.ollama.response import encode_end, encode_head
-from chatcodec.providers.ollama.usage import encode_usage
-from chatcodec.stream_events import (
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -47,6 +40,13 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.kit import Steps, restore_fields
+from chatcodec.providers.ollama.markers import KIT
+from chatcodec.providers.ollama.media import encode_image
+from chatcodec.providers.ollama.parts import encode_call, encode_part
+from chatcodec.providers.ollama.response import encode_end, encode_head
+from chatcodec.providers.ollama.usage import encode_usage
 
 
 def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.schema_writing import AS_SENT, json_schema, read_as_sent
 from chatcodec.providers.kit import leftovers, present, unmapped, wire_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.schemas import AS_SENT, json_schema, read_as_sent
 from chatcodec.providers.kit.tool_names import unblank_tool_name
 from chatcodec.providers.ollama.markers import KIT, NO_PARAMETERS, PROVIDER
 
@@ -58,7 +58,7 @@ def _decode_function(tool: dict[str, Any]) -> dict[str, Any]:
         canonical["description"] = function["description"]
     if function.get("parameters") is not None:
         canonical["parameters"] = function["parameters"]
-        if read_as_sent(function["parameters"]):  # sent back unchanged (kit/schemas/writing.py)
+        if read_as_sent(function["parameters"]):  # sent back unchanged (families/schema_writing.py)
             bag[AS_SENT] = True
     elif "parameters" not in function:
         bag[NO_PARAMETERS] = True

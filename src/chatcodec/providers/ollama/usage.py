@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.kit import wire_fields
-from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.ollama.markers import KIT
 
 COUNTS = (("prompt_eval_count", "input_tokens"), ("eval_count", "output_tokens"))

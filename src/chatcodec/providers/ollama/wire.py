@@ -16,9 +16,9 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import Discriminator, Field, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
-from chatcodec._base import deferred_adapter
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec.canonical_validation import validate_with
+from chatcodec.model._base import deferred_adapter
 from chatcodec.providers.kit import wire_shape
 
 Number = int | float

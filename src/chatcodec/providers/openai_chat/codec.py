@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.openai_chat import (
     capabilities,
     dialect,
@@ -21,10 +22,9 @@ from chatcodec.providers.openai_chat import (
     usage,
 )
 from chatcodec.providers.openai_chat.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
     from chatcodec.registry import StreamDecoder, StreamEncoder
     from chatcodec.streams.builder import StreamBuilder
 

@@ -22,11 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import sdk_kinds
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
-    OPENAI_ERROR_READS,
-    OPENAI_ERROR_TYPES,
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     Call,
     Edge,
     ErrorShape,
@@ -36,12 +33,17 @@ from chatcodec.providers.kit.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
-    openai_headers,
     read_data_ids,
     read_nested_error,
+)
+from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_READS,
+    OPENAI_ERROR_TYPES,
+    openai_headers,
     write_openai_error,
     write_openai_models,
 )
+from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER

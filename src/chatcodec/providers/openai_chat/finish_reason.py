@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.providers.kit.context import EncodeContext
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
+    from chatcodec.providers.contract.context import EncodeContext
 
 STANDARD = ("stop", "length", "tool_calls", "content_filter", "function_call")
 """The values of the SDK's ``Choice.finish_reason``."""

@@ -59,10 +59,10 @@ meaning; another provider drops them without a report):
                        ``response_format``: the schema goes back to this format as it came,
                        though this writer would rewrite it (Gemini's spellings; strict mode's
                        closed objects and required properties); another format applies its
-                       own rewrites, reported as ``schema`` losses (``providers/kit/schemas``)
+                       own rewrites, reported as ``schema`` losses (``providers/families``)
 ``_strict_schema``     the encoder option ``strict_schema`` (``"rewrite"``, the default, or
                        ``"drop_strict"``): what a strict function or format whose schema strict
-                       mode refuses becomes (``providers/kit/schemas/writing.py``)
+                       mode refuses becomes (``providers/families/schema_writing.py``)
 
 Carry meaning (declared in :data:`KIT`: another provider that drops one reports a loss,
 because OpenAI Chat then gets the other spelling back, which some servers refuse):
@@ -92,8 +92,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "openai-chat"
 """Registry name of this wire format and key of its ``provider_metadata`` bags."""
@@ -136,4 +136,4 @@ function whose schema strict mode refuses becomes (``strict_schema``), and the
 for and, for Gemini's endpoint, what to send for a ``missing_signature``
 (``servers/``). The codec
 reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""

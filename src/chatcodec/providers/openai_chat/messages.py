@@ -38,7 +38,7 @@ from chatcodec.providers.openai_chat.null_spelling import message_fields, nulls_
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 Message = Mapping[str, Any]
 """A canonical message's data (as a message model dumps it; a key holding its default may be absent)."""

@@ -7,7 +7,7 @@ history) writes ``"refusal": null``, ``"function_call": null``, ``"annotations":
 "none" in every format: the reader keeps the keys in the :data:`~chatcodec.providers.kit.NULLS`
 marker (in the order they came), so this writer gives them back as they were and another
 provider drops them without a report, as the kit does for every documented ``null``
-(:mod:`chatcodec.providers.null_fields`). A ``null`` under any other key is data the caller
+(:mod:`chatcodec.providers.kit.null_fields`). A ``null`` under any other key is data the caller
 sent: it stays a wire field of the bag, written back here and reported elsewhere.
 """
 

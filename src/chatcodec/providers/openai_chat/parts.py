@@ -19,21 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec import compat
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import (
-    OPENAI_CACHE_TTLS,
-    decode_prompt_cache_breakpoint,
-    encode_cache_control,
-    leftovers,
-    unmapped,
-    wire_fields,
-)
+from chatcodec.providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
+from chatcodec.providers.kit import encode_cache_control, leftovers, unmapped, wire_fields
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.providers.contract.context import EncodeContext
 
 _TTLS = OPENAI_CACHE_TTLS
 _BREAKPOINT = "prompt_cache_breakpoint"
@@ -318,7 +312,7 @@ def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at:
         losses.add((*at, "title"), "document title", "OpenAI file parts have one file name, kept")
     unnamed_at_source = KIT.marker(part.get("provider_metadata"), NO_FILENAME) is True
     if filename is None and "file_data" in file and "filename" not in file and not unnamed_at_source:
-        from chatcodec.providers.file_names import invented_filename  # reads the system's MIME tables
+        from chatcodec.providers.families.openai.file_names import invented_filename
 
         filename = invented_filename(part["source"].get("media_type"))
         losses.add(

@@ -52,13 +52,13 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError
+from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec.providers.kit import absent_keys, leftovers, path, wire_fields
-from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.providers.contract.context import EncodeContext
 
 Thinking = Mapping[str, Any]
 """A canonical thinking part's data (``text`` may be absent: its default is ``""``)."""
@@ -83,7 +83,7 @@ OPTION = "_reasoning_field"
 """The option as a bag key (``provider_options[PROVIDER]``): its spelling before options
 were read into the context, still how callers and stored requests set it."""
 PUBLIC_OPTION = "reasoning_field"
-"""The option's public name (:attr:`~chatcodec.providers.kit.context.EncodeContext.options`)."""
+"""The option's public name (:attr:`~chatcodec.providers.contract.context.EncodeContext.options`)."""
 
 OUTPUT_DEFAULT = "reasoning_content"
 """Where a response or stream puts another provider's reasoning when no option says."""

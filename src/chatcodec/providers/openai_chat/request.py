@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import servers, settings, tools
@@ -55,11 +55,11 @@ from chatcodec.providers.openai_chat.wire import (
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 JSON_FRONT = COMMON_REQUEST
 """The closed schema that parses a JSON body and validates it in one pass in Rust
-(:meth:`~chatcodec.providers.provider_codec.ProviderCodec.read_request_json`)."""
+(:meth:`~chatcodec.providers.contract.provider_codec.ProviderCodec.read_request_json`)."""
 
 
 # --- decode --------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._narrow import as_count, as_sampling_number
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import ABSENT, present
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.service_tier import read_tier
 from chatcodec.providers.openai_chat import settings, tools
 

@@ -34,7 +34,7 @@ from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire import fully_validated, response_adapter
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 OBJECT = "chat.completion"
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
@@ -75,7 +75,7 @@ def _refused(data: dict[str, Any]) -> None:
     :class:`~chatcodec.ChatResponse` refuses: its path and rule, as decoding to the model
     gives them)."""
     from chatcodec.canonical_validation import validate_canonical
-    from chatcodec.response import ChatResponse
+    from chatcodec.model.response import ChatResponse
 
     validate_canonical(ChatResponse, data)
 

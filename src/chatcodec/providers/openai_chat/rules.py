@@ -9,7 +9,7 @@ https://github.com/BerriAI/litellm/pull/34569 . The Responses API takes both: co
 ``openai-responses`` to keep the effort. A model id that is not a gpt-5.x one gets the
 permissive rule (nothing changed). The GPT-5 rules shared with Responses (sampling
 settings only at effort ``none``; no ``none`` before gpt-5.1; what a ``gpt-6*`` id gets)
-are in :mod:`chatcodec.providers.openai_rules`.
+are in :mod:`chatcodec.providers.families.openai.model_rules`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import re
 from functools import lru_cache
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.openai_rules import (
+from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RequiredField, RuleCall, TargetRule
+from chatcodec.providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
     GPT_5_UP,
@@ -26,7 +27,6 @@ from chatcodec.providers.openai_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
-from chatcodec.providers.target_rules import ModelFamily, ProviderRules, RequiredField, RuleCall, TargetRule
 
 VERSION = "v1"
 """The one Chat Completions API version."""
@@ -120,4 +120,4 @@ RULES = ProviderRules(
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),
 )
-"""OpenAI Chat's table (:mod:`chatcodec.providers.target_rules`)."""
+"""OpenAI Chat's table (:mod:`chatcodec.providers.contract.target_rules`)."""

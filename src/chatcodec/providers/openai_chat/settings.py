@@ -16,21 +16,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit import present, unmapped
-from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
-from chatcodec.providers.kit.schemas import (
+from chatcodec.providers.families.schema_writing import (
     FORMAT_AS_SENT,
     STRICT_SCHEMA_OPTION,
     openai_format_as_sent,
     openai_strict_schema,
 )
+from chatcodec.providers.kit import present, unmapped
+from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
-"""The canonical :data:`~chatcodec.request.ReasoningEffort` values, spelled out so the
+"""The canonical :data:`~chatcodec.model.request.ReasoningEffort` values, spelled out so the
 decoder loads no model (a test checks they are the type's)."""
 _OTHER_REASONING = ("summary", "include_thoughts")
 
@@ -91,7 +91,7 @@ def _decode_response_format(wire: dict[str, Any], data: dict[str, Any], bag: dic
             extra["json_schema"] = schema_rest
     if extra:
         bag["response_format"] = extra
-    if openai_format_as_sent(canonical):  # sent back unchanged (kit/schemas/writing.py)
+    if openai_format_as_sent(canonical):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     data["response_format"] = canonical
 

@@ -55,9 +55,17 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
+from chatcodec.model.stream_events import (
+    AnyStreamEvent,
+    ErrorEvent,
+    PartEvent,
+    ThinkingDeltaEvent,
+    ThinkingSignatureDeltaEvent,
+    UsageEvent,
+)
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent, shape_fields
-from chatcodec.providers.kit.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
 from chatcodec.providers.openai_chat import reasoning, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
@@ -66,14 +74,6 @@ from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
-from chatcodec.stream_events import (
-    AnyStreamEvent,
-    ErrorEvent,
-    PartEvent,
-    ThinkingDeltaEvent,
-    ThinkingSignatureDeltaEvent,
-    UsageEvent,
-)
 from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 
 CHUNK_OBJECT = "chat.completion.chunk"
@@ -165,7 +165,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self._count = 0
         self._start: dict[str, Any] | None = None
         self._envelope: tuple[Any, ...] | None = None

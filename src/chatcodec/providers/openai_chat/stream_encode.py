@@ -36,19 +36,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_dict
-from chatcodec.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
-from chatcodec.providers.kit.claude import CLAUDE_SIGNERS
-from chatcodec.providers.kit.context import EncodeContext, read_options
-from chatcodec.providers.openai_chat import reasoning, thought_signatures
-from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
-from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
-from chatcodec.providers.openai_chat.null_spelling import message_fields
-from chatcodec.providers.openai_chat.stream_calls import join_logprobs
-from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
-from chatcodec.providers.openai_chat.usage import encode_usage
-from chatcodec.response import Usage
-from chatcodec.stream_events import (
+from chatcodec.model.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -68,6 +58,16 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers.contract.context import EncodeContext, read_options
+from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
+from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
+from chatcodec.providers.openai_chat import reasoning, thought_signatures
+from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
+from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
+from chatcodec.providers.openai_chat.null_spelling import message_fields
+from chatcodec.providers.openai_chat.stream_calls import join_logprobs
+from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
+from chatcodec.providers.openai_chat.usage import encode_usage
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
 

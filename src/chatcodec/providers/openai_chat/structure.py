@@ -1,5 +1,5 @@
 """What strict mode's structural rules read of an OpenAI Chat Completions request
-(:class:`~chatcodec.providers.structure.Structure`): its ``messages``, its token limits,
+(:class:`~chatcodec.providers.contract.structure.Structure`): its ``messages``, its token limits,
 its tool calls (``tool_calls``) and results (``role: "tool"``), and OpenAI's 400 texts
 (https://platform.openai.com/docs/guides/error-codes)."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn, role_at
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn, role_at
 
 
 def tool_steps(message: Mapping[str, Any], turn: int, where: Location) -> Iterator[ToolStep]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 Part = Mapping[str, Any]
 
-VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+VALID_NAME = COMMON_TOOL_NAMES.valid.match
 """Whether a name is one OpenAI takes as it is."""
 
 

@@ -15,6 +15,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.families.openai.strict_schema import to_openai_strict
+from chatcodec.providers.families.schema_writing import (
+    AS_SENT,
+    STRICT_SCHEMA_OPTION,
+    openai_strict_schema,
+    read_as_sent,
+)
 from chatcodec.providers.kit import (
     absent_keys,
     leftovers,
@@ -25,21 +32,14 @@ from chatcodec.providers.kit import (
     unmapped,
     wire_fields,
 )
-from chatcodec.providers.kit.schemas import (
-    AS_SENT,
-    STRICT_SCHEMA_OPTION,
-    openai_strict_schema,
-    read_as_sent,
-    to_openai_strict,
-)
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
-    from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 
 
 def _default_parameters() -> dict[str, Any]:
@@ -78,7 +78,7 @@ def _decode_function_tools(wire: dict[str, Any], data: dict[str, Any]) -> None:
 _FUNCTION_KEYS = shape_fields(shapes.FunctionDefinition)
 """The fields a function's shape types (``wire.py``), all read here."""
 _FUNCTION_KEY_SET = frozenset(_FUNCTION_KEYS)
-_VALID_NAME = OPENAI_TOOL_NAMES.valid.match
+_VALID_NAME = COMMON_TOOL_NAMES.valid.match
 
 
 def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +103,7 @@ def _decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
         bag["function"] = function_rest
     mark_absent(bag, function, "parameters")
     cache_control.take(bag, definition)
-    if as_sent:  # sent back unchanged (kit/schemas/writing.py)
+    if as_sent:  # sent back unchanged (families/schema_writing.py)
         bag[AS_SENT] = True
     return KIT.attach(definition, bag)
 
@@ -168,7 +168,7 @@ def _strict_function(
     function: dict[str, Any], losses: LossRecorder, at: Steps, strict_schema: object, as_sent: object = False
 ) -> None:
     """A function's ``parameters`` as JSON Schema, and as strict mode takes them when its
-    ``strict`` is true (or ``strict: false`` by the ``strict_schema`` option): kit/schemas."""
+    ``strict`` is true (or ``strict: false`` by the ``strict_schema`` option): families/schema_writing.py."""
     parameters, strict = function["parameters"], function.get("strict")
     schema, strict = openai_strict_schema(parameters, strict, losses, at, strict_schema, as_sent=as_sent)
     function["parameters"] = schema

@@ -21,7 +21,7 @@ from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmappe
 from chatcodec.providers.openai_chat.markers import KIT
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.providers.contract.context import EncodeContext
 
 _DETAILS = {
     "prompt_tokens_details": (("cached_tokens", "cache_read_tokens"), ("cache_write_tokens", "cache_write_tokens")),

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.openai_responses import (
     capabilities,
     edge,
@@ -25,7 +26,6 @@ from chatcodec.providers.openai_responses import (
     usage,
 )
 from chatcodec.providers.openai_responses.markers import OPTIONS, PROVIDER
-from chatcodec.providers.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
     from chatcodec.registry import StreamDecoder, StreamEncoder

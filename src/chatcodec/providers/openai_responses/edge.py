@@ -27,10 +27,8 @@ from dataclasses import replace
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.kit.detection import Detection
-from chatcodec.providers.kit.edge import (
-    OPENAI_ERROR_READS,
-    OPENAI_ERROR_TYPES,
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import (
     Call,
     CountFront,
     CountUpstream,
@@ -43,9 +41,13 @@ from chatcodec.providers.kit.edge import (
     Upstream,
     UpstreamModels,
     body_call,
-    openai_headers,
     read_data_ids,
     read_nested_error,
+)
+from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_READS,
+    OPENAI_ERROR_TYPES,
+    openai_headers,
     write_openai_error,
     write_openai_models,
 )

@@ -23,10 +23,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
-from chatcodec.providers.kit.context import EncodeContext
+from chatcodec.providers.contract.context import EncodeContext
 
 if TYPE_CHECKING:
-    from chatcodec.response import UnifiedFinishReason
+    from chatcodec.model.response import UnifiedFinishReason
 
 FinishReason = Mapping[str, Any]
 """A canonical finish reason, as data (``unified``, and ``raw`` when known)."""

@@ -51,7 +51,7 @@ meaning; another provider drops them without a report):
 * ``_schema_as_sent`` (tools) / ``_format_as_sent`` (requests): the tool's or output
   format's schema goes back to this format as it came, though this writer would rewrite
   it (Gemini's spellings; strict mode's closed objects and required properties;
-  ``providers/kit/schemas/writing.py``); another format applies its own rewrites,
+  ``providers/families/schema_writing.py``); another format applies its own rewrites,
   reported as ``schema`` losses;
 * ``_strict_schema`` (requests): the encoder option ``strict_schema`` (``"rewrite"``, the
   default, or ``"drop_strict"``): what a strict function or format whose schema strict mode
@@ -72,8 +72,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS
 from chatcodec.providers.kit import TOOL_ORDER, ProviderKit
-from chatcodec.providers.kit.context import MODEL_OPTION, RULE_OPTIONS
 
 PROVIDER = "openai-responses"
 """Registry name, and the key of this codec's provider-metadata bags."""
@@ -104,7 +104,7 @@ OPTIONS: Mapping[str, str] = {
 refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
 server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
 sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
-:attr:`~chatcodec.providers.kit.context.EncodeContext.options`."""
+:attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 
 ITEM = "_item"
 CONTENT = "_content"

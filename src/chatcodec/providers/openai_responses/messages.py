@@ -28,8 +28,9 @@ from operator import methodcaller
 from typing import Any, cast
 
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import Steps, encode_prompt_cache_breakpoint, restore_fields, shape_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.openai.cache_breakpoint import encode_prompt_cache_breakpoint
+from chatcodec.providers.kit import Steps, restore_fields, shape_fields, split_fields
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind

@@ -27,19 +27,14 @@ from typing import Any, TypeGuard
 
 from chatcodec import compat
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.file_names import invented_filename
-from chatcodec.providers.kit import (
-    ABSENT,
-    Steps,
-    absent_keys,
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
     encode_prompt_cache_breakpoint,
-    restore_fields,
-    sdk_kinds,
-    split_fields,
 )
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.null_fields import with_unknown_nulls
+from chatcodec.providers.families.openai.file_names import invented_filename
+from chatcodec.providers.kit import ABSENT, Steps, absent_keys, restore_fields, sdk_kinds, split_fields
+from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
 
@@ -128,7 +123,7 @@ def _finish(canonical: dict[str, Any], part: Mapping[str, Any], mapped: tuple[st
 
 _TEXT_SDK_KINDS = {"output_text": sdk_kinds(shapes.OutputText), "input_text": sdk_kinds(shapes.InputText)}
 """The SDK kinds of each text part: a ``null`` in one of its fields is spelling, in any other
-key data (:mod:`chatcodec.providers.null_fields`)."""
+key data (:mod:`chatcodec.providers.kit.null_fields`)."""
 
 
 def _decode_image(part: Mapping[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
@@ -266,7 +261,7 @@ def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, A
 def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at: Steps) -> None:
     """``filename``: the part's, else its title. Inline ``file_data`` needs one (400
     "Missing required parameter: 'input[0].content[0].filename'"), so a part with neither
-    gets an invented one (:mod:`chatcodec.providers.file_names`), reported, unless it was
+    gets an invented one (:mod:`chatcodec.providers.families.openai.file_names`), reported, unless it was
     read from a Responses payload that had none (its own round trip stays exact)."""
     title = part.get("title")
     filename = part.get("filename")

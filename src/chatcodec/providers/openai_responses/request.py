@@ -41,9 +41,10 @@ from typing import Any
 
 from chatcodec._narrow import as_list, as_sampling_number
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.history_data import history_for
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.contract.target_rules import carries_nothing
+from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import keeps_a_container, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
 from chatcodec.providers.openai_responses.carried_reasoning import is_sealed
@@ -52,7 +53,6 @@ from chatcodec.providers.openai_responses.messages import decode_messages, encod
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
 from chatcodec.providers.openai_responses.tools import decode_tools, encode_tools
 from chatcodec.providers.openai_responses.wire import ITEMS, REQUEST, adapted
-from chatcodec.providers.target_rules import carries_nothing
 
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that makes the API return reasoning's ``encrypted_content``."""
@@ -176,7 +176,7 @@ def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) 
     items = ITEMS.front(messages)
     if items is None:
         from chatcodec.canonical_validation import validate_with
-        from chatcodec.messages import MESSAGES_ADAPTER
+        from chatcodec.model.messages import MESSAGES_ADAPTER
 
         read = decode_messages(ITEMS.adapter(messages, "OpenAI Responses input items"), context)
         validate_with(MESSAGES_ADAPTER, read, "Messages")  # as _held
@@ -190,7 +190,7 @@ def _held(canonical: dict[str, Any]) -> dict[str, Any]:
     from a Python caller), refused here with canonical's error (the codec turns a depth
     error into one at the payload's deepest place), as every decoder refused it before."""
     from chatcodec.canonical_validation import validate_canonical
-    from chatcodec.request import ChatRequest
+    from chatcodec.model.request import ChatRequest
 
     validate_canonical(ChatRequest, canonical)
     return canonical
@@ -262,7 +262,7 @@ def _as_spelled(key: str, value: object, bag: Mapping[str, Any]) -> object:
 
 def _report_unsent(request: Mapping[str, Any], losses: LossRecorder) -> None:
     """A setting Responses has no field for is reported, unless it says nothing
-    (:func:`~chatcodec.providers.target_rules.carries_nothing`); so are stop sequences."""
+    (:func:`~chatcodec.providers.contract.target_rules.carries_nothing`); so are stop sequences."""
     for key in UNSENT_SETTINGS:
         value = request.get(key)
         if value is not None and not carries_nothing(key, value):
@@ -337,7 +337,7 @@ def _without_unpersisted_reasoning(
 
 def survey(messages: Sequence[Message]) -> tuple[bool, bool]:
     """What the assistant turns hold that two rules look for, in one pass: a part kept
-    whole (``opaque``: another format's call, which :func:`~chatcodec.providers.history_data.history_for`
+    whole (``opaque``: another format's call, which :func:`~chatcodec.providers.history.turns.history_for`
     sends with its results or drops with them, for this format's capabilities its only
     rule), and this provider's encrypted reasoning (which asks for ``include``)."""
     kept_whole = encrypted = False

@@ -29,8 +29,8 @@ from typing import Any, cast
 from chatcodec._narrow import as_dict
 from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.finish_reason import (
@@ -76,7 +76,7 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
         return decode_response_dict(wire)
     # the adapter says why, or takes a value canonical cannot hold (as request._held)
     from chatcodec.canonical_validation import validate_canonical
-    from chatcodec.response import ChatResponse
+    from chatcodec.model.response import ChatResponse
 
     canonical = decode_response_dict(adapted(RESPONSE, payload, "OpenAI Responses response"))
     validate_canonical(ChatResponse, canonical)

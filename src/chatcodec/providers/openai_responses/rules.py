@@ -1,5 +1,5 @@
 """What the OpenAI Responses API accepts today: ``call_id`` of at most 64 characters, and
-GPT-5's reasoning rules (:mod:`chatcodec.providers.openai_rules`).
+GPT-5's reasoning rules (:mod:`chatcodec.providers.families.openai.model_rules`).
 
 A ``function_call`` (or its output) whose ``call_id`` is longer is refused with
 ``string_above_max_length`` (https://github.com/AnswerDotAI/fastllm/issues/45 ;
@@ -13,8 +13,8 @@ reported with the id sent.
 from __future__ import annotations
 
 from chatcodec._narrow import as_dict, as_list, is_dict
-from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
-from chatcodec.providers.openai_rules import (
+from chatcodec.providers.contract.target_rules import ProviderRules, RuleCall, TargetRule
+from chatcodec.providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
     GPT_5_UP,
@@ -22,7 +22,7 @@ from chatcodec.providers.openai_rules import (
     drop_sampling_beside_reasoning,
     minimal_for_none,
 )
-from chatcodec.providers.target_rules import ProviderRules, RuleCall, TargetRule
+from chatcodec.providers.kit.tool_id_mapping import ToolIdMapping
 
 VERSION = "v1"
 """The one Responses API version."""
@@ -110,6 +110,6 @@ RULES = ProviderRules(
         ),
     ),
 )
-"""OpenAI Responses' table (:mod:`chatcodec.providers.target_rules`). ``model`` is no
+"""OpenAI Responses' table (:mod:`chatcodec.providers.contract.target_rules`). ``model`` is no
 :class:`RequiredField`: a stored ``prompt`` can supply it (``ResponseCreateParams.model``
 is optional in openai 3.54); ``model_or_prompt`` reports a request with neither."""

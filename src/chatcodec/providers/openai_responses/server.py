@@ -70,7 +70,7 @@ SCHEMA_FIELDS: Mapping[str, Any] = {"description": None, "strict": False}
 
 
 class ResponsesAnswering:
-    """The Responses API's :class:`~chatcodec.providers.kit.edge.Answering`."""
+    """The Responses API's :class:`~chatcodec.providers.contract.edge.Answering`."""
 
     def new_id(self) -> str:
         """``resp_`` and 48 random hex digits, as OpenAI's ids look."""

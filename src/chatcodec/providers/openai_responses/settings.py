@@ -19,15 +19,15 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.errors import rule_error
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
-from chatcodec.providers.kit.schemas import (
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.schema_writing import (
     FORMAT_AS_SENT,
     STRICT_SCHEMA_OPTION,
     openai_format_as_sent,
     openai_strict_schema,
 )
+from chatcodec.providers.kit import kept_object, leftovers, restore_fields, unmapped
+from chatcodec.providers.kit.reasoning import effort_word, reasoning_for_effort
 from chatcodec.providers.openai_responses.markers import PROVIDER
 
 _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
@@ -78,7 +78,7 @@ def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str,
         bag["text"] = text
         return
     canonical["response_format"] = response_format
-    if openai_format_as_sent(response_format):  # sent back unchanged (kit/schemas/writing.py)
+    if openai_format_as_sent(response_format):  # sent back unchanged (families/schema_writing.py)
         bag[FORMAT_AS_SENT] = True
     mapped = ["type", *(wire for wire, key in _FORMAT_KEYS if key in response_format)]
     format_rest = unmapped(fields, mapped)  # wire values, written back as they are: not escaped
@@ -161,7 +161,7 @@ def _format(
     if name is None:
         losses.add((*at, "name"), "unnamed schema", "Responses requires a schema name; sent 'response'", "setting")
     wire["name"] = name or "response"
-    # JSON Schema, and what strict mode takes (kit/schemas)
+    # JSON Schema, and what strict mode takes (families/schema_writing.py)
     at_schema = (*at, "json_schema")
     strict = response_format.get("strict")
     wire["schema"], strict = openai_strict_schema(schema, strict, losses, at_schema, strict_schema, as_sent=as_sent)

@@ -39,15 +39,15 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_canonical
 from chatcodec.errors import StreamError
-from chatcodec.providers.kit.context import DecodeContext
+from chatcodec.model.response import Usage
+from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
+from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls, is_sealed
 from chatcodec.providers.openai_responses.items import decode_item
 from chatcodec.providers.openai_responses.markers import PROVIDER
 from chatcodec.providers.openai_responses.response import decode_response_dict
 from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, validated
-from chatcodec.response import Usage
-from chatcodec.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
@@ -97,7 +97,7 @@ class StreamDecoder(FeedByReading):
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
         self.builder = builder if builder is not None else StreamBuilder(emit=True)
         self.context = context if context is not None else DecodeContext(PROVIDER)
-        """The decode's shared state (:class:`~chatcodec.providers.kit.context.DecodeContext`)."""
+        """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.items: dict[int, _Item] = {}
         self.next_index = 0
         self.started = False

@@ -33,15 +33,8 @@ from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit.context import EncodeContext
-from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
-from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal_call
-from chatcodec.providers.openai_responses.edge import error_fields
-from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
-from chatcodec.providers.openai_responses.markers import KIT
-from chatcodec.providers.openai_responses.response import encode_response
-from chatcodec.response import FinishReason, Usage
-from chatcodec.stream_events import (
+from chatcodec.model.response import FinishReason, Usage
+from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
     ErrorEvent,
@@ -61,6 +54,13 @@ from chatcodec.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
+from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal_call
+from chatcodec.providers.openai_responses.edge import error_fields
+from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
+from chatcodec.providers.openai_responses.markers import KIT
+from chatcodec.providers.openai_responses.response import encode_response
 
 _ENDS_A_REFUSAL = (TextStartEvent, ThinkingStartEvent, ToolCallStartEvent, PartEvent, FinishEvent)
 """Events after which a refusal under way is complete (the next part, or the finish)."""

@@ -1,5 +1,5 @@
 """What strict mode's structural rules read of an OpenAI Responses request
-(:class:`~chatcodec.providers.structure.Structure`): its ``input`` items,
+(:class:`~chatcodec.providers.contract.structure.Structure`): its ``input`` items,
 ``max_output_tokens``, its ``function_call`` / ``custom_tool_call`` items and their
 outputs, and OpenAI's 400 texts (https://platform.openai.com/docs/guides/error-codes)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from chatcodec.providers.structure import Location, Structure, ToolStep, Turn, role_at
+from chatcodec.providers.contract.structure import Location, Structure, ToolStep, Turn, role_at
 
 _CALLS = ("function_call", "custom_tool_call")
 _RESULTS = ("function_call_output", "custom_tool_call_output")

@@ -23,16 +23,16 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder, Steps
-from chatcodec.providers.kit import NULLS, restore_fields, split_fields
-from chatcodec.providers.kit.context import DecodeContext, EncodeContext
-from chatcodec.providers.kit.schemas import (
+from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.openai.strict_schema import to_openai_strict
+from chatcodec.providers.families.schema_writing import (
     AS_SENT,
     STRICT_SCHEMA_OPTION,
     openai_strict_schema,
     read_as_sent,
-    to_openai_strict,
 )
-from chatcodec.providers.kit.tool_names import OPENAI_TOOL_NAMES, tool_name
+from chatcodec.providers.kit import NULLS, restore_fields, split_fields
+from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES, tool_name
 from chatcodec.providers.openai_responses.markers import KIT, PROVIDER
 from chatcodec.providers.openai_responses.parts import canonical_text, opaque
 
@@ -86,7 +86,7 @@ def decode_function_tool(tool: dict[str, Any]) -> dict[str, Any]:
     if "parameters" not in tool:
         rest[_NO_PARAMETERS] = True
     elif parameters is not None and read_as_sent(parameters, to_openai_strict if tool.get("strict") is True else None):
-        rest[AS_SENT] = True  # sent back unchanged (kit/schemas/writing.py)
+        rest[AS_SENT] = True  # sent back unchanged (families/schema_writing.py)
     if "strict" not in tool:
         rest[_NO_STRICT] = True
     return KIT.attach(definition, rest)
@@ -159,7 +159,7 @@ def request_tool_name(name: str, losses: LossRecorder, at: Steps) -> str:
     return tool_name(name, losses, at, PROVIDER)
 
 
-SENT_AS_IS = OPENAI_TOOL_NAMES.accepted
+SENT_AS_IS = COMMON_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
@@ -180,7 +180,7 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) ->
         parameters = tool.get("parameters")
         if parameters is None:
             wire["parameters"] = {"type": "object", "properties": {}}
-        else:  # JSON Schema, and what strict mode takes when strict is true (kit/schemas)
+        else:  # JSON Schema, and what strict mode takes when strict is true (families/schema_writing.py)
             option = context.option(STRICT_SCHEMA_OPTION)
             at_schema, as_sent = (*at, "parameters"), rest.get(AS_SENT)
             wire["parameters"], strict = openai_strict_schema(

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
+from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmapped, wire_fields
-from chatcodec.providers.kit.context import EncodeContext
 from chatcodec.providers.openai_responses.markers import KIT
 
 _DETAILS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.providers.kit.edge import Call, Front, RouteError
+from chatcodec.providers.contract.edge import Call, Front, RouteError
 from chatcodec.registry import get_edge
 
 __all__ = ["Call", "FrontError", "caller_key", "front", "read_call", "routes"]

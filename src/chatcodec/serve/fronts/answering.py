@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from chatcodec.providers.kit.edge import Answering, Call
+from chatcodec.model.stream_events import AnyStreamEvent
+from chatcodec.providers.contract.edge import Answering, Call
 from chatcodec.registry import get_edge
 from chatcodec.serve.response_store import ResponseStore
-from chatcodec.stream_events import AnyStreamEvent
 from chatcodec.streams.accumulator import StreamAccumulator
 from chatcodec.streams.framing import WireEventReader
 

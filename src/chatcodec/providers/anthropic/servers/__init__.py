@@ -20,7 +20,7 @@ from chatcodec.providers.anthropic.servers.server import Server, ServerCall
 from chatcodec.providers.kit import servers as kit_servers
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.providers.contract.context import EncodeContext
 
 __all__ = ["OPTION", "SERVERS", "TABLE", "Server", "fit_written", "server_for_url", "server_named"]
 

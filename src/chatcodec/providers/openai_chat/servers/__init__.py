@@ -43,7 +43,7 @@ from chatcodec.providers.openai_chat.servers.fitting import fit_request
 from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 
 if TYPE_CHECKING:
-    from chatcodec.providers.kit.context import EncodeContext
+    from chatcodec.providers.contract.context import EncodeContext
 
 __all__ = [
     "DEFAULT",

@@ -10,7 +10,7 @@ breakpoint is not sent.
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server
 

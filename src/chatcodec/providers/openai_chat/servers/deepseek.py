@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop

@@ -29,13 +29,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.field_sets import load_field_sets
-from chatcodec.providers.kit import (
-    decode_cache_control,
+from chatcodec.providers.families.openai.cache_breakpoint import (
     decode_prompt_cache_breakpoint,
-    encode_cache_control,
     encode_prompt_cache_breakpoint,
 )
+from chatcodec.providers.kit import decode_cache_control, encode_cache_control
+from chatcodec.providers.kit.field_sets import load_field_sets
 from chatcodec.providers.openai_chat.servers.server import Server, ServerCall
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import current_steps

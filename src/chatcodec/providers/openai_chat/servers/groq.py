@@ -12,7 +12,7 @@ Reasoning comes back as ``reasoning``, set by ``reasoning_format`` / ``include_r
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 

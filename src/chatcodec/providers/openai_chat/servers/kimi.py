@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import reasoning_back_in_tool_loop

@@ -17,8 +17,8 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.kit import servers as kit_servers
-from chatcodec.providers.kit.edge import Extension
 from chatcodec.providers.kit.servers import OPTION_HINT, Refusal
 
 __all__ = ["ALL_PARTS", "OPTION_HINT", "Refusal", "Server", "ServerCall", "ServerRule"]

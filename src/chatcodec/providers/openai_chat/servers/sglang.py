@@ -9,7 +9,7 @@ Like vLLM it serves any model on any host: chosen by option only.
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server
 

@@ -9,7 +9,7 @@ reasoning models answer with ``reasoning`` on the message
 
 from __future__ import annotations
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server
 

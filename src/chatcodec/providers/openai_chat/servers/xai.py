@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from chatcodec.providers.kit.edge import Extension
+from chatcodec.providers.contract.edge import Extension
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 

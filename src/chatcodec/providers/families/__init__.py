@@ -1,0 +1,26 @@
+"""Facts of one vendor or model family that more than one provider folder needs.
+
+A folder's own facts stay in its folder; a fact shared by two folders because the same
+models or the same vendor stand behind both lives here, once:
+
+``claude/``          Claude's rules, served by Anthropic Messages and Bedrock Converse: the
+                     model-family rules (``model_rules``), the rules the two wires share
+                     (``wire_rules``: signatures, usage, thinking, stop reasons), the
+                     prefill rule (``prefill``), the structured-outputs schema subset
+                     (``schema_subset``)
+``openai/``          OpenAI's rules, served by Chat Completions and Responses: model-family
+                     rules (``model_rules``), strict-mode schemas (``strict_schema``), the
+                     file name inline file data needs (``file_names``)
+``google/``          Google's ``Schema`` object (the OpenAPI subset Gemini takes), which every
+                     *other* target's writer reads as JSON Schema (``openapi_schema``)
+``schema_writing``   what the tool and response-format writers call: the rewrites a target
+                     needs (JSON Schema, Anthropic's subset, OpenAI's strict mode), each
+                     change reported as a loss of kind ``schema``
+
+Each schema rewrite is a pure function over a schema returning the new schema (the same
+object when nothing changed) and its changes, each with its JSON path in the request; the
+walk they share is mechanics (:mod:`chatcodec.providers.kit.schema_walk`).
+
+Families sit in the kit layer (``tools/import_graph.py``): provider folders import them,
+they import the kit and the contract, and the kit never imports them.
+"""
