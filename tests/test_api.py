@@ -39,9 +39,14 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registry as it was before any provider codec landed."""
     from chatcodec import registry
 
-    for name in chatcodec.PROVIDER_NAMES:
-        monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
-        monkeypatch.delitem(registry._loaded, name, raising=False)
+    # whole tables swapped, not keys deleted and put back (which would leave the built-in
+    # order reversed: detection prefers formats in that order); what is derived from
+    # every codec (detection's marks, the error statuses) is built again for this
+    # registry, and again for the real one after it
+    kept = {name: path for name, path in registry._BUILT_IN.items() if name not in chatcodec.PROVIDER_NAMES}
+    monkeypatch.setattr(registry, "_BUILT_IN", kept)
+    monkeypatch.setattr(registry, "_loaded", {k: v for k, v in registry._loaded.items() if k in kept})
+    monkeypatch.setattr(registry, "_generation", [registry.generation() + 1])
 
 
 @pytest.mark.usefixtures("no_built_in_providers")
