@@ -30,19 +30,19 @@ from bench.floor import openai_to_anthropic
 from bench.workloads import ANTHROPIC_OPTIONS, openai_session
 from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.openai_chat.messages import decode_messages
-from chatcodec.providers.openai_chat.wire import REQUEST_ADAPTER
+from chatcodec.providers.openai_chat.wire_validators import request_adapter
 
 
 def _stages(request: dict[str, Any]) -> dict[str, Callable[[], object]]:
     model = chatcodec.decode_request("openai-chat", request)
     canonical = model.model_dump()
-    wire = dict(REQUEST_ADAPTER.validate_python(request))
+    wire = dict(request_adapter().validate_python(request))
     return {
         "floor (plain dicts)": lambda: openai_to_anthropic(request),
         "convert_request, whole": lambda: chatcodec.convert_request(
             request, source="openai-chat", target="anthropic", on_loss="ignore", options=ANTHROPIC_OPTIONS
         ),
-        "1 wire validation": lambda: REQUEST_ADAPTER.validate_python(request),
+        "1 wire validation": lambda: request_adapter().validate_python(request),
         "2 wire -> canonical dicts": lambda: decode_messages(wire["messages"], DecodeContext("openai-chat")),
         "3 canonical validation": lambda: chatcodec.ChatRequest.model_validate(canonical),
         "4 encode for anthropic": lambda: chatcodec.encode_request(

@@ -17,10 +17,12 @@ from chatcodec import ChatRequest, ChatResponse
 
 def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
     """The registry's names are the provider folders (``openai-chat`` ->
-    ``providers/openai_chat/``), one each, so a new folder with its one registry line is
-    a new provider and nothing else lists them."""
+    ``providers/openai_chat/``; an underscored folder is not a provider), one each, so a
+    new folder with its one registry line is a new provider and nothing else lists them."""
     folders = Path(chatcodec.__file__).parent / "providers"
-    with_codec = sorted(path.name for path in folders.iterdir() if (path / "codec.py").exists())
+    with_codec = sorted(  # ``_template`` is the folder a newcomer copies, never registered
+        path.name for path in folders.iterdir() if (path / "codec.py").exists() and not path.name.startswith("_")
+    )
     assert sorted(name.replace("-", "_") for name in chatcodec.PROVIDER_NAMES) == with_codec
     assert len(set(chatcodec.PROVIDER_NAMES)) == len(chatcodec.PROVIDER_NAMES)
     assert "canonical" not in chatcodec.PROVIDER_NAMES

@@ -1,4 +1,4 @@
-"""``chatcodec convert`` and ``validate`` over the Parquet files datasets hold (issue 42):
+"""``chatcodec convert`` and ``validate`` over the Parquet files datasets hold:
 ids and dataset columns beside the payload, values JSON has no form for, files an analyst
 can query (typed columns, 64k-row groups, zstd), and what ``--strict`` and ``--storage`` do."""
 

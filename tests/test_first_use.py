@@ -1,11 +1,10 @@
 """First use: a fresh process's ``import chatcodec`` and one request
-conversion on the one-pass path load no canonical model.
+conversion load no canonical model.
 
-The one-pass path builds no model, so loading the models (``chatcodec.model.messages`` and the
+A conversion builds no model, so loading the models (``chatcodec.model.messages`` and the
 modules it pulls in, about 100 ms) or pydantic (about 70 ms) for it is pure start-up
-cost: the API imports its general-path, stream and strict helpers where they are used,
-and the OpenAI Chat field decoders the one pass shares with the general decoder live in
-``request_fields.py``, which imports no model.
+cost: the API imports its model, stream and strict helpers where they are used, and the
+OpenAI Chat field decoders live in ``request_fields.py``, which imports no model.
 """
 
 from __future__ import annotations
@@ -111,8 +110,8 @@ _CLI_PROBE = textwrap.dedent(
 )
 
 
-def test_chatcodec_convert_of_one_pass_lines_loads_no_model_and_no_process_pool(tmp_path: Path) -> None:
-    """``chatcodec convert --workers 1`` of JSON lines the one pass converts starts
+def test_chatcodec_convert_of_request_lines_loads_no_model_and_no_process_pool(tmp_path: Path) -> None:
+    """``chatcodec convert --workers 1`` of JSON lines of requests starts
     without the models (only ``validate`` and ``schema`` need them) and without
     multiprocessing (only ``--workers`` above 1 needs it)."""
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"

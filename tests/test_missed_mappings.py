@@ -285,8 +285,8 @@ def test_anthropic_metadata_user_id_round_trips() -> None:
     assert losses == []
 
 
-def test_user_and_metadata_rules_hold_on_the_one_pass_conversion() -> None:
-    """``convert_request`` takes the one-pass path for plain requests."""
+def test_user_and_metadata_rules_hold_on_a_plain_request_conversion() -> None:
+    """A plain request takes the writers' plain branches: the rules hold there too."""
     source = {
         "model": "claude-opus-4-6",
         "max_completion_tokens": 100,

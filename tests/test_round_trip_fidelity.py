@@ -293,7 +293,7 @@ def test_nested_underscore_keys_survive_a_bedrock_request() -> None:
 
 def test_an_assistant_turn_of_several_texts_sent_to_responses_reads_back_as_one_turn() -> None:
     """One message item of several ``output_text`` parts (it was an item per text, which
-    read back as separate turns: the there-and-back law found it, issue 41 asked for one)."""
+    read back as separate turns: the there-and-back law found it)."""
     request = chatcodec.validate_model(
         chatcodec.ChatRequest,
         {

@@ -15,7 +15,7 @@ import pytest
 import chatcodec
 from chatcodec.model.response import ChatResponse, validate_response
 from chatcodec.providers.openai_chat.stream_chunk import COMMON_CHUNK
-from chatcodec.providers.openai_chat.wire import chunk_adapter
+from chatcodec.providers.openai_chat.wire_validators import chunk_adapter
 from chatcodec.streams.builder import StreamBuilder, plain_counts
 from conformance.stream_law import StreamLaw, outcome
 from fuzz import mutate, seeds

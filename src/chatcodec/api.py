@@ -173,11 +173,19 @@ def encode_stream(
     ``"reasoning_details"``, or ``None`` to drop it with a loss) and, for streams,
     ``include_usage`` (the client's ``stream_options.include_usage``: one usage chunk,
     last, or none). They go straight to the encoder; a start event whose metadata for
-    ``provider`` spells one as a marker (``_reasoning_field``) is also read.
+    ``provider`` spells one as a marker (``_reasoning_field``) is also read. A codec
+    without a stream encoder is refused at the call.
     """
     codec = get_codec(provider)
     recorder = LossRecorder()
-    yield from codec.encode_stream(events, recorder, options=output_options(options))
+    return _settled(codec.encode_stream(events, recorder, options=output_options(options)), recorder, on_loss, losses)
+
+
+def _settled(
+    encoded: Iterator[dict[str, Any]], recorder: LossRecorder, on_loss: OnLoss, losses: list[Loss] | None
+) -> Iterator[dict[str, Any]]:
+    """``encoded``, with the loss policy applied once it is exhausted."""
+    yield from encoded
     recorder.settle(on_loss, losses)
 
 

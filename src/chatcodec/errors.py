@@ -9,7 +9,8 @@
     ├── ToolArgumentsError     tool-call arguments are not valid JSON (ValueError)
     ├── ProviderLookupError    a provider name cannot be used (LookupError)
     │   ├── UnknownProviderError    the name is not a known wire format
-    │   └── CodecNotAvailableError  the format is known but no codec is registered yet
+    │   └── CodecNotAvailableError  the format is known but no codec is registered yet, or its
+    │                               codec lacks what was asked (streams, strict reading)
     ├── LossError              an encode could not carry something and on_loss="error"
     │                          (in :mod:`chatcodec.losses`, beside the losses it lists)
     └── ProviderAPIError       the provider itself reported an error (in a body or stream)
@@ -354,7 +355,11 @@ class UnknownProviderError(ProviderLookupError):
 
 
 class CodecNotAvailableError(ProviderLookupError):
-    """The wire format is known, but no codec for it is registered (yet)."""
+    """The wire format is known, but no codec for it is registered (yet), or its codec
+    lacks what was asked: a stream entry point on a codec without stream modules, or
+    ``strict=True`` on one that cannot read strictly
+    (:attr:`~chatcodec.providers.contract.capabilities.Capabilities.strict_reading`). The
+    message names the codec and what it lacks."""
 
 
 class ProviderAPIError(ChatcodecError):

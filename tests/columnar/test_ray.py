@@ -1,5 +1,5 @@
 """ArrowConverter in Ray Data (``map_batches(batch_format="pyarrow")``) on a local one-CPU
-Ray, over the recorded requests: the two Ray pitfalls of issue 34, each with its way round.
+Ray, over the recorded requests: the two Ray pitfalls, each with its way round.
 
 The module takes about 20 s (measured), most of it Ray starting; the 1M-row run on a local cluster
 is a documented command (README, "Datasets").

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -75,6 +75,36 @@ class BagSamples:
     """Where the provider's stream carries them."""
     recorded: bool
     """Whether some recorded responses carry a choice or message bag."""
+
+
+NO_BAGS = BagSamples(choice={"x_trace": "abc"}, message={"x_trace": "abc"}, stream_place="none", recorded=False)
+"""A decoder that writes no choice or message bag: any bag has no place on the wire, so a
+replayed stream reports them, as ``encode_response`` does."""
+
+
+def no_sdk_oracle(_body: object) -> None:
+    """The SDK check of a provider with no SDK types to check against yet: accepts anything."""
+
+
+def no_stream_pairs(_entry: ProviderEntry) -> list[StreamPair]:
+    """No recorded stream has a non-streamed equivalent (yet)."""
+    return []
+
+
+def recorded_counts(name: str) -> dict[str, int]:
+    """How many fixtures of each kind ``tests/fixtures/<name>/`` holds (error bodies are
+    not responses)."""
+    folder = FIXTURES / name
+    return {
+        kind: sum(
+            1
+            for path in (folder / kind).iterdir()
+            if path.is_file() and not (kind == "response" and path.name.startswith("error_"))
+        )
+        if (folder / kind).is_dir()
+        else 0
+        for kind in ("request", "response", "stream")
+    }
 
 
 DeepValueHook = Callable[[list[JsonObject], object], tuple[list[JsonObject], int]]
@@ -158,6 +188,49 @@ class ProviderEntry:
     known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
     """``(error type, first path step or None for any)`` of validation errors whose paths the
     mutation law does not check yet, each with its bug (fix it, then delete the entry)."""
+
+    @classmethod
+    def minimal(
+        cls,
+        name: str,
+        *,
+        finish_reasons: Mapping[str, chatcodec.UnifiedFinishReason],
+        with_finish_reason: Callable[[JsonObject, str], JsonObject],
+        finish_reason_fixture: str,
+        streams: StreamCases,
+        shaped_responses: Callable[[], st.SearchStrategy[chatcodec.ChatResponse]],
+        single_hop: SingleHop,
+        tool_name_rule: re.Pattern[str],
+        deep_kept_value: DeepValueHook,
+        **stated: Any,
+    ) -> ProviderEntry:
+        """An entry from the facts only the provider's documentation gives (its finish
+        words, its tool-name rule, its stream cases and normal forms), the rest derived
+        unless ``stated``: ``names_in_prose`` the registry name's vendor word
+        (its part before the first ``-``), no SDK oracle, ``recordings`` the fixture
+        folder's counts (state them to pin the folder), no stream pairs
+        (``stream_pair_count``: as many as ``pair_streams`` gives), and :data:`NO_BAGS`."""
+        stated.setdefault("names_in_prose", (name.partition("-")[0],))
+        for oracle in ("check_request", "check_response", "check_stream"):
+            stated.setdefault(oracle, no_sdk_oracle)
+        stated.setdefault("recordings", recorded_counts(name))
+        stated.setdefault("pair_streams", no_stream_pairs)
+        stated.setdefault("bags", NO_BAGS)
+        counted = "stream_pair_count" not in stated
+        entry = cls(
+            name=name,
+            finish_reasons=finish_reasons,
+            with_finish_reason=with_finish_reason,
+            finish_reason_fixture=finish_reason_fixture,
+            streams=streams,
+            shaped_responses=shaped_responses,
+            single_hop=single_hop,
+            tool_name_rule=tool_name_rule,
+            deep_kept_value=deep_kept_value,
+            stream_pair_count=stated.pop("stream_pair_count", 0),
+            **stated,
+        )
+        return replace(entry, stream_pair_count=len(entry.stream_pairs())) if counted else entry
 
     def __repr__(self) -> str:  # Hypothesis prints it in every falsifying example
         return f"ProviderEntry({self.name!r})"

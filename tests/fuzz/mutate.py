@@ -84,7 +84,7 @@ _FIXED: tuple[object, ...] = (
     1e308,
     -1e308,
     5e-324,
-    float("nan"),  # no JSON holds these: a dict may (issue 33 item 16); JSON text gets "NaN"
+    float("nan"),  # no JSON holds these: a dict may; JSON text gets "NaN"
     float("inf"),
     float("-inf"),
     "\U0001f600",

@@ -139,7 +139,7 @@ def test_gemini_2_5_gets_a_thinking_budget_for_an_effort_and_gemini_3_a_level() 
     assert losses == []
 
 
-# --- issue 33: an effort without thinking keeps no thinking through Gemini ---------------------
+# --- an effort without thinking keeps no thinking through Gemini ---------------------
 
 
 @pytest.mark.parametrize("source", ["anthropic", "bedrock-converse"])

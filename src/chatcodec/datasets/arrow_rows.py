@@ -3,7 +3,7 @@
 Arrow (and Hugging Face ``datasets``, Ray Data, pandas over Arrow) stores a list of JSON
 objects as structs with the union of every row's keys: a row that had no ``name`` gets
 ``name: null``, and a tool whose schema has properties ``a`` gets ``b: null`` for the
-property another tool had (issue 34 measured 927 of 967 rows of a dataset so changed).
+property another tool had (927 of 967 rows of a recorded dataset were so changed).
 Read back, those ``null``\\ s are not the payload that was stored: wire formats take a
 ``null`` field as absent, but in a free-form JSON value (a tool's JSON Schema, a response
 schema, metadata) ``null`` can be meant (``"default": null``), and a ``null`` property

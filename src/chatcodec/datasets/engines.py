@@ -13,7 +13,7 @@ row is dropped or silently changed::
     dataset.map_batches(to_anthropic, batch_format="pyarrow")                  # Ray Data
 
 Arrow batches, not the engines' default formats, for three reasons measured on a 1M-row
-dataset (issue 34): Ray's numpy and pandas formats turn a nested integer into a float when
+dataset: Ray's numpy and pandas formats turn a nested integer into a float when
 another row has a ``null`` there (``max_tokens: 4096.0``, which a strict reader refuses);
 the per-row Python objects they build cost more than the conversion; and the columnar
 form (:mod:`chatcodec.datasets.arrow_form`) is already Arrow. Conversion goes through

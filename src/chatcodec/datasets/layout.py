@@ -3,7 +3,7 @@
 Arrow cannot hold canonical JSON as it is: ``content`` is a string in one message and a
 list of parts in the next, and a struct column has a field for every key any row has,
 so free-form objects (a tool's JSON Schema, provider metadata, an opaque block) come back
-with a ``null`` for every key another row had (issue 34: 927 of 967 rows of a dataset
+with a ``null`` for every key another row had (927 of 967 rows of a recorded dataset
 changed in a Parquet round trip). The columnar form fixes both by construction:
 
 - a union of tagged dicts (the parts, the messages, the sources) is one struct with the

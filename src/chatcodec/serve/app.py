@@ -39,7 +39,7 @@ from chatcodec.api import decode_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
-from chatcodec.errors import ChatcodecError
+from chatcodec.errors import ChatcodecError, CodecNotAvailableError
 from chatcodec.losses import Loss, LossRecorder
 from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.registry import get_edge
@@ -68,7 +68,7 @@ from chatcodec.serve.response_store import open_store, owner_of
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
-from chatcodec.streams.convert import StreamConverter
+from chatcodec.streams.convert import StreamConverter, stream_codecs
 from chatcodec.warm import warm_up
 
 CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
@@ -254,6 +254,8 @@ class Proxy:
         check_model(model)
         route = self.route(model)
         record.upstream, record.upstream_model = route.upstream, model
+        if call.stream:
+            _streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
         canonical, body, record.losses = self.converted(
@@ -512,6 +514,15 @@ async def _unless_caller_leaves(
         record.status, record.cancelled = CLIENT_GONE, True
         return Response(status_code=CLIENT_GONE)
     return answers[0]
+
+
+def _streams_between(upstream: str, api: str) -> None:
+    """Refuse a stream, before the upstream is called, where a codec has no stream
+    modules (streams are optional in a provider folder): 400, naming what it lacks."""
+    try:
+        stream_codecs(upstream, api)
+    except CodecNotAvailableError as error:
+        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None
 
 
 async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:

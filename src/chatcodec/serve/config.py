@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chatcodec._narrow import as_dict, as_list, is_list
-from chatcodec.errors import ProviderLookupError
+from chatcodec.errors import CodecNotAvailableError, ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec.registry import get_edge, registered_providers
 from chatcodec.serve.response_store import check_store_spelling
@@ -74,6 +74,19 @@ def _side(name: str, side: str) -> bool:
     except ProviderLookupError:  # a codec without an edge: nothing to serve or call
         return False
     return getattr(edge, side) is not None
+
+
+def _strict_front(api: str, validate: bool) -> None:
+    """``--validate`` refused at start for a front whose codec cannot read strictly, rather
+    than every request answered with the refusal."""
+    from chatcodec.strict.check import refuse_unless_strict
+
+    if not validate:
+        return
+    try:
+        refuse_unless_strict(api)
+    except CodecNotAvailableError as error:
+        raise ValueError(f"--validate cannot check {api} requests: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -210,6 +223,7 @@ class ServeConfig:
         offered = fronts()
         if self.api not in offered:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
+        _strict_front(self.api, self.validate)
         if (self.upstream is None) != (self.upstream_url is None):
             raise ValueError("--upstream and --upstream-url go together")
         if self.upstream is not None:

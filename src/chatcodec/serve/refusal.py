@@ -41,7 +41,7 @@ class RefusalError(Exception):
         """The upstream's own error type (``rate_limit_exceeded``), when it named one."""
         self.headers: dict[str, str] = dict(headers or {})
         """Headers to answer with (the upstream's ``retry-after``, rate limits, request id)."""
-        self.body = None if body is None else dict(body)
+        self.body: dict[str, Any] | None = None if body is None else dict(body)
         """The upstream's own error body, answered as it is (set only when the front speaks its API)."""
 
 

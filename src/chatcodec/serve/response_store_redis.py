@@ -93,7 +93,7 @@ class RedisBackend:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
-        self.description = f"in Redis at {urlsplit(url).hostname}"
+        self.description: str = f"in Redis at {urlsplit(url).hostname}"
         self._redis = RespConnection(url)
 
     def __len__(self) -> int:

@@ -38,7 +38,7 @@ class SqliteBackend:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
-        self.description = f"in the SQLite file {path}"
+        self.description: str = f"in the SQLite file {path}"
         self._lock = threading.Lock()
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(Path(path).expanduser(), timeout=10, check_same_thread=False, isolation_level=None)

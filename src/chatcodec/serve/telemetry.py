@@ -162,9 +162,9 @@ class RequestSpan:
     def __init__(self, span: Span, *, content: bool, started: float | None = None) -> None:
         self.span = span
         self.content = content
-        self.started = time.perf_counter() if started is None else started
+        self.started: float = time.perf_counter() if started is None else started
         """When the request came in (``time.perf_counter``), for the time to the first chunk."""
-        self.first_chunk_seen = False
+        self.first_chunk_seen: bool = False
         self.finish_reasons: list[str] = []
         self.parts: dict[tuple[int, int], dict[str, Any]] = {}
 

@@ -111,15 +111,15 @@ class PartBuilder:
     )
 
     def __init__(self, kind: str, choice: int, index: int, fields: dict[str, Any]) -> None:
-        self.kind = kind
-        self.choice = choice
-        self.index = index
-        self.fields = fields
+        self.kind: str = kind
+        self.choice: int = choice
+        self.index: int = index
+        self.fields: dict[str, Any] = fields
         self.fragments: list[str] = []
         self.folded: list[str] = []  # earlier fragments, joined a batch at a time
-        self.folded_count = 0  # how many fragments ``folded`` holds (each was one delta event)
+        self.folded_count: int = 0  # how many fragments ``folded`` holds (each was one delta event)
         self.signature: list[str] | None = None
-        self.closed = False
+        self.closed: bool = False
         self.whole: dict[str, Any] | None = None
         self.append: Callable[[str], None] = self.fragments.append
 

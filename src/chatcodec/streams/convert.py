@@ -35,6 +35,23 @@ from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
 
 
+def stream_codecs(source: str, target: str) -> tuple[SupportsStreamDecoder, SupportsStreamEncoder]:
+    """The codecs a stream from ``source`` to ``target`` needs, or a
+    :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks (streams
+    are optional in a provider folder): what :class:`StreamConverter` asks first, and
+    ``chatcodec serve`` before it calls the upstream."""
+    source_codec, target_codec = get_codec(source), get_codec(target)
+    if not isinstance(source_codec, SupportsStreamDecoder):
+        raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
+    if not isinstance(target_codec, SupportsStreamEncoder):
+        raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+    if getattr(source_codec, "decodes_streams", True) is False:
+        source_codec.stream_decoder(None)  # raises, in the codec's words
+    if getattr(target_codec, "encodes_streams", True) is False:
+        target_codec.stream_encoder(LossRecorder())  # raises, in the codec's words
+    return source_codec, target_codec
+
+
 class StreamConverter:
     """One stream's conversion from ``source`` to ``target``, fed as it arrives.
 
@@ -54,11 +71,7 @@ class StreamConverter:
         source_framing: Framing | None = None,
         target_framing: Framing | None = None,
     ) -> None:
-        source_codec, target_codec = get_codec(source), get_codec(target)
-        if not isinstance(source_codec, SupportsStreamDecoder):
-            raise CodecNotAvailableError(f"{source!r} has no push-style stream decoder")
-        if not isinstance(target_codec, SupportsStreamEncoder):
-            raise CodecNotAvailableError(f"{target!r} has no push-style stream encoder")
+        source_codec, target_codec = stream_codecs(source, target)
         self._settings = _Settings(source, target, dict(options or {}), on_loss, source_framing, target_framing)
         self._target = target
         self._recorder = LossRecorder()
@@ -68,20 +81,20 @@ class StreamConverter:
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
         self._losses = losses
-        self.events_in = 0
+        self.events_in: int = 0
         """Wire events read from the source so far."""
-        self.events_out = 0
+        self.events_out: int = 0
         """Wire events written for the target so far."""
         self.error: ErrorEvent | None = None
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
-        self.ended = False
+        self.ended: bool = False
         """Whether the source said its answer is over (a finish or an error event): a body
         that ends before that was cut off between two events."""
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
-        one to each worker (issue 34); one mid-stream holds its decoder's and encoder's
+        one to each worker (Ray Data, ``datasets.map(num_proc=...)``); one mid-stream holds its decoder's and encoder's
         state, which has no portable form, and refuses. A ``losses`` list given to it is
         not sent: the copy records its losses in its own :attr:`losses`."""
         if self.events_in or self.events_out:

@@ -14,8 +14,18 @@ from typing import Any, Literal
 
 from chatcodec import detect
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import PayloadError, Problem, StreamError, ValidationError, json_path, problems_error, rule_error
-from chatcodec.registry import get_edge
+from chatcodec.errors import (
+    CodecNotAvailableError,
+    PayloadError,
+    Problem,
+    StreamError,
+    ValidationError,
+    json_path,
+    problems_error,
+    rule_error,
+)
+from chatcodec.providers.contract.capabilities import Capabilities
+from chatcodec.registry import CANONICAL, get_codec, get_edge
 from chatcodec.strict.fields import Schema, every_field_name, payload_problems, schema_for, unknown_fields
 from chatcodec.strict.rules import request_problems, structure_for, target_problems
 from chatcodec.strict.values import shown
@@ -27,14 +37,36 @@ __all__ = [
     "check_stream_event",
     "check_target",
     "checked_events",
+    "refuse_unless_strict",
     "wrong_entry_point",
 ]
+
+
+def refuse_unless_strict(provider: str) -> None:
+    """Raise :class:`~chatcodec.CodecNotAvailableError` when ``provider``'s codec cannot
+    honour ``strict=True`` (its capabilities say ``strict_reading=False``, or it states
+    none): strict mode would otherwise read such a body as leniently as without it, and
+    the caller who asked for a refusal of unknown fields would get none, unaware. The
+    canonical format is read by its strict models, so it always honours it."""
+    if provider == CANONICAL:
+        return
+    capabilities = getattr(get_codec(provider), "capabilities", None)
+    if isinstance(capabilities, Capabilities) and capabilities.strict_reading:
+        return
+    stated = "it states no capabilities"
+    if isinstance(capabilities, Capabilities):
+        stated = "its capabilities say strict_reading=False"
+    raise CodecNotAvailableError(
+        f"the {provider} codec cannot read strictly ({stated}: it has no published field set or "
+        "structural rules to refuse a body by); read it without strict=True"
+    )
 
 
 def check_request(provider: str, payload: Mapping[str, Any], title: str, server: str | None = None) -> None:
     """Raise one :class:`~chatcodec.ValidationError` for every unknown field and broken
     structural rule of a ``provider`` request (for one ``server`` of the format when named:
     its documented extensions are accepted, no other server's)."""
+    refuse_unless_strict(provider)
     structural = request_problems(provider, payload)
     # A place a structural rule refuses in the provider's own words (a token limit under 1)
     # is not refused a second time by the generated bounds (Bedrock's ``maxTokens`` min 1).
@@ -112,7 +144,13 @@ def check_target(source: str, payload: Mapping[str, Any], target: str, title: st
 
 def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """``events``, each checked before it is passed on; an error event passes unchecked
-    (the decoder raises it as a :class:`~chatcodec.ProviderAPIError`)."""
+    (the decoder raises it as a :class:`~chatcodec.ProviderAPIError`). A codec that cannot
+    read strictly is refused here, before the first event."""
+    refuse_unless_strict(provider)
+    return _checked_events(provider, events)
+
+
+def _checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for index, event in enumerate(events):
         if "error" not in event and event.get("type") != "error":
             problems = payload_problems(provider, "stream", event)
@@ -126,6 +164,7 @@ def checked_events(provider: str, events: Iterable[dict[str, Any]]) -> Iterator[
 def check_stream_event(provider: str, event: Mapping[str, Any], title: str) -> None:
     """Raise a :class:`~chatcodec.ValidationError` for unknown fields of one stream event
     (an error event passes: the decoder raises it)."""
+    refuse_unless_strict(provider)
     if "error" not in event and event.get("type") != "error":
         problems = payload_problems(provider, "stream", event)
         if problems:
@@ -159,6 +198,7 @@ def check_payload(
     provider: str, root: Literal["request", "response", "stream"], payload: Mapping[str, Any], title: str
 ) -> None:
     """Raise for every unknown field of a ``provider`` request, response or stream event."""
+    refuse_unless_strict(provider)
     problems = payload_problems(provider, root, payload)
     if problems:
         raise _error(title, problems)
@@ -166,6 +206,7 @@ def check_payload(
 
 def check_messages(provider: str, messages: list[dict[str, Any]], title: str) -> None:
     """Raise for unknown fields in a bare wire ``messages`` list of ``provider``."""
+    refuse_unless_strict(provider)
     schema = schema_for(provider)
     if schema is None:
         return

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import with_compact_arguments, without_neutral_penalties
 from providers.anthropic.anthropic_support import (
@@ -346,7 +346,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [first, *events[1:]], 0
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry.minimal(
     rule_models=("claude-opus-4-7",),
     # 2026-10-21 takes no sampling settings; the laws send numbers past 0 to 1 (digits, not ranges)
     sampling_options={"api_version": "2023-06-01", "skip_rules": ["sampling_range"]},
@@ -366,12 +366,7 @@ ENTRY = ProviderEntry(
     single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
     # Anthropic's client tools share OpenAI's rule (the openai SDK's FunctionDefinition.name).
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),
-    bags=BagSamples(
-        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place on the wire
-        message={"x_trace": "abc"},
-        stream_place="none",  # encode_response keeps none either, and reports them there too
-        recorded=False,
-    ),
+    # bags: NO_BAGS (the decoder writes none; encode_response keeps none either, and reports them)
     deep_kept_value=deep_kept_value,
     same_result=compact_arguments,
     for_sdk=for_sdk,

@@ -23,8 +23,8 @@ from chatcodec.providers.anthropic import wire
 from chatcodec.providers.anthropic.tools import empty_schema
 from chatcodec.registry import get_codec
 from chatcodec.testing import chat_requests, chat_responses
+from conformance.generated_requests import bare_request
 from conformance.mutations import mutated
-from conformance.one_pass_requests import bare_request
 from providers.anthropic.anthropic_support import REQUEST_FIXTURES, RESPONSE_FIXTURES, load_json
 
 CODEC = get_codec("anthropic")
@@ -82,8 +82,8 @@ COMMON: dict[str, dict[str, Any]] = {
     "a request-wide cache marker": {**_session(), "cache_control": {"type": "ephemeral", "ttl": "1h"}},
     "an unknown field set to null": {**_session(), "service_tier": None},
 }
-"""Shapes the closed schema validates (the one pass declined each before it was merged
-into the reader): read in one Rust pass."""
+"""Shapes the closed schema validates (each once left to a second, general reader):
+read in one Rust pass."""
 
 RARE: dict[str, dict[str, Any]] = {
     "citations": _with_first_turn({"type": "text", "text": "x", "citations": []}),

@@ -15,7 +15,6 @@ import pytest
 from anthropic.lib.streaming._messages import accumulate_event
 
 import chatcodec
-from chatcodec.providers.anthropic.stream_encode import to_sse
 from chatcodec.streams.replay import events_from_response
 from providers.anthropic.anthropic_support import (
     ERROR_FIXTURES,
@@ -61,7 +60,7 @@ def test_stream_events_survive_sse_rendering(name: str) -> None:
     itself is a conformance law)."""
     events = list(chatcodec.decode_stream("anthropic", load_stream_text(name)))
     wire, _ = encode_events(events)
-    sse = "".join(to_sse(wire))
+    sse = "".join(chatcodec.to_sse("anthropic", wire))
     assert list(chatcodec.decode_stream("anthropic", sse)) == events
 
 
@@ -99,6 +98,6 @@ def test_response_replayed_as_a_stream_accumulates_back(name: str) -> None:
     wire, losses = encode_events(events_from_response(response, lambda text: [text[:7], text[7:]] if text else []))
     assert losses == []
     assert_valid_stream([with_web_fetch_count(event) for event in wire] if name in PREDATES_SDK else wire)
-    again = chatcodec.accumulate_stream("anthropic", "".join(to_sse(wire)))
+    again = chatcodec.accumulate_stream("anthropic", "".join(chatcodec.to_sse("anthropic", wire)))
     assert normalized_arguments(again) == normalized_arguments(response)
     assert encode_response(again)[0] == load_json("response", name)

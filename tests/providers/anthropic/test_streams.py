@@ -25,7 +25,6 @@ from chatcodec.model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
-from chatcodec.providers.anthropic.stream_encode import to_sse
 from chatcodec.streams.replay import events_from_response
 from providers.anthropic.anthropic_support import (
     assert_valid_stream,
@@ -171,7 +170,7 @@ def test_events_from_another_provider_become_valid_anthropic_sse() -> None:
         snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
     assert snapshot is not None
     sdk = chatcodec.decode_response("anthropic", snapshot.to_dict(mode="json"))
-    ours = chatcodec.accumulate_stream("anthropic", "".join(to_sse(wire)))
+    ours = chatcodec.accumulate_stream("anthropic", "".join(chatcodec.to_sse("anthropic", wire)))
     assert normalized_arguments(ours).message == normalized_arguments(sdk).message
     assert ours.message.tool_calls[0].arguments == '{"city": "Paris"}'
     assert ours.finish_reason == chatcodec.FinishReason(unified="tool_calls", raw="tool_use")
@@ -205,7 +204,7 @@ def test_error_events_become_error_events() -> None:
 
 def test_sse_text_is_rendered_as_anthropic_sends_it() -> None:
     wire = [{"type": "ping"}, {"type": "content_block_stop", "index": 0}]
-    assert "".join(to_sse(wire)) == (
+    assert "".join(chatcodec.to_sse("anthropic", wire)) == (
         'event: ping\ndata: {"type":"ping"}\n\n'
         'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n'
     )

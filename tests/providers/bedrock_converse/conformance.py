@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import (
     with_compact_arguments,
@@ -381,7 +381,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [first, *events[1:]], 0
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry.minimal(
     sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past 0 to 1 (digits, not ranges)
     name="bedrock-converse",
     names_in_prose=("bedrock", "aws", "amazon"),
@@ -398,13 +398,8 @@ ENTRY = ProviderEntry(
     shaped_responses=bedrock_responses,
     single_hop=SingleHop(requests=single_hop_requests, original=meaning, decoded=meaning),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # botocore's ToolName shape
-    bags=BagSamples(
-        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place in a stream
-        message={"x_trace": "abc"},
-        # A Converse body has ``output`` and ``output.message`` for them, its stream neither.
-        stream_place="none",
-        recorded=False,
-    ),
+    # bags: NO_BAGS (the decoder writes none; a Converse body has ``output`` and ``output.message``
+    # for them, its stream neither)
     deep_kept_value=deep_kept_value,
     same_result=compact_arguments,
     for_sdk=for_sdk,

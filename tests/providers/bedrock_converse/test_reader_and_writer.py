@@ -27,8 +27,8 @@ from chatcodec.providers.bedrock_converse.request import UNSUPPORTED
 from chatcodec.providers.bedrock_converse.thinking import is_base64
 from chatcodec.registry import get_codec
 from chatcodec.testing import chat_requests
+from conformance.generated_requests import bare_request
 from conformance.mutations import mutated
-from conformance.one_pass_requests import bare_request
 from conformance.providers import PROVIDER
 
 BEDROCK = "bedrock-converse"

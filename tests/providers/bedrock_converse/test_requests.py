@@ -429,7 +429,7 @@ def test_a_tool_choice_without_tools_is_not_sent() -> None:
 
 def test_an_output_effort_that_is_not_text_is_kept_in_the_bag() -> None:
     """``outputConfig.effort`` looked up in a set of strings raised ``TypeError`` for a list
-    (the one-pass law's generated requests found it); a value that is no known effort, of
+    (generated requests found it); a value that is no known effort, of
     any type, rides in the bag and is written back as it was."""
     payload = {"messages": [], "outputConfig": {"effort": []}}
     request = chatcodec.decode_request("bedrock-converse", payload)

@@ -10,7 +10,6 @@ import pytest
 
 import chatcodec
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.bedrock_converse.stream_encode import to_sse
 from chatcodec.registry import get_codec
 from chatcodec.streams.replay import events_from_response
 from providers.bedrock_converse.bedrock_support import assert_valid_response, assert_valid_stream
@@ -179,7 +178,7 @@ def test_another_providers_signature_is_not_streamed() -> None:
 def test_to_sse_writes_json_lines_that_decode_back() -> None:
     codec = get_codec(PROVIDER)
     events = list(codec.decode_stream(_events({"messageStop": {"stopReason": "end_turn"}})))
-    text = "".join(to_sse(codec.encode_stream(events, LossRecorder())))
+    text = "".join(chatcodec.to_sse("bedrock-converse", codec.encode_stream(events, LossRecorder())))
     assert text.splitlines()[0] == '{"messageStart":{"role":"assistant"}}'
     assert list(chatcodec.decode_stream(PROVIDER, text)) == events
 

@@ -26,8 +26,8 @@ from chatcodec.losses import LossRecorder
 from chatcodec.payloads import loads
 from chatcodec.providers.gemini import wire
 from chatcodec.providers.gemini.results import parsed_object
+from conformance.generated_requests import REQUESTS
 from conformance.mutations import mutated
-from conformance.one_pass_requests import REQUESTS
 from conformance.providers import PROVIDER
 
 GEMINI = PROVIDER["gemini"]

@@ -26,7 +26,7 @@ def _body() -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock-converse", "openai-responses"])
+@pytest.mark.parametrize("target", [name for name in chatcodec.registered_providers() if name != FORMAT])
 def test_an_sdk_accumulated_call_index_is_no_loss(target: str) -> None:
     losses: list[chatcodec.Loss] = []
     chatcodec.convert_request(_body(), source=FORMAT, target=target, on_loss="ignore", losses=losses)

@@ -12,7 +12,7 @@ import pytest
 import chatcodec
 from chatcodec.conversion import read_request_data
 
-TARGETS = ["anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama"]
+TARGETS = [name for name in chatcodec.registered_providers() if name != "openai-chat"]
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}}
 

@@ -30,7 +30,7 @@ from chatcodec import (
 )
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.openai_chat.stream_encode import StreamEncoder, to_sse
+from chatcodec.providers.openai_chat.stream_encode import StreamEncoder
 from chatcodec.streams.replay import events_from_response
 from providers.openai_chat.openai_chat_support import FORMAT, assert_chunks_match_sdk, encode_events, load_stream
 
@@ -274,7 +274,7 @@ def test_empty_content_takes_its_non_streamed_place(chunks: list[dict[str, Any]]
 
 def test_to_sse_renders_openai_framing() -> None:
     chunks = [chunk(delta(role="assistant", content="héllo"))]
-    rendered = "".join(to_sse(chunks))
+    rendered = "".join(chatcodec.to_sse(FORMAT, chunks))
     assert rendered == f"data: {json.dumps(chunks[0], ensure_ascii=False, separators=(',', ':'))}\n\ndata: [DONE]\n\n"
     assert list(chatcodec.decode_stream(FORMAT, rendered)) == list(chatcodec.decode_stream(FORMAT, chunks))
 
@@ -282,7 +282,7 @@ def test_to_sse_renders_openai_framing() -> None:
 def test_fixture_sse_round_trips_through_to_sse() -> None:
     events = list(chatcodec.decode_stream(FORMAT, load_stream("parallel_tool_calls")))
     wire, _ = encode_events(events)
-    assert list(chatcodec.decode_stream(FORMAT, "".join(to_sse(wire)))) == events
+    assert list(chatcodec.decode_stream(FORMAT, "".join(chatcodec.to_sse(FORMAT, wire)))) == events
 
 
 def anthropic_events(**start_options: Any) -> list[chatcodec.AnyStreamEvent]:

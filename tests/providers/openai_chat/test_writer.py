@@ -1,5 +1,5 @@
 """The OpenAI Chat writer on canonical request data: the content form, the losses and their
-order, the shapes the one-pass side once left to the general encoder, and first use."""
+order, the shapes a second, general encoder once wrote, and first use."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ TAKEN: dict[str, dict[str, Any]] = {
         {"role": "assistant", "content": [{"type": "text", "text": "a", "provider_metadata": {"gemini": {"v": 1}}}]},
     ),
 }
-"""Canonical requests of the shapes the one-pass side wrote itself."""
+"""Canonical requests of the plain shapes (agent sessions' own)."""
 
 
 def _written(request: dict[str, Any], options: dict[str, Any] | None = None) -> tuple[str, list[chatcodec.Loss]]:
@@ -197,7 +197,7 @@ DECLINED: dict[str, dict[str, Any]] = {
     ),
     "a Bedrock service tier": _session(provider_options={"bedrock-converse": {"serviceTier": {"type": "flex"}}}),
 }
-"""Requests the one-pass side once left to the general encoder: one writer writes them all."""
+"""Requests a second, general encoder once wrote: one writer writes them all."""
 
 
 @pytest.mark.parametrize("shape", list(DECLINED))

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec.testing import strategies as canonical
-from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
+from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
 from conformance.normal_forms import effort_reading, without_neutral_penalties
 from providers.openai_responses.conformance_streams import CASES
@@ -353,7 +353,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
     return [*events[:-1], last], len(events) - 1
 
 
-ENTRY = ProviderEntry(
+ENTRY = ProviderEntry.minimal(
     name=NAME,
     names_in_prose=("openai",),
     check_request=check_request,
@@ -369,12 +369,7 @@ ENTRY = ProviderEntry(
     shaped_responses=shaped_responses,
     single_hop=SingleHop(requests=single_hop_requests, original=single_hop_original, decoded=single_hop_decoded),
     tool_name_rule=re.compile(r"\A[a-zA-Z0-9_-]{1,64}\Z"),  # the openai SDK's FunctionDefinition.name
-    bags=BagSamples(
-        choice={"x_trace": "abc"},  # the decoder writes none: any bag has no place on the wire
-        message={"x_trace": "abc"},
-        stream_place="none",  # encode_response keeps none either, and reports them there too
-        recorded=False,
-    ),
+    # bags: NO_BAGS (the decoder writes none; encode_response keeps none either, and reports them)
     deep_kept_value=deep_kept_value,
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,

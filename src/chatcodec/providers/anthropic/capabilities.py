@@ -16,4 +16,5 @@ CAPABILITIES = Capabilities(
     cache_markers=True,
     multiple_choices=False,
     call_ids=True,
+    strict_reading=True,
 )

@@ -65,6 +65,7 @@ from chatcodec.providers.kit import (
     shape_fields,
     split_fields,
 )
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_RESULT
 
 Message = Mapping[str, Any]
 """A canonical message as data (a key holding its default may be absent)."""
@@ -231,7 +232,7 @@ def _plain_result(content: object) -> bool:
     if type(content) is str:
         return True
     return type(content) is list and all(
-        item["type"] == "text" and len(item) == 2 and item["text"] for item in cast(list[Message], content)
+        item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in cast(list[Message], content)
     )
 
 
@@ -382,12 +383,12 @@ class _Writer:
         last = None
         for position, part in enumerate(content):
             kind = part["type"]
-            if kind == "text" and len(part) == 2:  # its type and text: written as it is
+            if kind == "text" and len(part) == PLAIN_TEXT:
                 text = part["text"]
                 block = {"type": "text", "text": text}
             elif (
                 kind == "tool_result"
-                and (len(part) == 3 or KIT.bare(part, 3))
+                and (len(part) == PLAIN_TOOL_RESULT or KIT.bare(part, PLAIN_TOOL_RESULT))
                 and _plain_result(result := part.get("content"))
             ):
                 written_content = result if type(result) is str else list(cast(list[Message], result))  # as they are

@@ -27,7 +27,6 @@ Encoding follows the rules Anthropic rejects requests over:
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -36,10 +35,11 @@ from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
+from chatcodec.providers.anthropic.media import document_source, media_source, takes_image
 from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.families.claude.model_rules import signed_by_another_model
-from chatcodec.providers.families.claude.wire_rules import UnsignedThinking, claude_signed, report_image_detail
+from chatcodec.providers.families.claude.wire_rules import UnsignedThinking, claude_signed
 from chatcodec.providers.kit import (
     Steps,
     compact_json,
@@ -52,6 +52,7 @@ from chatcodec.providers.kit import (
     tool_name,
 )
 from chatcodec.providers.kit.null_fields import with_unknown_nulls
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.kit.tool_arguments import input_object
 
 Part = Mapping[str, Any]
@@ -342,7 +343,7 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "tool_use":
             return encode_tool_use(part, context, at)
         case "text":
-            if len(part) == 2:  # its type and text: no bag, no cache marker
+            if len(part) == PLAIN_TEXT:
                 return {"type": "text", "text": part["text"]}
             return _cached({**_bag(part, context, at), "type": "text", "text": part["text"]}, part, context, at)
         case "thinking":
@@ -387,40 +388,15 @@ def _cached(block: dict[str, Any], part: Part, context: AnthropicContext, at: St
     return context.cache(block, cache_control, at)
 
 
-def _media_source(source: Mapping[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any]:
-    kind = source["type"]
-    if kind == "base64":
-        return {"type": "base64", "media_type": source["media_type"], "data": source["data"]}
-    if kind == "text":
-        return {"type": "text", "media_type": source.get("media_type", PLAIN_TEXT), "data": source["text"]}
-    wire = {"type": "url", "url": source["url"]} if kind == "url" else {"type": "file", "file_id": source["file_id"]}
-    if source.get("media_type") is not None:
-        context.losses.add((*at, "source", "media_type"), "media type", f"Anthropic {kind} sources have none")
-    return wire
-
-
-IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
-"""The base64 image types Anthropic takes (``Base64ImageSource.media_type`` in the API
-reference and the SDK's types; "Supported image formats: JPEG, PNG, GIF, and WebP",
-https://docs.anthropic.com/en/docs/build-with-claude/vision): a HEIC, BMP, SVG or TIFF
-image is refused with a 400."""
-
-
 def _encode_image(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    source = part["source"]
-    if source["type"] == "base64" and source["media_type"] not in IMAGE_TYPES:
-        why = "Anthropic takes JPEG, PNG, GIF and WebP images only"
-        context.losses.add(at, f"image of type {source['media_type']}", why)
+    if not takes_image(part, context.losses, at):
         return None
-    detail = part.get("detail")
-    if detail is not None:
-        report_image_detail(detail, context.losses, at, "Anthropic")
-    block = {**_bag(part, context, at), "type": "image", "source": _media_source(part["source"], context, at)}
+    block = {**_bag(part, context, at), "type": "image", "source": media_source(part["source"], context.losses, at)}
     return _cached(block, part, context, at)
 
 
 def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    source = _document_source(part["source"], context, at)
+    source = document_source(part["source"], context.losses, at)
     if source is None:
         return None
     context.holding("document")
@@ -433,41 +409,6 @@ def _encode_document(part: Part, context: AnthropicContext, at: Steps) -> dict[s
     if filename not in (None, title):
         context.losses.add((*at, "filename"), "document file name", "Anthropic documents have one title, kept")
     return _cached(block, part, context, at)
-
-
-PDF = "application/pdf"
-PLAIN_TEXT = "text/plain"
-
-
-def _document_source(source: Mapping[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
-    """The document source Anthropic takes (``Base64PDFSource``, ``PlainTextSource``,
-    ``URLPDFSource``, ``FileDocumentSource`` in the API reference and SDK types): base64
-    only as a PDF, text only as ``text/plain``. Base64 plain text is sent as the text it
-    encodes (the same bytes, so nothing changes); any other base64 document would be
-    rejected, so it is dropped and reported."""
-    kind = source["type"]
-    if kind == "base64" and source["media_type"] != PDF:
-        text = _plain_text(source["data"]) if source["media_type"] == PLAIN_TEXT else None
-        if text is not None:
-            return {"type": "text", "media_type": PLAIN_TEXT, "data": text}
-        why = "Anthropic takes base64 documents as PDF only (plain text as UTF-8 text)"
-        context.losses.add(at, f"document of type {source['media_type']}", why)
-        return None
-    media_type = source.get("media_type", PLAIN_TEXT)
-    if kind == "text" and media_type != PLAIN_TEXT:
-        why = "Anthropic text documents are text/plain; sent as that"
-        context.losses.add((*at, "source", "media_type"), f"media type {media_type}", why)
-        return {"type": "text", "media_type": PLAIN_TEXT, "data": source["text"]}
-    return _media_source(source, context, at)
-
-
-def _plain_text(data: str) -> str | None:
-    """The UTF-8 text base64 ``data`` encodes, or None when it is not that (bad base64,
-    other bytes)."""
-    try:
-        return base64.b64decode(data, validate=True).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return None
 
 
 def _encode_thinking(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
@@ -528,7 +469,7 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     never sent as ``{}``, and reported)."""
     name = part["name"]
     if (
-        len(part) == 4 and "arguments" in part
+        len(part) == PLAIN_TOOL_USE and "arguments" in part
     ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
         return {
             "type": "tool_use",
@@ -573,7 +514,7 @@ def _result_content(content: list[Part], context: AnthropicContext, at: Steps) -
     blocks: list[Part] = []
     empty: list[int] = []
     for index, item in enumerate(content):
-        if item["type"] == "text" and len(item) == 2 and item["text"]:
+        if item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"]:
             blocks.append(item)  # read the same on the wire
             continue
         block = encode_part(item, context, (*at, "content", index))

@@ -101,8 +101,8 @@ class StreamDecoder(FeedByReading):
     """
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.model: str | None = None
         self.fields: dict[str, Any] = {}
@@ -110,7 +110,7 @@ class StreamDecoder(FeedByReading):
         self.blocks: dict[int, _Block] = {}
         self.streaming: dict[int, tuple[str, str, Callable[[str], None]]] = {}
         """Blocks whose deltas only append: index -> (delta type, text key, the part's ``append``)."""
-        self.position = -1
+        self.position: int = -1
 
     def close(self) -> list[AnyStreamEvent]:
         """What a cut-off stream left open: a streamed block has streamed what it had; a

@@ -1,6 +1,6 @@
 """Canonical stream events -> Anthropic server-sent events (:func:`encode_stream`), so a
-proxy can serve the Anthropic streaming API from any upstream, and those as SSE text
-(:func:`to_sse`).
+proxy can serve the Anthropic streaming API from any upstream (the SSE text is the edge's
+framing: ``chatcodec.to_sse``).
 
 Anthropic's stream has a fixed frame: ``message_start`` (with usage so far), blocks
 numbered from 0 in order, one ``message_delta`` (stop reason and usage totals), then
@@ -19,7 +19,7 @@ block: Anthropic never streams one, and clients render it as an empty answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -63,13 +63,6 @@ _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choi
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
 
 
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """SSE text as Anthropic sends it: ``event: <type>`` then ``data: <json>``, blank line."""
-    for event in wire_events:
-        data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        yield f"event: {event.get('type', 'message')}\ndata: {data}\n\n"
-
-
 _Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
 _DELTA_SHAPES: dict[type[AnyStreamEvent], tuple[str, str, str]] = {
     TextDeltaEvent: ("text", "text_delta", "text"),
@@ -111,10 +104,10 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(AnthropicContext, for_request=False)
+        self.losses: LossRecorder = context.losses
+        self.context: AnthropicContext = context.extend(AnthropicContext, for_request=False)
         self.start: ResponseStartEvent | None = None
-        self.started = False
+        self.started: bool = False
         self.start_fields: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
@@ -123,8 +116,8 @@ class StreamEncoder:
         self.ended_early: dict[int, _Open] = {}  # blocks stopped when a later one began, by part index
         self.waiting: dict[int, dict[str, Any]] = {}  # text blocks waiting for their first text, by part index
         self.queued: dict[int, _Queued] = {}  # tool calls waiting for the open call to stop, by part index
-        self.next_index = 0
-        self.position = 0
+        self.next_index: int = 0
+        self.position: int = 0
         self.dropped_choices: set[int] = set()
         self.stop_sequence: object = None
         self.start_bag: dict[str, Any] = {}

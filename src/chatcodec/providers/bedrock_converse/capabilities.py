@@ -27,4 +27,5 @@ CAPABILITIES = Capabilities(
     cache_markers=True,  # cachePoint blocks
     multiple_choices=False,
     call_ids=True,
+    strict_reading=True,
 )

@@ -55,6 +55,7 @@ from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.families.claude.prefill import trim_prefill_block
 from chatcodec.providers.families.claude.wire_rules import is_claude_model
 from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
@@ -212,7 +213,7 @@ def encode_messages(messages: list[Mapping[str, Any]], start: int, context: Bedr
         message = messages[index]
         kind = message["role"]
         at: Steps = ("messages", index)
-        metadata = None if len(message) == 2 else message.get("provider_metadata")
+        metadata = None if len(message) == PLAIN_MESSAGE else message.get("provider_metadata")
         separate = KIT.marker(metadata, SEPARATE) is True if metadata else False
         if kind == "text":
             context.losses.add(at, "text message", "Bedrock has no raw-text turn; sent as user text")
@@ -320,7 +321,7 @@ def _contribute(message: Mapping[str, Any], context: BedrockContext, at: Steps, 
     """Add the blocks ``message`` gives to ``content`` (noting in ``marks`` the paths the
     later rules may need); its ``cache_control`` is a ``cachePoint`` after the last one.
     Whether a blank text block was added."""
-    plain = len(message) == 2  # no name or cache marker beside the role and content
+    plain = len(message) == PLAIN_MESSAGE
     if not plain and message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Bedrock messages have no name")
     count = len(content)
@@ -344,7 +345,7 @@ def _add_parts(parts: list[Any], context: BedrockContext, at: Steps, content: Bl
     their path noted (no path is built for the others, the common case)."""
     blank = False
     for index, part in enumerate(parts):
-        if len(part) == 2 and part["type"] == "text":
+        if len(part) == PLAIN_TEXT and part["type"] == "text":
             text = part["text"]
             if not text or text.isspace():
                 blank = True

@@ -52,6 +52,7 @@ from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, enco
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
 from chatcodec.providers.kit.closed_schema import WithFloats, json_text
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.providers.kit.tool_arguments import input_object
 from chatcodec.providers.kit.tool_id_mapping import HASHED_PREFIX, PREFIX
 from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
@@ -266,7 +267,7 @@ def cache_point(cache_control: Mapping[str, Any]) -> dict[str, Any]:
 def encode_blocks(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:
     """The wire blocks for ``part`` (itself, then a ``cachePoint`` when it is marked: a
     Bedrock cache marker is a block of its own); none when Bedrock cannot carry it."""
-    if len(part) == 2 and part["type"] == "text":  # a plain text part: written as it is
+    if len(part) == PLAIN_TEXT and part["type"] == "text":
         return [{"text": part["text"]}]
     block = encode_part(part, context, at)
     if block is None:
@@ -409,7 +410,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: BedrockContext, at: St
     else:
         blocks: Blocks = []
         for index, item in enumerate(content):
-            if len(item) == 2 and item["type"] == "text":  # a plain text part: written as it is
+            if len(item) == PLAIN_TEXT and item["type"] == "text":
                 blocks.append({"text": item["text"]})
             else:
                 last = index == len(content) - 1 and part.get("cache_control") is None

@@ -95,15 +95,15 @@ class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.blocks: dict[int, _Block] = {}
-        self.position = -1
+        self.position: int = -1
         self.stop: dict[str, Any] | None = None
         self.tail: dict[str, Any] | None = None  # the metadata event's other members
-        self.finished = False
-        self.started = False
+        self.finished: bool = False
+        self.started: bool = False
         self.event_type: str | None = None  # the member of the event being read
 
     def close(self) -> list[AnyStreamEvent]:

@@ -1,5 +1,4 @@
-"""Canonical stream events to ConverseStream events (:func:`encode_stream`), and those as
-text (:func:`to_sse`).
+"""Canonical stream events to ConverseStream events (:func:`encode_stream`).
 
 Events are written in the shape the decoder reads, ``{"<eventType>": {...}}``, as a live
 stream sends them: ``messageStart``; for each part, ``contentBlockStart`` only for a tool
@@ -9,20 +8,21 @@ call (and a server ``toolResult`` or an ``image``), then ``contentBlockDelta`` a
 text or reasoning part that got no delta sends one empty delta, so it is not lost.
 
 Bedrock's real wire is binary ``application/vnd.amazon.eventstream``; chatcodec does not
-frame it (the AWS SDKs do). :func:`to_sse` therefore writes JSON Lines, one event object
-per line, the form the fixtures hold and ``decode_stream`` reads back: the codec API is
-the same as the other providers', the name kept for that reason.
+frame it (the AWS SDKs do). Its edge's framing therefore writes JSON Lines
+(``chatcodec.to_sse``), one event object per line, the form the fixtures hold and
+``decode_stream`` reads back.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never, cast
 
 from chatcodec._narrow import is_list
 from chatcodec.errors import StreamError
+from chatcodec.losses import LossRecorder
 from chatcodec.model.content import ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.model.response import Usage
 from chatcodec.model.stream_events import (
@@ -67,12 +67,6 @@ Event = dict[str, Any]
 _NO_PLACE = "a ConverseStream has no place for it after messageStart"
 
 
-def to_sse(wire_events: Iterable[Event]) -> Iterator[str]:
-    """JSON Lines: one compact event object per line (see the module docstring)."""
-    for event in wire_events:
-        yield json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
 _Delta = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
 _DELTA_BLOCKS: dict[type[AnyStreamEvent], str] = {
     TextDeltaEvent: "text",
@@ -98,17 +92,19 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(BedrockContext, model=None)  # the answering model's own signatures
-        self.started = False
+        self.losses: LossRecorder = context.losses
+        self.context: BedrockContext = context.extend(
+            BedrockContext, model=None
+        )  # the answering model's own signatures
+        self.started: bool = False
         self.bag: dict[str, Any] = {}
         self.finish_word: dict[str, Any] = {}
         self.usage: dict[str, Any] = {}
         self.usage_metadata: dict[str, dict[str, Any]] = {}
-        self.finished = False
+        self.finished: bool = False
         self.open: dict[int, _Open] = {}
-        self.next_index = 0
-        self.position = 0
+        self.next_index: int = 0
+        self.position: int = 0
         self.dropped_choices: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[Event]:

@@ -61,3 +61,8 @@ class Capabilities:
     """A request can ask for several answers (``n`` > 1)."""
     call_ids: bool
     """Tool calls carry ids on the wire (else ids are invented and matched by order or name)."""
+    strict_reading: bool
+    """``strict=True`` can be honoured: the codec has what strict mode reads (a published
+    field set, ``known_fields.json``, with its value rules, or a ``structure`` role). A
+    codec without it refuses ``strict=True`` with a
+    :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pydantic_core
 
-from chatcodec.errors import StreamError, ValidationError
+from chatcodec.errors import CodecNotAvailableError, StreamError, ValidationError
 from chatcodec.losses import LossRecorder
 from chatcodec.payloads import load_object, refuse_unwritable_numbers, too_deep
 from chatcodec.providers.contract.capabilities import Capabilities
@@ -102,9 +102,9 @@ class ProviderCodec:
         parts: PartFunctions[ProviderContextT],
         tools: ToolFunctions[ProviderContextT],
         settings: SettingsFunctions[ProviderContextT],
-        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder],
-        stream_encoder: Callable[[EncodeContext], StreamEncoder],
         capabilities: CapabilitiesTable,
+        stream_decoder: Callable[[StreamBuilder | None, DecodeContext], StreamDecoder] | None = None,
+        stream_encoder: Callable[[EncodeContext], StreamEncoder] | None = None,
         rules: RulesTable | None = None,
         structure: StructureTable | None = None,
         dialect: DialectFunctions | None = None,
@@ -113,8 +113,11 @@ class ProviderCodec:
         """The arguments are the folder's modules (and its two stream classes), each
         checked against its role's protocol; ``options`` maps each public option name to
         the key it rides under in this provider's ``provider_options`` bag (see
-        :func:`~chatcodec.providers.contract.context.read_options`)."""
-        self.name = name
+        :func:`~chatcodec.providers.contract.context.read_options`). Streams are optional: a
+        folder without ``stream_decode.py`` / ``stream_encode.py`` gives no
+        ``stream_decoder`` / ``stream_encoder``, and every stream entry point then raises
+        :class:`~chatcodec.CodecNotAvailableError` naming the codec and what it lacks."""
+        self.name: str = name
         """The registry name (``"openai-chat"``)."""
         self.capabilities: Capabilities = capabilities.CAPABILITIES
         """What the wire can carry (its ``capabilities.py``): read by the shared history
@@ -289,19 +292,38 @@ class ProviderCodec:
     def stream_decoder(self, builder: StreamBuilder | None = None) -> StreamDecoder:
         """A fresh push-style decoder for one stream (``feed`` each event, then ``close``),
         driving ``builder`` (by default one that emits canonical events)."""
+        if self._new_stream_decoder is None:
+            raise self._without_streams("decoder", "decode")
         return _DepthGuard(self._new_stream_decoder(builder, self.decode_context()), builder, self.name)
 
+    @property
+    def decodes_streams(self) -> bool:
+        """Whether this codec reads streams (its folder has ``stream_decode.py``)."""
+        return self._new_stream_decoder is not None
+
+    @property
+    def encodes_streams(self) -> bool:
+        """Whether this codec writes streams (its folder has ``stream_encode.py``)."""
+        return self._new_stream_encoder is not None
+
+    def _without_streams(self, piece: str, verb: str) -> CodecNotAvailableError:
+        return CodecNotAvailableError(
+            f"the {self.name} codec has no stream {piece}: it reads and writes whole requests and "
+            f"responses only (its ProviderCodec was given no stream_{piece}=, as a folder without "
+            f"stream_{verb}.py); ask it for a whole response instead of a stream"
+        )
+
     def decode_stream(self, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
-        """Canonical events for a whole stream, lazily: ``feed`` over the events, then ``close``."""
-        decoder = self.stream_decoder(None)
-        for event in events:
-            yield from decoder.feed(event)
-        yield from decoder.close()
+        """Canonical events for a whole stream, lazily: ``feed`` over the events, then
+        ``close`` (a codec without streams refuses at the call, not at the first event)."""
+        return _decoded(self.stream_decoder(None), events)
 
     def stream_encoder(self, losses: LossRecorder, *, options: Mapping[str, Any] | None = None) -> StreamEncoder:
         """A fresh push-style encoder for one stream (``feed`` each canonical event, then
         ``close``); ``options`` are its output options by name, straight into its context
         (a start event's metadata may still spell them as markers, read as legacy input)."""
+        if self._new_stream_encoder is None:
+            raise self._without_streams("encoder", "encode")
         encoder = self._new_stream_encoder(self.encode_context(losses, options=options, for_request=False))
         if self.capabilities.freeform_calls:
             return encoder
@@ -313,14 +335,8 @@ class ProviderCodec:
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> Iterator[dict[str, Any]]:
         """Wire events for canonical ones, lazily (for proxies): ``feed`` over the events,
-        then ``close``."""
-        encoder = self.stream_encoder(losses, options=options)
-        try:
-            for event in events:
-                yield from encoder.feed(event)
-            yield from encoder.close()
-        except RecursionError:
-            raise too_deep() from None
+        then ``close`` (a codec without streams refuses at the call)."""
+        return _encoded(self.stream_encoder(losses, options=options), events)
 
     # --- dialect reading ----------------------------------------------------------------------
     # What the dialect readers (chatcodec.dialects.reader, chatcodec.dialects.tools) call: pieces of
@@ -358,6 +374,21 @@ class ProviderCodec:
         return load_field_sets(package) if isinstance(package, str) and package else None
 
     # --- end of published field sets --------------------------------------------------------
+
+
+def _decoded(decoder: StreamDecoder, events: Iterable[dict[str, Any]]) -> Iterator[AnyStreamEvent]:
+    for event in events:
+        yield from decoder.feed(event)
+    yield from decoder.close()
+
+
+def _encoded(encoder: StreamEncoder, events: Iterable[AnyStreamEvent]) -> Iterator[dict[str, Any]]:
+    try:
+        for event in events:
+            yield from encoder.feed(event)
+        yield from encoder.close()
+    except RecursionError:
+        raise too_deep() from None
 
 
 def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:

@@ -16,4 +16,5 @@ CAPABILITIES = Capabilities(
     cache_markers=False,
     multiple_choices=True,  # candidateCount
     call_ids=False,  # ids are optional; matched by name and order
+    strict_reading=True,
 )

@@ -41,6 +41,7 @@ from chatcodec.providers.gemini.parts import (
 from chatcodec.providers.gemini.results import decode_result
 from chatcodec.providers.gemini.signatures import apply_signature_rule, missing_signature_policy, needs_signatures
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, leftovers, mark_absent, restore_fields, shape_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 
 _TURN_FIELDS = shape_fields(shapes.Content)
 """The fields a turn's shape types (``wire.py``), both read here."""
@@ -154,12 +155,12 @@ class WireTurn:
 
     def __init__(self, role: Literal["user", "model"], message: int) -> None:
         self.role: Literal["user", "model"] = role
-        self.message = message
+        self.message: int = message
         """The index of the (first) canonical message it is built from."""
         self.parts: list[dict[str, Any]] = []
         self.bag: dict[str, Any] = {}
-        self.holds_results = False
-        self.emptied = False
+        self.holds_results: bool = False
+        self.emptied: bool = False
         """Whether a part of it was left out (a turn left with no part is not sent)."""
         self.first_call: tuple[dict[str, Any], int] | None = None
         """A ``model`` turn's first ``functionCall`` part and the index of the canonical
@@ -313,7 +314,7 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
         return
     parts = turn.parts
     for position, part in enumerate(content):
-        if part["type"] == "text" and len(part) == 2:
+        if part["type"] == "text" and len(part) == PLAIN_TEXT:
             if model and not part["text"]:
                 turn.emptied = True
                 context.losses.add(("messages", index, "content", position), "empty text", _EMPTY_TEXT)

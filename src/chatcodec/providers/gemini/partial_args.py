@@ -30,9 +30,9 @@ class PartialCall:
     __slots__ = ("arguments", "call", "index")
 
     def __init__(self, index: int, call: dict[str, Any]) -> None:
-        self.index = index
+        self.index: int = index
         """The call's part index in its choice."""
-        self.call = call
+        self.call: dict[str, Any] = call
         """The canonical tool-use part (as a dict) the arguments complete."""
         self.arguments: dict[str, Any] = {}
 

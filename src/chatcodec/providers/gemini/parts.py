@@ -37,6 +37,7 @@ from chatcodec.providers.gemini.results import decode_result, encode_result, par
 from chatcodec.providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, unmapped
 from chatcodec.providers.kit.closed_schema import json_text
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.providers.kit.tool_names import tool_name
 
 _SIGNATURE = "thoughtSignature"
@@ -171,7 +172,7 @@ def encode_part(part: Mapping[str, Any], context: GeminiContext, at: Steps) -> d
     """The wire part for canonical part data; None when it cannot be sent (the loss is
     recorded). A text part with nothing beside its text is written as it is."""
     kind: str = part["type"]
-    if kind == "text" and len(part) == 2:
+    if kind == "text" and len(part) == PLAIN_TEXT:
         return {"text": part["text"]}
     losses = context.losses
     metadata = part.get("provider_metadata")

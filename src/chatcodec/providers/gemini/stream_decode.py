@@ -83,13 +83,13 @@ class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each chunk as it arrives, then :meth:`close`."""
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
-        self.position = -1
-        self.started = False
+        self.position: int = -1
+        self.started: bool = False
         self.model: str | None = None
-        self.prefix = response_prefix(None)
+        self.prefix: str = response_prefix(None)
         self.usage: dict[str, Any] | None = None
         self.counts: dict[str, Any] = {}
         self.choices: dict[int, _Choice] = {}

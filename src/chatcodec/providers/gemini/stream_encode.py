@@ -1,5 +1,5 @@
 """Canonical stream events -> Gemini stream chunks (:func:`encode_stream`), so a proxy can
-serve ``streamGenerateContent`` from any upstream, and those as SSE text (:func:`to_sse`).
+serve ``streamGenerateContent`` from any upstream (the SSE text: ``chatcodec.to_sse``).
 
 Every chunk is a partial ``GenerateContentResponse`` carrying ``responseId`` and
 ``modelVersion``. The decoder's rule (:mod:`.stream_decode`) says what a chunk's parts
@@ -14,13 +14,13 @@ describes), and the finish reason goes on the pending chunk's candidate.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from chatcodec.error_statuses import error_status
 from chatcodec.errors import StreamError
+from chatcodec.losses import LossRecorder
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -51,12 +51,6 @@ from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
 
 
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """SSE text as Gemini sends it (``?alt=sse``): ``data: <json>`` and a blank line, CRLF."""
-    for event in wire_events:
-        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\r\n\r\n"
-
-
 def _empty() -> dict[str, Any]:
     return {}  # a factory, not dict[str, Any]: calling a generic alias raises and clears an error inside
 
@@ -85,19 +79,19 @@ class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the tail."""
 
     def __init__(self, context: EncodeContext) -> None:
-        self.losses = context.losses
-        self.context = context.extend(GeminiContext)
+        self.losses: LossRecorder = context.losses
+        self.context: GeminiContext = context.extend(GeminiContext)
         self.head: dict[str, Any] = {}
-        self.started = False
+        self.started: bool = False
         self.first_fields: dict[str, Any] | None = {}
         self.pending: dict[str, Any] | None = None
-        self.sealed = False
+        self.sealed: bool = False
         """Whether the pending chunk has its usage: the next piece starts a new chunk."""
         self.open: dict[tuple[int, int], _Open] = {}
         self.ready: list[dict[str, Any]] = []
-        self.emitted = False
+        self.emitted: bool = False
         self.refusals: set[tuple[int, int]] = set()
-        self.position = 0
+        self.position: int = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The chunks ``event`` completes (possibly none yet)."""

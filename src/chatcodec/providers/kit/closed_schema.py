@@ -31,7 +31,7 @@ from chatcodec._narrow import is_dict
 from chatcodec.providers.kit import compact_json
 from chatcodec.providers.kit.wire import shape_fields
 
-JSON_VALUE = "one-pass-json-value"
+JSON_VALUE = "closed-json-value"
 """The reference name of the recursive JSON value schema in every closed validator."""
 
 
@@ -69,7 +69,7 @@ def _json_union(ref: str, numbers: list[cs.CoreSchema], error: str, *, json_inpu
             cs.none_schema(),
         ],
         mode="left_to_right",
-        custom_error_type="one_pass_json",
+        custom_error_type="closed_json",
         custom_error_message=error,
         ref=ref,
     )
@@ -159,7 +159,7 @@ def either(*choices: cs.CoreSchema) -> cs.CoreSchema:
     """The first of ``choices`` that accepts the value (a refusal is a fixed error: the
     union then keeps none of the choices' errors, which nothing reads)."""
     return cs.union_schema(
-        list(choices), mode="left_to_right", custom_error_type="one_pass_either", custom_error_message="no choice"
+        list(choices), mode="left_to_right", custom_error_type="closed_either", custom_error_message="no choice"
     )
 
 
@@ -168,7 +168,7 @@ def tagged(choices: Mapping[str, cs.CoreSchema], key: str) -> cs.CoreSchema:
     default one quotes the tag's ``repr``, which for a value nested a thousand deep fails
     in Python (and is reported as an unraisable exception)."""
     return cs.tagged_union_schema(
-        dict(choices), discriminator=key, custom_error_type="one_pass_tag", custom_error_message="not a common shape"
+        dict(choices), discriminator=key, custom_error_type="closed_tag", custom_error_message="not a common shape"
     )
 
 
@@ -200,7 +200,7 @@ class LazyValidator:
         this thread; ``None`` when it is not one of the common shapes (or not JSON that
         :func:`chatcodec.payloads.loads` reads: a number past a double, ``NaN``, a lone
         surrogate, an integer past Python's digit limit are refused here too, and the
-        caller's general path says why)."""
+        caller's wire adapter says why)."""
         validated = self.validate(text)
         self._taken.copy = validated
         return validated
@@ -238,7 +238,7 @@ class LazyValidator:
         return validated if is_dict(validated) and type(validated) is dict else None
 
 
-WITHOUT_FLOATS = "one-pass-json-without-floats"
+WITHOUT_FLOATS = "closed-json-without-floats"
 """The reference name of a JSON value holding no float (the usual tool arguments), which a
 side that reads one adds to its schema's definitions (:func:`json_without_floats`)."""
 
@@ -250,7 +250,7 @@ class WithFloats:
     __slots__ = ("value",)
 
     def __init__(self, value: object) -> None:
-        self.value = value
+        self.value: object = value
 
 
 def json_without_floats(*, json_input: bool) -> cs.CoreSchema:

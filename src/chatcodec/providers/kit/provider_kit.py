@@ -51,7 +51,7 @@ class ProviderKit:
     __slots__ = ("meaningful_markers", "name")
 
     def __init__(self, name: str, meaningful_markers: Mapping[str, str] = _NO_MEANINGFUL) -> None:
-        self.name = name
+        self.name: str = name
         """Registry name of the provider, and the key of its ``provider_metadata`` bags."""
         self.meaningful_markers: Mapping[str, str] = dict(meaningful_markers)
         """This provider's markers that carry meaning, each with why: another provider

@@ -93,7 +93,7 @@ class SchemaWalk:
     __slots__ = ("_root", "_steps", "changes", "rule")
 
     def __init__(self, rule: NodeRule, root: Steps) -> None:
-        self.rule = rule
+        self.rule: NodeRule = rule
         self.changes: list[SchemaChange] = []
         """What the rule changed, in the order found."""
         self._root = root

@@ -30,6 +30,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from re import Pattern
 
 PREFIX = "cc-"
 """Start of every reversibly rewritten id."""
@@ -50,9 +51,9 @@ class ToolIdMapping:
     __slots__ = ("max_length", "sanitize", "valid")
 
     def __init__(self, valid: str, max_length: int | None = None) -> None:
-        self.valid = re.compile(valid)
+        self.valid: Pattern[str] = re.compile(valid)
         """What the provider accepts (matched from the start, ``$``-anchored by the caller)."""
-        self.max_length = max_length
+        self.max_length: int | None = max_length
         """The longest id the provider accepts."""
         # each id is sent twice (call and result), often in every request of a session
         self.sanitize: Callable[[str], str] = lru_cache(maxsize=4096)(self._sanitized)

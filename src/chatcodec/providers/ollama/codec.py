@@ -1,7 +1,12 @@
 """The ``ollama`` codec object the registry loads: Ollama's native ``/api/chat``, requests,
-responses and JSON-lines streams, read and written over canonical data."""
+responses and JSON-lines streams, read and written over canonical data.
+
+The stream classes, which build canonical event models, are imported on the first stream,
+so loading the codec loads no canonical model (first use)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.providers.ollama import (
@@ -14,12 +19,28 @@ from chatcodec.providers.ollama import (
     response,
     rules,
     settings,
-    stream_decode,
-    stream_encode,
     tools,
     usage,
 )
 from chatcodec.providers.ollama.markers import OPTIONS, PROVIDER
+
+if TYPE_CHECKING:
+    from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.streams.builder import StreamBuilder
+
+
+def _stream_decoder(builder: StreamBuilder | None, context: DecodeContext) -> StreamDecoder:
+    from chatcodec.providers.ollama.stream_decode import StreamDecoder
+
+    return StreamDecoder(builder, context)
+
+
+def _stream_encoder(context: EncodeContext) -> StreamEncoder:
+    from chatcodec.providers.ollama.stream_encode import StreamEncoder
+
+    return StreamEncoder(context)
+
 
 CODEC = ProviderCodec(
     PROVIDER,
@@ -32,8 +53,8 @@ CODEC = ProviderCodec(
     parts=parts,
     tools=tools,
     settings=settings,
-    stream_decoder=stream_decode.StreamDecoder,
-    stream_encoder=stream_encode.StreamEncoder,
+    stream_decoder=_stream_decoder,
+    stream_encoder=_stream_encoder,
     capabilities=capabilities,
     edge=edge,
     rules=rules,

@@ -18,12 +18,14 @@ choice's bag (``_finish_reason``), and encodes back as that word only with that 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec.losses import Steps
-from chatcodec.model.response import UnifiedFinishReason
 from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.ollama.markers import FINISH_REASON
+
+if TYPE_CHECKING:  # the codec loads no canonical model (first use)
+    from chatcodec.model.response import UnifiedFinishReason
 
 DONE_REASONS: Mapping[str, UnifiedFinishReason] = {
     "stop": "stop",

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.canonical_validation import validate_with
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
@@ -28,7 +27,7 @@ from chatcodec.providers.ollama.markers import KIT, PROVIDER
 from chatcodec.providers.ollama.messages import decode_messages, encode_messages
 from chatcodec.providers.ollama.settings import decode_settings, encode_settings
 from chatcodec.providers.ollama.tools import decode_tools, encode_tools
-from chatcodec.providers.ollama.wire import MESSAGES_ADAPTER, REQUEST_ADAPTER, validated
+from chatcodec.providers.ollama.wire import Request, validated, validated_messages
 
 _MAPPED = ("model", "messages", "tools", "options", "think", "format", "stream")
 """Top-level fields with a canonical home (or read by :mod:`.settings` into the bag)."""
@@ -40,7 +39,7 @@ _SETTINGS_KEPT = ("options", "format")
 def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read an Ollama request body as a canonical request dict (the JSON
     :class:`~chatcodec.ChatRequest` validates); everything without a canonical field is kept."""
-    request = validated(REQUEST_ADAPTER, payload, "Ollama request")
+    request = validated(Request, payload, "Ollama request")
     bag = split_fields(request, present(request, *_MAPPED))
     mark_absent(bag, request, "messages")
     canonical: dict[str, Any] = {}
@@ -58,7 +57,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
     """Read a bare Ollama ``messages`` list (a stored conversation) as canonical message dicts."""
-    wire: list[dict[str, Any]] = validate_with(MESSAGES_ADAPTER, messages, "Ollama messages")
+    wire = validated_messages(messages, "Ollama messages")
     return decode_messages(wire, context)
 
 

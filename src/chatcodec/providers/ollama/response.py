@@ -26,7 +26,7 @@ from chatcodec.providers.ollama.messages import decode_assistant, encode_assista
 from chatcodec.providers.ollama.timestamps import created_of, format_created
 from chatcodec.providers.ollama.usage import FIELDS as USAGE_FIELDS
 from chatcodec.providers.ollama.usage import decode_usage, encode_usage, has_usage
-from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.ollama.wire import ErrorBody, Response, is_error_body, validated
 
 RESPONSE_MAPPED = ("model", "created_at", "message", "done", "done_reason", "logprobs", *USAGE_FIELDS)
 """Response fields with a canonical home (or the choice's bag)."""
@@ -40,14 +40,14 @@ _EMPTY_MESSAGE: Mapping[str, Any] = {"role": "assistant", "content": ""}
 def raise_if_error(payload: object) -> None:
     """Raise :class:`~chatcodec.ProviderAPIError` when ``payload`` is an error body."""
     if is_error_body(payload):
-        body = validated(ERROR_ADAPTER, payload, "Ollama error")
+        body = validated(ErrorBody, payload, "Ollama error")
         raise ProviderAPIError(body["error"], None, payload)
 
 
 def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     """Read an Ollama chat response body as a canonical response dict."""
     raise_if_error(payload)
-    response = validated(RESPONSE_ADAPTER, payload, "Ollama response")
+    response = validated(Response, payload, "Ollama response")
     canonical, bag = response_head(response)
     mark_absent(bag, response, "message", "done")
     if response.get("done") is not True and "done" in response:

@@ -33,7 +33,7 @@ from chatcodec.providers.ollama.media import decode_image
 from chatcodec.providers.ollama.parts import decode_call
 from chatcodec.providers.ollama.response import RESPONSE_MAPPED, response_head, stamp_of
 from chatcodec.providers.ollama.usage import decode_usage, has_usage
-from chatcodec.providers.ollama.wire import ERROR_ADAPTER, RESPONSE_ADAPTER, is_error_body, validated
+from chatcodec.providers.ollama.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
@@ -44,20 +44,20 @@ class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each line as it arrives, then :meth:`close`."""
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
-        self.position = -1
-        self.started = False
+        self.position: int = -1
+        self.started: bool = False
         self.stamp: str | None = None
         self.seen: set[str] = set()
         """Top-level fields the response's bag has so far."""
         self.open: tuple[str, PartBuilder] | None = None
-        self.next_index = 0
-        self.calls = 0
+        self.next_index: int = 0
+        self.calls: int = 0
         self.message_bag: dict[str, Any] = {}
         self.choice_bag: dict[str, Any] = {}
-        self.finished = False
+        self.finished: bool = False
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read lines into the builder (the whole stream, for ``accumulate_stream``)."""
@@ -81,10 +81,10 @@ class StreamDecoder(FeedByReading):
 
     def _read(self, event: object) -> None:
         if is_error_body(event):
-            body = self._validated(ERROR_ADAPTER, event)
+            body = self._validated(ErrorBody, event)
             self.builder.error(ErrorEvent(message=body["error"], body=body))
             return
-        line = self._validated(RESPONSE_ADAPTER, event)
+        line = self._validated(Response, event)
         if not self.started:
             self._start(line)
         message: dict[str, Any] = line.get("message") or {}

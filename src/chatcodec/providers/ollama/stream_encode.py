@@ -1,6 +1,6 @@
 """Canonical stream events -> Ollama stream lines (:class:`StreamEncoder`), so a proxy can
-serve ``/api/chat`` from any upstream, and those as JSON lines (:func:`to_sse`, named as
-every provider's framing function is).
+serve ``/api/chat`` from any upstream (the JSON lines are the edge's framing:
+``chatcodec.to_sse``).
 
 Every line is a partial ``api.ChatResponse`` with the response's ``model`` and
 ``created_at`` and ``done: false``: a text delta is ``message.content``, a thinking delta
@@ -15,10 +15,10 @@ events of another choice are reported and left out.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, assert_never
 
+from chatcodec.losses import LossRecorder
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -49,22 +49,16 @@ from chatcodec.providers.ollama.response import encode_end, encode_head
 from chatcodec.providers.ollama.usage import encode_usage
 
 
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """JSON lines as Ollama sends them (``application/x-ndjson``): one compact object a line."""
-    for event in wire_events:
-        yield json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
 class StreamEncoder:
     """Feed canonical events with :meth:`feed`, then call :meth:`close` for the last line."""
 
     def __init__(self, context: EncodeContext) -> None:
         self.context = context
-        self.losses = context.losses
+        self.losses: LossRecorder = context.losses
         self.head: dict[str, Any] = {}
         self.calls: dict[int, dict[str, Any]] = {}
         """Tool calls being written, by part index: their start and argument pieces."""
-        self.sent_calls = 0
+        self.sent_calls: int = 0
         self.refusals: set[int] = set()
         self.silent_thoughts: set[int] = set()
         """Thinking parts started with no delta yet, by part index."""
@@ -72,10 +66,10 @@ class StreamEncoder:
         """The last line's own fields: finish reason, usage, the choice's bag."""
         self.message: dict[str, Any] = {}
         """The last line's message fields (the message's bag)."""
-        self.finished = False
-        self.started = False
-        self.said = False  # a line was written
-        self.position = 0
+        self.finished: bool = False
+        self.started: bool = False
+        self.said: bool = False  # a line was written
+        self.position: int = 0
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The lines ``event`` completes (possibly none yet)."""

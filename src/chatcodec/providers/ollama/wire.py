@@ -11,23 +11,23 @@ JSON object, not text.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
-from pydantic import Discriminator, Field, Tag, TypeAdapter
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict, is_dict
-from chatcodec.canonical_validation import validate_with
-from chatcodec.model._base import deferred_adapter
-from chatcodec.providers.kit import wire_shape
+from chatcodec.providers.kit import constrained, discriminator, tag, wire_shape
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 Number = int | float
 """JSON numbers: ``int`` first so ``1`` stays ``1`` and is not rewritten as ``1.0``."""
 
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[int, constrained(ge=0)]
 """A token count: canonical usage refuses negative ones, so the wire does too."""
 
-NonEmpty = Annotated[str, Field(min_length=1)]
+NonEmpty = Annotated[str, constrained(min_length=1)]
 """Text the canonical model requires to be non-empty (a tool's name)."""
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -89,7 +89,7 @@ def _tool_tag(value: Any) -> str:
 
 
 Tool = Annotated[
-    Annotated[FunctionTool, Tag("function")] | Annotated[dict[str, Any], Tag("other")], Discriminator(_tool_tag)
+    Annotated[FunctionTool, tag("function")] | Annotated[dict[str, Any], tag("other")], discriminator(_tool_tag)
 ]
 """A function tool, or any other object (kept whole: ``Tool.Type`` is free text in the Go types)."""
 
@@ -149,17 +149,19 @@ class ErrorBody(TypedDict):
     error: str
 
 
-REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(Request)
-"""Validates a request body."""
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+"""Each shape's validator, built on first use (pydantic is imported then): importing the
+codec, and so every conversion that never reads an Ollama body, loads no pydantic."""
 
-MESSAGES_ADAPTER: TypeAdapter[list[Any]] = deferred_adapter(list[Message])
-"""Validates a stored list of messages."""
 
-RESPONSE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Response)
-"""Validates a response body or one stream line."""
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    adapter = _ADAPTERS.get(shape)
+    if adapter is None:
+        from pydantic import ConfigDict, TypeAdapter
 
-ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(ErrorBody)
-"""Validates an error body or an error line."""
+        config = ConfigDict(allow_inf_nan=False) if shape == list[Message] else None  # as canonical messages
+        adapter = _ADAPTERS[shape] = TypeAdapter(shape, config=config)
+    return adapter
 
 
 def is_error_body(payload: object) -> bool:
@@ -168,8 +170,19 @@ def is_error_body(payload: object) -> bool:
     return body is not None and "error" in body and "message" not in body
 
 
-def validated(adapter: TypeAdapter[Any], payload: object, title: str) -> dict[str, Any]:
-    """``payload`` checked by ``adapter`` (errors carry wire paths), as a plain dict."""
-    checked = as_dict(validate_with(adapter, payload, title))
-    assert checked is not None  # every adapter here validates a TypedDict
+def validated(shape: Any, payload: object, title: str) -> dict[str, Any]:
+    """``payload`` checked as ``shape`` (:class:`Request`, :class:`Response`,
+    :class:`ErrorBody`; errors carry wire paths), as a plain dict."""
+    from chatcodec.canonical_validation import validate_with  # pydantic: on the first body read
+
+    checked = as_dict(validate_with(_adapter(shape), payload, title))
+    assert checked is not None  # every shape here is a TypedDict
+    return checked
+
+
+def validated_messages(messages: object, title: str) -> list[dict[str, Any]]:
+    """A stored list of messages checked as :class:`Message` shapes."""
+    from chatcodec.canonical_validation import validate_with
+
+    checked: list[dict[str, Any]] = validate_with(_adapter(list[Message]), messages, title)
     return checked

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.kit import NULLS, leftovers, wire_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.openai_chat import cache_control, functions, parts, reasoning, server_tools, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec.providers.openai_chat.null_spelling import SPELLED_NULLS, message_fields, nulls_as_spelling
@@ -215,7 +216,9 @@ def _kind(part: Part) -> ContentKind:
     """What a canonical part that belongs in ``content`` is, for the string form."""
     kind = part["type"]
     if kind == "text":
-        if len(part) == 2 or (part.get("cache_control") is None and not KIT.own(part.get("provider_metadata"))):
+        if len(part) == PLAIN_TEXT or (
+            part.get("cache_control") is None and not KIT.own(part.get("provider_metadata"))
+        ):
             return ContentKind.PLAIN_TEXT
         return ContentKind.OTHER
     if kind == "refusal" and not wire_fields(KIT.own(part.get("provider_metadata"))):
@@ -291,7 +294,7 @@ def encode_assistant(
     if "cache_control" in message:
         message = cache_control.onto_last_part(message, losses, at)
     content = message.get("content", "")
-    if len(message) == 2 and not response and "content" in message:  # nothing on the message but its parts
+    if len(message) == PLAIN_MESSAGE and not response and "content" in message:  # nothing on the message but its parts
         if type(content) is str:  # the wire message as it is
             return {"role": "assistant", "content": content}
         plain = _write_plain_turn(content, reasoning_field, losses, at)
@@ -341,10 +344,10 @@ def _write_plain_turn(
     for index, part in enumerate(content):
         kind = part["type"]
         if (
-            kind == "text" and not calls and (len(part) == 2 or KIT.bare(part, 2))
+            kind == "text" and not calls and (len(part) == PLAIN_TEXT or KIT.bare(part, PLAIN_TEXT))
         ):  # (another provider's spelling dropped)
             texts.append(part)
-        elif kind == "tool_use" and len(part) == 4 and "arguments" in part and VALID_NAME(part["name"]):
+        elif kind == "tool_use" and len(part) == PLAIN_TOOL_USE and "arguments" in part and VALID_NAME(part["name"]):
             calls.append(part)
         elif kind == "tool_use" and _foreign_bag_only(part):
             calls.append(part)
@@ -533,7 +536,7 @@ def _write_refusal(wire: dict[str, Any], refusals: list[Part], losses: LossRecor
 def _encode_item(part: Part, losses: LossRecorder, steps: Steps) -> dict[str, Any] | None:
     """A part written in a ``content`` list."""
     kind = part["type"]
-    if kind == "text" and len(part) == 2:
+    if kind == "text" and len(part) == PLAIN_TEXT:
         return dict(part)
     metadata = part.get("provider_metadata")
     KIT.report_foreign(losses, metadata, steps)

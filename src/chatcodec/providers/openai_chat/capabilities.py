@@ -16,4 +16,5 @@ CAPABILITIES = Capabilities(
     cache_markers=True,  # prompt_cache_breakpoint on parts (gpt-5.6+)
     multiple_choices=True,
     call_ids=True,
+    strict_reading=True,
 )

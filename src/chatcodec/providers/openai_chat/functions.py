@@ -59,7 +59,7 @@ class CallIds:
     __slots__ = ("count", "unanswered")
 
     def __init__(self) -> None:
-        self.count = 0
+        self.count: int = 0
         self.unanswered: dict[str, tuple[str, bool]] = {}
 
     def call(self, name: str) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.providers.kit import NULLS, leftovers, present
+from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE
 from chatcodec.providers.openai_chat import assistant, cache_control, functions, parts, reasoning
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import message_fields, nulls_as_spelling
@@ -142,7 +143,7 @@ def encode_messages(messages: Sequence[Message], start: int, context: EncodeCont
             moved = []
         if role in _PLAIN_ROLES:
             content = message["content"]
-            if len(message) == 2 and type(content) is str:  # a role and a string: the wire message as it is
+            if len(message) == PLAIN_MESSAGE and type(content) is str:  # a role and a string: the wire message as it is
                 append({"role": role, "content": content})
                 continue
             plain = _encode_plain(message, context, ("messages", index))
@@ -187,7 +188,7 @@ def _encode_plain(message: Message, context: EncodeContext, at: Steps) -> dict[s
         if content and not wire["content"]:
             losses.add(at, f"{role} message", "none of its parts can be carried; OpenAI rejects empty content")
             return None
-    if len(message) == 2:
+    if len(message) == PLAIN_MESSAGE:
         return wire
     name = message.get("name")
     if name is not None:
@@ -200,7 +201,7 @@ def _encode_tool_message(
     message: Message, moved: list[dict[str, Any]], context: EncodeContext, index: int
 ) -> list[dict[str, Any]]:
     results: list[Mapping[str, Any]] = message["content"]
-    if len(message) == 2:
+    if len(message) == PLAIN_MESSAGE:
         shared: dict[str, Any] = {}
     else:
         losses = context.losses

@@ -21,6 +21,7 @@ from chatcodec import compat
 from chatcodec._narrow import as_dict
 from chatcodec.providers.families.openai.cache_breakpoint import OPENAI_CACHE_TTLS, decode_prompt_cache_breakpoint
 from chatcodec.providers.kit import encode_cache_control, leftovers, unmapped, wire_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -160,7 +161,7 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     it. Calls, results, reasoning and refusals are not content parts here: the message
     encoders place them in their own fields, so they never reach this function."""
     kind = part["type"]
-    if kind == "text" and len(part) == 2:
+    if kind == "text" and len(part) == PLAIN_TEXT:
         return dict(part)  # {"type": "text", "text": ...} is the wire part as it is
     losses = context.losses
     KIT.report_foreign(losses, part.get("provider_metadata"), at)
@@ -180,7 +181,7 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
 
 def encode_text_part(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """A text part (another provider's bag on it is the caller's to report)."""
-    if len(part) == 2:
+    if len(part) == PLAIN_TEXT:
         return dict(part)
     wire = {**wire_fields(KIT.own(part.get("provider_metadata"))), "type": "text", "text": part["text"]}
     return _with_breakpoint(wire, part, losses, at)

@@ -46,12 +46,8 @@ from chatcodec.providers.openai_chat.request_fields import (
     SERVICE_TIERS,
     STREAM_OPTIONS,
 )
-from chatcodec.providers.openai_chat.wire import (
-    Request,
-    fully_validated,
-    messages_adapter,
-    request_adapter,
-)
+from chatcodec.providers.openai_chat.wire import Request
+from chatcodec.providers.openai_chat.wire_validators import fully_validated, messages_adapter, request_adapter
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder

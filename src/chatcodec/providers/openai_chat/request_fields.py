@@ -79,7 +79,7 @@ def _decode_settings(
 _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
 
 
-NEUTRAL = {"n": 1, "logprobs": False, "store": False}
+NEUTRAL: dict[str, object] = {"n": 1, "logprobs": False, "store": False}
 """Fields whose value here is what every other provider does anyway (one answer, no log
 probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
 OpenAI round trip is exact and another provider drops them without a report (a value

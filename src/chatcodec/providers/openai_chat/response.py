@@ -31,7 +31,7 @@ from chatcodec.providers.openai_chat.finish_reason import (
 )
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
-from chatcodec.providers.openai_chat.wire import fully_validated, response_adapter
+from chatcodec.providers.openai_chat.wire_validators import fully_validated, response_adapter
 
 if TYPE_CHECKING:
     from chatcodec.providers.contract.context import DecodeContext, EncodeContext

@@ -25,9 +25,9 @@ class CustomCall:
     __slots__ = ("call", "id", "index", "inputs")
 
     def __init__(self, index: int, fragment: dict[str, Any]) -> None:
-        self.index = index
+        self.index: int = index
         self.id: str = fragment["id"]
-        self.call = {key: value for key, value in fragment.items() if key != "index"}
+        self.call: dict[str, Any] = {key: value for key, value in fragment.items() if key != "index"}
         self.inputs: list[str] = []
 
     def part(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from chatcodec.errors import StreamError, ValidationError
 from chatcodec.payloads import unwritable_number
 from chatcodec.providers.kit.closed_schema import LazyValidator, closed_like, literal, text
 from chatcodec.providers.openai_chat import wire
-from chatcodec.providers.openai_chat.wire import chunk_adapter
+from chatcodec.providers.openai_chat.wire_validators import chunk_adapter
 
 
 def common_chunk(json_input: bool) -> cs.CoreSchema:

@@ -163,8 +163,8 @@ class StreamDecoder(FeedByReading):
     """
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self._count = 0
         self._start: dict[str, Any] | None = None

@@ -1,6 +1,6 @@
 """Canonical stream events to ``chat.completion.chunk`` dicts (:class:`StreamEncoder`), so a
-proxy can serve the OpenAI streaming API from any upstream, and those as SSE text
-(:func:`to_sse`).
+proxy can serve the OpenAI streaming API from any upstream (the SSE text is the edge's
+framing: ``chatcodec.to_sse``).
 
 One chunk per event that carries data, built on the fields of the
 :class:`~chatcodec.ResponseStartEvent` (placeholders when the upstream gave none, as the
@@ -29,9 +29,8 @@ current time when the upstream gave none.
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
@@ -70,13 +69,6 @@ from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KE
 from chatcodec.providers.openai_chat.usage import encode_usage
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """The SSE text OpenAI sends: one compact ``data:`` line per chunk, then ``[DONE]``."""
-    for event in wire_events:
-        yield f"data: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
-    yield "data: [DONE]\n\n"
 
 
 def _merged_usage(held: Usage, later: Usage) -> Usage:

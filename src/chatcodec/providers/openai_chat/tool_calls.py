@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_name, unmapped, wire_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_TOOL_USE
 from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
@@ -135,7 +136,9 @@ def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: boo
     if part.get("kind") == "custom":
         return encode_custom_call(part, losses, steps, response=response)
     name: str = part["name"]
-    if len(part) == 4 and "arguments" in part and (response or VALID_NAME(name)) and name.strip():  # no bag
+    if (
+        len(part) == PLAIN_TOOL_USE and "arguments" in part and (response or VALID_NAME(name)) and name.strip()
+    ):  # no bag
         return plain_call_wire(part, name)
     metadata = part.get("provider_metadata")
     signature, foreign = thought_signatures.split_signature(metadata)

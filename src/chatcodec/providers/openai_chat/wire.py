@@ -9,26 +9,19 @@ compatible servers add their own (Mistral ``thinking`` parts, custom tools).
 Optional fields accept ``null`` as well: serializers commonly write ``"name": null``, and
 the decoder keeps such nulls verbatim rather than rejecting the payload.
 
-The module has the wire twice, in two forms the reader needs: the TypedDicts (every
-shape, their validators built from them with pydantic on first need) and, at the end,
-the closed pydantic-core schema of the common shapes that the reader validates first
-(:data:`COMMON_REQUEST`), with no pydantic loaded; importing the module loads neither.
+The shapes are data: their validators (pydantic, built on first need) are in
+:mod:`.wire_validators`, and the closed pydantic-core schema of the common shapes that the
+reader validates first in :mod:`.common_shapes`; importing this module loads neither.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeVar
+from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict, is_dict
 from chatcodec.providers.kit import constrained, discriminator, stands_for, tag, tagged, wire_shape
-
-if TYPE_CHECKING:
-    from pydantic import JsonValue, TypeAdapter
-
-ShapeT = TypeVar("ShapeT")
 
 NonEmpty = Annotated[str, constrained(min_length=1)]
 """Text the canonical model requires to be non-empty (URLs, file ids, tool names)."""
@@ -466,22 +459,6 @@ class Request(TypedDict):
     metadata: NotRequired[dict[str, Any] | None]
 
 
-@cache
-def request_adapter() -> TypeAdapter[Request]:
-    """Validates a request body (any shape the wire allows; see :data:`COMMON_REQUEST`)."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Request)
-
-
-@cache
-def messages_adapter() -> TypeAdapter[list[Message]]:
-    """Validates a bare ``messages`` list (conversation logs without a request around them)."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(list[Message])
-
-
 # --- response --------------------------------------------------------------------------
 
 Count = Annotated[int, constrained(ge=0)]
@@ -584,40 +561,3 @@ class Chunk(TypedDict):
     model: NotRequired[str]
     choices: list[ChunkChoice]
     usage: NotRequired[Usage | None]
-
-
-def fully_validated(adapter: TypeAdapter[ShapeT], payload: object, title: str) -> ShapeT:
-    """``payload`` validated by a full wire ``adapter`` (errors name the wire path and
-    rule), its ``Any`` values then checked as JSON values (:func:`json_adapter`)."""
-    from chatcodec.canonical_validation import validate_with
-
-    validated = validate_with(adapter, payload, title)
-    validate_with(json_adapter(), payload, title)
-    return validated
-
-
-@cache
-def json_adapter() -> TypeAdapter[JsonValue]:
-    """Validates JSON values as a canonical field holds them (pydantic's ``JsonValue``):
-    what the wire shapes take as ``Any`` (unknown keys, schemas, metadata) a reader checks
-    with it after them, so canonical data holds no other value, and none nested past
-    what the canonical models read (refused as too deep, at its place in the payload)."""
-    from pydantic import JsonValue, TypeAdapter
-
-    return TypeAdapter(JsonValue)
-
-
-@cache
-def response_adapter() -> TypeAdapter[Response]:
-    """Validates a ``chat.completion`` response body."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Response)
-
-
-@cache
-def chunk_adapter() -> TypeAdapter[Chunk]:
-    """Validates one ``chat.completion.chunk``."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Chunk)

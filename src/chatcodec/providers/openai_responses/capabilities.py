@@ -19,4 +19,5 @@ CAPABILITIES = Capabilities(
     cache_markers=True,  # prompt_cache_breakpoint on input parts
     multiple_choices=False,
     call_ids=True,
+    strict_reading=True,
 )

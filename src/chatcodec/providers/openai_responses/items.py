@@ -45,6 +45,7 @@ from typing import Any
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, kept_object, path, restore_fields, shape_fields, split_fields, unmapped
+from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.carried_reasoning import (
     SealedCalls,
@@ -192,9 +193,9 @@ class ItemWriter:
     __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "sealing", "steps", "unnamed")
 
     def __init__(self, losses: LossRecorder, for_request: bool, *, sealing: bool = False) -> None:
-        self.losses = losses
-        self.for_request = for_request
-        self.sealing = sealing and not for_request
+        self.losses: LossRecorder = losses
+        self.for_request: bool = for_request
+        self.sealing: bool = sealing and not for_request
         """Whether other providers' signed reasoning is sealed into ``encrypted_content``
         (the ``encrypted_reasoning`` option; never in a request: :mod:`.carried_reasoning`)."""
         self.items: list[dict[str, Any]] = []
@@ -272,15 +273,15 @@ def _request_turn(parts: list[Part], losses: LossRecorder, at: Steps) -> list[di
     after_text = False  # whether the last item is a text of this turn
     for index, part in enumerate(parts):
         kind = part["type"]
-        if kind == "text" and len(part) == 2 and not part["text"]:
+        if kind == "text" and len(part) == PLAIN_TEXT and not part["text"]:
             _empty_text(losses, (*at, "content", index))
-        elif kind == "text" and len(part) == 2:
+        elif kind == "text" and len(part) == PLAIN_TEXT:
             if after_text:
                 join_text(items[-1], part["text"])
             else:
                 items.append({"role": "assistant", "content": part["text"]})
             after_text = True
-        elif kind == "tool_use" and len(part) == 4 and part["arguments"][:1] == "{":
+        elif kind == "tool_use" and len(part) == PLAIN_TOOL_USE and part["arguments"][:1] == "{":
             name = part["name"]
             if name not in SENT_AS_IS:
                 name = request_tool_name(name, losses, (*at, "content", index))

@@ -31,6 +31,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.openai.cache_breakpoint import encode_prompt_cache_breakpoint
 from chatcodec.providers.kit import Steps, restore_fields, shape_fields, split_fields
+from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT, PLAIN_TOOL_RESULT
 from chatcodec.providers.openai_responses import wire as shapes
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.items import decode_item, encode_assistant, is_assistant_kind
@@ -156,7 +157,11 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
         message = messages[index]
         role = message["role"]
         content = message.get("content")
-        if type(content) is str and role != "text" and (len(message) == 2 or KIT.bare(message, 2)):  # the plain shape
+        if (
+            type(content) is str
+            and role != "text"
+            and (len(message) == PLAIN_MESSAGE or KIT.bare(message, PLAIN_MESSAGE))
+        ):
             items.append({"role": role, "content": content})
             continue
         at: Steps = ("messages", index)
@@ -180,7 +185,9 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
 def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """A user, system or developer message item."""
     content = message["content"]
-    if len(message) == 2 or KIT.bare(message, 2):  # the plain shape: role and content (and another provider's spelling)
+    if len(message) == PLAIN_MESSAGE or KIT.bare(
+        message, PLAIN_MESSAGE
+    ):  # the plain shape: role and content (and another provider's spelling)
         return {
             "role": message["role"],
             "content": content if type(content) is str else encode_parts(content, context, at),
@@ -210,7 +217,7 @@ def encode_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at:
     """Input parts for canonical parts; those with no input part are reported and left out."""
     encoded: list[dict[str, Any]] = []
     for index, part in enumerate(parts):
-        if len(part) == 2 and part["type"] == "text":  # the plain shape
+        if len(part) == PLAIN_TEXT and part["type"] == "text":
             encoded.append({"type": "input_text", "text": part["text"]})
             continue
         wire = encode_part(part, context, (*at, "content", index))
@@ -247,7 +254,7 @@ def _encode_tool_message(
     for index, result in enumerate(message["content"]):
         content = result.get("content")
         if type(content) is str and (
-            len(result) == 3 or KIT.bare(result, 3)
+            len(result) == PLAIN_TOOL_RESULT or KIT.bare(result, PLAIN_TOOL_RESULT)
         ):  # the plain shape: type, tool_use_id, content
             call_id = result["tool_use_id"]
             kind = "custom_tool_call_output" if call_id in custom else "function_call_output"

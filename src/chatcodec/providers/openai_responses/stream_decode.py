@@ -95,15 +95,15 @@ class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
 
     def __init__(self, builder: StreamBuilder | None = None, context: DecodeContext | None = None) -> None:
-        self.builder = builder if builder is not None else StreamBuilder(emit=True)
-        self.context = context if context is not None else DecodeContext(PROVIDER)
+        self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
+        self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         """The decode's shared state (:class:`~chatcodec.providers.contract.context.DecodeContext`)."""
         self.items: dict[int, _Item] = {}
-        self.next_index = 0
-        self.started = False
-        self.position = -1
-        self.sequence = -1  # the highest sequence_number read so far
-        self.sealed_calls = SealedCalls()
+        self.next_index: int = 0
+        self.started: bool = False
+        self.position: int = -1
+        self.sequence: int = -1  # the highest sequence_number read so far
+        self.sealed_calls: SealedCalls = SealedCalls()
         """Call bags sealed into reasoning items so far (:mod:`.carried_reasoning`)."""
 
     def close(self) -> list[AnyStreamEvent]:

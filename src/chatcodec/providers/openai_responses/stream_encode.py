@@ -21,13 +21,14 @@ as it stands (no output yet), as OpenAI sends them. The stream ends with
 ``response.completed`` (``.incomplete`` or ``.failed`` by the finish reason's status, or
 ``.failed`` with its ``error`` after an error and no finish) holding the whole response:
 the items, usage, and the response's own fields (from the start or finish event's bag).
+How an item's content is spelled as it streams (its deltas and ``done`` events) is
+:mod:`.stream_items`; this module decides when an item is written.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,11 +57,12 @@ from chatcodec.model.stream_events import (
 )
 from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
-from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, seal_call
+from chatcodec.providers.openai_responses.carried_reasoning import seal_call
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
 from chatcodec.providers.openai_responses.response import encode_response
+from chatcodec.providers.openai_responses.stream_items import content_events, empty_item, item_id
 
 _ENDS_A_REFUSAL = (TextStartEvent, ThinkingStartEvent, ToolCallStartEvent, PartEvent, FinishEvent)
 """Events after which a refusal under way is complete (the next part, or the finish)."""
@@ -234,8 +236,8 @@ def _start_text(stream: _Stream, event: TextStartEvent) -> Iterator[dict[str, An
     # The item's place is taken now, so parts written before this one ends come after it.
     stream.writer.add_part({"type": "text", "text": ""}, ("choices", 0, "message", "content", event.index))
     stream.name(position)
-    item_id = _item_id(stream.writer.items[position])
-    added: dict[str, Any] = {"id": item_id, "type": "message", "status": "in_progress", "role": "assistant"}
+    wire_id = item_id(stream.writer.items[position])
+    added: dict[str, Any] = {"id": wire_id, "type": "message", "status": "in_progress", "role": "assistant"}
     yield stream.event("response.output_item.added", output_index=position, item={**added, "content": []})
     empty: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
     yield stream.event("response.content_part.added", **_live_at(stream, position), part=empty)
@@ -272,7 +274,7 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
     if "id" not in item:  # a call from another format: named as the response names it
         stream.writer.unnamed.append(item)
         stream.name(position)
-    yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
+    yield stream.event("response.output_item.added", output_index=position, item=empty_item(item))
 
 
 def _sealed_item(stream: _Stream, sealed: str, at: Steps) -> Iterator[dict[str, Any]]:
@@ -282,7 +284,7 @@ def _sealed_item(stream: _Stream, sealed: str, at: Steps) -> Iterator[dict[str, 
     stream.writer.add(item, at)
     stream.writer.unnamed.append(item)
     stream.name(position)
-    yield stream.event("response.output_item.added", output_index=position, item=_empty(item))
+    yield stream.event("response.output_item.added", output_index=position, item=empty_item(item))
     yield from _close_items(stream, position + 1)
 
 
@@ -293,12 +295,8 @@ _CALL_EVENTS = {
 """The delta and done events of a call item, by its type."""
 
 
-def _item_id(item: dict[str, Any]) -> str:
-    return item["id"] if isinstance(item.get("id"), str) else ""
-
-
 def _call_at(item: dict[str, Any], position: int) -> dict[str, Any]:
-    return {"item_id": _item_id(item), "output_index": position}
+    return {"item_id": item_id(item), "output_index": position}
 
 
 def _end_live_call(stream: _Stream, part: Part, index: int, position: int) -> Iterator[dict[str, Any]]:
@@ -315,7 +313,7 @@ def _end_live_call(stream: _Stream, part: Part, index: int, position: int) -> It
 
 
 def _live_at(stream: _Stream, position: int) -> dict[str, Any]:
-    return {"item_id": _item_id(stream.writer.items[position]), "output_index": position, "content_index": 0}
+    return {"item_id": item_id(stream.writer.items[position]), "output_index": position, "content_index": 0}
 
 
 def _end_live(stream: _Stream, part: Part, index: int, position: int) -> Iterator[dict[str, Any]]:
@@ -424,10 +422,10 @@ def _write_part(
         yield from _close_items(stream, before)
         for position in range(before, len(items)):
             stream.name(position)
-            yield stream.event("response.output_item.added", output_index=position, item=_empty(items[position]))
-            yield from _content_events(stream, position, 0, fragments)
+            yield stream.event("response.output_item.added", output_index=position, item=empty_item(items[position]))
+            yield from content_events(stream.event, items[position], position, 0, fragments)
     elif last is not None and _size(last) > last_size:
-        yield from _content_events(stream, len(items) - 1, last_size, fragments)
+        yield from content_events(stream.event, items[-1], len(items) - 1, last_size, fragments)
 
 
 def _size(item: dict[str, Any] | None) -> int:
@@ -436,108 +434,6 @@ def _size(item: dict[str, Any] | None) -> int:
     if item.get("type") == "reasoning":
         return len(as_list(item.get("summary")) or []) + len(as_list(item.get("content")) or [])
     return len(as_list(item.get("content")) or [])
-
-
-def _empty(item: dict[str, Any]) -> dict[str, Any]:
-    """The item as ``output_item.added`` shows it: nothing generated yet."""
-    kind = item.get("type")
-    if kind == "message":
-        return {**item, "status": "in_progress", "content": []}
-    if kind == "reasoning":
-        return {key: value for key, value in item.items() if key not in ("encrypted_content", "content")} | {
-            "summary": []
-        }
-    if kind == "function_call":
-        return {**item, "status": "in_progress", "arguments": ""}
-    if kind == "custom_tool_call":
-        return {**item, "input": ""}
-    return item
-
-
-def _content_events(
-    stream: _Stream, output_index: int, first: int, fragments: list[str] | None
-) -> Iterator[dict[str, Any]]:
-    """The events for the parts of item ``output_index`` from part ``first`` on."""
-    item = stream.writer.items[output_index]
-    where = {"item_id": _item_id(item), "output_index": output_index}
-    kind = item.get("type")
-    if kind in ("function_call", "custom_tool_call"):
-        text = item["arguments"] if kind == "function_call" else item["input"]
-        prefix = "response.function_call_arguments" if kind == "function_call" else "response.custom_tool_call_input"
-        for delta in _deltas(text, fragments):
-            yield stream.event(f"{prefix}.delta", **where, delta=delta)
-        yield stream.event(
-            f"{prefix}.done", **where, **({"arguments": text} if kind == "function_call" else {"input": text})
-        )
-        return
-    if kind == "reasoning":
-        yield from _reasoning_events(stream, item, where, first, fragments)
-        return
-    content = as_list(item.get("content"))
-    if content is None:
-        return
-    for content_index in range(first, len(content)):
-        yield from _message_part_events(
-            stream, content[content_index], {**where, "content_index": content_index}, fragments
-        )
-
-
-def _message_part_events(
-    stream: _Stream, part: dict[str, Any], where: dict[str, Any], fragments: list[str] | None
-) -> Iterator[dict[str, Any]]:
-    text = part.get("refusal" if part.get("type") == "refusal" else "text")
-    if not isinstance(text, str):  # a part kept whole (one the decoder could not read): no deltas to give
-        yield stream.event("response.content_part.added", **where, part=part)
-    elif part.get("type") == "refusal":
-        yield stream.event("response.content_part.added", **where, part={"type": "refusal", "refusal": ""})
-        for delta in _deltas(part["refusal"], fragments):
-            yield stream.event("response.refusal.delta", **where, delta=delta)
-        yield stream.event("response.refusal.done", **where, refusal=part["refusal"])
-    else:
-        empty: dict[str, Any] = {
-            "type": "output_text",
-            "text": "",
-            "annotations": [],
-            **({"logprobs": []} if "logprobs" in part else {}),
-        }
-        yield stream.event("response.content_part.added", **where, part=empty)
-        for delta in _deltas(part["text"], fragments):
-            yield stream.event("response.output_text.delta", **where, delta=delta, logprobs=[])
-        yield stream.event("response.output_text.done", **where, text=part["text"], logprobs=part.get("logprobs") or [])
-    yield stream.event("response.content_part.done", **where, part=part)
-
-
-def _reasoning_events(
-    stream: _Stream, item: dict[str, Any], where: dict[str, Any], first: int, fragments: list[str] | None
-) -> Iterator[dict[str, Any]]:
-    if is_sealed(item.get("encrypted_content")):
-        return  # another provider's reasoning, whole in its item's done (its summary shown there)
-    summary: list[dict[str, Any]] = as_list(item.get("summary")) or []
-    content: list[dict[str, Any]] = as_list(item.get("content")) or []
-    for position in range(first, len(summary) + len(content)):
-        if position < len(summary):
-            entry = summary[position]
-            at = {**where, "summary_index": position}
-            yield stream.event("response.reasoning_summary_part.added", **at, part={"type": "summary_text", "text": ""})
-            for delta in _deltas(entry["text"], fragments):
-                yield stream.event("response.reasoning_summary_text.delta", **at, delta=delta)
-            yield stream.event("response.reasoning_summary_text.done", **at, text=entry["text"])
-            yield stream.event("response.reasoning_summary_part.done", **at, part=entry)
-        else:
-            entry = content[position - len(summary)]
-            at = {**where, "content_index": position - len(summary)}
-            yield stream.event("response.content_part.added", **at, part={"type": "reasoning_text", "text": ""})
-            for delta in _deltas(entry["text"], fragments):
-                yield stream.event("response.reasoning_text.delta", **at, delta=delta)
-            yield stream.event("response.reasoning_text.done", **at, text=entry["text"])
-            yield stream.event("response.content_part.done", **at, part=entry)
-
-
-def _deltas(text: str, fragments: list[str] | None) -> list[str]:
-    """The canonical deltas when they spell ``text``, else ``text`` in one delta."""
-    if fragments is not None and "".join(fragments) == text:
-        return [fragment for fragment in fragments if fragment]
-    return [text] if text else []
 
 
 def _close_items(stream: _Stream, upto: int) -> Iterator[dict[str, Any]]:
@@ -618,9 +514,3 @@ def _merge_bags(metadata: dict[str, Any], more: Mapping[str, Any] | None) -> Non
     """``more``'s bags over ``metadata``'s, provider by provider."""
     for name, bag in (more or {}).items():
         metadata[name] = {**metadata.get(name, {}), **bag}
-
-
-def to_sse(wire_events: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """Server-sent event text for wire events: ``event:`` names the type, as OpenAI sends."""
-    for event in wire_events:
-        yield f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"

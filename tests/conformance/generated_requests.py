@@ -1,6 +1,6 @@
-"""Generated canonical requests for the one-pass laws (``test_one_pass.py``,
-``test_one_pass_sides.py``): as generated, and bare (the shapes agent sessions are made
-of, which a one pass writes; generated requests have them rarely)."""
+"""Generated canonical requests for the readers' and writers' tests: as generated, and
+bare (the shapes agent sessions are made of, the plain branches of every writer;
+generated requests have them rarely)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _bare_message(message: chatcodec.AnyMessage) -> chatcodec.AnyMessage:
 
 def bare_request(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """The request with no cache marker, bag or name anywhere: the shapes agent sessions
-    are made of, which the one pass writes (generated requests have them rarely)."""
+    are made of, the writers' plain branches (generated requests have them rarely)."""
     update = {
         "messages": [_bare_message(message) for message in request.messages],
         "tools": [_bare(tool) for tool in request.tools],
