@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck schemas schema-check pytest js clean
+.PHONY: demo test lint typecheck schemas schema-check docs pytest js clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ typecheck: $(VENV)/.installed-dev
 
 schemas: $(VENV)/.installed
 	$(BIN)/chatcodec schema --out schemas
+
+# The README's tables of target rules and compatible servers, written from the code's tables
+# between their marker comments (tools/docs.py); tests/test_docs_generated.py fails on drift.
+docs: $(VENV)/.installed
+	PYTHONPATH=src $(BIN)/python tools/docs.py
 
 schema-check: $(VENV)/.installed-dev
 	$(BIN)/chatcodec schema --out schemas --check

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,15 +15,17 @@ from chatcodec import ChatRequest, ChatResponse
 # --- registry --------------------------------------------------------------------------
 
 
-def test_provider_names() -> None:
-    assert chatcodec.PROVIDER_NAMES == (
-        "openai-chat",
-        "anthropic",
-        "openai-responses",
-        "gemini",
-        "bedrock-converse",
-        "ollama",
+def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
+    """The registry's names are the provider folders (``openai-chat`` ->
+    ``providers/openai_chat/``; an underscored folder is not a provider), one each, so a
+    new folder with its one registry line is a new provider and nothing else lists them."""
+    folders = Path(chatcodec.__file__).parent / "providers"
+    with_codec = sorted(  # ``_template`` is the folder a newcomer copies, never registered
+        path.name for path in folders.iterdir() if (path / "codec.py").exists() and not path.name.startswith("_")
     )
+    assert sorted(name.replace("-", "_") for name in chatcodec.PROVIDER_NAMES) == with_codec
+    assert len(set(chatcodec.PROVIDER_NAMES)) == len(chatcodec.PROVIDER_NAMES)
+    assert "canonical" not in chatcodec.PROVIDER_NAMES
 
 
 def test_registered_providers_are_known_and_load() -> None:
@@ -38,9 +41,14 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registry as it was before any provider codec landed."""
     from chatcodec import registry
 
-    for name in chatcodec.PROVIDER_NAMES:
-        monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
-        monkeypatch.delitem(registry._loaded, name, raising=False)
+    # whole tables swapped, not keys deleted and put back (which would leave the built-in
+    # order reversed: detection prefers formats in that order); what is derived from
+    # every codec (detection's marks, the error statuses) is built again for this
+    # registry, and again for the real one after it
+    kept = {name: path for name, path in registry._BUILT_IN.items() if name not in chatcodec.PROVIDER_NAMES}
+    monkeypatch.setattr(registry, "_BUILT_IN", kept)
+    monkeypatch.setattr(registry, "_loaded", {k: v for k, v in registry._loaded.items() if k in kept})
+    monkeypatch.setattr(registry, "_generation", [registry.generation() + 1])
 
 
 @pytest.mark.usefixtures("no_built_in_providers")

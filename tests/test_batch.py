@@ -150,8 +150,11 @@ def _without_codec(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     "known format, no codec" path is tested on a registry that lacks one."""
     from chatcodec import registry
 
-    monkeypatch.delitem(registry._BUILT_IN, name, raising=False)
-    monkeypatch.delitem(registry._loaded, name, raising=False)
+    # the tables swapped whole (deleting a key and putting it back would move it last in
+    # the built-in order detection prefers), and the generation bumped for what is derived
+    monkeypatch.setattr(registry, "_BUILT_IN", {k: v for k, v in registry._BUILT_IN.items() if k != name})
+    monkeypatch.setattr(registry, "_loaded", {k: v for k, v in registry._loaded.items() if k != name})
+    monkeypatch.setattr(registry, "_generation", [registry.generation() + 1])
 
 
 def test_mistakes_in_the_set_up_fail_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,7 +73,7 @@ def test_the_repo_example_validates_with_and_without_format(capsys: pytest.Captu
 
 def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "odd.json"
-    path.write_text('{"prompt": "hi", "answer": 3}')
+    path.write_text('{"question": "hi", "answer": 3}')  # keys no format describes (a Responses body may hold "prompt")
     assert main(["validate", str(path)]) == 1
     known = ", ".join([*chatcodec.PROVIDER_NAMES, "canonical"])
     assert f"not in any format chatcodec knows ({known}; --format names one)" in capsys.readouterr().err

@@ -123,8 +123,11 @@ def test_dump_to_a_format_with_request_fields() -> None:
 def test_dump_to_a_provider_without_codec_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     from chatcodec import registry
 
-    monkeypatch.delitem(registry._BUILT_IN, "gemini", raising=False)
-    monkeypatch.delitem(registry._loaded, "gemini", raising=False)
+    # the tables swapped whole (deleting a key and putting it back would move it last in
+    # the built-in order detection prefers), and the generation bumped for what is derived
+    monkeypatch.setattr(registry, "_BUILT_IN", {k: v for k, v in registry._BUILT_IN.items() if k != "gemini"})
+    monkeypatch.setattr(registry, "_loaded", {k: v for k, v in registry._loaded.items() if k != "gemini"})
+    monkeypatch.setattr(registry, "_generation", [registry.generation() + 1])
     with pytest.raises(chatcodec.CodecNotAvailableError):
         Conversation(messages=[{"role": "user", "content": "hi"}]).dump("gemini")
 

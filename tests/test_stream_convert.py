@@ -102,7 +102,7 @@ def test_event_stream_checksum_mismatch_is_a_stream_error() -> None:
 # --- conversion ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini", "bedrock-converse", "anthropic"])
+@pytest.mark.parametrize("target", chatcodec.PROVIDER_NAMES)
 def test_push_conversion_in_tiny_chunks_equals_converting_the_events(
     target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,8 @@ from chatcodec.strict.extensions import EXTENSIONS
 from chatcodec.strict.fields import schema_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
-PROVIDERS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
+PROVIDERS = tuple(name for name in chatcodec.PROVIDER_NAMES if schema_for(name) is not None)
+"""The registered providers strict reading has field sets for."""
 
 
 def _recordings(kind: str) -> list[Any]:

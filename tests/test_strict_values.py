@@ -111,9 +111,10 @@ def test_a_gemini_image_config_passes_strict(spelling: str) -> None:
 
 
 def test_every_documented_value_rule_names_its_source() -> None:
-    for provider in ("anthropic", "openai-chat", "openai-responses", "gemini", "bedrock-converse"):
+    for provider in chatcodec.PROVIDER_NAMES:
         schema = schema_for(provider)
-        assert schema is not None
+        if schema is None:  # no field sets: strict reading has no value rules for it
+            continue
         for rules in schema.values.values():
             for rule in rules.values():
                 documented = {"message", "under", "any_case"} & set(rule) or provider == "gemini"

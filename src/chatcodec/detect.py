@@ -9,9 +9,14 @@ exclude a format is clearly not in it; the formats every marker allows are what 
 looks like. A body with no marker (a bare list of messages, a request with only user
 turns) is any format, and is read as given.
 
-Which format can hold which mark is each provider's fact, in its edge
-(``Edge.detection``, ``providers/<name>/edge.py``); canonical's is :data:`CANONICAL_HOLDS`.
-This module finds the marks in a body; a mark no known format holds is not a marker. The
+Which format can hold which mark is each provider's fact, read from its wire description
+(``Edge.detection``, :class:`~chatcodec.providers.contract.detection.Detection`: every
+top-level key its SDK kinds, wire shapes and documented extensions hold, its roles, its
+other marks); canonical's is its data's fields, :data:`CANONICAL_ROLES` and
+:data:`CANONICAL_HOLDS`. A mark every format holds tells none apart and is no marker, so
+registering a format described this way changes no verdict on another format's
+recordings (``tests/test_detection_laws.py``). This module finds the marks in a body; a
+mark no known format holds is not a marker. The
 marks (``<...>`` a value found in the body):
 
 ==============================  ==========================================================
@@ -47,11 +52,14 @@ from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import ProviderLookupError
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES, generation, get_edge
+from chatcodec.providers.contract.detection import Held
+from chatcodec.registry import CANONICAL, generation, get_edge, registered_providers
 
 __all__ = [
     "CANONICAL",
     "CANONICAL_HOLDS",
+    "CANONICAL_ROLES",
+    "CANONICAL_SHORTHANDS",
     "Marker",
     "detect",
     "fitting",
@@ -61,18 +69,19 @@ __all__ = [
     "other_format",
 ]
 
+CANONICAL_ROLES = ("system", "developer", "user", "assistant", "tool")
+"""The roles of a canonical message (:mod:`chatcodec.messages`)."""
+
+CANONICAL_SHORTHANDS = ("system", "message", "finish_reason")
+"""Top-level keys canonical reads beyond its data's fields: a request's ``system``
+(:func:`chatcodec.request.with_system_shorthand`), a response's single ``message`` and
+its ``finish_reason`` (:func:`chatcodec.response.with_single_message_shorthand`)."""
+
 CANONICAL_HOLDS = (
     "finish_reason:object",
-    "key:system",
-    "key:stop",
-    "key:provider_options",
-    "key:provider_tools",
     "tool:function",  # the dialect reads it too
     "tool:input_schema",
     "tool:parameters",
-    "role:system",
-    "role:developer",
-    "role:tool",
     "message:result-parts",
     "part:image_url",
     "part:input_audio",
@@ -89,7 +98,8 @@ CANONICAL_HOLDS = (
     "block:image+source+media_type",  # a base64 or file source names its media type
     "block:document+source+media_type",
 )
-"""The marks a canonical body can hold (chatcodec's own format, so its fact lives here)."""
+"""The marks a canonical body can hold beyond its keys and roles (chatcodec's own format,
+so its fact lives here); its keys are the fields of its request and response data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +119,10 @@ class _Table:
     known: tuple[str, ...]
     """The formats, in the order preferred when several fit: the registry's, canonical last."""
     holders: dict[str, frozenset[str]]
-    """Mark -> the formats holding it (a mark nobody holds is absent)."""
-    keys: tuple[str, ...]
-    """The top-level keys some format holds, in the order the formats list them."""
+    """Mark -> the formats holding it (a mark nobody holds, or every format holds, is absent)."""
+    keys: dict[str, int]
+    """The top-level keys that tell formats apart -> their place in the order the formats
+    describe them (a body's are reported in that order, whatever order it holds them in)."""
 
 
 _last: list[tuple[int, _Table]] = []
@@ -122,28 +133,45 @@ def _table() -> _Table:
     """The table for the edges registered now (built again when a codec is registered)."""
     if _last and _last[0][0] == generation():
         return _last[0][1]
-    holding: list[tuple[str, tuple[str, ...]]] = []
-    for name in PROVIDER_NAMES:
+    holding: list[tuple[str, Held]] = []
+    for name in registered_providers():
         try:
             edge = get_edge(name)
         except ProviderLookupError:  # a codec without an edge: a format detection does not know
             continue
-        if edge.detection:
-            holding.append((name, edge.detection))
-    table = _built([*holding, (CANONICAL, CANONICAL_HOLDS)])
+        if edge.detection is not None:
+            extensions = (*edge.extensions, *(row for rows in edge.server_extensions.values() for row in rows))
+            holding.append((name, edge.detection.held(extensions)))
+    table = _built([*holding, (CANONICAL, _canonical())])
     _last[:] = [(generation(), table)]
     return table
 
 
-def _built(holding: list[tuple[str, tuple[str, ...]]]) -> _Table:
+def _canonical() -> Held:
+    from chatcodec.model.canonical_types import ChatRequestData, ChatResponseData
+
+    keys = dict.fromkeys((*ChatRequestData.__annotations__, *ChatResponseData.__annotations__, *CANONICAL_SHORTHANDS))
+    return Held(tuple(keys), CANONICAL_ROLES, frozenset(CANONICAL_HOLDS))
+
+
+def _built(holding: list[tuple[str, Held]]) -> _Table:
+    """Mark -> holders from each format's marks: a format without a roles list holds every
+    role, and a mark every format holds tells none apart, so it is no marker."""
     holders: dict[str, set[str]] = {}
-    for name, marks in holding:
-        for mark in marks:
+    for name, held in holding:
+        for mark in (*(f"key:{key}" for key in held.keys), *held.shapes):
             holders.setdefault(mark, set()).add(name)
-    keys = dict.fromkeys(mark[4:] for _, marks in holding for mark in marks if mark.startswith("key:"))
-    return _Table(
-        tuple(name for name, _ in holding), {mark: frozenset(names) for mark, names in holders.items()}, tuple(keys)
-    )
+        for role in held.roles or ():
+            holders.setdefault(f"role:{role}", set()).add(name)
+    for name, held in holding:
+        if held.roles is None:
+            for mark, names in holders.items():
+                if mark.startswith("role:"):
+                    names.add(name)
+    every = len(holding)
+    kept = {mark: frozenset(names) for mark, names in holders.items() if len(names) < every}
+    keys = dict.fromkeys(key for _, held in holding for key in held.keys if f"key:{key}" in kept)
+    return _Table(tuple(name for name, _ in holding), kept, {key: place for place, key in enumerate(keys)})
 
 
 def known_formats() -> tuple[str, ...]:
@@ -169,7 +197,7 @@ _Found = tuple[str, str]
 """A mark and what was found, for messages."""
 
 
-def _top_level(fields: dict[str, Any], keys: tuple[str, ...]) -> Iterator[_Found]:
+def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]:
     kind, role = fields.get("object"), fields.get("type")
     if isinstance(kind, str):
         yield f"object:{kind}", f"'object': {kind!r}"
@@ -183,9 +211,8 @@ def _top_level(fields: dict[str, Any], keys: tuple[str, ...]) -> Iterator[_Found
             yield "finish_reason:string", "a string 'finish_reason' in 'choices'"
         elif isinstance(reason, dict):
             yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
-    for key in keys:
-        if key in fields:
-            yield f"key:{key}", f"a top-level {key!r}"
+    for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
+        yield f"key:{key}", f"a top-level {key!r}"
     yield from _in_tools(fields.get("tools"))
     if fields.get("object") == "response" or isinstance(fields.get("output"), list):
         yield "output:list", "'object': 'response' or an 'output' list"

@@ -31,7 +31,7 @@ import pydantic_core
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.error_statuses import error_status
+from chatcodec.error_statuses import error_status, statuses_known
 
 _NO_ROOT: object = object()
 
@@ -393,11 +393,12 @@ class ProviderAPIError(ChatcodecError):
         """The error as the provider sent it."""
         self.status_code: int | None = status_code if status_code is not None else _status_of(error_type)
         """The HTTP status it came with, else the one its type stands for
-        (:func:`chatcodec.error_statuses.error_status`, 500 for an unknown type); None
-        when neither is known."""
+        (:func:`chatcodec.error_statuses.error_status`, read from the registered edges, 500
+        for a type none of them names); None when neither is known (or no edge has been
+        read: nothing has imported the registry yet)."""
 
 
 def _status_of(error_type: str | None) -> int | None:
-    if error_type is None:
+    if error_type is None or not statuses_known():  # no edge read yet: the status is unknown
         return None
     return error_status(error_type)

@@ -14,6 +14,7 @@ import pickle
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
+from chatcodec import error_statuses
 from chatcodec.errors import CodecNotAvailableError, ProviderLookupError, UnknownProviderError
 from chatcodec.option_table import NO_OPTIONS, OptionTable
 
@@ -353,6 +354,31 @@ def get_edge(name: str) -> Edge:
         )
     _edges_loaded[name] = edge
     return edge
+
+
+_statuses: list[tuple[int, dict[str, int]]] = []
+"""The generation the error-status table was built at, and the table."""
+
+
+def _error_statuses() -> dict[str, int]:
+    """Error type -> HTTP status from every registered edge's ``errors`` (its types by
+    status and the other types it reads), in registry order; a codec without an edge adds
+    none. :mod:`chatcodec.error_statuses` reads it (installed below)."""
+    if _statuses and _statuses[0][0] == generation():
+        return _statuses[0][1]
+    table: dict[str, int] = {}
+    for name in registered_providers():
+        try:
+            statuses = get_edge(name).errors.statuses()
+        except ProviderLookupError:
+            continue
+        for kind, status in statuses.items():
+            table.setdefault(kind, status)
+    _statuses[:] = [(generation(), table)]
+    return table
+
+
+error_statuses.read_statuses_from(_error_statuses)
 
 
 def _lookup_error(name: str) -> Exception:

@@ -5,8 +5,9 @@ headers, stream framing, error shapes), the registry hands out the codec's own, 
 facts agree with each other and with the codec:
 
 - the edge is the codec's, named after it, and ``get_edge`` finds it without the codec;
-- every error type it writes reads back to its HTTP status, so a type translated through
-  the status comes back to itself;
+- every error type it writes or reads stands for its HTTP status (the status table is
+  read from the edges, and no two edges give one type two statuses), so a type
+  translated through the status comes back to itself;
 - the error body it writes is one the codec's response decoder raises with the message
   and status, and one ``read_error`` reads back; the error event it writes in a stream is
   one the codec's stream decoder reads as an error with the message and status;
@@ -51,6 +52,22 @@ def test_every_error_type_the_edge_writes_reads_back_to_its_status(name: str) ->
         assert error_status(kind) == status, (status, kind)
         assert errors.type_for(status) == kind
     assert error_status(errors.server_error) >= 500
+
+
+def test_no_two_edges_give_one_error_type_two_statuses() -> None:
+    """The status table is read from every edge (``error_statuses``), so a type two
+    providers share must mean one status in both."""
+    seen: dict[str, tuple[str, int]] = {}
+    for name in PROVIDER_NAMES:
+        for kind, status in get_edge(name).errors.statuses().items():
+            first = seen.setdefault(kind, (name, status))
+            assert first[1] == status, (kind, first, (name, status))
+
+
+@pytest.mark.parametrize("name", PROVIDER_NAMES)
+def test_every_error_type_the_edge_reads_stands_for_its_status(name: str) -> None:
+    for kind, status in get_edge(name).errors.reads.items():
+        assert error_status(kind) == status, (kind, status)
 
 
 @pytest.mark.parametrize("name", PROVIDER_NAMES)

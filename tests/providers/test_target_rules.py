@@ -11,7 +11,7 @@ import pytest
 import chatcodec
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for, rules_table
+from chatcodec.providers.contract.target_rules import ProviderRules, apply_target_rules, rules_for
 from chatcodec.registry import get_codec
 
 OLD = {"api_version": "2023-06-01"}
@@ -322,15 +322,6 @@ def test_anthropic_default_version_is_what_the_pinned_sdk_sends() -> None:
     table = rules_for("anthropic")
     assert table is not None
     assert table.default_version == _constants.ANTHROPIC_API_VERSION
-
-
-def test_readme_rule_table_is_generated_from_the_rule_data() -> None:
-    from pathlib import Path
-
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert rules_table() in readme, (
-        "run: python -c 'from chatcodec.providers.contract.target_rules import rules_table; print(rules_table())'"
-    )
 
 
 def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:

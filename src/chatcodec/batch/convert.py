@@ -115,9 +115,11 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
             body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
         if body is None:
             body = load_object(payload, f"{options.source} {options.kind}")
-        wrong_format = mismatch(options.source, body)  # tolerant decoders would "convert" it
+        # a batch row given as its body's format says so first; then the body's own marks
+        # (tolerant decoders would "convert" a body in another format)
+        wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
         if wrong_format is None:
-            wrong_format = envelopes.mistaken_message(body, options.source, options.kind)
+            wrong_format = mismatch(options.source, body)
         if wrong_format is not None:
             return Outcome(None, wrong_format)
         converted = _converted_body(body, options, losses)

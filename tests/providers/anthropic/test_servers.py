@@ -4,7 +4,6 @@ fields it documents, and each change is a ``rule`` loss naming the server."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,10 +12,7 @@ from anthropic.types.message_create_params import MessageCreateParamsNonStreamin
 import chatcodec
 from chatcodec.providers.anthropic.servers import SERVERS, server_for_url
 from chatcodec.providers.anthropic.servers.fitting import ALWAYS, places
-from chatcodec.providers.anthropic.servers.table import servers_table
 from sdk_oracle import check
-
-README = Path(__file__).resolve().parents[3] / "README.md"
 
 TOOL = {"name": "weather", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}
 WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 2}
@@ -202,10 +198,3 @@ def test_an_unknown_server_is_refused_with_the_known_ones() -> None:
 def test_a_base_url_names_its_anthropic_compatible_server(url: str, server: str | None) -> None:
     found = server_for_url(url)
     assert (found.name if found else None) == server
-
-
-def test_the_readme_holds_the_generated_anthropic_servers_table() -> None:
-    assert servers_table() in README.read_text(encoding="utf-8"), (
-        "run: python -c 'from chatcodec.providers.anthropic.servers.table import servers_table; "
-        "print(servers_table())' and paste it into README.md"
-    )

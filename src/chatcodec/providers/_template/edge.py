@@ -8,11 +8,18 @@ token counting) and ``upstream`` (the URL built from a base URL, model and strea
 the key's environment variable, auth and version headers, the body as sent, signing).
 
 The core reaches it only through ``registry.get_edge(name)``; no core module names a
-provider. Every error type it writes must be in ``error_statuses.py`` with the same status
-(``tests/conformance/test_edges.py``). ``detection`` lists the marks of ``detect.py`` a body
-of this format can hold (empty: detection does not know the format); ``extensions`` the
-fields compatible servers document beyond the SDK types, each with its source. The toy
-wire is neither served nor called (``front`` and ``upstream`` left None).
+provider. The error types it writes (``types``, by status) and the other types and codes
+it sends (``reads``, with their status) are what ``error_statuses.error_status`` reads; no
+two edges may give one type two statuses (``tests/conformance/test_edges.py``).
+``detection`` is the wire description format detection reads
+(:class:`~chatcodec.providers.contract.detection.Detection`): its top-level keys come from
+the folder's ``known_fields.json`` request and response kinds, its wire ``Request``,
+``Response`` and ``ErrorBody`` shapes and its ``extensions``, never listed by hand
+(``keys=`` adds a documented field none of them types); ``roles`` are its messages'
+roles; ``shapes`` its other marks of ``detect.py`` (None: detection does not know the
+format). ``extensions`` are the fields compatible servers document beyond the SDK types,
+each with its source. The toy wire is neither served nor called (``front`` and
+``upstream`` left None).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers._template.markers import PROVIDER
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming
 
 
@@ -43,6 +51,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="a Template Chat response",
     framing=StreamFraming("jsonl"),
-    errors=ErrorShape({}, "server_error", write_error, read_error),
+    errors=ErrorShape({}, "server_error", write_error, read_error, reads={"server_error": 500}),
+    detection=Detection(package=__package__, roles=("system", "user", "assistant")),
 )
 """The template's edge: JSON-lines streams, one error shape, no server routes."""

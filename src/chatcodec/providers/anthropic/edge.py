@@ -30,6 +30,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.anthropic import servers
 from chatcodec.providers.anthropic.markers import PROVIDER
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     CountFront,
     CountUpstream,
@@ -202,29 +203,30 @@ EDGE = Edge(
         semconv_name="anthropic",
         server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),
-    detection=(
-        "response-type:message",
-        "error-type:error",
-        "key:system",
-        "key:stop_sequences",
-        "key:thinking",
-        "key:anthropic_version",
-        "key:container",
-        "key:mcp_servers",
-        "key:output_config",
-        "tool:input_schema",
-        "tool:server",
-        "block:redacted_thinking",
-        "block:server_tool_use",
-        "block:web_search_tool_result",
-        "block:search_result",
-        "block:thinking",
-        "block:tool_use+input",
-        "block:tool_result",
-        "block:image+source",
-        "block:image+source+media_type",
-        "block:document+source",
-        "block:document+source+media_type",
+    detection=Detection(
+        package=__package__,
+        # the body Claude on Bedrock and Vertex AI take names the API version in it
+        # (https://docs.anthropic.com/en/api/claude-on-amazon-bedrock); an error body
+        # carries its request_id (https://docs.anthropic.com/en/api/errors)
+        keys=("anthropic_version", "request_id"),
+        roles=("user", "assistant"),
+        shapes=(
+            "response-type:message",
+            "error-type:error",
+            "tool:input_schema",
+            "tool:server",
+            "block:redacted_thinking",
+            "block:server_tool_use",
+            "block:web_search_tool_result",
+            "block:search_result",
+            "block:thinking",
+            "block:tool_use+input",
+            "block:tool_result",
+            "block:image+source",
+            "block:image+source+media_type",
+            "block:document+source",
+            "block:document+source+media_type",
+        ),
     ),
     extensions=EXTENSIONS,
     server_extensions={name: EXTENSIONS for name in servers.SERVERS},

@@ -34,6 +34,7 @@ from urllib.parse import quote
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     CountUpstream,
     Edge,
@@ -56,7 +57,22 @@ ERROR_TYPES: Mapping[int, str] = {
     500: "InternalServerException",
     503: "ServiceUnavailableException",
 }
-"""The Bedrock Runtime exceptions by HTTP status."""
+"""The Bedrock Runtime exceptions by HTTP status
+(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors)."""
+_OTHER_EXCEPTIONS: Mapping[str, int] = {
+    "ServiceQuotaExceededException": 429,
+    "ModelNotReadyException": 429,
+    "ModelStreamErrorException": 424,
+}
+ERROR_READS: Mapping[str, int] = {
+    **_OTHER_EXCEPTIONS,
+    **{
+        kind[:1].lower() + kind[1:]: status
+        for kind, status in [*((kind, status) for status, kind in ERROR_TYPES.items()), *_OTHER_EXCEPTIONS.items()]
+    },
+}
+"""The Runtime's other exceptions, and every exception as a stream's member names it
+(``throttlingException``), with its HTTP status."""
 _REGION = re.compile(r"bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com")
 
 
@@ -150,6 +166,7 @@ EDGE = Edge(
         read_error,
         write_event=write_error_event,
         type_header="x-amzn-ErrorType",
+        reads=ERROR_READS,
     ),
     upstream=Upstream(
         upstream_url,
@@ -161,15 +178,13 @@ EDGE = Edge(
         answer_id_header="x-amzn-requestid",
         semconv_name="aws.bedrock",
     ),
-    detection=(
-        "key:system",
-        "key:modelId",
-        "key:inferenceConfig",
-        "key:additionalModelRequestFields",
-        "key:stopReason",
-        "key:toolConfig",
-        "output:object",
-        "part:untyped",
+    detection=Detection(
+        package=__package__,
+        roles=("user", "assistant"),
+        shapes=(
+            "output:object",
+            "part:untyped",
+        ),
     ),
     extensions=EXTENSIONS,
 )

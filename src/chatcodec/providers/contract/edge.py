@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.contract.detection import Detection
 
 __all__ = [
     "Answering",
@@ -119,6 +120,14 @@ class ErrorShape:
     type_header: str | None = None
     """The response header naming the error type, for a body that does not (Bedrock's
     ``x-amzn-ErrorType``)."""
+    reads: Mapping[str, int] = field(default_factory=dict[str, int])
+    """Types and codes the provider sends beside its documented ones, with the HTTP status
+    each stands for (OpenAI's ``code`` values, another spelling of a type): read, never
+    written. With :attr:`types`, what :func:`chatcodec.error_statuses.error_status` reads."""
+
+    def statuses(self) -> dict[str, int]:
+        """Every type this provider writes or sends -> its HTTP status."""
+        return {**{kind: status for status, kind in self.types.items()}, **self.reads}
 
     def type_for(self, status: int) -> str:
         """The provider's error type for an HTTP status (its server error for an unknown one)."""
@@ -443,12 +452,12 @@ class Edge:
     """None: ``chatcodec serve`` cannot offer this API to callers."""
     upstream: Upstream | None = None
     """None: ``chatcodec serve`` cannot call this API."""
-    detection: tuple[str, ...] = ()
-    """The marks of :mod:`chatcodec.detect` a body in this format can hold (``"key:system"``,
-    ``"role:tool"``, ``"block:tool_use+input"``: the list is in that module's docstring); a
-    mark no format holds is not looked for, and a body holding a mark this format does not
-    hold is not in this format. Empty: detection does not know the format (its bodies
-    pass unchecked)."""
+    detection: Detection | None = None
+    """The format's wire description as :mod:`chatcodec.detect` reads it
+    (:class:`~chatcodec.providers.contract.detection.Detection`: its top-level keys from the
+    SDK kinds, wire shapes and extensions, its roles, its other marks); a body holding a
+    mark this format does not hold is not in this format. None: detection does not know
+    the format (its bodies pass unchecked)."""
     extensions: tuple[Extension, ...] = ()
     """Fields compatible servers document beyond the SDK types, for strict reading."""
     server_extensions: Mapping[str, tuple[Extension, ...]] = field(default_factory=dict[str, tuple[Extension, ...]])

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     Call,
     CountFront,
@@ -62,6 +63,11 @@ ERROR_TYPES: Mapping[int, str] = {
     504: "DEADLINE_EXCEEDED",
 }
 """Google's canonical status names by HTTP status."""
+
+ERROR_READS: Mapping[str, int] = {"FAILED_PRECONDITION": 400, "OUT_OF_RANGE": 400}
+"""Google's canonical statuses with no HTTP status of their own in the table above, read
+as the 400 the API answers them with
+(https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes)."""
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -178,7 +184,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="a Gemini response",
     framing=StreamFraming("sse", line_end="\r\n"),
-    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error)),
+    errors=ErrorShape(ERROR_TYPES, "INTERNAL", write_error, read_first_item(read_nested_error), reads=ERROR_READS),
     front=Front(
         ("/v1beta/models/{target}", "/v1/models/{target}"),
         read_call,
@@ -199,18 +205,14 @@ EDGE = Edge(
         models=UpstreamModels(lambda base: f"{base}/v1beta/models?pageSize=1000", read_models),
         semconv_name="gcp.gemini",
     ),
-    detection=(
-        "key:contents",
-        "key:systemInstruction",
-        "key:system_instruction",
-        "key:generationConfig",
-        "key:generation_config",
-        "key:candidates",
-        "key:usageMetadata",
-        "key:safetySettings",
-        "key:toolConfig",
-        "tool:functionDeclarations",
-        "message:model-or-parts",
+    detection=Detection(
+        package=__package__,
+        roles=None,
+        shapes=(
+            "tool:functionDeclarations",
+            "message:model-or-parts",
+        ),
+        snake_case=True,
     ),
     extensions=EXTENSIONS,
 )

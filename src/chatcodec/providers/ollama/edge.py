@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     Call,
     Edge,
@@ -89,7 +90,7 @@ EDGE = Edge(
     PROVIDER,
     response_name="an Ollama chat response",
     framing=StreamFraming("jsonl"),
-    errors=ErrorShape({}, "server_error", write_error, read_error),
+    errors=ErrorShape({}, "server_error", write_error, read_error, reads={"server_error": 500}),
     front=Front(("/api/chat",), read_call, models=ModelList(("/api/tags",), write_models)),
     upstream=Upstream(
         upstream_url,
@@ -97,26 +98,16 @@ EDGE = Edge(
         body=upstream_body,
         models=UpstreamModels(lambda base: f"{base}/api/tags", read_tags),
     ),
-    detection=(
-        "key:options",
-        "key:keep_alive",
-        "key:think",
-        "key:format",
-        "key:truncate",
-        "key:shift",
-        "key:logprobs",
-        "key:top_logprobs",
-        "key:created_at",
-        "key:done",
-        "key:done_reason",
-        "key:prompt_eval_count",
-        "key:eval_count",
-        "key:total_duration",
-        "key:load_duration",
-        "tool:function",
-        "role:system",
-        "role:tool",
-        "message:tool_calls",
+    detection=Detection(
+        package=__package__,
+        # ChatRequest fields the reader keeps in the bag (api/types.go,
+        # https://github.com/ollama/ollama/blob/main/api/types.go)
+        keys=("truncate", "shift", "logprobs", "top_logprobs"),
+        roles=("system", "user", "assistant", "tool"),
+        shapes=(
+            "tool:function",
+            "message:tool_calls",
+        ),
     ),
 )
 """The Ollama ``/api/chat`` edge."""

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     Call,
     Edge,
@@ -36,6 +37,7 @@ from chatcodec.providers.contract.edge import (
     read_nested_error,
 )
 from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
     openai_headers,
     write_openai_error,
@@ -119,7 +121,9 @@ EDGE = Edge(
     PROVIDER,
     response_name="an OpenAI Chat Completions response",
     framing=StreamFraming("sse", done="[DONE]"),
-    errors=ErrorShape(OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error),
+    errors=ErrorShape(
+        OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, reads=OPENAI_ERROR_READS
+    ),
     front=Front(
         ("/v1/chat/completions", "/chat/completions"),
         read_call,
@@ -135,31 +139,21 @@ EDGE = Edge(
         semconv_name="openai",
         server_semconv={name: server.semconv_name or name for name, server in servers.SERVERS.items()},
     ),
-    detection=(
-        "object:chat.completion",
-        "object:chat.completion.chunk",
-        "finish_reason:string",
-        "key:stop",
-        "key:max_completion_tokens",
-        "key:n",
-        "key:logit_bias",
-        "key:logprobs",
-        "key:stream_options",
-        "key:reasoning_effort",
-        "key:web_search_options",
-        "key:modalities",
-        "key:audio",
-        "key:prediction",
-        "key:user",
-        "key:top_logprobs",
-        "tool:function",
-        "role:system",
-        "role:developer",
-        "role:tool",
-        "message:tool_calls",
-        "part:image_url",
-        "part:input_audio",
-        "part:file",
+    detection=Detection(
+        package=__package__,
+        keys=("error",),  # the error body the SDK reads (write_openai_error), which no wire shape types
+        roles=shapes.ROLES,
+        shapes=(
+            "object:chat.completion",
+            "object:chat.completion.chunk",
+            "finish_reason:string",
+            "tool:function",
+            "message:tool_calls",
+            "part:image_url",
+            "part:input_audio",
+            "part:file",
+            "block:thinking",  # Mistral's thinking part (wire.ThinkingPart)
+        ),
     ),
     extensions=EXTENSIONS,
     server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},

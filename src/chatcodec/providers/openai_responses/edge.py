@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.contract.detection import Detection
 from chatcodec.providers.contract.edge import (
     Call,
     CountFront,
@@ -44,6 +45,7 @@ from chatcodec.providers.contract.edge import (
     read_nested_error,
 )
 from chatcodec.providers.families.openai.edge import (
+    OPENAI_ERROR_READS,
     OPENAI_ERROR_TYPES,
     openai_headers,
     write_openai_error,
@@ -142,7 +144,12 @@ EDGE = Edge(
     response_name="an OpenAI Responses response",
     framing=StreamFraming("sse", named_events=True),
     errors=ErrorShape(
-        OPENAI_ERROR_TYPES, "server_error", write_openai_error, read_nested_error, write_event=write_error_event
+        OPENAI_ERROR_TYPES,
+        "server_error",
+        write_openai_error,
+        read_nested_error,
+        write_event=write_error_event,
+        reads=OPENAI_ERROR_READS,
     ),
     front=Front(
         ("/v1/responses", "/responses"),
@@ -165,16 +172,13 @@ EDGE = Edge(
         models=UpstreamModels(lambda base: f"{base}/models", read_data_ids),
         semconv_name="openai",
     ),
-    detection=(
-        "key:input",
-        "key:instructions",
-        "key:max_output_tokens",
-        "key:previous_response_id",
-        "key:include",
-        "key:user",
-        "key:top_logprobs",
-        "tool:parameters",
-        "output:list",
+    detection=Detection(
+        package=__package__,
+        roles=None,
+        shapes=(
+            "tool:parameters",
+            "output:list",
+        ),
     ),
     extensions=EXTENSIONS,
 )

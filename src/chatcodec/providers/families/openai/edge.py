@@ -12,6 +12,7 @@ from typing import Any
 from chatcodec.providers.contract.edge import bearer_headers
 
 __all__ = [
+    "OPENAI_ERROR_READS",
     "OPENAI_ERROR_TYPES",
     "OPENAI_PASSED_THROUGH",
     "openai_headers",
@@ -32,6 +33,16 @@ OPENAI_ERROR_TYPES: Mapping[int, str] = {
 """The error types of both OpenAI APIs (Chat Completions and Responses) by status, as the
 OpenAI SDK names its status errors (https://platform.openai.com/docs/guides/error-codes);
 a 5xx is ``server_error``."""
+
+OPENAI_ERROR_READS: Mapping[str, int] = {
+    "server_error": 500,
+    "insufficient_quota": 429,
+    "rate_limit_exceeded": 429,
+    "invalid_api_key": 401,
+    "context_length_exceeded": 400,
+}
+"""The types and ``code`` values both OpenAI APIs send beside those
+(https://platform.openai.com/docs/guides/error-codes)."""
 
 
 def write_openai_error(message: str, status: int, kind: str) -> dict[str, Any]:

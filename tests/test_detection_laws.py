@@ -1,0 +1,123 @@
+"""Detection laws, over every recorded body and every registered format.
+
+Each format's marks are read from its own wire description (``Edge.detection``: its
+top-level keys from the SDK kinds, wire shapes and documented extensions, its roles),
+so a mark no longer says "only this format lists it, so no other format holds it". Two
+laws follow and are checked here:
+
+- every recording is a body of its own format: ``convert --from <its format>`` never
+  refuses it, and where its marks fit several formats its own is among them;
+- registering a codec changes no detection verdict on another provider's recordings
+  (a trial seventh provider whose hand-listed marks excluded every other format broke 57
+  tests; one described by its wire changes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+import chatcodec
+from chatcodec import detect
+from chatcodec.providers.contract.detection import Detection
+from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming, read_nested_error
+from chatcodec.registry import Codec, registered_providers
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _recordings() -> Iterator[tuple[str, Path]]:
+    for name in registered_providers():
+        for path in sorted((FIXTURES / name).rglob("*.json")):
+            yield name, path
+
+
+RECORDINGS = list(_recordings())
+
+
+def _verdicts() -> dict[Path, tuple[str | None, str | None]]:
+    bodies = {path: json.loads(path.read_text(encoding="utf-8")) for _, path in RECORDINGS}
+    return {path: (detect.detect(bodies[path]), detect.mismatch(name, bodies[path])) for name, path in RECORDINGS}
+
+
+_TRIAL = "trial-cohere-v2"
+"""A format described only by its wire's top-level keys and roles: Cohere's v2 chat
+(https://docs.cohere.com/reference/chat), the trial seventh provider."""
+
+_COHERE_KEYS = (
+    *("model", "messages", "tools", "documents", "citation_options", "response_format", "safety_mode"),
+    *("max_tokens", "stop_sequences", "temperature", "seed", "frequency_penalty", "presence_penalty"),
+    *("k", "p", "logprobs", "tool_choice", "thinking", "strict_tools", "stream", "priority"),
+    *("id", "finish_reason", "message", "usage"),
+)
+
+
+def _write_error(message: str, status: int, kind: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind}}
+
+
+class _TrialCodec:
+    """A codec holding only its name and edge: detection reads nothing else of it."""
+
+    name = _TRIAL
+    edge = Edge(
+        _TRIAL,
+        response_name="a trial response",
+        framing=StreamFraming(),
+        errors=ErrorShape({400: "invalid_request_error"}, "server_error", _write_error, read_nested_error),
+        detection=Detection(keys=_COHERE_KEYS, roles=("system", "user", "assistant", "tool")),
+    )
+
+
+@pytest.fixture
+def trial_codec() -> Iterator[str]:
+    chatcodec.register_codec(_TRIAL, lambda: cast(Codec, _TrialCodec()))
+    try:
+        yield _TRIAL
+    finally:
+        chatcodec.unregister_codec(_TRIAL)
+
+
+@pytest.mark.parametrize(("name", "path"), RECORDINGS, ids=lambda value: getattr(value, "name", value))
+def test_every_recording_fits_its_own_format(name: str, path: Path) -> None:
+    body = json.loads(path.read_text(encoding="utf-8"))
+    assert detect.mismatch(name, body) is None
+    found = detect.markers(body)
+    assert not found or name in detect.fitting(found)
+
+
+def test_a_recording_detected_as_another_format_is_one_its_marks_cannot_tell_apart() -> None:
+    """Where ``detect`` names another format, the recording fits both (an Ollama request
+    made of OpenAI Chat's fields, an error body every JSON API writes alike)."""
+    for name, path in RECORDINGS:
+        body = json.loads(path.read_text(encoding="utf-8"))
+        verdict = detect.detect(body)
+        if verdict not in (None, name):
+            fits = detect.fitting(detect.markers(body))
+            assert fits.index(verdict) < fits.index(name), path
+
+
+def test_registering_a_codec_changes_no_detection_verdict_on_another_providers_recordings(trial_codec: str) -> None:
+    chatcodec.unregister_codec(trial_codec)
+    before = _verdicts()
+    chatcodec.register_codec(trial_codec, lambda: cast(Codec, _TrialCodec()))
+    assert trial_codec in detect.known_formats()
+    assert _verdicts() == before
+
+
+def test_a_registered_format_is_detected_by_its_own_keys(trial_codec: str) -> None:
+    body = {"model": "command-a", "messages": [{"role": "user", "content": "hi"}], "safety_mode": "OFF", "k": 5}
+    assert detect.detect(body) == trial_codec
+    assert detect.mismatch(trial_codec, body) is None
+    assert detect.mismatch("openai-chat", body) is not None
+
+
+def test_a_mark_every_format_holds_is_no_marker() -> None:
+    """A user turn and a model name tell no format apart: such a body has no markers
+    only when every format holds them (then it is read as given)."""
+    assert detect.markers([{"role": "user", "content": "hi"}]) == []
+    assert all("'user' role" not in marker.found for marker in detect.markers({"messages": [{"role": "user"}]}))
