@@ -246,10 +246,15 @@ class ProviderEntry:
 
     def names(self, kind: str) -> list[str]:
         """File names of the recorded fixtures of one kind (``request``, ``response``,
-        ``stream``); provider error bodies (``error_*``) are not responses."""
+        ``stream``); provider error bodies (``error_*``) are not responses. A kind without
+        its folder has none (a codec without streams has no ``stream/``, and git keeps no
+        empty folder), as :func:`recorded_counts` counts it."""
+        folder = self.folder / kind
+        if not folder.is_dir():
+            return []
         return sorted(
             path.name
-            for path in (self.folder / kind).iterdir()
+            for path in folder.iterdir()
             if path.is_file() and not (kind == "response" and path.name.startswith("error_"))
         )
 

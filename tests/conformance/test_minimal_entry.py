@@ -4,6 +4,8 @@ what every full entry states."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from conformance.entry import NO_BAGS, ProviderEntry, no_sdk_oracle
@@ -52,3 +54,10 @@ def test_a_minimal_entry_has_no_sdk_oracle_no_stream_pairs_and_no_bags() -> None
 def test_what_a_minimal_entry_is_given_wins_over_what_it_derives() -> None:
     entry = _minimal(PROVIDERS[0], names_in_prose=("otter",), recordings={"request": 1}, stream_pair_count=7)
     assert (entry.names_in_prose, entry.recordings, entry.stream_pair_count) == (("otter",), {"request": 1}, 7)
+
+
+def test_an_entry_whose_fixture_folder_lacks_a_kind_lists_none_of_it() -> None:
+    """A codec without streams has no ``stream/`` folder (git keeps no empty one): the
+    entry lists no recorded streams rather than failing the collection of every law."""
+    entry = replace(PROVIDERS[0], name="no-such-fixture-folder")
+    assert entry.recorded == {"request": [], "response": [], "stream": []}
