@@ -44,15 +44,22 @@ def _verdicts() -> dict[Path, tuple[str | None, str | None]]:
     return {path: (detect.detect(bodies[path]), detect.mismatch(name, bodies[path])) for name, path in RECORDINGS}
 
 
-_TRIAL = "trial-cohere-v2"
-"""A format described only by its wire's top-level keys and roles: Cohere's v2 chat
-(https://docs.cohere.com/reference/chat), the trial seventh provider."""
+_TRIAL = "trial-chat"
+"""A fictitious format described only by its wire's top-level keys and roles: Cohere's v2
+chat's (https://docs.cohere.com/reference/chat, the trial seventh provider) and one key
+of its own, :data:`_OWN_KEY`, so a body holding it is this format's even when a real
+codec of the same wire is registered (a trial Cohere codec broke the test that named
+Cohere's ``safety_mode`` as this format's alone)."""
+
+_OWN_KEY = "trial_mode"
+"""The one top-level key no registered format describes."""
 
 _COHERE_KEYS = (
     *("model", "messages", "tools", "documents", "citation_options", "response_format", "safety_mode"),
     *("max_tokens", "stop_sequences", "temperature", "seed", "frequency_penalty", "presence_penalty"),
     *("k", "p", "logprobs", "tool_choice", "thinking", "strict_tools", "stream", "priority"),
     *("id", "finish_reason", "message", "usage"),
+    _OWN_KEY,
 )
 
 
@@ -110,7 +117,7 @@ def test_registering_a_codec_changes_no_detection_verdict_on_another_providers_r
 
 
 def test_a_registered_format_is_detected_by_its_own_keys(trial_codec: str) -> None:
-    body = {"model": "command-a", "messages": [{"role": "user", "content": "hi"}], "safety_mode": "OFF", "k": 5}
+    body = {"model": "command-a", "messages": [{"role": "user", "content": "hi"}], _OWN_KEY: "OFF", "k": 5}
     assert detect.detect(body) == trial_codec
     assert detect.mismatch(trial_codec, body) is None
     assert detect.mismatch("openai-chat", body) is not None
