@@ -36,6 +36,19 @@ PROVIDER_NAMES = list(PROVIDER)
 """Hypothesis tests take the name (it prints a falsifying example's dataclass in full)."""
 
 
+def streams(name: str) -> bool:
+    """Whether the registered codec ``name`` reads and writes streams: streams are optional
+    in the folder contract (a folder without ``stream_decode.py``/``stream_encode.py``), and
+    such a codec refuses every stream entry point, so the stream laws hold for the others."""
+    return bool(getattr(chatcodec.get_codec(name), "decodes_streams", True))
+
+
+STREAMING = [provider for provider in PROVIDERS if streams(provider.name)]
+"""The entries whose codecs stream: what every stream law is parametrized over."""
+
+STREAMING_NAMES = [provider.name for provider in STREAMING]
+
+
 def by_name(provider: ProviderEntry) -> str:
     """Test ids: the registry name."""
     return provider.name
