@@ -24,7 +24,7 @@ from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, stream_events
 from conformance.entry import ProviderEntry
 from conformance.fixtures import JsonObject
-from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, by_name, case_id, fixture_cases
+from conformance.providers import PROVIDER, STREAMING, STREAMING_NAMES, by_name, case_id, fixture_cases
 from conformance.stream_law import StreamLaw, broken_streams, changed, one_by_one, outcome
 
 MINIMUM_EXAMPLES = 100
@@ -33,7 +33,7 @@ AT_LEAST = settings(max_examples=max(MINIMUM_EXAMPLES, settings.default.max_exam
 
 def _cases(kind: str) -> list[tuple[ProviderEntry, str]]:
     """``(provider, name)`` for each of a provider's named hand-written streams."""
-    return [(provider, name) for provider in PROVIDERS for name in getattr(provider.streams, kind)()]
+    return [(provider, name) for provider in STREAMING for name in getattr(provider.streams, kind)()]
 
 
 # --- recordings and hand-written streams -------------------------------------------------------
@@ -48,7 +48,7 @@ def test_every_recording_accumulates_as_decoded(provider: ProviderEntry, name: s
     law.assert_same_one_by_one(events)
 
 
-@pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
+@pytest.mark.parametrize("provider", STREAMING, ids=by_name)
 def test_a_plain_stream_accumulates_to_its_parts(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     events = provider.streams.plain()
@@ -70,7 +70,7 @@ def test_each_rule_holds_both_ways(provider: ProviderEntry, name: str) -> None:
     law.assert_same_one_by_one(provider.streams.rules()[name])
 
 
-@pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
+@pytest.mark.parametrize("provider", STREAMING, ids=by_name)
 def test_a_broken_sse_stream_raises_as_decoded(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     sse = provider.streams.to_sse(provider.streams.plain())
@@ -80,7 +80,7 @@ def test_a_broken_sse_stream_raises_as_decoded(provider: ProviderEntry) -> None:
     law.assert_same(sse[: len(sse) // 2])  # cut off
 
 
-@pytest.mark.parametrize("provider", PROVIDERS, ids=by_name)
+@pytest.mark.parametrize("provider", STREAMING, ids=by_name)
 def test_every_field_set_to_anything_gives_the_decoded_outcome(provider: ProviderEntry) -> None:
     law = StreamLaw(provider.name)
     events = provider.streams.plain()
@@ -109,7 +109,7 @@ def _shaped_wire(provider: str, response: chatcodec.ChatResponse, split: Splitte
 
 @AT_LEAST
 @given(data=st.data())
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_provider_shaped_streams_accumulate_as_decoded(name: str, data: st.DataObject) -> None:
     response = data.draw(PROVIDER[name].shaped_responses(), "response")
     events = _shaped_wire(name, response, data.draw(chunkings(), "split"))
@@ -119,7 +119,7 @@ def test_provider_shaped_streams_accumulate_as_decoded(name: str, data: st.DataO
 
 @AT_LEAST
 @given(data=st.data())
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_any_response_streamed_accumulates_as_decoded(name: str, data: st.DataObject) -> None:
     response = data.draw(chat_responses(), "response")
     StreamLaw(name).assert_same(_wire(name, events_from_response(response, data.draw(chunkings(), "split"))))
@@ -127,14 +127,14 @@ def test_any_response_streamed_accumulates_as_decoded(name: str, data: st.DataOb
 
 @AT_LEAST
 @given(data=st.data())
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_any_event_sequence_accumulates_as_decoded(name: str, data: st.DataObject) -> None:
     StreamLaw(name).assert_same(_wire(name, data.draw(st.lists(stream_events(), max_size=12), "events")))
 
 
 @AT_LEAST
 @given(data=st.data())
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_broken_streams_fail_or_succeed_as_decoded(name: str, data: st.DataObject) -> None:
     provider = PROVIDER[name]
     response = data.draw(provider.shaped_responses(), "response")

@@ -10,15 +10,15 @@ import pytest
 
 import chatcodec
 from conformance.entry import ProviderEntry
-from conformance.providers import PROVIDERS, case_id
+from conformance.providers import STREAMING, case_id
 
 
 def _cases() -> list[tuple[ProviderEntry, str, ProviderEntry]]:
     return [
         (source, name, target)
-        for source in PROVIDERS
+        for source in STREAMING
         for name in source.recorded["stream"]
-        for target in PROVIDERS
+        for target in STREAMING
         if target is not source
     ]
 

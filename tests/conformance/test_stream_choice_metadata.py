@@ -24,7 +24,7 @@ from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, json_objects
 from conformance.entry import ProviderEntry
 from conformance.normal_forms import without_provider_data
-from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, case_id, fixture_cases
+from conformance.providers import PROVIDER, PROVIDER_NAMES, PROVIDERS, STREAMING_NAMES, case_id, fixture_cases
 
 
 def _choice_bag(name: str) -> dict[str, Any]:
@@ -160,7 +160,7 @@ def _as_provider_carries(provider: ProviderEntry, response: chatcodec.ChatRespon
 
 
 @given(data=st.data())
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
     provider = PROVIDER[name]
     generated = data.draw(chat_responses().map(without_provider_data).map(_known_finish_words), "response")
@@ -224,7 +224,7 @@ def _without_nulls(bag: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in bag.items() if value is not None}
 
 
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) -> None:
     provider = PROVIDER[name]
     bag = {name: _choice_bag(name)}
