@@ -19,5 +19,12 @@ To add a provider (CONTRIBUTING.md, "Adding a provider"):
 
 Here, at the head of a real provider's package, go its API documentation links (the
 reference, streaming, errors, the changelog, the SDK types the tests validate against),
-as every provider package does: ``tests/providers/test_package_docs.py`` reads them.
+as every provider package does, in this form (``tests/providers/test_package_docs.py``
+reads the labels; ``Streaming`` only for a codec with streams):
+
+API documentation:
+
+- Reference: https://example.com/template-chat/api
+- Streaming: https://example.com/template-chat/api#streaming
+- Changelog: https://example.com/template-chat/changelog
 """
