@@ -482,7 +482,8 @@ def test_openai_only_settings_are_reported() -> None:
 def test_a_zero_penalty_is_left_out_without_a_loss_and_means_the_same() -> None:
     request = _request([], max_tokens=1, presence_penalty=0.0, frequency_penalty=0)
     body, losses = encode_request(request)
-    assert "presence_penalty" not in body and "frequency_penalty" not in body
+    assert "presence_penalty" not in body
+    assert "frequency_penalty" not in body
     assert losses == []
     assert meaning(chatcodec.decode_request("anthropic", body)) == meaning(request)
 
