@@ -186,11 +186,15 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
 
 
 def _holds_a_container(by_provider: Mapping[str, Any]) -> bool:
-    """Whether a ``{provider: bag}`` mapping holds an object or an array in a bag."""
+    """Whether a ``{provider: bag}`` mapping holds, in a bag, an object or an array that holds one."""
     for bag in by_provider.values():
         if type(bag) is not dict:
             return True  # not a reader's bag: the whole check decides
         for value in cast(dict[str, object], bag).values():
-            if type(value) is dict or type(value) is list:
+            if type(value) is dict:
                 return True
+            if type(value) is list and any(
+                type(item) is dict or type(item) is list for item in cast(list[object], value)
+            ):
+                return True  # a list of scalars (a marker's key names) is never deep
     return False
