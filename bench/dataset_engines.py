@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.convert_throughput import BYTECODE, make_dataset
+from chatcodec.registry import get_codec
 
 BATCH_ROWS = 1024
 TO_ANTHROPIC = {"max_tokens": 1024}
@@ -253,11 +254,9 @@ def format_runs(count: int, repeat: int) -> dict[str, FormatRun]:
         folder = Path(scratch)
         for source, target in FORMAT_JOBS.items():
             example = next(
-
-                    FIXTURES / kind / f"{source}.jsonl"
-                    for kind in ("envelopes", "training")
-                    if (FIXTURES / kind / f"{source}.jsonl").exists()
-
+                FIXTURES / kind / f"{source}.jsonl"
+                for kind in ("envelopes", "training")
+                if (FIXTURES / kind / f"{source}.jsonl").exists()
             )
             lines = [line for line in example.read_text(encoding="utf-8").splitlines() if line.strip()]
             sizes = (count, 3 * count)
@@ -285,7 +284,8 @@ def _convert(folder: Path, source: str, out: str, source_format: str, target: st
     """CPU seconds (from the command's own ``wait4``) and peak RSS of one command, the
     latter read from its ``/proc/self/status`` as it exits: ``ru_maxrss`` would count the
     memory of this process, which the command is forked from."""
-    return _command(folder, source, out, ["--from", source_format, "--to", target, "--option", "max_tokens=1024"])
+    cap = ["--option", "max_tokens=1024"] if "max_tokens" in get_codec(target).options else []  # options refuse strays
+    return _command(folder, source, out, ["--from", source_format, "--to", target, *cap])
 
 
 def _command(folder: Path, source: str, out: str, options: list[str]) -> tuple[float, int]:

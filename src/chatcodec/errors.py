@@ -326,11 +326,11 @@ class OptionError(PayloadError):
 
     def __init__(self, message: str, *, name: str, valid: Sequence[str], path: str = "$.options") -> None:
         super().__init__(message, path)
-        self.name = name
+        self.name: str = name
         """The option name refused."""
-        self.valid = tuple(valid)
+        self.valid: tuple[str, ...] = tuple(valid)
         """The names the codec takes, sorted."""
-        self.rule = "known_option"
+        self.rule: str = "known_option"
         """The rule broken, as data."""
 
 

@@ -117,14 +117,18 @@ def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatReq
 def effort_reading(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
     """What canonical reasoning reads back as from a format that says an effort only (the
     chat formats without a thinking switch), for what is written without a report (``providers/kit/reasoning.py``):
-    thinking disabled is effort ``none``; an effort with thinking switched on or adaptive is
+    thinking disabled (or a budget of 0) is effort ``none``; an effort with thinking switched on or adaptive is
     reasoning switched on at that effort."""
     if reasoning is None:
         return None
     kept = {key: value for key, value in reasoning.items() if value is not None}
     effort = kept.get("effort")
-    if kept.get("enabled") is False and effort in (None, "none") and kept.get("budget_tokens") is None:
-        kept.pop("enabled")
+    budget = kept.get("budget_tokens")
+    off = kept.get("enabled") is False and budget is None
+    no_budget = budget == 0 and kept.get("enabled") is None and not kept.get("adaptive")  # a budget of 0 is off
+    if (off or no_budget) and effort in (None, "none"):
+        kept.pop("enabled", None)
+        kept.pop("budget_tokens", None)
         kept["effort"] = "none"
     elif (
         effort not in (None, "none")

@@ -299,3 +299,21 @@ def test_the_target_rewrites_compose_to_a_fixed_point(schema: dict[str, Any]) ->
         assert (sent is json_form) == (changes == [])
         assert from_openapi(sent) == (sent, [])
         assert rewrite(sent) == (sent, [])
+
+
+def test_a_type_name_gemini_does_not_have_is_no_gemini_spelling() -> None:
+    """``{"type": "A"}`` is no type either format knows: it passes as it is, with no report
+    (only Gemini's type names are lower-cased)."""
+    assert from_openapi({"type": "A"}) == ({"type": "A"}, [])
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "model": "m",
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"name": "f", "parameters": {"type": "A"}}],
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses)
+    assert losses == []
+    assert body["tools"][0]["function"]["parameters"] == {"type": "A"}
+    assert from_openapi({"type": "Object"})[0] == {"type": "object"}  # a Gemini name in another case still is

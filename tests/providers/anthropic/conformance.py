@@ -247,7 +247,11 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     part), thinking attribution (``provider``/``model`` are re-derived on decoding),
     argument JSON formatting, defaults written out (``tool_choice`` auto for
     ``parallel_tool_calls=False``), a result ``name`` its call implies, ``detail="auto"``,
-    a document's name and plain-text source (:func:`document_as_sent`)."""
+    a document's name and plain-text source (:func:`document_as_sent`), a penalty of 0
+    (it changes nothing, so it is not sent: :func:`without_neutral_penalties`)."""
+    neutral: dict[str, Any] = {}
+    without_neutral_penalties(neutral, request)
+    request = request.model_copy(update=neutral)
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []
     for message in request.messages:

@@ -9,6 +9,7 @@ import pytest
 
 import chatcodec
 from providers.anthropic.anthropic_support import assert_valid_request, encode_request, load_json
+from providers.anthropic.conformance import meaning
 
 SIGNATURE = "EqEECkYICxgCKkAo3UA4WwDbB8ihhpykVCsPx6iMzwNTNP8dePIgYjNpu2EWrt5JbApWWONEZaf5w46939Vu1SDU1"
 
@@ -476,6 +477,15 @@ def test_unknown_top_level_fields_and_sampling_are_kept() -> None:
 def test_openai_only_settings_are_reported() -> None:
     _, losses = encode_request(_request([], frequency_penalty=0.5, presence_penalty=0.1, seed=7))
     assert _paths(losses) == ["$.frequency_penalty", "$.presence_penalty", "$.seed"]
+
+
+def test_a_zero_penalty_is_left_out_without_a_loss_and_means_the_same() -> None:
+    request = _request([], max_tokens=1, presence_penalty=0.0, frequency_penalty=0)
+    body, losses = encode_request(request)
+    assert "presence_penalty" not in body
+    assert "frequency_penalty" not in body
+    assert losses == []
+    assert meaning(chatcodec.decode_request("anthropic", body)) == meaning(request)
 
 
 def test_every_user_block_kind_round_trips() -> None:

@@ -218,7 +218,8 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     turn boundaries (results grouped, leading system prompts joined), string versus list
     content, a message's cache marker (it moves to its last part),
     thinking attribution (re-derived on decoding), argument JSON formatting, an empty
-    result as ``""`` or ``[]``, ``detail="auto"``, a ``text`` response format, and the
+    result as ``""`` or ``[]``, the marker of a result's last part (a cache point after the
+    result), ``detail="auto"``, a ``text`` response format, and the
     spelling markers and empty bags of provider data (they carry nothing); a penalty of 0
     changes nothing and is not sent (as :func:`silent_rewrites`)."""
     neutral: dict[str, Any] = {}
@@ -255,6 +256,9 @@ def _part_meaning(part: Any) -> dict[str, Any]:
         if isinstance(content, str):
             content = [chatcodec.TextPart(text=content)] if content else []
         dumped["content"] = [_part_meaning(item) for item in content]
+        last = dumped["content"][-1] if dumped["content"] else {}
+        if dumped.get("cache_control") is None and "cache_control" in last:  # a cache point after the result
+            dumped["cache_control"] = last.pop("cache_control")  # caches the same prefix (as silent_rewrites)
     if isinstance(part, chatcodec.ImagePart) and part.detail == "auto":
         dumped.pop("detail")
     return {key: value for key, value in dumped.items() if value is not None}

@@ -8,6 +8,7 @@ from typing import Any
 
 import chatcodec
 from providers.bedrock_converse.bedrock_support import assert_valid_request
+from providers.bedrock_converse.conformance import meaning
 
 FORMAT = "bedrock-converse"
 POINT = {"cachePoint": {"type": "default"}}
@@ -48,3 +49,15 @@ def test_a_marker_inside_a_tool_result_but_not_last_is_still_reported() -> None:
     content, losses = _converted(_anthropic([marked, {"type": "text", "text": "tail"}]))
     assert [next(iter(block)) for block in content] == ["toolResult", "text"]
     assert [loss.path for loss in losses] == ["$.messages[2].content[0].content[0].cache_control"]
+
+
+def test_a_marker_on_a_tool_results_last_part_reads_back_as_the_same_meaning() -> None:
+    """The single-hop law's normal form takes the marker moved onto the result as the same."""
+    marker = {"type": "ephemeral"}
+    text = {"type": "text", "text": "ok", "cache_control": marker}
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": [text]}
+    request = chatcodec.ChatRequest.model_validate({"messages": [{"role": "tool", "content": [result]}]})
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(FORMAT, request, on_loss="ignore", losses=losses)
+    assert [loss for loss in losses if loss.kind != "required"] == []
+    assert meaning(chatcodec.decode_request(FORMAT, body)) == meaning(request)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import chatcodec
+from chatcodec.streams.replay import events_from_response
 
 from .openai_chat_support import assert_chunks_match_sdk, assert_response_matches_sdk
 
@@ -98,3 +99,82 @@ def test_a_stream_sends_the_text_as_it_comes_and_the_signature_closing_the_block
     assert fragments[-1]["signature"]
     assert fragments[-1]["thinking"] == ""
     assert all("signature" not in block for block in fragments[:-1])
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    return {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": MODEL, "choices": [choice]}
+
+
+def _response(message: dict[str, Any]) -> dict[str, Any]:
+    choice = {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}
+    return {"id": "c1", "object": "chat.completion", "created": 1, "model": MODEL, "choices": [choice]}
+
+
+def test_a_streamed_thinking_block_reads_as_the_same_signed_part_as_the_whole_message() -> None:
+    chunks = [
+        _chunk({"role": "assistant", "reasoning_content": "Let me", "thinking_blocks": [{"thinking": "Let me"}]}),
+        _chunk({"reasoning_content": " see", "thinking_blocks": [{"type": "thinking", "thinking": " see"}]}),
+        _chunk({"thinking_blocks": [{"type": "thinking", "thinking": "", "signature": "c2ln"}]}),
+        _chunk({"reasoning_content": "", "thinking_blocks": [{"type": "redacted_thinking", "data": "ZGF0YQ=="}]}),
+        _chunk({"content": "Hi"}, "stop"),
+    ]
+    assert_chunks_match_sdk(chunks)
+    streamed = chatcodec.accumulate_stream("openai-chat", chunks)
+    blocks = [
+        {"type": "thinking", "thinking": "Let me see", "signature": "c2ln"},
+        {"type": "redacted_thinking", "data": "ZGF0YQ=="},
+    ]
+    whole = chatcodec.decode_response(
+        "openai-chat", _response({"content": "Hi", "reasoning_content": "Let me see", "thinking_blocks": blocks})
+    )
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    thinking, redacted, _text = streamed.choices[0].message.parts
+    assert (thinking.text, thinking.signature, thinking.provider) == ("Let me see", "c2ln", "anthropic")
+    assert (redacted.encrypted, redacted.redacted) == ("ZGF0YQ==", True)
+
+
+def test_a_signed_thinking_block_with_no_text_survives_the_stream() -> None:
+    message = {
+        "content": "Hi",
+        "reasoning_content": "",
+        "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": "c2ln"}],
+    }
+    whole = chatcodec.decode_response("openai-chat", _response(message))
+    wire = list(chatcodec.encode_stream("openai-chat", events_from_response(whole)))
+    assert_chunks_match_sdk(wire)
+    streamed = chatcodec.accumulate_stream("openai-chat", wire)
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    assert streamed.choices[0].message.parts[0].signature == "c2ln"
+
+
+def test_an_unsigned_empty_thinking_block_survives_the_stream() -> None:
+    message = {"content": "Hi", "reasoning_content": "", "thinking_blocks": [{"type": "thinking", "thinking": ""}]}
+    whole = chatcodec.decode_response("openai-chat", _response(message))
+    wire = list(chatcodec.encode_stream("openai-chat", events_from_response(whole)))
+    streamed = chatcodec.accumulate_stream("openai-chat", wire)
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    assert [part.type for part in streamed.choices[0].message.parts] == ["thinking", "text"]
+
+
+def test_an_empty_signature_on_a_streamed_block_is_kept_as_the_whole_message_keeps_it() -> None:
+    message = {
+        "content": "Hi",
+        "reasoning_content": "",
+        "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": ""}],
+    }
+    whole = chatcodec.decode_response("openai-chat", _response(message))
+    wire = list(chatcodec.encode_stream("openai-chat", events_from_response(whole)))
+    streamed = chatcodec.accumulate_stream("openai-chat", wire)
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    assert streamed.choices[0].message.parts[0].signature == ""
+
+
+def test_a_thinking_block_after_reasoning_of_its_own_streams_as_the_whole_message_reads() -> None:
+    blocks = [{"type": "thinking", "thinking": "ab", "signature": "c2ln"}]
+    message = {"content": "Hi", "reasoning_content": "abx", "thinking_blocks": blocks}
+    whole = chatcodec.decode_response("openai-chat", _response(message))
+    wire = list(chatcodec.encode_stream("openai-chat", events_from_response(whole)))
+    streamed = chatcodec.accumulate_stream("openai-chat", wire)
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    assert [part.text for part in streamed.choices[0].message.parts] == ["abx", "ab", "Hi"]

@@ -77,7 +77,7 @@ def encode_response(response: Mapping[str, Any], shared: EncodeContext) -> dict[
     wire = restore_fields(bag)
     for key in ("id", "model"):  # not ``created``: the server's clock, nothing a user sent
         if response.get(key) is not None:
-            losses.add((key,), f"response {key}", "a Converse response has none")
+            losses.add((key,), f"response {key}", "a Converse response has none", "metadata")
     choices: list[Mapping[str, Any]] = response["choices"]
     for index in range(1, len(choices)):
         losses.add(("choices", index), "extra choice", "Bedrock returns one answer per response")

@@ -141,7 +141,7 @@ class StreamEncoder:
                 self._take_bag(event.provider_metadata, ("provider_metadata",))
                 for key in ("id", "model"):  # not ``created``: the server's clock
                     if getattr(event, key) is not None:
-                        self.losses.add((key,), f"response {key}", "a ConverseStream response has none")
+                        self.losses.add((key,), f"response {key}", "a ConverseStream response has none", "metadata")
             case UsageEvent():
                 self._add_usage(event.usage)
             case FinishEvent():

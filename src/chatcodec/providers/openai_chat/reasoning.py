@@ -141,16 +141,18 @@ def _mark_copy(parts: list[dict[str, Any]], field: str) -> None:
 
 
 def decode_block(block: Mapping[str, Any]) -> dict[str, Any]:
-    """One ``thinking_blocks`` entry as a thinking part: a signed or redacted block is
-    Claude's (:data:`BLOCK_PROVIDER`); the entry's other keys ride in its bag."""
-    canonical: dict[str, Any] = {"type": "thinking", "text": ""}
+    """One ``thinking_blocks`` entry as a thinking part: a block is Claude's
+    (:data:`BLOCK_PROVIDER`; litellm writes the field for Claude only), signed or not, so a
+    stream, which opens the part before its signature arrives, reads the same part; the
+    entry's other keys ride in its bag."""
+    canonical: dict[str, Any] = {"type": "thinking", "text": "", "provider": BLOCK_PROVIDER}
     if block.get("type") == "redacted_thinking":
-        canonical.update(encrypted=block["data"], redacted=True, provider=BLOCK_PROVIDER)
+        canonical.update(encrypted=block["data"], redacted=True)
         mapped: tuple[str, ...] = ("type", "data")
     else:
         canonical["text"] = block.get("thinking", "")
         if isinstance(block.get("signature"), str):
-            canonical.update(signature=block["signature"], provider=BLOCK_PROVIDER)
+            canonical["signature"] = block["signature"]
         mapped = ("type", "thinking", "signature")
     return KIT.attach(canonical, {BLOCK: True, **leftovers(block, mapped)})
 

@@ -79,11 +79,11 @@ from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 CHUNK_OBJECT = "chat.completion.chunk"
 """The ``object`` of every stream chunk."""
 _CHUNK_KEYS = ("id", "created", "model", "choices", "usage", "obfuscation")
-DELTA_KEYS = tuple(key for key in shape_fields(wire.Delta) if key != "thinking_blocks")
-"""The ``delta`` fields the decoder reads (the fields its shape types, ``wire.py``); any
-other is kept (the finish chunk's as the message's). ``thinking_blocks`` fragments (which
-repeat ``reasoning_content`` beside Claude's signature) are typed, so strict reading takes
-them, but not yet read into parts: they are kept whole in the bag, as before."""
+DELTA_KEYS = tuple(key for key in shape_fields(wire.Delta) if key != reasoning.BLOCKS)
+"""The ``delta`` fields the decoder reads as content (the fields its shape types,
+``wire.py``); any other is kept (the finish chunk's as the message's). ``thinking_blocks``
+fragments are read into thinking parts too (:meth:`StreamDecoder._blocks`) when the list
+is not empty; an empty list says nothing and is kept as it came."""
 _DELTA_KEY_SET = frozenset(DELTA_KEYS)
 
 _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
@@ -113,6 +113,7 @@ class _Choice:
     """Which canonical part each wire stream of one choice feeds."""
 
     __slots__ = (
+        "block",
         "custom",
         "details",
         "encrypted",
@@ -136,6 +137,7 @@ class _Choice:
         self.text: PartBuilder | None = None
         self.refusal: PartBuilder | None = None
         self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
+        self.block: PartBuilder | None = None  # the thinking_blocks entry being streamed, until its signature
         self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
         self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
         self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered
@@ -313,6 +315,8 @@ class StreamDecoder(FeedByReading):
         if self._extras is not None:
             state.extras.update(self._extras)
             state.logprobs = join_logprobs(state.logprobs, self._extras.get("logprobs"))
+        if delta.get(reasoning.BLOCKS):
+            delta = self._blocks(state, number, delta)
         if "reasoning_content" in delta or "reasoning" in delta or "reasoning_details" in delta:
             self._reasoning(state, number, delta)
         if "content" in delta:
@@ -376,6 +380,49 @@ class StreamDecoder(FeedByReading):
             self._thinking_text(state, number, "reasoning", delta["reasoning"])
         for position, fragment in enumerate(details):
             self._detail(state, number, fragment, position)
+
+    def _blocks(self, state: _Choice, number: int, delta: dict[str, Any]) -> dict[str, Any]:
+        """Read litellm's ``thinking_blocks`` fragments into thinking parts as
+        :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
+        message's entries: a fragment's ``thinking`` continues the open block, its
+        ``signature`` ends it (the next fragment opens another), a ``redacted_thinking``
+        fragment is a whole part. A ``reasoning_content`` beside a fragment, equal to its
+        text, repeats it and is not read again (the delta without it is returned); a block
+        opened so is marked as repeated there (``_also``) as the non-streamed reader marks
+        it, unless reasoning text of its own came first (then the whole message's
+        ``reasoning_content`` is more than the blocks' text, and the reader marks none)
+        (https://docs.litellm.ai/docs/reasoning_content)."""
+        fragments: list[dict[str, Any]] = delta[reasoning.BLOCKS]
+        content = delta.get("reasoning_content")
+        copied = False
+        for fragment in fragments:
+            redacted = fragment.get("type") == "redacted_thinking"
+            text = "" if redacted else fragment.get("thinking", "")
+            repeated = isinstance(content, str) and content == text
+            copied |= repeated
+            # the whole message's reasoning_content is only a copy when no text of its own came first
+            also = {"_also": ["reasoning_content"]} if repeated and "reasoning_content" not in state.thinking else {}
+            if redacted:
+                state.block = None
+                part = {**reasoning.decode_block(fragment)}
+                part["provider_metadata"][PROVIDER].update(also)
+                self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
+                continue
+            block = state.block
+            if block is None:
+                bag = {reasoning.BLOCK: True, **rest(fragment, ("type", "thinking", "signature")), **also}
+                metadata = {PROVIDER: bag}
+                provider = reasoning.BLOCK_PROVIDER
+                block = self.builder.open_thinking(number, state.take(), provider=provider, metadata=metadata)
+                state.block = block
+                state.open.append(block)
+            if text:
+                self._append(block, text)
+            signature = fragment.get("signature")
+            if isinstance(signature, str):  # an empty signature is still one, as in a whole message
+                self._signature(block, signature)
+                state.block = None
+        return {key: value for key, value in delta.items() if key != "reasoning_content"} if copied else delta
 
     def _thinking_text(self, state: _Choice, number: int, field: str, text: str, **bag: Any) -> None:
         part = state.thinking.get(field)
@@ -551,7 +598,7 @@ class StreamDecoder(FeedByReading):
         state.open = []
         state.finished = True
         state.text = state.refusal = None  # nothing continues a finished choice
-        state.thinking, state.tools = {}, {}
+        state.thinking, state.tools, state.block = {}, {}, None
         state.finish_word = finish
         bag: dict[str, Any] = {}  # the choice's: the finish word's marker, the chunk's choice extras
         reason = decode_finish_reason(finish, bag) or {}
@@ -579,7 +626,8 @@ def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any
         choice_rest = rest(wire_choice, ("index", "delta", "finish_reason"))
         extras = {key: value for key, value in choice_rest.items() if value is not None}
     if not delta.keys() <= _DELTA_KEY_SET:
-        delta_extras = {key: value for key, value in rest(delta, DELTA_KEYS).items() if value is not None}
+        read = (*DELTA_KEYS, reasoning.BLOCKS) if delta.get(reasoning.BLOCKS) else DELTA_KEYS
+        delta_extras = {key: value for key, value in rest(delta, read).items() if value is not None}
         if delta_extras:
             extras["delta"] = delta_extras
     return extras or None
@@ -591,7 +639,7 @@ def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _has_payload(delta: dict[str, Any]) -> bool:
-    return any(delta.get(key) for key in DELTA_KEYS if key != "role")
+    return any(delta.get(key) for key in DELTA_KEYS if key != "role") or bool(delta.get(reasoning.BLOCKS))
 
 
 def _at(where: tuple[int, int], rest_of_path: str) -> str:

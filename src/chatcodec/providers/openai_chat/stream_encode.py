@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never, cast
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 from chatcodec.model.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
 from chatcodec.model.response import Usage
 from chatcodec.model.stream_events import (
@@ -103,6 +103,7 @@ class _Thinking:
     signature_lost: bool = False
     sent: bool = False
     blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
+    string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
     signature: list[str] | None = None  # a block's signature, written whole when the part ends
 
 
@@ -393,6 +394,8 @@ class StreamEncoder:
             event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
         ):
             thinking.blocks = target in reasoning.STRING_FIELDS
+            if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
+                thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
         if target is None:
             thinking.dropped = True
             reasoning.drop_loss(event.provider, self._losses, at)
@@ -436,7 +439,8 @@ class StreamEncoder:
             if kind == "signature":
                 thinking.signature = [*(thinking.signature or []), text]
                 return None
-            return {str(target): text, reasoning.BLOCKS: [{"type": "thinking", "thinking": text}]}
+            block = {reasoning.BLOCKS: [{"type": "thinking", "thinking": text}]}
+            return {str(target): text, **block} if thinking.string else block
         if kind == "signature":
             if not thinking.signature_lost:
                 thinking.signature_lost = True
@@ -483,13 +487,16 @@ class StreamEncoder:
         """A Claude thinking block's end: its signature, whole, closes the block (as the
         OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
         redacted block of its own."""
-        chunks: list[dict[str, Any]] = []
+        blocks: list[dict[str, Any]] = []
         if thinking.signature is not None:
-            block = {"type": "thinking", "thinking": "", "signature": "".join(thinking.signature)}
-            chunks.append(self._delta(event.choice, {reasoning.BLOCKS: [block]}))
+            blocks.append({"type": "thinking", "thinking": "", "signature": "".join(thinking.signature)})
         if event.encrypted is not None:
-            block = {"type": "redacted_thinking", "data": event.encrypted}
-            chunks.append(self._delta(event.choice, {reasoning.BLOCKS: [block]}))
+            blocks.append({"type": "redacted_thinking", "data": event.encrypted})
+        if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
+            blocks.append({"type": "thinking", "thinking": ""})
+        opening = {str(thinking.target): ""} if thinking.string and not thinking.sent else {}
+        chunks = [self._delta(event.choice, {**opening, reasoning.BLOCKS: [blocks[0]]})] if blocks else []
+        chunks.extend(self._delta(event.choice, {reasoning.BLOCKS: [block]}) for block in blocks[1:])
         return chunks
 
     # --- whole parts ---------------------------------------------------------------------

@@ -46,6 +46,12 @@ _COUNTS = frozenset({"maxItems", "minItems", "maxLength", "minLength", "maxPrope
 _MARKS = frozenset({"nullable", "propertyOrdering", "example", *_SNAKE})
 """Keys only Gemini's spelling has."""
 _NUMERIC = frozenset({"integer", "number"})
+_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+"""Gemini's ``Type`` names, lower-cased (https://ai.google.dev/api/caching#Type): only
+these are Gemini's spelling of a JSON Schema type; another name (``"A"``) is no type
+either format knows, so it is left as it was, with no report."""
+_UNSPECIFIED = "TYPE_UNSPECIFIED"
+"""Gemini's "no type": the ``type`` is left out."""
 _SPELLING = "spelling"
 """The ``what`` of a change that keeps the meaning (folded into one report)."""
 _WHY = "the target reads JSON Schema, not Gemini's OpenAPI subset"
@@ -113,9 +119,11 @@ def _has_openapi_keys(node: dict[str, Any]) -> bool:
     not: they are returned without a copy)."""
     kind = node.get("type")  # upper case is Gemini's ("STRING"); "" or "3" has no case to change
     if isinstance(kind, str):
-        if kind != kind.lower():
+        if _json_type(kind) != kind or kind == _UNSPECIFIED:
             return True
-    elif is_list(kind) and not all(isinstance(name, str) and name == name.lower() for name in kind):
+    elif is_list(kind) and any(
+        isinstance(name, str) and (_json_type(name) != name or name == _UNSPECIFIED) for name in kind
+    ):
         return True
     if not _MARKS.isdisjoint(node):
         return True
@@ -124,12 +132,19 @@ def _has_openapi_keys(node: dict[str, Any]) -> bool:
     return not _COUNTS.isdisjoint(node) and any(isinstance(node.get(key), str) for key in _COUNTS)
 
 
+def _json_type(name: str) -> str:
+    """A Gemini type name (any case) as JSON Schema spells it; any other name as it is
+    (``TYPE_UNSPECIFIED``, no type at all, is handled by :func:`_type`)."""
+    lower = name.lower()
+    return lower if lower in _TYPES else name
+
+
 def _type(node: dict[str, Any], walk: SchemaWalk) -> None:
     kind = node.get("type")
     if is_list(kind):
-        names = [name.lower() if isinstance(name, str) else name for name in kind if name != "TYPE_UNSPECIFIED"]
+        names = [_json_type(name) if isinstance(name, str) else name for name in kind if name != _UNSPECIFIED]
     elif isinstance(kind, str):
-        names = [] if kind == "TYPE_UNSPECIFIED" else [kind.lower()]
+        names = [] if kind == _UNSPECIFIED else [_json_type(kind)]
     else:
         return
     if names in (kind, [kind]):
