@@ -72,6 +72,7 @@ from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
+from chatcodec.providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
 from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
@@ -90,7 +91,6 @@ _CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 _ENVELOPE = itemgetter("id", "object", "created", "model")
 _CHOICE = itemgetter("index", "delta", "finish_reason")
 _FRAGMENT = itemgetter("index", "function")
-_CONTINUED_REASONING = ("reasoning_content", "reasoning")
 
 
 def error_event(error: object) -> ErrorEvent:
@@ -109,54 +109,6 @@ def error_event(error: object) -> ErrorEvent:
     return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
 
 
-class _Choice:
-    """Which canonical part each wire stream of one choice feeds."""
-
-    __slots__ = (
-        "block",
-        "custom",
-        "details",
-        "encrypted",
-        "extras",
-        "finish_word",
-        "finished",
-        "logprobs",
-        "next_index",
-        "open",
-        "pending_refusal",
-        "pending_text",
-        "refusal",
-        "role",
-        "text",
-        "thinking",
-        "tools",
-    )
-
-    def __init__(self) -> None:
-        self.next_index = 0
-        self.text: PartBuilder | None = None
-        self.refusal: PartBuilder | None = None
-        self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
-        self.block: PartBuilder | None = None  # the thinking_blocks entry being streamed, until its signature
-        self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
-        self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
-        self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered
-        self.open: list[PartBuilder] = []
-        self.encrypted: dict[int, str] = {}
-        self.pending_text = False
-        self.pending_refusal = False
-        self.finished = False
-        self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
-        self.role: str | None = None  # the first delta.role, which a repeat must match
-        self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
-        self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
-
-    def take(self) -> int:
-        index = self.next_index
-        self.next_index += 1
-        return index
-
-
 class StreamDecoder(FeedByReading):
     """Push-style decoding: feed chunks as they arrive (from a sync or async source).
 
@@ -171,7 +123,7 @@ class StreamDecoder(FeedByReading):
         self._count = 0
         self._start: dict[str, Any] | None = None
         self._envelope: tuple[Any, ...] | None = None
-        self._choices: dict[int, _Choice] = {}
+        self._choices: dict[int, ChoiceState] = {}
         self._extras: dict[str, Any] | None = None  # for the choice's first delta or finish
         self._chunk: dict[str, Any] | None = None  # whose changed fields go on its first finish or usage
 
@@ -242,7 +194,7 @@ class StreamDecoder(FeedByReading):
                         ):
                             part = known[0]
                     else:
-                        part, content = _continued_reasoning(state, delta)
+                        part, content = continued_reasoning(state, delta)
                     if part is not None and content.__class__ is str and content:
                         part.append(content)
                         continue
@@ -304,7 +256,7 @@ class StreamDecoder(FeedByReading):
         number: int = wire_choice["index"]
         state = self._choices.get(number)
         if state is None:
-            state = self._choices[number] = _Choice()
+            state = self._choices[number] = ChoiceState()
         delta: dict[str, Any] = wire_choice["delta"]
         finish = wire_choice.get("finish_reason")
         self._check_role(state, number, delta.get("role"), where)
@@ -329,7 +281,7 @@ class StreamDecoder(FeedByReading):
             self._finish(state, number, finish)
         self._extras = None
 
-    def _check_role(self, state: _Choice, number: int, role: object, where: tuple[int, int]) -> None:
+    def _check_role(self, state: ChoiceState, number: int, role: object, where: tuple[int, int]) -> None:
         """``delta.role`` may come again (OpenRouter repeats it on every chunk); another
         role in the same choice is a conflict, not an answer."""
         if not isinstance(role, str):
@@ -340,7 +292,9 @@ class StreamDecoder(FeedByReading):
             message = f"choice {number} changed its role from {state.role!r} to {role!r}"
             raise StreamError(message, _at(where, "delta.role"), where[0])
 
-    def _after_finish(self, state: _Choice, number: int, wire_choice: dict[str, Any], where: tuple[int, int]) -> None:
+    def _after_finish(
+        self, state: ChoiceState, number: int, wire_choice: dict[str, Any], where: tuple[int, int]
+    ) -> None:
         """A chunk for a choice that already finished: benign when it only repeats the
         finish (OpenRouter puts ``finish_reason`` again on its trailing usage-only chunk,
         with an empty ``content``); content or another finish word is an error. Fields of
@@ -370,7 +324,7 @@ class StreamDecoder(FeedByReading):
 
     # --- reasoning ---------------------------------------------------------------------
 
-    def _reasoning(self, state: _Choice, number: int, delta: dict[str, Any]) -> None:
+    def _reasoning(self, state: ChoiceState, number: int, delta: dict[str, Any]) -> None:
         content = delta.get("reasoning_content")
         details: list[dict[str, Any]] = delta.get("reasoning_details") or []
         copied = reasoning.repeated_reasoning(delta.get("reasoning"), content, details)
@@ -381,7 +335,7 @@ class StreamDecoder(FeedByReading):
         for position, fragment in enumerate(details):
             self._detail(state, number, fragment, position)
 
-    def _blocks(self, state: _Choice, number: int, delta: dict[str, Any]) -> dict[str, Any]:
+    def _blocks(self, state: ChoiceState, number: int, delta: dict[str, Any]) -> dict[str, Any]:
         """Read litellm's ``thinking_blocks`` fragments into thinking parts as
         :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
         message's entries: a fragment's ``thinking`` continues the open block, its
@@ -424,7 +378,7 @@ class StreamDecoder(FeedByReading):
                 state.block = None
         return {key: value for key, value in delta.items() if key != "reasoning_content"} if copied else delta
 
-    def _thinking_text(self, state: _Choice, number: int, field: str, text: str, **bag: Any) -> None:
+    def _thinking_text(self, state: ChoiceState, number: int, field: str, text: str, **bag: Any) -> None:
         part = state.thinking.get(field)
         if part is None:
             metadata = {PROVIDER: {"field": field, **bag}}
@@ -434,7 +388,7 @@ class StreamDecoder(FeedByReading):
         if text:
             self._append(part, text)
 
-    def _detail(self, state: _Choice, number: int, fragment: dict[str, Any], position: int) -> None:
+    def _detail(self, state: ChoiceState, number: int, fragment: dict[str, Any], position: int) -> None:
         key = fragment["index"] if isinstance(fragment.get("index"), int) else position
         kind = fragment.get("type")
         if key not in state.details:
@@ -484,7 +438,7 @@ class StreamDecoder(FeedByReading):
 
     # --- content, refusal, tool calls ----------------------------------------------------
 
-    def _content(self, state: _Choice, number: int, content: object) -> None:
+    def _content(self, state: ChoiceState, number: int, content: object) -> None:
         listed = as_list(content)
         if listed is not None:  # Mistral: text and thinking parts
             for item in listed:
@@ -494,7 +448,7 @@ class StreamDecoder(FeedByReading):
         elif content == "" and state.text is None:
             state.pending_text = True
 
-    def _content_part(self, state: _Choice, number: int, item: dict[str, Any]) -> None:
+    def _content_part(self, state: ChoiceState, number: int, item: dict[str, Any]) -> None:
         match item.get("type"):
             case "text":
                 self._content(state, number, item["text"])
@@ -506,14 +460,14 @@ class StreamDecoder(FeedByReading):
                 part = {"type": "opaque", "provider": PROVIDER, "data": item}
                 self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
 
-    def _text(self, state: _Choice, number: int) -> PartBuilder:
+    def _text(self, state: ChoiceState, number: int) -> PartBuilder:
         if state.text is None:
             state.text = self.builder.open_text(number, state.take())
             state.open.append(state.text)
         state.pending_text = False
         return state.text
 
-    def _refusal(self, state: _Choice, number: int, refusal: object) -> None:
+    def _refusal(self, state: ChoiceState, number: int, refusal: object) -> None:
         if not isinstance(refusal, str):
             return
         if refusal == "" and state.refusal is None:
@@ -523,20 +477,22 @@ class StreamDecoder(FeedByReading):
             self._settle(state, number, refusal=False)
             self._append(self._refusal_part(state, number), refusal)
 
-    def _refusal_part(self, state: _Choice, number: int) -> PartBuilder:
+    def _refusal_part(self, state: ChoiceState, number: int) -> PartBuilder:
         if state.refusal is None:
             state.refusal = self.builder.open_refusal(number, state.take())
         state.pending_refusal = False
         return state.refusal
 
-    def _settle(self, state: _Choice, number: int, *, refusal: bool) -> None:
+    def _settle(self, state: ChoiceState, number: int, *, refusal: bool) -> None:
         """Create the empty parts announced by ``""`` now that their place is known."""
         if state.pending_text and state.text is None:
             self._text(state, number)
         if refusal and state.pending_refusal and state.refusal is None:
             self._append(self._refusal_part(state, number), "")
 
-    def _tool_call(self, state: _Choice, number: int, fragment: dict[str, Any], where: tuple[int, int, int]) -> None:
+    def _tool_call(
+        self, state: ChoiceState, number: int, fragment: dict[str, Any], where: tuple[int, int, int]
+    ) -> None:
         key: int = fragment["index"]
         if fragment.get("type") == "custom" or (key in state.custom and fragment.get("type") is None):
             self._custom_call(state, number, fragment, where)
@@ -561,7 +517,9 @@ class StreamDecoder(FeedByReading):
         if isinstance(arguments, str) and arguments:
             self._append(known[0], arguments)
 
-    def _custom_call(self, state: _Choice, number: int, fragment: dict[str, Any], where: tuple[int, int, int]) -> None:
+    def _custom_call(
+        self, state: ChoiceState, number: int, fragment: dict[str, Any], where: tuple[int, int, int]
+    ) -> None:
         key: int = fragment["index"]
         custom = as_dict(fragment.get("custom")) or {}
         call_id = fragment.get("id")
@@ -580,7 +538,7 @@ class StreamDecoder(FeedByReading):
             message = f"custom tool call {known.id!r}: input must be text"
             raise StreamError(message, _at(where[:2], f"delta.tool_calls[{where[2]}].custom.input"), where[0])
 
-    def _flush_custom(self, state: _Choice, number: int) -> None:
+    def _flush_custom(self, state: ChoiceState, number: int) -> None:
         """Give the custom call being gathered as a whole part: the next call began (calls
         stream one after another), the choice finished, or the stream ended."""
         for _, call in sorted(state.custom.items()):
@@ -588,7 +546,7 @@ class StreamDecoder(FeedByReading):
             self.builder.whole(event)
         state.custom = {}
 
-    def _finish(self, state: _Choice, number: int, finish: str) -> None:
+    def _finish(self, state: ChoiceState, number: int, finish: str) -> None:
         # the chunk's extras are the finishing choice's, not the empty part settled here
         extras, self._extras = self._extras, None
         self._settle(state, number, refusal=True)
@@ -610,12 +568,6 @@ class StreamDecoder(FeedByReading):
             bag["logprobs"] = state.logprobs
         choice_metadata = {PROVIDER: bag} if bag else None
         self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata)
-
-
-def _continued_reasoning(state: _Choice, delta: dict[str, Any]) -> tuple[PartBuilder | None, Any]:
-    """The open thinking part a one-field reasoning delta continues, and its text."""
-    field, text = next(iter(delta.items()))
-    return (state.thinking.get(field) if field in _CONTINUED_REASONING else None), text
 
 
 def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
