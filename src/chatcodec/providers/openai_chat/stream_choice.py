@@ -41,7 +41,7 @@ class ChoiceState:
     )
 
     def __init__(self) -> None:
-        self.next_index = 0
+        self.next_index: int = 0
         self.text: PartBuilder | None = None
         self.refusal: PartBuilder | None = None
         self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
@@ -51,15 +51,16 @@ class ChoiceState:
         self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered
         self.open: list[PartBuilder] = []
         self.encrypted: dict[int, str] = {}
-        self.pending_text = False
-        self.pending_refusal = False
-        self.finished = False
+        self.pending_text: bool = False
+        self.pending_refusal: bool = False
+        self.finished: bool = False
         self.finish_word: str | None = None  # the raw finish_reason, which a repeat must match
         self.role: str | None = None  # the first delta.role, which a repeat must match
         self.extras: dict[str, Any] = {}  # the choice's own fields seen so far (logprobs ...)
         self.logprobs: dict[str, Any] | None = None  # the chunks' logprobs, lists joined
 
     def take(self) -> int:
+        """The next canonical part index of the choice."""
         index = self.next_index
         self.next_index += 1
         return index
