@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec.providers.openai_chat.cache_control import spelled
 from chatcodec.testing import chat_requests
 from conformance.entry import BagSamples, ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
@@ -57,7 +58,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * a document's ``title`` is sent as its ``filename`` when it has none (or the same
       one): both are the name the document is shown by, so it reads back as the file name;
     * a function call's blank argument text means no arguments: it is sent as ``"{}"``
-      (a custom call's input is free text, sent as it is, blank or not).
+      (a custom call's input is free text, sent as it is, blank or not);
+    * a message-level ``cache_control`` on list content is OpenAI's breakpoint on the last
+      part (``cache_control.onto_last_part``): it reads back as that part's marker.
 
     (Media in tool results, which move to a user message after the group, are a reported
     loss, so they are not rewritten here.)
@@ -72,7 +75,32 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     if dumped.get("reasoning") == {}:
         dumped["reasoning"] = None
     dumped["reasoning"] = effort_reading(dumped.get("reasoning"))
+    for message in dumped["messages"]:
+        _marker_onto_last_part(message)
     return chatcodec.ChatRequest.model_validate(_names_and_arguments(_data_urls(dumped)))
+
+
+_BREAKPOINT_CARRIERS = frozenset({"text", "image", "audio", "document"})
+"""The canonical parts whose OpenAI part takes a breakpoint (``cache_control._CARRIERS``)."""
+
+
+def _marker_onto_last_part(message: dict[str, Any]) -> None:
+    """A message's ``cache_control`` moved onto its last part, as the writer moves it: unless
+    the message was read with a message-level ``cache_control`` (written back there), tool
+    messages (their results carry it), or the last part has its own (a different one is a
+    reported loss; the same one says nothing more)."""
+    cache = message.get("cache_control")
+    content = message.get("content")
+    if cache is None or message["role"] == "tool" or not isinstance(content, list) or not content:
+        return
+    last = content[-1]
+    if last.get("type") not in _BREAKPOINT_CARRIERS or spelled(message.get("provider_metadata")):
+        return
+    if last.get("cache_control") is None:
+        last["cache_control"] = cache
+        message["cache_control"] = None
+    elif last["cache_control"] == cache:
+        message["cache_control"] = None
 
 
 def _names_and_arguments(value: Any) -> Any:
