@@ -14,6 +14,7 @@ in :mod:`.provider_kit`).
 ``mark_absent``    record keys the encoder writes by default that the payload left out
 ``absent_keys``    read them back
 ``keeps_a_container`` whether canonical data keeps a JSON object or array in a bag
+``holds_a_container`` the same for one bag
 
 A wire key that itself starts with ``_`` (user data: ``{"_trace": ...}``) is kept in the
 bag *escaped*, with one more ``_`` (``__trace``), so it can never be taken for a marker:
@@ -187,14 +188,17 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
 
 def _holds_a_container(by_provider: Mapping[str, Any]) -> bool:
     """Whether a ``{provider: bag}`` mapping holds, in a bag, an object or an array that holds one."""
-    for bag in by_provider.values():
-        if type(bag) is not dict:
-            return True  # not a reader's bag: the whole check decides
-        for value in cast(dict[str, object], bag).values():
-            if type(value) is dict:
-                return True
-            if type(value) is list and any(
-                type(item) is dict or type(item) is list for item in cast(list[object], value)
-            ):
-                return True  # a list of scalars (a marker's key names) is never deep
+    # a value that is not a reader's bag counts as one: the whole check then decides
+    return any(type(bag) is not dict or holds_a_container(cast(dict[str, object], bag)) for bag in by_provider.values())
+
+
+def holds_a_container(bag: Mapping[str, object]) -> bool:
+    """Whether one bag holds an object, or an array that holds one: a value a reader kept
+    whole, which canonical holds deeper than it came (:func:`keeps_a_container`). A list of
+    scalars (a marker's key names, such as ``_integers``) is never deep."""
+    for value in bag.values():
+        if type(value) is dict:
+            return True
+        if type(value) is list and any(type(item) is dict or type(item) is list for item in cast(list[object], value)):
+            return True
     return False

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.history.turns import history_for
-from chatcodec.providers.kit import absent_keys, leftovers, wire_fields
-from chatcodec.providers.kit.integer_spelling import INTEGERS, respell_integers
+from chatcodec.providers.kit import absent_keys, holds_a_container, leftovers, wire_fields
+from chatcodec.providers.kit.integer_spelling import respell_integers
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import servers, settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
@@ -82,10 +82,8 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     bag = {**leftovers(wire, mapped), **bag}
     if bag:
         data["provider_options"] = {PROVIDER: bag}
-        if context.closed and any(
-            (type(value) is dict or type(value) is list) and key != INTEGERS for key, value in bag.items()
-        ):  # a JSON value kept in the bag sits two levels deeper than it came (the integers
-            context.closed = False  # marker is the reader's own list of names)
+        if context.closed and holds_a_container(bag):  # a JSON value kept in the bag sits deeper than it came
+            context.closed = False
     return data
 
 
