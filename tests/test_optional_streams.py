@@ -5,6 +5,7 @@ call, before an event is read."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,20 +13,6 @@ import pytest
 
 import chatcodec
 from chatcodec.losses import LossRecorder
-from chatcodec.providers._template import (
-    capabilities,
-    edge,
-    finish_reason,
-    messages,
-    parts,
-    request,
-    response,
-    rules,
-    settings,
-    tools,
-    usage,
-)
-from chatcodec.providers._template.markers import OPTIONS
 from chatcodec.providers.contract.provider_codec import ProviderCodec
 from chatcodec.streams.convert import stream_codecs
 
@@ -36,24 +23,41 @@ ANSWER = {"model": "m", "message": {"role": "assistant", "content": "hello"}, "s
 EVENTS: list[dict[str, Any]] = [{"delta": "hello"}, {"stop_reason": "end"}]
 
 
-def streamless_codec(name: str = NAME) -> ProviderCodec:
-    """The template's roles, given no stream decoder or encoder (a folder without
-    ``stream_decode.py`` and ``stream_encode.py``)."""
+def streamless_codec(name: str = NAME, folder: str = "_template") -> ProviderCodec:
+    """A provider folder's roles (the template's unless ``folder`` names another), given no
+    stream decoder or encoder (a folder without ``stream_decode.py`` and ``stream_encode.py``)."""
+    package = f"chatcodec.providers.{folder}"
+    role = {module: importlib.import_module(f"{package}.{module}") for module in _ROLE_MODULES}
     return ProviderCodec(
         name,
-        options=OPTIONS,
-        requests=request,
-        responses=response,
-        finish_reasons=finish_reason,
-        usage=usage,
-        messages=messages,
-        parts=parts,
-        tools=tools,
-        settings=settings,
-        capabilities=capabilities,
-        rules=rules,
-        edge=edge,
+        options=importlib.import_module(f"{package}.markers").OPTIONS,
+        requests=role["request"],
+        responses=role["response"],
+        finish_reasons=role["finish_reason"],
+        usage=role["usage"],
+        messages=role["messages"],
+        parts=role["parts"],
+        tools=role["tools"],
+        settings=role["settings"],
+        capabilities=role["capabilities"],
+        rules=role["rules"],
+        edge=role["edge"],
     )
+
+
+_ROLE_MODULES = (
+    "request",
+    "response",
+    "finish_reason",
+    "usage",
+    "messages",
+    "parts",
+    "tools",
+    "settings",
+    "capabilities",
+    "rules",
+    "edge",
+)
 
 
 @pytest.fixture(autouse=True)

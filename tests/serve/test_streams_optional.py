@@ -12,21 +12,8 @@ import pytest
 
 import chatcodec
 from chatcodec.providers.contract.provider_codec import ProviderCodec
-from chatcodec.providers.ollama import (
-    capabilities,
-    edge,
-    finish_reason,
-    messages,
-    parts,
-    request,
-    response,
-    rules,
-    settings,
-    tools,
-    usage,
-)
-from chatcodec.providers.ollama.markers import OPTIONS
 from serve.harness import FakeUpstream, proxy
+from test_optional_streams import streamless_codec
 
 NAME = "ollama-without-streams"
 HELLO: list[Any] = [{"role": "user", "content": "Hello"}]
@@ -35,21 +22,8 @@ pytestmark = pytest.mark.usefixtures("fresh_fake")
 
 
 def _without_streams() -> ProviderCodec:
-    return ProviderCodec(
-        NAME,
-        options=OPTIONS,
-        requests=request,
-        responses=response,
-        finish_reasons=finish_reason,
-        usage=usage,
-        messages=messages,
-        parts=parts,
-        tools=tools,
-        settings=settings,
-        capabilities=capabilities,
-        rules=rules,
-        edge=edge,
-    )
+    """Ollama's roles without its streams: a real upstream format the fake can answer."""
+    return streamless_codec(NAME, "ollama")
 
 
 @pytest.fixture(autouse=True)
