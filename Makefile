@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck schemas schema-check docs pytest js clean
+.PHONY: demo test lint typecheck schemas schema-check docs site pytest js clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,10 +39,21 @@ typecheck: $(VENV)/.installed-dev
 schemas: $(VENV)/.installed
 	$(BIN)/chatcodec schema --out schemas
 
-# The README's tables of target rules and compatible servers, written from the code's tables
-# between their marker comments (tools/docs.py); tests/test_docs_generated.py fails on drift.
+# The docs pages' generated sections (target rules, loss kinds, compatible servers, the gateway's
+# settings, the API reference), written from the code's tables between their marker comments
+# (tools/docs.py; tests/test_docs_generated.py fails on drift), then the site built into site/.
+# make test builds it too, with warnings as errors, and opens it in headless Chromium
+# (tests/test_docs_site.py); every code block of docs/ and README.md runs (tests/test_doc_examples.py).
 docs: $(VENV)/.installed
 	PYTHONPATH=src $(BIN)/python tools/docs.py
+	$(MAKE) site
+
+site: $(VENV)/.installed-docs
+	$(BIN)/mkdocs build --strict
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	touch $@
 
 schema-check: $(VENV)/.installed-dev
 	$(BIN)/chatcodec schema --out schemas --check
@@ -108,4 +119,4 @@ bench-quick: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/run.py --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build site test-output

@@ -31,4 +31,4 @@ def test_the_ci_profile_is_derandomized_and_reads_no_example_database() -> None:
 
 def test_the_random_run_is_a_documented_make_target() -> None:
     assert any("CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE)" in line for line in _recipe("pytest-random"))
-    assert "make pytest-random" in (_ROOT / "README.md").read_text()
+    assert "make pytest-random" in (_ROOT / "docs" / "contributing.md").read_text()

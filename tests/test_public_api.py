@@ -3,7 +3,7 @@
 ``chatcodec.__all__`` is the one list of public names (httpx's ``test_exported_members``
 pattern): every other place that lists or uses them is tested against
 it here. The lazy-import table and the type checkers' imports in ``__init__.py`` hold
-exactly its names; the README and the static typing checks use no other.
+exactly its names; the README, the docs pages and the static typing checks use no other.
 """
 
 from __future__ import annotations
@@ -126,12 +126,18 @@ def _submodule(name: str) -> bool:
     return importlib.util.find_spec(f"chatcodec.{name}") is not None
 
 
-@pytest.mark.parametrize("document", ["README.md", "tests/typing/check_public_types.py"])
+@pytest.mark.parametrize("document", ["README.md", "docs/getting-started.md", "tests/typing/check_public_types.py"])
 def test_documents_use_only_names_in_all(document: str) -> None:
-    used = _public_uses((ROOT / document).read_text(encoding="utf-8"))
+    used = _public_uses((ROOT / document).read_text(encoding="utf-8")) - {"__all__"}
     unknown = sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name))
     assert unknown == []
     assert used & set(chatcodec.__all__)  # the check found the names the document uses
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "docs").rglob("*.md")), ids=lambda page: page.name)
+def test_the_docs_pages_use_only_names_in_all(page: Path) -> None:
+    used = _public_uses(page.read_text(encoding="utf-8")) - {"__all__"}
+    assert sorted(name for name in used if name not in chatcodec.__all__ and not _submodule(name)) == []
 
 
 def test_the_use_finder_reads_both_spellings() -> None:
