@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CODE_LANGUAGES = frozenset({"python", "sh", "toml", "sql", "js", "ts"})
 """The fence languages of code; every other block (``text``) is shown output."""
 
-RUNNABLE = frozenset({"python", "sh", "toml", "sql"})
-"""What the harness runs; a ``js`` or ``ts`` block must be marked skipped with its reason."""
+RUNNABLE = CODE_LANGUAGES
+"""What the harness runs (every code language; a new one must be taught to it, or skipped)."""
 
 _FENCE = re.compile(
     r"^(?P<indent>[ ]*)```(?P<lang>[\w-]*)[ ]*(?P<info>\{[^}\n]*\})?[ ]*\n(?P<body>.*?)^(?P=indent)```[ ]*$",

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
+import shutil
 import subprocess
 import sys
 import warnings
@@ -67,8 +69,39 @@ def _run_sql(block: Block) -> None:
             connection.sql(statement).fetchall()
 
 
+def _node(arguments: list[str]) -> None:
+    node = shutil.which("node")
+    assert node is not None, "node (20 or later) must be on the PATH for the docs' JavaScript and TypeScript"
+    done = subprocess.run([node, *arguments], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, f"node {' '.join(arguments)}:\n{done.stdout}\n{done.stderr}"
+
+
+def _run_javascript(block: Block) -> None:
+    """Run as an ES module beside js/'s packages (ajv...), from the page's folder."""
+    if not Path("node_modules").exists():
+        Path("node_modules").symlink_to(ROOT / "js" / "node_modules")
+    Path(f"example-{block.line}.mjs").write_text(block.code, encoding="utf-8")
+    _node([f"example-{block.line}.mjs"])
+
+
+def _run_typescript(block: Block) -> None:
+    """Compile under ``tsc --strict`` beside the types json-schema-to-typescript generates
+    from the schemas (as js/types.mjs writes them for make test), imported as ``./<kind>.js``."""
+    folder = Path(f"typescript-{block.line}")
+    _node([str(ROOT / "js" / "types.mjs"), str(ROOT / "schemas"), str(folder)])
+    (folder / "example.ts").write_text(block.code, encoding="utf-8")
+    (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    settings = {"strict": True, "target": "es2022", "module": "nodenext", "noEmit": True, "types": []}
+    (folder / "tsconfig.json").write_text(json.dumps({"compilerOptions": settings, "include": ["*.ts"]}))
+    _node([str(ROOT / "js" / "node_modules" / "typescript" / "bin" / "tsc"), "-p", str(folder / "tsconfig.json")])
+
+
 def _run(block: Block, namespace: dict[str, Any]) -> None:
-    if block.language == "python":
+    if block.language == "js":
+        _run_javascript(block)
+    elif block.language == "ts":
+        _run_typescript(block)
+    elif block.language == "python":
         _run_python(block, namespace)
     elif block.language == "sh":
         _run_shell(block)
