@@ -1,4 +1,4 @@
-"""The analyst's view (``chatcodec.datasets.analyst_tables``): the README's DuckDB and Polars
+"""The analyst's view (``chatcodec.datasets.analyst_tables``): the docs' DuckDB and Polars
 queries, run over recorded exchanges written as Parquet, with the answers they must give."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Ray, over the recorded requests: the two Ray pitfalls, each with its way round.
 
 The module takes about 20 s (measured), most of it Ray starting; the 1M-row run on a local cluster
-is a documented command (README, "Datasets").
+is a documented command (docs/datasets.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ArrowConverter in Spark ``mapInArrow`` (the README's recipe), on a local one-core Spark.
+"""ArrowConverter in Spark ``mapInArrow`` (the docs' recipe, docs/datasets.md), on a local one-core Spark.
 
 pyspark is a dev dependency (the ``spark`` extra for users); Spark also needs a Java 17+
 runtime, which CI's machine has: without one on PATH this module is skipped with the reason. The recipe's

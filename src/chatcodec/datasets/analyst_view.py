@@ -14,7 +14,7 @@ thinking", "tokens per model"), so this view answers them in three tables that j
 ``parts``      one row per content part: its type, text, tool name, call id, arguments
 
 It is a view, not a storage form: it is written beside the columnar form (which stays the
-exact one), from the same canonical data. Queries over it are in the README ("An analyst's
+exact one), from the same canonical data. Queries over it are in the docs ("An analyst's
 view") and checked in ``tests/columnar/test_analyst_view.py`` with DuckDB and Polars.
 """
 

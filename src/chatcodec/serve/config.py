@@ -1,7 +1,7 @@
 """The settings of one ``chatcodec serve`` process (no third-party import, so the
 command line can build them before the server's dependencies are checked).
 
-Defaults, and why (the README's serve section says the same):
+Defaults, and why (the docs' gateway page says the same):
 
 - ``max_body_bytes`` 32 MiB: the largest request body Anthropic's Messages API takes
   (https://docs.anthropic.com/en/api/overview#request-size-limits; OpenAI's and Gemini's

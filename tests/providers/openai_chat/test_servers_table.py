@@ -1,4 +1,4 @@
-"""The table of OpenAI-compatible servers the README shows (``make docs`` writes it,
+"""The table of OpenAI-compatible servers the docs show (``make docs`` writes it,
 ``tests/test_docs_generated.py`` checks it)."""
 
 from __future__ import annotations

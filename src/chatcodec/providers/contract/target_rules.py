@@ -53,7 +53,7 @@ class ModelFamily:
     """Models that share a constraint, told apart by their id."""
 
     name: str
-    """How losses and the README name it (``Claude Opus 4.7+``)."""
+    """How losses and the docs name it (``Claude Opus 4.7+``)."""
     matches: Callable[[str], bool]
     """Whether a model id (any case, with a platform prefix such as Bedrock's
     ``us.anthropic.``) belongs to the family."""
@@ -107,7 +107,7 @@ class TargetRule:
     name: str
     """Its name in losses and in ``skip_rules`` (``sampling_removed``)."""
     summary: str
-    """What the target refuses and what is sent instead (one line, for the README)."""
+    """What the target refuses and what is sent instead (one line, for the docs)."""
     source: str
     """Where the provider says so (documentation, migration guide or issue links)."""
     edit: Callable[[RuleCall], None]
@@ -129,7 +129,7 @@ class TargetRule:
 
     @property
     def changed_by(self) -> str:
-        """The option named in its losses and the README: :attr:`option`, else
+        """The option named in its losses and the docs: :attr:`option`, else
         ``skip_rules=["<name>"]``, which every rule takes."""
         return self.option or f'skip_rules=["{self.name}"]'
 
@@ -293,7 +293,7 @@ def carries_nothing(key: str, value: object) -> bool:
 
 
 def rules_table() -> str:
-    """The README's table of every built-in rule (generated, so it cannot drift)."""
+    """The docs' table of every built-in rule (generated, so it cannot drift)."""
     lines = [
         "| provider | rule | applies to | what is sent instead | changed by | source |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -311,7 +311,7 @@ def rules_table() -> str:
 
 
 def _required_row(provider: str, required: RequiredField) -> str:
-    """A README row for a required field: what is sent when the request lacks it."""
+    """A docs row for a required field: what is sent when the request lacks it."""
     key = required.key
     if required.default is None:
         instead = f"nothing: a missing `{key}` is reported (`required`)"

@@ -5,7 +5,7 @@ Formats say how hard to think in one of two ways: an effort word (OpenAI
 token budget (Anthropic ``thinking.budget_tokens`` before adaptive thinking, Gemini 2.5
 ``thinkingBudget``). Crossing from one to the other needs numbers nobody publishes for
 every provider, so chatcodec chooses them here, once, and every writer reads this table
-(the README prints it: :func:`budget_table`). Each crossing is reported as a ``setting``
+(the docs print it: :func:`budget_table`). Each crossing is reported as a ``setting``
 loss naming what was sent.
 
 Effort to budget (:data:`EFFORT_BUDGETS`): ``low``, ``medium`` and ``high`` are the budgets
@@ -124,7 +124,7 @@ def effort_word(reasoning: Mapping[str, Any], losses: LossRecorder, wire: str) -
 
 
 def budget_table() -> str:
-    """The README's table of efforts and budgets (generated, so it cannot drift)."""
+    """The docs' table of efforts and budgets (generated, so it cannot drift)."""
     lines = ["| effort | budget written | a budget reads as this effort when |", "| --- | --- | --- |"]
     lower = 0
     reads: dict[str, str] = {}

@@ -44,7 +44,7 @@ class NamedServer(Protocol):
 
     @property
     def title(self) -> str:
-        """How the README and losses name it."""
+        """How the docs and losses name it."""
         ...
 
     @property
@@ -107,7 +107,7 @@ class ServerRule(Generic[ServerT]):
     name: str
     """Its name in losses (``reasoning_in_tool_loop``)."""
     summary: str
-    """What the server does and what is sent (one line, for the README)."""
+    """What the server does and what is sent (one line, for the docs)."""
     source: str
     """Where the server documents it (or the issue that shows it)."""
     edit: Callable[[ServerCall[ServerT]], None]
@@ -115,7 +115,7 @@ class ServerRule(Generic[ServerT]):
 
 
 class ServerTable(Generic[ServerT]):
-    """A format's compatible servers by option name, in the README's order."""
+    """A format's compatible servers by option name, in the docs' order."""
 
     def __init__(self, servers: Iterable[ServerT]) -> None:
         self.servers: Mapping[str, ServerT] = {server.name: server for server in servers}

@@ -29,7 +29,7 @@ TABLE: kit_servers.ServerTable[Server] = kit_servers.ServerTable(
 )
 """The servers (:class:`~chatcodec.providers.kit.servers.ServerTable`)."""
 SERVERS: Mapping[str, Server] = TABLE.servers
-"""Every server by its option name, in the README's order."""
+"""Every server by its option name, in the docs' order."""
 OPTION = kit_servers.OPTION
 
 

@@ -29,7 +29,7 @@ class Server:
     name: str
     """The option value that names it (``options={"server": "deepseek"}``)."""
     title: str
-    """How the README and losses name it."""
+    """How the docs and losses name it."""
     docs: str
     """Its Anthropic compatibility page."""
     hosts: tuple[str, ...] = ()
@@ -51,7 +51,7 @@ class Server:
     rules: tuple[ServerRule, ...] = ()
     """What field lists cannot say."""
     notes: tuple[str, ...] = ()
-    """Other differences, for the README (one line each, with its source)."""
+    """Other differences, for the docs (one line each, with its source)."""
     semconv_name: str = ""
     """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);

@@ -45,7 +45,7 @@ class Server:
     name: str
     """The option value that names it (``options={"server": "deepseek"}``)."""
     title: str
-    """How the README and losses name it."""
+    """How the docs and losses name it."""
     docs: str
     """Its Chat Completions reference."""
     hosts: tuple[str, ...] = ()
@@ -88,7 +88,7 @@ class Server:
     rules: tuple[ServerRule, ...] = ()
     """What field sets cannot say (reasoning needed back, a signature on the first call)."""
     notes: tuple[str, ...] = field(default=())
-    """Other differences, for the README (one line each, with its source)."""
+    """Other differences, for the docs (one line each, with its source)."""
     semconv_name: str = ""
     """Its ``gen_ai.provider.name`` in the OpenTelemetry GenAI conventions
     (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/#gen-ai-provider-name);

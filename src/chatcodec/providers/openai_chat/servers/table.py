@@ -1,5 +1,5 @@
-"""The README's table of OpenAI-compatible servers, generated from their records so it
-cannot drift (``tests/providers/openai_chat/test_servers_table.py`` checks the README holds it)."""
+"""The docs' table of OpenAI-compatible servers, generated from their records so it
+cannot drift (``tests/test_docs_generated.py`` checks the docs hold it)."""
 
 from __future__ import annotations
 
