@@ -49,7 +49,7 @@ docs: $(VENV)/.installed
 	$(MAKE) site
 
 site: $(VENV)/.installed-docs
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[docs]"

@@ -98,7 +98,7 @@ def without_spelling_markers(model: ModelT) -> ModelT:
 
     Those keys are spelling markers (null versus absent, which field a value came from):
     they say how the provider wrote a value, not what it means, and by design another
-    provider drops them without a report (CONTRIBUTING.md, "Adding a provider", step 6).
+    provider drops them without a report (docs/contributing.md, "Adding a provider").
     The markers a provider declares meaningful (a cache breakpoint's key, which a gateway
     may read in one spelling only) stay: another
     provider that drops one must report it.

@@ -11,7 +11,7 @@
   A :class:`chatcodec.StreamError` names an event that exists and a path inside it.
 
 The number of examples comes from the Hypothesis profile (short by default; see
-``README.md`` for the long run).
+``docs/contributing.md``, "Development", for the long run).
 """
 
 from __future__ import annotations
