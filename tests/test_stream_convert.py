@@ -118,6 +118,23 @@ def test_push_conversion_in_tiny_chunks_equals_converting_the_events(
     assert converter.events_out > 0
 
 
+def test_a_whole_body_given_as_bytes_or_text_is_one_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recorded stream is held whole; iterating ``bytes`` would feed integers."""
+    monkeypatch.setattr(time, "time", lambda: 1_795_000_000.0)
+    data = _fixture("anthropic", "tool_use_input_json_delta.sse")
+    chunked = b"".join(chatcodec.convert_stream([data], source="anthropic", target="openai-chat", on_loss="ignore"))
+    whole = b"".join(chatcodec.convert_stream(data, source="anthropic", target="openai-chat", on_loss="ignore"))
+    text = b"".join(chatcodec.convert_stream(data.decode(), source="anthropic", target="openai-chat", on_loss="ignore"))
+    assert whole == chunked == text
+    assert b"tool_calls" in whole
+
+
+def test_a_chunk_that_is_not_bytes_is_a_stream_error() -> None:
+    converter = chatcodec.StreamConverter("anthropic", "openai-chat")
+    with pytest.raises(chatcodec.StreamError, match="bytes, not int"):
+        converter.feed(7)  # type: ignore[arg-type]
+
+
 def test_async_conversion_streams_without_a_thread() -> None:
     data = _fixture("openai-chat", "parallel_tool_calls.sse")
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 import pickle
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from chatcodec.api import checked_options
 from chatcodec.error_shapes import error_event, translated_event
-from chatcodec.errors import CodecNotAvailableError
+from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
@@ -114,9 +114,12 @@ class StreamConverter:
         """The losses recorded so far (the policy is applied only at :meth:`close`)."""
         return list(self._recorder.losses)
 
-    def feed(self, chunk: bytes) -> bytes:
-        """The converted bytes for one chunk of the source's body (often empty)."""
-        return self.feed_events(self._reader.feed(chunk))
+    def feed(self, chunk: bytes | bytearray | memoryview) -> bytes:
+        """The converted bytes for one chunk of the source's body (often empty); a chunk of
+        another type (an integer from iterating ``bytes``) is a :class:`~chatcodec.StreamError`."""
+        if not isinstance(cast(object, chunk), bytes | bytearray | memoryview):
+            raise StreamError(f"a chunk of a stream's body is bytes, not {type(chunk).__name__}", "$")
+        return self.feed_events(self._reader.feed(bytes(chunk)))
 
     def feed_events(self, wire_events: Iterable[Mapping[str, Any]]) -> bytes:
         """The converted bytes for already-parsed source wire events (boto3's dicts)."""
@@ -191,10 +194,23 @@ def _rebuilt(settings: _Settings) -> StreamConverter:
     )
 
 
-def convert_stream(chunks: Iterable[bytes], *, source: str, target: str, **settings: Any) -> Iterator[bytes]:
-    """Convert a stream's body, read in chunks, lazily (``settings``: as :class:`StreamConverter`)."""
+def _whole_body_or_chunks(chunks: Iterable[bytes] | bytes | str) -> Iterable[bytes]:
+    """A whole body (``bytes`` or ``str``, what a recorded stream is) is one chunk: iterating
+    ``bytes`` gives integers, which the reader could only refuse one by one."""
+    if isinstance(chunks, str):
+        return (chunks.encode(),)
+    if isinstance(chunks, bytes | bytearray | memoryview):
+        return (bytes(chunks),)
+    return chunks
+
+
+def convert_stream(
+    chunks: Iterable[bytes] | bytes | str, *, source: str, target: str, **settings: Any
+) -> Iterator[bytes]:
+    """Convert a stream's body, read in chunks (or given whole as ``bytes``/``str``), lazily
+    (``settings``: as :class:`StreamConverter`)."""
     converter = StreamConverter(source, target, **settings)
-    for chunk in chunks:
+    for chunk in _whole_body_or_chunks(chunks):
         converted = converter.feed(chunk)
         if converted:
             yield converted
