@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import anyio
@@ -62,9 +62,9 @@ from chatcodec.serve.limits import (
 )
 from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
-from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
+from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, store_error_header
 from chatcodec.serve.request_losses import settled
-from chatcodec.serve.response_store import open_store, owner_of
+from chatcodec.serve.response_store import StoreError, open_store, owner_of
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
@@ -96,6 +96,17 @@ def create_app(
         lifespan=proxy.lifespan,
         exception_handlers={HTTPException: proxy.http_error, Exception: proxy.unhandled},
     )
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """A request read as canonical data and routed, before the store is asked for it."""
+
+    answer: answering.Prepared
+    route: UpstreamRoute
+    model: str
+    canonical: dict[str, Any]
+    version: str | None
 
 
 @dataclass(frozen=True)
@@ -154,7 +165,7 @@ class Proxy:
             if self._given_client is None:
                 await self.client.aclose()
             if self.answerer.store is not None:
-                self.answerer.store.close()
+                await self.answerer.store.close()
 
     # --- errors -----------------------------------------------------------------------------
 
@@ -208,12 +219,15 @@ class Proxy:
         raw = await read_body(request, self.config.max_body_bytes)
         target, query = request.path_params.get("target"), dict(request.query_params)
         owner = owner_of(caller_key(self.config.api, headers, query))  # whose kept answers it may continue
+        offload = self.config.offload_bytes
+        read = await off_the_loop(len(raw), offload, lambda: self._read_request(raw, target, query, headers, record))
+        read = await self._recalled(read, owner)
 
         def prepare() -> tuple[Prepared, UpstreamCall]:  # the body written too: 75 ms for 7.6 MB
-            prepared = self._prepare(raw, target, query, headers, record, owner=owner)
+            prepared = self._prepare(read, record)
             return prepared, self._outgoing(prepared, caller, headers)
 
-        prepared, outgoing = await off_the_loop(len(raw), self.config.offload_bytes, prepare)
+        prepared, outgoing = await off_the_loop(len(raw), offload, prepare)
         server, conversation = self._writer_options[id(prepared.route)].get("server"), prepared.call.conversation
         self.telemetry.requested(
             record, prepared.canonical, prepared.route.url, server=server, conversation=conversation
@@ -236,18 +250,16 @@ class Proxy:
             version=prepared.version,
         )
 
-    def _prepare(
+    def _read_request(
         self,
         raw: bytes,
         target: str | None,
         query: Mapping[str, str],
         headers: Mapping[str, str],
         record: RequestRecord,
-        *,
-        owner: str = "",
-    ) -> Prepared:
-        """Parse, continue, route and convert (run on a worker thread for a large body)."""
-        answer = self._answering(self._read(raw, target, query), owner)
+    ) -> ReadRequest:
+        """Parse, route and read as canonical data (run on a worker thread for a large body)."""
+        answer = self._answering(self._read(raw, target, query))
         call = answer.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model or "")
@@ -258,16 +270,35 @@ class Proxy:
             _streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
-        canonical, body, record.losses = self.converted(
-            call.payload, model, route, stream=call.stream, version=version, answer=answer
-        )
-        return Prepared(call, answer, route, model, body, canonical, version)
+        canonical = self.read_canonical(call.payload, route)
+        return ReadRequest(answer, route, model, canonical, version)
 
-    def _answering(self, call: Call, owner: str) -> answering.Prepared:
-        """The call continued and given the server's options, where the front answers
-        with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
+    async def _recalled(self, read: ReadRequest, owner: str) -> ReadRequest:
+        """What the store keeps for this request: the conversation of the answer it
+        continues (a store that fails is a 503: nothing was sent upstream yet)."""
         try:
-            return self.answerer.prepare(call, owner)
+            answer = await self.answerer.recalled(replace(read.answer, owner=owner))
+        except answering.AnswerRefusedError as refusal:
+            raise RefusalError(400, str(refusal)) from None
+        except StoreError as error:
+            LOGGER.warning("the store could not be read: %s", error)
+            raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
+        return replace(read, answer=answer)
+
+    def _prepare(self, read: ReadRequest, record: RequestRecord) -> Prepared:
+        """Continue and write the request for its upstream (run on a worker thread for a large body)."""
+        answer, route, canonical = read.answer, read.route, read.canonical
+        self.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
+        body, record.losses = self.written(
+            canonical, read.model, route, stream=answer.call.stream, version=read.version
+        )
+        return Prepared(answer.call, answer, route, read.model, body, canonical, read.version)
+
+    def _answering(self, call: Call) -> answering.Prepared:
+        """The call given the server's options, where the front answers with its own
+        resources (:mod:`chatcodec.serve.fronts.answering`)."""
+        try:
+            return self.answerer.prepare(call)
         except answering.AnswerRefusedError as refusal:
             raise RefusalError(400, str(refusal)) from None
 
@@ -286,29 +317,31 @@ class Proxy:
             raise RefusalError(404, str(error)) from None
 
     def converted(
-        self,
-        payload: dict[str, Any],
-        model: str,
-        route: UpstreamRoute,
-        *,
-        stream: bool,
-        version: str | None = None,
-        answer: answering.Prepared | None = None,
+        self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None = None
     ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
-        """The canonical data, the upstream body and its losses: the front's reader to
-        canonical data (strict under ``--validate``, the upstream's turn order included), the
-        model and stream flag set on it, the upstream's writer under the rules of the API
-        ``version`` sent, its losses settled by ``--on-loss`` (:mod:`.request_losses`); no
-        canonical model is built."""
+        """The canonical data, the upstream body and its losses (:meth:`read_canonical`,
+        then :meth:`written`); no canonical model is built."""
+        canonical = self.read_canonical(payload, route)
+        body, losses = self.written(canonical, model, route, stream=stream, version=version)
+        return canonical, body, losses
+
+    def read_canonical(self, payload: dict[str, Any], route: UpstreamRoute) -> dict[str, Any]:
+        """The front's reader to canonical data (strict under ``--validate``, the
+        upstream's turn order included)."""
         validate = self.config.validate
         try:
             target = route.upstream if validate else None
             server = self._reading_server(route) if validate else None
-            canonical = read_request_data(payload, self.config.api, strict=validate, target=target, server=server)
+            return read_request_data(payload, self.config.api, strict=validate, target=target, server=server)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
-        if answer is not None:  # the kept conversation of the answer it continues, canonical
-            self.answerer.continued(answer, canonical)
+
+    def written(
+        self, canonical: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None
+    ) -> tuple[dict[str, Any], list[Loss]]:
+        """The upstream body and its losses: the model and stream flag set on ``canonical``,
+        the upstream's writer under the rules of the API ``version`` sent, its losses settled
+        by ``--on-loss`` (:mod:`.request_losses`)."""
         with_updates(canonical, {"model": model, "stream": True if stream else None})
         recorder = LossRecorder()
         try:
@@ -318,7 +351,7 @@ class Proxy:
             body = write_request_data(canonical, route.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
-        return canonical, body, settled(recorder, self.config.loss_policy, route.upstream)
+        return body, settled(recorder, self.config.loss_policy, route.upstream)
 
     def _reading_server(self, route: UpstreamRoute) -> str | None:
         """The compatible server whose fields ``--validate`` accepts: the route's, when the
@@ -339,14 +372,29 @@ class Proxy:
         if upstream_response.status_code >= 400:
             raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
         identity = answer_identity(upstream, upstream_response.headers, prepared.model)
-        rendered = await off_the_loop(
+        rendered, kept = await off_the_loop(
             len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record, identity)
         )
+        await self.keep(kept, record)
         record.status = 200
-        headers = {**passed, **losses_header(record.losses)}
+        headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
         return Response(rendered, 200, headers=headers, media_type="application/json")
 
-    def _answer(self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity) -> bytes:
+    async def keep(self, kept: answering.KeptAnswer | None, record: RequestRecord) -> None:
+        """Keep a complete answer; a store that fails is reported (the log line, the span,
+        the ``chatcodec-store-error`` header of a plain answer), never in the answer's place:
+        the upstream has answered, and the caller paid for it."""
+        if kept is None:
+            return
+        try:
+            await self.answerer.keep(kept)
+        except StoreError as error:
+            record.store_error = str(error)
+            LOGGER.warning("the answer %s was delivered but not kept: %s", kept.answer_id, error)
+
+    def _answer(
+        self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity
+    ) -> tuple[bytes, answering.KeptAnswer | None]:
         """The upstream's plain answer converted for the caller, as JSON bytes (and kept,
         where the front keeps answers); ``identity``: the id and model its body may lack."""
         upstream = prepared.route.upstream
@@ -364,14 +412,14 @@ class Proxy:
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
+        kept = None
         if prepared.answer.kept:
-            message = decode_response(upstream, fields).choices[0].message
-            kept = message.model_dump(mode="json", exclude_none=True)
-            self.answerer.answered(prepared.answer, converted, prepared.canonical, kept)
+            message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
+            kept = self.answerer.to_keep(prepared.answer, converted, prepared.canonical, message)
         self.telemetry.answered(
             record, lambda: identity.fill(decode_response(upstream, fields).model_dump(mode="json", exclude_none=True))
         )
-        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode()
+        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept
 
     async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream
@@ -400,7 +448,7 @@ class Proxy:
             raise
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
+        body = _converted(upstream_response, chunks, first, converter, record, watch=watch, keep=self.keep)
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
     def _observer(
@@ -553,27 +601,30 @@ async def _converted(
     record: RequestRecord,
     *,
     watch: answering.StreamWatch | None = None,
+    keep: Callable[[answering.KeptAnswer | None, RequestRecord], Awaitable[None]] | None = None,
 ) -> AsyncIterator[bytes]:
     """The converted stream after its ``first`` bytes; the upstream response is closed
     however it ends (a caller that went away cancels this generator, and the close tells
-    the upstream to stop). ``watch`` reads what is written, to keep the answer (``--store``)."""
+    the upstream to stop). ``watch`` reads what is written, to ``keep`` the answer
+    (``--store``) before its last event is written, so a caller that continues it at once
+    finds it."""
+
+    async def watched(converted: bytes) -> bytes:
+        if watch is not None and keep is not None:
+            await keep(watch.feed(converted), record)
+        return converted
+
     finished = False
     try:
-        if watch is not None:
-            watch.feed(first)
-        yield first
+        yield await watched(first)
         async for chunk in chunks:
             converted = converter.feed(chunk)
             if converted:
-                if watch is not None:
-                    watch.feed(converted)
-                yield converted
+                yield await watched(converted)
         closing = converter.close(cut_off=CUT_OFF)
         if not converter.ended:  # an error event in the front's shape ends the stream (close)
             record.error, record.stream_error_status = CUT_OFF, 502
-        if watch is not None:
-            watch.feed(closing)
-        yield closing
+        yield await watched(closing)
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
         record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502
