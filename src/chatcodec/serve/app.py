@@ -65,6 +65,7 @@ from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, store_error_header
 from chatcodec.serve.request_losses import settled
 from chatcodec.serve.response_store import StoreError, open_store, owner_of
+from chatcodec.serve.seals import SEALING_FRONT, check_unsealed, checked_seals, seal_key
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
@@ -107,6 +108,10 @@ class ReadRequest:
     model: str
     canonical: dict[str, Any]
     version: str | None
+    losses: list[Loss]
+    """What the request lost before it was read (a seal this server did not write: :mod:`.seals`)."""
+    sealed: bool
+    """Whether it brought sealed reasoning this server wrote."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,8 @@ class Proxy:
         self.telemetry: Telemetry = Telemetry(
             config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
         )
+        self.seal_key: str | None = None
+        """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`.seals`)."""
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
         """Each route's upstream writer options (the compatible server its URL points at,
         ``--option``), read once."""
@@ -159,6 +166,8 @@ class Proxy:
                 max_connections=config.max_connections, max_keepalive_connections=config.max_connections
             )
             self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
+        if self.config.api == SEALING_FRONT:
+            self.seal_key = self.answerer.seal_key = await seal_key(self.config.seal_key_file, self.answerer.store)
         try:
             yield
         finally:
@@ -270,8 +279,14 @@ class Proxy:
             _streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
-        canonical = self.read_canonical(call.payload, route)
-        return ReadRequest(answer, route, model, canonical, version)
+        payload, sealed = call.payload, False
+        losses: list[Loss] = []
+        if self.seal_key is not None:
+            payload, losses, sealed = checked_seals(
+                self.config.api, payload, self.seal_key, validate=self.config.validate
+            )
+        canonical = self.read_canonical(payload, route)
+        return ReadRequest(answer, route, model, canonical, version, losses, sealed)
 
     async def _recalled(self, read: ReadRequest, owner: str) -> ReadRequest:
         """What the store keeps for this request: the conversation of the answer it
@@ -289,9 +304,10 @@ class Proxy:
         """Continue and write the request for its upstream (run on a worker thread for a large body)."""
         answer, route, canonical = read.answer, read.route, read.canonical
         self.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
-        body, record.losses = self.written(
-            canonical, read.model, route, stream=answer.call.stream, version=read.version
-        )
+        body, losses = self.written(canonical, read.model, route, stream=answer.call.stream, version=read.version)
+        if read.sealed and self.config.validate:
+            check_unsealed(route.upstream, body)
+        record.losses = [*read.losses, *losses]
         return Prepared(answer.call, answer, route, read.model, body, canonical, read.version)
 
     def _answering(self, call: Call) -> answering.Prepared:

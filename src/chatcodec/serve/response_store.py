@@ -127,6 +127,11 @@ class Backend(Protocol):
         """Let go of the file or connections (the server's shutdown)."""
         ...
 
+    async def secret(self, name: str, candidate: str) -> str:
+        """The secret kept as ``name``; ``candidate`` kept and returned when there is none
+        (the first replica to ask makes it, every other one reads it)."""
+        ...
+
 
 def owner_of(key: str | None) -> str:
     """The digest a kept answer records of its caller's key (the key itself is never kept)."""
@@ -147,6 +152,15 @@ class ResponseStore:
     @property
     def capacity(self) -> int:
         return self.backend.capacity
+
+    @property
+    def durable(self) -> bool:
+        """Whether what it keeps outlives the process (not ``memory``)."""
+        return not isinstance(self.backend, MemoryBackend)
+
+    async def secret(self, name: str, candidate: str) -> str:
+        """The secret kept as ``name`` (``candidate`` when none was: :meth:`Backend.secret`)."""
+        return await self.backend.secret(name, candidate)
 
     async def count(self) -> int:
         return await self.backend.count()
@@ -219,6 +233,7 @@ class MemoryBackend:
         self.description = "in memory, since it started"
         self._records: OrderedDict[str, Kept] = OrderedDict()
         self._bytes = 0
+        self._secrets: dict[str, str] = {}
 
     @property
     def bytes(self) -> int:
@@ -230,6 +245,9 @@ class MemoryBackend:
 
     async def close(self) -> None:
         """Nothing to let go of: the records go with the process."""
+
+    async def secret(self, name: str, candidate: str) -> str:
+        return self._secrets.setdefault(name, candidate)
 
     async def load(self, key: str) -> Kept | None:
         return self._records.get(key)

@@ -169,5 +169,10 @@ class RedisBackend:
         ]
         await self._call("write", self._save(args=[*arguments, self.capacity, self.max_bytes]))
 
+    async def secret(self, name: str, candidate: str) -> str:
+        key = PREFIX + "secret:" + name
+        await self._call("write", self._redis.set(key, candidate, nx=True))
+        return _text(await self._call("read", self._redis.get(key)))
+
     async def close(self) -> None:
         await self._redis.aclose()

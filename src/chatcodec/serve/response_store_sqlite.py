@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 DROP INDEX IF EXISTS answers_used;
 CREATE INDEX IF NOT EXISTS answers_used_size ON answers (used, size);
+CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 """``answers_used_size`` covers what the bounds read (count, total size, order of use),
 so they never read the messages."""
@@ -92,13 +93,13 @@ Result = TypeVar("Result")
 class SqliteBackend:
     """Kept records in the SQLite file at ``path`` (created with its table when missing)."""
 
-    def __init__(self, path: str, capacity: int, max_bytes: int, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(self, path: str, capacity: int, max_bytes: int, *, busy_timeout: float | None = None) -> None:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description: str = f"in the SQLite file {path}"
         self._path = Path(path).expanduser()
-        self._busy_timeout = busy_timeout
+        self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self._path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
@@ -184,6 +185,14 @@ class SqliteBackend:
             self._execute(connection, _FORGET_PAST_COUNT, {"capacity": self.capacity})
         if total > self.max_bytes:
             self._execute(connection, _FORGET_PAST_BYTES, {"max_bytes": self.max_bytes})
+
+    async def secret(self, name: str, candidate: str) -> str:
+        def secret(connection: sqlite3.Connection) -> str:
+            self._execute(connection, "INSERT OR IGNORE INTO secrets VALUES (?, ?)", (name, candidate))
+            (value,) = self._execute(connection, "SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+            return str(value)
+
+        return await self._run(self._writer, secret)
 
     async def close(self) -> None:
         self._writer.shutdown(wait=True)

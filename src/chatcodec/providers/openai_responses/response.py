@@ -31,6 +31,7 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
+from chatcodec.providers.openai_responses.carried_reasoning import KEY_OPTION as SEAL_KEY_OPTION
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
 from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.finish_reason import (
@@ -142,7 +143,14 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     served = server_fields(context)
     response_id = served.get("id") if served is not None else None
     sealing = context.option(SEALING_OPTION) is True
-    wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
+    seal_key = context.option(SEAL_KEY_OPTION)
+    wire["output"] = encode_output(
+        choice["message"],
+        losses,
+        response_id or response.get("id"),
+        sealing=sealing,
+        seal_key=seal_key if isinstance(seal_key, str) else None,
+    )
     finish_reason = choice.get("finish_reason")
     status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
     reason = incomplete_reason(finish_reason, bag)
@@ -179,8 +187,15 @@ def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]
 
 
 def encode_output(
-    message: Mapping[str, Any], losses: LossRecorder, response_id: str | None = None, *, sealing: bool = False
+    message: Mapping[str, Any],
+    losses: LossRecorder,
+    response_id: str | None = None,
+    *,
+    sealing: bool = False,
+    seal_key: str | None = None,
 ) -> list[dict[str, Any]]:
     """The ``output`` items for the answer (``sealing``: the ``encrypted_reasoning`` option)."""
     at = ("choices", 0, "message")
-    return encode_assistant(message, losses, at, for_request=False, response_id=response_id, sealing=sealing)
+    return encode_assistant(
+        message, losses, at, for_request=False, response_id=response_id, sealing=sealing, seal_key=seal_key
+    )

@@ -28,6 +28,7 @@ from typing import Any
 
 from chatcodec.model.stream_events import AnyStreamEvent
 from chatcodec.providers.contract.edge import Answering, Call
+from chatcodec.providers.openai_responses.carried_reasoning import KEY_OPTION as SEAL_KEY
 from chatcodec.registry import get_edge
 from chatcodec.serve.response_store import ResponseStore
 from chatcodec.streams.accumulator import StreamAccumulator
@@ -79,6 +80,8 @@ class Answerer:
         self.api = api
         self.answering: Answering | None = None if front is None else front.answering
         self.store = store
+        self.seal_key: str | None = None
+        """The key the answers' seals carry a MAC under (:mod:`chatcodec.serve.seals`)."""
 
     def prepare(self, call: Call, owner: str = "") -> Prepared:
         """``call`` detached and given the server's options (raises :class:`AnswerRefusedError`);
@@ -97,6 +100,8 @@ class Answerer:
             options = answering.server_options(call.payload, answer_id, kept)
         except ValueError as error:
             raise AnswerRefusedError(str(error)) from None
+        if self.seal_key is not None:
+            options[SEAL_KEY] = self.seal_key
         prepared = replace(call, payload=payload, options={**(call.options or {}), **options})
         return Prepared(prepared, answer_id, kept, owner, previous)
 
