@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -50,6 +50,7 @@ from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.deadlines import BodyDeadline
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.identity import Identity, answer_identity, convert_answer
+from chatcodec.serve.keeping import Keeper, StreamKeeping
 from chatcodec.serve.limits import (
     EventSizeCheck,
     check_model,
@@ -64,7 +65,8 @@ from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
 from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, store_error_header
 from chatcodec.serve.request_losses import settled
-from chatcodec.serve.response_store import StoreError, open_store, owner_of
+from chatcodec.serve.request_steps import Prepared, ReadRequest
+from chatcodec.serve.response_store import open_store, owner_of
 from chatcodec.serve.seals import SEALING_FRONT, check_unsealed, checked_seals, seal_key
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
@@ -99,38 +101,6 @@ def create_app(
     )
 
 
-@dataclass(frozen=True)
-class ReadRequest:
-    """A request read as canonical data and routed, before the store is asked for it."""
-
-    answer: answering.Prepared
-    route: UpstreamRoute
-    model: str
-    canonical: dict[str, Any]
-    version: str | None
-    losses: list[Loss]
-    """What the request lost before it was read (a seal this server did not write: :mod:`.seals`)."""
-    sealed: bool
-    """Whether it brought sealed reasoning this server wrote."""
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A request read, routed and converted, ready to send."""
-
-    call: Call
-    """The front's call, continued where it names an earlier answer (``answer.call``)."""
-    answer: answering.Prepared
-    """What the front owes this answer (its own id, the request echoed, kept for later)."""
-    route: UpstreamRoute
-    model: str
-    """The model name sent upstream (after ``model_map``)."""
-    body: dict[str, Any]
-    canonical: dict[str, Any]
-    version: str | None
-    """The upstream API version whose rules wrote ``body``, sent in its version header."""
-
-
 class Proxy:
     """The request handler and what it shares across requests."""
 
@@ -142,6 +112,7 @@ class Proxy:
         self.telemetry: Telemetry = Telemetry(
             config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
         )
+        self.keeper = Keeper(self.answerer, keep_thinking=config.keep_thinking, front=config.api)
         self.seal_key: str | None = None
         """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`.seals`)."""
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
@@ -230,7 +201,8 @@ class Proxy:
         owner = owner_of(caller_key(self.config.api, headers, query))  # whose kept answers it may continue
         offload = self.config.offload_bytes
         read = await off_the_loop(len(raw), offload, lambda: self._read_request(raw, target, query, headers, record))
-        read = await self._recalled(read, owner)
+        answer = await self.keeper.recalled(read.answer, read.canonical, read.route.upstream, owner)
+        read = replace(read, answer=answer)
 
         def prepare() -> tuple[Prepared, UpstreamCall]:  # the body written too: 75 ms for 7.6 MB
             prepared = self._prepare(read, record)
@@ -287,18 +259,6 @@ class Proxy:
             )
         canonical = self.read_canonical(payload, route)
         return ReadRequest(answer, route, model, canonical, version, losses, sealed)
-
-    async def _recalled(self, read: ReadRequest, owner: str) -> ReadRequest:
-        """What the store keeps for this request: the conversation of the answer it
-        continues (a store that fails is a 503: nothing was sent upstream yet)."""
-        try:
-            answer = await self.answerer.recalled(replace(read.answer, owner=owner))
-        except answering.AnswerRefusedError as refusal:
-            raise RefusalError(400, str(refusal)) from None
-        except StoreError as error:
-            LOGGER.warning("the store could not be read: %s", error)
-            raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
-        return replace(read, answer=answer)
 
     def _prepare(self, read: ReadRequest, record: RequestRecord) -> Prepared:
         """Continue and write the request for its upstream (run on a worker thread for a large body)."""
@@ -388,29 +348,17 @@ class Proxy:
         if upstream_response.status_code >= 400:
             raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
         identity = answer_identity(upstream, upstream_response.headers, prepared.model)
-        rendered, kept = await off_the_loop(
+        rendered, kept, message = await off_the_loop(
             len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record, identity)
         )
-        await self.keep(kept, record)
+        await self.keeper.kept(record, prepared.answer.owner, kept, message)
         record.status = 200
         headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
         return Response(rendered, 200, headers=headers, media_type="application/json")
 
-    async def keep(self, kept: answering.KeptAnswer | None, record: RequestRecord) -> None:
-        """Keep a complete answer; a store that fails is reported (the log line, the span,
-        the ``chatcodec-store-error`` header of a plain answer), never in the answer's place:
-        the upstream has answered, and the caller paid for it."""
-        if kept is None:
-            return
-        try:
-            await self.answerer.keep(kept)
-        except StoreError as error:
-            record.store_error = str(error)
-            LOGGER.warning("the answer %s was delivered but not kept: %s", kept.answer_id, error)
-
     def _answer(
         self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity
-    ) -> tuple[bytes, answering.KeptAnswer | None]:
+    ) -> tuple[bytes, answering.KeptAnswer | None, dict[str, Any] | None]:
         """The upstream's plain answer converted for the caller, as JSON bytes (and kept,
         where the front keeps answers); ``identity``: the id and model its body may lack."""
         upstream = prepared.route.upstream
@@ -428,14 +376,14 @@ class Proxy:
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
-        kept = None
-        if prepared.answer.kept:
+        kept = message = None
+        if prepared.answer.kept or self.keeper.keeps_thinking:
             message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
             kept = self.answerer.to_keep(prepared.answer, converted, prepared.canonical, message)
         self.telemetry.answered(
             record, lambda: identity.fill(decode_response(upstream, fields).model_dump(mode="json", exclude_none=True))
         )
-        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept
+        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept, message
 
     async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream
@@ -445,7 +393,8 @@ class Proxy:
             if upstream_response.status_code >= 400:
                 payload = json_or_text(await upstream_response.aread())
                 raise self.upstream_refusal(upstream_response, payload, upstream, passed)
-            watch = self.answerer.watch(prepared.answer, prepared.canonical)
+            keeping = self.keeper.stream(prepared.answer, prepared.canonical, record)
+            watch = keeping if keeping.active else None
             converter = ObservedConverter(
                 upstream,
                 self.config.api,
@@ -464,12 +413,10 @@ class Proxy:
             raise
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, chunks, first, converter, record, watch=watch, keep=self.keep)
+        body = _converted(upstream_response, chunks, first, converter, record, keeping=watch)
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
-    def _observer(
-        self, record: RequestRecord, watch: answering.StreamWatch | None = None
-    ) -> Callable[[AnyStreamEvent], None]:
+    def _observer(self, record: RequestRecord, watch: StreamKeeping | None = None) -> Callable[[AnyStreamEvent], None]:
         """What watches a stream's canonical events: an error event the upstream sent
         mid-stream goes into the log line with its status; the span gathers the answer;
         ``watch`` the answer to keep."""
@@ -616,18 +563,16 @@ async def _converted(
     converter: StreamConverter,
     record: RequestRecord,
     *,
-    watch: answering.StreamWatch | None = None,
-    keep: Callable[[answering.KeptAnswer | None, RequestRecord], Awaitable[None]] | None = None,
+    keeping: StreamKeeping | None = None,
 ) -> AsyncIterator[bytes]:
     """The converted stream after its ``first`` bytes; the upstream response is closed
     however it ends (a caller that went away cancels this generator, and the close tells
-    the upstream to stop). ``watch`` reads what is written, to ``keep`` the answer
-    (``--store``) before its last event is written, so a caller that continues it at once
-    finds it."""
+    the upstream to stop). ``keeping`` reads what is written, to keep the answer
+    (``--store``, :mod:`.keeping`) before its last event is written."""
 
-    async def watched(converted: bytes) -> bytes:
-        if watch is not None and keep is not None:
-            await keep(watch.feed(converted), record)
+    async def watched(converted: bytes, *, last: bool = False) -> bytes:
+        if keeping is not None:
+            await keeping.written(converted, last=last)
         return converted
 
     finished = False
@@ -640,7 +585,7 @@ async def _converted(
         closing = converter.close(cut_off=CUT_OFF)
         if not converter.ended:  # an error event in the front's shape ends the stream (close)
             record.error, record.stream_error_status = CUT_OFF, 502
-        yield await watched(closing)
+        yield await watched(closing, last=True)
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
         record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502

@@ -18,8 +18,9 @@ does not define.
 The key (:func:`seal_key`): ``--seal-key-file`` or ``CHATCODEC_SEAL_KEY`` when given (the
 same on every replica); otherwise one made once and kept where the answers are (a SQLite
 store's file, a Redis store's server: replicas sharing the store share it), or, with no
-durable store, in ``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals
-outlive a restart.
+durable store (or a store that cannot be reached when the server starts), in
+``$XDG_CONFIG_HOME/chatcodec/seal-key`` (``~/.config``), so seals outlive a restart. Give
+replicas the key file to make their seals independent of the store.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from chatcodec.losses import Loss
 from chatcodec.providers.kit.errors import path
 from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, verify_seal
 from chatcodec.serve.refusal import RefusalError
-from chatcodec.serve.response_store import ResponseStore
+from chatcodec.serve.request_log import LOGGER
+from chatcodec.serve.response_store import ResponseStore, StoreError
 
 SEALING_FRONT = "openai-responses"
 """The front whose answers carry seals."""
@@ -55,7 +57,10 @@ async def seal_key(key_file: str | None, store: ResponseStore | None) -> str:
     if given:
         return given
     if store is not None and store.durable:
-        return await store.secret(KEY_NAME, secrets.token_urlsafe(32))
+        try:
+            return await store.secret(KEY_NAME, secrets.token_urlsafe(32))
+        except StoreError as error:  # a server starts without its store; its seals are its own until restarted
+            LOGGER.warning("the seal key could not be read from the store (%s): using the config directory's", error)
     return _kept_key(_config_dir() / KEY_NAME)
 
 

@@ -47,6 +47,7 @@ import hmac
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict, is_dict
@@ -93,6 +94,28 @@ def seal(part: Mapping[str, Any], key: str | None = None) -> str:
     text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     sealed = PREFIX + base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
     return sealed if key is None else sealed + MAC_SEPARATOR + _mac(sealed, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Sealing:
+    """Other providers' signed reasoning sealed into output items (the ``encrypted_reasoning``
+    option), each seal with its MAC under ``key`` (the ``seal_key`` option) when one is given."""
+
+    key: str | None = None
+
+    def seal(self, part: Mapping[str, Any]) -> str:
+        return seal(part, self.key)
+
+    def seal_call(self, part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+        return seal_call(part, self.key)
+
+
+def sealing_of(options: Mapping[str, object]) -> Sealing | None:
+    """The sealing an encoder's options ask for (None: none)."""
+    if options.get(OPTION) is not True:
+        return None
+    key = options.get(KEY_OPTION)
+    return Sealing(key if isinstance(key, str) else None)
 
 
 def _mac(sealed: str, key: str) -> str:
