@@ -106,20 +106,26 @@ def _current_turn(messages: list[Any]) -> list[dict[str, Any]]:
 
 async def restore(store: ResponseStore, owner: str, canonical: dict[str, Any], upstream: str) -> int:
     """Put kept thinking back on the assistant messages of the current turn that come
-    without any, the parts ``upstream`` signed only; how many messages got some back."""
-    restored = 0
-    for message in _current_turn(as_list(canonical.get("messages")) or []):
-        if any(part.get("type") == "thinking" for part in _parts(message)):
-            continue
+    without signed thinking, the parts ``upstream`` signed only; how many got some back."""
+    messages = as_list(canonical.get("messages")) or []
+    restored: list[str] = []
+    turn = _current_turn(messages)
+    for message in turn:
+        if any(_signed(part) for part in _parts(message)):
+            continue  # the client kept what it got
         for key in _keys(owner, message):
             parts = await store.thinking(key, owner)
             if parts is not None:
                 restored += _put_back(message, parts, upstream)
                 break
-    return restored
+    if restored:
+        _drop_replays(canonical, turn, restored)
+    return len(restored)
 
 
-def _put_back(message: dict[str, Any], parts: list[dict[str, Any]], upstream: str) -> int:
+def _put_back(message: dict[str, Any], parts: list[dict[str, Any]], upstream: str) -> list[str]:
+    """Put ``parts`` back on ``message``: the thinking first (in place of an unsigned
+    echo of it), the call bags on their calls; the texts of the thinking put back."""
     thinking = [part for part in parts if part.get("type") == "thinking" and part.get("provider") == upstream]
     bags: dict[str, dict[str, Any]] = {
         str(part["id"]): as_dict(part.get("provider_metadata")) or {}
@@ -135,6 +141,39 @@ def _put_back(message: dict[str, Any], parts: list[dict[str, Any]], upstream: st
         if call.get("type") == "tool_use" and wanted and not wanted.keys() <= metadata.keys():
             call["provider_metadata"] = {**wanted, **metadata}
             changed = True
+    if thinking:  # an unsigned echo of it (pydantic-ai's ``reasoning_content``) gives way to it
+        own = [part for part in own if part.get("type") != "thinking"]
     if changed:
         message["content"] = [*thinking, *own]
-    return int(changed)
+    return [str(part.get("text", "")) for part in thinking] or ([""] if changed else [])
+
+
+def _drop_replays(canonical: dict[str, Any], turn: list[dict[str, Any]], texts: list[str]) -> None:
+    """Take out of the turn the thinking a client replayed as assistant text
+    (``<think>...</think>``: pydantic-ai's ``OpenAIResponsesModel`` does so for a model it
+    does not take for OpenAI's), now that the signed original is back; an assistant message
+    left empty goes."""
+    replays = {_squashed(f"<think>{text}</think>") for text in texts if text.strip()}
+    for message in turn:
+        parts = _parts(message)
+        if parts and any(_is_replay(part, replays) for part in parts):
+            message["content"] = [part for part in parts if not _is_replay(part, replays)]
+        elif isinstance(message.get("content"), str) and _is_replay(
+            {"type": "text", "text": message["content"]}, replays
+        ):
+            message["content"] = []
+    canonical["messages"] = [message for message in canonical.get("messages") or [] if not _emptied(message, turn)]
+
+
+def _is_replay(part: Mapping[str, Any], replays: set[str]) -> bool:
+    text = part.get("text")
+    return part.get("type") == "text" and isinstance(text, str) and _squashed(text) in replays
+
+
+def _squashed(text: str) -> str:
+    """``text`` without its whitespace (a replay's line breaks are the client's)."""
+    return "".join(text.split())
+
+
+def _emptied(message: Any, turn: list[dict[str, Any]]) -> bool:
+    return any(message is own for own in turn) and message.get("content") in ([], None, "")
