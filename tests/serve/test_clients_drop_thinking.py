@@ -24,7 +24,16 @@ import httpx
 import pytest
 
 from serve.harness import FakeUpstream, proxy
-from serve.test_thinking_tool_loop import CALL_ID, FINAL, _check_anthropic, _queue_final, _queue_first
+from serve.test_thinking_tool_loop import (
+    ARGUMENTS,
+    CALL_ID,
+    CHECKS,
+    FINAL,
+    UPSTREAM_MODELS,
+    _check_anthropic,
+    _queue_final,
+    _queue_first,
+)
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")
 
@@ -207,3 +216,41 @@ def test_pydantic_ai_through_the_responses_front(fake: FakeUpstream, stream: boo
     final = _loop(fake, "pydantic-ai-responses", stream=stream, front="openai-responses", store="memory")
     assert _check_anthropic(fake.received[1].body) is None
     assert final == FINAL
+
+
+def _replayed_loop(origin: str, keys: tuple[str, str], *, stream: bool = False) -> None:
+    """The Vercel AI SDK's request shapes, the second request under ``keys[1]``."""
+    user = {"role": "user", "content": "Weather in Paris?"}
+    first = {"model": "m", "messages": [user], "tools": [WEATHER], "stream": stream}
+    url = f"{origin}/v1/chat/completions"
+    answer = httpx.post(url, json=first, headers={"authorization": f"Bearer {keys[0]}"}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    call = {"id": CALL_ID, "type": "function", "function": {"name": "get_weather", "arguments": ARGUMENTS}}
+    assistant = {"role": "assistant", "content": "", "tool_calls": [call]}
+    second = {
+        **first,
+        "stream": False,
+        "messages": [user, assistant, {"role": "tool", "tool_call_id": CALL_ID, "content": "sunny"}],
+    }
+    final = httpx.post(url, json=second, headers={"authorization": f"Bearer {keys[1]}"}, timeout=30)
+    assert final.status_code == 200, final.text
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+@pytest.mark.parametrize("upstream", ["anthropic", "bedrock-converse", "gemini"])
+def test_every_signing_upstream_gets_its_own_proof_back(fake: FakeUpstream, upstream: str, stream: bool) -> None:
+    _queue_first(fake, upstream, stream=stream)
+    _queue_final(fake, upstream)
+    with proxy(
+        "openai-chat", upstream, fake.base, model_map={"m": UPSTREAM_MODELS[upstream]}, store="memory"
+    ) as origin:
+        _replayed_loop(origin, ("k", "k"), stream=stream)
+    assert CHECKS[upstream](fake.received[1].body) is None
+
+
+def test_one_callers_kept_thinking_is_never_given_to_another(fake: FakeUpstream) -> None:
+    _queue_first(fake, "anthropic", stream=False)
+    _queue_final(fake, "anthropic")
+    with proxy("openai-chat", "anthropic", fake.base, model_map={"m": UPSTREAM}, store="memory") as origin:
+        _replayed_loop(origin, ("alice-key", "bob-key"))
+    assert _check_anthropic(fake.received[1].body) is not None  # Bob's request reached Claude as he sent it
