@@ -111,7 +111,7 @@ class Backend(Protocol):
 
     async def chain(self, key: str, limit: int) -> list[Kept]:
         """The record ``key`` and its ancestors, nearest first, up to ``limit`` records, in
-        one read (it stops at the first one missing)."""
+        one read (it stops at the first one missing); their ``response`` may be left empty."""
         ...
 
     async def save(self, key: str, kept: Kept) -> None:
@@ -176,7 +176,9 @@ class ResponseStore:
         chain = await self.backend.chain(answer_id, self.backend.capacity)
         if not chain or chain[-1].parent is not None or any(kept.owner != owner for kept in chain):
             return None  # a missing ancestor ends the chain early: its last record has a parent
-        return [message for kept in reversed(chain) for message in json.loads(kept.messages)]
+        added = [kept.messages[1:-1] for kept in reversed(chain) if kept.messages != "[]"]
+        conversation: list[dict[str, Any]] = json.loads("[" + ",".join(added) + "]")  # one parse, not one per answer
+        return conversation
 
     async def response(self, answer_id: str, owner: str) -> dict[str, Any] | None:
         """The answer ``answer_id`` as its caller got it (None: not kept, or another caller's)."""

@@ -86,17 +86,18 @@ local prefix, key, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local found = {}
 local depth = 0
 while key ~= '' and depth < limit do
-  local fields = redis.call('HMGET', prefix .. 'answer:' .. key, 'owner', 'parent', 'messages', 'response')
+  local fields = redis.call('HMGET', prefix .. 'answer:' .. key, 'owner', 'parent', 'messages')
   if not fields[1] then break end
   found[#found + 1] = fields[1]
   found[#found + 1] = fields[2] or ''
   found[#found + 1] = fields[3] or '[]'
-  found[#found + 1] = fields[4] or '{}'
+  found[#found + 1] = ''
   key, depth = fields[2] or '', depth + 1
 end
 return found
 """
-"""A record and its ancestors, nearest first, as owner, parent, messages, response in a row."""
+"""A record and its ancestors, nearest first, as owner, parent, messages and an empty
+response in a row (a history needs no answer's body)."""
 
 
 def _text(value: object) -> str:

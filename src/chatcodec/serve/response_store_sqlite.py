@@ -1,20 +1,23 @@
 """Kept records in a SQLite file (``--store sqlite:PATH``): they outlive a restart.
 
-One table, ``answers``, holds each :class:`~chatcodec.serve.response_store.Kept` with its
-size and when it was last used (nanoseconds, so several processes on one host sharing the
-file agree on the order); the least recently used are deleted past the bounds. The file
-is opened in WAL mode, so readers never wait for a writer
-(https://www.sqlite.org/wal.html), with a busy timeout, so processes sharing it take
-turns instead of failing.
+The table ``answers`` holds each :class:`~chatcodec.serve.response_store.Kept` with its
+size and the thread it belongs to (the id of the answer that started it), and the table
+``threads`` when each thread was last used (nanoseconds, so several processes on one host
+sharing the file agree on the order): keeping an answer makes its whole thread recent
+with one row written, and past the bounds the least recently used threads are deleted
+first (within a thread, its oldest answers). The file is opened in WAL mode, so readers
+never wait for a writer (https://www.sqlite.org/wal.html), with ``synchronous=NORMAL``
+(a commit is not flushed to disk: an answer kept just before a power cut may be lost,
+never the file), and a busy timeout, so processes sharing it take turns instead of
+failing.
 
 Python's own :mod:`sqlite3` is used (no dependency), never on the event loop: reads run
 on a small pool of threads of their own and writes on one thread (SQLite has one writer
 at a time), each thread with its own connection. So a write lock held by another process
 delays only the writes waiting for it, never a request that keeps nothing, and never the
 loop. A thread's history is one recursive query (``WITH RECURSIVE``,
-https://www.sqlite.org/lang_with.html); keeping an answer makes its whole thread recent
-in the same transaction, with one ``UPDATE``: no write per ancestor, and no write at all
-when reading.
+https://www.sqlite.org/lang_with.html): no write per ancestor, and no write at all when
+reading.
 """
 
 from __future__ import annotations
@@ -47,45 +50,41 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 DROP INDEX IF EXISTS answers_used;
 CREATE INDEX IF NOT EXISTS answers_used_size ON answers (used, size);
+CREATE TABLE IF NOT EXISTS threads (id TEXT PRIMARY KEY, used INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 """``answers_used_size`` covers what the bounds read (count, total size, order of use),
 so they never read the messages."""
 
 _CHAIN = """
-WITH RECURSIVE chain(id, owner, parent, messages, response, depth) AS (
-    SELECT id, owner, parent, messages, response, 0 FROM answers WHERE id = :id
+WITH RECURSIVE chain(id, owner, parent, messages, depth) AS (
+    SELECT id, owner, parent, messages, 0 FROM answers WHERE id = :id
     UNION ALL
-    SELECT answers.id, answers.owner, answers.parent, answers.messages, answers.response, chain.depth + 1
+    SELECT answers.id, answers.owner, answers.parent, answers.messages, chain.depth + 1
     FROM answers JOIN chain ON answers.id = chain.parent
     WHERE chain.depth + 1 < :limit
 )
-SELECT owner, parent, messages, response FROM chain ORDER BY depth
+SELECT owner, parent, messages, '' FROM chain ORDER BY depth
 """
 
-_TOUCH_ANCESTORS = """
-WITH RECURSIVE up(id, depth) AS (
-    SELECT :parent, 1
-    UNION ALL
-    SELECT answers.parent, up.depth + 1 FROM answers JOIN up ON answers.id = up.id
-    WHERE answers.parent IS NOT NULL AND up.depth < :limit
-)
-UPDATE answers SET used = :now - 1 WHERE id IN (SELECT id FROM up)
+_ORDER = """
+    SELECT answers.id, answers.size FROM answers LEFT JOIN threads ON threads.id = COALESCE(answers.thread, answers.id)
+    ORDER BY COALESCE(threads.used, answers.used) DESC, answers.rowid DESC
 """
+"""Every answer, the most recently used thread first (an answer of a file written before
+threads were kept counts as a thread of its own)."""
 
-_FORGET_PAST_COUNT = """
-DELETE FROM answers WHERE id IN (SELECT id FROM answers ORDER BY used DESC, rowid DESC LIMIT -1 OFFSET :capacity)
-"""
+_FORGET_PAST_COUNT = f"DELETE FROM answers WHERE id IN (SELECT id FROM ({_ORDER}) LIMIT -1 OFFSET :capacity)"
 
-_FORGET_PAST_BYTES = """
+_FORGET_PAST_BYTES = f"""
 DELETE FROM answers WHERE id IN (
-    SELECT id FROM (
-        SELECT id, SUM(size) OVER (ORDER BY used DESC, rowid DESC ROWS UNBOUNDED PRECEDING) AS running
-        FROM answers
-    ) WHERE running > :max_bytes
+    SELECT id FROM (SELECT id, SUM(size) OVER (ROWS UNBOUNDED PRECEDING) AS running FROM ({_ORDER}))
+    WHERE running > :max_bytes
 )
 """
-"""The most recent records that fit in the byte bound stay; every one after them goes."""
+"""The most recent answers that fit in the byte bound stay; every one after them goes."""
+
+_FORGET_THREADS = "DELETE FROM threads WHERE id NOT IN (SELECT COALESCE(thread, id) FROM answers)"
 
 Result = TypeVar("Result")
 
@@ -107,6 +106,9 @@ class SqliteBackend:
         setup = self._connection()
         setup.execute("PRAGMA journal_mode=WAL")
         setup.executescript(_SCHEMA)
+        columns = {row[1] for row in setup.execute("PRAGMA table_info(answers)")}
+        if "thread" not in columns:  # a file written before threads were kept
+            setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="chatcodec-store-write")
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="chatcodec-store-read")
         self.statements = 0
@@ -119,6 +121,7 @@ class SqliteBackend:
             connection = sqlite3.connect(
                 self._path, timeout=self._busy_timeout, check_same_thread=False, isolation_level=None
             )
+            connection.execute("PRAGMA synchronous=NORMAL")
             self._local.connection = connection
             with self._connections_lock:
                 self._connections.append(connection)
@@ -166,11 +169,15 @@ class SqliteBackend:
             now = time.time_ns()
             self._execute(connection, "BEGIN IMMEDIATE")
             try:
-                row = (key, kept.owner, kept.parent, kept.messages, kept.response, kept.size, now)
-                self._execute(connection, "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                thread = key
                 if kept.parent is not None:
-                    touch = {"parent": kept.parent, "limit": self.capacity, "now": now}
-                    self._execute(connection, _TOUCH_ANCESTORS, touch)
+                    sql = "SELECT COALESCE(thread, id) FROM answers WHERE id = ?"
+                    found = self._execute(connection, sql, (kept.parent,)).fetchone()
+                    thread = key if found is None else str(found[0])
+                row = (key, kept.owner, kept.parent, kept.messages, kept.response, kept.size, now, thread)
+                self._execute(connection, "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                sql = "INSERT INTO threads VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET used = excluded.used"
+                self._execute(connection, sql, (thread, now))
                 self._forget_beyond_bounds(connection)
                 self._execute(connection, "COMMIT")
             except BaseException:
@@ -185,6 +192,8 @@ class SqliteBackend:
             self._execute(connection, _FORGET_PAST_COUNT, {"capacity": self.capacity})
         if total > self.max_bytes:
             self._execute(connection, _FORGET_PAST_BYTES, {"max_bytes": self.max_bytes})
+        if count > self.capacity or total > self.max_bytes:
+            self._execute(connection, _FORGET_THREADS)
 
     async def secret(self, name: str, candidate: str) -> str:
         def secret(connection: sqlite3.Connection) -> str:
