@@ -254,3 +254,19 @@ def test_one_callers_kept_thinking_is_never_given_to_another(fake: FakeUpstream)
     with proxy("openai-chat", "anthropic", fake.base, model_map={"m": UPSTREAM}, store="memory") as origin:
         _replayed_loop(origin, ("alice-key", "bob-key"))
     assert _check_anthropic(fake.received[1].body) is not None  # Bob's request reached Claude as he sent it
+
+
+def test_nothing_is_kept_of_a_responses_request_sent_with_store_false(fake: FakeUpstream) -> None:
+    _queue_first(fake, "anthropic", stream=False)
+    _queue_final(fake, "anthropic")
+    tool = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
+    user = {"role": "user", "content": "Weather in Paris?"}
+    first = {"model": "m", "input": [user], "tools": [tool], "store": False}
+    with proxy("openai-responses", "anthropic", fake.base, model_map={"m": UPSTREAM}, store="memory") as origin:
+        url, headers = f"{origin}/v1/responses", {"authorization": "Bearer k"}
+        answer = httpx.post(url, json=first, headers=headers, timeout=30)
+        call = next(item for item in answer.json()["output"] if item["type"] == "function_call")
+        result = {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}
+        dropped = {**first, "input": [user, call, result]}  # the reasoning item left out
+        assert httpx.post(url, json=dropped, headers=headers, timeout=30).status_code == 200
+    assert _check_anthropic(fake.received[1].body) is not None

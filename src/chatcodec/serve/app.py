@@ -351,7 +351,7 @@ class Proxy:
         rendered, kept, message = await off_the_loop(
             len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record, identity)
         )
-        await self.keeper.kept(record, prepared.answer.owner, kept, message)
+        await self.keeper.kept(record, prepared.answer, kept, message)
         record.status = 200
         headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
         return Response(rendered, 200, headers=headers, media_type="application/json")

@@ -61,18 +61,20 @@ class Keeper:
     async def kept(
         self,
         record: RequestRecord,
-        owner: str,
+        prepared: answering.Prepared,
         answer: answering.KeptAnswer | None,
         message: dict[str, Any] | None,
     ) -> None:
         """Keep a complete ``answer`` (Responses) and the signed thinking of its canonical
-        ``message``; a store that fails is reported on ``record``."""
+        ``message`` (not for a Responses caller that sent ``store: false``); a store that
+        fails is reported on ``record``."""
         store = self.answerer.store
+        wanted = prepared.kept or self.answerer.answering is None
         try:
             if answer is not None:
                 await self.answerer.keep(answer)
-            if message is not None and self.keeps_thinking and store is not None:
-                await kept_thinking.keep(store, owner, message, self.front)
+            if message is not None and wanted and self.keeps_thinking and store is not None:
+                await kept_thinking.keep(store, prepared.owner, message, self.front)
         except StoreError as error:
             record.store_error = str(error)
             LOGGER.warning("an answer was delivered but not kept: %s", error)
@@ -116,7 +118,7 @@ class StreamKeeping:
         answer = None if self._watch is None else self._watch.feed(converted)
         message = self._message() if last else None
         if answer is not None or message is not None:
-            await self._keeper.kept(self._record, self._prepared.owner, answer, message)
+            await self._keeper.kept(self._record, self._prepared, answer, message)
 
     def _message(self) -> dict[str, Any] | None:
         events = self._events

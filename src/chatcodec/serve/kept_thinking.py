@@ -24,7 +24,10 @@ another provider signed is never put back. A message that brings its own thinkin
 left as it came.
 
 It runs where a store is configured (``--store``; the records are bounded with the
-answers, least recently used forgotten first) unless ``--no-keep-thinking`` is given.
+answers, least recently used forgotten first) unless ``--no-keep-thinking`` is given, and
+keeps nothing of a Responses request sent with ``store: false`` (its caller asked that
+nothing of it be kept: Codex CLI and the Agents SDK then carry the thinking themselves,
+sealed in ``encrypted_content``).
 """
 
 from __future__ import annotations
@@ -162,7 +165,8 @@ def _drop_replays(canonical: dict[str, Any], turn: list[dict[str, Any]], texts: 
             {"type": "text", "text": message["content"]}, replays
         ):
             message["content"] = []
-    canonical["messages"] = [message for message in canonical.get("messages") or [] if not _emptied(message, turn)]
+    messages: list[Any] = as_list(canonical.get("messages")) or []
+    canonical["messages"] = [message for message in messages if not _emptied(message, turn)]
 
 
 def _is_replay(part: Mapping[str, Any], replays: set[str]) -> bool:
