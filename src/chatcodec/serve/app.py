@@ -112,7 +112,7 @@ class Proxy:
         self.telemetry: Telemetry = Telemetry(
             config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
         )
-        self.keeper = Keeper(self.answerer, keep_thinking=config.keep_thinking, front=config.api)
+        self.keeper: Keeper = Keeper(self.answerer, keep_thinking=config.keep_thinking, front=config.api)
         self.seal_key: str | None = None
         """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`.seals`)."""
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}

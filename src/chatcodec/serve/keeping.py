@@ -34,9 +34,9 @@ class Keeper:
     """The store's duties for one server (``keep_thinking``: ``--no-keep-thinking`` not given)."""
 
     def __init__(self, answerer: answering.Answerer, *, keep_thinking: bool, front: str) -> None:
-        self.answerer = answerer
-        self.front = front
-        self.keeps_thinking = keep_thinking and answerer.store is not None
+        self.answerer: answering.Answerer = answerer
+        self.front: str = front
+        self.keeps_thinking: bool = keep_thinking and answerer.store is not None
 
     async def recalled(
         self, answer: answering.Prepared, canonical: dict[str, Any], upstream: str, owner: str

@@ -111,7 +111,7 @@ class SqliteBackend:
             setup.execute("ALTER TABLE answers ADD COLUMN thread TEXT")
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="chatcodec-store-write")
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="chatcodec-store-read")
-        self.statements = 0
+        self.statements: int = 0
         """Statements run so far (what a test counts: a thread is read in one)."""
 
     def _connection(self) -> sqlite3.Connection:
