@@ -67,7 +67,7 @@ from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, st
 from chatcodec.serve.request_losses import settled
 from chatcodec.serve.request_steps import Prepared, ReadRequest
 from chatcodec.serve.response_store import open_store, owner_of
-from chatcodec.serve.seals import SEALING_FRONT, check_unsealed, checked_seals, seal_key
+from chatcodec.serve.seals import check_unsealed, checked_seals, seal_key
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
@@ -137,7 +137,7 @@ class Proxy:
                 max_connections=config.max_connections, max_keepalive_connections=config.max_connections
             )
             self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
-        if self.config.api == SEALING_FRONT:
+        if self.answerer.answering is not None:  # a front whose answers seal reasoning
             self.seal_key = self.answerer.seal_key = await seal_key(self.config.seal_key_file, self.answerer.store)
         try:
             yield

@@ -70,11 +70,11 @@ class Keeper:
         fails is reported on ``record``."""
         store = self.answerer.store
         wanted = prepared.kept or self.answerer.answering is None
-        try:
-            if answer is not None:
-                await self.answerer.keep(answer)
+        try:  # the thinking first: the answer, kept last, is the most recent record
             if message is not None and wanted and self.keeps_thinking and store is not None:
                 await kept_thinking.keep(store, prepared.owner, message, self.front)
+            if answer is not None:
+                await self.answerer.keep(answer)
         except StoreError as error:
             record.store_error = str(error)
             LOGGER.warning("an answer was delivered but not kept: %s", error)

@@ -15,9 +15,9 @@ party that saw it, so it keeps it.
 When an answer carries signed or redacted thinking (a thinking part with a ``signature``,
 an ``encrypted`` payload or ``redacted``), or tool calls carrying another provider's
 bags (a Gemini thought signature), :func:`kept_from` gives what to keep, keyed by what
-the client will echo back of that answer: each tool-call id, and a digest of the
-assistant text; every key also holds the digest of the caller's key, so one caller never
-reaches another's thinking. On the next request, an assistant message of the current
+the client will echo back of that answer: its first tool-call id, or a digest of its text
+when it called no tool (one record per answer); every key also holds the digest of the
+caller's key, so one caller never reaches another's thinking. On the next request, an assistant message of the current
 turn (after the last user message) that comes without thinking gets it back
 (:func:`restore`), the parts the upstream it is sent to can verify only: thinking
 another provider signed is never put back. A message that brings its own thinking is
@@ -89,10 +89,11 @@ def kept_from(owner: str, message: Mapping[str, Any], front: str) -> tuple[list[
 
 
 async def keep(store: ResponseStore, owner: str, message: Mapping[str, Any], front: str) -> None:
-    """Keep the signed thinking of ``message`` under each key the client may echo."""
+    """Keep the signed thinking of ``message`` under the first key the client echoes (its
+    first tool-call id, else its text's digest: the first a lookup tries)."""
     keys, parts = kept_from(owner, message, front)
-    for key in keys:
-        await store.keep_thinking(key, owner, parts)
+    if keys:
+        await store.keep_thinking(keys[0], owner, parts)
 
 
 def _current_turn(messages: list[Any]) -> list[dict[str, Any]]:

@@ -31,16 +31,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
 from chatcodec.losses import Loss
 from chatcodec.providers.kit.errors import path
-from chatcodec.providers.openai_responses.carried_reasoning import is_sealed, verify_seal
+from chatcodec.serve.fronts import front
 from chatcodec.serve.refusal import RefusalError
 from chatcodec.serve.request_log import LOGGER
 from chatcodec.serve.response_store import ResponseStore, StoreError
 
-SEALING_FRONT = "openai-responses"
-"""The front whose answers carry seals."""
 KEY_VARIABLE = "CHATCODEC_SEAL_KEY"
 KEY_NAME = "seal-key"
 """The name the key is kept under (a store's secret, the config directory's file)."""
@@ -96,30 +93,13 @@ def checked_seals(
 ) -> tuple[dict[str, Any], list[Loss], bool]:
     """``payload`` without the sealed reasoning items whose MAC fails (a 400 under
     ``validate``), the losses that says, and whether any seal stays."""
-    items = as_list(payload.get("input")) if api == SEALING_FRONT else None
-    if items is None:
+    answering = front(api).answering
+    if answering is None:
         return payload, [], False
-    kept: list[Any] = []
-    losses: list[Loss] = []
-    sealed = False
-    for index, item in enumerate(items):
-        fields = as_dict(item)
-        content = None if fields is None or fields.get("type") != "reasoning" else fields.get("encrypted_content")
-        if not is_sealed(content):
-            kept.append(item)
-            continue
-        assert isinstance(content, str)
-        if verify_seal(content, key):
-            sealed = True
-            kept.append(item)
-            continue
-        where = f"$.input[{index}].encrypted_content"
-        if validate:
-            raise RefusalError(400, f"invalid {api} request: {where}: {_WHAT} ({_WHY}); send it as it came, or not")
-        losses.append(Loss(where, _WHAT, _WHY))
-    if not losses:
-        return payload, [], sealed
-    return {**payload, "input": kept}, losses, sealed
+    payload, failed, sealed = answering.unverified_seals(payload, key)
+    if failed and validate:
+        raise RefusalError(400, f"invalid {api} request: {failed[0]}: {_WHAT} ({_WHY}); send it as it came, or not")
+    return payload, [Loss(where, _WHAT, _WHY) for where in failed], sealed
 
 
 def check_unsealed(upstream: str, body: Mapping[str, Any]) -> None:

@@ -28,7 +28,6 @@ from typing import Any
 
 from chatcodec.model.stream_events import AnyStreamEvent
 from chatcodec.providers.contract.edge import Answering, Call
-from chatcodec.providers.openai_responses.carried_reasoning import KEY_OPTION as SEAL_KEY
 from chatcodec.registry import get_edge
 from chatcodec.serve.response_store import ResponseStore
 from chatcodec.streams.accumulator import StreamAccumulator
@@ -101,7 +100,7 @@ class Answerer:
         except ValueError as error:
             raise AnswerRefusedError(str(error)) from None
         if self.seal_key is not None:
-            options[SEAL_KEY] = self.seal_key
+            options.update(answering.seal_options(self.seal_key))
         prepared = replace(call, payload=payload, options={**(call.options or {}), **options})
         return Prepared(prepared, answer_id, kept, owner, previous)
 
