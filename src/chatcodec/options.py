@@ -81,6 +81,9 @@ class OpenAIResponsesOptions(RuleOptions, total=False):
     """A server answering the request itself: the response resource fields it sets."""
     encrypted_reasoning: bool
     """Seal another provider's signed reasoning into output items, so it comes back."""
+    seal_key: str
+    """The key each seal carries a MAC under (HMAC-SHA256), so a reader holding it can
+    refuse a seal it did not write (:func:`chatcodec.providers.openai_responses.carried_reasoning.verify_seal`)."""
 
 
 class GeminiOptions(RuleOptions, total=False):

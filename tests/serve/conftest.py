@@ -3,6 +3,7 @@ of a module that asks for it (``pytestmark = pytest.mark.usefixtures("fresh_fake
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -23,3 +24,16 @@ def fresh_fake(fake: FakeUpstream) -> None:
     fake.received.clear()
     fake.disconnected.clear()
     fake.stream_closed.clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The servers' config directory (where a seal key is kept with no durable store:
+    :mod:`chatcodec.serve.seals`) is the session's own, never the user's."""
+    previous = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
+    yield
+    if previous is None:
+        del os.environ["XDG_CONFIG_HOME"]
+    else:
+        os.environ["XDG_CONFIG_HOME"] = previous

@@ -4,11 +4,12 @@ made them, bounded in answers and in bytes; ``GET /v1/responses/{id}`` over HTTP
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,70 +72,115 @@ def spelling(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return f"{url}/{next(_DATABASES)}"
 
 
-_OPENED: list[ResponseStore] = []
+def _in_a_store(spelling: str, scenario: Callable[[ResponseStore], Awaitable[None]], bounds: str = "") -> None:
+    """``scenario`` run on the store ``spelling`` names, in one event loop (a Redis pool's
+    connections belong to the loop that made them), the store closed after it."""
 
+    async def run() -> None:
+        store = open_store(spelling + bounds)
+        assert store is not None
+        try:
+            await scenario(store)
+        finally:
+            await store.close()
 
-@pytest.fixture(autouse=True)
-def closed() -> Iterator[None]:
-    """Every store a test opened is closed after it (its file or connection let go)."""
-    yield
-    while _OPENED:
-        _OPENED.pop().close()
-
-
-def _store(spelling: str, bounds: str = "") -> ResponseStore:
-    store = open_store(spelling + bounds)
-    assert store is not None
-    _OPENED.append(store)
-    return store
+    asyncio.run(run())
 
 
 def test_a_thread_is_kept_once_per_answer_and_read_back_in_order(spelling: str) -> None:
-    store = _store(spelling)
-    store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a"), _message("b")], response={"id": "resp_1"})
-    store.keep("resp_2", owner=ALICE, parent="resp_1", messages=[_message("c")], response={"id": "resp_2"})
-    assert store.conversation("resp_2", ALICE) == [_message("a"), _message("b"), _message("c")]
-    assert store.response("resp_2", ALICE) == {"id": "resp_2"}
+    async def scenario(store: ResponseStore) -> None:
+        await store.keep(
+            "resp_1", owner=ALICE, parent=None, messages=[_message("a"), _message("b")], response={"id": "resp_1"}
+        )
+        await store.keep("resp_2", owner=ALICE, parent="resp_1", messages=[_message("c")], response={"id": "resp_2"})
+        assert await store.conversation("resp_2", ALICE) == [_message("a"), _message("b"), _message("c")]
+        assert await store.response("resp_2", ALICE) == {"id": "resp_2"}
+
+    _in_a_store(spelling, scenario)
 
 
 def test_another_callers_key_finds_nothing(spelling: str) -> None:
-    store = _store(spelling)
-    store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={"id": "resp_1"})
-    assert store.conversation("resp_1", BOB) is None
-    assert store.response("resp_1", BOB) is None
+    async def scenario(store: ResponseStore) -> None:
+        await store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={"id": "resp_1"})
+        assert await store.conversation("resp_1", BOB) is None
+        assert await store.response("resp_1", BOB) is None
+
+    _in_a_store(spelling, scenario)
 
 
 def test_the_store_forgets_the_least_recently_used_past_its_byte_bound(spelling: str) -> None:
-    store = _store(spelling, "?max_bytes=4KB")
-    for index in range(8):
-        store.keep(f"resp_{index}", owner=ALICE, parent=None, messages=[_message("x" * 900)], response={})
-        store.conversation("resp_0", ALICE)  # the first stays the most recently used
-    assert store.conversation("resp_0", ALICE) is not None
-    assert store.conversation("resp_1", ALICE) is None
-    assert store.conversation("resp_7", ALICE) is not None
-    assert len(store) <= 4
+    async def scenario(store: ResponseStore) -> None:
+        await store.keep("resp_0", owner=ALICE, parent=None, messages=[_message("x" * 900)], response={})
+        for index in range(1, 8):
+            await store.keep(f"resp_{index}", owner=ALICE, parent=None, messages=[_message("x" * 900)], response={})
+            # the first thread is continued after each: it stays the most recently used
+            await store.keep(f"resp_0_{index}", owner=ALICE, parent="resp_0", messages=[], response={})
+        assert await store.conversation("resp_0", ALICE) is not None
+        assert await store.conversation("resp_1", ALICE) is None
+        assert await store.conversation("resp_7", ALICE) is not None
+        assert await store.count() <= 4 + 7
+
+    _in_a_store(spelling, scenario, "?max_bytes=4KB")
+
+
+def test_reading_a_thread_writes_nothing_and_keeping_makes_the_whole_thread_recent(spelling: str) -> None:
+    async def scenario(store: ResponseStore) -> None:
+        await store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={})
+        await store.keep("resp_2", owner=ALICE, parent="resp_1", messages=[_message("b")], response={})
+        await store.keep("other", owner=ALICE, parent=None, messages=[_message("o")], response={})
+        await store.conversation("other", ALICE)  # a read: it does not make "other" recent
+        await store.keep("resp_3", owner=ALICE, parent="resp_2", messages=[_message("c")], response={})
+        await store.keep("new", owner=ALICE, parent=None, messages=[_message("n")], response={})
+        assert await store.conversation("other", ALICE) is None  # the least recently used thread went
+        assert await store.conversation("resp_3", ALICE) == [_message("a"), _message("b"), _message("c")]
+
+    _in_a_store(spelling, scenario, "?max_answers=4")
 
 
 def test_the_store_forgets_past_its_answer_bound_and_a_thread_whose_start_is_gone(spelling: str) -> None:
-    store = _store(spelling, "?max_answers=2")
-    store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={})
-    store.keep("resp_2", owner=ALICE, parent="resp_1", messages=[_message("b")], response={})
-    store.keep("resp_3", owner=ALICE, parent="resp_2", messages=[_message("c")], response={})
-    assert len(store) == 2
-    assert store.response("resp_3", ALICE) == {}
-    assert store.conversation("resp_3", ALICE) is None  # resp_1 was forgotten: the thread cannot be rebuilt
+    async def scenario(store: ResponseStore) -> None:
+        await store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={})
+        await store.keep("resp_2", owner=ALICE, parent="resp_1", messages=[_message("b")], response={})
+        await store.keep("resp_3", owner=ALICE, parent="resp_2", messages=[_message("c")], response={})
+        assert await store.count() == 2
+        assert await store.response("resp_3", ALICE) == {}
+        assert await store.conversation("resp_3", ALICE) is None  # resp_1 was forgotten: the thread cannot be rebuilt
+
+    _in_a_store(spelling, scenario, "?max_answers=2")
 
 
 def test_an_answer_larger_than_the_byte_bound_is_not_kept(spelling: str) -> None:
-    store = _store(spelling, "?max_bytes=1KB")
-    assert not store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("x" * 2000)], response={})
-    assert store.response("resp_1", ALICE) is None
+    async def scenario(store: ResponseStore) -> None:
+        assert not await store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("x" * 2000)], response={})
+        assert await store.response("resp_1", ALICE) is None
+
+    _in_a_store(spelling, scenario, "?max_bytes=1KB")
+
+
+def test_kept_thinking_is_its_owners_only_and_never_an_answer(spelling: str) -> None:
+    parts = [{"type": "thinking", "text": "t", "signature": "s", "provider": "anthropic"}]
+
+    async def scenario(store: ResponseStore) -> None:
+        assert await store.keep_thinking("digest", ALICE, parts)
+        assert await store.thinking("digest", ALICE) == parts
+        assert await store.thinking("digest", BOB) is None
+        assert await store.response("thinking:digest", ALICE) is None  # GET never reaches it
+        assert await store.conversation("thinking:digest", ALICE) is None
+
+    _in_a_store(spelling, scenario)
 
 
 def test_a_sqlite_store_outlives_its_process(tmp_path: Path) -> None:
     spelling = f"sqlite:{tmp_path / 'answers.db'}"
-    _store(spelling).keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={"id": "resp_1"})
-    assert _store(spelling).conversation("resp_1", ALICE) == [_message("a")]
+
+    async def keep(store: ResponseStore) -> None:
+        await store.keep("resp_1", owner=ALICE, parent=None, messages=[_message("a")], response={"id": "resp_1"})
+
+    async def read(store: ResponseStore) -> None:
+        assert await store.conversation("resp_1", ALICE) == [_message("a")]
+
+    _in_a_store(spelling, keep)
+    _in_a_store(spelling, read)
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,19 @@ def add_serve_command(commands: Any) -> None:
         "continue one with previous_response_id or GET it (without it, such a request is refused with a 400)",
     )
     serve.add_argument(
+        "--no-keep-thinking",
+        dest="keep_thinking",
+        action="store_false",
+        default=None,
+        help="with --store: do not keep answers' signed thinking for the clients that drop it (kept by default)",
+    )
+    serve.add_argument(
+        "--seal-key-file",
+        metavar="FILE",
+        help="the key the Responses front's sealed reasoning is authenticated with, shared by replicas "
+        "(default: CHATCODEC_SEAL_KEY, else one made and kept in the store, or in ~/.config/chatcodec/seal-key)",
+    )
+    serve.add_argument(
         "--option",
         dest="writer_options",
         type=encoder_option,
@@ -162,6 +175,8 @@ _PLAIN_OPTIONS = (
     "upstream_url",
     "api_key_env",
     "store",
+    "seal_key_file",
+    "keep_thinking",
     "allow_anonymous",
     "max_connections",
     "pool_timeout",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -50,6 +50,7 @@ from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.deadlines import BodyDeadline
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.identity import Identity, answer_identity, convert_answer
+from chatcodec.serve.keeping import Keeper, StreamKeeping
 from chatcodec.serve.limits import (
     EventSizeCheck,
     check_model,
@@ -62,9 +63,11 @@ from chatcodec.serve.limits import (
 )
 from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
-from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
+from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, store_error_header
 from chatcodec.serve.request_losses import settled
+from chatcodec.serve.request_steps import Prepared, ReadRequest
 from chatcodec.serve.response_store import open_store, owner_of
+from chatcodec.serve.seals import check_unsealed, checked_seals, seal_key
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
@@ -98,23 +101,6 @@ def create_app(
     )
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A request read, routed and converted, ready to send."""
-
-    call: Call
-    """The front's call, continued where it names an earlier answer (``answer.call``)."""
-    answer: answering.Prepared
-    """What the front owes this answer (its own id, the request echoed, kept for later)."""
-    route: UpstreamRoute
-    model: str
-    """The model name sent upstream (after ``model_map``)."""
-    body: dict[str, Any]
-    canonical: dict[str, Any]
-    version: str | None
-    """The upstream API version whose rules wrote ``body``, sent in its version header."""
-
-
 class Proxy:
     """The request handler and what it shares across requests."""
 
@@ -126,6 +112,9 @@ class Proxy:
         self.telemetry: Telemetry = Telemetry(
             config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
         )
+        self.keeper: Keeper = Keeper(self.answerer, keep_thinking=config.keep_thinking, front=config.api)
+        self.seal_key: str | None = None
+        """The key sealed reasoning is authenticated with (the lifespan reads it: :mod:`.seals`)."""
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
         """Each route's upstream writer options (the compatible server its URL points at,
         ``--option``), read once."""
@@ -148,13 +137,15 @@ class Proxy:
                 max_connections=config.max_connections, max_keepalive_connections=config.max_connections
             )
             self._client = httpx.AsyncClient(timeout=timeout, limits=limits)
+        if self.answerer.answering is not None:  # a front whose answers seal reasoning
+            self.seal_key = self.answerer.seal_key = await seal_key(self.config.seal_key_file, self.answerer.store)
         try:
             yield
         finally:
             if self._given_client is None:
                 await self.client.aclose()
             if self.answerer.store is not None:
-                self.answerer.store.close()
+                await self.answerer.store.close()
 
     # --- errors -----------------------------------------------------------------------------
 
@@ -208,12 +199,16 @@ class Proxy:
         raw = await read_body(request, self.config.max_body_bytes)
         target, query = request.path_params.get("target"), dict(request.query_params)
         owner = owner_of(caller_key(self.config.api, headers, query))  # whose kept answers it may continue
+        offload = self.config.offload_bytes
+        read = await off_the_loop(len(raw), offload, lambda: self._read_request(raw, target, query, headers, record))
+        answer = await self.keeper.recalled(read.answer, read.canonical, read.route.upstream, owner)
+        read = replace(read, answer=answer)
 
         def prepare() -> tuple[Prepared, UpstreamCall]:  # the body written too: 75 ms for 7.6 MB
-            prepared = self._prepare(raw, target, query, headers, record, owner=owner)
+            prepared = self._prepare(read, record)
             return prepared, self._outgoing(prepared, caller, headers)
 
-        prepared, outgoing = await off_the_loop(len(raw), self.config.offload_bytes, prepare)
+        prepared, outgoing = await off_the_loop(len(raw), offload, prepare)
         server, conversation = self._writer_options[id(prepared.route)].get("server"), prepared.call.conversation
         self.telemetry.requested(
             record, prepared.canonical, prepared.route.url, server=server, conversation=conversation
@@ -236,18 +231,16 @@ class Proxy:
             version=prepared.version,
         )
 
-    def _prepare(
+    def _read_request(
         self,
         raw: bytes,
         target: str | None,
         query: Mapping[str, str],
         headers: Mapping[str, str],
         record: RequestRecord,
-        *,
-        owner: str = "",
-    ) -> Prepared:
-        """Parse, continue, route and convert (run on a worker thread for a large body)."""
-        answer = self._answering(self._read(raw, target, query), owner)
+    ) -> ReadRequest:
+        """Parse, route and read as canonical data (run on a worker thread for a large body)."""
+        answer = self._answering(self._read(raw, target, query))
         call = answer.call
         record.model, record.stream = call.model, call.stream
         model = self.config.model_map.get(call.model or "", call.model or "")
@@ -258,16 +251,30 @@ class Proxy:
             _streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
-        canonical, body, record.losses = self.converted(
-            call.payload, model, route, stream=call.stream, version=version, answer=answer
-        )
-        return Prepared(call, answer, route, model, body, canonical, version)
+        payload, sealed = call.payload, False
+        losses: list[Loss] = []
+        if self.seal_key is not None:
+            payload, losses, sealed = checked_seals(
+                self.config.api, payload, self.seal_key, validate=self.config.validate
+            )
+        canonical = self.read_canonical(payload, route)
+        return ReadRequest(answer, route, model, canonical, version, losses, sealed)
 
-    def _answering(self, call: Call, owner: str) -> answering.Prepared:
-        """The call continued and given the server's options, where the front answers
-        with its own resources (:mod:`chatcodec.serve.fronts.answering`)."""
+    def _prepare(self, read: ReadRequest, record: RequestRecord) -> Prepared:
+        """Continue and write the request for its upstream (run on a worker thread for a large body)."""
+        answer, route, canonical = read.answer, read.route, read.canonical
+        self.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
+        body, losses = self.written(canonical, read.model, route, stream=answer.call.stream, version=read.version)
+        if read.sealed and self.config.validate:
+            check_unsealed(route.upstream, body)
+        record.losses = [*read.losses, *losses]
+        return Prepared(answer.call, answer, route, read.model, body, canonical, read.version)
+
+    def _answering(self, call: Call) -> answering.Prepared:
+        """The call given the server's options, where the front answers with its own
+        resources (:mod:`chatcodec.serve.fronts.answering`)."""
         try:
-            return self.answerer.prepare(call, owner)
+            return self.answerer.prepare(call)
         except answering.AnswerRefusedError as refusal:
             raise RefusalError(400, str(refusal)) from None
 
@@ -286,29 +293,31 @@ class Proxy:
             raise RefusalError(404, str(error)) from None
 
     def converted(
-        self,
-        payload: dict[str, Any],
-        model: str,
-        route: UpstreamRoute,
-        *,
-        stream: bool,
-        version: str | None = None,
-        answer: answering.Prepared | None = None,
+        self, payload: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None = None
     ) -> tuple[dict[str, Any], dict[str, Any], list[Loss]]:
-        """The canonical data, the upstream body and its losses: the front's reader to
-        canonical data (strict under ``--validate``, the upstream's turn order included), the
-        model and stream flag set on it, the upstream's writer under the rules of the API
-        ``version`` sent, its losses settled by ``--on-loss`` (:mod:`.request_losses`); no
-        canonical model is built."""
+        """The canonical data, the upstream body and its losses (:meth:`read_canonical`,
+        then :meth:`written`); no canonical model is built."""
+        canonical = self.read_canonical(payload, route)
+        body, losses = self.written(canonical, model, route, stream=stream, version=version)
+        return canonical, body, losses
+
+    def read_canonical(self, payload: dict[str, Any], route: UpstreamRoute) -> dict[str, Any]:
+        """The front's reader to canonical data (strict under ``--validate``, the
+        upstream's turn order included)."""
         validate = self.config.validate
         try:
             target = route.upstream if validate else None
             server = self._reading_server(route) if validate else None
-            canonical = read_request_data(payload, self.config.api, strict=validate, target=target, server=server)
+            return read_request_data(payload, self.config.api, strict=validate, target=target, server=server)
         except (ChatcodecError, ValueError) as error:
             raise RefusalError(400, f"invalid {self.config.api} request: {error}") from None
-        if answer is not None:  # the kept conversation of the answer it continues, canonical
-            self.answerer.continued(answer, canonical)
+
+    def written(
+        self, canonical: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None
+    ) -> tuple[dict[str, Any], list[Loss]]:
+        """The upstream body and its losses: the model and stream flag set on ``canonical``,
+        the upstream's writer under the rules of the API ``version`` sent, its losses settled
+        by ``--on-loss`` (:mod:`.request_losses`)."""
         with_updates(canonical, {"model": model, "stream": True if stream else None})
         recorder = LossRecorder()
         try:
@@ -318,7 +327,7 @@ class Proxy:
             body = write_request_data(canonical, route.upstream, recorder, options)
         except ChatcodecError as error:
             raise RefusalError(400, f"the request cannot be sent to {route.upstream}: {error}") from None
-        return canonical, body, settled(recorder, self.config.loss_policy, route.upstream)
+        return body, settled(recorder, self.config.loss_policy, route.upstream)
 
     def _reading_server(self, route: UpstreamRoute) -> str | None:
         """The compatible server whose fields ``--validate`` accepts: the route's, when the
@@ -339,14 +348,17 @@ class Proxy:
         if upstream_response.status_code >= 400:
             raise self.upstream_refusal(upstream_response, json_or_text(content), upstream, passed)
         identity = answer_identity(upstream, upstream_response.headers, prepared.model)
-        rendered = await off_the_loop(
+        rendered, kept, message = await off_the_loop(
             len(content), self.config.offload_bytes, lambda: self._answer(content, prepared, record, identity)
         )
+        await self.keeper.kept(record, prepared.answer, kept, message)
         record.status = 200
-        headers = {**passed, **losses_header(record.losses)}
+        headers = {**passed, **losses_header(record.losses), **store_error_header(record.store_error)}
         return Response(rendered, 200, headers=headers, media_type="application/json")
 
-    def _answer(self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity) -> bytes:
+    def _answer(
+        self, content: bytes, prepared: Prepared, record: RequestRecord, identity: Identity
+    ) -> tuple[bytes, answering.KeptAnswer | None, dict[str, Any] | None]:
         """The upstream's plain answer converted for the caller, as JSON bytes (and kept,
         where the front keeps answers); ``identity``: the id and model its body may lack."""
         upstream = prepared.route.upstream
@@ -364,14 +376,14 @@ class Proxy:
             )
         except ChatcodecError as error:
             raise RefusalError(502, f"the {upstream} upstream's answer cannot be read: {error}") from None
-        if prepared.answer.kept:
-            message = decode_response(upstream, fields).choices[0].message
-            kept = message.model_dump(mode="json", exclude_none=True)
-            self.answerer.answered(prepared.answer, converted, prepared.canonical, kept)
+        kept = message = None
+        if prepared.answer.kept or self.keeper.keeps_thinking:
+            message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
+            kept = self.answerer.to_keep(prepared.answer, converted, prepared.canonical, message)
         self.telemetry.answered(
             record, lambda: identity.fill(decode_response(upstream, fields).model_dump(mode="json", exclude_none=True))
         )
-        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode()
+        return json.dumps(converted, ensure_ascii=False, separators=(",", ":")).encode(), kept, message
 
     async def _stream(self, outgoing: UpstreamCall, prepared: Prepared, record: RequestRecord) -> Response:
         upstream = prepared.route.upstream
@@ -381,7 +393,8 @@ class Proxy:
             if upstream_response.status_code >= 400:
                 payload = json_or_text(await upstream_response.aread())
                 raise self.upstream_refusal(upstream_response, payload, upstream, passed)
-            watch = self.answerer.watch(prepared.answer, prepared.canonical)
+            keeping = self.keeper.stream(prepared.answer, prepared.canonical, record)
+            watch = keeping if keeping.active else None
             converter = ObservedConverter(
                 upstream,
                 self.config.api,
@@ -400,12 +413,10 @@ class Proxy:
             raise
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
+        body = _converted(upstream_response, chunks, first, converter, record, keeping=watch)
         return StreamingResponse(body, media_type=converter.media_type, headers=headers)
 
-    def _observer(
-        self, record: RequestRecord, watch: answering.StreamWatch | None = None
-    ) -> Callable[[AnyStreamEvent], None]:
+    def _observer(self, record: RequestRecord, watch: StreamKeeping | None = None) -> Callable[[AnyStreamEvent], None]:
         """What watches a stream's canonical events: an error event the upstream sent
         mid-stream goes into the log line with its status; the span gathers the answer;
         ``watch`` the answer to keep."""
@@ -552,28 +563,29 @@ async def _converted(
     converter: StreamConverter,
     record: RequestRecord,
     *,
-    watch: answering.StreamWatch | None = None,
+    keeping: StreamKeeping | None = None,
 ) -> AsyncIterator[bytes]:
     """The converted stream after its ``first`` bytes; the upstream response is closed
     however it ends (a caller that went away cancels this generator, and the close tells
-    the upstream to stop). ``watch`` reads what is written, to keep the answer (``--store``)."""
+    the upstream to stop). ``keeping`` reads what is written, to keep the answer
+    (``--store``, :mod:`.keeping`) before its last event is written."""
+
+    async def watched(converted: bytes, *, last: bool = False) -> bytes:
+        if keeping is not None:
+            await keeping.written(converted, last=last)
+        return converted
+
     finished = False
     try:
-        if watch is not None:
-            watch.feed(first)
-        yield first
+        yield await watched(first)
         async for chunk in chunks:
             converted = converter.feed(chunk)
             if converted:
-                if watch is not None:
-                    watch.feed(converted)
-                yield converted
+                yield await watched(converted)
         closing = converter.close(cut_off=CUT_OFF)
         if not converter.ended:  # an error event in the front's shape ends the stream (close)
             record.error, record.stream_error_status = CUT_OFF, 502
-        if watch is not None:
-            watch.feed(closing)
-        yield closing
+        yield await watched(closing, last=True)
         finished = True
     except (ChatcodecError, httpx.HTTPError) as error:
         record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502

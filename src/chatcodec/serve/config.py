@@ -199,6 +199,13 @@ class ServeConfig:
     on the Responses front, ``GET /v1/responses/{id}``): ``memory[:N]``, ``sqlite:PATH`` or
     ``redis://HOST:PORT/DB``, bounds as ``?max_answers=N&max_bytes=SIZE``; None keeps none,
     and a request continuing an answer is refused (:mod:`chatcodec.serve.response_store`)."""
+    keep_thinking: bool = True
+    """With a store: keep the signed thinking of answers and put it back on the next request
+    whose assistant turn comes without it (:mod:`chatcodec.serve.kept_thinking`)."""
+    seal_key_file: str | None = None
+    """A file holding the key the Responses front's sealed reasoning is authenticated with
+    (the same on every replica); None: ``CHATCODEC_SEAL_KEY``, else one kept in the store
+    or the config directory (:mod:`chatcodec.serve.seals`)."""
     options: Mapping[str, object] = field(default_factory=dict[str, object])
     """The default upstream's writer options by name (``--option server=deepseek``); they
     win over what its URL implies (:meth:`writer_options`; a route has its own)."""

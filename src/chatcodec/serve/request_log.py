@@ -9,7 +9,9 @@ says what the caller's headers said). The record also ends the request's span wh
 telemetry is on (:mod:`.telemetry`). The same losses, counted and
 summarized, go back to the caller in the ``chatcodec-losses`` response header (request
 losses, and for a plain response the response's; a stream's are known only at its end,
-so they are in the log line).
+so they are in the log line). An answer delivered but not kept because the store
+failed says so in ``store_error`` (the line, the span, and a plain answer's
+``chatcodec-store-error`` header).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from chatcodec.losses import Loss
 
 LOGGER = logging.getLogger("chatcodec.serve")
 LOSSES_HEADER = "chatcodec-losses"
+STORE_ERROR_HEADER = "chatcodec-store-error"
 _HEADER_LIMIT = 512
 
 
@@ -55,6 +58,8 @@ class RequestRecord:
     request_id: str = field(default_factory=lambda: f"req_{uuid.uuid4().hex}")
     span: Span | None = None
     """The request's span (telemetry on), ended once by :meth:`emit`."""
+    store_error: str | None = None
+    """Why the answer, delivered, was not kept (the store failed: :mod:`.response_store`)."""
 
     def emit(self) -> None:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
@@ -81,10 +86,21 @@ class RequestRecord:
             line["headers"] = self.status
         if self.cancelled:
             line["cancelled"] = True
+        if self.store_error is not None:
+            line["store_error"] = self.store_error
         LOGGER.log(logging.WARNING if status >= 500 else logging.INFO, json.dumps(line, ensure_ascii=False))
         if self.span is not None:
             span, self.span = self.span, None
             span.end(self)
+
+
+def store_error_header(error: str | None) -> dict[str, str]:
+    """``chatcodec-store-error: ...``: the answer was delivered but the store failed to keep
+    it (ASCII, cut at 512 characters), or no header."""
+    if error is None:
+        return {}
+    text = error.encode("ascii", "backslashreplace").decode("ascii").replace("\r", " ").replace("\n", " ")
+    return {STORE_ERROR_HEADER: text if len(text) <= _HEADER_LIMIT else text[: _HEADER_LIMIT - 3] + "..."}
 
 
 def losses_header(losses: list[Loss]) -> dict[str, str]:

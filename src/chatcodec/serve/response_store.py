@@ -1,31 +1,46 @@
-"""The opt-in store of answers a later request may continue (``--store``), behind one interface.
+"""The opt-in store of what a later request may need (``--store``), behind one interface.
 
-A Responses caller may send ``previous_response_id`` instead of the conversation so far,
-and read an answer back with ``GET /v1/responses/{id}``; both need the server to keep
-answers. What is kept is the *canonical* conversation (:mod:`chatcodec.model.messages` data),
-not the caller's view of it: a Claude answer's signed thinking is kept with its signature
-even when the caller was shown only its summary, so continuing that answer replays the
-thinking block Claude requires before a ``tool_use``. Each answer keeps:
+What is kept, and why:
+
+- **Answers** (the Responses front): a caller may send ``previous_response_id`` instead of
+  the conversation so far, and read an answer back with ``GET /v1/responses/{id}``; both
+  need the server to keep answers. What is kept is the *canonical* conversation
+  (:mod:`chatcodec.model.messages` data), not the caller's view of it: a Claude answer's
+  signed thinking is kept with its signature even when the caller was shown only its
+  summary, so continuing that answer replays the thinking block Claude requires before a
+  ``tool_use``.
+- **Thinking** (every front, :mod:`.kept_thinking`): the signed or redacted thinking of an
+  answer, keyed by what the client will echo back of it (its tool-call ids, or a digest of
+  its text), for the clients that drop it from the next request.
+
+Each answer keeps:
 
 - ``owner``: a SHA-256 digest of the key its caller presented; another key is told the
   answer does not exist (a 404 for ``GET``, the "not found" 400 for
   ``previous_response_id``), as if it had never been kept;
 - ``parent``: the answer it continued, and ``messages``: only what it added (its new input
   and its answer), so a long thread costs each message once; the conversation is the
-  chain of parents, read back to its start (an answer whose ancestor was forgotten is
-  forgotten too);
+  chain of parents, read back to its start in one query (an answer whose ancestor was
+  forgotten is forgotten too);
 - ``response``: the answer as its caller got it, for ``GET``.
 
-Stores are bounded in answers and in bytes (the JSON kept), the least recently used
-forgotten first; an answer larger than the byte bound alone is not kept. Spellings
-(``--store``; the bounds as query parameters, ``max_bytes`` with an optional ``KB``,
-``MB`` or ``GB``):
+Stores are bounded in records and in bytes (the JSON kept), the least recently used
+forgotten first: a record is used when it is kept and when an answer continuing it (or a
+later one of its thread) is kept, so a thread is used as a whole; reading never writes,
+so a reader never waits for a writer. A record larger than the byte bound alone is not
+kept. Every backend is asynchronous and never blocks the event loop: SQLite runs on
+worker threads of its own, Redis through ``redis.asyncio``. A backend that fails raises
+:class:`StoreError`, which the server reports beside the answer (never in its place).
 
-- ``memory`` (``memory:N`` for ``N`` answers): this process's memory, lost at restart;
-- ``sqlite:PATH``: a SQLite file, the embedded default for answers that outlive a
-  restart (several processes on one host may share it);
+Spellings (``--store``; the bounds as query parameters, ``max_bytes`` with an optional
+``KB``, ``MB`` or ``GB``; any other parameter is refused, except a Redis URL's own
+connection settings):
+
+- ``memory`` (``memory:N`` for ``N`` records): this process's memory, lost at restart;
+- ``sqlite:PATH``: a SQLite file, the embedded default for what outlives a restart
+  (several processes on one host may share it; :mod:`.response_store_sqlite`);
 - ``redis://HOST:PORT/DB`` (or ``rediss://``): a Redis server several replicas share
-  (:mod:`.response_store_redis`).
+  (:mod:`.response_store_redis`, the ``redis`` extra).
 
 ``memory?max_answers=500&max_bytes=64MB`` and ``sqlite:/var/lib/chatcodec/answers.db?max_bytes=1GB``
 set the bounds.
@@ -36,7 +51,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,27 +58,37 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 DEFAULT_CAPACITY = 1000
-"""Answers kept by ``--store memory``."""
+"""Records kept by ``--store memory``."""
 DURABLE_CAPACITY = 100_000
-"""Answers kept by a durable store (SQLite, Redis)."""
+"""Records kept by a durable store (SQLite, Redis)."""
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """Bytes of JSON kept by any store unless ``max_bytes`` says otherwise."""
+THINKING = "thinking:"
+"""What the key of a kept thinking record starts with (an answer id never holds a colon)."""
 
 _UNITS = {"": 1, "B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
+_BOUNDS = ("max_answers", "max_bytes")
+
+
+class StoreError(RuntimeError):
+    """The store could not be read or written (a Redis server gone or too slow, a SQLite
+    file locked past its busy timeout, a disk full): the request is answered all the same
+    and the error reported beside it."""
 
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """One kept answer, as a backend holds it (JSON text, so every backend stores the same)."""
+    """One kept record, as a backend holds it (JSON text, so every backend stores the same)."""
 
     owner: str
     """A digest of the key of the caller that made it (:func:`owner_of`)."""
     parent: str | None
     """The id of the answer it continued."""
     messages: str
-    """JSON list: the canonical messages it added (its new input, then its answer)."""
+    """JSON list: the canonical messages it added (its new input, then its answer); for a
+    thinking record, the thinking parts."""
     response: str
-    """JSON object: the answer as its caller got it."""
+    """JSON object: the answer as its caller got it (``{}`` for a thinking record)."""
 
     @property
     def size(self) -> int:
@@ -73,25 +97,39 @@ class Kept:
 
 
 class Backend(Protocol):
-    """Where kept answers live; bounded, least recently used forgotten first."""
+    """Where kept records live; bounded, least recently used forgotten first. Every method
+    raises :class:`StoreError` when the backend fails."""
 
     capacity: int
     max_bytes: int
     description: str
-    """Where the answers are, for an error message (``"in memory, since it started"``)."""
+    """Where the records are, for an error message (``"in memory, since it started"``)."""
 
-    def load(self, answer_id: str) -> Kept | None:
-        """The answer kept as ``answer_id`` (None: never kept, or forgotten); reading it makes it recent."""
+    async def load(self, key: str) -> Kept | None:
+        """The record kept as ``key`` (None: never kept, or forgotten); never a write."""
         ...
 
-    def save(self, answer_id: str, kept: Kept) -> None:
-        """Keep ``kept``, forgetting the least recently used beyond the bounds."""
+    async def chain(self, key: str, limit: int) -> list[Kept]:
+        """The record ``key`` and its ancestors, nearest first, up to ``limit`` records, in
+        one read (it stops at the first one missing); their ``response`` may be left empty."""
         ...
 
-    def __len__(self) -> int: ...
+    async def save(self, key: str, kept: Kept) -> None:
+        """Keep ``kept`` and make it and its ancestors recent, forgetting the least recently
+        used beyond the bounds."""
+        ...
 
-    def close(self) -> None:
-        """Let go of the file or connection (the server's shutdown)."""
+    async def count(self) -> int:
+        """How many records are kept."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of the file or connections (the server's shutdown)."""
+        ...
+
+    async def secret(self, name: str, candidate: str) -> str:
+        """The secret kept as ``name``; ``candidate`` kept and returned when there is none
+        (the first replica to ask makes it, every other one reads it)."""
         ...
 
 
@@ -100,8 +138,13 @@ def owner_of(key: str | None) -> str:
     return hashlib.sha256((key or "").encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _is_answer_id(answer_id: str) -> bool:
+    return bool(answer_id) and ":" not in answer_id
+
+
 class ResponseStore:
-    """Answers' canonical conversations and bodies, by answer id, for their owners only."""
+    """Answers' canonical conversations and bodies by answer id, and kept thinking by
+    what the client echoes, for their owners only."""
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
@@ -110,36 +153,42 @@ class ResponseStore:
     def capacity(self) -> int:
         return self.backend.capacity
 
-    def __len__(self) -> int:
-        return len(self.backend)
+    @property
+    def durable(self) -> bool:
+        """Whether what it keeps outlives the process (not ``memory``)."""
+        return not isinstance(self.backend, MemoryBackend)
 
-    def close(self) -> None:
-        self.backend.close()
+    async def secret(self, name: str, candidate: str) -> str:
+        """The secret kept as ``name`` (``candidate`` when none was: :meth:`Backend.secret`)."""
+        return await self.backend.secret(name, candidate)
 
-    def conversation(self, answer_id: str, owner: str) -> list[dict[str, Any]] | None:
+    async def count(self) -> int:
+        return await self.backend.count()
+
+    async def close(self) -> None:
+        await self.backend.close()
+
+    async def conversation(self, answer_id: str, owner: str) -> list[dict[str, Any]] | None:
         """The canonical conversation answer ``answer_id`` ended, its answer included (None:
         not kept, forgotten, one of its ancestors forgotten, or another caller's)."""
-        chain: list[Kept] = []
-        seen: set[str] = set()
-        next_id: str | None = answer_id
-        while next_id is not None:
-            kept = self.backend.load(next_id)
-            if kept is None or kept.owner != owner or next_id in seen:
-                return None
-            seen.add(next_id)
-            chain.append(kept)
-            next_id = kept.parent
-        return [message for kept in reversed(chain) for message in json.loads(kept.messages)]
+        if not _is_answer_id(answer_id):
+            return None
+        chain = await self.backend.chain(answer_id, self.backend.capacity)
+        if not chain or chain[-1].parent is not None or any(kept.owner != owner for kept in chain):
+            return None  # a missing ancestor ends the chain early: its last record has a parent
+        added = [kept.messages[1:-1] for kept in reversed(chain) if kept.messages != "[]"]
+        conversation: list[dict[str, Any]] = json.loads("[" + ",".join(added) + "]")  # one parse, not one per answer
+        return conversation
 
-    def response(self, answer_id: str, owner: str) -> dict[str, Any] | None:
+    async def response(self, answer_id: str, owner: str) -> dict[str, Any] | None:
         """The answer ``answer_id`` as its caller got it (None: not kept, or another caller's)."""
-        kept = self.backend.load(answer_id)
+        kept = await self.backend.load(answer_id) if _is_answer_id(answer_id) else None
         if kept is None or kept.owner != owner:
             return None
         body: dict[str, Any] = json.loads(kept.response)
         return body
 
-    def keep(
+    async def keep(
         self,
         answer_id: str,
         *,
@@ -149,10 +198,26 @@ class ResponseStore:
         response: Mapping[str, Any],
     ) -> bool:
         """Keep an answer; False when it alone is larger than the byte bound (not kept)."""
-        kept = Kept(owner, parent, _json(messages), _json(response))
+        if not _is_answer_id(answer_id):
+            raise ValueError(f"an answer id holds no colon: {answer_id!r}")
+        return await self._save(answer_id, Kept(owner, parent, _json(messages), _json(response)))
+
+    async def keep_thinking(self, key: str, owner: str, parts: list[dict[str, Any]]) -> bool:
+        """Keep thinking ``parts`` under ``key`` (a digest, :mod:`.kept_thinking`) for ``owner``."""
+        return await self._save(THINKING + key, Kept(owner, None, _json(parts), "{}"))
+
+    async def thinking(self, key: str, owner: str) -> list[dict[str, Any]] | None:
+        """The thinking parts kept under ``key`` for ``owner`` (None: none kept for it)."""
+        kept = await self.backend.load(THINKING + key)
+        if kept is None or kept.owner != owner:
+            return None
+        parts: list[dict[str, Any]] = json.loads(kept.messages)
+        return parts
+
+    async def _save(self, key: str, kept: Kept) -> bool:
         if kept.size > self.backend.max_bytes:
             return False
-        self.backend.save(answer_id, kept)
+        await self.backend.save(key, kept)
         return True
 
 
@@ -161,45 +226,61 @@ def _json(value: object) -> str:
 
 
 class MemoryBackend:
-    """This process's memory (``--store memory``)."""
+    """This process's memory (``--store memory``): the event loop is its only user."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description = "in memory, since it started"
-        self._answers: OrderedDict[str, Kept] = OrderedDict()
+        self._records: OrderedDict[str, Kept] = OrderedDict()
         self._bytes = 0
-        self._lock = threading.Lock()  # answers are kept from worker threads and the event loop
-
-    def __len__(self) -> int:
-        return len(self._answers)
+        self._secrets: dict[str, str] = {}
 
     @property
     def bytes(self) -> int:
         """The bytes kept now."""
         return self._bytes
 
-    def close(self) -> None:
-        """Nothing to let go of: the answers go with the process."""
+    async def count(self) -> int:
+        return len(self._records)
 
-    def load(self, answer_id: str) -> Kept | None:
-        with self._lock:
-            kept = self._answers.get(answer_id)
-            if kept is not None:
-                self._answers.move_to_end(answer_id)
-            return kept
+    async def close(self) -> None:
+        """Nothing to let go of: the records go with the process."""
 
-    def save(self, answer_id: str, kept: Kept) -> None:
-        with self._lock:
-            old = self._answers.pop(answer_id, None)
-            if old is not None:
-                self._bytes -= old.size
-            self._answers[answer_id] = kept
-            self._bytes += kept.size
-            while len(self._answers) > self.capacity or self._bytes > self.max_bytes:
-                _, forgotten = self._answers.popitem(last=False)
-                self._bytes -= forgotten.size
+    async def secret(self, name: str, candidate: str) -> str:
+        return self._secrets.setdefault(name, candidate)
+
+    async def load(self, key: str) -> Kept | None:
+        return self._records.get(key)
+
+    async def chain(self, key: str, limit: int) -> list[Kept]:
+        found: list[Kept] = []
+        next_key: str | None = key
+        while next_key is not None and len(found) < limit:
+            kept = self._records.get(next_key)
+            if kept is None:
+                break
+            found.append(kept)
+            next_key = kept.parent
+        return found
+
+    async def save(self, key: str, kept: Kept) -> None:
+        ancestors: list[str] = []
+        parent = kept.parent
+        while parent is not None and parent in self._records and len(ancestors) < self.capacity:
+            ancestors.append(parent)
+            parent = self._records[parent].parent
+        for ancestor in reversed(ancestors):  # the oldest first, so the new one is the most recent
+            self._records.move_to_end(ancestor)
+        old = self._records.pop(key, None)
+        if old is not None:
+            self._bytes -= old.size
+        self._records[key] = kept
+        self._bytes += kept.size
+        while len(self._records) > self.capacity or self._bytes > self.max_bytes:
+            _, forgotten = self._records.popitem(last=False)
+            self._bytes -= forgotten.size
 
 
 def check_bounds(capacity: int, max_bytes: int) -> None:
@@ -221,15 +302,23 @@ def _size(text: str) -> int:
     return int(found[1]) * _UNITS[found[2] if found[2] in _UNITS else found[2] + "B"]
 
 
-def _bounds(query: str, capacity: int) -> tuple[int, int, dict[str, str]]:
-    """``max_answers`` and ``max_bytes`` from a spelling's query, and the other parameters."""
-    parameters = dict(parse_qsl(query, keep_blank_values=True))
-    others = {key: value for key, value in parameters.items() if key not in ("max_answers", "max_bytes")}
+def _bounds(query: str, capacity: int, kind: str, allowed: frozenset[str] = frozenset()) -> tuple[int, int, str]:
+    """``max_answers`` and ``max_bytes`` from a spelling's query, and the other parameters
+    (as a query); a parameter neither a bound nor one of ``allowed`` is refused."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    unknown = sorted({key for key, _ in pairs} - set(_BOUNDS) - allowed)
+    if unknown:
+        known = ", ".join([*_BOUNDS, *sorted(allowed)])
+        raise ValueError(f"{STORE_SPELLING}: a {kind} store has no option {unknown[0]!r} (it takes {known})")
+    parameters = dict(pairs)
     answers = parameters.get("max_answers")
     if answers is not None and not answers.isdigit():
         raise ValueError(f"{STORE_SPELLING}: max_answers={answers!r} is not a count")
     max_bytes = _size(parameters["max_bytes"]) if "max_bytes" in parameters else DEFAULT_MAX_BYTES
-    return (int(answers) if answers is not None else capacity), max_bytes, others
+    capacity = int(answers) if answers is not None else capacity
+    check_bounds(capacity, max_bytes)
+    others = "&".join(f"{key}={value}" for key, value in pairs if key not in _BOUNDS)
+    return capacity, max_bytes, others
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +328,7 @@ class StoreSpelling:
     kind: str
     """``memory``, ``sqlite`` or ``redis``."""
     location: str
-    """The SQLite file's path, the Redis URL (its own query kept); empty for memory."""
+    """The SQLite file's path, the Redis URL (its connection settings kept); empty for memory."""
     capacity: int
     max_bytes: int
 
@@ -248,20 +337,17 @@ def read_store_spelling(spec: str) -> StoreSpelling:
     """``spec`` read (see the module docstring); a :class:`ValueError` naming the spellings."""
     location, _, query = spec.partition("?")
     if location.startswith(("redis://", "rediss://")):
-        capacity, max_bytes, others = _bounds(query, DURABLE_CAPACITY)
-        extra = "&".join(f"{key}={value}" for key, value in others.items())
-        return StoreSpelling("redis", location + (f"?{extra}" if extra else ""), capacity, max_bytes)
+        from chatcodec.serve.response_store_redis import URL_SETTINGS
+
+        capacity, max_bytes, others = _bounds(query, DURABLE_CAPACITY, "redis", URL_SETTINGS)
+        return StoreSpelling("redis", location + (f"?{others}" if others else ""), capacity, max_bytes)
     kind, colon, rest = location.partition(":")
     if kind == "memory" and (not colon or rest.isdigit()):
-        capacity, max_bytes, others = _bounds(query, int(rest) if colon else DEFAULT_CAPACITY)
-        if not others:
-            check_bounds(capacity, max_bytes)
-            return StoreSpelling("memory", "", capacity, max_bytes)
+        capacity, max_bytes, _ = _bounds(query, int(rest) if colon else DEFAULT_CAPACITY, "memory")
+        return StoreSpelling("memory", "", capacity, max_bytes)
     if kind == "sqlite" and rest:
-        capacity, max_bytes, others = _bounds(query, DURABLE_CAPACITY)
-        if not others:
-            check_bounds(capacity, max_bytes)
-            return StoreSpelling("sqlite", rest, capacity, max_bytes)
+        capacity, max_bytes, _ = _bounds(query, DURABLE_CAPACITY, "sqlite")
+        return StoreSpelling("sqlite", rest, capacity, max_bytes)
     raise ValueError(f"{STORE_SPELLING}, not {spec!r}")
 
 
@@ -272,7 +358,8 @@ def check_store_spelling(spec: str | None) -> None:
 
 
 def open_store(spec: str | None) -> ResponseStore | None:
-    """The store ``--store`` names (see the module docstring); None for no store."""
+    """The store ``--store`` names (see the module docstring); None for no store. Nothing
+    is connected yet for Redis (its pool connects on first use)."""
     if spec is None:
         return None
     spelling = read_store_spelling(spec)

@@ -1,138 +1,179 @@
-"""Kept answers in Redis (``--store redis://HOST:PORT/DB``), shared by several replicas.
+"""Kept records in Redis (``--store redis://HOST:PORT/DB``), shared by several replicas.
 
-Each answer is a hash ``chatcodec:answer:{id}`` (owner, parent, messages, response, size);
-the sorted set ``chatcodec:used`` orders them by last use and ``chatcodec:bytes`` counts the
-bytes kept, so any replica forgets the least recently used past the bounds (the bounds
-hold within what concurrent replicas add in the same instant). A ``rediss://`` URL uses
-TLS; a password in the URL (``redis://:secret@host:6379/0``) is sent with ``AUTH``.
+Each record is a hash ``chatcodec:answer:{id}`` (owner, parent, messages, response, size);
+the sorted set ``chatcodec:used`` orders them by last use and ``chatcodec:bytes`` counts
+the bytes kept. Keeping a record is one Lua script (https://redis.io/docs/latest/develop/
+interactive/programmability/eval-intro/), so it runs whole on the server: the record
+written, its thread made recent, the least recently used forgotten past the bounds, with
+no other replica's command in between. Reading a thread is another script that walks the
+parents on the server: one round trip for the whole history. The scripts name keys they
+derive from the records, so the store needs one Redis server (or a primary and its
+replicas), not a Redis Cluster.
 
-The few commands used are spoken in RESP, Redis's own protocol
-(https://redis.io/docs/latest/develop/reference/protocol-spec/), over one socket guarded
-by a lock: no client package is needed.
+The client is ``redis.asyncio`` (redis-py, https://redis.readthedocs.io/en/stable/
+examples/asyncio_examples.html; the ``redis`` extra): a pool of connections, each command
+with a timeout, a connection broken by a restart dropped and made again with a short
+backoff (:data:`RETRIES` tries). A ``rediss://`` URL uses TLS; a password in the URL
+(``redis://:secret@host:6379/0``) is sent with ``AUTH``; the URL may set redis-py's
+connection settings (:data:`URL_SETTINGS`, e.g. ``?socket_timeout=2``).
 """
 
 from __future__ import annotations
 
-import socket
-import ssl
-import threading
 import time
-from urllib.parse import unquote, urlsplit
+from typing import Any
+from urllib.parse import urlsplit
 
-from chatcodec.serve.response_store import Kept, check_bounds
+from chatcodec.serve.response_store import Kept, StoreError, check_bounds
 
 PREFIX = "chatcodec:"
-_FIELDS = ("owner", "parent", "messages", "response", "size")
+TIMEOUT = 5.0
+"""Seconds one command may take (``socket_timeout``), unless the URL says otherwise; a
+Redis server that stalls longer is a :class:`StoreError`, reported beside the answer."""
+RETRIES = 3
+"""Tries of a command after its connection broke (a restart), with exponential backoff."""
 
-Reply = bytes | int | list["Reply"] | None
+URL_SETTINGS = frozenset(
+    {
+        "db",
+        "health_check_interval",
+        "max_connections",
+        "protocol",
+        "socket_connect_timeout",
+        "socket_keepalive",
+        "socket_timeout",
+        "ssl_check_hostname",
+        "ssl_min_version",
+        "timeout",
+    }
+)
+"""The connection settings a store URL may carry: those of redis-py's URL parser
+(``redis.connection.URL_QUERY_ARGUMENT_PARSERS``) that configure a connection; any other
+parameter (a misspelt ``max_answer=``) is refused when the server starts."""
+
+_SAVE = """
+local prefix, key, owner, parent = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local messages, response, size = ARGV[5], ARGV[6], tonumber(ARGV[7])
+local now, capacity, max_bytes = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local used, total = prefix .. 'used', prefix .. 'bytes'
+local record = prefix .. 'answer:' .. key
+local old = tonumber(redis.call('HGET', record, 'size') or '0') or 0
+redis.call('HSET', record, 'owner', owner, 'parent', parent, 'messages', messages, 'response', response,
+  'size', size)
+redis.call('ZADD', used, now, key)
+redis.call('INCRBY', total, size - old)
+local ancestor, depth = parent, 1
+while ancestor ~= '' and depth <= capacity do
+  local above = redis.call('HGET', prefix .. 'answer:' .. ancestor, 'parent')
+  if not above then break end
+  redis.call('ZADD', used, now - depth, ancestor)
+  ancestor, depth = above, depth + 1
+end
+while redis.call('ZCARD', used) > capacity or (tonumber(redis.call('GET', total) or '0') or 0) > max_bytes do
+  local popped = redis.call('ZPOPMIN', used)
+  if #popped == 0 then break end
+  local gone = prefix .. 'answer:' .. popped[1]
+  local gone_size = tonumber(redis.call('HGET', gone, 'size') or '0') or 0
+  redis.call('DEL', gone)
+  redis.call('DECRBY', total, gone_size)
+end
+return 1
+"""
+"""Keep one record, make its thread recent (ancestors just older than it), forget past the bounds."""
+
+_CHAIN = """
+local prefix, key, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local found = {}
+local depth = 0
+while key ~= '' and depth < limit do
+  local fields = redis.call('HMGET', prefix .. 'answer:' .. key, 'owner', 'parent', 'messages')
+  if not fields[1] then break end
+  found[#found + 1] = fields[1]
+  found[#found + 1] = fields[2] or ''
+  found[#found + 1] = fields[3] or '[]'
+  found[#found + 1] = ''
+  key, depth = fields[2] or '', depth + 1
+end
+return found
+"""
+"""A record and its ancestors, nearest first, as owner, parent, messages and an empty
+response in a row (a history needs no answer's body)."""
 
 
-class RedisError(RuntimeError):
-    """Redis answered a command with an error, or the connection broke."""
-
-
-class RespConnection:
-    """One connection to a Redis server, one command at a time."""
-
-    def __init__(self, url: str, timeout: float = 10.0) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("redis", "rediss"):
-            raise ValueError(f"a Redis store URL starts with redis:// or rediss://, not {url!r}")
-        sock = socket.create_connection((parts.hostname or "localhost", parts.port or 6379), timeout=timeout)
-        if parts.scheme == "rediss":
-            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=parts.hostname)
-        self._socket = sock
-        self._reader = sock.makefile("rb")
-        self._lock = threading.Lock()
-        if parts.password is not None:
-            user = unquote(parts.username) if parts.username else None
-            self.command("AUTH", *((user,) if user else ()), unquote(parts.password))
-        database = parts.path.strip("/")
-        if database:
-            self.command("SELECT", database)
-
-    def command(self, *arguments: str | int) -> Reply:
-        """Send one command and read its reply (an error reply raises :class:`RedisError`)."""
-        encoded = [str(argument).encode() for argument in arguments]
-        frame = b"*%d\r\n" % len(encoded) + b"".join(b"$%d\r\n%s\r\n" % (len(part), part) for part in encoded)
-        with self._lock:
-            try:
-                self._socket.sendall(frame)
-                return self._read()
-            except OSError as error:
-                raise RedisError(f"the Redis connection broke: {error}") from error
-
-    def _read(self) -> Reply:
-        line = self._reader.readline()
-        if not line.endswith(b"\r\n"):
-            raise RedisError("the Redis server closed the connection")
-        kind, rest = line[:1], line[1:-2]
-        if kind == b"+":
-            return rest
-        if kind == b"-":
-            raise RedisError(rest.decode(errors="replace"))
-        if kind == b":":
-            return int(rest)
-        if kind == b"$":
-            length = int(rest)
-            return None if length < 0 else self._reader.read(length + 2)[:-2]
-        if kind == b"*":
-            count = int(rest)
-            return None if count < 0 else [self._read() for _ in range(count)]
-        raise RedisError(f"an unexpected Redis reply: {line[:40]!r}")
-
-    def close(self) -> None:
-        self._reader.close()
-        self._socket.close()
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class RedisBackend:
-    """Kept answers in the Redis server at ``url``."""
+    """Kept records in the Redis server at ``url`` (connected on first use)."""
 
     def __init__(self, url: str, capacity: int, max_bytes: int) -> None:
         check_bounds(capacity, max_bytes)
+        try:
+            from redis.asyncio import ConnectionPool, Redis
+            from redis.asyncio.connection import parse_url
+            from redis.asyncio.retry import Retry
+            from redis.backoff import ExponentialBackoff
+            from redis.exceptions import ConnectionError as RedisConnectionError
+        except ImportError:
+            raise ValueError("a Redis store needs the redis package: pip install 'chatcodec[redis]'") from None
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description: str = f"in Redis at {urlsplit(url).hostname}"
-        self._redis = RespConnection(url)
+        settings: dict[str, Any] = {"socket_timeout": TIMEOUT, "socket_connect_timeout": TIMEOUT}
+        settings.update(parse_url(url))  # the URL's own settings win
+        retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), RETRIES, supported_errors=(RedisConnectionError,))
+        pool = ConnectionPool(**settings, retry=retry, health_check_interval=30)
+        self._redis = Redis.from_pool(pool)  # closing the client closes its pool
+        self._save = self._redis.register_script(_SAVE)
+        self._chain = self._redis.register_script(_CHAIN)
 
-    def __len__(self) -> int:
-        count = self._redis.command("ZCARD", PREFIX + "used")
-        return count if isinstance(count, int) else 0
+    async def _call(self, what: str, command: Any) -> Any:
+        from redis.exceptions import RedisError
 
-    def load(self, answer_id: str) -> Kept | None:
-        values = self._redis.command("HMGET", PREFIX + "answer:" + answer_id, *_FIELDS[:4])
-        if not isinstance(values, list) or values[0] is None:
+        try:
+            return await command
+        except (RedisError, OSError) as error:
+            raise StoreError(f"the Redis store {self.description[9:]} failed to {what}: {error!r}") from error
+
+    async def count(self) -> int:
+        found = await self._call("count", self._redis.zcard(PREFIX + "used"))
+        return int(found)
+
+    async def load(self, key: str) -> Kept | None:
+        values = await self._call(
+            "read", self._redis.hmget(PREFIX + "answer:" + key, ["owner", "parent", "messages", "response"])
+        )
+        if not values or values[0] is None:
             return None
-        self._redis.command("ZADD", PREFIX + "used", time.time_ns(), answer_id)
-        owner, parent, messages, response = (value.decode() if isinstance(value, bytes) else None for value in values)
-        return Kept(owner or "", parent or None, messages or "[]", response or "{}")
+        owner, parent, messages, response = (_text(value) if value is not None else "" for value in values)
+        return Kept(owner, parent or None, messages or "[]", response or "{}")
 
-    def save(self, answer_id: str, kept: Kept) -> None:
-        key = PREFIX + "answer:" + answer_id
-        old = self._redis.command("HGET", key, "size")
-        values: tuple[str | int, ...] = (kept.owner, kept.parent or "", kept.messages, kept.response, kept.size)
-        pairs: list[str | int] = [item for pair in zip(_FIELDS, values, strict=True) for item in pair]
-        self._redis.command("HSET", key, *pairs)
-        self._redis.command("ZADD", PREFIX + "used", time.time_ns(), answer_id)
-        grown = kept.size - (int(old) if isinstance(old, bytes) else 0)
-        self._redis.command("INCRBY", PREFIX + "bytes", grown)
-        self._forget_beyond_bounds()
+    async def chain(self, key: str, limit: int) -> list[Kept]:
+        flat = await self._call("read", self._chain(args=[PREFIX, key, limit]))
+        fields = [_text(value) for value in flat]
+        return [
+            Kept(fields[at], fields[at + 1] or None, fields[at + 2], fields[at + 3]) for at in range(0, len(fields), 4)
+        ]
 
-    def _forget_beyond_bounds(self) -> None:
-        while True:
-            count = self._redis.command("ZCARD", PREFIX + "used")
-            total = self._redis.command("GET", PREFIX + "bytes")
-            kept_bytes = int(total) if isinstance(total, bytes) else 0
-            if not (isinstance(count, int) and (count > self.capacity or kept_bytes > self.max_bytes)):
-                return
-            popped = self._redis.command("ZPOPMIN", PREFIX + "used")
-            if not isinstance(popped, list) or not popped or not isinstance(popped[0], bytes):
-                return
-            key = PREFIX + "answer:" + popped[0].decode()
-            size = self._redis.command("HGET", key, "size")
-            self._redis.command("DEL", key)
-            self._redis.command("DECRBY", PREFIX + "bytes", int(size) if isinstance(size, bytes) else 0)
+    async def save(self, key: str, kept: Kept) -> None:
+        now = time.time_ns() // 1000  # microseconds: exact as a Lua number (a double)
+        arguments: list[str | int] = [
+            PREFIX,
+            key,
+            kept.owner,
+            kept.parent or "",
+            kept.messages,
+            kept.response,
+            kept.size,
+            now,
+        ]
+        await self._call("write", self._save(args=[*arguments, self.capacity, self.max_bytes]))
 
-    def close(self) -> None:
-        self._redis.close()
+    async def secret(self, name: str, candidate: str) -> str:
+        key = PREFIX + "secret:" + name
+        await self._call("write", self._redis.set(key, candidate, nx=True))
+        return _text(await self._call("read", self._redis.get(key)))
+
+    async def close(self) -> None:
+        await self._redis.aclose()

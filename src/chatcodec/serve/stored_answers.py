@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Route
 
 from chatcodec.serve.fronts import caller_key, front
 from chatcodec.serve.refusal import RefusalError
-from chatcodec.serve.response_store import owner_of
+from chatcodec.serve.response_store import StoreError, owner_of
 
 if TYPE_CHECKING:
     from chatcodec.serve.app import Proxy
@@ -45,7 +45,10 @@ async def read_kept(proxy: Proxy, request: Request) -> Response:
         _, headers = await proxy.admitted(request)
         answer_id = request.path_params["answer_id"]
         owner = owner_of(caller_key(proxy.config.api, headers, request.query_params))
-        answer = proxy.answerer.read(answer_id, owner)
+        try:
+            answer = await proxy.answerer.read(answer_id, owner)
+        except StoreError as error:
+            raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
         if answer is None:
             kept = "keeps no responses" if proxy.answerer.store is None else "keeps no such response for your key"
             raise RefusalError(404, f"Response with id {answer_id!r} not found: this server {kept}")

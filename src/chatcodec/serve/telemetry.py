@@ -265,6 +265,8 @@ class RequestSpan:
             self.span.add_event(
                 "chatcodec.serve.loss", {"chatcodec.loss.path": str(loss.path), "chatcodec.loss.what": loss.what}
             )
+        if record.store_error is not None:
+            self.span.add_event("chatcodec.serve.store_error", {"exception.message": record.store_error})
         status = record.stream_error_status or record.status
         if record.cancelled:
             self.span.set_attribute("error.type", "cancelled")

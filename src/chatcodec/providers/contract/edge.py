@@ -269,6 +269,15 @@ class Answering(Protocol):
         """The ``GET`` paths a kept answer is read back from; ``{answer_id}`` names it."""
         ...
 
+    def seal_options(self, key: str) -> dict[str, Any]:
+        """The target encoder's options that authenticate what the answers seal under ``key``."""
+        ...
+
+    def unverified_seals(self, payload: Mapping[str, Any], key: str) -> tuple[dict[str, Any], list[str], bool]:
+        """``payload`` without the sealed items whose MAC fails under ``key``, their JSON
+        paths, and whether a sealed item stays."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class ModelList:

@@ -28,16 +28,26 @@ no field for it, so the same option writes a reasoning item just before the call
 ``{"type": "tool_use", "id": <call_id>, "provider_metadata": <the other providers' bags>}``;
 reading it back puts those bags on the call with that ``call_id`` (:class:`SealedCalls`).
 
-The seal is not a secret or a signature of chatcodec's: a caller could forge one, but it
-could as well send the provider's own block through that provider's API.
+The seal is not a secret, but it can be authenticated: with the encoder option
+``seal_key`` (:data:`KEY_OPTION`) each seal ends with ``.`` and an HMAC-SHA256 of what
+precedes it under that key (https://docs.python.org/3/library/hmac.html), and a reader
+holding the key checks it with :func:`verify_seal` before trusting the seal: a gateway
+that sends a caller's sealed reasoning upstream with its operator's key refuses one it did
+not write (``chatcodec serve``: :mod:`chatcodec.serve.seals`). Reading a seal
+(:func:`unseal`) never needs the key: what it holds is checked as canonical data either way,
+its bags objects of finite JSON values.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import json
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from chatcodec._narrow import as_dict, is_dict
@@ -50,6 +60,12 @@ tokens, ``gAAAA...``, so the two never meet)."""
 
 OPTION = "encrypted_reasoning"
 """The encoder option: seal other providers' signed reasoning into output items."""
+
+KEY_OPTION = "seal_key"
+"""The encoder option: the key each seal carries a MAC under."""
+
+MAC_SEPARATOR = "."
+"""What stands between a seal and its MAC (never in URL-safe base64)."""
 
 SEALED_FIELDS = frozenset(
     {"type", "text", "signature", "encrypted", "redacted", "provider", "model", "provider_metadata"}
@@ -69,13 +85,51 @@ def should_seal(part: Mapping[str, Any]) -> bool:
     return part.get("provider") != PROVIDER and bool(part.get("signature") or part.get("encrypted"))
 
 
-def seal(part: Mapping[str, Any]) -> str:
+def seal(part: Mapping[str, Any], key: str | None = None) -> str:
     """``encrypted_content`` carrying ``part`` (its sealed fields, in a fixed order, so
-    the same part always seals the same way, streamed or not)."""
+    the same part always seals the same way, streamed or not), with its MAC under ``key``
+    when one is given."""
     fields = CALL_FIELDS if part.get("type") == "tool_use" else SEALED_FIELDS
-    kept = {key: part[key] for key in sorted(fields) if part.get(key) is not None}
+    kept = {name: part[name] for name in sorted(fields) if part.get(name) is not None}
     text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return PREFIX + base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+    sealed = PREFIX + base64.urlsafe_b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+    return sealed if key is None else sealed + MAC_SEPARATOR + _mac(sealed, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Sealing:
+    """Other providers' signed reasoning sealed into output items (the ``encrypted_reasoning``
+    option), each seal with its MAC under ``key`` (the ``seal_key`` option) when one is given."""
+
+    key: str | None = None
+
+    def seal(self, part: Mapping[str, Any]) -> str:
+        return seal(part, self.key)
+
+    def seal_call(self, part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+        return seal_call(part, self.key)
+
+
+def sealing_of(options: Mapping[str, object]) -> Sealing | None:
+    """The sealing an encoder's options ask for (None: none)."""
+    if options.get(OPTION) is not True:
+        return None
+    key = options.get(KEY_OPTION)
+    return Sealing(key if isinstance(key, str) else None)
+
+
+def _mac(sealed: str, key: str) -> str:
+    digest = hmac.new(key.encode("utf-8", "surrogatepass"), sealed.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def verify_seal(value: str, key: str) -> bool:
+    """Whether ``value`` (a sealed ``encrypted_content``) ends with the MAC of what precedes
+    it under ``key``: a seal written with that key, unchanged."""
+    sealed, separator, mac = value.rpartition(MAC_SEPARATOR)
+    if not separator or not sealed.isascii():
+        return False
+    return hmac.compare_digest(_mac(sealed, key).encode("ascii"), mac.encode("ascii", "replace"))
 
 
 def foreign_bags(part: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,7 +138,7 @@ def foreign_bags(part: Mapping[str, Any]) -> dict[str, Any]:
     return {name: bag for name, bag in metadata.items() if name != PROVIDER}
 
 
-def seal_call(part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+def seal_call(part: Mapping[str, Any], key: str | None = None) -> tuple[str | None, dict[str, Any]]:
     """The seal of a tool call's other providers' bags (None: it has none), and the call
     without them."""
     foreign = foreign_bags(part)
@@ -94,7 +148,7 @@ def seal_call(part: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
     stripped = {key: value for key, value in part.items() if key != "provider_metadata"}
     if own:
         stripped["provider_metadata"] = {PROVIDER: own}
-    return seal({"type": "tool_use", "id": part["id"], "provider_metadata": foreign}), stripped
+    return seal({"type": "tool_use", "id": part["id"], "provider_metadata": foreign}, key), stripped
 
 
 class SealedCalls:
@@ -127,18 +181,36 @@ def _is_sealed_call(part: dict[str, Any]) -> bool:
         part.get("type") == "tool_use"
         and part.keys() == CALL_FIELDS
         and isinstance(part["id"], str)
-        and is_dict(part["provider_metadata"])
+        and _are_bags(part["provider_metadata"])
     )
+
+
+def _are_bags(metadata: object) -> bool:
+    """Whether ``metadata`` is a ``provider_metadata``: an object of objects (a bag of ``5``
+    or ``[1]`` would reach a writer that spreads it)."""
+    return is_dict(metadata) and all(is_dict(bag) for bag in metadata.values())
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is out of range")
+    return number
 
 
 def unseal(value: str, at: str) -> dict[str, Any]:
     """The canonical thinking part (or sealed call) ``value`` seals; a
     :class:`~chatcodec.PayloadError` at ``at`` (the ``encrypted_content``'s JSON path) when
     it is neither."""
+    body = value[len(PREFIX) :].partition(MAC_SEPARATOR)[0]  # the MAC is the reader's to check (verify_seal)
     try:
-        text = base64.urlsafe_b64decode(value[len(PREFIX) :].encode("ascii")).decode("utf-8", "surrogatepass")
-        part = as_dict(json.loads(text))
-    except (binascii.Error, UnicodeError, ValueError):
+        text = base64.urlsafe_b64decode(body.encode("ascii")).decode("utf-8", "surrogatepass")
+        part = as_dict(json.loads(text, parse_constant=_no_constant, parse_float=_finite))
+    except (binascii.Error, UnicodeError, ValueError, RecursionError):
         raise PayloadError(f"{RULE}: not base64 of a JSON object", at) from None
     if part is None:
         raise PayloadError(f"{RULE}: not base64 of a JSON object", at)
@@ -154,6 +226,6 @@ def unseal(value: str, at: str) -> dict[str, Any]:
     for key in ("text", "signature", "encrypted", "provider", "model"):
         if key in part and not isinstance(part[key], str):
             raise PayloadError(f"{RULE}: {key} is not a string", at)
-    if not is_dict(part.get("provider_metadata", {})) or not isinstance(part.get("redacted", False), bool):
-        raise PayloadError(f"{RULE}: provider_metadata must be an object and redacted a boolean", at)
+    if not _are_bags(part.get("provider_metadata", {})) or not isinstance(part.get("redacted", False), bool):
+        raise PayloadError(f"{RULE}: provider_metadata must be an object of objects and redacted a boolean", at)
     return part

@@ -47,14 +47,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.kit import Steps, kept_object, path, restore_fields, shape_fields, split_fields, unmapped
 from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.openai_responses import wire as shapes
-from chatcodec.providers.openai_responses.carried_reasoning import (
-    SealedCalls,
-    is_sealed,
-    seal,
-    seal_call,
-    should_seal,
-    unseal,
-)
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls, Sealing, is_sealed, should_seal, unseal
 from chatcodec.providers.openai_responses.markers import CONTENT, CUSTOM, ITEM, KIND, KIT, PROVIDER, STRING
 from chatcodec.providers.openai_responses.parts import (
     ASSISTANT_KINDS,
@@ -192,11 +185,11 @@ class ItemWriter:
 
     __slots__ = ("for_request", "items", "losses", "open_message", "open_reasoning", "sealing", "steps", "unnamed")
 
-    def __init__(self, losses: LossRecorder, for_request: bool, *, sealing: bool = False) -> None:
+    def __init__(self, losses: LossRecorder, for_request: bool, *, sealing: Sealing | None = None) -> None:
         self.losses: LossRecorder = losses
         self.for_request: bool = for_request
-        self.sealing: bool = sealing and not for_request
-        """Whether other providers' signed reasoning is sealed into ``encrypted_content``
+        self.sealing: Sealing | None = None if for_request else sealing
+        """How other providers' signed reasoning is sealed into ``encrypted_content``
         (the ``encrypted_reasoning`` option; never in a request: :mod:`.carried_reasoning`)."""
         self.items: list[dict[str, Any]] = []
         self.steps: list[Steps] = []
@@ -228,7 +221,7 @@ def encode_assistant(
     *,
     for_request: bool = True,
     response_id: str | None = None,
-    sealing: bool = False,
+    sealing: Sealing | None = None,
 ) -> list[dict[str, Any]]:
     """The items for one canonical assistant turn (a request's history, or a response's
     output, other providers' signed reasoning sealed when ``sealing``)."""
@@ -519,7 +512,12 @@ def _sealed_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
     request gives it back exactly (:mod:`.carried_reasoning`)."""
     text = part.get("text", "")
     summary = [{"type": "summary_text", "text": text}] if text else []
-    item = {"type": "reasoning", "id": "", "summary": summary, "encrypted_content": seal(part)}
+    item = {
+        "type": "reasoning",
+        "id": "",
+        "summary": summary,
+        "encrypted_content": (state.sealing or Sealing()).seal(part),
+    }
     state.add(item, at)
     state.unnamed.append(item)
     state.open_reasoning = None
@@ -528,7 +526,7 @@ def _sealed_reasoning_item(part: Part, state: ItemWriter, at: Steps) -> None:
 def _sealed_call_item(part: Part, state: ItemWriter, at: Steps) -> Part:
     """A reasoning item sealing the call's other providers' bags (a Gemini signature),
     written before the call; the call without them."""
-    sealed, stripped = seal_call(part)
+    sealed, stripped = (state.sealing or Sealing()).seal_call(part)
     if sealed is not None:
         item: dict[str, Any] = {"type": "reasoning", "id": "", "summary": [], "encrypted_content": sealed}
         state.add(item, at)

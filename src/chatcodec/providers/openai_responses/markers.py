@@ -97,6 +97,7 @@ OPTIONS = OptionTable.of(
     *RULE_OPTIONS,
     SERVER_FIELDS,
     "encrypted_reasoning",
+    "seal_key",
     stored=(MODEL_OPTION,),
     legacy=("strict_schema", *RULE_OPTIONS, SERVER_FIELDS, "encrypted_reasoning"),
 )
@@ -104,7 +105,8 @@ OPTIONS = OptionTable.of(
 :class:`chatcodec.options.OpenAIResponsesOptions`): what a strict function or format whose
 schema strict mode refuses becomes (``strict_schema``), the ``model`` sent when the request has none, a
 server's ``server_fields``, and ``encrypted_reasoning`` (another provider's signed reasoning
-sealed into output items, :mod:`.carried_reasoning`). The codec reads them into
+sealed into output items, :mod:`.carried_reasoning`) with ``seal_key`` (the key each seal
+is authenticated with). The codec reads them into
 :attr:`~chatcodec.providers.contract.context.EncodeContext.options`."""
 
 ITEM = "_item"

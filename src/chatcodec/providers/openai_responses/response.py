@@ -31,8 +31,7 @@ from chatcodec.errors import ProviderAPIError
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import absent_keys, mark_absent, restore_fields, split_fields
-from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
-from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls, Sealing, sealing_of
 from chatcodec.providers.openai_responses.finish_reason import (
     decode_finish_reason,
     encode_finish_reason,
@@ -141,7 +140,7 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     KIT.report_unplaced(losses, choice.get("provider_metadata"), ("choices", 0), why)
     served = server_fields(context)
     response_id = served.get("id") if served is not None else None
-    sealing = context.option(SEALING_OPTION) is True
+    sealing = sealing_of(context.options)
     wire["output"] = encode_output(choice["message"], losses, response_id or response.get("id"), sealing=sealing)
     finish_reason = choice.get("finish_reason")
     status = encode_finish_reason(finish_reason, bag, context, ("choices", 0, "finish_reason"))
@@ -179,7 +178,11 @@ def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]
 
 
 def encode_output(
-    message: Mapping[str, Any], losses: LossRecorder, response_id: str | None = None, *, sealing: bool = False
+    message: Mapping[str, Any],
+    losses: LossRecorder,
+    response_id: str | None = None,
+    *,
+    sealing: Sealing | None = None,
 ) -> list[dict[str, Any]]:
     """The ``output`` items for the answer (``sealing``: the ``encrypted_reasoning`` option)."""
     at = ("choices", 0, "message")

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
+from chatcodec.providers.openai_responses.carried_reasoning import KEY_OPTION, is_sealed, verify_seal
 from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING
 from chatcodec.providers.openai_responses.markers import INSTRUCTIONS, PROVIDER, SERVER_FIELDS
 from chatcodec.providers.openai_responses.request import ENCRYPTED_REASONING
@@ -125,6 +126,31 @@ class ResponsesAnswering:
     def routes(self) -> tuple[str, ...]:
         """``GET /v1/responses/{response_id}``, as the OpenAI SDK builds it from its ``base_url``."""
         return ("/v1/responses/{answer_id}", "/responses/{answer_id}")
+
+    def seal_options(self, key: str) -> dict[str, Any]:
+        """The ``seal_key`` option (:mod:`.carried_reasoning`)."""
+        return {KEY_OPTION: key}
+
+    def unverified_seals(self, payload: Mapping[str, Any], key: str) -> tuple[dict[str, Any], list[str], bool]:
+        """``payload`` without the ``reasoning`` input items whose sealed ``encrypted_content``
+        fails its MAC under ``key``, their paths, and whether a sealed item stays."""
+        items = as_list(payload.get("input"))
+        if items is None:
+            return dict(payload), [], False
+        kept: list[Any] = []
+        failed: list[str] = []
+        sealed = False
+        for index, item in enumerate(items):
+            fields = as_dict(item)
+            content = None if fields is None or fields.get("type") != "reasoning" else fields.get("encrypted_content")
+            if not isinstance(content, str) or not is_sealed(content):
+                kept.append(item)
+            elif verify_seal(content, key):
+                sealed = True
+                kept.append(item)
+            else:
+                failed.append(f"$.input[{index}].encrypted_content")
+        return ({**payload, "input": kept} if failed else dict(payload)), failed, sealed
 
 
 def _instructions(message: Mapping[str, Any]) -> bool:

@@ -56,8 +56,7 @@ from chatcodec.model.stream_events import (
     UsageEvent,
 )
 from chatcodec.providers.contract.context import EncodeContext
-from chatcodec.providers.openai_responses.carried_reasoning import OPTION as SEALING_OPTION
-from chatcodec.providers.openai_responses.carried_reasoning import seal_call
+from chatcodec.providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
 from chatcodec.providers.openai_responses.markers import KIT
@@ -125,8 +124,7 @@ class StreamEncoder:
     """Canonical events in, Responses stream events out (see the module docstring)."""
 
     def __init__(self, context: EncodeContext) -> None:
-        sealing = context.option(SEALING_OPTION) is True
-        writer = ItemWriter(context.losses, for_request=False, sealing=sealing)
+        writer = ItemWriter(context.losses, for_request=False, sealing=sealing_of(context.options))
         self._stream = _Stream(context.losses, writer, context)
         self._dropped: set[int] = set()
 
@@ -256,7 +254,7 @@ def _start_call(stream: _Stream, event: ToolCallStartEvent) -> Iterator[dict[str
     at: Steps = ("choices", 0, "message", "content", event.index)
     metadata = event.provider_metadata
     if stream.writer.sealing:  # another provider's call bags (a Gemini signature) in an item before it
-        sealed, stripped = seal_call({"id": event.id, "provider_metadata": metadata})
+        sealed, stripped = stream.writer.sealing.seal_call({"id": event.id, "provider_metadata": metadata})
         if sealed is not None:
             yield from _sealed_item(stream, sealed, at)
             position, metadata = len(stream.writer.items), stripped.get("provider_metadata")
