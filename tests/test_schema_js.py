@@ -116,7 +116,7 @@ _TRAIL_KEYWORDS = frozenset({"if", "then", "else", "anyOf", "oneOf", "allOf"})
 _ONE_MISTAKE: list[tuple[object, str]] = [
     ([{}], "/0 must have required property 'role'"),
     ([{"role": "user", "content": [{"type": "text"}]}], "/0/content/0 must have required property 'text'"),
-    ([{"role": "user", "content": [{"type": "video"}]}], "/0/content/0/type must be equal to one of the allowed"),
+    ([{"role": "user", "content": [{"type": "hologram"}]}], "/0/content/0/type must be equal to one of the allowed"),
     (
         [{"role": "assistant", "content": [{"type": "tool_use", "id": "c"}]}],
         "/0/content/0 must have required property 'name'",

@@ -41,7 +41,9 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 * ``_tool_order``: server and client tools were interleaved (the kit's
   :data:`~chatcodec.providers.kit.TOOL_ORDER`);
 * ``_guard``: a text part came as a ``guardContent`` block (its ``qualifiers`` kept):
-  the text reaches every format, the guardrail's selection of it does not (``parts.py``).
+  the text reaches every format, the guardrail's selection of it does not (``parts.py``);
+* ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns the
+  bucket (``media.py``): without it Bedrock reads the object as the caller's own.
 
 Encoder options arrive by argument (``options=``), by their public names (see ``request.py``);
 a stored request may still spell them in ``provider_options["bedrock-converse"]``.
@@ -61,9 +63,13 @@ KIT = ProviderKit(
     meaningful_markers={
         **TOOL_ORDER,
         "_guard": "the text is sent as plain text: a Bedrock guardrail assessed only the guardContent blocks",
+        "_bucket_owner": "the S3 bucket's owning account (s3Location.bucketOwner) is Bedrock's alone",
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+BUCKET_OWNER = "_bucket_owner"
+"""Marker: a media source's ``s3Location.bucketOwner`` (``media.py``)."""
 
 OPTIONS = OptionTable.of(
     "unsigned_thinking",

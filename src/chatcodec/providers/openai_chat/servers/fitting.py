@@ -201,6 +201,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
     server = call.server
     taken, source = server.parts_for(call.model)
     kept: list[Any] = []
+    changed = False
     for index, part in enumerate(content):
         fields = as_dict(part)
         kind = fields.get("type") if fields is not None else None
@@ -215,7 +216,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
                 call.report(where, "file part", f"not sent: {server.title} takes no file of its type")
                 continue
             call.report(where, "text file", f"sent as the text it holds: {server.title} takes no such file")
-            fields, kind = {"type": "text", "text": text}, "text"
+            fields, kind, changed = {"type": "text", "text": text}, "text", True
         elif kind not in taken and kind not in ("text", "refusal"):
             call.rule = "parts"
             call.report(where, f"{kind} part", f"not sent: it takes {', '.join(sorted(taken))} ({source})")
@@ -224,7 +225,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         if kind in PART_KINDS:
             _fit_object(fields, PART_KINDS[kind], where, call)
         kept.append(fields)
-    if len(kept) < len(content):
+    if changed or len(kept) < len(content):
         message["content"] = kept or ""
 
 
