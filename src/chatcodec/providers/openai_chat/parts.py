@@ -31,6 +31,7 @@ from chatcodec.providers.openai_chat.server_media import (
     VIDEO_URL,
     clip_losses,
     document_url,
+    image_file_part,
     untaken_file,
     video_target,
 )
@@ -190,7 +191,7 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     if kind == "text":
         return encode_text_part(part, losses, at)
     if kind == "image":
-        return _encode_image(part, losses, at)
+        return _encode_image(part, context, at)
     if kind == "audio":
         return _encode_audio(part, losses, at)
     if kind == "document":
@@ -247,17 +248,21 @@ def _nested(bag: dict[str, Any], key: str) -> dict[str, Any]:
     return dict(as_dict(bag.pop(key, None)) or {})
 
 
-def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     source = part["source"]
     kind = source["type"]
+    losses = context.losses
     if kind == "url":
         url = source["url"]
         _media_type_loss(source.get("media_type"), losses, at)
     elif kind == "base64":
         url = _data_url(source, losses, at)
     else:  # file
-        losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
-        return None
+        image_file = image_file_part(part, context, at)
+        if image_file is None:
+            losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
+            return None
+        return _with_breakpoint(image_file, part, losses, at)
     metadata = part.get("provider_metadata")
     detail = part.get("detail")
     if metadata is None and part.get("cache_control") is None:  # the usual image: no bag to read

@@ -113,6 +113,18 @@ def _utf8_text(data: str) -> str | None:
         return None
 
 
+def image_file_part(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """The ``file`` part for an image by file id, for a server whose ``file`` part takes
+    one for the model (:attr:`~.servers.server.Server.image_files`); None otherwise."""
+    server, named = target_server(context)
+    parts, _ = server.parts_for(_model(context))
+    if not named or not server.image_files or "file" not in parts:
+        return None
+    if part.get("detail") is not None:
+        context.losses.add((*at, "detail"), "image detail", "a file part has no resolution hint")
+    return {"type": "file", "file": {"file_id": part["source"]["file_id"]}}
+
+
 def document_url(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     """The ``document_url`` part for a document by URL, when the server's parts hold one
     and its file types take the document's (a title or file name it has no field for is

@@ -209,7 +209,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         if fields is None or not isinstance(kind, str):
             kept.append(part)
             continue
-        if kind == "file" and not _file_taken(fields, server):
+        if kind == "file" and not _file_taken(fields, server, taken):
             text = _file_text(fields)
             call.rule = "parts"
             if text is None:
@@ -238,10 +238,10 @@ def _file_type(part: dict[str, Any]) -> str | None:
     return data[5:].partition(";")[0].partition(",")[0].lower() or None
 
 
-def _file_taken(part: dict[str, Any], server: Server) -> bool:
-    """Whether ``server`` takes this ``file`` part: it takes file parts, and its type when
-    it names the types it takes (a file by id is not checked)."""
-    if "file" not in server.parts:
+def _file_taken(part: dict[str, Any], server: Server, taken: frozenset[str]) -> bool:
+    """Whether ``server`` takes this ``file`` part: it takes file parts for the model
+    (``taken``), and its type when it names the types it takes (a file by id is not checked)."""
+    if "file" not in taken:
         return False
     kind = _file_type(part)
     return server.file_types is None or kind is None or kind in server.file_types
