@@ -382,6 +382,25 @@ GUARDED_TEXT: JsonObject = {
 }
 """A request whose decoder writes ``_guard`` (a ``guardContent`` text block)."""
 
+OWNED_BUCKET_VIDEO: JsonObject = {
+    "modelId": "amazon.nova-pro-v1:0",
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"text": "What happens?"},
+                {
+                    "video": {
+                        "format": "mp4",
+                        "source": {"s3Location": {"uri": "s3://media/clip.mp4", "bucketOwner": "111122223333"}},
+                    }
+                },
+            ],
+        }
+    ],
+}
+"""A request whose decoder writes ``_bucket_owner`` (a video in another account's bucket)."""
+
 GUARDED_RESPONSE: JsonObject = {
     "output": {"message": {"role": "assistant", "content": [{"guardContent": {"text": {"text": "x"}}}]}},
     "stopReason": "end_turn",
@@ -434,7 +453,11 @@ ENTRY = ProviderEntry.minimal(
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
-    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS, "_guard": GUARDED_TEXT},
+    marker_requests={
+        "_tool_order": SERVER_THEN_CLIENT_TOOLS,
+        "_guard": GUARDED_TEXT,
+        "_bucket_owner": OWNED_BUCKET_VIDEO,
+    },
     marker_responses={"_guard": GUARDED_RESPONSE},
     # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate
     # keys in the argument text collapse without a report today (found moving this table).
