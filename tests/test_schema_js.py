@@ -165,6 +165,7 @@ def test_typescript_program_builds_a_conversation_chatcodec_accepts(typescript_o
     built = json.loads(typescript_output)
     messages = chatcodec.validate_messages(built["messages"])
     assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
+    assert [part.type for part in messages[1].parts] == ["text", "image", "video"]
     request = chatcodec.ChatRequest.model_validate(built["request"])
     assert request.tools[0].name == "get_weather"
     assert [call["name"] for call in built["calls"]] == ["get_weather"]
