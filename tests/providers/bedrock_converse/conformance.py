@@ -382,25 +382,6 @@ GUARDED_TEXT: JsonObject = {
 }
 """A request whose decoder writes ``_guard`` (a ``guardContent`` text block)."""
 
-OWNED_BUCKET_VIDEO: JsonObject = {
-    "modelId": "amazon.nova-pro-v1:0",
-    "messages": [
-        {
-            "role": "user",
-            "content": [
-                {"text": "What happens?"},
-                {
-                    "video": {
-                        "format": "mp4",
-                        "source": {"s3Location": {"uri": "s3://media/clip.mp4", "bucketOwner": "111122223333"}},
-                    }
-                },
-            ],
-        }
-    ],
-}
-"""A request whose decoder writes ``_bucket_owner`` (a video in another account's bucket)."""
-
 GUARDED_RESPONSE: JsonObject = {
     "output": {"message": {"role": "assistant", "content": [{"guardContent": {"text": {"text": "x"}}}]}},
     "stopReason": "end_turn",
@@ -456,7 +437,6 @@ ENTRY = ProviderEntry.minimal(
     marker_requests={
         "_tool_order": SERVER_THEN_CLIENT_TOOLS,
         "_guard": GUARDED_TEXT,
-        "_bucket_owner": OWNED_BUCKET_VIDEO,
     },
     marker_responses={"_guard": GUARDED_RESPONSE},
     # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate

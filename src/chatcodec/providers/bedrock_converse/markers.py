@@ -23,6 +23,9 @@ meaning; another provider drops them without a report):
   with its text in these pieces when there were other than one (``citations.py``);
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns
+  the bucket (``media.py``). Only Bedrock reads an S3 location, so no other format's
+  server reads it differently without the owner (Gemini reports the S3 media itself);
 * ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id
   (``tool_ids.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
@@ -41,9 +44,7 @@ Carry meaning (declared in :data:`KIT`: another provider that drops one reports 
 * ``_tool_order``: server and client tools were interleaved (the kit's
   :data:`~chatcodec.providers.kit.TOOL_ORDER`);
 * ``_guard``: a text part came as a ``guardContent`` block (its ``qualifiers`` kept):
-  the text reaches every format, the guardrail's selection of it does not (``parts.py``);
-* ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns the
-  bucket (``media.py``): without it Bedrock reads the object as the caller's own.
+  the text reaches every format, the guardrail's selection of it does not (``parts.py``).
 
 Encoder options arrive by argument (``options=``), by their public names (see ``request.py``);
 a stored request may still spell them in ``provider_options["bedrock-converse"]``.
@@ -63,7 +64,6 @@ KIT = ProviderKit(
     meaningful_markers={
         **TOOL_ORDER,
         "_guard": "the text is sent as plain text: a Bedrock guardrail assessed only the guardContent blocks",
-        "_bucket_owner": "the S3 bucket's owning account (s3Location.bucketOwner) is Bedrock's alone",
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
