@@ -308,7 +308,7 @@ def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
 
 
 def _encode_video(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    """A ``video_url`` part, for a server that takes one (:func:`.video.video_target`)."""
+    """A ``video_url`` part, for a server that takes one (:func:`.server_media.video_target`)."""
     losses = context.losses
     bag = KIT.own(part.get("provider_metadata"))
     if not video_target(context, bag.get(VIDEO_URL) is True, at):
