@@ -31,7 +31,7 @@ user message with ``tool_result`` blocks        a ``ToolMessage`` with those res
 (Anthropic shape)                               ``UserMessage`` with the other blocks
 ``tool_result`` part with ``tool_call_id``      ``tool_use_id``
 ``image_url``, ``input_audio``, OpenAI          ``image``, ``audio``, ``document`` parts
-``file`` parts, ``video_url``                   (and ``video``; openai-chat ``decode_part``: a ``data:`` URL
+``file`` parts                                  (openai-chat ``decode_part``: a ``data:`` URL
                                                 becomes a base64 source; a ``file_data`` that
                                                 is not a data URL stays an opaque part)
 ``{type: tool_use, input: {...}}``              ``tool_use`` with ``arguments`` as JSON text
@@ -119,7 +119,6 @@ def _openai_part(part: dict[str, Any], known: frozenset[str]) -> Any:
 _IMAGE_KEYS = frozenset({"type", "image_url", "prompt_cache_breakpoint"})
 _AUDIO_KEYS = frozenset({"type", "input_audio", "prompt_cache_breakpoint"})
 _FILE_KEYS = frozenset({"type", "file", "prompt_cache_breakpoint"})
-_VIDEO_KEYS = frozenset({"type", "video_url", "prompt_cache_breakpoint"})
 
 
 def _read_image_url(part: dict[str, Any], at: Location) -> Any:
@@ -145,13 +144,6 @@ def _read_file(part: dict[str, Any], at: Location) -> Any:
     if file is None or not (isinstance(file.get("file_data"), str) or isinstance(file.get("file_id"), str)):
         return part
     return _openai_part(part, _FILE_KEYS)
-
-
-def _read_video_url(part: dict[str, Any], at: Location) -> Any:
-    video_url = as_dict(part.get("video_url"))
-    if video_url is None or not isinstance(video_url.get("url"), str) or not video_url["url"]:
-        return part
-    return _openai_part(part, _VIDEO_KEYS)
 
 
 def _anthropic_block(block: dict[str, Any]) -> dict[str, Any]:
@@ -224,7 +216,6 @@ _PART_READERS: dict[str, Callable[[dict[str, Any], Location], Any]] = {
     "image_url": _read_image_url,
     "input_audio": _read_input_audio,
     "file": _read_file,
-    "video_url": _read_video_url,
     "thinking": _read_thinking,
     "redacted_thinking": _read_redacted_thinking,
     "tool_use": _read_tool_use,
@@ -241,7 +232,6 @@ _READ_WHEN: dict[str, str] = {
     "image_url": _ALWAYS,
     "input_audio": _ALWAYS,
     "file": _ALWAYS,
-    "video_url": _ALWAYS,
     "redacted_thinking": _ALWAYS,
     "document": _ALWAYS,
     "tool_result": _ALWAYS,

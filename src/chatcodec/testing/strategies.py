@@ -208,18 +208,16 @@ def audio_parts() -> st.SearchStrategy[AudioPart]:
     return st.builds(AudioPart, source=_media_sources(), **_part_extras())
 
 
-_OFFSETS = st.one_of(st.none(), st.floats(min_value=0, max_value=86_400, allow_nan=False, allow_infinity=False))
-
-
 @cache
 def video_parts() -> st.SearchStrategy[VideoPart]:
     """Video parts from URL, base64 or file sources, with or without the clip to watch."""
+    offsets = st.one_of(st.none(), st.floats(min_value=0, max_value=86_400, allow_nan=False))
     frame_rates = st.one_of(st.none(), st.floats(min_value=0.01, max_value=60, allow_nan=False))
     return st.builds(
         VideoPart,
         source=_media_sources(),
-        start_offset=_OFFSETS,
-        end_offset=_OFFSETS,
+        start_offset=offsets,
+        end_offset=offsets,
         fps=frame_rates,
         **_part_extras(),
     )

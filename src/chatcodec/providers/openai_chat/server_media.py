@@ -17,9 +17,10 @@ or frame rate: a part's ``start_offset``, ``end_offset`` and ``fps`` are reporte
 (:attr:`~.servers.server.Server.file_types`; OpenAI's Chat Completions "accepts only PDF
 files as file content parts ... To use text from a file in Chat Completions, read the
 file in your application and send its contents as a text content part",
-https://developers.openai.com/api/docs/guides/file-inputs). So a base64 ``text/*``
-document of another type is written as the text it holds (UTF-8), reported, to OpenAI
-unnamed as to a named server; another type it does not take is dropped, reported. A
+https://developers.openai.com/api/docs/guides/file-inputs). So with no server named, a
+base64 ``text/*`` document is written as the text it holds (UTF-8), and another type
+OpenAI does not take is dropped, each reported; for a named server the fitting does the
+same by its record (a ``rule`` loss naming it). A
 document by URL goes as a ``document_url`` part to a server whose parts hold one
 (Mistral: "document_url": a URL, https://docs.mistral.ai/capabilities/document_ai/basic_ocr/).
 """
@@ -80,25 +81,17 @@ def clip_losses(part: Mapping[str, Any], losses: LossRecorder, at: Steps) -> Non
 
 
 def untaken_file(source: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any] | None:
-    """For a base64 document of a type the server's ``file`` part does not take: the text
-    part it is sent as (``text/*`` in UTF-8), or an empty dict when it is not sent to
-    OpenAI unnamed (both reported); None when it is written as a file (the server takes it,
-    or a named server's fitting drops it)."""
+    """For a base64 document of a type OpenAI's ``file`` part does not take, with no server
+    named: the text part it is sent as (``text/*`` in UTF-8), or an empty dict when it is
+    not sent (both reported, ``content`` losses); None when it is written as a file (OpenAI
+    takes it, or a named server's fitting changes or drops it: :mod:`.servers.fitting`)."""
     server, named = target_server(context)
     media_type = str(source["media_type"]).partition(";")[0].strip().lower()
-    parts, _ = server.parts_for(_model(context))
-    if "file" in parts and (server.file_types is None or media_type in server.file_types):
-        return None
-    types = server.file_types if "file" in parts else None
-    takes = (
-        f"{server.title}'s file parts take {', '.join(sorted(types))} only"
-        if types
-        else f"{server.title} takes no file parts"
-    )
+    if named or server.file_types is None or media_type in server.file_types:
+        return None  # a named server's fitting changes or drops it, a rule loss naming the server
+    takes = f"{server.title}'s file parts take {', '.join(sorted(server.file_types))} only"
     text = _utf8_text(source["data"]) if media_type.startswith("text/") else None
     if text is None:
-        if named:  # the fitting drops it, a rule loss naming the server
-            return None
         context.losses.add(at, f"{media_type} document", f"{takes}; not sent")
         return {}
     why = f"sent as the text it holds: {takes}"
