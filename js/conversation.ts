@@ -13,6 +13,7 @@ const messages: Messages = [
     content: [
       { type: "text", text: "What is the weather in Paris?", cache_control: { type: "ephemeral" } },
       { type: "image", source: { type: "url", url: "https://example.com/paris.png" }, detail: "low" },
+      { type: "video", source: { type: "url", url: "https://example.com/paris.mp4" }, start_offset: 10, fps: 2 },
     ],
   },
   { role: "assistant", content: [{ type: "thinking", text: "Ask the weather tool.", signature: "c2ln" }, call] },
@@ -22,6 +23,8 @@ const messages: Messages = [
 
 // @ts-expect-error: a content part needs its `type` tag, as chatcodec requires.
 const untagged: UserMessage = { role: "user", content: [{ text: "hi" }] };
+// @ts-expect-error: a video is something a user gives, not an assistant part.
+const watched: AssistantMessage = { role: "assistant", content: [{ type: "video", source: { type: "file", file_id: "f" } }] };
 // @ts-expect-error: a tool result belongs in a tool message, not a system message.
 const misplaced: Messages = [{ role: "system", content: [{ type: "tool_result", tool_use_id: "call_1" }] }];
 
@@ -43,4 +46,4 @@ const request: ChatRequest = {
 
 const assistant = messages[2];
 const calls = assistant.role === "assistant" ? toolCalls(assistant) : [];
-console.log(JSON.stringify({ messages, request, calls, unused: [untagged, misplaced].length }));
+console.log(JSON.stringify({ messages, request, calls, unused: [untagged, misplaced, watched].length }));

@@ -46,7 +46,7 @@ def test_canonical_output_is_canonical_json(capsys: pytest.CaptureFixture[str]) 
 
 def test_invalid_conversation_exits_1_with_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps([{"role": "user", "content": [{"type": "video"}]}]), encoding="utf-8")
+    bad.write_text(json.dumps([{"role": "user", "content": [{"type": "hologram"}]}]), encoding="utf-8")
     assert main(["validate", str(bad)]) == 1
     err = capsys.readouterr().err
     assert "at $[0].content[0]" in err

@@ -49,7 +49,7 @@ def test_example_session_validates_against_the_messages_schema() -> None:
 
 def test_schema_rejects_what_validation_rejects() -> None:
     validator = jsonschema.Draft202012Validator(chatcodec.json_schema("messages"))
-    assert not validator.is_valid([{"role": "user", "content": [{"type": "video"}]}])
+    assert not validator.is_valid([{"role": "user", "content": [{"type": "hologram"}]}])
     assert not validator.is_valid([{"role": "user", "content": "hi", "colour": "red"}])
     assert validator.is_valid([{"role": "user", "content": "hi"}])
 

@@ -116,7 +116,7 @@ _TRAIL_KEYWORDS = frozenset({"if", "then", "else", "anyOf", "oneOf", "allOf"})
 _ONE_MISTAKE: list[tuple[object, str]] = [
     ([{}], "/0 must have required property 'role'"),
     ([{"role": "user", "content": [{"type": "text"}]}], "/0/content/0 must have required property 'text'"),
-    ([{"role": "user", "content": [{"type": "video"}]}], "/0/content/0/type must be equal to one of the allowed"),
+    ([{"role": "user", "content": [{"type": "hologram"}]}], "/0/content/0/type must be equal to one of the allowed"),
     (
         [{"role": "assistant", "content": [{"type": "tool_use", "id": "c"}]}],
         "/0/content/0 must have required property 'name'",
@@ -165,6 +165,7 @@ def test_typescript_program_builds_a_conversation_chatcodec_accepts(typescript_o
     built = json.loads(typescript_output)
     messages = chatcodec.validate_messages(built["messages"])
     assert [message.role for message in messages] == ["system", "user", "assistant", "tool", "assistant"]
+    assert [part.type for part in messages[1].parts] == ["text", "image", "video"]
     request = chatcodec.ChatRequest.model_validate(built["request"])
     assert request.tools[0].name == "get_weather"
     assert [call["name"] for call in built["calls"]] == ["get_weather"]

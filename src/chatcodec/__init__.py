@@ -70,6 +70,7 @@ if _typing.TYPE_CHECKING:
         ToolUsePart,
         UrlSource,
         UserContentPart,
+        VideoPart,
     )
     from chatcodec.model.messages import (
         MESSAGE_ADAPTER,
@@ -230,6 +231,7 @@ __all__ = [
     "UserContentPart",
     "UserMessage",
     "ValidationError",
+    "VideoPart",
     "accumulate_stream",
     "aconvert_stream",
     "available_formats",
@@ -355,6 +357,7 @@ _EXPORTED_FROM: dict[str, str] = {
     "UserContentPart": "chatcodec.model.content",
     "UserMessage": "chatcodec.model.messages",
     "ValidationError": "chatcodec.errors",
+    "VideoPart": "chatcodec.model.content",
     "accumulate_stream": "chatcodec.api",
     "available_formats": "chatcodec.registry",
     "convert_request": "chatcodec.api",

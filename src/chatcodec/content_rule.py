@@ -31,6 +31,7 @@ from chatcodec.model.content import (
     ThinkingPart,
     ToolResultPart,
     ToolUsePart,
+    VideoPart,
 )
 from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.validation import dump_messages
@@ -125,7 +126,8 @@ class ContentRule:
             return False
         if self.form == "list":
             return True
-        if isinstance(part, ImagePart | AudioPart | DocumentPart | RefusalPart | OpaquePart | ToolResultPart):
+        media = ImagePart | AudioPart | VideoPart | DocumentPart
+        if isinstance(part, media | RefusalPart | OpaquePart | ToolResultPart):
             losses.add(at, f"{part.type} part", "string content holds only text")
             return False
         return True

@@ -16,6 +16,7 @@ from chatcodec.model.content import (
     ThinkingPart,
     ToolResultPart,
     ToolUsePart,
+    VideoPart,
 )
 from chatcodec.model.messages import AnyMessage
 
@@ -38,7 +39,7 @@ def render_part(part: AnyPart, width: int = 80) -> str:
             return f"#{part.tool_use_id}{error} -> {_shorten(body, width)}"
         case RefusalPart():
             return f"<refusal: {_shorten(part.text, width)}>"
-        case ImagePart() | AudioPart() | DocumentPart():
+        case ImagePart() | AudioPart() | VideoPart() | DocumentPart():
             return f"<{part.type} {part.source.type}>"
         case OpaquePart():
             return f"<{part.provider} {part.data.get('type', 'block')}>"

@@ -33,7 +33,7 @@ def part_text(part: ContentPartData) -> str:
         case "tool_result":
             assert_type(part, ToolResultPartData)
             return part["content"] if isinstance(part["content"], str) else ""
-        case "image" | "audio" | "document" | "thinking" | "refusal" | "opaque":
+        case "image" | "audio" | "video" | "document" | "thinking" | "refusal" | "opaque":
             return ""
         case _:
             assert_never(part)

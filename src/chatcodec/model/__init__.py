@@ -2,7 +2,7 @@
 ``TypedDict`` s.
 
 ``_base``            the strict base model, provider metadata, the dialect hook
-``content``          content parts (text, image, audio, file, thinking, opaque, ...)
+``content``          content parts (text, image, audio, video, file, thinking, opaque, ...)
 ``messages``         the messages by role
 ``tools``            tool definitions, calls, choices
 ``request``          :class:`~chatcodec.ChatRequest` and its settings

@@ -44,6 +44,7 @@ from chatcodec.model.content_data import (
     ToolUsePartData,
     UrlSourceData,
     UserContentPartData,
+    VideoPartData,
 )
 from chatcodec.model.conversation_data import (
     AssistantMessageData,
@@ -146,4 +147,5 @@ __all__ = [
     "UsageEventData",
     "UserContentPartData",
     "UserMessageData",
+    "VideoPartData",
 ]

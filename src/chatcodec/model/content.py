@@ -140,6 +140,28 @@ class AudioPart(_PartBase):
         return compat.audio_format_from_media_type(self.source.media_type)
 
 
+class VideoPart(_PartBase):
+    """A video clip, by URL (``https://``, a YouTube link, a storage location such as
+    ``s3://`` or ``gs://``, a Gemini Files API URI), inline base64 or provider file id,
+    with the part of it the model should watch.
+
+    Gemini (``inlineData`` / ``fileData`` with ``videoMetadata``), Bedrock Converse
+    (``video`` blocks) and OpenAI-compatible servers (``video_url``: vLLM, SGLang, Kimi,
+    Together) carry it; elsewhere it is dropped and reported.
+    """
+
+    type: Literal["video"] = "video"
+    """Tag of this part kind."""
+    source: MediaSource
+    """Where the video comes from; ``media_type`` gives its container (``video/mp4``)."""
+    start_offset: float | None = omitted_when_none(ge=0)
+    """Seconds into the video where the model starts watching (Gemini ``videoMetadata.startOffset``)."""
+    end_offset: float | None = omitted_when_none(ge=0)
+    """Seconds into the video where the model stops watching (Gemini ``videoMetadata.endOffset``)."""
+    fps: float | None = omitted_when_none(gt=0)
+    """Frames per second sampled from the video (Gemini ``videoMetadata.fps``; its default is 1)."""
+
+
 class DocumentPart(_PartBase):
     """A document (PDF, plain text, ...), by URL, base64, file id or inline text."""
 
@@ -336,7 +358,7 @@ def _is_one_plain_text(parts: list[Any]) -> bool:
 
 ToolResultContentPart = TypeAliasType(
     "ToolResultContentPart",
-    Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, TaggedOn("type")],
+    Annotated[TextPart | ImagePart | AudioPart | VideoPart | DocumentPart | OpaquePart, TaggedOn("type")],
 )
 """What a tool result may contain."""
 
@@ -370,7 +392,8 @@ class ToolResultPart(_PartBase):
 
 
 UserContentPart = TypeAliasType(
-    "UserContentPart", Annotated[TextPart | ImagePart | AudioPart | DocumentPart | OpaquePart, TaggedOn("type")]
+    "UserContentPart",
+    Annotated[TextPart | ImagePart | AudioPart | VideoPart | DocumentPart | OpaquePart, TaggedOn("type")],
 )
 """What a user message may contain."""
 
@@ -392,6 +415,7 @@ ContentPart = TypeAliasType(
         TextPart
         | ImagePart
         | AudioPart
+        | VideoPart
         | DocumentPart
         | ThinkingPart
         | RefusalPart
@@ -407,6 +431,7 @@ AnyPart = (
     TextPart
     | ImagePart
     | AudioPart
+    | VideoPart
     | DocumentPart
     | ThinkingPart
     | RefusalPart

@@ -93,6 +93,21 @@ class AudioPartData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
+class VideoPartData(TypedDict, closed=True):
+    """A video clip, by URL (``https://``, a YouTube link, a storage location such as ``s3://`` or ``gs://``, a Gemini
+    Files API URI), inline base64 or provider file id, with the part of it the model should watch. Mirrors
+    :class:`~chatcodec.model.content.VideoPart`.
+    """
+
+    type: Literal["video"]
+    source: MediaSourceData
+    start_offset: NotRequired[float]
+    end_offset: NotRequired[float]
+    fps: NotRequired[float]
+    cache_control: NotRequired[CacheControlData]
+    provider_metadata: NotRequired[ProviderMetadata]
+
+
 DocumentSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData | TextSourceData
 """Any of :data:`~chatcodec.model.content.DocumentSource`, as data."""
 
@@ -157,7 +172,9 @@ class OpaquePartData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
-ToolResultContentPartData: TypeAlias = TextPartData | ImagePartData | AudioPartData | DocumentPartData | OpaquePartData
+ToolResultContentPartData: TypeAlias = (
+    TextPartData | ImagePartData | AudioPartData | VideoPartData | DocumentPartData | OpaquePartData
+)
 """Any of :data:`~chatcodec.model.content.ToolResultContentPart`, as data."""
 
 
@@ -175,7 +192,9 @@ class ToolResultPartData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
-UserContentPartData: TypeAlias = TextPartData | ImagePartData | AudioPartData | DocumentPartData | OpaquePartData
+UserContentPartData: TypeAlias = (
+    TextPartData | ImagePartData | AudioPartData | VideoPartData | DocumentPartData | OpaquePartData
+)
 """Any of :data:`~chatcodec.model.content.UserContentPart`, as data."""
 
 AssistantContentPartData: TypeAlias = (
@@ -190,6 +209,7 @@ ContentPartData: TypeAlias = (
     TextPartData
     | ImagePartData
     | AudioPartData
+    | VideoPartData
     | DocumentPartData
     | ThinkingPartData
     | RefusalPartData

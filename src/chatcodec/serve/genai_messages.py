@@ -67,7 +67,7 @@ def part_for(part: Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "tool_call", "id": part.get("id"), "name": part.get("name"), "arguments": _arguments(part)}
     if kind == "tool_result":
         return {"type": "tool_call_response", "id": part.get("tool_use_id"), "response": part.get("content")}
-    if kind in ("image", "audio", "document"):
+    if kind in ("image", "audio", "video", "document"):
         return _media(str(kind), as_dict(part.get("source")) or {})
     return {"type": str(kind)}
 

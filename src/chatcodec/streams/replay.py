@@ -22,6 +22,7 @@ from chatcodec.model.content import (
     ThinkingPart,
     ToolResultPart,
     ToolUsePart,
+    VideoPart,
 )
 from chatcodec.model.response import ChatResponse, ResponseChoice
 from chatcodec.model.stream_events import (
@@ -110,7 +111,7 @@ def _part_events(part: AnyPart, index: int, choice: int, split: Splitter) -> Ite
             yield from (RefusalDeltaEvent(**where, delta=delta) for delta in split(part.text))
         case TextPart() | ThinkingPart() | ToolUsePart() | RefusalPart() | ImagePart() | AudioPart() | OpaquePart():
             yield PartEvent(**where, part=part)
-        case DocumentPart() | ToolResultPart():
+        case DocumentPart() | VideoPart() | ToolResultPart():
             raise ValueError(f"an assistant message cannot hold a {part.type} part")
         case _:
             assert_never(part)

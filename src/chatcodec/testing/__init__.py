@@ -51,6 +51,7 @@ try:
         url_sources,
         usages,
         user_messages,
+        video_parts,
     )
 except ModuleNotFoundError as _missing:  # say what to install, not only what is missing
     if _missing.name != "hypothesis":
@@ -99,4 +100,5 @@ __all__ = [
     "url_sources",
     "usages",
     "user_messages",
+    "video_parts",
 ]

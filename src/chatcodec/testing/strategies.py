@@ -43,6 +43,7 @@ from chatcodec.model.content import (
     ToolUsePart,
     UrlSource,
     UserContentPart,
+    VideoPart,
 )
 from chatcodec.model.messages import AnyMessage, AssistantMessage, SystemMessage, TextMessage, ToolMessage, UserMessage
 from chatcodec.model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
@@ -102,7 +103,9 @@ _SCALARS: st.SearchStrategy[JsonValue] = st.one_of(
 )
 _PROVIDERS = st.one_of(st.sampled_from(["anthropic", "openai", "gemini", "bedrock"]), _TEXTS)
 _MEDIA_TYPES = st.one_of(
-    st.sampled_from(["image/png", "image/jpeg", "audio/wav", "audio/mpeg", "application/pdf", "text/plain"]),
+    st.sampled_from(
+        ["image/png", "image/jpeg", "audio/wav", "audio/mpeg", "video/mp4", "application/pdf", "text/plain"]
+    ),
     _NON_EMPTY_TEXTS,
 )
 _BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_"
@@ -206,6 +209,21 @@ def audio_parts() -> st.SearchStrategy[AudioPart]:
 
 
 @cache
+def video_parts() -> st.SearchStrategy[VideoPart]:
+    """Video parts from URL, base64 or file sources, with or without the clip to watch."""
+    offsets = st.one_of(st.none(), st.floats(min_value=0, max_value=86_400, allow_nan=False))
+    frame_rates = st.one_of(st.none(), st.floats(min_value=0.01, max_value=60, allow_nan=False))
+    return st.builds(
+        VideoPart,
+        source=_media_sources(),
+        start_offset=offsets,
+        end_offset=offsets,
+        fps=frame_rates,
+        **_part_extras(),
+    )
+
+
+@cache
 def document_parts() -> st.SearchStrategy[DocumentPart]:
     """Document parts from any document source."""
     return st.builds(
@@ -271,7 +289,7 @@ def opaque_parts() -> st.SearchStrategy[OpaquePart]:
 def tool_result_parts() -> st.SearchStrategy[ToolResultPart]:
     """Tool results with text or part-list content."""
     nested: st.SearchStrategy[ToolResultContentPart] = st.one_of(
-        text_parts(), image_parts(), audio_parts(), document_parts(), opaque_parts()
+        text_parts(), image_parts(), audio_parts(), video_parts(), document_parts(), opaque_parts()
     )
     return st.builds(
         ToolResultPart,
@@ -307,7 +325,7 @@ def system_messages() -> st.SearchStrategy[SystemMessage]:
 def user_messages() -> st.SearchStrategy[UserMessage]:
     """User messages with text or part-list content."""
     parts: st.SearchStrategy[UserContentPart] = st.one_of(
-        text_parts(), image_parts(), audio_parts(), document_parts(), opaque_parts()
+        text_parts(), image_parts(), audio_parts(), video_parts(), document_parts(), opaque_parts()
     )
     return st.builds(UserMessage, content=st.one_of(_TEXTS, _lists(parts)), **_message_extras())
 

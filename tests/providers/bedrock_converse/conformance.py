@@ -434,7 +434,10 @@ ENTRY = ProviderEntry.minimal(
     for_sdk=for_sdk,
     silent_rewrites=silent_rewrites,
     unplaced_response_fields=("created", "id", "model", "usage.reasoning_tokens"),
-    marker_requests={"_tool_order": SERVER_THEN_CLIENT_TOOLS, "_guard": GUARDED_TEXT},
+    marker_requests={
+        "_tool_order": SERVER_THEN_CLIENT_TOOLS,
+        "_guard": GUARDED_TEXT,
+    },
     marker_responses={"_guard": GUARDED_RESPONSE},
     # Not ``reports_reparsed_arguments``: ``toolUse.input`` is an object too, but duplicate
     # keys in the argument text collapse without a report today (found moving this table).

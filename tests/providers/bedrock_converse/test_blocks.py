@@ -12,6 +12,8 @@ from providers.bedrock_converse.bedrock_support import assert_valid_request
 
 PROVIDER = "bedrock-converse"
 PNG = "iVBORw0KGgo="
+_OWNED = {"uri": "s3://b/v.mov", "bucketOwner": "111122223333"}
+"""An S3 location in another account's bucket (botocore ``S3Location.bucketOwner``)."""
 
 USER_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
     ("text", {"text": "hi"}, "text"),
@@ -20,7 +22,7 @@ USER_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
     (
         "image s3 owner",
         {"image": {"format": "gif", "source": {"s3Location": {"uri": "s3://b/k", "bucketOwner": "1"}}}},
-        "opaque",
+        "image",
     ),
     ("document bytes", {"document": {"format": "pdf", "name": "Report", "source": {"bytes": PNG}}}, "document"),
     ("document text", {"document": {"format": "md", "name": "Notes", "source": {"text": "# hi"}}}, "document"),
@@ -43,7 +45,11 @@ USER_BLOCKS: list[tuple[str, dict[str, Any], str]] = [
         {"document": {"format": "txt", "name": "N", "source": {"content": [{"text": "a"}]}}},
         "opaque",
     ),
-    ("video", {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://b/v.mp4"}}}}, "opaque"),
+    ("video", {"video": {"format": "mp4", "source": {"s3Location": {"uri": "s3://b/v.mp4"}}}}, "video"),
+    ("video of another account's bucket", {"video": {"format": "mov", "source": {"s3Location": _OWNED}}}, "video"),
+    ("mpg video", {"video": {"format": "mpg", "source": {"bytes": PNG}}}, "video"),
+    ("three_gp video", {"video": {"format": "three_gp", "source": {"bytes": PNG}}}, "video"),
+    ("video of an unknown format", {"video": {"format": "avi", "source": {"bytes": PNG}}}, "opaque"),
     ("guard content", {"guardContent": {"text": {"text": "check this", "qualifiers": ["query"]}}}, "text"),
     ("guard image", {"guardContent": {"image": {"format": "png", "source": {"bytes": PNG}}}}, "opaque"),
     ("search result", {"searchResult": {"source": "s", "title": "t", "content": [{"text": "x"}]}}, "opaque"),
@@ -114,7 +120,7 @@ def test_system_blocks_text_cache_point_and_guard_content() -> None:
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
 
 
-def test_tool_results_hold_text_json_images_and_documents() -> None:
+def test_tool_results_hold_text_json_images_documents_and_videos() -> None:
     content = [
         {"text": "a"},
         {"json": {"rows": [1, 2.5, None]}},
@@ -133,7 +139,7 @@ def test_tool_results_hold_text_json_images_and_documents() -> None:
     assert isinstance(result, chatcodec.ToolResultPart)
     assert result.is_error
     assert isinstance(result.content, list)
-    assert [part.type for part in result.content] == ["text", "text", "image", "document", "opaque"]
+    assert [part.type for part in result.content] == ["text", "text", "image", "document", "video"]
     assert chatcodec.encode_request(PROVIDER, decoded, on_loss="error") == body
     assert_valid_request(body)
 

@@ -126,7 +126,7 @@ def test_user_media_parts() -> None:
 
 def test_unknown_and_unusual_parts_are_kept_opaque() -> None:
     raw_file = {"type": "file", "file": {"file_data": "JVBERi0=", "filename": "raw.pdf"}}  # not a data URL
-    future = {"type": "video_url", "video_url": {"url": "https://example.com/v.mp4"}}
+    future = {"type": "hologram_url", "hologram_url": {"url": "https://example.com/v.holo"}}
     request = round_trip(request_with({"role": "user", "content": [raw_file, future]}), sdk=False)
     assert request.messages[0].parts == [
         OpaquePart(provider=FORMAT, data=raw_file),

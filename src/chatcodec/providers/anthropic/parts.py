@@ -360,6 +360,9 @@ def encode_part(part: Part, context: AnthropicContext, at: Steps) -> dict[str, A
         case "audio":
             context.losses.add(at, "audio part", "Anthropic messages cannot hold audio")
             return None
+        case "video":
+            context.losses.add(at, "video part", "Anthropic messages cannot hold video")
+            return None
         case kind:
             raise rule_error("Anthropic request", at, "part_type", "not a canonical content part type", kind)
 

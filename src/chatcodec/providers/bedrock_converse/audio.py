@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.compat import audio_format_from_media_type, media_type_for_audio_format
 from chatcodec.providers.bedrock_converse.context import BedrockContext
-from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.bedrock_converse.markers import BUCKET_OWNER, KIT
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 AUDIO_FORMATS = frozenset(
@@ -29,7 +30,9 @@ FORMAT = "_format"
 """Marker: the wire format, when the media type reads back as another name."""
 
 SourceReader = Callable[[Mapping[str, Any], str | None], dict[str, Any] | None]
-SourceWriter = Callable[[Mapping[str, Any], str, BedrockContext, Steps], dict[str, Any] | None]
+SourceWriter = Callable[[Mapping[str, Any], str, BedrockContext, Steps, object], dict[str, Any] | None]
+""":func:`.media.encode_source`: a canonical source, what it is, the context, where, and
+the bucket owner the part's bag keeps."""
 
 
 def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[str, Any] | None:
@@ -43,6 +46,9 @@ def decode_audio(audio: Mapping[str, Any], read_source: SourceReader) -> dict[st
     if source is None:
         return None
     bag = leftovers(audio, ("format", "source"))
+    owner = as_dict(audio["source"].get("s3Location"))
+    if owner is not None and isinstance(owner.get("bucketOwner"), str):
+        bag[BUCKET_OWNER] = owner["bucketOwner"]
     if _format(media_type) != wire_format:
         bag[FORMAT] = wire_format
     return KIT.attach({"type": "audio", "source": source}, bag)
@@ -60,7 +66,7 @@ def encode_audio(
     """An ``audio`` block for an audio part (canonical data); None when its format or
     source is not one Bedrock takes (reported)."""
     source = part["source"]
-    wire_source = write_source(source, "audio", context, at)
+    wire_source = write_source(source, "audio", context, at, bag.get(BUCKET_OWNER))
     if wire_source is None:
         return None
     media_type = source.get("media_type")

@@ -3,9 +3,9 @@
 Sources: botocore's ``bedrock-runtime`` service model (2023-09-30): ``ToolChoice`` is
 ``auto``, ``any`` or ``tool`` (no ``none``); ``ConversationRole`` is ``user``,
 ``assistant`` or ``system`` beside the top-level ``system`` list (Claude on Bedrock folds
-such a turn into ``system``: ``rules.py``); ``ContentBlock`` holds ``image``, ``audio``
-and ``document`` (and ``video``, which canonical has no part for), and
-``ToolResultContentBlock`` ``image`` and ``document``; ``CachePointBlock``. Reasoning goes
+such a turn into ``system``: ``rules.py``); ``ContentBlock`` holds ``image``, ``audio``,
+``video`` and ``document``, and ``ToolResultContentBlock`` ``image``, ``video`` and
+``document``; ``CachePointBlock``. Reasoning goes
 through ``additionalModelRequestFields`` as Claude's ``thinking`` (``enabled`` with a
 budget, ``adaptive``, ``disabled``: the same models as on the Anthropic API, where Opus
 4.7+ take adaptive thinking only; provider-changes-2026.md) and ``outputConfig.effort``.
@@ -20,8 +20,8 @@ CAPABILITIES = Capabilities(
     developer_role=False,
     freeform_calls=False,
     results_follow_calls=True,
-    media=frozenset({"image", "audio", "document"}),
-    tool_result_media=frozenset({"image", "document"}),
+    media=frozenset({"image", "audio", "video", "document"}),
+    tool_result_media=frozenset({"image", "video", "document"}),
     reasoning=frozenset({"budget", "effort", "adaptive", "disabled"}),
     signed_thinking=True,
     cache_markers=True,  # cachePoint blocks

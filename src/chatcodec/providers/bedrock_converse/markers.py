@@ -23,6 +23,9 @@ meaning; another provider drops them without a report):
   with its text in these pieces when there were other than one (``citations.py``);
 * ``_no_metrics``: a stream's ``metadata`` had no ``metrics`` (``stream_decode.py``);
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
+* ``_bucket_owner``: a media source's ``s3Location.bucketOwner``, the account that owns
+  the bucket (``media.py``). Only Bedrock reads an S3 location, so no other format's
+  server reads it differently without the owner (Gemini reports the S3 media itself);
 * ``_empty_id``: a response's call came with ``toolUseId: ""`` and got a made-up id
   (``tool_ids.py``); ``""`` is written back;
 * ``_count_twins``: the legacy
@@ -64,6 +67,9 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+BUCKET_OWNER = "_bucket_owner"
+"""Marker: a media source's ``s3Location.bucketOwner`` (``media.py``)."""
 
 OPTIONS = OptionTable.of(
     "unsigned_thinking",

@@ -2,7 +2,8 @@
 parts (canonical data, no model).
 
 A source is ``bytes`` (base64 text in the JSON form), an ``s3Location`` (a canonical URL
-``s3://...``) or, for a document, ``text``. Bedrock fetches no ``http(s)`` URL and has no
+``s3://...``; its ``bucketOwner``, the account that owns a bucket of another account, in
+the part's bag as ``_bucket_owner``) or, for a document, ``text``. Bedrock fetches no ``http(s)`` URL and has no
 file ids (ValidationException; botocore ``ImageSource`` / ``DocumentSource`` have no such
 member), so such a source is a loss and the part is not sent; base64 that is not standard
 (a botocore blob) is one too.
@@ -20,8 +21,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
-from chatcodec.providers.bedrock_converse.markers import KIT
+from chatcodec.providers.bedrock_converse.markers import BUCKET_OWNER, KIT
 from chatcodec.providers.bedrock_converse.thinking import is_base64
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
@@ -57,16 +59,40 @@ def part_bag(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dic
 # --- decode --------------------------------------------------------------------------------
 
 
+def bucket_owner(source: Mapping[str, Any]) -> str | None:
+    """The ``bucketOwner`` of an ``s3Location`` source, for the part's bag."""
+    location = as_dict(source.get("s3Location"))
+    owner = location.get("bucketOwner") if location is not None else None
+    return owner if isinstance(owner, str) else None
+
+
+def owner_of(part: Mapping[str, Any]) -> object:
+    """The bucket owner a part's own bag keeps (None when it keeps none)."""
+    metadata = part.get("provider_metadata")
+    return KIT.marker(metadata, BUCKET_OWNER) if metadata else None
+
+
+def with_owner(bag: dict[str, Any], source: Mapping[str, Any]) -> dict[str, Any]:
+    """``bag`` with the source's bucket owner, when it has one."""
+    owner = bucket_owner(source)
+    if owner is not None:
+        bag[BUCKET_OWNER] = owner
+    return bag
+
+
 def decode_source(source: Mapping[str, Any], media_type: str | None) -> dict[str, Any] | None:
     """The canonical source for a ``bytes`` or ``s3Location`` source (None: canonical has no
-    source for it, and the block is kept whole)."""
+    source for it, and the block is kept whole); a ``bucketOwner`` is the caller's to keep
+    (:func:`with_owner`)."""
     if len(source) != 1:
         return None
     data = source.get("bytes")
     if isinstance(data, str) and media_type is not None:
         return {"type": "base64", "media_type": media_type, "data": data}
     location: Any = source.get("s3Location")
-    if location.__class__ is dict and location.keys() == {"uri"} and _url(location["uri"]):
+    if location.__class__ is dict and location.keys() <= {"uri", "bucketOwner"} and _url(location.get("uri", "")):
+        if not isinstance(location.get("bucketOwner", ""), str):
+            return None
         url: dict[str, Any] = {"type": "url", "url": location["uri"]}
         if media_type is not None:
             url["media_type"] = media_type
@@ -93,7 +119,9 @@ def decode_image(image: Mapping[str, Any]) -> dict[str, Any] | None:
     if media_type is None or source is None:
         return None
     part = {"type": "image", "source": source}
-    return part if len(image) == 2 else KIT.attach(part, leftovers(image, ("format", "source")))
+    if len(image) == 2 and bucket_owner(image["source"]) is None:
+        return part
+    return KIT.attach(part, with_owner(leftovers(image, ("format", "source")), image["source"]))
 
 
 def decode_document(document: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -111,7 +139,7 @@ def decode_document(document: Mapping[str, Any]) -> dict[str, Any] | None:
     if decoded_source is None:
         return None
     canonical: dict[str, Any] = {"type": "document", "source": decoded_source}
-    bag = leftovers(document, ("format", "source", "name"))
+    bag = with_owner(leftovers(document, ("format", "source", "name")), source)
     if isinstance(document.get("name"), str):
         canonical["filename"] = document["name"]
     else:
@@ -124,8 +152,11 @@ def decode_document(document: Mapping[str, Any]) -> dict[str, Any] | None:
 # --- encode --------------------------------------------------------------------------------
 
 
-def encode_source(source: Mapping[str, Any], what: str, context: BedrockContext, at: Steps) -> dict[str, Any] | None:
-    """The wire source for a canonical one; None when Bedrock cannot take it (a loss)."""
+def encode_source(
+    source: Mapping[str, Any], what: str, context: BedrockContext, at: Steps, owner: object = None
+) -> dict[str, Any] | None:
+    """The wire source for a canonical one (an S3 location with the bucket ``owner`` the
+    part's bag keeps, :func:`owner_of`); None when Bedrock cannot take it (a loss)."""
     kind = source["type"]
     if kind == "base64":
         if is_base64(source["data"]):
@@ -133,6 +164,8 @@ def encode_source(source: Mapping[str, Any], what: str, context: BedrockContext,
         context.losses.add((*at, "source", "data"), f"{what} data", "not standard base64 (Bedrock bytes)")
     elif kind == "url":
         if source["url"].startswith("s3://"):
+            if isinstance(owner, str):
+                return {"s3Location": {"uri": source["url"], "bucketOwner": owner}}
             return {"s3Location": {"uri": source["url"]}}
         context.losses.add((*at, "source"), f"{what} by URL", URL_WHY)
     elif kind == "file":
@@ -157,7 +190,7 @@ def encode_image(part: Mapping[str, Any], context: BedrockContext, at: Steps) ->
     if detail is not None and detail != "auto":
         context.losses.add((*at, "detail"), f"image detail {detail!r}", "Bedrock has no resolution hint")
     source = part["source"]
-    wire_source = encode_source(source, "image", context, at)
+    wire_source = encode_source(source, "image", context, at, owner_of(part))
     if wire_source is None:
         return None
     image_format = _format(source.get("media_type"), _IMAGE_FORMATS, "image", context, at)
@@ -189,7 +222,7 @@ def document_name(wanted: str, context: BedrockContext) -> str:
 def encode_document(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> dict[str, Any] | None:
     """The ``document`` block for a document part; None when Bedrock cannot take it (a loss)."""
     source = part["source"]
-    wire_source = encode_source(source, "document", context, at)
+    wire_source = encode_source(source, "document", context, at, owner_of(part))
     if wire_source is None:
         return None
     bag = part_bag(part, context, at)

@@ -2,8 +2,7 @@
 
 Decoding: a block is a union by member name; a block with exactly one known member that
 canonical can hold where it stands becomes that part (an assistant's ``citationsContent``
-a text part: :mod:`.citations`), anything else (``video``,
-``guardContent``, ``searchResult``, Nova's server-tool ``toolUse``
+a text part: :mod:`.citations`), anything else (``guardContent``, ``searchResult``, Nova's server-tool ``toolUse``
 with ``type: "server_tool_use"`` and its ``toolResult`` inside the *assistant* turn, a
 member added after this was written) an opaque part holding the block verbatim. A
 ``cachePoint`` block marks the part before it: it becomes that part's ``cache_control``
@@ -21,7 +20,8 @@ Encoding follows the rules Bedrock rejects requests over:
 * ``toolResult.status`` is written when the source had it (``"error"`` for a failed
   result, ``"success"`` when it was spelled out), or always / never by the
   ``tool_result_status`` option (some model families reject the field);
-* audio goes as an ``audio`` block, as an image does (:mod:`.audio`);
+* audio goes as an ``audio`` block, as an image does (:mod:`.audio`), and a video as a
+  ``video`` block (:mod:`.video`);
 * thinking: replayed only where the target can verify it (:mod:`.thinking`).
 
 A plain text part (its ``type`` and ``text`` only) is written as it is, first.
@@ -30,7 +30,8 @@ A plain text part (its ``type`` and ``text`` only) is written as it is, first.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Literal, assert_never
 
 from chatcodec._narrow import as_dict, as_list
@@ -50,6 +51,7 @@ from chatcodec.providers.bedrock_converse.media import (
 from chatcodec.providers.bedrock_converse.media import part_bag as _bag
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
 from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
+from chatcodec.providers.bedrock_converse.video import decode_video, encode_video
 from chatcodec.providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
 from chatcodec.providers.kit.closed_schema import WithFloats, json_text
 from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
@@ -57,13 +59,13 @@ from chatcodec.providers.kit.tool_arguments import input_object
 from chatcodec.providers.kit.tool_id_mapping import HASHED_PREFIX, PREFIX
 from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 
-USER_KINDS = frozenset({"text", "image", "document", "audio"})
+USER_KINDS = frozenset({"text", "image", "document", "audio", "video"})
 """Members a canonical user message (or tool result) holds as parts."""
 ASSISTANT_KINDS = frozenset({"text", "image", "toolUse", "reasoningContent", "citationsContent"})
 """Members a canonical assistant message holds as parts."""
 SYSTEM_KINDS = frozenset({"text"})
 """Members a canonical system message holds as parts."""
-RESULT_KINDS = frozenset({"text", "json", "image", "document"})
+RESULT_KINDS = frozenset({"text", "json", "image", "document", "video"})
 """Members of a tool result's content that canonical holds as parts."""
 
 _MEMBERS = frozenset(
@@ -159,17 +161,22 @@ def decode_block(
     elif member == "json":
         decoded = {"type": "text", "text": arguments_text(value, closed=closed)}
         decoded["provider_metadata"] = {PROVIDER: {"_json": True}}
-    elif member == "image":
-        decoded = decode_image(value)
-    elif member == "document":
-        decoded = decode_document(value)
-    elif member == "audio":
-        decoded = decode_audio(value, decode_source)
+    elif member in _MEDIA_READERS:
+        decoded = _MEDIA_READERS[member](value)
     else:
         decoded = decode_citations(value)
     if decoded is None:  # kept whole
         return opaque(as_sent(block) if closed else block)
     return decoded
+
+
+_MEDIA_READERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any] | None]] = {
+    "image": decode_image,
+    "document": decode_document,
+    "audio": partial(decode_audio, read_source=decode_source),
+    "video": partial(decode_video, read_source=decode_source),
+}
+"""The media members' readers (None: the block is kept whole)."""
 
 
 GUARD = "_guard"
@@ -254,7 +261,9 @@ def decode_tool_result(result: Mapping[str, Any], *, closed: bool = False) -> di
 
 Blocks = list[dict[str, Any]]
 
-PartType = Literal["text", "image", "audio", "document", "thinking", "refusal", "tool_use", "tool_result", "opaque"]
+PartType = Literal[
+    "text", "image", "audio", "video", "document", "thinking", "refusal", "tool_use", "tool_result", "opaque"
+]
 """The canonical part tags (``content.AnyPart``), so a match over them is checked whole."""
 
 
@@ -326,6 +335,8 @@ def encode_part(part: Mapping[str, Any], context: BedrockContext, at: Steps) -> 
             return encode_document(part, context, at)
         case "audio":
             return encode_audio(part, _bag(part, context, at), encode_source, context, at)
+        case "video":
+            return encode_video(part, _bag(part, context, at), encode_source, context, at)
         case "opaque":
             return _encode_opaque(part, context, at)
         case _:

@@ -15,7 +15,7 @@ from typing import Literal
 ToolChoiceKind = Literal["auto", "none", "required", "tool"]
 """The canonical tool-choice kinds (:class:`~chatcodec.ToolChoice` ``type``)."""
 
-MediaKind = Literal["image", "audio", "document"]
+MediaKind = Literal["image", "audio", "video", "document"]
 """The canonical media parts."""
 
 SystemPlacement = Literal["messages", "top_level", "top_level_and_turns"]

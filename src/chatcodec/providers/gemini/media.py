@@ -1,11 +1,12 @@
-"""Gemini media parts (``inlineData``, ``fileData``) <-> canonical image, audio and
+"""Gemini media parts (``inlineData``, ``fileData``) <-> canonical image, audio, video and
 document parts, for content and for tool results alike (Gemini 3 multimodal results carry
 the same parts beside their ``response``).
 
-Media map by MIME type: ``image/*`` to image parts, ``audio/*`` to audio parts, PDF and
-``text/*`` to documents (in user turns); anything else (video...) and code execution
-parts are kept whole as opaque parts. ``videoMetadata`` beside the media rides in the
-part's bag.
+Media map by MIME type: ``image/*`` to image parts, ``audio/*`` to audio parts, ``video/*``
+(and a YouTube link with no type) to video parts, PDF and ``text/*`` to documents (in user
+turns; a result's video stays whole: ``FunctionResponsePart`` has no ``videoMetadata``);
+anything else and code execution parts are kept whole as opaque parts. ``videoMetadata``
+beside a video is its clip (:mod:`.video`).
 
 An image part's ``mediaResolution`` (per part, Gemini 3: ``PartMediaResolution.level``;
 https://ai.google.dev/gemini-api/docs/media-resolution, "Per-part media resolution") of
@@ -28,10 +29,12 @@ from pydantic_core import core_schema as cs
 from chatcodec._narrow import as_dict
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.gemini.markers import KIT, NO_MIME_TYPE
+from chatcodec.providers.gemini.video import VIDEO_METADATA, clip_metadata, is_youtube, take_clip
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
-Turn = Literal["user", "model", "system"]
-"""Which kind of content a part is read for: each canonical message takes other parts."""
+Turn = Literal["user", "model", "system", "result"]
+"""Which kind of content a part is read for: each canonical message (and a tool result) takes
+other parts."""
 
 MEDIA_KEYS = {"inlineData": ("mimeType", "data"), "fileData": ("fileUri", "mimeType")}
 _BASE64_BYTES = SchemaValidator(cs.bytes_schema(), config=cs.CoreConfig(val_json_bytes="base64"))
@@ -62,12 +65,14 @@ def is_base64(text: str) -> bool:
 def media_kind(mime_type: str | None, turn: Turn) -> str:
     """The canonical part type for media of ``mime_type`` in a ``turn``, or ``opaque``."""
     if mime_type is None:
-        return "document" if turn == "user" else "opaque"
+        return "document" if turn in ("user", "result") else "opaque"
     if mime_type.startswith("image/"):
         return "image"
     if mime_type.startswith("audio/"):
         return "audio"
-    if turn == "user" and (mime_type == "application/pdf" or mime_type.startswith("text/")):
+    if mime_type.startswith("video/"):
+        return "video" if turn == "user" else "opaque"
+    if turn in ("user", "result") and (mime_type == "application/pdf" or mime_type.startswith("text/")):
         return "document"
     return "opaque"
 
@@ -80,6 +85,8 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
         return None
     mime_type = blob.get("mimeType")
     kind = media_kind(mime_type, turn)
+    if mime_type is None and turn == "user" and is_youtube(blob.get("fileUri")):
+        kind = "video"
     if kind == "opaque":
         return None
     bag = leftovers(part, (key,))
@@ -89,10 +96,14 @@ def decode_media(part: dict[str, Any], key: str, turn: Turn) -> dict[str, Any] |
         source = {"type": "url", "url": blob["fileUri"]}
         if mime_type is not None:
             source["media_type"] = mime_type
-        else:
+        elif kind != "video":  # a video with no type is a YouTube link, written back without one
             bag[NO_MIME_TYPE] = True  # written back without one (see file_mime_type)
     canonical: dict[str, Any] = {"type": kind, "source": source}
-    return KIT.attach(_take_detail(canonical, bag) if kind == "image" else canonical, bag)
+    if kind == "image":
+        canonical = _take_detail(canonical, bag)
+    elif kind == "video":
+        canonical = take_clip(canonical, bag)
+    return KIT.attach(canonical, bag)
 
 
 _LEVELS = {"MEDIA_RESOLUTION_LOW": "low", "MEDIA_RESOLUTION_HIGH": "high"}
@@ -111,7 +122,12 @@ def _take_detail(canonical: dict[str, Any], bag: dict[str, Any]) -> dict[str, An
 
 
 _MIME_TYPES = mimetypes.MimeTypes()
-_DEFAULT_MIME_TYPES = {"image": "image/jpeg", "audio": "audio/mpeg", "document": "application/pdf"}
+_DEFAULT_MIME_TYPES = {
+    "image": "image/jpeg",
+    "audio": "audio/mpeg",
+    "video": "video/mp4",
+    "document": "application/pdf",
+}
 """What a URL with no telling extension is sent as, by canonical part type."""
 
 
@@ -127,6 +143,10 @@ def file_mime_type(part_type: str, url: str, losses: LossRecorder, at: Steps) ->
     losses.add((*at, "source", "media_type"), "media type", f"Gemini fileData needs one; none given, guessed {guessed}")
     return guessed
 
+
+S3_WHY = "Gemini fetches no s3:// location (a Files API upload, gs://, or an http(s) URL such as a signed one)"
+"""Why media in S3 is not sent: ``fileData.fileUri`` is a Files API URI, a Cloud Storage
+``gs://`` URI or an ``http(s)`` URL (https://ai.google.dev/gemini-api/docs/file-input-methods)."""
 
 FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 """Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
@@ -150,21 +170,34 @@ def _file_data(
     return {**restore_fields(bag), "fileData": {"fileUri": file_id, "mimeType": mime_type}}
 
 
+def _part_fields(part: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
+    """The bag with what the part's own fields say beside its media (an image's
+    ``mediaResolution``, a video's ``videoMetadata``); a document's title or name reported."""
+    kind: str = part["type"]
+    if kind == "image" and part.get("detail") in _DETAIL_LEVELS:
+        return {**bag, _RESOLUTION: {"level": _DETAIL_LEVELS[part["detail"]]}}
+    if kind == "video":
+        clip = clip_metadata(part)
+        return bag if clip is None else {**bag, VIDEO_METADATA: clip}
+    if kind == "document" and (part.get("title") is not None or part.get("filename") is not None):
+        losses.add(at, "document title or file name", "Gemini media parts have neither")
+    return bag
+
+
 def encode_media(
     part: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
 ) -> dict[str, Any] | None:
-    """``inlineData`` for base64, ``fileData`` for a URL, for canonical image, audio and
-    document part data; other sources are losses."""
+    """``inlineData`` for base64, ``fileData`` for a URL, for canonical image, audio, video
+    and document part data; other sources are losses."""
     kind: str = part["type"]
-    if kind == "image" and part.get("detail") in _DETAIL_LEVELS:
-        bag = {**bag, _RESOLUTION: {"level": _DETAIL_LEVELS[part["detail"]]}}
-    if kind == "document" and (part.get("title") is not None or part.get("filename") is not None):
-        losses.add(at, "document title or file name", "Gemini media parts have neither")
+    bag = _part_fields(part, bag, losses, at)
     source: Mapping[str, Any] = part["source"]
     source_type: str = source["type"]
-    if source_type == "url" and source.get("media_type") is None and not bag.get(NO_MIME_TYPE):
+    youtube = kind == "video" and source_type == "url" and is_youtube(source["url"])
+    if source_type == "url" and source.get("media_type") is None and not bag.get(NO_MIME_TYPE) and not youtube:
         source = {**source, "media_type": file_mime_type(kind, source["url"], losses, at)}
-    read_as = kind if source_type == "text" else media_kind(source.get("media_type"), "user")
+    unknown_file = source_type == "file" and source.get("media_type") is None  # its type is guessed by kind
+    read_as = kind if source_type == "text" or youtube or unknown_file else media_kind(source.get("media_type"), "user")
     if read_as != kind:
         losses.add(
             (*at, "source"), f"{kind} media type", f"Gemini tells media apart by MIME type; it reads back as {read_as}"
@@ -175,11 +208,21 @@ def encode_media(
             return None
         return {**restore_fields(bag), "inlineData": {"mimeType": source["media_type"], "data": source["data"]}}
     if source_type == "url":
-        file_data = {"fileUri": source["url"]}
-        if source.get("media_type") is not None:
-            file_data["mimeType"] = source["media_type"]
-        return {**restore_fields(bag), "fileData": file_data}
+        return _url_data(kind, source, bag, losses, at)
     if source_type == "file":
         return _file_data(kind, source, bag, losses, at)
     losses.add((*at, "source"), "text document", "Gemini has no document part; sent as text")
     return {**restore_fields(bag), "text": source["text"]}
+
+
+def _url_data(
+    kind: str, source: Mapping[str, Any], bag: dict[str, Any], losses: LossRecorder, at: Steps
+) -> dict[str, Any] | None:
+    """``fileData`` for media by URL; one in S3 is not sent (:data:`S3_WHY`)."""
+    if source["url"][:5].lower() == "s3://":
+        losses.add((*at, "source"), f"{kind} in S3", S3_WHY)
+        return None
+    file_data = {"fileUri": source["url"]}
+    if source.get("media_type") is not None:
+        file_data["mimeType"] = source["media_type"]
+    return {**restore_fields(bag), "fileData": file_data}

@@ -189,7 +189,7 @@ def encode_part(part: Mapping[str, Any], context: GeminiContext, at: Steps) -> d
         return encode_result(part, bag, call, losses, at)
     if kind == "thinking":
         return _encode_thought(part, bag, context, at)
-    if kind in ("image", "audio", "document"):
+    if kind in ("image", "audio", "video", "document"):
         return encode_media(part, bag, losses, at)
     if kind == "refusal":
         losses.add(at, "refusal part", "Gemini has no refusal part; sent as text")

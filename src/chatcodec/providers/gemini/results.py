@@ -105,7 +105,7 @@ def decode_result(part: dict[str, Any], open_calls: OpenCalls, container: int, i
         content: list[dict[str, Any]] = [] if response in (None, {}) else [{"type": "text", "text": text}]
         for item in media:
             key = next((key for key in ("inlineData", "fileData") if key in item), None)
-            decoded = None if key is None else decode_media(item, key, "user")
+            decoded = None if key is None else decode_media(item, key, "result")
             content.append(decoded or {"type": "opaque", "provider": PROVIDER, "data": item})
         result["content"] = content
     return KIT.attach(result, bag)
@@ -202,5 +202,8 @@ def _media(item: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str
         return encode_media(item, bag, losses, at)
     if kind == "opaque" and item["provider"] == PROVIDER:
         return dict(item["data"])
+    if kind == "video":  # FunctionResponsePart: inlineData or fileData, no videoMetadata
+        losses.add(at, "video part", "Gemini results carry images, audio and documents beside the response")
+        return None
     losses.add(at, "result block", "Gemini results carry only media beside the response")
     return None

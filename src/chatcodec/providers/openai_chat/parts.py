@@ -3,7 +3,9 @@
 OpenAI spells media as ``image_url`` (a URL or a ``data:`` URL), ``input_audio`` (base64
 plus a short format name) and ``file`` (a ``data:`` URL in ``file_data``, or a
 ``file_id``). What cannot be said that way (an image by file id, audio by URL, a PDF by
-URL) is dropped with a loss. ``prompt_cache_breakpoint`` (explicit prompt caching) maps
+URL) is dropped with a loss. A video is the compatible servers' ``video_url`` part (vLLM,
+SGLang, Kimi, Together: a URL or a ``data:`` URL, as ``image_url``), written for a server
+named to take it (:mod:`.server_media`). ``prompt_cache_breakpoint`` (explicit prompt caching) maps
 to the part's ``cache_control``; OpenAI offers the lifetimes ``30m`` and ``12h`` only.
 
 Both ways work on canonical data (the JSON a part model dumps). A text part holding only
@@ -25,6 +27,14 @@ from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT
 from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.providers.openai_chat.server_media import (
+    VIDEO_URL,
+    clip_losses,
+    document_url,
+    image_file_part,
+    untaken_file,
+    video_target,
+)
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
@@ -59,6 +69,8 @@ def decode_part(part: dict[str, Any]) -> dict[str, Any]:
             return _decode_audio(part)
         case "file":
             return _decode_file(part)
+        case "video_url":
+            return _decode_video(part)
         case _:
             return opaque(part)
 
@@ -127,6 +139,17 @@ def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
     return canonical
 
 
+def _decode_video(part: dict[str, Any]) -> dict[str, Any]:
+    video_url = as_dict(part.get("video_url"))
+    url = video_url.get("url") if video_url is not None else None
+    if video_url is None or not isinstance(url, str) or not url:
+        return opaque(part)
+    canonical: dict[str, Any] = {"type": "video", "source": compat.source_from_url(url)}
+    decoded = _finish(canonical, part, ("type", "video_url"), video_url=unmapped(video_url, ("url",)))
+    decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][VIDEO_URL] = True
+    return decoded
+
+
 def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
     file: dict[str, Any] = part["file"]
     canonical: dict[str, Any] = {"type": "document"}
@@ -168,11 +191,13 @@ def encode_part(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any]
     if kind == "text":
         return encode_text_part(part, losses, at)
     if kind == "image":
-        return _encode_image(part, losses, at)
+        return _encode_image(part, context, at)
     if kind == "audio":
         return _encode_audio(part, losses, at)
     if kind == "document":
-        return _encode_document(part, losses, at)
+        return _encode_document(part, context, at)
+    if kind == "video":
+        return _encode_video(part, context, at)
     if kind == "opaque":
         return encode_opaque(part, losses, at)
     losses.add(at, f"{kind} part", "OpenAI Chat content holds no such part")  # thinking, tool_use, tool_result, refusal
@@ -223,17 +248,21 @@ def _nested(bag: dict[str, Any], key: str) -> dict[str, Any]:
     return dict(as_dict(bag.pop(key, None)) or {})
 
 
-def _encode_image(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     source = part["source"]
     kind = source["type"]
+    losses = context.losses
     if kind == "url":
         url = source["url"]
         _media_type_loss(source.get("media_type"), losses, at)
     elif kind == "base64":
         url = _data_url(source, losses, at)
     else:  # file
-        losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
-        return None
+        image_file = image_file_part(part, context, at)
+        if image_file is None:
+            losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
+            return None
+        return _with_breakpoint(image_file, part, losses, at)
     metadata = part.get("provider_metadata")
     detail = part.get("detail")
     if metadata is None and part.get("cache_control") is None:  # the usual image: no bag to read
@@ -278,9 +307,39 @@ def _encode_audio(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any]
     return _with_breakpoint(wire, part, losses, at)
 
 
-def _encode_document(part: Part, losses: LossRecorder, at: Steps) -> dict[str, Any] | None:
+def _encode_video(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
+    """A ``video_url`` part, for a server that takes one (:func:`.server_media.video_target`)."""
+    losses = context.losses
+    bag = KIT.own(part.get("provider_metadata"))
+    if not video_target(context, bag.get(VIDEO_URL) is True, at):
+        return None
+    source = part["source"]
+    if source["type"] == "url":
+        url = source["url"]
+        _media_type_loss(source.get("media_type"), losses, at)
+    elif source["type"] == "base64":
+        url = _data_url(source, losses, at)
+    else:
+        losses.add(at, "video by file id", "video_url takes a URL or a data URL")
+        return None
+    clip_losses(part, losses, at)
+    video_url = {**_nested(bag, "video_url"), "url": url}
+    wire = {**wire_fields(bag), "type": "video_url", "video_url": video_url}
+    return _with_breakpoint(wire, part, losses, at)
+
+
+def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str, Any] | None:
     source = part["source"]
     kind = source["type"]
+    losses = context.losses
+    if kind == "base64":
+        instead = untaken_file(source, context, at)
+        if instead is not None:
+            return _with_breakpoint(instead, part, losses, at) if instead else None
+    elif kind == "url":
+        written = document_url(part, context, at)
+        if written is not None:
+            return _with_breakpoint(written, part, losses, at)
     bag = KIT.own(part.get("provider_metadata"))
     file = _nested(bag, "file")
     if kind == "base64":

@@ -12,6 +12,7 @@
 - The reference lists its fields; the token limit is ``max_tokens``
   (https://api-docs.deepseek.com/api/create-chat-completion). Content is text, except for
   the vision model (``deepseek-v4-flash-vision-exp``, 2026-08), which takes ``image_url``
+  parts and images uploaded to its Files API as ``{"type": "file", "file": {"file_id"}}``
   parts through Chat Completions (the deepseek-sdk 0.4.0 README, "Vision input: image
   URLs and uploaded file references in user messages"; Vercel's deepseek converter): an
   image to any other DeepSeek model is dropped, a rule loss.
@@ -81,7 +82,8 @@ SERVER = Server(
     efforts_source=THINKING,
     parts=frozenset({"text"}),
     parts_source=DOCS + " (message content is text)",
-    model_parts=(ModelParts(r"deepseek-[\w.-]*-vision[\w.-]*", frozenset({"text", "image_url"}), _VISION),),
+    model_parts=(ModelParts(r"deepseek-([\w.-]*-)?vision[\w.-]*", frozenset({"text", "image_url", "file"}), _VISION),),
+    image_files=True,
     rules=(
         ServerRule(
             "reasoning_in_tool_loop",

@@ -201,6 +201,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
     server = call.server
     taken, source = server.parts_for(call.model)
     kept: list[Any] = []
+    changed = False
     for index, part in enumerate(content):
         fields = as_dict(part)
         kind = fields.get("type") if fields is not None else None
@@ -208,14 +209,14 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         if fields is None or not isinstance(kind, str):
             kept.append(part)
             continue
-        if kind == "file" and not _file_taken(fields, server):
+        if kind == "file" and not _file_taken(fields, server, taken):
             text = _file_text(fields)
             call.rule = "parts"
             if text is None:
                 call.report(where, "file part", f"not sent: {server.title} takes no file of its type")
                 continue
             call.report(where, "text file", f"sent as the text it holds: {server.title} takes no such file")
-            fields, kind = {"type": "text", "text": text}, "text"
+            fields, kind, changed = {"type": "text", "text": text}, "text", True
         elif kind not in taken and kind not in ("text", "refusal"):
             call.rule = "parts"
             call.report(where, f"{kind} part", f"not sent: it takes {', '.join(sorted(taken))} ({source})")
@@ -224,7 +225,7 @@ def _fit_parts(message: dict[str, Any], content: list[Any], at: Steps, call: Ser
         if kind in PART_KINDS:
             _fit_object(fields, PART_KINDS[kind], where, call)
         kept.append(fields)
-    if len(kept) < len(content):
+    if changed or len(kept) < len(content):
         message["content"] = kept or ""
 
 
@@ -237,10 +238,10 @@ def _file_type(part: dict[str, Any]) -> str | None:
     return data[5:].partition(";")[0].partition(",")[0].lower() or None
 
 
-def _file_taken(part: dict[str, Any], server: Server) -> bool:
-    """Whether ``server`` takes this ``file`` part: it takes file parts, and its type when
-    it names the types it takes (a file by id is not checked)."""
-    if "file" not in server.parts:
+def _file_taken(part: dict[str, Any], server: Server, taken: frozenset[str]) -> bool:
+    """Whether ``server`` takes this ``file`` part: it takes file parts for the model
+    (``taken``), and its type when it names the types it takes (a file by id is not checked)."""
+    if "file" not in taken:
         return False
     kind = _file_type(part)
     return server.file_types is None or kind is None or kind in server.file_types

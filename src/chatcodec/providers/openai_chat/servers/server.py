@@ -80,6 +80,10 @@ class Server:
     file_types: frozenset[str] | None = None
     """The MIME types its ``file`` part takes (``file_data``'s data URL); None: any. A
     ``text/*`` file it cannot take goes as the text it holds, another is dropped (reported)."""
+    image_files: bool = False
+    """Whether its ``file`` part takes an image by Files-API id (DeepSeek's vision model:
+    ``{"type": "file", "file": {"file_id": ...}}``); else an image by file id is not sent,
+    reported (OpenAI's ``file`` part is for PDFs)."""
     cache_marker: str | None = None
     """The cache breakpoint it reads on a content part: OpenAI's ``prompt_cache_breakpoint``,
     the gateways' ``cache_control``, or None (it caches by itself; the marker is dropped)."""
