@@ -102,10 +102,10 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     by ``json.loads``.
     """
     try:
-        parsed: object = _from_json(arguments)
+        parsed: Any = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
         return _careful_arguments(arguments)
-    if type(parsed) is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
+    if parsed.__class__ is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
         keys = len(parsed)
         if arguments.count(":") == keys or _key_ends(arguments) == keys:
             return parsed, True
@@ -131,9 +131,10 @@ def _key_ends(arguments: str) -> int:
     return arguments.count('":')
 
 
-_PYTHON_SPELLINGS = tuple(
-    _c_encoder(json.JSONEncoder(allow_nan=False, **settings))
-    for settings in ({}, {"ensure_ascii": False}, {"separators": (",", ":")})
+_PYTHON_SPELLINGS = (
+    _c_encoder(json.JSONEncoder(allow_nan=False)),
+    _c_encoder(json.JSONEncoder(allow_nan=False, ensure_ascii=False)),
+    _c_encoder(json.JSONEncoder(allow_nan=False, separators=(",", ":"))),
 )
 """``json.dumps``'s spellings beside pydantic-core's compact one, ``NaN`` and ``Infinity``
 refused (JSON has no such value, the careful reading reports them)."""
