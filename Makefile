@@ -102,7 +102,7 @@ fuzz: $(VENV)/.installed-dev
 BENCH_VENV := .venv-bench
 BENCH_BIN := $(BENCH_VENV)/bin
 
-.PHONY: bench bench-quick
+.PHONY: bench bench-quick bench-instructions
 
 $(BENCH_BIN)/python:
 	$(PYTHON) -m venv $(BENCH_VENV)
@@ -117,6 +117,12 @@ bench: $(BENCH_VENV)/.installed
 
 bench-quick: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/run.py --quick
+
+# Instructions per conversion under valgrind callgrind (bench/instructions.py): chatcodec, litellm's
+# fastest converter, the floor and the canonical model's validation on the agent sessions, a table
+# of counts and ratios that the machine's load does not move. Needs valgrind and a C compiler.
+bench-instructions: $(BENCH_VENV)/.installed
+	$(BENCH_BIN)/python bench/instructions.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build site test-output

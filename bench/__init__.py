@@ -7,6 +7,8 @@ sessions and streams), ``floor`` (plain-dict converters), ``equivalence`` (the v
 every output is checked on), ``timing`` (interleaved rounds, medians, growth exponents),
 ``subject`` (chatcodec's calls), ``anchors_*`` (one per library, imported lazily),
 ``section_*`` (one per part of the report), ``report`` and ``cli``.
-``convert_throughput.py`` is a separate script: the ``chatcodec convert`` command's
+``instructions.py`` (``make bench-instructions``) counts instructions per conversion
+under valgrind callgrind (``callgrind`` holds its client requests), a measure the
+machine's load does not move. ``convert_throughput.py`` is a separate script: the ``chatcodec convert`` command's
 conversations per second by worker count.
 """

@@ -63,6 +63,67 @@ def test_fast_paths_agree_with_the_careful_reading(text: str) -> None:
     assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
 
 
+_RICH_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**80), max_value=2**80),  # past a double's 53 bits too
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(alphabet=st.sampled_from('a":\\ \n\x01\x7fé\u2028😀'), max_size=5),
+)
+_NESTED = st.recursive(
+    _RICH_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b", "é"]), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+_SPELLINGS: list[dict[str, Any]] = [
+    {"separators": (",", ":"), "ensure_ascii": False},
+    {"separators": (",", ":"), "ensure_ascii": True},
+    {"ensure_ascii": True},
+    {"ensure_ascii": False},
+    {"indent": 1},
+]
+
+
+@st.composite
+def _written_texts(draw: st.DrawFn) -> str:
+    """Any JSON value (nested objects and arrays first), as a serialiser writes it, then
+    perhaps altered the ways that make a reading inexact: a key repeated inside, a number
+    spelled with more digits than a double holds, a constant JSON does not have."""
+    value = draw(st.one_of(st.dictionaries(st.sampled_from(["a", "k"]), _NESTED, max_size=3), _NESTED))
+    text = json.dumps(value, **draw(st.sampled_from(_SPELLINGS)))
+    if draw(st.booleans()) and '{"' in text:  # a repeated key, in the first object of the text
+        at = text.index('{"') + 1
+        text = text[:at] + draw(st.sampled_from(['"a":1,', '"a": "x", ', '"k":[0.5],'])) + text[at:]
+    elif draw(st.booleans()) and "1" in text and not text.startswith('"'):
+        text = text.replace("1", draw(st.sampled_from(["1", "1.0000000000000000001", "1e400", "NaN"])), 1)
+    return text
+
+
+@settings(max_examples=500, deadline=None)
+@given(_written_texts())
+def test_a_native_spelling_proves_exactness_only_when_the_careful_reading_agrees(text: str) -> None:
+    """Soundness of the re-serialisation proof: whatever the text (nested values, every
+    spelling of Python and pydantic-core, repeated keys inside, long numbers, ``NaN``),
+    the answer is the careful reading's."""
+    parsed, exact = kit.arguments_object(text)
+    careful_parsed, careful_exact = _careful(text)
+    assert exact == careful_exact, text
+    assert json.dumps(parsed, allow_nan=True) == json.dumps(careful_parsed, allow_nan=True)
+
+
+def test_nested_values_are_proved_by_their_spelling() -> None:
+    assert kit.arguments_object('{"a":{"b":[1,2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
+    assert kit.arguments_object('{"a": {"b": [1, 2.5]}}') == ({"a": {"b": [1, 2.5]}}, True)
+    assert kit.arguments_object('{"a":{"b":1,"b":2}}') == ({"a": {"b": 2}}, False)
+    assert kit.arguments_object('{"a":[0.1000000000000000055511151231257827]}')[1] is False
+    assert kit.arguments_object('{"a":[NaN]}')[1] is False
+    assert kit.arguments_object('{"a":[1e400]}')[1] is False
+    assert kit.arguments_object('{"a":["\\u00e9"]}') == ({"a": ["é"]}, True)
+    assert kit.arguments_object('{"a":{"b":[1.0, -0.0, 123456789012345678901234567890]}}')[1] is True
+
+
 def test_what_counts_as_a_change() -> None:
     assert kit.arguments_object('{"a": 1, "a": 2}') == ({"a": 2}, False)
     assert kit.arguments_object('{"x": 0.1000000000000000055511151231257827}')[1] is False

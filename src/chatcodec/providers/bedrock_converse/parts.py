@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, Literal, assert_never
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.audio import decode_audio, encode_audio
 from chatcodec.providers.bedrock_converse.citations import decode_citations, encode_citations
@@ -294,9 +294,12 @@ def last_result_marker(result: Mapping[str, Any]) -> Mapping[str, Any] | None:
     such member), but a ``cachePoint`` right after the ``toolResult`` block caches the same
     prefix: everything up to the result's end, which a marker on its last part (Anthropic
     puts ``cache_control`` on the blocks inside a ``tool_result``) asks for."""
-    content = as_list(result.get("content"))
-    last = as_dict(content[-1]) if content else None
-    return None if last is None else as_dict(last.get("cache_control"))
+    content: Any = result.get("content")  # per result: type tests inline, not TypeGuard frames
+    last: Any = content[-1] if content.__class__ is list and content else None
+    if last.__class__ is not dict:
+        return None
+    marker: Any = last.get("cache_control")
+    return marker if marker.__class__ is dict else None
 
 
 def marked(block: dict[str, Any], marker: Mapping[str, Any], context: BedrockContext, at: Steps) -> Blocks:

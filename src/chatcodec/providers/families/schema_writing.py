@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from chatcodec._narrow import is_dict
 from chatcodec.errors import PayloadError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
@@ -66,14 +65,14 @@ def looks_openapi(schema: Any) -> bool:
     """Whether ``schema`` is spelled as Gemini's OpenAPI subset, judged at its root and
     the properties right under it (see the module docstring). Every tool of every
     conversion is looked at, so it is written out flat."""
-    if not is_dict(schema):
+    if schema.__class__ is not dict:
         return False
     kind = schema.get("type")
     # Gemini's types are upper case ("STRING"); a type with no letters ("") has no case to change
     if (isinstance(kind, str) and kind != kind.lower()) or not _OPENAPI_KEYS.isdisjoint(schema):
         return True
     properties = schema.get("properties")
-    if not is_dict(properties):
+    if properties.__class__ is not dict:
         return False
     for value in properties.values():
         if value.__class__ is dict:

@@ -13,35 +13,41 @@ from typing import Any
 
 import pydantic_core
 
-from chatcodec._narrow import is_dict, is_list
 
-_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _c_encoder() -> Callable[[object, int], Any] | None:
-    """The C encoder ``_COMPACT_JSON.encode`` makes on every call, made once.
+def _c_encoder(settings: json.JSONEncoder) -> Callable[[object], str]:
+    """``settings.encode`` with the C encoder it makes on every call made once.
 
     ``JSONEncoder.encode`` builds a new ``c_make_encoder`` per call (with a new dict of
     markers for its circular-reference check), about a quarter of an
     anthropic -> openai-chat conversion. This one has no
     markers (shared, they would be left behind by an error and could be read by another
     thread): the values given are JSON trees, and a cycle, which ends in a
-    ``RecursionError`` here, is written again by ``_COMPACT_JSON`` for its own error.
-    ``None`` where the C encoder is missing or takes other arguments (another Python)."""
+    ``RecursionError`` here, is written again by ``settings.encode`` for its own error.
+    ``settings.encode`` itself where the C encoder is missing or takes other arguments
+    (another Python). Byte for byte what ``settings.encode`` writes."""
+    strings = json_encoder.encode_basestring_ascii if settings.ensure_ascii else json_encoder.encode_basestring
     try:
         from _json import make_encoder
-    except ImportError:  # pragma: no cover - CPython has it
-        return None
-    try:
-        return make_encoder(
-            None, _COMPACT_JSON.default, json_encoder.encode_basestring, None, ":", ",", False, False, True
-        )
-    except TypeError:  # pragma: no cover - another signature: JSONEncoder.encode, as before
-        return None
+
+        encoder = make_encoder(
+            None, settings.default, strings, None, settings.key_separator, settings.item_separator, False, False,
+            settings.allow_nan,
+        )  # fmt: skip
+    except (ImportError, TypeError):  # pragma: no cover - CPython has it, with this signature
+        return settings.encode
+
+    def encode(value: object) -> str:
+        if isinstance(value, str):
+            return strings(value)  # as JSONEncoder.encode writes a lone string
+        try:
+            return "".join(encoder(value, 0))
+        except RecursionError:
+            return settings.encode(value)  # a cycle: its ValueError; or as deep: the same RecursionError
+
+    return encode
 
 
-_ENCODE = _c_encoder()
-_ENCODE_STRING = json_encoder.encode_basestring
+_COMPACT = _c_encoder(json.JSONEncoder(ensure_ascii=False, separators=(",", ":")))
 
 
 def compact_json(value: object) -> str:
@@ -49,14 +55,7 @@ def compact_json(value: object) -> str:
     whose wire gives its arguments as a JSON value (parsing it back gives the same value).
 
     Byte for byte ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``."""
-    if isinstance(value, str):
-        return _ENCODE_STRING(value)  # as JSONEncoder.encode writes a lone string
-    if _ENCODE is None:
-        return _COMPACT_JSON.encode(value)
-    try:
-        return "".join(_ENCODE(value, 0))
-    except RecursionError:
-        return _COMPACT_JSON.encode(value)  # a cycle: its ValueError; or as deep: the same RecursionError
+    return _COMPACT(value)
 
 
 class _Reading:
@@ -93,28 +92,24 @@ def arguments_object(arguments: str) -> tuple[object, bool]:
     caller reports the difference rather than sending it unsaid. Whitespace and number
     spelling (``1.50``, ``2e3``) carry no information and are not differences.
 
-    The common cases are read by pydantic-core alone: with no float, the text must hold
-    as many key ends (``"`` then ``:``) as the value holds keys, which a repeated key
-    would break (first counted as colons, a cheaper count that strings can only add to,
-    which settles the usual flat object of strings and integers); with floats, the text
-    must be exactly the value's compact JSON (what models write) or Python's default
-    ``json.dumps`` of it. Anything else is read again, carefully, by ``json.loads``.
+    The common cases are proved by pydantic-core and the C encoder, with no walk in
+    Python: a flat object (strings, integers, booleans, nulls: the usual call) must hold
+    as many key ends (``"`` then ``:``) as keys, which a repeated key would break (first
+    counted as colons, a cheaper count that strings can only add to); any other value
+    must be spelled exactly as a native serialiser writes the parsed value
+    (:func:`_written_back`), which a repeated key (written once), a rounded number (written
+    shortest) or ``NaN`` (refused) can never be. Anything else is read again, carefully,
+    by ``json.loads``.
     """
     try:
-        parsed: object = _from_json(arguments)
+        parsed: Any = _from_json(arguments)
     except (ValueError, TypeError):  # TypeError: a str pydantic-core cannot take (a lone surrogate)
         return _careful_arguments(arguments)
-    if is_dict(parsed) and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
+    if parsed.__class__ is dict and _FLAT.issuperset(map(type, parsed.values())):  # the usual call, inline
         keys = len(parsed)
         if arguments.count(":") == keys or _key_ends(arguments) == keys:
             return parsed, True
-        return _careful_arguments(arguments)
-    keys, has_float = _census(parsed)
-    if not has_float:
-        return (parsed, True) if _key_ends(arguments) == keys else _careful_arguments(arguments)
-    written = pydantic_core.to_json(parsed)
-    finite = b"NaN" not in written and b"Infinity" not in written
-    if finite and (written == arguments.encode("utf-8", "surrogatepass") or _python_spelling(parsed) == arguments):
+    elif _written_back(parsed, arguments):
         return parsed, True
     return _careful_arguments(arguments)
 
@@ -136,39 +131,38 @@ def _key_ends(arguments: str) -> int:
     return arguments.count('":')
 
 
-_PYTHON_JSON = json.JSONEncoder(allow_nan=False)
-"""``json.dumps`` with its defaults (how Python tools write arguments), NaN refused."""
+_PYTHON_SPELLINGS = (
+    _c_encoder(json.JSONEncoder(allow_nan=False)),
+    _c_encoder(json.JSONEncoder(allow_nan=False, ensure_ascii=False)),
+    _c_encoder(json.JSONEncoder(allow_nan=False, separators=(",", ":"))),
+)
+"""``json.dumps``'s spellings beside pydantic-core's compact one, ``NaN`` and ``Infinity``
+refused (JSON has no such value, the careful reading reports them)."""
 
 
-def _python_spelling(value: object) -> str | None:
-    try:
-        return _PYTHON_JSON.encode(value)
-    except (ValueError, RecursionError):
-        return None
+def _written_back(parsed: object, arguments: str) -> bool:
+    """Whether ``arguments`` is exactly a native serialiser's text of ``parsed``: compact
+    with non-ASCII kept (pydantic-core, as models write), or ``json.dumps`` with its
+    default separators, with and without ``ensure_ascii``, or compact with it.
+
+    Equal text proves the reading exact: the text is then a function of the value, so it
+    said nothing the value does not hold (a repeated key is written once, a number with
+    more digits than its double is written shorter, ``NaN`` is written ``null`` or refused)."""
+    written = pydantic_core.to_json(parsed)
+    if written == arguments.encode("utf-8", "surrogatepass"):
+        return b"NaN" not in written and b"Infinity" not in written  # pydantic-core writes them as null: never equal
+    for spelling in _PYTHON_SPELLINGS:
+        try:
+            if spelling(parsed) == arguments:
+                return True
+        except (ValueError, RecursionError):
+            return False
+    return False
 
 
 _FLAT = frozenset({str, int, bool, type(None)})
 """Value types that hold no key and no float: an object of only these (the usual tool
 call) is counted by its length."""
-
-
-def _census(value: object) -> tuple[int, bool]:
-    """How many object keys ``value`` holds, and whether it holds a float (whose text
-    may have had more digits than a double keeps)."""
-    if is_dict(value) and _FLAT.issuperset(map(type, value.values())):
-        return len(value), False
-    keys = 0
-    pending: list[object] = [value]
-    while pending:
-        item = pending.pop()
-        if is_dict(item):
-            keys += len(item)
-            pending.extend(item.values())
-        elif is_list(item):
-            pending.extend(item)
-        elif isinstance(item, float):
-            return keys, True
-    return keys, False
 
 
 def _exact(spelling: str) -> bool:

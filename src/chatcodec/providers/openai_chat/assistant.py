@@ -148,7 +148,8 @@ def _read_plain_turn(message: Mapping[str, Any]) -> dict[str, Any] | None:
             return None
     content = message.get("content")
     thought = message.get("reasoning_content")
-    calls = as_list(message.get("tool_calls"))
+    calls: Any = message.get("tool_calls")
+    calls = calls if calls.__class__ is list else None  # per turn: a type test inline, not a TypeGuard's frame
     if (content is not None and type(content) is not str) or (
         "reasoning_content" in message and type(thought) is not str
     ):

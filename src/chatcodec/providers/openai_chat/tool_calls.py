@@ -114,8 +114,13 @@ def plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
     ``name`` and argument text: nothing for a bag), or None."""
     if len(call) != 3 or call.get("type") != "function":
         return None
-    function = as_dict(call.get("function"))
-    if function is None or len(function) != 2 or type(function.get("arguments")) is not str or "name" not in function:
+    function: Any = call.get("function")  # per call: a type test inline, not a TypeGuard's frame
+    if (
+        function.__class__ is not dict
+        or len(function) != 2
+        or type(function.get("arguments")) is not str
+        or "name" not in function
+    ):
         return None
     return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
 

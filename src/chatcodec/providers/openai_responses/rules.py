@@ -12,7 +12,9 @@ reported with the id sent.
 
 from __future__ import annotations
 
-from chatcodec._narrow import as_dict, as_list, is_dict
+from typing import Any
+
+from chatcodec._narrow import as_dict
 from chatcodec.providers.contract.target_rules import ProviderRules, RuleCall, TargetRule
 from chatcodec.providers.families.openai.model_rules import (
     EFFORT_SOURCE,
@@ -40,16 +42,18 @@ CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
 
 def _call_id_length(call: RuleCall) -> None:
     """Rewrite every ``call_id`` over 64 characters in the input items, reporting each id once."""
+    items: Any = call.body.get("input")
+    if items.__class__ is not list:  # a string input, or none
+        return
     reported: set[str] = set()
-    for index, item in enumerate(as_list(call.body.get("input")) or ()):
-        fields = item if is_dict(item) else None
-        call_id = None if fields is None else fields.get("call_id")
-        if type(call_id) is not str or len(call_id) <= CALL_ID_MAX_LENGTH or fields is None:
+    for index, item in enumerate(items):  # every item of every conversion: class tests inline, no frame each
+        call_id: Any = item.get("call_id") if item.__class__ is dict else None
+        if call_id.__class__ is not str or len(call_id) <= CALL_ID_MAX_LENGTH:
             continue
-        fields["call_id"] = CALL_IDS.sanitize(call_id)
+        item["call_id"] = CALL_IDS.sanitize(call_id)
         if call_id not in reported:
             reported.add(call_id)
-            call.report(("input", index, "call_id"), f"call id {call_id!r}", f"sent as {fields['call_id']!r}")
+            call.report(("input", index, "call_id"), f"call id {call_id!r}", f"sent as {item['call_id']!r}")
 
 
 _SAMPLING = {"temperature": "temperature", "top_p": "top_p"}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.families.openai.cache_breakpoint import (
@@ -105,13 +105,18 @@ def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     """Edit ``body`` to what ``call.server`` takes (see the module docstring); with
     ``named`` false (the default server) only the signatures placed for Gemini are taken back."""
     if not named:
-        for index, message in enumerate(as_list(body.get("messages")) or ()):
-            # the look runs for every message of every conversion: most calls hold no extra_content
-            fields = cast("dict[str, Any]", message) if type(message) is dict else None
-            calls = as_list(fields.get("tool_calls")) if fields is not None else None
-            if calls and any(type(tool_call) is dict and "extra_content" in tool_call for tool_call in calls):
-                for position, tool_call in enumerate(calls):
-                    _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
+        # the look runs for every message of every conversion, so it is written inline (no
+        # TypeGuard or cast call per message): most messages hold no call, most calls no extra_content
+        messages: Any = body.get("messages")
+        for index, message in enumerate(messages if messages.__class__ is list else ()):
+            calls: Any = message.get("tool_calls") if message.__class__ is dict else None
+            for item in calls if calls.__class__ is list else ():
+                if item.__class__ is dict and "extra_content" in item:
+                    break
+            else:
+                continue
+            for position, tool_call in enumerate(calls):
+                _drop_signature(tool_call, ("messages", index, "tool_calls", position), call)
         return
     _fit_fields(body, call)
     _fit_effort(body, call)

@@ -1,0 +1,321 @@
+"""Instructions per conversion under valgrind callgrind: ``make bench-instructions``.
+
+Wall clock on a shared machine moves with the neighbours' load; an instruction count does
+not. For each pair of the agent sessions (:mod:`bench.agent_sources`: the sessions as
+Claude and OpenAI-SDK agents send them, 10 and 50 turns) this counts the instructions of
+one conversion by
+
+* chatcodec's ``convert_request`` on the full session, from dicts and from JSON bytes;
+* litellm's fastest conversion of the same session (every anchor of
+  :mod:`bench.anchors_litellm_agents` is counted, the cheapest shown; from bytes: its
+  dict count plus ``json.loads`` of the body, which it needs first);
+* the bench's hand-written floor (:data:`bench.agent_sources.FLOORS`) on the plainest twin,
+  beside chatcodec on that twin (the floors do not handle the shapes);
+* pydantic-core validating the session's canonical form with the canonical model
+  (``ChatRequest``: ``validate_python`` for dicts, ``validate_json`` of its JSON for bytes),
+  the issue's "4x" reference.
+
+Each count is the difference between a region of ``k`` calls and a region of none, after
+warm-up, divided by ``k``: what the loop, the client request and the dump cost cancels.
+The child process runs under ``valgrind --tool=callgrind --instr-atstart=no`` (imports run
+uninstrumented) with ``PYTHONHASHSEED=0``; :mod:`bench.callgrind` starts instrumentation
+around each region and dumps its counts. Every output is first checked to say what its
+input says (:mod:`bench.agent_views`), as the timed agent section does.
+
+``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--calls 3] [--keep DIR]``
+(``--keep``: the dumps stay in ``DIR`` for ``callgrind_annotate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import callgrind  # noqa: E402
+
+FULL = "full session"
+NULLS = "SDK-dump nulls"
+
+ROWS: tuple[tuple[str, str, str], ...] = (
+    ("openai-chat", "anthropic", FULL),
+    ("openai-chat", "anthropic", NULLS),
+    ("anthropic", "openai-chat", FULL),
+    ("openai-chat", "openai-responses", FULL),
+    ("openai-responses", "openai-chat", FULL),
+    ("openai-chat", "bedrock-converse", FULL),
+    ("openai-chat", "gemini", FULL),
+)
+"""The pairs litellm converts (the issue's table), each on its full agent session; OpenAI
+Chat -> Anthropic also on the twin whose one shape is the OpenAI SDK's ``model_dump`` nulls."""
+
+FLOOR_LIMIT = 3.0
+"""openai-chat -> anthropic: at most this many times the floor's instructions."""
+
+VALIDATION_LIMIT = 4.0
+"""Every pair: at most this many times the canonical model's validation of the session."""
+
+CHATCODEC, CHATCODEC_PLAIN, FLOOR, LOADS, LOADS_PLAIN, VALIDATION = (
+    "chatcodec",
+    "chatcodec, plain twin",
+    "floor, plain twin",
+    "json.loads",
+    "json.loads, plain twin",
+    "canonical validation",
+)
+LITELLM = "litellm: "
+
+
+@dataclass(frozen=True)
+class Case:
+    """One callable counted: its row (pair, turns, shape), its input form and its name."""
+
+    row: str
+    form: str
+    name: str
+    call: Callable[[], object]
+
+    @property
+    def label(self) -> str:
+        return f"{self.row}|{self.form}|{self.name}"
+
+
+def row_key(source: str, target: str, shape: str, turns: int) -> str:
+    return f"{source}->{target}/{shape}/{turns}"
+
+
+# --- the child: build the cases, check them, count them ------------------------------------------
+
+
+def _cases(turns: int, only: Sequence[str]) -> tuple[list[Case], list[str]]:
+    """Every case of one size, and the checks that failed (a failed case is not counted)."""
+    from bench import agent_sources
+
+    sessions = agent_sources.Sessions(turns)
+    cases: list[Case] = []
+    failed: list[str] = []
+    for source, target, shape in ROWS:
+        if not only or f"{source}->{target}" in only:
+            _row_cases(sessions, source, target, shape, into=(cases, failed))
+    return cases, failed
+
+
+def _row_cases(sessions: Any, source: str, target: str, shape: str, *, into: tuple[list[Case], list[str]]) -> None:
+    """The cases of one row (into ``cases, failed``), each output checked against the view of its input first."""
+    cases, failed = into
+    import chatcodec
+    from bench import agent_sources, anchors_litellm_agents
+    from chatcodec.conversion import read_request_data
+
+    row = row_key(source, target, shape, sessions.turns)
+    reader = next(item for item in agent_sources.SOURCES if item.provider == source)
+
+    def add(
+        form: str, name: str, call: Callable[[], object], view: Callable[[Any], object] | None, expected: object
+    ) -> None:
+        case = Case(row, form, name, call)
+        if view is not None and view(call()) != expected:
+            failed.append(case.label)
+        else:
+            cases.append(case)
+
+    def convert(given: object) -> object:
+        return chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
+
+    payload = sessions.get(reader, reader.full if shape == FULL else (shape,), target)
+    body = json.dumps(payload).encode()
+    view = agent_sources.viewer(source, target)
+    expected = agent_sources.expected(payload, source, target)
+    add("dict", CHATCODEC, partial(convert, payload), view, expected)
+    add("bytes", CHATCODEC, partial(convert, body), view, expected)
+    add("bytes", LOADS, partial(json.loads, body), None, None)
+    validator = chatcodec.ChatRequest.__pydantic_validator__
+    canonical = read_request_data(payload, source)
+    add("dict", VALIDATION, partial(validator.validate_python, canonical), None, None)
+    add("bytes", VALIDATION, partial(validator.validate_json, json.dumps(canonical).encode()), None, None)
+    if (source, target) in anchors_litellm_agents.PAIRS:
+        for anchor in anchors_litellm_agents.anchors(source, target, payload):
+            only_messages = anchor.messages_only
+            anchor_view = agent_sources.viewer(source, target, messages_only=only_messages)
+            anchor_expected = agent_sources.expected(payload, source, target, messages_only=only_messages)
+            add("dict", LITELLM + anchor.name, anchor.call, anchor_view, anchor_expected)
+    floor = agent_sources.FLOORS.get((source, target))
+    if floor is not None and shape == FULL:
+        plain = sessions.get(reader, (), target)
+        plain_body = json.dumps(plain).encode()
+        plain_expected = agent_sources.expected(plain, source, target)
+        add("dict", FLOOR, partial(floor, plain), view, plain_expected)
+        add("bytes", LOADS_PLAIN, partial(json.loads, plain_body), None, None)
+        add("dict", CHATCODEC_PLAIN, partial(convert, plain), view, plain_expected)
+        add("bytes", CHATCODEC_PLAIN, partial(convert, plain_body), view, plain_expected)
+
+
+def _repeat(call: Callable[[], object], times: int) -> None:
+    for _ in range(times):
+        call()
+
+
+def child(library: Path, turns: Sequence[int], only: Sequence[str], calls: int, warmup: int) -> int:
+    """Count every case under callgrind (this process runs under it); each region is dumped
+    as ``label|n``. The failed checks are printed on stderr as ``FAILED label``."""
+    requests = callgrind.Requests(library)
+    cases: list[Case] = []
+    for size in turns:
+        made, failed = _cases(size, only)
+        cases.extend(made)
+        for label in failed:
+            print(f"FAILED {label}", file=sys.stderr)
+    for case in cases:
+        _repeat(case.call, warmup)
+    gc.collect()
+    gc.freeze()  # what the imports and sessions made is not walked again by each region's collections
+    for case in cases:
+        requests.start()
+        case.call()
+        for times in (0, calls):
+            gc.collect()
+            requests.zero()
+            _repeat(case.call, times)
+            requests.dump(f"{case.label}|{times}")
+        requests.stop()
+    return 0
+
+
+# --- the parent: run the child under valgrind, read the dumps, print the table ----------------------
+
+
+def count(turns: Sequence[int], only: Sequence[str], calls: int, warmup: int, keep: Path | None) -> dict[str, float]:
+    """Instructions per call of every case, by label (``row|form|name``)."""
+    with tempfile.TemporaryDirectory(prefix="chatcodec-instructions-") as temporary:
+        directory = keep or Path(temporary)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("callgrind.out.*"):
+            stale.unlink()
+        library = callgrind.build(Path(temporary))
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={directory}/callgrind.out.%p",
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--child",
+            str(library),
+            "--calls",
+            str(calls),
+            "--warmup",
+            str(warmup),
+            "--turns",
+            *map(str, turns),
+        ]
+        if only:
+            command += ["--only", *only]
+        env = {**os.environ, "PYTHONHASHSEED": "0", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        completed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        failures = [line for line in completed.stderr.splitlines() if line.startswith("FAILED ")]
+        if completed.returncode != 0:
+            raise SystemExit(f"the counted process failed:\n{completed.stderr[-4000:]}")
+        for line in failures:
+            print(f"check failed, not counted: {line.removeprefix('FAILED ')}", file=sys.stderr)
+        regions: dict[str, dict[int, int]] = {}
+        for dump in callgrind.read_dumps(directory):
+            label, _, times = dump.label.rpartition("|")
+            regions.setdefault(label, {})[int(times)] = dump.instructions
+    return {label: (counts[calls] - counts[0]) / calls for label, counts in regions.items() if len(counts) == 2}
+
+
+def _millions(value: float | None) -> str:
+    return "" if value is None else f"{value / 1e6:.2f} M"
+
+
+def _ratio(numerator: float | None, denominator: float | None, limit: float | None = None) -> str:
+    if numerator is None or not denominator:
+        return ""
+    value = numerator / denominator
+    mark = "" if limit is None else (" ✓" if value <= limit else " ✗")
+    return f"{value:.2f}x{mark}"
+
+
+def table(counts: dict[str, float], turns: Sequence[int]) -> str:
+    """The Markdown table: per row and input form, chatcodec beside litellm, the floor and validation."""
+    lines = [
+        "| pair | turns | in | chatcodec | litellm fastest | / litellm | chatcodec plain / floor | / floor "
+        "| canonical validation | / validation |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for source, target, shape in ROWS:
+        for size in turns:
+            row = row_key(source, target, shape, size)
+            for form in ("dict", "bytes"):
+
+                def get(name: str, form: str = form, row: str = row) -> float | None:
+                    return counts.get(f"{row}|{form}|{name}")
+
+                ours = get(CHATCODEC)
+                if ours is None:
+                    continue
+                litellm = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{LITELLM}")]
+                loads, loads_plain = get(LOADS, "bytes"), get(LOADS_PLAIN, "bytes")
+                fastest = min(litellm) if litellm else None
+                floor = get(FLOOR, "dict")
+                if form == "bytes":
+                    fastest = None if fastest is None or loads is None else fastest + loads
+                    floor = None if floor is None or loads_plain is None else floor + loads_plain
+                plain = get(CHATCODEC_PLAIN)
+                pair = f"{source} -> {target}" + ("" if shape == FULL else f" ({shape})")
+                is_floor_target = (source, target) == ("openai-chat", "anthropic")
+                validation = get(VALIDATION)
+                lines.append(
+                    f"| {pair} | {size} | {form} | {_millions(ours)} | {_millions(fastest)} | "
+                    f"{_ratio(ours, fastest, 1.0)} | "
+                    f"{'' if plain is None else _millions(plain) + ' / ' + _millions(floor)} | "
+                    f"{_ratio(plain, floor, FLOOR_LIMIT if is_floor_target else None)} | "
+                    f"{_millions(validation)} | {_ratio(ours, validation, VALIDATION_LIMIT)} |"
+                )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--turns", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--only", nargs="+", default=[], help="pairs as source->target")
+    parser.add_argument("--calls", type=int, default=3, help="conversions per counted region")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="keep the callgrind dumps in this directory")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    arguments = parser.parse_args(argv)
+    if arguments.child is not None:
+        return child(arguments.child, arguments.turns, arguments.only, arguments.calls, arguments.warmup)
+    counts = count(arguments.turns, arguments.only, arguments.calls, arguments.warmup, arguments.keep)
+    print(_header())
+    print()
+    print(table(counts, arguments.turns))
+    return 0
+
+
+def _header() -> str:
+    revision = subprocess.run(
+        ["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return (
+        f"Instructions per conversion (valgrind callgrind, PYTHONHASHSEED=0), chatcodec {revision or '?'}, "
+        f"Python {sys.version.split()[0]}; ✓/✗: at or below litellm's fastest, "
+        f"openai-chat -> anthropic <= {FLOOR_LIMIT:.0f}x the floor, <= {VALIDATION_LIMIT:.0f}x canonical validation."
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
