@@ -13,7 +13,7 @@ import argparse
 import functools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -22,6 +22,7 @@ from chatcodec.batch.envelopes import ENVELOPE_NAMES
 from chatcodec.batch.training import CONVERSATION_DIALECTS
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
+from chatcodec.cli.documents import Document
 from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
@@ -139,7 +140,8 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     failures = 0
     conversations = 0
-    for document in iter_documents(path, parquet=is_parquet(path, arguments.in_format)):
+    documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    for document in _batch_rows(documents, arguments.format):
         label = document.label
         conversations += 1
         for note in document.notes:
@@ -164,6 +166,21 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     if failures:
         print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
     return 1 if failures else 0
+
+
+def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
+    """The documents, a batch results document's rows given one by one (Gemini's inlined
+    results: :mod:`chatcodec.batch.batch_documents`), numbered from 1 as lines are."""
+    from chatcodec.batch import batch_documents
+
+    for document in documents:
+        rows = None
+        if document.label == "" and format_name in (None, *batch_documents.READ_FROM):
+            rows = batch_documents.document_rows(document.data, format_name or batch_documents.INLINE_ROWS)
+        if rows is None:
+            yield document
+            continue
+        yield from (Document(f":{number}", row) for number, row in enumerate(rows, start=1))
 
 
 def _validate_document(

@@ -27,7 +27,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -50,7 +50,7 @@ from chatcodec.cli.dataset_options import (
     row_field_clash,
     with_storage,
 )
-from chatcodec.cli.documents import is_stdin, open_input
+from chatcodec.cli.documents import InputFile, is_stdin, open_input
 from chatcodec.cli.progress import ProgressBar
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, Loss
@@ -266,11 +266,38 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         except OSError as error:
             print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
             return exit_codes.NO_INPUT
-        if source.lines is not None:
-            return _convert_lines(arguments, options, source.lines, source.size, out)
-        if _tabular_output(arguments):  # one document: a table of one row
-            return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
-        return _convert_document(arguments, options, source.document or b"", out)
+        return _convert_input(arguments, options, source, out)
+
+
+def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
+    """Convert JSON lines, or one document (a table of one row for a tabular output)."""
+    if source.lines is not None:
+        return _convert_lines(arguments, options, source.lines, source.size, out)
+    rows = _document_rows(source.document or b"", options)
+    if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
+        return _convert_lines(arguments, rows[0], iter(rows[1]), source.size, out)
+    if _tabular_output(arguments):
+        return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
+    return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _document_rows(text: bytes, options: ConvertOptions) -> tuple[ConvertOptions, list[bytes]] | None:
+    """The rows of a batch results document (:mod:`chatcodec.batch.batch_documents`) as
+    JSON lines, with the options reading each; ``None`` for any other document."""
+    if options.envelope is None:
+        return None
+    from chatcodec.batch import batch_documents
+    from chatcodec.errors import ChatcodecError
+    from chatcodec.payloads import parse_json
+
+    try:
+        rows = batch_documents.document_rows(parse_json(text), options.envelope)
+    except ChatcodecError:  # not JSON: the document's own conversion says so
+        return None
+    if rows is None:
+        return None
+    spec = batch_documents.rows_envelope(options.envelope)
+    return replace(options, envelope=spec), [dump_json(row) + b"\n" for row in rows]
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:
