@@ -184,6 +184,7 @@ def _messages(data: Mapping[str, Any] | None, side: str) -> Iterator[tuple[str, 
     """The messages of a request, or the answers of a response (one per choice), numbered from 0."""
     if data is None:
         return
+    found: list[Mapping[str, Any]]
     if side == "request":
         found = [message for message in map(as_dict, as_list(data.get("messages")) or []) if message is not None]
     else:

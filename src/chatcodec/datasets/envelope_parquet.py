@@ -64,16 +64,14 @@ class EnvelopeParquetSink:
     def close(self) -> None:
         """Write what is left and the file's footer."""
         self._flush()
-        if self._writer is None:  # no row at all: the envelope's columns, every one JSON text
-            self._open([])
-        self._writer.close()
+        writer = self._writer or self._open([])  # no row at all: the envelope's columns, every one JSON text
+        writer.close()
 
     def _flush(self) -> None:
         if not self._pending:
             return
         rows, self._pending, self._pending_bytes = self._pending, [], 0
-        if self._writer is None:
-            self._open(rows)
+        writer = self._writer or self._open(rows)
         for row in rows:
             stray = next((key for key in row if key not in self._types), None)
             if stray is not None:
@@ -83,9 +81,9 @@ class EnvelopeParquetSink:
                 )
         columns = [self._column(name, [row.get(name, _ABSENT) for row in rows]) for name in self._names]
         table = pa.Table.from_arrays(columns, schema=self._schema)
-        self._writer.write_table(table, row_group_size=len(table))
+        writer.write_table(table, row_group_size=len(table))
 
-    def _open(self, rows: list[dict[str, Any]]) -> None:
+    def _open(self, rows: list[dict[str, Any]]) -> Any:
         """The columns, in the order of the first rows' fields, then the envelope's others."""
         seen = dict.fromkeys(key for row in rows for key in row)
         self._names = [*seen, *(name for name in self._known if name not in seen)]
@@ -102,6 +100,7 @@ class EnvelopeParquetSink:
         fields = [pa.field(name, self._types[name]) for name in self._names]
         self._schema = pa.schema(fields, metadata=metadata)
         self._writer = parquet().ParquetWriter(self._path, self._schema, compression=COMPRESSION)
+        return self._writer
 
     def _column(self, name: str, values: list[Any]) -> Array:
         if name in self._json:
@@ -125,7 +124,7 @@ def _known_columns(envelope: Envelope, columns: tuple[str, ...]) -> list[str]:
 def _scalar_type(values: list[Any]) -> DataType | None:
     """The Arrow type of a field whose present values share one scalar JSON type;
     ``None`` (JSON text) for objects, lists, ``null``, mixed types or no value at all."""
-    present = {type(value) for value in values if value is not _ABSENT}
+    present: set[type[Any]] = {type(value) for value in values if value is not _ABSENT}
     if present == {bool}:
         return pa.bool_()
     if present == {int}:
