@@ -125,3 +125,16 @@ def test_a_field_no_row_of_the_first_group_had_stops_the_run_rather_than_lose_it
     sink.write(BatchResult(output=json.dumps(first).encode() + b"\n", converted=1))
     with pytest.raises(ColumnTypeError, match="'note'"):
         sink.write(BatchResult(output=json.dumps({**first, "note": "x"}).encode() + b"\n", converted=1))
+
+
+@pytest.mark.parametrize("name", envelopes.ENVELOPE_NAMES)
+def test_validate_reads_an_envelope_parquet_file_by_the_envelope_it_names(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table_path = tmp_path / f"{name}.parquet"
+    assert _convert(FIXTURES / f"{name}.jsonl", table_path, "--from", name, "--to", name) == 0
+    capsys.readouterr()
+    assert main(["validate", str(table_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(_rows(FIXTURES / f"{name}.jsonl"))
+    assert all(": ok, " in line and "ok, 0 messages" not in line for line in lines)

@@ -194,6 +194,8 @@ def _validate_document(
         from chatcodec.payloads import load_object
 
         return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
+    if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
+        format_name, written = written, None
     data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
