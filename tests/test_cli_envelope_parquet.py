@@ -138,3 +138,17 @@ def test_validate_reads_an_envelope_parquet_file_by_the_envelope_it_names(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(_rows(FIXTURES / f"{name}.jsonl"))
     assert all(": ok, " in line and "ok, 0 messages" not in line for line in lines)
+
+
+def test_bare_bodies_with_an_id_column_go_back_into_their_envelope(tmp_path: Path) -> None:
+    """An envelope's bodies written bare to Parquet with ``--id-field`` (the id a column of its
+    own, the body JSON text) go back into the envelope with that id: every row was refused."""
+    bare = tmp_path / "bare.parquet"
+    out = ("--to", "openai-chat", "--id-field", "custom_id")
+    # the third row is a /v1/responses row: not an openai-chat body, rejected
+    assert _convert(FIXTURES / "openai-batch.jsonl", bare, "--from", "openai-batch:openai-chat", *out) == 1
+    assert parquet.read_table(bare).schema.names == ["openai-chat_request", "custom_id"]
+    back = tmp_path / "back.jsonl"
+    assert _convert(bare, back, "--from", "openai-chat", "--id-field", "custom_id", "--to", "openai-batch") == 0
+    chat_rows = [row for row in _rows(FIXTURES / "openai-batch.jsonl") if row["url"] == "/v1/chat/completions"]
+    assert _rows(back) == chat_rows

@@ -49,8 +49,9 @@ from chatcodec.datasets.arrow_rows import without_arrow_nulls
 from chatcodec.datasets.canonical_rows import convert_canonical, settled
 from chatcodec.datasets.columnar import from_columnar_row
 from chatcodec.datasets.layout import ColumnarKind
-from chatcodec.errors import json_path
+from chatcodec.errors import ChatcodecError, json_path
 from chatcodec.losses import Loss
+from chatcodec.payloads import load_object
 from chatcodec.registry import CANONICAL
 
 PAYLOAD_COLUMN_KEY = b"chatcodec.payload_column"
@@ -334,14 +335,28 @@ def _converted(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
     shown = {**row.carried, **payload} if row.carried and is_dict(payload) else payload
     if row.error is not None:
         return shown, Outcome(None, row.error)
+    if row.canonical and not is_dict(payload):
+        return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
+    if options.out_envelope is not None:
+        # the envelope places the id and carries the columns itself: they go in with the body
+        return _into_envelope(row, options)
     if not row.canonical:
         outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
         return shown, _with_carried(outcome, row.carried)
-    if not is_dict(payload):
-        return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
-    if options.out_envelope is not None:  # the envelope places the id and carries the columns itself
-        return shown, convert_payload(shown, options)
     return shown, _with_carried(convert_canonical(payload, options), row.carried)
+
+
+def _into_envelope(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
+    """A row whose ``--id-field``/``--column`` values are columns beside its payload, written
+    in an envelope: the row is rebuilt with them (the envelope takes its id from there)."""
+    if not row.carried:
+        return row.payload, with_read_losses(convert_payload(row.payload, options), row.read_losses, options)
+    try:
+        body = load_object(row.payload, f"{options.source} {options.kind}")
+    except ChatcodecError as error:
+        return row.payload, Outcome(None, str(error))
+    rebuilt = {**row.carried, **body}
+    return rebuilt, with_read_losses(convert_payload(rebuilt, options), row.read_losses, options)
 
 
 def _with_carried(outcome: Outcome, carried: dict[str, Any]) -> Outcome:
