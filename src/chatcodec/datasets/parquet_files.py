@@ -335,15 +335,16 @@ def _converted(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
     shown = {**row.carried, **payload} if row.carried and is_dict(payload) else payload
     if row.error is not None:
         return shown, Outcome(None, row.error)
-    if row.canonical and not is_dict(payload):
-        return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
+    if row.canonical:
+        if not is_dict(payload):
+            return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
+        if options.out_envelope is None:
+            return shown, _with_carried(convert_canonical(payload, options), row.carried)
     if options.out_envelope is not None:
         # the envelope places the id and carries the columns itself: they go in with the body
         return _into_envelope(row, options)
-    if not row.canonical:
-        outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
-        return shown, _with_carried(outcome, row.carried)
-    return shown, _with_carried(convert_canonical(payload, options), row.carried)
+    outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
+    return shown, _with_carried(outcome, row.carried)
 
 
 def _into_envelope(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
