@@ -60,7 +60,7 @@ class ProgressBar:
         """The word in front of the counts."""
         self.mode: ProgressMode = mode or ("bar" if _is_terminal(stream) else "none")
         """A bar (the default on a terminal), plain lines, or nothing (the default elsewhere)."""
-        self.interval = interval if interval is not None else PLAIN_INTERVAL if self.mode == "plain" else 0.1
+        self.interval: float = interval if interval is not None else PLAIN_INTERVAL if self.mode == "plain" else 0.1
         """Least time between two redraws (or plain lines), in seconds."""
         self.enabled: bool = self.mode != "none"
         """Whether progress is shown at all."""
