@@ -76,6 +76,8 @@ RECIPES: dict[str, str] = {
         ray.shutdown()
     """,
     "spark": """
+        import os, sys
+        os.environ["PYSPARK_PYTHON"] = sys.executable  # the workers run this venv's Python, as an activated venv's
         from pyspark.sql import SparkSession
         spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
         frame = spark.createDataFrame([(row,) for row in ROWS], "request string")
