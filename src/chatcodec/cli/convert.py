@@ -325,7 +325,9 @@ def _document_rows(text: bytes, options: ConvertOptions) -> tuple[ConvertOptions
 def _unwritable(arguments: argparse.Namespace) -> str | None:
     """Why an output file cannot be written where it is asked for (its folder missing or
     not writable, or a folder in its place); ``--layout analyst`` makes its folder."""
-    outputs = [("--rejects", _rejects_path(arguments)), ("--losses-file", arguments.losses_file)]
+    outputs = [("--losses-file", arguments.losses_file)]
+    if arguments.rejects is not None or arguments.out is not None:  # not the default in the current folder
+        outputs.insert(0, ("--rejects", _rejects_path(arguments)))  # (created at a first reject, if ever)
     if arguments.layout != "analyst":
         outputs.insert(0, ("--out", arguments.out))
     for option, target in outputs:
