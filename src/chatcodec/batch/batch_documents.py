@@ -7,52 +7,52 @@ order they were sent, each ``{"metadata": {...}, "response": GenerateContentResp
 ``{"metadata": {...}, "error": Status}`` (https://ai.google.dev/api/batch-api#InlinedResponse,
 https://ai.google.dev/gemini-api/docs/batch-api "Retrieving results": ``jq
 '.response.inlinedResponses'``). Read as one response it is an answer with no candidates,
-which is no answer at all; read here, each item is a row of the
-``gemini-batch-inline-output`` envelope (:mod:`chatcodec.batch.envelopes`), converted,
+which is no answer at all; read here, each item is a row of the envelope whose
+``row_lists`` point at it (:mod:`chatcodec.batch.envelopes`), converted,
 rejected with its own ``error`` or counted exactly as the JSON-lines results file's rows
 are. A row's number is its place in the list, counting from 1.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.batch import envelopes
 
-INLINE_ROWS: Final = "gemini-batch-inline-output"
-"""The envelope of each item of an inlined batch's results."""
 
-ROW_LISTS: Final = (
-    "/response/inlinedResponses/inlinedResponses",
-    "/metadata/output/inlinedResponses/inlinedResponses",
-    "/output/inlinedResponses/inlinedResponses",
-    "/inlinedResponses/inlinedResponses",
-)
-"""Where the items are: in ``batches.get``'s operation (``response``, or the batch in its
-``metadata.output``), in a ``GenerateContentBatch`` (``output``), or in a
-``GenerateContentBatchOutput`` given alone."""
-
-READ_FROM: Final = frozenset({"gemini-batch-output", INLINE_ROWS})
-"""The envelopes a user names for these results: the results file's, or the items'."""
-
-
-def document_rows(document: object, envelope: str | None) -> list[object] | None:
-    """The rows of a results document read with ``--from envelope``, in order; ``None``
-    when ``envelope`` takes no such document or ``document`` holds no list of rows."""
-    if envelope is None or envelope.partition(":")[0] not in READ_FROM:
+def _lists_envelope(spec: str | None) -> envelopes.Envelope | None:
+    """The envelope whose rows a results document holds, when ``--from spec`` reads one."""
+    if spec is None:
         return None
+    name = spec.partition(":")[0]
+    return next(
+        (each for each in envelopes.ENVELOPES if each.row_lists and (each.name == name or name in each.lists_for)),
+        None,
+    )
+
+
+def reads_documents(spec: str | None) -> bool:
+    """Whether ``--from spec`` reads a results document holding its rows; ``spec`` ``None``:
+    whether any envelope does (``validate`` without ``--format``)."""
+    if spec is None:
+        return any(envelope.row_lists for envelope in envelopes.ENVELOPES)
+    return _lists_envelope(spec) is not None
+
+
+def document_rows(document: object, spec: str | None) -> tuple[str, list[object]] | None:
+    """The rows of a results document read with ``--from spec`` (``None``: any envelope's),
+    in order, with the envelope spec reading each (``NAME:FORMAT``'s format kept); ``None``
+    when ``spec`` reads no such document or ``document`` holds no list of rows."""
     fields = as_dict(document)
     if fields is None:
         return None
-    for pointer in ROW_LISTS:
-        items = as_list(envelopes.get_pointer(fields, pointer))
-        if items is not None:
-            return items
+    candidates = [envelope for envelope in envelopes.ENVELOPES if envelope.row_lists]
+    if spec is not None:
+        found = _lists_envelope(spec)
+        candidates = [found] if found is not None else []
+    _, colon, body_format = (spec or "").partition(":")
+    for envelope in candidates:
+        for pointer in envelope.row_lists:
+            items = as_list(envelopes.get_pointer(fields, pointer))
+            if items is not None:
+                return envelope.name + colon + body_format, items
     return None
-
-
-def rows_envelope(envelope: str) -> str:
-    """The envelope spec of the rows (``NAME:FORMAT``'s format kept)."""
-    _, colon, body_format = envelope.partition(":")
-    return INLINE_ROWS + colon + body_format

@@ -105,6 +105,11 @@ class Envelope:
     failures: tuple[str, ...] = ()
     """Pointers where a failed row says why (OpenAI's ``error``, Bedrock's ``error`` with its
     ``errorMessage``, Vertex's ``status``): a row holding one is refused quoting it."""
+    row_lists: tuple[str, ...] = ()
+    """Pointers where one results document holds a list of these rows, read row by row
+    (:mod:`chatcodec.batch.batch_documents`: Gemini's inlined batch results)."""
+    lists_for: tuple[str, ...] = ()
+    """Other envelopes whose name reads such a document too (the results file's)."""
 
     def pointer_of(self, slot: _Slot) -> str | None:
         return next((pointer for pointer, held in self.layout if held is slot), None)
@@ -200,6 +205,13 @@ ENVELOPES: tuple[Envelope, ...] = (
         "response.inlinedResponses.inlinedResponses[], each {metadata, response | error})",
         extras=("error", "metadata"),
         failures=("/error",),
+        row_lists=(  # batches.get's operation (response, or the batch in metadata.output), the batch, its output
+            "/response/inlinedResponses/inlinedResponses",
+            "/metadata/output/inlinedResponses/inlinedResponses",
+            "/output/inlinedResponses/inlinedResponses",
+            "/inlinedResponses/inlinedResponses",
+        ),
+        lists_for=("gemini-batch-output",),
     ),
     Envelope(
         "vertex-batch",

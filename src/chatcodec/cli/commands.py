@@ -174,13 +174,13 @@ def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Itera
     from chatcodec.batch import batch_documents
 
     for document in documents:
-        rows = None
-        if document.label == "" and format_name in (None, *batch_documents.READ_FROM):
-            rows = batch_documents.document_rows(document.data, format_name or batch_documents.INLINE_ROWS)
-        if rows is None:
+        found = None
+        if document.label == "" and batch_documents.reads_documents(format_name):
+            found = batch_documents.document_rows(document.data, format_name)
+        if found is None:
             yield document
             continue
-        yield from (Document(f":{number}", row) for number, row in enumerate(rows, start=1))
+        yield from (Document(f":{number}", row, format=found[0]) for number, row in enumerate(found[1], start=1))
 
 
 def _validate_document(

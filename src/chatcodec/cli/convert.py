@@ -312,13 +312,15 @@ def _document_rows(text: bytes, options: ConvertOptions) -> tuple[ConvertOptions
     from chatcodec.errors import ChatcodecError
     from chatcodec.payloads import parse_json
 
+    if not batch_documents.reads_documents(options.envelope):
+        return None
     try:
-        rows = batch_documents.document_rows(parse_json(text), options.envelope)
+        found = batch_documents.document_rows(parse_json(text), options.envelope)
     except ChatcodecError:  # not JSON: the document's own conversion says so
         return None
-    if rows is None:
+    if found is None:
         return None
-    spec = batch_documents.rows_envelope(options.envelope)
+    spec, rows = found
     return replace(options, envelope=spec), [dump_json(row) + b"\n" for row in rows]
 
 
