@@ -102,6 +102,12 @@ fuzz: $(VENV)/.installed-dev
 BENCH_VENV := .venv-bench
 BENCH_BIN := $(BENCH_VENV)/bin
 
+.PHONY: check-extras
+# Each engine extra (arrow, hf, ray, hf+ray, spark) installed alone into a fresh venv and its
+# README recipe run there (tools/check_extras.py): a dependency one extra forgot is found.
+check-extras: $(VENV)/.installed
+	$(VENV)/bin/python tools/check_extras.py
+
 .PHONY: bench bench-quick bench-instructions
 
 $(BENCH_BIN)/python:

@@ -253,7 +253,13 @@ def test_an_unwritable_output_exits_74(tmp_path: Path, capsys: pytest.CaptureFix
     source = _write_lines(tmp_path / "in.jsonl", [json.dumps(_request("a")), "{bad"])
     assert _convert(str(source), "--out", str(tmp_path / "no" / "such" / "folder.jsonl")) == 74
     assert _convert(str(source), "--out", str(tmp_path / "o.jsonl"), "--rejects", str(tmp_path / "no" / "r")) == 74
-    assert "No such file or directory" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert (
+        f"--out {tmp_path / 'no' / 'such' / 'folder.jsonl'}: the folder {tmp_path / 'no' / 'such'} does not exist"
+        in err
+    )
+    assert f"--rejects {tmp_path / 'no' / 'r'}: the folder {tmp_path / 'no'} does not exist" in err
+    assert not (tmp_path / "o.jsonl").exists()  # refused before the input was read or an output opened
 
 
 def test_the_output_and_rejects_cannot_overwrite_the_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -162,19 +162,30 @@ def test_a_failed_batch_row_is_rejected_not_converted_to_nothing(tmp_path: Path)
     reject = _rows(tmp_path / "rejects.jsonl")[0]
     assert reject["line"] == 1
     assert "at $.error:" in reject["error"]
-    assert "[rule: envelope_field]" in reject["error"]
+    assert "batch_expired: This request could not be executed before the window expired." in reject["error"]
+    assert "[rule: envelope_failed]" in reject["error"]
 
 
 def test_an_errored_anthropic_result_is_rejected(tmp_path: Path) -> None:
     errored = {
         "custom_id": "c",
-        "result": {"type": "errored", "error": {"type": "error", "error": {"type": "api_error"}}},
+        "result": {
+            "type": "errored",
+            "error": {
+                "type": "error",
+                "error": {"type": "invalid_request_error", "message": "max_tokens: Field required"},
+            },
+        },
     }
     source = tmp_path / "results.jsonl"
     source.write_text(json.dumps(errored) + "\n", encoding="utf-8")
     code, _ = _convert(tmp_path, source, "--from", "anthropic-batch-results", "--to", "gemini-batch-output")
     assert code == 1
-    assert "at $.result.type:" in _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    error = _rows(tmp_path / "rejects.jsonl")[0]["error"]
+    assert (
+        "at $.result.error: the batch reports this row failed: invalid_request_error: max_tokens: Field required"
+        in error
+    )
 
 
 @pytest.mark.parametrize(

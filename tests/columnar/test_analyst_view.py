@@ -188,3 +188,63 @@ def test_the_analyst_layout_needs_canonical_output_and_a_folder(
             main(["convert", str(source), "--from", "openai-chat", "--to", target, "--layout", "analyst", *out])
         assert raised.value.code == 64
     assert "--layout analyst needs --out FOLDER" in capsys.readouterr().err
+
+
+def test_parts_say_which_tool_results_failed(tmp_path: Path) -> None:
+    """Anthropic's ``tool_result.is_error`` (https://docs.claude.com/en/docs/agents-and-tools/tool-use/handle-tool-calls):
+    which calls failed is one SQL filter."""
+    call = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}
+    second = {**call, "id": "toolu_2", "input": {"city": "Oslo"}}
+    results = [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "timeout", "is_error": True},
+        {"type": "tool_result", "tool_use_id": "toolu_2", "content": "12 C"},
+    ]
+    wire = {
+        "model": "claude-x",
+        "max_tokens": 64,
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "content": [call, second]},
+            {"role": "user", "content": results},
+        ],
+    }
+    tables = analyst_tables([get_codec("anthropic").read_request(wire)])
+    pq.write_table(tables["parts"], tmp_path / "parts.parquet")
+    failed = duckdb.sql(f"SELECT tool_use_id FROM '{tmp_path}/parts.parquet' WHERE is_error").fetchall()
+    assert failed == [("toolu_1",)]
+    flags = duckdb.sql(f"SELECT type, is_error FROM '{tmp_path}/parts.parquet' ORDER BY message, part").fetchall()
+    assert flags == [
+        ("text", None),
+        ("tool_use", None),
+        ("tool_use", None),
+        ("tool_result", True),
+        ("tool_result", False),
+    ]
+
+
+def test_every_choice_of_an_n_greater_than_one_answer_is_a_row_with_its_finish_reason(tmp_path: Path) -> None:
+    """OpenAI Chat's ``n`` asks for several choices, each with its own ``finish_reason``
+    (https://platform.openai.com/docs/api-reference/chat/object)."""
+    wire = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "Short."}, "finish_reason": "stop"},
+            {
+                "index": 1,
+                "message": {"role": "assistant", "content": "A longer answer that"},
+                "finish_reason": "length",
+            },
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 7, "total_tokens": 10},
+    }
+    tables = analyst_tables([None], [get_codec("openai-chat").read_response(wire)])
+    for name, table in tables.items():
+        pq.write_table(table, tmp_path / f"{name}.parquet")
+    rows = duckdb.sql(
+        f"SELECT choice, finish_reason, text FROM '{tmp_path}/messages.parquet' WHERE side = 'response' ORDER BY choice"
+    ).fetchall()
+    assert rows == [(0, "stop", "Short."), (1, "length", "A longer answer that")]
+    assert duckdb.sql(f"SELECT choices, finish_reason FROM '{tmp_path}/exchanges.parquet'").fetchall() == [(2, "stop")]

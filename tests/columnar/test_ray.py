@@ -92,3 +92,17 @@ def test_read_parquet_reads_the_columnar_file_the_command_line_wrote(tmp_path: P
     assert sorted(by_id) == list(range(len(payloads)))
     for index, payload in enumerate(payloads):
         assert json.loads(by_id[index]["anthropic_request"]) == expected_anthropic(payload)[0]
+
+
+def test_ray_reads_a_hugging_face_dataset_and_converts_it() -> None:
+    """``ray.data.from_huggingface`` imports ``aiohttp``, which ``ray[data]`` leaves out: the
+    ``ray`` extra installs it (a fresh venv per extra runs this recipe: ``tools/check_extras.py``)."""
+    import datasets
+
+    payloads = recorded_requests()
+    dataset = datasets.Dataset.from_dict({"request": [json.dumps(payload) for payload in payloads]})
+    to_anthropic = ArrowConverter(source="openai-chat", target="anthropic", column="request", options=TO_ANTHROPIC)
+    rows = ray.data.from_huggingface(dataset).map_batches(to_anthropic, batch_format="pyarrow").take_all()
+    converted = {row["request"]: row["anthropic_request"] for row in rows}
+    for payload in payloads:
+        assert json.loads(converted[json.dumps(payload)]) == expected_anthropic(payload)[0]

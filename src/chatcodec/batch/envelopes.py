@@ -102,6 +102,14 @@ class Envelope:
     """Body format -> fields the body holds inside this envelope (written first)."""
     body_dropped: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, Any])
     """Body format -> body fields the envelope holds elsewhere (the model, named by the job)."""
+    failures: tuple[str, ...] = ()
+    """Pointers where a failed row says why (OpenAI's ``error``, Bedrock's ``error`` with its
+    ``errorMessage``, Vertex's ``status``): a row holding one is refused quoting it."""
+    row_lists: tuple[str, ...] = ()
+    """Pointers where one results document holds a list of these rows, read row by row
+    (:mod:`chatcodec.batch.batch_documents`: Gemini's inlined batch results)."""
+    lists_for: tuple[str, ...] = ()
+    """Other envelopes whose name reads such a document too (the results file's)."""
 
     def pointer_of(self, slot: _Slot) -> str | None:
         return next((pointer for pointer, held in self.layout if held is slot), None)
@@ -131,6 +139,7 @@ ENVELOPES: tuple[Envelope, ...] = (
         (("/custom_id", ID), ("/response/status_code", 200), ("/response/body", BODY), ("/error", None)),
         "https://platform.openai.com/docs/api-reference/batch/request-output",
         extras=("id",),
+        failures=("/error", "/response/body/error"),
     ),
     Envelope(
         "anthropic-batch",
@@ -149,6 +158,7 @@ ENVELOPES: tuple[Envelope, ...] = (
         "https://docs.claude.com/en/api/retrieving-message-batch-results",
         id_required=True,
         id_rule=_CUSTOM_ID,
+        failures=("/result/error",),
     ),
     Envelope(
         "bedrock-batch",
@@ -168,6 +178,7 @@ ENVELOPES: tuple[Envelope, ...] = (
         "https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-results.html",
         extras=("modelInput", "error"),
         format_marks=(("/modelInput/anthropic_version", "anthropic"), ("/modelOutput/type", "anthropic")),
+        failures=("/error",),  # {"errorCode": 400, "errorMessage": "bad request"} in place of modelOutput
     ),
     Envelope(
         "gemini-batch",
@@ -183,6 +194,24 @@ ENVELOPES: tuple[Envelope, ...] = (
         (("/key", ID), ("/response", BODY)),
         "https://ai.google.dev/gemini-api/docs/batch-api (results file)",
         extras=("error", "status"),
+        failures=("/error",),
+    ),
+    Envelope(
+        "gemini-batch-inline-output",
+        "response",
+        ("gemini",),
+        (("/metadata/key", ID), ("/response", BODY)),
+        "https://ai.google.dev/api/batch-api#InlinedResponse (a batch of inlined requests: batches.get's "
+        "response.inlinedResponses.inlinedResponses[], each {metadata, response | error})",
+        extras=("error", "metadata"),
+        failures=("/error",),
+        row_lists=(  # batches.get's operation (response, or the batch in metadata.output), the batch, its output
+            "/response/inlinedResponses/inlinedResponses",
+            "/metadata/output/inlinedResponses/inlinedResponses",
+            "/output/inlinedResponses/inlinedResponses",
+            "/inlinedResponses/inlinedResponses",
+        ),
+        lists_for=("gemini-batch-output",),
     ),
     Envelope(
         "vertex-batch",
@@ -198,6 +227,7 @@ ENVELOPES: tuple[Envelope, ...] = (
         (("/status", ""), ("/response", BODY)),
         "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-from-cloud-storage",
         extras=("processed_time", "request"),
+        failures=("/status",),  # the error message, "" for a row that succeeded
     ),
 )
 """Every batch envelope chatcodec reads and writes, one row per file layout."""
@@ -207,8 +237,14 @@ ENVELOPE_NAMES: tuple[str, ...] = tuple(envelope.name for envelope in ENVELOPES)
 
 _BY_NAME = {envelope.name: envelope for envelope in ENVELOPES}
 _BODY_KEYS = frozenset(
-    pointer.split("/")[1] for envelope in ENVELOPES for pointer, held in envelope.layout if held is BODY
+    pointer.split("/")[1]
+    for envelope in ENVELOPES
+    for pointer in (*(pointer for pointer, held in envelope.layout if held is BODY), *envelope.failures)
 )
+_ROW_KEYS = {
+    envelope.name: frozenset(pointer.split("/")[1] for pointer, _ in envelope.layout) | set(envelope.extras)
+    for envelope in ENVELOPES
+}
 _CUSTOM = re.compile(r"(body|id)=(/[^,]*)")
 
 
@@ -320,6 +356,7 @@ def open_row(row: dict[str, Any], envelope: Envelope, body_format: str | None = 
     Raises :class:`EnvelopeError` (naming the JSON path and the rule) for a row with no
     body where the envelope keeps it, a service field with another value (a failed row),
     or an id the envelope requires and the row lacks."""
+    _refuse_failed(row, envelope)
     told: str | None = None
     for pointer, held in envelope.layout:
         value = get_pointer(row, pointer)
@@ -355,6 +392,36 @@ def open_row(row: dict[str, Any], envelope: Envelope, body_format: str | None = 
         chosen,
         None if row_id is _MISSING else row_id,
     )
+
+
+def _refuse_failed(row: Mapping[str, Any], envelope: Envelope) -> None:
+    """Refuse a row the batch reports as failed, quoting the batch's own reason."""
+    failed = _failure(row, envelope)
+    if failed is not None:
+        pointer, value = failed
+        raise EnvelopeError(
+            f"the batch reports this row failed: {failure_reason(value)}", pointer_path(pointer), "envelope_failed"
+        )
+
+
+_MESSAGE_KEYS = ("errorMessage", "message")
+_CODE_KEYS = ("errorCode", "status", "code", "type")  # Gemini's status names its code
+
+
+def failure_reason(value: object) -> str:
+    """A failed row's reason as the batch wrote it: its message (``errorMessage``,
+    ``message``, however deep: Anthropic nests ``error.error``) after its code, else the
+    value as JSON."""
+    if isinstance(value, str):
+        return value
+    found = as_dict(value)
+    while found is not None:
+        message = next((found[key] for key in _MESSAGE_KEYS if isinstance(found.get(key), str)), None)
+        if message is not None:
+            code = next((found[key] for key in _CODE_KEYS if isinstance(found.get(key), str | int)), None)
+            return f"{code}: {message}" if code is not None and code != "error" else str(message)
+        found = as_dict(found.get("error"))
+    return _shown(value)
 
 
 def _shown(value: object) -> str:
@@ -480,11 +547,26 @@ def mistaken_envelope(row: Mapping[str, Any]) -> Envelope | None:
     if _BODY_KEYS.isdisjoint(row):
         return None  # the common case, one set operation
     for envelope in ENVELOPES:
-        body_pointer = envelope.pointer_of(BODY) or "/"
-        top = split_pointer(body_pointer)[0]
-        keys = {split_pointer(pointer)[0] for pointer, _ in envelope.layout} | set(envelope.extras)
-        if as_dict(row.get(top)) is not None and keys.issuperset(row):
+        top = split_pointer(envelope.pointer_of(BODY) or "/")[0]
+        if row_keys(envelope).issuperset(row) and (as_dict(row.get(top)) is not None or _failure(row, envelope)):
             return envelope
+    return None
+
+
+def row_keys(envelope: Envelope) -> frozenset[str]:
+    """The top-level fields an envelope's rows hold: its layout's and its extras."""
+    known = _ROW_KEYS.get(envelope.name)
+    if known is not None and _BY_NAME.get(envelope.name) is envelope:
+        return known
+    return frozenset(split_pointer(pointer)[0] for pointer, _ in envelope.layout) | set(envelope.extras)
+
+
+def _failure(row: Mapping[str, Any], envelope: Envelope) -> tuple[str, object] | None:
+    """(pointer, value) of the reason a failed row holds, ``None`` for a row that did not fail."""
+    for pointer in envelope.failures:
+        value = get_pointer(row, pointer)
+        if value is not _MISSING and value is not None and value != "":
+            return pointer, value
     return None
 
 

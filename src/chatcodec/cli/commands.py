@@ -13,7 +13,7 @@ import argparse
 import functools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
@@ -22,6 +22,7 @@ from chatcodec.batch.envelopes import ENVELOPE_NAMES
 from chatcodec.batch.training import CONVERSATION_DIALECTS
 from chatcodec.cli import exit_codes
 from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
+from chatcodec.cli.documents import Document
 from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError
 
@@ -139,7 +140,8 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     path: Path = arguments.file
     failures = 0
     conversations = 0
-    for document in iter_documents(path, parquet=is_parquet(path, arguments.in_format)):
+    documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
+    for document in _batch_rows(documents, arguments.format):
         label = document.label
         conversations += 1
         for note in document.notes:
@@ -166,6 +168,21 @@ def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
     return 1 if failures else 0
 
 
+def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
+    """The documents, a batch results document's rows given one by one (Gemini's inlined
+    results: :mod:`chatcodec.batch.batch_documents`), numbered from 1 as lines are."""
+    from chatcodec.batch import batch_documents
+
+    for document in documents:
+        found = None
+        if document.label == "" and batch_documents.reads_documents(format_name):
+            found = batch_documents.document_rows(document.data, format_name)
+        if found is None:
+            yield document
+            continue
+        yield from (Document(f":{number}", row, format=found[0]) for number, row in enumerate(found[1], start=1))
+
+
 def _validate_document(
     data: object, format_name: str | None, *, strict: bool = False, written: str | None = None
 ) -> list[AnyMessage]:
@@ -177,6 +194,8 @@ def _validate_document(
         from chatcodec.payloads import load_object
 
         return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
+    if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
+        format_name, written = written, None
     data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)

@@ -24,12 +24,11 @@ import json
 import os
 import re
 import sys
-from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from chatcodec.batch.convert import (
     BatchResult,
@@ -46,14 +45,16 @@ from chatcodec.cli.dataset_options import (
     add_dataset_options,
     analyst_sink,
     column_types,
+    envelope_sink,
     layout_error,
     row_field_clash,
     with_storage,
 )
-from chatcodec.cli.documents import is_stdin, open_input
-from chatcodec.cli.progress import ProgressBar
+from chatcodec.cli.documents import InputFile, is_stdin, open_input
+from chatcodec.cli.progress import PROGRESS_CHOICES, ProgressBar, progress_mode
+from chatcodec.cli.run_report import SHOWN, RejectsFile, RunReport, report_losses
 from chatcodec.errors import ProviderLookupError
-from chatcodec.losses import LOSS_KINDS, Loss
+from chatcodec.losses import LOSS_KINDS
 from chatcodec.registry import available_formats, get_codec
 
 if TYPE_CHECKING:
@@ -137,6 +138,23 @@ def add_convert_command(commands: Any) -> None:
         f"input's stem + {_REJECTS_SUFFIX} in the current folder); written only when a line is rejected",
     )
     convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
+    convert.add_argument(
+        "--progress",
+        choices=PROGRESS_CHOICES,
+        default="auto",
+        help="auto (default): a bar on a terminal, else a line every few seconds (none with --quiet); bar; plain; none",
+    )
+    convert.add_argument(
+        "--all-losses",
+        action="store_true",
+        help=f"print every loss on its own line (default: the first {SHOWN}, then a summary by kind and path)",
+    )
+    convert.add_argument(
+        "--losses-file",
+        type=Path,
+        metavar="PATH",
+        help='write every loss as a JSON line ({"line", "kind", "path", "what", "why"}) to PATH',
+    )
     convert.add_argument(
         "--keep-lines",
         action="store_true",
@@ -258,6 +276,10 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     )
     if clash is not None:
         arguments.parser.error(clash)
+    unwritable = _unwritable(arguments)
+    if unwritable is not None:  # before the input is read, not after a whole run converted it
+        print(f"chatcodec convert: error: {unwritable}", file=sys.stderr)
+        return exit_codes.IO_ERROR
     if is_parquet(path, arguments.in_format):
         return _convert_parquet(arguments, options, out)
     with ExitStack() as stack:
@@ -266,11 +288,61 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         except OSError as error:
             print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
             return exit_codes.NO_INPUT
-        if source.lines is not None:
-            return _convert_lines(arguments, options, source.lines, source.size, out)
-        if _tabular_output(arguments):  # one document: a table of one row
-            return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
-        return _convert_document(arguments, options, source.document or b"", out)
+        return _convert_input(arguments, options, source, out)
+
+
+def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
+    """Convert JSON lines, or one document (a table of one row for a tabular output)."""
+    if source.lines is not None:
+        return _convert_lines(arguments, options, source.lines, source.size, out)
+    rows = _document_rows(source.document or b"", options)
+    if rows is not None:  # one document holding a batch's rows (Gemini's inlined results)
+        return _convert_lines(arguments, rows[0], iter(rows[1]), source.size, out)
+    if _tabular_output(arguments):
+        return _convert_lines(arguments, options, iter([source.document or b""]), source.size, out)
+    return _convert_document(arguments, options, source.document or b"", out)
+
+
+def _document_rows(text: bytes, options: ConvertOptions) -> tuple[ConvertOptions, list[bytes]] | None:
+    """The rows of a batch results document (:mod:`chatcodec.batch.batch_documents`) as
+    JSON lines, with the options reading each; ``None`` for any other document."""
+    if options.envelope is None:
+        return None
+    from chatcodec.batch import batch_documents
+    from chatcodec.errors import ChatcodecError
+    from chatcodec.payloads import parse_json
+
+    if not batch_documents.reads_documents(options.envelope):
+        return None
+    try:
+        found = batch_documents.document_rows(parse_json(text), options.envelope)
+    except ChatcodecError:  # not JSON: the document's own conversion says so
+        return None
+    if found is None:
+        return None
+    spec, rows = found
+    return replace(options, envelope=spec), [dump_json(row) + b"\n" for row in rows]
+
+
+def _unwritable(arguments: argparse.Namespace) -> str | None:
+    """Why an output file cannot be written where it is asked for (its folder missing or
+    not writable, or a folder in its place); ``--layout analyst`` makes its folder."""
+    outputs = [("--losses-file", arguments.losses_file)]
+    if arguments.rejects is not None or arguments.out is not None:  # not the default in the current folder
+        outputs.insert(0, ("--rejects", _rejects_path(arguments)))  # (created at a first reject, if ever)
+    if arguments.layout != "analyst":
+        outputs.insert(0, ("--out", arguments.out))
+    for option, target in outputs:
+        if target is None:
+            continue
+        folder = target.parent
+        if target.is_dir():
+            return f"{option} {target} is a folder, not a file"
+        if not folder.is_dir():
+            return f"{option} {target}: the folder {folder} does not exist"
+        if not os.access(folder, os.W_OK):
+            return f"{option} {target}: the folder {folder} is not writable"
+    return None
 
 
 def _dialect_layout(path: Path | None, parser: argparse.ArgumentParser) -> str | None:
@@ -313,7 +385,7 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
     if outcome.converted is None:
         print(f"{path}: {outcome.error}", file=sys.stderr)
         return 1
-    _report_losses(arguments, outcome.losses, sys.stderr.write)
+    report_losses(path, outcome.losses, sys.stderr.write, quiet=arguments.quiet)
     body = dump_json(outcome.converted, None if arguments.compact else 2) + b"\n"
     if arguments.out is not None:
         arguments.out.write_bytes(body)  # the input was read whole: writing over it is safe
@@ -321,21 +393,6 @@ def _convert_document(arguments: argparse.Namespace, options: ConvertOptions, te
     with _output(None, out) as write:
         write(body)
     return exit_codes.OK
-
-
-def _report_losses(arguments: argparse.Namespace, losses: Sequence[Loss], write: Callable[[str], object]) -> None:
-    path: Path = arguments.file
-    if arguments.quiet:
-        if losses:
-            write(f"{len(losses)} loss(es), {_by_kind(Counter(loss.kind for loss in losses))} (run without --quiet)\n")
-        return
-    for loss in losses:
-        write(f"{path}: loss ({loss.kind}): {loss}\n")
-
-
-def _by_kind(counts: Counter[str]) -> str:
-    """``3 content, 1 setting``: loss counts by kind, in :data:`LOSS_KINDS` order."""
-    return ", ".join(f"{counts[kind]} {kind}" for kind in LOSS_KINDS if counts[kind])
 
 
 def _convert_lines(
@@ -368,12 +425,19 @@ def _convert_batches(
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
-    report = _Report(path, ProgressBar(sys.stderr, size), _RejectsFile(rejects_path))
+    report = RunReport(
+        path,
+        ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
+        RejectsFile(rejects_path),
+        quiet=arguments.quiet,
+        all_losses=arguments.all_losses,
+        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+    )
     try:
         with _sink(arguments, options, out) as write:
             for result in _converted(batches, options, arguments.workers, convert):
                 write(result)
-                report.record(result, quiet=arguments.quiet)
+                report.record(result)
     except _broken_pool() as error:  # evaluated only when an exception comes through
         report.progress.print(f"chatcodec: a worker process died ({error}); was it out of memory?")
         return exit_codes.SOFTWARE
@@ -382,7 +446,7 @@ def _convert_batches(
         return exit_codes.IO_ERROR
     finally:
         report.close()
-    return report.summarize(quiet=arguments.quiet)
+    return report.summarize()
 
 
 def _converted(
@@ -415,6 +479,8 @@ def _sink(
     sink = (
         analyst_sink(arguments.out, options)
         if arguments.layout == "analyst"
+        else envelope_sink(arguments.out, options)
+        if options.out_envelope is not None
         else ParquetSink(
             arguments.out,
             options,
@@ -482,52 +548,6 @@ def _text_format(line: bytes) -> str | None:
     return None
 
 
-@dataclass(slots=True)
-class _Report:
-    """Where a JSONL run's rejects, losses and counts go."""
-
-    path: Path
-    progress: ProgressBar
-    rejects: _RejectsFile
-    converted: int = 0
-    rejected: int = 0
-    losses: int = 0
-    lossy_lines: int = 0
-    kinds: Counter[str] = field(default_factory=Counter[str])
-
-    def record(self, result: BatchResult, *, quiet: bool) -> None:
-        self.converted += result.converted
-        self.rejected += len(result.rejects)
-        self.losses += len(result.losses)
-        self.lossy_lines += len({line for line, _ in result.losses})
-        self.kinds.update(loss.kind for _, loss in result.losses)
-        for reject in result.rejects:
-            self.rejects.write(reject.record)
-            if not quiet:
-                self.progress.print(f"{self.path}:{reject.line}: {reject.error}")
-        if not quiet:
-            for line, loss in result.losses:
-                self.progress.print(f"{self.path}:{line}: loss ({loss.kind}): {loss}")
-        self.progress.advance(result.converted + len(result.rejects), result.size)
-
-    def close(self) -> None:
-        self.progress.close()
-        self.rejects.close()
-
-    def summarize(self, *, quiet: bool) -> int:
-        if quiet and self.losses:
-            print(
-                f"{self.losses} loss(es) in {self.lossy_lines} converted payload(s): {_by_kind(self.kinds)} "
-                "(run without --quiet to see them)",
-                file=sys.stderr,
-            )
-        if self.rejected:
-            total = self.converted + self.rejected
-            where = self.rejects.path
-            print(f"{self.rejected} of {total} payload(s) not converted; they are in {where}", file=sys.stderr)
-        return exit_codes.rejects_exit_code(self.rejected)
-
-
 def _rejects_path(arguments: argparse.Namespace) -> Path:
     if arguments.rejects is not None:
         return Path(arguments.rejects)
@@ -552,25 +572,6 @@ def _same_file(first: Path, second: Path) -> bool:
         return os.path.samefile(first, second)
     except OSError:  # one of them does not exist yet
         return os.path.abspath(first) == os.path.abspath(second)
-
-
-class _RejectsFile:
-    """The rejects file: created at the first reject; an old one is emptied, never left stale."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._file: IO[bytes] | None = None
-
-    def write(self, record: bytes) -> None:
-        if self._file is None:
-            self._file = self.path.open("wb")
-        self._file.write(record)
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-        elif self.path.is_file() and self.path.stat().st_size:
-            self.path.write_bytes(b"")  # from an earlier run: this one rejected nothing
 
 
 @contextmanager

@@ -76,6 +76,14 @@ def analyst_sink(folder: Path, options: ConvertOptions) -> Any:
     return AnalystSink(folder, options)
 
 
+def envelope_sink(path: Path, options: ConvertOptions) -> Any:
+    """The writer of batch envelope rows to Parquet (:mod:`chatcodec.datasets.envelope_parquet`,
+    which needs pyarrow): a column per field of the row."""
+    from chatcodec.datasets.envelope_parquet import EnvelopeParquetSink
+
+    return EnvelopeParquetSink(path, options)
+
+
 def with_storage(options: ConvertOptions, *, storage: bool) -> ConvertOptions:
     """``options`` with every target rule skipped when writing for storage."""
     if not storage:

@@ -1,19 +1,42 @@
-"""A one-line progress bar for long conversions, on standard error.
+"""Progress of long conversions, on standard error: a bar on a terminal, lines elsewhere.
 
 Hand-written on purpose: chatcodec's runtime dependencies stay pydantic and
-typing-extensions only, and a count, a rate and a percentage need no library. The bar
-is drawn only when the stream is a terminal (never into a log file or a pipe), at most
-about ten times a second, and other messages go through :meth:`ProgressBar.print` so
-they never land in the middle of it.
+typing-extensions only, and a count, a rate and a percentage need no library. On a
+terminal the bar is redrawn in place at most about ten times a second, and other messages
+go through :meth:`ProgressBar.print` so they never land in the middle of it. Off a terminal
+(a log file, a pipe, a CI job) a redrawn bar would be noise, and nothing at all left a
+2-minute run silent until its end: a plain line is written every :data:`PLAIN_INTERVAL`
+seconds instead (``--progress plain`` asks for lines on a terminal too, ``--progress none``
+for nothing; ``--quiet`` off a terminal means none).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Literal, TextIO
 
 _CLEAR_LINE = "\r\x1b[K"
+
+ProgressMode = Literal["bar", "plain", "none"]
+"""How progress is shown: a bar redrawn in place, a line every few seconds, or not at all."""
+
+PROGRESS_CHOICES = ("auto", "bar", "plain", "none")
+"""``--progress``'s values; ``auto`` is a bar on a terminal, plain lines elsewhere."""
+
+PLAIN_INTERVAL = 5.0
+"""Seconds between two plain progress lines."""
+
+
+def progress_mode(choice: str, *, quiet: bool = False, stream: TextIO | None = None) -> ProgressMode:
+    """The mode ``--progress choice`` means for ``stream`` (standard error by default)."""
+    if choice != "auto":
+        return "bar" if choice == "bar" else "plain" if choice == "plain" else "none"
+    import sys
+
+    if _is_terminal(stream or sys.stderr):
+        return "bar"
+    return "none" if quiet else "plain"
 
 
 class ProgressBar:
@@ -25,8 +48,9 @@ class ProgressBar:
         total_bytes: int | None,
         *,
         label: str = "converting",
-        interval: float = 0.1,
+        interval: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        mode: ProgressMode | None = None,
     ) -> None:
         self.stream = stream
         """Where the bar and the messages go."""
@@ -34,10 +58,12 @@ class ProgressBar:
         """Size of the input; the percentage is left out when unknown (a pipe) or zero."""
         self.label = label
         """The word in front of the counts."""
-        self.interval = interval
-        """Least time between two redraws, in seconds."""
-        self.enabled: bool = _is_terminal(stream)
-        """Whether the bar is drawn at all: only on a terminal."""
+        self.mode: ProgressMode = mode or ("bar" if _is_terminal(stream) else "none")
+        """A bar (the default on a terminal), plain lines, or nothing (the default elsewhere)."""
+        self.interval: float = interval if interval is not None else PLAIN_INTERVAL if self.mode == "plain" else 0.1
+        """Least time between two redraws (or plain lines), in seconds."""
+        self.enabled: bool = self.mode != "none"
+        """Whether progress is shown at all."""
         self._clock = clock
         self._started = clock()
         self._last_drawn: float | None = None
@@ -52,7 +78,12 @@ class ProgressBar:
         if not self.enabled:
             return
         now = self._clock()
-        if self._last_drawn is None or now - self._last_drawn >= self.interval:
+        if self.mode == "plain":
+            if now - (self._last_drawn or self._started) >= self.interval:
+                self.stream.write(self.render(now) + "\n")
+                self.stream.flush()
+                self._last_drawn = now
+        elif self._last_drawn is None or now - self._last_drawn >= self.interval:
             self._draw(now)
 
     def print(self, message: str) -> None:

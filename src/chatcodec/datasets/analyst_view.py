@@ -10,8 +10,10 @@ thinking", "tokens per model"), so this view answers them in three tables that j
                model, message and user-turn counts, the tools offered and used, whether
                thinking is present, the finish reason and the token usage
 ``messages``   one row per message, ``side`` ``request`` or ``response``: its role, its
-               text, its part and tool-call counts
-``parts``      one row per content part: its type, text, tool name, call id, arguments
+               text, its part and tool-call counts; a response's messages are its choices,
+               one row each (``n > 1``), with the ``choice`` index and its ``finish_reason``
+``parts``      one row per content part: its type, text, tool name, call id, arguments,
+               and ``is_error`` on a tool result (which calls failed)
 
 It is a view, not a storage form: it is written beside the columnar form (which stays the
 exact one), from the same canonical data. Queries over it are in the docs ("An analyst's
@@ -42,6 +44,7 @@ _EXCHANGE_FIELDS: tuple[tuple[str, Any], ...] = (
     ("has_thinking", pa.bool_()),
     ("response_model", pa.string()),
     ("finish_reason", pa.string()),
+    ("choices", pa.int64()),
     ("input_tokens", pa.int64()),
     ("output_tokens", pa.int64()),
     ("cache_read_tokens", pa.int64()),
@@ -57,6 +60,8 @@ _MESSAGE_FIELDS: tuple[tuple[str, Any], ...] = (
     ("text", pa.string()),
     ("parts", pa.int64()),
     ("tool_calls", pa.int64()),
+    ("choice", pa.int64()),
+    ("finish_reason", pa.string()),
 )
 _PART_FIELDS: tuple[tuple[str, Any], ...] = (
     ("exchange", pa.int64()),
@@ -69,6 +74,7 @@ _PART_FIELDS: tuple[tuple[str, Any], ...] = (
     ("tool_name", pa.string()),
     ("tool_use_id", pa.string()),
     ("arguments", pa.string()),
+    ("is_error", pa.bool_()),
 )
 
 COLUMN_NAMES = frozenset(name for fields in (_EXCHANGE_FIELDS, _MESSAGE_FIELDS, _PART_FIELDS) for name, _ in fields)
@@ -144,11 +150,13 @@ def _add_exchange(
                 "text": "\n".join(texts) if texts else None,
                 "parts": len(parts),
                 "tool_calls": calls,
+                **_choice_fields(response if side == "response" else None, number),
             }
         )
     answer: Mapping[str, Any] = response or {}
     usage = as_dict(answer.get("usage")) or {}
-    first = as_dict((as_list(answer.get("choices")) or [None])[0]) or {}
+    choices = as_list(answer.get("choices")) or []
+    first = as_dict((choices or [None])[0]) or {}
     reason = as_dict(first.get("finish_reason")) or {}
     rows.exchanges.append(
         {
@@ -161,6 +169,7 @@ def _add_exchange(
             "has_thinking": thinking,
             "response_model": (response or {}).get("model"),
             "finish_reason": reason.get("unified"),
+            "choices": len(choices) if response is not None else None,
             "input_tokens": usage.get("input_tokens"),
             "output_tokens": usage.get("output_tokens"),
             "cache_read_tokens": usage.get("cache_read_tokens"),
@@ -172,15 +181,31 @@ def _add_exchange(
 
 
 def _messages(data: Mapping[str, Any] | None, side: str) -> Iterator[tuple[str, int, Mapping[str, Any]]]:
-    """The messages of a request, or the answers of a response, numbered from 0."""
+    """The messages of a request, or the answers of a response (one per choice), numbered from 0."""
     if data is None:
         return
+    found: list[Mapping[str, Any]]
     if side == "request":
         found = [message for message in map(as_dict, as_list(data.get("messages")) or []) if message is not None]
     else:
-        choices = [choice for choice in map(as_dict, as_list(data.get("choices")) or []) if choice is not None]
-        found = [message for message in (as_dict(choice.get("message")) for choice in choices) if message is not None]
+        found = [message for _, message in _choices(data)]
     yield from ((side, number, message) for number, message in enumerate(found))
+
+
+def _choices(response: Mapping[str, Any]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """(choice, message) of each choice of a response that holds a message."""
+    choices = [choice for choice in map(as_dict, as_list(response.get("choices")) or []) if choice is not None]
+    return [(choice, message) for choice in choices if (message := as_dict(choice.get("message"))) is not None]
+
+
+def _choice_fields(response: Mapping[str, Any] | None, number: int) -> dict[str, Any]:
+    """A response message's ``choice`` index and ``finish_reason`` (the unified one)."""
+    if response is None:
+        return {"choice": None, "finish_reason": None}
+    choice, _ = _choices(response)[number]
+    index = choice.get("index")
+    reason = as_dict(choice.get("finish_reason")) or {}
+    return {"choice": index if isinstance(index, int) else number, "finish_reason": reason.get("unified")}
 
 
 def _parts(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -209,6 +234,7 @@ def _part_row(
         "tool_name": part.get("name") if kind in ("tool_use", "tool_result") else None,
         "tool_use_id": part.get("id") if kind == "tool_use" else part.get("tool_use_id"),
         "arguments": part.get("arguments") if kind == "tool_use" else None,
+        "is_error": bool(part.get("is_error", False)) if kind == "tool_result" else None,
     }
 
 

@@ -8,6 +8,9 @@ A Parquet file is read in one of three ways, by what its schema says:
   column; or its one string column holding JSON objects beside scalar columns, as
   ``bench/ray_dataset.py`` writes ``row`` and ``request``): each value is one payload as
   JSON text, read exactly, and the columns beside it are the dataset's, not payload;
+- a batch envelope's rows (schema metadata ``chatcodec.envelope``, which
+  :class:`~chatcodec.datasets.envelope_parquet.EnvelopeParquetSink` writes): each row's
+  columns are the row's fields, the JSON-text ones (``chatcodec.json_columns``) parsed;
 - otherwise each row's columns are one payload's top-level keys, as Arrow writes a list of
   JSON objects (``pyarrow.Table.from_pylist``, ``datasets.Dataset.to_parquet``): the
   ``null``\\ s Arrow filled in are dropped, and those dropped from a tool schema are
@@ -46,8 +49,9 @@ from chatcodec.datasets.arrow_rows import without_arrow_nulls
 from chatcodec.datasets.canonical_rows import convert_canonical, settled
 from chatcodec.datasets.columnar import from_columnar_row
 from chatcodec.datasets.layout import ColumnarKind
-from chatcodec.errors import json_path
+from chatcodec.errors import ChatcodecError, json_path
 from chatcodec.losses import Loss
+from chatcodec.payloads import load_object
 from chatcodec.registry import CANONICAL
 
 PAYLOAD_COLUMN_KEY = b"chatcodec.payload_column"
@@ -58,6 +62,10 @@ the run that wrote it), which ``validate`` reads instead of guessing."""
 JSON_COLUMNS_KEY = b"chatcodec.json_columns"
 """Schema metadata listing (as a JSON array) the row columns written as JSON text
 because their values were objects, lists or of mixed types."""
+
+ENVELOPE_KEY = b"chatcodec.envelope"
+"""Schema metadata naming the batch envelope of a file's rows (``openai-batch``), each
+field a column (:mod:`chatcodec.datasets.envelope_parquet`)."""
 
 ROWS_PER_BATCH = 128
 """Rows converted together (one worker's unit), as the JSON-lines path's ``max_lines``."""
@@ -152,6 +160,8 @@ def _reader(
         names = tuple(arrow_schema(form).names)
         beside = tuple(name for name in row_fields if name in schema.names and name not in names)
         return _ColumnarRow(form, names, _Carried(beside, json_columns))
+    if ENVELOPE_KEY in metadata:
+        return _EnvelopeRow(json_columns, metadata[ENVELOPE_KEY].decode())
     column = metadata.get(PAYLOAD_COLUMN_KEY, b"").decode() or _payload_column(schema, first)
     if column:
         beside = tuple(name for name in row_fields if name in schema.names and name != column)
@@ -206,6 +216,23 @@ class _ColumnarRow:
             return Row(number, None, canonical=True, carried=carried, error=error, format=CANONICAL)
         payload = from_columnar_row(fields, self.form)
         return Row(number, payload, canonical=True, carried=carried, error=error, format=CANONICAL)
+
+
+@dataclass(frozen=True, slots=True)
+class _EnvelopeRow:
+    """Reads a batch envelope's row, a field per column, back into its JSON object: an
+    Arrow ``null`` is an absent field, a JSON column's text is parsed (a present ``null``)."""
+
+    json_columns: frozenset[str]
+    envelope: str
+
+    def __call__(self, number: int, row: dict[str, Any]) -> Row:
+        payload = {
+            name: json.loads(value) if name in self.json_columns else value
+            for name, value in row.items()
+            if value is not None
+        }
+        return Row(number, payload, error=non_json_value(payload), format=self.envelope)
 
 
 def _wire_row(number: int, row: dict[str, Any]) -> Row:
@@ -308,12 +335,29 @@ def _converted(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
     shown = {**row.carried, **payload} if row.carried and is_dict(payload) else payload
     if row.error is not None:
         return shown, Outcome(None, row.error)
-    if not row.canonical:
-        outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
-        return shown, _with_carried(outcome, row.carried)
-    if not is_dict(payload):
-        return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
-    return shown, _with_carried(convert_canonical(payload, options), row.carried)
+    if row.canonical:
+        if not is_dict(payload):
+            return row.carried or None, Outcome(None, PLACEHOLDER_ERROR)
+        if options.out_envelope is None:
+            return shown, _with_carried(convert_canonical(payload, options), row.carried)
+    if options.out_envelope is not None:
+        # the envelope places the id and carries the columns itself: they go in with the body
+        return _into_envelope(row, options)
+    outcome = with_read_losses(convert_payload(payload, options), row.read_losses, options)
+    return shown, _with_carried(outcome, row.carried)
+
+
+def _into_envelope(row: Row, options: ConvertOptions) -> tuple[object, Outcome]:
+    """A row whose ``--id-field``/``--column`` values are columns beside its payload, written
+    in an envelope: the row is rebuilt with them (the envelope takes its id from there)."""
+    if not row.carried:
+        return row.payload, with_read_losses(convert_payload(row.payload, options), row.read_losses, options)
+    try:
+        body = load_object(row.payload, f"{options.source} {options.kind}")
+    except ChatcodecError as error:
+        return row.payload, Outcome(None, str(error))
+    rebuilt = {**row.carried, **body}
+    return rebuilt, with_read_losses(convert_payload(rebuilt, options), row.read_losses, options)
 
 
 def _with_carried(outcome: Outcome, carried: dict[str, Any]) -> Outcome:
