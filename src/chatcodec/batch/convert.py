@@ -289,17 +289,26 @@ def _conversation_row(
     row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
 ) -> dict[str, Any]:
     source, target = options.source, options.target
-    prompt_length: int | None = None
-    body, body_format = row, source
+    read = training.ReadConversation(row)
+    body_format = source
     if source in training.CONVERSATION_DIALECTS:
         read = training.read_conversation(row, source, layout)
-        body, body_format, prompt_length = read.body, training.READ_AS, read.prompt_length
+        body_format = training.read_format(source)
+        if source != target:  # what reading made up, which the same dialect leaves out again
+            losses += read.notes
     if target not in training.CONVERSATION_DIALECTS:
-        return _converted_body(body, replace(options, source=body_format), losses)
-    converted = _converted_body(body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
+        return _converted_body(read.body, replace(options, source=body_format), losses)
+    converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
     losses[:] = _without_model_required(losses)
-    split = prompt_length if source == target else None
-    return training.write_conversation(converted, target, layout, prompt_length=split, losses=losses)
+    same = source == target
+    return training.write_conversation(
+        converted,
+        target,
+        read.layout or layout if same else layout,
+        prompt_length=read.prompt_length if same else None,
+        input_length=read.input_length if same else None,
+        losses=losses,
+    )
 
 
 def _pair_row(
@@ -313,7 +322,7 @@ def _pair_row(
             rule="training_pair",
         )
     pair = training.read_pair(row, source, layout)
-    part_options = replace(options, source=training.READ_AS, target=training.pair_part_format(target))
+    part_options = replace(options, source=training.read_format(source), target=training.pair_part_format(target))
     prompt = _converted_body(pair.prompt, part_options, losses)
     if source == target:
         prompt = training.with_empty_fields(pair.prompt, prompt)

@@ -176,7 +176,9 @@ def _validate_document(
         from chatcodec.batch import training
         from chatcodec.payloads import load_object
 
-        return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
+        body = training.read_conversation(load_object(data, format_name), format_name).body
+        read_in = training.read_format(format_name)
+        return _canonical_messages(body) if read_in == "canonical" else _decoded_messages(read_in, body, strict=strict)
     data, format_name = _opened(data, format_name)
     if format_name is not None:
         wrong = detect.mismatch(format_name, data)
