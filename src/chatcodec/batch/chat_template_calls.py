@@ -32,7 +32,7 @@ def is_made_up(call_id: object) -> bool:
 def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any]:
     """``messages`` with an id on every call and a ``tool_call_id`` on every result; each id
     made up is a ``metadata`` note in ``notes``."""
-    if not any(_needs_ids(message) for message in messages):
+    if not needs_call_ids(messages):
         return messages
     waiting: list[tuple[str, object]] = []
     read: list[Any] = []
@@ -54,6 +54,11 @@ def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any
             fields = {**fields, "tool_call_id": call_id}
         read.append(fields)
     return read
+
+
+def needs_call_ids(messages: list[Any]) -> bool:
+    """Whether a call of ``messages`` has no id, or a result no ``tool_call_id``."""
+    return any(_needs_ids(message) for message in messages)
 
 
 def _needs_ids(message: object) -> bool:

@@ -72,6 +72,9 @@ class ConvertOptions:
     dialect_layout: str | None = None
     """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
     axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
+    id_from_line: bool = False
+    """Give a row whose envelope holds no id ``line-N`` as its id (N its line number in a
+    JSON Lines input): a Vertex batch input, which has no ids, becomes an OpenAI batch."""
     extra_fields: tuple[tuple[str, Any], ...] = ()
     """Wire fields every converted request sends as they are (``extra_fields`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
@@ -94,18 +97,19 @@ class Outcome:
     """What the target format could not carry (under ``strict`` these are the error)."""
 
 
-def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
+def convert_payload(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
     """Convert one payload (a dict, or JSON text or bytes); never raises for bad input.
 
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
+    ``line`` is the payload's line number, the id ``options.id_from_line`` gives a row.
     """
     if options.source in training.TRAINING_DIALECTS or options.target in training.TRAINING_DIALECTS:
         if options.columns:  # a dataset's own columns carried beside the row, as for any row
             return _with_row_fields(payload, options)
         return _training_row(payload, options)
     if options.envelope is not None or options.out_envelope is not None:
-        return _enveloped(payload, options)
+        return _enveloped(payload, options, line)
     if options.id_field is not None or options.columns:
         return _with_row_fields(payload, options)
     losses: list[Loss] = []
@@ -121,10 +125,10 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
         if wrong_format is None:
             wrong_format = mismatch(options.source, body)
         if wrong_format is not None:
-            return Outcome(None, wrong_format)
+            return Outcome(None, training.with_dialect_hint(wrong_format, body))
         converted = _converted_body(body, options, losses)
     except ChatcodecError as error:
-        return Outcome(None, str(error))
+        return Outcome(None, training.with_dialect_hint(str(error), body) if body is not None else str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
@@ -182,7 +186,7 @@ def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
     return replace(outcome, converted={**carried, **outcome.converted})
 
 
-def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
+def _enveloped(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
     """Convert a row whose body sits in a batch envelope and/or goes into one
     (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
     written in the target's envelope with the row's id."""
@@ -196,6 +200,8 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
         if options.envelope is not None:
             envelope, body_format = envelopes.envelope_named(options.envelope)
             opened = envelopes.open_row(row, envelope, body_format)
+            if opened.id is None and options.id_from_line and line is not None:
+                opened = replace(opened, id=f"line-{line}")
             body, source = opened.body, opened.body_format or options.source
         elif options.id_field is not None and options.id_field in row:
             row_id = row[options.id_field]
@@ -517,7 +523,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
     result = BatchResult(size=batch.size)
     pieces: list[bytes] = []
     for line in batch.lines:
-        outcome = convert_payload(line.text, options)
+        outcome = convert_payload(line.text, options, line.number)
         if outcome.converted is None:
             error = outcome.error or "not converted"
             result.rejects.append(

@@ -45,7 +45,7 @@ from typing import Any, Final
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.batch import alpaca, eval_items, sharegpt
-from chatcodec.batch.chat_template_calls import with_call_ids, without_made_up_ids
+from chatcodec.batch.chat_template_calls import needs_call_ids, with_call_ids, without_made_up_ids
 from chatcodec.batch.training_layout import (
     SHAREGPT,
     ConversationLayout,
@@ -74,6 +74,7 @@ __all__ = [
     "read_conversation",
     "read_format",
     "read_pair",
+    "with_dialect_hint",
     "with_empty_fields",
     "write_conversation",
     "write_pair",
@@ -165,6 +166,16 @@ def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str
             why = f"{dialect} rows have no place for it (--column {key} carries a dataset column)"
             losses.append(Loss(f"$.{key}", "field", why, "metadata"))
     return losses
+
+
+def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
+    """A format mismatch's message, naming the training dialect the row plainly is."""
+    if as_dict(body.get("item")) is not None and set(body) <= {"item", "sample"}:
+        return f"{message}; an OpenAI Evals item {{item, sample}} is --from openai-evals"
+    if needs_call_ids(as_list(body.get("messages")) or []):
+        hint = "calls without ids, results without tool_call_id: Hugging Face chat-template rows are --from hf-chat"
+        return f"{message}\n({hint})"
+    return message
 
 
 def _messages(value: object, path: str) -> list[Any]:

@@ -151,6 +151,12 @@ def add_convert_command(commands: Any) -> None:
         ),
     )
     convert.add_argument(
+        "--id-from-line",
+        action="store_true",
+        help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
+        "Lines line number, as its id in the output envelope (or under --id-field)",
+    )
+    convert.add_argument(
         "--option",
         dest="encoder_options",
         type=encoder_option,
@@ -240,6 +246,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         out_envelope=rows.out_envelope,
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
+        id_from_line=arguments.id_from_line,
     )
     options = with_storage(options, storage=arguments.storage)
     try:

@@ -106,6 +106,8 @@ def resolve(arguments: argparse.Namespace) -> RowFormats:
     dialects = [name for name in (source, target) if name in training.TRAINING_DIALECTS]
     if dialects and (envelope is not None or out_envelope is not None):
         raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    if getattr(arguments, "id_from_line", False) and envelope is None:
+        raise ValueError("--id-from-line numbers the rows of an envelope without ids (--from vertex-batch ...)")
     if target in training.READ_ONLY_DIALECTS:
         raise ValueError(f"{target} is read, not written (--from {target}): an eval item is the eval's data")
     if dialects and arguments.kind == "response":
