@@ -113,8 +113,8 @@ def convert_payload(payload: object, options: ConvertOptions, line: int | None =
     if options.id_field is not None or options.columns:
         return _with_row_fields(payload, options)
     losses: list[Loss] = []
+    body: dict[str, Any] | None = None
     try:
-        body = None
         if options.kind == "request" and isinstance(payload, str | bytes | bytearray):
             body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
         if body is None:

@@ -209,12 +209,20 @@ class ReadConversation:
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
     """The conversation of a ``dialect`` row, as a request body."""
+    notes: list[Loss] = []
     if dialect == "sharegpt":
-        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=_as_read(row, layout))
+        as_read = _as_read(row, layout)
+        if as_read is not layout:
+            why = "another format's system message comes back as the system column (LLaMA-Factory reads both alike)"
+            notes.append(Loss(f"$.{layout.messages}[0]", "system turn", why, "spelling"))
+        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=as_read, notes=tuple(notes))
     if dialect == "alpaca":
         read = alpaca.read_alpaca(row, alpaca.AlpacaColumns.of(layout))
-        return ReadConversation(sharegpt_images(read.body, row, layout), input_length=read.input_length)
-    notes: list[Loss] = []
+        if read.input_length is not None:
+            why = "joined to the instruction by a newline, as LLaMA-Factory builds the prompt: the split is not kept"
+            notes.append(Loss(f"$.{layout.query}", "alpaca input", why, "spelling"))
+        imaged = sharegpt_images(read.body, row, layout)
+        return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
     if dialect == "hf-chat":
@@ -289,8 +297,12 @@ def write_conversation(
         return _write_alpaca(messages, layout, losses, input_length)
     losses += unplaced_fields(body, _PLACED[dialect], dialect)
     messages = [_without_weight(message, index, dialect, losses) for index, message in enumerate(messages)]
+    if dialect == "verifiers":
+        messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
+    else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
+        messages = without_made_up_ids(messages)
     if dialect == "hf-chat":
-        return {"messages": without_made_up_ids(messages), **({"tools": body["tools"]} if body.get("tools") else {})}
+        return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
     split = prompt_length if prompt_length is not None else _completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
     if dialect == "verifiers":
@@ -324,9 +336,42 @@ def _without_weight(message: Any, index: int, dialect: str, losses: list[Loss]) 
     fields = as_dict(message)
     if fields is None or "weight" not in fields:
         return message
-    why = f"{dialect} rows train every completion message: no per-message weight"
+    why = f"{dialect} rows have no per-message weight: their trainers train every answer"
     losses.append(Loss(f"$.messages[{index}].weight", "training weight", why, "setting"))
     return {key: value for key, value in fields.items() if key != "weight"}
+
+
+_VERIFIERS_KEYS: Final = frozenset(
+    {
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "tool_call_id",
+        "refusal",
+        "annotations",
+        "audio",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "thinking_blocks",
+    }
+)
+"""The message keys a Verifiers rollout holds (OpenAI's message params, and the reasoning
+fields the canonical reader takes)."""
+
+
+def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
+    """A message without the keys a Verifiers message has no place for (axolotl's
+    ``train``): a loss each."""
+    fields = as_dict(message)
+    if fields is None or _VERIFIERS_KEYS.issuperset(fields):
+        return message
+    for key in fields:
+        if key not in _VERIFIERS_KEYS:
+            why = "a Verifiers message holds OpenAI's message fields only"
+            losses.append(Loss(f"$.messages[{index}].{key}", key, why, "metadata"))
+    return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
 def _completion_start(messages: Sequence[Any]) -> int:

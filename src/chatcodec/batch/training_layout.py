@@ -84,12 +84,13 @@ SHAREGPT: Final = ConversationLayout()
 """LLaMA-Factory's ShareGPT layout (its README's example entry)."""
 
 AXOLOTL_ROLES: Final[Mapping[str, tuple[str, ...]]] = {
-    "user": ("human", "user"),
-    "assistant": ("gpt", "assistant"),
+    "user": ("user", "human"),
+    "assistant": ("assistant", "gpt"),
     "system": ("system",),
     "tool": ("tool",),
 }
-"""axolotl's ``roles`` when a ``chat_template`` dataset does not write them out."""
+"""axolotl's ``roles`` when a ``chat_template`` dataset does not write them out (its
+documentation lists ``[human, user]``; a row is written with OpenAI's name, the first here)."""
 
 _AXOLOTL_KEYS = frozenset({"field_messages", "message_property_mappings", "roles", "message_field_training"})
 
@@ -134,15 +135,22 @@ def _column(columns: Mapping[str, Any], name: str) -> str | None:
     return str(value) if value else None
 
 
+def _names(value: object) -> list[object]:
+    listed = as_list(value)
+    return list(listed) if listed is not None else [value]
+
+
 def _axolotl_layout(config: Mapping[str, Any]) -> ConversationLayout:
     """axolotl's ``chat_template`` dataset: OpenAI's keys and roles unless mapped."""
     mappings = as_dict(config.get("message_property_mappings")) or {}
     written = as_dict(config.get("roles"))
+    named: dict[str, list[object]] = {role: list(names) for role, names in AXOLOTL_ROLES.items()}
+    if written is not None:
+        named = {str(role): _names(names) for role, names in written.items()}
     roles: dict[str, str] = {}
-    for role, names in (written if written is not None else AXOLOTL_ROLES).items():
+    for role, names in named.items():
         if role in AXOLOTL_ROLES:
-            listed = as_list(names)
-            roles |= {str(name): role for name in (listed if listed is not None else [names])}
+            roles |= {str(name): role for name in names}
     training = config.get("message_field_training")
     return ConversationLayout(
         messages=str(config.get("field_messages") or "messages"),
