@@ -229,3 +229,13 @@ def test_validate_reads_a_turn_s_own_keys(capsys: pytest.CaptureFixture[str]) ->
     assert main(["validate", str(FIXTURES / "sharegpt-system-turn.jsonl"), "--format", "sharegpt"]) == 0
     assert main(["validate", str(FIXTURES / "hf-chat.jsonl"), "--format", "hf-chat"]) == 0
     assert "ok, 5 messages" in capsys.readouterr().out
+
+
+def test_convert_help_gives_every_dialect_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from chatcodec.batch import training
+
+    with pytest.raises(SystemExit):
+        main(["convert", "--help"])
+    shown = capsys.readouterr().out
+    for dialect in training.TRAINING_DIALECTS:
+        assert f"\n  {dialect} " in shown

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -88,7 +89,8 @@ def add_convert_command(commands: Any) -> None:
         "convert",
         help="convert requests or responses between wire formats",
         description="Convert a JSON payload, or JSONL with one payload per line (in order, in constant memory).",
-        epilog=EXIT_CODES_HELP,
+        epilog=f"{presets.dialects_help()}\n\n{textwrap.fill(EXIT_CODES_HELP, 100)}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     convert.add_argument(
         "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
