@@ -153,12 +153,6 @@ def add_convert_command(commands: Any) -> None:
         ),
     )
     convert.add_argument(
-        "--id-from-line",
-        action="store_true",
-        help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
-        "Lines line number, as its id in the output envelope (or under --id-field)",
-    )
-    convert.add_argument(
         "--option",
         dest="encoder_options",
         type=encoder_option,

@@ -79,6 +79,12 @@ def add_layout_arguments(convert: Any) -> None:
         "dataset_info entry (columns, tags) or axolotl's chat_template keys (field_messages, "
         "message_property_mappings, roles, message_field_training)",
     )
+    convert.add_argument(
+        "--id-from-line",
+        action="store_true",
+        help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
+        "Lines line number, as its id in the output envelope (or under --id-field)",
+    )
     for prefix, side in (("", "input"), ("out-", "output")):
         convert.add_argument(
             f"--{prefix}body-at",
