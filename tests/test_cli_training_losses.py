@@ -137,3 +137,13 @@ def test_dpo_through_the_pair_form_adds_no_null_content(tmp_path: Path) -> None:
     assert _rows(back) == [row]
     code, same = _convert(tmp_path, source, "--from", "openai-dpo", "--to", "openai-dpo", "--strict-all")
     assert _rows(same) == [row]
+
+
+def test_a_dpo_setting_sharegpt_preference_has_no_place_for_is_a_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = FIXTURES / "openai-dpo.jsonl"
+    code, _ = _convert(tmp_path, source, "--from", "openai-dpo", "--to", "sharegpt-preference")
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "loss (setting): $.prompt.parallel_tool_calls: parallel_tool_calls (sharegpt-preference rows" in err

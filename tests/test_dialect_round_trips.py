@@ -67,8 +67,8 @@ def test_a_dialect_row_through_openai_chat_is_exact_or_reported(dialect: str) ->
         assert back == row or reported, f"changed without a loss: {back}"
 
 
-@pytest.mark.parametrize("dialect", [name for name in training.PAIR_DIALECTS if name != "preference"])
-@pytest.mark.parametrize("middle", ["preference", "openai-dpo"])
+@pytest.mark.parametrize("dialect", training.PAIR_DIALECTS)
+@pytest.mark.parametrize("middle", training.PAIR_DIALECTS)
 def test_a_pair_through_another_pair_dialect_is_exact_or_reported(dialect: str, middle: str) -> None:
     for row in _rows(dialect):
         back, reported = _there_and_back(row, dialect, middle)

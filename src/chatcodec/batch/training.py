@@ -473,6 +473,10 @@ def write_pair(
         return {"prompt": pair.prompt, "chosen": pair.chosen, "rejected": pair.rejected}
     if dialect == "sharegpt-preference":
         messages = _messages(pair.prompt.get("messages"), "$.prompt.messages")
+        losses += [
+            replace(loss, path=f"$.prompt{loss.path[1:]}")
+            for loss in unplaced_fields(pair.prompt, ("messages", "tools"), dialect)
+        ]
         row = sharegpt.write_sharegpt(pair.prompt, messages, layout, losses)
         for side, answer in (("chosen", pair.chosen), ("rejected", pair.rejected)):
             text = _only_text_answer(answer, f"$.{side}", layout)
