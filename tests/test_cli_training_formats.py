@@ -239,3 +239,26 @@ def test_convert_help_gives_every_dialect_a_line(capsys: pytest.CaptureFixture[s
     shown = capsys.readouterr().out
     for dialect in training.TRAINING_DIALECTS:
         assert f"\n  {dialect} " in shown
+
+
+def test_hugging_face_arguments_are_openai_json_text_and_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _convert(tmp_path, FIXTURES / "hf-chat.jsonl", "--from", "hf-chat", "--to", "openai-chat")
+    assert code == 0
+    call = _rows(out)[0]["messages"][2]["tool_calls"][0]
+    assert call["function"]["arguments"] == '{"location": "Paris, France", "unit": "celsius"}'
+    code, back = _convert(tmp_path, out, "--from", "openai-chat", "--to", "hf-chat")
+    assert code == 0
+    assert _rows(back) == _rows(FIXTURES / "hf-chat.jsonl")
+    compact = _rows(out)[0]
+    compact["messages"][2]["tool_calls"][0]["function"]["arguments"] = '{"location":"Paris, France","unit":"celsius"}'
+    code, spaced = _convert(
+        tmp_path, _written(tmp_path, "compact.jsonl", [compact]), "--from", "openai-chat", "--to", "hf-chat"
+    )
+    assert code == 0
+    assert _rows(spaced)[0]["messages"][2]["tool_calls"][0]["function"]["arguments"] == {
+        "location": "Paris, France",
+        "unit": "celsius",
+    }
+    assert "loss (spelling): $.messages[2].tool_calls[0].function.arguments: arguments text" in capsys.readouterr().err

@@ -9,10 +9,13 @@ OpenAI's shapes pair each result with its call by id, so reading such a conversa
 the ids up from each call's place (``hf_call_<message>_<call>``: the same row gives the
 same ids) and reports each one; a result answers the waiting call of its ``name``, else
 the first waiting call. Writing Hugging Face rows leaves those made-up ids out again.
+Arguments given as an object are read as its JSON text (what OpenAI's shapes hold, so an
+OpenAI Chat body written from them is one OpenAI takes) and written back as the object.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Final
 
@@ -24,6 +27,19 @@ SYNTHETIC_ID: Final = "hf_call_"
 _SYNTHETIC = re.compile(r"hf_call_\d+_\d+")
 
 
+def object_arguments(messages: list[Any]) -> bool:
+    """Whether a call of ``messages`` gives its arguments as an object (Hugging Face's spelling)."""
+    return any(
+        isinstance(_arguments(call), dict)
+        for message in messages
+        for call in as_list((as_dict(message) or {}).get("tool_calls")) or []
+    )
+
+
+def _arguments(call: object) -> object:
+    return (as_dict((as_dict(call) or {}).get("function")) or {}).get("arguments")
+
+
 def is_made_up(call_id: object) -> bool:
     """Whether ``call_id`` is one :func:`with_call_ids` made up."""
     return isinstance(call_id, str) and _SYNTHETIC.fullmatch(call_id) is not None
@@ -32,6 +48,8 @@ def is_made_up(call_id: object) -> bool:
 def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any]:
     """``messages`` with an id on every call and a ``tool_call_id`` on every result; each id
     made up is a ``metadata`` note in ``notes``."""
+    if object_arguments(messages):
+        messages = [_with_text_arguments(message) for message in messages]
     if not needs_call_ids(messages):
         return messages
     waiting: list[tuple[str, object]] = []
@@ -54,6 +72,23 @@ def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any
             fields = {**fields, "tool_call_id": call_id}
         read.append(fields)
     return read
+
+
+def _with_text_arguments(message: object) -> object:
+    fields = as_dict(message)
+    calls = None if fields is None else as_list(fields.get("tool_calls"))
+    if fields is None or not calls:
+        return message
+    read: list[Any] = []
+    for call in calls:
+        function = as_dict((as_dict(call) or {}).get("function"))
+        arguments = None if function is None else function.get("arguments")
+        if function is None or not isinstance(arguments, dict):
+            read.append(call)
+            continue
+        text = json.dumps(arguments, ensure_ascii=False)
+        read.append({**(as_dict(call) or {}), "function": {**function, "arguments": text}})
+    return {**fields, "tool_calls": read}
 
 
 def needs_call_ids(messages: list[Any]) -> bool:
@@ -83,11 +118,12 @@ def _with_id(call: object, index: int, number: int, path: str, notes: list[Loss]
     return {"id": f"{SYNTHETIC_ID}{index}_{number}", **fields}
 
 
-def without_made_up_ids(messages: list[Any]) -> list[Any]:
-    """Messages as a chat template takes them: the made-up ids left out (arguments stay as
-    the conversation spells them: an object from a Hugging Face row, JSON text from OpenAI's)."""
+def without_made_up_ids(messages: list[Any], losses: list[Loss], *, objects: bool) -> list[Any]:
+    """Messages as a chat template takes them: the made-up ids left out and, with
+    ``objects``, JSON-text arguments written as their object (a ``spelling`` loss when the
+    text is not the object's own JSON text, which reading gives back)."""
     written: list[Any] = []
-    for message in messages:
+    for index, message in enumerate(messages):
         fields = as_dict(message)
         if fields is None:
             written.append(message)
@@ -96,13 +132,34 @@ def without_made_up_ids(messages: list[Any]) -> list[Any]:
             fields = {key: value for key, value in fields.items() if key != "tool_call_id"}
         calls = as_list(fields.get("tool_calls"))
         if calls:
-            fields = {**fields, "tool_calls": [_template_call(call) for call in calls]}
+            at = f"$.messages[{index}].tool_calls"
+            fields = {
+                **fields,
+                "tool_calls": [
+                    _template_call(call, f"{at}[{number}]", losses, objects) for number, call in enumerate(calls)
+                ],
+            }
         written.append(fields)
     return written
 
 
-def _template_call(call: object) -> object:
+def _template_call(call: object, path: str, losses: list[Loss], objects: bool) -> object:
     fields = as_dict(call)
-    if fields is None or not is_made_up(fields.get("id")):
+    if fields is None:
         return call
-    return {key: value for key, value in fields.items() if key != "id"}
+    if is_made_up(fields.get("id")):
+        fields = {key: value for key, value in fields.items() if key != "id"}
+    function = as_dict(fields.get("function"))
+    text = None if function is None else function.get("arguments")
+    if not objects or function is None or not isinstance(text, str):
+        return fields
+    try:
+        parsed: object = json.loads(text)
+    except ValueError:
+        return fields  # not JSON: the model's text, kept as it is
+    if as_dict(parsed) is None:
+        return fields
+    if json.dumps(parsed, ensure_ascii=False) != text:
+        why = "chat templates take arguments as an object: its JSON text comes back spaced as json.dumps spaces it"
+        losses.append(Loss(f"{path}.function.arguments", "arguments text", why, "spelling"))
+    return {**fields, "function": {**function, "arguments": parsed}}

@@ -313,6 +313,7 @@ def _conversation_row(
         read.layout or layout if same else layout,
         prompt_length=read.prompt_length if same else None,
         input_length=read.input_length if same else None,
+        object_arguments=read.object_arguments if same else True,
         losses=losses,
     )
 

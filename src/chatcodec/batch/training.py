@@ -45,7 +45,7 @@ from typing import Any, Final
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.batch import alpaca, eval_items, sharegpt
-from chatcodec.batch.chat_template_calls import needs_call_ids, with_call_ids, without_made_up_ids
+from chatcodec.batch.chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
 from chatcodec.batch.training_layout import (
     SHAREGPT,
     ConversationLayout,
@@ -205,6 +205,8 @@ class ReadConversation:
     in its own dialect again."""
     input_length: int | None = None
     """Where an alpaca row's ``input`` started in its last prompt (``instruction\ninput``)."""
+    object_arguments: bool = True
+    """Whether the row gave its calls' arguments as objects (Hugging Face's spelling)."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
@@ -226,12 +228,16 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
     if dialect == "openai-evals":
         return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
     if dialect == "hf-chat":
-        listed = with_call_ids(_messages(row.get("messages"), "$.messages"), "$.messages", notes)
+        given = _messages(row.get("messages"), "$.messages")
+        listed = with_call_ids(given, "$.messages", notes)
         tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
-        return ReadConversation({"messages": listed, **tools}, notes=tuple(notes))
+        return ReadConversation(
+            {"messages": listed, **tools}, notes=tuple(notes), object_arguments=object_arguments(given)
+        )
     prompt = _messages(row.get("prompt"), "$.prompt")
     completion = _messages(row.get("completion"), "$.completion")
     messages: list[Any] = [*prompt, *completion]
+    objects = object_arguments(messages)
     if dialect == "trl-prompt-completion":
         messages = with_call_ids(messages, "$.prompt", notes)
     elif dialect == "verifiers":
@@ -239,7 +245,7 @@ def read_conversation(row: Mapping[str, Any], dialect: str, layout: Conversation
     body: dict[str, Any] = {"messages": messages}
     if dialect == "trl-prompt-completion" and row.get("tools") is not None:
         body["tools"] = row["tools"]
-    return ReadConversation(body, len(prompt), notes=tuple(notes))
+    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects)
 
 
 def sharegpt_images(body: dict[str, Any], row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
@@ -280,6 +286,7 @@ def write_conversation(
     *,
     prompt_length: int | None = None,
     input_length: int | None = None,
+    object_arguments: bool = True,
     losses: list[Loss],
 ) -> dict[str, Any]:
     """A ``dialect`` row from a :data:`WRITTEN_FROM` request body; every field of the body
@@ -300,7 +307,7 @@ def write_conversation(
     if dialect == "verifiers":
         messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
     else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
-        messages = without_made_up_ids(messages)
+        messages = without_made_up_ids(messages, losses, objects=object_arguments)
     if dialect == "hf-chat":
         return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
     split = prompt_length if prompt_length is not None else _completion_start(messages)
