@@ -86,7 +86,7 @@ def _turn_keys(fields: Mapping[str, Any], layout: ConversationLayout, path: str,
             continue
         if key == layout.training and assistant and isinstance(value, bool):
             own[WEIGHT] = int(value)
-        elif key in _MESSAGE_KEYS or key == WEIGHT:
+        elif key in _MESSAGE_KEYS:
             raise TrainingRowError(f"a turn's {key!r} would be read as the message's own", f"{path}.{key}")
         else:
             own[key] = value

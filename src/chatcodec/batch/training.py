@@ -1,7 +1,8 @@
 """Training dataset dialects: the rows fine-tuning and RL libraries keep conversations in.
 
-Each dialect maps a row to a conversation chatcodec converts (a request body read by the
-canonical reader, which takes OpenAI's and Verifiers' message shapes) and back, so
+Each dialect maps a row to a conversation chatcodec converts (a request body in OpenAI
+Chat's shapes, read by that codec so its spellings come back; Verifiers' rows and the pair
+form by the canonical reader) and back, so
 ``chatcodec convert --from sharegpt --to openai-chat`` (or ``--to sharegpt``) takes one
 command. The dialects, each with the documentation it follows:
 
@@ -18,6 +19,11 @@ command. The dialects, each with the documentation it follows:
                            https://huggingface.co/docs/trl/dataset_formats
 ``verifiers``              a Verifiers rollout: ``prompt`` and ``completion`` message lists
                            (flat ``tool_calls``) beside ``answer``, ``reward``, ``info``, ...
+``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
+                           (:mod:`.chat_template_calls`: calls without ids, object arguments)
+``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
+``openai-evals``           an OpenAI Evals item ``{"item", "sample"}``, read only
+                           (:mod:`.eval_items`)
 ``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
                            preference type; without ``prompt``, the sides' shared start is
                            the prompt, and written so again)
@@ -34,7 +40,12 @@ command. The dialects, each with the documentation it follows:
 
 A pair dialect converts only to another pair dialect. Columns a dialect does not own
 (Verifiers' ``reward``, a dataset's ``id``) are kept when reading and writing the same
-dialect and are a ``metadata`` loss each when moving to another.
+dialect and are a ``metadata`` loss each when moving to another. Writing a row, every field
+of the body it has no place for is a loss with its path, as a provider writer reports
+(:func:`unplaced_fields`; per-message ``weight`` where the row has no training flag), and
+what reading made up or could not split again (a Hugging Face call's id, alpaca's
+``input``) is reported unless the row is written in its own dialect again
+(``tests/test_dialect_round_trips.py`` holds the law).
 """
 
 from __future__ import annotations
