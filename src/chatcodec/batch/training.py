@@ -50,6 +50,7 @@ what reading made up or could not split again (a Hugging Face call's id, alpaca'
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -64,7 +65,6 @@ from chatcodec.batch.training_layout import (
     layout_from_config,
 )
 from chatcodec.losses import Loss
-from chatcodec.model.request import ChatRequest
 
 __all__ = [
     "CONVERSATION_DIALECTS",
@@ -158,9 +158,18 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
     ]
 
 
-_SETTINGS: Final = frozenset(ChatRequest.model_fields) | {"max_completion_tokens", "seed", "n", "user"}
-"""A request body's settings (the canonical request's fields, and OpenAI's names for a few
-more): a dialect without them reports each as a ``setting``, any other key as a column."""
+_MORE_SETTINGS: Final = frozenset({"max_completion_tokens", "seed", "n", "user"})
+"""OpenAI's names for settings beyond the canonical request's fields."""
+
+
+@functools.cache
+def _settings() -> frozenset[str]:
+    """A request body's settings (the canonical request data's fields, and OpenAI's names
+    for a few more): a dialect without them reports each as a ``setting``, any other key as
+    a column. Read on the first loss, so converting loads no model module."""
+    from chatcodec.model.canonical_types import ChatRequestData
+
+    return frozenset(ChatRequestData.__annotations__) | _MORE_SETTINGS
 
 
 def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str) -> list[Loss]:
@@ -171,7 +180,7 @@ def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str
     for key in body:
         if key in placed:
             continue
-        if key in _SETTINGS:
+        if key in _settings():
             losses.append(Loss(f"$.{key}", key, f"{dialect} rows keep no request settings", "setting"))
         else:
             why = f"{dialect} rows have no place for it (--column {key} carries a dataset column)"
