@@ -33,12 +33,21 @@ def test_every_dialect_has_a_documented_example_file() -> None:
         assert f"`{dialect}.jsonl`" in readme
 
 
-@pytest.mark.parametrize("dialect", training.TRAINING_DIALECTS)
+WRITTEN = [dialect for dialect in training.TRAINING_DIALECTS if dialect not in training.READ_ONLY_DIALECTS]
+KEYS_REORDERED = ("hf-chat",)
+"""Dialects whose rows come back equal but not byte for byte: a result's ``name`` is
+written before its ``role`` (OpenAI Chat's writer puts a message's own keys first)."""
+
+
+@pytest.mark.parametrize("dialect", WRITTEN)
 def test_a_dialect_file_round_trips_through_convert_in_one_command(tmp_path: Path, dialect: str) -> None:
     source = FIXTURES / f"{dialect}.jsonl"
-    code, out = _convert(tmp_path, source, "--from", dialect, "--to", dialect)
+    code, out = _convert(tmp_path, source, "--from", dialect, "--to", dialect, "--strict-all")
     assert code == 0
-    assert out.read_bytes() == source.read_bytes()
+    if dialect in KEYS_REORDERED:
+        assert _rows(out) == _rows(source)
+    else:
+        assert out.read_bytes() == source.read_bytes()
 
 
 def test_axolotl_key_mapping_round_trips(tmp_path: Path) -> None:

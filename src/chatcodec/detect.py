@@ -123,6 +123,8 @@ class _Table:
     keys: dict[str, int]
     """The top-level keys that tell formats apart -> their place in the order the formats
     describe them (a body's are reported in that order, whatever order it holds them in)."""
+    fields: dict[str, frozenset[str]]
+    """Format -> every top-level key it holds (those all formats hold too)."""
 
 
 _last: list[tuple[int, _Table]] = []
@@ -171,7 +173,8 @@ def _built(holding: list[tuple[str, Held]]) -> _Table:
     every = len(holding)
     kept = {mark: frozenset(names) for mark, names in holders.items() if len(names) < every}
     keys = dict.fromkeys(key for _, held in holding for key in held.keys if f"key:{key}" in kept)
-    return _Table(tuple(name for name, _ in holding), kept, {key: place for place, key in enumerate(keys)})
+    fields = {name: frozenset(held.keys) for name, held in holding}
+    return _Table(tuple(name for name, _ in holding), kept, {key: place for place, key in enumerate(keys)}, fields)
 
 
 def known_formats() -> tuple[str, ...]:
@@ -212,6 +215,8 @@ def _top_level(fields: dict[str, Any], keys: dict[str, int]) -> Iterator[_Found]
         elif isinstance(reason, dict):
             yield "finish_reason:object", "a 'finish_reason' object in 'choices'"
     for key in sorted((key for key in fields if key in keys), key=keys.__getitem__):  # a body has few keys
+        if key == "prompt" and isinstance(fields[key], str):
+            continue  # a dataset's prompt column (UltraChat's, TRL's), not Responses' prompt template object
         yield f"key:{key}", f"a top-level {key!r}"
     yield from _in_tools(fields.get("tools"))
     if fields.get("object") == "response" or isinstance(fields.get("output"), list):
@@ -295,10 +300,22 @@ def mismatch(source: str, data: object) -> str | None:
     ``None`` when nothing says so (formats detection does not know pass unchecked)."""
     against = other_format(source, data)
     if against is None:
-        return None
+        return _holding_nothing(source, data)
     found, candidate = against
     looks = f"it looks like {candidate}" if candidate else "its markers fit no one known format"
     return f"this is not {source} input: it has {found}; {looks} (give that as --from)"
+
+
+def _holding_nothing(source: str, data: object) -> str | None:
+    """Why ``data`` is not in ``source``: it holds keys, and not one of them is a field of
+    ``source`` (an OpenAI Evals item ``{item, sample}`` given as a Responses request read as
+    an empty conversation, a false success)."""
+    fields = as_dict(data)
+    held = _table().fields.get(source)
+    if not fields or held is None or not held.isdisjoint(fields):
+        return None
+    listed = ", ".join(repr(key) for key in list(fields)[:4])
+    return f"this is not {source} input: none of its fields ({listed}) is one {source} has (give its format as --from)"
 
 
 def other_format(source: str, data: object) -> tuple[str, str | None] | None:

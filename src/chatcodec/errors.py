@@ -246,6 +246,10 @@ def _is_tag_label(fields: dict[str, object], location: tuple[int | str, ...], po
     if position + 1 == len(location):
         return False
     following = location[position + 1]
+    if following not in fields and position + 2 == len(location):
+        # a field missing from the object itself (a tool call ``{type: function, function}``
+        # without ``id``): a key of the value would follow its own key, the label is alone
+        return _child(fields[step], following) is _MISSING
     return following in fields and _child(fields[step], following) is _MISSING
 
 

@@ -72,6 +72,9 @@ class ConvertOptions:
     dialect_layout: str | None = None
     """The ShareGPT-style layout of a ``sharegpt`` row, as JSON text of LLaMA-Factory's or
     axolotl's configuration (:func:`chatcodec.batch.training.layout_from_config`)."""
+    id_from_line: bool = False
+    """Give a row whose envelope holds no id ``line-N`` as its id (N its line number in a
+    JSON Lines input): a Vertex batch input, which has no ids, becomes an OpenAI batch."""
     extra_fields: tuple[tuple[str, Any], ...] = ()
     """Wire fields every converted request sends as they are (``extra_fields`` of
     :func:`~chatcodec.convert_request`), as pairs so the options stay hashable."""
@@ -94,23 +97,24 @@ class Outcome:
     """What the target format could not carry (under ``strict`` these are the error)."""
 
 
-def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
+def convert_payload(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
     """Convert one payload (a dict, or JSON text or bytes); never raises for bad input.
 
     An error chatcodec raises on purpose says where the input is wrong; anything else
     is a bug in chatcodec, reported in the outcome rather than stopping a whole batch.
+    ``line`` is the payload's line number, the id ``options.id_from_line`` gives a row.
     """
     if options.source in training.TRAINING_DIALECTS or options.target in training.TRAINING_DIALECTS:
         if options.columns:  # a dataset's own columns carried beside the row, as for any row
             return _with_row_fields(payload, options)
         return _training_row(payload, options)
     if options.envelope is not None or options.out_envelope is not None:
-        return _enveloped(payload, options)
+        return _enveloped(payload, options, line)
     if options.id_field is not None or options.columns:
         return _with_row_fields(payload, options)
     losses: list[Loss] = []
+    body: dict[str, Any] | None = None
     try:
-        body = None
         if options.kind == "request" and isinstance(payload, str | bytes | bytearray):
             body = common_json(payload, options.source)  # parsed and validated once, in Rust, for the reader
         if body is None:
@@ -121,10 +125,10 @@ def convert_payload(payload: object, options: ConvertOptions) -> Outcome:
         if wrong_format is None:
             wrong_format = mismatch(options.source, body)
         if wrong_format is not None:
-            return Outcome(None, wrong_format)
+            return Outcome(None, training.with_dialect_hint(wrong_format, body))
         converted = _converted_body(body, options, losses)
     except ChatcodecError as error:
-        return Outcome(None, str(error))
+        return Outcome(None, training.with_dialect_hint(str(error), body) if body is not None else str(error))
     except Exception as error:  # one bad payload must not stop a whole dataset
         return Outcome(None, f"internal error, please report it: {type(error).__name__}: {error}")
     return _settled(converted, losses, options)
@@ -182,7 +186,7 @@ def _with_row_fields(payload: object, options: ConvertOptions) -> Outcome:
     return replace(outcome, converted={**carried, **outcome.converted})
 
 
-def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
+def _enveloped(payload: object, options: ConvertOptions, line: int | None = None) -> Outcome:
     """Convert a row whose body sits in a batch envelope and/or goes into one
     (:mod:`chatcodec.batch.envelopes`): the body is converted as a bare payload, then
     written in the target's envelope with the row's id."""
@@ -196,6 +200,8 @@ def _enveloped(payload: object, options: ConvertOptions) -> Outcome:
         if options.envelope is not None:
             envelope, body_format = envelopes.envelope_named(options.envelope)
             opened = envelopes.open_row(row, envelope, body_format)
+            if opened.id is None and options.id_from_line and line is not None:
+                opened = replace(opened, id=f"line-{line}")
             body, source = opened.body, opened.body_format or options.source
         elif options.id_field is not None and options.id_field in row:
             row_id = row[options.id_field]
@@ -289,17 +295,27 @@ def _conversation_row(
     row: dict[str, Any], options: ConvertOptions, layout: training.ConversationLayout, losses: list[Loss]
 ) -> dict[str, Any]:
     source, target = options.source, options.target
-    prompt_length: int | None = None
-    body, body_format = row, source
+    read = training.ReadConversation(row)
+    body_format = source
     if source in training.CONVERSATION_DIALECTS:
         read = training.read_conversation(row, source, layout)
-        body, body_format, prompt_length = read.body, training.READ_AS, read.prompt_length
+        body_format = training.read_format(source)
+        if source != target:  # what reading made up, which the same dialect leaves out again
+            losses += read.notes
     if target not in training.CONVERSATION_DIALECTS:
-        return _converted_body(body, replace(options, source=body_format), losses)
-    converted = _converted_body(body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
+        return _converted_body(read.body, replace(options, source=body_format), losses)
+    converted = _converted_body(read.body, replace(options, source=body_format, target=training.WRITTEN_FROM), losses)
     losses[:] = _without_model_required(losses)
-    split = prompt_length if source == target else None
-    return training.write_conversation(converted, target, layout, prompt_length=split, losses=losses)
+    same = source == target
+    return training.write_conversation(
+        converted,
+        target,
+        read.layout or layout if same else layout,
+        prompt_length=read.prompt_length if same else None,
+        input_length=read.input_length if same else None,
+        object_arguments=read.object_arguments if same else True,
+        losses=losses,
+    )
 
 
 def _pair_row(
@@ -313,7 +329,7 @@ def _pair_row(
             rule="training_pair",
         )
     pair = training.read_pair(row, source, layout)
-    part_options = replace(options, source=training.READ_AS, target=training.pair_part_format(target))
+    part_options = replace(options, source=training.read_format(source), target=training.pair_part_format(target))
     prompt = _converted_body(pair.prompt, part_options, losses)
     if source == target:
         prompt = training.with_empty_fields(pair.prompt, prompt)
@@ -508,7 +524,7 @@ def convert_lines(batch: LineBatch, options: ConvertOptions, indent: int | None 
     result = BatchResult(size=batch.size)
     pieces: list[bytes] = []
     for line in batch.lines:
-        outcome = convert_payload(line.text, options)
+        outcome = convert_payload(line.text, options, line.number)
         if outcome.converted is None:
             error = outcome.error or "not converted"
             result.rejects.append(

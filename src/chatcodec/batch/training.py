@@ -1,7 +1,8 @@
 """Training dataset dialects: the rows fine-tuning and RL libraries keep conversations in.
 
-Each dialect maps a row to a conversation chatcodec converts (a request body read by the
-canonical reader, which takes OpenAI's and Verifiers' message shapes) and back, so
+Each dialect maps a row to a conversation chatcodec converts (a request body in OpenAI
+Chat's shapes, read by that codec so its spellings come back; Verifiers' rows and the pair
+form by the canonical reader) and back, so
 ``chatcodec convert --from sharegpt --to openai-chat`` (or ``--to sharegpt``) takes one
 command. The dialects, each with the documentation it follows:
 
@@ -18,6 +19,11 @@ command. The dialects, each with the documentation it follows:
                            https://huggingface.co/docs/trl/dataset_formats
 ``verifiers``              a Verifiers rollout: ``prompt`` and ``completion`` message lists
                            (flat ``tool_calls``) beside ``answer``, ``reward``, ``info``, ...
+``hf-chat``                ``{"messages", "tools"}`` in Hugging Face's chat-template shapes
+                           (:mod:`.chat_template_calls`: calls without ids, object arguments)
+``alpaca``                 LLaMA-Factory's alpaca row (:mod:`.alpaca`)
+``openai-evals``           an OpenAI Evals item ``{"item", "sample"}``, read only
+                           (:mod:`.eval_items`)
 ``trl-preference``         ``{"prompt", "chosen", "rejected"}`` (TRL's conversational
                            preference type; without ``prompt``, the sides' shared start is
                            the prompt, and written so again)
@@ -34,114 +40,93 @@ command. The dialects, each with the documentation it follows:
 
 A pair dialect converts only to another pair dialect. Columns a dialect does not own
 (Verifiers' ``reward``, a dataset's ``id``) are kept when reading and writing the same
-dialect and are a ``metadata`` loss each when moving to another.
+dialect and are a ``metadata`` loss each when moving to another. Writing a row, every field
+of the body it has no place for is a loss with its path, as a provider writer reports
+(:func:`unplaced_fields`; per-message ``weight`` where the row has no training flag), and
+what reading made up or could not split again (a Hugging Face call's id, alpaca's
+``input``) is reported unless the row is written in its own dialect again
+(``tests/test_dialect_round_trips.py`` holds the law).
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.errors import PayloadError
+from chatcodec.batch import alpaca, eval_items, sharegpt
+from chatcodec.batch.chat_template_calls import needs_call_ids, object_arguments, with_call_ids, without_made_up_ids
+from chatcodec.batch.training_layout import (
+    SHAREGPT,
+    ConversationLayout,
+    TrainingRowError,
+    layout_from_config,
+)
 from chatcodec.losses import Loss
 
-CONVERSATION_DIALECTS: Final = ("sharegpt", "trl-prompt-completion", "verifiers")
+__all__ = [
+    "CONVERSATION_DIALECTS",
+    "PAIR_DIALECTS",
+    "READ_ONLY_DIALECTS",
+    "SHAREGPT",
+    "TRAINING_DIALECTS",
+    "WRITTEN_FROM",
+    "ConversationLayout",
+    "PreferencePair",
+    "ReadConversation",
+    "TrainingRowError",
+    "column_losses",
+    "extra_columns",
+    "layout_from_config",
+    "own_columns",
+    "pair_part_format",
+    "read_conversation",
+    "read_format",
+    "read_pair",
+    "with_dialect_hint",
+    "with_empty_fields",
+    "write_conversation",
+    "write_pair",
+]
+
+CONVERSATION_DIALECTS: Final = (
+    "sharegpt",
+    "trl-prompt-completion",
+    "verifiers",
+    "hf-chat",
+    "alpaca",
+    "openai-evals",
+)
 """Dialects whose row is one conversation."""
+READ_ONLY_DIALECTS: Final = ("openai-evals",)
+"""Dialects read and never written (an eval item is the eval's data, not a target)."""
 PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "preference")
 """Dialects whose row is a preference pair: a prompt and two completions."""
 TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
 """Every training dialect's name (``--from``/``--to``)."""
 
-READ_AS: Final = "canonical"
-"""The format a dialect's conversation is read in: the canonical reader takes OpenAI's and
-Verifiers' message shapes, which every dialect here holds."""
 WRITTEN_FROM: Final = "openai-chat"
 """The format a conversation is converted to before a dialect's row is written from it."""
 
-
-class TrainingRowError(PayloadError):
-    """A row is not in the training dialect it was said to be in."""
-
-    def __init__(self, message: str, path: str = "$", rule: str = "training_row") -> None:
-        super().__init__(f"{message} [rule: {rule}]", path)
-        self.rule = rule
-        """The rule broken, as data."""
+_READ_IN_CANONICAL: Final = frozenset({"verifiers", "preference"})
+"""The dialects read by the canonical reader: a Verifiers rollout's flat calls and
+``provider_state``, chatcodec's pair form. Every other dialect's conversation is in OpenAI
+Chat's shapes, read by its codec, so the spellings it keeps (an assistant's ``content``
+absent, ``null`` or ``""``) come back as they were."""
 
 
-@dataclass(frozen=True, slots=True)
-class ConversationLayout:
-    """Where a ShareGPT-style row keeps its messages, and what it calls each role."""
-
-    messages: str = "conversations"
-    """The column holding the message list."""
-    role: str = "from"
-    """A message's role key."""
-    content: str = "value"
-    """A message's content key."""
-    system: str | None = "system"
-    """The column holding the system prompt, if any."""
-    tools: str | None = "tools"
-    """The column holding the tools as JSON text, if any."""
-    roles: Mapping[str, str] = field(
-        default_factory=lambda: {
-            "human": "user",
-            "gpt": "assistant",
-            "system": "system",
-            "observation": "tool",
-            "function_call": "tool_call",
-        }
-    )
-    """The row's role name -> ``user``, ``assistant``, ``system``, ``tool`` (a result) or
-    ``tool_call`` (an assistant turn of calls, its value ``{"name", "arguments"}`` as JSON
-    text, or a list of them)."""
-
-    def tag_of(self, role: str) -> str:
-        """The row's name for a role (the first that maps to it)."""
-        return next((tag for tag, mapped in self.roles.items() if mapped == role), role)
-
-
-SHAREGPT: Final = ConversationLayout()
-"""LLaMA-Factory's ShareGPT layout (its ``dataset_info.json`` defaults)."""
-
-_AXOLOTL_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
-
-
-def layout_from_config(config: Mapping[str, Any]) -> ConversationLayout:
-    """A layout from LLaMA-Factory's dataset entry (``columns``, ``tags``) or axolotl's
-    ``chat_template`` keys (``field_messages``, ``message_property_mappings``, ``roles``)."""
-    columns = as_dict(config.get("columns")) or {}
-    tags = as_dict(config.get("tags")) or {}
-    mappings = as_dict(config.get("message_property_mappings")) or {}
-    roles = dict(SHAREGPT.roles)
-    for key, role in (
-        ("user_tag", "user"),
-        ("assistant_tag", "assistant"),
-        ("system_tag", "system"),
-        ("observation_tag", "tool"),
-        ("function_tag", "tool_call"),
-    ):
-        if isinstance(tags.get(key), str):
-            roles = {tag: mapped for tag, mapped in roles.items() if mapped != role} | {tags[key]: role}
-    for role, names in (as_dict(config.get("roles")) or {}).items():
-        if role in _AXOLOTL_ROLES:
-            roles = {tag: mapped for tag, mapped in roles.items() if mapped != role}
-            roles |= {str(name): _AXOLOTL_ROLES[role] for name in as_list(names) or [names]}
-    return ConversationLayout(
-        messages=str(columns.get("messages") or config.get("field_messages") or SHAREGPT.messages),
-        role=str(tags.get("role_tag") or mappings.get("role") or SHAREGPT.role),
-        content=str(tags.get("content_tag") or mappings.get("content") or SHAREGPT.content),
-        system=str(columns["system"]) if "system" in columns else SHAREGPT.system,
-        tools=str(columns["tools"]) if "tools" in columns else SHAREGPT.tools,
-        roles=roles,
-    )
+def read_format(dialect: str) -> str:
+    """The format a dialect's conversation (or a pair's parts) is read in."""
+    return "canonical" if dialect in _READ_IN_CANONICAL else WRITTEN_FROM
 
 
 _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
     "trl-prompt-completion": ("prompt", "completion", "tools"),
     "verifiers": ("prompt", "completion"),
+    "hf-chat": ("messages", "tools"),
+    "openai-evals": ("item", "sample"),
     "trl-preference": ("prompt", "chosen", "rejected", "tools"),
     "openai-dpo": ("input", "preferred_output", "non_preferred_output"),
     "preference": ("prompt", "chosen", "rejected"),
@@ -151,9 +136,11 @@ _OWN_COLUMNS: Final[Mapping[str, tuple[str, ...]]] = {
 def own_columns(dialect: str, layout: ConversationLayout = SHAREGPT) -> tuple[str, ...]:
     """The columns a dialect's row holds the conversation in."""
     if dialect in ("sharegpt", "sharegpt-preference"):
-        columns = (layout.messages, layout.system, layout.tools)
+        columns = (layout.messages, layout.system, layout.tools, layout.images)
         sides = ("chosen", "rejected") if dialect == "sharegpt-preference" else ()
         return tuple(column for column in (*columns, *sides) if column)
+    if dialect == "alpaca":
+        return alpaca.AlpacaColumns.of(layout).names
     return _OWN_COLUMNS[dialect]
 
 
@@ -171,6 +158,46 @@ def column_losses(row: Mapping[str, Any], dialect: str, target: str, layout: Con
     ]
 
 
+_MORE_SETTINGS: Final = frozenset({"max_completion_tokens", "seed", "n", "user"})
+"""OpenAI's names for settings beyond the canonical request's fields."""
+
+
+@functools.cache
+def _settings() -> frozenset[str]:
+    """A request body's settings (the canonical request data's fields, and OpenAI's names
+    for a few more): a dialect without them reports each as a ``setting``, any other key as
+    a column. Read on the first loss, so converting loads no model module."""
+    from chatcodec.model.canonical_types import ChatRequestData
+
+    return frozenset(ChatRequestData.__annotations__) | _MORE_SETTINGS
+
+
+def unplaced_fields(body: Mapping[str, Any], placed: Sequence[str], dialect: str) -> list[Loss]:
+    """A loss for each field of a request body a dialect's row has no place for: a setting
+    (``temperature``, ``model``) or a dataset's own column (``category``, ``score``), which
+    ``--column NAME`` carries beside the row instead."""
+    losses: list[Loss] = []
+    for key in body:
+        if key in placed:
+            continue
+        if key in _settings():
+            losses.append(Loss(f"$.{key}", key, f"{dialect} rows keep no request settings", "setting"))
+        else:
+            why = f"{dialect} rows have no place for it (--column {key} carries a dataset column)"
+            losses.append(Loss(f"$.{key}", "field", why, "metadata"))
+    return losses
+
+
+def with_dialect_hint(message: str, body: Mapping[str, Any]) -> str:
+    """A format mismatch's message, naming the training dialect the row plainly is."""
+    if as_dict(body.get("item")) is not None and set(body) <= {"item", "sample"}:
+        return f"{message}; an OpenAI Evals item {{item, sample}} is --from openai-evals"
+    if needs_call_ids(as_list(body.get("messages")) or []):
+        hint = "calls without ids, results without tool_call_id: Hugging Face chat-template rows are --from hf-chat"
+        return f"{message}\n({hint})"
+    return message
+
+
 def _messages(value: object, path: str) -> list[Any]:
     messages = as_list(value)
     if messages is None:
@@ -184,24 +211,92 @@ def _messages(value: object, path: str) -> list[Any]:
 
 @dataclass(frozen=True, slots=True)
 class ReadConversation:
-    """A conversation row read: the body to convert, and where its prompt ended."""
+    """A conversation row read: the body to convert, and how the row spelled it."""
 
     body: dict[str, Any]
-    """A request body (``messages``, ``tools``) in :data:`READ_AS`'s shapes."""
+    """A request body (``messages``, ``tools``) in :func:`read_format`'s shapes."""
     prompt_length: int | None = None
     """How many messages the row's ``prompt`` held (prompt/completion dialects)."""
+    layout: ConversationLayout | None = None
+    """The layout writing the same dialect again gives the row back with (a ShareGPT system
+    prompt as a turn, not the column)."""
+    notes: tuple[Loss, ...] = ()
+    """What reading made up (a Hugging Face call's id), reported unless the row is written
+    in its own dialect again."""
+    input_length: int | None = None
+    """Where an alpaca row's ``input`` started in its last prompt (``instruction\ninput``)."""
+    object_arguments: bool = True
+    """Whether the row gave its calls' arguments as objects (Hugging Face's spelling)."""
 
 
 def read_conversation(row: Mapping[str, Any], dialect: str, layout: ConversationLayout = SHAREGPT) -> ReadConversation:
     """The conversation of a ``dialect`` row, as a request body."""
+    notes: list[Loss] = []
     if dialect == "sharegpt":
-        return ReadConversation(_read_sharegpt(row, layout))
+        as_read = _as_read(row, layout)
+        if as_read is not layout:
+            why = "another format's system message comes back as the system column (LLaMA-Factory reads both alike)"
+            notes.append(Loss(f"$.{layout.messages}[0]", "system turn", why, "spelling"))
+        return ReadConversation(sharegpt.read_sharegpt(row, layout), layout=as_read, notes=tuple(notes))
+    if dialect == "alpaca":
+        read = alpaca.read_alpaca(row, alpaca.AlpacaColumns.of(layout))
+        if read.input_length is not None:
+            why = "joined to the instruction by a newline, as LLaMA-Factory builds the prompt: the split is not kept"
+            notes.append(Loss(f"$.{layout.query}", "alpaca input", why, "spelling"))
+        imaged = sharegpt_images(read.body, row, layout)
+        return ReadConversation(imaged, input_length=read.input_length, notes=tuple(notes))
+    if dialect == "openai-evals":
+        return ReadConversation(eval_items.read_eval_item(row, notes), notes=tuple(notes))
+    if dialect == "hf-chat":
+        given = _messages(row.get("messages"), "$.messages")
+        listed = with_call_ids(given, "$.messages", notes)
+        tools = {"tools": row["tools"]} if row.get("tools") is not None else {}
+        return ReadConversation(
+            {"messages": listed, **tools}, notes=tuple(notes), object_arguments=object_arguments(given)
+        )
     prompt = _messages(row.get("prompt"), "$.prompt")
     completion = _messages(row.get("completion"), "$.completion")
-    body: dict[str, Any] = {"messages": [*prompt, *completion]}
+    messages: list[Any] = [*prompt, *completion]
+    objects = object_arguments(messages)
+    if dialect == "trl-prompt-completion":
+        messages = with_call_ids(messages, "$.prompt", notes)
+    elif dialect == "verifiers":
+        messages = [_kept_empty_text(message) for message in messages]
+    body: dict[str, Any] = {"messages": messages}
     if dialect == "trl-prompt-completion" and row.get("tools") is not None:
         body["tools"] = row["tools"]
-    return ReadConversation(body, len(prompt))
+    return ReadConversation(body, len(prompt), notes=tuple(notes), object_arguments=objects)
+
+
+def sharegpt_images(body: dict[str, Any], row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
+    """An alpaca body with its ``<image>`` placeholders read as the row's images, as
+    LLaMA-Factory's multimodal alpaca rows give them."""
+    return sharegpt.with_row_images(body, row, layout)
+
+
+def _as_read(row: Mapping[str, Any], layout: ConversationLayout) -> ConversationLayout:
+    """The layout that writes ``row`` back as it came: a system prompt given as the first
+    turn stays a turn (LLaMA-Factory reads both spellings alike)."""
+    first = as_dict((as_list(row.get(layout.messages)) or [None])[0])
+    if first is not None and layout.roles.get(str(first.get(layout.role))) == "system" and layout.system:
+        return replace(layout, system=None)
+    return layout
+
+
+def _kept_empty_text(message: Any) -> Any:
+    """A Verifiers answer's ``content: ""`` beside its calls as an empty text part, which
+    the writer gives back as ``""`` (the canonical reader drops an empty string)."""
+    fields = as_dict(message)
+    if fields is None or fields.get("content") != "" or not fields.get("tool_calls"):
+        return message
+    return {**fields, "content": [{"type": "text", "text": ""}]}
+
+
+_PLACED: Final[Mapping[str, tuple[str, ...]]] = {
+    "trl-prompt-completion": ("messages", "tools"),
+    "verifiers": ("messages", "tools"),
+    "hf-chat": ("messages", "tools"),
+}
 
 
 def write_conversation(
@@ -210,12 +305,31 @@ def write_conversation(
     layout: ConversationLayout = SHAREGPT,
     *,
     prompt_length: int | None = None,
+    input_length: int | None = None,
+    object_arguments: bool = True,
     losses: list[Loss],
 ) -> dict[str, Any]:
-    """A ``dialect`` row from a :data:`WRITTEN_FROM` request body."""
+    """A ``dialect`` row from a :data:`WRITTEN_FROM` request body; every field of the body
+    the row has no place for is a loss."""
+    if dialect in READ_ONLY_DIALECTS:
+        raise TrainingRowError(
+            f"{dialect} is read, not written: an eval item is the eval's data", rule="training_read_only"
+        )
     messages = _messages(body.get("messages"), "$.messages")
     if dialect == "sharegpt":
-        return _write_sharegpt(body, messages, layout, losses)
+        losses += unplaced_fields(body, ("messages", "tools"), dialect)
+        return sharegpt.write_sharegpt(body, messages, layout, losses)
+    if dialect == "alpaca":
+        losses += unplaced_fields(body, ("messages",), dialect)
+        return _write_alpaca(messages, layout, losses, input_length)
+    losses += unplaced_fields(body, _PLACED[dialect], dialect)
+    messages = [_without_weight(message, index, dialect, losses) for index, message in enumerate(messages)]
+    if dialect == "verifiers":
+        messages = [_verifiers_message(message, index, losses) for index, message in enumerate(messages)]
+    else:  # TRL's rows take Hugging Face's call shapes: the ids made up reading them are left out again
+        messages = without_made_up_ids(messages, losses, objects=object_arguments)
+    if dialect == "hf-chat":
+        return {"messages": messages, **({"tools": body["tools"]} if body.get("tools") else {})}
     split = prompt_length if prompt_length is not None else _completion_start(messages)
     prompt, completion = messages[:split], messages[split:]
     if dialect == "verifiers":
@@ -226,6 +340,65 @@ def write_conversation(
     elif body.get("tools"):
         losses.append(Loss("$.tools", "tools", f"{dialect} rows keep no tools", "content"))
     return row
+
+
+def _write_alpaca(
+    messages: list[Any], layout: ConversationLayout, losses: list[Loss], input_length: int | None
+) -> dict[str, Any]:
+    images: list[str] = []
+    texts = [
+        sharegpt.turn_text((as_dict(message) or {}).get("content"), images, layout, f"$.messages[{index}].content")
+        for index, message in enumerate(messages)
+    ]
+    columns = alpaca.AlpacaColumns.of(layout)
+    row = alpaca.write_alpaca(messages, columns, losses, texts=texts, input_length=input_length)
+    if images and columns.images:
+        row[columns.images] = images
+    return row
+
+
+def _without_weight(message: Any, index: int, dialect: str, losses: list[Loss]) -> Any:
+    """A message without OpenAI's per-message ``weight``, which TRL's and Verifiers' rows
+    have no place for (their trainers train every completion message): a loss."""
+    fields = as_dict(message)
+    if fields is None or "weight" not in fields:
+        return message
+    why = f"{dialect} rows have no per-message weight: their trainers train every answer"
+    losses.append(Loss(f"$.messages[{index}].weight", "training weight", why, "setting"))
+    return {key: value for key, value in fields.items() if key != "weight"}
+
+
+_VERIFIERS_KEYS: Final = frozenset(
+    {
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "tool_call_id",
+        "refusal",
+        "annotations",
+        "audio",
+        "reasoning_content",
+        "reasoning",
+        "reasoning_details",
+        "thinking_blocks",
+    }
+)
+"""The message keys a Verifiers rollout holds (OpenAI's message params, and the reasoning
+fields the canonical reader takes)."""
+
+
+def _verifiers_message(message: Any, index: int, losses: list[Loss]) -> Any:
+    """A message without the keys a Verifiers message has no place for (axolotl's
+    ``train``): a loss each."""
+    fields = as_dict(message)
+    if fields is None or _VERIFIERS_KEYS.issuperset(fields):
+        return message
+    for key in fields:
+        if key not in _VERIFIERS_KEYS:
+            why = "a Verifiers message holds OpenAI's message fields only"
+            losses.append(Loss(f"$.messages[{index}].{key}", key, why, "metadata"))
+    return {key: value for key, value in fields.items() if key in _VERIFIERS_KEYS}
 
 
 def _completion_start(messages: Sequence[Any]) -> int:
@@ -254,118 +427,6 @@ def _flat_calls(message: Any) -> Any:
             }
         )
     return {**fields, "tool_calls": flat}
-
-
-_SYNTHETIC_ID = "sharegpt_call_"
-"""The prefix of the call ids made up for a ShareGPT row, which has none."""
-
-
-def _read_sharegpt(row: Mapping[str, Any], layout: ConversationLayout) -> dict[str, Any]:
-    entries = _messages(row.get(layout.messages), f"$.{layout.messages}")
-    messages: list[dict[str, Any]] = []
-    system = row.get(layout.system) if layout.system else None
-    if isinstance(system, str) and system:
-        messages.append({"role": "system", "content": system})
-    pending: list[str] = []
-    for index, entry in enumerate(entries):
-        path = f"$.{layout.messages}[{index}]"
-        fields = as_dict(entry)
-        if fields is None:
-            raise TrainingRowError("expected a message object", path)
-        tag, value = fields.get(layout.role), fields.get(layout.content)
-        role = layout.roles.get(tag) if isinstance(tag, str) else None
-        if role is None:
-            known = ", ".join(layout.roles)
-            raise TrainingRowError(f"{tag!r} is no role this layout names ({known})", f"{path}.{layout.role}")
-        if not isinstance(value, str):
-            raise TrainingRowError("expected text", f"{path}.{layout.content}")
-        if role == "tool_call":
-            calls = _calls(value, f"{path}.{layout.content}", len(messages))
-            pending.extend(call["id"] for call in calls)
-            messages.append({"role": "assistant", "content": None, "tool_calls": calls})
-        elif role == "tool":
-            if not pending:
-                raise TrainingRowError("an observation answers no function call", path, "training_orphan_result")
-            messages.append({"role": "tool", "tool_call_id": pending.pop(0), "content": value})
-        else:
-            messages.append({"role": role, "content": value})
-    body: dict[str, Any] = {"messages": messages}
-    tools = row.get(layout.tools) if layout.tools else None
-    if isinstance(tools, str) and tools:
-        body["tools"] = [{"type": "function", "function": tool} for tool in _json_list(tools, f"$.{layout.tools}")]
-    return body
-
-
-def _json_list(text: str, path: str) -> list[Any]:
-    try:
-        value: object = json.loads(text)
-    except ValueError:
-        raise TrainingRowError("expected JSON text", path) from None
-    listed = as_list(value)
-    return listed if listed is not None else [value]
-
-
-def _calls(text: str, path: str, index: int) -> list[dict[str, Any]]:
-    calls: list[dict[str, Any]] = []
-    for number, call in enumerate(_json_list(text, path)):
-        fields = as_dict(call)
-        if fields is None or not isinstance(fields.get("name"), str):
-            raise TrainingRowError("expected a call {name, arguments}", path)
-        arguments = fields.get("arguments", {})
-        calls.append(
-            {
-                "id": f"{_SYNTHETIC_ID}{index}_{number}",
-                "type": "function",
-                "function": {"name": fields["name"], "arguments": json.dumps(arguments, ensure_ascii=False)},
-            }
-        )
-    return calls
-
-
-def _write_sharegpt(
-    body: Mapping[str, Any], messages: list[Any], layout: ConversationLayout, losses: list[Loss]
-) -> dict[str, Any]:
-    entries: list[dict[str, Any]] = []
-    system: str | None = None
-    for index, message in enumerate(messages):
-        fields = as_dict(message) or {}
-        role, content = fields.get("role"), fields.get("content")
-        path = f"$.messages[{index}]"
-        if role in ("system", "developer") and index == 0 and layout.system and isinstance(content, str):
-            system = content
-            continue
-        if not (content is None or isinstance(content, str)):
-            raise TrainingRowError(f"{layout.messages} rows hold text only, not content parts", f"{path}.content")
-        calls = as_list(fields.get("tool_calls")) or []
-        if content or not calls:
-            entries.append({layout.role: layout.tag_of(str(role)), layout.content: content or ""})
-        if calls:
-            entries.append({layout.role: layout.tag_of("tool_call"), layout.content: _calls_text(calls, path, losses)})
-    row: dict[str, Any] = {layout.messages: entries}
-    if system is not None and layout.system:
-        row[layout.system] = system
-    tools = as_list(body.get("tools"))
-    if tools and layout.tools:
-        functions = [(as_dict(tool) or {}).get("function") for tool in tools]
-        row[layout.tools] = json.dumps(functions, ensure_ascii=False)
-    return row
-
-
-def _calls_text(calls: list[Any], path: str, losses: list[Loss]) -> str:
-    written: list[dict[str, Any]] = []
-    for number, call in enumerate(calls):
-        fields = as_dict(call) or {}
-        function = as_dict(fields.get("function")) or {}
-        call_id = fields.get("id")
-        if isinstance(call_id, str) and not call_id.startswith(_SYNTHETIC_ID):
-            why = "ShareGPT calls have no id: results answer calls in order"
-            losses.append(Loss(f"{path}.tool_calls[{number}].id", "tool call id", why, "metadata"))
-        try:
-            arguments = json.loads(function.get("arguments") or "{}")
-        except ValueError:
-            raise TrainingRowError("arguments are not JSON", f"{path}.tool_calls[{number}]") from None
-        written.append({"name": function.get("name"), "arguments": arguments})
-    return json.dumps(written[0] if len(written) == 1 else written, ensure_ascii=False)
 
 
 # --- preference pairs ------------------------------------------------------------------
@@ -398,7 +459,7 @@ def read_pair(row: Mapping[str, Any], dialect: str, layout: ConversationLayout =
     if dialect == "sharegpt-preference":
         chosen = _sharegpt_answer(row.get("chosen"), "$.chosen", layout)
         return PreferencePair(
-            _read_sharegpt(row, layout), chosen, _sharegpt_answer(row.get("rejected"), "$.rejected", layout)
+            sharegpt.read_sharegpt(row, layout), chosen, _sharegpt_answer(row.get("rejected"), "$.rejected", layout)
         )
     chosen, rejected = _messages(row.get("chosen"), "$.chosen"), _messages(row.get("rejected"), "$.rejected")
     if dialect == "trl-preference" and "prompt" not in row:  # TRL's implicit prompt: the shared start
@@ -439,7 +500,11 @@ def write_pair(
         return {"prompt": pair.prompt, "chosen": pair.chosen, "rejected": pair.rejected}
     if dialect == "sharegpt-preference":
         messages = _messages(pair.prompt.get("messages"), "$.prompt.messages")
-        row = _write_sharegpt(pair.prompt, messages, layout, losses)
+        losses += [
+            replace(loss, path=f"$.prompt{loss.path[1:]}")
+            for loss in unplaced_fields(pair.prompt, ("messages", "tools"), dialect)
+        ]
+        row = sharegpt.write_sharegpt(pair.prompt, messages, layout, losses)
         for side, answer in (("chosen", pair.chosen), ("rejected", pair.rejected)):
             text = _only_text_answer(answer, f"$.{side}", layout)
             row[side] = {layout.role: layout.tag_of("assistant"), layout.content: text}
@@ -470,11 +535,9 @@ def _only_text_answer(answer: list[Any], path: str, layout: ConversationLayout) 
 
 
 def with_empty_fields(original: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, Any]:
-    """``written`` with the empty fields of ``original`` it lacks, in their places: a codec
-    drops a value equal to its default (OpenAI DPO's documented ``"tools": []``), which the
-    same dialect written again keeps."""
-    if all(key in written for key in original):
-        return dict(written)
+    """``written`` in ``original``'s key order, with the empty fields of ``original`` it
+    lacks in their places: a codec drops a value equal to its default (OpenAI DPO's
+    documented ``"tools": []``), which the same dialect written again keeps."""
     merged = {
         key: written.get(key, value) for key, value in original.items() if key in written or value in ([], {}, None)
     }

@@ -193,7 +193,9 @@ def _validate_document(
         from chatcodec.batch import training
         from chatcodec.payloads import load_object
 
-        return _canonical_messages(training.read_conversation(load_object(data, format_name), format_name).body)
+        body = training.read_conversation(load_object(data, format_name), format_name).body
+        read_in = training.read_format(format_name)
+        return _canonical_messages(body) if read_in == "canonical" else _decoded_messages(read_in, body, strict=strict)
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
         format_name, written = written, None
     data, format_name = _opened(data, format_name)

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
@@ -89,7 +90,8 @@ def add_convert_command(commands: Any) -> None:
         "convert",
         help="convert requests or responses between wire formats",
         description="Convert a JSON payload, or JSONL with one payload per line (in order, in constant memory).",
-        epilog=EXIT_CODES_HELP,
+        epilog=f"{presets.dialects_help()}\n\n{textwrap.fill(EXIT_CODES_HELP, 100)}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     convert.add_argument(
         "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
@@ -258,6 +260,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         out_envelope=rows.out_envelope,
         model=arguments.model,
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
+        id_from_line=arguments.id_from_line,
     )
     options = with_storage(options, storage=arguments.storage)
     try:

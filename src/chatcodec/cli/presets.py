@@ -29,6 +29,28 @@ FORMATS_HELP = (
 )
 
 
+DIALECT_LINES = {
+    "sharegpt": "LLaMA-Factory / axolotl {conversations: [{from, value}], system, tools, images}",
+    "trl-prompt-completion": "TRL {prompt: [...], completion: [...], tools}",
+    "verifiers": "a Verifiers rollout {prompt, completion, answer, reward, ...}",
+    "hf-chat": "Hugging Face chat-template {messages, tools}: calls without ids, arguments as objects",
+    "alpaca": "LLaMA-Factory alpaca {instruction, input, output, system, history, images}",
+    "openai-evals": "OpenAI Evals items {item: {input, ...}, sample} (read only)",
+    "trl-preference": "TRL {prompt, chosen, rejected} (prompt optional)",
+    "openai-dpo": "OpenAI DPO {input, preferred_output, non_preferred_output}",
+    "sharegpt-preference": "LLaMA-Factory {conversations, chosen, rejected}",
+    "preference": "chatcodec's pair form {prompt, chosen, rejected}, canonical",
+}
+"""One line per training dialect, for ``convert --help``."""
+
+
+def dialects_help() -> str:
+    """``convert --help``'s list of training dialects, a line each."""
+    width = max(len(name) for name in training.TRAINING_DIALECTS)
+    lines = [f"  {name:<{width}}  {DIALECT_LINES[name]}" for name in training.TRAINING_DIALECTS]
+    return "training dialects (--from/--to; --dialect-config maps keys and columns):\n" + "\n".join(lines)
+
+
 def row_format(text: str) -> str:
     """``--from``/``--to``'s value: a body format or an envelope preset."""
     if text in PROVIDER_NAMES or text == CANONICAL or text in training.TRAINING_DIALECTS:
@@ -53,8 +75,15 @@ def add_layout_arguments(convert: Any) -> None:
         "--dialect-config",
         type=Path,
         metavar="JSON",
-        help="a sharegpt row's keys and role names: a JSON file holding LLaMA-Factory's dataset_info entry "
-        "(columns, tags) or axolotl's keys (field_messages, message_property_mappings, roles)",
+        help="a sharegpt or alpaca row's keys, columns and role names: a JSON file holding LLaMA-Factory's "
+        "dataset_info entry (columns, tags) or axolotl's chat_template keys (field_messages, "
+        "message_property_mappings, roles, message_field_training)",
+    )
+    convert.add_argument(
+        "--id-from-line",
+        action="store_true",
+        help="number the rows: a row whose envelope holds no id (Vertex batch input) gets line-N, N its JSON "
+        "Lines line number, as its id in the output envelope (or under --id-field)",
     )
     for prefix, side in (("", "input"), ("out-", "output")):
         convert.add_argument(
@@ -106,6 +135,10 @@ def resolve(arguments: argparse.Namespace) -> RowFormats:
     dialects = [name for name in (source, target) if name in training.TRAINING_DIALECTS]
     if dialects and (envelope is not None or out_envelope is not None):
         raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
+    if getattr(arguments, "id_from_line", False) and envelope is None:
+        raise ValueError("--id-from-line numbers the rows of an envelope without ids (--from vertex-batch ...)")
+    if target in training.READ_ONLY_DIALECTS:
+        raise ValueError(f"{target} is read, not written (--from {target}): an eval item is the eval's data")
     if dialects and arguments.kind == "response":
         raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
     if len({kind for kind, _ in kinds}) > 1:

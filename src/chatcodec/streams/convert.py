@@ -114,7 +114,7 @@ class StreamConverter:
         """The losses recorded so far (the policy is applied only at :meth:`close`)."""
         return list(self._recorder.losses)
 
-    def feed(self, chunk: bytes | bytearray | memoryview) -> bytes:
+    def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for one chunk of the source's body (often empty); a chunk of
         another type (an integer from iterating ``bytes``) is a :class:`~chatcodec.StreamError`."""
         if not isinstance(cast(object, chunk), bytes | bytearray | memoryview):
