@@ -356,14 +356,16 @@ def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
 
 
 def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
-    """Listed with the default sent; the option supplies it, else 4096 with a ``default`` loss."""
+    """Listed with the default sent; the option supplies it, else the model's output limit
+    (Opus 4.6: "Max output: 128K tokens", its overview page) with a ``default`` loss."""
     table = rules_for("anthropic")
     assert table is not None
-    assert [(field.key, field.default) for field in table.required] == [("model", None), ("max_tokens", 4096)]
+    assert [field.key for field in table.required] == ["model", "max_tokens"]
+    assert "output limit" in str(table.required[1].default)
     request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses)
-    assert body["max_tokens"] == 4096
+    assert body["max_tokens"] == 128_000
     assert [(loss.path, loss.kind) for loss in losses] == [("$.max_tokens", "default")]
     losses.clear()
     body = chatcodec.encode_request("anthropic", request, losses=losses, options={"max_tokens": 321})

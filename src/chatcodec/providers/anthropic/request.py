@@ -12,8 +12,9 @@ Top-level fields with a canonical meaning are mapped (``thinking`` and
 Anthropic-compatible server the body is written for (only what it documents is sent,
 :mod:`.servers`); and ``max_tokens`` and ``model``, used when the request has none.
 Anthropic requires both: a request with
-neither the field nor the option for ``max_tokens`` gets
-:data:`~.markers.DEFAULT_MAX_TOKENS` with a reported loss, never a silent default; one
+neither the field nor the option for ``max_tokens`` gets the model's output limit
+(:data:`~.markers.DEFAULT_MAX_TOKENS` for a model the table does not name) with a
+reported ``default`` loss, never a silent default; one
 without a ``model`` is sent without one (no value is made up).
 
 Reading validates a body with the closed schema of the common shapes first
@@ -64,6 +65,7 @@ from chatcodec.providers.anthropic.wire import (
 )
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.contract.target_rules import carries_nothing
+from chatcodec.providers.families.claude.output_limits import output_limit
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
@@ -242,6 +244,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, context)
+    _report_filled_max_tokens(request, wire, shared)
     cache_control = request.get("cache_control")
     if cache_control is not None:
         wire["cache_control"] = encode_cache_control(cache_control)
@@ -253,8 +256,10 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
 
 def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (from the
-    context). Without ``max_tokens`` Anthropic rejects the request, so the default is sent
-    and reported; a missing ``model`` is left out (nothing is made up, so nothing changed
+    context). Without ``max_tokens`` Anthropic rejects the request, so the model's own
+    output limit is sent (:mod:`~chatcodec.providers.families.claude.output_limits`: what a
+    client of a format where it is optional asked for; 4096 for a model not in the table),
+    a ``default`` loss, never one that refuses; a missing ``model`` is left out (nothing is made up, so nothing changed
     to report: the API names the field it wants)."""
     model = request.get("model")
     if model is None:
@@ -265,10 +270,26 @@ def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: 
     if max_tokens is None:
         max_tokens = context.option("max_tokens")
     if max_tokens is None:
-        why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        context.losses.add(("max_tokens",), "max_tokens", why, "default")
-        max_tokens = DEFAULT_MAX_TOKENS
+        max_tokens = output_limit(model if isinstance(model, str) else None) or DEFAULT_MAX_TOKENS
     wire["max_tokens"] = max_tokens
+
+
+def _report_filled_max_tokens(request: Mapping[str, Any], wire: Mapping[str, Any], context: EncodeContext) -> None:
+    """The ``default`` loss for a ``max_tokens`` chatcodec filled in, naming what was sent
+    (the model's limit, or more room for a thinking budget: ``settings.py``)."""
+    if request.get("max_tokens") is not None or context.option("max_tokens") is not None:
+        return
+    sent = wire["max_tokens"]
+    model = wire.get("model")
+    limit = output_limit(model if isinstance(model, str) else None)
+    if sent == limit:
+        said = "the model's output limit"
+    elif sent == DEFAULT_MAX_TOKENS:
+        said = "no output limit is known for the model"
+    else:
+        said = "room for the thinking budget and an answer"
+    why = f"Anthropic requires it; none was given, sent {sent} ({said}; set it, or the option 'max_tokens')"
+    context.losses.add(("max_tokens",), "max_tokens", why, "default")
 
 
 def _encode_metadata(

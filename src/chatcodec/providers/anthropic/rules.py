@@ -235,6 +235,11 @@ def _has_citations(blocks: list[Any]) -> bool:
     return False
 
 
+FILLED_MAX_TOKENS = (
+    f"the model's output limit ({DEFAULT_MAX_TOKENS} for a model not in families/claude/output_limits.py)"
+)
+"""What a request without ``max_tokens`` is sent (``request.py``), as the README row says it."""
+
 RANGE_SOURCE = "https://docs.anthropic.com/en/api/messages (temperature, top_p: 0.0 to 1.0)"
 
 
@@ -345,7 +350,7 @@ RULES = ProviderRules(
     ),
     required=(
         RequiredField("model", _MESSAGES),
-        RequiredField("max_tokens", _MESSAGES, default=DEFAULT_MAX_TOKENS),
+        RequiredField("max_tokens", _MESSAGES, default=FILLED_MAX_TOKENS),
     ),
 )
 """Anthropic's table (:mod:`chatcodec.providers.contract.target_rules`)."""

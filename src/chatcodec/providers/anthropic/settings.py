@@ -23,6 +23,7 @@ from chatcodec.losses import LossRecorder
 from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.claude.model_rules import takes_adaptive_thinking
+from chatcodec.providers.families.claude.output_limits import output_limit
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec.providers.families.claude.wire_rules import encode_thinking_config
 from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
@@ -103,8 +104,9 @@ def encode_settings(
             unsupported=("summary", "include_thoughts"),
             why="Anthropic has no such setting",
             adaptive_ok=takes_adaptive_thinking(context.model),
-            max_tokens=_max_tokens(request, context),
+            max_tokens=_budget_cap(request, context),
         )
+        _room_for_budget(thinking, request, wire, context)
         effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
@@ -119,12 +121,29 @@ def encode_settings(
         wire["output_config"] = output_config
 
 
-def _max_tokens(request: Mapping[str, Any], context: EncodeContext) -> int:
-    """The ``max_tokens`` the body will hold (a thinking budget must stay below it)."""
+def _budget_cap(request: Mapping[str, Any], context: EncodeContext) -> int | None:
+    """What a thinking budget must stay below: the ``max_tokens`` the client gave (the
+    request's, or the option), else the model's own output limit; None for a model without
+    a known limit, whose filled ``max_tokens`` grows to hold the budget instead
+    (:func:`_room_for_budget`): a value chatcodec fills in never cuts the client's effort."""
     for value in (request.get("max_tokens"), context.option("max_tokens")):
         if isinstance(value, int):
             return value
-    return DEFAULT_MAX_TOKENS
+    return output_limit(context.model)
+
+
+def _room_for_budget(
+    thinking: Mapping[str, Any] | None, request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext
+) -> None:
+    """A ``max_tokens`` chatcodec filled in (the client gave none) and a thinking budget
+    that reaches it: the budget plus :data:`DEFAULT_MAX_TOKENS` for the answer, as Claude
+    takes ``budget_tokens`` only below ``max_tokens``."""
+    if request.get("max_tokens") is not None or context.option("max_tokens") is not None:
+        return
+    budget = (thinking or {}).get("budget_tokens")
+    filled = wire.get("max_tokens")
+    if isinstance(budget, int) and isinstance(filled, int) and budget >= filled:
+        wire["max_tokens"] = budget + DEFAULT_MAX_TOKENS
 
 
 def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:
