@@ -168,3 +168,30 @@ def test_gemini_a_turn_whose_only_part_is_another_providers_file_id_is_not_sent_
         ("$.messages[0].content[0].source", "file id"),
         ("$.messages[0]", "empty message"),
     ]
+
+
+def test_gemini_an_empty_user_text_part_beside_others_is_not_sent() -> None:
+    """An empty text part carries nothing and Vertex AI refuses it in a user turn too (400
+    "Unable to submit request because it must have a text parameter", pydantic-ai#2032):
+    beside other parts it is left out, reported; a user turn of one empty text stays (the
+    Gemini API took one in a recorded request: ``test_rules.py``)."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": ""}, {"type": "text", "text": "x"}]},
+            {"role": "assistant", "content": "a"},
+            {
+                "role": "user",
+                "content": [{"type": "image_url", "image_url": {"url": "gs://b/i.png"}}, {"type": "text", "text": ""}],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    parts = [part for content in body["contents"] for part in content["parts"]]
+    assert {"text": ""} not in parts
+    assert [(loss.path, loss.what) for loss in losses if loss.what == "empty text"] == [
+        ("$.messages[0].content[0]", "empty text"),
+        ("$.messages[2].content[1]", "empty text"),
+    ]
