@@ -195,3 +195,29 @@ def test_gemini_an_empty_user_text_part_beside_others_is_not_sent() -> None:
         ("$.messages[0].content[0]", "empty text"),
         ("$.messages[2].content[1]", "empty text"),
     ]
+
+
+@pytest.mark.parametrize("media_type", ["image/bmp", "image/gif", "image/tiff"])
+def test_gemini_an_image_type_it_does_not_read_is_a_loss_not_sent(media_type: str) -> None:
+    """Gemini's image formats are PNG, JPEG, WebP, HEIC and HEIF (image understanding,
+    "Supported image formats"); another type is refused by the API, so it is not sent."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "what is it?"},
+                    {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,Qk0="}},
+                ],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "what is it?"}]}]
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.messages[0].content[1]", "content")]
+    png = chat["messages"][0]["content"][1]["image_url"]["url"].replace(media_type, "image/png")  # type: ignore[index]
+    chat["messages"][0]["content"][1]["image_url"]["url"] = png  # type: ignore[index]
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", on_loss="error")
+    assert body["contents"][0]["parts"][1] == {"inlineData": {"mimeType": "image/png", "data": "Qk0="}}
