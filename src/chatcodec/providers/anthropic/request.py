@@ -69,6 +69,7 @@ from chatcodec.providers.families.claude.output_limits import output_limit
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         if request.get(key) is not None:
             canonical[key] = as_sampling_number(request[key])  # as canonical holds it
     bag = split_fields(request, _MAPPED)
+    mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
@@ -233,6 +235,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         value = request.get(key)
         if value is not None:
             wire[key] = value
+    respell_integers(wire, bag)
     _encode_metadata(request.get("metadata"), request.get("user"), wire, losses)
     tier = request.get("service_tier")
     if tier is not None:

@@ -30,6 +30,7 @@ from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, json_schema, read_as_sent
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.ollama.wire import THINK_LEVELS
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -59,6 +60,7 @@ def decode_settings(
     """``options``, ``think`` and ``format`` into ``canonical``; what has no canonical field into ``bag``."""
     options = request.get("options")
     if options is not None:
+        mark_integers(options, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
         rest = _decode_options(options, canonical)
         if rest or not options:
             bag["options"] = rest
@@ -117,6 +119,7 @@ def encode_settings(
     stop: list[str] = request.get("stop") or []
     if stop:
         options["stop"] = list(stop)
+    respell_integers(options, bag)
     if options or kept is not None:
         wire["options"] = options
     reasoning = request.get("reasoning")
