@@ -204,3 +204,34 @@ def test_a_body_without_messages_or_stream_is_written_back_without_them() -> Non
     request = chatcodec.decode_request("ollama", body)
     assert (request.messages, request.stream) == ([], None)
     assert _encode(request) == (body, [])
+
+
+def test_assistant_text_between_tool_calls_is_sent_as_consecutive_assistant_messages() -> None:
+    """Responses items that alternate text and calls (text, call, call, text, call) are one
+    canonical assistant message; an Ollama message holds one ``content`` before its
+    ``tool_calls``, and the server takes consecutive assistant messages (its templates
+    range over ``.Messages``): each run of text and the calls after it is its own message,
+    so no text is joined to another without a separator, and the order stays."""
+    responses = {
+        "model": "llama3.2",
+        "input": [
+            {"role": "user", "content": "q"},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "First."}]},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call", "call_id": "c2", "name": "f", "arguments": "{}"},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Then."}]},
+            {"type": "function_call", "call_id": "c3", "name": "g", "arguments": '{"a":1}'},
+            *({"type": "function_call_output", "call_id": call, "output": "r"} for call in ("c1", "c2", "c3")),
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        responses, source="openai-responses", target="ollama", losses=losses, on_loss="ignore"
+    )
+    assistants = [message for message in body["messages"] if message["role"] == "assistant"]
+    assert [(message["content"], [call["id"] for call in message["tool_calls"]]) for message in assistants] == [
+        ("First.", ["c1", "c2"]),
+        ("Then.", ["c3"]),
+    ]
+    assert [loss.kind for loss in losses] == ["spelling"]
+    assert all(loss.what != "text parts" for loss in losses)
