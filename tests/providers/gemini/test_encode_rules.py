@@ -221,3 +221,28 @@ def test_gemini_an_image_type_it_does_not_read_is_a_loss_not_sent(media_type: st
     chat["messages"][0]["content"][1]["image_url"]["url"] = png  # type: ignore[index]
     body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", on_loss="error")
     assert body["contents"][0]["parts"][1] == {"inlineData": {"mimeType": "image/png", "data": "Qk0="}}
+
+
+def test_gemini_a_blank_function_name_is_never_sent_and_the_result_names_what_the_call_does() -> None:
+    """Gemini's function names start with a letter or ``_`` (``FunctionDeclaration.name``:
+    "Must start with a letter or an underscore"), and a ``functionResponse`` names the
+    function it answers: a blank name is rewritten on the call and on its result alike,
+    each reported."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {"role": "user", "content": "x"},
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "type": "function", "function": {"name": "", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "c", "content": "r"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    call = body["contents"][1]["parts"][0]["functionCall"]
+    result = body["contents"][2]["parts"][0]["functionResponse"]
+    assert call["name"].strip() and result["name"] == call["name"]
+    assert [loss.what for loss in losses] == ["blank tool name", "blank tool name"]
