@@ -244,5 +244,6 @@ def test_gemini_a_blank_function_name_is_never_sent_and_the_result_names_what_th
     assert_valid_request(body)
     call = body["contents"][1]["parts"][0]["functionCall"]
     result = body["contents"][2]["parts"][0]["functionResponse"]
-    assert call["name"].strip() and result["name"] == call["name"]
+    assert call["name"].strip()
+    assert result["name"] == call["name"]
     assert [loss.what for loss in losses] == ["blank tool name", "blank tool name"]
