@@ -247,3 +247,31 @@ def test_gemini_a_blank_function_name_is_never_sent_and_the_result_names_what_th
     assert call["name"].strip()
     assert result["name"] == call["name"]
     assert [loss.what for loss in losses] == ["blank tool name", "blank tool name"]
+
+
+_REPEATED = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "a"}]}, "index": 0, "finishReason": "STOP"},
+        {"content": {"role": "model", "parts": [{"text": "b"}]}, "index": 0, "finishReason": "STOP"},
+    ],
+    "modelVersion": "gemini-2.5-flash",
+}
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda: chatcodec.decode_response("gemini", _REPEATED),
+        lambda: chatcodec.decode_response("gemini", _REPEATED, strict=True),
+        lambda: chatcodec.convert_response(_REPEATED, source="gemini", target="openai-chat"),
+        lambda: chatcodec.accumulate_stream("gemini", [_REPEATED]),
+    ],
+    ids=["reader", "strict", "convert", "stream"],
+)
+def test_gemini_a_response_repeating_a_candidate_index_is_refused_by_every_reader(read: Any) -> None:
+    """Each candidate of a ``GenerateContentResponse`` is one answer (``Candidate.index``:
+    "Index of the candidate in the list of response candidates"): two with one index are
+    refused at that candidate, by every reader alike (the converter wrote two choices of
+    index 0, the stream reader one answer "ab", the model reader refused)."""
+    with pytest.raises(chatcodec.ChatcodecError, match=r"candidates\[1\]\.index"):
+        read()

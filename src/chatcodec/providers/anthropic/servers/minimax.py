@@ -54,6 +54,7 @@ def _temperature_range(call: ServerCall) -> None:
     call.body["temperature"] = sent
     call.report(("temperature",), f"temperature {value!r}", f"sent as {sent} (it takes ({low}, {high}])")
 
+
 SERVER = Server(
     "minimax",
     "MiniMax",
