@@ -31,6 +31,8 @@ from chatcodec.providers.families.claude.model_rules import (
     BEFORE_SYSTEM_TURNS,
     CLAUDE_4_6_UP,
     CLAUDE_4_UP,
+    EFFORT_SOURCE,
+    EFFORT_UP_TO_HIGH,
     HAIKU_5_5_SOURCE,
     NO_SAMPLING,
     OPUS_5_5_SOURCE,
@@ -44,6 +46,7 @@ from chatcodec.providers.families.claude.model_rules import (
     TIED_THINKING,
     ThinkingPlace,
     adaptive_for_budget,
+    cap_effort,
     drop_disabled_thinking,
     drop_prefill,
     drop_sampling,
@@ -170,6 +173,11 @@ def _manual_thinking(call: RuleCall) -> None:
     """``thinking: {type: "enabled", budget_tokens}`` is refused (adaptive thinking only):
     sent as adaptive thinking at the effort the budget maps to."""
     adaptive_for_budget(call, _THINKING)
+
+
+def _effort_up_to_high(call: RuleCall) -> None:
+    """Claude 4 to 4.5 take efforts up to ``high``: ``xhigh`` and ``max`` sent as ``high``."""
+    cap_effort(call, as_dict(call.body.get("output_config")), ("output_config",))
 
 
 def _disabled_thinking(call: RuleCall) -> None:
@@ -303,6 +311,13 @@ RULES = ProviderRules(
             f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
             families=(ADAPTIVE_ONLY,),
+        ),
+        TargetRule(
+            "effort_up_to_high",
+            "`output_config.effort` `xhigh` or `max` sent as `high`",
+            EFFORT_SOURCE,
+            _effort_up_to_high,
+            families=(EFFORT_UP_TO_HIGH,),
         ),
         TargetRule(
             "disabled_thinking",
