@@ -92,10 +92,15 @@ def test_efforts_a_max_tokens_cap_collapses_onto_one_budget_report_a_rule_loss(t
     ],
 )
 def test_a_request_without_max_tokens_gets_the_claude_models_output_limit(model: str, limit: int) -> None:
-    body, losses = _convert(
-        {"model": model, "input": "q", "reasoning": {"effort": "high"}}, "openai-responses", "anthropic"
-    )
+    """Streamed, the model's limit; not streamed, at most 21,333: the Anthropic SDKs refuse
+    a non-streaming request above it before sending ("Streaming is required for operations
+    that may take longer than 10 minutes")."""
+    request = {"model": model, "input": "q", "reasoning": {"effort": "medium"}, "stream": True}
+    body, losses = _convert(request, "openai-responses", "anthropic")
     assert body["max_tokens"] == limit
+    assert [loss.kind for loss in losses if loss.path == "$.max_tokens"] == ["default"]
+    body, losses = _convert({**request, "stream": False}, "openai-responses", "anthropic")
+    assert body["max_tokens"] == min(limit, 21_333)
     assert [loss.kind for loss in losses if loss.path == "$.max_tokens"] == ["default"]
 
 
@@ -105,10 +110,10 @@ def test_each_effort_keeps_its_own_budget_when_the_client_sends_no_max_tokens() 
     budget; a model without a known limit gets room for the budget. Nothing chatcodec
     filled in is a loss that refuses: under ``on_loss="error"`` only the ``default`` loss
     for the filled value and the crossing to a budget (a ``setting``) are recorded."""
-    for model in ("claude-sonnet-4-5", "proxy-model-without-a-table-row"):
+    for model, stream in (("claude-sonnet-4-5", True), ("claude-sonnet-4-5", False), ("proxy-model", False)):
         budgets = {}
         for effort in ("medium", "high", "xhigh"):
-            request = {"model": model, "input": "q", "reasoning": {"effort": effort}}
+            request = {"model": model, "input": "q", "reasoning": {"effort": effort}, "stream": stream}
             body, losses = _convert(request, "openai-responses", "anthropic")
             budgets[effort] = body["thinking"]["budget_tokens"]
             assert body["thinking"]["budget_tokens"] < body["max_tokens"]

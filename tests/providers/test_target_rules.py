@@ -362,7 +362,7 @@ def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
     assert table is not None
     assert [field.key for field in table.required] == ["model", "max_tokens"]
     assert "output limit" in str(table.required[1].default)
-    request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
+    request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}], "stream": True}
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses)
     assert body["max_tokens"] == 128_000

@@ -65,7 +65,7 @@ from chatcodec.providers.anthropic.wire import (
 )
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.contract.target_rules import carries_nothing
-from chatcodec.providers.families.claude.output_limits import output_limit
+from chatcodec.providers.families.claude.output_limits import filled_max_tokens, output_limit
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
@@ -273,7 +273,8 @@ def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: 
     if max_tokens is None:
         max_tokens = context.option("max_tokens")
     if max_tokens is None:
-        max_tokens = output_limit(model if isinstance(model, str) else None) or DEFAULT_MAX_TOKENS
+        named = model if isinstance(model, str) else None
+        max_tokens = filled_max_tokens(named, streaming=request.get("stream") is True) or DEFAULT_MAX_TOKENS
     wire["max_tokens"] = max_tokens
 
 
@@ -284,9 +285,9 @@ def _report_filled_max_tokens(request: Mapping[str, Any], wire: Mapping[str, Any
         return
     sent = wire["max_tokens"]
     model = wire.get("model")
-    limit = output_limit(model if isinstance(model, str) else None)
-    if sent == limit:
-        said = "the model's output limit"
+    named = model if isinstance(model, str) else None
+    if sent == filled_max_tokens(named, streaming=request.get("stream") is True):
+        said = "the model's output limit" if sent == output_limit(named) else "the SDKs' largest without streaming"
     elif sent == DEFAULT_MAX_TOKENS:
         said = "no output limit is known for the model"
     else:

@@ -136,14 +136,16 @@ def _room_for_budget(
     thinking: Mapping[str, Any] | None, request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext
 ) -> None:
     """A ``max_tokens`` chatcodec filled in (the client gave none) and a thinking budget
-    that reaches it: the budget plus :data:`DEFAULT_MAX_TOKENS` for the answer, as Claude
-    takes ``budget_tokens`` only below ``max_tokens``."""
+    that reaches it: the budget plus :data:`DEFAULT_MAX_TOKENS` for the answer (at most the
+    model's output limit, which the budget stays below), as Claude takes ``budget_tokens``
+    only below ``max_tokens``."""
     if request.get("max_tokens") is not None or context.option("max_tokens") is not None:
         return
     budget = (thinking or {}).get("budget_tokens")
     filled = wire.get("max_tokens")
     if isinstance(budget, int) and isinstance(filled, int) and budget >= filled:
-        wire["max_tokens"] = budget + DEFAULT_MAX_TOKENS
+        limit = output_limit(context.model)
+        wire["max_tokens"] = budget + DEFAULT_MAX_TOKENS if limit is None else min(budget + DEFAULT_MAX_TOKENS, limit)
 
 
 def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:

@@ -14,6 +14,13 @@ https://platform.claude.com/docs/en/models/haiku-4-5/overview : 64K; Opus 4.5, S
 4.5 and Sonnet 4: 64K, Opus 4 and 4.1: 32K, in the models overview's legacy table,
 https://platform.claude.com/docs/en/about-claude/models/overview ). A model this table
 does not name (``claude-3-...``, another vendor's id) gets none: the caller's default.
+
+A request that does not stream gets at most :data:`NON_STREAMING_LIMIT`: Anthropic's SDKs
+refuse, before sending, a non-streaming request whose ``max_tokens`` implies more than ten
+minutes ("Streaming is required for operations that may take longer than 10 minutes":
+``60 min * max_tokens / 128,000``, so above 21,333; the Python SDK's ``_base_client.py``,
+https://platform.claude.com/docs/en/cli-sdks-libraries/sdks/python#long-requests). The API
+itself takes more (vercel/ai#20649), so a thinking budget above it still gets room.
 """
 
 from __future__ import annotations
@@ -34,6 +41,20 @@ _LIMITS: tuple[tuple[str, tuple[int, int], int], ...] = (
 )
 """The documented output limits (module docstring), a model's row the first whose name
 matches and whose first version it has reached."""
+
+
+NON_STREAMING_LIMIT = 21_333
+"""The largest ``max_tokens`` the Anthropic SDKs send without streaming (module docstring)."""
+
+
+def filled_max_tokens(model: str | None, *, streaming: bool) -> int | None:
+    """The ``max_tokens`` to send for ``model`` when the client gave none: its output limit,
+    at most :data:`NON_STREAMING_LIMIT` for a request that does not stream; None for a model
+    not in the table."""
+    limit = output_limit(model)
+    if limit is None or streaming:
+        return limit
+    return min(limit, NON_STREAMING_LIMIT)
 
 
 def output_limit(model: str | None) -> int | None:
