@@ -51,7 +51,7 @@ from chatcodec.providers.anthropic.messages import (
 )
 from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.anthropic.rules import version_shown
-from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
+from chatcodec.providers.anthropic.settings import budget_wanted, decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import (
@@ -247,7 +247,6 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         if value is not None and not carries_nothing(key, value):
             losses.add((key,), key, "Anthropic has no such setting", "setting")
     encode_settings(request, wire, bag, context)
-    _report_filled_max_tokens(request, wire, shared)
     cache_control = request.get("cache_control")
     if cache_control is not None:
         wire["cache_control"] = encode_cache_control(cache_control)
@@ -273,27 +272,31 @@ def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: 
     if max_tokens is None:
         max_tokens = context.option("max_tokens")
     if max_tokens is None:
-        named = model if isinstance(model, str) else None
-        max_tokens = filled_max_tokens(named, streaming=request.get("stream") is True) or DEFAULT_MAX_TOKENS
+        max_tokens = _filled_max_tokens(request, model if isinstance(model, str) else None, context)
     wire["max_tokens"] = max_tokens
 
 
-def _report_filled_max_tokens(request: Mapping[str, Any], wire: Mapping[str, Any], context: EncodeContext) -> None:
-    """The ``default`` loss for a ``max_tokens`` chatcodec filled in, naming what was sent
-    (the model's limit, or more room for a thinking budget: ``settings.py``)."""
-    if request.get("max_tokens") is not None or context.option("max_tokens") is not None:
-        return
-    sent = wire["max_tokens"]
-    model = wire.get("model")
-    named = model if isinstance(model, str) else None
-    if sent == filled_max_tokens(named, streaming=request.get("stream") is True):
-        said = "the model's output limit" if sent == output_limit(named) else "the SDKs' largest without streaming"
-    elif sent == DEFAULT_MAX_TOKENS:
-        said = "no output limit is known for the model"
-    else:
-        said = "room for the thinking budget and an answer"
-    why = f"Anthropic requires it; none was given, sent {sent} ({said}; set it, or the option 'max_tokens')"
+def _filled_max_tokens(request: Mapping[str, Any], model: str | None, context: EncodeContext) -> int:
+    """The ``max_tokens`` sent when the client gave none, reported as a ``default`` loss:
+    the model's output limit (at most the SDKs' non-streaming limit when the request does
+    not stream), 4096 for a model not in the table; either raised above a thinking budget
+    (the budget plus 4096 for the answer, within the model's limit), as Claude takes
+    ``budget_tokens`` only below ``max_tokens``."""
+    streaming = request.get("stream") is True
+    filled = filled_max_tokens(model, streaming=streaming) or DEFAULT_MAX_TOKENS
+    said = ""  # no output limit is known for the model: chatcodec's default, as ever
+    if filled != DEFAULT_MAX_TOKENS or output_limit(model) is not None:
+        said = (
+            "the model's output limit; " if filled == output_limit(model) else "the SDKs' largest without streaming; "
+        )
+    budget = budget_wanted(request, context)
+    if budget is not None and budget >= filled:
+        limit = output_limit(model)
+        filled = budget + DEFAULT_MAX_TOKENS if limit is None else min(budget + DEFAULT_MAX_TOKENS, limit)
+        said = "room for the thinking budget and an answer; "
+    why = f"Anthropic requires it; none was given, sent {filled} ({said}set it, or the option 'max_tokens')"
     context.losses.add(("max_tokens",), "max_tokens", why, "default")
+    return filled
 
 
 def _encode_metadata(

@@ -20,7 +20,6 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.claude.model_rules import takes_adaptive_thinking
 from chatcodec.providers.families.claude.output_limits import output_limit
@@ -106,7 +105,6 @@ def encode_settings(
             adaptive_ok=takes_adaptive_thinking(context.model),
             max_tokens=_budget_cap(request, context),
         )
-        _room_for_budget(thinking, request, wire, context)
         effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
             thinking = {"type": "disabled"}
@@ -125,27 +123,32 @@ def _budget_cap(request: Mapping[str, Any], context: EncodeContext) -> int | Non
     """What a thinking budget must stay below: the ``max_tokens`` the client gave (the
     request's, or the option), else the model's own output limit; None for a model without
     a known limit, whose filled ``max_tokens`` grows to hold the budget instead
-    (:func:`_room_for_budget`): a value chatcodec fills in never cuts the client's effort."""
+    (:func:`budget_wanted`, ``request.py``): a value chatcodec fills in never cuts the
+    client's effort."""
     for value in (request.get("max_tokens"), context.option("max_tokens")):
         if isinstance(value, int):
             return value
     return output_limit(context.model)
 
 
-def _room_for_budget(
-    thinking: Mapping[str, Any] | None, request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext
-) -> None:
-    """A ``max_tokens`` chatcodec filled in (the client gave none) and a thinking budget
-    that reaches it: the budget plus :data:`DEFAULT_MAX_TOKENS` for the answer (at most the
-    model's output limit, which the budget stays below), as Claude takes ``budget_tokens``
-    only below ``max_tokens``."""
-    if request.get("max_tokens") is not None or context.option("max_tokens") is not None:
-        return
+def budget_wanted(request: Mapping[str, Any], context: EncodeContext) -> int | None:
+    """The thinking budget :func:`encode_settings` will write for ``request`` when the client
+    gave no ``max_tokens`` (capped only by the model's own limit), for ``request.py`` to fill
+    ``max_tokens`` above it; None without a budget. Its crossings are reported when the
+    settings are written, not here."""
+    reasoning = request.get("reasoning")
+    if reasoning is None:
+        return None
+    thinking = encode_thinking_config(
+        reasoning,
+        LossRecorder(),
+        unsupported=(),
+        why="",
+        adaptive_ok=takes_adaptive_thinking(context.model),
+        max_tokens=output_limit(context.model),
+    )
     budget = (thinking or {}).get("budget_tokens")
-    filled = wire.get("max_tokens")
-    if isinstance(budget, int) and isinstance(filled, int) and budget >= filled:
-        limit = output_limit(context.model)
-        wire["max_tokens"] = budget + DEFAULT_MAX_TOKENS if limit is None else min(budget + DEFAULT_MAX_TOKENS, limit)
+    return budget if isinstance(budget, int) else None
 
 
 def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:
