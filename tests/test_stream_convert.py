@@ -18,7 +18,7 @@ from botocore.eventstream import EventStreamBuffer
 import chatcodec
 from chatcodec.streams import framing as stream_framing
 from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
-from chatcodec.streams.framing import WireEventReader
+from chatcodec.streams.framing import Framing, WireEventReader
 from chatcodec.streams.sse import iter_sse
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -49,6 +49,32 @@ def test_sse_parser_reads_chunks_split_inside_utf8_and_crlf(size: int) -> None:
 def test_sse_parser_refuses_bytes_that_are_not_utf8() -> None:
     with pytest.raises(chatcodec.StreamError, match="not UTF-8"):
         chatcodec.SSEParser().feed(b"data: \xff\n\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "framing", "body"),
+    [
+        # Ollama streams JSON Lines; Gemini without ``alt=sse`` one JSON array (both text framings)
+        ("ollama", None, b'{"model":"m","message":{"role":"assistant","content":"\xff"},"done":false}\n'),
+        ("gemini", "json-array", b'[{"candidates":[{"content":{"role":"model","parts":[{"text":"\xc3"}]}}]}]'),
+        ("gemini", "json-array", b'[{"candidates":[{"content":{"role":"model","parts":[{"text":"a"}]}}]}\xe2\x82'),
+    ],
+)
+@pytest.mark.parametrize("size", [1, 4096])
+def test_stream_converter_refuses_bytes_that_are_not_utf8_in_a_text_framing(
+    source: str, framing: Framing | None, body: bytes, size: int
+) -> None:
+    """RFC 8259 section 8.1: JSON exchanged between systems is UTF-8; a byte that is not is a
+    ``StreamError`` at its byte offset, as the SSE parser gives, never a bare ``UnicodeDecodeError``."""
+    converter = chatcodec.StreamConverter(source, "openai-chat", source_framing=framing)
+
+    def feed_all() -> None:
+        for chunk in _chunks(body, size):
+            converter.feed(chunk)
+        converter.close()
+
+    with pytest.raises(chatcodec.StreamError, match="not UTF-8 text"):
+        feed_all()
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/stream/*.sse")), ids=lambda path: path.name)

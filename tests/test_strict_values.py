@@ -297,6 +297,28 @@ def test_a_streaming_anthropic_request_is_held_to_the_rules_both_request_bodies_
             ),
             ("messages", 1, "content", 0, "inputl"),
         ),
+        # a mid-conversation system turn (Anthropic's on Opus 4.8+) looks like OpenAI Chat:
+        # the answer was "this looks like a request in the openai-chat format"
+        (
+            "anthropic",
+            {
+                "model": "claude-opus-4-8",
+                "max_tokenss": 10,
+                "messages": [{"role": "user", "content": "q"}, {"role": "system", "content": "s"}],
+            },
+            ("max_tokenss",),
+        ),
+        (
+            "anthropic",
+            _with(
+                _ANTHROPIC,
+                messages=[
+                    {"role": "user", "content": "q"},
+                    {"role": "system", "content": [{"type": "text", "textt": "s"}]},
+                ],
+            ),
+            ("messages", 1, "content", 0, "textt"),
+        ),
     ],
 )
 def test_a_misspelt_key_names_itself_even_when_the_body_then_looks_like_another_format(
@@ -304,7 +326,7 @@ def test_a_misspelt_key_names_itself_even_when_the_body_then_looks_like_another_
 ) -> None:
     # A part without `type` is Bedrock's shape, a tool_use without `input` canonical's: the
     # answer was "this looks like a request in the bedrock-converse format".
-    (detail,) = _refused(provider, body)
+    detail = _refused(provider, body)[0]  # the misspelling first
     assert (detail["loc"], detail["type"]) == (location, "unknown_field")
     assert f"did you mean `{str(location[-1])[:-1]}`?" in detail["msg"]
 

@@ -55,6 +55,12 @@ def reads_back(media_type: str, data: str) -> bool:
     return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None and _is_base64_text(data)
 
 
+def is_base64_text(data: str) -> bool:
+    """Whether ``data`` holds only the base64 alphabet (standard or URL-safe, padding): text
+    a data URL can carry (a lone surrogate, which no UTF-8 body can hold, is not)."""
+    return _is_base64_text(data)
+
+
 def _is_base64_text(data: str) -> bool:
     # Deleting the alphabet with bytes.translate is a table lookup per byte in C, four
     # times faster than a regex over what may be megabytes of base64.

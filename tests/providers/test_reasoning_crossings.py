@@ -79,6 +79,48 @@ def test_efforts_a_max_tokens_cap_collapses_onto_one_budget_report_a_rule_loss(t
     assert budgets == {"medium": 8192, "high": 15999, "xhigh": 15999, "max": 15999}
 
 
+@pytest.mark.parametrize(
+    ("model", "limit"),
+    [
+        # "Max output" on each model's overview page (families/claude/output_limits.py)
+        ("claude-opus-4-7", 128_000),
+        ("claude-sonnet-4-6", 128_000),
+        ("claude-haiku-5-5", 128_000),
+        ("claude-sonnet-4-5-20250929", 64_000),
+        ("claude-haiku-4-5-20251001", 64_000),
+        ("claude-opus-4-1-20250805", 32_000),
+    ],
+)
+def test_a_request_without_max_tokens_gets_the_claude_models_output_limit(model: str, limit: int) -> None:
+    """Streamed, the model's limit; not streamed, at most 21,333: the Anthropic SDKs refuse
+    a non-streaming request above it before sending ("Streaming is required for operations
+    that may take longer than 10 minutes")."""
+    request = {"model": model, "input": "q", "reasoning": {"effort": "medium"}, "stream": True}
+    body, losses = _convert(request, "openai-responses", "anthropic")
+    assert body["max_tokens"] == limit
+    assert [loss.kind for loss in losses if loss.path == "$.max_tokens"] == ["default"]
+    body, losses = _convert({**request, "stream": False}, "openai-responses", "anthropic")
+    assert body["max_tokens"] == min(limit, 21_333)
+    assert [loss.kind for loss in losses if loss.path == "$.max_tokens"] == ["default"]
+
+
+def test_each_effort_keeps_its_own_budget_when_the_client_sends_no_max_tokens() -> None:
+    """Codex sends no ``max_tokens`` (Responses makes it optional): on a Claude model
+    without adaptive thinking, ``medium`` and ``high`` are 8,192 and 24,576, not one capped
+    budget; a model without a known limit gets room for the budget. Nothing chatcodec
+    filled in is a loss that refuses: under ``on_loss="error"`` only the ``default`` loss
+    for the filled value and the crossing to a budget (a ``setting``) are recorded."""
+    for model, stream in (("claude-sonnet-4-5", True), ("claude-sonnet-4-5", False), ("proxy-model", False)):
+        budgets = {}
+        for effort in ("medium", "high", "xhigh"):
+            request = {"model": model, "input": "q", "reasoning": {"effort": effort}, "stream": stream}
+            body, losses = _convert(request, "openai-responses", "anthropic")
+            budgets[effort] = body["thinking"]["budget_tokens"]
+            assert body["thinking"]["budget_tokens"] < body["max_tokens"]
+            assert {loss.kind for loss in losses} <= {"default", "setting"}, losses
+        assert budgets == {effort: EFFORT_BUDGETS[effort] for effort in budgets}
+
+
 def test_an_anthropic_effort_without_thinking_stays_without_thinking() -> None:
     anthropic = {
         "model": "claude-opus-4-7",

@@ -356,14 +356,16 @@ def test_a_rule_looking_for_what_the_body_cannot_hold_is_not_run() -> None:
 
 
 def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
-    """Listed with the default sent; the option supplies it, else 4096 with a ``default`` loss."""
+    """Listed with the default sent; the option supplies it, else the model's output limit
+    (Opus 4.6: "Max output: 128K tokens", its overview page) with a ``default`` loss."""
     table = rules_for("anthropic")
     assert table is not None
-    assert [(field.key, field.default) for field in table.required] == [("model", None), ("max_tokens", 4096)]
-    request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
+    assert [field.key for field in table.required] == ["model", "max_tokens"]
+    assert "output limit" in str(table.required[1].default)
+    request = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}], "stream": True}
     losses: list[chatcodec.Loss] = []
     body = chatcodec.encode_request("anthropic", request, on_loss="ignore", losses=losses)
-    assert body["max_tokens"] == 4096
+    assert body["max_tokens"] == 128_000
     assert [(loss.path, loss.kind) for loss in losses] == [("$.max_tokens", "default")]
     losses.clear()
     body = chatcodec.encode_request("anthropic", request, losses=losses, options={"max_tokens": 321})
@@ -372,3 +374,20 @@ def test_anthropic_max_tokens_is_a_required_field_of_the_rule_table() -> None:
     openai = {"model": "claude-opus-4-6", "messages": [{"role": "user", "content": "q"}]}
     body = chatcodec.convert_request(openai, source="openai-chat", target="anthropic", options={"max_tokens": 77})
     assert body["max_tokens"] == 77
+
+
+@pytest.mark.parametrize(("provider", "key"), [("anthropic", "output_config"), ("bedrock-converse", "outputConfig")])
+@pytest.mark.parametrize("effort", ["xhigh", "max"])
+def test_an_effort_above_high_is_sent_as_high_to_claude_before_4_6(provider: str, key: str, effort: str) -> None:
+    """Opus 4.5 takes ``low``, ``medium`` and ``high`` ("max ... Opus 4.6 only", the effort
+    page; Bedrock: "output_config.effort: Input should be 'low', 'medium' or 'high'"): a
+    higher effort is sent as ``high``, a rule loss; Claude 4.6+ keeps it."""
+    request = chatcodec.ChatRequest(
+        model="claude-opus-4-5-20251101", max_tokens=100, messages=[], reasoning={"effort": effort}
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses)
+    assert body[key] == {"effort": "high"}
+    assert [(loss.path, loss.kind) for loss in losses] == [(f"$.{key}.effort", "rule")]
+    newer = request.model_copy(update={"model": "claude-opus-4-6"})
+    assert chatcodec.encode_request(provider, newer, on_loss="error")[key] == {"effort": effort}

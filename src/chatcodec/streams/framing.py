@@ -25,7 +25,7 @@ from chatcodec.payloads import loads
 from chatcodec.providers.contract.edge import Framing, StreamFraming
 from chatcodec.registry import get_edge
 from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
-from chatcodec.streams.sse import SSEParser, format_sse
+from chatcodec.streams.sse import SSEParser, decode_utf8_chunk, format_sse
 
 __all__ = ["Framing", "WireEventReader", "WireEventWriter", "default_framing", "to_sse"]
 
@@ -122,6 +122,7 @@ class WireEventReader:
         self._items = _JsonItems()
         self._done = False
         self._count = 0
+        self._read = 0  # bytes of a text framing decoded so far, for an error's byte offset
 
     def feed(self, chunk: bytes) -> list[dict[str, Any]]:
         """The wire events ``chunk`` completes."""
@@ -131,7 +132,9 @@ class WireEventReader:
             return self._counted(self._binary.feed(chunk))
         if self._framing == "sse":
             return self._from_sse(self._sse.feed(chunk))
-        return self._json_items(self._text.decode(chunk), final=False)
+        text = decode_utf8_chunk(self._text, chunk, self._read)
+        self._read += len(chunk)
+        return self._json_items(text, final=False)
 
     def close(self) -> list[dict[str, Any]]:
         """The events still owed when the body ends."""
@@ -141,7 +144,7 @@ class WireEventReader:
             return self._counted(self._binary.close())
         if self._framing == "sse":
             return self._from_sse(self._sse.close())
-        return self._json_items(self._text.decode(b"", True), final=True)
+        return self._json_items(decode_utf8_chunk(self._text, b"", self._read, final=True), final=True)
 
     def _counted(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self._count += len(events)

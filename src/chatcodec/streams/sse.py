@@ -143,7 +143,7 @@ class SSEParser:
         if isinstance(chunk, str):
             text = chunk
         else:
-            text = _decode_chunk(self._decoder, chunk, self._read)
+            text = decode_utf8_chunk(self._decoder, chunk, self._read)
             self._read += len(chunk)
         if self._at_start and text:
             text = text.removeprefix(_BOM)
@@ -152,7 +152,7 @@ class SSEParser:
 
     def close(self) -> list[SSEEvent]:
         """The events still owed at the end of the stream (an unterminated last one)."""
-        events = self._lines(_decode_chunk(self._decoder, b"", self._read, final=True))
+        events = self._lines(decode_utf8_chunk(self._decoder, b"", self._read, final=True))
         if self._pending:
             events.extend(self._line("".join(self._pending)))
             self._pending = []
@@ -241,16 +241,16 @@ def _decoded(source: StreamSource) -> Iterator[str]:
     at_start = True
     read = 0
     for chunk in chunks:
-        text = chunk if isinstance(chunk, str) else _decode_chunk(decoder, chunk, read)
+        text = chunk if isinstance(chunk, str) else decode_utf8_chunk(decoder, chunk, read)
         read += len(chunk) if not isinstance(chunk, str) else 0
         if at_start and text:
             text = text.removeprefix(_BOM)
             at_start = False
         yield text
-    yield _decode_chunk(decoder, b"", read, final=True)
+    yield decode_utf8_chunk(decoder, b"", read, final=True)
 
 
-def _decode_chunk(decoder: codecs.IncrementalDecoder, chunk: bytes, read: int, *, final: bool = False) -> str:
+def decode_utf8_chunk(decoder: codecs.IncrementalDecoder, chunk: bytes, read: int, *, final: bool = False) -> str:
     """The text of ``chunk``; bytes that are not UTF-8 are refused, not
     replaced by U+FFFD: a stream is read exactly or not at all."""
     try:

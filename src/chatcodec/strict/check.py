@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from chatcodec import detect
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict
 from chatcodec.errors import (
     CodecNotAvailableError,
     PayloadError,
@@ -74,17 +74,20 @@ def check_request(provider: str, payload: Mapping[str, Any], title: str, server:
         problem for problem in payload_problems(provider, "request", payload, server) if problem.location not in refused
     ]
     problems = [*fields, *structural]
-    if problems:
-        raise _error(title, _another_format(provider, _respelled(payload, fields)) or problems)
+    if not problems:
+        return
+    misspelt = _misspellings(fields)
+    if misspelt:  # a typo is named first, whatever format the rest of the body resembles
+        raise _error(title, [*misspelt, *(problem for problem in problems if problem not in misspelt)])
+    raise _error(title, _another_format(provider, payload) or problems)
 
 
 def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
     """One problem for a body of another format given to ``provider``'s strict reader: an
     Anthropic body read as OpenAI Chat would otherwise be refused field by field, with a
     hint that misleads (``system``: "did you mean `stream`?"). Asked only once the field
-    check has refused the body, so a body any format could be passes as before; and of
-    the body with its misspellings mended (:func:`_respelled`), so a typo is answered as
-    one."""
+    check has refused the body with no misspelt key (:func:`_misspellings`, named first),
+    so a body any format could be passes as before."""
     against = detect.other_format(provider, payload)
     if against is None or against[1] is None:
         return []
@@ -96,15 +99,16 @@ def _another_format(provider: str, payload: Mapping[str, Any]) -> list[Problem]:
     return [Problem((), "wrong_format", message, None)]
 
 
-def _respelled(payload: Mapping[str, Any], problems: list[Problem]) -> Mapping[str, Any]:
-    """``payload`` with each misspelt key spelled as the known field nearest to it: a key
-    no registered format has anywhere (``typel``, ``inputl``). Misspelt, a part's ``type``
-    leaves a part with no type, which Bedrock's blocks are, and a ``tool_use`` without its
-    ``input`` is canonical's shape: the body would "look like" another format, an answer
-    that names no mistake. A key another format has (Anthropic's ``system`` read as OpenAI
-    Chat) is kept: that is the sign of a body in the wrong format."""
+def _misspellings(problems: list[Problem]) -> list[Problem]:
+    """The unknown keys that are misspellings: a key no registered format has anywhere
+    (``max_tokenss``, ``rolee``, ``textt``) with a known field near it. Such a key is the
+    mistake to name, before any guess at the body's format: misspelt, a part's ``type``
+    leaves a part with no type, which Bedrock's blocks are, and a mid-conversation
+    ``system`` turn (Anthropic's since Opus 4.8) looks like OpenAI Chat, answers that name
+    no mistake. A key another format has (Anthropic's ``system`` read as OpenAI Chat) is
+    not one: that is the sign of a body in the wrong format."""
     names = every_field_name()
-    mended = [
+    return [
         problem
         for problem in problems
         if problem.rule == "unknown_field"
@@ -112,50 +116,6 @@ def _respelled(payload: Mapping[str, Any], problems: list[Problem]) -> Mapping[s
         and problem.location
         and problem.location[-1] not in names
     ]
-    if not mended:
-        return payload
-    copied = dict(payload)  # only on the way to an error
-    for problem in mended:
-        parent = _copied_along(copied, problem.location[:-1])
-        key = problem.location[-1]
-        if parent is not None and isinstance(key, str) and key in parent and problem.nearest not in parent:
-            parent[str(problem.nearest)] = parent.pop(key)
-    return copied
-
-
-def _copied_along(root: dict[str, Any], location: tuple[int | str, ...]) -> dict[str, Any] | None:
-    """The object at ``location`` in ``root``, with every container on the way to it copied
-    (shallow) into its parent: the caller's body stays as it was, and no value off the path
-    is walked (a deep copy of the whole body overflows the stack on a value nested 1,200
-    levels, which the reader refuses by its own rule)."""
-    node: dict[str, Any] | list[Any] = root
-    for step in location:
-        child = _at(node, (step,))
-        fields, items = as_dict(child), as_list(child)
-        copied: dict[str, Any] | list[Any]
-        if fields is not None:
-            copied = dict(fields)
-        elif items is not None:
-            copied = list(items)
-        else:
-            return None
-        if isinstance(node, dict):  # a child was found, so the step is of the container's kind
-            node[str(step)] = copied
-        else:
-            node[int(step)] = copied
-        node = copied
-    return node if isinstance(node, dict) else None
-
-
-def _at(node: object, location: tuple[int | str, ...]) -> object:
-    for step in location:
-        if isinstance(step, int):
-            items = as_list(node)
-            node = items[step] if items is not None and 0 <= step < len(items) else None
-        else:
-            fields = as_dict(node)
-            node = None if fields is None else fields.get(step)
-    return node
 
 
 def check_target(source: str, payload: Mapping[str, Any], target: str, title: str) -> None:

@@ -140,14 +140,15 @@ def test_the_closed_schema_leaves_the_rare_shapes_to_the_wire_shapes(shape: str)
 
 
 def test_the_reader_keeps_the_markers_of_the_spelling() -> None:
-    """``is_error: false`` spelled out, a user turn after results kept apart, and the API
-    version a sampling setting shows (``rules.version_shown``): each on its object."""
+    """``is_error: false`` spelled out, a user turn after results kept apart, the API
+    version a sampling setting shows (``rules.version_shown``) and a sampling number
+    spelled as an integer (``temperature: 1``): each on its object."""
     messages = _read(_session())["messages"]
     assert [message["role"] for message in messages] == ["system", "user", "assistant", "tool", "user"]
     assert messages[3]["content"][0]["provider_metadata"] == {"anthropic": {"_is_error": False}}
     assert messages[4]["provider_metadata"] == {"anthropic": {"_separate": True}}
     data = _read(_session())
-    assert data["provider_options"] == {"anthropic": {"_api_version": "2023-06-01"}}
+    assert data["provider_options"] == {"anthropic": {"_api_version": "2023-06-01", "_integers": ["temperature"]}}
     assert data["temperature"] == 1.0
     assert type(data["temperature"]) is float
 

@@ -126,6 +126,33 @@ def test_a_minimax_body_keeps_only_the_parameters_its_table_supports() -> None:
     assert written["thinking"] == EVERYTHING["thinking"]
 
 
+@pytest.mark.parametrize(
+    ("temperature", "sent"), [(0, 0.01), (0.0, 0.01), (-0.5, 0.01), (1.5, 1.0), (0.7, 0.7), (1, 1)]
+)
+def test_a_minimax_temperature_outside_its_range_is_sent_as_the_nearest_it_takes(
+    temperature: float, sent: float
+) -> None:
+    """MiniMax's table: ``temperature`` "(0.0, 1.0]": 0 is outside it (Anthropic's own
+    range includes 0), so it is sent as the nearest value inside, reported; a value inside
+    goes as it is."""
+    body = {
+        "model": "MiniMax-M2",
+        "max_tokens": 10,
+        "temperature": temperature,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.encode_request(
+        "anthropic",
+        chatcodec.decode_request("anthropic", body),
+        options={"server": "minimax", "api_version": "2023-06-01"},
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert written["temperature"] == sent
+    assert rule_paths(losses, "minimax") == ({"$.temperature"} if sent != temperature else set())
+
+
 def test_a_kimi_body_keeps_no_field_only_anthropics_servers_act_on() -> None:
     written, losses = written_for("kimi", EVERYTHING)
     assert_documented_only("kimi", written)

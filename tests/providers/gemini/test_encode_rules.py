@@ -168,3 +168,110 @@ def test_gemini_a_turn_whose_only_part_is_another_providers_file_id_is_not_sent_
         ("$.messages[0].content[0].source", "file id"),
         ("$.messages[0]", "empty message"),
     ]
+
+
+def test_gemini_an_empty_user_text_part_beside_others_is_not_sent() -> None:
+    """An empty text part carries nothing and Vertex AI refuses it in a user turn too (400
+    "Unable to submit request because it must have a text parameter", pydantic-ai#2032):
+    beside other parts it is left out, reported; a user turn of one empty text stays (the
+    Gemini API took one in a recorded request: ``test_rules.py``)."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": ""}, {"type": "text", "text": "x"}]},
+            {"role": "assistant", "content": "a"},
+            {
+                "role": "user",
+                "content": [{"type": "image_url", "image_url": {"url": "gs://b/i.png"}}, {"type": "text", "text": ""}],
+            },
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    parts = [part for content in body["contents"] for part in content["parts"]]
+    assert {"text": ""} not in parts
+    assert [(loss.path, loss.what) for loss in losses if loss.what == "empty text"] == [
+        ("$.messages[0].content[0]", "empty text"),
+        ("$.messages[2].content[1]", "empty text"),
+    ]
+
+
+@pytest.mark.parametrize("media_type", ["image/bmp", "image/gif", "image/tiff"])
+def test_gemini_an_image_type_it_does_not_read_is_a_loss_not_sent(media_type: str) -> None:
+    """Gemini's image formats are PNG, JPEG, WebP, HEIC and HEIF (image understanding,
+    "Supported image formats"); another type is refused by the API, so it is not sent."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "what is it?"},
+                    {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,Qk0="}},
+                ],
+            }
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert body["contents"] == [{"role": "user", "parts": [{"text": "what is it?"}]}]
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.messages[0].content[1]", "content")]
+    png = chat["messages"][0]["content"][1]["image_url"]["url"].replace(media_type, "image/png")  # type: ignore[index]
+    chat["messages"][0]["content"][1]["image_url"]["url"] = png  # type: ignore[index]
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", on_loss="error")
+    assert body["contents"][0]["parts"][1] == {"inlineData": {"mimeType": "image/png", "data": "Qk0="}}
+
+
+def test_gemini_a_blank_function_name_is_never_sent_and_the_result_names_what_the_call_does() -> None:
+    """Gemini's function names start with a letter or ``_`` (``FunctionDeclaration.name``:
+    "Must start with a letter or an underscore"), and a ``functionResponse`` names the
+    function it answers: a blank name is rewritten on the call and on its result alike,
+    each reported."""
+    chat = {
+        "model": "gemini-2.5-pro",
+        "messages": [
+            {"role": "user", "content": "x"},
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "c", "type": "function", "function": {"name": "", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "c", "content": "r"},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(chat, source="openai-chat", target="gemini", losses=losses, on_loss="ignore")
+    assert_valid_request(body)
+    call = body["contents"][1]["parts"][0]["functionCall"]
+    result = body["contents"][2]["parts"][0]["functionResponse"]
+    assert call["name"].strip()
+    assert result["name"] == call["name"]
+    assert [loss.what for loss in losses] == ["blank tool name", "blank tool name"]
+
+
+_REPEATED = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "a"}]}, "index": 0, "finishReason": "STOP"},
+        {"content": {"role": "model", "parts": [{"text": "b"}]}, "index": 0, "finishReason": "STOP"},
+    ],
+    "modelVersion": "gemini-2.5-flash",
+}
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda: chatcodec.decode_response("gemini", _REPEATED),
+        lambda: chatcodec.decode_response("gemini", _REPEATED, strict=True),
+        lambda: chatcodec.convert_response(_REPEATED, source="gemini", target="openai-chat"),
+        lambda: chatcodec.accumulate_stream("gemini", [_REPEATED]),
+    ],
+    ids=["reader", "strict", "convert", "stream"],
+)
+def test_gemini_a_response_repeating_a_candidate_index_is_refused_by_every_reader(read: Any) -> None:
+    """Each candidate of a ``GenerateContentResponse`` is one answer (``Candidate.index``:
+    "Index of the candidate in the list of response candidates"): two with one index are
+    refused at that candidate, by every reader alike (the converter wrote two choices of
+    index 0, the stream reader one answer "ab", the model reader refused)."""
+    with pytest.raises(chatcodec.ChatcodecError, match=r"candidates\[1\]\.index"):
+        read()

@@ -124,8 +124,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * ``tool_choice`` ``auto``, ``parallel_tool_calls: true``, ``response_format`` ``text``
       and an empty reasoning config are Ollama's defaults: left out;
     * ``strict: true`` on a schema is what Ollama always does: left out;
-    * reasoning: an effort says thinking is on (``enabled: true`` beside one is left out),
-      and effort ``none`` is ``think: false`` (``enabled: false``).
+    * reasoning: a level is thinking switched on at that effort (an effort reads back with
+      ``enabled: true``), and effort ``none`` is ``think: false`` (``enabled: false``).
     """
     dumped = request.model_dump(mode="json")
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
@@ -152,8 +152,8 @@ def _reasoning(reasoning: dict[str, Any] | None) -> dict[str, Any] | None:
     if kept.get("effort") == "none" and kept.get("enabled") is not True:
         kept.pop("effort")
         kept["enabled"] = False
-    elif kept.get("effort") is not None and kept.get("enabled") is True:
-        del kept["enabled"]
+    elif kept.get("effort") is not None and kept.get("enabled") is None:
+        kept["enabled"] = True
     return kept
 
 

@@ -31,7 +31,12 @@ def _whats(losses: list[chatcodec.Loss]) -> list[str]:
 
 @pytest.mark.parametrize(
     ("think", "reasoning"),
-    [(True, {"enabled": True}), (False, {"enabled": False}), ("low", {"effort": "low"}), ("max", {"effort": "max"})],
+    [
+        (True, {"enabled": True}),
+        (False, {"enabled": False}),
+        ("low", {"effort": "low", "enabled": True}),
+        ("max", {"effort": "max", "enabled": True}),
+    ],
 )
 def test_think_reads_as_a_switch_or_an_effort_and_back(think: object, reasoning: dict[str, Any]) -> None:
     body = {"model": "qwen3", "messages": [{"role": "user", "content": "q"}], "think": think}
@@ -45,8 +50,9 @@ def test_think_reads_as_a_switch_or_an_effort_and_back(think: object, reasoning:
     ("reasoning", "think", "reported"),
     [
         ({"effort": "none"}, False, []),
-        ({"effort": "minimal"}, "low", ["reasoning effort 'minimal'"]),
-        ({"effort": "xhigh"}, "high", ["reasoning effort 'xhigh'"]),
+        ({"effort": "minimal", "enabled": True}, "low", ["reasoning effort 'minimal'"]),
+        ({"effort": "xhigh", "enabled": True}, "high", ["reasoning effort 'xhigh'"]),
+        ({"effort": "high"}, "high", ["effort 'high' without thinking"]),
         ({"enabled": True, "budget_tokens": 2048}, True, ["reasoning budget_tokens"]),
         ({"enabled": False, "effort": "high"}, False, ["reasoning effort 'high'"]),
     ],
@@ -204,3 +210,46 @@ def test_a_body_without_messages_or_stream_is_written_back_without_them() -> Non
     request = chatcodec.decode_request("ollama", body)
     assert (request.messages, request.stream) == ([], None)
     assert _encode(request) == (body, [])
+
+
+def test_assistant_text_between_tool_calls_is_sent_as_consecutive_assistant_messages() -> None:
+    """Responses items that alternate text and calls (text, call, call, text, call) are one
+    canonical assistant message; an Ollama message holds one ``content`` before its
+    ``tool_calls``, and the server takes consecutive assistant messages (its templates
+    range over ``.Messages``): each run of text and the calls after it is its own message,
+    so no text is joined to another without a separator, and the order stays."""
+    responses = {
+        "model": "llama3.2",
+        "input": [
+            {"role": "user", "content": "q"},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "First."}]},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call", "call_id": "c2", "name": "f", "arguments": "{}"},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Then."}]},
+            {"type": "function_call", "call_id": "c3", "name": "g", "arguments": '{"a":1}'},
+            *({"type": "function_call_output", "call_id": call, "output": "r"} for call in ("c1", "c2", "c3")),
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(
+        responses, source="openai-responses", target="ollama", losses=losses, on_loss="ignore"
+    )
+    assistants = [message for message in body["messages"] if message["role"] == "assistant"]
+    assert [(message["content"], [call["id"] for call in message["tool_calls"]]) for message in assistants] == [
+        ("First.", ["c1", "c2"]),
+        ("Then.", ["c3"]),
+    ]
+    assert [loss.kind for loss in losses] == ["spelling"]
+    assert all(loss.what != "text parts" for loss in losses)
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock-converse"])
+def test_an_ollama_thinking_level_reaches_claude_as_thinking_at_that_effort(target: str) -> None:
+    """``think: "high"`` turns thinking on (Ollama's ``ThinkValue``: "a level of thinking",
+    api/types.go); on Claude 4.6+ an effort alone answers without thinking, so the level is
+    adaptive thinking at that effort, as an OpenAI ``reasoning_effort`` is."""
+    body = {"model": "claude-opus-4-7", "messages": [{"role": "user", "content": "q"}], "think": "high"}
+    written = chatcodec.convert_request(body, source="ollama", target=target, on_loss="ignore")
+    thinking = written["thinking"] if target == "anthropic" else written["additionalModelRequestFields"]["thinking"]
+    assert thinking == {"type": "adaptive"}
+    assert written["output_config" if target == "anthropic" else "outputConfig"] == {"effort": "high"}

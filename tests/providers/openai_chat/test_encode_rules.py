@@ -5,7 +5,10 @@ tool results)."""
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
+
+import pytest
 
 import chatcodec
 from providers.openai_chat.openai_chat_support import assert_request_matches_sdk, encode_request
@@ -150,3 +153,23 @@ def test_input_audio_read_with_a_format_beyond_wav_and_mp3_is_a_loss_on_the_way_
     )
     assert converted["messages"][0]["content"] == [{"type": "text", "text": "q"}]
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0]", "audio of type audio/flac")]
+
+
+@pytest.mark.parametrize("data", ["iVBOR\ud800w0KGgo=", "not base64!", "aGk=\n"])
+@pytest.mark.parametrize("kind", ["image", "document"])
+def test_media_data_that_is_not_base64_is_not_sent_as_a_data_url(data: str, kind: str) -> None:
+    """An ``image_url`` (or ``file.file_data``) is "a base64 encoded image" in a ``data:``
+    URL (API reference, image content part): data outside the base64 alphabet cannot be
+    one, and a lone surrogate cannot even be written into a UTF-8 body. The part is not
+    sent, reported; base64 data still is."""
+    media_type = "image/png" if kind == "image" else "application/pdf"
+    part = {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
+    request = {"model": "gpt-4o", "messages": [{"role": "user", "content": [{"type": "text", "text": "q"}, part]}]}
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore", losses=losses)
+    assert body["messages"][0]["content"] == [{"type": "text", "text": "q"}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[1].source.data", "media data")]
+    json.dumps(body).encode()  # writable
+    part["source"]["data"] = "aGk="  # type: ignore[index]
+    body = chatcodec.encode_request("openai-chat", request, on_loss="ignore")
+    assert len(body["messages"][0]["content"]) == 2

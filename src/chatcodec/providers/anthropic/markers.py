@@ -9,6 +9,8 @@ a bag holds only real information.
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_integers`` (requests): ``temperature`` and ``top_p`` spelled as JSON integers (``top_p: 1``),
+  which canonical holds as floats (``providers/kit/integer_spelling.py``);
 * ``_finish_reason`` (responses): a ``stop_reason`` this codec does not know, written
   back by this codec only (the canonical finish reason carries the word; ``finish_reason.py``);
 * ``_nulls``: fields that were ``null`` (``"stop_details": null``), sorted;

@@ -12,8 +12,9 @@ Top-level fields with a canonical meaning are mapped (``thinking`` and
 Anthropic-compatible server the body is written for (only what it documents is sent,
 :mod:`.servers`); and ``max_tokens`` and ``model``, used when the request has none.
 Anthropic requires both: a request with
-neither the field nor the option for ``max_tokens`` gets
-:data:`~.markers.DEFAULT_MAX_TOKENS` with a reported loss, never a silent default; one
+neither the field nor the option for ``max_tokens`` gets the model's output limit
+(:data:`~.markers.DEFAULT_MAX_TOKENS` for a model the table does not name) with a
+reported ``default`` loss, never a silent default; one
 without a ``model`` is sent without one (no value is made up).
 
 Reading validates a body with the closed schema of the common shapes first
@@ -50,7 +51,7 @@ from chatcodec.providers.anthropic.messages import (
 )
 from chatcodec.providers.anthropic.parts import AnthropicContext
 from chatcodec.providers.anthropic.rules import version_shown
-from chatcodec.providers.anthropic.settings import decode_settings, encode_settings
+from chatcodec.providers.anthropic.settings import budget_wanted, decode_settings, encode_settings
 from chatcodec.providers.anthropic.tool_ids import tool_id_rewrites
 from chatcodec.providers.anthropic.tools import decode_tools, encode_tools
 from chatcodec.providers.anthropic.wire import (
@@ -64,9 +65,11 @@ from chatcodec.providers.anthropic.wire import (
 )
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.contract.target_rules import carries_nothing
+from chatcodec.providers.families.claude.output_limits import filled_max_tokens, output_limit
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import decode_cache_control, encode_cache_control, restore_fields, split_fields
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 
 if TYPE_CHECKING:
@@ -123,6 +126,7 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
         if request.get(key) is not None:
             canonical[key] = as_sampling_number(request[key])  # as canonical holds it
     bag = split_fields(request, _MAPPED)
+    mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
@@ -231,6 +235,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         value = request.get(key)
         if value is not None:
             wire[key] = value
+    respell_integers(wire, bag)
     _encode_metadata(request.get("metadata"), request.get("user"), wire, losses)
     tier = request.get("service_tier")
     if tier is not None:
@@ -253,8 +258,10 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
 
 def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (from the
-    context). Without ``max_tokens`` Anthropic rejects the request, so the default is sent
-    and reported; a missing ``model`` is left out (nothing is made up, so nothing changed
+    context). Without ``max_tokens`` Anthropic rejects the request, so the model's own
+    output limit is sent (:mod:`~chatcodec.providers.families.claude.output_limits`: what a
+    client of a format where it is optional asked for; 4096 for a model not in the table),
+    a ``default`` loss, never one that refuses; a missing ``model`` is left out (nothing is made up, so nothing changed
     to report: the API names the field it wants)."""
     model = request.get("model")
     if model is None:
@@ -265,10 +272,31 @@ def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: 
     if max_tokens is None:
         max_tokens = context.option("max_tokens")
     if max_tokens is None:
-        why = f"Anthropic requires it; none was given, sent {DEFAULT_MAX_TOKENS} (set it, or the option 'max_tokens')"
-        context.losses.add(("max_tokens",), "max_tokens", why, "default")
-        max_tokens = DEFAULT_MAX_TOKENS
+        max_tokens = _filled_max_tokens(request, model if isinstance(model, str) else None, context)
     wire["max_tokens"] = max_tokens
+
+
+def _filled_max_tokens(request: Mapping[str, Any], model: str | None, context: EncodeContext) -> int:
+    """The ``max_tokens`` sent when the client gave none, reported as a ``default`` loss:
+    the model's output limit (at most the SDKs' non-streaming limit when the request does
+    not stream), 4096 for a model not in the table; either raised above a thinking budget
+    (the budget plus 4096 for the answer, within the model's limit), as Claude takes
+    ``budget_tokens`` only below ``max_tokens``."""
+    streaming = request.get("stream") is True
+    filled = filled_max_tokens(model, streaming=streaming) or DEFAULT_MAX_TOKENS
+    said = ""  # no output limit is known for the model: chatcodec's default, as ever
+    if filled != DEFAULT_MAX_TOKENS or output_limit(model) is not None:
+        said = (
+            "the model's output limit; " if filled == output_limit(model) else "the SDKs' largest without streaming; "
+        )
+    budget = budget_wanted(request, context)
+    if budget is not None and budget >= filled:
+        limit = output_limit(model)
+        filled = budget + DEFAULT_MAX_TOKENS if limit is None else min(budget + DEFAULT_MAX_TOKENS, limit)
+        said = "room for the thinking budget and an answer; "
+    why = f"Anthropic requires it; none was given, sent {filled} ({said}set it, or the option 'max_tokens')"
+    context.losses.add(("max_tokens",), "max_tokens", why, "default")
+    return filled
 
 
 def _encode_metadata(

@@ -31,6 +31,8 @@ from chatcodec.providers.families.claude.model_rules import (
     BEFORE_SYSTEM_TURNS,
     CLAUDE_4_6_UP,
     CLAUDE_4_UP,
+    EFFORT_SOURCE,
+    EFFORT_UP_TO_HIGH,
     HAIKU_5_5_SOURCE,
     NO_SAMPLING,
     OPUS_5_5_SOURCE,
@@ -44,6 +46,7 @@ from chatcodec.providers.families.claude.model_rules import (
     TIED_THINKING,
     ThinkingPlace,
     adaptive_for_budget,
+    cap_effort,
     drop_disabled_thinking,
     drop_prefill,
     drop_sampling,
@@ -172,6 +175,11 @@ def _manual_thinking(call: RuleCall) -> None:
     adaptive_for_budget(call, _THINKING)
 
 
+def _effort_up_to_high(call: RuleCall) -> None:
+    """Claude 4 to 4.5 take efforts up to ``high``: ``xhigh`` and ``max`` sent as ``high``."""
+    cap_effort(call, as_dict(call.body.get("output_config")), ("output_config",))
+
+
 def _disabled_thinking(call: RuleCall) -> None:
     """Opus 5.5 and Fable 5.1 refuse ``thinking: {type: "disabled"}``: not sent."""
     drop_disabled_thinking(call, _THINKING)
@@ -234,6 +242,11 @@ def _has_citations(blocks: list[Any]) -> bool:
             return True
     return False
 
+
+FILLED_MAX_TOKENS = (
+    f"the model's output limit ({DEFAULT_MAX_TOKENS} for a model not in families/claude/output_limits.py)"
+)
+"""What a request without ``max_tokens`` is sent (``request.py``), as the README row says it."""
 
 RANGE_SOURCE = "https://docs.anthropic.com/en/api/messages (temperature, top_p: 0.0 to 1.0)"
 
@@ -300,6 +313,13 @@ RULES = ProviderRules(
             families=(ADAPTIVE_ONLY,),
         ),
         TargetRule(
+            "effort_up_to_high",
+            "`output_config.effort` `xhigh` or `max` sent as `high`",
+            EFFORT_SOURCE,
+            _effort_up_to_high,
+            families=(EFFORT_UP_TO_HIGH,),
+        ),
+        TargetRule(
             "disabled_thinking",
             '`thinking: {type: "disabled"}` not sent (the model always thinks)',
             OPUS_5_5_SOURCE,
@@ -345,7 +365,7 @@ RULES = ProviderRules(
     ),
     required=(
         RequiredField("model", _MESSAGES),
-        RequiredField("max_tokens", _MESSAGES, default=DEFAULT_MAX_TOKENS),
+        RequiredField("max_tokens", _MESSAGES, default=FILLED_MAX_TOKENS),
     ),
 )
 """Anthropic's table (:mod:`chatcodec.providers.contract.target_rules`)."""

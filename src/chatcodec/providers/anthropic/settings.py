@@ -20,9 +20,9 @@ from typing import Any
 
 from chatcodec._narrow import as_count, as_dict
 from chatcodec.losses import LossRecorder
-from chatcodec.providers.anthropic.markers import DEFAULT_MAX_TOKENS
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.claude.model_rules import takes_adaptive_thinking
+from chatcodec.providers.families.claude.output_limits import output_limit
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec.providers.families.claude.wire_rules import encode_thinking_config
 from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, anthropic_schema, read_as_sent
@@ -103,7 +103,7 @@ def encode_settings(
             unsupported=("summary", "include_thoughts"),
             why="Anthropic has no such setting",
             adaptive_ok=takes_adaptive_thinking(context.model),
-            max_tokens=_max_tokens(request, context),
+            max_tokens=_budget_cap(request, context),
         )
         effort = _encode_effort(reasoning.get("effort"), losses)
         if effort == "none" and thinking is None:
@@ -119,12 +119,36 @@ def encode_settings(
         wire["output_config"] = output_config
 
 
-def _max_tokens(request: Mapping[str, Any], context: EncodeContext) -> int:
-    """The ``max_tokens`` the body will hold (a thinking budget must stay below it)."""
+def _budget_cap(request: Mapping[str, Any], context: EncodeContext) -> int | None:
+    """What a thinking budget must stay below: the ``max_tokens`` the client gave (the
+    request's, or the option), else the model's own output limit; None for a model without
+    a known limit, whose filled ``max_tokens`` grows to hold the budget instead
+    (:func:`budget_wanted`, ``request.py``): a value chatcodec fills in never cuts the
+    client's effort."""
     for value in (request.get("max_tokens"), context.option("max_tokens")):
         if isinstance(value, int):
             return value
-    return DEFAULT_MAX_TOKENS
+    return output_limit(context.model)
+
+
+def budget_wanted(request: Mapping[str, Any], context: EncodeContext) -> int | None:
+    """The thinking budget :func:`encode_settings` will write for ``request`` when the client
+    gave no ``max_tokens`` (capped only by the model's own limit), for ``request.py`` to fill
+    ``max_tokens`` above it; None without a budget. Its crossings are reported when the
+    settings are written, not here."""
+    reasoning = request.get("reasoning")
+    if reasoning is None:
+        return None
+    thinking = encode_thinking_config(
+        reasoning,
+        LossRecorder(),
+        unsupported=(),
+        why="",
+        adaptive_ok=takes_adaptive_thinking(context.model),
+        max_tokens=output_limit(context.model),
+    )
+    budget = (thinking or {}).get("budget_tokens")
+    return budget if isinstance(budget, int) else None
 
 
 def _budget_from_effort(reasoning: Mapping[str, Any], thinking: Mapping[str, Any] | None) -> bool:

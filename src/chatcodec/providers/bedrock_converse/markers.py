@@ -7,6 +7,8 @@ one ``_``).
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_integers`` (requests): ``inferenceConfig``'s ``temperature`` and ``topP`` spelled as JSON
+  integers (``topP: 1``), which canonical holds as floats (``providers/kit/integer_spelling.py``);
 * ``_finish_reason`` (responses): a ``stopReason`` this codec does not know, written back
   by this codec only (the canonical finish reason carries the word; ``finish_reason.py``);
 * ``_nulls`` / ``_absent``: the kit's markers (``null`` fields, defaults left out);

@@ -53,6 +53,7 @@ from chatcodec.providers.contract.target_rules import carries_nothing
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.service_tier import read_tier, report_user, write_tier
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ def _decode_tier(service_tier: object, canonical: dict[str, Any], bag: dict[str,
 
 
 def _decode_inference(config: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    mark_integers(config, ("temperature", "topP"), bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     for wire_key, canonical_key in _INFERENCE:
         if wire_key in config:
             value = config[wire_key]
@@ -210,6 +212,7 @@ def _encode_inference(request: Mapping[str, Any], wire: dict[str, Any], bag: dic
     stop = request.get("stop")
     if stop or bag.get("_empty_stop"):
         config["stopSequences"] = list(stop or ())
+    respell_integers(config, bag)
     if config or bag.get("_inference_config"):
         wire["inferenceConfig"] = config
 

@@ -25,6 +25,8 @@ from chatcodec.providers.families.claude.model_rules import (
     ADAPTIVE_ONLY,
     CLAUDE_4_6_UP,
     CLAUDE_4_UP,
+    EFFORT_SOURCE,
+    EFFORT_UP_TO_HIGH,
     EVERY_CLAUDE,
     HAIKU_5_5_SOURCE,
     NO_SAMPLING,
@@ -35,6 +37,7 @@ from chatcodec.providers.families.claude.model_rules import (
     TIED_THINKING,
     ThinkingPlace,
     adaptive_for_budget,
+    cap_effort,
     drop_disabled_thinking,
     drop_prefill,
     drop_sampling,
@@ -165,6 +168,11 @@ def _sampling_range(call: RuleCall) -> None:
         clamp_to_range(call, config, ("temperature", "topP"), ("inferenceConfig",), (0.0, 1.0))
 
 
+def _effort_up_to_high(call: RuleCall) -> None:
+    """Claude 4 to 4.5 take efforts up to ``high``: ``xhigh`` and ``max`` sent as ``high``."""
+    cap_effort(call, as_dict(call.body.get("outputConfig")), ("outputConfig",))
+
+
 def _system_turns(call: RuleCall) -> None:
     """Claude on Bedrock has no mid-conversation system turns: folded into ``system``."""
     fold_system_turns(call, lambda text: {"text": text})
@@ -196,6 +204,13 @@ RULES = ProviderRules(
             f"{SAMPLING_SOURCE} ; {HAIKU_5_5_SOURCE}",
             _manual_thinking,
             families=(ADAPTIVE_ONLY,),
+        ),
+        TargetRule(
+            "effort_up_to_high",
+            "`outputConfig.effort` `xhigh` or `max` sent as `high`",
+            EFFORT_SOURCE,
+            _effort_up_to_high,
+            families=(EFFORT_UP_TO_HIGH,),
         ),
         TargetRule(
             "disabled_thinking",

@@ -5,6 +5,8 @@ Markers are keys starting with exactly one ``_``, never written to the wire.
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_integers`` (requests): the ``generationConfig`` sampling numbers spelled as JSON integers
+  (``topP: 1``), which canonical holds as floats (``providers/kit/integer_spelling.py``);
 * ``_finish_reason`` (candidates): a ``finishReason`` this codec does not know, written
   back by this codec only (the canonical finish reason carries the word; ``finish_reason.py``);
 * ``_nulls`` / ``_absent``: the kit's (``null`` fields; defaults the payload left out);

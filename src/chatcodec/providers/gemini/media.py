@@ -148,6 +148,11 @@ S3_WHY = "Gemini fetches no s3:// location (a Files API upload, gs://, or an htt
 """Why media in S3 is not sent: ``fileData.fileUri`` is a Files API URI, a Cloud Storage
 ``gs://`` URI or an ``http(s)`` URL (https://ai.google.dev/gemini-api/docs/file-input-methods)."""
 
+IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
+"""The image types Gemini reads ("Gemini supports the following image format MIME types:
+PNG, JPEG, WEBP, HEIC, HEIF": https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats);
+a BMP, GIF or TIFF image is refused (400 "Unsupported MIME type")."""
+
 FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 """Where a Files API name (``files/abc123``) lives: an upload's ``uri`` is this prefix and
 its ``name`` (https://ai.google.dev/gemini-api/docs/files, ``file_data.file_uri``)."""
@@ -203,6 +208,11 @@ def encode_media(
             (*at, "source"), f"{kind} media type", f"Gemini tells media apart by MIME type; it reads back as {read_as}"
         )
     if source_type == "base64":
+        if kind == "image" and read_as == "image" and source["media_type"] not in IMAGE_TYPES:
+            losses.add(
+                at, f"image of type {source['media_type']}", "Gemini takes PNG, JPEG, WebP, HEIC and HEIF images"
+            )
+            return None
         if not is_base64(source["data"]):
             losses.add((*at, "source", "data"), "media data", "not base64: Gemini cannot read it")
             return None

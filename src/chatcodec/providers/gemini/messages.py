@@ -17,8 +17,11 @@ An empty text in a model turn (an OpenAI-compatible ``"content": ""``, beside to
 or alone) is not written: Gemini refuses it, 400 "Unable to submit request because it has
 an empty text parameter" (the Gemini API and Vertex; obsidian-smart-composer#218,
 autogen#5762); a turn left with no part (its only part was left out) is not sent. Both are reported, as Anthropic
-and Bedrock report theirs. A user turn's empty text is written as it is: Gemini took one
-in a recorded request (pydantic-ai's ``test_google_instructions_only_with_tool_calls``).
+and Bedrock report theirs. A user turn's empty text beside other parts is left out too
+(reported): it carries nothing, and Vertex AI refuses it (400 "Unable to submit request
+because it must have a text parameter", pydantic-ai#2032). A user turn of one empty text
+is written as it is: the Gemini API took one in a recorded request (pydantic-ai's
+``test_google_instructions_only_with_tool_calls``), and leaving it out would empty the turn.
 """
 
 from __future__ import annotations
@@ -315,7 +318,7 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
     parts = turn.parts
     for position, part in enumerate(content):
         if part["type"] == "text" and len(part) == PLAIN_TEXT:
-            if model and not part["text"]:
+            if not part["text"] and (model or len(content) > 1):
                 turn.emptied = True
                 context.losses.add(("messages", index, "content", position), "empty text", _EMPTY_TEXT)
             else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec.errors import ProviderAPIError
+from chatcodec.errors import ProviderAPIError, rule_error
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini import wire as shapes
@@ -62,6 +62,15 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     model = response.get("modelVersion") or None
     prefix = response_prefix(response.get("responseId"))
     candidates: list[dict[str, Any]] = response.get("candidates") or []
+    repeated = repeated_index(candidates)
+    if repeated is not None:
+        raise rule_error(
+            "Gemini response",
+            ("candidates", repeated, "index"),
+            "unique_index",
+            REPEATED_INDEX,
+            candidates[repeated].get("index"),
+        )
     choices = [decode_candidate(candidate, position, model, prefix) for position, candidate in enumerate(candidates)]
     if not choices:
         choices = [blocked_choice(response)]
@@ -73,6 +82,24 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     if not holds_json(payload):
         refuse_unheld("response", canonical)
     return canonical
+
+
+REPEATED_INDEX = "a candidate's index repeats another candidate's (each candidate is one answer)"
+
+
+def repeated_index(candidates: list[dict[str, Any]]) -> int | None:
+    """The position of the first candidate whose ``index`` (its position when it has none)
+    an earlier candidate of the same response or chunk has: each candidate of a response is
+    its own answer (``candidateCount``), so a response repeating one is refused alike by the
+    reader, the strict reader and the stream reader, not read as two answers by one and as
+    one answer's halves by another."""
+    seen: set[object] = set()
+    for position, candidate in enumerate(candidates):
+        index = candidate.get("index", position)
+        if index in seen:
+            return position
+        seen.add(index)
+    return None
 
 
 def response_bag(response: dict[str, Any]) -> dict[str, Any]:

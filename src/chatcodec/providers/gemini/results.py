@@ -152,7 +152,7 @@ def encode_result(
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
-    function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES) if name.strip() else name
+    function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)  # as its call's (blank too)
     wire_media: list[dict[str, Any]] = []
     if isinstance(content, str):
         text, texts_given = content, True

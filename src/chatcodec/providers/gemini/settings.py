@@ -35,6 +35,7 @@ from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.gemini.markers import LEVEL_SPELLING, NO_THOUGHTS, PROVIDER
 from chatcodec.providers.kit import kept_object
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.reasoning import thinking_on
 
 _OPTIONS = ("provider_options", PROVIDER)
@@ -47,6 +48,7 @@ _SCALARS = (
     ("presencePenalty", "presence_penalty"),
     ("frequencyPenalty", "frequency_penalty"),
 )
+_SAMPLING_KEYS = tuple(wire_key for wire_key, key in _SCALARS if key != "seed")
 _EFFORTS = frozenset({"minimal", "low", "medium", "high", "xhigh"})
 RESPONSE_SCHEMA_KEY = "_response_schema_key"
 """Marker: the output schema came as ``responseSchema``."""
@@ -62,6 +64,7 @@ def decode_settings(
     if "generationConfig" not in request:
         return
     rest = dict(request["generationConfig"])
+    mark_integers(rest, _SAMPLING_KEYS, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     for wire_key, key in _SCALARS:
         if wire_key in rest:
             value = rest.pop(wire_key)
@@ -150,6 +153,7 @@ def encode_settings(
     reasoning: Mapping[str, Any] | None = request.get("reasoning")
     if reasoning is not None:
         config["thinkingConfig"] = _encode_thinking(reasoning, config, bag, losses)
+    respell_integers(config, bag)
     if config or present:
         wire["generationConfig"] = config
 

@@ -37,7 +37,13 @@ from chatcodec.providers.gemini.finish_reason import decode_block_reason, decode
 from chatcodec.providers.gemini.markers import NO_ARGS, NO_CANDIDATES, PROVIDER
 from chatcodec.providers.gemini.partial_args import PartialCall
 from chatcodec.providers.gemini.parts import PartDecoding, decode_call, decode_part
-from chatcodec.providers.gemini.response import CANDIDATE_MAPPED, content_rest, response_bag
+from chatcodec.providers.gemini.response import (
+    CANDIDATE_MAPPED,
+    REPEATED_INDEX,
+    content_rest,
+    repeated_index,
+    response_bag,
+)
 from chatcodec.providers.gemini.usage import decode_usage
 from chatcodec.providers.gemini.wire import ErrorBody, Response, is_error_body, validated
 from chatcodec.providers.kit import leftovers, mark_absent
@@ -136,6 +142,9 @@ class StreamDecoder(FeedByReading):
         if not self.started:
             self._start(chunk)
         candidates: list[dict[str, Any]] = chunk.get("candidates") or []
+        repeated = repeated_index(candidates)
+        if repeated is not None:
+            raise StreamError(REPEATED_INDEX, f"$.candidates[{repeated}].index", self.position)
         for position, candidate in enumerate(candidates):
             self._candidate(candidate, position)
         if not candidates and not self.choices and 0 not in self.finished:

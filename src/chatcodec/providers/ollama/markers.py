@@ -5,6 +5,8 @@ Markers are keys starting with exactly one ``_``, never written to the wire.
 Pure spelling (every server that takes one spelling takes the other with the same
 meaning; another provider drops them without a report):
 
+* ``_integers`` (requests): the ``options`` sampling numbers spelled as JSON integers
+  (``top_p: 1``), which canonical holds as floats (``providers/kit/integer_spelling.py``);
 * ``_nulls`` / ``_absent``: the kit's (``null`` fields, such as the ``"images": null`` of
   Ollama's own examples; a ``content`` or ``messages`` the payload left out);
 * ``_synthesized_id`` (tool calls): the call came without an ``id`` (servers before

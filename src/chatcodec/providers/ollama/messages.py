@@ -164,7 +164,7 @@ def encode_messages(messages: Sequence[Canonical], start: int, context: EncodeCo
         if role == "tool":
             wire.extend(_encode_tool_message(message, names, made_up, context, at))
         elif role == "assistant":
-            wire.append(encode_assistant(message, context, at))
+            wire.extend(_encode_assistant_turns(message, context, at))
         else:
             wire.append(_encode_plain(message, context, at))
     return wire
@@ -187,6 +187,37 @@ def _encode_plain(message: Canonical, context: EncodeContext, at: Steps) -> dict
     if fields.get("images"):
         wire["images"] = fields["images"]
     return wire
+
+
+def _encode_assistant_turns(message: Canonical, context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    """An assistant message of the history: one wire message, or one per run of parts
+    that ends in tool calls when text or thinking follows a call (Responses' ``text, call,
+    call, text, call`` items). An Ollama message has one ``content`` and its calls come
+    after it, so such a message cannot keep its order; the server takes consecutive
+    assistant messages and renders each in turn (its templates range over ``.Messages``,
+    https://github.com/ollama/ollama/blob/main/docs/template.md), so the model reads the
+    text between the calls where it was, not joined without a separator."""
+    content = message.get("content", "")
+    runs = [] if isinstance(content, str) else _runs_after_calls(content)
+    if len(runs) < 2:
+        return [encode_assistant(message, context, at)]
+    why = f"text after its tool calls: sent as {len(runs)} consecutive assistant messages, read back as many"
+    context.losses.add((*at, "content"), "assistant message", why, "spelling")
+    first = encode_assistant({**message, "content": runs[0]}, context, at)
+    return [first, *(encode_assistant({"role": "assistant", "content": run}, context, at) for run in runs[1:])]
+
+
+def _runs_after_calls(parts: Sequence[Canonical]) -> list[list[Canonical]]:
+    """``parts`` cut before each part (not an empty text) that follows a tool call."""
+    runs: list[list[Canonical]] = [[]]
+    after_call = False
+    for part in parts:
+        if after_call and part["type"] != "tool_use" and not _empty_text(part):
+            runs.append([])
+            after_call = False
+        runs[-1].append(part)
+        after_call = after_call or part["type"] == "tool_use"
+    return runs
 
 
 def encode_assistant(message: Canonical, context: EncodeContext, at: Steps) -> dict[str, Any]:

@@ -11,8 +11,12 @@
   ``provider_options["ollama"]["options"]`` and is written back beside the canonical ones.
 - ``think`` is a boolean or a level (``api.ThinkValue``: ``"low"``, ``"medium"``,
   ``"high"``, ``"max"``): ``true``/``false`` is ``reasoning.enabled``, a level is
-  ``reasoning.effort``. Encoding, effort ``none`` is ``false``, ``minimal`` is sent as
-  ``"low"`` and ``xhigh`` as ``"high"`` (reported); a token budget, adaptive thinking, a
+  thinking switched on at that ``reasoning.effort`` (the level turns thinking on, as an
+  OpenAI ``reasoning_effort`` does: :func:`~chatcodec.providers.kit.reasoning.reasoning_for_effort`;
+  so it reaches Claude as thinking, not as an effort alone that only tunes the answer),
+  and an effort without thinking (Claude's) is sent as the level, reported. Encoding,
+  effort ``none`` is ``false``, ``minimal`` is sent as ``"low"`` and ``xhigh`` as
+  ``"high"`` (reported); a token budget, adaptive thinking, a
   summary and ``include_thoughts`` have no field (reported). ``enabled: true`` beside an
   effort is said by the effort alone.
 - ``format`` is ``"json"`` (``response_format`` ``json_object``) or a JSON Schema object
@@ -30,6 +34,8 @@ from chatcodec._narrow import as_dict, as_sampling_number
 from chatcodec.losses import LossRecorder
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.families.schema_writing import FORMAT_AS_SENT, json_schema, read_as_sent
+from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
+from chatcodec.providers.kit.reasoning import reasoning_for_effort, thinking_on
 from chatcodec.providers.ollama.wire import THINK_LEVELS
 
 SAMPLING = ("temperature", "top_p", "frequency_penalty", "presence_penalty")
@@ -59,6 +65,7 @@ def decode_settings(
     """``options``, ``think`` and ``format`` into ``canonical``; what has no canonical field into ``bag``."""
     options = request.get("options")
     if options is not None:
+        mark_integers(options, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
         rest = _decode_options(options, canonical)
         if rest or not options:
             bag["options"] = rest
@@ -66,7 +73,7 @@ def decode_settings(
     if isinstance(think, bool):
         canonical["reasoning"] = {"enabled": think}
     elif isinstance(think, str):
-        canonical["reasoning"] = {"effort": think}
+        canonical["reasoning"] = reasoning_for_effort(think)  # a level turns thinking on, at that effort
     response_format = request.get("format")
     if response_format == "json":
         canonical["response_format"] = {"type": "json_object"}
@@ -117,6 +124,7 @@ def encode_settings(
     stop: list[str] = request.get("stop") or []
     if stop:
         options["stop"] = list(stop)
+    respell_integers(options, bag)
     if options or kept is not None:
         wire["options"] = options
     reasoning = request.get("reasoning")
@@ -151,6 +159,9 @@ def encode_think(reasoning: Mapping[str, Any], losses: LossRecorder) -> bool | s
     if enabled is False and effort != "none":
         losses.add((*at, "effort"), f"reasoning effort {effort!r}", "thinking is off; Ollama sends false", "setting")
         return False
+    if effort != "none" and not thinking_on(reasoning):
+        why = "Ollama's level turns thinking on too (it reads back as thinking switched on)"
+        losses.add((*at, "effort"), f"effort {effort!r} without thinking", why, "setting")
     if sent is None or (isinstance(sent, str) and sent != effort):
         why = f"Ollama's levels are {', '.join(THINK_LEVELS)}; sent {sent!r}"
         losses.add((*at, "effort"), f"reasoning effort {effort!r}", why, "setting")

@@ -256,7 +256,10 @@ def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
         url = source["url"]
         _media_type_loss(source.get("media_type"), losses, at)
     elif kind == "base64":
-        url = _data_url(source, losses, at)
+        written = _data_url(source, losses, at)
+        if written is None:
+            return None
+        url = written
     else:  # file
         image_file = image_file_part(part, context, at)
         if image_file is None:
@@ -343,7 +346,10 @@ def _encode_document(part: Part, context: EncodeContext, at: Steps) -> dict[str,
     bag = KIT.own(part.get("provider_metadata"))
     file = _nested(bag, "file")
     if kind == "base64":
-        file["file_data"] = _data_url(source, losses, at)
+        file_data = _data_url(source, losses, at)
+        if file_data is None:
+            return None
+        file["file_data"] = file_data
     elif kind == "file":
         file["file_id"] = source["file_id"]
         _media_type_loss(source.get("media_type"), losses, at)
@@ -382,8 +388,14 @@ def _encode_filename(part: Part, file: dict[str, Any], losses: LossRecorder, at:
         file["filename"] = filename
 
 
-def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str:
+def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str | None:
+    """The data URL of a base64 source; None (reported) when its data is not base64 text:
+    a ``data:`` URL of anything else is refused by OpenAI, and a lone surrogate in it
+    cannot even be written as a UTF-8 body."""
     media_type, data = source["media_type"], source["data"]
+    if not compat.is_base64_text(data):
+        losses.add((*at, "source", "data"), "media data", "not base64: OpenAI cannot read it as a data URL")
+        return None
     url = compat.data_url(media_type, data)
     if not compat.reads_back(media_type, data):
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"

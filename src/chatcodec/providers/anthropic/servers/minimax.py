@@ -12,7 +12,9 @@ and ``container`` are ignored. In a tool loop the whole assistant content (its
 
 from __future__ import annotations
 
-from chatcodec.providers.anthropic.servers.server import Refusal, Server
+from typing import Any
+
+from chatcodec.providers.anthropic.servers.server import Refusal, Server, ServerCall, ServerRule
 
 DOCS = "https://platform.minimax.io/docs/api-reference/text-anthropic-api"
 
@@ -33,6 +35,26 @@ FIELDS = frozenset(
 )
 """The request fields its table lists as supported."""
 
+TEMPERATURE_RANGE = (0.0, 1.0)
+"""``temperature`` "(0.0, 1.0]" in its table: above 0, at most 1."""
+SMALLEST_TEMPERATURE = 0.01
+"""What a ``temperature`` of 0 or less is sent as: the nearest value the server takes,
+to the precision a sampling setting is written with (greedy decoding, as 0 asks)."""
+
+
+def _temperature_range(call: ServerCall) -> None:
+    """A ``temperature`` outside (0.0, 1.0] is sent as the nearest value inside it."""
+    value: Any = call.body.get("temperature")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return
+    low, high = TEMPERATURE_RANGE
+    if low < value <= high:
+        return
+    sent = high if value > high else SMALLEST_TEMPERATURE
+    call.body["temperature"] = sent
+    call.report(("temperature",), f"temperature {value!r}", f"sent as {sent} (it takes ({low}, {high}])")
+
+
 SERVER = Server(
     "minimax",
     "MiniMax",
@@ -46,6 +68,13 @@ SERVER = Server(
     blocks=frozenset({"text", "thinking", "tool_use", "tool_result"}),
     blocks_source=DOCS + " (messages: text and tool calls, no image or document input)",
     tool_types=frozenset({"custom"}),
-    notes=(f"`temperature` must be in (0.0, 1.0] ({DOCS})",),
+    rules=(
+        ServerRule(
+            "temperature_range",
+            "a `temperature` outside (0.0, 1.0] is sent as the nearest value it takes (0 as 0.01)",
+            DOCS,
+            _temperature_range,
+        ),
+    ),
 )
 """MiniMax."""

@@ -122,6 +122,14 @@ BEFORE_SYSTEM_TURNS = _family(
 SYSTEM_TURNS = _family("Claude Opus 4.8+, Sonnet 5.5+, Haiku 5.5+, Fable 5+, Mythos 5+", _TAKES_SYSTEM_TURNS)
 """Claude models taking mid-conversation system turns on the Claude API."""
 
+EFFORT_UP_TO_HIGH = _family("Claude 4 to 4.5", lambda name, version: (4, 0) <= version < (4, 6))
+"""Models whose ``effort`` stops at ``high`` (Opus 4.5: "max ... Opus 4.6 only", the
+effort page; Bedrock's own error "output_config.effort: Input should be 'low', 'medium'
+or 'high'", coder/coder#25356)."""
+EFFORT_SOURCE = (
+    "https://platform.claude.com/docs/en/build-with-claude/effort ; https://github.com/coder/coder/issues/25356"
+)
+
 EVERY_CLAUDE = _family("every Claude model", lambda name, version: True)
 """Every recognized Claude model (Bedrock serves none with mid-conversation system turns)."""
 
@@ -349,3 +357,13 @@ def drop_prefill(call: RuleCall, continues: Callable[[dict[str, Any]], bool]) ->
         index = len(messages) - 1
         call.body["messages"] = messages[:index]
         call.report(("messages", index), "final assistant turn (prefill)", "not sent: the model refuses a prefill")
+
+
+def cap_effort(call: RuleCall, holder: dict[str, Any] | None, at: tuple[str, ...]) -> None:
+    """An ``effort`` above ``high`` (``xhigh``, ``max``) in ``holder`` sent as ``high``, the
+    highest the model takes, reported."""
+    if holder is None or holder.get("effort") not in ("xhigh", "max"):
+        return
+    value = holder["effort"]
+    holder["effort"] = "high"
+    call.report((*at, "effort"), f"effort {value!r}", "sent as 'high' (the model takes low, medium and high)")
