@@ -37,7 +37,7 @@ from chatcodec.providers.gemini.markers import EMPTY_ID, KIT, NO_RESPONSE, PROVI
 from chatcodec.providers.gemini.media import decode_media, encode_media
 from chatcodec.providers.gemini.tool_names import GEMINI_TOOL_NAMES
 from chatcodec.providers.kit import Steps, compact_json, kept_object, leftovers, restore_fields, shape_fields, unmapped
-from chatcodec.providers.kit.tool_names import tool_name
+from chatcodec.providers.kit.tool_names import fitted_tool_name, tool_name
 
 _TEXT_FORMS = ("output", "error")
 _VALID_NAME = GEMINI_TOOL_NAMES.valid.match
@@ -152,7 +152,12 @@ def encode_result(
     if name is None:
         losses.add((*at, "name"), "tool name", "Gemini results need their function's name; none is known")
         name = "unknown_function"
-    function_response["name"] = tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)  # as its call's (blank too)
+    # a blank name is sent as its call's (the rename is reported once, at the call)
+    blank = not name.strip()
+    fitted = (
+        fitted_tool_name(name, GEMINI_TOOL_NAMES) if blank else tool_name(name, losses, at, PROVIDER, GEMINI_TOOL_NAMES)
+    )
+    function_response["name"] = fitted
     wire_media: list[dict[str, Any]] = []
     if isinstance(content, str):
         text, texts_given = content, True
