@@ -339,7 +339,9 @@ class StreamDecoder(FeedByReading):
         """Read litellm's ``thinking_blocks`` fragments into thinking parts as
         :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
         message's entries: a fragment's ``thinking`` continues the open block, its
-        ``signature`` ends it (the next fragment opens another), a ``redacted_thinking``
+        ``signature`` ends it (the next fragment opens another), as does a fragment of
+        another ``index`` (chatcodec's stream writer numbers the entries, as the openai SDK's
+        stream helpers need; litellm's fragments have none), a ``redacted_thinking``
         fragment is a whole part. A ``reasoning_content`` beside a fragment, equal to its
         text, repeats it and is not read again (the delta without it is returned); a block
         opened so is marked as repeated there (``_also``) as the non-streamed reader marks
@@ -349,7 +351,11 @@ class StreamDecoder(FeedByReading):
         fragments: list[dict[str, Any]] = delta[reasoning.BLOCKS]
         content = delta.get("reasoning_content")
         copied = False
-        for fragment in fragments:
+        for entry in fragments:
+            fragment, key = _framed(entry)
+            if key is not None and state.block is not None and key != state.block_key:
+                state.block = None  # a fragment of another entry: the open block ends unsigned
+            state.block_key = key
             redacted = fragment.get("type") == "redacted_thinking"
             text = "" if redacted else fragment.get("thinking", "")
             repeated = isinstance(content, str) and content == text
@@ -583,6 +589,16 @@ def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any
         if delta_extras:
             extras["delta"] = delta_extras
     return extras or None
+
+
+def _framed(fragment: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """A ``thinking_blocks`` fragment without its ``index`` (where it goes in the stream,
+    which the OpenAI SDK's stream helpers merge fragments by: not the block's data), and
+    that index."""
+    index = fragment.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):  # none, or not one: kept as data
+        return fragment, None
+    return {key: value for key, value in fragment.items() if key != "index"}, index
 
 
 def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:
