@@ -149,6 +149,15 @@ def _add_limits(serve: Any) -> None:
         "--body-timeout", type=float, help="seconds a caller has to send a request's body, then 408 (default 60)"
     )
     serve.add_argument(
+        "--write-timeout",
+        type=float,
+        help="seconds a stream's caller may take to accept one write, then its stream ends and the upstream "
+        "stream is closed (default 60)",
+    )
+    serve.add_argument(
+        "--shutdown-timeout", type=float, help="seconds a shutdown waits for requests in flight (default 30)"
+    )
+    serve.add_argument(
         "--max-event-bytes", type=int, help="the largest upstream stream event, then an error event (default 32 MiB)"
     )
     serve.add_argument(
@@ -172,6 +181,8 @@ _PLAIN_OPTIONS = (
     "body_timeout",
     "max_event_bytes",
     "max_answer_bytes",
+    "write_timeout",
+    "shutdown_timeout",
     "host",
     "port",
     "validate",

@@ -20,9 +20,11 @@ event instead. What each API says on HTTP is read from its edge, never assumed h
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -47,7 +49,7 @@ from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
-from chatcodec.serve.deadlines import BodyDeadline
+from chatcodec.serve.deadlines import BodyDeadline, WriteDeadlineResponse
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.identity import Identity, answer_identity, convert_answer
 from chatcodec.serve.limits import (
@@ -174,9 +176,8 @@ class Proxy:
         return self.refused(RefusalError(status, message))
 
     async def unhandled(self, request: Request, error: Exception) -> Response:
-        """An error no handler expected: a 500 in the front's shape (the traceback is logged)."""
-        LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
-        return self.refused(RefusalError(500, f"internal error in chatcodec serve: {type(error).__name__}"))
+        """An error no handler expected: a 500 in the front's shape (where it happened logged)."""
+        return self.refused(RefusalError(500, _internal_error(request.url.path, error)))
 
     # --- a request ----------------------------------------------------------------------------
 
@@ -189,8 +190,7 @@ class Proxy:
         except RefusalError as refusal:
             response = self.refused(refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain
-            LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
-            response = self.refused(RefusalError(500, f"internal error in chatcodec serve: {error!r}"), record)
+            response = self.refused(RefusalError(500, _internal_error(request.url.path, error)), record)
         record.request_id = response.headers.setdefault("x-request-id", record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
@@ -401,7 +401,17 @@ class Proxy:
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
         body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
-        return StreamingResponse(body, media_type=converter.media_type, headers=headers)
+
+        def late(reason: str) -> None:
+            record.error, record.stream_error_status = reason, CLIENT_GONE
+
+        return WriteDeadlineResponse(
+            body,
+            media_type=converter.media_type,
+            headers=headers,
+            write_timeout=self.config.write_timeout,
+            on_late=late,
+        )
 
     def _observer(
         self, record: RequestRecord, watch: answering.StreamWatch | None = None
@@ -514,6 +524,16 @@ async def _unless_caller_leaves(
         record.status, record.cancelled = CLIENT_GONE, True
         return Response(status_code=CLIENT_GONE)
     return answers[0]
+
+
+def _internal_error(path: str, error: BaseException) -> str:
+    """The 500's message for an error no handler expected, logged with where it was raised:
+    its type and the frames it passed, never its text or a value (an exception's text may
+    quote the request or the answer: a ``UnicodeEncodeError`` holds the whole string)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = [f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}" for frame in frames]
+    LOGGER.error("unhandled %s on %s, raised through %s", type(error).__name__, path, " < ".join(reversed(where)))
+    return f"internal error in chatcodec serve: {type(error).__name__}"
 
 
 def _streams_between(upstream: str, api: str) -> None:

@@ -68,7 +68,10 @@ class Answerer:
         if answering is None:
             return Prepared(call)
         payload = call.payload
-        previous = answering.continues(payload)
+        try:
+            previous = answering.continues(payload)
+        except ValueError as error:
+            raise AnswerRefusedError(str(error)) from None
         history: list[dict[str, Any]] = []
         if previous is not None:
             history = self._history(previous, owner)
