@@ -143,6 +143,10 @@ class Route:
         return () if _GLOB & set(self.pattern) else (self.pattern,)
 
 
+DEFAULT_ALLOWED_LOSSES: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
+"""The loss kinds ``--on-loss error`` lets pass unless told otherwise (see :attr:`ServeConfig.allowed_losses`)."""
+
+
 def _check_numbers(config: ServeConfig) -> None:
     """Every number finite and in range: ``nan`` passes no comparison (a ``--timeout nan``
     server answered every request 500) and ``inf`` would be no deadline at all."""
@@ -180,11 +184,13 @@ class ServeConfig:
     ``report``: sent, its losses in the ``chatcodec-losses`` header and the log line;
     ``error``: refused 400 with the losses listed, unless every one is of a kind in
     :attr:`allowed_losses`."""
-    allowed_losses: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
-    """``--allow-loss``: the loss kinds (:data:`chatcodec.losses.LossKind`) that pass under
-    ``on_loss = "error"``; by default what the model never sees or what only changes how a
-    field is spelled, so ``content``, ``setting`` (``n=2`` to an API with one answer) and
-    ``rule`` refuse."""
+    allowed_losses: tuple[LossKind, ...] = DEFAULT_ALLOWED_LOSSES
+    """The loss kinds (:data:`chatcodec.losses.LossKind`) that pass under ``on_loss =
+    "error"``, all of them (the command line's ``--allow-loss KIND`` adds one to these,
+    ``--allow-only KIND`` or ``--allow-only none`` starts from none); by default what the
+    model never sees or what only changes how a field is spelled, so ``content``,
+    ``setting`` (``n=2`` to an API with one answer) and ``rule`` refuse. Set without
+    ``on_loss = "error"`` it would do nothing, so it is refused at start."""
     strict: bool = False
     """``--strict``, kept for the servers started with it: ``validate`` and
     ``on_loss = "error"`` together."""
@@ -248,6 +254,11 @@ class ServeConfig:
         unknown = sorted(set(self.allowed_losses) - set(LOSS_KINDS))
         if unknown:
             raise ValueError(f"allowed_losses: unknown loss kind(s) {unknown} (kinds: {', '.join(LOSS_KINDS)})")
+        if self.on_loss != "error" and set(self.allowed_losses) != set(DEFAULT_ALLOWED_LOSSES):
+            raise ValueError(
+                "--allow-loss/--allow-only (allowed_losses) only act with --on-loss error (or --strict): "
+                "under --on-loss report every request is sent and its losses reported"
+            )
         offered = fronts()
         if self.api not in offered:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
