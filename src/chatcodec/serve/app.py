@@ -81,12 +81,17 @@ CLIENT_GONE = 499
 
 
 def create_app(
-    config: ServeConfig, *, client: httpx.AsyncClient | None = None, tracer_provider: Any = None
+    config: ServeConfig,
+    *,
+    client: httpx.AsyncClient | None = None,
+    tracer_provider: Any = None,
+    meter_provider: Any = None,
 ) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
     and closed with the app by default); ``tracer_provider`` the OpenTelemetry
-    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one)."""
-    proxy = Proxy(config, client, tracer_provider)
+    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
+    ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
+    proxy = Proxy(config, client, tracer_provider, meter_provider)
     paths: list[BaseRoute] = [
         *endpoints.routes(config, proxy),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
@@ -120,13 +125,23 @@ class Prepared:
 class Proxy:
     """The request handler and what it shares across requests."""
 
-    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None, tracer_provider: Any = None) -> None:
+    def __init__(
+        self,
+        config: ServeConfig,
+        client: httpx.AsyncClient | None,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+    ) -> None:
         self.config = config
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
         self.telemetry: Telemetry = Telemetry(
-            config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
+            config.otel,
+            content=config.otel_content,
+            tracer_provider=tracer_provider,
+            meter_provider=meter_provider,
+            provider=default_provider(config),
         )
         self._writer_options = {id(route): config.writer_options(route) for route in config.all_routes}
         """Each route's upstream writer options (the compatible server its URL points at,
@@ -214,7 +229,8 @@ class Proxy:
             return prepared, self._outgoing(prepared, caller, headers)
 
         prepared, outgoing = await off_the_loop(len(raw), self.config.offload_bytes, prepare)
-        server, conversation = self._writer_options[id(prepared.route)].get("server"), prepared.call.conversation
+        server = self._writer_options[id(prepared.route)].get("server")
+        conversation = prepared.call.conversation or prepared.answer.parent  # or the answer it continues
         self.telemetry.requested(
             record, prepared.canonical, prepared.route.url, server=server, conversation=conversation
         )
