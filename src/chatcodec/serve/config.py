@@ -363,7 +363,7 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
             from chatcodec.serve.auth import read_key_file
 
             settings["client_keys"] = read_key_file(Path(path).parent / value)
-        elif key in _TABLES and not isinstance(value, dict):
+        elif key in _TABLES and as_dict(value) is None:
             raise ValueError(f"{path}: {key} must be a table ([{key}]), not {value!r}")
         elif key in known:
             settings[key] = _tuple(value)

@@ -156,5 +156,8 @@ ANSWERING = ResponsesAnswering()
 
 
 def _json_type(value: object) -> str:
-    names = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object"}
-    return names.get(type(value), type(value).__name__)
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else type(value).__name__
