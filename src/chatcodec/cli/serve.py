@@ -121,8 +121,7 @@ def _add_checks(serve: Any) -> None:
         "upstream's API version or model family refuses what was asked, so the body was changed), default "
         "(a required field the client left out was filled: max_tokens), required (a required field left out, "
         "the upstream will refuse), metadata (what the model never sees: ids, another provider's data), "
-        "spelling (a field spelled another way), schema (a tool's JSON Schema rewritten). A value chatcodec "
-        "fills in or writes the same way is no loss of the client's",
+        "spelling (a field spelled another way), schema (a tool's JSON Schema rewritten)",
     )
     serve.add_argument(
         "--allow-loss",
