@@ -49,7 +49,7 @@ from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
-from chatcodec.serve.deadlines import BodyDeadline, WriteDeadlineResponse
+from chatcodec.serve.deadlines import BodyDeadline, write_deadline_stream
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.identity import Identity, answer_identity, convert_answer
 from chatcodec.serve.limits import (
@@ -421,7 +421,7 @@ class Proxy:
         def late(reason: str) -> None:
             record.error, record.stream_error_status = reason, CLIENT_GONE
 
-        return WriteDeadlineResponse(
+        return write_deadline_stream(
             body,
             media_type=converter.media_type,
             headers=headers,

@@ -15,7 +15,7 @@ at a time (slowloris), holds each socket for ever. Two deadlines close that:
   error shape with ``connection: close`` (a half-sent body would leave the connection
   unreadable), so a task never waits on a caller that stopped sending.
 
-Two more hold the server's side: **the write deadline** (:class:`WriteDeadlineResponse`):
+Two more hold the server's side: **the write deadline** (:func:`write_deadline_stream`):
 a stream's caller that stops reading while its connection stays open would block the
 write for ever (uvicorn waits for its buffer to drain), holding the upstream stream and
 its pool connection; a write not accepted within ``write_timeout`` seconds ends the
@@ -31,7 +31,7 @@ uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import anyio
@@ -42,7 +42,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from chatcodec.serve.refusal import RefusalError
 
-__all__ = ["BodyDeadline", "WriteDeadlineResponse", "head_deadline_protocol", "server_settings"]
+__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
 
 
 def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
@@ -112,7 +112,7 @@ class BodyDeadline:
         await self.app(scope, timed, send)
 
 
-class WriteDeadlineResponse(StreamingResponse):
+class _WriteDeadlineResponse(StreamingResponse):
     """A streamed answer whose every write must be accepted within ``write_timeout``
     seconds; past it the stream ends (``on_late`` is told first), and its body iterator is
     closed however the response ends, which closes the upstream stream."""
@@ -136,6 +136,21 @@ class WriteDeadlineResponse(StreamingResponse):
             if close is not None:
                 with anyio.CancelScope(shield=True):
                     await close()
+
+
+def write_deadline_stream(
+    body: AsyncIterator[bytes],
+    *,
+    media_type: str,
+    headers: Mapping[str, str],
+    write_timeout: float,
+    on_late: Callable[[str], None],
+) -> StreamingResponse:
+    """The streamed answer of ``body`` whose every write must be accepted within
+    ``write_timeout`` seconds (``on_late`` is told why the stream ended early)."""
+    return _WriteDeadlineResponse(
+        body, media_type=media_type, headers=headers, write_timeout=write_timeout, on_late=on_late
+    )
 
 
 def server_settings(head_timeout: float, shutdown_timeout: float | None = None) -> dict[str, Any]:

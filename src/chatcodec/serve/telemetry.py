@@ -63,7 +63,7 @@ from chatcodec.serve.request_log import RequestRecord
 from chatcodec.serve.upstream import upstream_side
 
 if TYPE_CHECKING:
-    from opentelemetry.metrics import Meter
+    from opentelemetry.metrics import Histogram, Meter
     from opentelemetry.trace import Span, Tracer
 
     from chatcodec.serve.config import ServeConfig
@@ -182,13 +182,13 @@ class Metrics:
     conventions advise."""
 
     def __init__(self, meter: Meter) -> None:
-        self.duration = meter.create_histogram(
+        self.duration: Histogram = meter.create_histogram(
             "gen_ai.client.operation.duration",
             unit="s",
             description="GenAI operation duration.",
             explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
         )
-        self.tokens = meter.create_histogram(
+        self.tokens: Histogram = meter.create_histogram(
             "gen_ai.client.token.usage",
             unit="{token}",
             description="Number of input and output tokens used.",
