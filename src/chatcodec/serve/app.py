@@ -20,11 +20,9 @@ event instead. What each API says on HTTP is read from its edge, never assumed h
 from __future__ import annotations
 
 import json
-import traceback
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -41,7 +39,7 @@ from chatcodec.api import decode_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
-from chatcodec.errors import ChatcodecError, CodecNotAvailableError
+from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder
 from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.registry import get_edge
@@ -61,16 +59,17 @@ from chatcodec.serve.limits import (
     passed_headers,
     read_answer,
     read_body,
+    streams_between,
 )
 from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
-from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header
+from chatcodec.serve.request_log import RequestRecord, internal_error, losses_header
 from chatcodec.serve.request_losses import settled
 from chatcodec.serve.response_store import open_store, owner_of
 from chatcodec.serve.stored_answers import kept_answer_routes
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
-from chatcodec.streams.convert import StreamConverter, stream_codecs
+from chatcodec.streams.convert import StreamConverter
 from chatcodec.warm import warm_up
 
 CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
@@ -192,7 +191,7 @@ class Proxy:
 
     async def unhandled(self, request: Request, error: Exception) -> Response:
         """An error no handler expected: a 500 in the front's shape (where it happened logged)."""
-        return self.refused(RefusalError(500, _internal_error(request.url.path, error)))
+        return self.refused(RefusalError(500, internal_error(request.url.path, error)))
 
     # --- a request ----------------------------------------------------------------------------
 
@@ -205,7 +204,7 @@ class Proxy:
         except RefusalError as refusal:
             response = self.refused(refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain
-            response = self.refused(RefusalError(500, _internal_error(request.url.path, error)), record)
+            response = self.refused(RefusalError(500, internal_error(request.url.path, error)), record)
         record.request_id = response.headers.setdefault("x-request-id", record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
@@ -271,7 +270,7 @@ class Proxy:
         route = self.route(model)
         record.upstream, record.upstream_model = route.upstream, model
         if call.stream:
-            _streams_between(route.upstream, self.config.api)
+            streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
         canonical, body, record.losses = self.converted(
@@ -417,17 +416,8 @@ class Proxy:
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
         body = _converted(upstream_response, chunks, first, converter, record, watch=watch)
-
-        def late(reason: str) -> None:
-            record.error, record.stream_error_status = reason, CLIENT_GONE
-
-        return write_deadline_stream(
-            body,
-            media_type=converter.media_type,
-            headers=headers,
-            write_timeout=self.config.write_timeout,
-            on_late=late,
-        )
+        limit = self.config.write_timeout
+        return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
 
     def _observer(
         self, record: RequestRecord, watch: answering.StreamWatch | None = None
@@ -540,25 +530,6 @@ async def _unless_caller_leaves(
         record.status, record.cancelled = CLIENT_GONE, True
         return Response(status_code=CLIENT_GONE)
     return answers[0]
-
-
-def _internal_error(path: str, error: BaseException) -> str:
-    """The 500's message for an error no handler expected, logged with where it was raised:
-    its type and the frames it passed, never its text or a value (an exception's text may
-    quote the request or the answer: a ``UnicodeEncodeError`` holds the whole string)."""
-    frames = traceback.extract_tb(error.__traceback__)
-    where = [f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}" for frame in frames]
-    LOGGER.error("unhandled %s on %s, raised through %s", type(error).__name__, path, " < ".join(reversed(where)))
-    return f"internal error in chatcodec serve: {type(error).__name__}"
-
-
-def _streams_between(upstream: str, api: str) -> None:
-    """Refuse a stream, before the upstream is called, where a codec has no stream
-    modules (streams are optional in a provider folder): 400, naming what it lacks."""
-    try:
-        stream_codecs(upstream, api)
-    except CodecNotAvailableError as error:
-        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None
 
 
 async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:

@@ -140,9 +140,9 @@ class _WriteDeadlineResponse(StreamingResponse):
 
 def write_deadline_stream(
     body: AsyncIterator[bytes],
-    *,
     media_type: str,
     headers: Mapping[str, str],
+    *,
     write_timeout: float,
     on_late: Callable[[str], None],
 ) -> StreamingResponse:

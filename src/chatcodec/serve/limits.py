@@ -37,9 +37,10 @@ import pydantic_core
 from starlette.requests import Request
 
 from chatcodec._narrow import as_dict
-from chatcodec.errors import StreamError
+from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.payloads import JSONValueError, loads, unwritable_number
 from chatcodec.serve.refusal import RefusalError
+from chatcodec.streams.convert import stream_codecs
 
 Result = TypeVar("Result")
 
@@ -191,3 +192,12 @@ async def off_the_loop(size: int, threshold: int, function: Callable[[], Result]
     if size > threshold:
         return await anyio.to_thread.run_sync(function)
     return function()
+
+
+def streams_between(upstream: str, api: str) -> None:
+    """Refuse a stream, before the upstream is called, where a codec has no stream
+    modules (streams are optional in a provider folder): 400, naming what it lacks."""
+    try:
+        stream_codecs(upstream, api)
+    except CodecNotAvailableError as error:
+        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None

@@ -67,7 +67,7 @@ from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent, shape_fields
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.providers.openai_chat import reasoning, wire
+from chatcodec.providers.openai_chat import reasoning, stream_indexes, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
@@ -339,11 +339,9 @@ class StreamDecoder(FeedByReading):
         """Read litellm's ``thinking_blocks`` fragments into thinking parts as
         :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
         message's entries: a fragment's ``thinking`` continues the open block, its
-        ``signature`` ends it (the next fragment opens another), as does a fragment of
-        another ``index`` (chatcodec's stream writer numbers the entries, as the openai SDK's
-        stream helpers need; litellm's fragments have none), a ``redacted_thinking``
-        fragment is a whole part. A ``reasoning_content`` beside a fragment, equal to its
-        text, repeats it and is not read again (the delta without it is returned); a block
+        ``signature`` or another ``index`` ends it, a ``redacted_thinking`` one is a whole
+        part. A ``reasoning_content`` beside a fragment, equal to its text, repeats it and
+        is not read again (the delta without it is returned); a block
         opened so is marked as repeated there (``_also``) as the non-streamed reader marks
         it, unless reasoning text of its own came first (then the whole message's
         ``reasoning_content`` is more than the blocks' text, and the reader marks none)
@@ -352,10 +350,8 @@ class StreamDecoder(FeedByReading):
         content = delta.get("reasoning_content")
         copied = False
         for entry in fragments:
-            fragment, key = _framed(entry)
-            if key is not None and state.block is not None and key != state.block_key:
-                state.block = None  # a fragment of another entry: the open block ends unsigned
-            state.block_key = key
+            fragment, key = stream_indexes.framed(entry)
+            state.block, state.block_key = (None if key not in (None, state.block_key) else state.block), key
             redacted = fragment.get("type") == "redacted_thinking"
             text = "" if redacted else fragment.get("thinking", "")
             repeated = isinstance(content, str) and content == text
@@ -589,16 +585,6 @@ def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any
         if delta_extras:
             extras["delta"] = delta_extras
     return extras or None
-
-
-def _framed(fragment: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
-    """A ``thinking_blocks`` fragment without its ``index`` (where it goes in the stream,
-    which the OpenAI SDK's stream helpers merge fragments by: not the block's data), and
-    that index."""
-    index = fragment.get("index")
-    if not isinstance(index, int) or isinstance(index, bool):  # none, or not one: kept as data
-        return fragment, None
-    return {key: value for key, value in fragment.items() if key != "index"}, index
 
 
 def _mapped(chunk: dict[str, Any]) -> tuple[str, ...]:

@@ -61,7 +61,7 @@ from chatcodec.model.stream_events import (
 from chatcodec.providers.contract.context import EncodeContext, read_options
 from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
-from chatcodec.providers.openai_chat import reasoning, thought_signatures
+from chatcodec.providers.openai_chat import reasoning, stream_indexes, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import message_fields
@@ -396,7 +396,7 @@ class StreamEncoder:
             event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
         ):
             thinking.blocks = target in reasoning.STRING_FIELDS
-            thinking.block = _next_block(state)
+            thinking.block = stream_indexes.next_block(state)
             if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
                 thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
         if target is None:
@@ -410,9 +410,11 @@ class StreamEncoder:
         """The ``reasoning_details`` entry a part's fragments share, with its ``index`` (its
         own, read from the stream it came from, or the next one)."""
         if bag.get("field") == reasoning.DETAILS:
-            return _indexed_detail({key: value for key, value in wire_fields(bag).items() if key != "field"}, state)
+            return stream_indexes.indexed_detail(
+                {key: value for key, value in wire_fields(bag).items() if key != "field"}, state
+            )
         entry_format = reasoning.FORMATS.get(provider or "", "unknown")
-        return _indexed_detail({"type": "reasoning.text", "format": entry_format}, state)
+        return stream_indexes.indexed_detail({"type": "reasoning.text", "format": entry_format}, state)
 
     def _thinking_delta(
         self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
@@ -496,7 +498,7 @@ class StreamEncoder:
             signature = "".join(thinking.signature)
             blocks.append({"index": thinking.block, "type": "thinking", "thinking": "", "signature": signature})
         if event.encrypted is not None:
-            index = _next_block(state) if thinking.sent or blocks else thinking.block
+            index = stream_indexes.next_block(state) if thinking.sent or blocks else thinking.block
             blocks.append({"index": index, "type": "redacted_thinking", "data": event.encrypted})
         if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
             blocks.append({"index": thinking.block, "type": "thinking", "thinking": ""})
@@ -589,33 +591,9 @@ class StreamEncoder:
         own_detail = model.provider == PROVIDER and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
         if reasoning.DETAILS in fields:  # numbered by the writer from 0: this stream's next indexes instead
             entries = as_list(fields[reasoning.DETAILS]) or []
-            kept = [entry if own_detail else _unindexed(entry) for entry in entries]
-            fields[reasoning.DETAILS] = [_indexed_detail(entry, state) for entry in kept]
+            kept = [entry if own_detail else stream_indexes.unindexed(entry) for entry in entries]
+            fields[reasoning.DETAILS] = [stream_indexes.indexed_detail(entry, state) for entry in kept]
         if reasoning.BLOCKS in fields:
             blocks = as_list(fields[reasoning.BLOCKS]) or []
-            fields[reasoning.BLOCKS] = [{"index": _next_block(state), **block} for block in blocks]
+            fields[reasoning.BLOCKS] = [{"index": stream_indexes.next_block(state), **block} for block in blocks]
         return [self._delta(choice, fields)]
-
-
-def _next_block(state: _ChoiceState) -> int:
-    """The index of the choice's next ``thinking_blocks`` entry. Every entry of a list in a
-    streamed delta carries one, as ``tool_calls`` do: the openai SDK's stream helpers
-    (``client.chat.completions.stream()``) merge a list's fragments by it and raise
-    ``RuntimeError: Expected list delta entry to have an `index` key`` on one without."""
-    state.blocks += 1
-    return state.blocks - 1
-
-
-def _indexed_detail(entry: dict[str, Any], state: _ChoiceState) -> dict[str, Any]:
-    """A ``reasoning_details`` entry with its ``index``: its own (read from the stream it
-    came from), or the choice's next one (see :func:`_next_block`)."""
-    index = entry.get("index")
-    if not isinstance(index, int) or isinstance(index, bool):
-        entry = {**entry, "index": state.details}
-        index = state.details
-    state.details = max(state.details, index + 1)
-    return entry
-
-
-def _unindexed(entry: object) -> dict[str, Any]:
-    return {key: value for key, value in (as_dict(entry) or {}).items() if key != "index"}
