@@ -190,4 +190,47 @@ def test_the_command_line_takes_the_split_flags() -> None:
     checks = ["--validate", "--on-loss", "error", "--allow-loss", "setting", "--allow-loss", "metadata"]
     arguments = _parser().parse_args(["serve", *route, *checks])
     config = ServeConfig(**settings_from(arguments, config_module))
-    assert (config.validate, config.on_loss, config.allowed_losses) == (True, "error", ("setting", "metadata"))
+    added = ("default", "required", "metadata", "spelling", "schema", "setting")
+    assert (config.validate, config.on_loss, config.allowed_losses) == (True, "error", added)
+
+
+def _config(*flags: str) -> ServeConfig:
+    from chatcodec.cli.commands import _parser
+    from chatcodec.cli.serve import settings_from
+    from chatcodec.serve import config as config_module
+
+    route = ["--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://api.anthropic.com"]
+    return ServeConfig(**settings_from(_parser().parse_args(["serve", *route, *flags]), config_module))
+
+
+def test_allow_loss_adds_to_the_default_kinds_and_allow_only_starts_from_none() -> None:
+    defaults = ("default", "required", "metadata", "spelling", "schema")
+    # with --allow-loss content --allow-loss setting, 16 of 17 ordinary requests were refused over max_tokens
+    added = _config("--on-loss", "error", "--allow-loss", "content", "--allow-loss", "setting")
+    assert added.allowed_losses == (*defaults, "content", "setting")
+    assert _config("--on-loss", "error", "--allow-only", "none").allowed_losses == ()
+    assert _config("--on-loss", "error", "--allow-only", "setting").allowed_losses == ("setting",)
+    assert _config("--strict", "--allow-only", "none", "--allow-loss", "rule").allowed_losses == ("rule",)
+
+
+@pytest.mark.parametrize(
+    "flags", [["--allow-loss", "setting"], ["--allow-only", "none"], ["--on-loss", "report", "--allow-loss", "content"]]
+)
+def test_a_loss_flag_without_on_loss_error_is_refused_at_start(
+    flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chatcodec.cli.commands import main
+
+    route = ["--api", "openai-chat", "--upstream", "anthropic", "--upstream-url", "https://api.anthropic.com"]
+    assert main(["serve", *route, *flags]) == 64
+    assert "only act with --on-loss error" in capsys.readouterr().err
+
+
+def test_serve_help_lists_what_on_loss_error_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    from chatcodec.cli.commands import main
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for kind in ("content (", "setting (", "rule (", "default (", "required (", "metadata (", "spelling (", "schema ("):
+        assert kind in text

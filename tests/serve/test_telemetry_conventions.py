@@ -134,3 +134,93 @@ def test_a_responses_conversation_is_the_spans_conversation_id(fake: FakeUpstrea
         httpx.post(f"{origin}/v1/responses", json=body, headers=KEY, timeout=30)
         attributes = span_attributes(exporter)
     assert attributes["gen_ai.conversation.id"] == "conv_123"
+
+
+# --- semantic conventions 0.66b2: choice count, conversation, refused requests, metrics --------
+
+
+def test_the_choice_count_is_set_when_more_than_one_answer_is_asked() -> None:
+    from opentelemetry.semconv._incubating.attributes.gen_ai_attributes import GEN_AI_REQUEST_CHOICE_COUNT
+
+    with serving_fake() as fake:
+        fake.reply(fixture_json("openai-chat", "response", "cached_tokens_usage.json"))
+        config = ServeConfig("openai-chat", "openai-chat", f"{fake.base}/v1", otel=True)
+        with traced(config) as (origin, exporter):
+            body = {"model": "gpt-4o", "messages": HELLO, "n": 3}
+            httpx.post(f"{origin}/v1/chat/completions", json=body, headers=KEY, timeout=30)
+            assert span_attributes(exporter)[GEN_AI_REQUEST_CHOICE_COUNT] == 3
+
+
+def test_the_conversation_id_is_the_answer_a_responses_request_continues(fake: FakeUpstream) -> None:
+    from opentelemetry.semconv._incubating.attributes.gen_ai_attributes import GEN_AI_CONVERSATION_ID
+
+    fake.replies.clear()
+    answer = fixture_json("anthropic", "response", "adaptive_thinking_leading_text.json")
+    fake.reply(answer)
+    fake.reply(answer)
+    config = ServeConfig("openai-responses", "anthropic", fake.base, otel=True, store="memory")
+    with traced(config) as (origin, exporter):
+        first = httpx.post(f"{origin}/v1/responses", json={"model": "m", "input": "Hi"}, headers=KEY, timeout=30)
+        span_attributes(exporter)
+        exporter.clear()
+        body = {"model": "m", "input": "And?", "previous_response_id": first.json()["id"]}
+        httpx.post(f"{origin}/v1/responses", json=body, headers=KEY, timeout=30)
+        assert span_attributes(exporter)[GEN_AI_CONVERSATION_ID] == first.json()["id"]
+
+
+def test_a_request_refused_before_it_is_routed_still_names_its_model(fake: FakeUpstream) -> None:
+    from chatcodec.serve.config import parse_route
+
+    config = ServeConfig("openai-chat", otel=True, routes=(parse_route(f"claude-*=anthropic@{fake.base}"),))
+    with traced(config) as (origin, exporter):
+        answer = httpx.post(
+            f"{origin}/v1/chat/completions", json={"model": "gpt-9", "messages": HELLO}, headers=KEY, timeout=30
+        )
+        assert answer.status_code == 404
+        attributes = span_attributes(exporter)
+    assert attributes["gen_ai.request.model"] == "gpt-9"
+    assert attributes["error.type"] == "404"
+
+
+def test_the_genai_client_metrics_are_recorded(fake: FakeUpstream) -> None:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+    from opentelemetry.semconv._incubating.metrics.gen_ai_metrics import (
+        GEN_AI_CLIENT_OPERATION_DURATION,
+        GEN_AI_CLIENT_TOKEN_USAGE,
+    )
+
+    fake.replies.clear()
+    answer = fixture_json("anthropic", "response", "adaptive_thinking_leading_text.json")
+    fake.reply(answer)
+    reader = InMemoryMetricReader()
+    meters = MeterProvider(metric_readers=[reader])
+    exporter = InMemorySpanExporter()
+    spans = TracerProvider()
+    spans.add_span_processor(SimpleSpanProcessor(exporter))
+    config = ServeConfig("openai-chat", "anthropic", fake.base, otel=True, model_map={"m": "claude-sonnet-4-5"})
+    with serving_config(config, tracer_provider=spans, meter_provider=meters) as origin:
+        httpx.post(f"{origin}/v1/chat/completions", json={"model": "m", "messages": HELLO}, headers=KEY, timeout=30)
+        span_attributes(exporter)
+        data = reader.get_metrics_data()
+    assert data is not None
+    metrics = {
+        metric.name: metric
+        for resource in data.resource_metrics
+        for scope in resource.scope_metrics
+        for metric in scope.metrics
+    }
+    (duration,) = metrics[GEN_AI_CLIENT_OPERATION_DURATION].data.data_points
+    assert metrics[GEN_AI_CLIENT_OPERATION_DURATION].unit == "s"
+    assert duration.count == 1
+    assert duration.attributes["gen_ai.request.model"] == "claude-sonnet-4-5"
+    assert duration.attributes["gen_ai.provider.name"] == "anthropic"
+    assert "error.type" not in duration.attributes
+    usage = answer["usage"]
+    tokens = {
+        point.attributes["gen_ai.token.type"]: point.sum
+        for point in metrics[GEN_AI_CLIENT_TOKEN_USAGE].data.data_points
+    }
+    assert metrics[GEN_AI_CLIENT_TOKEN_USAGE].unit == "{token}"
+    assert tokens["output"] == usage["output_tokens"]
+    assert tokens["input"] >= usage["input_tokens"]  # canonical input counts the cached tokens too

@@ -128,16 +128,31 @@ def _add_checks(serve: Any) -> None:
         "--on-loss",
         choices=("report", "error"),
         help="a request the upstream would get changed: sent with its losses in the chatcodec-losses header "
-        "(report, the default) or refused 400 listing them (error)",
+        "(report, the default) or refused 400 listing them (error), unless every loss is of an allowed kind. "
+        "The kinds: content (what the model reads was dropped or changed: a part, a tool call, thinking), "
+        "setting (a setting the upstream has no field for: n=2, a penalty, a service tier), rule (the "
+        "upstream's API version or model family refuses what was asked, so the body was changed), default "
+        "(a required field the client left out was filled: max_tokens), required (a required field left out, "
+        "the upstream will refuse), metadata (what the model never sees: ids, another provider's data), "
+        "spelling (a field spelled another way), schema (a tool's JSON Schema rewritten)",
     )
     serve.add_argument(
         "--allow-loss",
-        dest="allowed_losses",
+        dest="added_losses",
         action="append",
         choices=LOSS_KINDS,
         metavar="KIND",
-        help="a loss kind that passes under --on-loss error (repeatable; default: default, required, metadata, "
-        "spelling, schema, so content, setting and rule losses refuse)",
+        help="a loss kind that also passes under --on-loss error (repeatable; added to the default kinds: default, "
+        "required, metadata, spelling, schema; so content, setting and rule refuse unless added)",
+    )
+    serve.add_argument(
+        "--allow-only",
+        dest="only_losses",
+        action="append",
+        choices=(*LOSS_KINDS, "none"),
+        metavar="KIND",
+        help="the loss kinds that pass under --on-loss error, instead of the defaults (repeatable; "
+        "--allow-only none: every loss refuses)",
     )
     serve.add_argument(
         "--strict",
@@ -160,6 +175,15 @@ def _add_limits(serve: Any) -> None:
     )
     serve.add_argument(
         "--body-timeout", type=float, help="seconds a caller has to send a request's body, then 408 (default 60)"
+    )
+    serve.add_argument(
+        "--write-timeout",
+        type=float,
+        help="seconds a stream's caller may take to accept one write, then its stream ends and the upstream "
+        "stream is closed (default 60)",
+    )
+    serve.add_argument(
+        "--shutdown-timeout", type=float, help="seconds a shutdown waits for requests in flight (default 30)"
     )
     serve.add_argument(
         "--max-event-bytes", type=int, help="the largest upstream stream event, then an error event (default 32 MiB)"
@@ -187,6 +211,8 @@ _PLAIN_OPTIONS = (
     "body_timeout",
     "max_event_bytes",
     "max_answer_bytes",
+    "write_timeout",
+    "shutdown_timeout",
     "host",
     "port",
     "validate",
@@ -211,11 +237,22 @@ def settings_from(arguments: argparse.Namespace, config_module: Any) -> dict[str
     if arguments.client_key_file:
         keys |= importlib.import_module("chatcodec.serve.auth").read_key_file(arguments.client_key_file)
     settings["client_keys"] = frozenset(keys)
-    if arguments.allowed_losses is not None:
-        settings["allowed_losses"] = tuple(arguments.allowed_losses)
+    _allowed_losses(arguments, settings, config_module.DEFAULT_ALLOWED_LOSSES)
     if "api" not in settings:
         raise ValueError("--api is needed (on the command line or in --config)")
     return settings
+
+
+def _allowed_losses(arguments: argparse.Namespace, settings: dict[str, Any], defaults: tuple[str, ...]) -> None:
+    """``--allow-only`` (from none) and then ``--allow-loss`` (added) over the file's
+    ``allowed_losses`` or the defaults."""
+    if arguments.only_losses is None and arguments.added_losses is None:
+        return
+    kinds = list(settings.get("allowed_losses", defaults))
+    if arguments.only_losses is not None:
+        kinds = [kind for kind in arguments.only_losses if kind != "none"]
+    kinds += [kind for kind in arguments.added_losses or () if kind not in kinds]
+    settings["allowed_losses"] = tuple(dict.fromkeys(kinds))
 
 
 def _run_serve(arguments: argparse.Namespace, out: TextIO) -> int:

@@ -20,7 +20,7 @@ event instead. What each API says on HTTP is read from its edge, never assumed h
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -39,7 +39,7 @@ from chatcodec.api import decode_response
 from chatcodec.conversion import read_request_data, with_updates, write_request_data
 from chatcodec.error_shapes import read_error
 from chatcodec.error_statuses import error_status
-from chatcodec.errors import ChatcodecError, CodecNotAvailableError
+from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder
 from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent
 from chatcodec.registry import get_edge
@@ -47,12 +47,11 @@ from chatcodec.serve import endpoints
 from chatcodec.serve.auth import Caller, admit, forwarded_headers, upstream_key
 from chatcodec.serve.config import Route as UpstreamRoute
 from chatcodec.serve.config import ServeConfig
-from chatcodec.serve.deadlines import BodyDeadline
+from chatcodec.serve.deadlines import BodyDeadline, write_deadline_stream
 from chatcodec.serve.fronts import Call, FrontError, answering, caller_key, read_call, routes
 from chatcodec.serve.identity import Identity, answer_identity, convert_answer
 from chatcodec.serve.keeping import Keeper, StreamKeeping
 from chatcodec.serve.limits import (
-    EventSizeCheck,
     check_model,
     json_object,
     json_or_text,
@@ -60,34 +59,37 @@ from chatcodec.serve.limits import (
     passed_headers,
     read_answer,
     read_body,
+    streams_between,
 )
 from chatcodec.serve.provider_state import check_provider_state
 from chatcodec.serve.refusal import RefusalError, refusal_body
-from chatcodec.serve.request_log import LOGGER, RequestRecord, losses_header, store_error_header
+from chatcodec.serve.request_log import RequestRecord, internal_error, losses_header, store_error_header
 from chatcodec.serve.request_losses import settled
 from chatcodec.serve.request_steps import Prepared, ReadRequest
 from chatcodec.serve.response_store import open_store, owner_of
 from chatcodec.serve.seals import check_unsealed, checked_seals, seal_key
 from chatcodec.serve.stored_answers import kept_answer_routes
+from chatcodec.serve.stream_relay import ObservedConverter, converted_stream, first_events
 from chatcodec.serve.telemetry import Telemetry, default_provider
 from chatcodec.serve.upstream import UpstreamCall, api_version, upstream_call, upstream_side
-from chatcodec.streams.convert import StreamConverter, stream_codecs
 from chatcodec.warm import warm_up
-
-CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
-"""The error that ends a stream whose upstream body ended without a finish or error event."""
 
 CLIENT_GONE = 499
 """The status logged for a caller that went away before its answer (nginx's convention)."""
 
 
 def create_app(
-    config: ServeConfig, *, client: httpx.AsyncClient | None = None, tracer_provider: Any = None
+    config: ServeConfig,
+    *,
+    client: httpx.AsyncClient | None = None,
+    tracer_provider: Any = None,
+    meter_provider: Any = None,
 ) -> Starlette:
     """The proxy for ``config``; ``client`` is the upstream HTTP client (one is made
     and closed with the app by default); ``tracer_provider`` the OpenTelemetry
-    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one)."""
-    proxy = Proxy(config, client, tracer_provider)
+    ``TracerProvider`` spans go to under ``config.otel`` (default: the global one), and
+    ``meter_provider`` the ``MeterProvider`` of the GenAI client metrics (likewise)."""
+    proxy = Proxy(config, client, tracer_provider, meter_provider)
     paths: list[BaseRoute] = [
         *endpoints.routes(config, proxy),
         *(Route(path, proxy.handle, methods=["POST"]) for path in routes(config.api)),
@@ -104,13 +106,23 @@ def create_app(
 class Proxy:
     """The request handler and what it shares across requests."""
 
-    def __init__(self, config: ServeConfig, client: httpx.AsyncClient | None, tracer_provider: Any = None) -> None:
+    def __init__(
+        self,
+        config: ServeConfig,
+        client: httpx.AsyncClient | None,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+    ) -> None:
         self.config = config
         self.answerer: answering.Answerer = answering.Answerer(config.api, open_store(config.store))
         self._given_client = client
         self._client = client
         self.telemetry: Telemetry = Telemetry(
-            config.otel, content=config.otel_content, tracer_provider=tracer_provider, provider=default_provider(config)
+            config.otel,
+            content=config.otel_content,
+            tracer_provider=tracer_provider,
+            meter_provider=meter_provider,
+            provider=default_provider(config),
         )
         self.keeper: Keeper = Keeper(self.answerer, keep_thinking=config.keep_thinking, front=config.api)
         self.seal_key: str | None = None
@@ -165,9 +177,8 @@ class Proxy:
         return self.refused(RefusalError(status, message))
 
     async def unhandled(self, request: Request, error: Exception) -> Response:
-        """An error no handler expected: a 500 in the front's shape (the traceback is logged)."""
-        LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
-        return self.refused(RefusalError(500, f"internal error in chatcodec serve: {type(error).__name__}"))
+        """An error no handler expected: a 500 in the front's shape (where it happened logged)."""
+        return self.refused(RefusalError(500, internal_error(request.url.path, error)))
 
     # --- a request ----------------------------------------------------------------------------
 
@@ -180,8 +191,7 @@ class Proxy:
         except RefusalError as refusal:
             response = self.refused(refusal, record)
         except Exception as error:  # every error in the front's shape, never text/plain
-            LOGGER.error("unhandled error on %s", request.url.path, exc_info=error)
-            response = self.refused(RefusalError(500, f"internal error in chatcodec serve: {error!r}"), record)
+            response = self.refused(RefusalError(500, internal_error(request.url.path, error)), record)
         record.request_id = response.headers.setdefault("x-request-id", record.request_id)
         if not isinstance(response, StreamingResponse):
             record.emit()
@@ -209,7 +219,8 @@ class Proxy:
             return prepared, self._outgoing(prepared, caller, headers)
 
         prepared, outgoing = await off_the_loop(len(raw), offload, prepare)
-        server, conversation = self._writer_options[id(prepared.route)].get("server"), prepared.call.conversation
+        server = self._writer_options[id(prepared.route)].get("server")
+        conversation = prepared.call.conversation or prepared.answer.parent  # or the answer it continues
         self.telemetry.requested(
             record, prepared.canonical, prepared.route.url, server=server, conversation=conversation
         )
@@ -248,7 +259,7 @@ class Proxy:
         route = self.route(model)
         record.upstream, record.upstream_model = route.upstream, model
         if call.stream:
-            _streams_between(route.upstream, self.config.api)
+            streams_between(route.upstream, self.config.api)
         check_provider_state(self.config.api, call.payload, route.upstream)
         version = api_version(route.upstream, headers, self._writer_options[id(route)].get("api_version"))
         payload, sealed = call.payload, False
@@ -406,15 +417,16 @@ class Proxy:
                 max_event_bytes=self.config.max_event_bytes,
             )
             chunks = upstream_response.aiter_bytes()
-            first = await _first_events(chunks, converter, upstream)
+            first = await first_events(chunks, converter, upstream)
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await upstream_response.aclose()
             raise
         record.status = 200
         headers = {**passed, **losses_header(record.losses), "cache-control": "no-cache"}
-        body = _converted(upstream_response, chunks, first, converter, record, keeping=watch)
-        return StreamingResponse(body, media_type=converter.media_type, headers=headers)
+        body = converted_stream(upstream_response, chunks, first, converter, record, keeping=watch)
+        limit = self.config.write_timeout
+        return write_deadline_stream(body, converter.media_type, headers, write_timeout=limit, on_late=record.late)
 
     def _observer(self, record: RequestRecord, watch: StreamKeeping | None = None) -> Callable[[AnyStreamEvent], None]:
         """What watches a stream's canonical events: an error event the upstream sent
@@ -468,37 +480,6 @@ class Proxy:
         )
 
 
-class ObservedConverter(StreamConverter):
-    """A stream converter that shows each canonical event to ``observe`` on its way to
-    the target's encoder (the error events among them already translated)."""
-
-    def __init__(
-        self,
-        *arguments: Any,
-        observe: Callable[[AnyStreamEvent], None],
-        identity: Identity,
-        max_event_bytes: int,
-        **settings: Any,
-    ) -> None:
-        super().__init__(*arguments, **settings)
-        self._observe = observe
-        self._identity = identity
-        self._sizes = EventSizeCheck(max_event_bytes)
-
-    def feed(self, chunk: bytes) -> bytes:
-        """The converted bytes for ``chunk``; a :class:`StreamError` once one upstream event
-        passes ``max_event_bytes`` (:mod:`.limits`)."""
-        before = self.events_in
-        converted = super().feed(chunk)
-        self._sizes.fed(chunk, self.events_in > before)
-        return converted
-
-    def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
-        event = self._identity.started(event)
-        self._observe(event)
-        return super()._encoded(event)
-
-
 async def _unless_caller_leaves(
     request: Request, record: RequestRecord, work: Callable[[], Awaitable[Response]]
 ) -> Response:
@@ -525,76 +506,3 @@ async def _unless_caller_leaves(
         record.status, record.cancelled = CLIENT_GONE, True
         return Response(status_code=CLIENT_GONE)
     return answers[0]
-
-
-def _streams_between(upstream: str, api: str) -> None:
-    """Refuse a stream, before the upstream is called, where a codec has no stream
-    modules (streams are optional in a provider folder): 400, naming what it lacks."""
-    try:
-        stream_codecs(upstream, api)
-    except CodecNotAvailableError as error:
-        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None
-
-
-async def _first_events(chunks: AsyncIterator[bytes], converter: StreamConverter, upstream: str) -> bytes:
-    """The converted bytes up to the first event written for the caller; a stream that
-    ends with no event at all is a 502 (an upstream 200 with an empty body is a failure
-    the caller must see, not an empty answer)."""
-    try:
-        async for chunk in chunks:
-            converted = converter.feed(chunk)
-            if converted:
-                return converted
-    except ChatcodecError as error:
-        raise RefusalError(502, f"the {upstream} upstream's stream cannot be read: {error}") from None
-    except httpx.TimeoutException as error:
-        raise RefusalError(504, f"the {upstream} upstream did not answer in time: {error!r}") from None
-    except httpx.HTTPError as error:
-        raise RefusalError(502, f"the {upstream} upstream's stream broke off: {error!r}") from None
-    if converter.events_in == 0:
-        raise RefusalError(502, f"the {upstream} upstream answered 200 with an empty stream (no event)")
-    return b""
-
-
-async def _converted(
-    upstream: httpx.Response,
-    chunks: AsyncIterator[bytes],
-    first: bytes,
-    converter: StreamConverter,
-    record: RequestRecord,
-    *,
-    keeping: StreamKeeping | None = None,
-) -> AsyncIterator[bytes]:
-    """The converted stream after its ``first`` bytes; the upstream response is closed
-    however it ends (a caller that went away cancels this generator, and the close tells
-    the upstream to stop). ``keeping`` reads what is written, to keep the answer
-    (``--store``, :mod:`.keeping`) before its last event is written."""
-
-    async def watched(converted: bytes, *, last: bool = False) -> bytes:
-        if keeping is not None:
-            await keeping.written(converted, last=last)
-        return converted
-
-    finished = False
-    try:
-        yield await watched(first)
-        async for chunk in chunks:
-            converted = converter.feed(chunk)
-            if converted:
-                yield await watched(converted)
-        closing = converter.close(cut_off=CUT_OFF)
-        if not converter.ended:  # an error event in the front's shape ends the stream (close)
-            record.error, record.stream_error_status = CUT_OFF, 502
-        yield await watched(closing, last=True)
-        finished = True
-    except (ChatcodecError, httpx.HTTPError) as error:
-        record.error, record.stream_error_status = f"the upstream stream broke off: {error}", 502
-        yield converter.fail(record.error, 502)
-        finished = True
-    finally:
-        with anyio.CancelScope(shield=True):
-            await upstream.aclose()
-        record.cancelled = not finished
-        record.losses = [*record.losses, *converter.losses]
-        record.events = converter.events_out
-        record.emit()

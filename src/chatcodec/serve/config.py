@@ -19,6 +19,10 @@ Defaults, and why (the docs' gateway page says the same):
 - ``head_timeout`` 10 s and ``body_timeout`` 60 s: a caller that opens a connection and
   sends no request head, or a head and then half a body, is cut off instead of holding a
   socket and a task forever (:mod:`.deadlines`).
+- ``write_timeout`` 60 s: a stream's caller that accepts no write for that long (it
+  stopped reading, its connection still open) loses its stream, and the upstream stream
+  is closed, so it holds no upstream connection; ``shutdown_timeout`` 30 s: how long a
+  shutdown waits for requests in flight.
 - ``max_event_bytes`` 32 MiB and ``max_answer_bytes`` 128 MiB: one upstream stream event
   (a Gemini chunk with an inline image is a few MB) or one plain answer larger than that
   is a 502, so an upstream that never ends an event cannot take the process's memory.
@@ -29,6 +33,7 @@ Every value is checked against its declared type (:mod:`.setting_types`): a TOML
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -56,6 +61,8 @@ _POSITIVE = (
     "body_timeout",
     "max_event_bytes",
     "max_answer_bytes",
+    "write_timeout",
+    "shutdown_timeout",
 )
 
 
@@ -136,6 +143,21 @@ class Route:
         return () if _GLOB & set(self.pattern) else (self.pattern,)
 
 
+DEFAULT_ALLOWED_LOSSES: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
+"""The loss kinds ``--on-loss error`` lets pass unless told otherwise (see :attr:`ServeConfig.allowed_losses`)."""
+
+
+def _check_numbers(config: ServeConfig) -> None:
+    """Every number finite and in range: ``nan`` passes no comparison (a ``--timeout nan``
+    server answered every request 500) and ``inf`` would be no deadline at all."""
+    for name in _POSITIVE:
+        value = getattr(config, name)
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a positive finite number, not {value}")
+    if config.offload_bytes < 0:
+        raise ValueError(f"offload_bytes must be 0 or more, not {config.offload_bytes}")
+
+
 @dataclass(frozen=True)
 class ServeConfig:
     """What ``chatcodec serve`` was asked to do."""
@@ -162,11 +184,13 @@ class ServeConfig:
     ``report``: sent, its losses in the ``chatcodec-losses`` header and the log line;
     ``error``: refused 400 with the losses listed, unless every one is of a kind in
     :attr:`allowed_losses`."""
-    allowed_losses: tuple[LossKind, ...] = ("default", "required", "metadata", "spelling", "schema")
-    """``--allow-loss``: the loss kinds (:data:`chatcodec.losses.LossKind`) that pass under
-    ``on_loss = "error"``; by default what the model never sees or what only changes how a
-    field is spelled, so ``content``, ``setting`` (``n=2`` to an API with one answer) and
-    ``rule`` refuse."""
+    allowed_losses: tuple[LossKind, ...] = DEFAULT_ALLOWED_LOSSES
+    """The loss kinds (:data:`chatcodec.losses.LossKind`) that pass under ``on_loss =
+    "error"``, all of them (the command line's ``--allow-loss KIND`` adds one to these,
+    ``--allow-only KIND`` or ``--allow-only none`` starts from none); by default what the
+    model never sees or what only changes how a field is spelled, so ``content``,
+    ``setting`` (``n=2`` to an API with one answer) and ``rule`` refuse. Set without
+    ``on_loss = "error"`` it would do nothing, so it is refused at start."""
     strict: bool = False
     """``--strict``, kept for the servers started with it: ``validate`` and
     ``on_loss = "error"`` together."""
@@ -221,6 +245,13 @@ class ServeConfig:
     """The largest upstream stream event taken (then the stream ends with an error event)."""
     max_answer_bytes: int = 128 * 1024 * 1024
     """The largest plain upstream answer taken (then 502)."""
+    write_timeout: float = 60.0
+    """Seconds a stream's caller may take to accept one write (a caller that stops reading
+    while its connection stays open): then its stream ends, and the upstream stream is
+    closed and its connection freed (:mod:`.deadlines`)."""
+    shutdown_timeout: float = 30.0
+    """Seconds a shutdown (SIGTERM, Ctrl-C) waits for requests in flight before it closes
+    their connections."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -230,6 +261,11 @@ class ServeConfig:
         unknown = sorted(set(self.allowed_losses) - set(LOSS_KINDS))
         if unknown:
             raise ValueError(f"allowed_losses: unknown loss kind(s) {unknown} (kinds: {', '.join(LOSS_KINDS)})")
+        if self.on_loss != "error" and set(self.allowed_losses) != set(DEFAULT_ALLOWED_LOSSES):
+            raise ValueError(
+                "--allow-loss/--allow-only (allowed_losses) only act with --on-loss error (or --strict): "
+                "under --on-loss report every request is sent and its losses reported"
+            )
         offered = fronts()
         if self.api not in offered:
             raise ValueError(f"--api must be one of {', '.join(offered)}, not {self.api!r}")
@@ -244,9 +280,7 @@ class ServeConfig:
         check_store_spelling(self.store)  # refuses a spelling it does not know (nothing opened yet)
         if not self.all_routes:
             raise ValueError("nothing to call: give --upstream and --upstream-url, or at least one --route")
-        for name in _POSITIVE:
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
+        _check_numbers(self)
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0 to 65535, not {self.port}")
 
@@ -309,6 +343,8 @@ def parse_route(text: str) -> Route:
     return Route(pattern.strip(), upstream.strip(), url.strip())
 
 
+_TABLES = frozenset(("model_map", "options"))
+"""The settings that are TOML tables (the command line adds its own entries to them)."""
 _ROUTE_KEYS = frozenset(("pattern", "upstream", "url", "api_key_env", "models", "options"))
 
 
@@ -334,6 +370,8 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
             from chatcodec.serve.auth import read_key_file
 
             settings["client_keys"] = read_key_file(Path(path).parent / value)
+        elif key in _TABLES and as_dict(value) is None:
+            raise ValueError(f"{path}: {key} must be a table ([{key}]), not {value!r}")
         elif key in known:
             settings[key] = _tuple(value)
         else:

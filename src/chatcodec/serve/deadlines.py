@@ -15,6 +15,14 @@ at a time (slowloris), holds each socket for ever. Two deadlines close that:
   error shape with ``connection: close`` (a half-sent body would leave the connection
   unreadable), so a task never waits on a caller that stopped sending.
 
+Two more hold the server's side: **the write deadline** (:func:`write_deadline_stream`):
+a stream's caller that stops reading while its connection stays open would block the
+write for ever (uvicorn waits for its buffer to drain), holding the upstream stream and
+its pool connection; a write not accepted within ``write_timeout`` seconds ends the
+stream, and the upstream stream is closed. **The shutdown deadline**: uvicorn's
+``timeout_graceful_shutdown``, so SIGTERM waits ``shutdown_timeout`` seconds for requests
+in flight, not for a stream nobody reads.
+
 A head's size is h11's limit (``h11_max_incomplete_event_size``, 16 KiB by default in
 uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
 ``timeout_keep_alive`` (5 s); both kept as uvicorn sets them.
@@ -23,16 +31,18 @@ uvicorn: a longer head is a 400), and an idle keep-alive connection uvicorn's
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import anyio
 import h11
+from starlette.responses import StreamingResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from chatcodec.serve.refusal import RefusalError
 
-__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings"]
+__all__ = ["BodyDeadline", "head_deadline_protocol", "server_settings", "write_deadline_stream"]
 
 
 def head_deadline_protocol(head_timeout: float) -> type[H11Protocol]:
@@ -102,6 +112,50 @@ class BodyDeadline:
         await self.app(scope, timed, send)
 
 
-def server_settings(head_timeout: float) -> dict[str, Any]:
+class _WriteDeadlineResponse(StreamingResponse):
+    """A streamed answer whose every write must be accepted within ``write_timeout``
+    seconds; past it the stream ends (``on_late`` is told first), and its body iterator is
+    closed however the response ends, which closes the upstream stream."""
+
+    def __init__(self, *arguments: Any, write_timeout: float, on_late: Callable[[str], None], **settings: Any) -> None:
+        super().__init__(*arguments, **settings)
+        self.write_timeout = write_timeout
+        self.on_late = on_late
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def timed(message: Message) -> None:
+            with anyio.fail_after(self.write_timeout):
+                await send(message)
+
+        try:
+            await super().__call__(scope, receive, timed)
+        except TimeoutError:  # the caller stopped reading: its connection is closed by the server
+            self.on_late(f"the caller accepted no write for {self.write_timeout:g} s (it stopped reading)")
+        finally:
+            close = getattr(self.body_iterator, "aclose", None)
+            if close is not None:
+                with anyio.CancelScope(shield=True):
+                    await close()
+
+
+def write_deadline_stream(
+    body: AsyncIterator[bytes],
+    media_type: str,
+    headers: Mapping[str, str],
+    *,
+    write_timeout: float,
+    on_late: Callable[[str], None],
+) -> StreamingResponse:
+    """The streamed answer of ``body`` whose every write must be accepted within
+    ``write_timeout`` seconds (``on_late`` is told why the stream ended early)."""
+    return _WriteDeadlineResponse(
+        body, media_type=media_type, headers=headers, write_timeout=write_timeout, on_late=on_late
+    )
+
+
+def server_settings(head_timeout: float, shutdown_timeout: float | None = None) -> dict[str, Any]:
     """The ``uvicorn.Config`` keywords the deadlines need."""
-    return {"http": head_deadline_protocol(head_timeout)}
+    settings: dict[str, Any] = {"http": head_deadline_protocol(head_timeout)}
+    if shutdown_timeout is not None:
+        settings["timeout_graceful_shutdown"] = shutdown_timeout
+    return settings

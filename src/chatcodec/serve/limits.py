@@ -33,15 +33,23 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 import httpx
+import pydantic_core
 from starlette.requests import Request
 
 from chatcodec._narrow import as_dict
-from chatcodec.errors import StreamError
+from chatcodec.errors import CodecNotAvailableError, StreamError
+from chatcodec.payloads import JSONValueError, loads, unwritable_number
 from chatcodec.serve.refusal import RefusalError
+from chatcodec.streams.convert import stream_codecs
 
 Result = TypeVar("Result")
 
 MODEL_NAME_LIMIT = 512
+NESTING_LIMIT = 200
+"""The deepest request body read (arrays and objects within each other): pydantic-core's
+JSON parser's own limit, past which every reader would recurse without end; a deeper
+body is a 400, never a ``RecursionError``."""
+_TOO_DEEP = "recursion limit exceeded"
 _REQUEST_ID_NAMES = ("x-request-id", "request-id")
 _PASSED = frozenset(("retry-after", "retry-after-ms", "x-should-retry"))
 
@@ -106,15 +114,39 @@ class EventSizeCheck:
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
-    """A request body parsed, or a 400 when it is not one JSON object."""
+    """A request body parsed, or a 400 when it is not one JSON object: not JSON, nested
+    deeper than :data:`NESTING_LIMIT`, or holding what no encoder writes back (a lone
+    surrogate escape such as ``"\\ud83d"``, a client cutting an emoji in two; ``NaN``; a
+    number out of range). The error says where (a JSON path, a line and column), never
+    what the body holds."""
     try:
-        payload: object = json.loads(raw)
+        payload: object = pydantic_core.from_json(raw, allow_inf_nan=False)
     except ValueError as error:
-        raise RefusalError(400, f"the request body is not JSON: {error}") from None
+        if _TOO_DEEP in str(error):
+            raise RefusalError(400, f"the request body is nested deeper than {NESTING_LIMIT} levels") from None
+        payload = _read_exactly(raw)  # the reader that names the path of what it refuses
+    else:
+        found = unwritable_number(payload)
+        if found is not None:
+            raise RefusalError(400, f"the request body cannot be read: {found[0]} at {found[1]}")
     fields = as_dict(payload)
     if fields is None:
         raise RefusalError(400, "the request body must be a JSON object")
     return fields
+
+
+def _read_exactly(raw: bytes) -> object:
+    try:
+        return loads(raw)
+    except JSONValueError as error:
+        raise RefusalError(400, f"the request body cannot be read: {error}") from None
+    except UnicodeDecodeError as error:
+        raise RefusalError(400, f"the request body is not UTF-8: {error.reason} at byte {error.start}") from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}"
+        raise RefusalError(400, f"the request body is not JSON: {error.msg} ({where})") from None
+    except ValueError:
+        raise RefusalError(400, "the request body is not JSON") from None
 
 
 def json_or_text(content: bytes) -> object:
@@ -160,3 +192,12 @@ async def off_the_loop(size: int, threshold: int, function: Callable[[], Result]
     if size > threshold:
         return await anyio.to_thread.run_sync(function)
     return function()
+
+
+def streams_between(upstream: str, api: str) -> None:
+    """Refuse a stream, before the upstream is called, where a codec has no stream
+    modules (streams are optional in a provider folder): 400, naming what it lacks."""
+    try:
+        stream_codecs(upstream, api)
+    except CodecNotAvailableError as error:
+        raise RefusalError(400, f"this server cannot stream this answer: {error}; send stream false") from None

@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from chatcodec.losses import Loss
@@ -60,6 +62,10 @@ class RequestRecord:
     """The request's span (telemetry on), ended once by :meth:`emit`."""
     store_error: str | None = None
     """Why the answer, delivered, was not kept (the store failed: :mod:`.response_store`)."""
+
+    def late(self, reason: str) -> None:
+        """A stream ended because its caller stopped reading (logged as 499, as a caller gone)."""
+        self.error, self.stream_error_status = reason, 499
 
     def emit(self) -> None:
         """Log the line (at WARNING for a 5xx, INFO otherwise)."""
@@ -113,3 +119,13 @@ def losses_header(losses: list[Loss]) -> dict[str, str]:
     if len(ascii_summary) > _HEADER_LIMIT:
         ascii_summary = ascii_summary[: _HEADER_LIMIT - 3] + "..."
     return {LOSSES_HEADER: ascii_summary}
+
+
+def internal_error(path: str, error: BaseException) -> str:
+    """The 500's message for an error no handler expected, logged with where it was raised:
+    its type and the frames it passed, never its text or a value (an exception's text may
+    quote the request or the answer: a ``UnicodeEncodeError`` holds the whole string)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = [f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}" for frame in frames]
+    LOGGER.error("unhandled %s on %s, raised through %s", type(error).__name__, path, " < ".join(reversed(where)))
+    return f"internal error in chatcodec serve: {type(error).__name__}"

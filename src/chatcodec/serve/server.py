@@ -27,5 +27,5 @@ def run(config: ServeConfig) -> None:
         port=config.port,
         access_log=False,
         log_level="warning",
-        **server_settings(config.head_timeout),
+        **server_settings(config.head_timeout, config.shutdown_timeout),
     )

@@ -24,7 +24,17 @@ and the tool definitions (``gen_ai.tool.definitions``) go on the span only with
 ``--otel-content``: they hold what users and developers wrote, which the conventions
 leave opt-in for the same reason.
 
-Spans go to the global tracer provider, which the operator configures (the
+Besides the spans, the conventions' client metrics
+(https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/):
+``gen_ai.client.operation.duration`` (seconds, one per request, with ``error.type`` when it
+failed) and ``gen_ai.client.token.usage`` (one per token type the answer counted, ``input``
+and ``output``), each with the span's operation, provider, models and server. The request's
+``gen_ai.request.choice.count`` is set when it asks for more than one answer, and
+``gen_ai.conversation.id`` is also the answer a Responses request continues
+(``previous_response_id``). A request refused before it is routed still names the model
+it asked for.
+
+Spans and metrics go to the global providers, which the operator configures (the
 ``opentelemetry-instrument`` launcher, or ``OTEL_*`` variables with an SDK set up in
 code); with telemetry off nothing here is imported and a request pays nothing.
 """
@@ -53,6 +63,7 @@ from chatcodec.serve.request_log import RequestRecord
 from chatcodec.serve.upstream import upstream_side
 
 if TYPE_CHECKING:
+    from opentelemetry.metrics import Histogram, Meter
     from opentelemetry.trace import Span, Tracer
 
     from chatcodec.serve.config import ServeConfig
@@ -100,19 +111,27 @@ class Telemetry:
     """The spans of one server (a no-op when off)."""
 
     def __init__(
-        self, enabled: bool, *, content: bool = False, tracer_provider: Any = None, provider: str = ""
+        self,
+        enabled: bool,
+        *,
+        content: bool = False,
+        tracer_provider: Any = None,
+        meter_provider: Any = None,
+        provider: str = "",
     ) -> None:
         self.content = content
         self.provider = provider
         """The ``gen_ai.provider.name`` a span carries until its request is routed (the
         default upstream's): a request refused before that names one too."""
         self._tracer: Tracer | None = None
+        self._metrics: Metrics | None = None
         if enabled:
-            from opentelemetry import trace  # the otel extra; checked by the command line
+            from opentelemetry import metrics, trace  # the otel extra; checked by the command line
 
             from chatcodec import __version__
 
             self._tracer = trace.get_tracer("chatcodec.serve", __version__, tracer_provider)
+            self._metrics = Metrics(metrics.get_meter("chatcodec.serve", __version__, meter_provider))
 
     @property
     def enabled(self) -> bool:
@@ -128,7 +147,9 @@ class Telemetry:
         if self.provider:
             attributes["gen_ai.provider.name"] = self.provider
         span = self._tracer.start_span("chat", kind=SpanKind.CLIENT, attributes=attributes)
-        record.span = RequestSpan(span, content=self.content, started=record.started)
+        record.span = RequestSpan(
+            span, content=self.content, started=record.started, metrics=self._metrics, attributes=attributes
+        )
 
     def requested(
         self,
@@ -156,12 +177,57 @@ class Telemetry:
             record.span.observe(event)
 
 
+class Metrics:
+    """The GenAI client metrics: two histograms, with the bucket boundaries the
+    conventions advise."""
+
+    def __init__(self, meter: Meter) -> None:
+        self.duration: Histogram = meter.create_histogram(
+            "gen_ai.client.operation.duration",
+            unit="s",
+            description="GenAI operation duration.",
+            explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
+        )
+        self.tokens: Histogram = meter.create_histogram(
+            "gen_ai.client.token.usage",
+            unit="{token}",
+            description="Number of input and output tokens used.",
+            explicit_bucket_boundaries_advisory=_TOKEN_BUCKETS,
+        )
+
+
+_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+_TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
+"""The boundaries the conventions give for each metric."""
+_METRIC_ATTRIBUTES = (
+    "gen_ai.operation.name",
+    "gen_ai.provider.name",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "server.address",
+    "server.port",
+)
+"""The span attributes the metrics carry too."""
+
+
 class RequestSpan:
     """One request's span and what its stream has shown so far."""
 
-    def __init__(self, span: Span, *, content: bool, started: float | None = None) -> None:
+    def __init__(
+        self,
+        span: Span,
+        *,
+        content: bool,
+        started: float | None = None,
+        metrics: Metrics | None = None,
+        attributes: Mapping[str, Any] | None = None,
+    ) -> None:
         self.span = span
         self.content = content
+        self.metrics = metrics
+        self.attributes: dict[str, Any] = dict(attributes or {})
+        """What was set on the span, for the metrics (a span cannot be read back through the API)."""
+        self.tokens: dict[str, int] = {}
         self.started: float = time.perf_counter() if started is None else started
         """When the request came in (``time.perf_counter``), for the time to the first chunk."""
         self.first_chunk_seen: bool = False
@@ -191,6 +257,9 @@ class RequestSpan:
             attributes["gen_ai.provider.name"] = provider_name(record.upstream, server)
         if conversation:
             attributes["gen_ai.conversation.id"] = conversation
+        choices = _choice_count(canonical)
+        if choices is not None and choices != 1:
+            attributes["gen_ai.request.choice.count"] = choices
         for field, attribute in _REQUEST_SETTINGS.items():
             value = canonical.get(field)
             if isinstance(value, (int, float, str)) or (isinstance(value, list) and value):
@@ -204,7 +273,11 @@ class RequestSpan:
             tools = [_tool_definition(tool) for tool in canonical.get("tools") or ()]
             if tools:
                 attributes["gen_ai.tool.definitions"] = json.dumps(tools)
+        self._set(attributes)
+
+    def _set(self, attributes: Mapping[str, Any]) -> None:
         self.span.set_attributes(attributes)
+        self.attributes.update(attributes)
 
     def answered(self, canonical: Mapping[str, Any]) -> None:
         self._identity(canonical.get("id"), canonical.get("model"))
@@ -252,8 +325,13 @@ class RequestSpan:
             self.parts[event.choice, event.index]["arguments"] += event.delta
 
     def end(self, record: RequestRecord) -> None:
-        """Close the span with the request's outcome and its losses."""
+        """Close the span with the request's outcome and its losses, and record the metrics."""
         from opentelemetry.trace import Status, StatusCode
+
+        if "gen_ai.request.model" not in self.attributes and (record.upstream_model or record.model):
+            model = record.upstream_model or record.model or ""  # refused before it was routed
+            self.span.update_name(f"chat {model}")
+            self._set({"gen_ai.request.model": model})
 
         if self.finish_reasons:
             self.span.set_attribute("gen_ai.response.finish_reasons", self.finish_reasons)
@@ -269,22 +347,47 @@ class RequestSpan:
             self.span.add_event("chatcodec.serve.store_error", {"exception.message": record.store_error})
         status = record.stream_error_status or record.status
         if record.cancelled:
-            self.span.set_attribute("error.type", "cancelled")
+            self._set({"error.type": "cancelled"})
         elif status >= 400:
-            self.span.set_attribute("error.type", str(status))
+            self._set({"error.type": str(status)})
             self.span.set_status(Status(StatusCode.ERROR, record.error))
         self.span.end()
+        self._measured()
+
+    def _measured(self) -> None:
+        if self.metrics is None:
+            return
+        shared = {name: self.attributes[name] for name in _METRIC_ATTRIBUTES if name in self.attributes}
+        failed = {"error.type": self.attributes["error.type"]} if "error.type" in self.attributes else {}
+        self.metrics.duration.record(time.perf_counter() - self.started, {**shared, **failed})
+        for token_type, count in self.tokens.items():
+            self.metrics.tokens.record(count, {**shared, "gen_ai.token.type": token_type})
 
     def _identity(self, response_id: object, model: object) -> None:
         if isinstance(response_id, str):
-            self.span.set_attribute("gen_ai.response.id", response_id)
+            self._set({"gen_ai.response.id": response_id})
         if isinstance(model, str):
-            self.span.set_attribute("gen_ai.response.model", model)
+            self._set({"gen_ai.response.model": model})
 
     def _usage(self, usage: Mapping[str, Any]) -> None:
         for field, attribute in _USAGE.items():
             if isinstance(usage.get(field), int):
                 self.span.set_attribute(attribute, usage[field])
+        for field, token_type in (("input_tokens", "input"), ("output_tokens", "output")):
+            if isinstance(usage.get(field), int):
+                self.tokens[token_type] = usage[field]
+
+
+def _choice_count(canonical: Mapping[str, Any]) -> int | None:
+    """How many answers the request asks for: the front's own field, kept in its bag
+    (OpenAI Chat's ``n``, Gemini's ``generationConfig.candidateCount``), as canonical
+    requests hold one answer."""
+    for bag in (as_dict(canonical.get("provider_options")) or {}).values():
+        fields = as_dict(bag) or {}
+        count = fields.get("n", (as_dict(fields.get("generationConfig")) or {}).get("candidateCount"))
+        if isinstance(count, int) and not isinstance(count, bool):
+            return count
+    return None
 
 
 def _format_type(canonical: Mapping[str, Any]) -> object:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
 from chatcodec.errors import StreamError
-from chatcodec.payloads import loads
+from chatcodec.payloads import JSONValueError, loads
 from chatcodec.providers.contract.edge import Framing, StreamFraming
 from chatcodec.registry import get_edge
 from chatcodec.streams.event_stream import EventStreamParser, encode_event_message
@@ -169,17 +169,26 @@ class WireEventReader:
         """Complete items of a JSON array (or lines of JSON Lines) that ``text`` completes."""
         found = [self._object(item) for item in self._items.feed(text)]
         if final and self._items.open:
-            raise StreamError(f"the stream ends inside a JSON value: {self._items.head()!r}", "$", self._count)
+            raise StreamError("the stream ends inside a JSON value", "$", self._count)
         return self._counted(found)
 
     def _object(self, text: str) -> dict[str, Any]:
         try:
             parsed: object = loads(text)
         except ValueError as error:
-            raise StreamError(f"event data is not valid JSON ({error}): {text[:80]!r}", "$", self._count) from None
+            raise StreamError(f"event data is not valid JSON ({_reason(error)})", "$", self._count) from None
         if not isinstance(parsed, dict):
-            raise StreamError(f"event data is not a JSON object: {text[:80]!r}", "$", self._count)
+            raise StreamError(f"event data is a JSON {type(parsed).__name__}, not an object", "$", self._count)
         return cast("dict[str, Any]", parsed)
+
+
+def _reason(error: ValueError) -> str:
+    """What is wrong with an event's JSON, without the text (an answer's content)."""
+    if isinstance(error, JSONValueError):
+        return str(error)
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at column {error.colno}"
+    return type(error).__name__
 
 
 _SEPARATORS = " \t\r\n,[]\ufeff"

@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from openai import ContentFilterFinishReasonError, LengthFinishReasonError
+from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.chat.completion_create_params import (
     CompletionCreateParamsNonStreaming,
@@ -89,13 +91,46 @@ def assert_response_matches_sdk(payload: dict[str, Any]) -> None:
     ChatCompletion.model_validate(payload)
 
 
-def assert_chunks_match_sdk(chunks: list[dict[str, Any]]) -> None:
+def assert_chunks_match_sdk(chunks: list[dict[str, Any]], *, fold: bool = True) -> None:
     """Every chunk is the SDK's ``ChatCompletionChunk``; a custom tool call's fragments,
     which the SDK's chunk types do not have yet (openai/openai-openapi#576), are checked
     against the message's ``ChatCompletionMessageCustomToolCall`` shape and taken out."""
     for chunk in chunks:
         if "error" not in chunk:
             ChatCompletionChunk.model_validate(_without_custom_fragments(chunk))
+    if fold:  # chatcodec's chunks; litellm's own (no index on thinking_blocks) would not fold
+        assert_sdk_stream_helper_folds(chunks)
+
+
+def assert_sdk_stream_helper_folds(chunks: list[dict[str, Any]]) -> None:
+    """The chunks fold in the SDK's own stream accumulation (``ChatCompletionStreamState``,
+    what ``client.chat.completions.stream()`` runs): it merges every list in a delta by
+    its entries' ``index`` and raises ``RuntimeError: Expected list delta entry to have an
+    `index` key`` on one without. Mid-stream error chunks end the fold, as they end the
+    SDK's stream. Not folded, for the helper's own limits: custom tool calls (its chunk
+    types lack them, openai/openai-openapi#576) and a choice other than the first (its first snapshot
+    takes them only in index order)."""
+    choices = {choice.get("index") for chunk in chunks for choice in chunk.get("choices") or []}
+    calls = [call for chunk in chunks for choice in chunk.get("choices") or [] for call in _calls(choice)]
+    if choices - {0} or any("custom" in call for call in calls):
+        return
+    state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
+    folded = False
+    try:
+        for chunk in chunks:
+            if "error" in chunk:
+                break
+            list(state.handle_chunk(ChatCompletionChunk.construct(**chunk)))
+            folded = True
+        if folded:
+            state.get_final_completion()
+    except (LengthFinishReasonError, ContentFilterFinishReasonError):
+        pass  # what the helper raises by design on these finish reasons, once it has folded the chunk
+
+
+def _calls(choice: dict[str, Any]) -> list[dict[str, Any]]:
+    calls: list[dict[str, Any]] = (choice.get("delta") or {}).get("tool_calls") or []
+    return calls
 
 
 _CUSTOM_FRAGMENT_KEYS = {"index", "id", "type", "custom"}

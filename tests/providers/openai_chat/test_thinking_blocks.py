@@ -119,7 +119,7 @@ def test_a_streamed_thinking_block_reads_as_the_same_signed_part_as_the_whole_me
         _chunk({"reasoning_content": "", "thinking_blocks": [{"type": "redacted_thinking", "data": "ZGF0YQ=="}]}),
         _chunk({"content": "Hi"}, "stop"),
     ]
-    assert_chunks_match_sdk(chunks)
+    assert_chunks_match_sdk(chunks, fold=False)  # litellm's fragments: no index
     streamed = chatcodec.accumulate_stream("openai-chat", chunks)
     blocks = [
         {"type": "thinking", "thinking": "Let me see", "signature": "c2ln"},
@@ -178,3 +178,34 @@ def test_a_thinking_block_after_reasoning_of_its_own_streams_as_the_whole_messag
     streamed = chatcodec.accumulate_stream("openai-chat", wire)
     assert streamed.choices[0].message.parts == whole.choices[0].message.parts
     assert [part.text for part in streamed.choices[0].message.parts] == ["abx", "ab", "Hi"]
+
+
+def test_the_index_the_sdk_stream_helper_leaves_on_a_block_is_written_back_and_no_loss_elsewhere() -> None:
+    # client.chat.completions.stream() folds the streamed entries by index and keeps it on the message
+    block = {"index": 0, "type": "thinking", "thinking": "Let me see", "signature": "c2ln"}
+    message = {"role": "assistant", "content": "Hi", "reasoning_content": "Let me see", "thinking_blocks": [block]}
+    request = {"model": MODEL, "messages": [{"role": "user", "content": "Hi"}, message]}
+    back = chatcodec.encode_request("openai-chat", chatcodec.decode_request("openai-chat", request, strict=True))
+    assert back["messages"][1]["thinking_blocks"] == [block]
+    losses: list[chatcodec.Loss] = []
+    anthropic = chatcodec.convert_request(
+        request, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
+    )
+    assert anthropic["messages"][1]["content"][0] == {"type": "thinking", "thinking": "Let me see", "signature": "c2ln"}
+    assert not [loss for loss in losses if "index" in loss.what]
+
+
+def test_streamed_blocks_of_two_indexes_are_two_parts_even_unsigned() -> None:
+    chunks = [
+        _chunk({"role": "assistant", "thinking_blocks": [{"index": 0, "type": "thinking", "thinking": "a"}]}),
+        _chunk({"thinking_blocks": [{"index": 1, "type": "thinking", "thinking": "b"}]}),
+        _chunk({"content": "Hi"}, "stop"),
+    ]
+    assert_chunks_match_sdk(chunks)
+    parts = chatcodec.accumulate_stream("openai-chat", chunks).choices[0].message.parts
+    assert [(part.type, getattr(part, "text", None)) for part in parts] == [
+        ("thinking", "a"),
+        ("thinking", "b"),
+        ("text", "Hi"),
+    ]
+    assert all("index" not in str(part.provider_metadata) for part in parts)

@@ -243,7 +243,8 @@ class Answering(Protocol):
         ...
 
     def continues(self, payload: Mapping[str, Any]) -> str | None:
-        """The id of the earlier answer ``payload`` continues (None: it continues none)."""
+        """The id of the earlier answer ``payload`` continues (None: it continues none; raises
+        :class:`ValueError` for a reference of the wrong type: a 400)."""
         ...
 
     def wants_stored(self, payload: Mapping[str, Any]) -> bool:

@@ -42,8 +42,8 @@ meaning; another provider drops them without a report):
 ``_nulls``             on a message (or a tool result): the keys an OpenAI SDK dump left
                        ``null`` (``refusal``, ``function_call``, ``annotations``, ``audio``,
                        ``name``), in their order, written back as ``null`` (``null_spelling.py``)
-``_index``             on a tool call: its ``index``, left by the OpenAI SDK's stream
-                       accumulation (``assistant.py``)
+``_index``             on a tool call or a ``thinking_blocks`` entry: its ``index``, left by
+                       the OpenAI SDK's stream accumulation (``tool_calls.py``, ``reasoning.py``)
 ``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``
                        (litellm, LangChain), written back (``functions.py``)
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
@@ -108,6 +108,12 @@ KIT = ProviderKit(
     },
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec.providers.kit`)."""
+
+SDK_INDEX = "_index"
+"""Marker (pure): the ``index`` the OpenAI SDK's stream accumulation
+(``ChatCompletionStreamState``) leaves on each tool call and ``thinking_blocks`` entry of the
+message it builds; it says where the entry streamed, nothing a user sent, so another format
+drops it unreported."""
 
 
 def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:

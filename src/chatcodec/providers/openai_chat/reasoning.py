@@ -53,7 +53,7 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import PayloadError
 from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec.providers.kit import absent_keys, leftovers, path, wire_fields
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
@@ -154,7 +154,10 @@ def decode_block(block: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(block.get("signature"), str):
             canonical["signature"] = block["signature"]
         mapped = ("type", "thinking", "signature")
-    return KIT.attach(canonical, {BLOCK: True, **leftovers(block, mapped)})
+    bag = {BLOCK: True, **leftovers(block, mapped)}
+    if "index" in bag:  # the OpenAI SDK's stream accumulation leaves it: a position, written back
+        bag[SDK_INDEX] = bag.pop("index")
+    return KIT.attach(canonical, bag)
 
 
 def is_block(part: Thinking) -> bool:
@@ -335,6 +338,8 @@ class ReasoningWriter:
 def block_entry(part: Thinking, bag: Mapping[str, Any], losses: LossRecorder, at: Steps) -> dict[str, Any]:
     """The ``thinking_blocks`` entry for ``part`` (``bag``: this codec's, when it read the part there)."""
     rest = wire_fields(bag)
+    if SDK_INDEX in bag:
+        rest = {"index": bag[SDK_INDEX], **rest}
     encrypted = part.get("encrypted")
     if part.get("redacted") and encrypted is not None:
         if part.get("text") or part.get("signature"):

@@ -67,7 +67,7 @@ from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent, shape_fields
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.providers.openai_chat import reasoning, wire
+from chatcodec.providers.openai_chat import reasoning, stream_indexes, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
@@ -339,9 +339,9 @@ class StreamDecoder(FeedByReading):
         """Read litellm's ``thinking_blocks`` fragments into thinking parts as
         :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
         message's entries: a fragment's ``thinking`` continues the open block, its
-        ``signature`` ends it (the next fragment opens another), a ``redacted_thinking``
-        fragment is a whole part. A ``reasoning_content`` beside a fragment, equal to its
-        text, repeats it and is not read again (the delta without it is returned); a block
+        ``signature`` or another ``index`` ends it, a ``redacted_thinking`` one is a whole
+        part. A ``reasoning_content`` beside a fragment, equal to its text, repeats it and
+        is not read again (the delta without it is returned); a block
         opened so is marked as repeated there (``_also``) as the non-streamed reader marks
         it, unless reasoning text of its own came first (then the whole message's
         ``reasoning_content`` is more than the blocks' text, and the reader marks none)
@@ -349,7 +349,9 @@ class StreamDecoder(FeedByReading):
         fragments: list[dict[str, Any]] = delta[reasoning.BLOCKS]
         content = delta.get("reasoning_content")
         copied = False
-        for fragment in fragments:
+        for entry in fragments:
+            fragment, key = stream_indexes.framed(entry)
+            state.block, state.block_key = (None if key not in (None, state.block_key) else state.block), key
             redacted = fragment.get("type") == "redacted_thinking"
             text = "" if redacted else fragment.get("thinking", "")
             repeated = isinstance(content, str) and content == text

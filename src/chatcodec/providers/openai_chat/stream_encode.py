@@ -61,7 +61,7 @@ from chatcodec.model.stream_events import (
 from chatcodec.providers.contract.context import EncodeContext, read_options
 from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
-from chatcodec.providers.openai_chat import reasoning, thought_signatures
+from chatcodec.providers.openai_chat import reasoning, stream_indexes, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import message_fields
@@ -103,6 +103,7 @@ class _Thinking:
     signature_lost: bool = False
     sent: bool = False
     blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
+    block: int = 0  # with blocks: the index of its thinking_blocks entry
     string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
     signature: list[str] | None = None  # a block's signature, written whole when the part ends
 
@@ -114,7 +115,8 @@ class _ChoiceState:
     calls: dict[int, int] = field(default_factory=dict[int, int])  # part index -> wire tool index
     custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
-    details: int = 0
+    details: int = 0  # the next reasoning_details index
+    blocks: int = 0  # the next thinking_blocks index
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
     held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
     message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
@@ -394,6 +396,7 @@ class StreamEncoder:
             event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
         ):
             thinking.blocks = target in reasoning.STRING_FIELDS
+            thinking.block = stream_indexes.next_block(state)
             if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
                 thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
         if target is None:
@@ -404,11 +407,14 @@ class StreamEncoder:
         state.thinking[event.index] = thinking
 
     def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
+        """The ``reasoning_details`` entry a part's fragments share, with its ``index`` (its
+        own, read from the stream it came from, or the next one)."""
         if bag.get("field") == reasoning.DETAILS:
-            return {key: value for key, value in wire_fields(bag).items() if key != "field"}
+            return stream_indexes.indexed_detail(
+                {key: value for key, value in wire_fields(bag).items() if key != "field"}, state
+            )
         entry_format = reasoning.FORMATS.get(provider or "", "unknown")
-        state.details += 1
-        return {"type": "reasoning.text", "format": entry_format, "index": state.details - 1}
+        return stream_indexes.indexed_detail({"type": "reasoning.text", "format": entry_format}, state)
 
     def _thinking_delta(
         self, event: ThinkingDeltaEvent | ThinkingSignatureDeltaEvent, at: Steps
@@ -439,7 +445,7 @@ class StreamEncoder:
             if kind == "signature":
                 thinking.signature = [*(thinking.signature or []), text]
                 return None
-            block = {reasoning.BLOCKS: [{"type": "thinking", "thinking": text}]}
+            block = {reasoning.BLOCKS: [{"index": thinking.block, "type": "thinking", "thinking": text}]}
             return {str(target): text, **block} if thinking.string else block
         if kind == "signature":
             if not thinking.signature_lost:
@@ -474,7 +480,7 @@ class StreamEncoder:
             # an entry with no text or signature still exists: one empty fragment opens it
             chunks.append(self._delta(event.choice, self._reasoning_delta(thinking, "text", "", at) or {}))
         if thinking.blocks:
-            chunks.extend(self._block_end(event, thinking))
+            chunks.extend(self._block_end(event, thinking, state))
         elif event.encrypted is not None:
             if thinking.target == reasoning.DETAILS:
                 entry = {**thinking.entry, "type": "reasoning.encrypted", "data": event.encrypted}
@@ -483,17 +489,19 @@ class StreamEncoder:
                 self._losses.add((*at, "encrypted"), "encrypted reasoning", f"{thinking.target} is plain text")
         return chunks
 
-    def _block_end(self, event: ThinkingEndEvent, thinking: _Thinking) -> list[dict[str, Any]]:
+    def _block_end(self, event: ThinkingEndEvent, thinking: _Thinking, state: _ChoiceState) -> list[dict[str, Any]]:
         """A Claude thinking block's end: its signature, whole, closes the block (as the
         OpenAI Agents SDK and litellm read a streamed block); an encrypted payload is a
-        redacted block of its own."""
+        redacted block of its own, at the next index unless the part sent nothing else."""
         blocks: list[dict[str, Any]] = []
         if thinking.signature is not None:
-            blocks.append({"type": "thinking", "thinking": "", "signature": "".join(thinking.signature)})
+            signature = "".join(thinking.signature)
+            blocks.append({"index": thinking.block, "type": "thinking", "thinking": "", "signature": signature})
         if event.encrypted is not None:
-            blocks.append({"type": "redacted_thinking", "data": event.encrypted})
+            index = stream_indexes.next_block(state) if thinking.sent or blocks else thinking.block
+            blocks.append({"index": index, "type": "redacted_thinking", "data": event.encrypted})
         if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
-            blocks.append({"type": "thinking", "thinking": ""})
+            blocks.append({"index": thinking.block, "type": "thinking", "thinking": ""})
         opening = {str(thinking.target): ""} if thinking.string and not thinking.sent else {}
         chunks = [self._delta(event.choice, {**opening, reasoning.BLOCKS: [blocks[0]]})] if blocks else []
         chunks.extend(self._delta(event.choice, {reasoning.BLOCKS: [block]}) for block in blocks[1:])
@@ -578,4 +586,14 @@ class StreamEncoder:
             return [self._delta(choice, {"content": [content]})]
         writer = reasoning.ReasoningWriter(self._losses, output=True)
         writer.add(part, target, where)
-        return [self._delta(choice, writer.fields(where))]
+        fields = writer.fields(where)
+        state = self._state(choice)
+        own_detail = model.provider == PROVIDER and KIT.own(model.provider_metadata).get("field") == reasoning.DETAILS
+        if reasoning.DETAILS in fields:  # numbered by the writer from 0: this stream's next indexes instead
+            entries = as_list(fields[reasoning.DETAILS]) or []
+            kept = [entry if own_detail else stream_indexes.unindexed(entry) for entry in entries]
+            fields[reasoning.DETAILS] = [stream_indexes.indexed_detail(entry, state) for entry in kept]
+        if reasoning.BLOCKS in fields:
+            blocks = as_list(fields[reasoning.BLOCKS]) or []
+            fields[reasoning.BLOCKS] = [{"index": stream_indexes.next_block(state), **block} for block in blocks]
+        return [self._delta(choice, fields)]

@@ -13,7 +13,7 @@ from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, tool_na
 from chatcodec.providers.kit.plain_shapes import PLAIN_TOOL_USE
 from chatcodec.providers.kit.tool_names import COMMON_TOOL_NAMES
 from chatcodec.providers.openai_chat import cache_control, functions, parts, thought_signatures
-from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
 
 if TYPE_CHECKING:
     from chatcodec.losses import LossRecorder, Steps
@@ -22,12 +22,6 @@ Part = Mapping[str, Any]
 
 VALID_NAME = COMMON_TOOL_NAMES.valid.match
 """Whether a name is one OpenAI takes as it is."""
-
-
-SDK_INDEX = "_index"
-"""Marker (pure): a tool call's ``index``, which the OpenAI SDK's stream accumulation
-(``ChatCompletionStreamState``) leaves on each call of the message it builds; it says
-where the call streamed, nothing a user sent, so another format drops it unreported."""
 
 
 def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:

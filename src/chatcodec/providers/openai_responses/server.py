@@ -99,8 +99,12 @@ class ResponsesAnswering:
         return {SERVER_FIELDS: fields, SEALING: ENCRYPTED_REASONING in include or not stored}
 
     def continues(self, payload: Mapping[str, Any]) -> str | None:
+        """The ``previous_response_id`` (a string, as OpenAI's reference types it); any
+        other value is refused (``ValueError``), never read as none and the history left out."""
         value = payload.get(PREVIOUS)
-        return value if isinstance(value, str) and value else None
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"previous_response_id must be a string, not a JSON {_json_type(value)}")
+        return value or None
 
     def wants_stored(self, payload: Mapping[str, Any]) -> bool:
         """The caller's ``store`` (true when left out, as OpenAI's default)."""
@@ -175,3 +179,11 @@ def _echoed_text(text: object) -> dict[str, Any]:
 
 ANSWERING = ResponsesAnswering()
 """The one instance the edge's front holds."""
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else type(value).__name__

@@ -89,7 +89,10 @@ class Answerer:
         if answering is None:
             return Prepared(call)
         payload = call.payload
-        previous = answering.continues(payload)
+        try:
+            previous = answering.continues(payload)
+        except ValueError as error:
+            raise AnswerRefusedError(str(error)) from None
         if previous is not None:
             self._check_store(previous)
             payload = answering.detached(payload)

@@ -1,0 +1,52 @@
+"""The ``index`` of each entry of a list in a streamed delta (``thinking_blocks``,
+``reasoning_details``; ``tool_calls`` number themselves in the writer): the openai SDK's
+stream helpers (``client.chat.completions.stream()``) merge a list's fragments by it and
+raise ``RuntimeError: Expected list delta entry to have an `index` key`` on one without.
+The writer numbers the entries per choice; the reader takes a block's index as framing."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from chatcodec._narrow import as_dict
+
+
+class _ChoiceState(Protocol):
+    """What the writer counts per choice: the next index of each list."""
+
+    blocks: int
+    details: int
+
+
+def next_block(state: _ChoiceState) -> int:
+    """The index of the choice's next ``thinking_blocks`` entry. Every entry of a list in a
+    streamed delta carries one, as ``tool_calls`` do: the openai SDK's stream helpers
+    (``client.chat.completions.stream()``) merge a list's fragments by it and raise
+    ``RuntimeError: Expected list delta entry to have an `index` key`` on one without."""
+    state.blocks += 1
+    return state.blocks - 1
+
+
+def indexed_detail(entry: dict[str, Any], state: _ChoiceState) -> dict[str, Any]:
+    """A ``reasoning_details`` entry with its ``index``: its own (read from the stream it
+    came from), or the choice's next one (see :func:`next_block`)."""
+    index = entry.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):
+        entry = {**entry, "index": state.details}
+        index = state.details
+    state.details = max(state.details, index + 1)
+    return entry
+
+
+def unindexed(entry: object) -> dict[str, Any]:
+    return {key: value for key, value in (as_dict(entry) or {}).items() if key != "index"}
+
+
+def framed(fragment: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """A ``thinking_blocks`` fragment without its ``index`` (where it goes in the stream,
+    which the OpenAI SDK's stream helpers merge fragments by: not the block's data), and
+    that index."""
+    index = fragment.get("index")
+    if not isinstance(index, int) or isinstance(index, bool):  # none, or not one: kept as data
+        return fragment, None
+    return {key: value for key, value in fragment.items() if key != "index"}, index
