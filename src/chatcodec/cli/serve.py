@@ -16,7 +16,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
-from chatcodec.cli.convert import encoder_option
+from chatcodec.cli.convert_arguments import encoder_option
 from chatcodec.losses import LOSS_KINDS
 from chatcodec.serve.config import fronts, upstreams
 
@@ -31,29 +31,7 @@ def add_serve_command(commands: Any) -> None:
         description="Serve --api to callers and call the upstream each model routes to, converting requests, "
         "responses, streams and errors both ways.",
     )
-    serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
-    serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
-    serve.add_argument(
-        "--upstream-url",
-        help="that upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",
-    )
-    serve.add_argument(
-        "--route",
-        action="append",
-        default=[],
-        metavar="PATTERN=FORMAT@URL",
-        help="send models matching PATTERN (fnmatch, after --model-map) to that upstream; repeatable, first match wins",
-    )
-    serve.add_argument("--config", metavar="FILE.toml", help="settings and [[route]] tables in a TOML file")
-    serve.add_argument("--host", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="the port to listen on (default 8080)")
-    serve.add_argument(
-        "--model-map", nargs="*", default=[], metavar="FROM=TO", help="rename models on the way upstream"
-    )
-    serve.add_argument(
-        "--api-key-env",
-        help="the variable holding the default upstream's key for client-key holders (default: the SDK's)",
-    )
+    _add_routes(serve)
     _add_access(serve)
     _add_limits(serve)
     _add_checks(serve)
@@ -97,6 +75,33 @@ def add_serve_command(commands: Any) -> None:
         "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
     )
     serve.set_defaults(run=_run_serve)
+
+
+def _add_routes(serve: Any) -> None:
+    """The API offered, the upstreams called, and where the server listens."""
+    serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
+    serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
+    serve.add_argument(
+        "--upstream-url",
+        help="that upstream's base URL, as its SDK takes base_url (OpenAI's with /v1, Anthropic's without)",
+    )
+    serve.add_argument(
+        "--route",
+        action="append",
+        default=[],
+        metavar="PATTERN=FORMAT@URL",
+        help="send models matching PATTERN (fnmatch, after --model-map) to that upstream; repeatable, first match wins",
+    )
+    serve.add_argument("--config", metavar="FILE.toml", help="settings and [[route]] tables in a TOML file")
+    serve.add_argument("--host", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="the port to listen on (default 8080)")
+    serve.add_argument(
+        "--model-map", nargs="*", default=[], metavar="FROM=TO", help="rename models on the way upstream"
+    )
+    serve.add_argument(
+        "--api-key-env",
+        help="the variable holding the default upstream's key for client-key holders (default: the SDK's)",
+    )
 
 
 def _add_access(serve: Any) -> None:
