@@ -35,6 +35,14 @@ def add_serve_command(commands: Any) -> None:
     _add_access(serve)
     _add_limits(serve)
     _add_checks(serve)
+    _add_tracing(serve)
+    _add_store(serve)
+    _add_writer_options(serve)
+    serve.set_defaults(run=_run_serve)
+
+
+def _add_tracing(serve: Any) -> None:
+    """OpenTelemetry spans."""
     serve.add_argument(
         "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
     )
@@ -44,6 +52,10 @@ def add_serve_command(commands: Any) -> None:
         default=None,
         help="put the messages on the spans too (they hold user data)",
     )
+
+
+def _add_store(serve: Any) -> None:
+    """Where answers are kept for a Responses caller to continue, and the key that seals reasoning."""
     serve.add_argument(
         "--store",
         metavar="memory[:N]|sqlite:PATH|redis://HOST:PORT/DB",
@@ -64,6 +76,10 @@ def add_serve_command(commands: Any) -> None:
         help="the key the Responses front's sealed reasoning is authenticated with, shared by replicas "
         "(default: CHATCODEC_SEAL_KEY, else one made and kept in the store, or in ~/.config/chatcodec/seal-key)",
     )
+
+
+def _add_writer_options(serve: Any) -> None:
+    """What the upstream's request writer is given."""
     serve.add_argument(
         "--option",
         dest="writer_options",
@@ -74,7 +90,6 @@ def add_serve_command(commands: Any) -> None:
         help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
         "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
     )
-    serve.set_defaults(run=_run_serve)
 
 
 def _add_routes(serve: Any) -> None:
