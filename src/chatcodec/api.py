@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from chatcodec.codec_options import checked_options
 from chatcodec.conversion import read_request_data, write_request_data
 from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
@@ -241,7 +242,7 @@ def convert_request(
 
     The source's reader gives canonical data and the target's writer writes it
     (:mod:`chatcodec.conversion`): no canonical model is built."""
-    named = named_options(target, get_codec(target).options, options)  # before reading: a typo is the caller's
+    named = checked_options(target, options)  # before reading: a typo is the caller's
     canonical = read_request_data(payload, source, strict=strict, target=target)
     recorder = LossRecorder()
     encoded = write_request_data(canonical, target, recorder, named, extra_fields)
@@ -303,13 +304,6 @@ def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any] |
     provider_options = dict(request.provider_options or {})
     provider_options[provider] = {**(provider_options.get(provider) or {}), **escaped_fields(fields)}
     return request.model_copy(update={"provider_options": provider_options})
-
-
-def checked_options(provider: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``options`` for ``provider``'s encoder, by name, checked
-    (:func:`~chatcodec.option_table.named_options`): for the callers that take options
-    from a user (the stream converter, the dataset converter) and hand them to a codec."""
-    return named_options(provider, get_codec(provider).options, options)
 
 
 def _as_model(model: type[ModelT], value: ModelT | Mapping[str, Any]) -> ModelT:

@@ -175,6 +175,12 @@ class ProviderEntry:
     marker_requests: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire request for each marker the provider declares meaningful, which makes its
     decoder write that marker."""
+    spelling_twins: Mapping[str, tuple[JsonObject, JsonObject]] = field(
+        default_factory=dict[str, tuple[JsonObject, JsonObject]]
+    )
+    """Wire requests that differ from a plain twin only in a spelling this wire's reader marks
+    so its own writer restores it (a key's name, an SDK dump's ``null`` fields), by name:
+    converted to any other format, the two give the same body and the same reports."""
     marker_responses: Mapping[str, JsonObject] = field(default_factory=dict[str, JsonObject])
     """A wire response for a meaningful marker its response decoder writes."""
     sampling_options: Mapping[str, Any] = field(default_factory=dict[str, Any])

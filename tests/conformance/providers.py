@@ -37,10 +37,12 @@ PROVIDER_NAMES = list(PROVIDER)
 
 
 def streams(name: str) -> bool:
-    """Whether the registered codec ``name`` reads and writes streams: streams are optional
-    in the folder contract (a folder without ``stream_decode.py``/``stream_encode.py``), and
-    such a codec refuses every stream entry point, so the stream laws hold for the others."""
-    return bool(getattr(chatcodec.get_codec(name), "decodes_streams", True))
+    """Whether the registered codec ``name`` reads and writes streams, as the codec says
+    (``decodes_streams`` and ``encodes_streams``: streams are optional in the folder contract,
+    a folder without ``stream_decode.py``/``stream_encode.py`` refuses every stream entry
+    point), so the stream laws hold for the others and no list names them."""
+    codec = chatcodec.get_codec(name)
+    return bool(getattr(codec, "decodes_streams", True) and getattr(codec, "encodes_streams", True))
 
 
 STREAMING = [provider for provider in PROVIDERS if streams(provider.name)]
@@ -55,8 +57,15 @@ def by_name(provider: ProviderEntry) -> str:
 
 
 def fixture_cases(kind: str) -> list[tuple[ProviderEntry, str]]:
-    """``(provider, file name)`` for every recorded fixture of ``kind``, every provider."""
+    """``(provider, file name)`` for every recorded fixture of ``kind`` (``request`` or
+    ``response``), every provider."""
     return [(provider, name) for provider in PROVIDERS for name in provider.recorded[kind]]
+
+
+def stream_fixture_cases() -> list[tuple[ProviderEntry, str]]:
+    """``(provider, file name)`` for every recorded stream of the providers whose codecs
+    stream (:data:`STREAMING`)."""
+    return [(provider, name) for provider in STREAMING for name in provider.recorded["stream"]]
 
 
 def case_id(case: object) -> str:

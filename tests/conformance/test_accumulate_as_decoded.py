@@ -24,7 +24,14 @@ from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings, stream_events
 from conformance.entry import ProviderEntry
 from conformance.fixtures import JsonObject
-from conformance.providers import PROVIDER, STREAMING, STREAMING_NAMES, by_name, case_id, fixture_cases
+from conformance.providers import (
+    PROVIDER,
+    STREAMING,
+    STREAMING_NAMES,
+    by_name,
+    case_id,
+    stream_fixture_cases,
+)
 from conformance.stream_law import StreamLaw, broken_streams, changed, one_by_one, outcome
 
 MINIMUM_EXAMPLES = 100
@@ -39,7 +46,7 @@ def _cases(kind: str) -> list[tuple[ProviderEntry, str]]:
 # --- recordings and hand-written streams -------------------------------------------------------
 
 
-@pytest.mark.parametrize(("provider", "name"), fixture_cases("stream"), ids=case_id)
+@pytest.mark.parametrize(("provider", "name"), stream_fixture_cases(), ids=case_id)
 def test_every_recording_accumulates_as_decoded(provider: ProviderEntry, name: str) -> None:
     law = StreamLaw(provider.name)
     events = provider.stream_events(name)

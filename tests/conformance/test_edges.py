@@ -86,7 +86,7 @@ def test_an_error_body_the_edge_writes_is_read_back_by_the_codec_and_read_error(
         assert (read.message, read.error_type, read.status_code) == ("Slow down", kind, status)
 
 
-@pytest.mark.parametrize("name", PROVIDER_NAMES)
+@pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_an_error_event_the_edge_writes_is_an_error_of_the_codecs_stream(name: str) -> None:
     for status in get_edge(name).errors.types:
         event = chatcodec.error_event(name, "boom", status)

@@ -8,7 +8,7 @@ import pytest
 
 import chatcodec
 from chatcodec.streams.replay import events_from_response
-from conformance.providers import PROVIDER_NAMES
+from conformance.providers import PROVIDER_NAMES, STREAMING_NAMES
 
 RESPONSE = chatcodec.ChatResponse.model_validate(
     {
@@ -29,9 +29,13 @@ def _kinds(losses: list[chatcodec.Loss]) -> dict[str, str]:
 def test_a_response_id_and_model_with_no_place_are_metadata_losses(name: str) -> None:
     whole: list[chatcodec.Loss] = []
     chatcodec.encode_response(name, RESPONSE, on_loss="ignore", losses=whole)
+    assert set(_kinds(whole).values()) <= {"metadata"}
+
+
+@pytest.mark.parametrize("name", STREAMING_NAMES)
+def test_a_streamed_response_id_and_model_with_no_place_are_metadata_losses(name: str) -> None:
     streamed: list[chatcodec.Loss] = []
     list(chatcodec.encode_stream(name, events_from_response(RESPONSE), on_loss="ignore", losses=streamed))
-    assert set(_kinds(whole).values()) <= {"metadata"}
     assert set(_kinds(streamed).values()) <= {"metadata"}
 
 

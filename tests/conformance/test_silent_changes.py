@@ -3,6 +3,7 @@ reports it; one that reports nothing changed nothing."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -195,3 +196,30 @@ def test_the_laws_over_entry_data_are_not_vacuous() -> None:
     assert OWN_PARAMETERS
     assert REPARSING
     assert RESPONSE_MARKERS
+
+
+TWINS = [
+    (provider.name, twin, target)
+    for provider in PROVIDERS
+    for twin in provider.spelling_twins
+    for target in PROVIDER_NAMES
+    if target != provider.name
+]
+"""``(source, twin, target)``: every spelling twin of every provider's entry, to every other format."""
+
+
+@pytest.mark.parametrize(("source", "twin", "target"), TWINS)
+def test_a_spelling_kept_for_home_converts_elsewhere_as_its_plain_twin(source: str, twin: str, target: str) -> None:
+    """A spelling the source's reader marks for its own writer (``max_tokens`` for
+    ``max_completion_tokens``, an SDK dump's ``null`` fields) is nothing a user sent:
+    another format writes the request as it writes its plain twin, with the same reports."""
+    spelled, plain = _ENTRIES[source].spelling_twins[twin]
+    written, losses = _convert(copy.deepcopy(spelled), source, target)
+    plain_written, plain_losses = _convert(copy.deepcopy(plain), source, target)
+    assert written == plain_written
+    assert [loss.what for loss in losses] == [loss.what for loss in plain_losses]
+
+
+def test_some_provider_has_spelling_twins() -> None:
+    """Not vacuous: the law over spelling twins has cases."""
+    assert TWINS

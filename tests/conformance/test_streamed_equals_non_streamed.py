@@ -20,9 +20,9 @@ from chatcodec.streams.replay import events_from_response
 from chatcodec.testing import Splitter, chat_responses, chunkings
 from conformance.entry import ProviderEntry, StreamPair
 from conformance.normal_forms import without_provider_data
-from conformance.providers import PROVIDER, PROVIDERS, STREAMING_NAMES, case_id, fixture_cases, streams
+from conformance.providers import PROVIDER, PROVIDERS, STREAMING, STREAMING_NAMES, case_id, fixture_cases
 
-PAIRS = [(provider, pair) for provider in PROVIDERS for pair in provider.stream_pairs()]
+PAIRS = [(provider, pair) for provider in STREAMING for pair in provider.stream_pairs()]
 
 
 def _pair_id(case: object) -> str:
@@ -64,7 +64,7 @@ def _sevens(text: str) -> list[str]:
 REPLAYABLE = [
     (provider, name)
     for provider, name in fixture_cases("response")
-    if name not in provider.stream_gaps and streams(provider.name)
+    if name not in provider.stream_gaps and provider.name in STREAMING_NAMES
 ]
 """Every recorded response but the ones a provider's ``stream_gaps`` names, each with its bug."""
 

@@ -268,11 +268,37 @@ def _provider_targets(name: str) -> list[Target]:
     def stream_texts() -> tuple[bytes, ...]:
         return found.stream_texts or (b"",)
 
-    return [
+    whole = [
         Target(f"decode_request[{name}]", _mutated_one(requests), lambda v: chatcodec.decode_request(name, v)),
         Target(f"decode_request_text[{name}]", _mutated_text(requests), lambda v: chatcodec.decode_request(name, v)),
         Target(f"decode_response[{name}]", _mutated_one(responses), lambda v: chatcodec.decode_response(name, v)),
         Target(f"decode_response_text[{name}]", _mutated_text(responses), lambda v: chatcodec.decode_response(name, v)),
+        Target(
+            f"sse_reader[{name}]", _mutated_sse(stream_texts), lambda v: _drain(iter_sse_json(v)), paths_checked=False
+        ),
+        Target(f"cli_convert[{name}]", _mutated_text(requests), lambda v: _cli(["convert", "--from", name], v)),
+        *_strict_targets(name, requests, responses),
+    ]
+    return whole + _stream_targets(name, streams, stream_texts) if decodes_streams(name) else whole
+
+
+def decodes_streams(name: str) -> bool:
+    """Whether the registered codec ``name`` reads streams (the codec says so: a folder
+    without ``stream_decode.py`` refuses every stream entry point, and the harness then
+    aims none at it)."""
+    return bool(getattr(chatcodec.get_codec(name), "decodes_streams", True))
+
+
+def encodes_streams(name: str) -> bool:
+    """Whether the registered codec ``name`` writes streams (a folder with ``stream_encode.py``)."""
+    return bool(getattr(chatcodec.get_codec(name), "encodes_streams", True))
+
+
+def _stream_targets(
+    name: str, streams: Callable[[], tuple[Any, ...]], stream_texts: Callable[[], tuple[bytes, ...]]
+) -> list[Target]:
+    """The stream entry points of a codec that reads streams, strict and not."""
+    return [
         Target(
             f"decode_stream[{name}]",
             _mutated_one(streams),
@@ -291,12 +317,13 @@ def _provider_targets(name: str) -> list[Target]:
             lambda v: chatcodec.accumulate_stream(name, v),
             paths_checked=False,
         ),
-        Target(
-            f"sse_reader[{name}]", _mutated_sse(stream_texts), lambda v: _drain(iter_sse_json(v)), paths_checked=False
-        ),
         Target(f"conversation[{name}]", _mutated_one(streams), lambda v: _conversation(name, v), stream=True),
-        Target(f"cli_convert[{name}]", _mutated_text(requests), lambda v: _cli(["convert", "--from", name], v)),
-        *_strict_targets(name, requests, responses, streams),
+        Target(
+            f"accumulate_stream_strict[{name}]",
+            _mutated_one(streams),
+            lambda v: chatcodec.accumulate_stream(name, iter(_stream_as_list(v)), strict=True),
+            stream=True,
+        ),
     ]
 
 
@@ -304,10 +331,9 @@ def _strict_targets(
     name: str,
     requests: Callable[[], tuple[Any, ...]],
     responses: Callable[[], tuple[Any, ...]],
-    streams: Callable[[], tuple[Any, ...]],
 ) -> list[Target]:
-    """The ``strict=True`` entry points: the same law, every refusal at a path
-    of the input."""
+    """The ``strict=True`` entry points of whole payloads (a stream's: :func:`_stream_targets`):
+    the same law, every refusal at a path of the input."""
     return [
         Target(
             f"decode_request_strict[{name}]",
@@ -318,12 +344,6 @@ def _strict_targets(
             f"decode_response_strict[{name}]",
             _mutated_one(responses),
             lambda v: chatcodec.decode_response(name, v, strict=True),
-        ),
-        Target(
-            f"accumulate_stream_strict[{name}]",
-            _mutated_one(streams),
-            lambda v: chatcodec.accumulate_stream(name, iter(_stream_as_list(v)), strict=True),
-            stream=True,
         ),
         Target(
             f"convert_request_strict[{name}]",
@@ -349,7 +369,7 @@ def _pair_targets(source: str, target: str) -> list[Target]:
         return tuple(list(stream) for stream in found.streams)
 
     pair = f"{source}->{target}"
-    return [
+    whole = [
         Target(
             f"convert_request[{pair}]",
             _mutated_one(requests),
@@ -360,13 +380,16 @@ def _pair_targets(source: str, target: str) -> list[Target]:
             _mutated_one(responses),
             lambda v: chatcodec.convert_response(v, source=source, target=target, **NO_LOSS_WARNINGS),
         ),
-        Target(
-            f"stream_then_encode[{pair}]",
-            _mutated_one(streams),
-            lambda v: _stream_then_encode(source, target, v),
-            stream=True,
-        ),
     ]
+    if not (decodes_streams(source) and encodes_streams(target)):
+        return whole  # a codec without streams refuses the stream entry points at the call
+    stream = Target(
+        f"stream_then_encode[{pair}]",
+        _mutated_one(streams),
+        lambda v: _stream_then_encode(source, target, v),
+        stream=True,
+    )
+    return [*whole, stream]
 
 
 def _canonical_targets(name: str) -> list[Target]:

@@ -21,7 +21,8 @@ from chatcodec import detect
 from chatcodec.batch.envelopes import ENVELOPE_NAMES
 from chatcodec.batch.training import CONVERSATION_DIALECTS
 from chatcodec.cli import exit_codes
-from chatcodec.cli.convert import EXIT_CODES_HELP, add_convert_command, is_parquet
+from chatcodec.cli.convert import add_convert_command, is_parquet
+from chatcodec.cli.convert_arguments import EXIT_CODES_HELP
 from chatcodec.cli.documents import Document
 from chatcodec.cli.serve import add_serve_command
 from chatcodec.errors import ChatcodecError, ValidationError

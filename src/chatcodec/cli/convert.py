@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import re
 import sys
@@ -41,6 +40,7 @@ from chatcodec.batch.convert import (
     iter_line_batches,
 )
 from chatcodec.cli import exit_codes, presets
+from chatcodec.cli.convert_arguments import EXIT_CODES_HELP, REJECTS_SUFFIX, add_convert_arguments
 from chatcodec.cli.dataset_options import (
     STRICT_KINDS,
     add_dataset_options,
@@ -52,8 +52,8 @@ from chatcodec.cli.dataset_options import (
     with_storage,
 )
 from chatcodec.cli.documents import InputFile, is_stdin, open_input
-from chatcodec.cli.progress import PROGRESS_CHOICES, ProgressBar, progress_mode
-from chatcodec.cli.run_report import SHOWN, RejectsFile, RunReport, report_losses
+from chatcodec.cli.progress import ProgressBar, progress_mode
+from chatcodec.cli.run_report import RejectsFile, RunReport, report_losses
 from chatcodec.errors import ProviderLookupError
 from chatcodec.losses import LOSS_KINDS
 from chatcodec.registry import available_formats, get_codec
@@ -64,11 +64,6 @@ if TYPE_CHECKING:
 BatchT = TypeVar("BatchT")
 """A batch of input: JSON lines, or Parquet rows."""
 
-_REJECTS_SUFFIX = ".rejects.jsonl"
-
-FILE_FORMATS = ("json", "parquet")
-"""The file formats ``--in-format`` and ``--out-format`` name (JSON covers JSON lines)."""
-
 
 def is_parquet(path: Path | None, named: str | None) -> bool:
     """Whether a file is Parquet: as ``--in-format``/``--out-format`` names it, else by
@@ -76,12 +71,6 @@ def is_parquet(path: Path | None, named: str | None) -> bool:
     if named is not None:
         return named == "parquet"
     return path is not None and path.suffix == ".parquet"
-
-
-EXIT_CODES_HELP = (
-    "exit codes: 0 everything converted; 1-63 that many payloads rejected (63: 63 or more, the count is printed); "
-    "64 bad usage; 66 input missing or unreadable; 70 internal error; 74 I/O error"
-)
 
 
 def add_convert_command(commands: Any) -> None:
@@ -93,138 +82,17 @@ def add_convert_command(commands: Any) -> None:
         epilog=f"{presets.dialects_help()}\n\n{textwrap.fill(EXIT_CODES_HELP, 100)}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    convert.add_argument(
-        "file", type=Path, help="a JSON payload, or JSONL with one payload per line ('-': standard input)"
-    )
-    convert.add_argument(
-        "--from", dest="source", required=True, type=presets.row_format, metavar="FORMAT", help=presets.FORMATS_HELP
-    )
-    convert.add_argument("--to", dest="target", required=True, type=presets.row_format, metavar="FORMAT")
-    convert.add_argument(
-        "--kind", choices=("request", "response"), help="what the payloads are (default: request, or the envelope's)"
-    )
-    convert.add_argument(
-        "--strict",
-        action="store_true",
-        help="reject a payload with a content loss (what the model reads or writes) or one a target rule changed",
-    )
-    convert.add_argument(
-        "--strict-all", action="store_true", help="reject a payload with a loss of any kind (settings, rules, ...)"
-    )
-    convert.add_argument("--out", type=Path, help="write here instead of standard output")
-    convert.add_argument(
-        "--in-format",
-        choices=FILE_FORMATS,
-        help="the input file's format: json (a JSON document or JSON lines) or parquet (default: parquet for a "
-        ".parquet file, else json)",
-    )
-    convert.add_argument(
-        "--out-format",
-        choices=FILE_FORMATS,
-        help="the output file's format (default: parquet when --out ends in .parquet, else json): Parquet holds "
-        "the columnar form for --to canonical, else each payload as JSON text",
-    )
-    convert.add_argument("--compact", action="store_true", help="one line per payload even for a single JSON file")
-    convert.add_argument(
-        "--workers",
-        type=_workers,
-        default=1,
-        metavar="N",
-        help="processes converting JSONL lines: a number, or 'auto' for every usable core (default: 1)",
-    )
-    convert.add_argument(
-        "--rejects",
-        type=Path,
-        metavar="PATH",
-        help=f"JSONL of the lines not converted (default: OUT's stem + {_REJECTS_SUFFIX} beside --out, or the "
-        f"input's stem + {_REJECTS_SUFFIX} in the current folder); written only when a line is rejected",
-    )
-    convert.add_argument("--quiet", action="store_true", help="print only counts of losses and rejects, not each one")
-    convert.add_argument(
-        "--progress",
-        choices=PROGRESS_CHOICES,
-        default="auto",
-        help="auto (default): a bar on a terminal, else a line every few seconds (none with --quiet); bar; plain; none",
-    )
-    convert.add_argument(
-        "--all-losses",
-        action="store_true",
-        help=f"print every loss on its own line (default: the first {SHOWN}, then a summary by kind and path)",
-    )
-    convert.add_argument(
-        "--losses-file",
-        type=Path,
-        metavar="PATH",
-        help='write every loss as a JSON line ({"line", "kind", "path", "what", "why"}) to PATH',
-    )
-    convert.add_argument(
-        "--keep-lines",
-        action="store_true",
-        help="keep JSONL output aligned with the input: write a placeholder line (null) for each rejected line",
-    )
-    convert.add_argument(
-        "--id-field",
-        metavar="NAME",
-        help=(
-            "the row's id, not payload: taken out before converting (no loss for it) and written first in the "
-            "converted row; with --keep-lines the placeholder of a rejected line is {NAME: value}"
-        ),
-    )
-    convert.add_argument(
-        "--option",
-        dest="encoder_options",
-        type=encoder_option,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a setting for the target's encoder by its name, VALUE read as JSON when it is JSON (repeatable; e.g. "
-        "--option max_tokens=1024 for Anthropic, which requires max_tokens); a name the encoder does not take is "
-        "refused, with its options listed",
-    )
-    convert.add_argument(
-        "--extra-field",
-        dest="extra_fields",
-        type=encoder_option,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a wire field every converted request sends as it is, VALUE read as JSON when it is JSON (repeatable; "
-        'e.g. --extra-field metadata=\'{"user_id": "u-1"}\')',
-    )
+    add_convert_arguments(convert)
     presets.add_layout_arguments(convert)
     add_dataset_options(convert)
     convert.set_defaults(run=run_convert, parser=convert)
-
-
-def encoder_option(text: str) -> tuple[str, object]:
-    key, equals, value = text.partition("=")
-    if not equals or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except ValueError:
-        return key, value
-
-
-def _workers(text: str) -> int:
-    if text == "auto":
-        from chatcodec.batch.parallel import usable_cores
-
-        return usable_cores()
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of processes or 'auto', got {text!r}") from None
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"needs at least 1 process, got {count}")
-    return count
 
 
 def _check_options(arguments: argparse.Namespace, target: str) -> None:
     """A misspelt ``--option`` is refused before the first row (it would fail every row)."""
     if not arguments.encoder_options:
         return
-    from chatcodec.api import checked_options
+    from chatcodec.codec_options import checked_options
     from chatcodec.errors import OptionError
 
     try:
@@ -556,9 +424,9 @@ def _rejects_path(arguments: argparse.Namespace) -> Path:
         return Path(arguments.rejects)
     if arguments.out is not None:
         out: Path = arguments.out
-        return out.with_name(out.stem + _REJECTS_SUFFIX)
+        return out.with_name(out.stem + REJECTS_SUFFIX)
     source: Path = arguments.file
-    return Path(("stdin" if is_stdin(source) else source.stem) + _REJECTS_SUFFIX)
+    return Path(("stdin" if is_stdin(source) else source.stem) + REJECTS_SUFFIX)
 
 
 def _clash(source: Path, out: Path | None, rejects: Path) -> str | None:

@@ -16,7 +16,7 @@ import sys
 from typing import Any, TextIO
 
 from chatcodec.cli import exit_codes
-from chatcodec.cli.convert import encoder_option
+from chatcodec.cli.convert_arguments import encoder_option
 from chatcodec.losses import LOSS_KINDS
 from chatcodec.serve.config import fronts, upstreams
 
@@ -31,6 +31,69 @@ def add_serve_command(commands: Any) -> None:
         description="Serve --api to callers and call the upstream each model routes to, converting requests, "
         "responses, streams and errors both ways.",
     )
+    _add_routes(serve)
+    _add_access(serve)
+    _add_limits(serve)
+    _add_checks(serve)
+    _add_tracing(serve)
+    _add_store(serve)
+    _add_writer_options(serve)
+    serve.set_defaults(run=_run_serve)
+
+
+def _add_tracing(serve: Any) -> None:
+    """OpenTelemetry spans."""
+    serve.add_argument(
+        "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
+    )
+    serve.add_argument(
+        "--otel-content",
+        action="store_true",
+        default=None,
+        help="put the messages on the spans too (they hold user data)",
+    )
+
+
+def _add_store(serve: Any) -> None:
+    """Where answers are kept for a Responses caller to continue, and the key that seals reasoning."""
+    serve.add_argument(
+        "--store",
+        metavar="memory[:N]|sqlite:PATH|redis://HOST:PORT/DB",
+        help="keep answers (memory: the last N, default 1000; sqlite: a file that outlives a restart; "
+        "redis: shared by replicas; bounds as ?max_answers=N&max_bytes=64MB) so a Responses caller can "
+        "continue one with previous_response_id or GET it (without it, such a request is refused with a 400)",
+    )
+    serve.add_argument(
+        "--no-keep-thinking",
+        dest="keep_thinking",
+        action="store_false",
+        default=None,
+        help="with --store: do not keep answers' signed thinking for the clients that drop it (kept by default)",
+    )
+    serve.add_argument(
+        "--seal-key-file",
+        metavar="FILE",
+        help="the key the Responses front's sealed reasoning is authenticated with, shared by replicas "
+        "(default: CHATCODEC_SEAL_KEY, else one made and kept in the store, or in ~/.config/chatcodec/seal-key)",
+    )
+
+
+def _add_writer_options(serve: Any) -> None:
+    """What the upstream's request writer is given."""
+    serve.add_argument(
+        "--option",
+        dest="writer_options",
+        type=encoder_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
+        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
+    )
+
+
+def _add_routes(serve: Any) -> None:
+    """The API offered, the upstreams called, and where the server listens."""
     serve.add_argument("--api", choices=fronts(), help="the API offered to callers")
     serve.add_argument("--upstream", choices=upstreams(), help="the API called for a model no --route matches")
     serve.add_argument(
@@ -54,49 +117,6 @@ def add_serve_command(commands: Any) -> None:
         "--api-key-env",
         help="the variable holding the default upstream's key for client-key holders (default: the SDK's)",
     )
-    _add_access(serve)
-    _add_limits(serve)
-    _add_checks(serve)
-    serve.add_argument(
-        "--otel", action="store_true", default=None, help="an OpenTelemetry span per request (otel extra)"
-    )
-    serve.add_argument(
-        "--otel-content",
-        action="store_true",
-        default=None,
-        help="put the messages on the spans too (they hold user data)",
-    )
-    serve.add_argument(
-        "--store",
-        metavar="memory[:N]|sqlite:PATH|redis://HOST:PORT/DB",
-        help="keep answers (memory: the last N, default 1000; sqlite: a file that outlives a restart; "
-        "redis: shared by replicas; bounds as ?max_answers=N&max_bytes=64MB) so a Responses caller can "
-        "continue one with previous_response_id or GET it (without it, such a request is refused with a 400)",
-    )
-    serve.add_argument(
-        "--no-keep-thinking",
-        dest="keep_thinking",
-        action="store_false",
-        default=None,
-        help="with --store: do not keep answers' signed thinking for the clients that drop it (kept by default)",
-    )
-    serve.add_argument(
-        "--seal-key-file",
-        metavar="FILE",
-        help="the key the Responses front's sealed reasoning is authenticated with, shared by replicas "
-        "(default: CHATCODEC_SEAL_KEY, else one made and kept in the store, or in ~/.config/chatcodec/seal-key)",
-    )
-    serve.add_argument(
-        "--option",
-        dest="writer_options",
-        type=encoder_option,
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a setting for the upstream's request writer, VALUE read as JSON when it is JSON (repeatable; e.g. "
-        "--option server=deepseek for an OpenAI-compatible upstream the URL does not name)",
-    )
-    serve.set_defaults(run=_run_serve)
 
 
 def _add_access(serve: Any) -> None:

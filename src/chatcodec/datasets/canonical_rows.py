@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chatcodec.api import checked_options
 from chatcodec.batch.convert import ConvertOptions, Outcome
+from chatcodec.codec_options import checked_options
 from chatcodec.conversion import write_request_data
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import Loss, LossRecorder

@@ -34,8 +34,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal, cast
 
 from chatcodec._narrow import is_dict
-from chatcodec.api import checked_options
 from chatcodec.batch.convert import ConvertOptions, Outcome, PayloadKind, convert_payload, dump_json
+from chatcodec.codec_options import checked_options
 from chatcodec.datasets._arrow import Array, DataType, RecordBatch, Table, pa
 from chatcodec.datasets.arrow_form import arrow_schema
 from chatcodec.datasets.arrow_rows import without_arrow_nulls

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from dataclasses import dataclass
 from typing import Any, cast
 
-from chatcodec.api import checked_options
+from chatcodec.codec_options import checked_options
 from chatcodec.error_shapes import error_event, translated_event
 from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.losses import Loss, LossRecorder, OnLoss

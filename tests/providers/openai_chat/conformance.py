@@ -27,6 +27,7 @@ from providers.openai_chat.openai_chat_support import (
     assert_response_matches_sdk,
     content_as_list,
 )
+from providers.openai_chat.spelling_twins import SPELLING_TWINS
 from providers.openai_chat.test_properties import openai_responses
 
 __all__ = ["ENTRY", "FINISH_REASONS", "check_request", "check_response", "check_stream", "silent_rewrites"]
@@ -296,9 +297,6 @@ _URL_CITATION = {
     "url_citation": {"start_index": 0, "end_index": 1, "title": "Otters", "url": "https://example.com/otters"},
 }
 
-MAX_TOKENS_REQUEST: JsonObject = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "q"}]}
-"""A request spelling its limit ``max_tokens`` (the ``_max_tokens_key`` marker): kept at
-home; another provider holds the limit in its own field and drops the key unreported."""
 
 _EPHEMERAL = {"type": "ephemeral"}
 GATEWAY_CACHE_REQUEST: JsonObject = {
@@ -357,5 +355,6 @@ ENTRY = ProviderEntry(
     same_result=streamed_form,
     silent_rewrites=silent_rewrites,
     marker_requests={"_cache": GATEWAY_CACHE_REQUEST},
+    spelling_twins=SPELLING_TWINS,
     own_parameters=("frequency_penalty", "presence_penalty", "seed"),
 )

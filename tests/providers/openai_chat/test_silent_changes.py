@@ -1,6 +1,7 @@
 """Between OpenAI Chat and the other providers, a conversion that
 changes a value reports it; one that reports nothing changed nothing (moved here from the
-conformance suite, whose laws name no provider)."""
+conformance suite, whose laws name no provider). That the ``max_tokens`` spelling is no loss
+in any other format is the conformance law over ``spelling_twins``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from providers.openai_chat.conformance import MAX_TOKENS_REQUEST
+from providers.openai_chat.spelling_twins import MAX_TOKENS_REQUEST
 
 OTHER_PROVIDERS = [name for name in chatcodec.registered_providers() if name != "openai-chat"]
 
@@ -62,18 +63,6 @@ def test_title_and_filename_cross_both_ways_without_loss() -> None:
     back = chatcodec.convert_request(there, source="anthropic", target="openai-chat", on_loss="error")
     assert back["messages"] == openai_body["messages"]
     assert [loss.path for loss in there_losses] == ["$.max_tokens"]
-
-
-@pytest.mark.parametrize("via", OTHER_PROVIDERS)
-def test_max_tokens_spelling_is_not_a_loss_in_another_format(via: str) -> None:
-    """OpenAI Chat's ``max_tokens`` and ``max_completion_tokens`` spell one limit: another
-    format holds the limit in its own field, so dropping the key loses nothing the user
-    sent and is not reported (which key an OpenAI Chat server needs is the caller's
-    choice there, ``options={"max_tokens_key": "max_tokens"}``)."""
-    there, losses = _convert(MAX_TOKENS_REQUEST, "openai-chat", via)
-    assert not [loss for loss in losses if "_max_tokens_key" in loss.what], losses
-    back, _ = _convert(there, via, "openai-chat")
-    assert back.get("max_tokens", back.get("max_completion_tokens")) == 10
 
 
 def test_max_tokens_spelling_is_kept_at_home() -> None:
