@@ -331,7 +331,7 @@ def test_the_option_sends_foreign_reasoning(field: str) -> None:
     else:  # Claude's signature closes its block in thinking_blocks, beside the text
         deltas = [choice["delta"] for chunk in chunks for choice in chunk["choices"]]
         blocks = [block for delta in deltas for block in delta.get("thinking_blocks", [])]
-        assert blocks[-1] == {"type": "thinking", "thinking": "", "signature": "sig"}
+        assert blocks[-1] == {"type": "thinking", "thinking": "", "signature": "sig", "index": 0}
         assert losses == []
 
 

@@ -22,6 +22,7 @@ class ChoiceState:
 
     __slots__ = (
         "block",
+        "block_index",
         "custom",
         "details",
         "encrypted",
@@ -46,6 +47,7 @@ class ChoiceState:
         self.refusal: PartBuilder | None = None
         self.thinking: dict[str, PartBuilder] = {}  # reasoning field -> part
         self.block: PartBuilder | None = None  # the thinking_blocks entry being streamed, until its signature
+        self.block_index: object = None  # that entry's own index, when its fragments carry one
         self.details: dict[int, PartBuilder | int] = {}  # reasoning_details index -> part (its index: kept whole)
         self.tools: dict[int, tuple[PartBuilder, str, str]] = {}  # tool-call index -> (part, id, name)
         self.custom: dict[int, CustomCall] = {}  # tool-call index -> custom call being gathered

@@ -339,7 +339,8 @@ class StreamDecoder(FeedByReading):
         """Read litellm's ``thinking_blocks`` fragments into thinking parts as
         :func:`~chatcodec.providers.openai_chat.reasoning.decode_block` reads a whole
         message's entries: a fragment's ``thinking`` continues the open block, its
-        ``signature`` ends it (the next fragment opens another), a ``redacted_thinking``
+        ``signature`` ends it (the next fragment opens another; so does one whose ``index``
+        differs, which alone keeps unsigned blocks apart), a ``redacted_thinking``
         fragment is a whole part. A ``reasoning_content`` beside a fragment, equal to its
         text, repeats it and is not read again (the delta without it is returned); a block
         opened so is marked as repeated there (``_also``) as the non-streamed reader marks
@@ -362,9 +363,10 @@ class StreamDecoder(FeedByReading):
                 part["provider_metadata"][PROVIDER].update(also)
                 self.builder.whole(PartEvent.model_validate({"index": state.take(), "choice": number, "part": part}))
                 continue
-            block = state.block
+            block = state.block if state.block_index == fragment.get("index") else None
             if block is None:
-                bag = {reasoning.BLOCK: True, **rest(fragment, ("type", "thinking", "signature")), **also}
+                bag = {reasoning.BLOCK: True, **rest(fragment, ("type", "thinking", "signature", "index")), **also}
+                state.block_index = fragment.get("index")
                 metadata = {PROVIDER: bag}
                 provider = reasoning.BLOCK_PROVIDER
                 block = self.builder.open_thinking(number, state.take(), provider=provider, metadata=metadata)

@@ -115,6 +115,7 @@ class _ChoiceState:
     custom: set[int] = field(default_factory=set[int])  # the part indexes of custom calls
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0
+    blocks: int = 0  # thinking_blocks entries opened so far: the next one's index
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
     held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
     message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
@@ -394,6 +395,7 @@ class StreamEncoder:
             event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
         ):
             thinking.blocks = target in reasoning.STRING_FIELDS
+            thinking.entry, state.blocks = {"index": state.blocks}, state.blocks + thinking.blocks
             if KIT.marker(event.provider_metadata, reasoning.BLOCK) is True:  # read from thinking_blocks
                 thinking.string = target in (as_list(KIT.marker(event.provider_metadata, "_also")) or ())
         if target is None:
@@ -439,7 +441,7 @@ class StreamEncoder:
             if kind == "signature":
                 thinking.signature = [*(thinking.signature or []), text]
                 return None
-            block = {reasoning.BLOCKS: [{"type": "thinking", "thinking": text}]}
+            block = {reasoning.BLOCKS: [{"type": "thinking", "thinking": text, **thinking.entry}]}
             return {str(target): text, **block} if thinking.string else block
         if kind == "signature":
             if not thinking.signature_lost:
@@ -489,11 +491,13 @@ class StreamEncoder:
         redacted block of its own."""
         blocks: list[dict[str, Any]] = []
         if thinking.signature is not None:
-            blocks.append({"type": "thinking", "thinking": "", "signature": "".join(thinking.signature)})
+            blocks.append(
+                {"type": "thinking", "thinking": "", "signature": "".join(thinking.signature), **thinking.entry}
+            )
         if event.encrypted is not None:
             blocks.append({"type": "redacted_thinking", "data": event.encrypted})
         if not (thinking.sent or blocks):  # an empty block still exists: one empty fragment opens it
-            blocks.append({"type": "thinking", "thinking": ""})
+            blocks.append({"type": "thinking", "thinking": "", **thinking.entry})
         opening = {str(thinking.target): ""} if thinking.string and not thinking.sent else {}
         chunks = [self._delta(event.choice, {**opening, reasoning.BLOCKS: [blocks[0]]})] if blocks else []
         chunks.extend(self._delta(event.choice, {reasoning.BLOCKS: [block]}) for block in blocks[1:])
