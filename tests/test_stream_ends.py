@@ -74,6 +74,57 @@ CUT: dict[str, list[dict[str, Any]]] = {
         {"messageStart": {"role": "assistant"}},
         {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Hel"}}},
     ],
+    # Gemini's streamGenerateContent: the last chunk's candidate carries finishReason
+    # (ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
+    "gemini": [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}, "index": 0}]}],
+    # Ollama's /api/chat stream: "done": false on each chunk until the final one
+    # (docs.ollama.com/api/chat).
+    "ollama": [
+        {
+            "model": "m",
+            "created_at": "2025-01-01T00:00:00Z",
+            "message": {"role": "assistant", "content": "Hel"},
+            "done": False,
+        }
+    ],
+    # Responses: response.completed (or .incomplete/.failed) ends every stream
+    # (platform.openai.com/docs/api-reference/responses-streaming).
+    "openai-responses": [
+        {
+            "type": "response.created",
+            "sequence_number": 0,
+            "response": {
+                "id": "resp_1",
+                "object": "response",
+                "created_at": 1,
+                "status": "in_progress",
+                "model": "m",
+                "output": [],
+            },
+        },
+        {
+            "type": "response.output_item.added",
+            "sequence_number": 1,
+            "output_index": 0,
+            "item": {"id": "msg_1", "type": "message", "status": "in_progress", "role": "assistant", "content": []},
+        },
+        {
+            "type": "response.content_part.added",
+            "sequence_number": 2,
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "part": {"type": "output_text", "text": "", "annotations": []},
+        },
+        {
+            "type": "response.output_text.delta",
+            "sequence_number": 3,
+            "item_id": "msg_1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": "Hel",
+        },
+    ],
 }
 FINISHES = {
     "anthropic": ('"message_stop"', '"end_turn"'),
@@ -95,3 +146,21 @@ def test_a_stream_cut_at_an_event_boundary_is_given_no_finish(source: str, targe
     )
     assert "Hel" in written
     assert not [finish for finish in FINISHES[target] if finish in written]
+    converter = chatcodec.StreamConverter(source, target, on_loss="ignore")
+    converter.feed_events(events)
+    closing = converter.close(cut_off="cut off")  # a proxy's stream ends with an error, not a finish
+    assert b"cut off" in closing
+    assert not [finish for finish in FINISHES[target] if finish.encode() in closing]
+    assert not converter.ended
+
+
+def test_one_of_several_answers_left_unfinished_has_no_finish() -> None:
+    """OpenAI's n=2: each choice's chunks end with its own finish_reason."""
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    events = [
+        {**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "A"}, "finish_reason": None}]},
+        {**chunk, "choices": [{"index": 1, "delta": {"role": "assistant", "content": "B"}, "finish_reason": None}]},
+        {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    choices = chatcodec.accumulate_stream("openai-chat", events).choices
+    assert [choice.finish_reason is None for choice in choices] == [False, True]

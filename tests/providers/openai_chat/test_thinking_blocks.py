@@ -209,3 +209,56 @@ def test_streamed_blocks_of_two_indexes_are_two_parts_even_unsigned() -> None:
         ("text", "Hi"),
     ]
     assert all("index" not in str(part.provider_metadata) for part in parts)
+
+
+def test_two_unsigned_thinking_blocks_in_a_row_stay_two_through_the_stream() -> None:
+    """No signature ends an unsigned block (a proxy that strips them, a canonical answer),
+    so each fragment says which entry of the message's ``thinking_blocks`` it belongs to."""
+    blocks = [{"type": "thinking", "thinking": "First"}, {"type": "thinking", "thinking": "Second"}]
+    message = {"content": "Hi", "reasoning_content": "FirstSecond", "thinking_blocks": blocks}
+    whole = chatcodec.decode_response("openai-chat", _response(message))
+    wire = list(chatcodec.encode_stream("openai-chat", events_from_response(whole)))
+    assert_chunks_match_sdk(wire)
+    fragments = [
+        block for chunk in wire for choice in chunk["choices"] for block in choice["delta"].get("thinking_blocks", [])
+    ]
+    assert [fragment["index"] for fragment in fragments] == [0, 1]
+    streamed = chatcodec.accumulate_stream("openai-chat", wire)
+    assert streamed.choices[0].message.parts == whole.choices[0].message.parts
+    assert [getattr(part, "text", None) for part in streamed.choices[0].message.parts] == ["First", "Second", "Hi"]
+    assert (
+        chatcodec.accumulate_stream("openai-chat", wire, strict=True).choices[0].message.parts
+        == streamed.choices[0].message.parts
+    )
+
+
+def test_two_unsigned_anthropic_thinking_blocks_reach_each_stream_as_two_or_reported() -> None:
+    """Anthropic's stream opens each block with ``content_block_start`` at its own index
+    (docs: Streaming Messages, "Event types"); a format with blocks keeps both, Ollama's one
+    ``thinking`` field joins them and says so, as its whole-message writer does."""
+    start: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "model": MODEL, "content": []}
+    events: list[dict[str, Any]] = [
+        {
+            "type": "message_start",
+            "message": {**start, "stop_reason": None, "usage": {"input_tokens": 3, "output_tokens": 1}},
+        }
+    ]
+    for index, text in enumerate(["First", "Second"]):
+        events += [
+            {"type": "content_block_start", "index": index, "content_block": {"type": "thinking", "thinking": ""}},
+            {"type": "content_block_delta", "index": index, "delta": {"type": "thinking_delta", "thinking": text}},
+            {"type": "content_block_stop", "index": index},
+        ]
+    events += [
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}},
+        {"type": "message_stop"},
+    ]
+    for target in ("openai-chat", "openai-responses", "bedrock-converse", "anthropic"):
+        wire = list(chatcodec.encode_stream(target, chatcodec.decode_stream("anthropic", events), on_loss="ignore"))
+        parts = chatcodec.accumulate_stream(target, wire).choices[0].message.parts
+        assert [part.text for part in parts if part.type == "thinking"] == ["First", "Second"], target
+    losses: list[chatcodec.Loss] = []
+    list(
+        chatcodec.encode_stream("ollama", chatcodec.decode_stream("anthropic", events), on_loss="ignore", losses=losses)
+    )
+    assert [loss.what for loss in losses if loss.kind == "content"] == ["thinking parts"]

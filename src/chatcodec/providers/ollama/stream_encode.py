@@ -62,6 +62,8 @@ class StreamEncoder:
         self.refusals: set[int] = set()
         self.silent_thoughts: set[int] = set()
         """Thinking parts started with no delta yet, by part index."""
+        self.thought: int | None = None
+        """The last thinking part that wrote text: another one's text joins it."""
         self.end: dict[str, Any] = {}
         """The last line's own fields: finish reason, usage, the choice's bag."""
         self.message: dict[str, Any] = {}
@@ -143,6 +145,11 @@ class StreamEncoder:
         cannot carry. A thought with no text is still one: a ``"thinking": ""`` line says so."""
         if isinstance(event, ThinkingDeltaEvent):
             self.silent_thoughts.discard(event.index)
+            if event.delta and self.thought not in (None, event.index, -1):  # as the whole message's loss
+                self.losses.add(at, "thinking parts", "an Ollama message has one thinking field; sent joined")
+                self.thought = -1  # said once
+            elif event.delta and self.thought is None:
+                self.thought = event.index
             yield self._line({"content": "", "thinking": event.delta})
             return
         if isinstance(event, ThinkingStartEvent):

@@ -251,12 +251,16 @@ AnyThinkingBlock = Annotated[
 @wire_shape
 class ThinkingBlockDelta(TypedDict):
     """A streamed fragment of a ``thinking_blocks`` entry: text, then the ``signature``
-    that ends the block, or a whole ``redacted_thinking`` block (litellm's chunks)."""
+    that ends the block, or a whole ``redacted_thinking`` block (litellm's chunks).
+    ``index``: the entry's place in the message's ``thinking_blocks`` (as OpenRouter's
+    ``reasoning_details`` fragments carry theirs), which chatcodec writes so that two
+    unsigned blocks in a row, which no signature ends, stay two."""
 
     type: NotRequired[Literal["thinking", "redacted_thinking"]]
     thinking: NotRequired[str]
     signature: NotRequired[str | None]
     data: NotRequired[str]
+    index: NotRequired[int]
 
 
 # --- messages --------------------------------------------------------------------------

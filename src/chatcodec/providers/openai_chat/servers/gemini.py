@@ -20,6 +20,7 @@ import re
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.providers.contract.edge import Extension
+from chatcodec.providers.families.google.single_types import single_types
 from chatcodec.providers.openai_chat.servers import kinds
 from chatcodec.providers.openai_chat.servers.server import Server, ServerCall, ServerRule
 from chatcodec.providers.openai_chat.servers.turns import current_steps
@@ -60,6 +61,34 @@ def _signature(tool_call: dict[str, object]) -> object:
     return None if google is None else google.get("thought_signature")
 
 
+def _single_types(call: ServerCall) -> None:
+    """A tool's ``parameters`` and a ``json_schema`` format's ``schema`` become Gemini's
+    ``Schema`` on this endpoint, whose ``type`` is one name: a ``type`` list is written
+    with ``nullable``/``anyOf``, whatever format the request came from (copies: the
+    caller's own schema objects are not changed)."""
+    tools = as_list(call.body.get("tools")) or []
+    for index, tool in enumerate(tools):
+        function = as_dict((as_dict(tool) or {}).get("function"))
+        at = ("tools", index, "function", "parameters")
+        if function is not None and (parameters := _rewritten(call, function.get("parameters"), at)) is not None:
+            tools[index] = {**tool, "function": {**function, "parameters": parameters}}
+    response_format = as_dict(call.body.get("response_format"))
+    json_schema = as_dict((response_format or {}).get("json_schema"))
+    where = ("response_format", "json_schema", "schema")
+    if json_schema is not None and (schema := _rewritten(call, json_schema.get("schema"), where)) is not None:
+        call.body["response_format"] = {**(response_format or {}), "json_schema": {**json_schema, "schema": schema}}
+
+
+def _rewritten(call: ServerCall, schema: object, at: tuple[str | int, ...]) -> object:
+    """``schema`` with single types, reported, or None when it has no type list."""
+    rewritten, changes = single_types(schema, at)
+    for change in changes:
+        call.report(change.at, change.what, f"written with nullable/anyOf ({SCHEMA})")
+    return rewritten if changes else None
+
+
+SCHEMA = "https://ai.google.dev/api/caching#Schema"
+
 SERVER = Server(
     "gemini",
     "Gemini (OpenAI compatibility)",
@@ -83,6 +112,13 @@ SERVER = Server(
             f"`{SKIP_SENTINEL}` under `missing_signature='skip'` (not for gemini-1.x/2.x)",
             SIGNATURES,
             _signature_on_first_call,
+        ),
+        ServerRule(
+            "single_types",
+            "a JSON Schema `type` list in a tool's parameters or a `json_schema` format is written "
+            "with `nullable`/`anyOf` (Gemini's Schema takes one type name)",
+            SCHEMA,
+            _single_types,
         ),
     ),
     semconv_name="gcp.gemini",
