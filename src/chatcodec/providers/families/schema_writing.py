@@ -13,6 +13,14 @@ A schema no rewrite changes is the caller's own object, sent as it is, with no l
 nothing kept. A changed one is sent changed; what the target cannot hold does not come
 back (the loss says what).
 
+An agent sends the same tools with every turn, and a strict schema costs a Python walk
+per rewrite (the reader's test below, the writer's rewrite): :func:`cached_rewrite` remembers,
+for a bounded number of schemas told apart by their JSON text (``pydantic_core.to_json``,
+written in Rust), which rewrites leave them unchanged, and answers those without a walk.
+Only "unchanged" is answered so (a changed schema is walked, for its changes at their
+paths); a schema the text cannot stand for (one holding itself, or a value JSON has no
+spelling for) is always walked.
+
 A schema read from a format is what its sender gave that API: sent back to the same
 format, it is not rewritten (the round trip is exact; the API judges it, as it did). A
 decoder that reads one its own writer would rewrite marks it (:func:`read_as_sent`: the
@@ -32,6 +40,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from pydantic_core import to_json
+
 from chatcodec.errors import PayloadError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
@@ -50,6 +60,34 @@ Rewrite = Callable[[Any, Steps], tuple[Any, list[SchemaChange]]]
 """A rewrite of this package (:func:`~.anthropic_subset.to_anthropic_subset`, ...)."""
 StrictSchema = Literal["rewrite", "drop_strict"]
 _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
+
+
+_UNCHANGED: dict[tuple[Rewrite, bytes], bool] = {}
+"""``(rewrite, a schema's JSON text)`` for the schemas ``rewrite`` was seen to leave alone."""
+_UNCHANGED_LIMIT = 512
+"""At most this many are remembered (then forgotten all at once: a new set of tools)."""
+_TEXT_LIMIT = 1 << 16
+"""A schema's JSON text longer than this is not remembered (its walk is the lesser cost)."""
+
+
+def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+    """``rewrite(schema, at)``, answered ``(schema, [])`` without a walk for a schema
+    ``rewrite`` was seen to leave alone (see the module docstring)."""
+    if schema.__class__ is not dict:
+        return rewrite(schema, at)
+    try:
+        text = to_json(schema, inf_nan_mode="constants")
+    except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
+        return rewrite(schema, at)
+    key = (rewrite, text)
+    if key in _UNCHANGED:
+        return schema, []
+    result = rewrite(schema, at)
+    if result[0] is schema and not result[1] and len(text) <= _TEXT_LIMIT:
+        if len(_UNCHANGED) >= _UNCHANGED_LIMIT:
+            _UNCHANGED.clear()
+        _UNCHANGED[key] = True
+    return result
 
 
 def report(losses: LossRecorder, changes: list[SchemaChange]) -> None:
@@ -92,7 +130,7 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
     if rewrite is None:
         return False
     try:
-        return bool(rewrite(schema, ())[1])
+        return bool(cached_rewrite(rewrite, schema, ())[1])
     except ValidationError:
         return True
 
@@ -120,11 +158,11 @@ def anthropic_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: o
     """``schema`` as Anthropic's structured outputs take it (a strict tool, an output format)."""
     if as_sent:
         return schema
-    rewritten, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
-    rewritten, subset_changes = to_anthropic_subset(rewritten, at)
+    spelled, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
+    subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at)
     if changes or subset_changes:
         report(losses, [*changes, *subset_changes])
-    return rewritten
+    return subset
 
 
 def strict_schema_option(value: object) -> StrictSchema:
@@ -148,7 +186,7 @@ def openai_strict_schema(
     rewritten = json_schema(schema, losses, at)
     if strict is not True:
         return rewritten, strict
-    strict_form, changes = to_openai_strict(rewritten, at)
+    strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at)
     if not changes:
         return rewritten, strict
     if strict_schema_option(option) == "drop_strict":
