@@ -51,6 +51,7 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
+from chatcodec.providers.kit.closed_schema import WithFloats, json_text
 from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.kit.tool_arguments import input_object
@@ -78,10 +79,11 @@ def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "opaque", "provider": PROVIDER, "data": dict(block)}
 
 
-def arguments_text(tool_input: Mapping[str, Any]) -> str:
+def arguments_text(tool_input: Mapping[str, Any] | WithFloats) -> str:
     """``tool_use.input`` as canonical argument text: compact JSON, non-ASCII kept, so that
-    parsing it back gives the identical object (:func:`~chatcodec.providers.kit.compact_json`)."""
-    return compact_json(tool_input)
+    parsing it back gives the identical object (:func:`~chatcodec.providers.kit.compact_json`;
+    an input the closed request schema marked as holding a float is unwrapped first)."""
+    return compact_json(tool_input.value if type(tool_input) is WithFloats else tool_input)
 
 
 def decode_part(block: Mapping[str, Any], allowed: frozenset[str], model: str | None = None) -> dict[str, Any]:
@@ -267,10 +269,18 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], dict[str, Any] | 
 }
 
 
-def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None = None) -> list[dict[str, Any]]:
+def decode_parts(
+    blocks: list[Any], allowed: frozenset[str], model: str | None = None, *, digits: int = 0
+) -> list[dict[str, Any]]:
     """Canonical parts for a list of wire blocks, as validated copies (the one reader's,
     never the caller's objects): a plain text block (its type and text) is its canonical
-    part and is taken over as it is; every other goes through :func:`decode_part`."""
+    part and is taken over as it is; every other goes through :func:`decode_part`.
+
+    ``digits``: set when the blocks were checked by the closed request schema
+    (``wire.COMMON_REQUEST``), which marks a ``tool_use.input`` holding a float
+    (``closed_schema.WithFloats``); the others are then written by pydantic-core
+    (``closed_schema.json_text``, taking this limit of ``sys.get_int_max_str_digits()``),
+    byte for byte what :func:`arguments_text` writes, several times faster."""
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
@@ -281,7 +291,12 @@ def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None =
         elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
             # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
             append(
-                {"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": compact_json(block["input"])}
+                {
+                    "type": "tool_use",
+                    "id": wire_id,
+                    "name": block["name"],
+                    "arguments": json_text(block["input"], digits) if digits else arguments_text(block["input"]),
+                }
             )
         else:
             append(decode_part(block, allowed, model))
