@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from functools import partial
+from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
@@ -275,37 +276,21 @@ def decode_parts(
     """Canonical parts for a list of wire blocks, as validated copies (the one reader's,
     never the caller's objects): a plain text block (its type and text) is its canonical
     part and is taken over as it is; every other goes through :func:`decode_part`.
-
-    ``digits``: set when the blocks were checked by the closed request schema
-    (``wire.COMMON_REQUEST``), which marks a ``tool_use.input`` holding a float
-    (``closed_schema.WithFloats``); the others are then written by pydantic-core
-    (``closed_schema.json_text``, taking this limit of ``sys.get_int_max_str_digits()``),
-    byte for byte what :func:`arguments_text` writes, several times faster."""
+    ``digits``: set for blocks the closed request schema checked (``closed_schema.json_text``)."""
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
+    written = partial(json_text, digits=digits) if digits else arguments_text
     for block in blocks:
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:
             append(block)
         elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
             # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
-            append(
-                {
-                    "type": "tool_use",
-                    "id": wire_id,
-                    "name": block["name"],
-                    "arguments": json_text(block["input"], digits) if digits else arguments_text(block["input"]),
-                }
-            )
+            append({"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": written(block["input"])})
         else:
             append(decode_part(block, allowed, model))
     return parts
-
-
-def is_tool_result(block: object) -> bool:
-    """Whether a (validated) block is a ``tool_result``."""
-    return isinstance(block, dict) and cast("dict[str, Any]", block).get("type") == "tool_result"
 
 
 # --- encode ------------------------------------------------------------------------------

@@ -462,6 +462,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "file": closed_like(Source, {"type": literal("file"), "file_id": non_empty()}),
     }
     text_source = closed_like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
+    arguments = json_value_to_write(whole=json_object())  # marked when it holds a float (parts.decode_parts)
     text_block = closed_like(TextBlock, {"type": literal("text"), "text": text()}, cached)
     image = closed_like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
     document = closed_like(
@@ -484,14 +485,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         ),
         "redacted_thinking": closed_like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
         "tool_use": closed_like(
-            ToolUseBlock,
-            {
-                "type": literal("tool_use"),
-                "id": text(),
-                "name": text(),
-                "input": json_value_to_write(whole=json_object()),
-            },
-            cached,
+            ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": arguments}, cached
         ),
     }
 

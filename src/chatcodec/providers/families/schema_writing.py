@@ -13,13 +13,9 @@ A schema no rewrite changes is the caller's own object, sent as it is, with no l
 nothing kept. A changed one is sent changed; what the target cannot hold does not come
 back (the loss says what).
 
-An agent sends the same tools with every turn, and a strict schema costs a Python walk
-per rewrite (the reader's test below, the writer's rewrite): :func:`cached_rewrite` remembers,
-for a bounded number of schemas told apart by their JSON text (``pydantic_core.to_json``,
-written in Rust), which rewrites leave them unchanged, and answers those without a walk.
-Only "unchanged" is answered so (a changed schema is walked, for its changes at their
-paths); a schema the text cannot stand for (one holding itself, or a value JSON has no
-spelling for) is always walked.
+An agent sends the same tools every turn: :func:`cached_rewrite` remembers which schemas
+(told apart by their ``pydantic_core.to_json`` text) a rewrite left unchanged, and answers
+those without a walk (a changed schema, or one with no JSON text, is walked).
 
 A schema read from a format is what its sender gave that API: sent back to the same
 format, it is not rewritten (the round trip is exact; the API judges it, as it did). A
@@ -62,31 +58,22 @@ StrictSchema = Literal["rewrite", "drop_strict"]
 _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
 
 
-_UNCHANGED: dict[tuple[Rewrite, bytes], bool] = {}
-"""``(rewrite, a schema's JSON text)`` for the schemas ``rewrite`` was seen to leave alone."""
-_UNCHANGED_LIMIT = 512
-"""At most this many are remembered (then forgotten all at once: a new set of tools)."""
-_TEXT_LIMIT = 1 << 16
-"""A schema's JSON text longer than this is not remembered (its walk is the lesser cost)."""
+_UNCHANGED: set[tuple[Rewrite, bytes]] = set()  # (rewrite, JSON text): at most 512, texts of 64 KiB
 
 
 def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
-    """``rewrite(schema, at)``, answered ``(schema, [])`` without a walk for a schema
-    ``rewrite`` was seen to leave alone (see the module docstring)."""
-    if schema.__class__ is not dict:
-        return rewrite(schema, at)
+    """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone."""
     try:
-        text = to_json(schema, inf_nan_mode="constants")
+        key = (rewrite, to_json(schema, inf_nan_mode="constants"))
     except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
         return rewrite(schema, at)
-    key = (rewrite, text)
     if key in _UNCHANGED:
         return schema, []
     result = rewrite(schema, at)
-    if result[0] is schema and not result[1] and len(text) <= _TEXT_LIMIT:
-        if len(_UNCHANGED) >= _UNCHANGED_LIMIT:
-            _UNCHANGED.clear()
-        _UNCHANGED[key] = True
+    if result[0] is schema and not result[1] and len(key[1]) <= 1 << 16:
+        if len(_UNCHANGED) >= 512:
+            _UNCHANGED.clear()  # a new set of tools
+        _UNCHANGED.add(key)
     return result
 
 
