@@ -352,6 +352,33 @@ def test_a_schema_left_alone_is_not_walked_again_and_a_changed_one_is() -> None:
     assert walks.count(changed) == 3
 
 
+def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:
+    """A tuple, bytes or an integer key has the JSON text of a list, a string, a string
+    key: such a schema is walked (the walk tells them apart), whichever came first."""
+    plain = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
+    variants = [
+        {**plain, "required": ("a",)},
+        {**plain, "type": b"object"},
+        {**plain, "properties": {1: {"type": "string"}}},
+    ]
+    for rewrite in (to_anthropic_subset, to_openai_strict):
+        for first, then in ((plain, variants), *((variant, [plain]) for variant in variants)):
+            walks: list[Any] = []
+
+            def counted(schema: Any, at: Any = (), rewrite: Any = rewrite, walks: list[Any] = walks) -> Any:
+                walks.append(schema)
+                return rewrite(schema, at)
+
+            for schema in (first, *then):
+                assert cached_rewrite(counted, schema, ("at",)) == rewrite(schema, ("at",))
+            assert len(walks) == 1 + len(then)
+
+
 def test_a_schema_holding_itself_is_walked_and_refused() -> None:
     looped: dict[str, Any] = {"type": "object", "properties": {}}
     looped["properties"]["self"] = looped

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from pydantic_core import to_json
+from pydantic_core import from_json, to_json
 
 from chatcodec.errors import PayloadError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
@@ -58,22 +58,24 @@ StrictSchema = Literal["rewrite", "drop_strict"]
 _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
 
 
-_UNCHANGED: set[tuple[Rewrite, bytes]] = set()  # (rewrite, JSON text): at most 512, texts of 64 KiB
+_UNCHANGED: dict[tuple[Rewrite, bytes], object] = {}  # (rewrite, JSON text) -> its value; 512 at most
 
 
 def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
-    """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone."""
+    """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone (a value
+    equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked)."""
     try:
         key = (rewrite, to_json(schema, inf_nan_mode="constants"))
     except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
         return rewrite(schema, at)
-    if key in _UNCHANGED:
+    known = _UNCHANGED.get(key)
+    if known is not None and known == schema:
         return schema, []
     result = rewrite(schema, at)
-    if result[0] is schema and not result[1] and len(key[1]) <= 1 << 16:
+    if result[0] is schema and not result[1] and len(key[1]) <= 1 << 16 and (value := from_json(key[1])) == schema:
         if len(_UNCHANGED) >= 512:
             _UNCHANGED.clear()  # a new set of tools
-        _UNCHANGED.add(key)
+        _UNCHANGED[key] = value
     return result
 
 
