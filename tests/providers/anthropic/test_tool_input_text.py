@@ -62,7 +62,9 @@ def test_tool_input_is_written_byte_for_byte_as_compact_json(
         assert (anthropic_request.COMMON_REQUEST.validate(payload) is not None) is closed
         expected = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"))
         canonical = chatcodec.decode_request("anthropic", payload)
-        assert canonical.messages[1].content[1].arguments == expected, tool_input  # type: ignore[union-attr]
+        part = canonical.messages[1].content[1]
+        assert isinstance(part, chatcodec.ToolUsePart)
+        assert part.arguments == expected, tool_input
         written = chatcodec.convert_request(payload, source="anthropic", target="openai-chat", on_loss="ignore")
         assert written["messages"][1]["tool_calls"][0]["function"]["arguments"] == expected
 
