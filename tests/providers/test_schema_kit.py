@@ -379,6 +379,18 @@ def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:
             assert len(walks) == 1 + len(then)
 
 
+def test_a_value_nested_past_the_json_parsers_depth_is_walked_each_time() -> None:
+    """A ``default`` nested deeper than pydantic-core parses (no rewrite walks into it) is
+    written as text but not read back: the schema is walked, never remembered or refused."""
+    deep: Any = "x"
+    for _ in range(230):  # pydantic-core writes it (past 255 it does not) and parses no deeper than 200
+        deep = [deep]
+    schema = {"type": "object", "properties": {}, "additionalProperties": False, "default": deep}
+    for rewrite in (to_anthropic_subset, to_openai_strict):
+        for _ in range(2):
+            assert cached_rewrite(rewrite, schema, ()) == rewrite(schema, ())
+
+
 def test_a_schema_holding_itself_is_walked_and_refused() -> None:
     looped: dict[str, Any] = {"type": "object", "properties": {}}
     looped["properties"]["self"] = looped

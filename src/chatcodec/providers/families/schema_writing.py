@@ -72,7 +72,13 @@ def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[
     if known is not None and known == schema:
         return schema, []
     result = rewrite(schema, at)
-    if result[0] is schema and not result[1] and len(key[1]) <= 1 << 16 and (value := from_json(key[1])) == schema:
+    if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
+        return result
+    try:
+        value = from_json(key[1])
+    except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
+        return result
+    if value == schema:
         if len(_UNCHANGED) >= 512:
             _UNCHANGED.clear()  # a new set of tools
         _UNCHANGED[key] = value
