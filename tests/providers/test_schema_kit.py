@@ -21,7 +21,7 @@ import chatcodec
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
 from chatcodec.providers.families.google.openapi_schema import from_openapi
 from chatcodec.providers.families.openai.strict_schema import nullable, to_openai_strict
-from chatcodec.providers.families.schema_writing import looks_openapi
+from chatcodec.providers.families.schema_writing import cached_rewrite, looks_openapi
 from chatcodec.providers.kit.schema_walk import MAX_DEPTH
 
 GEMINI_SCHEMA: dict[str, Any] = {
@@ -317,3 +317,83 @@ def test_a_type_name_gemini_does_not_have_is_no_gemini_spelling() -> None:
     assert losses == []
     assert body["tools"][0]["function"]["parameters"] == {"type": "A"}
     assert from_openapi({"type": "Object"})[0] == {"type": "object"}  # a Gemini name in another case still is
+
+
+# --- the rewrites remembered by JSON text (families/schema_writing.py) -----------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(_schemas(), st.sampled_from([to_anthropic_subset, to_openai_strict]))
+def test_a_remembered_rewrite_answers_what_the_walk_answers(schema: dict[str, Any], rewrite: Any) -> None:
+    """Asked twice, for the schema and for an equal copy at another path, the remembered
+    rewrite gives the walk's output and changes (at the path asked), or the same object."""
+    for at in (("tools", 0, "parameters"), ("tools", 7, "parameters")):
+        for asked in (schema, copy.deepcopy(schema)):
+            expected, changes = rewrite(asked, at)
+            got, got_changes = cached_rewrite(rewrite, asked, at)
+            assert got_changes == changes
+            assert got == expected
+            assert (got is asked) == (changes == [])
+
+
+def test_a_schema_left_alone_is_not_walked_again_and_a_changed_one_is() -> None:
+    walks: list[Any] = []
+
+    def counted(schema: Any, at: Any = ()) -> Any:
+        walks.append(schema)
+        return to_anthropic_subset(schema, at)
+
+    alone = {"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": False}
+    changed = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "additionalProperties": False}
+    for _ in range(3):
+        assert cached_rewrite(counted, copy.deepcopy(alone), ()) == (alone, [])
+        assert cached_rewrite(counted, changed, ("x",))[1][0].at == ("x", "properties", "n", "minimum")
+    assert walks.count(alone) == 1
+    assert walks.count(changed) == 3
+
+
+def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:
+    """A tuple, bytes or an integer key has the JSON text of a list, a string, a string
+    key: such a schema is walked (the walk tells them apart), whichever came first."""
+    plain = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
+    variants = [
+        {**plain, "required": ("a",)},
+        {**plain, "type": b"object"},
+        {**plain, "properties": {1: {"type": "string"}}},
+    ]
+    for rewrite in (to_anthropic_subset, to_openai_strict):
+        for first, then in ((plain, variants), *((variant, [plain]) for variant in variants)):
+            walks: list[Any] = []
+
+            def counted(schema: Any, at: Any = (), rewrite: Any = rewrite, walks: list[Any] = walks) -> Any:
+                walks.append(schema)
+                return rewrite(schema, at)
+
+            for schema in (first, *then):
+                assert cached_rewrite(counted, schema, ("at",)) == rewrite(schema, ("at",))
+            assert len(walks) == 1 + len(then)
+
+
+def test_a_value_nested_past_the_json_parsers_depth_is_walked_each_time() -> None:
+    """A ``default`` nested deeper than pydantic-core parses (no rewrite walks into it) is
+    written as text but not read back: the schema is walked, never remembered or refused."""
+    deep: Any = "x"
+    for _ in range(230):  # pydantic-core writes it (past 255 it does not) and parses no deeper than 200
+        deep = [deep]
+    schema = {"type": "object", "properties": {}, "additionalProperties": False, "default": deep}
+    for rewrite in (to_anthropic_subset, to_openai_strict):
+        for _ in range(2):
+            assert cached_rewrite(rewrite, schema, ()) == rewrite(schema, ())
+
+
+def test_a_schema_holding_itself_is_walked_and_refused() -> None:
+    looped: dict[str, Any] = {"type": "object", "properties": {}}
+    looped["properties"]["self"] = looped
+    for _ in range(2):
+        with pytest.raises(chatcodec.ValidationError):
+            cached_rewrite(to_anthropic_subset, looped, ("tools", 0))

@@ -36,6 +36,7 @@ a bag or a rule that fires takes the branches after them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from sys import get_int_max_str_digits, maxsize
 from typing import Any, cast
 
 from chatcodec._narrow import as_list
@@ -92,6 +93,7 @@ def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[di
     canonical: list[dict[str, Any]] = []
     append = canonical.append
     after_results = False
+    digits = (get_int_max_str_digits() or maxsize) if context.closed else 0  # parts.decode_parts
     for message in wire_messages:
         role, content = message["role"], message["content"]
         first = len(canonical)
@@ -100,7 +102,7 @@ def decode_messages(wire_messages: list[Any], context: DecodeContext) -> list[di
         elif content.__class__ is str:
             append(message)
         elif role == "assistant":
-            append({"role": "assistant", "content": decode_parts(content, ASSISTANT_KINDS)})
+            append({"role": "assistant", "content": decode_parts(content, ASSISTANT_KINDS, digits=digits)})
         else:
             _decode_user(content, append)
         if after_results and role == "user":  # a user turn that followed results without joining them

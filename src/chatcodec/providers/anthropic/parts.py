@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from functools import partial
+from typing import Any
 
 from chatcodec._narrow import as_list
 from chatcodec.errors import rule_error
@@ -51,6 +52,7 @@ from chatcodec.providers.kit import (
     split_fields,
     tool_name,
 )
+from chatcodec.providers.kit.closed_schema import WithFloats, json_text
 from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT, PLAIN_TOOL_USE
 from chatcodec.providers.kit.tool_arguments import input_object
@@ -78,10 +80,11 @@ def opaque(block: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "opaque", "provider": PROVIDER, "data": dict(block)}
 
 
-def arguments_text(tool_input: Mapping[str, Any]) -> str:
+def arguments_text(tool_input: Mapping[str, Any] | WithFloats) -> str:
     """``tool_use.input`` as canonical argument text: compact JSON, non-ASCII kept, so that
-    parsing it back gives the identical object (:func:`~chatcodec.providers.kit.compact_json`)."""
-    return compact_json(tool_input)
+    parsing it back gives the identical object (:func:`~chatcodec.providers.kit.compact_json`;
+    an input the closed request schema marked as holding a float is unwrapped first)."""
+    return compact_json(tool_input.value if type(tool_input) is WithFloats else tool_input)
 
 
 def decode_part(block: Mapping[str, Any], allowed: frozenset[str], model: str | None = None) -> dict[str, Any]:
@@ -267,30 +270,27 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], dict[str, Any] | 
 }
 
 
-def decode_parts(blocks: list[Any], allowed: frozenset[str], model: str | None = None) -> list[dict[str, Any]]:
+def decode_parts(
+    blocks: list[Any], allowed: frozenset[str], model: str | None = None, *, digits: int = 0
+) -> list[dict[str, Any]]:
     """Canonical parts for a list of wire blocks, as validated copies (the one reader's,
     never the caller's objects): a plain text block (its type and text) is its canonical
-    part and is taken over as it is; every other goes through :func:`decode_part`."""
+    part and is taken over as it is; every other goes through :func:`decode_part`.
+    ``digits``: set for blocks the closed request schema checked (``closed_schema.json_text``)."""
     parts: list[dict[str, Any]] = []
     append = parts.append
     calls = "tool_use" in allowed
+    written = partial(json_text, digits=digits) if digits else arguments_text
     for block in blocks:
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:
             append(block)
         elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
             # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
-            append(
-                {"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": compact_json(block["input"])}
-            )
+            append({"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": written(block["input"])})
         else:
             append(decode_part(block, allowed, model))
     return parts
-
-
-def is_tool_result(block: object) -> bool:
-    """Whether a (validated) block is a ``tool_result``."""
-    return isinstance(block, dict) and cast("dict[str, Any]", block).get("type") == "tool_result"
 
 
 # --- encode ------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ earlier ones are dropped and reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from functools import cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -218,7 +219,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     context = shared.extend(
         AnthropicContext,
         unsigned_thinking=unsigned_thinking(shared),
-        tool_names=_names_once(messages),  # walked only if a result names its tool
+        tool_names=cache(partial(_names, messages)),  # walked once, if a result names its tool
     )
     wire = restore_fields(bag) if bag else {}
     _encode_required(request, wire, shared)
@@ -333,18 +334,6 @@ def _user_over_metadata(
     elif metadata == {}:
         why = "Anthropic's metadata holds the request's user, so it reads back as the user alone"
         losses.add(("metadata",), "empty metadata", why, "metadata")
-
-
-def _names_once(messages: list[Mapping[str, Any]]) -> Callable[[], dict[str, str]]:
-    """:func:`_names`, walked on the first call only."""
-    found: list[dict[str, str]] = []
-
-    def names() -> dict[str, str]:
-        if not found:
-            found.append(_names(messages))
-        return found[0]
-
-    return names
 
 
 def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:

@@ -38,6 +38,8 @@ from chatcodec.providers.kit.closed_schema import (
     closed_like,
     either,
     json_object,
+    json_value_to_write,
+    json_without_floats,
     literal,
     non_empty,
     number,
@@ -460,6 +462,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         "file": closed_like(Source, {"type": literal("file"), "file_id": non_empty()}),
     }
     text_source = closed_like(Source, {"type": literal("text"), "media_type": _text(), "data": text()})
+    arguments = json_value_to_write(whole=json_object())  # marked when it holds a float (parts.decode_parts)
     text_block = closed_like(TextBlock, {"type": literal("text"), "text": text()}, cached)
     image = closed_like(ImageBlock, {"type": literal("image"), "source": _tagged(sources)}, cached)
     document = closed_like(
@@ -482,7 +485,7 @@ def _common_blocks() -> dict[str, cs.CoreSchema]:
         ),
         "redacted_thinking": closed_like(RedactedThinkingBlock, {"type": literal("redacted_thinking"), "data": text()}),
         "tool_use": closed_like(
-            ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": json_object()}, cached
+            ToolUseBlock, {"type": literal("tool_use"), "id": text(), "name": text(), "input": arguments}, cached
         ),
     }
 
@@ -521,7 +524,7 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
         "adaptive": closed_like(Thinking, {"type": literal("adaptive")}),
         "disabled": closed_like(Thinking, {"type": literal("disabled")}),
     }
-    return closed_like(
+    root = closed_like(
         Request,
         {"messages": _common_messages(blocks)},
         {
@@ -542,6 +545,7 @@ def _common_request(json_input: bool) -> cs.CoreSchema:
         },
         extra=True,  # fields with no canonical home, kept in the request's bag
     )
+    return cs.definitions_schema(root, [json_without_floats(json_input=json_input)])
 
 
 COMMON_REQUEST = LazyValidator(_common_request)

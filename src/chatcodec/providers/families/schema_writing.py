@@ -13,6 +13,10 @@ A schema no rewrite changes is the caller's own object, sent as it is, with no l
 nothing kept. A changed one is sent changed; what the target cannot hold does not come
 back (the loss says what).
 
+An agent sends the same tools every turn: :func:`cached_rewrite` remembers which schemas
+(told apart by their ``pydantic_core.to_json`` text) a rewrite left unchanged, and answers
+those without a walk (a changed schema, or one with no JSON text, is walked).
+
 A schema read from a format is what its sender gave that API: sent back to the same
 format, it is not rewritten (the round trip is exact; the API judges it, as it did). A
 decoder that reads one its own writer would rewrite marks it (:func:`read_as_sent`: the
@@ -32,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from pydantic_core import from_json, to_json
+
 from chatcodec.errors import PayloadError, ValidationError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.providers.families.claude.schema_subset import to_anthropic_subset
@@ -50,6 +56,33 @@ Rewrite = Callable[[Any, Steps], tuple[Any, list[SchemaChange]]]
 """A rewrite of this package (:func:`~.anthropic_subset.to_anthropic_subset`, ...)."""
 StrictSchema = Literal["rewrite", "drop_strict"]
 _STRICT_SCHEMAS: tuple[StrictSchema, ...] = ("rewrite", "drop_strict")
+
+
+_UNCHANGED: dict[tuple[Rewrite, bytes], object] = {}  # (rewrite, JSON text) -> its value; 512 at most
+
+
+def cached_rewrite(rewrite: Rewrite, schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+    """``rewrite(schema, at)``; ``(schema, [])`` for one it was seen to leave alone (a value
+    equal to the text's, so that a tuple, bytes or an integer key spelled alike is walked)."""
+    try:
+        key = (rewrite, to_json(schema, inf_nan_mode="constants"))
+    except ValueError:  # holds itself, or a value with no JSON spelling: walked as it is
+        return rewrite(schema, at)
+    known = _UNCHANGED.get(key)
+    if known is not None and known == schema:
+        return schema, []
+    result = rewrite(schema, at)
+    if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
+        return result
+    try:
+        value = from_json(key[1])
+    except ValueError:  # nested past the parser's depth (in a value no rewrite walks): not remembered
+        return result
+    if value == schema:
+        if len(_UNCHANGED) >= 512:
+            _UNCHANGED.clear()  # a new set of tools
+        _UNCHANGED[key] = value
+    return result
 
 
 def report(losses: LossRecorder, changes: list[SchemaChange]) -> None:
@@ -92,7 +125,7 @@ def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
     if rewrite is None:
         return False
     try:
-        return bool(rewrite(schema, ())[1])
+        return bool(cached_rewrite(rewrite, schema, ())[1])
     except ValidationError:
         return True
 
@@ -120,11 +153,11 @@ def anthropic_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: o
     """``schema`` as Anthropic's structured outputs take it (a strict tool, an output format)."""
     if as_sent:
         return schema
-    rewritten, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
-    rewritten, subset_changes = to_anthropic_subset(rewritten, at)
+    spelled, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
+    subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at)
     if changes or subset_changes:
         report(losses, [*changes, *subset_changes])
-    return rewritten
+    return subset
 
 
 def strict_schema_option(value: object) -> StrictSchema:
@@ -148,7 +181,7 @@ def openai_strict_schema(
     rewritten = json_schema(schema, losses, at)
     if strict is not True:
         return rewritten, strict
-    strict_form, changes = to_openai_strict(rewritten, at)
+    strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at)
     if not changes:
         return rewritten, strict
     if strict_schema_option(option) == "drop_strict":

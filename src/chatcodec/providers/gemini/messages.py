@@ -32,7 +32,6 @@ from typing import Any, Literal
 from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.gemini import wire as shapes
 from chatcodec.providers.gemini.markers import JOINED, KIT, STRING_SYSTEM
-from chatcodec.providers.gemini.media import Turn
 from chatcodec.providers.gemini.parts import (
     GeminiContext,
     PartDecoding,
@@ -331,8 +330,3 @@ def _write_parts(turn: WireTurn, message: Mapping[str, Any], index: int, context
         parts.append(wire)
         if turn.first_call is None and turn.role == "model" and "functionCall" in wire:
             turn.first_call = (wire, position)
-
-
-def turn_kind(role: str) -> Turn:
-    """The kind of parts a wire role holds."""
-    return "model" if role == "model" else "user"

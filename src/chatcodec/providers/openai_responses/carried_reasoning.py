@@ -156,6 +156,8 @@ class SealedCalls:
 
     def __init__(self) -> None:
         self._bags: dict[str, dict[str, Any]] = {}
+        self.encrypted = False
+        """Whether a reasoning item replaying OpenAI's own encrypted reasoning was read."""
 
     def take(self, part: Mapping[str, Any]) -> bool:
         """Keep a sealed call's bags (True), or say ``part`` is sealed thinking (False)."""

@@ -90,9 +90,12 @@ def decode_item(item: Mapping[str, Any], at: Steps = (), calls: SealedCalls | No
         case "message" | None if item.get("role") == "assistant":
             return _decode_message(item)
         case "reasoning":
-            if is_sealed(item.get("encrypted_content")):
+            encrypted = item.get("encrypted_content")
+            if is_sealed(encrypted):
                 sealed = unseal(item["encrypted_content"], path(*at, "encrypted_content"))
                 return [] if (calls or SealedCalls()).take(sealed) else [sealed]
+            if encrypted and calls is not None:
+                calls.encrypted = True
             return _decode_reasoning(item)
         case "function_call":
             canonical = {

@@ -58,15 +58,18 @@ _NO_BREAKPOINT = "function call outputs carry no breakpoint"
 # --- decode ------------------------------------------------------------------------------
 
 
-def decode_messages(items: Sequence[Mapping[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
-    """Canonical messages (as data) for a (validated) ``input`` item list."""
+def decode_messages(
+    items: Sequence[Mapping[str, Any]], context: DecodeContext, calls: SealedCalls | None = None
+) -> list[dict[str, Any]]:
+    """Canonical messages (as data) for a (validated) ``input`` item list (``calls``: what
+    the reading learns of its reasoning items, :class:`.SealedCalls`)."""
     canonical: list[dict[str, Any]] = []
     turn: list[dict[str, Any]] | None = None  # the parts of the open assistant message
     results: list[dict[str, Any]] | None = None  # the results of the open tool message
     carried: list[dict[str, Any]] | None = None  # the opaque items of the open ``_items`` message
     after_message = False  # whether the last item was an assistant message item
     custom: set[str] = set()  # the call ids of the custom_tool_call items so far
-    calls = SealedCalls()  # call bags sealed into reasoning items (carried_reasoning.py)
+    calls = calls or SealedCalls()  # call bags sealed into reasoning items (carried_reasoning.py)
     for position, item in enumerate(items):
         kind = item.get("type")
         role = item.get("role") if kind is None or kind == "message" else None

@@ -48,7 +48,7 @@ from chatcodec.providers.kit import keeps_a_container, restore_fields, split_fie
 from chatcodec.providers.kit.integer_spelling import mark_integers, respell_integers
 from chatcodec.providers.kit.service_tier import read_tier, write_tier
 from chatcodec.providers.openai_responses.capabilities import CAPABILITIES
-from chatcodec.providers.openai_responses.carried_reasoning import is_sealed
+from chatcodec.providers.openai_responses.carried_reasoning import SealedCalls
 from chatcodec.providers.openai_responses.markers import INPUT_STRING, INSTRUCTIONS, KIT, PROVIDER
 from chatcodec.providers.openai_responses.messages import decode_messages, encode_messages
 from chatcodec.providers.openai_responses.settings import decode_settings, encode_settings
@@ -153,18 +153,13 @@ def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeC
     if type(wire_input) is str:
         messages.append({"role": "user", "content": wire_input, "provider_metadata": {PROVIDER: {INPUT_STRING: True}}})
     elif wire_input is not None:
-        messages += decode_messages(wire_input, context)
-        if "include" not in request and any(_encrypted(item) for item in wire_input):
+        read = SealedCalls()
+        messages += decode_messages(wire_input, context, read)
+        if "include" not in request and read.encrypted:  # OpenAI's encrypted reasoning, learnt in the pass
             bag[_NO_INCLUDE] = True
     elif "input" not in request:
         bag[_NO_INPUT] = True
     return messages
-
-
-def _encrypted(item: Mapping[str, Any]) -> bool:
-    """Whether ``item`` replays OpenAI's encrypted reasoning (not another provider's, sealed)."""
-    encrypted = item.get("encrypted_content")
-    return item.get("type") == "reasoning" and bool(encrypted) and not is_sealed(encrypted)
 
 
 def decode_message_list(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
