@@ -75,7 +75,7 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
     path = tmp_path / "odd.json"
     path.write_text('{"question": "hi", "answer": 3}')  # keys no format describes (a Responses body may hold "prompt")
     assert main(["validate", str(path)]) == 1
-    known = ", ".join([*chatcodec.PROVIDER_NAMES, "canonical"])
+    known = ", ".join([*chatcodec.registered_providers(), "canonical"])  # the session's own codec too
     assert f"not in any format chatcodec knows ({known}; --format names one)" in capsys.readouterr().err
 
 
