@@ -27,6 +27,10 @@ six (the fewest and quickest cases added to the run)."""
 STREAMLESS_TWIN_OF = "ollama"
 """The registered provider whose folder :data:`STREAMLESS_TWIN` reuses."""
 
+FIXTURE_FOLDERS = {STREAMLESS_TWIN: STREAMLESS_TWIN_OF}
+"""Each session codec's recordings, by the folder under ``tests/fixtures`` that holds them
+(its folder's: a twin reads the same wire), for the harnesses that find seeds by folder."""
+
 
 def register_session_codecs() -> None:
     """Register :data:`STREAMLESS_TWIN` (for the whole run)."""

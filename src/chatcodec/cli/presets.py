@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec.batch import envelopes, training
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats
 
 TRAINING_DIALECTS = training.TRAINING_DIALECTS
 """The training dialects' names (rows of their own, read without a codec of their own)."""
@@ -52,8 +52,10 @@ def dialects_help() -> str:
 
 
 def row_format(text: str) -> str:
-    """``--from``/``--to``'s value: a body format or an envelope preset."""
-    if text in PROVIDER_NAMES or text == CANONICAL or text in training.TRAINING_DIALECTS:
+    """``--from``/``--to``'s value: a body format (a codec registered at run time too, for a
+    program that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope
+    preset or a training dialect."""
+    if text in available_formats() or text in training.TRAINING_DIALECTS:
         return text
     if envelopes.is_envelope_spec(text) and not text.startswith("body="):
         try:
