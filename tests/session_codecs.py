@@ -21,8 +21,9 @@ the streaming ones: every law and test parametrized over the registered provider
 it (its conformance entry: ``tests/providers/ollama_streamless/conformance.py``), a law over
 every provider must call no stream entry point (``test_laws_read_capabilities.py``), the
 stream laws read each codec's ``decodes_streams``/``encodes_streams``, and the fuzz harness
-aims no stream target at it. Ollama's is the twin because its wire is the smallest of the
-six (the fewest and quickest cases added to the run)."""
+aims no stream target at it. Ollama's is the twin: the plainest of the six wires (one answer
+per response, text content with images beside it), and the codec the laws were first held
+streamless with (``make test-streamless``'s, which this replaces)."""
 
 STREAMLESS_TWIN_OF = "ollama"
 """The registered provider whose folder :data:`STREAMLESS_TWIN` reuses."""
