@@ -311,14 +311,7 @@ def _convert_batches(
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
-    report = RunReport(
-        path,
-        ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
-        RejectsFile(rejects_path),
-        quiet=arguments.quiet,
-        all_losses=arguments.all_losses,
-        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
-    )
+    report = _run_report(arguments, rejects_path, size)
     try:
         with _sink(arguments, options, out) as write:
             for result in _converted(batches, options, arguments.workers, convert):
@@ -333,6 +326,18 @@ def _convert_batches(
     finally:
         report.close()
     return report.summarize()
+
+
+def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | None) -> RunReport:
+    """The run's report: its progress line, rejects file and loss summary, as the arguments ask."""
+    return RunReport(
+        arguments.file,
+        ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
+        RejectsFile(rejects_path),
+        quiet=arguments.quiet,
+        all_losses=arguments.all_losses,
+        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+    )
 
 
 def _converted(
