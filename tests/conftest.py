@@ -1,4 +1,6 @@
-"""Shared test settings: one Hypothesis profile for every property test.
+"""Shared test settings: one Hypothesis profile for every property test, and the codecs every
+session registers beside the built-in ones (``session_codecs``: a streamless codec, so every
+law over the registered providers holds for a codec without streams in every run).
 
 ``make test`` (what CI runs) picks ``chatcodec-ci`` by ``CHATCODEC_HYPOTHESIS_PROFILE``: the
 examples are derandomized and no example database is read, so a fresh clone's run is the
