@@ -52,10 +52,11 @@ def dialects_help() -> str:
 
 
 def row_format(text: str) -> str:
-    """``--from``/``--to``'s value: a body format (a codec registered at run time too, for a
-    program that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope
-    preset or a training dialect."""
-    if text in available_formats() or text in training.TRAINING_DIALECTS:
+    """``--from``/``--to``'s value: a body format (a known one without its codec too, refused
+    once with why before a line is read; and a codec registered at run time, for a program
+    that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope preset or a
+    training dialect."""
+    if text in PROVIDER_NAMES or text in available_formats() or text in training.TRAINING_DIALECTS:
         return text
     if envelopes.is_envelope_spec(text) and not text.startswith("body="):
         try:
