@@ -77,14 +77,6 @@ RANDOM_PROFILE ?= chatcodec-long
 pytest: $(VENV)/.installed-dev $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest
 
-# The laws and the fuzz harness again with one codec registered without its streams
-# (tests/conftest.py, CHATCODEC_LAWS_WITHOUT_STREAMS): they must hold for a streamless codec
-# beside streaming ones.
-STREAMLESS ?= ollama
-.PHONY: test-streamless
-test-streamless: $(VENV)/.installed-dev
-	CHATCODEC_LAWS_WITHOUT_STREAMS=$(STREAMLESS) CHATCODEC_HYPOTHESIS_PROFILE=chatcodec-ci $(BIN)/python -m pytest tests/conformance tests/fuzz
-
 .PHONY: pytest-random
 pytest-random: $(VENV)/.installed-dev $(JS_INSTALLED)
 	CHATCODEC_HYPOTHESIS_PROFILE=$(RANDOM_PROFILE) $(BIN)/python -m pytest

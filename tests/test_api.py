@@ -29,8 +29,10 @@ def test_every_provider_folder_is_registered_once_by_its_folder_name() -> None:
 
 
 def test_registered_providers_are_known_and_load() -> None:
+    """The built-in providers first, in their order, then the codecs registered at run time
+    (the test session registers one: ``tests/session_codecs.py``)."""
     providers = chatcodec.registered_providers()
-    assert set(providers) <= set(chatcodec.PROVIDER_NAMES)
+    assert providers[: len(chatcodec.PROVIDER_NAMES)] == list(chatcodec.PROVIDER_NAMES)
     assert chatcodec.available_formats() == ["canonical", *providers]
     for name in providers:
         assert chatcodec.get_codec(name).name == name
@@ -47,6 +49,7 @@ def no_built_in_providers(monkeypatch: pytest.MonkeyPatch) -> None:
     # registry, and again for the real one after it
     kept = {name: path for name, path in registry._BUILT_IN.items() if name not in chatcodec.PROVIDER_NAMES}
     monkeypatch.setattr(registry, "_BUILT_IN", kept)
+    monkeypatch.setattr(registry, "_custom", {})  # no codec registered at run time either
     monkeypatch.setattr(registry, "_loaded", {k: v for k, v in registry._loaded.items() if k in kept})
     monkeypatch.setattr(registry, "_generation", [registry.generation() + 1])
 

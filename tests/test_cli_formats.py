@@ -75,7 +75,7 @@ def test_validate_says_when_the_input_is_no_known_format(capsys: pytest.CaptureF
     path = tmp_path / "odd.json"
     path.write_text('{"question": "hi", "answer": 3}')  # keys no format describes (a Responses body may hold "prompt")
     assert main(["validate", str(path)]) == 1
-    known = ", ".join([*chatcodec.PROVIDER_NAMES, "canonical"])
+    known = ", ".join([*chatcodec.registered_providers(), "canonical"])  # the session's own codec too
     assert f"not in any format chatcodec knows ({known}; --format names one)" in capsys.readouterr().err
 
 
@@ -172,3 +172,20 @@ def test_convert_says_what_a_non_json_file_is_and_leaves_no_rejects(
     assert main(["convert", name, "--from", "anthropic", "--to", "openai-chat"]) == 1
     assert said in capsys.readouterr().err
     assert [path.name for path in tmp_path.iterdir()] == [name]
+
+
+def test_convert_takes_a_codec_registered_at_run_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """A program that registers a codec and calls ``main`` converts with it by name, as the
+    library does (the session's streamless codec reads Ollama's wire)."""
+    from session_codecs import STREAMLESS_TWIN, STREAMLESS_TWIN_OF
+
+    recorded = sorted((FIXTURES / STREAMLESS_TWIN_OF / "request").glob("*.json"))[0]
+    outputs = []
+    for source in (STREAMLESS_TWIN_OF, STREAMLESS_TWIN):
+        assert main(["convert", str(recorded), "--from", source, "--to", "openai-chat"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+    with pytest.raises(SystemExit) as refused:
+        main(["convert", str(recorded), "--from", "no-such-codec", "--to", "openai-chat"])
+    assert refused.value.code == 64  # EX_USAGE
+    assert "unknown format 'no-such-codec'" in capsys.readouterr().err

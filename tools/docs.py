@@ -39,7 +39,7 @@ import chatcodec
 from chatcodec.losses import LOSS_KINDS
 from chatcodec.providers.contract.target_rules import rules_table
 from chatcodec.providers.kit.reasoning import budget_table
-from chatcodec.registry import registered_providers
+from chatcodec.registry import PROVIDER_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -199,7 +199,7 @@ def sections() -> dict[str, str]:
         "serve-settings": serve_settings_table(),
         "api-reference": api_reference(),
     }
-    for provider in registered_providers():
+    for provider in PROVIDER_NAMES:  # the built-in folders (a codec registered at run time has no docs page)
         module = f"chatcodec.providers.{provider.replace('-', '_')}.servers.table"
         try:
             spec = importlib.util.find_spec(module)

@@ -199,6 +199,10 @@ class ProviderEntry:
     known_path_bugs: Mapping[tuple[str, str | None], str] = field(default_factory=dict[tuple[str, str | None], str])
     """``(error type, first path step or None for any)`` of validation errors whose paths the
     mutation law does not check yet, each with its bug (fix it, then delete the entry)."""
+    fixtures: str = ""
+    """The folder under ``tests/fixtures`` holding the recordings, when it is not the
+    registry name's: a codec registered twice (the session's streamless twin of a folder,
+    ``tests/session_codecs.py``) reads the same wire, so it reads the same recordings."""
 
     @classmethod
     def minimal(
@@ -219,12 +223,12 @@ class ProviderEntry:
         words, its tool-name rule, its stream cases and normal forms), the rest derived
         unless ``stated``: ``names_in_prose`` the registry name's vendor word
         (its part before the first ``-``), no SDK oracle, ``recordings`` the fixture
-        folder's counts (state them to pin the folder), no stream pairs
+        folder's counts (``fixtures``, or the registry name) (state them to pin the folder), no stream pairs
         (``stream_pair_count``: as many as ``pair_streams`` gives), and :data:`NO_BAGS`."""
         stated.setdefault("names_in_prose", (name.partition("-")[0],))
         for oracle in ("check_request", "check_response", "check_stream"):
             stated.setdefault(oracle, no_sdk_oracle)
-        stated.setdefault("recordings", recorded_counts(name))
+        stated.setdefault("recordings", recorded_counts(stated.get("fixtures") or name))
         stated.setdefault("pair_streams", no_stream_pairs)
         stated.setdefault("bags", NO_BAGS)
         counted = "stream_pair_count" not in stated
@@ -248,7 +252,7 @@ class ProviderEntry:
 
     @property
     def folder(self) -> Path:
-        return FIXTURES / self.name
+        return FIXTURES / (self.fixtures or self.name)
 
     def names(self, kind: str) -> list[str]:
         """File names of the recorded fixtures of one kind (``request``, ``response``,

@@ -51,6 +51,14 @@ STREAMING = [provider for provider in PROVIDERS if streams(provider.name)]
 STREAMING_NAMES = [provider.name for provider in STREAMING]
 
 
+def one_wire(first: str, second: str) -> bool:
+    """Whether two registered names read one wire: their entries read one fixture folder (a
+    folder's codec registered twice, as the session's streamless twin is). Converting
+    between them keeps what a conversion to another wire drops by design (the spelling
+    markers their bags share), so a law about crossing to another wire takes pairs of two."""
+    return PROVIDER[first].folder == PROVIDER[second].folder
+
+
 def by_name(provider: ProviderEntry) -> str:
     """Test ids: the registry name."""
     return provider.name

@@ -23,6 +23,9 @@ import chatcodec
 SOURCE = Path(chatcodec.__file__).parent.parent
 """The tree under test (the worktree's ``src`` when it comes first on the path)."""
 
+TESTS = Path(__file__).resolve().parents[1]
+"""The tests' own modules (``session_codecs``)."""
+
 CANONICAL_MODELS = tuple(
     sorted(
         {
@@ -43,7 +46,9 @@ _PROBE = textwrap.dedent(
     """
     import json, sys
     import chatcodec
+    import session_codecs
 
+    session_codecs.register_session_codecs()  # the codecs the test session registers, as in the session
     name, models = sys.argv[1], json.loads(sys.argv[2])
     chatcodec.get_codec(name)  # imports the codec's module, so its package and every role module
     print(json.dumps(sorted(model for model in models if model in sys.modules)))
@@ -52,7 +57,8 @@ _PROBE = textwrap.dedent(
 
 
 def _loaded_on_import(name: str) -> list[str]:
-    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SOURCE)!r})\n{_PROBE}"]
+    path = f"sys.path[:0] = [{str(SOURCE)!r}, {str(TESTS)!r}]"
+    command = [sys.executable, "-c", f"import sys; {path}\n{_PROBE}"]
     result = subprocess.run(
         [*command, name, json.dumps(CANONICAL_MODELS)], capture_output=True, text=True, check=True, timeout=60
     )

@@ -23,7 +23,7 @@ def _minimal(entry: ProviderEntry, **stated: object) -> ProviderEntry:
         single_hop=entry.single_hop,
         tool_name_rule=entry.tool_name_rule,
         deep_kept_value=entry.deep_kept_value,
-        **stated,
+        **{"fixtures": entry.fixtures, **stated},
     )
 
 

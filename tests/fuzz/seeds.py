@@ -16,6 +16,7 @@ from typing import Any
 
 import chatcodec
 from chatcodec.streams.sse import iter_jsonl, iter_sse_json
+from session_codecs import FIXTURE_FOLDERS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -148,26 +149,35 @@ def _constructed(name: str, kind: str) -> tuple[Any, ...]:
 
 @cache
 def providers() -> tuple[ProviderSeeds, ...]:
-    """Every provider with fixtures and a registered codec."""
+    """Every provider with fixtures and a registered codec: the built-in ones, then the codecs
+    the test session registers (``session_codecs``: the streamless twin of a folder, seeded
+    with that folder's recordings; a run outside pytest has none registered)."""
     found: list[ProviderSeeds] = []
-    for folder in sorted(path for path in FIXTURES.iterdir() if path.is_dir()):
-        if folder.name not in chatcodec.PROVIDER_NAMES:
+    folders = [(path.name, path) for path in sorted(FIXTURES.iterdir()) if path.name in chatcodec.PROVIDER_NAMES]
+    folders += [(name, FIXTURES / folder) for name, folder in FIXTURE_FOLDERS.items()]
+    for name, folder in folders:
+        if not folder.is_dir():
             continue
         try:
-            chatcodec.get_codec(folder.name)
+            chatcodec.get_codec(name)
         except chatcodec.ProviderLookupError:
             continue
         streams = sorted((folder / "stream").glob("*.*"))
         found.append(
             ProviderSeeds(
-                folder.name,
-                _load(folder / "request") + _constructed(folder.name, "request"),
-                _load(folder / "response") + _constructed(folder.name, "response"),
-                tuple(_stream(path) for path in streams) + _constructed(folder.name, "stream"),
+                name,
+                _load(folder / "request") + _constructed(name, "request"),
+                _load(folder / "response") + _constructed(name, "response"),
+                tuple(_stream(path) for path in streams) + _constructed(name, "stream"),
                 tuple(path.read_bytes() for path in streams if path.suffix == ".sse"),
             )
         )
     return tuple(found)
+
+
+def _built_in() -> tuple[ProviderSeeds, ...]:
+    """The built-in providers' seeds (a session codec's are its folder's again)."""
+    return tuple(seed for seed in providers() if seed.name in chatcodec.PROVIDER_NAMES)
 
 
 def provider_names() -> list[str]:
@@ -183,7 +193,7 @@ def canonical_requests() -> tuple[dict[str, Any], ...]:
     """Every recorded request that decodes, as canonical JSON."""
     return tuple(
         chatcodec.decode_request(seed.name, payload).model_dump(mode="json", exclude_none=True)
-        for seed in providers()
+        for seed in _built_in()
         for payload in seed.requests
         if _decodes(seed.name, "request", payload)
     )
@@ -194,7 +204,7 @@ def canonical_responses() -> tuple[dict[str, Any], ...]:
     """Every recorded response that decodes, as canonical JSON."""
     return tuple(
         chatcodec.decode_response(seed.name, payload).model_dump(mode="json", exclude_none=True)
-        for seed in providers()
+        for seed in _built_in()
         for payload in seed.responses
         if _decodes(seed.name, "response", payload)
     )

@@ -18,7 +18,11 @@ import pytest
 
 import chatcodec
 from chatcodec.providers.kit import is_marker, meaningful_markers
-from conformance.providers import PROVIDER, PROVIDER_NAMES
+from conformance.providers import PROVIDER
+
+PROVIDER_NAMES = chatcodec.PROVIDER_NAMES
+"""The built-in providers, one per folder: the law reads each folder's ``markers.py`` (a codec
+registered at run time, such as the session's streamless twin of a folder, has none of its own)."""
 
 _BAGS = ("provider_metadata", "provider_options", "choice_metadata")
 _MEANINGFUL_SECTION = "Carry meaning"

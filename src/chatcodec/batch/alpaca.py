@@ -105,17 +105,7 @@ def write_alpaca(
 ) -> dict[str, Any]:
     """An alpaca row from an OpenAI Chat conversation whose turns' texts are ``texts``
     (images already placeholders): a system prompt, then user and assistant turns in turn."""
-    roles = [str((as_dict(message) or {}).get("role")) for message in messages]
-    start = 1 if roles[:1] == ["system"] and columns.system else 0
-    turns = roles[start:]
-    expected = ["user" if number % 2 == 0 else "assistant" for number in range(len(turns))]
-    if not turns or turns != expected:
-        raise TrainingRowError(
-            "alpaca rows hold a system prompt, then user and assistant turns in turn (no calls, no results): "
-            f"these are {', '.join(roles)}",
-            "$.messages",
-            "training_alpaca_turns",
-        )
+    start = _first_turn(messages, columns)
     for index, message in enumerate(messages):
         for key in as_dict(message) or {}:
             if key not in ("role", "content"):
@@ -138,3 +128,20 @@ def write_alpaca(
     elif history:
         losses.append(Loss("$.messages", "earlier turns", "this layout names no history column", "content"))
     return row
+
+
+def _first_turn(messages: list[Any], columns: AlpacaColumns) -> int:
+    """Where the turns start (1 after a system prompt the layout has a column for), once
+    they are checked to be user and assistant turns in turn."""
+    roles = [str((as_dict(message) or {}).get("role")) for message in messages]
+    start = 1 if roles[:1] == ["system"] and columns.system else 0
+    turns = roles[start:]
+    expected = ["user" if number % 2 == 0 else "assistant" for number in range(len(turns))]
+    if not turns or turns != expected:
+        raise TrainingRowError(
+            "alpaca rows hold a system prompt, then user and assistant turns in turn (no calls, no results): "
+            f"these are {', '.join(roles)}",
+            "$.messages",
+            "training_alpaca_turns",
+        )
+    return start

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from chatcodec._narrow import as_dict, as_list
@@ -46,28 +47,7 @@ def read_sharegpt(row: Mapping[str, Any], layout: ConversationLayout) -> dict[st
         messages.append({"role": "system", "content": system})
     pending: list[str] = []
     for index, entry in enumerate(listed):
-        path = f"$.{layout.messages}[{index}]"
-        fields = as_dict(entry)
-        if fields is None:
-            raise TrainingRowError("expected a message object", path)
-        tag, value = fields.get(layout.role), fields.get(layout.content)
-        role = layout.roles.get(tag) if isinstance(tag, str) else None
-        if role is None:
-            known = ", ".join(layout.roles)
-            raise TrainingRowError(f"{tag!r} is no role this layout names ({known})", f"{path}.{layout.role}")
-        if not isinstance(value, str):
-            raise TrainingRowError("expected text", f"{path}.{layout.content}")
-        own = _turn_keys(fields, layout, path, assistant=role in ("assistant", "tool_call"))
-        if role == "tool_call":
-            calls = _calls(value, f"{path}.{layout.content}", len(messages))
-            pending.extend(call["id"] for call in calls)
-            messages.append({"role": "assistant", "content": None, "tool_calls": calls, **own})
-        elif role == "tool":
-            if not pending:
-                raise TrainingRowError("an observation answers no function call", path, "training_orphan_result")
-            messages.append({"role": "tool", "tool_call_id": pending.pop(0), "content": value, **own})
-        else:
-            messages.append({"role": role, "content": _with_images(value, images, f"{path}.{layout.content}"), **own})
+        messages.append(_read_turn(entry, layout, f"$.{layout.messages}[{index}]", _Reading(images, pending, messages)))
     if images:
         raise TrainingRowError(f"{len(images)} image(s) more than the <image> placeholders", f"$.{layout.images}")
     body: dict[str, Any] = {"messages": messages}
@@ -75,6 +55,42 @@ def read_sharegpt(row: Mapping[str, Any], layout: ConversationLayout) -> dict[st
     if isinstance(tools, str) and tools:
         body["tools"] = [{"type": "function", "function": tool} for tool in json_list(tools, f"$.{layout.tools}")]
     return body
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What reading a row's turns carries from one turn to the next."""
+
+    images: list[str]
+    """The row's images not yet placed, in order (each ``<image>`` takes the next)."""
+    pending: list[str]
+    """The ids of the calls no ``observation`` has answered yet, in order."""
+    messages: list[dict[str, Any]]
+    """The messages read so far (a call's made-up id counts them)."""
+
+
+def _read_turn(entry: object, layout: ConversationLayout, path: str, reading: _Reading) -> dict[str, Any]:
+    """One turn of the row as an OpenAI Chat message."""
+    fields = as_dict(entry)
+    if fields is None:
+        raise TrainingRowError("expected a message object", path)
+    tag, value = fields.get(layout.role), fields.get(layout.content)
+    role = layout.roles.get(tag) if isinstance(tag, str) else None
+    if role is None:
+        known = ", ".join(layout.roles)
+        raise TrainingRowError(f"{tag!r} is no role this layout names ({known})", f"{path}.{layout.role}")
+    if not isinstance(value, str):
+        raise TrainingRowError("expected text", f"{path}.{layout.content}")
+    own = _turn_keys(fields, layout, path, assistant=role in ("assistant", "tool_call"))
+    if role == "tool_call":
+        calls = _calls(value, f"{path}.{layout.content}", len(reading.messages))
+        reading.pending.extend(call["id"] for call in calls)
+        return {"role": "assistant", "content": None, "tool_calls": calls, **own}
+    if role == "tool":
+        if not reading.pending:
+            raise TrainingRowError("an observation answers no function call", path, "training_orphan_result")
+        return {"role": "tool", "tool_call_id": reading.pending.pop(0), "content": value, **own}
+    return {"role": role, "content": _with_images(value, reading.images, f"{path}.{layout.content}"), **own}
 
 
 def _turn_keys(fields: Mapping[str, Any], layout: ConversationLayout, path: str, *, assistant: bool) -> dict[str, Any]:
@@ -167,30 +183,10 @@ def write_sharegpt(
     """A ShareGPT row from an OpenAI Chat body; what it has no place for is a loss."""
     entries: list[dict[str, Any]] = []
     images: list[str] = []
-    system: str | None = None
+    system = _system_column(messages, layout)
     for index, message in enumerate(messages):
-        fields = as_dict(message) or {}
-        role, content = fields.get("role"), fields.get("content")
-        path = f"$.messages[{index}]"
-        if (
-            index == 0
-            and role in ("system", "developer")
-            and layout.system
-            and isinstance(content, str)
-            and len(fields) == 2
-        ):
-            system = content  # the system column: a system message with keys of its own stays a turn
-            continue
-        text = turn_text(content, images, layout, f"{path}.content")
-        own = _own_keys(fields, layout, path, losses)
-        calls = as_list(fields.get("tool_calls")) or []
-        if text or not calls:
-            entries.append({layout.role: layout.tag_of(str(role)), layout.content: text, **own})
-            own = {}
-        if calls:
-            entries.append(
-                {layout.role: layout.tag_of("tool_call"), layout.content: _calls_text(calls, path, losses), **own}
-            )
+        if index or system is None:
+            entries.extend(_write_turns(as_dict(message) or {}, f"$.messages[{index}]", layout, images, losses))
     row: dict[str, Any] = {layout.messages: entries}
     if system is not None and layout.system:
         row[layout.system] = system
@@ -203,6 +199,40 @@ def write_sharegpt(
     if images and layout.images:
         row[layout.images] = images
     return row
+
+
+def _system_column(messages: list[Any], layout: ConversationLayout) -> str | None:
+    """The text of the system column: a leading system message's, when the layout has the
+    column (a system message with keys of its own stays a turn)."""
+    fields = (as_dict(messages[0]) or {}) if messages else {}
+    content = fields.get("content")
+    if (
+        fields.get("role") in ("system", "developer")
+        and layout.system
+        and isinstance(content, str)
+        and len(fields) == 2
+    ):
+        return content
+    return None
+
+
+def _write_turns(
+    fields: Mapping[str, Any], path: str, layout: ConversationLayout, images: list[str], losses: list[Loss]
+) -> list[dict[str, Any]]:
+    """One message as ShareGPT turns: its text, then its calls as a ``function_call`` turn
+    (the message's own keys on the first of them)."""
+    entries: list[dict[str, Any]] = []
+    text = turn_text(fields.get("content"), images, layout, f"{path}.content")
+    own = _own_keys(fields, layout, path, losses)
+    calls = as_list(fields.get("tool_calls")) or []
+    if text or not calls:
+        entries.append({layout.role: layout.tag_of(str(fields.get("role"))), layout.content: text, **own})
+        own = {}
+    if calls:
+        entries.append(
+            {layout.role: layout.tag_of("tool_call"), layout.content: _calls_text(calls, path, losses), **own}
+        )
+    return entries
 
 
 def turn_text(content: object, images: list[str], layout: ConversationLayout, path: str) -> str:

@@ -92,7 +92,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    _add_validate_command(commands)
+    _add_schema_command(commands)
+    add_convert_command(commands)
+    add_serve_command(commands)
+    return parser
 
+
+def _add_validate_command(commands: Any) -> None:
+    """Register ``validate`` on the sub-command parser."""
     validate = commands.add_parser("validate", help="validate a conversation (JSON) or conversations (JSONL)")
     validate.add_argument(
         "file", type=Path, help="a JSON file (messages list, request or response body) or JSONL ('-': standard input)"
@@ -120,53 +128,57 @@ def _parser() -> argparse.ArgumentParser:
     shown.add_argument("--canonical", action="store_true", help="print the canonical JSON of each conversation")
     validate.set_defaults(run=_run_validate)
 
+
+def _add_schema_command(commands: Any) -> None:
+    """Register ``schema`` on the sub-command parser."""
     schema = commands.add_parser("schema", help="print or write the JSON Schemas of the canonical types")
     schema.add_argument("--kind", choices=SCHEMA_KINDS, default="messages", help="the schema to print")
     schema.add_argument("--out", type=Path, help="write every schema into this folder")
     schema.add_argument("--check", action="store_true", help="with --out: fail if the files differ from the code")
     schema.set_defaults(run=_run_schema)
 
-    add_convert_command(commands)
-    add_serve_command(commands)
-    return parser
-
 
 def _run_validate(arguments: argparse.Namespace, out: TextIO) -> int:
-    import json
-
     from chatcodec.cli.documents import iter_documents
-    from chatcodec.rendering import render_conversation
-    from chatcodec.validation import dump_messages
 
     path: Path = arguments.file
     failures = 0
     conversations = 0
     documents = iter_documents(path, parquet=is_parquet(path, arguments.in_format))
     for document in _batch_rows(documents, arguments.format):
-        label = document.label
         conversations += 1
-        for note in document.notes:
-            print(f"{path}{label}: {note}", file=sys.stderr)
-        try:
-            if document.error is not None:
-                raise ChatcodecError(document.error)
-            messages = _validate_document(
-                document.data, arguments.format, strict=arguments.strict, written=document.format
-            )
-        except ChatcodecError as error:
-            failures += 1
-            print(f"{path}{label}: {_describe(error)}", file=sys.stderr)
-            continue
-        if arguments.pretty:
-            print(f"# {path}{label}: {_summary(messages)}", file=out)
-            print(render_conversation(messages), file=out)
-        elif arguments.canonical:
-            print(json.dumps(dump_messages(messages), ensure_ascii=False), file=out)
-        else:
-            print(f"{path}{label}: ok, {_summary(messages)}", file=out)
+        failures += not _validate_one(document, arguments, out)
     if failures:
         print(f"{failures} of {conversations} conversation(s) invalid", file=sys.stderr)
     return 1 if failures else 0
+
+
+def _validate_one(document: Document, arguments: argparse.Namespace, out: TextIO) -> bool:
+    """Validate one document of the file and print what the arguments ask for it; whether it
+    was valid (why not goes to stderr)."""
+    import json
+
+    from chatcodec.rendering import render_conversation
+    from chatcodec.validation import dump_messages
+
+    where = f"{arguments.file}{document.label}"
+    for note in document.notes:
+        print(f"{where}: {note}", file=sys.stderr)
+    try:
+        if document.error is not None:
+            raise ChatcodecError(document.error)
+        messages = _validate_document(document.data, arguments.format, strict=arguments.strict, written=document.format)
+    except ChatcodecError as error:
+        print(f"{where}: {_describe(error)}", file=sys.stderr)
+        return False
+    if arguments.pretty:
+        print(f"# {where}: {_summary(messages)}", file=out)
+        print(render_conversation(messages), file=out)
+    elif arguments.canonical:
+        print(json.dumps(dump_messages(messages), ensure_ascii=False), file=out)
+    else:
+        print(f"{where}: ok, {_summary(messages)}", file=out)
+    return True
 
 
 def _batch_rows(documents: Iterable[Document], format_name: str | None) -> Iterator[Document]:
@@ -191,12 +203,7 @@ def _validate_document(
     says it holds (``written``), else in the format it shows; a training row's or a batch
     row's messages are its conversation's or its body's."""
     if format_name in CONVERSATION_DIALECTS:  # a training row: its messages, in shapes the dialect reader takes
-        from chatcodec.batch import training
-        from chatcodec.payloads import load_object
-
-        body = training.read_conversation(load_object(data, format_name), format_name).body
-        read_in = training.read_format(format_name)
-        return _canonical_messages(body) if read_in == "canonical" else _decoded_messages(read_in, body, strict=strict)
+        return _training_row_messages(data, format_name, strict=strict)
     if format_name is None and written in ENVELOPE_NAMES:  # a Parquet file of envelope rows names its envelope
         format_name, written = written, None
     data, format_name = _opened(data, format_name)
@@ -211,10 +218,26 @@ def _validate_document(
         except ValidationError as error:
             told = "is" if format_name is not None else "looks like"
             raise ChatcodecError(f"{told} {chosen}, invalid at {error.paths[0]}:\n{_describe(error)}") from None
+    return _canonical_or_preferred(data, told=format_name is not None or written is not None, strict=strict)
+
+
+def _training_row_messages(data: object, format_name: str, *, strict: bool) -> list[AnyMessage]:
+    """A training row's conversation, read in the shapes its dialect reader takes."""
+    from chatcodec.batch import training
+    from chatcodec.payloads import load_object
+
+    body = training.read_conversation(load_object(data, format_name), format_name).body
+    read_in = training.read_format(format_name)
+    return _canonical_messages(body) if read_in == "canonical" else _decoded_messages(read_in, body, strict=strict)
+
+
+def _canonical_or_preferred(data: object, *, told: bool, strict: bool) -> list[AnyMessage]:
+    """A body no provider format claims, as canonical messages; one canonical refuses that
+    no marker places and no format was ``told`` for, in the format detection prefers."""
     try:
         return _canonical_messages(data)
     except ValidationError as error:
-        if format_name is None and written is None and not detect.markers(data):
+        if not told and not detect.markers(data):
             read = _read_in_preferred_format(data, strict=strict)
             if read is not None:
                 return read

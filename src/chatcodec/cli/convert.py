@@ -104,6 +104,24 @@ def _check_options(arguments: argparse.Namespace, target: str) -> None:
 def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     """Convert every payload of the input file; returns the exit code."""
     path: Path = arguments.file
+    options = _convert_options(arguments)
+    refused = _refused_before_reading(arguments, options)
+    if refused is not None:
+        return refused
+    if is_parquet(path, arguments.in_format):
+        return _convert_parquet(arguments, options, out)
+    with ExitStack() as stack:
+        try:
+            source = stack.enter_context(open_input(path))
+        except OSError as error:
+            print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+            return exit_codes.NO_INPUT
+        return _convert_input(arguments, options, source, out)
+
+
+def _convert_options(arguments: argparse.Namespace) -> ConvertOptions:
+    """The run's options from its arguments (the preset's rows resolved), or the parser's
+    usage error for arguments that do not go together."""
     parser: argparse.ArgumentParser = arguments.parser
     try:
         rows = presets.resolve(arguments)
@@ -130,7 +148,12 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
         dialect_layout=_dialect_layout(arguments.dialect_config, parser),
         id_from_line=arguments.id_from_line,
     )
-    options = with_storage(options, storage=arguments.storage)
+    return with_storage(options, storage=arguments.storage)
+
+
+def _refused_before_reading(arguments: argparse.Namespace, options: ConvertOptions) -> int | None:
+    """The exit code of a run refused before its input is read (an unknown format, an
+    output that cannot be written), or the parser's usage error; ``None`` to go on."""
     try:
         for name in (options.source, options.target):  # refused once, not on every line
             if name not in available_formats() and name not in presets.TRAINING_DIALECTS:
@@ -151,15 +174,7 @@ def run_convert(arguments: argparse.Namespace, out: TextIO) -> int:
     if unwritable is not None:  # before the input is read, not after a whole run converted it
         print(f"chatcodec convert: error: {unwritable}", file=sys.stderr)
         return exit_codes.IO_ERROR
-    if is_parquet(path, arguments.in_format):
-        return _convert_parquet(arguments, options, out)
-    with ExitStack() as stack:
-        try:
-            source = stack.enter_context(open_input(path))
-        except OSError as error:
-            print(f"chatcodec: cannot read {path}: {error.strerror or error}", file=sys.stderr)
-            return exit_codes.NO_INPUT
-        return _convert_input(arguments, options, source, out)
+    return None
 
 
 def _convert_input(arguments: argparse.Namespace, options: ConvertOptions, source: InputFile, out: TextIO) -> int:
@@ -296,14 +311,7 @@ def _convert_batches(
     if clash:
         print(f"chatcodec convert: error: {clash}", file=sys.stderr)
         return exit_codes.USAGE
-    report = RunReport(
-        path,
-        ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
-        RejectsFile(rejects_path),
-        quiet=arguments.quiet,
-        all_losses=arguments.all_losses,
-        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
-    )
+    report = _run_report(arguments, rejects_path, size)
     try:
         with _sink(arguments, options, out) as write:
             for result in _converted(batches, options, arguments.workers, convert):
@@ -318,6 +326,18 @@ def _convert_batches(
     finally:
         report.close()
     return report.summarize()
+
+
+def _run_report(arguments: argparse.Namespace, rejects_path: Path, size: int | None) -> RunReport:
+    """The run's report: its progress line, rejects file and loss summary, as the arguments ask."""
+    return RunReport(
+        arguments.file,
+        ProgressBar(sys.stderr, size, mode=progress_mode(arguments.progress, quiet=arguments.quiet)),
+        RejectsFile(rejects_path),
+        quiet=arguments.quiet,
+        all_losses=arguments.all_losses,
+        losses_file=None if arguments.losses_file is None else arguments.losses_file.open("w", encoding="utf-8"),
+    )
 
 
 def _converted(

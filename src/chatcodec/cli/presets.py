@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec.batch import envelopes, training
-from chatcodec.registry import CANONICAL, PROVIDER_NAMES
+from chatcodec.registry import CANONICAL, PROVIDER_NAMES, available_formats
 
 TRAINING_DIALECTS = training.TRAINING_DIALECTS
 """The training dialects' names (rows of their own, read without a codec of their own)."""
@@ -52,8 +52,11 @@ def dialects_help() -> str:
 
 
 def row_format(text: str) -> str:
-    """``--from``/``--to``'s value: a body format or an envelope preset."""
-    if text in PROVIDER_NAMES or text == CANONICAL or text in training.TRAINING_DIALECTS:
+    """``--from``/``--to``'s value: a body format (a known one without its codec too, refused
+    once with why before a line is read; and a codec registered at run time, for a program
+    that calls :func:`chatcodec.cli.main` after ``register_codec``), an envelope preset or a
+    training dialect."""
+    if text in PROVIDER_NAMES or text in available_formats() or text in training.TRAINING_DIALECTS:
         return text
     if envelopes.is_envelope_spec(text) and not text.startswith("body="):
         try:
@@ -116,37 +119,43 @@ class RowFormats:
 
 def resolve(arguments: argparse.Namespace) -> RowFormats:
     """The formats and envelopes the arguments name; ``ValueError`` says what is wrong."""
-    envelope = _layout(arguments.body_at, arguments.id_at, "--body-at")
-    out_envelope = _layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at")
-    source, target = arguments.source, arguments.target
-    kinds: list[tuple[str, str]] = []
-    if arguments.kind is not None:
-        kinds.append((arguments.kind, "--kind"))
-    if envelopes.is_envelope_spec(source):
-        if envelope is not None:
-            raise ValueError("--body-at is for a --from body format, not an envelope preset")
-        envelope, source = source, _body_format(source)
-        kinds.append((envelopes.envelope_named(envelope)[0].kind, f"--from {envelope}"))
-    if envelopes.is_envelope_spec(target):
-        if out_envelope is not None:
-            raise ValueError("--out-body-at is for a --to body format, not an envelope preset")
-        out_envelope, target = target, _body_format(target)
-        kinds.append((envelopes.envelope_named(out_envelope)[0].kind, f"--to {out_envelope}"))
-    dialects = [name for name in (source, target) if name in training.TRAINING_DIALECTS]
-    if dialects and (envelope is not None or out_envelope is not None):
+    in_layout = _layout(arguments.body_at, arguments.id_at, "--body-at")
+    out_layout = _layout(arguments.out_body_at, arguments.out_id_at, "--out-body-at")
+    envelope, source, source_kind = _side(arguments.source, in_layout, "--body-at", "--from")
+    out_envelope, target, target_kind = _side(arguments.target, out_layout, "--out-body-at", "--to")
+    kinds = [(arguments.kind, "--kind")] if arguments.kind is not None else []
+    kinds += [kind for kind in (source_kind, target_kind) if kind is not None]
+    rows = RowFormats(source, target, kinds[0][0] if kinds else "request", envelope, out_envelope)
+    _refuse_mixtures(arguments, rows, kinds)
+    return rows
+
+
+def _side(name: str, layout: str | None, option: str, flag: str) -> tuple[str | None, str, tuple[str, str] | None]:
+    """One side's envelope spec, body format, and the row kind its envelope says (with
+    where it says it), from the format it names (``--from``/``--to``) and its custom layout."""
+    if not envelopes.is_envelope_spec(name):
+        return layout, name, None
+    if layout is not None:
+        raise ValueError(f"{option} is for a {flag} body format, not an envelope preset")
+    return name, _body_format(name), (envelopes.envelope_named(name)[0].kind, f"{flag} {name}")
+
+
+def _refuse_mixtures(arguments: argparse.Namespace, rows: RowFormats, kinds: list[tuple[str, str]]) -> None:
+    """``ValueError`` for formats, envelopes and options that do not go together."""
+    dialects = [name for name in (rows.source, rows.target) if name in training.TRAINING_DIALECTS]
+    if dialects and (rows.envelope is not None or rows.out_envelope is not None):
         raise ValueError(f"a training dialect ({dialects[0]}) is a row of its own, not a body in an envelope")
-    if getattr(arguments, "id_from_line", False) and envelope is None:
+    if getattr(arguments, "id_from_line", False) and rows.envelope is None:
         raise ValueError("--id-from-line numbers the rows of an envelope without ids (--from vertex-batch ...)")
-    if target in training.READ_ONLY_DIALECTS:
-        raise ValueError(f"{target} is read, not written (--from {target}): an eval item is the eval's data")
+    if rows.target in training.READ_ONLY_DIALECTS:
+        raise ValueError(f"{rows.target} is read, not written (--from {rows.target}): an eval item is the eval's data")
     if dialects and arguments.kind == "response":
         raise ValueError(f"a training dialect ({dialects[0]}) holds conversations: --kind request")
     if len({kind for kind, _ in kinds}) > 1:
         said = ", ".join(f"{where} ({kind}s)" for kind, where in kinds)
         raise ValueError(f"the row kinds disagree: {said}")
-    if arguments.id_field is not None and envelope is not None and out_envelope is not None:
+    if arguments.id_field is not None and rows.envelope is not None and rows.out_envelope is not None:
         raise ValueError("--id-field is for a row that is a bare body; envelopes carry their own ids")
-    return RowFormats(source, target, kinds[0][0] if kinds else "request", envelope, out_envelope)
 
 
 def _body_format(spec: str) -> str:

@@ -144,6 +144,17 @@ def _add_checks(serve: Any) -> None:
         help="refuse (400) what the front's provider would refuse: unknown fields and typos, values out of range, "
         "a turn order the upstream refuses (an orphan tool result); what the official SDKs send passes",
     )
+    _add_loss_policy(serve)
+    serve.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="--validate --on-loss error (kept for servers started with it)",
+    )
+
+
+def _add_loss_policy(serve: Any) -> None:
+    """What the gateway does with a request the upstream would get changed."""
     serve.add_argument(
         "--on-loss",
         choices=("report", "error"),
@@ -173,12 +184,6 @@ def _add_checks(serve: Any) -> None:
         metavar="KIND",
         help="the loss kinds that pass under --on-loss error, instead of the defaults (repeatable; "
         "--allow-only none: every loss refuses)",
-    )
-    serve.add_argument(
-        "--strict",
-        action="store_true",
-        default=None,
-        help="--validate --on-loss error (kept for servers started with it)",
     )
 
 

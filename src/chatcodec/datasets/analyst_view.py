@@ -131,33 +131,9 @@ def _add_exchange(
     used: list[str] = []
     thinking = False
     for side, number, message in (*asked, *answered):
-        parts = list(_parts(message))
-        calls = 0
-        for part_number, part in enumerate(parts):
-            kind = part.get("type")
-            thinking = thinking or kind == "thinking"
-            if kind == "tool_use":
-                calls += 1
-                used.append(str(part.get("name")))
-            rows.parts.append(_part_row(index, side, number, part_number, message=message, part=part))
-        texts = [str(part["text"]) for part in parts if part.get("type") == "text" and "text" in part]
-        rows.messages.append(
-            {
-                "exchange": index,
-                "side": side,
-                "message": number,
-                "role": message.get("role"),
-                "text": "\n".join(texts) if texts else None,
-                "parts": len(parts),
-                "tool_calls": calls,
-                **_choice_fields(response if side == "response" else None, number),
-            }
-        )
-    answer: Mapping[str, Any] = response or {}
-    usage = as_dict(answer.get("usage")) or {}
-    choices = as_list(answer.get("choices")) or []
-    first = as_dict((choices or [None])[0]) or {}
-    reason = as_dict(first.get("finish_reason")) or {}
+        called, thought = _add_message(rows, index, (side, number, message), response)
+        used += called
+        thinking = thinking or thought
     rows.exchanges.append(
         {
             "exchange": index,
@@ -167,17 +143,60 @@ def _add_exchange(
             "tools_offered": [_tool_name(tool) for tool in as_list((request or {}).get("tools")) or []],
             "tools_used": list(dict.fromkeys(used)),
             "has_thinking": thinking,
-            "response_model": (response or {}).get("model"),
-            "finish_reason": reason.get("unified"),
-            "choices": len(choices) if response is not None else None,
-            "input_tokens": usage.get("input_tokens"),
-            "output_tokens": usage.get("output_tokens"),
-            "cache_read_tokens": usage.get("cache_read_tokens"),
-            "reasoning_tokens": usage.get("reasoning_tokens"),
+            **_answer_fields(response),
             "request": None if request is None else _json(request),
             "response": None if response is None else _json(response),
         }
     )
+
+
+def _add_message(
+    rows: _Rows, index: int, placed: tuple[str, int, Mapping[str, Any]], response: Mapping[str, Any] | None
+) -> tuple[list[str], bool]:
+    """One message's row and its parts' rows (``placed``: its side and number); the names
+    of the tools it calls, and whether it holds thinking."""
+    side, number, message = placed
+    parts = list(_parts(message))
+    used: list[str] = []
+    thinking = False
+    for part_number, part in enumerate(parts):
+        kind = part.get("type")
+        thinking = thinking or kind == "thinking"
+        if kind == "tool_use":
+            used.append(str(part.get("name")))
+        rows.parts.append(_part_row(index, side, number, part_number, message=message, part=part))
+    texts = [str(part["text"]) for part in parts if part.get("type") == "text" and "text" in part]
+    rows.messages.append(
+        {
+            "exchange": index,
+            "side": side,
+            "message": number,
+            "role": message.get("role"),
+            "text": "\n".join(texts) if texts else None,
+            "parts": len(parts),
+            "tool_calls": len(used),
+            **_choice_fields(response if side == "response" else None, number),
+        }
+    )
+    return used, thinking
+
+
+def _answer_fields(response: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The exchange row's fields read from its response: model, first finish, choices, usage."""
+    answer: Mapping[str, Any] = response or {}
+    usage = as_dict(answer.get("usage")) or {}
+    choices = as_list(answer.get("choices")) or []
+    first = as_dict((choices or [None])[0]) or {}
+    reason = as_dict(first.get("finish_reason")) or {}
+    return {
+        "response_model": answer.get("model"),
+        "finish_reason": reason.get("unified"),
+        "choices": len(choices) if response is not None else None,
+        "input_tokens": usage.get("input_tokens"),
+        "output_tokens": usage.get("output_tokens"),
+        "cache_read_tokens": usage.get("cache_read_tokens"),
+        "reasoning_tokens": usage.get("reasoning_tokens"),
+    }
 
 
 def _messages(data: Mapping[str, Any] | None, side: str) -> Iterator[tuple[str, int, Mapping[str, Any]]]:

@@ -12,9 +12,10 @@ the JSON object it was (``parquet_files``' envelope reader), as it reads a Parqu
 are the rows' fields (a Hugging Face dataset of batch rows, the body a struct).
 
 A column's type is read from the first row group (:data:`~chatcodec.datasets.parquet_sink.ROWS_PER_GROUP`
-rows): a later row with a field of another type, or a field no earlier row had, stops the
-run with :class:`~chatcodec.datasets.parquet_sink.ColumnTypeError` (exit 74) rather than
-change a value.
+rows) as the command line's other Parquet output types its row fields
+(:class:`~chatcodec.datasets.parquet_sink.TypedColumns`, the one column writer of both): a
+later row with a field of another type, or a field no earlier row had, stops the run with
+:class:`~chatcodec.datasets.parquet_sink.ColumnTypeError` (exit 74) rather than change a value.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from chatcodec._narrow import is_dict
-from chatcodec.batch.convert import BatchResult, ConvertOptions, dump_json
+from chatcodec.batch.convert import BatchResult, ConvertOptions
 from chatcodec.batch.envelopes import Envelope, envelope_named, row_keys, split_pointer
-from chatcodec.datasets._arrow import Array, DataType, pa, parquet, string_array
+from chatcodec.datasets._arrow import pa, parquet
 from chatcodec.datasets.parquet_files import ENVELOPE_KEY, FORMAT_KEY, JSON_COLUMNS_KEY
-from chatcodec.datasets.parquet_sink import COMPRESSION, GROUP_BYTES, ROWS_PER_GROUP, ColumnTypeError
+from chatcodec.datasets.parquet_sink import COMPRESSION, GROUP_BYTES, ROWS_PER_GROUP, ColumnTypeError, TypedColumns
 
 _ABSENT = object()
 
@@ -46,8 +47,7 @@ class EnvelopeParquetSink:
         self._pending: list[dict[str, Any]] = []
         self._pending_bytes = 0
         self._names: list[str] = []
-        self._types: dict[str, DataType] = {}
-        self._json: set[str] = set()
+        self._columns = TypedColumns(absent=_ABSENT)  # a present ``null`` is JSON text, apart from an absent field
         self._writer: Any = None
         self._schema: Any = None
 
@@ -73,13 +73,13 @@ class EnvelopeParquetSink:
         rows, self._pending, self._pending_bytes = self._pending, [], 0
         writer = self._writer or self._open(rows)
         for row in rows:
-            stray = next((key for key in row if key not in self._types), None)
+            stray = next((key for key in row if key not in self._columns.types), None)
             if stray is not None:
                 raise ColumnTypeError(
                     f"a row has a field {stray!r} no row of the first row group had, so the file has no column for "
                     "it; the file holds the rows before that row group: write JSON lines"
                 )
-        columns = [self._column(name, [row.get(name, _ABSENT) for row in rows]) for name in self._names]
+        columns = [self._columns.array(name, [row.get(name, _ABSENT) for row in rows]) for name in self._names]
         table = pa.Table.from_arrays(columns, schema=self._schema)
         writer.write_table(table, row_group_size=len(table))
 
@@ -87,50 +87,18 @@ class EnvelopeParquetSink:
         """The columns, in the order of the first rows' fields, then the envelope's others."""
         seen = dict.fromkeys(key for row in rows for key in row)
         self._names = [*seen, *(name for name in self._known if name not in seen)]
-        for name in self._names:
-            kind = _scalar_type([row.get(name, _ABSENT) for row in rows])
-            if kind is None:
-                self._json.add(name)
-            self._types[name] = kind or pa.string()
+        fields = [self._columns.settle(name, [row.get(name, _ABSENT) for row in rows]) for name in self._names]
         metadata = {
             ENVELOPE_KEY: self._spec.encode(),
             FORMAT_KEY: self._spec.encode(),
-            JSON_COLUMNS_KEY: json.dumps([name for name in self._names if name in self._json]).encode(),
+            JSON_COLUMNS_KEY: self._columns.json_listed(self._names),
         }
-        fields = [pa.field(name, self._types[name]) for name in self._names]
         self._schema = pa.schema(fields, metadata=metadata)
         self._writer = parquet().ParquetWriter(self._path, self._schema, compression=COMPRESSION)
         return self._writer
-
-    def _column(self, name: str, values: list[Any]) -> Array:
-        if name in self._json:
-            return string_array([None if value is _ABSENT else dump_json(value) for value in values])
-        kind = self._types[name]
-        try:
-            return pa.array([None if value is _ABSENT else value for value in values], kind)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
-            raise ColumnTypeError(
-                f"the column {name!r} is {kind} (the type of its values in the first row group), and a later row's "
-                f"value does not fit ({error}); the file holds the rows before that row group: write JSON lines"
-            ) from None
 
 
 def _known_columns(envelope: Envelope, columns: tuple[str, ...]) -> list[str]:
     """Every top-level field the envelope's rows may hold, the dataset's own columns first."""
     placed = [split_pointer(pointer)[0] for pointer, _ in envelope.layout]
     return list(dict.fromkeys([*columns, *placed, *sorted(row_keys(envelope) - set(placed))]))
-
-
-def _scalar_type(values: list[Any]) -> DataType | None:
-    """The Arrow type of a field whose present values share one scalar JSON type;
-    ``None`` (JSON text) for objects, lists, ``null``, mixed types or no value at all."""
-    present: set[type[Any]] = {type(value) for value in values if value is not _ABSENT}
-    if present == {bool}:
-        return pa.bool_()
-    if present == {int}:
-        return pa.int64()
-    if present and present <= {int, float}:
-        return pa.float64()
-    if present == {str}:
-        return pa.string()
-    return None

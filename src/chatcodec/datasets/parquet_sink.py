@@ -45,7 +45,58 @@ COMPRESSION = "zstd"
 
 
 class ColumnTypeError(ValueError):
-    """A row's ``--id-field`` or ``--column`` value does not fit the type its column got."""
+    """A row field's value (``--id-field``, ``--column``, an envelope's field) does not fit
+    the type its column got."""
+
+
+class TypedColumns:
+    """The columns of a row's own fields, as both Parquet sinks write them (this module's, and
+    the envelope rows' of :mod:`~chatcodec.datasets.envelope_parquet`): each in the one scalar
+    JSON type its values share in the first row group (``bool``, ``int64``, ``float64``,
+    ``string``), else JSON text (objects, lists, mixed types), those listed in the schema
+    metadata ``chatcodec.json_columns`` so a reader gives the values back; a later value that
+    does not fit its column stops the run with :class:`ColumnTypeError` rather than change.
+    ``absent`` is the value that stands for no value (an Arrow ``null``), and ``empty`` the
+    type of a column the first row group gives no value (``None``: JSON text)."""
+
+    def __init__(
+        self, types: Mapping[str, DataType] | None = None, *, absent: object = None, empty: DataType | None = None
+    ) -> None:
+        self.types: dict[str, DataType] = dict(types or {})
+        """Each column's type, given (the input Parquet file's) or read from the first row group."""
+        self.json: set[str] = set()
+        """The columns written as JSON text."""
+        self._absent = absent
+        self._empty = empty
+
+    def settle(self, name: str, first: list[Any]) -> Field:
+        """The column's field, its type read from the first row group's values (unless given)."""
+        if name not in self.types:
+            present: set[type[Any]] = {type(value) for value in first if value is not self._absent}
+            kind = _scalar_type(present) if present else self._empty
+            if kind is None:
+                self.json.add(name)
+            self.types[name] = kind or pa.string()
+        return pa.field(name, self.types[name])
+
+    def json_listed(self, names: Sequence[str]) -> bytes:
+        """The schema metadata value naming the JSON-text columns among ``names``, in order."""
+        return json.dumps([name for name in names if name in self.json]).encode()
+
+    def array(self, name: str, values: list[Any]) -> Array:
+        """One row group's values of the column, in its type."""
+        absent = self._absent
+        if name in self.json:
+            return string_array([None if value is absent else dump_json(value) for value in values])
+        kind = self.types[name]
+        try:
+            return pa.array([None if value is absent else value for value in values], kind)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
+            raise ColumnTypeError(
+                f"the column {name!r} is {kind} (the type of its values in the first row group), and a later row's "
+                f"value does not fit ({error}); the file holds the rows before that row group: give the column one "
+                "type, or write JSON lines"
+            ) from None
 
 
 class ParquetSink:
@@ -67,8 +118,7 @@ class ParquetSink:
         clash = [name for name in self._row_fields if name in self._payload_fields()]
         if clash:
             raise ValueError(f"{clash[0]!r} is a column of the output already (a field of the payload)")
-        self._types: dict[str, DataType] = dict(column_types or {})
-        self._json_columns: set[str] = set()
+        self._columns = TypedColumns(column_types, empty=pa.string())
         self._rows_per_group = rows_per_group or ROWS_PER_GROUP
         self._pending: list[tuple[Table, list[list[Any]]]] = []
         self._pending_rows = 0
@@ -133,53 +183,33 @@ class ParquetSink:
         if writer is None:
             writer = self._open(values)
         for name, column in zip(self._row_fields, values, strict=True):
-            table = table.append_column(name, self._typed(name, column))
+            table = table.append_column(name, self._columns.array(name, column))
         writer.write_table(table.replace_schema_metadata(self._metadata), row_group_size=len(table))
 
     def _open(self, values: Sequence[list[Any]]) -> Any:
         """Open the writer, the row fields' types read from the first row group."""
-        for name, column in zip(self._row_fields, values, strict=True):
-            if name not in self._types:
-                found = _json_type(column)
-                if found is None:
-                    self._json_columns.add(name)
-                self._types[name] = found or pa.string()
-        fields = [*self._payload_fields(), *(pa.field(name, self._types[name]) for name in self._row_fields)]
+        row_fields = [self._columns.settle(name, column) for name, column in zip(self._row_fields, values, strict=True)]
+        fields = [*self._payload_fields(), *row_fields]
         if self._form is not None:
             self._metadata = dict(arrow_schema(self._form).metadata)
         else:
             self._metadata = {PAYLOAD_COLUMN_KEY: self._column.encode(), FORMAT_KEY: self._target.encode()}
-        if self._json_columns:
-            listed = [name for name in self._row_fields if name in self._json_columns]
-            self._metadata[JSON_COLUMNS_KEY] = json.dumps(listed).encode()
+        if self._columns.json:
+            self._metadata[JSON_COLUMNS_KEY] = self._columns.json_listed(self._row_fields)
         schema = pa.schema(fields, metadata=self._metadata)
         self._writer = parquet().ParquetWriter(self._path, schema, compression=COMPRESSION)
         return self._writer
 
-    def _typed(self, name: str, values: list[Any]) -> Array:
-        if name in self._json_columns:
-            return string_array([None if value is None else dump_json(value) for value in values])
-        kind = self._types[name]
-        try:
-            return pa.array(values, kind)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as error:
-            raise ColumnTypeError(
-                f"the column {name!r} is {kind} (the type of its values in the first {self._rows_per_group} rows), "
-                f"and a later row's value does not fit ({error}); the file holds the rows before that row group: give "
-                "the column one type, or write JSON lines"
-            ) from None
 
-
-def _json_type(values: list[Any]) -> DataType | None:
-    """The Arrow type of a row field's JSON values when they share one scalar type;
-    ``None`` (JSON text) for objects, lists and mixed types."""
-    present: set[type[Any]] = {type(value) for value in values if value is not None}
+def _scalar_type(present: set[type[Any]]) -> DataType | None:
+    """The Arrow type of a field whose values (of these Python types) share one scalar JSON
+    type; ``None`` (JSON text) for objects, lists, ``null`` and mixed types."""
     if present == {bool}:
         return pa.bool_()
     if present == {int}:
         return pa.int64()
-    if present and present <= {int, float}:
+    if present <= {int, float}:
         return pa.float64()
-    if present <= {str}:
+    if present == {str}:
         return pa.string()
     return None

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import chatcodec
+from conformance.providers import streams
 from providers.openai_chat.spelling_twins import MAX_TOKENS_REQUEST
 
 OTHER_PROVIDERS = [name for name in chatcodec.registered_providers() if name != "openai-chat"]
@@ -113,6 +114,10 @@ def test_zero_usage_details_are_not_losses_in_another_format(via: str) -> None:
     """OpenAI Chat's detail counts ride in its own bag: zero ones say nothing, so another
     format without a place for them loses nothing the user sent (at home they come back)."""
     assert _response_losses(_ORDINARY_RESPONSE, via) == []
+
+
+@pytest.mark.parametrize("via", [name for name in OTHER_PROVIDERS if streams(name)])
+def test_zero_usage_details_are_not_losses_in_another_formats_stream(via: str) -> None:
     stream_losses: list[chatcodec.Loss] = []
     events = list(chatcodec.decode_stream("openai-chat", [_chunk_of(_ORDINARY_RESPONSE)]))
     list(chatcodec.encode_stream(via, events, on_loss="ignore", losses=stream_losses))

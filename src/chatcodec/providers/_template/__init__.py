@@ -27,4 +27,29 @@ API documentation:
 - Reference: https://example.com/template-chat/api
 - Streaming: https://example.com/template-chat/api#streaming
 - Changelog: https://example.com/template-chat/changelog
+
+Modules (the folder contract, each a job of its own; a real folder's map names its own
+modules after these, each with its job: ``tests/providers/test_package_docs.py`` reads it):
+
+- ``codec``: the codec object the registry loads: the role modules below handed to
+  ``ProviderCodec``.
+- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
+  keeps in its bags.
+- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
+  rules, strict mode and the laws.
+- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
+  shapes, detection marks.
+- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
+- ``request``: the one reader and the one writer of request bodies, over canonical data.
+- ``response``: the one reader and the one writer of response bodies, over canonical data.
+- ``messages``: the wire's message list <-> canonical messages.
+- ``parts``: content blocks <-> canonical content parts.
+- ``tools``: tool definitions and tool choice, both ways.
+- ``settings``: sampling, reasoning and output-format settings, both ways.
+- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
+- ``usage``: token counts <-> canonical usage.
+- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
+  sources).
+- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
+- ``stream_encode``: canonical stream events -> wire stream events.
 """

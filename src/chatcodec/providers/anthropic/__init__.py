@@ -11,6 +11,44 @@ API documentation:
 Load it through the registry (``chatcodec.get_codec("anthropic")``) or the top-level
 functions; the names below are the Anthropic-specific helpers (Clacky parity, tool-id
 mapping) that have no place in the provider-neutral API.
+
+Modules (each a job of its own; the contract's files as in ``providers/_template``):
+
+- ``codec``: the codec object the registry loads: the role modules below handed to
+  ``ProviderCodec``.
+- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
+  keeps in its bags.
+- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
+  rules, strict mode and the laws.
+- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
+  shapes, detection marks.
+- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
+- ``request``: the one reader and the one writer of request bodies, over canonical data.
+- ``response``: the one reader and the one writer of response bodies, over canonical data.
+- ``messages``: the wire's message list <-> canonical messages.
+- ``parts``: content blocks <-> canonical content parts.
+- ``tools``: tool definitions and tool choice, both ways.
+- ``settings``: sampling, reasoning and output-format settings, both ways.
+- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
+- ``usage``: token counts <-> canonical usage.
+- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
+  sources).
+- ``structure``: what strict mode's structural rules read of a request (its turns, token limit,
+  calls and results).
+- ``dialect``: what the dialect readers (``chatcodec.dialects``) read of this shape outside a
+  request body.
+- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
+- ``stream_encode``: canonical stream events -> wire stream events.
+
+This provider's own:
+
+- ``convenience``: the Clacky-style helpers an agent loop calls around the API
+  (``build_request_body``, ``parse_response``, ...).
+- ``media``: the image and document sources Anthropic takes, and how a canonical source is
+  written as one.
+- ``servers``: the Anthropic-compatible servers (DeepSeek, Kimi, MiniMax, z.ai) a body can be
+  written for, as data.
+- ``tool_ids``: tool-call ids Anthropic accepts, by a reversible, collision-free rewrite.
 """
 
 from __future__ import annotations

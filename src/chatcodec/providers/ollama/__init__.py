@@ -20,4 +20,35 @@ API documentation:
 
 Load it through the registry (``chatcodec.get_codec("ollama")``) or the top-level
 functions.
+
+Modules (each a job of its own; the contract's files as in ``providers/_template``):
+
+- ``codec``: the codec object the registry loads: the role modules below handed to
+  ``ProviderCodec``.
+- ``markers``: this provider's name, its kit, its encoder options and the spelling markers it
+  keeps in its bags.
+- ``capabilities``: what the wire can carry, as data (``CAPABILITIES``), read by the shared
+  rules, strict mode and the laws.
+- ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
+  shapes, detection marks.
+- ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
+- ``request``: the one reader and the one writer of request bodies, over canonical data.
+- ``response``: the one reader and the one writer of response bodies, over canonical data.
+- ``messages``: the wire's message list <-> canonical messages.
+- ``parts``: content blocks <-> canonical content parts.
+- ``tools``: tool definitions and tool choice, both ways.
+- ``settings``: sampling, reasoning and output-format settings, both ways.
+- ``finish_reason``: the wire's finish word <-> the canonical finish reason.
+- ``usage``: token counts <-> canonical usage.
+- ``rules``: what the target accepts today, by API version and model family (``RULES``, with
+  sources).
+- ``stream_decode``: wire stream events -> the shared stream builder (the one stream path).
+- ``stream_encode``: canonical stream events -> wire stream events.
+
+This provider's own:
+
+- ``call_ids``: ids for tool calls that came without one, and the pairing of results with calls.
+- ``media``: images, as bare base64 strings in a message's ``images`` list.
+- ``timestamps``: ``created_at`` (RFC 3339 with nanoseconds and a zone) <-> the canonical
+  ``created``.
 """
