@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from chatcodec._narrow import as_dict
+from chatcodec.api import decode_response
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     FinishEvent,
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
     from chatcodec.serve.config import ServeConfig
+    from chatcodec.serve.identity import Identity
 
 _REQUEST_SETTINGS = {
     "max_tokens": "gen_ai.request.max_tokens",
@@ -165,11 +167,13 @@ class Telemetry:
         if isinstance(record.span, RequestSpan):
             record.span.requested(record, canonical, url, server=server, conversation=conversation)
 
-    def answered(self, record: RequestRecord, canonical: Callable[[], Mapping[str, Any]]) -> None:
-        """A plain answer's attributes (``canonical()``: the response as canonical data,
-        read only when a span wants it)."""
+    def answered(self, record: RequestRecord, upstream: str, fields: Mapping[str, Any], identity: Identity) -> None:
+        """A plain answer's attributes: ``fields``, the ``upstream``'s answer, read as
+        canonical data (its missing id and model filled by ``identity``) only when a span
+        wants it."""
         if isinstance(record.span, RequestSpan):
-            record.span.answered(canonical())
+            canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
+            record.span.answered(identity.fill(canonical))
 
     def observe(self, record: RequestRecord, event: AnyStreamEvent) -> None:
         """A stream's canonical event on its way to the caller."""
