@@ -26,7 +26,10 @@ Each answer keeps:
 
 Stores are bounded in records and in bytes (the JSON kept), the least recently used
 forgotten first: a record is used when it is kept and when an answer continuing it (or a
-later one of its thread) is kept, so a thread is used as a whole; reading never writes,
+later one of its thread) is kept, so a thread is used as a whole, and a thread's
+recency is one entry whatever its length (keeping an answer touches no ancestor, in every
+backend); past the bounds, the least recently used thread loses its oldest records first.
+Reading never writes,
 so a reader never waits for a writer. A record larger than the byte bound alone is not
 kept. Every backend is asynchronous and never blocks the event loop: SQLite runs on
 worker threads of its own, Redis through ``redis.asyncio``. A backend that fails raises
@@ -221,16 +224,27 @@ def _json(value: object) -> str:
 
 
 class MemoryBackend:
-    """This process's memory (``--store memory``): the event loop is its only user."""
+    """This process's memory (``--store memory``): the event loop is its only user.
+
+    As the SQLite store does, it orders *threads* by last use, not records: keeping an
+    answer moves its thread to the recent end (one move, however long the thread), and
+    past the bounds the least recently used thread loses its oldest records first."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description = "in memory, since it started"
-        self._records: OrderedDict[str, Kept] = OrderedDict()
+        self._records: dict[str, Kept] = {}
+        self._thread_of: dict[str, str] = {}
+        """Each record's thread: the id of the record that started it."""
+        self._threads: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+        """The threads, least recently used first, each with its records, oldest first."""
         self._bytes = 0
         self._secrets: dict[str, str] = {}
+        self.operations = 0
+        """Records read, written or forgotten so far (what a test counts: keeping an answer
+        touches no ancestor)."""
 
     @property
     def bytes(self) -> int:
@@ -247,12 +261,14 @@ class MemoryBackend:
         return self._secrets.setdefault(name, candidate)
 
     async def load(self, key: str) -> Kept | None:
+        self.operations += 1
         return self._records.get(key)
 
     async def chain(self, key: str, limit: int) -> list[Kept]:
         found: list[Kept] = []
         next_key: str | None = key
         while next_key is not None and len(found) < limit:
+            self.operations += 1
             kept = self._records.get(next_key)
             if kept is None:
                 break
@@ -261,21 +277,30 @@ class MemoryBackend:
         return found
 
     async def save(self, key: str, kept: Kept) -> None:
-        ancestors: list[str] = []
-        parent = kept.parent
-        while parent is not None and parent in self._records and len(ancestors) < self.capacity:
-            ancestors.append(parent)
-            parent = self._records[parent].parent
-        for ancestor in reversed(ancestors):  # the oldest first, so the new one is the most recent
-            self._records.move_to_end(ancestor)
-        old = self._records.pop(key, None)
-        if old is not None:
-            self._bytes -= old.size
+        if key in self._records:
+            self._forget(key)
+        thread = self._thread_of.get(kept.parent, key) if kept.parent is not None else key
+        self.operations += 2  # the parent's thread read, the record written
+        members = self._threads.get(thread)
+        if members is None:
+            members = self._threads[thread] = OrderedDict()
+        members[key] = None
+        self._threads.move_to_end(thread)
         self._records[key] = kept
+        self._thread_of[key] = thread
         self._bytes += kept.size
         while len(self._records) > self.capacity or self._bytes > self.max_bytes:
-            _, forgotten = self._records.popitem(last=False)
-            self._bytes -= forgotten.size
+            oldest = next(iter(self._threads.values()))
+            self._forget(next(iter(oldest)))
+
+    def _forget(self, key: str) -> None:
+        self.operations += 1
+        thread = self._thread_of.pop(key)
+        members = self._threads[thread]
+        del members[key]
+        if not members:
+            del self._threads[thread]
+        self._bytes -= self._records.pop(key).size
 
 
 def check_bounds(capacity: int, max_bytes: int) -> None:
