@@ -106,6 +106,7 @@ class _Thinking:
     block: int = 0  # with blocks: the index of its thinking_blocks entry
     string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
     signature: list[str] | None = None  # a block's signature, written whole when the part ends
+    content_index: int | None = None  # a Mistral thinking part: the index of its content list entry
 
 
 @dataclass
@@ -117,6 +118,7 @@ class _ChoiceState:
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0  # the next reasoning_details index
     blocks: int = 0  # the next thinking_blocks index
+    contents: int = 0  # the next index of a content list entry (a Mistral thinking part)
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
     held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
     message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
@@ -404,6 +406,8 @@ class StreamEncoder:
             reasoning.drop_loss(event.provider, self._losses, at)
         elif target == reasoning.DETAILS:
             thinking.entry = self._entry(state, event.provider, bag)
+        elif target == reasoning.CONTENT:
+            thinking.content_index = stream_indexes.next_content(state)
         state.thinking[event.index] = thinking
 
     def _entry(self, state: _ChoiceState, provider: str | None, bag: dict[str, Any]) -> dict[str, Any]:
@@ -453,7 +457,9 @@ class StreamEncoder:
                 self._losses.add(at, "thinking signature", f"{target} is plain text")
             return None
         if target == reasoning.CONTENT:
-            return {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
+            assert thinking.content_index is not None, "numbered when its field is known"
+            entry = {"type": "thinking", "thinking": [{"type": "text", "text": text}]}
+            return {"content": [stream_indexes.indexed_content(entry, thinking.content_index)]}
         assert target is not None
         return {target: text}
 
@@ -472,6 +478,8 @@ class StreamEncoder:
                 return []
             if thinking.target == reasoning.DETAILS:
                 thinking.entry = self._entry(state, PROVIDER, bag)
+            elif thinking.target == reasoning.CONTENT:
+                thinking.content_index = stream_indexes.next_content(state)
             for kind, text in thinking.held:
                 delta = self._reasoning_delta(thinking, kind, text, at)
                 if delta is not None:
@@ -583,7 +591,8 @@ class StreamEncoder:
             return []
         if target == reasoning.CONTENT:
             content = reasoning.encode_content_thinking(part, self._losses, where)
-            return [self._delta(choice, {"content": [content]})]
+            indexed = stream_indexes.indexed_content(content, stream_indexes.next_content(self._state(choice)))
+            return [self._delta(choice, {"content": [indexed]})]
         writer = reasoning.ReasoningWriter(self._losses, output=True)
         writer.add(part, target, where)
         fields = writer.fields(where)
