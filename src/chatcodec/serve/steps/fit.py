@@ -65,6 +65,7 @@ async def fitted(server: Server, validated: Validated, admitted: Admitted, recor
         fit.route.url,
         server=server.writer_options(fit.route).get("server"),
         conversation=fit.call.conversation or answer.parent,  # or the answer it continues
+        choices=fit.call.choices,
     )
     return fit
 
