@@ -242,7 +242,7 @@ class MemoryBackend:
         """The threads, least recently used first, each with its records, oldest first."""
         self._bytes = 0
         self._secrets: dict[str, str] = {}
-        self.operations = 0
+        self.operations: int = 0
         """Records read, written or forgotten so far (what a test counts: keeping an answer
         touches no ancestor)."""
 

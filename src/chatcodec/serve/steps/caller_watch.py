@@ -6,7 +6,7 @@ goes, and the stream closes the upstream itself."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 
 import anyio
@@ -37,7 +37,7 @@ class Watched:
 
 
 @asynccontextmanager
-async def unless_caller_leaves(request: Request, record: RequestRecord) -> AsyncIterator[Watched]:
+async def unless_caller_leaves(request: Request, record: RequestRecord) -> AsyncGenerator[Watched]:
     """The body of the ``async with`` is cancelled if the caller disconnects first; set
     ``response`` on what it yields, and answer its :meth:`Watched.answer`."""
     watched = Watched(record)
