@@ -71,3 +71,13 @@ def indexed_content(entry: dict[str, Any], index: int) -> dict[str, Any]:
         {"index": position, **unindexed(chunk)} for position, chunk in enumerate(as_list(entry.get("thinking")) or [])
     ]
     return {"index": index, **{key: value for key, value in entry.items() if key != "index"}, "thinking": chunks}
+
+
+def content_fragment(index: int, text: str) -> dict[str, Any]:
+    """A delta's ``content`` with a fragment of the Mistral thinking part at ``index``."""
+    return {"content": [indexed_content({"type": "thinking", "thinking": [{"type": "text", "text": text}]}, index)]}
+
+
+def numbered_content(entry: dict[str, Any], state: _ChoiceState) -> dict[str, Any]:
+    """A delta's ``content`` with a whole Mistral thinking part, at the choice's next index."""
+    return {"content": [indexed_content(entry, next_content(state))]}
