@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck schemas schema-check docs site pytest js clean
+.PHONY: demo test lint typecheck schemas schema-check docs site pytest js soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -129,6 +129,11 @@ bench-quick: $(BENCH_VENV)/.installed
 # of counts and ratios that the machine's load does not move. Needs valgrind and a C compiler.
 bench-instructions: $(BENCH_VENV)/.installed
 	$(BENCH_BIN)/python bench/instructions.py
+
+# The gateway's soak (bench/soak.py): 10,000 Responses requests through chatcodec serve with a real
+# Redis store restarted halfway; fails if any answer is lost. Needs redis-server on PATH.
+soak: $(VENV)/.installed-dev
+	$(BIN)/python bench/soak.py --requests 10000 --threads 100
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis js/node_modules js/generated js/build site test-output

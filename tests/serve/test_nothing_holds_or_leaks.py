@@ -80,12 +80,12 @@ def test_a_previous_response_id_that_is_not_a_string_is_a_400(fake: FakeUpstream
 def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_what(
     fake: FakeUpstream, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chatcodec.serve import app
+    from chatcodec.serve.steps import fit
 
     def broken(*arguments: Any, **settings: Any) -> Any:
         raise UnicodeEncodeError("utf-8", SECRET_TEXT, 0, 1, "surrogates not allowed")
 
-    monkeypatch.setattr(app, "write_request_data", broken)
+    monkeypatch.setattr(fit, "write_request_data", broken)
     body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).encode()
     with (
         caplog.at_level(logging.INFO, logger="chatcodec.serve"),
@@ -94,7 +94,7 @@ def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_wha
         answer = _chat(origin, body)
     assert answer.status_code == 500
     assert answer.json()["error"]["message"] == "internal error in chatcodec serve: UnicodeEncodeError"
-    assert "app.py" in caplog.text  # where it was raised
+    assert "fit.py" in caplog.text  # where it was raised
     assert SECRET_TEXT not in caplog.text + answer.text
 
 

@@ -18,7 +18,8 @@ import pytest
 
 import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
-from chatcodec.serve.response_store import ResponseStore, open_store, owner_of, read_store_spelling
+from chatcodec.serve.response_store import ResponseStore, owner_of
+from chatcodec.serve.store_spelling import open_store, read_store_spelling
 from serve.harness import FakeUpstream, proxy, serving_fake
 
 ALICE, BOB = owner_of("alice-key"), owner_of("bob-key")
@@ -135,6 +136,43 @@ def test_reading_a_thread_writes_nothing_and_keeping_makes_the_whole_thread_rece
         assert await store.conversation("resp_3", ALICE) == [_message("a"), _message("b"), _message("c")]
 
     _in_a_store(spelling, scenario, "?max_answers=4")
+
+
+async def _operations(store: ResponseStore, spelling: str) -> int:
+    """What the backend has done so far, in its own unit: records touched (memory), SQL
+    statements (SQLite), commands run, those of its scripts included (Redis's
+    ``INFO commandstats``)."""
+    backend: Any = store.backend
+    if spelling == "memory":
+        return int(backend.operations)
+    if spelling.startswith("sqlite:"):
+        return int(backend.statements)
+    stats = await backend._redis.info("commandstats")
+    return sum(int(entry["calls"]) for name, entry in stats.items() if name != "cmdstat_info")
+
+
+def test_keeping_an_answer_touches_no_ancestor(spelling: str) -> None:
+    """Keeping the 1,001st answer of a thread costs what keeping the 2nd of another does:
+    the thread's recency is one entry (each ancestor was read and made recent, in memory
+    and in Redis, where SQLite already kept one row per thread)."""
+
+    async def scenario(store: ResponseStore) -> None:
+        message = [_message("a turn")]
+        parent = None
+        for index in range(1000):
+            await store.keep(f"resp_{index}", owner=ALICE, parent=parent, messages=message, response={})
+            parent = f"resp_{index}"
+        await store.keep("short_0", owner=ALICE, parent=None, messages=message, response={})
+        before = await _operations(store, spelling)
+        await store.keep("resp_1000", owner=ALICE, parent="resp_999", messages=message, response={})
+        deep = await _operations(store, spelling) - before
+        before = await _operations(store, spelling)
+        await store.keep("short_1", owner=ALICE, parent="short_0", messages=message, response={})
+        shallow = await _operations(store, spelling) - before
+        assert deep == shallow
+        assert len(await store.conversation("resp_1000", ALICE) or []) == 1001
+
+    _in_a_store(spelling, scenario, "?max_answers=5000")
 
 
 def test_the_store_forgets_past_its_answer_bound_and_a_thread_whose_start_is_gone(spelling: str) -> None:

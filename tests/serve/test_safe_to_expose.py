@@ -293,10 +293,10 @@ def test_a_large_request_is_converted_and_written_off_the_event_loop(
     bodies went from 208 to 118 ms)."""
     import asyncio
 
-    from chatcodec.serve import app as app_module
+    from chatcodec.serve.steps import fit as fit_module
 
     on_the_loop: list[bool] = []
-    written = app_module.upstream_call
+    written = fit_module.upstream_call
 
     def watched(*arguments: Any, **settings: Any) -> Any:
         try:
@@ -306,7 +306,7 @@ def test_a_large_request_is_converted_and_written_off_the_event_loop(
             on_the_loop.append(False)
         return written(*arguments, **settings)
 
-    monkeypatch.setattr(app_module, "upstream_call", watched)
+    monkeypatch.setattr(fit_module, "upstream_call", watched)
     large = {"model": "m", "messages": [{"role": "user", "content": "word " * 20_000}]}
     with proxy("openai-chat", "anthropic", fake.base, offload_bytes=64 * 1024) as origin:
         fake.reply(fixture_json("anthropic", "response", "cache_read_and_creation_usage.json"))

@@ -25,8 +25,9 @@ import pytest
 import chatcodec
 from chatcodec import AssistantMessage, ChatResponse, FinishReason, TextPart
 from chatcodec.serve import ServeConfig
-from chatcodec.serve.response_store import ResponseStore, owner_of, read_store_spelling
+from chatcodec.serve.response_store import ResponseStore, owner_of
 from chatcodec.serve.response_store_sqlite import SqliteBackend
+from chatcodec.serve.store_spelling import read_store_spelling
 from serve.harness import FakeUpstream, proxy
 
 pytestmark = pytest.mark.usefixtures("fresh_fake")

@@ -16,6 +16,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from chatcodec.serve import ServeConfig
+from chatcodec.serve.fronts import front
 from serve.harness import FakeUpstream, fixture_bytes, fixture_json, serving_config, serving_fake
 
 SSE = "text/event-stream"
@@ -149,6 +150,24 @@ def test_the_choice_count_is_set_when_more_than_one_answer_is_asked() -> None:
             body = {"model": "gpt-4o", "messages": HELLO, "n": 3}
             httpx.post(f"{origin}/v1/chat/completions", json=body, headers=KEY, timeout=30)
             assert span_attributes(exporter)[GEN_AI_REQUEST_CHOICE_COUNT] == 3
+
+
+@pytest.mark.parametrize(
+    ("api", "payload", "target", "expected"),
+    [
+        ("openai-chat", {"model": "m", "messages": [], "n": 3}, None, 3),
+        ("openai-chat", {"model": "m", "messages": [], "n": True}, None, None),
+        ("gemini", {"contents": [], "generationConfig": {"candidateCount": 2}}, "gemini-2.5-flash:generateContent", 2),
+        ("gemini", {"contents": []}, "gemini-2.5-flash:generateContent", None),
+        ("anthropic", {"model": "m", "messages": []}, None, None),
+    ],
+)
+def test_each_front_edge_reads_how_many_answers_its_caller_asked_for(
+    api: str, payload: dict[str, Any], target: str | None, expected: int | None
+) -> None:
+    """The count is the front's fact (``Call.choices``): OpenAI Chat's ``n``, Gemini's
+    ``generationConfig.candidateCount``; an API with no such field asks for one."""
+    assert front(api).read_call(payload, target, {}).choices == expected
 
 
 def test_the_conversation_id_is_the_answer_a_responses_request_continues(fake: FakeUpstream) -> None:

@@ -47,8 +47,8 @@ from chatcodec.errors import CodecNotAvailableError, ProviderLookupError
 from chatcodec.losses import LOSS_KINDS, LossAction, LossKind
 from chatcodec.option_table import named_options
 from chatcodec.registry import get_codec, get_edge, registered_providers
-from chatcodec.serve.response_store import check_store_spelling
 from chatcodec.serve.setting_types import check_fields
+from chatcodec.serve.store_spelling import check_store_spelling
 
 _GLOB = frozenset("*?[")
 _POSITIVE = (

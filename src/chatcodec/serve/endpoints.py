@@ -18,39 +18,39 @@ token counting endpoint.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from chatcodec.serve.auth import upstream_key
-from chatcodec.serve.config import ServeConfig
 from chatcodec.serve.fronts import front
 from chatcodec.serve.limits import check_model, json_object, json_or_text, passed_headers, read_body
 from chatcodec.serve.model_listing import upstream_models
-from chatcodec.serve.refusal import RefusalError
+from chatcodec.serve.refusal import RefusalError, refused
 from chatcodec.serve.request_log import RequestRecord
+from chatcodec.serve.steps.authenticate import admitted
+from chatcodec.serve.steps.fit import written
+from chatcodec.serve.steps.route import route_for
+from chatcodec.serve.steps.send import send, upstream_refusal
+from chatcodec.serve.steps.shared import Server
+from chatcodec.serve.steps.validate import read_canonical
 from chatcodec.serve.upstream import count_call, upstream_side
 
-if TYPE_CHECKING:
-    from chatcodec.serve.app import Proxy
 
-
-def routes(config: ServeConfig, proxy: Proxy) -> list[BaseRoute]:
-    """The health, model list and token counting routes of ``config``'s front (before
+def routes(server: Server) -> list[BaseRoute]:
+    """The health, model list and token counting routes of the server's front (before
     the call routes: Gemini's ``{model}:countTokens`` is also a ``{target}``)."""
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
     async def models(request: Request) -> Response:
-        return await list_models(proxy, request)
+        return await list_models(server, request)
 
     async def count(request: Request) -> Response:
-        return await count_tokens(proxy, request)
+        return await count_tokens(server, request)
 
-    offered = front(config.api)
+    offered = front(server.config.api)
     found: list[BaseRoute] = [Route("/health", health, methods=["GET"])]
     if offered.models is not None:
         found.extend(Route(path, models, methods=["GET"]) for path in offered.models.routes)
@@ -59,53 +59,55 @@ def routes(config: ServeConfig, proxy: Proxy) -> list[BaseRoute]:
     return found
 
 
-async def list_models(proxy: Proxy, request: Request) -> Response:
+async def list_models(server: Server, request: Request) -> Response:
     """The routed models in the front's list shape (a caller must be let in, as for a call)."""
-    listing = front(proxy.config.api).models
+    config = server.config
+    listing = front(config.api).models
     assert listing is not None, "routed only for a front with a model list"
     try:
-        caller, _ = await proxy.admitted(request)
+        caller = admitted(config, request).caller
     except RefusalError as refusal:
-        return proxy.refused(refusal)
-    asked = await upstream_models(proxy.config, proxy.client, caller)
-    return JSONResponse(listing.write(list(dict.fromkeys((*proxy.config.listed_models, *asked)))))
+        return refused(config.api, refusal)
+    asked = await upstream_models(config, server.client, caller)
+    return JSONResponse(listing.write(list(dict.fromkeys((*config.listed_models, *asked)))))
 
 
-async def count_tokens(proxy: Proxy, request: Request) -> Response:
+async def count_tokens(server: Server, request: Request) -> Response:
     """Count a request's input tokens upstream; the log line is written as for a call."""
-    record = RequestRecord(proxy.config.api, request.url.path)
+    record = RequestRecord(server.config.api, request.url.path)
     try:
-        response = await _counted(proxy, request, record)
+        response = await _counted(server, request, record)
     except RefusalError as refusal:
-        response = proxy.refused(refusal, record)
+        response = refused(server.config.api, refusal, record)
     record.emit()
     return response
 
 
-async def _counted(proxy: Proxy, request: Request, record: RequestRecord) -> Response:
-    config = proxy.config
+async def _counted(server: Server, request: Request, record: RequestRecord) -> Response:
+    config = server.config
     counting = front(config.api).count_tokens
     assert counting is not None, "routed only for a front with token counting"
-    caller, headers = await proxy.admitted(request)
+    let_in = admitted(config, request)
     fields = json_object(await read_body(request, config.max_body_bytes))
     payload = counting.request(fields, request.path_params.get("model"))
     named = payload.get("model")
     record.model = named if isinstance(named, str) else None
     model = config.model_map.get(record.model or "", record.model or "")
     check_model(model)
-    route = proxy.route(model)
+    route = route_for(config, model)
     record.upstream, record.upstream_model = route.upstream, model
-    _, body, record.losses = proxy.converted(payload, model, route, stream=False)
+    canonical = read_canonical(server, payload, route)
+    body, record.losses = written(server, canonical, model, route, stream=False, version=None)
     side = upstream_side(route.upstream)
-    key = upstream_key(side, caller, route.api_key_env)
-    outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=headers)
+    key = upstream_key(side, let_in.caller, route.api_key_env)
+    outgoing = count_call(route.upstream, route.url, body, model=model, key=key, caller_headers=let_in.headers)
     if outgoing is None or side.count_tokens is None:
         raise RefusalError(501, f"the {route.upstream} upstream has no token counting endpoint")
-    answer = await proxy.send(outgoing, route.upstream, stream=False)
+    answer = await send(server, outgoing, route.upstream, stream=False)
     passed = passed_headers(answer.headers)
     payload_back = json_or_text(answer.content)
     if answer.status_code >= 400:
-        raise proxy.upstream_refusal(answer, payload_back, route.upstream, passed)
+        raise upstream_refusal(server, answer, payload_back, route.upstream, passed)
     tokens = side.count_tokens.read(payload_back)
     if tokens is None:
         raise RefusalError(502, f"the {route.upstream} upstream's token count holds no count")

@@ -28,10 +28,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
-import anyio.to_thread
 import httpx
 import pydantic_core
 from starlette.requests import Request
@@ -41,8 +40,6 @@ from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.payloads import JSONValueError, loads, unwritable_number
 from chatcodec.serve.refusal import RefusalError
 from chatcodec.streams.convert import stream_codecs
-
-Result = TypeVar("Result")
 
 MODEL_NAME_LIMIT = 512
 NESTING_LIMIT = 200
@@ -183,15 +180,6 @@ def passed_headers(upstream_headers: Mapping[str, str]) -> dict[str, str]:
         for name in _REQUEST_ID_NAMES:
             passed.setdefault(name, request_id)
     return passed
-
-
-async def off_the_loop(size: int, threshold: int, function: Callable[[], Result]) -> Result:
-    """``function()``, on a worker thread when ``size`` (the bytes it works on) is above
-    ``threshold``: parsing and converting a 5 MB body takes the event loop for a quarter
-    of a second, during which every other request waits."""
-    if size > threshold:
-        return await anyio.to_thread.run_sync(function)
-    return function()
 
 
 def streams_between(upstream: str, api: str) -> None:

@@ -15,11 +15,16 @@ so nothing is lost.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from starlette.responses import JSONResponse, Response
 
 from chatcodec._narrow import as_dict
 from chatcodec.error_statuses import error_status
 from chatcodec.registry import get_edge
+
+if TYPE_CHECKING:
+    from chatcodec.serve.request_log import RequestRecord
 
 
 class RefusalError(Exception):
@@ -58,3 +63,10 @@ def refusal_body(api: str, refusal: RefusalError) -> dict[str, Any]:
     if refusal.error_type is not None and inner is not None and "code" in inner and inner["code"] is None:
         inner["code"] = refusal.error_type
     return body
+
+
+def refused(api: str, refusal: RefusalError, record: RequestRecord | None = None) -> Response:
+    """``refusal`` as the ``api`` front's error body, status and headers (noted on ``record``)."""
+    if record is not None:
+        record.status, record.error = refusal.status, refusal.message
+    return JSONResponse(refusal_body(api, refusal), refusal.status, headers=refusal.headers)

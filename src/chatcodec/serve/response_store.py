@@ -26,7 +26,10 @@ Each answer keeps:
 
 Stores are bounded in records and in bytes (the JSON kept), the least recently used
 forgotten first: a record is used when it is kept and when an answer continuing it (or a
-later one of its thread) is kept, so a thread is used as a whole; reading never writes,
+later one of its thread) is kept, so a thread is used as a whole, and a thread's
+recency is one entry whatever its length (keeping an answer touches no ancestor, in every
+backend); past the bounds, the least recently used thread loses its oldest records first.
+Reading never writes,
 so a reader never waits for a writer. A record larger than the byte bound alone is not
 kept. Every backend is asynchronous and never blocks the event loop: SQLite runs on
 worker threads of its own, Redis through ``redis.asyncio``. A backend that fails raises
@@ -43,19 +46,17 @@ connection settings):
   (:mod:`.response_store_redis`, the ``redis`` extra).
 
 ``memory?max_answers=500&max_bytes=64MB`` and ``sqlite:/var/lib/chatcodec/answers.db?max_bytes=1GB``
-set the bounds.
+set the bounds (read by :mod:`.store_spelling`, which opens the store).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import parse_qsl
 
 DEFAULT_CAPACITY = 1000
 """Records kept by ``--store memory``."""
@@ -65,9 +66,6 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 """Bytes of JSON kept by any store unless ``max_bytes`` says otherwise."""
 THINKING = "thinking:"
 """What the key of a kept thinking record starts with (an answer id never holds a colon)."""
-
-_UNITS = {"": 1, "B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
-_BOUNDS = ("max_answers", "max_bytes")
 
 
 class StoreError(RuntimeError):
@@ -226,16 +224,27 @@ def _json(value: object) -> str:
 
 
 class MemoryBackend:
-    """This process's memory (``--store memory``): the event loop is its only user."""
+    """This process's memory (``--store memory``): the event loop is its only user.
+
+    As the SQLite store does, it orders *threads* by last use, not records: keeping an
+    answer moves its thread to the recent end (one move, however long the thread), and
+    past the bounds the least recently used thread loses its oldest records first."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         check_bounds(capacity, max_bytes)
         self.capacity = capacity
         self.max_bytes = max_bytes
         self.description = "in memory, since it started"
-        self._records: OrderedDict[str, Kept] = OrderedDict()
+        self._records: dict[str, Kept] = {}
+        self._thread_of: dict[str, str] = {}
+        """Each record's thread: the id of the record that started it."""
+        self._threads: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+        """The threads, least recently used first, each with its records, oldest first."""
         self._bytes = 0
         self._secrets: dict[str, str] = {}
+        self.operations: int = 0
+        """Records read, written or forgotten so far (what a test counts: keeping an answer
+        touches no ancestor)."""
 
     @property
     def bytes(self) -> int:
@@ -252,12 +261,14 @@ class MemoryBackend:
         return self._secrets.setdefault(name, candidate)
 
     async def load(self, key: str) -> Kept | None:
+        self.operations += 1
         return self._records.get(key)
 
     async def chain(self, key: str, limit: int) -> list[Kept]:
         found: list[Kept] = []
         next_key: str | None = key
         while next_key is not None and len(found) < limit:
+            self.operations += 1
             kept = self._records.get(next_key)
             if kept is None:
                 break
@@ -266,21 +277,30 @@ class MemoryBackend:
         return found
 
     async def save(self, key: str, kept: Kept) -> None:
-        ancestors: list[str] = []
-        parent = kept.parent
-        while parent is not None and parent in self._records and len(ancestors) < self.capacity:
-            ancestors.append(parent)
-            parent = self._records[parent].parent
-        for ancestor in reversed(ancestors):  # the oldest first, so the new one is the most recent
-            self._records.move_to_end(ancestor)
-        old = self._records.pop(key, None)
-        if old is not None:
-            self._bytes -= old.size
+        if key in self._records:
+            self._forget(key)
+        thread = self._thread_of.get(kept.parent, key) if kept.parent is not None else key
+        self.operations += 2  # the parent's thread read, the record written
+        members = self._threads.get(thread)
+        if members is None:
+            members = self._threads[thread] = OrderedDict()
+        members[key] = None
+        self._threads.move_to_end(thread)
         self._records[key] = kept
+        self._thread_of[key] = thread
         self._bytes += kept.size
         while len(self._records) > self.capacity or self._bytes > self.max_bytes:
-            _, forgotten = self._records.popitem(last=False)
-            self._bytes -= forgotten.size
+            oldest = next(iter(self._threads.values()))
+            self._forget(next(iter(oldest)))
+
+    def _forget(self, key: str) -> None:
+        self.operations += 1
+        thread = self._thread_of.pop(key)
+        members = self._threads[thread]
+        del members[key]
+        if not members:
+            del self._threads[thread]
+        self._bytes -= self._records.pop(key).size
 
 
 def check_bounds(capacity: int, max_bytes: int) -> None:
@@ -288,87 +308,3 @@ def check_bounds(capacity: int, max_bytes: int) -> None:
         raise ValueError(f"a response store keeps at least one answer, not {capacity}")
     if max_bytes < 1:
         raise ValueError(f"a response store keeps at least one byte, not {max_bytes}")
-
-
-STORE_SPELLING = (
-    "--store takes memory, memory:N, sqlite:PATH or redis://HOST:PORT/DB (bounds: ?max_answers=N&max_bytes=SIZE)"
-)
-
-
-def _size(text: str) -> int:
-    found = re.fullmatch(r"(\d+)\s*([KMG]?B?)", text.strip().upper())
-    if found is None:
-        raise ValueError(f"{STORE_SPELLING}: max_bytes={text!r} is not a size (64MB, 1GB, 1048576)")
-    return int(found[1]) * _UNITS[found[2] if found[2] in _UNITS else found[2] + "B"]
-
-
-def _bounds(query: str, capacity: int, kind: str, allowed: frozenset[str] = frozenset()) -> tuple[int, int, str]:
-    """``max_answers`` and ``max_bytes`` from a spelling's query, and the other parameters
-    (as a query); a parameter neither a bound nor one of ``allowed`` is refused."""
-    pairs = parse_qsl(query, keep_blank_values=True)
-    unknown = sorted({key for key, _ in pairs} - set(_BOUNDS) - allowed)
-    if unknown:
-        known = ", ".join([*_BOUNDS, *sorted(allowed)])
-        raise ValueError(f"{STORE_SPELLING}: a {kind} store has no option {unknown[0]!r} (it takes {known})")
-    parameters = dict(pairs)
-    answers = parameters.get("max_answers")
-    if answers is not None and not answers.isdigit():
-        raise ValueError(f"{STORE_SPELLING}: max_answers={answers!r} is not a count")
-    max_bytes = _size(parameters["max_bytes"]) if "max_bytes" in parameters else DEFAULT_MAX_BYTES
-    capacity = int(answers) if answers is not None else capacity
-    check_bounds(capacity, max_bytes)
-    others = "&".join(f"{key}={value}" for key, value in pairs if key not in _BOUNDS)
-    return capacity, max_bytes, others
-
-
-@dataclass(frozen=True, slots=True)
-class StoreSpelling:
-    """What a ``--store`` spelling names, read without opening anything."""
-
-    kind: str
-    """``memory``, ``sqlite`` or ``redis``."""
-    location: str
-    """The SQLite file's path, the Redis URL (its connection settings kept); empty for memory."""
-    capacity: int
-    max_bytes: int
-
-
-def read_store_spelling(spec: str) -> StoreSpelling:
-    """``spec`` read (see the module docstring); a :class:`ValueError` naming the spellings."""
-    location, _, query = spec.partition("?")
-    if location.startswith(("redis://", "rediss://")):
-        from chatcodec.serve.response_store_redis import URL_SETTINGS
-
-        capacity, max_bytes, others = _bounds(query, DURABLE_CAPACITY, "redis", URL_SETTINGS)
-        return StoreSpelling("redis", location + (f"?{others}" if others else ""), capacity, max_bytes)
-    kind, colon, rest = location.partition(":")
-    if kind == "memory" and (not colon or rest.isdigit()):
-        capacity, max_bytes, _ = _bounds(query, int(rest) if colon else DEFAULT_CAPACITY, "memory")
-        return StoreSpelling("memory", "", capacity, max_bytes)
-    if kind == "sqlite" and rest:
-        capacity, max_bytes, _ = _bounds(query, DURABLE_CAPACITY, "sqlite")
-        return StoreSpelling("sqlite", rest, capacity, max_bytes)
-    raise ValueError(f"{STORE_SPELLING}, not {spec!r}")
-
-
-def check_store_spelling(spec: str | None) -> None:
-    """Refuse a ``--store`` spelling :func:`read_store_spelling` does not read (None: no store)."""
-    if spec is not None:
-        read_store_spelling(spec)
-
-
-def open_store(spec: str | None) -> ResponseStore | None:
-    """The store ``--store`` names (see the module docstring); None for no store. Nothing
-    is connected yet for Redis (its pool connects on first use)."""
-    if spec is None:
-        return None
-    spelling = read_store_spelling(spec)
-    if spelling.kind == "redis":
-        from chatcodec.serve.response_store_redis import RedisBackend
-
-        return ResponseStore(RedisBackend(spelling.location, spelling.capacity, spelling.max_bytes))
-    if spelling.kind == "sqlite":
-        from chatcodec.serve.response_store_sqlite import SqliteBackend
-
-        return ResponseStore(SqliteBackend(spelling.location, spelling.capacity, spelling.max_bytes))
-    return ResponseStore(MemoryBackend(spelling.capacity, spelling.max_bytes))

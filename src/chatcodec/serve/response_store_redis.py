@@ -1,12 +1,16 @@
 """Kept records in Redis (``--store redis://HOST:PORT/DB``), shared by several replicas.
 
-Each record is a hash ``chatcodec:answer:{id}`` (owner, parent, messages, response, size);
-the sorted set ``chatcodec:used`` orders them by last use and ``chatcodec:bytes`` counts
-the bytes kept. Keeping a record is one Lua script (https://redis.io/docs/latest/develop/
-interactive/programmability/eval-intro/), so it runs whole on the server: the record
-written, its thread made recent, the least recently used forgotten past the bounds, with
-no other replica's command in between. Reading a thread is another script that walks the
-parents on the server: one round trip for the whole history. The scripts name keys they
+Each record is a hash ``chatcodec:answer:{id}`` (owner, parent, messages, response, size,
+and its thread: the id of the record that started it); the sorted set ``chatcodec:used``
+holds the records by when they were kept, ``chatcodec:threads`` the threads by last use,
+the list ``chatcodec:thread:{id}`` a thread's records, oldest first, and
+``chatcodec:bytes`` counts the bytes kept. Keeping a record is one Lua script
+(https://redis.io/docs/latest/develop/interactive/programmability/eval-intro/), so it
+runs whole on the server: the record written, its thread made recent (one entry, however
+long the thread: no ancestor is touched), the least recently used thread's oldest
+records forgotten past the bounds, with no other replica's command in between. Reading a
+thread is another script that walks the parents on the server: one round trip for the
+whole history. The scripts name keys they
 derive from the records, so the store needs one Redis server (or a primary and its
 replicas), not a Redis Cluster.
 
@@ -55,31 +59,54 @@ _SAVE = """
 local prefix, key, owner, parent = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local messages, response, size = ARGV[5], ARGV[6], tonumber(ARGV[7])
 local now, capacity, max_bytes = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local used, total = prefix .. 'used', prefix .. 'bytes'
-local record = prefix .. 'answer:' .. key
-local old = tonumber(redis.call('HGET', record, 'size') or '0') or 0
-redis.call('HSET', record, 'owner', owner, 'parent', parent, 'messages', messages, 'response', response,
-  'size', size)
-redis.call('ZADD', used, now, key)
-redis.call('INCRBY', total, size - old)
-local ancestor, depth = parent, 1
-while ancestor ~= '' and depth <= capacity do
-  local above = redis.call('HGET', prefix .. 'answer:' .. ancestor, 'parent')
-  if not above then break end
-  redis.call('ZADD', used, now - depth, ancestor)
-  ancestor, depth = above, depth + 1
+local used, total, threads = prefix .. 'used', prefix .. 'bytes', prefix .. 'threads'
+local function forget(gone)
+  local record = prefix .. 'answer:' .. gone
+  local fields = redis.call('HMGET', record, 'size', 'thread')
+  redis.call('DEL', record)
+  redis.call('ZREM', used, gone)
+  redis.call('DECRBY', total, tonumber(fields[1] or '0') or 0)
+  return fields[2]
 end
+local record = prefix .. 'answer:' .. key
+local before = redis.call('HGET', record, 'thread')
+if before then
+  redis.call('LREM', prefix .. 'thread:' .. before, 0, key)
+  forget(key)
+end
+local thread = key
+if parent ~= '' then
+  local above = redis.call('HMGET', prefix .. 'answer:' .. parent, 'thread', 'owner')
+  if above[2] then thread = above[1] or parent end
+end
+redis.call('HSET', record, 'owner', owner, 'parent', parent, 'messages', messages, 'response', response,
+  'size', size, 'thread', thread)
+redis.call('ZADD', used, now, key)
+redis.call('ZADD', threads, now, thread)
+redis.call('RPUSH', prefix .. 'thread:' .. thread, key)
+redis.call('INCRBY', total, size)
 while redis.call('ZCARD', used) > capacity or (tonumber(redis.call('GET', total) or '0') or 0) > max_bytes do
-  local popped = redis.call('ZPOPMIN', used)
-  if #popped == 0 then break end
-  local gone = prefix .. 'answer:' .. popped[1]
-  local gone_size = tonumber(redis.call('HGET', gone, 'size') or '0') or 0
-  redis.call('DEL', gone)
-  redis.call('DECRBY', total, gone_size)
+  local oldest = redis.call('ZRANGE', used, 0, 0)
+  if #oldest == 0 then break end
+  if not redis.call('HGET', prefix .. 'answer:' .. oldest[1], 'thread') then
+    forget(oldest[1])
+  else
+    local stale = redis.call('ZRANGE', threads, 0, 0)
+    if #stale == 0 then
+      forget(oldest[1])
+    else
+      local members = prefix .. 'thread:' .. stale[1]
+      local gone = redis.call('LPOP', members)
+      if redis.call('LLEN', members) == 0 then redis.call('ZREM', threads, stale[1]) end
+      if gone then forget(gone) end
+    end
+  end
 end
 return 1
 """
-"""Keep one record, make its thread recent (ancestors just older than it), forget past the bounds."""
+"""Keep one record in its thread (its parent's, else its own), make the thread recent (one
+entry, whatever its length), and forget past the bounds: the least recently used thread's
+oldest records first (a record kept before threads were, which has none, before any)."""
 
 _CHAIN = """
 local prefix, key, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])

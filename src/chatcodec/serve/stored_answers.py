@@ -13,45 +13,41 @@ callers' ids.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from chatcodec.serve.fronts import caller_key, front
-from chatcodec.serve.refusal import RefusalError
-from chatcodec.serve.response_store import StoreError, owner_of
+from chatcodec.serve.fronts import front
+from chatcodec.serve.refusal import RefusalError, refused
+from chatcodec.serve.response_store import StoreError
+from chatcodec.serve.steps.authenticate import admitted
+from chatcodec.serve.steps.shared import Server
 
-if TYPE_CHECKING:
-    from chatcodec.serve.app import Proxy
 
-
-def kept_answer_routes(proxy: Proxy) -> list[BaseRoute]:
+def kept_answer_routes(server: Server) -> list[BaseRoute]:
     """The ``GET`` routes of the front's kept answers (none for a front without them)."""
-    answering = front(proxy.config.api).answering
+    answering = front(server.config.api).answering
     if answering is None:
         return []
 
     async def kept(request: Request) -> Response:
-        return await read_kept(proxy, request)
+        return await read_kept(server, request)
 
     return [Route(path, kept, methods=["GET"]) for path in answering.routes]
 
 
-async def read_kept(proxy: Proxy, request: Request) -> Response:
+async def read_kept(server: Server, request: Request) -> Response:
     """The kept answer the path names, for the caller that made it; else a 404."""
     try:
-        _, headers = await proxy.admitted(request)
+        owner = admitted(server.config, request).owner
         answer_id = request.path_params["answer_id"]
-        owner = owner_of(caller_key(proxy.config.api, headers, request.query_params))
         try:
-            answer = await proxy.answerer.read(answer_id, owner)
+            answer = await server.answerer.read(answer_id, owner)
         except StoreError as error:
             raise RefusalError(503, f"the store of kept answers cannot be read: {error}; try again") from None
         if answer is None:
-            kept = "keeps no responses" if proxy.answerer.store is None else "keeps no such response for your key"
+            kept = "keeps no responses" if server.answerer.store is None else "keeps no such response for your key"
             raise RefusalError(404, f"Response with id {answer_id!r} not found: this server {kept}")
     except RefusalError as refusal:
-        return proxy.refused(refusal)
+        return refused(server.config.api, refusal)
     return JSONResponse(answer)

@@ -29,7 +29,8 @@ Besides the spans, the conventions' client metrics
 ``gen_ai.client.operation.duration`` (seconds, one per request, with ``error.type`` when it
 failed) and ``gen_ai.client.token.usage`` (one per token type the answer counted, ``input``
 and ``output``), each with the span's operation, provider, models and server. The request's
-``gen_ai.request.choice.count`` is set when it asks for more than one answer, and
+``gen_ai.request.choice.count`` is set when it asks for more than one answer (the front's
+edge reads the count: ``Call.choices``), and
 ``gen_ai.conversation.id`` is also the answer a Responses request continues
 (``previous_response_id``). A request refused before it is routed still names the model
 it asked for.
@@ -43,11 +44,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from chatcodec._narrow import as_dict
+from chatcodec.api import decode_response
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     FinishEvent,
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Span, Tracer
 
     from chatcodec.serve.config import ServeConfig
+    from chatcodec.serve.identity import Identity
 
 _REQUEST_SETTINGS = {
     "max_tokens": "gen_ai.request.max_tokens",
@@ -159,17 +162,21 @@ class Telemetry:
         *,
         server: object = None,
         conversation: str | None = None,
+        choices: int | None = None,
     ) -> None:
         """The request's attributes, once it is routed and converted (``server``: the
-        compatible server the route's writer options name; ``conversation``: the caller's)."""
+        compatible server the route's writer options name; ``conversation``: the caller's;
+        ``choices``: how many answers it asked for, as its front's edge read it)."""
         if isinstance(record.span, RequestSpan):
-            record.span.requested(record, canonical, url, server=server, conversation=conversation)
+            record.span.requested(record, canonical, url, server=server, conversation=conversation, choices=choices)
 
-    def answered(self, record: RequestRecord, canonical: Callable[[], Mapping[str, Any]]) -> None:
-        """A plain answer's attributes (``canonical()``: the response as canonical data,
-        read only when a span wants it)."""
+    def answered(self, record: RequestRecord, upstream: str, fields: Mapping[str, Any], identity: Identity) -> None:
+        """A plain answer's attributes: ``fields``, the ``upstream``'s answer, read as
+        canonical data (its missing id and model filled by ``identity``) only when a span
+        wants it."""
         if isinstance(record.span, RequestSpan):
-            record.span.answered(canonical())
+            canonical = decode_response(upstream, dict(fields)).model_dump(mode="json", exclude_none=True)
+            record.span.answered(identity.fill(canonical))
 
     def observe(self, record: RequestRecord, event: AnyStreamEvent) -> None:
         """A stream's canonical event on its way to the caller."""
@@ -242,6 +249,7 @@ class RequestSpan:
         *,
         server: object = None,
         conversation: str | None = None,
+        choices: int | None = None,
     ) -> None:
         model = record.upstream_model or ""
         self.span.update_name(f"chat {model}".strip())
@@ -257,7 +265,6 @@ class RequestSpan:
             attributes["gen_ai.provider.name"] = provider_name(record.upstream, server)
         if conversation:
             attributes["gen_ai.conversation.id"] = conversation
-        choices = _choice_count(canonical)
         if choices is not None and choices != 1:
             attributes["gen_ai.request.choice.count"] = choices
         for field, attribute in _REQUEST_SETTINGS.items():
@@ -376,18 +383,6 @@ class RequestSpan:
         for field, token_type in (("input_tokens", "input"), ("output_tokens", "output")):
             if isinstance(usage.get(field), int):
                 self.tokens[token_type] = usage[field]
-
-
-def _choice_count(canonical: Mapping[str, Any]) -> int | None:
-    """How many answers the request asks for: the front's own field, kept in its bag
-    (OpenAI Chat's ``n``, Gemini's ``generationConfig.candidateCount``), as canonical
-    requests hold one answer."""
-    for bag in (as_dict(canonical.get("provider_options")) or {}).values():
-        fields = as_dict(bag) or {}
-        count = fields.get("n", (as_dict(fields.get("generationConfig")) or {}).get("candidateCount"))
-        if isinstance(count, int) and not isinstance(count, bool):
-            return count
-    return None
 
 
 def _format_type(canonical: Mapping[str, Any]) -> object:

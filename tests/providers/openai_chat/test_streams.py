@@ -4,9 +4,12 @@ encoding canonical events (from any provider) as OpenAI chunks."""
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletionChunk
 
 import chatcodec
 from chatcodec import (
@@ -241,6 +244,39 @@ def test_mistral_thinking_parts_in_streamed_content() -> None:
         text="Let me see.", provider=FORMAT, provider_metadata={FORMAT: {"field": "content"}}
     )
     assert text.text == "Four."  # type: ignore[union-attr]
+
+
+def test_mistral_thinking_parts_stream_with_the_indexes_the_openai_sdk_merges_by() -> None:
+    """The openai SDK's stream helpers (``client.chat.completions.stream()``) merge every
+    list of dicts in a delta by its entries' ``index``, at any depth, and raise
+    ``RuntimeError: Expected list delta entry to have an `index` key`` on one without:
+    Mistral's ``content`` thinking parts and their ``thinking`` chunks carry one as written,
+    and the reader takes it as framing (the events read back are the same)."""
+    mistral = [
+        chunk(delta(content=[{"type": "thinking", "thinking": [{"type": "text", "text": "Let "}]}])),
+        chunk(delta(content=[{"type": "thinking", "thinking": [{"type": "text", "text": "me see."}]}])),
+        chunk(delta(content="Four.")),
+        chunk(delta(finish_reason="stop")),
+    ]
+    events = list(chatcodec.decode_stream(FORMAT, mistral))
+    written, _ = encode_events(events)
+    entries = [
+        entry
+        for written_chunk in written
+        for choice in written_chunk["choices"]
+        if isinstance(choice["delta"].get("content"), list)
+        for entry in choice["delta"]["content"]
+    ]
+    assert [entry["index"] for entry in entries] == [0, 0]
+    assert [[piece["index"] for piece in entry["thinking"]] for entry in entries] == [[0], [0]]
+    state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
+    with warnings.catch_warnings():  # the SDK types content as a string: pydantic warns on Mistral's list
+        warnings.simplefilter("ignore", UserWarning)
+        for written_chunk in written:
+            list(state.handle_chunk(ChatCompletionChunk.construct(**written_chunk)))  # raised RuntimeError
+    (folded,) = state.current_completion_snapshot.choices[0].message.content  # type: ignore[misc]
+    assert folded["thinking"] == [{"index": 0, "type": "text", "text": "Let me see."}]  # type: ignore[index]
+    assert list(chatcodec.decode_stream(FORMAT, written)) == events
 
 
 def test_refusal_deltas() -> None:

@@ -204,6 +204,10 @@ class Call:
     conversation: str | None = None
     """The conversation (session, thread) the caller says the request belongs to (the
     Responses API's ``conversation``), for telemetry's ``gen_ai.conversation.id``."""
+    choices: int | None = None
+    """How many answers the caller asked for, where its API lets it ask for more than one
+    (OpenAI Chat's ``n``, Gemini's ``generationConfig.candidateCount``), for telemetry's
+    ``gen_ai.request.choice.count``."""
 
 
 CallReader: TypeAlias = Callable[[dict[str, Any], str | None, Mapping[str, str]], Call]
@@ -211,6 +215,11 @@ CallReader: TypeAlias = Callable[[dict[str, Any], str | None, Mapping[str, str]]
 :class:`RouteError` for a path the API does not answer."""
 KeyReader: TypeAlias = Callable[[Mapping[str, str], Mapping[str, str]], str | None]
 """``(headers, lower-cased names; query)`` -> the API key the caller's SDK sent."""
+
+
+def count_of(value: object) -> int | None:
+    """A count a caller wrote (an integer, not a boolean), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def bearer_key(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:

@@ -41,6 +41,7 @@ from chatcodec.providers.contract.edge import (
     Upstream,
     UpstreamModels,
     bearer_key,
+    count_of,
     model_in_path,
     read_first_item,
     read_nested_error,
@@ -72,13 +73,14 @@ as the 400 the API answers them with
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
     """The model and the method are the path's ``{model}:{method}``; the body gets the
-    model, as the codec reads it."""
+    model, as the codec reads it; ``generationConfig.candidateCount`` says how many answers."""
     model, _, method = (target or "").rpartition(":")
     if method not in METHODS or not model:
         raise RouteError(f"unknown Gemini method {target!r}: expected generateContent or streamGenerateContent")
     framing: Framing = "sse" if query.get("alt") == "sse" else "json-array"
     options = {INCLUDE_THOUGHTS: True} if asks_for_thoughts(payload) else None
-    return Call({**payload, "model": model}, model, METHODS[method], framing, options)
+    choices = count_of((as_dict(payload.get("generationConfig")) or {}).get("candidateCount"))
+    return Call({**payload, "model": model}, model, METHODS[method], framing, options, choices=choices)
 
 
 def asks_for_thoughts(payload: Mapping[str, Any]) -> bool:

@@ -33,6 +33,7 @@ from chatcodec.providers.contract.edge import (
     StreamFraming,
     Upstream,
     UpstreamModels,
+    count_of,
     read_data_ids,
     read_nested_error,
 )
@@ -51,11 +52,13 @@ from chatcodec.providers.openai_chat.markers import PROVIDER
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
     """The model and stream flag are in the body; ``stream_options.include_usage`` says
-    whether the caller wants a usage chunk."""
+    whether the caller wants a usage chunk; ``n`` how many answers."""
     model = payload.get("model")
     stream = payload.get("stream") is True
     include_usage = (as_dict(payload.get("stream_options")) or {}).get("include_usage") is True
-    return Call(payload, model if isinstance(model, str) else None, stream, "sse", {"include_usage": include_usage})
+    options = {"include_usage": include_usage}
+    named = model if isinstance(model, str) else None
+    return Call(payload, named, stream, "sse", options, choices=count_of(payload.get("n")))
 
 
 def upstream_body(body: dict[str, Any], stream: bool) -> dict[str, Any]:

@@ -454,8 +454,8 @@ class StreamDecoder(FeedByReading):
         match item.get("type"):
             case "text":
                 self._content(state, number, item["text"])
-            case "thinking":
-                extra = rest(item, ("type", "thinking"))
+            case "thinking":  # its index is where it goes in the stream, not its data (.stream_indexes)
+                extra = rest(item, ("type", "thinking", "index"))
                 text = reasoning.chunk_text(item["thinking"])
                 self._thinking_text(state, number, reasoning.CONTENT, text, **extra)
             case _:

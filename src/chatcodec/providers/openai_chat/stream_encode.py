@@ -12,20 +12,19 @@ numbered per choice in the order they start.
 Reasoning goes to the field its start event names (or, for a part whose field is only
 known at its end, as :func:`~chatcodec.streams.replay.events_from_response` produces, it
 is held back until that end). Reasoning from another provider follows the
-``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start event's
-metadata is read with a ``DeprecationWarning``), by
-default ``reasoning_content``; set to ``None`` it is dropped with a loss. Several text
-parts of one choice run together in a stream, also with a loss.
+``reasoning_field`` option (given by argument; the old ``_reasoning_field`` on the start
+event's metadata is read with a ``DeprecationWarning``), by default ``reasoning_content``;
+set to ``None`` it is dropped with a loss. Several text parts of one choice run together
+in a stream, also with a loss. Lists in a delta are numbered by :mod:`.stream_indexes`.
 
 Usage is one chunk, the last, with ``choices: []``: what OpenAI sends when the request
 asked for ``stream_options.include_usage``. Other providers report usage early
 (Anthropic's ``message_start``), and a client's ``chunk.choices[0]`` loop fails on a
-usage chunk it did not ask for, so usage events are merged and held to the
-end. The ``include_usage`` option (the context's option; a start
-event's old ``_include_usage`` spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
+usage chunk it did not ask for, so usage events are merged and held to the end. The
+``include_usage`` option (the context's option; a start event's old ``_include_usage``
+spelling is read with a ``DeprecationWarning``) says whether that chunk is sent: a proxy
 passes the client's ``stream_options.include_usage``; with no option the chunk is sent
-when the stream had usage. ``created`` is stamped with the
-current time when the upstream gave none.
+when the stream had usage. ``created`` is the current time when the upstream gave none.
 """
 
 from __future__ import annotations
@@ -103,7 +102,7 @@ class _Thinking:
     signature_lost: bool = False
     sent: bool = False
     blocks: bool = False  # Claude's thinking: its text and signature also go into thinking_blocks
-    block: int = 0  # with blocks: the index of its thinking_blocks entry
+    block: int = 0  # the index of its thinking_blocks entry (with blocks) or Mistral content entry
     string: bool = True  # with blocks: its text also goes into the target string (read back as ``_also``)
     signature: list[str] | None = None  # a block's signature, written whole when the part ends
 
@@ -117,6 +116,7 @@ class _ChoiceState:
     thinking: dict[int, _Thinking] = field(default_factory=dict[int, _Thinking])
     details: int = 0  # the next reasoning_details index
     blocks: int = 0  # the next thinking_blocks index
+    contents: int = 0  # the next index of a content list entry (a Mistral thinking part)
     logprobs: dict[str, Any] | None = None  # what the delta chunks carried, joined
     held: dict[str, Any] = field(default_factory=dict[str, Any])  # the choice's own bag, for its finish
     message: dict[str, Any] = field(default_factory=dict[str, Any])  # its message's bag, for its finish
@@ -391,7 +391,7 @@ class StreamEncoder:
             state.thinking[event.index] = _Thinking(None, held=[])  # its field comes with its end
             return
         target = str(field_name) if event.provider == PROVIDER else self._option
-        thinking = _Thinking(target)
+        thinking = _Thinking(target, block=stream_indexes.next_content(state) if target == reasoning.CONTENT else 0)
         if event.provider != PROVIDER and (
             event.provider in CLAUDE_SIGNERS or KIT.marker(event.provider_metadata, reasoning.BLOCK) is True
         ):
@@ -453,7 +453,7 @@ class StreamEncoder:
                 self._losses.add(at, "thinking signature", f"{target} is plain text")
             return None
         if target == reasoning.CONTENT:
-            return {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]}
+            return stream_indexes.content_fragment(thinking.block, text)
         assert target is not None
         return {target: text}
 
@@ -472,6 +472,7 @@ class StreamEncoder:
                 return []
             if thinking.target == reasoning.DETAILS:
                 thinking.entry = self._entry(state, PROVIDER, bag)
+            thinking.block = stream_indexes.next_content(state) if thinking.target == reasoning.CONTENT else 0
             for kind, text in thinking.held:
                 delta = self._reasoning_delta(thinking, kind, text, at)
                 if delta is not None:
@@ -583,7 +584,7 @@ class StreamEncoder:
             return []
         if target == reasoning.CONTENT:
             content = reasoning.encode_content_thinking(part, self._losses, where)
-            return [self._delta(choice, {"content": [content]})]
+            return [self._delta(choice, stream_indexes.numbered_content(content, self._state(choice)))]
         writer = reasoning.ReasoningWriter(self._losses, output=True)
         writer.add(part, target, where)
         fields = writer.fields(where)

@@ -1,14 +1,17 @@
 """The ``index`` of each entry of a list in a streamed delta (``thinking_blocks``,
-``reasoning_details``; ``tool_calls`` number themselves in the writer): the openai SDK's
+``reasoning_details``, Mistral's ``content`` list of thinking parts and each part's
+``thinking`` chunks; ``tool_calls`` number themselves in the writer): the openai SDK's
 stream helpers (``client.chat.completions.stream()``) merge a list's fragments by it and
-raise ``RuntimeError: Expected list delta entry to have an `index` key`` on one without.
-The writer numbers the entries per choice; the reader takes a block's index as framing."""
+raise ``RuntimeError: Expected list delta entry to have an `index` key`` on one without
+(``_accumulate_delta`` in ``openai/lib/streaming/chat/_completions.py``, for every list of
+dicts at any depth, so a Mistral thinking part's chunks need one too). The writer numbers
+the entries per choice; the reader takes a block's or a content entry's index as framing."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from chatcodec._narrow import as_dict
+from chatcodec._narrow import as_dict, as_list
 
 
 class _ChoiceState(Protocol):
@@ -16,6 +19,7 @@ class _ChoiceState(Protocol):
 
     blocks: int
     details: int
+    contents: int
 
 
 def next_block(state: _ChoiceState) -> int:
@@ -50,3 +54,30 @@ def framed(fragment: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     if not isinstance(index, int) or isinstance(index, bool):  # none, or not one: kept as data
         return fragment, None
     return {key: value for key, value in fragment.items() if key != "index"}, index
+
+
+def next_content(state: _ChoiceState) -> int:
+    """The index of the choice's next entry of a ``content`` list (a Mistral thinking part:
+    its fragments share it, so the SDK's helpers join them)."""
+    state.contents += 1
+    return state.contents - 1
+
+
+def indexed_content(entry: dict[str, Any], index: int) -> dict[str, Any]:
+    """A Mistral thinking part for a streamed ``content`` list: at ``index``, its
+    ``thinking`` chunks numbered by their place (each fragment of the part sends its text
+    as chunk 0, which the SDK's helpers join)."""
+    chunks = [
+        {"index": position, **unindexed(chunk)} for position, chunk in enumerate(as_list(entry.get("thinking")) or [])
+    ]
+    return {"index": index, **{key: value for key, value in entry.items() if key != "index"}, "thinking": chunks}
+
+
+def content_fragment(index: int, text: str) -> dict[str, Any]:
+    """A delta's ``content`` with a fragment of the Mistral thinking part at ``index``."""
+    return {"content": [indexed_content({"type": "thinking", "thinking": [{"type": "text", "text": text}]}, index)]}
+
+
+def numbered_content(entry: dict[str, Any], state: _ChoiceState) -> dict[str, Any]:
+    """A delta's ``content`` with a whole Mistral thinking part, at the choice's next index."""
+    return {"content": [indexed_content(entry, next_content(state))]}
