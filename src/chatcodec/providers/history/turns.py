@@ -90,7 +90,7 @@ def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, ta
 
 def _parts(message: Message) -> list[Mapping[str, Any]]:
     content: object = message.get("content")
-    return cast(list[Mapping[str, Any]], content) if isinstance(content, list) else []
+    return cast("list[Mapping[str, Any]]", content) if isinstance(content, list) else []
 
 
 def _call_ids(message: Message) -> set[str]:
