@@ -82,7 +82,7 @@ class _TrialCodec:
 
 @pytest.fixture
 def trial_codec() -> Iterator[str]:
-    chatcodec.register_codec(_TRIAL, lambda: cast(Codec, _TrialCodec()))
+    chatcodec.register_codec(_TRIAL, lambda: cast("Codec", _TrialCodec()))
     try:
         yield _TRIAL
     finally:
@@ -111,7 +111,7 @@ def test_a_recording_detected_as_another_format_is_one_its_marks_cannot_tell_apa
 def test_registering_a_codec_changes_no_detection_verdict_on_another_providers_recordings(trial_codec: str) -> None:
     chatcodec.unregister_codec(trial_codec)
     before = _verdicts()
-    chatcodec.register_codec(trial_codec, lambda: cast(Codec, _TrialCodec()))
+    chatcodec.register_codec(trial_codec, lambda: cast("Codec", _TrialCodec()))
     assert trial_codec in detect.known_formats()
     assert _verdicts() == before
 

@@ -24,7 +24,7 @@ class _EdgelessCodec:
 
 @pytest.fixture
 def edgeless() -> Any:
-    chatcodec.register_codec("edgeless", lambda: cast(Codec, _EdgelessCodec()))
+    chatcodec.register_codec("edgeless", lambda: cast("Codec", _EdgelessCodec()))
     yield "edgeless"
     chatcodec.unregister_codec("edgeless")
 
@@ -89,7 +89,7 @@ class _JsonLinesCodec:
 
 
 def test_an_edge_describes_a_json_lines_api_with_a_flat_error_body() -> None:
-    chatcodec.register_codec("json-lines-api", lambda: cast(Codec, _JsonLinesCodec()))
+    chatcodec.register_codec("json-lines-api", lambda: cast("Codec", _JsonLinesCodec()))
     try:
         assert "".join(chatcodec.to_sse("json-lines-api", [{"a": 1}, {"b": 2}])) == '{"a":1}\n{"b":2}\n'
         converter = chatcodec.StreamConverter("anthropic", "json-lines-api", on_loss="ignore")

@@ -218,7 +218,7 @@ def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = Fals
         accumulator.extend(codec.decode_stream(iter_event_payloads(events)))
         return accumulator.response()
     builder = StreamBuilder()
-    decoder = cast(SupportsStreamDecoder, codec).stream_decoder(builder)
+    decoder = cast("SupportsStreamDecoder", codec).stream_decoder(builder)
     decoder.read(_plain_dicts(events) or iter_event_payloads(events))
     decoder.close()
     return builder.response()
@@ -291,8 +291,8 @@ def _plain_dicts(events: StreamInput) -> list[dict[str, Any]] | None:
     generator step per event, which costs about as much as the rest of its work."""
     if type(events) is not list:
         return None
-    items = cast(list[object], events)
-    return cast(list[dict[str, Any]], items) if set(map(type, items)) <= {dict} else None
+    items = cast("list[object]", events)
+    return cast("list[dict[str, Any]]", items) if set(map(type, items)) <= {dict} else None
 
 
 def with_fields(request: ChatRequest, provider: str, fields: Mapping[str, Any] | None) -> ChatRequest:

@@ -52,7 +52,14 @@ def reads_back(media_type: str, data: str) -> bool:
     :func:`source_from_url`, as that media type and data: a media type the head pattern
     takes whole (no comma to split at) and base64 text. Decided without building the URL
     and reading it again (a copy of what may be megabytes)."""
-    return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None and _is_base64_text(data)
+    return media_type_reads_back(media_type) and _is_base64_text(data)
+
+
+def media_type_reads_back(media_type: str) -> bool:
+    """Whether a data URL of ``media_type`` reads back as that media type: the head pattern
+    takes it whole (no comma to split at). :func:`reads_back` for data already known to be
+    base64 text (the check is a pass over what may be megabytes: done once, not twice)."""
+    return _DATA_URL_HEAD.fullmatch(f"data:{media_type};base64") is not None
 
 
 def is_base64_text(data: str) -> bool:

@@ -63,7 +63,7 @@ class Conversation:
             validated: AnyMessage = message
         else:
             plain: object = sdk_json_nested(message)
-            data = dict(cast(Mapping[str, Any], plain)) if isinstance(plain, Mapping) else plain
+            data = dict(cast("Mapping[str, Any]", plain)) if isinstance(plain, Mapping) else plain
             try:
                 validated = validate_message(data)
             except ValidationError as error:

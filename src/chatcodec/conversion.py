@@ -45,7 +45,7 @@ def read_request_data(
             check_target(source, fields, target, f"{source} request for {target}")
         return canonical
     if type(payload) is dict:
-        fields = cast(dict[str, Any], payload)
+        fields = cast("dict[str, Any]", payload)
         try:
             return reader.read_request(fields)
         except ChatcodecError:
@@ -64,7 +64,7 @@ def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | 
     when it takes it, for a reading that follows on this thread (which does not validate it
     again); ``None`` otherwise (then parse it as :func:`~chatcodec.payloads.load_object` does)."""
     parse = getattr(get_codec(source), "common_json", None)
-    return None if parse is None else cast(dict[str, Any] | None, parse(text))
+    return None if parse is None else cast("dict[str, Any] | None", parse(text))
 
 
 def write_request_data(

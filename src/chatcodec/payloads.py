@@ -197,7 +197,7 @@ def load_object(payload: object, what: str = "payload") -> dict[str, Any]:
     if fields is not None:
         return fields
     if isinstance(payload, Mapping):
-        return dict(cast(Mapping[str, Any], payload))
+        return dict(cast("Mapping[str, Any]", payload))
     raise PayloadError(f"the {what} must be a JSON object, got {type(payload).__name__}")
 
 

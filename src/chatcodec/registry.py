@@ -221,9 +221,9 @@ def get_codec(name: str) -> Codec:
     else:
         raise _lookup_error(name)
     if not hasattr(codec, "write_request"):
-        codec = cast(Codec, ModelCodec(codec))
+        codec = cast("Codec", ModelCodec(codec))
     elif name in _BUILT_IN:
-        copyreg.pickle(cast(type[Any], type(codec)), _by_name)
+        copyreg.pickle(cast("type[Any]", type(codec)), _by_name)
     _loaded[name] = codec
     return codec
 

@@ -100,7 +100,7 @@ def _dump(value: object) -> object:
             return filled
         sent: object = model.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
         return _with_defaults(sent, filled)
-    to_dict = cast(Callable[..., object] | None, getattr(value, "to_dict", None))
+    to_dict = cast("Callable[..., object] | None", getattr(value, "to_dict", None))
     if to_dict is not None:
         try:
             return to_dict(mode="json")
@@ -135,12 +135,12 @@ def sdk_json_items(value: object) -> object:
     ``messages`` or ``tools`` are SDK objects). Nothing is copied when nothing is read."""
     value = sdk_json(value)
     if isinstance(value, list):
-        return _read_list(cast(list[object], value))
+        return _read_list(cast("list[object]", value))
     if isinstance(value, dict):
-        fields = cast(dict[str, object], value)
+        fields = cast("dict[str, object]", value)
         read: dict[str, object] | None = None
         for key, item in fields.items():
-            new = _read_list(cast(list[object], item)) if isinstance(item, list) else sdk_json(item)
+            new = _read_list(cast("list[object]", item)) if isinstance(item, list) else sdk_json(item)
             if new is not item:
                 read = dict(fields) if read is None else read
                 read[key] = new
@@ -175,7 +175,7 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
     if depth <= 0:
         return value
     if isinstance(value, list):
-        items = cast(list[object], value)
+        items = cast("list[object]", value)
         copied: list[object] | None = None
         for index, item in enumerate(items):
             if type(item) not in _JSON_SCALARS:
@@ -185,7 +185,7 @@ def sdk_json_nested(value: object, depth: int = _NESTING_READ) -> object:
                     copied[index] = new
         return items if copied is None else copied
     if isinstance(value, dict):
-        fields = cast(dict[str, object], value)
+        fields = cast("dict[str, object]", value)
         changed: dict[str, object] | None = None
         for key, item in fields.items():
             if type(item) not in _JSON_SCALARS:

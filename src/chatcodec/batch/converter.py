@@ -140,12 +140,12 @@ def _plain(value: object) -> object:
     if callable(as_py):
         return _plain(as_py())
     if isinstance(value, Mapping):
-        mapping = cast(Mapping[object, object], value)
+        mapping = cast("Mapping[object, object]", value)
         return {key: _plain(item) for key, item in mapping.items()}
     tolist = getattr(value, "tolist", None)  # a numpy array or scalar
     if callable(tolist):
         return _plain(tolist())
     if isinstance(value, list | tuple):
-        items = cast(list[object] | tuple[object, ...], value)
+        items = cast("list[object] | tuple[object, ...]", value)
         return [_plain(item) for item in items]
     return value

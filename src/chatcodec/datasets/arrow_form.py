@@ -91,4 +91,4 @@ def from_table(table: Table | RecordBatch, kind: ColumnarKind | None = None) -> 
         raise ValueError("the table's schema names no chatcodec form (metadata 'chatcodec.form'); pass kind=")
     names = [field.name for field in arrow_schema(form)]
     selected = table.select([name for name in names if name in table.schema.names])
-    return from_columnar(cast(list[dict[str, Any]], selected.to_pylist()), form)
+    return from_columnar(cast("list[dict[str, Any]]", selected.to_pylist()), form)

@@ -128,10 +128,10 @@ class ArrowConverter:
             return
         if self.options.source == CANONICAL:
             names = [name for name in arrow_schema(self.options.kind).names if name in table.schema.names]
-            for row in cast(list[dict[str, Any]], table.select(names).to_pylist()):
+            for row in cast("list[dict[str, Any]]", table.select(names).to_pylist()):
                 yield from_columnar_row(row, self.options.kind), []
             return
-        yield from (without_arrow_nulls(row) for row in cast(list[dict[str, Any]], table.to_pylist()))
+        yield from (without_arrow_nulls(row) for row in cast("list[dict[str, Any]]", table.to_pylist()))
 
     def _outcome(self, payload: object, read_losses: list[Loss]) -> Outcome:
         if self.options.source == CANONICAL and is_dict(payload):
@@ -165,7 +165,7 @@ class ArrowConverter:
 def _read(value: object) -> Payload:
     """A payload column's value: JSON text as it is, a struct without Arrow's ``null``\\ s."""
     if isinstance(value, dict):
-        return without_arrow_nulls(cast(dict[str, Any], value))
+        return without_arrow_nulls(cast("dict[str, Any]", value))
     return value, []
 
 

@@ -123,7 +123,7 @@ def iter_row_batches(
     reader: Any = None
     number = 0
     for batch in file.iter_batches(batch_size=batch_size):
-        listed = cast(list[dict[str, Any]], batch.to_pylist())
+        listed = cast("list[dict[str, Any]]", batch.to_pylist())
         if reader is None:
             reader = _reader(file.schema_arrow, listed, kind, source, row_fields)
         rows: list[Row] = []

@@ -117,7 +117,7 @@ class StreamConverter:
     def feed(self, chunk: bytes) -> bytes:
         """The converted bytes for one chunk of the source's body (often empty); a chunk of
         another type (an integer from iterating ``bytes``) is a :class:`~chatcodec.StreamError`."""
-        if not isinstance(cast(object, chunk), bytes | bytearray | memoryview):
+        if not isinstance(cast("object", chunk), bytes | bytearray | memoryview):
             raise StreamError(f"a chunk of a stream's body is bytes, not {type(chunk).__name__}", "$")
         return self.feed_events(self._reader.feed(bytes(chunk)))
 

@@ -136,7 +136,7 @@ def _dicts(events: Iterable[object]) -> Iterator[dict[str, Any]]:
         if fields is not None:
             yield fields
         elif isinstance(event, Mapping):
-            yield dict(cast(Mapping[str, Any], event))
+            yield dict(cast("Mapping[str, Any]", event))
         else:
             kind = type(event).__name__
             raise StreamError(f"expected an event object, got {kind}", "$", index)

@@ -234,7 +234,7 @@ def _plain_result(content: object) -> bool:
     if type(content) is str:
         return True
     return type(content) is list and all(
-        item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in cast(list[Message], content)
+        item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in cast("list[Message]", content)
     )
 
 
@@ -393,7 +393,7 @@ class _Writer:
                 and (len(part) == PLAIN_TOOL_RESULT or KIT.bare(part, PLAIN_TOOL_RESULT))
                 and _plain_result(result := part.get("content"))
             ):
-                written_content = result if type(result) is str else list(cast(list[Message], result))  # as they are
+                written_content = result if type(result) is str else list(cast("list[Message]", result))  # as they are
                 into.append(
                     {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": written_content}
                 )

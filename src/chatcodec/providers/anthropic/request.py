@@ -343,7 +343,7 @@ def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:
     for message in messages:
         content = message.get("content")
         if message["role"] == "assistant" and isinstance(content, list):
-            parts = cast(list[Mapping[str, Any]], content)
+            parts = cast("list[Mapping[str, Any]]", content)
             names.update((part["id"], part["name"]) for part in parts if part["type"] == "tool_use")
     return names
 
@@ -374,7 +374,7 @@ def tool_id_map(request: ChatRequest | Mapping[str, Any]) -> dict[str, str]:
     ids: list[str] = []
     for message in data.get("messages") or ():
         content = message.get("content")
-        for part in cast(list[Mapping[str, Any]], content) if isinstance(content, list) else ():
+        for part in cast("list[Mapping[str, Any]]", content) if isinstance(content, list) else ():
             if part["type"] == "tool_use":
                 ids.append(part["id"])
             elif part["type"] == "tool_result":

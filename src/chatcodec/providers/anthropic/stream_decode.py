@@ -196,7 +196,7 @@ class StreamDecoder(FeedByReading):
         # ping, message_stop and event types added later carry nothing to map
 
     def _validate(self, event: Any) -> None:
-        kind = cast(dict[str, Any], event).get("type") if event.__class__ is dict else None
+        kind = cast("dict[str, Any]", event).get("type") if event.__class__ is dict else None
         adapter = _EVENT_ADAPTERS.get(kind) if isinstance(kind, str) else None
         if adapter is not None:  # the union's member for this type, without its discriminator call
             try:
@@ -362,7 +362,7 @@ def _checked_by_hand(event: object) -> bool:
     every typed value is of its type: all the wire adapter would check of it."""
     if not isinstance(event, dict):
         return False
-    fields = cast(dict[str, Any], event)
+    fields = cast("dict[str, Any]", event)
     kind = fields.get("type")
     if kind == "content_block_stop":
         return type(fields.get("index")) is int

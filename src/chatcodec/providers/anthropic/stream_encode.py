@@ -130,8 +130,8 @@ class StreamEncoder:
         dispatch through four generators and a dozen class matches; any other event
         takes that way."""
         shape = _DELTA_SHAPES.get(type(event))
-        if shape is not None and self.started and cast(_Delta, event).choice == 0:
-            delta = cast(_Delta, event)
+        if shape is not None and self.started and cast("_Delta", event).choice == 0:
+            delta = cast("_Delta", event)
             block = self.open.get(delta.index)
             if block is not None and block.kind == shape[0]:
                 self.position += 1

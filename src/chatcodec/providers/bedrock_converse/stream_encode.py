@@ -115,8 +115,8 @@ class StreamEncoder:
         until its block stops), without the dispatch through nested generators and class
         matches; any other event takes that way."""
         kind = _DELTA_BLOCKS.get(type(event))
-        if kind is not None and self.started and cast(_Delta, event).choice == 0:
-            delta = cast(_Delta, event)
+        if kind is not None and self.started and cast("_Delta", event).choice == 0:
+            delta = cast("_Delta", event)
             block = self.open.get(delta.index)
             if block is not None and block.kind == kind:
                 self.position += 1

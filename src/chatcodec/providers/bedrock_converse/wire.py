@@ -498,4 +498,4 @@ def closed_messages(messages: object) -> list[dict[str, Any]] | None:
         checked: object = MESSAGES.python().validate_python(messages)
     except (ValueError, RecursionError):  # pydantic_core.ValidationError is a ValueError
         return None
-    return cast(list[dict[str, Any]], checked)
+    return cast("list[dict[str, Any]]", checked)

@@ -396,8 +396,8 @@ def _own_bag(bags: object, name: str) -> Mapping[str, Any] | None:
     """``bags[name]`` when ``bags`` is a ``provider_options`` / ``provider_metadata`` mapping."""
     if not isinstance(bags, Mapping):
         return None
-    own: object = cast(Mapping[str, object], bags).get(name)
-    return cast(Mapping[str, Any], own) if isinstance(own, Mapping) else None
+    own: object = cast("Mapping[str, object]", bags).get(name)
+    return cast("Mapping[str, Any]", own) if isinstance(own, Mapping) else None
 
 
 def _validated(
@@ -498,7 +498,7 @@ class _DepthGuard:
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         if type(events) is list:
-            self._read_list(cast(list[dict[str, Any]], events))
+            self._read_list(cast("list[dict[str, Any]]", events))
             return
         last: list[dict[str, Any] | None] = [None]
         try:

@@ -249,7 +249,7 @@ def _skipped(option: object) -> Container[str]:
         return _Every()
     if isinstance(option, str):  # one name
         return (option,)
-    return cast(Container[str], option) if isinstance(option, list | tuple | set | frozenset) else ()
+    return cast("Container[str]", option) if isinstance(option, list | tuple | set | frozenset) else ()
 
 
 def _version(table: ProviderRules, chosen: object) -> str:

@@ -34,6 +34,7 @@ for no walk.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, Literal
 
 from pydantic_core import from_json, to_json
@@ -115,17 +116,33 @@ def looks_openapi(schema: Any) -> bool:
     return False
 
 
+_GEMINI_SPELLED = [SchemaChange((), "Gemini's spellings", "the writer rewrites them as JSON Schema")]
+"""What :func:`_spelled_or` answers for a schema :func:`looks_openapi` takes for Gemini's."""
+
+
+@cache
+def _spelled_or(rewrite: Rewrite) -> Rewrite:
+    """A rewrite that changes what :func:`looks_openapi` takes for Gemini's spellings, or
+    what ``rewrite`` changes: one function per ``rewrite``, so :func:`cached_rewrite`
+    remembers a strict schema that neither changes by its JSON text, and an agent's
+    strict tools are not looked at again every request (the root and properties look was
+    a fifth of a 10-turn session's tool reading and writing)."""
+
+    def spelled_or(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+        return (schema, _GEMINI_SPELLED) if looks_openapi(schema) else rewrite(schema, at)
+
+    return spelled_or
+
+
 def read_as_sent(schema: Any, rewrite: Rewrite | None = None) -> bool:
     """Whether a decoder marks ``schema`` (read from its own format) to be sent back
     unchanged: its writer would rewrite it (Gemini's spellings; with ``rewrite``, the
     format's strict subset, for a strict tool or an output format). A schema too deep to
     walk is marked too: it goes back as it came, as before."""
-    if looks_openapi(schema):
-        return True
     if rewrite is None:
-        return False
+        return looks_openapi(schema)
     try:
-        return bool(cached_rewrite(rewrite, schema, ())[1])
+        return bool(cached_rewrite(_spelled_or(rewrite), schema, ())[1])
     except ValidationError:
         return True
 
@@ -153,11 +170,18 @@ def anthropic_schema(schema: Any, losses: LossRecorder, at: Steps, *, as_sent: o
     """``schema`` as Anthropic's structured outputs take it (a strict tool, an output format)."""
     if as_sent:
         return schema
+    subset, changes = cached_rewrite(_to_anthropic, schema, at)
+    if changes:
+        report(losses, changes)
+    return subset
+
+
+def _to_anthropic(schema: Any, at: Steps) -> tuple[Any, list[SchemaChange]]:
+    """Gemini's spellings as JSON Schema, then the structured-outputs subset: one rewrite,
+    so that a schema neither changes is remembered whole (:func:`cached_rewrite`)."""
     spelled, changes = from_openapi(schema, at) if looks_openapi(schema) else (schema, [])
     subset, subset_changes = cached_rewrite(to_anthropic_subset, spelled, at)
-    if changes or subset_changes:
-        report(losses, [*changes, *subset_changes])
-    return subset
+    return subset, [*changes, *subset_changes]
 
 
 def strict_schema_option(value: object) -> StrictSchema:
@@ -178,10 +202,13 @@ def openai_strict_schema(
     value; ``"drop_strict"`` sends the schema unchanged and ``strict`` false instead)."""
     if as_sent:
         return schema, strict
-    rewritten = json_schema(schema, losses, at)
     if strict is not True:
-        return rewritten, strict
-    strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at)
+        return json_schema(schema, losses, at), strict
+    rewritten = schema
+    strict_form, changes = cached_rewrite(_spelled_or(to_openai_strict), schema, at)
+    if changes is _GEMINI_SPELLED:  # the strict subset of its JSON Schema spelling
+        rewritten = json_schema(schema, losses, at)
+        strict_form, changes = cached_rewrite(to_openai_strict, rewritten, at)
     if not changes:
         return rewritten, strict
     if strict_schema_option(option) == "drop_strict":

@@ -22,6 +22,7 @@ gives a new list (and new messages where their content changes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from operator import itemgetter, methodcaller
 from typing import Any, cast
 
@@ -55,6 +56,9 @@ def history_for(
 
 _TYPE = itemgetter("type")
 _KIND = methodcaller("get", "kind")
+_ROLE = itemgetter("role")
+_AFTER_CALLS = ("tool", "assistant")
+"""The roles that may follow an assistant's calls where its results must come next."""
 
 
 def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
@@ -74,6 +78,8 @@ def _holds_unsent(messages: Sequence[Message], *, freeform: bool) -> bool:
 
 def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, target: str) -> None:
     """A loss for each ``developer`` message, which ``target`` sends as system."""
+    if "developer" not in map(_ROLE, messages):  # most histories hold none: looked for in C
+        return
     for index, message in enumerate(messages):
         if message["role"] == "developer":
             losses.add(("messages", index, "role"), "developer role", f"{target} has no developer role; sent as system")
@@ -84,7 +90,7 @@ def report_developer_roles(messages: Sequence[Message], losses: LossRecorder, ta
 
 def _parts(message: Message) -> list[Mapping[str, Any]]:
     content: object = message.get("content")
-    return cast(list[Mapping[str, Any]], content) if isinstance(content, list) else []
+    return cast("list[Mapping[str, Any]]", content) if isinstance(content, list) else []
 
 
 def _call_ids(message: Message) -> set[str]:
@@ -103,6 +109,8 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
     """``messages`` with every message standing between an assistant's tool calls and the
     tool message answering them moved after that tool message (and the tool messages
     right after it); the list itself when nothing moves."""
+    if not any(first == "assistant" and then not in _AFTER_CALLS for first, then in {*pairwise(map(_ROLE, messages))}):
+        return messages  # no assistant is followed by another role (most histories): the pairs are made in C
     moved: list[Message] | None = None
     index = 0
     while index < len(messages):
@@ -110,7 +118,7 @@ def results_after_calls(messages: list[Message], losses: LossRecorder, target: s
         if messages[index]["role"] != "assistant":  # only an assistant's calls have results to wait for
             index = between
             continue
-        while between < len(messages) and messages[between]["role"] not in ("tool", "assistant"):
+        while between < len(messages) and messages[between]["role"] not in _AFTER_CALLS:
             between += 1
         if between == index + 1:  # nothing stands after it (the calls are not looked at: most messages)
             index += 1

@@ -179,7 +179,7 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
             return True
         content = message.get("content")
         if type(content) is list:
-            for part in cast(list[dict[str, Any]], content):
+            for part in cast("list[dict[str, Any]]", content):
                 metadata = part.get("provider_metadata")
                 if metadata is not None and _holds_a_container(metadata):
                     return True
@@ -189,7 +189,9 @@ def keeps_a_container(canonical: Mapping[str, Any]) -> bool:
 def _holds_a_container(by_provider: Mapping[str, Any]) -> bool:
     """Whether a ``{provider: bag}`` mapping holds, in a bag, an object or an array that holds one."""
     # a value that is not a reader's bag counts as one: the whole check then decides
-    return any(type(bag) is not dict or holds_a_container(cast(dict[str, object], bag)) for bag in by_provider.values())
+    return any(
+        type(bag) is not dict or holds_a_container(cast("dict[str, object]", bag)) for bag in by_provider.values()
+    )
 
 
 def holds_a_container(bag: Mapping[str, object]) -> bool:
@@ -199,6 +201,8 @@ def holds_a_container(bag: Mapping[str, object]) -> bool:
     for value in bag.values():
         if type(value) is dict:
             return True
-        if type(value) is list and any(type(item) is dict or type(item) is list for item in cast(list[object], value)):
+        if type(value) is list and any(
+            type(item) is dict or type(item) is list for item in cast("list[object]", value)
+        ):
             return True
     return False

@@ -120,11 +120,11 @@ def closed_like(
     outside = (beyond or {}).keys() & set(order)
     if outside:
         raise TypeError(f"{shape.__name__} types {sorted(outside)}: not beyond it")
-    schema = cast(dict[str, Any], closed(required, {**(optional or {}), **(beyond or {})}, extra=extra))
+    schema = cast("dict[str, Any]", closed(required, {**(optional or {}), **(beyond or {})}, extra=extra))
     fields: dict[str, Any] = schema["fields"]
     ordered = {key: fields[key] for key in order if key in fields}
     schema["fields"] = {**ordered, **{key: fields[key] for key in beyond or {}}}
-    return cast(cs.CoreSchema, schema)
+    return cast("cs.CoreSchema", schema)
 
 
 FINITE = cs.CoreConfig(strict=True, allow_inf_nan=False)

@@ -29,6 +29,7 @@ looked at; anything more goes through the general reading or writing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from chatcodec.providers.kit import NULLS, leftovers, present
@@ -47,6 +48,7 @@ Message = Mapping[str, Any]
 # --- decode --------------------------------------------------------------------------
 
 _RESULT_ROLES = frozenset({"tool", "function"})
+_ROLE = itemgetter("role")
 
 
 def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> list[dict[str, Any]]:
@@ -59,7 +61,7 @@ def decode_messages(messages: list[dict[str, Any]], context: DecodeContext) -> l
     append = decoded.append
     ids = functions.CallIds()
     # ``function`` results pair with calls by name (functions.py): only then are calls noted
-    pairs = any(message["role"] == "function" for message in messages)
+    pairs = "function" in map(_ROLE, messages)  # looked for in C: every message of every conversion
     group: list[dict[str, Any]] | None = None  # the results of the open tool message
     for message in messages:
         role = message["role"]

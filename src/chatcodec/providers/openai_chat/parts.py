@@ -397,7 +397,7 @@ def _data_url(source: Mapping[str, Any], losses: LossRecorder, at: Steps) -> str
         losses.add((*at, "source", "data"), "media data", "not base64: OpenAI cannot read it as a data URL")
         return None
     url = compat.data_url(media_type, data)
-    if not compat.reads_back(media_type, data):
+    if not compat.media_type_reads_back(media_type):  # the data is base64 text: checked above
         why = "OpenAI sends it as a data URL, which does not read back as this media type and data"
         losses.add((*at, "source"), "base64 source", why)
     return url

@@ -69,7 +69,7 @@ def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
         except pydantic_core.ValidationError:
             pass  # a rarer shape, or an error: the wire adapter says which
     try:
-        validated = cast(dict[str, Any], chunk_adapter().validator.validate_python(event))  # the adapter's core
+        validated = cast("dict[str, Any]", chunk_adapter().validator.validate_python(event))  # the adapter's core
     except pydantic_core.ValidationError:
         pass
     else:

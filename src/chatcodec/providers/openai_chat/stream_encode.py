@@ -147,10 +147,10 @@ class StreamEncoder:
         self._number += 1
         kind = type(event)
         if kind is TextDeltaEvent:
-            text = cast(TextDeltaEvent, event)
+            text = cast("TextDeltaEvent", event)
             return iter((self._delta(text.choice, {"content": text.delta}, text),))
         if kind is ToolCallDeltaEvent:
-            return iter(self._call_delta(cast(ToolCallDeltaEvent, event), (self._number,)))
+            return iter(self._call_delta(cast("ToolCallDeltaEvent", event), (self._number,)))
         return iter(self._event(event, self._number))
 
     def _event(self, event: AnyStreamEvent, number: int) -> list[dict[str, Any]]:

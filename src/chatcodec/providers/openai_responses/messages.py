@@ -172,7 +172,7 @@ def encode_messages(messages: Sequence[Mapping[str, Any]], start: int, context: 
             items += encode_assistant(message, losses, at)
             parts: Any = content
             if parts.__class__ is list and "custom" in map(_KIND, parts):  # the look runs in C
-                custom.update(part["id"] for part in cast(Parts, parts) if part.get("kind") == "custom")
+                custom.update(part["id"] for part in cast("Parts", parts) if part.get("kind") == "custom")
         elif role == "tool":
             items += _encode_tool_message(message, context, at, custom)
         elif role == "user" and KIT.marker(message.get("provider_metadata"), ITEMS):

@@ -161,7 +161,7 @@ ANSWER_FIELDS = ("error", "incomplete_details", "usage")
 def server_fields(context: EncodeContext) -> Mapping[str, Any] | None:
     """The ``server_fields`` option: the fields of a server answering the request itself."""
     fields = context.option(SERVER_FIELDS)
-    return cast(Mapping[str, Any], fields) if isinstance(fields, Mapping) else None
+    return cast("Mapping[str, Any]", fields) if isinstance(fields, Mapping) else None
 
 
 def as_served(wire: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
