@@ -85,7 +85,7 @@ def _unmarked(value: Any) -> Any:
     cleaned = {key: _unmarked(item) for key, item in value.items()}
     for key in ("provider_metadata", "provider_options"):
         bags = value.get(key)
-        if isinstance(bags, dict):
+        if isinstance(bags, dict) and all(isinstance(bag, dict) for bag in bags.values()):  # not a bag named so
             kept = {
                 name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k)} for name, bag in bags.items()
             }

@@ -222,8 +222,10 @@ def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, A
         "name": block["name"],
         "arguments": arguments_text(block["input"]),
     }
-    decoded = _decoded_part(canonical, block, _TOOL_USE_FIELDS, **_rejected_id(wire_id, tool_use_id))
-    return attach_signature(decoded, signature)
+    markers = _rejected_id(wire_id, tool_use_id)
+    if signature is not None:
+        markers[SIGNED] = True  # written back signed to Anthropic too (tool_ids.py)
+    return attach_signature(_decoded_part(canonical, block, _TOOL_USE_FIELDS, **markers), signature)
 
 
 REJECTED_ID = "_rejected_id"
@@ -237,8 +239,9 @@ def _rejected_id(wire_id: str, tool_use_id: str) -> dict[str, Any]:
 
 _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
 SIGNED = "_signed"
-"""Marker on a decoded ``tool_result``: the Gemini signature its id carried, so the id goes
-back whole even with no call in the body to take it from (``tool_ids.py``)."""
+"""Marker on a decoded ``tool_use`` (``True``) or ``tool_result`` (the signature): its id
+carried a Gemini signature (``tool_ids.py``), so a request writes it back so, and a result
+does even with no call in the body to take it from."""
 
 
 def result_id(tool_use_id: str, context: AnthropicContext) -> str | None:
@@ -509,7 +512,12 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
             "name": tool_name(name, context.losses, at, PROVIDER) if context.for_request else name,
             "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
         }
-    signature, metadata = split_signature(part.get("provider_metadata"))  # carried in the id
+    metadata = part.get("provider_metadata")
+    signature, rest = split_signature(metadata)  # carried in the id: to a client, or back as it came
+    if signature and (not context.for_request or KIT.marker(metadata, SIGNED) is True):
+        metadata = rest
+    else:
+        signature = None
     block = _restored(KIT.claim(context.losses, metadata, at), context) if metadata else {}
     block["type"] = "tool_use"
     block["id"] = _tool_id(part, part["id"], context, (*at, "id"))

@@ -26,14 +26,17 @@ missing a thought_signature in functionCall parts",
 https://ai.google.dev/gemini-api/docs/thought-signatures), and an Anthropic ``tool_use``
 block has no field for it. The one thing every Claude client sends back exactly is the
 call's id (its ``tool_use`` and the ``tool_result`` that answers it), so a call holding a
-Gemini signature (its ``gemini`` bag's ``thoughtSignature``) is written with the id
+Gemini signature (its ``gemini`` bag's ``thoughtSignature``) is written, in a response or a
+stream (what a client gets and sends back), with the id
 ``<id>__thought__<signature>``, the signature in the escape above (``[A-Za-z0-9-]`` kept,
 any other byte ``_`` plus two hex digits: ``+`` is ``_2b``), which matches Anthropic's
 pattern and never holds ``__``; a result answering that call in the same body gets the same
 id. Reading splits it again: the call gets its signature back in its ``gemini`` bag, the
 result the bare id, so a gateway with no store (an Anthropic front, a Gemini upstream)
 sends Gemini the signature it gave, and an Anthropic body reads and writes back
-unchanged. litellm carries it the same way in OpenAI tool-call ids
+unchanged (the ``_signed`` markers). A request built from another format's history is
+sent to Claude without the signature, reported: it is Gemini's, and Claude is not the
+client that sends it back. litellm carries it the same way in OpenAI tool-call ids
 (``THOUGHT_SIGNATURE_SEPARATOR``, ``litellm_core_utils/prompt_templates/factory.py``).
 The separator is reserved: an id that already ends in ``__thought__`` and an escape reads
 as a signed one (another provider's then gets that signature).

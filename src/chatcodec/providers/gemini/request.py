@@ -138,7 +138,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     return snake_cased(wire, bag.get(SNAKE))
 
 
-_NO_INSTRUCTION = {"parts": []}
+_NO_INSTRUCTION: dict[str, list[object]] = {"parts": []}
 """The ``systemInstruction`` of system messages with no part: not written, as nothing is
 lost by leaving it out, and Gemini refuses a ``Content`` of no parts ("contents.parts must
 not be empty"; gateways drop it too: https://github.com/QuantumNous/new-api/pull/1226)."""
