@@ -303,3 +303,17 @@ def test_a_request_of_no_messages_is_left_as_every_writer_leaves_it() -> None:
     body, losses = encode_request(_request([]))
     assert body == {"contents": []}
     assert losses == []
+
+
+def test_a_schema_beside_json_object_is_reported_not_dropped_silently() -> None:
+    # JSON mode is responseMimeType application/json alone; a schema would make it a
+    # json_schema format (responseJsonSchema), so a json_object format's schema is a loss
+    # (found by the random sweep of the loss law)
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest,
+        {"messages": [], "response_format": {"type": "json_object", "json_schema": schema}},
+    )
+    body, losses = encode_request(request)
+    assert body["generationConfig"] == {"responseMimeType": "application/json"}
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.response_format.json_schema", "setting")]

@@ -184,6 +184,8 @@ def _encode_format(
     schema = response_format.get("json_schema")
     if kind == "json_schema" and schema is not None:
         config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = schema
+    elif schema is not None:  # JSON mode asks for any JSON; a schema sent would make it a json_schema format
+        losses.add((*at, "json_schema"), "json_schema", f"a {kind} format's schema is not sent to Gemini", "setting")
     for key in ("name", "description"):
         if response_format.get(key) is not None:
             losses.add((*at, key), f"schema {key}", "Gemini output schemas have none", "setting")
