@@ -28,6 +28,8 @@ the list only shrinks:
   reader names the codec that reads them.
 - ``providers/families/claude/wire_rules.py``: Claude's thinking signatures, a rule shared by the two
   providers that serve Claude (Anthropic and Bedrock).
+- ``providers/families/google/thought_signatures.py``: Gemini's thought signature as a call's
+  ``gemini`` bag holds it, carried by OpenAI Chat and Anthropic in places of their own.
 - ``testing/strategies.py``: the provider-metadata keys a Hypothesis strategy draws (data).
 """
 
@@ -52,6 +54,7 @@ ALLOWED_MODULES: dict[str, str] = {
     "dialects/state.py": "a dialect's reader names the codec that reads the shapes it borrows",
     "model/messages.py": "Verifiers' thinking_blocks alias holds Anthropic blocks",
     "providers/families/claude/wire_rules.py": "Claude's signature scheme, shared by the two providers serving Claude",
+    "providers/families/google/thought_signatures.py": "Gemini's call signature bag, carried by two other folders",
     "testing/strategies.py": "provider-metadata keys a strategy draws (data)",
 }
 """Modules that may name providers anywhere in their code, with the reason."""

@@ -20,9 +20,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def test_per_chunk_logprobs_are_accumulated_as_the_non_streamed_choice_has_them() -> None:
     stream = (FIXTURES / "openai-chat" / "stream" / "content_logprobs.sse").read_text(encoding="utf-8")
     response = chatcodec.accumulate_stream("openai-chat", stream)
-    logprobs = (response.choices[0].provider_metadata or {})["openai-chat"]["logprobs"]
-    assert [entry["token"] for entry in logprobs["content"]] == ["Foo", "!"]
-    assert logprobs["refusal"] is None
+    assert [token.token for token in response.choices[0].logprobs or []] == ["Foo", "!"]
+    assert response.choices[0].provider_metadata is None  # {"content": [...], "refusal": null}: all canonical
     events = list(chatcodec.decode_stream("openai-chat", stream))
     accumulator = chatcodec.StreamAccumulator()
     accumulator.extend(events)

@@ -85,7 +85,15 @@ if _typing.TYPE_CHECKING:
         UserMessage,
     )
     from chatcodec.model.request import ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat
-    from chatcodec.model.response import ChatResponse, FinishReason, ResponseChoice, UnifiedFinishReason, Usage
+    from chatcodec.model.response import (
+        ChatResponse,
+        FinishReason,
+        ResponseChoice,
+        TokenLogprob,
+        TopLogprob,
+        UnifiedFinishReason,
+        Usage,
+    )
     from chatcodec.model.stream_events import (
         STREAM_EVENT_ADAPTER,
         AnyStreamEvent,
@@ -213,6 +221,7 @@ __all__ = [
     "ThinkingPart",
     "ThinkingSignatureDeltaEvent",
     "ThinkingStartEvent",
+    "TokenLogprob",
     "ToolArgumentsError",
     "ToolCallDeltaEvent",
     "ToolCallEndEvent",
@@ -223,6 +232,7 @@ __all__ = [
     "ToolResultContentPart",
     "ToolResultPart",
     "ToolUsePart",
+    "TopLogprob",
     "UnifiedFinishReason",
     "UnknownProviderError",
     "UrlSource",
@@ -317,6 +327,8 @@ _EXPORTED_FROM: dict[str, str] = {
     "RefusalDeltaEvent": "chatcodec.model.stream_events",
     "RefusalPart": "chatcodec.model.content",
     "ResponseChoice": "chatcodec.model.response",
+    "TokenLogprob": "chatcodec.model.response",
+    "TopLogprob": "chatcodec.model.response",
     "ResponseFormat": "chatcodec.model.request",
     "ResponseStartEvent": "chatcodec.model.stream_events",
     "SchemaKind": "chatcodec.schema",

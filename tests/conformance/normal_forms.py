@@ -85,7 +85,7 @@ def _unmarked(value: Any) -> Any:
     cleaned = {key: _unmarked(item) for key, item in value.items()}
     for key in ("provider_metadata", "provider_options"):
         bags = value.get(key)
-        if isinstance(bags, dict):
+        if isinstance(bags, dict) and all(isinstance(bag, dict) for bag in bags.values()):  # not a bag named so
             kept = {
                 name: {k: v for k, v in bag.items() if not _is_pure_spelling(name, k)} for name, bag in bags.items()
             }
@@ -111,6 +111,16 @@ def without_neutral_penalties(update: dict[str, Any], request: chatcodec.ChatReq
     setting drops it without a report (a value equal to the default is no loss)."""
     for key in ("frequency_penalty", "presence_penalty"):
         if getattr(request, key) == 0:
+            update[key] = None
+
+
+def without_unasked_logprobs(
+    update: dict[str, Any], request: chatcodec.ChatRequest, keys: tuple[str, ...] = ("logprobs", "top_logprobs")
+) -> None:
+    """``logprobs: false`` and ``top_logprobs: 0`` ask for nothing, so a target without the
+    setting (of ``keys``) drops it without a report (``providers/kit/logprob_settings.py``)."""
+    for key, nothing in (("logprobs", False), ("top_logprobs", 0)):
+        if key in keys and getattr(request, key) is not None and getattr(request, key) == nothing:
             update[key] = None
 
 

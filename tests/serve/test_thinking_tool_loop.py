@@ -312,9 +312,12 @@ FRONT_LOOPS: dict[str, Callable[..., None]] = {
 PAIRS = [
     *((front, upstream) for front in ("openai-chat", "openai-responses") for upstream in CHECKS),
     ("anthropic", "anthropic"),
+    ("anthropic", "gemini"),
 ]
-"""The OpenAI-shaped fronts against every upstream that signs, and Anthropic's own API as
-the reference (a Claude client replays the blocks it got)."""
+"""The OpenAI-shaped fronts against every upstream that signs, Anthropic's own API as the
+reference (a Claude client replays the blocks it got), and the Anthropic front before
+Gemini: with no store, the call's signature rides in its ``tool_use`` id, which every
+Claude client sends back (``providers/anthropic/tool_ids.py``)."""
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])

@@ -145,6 +145,8 @@ class ChatRequestData(TypedDict, closed=True):
     frequency_penalty: NotRequired[float]
     presence_penalty: NotRequired[float]
     seed: NotRequired[int]
+    logprobs: NotRequired[bool]
+    top_logprobs: NotRequired[int]
     reasoning: NotRequired[ReasoningConfigData]
     response_format: NotRequired[ResponseFormatData]
     stream: NotRequired[bool]
@@ -173,12 +175,35 @@ class UsageData(TypedDict, closed=True):
     provider_metadata: NotRequired[ProviderMetadata]
 
 
+class TopLogprobData(TypedDict, closed=True):
+    """One of the likeliest tokens at a position, with its log probability. Mirrors
+    :class:`~chatcodec.model.response.TopLogprob`.
+    """
+
+    token: str
+    logprob: float
+    bytes: NotRequired[list[int]]
+
+
+class TokenLogprobData(TypedDict, closed=True):
+    """One generated token, its log probability and the likeliest alternatives at its position (OpenAI Chat's
+    ``logprobs.content`` entry, Ollama's ``logprobs`` entry, Responses' ``output_text.logprobs`` entry). Mirrors
+    :class:`~chatcodec.model.response.TokenLogprob`.
+    """
+
+    token: str
+    logprob: float
+    bytes: NotRequired[list[int]]
+    top_logprobs: NotRequired[list[TopLogprobData]]
+
+
 class ResponseChoiceData(TypedDict, closed=True):
     """One generated answer. Mirrors :class:`~chatcodec.model.response.ResponseChoice`."""
 
     index: int
     message: AssistantMessageData
     finish_reason: NotRequired[FinishReasonData]
+    logprobs: NotRequired[list[TokenLogprobData]]
     provider_metadata: NotRequired[ProviderMetadata]
 
 

@@ -128,6 +128,13 @@ class ChatRequest(CanonicalModel):
     """Penalty on tokens that appeared at all."""
     seed: JsonInt | None = omitted_when_none()
     """Seed for best-effort determinism."""
+    logprobs: bool | None = omitted_when_none()
+    """Return the log probability of each generated token (OpenAI Chat and Ollama
+    ``logprobs``, Gemini ``responseLogprobs``, the Responses ``include`` entry
+    ``message.output_text.logprobs``); a format with none reports ``True``."""
+    top_logprobs: NonNegativeInt | None = omitted_when_none()
+    """How many of the likeliest tokens to return beside each generated one (OpenAI and
+    Ollama ``top_logprobs``, Gemini ``logprobs``)."""
     reasoning: ReasoningConfig | None = omitted_when_none()
     """Reasoning settings; ``None``: provider default."""
     response_format: ResponseFormat | None = omitted_when_none()

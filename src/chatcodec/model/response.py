@@ -7,7 +7,15 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field, model_validator
 
 from chatcodec._narrow import as_dict
-from chatcodec.model._base import CanonicalModel, JsonInt, NonNegativeInt, ProviderMetadata, TaggedOn, omitted_when_none
+from chatcodec.model._base import (
+    CanonicalModel,
+    JsonInt,
+    NonNegativeInt,
+    ProviderMetadata,
+    TaggedOn,
+    omitted_when_empty,
+    omitted_when_none,
+)
 from chatcodec.model.messages import AssistantMessage
 
 UnifiedFinishReason = Literal["stop", "length", "tool_calls", "content_filter", "refusal", "pause", "error", "other"]
@@ -59,6 +67,32 @@ class Usage(CanonicalModel):
         return self.input_tokens + self.output_tokens
 
 
+class TopLogprob(CanonicalModel):
+    """One of the likeliest tokens at a position, with its log probability."""
+
+    token: str
+    """The token's text."""
+    logprob: float
+    """Its log probability (natural log, 0 or less)."""
+    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
+
+
+class TokenLogprob(CanonicalModel):
+    """One generated token, its log probability and the likeliest alternatives at its
+    position (OpenAI Chat's ``logprobs.content`` entry, Ollama's ``logprobs`` entry,
+    Responses' ``output_text.logprobs`` entry)."""
+
+    token: str
+    """The token's text."""
+    logprob: float
+    """Its log probability (natural log, 0 or less)."""
+    bytes: list[Annotated[int, Field(ge=0, le=255)]] | None = omitted_when_none()
+    """Its UTF-8 bytes, where a token is part of a character its text cannot show alone."""
+    top_logprobs: list[TopLogprob] = omitted_when_empty()
+    """The likeliest tokens at this position (as many as the request's ``top_logprobs``)."""
+
+
 class ResponseChoice(CanonicalModel):
     """One generated answer; requests for several (OpenAI ``n``) give several."""
 
@@ -68,8 +102,11 @@ class ResponseChoice(CanonicalModel):
     """What the model said (with its ``role`` tag, as every message carries one)."""
     finish_reason: FinishReason | None = omitted_when_none()
     """Why this answer ended; ``None`` when unknown (an interrupted stream)."""
+    logprobs: list[TokenLogprob] | None = omitted_when_none()
+    """The answer's text tokens with their log probabilities, in order, when the request
+    asked for them (``logprobs``); a format with no place for them reports them."""
     provider_metadata: ProviderMetadata | None = omitted_when_none()
-    """Per-choice provider data (logprobs ...)."""
+    """Per-choice provider data (OpenRouter's ``native_finish_reason`` ...)."""
 
 
 class ChatResponse(CanonicalModel):

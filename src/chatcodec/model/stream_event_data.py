@@ -9,7 +9,7 @@ from typing import Literal, NotRequired, TypeAlias
 from typing_extensions import TypedDict
 
 from chatcodec.model.content_data import AssistantContentPartData, JsonValue, ProviderMetadata
-from chatcodec.model.conversation_data import FinishReasonData, UsageData
+from chatcodec.model.conversation_data import FinishReasonData, TokenLogprobData, UsageData
 
 
 class ResponseStartEventData(TypedDict, closed=True):
@@ -164,6 +164,7 @@ class FinishEventData(TypedDict, closed=True):
     type: Literal["finish"]
     choice: NotRequired[int]
     finish_reason: FinishReasonData
+    logprobs: NotRequired[list[TokenLogprobData]]
     choice_metadata: NotRequired[ProviderMetadata]
     provider_metadata: NotRequired[ProviderMetadata]
 

@@ -27,7 +27,7 @@ from chatcodec.model._base import (
     omitted_when_none,
 )
 from chatcodec.model.content import AssistantContentPart, ToolCallKind, function_by_default
-from chatcodec.model.response import FinishReason, Usage
+from chatcodec.model.response import FinishReason, TokenLogprob, Usage
 
 
 def _is_zero(value: object) -> bool:
@@ -196,9 +196,12 @@ class FinishEvent(_EventBase):
     """Which answer ended."""
     finish_reason: FinishReason
     """Why it ended."""
+    logprobs: list[TokenLogprob] | None = omitted_when_none()
+    """The ended answer's tokens with their log probabilities, all of them (the choice's
+    ``logprobs``), when the stream carried them."""
     choice_metadata: ProviderMetadata | None = omitted_when_none()
     """Provider data of the choice that ended (its ``provider_metadata``: the raw finish
-    word's spelling marker, OpenAI ``logprobs``, OpenRouter ``native_finish_reason`` ...)."""
+    word's spelling marker, OpenRouter ``native_finish_reason`` ...)."""
 
 
 class ChoiceMetadataEvent(_EventBase):

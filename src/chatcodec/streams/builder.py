@@ -244,22 +244,21 @@ class StreamBuilder:
         metadata: Metadata = None,
         *,
         choice_metadata: Metadata = None,
+        logprobs: list[Any] | None = None,
     ) -> None:
         """Answer ``choice`` ended, and why; ``metadata`` belongs to the response,
-        ``choice_metadata`` to the choice (see :class:`~chatcodec.FinishEvent`)."""
+        ``choice_metadata`` and ``logprobs`` to the choice (see :class:`~chatcodec.FinishEvent`)."""
         if self.emitting:
-            fields = {
-                "choice": choice,
-                "finish_reason": finish_reason,
-                "provider_metadata": metadata,
-                "choice_metadata": choice_metadata,
-            }
+            fields: dict[str, Any] = {"choice": choice, "finish_reason": finish_reason, "provider_metadata": metadata}
+            fields.update(choice_metadata=choice_metadata, logprobs=logprobs)
             self._events.append(FinishEvent.model_validate(fields))
             return
         if choice < 0:  # refused as the finish event would refuse it
             FinishEvent.model_validate({"choice": choice, "finish_reason": finish_reason})
         self._finish[choice] = finish_reason
         _merge_metadata(self._response, metadata)
+        if logprobs is not None:  # the choice's canonical field, beside its bag
+            self._choice_bags.setdefault(choice, {})["logprobs"] = logprobs
         if choice_metadata is not None:
             _merge_metadata(self._choice_bags.setdefault(choice, {}), choice_metadata)
         self._count += 1
@@ -424,8 +423,9 @@ class StreamBuilder:
             case UsageEvent():
                 self.usage(event.usage, event.provider_metadata)
             case FinishEvent():
+                choice, reason, logprobs = event.choice, event.finish_reason, event.logprobs
                 self.finish(
-                    event.choice, event.finish_reason, event.provider_metadata, choice_metadata=event.choice_metadata
+                    choice, reason, event.provider_metadata, choice_metadata=event.choice_metadata, logprobs=logprobs
                 )
             case ChoiceMetadataEvent():
                 self.choice_data(event.choice, event.choice_metadata, event.message_metadata, event.provider_metadata)

@@ -69,8 +69,9 @@ def events_from_response(response: ChatResponse, split: Splitter = whole) -> Ite
 
 def _choice_events(choice: ResponseChoice, split: Splitter) -> Iterator[AnyStreamEvent]:
     """A choice's parts, then its message's bag (and its own, when it has no finish to
-    carry it) on a :class:`ChoiceMetadataEvent`, then its finish. A choice with nothing
-    at all still gets that event, so it is not lost from the response."""
+    carry it) on a :class:`ChoiceMetadataEvent`, then its finish (with its ``logprobs``:
+    only a finish carries them, so an unfinished choice's are not replayed). A choice with
+    nothing at all still gets that event, so it is not lost from the response."""
     parts = choice.message.parts
     for index, part in enumerate(parts):
         yield from _part_events(part, index, choice.index, split)
@@ -79,9 +80,12 @@ def _choice_events(choice: ResponseChoice, split: Splitter) -> Iterator[AnyStrea
     message_bag = choice.message.provider_metadata
     if choice_bag is not None or message_bag is not None or not (parts or finished):
         yield ChoiceMetadataEvent(choice=choice.index, choice_metadata=choice_bag, message_metadata=message_bag)
-    if choice.finish_reason is not None:  # the choice's bag rides on its finish
+    if choice.finish_reason is not None:  # the choice's bag and logprobs ride on its finish
         yield FinishEvent(
-            choice=choice.index, finish_reason=choice.finish_reason, choice_metadata=choice.provider_metadata
+            choice=choice.index,
+            finish_reason=choice.finish_reason,
+            logprobs=choice.logprobs,
+            choice_metadata=choice.provider_metadata,
         )
 
 

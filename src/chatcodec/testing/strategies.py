@@ -438,6 +438,8 @@ def chat_requests() -> st.SearchStrategy[ChatRequest]:
         frequency_penalty=_optional(_FINITE_FLOATS),
         presence_penalty=_optional(_FINITE_FLOATS),
         seed=_optional(st.integers(min_value=-(2**63), max_value=2**63 - 1)),
+        logprobs=_optional(st.booleans()),
+        top_logprobs=_optional(st.integers(min_value=0, max_value=20)),
         reasoning=_optional(reasoning_configs()),
         response_format=_optional(response_formats()),
         stream=_optional(st.booleans()),
@@ -591,9 +593,8 @@ class _Chunker:
 def chunkings() -> st.SearchStrategy[Splitter]:
     """Splitters cutting a text into non-empty pieces (joined, they give the text back).
 
-    Each drawn splitter is deterministic: piece lengths cycle through a drawn list of
-    sizes, from one code point at a time to everything at once. An empty text gives no
-    pieces, as a stream gives no deltas for it.
+    Each drawn splitter is deterministic: piece lengths cycle through a drawn list of sizes, from
+    one code point at a time to everything at once. An empty text gives no pieces (no deltas).
     """
     sizes = st.lists(st.integers(min_value=1, max_value=_MAX_TEXT + 1), min_size=1, max_size=_MAX_ITEMS)
     return sizes.map(lambda drawn: _Chunker(tuple(drawn)))

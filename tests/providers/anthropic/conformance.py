@@ -22,7 +22,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import with_compact_arguments, without_neutral_penalties
+from conformance.normal_forms import with_compact_arguments, without_neutral_penalties, without_unasked_logprobs
 from providers.anthropic.anthropic_support import (
     PREDATES_SDK,
     assert_valid_request,
@@ -96,6 +96,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     if request.response_format is not None and request.response_format.type == "text":
         update["response_format"] = None
     without_neutral_penalties(update, request)
+    without_unasked_logprobs(update, request)
     for key in ("temperature", "top_p"):
         if getattr(request, key) == SAMPLING_DEFAULT:
             update[key] = None
@@ -251,6 +252,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     (it changes nothing, so it is not sent: :func:`without_neutral_penalties`)."""
     neutral: dict[str, Any] = {}
     without_neutral_penalties(neutral, request)
+    without_unasked_logprobs(neutral, request)
     request = request.model_copy(update=neutral)
     names = {call.id: call.name for message in request.messages for call in _calls_of(message)}
     items: list[Any] = []

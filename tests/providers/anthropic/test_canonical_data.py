@@ -325,8 +325,9 @@ def _losses(request: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def test_other_providers_bags_on_parts_are_reported_in_order() -> None:
-    """Bags on a message, a text, calls and a result (a thought signature too: Anthropic
-    has no place for it) reported in order; a result's name that its call gives is no loss."""
+    """Bags on a message, a text, calls and a result (a thought signature too: a request to
+    Claude does not carry Gemini's, ``tool_ids.py``) reported in order; a result's name that
+    its call gives is no loss."""
     assert _losses(_gemini_session()) == [
         ("$.messages[0]", "gemini data ['role']"),
         ("$.messages[1].content[0]", "gemini data ['thought']"),

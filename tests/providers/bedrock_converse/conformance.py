@@ -27,6 +27,7 @@ from conformance.normal_forms import (
     without_neutral_penalties,
     without_provider_data,
     without_spelling_markers,
+    without_unasked_logprobs,
 )
 from providers.bedrock_converse.bedrock_support import (
     assert_valid_request,
@@ -224,6 +225,7 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
     changes nothing and is not sent (as :func:`silent_rewrites`)."""
     neutral: dict[str, Any] = {}
     without_neutral_penalties(neutral, request)
+    without_unasked_logprobs(neutral, request)
     request = without_spelling_markers(request.model_copy(update=neutral))
     items: list[Any] = []
     for message in request.messages:
@@ -288,6 +290,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     """
     update: dict[str, Any] = {}
     without_neutral_penalties(update, request)
+    without_unasked_logprobs(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
     if request.response_format is not None and request.response_format.type == "text":

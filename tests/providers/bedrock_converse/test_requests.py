@@ -12,7 +12,7 @@ import pytest
 import chatcodec
 from chatcodec.providers.bedrock_converse.request import tool_id_map
 from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
-from providers.bedrock_converse.bedrock_support import assert_valid_request, assert_valid_response
+from providers.bedrock_converse.bedrock_support import MODEL, assert_valid_request, assert_valid_response
 
 PROVIDER = "bedrock-converse"
 CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -436,3 +436,46 @@ def test_an_output_effort_that_is_not_text_is_kept_in_the_bag() -> None:
     assert request.reasoning is None
     assert request.provider_options == {"bedrock-converse": {"outputConfig": {"effort": []}}}
     assert chatcodec.encode_request("bedrock-converse", request, on_loss="ignore") == payload
+
+
+_RESULT_MEDIA: dict[str, dict[str, Any]] = {
+    "image": {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+    "document": {
+        "type": "document",
+        "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"},
+        "filename": "report",
+    },
+    "video": {"type": "video", "source": {"type": "base64", "media_type": "video/mp4", "data": "AAAAGGZ0eXA="}},
+    "audio": {"type": "audio", "source": {"type": "base64", "media_type": "audio/wav", "data": "UklGRiQ="}},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_RESULT_MEDIA))
+def test_a_tool_result_holds_the_media_botocore_s_tool_result_content_block_has(kind: str) -> None:
+    # ToolResultContentBlock's members (botocore's bedrock-runtime model): json, text, image,
+    # document, video, searchResult; no audio, which a ContentBlock of a user turn has
+    members = set(MODEL.shape_for("ToolResultContentBlock").members)
+    call = {"type": "tool_use", "id": "t1", "name": "record", "arguments": "{}"}
+    result = {
+        "type": "tool_result",
+        "tool_use_id": "t1",
+        "content": [_RESULT_MEDIA[kind], {"type": "text", "text": "ok"}],
+    }
+    request = {
+        "model": CLAUDE,
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [call]},
+            {"role": "tool", "content": [result]},
+        ],
+    }
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.convert_request(request, source="canonical", target=PROVIDER, on_loss="ignore", losses=losses)
+    content = body["messages"][2]["content"][0]["toolResult"]["content"]
+    assert_valid_request(body)
+    if kind in members:
+        assert [next(iter(block)) for block in content] == [kind, "text"]
+        assert losses == []
+    else:
+        assert content == [{"text": "ok"}]
+        assert [(loss.path, loss.what) for loss in losses] == [("$.messages[2].content[0].content[0]", f"{kind} part")]

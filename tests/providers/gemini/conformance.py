@@ -156,7 +156,8 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
 
     * Gemini has no string content: a string reads back as one text part (``""`` too);
     * leading system messages are one ``systemInstruction``: two or more read back as one
-      holding their parts in order (a ``developer`` message reads back as system, reported);
+      holding their parts in order (a ``developer`` message reads back as system, reported),
+      and none when they hold no part (nothing is said: no ``systemInstruction``);
     * the results of consecutive tool messages are one user turn: one tool message;
     * tool-call arguments are sent as the parsed ``args`` object: compact JSON back
       (empty text is ``{}``);
@@ -237,7 +238,14 @@ def _messages(messages: list[Any], names: dict[str, str]) -> list[Any]:
         else:
             rewritten.append(message)
         leading = leading and message["role"] == "system"
+    first = rewritten[0] if len(rewritten) > 1 else None
+    if first is not None and first["role"] == "system" and not first["content"] and not _said(first):
+        del rewritten[0]  # an empty system prompt writes no systemInstruction (request.py)
     return rewritten
+
+
+def _said(message: dict[str, Any]) -> bool:
+    return any(message.get(key) for key in ("name", "cache_control", "provider_metadata"))
 
 
 def _compact(part: Any) -> Any:

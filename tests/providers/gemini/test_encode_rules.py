@@ -275,3 +275,45 @@ def test_gemini_a_response_repeating_a_candidate_index_is_refused_by_every_reade
     index 0, the stream reader one answer "ab", the model reader refused)."""
     with pytest.raises(chatcodec.ChatcodecError, match=r"candidates\[1\]\.index"):
         read()
+
+
+@pytest.mark.parametrize("system", [[], [{"role": "system", "content": []}, {"role": "system", "content": []}]])
+def test_an_empty_system_prompt_writes_no_system_instruction(system: list[Any]) -> None:
+    # a Content needs parts ("contents.parts must not be empty"); Bedrock's `system: []` and
+    # an empty system message say nothing, so nothing is left out by not writing it
+    request = _request([*system, {"role": "user", "content": "hi"}])
+    body, losses = encode_request(request)
+    assert body == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert losses == []
+    assert_valid_request(body)
+
+
+def test_a_request_with_nothing_sendable_is_reported_as_gemini_requires_contents() -> None:
+    # contents is Required (API reference), and an empty list is refused: 400 "contents is
+    # not specified"; what was dropped is reported, and the request as a whole too
+    s3 = {"type": "image", "source": {"type": "url", "url": "s3://bucket/k.png", "media_type": "image/png"}}
+    body, losses = encode_request(_request([{"role": "user", "content": [s3]}]))
+    assert body["contents"] == []
+    assert [loss.path for loss in losses][-1] == "$.messages"
+    with pytest.raises(chatcodec.LossError):
+        chatcodec.encode_request("gemini", _request([{"role": "user", "content": [s3]}]), on_loss="error")
+
+
+def test_a_request_of_no_messages_is_left_as_every_writer_leaves_it() -> None:
+    body, losses = encode_request(_request([]))
+    assert body == {"contents": []}
+    assert losses == []
+
+
+def test_a_schema_beside_json_object_is_reported_not_dropped_silently() -> None:
+    # JSON mode is responseMimeType application/json alone; a schema would make it a
+    # json_schema format (responseJsonSchema), so a json_object format's schema is a loss
+    # (found by the random sweep of the loss law)
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest,
+        {"messages": [], "response_format": {"type": "json_object", "json_schema": schema}},
+    )
+    body, losses = encode_request(request)
+    assert body["generationConfig"] == {"responseMimeType": "application/json"}
+    assert [(loss.path, loss.kind) for loss in losses] == [("$.response_format.json_schema", "setting")]

@@ -265,7 +265,9 @@ ENTRY = ProviderEntry(
     # by the template; a blank one names no tool (fitted and reported, as everywhere).
     tool_name_rule=re.compile(r"\A(?s:.*\S.*)\Z"),
     bags=BagSamples(
-        choice={"logprobs": [{"token": "Otters", "logprob": -0.25}]},
+        # an empty top_logprobs Go's omitempty never writes: the bag keeps it as it came; the
+        # server's own spelling is the canonical choice.logprobs (tests/test_token_logprobs.py)
+        choice={"logprobs": [{"token": "Otters", "logprob": -0.25, "top_logprobs": []}]},
         message={"_nulls": ["images"]},
         stream_place="on any event",  # every line may carry them; the encoder writes a last line for them
         recorded=True,

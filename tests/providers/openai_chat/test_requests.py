@@ -294,10 +294,10 @@ def test_sampling_stream_and_unknown_fields() -> None:
     request = round_trip(payload, sdk=False)
     assert request.reasoning == chatcodec.ReasoningConfig(effort="low", enabled=True)
     assert request.user == "u1"
+    assert request.logprobs is True
     assert request.provider_options == {  # asking for a stream's usage is the writer's default: not kept
         FORMAT: {
             "n": 2,
-            "logprobs": True,
             "thinking": {"type": "enabled"},
             "_integers": ["top_p"],  # spelled ``1``, held as ``1.0``: written ``1`` again
         }

@@ -131,7 +131,9 @@ def test_n_choices_and_per_choice_logprobs() -> None:
     )
     response = round_trip(payload)
     assert [choice.message.text for choice in response.choices] == ["a", "b"]
-    assert response.choices[1].provider_metadata == {FORMAT: {"logprobs": logprobs}}
+    assert response.choices[1].provider_metadata is None  # the canonical tokens, every key read
+    assert response.choices[1].logprobs == [chatcodec.TokenLogprob(token="a", logprob=-0.1, bytes=[97])]
+    assert response.choices[0].logprobs is None
 
 
 def test_annotations_audio_and_legacy_function_call_are_kept() -> None:

@@ -10,7 +10,13 @@ each from the server's documentation:
 - Mistral's ``document_url`` takes a URL (https://docs.mistral.ai/capabilities/document_ai/basic_ocr/);
 - DeepSeek's vision model takes images by URL and by Files-API id as ``{type: file, file:
   {file_id}}`` (deepseek-sdk 0.4.0 README, "Vision input: image URLs and uploaded file
-  references in user messages").
+  references in user messages");
+- Kimi takes an image or video uploaded to Moonshot's Files API as ``ms://<file-id>``:
+  "video_url.url is ms://<file-id>, where ms is short for moonshot storage"
+  (https://platform.moonshot.ai/docs/guide/use-kimi-vision-model, "Using Uploaded Images or
+  Videos");
+- OpenAI fetches "a fully qualified URL to an image file" or takes "a Base64-encoded data URL"
+  (https://developers.openai.com/api/docs/guides/images-vision): an ``s3://`` location is none.
 """
 
 from __future__ import annotations
@@ -172,3 +178,53 @@ def test_deepseek_vision_takes_images_by_url_and_by_files_api_id() -> None:
     text_model, text_losses = convert(request | {"model": "deepseek-chat"}, "canonical")
     assert text_model["messages"][0]["content"] == ""
     assert {loss.path for loss in text_losses} == {"$.messages[0].content[0]", "$.messages[0].content[1]"}
+
+
+def _stored_media_request(model: str) -> dict[str, Any]:
+    video = {"type": "video", "source": {"type": "file", "file_id": "d3f1vid"}}
+    image = {"type": "image", "source": {"type": "file", "file_id": "d3f1img"}}
+    text = {"type": "text", "text": "What happens?"}
+    return {"model": model, "messages": [{"role": "user", "content": [text, video, image]}]}
+
+
+KIMI_STORED = [
+    {"type": "video_url", "video_url": {"url": "ms://d3f1vid"}},
+    {"type": "image_url", "image_url": {"url": "ms://d3f1img"}},
+]
+
+
+@pytest.mark.parametrize("options", [{}, {"server": "kimi"}])
+def test_kimi_takes_media_by_files_api_id_as_a_moonshot_storage_url(options: dict[str, Any]) -> None:
+    body, losses = convert(_stored_media_request("kimi-k2.5"), "canonical", **options)
+    assert body["messages"][0]["content"][1:] == KIMI_STORED
+    assert losses == []
+
+
+def test_a_moonshot_storage_url_reads_as_a_file_id_and_goes_back_as_it_came() -> None:
+    body = {
+        "model": "kimi-k2.5",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "What happens?"}, *KIMI_STORED]}],
+    }
+    decoded = chatcodec.decode_request("openai-chat", body)
+    assert [part.source.model_dump() for part in decoded.messages[0].parts[1:]] == [  # type: ignore[union-attr]
+        {"type": "file", "file_id": "d3f1vid"},
+        {"type": "file", "file_id": "d3f1img"},
+    ]
+    assert chatcodec.encode_request("openai-chat", decoded, on_loss="error") == body
+    unnamed = {**body, "model": "some-proxy-model"}  # no server named: the spelling marker writes it back
+    assert chatcodec.encode_request("openai-chat", chatcodec.decode_request("openai-chat", unnamed)) == unnamed
+
+
+def test_media_by_file_id_is_still_a_loss_where_the_server_takes_no_file_url() -> None:
+    body, losses = convert(_stored_media_request("gpt-5.1"), "canonical")
+    assert body["messages"][0]["content"] == [{"type": "text", "text": "What happens?"}]
+    assert [loss.what for loss in losses] == ["video part", "image by file id"]
+
+
+@pytest.mark.parametrize(("kind", "server"), [("image", None), ("image", "vllm"), ("video", "vllm")])
+def test_media_in_s3_is_reported_not_sent_as_a_url_no_server_fetches(kind: str, server: str | None) -> None:
+    stored = {"type": kind, "source": {"type": "url", "url": "s3://bucket/key.bin"}}
+    request = {"model": "gpt-5.1", "messages": [{"role": "user", "content": [stored, {"type": "text", "text": "x"}]}]}
+    body, losses = convert(request, "canonical", **({"server": server} if server else {}))
+    assert body["messages"][0]["content"] == [{"type": "text", "text": "x"}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].content[0].source", f"{kind} in S3")]

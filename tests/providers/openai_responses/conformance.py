@@ -20,7 +20,7 @@ import chatcodec
 from chatcodec.testing import strategies as canonical
 from conformance.entry import ProviderEntry, SingleHop, StreamPair
 from conformance.fixtures import JsonObject
-from conformance.normal_forms import effort_reading, without_neutral_penalties
+from conformance.normal_forms import effort_reading, without_neutral_penalties, without_unasked_logprobs
 from providers.openai_responses.conformance_streams import CASES
 from providers.openai_responses.responses_support import (
     assert_request_matches_sdk,
@@ -142,6 +142,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         kept = effort_reading(reasoning.model_dump(exclude_none=True))
         update["reasoning"] = chatcodec.ReasoningConfig.model_validate(kept)
     without_neutral_penalties(update, request)
+    without_unasked_logprobs(update, request, ("logprobs",))
     dumped = request.model_copy(update=update).model_dump(mode="json")
     return chatcodec.ChatRequest.model_validate(_images(dumped))
 

@@ -15,7 +15,10 @@ from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 SAMPLING = ("max_tokens", "temperature")
 """The settings this wire spells as the canonical request does."""
 
-_UNSENT = ("stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed", "reasoning", "response_format")
+_UNSENT = (
+    *("stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed", "logprobs", "top_logprobs"),
+    *("reasoning", "response_format"),
+)
 """The canonical settings this wire has no field for."""
 
 

@@ -38,6 +38,7 @@ from chatcodec.model.stream_events import (
 from chatcodec.providers._template.finish_reason import encode_finish_reason
 from chatcodec.providers._template.usage import encode_usage
 from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.kit.logprob_settings import report_finish_logprobs
 
 
 class StreamEncoder:
@@ -59,6 +60,7 @@ class StreamEncoder:
             case ErrorEvent():
                 yield {"error": {"message": event.message, **({"type": event.error_type} if event.error_type else {})}}
             case FinishEvent():
+                report_finish_logprobs(event.logprobs, self.context.losses, at, "Template Chat")
                 reason = event.finish_reason.model_dump(exclude_none=True)
                 self.end["stop_reason"] = encode_finish_reason(reason, {}, self.context, at)
             case UsageEvent():

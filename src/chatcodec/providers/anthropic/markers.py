@@ -21,6 +21,10 @@ meaning; another provider drops them without a report):
   ``role: "system"`` turn rather than the top-level ``system``, which every server takes;
 * ``_rejected_id`` (``tool_use``, ``tool_result``): the wire id is one Anthropic itself
   rejects, so its rewrite on encode is reported (``parts.py``);
+* ``_signed`` (``tool_use``: ``true``; tool results: the signature): the id carried a
+  Gemini thought signature (``<id>__thought__<signature>``, ``tool_ids.py``; the call's
+  own is its ``gemini`` bag's), so a request writes the id back so, a result's even when
+  the call it answers is not in the body;
 * ``_is_error`` (tool results): ``is_error: false`` was spelled out;
 * ``_no_content`` (tool results): the result had no ``content`` key;
 * ``_no_input_schema`` (tools): the tool had no ``input_schema`` key;

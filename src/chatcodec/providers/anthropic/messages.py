@@ -53,6 +53,7 @@ from chatcodec.providers.anthropic.parts import (
     decode_tool_result,
     encode_part,
     encode_tool_use,
+    result_id,
 )
 from chatcodec.providers.anthropic.tool_ids import MAPPING
 from chatcodec.providers.contract.context import DecodeContext
@@ -395,7 +396,11 @@ class _Writer:
             ):
                 written_content = result if type(result) is str else list(cast("list[Message]", result))  # as they are
                 into.append(
-                    {"type": "tool_result", "tool_use_id": _SANITIZE(part["tool_use_id"]), "content": written_content}
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": result_id(part["tool_use_id"], self.context) or _SANITIZE(part["tool_use_id"]),
+                        "content": written_content,
+                    }
                 )
                 last = position
                 continue

@@ -37,10 +37,17 @@ from chatcodec.errors import rule_error
 from chatcodec.providers.anthropic import wire as shapes
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.media import document_source, media_source, takes_image
-from chatcodec.providers.anthropic.tool_ids import MAPPING, restore_tool_use_id
+from chatcodec.providers.anthropic.tool_ids import (
+    MAPPING,
+    SIGNATURE_SEPARATOR,
+    restore_tool_use_id,
+    signed_tool_use_id,
+    split_signed_id,
+)
 from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.families.claude.model_rules import signed_by_another_model
 from chatcodec.providers.families.claude.wire_rules import UnsignedThinking, claude_signed
+from chatcodec.providers.families.google.thought_signatures import attach_signature, split_signature
 from chatcodec.providers.kit import (
     Steps,
     compact_json,
@@ -207,7 +214,7 @@ _TOOL_USE_FIELDS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, Any]:
-    wire_id = block["id"]
+    wire_id, signature = split_signed_id(block["id"])  # a Gemini signature it carries (tool_ids.py)
     tool_use_id = restore_tool_use_id(wire_id)
     canonical = {
         "type": "tool_use",
@@ -215,7 +222,10 @@ def _decode_tool_use(block: Mapping[str, Any], model: str | None) -> dict[str, A
         "name": block["name"],
         "arguments": arguments_text(block["input"]),
     }
-    return _decoded_part(canonical, block, _TOOL_USE_FIELDS, **_rejected_id(block["id"], tool_use_id))
+    markers = _rejected_id(wire_id, tool_use_id)
+    if signature is not None:
+        markers[SIGNED] = True  # written back signed to Anthropic too (tool_ids.py)
+    return attach_signature(_decoded_part(canonical, block, _TOOL_USE_FIELDS, **markers), signature)
 
 
 REJECTED_ID = "_rejected_id"
@@ -228,6 +238,16 @@ def _rejected_id(wire_id: str, tool_use_id: str) -> dict[str, Any]:
 
 
 _TOOL_RESULT_FIELDS = frozenset({"type", "tool_use_id", "content", "is_error"})
+SIGNED = "_signed"
+"""Marker on a decoded ``tool_use`` (``True``) or ``tool_result`` (the signature): its id
+carried a Gemini signature (``tool_ids.py``), so a request writes it back so, and a result
+does even with no call in the body to take it from."""
+
+
+def result_id(tool_use_id: str, context: AnthropicContext) -> str | None:
+    """The id a call holding a Gemini signature was written with in this body, for the
+    result that answers it (the call comes first); None for any other."""
+    return context.signed.get(tool_use_id) if context.signed else None
 
 
 def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
@@ -239,9 +259,11 @@ def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
         (size == 3 or (size == 4 and block.get("is_error") is True))
         and "content" in block
         and _SANITIZE(wire_id) == wire_id
+        and SIGNATURE_SEPARATOR not in wire_id
     ):
         content = block["content"]  # the common result: its keys are the canonical ones
         return block if isinstance(content, str) else {**block, "content": decode_parts(content, USER_KINDS)}
+    wire_id, signature = split_signed_id(wire_id)  # the call it answers has the signature
     tool_use_id = restore_tool_use_id(wire_id)
     canonical: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id}
     content = block.get("content")
@@ -250,7 +272,9 @@ def decode_tool_result(block: dict[str, Any]) -> dict[str, Any]:
         canonical["content"] = decode_parts(listed, USER_KINDS)
     else:  # a string, or none (canonical's default, with the marker below)
         canonical["content"] = content if isinstance(content, str) else ""
-    markers: dict[str, Any] = _rejected_id(block["tool_use_id"], tool_use_id)
+    markers: dict[str, Any] = _rejected_id(wire_id, tool_use_id)
+    if signature is not None:
+        markers[SIGNED] = signature
     if block.get("is_error") is True:
         canonical["is_error"] = True
     elif block.get("is_error") is False:
@@ -285,7 +309,13 @@ def decode_parts(
         kind = block["type"]
         if kind == "text" and len(block) == 2 and "text" in allowed:
             append(block)
-        elif kind == "tool_use" and calls and len(block) == 4 and _SANITIZE(wire_id := block["id"]) == wire_id:
+        elif (
+            kind == "tool_use"
+            and calls
+            and len(block) == 4
+            and _SANITIZE(wire_id := block["id"]) == wire_id
+            and SIGNATURE_SEPARATOR not in wire_id
+        ):
             # the common call: no bag, an id kept as it is (:func:`_decode_tool_use` reads the rest)
             append({"type": "tool_use", "id": wire_id, "name": block["name"], "arguments": written(block["input"])})
         else:
@@ -314,6 +344,8 @@ class AnthropicContext(EncodeContext):
     tool_names: Callable[[], dict[str, str]] = dict
     """Tool names by call id, asked for only when a result names its tool (rare)."""
     breakpoints: list[Breakpoint] = field(default_factory=list[Breakpoint])
+    signed: dict[str, str] = field(default_factory=dict[str, str])
+    """The ids written so far with a Gemini signature in them, by call id (``tool_ids.py``)."""
 
     def holding(self, *what: str) -> None:
         """Note that the body may hold ``what`` a target rule looks for (``rules.py``:
@@ -480,9 +512,17 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
             "name": tool_name(name, context.losses, at, PROVIDER) if context.for_request else name,
             "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
         }
-    block = _bag(part, context, at)
+    metadata = part.get("provider_metadata")
+    signature, rest = split_signature(metadata)  # carried in the id: to a client, or back as it came
+    if signature and (not context.for_request or KIT.marker(metadata, SIGNED) is True):
+        metadata = rest
+    else:
+        signature = None
+    block = _restored(KIT.claim(context.losses, metadata, at), context) if metadata else {}
     block["type"] = "tool_use"
     block["id"] = _tool_id(part, part["id"], context, (*at, "id"))
+    if signature:
+        block["id"] = context.signed[part["id"]] = signed_tool_use_id(block["id"], signature)
     block["name"] = tool_name(name, context.losses, at, PROVIDER) if context.for_request else name
     block["input"] = input_object(part.get("arguments", ""), context.losses, at, "Anthropic")
     return _cached(block, part, context, at)
@@ -492,7 +532,10 @@ def _encode_tool_result(part: Part, context: AnthropicContext, at: Steps) -> dic
     metadata = part.get("provider_metadata")
     bag = KIT.claim(context.losses, metadata, at) if metadata else {}
     tool_use_id = part["tool_use_id"]
-    sent = _tool_id(part, tool_use_id, context, (*at, "tool_use_id"))
+    sent = result_id(tool_use_id, context) or _tool_id(part, tool_use_id, context, (*at, "tool_use_id"))
+    signature = bag.pop(SIGNED, None)
+    if isinstance(signature, str) and signature and sent == _SANITIZE(tool_use_id):  # its call is not in the body
+        sent = signed_tool_use_id(sent, signature)
     block = {**_restored(bag, context), "type": "tool_result", "tool_use_id": sent}
     content = part.get("content", "")
     if isinstance(content, str):

@@ -43,9 +43,10 @@ from chatcodec.providers.anthropic.finish_reason import decode_finish_reason
 from chatcodec.providers.anthropic.markers import PROVIDER
 from chatcodec.providers.anthropic.parts import ASSISTANT_KINDS, TEXT_KINDS, arguments_text, decode_part
 from chatcodec.providers.anthropic.response import MESSAGE_MAPPED, message_bag
-from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id
+from chatcodec.providers.anthropic.tool_ids import restore_tool_use_id, split_signed_id
 from chatcodec.providers.anthropic.usage import decode_usage, merge_wire_usage
 from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.google.thought_signatures import GEMINI, GEMINI_KEY
 from chatcodec.providers.kit import split_fields
 from chatcodec.providers.kit.null_fields import with_unknown_nulls
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
@@ -249,7 +250,10 @@ class StreamDecoder(FeedByReading):
                 # Even "": the part then has a signature (empty), as the non-streamed block does.
                 self.builder.signature(state.part, block["signature"])
         else:
-            tool_id = restore_tool_use_id(block["id"])
+            wire_id, signature = split_signed_id(block["id"])  # a Gemini signature it carries (tool_ids.py)
+            if signature is not None:
+                metadata = {**(metadata or {}), GEMINI: {GEMINI_KEY: signature}}
+            tool_id = restore_tool_use_id(wire_id)
             state.part = self.builder.open_tool_call(0, index, id=tool_id, name=block["name"], metadata=metadata)
             if block["input"]:  # streams by the fast path from its first input_json_delta on (see _block_delta)
                 return

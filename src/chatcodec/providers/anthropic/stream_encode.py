@@ -53,11 +53,13 @@ from chatcodec.providers.anthropic.finish_reason import encode_finish_reason
 from chatcodec.providers.anthropic.markers import KIT, PROVIDER
 from chatcodec.providers.anthropic.parts import AnthropicContext, encode_part
 from chatcodec.providers.anthropic.response import MESSAGE_DEFAULTS, MESSAGE_MAPPED, RESPONSE_PARTS, empty_text
-from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id
+from chatcodec.providers.anthropic.tool_ids import sanitize_tool_use_id, signed_tool_use_id
 from chatcodec.providers.anthropic.usage import encode_usage
 from chatcodec.providers.contract.context import EncodeContext
 from chatcodec.providers.families.claude.wire_rules import claude_signed
+from chatcodec.providers.families.google.thought_signatures import split_signature
 from chatcodec.providers.kit import Steps, restore_fields
+from chatcodec.providers.kit.logprob_settings import report_finish_logprobs
 
 _NO_PLACE = "an Anthropic message is the whole answer: its decoder keeps no choice or message bag"
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
@@ -156,6 +158,7 @@ class StreamEncoder:
             case FinishEvent():
                 if self._other_choice(event.choice):
                     return
+                report_finish_logprobs(event.logprobs, self.losses, ("events", self.position), "Anthropic")
                 yield from self._ensure_started()
                 yield from self._close_all()
                 self.finish = event
@@ -394,7 +397,10 @@ class StreamEncoder:
     ) -> Iterator[dict[str, Any]]:
         match event:
             case ToolCallStartEvent():
-                block = {**self._bag(event, at), "type": "tool_use", "id": sanitize_tool_use_id(event.id)}
+                signature, metadata = split_signature(event.provider_metadata)  # carried in the id
+                sent = sanitize_tool_use_id(event.id)
+                bag = restore_fields(KIT.claim(self.losses, metadata, at))
+                block = {**bag, "type": "tool_use", "id": signed_tool_use_id(sent, signature) if signature else sent}
                 block.update(name=event.name, input={})
                 if event.index in self.queued:
                     raise StreamError(f"part {event.index} started again before it ended", "$.index", self.position)

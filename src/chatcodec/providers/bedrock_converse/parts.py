@@ -68,6 +68,13 @@ SYSTEM_KINDS = frozenset({"text"})
 RESULT_KINDS = frozenset({"text", "json", "image", "document", "video"})
 """Members of a tool result's content that canonical holds as parts."""
 
+RESULT_PARTS = frozenset({"text", "image", "document", "video", "opaque"})
+"""Canonical parts a tool result's content is written as: botocore's
+``ToolResultContentBlock`` has the members ``json``, ``text``, ``image``, ``document``,
+``video`` and ``searchResult`` (kept opaque), no ``audio``
+(https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html);
+another part there is reported, not sent."""
+
 _MEMBERS = frozenset(
     {"text", "image", "document", "video", "audio", "toolUse", "toolResult", "guardContent", "cachePoint"}
     | {"reasoningContent", "citationsContent", "searchResult", "json"}
@@ -449,6 +456,10 @@ def _result_content(item: Mapping[str, Any], context: BedrockContext, at: Steps,
             return [{"json": loads(item["text"])}]
         except ValueError:
             pass  # edited into text that is not JSON: sent as text
+    if item["type"] not in RESULT_PARTS:
+        why = "Bedrock tool results hold text, JSON, images, documents and videos (ToolResultContentBlock)"
+        context.losses.add(at, f"{item['type']} part", why)
+        return []
     blocks = encode_blocks(item, context, at)
     if len(blocks) > 1 and not last:  # a tool result's content has no cache points
         context.losses.add(

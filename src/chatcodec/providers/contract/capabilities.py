@@ -66,3 +66,7 @@ class Capabilities:
     field set, ``known_fields.json``, with its value rules, or a ``structure`` role). A
     codec without it refuses ``strict=True`` with a
     :class:`~chatcodec.CodecNotAvailableError` rather than reading leniently unasked."""
+    logprobs: bool = False
+    """Its answers carry token log probabilities (a choice's ``logprobs``), written by its
+    response and stream writers; else a choice's are reported where it is written
+    (:func:`chatcodec.providers.kit.logprob_settings.report_choice_logprobs`)."""

@@ -52,6 +52,7 @@ from chatcodec.providers.contract.target_rules import ProviderRules, apply_targe
 from chatcodec.providers.kit import canonical_refusal
 from chatcodec.providers.kit.field_sets import FieldSets, load_field_sets
 from chatcodec.providers.kit.freeform_calls import holds_custom_calls, without_custom_calls
+from chatcodec.providers.kit.logprob_settings import report_choice_logprobs
 from chatcodec.registry import StreamDecoder, StreamEncoder
 
 if TYPE_CHECKING:  # a codec loads no canonical model until one is asked for (first use)
@@ -262,6 +263,8 @@ class ProviderCodec:
         """Write canonical response data as a body (for proxies and test doubles)."""
         if not self.capabilities.freeform_calls and holds_custom_calls(response):
             response = without_custom_calls(response, losses, self.capabilities.display_name)
+        if not self.capabilities.logprobs:
+            report_choice_logprobs(response, losses, self.capabilities.display_name)
         bag = _own_bag(response.get("provider_metadata"), self.name)
         context = self.encode_context(losses, model=response.get("model"), bag=bag, options=options, for_request=False)
         try:

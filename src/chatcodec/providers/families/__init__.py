@@ -12,7 +12,9 @@ models or the same vendor stand behind both lives here, once:
                      rules (``model_rules``), strict-mode schemas (``strict_schema``), the
                      file name inline file data needs (``file_names``)
 ``google/``          Google's ``Schema`` object (the OpenAPI subset Gemini takes), which every
-                     *other* target's writer reads as JSON Schema (``openapi_schema``)
+                     *other* target's writer reads as JSON Schema (``openapi_schema``);
+                     a call's thought signature in its ``gemini`` bag, which OpenAI Chat
+                     and Anthropic carry in places of their own (``thought_signatures``)
 ``schema_writing``   what the tool and response-format writers call: the rewrites a target
                      needs (JSON Schema, Anthropic's subset, OpenAI's strict mode), each
                      change reported as a loss of kind ``schema``

@@ -116,12 +116,16 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["model"] = model
     leading = leading_system_count(messages)
     system = encode_system(messages[:leading], context)
+    if system == _NO_INSTRUCTION:  # an empty system prompt (Bedrock's `system: []`) says nothing
+        system = None
     if system is not None and leading == len(messages):
         wire["contents"] = [system_as_turn(system, losses)]
     else:
         if system is not None:
             wire["systemInstruction"] = system
         wire["contents"] = encode_messages(messages, leading, context)
+        if not wire["contents"] and messages:
+            losses.add(("messages",), "conversation", _NO_CONTENTS)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     tier = request.get("service_tier")
@@ -132,6 +136,16 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
     report_user(request.get("user"), losses, "Gemini")
     return snake_cased(wire, bag.get(SNAKE))
+
+
+_NO_INSTRUCTION: dict[str, list[object]] = {"parts": []}
+"""The ``systemInstruction`` of system messages with no part: not written, as nothing is
+lost by leaving it out, and Gemini refuses a ``Content`` of no parts ("contents.parts must
+not be empty"; gateways drop it too: https://github.com/QuantumNous/new-api/pull/1226)."""
+_NO_CONTENTS = (
+    'nothing in it could be sent, and Gemini refuses a request with no contents (400 "contents is not specified";'
+    " the API reference marks contents Required)"
+)
 
 
 def system_as_turn(system: dict[str, Any] | str, losses: LossRecorder) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """``generationConfig`` <-> canonical sampling settings, reasoning and output format.
 
 Sampling: ``temperature``, ``topP``, ``topK``, ``maxOutputTokens``, ``stopSequences``,
-``seed``, ``presencePenalty``, ``frequencyPenalty`` map to their canonical fields.
+``seed``, ``presencePenalty``, ``frequencyPenalty`` map to their canonical fields;
+``responseLogprobs`` is ``logprobs`` and ``logprobs`` (the top candidates per step)
+``top_logprobs`` (https://ai.google.dev/api/generate-content#generationconfig).
 
 Reasoning (``thinkingConfig``): ``thinkingBudget`` is ``budget_tokens`` (``-1``, dynamic
 thinking, is ``adaptive``), ``thinkingLevel`` (``LOW``/``HIGH``... in Gemini 3) is
@@ -71,6 +73,7 @@ def decode_settings(
             canonical[key] = value if key == "seed" else as_sampling_number(value)  # 1 reads as 1.0
     if isinstance(rest.get("topK"), int):
         canonical["top_k"] = rest.pop("topK")
+    _decode_logprobs(rest, canonical)
     if isinstance(rest.get("maxOutputTokens"), int) and rest["maxOutputTokens"] >= 1:
         canonical["max_tokens"] = rest.pop("maxOutputTokens")
     if rest.get("stopSequences"):
@@ -82,6 +85,15 @@ def decode_settings(
         bag["generationConfig"] = rest
     else:
         bag[CONFIG_PRESENT] = True  # sent even when empty (``"generationConfig": {}``)
+
+
+def _decode_logprobs(rest: dict[str, Any], canonical: dict[str, Any]) -> None:
+    """``responseLogprobs`` (a boolean) is ``logprobs``, ``logprobs`` (a count of top
+    candidates per step, "only valid if responseLogprobs=True") ``top_logprobs``."""
+    if type(rest.get("responseLogprobs")) is bool:
+        canonical["logprobs"] = rest.pop("responseLogprobs")
+    if type(rest.get("logprobs")) is int and rest["logprobs"] >= 0:
+        canonical["top_logprobs"] = rest.pop("logprobs")
 
 
 def _decode_format(rest: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
@@ -141,6 +153,9 @@ def encode_settings(
     top_k = request.get("top_k")
     if top_k is not None:
         config["topK"] = top_k
+    for wire_key, key in (("responseLogprobs", "logprobs"), ("logprobs", "top_logprobs")):
+        if request.get(key) is not None:
+            config[wire_key] = request[key]
     max_tokens = request.get("max_tokens")
     if max_tokens is not None:
         config["maxOutputTokens"] = max_tokens
@@ -169,6 +184,8 @@ def _encode_format(
     schema = response_format.get("json_schema")
     if kind == "json_schema" and schema is not None:
         config["responseSchema" if bag.get(RESPONSE_SCHEMA_KEY) else "responseJsonSchema"] = schema
+    elif schema is not None:  # JSON mode asks for any JSON; a schema sent would make it a json_schema format
+        losses.add((*at, "json_schema"), "json_schema", f"a {kind} format's schema is not sent to Gemini", "setting")
     for key in ("name", "description"):
         if response_format.get(key) is not None:
             losses.add((*at, key), f"schema {key}", "Gemini output schemas have none", "setting")

@@ -49,6 +49,7 @@ from chatcodec.providers.gemini.parts import GeminiContext, encode_part, foreign
 from chatcodec.providers.gemini.response import CANDIDATE_MAPPED
 from chatcodec.providers.gemini.usage import encode_usage
 from chatcodec.providers.kit import Steps, absent_keys, restore_fields
+from chatcodec.providers.kit.logprob_settings import report_finish_logprobs
 
 
 def _empty() -> dict[str, Any]:
@@ -179,6 +180,7 @@ class StreamEncoder:
         self._parts(choice).append(piece)
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
+        report_finish_logprobs(event.logprobs, self.losses, at, "Gemini")
         response_bag = KIT.claim(self.losses, event.provider_metadata, at)
         if response_bag.get(NO_CANDIDATES) is not None:
             self._chunk()

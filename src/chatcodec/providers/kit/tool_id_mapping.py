@@ -116,3 +116,22 @@ def _escape(text: str) -> str:
     if text.isascii():
         return text.translate(_ASCII_ESCAPES)
     return "".join(chr(byte) if byte in _KEPT else f"_{byte:02x}" for byte in text.encode("utf-8", "surrogatepass"))
+
+
+def escape_text(text: str) -> str:
+    """``text`` in ``[A-Za-z0-9_-]``: every byte outside ``[A-Za-z0-9-]`` written as ``_``
+    plus two lowercase hex digits (UTF-8), the escape of :class:`ToolIdMapping`; it never
+    holds two ``_`` in a row, so a separator of two can follow or precede it."""
+    return _escape(text)
+
+
+def unescape_text(body: str) -> str | None:
+    """The text :func:`escape_text` wrote as ``body``; None when ``body`` is no such escape."""
+    if not _ESCAPED_BODY.match(body):
+        return None
+    raw = _ESCAPE_SEQUENCE.sub(lambda match: chr(int(match[1], 16)), body).encode("latin-1")
+    try:
+        text = raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return text if _escape(text) == body else None

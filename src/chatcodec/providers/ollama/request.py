@@ -3,8 +3,9 @@
 ``messages`` are the messages (:mod:`.messages`), ``tools`` the tools (:mod:`.tools`),
 ``options``, ``think`` and ``format`` the settings (:mod:`.settings`). ``keep_alive``
 (how long the model stays loaded: ``"5m"``, seconds, or ``0`` to unload), ``truncate``,
-``shift``, ``logprobs``, ``top_logprobs`` and every other top-level field ride in
-``provider_options["ollama"]`` and are written back verbatim.
+``shift`` and every other top-level field ride in ``provider_options["ollama"]`` and are
+written back verbatim; ``logprobs`` and ``top_logprobs`` are the canonical fields of the
+same names (:mod:`~chatcodec.providers.kit.logprob_settings`).
 
 ``stream`` maps to the canonical ``stream`` as it is, and a body without it stays without
 it: note that the server streams when it is left out (``"stream": false`` asks for one
@@ -21,6 +22,7 @@ from typing import Any
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import absent_keys, mark_absent, present, restore_fields, split_fields
+from chatcodec.providers.kit.logprob_settings import read_logprob_settings, write_logprob_settings
 from chatcodec.providers.kit.service_tier import report_tier, report_user
 from chatcodec.providers.ollama.capabilities import CAPABILITIES
 from chatcodec.providers.ollama.markers import KIT, PROVIDER
@@ -40,9 +42,10 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read an Ollama request body as a canonical request dict (the JSON
     :class:`~chatcodec.ChatRequest` validates); everything without a canonical field is kept."""
     request = validated(Request, payload, "Ollama request")
-    bag = split_fields(request, present(request, *_MAPPED))
-    mark_absent(bag, request, "messages")
     canonical: dict[str, Any] = {}
+    logprobs = read_logprob_settings(request, canonical)
+    bag = split_fields(request, (*present(request, *_MAPPED), *logprobs))
+    mark_absent(bag, request, "messages")
     if "model" in request:
         canonical["model"] = request["model"]
     canonical["messages"] = decode_messages(request.get("messages") or [], context)
@@ -76,6 +79,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         wire["messages"] = encode_messages(messages, 0, context)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
+    write_logprob_settings(request, wire)
     if request.get("stream") is not None:
         wire["stream"] = request["stream"]
     if request.get("metadata") is not None:

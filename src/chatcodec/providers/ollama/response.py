@@ -3,8 +3,9 @@
 A response is one answer: ``message`` is the choice's assistant message (:mod:`.messages`,
 calls without an id get made-up ones, :mod:`.call_ids`), ``done_reason`` its finish reason
 (:mod:`.finish_reason`), the counts and timings its usage (:mod:`.usage`), ``model`` the
-model and ``created_at`` the creation time (:mod:`.timestamps`). ``logprobs`` rides in
-the choice's bag; ``remote_model``, ``remote_host`` (a cloud model's upstream) and every
+model and ``created_at`` the creation time (:mod:`.timestamps`), ``logprobs`` the choice's
+canonical tokens (:mod:`~chatcodec.providers.kit.token_logprobs`; entries spelled otherwise
+stay in the choice's bag); ``remote_model``, ``remote_host`` (a cloud model's upstream) and every
 other field in the response's. ``done`` is ``true`` in every finished body and is written
 so; a body that said ``false`` (a single stream line read as a body) keeps it. Ollama gives
 no response id. An error body (``{"error": "..."}``) is not a response: decoding it raises
@@ -19,6 +20,7 @@ from typing import Any
 from chatcodec.errors import ProviderAPIError
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.kit import Steps, absent_keys, leftovers, mark_absent, restore_fields
+from chatcodec.providers.kit.token_logprobs import read_token_logprobs, write_token_logprobs
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason, encode_finish_reason
 from chatcodec.providers.ollama.markers import KIT
@@ -66,6 +68,10 @@ def decode_response(payload: dict[str, Any], context: DecodeContext) -> dict[str
     choice: dict[str, Any] = {"index": 0, "message": decoded}
     if finish is not None:
         choice["finish_reason"] = finish
+    tokens = read_token_logprobs(choice_bag.get("logprobs"), every_key=False)
+    if tokens is not None:
+        choice["logprobs"] = tokens
+        del choice_bag["logprobs"]
     if "done_reason" in response and response["done_reason"] is None:
         choice_bag["done_reason"] = None
     canonical["choices"] = [KIT.attach(choice, choice_bag)]
@@ -149,12 +155,15 @@ def encode_head(response: Mapping[str, Any], bag: Mapping[str, Any], context: En
 
 
 def encode_end(choice: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
-    """The fields a choice adds beside its message: its bag (``logprobs``) and ``done_reason``."""
+    """The fields a choice adds beside its message: ``logprobs``, its bag and ``done_reason``."""
     losses = context.losses
     bag = KIT.claim(losses, choice.get("provider_metadata"), at)
     if choice.get("index", 0) != 0:
         losses.add((*at, "index"), "choice index", "an Ollama response's one answer has no index", "metadata")
     wire = restore_fields(bag)
+    tokens = choice.get("logprobs")
+    if tokens is not None:  # where the bag kept it before it had a canonical field: first
+        wire = {"logprobs": write_token_logprobs(tokens, every_key=False), **wire}
     reason = encode_finish_reason(choice.get("finish_reason"), bag, context, (*at, "finish_reason"))
     if reason is not None:
         wire["done_reason"] = reason

@@ -12,8 +12,8 @@ in the layout of a message (thinking, images, text, calls within a line). Empty
 The first line gives the response's model, ``created`` and bag (:mod:`.response`); a field
 that first appears on a later line joins the bag with the finish. The message's own
 fields (a ``null`` the server wrote) and the choice's ``logprobs`` (the lines' lists,
-joined, as the server joins them for a body) are given with the finish, or at the end for
-an answer that never finished. An ``{"error": "..."}`` line is an error event.
+joined, as the server joins them for a body: the finish event's canonical tokens) are given
+with the finish, or at the end for an answer that never finished. An ``{"error": "..."}`` line is an error event.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, PartEvent
 from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import NULLS, split_fields
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
+from chatcodec.providers.kit.token_logprobs import read_token_logprobs
 from chatcodec.providers.ollama.call_ids import response_call_id
 from chatcodec.providers.ollama.finish_reason import decode_finish_reason
 from chatcodec.providers.ollama.markers import PROVIDER
@@ -178,15 +179,17 @@ class StreamDecoder(FeedByReading):
             if key not in RESPONSE_MAPPED and key not in self.seen and key != "done"
         }
         bag = dict(self.choice_bag)
+        tokens = read_token_logprobs(bag.get("logprobs"), every_key=False)  # the lines' lists, joined
+        if tokens is not None:
+            del bag["logprobs"]
         if line.get("done_reason", 0) is None:
             bag["done_reason"] = None
         reason = decode_finish_reason(line.get("done_reason"), bag, has_tool_calls=self.calls > 0, done=True)
         assert reason is not None
         if self.message_bag:
             self.builder.choice_data(0, message_metadata={PROVIDER: self.message_bag})
-        self.builder.finish(
-            0, reason, {PROVIDER: later} if later else None, choice_metadata={PROVIDER: bag} if bag else None
-        )
+        late, choice_metadata = {PROVIDER: later} if later else None, {PROVIDER: bag} if bag else None
+        self.builder.finish(0, reason, late, choice_metadata=choice_metadata, logprobs=tokens)
         self.message_bag, self.choice_bag = {}, {}
         if has_usage(line):
             self.builder.usage(decode_usage(line))

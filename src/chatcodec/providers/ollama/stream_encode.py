@@ -198,9 +198,11 @@ class StreamEncoder:
 
     def _finish(self, event: FinishEvent, at: Steps) -> None:
         self.finished = True
-        choice = {"finish_reason": event.finish_reason.model_dump(exclude_none=True)}
+        choice: dict[str, Any] = {"finish_reason": event.finish_reason.model_dump(exclude_none=True)}
         if event.choice_metadata is not None:
             choice["provider_metadata"] = event.choice_metadata
+        if event.logprobs is not None:
+            choice["logprobs"] = [token.model_dump(exclude_none=True) for token in event.logprobs]
         self.end.update(encode_end(choice, self.context, (*at, "choice_metadata")))
         bag = KIT.claim(self.losses, event.provider_metadata, (*at, "provider_metadata"))
         self.end.update(restore_fields(bag))

@@ -17,4 +17,5 @@ CAPABILITIES = Capabilities(
     multiple_choices=True,
     call_ids=True,
     strict_reading=True,
+    logprobs=True,  # a choice's logprobs: kit/token_logprobs.py
 )

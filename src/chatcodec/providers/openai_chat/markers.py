@@ -10,7 +10,7 @@ meaning; another provider drops them without a report):
 
 ``_absent``            keys the encoder writes by default but the payload left out
 ``_defaults``          request fields equal to what every provider does anyway (``n: 1``,
-                       ``logprobs: false``, ``store: false``; ``request.py``)
+                       ``store: false``; ``request.py``)
 ``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
 ``_image_url``         ``"string"``: ``image_url`` was the URL itself (litellm's form), not an object
@@ -19,6 +19,9 @@ meaning; another provider drops them without a report):
 ``_video_url``         on a video: it was read from a ``video_url`` part, so it goes back as
                        one with no server named (OpenAI's own API has no video part; a body
                        read from a compatible server's traffic is written back as it came)
+``_storage_url``       on an image or video by file id: the scheme of the server's file URL
+                       it was read from (Kimi's ``ms://<file-id>``), written back so with no
+                       server named (``server_media.py``)
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
 ``_integers``          the sampling numbers spelled as JSON integers (``top_p: 1``), which
                        canonical holds as floats (``providers/kit/integer_spelling.py``)

@@ -28,10 +28,14 @@ from chatcodec.providers.openai_chat import cache_control
 from chatcodec.providers.openai_chat.common_shapes import IMAGE_DETAILS
 from chatcodec.providers.openai_chat.markers import KIT, PROVIDER, opaque
 from chatcodec.providers.openai_chat.server_media import (
+    STORAGE_URL,
     VIDEO_URL,
     clip_losses,
     document_url,
+    file_url,
+    file_url_source,
     image_file_part,
+    unfetched,
     untaken_file,
     video_target,
 )
@@ -108,24 +112,40 @@ IMAGE_URL_STRING = "_image_url"
 """Marker: ``"string"`` when ``image_url`` was the URL itself, not ``{"url": ...}``."""
 
 
+def _media_source(url: str) -> tuple[dict[str, Any], str | None]:
+    """The source of a media URL, and the scheme of a server's file URL read as a file id
+    (:func:`.server_media.file_url_source`), None for another URL."""
+    stored = file_url_source(url)
+    if stored is not None:
+        return stored
+    return compat.source_from_url(url), None
+
+
+def _mark(decoded: dict[str, Any], marker: str, value: object) -> dict[str, Any]:
+    """``decoded`` with a spelling marker in its bag (None: unchanged)."""
+    if value is not None:
+        decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][marker] = value
+    return decoded
+
+
 def _decode_image(part: dict[str, Any]) -> dict[str, Any]:
     if isinstance(part["image_url"], str):  # litellm's bare-string form (see wire.ImagePart)
-        bare = _finish(
-            {"type": "image", "source": compat.source_from_url(part["image_url"])}, part, ("type", "image_url")
-        )
-        bare.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][IMAGE_URL_STRING] = "string"
-        return bare
+        source, scheme = _media_source(part["image_url"])
+        bare = _finish({"type": "image", "source": source}, part, ("type", "image_url"))
+        return _mark(_mark(bare, IMAGE_URL_STRING, "string"), STORAGE_URL, scheme)
     image_url: dict[str, Any] = part["image_url"]
-    canonical: dict[str, Any] = {"type": "image", "source": compat.source_from_url(image_url["url"])}
+    source, scheme = _media_source(image_url["url"])
+    canonical: dict[str, Any] = {"type": "image", "source": source}
     if len(part) == 2 and (len(image_url) == 1 or (len(image_url) == 2 and image_url.get("detail") in IMAGE_DETAILS)):
         if len(image_url) == 2:  # a url and a detail canonical has: nothing for a bag
             canonical["detail"] = image_url["detail"]
-        return canonical
+        return _mark(canonical, STORAGE_URL, scheme)
     mapped = ["url"]
     if image_url.get("detail") in IMAGE_DETAILS:  # "original" and future values stay in the bag
         canonical["detail"] = image_url["detail"]
         mapped.append("detail")
-    return _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
+    decoded = _finish(canonical, part, ("type", "image_url"), image_url=unmapped(image_url, mapped))
+    return _mark(decoded, STORAGE_URL, scheme)
 
 
 def _decode_audio(part: dict[str, Any]) -> dict[str, Any]:
@@ -144,10 +164,10 @@ def _decode_video(part: dict[str, Any]) -> dict[str, Any]:
     url = video_url.get("url") if video_url is not None else None
     if video_url is None or not isinstance(url, str) or not url:
         return opaque(part)
-    canonical: dict[str, Any] = {"type": "video", "source": compat.source_from_url(url)}
+    source, scheme = _media_source(url)
+    canonical: dict[str, Any] = {"type": "video", "source": source}
     decoded = _finish(canonical, part, ("type", "video_url"), video_url=unmapped(video_url, ("url",)))
-    decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][VIDEO_URL] = True
-    return decoded
+    return _mark(_mark(decoded, VIDEO_URL, True), STORAGE_URL, scheme)
 
 
 def _decode_file(part: dict[str, Any]) -> dict[str, Any]:
@@ -252,8 +272,11 @@ def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
     source = part["source"]
     kind = source["type"]
     losses = context.losses
+    metadata = part.get("provider_metadata")
     if kind == "url":
         url = source["url"]
+        if unfetched(url, "image", losses, at):
+            return None
         _media_type_loss(source.get("media_type"), losses, at)
     elif kind == "base64":
         written = _data_url(source, losses, at)
@@ -261,12 +284,15 @@ def _encode_image(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
             return None
         url = written
     else:  # file
-        image_file = image_file_part(part, context, at)
-        if image_file is None:
+        stored = file_url(part, KIT.own(metadata), context)
+        image_file = image_file_part(part, context, at) if stored is None else None
+        if stored is None and image_file is None:
             losses.add(at, "image by file id", "OpenAI chat images are URLs or data URLs")
             return None
-        return _with_breakpoint(image_file, part, losses, at)
-    metadata = part.get("provider_metadata")
+        if image_file is not None:
+            return _with_breakpoint(image_file, part, losses, at)
+        url = stored
+        _media_type_loss(source.get("media_type"), losses, at)
     detail = part.get("detail")
     if metadata is None and part.get("cache_control") is None:  # the usual image: no bag to read
         image_url = {"url": url} if detail is None else {"url": url, "detail": detail}
@@ -319,12 +345,17 @@ def _encode_video(part: Part, context: EncodeContext, at: Steps) -> dict[str, An
     source = part["source"]
     if source["type"] == "url":
         url = source["url"]
+        if unfetched(url, "video", losses, at):
+            return None
         _media_type_loss(source.get("media_type"), losses, at)
     elif source["type"] == "base64":
         url = _data_url(source, losses, at)
     else:
-        losses.add(at, "video by file id", "video_url takes a URL or a data URL")
-        return None
+        url = file_url(part, bag, context)
+        if url is None:
+            losses.add(at, "video by file id", "video_url takes a URL or a data URL (Kimi's ms://<file-id>)")
+            return None
+        _media_type_loss(source.get("media_type"), losses, at)
     clip_losses(part, losses, at)
     video_url = {**_nested(bag, "video_url"), "url": url}
     wire = {**wire_fields(bag), "type": "video_url", "video_url": video_url}

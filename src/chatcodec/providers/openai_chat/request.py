@@ -31,6 +31,7 @@ from chatcodec._narrow import as_dict
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import absent_keys, holds_a_container, leftovers, wire_fields
 from chatcodec.providers.kit.integer_spelling import respell_integers
+from chatcodec.providers.kit.logprob_settings import write_logprob_settings
 from chatcodec.providers.kit.service_tier import write_tier
 from chatcodec.providers.openai_chat import servers, settings, tools
 from chatcodec.providers.openai_chat.capabilities import CAPABILITIES
@@ -149,6 +150,7 @@ def _encode_knobs(
         value = request.get(key)
         if value is not None:
             wire[key] = value
+    write_logprob_settings(request, wire)
     max_tokens = request.get("max_tokens")
     if max_tokens is not None:
         spelled = context.option("max_tokens_key")

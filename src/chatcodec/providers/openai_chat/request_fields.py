@@ -17,6 +17,7 @@ from chatcodec._narrow import as_count, as_sampling_number
 from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import ABSENT, present
 from chatcodec.providers.kit.integer_spelling import mark_integers
+from chatcodec.providers.kit.logprob_settings import read_logprob_settings
 from chatcodec.providers.kit.service_tier import read_tier
 from chatcodec.providers.openai_chat import settings, tools
 
@@ -84,9 +85,9 @@ def _decode_settings(
 _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "response_format"))
 
 
-NEUTRAL: dict[str, object] = {"n": 1, "logprobs": False, "store": False}
-"""Fields whose value here is what every other provider does anyway (one answer, no log
-probabilities, nothing stored): kept as the pure-spelling marker ``_defaults``, so an
+NEUTRAL: dict[str, object] = {"n": 1, "store": False}
+"""Fields whose value here is what every other provider does anyway (one answer, nothing
+stored): kept as the pure-spelling marker ``_defaults``, so an
 OpenAI round trip is exact and another provider drops them without a report (a value
 equal to the target's default is not a loss: ``--strict`` once rejected 200 of 500
 ordinary lines for ``n: 1`` alone)."""
@@ -103,6 +104,14 @@ def _decode_defaults(
     if found:
         bag[DEFAULTS] = found
     return list(found)
+
+
+def _decode_logprobs(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """``logprobs`` and ``top_logprobs``, the canonical fields of the same names (a format
+    with none reports them unless they ask for nothing: :mod:`~chatcodec.providers.kit.logprob_settings`)."""
+    return read_logprob_settings(wire, data)
 
 
 def _decode_metadata(
@@ -165,6 +174,7 @@ DECODERS: tuple[Decoder, ...] = (
     _decode_max_tokens,
     _decode_stop,
     _decode_settings,
+    _decode_logprobs,
     _decode_metadata,
     _decode_identity,
     _decode_defaults,

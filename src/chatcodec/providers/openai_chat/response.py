@@ -1,7 +1,8 @@
 """``chat.completion`` response bodies, both ways.
 
-Every choice is kept (``n`` > 1), and so is what has no canonical field: per-choice
-``logprobs`` and OpenRouter's ``native_finish_reason`` in the choice's bag, message
+Every choice is kept (``n`` > 1), its ``logprobs`` are the canonical ones (:mod:`.logprobs`),
+and what has no canonical field is kept too: OpenRouter's ``native_finish_reason`` (and
+logprobs of another shape) in the choice's bag, message
 ``annotations``, ``audio`` and ``refusal: null`` in the message's bag, and
 ``system_fingerprint``, ``service_tier``, ``moderation`` or OpenRouter's ``provider`` in
 the response's bag.
@@ -29,6 +30,7 @@ from chatcodec.providers.openai_chat.finish_reason import (
     encode_finish_reason,
     encode_unknown_finish,
 )
+from chatcodec.providers.openai_chat.logprobs import read_choice_logprobs, write_choice_logprobs
 from chatcodec.providers.openai_chat.markers import KIT
 from chatcodec.providers.openai_chat.usage import decode_usage, encode_usage
 from chatcodec.providers.openai_chat.wire_validators import fully_validated, response_adapter
@@ -88,6 +90,10 @@ def decode_choice(choice: dict[str, Any]) -> dict[str, Any]:
     finish_reason = decode_finish_reason(choice.get("finish_reason"), bag)
     if finish_reason is not None:
         canonical["finish_reason"] = finish_reason
+    tokens = read_choice_logprobs(bag.get("logprobs"))
+    if tokens is not None:
+        canonical["logprobs"] = tokens
+        del bag["logprobs"]
     mark_absent(bag, choice, "finish_reason")
     return KIT.attach(canonical, bag)
 
@@ -128,7 +134,11 @@ def _encode_choice(
     bag = KIT.own(metadata)
     at = ("choices", index, "message")
     message = encode_assistant(choice["message"], reasoning_field, losses, at, response=True)
-    wire = {**wire_fields(bag), "index": choice.get("index", 0), "message": message}
+    wire = wire_fields(bag)
+    tokens = choice.get("logprobs")
+    if tokens is not None:  # where the bag kept it before it had a canonical field: first
+        wire = {"logprobs": write_choice_logprobs(tokens), **wire}
+    wire.update(index=choice.get("index", 0), message=message)
     at = ("choices", index, "finish_reason")
     finish_reason = choice.get("finish_reason")
     if finish_reason is not None:

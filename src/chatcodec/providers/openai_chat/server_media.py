@@ -23,6 +23,17 @@ OpenAI does not take is dropped, each reported; for a named server the fitting d
 same by its record (a ``rule`` loss naming it). A
 document by URL goes as a ``document_url`` part to a server whose parts hold one
 (Mistral: "document_url": a URL, https://docs.mistral.ai/capabilities/document_ai/basic_ocr/).
+
+**Files by URL.** Kimi takes an image or video uploaded to Moonshot's Files API as the
+URL ``ms://<file-id>`` (:attr:`~.servers.server.Server.file_url_scheme`). Such a URL is
+read as a file id (the ``_storage_url`` marker keeps its spelling, so it goes back as it
+came with no server named), and an image or video by file id is written so for Kimi.
+
+**Storage no server fetches.** OpenAI fetches an ``image_url`` over ``http(s)`` (or takes
+a ``data:`` URL), as the compatible servers do for ``video_url``; none reads an ``s3://``
+location (Bedrock's own storage), so media there is reported, not sent, as Gemini's writer
+does (https://developers.openai.com/api/docs/guides/images-vision, "Provide an image as
+input": "a fully qualified URL to an image file" or "a Base64-encoded data URL").
 """
 
 from __future__ import annotations
@@ -39,6 +50,11 @@ if TYPE_CHECKING:
 
 VIDEO_URL = "_video_url"
 """Marker: the video was read from a ``video_url`` part (``markers.py``)."""
+STORAGE_URL = "_storage_url"
+"""Marker: the image's or video's file id was read from a server's file URL (Kimi's
+``ms://<file-id>``), the scheme kept, so it is written back as that URL."""
+_SCHEMES = ("ms://",)
+"""Every server's :attr:`~.servers.server.Server.file_url_scheme` (the reader knows no server)."""
 
 CLIP = ("start_offset", "end_offset", "fps")
 
@@ -133,3 +149,35 @@ def document_url(part: Mapping[str, Any], context: EncodeContext, at: Steps) -> 
         if part.get(field) is not None:
             context.losses.add((*at, field), f"document {field}", f"{server.title}'s document_url part has none")
     return {"type": "document_url", "document_url": part["source"]["url"]}
+
+
+def file_url_source(url: str) -> tuple[dict[str, Any], str] | None:
+    """A file source and the scheme for a server's file URL (``ms://<file-id>``); None for
+    another URL or a scheme with no id after it."""
+    for scheme in _SCHEMES:
+        if url[: len(scheme)].lower() == scheme and len(url) > len(scheme):
+            return {"type": "file", "file_id": url[len(scheme) :]}, url[: len(scheme)]
+    return None
+
+
+def file_url(part: Mapping[str, Any], bag: Mapping[str, Any], context: EncodeContext) -> str | None:
+    """The URL an image or video by file id is written as: in the scheme it was read in
+    (the ``_storage_url`` marker), else in the named server's
+    :attr:`~.servers.server.Server.file_url_scheme`; None where the target has none."""
+    scheme = bag.get(STORAGE_URL)
+    if not isinstance(scheme, str):
+        server, named = target_server(context)
+        scheme = server.file_url_scheme if named else None
+    if scheme is None:
+        return None
+    return f"{scheme}{part['source']['file_id']}"
+
+
+def unfetched(url: str, kind: str, losses: LossRecorder, at: Steps) -> bool:
+    """Whether ``url`` is a storage location no OpenAI-compatible server fetches
+    (``s3://``), reported as not sent."""
+    if url[:5].lower() != "s3://":
+        return False
+    why = "OpenAI Chat servers fetch http(s) URLs (or take data URLs), not S3 locations; not sent"
+    losses.add((*at, "source"), f"{kind} in S3", why)
+    return True

@@ -67,7 +67,7 @@ from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit import leftovers as rest
 from chatcodec.providers.kit import mark_absent, shape_fields
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event, read_in_batches, read_one
-from chatcodec.providers.openai_chat import reasoning, stream_indexes, wire
+from chatcodec.providers.openai_chat import logprobs, reasoning, stream_indexes, wire
 from chatcodec.providers.openai_chat.finish_reason import decode_finish_reason
 from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
@@ -566,10 +566,9 @@ class StreamDecoder(FeedByReading):
         message_fields = bag.pop("delta", None)
         if message_fields is not None:  # the finish chunk's delta: the message's own fields
             self.builder.choice_data(number, message_metadata={PROVIDER: nulls_as_spelling(dict(message_fields))})
-        if state.logprobs is not None:  # the whole answer's, as the non-streamed choice has them
-            bag["logprobs"] = state.logprobs
+        tokens = logprobs.take_choice_logprobs(bag, state.logprobs)  # the whole answer's, as a body's choice
         choice_metadata = {PROVIDER: bag} if bag else None
-        self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata)
+        self.builder.finish(number, reason, self._late_fields(), choice_metadata=choice_metadata, logprobs=tokens)
 
 
 def _extras(wire_choice: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:

@@ -60,7 +60,7 @@ from chatcodec.model.stream_events import (
 from chatcodec.providers.contract.context import EncodeContext, read_options
 from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec.providers.kit import Steps, absent_keys, is_marker, wire_fields, wire_key
-from chatcodec.providers.openai_chat import reasoning, stream_indexes, thought_signatures
+from chatcodec.providers.openai_chat import logprobs, reasoning, stream_indexes, thought_signatures
 from chatcodec.providers.openai_chat.finish_reason import encode_finish_reason
 from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import message_fields
@@ -230,15 +230,16 @@ class StreamEncoder:
         return state
 
     def _finish(self, event: FinishEvent, at: Steps) -> dict[str, Any]:
-        """The finish chunk: the choice's bag (``choice_metadata``, over what a
-        :class:`ChoiceMetadataEvent` brought) gives its fields and the finish word's
-        spelling, the message's bag the fields of its ``delta`` (where the non-streamed
-        response has them on the message: ``annotations`` ...); the event's own bag only
-        the chunk's late fields."""
+        """The finish chunk: the choice's bag (``choice_metadata``, over what a :class:`ChoiceMetadataEvent`
+        brought) and ``logprobs`` give its fields and the finish word's spelling, the message's bag the
+        fields of its ``delta`` (where a body has them on the message: ``annotations`` ...); the event's
+        own bag only the chunk's late fields."""
         KIT.report_foreign(self._losses, event.provider_metadata, (*at, "provider_metadata"))
         state = self._state(event.choice)
         bag = {**state.held, **KIT.claim(self._losses, event.choice_metadata, (*at, "choice_metadata"))}
         word = encode_finish_reason(event.finish_reason.model_dump(), bag, self._context, (*at, "finish_reason"))
+        if event.logprobs is not None:  # the choice's canonical tokens, as a body's choice spells them
+            bag["logprobs"] = logprobs.write_choice_logprobs(event.logprobs)
         if bag.get("logprobs") is not None and bag["logprobs"] == state.logprobs:
             del bag["logprobs"]  # the answer's logprobs, already sent chunk by chunk
         delta = self._message_fields(state.message, at)

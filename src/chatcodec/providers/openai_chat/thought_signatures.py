@@ -7,19 +7,19 @@ next turn, or Gemini 3 answers 400 "Function call is missing a thought_signature
 It is the same value Gemini's own API carries as ``thoughtSignature`` on the
 ``functionCall`` part, so the decoder keeps it in the part's ``gemini`` bag under that
 key, where the Gemini encoder writes it back; this encoder writes a ``gemini`` bag's
-signature as ``extra_content``. The rest of ``extra_content`` stays in
+signature as ``extra_content`` (the bag's helpers are the kit's,
+:mod:`chatcodec.providers.families.google.thought_signatures`). The rest of ``extra_content`` stays in
 the openai-chat bag, as every unmapped field does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.families.google.thought_signatures import GEMINI, GEMINI_KEY, attach_signature, split_signature
 
-GEMINI = "gemini"
-GEMINI_KEY = "thoughtSignature"
+__all__ = ["GEMINI", "GEMINI_KEY", "attach_signature", "split_signature", "take_signature", "write_signature"]
 
 
 def take_signature(bag: dict[str, Any]) -> str | None:
@@ -37,26 +37,6 @@ def take_signature(bag: dict[str, Any]) -> str | None:
     else:
         del bag["extra_content"]
     return signature
-
-
-def attach_signature(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
-    """``part`` with ``signature`` in its ``gemini`` bag."""
-    if signature is not None:
-        metadata: dict[str, Any] = part.setdefault("provider_metadata", {})
-        metadata[GEMINI] = {**metadata.get(GEMINI, {}), GEMINI_KEY: signature}
-    return part
-
-
-def split_signature(metadata: Mapping[str, Any] | None) -> tuple[str | None, Mapping[str, Any] | None]:
-    """The signature a tool call's ``gemini`` bag holds, and the metadata without it (what
-    is left of another provider's data is reported as usual)."""
-    bag = (metadata or {}).get(GEMINI)
-    signature = bag.get(GEMINI_KEY) if bag is not None else None
-    if metadata is None or bag is None or not isinstance(signature, str):
-        return None, metadata
-    rest = {key: value for key, value in bag.items() if key != GEMINI_KEY}
-    others = {name: value for name, value in metadata.items() if name != GEMINI}
-    return signature, {**others, GEMINI: rest} if rest else others
 
 
 def write_signature(call: dict[str, Any], signature: str | None) -> None:

@@ -3,8 +3,9 @@
 ``instructions`` is a leading system message (marked, so it goes back to
 ``instructions``, not into ``input``); ``input`` as one string is one user message
 (marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
-``max_tokens``; ``reasoning`` and ``text.format`` are the canonical settings; every other
-``user`` and a ``service_tier`` Responses has are the canonical ones; every other
+``max_tokens``; ``reasoning`` and ``text.format`` are the canonical settings;
+``user``, a ``service_tier`` Responses has, ``top_logprobs`` and the ``include`` entry
+``message.output_text.logprobs`` (``logprobs``) are the canonical ones; every other
 top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
 ``prompt_cache_key``, ``safety_identifier`` ...) rides in
 ``provider_options["openai-responses"]`` and is written back verbatim.
@@ -119,6 +120,7 @@ def _read(request: dict[str, Any], context: DecodeContext) -> dict[str, Any]:
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
     _read_identity(request, canonical, bag)
+    _read_logprobs(request, canonical, bag)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     return canonical
@@ -139,6 +141,36 @@ def _read_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict
     if tier is not None:
         canonical["service_tier"] = tier
         bag.pop("service_tier", None)
+
+
+OUTPUT_LOGPROBS = "message.output_text.logprobs"
+"""The ``include`` entry that returns the answer's log probabilities (canonical ``logprobs``;
+API reference, ``include``), beside ``top_logprobs`` ("an integer between 0 and 20")."""
+
+
+def _read_logprobs(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``top_logprobs`` out of the bag; an ``include`` asking for log probabilities is
+    ``logprobs`` (a list with other entries stays in the bag as it came, written back whole)."""
+    top = request.get("top_logprobs")
+    if type(top) is int and top >= 0:
+        canonical["top_logprobs"] = top
+        bag.pop("top_logprobs", None)
+    include = request.get("include")
+    if isinstance(include, list) and OUTPUT_LOGPROBS in include:
+        canonical["logprobs"] = True
+        if include == [OUTPUT_LOGPROBS]:  # says nothing more: written back from ``logprobs``
+            bag.pop("include", None)
+
+
+def _write_logprobs(request: Mapping[str, Any], wire: dict[str, Any]) -> None:
+    """``top_logprobs``, and ``logprobs: true`` as the ``include`` entry (added when the
+    list the request kept lacks it)."""
+    if request.get("top_logprobs") is not None:
+        wire["top_logprobs"] = request["top_logprobs"]
+    if request.get("logprobs") is True:
+        include = as_list(wire.get("include")) or []
+        if OUTPUT_LOGPROBS not in include:
+            wire["include"] = [*include, OUTPUT_LOGPROBS]
 
 
 def _decode_input(request: dict[str, Any], bag: dict[str, Any], context: DecodeContext) -> list[dict[str, Any]]:
@@ -220,6 +252,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     encode_settings(request, wire, bag, context)
     if encrypted and "include" not in wire and not bag.get(_NO_INCLUDE):
         wire["include"] = [ENCRYPTED_REASONING]
+    _write_logprobs(request, wire)
     return wire
 
 

@@ -56,6 +56,7 @@ from chatcodec.model.stream_events import (
     UsageEvent,
 )
 from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.kit.logprob_settings import report_finish_logprobs
 from chatcodec.providers.openai_responses.carried_reasoning import seal_call, sealing_of
 from chatcodec.providers.openai_responses.edge import error_fields
 from chatcodec.providers.openai_responses.items import ItemWriter, Part, encode_tool_use, name_item
@@ -188,6 +189,7 @@ def _answer_data(stream: _Stream, event: UsageEvent | FinishEvent | ChoiceMetada
     if isinstance(event, UsageEvent):
         stream.usage = event.usage
     elif isinstance(event, FinishEvent):
+        report_finish_logprobs(event.logprobs, stream.losses, ("choices", event.choice), "Responses")
         stream.finish = event
     else:
         _choice_data(stream, event)

@@ -7,9 +7,12 @@ https://github.com/pydantic/pydantic-ai/issues/3629). ``thinking: {"type": "disa
 turns thinking off on the models that have both modes.
 
 Kimi's vision models take ``image_url`` parts (https://platform.moonshot.ai/docs/guide/use-kimi-vision-model);
-K2.5 and later also take ``video_url`` (a URL, a data URL or an ``ms://`` file id from
-the Files API: Vercel's moonshotai converter, ``packages/moonshotai`` of vercel/ai);
-a video to an earlier model is dropped, a rule loss.
+K2.5 and later also take ``video_url`` (a URL or a data URL: Vercel's moonshotai
+converter, ``packages/moonshotai`` of vercel/ai); a video to an earlier model is dropped,
+a rule loss. An image or video uploaded to Moonshot's Files API is referenced by its id
+as a URL: "video_url.url is ms://<file-id>, where ms is short for moonshot storage"
+(the same page, "Using Uploaded Images or Videos"): a canonical image or video by file id
+is written so (:attr:`~.server.Server.file_url_scheme`), and such a URL reads as a file id.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ SERVER = Server(
     efforts_source=THINKING + " (no reasoning_effort documented: not checked)",
     parts=frozenset({"text", "image_url"}),
     parts_source=_VISION,
+    file_url_scheme="ms://",
     model_parts=(
         ModelParts(r"kimi-k2\.[5-9][\w.-]*|kimi-k[3-9][\w.-]*", frozenset({"text", "image_url", "video_url"}), _VIDEO),
     ),

@@ -84,6 +84,10 @@ class Server:
     """Whether its ``file`` part takes an image by Files-API id (DeepSeek's vision model:
     ``{"type": "file", "file": {"file_id": ...}}``); else an image by file id is not sent,
     reported (OpenAI's ``file`` part is for PDFs)."""
+    file_url_scheme: str | None = None
+    """The scheme under which its ``image_url`` and ``video_url`` parts take a Files API id
+    as a URL (Kimi's ``ms://<file-id>``, "moonshot storage"); None: a URL is fetched, and
+    an image or video by file id is not sent that way."""
     cache_marker: str | None = None
     """The cache breakpoint it reads on a content part: OpenAI's ``prompt_cache_breakpoint``,
     the gateways' ``cache_control``, or None (it caches by itself; the marker is dropped)."""
