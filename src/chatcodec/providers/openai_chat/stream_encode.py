@@ -36,7 +36,6 @@ from typing import Any, assert_never, cast
 
 from chatcodec._narrow import as_dict, as_list
 from chatcodec.model.content import AudioPart, ImagePart, OpaquePart, RefusalPart, TextPart, ThinkingPart, ToolUsePart
-from chatcodec.model.response import Usage
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
     ChoiceMetadataEvent,
@@ -66,19 +65,9 @@ from chatcodec.providers.openai_chat.markers import KIT, OPTIONS, PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import message_fields
 from chatcodec.providers.openai_chat.stream_calls import join_logprobs
 from chatcodec.providers.openai_chat.stream_decode import CHUNK_OBJECT, DELTA_KEYS
-from chatcodec.providers.openai_chat.usage import encode_usage
+from chatcodec.providers.openai_chat.usage import encode_usage, merged_usage
 
 _PLACEHOLDERS: tuple[tuple[str, object], ...] = (("id", ""), ("created", 0), ("model", ""))
-
-
-def _merged_usage(held: Usage, later: Usage) -> Usage:
-    fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
-    metadata = {**(held.provider_metadata or {})}
-    for provider, bag in (later.provider_metadata or {}).items():
-        metadata[provider] = {**metadata.get(provider, {}), **bag}
-    if metadata:
-        fields["provider_metadata"] = metadata
-    return Usage.model_validate(fields)
 
 
 def _error_object(event: ErrorEvent) -> dict[str, Any]:
@@ -296,7 +285,7 @@ class StreamEncoder:
         """Merge ``event`` into the usage held for the end (later counts replace earlier
         ones field by field, as :class:`~chatcodec.UsageEvent` says)."""
         if self._usage is not None:
-            event = event.model_copy(update={"usage": _merged_usage(self._usage.usage, event.usage)})
+            event = event.model_copy(update={"usage": merged_usage(self._usage.usage, event.usage)})
         self._usage, self._usage_at = event, at
 
     # --- parts -------------------------------------------------------------------------

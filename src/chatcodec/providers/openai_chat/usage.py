@@ -21,6 +21,7 @@ from chatcodec.providers.kit import absent_keys, leftovers, mark_absent, unmappe
 from chatcodec.providers.openai_chat.markers import KIT
 
 if TYPE_CHECKING:
+    from chatcodec.model.response import Usage
     from chatcodec.providers.contract.context import EncodeContext
 
 _DETAILS = {
@@ -94,3 +95,18 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
         if counted or isinstance(details, dict):
             wire[details_key] = {**(details if isinstance(details, dict) else {}), **counted}
     return wire
+
+
+def merged_usage(held: Usage, later: Usage) -> Usage:
+    """Two usage events of one stream as one (the later's counts win, provider bags merged per
+    provider): the chunk encoder holds usage to the last chunk, as OpenAI sends it. The model
+    is imported here, as the stream path needs it and a plain conversion loads no model."""
+    from chatcodec.model.response import Usage
+
+    fields = {**held.model_dump(exclude_none=True), **later.model_dump(exclude_none=True)}
+    metadata = {**(held.provider_metadata or {})}
+    for provider, bag in (later.provider_metadata or {}).items():
+        metadata[provider] = {**metadata.get(provider, {}), **bag}
+    if metadata:
+        fields["provider_metadata"] = metadata
+    return Usage.model_validate(fields)
