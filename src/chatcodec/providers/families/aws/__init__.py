@@ -1,0 +1,1 @@
+"""Amazon Bedrock's facts that more than one provider folder needs (module map below)."""
