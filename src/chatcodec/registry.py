@@ -39,6 +39,7 @@ _BUILT_IN: dict[str, str] = {
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
     "ollama": "chatcodec.providers.ollama.codec:CODEC",
+    "bedrock-nova": "chatcodec.providers.bedrock_nova.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
