@@ -37,7 +37,8 @@ REASONING = {"type": frozenset({"enabled", "disabled"}), "maxReasoningEffort": f
 def _reasoning(config: object) -> None:
     assert isinstance(config, dict), f"reasoningConfig is an object: {config!r}"
     for key, value in config.items():
-        assert key in REASONING and value in REASONING[key], f"reasoningConfig {key}={value!r} is not Nova's"
+        assert key in REASONING, f"reasoningConfig {key} is not Nova's"
+        assert value in REASONING[key], f"reasoningConfig {key}={value!r} is not Nova's"
 
 
 def assert_valid_request(body: dict[str, Any]) -> None:
@@ -54,7 +55,8 @@ def assert_valid_request(body: dict[str, Any]) -> None:
 
 
 def _usage(usage: object) -> dict[str, Any]:
-    assert isinstance(usage, dict) and set(usage) <= USAGE, f"not Nova's usage: {usage!r}"
+    assert isinstance(usage, dict), f"usage is an object: {usage!r}"
+    assert set(usage) <= USAGE, f"not Nova's usage: {usage!r}"
     counts = {key: usage.get(key, 0) for key in ("inputTokens", "outputTokens", "totalTokens")}
     assert all(isinstance(count, int) and count >= 0 for count in usage.values())
     return counts

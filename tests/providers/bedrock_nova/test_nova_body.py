@@ -51,7 +51,8 @@ def test_another_format_is_written_with_the_camel_case_names() -> None:
 def test_reasoning_config_reads_as_an_effort_and_goes_back_where_it_was(body_name: str) -> None:
     body = _request(body_name)
     request = chatcodec.decode_request("bedrock-nova", body)
-    assert request.reasoning is not None and request.reasoning.enabled is True
+    assert request.reasoning is not None
+    assert request.reasoning.enabled is True
     assert request.reasoning.effort in ("low", "medium")
     assert chatcodec.encode_request("bedrock-nova", request) == body
 
@@ -72,7 +73,8 @@ def test_the_model_is_in_the_url_not_the_body() -> None:
             source="openai-chat",
             target="bedrock-nova",
         )
-    assert "model" not in written and "modelId" not in written
+    assert "model" not in written
+    assert "modelId" not in written
 
 
 def test_a_document_is_reported_invoke_takes_none() -> None:
@@ -115,7 +117,8 @@ def test_a_stream_reads_the_same_as_chunks_or_as_their_events() -> None:
     as_chunks = chatcodec.accumulate_stream("bedrock-nova", [_chunk(event) for event in events])
     assert as_chunks == as_events
     assert [part.type for part in as_events.choices[0].message.parts] == ["text", "tool_use"]
-    assert as_events.usage is not None and as_events.usage.input_tokens == 416
+    assert as_events.usage is not None
+    assert as_events.usage.input_tokens == 416
 
 
 def test_bedrock_batch_rows_carry_nova_bodies(tmp_path: Path) -> None:
