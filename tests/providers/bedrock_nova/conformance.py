@@ -73,9 +73,7 @@ def reference_accumulation(events: list[JsonObject]) -> JsonObject:
         elif kind == "messageStop":
             body.update(payload)
         elif kind == "metadata":
-            usage = dict(payload["usage"])
-            usage["totalTokens"] = usage["inputTokens"] + usage["outputTokens"]
-            body["usage"] = usage
+            body["usage"] = dict(payload["usage"])
     content = [_finished(blocks[index]) for index in sorted(blocks)]
     return {"output": {"message": {"role": "assistant", "content": content}}, **body}
 
@@ -174,6 +172,8 @@ def meaning(request: chatcodec.ChatRequest) -> dict[str, Any]:
         parts = [_part_meaning(part) for part in message.parts] or [{"empty": True}]
         items += [(role, part) for part in parts]
         items += [("name", message.name)] if message.name is not None else []
+        if message.cache_control is not None and not message.parts:  # nothing to put a cache point after
+            items.append(("cache_control", message.cache_control.model_dump(mode="json")))
         items += [("metadata", message.provider_metadata)] if message.provider_metadata else []
     return {"items": items, **rewritten.model_dump(mode="json", exclude={"messages"})}
 
@@ -200,9 +200,10 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     * ``detail="auto"`` is the default: not sent; ``is_error=False`` is no status;
     * thinking reads back attributed to ``bedrock-nova``;
     * a penalty of 0 changes nothing: not sent;
+    * the model is in the URL, where the caller puts it: the body holds none;
     * an effort (or budget) without the switch reads back with reasoning switched on.
     """
-    update: dict[str, Any] = {}
+    update: dict[str, Any] = {"model": None}  # in the URL, not the body (request.py)
     without_neutral_penalties(update, request)
     dumped = request.model_copy(update=update).model_dump(mode="json")
     dumped["messages"] = _rewritten_messages(request)
@@ -245,6 +246,9 @@ def _regrouped(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Consecutive tool and user messages as one wire turn's runs: results, then the rest."""
     grouped: list[dict[str, Any]] = []
     for message in messages:
+        if message["role"] == "text":  # reported: its turn is not regrouped
+            grouped.append(message)
+            continue
         previous = grouped[-1] if grouped else None
         if previous is not None and {previous["role"], message["role"]} <= {"tool", "user"}:
             turn = [

@@ -107,7 +107,7 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     """One canonical message as a wire turn (a response's, at its own path)."""
     bag = _claim(message, context, at)
     role = _WIRE_ROLES.get(message["role"], "user")
-    return {**_fields(bag), "role": role, "content": _blocks(message, context, at)}
+    return {**_fields(bag), "role": role, "content": _blocks(message, context, at, answer=True)}
 
 
 def _fields(bag: Mapping[str, Any]) -> dict[str, Any]:
@@ -122,7 +122,11 @@ def _claim(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> dic
     return KIT.claim(context.losses, metadata, at) if metadata else {}
 
 
-def _blocks(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+def _blocks(
+    message: Mapping[str, Any], context: EncodeContext, at: Steps, *, answer: bool = False
+) -> list[dict[str, Any]]:
+    """A message's blocks; an answer's cache markers are reported (a cache point marks a
+    prompt's prefix: Nova's answers hold none)."""
     content = message["content"]
     blocks: list[dict[str, Any]] = [{"text": content}] if isinstance(content, str) and content else []
     for index, part in enumerate(content if not isinstance(content, str) else ()):
@@ -131,13 +135,19 @@ def _blocks(message: Mapping[str, Any], context: EncodeContext, at: Steps) -> li
         if block is not None:
             blocks.append(block)
         if part.get("cache_control") is not None:
-            _cache_point(part["cache_control"], blocks, context, (*part_at, "cache_control"))
+            _cache_point(part["cache_control"], blocks, context, (*part_at, "cache_control"), answer)
     if message.get("cache_control") is not None:
-        _cache_point(message["cache_control"], blocks, context, (*at, "cache_control"))
+        _cache_point(message["cache_control"], blocks, context, (*at, "cache_control"), answer)
     return blocks
 
 
-def _cache_point(marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: EncodeContext, at: Steps) -> None:
+def _cache_point(
+    marker: Mapping[str, Any], blocks: list[dict[str, Any]], context: EncodeContext, at: Steps, answer: bool
+) -> None:
+    if answer or not blocks:
+        why = "Nova's answers hold no cache points" if answer else "a cache point needs a block before it"
+        context.losses.add(at, "cache_control", why, "setting")
+        return
     if marker.get("ttl") is not None:
         context.losses.add((*at, "ttl"), "cache ttl", "Nova's cache point has no ttl", "setting")
     blocks.append({key: dict(value) for key, value in CACHE_POINT.items()})

@@ -229,7 +229,7 @@ def _encode_tool_use(part: Mapping[str, Any], context: EncodeContext, at: Steps)
     tool_use = {
         **restore_fields(bag),
         "toolUseId": tool_use_id(part["id"], context, (*at, "id")),
-        "name": tool_name(part["name"], context, (*at, "name")),
+        "name": tool_name(part["name"], context, at),
         "input": input_object(part["arguments"], context.losses, at, "Nova"),
     }
     return {"toolUse": tool_use}

@@ -1,7 +1,8 @@
 """The one reader and the one writer of Nova's InvokeModel request body.
 
-The body holds no model (it is in the URL: ``POST /model/{modelId}/invoke``), so a
-canonical request's ``model`` is reported when written, and the reader gives none.
+The body holds no model: it is in the URL (``POST /model/{modelId}/invoke``), where the
+caller puts ``request.model`` (as for Gemini's ``generateContent``), so the writer leaves
+it out and the reader gives none.
 Streaming is the operation (InvokeModelWithResponseStream), not a field: ``stream`` is
 reported too. ``schemaVersion`` and every field without a canonical home ride in
 ``provider_options["bedrock-nova"]``; the leading system messages are the top-level
@@ -36,11 +37,10 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     """Read a Nova InvokeModel body as canonical request data."""
     request = validated(adapters().request, payload, TITLE)
     messages = decode_messages(request["messages"], context)
-    system = request.get("system")
-    if system:
-        messages.insert(0, {"role": "system", "content": decode_parts(system)})
+    if "system" in request:
+        messages.insert(0, {"role": "system", "content": decode_parts(request["system"])})
     canonical: dict[str, Any] = {"messages": messages}
-    bag = leftovers(request, (*_MAPPED, *(("system",) if system else ())))
+    bag = leftovers(request, (*_MAPPED, "system"))
     bag.pop("inferenceConfig", None)
     bag.pop("reasoningConfig", None)
     decode_settings(request, canonical, bag, context)
@@ -62,8 +62,6 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     losses = context.losses
     bag = KIT.claim(losses, request.get("provider_options"), ("provider_options",))
     wire = restore_fields({key: value for key, value in bag.items() if key not in ("inferenceConfig",)})
-    if request.get("model") is not None:
-        losses.add(("model",), "model", "Nova's InvokeModel names the model in its URL, not the body", "metadata")
     messages = history_for(request.get("messages") or [], losses, PROVIDER, CAPABILITIES)
     leading = 0
     while leading < len(messages) and messages[leading]["role"] in ("system", "developer"):

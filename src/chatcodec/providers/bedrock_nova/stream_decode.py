@@ -69,7 +69,7 @@ class StreamDecoder(FeedByReading):
 
     def close(self) -> list[AnyStreamEvent]:
         """The finish when ``messageStop`` came without ``metadata`` (or the reverse)."""
-        if (self.stop is not None or self.tail is not None) and not self.finished:
+        if self.stop is not None and not self.finished:  # metadata alone gives no finish
             self._finish()
         return self.builder.take_events()
 

@@ -98,7 +98,9 @@ class StreamEncoder:
                 name = (kind[:1].lower() + kind[1:]) if kind else "internalServerException"
                 yield {name: {"message": event.message}}
             case ChoiceMetadataEvent():
-                pass  # Nova's stream has no event for a choice's bag
+                why = "Nova's stream has no place for an answer's data"
+                KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice_metadata"), why)
+                KIT.report_unplaced(self.context.losses, event.message_metadata, (*at, "message_metadata"), why)
             case _:
                 yield from self._block_event(event, at)
 
@@ -157,6 +159,8 @@ class StreamEncoder:
 
     def _finish(self, event: FinishEvent, at: Steps) -> Iterator[dict[str, Any]]:
         bag = KIT.claim(self.context.losses, event.provider_metadata, at) if event.provider_metadata else {}
+        why = "Nova's stream has no place for an answer's data"
+        KIT.report_unplaced(self.context.losses, event.choice_metadata, (*at, "choice_metadata"), why)
         reason = event.finish_reason.model_dump(exclude_none=True)
         word = encode_finish_reason(reason, bag, self.context, (*at, "finish_reason"))
         metadata = bag.pop("_metadata", None)

@@ -94,7 +94,7 @@ def _encode_tool(tool: Mapping[str, Any], index: int, context: EncodeContext) ->
     for key, why in (("strict", "Nova has no strict tools"), ("cache_control", "sent without its cache point")):
         if tool.get(key) is not None:
             context.losses.add((*at, key), f"tool {key}", why, "setting")
-    spec: dict[str, Any] = {"name": tool_name(tool["name"], context, (*at, "name"))}
+    spec: dict[str, Any] = {"name": tool_name(tool["name"], context, at)}
     if tool.get("description") is not None:
         spec["description"] = tool["description"]
     spec["inputSchema"] = {"json": json_schema(tool["parameters"], context.losses, (*at, "parameters"))}

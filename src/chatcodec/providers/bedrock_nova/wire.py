@@ -73,8 +73,8 @@ class InferenceConfig(TypedDict):
     temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact
     topP: NotRequired[int | float]
     top_p: NotRequired[int | float]
-    topK: NotRequired[Count]
-    top_k: NotRequired[Count]
+    topK: NotRequired[int]  # the guide says 0 to 128; canonical takes any integer, kept as sent
+    top_k: NotRequired[int]
     stopSequences: NotRequired[list[str]]
     reasoningConfig: NotRequired[ReasoningConfig]
 
