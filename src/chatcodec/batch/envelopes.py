@@ -34,6 +34,33 @@ from chatcodec.losses import Loss
 from chatcodec.providers.contract.envelopes import BODY, FORMAT, ID, EnvelopeBody, EnvelopeKind, IdRule, Slot
 from chatcodec.registry import PROVIDER_NAMES, get_batch_rows
 
+__all__ = [  # BODY, ID, IdRule and EnvelopeKind are the contract's (providers/contract/envelopes.py)
+    "BODY",
+    "ENVELOPES",
+    "ENVELOPE_NAMES",
+    "ID",
+    "ByFormat",
+    "Envelope",
+    "EnvelopeError",
+    "EnvelopeKind",
+    "IdRule",
+    "OpenedRow",
+    "body_leaving",
+    "close_row",
+    "envelope_named",
+    "excused",
+    "failure_reason",
+    "get_pointer",
+    "is_envelope_spec",
+    "mistaken_envelope",
+    "mistaken_message",
+    "open_row",
+    "pointer_path",
+    "row_keys",
+    "set_pointer",
+    "split_pointer",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class ByFormat:

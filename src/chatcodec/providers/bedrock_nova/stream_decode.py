@@ -54,12 +54,12 @@ class StreamDecoder(FeedByReading):
         self.builder: StreamBuilder = builder if builder is not None else StreamBuilder(emit=True)
         self.context: DecodeContext = context if context is not None else DecodeContext(PROVIDER)
         self.blocks: dict[int, tuple[str, PartBuilder]] = {}
-        self.position = -1
-        self.started = False
+        self.position: int = -1
+        self.started: bool = False
         self.stop: dict[str, Any] | None = None
         self.tail: dict[str, Any] | None = None
-        self.finished = False
-        self.event_type = ""
+        self.finished: bool = False
+        self.event_type: str = ""
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
         """Read events into the builder; an error names the event's position."""

@@ -70,11 +70,11 @@ class StreamEncoder:
 
     def __init__(self, context: EncodeContext) -> None:
         self.context = context
-        self.position = 0
-        self.started = False
+        self.position: int = 0
+        self.started: bool = False
         self.usage: dict[str, Any] | None = None
         self.tail: dict[str, Any] = {}
-        self.metadata = False
+        self.metadata: bool = False
         self.tail_metrics: object = None
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
