@@ -76,11 +76,20 @@ class StreamEncoder:
         self.tail: dict[str, Any] = {}
         self.metadata: bool = False
         self.tail_metrics: object = None
+        self.opened: set[int] = set()
+        """The blocks a delta or a start was written for (a stop needs one before it)."""
+        self.other_choices: set[int] = set()
 
     def feed(self, event: AnyStreamEvent) -> Iterator[dict[str, Any]]:
         """The events ``event`` completes (possibly none yet)."""
         at: Steps = ("events", self.position)
         self.position += 1
+        choice = getattr(event, "choice", 0)
+        if choice != 0:  # Nova answers once: another choice's events are reported, once each
+            if choice not in self.other_choices:
+                self.other_choices.add(choice)
+                self.context.losses.add(at, f"answer {choice}", "Nova answers hold one message")
+            return
         if not self.started and not isinstance(event, ResponseStartEvent | ErrorEvent):
             self.started = True
             yield {"messageStart": {"role": "assistant"}}
@@ -107,21 +116,33 @@ class StreamEncoder:
     def _block_event(self, event: _BlockEvent, at: Steps) -> Iterator[dict[str, Any]]:
         match event:
             case TextDeltaEvent():
+                self.opened.add(event.index)
+                yield _delta(event.index, "text", event.delta)
+            case RefusalDeltaEvent():
+                if event.index not in self.opened:
+                    self.context.losses.add(at, "refusal", "Nova has no refusal block: sent as text")
+                self.opened.add(event.index)
                 yield _delta(event.index, "text", event.delta)
             case ThinkingDeltaEvent():
+                self.opened.add(event.index)
                 yield _delta(event.index, "reasoningContent", {"text": event.delta})
             case ToolCallStartEvent():
+                self.opened.add(event.index)
                 yield self._tool_start(event.index, event.id, event.name, at)
             case ToolCallDeltaEvent():
                 yield _delta(event.index, "toolUse", {"input": event.delta})
             case TextEndEvent() | ThinkingEndEvent() | ToolCallEndEvent():
                 if isinstance(event, ThinkingEndEvent) and event.encrypted:
                     self.context.losses.add(at, "encrypted thinking", "Nova streams no encrypted reasoning")
+                if event.index not in self.opened:  # an empty block: its one delta is empty
+                    member, value = (
+                        ("text", "") if isinstance(event, TextEndEvent) else ("reasoningContent", {"text": ""})
+                    )
+                    yield _delta(event.index, member, value)
+                self.opened.discard(event.index)
                 yield _stop(event.index)
             case ThinkingSignatureDeltaEvent():
                 self.context.losses.add(at, "thinking signature", "Nova's reasoning carries no signature")
-            case RefusalDeltaEvent():
-                self.context.losses.add(at, "refusal", "Nova has no refusal block")
             case TextStartEvent() | ThinkingStartEvent():
                 pass  # a text or reasoning block starts with its first delta
             case _:
