@@ -36,6 +36,11 @@ EDGE = Edge(
         type_header="x-amzn-ErrorType",
         reads=ERROR_READS,
     ),
-    detection=Detection(package=__package__, roles=("user", "assistant"), shapes=("output:object", "part:untyped")),
+    detection=Detection(
+        package=__package__,
+        keys=("message",),  # the Runtime's error body, a shape of the family (families/aws/blocks.py)
+        roles=("user", "assistant"),
+        shapes=("output:object", "part:untyped"),
+    ),
 )
 """The Nova edge."""

@@ -16,6 +16,9 @@ meaning; another provider drops them without a report):
 * ``_status``: ``toolResult.status: "success"`` was spelled out;
 * ``_bucket_owner``: a media source's ``s3Location.bucketOwner`` (only Bedrock reads an S3
   location, so no other format's server reads it differently without the owner);
+* ``_reasoning_in_config``: ``reasoningConfig`` came inside ``inferenceConfig`` (``settings.py``);
+* ``_metadata``: a stream's ``metadata`` event came, with its members besides ``usage``
+  (``metrics``, ``trace``), written back at the stream's end (``stream_decode.py``);
 * ``_separate``: the wire had this turn apart from a same-role turn before it, so it is not
   merged (``messages.py``).
 
