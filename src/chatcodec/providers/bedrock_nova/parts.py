@@ -239,7 +239,7 @@ def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Ste
     bag = KIT.claim(context.losses, part.get("provider_metadata"), at) if part.get("provider_metadata") else {}
     status = bag.pop("_status", None)
     content = part["content"]
-    items = [{"text": content}] if isinstance(content, str) else []
+    items = [{"text": content}] if isinstance(content, str) and content else []  # "": no items
     for index, item in enumerate(content if not isinstance(content, str) else ()):
         written = _encode_result_item(item, context, (*at, "content", index))
         if written is not None:
