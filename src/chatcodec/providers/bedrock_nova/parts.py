@@ -241,6 +241,9 @@ def _encode_tool_result(part: Mapping[str, Any], context: EncodeContext, at: Ste
     content = part["content"]
     items = [{"text": content}] if isinstance(content, str) and content else []  # "": no items
     for index, item in enumerate(content if not isinstance(content, str) else ()):
+        if item.get("cache_control") is not None:
+            why = "Nova's tool results hold no cache points (one goes after the result)"
+            context.losses.add((*at, "content", index, "cache_control"), "cache_control", why, "setting")
         written = _encode_result_item(item, context, (*at, "content", index))
         if written is not None:
             items.append(written)
