@@ -18,11 +18,6 @@ the list only shrinks:
 
 - ``registry.py``, the ``_BUILT_IN`` table: the one line each built-in provider adds
   outside its folder.
-- ``batch/envelopes.py``, the ``ENVELOPES`` table and the three pieces of its rows: batch
-  file layouts, each with its documentation link, whose rows cross providers (a Bedrock
-  batch row holds an Anthropic body; an OpenAI Batch file becomes an Anthropic one).
-- ``batch/training.py``, ``WRITTEN_FROM``: training dialects hold OpenAI's message shapes,
-  so a dialect's row is written from that format.
 - ``dialects/base.py``, ``dialects/state.py``, ``model/messages.py``: a dialect (Verifiers,
   LiteLLM, OpenRouter shapes in stored conversations) borrows a provider's shapes, and its
   reader names the codec that reads them.
@@ -60,8 +55,6 @@ ALLOWED_MODULES: dict[str, str] = {
 """Modules that may name providers anywhere in their code, with the reason."""
 ALLOWED_TABLES: dict[str, tuple[str, ...]] = {
     "registry.py": ("_BUILT_IN",),
-    "batch/envelopes.py": ("_OPENAI_URLS", "_BEDROCK_JOB_MODEL", "_BEDROCK_ANTHROPIC", "ENVELOPES"),
-    "batch/training.py": ("WRITTEN_FROM",),
 }
 """Modules that may name providers only inside these module-level tables."""
 

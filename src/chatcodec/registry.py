@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from chatcodec.model.response import ChatResponse
     from chatcodec.model.stream_events import AnyStreamEvent
     from chatcodec.providers.contract.edge import Edge
+    from chatcodec.providers.contract.envelopes import BatchRows
     from chatcodec.streams.builder import StreamBuilder
 
 CANONICAL = "canonical"
@@ -38,6 +39,7 @@ _BUILT_IN: dict[str, str] = {
     "gemini": "chatcodec.providers.gemini.codec:CODEC",
     "bedrock-converse": "chatcodec.providers.bedrock_converse.codec:CODEC",
     "ollama": "chatcodec.providers.ollama.codec:CODEC",
+    "bedrock-nova": "chatcodec.providers.bedrock_nova.codec:CODEC",
 }
 """Name -> ``"module:attribute"`` of each built-in codec object, imported on first use:
 the one line a new provider adds here."""
@@ -354,6 +356,26 @@ def get_edge(name: str) -> Edge:
         )
     _edges_loaded[name] = edge
     return edge
+
+
+def get_batch_rows(name: str) -> BatchRows:
+    """The batch envelopes ``name``'s bodies ride in and whether the training dialects hold
+    its messages (:class:`~chatcodec.providers.contract.envelopes.BatchRows`): a built-in
+    folder's ``batch_rows.py`` beside its codec module, or a codec's ``batch_rows``
+    attribute; none for a format that declares none."""
+    from chatcodec.providers.contract.envelopes import NO_BATCH_ROWS, BatchRows
+
+    rows: object = None
+    if name in _BUILT_IN and name not in _custom and name != CANONICAL:
+        module_name = _BUILT_IN[name].partition(":")[0].rpartition(".")[0] + ".batch_rows"
+        try:
+            rows = importlib.import_module(module_name).BATCH_ROWS
+        except ModuleNotFoundError as error:  # a folder without batch rows
+            if error.name != module_name:
+                raise
+    elif name in _custom:
+        rows = getattr(get_codec(name), "batch_rows", None)
+    return rows if isinstance(rows, BatchRows) else NO_BATCH_ROWS
 
 
 _statuses: list[tuple[int, dict[str, int]]] = []

@@ -23,7 +23,7 @@ PROVIDERS_FOLDER = Path(chatcodec.__file__).parent / "providers"
 FOLDERS = sorted(path.parent for path in PROVIDERS_FOLDER.glob("*/codec.py"))
 """Every provider folder (the template's too: a copy of it starts with the map)."""
 
-UNMAPPED = {"bedrock_converse": "its modules are moving into the AWS family (families/aws/): mapped with that move"}
+UNMAPPED: dict[str, str] = {}
 """Folders whose package docstring does not map its modules yet, each with why (delete the
 entry when the map lands: the case is a strict xfail, so it fails once the map is there)."""
 

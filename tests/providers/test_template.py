@@ -46,7 +46,7 @@ OWN_NAMES: dict[str, tuple[str, ...]] = {
 STREAMS: dict[str, tuple[str, ...]] = {"stream_decode": ("StreamDecoder",), "stream_encode": ("StreamEncoder",)}
 """The optional stream modules: a folder has both or neither."""
 
-OPTIONAL = ("structure.py", "dialect.py", "known_fields.json")
+OPTIONAL = ("structure.py", "dialect.py", "known_fields.json", "batch_rows.py")
 """Files a provider folder may add to the contract (strict mode's rules, the dialect readers'
 pieces, the SDK's field set), each described where ``codec.py`` takes it."""
 

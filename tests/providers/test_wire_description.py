@@ -33,13 +33,19 @@ def _described() -> dict[str, str]:
 DESCRIBED = _described()
 
 
+_FAMILIES = "chatcodec.providers.families."
+
+
 def _shapes(package: str) -> dict[str, type]:
-    """The wire ``TypedDict`` shapes defined in the provider's ``wire.py``."""
+    """The wire ``TypedDict`` shapes of the provider's ``wire.py``: defined there, or taken
+    from its family (``families/aws/blocks.py``)."""
     module = importlib.import_module(f"{package}.wire")
     return {
         name: value
         for name, value in vars(module).items()
-        if isinstance(value, type) and typing_extensions.is_typeddict(value) and value.__module__ == module.__name__
+        if isinstance(value, type)
+        and typing_extensions.is_typeddict(value)
+        and (value.__module__ == module.__name__ or value.__module__.startswith(_FAMILIES))
     }
 
 

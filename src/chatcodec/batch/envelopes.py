@@ -26,30 +26,40 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from chatcodec._narrow import as_dict
 from chatcodec.errors import PayloadError
 from chatcodec.losses import Loss
+from chatcodec.providers.contract.envelopes import BODY, FORMAT, ID, EnvelopeBody, EnvelopeKind, IdRule, Slot
+from chatcodec.registry import PROVIDER_NAMES, get_batch_rows
 
-EnvelopeKind = Literal["request", "response"]
-"""What an envelope's body is."""
-
-
-class _Slot:
-    """A place in a row that is not a constant: the body or the id."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name.upper()
-
-
-BODY: Final = _Slot("body")
-"""The layout slot holding the body."""
-ID: Final = _Slot("id")
-"""The layout slot holding the row's id."""
+__all__ = [  # BODY, ID, IdRule and EnvelopeKind are the contract's (providers/contract/envelopes.py)
+    "BODY",
+    "ENVELOPES",
+    "ENVELOPE_NAMES",
+    "ID",
+    "ByFormat",
+    "Envelope",
+    "EnvelopeError",
+    "EnvelopeKind",
+    "IdRule",
+    "OpenedRow",
+    "body_leaving",
+    "close_row",
+    "envelope_named",
+    "excused",
+    "failure_reason",
+    "get_pointer",
+    "is_envelope_spec",
+    "mistaken_envelope",
+    "mistaken_message",
+    "open_row",
+    "pointer_path",
+    "row_keys",
+    "set_pointer",
+    "split_pointer",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +71,6 @@ class ByFormat:
 
     def format_of(self, value: object) -> str | None:
         return next((name for name, held in self.values.items() if held == value), None)
-
-
-@dataclass(frozen=True, slots=True)
-class IdRule:
-    """What a target accepts as a row id, with its source."""
-
-    pattern: str
-    """A regular expression the whole id must match."""
-    source: str
-    """Where the rule is documented."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,126 +111,47 @@ class Envelope:
     lists_for: tuple[str, ...] = ()
     """Other envelopes whose name reads such a document too (the results file's)."""
 
-    def pointer_of(self, slot: _Slot) -> str | None:
+    def pointer_of(self, slot: Slot) -> str | None:
         return next((pointer for pointer, held in self.layout if held is slot), None)
 
 
-_OPENAI_URLS = ByFormat({"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"})
-_CUSTOM_ID = IdRule(
-    r"[a-zA-Z0-9_-]{1,64}",
-    "https://docs.claude.com/en/api/creating-message-batches (requests[].custom_id)",
-)
-_BEDROCK_JOB_MODEL = {"bedrock-converse": ("modelId",), "anthropic": ("model",)}
-_BEDROCK_ANTHROPIC = {"anthropic": (("anthropic_version", "bedrock-2023-05-31"),)}
+def _assembled(bodies: tuple[EnvelopeBody, ...]) -> Envelope:
+    """One layout's row, with the body formats every folder declares for it: the default
+    first, the others in registry order."""
+    ordered = sorted(bodies, key=lambda body: not body.default)
+    first = ordered[0].envelope
+    told = ByFormat({body.format: body.told_by for body in ordered if body.told_by is not None})
+    return Envelope(
+        first.name,
+        first.kind,
+        tuple(body.format for body in ordered),
+        tuple((pointer, told if held is FORMAT else held) for pointer, held in first.layout),
+        first.source,
+        id_required=first.id_required,
+        id_rule=first.id_rule,
+        extras=first.extras,
+        format_marks=tuple((mark, body.format) for body in ordered for mark in body.marks),
+        body_fixed={body.format: body.fixed for body in ordered if body.fixed},
+        body_dropped={body.format: body.dropped for body in ordered if body.dropped},
+        failures=first.failures,
+        row_lists=first.row_lists,
+        lists_for=first.lists_for,
+    )
 
-ENVELOPES: tuple[Envelope, ...] = (
-    Envelope(
-        "openai-batch",
-        "request",
-        ("openai-chat", "openai-responses"),
-        (("/custom_id", ID), ("/method", "POST"), ("/url", _OPENAI_URLS), ("/body", BODY)),
-        "https://platform.openai.com/docs/api-reference/batch/request-input",
-        id_required=True,
-    ),
-    Envelope(
-        "openai-batch-output",
-        "response",
-        ("openai-chat", "openai-responses"),
-        (("/custom_id", ID), ("/response/status_code", 200), ("/response/body", BODY), ("/error", None)),
-        "https://platform.openai.com/docs/api-reference/batch/request-output",
-        extras=("id",),
-        failures=("/error", "/response/body/error"),
-    ),
-    Envelope(
-        "anthropic-batch",
-        "request",
-        ("anthropic",),
-        (("/custom_id", ID), ("/params", BODY)),
-        "https://docs.claude.com/en/api/creating-message-batches",
-        id_required=True,
-        id_rule=_CUSTOM_ID,
-    ),
-    Envelope(
-        "anthropic-batch-results",
-        "response",
-        ("anthropic",),
-        (("/custom_id", ID), ("/result/type", "succeeded"), ("/result/message", BODY)),
-        "https://docs.claude.com/en/api/retrieving-message-batch-results",
-        id_required=True,
-        id_rule=_CUSTOM_ID,
-        failures=("/result/error",),
-    ),
-    Envelope(
-        "bedrock-batch",
-        "request",
-        ("bedrock-converse", "anthropic"),
-        (("/recordId", ID), ("/modelInput", BODY)),
-        "https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-data.html",
-        format_marks=(("/modelInput/anthropic_version", "anthropic"),),
-        body_fixed=_BEDROCK_ANTHROPIC,
-        body_dropped=_BEDROCK_JOB_MODEL,
-    ),
-    Envelope(
-        "bedrock-batch-output",
-        "response",
-        ("bedrock-converse", "anthropic"),
-        (("/recordId", ID), ("/modelOutput", BODY)),
-        "https://docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-results.html",
-        extras=("modelInput", "error"),
-        format_marks=(("/modelInput/anthropic_version", "anthropic"), ("/modelOutput/type", "anthropic")),
-        failures=("/error",),  # {"errorCode": 400, "errorMessage": "bad request"} in place of modelOutput
-    ),
-    Envelope(
-        "gemini-batch",
-        "request",
-        ("gemini",),
-        (("/key", ID), ("/request", BODY)),
-        "https://ai.google.dev/gemini-api/docs/batch-api (input file)",
-    ),
-    Envelope(
-        "gemini-batch-output",
-        "response",
-        ("gemini",),
-        (("/key", ID), ("/response", BODY)),
-        "https://ai.google.dev/gemini-api/docs/batch-api (results file)",
-        extras=("error", "status"),
-        failures=("/error",),
-    ),
-    Envelope(
-        "gemini-batch-inline-output",
-        "response",
-        ("gemini",),
-        (("/metadata/key", ID), ("/response", BODY)),
-        "https://ai.google.dev/api/batch-api#InlinedResponse (a batch of inlined requests: batches.get's "
-        "response.inlinedResponses.inlinedResponses[], each {metadata, response | error})",
-        extras=("error", "metadata"),
-        failures=("/error",),
-        row_lists=(  # batches.get's operation (response, or the batch in metadata.output), the batch, its output
-            "/response/inlinedResponses/inlinedResponses",
-            "/metadata/output/inlinedResponses/inlinedResponses",
-            "/output/inlinedResponses/inlinedResponses",
-            "/inlinedResponses/inlinedResponses",
-        ),
-        lists_for=("gemini-batch-output",),
-    ),
-    Envelope(
-        "vertex-batch",
-        "request",
-        ("gemini",),
-        (("/request", BODY),),
-        "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-from-cloud-storage",
-    ),
-    Envelope(
-        "vertex-batch-output",
-        "response",
-        ("gemini",),
-        (("/status", ""), ("/response", BODY)),
-        "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-from-cloud-storage",
-        extras=("processed_time", "request"),
-        failures=("/status",),  # the error message, "" for a row that succeeded
-    ),
-)
-"""Every batch envelope chatcodec reads and writes, one row per file layout."""
+
+def _declared() -> tuple[Envelope, ...]:
+    """Every envelope some registered folder's ``batch_rows.py`` puts a body in, in the
+    order the layouts first appear (registry order)."""
+    by_layout: dict[str, list[EnvelopeBody]] = {}
+    for name in PROVIDER_NAMES:
+        for body in get_batch_rows(name).bodies:
+            by_layout.setdefault(body.envelope.name, []).append(body)
+    return tuple(_assembled(tuple(bodies)) for bodies in by_layout.values())
+
+
+ENVELOPES: tuple[Envelope, ...] = _declared()
+"""Every batch envelope chatcodec reads and writes, one row per file layout, assembled from
+the provider folders' declarations (:mod:`chatcodec.providers.contract.envelopes`)."""
 
 ENVELOPE_NAMES: tuple[str, ...] = tuple(envelope.name for envelope in ENVELOPES)
 """The presets' names, in table order."""

@@ -65,6 +65,7 @@ from chatcodec.batch.training_layout import (
     layout_from_config,
 )
 from chatcodec.losses import Loss
+from chatcodec.registry import PROVIDER_NAMES, get_batch_rows
 
 __all__ = [
     "CONVERSATION_DIALECTS",
@@ -107,8 +108,9 @@ PAIR_DIALECTS: Final = ("trl-preference", "openai-dpo", "sharegpt-preference", "
 TRAINING_DIALECTS: Final = (*CONVERSATION_DIALECTS, *PAIR_DIALECTS)
 """Every training dialect's name (``--from``/``--to``)."""
 
-WRITTEN_FROM: Final = "openai-chat"
-"""The format a conversation is converted to before a dialect's row is written from it."""
+WRITTEN_FROM: Final = next(name for name in PROVIDER_NAMES if get_batch_rows(name).training_dialects)
+"""The format a conversation is converted to before a dialect's row is written from it: the
+one whose folder says the training dialects hold its message shapes (its ``batch_rows.py``)."""
 
 _READ_IN_CANONICAL: Final = frozenset({"verifiers", "preference"})
 """The dialects read by the canonical reader: a Verifiers rollout's flat calls and

@@ -11,7 +11,7 @@ import pytest
 
 import chatcodec
 from chatcodec.providers.bedrock_converse.request import tool_id_map
-from chatcodec.providers.bedrock_converse.tool_ids import restore_tool_use_id
+from chatcodec.providers.families.aws.tool_ids import restore_tool_use_id
 from providers.bedrock_converse.bedrock_support import MODEL, assert_valid_request, assert_valid_response
 
 PROVIDER = "bedrock-converse"

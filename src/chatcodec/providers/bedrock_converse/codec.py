@@ -19,13 +19,13 @@ from chatcodec.providers.bedrock_converse import (
     response,
     rules,
     settings,
-    structure,
     tools,
     usage,
 )
 from chatcodec.providers.bedrock_converse.markers import OPTIONS, PROVIDER
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.contract.provider_codec import ProviderCodec
+from chatcodec.providers.families.aws import structure
 
 if TYPE_CHECKING:
     from chatcodec.registry import StreamDecoder, StreamEncoder

@@ -35,7 +35,6 @@ from operator import itemgetter
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.bedrock_converse import wire as shapes
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import (
@@ -52,6 +51,7 @@ from chatcodec.providers.bedrock_converse.parts import (
     marked,
 )
 from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.aws import blocks
 from chatcodec.providers.families.claude.prefill import trim_prefill_block
 from chatcodec.providers.families.claude.wire_rules import is_claude_model
 from chatcodec.providers.kit import Steps, is_marker, leftovers, restore_fields, shape_fields
@@ -59,7 +59,7 @@ from chatcodec.providers.kit.plain_shapes import PLAIN_MESSAGE, PLAIN_TEXT
 
 SEPARATE = "_separate"
 IN_MESSAGES = "_in_messages"
-_MESSAGE_FIELDS = shape_fields(shapes.Message)
+_MESSAGE_FIELDS = shape_fields(blocks.Message)
 """The fields a message shape types (``wire.py``), both read here: any other is kept."""
 _ALTERNATING = ("user", "assistant")
 """The roles Converse requires to alternate."""

@@ -50,8 +50,8 @@ from chatcodec.providers.bedrock_converse.media import (
 )
 from chatcodec.providers.bedrock_converse.media import part_bag as _bag
 from chatcodec.providers.bedrock_converse.thinking import decode_reasoning, encode_thinking
-from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.video import decode_video, encode_video
+from chatcodec.providers.families.aws.tool_ids import EMPTY_ID, MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, arguments_object, compact_json, leftovers, restore_fields, tool_names
 from chatcodec.providers.kit.closed_schema import WithFloats, json_text
 from chatcodec.providers.kit.plain_shapes import PLAIN_TEXT

@@ -45,11 +45,11 @@ from chatcodec.providers.bedrock_converse.messages import (
     leading_system_count,
 )
 from chatcodec.providers.bedrock_converse.settings import decode_settings, encode_settings
-from chatcodec.providers.bedrock_converse.tool_ids import MAPPING
 from chatcodec.providers.bedrock_converse.tools import decode_tools, encode_tools
 from chatcodec.providers.bedrock_converse.wire import REQUEST, adapters, closed_messages, refuse_too_deep, validated
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
 from chatcodec.providers.contract.target_rules import carries_nothing
+from chatcodec.providers.families.aws.tool_ids import MAPPING
 from chatcodec.providers.families.claude.wire_rules import unsigned_thinking
 from chatcodec.providers.history.turns import history_for
 from chatcodec.providers.kit import keeps_a_container, leftovers, restore_fields, shape_fields, unmapped

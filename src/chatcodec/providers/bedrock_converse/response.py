@@ -27,10 +27,10 @@ from chatcodec.providers.bedrock_converse.finish_reason import (
 )
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_blocks, encode_blocks
-from chatcodec.providers.bedrock_converse.tool_ids import name_empty_calls
 from chatcodec.providers.bedrock_converse.usage import decode_usage, encode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters, refuse_too_deep, validated
 from chatcodec.providers.contract.context import DecodeContext, EncodeContext
+from chatcodec.providers.families.aws.tool_ids import name_empty_calls
 from chatcodec.providers.kit import Steps, leftovers, restore_fields, shape_fields
 
 RESPONSE_MAPPED = shape_fields(shapes.Response)

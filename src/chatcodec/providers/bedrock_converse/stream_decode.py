@@ -43,10 +43,10 @@ from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_converse.finish_reason import decode_finish_reason
 from chatcodec.providers.bedrock_converse.markers import PROVIDER
 from chatcodec.providers.bedrock_converse.parts import ASSISTANT_KINDS, decode_block
-from chatcodec.providers.bedrock_converse.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.bedrock_converse.usage import decode_usage
 from chatcodec.providers.bedrock_converse.wire import adapters
 from chatcodec.providers.contract.context import DecodeContext
+from chatcodec.providers.families.aws.tool_ids import EMPTY_ID, made_up_id, restore_tool_use_id
 from chatcodec.providers.kit import leftovers
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.streams.builder import PartBuilder, StreamBuilder

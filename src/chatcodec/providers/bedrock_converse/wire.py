@@ -36,13 +36,40 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, NotRequired, cast
+from typing import TYPE_CHECKING, Any, NotRequired, cast
 
-from annotated_types import Ge
 from pydantic_core import core_schema as cs
 from typing_extensions import TypedDict
 
 from chatcodec._narrow import as_dict
+from chatcodec.providers.families.aws.blocks import (
+    BlockDelta,
+    BlockStart,
+    BlockStop,
+    CachePoint,
+    ContentBlock,
+    Count,
+    Delta,
+    DocumentBlock,
+    ErrorBody,
+    ImageBlock,
+    MediaSource,
+    Message,
+    MessageStart,
+    MessageStop,
+    ReasoningContent,
+    ReasoningDelta,
+    ReasoningText,
+    S3Location,
+    StreamException,
+    Tool,
+    ToolConfig,
+    ToolResultBlock,
+    ToolResultContentBlock,
+    ToolSpec,
+    ToolUseBlock,
+    ToolUseDelta,
+)
 from chatcodec.providers.kit import stands_for
 from chatcodec.providers.kit.closed_schema import (
     LazyValidator,
@@ -62,103 +89,6 @@ from chatcodec.providers.kit.closed_schema import (
 if TYPE_CHECKING:  # the adapters are built on first use (a request read in Rust needs none)
     from pydantic import TypeAdapter
 
-Count = Annotated[int, Ge(0)]
-"""A token count or block index: canonical refuses negative ones, so the wire does too."""
-
-
-@stands_for("S3Location")
-class S3Location(TypedDict):
-    uri: str
-    bucketOwner: NotRequired[str]
-
-
-@stands_for("ImageSource", "DocumentSource", "VideoSource", "AudioSource")
-class MediaSource(TypedDict):
-    """``ImageSource`` / ``VideoSource`` / ``DocumentSource``: one member of these."""
-
-    bytes: NotRequired[str]
-    s3Location: NotRequired[S3Location]
-    text: NotRequired[str]
-    content: NotRequired[list[dict[str, Any]]]
-
-
-@stands_for("ImageBlock")
-class ImageBlock(TypedDict):
-    format: str
-    source: MediaSource
-
-
-@stands_for("DocumentBlock")
-class DocumentBlock(TypedDict):
-    source: MediaSource
-    name: NotRequired[str]
-    format: NotRequired[str]
-    context: NotRequired[str]
-    citations: NotRequired[dict[str, Any]]
-
-
-@stands_for("ToolUseBlock")
-class ToolUseBlock(TypedDict):
-    toolUseId: str
-    name: str
-    input: Any
-    type: NotRequired[str]
-
-
-@stands_for("ToolResultContentBlock")
-class ToolResultContentBlock(TypedDict):
-    """``ToolResultContentBlock``: ``text``, ``json``, ``image``, ``document``, ``video``, ..."""
-
-    text: NotRequired[str]
-    json: NotRequired[Any]
-    image: NotRequired[ImageBlock]
-    document: NotRequired[DocumentBlock]
-
-
-@stands_for("ToolResultBlock")
-class ToolResultBlock(TypedDict):
-    toolUseId: str
-    content: list[ToolResultContentBlock]
-    status: NotRequired[str]
-    type: NotRequired[str]
-
-
-@stands_for("ReasoningTextBlock")
-class ReasoningText(TypedDict):
-    text: str
-    signature: NotRequired[str]
-
-
-@stands_for("ReasoningContentBlock")
-class ReasoningContent(TypedDict):
-    reasoningText: NotRequired[ReasoningText]
-    redactedContent: NotRequired[str]
-
-
-@stands_for("CachePointBlock")
-class CachePoint(TypedDict):
-    type: str
-    ttl: NotRequired[str]
-
-
-@stands_for("ContentBlock", "SystemContentBlock")
-class ContentBlock(TypedDict):
-    """``ContentBlock`` (and ``SystemContentBlock``, a subset): exactly one member is set."""
-
-    text: NotRequired[str]
-    image: NotRequired[ImageBlock]
-    document: NotRequired[DocumentBlock]
-    toolUse: NotRequired[ToolUseBlock]
-    toolResult: NotRequired[ToolResultBlock]
-    reasoningContent: NotRequired[ReasoningContent]
-    cachePoint: NotRequired[CachePoint]
-
-
-@stands_for("Message")
-class Message(TypedDict):
-    role: str
-    content: list[ContentBlock]
-
 
 @stands_for("InferenceConfiguration")
 class InferenceConfig(TypedDict):
@@ -166,28 +96,6 @@ class InferenceConfig(TypedDict):
     temperature: NotRequired[int | float]  # int first: 2**53 + 1 stays exact
     topP: NotRequired[int | float]
     stopSequences: NotRequired[list[str]]
-
-
-@stands_for("ToolSpecification")
-class ToolSpec(TypedDict):
-    name: str
-    inputSchema: dict[str, Any]
-    description: NotRequired[str]
-    strict: NotRequired[bool]
-
-
-@stands_for("Tool")
-class Tool(TypedDict):
-    """``Tool``: ``toolSpec``, ``systemTool`` or ``cachePoint``."""
-
-    toolSpec: NotRequired[ToolSpec]
-    cachePoint: NotRequired[CachePoint]
-
-
-@stands_for("ToolConfiguration")
-class ToolConfig(TypedDict):
-    tools: list[Tool]
-    toolChoice: NotRequired[dict[str, Any]]
 
 
 @stands_for("ConverseRequest", "ConverseStreamRequest")
@@ -230,81 +138,9 @@ class Response(TypedDict):
     usage: NotRequired[Usage]
 
 
-@stands_for(
-    "InternalServerException",
-    "ServiceUnavailableException",
-    "ThrottlingException",
-    "ValidationException",
-    "ModelStreamErrorException",
-)
-class ErrorBody(TypedDict):
-    """An error body: ``{"message": ...}`` (the type is in the ``x-amzn-errortype`` header)."""
-
-    message: str
-
-
-@stands_for("MessageStartEvent")
-class MessageStart(TypedDict):
-    role: str
-
-
-@stands_for("ContentBlockStartEvent")
-class BlockStart(TypedDict):
-    contentBlockIndex: Count
-    start: dict[str, Any]
-
-
-@stands_for("ToolUseBlockDelta")
-class ToolUseDelta(TypedDict):
-    input: str
-
-
-@stands_for("ReasoningContentBlockDelta")
-class ReasoningDelta(TypedDict):
-    text: NotRequired[str]
-    signature: NotRequired[str]
-    redactedContent: NotRequired[str]
-
-
-@stands_for("ContentBlockDelta")
-class Delta(TypedDict):
-    text: NotRequired[str]
-    toolUse: NotRequired[ToolUseDelta]
-    reasoningContent: NotRequired[ReasoningDelta]
-    citation: NotRequired[dict[str, Any]]
-
-
-@stands_for("ContentBlockDeltaEvent")
-class BlockDelta(TypedDict):
-    contentBlockIndex: Count
-    delta: Delta
-
-
-@stands_for("ContentBlockStopEvent")
-class BlockStop(TypedDict):
-    contentBlockIndex: Count
-
-
-@stands_for("MessageStopEvent")
-class MessageStop(TypedDict):
-    stopReason: str
-    additionalModelResponseFields: NotRequired[Any]
-
-
 @stands_for("ConverseStreamMetadataEvent")
 class Metadata(TypedDict):
     usage: NotRequired[Usage]
-
-
-@stands_for(
-    "InternalServerException",
-    "ServiceUnavailableException",
-    "ThrottlingException",
-    "ValidationException",
-    "ModelStreamErrorException",
-)
-class StreamException(TypedDict):
-    message: NotRequired[str]
 
 
 _SHAPES: tuple[type, ...] = (

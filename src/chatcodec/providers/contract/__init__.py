@@ -15,6 +15,9 @@ reads of it, and nothing else.
                     checks (its ``structure.py``)
 ``target_rules``    :class:`~.target_rules.ProviderRules`, API versions and model rules as
                     data (its ``rules.py``)
+``envelopes``       :class:`~.envelopes.BatchRows`, the batch envelopes a folder's bodies
+                    ride in and whether the training dialects hold its messages (its
+                    optional ``batch_rows.py``)
 
 Why these and not the rest: each module here is a record or a protocol a folder fills in
 (or the class its roles are assembled into), so reading this package tells a newcomer

@@ -25,6 +25,8 @@ Modules (each a job of its own; the contract's files as in ``providers/_template
   rules, strict mode and the laws.
 - ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
   shapes, detection marks.
+- ``batch_rows``: where Gemini bodies ride in batch files (the Gemini API's batch mode,
+  Vertex AI batch prediction).
 - ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
 - ``request``: the one reader and the one writer of request bodies, over canonical data.
 - ``response``: the one reader and the one writer of response bodies, over canonical data.

@@ -22,6 +22,8 @@ Modules (each a job of its own; the contract's files as in ``providers/_template
   rules, strict mode and the laws.
 - ``edge``: what the API says on HTTP (``EDGE``): routes, upstream, stream framing, error
   shapes, detection marks.
+- ``batch_rows``: where Chat Completions bodies ride in batch files (OpenAI Batch rows), and
+  the training dialects that hold this format's messages.
 - ``wire``: the one description of the wire: its shapes, keys spelled as the API spells them.
 - ``request``: the one reader and the one writer of request bodies, over canonical data.
 - ``response``: the one reader and the one writer of response bodies, over canonical data.
@@ -42,6 +44,8 @@ Modules (each a job of its own; the contract's files as in ``providers/_template
 
 This provider's own:
 
+- ``logprobs``: a choice's ``logprobs`` (its text tokens) <-> the canonical choice's
+  token log probabilities.
 - ``assistant``: assistant messages (in requests and in responses), both ways.
 - ``cache_control``: ``cache_control`` written into messages: the OpenRouter / litellm
   convention.

@@ -1,0 +1,159 @@
+"""Nova's own rules, each from the user guide (the fixtures' PROVENANCE.md gives the pages):
+the two spellings of ``inferenceConfig``, ``reasoningConfig`` in either place, the model in
+the URL, what InvokeModel does not take, the stream's ``chunk`` events, Bedrock batch rows."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec.cli import main
+from chatcodec.losses import LossRecorder
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "bedrock-nova"
+USER = {"role": "user", "content": [{"text": "hi"}]}
+
+
+def _request(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((FIXTURES / "request" / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("body_name", "max_key", "top_p_key", "top_k_key"),
+    [
+        ("system_camel_case.json", "maxTokens", "topP", "topK"),
+        ("snake_case_inference.json", "max_new_tokens", "top_p", "top_k"),
+    ],
+)
+def test_either_spelling_reads_as_the_canonical_settings_and_comes_back(
+    body_name: str, max_key: str, top_p_key: str, top_k_key: str
+) -> None:
+    body = _request(body_name)
+    request = chatcodec.decode_request("bedrock-nova", body)
+    config = body["inferenceConfig"]
+    assert (request.max_tokens, request.top_p, request.top_k) == (config[max_key], config[top_p_key], config[top_k_key])
+    assert chatcodec.encode_request("bedrock-nova", request) == body
+
+
+def test_another_format_is_written_with_the_camel_case_names() -> None:
+    body = {"model": "m", "max_tokens": 10, "top_p": 0.5, "messages": [{"role": "user", "content": "hi"}]}
+    written = chatcodec.convert_request(body, source="openai-chat", target="bedrock-nova", on_loss="ignore")
+    assert written["inferenceConfig"] == {"maxTokens": 10, "topP": 0.5}
+
+
+@pytest.mark.parametrize("body_name", ["reasoning_config.json", "reasoning_in_inference_config.json"])
+def test_reasoning_config_reads_as_an_effort_and_goes_back_where_it_was(body_name: str) -> None:
+    body = _request(body_name)
+    request = chatcodec.decode_request("bedrock-nova", body)
+    assert request.reasoning is not None
+    assert request.reasoning.enabled is True
+    assert request.reasoning.effort in ("low", "medium")
+    assert chatcodec.encode_request("bedrock-nova", request) == body
+
+
+def test_a_budget_is_reported_nova_takes_an_effort() -> None:
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 2000, "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    body["messages"] = [{"role": "user", "content": "hi"}]
+    losses = LossRecorder()
+    written = chatcodec.get_codec("bedrock-nova").encode_request(chatcodec.decode_request("anthropic", body), losses)
+    assert written["reasoningConfig"] == {"type": "enabled"}
+    assert "$.reasoning.budget_tokens" in [loss.path for loss in losses.losses]
+
+
+def test_the_model_is_in_the_url_not_the_body() -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    written = chatcodec.convert_request(body, source="openai-chat", target="bedrock-nova")
+    assert "model" not in written
+    assert "modelId" not in written
+
+
+def test_a_document_is_reported_invoke_takes_none() -> None:
+    pdf = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="}}
+    request = chatcodec.ChatRequest(messages=[chatcodec.UserMessage(content=[pdf, {"type": "text", "text": "sum up"}])])
+    losses = LossRecorder()
+    written = chatcodec.get_codec("bedrock-nova").encode_request(request, losses)
+    assert written["messages"] == [{"role": "user", "content": [{"text": "sum up"}]}]
+    assert [loss.path for loss in losses.losses] == ["$.messages[0].content[0]"]
+
+
+def test_a_video_keeps_its_bucket_owner() -> None:
+    body = _request("video_s3_location.json")
+    request = chatcodec.decode_request("bedrock-nova", body)
+    video = request.messages[0].parts[0]
+    assert isinstance(video, chatcodec.VideoPart)
+    assert video.source.model_dump(exclude_none=True) == {
+        "type": "url",
+        "url": "s3://my-bucket/videos/clip.mp4",
+        "media_type": "video/mp4",
+    }
+
+
+def test_tool_results_and_text_in_one_turn_are_runs_and_one_turn_again() -> None:
+    body = _request("tool_use_multi_turn.json")
+    body["messages"][2]["content"].append({"text": "and the second most popular?"})
+    request = chatcodec.decode_request("bedrock-nova", body)
+    assert [message.role for message in request.messages] == ["user", "assistant", "tool", "user"]
+    assert chatcodec.encode_request("bedrock-nova", request) == body
+
+
+def _chunk(event: dict[str, Any]) -> dict[str, Any]:
+    return {"chunk": {"bytes": base64.b64encode(json.dumps(event).encode()).decode()}}
+
+
+def test_a_stream_reads_the_same_as_chunks_or_as_their_events() -> None:
+    lines = (FIXTURES / "stream" / "tool_use.jsonl").read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    as_events = chatcodec.accumulate_stream("bedrock-nova", events)
+    as_chunks = chatcodec.accumulate_stream("bedrock-nova", [_chunk(event) for event in events])
+    assert as_chunks == as_events
+    assert [part.type for part in as_events.choices[0].message.parts] == ["text", "tool_use"]
+    assert as_events.usage is not None
+    assert as_events.usage.input_tokens == 416
+
+
+def test_bedrock_batch_rows_carry_nova_bodies(tmp_path: Path) -> None:
+    body = _request("system_camel_case.json")
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps({"recordId": "r1", "modelInput": body}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code = main(
+        [
+            "convert",
+            str(source),
+            "--from",
+            "bedrock-batch:bedrock-nova",
+            "--to",
+            "bedrock-batch:bedrock-nova",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert json.loads(out.read_text(encoding="utf-8")) == {"recordId": "r1", "modelInput": body}
+    told = tmp_path / "told.jsonl"
+    assert (
+        main(
+            [
+                "convert",
+                str(source),
+                "--from",
+                "bedrock-batch",
+                "--to",
+                "openai-batch",
+                "--model",
+                "m",
+                "--out",
+                str(told),
+            ]
+        )
+        == 0
+    )
+    row = json.loads(told.read_text(encoding="utf-8"))
+    assert row["body"]["messages"][0]["role"] == "system"
+    assert body["system"][0]["text"] in json.dumps(row["body"]["messages"][0])
