@@ -186,6 +186,7 @@ def test_every_extension_row_names_a_kind_of_its_provider(provider: str) -> None
     for row in (row for row in EXTENSIONS if row.provider == provider):
         assert row.source.startswith(("https://", "recorded")), row
         assert "*" in row.kind or row.kind in schema.kinds, row
+        assert not row.arm_of or row.arm_of in schema.unions, row  # a new arm joins a union the SDK has
 
 
 # --- structural rules --------------------------------------------------

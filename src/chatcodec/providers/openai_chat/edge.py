@@ -45,6 +45,8 @@ from chatcodec.providers.families.openai.edge import (
 )
 from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
+from chatcodec.providers.openai_chat.servers import kinds
+from chatcodec.providers.openai_chat.servers.server import Server
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
 
@@ -110,9 +112,16 @@ _OTHERS: tuple[Extension, ...] = (
 )
 """Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
 
+def _server_rows(server: Server) -> tuple[Extension, ...]:
+    """A server's extension rows, with the content parts it takes that the SDK has no arm
+    for (vLLM's, SGLang's and Kimi K2.5's ``video_url``: ``servers.kinds.PART_ARMS``)."""
+    taken = server.parts.union(*(row.parts for row in server.model_parts))
+    return (*server.extensions, *(arm for tag, arm in kinds.PART_ARMS.items() if tag in taken))
+
+
 EXTENSIONS: tuple[Extension, ...] = (
     *_OTHERS,
-    *(row for server in servers.SERVERS.values() for row in server.extensions),
+    *dict.fromkeys(row for server in servers.SERVERS.values() for row in _server_rows(server)),
 )
 """Fields the compatible servers document beyond the SDK types (strict reading accepts
 them): each described server's own (``servers/``), and the few others'."""
@@ -156,6 +165,6 @@ EDGE = Edge(
         ),
     ),
     extensions=EXTENSIONS,
-    server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},
+    server_extensions={name: _server_rows(server) for name, server in servers.SERVERS.items()},
 )
 """The OpenAI Chat Completions edge."""
