@@ -91,6 +91,7 @@ class StreamConverter:
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
         self._finished = False  # a finish or error event came
+
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
         one to each worker (Ray Data, ``datasets.map(num_proc=...)``); one mid-stream holds its decoder's and encoder's

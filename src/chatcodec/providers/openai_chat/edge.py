@@ -45,10 +45,10 @@ from chatcodec.providers.families.openai.edge import (
 )
 from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
-from chatcodec.providers.openai_chat.servers import kinds
-from chatcodec.providers.openai_chat.servers.server import Server
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.servers import kinds
+from chatcodec.providers.openai_chat.servers.server import Server
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -111,6 +111,7 @@ _OTHERS: tuple[Extension, ...] = (
     ),
 )
 """Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
+
 
 def _server_rows(server: Server) -> tuple[Extension, ...]:
     """A server's extension rows, with the content parts it takes that the SDK has no arm
