@@ -35,7 +35,8 @@ def _events(provider: str, name: str) -> list[dict[str, Any]]:
 def test_anthropic_without_message_stop_is_cut_even_after_its_stop_reason() -> None:
     events = _events("anthropic", "text_basic.sse")
     assert events[-1]["type"] == "message_stop"
-    assert events[-2]["type"] == "message_delta" and events[-2]["delta"]["stop_reason"] == "end_turn"
+    assert events[-2]["type"] == "message_delta"
+    assert events[-2]["delta"]["stop_reason"] == "end_turn"
     with pytest.raises(chatcodec.StreamError, match="message_stop"):
         chatcodec.accumulate_stream("anthropic", events[:-1])
     partial = chatcodec.accumulate_stream("anthropic", events[:-1], partial=True)
@@ -44,9 +45,11 @@ def test_anthropic_without_message_stop_is_cut_even_after_its_stop_reason() -> N
 
 def test_openai_chat_is_whole_at_its_finish_chunk_without_the_usage_chunk() -> None:
     events = _events("openai-chat", "text_with_usage_obfuscation.sse")
-    assert events[-1]["choices"] == [] and "usage" in events[-1]
+    assert events[-1]["choices"] == []
+    assert "usage" in events[-1]
     response = chatcodec.accumulate_stream("openai-chat", events[:-1])
-    assert response.choices[0].finish_reason is not None and response.usage is None
+    assert response.choices[0].finish_reason is not None
+    assert response.usage is None
 
 
 def test_openai_chat_with_several_choices_is_whole_when_each_has_finished() -> None:
@@ -65,7 +68,7 @@ def test_openai_chat_with_several_choices_is_whole_when_each_has_finished() -> N
 def test_responses_without_its_terminal_event_is_cut() -> None:
     events = _events("openai-responses", "text_output.sse")
     assert events[-1]["type"] == "response.completed"
-    with pytest.raises(chatcodec.StreamError, match="response.completed"):
+    with pytest.raises(chatcodec.StreamError, match=r"response\.completed"):
         chatcodec.accumulate_stream("openai-responses", events[:-1])
 
 
@@ -82,7 +85,8 @@ def test_responses_incomplete_ends_a_stream() -> None:
 
 def test_bedrock_is_whole_at_message_stop_without_its_metadata() -> None:
     events = _events("bedrock-converse", "redacted_reasoning.jsonl")
-    assert "metadata" in events[-1] and "messageStop" in events[-2]
+    assert "metadata" in events[-1]
+    assert "messageStop" in events[-2]
     response = chatcodec.accumulate_stream("bedrock-converse", events[:-1])
     assert response.choices[0].finish_reason is not None
     with pytest.raises(chatcodec.StreamError, match="messageStop"):
