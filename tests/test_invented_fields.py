@@ -1,0 +1,78 @@
+"""A response encoder writes what a target's SDK requires even when the source never had
+it (an ``id``, a ``created`` time, token counts of 0, a latency); read back, such a value is
+data the answer never held, so each one is reported. The requirements come from the SDK
+types: openai's ``ChatCompletion`` (``id``, ``created``, ``model``, ``CompletionUsage``'s two
+counts), ``Response`` (``id``, ``created_at``, ``model``, every ``ResponseUsage`` count),
+anthropic's ``Message`` (``id``, ``model``, ``usage``), botocore's ``ConverseResponse``
+(``stopReason``, ``usage``, ``metrics``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import chatcodec
+
+RESPONSE_FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama")
+_USAGE = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+MINIMAL = [
+    pytest.param({"choices": [{"message": {"role": "assistant", "content": "hi"}}]}, id="bare"),
+    pytest.param(
+        {
+            "choices": [{"message": {"role": "assistant", "content": "hi"}, "finish_reason": {"unified": "stop"}}],
+            "usage": {"output_tokens": 2},
+        },
+        id="output-count-only",
+    ),
+]
+
+
+def _gained(source: dict[str, Any], back: dict[str, Any]) -> dict[str, str]:
+    """The canonical values ``back`` holds that ``source`` did not, each with the loss path
+    that must name it."""
+    gained = {key: f"$.{key}" for key in ("id", "model", "created") if source.get(key) is None and back.get(key)}
+    usage, usage_back = source.get("usage") or {}, back.get("usage") or {}
+    gained.update(
+        {f"usage.{key}": "$.usage" for key in _USAGE if usage.get(key) is None and usage_back.get(key) is not None}
+    )
+    if source["choices"][0].get("finish_reason") is None and back["choices"][0].get("finish_reason") is not None:
+        gained["finish_reason"] = "$.choices[0].finish_reason"
+    return gained
+
+
+@pytest.mark.parametrize("target", RESPONSE_FORMATS)
+@pytest.mark.parametrize("data", MINIMAL)
+def test_every_value_a_response_encoder_invents_is_reported(target: str, data: dict[str, Any]) -> None:
+    response = chatcodec.ChatResponse.model_validate(data)
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.encode_response(target, response, on_loss="ignore", losses=losses)
+    source = response.model_dump(mode="json")
+    back = chatcodec.decode_response(target, wire).model_dump(mode="json")
+    reported = {loss.path for loss in losses}
+    assert {key: path for key, path in _gained(source, back).items() if path not in reported} == {}
+
+
+def test_a_converse_response_without_metrics_reports_the_latency_it_writes() -> None:
+    response = chatcodec.ChatResponse.model_validate(
+        {"choices": [{"message": {"role": "assistant", "content": "hi"}, "finish_reason": {"unified": "stop"}}]}
+    )
+    losses: list[chatcodec.Loss] = []
+    wire = chatcodec.encode_response("bedrock-converse", response, on_loss="ignore", losses=losses)
+    assert wire["metrics"] == {"latencyMs": 0}  # botocore's ConverseResponse requires metrics
+    assert "$.metrics" in {loss.path for loss in losses}
+
+
+def test_a_response_read_from_the_format_invents_nothing_on_its_way_back() -> None:
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+    losses: list[chatcodec.Loss] = []
+    again = chatcodec.convert_response(body, source="openai-chat", target="openai-chat", losses=losses)
+    assert again == body
+    assert losses == []
