@@ -40,6 +40,7 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._narrow import as_dict
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.registry import get_codec, registered_providers
@@ -331,11 +332,11 @@ def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
 
     def edit(call: RuleCall) -> None:
         for item in ranges:
-            holder: Any = call.body
+            holder: dict[str, Any] | None = call.body
             for step in item.at:
-                holder = holder.get(step) if isinstance(holder, dict) else None
-            if isinstance(holder, dict):
-                clamp_to_range(call, cast(dict[str, Any], holder), (item.key,), item.at, (item.low, item.high))
+                holder = as_dict(holder.get(step)) if holder is not None else None
+            if holder is not None:
+                clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
 
     sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
     return TargetRule("sampling_range", f"a value outside its range ({named}) sent as the nearest bound", sources, edit)
