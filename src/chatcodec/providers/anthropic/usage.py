@@ -115,7 +115,7 @@ def no_usage() -> dict[str, Any]:
 
 def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
     """Wire usage for canonical ``usage`` data. The SDK requires both counts, so a missing
-    count is written as zero, reported, unless the decoder saw the count absent."""
+    count is written as zero, unless the decoder saw the count absent."""
     losses = context.losses
     bag = KIT.claim(losses, usage.get("provider_metadata"), at)
     wire = restore_fields(bag)
@@ -128,9 +128,7 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: Steps) ->
     if reasoning_tokens is not None:
         details = as_dict(wire.get(_DETAILS)) or {}
         wire[_DETAILS] = {**details, _THINKING: reasoning_tokens}
-    filled = [key for key in _REQUIRED if key not in (as_list(bag.get(ABSENT)) or []) and key not in wire]
-    if filled:  # read back, a 0 is a count the answer never had
-        why = f"an Anthropic Message's usage requires {', '.join(_REQUIRED)}; {', '.join(filled)} written as 0"
-        losses.add(at, "missing usage counts", why, "default")
-        wire.update(dict.fromkeys(filled, 0))
+    for key in _REQUIRED:
+        if key not in (as_list(bag.get(ABSENT)) or []):
+            wire.setdefault(key, 0)
     return wire

@@ -169,10 +169,8 @@ class StreamEncoder:
             return  # a stream that had no metadata event (usage, metrics) gets none
         usage = {**self.usage, "provider_metadata": self.usage_metadata} if self.usage_metadata else self.usage
         metadata["usage"] = encode_usage(usage, self.context, ("usage",))
-        if not self.bag.get(NO_METRICS) and "metrics" not in metadata:  # required by botocore
-            why = "a Converse metadata event requires them; none was given, sent latencyMs 0"
-            self.losses.add(("metrics",), "metrics", why, "default")
-            metadata["metrics"] = {"latencyMs": 0}
+        if not self.bag.get(NO_METRICS):
+            metadata.setdefault("metrics", {"latencyMs": 0})  # required by botocore
         yield {"metadata": metadata}
 
     # --- framing -------------------------------------------------------------------------
