@@ -8,9 +8,9 @@ the response's bag.
 
 The SDK's ``ChatCompletion`` requires ``id``, ``created``, ``model`` and each choice's
 ``finish_reason``. A canonical response from elsewhere may lack them; ``id`` and ``model``
-are then written as ``""`` and ``created`` as the current time (a client that sorts or
-expires by it reads 1970 from ``0``), each reported (read back, they are values the answer
-never had), and a missing finish reason as ``"length"`` with a loss.
+are then written as ``""`` (placeholders, not data) and ``created`` as the current time (a
+client that sorts or expires by it reads 1970 from ``0``), and a missing
+finish reason as ``"stop"`` with a loss, since that one tells the client something.
 """
 
 from __future__ import annotations
@@ -108,8 +108,6 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
             wire[key] = value
         elif key not in left_out and key not in wire:
             wire[key] = int(time.time()) if key == "created" else default
-            sent = "the current time" if key == "created" else repr(default)
-            losses.add((key,), key, f"a chat.completion requires one; none was given, sent {sent}", "default")
     if "object" not in wire and "object" not in left_out:
         wire["object"] = OBJECT
     wire["choices"] = [

@@ -8,7 +8,7 @@ otherwise. Other details (audio, image, prediction tokens, OpenRouter ``cost``, 
 other counts are all 0 (OpenAI writes ``audio_tokens: 0``, ``accepted_prediction_tokens: 0``
 on every answer): it says nothing, so it rides in the ``_zero_details`` marker, written back
 here and dropped by another format without a report. The SDK requires the three
-top-level counts, so a count the source did not report is written as 0, reported.
+top-level counts, so a count the source did not report is written as 0.
 """
 
 from __future__ import annotations
@@ -79,17 +79,12 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
     bag = KIT.own(metadata)
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
-    filled: list[str] = []
     for wire_key, key in _COUNTS:
         value = usage.get(key)
         if value is not None:
             wire[wire_key] = value
         elif wire_key not in left_out and wire_key not in wire:  # a null kept in the bag stays null
             wire[wire_key] = 0
-            filled.append(wire_key)
-    if filled:  # read back, a 0 is a count the answer never had
-        why = f"the SDK's CompletionUsage requires prompt_tokens, completion_tokens; {', '.join(filled)} written as 0"
-        losses.add(at, "missing usage counts", why, "default")
     if "total_tokens" not in wire and "total_tokens" not in left_out:
         wire["total_tokens"] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     zero = as_dict(bag.get(_ZERO_DETAILS)) or {}

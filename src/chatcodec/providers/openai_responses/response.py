@@ -10,8 +10,7 @@ The SDK's ``Response`` requires ``id``, ``created_at``, ``model``, ``object``,
 ``output``, ``parallel_tool_calls``, ``tool_choice`` and ``tools``. A canonical response
 from elsewhere may lack them; they are then written as placeholders (``""``,
 ``"response"``, ``true``, ``"auto"``, ``[]``), never as data, and ``created_at`` as the
-current time (as openai-chat stamps ``created``), an invented ``id``, ``model`` or
-``created_at`` reported; a recorded body that left one out gets
+current time (as openai-chat stamps ``created``); a recorded body that left one out gets
 none back. Responses has one answer per response: choices after the first
 are reported and left out.
 
@@ -115,19 +114,6 @@ def decode_response_dict(wire: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach(data, bag)
 
 
-def _report_invented(
-    losses: LossRecorder, response: Mapping[str, Any], wire: Mapping[str, Any], left_out: frozenset[str] | set[str]
-) -> None:
-    """Report the ``id``, ``model`` and ``created_at`` about to be written for a response
-    that has none (read back, they are values the answer never had)."""
-    for key, canonical in (("id", "id"), ("model", "model"), ("created_at", "created")):
-        if response.get(canonical) is None and key not in left_out and key not in wire:
-            sent = "the current time" if key == "created_at" else "''"
-            losses.add(
-                (canonical,), canonical, f"a Responses response requires one; none was given, sent {sent}", "default"
-            )
-
-
 def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict[str, Any]:
     """Write canonical response data as a body; what Responses cannot carry is recorded in
     ``context.losses``."""
@@ -136,7 +122,6 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     bag = KIT.own(response.get("provider_metadata"))
     left_out = absent_keys(bag)
     wire = restore_fields(bag)
-    _report_invented(losses, response, wire, left_out)
     for key, placeholder in PLACEHOLDERS:
         if key not in left_out:
             wire.setdefault(key, placeholder)

@@ -6,7 +6,7 @@ and the newer ``cache_write_tokens``) and ``output_tokens`` includes
 to one, never added twice. ``total_tokens`` is derived when it is the plain sum and kept
 otherwise. ``ResponseUsage`` requires every count and both details objects (the SDK
 now requires ``cache_write_tokens`` too), so a count the source did not report is
-written as 0 on a usage from another provider, reported.
+written as 0 on a usage from another provider.
 """
 
 from __future__ import annotations
@@ -64,14 +64,12 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
     bag = KIT.own(usage.get("provider_metadata"))
     left_out = absent_keys(bag)
     wire = wire_fields(bag)
-    filled: list[str] = []
     for wire_key, key in _COUNTS:
         value = usage.get(key)
         if value is not None:
             wire[wire_key] = value
         elif wire_key not in left_out and wire_key not in wire:
             wire[wire_key] = 0
-            filled.append(wire_key)
     if "total_tokens" not in wire and "total_tokens" not in left_out:
         wire["total_tokens"] = (usage.get("input_tokens") or 0) + (usage.get("output_tokens") or 0)
     for details_key, pairs in _DETAILS.items():
@@ -79,12 +77,8 @@ def encode_usage(usage: Mapping[str, Any], context: EncodeContext, at: tuple[int
         details.update((wire_key, usage[key]) for wire_key, key in pairs if usage.get(key) is not None)
         if details_key not in left_out:
             for required in _REQUIRED_DETAILS[details_key]:
-                if not bag.get(f"_no_{required}") and required not in details:
-                    details[required] = 0
-                    filled.append(f"{details_key}.{required}")
+                if not bag.get(f"_no_{required}"):
+                    details.setdefault(required, 0)
         if details or details_key not in left_out:
             wire[details_key] = details
-    if filled:  # read back, a 0 is a count the answer never had
-        why = f"the SDK's ResponseUsage requires every count; {', '.join(filled)} written as 0"
-        context.losses.add(at, "missing usage counts", why, "default")
     return wire
