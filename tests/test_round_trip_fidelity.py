@@ -35,7 +35,10 @@ def cut_off_response() -> chatcodec.ChatResponse:
     """A recorded Anthropic stream cut before its ``message_delta``: no finish reason."""
     blocks = (FIXTURES / "anthropic" / "stream" / "text_basic.sse").read_text().strip().split("\n\n")
     kept = [block for block in blocks if "message_delta" not in block and "message_stop" not in block]
-    response = chatcodec.accumulate_stream("anthropic", "\n\n".join(kept) + "\n\n")
+    cut = "\n\n".join(kept) + "\n\n"
+    with pytest.raises(chatcodec.StreamError, match="message_stop"):
+        chatcodec.accumulate_stream("anthropic", cut)
+    response = chatcodec.accumulate_stream("anthropic", cut, partial=True)
     assert response.finish_reason is None
     return response
 
@@ -69,7 +72,10 @@ def test_cut_off_stream_is_never_written_as_complete(target: str) -> None:
 @pytest.mark.parametrize("target", PROVIDERS)
 def test_cut_off_stream_is_never_streamed_as_complete(target: str) -> None:
     events, _ = encode_stream(target, cut_off_response())
-    again = chatcodec.accumulate_stream(target, events)
+    if not any(event.get("type") == "response.incomplete" for event in events):  # Responses ends it, status unknown
+        with pytest.raises(chatcodec.StreamError, match="cut off"):  # read back, it is still cut
+            chatcodec.accumulate_stream(target, events)
+    again = chatcodec.accumulate_stream(target, events, partial=True)
     assert again.finish_reason is None
     assert not any(event.get("type") == "response.completed" for event in events)
     assert not any("messageStop" in event for event in events)
@@ -150,7 +156,7 @@ def test_two_consecutive_assistant_messages_are_not_merged_without_a_loss() -> N
 
 @pytest.mark.parametrize("value", [1, 0, 2])
 def test_an_integer_temperature_stays_an_integer(value: int) -> None:
-    payload = {"model": "m", "input": "hi", "temperature": value, "top_p": value}
+    payload = {"model": "m", "input": "hi", "temperature": value, "top_p": min(value, 1)}  # top_p: 0 to 1
     out, losses = same_format_request(payload)
     assert out == payload
     assert type(out["temperature"]) is int

@@ -5,11 +5,13 @@ cut at an event boundary is not given a finish the upstream never sent."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 import chatcodec
+import chatcodec.streams.framing
 from chatcodec import PROVIDER_NAMES
 
 EMPTY_BODIES = [b"", b"\n\n", []]
@@ -136,13 +138,37 @@ FINISHES = {
 }
 
 
+MISSING = {
+    "anthropic": "message_stop",
+    "openai-chat": "finish_reason for choice 0",
+    "bedrock-converse": "messageStop",
+    "gemini": "finishReason for candidate 0",
+    "ollama": '"done": true',
+    "openai-responses": "response.completed, response.incomplete or response.failed",
+}
+"""What each format's documentation says ends its stream, as the error names it."""
+
+
+@pytest.mark.parametrize("source", sorted(CUT))
+def test_a_stream_cut_at_an_event_boundary_is_an_error_naming_its_missing_end(source: str) -> None:
+    events = CUT[source]
+    with pytest.raises(chatcodec.StreamError, match=re.escape(MISSING[source])):
+        chatcodec.accumulate_stream(source, events)
+    decoded: list[chatcodec.StreamEvent] = []
+    with pytest.raises(chatcodec.StreamError, match="cut off"):
+        decoded.extend(chatcodec.decode_stream(source, events))
+    assert decoded == list(chatcodec.decode_stream(source, events, partial=True))  # what came, before the error
+    with pytest.raises(chatcodec.StreamError, match=re.escape(MISSING[source])):
+        b"".join(chatcodec.convert_stream(_framed(source, events), source=source, target="openai-chat"))
+
+
 @pytest.mark.parametrize("source", sorted(CUT))
 @pytest.mark.parametrize("target", sorted(FINISHES))
-def test_a_stream_cut_at_an_event_boundary_is_given_no_finish(source: str, target: str) -> None:
+def test_a_cut_stream_read_as_partial_is_given_no_finish(source: str, target: str) -> None:
     events = CUT[source]
-    assert chatcodec.accumulate_stream(source, events).choices[0].finish_reason is None
+    assert chatcodec.accumulate_stream(source, events, partial=True).choices[0].finish_reason is None
     written = json.dumps(
-        list(chatcodec.encode_stream(target, chatcodec.decode_stream(source, events), on_loss="ignore"))
+        list(chatcodec.encode_stream(target, chatcodec.decode_stream(source, events, partial=True), on_loss="ignore"))
     )
     assert "Hel" in written
     assert not [finish for finish in FINISHES[target] if finish in written]
@@ -152,6 +178,16 @@ def test_a_stream_cut_at_an_event_boundary_is_given_no_finish(source: str, targe
     assert b"cut off" in closing
     assert not [finish for finish in FINISHES[target] if finish.encode() in closing]
     assert not converter.ended
+    converter = chatcodec.StreamConverter(source, target, on_loss="ignore")
+    converter.feed_events(events)
+    closing = converter.close(partial=True)
+    assert not [finish for finish in FINISHES[target] if finish.encode() in closing]
+
+
+def _framed(source: str, events: list[dict[str, Any]]) -> bytes:
+    """``events`` as the source's body on the wire (SSE, JSON lines, event-stream binary)."""
+    writer = chatcodec.streams.framing.WireEventWriter(source)
+    return b"".join(writer.write(event) for event in events) + writer.close()
 
 
 def test_one_of_several_answers_left_unfinished_has_no_finish() -> None:
@@ -162,5 +198,7 @@ def test_one_of_several_answers_left_unfinished_has_no_finish() -> None:
         {**chunk, "choices": [{"index": 1, "delta": {"role": "assistant", "content": "B"}, "finish_reason": None}]},
         {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
     ]
-    choices = chatcodec.accumulate_stream("openai-chat", events).choices
+    with pytest.raises(chatcodec.StreamError, match="finish_reason for choice 1"):
+        chatcodec.accumulate_stream("openai-chat", events)
+    choices = chatcodec.accumulate_stream("openai-chat", events, partial=True).choices
     assert [choice.finish_reason is None for choice in choices] == [False, True]

@@ -57,15 +57,15 @@ def test_anthropic_close_gives_a_cut_off_server_tool_block() -> None:
             "delta": {"type": "input_json_delta", "partial_json": '{"query": "otters"}'},
         },
     ]
-    response = chatcodec.accumulate_stream("anthropic", stream)
+    response = chatcodec.accumulate_stream("anthropic", stream, partial=True)
     (part,) = response.choices[0].message.content
     assert isinstance(part, chatcodec.OpaquePart)
     assert part.data == {**SERVER_TOOL, "input": {"query": "otters"}}
-    decoded = list(chatcodec.decode_stream("anthropic", stream))
+    decoded = list(chatcodec.decode_stream("anthropic", stream, partial=True))
     assert decoded[-1] == chatcodec.PartEvent(index=0, part=part)
     # cut mid-JSON: the block as it started
     cut = [*stream[:-1], {**stream[-1], "delta": {"type": "input_json_delta", "partial_json": '{"que'}}]
-    (part,) = chatcodec.accumulate_stream("anthropic", cut).choices[0].message.content
+    (part,) = chatcodec.accumulate_stream("anthropic", cut, partial=True).choices[0].message.content
     assert part.data == SERVER_TOOL  # type: ignore[union-attr]
 
 
@@ -82,11 +82,11 @@ def test_message_delta_with_null_stop_reason_keeps_its_other_fields() -> None:
             "usage": {"output_tokens": 3},
         },
     ]
-    response = chatcodec.accumulate_stream("anthropic", stream)
+    response = chatcodec.accumulate_stream("anthropic", stream, partial=True)
     assert response.choices[0].finish_reason is None
     assert (response.provider_metadata or {})["anthropic"]["container"] == container
     accumulator = chatcodec.StreamAccumulator()
-    accumulator.extend(chatcodec.decode_stream("anthropic", stream))
+    accumulator.extend(chatcodec.decode_stream("anthropic", stream, partial=True))
     assert accumulator.response() == response
 
 
@@ -178,13 +178,13 @@ def test_gemini_candidate_fields_without_a_finish_reason_are_kept() -> None:
         _gemini_chunk({"content": {"role": "model", "parts": [{"text": "Otters"}]}, "index": 0}),
         _gemini_chunk({"content": {"role": "model", "parts": [{"text": " swim"}]}, "citationMetadata": citations}),
     ]  # cut off: no finishReason ever came
-    response = chatcodec.accumulate_stream("gemini", stream)
+    response = chatcodec.accumulate_stream("gemini", stream, partial=True)
     assert response.choices[0].finish_reason is None
     assert response.choices[0].provider_metadata == {"gemini": {"citationMetadata": citations}}
-    events = list(chatcodec.decode_stream("gemini", stream))
+    events = list(chatcodec.decode_stream("gemini", stream, partial=True))
     assert chatcodec.ChoiceMetadataEvent(choice_metadata={"gemini": {"citationMetadata": citations}}) in events
     chunks = list(chatcodec.encode_stream("gemini", events, on_loss="error"))
-    assert chatcodec.accumulate_stream("gemini", chunks) == response
+    assert chatcodec.accumulate_stream("gemini", chunks, partial=True) == response
 
 
 def test_gemini_content_fields_are_the_message_bag_streamed_or_not() -> None:

@@ -469,7 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.check:
         drifted = [name for name, text in texts.items() if (MODEL_DIR / name).read_text(encoding="utf-8") != text]
         for name in drifted:
-            print(f"{(MODEL_DIR / name).relative_to(ROOT)} drifted: run python tools/canonical_types.py", file=sys.stderr)
+            print(
+                f"{(MODEL_DIR / name).relative_to(ROOT)} drifted: run python tools/canonical_types.py", file=sys.stderr
+            )
         return 1 if drifted else 0
     for name, text in texts.items():
         (MODEL_DIR / name).write_text(text, encoding="utf-8")

@@ -56,8 +56,8 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "providers/families/** providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "registry.py codec_options.py streams/__init__.py streams/builder.py streams/sse.py streams/event_stream.py "
-        "streams/framing.py detect.py",
+        "registry.py codec_options.py streams/__init__.py streams/builder.py streams/part_builder.py "
+        "streams/sse.py streams/event_stream.py streams/framing.py detect.py",
     ),  # the codec interface, the stream path, SSE framing; the format markers
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import inspect
 import itertools
 import json
@@ -542,29 +543,19 @@ GENERATORS: dict[str, Callable[[], tuple[Graph, dict[str, str], str]]] = {
 
 # --- rules the SDK types do not carry ----------------------------------------------
 
-_ANTHROPIC_TEMPERATURE = (
-    "https://platform.claude.com/docs/en/api/messages (temperature: ranges from 0.0 to 1.0; "
-    "API version 2023-06-01, see providers/anthropic/edge.py)"
-)
 _ANTHROPIC_TEXT = (
     "the API's 400 for an empty text block: 'messages: text content blocks must be non-empty' "
     "(https://platform.claude.com/docs/en/api/errors)"
 )
 
-_ANTHROPIC_TOP_P = "https://platform.claude.com/docs/en/api/messages (top_p: a number from 0 to 1, nucleus sampling)"
 _ANTHROPIC_CACHE = (
     "https://platform.claude.com/docs/en/build-with-claude/prompt-caching (cache_control: "
     '{"type": "ephemeral"}, the one cache type; the SDK types it only as a TypedDict key)'
-)
-_OPENAI_TOP_P = (
-    "https://platform.openai.com/docs/api-reference/chat/create (top_p: the probability mass, 0 to 1; "
-    "the API's 400: \"Invalid 'top_p': decimal above maximum value. Expected a value <= 1\")"
 )
 _OPENAI_N = (
     "https://platform.openai.com/docs/api-reference/chat/create (n: how many choices; the API's 400: "
     "\"Invalid 'n': integer below minimum value. Expected a value >= 1\", and above 128)"
 )
-_RESPONSES_TOP_P = "https://platform.openai.com/docs/api-reference/responses/create (top_p: 0 to 1, as in Chat)"
 _GEMINI_CONFIG = (
     "https://ai.google.dev/api/generate-content#generationconfig and "
     "https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference#generationconfig "
@@ -596,34 +587,38 @@ _SAMPLING = ("MessageCreateParamsNonStreaming", "MessageCreateParamsStreaming")
 _CHAT = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreaming")
 _RESPONSES = ("ResponseCreateParamsNonStreaming", "ResponseCreateParamsStreaming")
 
+
+def _ranges(package: str, kinds: Sequence[str], typed: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
+    """The sampling ranges of ``package``'s rules table (``SAMPLING_RANGES``, what its
+    writer's ``sampling_range`` rule holds a request to) as value rules of ``kinds``: one
+    list is the truth for what the writer sends and what strict reading refuses."""
+    rules = importlib.import_module(f"chatcodec.providers.{package}.rules")
+    found: dict[str, dict[str, Any]] = {}
+    for item in rules.SAMPLING_RANGES:
+        rule: dict[str, Any] = {"source": item.source}
+        rule.update({"type": "number"} if typed else {})
+        rule.update({} if item.low is None else {"minimum": item.low})
+        rule.update({} if item.high is None else {"maximum": item.high})
+        found.update(_gemini(item.key, rule) if package == "gemini" else {item.key: rule})
+    return {kind: dict(found) for kind in kinds}
+
+
 DOCUMENTED: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
     "anthropic": {
         "TextBlockParam": {
             "text": {"min_length": 1, "message": "text content blocks must be non-empty", "source": _ANTHROPIC_TEXT}
         },
         "CacheControlEphemeralParam": {"type": {"type": "string", "enum": ["ephemeral"], "source": _ANTHROPIC_CACHE}},
-        **{
-            kind: {
-                "temperature": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TEMPERATURE},
-                "top_p": {"type": "number", "minimum": 0, "maximum": 1, "source": _ANTHROPIC_TOP_P},
-            }
-            for kind in _SAMPLING
-        },
+        **_ranges("anthropic", _SAMPLING, typed=True),
     },
     "openai_chat": {
-        kind: {
-            "top_p": {"minimum": 0, "maximum": 1, "source": _OPENAI_TOP_P},
-            "n": {"minimum": 1, "maximum": 128, "source": _OPENAI_N},
-        }
-        for kind in _CHAT
+        kind: {**ranges, "n": {"minimum": 1, "maximum": 128, "source": _OPENAI_N}}
+        for kind, ranges in _ranges("openai_chat", _CHAT).items()
     },
-    "openai_responses": {
-        kind: {"top_p": {"minimum": 0, "maximum": 1, "source": _RESPONSES_TOP_P}} for kind in _RESPONSES
-    },
+    "openai_responses": _ranges("openai_responses", _RESPONSES),
     "gemini": {
         "GenerationConfig": {
-            **_gemini("temperature", {"minimum": 0, "maximum": 2, "source": _GEMINI_CONFIG}),
-            **_gemini("topP", {"minimum": 0, "maximum": 1, "source": _GEMINI_CONFIG}),
+            **_ranges("gemini", ("GenerationConfig",))["GenerationConfig"],
             **_gemini("candidateCount", {"minimum": 1, "source": _GEMINI_CONFIG}),
         },
         "Content": {"role": {"enum": ["user", "model"], "under": "contents", "source": _GEMINI_ROLE}},

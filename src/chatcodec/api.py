@@ -20,7 +20,7 @@ from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.option_table import OptionTable, escaped_fields, named_options, unknown_option
 from chatcodec.payloads import Payload, load_object
 from chatcodec.providers.contract.provider_codec import held
-from chatcodec.registry import SupportsStreamDecoder, get_codec
+from chatcodec.registry import StreamDecoder, SupportsStreamDecoder, get_codec
 from chatcodec.sdk_objects import SdkObject, sdk_json_items, sdk_json_nested
 
 if TYPE_CHECKING:  # the models, streams and strict checks load on first use
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the models, streams and strict checks load on first use
     from chatcodec.model.response import ChatResponse
     from chatcodec.model.stream_events import AnyStreamEvent
     from chatcodec.options import EncoderOptions, ReadingOptions
+    from chatcodec.streams.builder import StreamBuilder
     from chatcodec.streams.input import StreamInput
 
 ModelT = TypeVar("ModelT", "ChatRequest", "ChatResponse")
@@ -147,20 +148,44 @@ def encode_response(
     return encoded
 
 
-def decode_stream(provider: str, events: StreamInput, *, strict: bool = False) -> Iterator[AnyStreamEvent]:
+def decode_stream(
+    provider: str, events: StreamInput, *, strict: bool = False, partial: bool = False
+) -> Iterator[AnyStreamEvent]:
     """Map a ``provider`` stream to canonical events, lazily.
 
     ``events`` is raw SSE (text or bytes, whole or in chunks), JSON lines, or an
     iterable of already-parsed event dicts. ``strict``: an event holding a field the
     provider's published API does not define raises a :class:`~chatcodec.StreamError`
-    naming the event and the field.
+    naming the event and the field. A stream that ends without its format's last event
+    (Anthropic's ``message_stop``, a ``finish_reason`` for every OpenAI choice, ...: it was
+    cut between two events) raises a :class:`~chatcodec.StreamError` naming what is
+    missing, after the events that came; ``partial=True`` takes it as it stands.
     """
     from chatcodec.streams.input import iter_event_payloads
     from chatcodec.strict.check import checked_events
 
     codec = get_codec(provider)
     payloads = _plain_dicts(events) or iter_event_payloads(events)  # a list of dicts: no step per event
-    return codec.decode_stream(checked_events(provider, payloads) if strict else payloads)
+    if strict:
+        payloads = checked_events(provider, payloads)
+    if partial or not _decodes_incrementally(type(codec)):
+        return codec.decode_stream(payloads)
+    from chatcodec.streams.builder import StreamBuilder
+
+    builder = StreamBuilder(emit=True)
+    decoder = cast(SupportsStreamDecoder, codec).stream_decoder(builder)  # a codec without streams refuses here
+    return _whole_stream(provider, decoder, builder, payloads)
+
+
+def _whole_stream(
+    provider: str, decoder: StreamDecoder, builder: StreamBuilder, payloads: Iterable[dict[str, Any]]
+) -> Iterator[AnyStreamEvent]:
+    """The decoder's events for ``payloads``, then its close; a :class:`~chatcodec.StreamError`
+    at the end when the stream never sent its last event."""
+    for payload in payloads:
+        yield from decoder.feed(payload)
+    yield from decoder.close()
+    builder.refuse_cut(provider)
 
 
 def encode_stream(
@@ -196,14 +221,18 @@ def _settled(
     recorder.settle(on_loss, losses)
 
 
-def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = False) -> ChatResponse:
+def accumulate_stream(
+    provider: str, events: StreamInput, *, strict: bool = False, partial: bool = False
+) -> ChatResponse:
     """Decode a ``provider`` stream and accumulate it into one :class:`ChatResponse`.
 
     A codec with an incremental decoder (:class:`~chatcodec.registry.SupportsStreamDecoder`)
     drives a :class:`~chatcodec.streams.builder.StreamBuilder` that builds the response
     directly, with no event per delta; the result is what ``decode_stream`` followed by
     :class:`~chatcodec.StreamAccumulator` gives, as both are that one builder.
-    ``strict`` as in :func:`decode_stream`.
+    ``strict`` and ``partial`` as in :func:`decode_stream`: a stream cut between two
+    events is a :class:`~chatcodec.StreamError` unless ``partial=True``, which gives what
+    arrived (a choice whose finish never came has ``finish_reason`` ``None``).
     """
     from chatcodec.streams.accumulator import StreamAccumulator
     from chatcodec.streams.builder import StreamBuilder
@@ -221,6 +250,8 @@ def accumulate_stream(provider: str, events: StreamInput, *, strict: bool = Fals
     decoder = cast("SupportsStreamDecoder", codec).stream_decoder(builder)
     decoder.read(_plain_dicts(events) or iter_event_payloads(events))
     decoder.close()
+    if not partial:
+        builder.refuse_cut(provider)
     return builder.response()
 
 

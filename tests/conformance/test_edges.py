@@ -106,7 +106,13 @@ def test_a_status_the_edge_does_not_list_gets_its_server_or_request_error(name: 
 
 def _wire(name: str) -> list[dict[str, object]]:
     response = chatcodec.ChatResponse.model_validate(
-        {"id": "r1", "model": "m", "choices": [{"message": {"role": "assistant", "content": "hé ✓ [DONE]"}}]}
+        {
+            "id": "r1",
+            "model": "m",
+            "choices": [
+                {"message": {"role": "assistant", "content": "hé ✓ [DONE]"}, "finish_reason": {"unified": "stop"}}
+            ],
+        }
     )
     return list(chatcodec.encode_stream(name, events_from_response(response), on_loss="ignore"))
 

@@ -171,7 +171,7 @@ def _as_provider_carries(provider: ProviderEntry, response: chatcodec.ChatRespon
 @pytest.mark.parametrize("name", STREAMING_NAMES)
 def test_choice_and_message_bags_stream_as_they_encode(name: str, data: st.DataObject) -> None:
     provider = PROVIDER[name]
-    generated = data.draw(chat_responses().map(without_provider_data).map(_known_finish_words), "response")
+    generated = data.draw(chat_responses(finished=True).map(without_provider_data).map(_known_finish_words), "response")
     message_bag = _message_bag(name)
     response = _with_bags(
         _as_provider_carries(provider, generated),
@@ -244,7 +244,7 @@ def test_a_choice_bag_without_a_finish_reason_streams_or_is_reported(name: str) 
     losses: list[chatcodec.Loss] = []
     wire = list(chatcodec.encode_stream(name, events_from_response(response), on_loss="ignore", losses=losses))
     provider.check_stream(wire)
-    streamed = chatcodec.accumulate_stream(name, wire)
+    streamed = chatcodec.accumulate_stream(name, wire, partial=True)  # no finish: the stream ends as a cut one
     if provider.bags.stream_place == "on any event":
         # the law is the choice's bag: a format with no response id reports that apart
         assert [loss for loss in losses if loss.path.startswith("$.choices")] == []
@@ -288,7 +288,9 @@ def test_a_recorded_answer_cut_before_its_finish_keeps_its_bags_or_reports_them(
     losses: list[chatcodec.Loss] = []
     wire = list(chatcodec.encode_stream(provider.name, events_from_response(cut), on_loss="ignore", losses=losses))
     provider.check_stream([provider.for_sdk(name, event) for event in wire])
-    streamed = chatcodec.accumulate_stream(provider.name, wire)
+    with pytest.raises(chatcodec.StreamError, match="cut off"):
+        chatcodec.accumulate_stream(provider.name, wire)
+    streamed = chatcodec.accumulate_stream(provider.name, wire, partial=True)
     assert all(choice.finish_reason is None for choice in streamed.choices)
     if losses:  # only the bags a stream cannot give without a finish (such as a message's annotations)
         assert provider.bags.stream_place != "on any event"

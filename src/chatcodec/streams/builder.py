@@ -24,7 +24,6 @@ This module is canonical: it imports no provider code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, assert_never
 
 import pydantic_core
@@ -54,12 +53,13 @@ from chatcodec.model.stream_events import (
     ToolCallStartEvent,
     UsageEvent,
 )
+from chatcodec.streams.part_builder import FOLD_AT, PartBuilder
+
+__all__ = ["COMPACT_EVERY", "Metadata", "PartBuilder", "StreamBuilder", "plain_counts"]
 
 COMPACT_EVERY = 4096
 """Events between two :meth:`StreamBuilder.compact` calls."""
 
-_FOLD_AT = 256
-"""Fragments a growing part holds before :meth:`StreamBuilder.compact` folds them."""
 
 Metadata = dict[str, dict[str, Any]] | None
 """Provider metadata for an event (merged into the part or response it belongs to)."""
@@ -89,69 +89,6 @@ _KIND_BY_EVENT = {
 }
 
 
-class PartBuilder:
-    """One part of the answer under construction: fixed fields plus growing text.
-
-    ``append(text)`` adds a delta: in building mode it is the fragment list's own
-    ``append`` (the cheapest call Python has), in emitting mode it emits the delta event.
-    """
-
-    __slots__ = (
-        "append",
-        "choice",
-        "closed",
-        "fields",
-        "folded",
-        "folded_count",
-        "fragments",
-        "index",
-        "kind",
-        "signature",
-        "whole",
-    )
-
-    def __init__(self, kind: str, choice: int, index: int, fields: dict[str, Any]) -> None:
-        self.kind: str = kind
-        self.choice: int = choice
-        self.index: int = index
-        self.fields: dict[str, Any] = fields
-        self.fragments: list[str] = []
-        self.folded: list[str] = []  # earlier fragments, joined a batch at a time
-        self.folded_count: int = 0  # how many fragments ``folded`` holds (each was one delta event)
-        self.signature: list[str] | None = None
-        self.closed: bool = False
-        self.whole: dict[str, Any] | None = None
-        self.append: Callable[[str], None] = self.fragments.append
-
-    def fold(self) -> None:
-        """Join the fragments so far into one string: a fragment is a string object of
-        its own (~50 bytes plus its text), so a stream of a million one-token deltas kept
-        as fragments costs some 60 MB for a 1 MB answer; folded, memory follows the text.
-        The list is emptied in place, as ``append`` is bound to it."""
-        if len(self.fragments) > 1:
-            self.folded.append("".join(self.fragments))
-            self.folded_count += len(self.fragments)
-            self.fragments.clear()
-
-    def deltas(self) -> int:
-        """How many deltas (text and signature) this part has taken."""
-        return len(self.fragments) + self.folded_count + len(self.signature or ())
-
-    def build(self) -> dict[str, Any]:
-        """The part as canonical JSON, its text joined once."""
-        if self.whole is not None:
-            return self.whole
-        built = {"type": self.kind, **self.fields}
-        joined = "".join(self.folded + self.fragments if self.folded else self.fragments)
-        if self.kind == "tool_use":
-            built["arguments"] = joined
-        else:
-            built["text"] = joined
-        if self.signature is not None:
-            built["signature"] = "".join(self.signature)
-        return built
-
-
 class StreamBuilder:
     """Driven by a provider's stream decoder: emits canonical events or builds the response."""
 
@@ -160,6 +97,11 @@ class StreamBuilder:
         """True when the calls become canonical events rather than a response."""
         self.errors: list[ErrorEvent] = []
         """Error events seen in the stream."""
+        self.ended: bool = False
+        """Whether the stream said it is over: its format's last event (:meth:`end`) or an error came."""
+        self.missing_end: str | None = None
+        """After :meth:`stream_closed`, what ends this format's stream when it never came;
+        ``None`` if it ended, or if the decoder does not say (canonical events have no last event)."""
         self._events: list[AnyStreamEvent] = []
         self._response: dict[str, Any] = {}
         self._choices: dict[int, dict[int, PartBuilder]] = {}
@@ -179,7 +121,7 @@ class StreamBuilder:
         events; each fragment is copied once more, so the work stays linear."""
         growing = [part for part in self._growing_parts if not part.closed]
         for part in growing:
-            if len(part.fragments) >= _FOLD_AT:
+            if len(part.fragments) >= FOLD_AT:
                 part.fold()
         self._growing_parts = growing
 
@@ -288,8 +230,27 @@ class StreamBuilder:
         _merge_metadata(self._message_bags.setdefault(choice, {}), message_metadata)
         self._count += 1
 
+    def end(self) -> None:
+        """The stream's own last event came (``message_stop``, ``response.completed``,
+        ``done: true`` ...); no canonical event stands for it: entry points read :attr:`ended`."""
+        self.ended = True
+
+    def stream_closed(self, awaited: str) -> None:
+        """The wire stream is over; ``awaited`` names what ends this format's stream, kept
+        as :attr:`missing_end` if it never came (a cut between two events: docs/streams.md)."""
+        if not self.ended:
+            self.missing_end = awaited
+
+    def refuse_cut(self, source: str) -> None:
+        """Raise the :class:`~chatcodec.StreamError` of a ``source`` stream closed without
+        its last event (:attr:`missing_end`); nothing for one that ended."""
+        if self.missing_end is not None:
+            message = f"the {source} stream ended without {self.missing_end}: it was cut off"
+            raise StreamError(f"{message} (partial=True reads what arrived)")
+
     def error(self, event: ErrorEvent) -> None:
-        """The provider reported an error inside the stream."""
+        """The provider reported an error inside the stream (which ends it)."""
+        self.ended = True
         if self.emitting:
             self._events.append(event)
             return

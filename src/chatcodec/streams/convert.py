@@ -30,6 +30,7 @@ from chatcodec.errors import CodecNotAvailableError, StreamError
 from chatcodec.losses import Loss, LossRecorder, OnLoss
 from chatcodec.model.stream_events import AnyStreamEvent, ErrorEvent, FinishEvent
 from chatcodec.registry import SupportsStreamDecoder, SupportsStreamEncoder, get_codec
+from chatcodec.streams.builder import StreamBuilder
 from chatcodec.streams.framing import Framing, WireEventReader, WireEventWriter
 
 __all__ = ["StreamConverter", "aconvert_stream", "convert_stream"]
@@ -76,7 +77,8 @@ class StreamConverter:
         self._target = target
         self._recorder = LossRecorder()
         self._reader = WireEventReader(source, source_framing)
-        self._decoder = source_codec.stream_decoder(None)
+        self._builder = StreamBuilder(emit=True)
+        self._decoder = source_codec.stream_decoder(self._builder)
         self._encoder = target_codec.stream_encoder(self._recorder, options=checked_options(target, options))
         self._writer = WireEventWriter(target, target_framing)
         self._on_loss: OnLoss = on_loss
@@ -88,9 +90,7 @@ class StreamConverter:
         self.error: ErrorEvent | None = None
         """The last error the source sent mid-stream (as read, before translation), for a
         proxy's log: the caller's stream had a 200 status, its answer failed all the same."""
-        self.ended: bool = False
-        """Whether the source said its answer is over (a finish or an error event): a body
-        that ends before that was cut off between two events."""
+        self._finished = False  # a finish or error event came
 
     def __reduce__(self) -> tuple[Callable[[_Settings], StreamConverter], tuple[_Settings]]:
         """A converter that has not started pickles as its settings, so an engine can send
@@ -103,6 +103,15 @@ class StreamConverter:
                 "pickle it before the stream starts"
             )
         return _rebuilt, (self._settings,)
+
+    @property
+    def ended(self) -> bool:
+        """Whether the source said its answer is over: its format's last event came
+        (Anthropic's ``message_stop``, a ``finish_reason`` for every OpenAI choice, ...) or
+        an error event did; a body that ends before that was cut off between two events
+        (judged at :meth:`close`, as a later choice may still start). For a source whose
+        decoder names no last event (canonical events), a finish or an error event."""
+        return self._builder.ended or (self._finished and self._builder.missing_end is None)
 
     @property
     def media_type(self) -> str:
@@ -130,19 +139,23 @@ class StreamConverter:
                 written.extend(self._encoded(event))
         return b"".join(written)
 
-    def close(self, *, cut_off: str | None = None) -> bytes:
+    def close(self, *, cut_off: str | None = None, partial: bool = False) -> bytes:
         """The bytes still owed when the source's body ends; applies the loss policy.
 
-        ``cut_off``: for a proxy, the error message that ends the stream in the target's
-        shape (status 502) when the source's body ended before its answer did (no finish
-        and no error event: its connection was cut between two events), instead of the
-        target's clean finish (``[DONE]``, ``message_stop``) a caller would take for a
-        complete answer."""
+        A source body that ended before its answer did (no last event of its format, no
+        error event: its connection was cut between two events, see :attr:`ended`) is not
+        given the target's clean finish (``[DONE]``, ``message_stop``) a caller would take
+        for a complete answer: ``cut_off`` is, for a proxy, the error message that ends the
+        stream in the target's shape (status 502); without it a
+        :class:`~chatcodec.StreamError` names what the source never sent, unless
+        ``partial=True``, which closes the target's stream over what arrived."""
         written = [self.feed_events(self._reader.close())]
         for event in self._decoder.close():
             written.extend(self._encoded(event))
-        if cut_off is not None and not self.ended:
+        if not self.ended and cut_off is not None:
             return b"".join(written) + self.fail(cut_off)
+        if not partial:
+            self._builder.refuse_cut(self._settings.source)
         for wire_event in self._encoder.close():
             written.append(self._written(wire_event))
         written.append(self._writer.close())
@@ -159,9 +172,9 @@ class StreamConverter:
 
     def _encoded(self, event: AnyStreamEvent) -> list[bytes]:
         if isinstance(event, FinishEvent):
-            self.ended = True
+            self._finished = True
         elif isinstance(event, ErrorEvent):
-            self.error, self.ended = event, True
+            self.error, self._finished = event, True
             event = translated_event(event, self._target)
         return [self._written(wire_event) for wire_event in self._encoder.feed(event)]
 
@@ -205,26 +218,27 @@ def _whole_body_or_chunks(chunks: Iterable[bytes] | bytes | str) -> Iterable[byt
 
 
 def convert_stream(
-    chunks: Iterable[bytes] | bytes | str, *, source: str, target: str, **settings: Any
+    chunks: Iterable[bytes] | bytes | str, *, source: str, target: str, partial: bool = False, **settings: Any
 ) -> Iterator[bytes]:
     """Convert a stream's body, read in chunks (or given whole as ``bytes``/``str``), lazily
-    (``settings``: as :class:`StreamConverter`)."""
+    (``settings``: as :class:`StreamConverter`; ``partial``: as its :meth:`~StreamConverter.close`,
+    a source cut between two events is a :class:`~chatcodec.StreamError` without it)."""
     converter = StreamConverter(source, target, **settings)
     for chunk in _whole_body_or_chunks(chunks):
         converted = converter.feed(chunk)
         if converted:
             yield converted
-    yield converter.close()
+    yield converter.close(partial=partial)
 
 
 async def aconvert_stream(
-    chunks: AsyncIterable[bytes], *, source: str, target: str, **settings: Any
+    chunks: AsyncIterable[bytes], *, source: str, target: str, partial: bool = False, **settings: Any
 ) -> AsyncIterator[bytes]:
     """Convert a stream's body as an async client reads it (``httpx``'s ``aiter_bytes()``),
-    without a thread; ``settings`` as :class:`StreamConverter`."""
+    without a thread; ``settings`` and ``partial`` as :func:`convert_stream`."""
     converter = StreamConverter(source, target, **settings)
     async for chunk in chunks:
         converted = converter.feed(chunk)
         if converted:
             yield converted
-    yield converter.close()
+    yield converter.close(partial=partial)

@@ -99,13 +99,22 @@ def _schema(
 ) -> Schema:
     """Built once per name, field set and server (a codec registered again under the name
     brings its own)."""
+    rows = _extensions(provider, codec, server)
+    kinds, tags, unions = field_sets.kinds, field_sets.tags, field_sets.unions
+    arms = [row for row in rows if row.arm_of in unions and row.kind not in kinds]
+    if arms:  # parts a server takes that the SDK's unions have no arm for (Extension.arm_of)
+        kinds = {**kinds, **{row.kind: dict.fromkeys(row.fields, "") for row in arms}}
+        tags = {**tags, **{row.kind: {"type": (row.tag,)} for row in arms}}
+        unions = dict(unions)
+        for row in arms:
+            unions[row.arm_of] = tuple(dict.fromkeys((*unions[row.arm_of], row.kind)))
     return Schema(
         provider=provider,
         roots=field_sets.roots,
-        kinds=field_sets.kinds,
-        tags=field_sets.tags,
-        unions=field_sets.unions,
-        extensions=extension_fields(_extensions(provider, codec, server), field_sets.kinds),
+        kinds=kinds,
+        tags=tags,
+        unions=unions,
+        extensions=extension_fields(rows, kinds),
         events_outside_sdk=events,
         required=field_sets.required,
         values=field_sets.values,

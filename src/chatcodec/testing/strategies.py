@@ -481,13 +481,13 @@ def usages() -> st.SearchStrategy[Usage]:
 
 
 @cache
-def response_choices() -> st.SearchStrategy[ResponseChoice]:
-    """Response choices at any small index."""
+def response_choices(*, finished: bool = False) -> st.SearchStrategy[ResponseChoice]:
+    """Response choices at any small index (``finished``: each with its finish reason)."""
     return st.builds(
         ResponseChoice,
         index=_INDEXES,
         message=assistant_messages(),
-        finish_reason=_optional(finish_reasons()),
+        finish_reason=finish_reasons() if finished else _optional(finish_reasons()),
         provider_metadata=_optional(provider_metadata()),
     )
 
@@ -497,14 +497,15 @@ def _renumbered(choices: list[ResponseChoice]) -> list[ResponseChoice]:
 
 
 @cache
-def chat_responses() -> st.SearchStrategy[ChatResponse]:
-    """Chat responses with one to three choices, indexed 0, 1, 2 in order."""
+def chat_responses(*, finished: bool = False) -> st.SearchStrategy[ChatResponse]:
+    """Chat responses with one to three choices, indexed 0, 1, 2 in order; ``finished``:
+    each choice with its finish reason, as a whole stream gives them (docs/streams.md)."""
     return st.builds(
         ChatResponse,
         id=_optional(_TEXTS),
         model=_optional(_TEXTS),
         created=_optional(_TIMESTAMPS),
-        choices=st.lists(response_choices(), min_size=1, max_size=3).map(_renumbered),
+        choices=st.lists(response_choices(finished=finished), min_size=1, max_size=3).map(_renumbered),
         usage=_optional(usages()),
         provider_metadata=_optional(provider_metadata()),
     )

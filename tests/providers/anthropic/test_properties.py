@@ -176,7 +176,7 @@ def anthropic_responses(draw: st.DrawFn) -> chatcodec.ChatResponse:
         st.lists(st.one_of(_text_parts(cache=False), _thinking, _calls, canonical.refusal_parts()), max_size=4)
     )
     raws = st.sampled_from([None, "end_turn", "tool_use", "STOP", "max_tokens", "refusal"])
-    finish = draw(st.one_of(st.none(), st.builds(chatcodec.FinishReason, unified=st.sampled_from(_UNIFIED), raw=raws)))
+    finish = draw(st.builds(chatcodec.FinishReason, unified=st.sampled_from(_UNIFIED), raw=raws))  # a whole stream
     usages = canonical.usages().map(lambda usage: usage.model_copy(update={"provider_metadata": None}))
     usage = draw(st.one_of(st.none(), usages))
     return chatcodec.ChatResponse(

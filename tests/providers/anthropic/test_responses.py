@@ -91,7 +91,7 @@ def test_inconsistent_usage_is_clamped_and_reported() -> None:
     usage = {"input_tokens": 10, "cache_read_tokens": 30}
     body, losses = encode_response(_named({"message": {"role": "assistant", "content": "hi"}, "usage": usage}))
     assert body["usage"]["input_tokens"] == 0
-    assert [loss.path for loss in losses] == ["$.usage.input_tokens"]
+    assert [loss.path for loss in losses] == ["$.usage.input_tokens", "$.usage"]  # and output_tokens written as 0
 
 
 @pytest.mark.parametrize(

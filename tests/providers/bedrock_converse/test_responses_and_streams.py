@@ -160,7 +160,10 @@ def test_a_stream_from_another_provider_writes_what_botocore_requires() -> None:
 
 
 def test_a_text_part_without_deltas_survives_as_an_empty_delta() -> None:
-    response = chatcodec.ChatResponse(message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="")]))
+    response = chatcodec.ChatResponse(
+        message=chatcodec.AssistantMessage(content=[chatcodec.TextPart(text="")]),
+        finish_reason=chatcodec.FinishReason(unified="stop"),
+    )
     wire = list(chatcodec.encode_stream(PROVIDER, events_from_response(response), on_loss="error"))
     assert wire[1] == {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": ""}}}
     assert chatcodec.accumulate_stream(PROVIDER, wire).choices[0].message.parts == [chatcodec.TextPart(text="")]

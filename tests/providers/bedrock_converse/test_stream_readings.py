@@ -40,7 +40,7 @@ def test_redacted_reasoning_never_stopped_is_kept_at_the_finish() -> None:
 
 
 def test_redacted_reasoning_of_a_cut_off_stream_is_kept() -> None:
-    events = list(chatcodec.decode_stream(FORMAT, [START, REDACTED]))
+    events = list(chatcodec.decode_stream(FORMAT, [START, REDACTED], partial=True))
     parts = [event for event in events if isinstance(event, chatcodec.PartEvent)]
     assert len(parts) == 1
     assert parts[0].part.encrypted == "QUJD"  # type: ignore[union-attr]

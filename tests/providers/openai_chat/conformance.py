@@ -331,6 +331,7 @@ def deep_kept_value(events: list[JsonObject], value: object) -> tuple[list[JsonO
 ENTRY = ProviderEntry(
     rule_models=("gpt-5.6",),
     name="openai-chat",
+    sampling_options={"skip_rules": ["sampling_range"]},  # the laws send numbers past the ranges (digits, not ranges)
     names_in_prose=("openai", "gpt", "openrouter", "deepseek"),
     check_request=check_request,
     check_response=check_response,

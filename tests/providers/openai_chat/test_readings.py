@@ -394,7 +394,7 @@ def test_custom_tool_call_cut_off_is_given_as_far_as_it_came() -> None:
     stream = [
         chunk(delta(tool_calls=[{"index": 0, "id": "c", "type": "custom", "custom": {"name": "sh", "input": "l"}}]))
     ]
-    response = chatcodec.accumulate_stream(FORMAT, stream)
+    response = chatcodec.accumulate_stream(FORMAT, stream, partial=True)
     (call,) = response.choices[0].message.content  # type: ignore[misc]
     assert isinstance(call, chatcodec.ToolUsePart)
     assert (call.kind, call.name, call.arguments) == ("custom", "sh", "l")

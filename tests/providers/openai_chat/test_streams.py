@@ -109,6 +109,7 @@ def test_repeated_id_and_name_continue_the_call() -> None:
     chunks = [
         chunk(delta(tool_calls=[fragment(0, "{", call_id="a", name="f")])),
         chunk(delta(tool_calls=[fragment(0, "}", call_id="a", name="f")])),
+        chunk(delta(finish_reason="tool_calls")),
     ]
     assert calls(accumulate(chunks)) == [("a", "f", "{}")]
 
@@ -312,7 +313,8 @@ def test_to_sse_renders_openai_framing() -> None:
     chunks = [chunk(delta(role="assistant", content="héllo"))]
     rendered = "".join(chatcodec.to_sse(FORMAT, chunks))
     assert rendered == f"data: {json.dumps(chunks[0], ensure_ascii=False, separators=(',', ':'))}\n\ndata: [DONE]\n\n"
-    assert list(chatcodec.decode_stream(FORMAT, rendered)) == list(chatcodec.decode_stream(FORMAT, chunks))
+    decoded = list(chatcodec.decode_stream(FORMAT, rendered, partial=True))  # the chunk alone has no finish
+    assert decoded == list(chatcodec.decode_stream(FORMAT, chunks, partial=True))
 
 
 def test_fixture_sse_round_trips_through_to_sse() -> None:
@@ -388,6 +390,7 @@ def test_two_text_parts_in_one_choice_run_together_with_a_loss() -> None:
         TextDeltaEvent(index=0, delta="a"),
         TextStartEvent(index=1),
         TextDeltaEvent(index=1, delta="b"),
+        FinishEvent(finish_reason=FinishReason(unified="stop")),
     ]
     chunks, losses = encode_events(events)
     assert [loss.path for loss in losses] == ["$[2]"]

@@ -34,6 +34,10 @@ from chatcodec.providers.contract.context import DecodeContext
 from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
+STREAM_END = "its line with stop_reason"
+"""What ends this wire's stream (its documentation's words and link, as every provider's
+``stream_decode.py`` gives them): without it the stream was cut between two lines."""
+
 
 class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each line as it arrives (``FeedByReading``), or
@@ -53,8 +57,10 @@ class StreamDecoder(FeedByReading):
             read_event(self._read, event, self.position)
 
     def close(self) -> list[AnyStreamEvent]:
-        """Close the text still open (a stream cut short) and give what is owed."""
+        """Close the text still open (a stream cut short) and give what is owed; a stream
+        without its last line (the one with ``stop_reason``) was cut, which the builder keeps."""
         self._close_text()
+        self.builder.stream_closed(STREAM_END)
         return self.builder.take_events()
 
     def _read(self, event: dict[str, Any]) -> None:
@@ -74,6 +80,7 @@ class StreamDecoder(FeedByReading):
             self._close_text()
             reason = decode_finish_reason(line["stop_reason"], {})
             self.builder.finish(0, reason or {"unified": "other"})
+            self.builder.end()
         if "usage" in line:
             self.builder.usage(decode_usage(line["usage"]))
 

@@ -102,6 +102,10 @@ def encode_response(response: Mapping[str, Any], context: EncodeContext) -> dict
     usage = response.get("usage")
     if usage is not None:
         wire["usage"] = encode_usage(usage, context, ("usage",))
+        filled = [key for key in ("input_tokens", "output_tokens") if usage.get(key) is None and key in wire["usage"]]
+        if filled:  # read back, a 0 is a count the answer never had
+            why = f"an Anthropic Message's usage requires both counts; {', '.join(filled)} written as 0"
+            losses.add(("usage",), "missing usage counts", why, "default")
     elif not bag:
         losses.add(("usage",), "usage", "an Anthropic Message requires it; none was given, sent zero counts")
         wire["usage"] = no_usage()

@@ -22,9 +22,10 @@ from chatcodec.providers.contract.target_rules import (
     ProviderRules,
     RequiredField,
     RuleCall,
+    SamplingRange,
     TargetRule,
-    clamp_to_range,
     is_default,
+    range_rule,
 )
 from chatcodec.providers.families.claude.model_rules import (
     ADAPTIVE_ONLY,
@@ -248,13 +249,15 @@ FILLED_MAX_TOKENS = (
 )
 """What a request without ``max_tokens`` is sent (``request.py``), as the README row says it."""
 
-RANGE_SOURCE = "https://docs.anthropic.com/en/api/messages (temperature, top_p: 0.0 to 1.0)"
-
-
-def _sampling_range(call: RuleCall) -> None:
-    """``temperature`` and ``top_p`` range from 0 to 1 on the Messages API (OpenAI's and
-    Gemini's temperature go to 2): a value outside is sent as the nearest bound."""
-    clamp_to_range(call, call.body, ("temperature", "top_p"), (), (0.0, 1.0))
+RANGE_SOURCE = (
+    "https://platform.claude.com/docs/en/api/messages (Required range: temperature and top_p 0 <= x <= 1, top_k x >= 0)"
+)
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("top_k", 0, None, RANGE_SOURCE),
+)
+"""The Messages API's sampling ranges (OpenAI's and Gemini's temperature go to 2)."""
 
 
 RULES = ProviderRules(
@@ -356,12 +359,7 @@ RULES = ProviderRules(
             families=(SYSTEM_TURNS,),
             looks_for="system turn",
         ),
-        TargetRule(
-            "sampling_range",
-            "a `temperature` or `top_p` outside 0 to 1 sent as the nearest bound",
-            RANGE_SOURCE,
-            _sampling_range,
-        ),
+        range_rule(SAMPLING_RANGES),
     ),
     required=(
         RequiredField("model", _MESSAGES),

@@ -70,7 +70,12 @@ _TEXT_KEYS = {"text_delta": "text", "thinking_delta": "thinking", "input_json_de
 _KNOWN_DELTAS = frozenset({"text_delta", "thinking_delta", "signature_delta", "input_json_delta", "citations_delta"})
 _NOTHING_TO_MAP = ("message_stop", "ping")
 """Events whose type is all the wire adapter checks and that carry nothing to read (a
-tuple: a type of any value, a list too, can be looked for in it)."""
+tuple: a type of any value, a list too, can be looked for in it); ``message_stop`` still
+says the stream is whole."""
+STREAM_END = "its message_stop event"
+"""What ends every Messages stream ("a final ``message_stop`` event",
+platform.claude.com/docs/en/build-with-claude/streaming#event-types): without it the
+stream was cut, even after a ``message_delta`` with its ``stop_reason``."""
 _MAPPED_BLOCK_FIELDS = {
     "text": frozenset({"type", "text"}),
     "thinking": frozenset({"type", "thinking", "signature"}),
@@ -128,6 +133,7 @@ class StreamDecoder(FeedByReading):
                 self.builder.whole(self._part_event(index, block))
         self.blocks = {}
         self.streaming = {}
+        self.builder.stream_closed(STREAM_END)
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
@@ -167,6 +173,8 @@ class StreamDecoder(FeedByReading):
                             entry[2](text)
                             continue
                 elif event["type"] in _NOTHING_TO_MAP and event.__class__ is dict:
+                    if event["type"] == "message_stop":
+                        self.builder.end()
                     continue  # all the wire adapter checks of it, and nothing to read
             except (KeyError, TypeError):
                 pass
@@ -191,10 +199,12 @@ class StreamDecoder(FeedByReading):
             self._block_stop(event["index"])
         elif kind == "message_delta":
             self._message_delta(event)
+        elif kind == "message_stop":
+            self.builder.end()
         elif kind == "error":
             error = event["error"]
             self.builder.error(ErrorEvent(message=error.get("message", ""), error_type=error.get("type"), body=event))
-        # ping, message_stop and event types added later carry nothing to map
+        # ping and event types added later carry nothing to map
 
     def _validate(self, event: Any) -> None:
         kind = cast("dict[str, Any]", event).get("type") if event.__class__ is dict else None

@@ -24,7 +24,7 @@ from typing import Any
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import BUCKET_OWNER, KIT
-from chatcodec.providers.bedrock_converse.thinking import is_base64
+from chatcodec.providers.families.aws.blobs import is_base64
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
 
 IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}

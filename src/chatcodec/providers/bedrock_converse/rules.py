@@ -20,7 +20,14 @@ import re
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, clamp_to_range
+from chatcodec.providers.contract.target_rules import (
+    ModelFamily,
+    ProviderRules,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    range_rule,
+)
 from chatcodec.providers.families.claude.model_rules import (
     ADAPTIVE_ONLY,
     CLAUDE_4_6_UP,
@@ -159,13 +166,11 @@ RANGE_SOURCE = (
 )
 
 
-def _sampling_range(call: RuleCall) -> None:
-    """Converse's ``inferenceConfig.temperature`` and ``topP`` range from 0 to 1 for every
-    model (OpenAI's and Gemini's temperature go to 2): a value outside is sent as the
-    nearest bound."""
-    config = _inference(call)
-    if config is not None:
-        clamp_to_range(call, config, ("temperature", "topP"), ("inferenceConfig",), (0.0, 1.0))
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 1.0, RANGE_SOURCE, at=("inferenceConfig",)),
+    SamplingRange("topP", 0.0, 1.0, RANGE_SOURCE, at=("inferenceConfig",)),
+)
+"""Converse's sampling ranges, the same for every model (OpenAI's and Gemini's temperature go to 2)."""
 
 
 def _effort_up_to_high(call: RuleCall) -> None:
@@ -248,12 +253,7 @@ RULES = ProviderRules(
             _cache_points,
             families=(NO_PROMPT_CACHING,),
         ),
-        TargetRule(
-            "sampling_range",
-            "an `inferenceConfig.temperature` or `topP` outside 0 to 1 sent as the nearest bound",
-            RANGE_SOURCE,
-            _sampling_range,
-        ),
+        range_rule(SAMPLING_RANGES),
     ),
 )
 """Bedrock Converse's table (:mod:`chatcodec.providers.contract.target_rules`)."""

@@ -91,6 +91,12 @@ class _Block:
         self.citations: list[Any] | None = None
 
 
+STREAM_END = "its messageStop event"
+"""``messageStop`` carries the stop reason, ``metadata`` (usage) may follow it
+(docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html):
+a stream without ``messageStop`` was cut."""
+
+
 class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each wire event as it arrives, then :meth:`close`."""
 
@@ -112,6 +118,7 @@ class StreamDecoder(FeedByReading):
         if self.stop is not None and not self.finished:
             self._finish()
         self._flush_gathered()
+        self.builder.stream_closed(STREAM_END)
         return self.builder.take_events()
 
     def _flush_gathered(self) -> None:
@@ -354,6 +361,7 @@ class StreamDecoder(FeedByReading):
         if self.stop is not None:
             raise self._error("a second messageStop")
         self.stop = payload
+        self.builder.end()
         if self.tail is not None:
             self._finish()
 

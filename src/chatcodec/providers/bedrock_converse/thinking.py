@@ -25,14 +25,13 @@ payload that is not base64 (Bedrock's ``redactedContent`` is a blob) is reported
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Mapping
 from typing import Any
 
 from chatcodec._narrow import as_dict
 from chatcodec.providers.bedrock_converse.context import BedrockContext
 from chatcodec.providers.bedrock_converse.markers import KIT, PROVIDER
+from chatcodec.providers.families.aws.blobs import is_base64
 from chatcodec.providers.families.claude.model_rules import signed_by_another_model
 from chatcodec.providers.families.claude.wire_rules import CLAUDE_SIGNERS, claude_signed, is_claude_model
 from chatcodec.providers.kit import Steps, leftovers, restore_fields
@@ -145,23 +144,3 @@ def _reasoning(part: Mapping[str, Any], ours: bool, context: BedrockContext, at:
     elif signature:
         context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to this Bedrock model")
     return {"reasoningContent": {"reasoningText": text}}
-
-
-_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def is_base64(text: str) -> bool:
-    """Whether ``text`` is standard, padded base64 (botocore's blobs), and not empty.
-
-    The usual spelling (the alphabet only, padded to a multiple of four) is recognised
-    without decoding, by ``bytes.translate`` (several times faster on an image, which every
-    request of a session resends); anything else is decided by decoding it."""
-    if text.isascii():
-        raw = text.encode("ascii")
-        body = raw.rstrip(b"=")
-        if body and len(raw) % 4 == 0 and len(raw) - len(body) <= 2 and not body.translate(None, _ALPHABET):
-            return True
-    try:
-        return bool(text) and len(base64.b64decode(text, validate=True)) > 0
-    except (binascii.Error, ValueError):
-        return False

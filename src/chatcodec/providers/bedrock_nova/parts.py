@@ -27,6 +27,7 @@ from chatcodec._narrow import as_dict, as_list, is_dict
 from chatcodec.payloads import loads
 from chatcodec.providers.bedrock_nova.markers import BUCKET_OWNER, KIT, PROVIDER
 from chatcodec.providers.contract.context import EncodeContext
+from chatcodec.providers.families.aws.blobs import is_base64
 from chatcodec.providers.families.aws.tool_ids import MAPPING, restore_tool_use_id
 from chatcodec.providers.kit import Steps, compact_json, leftovers, restore_fields, tool_names
 from chatcodec.providers.kit.tool_arguments import input_object
@@ -195,6 +196,9 @@ def encode_media(kind: str, part: Mapping[str, Any], context: EncodeContext, at:
         )
         return None
     if source["type"] == "base64":
+        if not is_base64(source["data"]):
+            context.losses.add((*at, "source", "data"), f"{kind} data", "not standard base64 (Bedrock bytes)")
+            return None
         wire_source: dict[str, Any] = {"bytes": source["data"]}
     elif source["type"] == "url" and source["url"].startswith(_S3):
         location = {"uri": source["url"], **({"bucketOwner": owner} if isinstance(owner, str) else {})}

@@ -47,6 +47,12 @@ INVOCATION_METRICS = "amazon-bedrock-invocationMetrics"
 _ADAPTERS = adapters()
 
 
+STREAM_END = "its messageStop event"
+"""``messageStop`` carries the stop reason and ``metadata`` (usage) may follow it, as on
+Converse's stream (the Nova user guide's streaming example): a stream without
+``messageStop`` was cut."""
+
+
 class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each event as it arrives, then :meth:`close`."""
 
@@ -68,9 +74,11 @@ class StreamDecoder(FeedByReading):
             read_event(self._read, event, self.position)
 
     def close(self) -> list[AnyStreamEvent]:
-        """The finish when ``messageStop`` came without ``metadata`` (or the reverse)."""
+        """The finish when ``messageStop`` came without ``metadata`` (or the reverse); a
+        stream without ``messageStop`` was cut, which the builder keeps."""
         if self.stop is not None and not self.finished:  # metadata alone gives no finish
             self._finish()
+        self.builder.stream_closed(STREAM_END)
         return self.builder.take_events()
 
     def _error(self, message: str, at: str = "$") -> StreamError:
@@ -184,6 +192,7 @@ class StreamDecoder(FeedByReading):
         if self.stop is not None:
             raise self._error("a second messageStop")
         self.stop = payload
+        self.builder.end()
         self.tail = {**(self.tail or {}), **extra} if self.tail is not None or extra else None
         if self.tail is not None and "_metadata" in self.tail:
             self._finish()

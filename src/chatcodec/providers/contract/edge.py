@@ -452,6 +452,11 @@ class Extension:
     api_version: str = ""
     """The API version whose fields these are, when the generated table's SDK targets a
     later one that removed them (``""``: an addition, not a version difference)."""
+    arm_of: str = ""
+    """For a part the SDK's union has no arm for (a server's ``video_url``): the union it
+    joins; ``kind`` then names the new arm, ``fields`` are its fields (free-form inside)."""
+    tag: str = ""
+    """With :attr:`arm_of`: the ``type`` that tells the new arm apart."""
 
 
 # --- the record ----------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._narrow import as_dict
 from chatcodec.errors import ChatcodecError
 from chatcodec.losses import LossRecorder, Steps
 from chatcodec.registry import PROVIDER_NAMES, get_codec
@@ -267,18 +268,78 @@ def is_default(value: object, default: float) -> bool:
 
 
 def clamp_to_range(
-    call: RuleCall, holder: dict[str, Any], keys: tuple[str, ...], at: Steps, bounds: tuple[float, float]
+    call: RuleCall,
+    holder: dict[str, Any],
+    keys: tuple[str, ...],
+    at: Steps,
+    bounds: tuple[float | None, float | None],
 ) -> None:
     """Bring each number under ``keys`` of ``holder`` (at ``at`` in the body) into
-    ``bounds``, reporting each change: a target refuses a sampling value outside its range
-    (a temperature of 1.5 is OpenAI's and Gemini's, a 400 from Claude and Converse)."""
+    ``bounds`` (``None``: unbounded on that side), reporting each change: a target refuses
+    a sampling value outside its range (a temperature of 1.5 is OpenAI's and Gemini's, a
+    400 from Claude and Converse)."""
     low, high = bounds
     for key in keys:
         value = holder.get(key)
-        if not isinstance(value, int | float) or isinstance(value, bool) or low <= value <= high:
+        if not isinstance(value, int | float) or isinstance(value, bool):
             continue
-        holder[key] = clamped = high if value > high else low
-        call.report((*at, key), f"{key} {value!r}", f"sent as {clamped} (the target takes {low} to {high})")
+        if high is not None and value > high:
+            clamped = high
+        elif low is not None and value < low:
+            clamped = low
+        else:
+            continue
+        holder[key] = clamped
+        if low is not None and high is not None:
+            takes = f"{low} to {high}"
+        else:
+            takes = f"at least {low}" if low is not None else f"at most {high}"
+        call.report((*at, key), f"{key} {value!r}", f"sent as {clamped} (the target takes {takes})")
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingRange:
+    """One sampling value's documented range on a target (``temperature`` 0 to 1 on the
+    Messages API), with the page that says so: the data :func:`range_rule` reads, and
+    ``tools/known_fields.py`` writes into strict reading's tables."""
+
+    key: str
+    """The wire key (``temperature``, ``topP``)."""
+    low: float | None
+    """The least value the target takes; ``None``: no lower bound."""
+    high: float | None
+    """The greatest value the target takes; ``None``: no upper bound."""
+    source: str
+    """The documentation that states the range (a URL, then what it says)."""
+    at: tuple[str, ...] = ()
+    """Where the key sits in the body (``("generationConfig",)``)."""
+
+    def shown(self) -> str:
+        """The range as the docs table writes it (``0 to 1``, ``at least 0``)."""
+        if self.low is not None and self.high is not None:
+            return f"{_number(self.low)} to {_number(self.high)}"
+        return f"at least {_number(self.low)}" if self.low is not None else f"at most {_number(self.high)}"
+
+
+def _number(value: float | None) -> str:
+    return f"{value:g}"
+
+
+def range_rule(ranges: tuple[SamplingRange, ...]) -> TargetRule:
+    """The ``sampling_range`` rule over a target's documented ranges: a value outside is
+    sent as the nearest bound, reported (the target answers 400 to it as it is)."""
+    named = ", ".join(f"`{'.'.join((*item.at, item.key))}` {item.shown()}" for item in ranges)
+
+    def edit(call: RuleCall) -> None:
+        for item in ranges:
+            holder: dict[str, Any] | None = call.body
+            for step in item.at:
+                holder = as_dict(holder.get(step)) if holder is not None else None
+            if holder is not None:
+                clamp_to_range(call, holder, (item.key,), item.at, (item.low, item.high))
+
+    sources = " ; ".join(dict.fromkeys(item.source for item in ranges))
+    return TargetRule("sampling_range", f"a value outside its range ({named}) sent as the nearest bound", sources, edit)
 
 
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}

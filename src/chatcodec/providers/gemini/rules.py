@@ -29,7 +29,15 @@ import re
 from typing import Any
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RuleCall, TargetRule, is_default
+from chatcodec.providers.contract.target_rules import (
+    ModelFamily,
+    ProviderRules,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    is_default,
+    range_rule,
+)
 from chatcodec.providers.kit.reasoning import budget_for_effort
 
 VERSION = "v1beta"
@@ -133,6 +141,17 @@ def _level_or_budget(call: RuleCall) -> None:
             call.report((*at, budget_key), f"thinkingBudget {budget!r}", "not sent beside thinkingLevel")
 
 
+RANGE_SOURCE = (
+    "https://ai.google.dev/api/generate-content#generationconfig and "
+    "https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference#generationconfig "
+    "(temperature 0.0-2.0, topP 0.0-1.0)"
+)
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE, at=("generationConfig",)),
+    SamplingRange("topP", 0.0, 1.0, RANGE_SOURCE, at=("generationConfig",)),
+)
+"""Gemini's documented sampling ranges (``topK`` and the penalties have none documented)."""
+
 RULES = ProviderRules(
     provider="gemini",
     api_versions=(VERSION,),
@@ -159,6 +178,7 @@ RULES = ProviderRules(
             _prefill,
             families=(FIXED_SAMPLING,),
         ),
+        range_rule(SAMPLING_RANGES),
     ),
 )
 """Gemini's table (:mod:`chatcodec.providers.contract.target_rules`)."""

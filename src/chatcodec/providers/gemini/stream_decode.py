@@ -85,6 +85,13 @@ class _Choice:
     has_calls: bool = False
 
 
+STREAM_END = "a candidate with its finishReason"
+"""A ``streamGenerateContent`` stream ends with the chunk whose candidate carries
+``finishReason`` (or, for a blocked prompt, ``promptFeedback.blockReason``;
+ai.google.dev/api/generate-content#method:-models.streamgeneratecontent): a candidate
+without one was cut."""
+
+
 class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each chunk as it arrives, then :meth:`close`."""
 
@@ -121,6 +128,10 @@ class StreamDecoder(FeedByReading):
         self.finishes.clear()
         if self.usage is not None:
             self.builder.usage(validate_canonical(Usage, decode_usage(self.usage)))
+        unfinished = sorted(self.choices.keys() - self.finished)
+        if self.finished and not unfinished:
+            self.builder.end()
+        self.builder.stream_closed(f"a finishReason for candidate {unfinished[0]}" if unfinished else STREAM_END)
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:

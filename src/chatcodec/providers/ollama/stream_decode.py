@@ -41,6 +41,11 @@ _MESSAGE_MAPPED = ("role", "content", "thinking", "images", "tool_calls")
 """Message fields each line's pieces are read from (the rest is the message's bag)."""
 
 
+STREAM_END = 'its last line, with "done": true'
+"""Every line of an ``/api/chat`` stream has ``"done": false`` but the last
+(docs.ollama.com/api/streaming): without that one the stream was cut."""
+
+
 class StreamDecoder(FeedByReading):
     """Push-style decoding: :meth:`feed` each line as it arrives, then :meth:`close`."""
 
@@ -69,6 +74,7 @@ class StreamDecoder(FeedByReading):
     def close(self) -> list[AnyStreamEvent]:
         """Close the part still open, and give the bags of an answer that never finished."""
         self._close_open()
+        self.builder.stream_closed(STREAM_END)
         if not self.finished and (self.message_bag or self.choice_bag):
             self.builder.choice_data(
                 0,
@@ -173,6 +179,7 @@ class StreamDecoder(FeedByReading):
         """The last line: the finish (with the choice's and the message's bags), then usage."""
         self._close_open()
         self.finished = True
+        self.builder.end()
         later = {
             key: value
             for key, value in line.items()

@@ -48,6 +48,8 @@ from chatcodec.providers.kit import sdk_kinds
 from chatcodec.providers.openai_chat import servers
 from chatcodec.providers.openai_chat import wire as shapes
 from chatcodec.providers.openai_chat.markers import PROVIDER
+from chatcodec.providers.openai_chat.servers import kinds
+from chatcodec.providers.openai_chat.servers.server import Server
 
 
 def read_call(payload: dict[str, Any], target: str | None, query: Mapping[str, str]) -> Call:
@@ -113,9 +115,17 @@ _OTHERS: tuple[Extension, ...] = (
 )
 """Extensions of servers and gateways not described in ``servers/`` (Z.ai, litellm)."""
 
+
+def _server_rows(server: Server) -> tuple[Extension, ...]:
+    """A server's extension rows, with the content parts it takes that the SDK has no arm
+    for (vLLM's, SGLang's and Kimi K2.5's ``video_url``: ``servers.kinds.PART_ARMS``)."""
+    taken = server.parts.union(*(row.parts for row in server.model_parts))
+    return (*server.extensions, *(arm for tag, arm in kinds.PART_ARMS.items() if tag in taken))
+
+
 EXTENSIONS: tuple[Extension, ...] = (
     *_OTHERS,
-    *(row for server in servers.SERVERS.values() for row in server.extensions),
+    *dict.fromkeys(row for server in servers.SERVERS.values() for row in _server_rows(server)),
 )
 """Fields the compatible servers document beyond the SDK types (strict reading accepts
 them): each described server's own (``servers/``), and the few others'."""
@@ -159,6 +169,6 @@ EDGE = Edge(
         ),
     ),
     extensions=EXTENSIONS,
-    server_extensions={name: server.extensions for name, server in servers.SERVERS.items()},
+    server_extensions={name: _server_rows(server) for name, server in servers.SERVERS.items()},
 )
 """The OpenAI Chat Completions edge."""

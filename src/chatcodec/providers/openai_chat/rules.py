@@ -18,7 +18,15 @@ import re
 from functools import lru_cache
 
 from chatcodec._narrow import as_dict, as_list
-from chatcodec.providers.contract.target_rules import ModelFamily, ProviderRules, RequiredField, RuleCall, TargetRule
+from chatcodec.providers.contract.target_rules import (
+    ModelFamily,
+    ProviderRules,
+    RequiredField,
+    RuleCall,
+    SamplingRange,
+    TargetRule,
+    range_rule,
+)
 from chatcodec.providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
@@ -89,6 +97,19 @@ def _sampling_with_reasoning(call: RuleCall) -> None:
     drop_sampling_beside_reasoning(call, call.body.get("reasoning_effort"), _SAMPLING)
 
 
+RANGE_SOURCE = (
+    "https://platform.openai.com/docs/api-reference/chat/create (temperature: between 0 and 2; top_p; "
+    "frequency_penalty, presence_penalty: between -2.0 and 2.0; the API's 400: \"Invalid 'temperature': "
+    'decimal above maximum value. Expected a value <= 2")'
+)
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE),
+    SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
+    SamplingRange("frequency_penalty", -2.0, 2.0, RANGE_SOURCE),
+    SamplingRange("presence_penalty", -2.0, 2.0, RANGE_SOURCE),
+)
+"""Chat Completions' sampling ranges."""
+
 RULES = ProviderRules(
     provider="openai-chat",
     api_versions=(VERSION,),
@@ -117,6 +138,7 @@ RULES = ProviderRules(
             _sampling_with_reasoning,
             families=(GPT_5_UP,),
         ),
+        range_rule(SAMPLING_RANGES),
     ),
     required=(RequiredField("model", "https://platform.openai.com/docs/api-reference/chat/create"),),
 )

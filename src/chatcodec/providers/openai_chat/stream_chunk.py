@@ -1,18 +1,22 @@
 """The common ``chat.completion.chunk`` shapes as one closed pydantic-core schema: the
 stream decoder checks a chunk its fast path leaves (the first, a tool call's
 start, the finish, the usage chunk) with it, about half the wire adapter's cost, and
-asks the wire adapter only when it refuses, so errors are the adapter's as ever.
+asks the wire adapter only when it refuses, so errors are the adapter's as ever; and an
+error object inside a stream as the canonical error event.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 import pydantic_core
 from pydantic_core import core_schema as cs
 
+from chatcodec._narrow import as_dict
 from chatcodec.canonical_validation import validate_with
 from chatcodec.errors import StreamError, ValidationError
+from chatcodec.model.stream_events import ErrorEvent
 from chatcodec.payloads import unwritable_number
 from chatcodec.providers.kit.closed_schema import LazyValidator, closed_like, literal, text
 from chatcodec.providers.openai_chat import wire
@@ -83,3 +87,19 @@ def validated_chunk(event: dict[str, Any], event_index: int) -> dict[str, Any]:
         detail = error.errors(include_url=False)[0]
         raise StreamError(f"{detail['msg']} [rule: {detail['type']}]", error.paths[0], event_index) from None
     raise AssertionError("unreachable: the adapter refused the chunk once")  # pragma: no cover
+
+
+def error_event(error: object) -> ErrorEvent:
+    """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
+    event: the same fields :func:`~chatcodec.providers.openai_chat.response.decode_response`
+    reads from an error body."""
+    fields = as_dict(error)
+    if fields is not None:
+        message = fields.get("message")
+        kind = fields.get("type") or fields.get("code")
+        return ErrorEvent(
+            message=message if isinstance(message, str) else json.dumps(error),
+            error_type=str(kind) if kind is not None else None,
+            body=fields,
+        )
+    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)

@@ -47,7 +47,6 @@ the path.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from functools import partial
 from operator import itemgetter
@@ -57,7 +56,6 @@ from chatcodec._narrow import as_dict, as_list
 from chatcodec.errors import StreamError
 from chatcodec.model.stream_events import (
     AnyStreamEvent,
-    ErrorEvent,
     PartEvent,
     ThinkingDeltaEvent,
     ThinkingSignatureDeltaEvent,
@@ -73,7 +71,7 @@ from chatcodec.providers.openai_chat.markers import PROVIDER
 from chatcodec.providers.openai_chat.null_spelling import nulls_as_spelling
 from chatcodec.providers.openai_chat.stream_calls import CustomCall, call_bag, continues_call, join_logprobs
 from chatcodec.providers.openai_chat.stream_choice import ChoiceState, continued_reasoning
-from chatcodec.providers.openai_chat.stream_chunk import validated_chunk
+from chatcodec.providers.openai_chat.stream_chunk import error_event, validated_chunk
 from chatcodec.providers.openai_chat.usage import decode_usage
 from chatcodec.streams.builder import PartBuilder, StreamBuilder, plain_counts
 
@@ -93,20 +91,10 @@ _CHOICE = itemgetter("index", "delta", "finish_reason")
 _FRAGMENT = itemgetter("index", "function")
 
 
-def error_event(error: object) -> ErrorEvent:
-    """An ``error`` object inside a 200 stream (or an ``event: error``) as a canonical
-    event: the same fields :func:`~chatcodec.providers.openai_chat.response.decode_response`
-    reads from an error body."""
-    fields = as_dict(error)
-    if fields is not None:
-        message = fields.get("message")
-        kind = fields.get("type") or fields.get("code")
-        return ErrorEvent(
-            message=message if isinstance(message, str) else json.dumps(error),
-            error_type=str(kind) if kind is not None else None,
-            body=fields,
-        )
-    return ErrorEvent(message=str(error), body=error if isinstance(error, str | int | float | bool) else None)
+STREAM_END = "a chunk with a finish_reason"
+"""Each choice's last chunk carries its ``finish_reason``; ``data: [DONE]`` follows
+(platform.openai.com/docs/api-reference/chat-streaming), which the SSE reader stops at and
+an SDK never yields, so the finish of every choice is what says the stream is whole."""
 
 
 class StreamDecoder(FeedByReading):
@@ -132,6 +120,10 @@ class StreamDecoder(FeedByReading):
         off is given as far as it came."""
         for number, state in self._choices.items():
             self._flush_custom(state, number)
+        unfinished = [number for number, state in sorted(self._choices.items()) if not state.finished]
+        if self._choices and not unfinished:
+            self.builder.end()
+        self.builder.stream_closed(f"a finish_reason for choice {unfinished[0]}" if unfinished else STREAM_END)
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:

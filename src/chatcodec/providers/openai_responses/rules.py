@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from chatcodec._narrow import as_dict
-from chatcodec.providers.contract.target_rules import ProviderRules, RuleCall, TargetRule
+from chatcodec.providers.contract.target_rules import ProviderRules, RuleCall, SamplingRange, TargetRule, range_rule
 from chatcodec.providers.families.openai.model_rules import (
     EFFORT_SOURCE,
     GPT_5_BEFORE_5_1,
@@ -79,6 +79,13 @@ def _model_or_prompt(call: RuleCall) -> None:
         call.losses.add(("model",), "model", why, "required")
 
 
+RANGE_SOURCE = "https://platform.openai.com/docs/api-reference/responses/create (temperature: between 0 and 2; top_p)"
+SAMPLING_RANGES = (
+    SamplingRange("temperature", 0.0, 2.0, RANGE_SOURCE),
+    SamplingRange("top_p", 0.0, 1.0, RANGE_SOURCE),
+)
+"""The Responses API's sampling ranges (Chat's, without the penalties it has no field for)."""
+
 RULES = ProviderRules(
     provider="openai-responses",
     api_versions=(VERSION,),
@@ -112,6 +119,7 @@ RULES = ProviderRules(
             "https://platform.openai.com/docs/api-reference/responses/create (model; prompt)",
             _model_or_prompt,
         ),
+        range_rule(SAMPLING_RANGES),
     ),
 )
 """OpenAI Responses' table (:mod:`chatcodec.providers.contract.target_rules`). ``model`` is no

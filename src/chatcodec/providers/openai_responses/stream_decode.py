@@ -51,6 +51,9 @@ from chatcodec.providers.openai_responses.wire import EVENT, ITEM, RESPONSE, val
 from chatcodec.streams.builder import PartBuilder, StreamBuilder
 
 TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+STREAM_END = "its response.completed, response.incomplete or response.failed event"
+"""One of :data:`TERMINAL` ends every Responses stream and carries the whole response
+(platform.openai.com/docs/api-reference/responses-streaming); without it the stream was cut."""
 """The events that end a stream with the whole response."""
 
 _STARTS = ("response.created", "response.queued", "response.in_progress")
@@ -108,7 +111,9 @@ class StreamDecoder(FeedByReading):
 
     def close(self) -> list[AnyStreamEvent]:
         """Nothing is owed at the end: parts of an item that never finished (an
-        interrupted stream) keep what streamed."""
+        interrupted stream) keep what streamed, and the builder keeps that its last event
+        never came."""
+        self.builder.stream_closed(STREAM_END)
         return self.builder.take_events()
 
     def read(self, events: Iterable[dict[str, Any]]) -> None:
@@ -220,6 +225,7 @@ class StreamDecoder(FeedByReading):
         )
 
     def _terminal(self, event: dict[str, Any]) -> None:
+        self.builder.end()
         wire = validated(RESPONSE, event.get("response"), f"OpenAI Responses stream event {self.position} response")
         decoded = decode_response_dict(wire)
         if not self.started:

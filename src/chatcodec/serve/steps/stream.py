@@ -39,7 +39,7 @@ from chatcodec.streams.convert import StreamConverter
 __all__ = ["CUT_OFF", "ObservedConverter", "StreamGathering", "streamed"]
 
 CUT_OFF = "the upstream stream ended before its answer did (its connection was cut between two events)"
-"""The error that ends a stream whose upstream body ended without a finish or error event."""
+"""The error that ends a stream whose upstream body ended without its format's last event or an error event."""
 
 
 async def streamed(server: Server, fitted: Fitted, sent: Sent, record: RequestRecord) -> Response:

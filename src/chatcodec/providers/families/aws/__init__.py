@@ -10,6 +10,7 @@
 ``runtime``     the Runtime's exception types by HTTP status, its error body and stream
                 exception event (written and read), SigV4 signing
 ``batch``       Bedrock batch inference rows (``recordId``, ``modelInput`` / ``modelOutput``)
+``blobs``       the base64 text botocore takes as a blob (media bytes, redacted reasoning)
 
 What one of the two bodies alone has stays in its folder: Converse's top-level fields,
 ``additionalModelRequestFields``, guardrails, citations, documents and Claude's signed

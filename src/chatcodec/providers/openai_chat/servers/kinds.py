@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from chatcodec.providers.contract.edge import Extension
+
 PROVIDER = "openai-chat"
 """The provider every row belongs to (the edge's own name)."""
 
@@ -25,3 +27,25 @@ TOOL_CALLS = (
     "ChoiceDeltaToolCall",
 )
 """A function tool call, answered, sent back and streamed."""
+USER_CONTENT = "ChatCompletionUserMessageParam.content"
+"""The union of a user message's content parts."""
+PART_ARMS = {
+    "video_url": Extension(
+        PROVIDER,
+        "VideoURLPart",
+        ("type", "video_url"),
+        "https://docs.vllm.ai/en/latest/features/multimodal_inputs.html",
+        arm_of=USER_CONTENT,
+        tag="video_url",
+    ),
+    "audio_url": Extension(
+        PROVIDER,
+        "AudioURLPart",
+        ("type", "audio_url"),
+        "https://docs.together.ai/docs/audio-overview",
+        arm_of=USER_CONTENT,
+        tag="audio_url",
+    ),
+}
+"""User content parts the SDK types have no arm for, by the ``type`` a server's ``parts``
+(or a model row's) names: strict reading accepts one for a server that takes it."""

@@ -1,0 +1,93 @@
+"""Each target's documented sampling ranges, one table per provider (``rules.SAMPLING_RANGES``,
+each row with the page that states it): the writer sends a value outside as the nearest bound
+and reports it (``sampling_range``), and strict reading refuses it, as the provider answers 400.
+
+From the documentation: Anthropic's Messages reference gives "Required range: 0 <= x <= 1" for
+``temperature`` and ``top_p`` and "x >= 0" for ``top_k``; OpenAI's Chat reference ``temperature``
+"between 0 and 2" and the penalties "between -2.0 and 2.0"; Responses ``temperature`` 0 to 2;
+Gemini's GenerationConfig ``temperature`` [0.0, 2.0] and ``topP``; Bedrock's InferenceConfiguration
+``temperature`` and ``topP`` minimum 0, maximum 1.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+import chatcodec
+
+BODIES: dict[str, dict[str, Any]] = {
+    "anthropic": {"model": "claude-sonnet-4-5", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+    "openai-chat": {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]},
+    "openai-responses": {"model": "gpt-4o", "input": "hi"},
+    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+    "bedrock-converse": {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+}
+"""A minimal request of each format strict reading has a field set for."""
+CANONICAL = {"topP": "top_p"}
+"""Wire keys spelt otherwise than the canonical request field."""
+
+
+def _ranges(provider: str) -> list[Any]:
+    return list(importlib.import_module(f"chatcodec.providers.{provider.replace('-', '_')}.rules").SAMPLING_RANGES)
+
+
+CASES = [pytest.param(provider, item, id=f"{provider}-{item.key}") for provider in BODIES for item in _ranges(provider)]
+
+
+def _with(provider: str, at: tuple[str, ...], key: str, value: float) -> dict[str, Any]:
+    body = dict(BODIES[provider])
+    holder = body
+    for step in at:
+        holder[step] = dict(holder.get(step, {}))
+        holder = holder[step]
+    holder[key] = value
+    return body
+
+
+def test_every_range_names_its_documentation() -> None:
+    assert len(CASES) >= 12
+    assert all(case.values[1].source.startswith("https://") for case in CASES)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("provider", "item"), CASES)
+def test_strict_reading_takes_the_bounds_and_refuses_beyond(provider: str, item: Any) -> None:
+    for bound in (item.low, item.high):
+        if bound is not None:
+            chatcodec.decode_request(provider, _with(provider, item.at, item.key, bound), strict=True)
+    beyond = [*([] if item.low is None else [item.low - 1]), *([] if item.high is None else [item.high + 0.5])]
+    for value in beyond:
+        with pytest.raises(chatcodec.ValidationError, match=rf"{item.key}.*(below the minimum|above the maximum)"):
+            chatcodec.decode_request(provider, _with(provider, item.at, item.key, value), strict=True)
+
+
+@pytest.mark.parametrize(("provider", "item"), CASES)
+def test_the_writer_sends_a_value_outside_as_the_nearest_bound_and_reports_it(provider: str, item: Any) -> None:
+    field = CANONICAL.get(item.key, item.key)
+    bound, outside = (item.high, item.high + 1) if item.high is not None else (item.low, item.low - 1)
+    request = chatcodec.ChatRequest(
+        model=BODIES[provider].get("model", "gemini-2.5-flash"),
+        messages=[chatcodec.UserMessage(content="hi")],
+        **{field: outside},
+    )
+    losses: list[chatcodec.Loss] = []
+    options = {"api_version": "2023-06-01"} if provider == "anthropic" else None  # 2026-10-21 takes no temperature
+    body = chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses, options=options)
+    holder = body
+    for step in item.at:
+        holder = holder[step]
+    assert holder[item.key] == bound
+    path = "$." + ".".join((*item.at, item.key))
+    assert [loss.path for loss in losses if "sampling_range" in loss.why] == [path]
+
+
+def test_a_value_inside_every_range_is_sent_as_it_is() -> None:
+    request = chatcodec.ChatRequest(
+        model="m", messages=[chatcodec.UserMessage(content="hi")], temperature=0.5, top_p=0.5
+    )
+    for provider in ("openai-chat", "openai-responses", "gemini", "bedrock-converse"):
+        losses: list[chatcodec.Loss] = []
+        chatcodec.encode_request(provider, request, on_loss="ignore", losses=losses)
+        assert not [loss for loss in losses if "sampling_range" in loss.why], provider
