@@ -143,3 +143,46 @@ def test_the_docs_pages_use_only_names_in_all(page: Path) -> None:
 def test_the_use_finder_reads_both_spellings() -> None:
     text = "x = chatcodec.Loss\nfrom chatcodec import (\n    ChatRequest,\n    Usage as U,\n)\n"
     assert _public_uses(text) == {"Loss", "ChatRequest", "Usage"}
+
+
+def test_all_and_the_lazy_tables_are_written_from_the_imports() -> None:
+    # tools/exports.py: the TYPE_CHECKING imports are the one list of chatcodec and chatcodec.contract
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "exports.py"), "--check"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_codec_contract_is_importable_and_loads_no_model() -> None:
+    from chatcodec import contract
+
+    missing = [name for name in contract.__all__ if not hasattr(contract, name)]
+    assert missing == []
+    code = (
+        "import sys, chatcodec.contract; "
+        "loaded = [m for m in sys.modules if m.startswith(('pydantic', 'chatcodec.'))]; "
+        "print(sorted(m for m in loaded if m != 'chatcodec.contract'))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_the_codec_contract_holds_what_the_template_folder_imports_from_the_house() -> None:
+    # the template is the folder a third-party codec copies: every name it takes from chatcodec
+    # outside its own folder is in the contract or the package's __all__
+    from chatcodec import contract
+
+    template = Path(chatcodec.__file__).parent / "providers" / "_template"
+    public = {*contract.__all__, *chatcodec.__all__}
+    taken: set[str] = set()
+    for module in template.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            module_name = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+            if (
+                isinstance(node, ast.ImportFrom)
+                and module_name.startswith("chatcodec")
+                and "_template" not in module_name
+            ):
+                taken |= {alias.name for alias in node.names}
+    assert taken
+    assert sorted(taken - public) == []

@@ -273,7 +273,10 @@ def _summary(model: type[Any]) -> str:
     text = " ".join((inspect.getdoc(model) or "").split("\n\n")[0].split())
     for stop in (". ", ": ", "; "):
         text = text.split(stop)[0]
-    return f"{text.rstrip('.')}. Mirrors :class:`~{model.__module__}.{model.__name__}`."
+    import chatcodec
+
+    public = "chatcodec" if model.__name__ in chatcodec.__all__ else model.__module__  # the path a user imports
+    return f"{text.rstrip('.')}. Mirrors :class:`~{public}.{model.__name__}`."
 
 
 def _docstring(text: str, indent: str) -> list[str]:

@@ -150,7 +150,7 @@ def loss_kinds_table() -> str:
 
 def serve_settings_table() -> str:
     """Every ``chatcodec serve`` setting as a ``--config`` TOML key: the fields of
-    :class:`chatcodec.serve.config.ServeConfig` with their type, default and docstring."""
+    :class:`chatcodec.serve.ServeConfig` with their type, default and docstring."""
     from chatcodec.serve import config as config_module
 
     source = Path(inspect.getfile(config_module)).read_text(encoding="utf-8")

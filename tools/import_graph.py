@@ -56,9 +56,9 @@ PLACES: tuple[tuple[str, str], ...] = (
     ("kit", "providers/families/** providers/history/**"),  # a vendor's facts shared by folders; history rules
     (
         "kit",
-        "registry.py codec_options.py streams/__init__.py streams/builder.py streams/part_builder.py "
-        "streams/sse.py streams/event_stream.py streams/framing.py detect.py",
-    ),  # the codec interface, the stream path, SSE framing; the format markers
+        "registry.py codec_options.py detect.py streams/__init__.py streams/builder.py streams/part_builder.py "
+        "streams/sse.py streams/event_stream.py streams/framing.py contract.py",
+    ),  # the codec interface, the stream path, SSE framing; the format markers; the public codec contract
     ("readers", "providers/*/__init__.py providers/*/convenience.py"),  # a provider's helpers over the boundary
     ("providers", "providers/*/**"),
     ("readers", "dialects/** validation.py sdk_objects.py content_rule.py canonical_codec.py"),

@@ -173,7 +173,7 @@ def decode_stream(
     from chatcodec.streams.builder import StreamBuilder
 
     builder = StreamBuilder(emit=True)
-    decoder = cast(SupportsStreamDecoder, codec).stream_decoder(builder)  # a codec without streams refuses here
+    decoder = cast("SupportsStreamDecoder", codec).stream_decoder(builder)  # a codec without streams refuses here
     return _whole_stream(provider, decoder, builder, payloads)
 
 

@@ -19,7 +19,7 @@ ProviderMetadata: TypeAlias = dict[str, dict[str, JsonValue]]
 
 
 class CacheControlData(TypedDict, closed=True):
-    """A prompt-cache breakpoint. Mirrors :class:`~chatcodec.model.content.CacheControl`."""
+    """A prompt-cache breakpoint. Mirrors :class:`~chatcodec.CacheControl`."""
 
     type: Literal["ephemeral"]
     ttl: NotRequired[str]
@@ -27,7 +27,7 @@ class CacheControlData(TypedDict, closed=True):
 
 class UrlSourceData(TypedDict, closed=True):
     """Media the provider fetches from a URL (``http(s)://``, ``gs://``, ``s3://``). Mirrors
-    :class:`~chatcodec.model.content.UrlSource`.
+    :class:`~chatcodec.UrlSource`.
     """
 
     type: Literal["url"]
@@ -36,7 +36,7 @@ class UrlSourceData(TypedDict, closed=True):
 
 
 class Base64SourceData(TypedDict, closed=True):
-    """Media sent inline as base64 text. Mirrors :class:`~chatcodec.model.content.Base64Source`."""
+    """Media sent inline as base64 text. Mirrors :class:`~chatcodec.Base64Source`."""
 
     type: Literal["base64"]
     media_type: str
@@ -44,9 +44,7 @@ class Base64SourceData(TypedDict, closed=True):
 
 
 class FileSourceData(TypedDict, closed=True):
-    """Media uploaded beforehand and referenced by a provider's file id. Mirrors
-    :class:`~chatcodec.model.content.FileSource`.
-    """
+    """Media uploaded beforehand and referenced by a provider's file id. Mirrors :class:`~chatcodec.FileSource`."""
 
     type: Literal["file"]
     file_id: str
@@ -54,7 +52,7 @@ class FileSourceData(TypedDict, closed=True):
 
 
 class TextSourceData(TypedDict, closed=True):
-    """A plain-text document given inline (documents only). Mirrors :class:`~chatcodec.model.content.TextSource`."""
+    """A plain-text document given inline (documents only). Mirrors :class:`~chatcodec.TextSource`."""
 
     type: Literal["text"]
     text: str
@@ -62,7 +60,7 @@ class TextSourceData(TypedDict, closed=True):
 
 
 class TextPartData(TypedDict, closed=True):
-    """Plain text. Mirrors :class:`~chatcodec.model.content.TextPart`."""
+    """Plain text. Mirrors :class:`~chatcodec.TextPart`."""
 
     type: Literal["text"]
     text: str
@@ -75,7 +73,7 @@ MediaSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceData
 
 
 class ImagePartData(TypedDict, closed=True):
-    """An image, by URL, inline base64 or provider file id. Mirrors :class:`~chatcodec.model.content.ImagePart`."""
+    """An image, by URL, inline base64 or provider file id. Mirrors :class:`~chatcodec.ImagePart`."""
 
     type: Literal["image"]
     source: MediaSourceData
@@ -85,7 +83,7 @@ class ImagePartData(TypedDict, closed=True):
 
 
 class AudioPartData(TypedDict, closed=True):
-    """An audio clip, inline base64 (with its format) or by URL. Mirrors :class:`~chatcodec.model.content.AudioPart`."""
+    """An audio clip, inline base64 (with its format) or by URL. Mirrors :class:`~chatcodec.AudioPart`."""
 
     type: Literal["audio"]
     source: MediaSourceData
@@ -96,7 +94,7 @@ class AudioPartData(TypedDict, closed=True):
 class VideoPartData(TypedDict, closed=True):
     """A video clip, by URL (``https://``, a YouTube link, a storage location such as ``s3://`` or ``gs://``, a Gemini
     Files API URI), inline base64 or provider file id, with the part of it the model should watch. Mirrors
-    :class:`~chatcodec.model.content.VideoPart`.
+    :class:`~chatcodec.VideoPart`.
     """
 
     type: Literal["video"]
@@ -114,7 +112,7 @@ DocumentSourceData: TypeAlias = UrlSourceData | Base64SourceData | FileSourceDat
 
 class DocumentPartData(TypedDict, closed=True):
     """A document (PDF, plain text, ...), by URL, base64, file id or inline text. Mirrors
-    :class:`~chatcodec.model.content.DocumentPart`.
+    :class:`~chatcodec.DocumentPart`.
     """
 
     type: Literal["document"]
@@ -126,7 +124,7 @@ class DocumentPartData(TypedDict, closed=True):
 
 
 class ThinkingPartData(TypedDict, closed=True):
-    """Model reasoning. Mirrors :class:`~chatcodec.model.content.ThinkingPart`."""
+    """Model reasoning. Mirrors :class:`~chatcodec.ThinkingPart`."""
 
     type: Literal["thinking"]
     text: str
@@ -140,7 +138,7 @@ class ThinkingPartData(TypedDict, closed=True):
 
 
 class RefusalPartData(TypedDict, closed=True):
-    """The model declined. Mirrors :class:`~chatcodec.model.content.RefusalPart`."""
+    """The model declined. Mirrors :class:`~chatcodec.RefusalPart`."""
 
     type: Literal["refusal"]
     text: str
@@ -149,7 +147,7 @@ class RefusalPartData(TypedDict, closed=True):
 
 
 class ToolUsePartData(TypedDict, closed=True):
-    """A call the model made to a tool. Mirrors :class:`~chatcodec.model.content.ToolUsePart`."""
+    """A call the model made to a tool. Mirrors :class:`~chatcodec.ToolUsePart`."""
 
     type: Literal["tool_use"]
     id: str
@@ -162,7 +160,7 @@ class ToolUsePartData(TypedDict, closed=True):
 
 class OpaquePartData(TypedDict, closed=True):
     """A provider block with no canonical meaning, kept whole so nothing is dropped. Mirrors
-    :class:`~chatcodec.model.content.OpaquePart`.
+    :class:`~chatcodec.OpaquePart`.
     """
 
     type: Literal["opaque"]
@@ -179,9 +177,7 @@ ToolResultContentPartData: TypeAlias = (
 
 
 class ToolResultPartData(TypedDict, closed=True):
-    """The outcome of one tool call, sent back to the model. Mirrors
-    :class:`~chatcodec.model.content.ToolResultPart`.
-    """
+    """The outcome of one tool call, sent back to the model. Mirrors :class:`~chatcodec.ToolResultPart`."""
 
     type: Literal["tool_result"]
     tool_use_id: str

@@ -29,7 +29,7 @@ UnifiedFinishReason: TypeAlias = Literal[
 
 
 class SystemMessageData(TypedDict, closed=True):
-    """Instructions for the model. Mirrors :class:`~chatcodec.model.messages.SystemMessage`."""
+    """Instructions for the model. Mirrors :class:`~chatcodec.SystemMessage`."""
 
     role: Literal["system", "developer"]
     content: str | list[SystemContentPartData]
@@ -39,9 +39,7 @@ class SystemMessageData(TypedDict, closed=True):
 
 
 class UserMessageData(TypedDict, closed=True):
-    """What the user (or the application on their behalf) says. Mirrors
-    :class:`~chatcodec.model.messages.UserMessage`.
-    """
+    """What the user (or the application on their behalf) says. Mirrors :class:`~chatcodec.UserMessage`."""
 
     role: Literal["user"]
     content: str | list[UserContentPartData]
@@ -51,7 +49,7 @@ class UserMessageData(TypedDict, closed=True):
 
 
 class AssistantMessageData(TypedDict, closed=True):
-    """What the model said. Mirrors :class:`~chatcodec.model.messages.AssistantMessage`."""
+    """What the model said. Mirrors :class:`~chatcodec.AssistantMessage`."""
 
     role: Literal["assistant"]
     content: str | list[AssistantContentPartData]
@@ -61,7 +59,7 @@ class AssistantMessageData(TypedDict, closed=True):
 
 
 class ToolMessageData(TypedDict, closed=True):
-    """Results of tool calls, sent back to the model. Mirrors :class:`~chatcodec.model.messages.ToolMessage`."""
+    """Results of tool calls, sent back to the model. Mirrors :class:`~chatcodec.ToolMessage`."""
 
     role: Literal["tool"]
     content: list[ToolResultPartData]
@@ -72,7 +70,7 @@ class ToolMessageData(TypedDict, closed=True):
 
 class TextMessageData(TypedDict, closed=True):
     """Completion-style raw text (a prompt or completion with no chat structure). Mirrors
-    :class:`~chatcodec.model.messages.TextMessage`.
+    :class:`~chatcodec.TextMessage`.
     """
 
     role: Literal["text"]
@@ -88,7 +86,7 @@ MessageData: TypeAlias = SystemMessageData | UserMessageData | AssistantMessageD
 
 class ToolDefinitionData(TypedDict, closed=True):
     """A function the model may call, described by a JSON Schema for its arguments. Mirrors
-    :class:`~chatcodec.model.tools.ToolDefinition`.
+    :class:`~chatcodec.ToolDefinition`.
     """
 
     type: Literal["function"]
@@ -101,14 +99,14 @@ class ToolDefinitionData(TypedDict, closed=True):
 
 
 class ToolChoiceData(TypedDict, closed=True):
-    """Whether and which tool the model must call. Mirrors :class:`~chatcodec.model.tools.ToolChoice`."""
+    """Whether and which tool the model must call. Mirrors :class:`~chatcodec.ToolChoice`."""
 
     type: Literal["auto", "none", "required", "tool"]
     name: NotRequired[str]
 
 
 class ReasoningConfigData(TypedDict, closed=True):
-    """How much the model should think before answering. Mirrors :class:`~chatcodec.model.request.ReasoningConfig`."""
+    """How much the model should think before answering. Mirrors :class:`~chatcodec.ReasoningConfig`."""
 
     enabled: NotRequired[bool]
     effort: NotRequired[ReasoningEffort]
@@ -119,7 +117,7 @@ class ReasoningConfigData(TypedDict, closed=True):
 
 
 class ResponseFormatData(TypedDict, closed=True):
-    """The shape the answer must take. Mirrors :class:`~chatcodec.model.request.ResponseFormat`."""
+    """The shape the answer must take. Mirrors :class:`~chatcodec.ResponseFormat`."""
 
     type: Literal["text", "json_object", "json_schema"]
     name: NotRequired[str]
@@ -129,7 +127,7 @@ class ResponseFormatData(TypedDict, closed=True):
 
 
 class ChatRequestData(TypedDict, closed=True):
-    """A request for the model's next turn. Mirrors :class:`~chatcodec.model.request.ChatRequest`."""
+    """A request for the model's next turn. Mirrors :class:`~chatcodec.ChatRequest`."""
 
     model: NotRequired[str]
     messages: list[MessageData]
@@ -158,14 +156,14 @@ class ChatRequestData(TypedDict, closed=True):
 
 
 class FinishReasonData(TypedDict, closed=True):
-    """Why generation ended. Mirrors :class:`~chatcodec.model.response.FinishReason`."""
+    """Why generation ended. Mirrors :class:`~chatcodec.FinishReason`."""
 
     unified: UnifiedFinishReason
     raw: NotRequired[str]
 
 
 class UsageData(TypedDict, closed=True):
-    """Token counts, normalized so nothing is counted twice. Mirrors :class:`~chatcodec.model.response.Usage`."""
+    """Token counts, normalized so nothing is counted twice. Mirrors :class:`~chatcodec.Usage`."""
 
     input_tokens: NotRequired[int]
     output_tokens: NotRequired[int]
@@ -198,7 +196,7 @@ class TokenLogprobData(TypedDict, closed=True):
 
 
 class ResponseChoiceData(TypedDict, closed=True):
-    """One generated answer. Mirrors :class:`~chatcodec.model.response.ResponseChoice`."""
+    """One generated answer. Mirrors :class:`~chatcodec.ResponseChoice`."""
 
     index: int
     message: AssistantMessageData
@@ -208,9 +206,7 @@ class ResponseChoiceData(TypedDict, closed=True):
 
 
 class ChatResponseData(TypedDict, closed=True):
-    """A model's response to a :class:`~chatcodec.ChatRequest`. Mirrors
-    :class:`~chatcodec.model.response.ChatResponse`.
-    """
+    """A model's response to a :class:`~chatcodec.ChatRequest`. Mirrors :class:`~chatcodec.ChatResponse`."""
 
     id: NotRequired[str]
     model: NotRequired[str]

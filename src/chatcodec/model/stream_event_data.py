@@ -13,7 +13,7 @@ from chatcodec.model.conversation_data import FinishReasonData, TokenLogprobData
 
 
 class ResponseStartEventData(TypedDict, closed=True):
-    """The response began. Mirrors :class:`~chatcodec.model.stream_events.ResponseStartEvent`."""
+    """The response began. Mirrors :class:`~chatcodec.ResponseStartEvent`."""
 
     type: Literal["response_start"]
     id: NotRequired[str]
@@ -23,7 +23,7 @@ class ResponseStartEventData(TypedDict, closed=True):
 
 
 class TextStartEventData(TypedDict, closed=True):
-    """A text part begins. Mirrors :class:`~chatcodec.model.stream_events.TextStartEvent`."""
+    """A text part begins. Mirrors :class:`~chatcodec.TextStartEvent`."""
 
     type: Literal["text_start"]
     index: int
@@ -32,7 +32,7 @@ class TextStartEventData(TypedDict, closed=True):
 
 
 class TextDeltaEventData(TypedDict, closed=True):
-    """More text for the part at ``index``. Mirrors :class:`~chatcodec.model.stream_events.TextDeltaEvent`."""
+    """More text for the part at ``index``. Mirrors :class:`~chatcodec.TextDeltaEvent`."""
 
     type: Literal["text_delta"]
     delta: str
@@ -42,7 +42,7 @@ class TextDeltaEventData(TypedDict, closed=True):
 
 
 class TextEndEventData(TypedDict, closed=True):
-    """The text part at ``index`` is complete. Mirrors :class:`~chatcodec.model.stream_events.TextEndEvent`."""
+    """The text part at ``index`` is complete. Mirrors :class:`~chatcodec.TextEndEvent`."""
 
     type: Literal["text_end"]
     index: int
@@ -51,7 +51,7 @@ class TextEndEventData(TypedDict, closed=True):
 
 
 class RefusalDeltaEventData(TypedDict, closed=True):
-    """More refusal text. Mirrors :class:`~chatcodec.model.stream_events.RefusalDeltaEvent`."""
+    """More refusal text. Mirrors :class:`~chatcodec.RefusalDeltaEvent`."""
 
     type: Literal["refusal_delta"]
     delta: str
@@ -61,7 +61,7 @@ class RefusalDeltaEventData(TypedDict, closed=True):
 
 
 class ThinkingStartEventData(TypedDict, closed=True):
-    """A thinking part begins. Mirrors :class:`~chatcodec.model.stream_events.ThinkingStartEvent`."""
+    """A thinking part begins. Mirrors :class:`~chatcodec.ThinkingStartEvent`."""
 
     type: Literal["thinking_start"]
     provider: NotRequired[str]
@@ -72,9 +72,7 @@ class ThinkingStartEventData(TypedDict, closed=True):
 
 
 class ThinkingDeltaEventData(TypedDict, closed=True):
-    """More readable reasoning for the part at ``index``. Mirrors
-    :class:`~chatcodec.model.stream_events.ThinkingDeltaEvent`.
-    """
+    """More readable reasoning for the part at ``index``. Mirrors :class:`~chatcodec.ThinkingDeltaEvent`."""
 
     type: Literal["thinking_delta"]
     delta: str
@@ -85,7 +83,7 @@ class ThinkingDeltaEventData(TypedDict, closed=True):
 
 class ThinkingSignatureDeltaEventData(TypedDict, closed=True):
     """More of the thinking part's signature (kept byte for byte). Mirrors
-    :class:`~chatcodec.model.stream_events.ThinkingSignatureDeltaEvent`.
+    :class:`~chatcodec.ThinkingSignatureDeltaEvent`.
     """
 
     type: Literal["thinking_signature_delta"]
@@ -96,7 +94,7 @@ class ThinkingSignatureDeltaEventData(TypedDict, closed=True):
 
 
 class ThinkingEndEventData(TypedDict, closed=True):
-    """The thinking part at ``index`` is complete. Mirrors :class:`~chatcodec.model.stream_events.ThinkingEndEvent`."""
+    """The thinking part at ``index`` is complete. Mirrors :class:`~chatcodec.ThinkingEndEvent`."""
 
     type: Literal["thinking_end"]
     encrypted: NotRequired[str]
@@ -106,7 +104,7 @@ class ThinkingEndEventData(TypedDict, closed=True):
 
 
 class ToolCallStartEventData(TypedDict, closed=True):
-    """A tool call begins. Mirrors :class:`~chatcodec.model.stream_events.ToolCallStartEvent`."""
+    """A tool call begins. Mirrors :class:`~chatcodec.ToolCallStartEvent`."""
 
     type: Literal["tool_call_start"]
     id: str
@@ -118,9 +116,7 @@ class ToolCallStartEventData(TypedDict, closed=True):
 
 
 class ToolCallDeltaEventData(TypedDict, closed=True):
-    """More argument text for the tool call at ``index``. Mirrors
-    :class:`~chatcodec.model.stream_events.ToolCallDeltaEvent`.
-    """
+    """More argument text for the tool call at ``index``. Mirrors :class:`~chatcodec.ToolCallDeltaEvent`."""
 
     type: Literal["tool_call_delta"]
     delta: str
@@ -130,7 +126,7 @@ class ToolCallDeltaEventData(TypedDict, closed=True):
 
 
 class ToolCallEndEventData(TypedDict, closed=True):
-    """The tool call at ``index`` is complete. Mirrors :class:`~chatcodec.model.stream_events.ToolCallEndEvent`."""
+    """The tool call at ``index`` is complete. Mirrors :class:`~chatcodec.ToolCallEndEvent`."""
 
     type: Literal["tool_call_end"]
     index: int
@@ -140,7 +136,7 @@ class ToolCallEndEventData(TypedDict, closed=True):
 
 class PartEventData(TypedDict, closed=True):
     """A part that arrives whole (image, redacted thinking, server-tool block ...). Mirrors
-    :class:`~chatcodec.model.stream_events.PartEvent`.
+    :class:`~chatcodec.PartEvent`.
     """
 
     type: Literal["part"]
@@ -151,7 +147,7 @@ class PartEventData(TypedDict, closed=True):
 
 
 class UsageEventData(TypedDict, closed=True):
-    """Token counts so far. Mirrors :class:`~chatcodec.model.stream_events.UsageEvent`."""
+    """Token counts so far. Mirrors :class:`~chatcodec.UsageEvent`."""
 
     type: Literal["usage"]
     usage: UsageData
@@ -159,7 +155,7 @@ class UsageEventData(TypedDict, closed=True):
 
 
 class FinishEventData(TypedDict, closed=True):
-    """An answer ended, and why. Mirrors :class:`~chatcodec.model.stream_events.FinishEvent`."""
+    """An answer ended, and why. Mirrors :class:`~chatcodec.FinishEvent`."""
 
     type: Literal["finish"]
     choice: NotRequired[int]
@@ -170,9 +166,7 @@ class FinishEventData(TypedDict, closed=True):
 
 
 class ChoiceMetadataEventData(TypedDict, closed=True):
-    """Data of one answer that is neither a part nor its finish. Mirrors
-    :class:`~chatcodec.model.stream_events.ChoiceMetadataEvent`.
-    """
+    """Data of one answer that is neither a part nor its finish. Mirrors :class:`~chatcodec.ChoiceMetadataEvent`."""
 
     type: Literal["choice_metadata"]
     choice: NotRequired[int]
@@ -182,7 +176,7 @@ class ChoiceMetadataEventData(TypedDict, closed=True):
 
 
 class ErrorEventData(TypedDict, closed=True):
-    """The provider reported an error inside the stream. Mirrors :class:`~chatcodec.model.stream_events.ErrorEvent`."""
+    """The provider reported an error inside the stream. Mirrors :class:`~chatcodec.ErrorEvent`."""
 
     type: Literal["error"]
     message: str

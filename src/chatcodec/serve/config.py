@@ -185,7 +185,7 @@ class ServeConfig:
     ``error``: refused 400 with the losses listed, unless every one is of a kind in
     :attr:`allowed_losses`."""
     allowed_losses: tuple[LossKind, ...] = DEFAULT_ALLOWED_LOSSES
-    """The loss kinds (:data:`chatcodec.losses.LossKind`) that pass under ``on_loss =
+    """The loss kinds (:data:`chatcodec.LossKind`) that pass under ``on_loss =
     "error"``, all of them (the command line's ``--allow-loss KIND`` adds one to these,
     ``--allow-only KIND`` or ``--allow-only none`` starts from none); by default what the
     model never sees or what only changes how a field is spelled, so ``content``,

@@ -1,0 +1,274 @@
+"""The codec contract: what a codec written outside chatcodec imports, and nothing else.
+
+:func:`chatcodec.register_codec` is public, so the contract a codec fills in is public too:
+a provider folder (inside chatcodec or in another package) is written against these names,
+and a name here is a promise kept across releases. Everything else a built-in folder may
+use (a sibling folder, a family's rules, the strict checks) is internal and may move.
+
+- the codec class and the protocol each of its role modules satisfies:
+  :class:`ProviderCodec`, :class:`RequestFunctions`, :class:`ResponseFunctions`,
+  :class:`MessageFunctions`, :class:`PartFunctions`, ... (one signature for every provider);
+- the records a folder fills in: :class:`Capabilities` (what its wire carries),
+  :class:`Edge` (what it says on HTTP), :class:`Detection`, :class:`Structure`,
+  :class:`ProviderRules`, :class:`OptionTable`;
+- what every role function takes: :class:`EncodeContext`, :class:`DecodeContext`;
+- the stream path: :class:`StreamBuilder` (what a stream decoder drives),
+  :class:`StreamDecoder` / :class:`StreamEncoder` (what the codec returns), :func:`read_event`;
+- the kit: the mechanics every codec is written with (bags of leftover wire fields,
+  markers, tool names and arguments, wire shapes), as the built-in folders use them.
+
+Names load on first access (PEP 562), as in ``chatcodec`` itself: importing the contract
+loads no canonical model. The lists below are kept by ``tools/exports.py`` (run
+``python tools/exports.py``): the ``TYPE_CHECKING`` imports are the one list, ``__all__``
+and the lazy table are generated from them.
+"""
+
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from chatcodec._narrow import as_dict, as_list, is_dict, is_list
+    from chatcodec.canonical_validation import validate_with
+    from chatcodec.errors import json_path
+    from chatcodec.losses import LossRecorder, Steps
+    from chatcodec.option_table import OptionTable
+    from chatcodec.providers.contract.capabilities import Capabilities
+    from chatcodec.providers.contract.context import MODEL_OPTION, RULE_OPTIONS, DecodeContext, EncodeContext
+    from chatcodec.providers.contract.detection import Detection
+    from chatcodec.providers.contract.edge import Edge, ErrorShape, StreamFraming
+    from chatcodec.providers.contract.provider_codec import ProviderCodec
+    from chatcodec.providers.contract.roles import (
+        CapabilitiesTable,
+        DialectFunctions,
+        EdgeTable,
+        FinishReasonFunctions,
+        JsonFront,
+        MessageFunctions,
+        PartFunctions,
+        RequestFunctions,
+        ResponseFunctions,
+        RulesTable,
+        SettingsFunctions,
+        StructureTable,
+        ToolFunctions,
+        UsageFunctions,
+    )
+    from chatcodec.providers.contract.structure import Structure
+    from chatcodec.providers.contract.target_rules import ProviderRules, RequiredField
+    from chatcodec.providers.history.turns import history_for
+    from chatcodec.providers.kit.arguments import arguments_object, compact_json
+    from chatcodec.providers.kit.bags import (
+        ABSENT,
+        NULLS,
+        absent_keys,
+        bag_key,
+        holds_a_container,
+        is_marker,
+        keeps_a_container,
+        kept_object,
+        leftovers,
+        mark_absent,
+        present,
+        restore_fields,
+        split_fields,
+        unmapped,
+        wire_fields,
+        wire_key,
+    )
+    from chatcodec.providers.kit.cache import decode_cache_control, encode_cache_control
+    from chatcodec.providers.kit.errors import canonical_refusal, path
+    from chatcodec.providers.kit.provider_kit import TOOL_ORDER, ProviderKit, meaningful_markers
+    from chatcodec.providers.kit.service_tier import report_tier, report_user
+    from chatcodec.providers.kit.stream_reading import FeedByReading, read_event
+    from chatcodec.providers.kit.tool_names import tool_name, tool_name_map
+    from chatcodec.providers.kit.wire import (
+        constrained,
+        discriminator,
+        sdk_kinds,
+        shape_fields,
+        stands_for,
+        tag,
+        tagged,
+        wire_shape,
+    )
+    from chatcodec.registry import StreamDecoder, StreamEncoder
+    from chatcodec.streams.builder import PartBuilder, StreamBuilder
+
+__all__ = [
+    "ABSENT",
+    "MODEL_OPTION",
+    "NULLS",
+    "RULE_OPTIONS",
+    "TOOL_ORDER",
+    "Capabilities",
+    "CapabilitiesTable",
+    "DecodeContext",
+    "Detection",
+    "DialectFunctions",
+    "Edge",
+    "EdgeTable",
+    "EncodeContext",
+    "ErrorShape",
+    "FeedByReading",
+    "FinishReasonFunctions",
+    "JsonFront",
+    "LossRecorder",
+    "MessageFunctions",
+    "OptionTable",
+    "PartBuilder",
+    "PartFunctions",
+    "ProviderCodec",
+    "ProviderKit",
+    "ProviderRules",
+    "RequestFunctions",
+    "RequiredField",
+    "ResponseFunctions",
+    "RulesTable",
+    "SettingsFunctions",
+    "Steps",
+    "StreamBuilder",
+    "StreamDecoder",
+    "StreamEncoder",
+    "StreamFraming",
+    "Structure",
+    "StructureTable",
+    "ToolFunctions",
+    "UsageFunctions",
+    "absent_keys",
+    "arguments_object",
+    "as_dict",
+    "as_list",
+    "bag_key",
+    "canonical_refusal",
+    "compact_json",
+    "constrained",
+    "decode_cache_control",
+    "discriminator",
+    "encode_cache_control",
+    "history_for",
+    "holds_a_container",
+    "is_dict",
+    "is_list",
+    "is_marker",
+    "json_path",
+    "keeps_a_container",
+    "kept_object",
+    "leftovers",
+    "mark_absent",
+    "meaningful_markers",
+    "path",
+    "present",
+    "read_event",
+    "report_tier",
+    "report_user",
+    "restore_fields",
+    "sdk_kinds",
+    "shape_fields",
+    "split_fields",
+    "stands_for",
+    "tag",
+    "tagged",
+    "tool_name",
+    "tool_name_map",
+    "unmapped",
+    "validate_with",
+    "wire_fields",
+    "wire_key",
+    "wire_shape",
+]
+
+_EXPORTED_FROM: dict[str, str] = {
+    "ABSENT": "chatcodec.providers.kit.bags",
+    "MODEL_OPTION": "chatcodec.providers.contract.context",
+    "NULLS": "chatcodec.providers.kit.bags",
+    "RULE_OPTIONS": "chatcodec.providers.contract.context",
+    "TOOL_ORDER": "chatcodec.providers.kit.provider_kit",
+    "Capabilities": "chatcodec.providers.contract.capabilities",
+    "CapabilitiesTable": "chatcodec.providers.contract.roles",
+    "DecodeContext": "chatcodec.providers.contract.context",
+    "Detection": "chatcodec.providers.contract.detection",
+    "DialectFunctions": "chatcodec.providers.contract.roles",
+    "Edge": "chatcodec.providers.contract.edge",
+    "EdgeTable": "chatcodec.providers.contract.roles",
+    "EncodeContext": "chatcodec.providers.contract.context",
+    "ErrorShape": "chatcodec.providers.contract.edge",
+    "FeedByReading": "chatcodec.providers.kit.stream_reading",
+    "FinishReasonFunctions": "chatcodec.providers.contract.roles",
+    "JsonFront": "chatcodec.providers.contract.roles",
+    "LossRecorder": "chatcodec.losses",
+    "MessageFunctions": "chatcodec.providers.contract.roles",
+    "OptionTable": "chatcodec.option_table",
+    "PartBuilder": "chatcodec.streams.builder",
+    "PartFunctions": "chatcodec.providers.contract.roles",
+    "ProviderCodec": "chatcodec.providers.contract.provider_codec",
+    "ProviderKit": "chatcodec.providers.kit.provider_kit",
+    "ProviderRules": "chatcodec.providers.contract.target_rules",
+    "RequestFunctions": "chatcodec.providers.contract.roles",
+    "RequiredField": "chatcodec.providers.contract.target_rules",
+    "ResponseFunctions": "chatcodec.providers.contract.roles",
+    "RulesTable": "chatcodec.providers.contract.roles",
+    "SettingsFunctions": "chatcodec.providers.contract.roles",
+    "Steps": "chatcodec.losses",
+    "StreamBuilder": "chatcodec.streams.builder",
+    "StreamDecoder": "chatcodec.registry",
+    "StreamEncoder": "chatcodec.registry",
+    "StreamFraming": "chatcodec.providers.contract.edge",
+    "Structure": "chatcodec.providers.contract.structure",
+    "StructureTable": "chatcodec.providers.contract.roles",
+    "ToolFunctions": "chatcodec.providers.contract.roles",
+    "UsageFunctions": "chatcodec.providers.contract.roles",
+    "absent_keys": "chatcodec.providers.kit.bags",
+    "arguments_object": "chatcodec.providers.kit.arguments",
+    "as_dict": "chatcodec._narrow",
+    "as_list": "chatcodec._narrow",
+    "bag_key": "chatcodec.providers.kit.bags",
+    "canonical_refusal": "chatcodec.providers.kit.errors",
+    "compact_json": "chatcodec.providers.kit.arguments",
+    "constrained": "chatcodec.providers.kit.wire",
+    "decode_cache_control": "chatcodec.providers.kit.cache",
+    "discriminator": "chatcodec.providers.kit.wire",
+    "encode_cache_control": "chatcodec.providers.kit.cache",
+    "history_for": "chatcodec.providers.history.turns",
+    "holds_a_container": "chatcodec.providers.kit.bags",
+    "is_dict": "chatcodec._narrow",
+    "is_list": "chatcodec._narrow",
+    "is_marker": "chatcodec.providers.kit.bags",
+    "json_path": "chatcodec.errors",
+    "keeps_a_container": "chatcodec.providers.kit.bags",
+    "kept_object": "chatcodec.providers.kit.bags",
+    "leftovers": "chatcodec.providers.kit.bags",
+    "mark_absent": "chatcodec.providers.kit.bags",
+    "meaningful_markers": "chatcodec.providers.kit.provider_kit",
+    "path": "chatcodec.providers.kit.errors",
+    "present": "chatcodec.providers.kit.bags",
+    "read_event": "chatcodec.providers.kit.stream_reading",
+    "report_tier": "chatcodec.providers.kit.service_tier",
+    "report_user": "chatcodec.providers.kit.service_tier",
+    "restore_fields": "chatcodec.providers.kit.bags",
+    "sdk_kinds": "chatcodec.providers.kit.wire",
+    "shape_fields": "chatcodec.providers.kit.wire",
+    "split_fields": "chatcodec.providers.kit.bags",
+    "stands_for": "chatcodec.providers.kit.wire",
+    "tag": "chatcodec.providers.kit.wire",
+    "tagged": "chatcodec.providers.kit.wire",
+    "tool_name": "chatcodec.providers.kit.tool_names",
+    "tool_name_map": "chatcodec.providers.kit.tool_names",
+    "unmapped": "chatcodec.providers.kit.bags",
+    "validate_with": "chatcodec.canonical_validation",
+    "wire_fields": "chatcodec.providers.kit.bags",
+    "wire_key": "chatcodec.providers.kit.bags",
+    "wire_shape": "chatcodec.providers.kit.wire",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    module_name = _EXPORTED_FROM.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'chatcodec.contract' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module_name), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*(name for name in globals() if not name.startswith("_")), *__all__})
